@@ -1,0 +1,17 @@
+import { PGlite } from '@electric-sql/pglite';
+import Fastify from 'fastify';
+let t = Date.now();
+const db = new PGlite();
+await db.waitReady;
+console.log('pglite mem ready', Date.now() - t);
+await db.exec('create table a (id serial primary key, n numeric(12,2), t timestamptz); insert into a (n,t) values (1.005, now())');
+t = Date.now();
+const dump = await db.dumpDataDir('none');
+console.log('dump', Date.now() - t, dump.size);
+t = Date.now();
+const db2 = new PGlite({ loadDataDir: dump });
+await db2.waitReady;
+console.log('load from dump', Date.now() - t, (await db2.query('select * from a')).rows);
+const app = Fastify({ rewriteUrl: (req) => { const u = req.url!; const q = u.indexOf('?'); const p = q < 0 ? u : u.slice(0, q); if (p.endsWith('.json')) { (req as any).fxJson = true; return p.slice(0, -5) + (q < 0 ? '' : u.slice(q)); } return u; } });
+app.get('/x/:id', async (req) => ({ id: (req.params as any).id, json: (req.raw as any).fxJson ?? false, q: req.query }));
+console.log((await app.inject('/x/12.json?a=1')).body, (await app.inject('/x/St.%20Louis.json')).body, (await app.inject('/x/5')).body);

@@ -1,0 +1,49 @@
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { accountEndpoints } from './accounts/routes.tsx';
+import { createAuthenticator } from './accounts/authenticator.ts';
+import { resolveTokenSecret } from './accounts/secret.ts';
+import { TokenIssuer } from './accounts/tokens.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/connection.ts';
+import type { Services } from './kernel/context.ts';
+import { createHttpServer } from './kernel/http.tsx';
+import { registerEndpoints, type Endpoint } from './kernel/route.tsx';
+import { Clock } from './kernel/time.ts';
+import { registerOpsRoutes } from './ops/routes.ts';
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  logger?: FastifyServerOptions['logger'];
+  clock?: Clock;
+}
+
+export interface App {
+  http: FastifyInstance;
+  services: Services;
+  tokens: TokenIssuer;
+}
+
+/** Builds the HTTP application: services shared by every module, then each module's endpoints. */
+export async function buildApp(options: AppOptions): Promise<App> {
+  const { config, database } = options;
+  const clock = options.clock ?? new Clock(config.timezone);
+  const tokens = new TokenIssuer(await resolveTokenSecret(config, database.db), config.appEnv);
+  const services: Services = {
+    db: database.db,
+    dbKind: database.kind,
+    config,
+    clock,
+    auth: createAuthenticator(database.db, tokens, clock),
+  };
+
+  const http = await createHttpServer({ logger: options.logger ?? false, cookieSecret: tokens.cookieSecret() });
+  registerOpsRoutes(http, services);
+
+  // Each module contributes its endpoints; one line per module.
+  const endpoints: Endpoint[] = [
+    ...accountEndpoints(tokens),
+  ];
+  registerEndpoints(http, services, endpoints);
+  return { http, services, tokens };
+}

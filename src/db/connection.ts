@@ -1,0 +1,74 @@
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { Config } from '../config.ts';
+import { lockDataDir } from './lock.ts';
+import { migrateToLatest } from './migrate.ts';
+import type { DB } from './schema.ts';
+
+export interface Database {
+  db: Kysely<DB>;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+// One shape of values from both engines: bigint counts as numbers, dates as 'YYYY-MM-DD'
+// strings (never a Date shifted by the process time zone), numeric stays a string (exact money).
+const INT8 = 20;
+const DATE = 1082;
+pg.types.setTypeParser(INT8, (v) => Number(v));
+pg.types.setTypeParser(DATE, (v) => v);
+const pgliteParsers = { [INT8]: (v: string) => Number(v), [DATE]: (v: string) => v };
+
+export interface OpenOptions {
+  /** Use this PGlite instance (tests load a migrated snapshot into one). */
+  pglite?: PGlite;
+  migrate?: boolean;
+}
+
+/** Opens PostgreSQL when DATABASE_URL is set, otherwise the embedded database in DATA_DIR. */
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, options: OpenOptions = {}): Promise<Database> {
+  let database: Database;
+  if (options.pglite) {
+    database = pgliteDatabase(options.pglite, () => {});
+  } else if (config.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    database = { db, kind: 'postgres', close: () => db.destroy() };
+  } else {
+    const release = lockDataDir(config.dataDir);
+    try {
+      const client = await PGlite.create({ dataDir: config.dataDir, parsers: pgliteParsers });
+      database = pgliteDatabase(client, release);
+    } catch (err) {
+      release();
+      throw err;
+    }
+  }
+  if (options.migrate !== false) {
+    try {
+      await migrateToLatest(database.db);
+    } catch (err) {
+      await database.close();
+      throw err;
+    }
+  }
+  return database;
+}
+
+export function createPglite(options: { loadDataDir?: Blob } = {}): Promise<PGlite> {
+  return PGlite.create({ parsers: pgliteParsers, ...options });
+}
+
+function pgliteDatabase(client: PGlite, release: () => void): Database {
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(client) });
+  return {
+    db,
+    kind: 'pglite',
+    close: async () => {
+      await db.destroy(); // closes the PGlite client too
+      release();
+    },
+  };
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as accounts from './0001_accounts.ts';
+
+/** Every migration, by name; names sort in the order they apply. One line per migration. */
+export const migrations: Record<string, Migration> = {
+  '0001_accounts': accounts,
+};

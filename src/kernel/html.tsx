@@ -1,0 +1,84 @@
+import type { ComponentChildren, VNode } from 'preact';
+import { renderToString } from 'preact-render-to-string';
+import type { Caller } from './context.ts';
+import type { Translate } from './i18n.ts';
+
+/** A rendered page: title and body; the layout adds navigation, the flash message and assets. */
+export interface Page {
+  title: string;
+  body: VNode;
+}
+
+export interface Flash {
+  ok: boolean;
+  message: string;
+}
+
+export interface LayoutProps {
+  page: Page;
+  caller: Caller | null;
+  t: Translate;
+  language: string;
+  flash: Flash | null;
+  csrf: () => string;
+}
+
+/** The page shell. Preact escapes every interpolated value; no inline script or style exists. */
+export function renderDocument(props: LayoutProps): string {
+  const { page, caller, t, flash } = props;
+  return (
+    '<!doctype html>' +
+    renderToString(
+      <html lang={props.language === 'deu' ? 'de' : 'en'}>
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title>{`${page.title} · ${t('app.name')}`}</title>
+          <link rel="stylesheet" href="/assets/app.css" />
+          <script src="/assets/app.js" defer></script>
+        </head>
+        <body>
+          <header class="topbar">
+            <a class="brand" href="/">
+              {t('app.name')}
+            </a>
+            {caller && (
+              <nav>
+                <a href="/freights/enlist/10">{t('nav.freights')}</a>
+                <a href="/pricing/search/results">{t('nav.rates')}</a>
+              </nav>
+            )}
+            {caller && (
+              <form class="whoami" method="post" action="/users/logout">
+                <span>
+                  {caller.realname || caller.email} · {caller.companyName}
+                </span>
+                <CsrfField token={props.csrf()} />
+                <button type="submit" class="link">
+                  {t('nav.logout')}
+                </button>
+              </form>
+            )}
+          </header>
+          <main>
+            {flash && <p class={flash.ok ? 'flash ok' : 'flash error'} role="status">{flash.message}</p>}
+            {page.body}
+          </main>
+        </body>
+      </html>,
+    )
+  );
+}
+
+export function CsrfField({ token }: { token: string }) {
+  return <input type="hidden" name="_csrf" value={token} />;
+}
+
+export function Section({ title, children }: { title: string; children: ComponentChildren }) {
+  return (
+    <section>
+      <h1>{title}</h1>
+      {children}
+    </section>
+  );
+}

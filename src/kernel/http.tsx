@@ -1,0 +1,118 @@
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { formatOf, redactUrl, rewriteUrl } from './format.ts';
+import { translator } from './i18n.ts';
+import { QS_OPTIONS, parseQueryString } from './params.ts';
+import { envelope, sendJson, sendPage } from './render.tsx';
+import { notFoundPage } from './route.tsx';
+import qs from 'qs';
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export interface HttpOptions {
+  logger: FastifyServerOptions['logger'];
+  cookieSecret: string;
+}
+
+/**
+ * The Fastify instance with api.md's conventions installed once: `.json` routing, merged
+ * query/form/JSON parameters, lenient body parsing, and failures in the contract's shapes.
+ */
+export async function createHttpServer(options: HttpOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger,
+    rewriteUrl: (raw) => rewriteUrl(raw),
+    routerOptions: { querystringParser: (text: string) => parseQueryString(text), ignoreTrailingSlash: true },
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    return503OnClosing: true,
+    disableRequestLogging: true,
+  });
+
+  // One access-log line per request, with the User-Agent (api.md asks callers to send one)
+  // and never the token of an `auth_token` query.
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info(
+      { method: req.method, url: redactUrl(req.originalUrl), status: reply.statusCode, ms: Math.round(reply.elapsedTime), ua: req.headers['user-agent'] },
+      'request',
+    );
+  });
+
+  // Bodies: JSON (an empty one is {}), forms with bracket keys, and anything else read leniently
+  // as JSON or form text, since every body field also works as a query parameter.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = (body as string).trim();
+    if (!text) return done(null, {});
+    try {
+      done(null, JSON.parse(text, safeReviver));
+    } catch {
+      done(badRequest('the JSON body could not be parsed'));
+    }
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, qs.parse(body as string, QS_OPTIONS));
+  });
+  app.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
+    const text = (body as string).trim();
+    if (!text || String(req.headers['content-type'] ?? '').startsWith('multipart/')) return done(null, {});
+    if (text.startsWith('{')) {
+      try {
+        return done(null, JSON.parse(text, safeReviver));
+      } catch {
+        return done(badRequest('the body could not be parsed'));
+      }
+    }
+    done(null, qs.parse(text, QS_OPTIONS));
+  });
+
+  await app.register(cookie, { secret: options.cookieSecret });
+  await app.register(csrf, { cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true, signed: true } });
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    hsts: false, // served over plain HTTP on a LAN as often as behind TLS: the proxy decides
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    if (formatOf(req.raw) === 'json') return sendJson(reply, 404, envelope('error', [], null, { message: 'not found' }));
+    return sendPage({ req, reply, caller: null, language: 'eng' }, 404, notFoundPage(translator('eng')));
+  });
+
+  app.setErrorHandler((error: FastifyError, req, reply) => {
+    const code = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (code === 500) req.log.error({ err: error }, 'unhandled error');
+    const message = code === 500 ? 'internal error' : clientMessage(error);
+    if (formatOf(req.raw) === 'json') return sendJson(reply, code, envelope('error', [], null, { message }));
+    const t = translator('eng');
+    const text = error.code?.startsWith('FST_CSRF') ? t('error.csrf') : message;
+    return sendPage({ req, reply, caller: null, language: 'eng' }, code, { title: t('error.bad_request'), body: <p class="flash error">{text}</p> });
+  });
+
+  return app;
+}
+
+function clientMessage(error: FastifyError): string {
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 'the request body is too large';
+  if (error.code?.startsWith('FST_CSRF')) return 'invalid or missing CSRF token';
+  return error.message;
+}
+
+function badRequest(message: string): FastifyError {
+  return Object.assign(new Error(message), { statusCode: 400, code: 'FX_BAD_BODY' }) as FastifyError;
+}
+
+/** JSON.parse reviver that drops prototype-polluting keys. */
+function safeReviver(key: string, value: unknown): unknown {
+  return key === '__proto__' || key === 'constructor' ? undefined : value;
+}

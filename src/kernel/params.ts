@@ -1,0 +1,67 @@
+import qs from 'qs';
+
+/**
+ * Query, form and JSON body are one set of parameters (api.md, Endpoints 2). Forms and query
+ * strings use bracket keys (`auth[user]`, `pieces[0][weight]`), parsed into the same nesting
+ * a JSON body has. Body values win over query values of the same name.
+ */
+export const QS_OPTIONS: qs.IParseOptions = {
+  depth: 8,
+  arrayLimit: 1000,
+  parameterLimit: 5000,
+  allowPrototypes: false,
+  plainObjects: false,
+};
+
+export function parseQueryString(text: string): Record<string, unknown> {
+  return qs.parse(text, QS_OPTIONS) as Record<string, unknown>;
+}
+
+export type Params = Record<string, unknown>;
+
+export function mergeParams(query: unknown, body: unknown): Params {
+  const merged: Params = {};
+  if (isRecord(query)) Object.assign(merged, query);
+  if (isRecord(body)) Object.assign(merged, body);
+  return merged;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// Lenient readers: a value from JSON (number, boolean) or from a form (string) alike.
+// Each answers undefined for anything it cannot read, so callers decide what "ignored" means.
+
+export function readString(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+export function readInt(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : undefined;
+  if (typeof value === 'string' && /^\s*-?\d{1,15}\s*$/.test(value)) return Number(value);
+  return undefined;
+}
+
+/** A positive database id from a path segment or field; anything else is undefined (a 404). */
+export function readId(value: unknown): number | undefined {
+  const n = readInt(value);
+  return n !== undefined && n > 0 && n <= 2147483647 ? n : undefined;
+}
+
+/** A decimal number kept as its canonical text, so money and weights stay exact. */
+export function readDecimal(value: unknown): string | undefined {
+  let text: string | undefined;
+  if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
+  else if (typeof value === 'string') text = value.trim().replace(',', '.');
+  if (text === undefined || !/^-?\d{1,12}(\.\d+)?$/.test(text)) return undefined;
+  return text;
+}
+
+export function readFlag(value: unknown): 0 | 1 | undefined {
+  if (value === true || value === 1 || value === '1' || value === 'true' || value === 'yes') return 1;
+  if (value === false || value === 0 || value === '0' || value === 'false' || value === 'no') return 0;
+  return undefined;
+}

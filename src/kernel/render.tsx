@@ -1,0 +1,80 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Caller } from './context.ts';
+import { renderDocument, type Flash, type Page } from './html.tsx';
+import { translator, type Language } from './i18n.ts';
+import type { Outcome } from './outcome.ts';
+
+const FLASH_COOKIE = 'fx_flash';
+
+/** The envelope of every JSON answer (api.md, Response envelope). */
+export function envelope(status: 'success' | 'error', data: unknown, caller: Caller | null, extra: Record<string, unknown> = {}) {
+  return {
+    data,
+    status,
+    auth: caller ? { email: caller.email, token: caller.token, language: caller.language } : {},
+    ...extra,
+  };
+}
+
+export function sendJson(reply: FastifyReply, code: number, body: unknown): FastifyReply {
+  return reply.code(code).type('application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+/** Renders an outcome as JSON: the status codes and shapes of api.md's Errors table. */
+export function renderJson(reply: FastifyReply, outcome: Outcome, caller: Caller | null): FastifyReply {
+  switch (outcome.kind) {
+    case 'ok':
+      return sendJson(reply, 200, envelope('success', outcome.data, caller, outcome.warnings ? { warnings: outcome.warnings } : {}));
+    case 'error':
+      return sendJson(reply, 200, envelope('error', outcome.data ?? [], caller, { message: outcome.message }));
+    case 'not_found':
+      return sendJson(reply, 404, envelope('error', [], caller, { message: 'not found' }));
+    case 'rejected':
+      return sendJson(reply, outcome.code, envelope('error', [], caller, { message: outcome.message }));
+    case 'redirect':
+      // Clients must not follow it (api.md); the body is an HTML stub, never JSON.
+      return reply.code(302).header('location', outcome.to).type('text/html; charset=utf-8').send('');
+  }
+}
+
+export interface HtmlContext {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  caller: Caller | null;
+  language: Language;
+}
+
+/** Sends a full page (layout around the body) with the pending flash message, which it consumes. */
+export function sendPage(h: HtmlContext, code: number, page: Page): FastifyReply {
+  const flash = takeFlash(h.req, h.reply);
+  const t = translator(h.language);
+  const html = renderDocument({
+    page,
+    caller: h.caller,
+    t,
+    language: h.language,
+    flash,
+    csrf: () => h.reply.generateCsrf(),
+  });
+  return h.reply.code(code).type('text/html; charset=utf-8').send(html);
+}
+
+/** 302 to a page with a message shown there once (refusals "with a visible message after the redirect"). */
+export function sendRedirect(reply: FastifyReply, to: string, flash?: Flash): FastifyReply {
+  if (flash?.message) {
+    reply.setCookie(FLASH_COOKIE, JSON.stringify(flash), { path: '/', httpOnly: true, sameSite: 'lax', maxAge: 60 });
+  }
+  return reply.code(302).header('location', to).type('text/html; charset=utf-8').send('');
+}
+
+function takeFlash(req: FastifyRequest, reply: FastifyReply): Flash | null {
+  const raw = req.cookies[FLASH_COOKIE];
+  if (!raw) return null;
+  reply.clearCookie(FLASH_COOKIE, { path: '/' });
+  try {
+    const value = JSON.parse(raw) as Flash;
+    return typeof value.message === 'string' ? { ok: value.ok === true, message: value.message } : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,139 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { Caller, Ctx, Services } from './context.ts';
+import { formatOf } from './format.ts';
+import type { Page } from './html.tsx';
+import { isLanguage, translator, type Language } from './i18n.ts';
+import type { Outcome } from './outcome.ts';
+import { mergeParams, readString, type Params } from './params.ts';
+import { renderJson, sendPage, sendRedirect } from './render.tsx';
+
+export const SESSION_COOKIE = 'fx_session';
+
+/** What a page function may answer: a page, or a redirect (post/redirect/get after a form). */
+export type PageResult = Page | { redirect: string; message?: string; ok?: boolean };
+
+export interface EndpointSpec<C extends Caller | null> {
+  method: HTTPMethods | HTTPMethods[];
+  /** The path without `.json`; the same path serves the API (`.json`) and the HTML page. */
+  path: string;
+  bodyLimit?: number;
+  handle(ctx: Ctx<C>): Promise<Outcome>;
+  /** The HTML rendering of a success or functional failure; without it a plain page shows the data. */
+  page?(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx<C>): PageResult | Promise<PageResult>;
+}
+
+export interface Endpoint {
+  auth: 'user' | 'public';
+  spec: EndpointSpec<any>;
+}
+
+/** An endpoint for logged-in callers: token for `.json`, session for pages. */
+export const userEndpoint = (spec: EndpointSpec<Caller>): Endpoint => ({ auth: 'user', spec });
+/** An endpoint anyone may call (login, public rate search, tracking). */
+export const publicEndpoint = (spec: EndpointSpec<Caller | null>): Endpoint => ({ auth: 'public', spec });
+
+export function registerEndpoints(app: FastifyInstance, services: Services, endpoints: Endpoint[]): void {
+  for (const endpoint of endpoints) {
+    app.route({
+      method: endpoint.spec.method,
+      url: endpoint.spec.path,
+      bodyLimit: endpoint.spec.bodyLimit,
+      // Forms of the HTML interface carry a CSRF token; API calls authenticate by token instead.
+      preHandler: (req, reply, done) => {
+        if (req.method !== 'GET' && formatOf(req.raw) === 'html') app.csrfProtection(req, reply, done);
+        else done();
+      },
+      handler: (req, reply) => run(endpoint, services, req, reply),
+    });
+  }
+}
+
+async function run(endpoint: Endpoint, services: Services, req: FastifyRequest, reply: FastifyReply) {
+  const format = formatOf(req.raw);
+  const params = mergeParams(req.query, req.body);
+  const caller = format === 'json' ? await callerByToken(services, req, params) : await callerBySession(services, req);
+
+  if (endpoint.auth === 'user' && !caller) {
+    if (format === 'json') return renderJson(reply, { kind: 'rejected', code: 401, message: 'missing or invalid API token' }, null);
+    return sendRedirect(reply, `/users/login?next=${encodeURIComponent(req.url)}`);
+  }
+  if (caller) req.log = req.log.child({ user: caller.userId, company: caller.companyId });
+
+  const language = caller?.language ?? languageFromHeader(req.headers['accept-language']);
+  const ctx: Ctx<Caller | null> = {
+    req,
+    reply,
+    services,
+    db: services.db,
+    clock: services.clock,
+    caller,
+    params,
+    path: (req.params ?? {}) as Record<string, string>,
+    format,
+    language,
+    t: translator(language),
+  };
+  const outcome = await endpoint.spec.handle(ctx);
+  // ctx.caller, not caller: a login makes its user the caller the envelope repeats.
+  if (format === 'json') return renderJson(reply, outcome, ctx.caller);
+  return renderHtml(endpoint.spec, outcome, ctx);
+}
+
+async function renderHtml(spec: EndpointSpec<any>, outcome: Outcome, ctx: Ctx<Caller | null>) {
+  const h = { req: ctx.req, reply: ctx.reply, caller: ctx.caller, language: ctx.language };
+  switch (outcome.kind) {
+    case 'redirect':
+      return sendRedirect(ctx.reply, outcome.to, outcome.message ? { ok: outcome.ok, message: outcome.message } : undefined);
+    case 'not_found':
+      return sendPage(h, 404, notFoundPage(ctx.t));
+    case 'rejected':
+      return sendPage(h, outcome.code, { title: ctx.t('error.bad_request'), body: <p class="error">{outcome.message}</p> });
+    case 'ok':
+    case 'error': {
+      const result = spec.page ? await spec.page(outcome, ctx) : plainPage(outcome);
+      if ('redirect' in result) {
+        return sendRedirect(ctx.reply, result.redirect, result.message ? { ok: result.ok ?? true, message: result.message } : undefined);
+      }
+      return sendPage(h, 200, result);
+    }
+  }
+}
+
+export function notFoundPage(t: (key: string) => string): Page {
+  return { title: t('error.not_found'), body: <section><h1>{t('error.not_found')}</h1><p>{t('error.not_found.text')}</p></section> };
+}
+
+/** Fallback rendering for endpoints whose page is not written yet: the data, readable. */
+function plainPage(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>): Page {
+  return {
+    title: outcome.kind === 'ok' ? 'Result' : 'Error',
+    body: (
+      <section>
+        {outcome.kind === 'error' && <p class="flash error">{outcome.message}</p>}
+        <pre class="data">{JSON.stringify(outcome.data ?? null, null, 2)}</pre>
+      </section>
+    ),
+  };
+}
+
+async function callerByToken(services: Services, req: FastifyRequest, params: Params): Promise<Caller | null> {
+  const header = req.headers.authorization;
+  let token: string | undefined;
+  if (typeof header === 'string') {
+    const m = /^TokenPass\s+(\S+)\s*$/.exec(header);
+    if (m) token = m[1];
+  }
+  token ??= readString(params.auth_token);
+  return token ? services.auth.byToken(token) : null;
+}
+
+async function callerBySession(services: Services, req: FastifyRequest): Promise<Caller | null> {
+  const id = req.cookies[SESSION_COOKIE];
+  return id ? services.auth.bySession(id) : null;
+}
+
+function languageFromHeader(header: string | undefined): Language {
+  const first = (header ?? '').split(',')[0]?.trim().slice(0, 2).toLowerCase();
+  const lang = first === 'de' ? 'deu' : 'eng';
+  return isLanguage(lang) ? lang : 'eng';
+}
