@@ -87,6 +87,15 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
       },
     }),
     userEndpoint({
+      // Not in api.md: lets a client check its token and learn its user and company ids.
+      method: 'GET',
+      path: '/users/me',
+      async handle(ctx) {
+        const c = ctx.caller;
+        return ok({ user: { id: c.userId, email: c.email, username: c.username, realname: c.realname, language: c.language, company: { id: c.companyId, name: c.companyName } } });
+      },
+    }),
+    userEndpoint({
       method: 'GET',
       path: '/',
       async handle(ctx) {

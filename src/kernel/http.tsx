@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import helmet from '@fastify/helmet';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { formatOf, redactUrl, rewriteUrl } from './format.ts';
 import { translator } from './i18n.ts';
 import { QS_OPTIONS, parseQueryString } from './params.ts';
@@ -27,7 +27,8 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
     routerOptions: { querystringParser: (text: string) => parseQueryString(text), ignoreTrailingSlash: true },
     bodyLimit: DEFAULT_BODY_LIMIT,
     return503OnClosing: true,
-    disableRequestLogging: true,
+    // Fastify's own request lines would log the raw URL (tokens in auth_token): ours below redacts it.
+    logController: new LogController({ disableRequestLogging: true }),
   });
 
   // One access-log line per request, with the User-Agent (api.md asks callers to send one)

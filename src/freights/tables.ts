@@ -1,0 +1,131 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** numeric columns: read as exact decimal strings, written as strings or numbers. */
+export type Decimal = ColumnType<string, string | number, string | number>;
+type Json = ColumnType<unknown, string, string>;
+
+export interface FreightsTable {
+  id: Generated<number>;
+  class: Generated<string>;
+  type: Generated<string>;
+  status: Generated<string>;
+  category: string | null;
+  from_code: string | null;
+  from_country: string | null;
+  from_addr: string | null;
+  from_latitude: Decimal | null;
+  from_longitude: Decimal | null;
+  to_code: string | null;
+  to_country: string | null;
+  to_addr: string | null;
+  to_latitude: Decimal | null;
+  to_longitude: Decimal | null;
+  weight: Decimal | null;
+  weight_actual: Decimal | null;
+  weight_volume: Decimal | null;
+  direction: string | null;
+  etd: Date | null;
+  etd_end: Date | null;
+  eta: Date | null;
+  eta_end: Date | null;
+  deadline: Date | null;
+  dangerous: string | null;
+  dangerous_goods: string | null;
+  secured: number | null;
+  stackable: number | null;
+  dutiable: number | null;
+  awb: string | null;
+  price: Decimal | null;
+  visibility: Generated<number>;
+  whitelist: ColumnType<number[], number[] | undefined, number[]>;
+  company_id: number;
+  user_id: number;
+  winner_id: number | null;
+  transport_company_id: number | null;
+  delivery_status: Generated<number>;
+  parent_id: number | null;
+  /** JSON text as sent (json column): write with JSON.stringify, read back parsed */
+  refs: ColumnType<unknown, string | undefined, string>;
+  created: Date;
+  modified: Date;
+}
+
+export interface FreightPiecesTable {
+  id: Generated<number>;
+  freight_id: number;
+  position: number;
+  pieces: number | null;
+  depth: Decimal | null;
+  width: Decimal | null;
+  height: Decimal | null;
+  weight: Decimal | null;
+  stackable: number | null;
+  weight_per_piece: number | null;
+  refs: Json | null;
+}
+
+export interface BidsTable {
+  id: Generated<number>;
+  freight_id: number;
+  company_id: number;
+  user_id: number;
+  display_company_id: number | null;
+  amount: Decimal | null;
+  currency_code: string | null;
+  rate_base: Decimal | null;
+  rate_fsc: Decimal | null;
+  rate_ssc: Decimal | null;
+  note: string | null;
+  status: Generated<string>;
+  type: Generated<string>;
+  owner_confirmed: Generated<boolean>;
+  bidder_confirmed: Generated<boolean>;
+  deadline: Date | null;
+  created: Date;
+  modified: Date;
+}
+
+export interface TemplatesTable {
+  id: Generated<number>;
+  company_id: number;
+  user_id: number;
+  name: string;
+  fields: Json;
+  created: Date;
+}
+
+export interface FlightsTable {
+  id: Generated<number>;
+  company_id: number;
+  from_code: string;
+  to_code: string;
+  etd: Date | null;
+  eta: Date | null;
+  flight_number: string | null;
+  created: Date;
+}
+
+export interface AwbEventsTable {
+  id: Generated<number>;
+  awb: string;
+  code: string;
+  event_time: Date | null;
+  location: string | null;
+  flight_number: string | null;
+  pieces: number | null;
+  weight: Decimal | null;
+  special_handling_codes: string | null;
+  warehouse_location: string | null;
+  company_id: number | null;
+  file_id: number | null;
+  created: Date;
+}
+
+export interface FreightTables {
+  freights: FreightsTable;
+  freight_pieces: FreightPiecesTable;
+  bids: BidsTable;
+  templates: TemplatesTable;
+  flights: FlightsTable;
+  awb_events: AwbEventsTable;
+}

@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { createCompany, createUser } from '../../src/accounts/commands.ts';
+import type { TokenIssuer } from '../../src/accounts/tokens.ts';
+import { readConfig, type Config } from '../../src/config.ts';
+import type { Database } from '../../src/db/connection.ts';
+import type { Services } from '../../src/kernel/context.ts';
+import { Clock } from '../../src/kernel/time.ts';
+import { freshDatabase } from './databases.ts';
+
+/** A company with one user: the usual party of a test (shipper, carrier, outsider). */
+export interface Actor {
+  company: number;
+  companyName: string;
+  user: number;
+  email: string;
+  username: string;
+  password: string;
+  token: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  /** Parsed JSON when the answer is JSON, otherwise the text. */
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  /** Sent as `Authorization: TokenPass <token>`. */
+  token?: string;
+  /** A JSON body. */
+  json?: unknown;
+  /** A form body, encoded with bracket keys by the caller (a string) or flat pairs. */
+  form?: string | Record<string, string>;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  http: FastifyInstance;
+  services: Services;
+  database: Database;
+  tokens: TokenIssuer;
+  config: Config;
+  /** Moves the exchange's clock (deadlines, expiry); `null` returns to real time. */
+  setNow(date: Date | null): void;
+  company(name?: string): Promise<{ id: number; name: string }>;
+  /** A new company with one user. */
+  actor(label?: string, options?: { language?: string }): Promise<Actor>;
+  /** Another user of an existing company. */
+  colleague(of: Actor, label?: string): Promise<Actor>;
+  request(method: string, url: string, options?: RequestOptions): Promise<ApiResponse>;
+  get(url: string, options?: RequestOptions): Promise<ApiResponse>;
+  post(url: string, options?: RequestOptions): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+}
+
+/** A complete app on a fresh database of the engine under test (tests/support/databases.ts). */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const config = readConfig({ APP_ENV: 'demo', TOKEN_SECRET: 'test-secret-0123456789abcdef', ...options.env });
+  const database = await freshDatabase();
+  let fixedNow: Date | null = null;
+  const clock = new Clock(config.timezone, () => fixedNow ?? new Date());
+  const { http, services, tokens } = await buildApp({ config, database, clock });
+  await http.ready();
+  let seq = 0;
+
+  const request = async (method: string, url: string, o: RequestOptions = {}): Promise<ApiResponse> => {
+    const headers: Record<string, string> = { 'user-agent': 'freight-exchange-tests / 1.0', ...o.headers };
+    if (o.token) headers.authorization = `TokenPass ${o.token}`;
+    let payload: string | undefined;
+    if (o.json !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      payload = JSON.stringify(o.json);
+    } else if (o.form !== undefined) {
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+      payload = typeof o.form === 'string' ? o.form : new URLSearchParams(o.form).toString();
+    }
+    const res = await http.inject({ method: method as 'GET', url, headers, payload, query: o.query });
+    const type = String(res.headers['content-type'] ?? '');
+    return { status: res.statusCode, headers: res.headers, text: res.body, body: type.includes('application/json') ? res.json() : res.body };
+  };
+
+  const app: TestApp = {
+    http,
+    services,
+    database,
+    tokens,
+    config,
+    setNow(date) {
+      fixedNow = date;
+    },
+    company: (name) => createCompany(services.db, name ?? `Company ${++seq}`),
+    async actor(label, opts) {
+      const tag = `${label ?? 'user'}${++seq}`.toLowerCase().replace(/[^a-z0-9]/g, '');
+      const company = await createCompany(services.db, `${label ?? 'Company'} ${seq} Ltd`);
+      const password = `pw-${randomBytes(4).toString('hex')}`;
+      const email = `${tag}@example.test`;
+      const user = await createUser(services.db, tokens, { company: company.id, email, password, username: tag, language: opts?.language });
+      return { company: company.id, companyName: company.name, user: user.id, email, username: tag, password, token: user.token };
+    },
+    async colleague(of, label) {
+      const tag = `${label ?? 'colleague'}${++seq}`.toLowerCase().replace(/[^a-z0-9]/g, '');
+      const password = `pw-${randomBytes(4).toString('hex')}`;
+      const email = `${tag}@example.test`;
+      const user = await createUser(services.db, tokens, { company: of.company, email, password, username: tag });
+      return { ...of, user: user.id, email, username: tag, password, token: user.token };
+    },
+    request,
+    get: (url, o) => request('GET', url, o),
+    post: (url, o) => request('POST', url, o),
+    async close() {
+      await http.close();
+      await database.close();
+    },
+  };
+  return app;
+}
