@@ -1,0 +1,141 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { Caller } from '../kernel/context.ts';
+import type { Clock } from '../kernel/time.ts';
+import type { FreightsTable } from './tables.ts';
+
+/**
+ * Every freight transition this module owns, in one place (decisions.md §4). Awarding
+ * (open -> pending -> taken) belongs to the quotes module (src/quotes/award.ts).
+ */
+
+export type FreightRow = Selectable<FreightsTable>;
+
+/** Freights still in the market (bids possible); they expire at their deadline. */
+export const MARKET_STATUSES = ['open', 'pending'] as const;
+/** Terminal states a freight can be archived from. */
+export const ARCHIVABLE_STATUSES = ['expired', 'revoked', 'closed'] as const;
+/** The states edit accepts (decided in docs/decisions.md, Freights). */
+export const EDITABLE_STATUSES = ['draft', 'open', 'pending'] as const;
+
+/**
+ * open/pending -> expired once the deadline has passed. Run before every read, so expiry is
+ * "visible on the next read at the latest" without a scheduler; the partial index on
+ * (deadline) where status in (open, pending) keeps it one index probe when nothing is due.
+ * `now` comes from the app clock, never SQL now(), so tests can move time.
+ */
+export async function expireDueFreights(db: Kysely<DB>, now: Date): Promise<void> {
+  await db
+    .updateTable('freights')
+    .set({ status: 'expired', modified: now })
+    .where('status', 'in', [...MARKET_STATUSES])
+    .where('deadline', '<', now)
+    .execute();
+}
+
+export type TransitionResult =
+  | { kind: 'ok'; row: FreightRow }
+  /** the caller may not make this transition at all: 404 */
+  | { kind: 'not_found' }
+  /** allowed caller, but not from this state (or bad input): status error / refused */
+  | { kind: 'refused'; reason: string };
+
+/**
+ * Runs `decide` on the freight row locked FOR UPDATE in a transaction, after applying due
+ * expiry, so concurrent transitions (and the quotes module's award) serialise on the row.
+ */
+async function onLockedFreight(
+  db: Kysely<DB>,
+  clock: Clock,
+  id: number,
+  decide: (row: FreightRow, trx: Transaction<DB>) => Promise<TransitionResult>,
+): Promise<TransitionResult> {
+  const now = clock.now();
+  await expireDueFreights(db, now);
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('freights').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!row) return { kind: 'not_found' };
+    return decide(row, trx);
+  });
+}
+
+async function setStatus(trx: Transaction<DB>, row: FreightRow, values: Partial<Record<'status' | 'delivery_status', string | number>>, now: Date): Promise<TransitionResult> {
+  const updated = await trx
+    .updateTable('freights')
+    .set({ ...(values as object), modified: now })
+    .where('id', '=', row.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { kind: 'ok', row: updated };
+}
+
+const includes = <T extends string>(list: readonly T[], value: string): boolean => (list as readonly string[]).includes(value);
+
+export interface PublishInput {
+  visibility?: number;
+  whitelist?: number[];
+  /** the raw deadline parameter (absolute or relative), parsed here */
+  deadline?: unknown;
+}
+
+/**
+ * draft -> open (api.md: publish). A freight the caller cannot see is a 404; a visible one of
+ * another company, or one that is no draft, is refused (both answer 302 at the HTTP level).
+ */
+export async function publishFreight(db: Kysely<DB>, clock: Clock, caller: Caller, id: number, input: PublishInput, canSee: (row: FreightRow) => Promise<boolean>): Promise<TransitionResult> {
+  return onLockedFreight(db, clock, id, async (row, trx) => {
+    if (row.company_id !== caller.companyId) return (await canSee(row)) ? { kind: 'refused', reason: 'freight.publish.not_owner' } : { kind: 'not_found' };
+    if (row.status !== 'draft') return { kind: 'refused', reason: 'freight.publish.not_draft' };
+    const now = clock.now();
+    let deadline: Date | null = null;
+    if (input.deadline !== undefined && input.deadline !== null && input.deadline !== '') {
+      deadline = clock.parseDeadline(input.deadline);
+      if (!deadline) return { kind: 'refused', reason: 'freight.publish.bad_deadline' };
+      if (deadline <= now) return { kind: 'refused', reason: 'freight.publish.past_deadline' };
+    } else if (row.deadline && row.deadline > now) {
+      deadline = row.deadline;
+    } else {
+      // api.md: now + 24 hours when none is given and none exists (a past one counts as none).
+      deadline = new Date(now.getTime() + 24 * 3600_000);
+    }
+    const values: Record<string, unknown> = { status: 'open', deadline, modified: now };
+    if (input.visibility !== undefined) values.visibility = input.visibility;
+    const visibility = input.visibility ?? row.visibility;
+    // The whitelist is taken only together with visibility -2 (api.md).
+    if (visibility === -2 && input.visibility === -2 && input.whitelist !== undefined) values.whitelist = input.whitelist;
+    const updated = await trx.updateTable('freights').set(values).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+    return { kind: 'ok', row: updated };
+  });
+}
+
+/** draft/open/pending -> revoked, owner only. Bids keep their status (docs/decisions.md). */
+export async function revokeFreight(db: Kysely<DB>, clock: Clock, caller: Caller, id: number): Promise<TransitionResult> {
+  return onLockedFreight(db, clock, id, async (row, trx) => {
+    if (row.company_id !== caller.companyId) return { kind: 'not_found' };
+    if (!includes(['draft', 'open', 'pending'], row.status)) return { kind: 'refused', reason: 'freight.revoke.not_allowed' };
+    return setStatus(trx, row, { status: 'revoked' }, clock.now());
+  });
+}
+
+/** expired/revoked/closed -> archived, owner only. */
+export async function archiveFreight(db: Kysely<DB>, clock: Clock, caller: Caller, id: number): Promise<TransitionResult> {
+  return onLockedFreight(db, clock, id, async (row, trx) => {
+    if (row.company_id !== caller.companyId) return { kind: 'not_found' };
+    if (!includes(ARCHIVABLE_STATUSES, row.status)) return { kind: 'refused', reason: 'freight.archive.not_allowed' };
+    return setStatus(trx, row, { status: 'archived' }, clock.now());
+  });
+}
+
+/**
+ * Delivery progress of a taken freight, by its winner or owner: 0 not started, 1 picked up,
+ * 2 in transit, 3 delivered (taken -> closed). The status never goes backwards.
+ */
+export async function setDeliveryStatus(db: Kysely<DB>, clock: Clock, caller: Caller, id: number, deliveryStatus: number | undefined): Promise<TransitionResult> {
+  return onLockedFreight(db, clock, id, async (row, trx) => {
+    if (row.company_id !== caller.companyId && row.winner_id !== caller.companyId) return { kind: 'not_found' };
+    if (row.status !== 'taken') return { kind: 'refused', reason: 'freight.delivery.not_taken' };
+    if (deliveryStatus === undefined || deliveryStatus < 0 || deliveryStatus > 3) return { kind: 'refused', reason: 'freight.delivery.bad_value' };
+    if (deliveryStatus < row.delivery_status) return { kind: 'refused', reason: 'freight.delivery.backwards' };
+    return setStatus(trx, row, deliveryStatus === 3 ? { delivery_status: 3, status: 'closed' } : { delivery_status: deliveryStatus }, clock.now());
+  });
+}

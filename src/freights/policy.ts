@@ -1,0 +1,76 @@
+import { sql, type AliasableExpression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { Caller } from '../kernel/context.ts';
+import type { Clock } from '../kernel/time.ts';
+import { expireDueFreights, type FreightRow } from './lifecycle.ts';
+
+/**
+ * Who sees a freight and how (decisions.md §4):
+ * - owner: always, unmasked; winner: unmasked;
+ * - `market`: open/pending and admitted by visibility: unmasked except addresses and refs;
+ * - `bidder`: after open/pending, a company that had a non-revoked bid: masked.
+ * Anyone else: not found.
+ */
+export type Role = 'owner' | 'winner' | 'market' | 'bidder';
+
+const isMarket = (status: string) => status === 'open' || status === 'pending';
+
+/** Whether visibility admits a company to an open freight: -2 whitelist, -1 own company, >= 0 everyone. */
+export function admits(row: Pick<FreightRow, 'visibility' | 'whitelist' | 'company_id'>, companyId: number): boolean {
+  if (row.company_id === companyId) return true;
+  if (row.visibility === -2) return (row.whitelist ?? []).includes(companyId);
+  if (row.visibility === -1) return false;
+  return row.visibility >= 0;
+}
+
+/** The caller's role for a row, given whether the caller's company had a non-revoked bid. */
+export function roleOf(row: FreightRow, companyId: number, hadBid: boolean): Role | null {
+  if (row.company_id === companyId) return 'owner';
+  if (row.winner_id !== null && row.winner_id === companyId) return 'winner';
+  if (isMarket(row.status)) return admits(row, companyId) || hadBid ? 'market' : null;
+  if (row.status === 'draft') return null;
+  return hadBid ? 'bidder' : null;
+}
+
+/** SQL: the caller's company has a non-revoked bid on the freight ("had bid"). */
+export function hadBidSql(eb: ExpressionBuilder<DB, 'freights'>, companyId: number): AliasableExpression<SqlBool> {
+  return eb.exists(
+    eb
+      .selectFrom('bids')
+      .select(sql`1`.as('one'))
+      .whereRef('bids.freight_id', '=', 'freights.id')
+      .where('bids.company_id', '=', companyId)
+      .where('bids.status', '<>', 'revoked'),
+  );
+}
+
+/** SQL: visibility admits the company (for freights of other companies). */
+export function admitsSql(eb: ExpressionBuilder<DB, 'freights'>, companyId: number) {
+  return eb.or([
+    eb('freights.visibility', '>=', 0),
+    eb.and([eb('freights.visibility', '=', -2), sql<SqlBool>`${companyId} = any(freights.whitelist)`]),
+  ]);
+}
+
+/** The row and the caller's role, or null when the caller may not see it. Applies due expiry first. */
+export async function loadFreightForCaller(db: Kysely<DB>, clock: Clock, caller: Caller, freightId: number): Promise<{ row: FreightRow; role: Role } | null> {
+  await expireDueFreights(db, clock.now());
+  const found = await db
+    .selectFrom('freights')
+    .selectAll('freights')
+    .select((eb) => hadBidSql(eb, caller.companyId).as('had_bid'))
+    .where('freights.id', '=', freightId)
+    .executeTakeFirst();
+  if (!found) return null;
+  const { had_bid, ...row } = found;
+  const role = roleOf(row as FreightRow, caller.companyId, Boolean(had_bid));
+  return role ? { row: row as FreightRow, role } : null;
+}
+
+/**
+ * The freight row when the caller may see it per decisions.md §4, else null (used by the
+ * quotes module too). Applies due expiry first.
+ */
+export async function loadVisibleFreight(db: Kysely<DB>, clock: Clock, caller: Caller, freightId: number): Promise<FreightRow | null> {
+  return (await loadFreightForCaller(db, clock, caller, freightId))?.row ?? null;
+}
