@@ -10,6 +10,7 @@ import { createHttpServer } from './kernel/http.tsx';
 import { registerEndpoints, type Endpoint } from './kernel/route.tsx';
 import { Clock } from './kernel/time.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
+import { quoteEndpoints } from './quotes/routes.tsx';
 
 export interface AppOptions {
   config: Config;
@@ -43,6 +44,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Each module contributes its endpoints; one line per module.
   const endpoints: Endpoint[] = [
     ...accountEndpoints(tokens),
+    ...quoteEndpoints(),
   ];
   registerEndpoints(http, services, endpoints);
   return { http, services, tokens };

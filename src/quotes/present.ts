@@ -22,6 +22,9 @@ export function presentBid(bid: BidRow, clock: Clock) {
     note: bid.note,
     status: bid.status,
     type: bid.type,
+    // Additions (old clients ignore them): which side has confirmed so far.
+    owner_confirmed: bid.owner_confirmed,
+    bidder_confirmed: bid.bidder_confirmed,
     deadline: clock.format(bid.deadline),
     created: clock.format(bid.created),
     modified: clock.format(bid.modified),

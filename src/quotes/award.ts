@@ -1,0 +1,244 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { BidsTable, FreightsTable } from '../freights/tables.ts';
+import type { Caller } from '../kernel/context.ts';
+import type { Clock } from '../kernel/time.ts';
+import type { BidInput } from './fields.ts';
+import { expireDueFreights, loadVisibleFreight } from './freight-access.ts';
+
+/**
+ * The bid state machine, in one place (api.md "Bid status" and "Freight status";
+ * decisions.md §4). Every transition runs in one transaction that locks the freight row first
+ * (`select … for update`), then the bid, and re-reads both after the lock: so submissions,
+ * confirmations and revocations on one freight serialize, on one server process or on many
+ * sharing one PostgreSQL. The unique partial index `bids_one_accepted_idx` (one accepted bid
+ * per freight) is the last line of defence: should it ever fire, the transaction rolls back
+ * and the caller is refused, never a 500 and never half a write.
+ *
+ * Invariants kept here:
+ * - bid `open` ⇔ no side confirmed; `pending` ⇔ exactly one side; `accepted` ⇔ both.
+ * - freight `pending` ⇔ at least one of its bids is pending (several may be at once).
+ * - freight `taken` ⇔ exactly one accepted bid; winner, transport company and price are its.
+ * Lock order is always freights → bids, so two transitions never wait on each other in a cycle.
+ */
+
+export type BidRow = Selectable<BidsTable>;
+export type FreightRow = Selectable<FreightsTable>;
+
+/** Freight states in which bids may be submitted, changed, confirmed and revoked. */
+const BIDDABLE = ['open', 'pending'];
+/** Bid states that can still take part in an award. */
+const LIVE = ['open', 'pending'];
+
+export type Refusal =
+  | 'quotes.freight_not_biddable'
+  | 'quotes.bid_not_open'
+  | 'quotes.bid_not_revocable'
+  | 'quotes.already_confirmed'
+  | 'quotes.not_confirmable'
+  | 'quotes.route_mismatch';
+
+export type Transition =
+  | { kind: 'done'; bid: BidRow; freight: FreightRow; awarded: boolean }
+  /** Missing, or not visible to the caller (indistinguishable, api.md Errors). */
+  | { kind: 'not_found' }
+  /** A party asked for a transition the state machine does not allow; nothing changed. */
+  | { kind: 'refused'; reason: Refusal; freightId: number };
+
+const notFound: Transition = { kind: 'not_found' };
+const refused = (reason: Refusal, freightId: number): Transition => ({ kind: 'refused', reason, freightId });
+
+function isOpenForBids(f: FreightRow, now: Date): boolean {
+  // A freight whose deadline has passed is expired even before the next read writes it so.
+  return BIDDABLE.includes(f.status) && !(f.deadline && f.deadline <= now);
+}
+
+async function lockFreight(trx: Transaction<DB>, id: number): Promise<FreightRow | undefined> {
+  return trx.selectFrom('freights').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+async function lockBid(trx: Transaction<DB>, id: number): Promise<BidRow | undefined> {
+  return trx.selectFrom('bids').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/**
+ * Runs a transition; a uniqueness violation (the one-accepted-bid index), a serialization
+ * failure or a deadlock means a concurrent transition won: the whole transaction is rolled back
+ * and the caller is refused.
+ */
+async function transition(db: Kysely<DB>, freightId: number, refusal: Refusal, work: (trx: Transaction<DB>) => Promise<Transition>): Promise<Transition> {
+  try {
+    return await db.transaction().execute(work);
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === '23505' || code === '40001' || code === '40P01') return refused(refusal, freightId);
+    throw err;
+  }
+}
+
+/**
+ * POST /quotes/add.json. Create (status open) on a freight the caller can see that is open or
+ * pending, or update the caller's company's own bid while it is open. Company, user, display
+ * company, type (selling when the freight's own company bids) and deadline (the freight's
+ * bidding deadline) are the server's.
+ */
+export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, input: BidInput): Promise<Transition> {
+  const now = clock.now();
+  let existing: BidRow | undefined;
+  if (input.id !== undefined) {
+    // Another company's bid is not visible to the caller: a 404, like a missing one.
+    existing = await db.selectFrom('bids').selectAll().where('id', '=', input.id).where('company_id', '=', caller.companyId).executeTakeFirst();
+    if (!existing) return notFound;
+    if (input.route !== undefined && input.route !== existing.freight_id) return refused('quotes.route_mismatch', existing.freight_id);
+  }
+  const freightId = existing?.freight_id ?? input.route!;
+  const visible = await loadVisibleFreight(db, clock, caller, freightId);
+  if (!visible) return notFound;
+  if (!isOpenForBids(visible, now)) return refused('quotes.freight_not_biddable', freightId);
+
+  const values = {
+    amount: input.amount,
+    currency_code: input.currency_code,
+    ...(input.rate_base !== undefined && { rate_base: input.rate_base }),
+    ...(input.rate_fsc !== undefined && { rate_fsc: input.rate_fsc }),
+    ...(input.rate_ssc !== undefined && { rate_ssc: input.rate_ssc }),
+    ...(input.note !== undefined && { note: input.note }),
+    modified: now,
+  };
+  return transition(db, freightId, 'quotes.freight_not_biddable', async (trx) => {
+    const freight = await lockFreight(trx, freightId);
+    if (!freight) return notFound;
+    // Re-checked under the lock: an award or expiry may have happened since the read above.
+    if (!isOpenForBids(freight, now)) return refused('quotes.freight_not_biddable', freightId);
+    if (existing) {
+      const bid = await lockBid(trx, existing.id);
+      if (!bid) return notFound;
+      // Only an open bid changes: once a side has confirmed, the offer is what was confirmed.
+      if (bid.status !== 'open') return refused('quotes.bid_not_open', freightId);
+      const updated = await trx.updateTable('bids').set(values).where('id', '=', bid.id).returningAll().executeTakeFirstOrThrow();
+      return { kind: 'done', bid: updated, freight, awarded: false };
+    }
+    const created = await trx
+      .insertInto('bids')
+      .values({
+        ...values,
+        freight_id: freightId,
+        company_id: caller.companyId,
+        user_id: caller.userId,
+        display_company_id: caller.companyId,
+        status: 'open',
+        type: freight.company_id === caller.companyId ? 'selling' : 'buying',
+        deadline: freight.deadline,
+        created: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { kind: 'done', bid: created, freight, awarded: false };
+  });
+}
+
+/**
+ * POST /quotes/confirm/{bidId}.json. The two sides are the freight's owner and the bidder's
+ * company. The first side's confirmation makes bid and freight pending; the second side's
+ * awards the freight: taken, winner and transport company = the bidder, price = the amount,
+ * the bid accepted, every other pending bid back to open. When the owner bids on its own freight
+ * (a `selling` bid) it holds both sides and confirms twice, like two parties would.
+ * A company that is neither side cannot see the bid: not found.
+ */
+export async function confirmBid(db: Kysely<DB>, clock: Clock, caller: Caller, bidId: number): Promise<Transition> {
+  const now = clock.now();
+  const probe = await db
+    .selectFrom('bids')
+    .innerJoin('freights', 'freights.id', 'bids.freight_id')
+    .select(['bids.freight_id', 'bids.company_id as bidder', 'freights.company_id as owner', 'freights.deadline'])
+    .where('bids.id', '=', bidId)
+    .executeTakeFirst();
+  if (!probe || (probe.owner !== caller.companyId && probe.bidder !== caller.companyId)) return notFound;
+  // Due expiry first (the freights module's rule), so a passed deadline reads as expired.
+  if (probe.deadline && probe.deadline <= now) await expireDueFreights(db, now);
+
+  return transition(db, probe.freight_id, 'quotes.not_confirmable', async (trx) => {
+    const freight = await lockFreight(trx, probe.freight_id);
+    const bid = await lockBid(trx, bidId);
+    if (!freight || !bid) return notFound;
+    const isOwner = freight.company_id === caller.companyId;
+    const isBidder = bid.company_id === caller.companyId;
+    if (!isOwner && !isBidder) return notFound;
+    if (!LIVE.includes(bid.status) || !isOpenForBids(freight, now)) return refused('quotes.not_confirmable', freight.id);
+
+    // Which side this confirmation is. A company holding both sides fills the owner's first.
+    let side: 'owner_confirmed' | 'bidder_confirmed';
+    if (isOwner && isBidder) side = bid.owner_confirmed ? 'bidder_confirmed' : 'owner_confirmed';
+    else side = isOwner ? 'owner_confirmed' : 'bidder_confirmed';
+    if (bid[side]) return refused('quotes.already_confirmed', freight.id);
+
+    const both = side === 'owner_confirmed' ? bid.bidder_confirmed : bid.owner_confirmed;
+    if (!both) {
+      const pending = await trx.updateTable('bids').set({ [side]: true, status: 'pending', modified: now }).where('id', '=', bid.id).returningAll().executeTakeFirstOrThrow();
+      const f = freight.status === 'open' ? await trx.updateTable('freights').set({ status: 'pending', modified: now }).where('id', '=', freight.id).returningAll().executeTakeFirstOrThrow() : freight;
+      return { kind: 'done', bid: pending, freight: f, awarded: false };
+    }
+
+    // The award. The accepted bid is written first: if another bid of this freight were
+    // accepted already (impossible under the lock), the unique index stops here.
+    const accepted = await trx
+      .updateTable('bids')
+      .set({ owner_confirmed: true, bidder_confirmed: true, status: 'accepted', modified: now })
+      .where('id', '=', bid.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx
+      .updateTable('bids')
+      .set({ status: 'open', owner_confirmed: false, bidder_confirmed: false, modified: now })
+      .where('freight_id', '=', freight.id)
+      .where('id', '!=', bid.id)
+      .where('status', '=', 'pending')
+      .execute();
+    const taken = await trx
+      .updateTable('freights')
+      .set({ status: 'taken', winner_id: bid.company_id, transport_company_id: bid.company_id, price: bid.amount!, modified: now })
+      .where('id', '=', freight.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { kind: 'done', bid: accepted, freight: taken, awarded: true };
+  });
+}
+
+/**
+ * POST /quotes/revoke/{bidId}.json. Only the bidder's company revokes its bid, while the bid is
+ * open or pending (a confirmation binds only once both sides have given it) and the freight is
+ * still open or pending. A freight left without pending bids returns from pending to open.
+ * Anyone else cannot revoke, so for them the bid does not exist.
+ */
+export async function revokeBid(db: Kysely<DB>, clock: Clock, caller: Caller, bidId: number): Promise<Transition> {
+  const now = clock.now();
+  const probe = await db
+    .selectFrom('bids')
+    .innerJoin('freights', 'freights.id', 'bids.freight_id')
+    .select(['bids.freight_id', 'freights.deadline'])
+    .where('bids.id', '=', bidId)
+    .where('bids.company_id', '=', caller.companyId)
+    .executeTakeFirst();
+  if (!probe) return notFound;
+  if (probe.deadline && probe.deadline <= now) await expireDueFreights(db, now);
+
+  return transition(db, probe.freight_id, 'quotes.bid_not_revocable', async (trx) => {
+    const freight = await lockFreight(trx, probe.freight_id);
+    const bid = await lockBid(trx, bidId);
+    if (!freight || !bid || bid.company_id !== caller.companyId) return notFound;
+    if (!LIVE.includes(bid.status) || !isOpenForBids(freight, now)) return refused('quotes.bid_not_revocable', freight.id);
+
+    const revoked = await trx
+      .updateTable('bids')
+      .set({ status: 'revoked', owner_confirmed: false, bidder_confirmed: false, modified: now })
+      .where('id', '=', bid.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    let f = freight;
+    if (freight.status === 'pending') {
+      const stillPending = await trx.selectFrom('bids').select('id').where('freight_id', '=', freight.id).where('status', '=', 'pending').executeTakeFirst();
+      if (!stillPending) f = await trx.updateTable('freights').set({ status: 'open', modified: now }).where('id', '=', freight.id).returningAll().executeTakeFirstOrThrow();
+    }
+    return { kind: 'done', bid: revoked, freight: f, awarded: false };
+  });
+}

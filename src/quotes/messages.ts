@@ -1,0 +1,42 @@
+import { addMessages } from '../kernel/i18n.ts';
+
+// Texts of the quotes module: `message` of `status: error` answers and the flash after a 302.
+addMessages('eng', {
+  'quotes.route_required': 'route: the id of the freight to bid on is required',
+  'quotes.amount_required': 'amount: a positive number with at most 2 decimals is required',
+  'quotes.currency_required': 'currency_code: a 3-letter currency code such as EUR is required',
+  'quotes.note_too_long': 'note: at most {max} characters',
+  'quotes.route_mismatch': 'route: a bid cannot be moved to another freight',
+  'quotes.freight_not_biddable': 'This freight is not open for bids.',
+  'quotes.bid_not_open': 'Only an open bid can be changed.',
+  'quotes.bid_not_revocable': 'This bid can no longer be revoked.',
+  'quotes.confirmed_waiting': 'Bid confirmed. Waiting for the other side to confirm.',
+  'quotes.awarded': 'Bid confirmed by both sides: the freight is awarded.',
+  'quotes.already_confirmed': 'You have already confirmed this bid.',
+  'quotes.not_confirmable': 'This bid cannot be confirmed (any more).',
+  'quotes.revoked': 'Bid revoked.',
+  'quotes.submitted': 'Bid saved.',
+  'quotes.title': 'Bid',
+  'quotes.warning.money': 'not a non-negative number with at most 2 decimals; ignored',
+  'quotes.warning.display_company': 'only the bidding company can be displayed; ignored',
+});
+
+addMessages('deu', {
+  'quotes.route_required': 'route: die Id der Fracht, auf die geboten wird, ist erforderlich',
+  'quotes.amount_required': 'amount: ein positiver Betrag mit höchstens 2 Nachkommastellen ist erforderlich',
+  'quotes.currency_required': 'currency_code: ein dreistelliger Währungscode wie EUR ist erforderlich',
+  'quotes.note_too_long': 'note: höchstens {max} Zeichen',
+  'quotes.route_mismatch': 'route: ein Gebot kann nicht auf eine andere Fracht verschoben werden',
+  'quotes.freight_not_biddable': 'Auf diese Fracht kann nicht (mehr) geboten werden.',
+  'quotes.bid_not_open': 'Nur ein offenes Gebot kann geändert werden.',
+  'quotes.bid_not_revocable': 'Dieses Gebot kann nicht mehr zurückgezogen werden.',
+  'quotes.confirmed_waiting': 'Gebot bestätigt. Die Bestätigung der Gegenseite steht aus.',
+  'quotes.awarded': 'Gebot von beiden Seiten bestätigt: die Fracht ist vergeben.',
+  'quotes.already_confirmed': 'Sie haben dieses Gebot bereits bestätigt.',
+  'quotes.not_confirmable': 'Dieses Gebot kann nicht (mehr) bestätigt werden.',
+  'quotes.revoked': 'Gebot zurückgezogen.',
+  'quotes.submitted': 'Gebot gespeichert.',
+  'quotes.title': 'Gebot',
+  'quotes.warning.money': 'keine nicht-negative Zahl mit höchstens 2 Nachkommastellen; ignoriert',
+  'quotes.warning.display_company': 'nur die bietende Firma kann angezeigt werden; ignoriert',
+});
