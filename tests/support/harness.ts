@@ -54,6 +54,8 @@ export interface TestApp {
   colleague(of: Actor, label?: string): Promise<Actor>;
   request(method: string, url: string, options?: RequestOptions): Promise<ApiResponse>;
   get(url: string, options?: RequestOptions): Promise<ApiResponse>;
+  /** Listens on a free loopback port (browser tests); answers the base URL. */
+  listen(): Promise<string>;
   post(url: string, options?: RequestOptions): Promise<ApiResponse>;
   close(): Promise<void>;
 }
@@ -115,6 +117,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
     request,
     get: (url, o) => request('GET', url, o),
+    async listen() {
+      await http.listen({ port: 0, host: '127.0.0.1' });
+      const address = http.server.address();
+      if (!address || typeof address === 'string') throw new Error('no port');
+      return `http://127.0.0.1:${address.port}`;
+    },
     post: (url, o) => request('POST', url, o),
     async close() {
       await http.close();
