@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { createPostgresDatabase, TEST_DB } from '../support/databases.ts';
+
+const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
+
+test('serve answers, logs JSON lines, and stops gracefully on SIGTERM', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fx-serve-'));
+  const pgdb = TEST_DB === 'postgres' ? await createPostgresDatabase() : undefined;
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const server = spawn(process.execPath, ['bin/freight-exchange.js', 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: pgdb?.url ?? '', LOG_LEVEL: 'info', TOKEN_SECRET: '' },
+  });
+  let stdout = '';
+  server.stdout.on('data', (d) => (stdout += d));
+  const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+  try {
+    let health: Response | undefined;
+    for (let i = 0; i < 300 && !health; i++) {
+      health = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
+      if (!health) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(health, 'the server answered');
+    assert.equal(health.status, 200);
+    const res = await fetch(`http://127.0.0.1:${port}/users/me.json?auth_token=secret-looking-token`, { headers: { 'user-agent': 'probe / 2.0' } });
+    assert.equal(res.status, 401);
+    if (!pgdb) assert.ok(fs.existsSync(path.join(dataDir, 'freight-exchange.lock')));
+
+    server.kill('SIGTERM');
+    assert.equal(await exited, 0);
+    assert.ok(!fs.existsSync(path.join(dataDir, 'freight-exchange.lock')), 'lock released');
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const access = lines.find((l) => l.url?.startsWith('/users/me.json'));
+    assert.equal(access.ua, 'probe / 2.0');
+    assert.equal(access.status, 401);
+    assert.ok(!stdout.includes('secret-looking-token'), 'tokens in query strings are redacted');
+    assert.ok(lines.some((l) => l.msg === 'stopped'));
+  } finally {
+    server.kill('SIGKILL');
+    await pgdb?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
