@@ -49,8 +49,9 @@ const notFound: Transition = { kind: 'not_found' };
 const refused = (reason: Refusal, freightId: number): Transition => ({ kind: 'refused', reason, freightId });
 
 function isOpenForBids(f: FreightRow, now: Date): boolean {
-  // A freight whose deadline has passed is expired even before the next read writes it so.
-  return BIDDABLE.includes(f.status) && !(f.deadline && f.deadline <= now);
+  // A freight whose deadline has passed is expired even before the next read writes it so
+  // (same boundary as the freights module's expireDueFreights: deadline < now).
+  return BIDDABLE.includes(f.status) && !(f.deadline && f.deadline < now);
 }
 
 async function lockFreight(trx: Transaction<DB>, id: number): Promise<FreightRow | undefined> {
@@ -155,7 +156,7 @@ export async function confirmBid(db: Kysely<DB>, clock: Clock, caller: Caller, b
     .executeTakeFirst();
   if (!probe || (probe.owner !== caller.companyId && probe.bidder !== caller.companyId)) return notFound;
   // Due expiry first (the freights module's rule), so a passed deadline reads as expired.
-  if (probe.deadline && probe.deadline <= now) await expireDueFreights(db, now);
+  if (probe.deadline && probe.deadline < now) await expireDueFreights(db, now);
 
   return transition(db, probe.freight_id, 'quotes.not_confirmable', async (trx) => {
     const freight = await lockFreight(trx, probe.freight_id);
@@ -220,7 +221,7 @@ export async function revokeBid(db: Kysely<DB>, clock: Clock, caller: Caller, bi
     .where('bids.company_id', '=', caller.companyId)
     .executeTakeFirst();
   if (!probe) return notFound;
-  if (probe.deadline && probe.deadline <= now) await expireDueFreights(db, now);
+  if (probe.deadline && probe.deadline < now) await expireDueFreights(db, now);
 
   return transition(db, probe.freight_id, 'quotes.bid_not_revocable', async (trx) => {
     const freight = await lockFreight(trx, probe.freight_id);
