@@ -21,7 +21,19 @@ export interface LayoutProps {
   language: string;
   flash: Flash | null;
   csrf: () => string;
+  /** The request path, to mark the current section in the navigation. */
+  path: string;
 }
+
+/** Sections of the interface: [path prefix that marks it active, link, label key]. */
+const SECTIONS: [string, string, string][] = [
+  ['/freights', '/freights/enlist/10', 'nav.freights'],
+  ['/pricing', '/pricing/search/results', 'nav.rates'],
+  ['/templates', '/templates/index', 'nav.templates'],
+  ['/flights', '/flights/index', 'nav.flights'],
+  ['/milkrun', '/milkrun/import/short/70', 'nav.milkrun'],
+  ['/cdr/cases', '/cdr/cases/index', 'nav.cases'],
+];
 
 /** The page shell. Preact escapes every interpolated value; no inline script or style exists. */
 export function renderDocument(props: LayoutProps): string {
@@ -44,8 +56,11 @@ export function renderDocument(props: LayoutProps): string {
             </a>
             {caller && (
               <nav>
-                <a href="/freights/enlist/10">{t('nav.freights')}</a>
-                <a href="/pricing/search/results">{t('nav.rates')}</a>
+                {SECTIONS.map(([prefix, href, key]) => (
+                  <a href={href} class={props.path.startsWith(prefix) ? 'active' : undefined}>
+                    {t(key)}
+                  </a>
+                ))}
               </nav>
             )}
             {caller && (

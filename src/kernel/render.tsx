@@ -55,6 +55,7 @@ export function sendPage(h: HtmlContext, code: number, page: Page): FastifyReply
     language: h.language,
     flash,
     csrf: () => h.reply.generateCsrf(),
+    path: h.req.url.split('?')[0] ?? '/',
   });
   return h.reply.code(code).type('text/html; charset=utf-8').send(html);
 }
