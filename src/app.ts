@@ -10,7 +10,9 @@ import { createHttpServer } from './kernel/http.tsx';
 import { registerEndpoints, type Endpoint } from './kernel/route.tsx';
 import { Clock } from './kernel/time.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
+import { pricingEndpoints } from './pricing/routes.tsx';
 import { quoteEndpoints } from './quotes/routes.tsx';
+import { freightEndpoints } from './freights/routes.tsx';
 
 export interface AppOptions {
   config: Config;
@@ -44,7 +46,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Each module contributes its endpoints; one line per module.
   const endpoints: Endpoint[] = [
     ...accountEndpoints(tokens),
+    ...pricingEndpoints(),
     ...quoteEndpoints(),
+    ...freightEndpoints(),
   ];
   registerEndpoints(http, services, endpoints);
   return { http, services, tokens };

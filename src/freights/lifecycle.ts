@@ -2,6 +2,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
+import { roleOf } from './policy.ts';
 import type { FreightsTable } from './tables.ts';
 
 /**
@@ -82,9 +83,19 @@ export interface PublishInput {
  * draft -> open (api.md: publish). A freight the caller cannot see is a 404; a visible one of
  * another company, or one that is no draft, is refused (both answer 302 at the HTTP level).
  */
-export async function publishFreight(db: Kysely<DB>, clock: Clock, caller: Caller, id: number, input: PublishInput, canSee: (row: FreightRow) => Promise<boolean>): Promise<TransitionResult> {
+export async function publishFreight(db: Kysely<DB>, clock: Clock, caller: Caller, id: number, input: PublishInput): Promise<TransitionResult> {
   return onLockedFreight(db, clock, id, async (row, trx) => {
-    if (row.company_id !== caller.companyId) return (await canSee(row)) ? { kind: 'refused', reason: 'freight.publish.not_owner' } : { kind: 'not_found' };
+    if (row.company_id !== caller.companyId) {
+      const bid = await trx
+        .selectFrom('bids')
+        .select('id')
+        .where('freight_id', '=', row.id)
+        .where('company_id', '=', caller.companyId)
+        .where('status', '<>', 'revoked')
+        .limit(1)
+        .executeTakeFirst();
+      return roleOf(row, caller.companyId, Boolean(bid)) ? { kind: 'refused', reason: 'freight.publish.not_owner' } : { kind: 'not_found' };
+    }
     if (row.status !== 'draft') return { kind: 'refused', reason: 'freight.publish.not_draft' };
     const now = clock.now();
     let deadline: Date | null = null;

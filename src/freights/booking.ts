@@ -1,0 +1,52 @@
+import type { Ctx } from '../kernel/context.ts';
+import type { Warning } from '../kernel/outcome.ts';
+import { rateLineForBooking } from '../pricing/handover.ts';
+import { addRefs } from './create.ts';
+import { parseFreight, type FreightValues } from './fields.ts';
+import type { FreightRow } from './lifecycle.ts';
+import { insertFreight } from './store.ts';
+
+/**
+ * POST /freights/request/{rate|flight|direct}/{objId}: a booking request (type FFR, class air,
+ * draft) addressed to the provider alone (visibility -2, whitelist [provider]). From, to, etd
+ * and eta come from the object; the body may add weight, pieces and other freight fields.
+ * Null when the entity or object does not exist for the caller (a 404).
+ */
+export async function bookingRequest(ctx: Ctx, entity: string, objId: number | undefined, warnings: Warning[]): Promise<FreightRow | null> {
+  if (!objId) return null;
+  const params = { ...ctx.params };
+  let provider: number;
+  const fixed: FreightValues = {};
+  if (entity === 'flight') {
+    const flight = await ctx.db.selectFrom('flights').selectAll().where('id', '=', objId).executeTakeFirst();
+    if (!flight) return null;
+    provider = flight.company_id;
+    Object.assign(params, { from: flight.from_code, to: flight.to_code });
+    Object.assign(fixed, { etd: flight.etd, eta: flight.eta, winner_id: provider });
+  } else if (entity === 'rate') {
+    const rate = await rateLineForBooking(ctx.db, ctx.caller.companyId, objId);
+    if (!rate) return null;
+    provider = rate.company;
+    Object.assign(params, { from: rate.origin, to: rate.destination });
+  } else if (entity === 'direct') {
+    const company = await ctx.db.selectFrom('companies').select('id').where('id', '=', objId).executeTakeFirst();
+    if (!company) return null;
+    provider = company.id;
+  } else {
+    return null;
+  }
+  for (const key of ['from', 'to'] as const) {
+    if (entity !== 'direct' && key in ctx.params) warnings.push({ field: key, reason: `taken from the ${entity}` });
+  }
+  const parsed = parseFreight(params, { clock: ctx.clock, handled: ['type', 'class'] });
+  warnings.push(...parsed.warnings);
+  const values: FreightValues = { ...parsed.values, ...fixed };
+  // A rate has a transit time but no schedule: eta follows a given etd.
+  if (entity === 'rate' && values.etd instanceof Date && !('eta' in parsed.values)) {
+    const rate = await rateLineForBooking(ctx.db, ctx.caller.companyId, objId);
+    if (rate?.transitDays) values.eta = new Date(values.etd.getTime() + rate.transitDays * 86400_000);
+  }
+  Object.assign(values, { type: 'FFR', class: 'air', status: 'draft', visibility: -2, whitelist: [provider] });
+  addRefs(values, { entity, obj_id: objId });
+  return insertFreight(ctx.db, ctx.caller, ctx.clock.now(), { values, pieces: parsed.pieces });
+}

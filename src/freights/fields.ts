@@ -1,0 +1,538 @@
+import { Decimal } from 'decimal.js';
+import type { Insertable } from 'kysely';
+import { airportAddress, airportByCode } from '../airports/index.ts';
+import type { Translate } from '../kernel/i18n.ts';
+import type { Warning } from '../kernel/outcome.ts';
+import { isRecord, readDecimal, readFlag, readInt, readString, type Params } from '../kernel/params.ts';
+import type { Clock } from '../kernel/time.ts';
+import type { FreightRow } from './lifecycle.ts';
+import type { Role } from './policy.ts';
+import type { FreightPiecesTable, FreightsTable } from './tables.ts';
+
+/**
+ * The freight's one field table (api.md, Freight): it drives lenient parsing of create/edit
+ * bodies, normalising (prefixes, airport resolution, weight rule, time windows), presenting
+ * (API names, numbers, timestamps) and masking by the caller's role (decisions.md §4).
+ */
+
+type Column = keyof FreightsTable;
+
+interface DecimalSpec {
+  /** integer digits the numeric column holds */
+  int: number;
+  scale: number;
+  /** more decimals than the column holds: rounded (coordinates) instead of ignored (weights, money) */
+  round?: boolean;
+  min?: number;
+  max?: number;
+}
+
+type Kind =
+  | { type: 'text'; max: number }
+  | { type: 'enum'; values: readonly string[]; case: 'lower' | 'upper' }
+  | { type: 'decimal'; spec: DecimalSpec }
+  | { type: 'int'; min: number; max: number }
+  | { type: 'flag' }
+  | { type: 'time' }
+  | { type: 'deadline' }
+  | { type: 'ids' }
+  | { type: 'refs' }
+  | { type: 'location' }
+  | { type: 'id' };
+
+export interface FieldDef {
+  api: string;
+  /** stored column; absent for derived fields (target) */
+  column?: Column;
+  kind: Kind;
+  /**
+   * `write`: read from create/edit bodies; `weight`: through the weight rule (api.md,
+   * Endpoints 8); `server`: set by the server, a sent value is ignored with a warning.
+   */
+  input: 'write' | 'weight' | 'server';
+  /** `market`: hidden from everyone but owner and winner; `masked`: hidden from a former bidder only */
+  hide?: 'market' | 'masked';
+}
+
+const TEXT = (max = 255): Kind => ({ type: 'text', max });
+const COORD = (limit: number): Kind => ({ type: 'decimal', spec: { int: 3, scale: 6, round: true, min: -limit, max: limit } });
+const WEIGHT: Kind = { type: 'decimal', spec: { int: 11, scale: 3, min: 0 } };
+const TIME: Kind = { type: 'time' };
+const FLAG: Kind = { type: 'flag' };
+const ID: Kind = { type: 'id' };
+
+export const CLASSES = ['rfs', 'air', 'rfs_order'] as const;
+export const TYPES = ['AHR', 'FFR', 'DTR', 'DTO'] as const;
+
+export const FIELDS: readonly FieldDef[] = [
+  { api: 'id', column: 'id', kind: ID, input: 'server' },
+  { api: 'class', column: 'class', kind: { type: 'enum', values: CLASSES, case: 'lower' }, input: 'write' },
+  { api: 'type', column: 'type', kind: { type: 'enum', values: TYPES, case: 'upper' }, input: 'write' },
+  { api: 'status', column: 'status', kind: TEXT(), input: 'server' },
+  { api: 'category', column: 'category', kind: TEXT(100), input: 'write' },
+  { api: 'target', kind: ID, input: 'server' },
+  { api: 'from', column: 'from_code', kind: { type: 'location' }, input: 'write', hide: 'masked' },
+  { api: 'from_country', column: 'from_country', kind: TEXT(2), input: 'write', hide: 'masked' },
+  { api: 'from_addr', column: 'from_addr', kind: TEXT(1000), input: 'write', hide: 'market' },
+  { api: 'from_latitude', column: 'from_latitude', kind: COORD(90), input: 'write', hide: 'masked' },
+  { api: 'from_longitude', column: 'from_longitude', kind: COORD(180), input: 'write', hide: 'masked' },
+  { api: 'to', column: 'to_code', kind: { type: 'location' }, input: 'write', hide: 'masked' },
+  { api: 'to_country', column: 'to_country', kind: TEXT(2), input: 'write', hide: 'masked' },
+  { api: 'to_addr', column: 'to_addr', kind: TEXT(1000), input: 'write', hide: 'market' },
+  { api: 'to_latitude', column: 'to_latitude', kind: COORD(90), input: 'write', hide: 'masked' },
+  { api: 'to_longitude', column: 'to_longitude', kind: COORD(180), input: 'write', hide: 'masked' },
+  { api: 'weight', column: 'weight', kind: WEIGHT, input: 'weight' },
+  { api: 'weight_actual', column: 'weight_actual', kind: WEIGHT, input: 'weight' },
+  { api: 'weight_volume', column: 'weight_volume', kind: WEIGHT, input: 'weight' },
+  { api: 'direction', column: 'direction', kind: TEXT(50), input: 'write' },
+  { api: 'etd', column: 'etd', kind: TIME, input: 'write' },
+  { api: 'etd_end', column: 'etd_end', kind: TIME, input: 'write' },
+  { api: 'eta', column: 'eta', kind: TIME, input: 'write' },
+  { api: 'eta_end', column: 'eta_end', kind: TIME, input: 'write' },
+  { api: 'deadline', column: 'deadline', kind: { type: 'deadline' }, input: 'write' },
+  { api: 'dangerous', column: 'dangerous', kind: TEXT(50), input: 'write' },
+  { api: 'dangerous_goods', column: 'dangerous_goods', kind: TEXT(1000), input: 'write' },
+  { api: 'secured', column: 'secured', kind: FLAG, input: 'write' },
+  { api: 'stackable', column: 'stackable', kind: FLAG, input: 'write' },
+  { api: 'dutiable', column: 'dutiable', kind: FLAG, input: 'write' },
+  { api: 'awb', column: 'awb', kind: TEXT(50), input: 'write' },
+  { api: 'price', column: 'price', kind: { type: 'decimal', spec: { int: 12, scale: 2, min: 0 } }, input: 'write', hide: 'masked' },
+  { api: 'visibility', column: 'visibility', kind: { type: 'int', min: -2, max: 1000 }, input: 'write' },
+  { api: 'whitelist', column: 'whitelist', kind: { type: 'ids' }, input: 'write', hide: 'masked' },
+  { api: 'company', column: 'company_id', kind: ID, input: 'server' },
+  { api: 'user', column: 'user_id', kind: ID, input: 'server' },
+  { api: 'winner', column: 'winner_id', kind: ID, input: 'server', hide: 'masked' },
+  // The carrier equals the winner: masked with it, or the mask would be pointless.
+  { api: 'transport_company_id', column: 'transport_company_id', kind: ID, input: 'server', hide: 'masked' },
+  { api: 'delivery_status', column: 'delivery_status', kind: ID, input: 'server' },
+  { api: 'parent_id', column: 'parent_id', kind: ID, input: 'server' },
+  { api: 'refs', column: 'refs', kind: { type: 'refs' }, input: 'write', hide: 'market' },
+  { api: 'created', column: 'created', kind: TIME, input: 'server' },
+  { api: 'modified', column: 'modified', kind: TIME, input: 'server' },
+];
+
+const BY_API = new Map(FIELDS.map((f) => [f.api, f]));
+
+/** Body keys that are not freight fields but never worth a warning (transport and form plumbing). */
+const PLUMBING = new Set(['auth_token', '_csrf', 'auth']);
+
+// ---------------------------------------------------------------------------------------------
+// Parsing
+
+export type FreightValues = Partial<Record<Column, unknown>>;
+
+export type PieceValues = Omit<Insertable<FreightPiecesTable>, 'freight_id' | 'position'>;
+
+export interface ParsedFreight {
+  /** column -> value for the sent, readable fields (after normalising) */
+  values: FreightValues;
+  /** the new piece list when `pieces` was sent (it replaces the old one) */
+  pieces?: PieceValues[];
+  warnings: Warning[];
+}
+
+export interface ParseOptions {
+  clock: Clock;
+  /** the stored freight on edit: airport resolution looks at its addresses */
+  existing?: FreightRow | null;
+  /** keys the endpoint reads itself (winner_direct, name, pricing_search_id, …) */
+  handled?: readonly string[];
+}
+
+const blank = (v: unknown) => v === null || (typeof v === 'string' && v.trim() === '');
+
+const warn = (warnings: Warning[], field: string, reason: string) => warnings.push({ field, reason });
+
+function readDecimalField(value: unknown, spec: DecimalSpec): string | undefined {
+  let text = readDecimal(value);
+  if (text === undefined) return undefined;
+  let d = new Decimal(text);
+  if (d.decimalPlaces() > spec.scale) {
+    if (!spec.round) return undefined;
+    d = d.toDecimalPlaces(spec.scale);
+  }
+  if (d.abs().truncated().toString().length > spec.int) return undefined;
+  if (spec.min !== undefined && d.lessThan(spec.min)) return undefined;
+  if (spec.max !== undefined && d.greaterThan(spec.max)) return undefined;
+  text = d.toFixed();
+  return text;
+}
+
+export function readIds(value: unknown): number[] | undefined {
+  let list: unknown[];
+  if (Array.isArray(value)) list = value;
+  else if (isRecord(value)) list = Object.values(value); // form arrays beyond qs's array limit
+  else if (typeof value === 'string') list = value.trim() === '' ? [] : value.split(',');
+  else if (typeof value === 'number') list = [value];
+  else return undefined;
+  if (list.length > 1000) return undefined;
+  const ids: number[] = [];
+  for (const item of list) {
+    const n = readInt(typeof item === 'string' ? item.trim() : item);
+    if (n === undefined || n <= 0 || n > 2147483647) return undefined;
+    if (!ids.includes(n)) ids.push(n);
+  }
+  return ids;
+}
+
+export interface Location {
+  code: string;
+  country?: string;
+  iata: boolean;
+}
+
+/**
+ * `airport:<IATA>`, `city:<postal code>`, `city:<CC>-<postal code>` (the rate-search form) or a
+ * bare value (an IATA code when it is three letters). Only the code is stored; the country
+ * letters of the rate-search form go to `*_country`.
+ */
+export function parseLocation(value: unknown): Location | undefined {
+  const text = readString(value)?.trim();
+  if (!text || text.length > 100) return undefined;
+  const m = /^(airport|city):\s*(.*)$/i.exec(text);
+  if (m) {
+    const rest = m[2]!.trim();
+    if (!rest) return undefined;
+    if (m[1]!.toLowerCase() === 'airport') return /^[A-Za-z]{3}$/.test(rest) ? { code: rest.toUpperCase(), iata: true } : { code: rest, iata: false };
+    const cc = /^([A-Za-z]{2})-(.+)$/.exec(rest);
+    return cc ? { code: cc[2]!, country: cc[1]!.toUpperCase(), iata: false } : { code: rest, iata: false };
+  }
+  if (/^[A-Za-z]{3}$/.test(text)) return { code: text.toUpperCase(), iata: true };
+  return { code: text, iata: false };
+}
+
+type FieldResult = { ok: true; value: unknown } | { ok: false; reason: string };
+
+function readField(def: FieldDef, raw: unknown, clock: Clock): FieldResult {
+  const k = def.kind;
+  // Not-null columns: an empty whitelist or refs container means "none".
+  if (k.type === 'ids' && (raw === null || raw === '')) return { ok: true, value: [] };
+  if (k.type === 'refs' && (raw === null || raw === '')) return { ok: true, value: '{}' };
+  if (raw === null || blank(raw)) {
+    if (k.type === 'enum' || k.type === 'int') return { ok: false, reason: 'may not be empty' };
+    return { ok: true, value: null };
+  }
+  switch (k.type) {
+    case 'text': {
+      const s = readString(raw)?.trim();
+      if (s === undefined) return { ok: false, reason: 'not a text' };
+      if (s.length > k.max) return { ok: false, reason: `longer than ${k.max} characters` };
+      return { ok: true, value: s };
+    }
+    case 'enum': {
+      const s = readString(raw)?.trim();
+      const v = s === undefined ? undefined : k.case === 'lower' ? s.toLowerCase() : s.toUpperCase();
+      return v !== undefined && k.values.includes(v) ? { ok: true, value: v } : { ok: false, reason: `not one of ${k.values.join(', ')}` };
+    }
+    case 'decimal': {
+      const v = readDecimalField(raw, k.spec);
+      return v === undefined ? { ok: false, reason: 'not a number in range' } : { ok: true, value: v };
+    }
+    case 'int': {
+      const v = readInt(raw);
+      return v === undefined || v < k.min || v > k.max ? { ok: false, reason: `not an integer from ${k.min} to ${k.max}` } : { ok: true, value: v };
+    }
+    case 'flag': {
+      const v = readFlag(raw);
+      return v === undefined ? { ok: false, reason: 'not a flag (0 or 1)' } : { ok: true, value: v };
+    }
+    case 'time': {
+      const text = readString(raw)?.trim();
+      // api.md, Endpoints 5: a date without time is dropped, the field becomes null.
+      if (text !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(text)) return { ok: true, value: null };
+      const d = clock.parse(text);
+      return d ? { ok: true, value: d } : { ok: false, reason: 'not a time YYYY-MM-DD HH:MM[:SS]' };
+    }
+    case 'deadline': {
+      const d = clock.parseDeadline(typeof raw === 'string' ? raw : undefined);
+      return d ? { ok: true, value: d } : { ok: false, reason: 'not a time or +N minutes|hours|days|weeks' };
+    }
+    case 'ids': {
+      const v = readIds(raw);
+      return v === undefined ? { ok: false, reason: 'not a list of company ids' } : { ok: true, value: v };
+    }
+    case 'refs': {
+      if (!isRecord(raw)) return { ok: false, reason: 'not an object' };
+      return { ok: true, value: JSON.stringify(raw) };
+    }
+    case 'location': {
+      const loc = parseLocation(raw);
+      return loc ? { ok: true, value: loc } : { ok: false, reason: 'not a location' };
+    }
+    case 'id':
+      return { ok: false, reason: 'set by the server' };
+  }
+}
+
+const PIECE_FIELDS: Record<string, Kind> = {
+  pieces: { type: 'int', min: 0, max: 1_000_000 },
+  depth: { type: 'decimal', spec: { int: 8, scale: 2, min: 0 } },
+  width: { type: 'decimal', spec: { int: 8, scale: 2, min: 0 } },
+  height: { type: 'decimal', spec: { int: 8, scale: 2, min: 0 } },
+  weight: WEIGHT,
+  stackable: FLAG,
+  weight_per_piece: FLAG,
+  refs: { type: 'refs' },
+};
+
+export const MAX_PIECE_LINES = 500;
+
+export function readPieces(raw: unknown, clock: Clock, warnings: Warning[]): PieceValues[] | undefined {
+  let list: unknown[];
+  if (Array.isArray(raw)) list = raw;
+  else if (isRecord(raw)) list = Object.values(raw); // bracket keys beyond qs's array limit
+  else if (raw === null || raw === '') list = [];
+  else {
+    warn(warnings, 'pieces', 'not a list of piece lines');
+    return undefined;
+  }
+  if (list.length > MAX_PIECE_LINES) {
+    warn(warnings, 'pieces', `more than ${MAX_PIECE_LINES} piece lines`);
+    return undefined;
+  }
+  const pieces: PieceValues[] = [];
+  list.forEach((line, i) => {
+    if (!isRecord(line)) return warn(warnings, `pieces[${i}]`, 'not an object');
+    const piece: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(line)) {
+      const kind = PIECE_FIELDS[key];
+      if (!kind) {
+        warn(warnings, `pieces[${i}][${key}]`, 'unknown field');
+        continue;
+      }
+      const r = readField({ api: key, kind, input: 'write' }, value, clock);
+      if (r.ok) piece[key] = r.value;
+      else warn(warnings, `pieces[${i}][${key}]`, r.reason);
+    }
+    pieces.push(piece as PieceValues);
+  });
+  return pieces;
+}
+
+/** `a to b` (space, to, space); anything else leaves both fields empty (api.md, Endpoints 6). */
+function readRange(raw: unknown, clock: Clock): { start: Date | null; end: Date | null; ok: boolean } {
+  const text = readString(raw);
+  const parts = text?.split(' to ');
+  if (!parts || parts.length !== 2) return { start: null, end: null, ok: false };
+  const read = (s: string) => (/^\d{4}-\d{2}-\d{2}$/.test(s.trim()) ? null : clock.parse(s));
+  return { start: read(parts[0]!), end: read(parts[1]!), ok: true };
+}
+
+/**
+ * Reads a create/edit body leniently: every readable freight field is taken, everything else
+ * is ignored and named in `warnings` (api.md, Endpoints 10). Only sent fields appear in
+ * `values`, so an edit changes only those.
+ */
+export function parseFreight(params: Params, options: ParseOptions): ParsedFreight {
+  const { clock } = options;
+  const warnings: Warning[] = [];
+  const values: FreightValues = {};
+  const handled = new Set(options.handled ?? []);
+  const weights: Partial<Record<'weight' | 'weight_actual' | 'weight_volume', string | null>> = {};
+  const locations: Partial<Record<'from' | 'to', Location | null>> = {};
+  let pieces: PieceValues[] | undefined;
+
+  for (const [key, raw] of Object.entries(params)) {
+    if (PLUMBING.has(key) || handled.has(key)) continue;
+    if (key === 'pieces') {
+      pieces = readPieces(raw, clock, warnings);
+      continue;
+    }
+    if (key === 'eta_range' || key === 'etd_range') continue; // after the single fields: the range wins
+    const def = BY_API.get(key);
+    if (!def) {
+      warn(warnings, key, 'unknown field');
+      continue;
+    }
+    if (def.input === 'server') {
+      warn(warnings, key, 'set by the server');
+      continue;
+    }
+    const r = readField(def, raw, clock);
+    if (!r.ok) {
+      warn(warnings, key, r.reason);
+      continue;
+    }
+    if (raw !== null && !blank(raw) && r.value === null && def.kind.type === 'time') warn(warnings, key, 'a date without time is dropped');
+    if (def.input === 'weight') weights[key as keyof typeof weights] = r.value as string | null;
+    else if (def.kind.type === 'location') locations[key as 'from' | 'to'] = r.value as Location | null;
+    else values[def.column!] = r.value;
+  }
+
+  for (const [key, start, end] of [['etd_range', 'etd', 'etd_end'], ['eta_range', 'eta', 'eta_end']] as const) {
+    if (!(key in params)) continue;
+    const range = readRange(params[key], clock);
+    if (!range.ok) warn(warnings, key, "no ' to ' between two times: both fields left empty");
+    values[start] = range.start;
+    values[end] = range.end;
+  }
+
+  applyWeightRule(weights, values, warnings);
+  for (const side of ['from', 'to'] as const) {
+    if (side in locations) applyLocation(side, locations[side] ?? null, values, options.existing ?? null, warnings);
+  }
+  return { values, pieces, warnings };
+}
+
+/** api.md, Endpoints 8: `weight`, or `weight_actual` and `weight_volume` together (the larger applies). */
+function applyWeightRule(w: Partial<Record<'weight' | 'weight_actual' | 'weight_volume', string | null>>, values: FreightValues, warnings: Warning[]) {
+  const hasActual = 'weight_actual' in w;
+  const hasVolume = 'weight_volume' in w;
+  if (hasActual && hasVolume) {
+    values.weight_actual = w.weight_actual;
+    values.weight_volume = w.weight_volume;
+    if (!('weight' in w) && w.weight_actual != null && w.weight_volume != null) {
+      values.weight = Decimal.max(w.weight_actual, w.weight_volume).toFixed();
+    }
+  } else if (hasActual || hasVolume) {
+    warn(warnings, hasActual ? 'weight_actual' : 'weight_volume', 'has no effect without weight_actual and weight_volume together');
+  }
+  if ('weight' in w) values.weight = w.weight;
+}
+
+/**
+ * Stores the code (and the country of a `city:CC-…` value); for an IATA code fills country,
+ * address and coordinates from the airport data, but only while that side's address is empty
+ * (api.md, Endpoints 7). Fields sent in the same body win over resolved ones.
+ */
+function applyLocation(side: 'from' | 'to', loc: Location | null, values: FreightValues, existing: FreightRow | null, warnings: Warning[]) {
+  const col = (name: string) => `${side}_${name}` as Column;
+  values[col('code')] = loc?.code ?? null;
+  if (!loc) return;
+  if (loc.country && !(col('country') in values)) values[col('country')] = loc.country;
+  if (!loc.iata) return;
+  const addr = col('addr') in values ? values[col('addr')] : existing?.[col('addr') as keyof FreightRow];
+  if (addr !== null && addr !== undefined && addr !== '') return;
+  const airport = airportByCode(loc.code);
+  if (!airport) {
+    warn(warnings, side, `unknown IATA code ${loc.code}: not resolved`);
+    return;
+  }
+  values[col('addr')] = airportAddress(airport);
+  values[col('country')] ??= airport.country;
+  values[col('latitude')] ??= airport.latitude;
+  values[col('longitude')] ??= airport.longitude;
+}
+
+/** class -> target (api.md): air 2, trucking 3. */
+export const targetOf = (cls: string) => (cls === 'air' ? 2 : 3);
+
+// ---------------------------------------------------------------------------------------------
+// Presenting
+
+export interface PieceRow {
+  freight_id: number;
+  position: number;
+  pieces: number | null;
+  depth: string | null;
+  width: string | null;
+  height: string | null;
+  weight: string | null;
+  stackable: number | null;
+  weight_per_piece: number | null;
+  refs: unknown;
+}
+
+export interface PresentContext {
+  clock: Clock;
+  t: Translate;
+  callerCompany: number;
+}
+
+export interface PresentExtras {
+  pieces?: PieceRow[];
+  /** already presented bids; undefined leaves `_bids` out */
+  bids?: unknown[];
+  company?: { id: number; name: string };
+}
+
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+function presentValue(def: FieldDef, row: FreightRow, clock: Clock): unknown {
+  if (def.api === 'target') return targetOf(row.class);
+  const v = row[def.column as keyof FreightRow];
+  switch (def.kind.type) {
+    case 'decimal':
+      return num(v);
+    case 'time':
+    case 'deadline':
+      return clock.format(v as Date | null);
+    case 'refs':
+      return v ?? {};
+    case 'ids':
+      return ((v as number[] | null) ?? []).map(Number);
+    case 'flag':
+      return v === null || v === undefined ? null : Number(v);
+    default:
+      return v ?? null;
+  }
+}
+
+function hidden(def: FieldDef, role: Role): boolean {
+  if (!def.hide || role === 'owner' || role === 'winner') return false;
+  return role === 'bidder' || def.hide === 'market';
+}
+
+function presentPiece(p: PieceRow, masked: boolean) {
+  return {
+    pieces: p.pieces,
+    depth: num(p.depth),
+    width: num(p.width),
+    height: num(p.height),
+    weight: num(p.weight),
+    stackable: p.stackable,
+    weight_per_piece: p.weight_per_piece,
+    refs: masked ? null : (p.refs ?? null),
+  };
+}
+
+/** The freight as the caller's role may see it: core fields, nested fields, display fields. */
+export function presentFreight(row: FreightRow, role: Role, ctx: PresentContext, extras: PresentExtras = {}) {
+  const out: Record<string, unknown> = {};
+  for (const def of FIELDS) out[def.api] = hidden(def, role) ? null : presentValue(def, row, ctx.clock);
+  const masked = role === 'bidder';
+  if (extras.pieces) out._route_pieces = extras.pieces.map((p) => presentPiece(p, masked || role === 'market'));
+  if (extras.bids) out._bids = extras.bids;
+  if (extras.company) out._company = extras.company;
+  Object.assign(out, displayFields(row, out, role, ctx, extras.pieces));
+  return out;
+}
+
+const DELIVERY_WORDS = ['freight.delivery.0', 'freight.delivery.1', 'freight.delivery.2', 'freight.delivery.3'];
+
+function displayFields(row: FreightRow, out: Record<string, unknown>, role: Role, ctx: PresentContext, pieces?: PieceRow[]) {
+  const { t, clock } = ctx;
+  const none = t('placeholder.undefined');
+  const place = (code: unknown, country: unknown) => {
+    if (role === 'bidder') return 'xxx (XX)';
+    if (code === null || code === undefined || code === '') return none;
+    return country ? `${code} (${country})` : String(code);
+  };
+  const short = (d: Date | null) => clock.formatShort(d) ?? none;
+  const refs = out.refs;
+  const customer = isRecord(refs) && (typeof refs.customer === 'string' || typeof refs.customer === 'number') && refs.customer !== '' ? refs.customer : null;
+  const fFrom = place(out.from, out.from_country);
+  const fTo = place(out.to, out.to_country);
+  const displayId = customer ?? row.id;
+  const totalPieces = pieces?.reduce((sum, p) => sum + (p.pieces ?? 0), 0);
+  const info = [
+    row.weight !== null ? `${Number(row.weight)} kg` : null,
+    totalPieces ? t('freight.info.pieces', { count: totalPieces }) : null,
+    row.category ?? null,
+  ].filter(Boolean);
+  return {
+    f_from: fFrom,
+    f_to: fTo,
+    f_etd: short(row.etd),
+    f_eta: short(row.eta),
+    f_etd_end: short(row.etd_end),
+    f_eta_end: short(row.eta_end),
+    caption: `${fFrom} to ${fTo} - (${displayId})`,
+    display_id: displayId,
+    info: info.length ? info.join(', ') : none,
+    delivery_status_in_words: t(DELIVERY_WORDS[row.delivery_status] ?? 'placeholder.undefined'),
+    list_icon: row.class === 'air' ? 'plane' : 'truck',
+    media_types: row.class === 'air' ? ['air'] : ['road'],
+    editable: role === 'owner' && ['draft', 'open', 'pending'].includes(row.status),
+  };
+}

@@ -1,0 +1,125 @@
+import type { Selectable } from 'kysely';
+import type { Ctx } from '../kernel/context.ts';
+import { fail, notFound, ok, type Warning } from '../kernel/outcome.ts';
+import { isRecord, readId, readInt, readString, type Params } from '../kernel/params.ts';
+import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
+import { FIELDS, parseFreight, parseLocation } from './fields.ts';
+import { insertFreight } from './store.ts';
+import type { FlightsTable, TemplatesTable } from './tables.ts';
+import { airportByCode } from '../airports/index.ts';
+
+/** Body keys a template keeps: the writable freight fields and the composite ones. */
+const TEMPLATE_KEYS = new Set([...FIELDS.filter((f) => f.input !== 'server').map((f) => f.api), 'pieces', 'eta_range', 'etd_range']);
+
+function presentTemplate(row: Selectable<TemplatesTable>, ctx: Ctx) {
+  return { id: row.id, name: row.name, company: row.company_id, user: row.user_id, fields: row.fields, created: ctx.clock.format(row.created) };
+}
+
+/**
+ * Templates (decisions.md §4): the freight fields as sent, replayed through the field table
+ * when a freight is created from one, so relative deadlines count from the time of use.
+ */
+export function templateEndpoints(): Endpoint[] {
+  return [
+    userEndpoint({
+      method: 'POST',
+      path: '/templates/add',
+      async handle(ctx) {
+        const name = readString(ctx.params.name)?.trim();
+        if (!name || name.length > 200) return fail(ctx.t('template.name_required'));
+        // Parsed once now for the warnings; only the readable freight keys are kept.
+        const parsed = parseFreight(ctx.params, { clock: ctx.clock, handled: ['name'] });
+        const fields: Params = {};
+        for (const [key, value] of Object.entries(ctx.params)) if (TEMPLATE_KEYS.has(key)) fields[key] = value;
+        const row = await ctx.db
+          .insertInto('templates')
+          .values({ company_id: ctx.caller.companyId, user_id: ctx.caller.userId, name, fields: JSON.stringify(fields), created: ctx.clock.now() })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return ok({ template: presentTemplate(row, ctx) }, parsed.warnings.length ? parsed.warnings : undefined);
+      },
+    }),
+    userEndpoint({
+      method: 'GET',
+      path: '/templates/index',
+      async handle(ctx) {
+        const rows = await ctx.db.selectFrom('templates').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('name').orderBy('id').execute();
+        return ok({ templates: rows.map((r) => presentTemplate(r, ctx)) });
+      },
+    }),
+    userEndpoint({
+      method: 'POST',
+      path: '/freights/create-from-template',
+      async handle(ctx) {
+        const id = readId(ctx.params.template_id);
+        if (!id) return notFound();
+        const template = await ctx.db.selectFrom('templates').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId).executeTakeFirst();
+        if (!template) return notFound();
+        const parsed = parseFreight(isRecord(template.fields) ? template.fields : {}, { clock: ctx.clock });
+        // decisions: the new freight starts taken, the own company is the carrier.
+        const values = { ...parsed.values, status: 'taken', winner_id: ctx.caller.companyId, transport_company_id: ctx.caller.companyId };
+        const row = await insertFreight(ctx.db, ctx.caller, ctx.clock.now(), { values, pieces: parsed.pieces });
+        return ok({ route_id: row.id }, parsed.warnings.length ? parsed.warnings : undefined);
+      },
+    }),
+  ];
+}
+
+function presentFlight(row: Selectable<FlightsTable>, ctx: Ctx) {
+  return {
+    id: row.id,
+    company: row.company_id,
+    from: row.from_code,
+    to: row.to_code,
+    etd: ctx.clock.format(row.etd),
+    eta: ctx.clock.format(row.eta),
+    flight_number: row.flight_number,
+    created: ctx.clock.format(row.created),
+  };
+}
+
+const iata = (value: unknown) => {
+  const loc = parseLocation(value);
+  return loc?.iata && airportByCode(loc.code) ? loc.code : undefined;
+};
+
+/**
+ * Flights, the `flight` entity of booking requests. A flight schedule is public on the
+ * exchange: every company sees every flight (decided, docs/decisions.md).
+ */
+export function flightEndpoints(): Endpoint[] {
+  return [
+    userEndpoint({
+      method: 'POST',
+      path: '/flights/add',
+      async handle(ctx) {
+        const from = iata(ctx.params.from);
+        const to = iata(ctx.params.to);
+        const etd = ctx.clock.parse(ctx.params.etd);
+        const eta = ctx.clock.parse(ctx.params.eta);
+        const number = readString(ctx.params.flight_number)?.trim();
+        if (!from || !to || !etd || !eta || eta < etd || !number || number.length > 20) return fail(ctx.t('flight.invalid'));
+        const row = await ctx.db
+          .insertInto('flights')
+          .values({ company_id: ctx.caller.companyId, from_code: from, to_code: to, etd, eta, flight_number: number, created: ctx.clock.now() })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return ok({ flight: presentFlight(row, ctx) });
+      },
+    }),
+    userEndpoint({
+      method: 'GET',
+      path: '/flights/index',
+      async handle(ctx) {
+        const warnings: Warning[] = [];
+        let page = readInt(ctx.params.page) ?? 1;
+        let limit = readInt(ctx.params.limit) ?? 20;
+        if (page < 1 || page > 1_000_000) page = 1;
+        if (limit < 1) limit = 20;
+        limit = Math.min(limit, 100);
+        const rows = await ctx.db.selectFrom('flights').selectAll().orderBy('etd').orderBy('id').limit(limit).offset((page - 1) * limit).execute();
+        return ok({ flights: rows.map((r) => presentFlight(r, ctx)) }, warnings.length ? warnings : undefined);
+      },
+    }),
+  ];
+}

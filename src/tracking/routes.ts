@@ -1,0 +1,49 @@
+import '../freights/messages.ts';
+import { fail, ok } from '../kernel/outcome.ts';
+import { readInt, readString } from '../kernel/params.ts';
+import { publicEndpoint, type Endpoint } from '../kernel/route.tsx';
+
+/** `NNN-NNNNNNNN` from `NNN-NNNNNNNN` or 11 digits; with fullstring=0 any separators between the digits are dropped first. */
+export function normaliseAwb(query: string, fullstring: boolean): string | null {
+  const text = fullstring ? query.trim() : query.replace(/[^0-9]/g, '');
+  const m = /^(\d{3})-?(\d{8})$/.exec(text);
+  return m ? `${m[1]}-${m[2]}` : null;
+}
+
+/** The AWB check digit: the serial's first seven digits mod 7 equal its eighth. */
+export function awbCheckDigitValid(awb: string): boolean {
+  const serial = awb.slice(-8);
+  return Number(serial.slice(0, 7)) % 7 === Number(serial[7]);
+}
+
+/**
+ * GET /freights/track/{query} without token (decisions.md §4): the AWB, its check digit and its
+ * status events. Only those four event fields leave the server: no price, company, address or refs.
+ */
+export function trackingEndpoints(): Endpoint[] {
+  return [
+    publicEndpoint({
+      method: 'GET',
+      path: '/freights/track/:query',
+      async handle(ctx) {
+        const type = (readString(ctx.params.type) ?? 'awb').toLowerCase();
+        if (type !== 'awb') return fail(ctx.t('tracking.unsupported_type'));
+        const fullstring = readInt(ctx.params.fullstring) !== 0;
+        const query = (ctx.path.query ?? '').slice(0, 100);
+        const awb = normaliseAwb(query, fullstring);
+        if (!awb) return ok({ tracking: { awb: query.trim(), valid: false, events: [] } });
+        const rows = await ctx.db
+          .selectFrom('awb_events')
+          .select(['code', 'event_time', 'location', 'flight_number'])
+          // Events may have been pushed with or without the dash.
+          .where('awb', 'in', [awb, awb.replace('-', '')])
+          .orderBy('event_time', (ob) => ob.asc().nullsLast())
+          .orderBy('id')
+          .limit(1000)
+          .execute();
+        const events = rows.map((r) => ({ code: r.code, time: ctx.clock.format(r.event_time), location: r.location, flight_number: r.flight_number }));
+        return ok({ tracking: { awb, valid: awbCheckDigitValid(awb), events } });
+      },
+    }),
+  ];
+}
