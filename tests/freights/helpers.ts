@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import type { Actor, TestApp } from '../support/harness.ts';
+
+/** Creates a freight through the API and answers its id. */
+export async function addFreight(app: TestApp, who: Actor, json: Record<string, unknown> = {}, query = ''): Promise<number> {
+  const res = await app.post(`/freights/add.json${query}`, { token: who.token, json: { from: 'airport:FRA', to: 'city:60311', weight: 100, ...json } });
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.body.status, 'success', res.text);
+  return res.body.data.id as number;
+}
+
+/** Publishes (302 either way) and answers the Location header. */
+export async function publish(app: TestApp, who: Actor, id: number, json: Record<string, unknown> = {}) {
+  const res = await app.post(`/freights/view/${id}.json`, { token: who.token, json: { action: 'publish', ...json } });
+  assert.equal(res.status, 302, res.text);
+  return res;
+}
+
+/** An open freight of `who` (created and published). */
+export async function openFreight(app: TestApp, who: Actor, json: Record<string, unknown> = {}, publishJson: Record<string, unknown> = {}): Promise<number> {
+  const id = await addFreight(app, who, json);
+  await publish(app, who, id, publishJson);
+  return id;
+}
+
+/** Bids are written by the quotes module; list and visibility tests insert them directly. */
+export async function insertBid(app: TestApp, freightId: number, bidder: Actor, status = 'open', amount = '100.00'): Promise<number> {
+  const now = new Date();
+  const row = await app.services.db
+    .insertInto('bids')
+    .values({ freight_id: freightId, company_id: bidder.company, user_id: bidder.user, amount, currency_code: 'EUR', status, created: now, modified: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Moves a freight into a state directly (award belongs to the quotes module). */
+export async function force(app: TestApp, id: number, values: Record<string, unknown>) {
+  await app.services.db.updateTable('freights').set(values as never).where('id', '=', id).execute();
+}
+
+export async function view(app: TestApp, who: Actor, id: number) {
+  return app.get(`/freights/view/${id}.json`, { token: who.token });
+}
+
+export async function enlistIds(app: TestApp, who: Actor, filter: number, query = ''): Promise<number[]> {
+  const res = await app.get(`/freights/enlist/${filter}.json${query}`, { token: who.token });
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.body.status, 'success', res.text);
+  return (res.body.data.routes as Array<{ id: number }>).map((r) => r.id);
+}
+
+function cookiesOf(res: { headers: Record<string, unknown> }): string[] {
+  const set = res.headers['set-cookie'];
+  const list = Array.isArray(set) ? set : set ? [String(set)] : [];
+  return list.map((c: string) => c.split(';')[0]!);
+}
+
+/** A logged-in browser session: cookie header and a CSRF token for form posts. */
+export async function browser(app: TestApp, who: Actor): Promise<{ cookie: string; csrf: string }> {
+  const form = await app.get('/users/login');
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!;
+  const jar = cookiesOf(form);
+  const login = await app.post('/users/login', { headers: { cookie: jar.join('; ') }, form: { _csrf: csrf, 'auth[user]': who.email, 'auth[password]': who.password } });
+  assert.equal(login.status, 302);
+  return { cookie: [...jar, ...cookiesOf(login)].join('; '), csrf };
+}
