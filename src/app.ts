@@ -13,6 +13,11 @@ import { registerOpsRoutes } from './ops/routes.ts';
 import { pricingEndpoints } from './pricing/routes.tsx';
 import { quoteEndpoints } from './quotes/routes.tsx';
 import { freightEndpoints } from './freights/routes.tsx';
+import { caseEndpoints } from './cases/routes.ts';
+import { fileEndpoints } from './files/routes.ts';
+import { milkrunEndpoints } from './milkrun/routes.ts';
+import { shipmentEndpoints } from './shipments/routes.ts';
+import { tmsEndpoints } from './tms/routes.ts';
 
 export interface AppOptions {
   config: Config;
@@ -49,6 +54,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...pricingEndpoints(),
     ...quoteEndpoints(),
     ...freightEndpoints(),
+    ...fileEndpoints(),
+    ...shipmentEndpoints(),
+    ...milkrunEndpoints(),
+    ...tmsEndpoints(),
+    ...caseEndpoints(),
   ];
   registerEndpoints(http, services, endpoints);
   return { http, services, tokens };

@@ -1,9 +1,13 @@
 import type { AccountTables } from '../accounts/tables.ts';
 import type { FreightTables } from '../freights/tables.ts';
 import type { PricingTables } from '../pricing/tables.ts';
+import type { CaseTables } from '../cases/tables.ts';
+import type { FileTables } from '../files/tables.ts';
+import type { MilkrunTables } from '../milkrun/tables.ts';
+import type { TmsTables } from '../tms/tables.ts';
 
 /**
  * The whole database as Kysely sees it: each module declares its own tables next to its code
  * and this interface joins them (one line per module).
  */
-export interface DB extends AccountTables, FreightTables, PricingTables {}
+export interface DB extends AccountTables, FreightTables, PricingTables, FileTables, MilkrunTables, TmsTables, CaseTables {}

@@ -1,13 +1,21 @@
 import type { Migration } from 'kysely';
 import * as accounts from './0001_accounts.ts';
 import * as freights from './0002_freights.ts';
-import * as pricing from './0030_pricing.ts';
 import * as freightLists from './0010_freight_lists.ts';
+import * as pricing from './0030_pricing.ts';
+import * as files from './0040_files.ts';
+import * as milkrun from './0041_milkrun.ts';
+import * as tms from './0042_tms.ts';
+import * as cases from './0043_cases.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
   '0001_accounts': accounts,
   '0002_freights': freights,
-  '0030_pricing': pricing,
   '0010_freight_lists': freightLists,
+  '0030_pricing': pricing,
+  '0040_files': files,
+  '0041_milkrun': milkrun,
+  '0042_tms': tms,
+  '0043_cases': cases,
 };

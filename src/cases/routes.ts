@@ -1,0 +1,65 @@
+import { fail, notFound, ok } from '../kernel/outcome.ts';
+import { readId, readString } from '../kernel/params.ts';
+import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
+import { readPaging } from '../shipments/paging.ts';
+import { visibleShipments } from '../shipments/store.ts';
+import './messages.ts';
+import { presentCases } from './present.ts';
+import { createCase, findCase, linkFreight, linksOf, listCases } from './store.ts';
+
+const MAX_NAME = 200;
+
+export function caseEndpoints(): Endpoint[] {
+  return [
+    userEndpoint({
+      method: 'GET',
+      path: '/cdr/cases/index',
+      async handle(ctx) {
+        const rows = await listCases(ctx.db, ctx.caller, readPaging(ctx.params));
+        return ok({ cases: await presentCases(ctx.db, ctx.clock, ctx.caller, rows) });
+      },
+    }),
+    userEndpoint({
+      method: 'POST',
+      path: '/cdr/cases/add',
+      async handle(ctx) {
+        const name = (readString(ctx.params.name) ?? '').trim();
+        if (!name) return fail(ctx.t('cases.name_required'));
+        if (name.length > MAX_NAME) return fail(ctx.t('cases.name_too_long', { max: MAX_NAME }));
+        const row = await createCase(ctx.db, ctx.clock.now(), ctx.caller, name);
+        const [found] = await presentCases(ctx.db, ctx.clock, ctx.caller, [row]);
+        return ok({ case: found });
+      },
+    }),
+    userEndpoint({
+      method: 'GET',
+      path: '/cdr/cases/view/:id',
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        const row = id === undefined ? undefined : await findCase(ctx.db, ctx.caller, id);
+        if (!row) return notFound();
+        const [found] = await presentCases(ctx.db, ctx.clock, ctx.caller, [row]);
+        return ok({ case: found });
+      },
+    }),
+    userEndpoint({
+      method: 'POST',
+      path: '/cdr/cases/link/:id',
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        const row = id === undefined ? undefined : await findCase(ctx.db, ctx.caller, id);
+        if (!row) return notFound();
+        const raw = ctx.params.route_id ?? ctx.params.route;
+        const routeId = readId(raw);
+        if (raw === undefined || raw === '') return fail(ctx.t('cases.route_required'));
+        // Only a shipment the caller may see can be linked; another one answers like a missing one.
+        const visible = routeId === undefined ? new Map() : await visibleShipments(ctx.db, ctx.clock, ctx.caller, [routeId]);
+        if (routeId === undefined || !visible.has(routeId)) return fail(ctx.t('cases.route_not_found', { id: String(readString(raw) ?? '').slice(0, 20) }));
+        await linkFreight(ctx.db, ctx.clock.now(), ctx.caller, row.id, routeId);
+        const links = (await linksOf(ctx.db, [row.id])).get(row.id) ?? [];
+        const shipments = await visibleShipments(ctx.db, ctx.clock, ctx.caller, links.map((l) => l.freight_id));
+        return ok({ routes: links.flatMap((l) => shipments.get(l.freight_id) ?? []) });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,27 @@
+import { ok, rejected } from '../kernel/outcome.ts';
+import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
+import { FileTooLarge, MAX_FILE_BYTES, PUSH_BODY_LIMIT } from './content.ts';
+import './messages.ts';
+import { FileRefused } from './problems.ts';
+import { presentFile, pushFile } from './push.ts';
+
+export function fileEndpoints(): Endpoint[] {
+  return [
+    userEndpoint({
+      method: 'POST',
+      path: '/files/push',
+      // Larger than the default 1 MiB: a body over it is a 413 from the kernel, in the envelope.
+      bodyLimit: PUSH_BODY_LIMIT,
+      async handle(ctx) {
+        try {
+          const row = await pushFile(ctx.db, ctx.clock, ctx.caller, ctx.params);
+          return ok({ file: presentFile(row, ctx.clock) });
+        } catch (err) {
+          if (err instanceof FileRefused) return rejected(406, ctx.t('files.refused', { problems: err.message }));
+          if (err instanceof FileTooLarge) return rejected(413, ctx.t('files.too_large', { max: MAX_FILE_BYTES / 1024 / 1024 }));
+          throw err;
+        }
+      },
+    }),
+  ];
+}

@@ -1,0 +1,37 @@
+import { fail, notFound, ok } from '../kernel/outcome.ts';
+import { readId, readInt } from '../kernel/params.ts';
+import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
+import { readPaging } from '../shipments/paging.ts';
+import './messages.ts';
+import { presentMilkrun } from './present.ts';
+import { MOVES } from './states.ts';
+import { milkrunList, moveShipment } from './store.ts';
+
+export function milkrunEndpoints(): Endpoint[] {
+  return [
+    userEndpoint({
+      method: 'GET',
+      path: '/milkrun/import/short/:id',
+      async handle(ctx) {
+        const id = readInt(ctx.path.id);
+        const rows = id === undefined ? null : await milkrunList(ctx.db, ctx.caller, id, readPaging(ctx.params));
+        if (!rows) return fail(ctx.t('milkrun.unknown_list', { id: String(ctx.path.id ?? '').slice(0, 20) }), { shipments: [] });
+        return ok({ shipments: rows.map((r) => presentMilkrun(r, ctx.clock)) });
+      },
+    }),
+    ...MOVES.map((move) =>
+      userEndpoint({
+        method: 'POST',
+        path: `/milkrun/${move}/:id`,
+        async handle(ctx) {
+          const id = readId(ctx.path.id);
+          if (id === undefined) return notFound();
+          const result = await moveShipment(ctx.db, ctx.clock.now(), ctx.caller, id, move, readId(ctx.params.carrier ?? ctx.params.carrier_id));
+          if (result.kind === 'not_found') return notFound();
+          if (result.kind === 'refused') return fail(ctx.t(result.reason, result.vars));
+          return ok({ shipment: presentMilkrun(result.row, ctx.clock) });
+        },
+      }),
+    ),
+  ];
+}

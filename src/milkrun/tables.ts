@@ -1,0 +1,29 @@
+import type { Generated } from 'kysely';
+import type { Decimal } from '../freights/tables.ts';
+
+export interface MilkrunShipmentsTable {
+  id: Generated<number>;
+  /** handler/forwarder: the company whose status file created the shipment */
+  company_id: number;
+  awb: string;
+  /** see states.ts */
+  state: Generated<string>;
+  /** trucking company assigned by dispatch */
+  carrier_id: number | null;
+  location: string | null;
+  weight: Decimal | null;
+  pieces: number | null;
+  special_handling_codes: string | null;
+  warehouse_location: string | null;
+  flight_number: string | null;
+  ata: Date | null;
+  awd_received: Date | null;
+  nfd_received: Date | null;
+  delivered: Date | null;
+  created: Date;
+  modified: Date;
+}
+
+export interface MilkrunTables {
+  milkrun_shipments: MilkrunShipmentsTable;
+}

@@ -1,0 +1,56 @@
+import { Decimal } from 'decimal.js';
+import type { FreightRow } from '../freights/lifecycle.ts';
+import type { Role } from '../freights/policy.ts';
+
+/** api.md "Preview resources": a Shipment is a freight seen through the preview endpoints. */
+export interface Shipment {
+  id: number;
+  /** origin shortcode (postal code or IATA), null when masked or unset */
+  from: string | null;
+  to: string | null;
+  /** chargeable weight in whole kg: max(weight, weight_volume) rounded up; null when unknown */
+  weight: number | null;
+  /** refs.capacity (m3) rounded up to whole cbm; null when absent or masked */
+  capacity: number | null;
+}
+
+function decimalOf(value: unknown): Decimal | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value !== 'string' && typeof value !== 'number') return null;
+  try {
+    const d = new Decimal(typeof value === 'string' ? value.trim().replace(',', '.') : value);
+    return d.isFinite() && !d.isNegative() ? d : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whole kg, rounded up so a shipment is never planned lighter than it is. Exact (decimal). */
+export function wholeUp(value: unknown): number | null {
+  const d = decimalOf(value);
+  return d ? d.ceil().toNumber() : null;
+}
+
+/** Chargeable weight: the larger of weight and volume weight (api.md, Endpoints 8), whole kg up. */
+export function chargeableKg(row: Pick<FreightRow, 'weight' | 'weight_volume'>): number | null {
+  const values = [decimalOf(row.weight), decimalOf(row.weight_volume)].filter((d): d is Decimal => d !== null);
+  if (values.length === 0) return null;
+  return Decimal.max(...values).ceil().toNumber();
+}
+
+export function capacityCbm(refs: unknown): number | null {
+  if (typeof refs !== 'object' || refs === null || Array.isArray(refs)) return null;
+  return wholeUp((refs as Record<string, unknown>).capacity);
+}
+
+/** Masked like the freight itself (decisions.md §4): a former bidder sees no places and no refs. */
+export function presentShipment(row: FreightRow, role: Role): Shipment {
+  const masked = role === 'bidder';
+  return {
+    id: row.id,
+    from: masked ? null : row.from_code,
+    to: masked ? null : row.to_code,
+    weight: chargeableKg(row),
+    capacity: masked ? null : capacityCbm(row.refs),
+  };
+}

@@ -1,0 +1,44 @@
+import { isRecord, readId, readString } from '../kernel/params.ts';
+
+export const MAX_TOUR_ROUTES = 500;
+export const MAX_NAME = 200;
+
+export type Read<T> = { ok: true; value: T } | { ok: false; reason: string; vars?: Record<string, string | number> };
+
+/**
+ * `route_ids`: a JSON array, form `route_ids[]=1&route_ids[]=2` (an array too after parsing),
+ * or `1,2,3` as one string. Duplicates collapse; an entry that is no id is an error naming it.
+ */
+export function readRouteIds(value: unknown): Read<number[]> {
+  let items: unknown[];
+  if (Array.isArray(value)) items = value;
+  else if (isRecord(value)) items = Object.values(value);
+  else if (typeof value === 'number') items = [value];
+  else if (typeof value === 'string') items = value.trim() === '' ? [] : value.split(',');
+  else return { ok: false, reason: 'tms.route_ids_invalid', vars: { value: '' } };
+  const ids: number[] = [];
+  for (const item of items) {
+    const id = readId(typeof item === 'string' ? item.trim() : item);
+    if (id === undefined) return { ok: false, reason: 'tms.route_ids_invalid', vars: { value: String(readString(item) ?? typeof item).slice(0, 30) } };
+    if (!ids.includes(id)) ids.push(id);
+  }
+  if (ids.length > MAX_TOUR_ROUTES) return { ok: false, reason: 'tms.too_many_routes', vars: { max: MAX_TOUR_ROUTES } };
+  return { ok: true, value: ids };
+}
+
+export function readTourName(value: unknown): Read<string> {
+  const name = (readString(value) ?? '').trim();
+  if (!name) return { ok: false, reason: 'tms.name_required' };
+  if (name.length > MAX_NAME) return { ok: false, reason: 'tms.name_too_long', vars: { max: MAX_NAME } };
+  return { ok: true, value: name };
+}
+
+/** `YYYY-MM-DD` (a real calendar day); empty is no date. */
+export function readTourDate(value: unknown): Read<string | null> {
+  const text = (readString(value) ?? '').trim();
+  if (text === '') return { ok: true, value: null };
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
+  if (!m || !d || d.toISOString().slice(0, 10) !== text) return { ok: false, reason: 'tms.date_invalid', vars: { value: text.slice(0, 30) } };
+  return { ok: true, value: text };
+}

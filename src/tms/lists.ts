@@ -1,0 +1,68 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { Caller } from '../kernel/context.ts';
+import type { Clock } from '../kernel/time.ts';
+import { offsetOf, type Paging } from '../shipments/paging.ts';
+import { visibleShipments } from '../shipments/store.ts';
+import { tourFreightIds, type TourRow } from './store.ts';
+
+/** TMS monitoring lists of api.md, served on GET /freights/enlist/{51|52|53}.json. */
+export const TMS_LISTS = [51, 52, 53] as const;
+export const isTmsList = (filterId: number) => (TMS_LISTS as readonly number[]).includes(filterId);
+
+/** A tour as answered by the tour endpoints and list 53: its shipments in tour order. */
+export async function presentTours(db: Kysely<DB>, clock: Clock, caller: Caller, tours: TourRow[]) {
+  const ids = await tourFreightIds(db, tours.map((t) => t.id));
+  const shipments = await visibleShipments(db, clock, caller, [...ids.values()].flat());
+  return tours.map((t) => {
+    const routeIds = ids.get(t.id) ?? [];
+    return {
+      id: t.id,
+      name: t.name,
+      date: t.date,
+      route_ids: routeIds,
+      routes: routeIds.flatMap((id) => shipments.get(id) ?? []),
+      created: clock.format(t.created),
+      modified: clock.format(t.modified),
+    };
+  });
+}
+
+/**
+ * The TMS lists for the freights module's enlist endpoint to delegate to:
+ * 51 won orders of the caller's company (winner, status taken) on no tour; 52 freights on the
+ * company's tours (Shipments with `tour_id`); 53 the company's tours. Null: not a TMS list.
+ */
+export async function tmsList(db: Kysely<DB>, clock: Clock, caller: Caller, filterId: number, paging: Paging): Promise<unknown[] | null> {
+  const c = caller.companyId;
+  if (filterId === 53) {
+    const tours = await db
+      .selectFrom('tours')
+      .selectAll()
+      .where('company_id', '=', c)
+      .orderBy('date', paging.direction)
+      .orderBy('id', paging.direction)
+      .limit(paging.limit)
+      .offset(offsetOf(paging))
+      .execute();
+    return presentTours(db, clock, caller, tours);
+  }
+  if (filterId !== 51 && filterId !== 52) return null;
+  const rows = await db
+    .selectFrom('freights')
+    .leftJoin('tour_freights', 'tour_freights.freight_id', 'freights.id')
+    .select(['freights.id', 'tour_freights.tour_id'])
+    .$if(filterId === 51, (q) => q.where('freights.winner_id', '=', c).where('freights.status', '=', 'taken').where('tour_freights.freight_id', 'is', null))
+    .$if(filterId === 52, (q) => q.where('tour_freights.company_id', '=', c))
+    .orderBy(`freights.${paging.sort}`, paging.direction)
+    .orderBy('freights.id', paging.direction)
+    .limit(paging.limit)
+    .offset(offsetOf(paging))
+    .execute();
+  const shipments = await visibleShipments(db, clock, caller, rows.map((r) => r.id));
+  return rows.flatMap((r) => {
+    const s = shipments.get(r.id);
+    if (!s) return [];
+    return filterId === 52 ? [{ ...s, tour_id: r.tour_id }] : [s];
+  });
+}

@@ -1,0 +1,77 @@
+import { fail, notFound, ok } from '../kernel/outcome.ts';
+import { readId } from '../kernel/params.ts';
+import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
+import { readRouteIds, readTourDate, readTourName, type Read } from './fields.ts';
+import { presentTours } from './lists.ts';
+import './messages.ts';
+import { createTour, deleteTour, editTour, findTour, type TourInput, type TourResult } from './store.ts';
+import type { Ctx } from '../kernel/context.ts';
+import type { Outcome } from '../kernel/outcome.ts';
+
+/** The first refusal among the read fields, as a status error; else null. */
+function firstRefusal(ctx: Ctx, ...reads: Array<Read<unknown> | undefined>): Outcome | null {
+  for (const r of reads) if (r && !r.ok) return fail(ctx.t(r.reason, r.vars));
+  return null;
+}
+
+async function answer(ctx: Ctx, result: TourResult): Promise<Outcome> {
+  if (result.kind === 'not_found') return notFound();
+  if (result.kind === 'refused') return fail(ctx.t(result.reason, result.vars));
+  const [tour] = await presentTours(ctx.db, ctx.clock, ctx.caller, [result.tour]);
+  return ok({ tour });
+}
+
+export function tmsEndpoints(): Endpoint[] {
+  return [
+    userEndpoint({
+      method: 'POST',
+      path: '/tours/add',
+      async handle(ctx) {
+        const name = readTourName(ctx.params.name);
+        const date = readTourDate(ctx.params.date);
+        const routeIds = ctx.params.route_ids === undefined ? ({ ok: true, value: [] as number[] } as const) : readRouteIds(ctx.params.route_ids);
+        const refused = firstRefusal(ctx, name, date, routeIds);
+        if (refused || !name.ok || !date.ok || !routeIds.ok) return refused!;
+        return answer(ctx, await createTour(ctx.db, ctx.clock.now(), ctx.caller, { name: name.value, date: date.value, routeIds: routeIds.value }));
+      },
+    }),
+    userEndpoint({
+      method: 'POST',
+      path: '/tours/edit/:id',
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        if (id === undefined) return notFound();
+        // Only sent fields change; route_ids replaces the tour's list (like pieces on freight edit).
+        const name = ctx.params.name === undefined ? undefined : readTourName(ctx.params.name);
+        const date = ctx.params.date === undefined ? undefined : readTourDate(ctx.params.date);
+        const routeIds = ctx.params.route_ids === undefined ? undefined : readRouteIds(ctx.params.route_ids);
+        if (!(await findTour(ctx.db, ctx.caller, id))) return notFound();
+        const refused = firstRefusal(ctx, name, date, routeIds);
+        if (refused) return refused;
+        const input: TourInput = {};
+        if (name?.ok) input.name = name.value;
+        if (date?.ok) input.date = date.value;
+        if (routeIds?.ok) input.routeIds = routeIds.value;
+        return answer(ctx, await editTour(ctx.db, ctx.clock.now(), ctx.caller, id, input));
+      },
+    }),
+    userEndpoint({
+      method: 'GET',
+      path: '/tours/view/:id',
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        const tour = id === undefined ? undefined : await findTour(ctx.db, ctx.caller, id);
+        return tour ? answer(ctx, { kind: 'ok', tour }) : notFound();
+      },
+    }),
+    userEndpoint({
+      method: 'POST',
+      path: '/tours/delete/:id',
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        if (id === undefined || !(await deleteTour(ctx.db, ctx.caller, id))) return notFound();
+        return ok({ tour: { id } });
+      },
+    }),
+  ];
+}
