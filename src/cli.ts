@@ -5,10 +5,12 @@ import { CliError, type CliIo, type Command } from './cli/command.ts';
 import { ConfigError, readConfig } from './config.ts';
 import { DataDirInUseError } from './db/lock.ts';
 import { serve } from './main.ts';
+import { rateCommands } from './pricing/cli.ts';
 
 /** Every admin command (decisions.md §2); modules contribute theirs. */
 const commands: Command[] = [
   ...accountCommands,
+  ...rateCommands,
   {
     words: ['serve'],
     usage: 'serve',

@@ -1,0 +1,320 @@
+import { parse } from 'csv-parse';
+import { sql, type Kysely } from 'kysely';
+import { DateTime } from 'luxon';
+import type { DB } from '../db/schema.ts';
+import { parseLocation, type Location } from './fields.ts';
+import { KIND, VISIBILITIES, type Visibility } from './tables.ts';
+
+/**
+ * Rate sheet import from CSV (decisions.md §5), shared by `freight-exchange rates import` and
+ * file push `action=rates`. A file is checked whole; any problem refuses it whole and nothing
+ * is stored (one transaction). Validation rules: docs/decisions.md, Rate search.
+ */
+
+export interface RateImportProblem {
+  /** CSV line (1 = header); null for a problem of the sheet's options. */
+  line: number | null;
+  /** 1-based column; null when the problem is the whole line or an option. */
+  column: number | null;
+  /** The column's header name, or the option (`currency`, `valid_from`, …). */
+  field: string | null;
+  message: string;
+}
+
+/** A refused import: every problem found (up to MAX_PROBLEMS), each with line and column. */
+export class RateImportError extends Error {
+  constructor(readonly problems: RateImportProblem[], readonly total = problems.length) {
+    const shown = problems.slice(0, 5).map(describeProblem).join('; ');
+    super(`rate sheet refused, ${total} problem${total === 1 ? '' : 's'}: ${shown}${total > 5 ? `; … and ${total - 5} more` : ''}`);
+  }
+}
+
+export function describeProblem(p: RateImportProblem): string {
+  const where = p.line === null ? (p.field ?? 'sheet') : `line ${p.line}${p.column !== null ? `, column ${p.column}${p.field ? ` (${p.field})` : ''}` : ''}`;
+  return `${where}: ${p.message}`;
+}
+
+export interface RateSheetInput {
+  companyId: number;
+  name?: string | null;
+  currency?: string | null;
+  visibility?: string | null;
+  /** `YYYY-MM-DD`, inclusive; null/empty = open. */
+  validFrom?: string | null;
+  validTo?: string | null;
+  csvText: string;
+  /** Called after each stored batch: lines done, lines in the file (estimated from newlines). */
+  onProgress?: (done: number, total: number) => void;
+  now?: Date;
+}
+
+export const MAX_PROBLEMS = 100;
+const BATCH = 5000;
+const MAX_LINES = 5_000_000;
+const DECIMAL = /^\d{1,9}(\.\d{1,6})?$/;
+const FIXED_COLUMNS = ['origin', 'destination', 'transit_days', 'min_charge', 'fsc_pct', 'ssc_per_kg', 'uld_price'] as const;
+type FixedColumn = (typeof FIXED_COLUMNS)[number];
+
+interface Header {
+  index: Partial<Record<FixedColumn, number>>;
+  /** kg breaks ascending, with the column index of each. */
+  breaks: { kg: string; value: number; column: number }[];
+  names: string[];
+}
+
+function validDate(text: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) && DateTime.fromISO(text).isValid;
+}
+
+function readOptions(input: RateSheetInput, problems: RateImportProblem[]) {
+  const opt = (field: string, message: string) => problems.push({ line: null, column: null, field, message });
+  const name = (input.name ?? '').trim() || 'Rate sheet';
+  if (name.length > 200) opt('name', 'at most 200 characters');
+  const currency = (input.currency ?? '').trim().toUpperCase() || 'EUR';
+  if (!/^[A-Z]{3}$/.test(currency)) opt('currency', `"${input.currency}" is not a three-letter currency code (ISO 4217, e.g. EUR)`);
+  const visibility = ((input.visibility ?? '').trim() || 'private') as Visibility;
+  if (!VISIBILITIES.includes(visibility)) opt('visibility', `one of ${VISIBILITIES.join(', ')} (got "${input.visibility}")`);
+  const validFrom = (input.validFrom ?? '').trim() || null;
+  const validTo = (input.validTo ?? '').trim() || null;
+  if (validFrom && !validDate(validFrom)) opt('valid_from', `"${validFrom}" is not a date YYYY-MM-DD`);
+  if (validTo && !validDate(validTo)) opt('valid_to', `"${validTo}" is not a date YYYY-MM-DD`);
+  if (validFrom && validTo && validDate(validFrom) && validDate(validTo) && validFrom > validTo) opt('valid_to', `${validTo} is before valid_from ${validFrom}`);
+  return { name, currency, visibility, validFrom, validTo };
+}
+
+function readHeader(cells: string[], problems: RateImportProblem[]): Header | null {
+  const names = cells.map((c) => c.trim().toLowerCase());
+  const header: Header = { index: {}, breaks: [], names };
+  const seen = new Map<string, number>();
+  names.forEach((name, i) => {
+    const problem = (message: string) => problems.push({ line: 1, column: i + 1, field: cells[i] ?? null, message });
+    const kg = /^kg_(\d{1,7}(?:\.\d{1,3})?)$/.exec(name);
+    const key = kg ? `kg_${Number(kg[1])}` : name;
+    if (seen.has(key)) return problem(`repeats column ${seen.get(key)! + 1}`);
+    seen.set(key, i);
+    if (kg) {
+      if (Number(kg[1]) <= 0) return problem('a weight break must be above 0 kg');
+      header.breaks.push({ kg: String(Number(kg[1])), value: Number(kg[1]), column: i });
+    } else if ((FIXED_COLUMNS as readonly string[]).includes(name)) {
+      header.index[name as FixedColumn] = i;
+    } else {
+      problem(`unknown column "${cells[i]}" (expected origin, destination, transit_days, min_charge, kg_<N>…, fsc_pct, ssc_per_kg, uld_price)`);
+    }
+  });
+  for (const required of ['origin', 'destination'] as const) {
+    if (header.index[required] === undefined) problems.push({ line: 1, column: null, field: required, message: `the header has no "${required}" column` });
+  }
+  if (header.breaks.length === 0 && header.index.uld_price === undefined) {
+    problems.push({ line: 1, column: null, field: null, message: 'the header has no price column (kg_<N> or uld_price)' });
+  }
+  header.breaks.sort((a, b) => a.value - b.value);
+  return problems.length ? null : header;
+}
+
+interface Batch {
+  line_no: number[];
+  kind: number[];
+  origin: string[];
+  destination: string[];
+  airport: string[];
+  other_airport: (string | null)[];
+  zone_country: (string | null)[];
+  zone_prefix: (string | null)[];
+  transit_days: (number | null)[];
+  min_charge: (string | null)[];
+  prices: string[];
+  fsc_pct: string[];
+  ssc_per_kg: string[];
+  uld_price: (string | null)[];
+}
+
+const emptyBatch = (): Batch => ({
+  line_no: [], kind: [], origin: [], destination: [], airport: [], other_airport: [], zone_country: [], zone_prefix: [],
+  transit_days: [], min_charge: [], prices: [], fsc_pct: [], ssc_per_kg: [], uld_price: [],
+});
+
+async function insertBatch(db: Kysely<DB>, sheetId: number, b: Batch): Promise<void> {
+  await sql`
+    insert into rate_lines (sheet_id, line_no, kind, origin, destination, airport, other_airport, zone_country, zone_prefix,
+                            transit_days, min_charge, prices, fsc_pct, ssc_per_kg, uld_price)
+    select ${sheetId}, t.line_no, t.kind, t.origin, t.destination, t.airport, t.other_airport, t.zone_country, t.zone_prefix,
+           t.transit_days, t.min_charge, t.prices::numeric[], t.fsc_pct, t.ssc_per_kg, t.uld_price
+    from unnest(${b.line_no}::int[], ${b.kind}::smallint[], ${b.origin}::text[], ${b.destination}::text[], ${b.airport}::text[],
+                ${b.other_airport}::text[], ${b.zone_country}::text[], ${b.zone_prefix}::text[], ${b.transit_days}::int[],
+                ${b.min_charge}::numeric[], ${b.prices}::text[], ${b.fsc_pct}::numeric[], ${b.ssc_per_kg}::numeric[], ${b.uld_price}::numeric[])
+      as t(line_no, kind, origin, destination, airport, other_airport, zone_country, zone_prefix, transit_days, min_charge, prices, fsc_pct, ssc_per_kg, uld_price)`.execute(db);
+}
+
+function countLines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return text.endsWith('\n') ? n : n + 1;
+}
+
+/**
+ * Imports one rate sheet for a company. Answers the new sheet's id and its number of lines;
+ * throws RateImportError (nothing stored) when the options or the file have problems.
+ */
+export async function importRateSheet(db: Kysely<DB>, input: RateSheetInput): Promise<{ sheetId: number; lines: number }> {
+  const problems: RateImportProblem[] = [];
+  let total = 0;
+  const problem = (p: RateImportProblem) => {
+    total++;
+    if (problems.length < MAX_PROBLEMS) problems.push(p);
+  };
+  const options = readOptions(input, problems);
+  total = problems.length;
+  if (!Number.isSafeInteger(input.companyId) || input.companyId <= 0) problem({ line: null, column: null, field: 'company', message: 'must be a company id' });
+  else if (!(await db.selectFrom('companies').select('id').where('id', '=', input.companyId).executeTakeFirst())) {
+    problem({ line: null, column: null, field: 'company', message: `no company with id ${input.companyId}` });
+  }
+  if (typeof input.csvText !== 'string' || input.csvText.trim() === '') problem({ line: null, column: null, field: 'file', message: 'the file is empty' });
+  if (problems.length) throw new RateImportError(problems, total);
+
+  const estimated = Math.max(countLines(input.csvText) - 1, 1);
+  const now = input.now ?? new Date();
+
+  return db.transaction().execute(async (trx) => {
+    const sheet = await trx
+      .insertInto('rate_sheets')
+      .values({ company_id: input.companyId, name: options.name, currency: options.currency, visibility: options.visibility, valid_from: options.validFrom, valid_to: options.validTo, breaks: '{}', line_count: 0, created: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+
+    const parser = parse(input.csvText, { bom: true, relax_column_count: true, skip_empty_lines: true, info: true, max_record_size: 100_000 });
+    let header: Header | null = null;
+    let batch = emptyBatch();
+    let lines = 0;
+    const lanes = new Map<string, number>();
+
+    try {
+      for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+        const lineNo = info.lines;
+        if (!header) {
+          header = readHeader(record, problems);
+          total = problems.length;
+          if (!header) break;
+          continue;
+        }
+        if (record.every((c) => c.trim() === '')) continue;
+        if (lines + total >= MAX_LINES) {
+          problem({ line: lineNo, column: null, field: null, message: `a sheet has at most ${MAX_LINES} lines` });
+          break;
+        }
+        const before = total;
+        const at = (column: number, message: string) => problem({ line: lineNo, column: column + 1, field: header!.names[column] ?? null, message });
+        if (record.length !== header.names.length) {
+          problem({ line: lineNo, column: null, field: null, message: `${record.length} fields, the header has ${header.names.length}` });
+          continue;
+        }
+        const cell = (column: number | undefined) => (column === undefined ? '' : (record[column] ?? '').trim());
+        const dec = (column: number | undefined): string | null => {
+          const text = cell(column);
+          if (text === '') return null;
+          if (!DECIMAL.test(text)) {
+            at(column!, `"${text.slice(0, 30)}" is not a number (digits with "." for decimals, not negative)`);
+            return null;
+          }
+          return text;
+        };
+
+        const oCol = header.index.origin!;
+        const dCol = header.index.destination!;
+        const o = parseLocation(cell(oCol), 10);
+        const d = parseLocation(cell(dCol), 10);
+        if (typeof o === 'string') at(oCol, o.replace('is required', 'is empty'));
+        if (typeof d === 'string') at(dCol, d.replace('is required', 'is empty'));
+        let kind = 0;
+        let airport = '';
+        let otherAirport: string | null = null;
+        let zone: Extract<Location, { kind: 'city' }> | null = null;
+        if (typeof o !== 'string' && typeof d !== 'string') {
+          if (o.kind === 'city' && d.kind === 'city') at(dCol, 'one side must be an airport (airport:<IATA>)');
+          else if (o.kind === 'airport' && d.kind === 'airport') {
+            if (o.code === d.code) at(dCol, 'origin and destination are the same airport');
+            kind = KIND.AIRPORT_TO_AIRPORT;
+            airport = o.code;
+            otherAirport = d.code;
+          } else if (o.kind === 'city' && d.kind === 'airport') {
+            kind = KIND.CITY_TO_AIRPORT;
+            airport = d.code;
+            zone = o;
+          } else if (o.kind === 'airport' && d.kind === 'city') {
+            kind = KIND.AIRPORT_TO_CITY;
+            airport = o.code;
+            zone = d;
+          }
+        }
+        const originText = typeof o === 'string' ? '' : o.kind === 'airport' ? `airport:${o.code}` : `city:${o.country}-${o.postal}`;
+        const destinationText = typeof d === 'string' ? '' : d.kind === 'airport' ? `airport:${d.code}` : `city:${d.country}-${d.postal}`;
+
+        let transit: number | null = null;
+        const tCol = header.index.transit_days;
+        const tText = cell(tCol);
+        if (tText !== '') {
+          if (!/^\d{1,3}$/.test(tText) || Number(tText) > 365) at(tCol!, `"${tText.slice(0, 30)}" is not a number of days (0 to 365)`);
+          else transit = Number(tText);
+        }
+        const minCharge = dec(header.index.min_charge);
+        const fsc = dec(header.index.fsc_pct) ?? '0';
+        if (Number(fsc) > 1000) at(header.index.fsc_pct!, 'a fuel surcharge above 1000 % is not plausible');
+        const ssc = dec(header.index.ssc_per_kg) ?? '0';
+        const uld = dec(header.index.uld_price);
+        const prices = header.breaks.map((b) => dec(b.column));
+        if (total === before && uld === null && prices.every((p) => p === null)) {
+          const first = header.breaks[0]?.column ?? header.index.uld_price!;
+          at(first, 'no price on this line (fill at least one kg_<N> column or uld_price)');
+        }
+        if (originText && destinationText) {
+          const lane = `${originText}>${destinationText}`;
+          const earlier = lanes.get(lane);
+          if (earlier !== undefined) at(dCol, `${originText} to ${destinationText} is already on line ${earlier}`);
+          else lanes.set(lane, lineNo);
+        }
+        if (total > before) continue;
+        if (total > 0) {
+          lines++;
+          continue; // keep checking, store nothing
+        }
+
+        batch.line_no.push(lineNo);
+        batch.kind.push(kind);
+        batch.origin.push(originText);
+        batch.destination.push(destinationText);
+        batch.airport.push(airport);
+        batch.other_airport.push(otherAirport);
+        batch.zone_country.push(zone?.country ?? null);
+        batch.zone_prefix.push(zone?.postal ?? null);
+        batch.transit_days.push(transit);
+        batch.min_charge.push(minCharge);
+        batch.prices.push(`{${prices.map((p) => p ?? 'NULL').join(',')}}`);
+        batch.fsc_pct.push(fsc);
+        batch.ssc_per_kg.push(ssc);
+        batch.uld_price.push(uld);
+        lines++;
+        if (batch.line_no.length >= BATCH) {
+          await insertBatch(trx, sheet.id, batch);
+          batch = emptyBatch();
+          input.onProgress?.(lines, Math.max(estimated, lines));
+        }
+      }
+    } catch (err) {
+      const e = err as { code?: string; lines?: number; message?: string };
+      if (typeof e?.code === 'string' && e.code.startsWith('CSV_')) {
+        problem({ line: e.lines ?? null, column: null, field: null, message: `unreadable CSV: ${(e.message ?? '').replace(/\s*\n\s*/g, ' ')}` });
+      } else throw err;
+    }
+    if (!header && total === 0) problem({ line: null, column: null, field: 'file', message: 'the file is empty' });
+    if (header && lines === 0 && total === 0) problem({ line: 2, column: null, field: null, message: 'the file has a header but no rate lines' });
+    if (total > 0) throw new RateImportError(problems, total);
+
+    if (batch.line_no.length) await insertBatch(trx, sheet.id, batch);
+    await trx
+      .updateTable('rate_sheets')
+      .set({ line_count: lines, breaks: `{${header!.breaks.map((b) => b.kg).join(',')}}` })
+      .where('id', '=', sheet.id)
+      .execute();
+    input.onProgress?.(lines, lines);
+    return { sheetId: sheet.id, lines };
+  });
+}

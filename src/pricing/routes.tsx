@@ -1,0 +1,129 @@
+import { searchAirports } from '../airports/index.ts';
+import type { Caller, Ctx } from '../kernel/context.ts';
+import { fail, notFound, ok, type Outcome } from '../kernel/outcome.ts';
+import { readId, readInt, readString } from '../kernel/params.ts';
+import { publicEndpoint, userEndpoint, type Endpoint } from '../kernel/route.tsx';
+import { readSearchParams, SearchInputError, type SearchParams } from './fields.ts';
+import { rateLineForBooking } from './handover.ts';
+import './messages.ts';
+import { presentSearch, runSearch } from './search.ts';
+import { companyName, findSearch, insertFeedback, insertSearch, knownZones, searchHistory, type SearchScope } from './store.ts';
+
+const HISTORY_DEFAULT_LIMIT = 20;
+const HISTORY_MAX_LIMIT = 100;
+const LOCATIONS_LIMIT = 20;
+
+/** Validates, runs and stores a search; bad input is `status: error`, nothing stored. */
+async function searchAndStore(ctx: Ctx<Caller | null>, scope: SearchScope): Promise<Outcome> {
+  let params: SearchParams;
+  try {
+    params = readSearchParams(ctx.params);
+  } catch (err) {
+    if (err instanceof SearchInputError) return fail(ctx.t('pricing.search_invalid', { message: err.message }));
+    throw err;
+  }
+  const result = await runSearch(ctx.db, ctx.clock, params, scope);
+  const record = await insertSearch(ctx.db, {
+    companyId: scope.kind === 'company' ? scope.companyId : null,
+    userId: ctx.caller && scope.kind === 'company' ? ctx.caller.userId : null,
+    publicCompanyId: scope.kind === 'public' ? scope.companyId : null,
+    params,
+    resultCount: result.rates.length,
+    created: ctx.clock.now(),
+  });
+  return ok({ ...result, searchEntity: presentSearch(record, ctx.clock) });
+}
+
+export function pricingEndpoints(): Endpoint[] {
+  return [
+    userEndpoint({
+      method: 'POST',
+      path: '/pricing/search/results',
+      handle: (ctx) => searchAndStore(ctx, { kind: 'company', companyId: ctx.caller.companyId }),
+    }),
+    userEndpoint({
+      // Rerun of a stored search of the caller's company against the current rates.
+      method: 'GET',
+      path: '/pricing/search/results',
+      async handle(ctx) {
+        if (ctx.params.search_id === undefined || ctx.params.search_id === '') return fail(ctx.t('pricing.search_id_required'));
+        const id = readId(ctx.params.search_id);
+        const record = id === undefined ? undefined : await findSearch(ctx.db, ctx.caller.companyId, id);
+        if (!record) return notFound();
+        const result = await runSearch(ctx.db, ctx.clock, record.params, { kind: 'company', companyId: ctx.caller.companyId });
+        return ok({ ...result, searchEntity: presentSearch(record, ctx.clock, result.rates.length) });
+      },
+    }),
+    publicEndpoint({
+      // Public search of one company's `public_search` sheets; stored without a company.
+      method: 'POST',
+      path: '/pricing/public-search/:companyId/results',
+      async handle(ctx) {
+        const companyId = readId(ctx.path.companyId);
+        if (companyId === undefined || !(await companyName(ctx.db, companyId))) return notFound();
+        return searchAndStore(ctx, { kind: 'public', companyId });
+      },
+    }),
+    userEndpoint({
+      method: 'GET',
+      path: '/pricing/search/history',
+      async handle(ctx) {
+        const limit = Math.min(Math.max(readInt(ctx.params.limit) ?? HISTORY_DEFAULT_LIMIT, 1), HISTORY_MAX_LIMIT);
+        const page = Math.max(readInt(ctx.params.page) ?? 1, 1);
+        const rows = await searchHistory(ctx.db, ctx.caller.companyId, limit, (page - 1) * limit);
+        return ok({ searches: rows.map((r) => presentSearch(r, ctx.clock)) });
+      },
+    }),
+    userEndpoint({
+      method: 'GET',
+      path: '/pricing/search/location/:query/:type',
+      async handle(ctx) {
+        const query = (ctx.path.query ?? '').trim();
+        const type = (ctx.path.type ?? '').trim().toLowerCase();
+        if (type !== 'airport' && type !== 'city') return fail(ctx.t('pricing.type_unknown', { type: type.slice(0, 20) }));
+        if (query.length < 2) return fail(ctx.t('pricing.query_short'));
+        if (type === 'airport') {
+          const airports = searchAirports(query.replace(/^airport:/i, ''), LOCATIONS_LIMIT);
+          return ok({
+            locations: airports.map((a) => ({ value: `airport:${a.iata}`, label: `${a.iata} – ${a.name}${a.city ? `, ${a.city}` : ''}`, country: a.country })),
+          });
+        }
+        const text = query.replace(/^city:/i, '').trim();
+        const m = /^([A-Za-z]{2})(?:\s*-\s*|\s+)?([A-Za-z0-9 ]*)$/.exec(text);
+        let country: string | null = null;
+        let postal = text.replace(/\s+/g, '').toUpperCase();
+        if (m && !/^\d/.test(text)) {
+          country = m[1]!.toUpperCase();
+          postal = m[2]!.replace(/\s+/g, '').toUpperCase();
+        }
+        if (!/^[A-Z0-9]{0,12}$/.test(postal) || (!country && postal.length < 2)) return ok({ locations: [] });
+        const zones = await knownZones(ctx.db, ctx.caller.companyId, country, postal, LOCATIONS_LIMIT);
+        return ok({
+          locations: zones.map((z) => ({ value: `city:${z.country}-${z.prefix}`, label: `${z.country}-${z.prefix} (postal area)`, country: z.country })),
+        });
+      },
+    }),
+    userEndpoint({
+      // Feedback on a search result (not a search).
+      method: 'POST',
+      path: '/pricing/search/rate-search',
+      async handle(ctx) {
+        const searchId = readId(ctx.params.search_id);
+        const search = searchId === undefined ? undefined : await findSearch(ctx.db, ctx.caller.companyId, searchId);
+        if (!search) return notFound();
+        const rating = readInt(ctx.params.rating);
+        if (rating !== 0 && rating !== 1) return fail(ctx.t('pricing.rating_invalid'));
+        let rateId: number | null = null;
+        const rateText = readString(ctx.params.rate_id);
+        if (ctx.params.rate_id !== undefined && ctx.params.rate_id !== null && rateText !== '') {
+          const id = readId(ctx.params.rate_id);
+          if (id === undefined) return fail(ctx.t('pricing.rate_id_invalid'));
+          if (!(await rateLineForBooking(ctx.db, ctx.caller.companyId, id))) return fail(ctx.t('pricing.rate_unknown'));
+          rateId = id;
+        }
+        const row = await insertFeedback(ctx.db, { searchId: search.id, companyId: ctx.caller.companyId, userId: ctx.caller.userId, rating, rateId, created: ctx.clock.now() });
+        return ok({ feedback: { id: row.id, search_id: row.search_id, rating: row.rating, rate_id: row.rate_id, created: ctx.clock.format(row.created) } });
+      },
+    }),
+  ];
+}
