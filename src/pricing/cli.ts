@@ -3,7 +3,7 @@ import path from 'node:path';
 import cliProgress from 'cli-progress';
 import { withDatabase } from '../accounts/cli.ts';
 import { CliError, positiveInt, print, required, type Command } from '../cli/command.ts';
-import { describeProblem, importRateSheet, RateImportError } from './import.ts';
+import { describeProblem, importRateSheet, RateImportError, sheetOptionProblems } from './import.ts';
 
 const OPTION_FLAGS: Record<string, string> = { valid_from: '--valid-from', valid_to: '--valid-to', company: '--company', file: '--file' };
 
@@ -30,17 +30,23 @@ export const rateCommands: Command[] = [
       } catch (err) {
         throw new CliError(`--file: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
       }
+      const sheetOptions = {
+        name: (values.name as string | undefined) ?? path.basename(file).replace(/\.[^.]*$/, ''),
+        currency: values.currency as string | undefined,
+        visibility: values.visibility as string | undefined,
+        validFrom: values['valid-from'] as string | undefined,
+        validTo: values['valid-to'] as string | undefined,
+      };
       const bar = io.interactive ? new cliProgress.SingleBar({ stream: process.stderr, format: 'importing {bar} {value}/{total} lines', hideCursor: true }, cliProgress.Presets.shades_classic) : null;
       let started = false;
       try {
+        // Options are checked before the database is opened.
+        const optionProblems = sheetOptionProblems(sheetOptions);
+        if (optionProblems.length) throw new RateImportError(optionProblems);
         const result = await withDatabase(config, (db) =>
           importRateSheet(db, {
             companyId,
-            name: (values.name as string | undefined) ?? path.basename(file).replace(/\.[^.]*$/, ''),
-            currency: values.currency as string | undefined,
-            visibility: values.visibility as string | undefined,
-            validFrom: values['valid-from'] as string | undefined,
-            validTo: values['valid-to'] as string | undefined,
+            ...sheetOptions,
             csvText,
             onProgress: (done, total) => {
               if (!bar) return;

@@ -66,7 +66,14 @@ function validDate(text: string): boolean {
   return /^\d{4}-\d{2}-\d{2}$/.test(text) && DateTime.fromISO(text).isValid;
 }
 
-function readOptions(input: RateSheetInput, problems: RateImportProblem[]) {
+/** The problems of a sheet's options alone (no database needed): the CLI checks them first. */
+export function sheetOptionProblems(input: Omit<RateSheetInput, 'companyId' | 'csvText'>): RateImportProblem[] {
+  const problems: RateImportProblem[] = [];
+  readOptions(input, problems);
+  return problems;
+}
+
+function readOptions(input: Omit<RateSheetInput, 'companyId' | 'csvText'>, problems: RateImportProblem[]) {
   const opt = (field: string, message: string) => problems.push({ line: null, column: null, field, message });
   const name = (input.name ?? '').trim() || 'Rate sheet';
   if (name.length > 200) opt('name', 'at most 200 characters');
