@@ -1,56 +1,21 @@
-import { sql, type ExpressionBuilder, type Expression, type Kysely, type SqlBool } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { expireDueFreights, type FreightRow } from '../freights/lifecycle.ts';
-import { admitsSql, hadBidSql, roleOf, type Role } from '../freights/policy.ts';
+import { FILTERS } from '../freights/lists.ts';
+import { hadBidSql, roleOf, type Role } from '../freights/policy.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import { offsetOf, type Paging } from './paging.ts';
 import { presentShipment, type Shipment } from './present.ts';
 
-type EB = ExpressionBuilder<DB, 'freights'>;
-
-const MARKET = ['open', 'pending'];
-const FINISHED = ['archived', 'closed', 'revoked', 'expired'];
+/** Ids of the freight lists (decisions.md §4) whose membership the freights module defines. */
+export const isFreightFilter = (filterId: number) => Object.hasOwn(FILTERS, filterId);
 
 /**
- * Membership of the freight lists (decisions.md §4, "Enlist filters"), as the shipments list
- * needs it. Every row still passes through the freights module's roleOf, so a membership
- * rule can never make an invisible freight visible. Null: not a freight list.
+ * A page of a freight list as Shipments, or null for an id that is no freight list. The
+ * membership is the freights module's own (FILTERS of GET /freights/enlist); every row still
+ * passes through its roleOf, which decides visibility and masking.
  */
-function freightFilter(eb: EB, c: number, filterId: number): Expression<SqlBool> | null {
-  const own = eb('freights.company_id', '=', c);
-  const foreign = eb('freights.company_id', '<>', c);
-  const status = (list: string[]) => eb('freights.status', 'in', list);
-  const hadBid = hadBidSql(eb, c);
-  const anyBid = eb.exists(eb.selectFrom('bids').select(sql`1`.as('one')).whereRef('bids.freight_id', '=', 'freights.id').where('bids.status', '<>', 'revoked'));
-  const ffr = eb('freights.type', '=', 'FFR');
-  const notFfr = eb('freights.type', '<>', 'FFR');
-  const addressed = eb.or([eb('freights.winner_id', '=', c), sql<SqlBool>`${c} = any(freights.whitelist)`]);
-  switch (filterId) {
-    case 8: return eb.and([foreign, status(MARKET), admitsSql(eb, c), eb.not(hadBid)]);
-    case 7: return eb.and([foreign, status(MARKET), hadBid]);
-    case 6: return eb.and([foreign, status(['taken', 'closed', 'archived']), eb('freights.winner_id', 'is not', null), eb('freights.winner_id', '<>', c), hadBid]);
-    case 2: return eb.and([eb('freights.winner_id', '=', c), status(['taken'])]);
-    case 9: return eb.and([foreign, status(FINISHED), eb.or([hadBid, eb('freights.winner_id', '=', c)])]);
-    case 20: return eb.and([own, notFfr, status(['draft'])]);
-    case 10: return eb.and([own, notFfr, status(MARKET)]);
-    case 17: return eb.and([own, notFfr, status(MARKET), anyBid]);
-    case 18: return eb.and([own, notFfr, status(MARKET), eb.not(anyBid)]);
-    case 12: return eb.and([own, notFfr, status(['taken'])]);
-    case 19: return eb.and([own, notFfr, status(FINISHED)]);
-    case 200: return eb.and([own, ffr, status(['draft', ...MARKET])]);
-    case 201: return eb.and([own, ffr, status(['taken'])]);
-    case 209: return eb.and([own, ffr, status(FINISHED)]);
-    case 210: return eb.and([foreign, ffr, addressed, status(['draft', ...MARKET])]);
-    case 211: return eb.and([foreign, ffr, addressed, status(['taken'])]);
-    case 219: return eb.and([foreign, ffr, addressed, status(FINISHED)]);
-    default: return null;
-  }
-}
-
-export const isFreightFilter = (filterId: number) => filterId === 2 || [6, 7, 8, 9, 10, 12, 17, 18, 19, 20, 200, 201, 209, 210, 211, 219].includes(filterId);
-
-/** A page of a freight list as Shipments, or null for an id that is no freight list. */
 export async function freightListShipments(db: Kysely<DB>, clock: Clock, caller: Caller, filterId: number, paging: Paging): Promise<Shipment[] | null> {
   if (!isFreightFilter(filterId)) return null;
   await expireDueFreights(db, clock.now());
@@ -59,8 +24,8 @@ export async function freightListShipments(db: Kysely<DB>, clock: Clock, caller:
     .selectFrom('freights')
     .selectAll('freights')
     .select((eb) => hadBidSql(eb, c).as('had_bid'))
-    .where((eb) => freightFilter(eb, c, filterId)!)
-    .orderBy(`freights.${paging.sort}`, paging.direction)
+    .where((eb) => FILTERS[filterId]!(eb, c))
+    .orderBy(`freights.${paging.sort}`, (ob) => (paging.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
     .orderBy('freights.id', paging.direction)
     .limit(paging.limit)
     .offset(offsetOf(paging))

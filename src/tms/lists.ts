@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
+import { registerEnlistFilter } from '../freights/lists.ts';
 import { offsetOf, type Paging } from '../shipments/paging.ts';
 import { visibleShipments } from '../shipments/store.ts';
 import { tourFreightIds, type TourRow } from './store.ts';
@@ -40,7 +41,7 @@ export async function tmsList(db: Kysely<DB>, clock: Clock, caller: Caller, filt
       .selectFrom('tours')
       .selectAll()
       .where('company_id', '=', c)
-      .orderBy('date', paging.direction)
+      .orderBy('date', (ob) => (paging.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
       .orderBy('id', paging.direction)
       .limit(paging.limit)
       .offset(offsetOf(paging))
@@ -54,7 +55,7 @@ export async function tmsList(db: Kysely<DB>, clock: Clock, caller: Caller, filt
     .select(['freights.id', 'tour_freights.tour_id'])
     .$if(filterId === 51, (q) => q.where('freights.winner_id', '=', c).where('freights.status', '=', 'taken').where('tour_freights.freight_id', 'is', null))
     .$if(filterId === 52, (q) => q.where('tour_freights.company_id', '=', c))
-    .orderBy(`freights.${paging.sort}`, paging.direction)
+    .orderBy(`freights.${paging.sort}`, (ob) => (paging.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
     .orderBy('freights.id', paging.direction)
     .limit(paging.limit)
     .offset(offsetOf(paging))
@@ -65,4 +66,12 @@ export async function tmsList(db: Kysely<DB>, clock: Clock, caller: Caller, filt
     if (!s) return [];
     return filterId === 52 ? [{ ...s, tour_id: r.tour_id }] : [s];
   });
+}
+
+/**
+ * Serves 51-53 on GET /freights/enlist through the freights module's hook for other modules'
+ * lists (src/freights/lists.ts, registerEnlistFilter). Idempotent.
+ */
+export function registerTmsLists(): void {
+  for (const id of TMS_LISTS) registerEnlistFilter(id, async (rc, paging) => (await tmsList(rc.db, rc.clock, rc.caller, id, paging)) ?? []);
 }

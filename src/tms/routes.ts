@@ -2,7 +2,7 @@ import { fail, notFound, ok } from '../kernel/outcome.ts';
 import { readId } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { readRouteIds, readTourDate, readTourName, type Read } from './fields.ts';
-import { presentTours } from './lists.ts';
+import { presentTours, registerTmsLists } from './lists.ts';
 import './messages.ts';
 import { createTour, deleteTour, editTour, findTour, type TourInput, type TourResult } from './store.ts';
 import type { Ctx } from '../kernel/context.ts';
@@ -22,6 +22,8 @@ async function answer(ctx: Ctx, result: TourResult): Promise<Outcome> {
 }
 
 export function tmsEndpoints(): Endpoint[] {
+  // Lists 51-53 live on the freights module's path: hand them over once, when the app is built.
+  registerTmsLists();
   return [
     userEndpoint({
       method: 'POST',
