@@ -10,7 +10,7 @@ export interface Shipment {
   to: string | null;
   /** chargeable weight in whole kg: max(weight, weight_volume) rounded up; null when unknown */
   weight: number | null;
-  /** refs.capacity (m3) rounded up to whole cbm; null when absent or masked */
+  /** refs.capacity (m3) rounded up to whole cbm; null when absent or not shown to the caller */
   capacity: number | null;
 }
 
@@ -43,7 +43,10 @@ export function capacityCbm(refs: unknown): number | null {
   return wholeUp((refs as Record<string, unknown>).capacity);
 }
 
-/** Masked like the freight itself (decisions.md §4): a former bidder sees no places and no refs. */
+/**
+ * Masked like the freight itself (decisions.md §4): a former bidder sees no places; refs (and
+ * so the capacity taken from them) only owner and winner see.
+ */
 export function presentShipment(row: FreightRow, role: Role): Shipment {
   const masked = role === 'bidder';
   return {
@@ -51,6 +54,6 @@ export function presentShipment(row: FreightRow, role: Role): Shipment {
     from: masked ? null : row.from_code,
     to: masked ? null : row.to_code,
     weight: chargeableKg(row),
-    capacity: masked ? null : capacityCbm(row.refs),
+    capacity: role === 'owner' || role === 'winner' ? capacityCbm(row.refs) : null,
   };
 }
