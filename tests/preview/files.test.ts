@@ -71,6 +71,15 @@ describe('file push: status', () => {
     assert.equal(shipments.length, 2);
   });
 
+  test('pushed events feed tracking (GET /freights/track, no token)', async () => {
+    await pushStatus(app, handler, statusCsv('020-12345675,DLV,2026-03-02 18:00,FRA,,,,,'));
+    const res = await app.get('/freights/track/020-12345675.json');
+    assert.equal(res.status, 200, res.text);
+    const events = res.body.data.tracking.events as Array<{ code: string; time: string }>;
+    assert.deepEqual(events.map((e) => e.code), ['RCF', 'NFD', 'DLV']);
+    assert.equal(events[0]!.time, '2026-03-02 06:10:00');
+  });
+
   test('encoding: absent means base64; plain takes the text as it is', async () => {
     const csv = statusCsv('020-11111111,AWD,2026-03-03 09:00,FRA,,,,,');
     const implicit = await push(handler, { content: b64(csv), action: 'status', name: 'a.csv' });
