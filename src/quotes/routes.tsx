@@ -21,6 +21,9 @@ function backToFreight(key: string) {
   return (outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx<Caller>): PageResult => {
     const bid = (outcome.data as { bid?: { route: number } } | undefined)?.bid;
     if (outcome.kind === 'ok' && bid) return { redirect: freightPage(bid.route), message: ctx.t(key), ok: true };
+    // A refused bid form goes back to its freight with the reason shown there.
+    const route = readId(ctx.params.route);
+    if (outcome.kind === 'error' && route !== undefined) return { redirect: freightPage(route), message: outcome.message, ok: false };
     return { title: ctx.t('quotes.title'), body: <p class="flash error">{outcome.kind === 'error' ? outcome.message : ''}</p> };
   };
 }
