@@ -37,7 +37,7 @@ export const rateCommands: Command[] = [
         validFrom: values['valid-from'] as string | undefined,
         validTo: values['valid-to'] as string | undefined,
       };
-      const bar = io.interactive ? new cliProgress.SingleBar({ stream: process.stderr, format: 'importing {bar} {value}/{total} lines', hideCursor: true }, cliProgress.Presets.shades_classic) : null;
+      const bar = io.interactive ? new cliProgress.SingleBar({ stream: process.stderr, format: '{phase} {bar} {value}/{total} lines', hideCursor: true }, cliProgress.Presets.shades_classic) : null;
       let started = false;
       try {
         // Options are checked before the database is opened.
@@ -48,12 +48,12 @@ export const rateCommands: Command[] = [
             companyId,
             ...sheetOptions,
             csvText,
-            onProgress: (done, total) => {
+            onProgress: (done, total, phase) => {
               if (!bar) return;
-              if (!started) bar.start(total, done);
+              if (!started) bar.start(total, done, { phase });
               started = true;
               bar.setTotal(total);
-              bar.update(done);
+              bar.update(done, { phase });
             },
           }),
         );

@@ -1,4 +1,4 @@
-import { parse } from 'csv-parse';
+import { parse as parseSync } from 'csv-parse/sync';
 import { sql, type Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { DB } from '../db/schema.ts';
@@ -43,8 +43,8 @@ export interface RateSheetInput {
   validFrom?: string | null;
   validTo?: string | null;
   csvText: string;
-  /** Called after each stored batch: lines done, lines in the file (estimated from newlines). */
-  onProgress?: (done: number, total: number) => void;
+  /** Progress: lines checked of the lines in the file (estimated from newlines), then lines stored. */
+  onProgress?: (done: number, total: number, phase: 'checking' | 'storing') => void;
   now?: Date;
 }
 
@@ -181,147 +181,176 @@ export async function importRateSheet(db: Kysely<DB>, input: RateSheetInput): Pr
   const estimated = Math.max(countLines(input.csvText) - 1, 1);
   const now = input.now ?? new Date();
 
-  return db.transaction().execute(async (trx) => {
+  // 1. Check the whole file (synchronous parse: fastest, and line numbers exact), keeping the
+  //    good lines in column batches. No transaction is open while a file is checked.
+  let header: Header | null = null;
+  let batch = emptyBatch();
+  const batches: Batch[] = [];
+  let lines = 0;
+  const lanes = new Map<string, number>();
+  const STOP = new Error('stop');
+  const handle = (record: string[], lineNo: number): void => {
+    if (!header) {
+      header = readHeader(record, problems);
+      total = problems.length;
+      if (!header) throw STOP;
+      return;
+    }
+    if (record.every((c) => c.trim() === '')) return;
+    if (lines + total >= MAX_LINES) {
+      problem({ line: lineNo, column: null, field: null, message: `a sheet has at most ${MAX_LINES} lines` });
+      throw STOP;
+    }
+    const before = total;
+    const at = (column: number, message: string) => problem({ line: lineNo, column: column + 1, field: header!.names[column] ?? null, message });
+    if (record.length !== header.names.length) {
+      problem({ line: lineNo, column: null, field: null, message: `${record.length} fields, the header has ${header.names.length}` });
+      return;
+    }
+    const cell = (column: number | undefined) => (column === undefined ? '' : (record[column] ?? '').trim());
+    const dec = (column: number | undefined): string | null => {
+      const text = cell(column);
+      if (text === '') return null;
+      if (!DECIMAL.test(text)) {
+        at(column!, `"${text.slice(0, 30)}" is not a number (digits with "." for decimals, not negative)`);
+        return null;
+      }
+      return text;
+    };
+
+    const oCol = header.index.origin!;
+    const dCol = header.index.destination!;
+    const o = parseLocation(cell(oCol), 10);
+    const d = parseLocation(cell(dCol), 10);
+    if (typeof o === 'string') at(oCol, o.replace('is required', 'is empty'));
+    if (typeof d === 'string') at(dCol, d.replace('is required', 'is empty'));
+    let kind = 0;
+    let airport = '';
+    let otherAirport: string | null = null;
+    let zone: Extract<Location, { kind: 'city' }> | null = null;
+    if (typeof o !== 'string' && typeof d !== 'string') {
+      if (o.kind === 'city' && d.kind === 'city') at(dCol, 'one side must be an airport (airport:<IATA>)');
+      else if (o.kind === 'airport' && d.kind === 'airport') {
+        if (o.code === d.code) at(dCol, 'origin and destination are the same airport');
+        kind = KIND.AIRPORT_TO_AIRPORT;
+        airport = o.code;
+        otherAirport = d.code;
+      } else if (o.kind === 'city' && d.kind === 'airport') {
+        kind = KIND.CITY_TO_AIRPORT;
+        airport = d.code;
+        zone = o;
+      } else if (o.kind === 'airport' && d.kind === 'city') {
+        kind = KIND.AIRPORT_TO_CITY;
+        airport = o.code;
+        zone = d;
+      }
+    }
+    const originText = typeof o === 'string' ? '' : o.kind === 'airport' ? `airport:${o.code}` : `city:${o.country}-${o.postal}`;
+    const destinationText = typeof d === 'string' ? '' : d.kind === 'airport' ? `airport:${d.code}` : `city:${d.country}-${d.postal}`;
+
+    let transit: number | null = null;
+    const tCol = header.index.transit_days;
+    const tText = cell(tCol);
+    if (tText !== '') {
+      if (!/^\d{1,3}$/.test(tText) || Number(tText) > 365) at(tCol!, `"${tText.slice(0, 30)}" is not a number of days (0 to 365)`);
+      else transit = Number(tText);
+    }
+    const minCharge = dec(header.index.min_charge);
+    const fsc = dec(header.index.fsc_pct) ?? '0';
+    if (Number(fsc) > 1000) at(header.index.fsc_pct!, 'a fuel surcharge above 1000 % is not plausible');
+    const ssc = dec(header.index.ssc_per_kg) ?? '0';
+    const uld = dec(header.index.uld_price);
+    const prices = header.breaks.map((b) => dec(b.column));
+    if (total === before && uld === null && prices.every((p) => p === null)) {
+      const first = header.breaks[0]?.column ?? header.index.uld_price!;
+      at(first, 'no price on this line (fill at least one kg_<N> column or uld_price)');
+    }
+    if (originText && destinationText) {
+      const lane = `${originText}>${destinationText}`;
+      const earlier = lanes.get(lane);
+      if (earlier !== undefined) at(dCol, `${originText} to ${destinationText} is already on line ${earlier}`);
+      else lanes.set(lane, lineNo);
+    }
+    if (total > before) return;
+    if (total > 0) {
+      lines++;
+      return; // keep checking, store nothing
+    }
+
+    batch.line_no.push(lineNo);
+    batch.kind.push(kind);
+    batch.origin.push(originText);
+    batch.destination.push(destinationText);
+    batch.airport.push(airport);
+    batch.other_airport.push(otherAirport);
+    batch.zone_country.push(zone?.country ?? null);
+    batch.zone_prefix.push(zone?.postal ?? null);
+    batch.transit_days.push(transit);
+    batch.min_charge.push(minCharge);
+    batch.prices.push(`{${prices.map((p) => p ?? 'NULL').join(',')}}`);
+    batch.fsc_pct.push(fsc);
+    batch.ssc_per_kg.push(ssc);
+    batch.uld_price.push(uld);
+    lines++;
+    if (batch.line_no.length >= BATCH) {
+      batches.push(batch);
+      batch = emptyBatch();
+      input.onProgress?.(lines, Math.max(estimated, lines), 'checking');
+    }
+      };
+  try {
+    parseSync(input.csvText, {
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      max_record_size: 100_000,
+      on_record: (record: string[], context: { lines: number }) => {
+        handle(record, context.lines);
+        return null;
+      },
+    });
+  } catch (err) {
+    const e = err as { code?: string; lines?: number; message?: string };
+    if (err === STOP) {
+      // a refused header or too many lines: the problems are recorded
+    } else if (typeof e?.code === 'string' && e.code.startsWith('CSV_')) {
+      problem({ line: e.lines ?? null, column: null, field: null, message: `unreadable CSV: ${(e.message ?? '').replace(/\s*\n\s*/g, ' ')}` });
+    } else throw err;
+  }
+  if (!header && total === 0) problem({ line: null, column: null, field: 'file', message: 'the file is empty' });
+  if (header && lines === 0 && total === 0) problem({ line: 2, column: null, field: null, message: 'the file has a header but no rate lines' });
+  if (total > 0) throw new RateImportError(problems, total);
+  if (batch.line_no.length) batches.push(batch);
+  const breaks = `{${header!.breaks.map((b) => b.kg).join(',')}}`;
+
+  // 2. Store the sheet and its lines in one transaction.
+  const result = await db.transaction().execute(async (trx) => {
     const sheet = await trx
       .insertInto('rate_sheets')
-      .values({ company_id: input.companyId, name: options.name, currency: options.currency, visibility: options.visibility, valid_from: options.validFrom, valid_to: options.validTo, breaks: '{}', line_count: 0, created: now })
+      .values({ company_id: input.companyId, name: options.name, currency: options.currency, visibility: options.visibility, valid_from: options.validFrom, valid_to: options.validTo, breaks, line_count: lines, created: now })
       .returning('id')
       .executeTakeFirstOrThrow();
-
-    const parser = parse(input.csvText, { bom: true, relax_column_count: true, skip_empty_lines: true, info: true, max_record_size: 100_000 });
-    let header: Header | null = null;
-    let batch = emptyBatch();
-    let lines = 0;
-    const lanes = new Map<string, number>();
-
-    try {
-      for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-        const lineNo = info.lines;
-        if (!header) {
-          header = readHeader(record, problems);
-          total = problems.length;
-          if (!header) break;
-          continue;
-        }
-        if (record.every((c) => c.trim() === '')) continue;
-        if (lines + total >= MAX_LINES) {
-          problem({ line: lineNo, column: null, field: null, message: `a sheet has at most ${MAX_LINES} lines` });
-          break;
-        }
-        const before = total;
-        const at = (column: number, message: string) => problem({ line: lineNo, column: column + 1, field: header!.names[column] ?? null, message });
-        if (record.length !== header.names.length) {
-          problem({ line: lineNo, column: null, field: null, message: `${record.length} fields, the header has ${header.names.length}` });
-          continue;
-        }
-        const cell = (column: number | undefined) => (column === undefined ? '' : (record[column] ?? '').trim());
-        const dec = (column: number | undefined): string | null => {
-          const text = cell(column);
-          if (text === '') return null;
-          if (!DECIMAL.test(text)) {
-            at(column!, `"${text.slice(0, 30)}" is not a number (digits with "." for decimals, not negative)`);
-            return null;
-          }
-          return text;
-        };
-
-        const oCol = header.index.origin!;
-        const dCol = header.index.destination!;
-        const o = parseLocation(cell(oCol), 10);
-        const d = parseLocation(cell(dCol), 10);
-        if (typeof o === 'string') at(oCol, o.replace('is required', 'is empty'));
-        if (typeof d === 'string') at(dCol, d.replace('is required', 'is empty'));
-        let kind = 0;
-        let airport = '';
-        let otherAirport: string | null = null;
-        let zone: Extract<Location, { kind: 'city' }> | null = null;
-        if (typeof o !== 'string' && typeof d !== 'string') {
-          if (o.kind === 'city' && d.kind === 'city') at(dCol, 'one side must be an airport (airport:<IATA>)');
-          else if (o.kind === 'airport' && d.kind === 'airport') {
-            if (o.code === d.code) at(dCol, 'origin and destination are the same airport');
-            kind = KIND.AIRPORT_TO_AIRPORT;
-            airport = o.code;
-            otherAirport = d.code;
-          } else if (o.kind === 'city' && d.kind === 'airport') {
-            kind = KIND.CITY_TO_AIRPORT;
-            airport = d.code;
-            zone = o;
-          } else if (o.kind === 'airport' && d.kind === 'city') {
-            kind = KIND.AIRPORT_TO_CITY;
-            airport = o.code;
-            zone = d;
-          }
-        }
-        const originText = typeof o === 'string' ? '' : o.kind === 'airport' ? `airport:${o.code}` : `city:${o.country}-${o.postal}`;
-        const destinationText = typeof d === 'string' ? '' : d.kind === 'airport' ? `airport:${d.code}` : `city:${d.country}-${d.postal}`;
-
-        let transit: number | null = null;
-        const tCol = header.index.transit_days;
-        const tText = cell(tCol);
-        if (tText !== '') {
-          if (!/^\d{1,3}$/.test(tText) || Number(tText) > 365) at(tCol!, `"${tText.slice(0, 30)}" is not a number of days (0 to 365)`);
-          else transit = Number(tText);
-        }
-        const minCharge = dec(header.index.min_charge);
-        const fsc = dec(header.index.fsc_pct) ?? '0';
-        if (Number(fsc) > 1000) at(header.index.fsc_pct!, 'a fuel surcharge above 1000 % is not plausible');
-        const ssc = dec(header.index.ssc_per_kg) ?? '0';
-        const uld = dec(header.index.uld_price);
-        const prices = header.breaks.map((b) => dec(b.column));
-        if (total === before && uld === null && prices.every((p) => p === null)) {
-          const first = header.breaks[0]?.column ?? header.index.uld_price!;
-          at(first, 'no price on this line (fill at least one kg_<N> column or uld_price)');
-        }
-        if (originText && destinationText) {
-          const lane = `${originText}>${destinationText}`;
-          const earlier = lanes.get(lane);
-          if (earlier !== undefined) at(dCol, `${originText} to ${destinationText} is already on line ${earlier}`);
-          else lanes.set(lane, lineNo);
-        }
-        if (total > before) continue;
-        if (total > 0) {
-          lines++;
-          continue; // keep checking, store nothing
-        }
-
-        batch.line_no.push(lineNo);
-        batch.kind.push(kind);
-        batch.origin.push(originText);
-        batch.destination.push(destinationText);
-        batch.airport.push(airport);
-        batch.other_airport.push(otherAirport);
-        batch.zone_country.push(zone?.country ?? null);
-        batch.zone_prefix.push(zone?.postal ?? null);
-        batch.transit_days.push(transit);
-        batch.min_charge.push(minCharge);
-        batch.prices.push(`{${prices.map((p) => p ?? 'NULL').join(',')}}`);
-        batch.fsc_pct.push(fsc);
-        batch.ssc_per_kg.push(ssc);
-        batch.uld_price.push(uld);
-        lines++;
-        if (batch.line_no.length >= BATCH) {
-          await insertBatch(trx, sheet.id, batch);
-          batch = emptyBatch();
-          input.onProgress?.(lines, Math.max(estimated, lines));
-        }
-      }
-    } catch (err) {
-      const e = err as { code?: string; lines?: number; message?: string };
-      if (typeof e?.code === 'string' && e.code.startsWith('CSV_')) {
-        problem({ line: e.lines ?? null, column: null, field: null, message: `unreadable CSV: ${(e.message ?? '').replace(/\s*\n\s*/g, ' ')}` });
-      } else throw err;
+    let stored = 0;
+    for (const b of batches) {
+      await insertBatch(trx, sheet.id, b);
+      stored += b.line_no.length;
+      input.onProgress?.(stored, lines, 'storing');
     }
-    if (!header && total === 0) problem({ line: null, column: null, field: 'file', message: 'the file is empty' });
-    if (header && lines === 0 && total === 0) problem({ line: 2, column: null, field: null, message: 'the file has a header but no rate lines' });
-    if (total > 0) throw new RateImportError(problems, total);
-
-    if (batch.line_no.length) await insertBatch(trx, sheet.id, batch);
-    await trx
-      .updateTable('rate_sheets')
-      .set({ line_count: lines, breaks: `{${header!.breaks.map((b) => b.kg).join(',')}}` })
-      .where('id', '=', sheet.id)
-      .execute();
-    input.onProgress?.(lines, lines);
     return { sheetId: sheet.id, lines };
   });
+  await refreshStatistics(db);
+  return result;
+}
+
+/**
+ * When rate_lines has grown by a fifth since the planner last counted it, refresh the planner's
+ * statistics: the embedded database has no autovacuum daemon, and a search plan made for a
+ * small table is wrong for a large one. (Lines are counted from the sheets: cheap.)
+ */
+async function refreshStatistics(db: Kysely<DB>): Promise<void> {
+  const { rows } = await sql<{ tuples: number; lines: number }>`
+    select (select reltuples::float8 from pg_class where oid = 'rate_lines'::regclass) as tuples,
+           (select coalesce(sum(line_count), 0)::float8 from rate_sheets) as lines`.execute(db);
+  const tuples = Math.max(Number(rows[0]?.tuples ?? 0), 0);
+  if (Number(rows[0]?.lines ?? 0) > tuples * 1.2 + 1000) await sql`analyze rate_sheets, rate_lines`.execute(db);
 }
