@@ -39,40 +39,60 @@ export async function applyStatusEvents(trx: Kysely<DB>, companyId: number, even
     if (list) list.push(e);
     else byAwb.set(e.awb, [e]);
   }
-  for (const awb of [...byAwb.keys()].sort()) {
+  const awbs = [...byAwb.keys()].sort();
+  // Three statements per chunk of AWBs (create, lock, update), so a large file stays quick.
+  for (let i = 0; i < awbs.length; i += AWB_CHUNK) {
+    const chunk = awbs.slice(i, i + AWB_CHUNK);
     await trx
       .insertInto('milkrun_shipments')
-      .values({ company_id: companyId, awb, created: now, modified: now })
+      .values(chunk.map((awb) => ({ company_id: companyId, awb, created: now, modified: now })))
       .onConflict((oc) => oc.columns(['company_id', 'awb']).doNothing())
       .execute();
-    const row = await trx.selectFrom('milkrun_shipments').selectAll().where('company_id', '=', companyId).where('awb', '=', awb).forUpdate().executeTakeFirstOrThrow();
-    const next = { ...row };
-    const sorted = [...byAwb.get(awb)!].sort((a, b) => a.time.getTime() - b.time.getTime());
-    for (const e of sorted) {
-      if (e.code === 'RCF') {
-        if (!next.ata || e.time >= next.ata) {
-          next.ata = e.time;
-          if (e.flight_number) next.flight_number = e.flight_number;
-          if (e.location) next.location = e.location;
-        }
-      } else if (e.code === 'NFD') next.nfd_received = earliest(next.nfd_received, e.time);
-      else if (e.code === 'AWD') next.awd_received = earliest(next.awd_received, e.time);
-      const state = stateAfterEvent(next.state, e.code);
-      if (state) {
-        next.state = state;
-        next.delivered = e.time;
-      }
-      if (!next.location && e.location) next.location = e.location;
-      if (!next.flight_number && e.flight_number) next.flight_number = e.flight_number;
-      if (e.pieces !== null) next.pieces = e.pieces;
-      if (e.weight !== null) next.weight = e.weight;
-      if (e.special_handling_codes !== null) next.special_handling_codes = e.special_handling_codes;
-      if (e.warehouse_location !== null) next.warehouse_location = e.warehouse_location;
-    }
-    const { id: _id, company_id: _c, awb: _a, created: _cr, ...values } = next;
-    await trx.updateTable('milkrun_shipments').set({ ...values, modified: now }).where('id', '=', row.id).execute();
+    const rows = await trx.selectFrom('milkrun_shipments').selectAll().where('company_id', '=', companyId).where('awb', 'in', chunk).orderBy('awb').forUpdate().execute();
+    const updated = rows.map((row) => fold(row, byAwb.get(row.awb)!));
+    await sql`
+      update milkrun_shipments as m set
+        state = v.state, location = v.location, weight = v.weight, pieces = v.pieces,
+        special_handling_codes = v.special_handling_codes, warehouse_location = v.warehouse_location,
+        flight_number = v.flight_number, ata = v.ata, awd_received = v.awd_received,
+        nfd_received = v.nfd_received, delivered = v.delivered, modified = ${now}
+      from json_to_recordset(${JSON.stringify(updated)}::json) as v(
+        id integer, state text, location text, weight numeric, pieces integer,
+        special_handling_codes text, warehouse_location text, flight_number text,
+        ata timestamptz, awd_received timestamptz, nfd_received timestamptz, delivered timestamptz)
+      where m.id = v.id`.execute(trx);
   }
-  return byAwb.size;
+  return awbs.length;
+}
+
+const AWB_CHUNK = 500;
+
+/** One shipment after its events, oldest first (the rules above). */
+function fold(row: MilkrunRow, events: StatusEvent[]): MilkrunRow {
+  const next = { ...row };
+  const sorted = [...events].sort((a, b) => a.time.getTime() - b.time.getTime());
+  for (const e of sorted) {
+    if (e.code === 'RCF') {
+      if (!next.ata || e.time >= next.ata) {
+        next.ata = e.time;
+        if (e.flight_number) next.flight_number = e.flight_number;
+        if (e.location) next.location = e.location;
+      }
+    } else if (e.code === 'NFD') next.nfd_received = earliest(next.nfd_received, e.time);
+    else if (e.code === 'AWD') next.awd_received = earliest(next.awd_received, e.time);
+    const state = stateAfterEvent(next.state, e.code);
+    if (state) {
+      next.state = state;
+      next.delivered = e.time;
+    }
+    if (!next.location && e.location) next.location = e.location;
+    if (!next.flight_number && e.flight_number) next.flight_number = e.flight_number;
+    if (e.pieces !== null) next.pieces = e.pieces;
+    if (e.weight !== null) next.weight = e.weight;
+    if (e.special_handling_codes !== null) next.special_handling_codes = e.special_handling_codes;
+    if (e.warehouse_location !== null) next.warehouse_location = e.warehouse_location;
+  }
+  return next;
 }
 
 /** A page of a milk-run list (filter ids 70-84), or null when the id is no milk-run list. */

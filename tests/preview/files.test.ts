@@ -196,7 +196,7 @@ describe('file push: other actions', () => {
     assert.equal(res.status, 200);
     assert.deepEqual({ ...res.body.data.file, id: 0 }, { ...res.body.data.file, id: 0, name: 'notes.txt', action: 'invoices', records: 0, status: 'ignored' });
     const after = await counts(app);
-    assert.equal(after.files, before.files + 1);
+    assert.equal(after.files, before.files! + 1);
     assert.equal(after.awb_events, before.awb_events);
   });
 

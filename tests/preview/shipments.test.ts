@@ -84,7 +84,7 @@ describe('GET /routes/enlist/{filterId}', () => {
   let owner: Actor;
   let provider: Actor;
   let third: Actor;
-  const f: Record<string, number> = {};
+  const f = {} as { draft: number; open: number; bidOn: number; won: number; lost: number; archived: number };
 
   before(async () => {
     app2 = app;
