@@ -26,6 +26,15 @@ export const EDITABLE_STATUSES = ['draft', 'open', 'pending'] as const;
  * `now` comes from the app clock, never SQL now(), so tests can move time.
  */
 export async function expireDueFreights(db: Kysely<DB>, now: Date): Promise<void> {
+  // A read first: nearly always nothing is due, and a read costs less than a write transaction.
+  const due = await db
+    .selectFrom('freights')
+    .select('id')
+    .where('status', 'in', [...MARKET_STATUSES])
+    .where('deadline', '<', now)
+    .limit(1)
+    .executeTakeFirst();
+  if (!due) return;
   await db
     .updateTable('freights')
     .set({ status: 'expired', modified: now })

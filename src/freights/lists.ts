@@ -32,13 +32,22 @@ const addressedTo = (eb: EB, c: number) =>
     eb.and([status(eb, MARKET), eb('freights.visibility', '=', -2), sql<SqlBool>`${c} = any(freights.whitelist)`]),
   ]);
 
+/**
+ * "had bid" (or won) as `id = any(array(…))`: the company's few bids are read once and the
+ * freights looked up by primary key, instead of filtering every archived freight (6, 9, 219).
+ */
+const bidOn = (eb: EB, c: number, orWon = false) => {
+  const won = orWon ? sql` union all select id from freights as won where won.winner_id = ${c}` : sql``;
+  return sql<SqlBool>`freights.id = any(array(select freight_id from bids where bids.company_id = ${c} and bids.status <> 'revoked'${won}))`;
+};
+
 export const FILTERS: Record<number, Where> = {
   // as provider
   8: (eb, c) => eb.and([foreign(eb, c), status(eb, MARKET), admitsSql(eb, c), eb.not(hadBidSql(eb, c))]),
   7: (eb, c) => eb.and([foreign(eb, c), status(eb, MARKET), hadBidSql(eb, c)]),
-  6: (eb, c) => eb.and([foreign(eb, c), status(eb, DONE_BY_WINNER), eb.or([eb('freights.winner_id', 'is', null), eb('freights.winner_id', '<>', c)]), hadBidSql(eb, c)]),
+  6: (eb, c) => eb.and([foreign(eb, c), status(eb, DONE_BY_WINNER), eb.or([eb('freights.winner_id', 'is', null), eb('freights.winner_id', '<>', c)]), bidOn(eb, c)]),
   2: (eb, c) => eb.and([eb('freights.winner_id', '=', c), status(eb, ['taken'])]),
-  9: (eb, c) => eb.and([foreign(eb, c), status(eb, ARCHIVE), eb.or([hadBidSql(eb, c), eb('freights.winner_id', '=', c)])]),
+  9: (eb, c) => eb.and([foreign(eb, c), status(eb, ARCHIVE), bidOn(eb, c, true)]),
   // as principal
   20: (eb, c) => eb.and([own(eb, c), status(eb, ['draft'])]),
   10: (eb, c) => eb.and([own(eb, c), status(eb, MARKET)]),
@@ -52,7 +61,7 @@ export const FILTERS: Record<number, Where> = {
   209: (eb, c) => eb.and([own(eb, c), ffr(eb), status(eb, ARCHIVE)]),
   210: (eb, c) => eb.and([foreign(eb, c), ffr(eb), status(eb, ['draft', ...MARKET]), addressedTo(eb, c)]),
   211: (eb, c) => eb.and([foreign(eb, c), ffr(eb), status(eb, ['taken']), eb('freights.winner_id', '=', c)]),
-  219: (eb, c) => eb.and([foreign(eb, c), ffr(eb), status(eb, ARCHIVE), eb.or([hadBidSql(eb, c), eb('freights.winner_id', '=', c)])]),
+  219: (eb, c) => eb.and([foreign(eb, c), ffr(eb), status(eb, ARCHIVE), bidOn(eb, c, true)]),
 };
 
 /**
@@ -70,6 +79,8 @@ export function registerEnlistFilter(id: number, list: ExternalList): void {
 }
 
 const SORTS = { id: 'id', created: 'created', modified: 'modified', deadline: 'deadline', etd: 'etd', eta: 'eta', weight: 'weight' } as const;
+
+const NOT_NULL_SORTS = new Set<string>(['id', 'created', 'modified']);
 
 export interface Paging {
   page: number;
@@ -123,8 +134,12 @@ export async function enlist(rc: ReadContext, filterId: number, paging: Paging):
     .selectAll('freights')
     .select('companies.name as company_name')
     .where((eb) => where(eb, company))
-    // Nullable sort keys (deadline, etd, eta, weight) put rows without a value last either way.
-    .orderBy(`freights.${sort}`, (ob) => (direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+    // Nullable sort keys (deadline, etd, eta, weight) put rows without a value last either way;
+    // the not-null ones keep the plain order, which the (… created desc, id desc) indexes serve.
+    .orderBy(`freights.${sort}`, (ob) => {
+      const ordered = direction === 'asc' ? ob.asc() : ob.desc();
+      return NOT_NULL_SORTS.has(sort) ? ordered : ordered.nullsLast();
+    })
     .orderBy('freights.id', direction)
     .limit(paging.limit)
     .offset((paging.page - 1) * paging.limit)

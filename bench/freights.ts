@@ -1,0 +1,116 @@
+// npm run bench:freights — view and list throughput with 100,000 freights. Seeds by SQL
+// (generate_series), then measures through HTTP on loopback with autocannon, bounded in time.
+// Embedded database (in memory) by default; PostgreSQL when DATABASE_URL (or BENCH_DATABASE_URL)
+// names a server: a fresh database is created there and dropped afterwards.
+import os from 'node:os';
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+import { buildApp } from '../src/app.ts';
+import { createCompany, createUser } from '../src/accounts/commands.ts';
+import { readConfig } from '../src/config.ts';
+import { createPglite, openDatabase, type Database } from '../src/db/connection.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { createPostgresDatabase } from '../tests/support/databases.ts';
+
+const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 100_000);
+const COMPANIES = 20;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 8;
+
+async function open(): Promise<{ database: Database; label: string; drop?: () => Promise<void> }> {
+  const server = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (server) {
+    process.env.TEST_DATABASE_URL = server;
+    const { url, drop } = await createPostgresDatabase();
+    return { database: await openDatabase({ databaseUrl: url, dataDir: '' }), label: 'postgres', drop };
+  }
+  const client = await createPglite();
+  const database = await openDatabase({ databaseUrl: undefined, dataDir: '' }, { pglite: client, migrate: false });
+  await migrateToLatest(database.db);
+  return { database, label: 'pglite' };
+}
+
+const { database, label, drop } = await open();
+const config = readConfig({ APP_ENV: 'demo', TOKEN_SECRET: 'bench-secret-0123456789', LOG_LEVEL: 'silent' });
+const app = await buildApp({ config, database });
+const db = database.db;
+
+try {
+  // Companies with one user each (password hashing is slow on purpose: only 20).
+  const users: Array<{ company: number; user: number; token: string }> = [];
+  for (let i = 0; i < COMPANIES; i++) {
+    const company = await createCompany(db, `Bench ${i}`);
+    const u = await createUser(db, app.tokens, { company: company.id, email: `bench${i}@example.test`, password: 'bench-password' });
+    users.push({ company: company.id, user: u.id, token: u.token });
+  }
+  const c0 = users[0]!.company;
+  const u0 = users[0]!.user;
+
+  const seedStart = performance.now();
+  // Status mix: 40 % open, 10 % pending, 10 % draft, 15 % taken, 10 % expired, 10 % archived, 5 % revoked.
+  await sql`
+    insert into freights (class, type, status, from_code, from_country, to_code, to_country, weight, etd, deadline,
+                          visibility, whitelist, company_id, user_id, winner_id, refs, created, modified)
+    select case when i % 3 = 0 then 'air' else 'rfs' end,
+           case when i % 17 = 0 then 'FFR' else 'AHR' end,
+           case when i % 20 < 8 then 'open' when i % 20 < 10 then 'pending' when i % 20 < 12 then 'draft'
+                when i % 20 < 15 then 'taken' when i % 20 < 17 then 'expired' when i % 20 < 19 then 'archived' else 'revoked' end,
+           'FRA', 'DE', lpad((i % 99999)::text, 5, '0'), 'DE', (i % 5000) + 0.5,
+           now() + (i % 30) * interval '1 day', now() + interval '30 days',
+           case when i % 25 = 0 then -2 else 0 end,
+           case when i % 25 = 0 then array[${c0}::int + ((i + 1) % ${COMPANIES})] else '{}'::int[] end,
+           ${c0}::int + (i % ${COMPANIES}), ${u0}::int + (i % ${COMPANIES}),
+           case when i % 20 between 12 and 14 then ${c0}::int + ((i + 3) % ${COMPANIES}) end,
+           ('{"customer":"B-' || i || '"}')::json,
+           now() - i * interval '1 minute', now() - i * interval '1 minute'
+    from generate_series(1, ${FREIGHTS}) as i`.execute(db);
+  await sql`
+    insert into freight_pieces (freight_id, position, pieces, depth, width, height, weight)
+    select id, 0, 1 + id % 5, 120, 80, 100, 50 from freights`.execute(db);
+  // Bids from two other companies on every third freight.
+  await sql`
+    insert into bids (freight_id, company_id, user_id, amount, currency_code, status, created, modified)
+    select f.id, ${c0}::int + ((f.company_id - ${c0}::int + k) % ${COMPANIES}), ${u0}::int + ((f.company_id - ${c0}::int + k) % ${COMPANIES}),
+           100 + f.id % 900, 'EUR', case when f.id % 7 = 0 then 'revoked' else 'open' end, now(), now()
+    from freights f cross join (values (1), (2)) as k(k) where f.id % 3 = 0`.execute(db);
+  await sql`analyze`.execute(db);
+  const seedMs = performance.now() - seedStart;
+  const counts = await sql<{ f: number; b: number }>`select (select count(*) from freights)::int as f, (select count(*) from bids)::int as b`.execute(db);
+
+  await app.http.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.http.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const base = `http://127.0.0.1:${port}`;
+  const token = users[1]!.token;
+  const maxId = counts.rows[0]!.f;
+
+  console.log(`freights benchmark on ${label}: ${counts.rows[0]!.f} freights, ${counts.rows[0]!.b} bids, ${COMPANIES} companies; seeded in ${(seedMs / 1000).toFixed(1)} s`);
+  console.log(`${SECONDS} s per endpoint, ${CONNECTIONS} connections, ${os.cpus().length} cores, loopback`);
+
+  async function measure(name: string, path: () => string) {
+    const result = await autocannon({
+      url: base,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      headers: { authorization: `TokenPass ${token}`, 'user-agent': 'bench / 1.0' },
+      requests: [{ setupRequest: (req: any) => ({ ...req, path: path() }) }],
+    });
+    const non2xx = result.non2xx;
+    console.log(
+      `${name.padEnd(34)} ${String(Math.round(result.requests.average)).padStart(6)} req/s  p50 ${String(result.latency.p50).padStart(4)} ms  p99 ${String(result.latency.p99).padStart(4)} ms  (${result.requests.total} requests, non-2xx ${non2xx}, errors ${result.errors})`,
+    );
+  }
+
+  // Views hit visible and invisible freights alike (404s are part of the load and counted as non-2xx).
+  await measure('GET /freights/view/{random}', () => `/freights/view/${1 + Math.floor(Math.random() * maxId)}.json`);
+  await measure('GET /freights/enlist/8 (market)', () => '/freights/enlist/8.json');
+  await measure('GET /freights/enlist/8 page 50', () => '/freights/enlist/8.json?page=50');
+  await measure('GET /freights/enlist/7 (had bid)', () => '/freights/enlist/7.json');
+  await measure('GET /freights/enlist/10 (own open)', () => '/freights/enlist/10.json');
+  await measure('GET /freights/enlist/19 sort weight', () => '/freights/enlist/19.json?sort=Routes.weight&direction=asc');
+  await measure('GET /freights/enlist/9 (archive)', () => '/freights/enlist/9.json');
+} finally {
+  await app.http.close();
+  await database.close();
+  await drop?.();
+}
