@@ -69,6 +69,14 @@ describe('cases', () => {
     assert.equal(rows.length, 2);
   });
 
+  test('concurrent links of the same shipment store one link', async () => {
+    const c = (await addCase(ops, { name: 'Race' })).body.data.case.id;
+    const results = await Promise.all([1, 2, 3, 4].map(() => link(ops, c, { route_id: marketFreight })));
+    for (const r of results) assert.deepEqual(r.body.data.routes.map((x: { id: number }) => x.id), [marketFreight]);
+    const rows = await app.services.db.selectFrom('case_links').selectAll().where('case_id', '=', c).execute();
+    assert.equal(rows.length, 1);
+  });
+
   test('view shows the links with their authors and objects; modified moved with the link', async () => {
     const res = await viewCase(colleague, caseId);
     assert.equal(res.body.status, 'success');
@@ -120,8 +128,11 @@ describe('cases', () => {
     const res = await app.get('/cdr/cases/index.json', { token: ops.token });
     assert.equal(res.body.status, 'success');
     const cases = res.body.data.cases;
-    assert.deepEqual(cases.map((c: { id: number }) => c.id), [second.body.data.case.id, caseId]);
-    assert.equal(cases[1]._links.length, 2);
+    const ids = cases.map((c: { id: number }) => c.id);
+    assert.equal(ids[0], second.body.data.case.id);
+    assert.equal(ids[ids.length - 1], caseId);
+    assert.deepEqual([...ids].sort((a: number, b: number) => b - a), ids);
+    assert.equal(cases[ids.length - 1]._links.length, 2);
     assert.deepEqual((await app.get('/cdr/cases/index.json', { token: other.token })).body.data.cases, []);
   });
 

@@ -152,6 +152,14 @@ describe('tours', () => {
     assert.equal(again.body.status, 'error');
   });
 
+  test('two tours planning the same order at once: exactly one gets it', async () => {
+    const order = await wonOrder(app, shipper, carrier);
+    const results = await Promise.all([1, 2, 3].map((n) => addTour(carrier, { name: `Race ${n}`, route_ids: [order] })));
+    assert.equal(results.filter((r) => r.body.status === 'success').length, 1, results.map((r) => r.text).join('\n'));
+    const rows = await app.services.db.selectFrom('tour_freights').selectAll().where('freight_id', '=', order).execute();
+    assert.equal(rows.length, 1);
+  });
+
   test('missing or foreign tour ids are 404; no token 401', async () => {
     assert.equal((await app.get('/tours/view/99999999.json', { token: carrier.token })).status, 404);
     assert.equal((await editTour(carrier, 99999999, { name: 'x' })).status, 404);
