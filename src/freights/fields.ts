@@ -188,7 +188,7 @@ export interface Location {
  */
 export function parseLocation(value: unknown): Location | undefined {
   const text = readString(value)?.trim();
-  if (!text || text.length > 100) return undefined;
+  if (!text || text.length > 100 || text.includes('\u0000')) return undefined;
   const m = /^(airport|city):\s*(.*)$/i.exec(text);
   if (m) {
     const rest = m[2]!.trim();
@@ -199,6 +199,16 @@ export function parseLocation(value: unknown): Location | undefined {
   }
   if (/^[A-Za-z]{3}$/.test(text)) return { code: text.toUpperCase(), iata: true };
   return { code: text, iata: false };
+}
+
+/**
+ * The kernel's relative deadlines can overflow (`+999999 weeks` is an Invalid Date): only dates
+ * that format back as `YYYY-MM-DD HH:MM:SS` are stored.
+ */
+export function storableDate(d: Date | null): Date | null {
+  if (!d || !Number.isFinite(d.getTime())) return null;
+  const year = d.getUTCFullYear();
+  return year >= 1000 && year <= 9998 ? d : null;
 }
 
 type FieldResult = { ok: true; value: unknown } | { ok: false; reason: string };
@@ -215,7 +225,8 @@ function readField(def: FieldDef, raw: unknown, clock: Clock): FieldResult {
   switch (k.type) {
     case 'text': {
       const s = readString(raw)?.trim();
-      if (s === undefined) return { ok: false, reason: 'not a text' };
+      // PostgreSQL text cannot hold NUL: refuse it here rather than fail in the database.
+      if (s === undefined || s.includes('\u0000')) return { ok: false, reason: 'not a text' };
       if (s.length > k.max) return { ok: false, reason: `longer than ${k.max} characters` };
       return { ok: true, value: s };
     }
@@ -240,11 +251,11 @@ function readField(def: FieldDef, raw: unknown, clock: Clock): FieldResult {
       const text = readString(raw)?.trim();
       // api.md, Endpoints 5: a date without time is dropped, the field becomes null.
       if (text !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(text)) return { ok: true, value: null };
-      const d = clock.parse(text);
+      const d = storableDate(clock.parse(text));
       return d ? { ok: true, value: d } : { ok: false, reason: 'not a time YYYY-MM-DD HH:MM[:SS]' };
     }
     case 'deadline': {
-      const d = clock.parseDeadline(typeof raw === 'string' ? raw : undefined);
+      const d = storableDate(clock.parseDeadline(typeof raw === 'string' ? raw : undefined));
       return d ? { ok: true, value: d } : { ok: false, reason: 'not a time or +N minutes|hours|days|weeks' };
     }
     case 'ids': {
@@ -314,7 +325,7 @@ function readRange(raw: unknown, clock: Clock): { start: Date | null; end: Date 
   const text = readString(raw);
   const parts = text?.split(' to ');
   if (!parts || parts.length !== 2) return { start: null, end: null, ok: false };
-  const read = (s: string) => (/^\d{4}-\d{2}-\d{2}$/.test(s.trim()) ? null : clock.parse(s));
+  const read = (s: string) => (/^\d{4}-\d{2}-\d{2}$/.test(s.trim()) ? null : storableDate(clock.parse(s)));
   return { start: read(parts[0]!), end: read(parts[1]!), ok: true };
 }
 

@@ -2,6 +2,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
+import { storableDate } from './fields.ts';
 import { roleOf } from './policy.ts';
 import type { FreightsTable } from './tables.ts';
 
@@ -109,7 +110,7 @@ export async function publishFreight(db: Kysely<DB>, clock: Clock, caller: Calle
     const now = clock.now();
     let deadline: Date | null = null;
     if (input.deadline !== undefined && input.deadline !== null && input.deadline !== '') {
-      deadline = clock.parseDeadline(input.deadline);
+      deadline = storableDate(clock.parseDeadline(input.deadline));
       if (!deadline) return { kind: 'refused', reason: 'freight.publish.bad_deadline' };
       if (deadline <= now) return { kind: 'refused', reason: 'freight.publish.past_deadline' };
     } else if (row.deadline && row.deadline > now) {

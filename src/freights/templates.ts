@@ -26,7 +26,7 @@ export function templateEndpoints(): Endpoint[] {
       path: '/templates/add',
       async handle(ctx) {
         const name = readString(ctx.params.name)?.trim();
-        if (!name || name.length > 200) return fail(ctx.t('template.name_required'));
+        if (!name || name.length > 200 || name.includes('\u0000')) return fail(ctx.t('template.name_required'));
         // Parsed once now for the warnings; only the readable freight keys are kept.
         const parsed = parseFreight(ctx.params, { clock: ctx.clock, handled: ['name'] });
         const fields: Params = {};
@@ -98,7 +98,7 @@ export function flightEndpoints(): Endpoint[] {
         const etd = ctx.clock.parse(ctx.params.etd);
         const eta = ctx.clock.parse(ctx.params.eta);
         const number = readString(ctx.params.flight_number)?.trim();
-        if (!from || !to || !etd || !eta || eta < etd || !number || number.length > 20) return fail(ctx.t('flight.invalid'));
+        if (!from || !to || !etd || !eta || eta < etd || !number || number.length > 20 || number.includes('\u0000')) return fail(ctx.t('flight.invalid'));
         const row = await ctx.db
           .insertInto('flights')
           .values({ company_id: ctx.caller.companyId, from_code: from, to_code: to, etd, eta, flight_number: number, created: ctx.clock.now() })

@@ -182,7 +182,7 @@ describe('create', () => {
   });
 
   test('odd bodies: empty, array, nulls, huge numbers, many pieces', async () => {
-    for (const json of [{}, [], { weight: 1e300 }, { weight: '999999999999999.5' }, { pieces: [null, 1, { pieces: -1, weight: 'x', foo: 2 }] }, { whitelist: null, refs: null, visibility: null, class: null, eta: null }, { pieces: Array.from({ length: 600 }, () => ({ pieces: 1 })) }]) {
+    for (const json of [{}, [], { weight: 1e300 }, { weight: '999999999999999.5' }, { pieces: [null, 1, { pieces: -1, weight: 'x', foo: 2 }] }, { whitelist: null, refs: null, visibility: null, class: null, eta: null }, { pieces: Array.from({ length: 600 }, () => ({ pieces: 1 })) }, { category: 'a\u0000b', from: 'x\u0000', dangerous_goods: '\u0000', refs: { a: 'x\u0000' }, pieces: [{ refs: { awb: '\u0000' } }] }, { whitelist: Array.from({ length: 2000 }, (_, i) => i + 1) }, { whitelist: '3, 4,5' }, { awb: ['a'], direction: { x: 1 }, eta_range: ['a to b'] }]) {
       const res = await add(json);
       assert.equal(res.status, 200, JSON.stringify(json).slice(0, 100));
       assert.equal(res.body.status, 'success');

@@ -285,3 +285,24 @@ describe('tracking', () => {
     assert.ok((await app.get(`/freights/track/${'9'.repeat(5000)}.json`)).status < 500);
   });
 });
+
+describe('never a 500', () => {
+  test('garbage in every field of every freight endpoint', async () => {
+    const id = await openFreight(app, shipper);
+    const garbage: unknown[] = [null, '', 'x\u0000y', 'x'.repeat(3000), -1, 1e308, 2147483648, [1, [2]], { a: { b: 1 } }, true, '2031-02-30 25:61', '+999999 weeks', '0000-01-01 10:00', '9999-12-31 23:59'];
+    const paths = ['/freights/add.json', `/freights/edit/${id}.json`, `/freights/view/${id}.json`, `/freights/revoke/${id}.json`, `/freights/delivery/${id}.json`, `/freights/archive/${id}.json`, '/templates/add.json', '/freights/create-from-template.json', '/flights/add.json', `/freights/request/direct/${carrier.company}.json`, `/freights/request/flight/1.json`];
+    const keys = ['from', 'to', 'weight', 'pieces', 'refs', 'whitelist', 'visibility', 'deadline', 'eta_range', 'etd', 'name', 'template_id', 'flight_number', 'delivery_status', 'action', 'winner_direct', 'price', 'class'];
+    for (const path of paths) {
+      for (const value of garbage) {
+        const json = Object.fromEntries(keys.map((k) => [k, value]));
+        if (path.includes('/view/')) json.action = 'publish';
+        const res = await post(shipper, path, json);
+        assert.ok(res.status < 500, `${path} ${JSON.stringify(value)?.slice(0, 40)}: ${res.status} ${res.text.slice(0, 200)}`);
+      }
+    }
+    for (const q of ['?page=-1&limit=1e9', '?sort[]=x&direction[a]=1', '?page=99999999999999999999']) {
+      const res = await app.get(`/freights/enlist/8.json${q}`, { token: carrier.token });
+      assert.equal(res.status, 200, q);
+    }
+  });
+});
