@@ -61,7 +61,7 @@ export interface PriceSql {
  */
 export function priceSql(cw: Decimal, params: Pick<SearchParams, 'search_type' | 'uld_count'>): PriceSql {
   const cwText = cw.toFixed();
-  const pricePerKg = sql`l.prices[(select min(i) from generate_subscripts(s.breaks, 1) as i where s.breaks[i] >= ${cwText}::numeric)]`;
+  const pricePerKg = sql`l.prices[(select min(b.i) from unnest(s.breaks) with ordinality as b(kg, i) where b.kg >= ${cwText}::numeric)]`;
   if (params.search_type === 'uld') {
     return {
       pricePerKg: sql`null::numeric`,

@@ -343,14 +343,22 @@ export async function importRateSheet(db: Kysely<DB>, input: RateSheetInput): Pr
 }
 
 /**
- * When rate_lines has grown by a fifth since the planner last counted it, refresh the planner's
- * statistics: the embedded database has no autovacuum daemon, and a search plan made for a
- * small table is wrong for a large one. (Lines are counted from the sheets: cheap.)
+ * When rate_lines has doubled since the planner last counted it, refresh the planner's
+ * statistics. Only where no autovacuum daemon does it (the embedded database): a search plan
+ * made for a small table is wrong for a large one. (Lines are counted from the sheets: cheap.)
  */
+const autovacuumOf = new WeakMap<object, boolean>();
 async function refreshStatistics(db: Kysely<DB>): Promise<void> {
+  let autovacuum = autovacuumOf.get(db);
+  if (autovacuum === undefined) {
+    const { rows } = await sql<{ running: boolean }>`select exists (select 1 from pg_stat_activity where backend_type = 'autovacuum launcher') as running`.execute(db);
+    autovacuum = rows[0]?.running === true;
+    autovacuumOf.set(db, autovacuum);
+  }
+  if (autovacuum) return;
   const { rows } = await sql<{ tuples: number; lines: number }>`
     select (select reltuples::float8 from pg_class where oid = 'rate_lines'::regclass) as tuples,
            (select coalesce(sum(line_count), 0)::float8 from rate_sheets) as lines`.execute(db);
   const tuples = Math.max(Number(rows[0]?.tuples ?? 0), 0);
-  if (Number(rows[0]?.lines ?? 0) > tuples * 1.2 + 1000) await sql`analyze rate_sheets, rate_lines`.execute(db);
+  if (Number(rows[0]?.lines ?? 0) > tuples * 2 + 1000) await sql`analyze rate_sheets, rate_lines`.execute(db);
 }

@@ -81,8 +81,9 @@ function pricedLines(input: SearchInput, match: RawBuilder<unknown>, via: RawBui
     ) l
     join rate_sheets s on s.id = l.sheet_id
     join companies co on co.id = s.company_id
-    cross join lateral (select ${price.pricePerKg} as price_per_kg) p
-    cross join lateral (select ${price.rateBase} as rate_base) b
+    -- offset 0: each step is computed once per row, not re-expanded into every later expression
+    cross join lateral (select ${price.pricePerKg} as price_per_kg offset 0) p
+    cross join lateral (select ${price.rateBase} as rate_base offset 0) b
     cross join lateral (select ${surcharge.rateFsc} as rate_fsc, ${surcharge.rateSsc} as rate_ssc) f
     where ${visibleSql(input.scope)}
       and (s.valid_from is null or s.valid_from <= ${input.today}::date)
@@ -106,7 +107,8 @@ export async function searchDirect(db: Kysely<DB>, input: SearchInput): Promise<
   const match = directMatch(input.origin, input.destination, input.params.direction);
   if (!match) return [];
   const { rows } = await sql<RateRow>`
-    select * from (${pricedLines(input, match, sql`null::text`)}) r
+    with r as materialized (${pricedLines(input, match, sql`null::text`)})
+    select * from r
     order by r.amount, r.transit_days nulls last, r.id
     limit ${MAX_RATES}`.execute(db);
   return rows;
@@ -133,10 +135,10 @@ export async function searchCombinations(db: Kysely<DB>, input: SearchInput): Pr
 
   const cols = (alias: string, prefix: string) => sql.raw(LEG_COLUMNS.map((c) => `${alias}.${c} as ${prefix}${c}`).join(', '));
   const { rows } = await sql<Record<string, unknown>>`
-    with a as (${pricedLines(input, leg1, leg1Via)}),
-         b as (${pricedLines(input, leg2, leg2Via)}),
-         ra as (select a.*, row_number() over (partition by a.via, a.currency order by a.amount, a.transit_days nulls last, a.id) as rn from a),
-         rb as (select b.*, row_number() over (partition by b.via, b.currency order by b.amount, b.transit_days nulls last, b.id) as rn from b)
+    with a as materialized (${pricedLines(input, leg1, leg1Via)}),
+         b as materialized (${pricedLines(input, leg2, leg2Via)}),
+         ra as materialized (select a.*, row_number() over (partition by a.via, a.currency order by a.amount, a.transit_days nulls last, a.id) as rn from a),
+         rb as materialized (select b.*, row_number() over (partition by b.via, b.currency order by b.amount, b.transit_days nulls last, b.id) as rn from b)
     select ra.via, ra.amount + rb.amount as total, ${cols('ra', 'a_')}, ${cols('rb', 'b_')}
     from ra join rb on rb.via = ra.via and rb.currency = ra.currency
     where ra.rn <= ${LEGS_PER_VIA} and rb.rn <= ${LEGS_PER_VIA}

@@ -2,7 +2,8 @@ import type { ColumnType, Generated } from 'kysely';
 
 /** numeric columns: read as exact decimal strings, written as strings or numbers. */
 type Decimal = ColumnType<string, string | number, string | number>;
-type DecimalArray = ColumnType<(string | null)[], string, string>;
+/** numeric[]: node-postgres parses its elements as JS numbers (PGlite as text); select `::text[]` for exact values. */
+type DecimalArray = ColumnType<(string | number | null)[], string, string>;
 type Json = ColumnType<unknown, string, string>;
 
 /** Rate sheet visibility (decisions.md §5). */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { rateLineForBooking, searchForFreight } from '../../src/pricing/handover.ts';
 import { importRateSheet, RateImportError, type RateImportProblem } from '../../src/pricing/import.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
@@ -43,9 +44,9 @@ describe('import', () => {
     const csv = '\ufeffOrigin,destination,kg_300,kg_100,min_charge,transit_days,fsc_pct,ssc_per_kg,uld_price\r\ncity:de-60,airport:fra,0.35,0.40,45.00,1,12.5,0.05,\r\n\r\n"airport:FRA","city:DE-6 03",,0.5,,,,,\r\nairport:FRA,airport:AMS,0.3,0.3,80,1,10,0.04,950\r\n';
     const result = await importRateSheet(app.services.db, { companyId: carrier.company, csvText: csv, name: ' Rhein ', currency: 'usd', visibility: 'exchange', validFrom: '2030-01-01', validTo: '2030-12-31' });
     assert.equal(result.lines, 3);
-    const sheet = await app.services.db.selectFrom('rate_sheets').selectAll().where('id', '=', result.sheetId).executeTakeFirstOrThrow();
+    const sheet = await app.services.db.selectFrom('rate_sheets').selectAll().select(sql<string[]>`breaks::text[]`.as('breaks')).where('id', '=', result.sheetId).executeTakeFirstOrThrow();
     assert.deepEqual([sheet.name, sheet.currency, sheet.visibility, sheet.valid_from, sheet.valid_to, sheet.breaks, sheet.line_count], ['Rhein', 'USD', 'exchange', '2030-01-01', '2030-12-31', ['100', '300'], 3]);
-    const lines = await app.services.db.selectFrom('rate_lines').selectAll().where('sheet_id', '=', result.sheetId).orderBy('line_no').execute();
+    const lines = await app.services.db.selectFrom('rate_lines').selectAll().select(sql<(string | null)[]>`prices::text[]`.as('prices')).where('sheet_id', '=', result.sheetId).orderBy('line_no').execute();
     assert.deepEqual(
       lines.map((l) => [l.line_no, l.kind, l.origin, l.destination, l.airport, l.other_airport, l.zone_country, l.zone_prefix, l.prices, l.min_charge, l.uld_price]),
       [
