@@ -24,7 +24,15 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
   const app = Fastify({
     logger: options.logger,
     rewriteUrl: (raw) => rewriteUrl(raw),
-    routerOptions: { querystringParser: (text: string) => parseQueryString(text), ignoreTrailingSlash: true },
+    // Long path parameters (tracking references, autocomplete queries) are allowed up to 500 characters.
+    routerOptions: { querystringParser: (text: string) => parseQueryString(text), ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Malformed URLs and over-long parameters answer in the contract's shape too.
+    frameworkErrors: (error, req, reply) => {
+      const code = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+      const message = code === 414 ? 'a path parameter is too long' : 'the URL could not be read';
+      if (formatOf(req.raw) === 'json') return sendJson(reply, code, envelope('error', [], null, { message }));
+      return reply.code(code).type('text/plain; charset=utf-8').send(message);
+    },
     bodyLimit: DEFAULT_BODY_LIMIT,
     return503OnClosing: true,
     // Fastify's own request lines would log the raw URL (tokens in auth_token): ours below redacts it.

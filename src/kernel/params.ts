@@ -23,7 +23,22 @@ export function mergeParams(query: unknown, body: unknown): Params {
   const merged: Params = {};
   if (isRecord(query)) Object.assign(merged, query);
   if (isRecord(body)) Object.assign(merged, body);
-  return merged;
+  return withoutNul(merged) as Params;
+}
+
+/**
+ * NUL characters are dropped from every text value: PostgreSQL cannot store them, and no
+ * field of the exchange has a use for them.
+ */
+export function withoutNul(value: unknown): unknown {
+  if (typeof value === 'string') return value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
+  if (Array.isArray(value)) return value.map(withoutNul);
+  if (isRecord(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k.replaceAll('\u0000', '')] = withoutNul(v);
+    return out;
+  }
+  return value;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

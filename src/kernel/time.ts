@@ -2,6 +2,9 @@ import { DateTime } from 'luxon';
 
 const FULL = 'yyyy-MM-dd HH:mm:ss';
 const SHORT = 'yyyy-MM-dd HH:mm';
+// Dates outside these years are typing errors, not freight schedules.
+const MIN_YEAR = 1900;
+const MAX_YEAR = 9999;
 const RELATIVE = /^\+\s*(\d{1,6})\s*(minute|hour|day|week)s?$/i;
 
 /**
@@ -22,7 +25,7 @@ export class Clock {
     const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2})?$/.exec(text);
     if (!m) return null;
     const dt = DateTime.fromFormat(`${m[1]} ${m[2]}${m[3] ?? ':00'}`, FULL, { zone: this.zone });
-    return dt.isValid ? dt.toJSDate() : null;
+    return dt.isValid && dt.year >= MIN_YEAR && dt.year <= MAX_YEAR ? dt.toJSDate() : null;
   }
 
   /** Like parse, plus relative values `+N minutes|hours|days|weeks` from now (deadlines). */
@@ -31,7 +34,8 @@ export class Clock {
       const m = RELATIVE.exec(input.trim());
       if (m) {
         const unit = `${m[2]!.toLowerCase()}s` as 'minutes' | 'hours' | 'days' | 'weeks';
-        return DateTime.fromJSDate(this.now(), { zone: this.zone }).plus({ [unit]: Number(m[1]) }).toJSDate();
+        const dt = DateTime.fromJSDate(this.now(), { zone: this.zone }).plus({ [unit]: Number(m[1]) });
+        return dt.isValid && dt.year <= MAX_YEAR ? dt.toJSDate() : null;
       }
     }
     return this.parse(input);

@@ -38,5 +38,7 @@ test('the clock reads and writes wall time in APP_TIMEZONE', () => {
   assert.equal(berlin.format(berlin.parseDeadline('+30 minutes')), '2026-07-01 12:30:00');
   assert.equal(berlin.format(berlin.parseDeadline('+1 week')), '2026-07-08 12:00:00');
   assert.equal(berlin.parseDeadline('+2 fortnights'), null);
+  assert.equal(berlin.parseDeadline('+999999 weeks'), null);
+  assert.equal(berlin.parse('0001-01-01 00:00'), null);
   assert.equal(new Clock('UTC').format(null), null);
 });

@@ -137,6 +137,21 @@ describe('conventions', () => {
     assert.equal(({} as Record<string, unknown>).admin, undefined);
   });
 
+  test('NUL characters are dropped from parameters instead of reaching the database', async () => {
+    const res = await app.post('/users/login.json', { json: { auth: { user: `${alice.email}\u0000`, password: alice.password } } });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.status, 'success');
+  });
+
+  test('an over-long path parameter or a malformed URL answers in the envelope', async () => {
+    const long = await app.get(`/freights/track/${'1'.repeat(600)}.json`);
+    assert.equal(long.status, 414);
+    assert.equal(long.body.status, 'error');
+    const bad = await app.get('/freights/track/%E0%A4%A.json');
+    assert.ok(bad.status === 400 || bad.status === 404, String(bad.status));
+    assert.equal(bad.body.status, 'error');
+  });
+
   test('healthz answers with the database engine', async () => {
     const res = await app.get('/healthz');
     assert.equal(res.status, 200);
