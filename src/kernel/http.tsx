@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import helmet from '@fastify/helmet';
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { formatOf, redactUrl, rewriteUrl } from './format.ts';
 import { translator } from './i18n.ts';
 import { QS_OPTIONS, parseQueryString } from './params.ts';
@@ -31,7 +31,7 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
       const code = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       const message = code === 414 ? 'a path parameter is too long' : 'the URL could not be read';
       if (formatOf(req.raw) === 'json') return sendJson(reply, code, envelope('error', [], null, { message }));
-      return reply.code(code).type('text/plain; charset=utf-8').send(message);
+      return (reply as unknown as FastifyReply).code(code).type('text/plain; charset=utf-8').send(message);
     },
     bodyLimit: DEFAULT_BODY_LIMIT,
     return503OnClosing: true,
