@@ -13,6 +13,7 @@ import { editFreight, insertFreight, presentOne, type ReadContext } from './stor
 import { flightEndpoints, templateEndpoints } from './templates.ts';
 import { addRefs, newFreightValues } from './create.ts';
 import { trackingEndpoints } from '../tracking/routes.ts';
+import { enlistPage, freightFormPage, freightPage, type FreightView } from './views.tsx';
 
 /**
  * The freight endpoints of api.md (Freights) and decisions.md §4. Routes are thin: read the
@@ -22,6 +23,12 @@ import { trackingEndpoints } from '../tracking/routes.ts';
 const rc = (ctx: Ctx): ReadContext => ({ db: ctx.db, clock: ctx.clock, t: ctx.t, caller: ctx.caller });
 const withWarnings = (warnings: Warning[]) => (warnings.length ? warnings : undefined);
 const viewPath = (id: number) => `/freights/view/${id}`;
+
+/** HTML rendering of an answer carrying `data.route`. */
+function routePage(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx): PageResult {
+  if (outcome.kind === 'error') return { redirect: '/freights/enlist/10', ok: false, message: outcome.message };
+  return freightPage((outcome.data as { route: FreightView }).route, ctx);
+}
 
 /** HTML form posts of the transitions land back on the freight page with a flash message. */
 function backToFreight(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx): PageResult {
@@ -98,7 +105,23 @@ export function freightEndpoints(): Endpoint[] {
       },
       page: backToFreight,
     }),
-    userEndpoint({ method: 'GET', path: '/freights/view/:id', handle: view }),
+    userEndpoint({ method: 'GET', path: '/freights/view/:id', handle: view, page: routePage }),
+    userEndpoint({
+      // The HTML form behind POST /freights/add (no JSON counterpart in api.md).
+      method: 'GET',
+      path: '/freights/add',
+      async handle(ctx) {
+        return ctx.format === 'json' ? notFound() : ok({});
+      },
+      page: (_outcome, ctx) => freightFormPage(ctx),
+    }),
+    userEndpoint({
+      // The HTML form behind POST /freights/edit/{id}; as JSON it reads like view.
+      method: 'GET',
+      path: '/freights/edit/:id',
+      handle: view,
+      page: (outcome, ctx) => (outcome.kind === 'ok' ? freightFormPage(ctx, (outcome.data as { route: FreightView }).route) : routePage(outcome, ctx)),
+    }),
     userEndpoint({
       method: 'POST',
       path: '/freights/view/:id',
@@ -118,6 +141,7 @@ export function freightEndpoints(): Endpoint[] {
         if (result.kind === 'refused') return redirect(viewPath(id), false, ctx.t(result.reason));
         return redirect(viewPath(id), true, ctx.t('freight.published'));
       },
+      page: routePage,
     }),
     userEndpoint({
       method: 'GET',
@@ -130,6 +154,12 @@ export function freightEndpoints(): Endpoint[] {
         const routes = await enlist(rc(ctx), filterId, paging);
         if (!routes) return fail(ctx.t('freight.enlist.unknown_filter'));
         return ok({ routes }, withWarnings(warnings));
+      },
+      page(outcome, ctx) {
+        if (outcome.kind === 'error') return { redirect: '/freights/enlist/10', ok: false, message: outcome.message };
+        const paging = readPaging(ctx.params, []);
+        const state = { filterId: Number(ctx.path.filterId), page: paging.page, limit: paging.limit, sort: `Routes.${paging.sort}`, direction: paging.direction };
+        return enlistPage((outcome.data as { routes: FreightView[] }).routes, state, ctx);
       },
     }),
     userEndpoint({
@@ -169,6 +199,8 @@ export function freightEndpoints(): Endpoint[] {
         if (!row) return notFound();
         return ok({ route: await presentOne(rc(ctx), row, 'owner') }, withWarnings(warnings));
       },
+      page: (outcome, ctx) =>
+        outcome.kind === 'ok' ? { redirect: viewPath((outcome.data as { route: { id: number } }).route.id), message: ctx.t('freight.request.created') } : routePage(outcome, ctx),
     }),
     ...templateEndpoints(),
     ...flightEndpoints(),
