@@ -93,8 +93,11 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 const MAX_PAGE = 1_000_000;
 
+export const offsetOf = (p: Paging) => (p.page - 1) * p.limit;
+
 /** page (default 1), limit (default 20, capped at 100), sort `Routes.<field>`, direction. */
-export function readPaging(params: Params, warnings: Warning[]): Paging {
+/** Paging of every list endpoint (api.md Endpoints 11, decisions.md §4); problems go to `warnings`. */
+export function readPaging(params: Params, warnings: Warning[] = []): Paging {
   let page = readInt(params.page) ?? 1;
   if (page < 1 || page > MAX_PAGE) {
     if (params.page !== undefined) warnings.push({ field: 'page', reason: `not a page number from 1 to ${MAX_PAGE}` });
@@ -142,7 +145,7 @@ export async function enlist(rc: ReadContext, filterId: number, paging: Paging):
     })
     .orderBy('freights.id', direction)
     .limit(paging.limit)
-    .offset((paging.page - 1) * paging.limit)
+    .offset(offsetOf(paging))
     .execute();
   const items: Array<{ row: FreightRow; role: Role; companyName: string }> = [];
   for (const { company_name, ...row } of rows) {
