@@ -79,7 +79,8 @@ function readOptions(input: Omit<RateSheetInput, 'companyId' | 'csvText'>, probl
   if (name.length > 200) opt('name', 'at most 200 characters');
   const currency = (input.currency ?? '').trim().toUpperCase() || 'EUR';
   if (!/^[A-Z]{3}$/.test(currency)) opt('currency', `"${input.currency}" is not a three-letter currency code (ISO 4217, e.g. EUR)`);
-  const visibility = ((input.visibility ?? '').trim() || 'private') as Visibility;
+  // Default `exchange`: a carrier loads rate sheets so that forwarders on the exchange find them.
+  const visibility = ((input.visibility ?? '').trim() || 'exchange') as Visibility;
   if (!VISIBILITIES.includes(visibility)) opt('visibility', `one of ${VISIBILITIES.join(', ')} (got "${input.visibility}")`);
   const validFrom = (input.validFrom ?? '').trim() || null;
   const validTo = (input.validTo ?? '').trim() || null;

@@ -57,10 +57,10 @@ describe('import', () => {
     );
   });
 
-  test('defaults: private, EUR, open validity', async () => {
+  test('defaults: exchange, EUR, open validity', async () => {
     const { sheetId } = await importRateSheet(app.services.db, { companyId: carrier.company, csvText: 'origin,destination,uld_price\nairport:FRA,airport:MUC,100' });
     const sheet = await app.services.db.selectFrom('rate_sheets').selectAll().where('id', '=', sheetId).executeTakeFirstOrThrow();
-    assert.deepEqual([sheet.visibility, sheet.currency, sheet.valid_from, sheet.valid_to, sheet.name], ['private', 'EUR', null, null, 'Rate sheet']);
+    assert.deepEqual([sheet.visibility, sheet.currency, sheet.valid_from, sheet.valid_to, sheet.name], ['exchange', 'EUR', null, null, 'Rate sheet']);
   });
 
   test('every problem of a bad file, each with its line and column; nothing stored', async () => {
