@@ -59,10 +59,11 @@ export async function pushFile(db: Kysely<DB>, clock: Clock, caller: Caller, par
 
   if (action === 'rates') {
     const csvText = utf8Text(bytes);
-    let result: { sheetId: number; lines: number };
+    let stored: FileRow | undefined;
     try {
-      // The command line's importer, which runs its own transaction (nothing stored on a problem).
-      result = await importRateSheet(db, {
+      // The command line's importer: the file is checked before a transaction opens, then the
+      // sheet, its lines and this file's record are stored together (nothing on a problem).
+      await importRateSheet(db, {
         companyId: caller.companyId,
         name: readString(params.sheet_name) ?? (name.replace(/\.[^.]*$/, '') || 'file push'),
         currency: readString(params.currency),
@@ -71,6 +72,9 @@ export async function pushFile(db: Kysely<DB>, clock: Clock, caller: Caller, par
         validTo: readString(params.valid_to),
         csvText,
         now,
+        alsoStore: async (trx, result) => {
+          stored = await insertFile(trx, { ...file, records: result.lines, sheet_id: result.sheetId, message: `rate sheet ${result.sheetId}, ${result.lines} lines` });
+        },
       });
     } catch (err) {
       if (err instanceof RateImportError) {
@@ -78,13 +82,7 @@ export async function pushFile(db: Kysely<DB>, clock: Clock, caller: Caller, par
       }
       throw err;
     }
-    try {
-      return await insertFile(db, { ...file, records: result.lines, sheet_id: result.sheetId, message: `rate sheet ${result.sheetId}, ${result.lines} lines` });
-    } catch (err) {
-      // The importer committed on its own: undo the sheet so a failed push leaves nothing behind.
-      await db.deleteFrom('rate_sheets').where('id', '=', result.sheetId).execute();
-      throw err;
-    }
+    return stored!;
   }
 
   return insertFile(db, { ...file, status: 'ignored', message: action ? `unknown action "${action}": stored, not processed` : 'no action: stored, not processed' });

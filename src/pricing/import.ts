@@ -46,6 +46,8 @@ export interface RateSheetInput {
   /** Progress: lines checked of the lines in the file (estimated from newlines), then lines stored. */
   onProgress?: (done: number, total: number, phase: 'checking' | 'storing') => void;
   now?: Date;
+  /** Runs inside the storing transaction, so a caller's own record (a pushed file) commits with the sheet or not at all. */
+  alsoStore?: (trx: Kysely<DB>, stored: { sheetId: number; lines: number }) => Promise<void>;
 }
 
 export const MAX_PROBLEMS = 100;
@@ -337,6 +339,7 @@ export async function importRateSheet(db: Kysely<DB>, input: RateSheetInput): Pr
       stored += b.line_no.length;
       input.onProgress?.(stored, lines, 'storing');
     }
+    await input.alsoStore?.(trx, { sheetId: sheet.id, lines });
     return { sheetId: sheet.id, lines };
   });
   await refreshStatistics(db);
