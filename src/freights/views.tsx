@@ -424,10 +424,15 @@ export function freightFormPage(ctx: Ctx<Caller>, route?: FreightView): Page {
   const refs = (r.refs && typeof r.refs === 'object' ? r.refs : {}) as Record<string, unknown>;
   const pieces: FreightView[] = Array.isArray(r._route_pieces) && r._route_pieces.length ? r._route_pieces : [{}];
   const range = (a: unknown, b: unknown) => (a ? `${String(a).slice(0, 16)}${b ? ` to ${String(b).slice(0, 16)}` : ''}` : '');
-  const input = (name: string, label: string, value: unknown, hint?: string) => (
+  const input = (name: string, label: string, value: unknown, hint?: string, location = false) => (
     <label>
       {label}
-      <input name={name} value={value === null || value === undefined ? '' : String(value)} />
+      <input
+        name={name}
+        value={value === null || value === undefined ? '' : String(value)}
+        list={location ? 'locations' : undefined}
+        data-autocomplete={location ? 'location' : undefined}
+      />
       {hint && <span class="hint">{hint}</span>}
     </label>
   );
@@ -440,10 +445,10 @@ export function freightFormPage(ctx: Ctx<Caller>, route?: FreightView): Page {
         <form class="stack panel" method="post" action={route ? `/freights/edit/${r.id}` : '/freights/add'}>
           <input type="hidden" name="_csrf" value={ctx.reply.generateCsrf()} />
           <div class="form-grid">
-            {input('from', t('fv.from'), r.from ? (r.from_country ? r.from : r.from) : '', t('fv.form.location.hint'))}
+            {input('from', t('fv.from'), r.from, t('fv.form.location.hint'), true)}
             {input('from_country', `${t('fv.from')} (CC)`, r.from_country)}
             {input('from_addr', `${t('fv.from')} – address`, r.from_addr)}
-            {input('to', t('fv.to'), r.to, t('fv.form.location.hint'))}
+            {input('to', t('fv.to'), r.to, t('fv.form.location.hint'), true)}
             {input('to_country', `${t('fv.to')} (CC)`, r.to_country)}
             {input('to_addr', `${t('fv.to')} – address`, r.to_addr)}
             {input('etd_range', t('fv.col.etd'), range(r.etd, r.etd_end), t('fv.form.range.hint'))}
@@ -453,6 +458,7 @@ export function freightFormPage(ctx: Ctx<Caller>, route?: FreightView): Page {
             {input('refs[customer]', t('fv.form.customer'), refs.customer)}
             {input('refs[commodity]', t('fv.form.commodity'), refs.commodity)}
           </div>
+          <datalist id="locations" />
           <h2>{t('fv.form.pieces')}</h2>
           {pieces.map((p, i) => (
             <div class="form-grid">

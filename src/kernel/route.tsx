@@ -51,7 +51,13 @@ export function registerEndpoints(app: FastifyInstance, services: Services, endp
 async function run(endpoint: Endpoint, services: Services, req: FastifyRequest, reply: FastifyReply) {
   const format = formatOf(req.raw);
   const params = mergeParams(req.query, req.body);
-  const caller = format === 'json' ? await callerByToken(services, req, params) : await callerBySession(services, req);
+  // JSON calls authenticate by token. A GET without a token may use the browser session, so the
+  // pages' own scripts can read JSON (autocomplete); GETs change nothing and SameSite cookies
+  // are not sent on cross-site fetches, so this opens no CSRF hole.
+  const caller =
+    format === 'json'
+      ? ((await callerByToken(services, req, params)) ?? (req.method === 'GET' && !hasToken(req, params) ? await callerBySession(services, req) : null))
+      : await callerBySession(services, req);
 
   if (endpoint.auth === 'user' && !caller) {
     if (format === 'json') return renderJson(reply, { kind: 'rejected', code: 401, message: 'missing or invalid API token' }, null);
@@ -125,6 +131,10 @@ async function callerByToken(services: Services, req: FastifyRequest, params: Pa
   }
   token ??= readString(params.auth_token);
   return token ? services.auth.byToken(token) : null;
+}
+
+function hasToken(req: FastifyRequest, params: Params): boolean {
+  return req.headers.authorization !== undefined || params.auth_token !== undefined;
 }
 
 async function callerBySession(services: Services, req: FastifyRequest): Promise<Caller | null> {

@@ -6,6 +6,7 @@ import { publicEndpoint, userEndpoint, type Endpoint } from '../kernel/route.tsx
 import { readSearchParams, SearchInputError, type SearchParams } from './fields.ts';
 import { rateLineForBooking } from './handover.ts';
 import './messages.ts';
+import { historyPage, searchPage } from './views.tsx';
 import { presentSearch, runSearch } from './search.ts';
 import { companyName, findSearch, insertFeedback, insertSearch, knownZones, searchHistory, type SearchScope } from './store.ts';
 
@@ -40,6 +41,7 @@ export function pricingEndpoints(): Endpoint[] {
       method: 'POST',
       path: '/pricing/search/results',
       handle: (ctx) => searchAndStore(ctx, { kind: 'company', companyId: ctx.caller.companyId }),
+      page: (outcome, ctx) => (outcome.kind === 'ok' ? searchPage(ctx, outcome.data as never) : searchPage(ctx, null, outcome.message)),
     }),
     userEndpoint({
       // Rerun of a stored search of the caller's company against the current rates.
@@ -53,6 +55,9 @@ export function pricingEndpoints(): Endpoint[] {
         const result = await runSearch(ctx.db, ctx.clock, record.params, { kind: 'company', companyId: ctx.caller.companyId });
         return ok({ ...result, searchEntity: presentSearch(record, ctx.clock, result.rates.length) });
       },
+      // Without search_id the page is the empty search form.
+      page: (outcome, ctx) =>
+        outcome.kind === 'ok' ? searchPage(ctx, outcome.data as never) : searchPage(ctx, null, ctx.params.search_id === undefined ? undefined : outcome.message),
     }),
     publicEndpoint({
       // Public search of one company's `public_search` sheets; stored without a company.
@@ -73,6 +78,7 @@ export function pricingEndpoints(): Endpoint[] {
         const rows = await searchHistory(ctx.db, ctx.caller.companyId, limit, (page - 1) * limit);
         return ok({ searches: rows.map((r) => presentSearch(r, ctx.clock)) });
       },
+      page: (outcome, ctx) => historyPage(ctx, (outcome.data as { searches: Record<string, unknown>[] }).searches),
     }),
     userEndpoint({
       method: 'GET',

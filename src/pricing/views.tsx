@@ -1,0 +1,261 @@
+import type { Caller, Ctx } from '../kernel/context.ts';
+import type { Page } from '../kernel/html.tsx';
+import { addMessages } from '../kernel/i18n.ts';
+import { DataTable, PostButton, type Column } from '../kernel/ui.tsx';
+import type { CombinationOut, RateOut, SearchResult } from './search.ts';
+
+/**
+ * HTML pages of rate search: the search form, results (direct rates and two-leg combinations)
+ * with a Book action per rate, and the search history. They render the JSON answers' data.
+ */
+
+addMessages('eng', {
+  'pv.title': 'Rate search',
+  'pv.origin': 'Origin',
+  'pv.destination': 'Destination',
+  'pv.location.hint': 'airport:FRA or city:DE-60311',
+  'pv.weight': 'Weight (kg)',
+  'pv.direction': 'Direction',
+  'pv.direction.auto': 'any',
+  'pv.direction.export': 'export (to the airport)',
+  'pv.direction.import': 'import (from the airport)',
+  'pv.combinations': 'Also combinations through a hub airport',
+  'pv.pieces': 'Pieces',
+  'pv.dims': 'L × W × H',
+  'pv.unit': 'Unit',
+  'pv.search_type': 'Pricing',
+  'pv.search_type.standard': 'by weight',
+  'pv.search_type.uld': 'per ULD',
+  'pv.uld_count': 'ULDs',
+  'pv.submit': 'Search',
+  'pv.history': 'Search history',
+  'pv.rates': 'Direct rates',
+  'pv.combis': 'Combinations',
+  'pv.no_rates': 'No rate matches this search.',
+  'pv.no_combis': 'No combination matches this search.',
+  'pv.col.carrier': 'Carrier',
+  'pv.col.lane': 'Lane',
+  'pv.col.via': 'Via',
+  'pv.col.days': 'Days',
+  'pv.col.cw': 'Chargeable kg',
+  'pv.col.base': 'Base',
+  'pv.col.fsc': 'Fuel',
+  'pv.col.ssc': 'Security',
+  'pv.col.amount': 'Amount',
+  'pv.col.created': 'Searched',
+  'pv.col.results': 'Results',
+  'pv.book': 'Book',
+  'pv.book_leg': 'Book leg {n}',
+  'pv.rerun': 'Run again',
+  'pv.searched': 'Search #{id} of {created}',
+  'pv.no_history': 'No searches yet.',
+});
+
+addMessages('deu', {
+  'pv.title': 'Ratensuche',
+  'pv.origin': 'Von',
+  'pv.destination': 'Nach',
+  'pv.location.hint': 'airport:FRA oder city:DE-60311',
+  'pv.weight': 'Gewicht (kg)',
+  'pv.direction': 'Richtung',
+  'pv.direction.auto': 'beliebig',
+  'pv.direction.export': 'Export (zum Flughafen)',
+  'pv.direction.import': 'Import (vom Flughafen)',
+  'pv.combinations': 'Auch Kombinationen über einen Hub-Flughafen',
+  'pv.pieces': 'Packstücke',
+  'pv.dims': 'L × B × H',
+  'pv.unit': 'Einheit',
+  'pv.search_type': 'Preisbasis',
+  'pv.search_type.standard': 'nach Gewicht',
+  'pv.search_type.uld': 'je ULD',
+  'pv.uld_count': 'ULDs',
+  'pv.submit': 'Suchen',
+  'pv.history': 'Suchverlauf',
+  'pv.rates': 'Direkte Raten',
+  'pv.combis': 'Kombinationen',
+  'pv.no_rates': 'Keine Rate passt zu dieser Suche.',
+  'pv.no_combis': 'Keine Kombination passt zu dieser Suche.',
+  'pv.col.carrier': 'Frachtführer',
+  'pv.col.lane': 'Relation',
+  'pv.col.via': 'Über',
+  'pv.col.days': 'Tage',
+  'pv.col.cw': 'Frachtpfl. kg',
+  'pv.col.base': 'Basis',
+  'pv.col.fsc': 'Treibstoff',
+  'pv.col.ssc': 'Sicherheit',
+  'pv.col.amount': 'Betrag',
+  'pv.col.created': 'Gesucht',
+  'pv.col.results': 'Treffer',
+  'pv.book': 'Buchen',
+  'pv.book_leg': 'Abschnitt {n} buchen',
+  'pv.rerun': 'Erneut suchen',
+  'pv.searched': 'Suche #{id} vom {created}',
+  'pv.no_history': 'Noch keine Suchen.',
+});
+
+type SearchEntity = Record<string, any>;
+const money = (v: number) => v.toFixed(2);
+
+function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchEntity }) {
+  const t = ctx.t;
+  const piece = (Array.isArray(entity.pieces_json) ? entity.pieces_json[0] : undefined) ?? {};
+  const value = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+  return (
+    <form class="stack panel" method="post" action="/pricing/search/results">
+      <input type="hidden" name="_csrf" value={ctx.reply.generateCsrf()} />
+      <div class="form-grid">
+        <label>
+          {t('pv.origin')}
+          <input name="origin" required value={value(entity.origin)} list="locations" data-autocomplete="location" placeholder="city:DE-60311" />
+          <span class="hint">{t('pv.location.hint')}</span>
+        </label>
+        <label>
+          {t('pv.destination')}
+          <input name="destination" required value={value(entity.destination)} list="locations" data-autocomplete="location" placeholder="airport:FRA" />
+        </label>
+        <label>
+          {t('pv.weight')}
+          <input name="weight" inputMode="decimal" value={value(entity.weight)} />
+        </label>
+        <label>
+          {t('pv.direction')}
+          <select name="direction">
+            {['auto', 'export', 'import'].map((d) => (
+              <option value={d} selected={(entity.direction ?? 'auto') === d}>
+                {t(`pv.direction.${d}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('pv.search_type')}
+          <select name="search_type">
+            {['standard', 'uld'].map((d) => (
+              <option value={d} selected={(entity.search_type ?? 'standard') === d}>
+                {t(`pv.search_type.${d}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('pv.uld_count')}
+          <input name="uld_count" inputMode="numeric" value={value(entity.uld_count)} />
+        </label>
+      </div>
+      <div class="form-grid">
+        <label>
+          {t('pv.pieces')}
+          <input name="pieces_json[0][pieces]" inputMode="numeric" value={value(piece.pieces)} />
+        </label>
+        <label>
+          L
+          <input name="pieces_json[0][depth]" inputMode="decimal" value={value(piece.depth)} />
+        </label>
+        <label>
+          W
+          <input name="pieces_json[0][width]" inputMode="decimal" value={value(piece.width)} />
+        </label>
+        <label>
+          H
+          <input name="pieces_json[0][height]" inputMode="decimal" value={value(piece.height)} />
+        </label>
+        <label>
+          {t('pv.unit')}
+          <select name="unitOfLength">
+            {['cm', 'in'].map((u) => (
+              <option value={u} selected={(entity.unitOfLength ?? 'cm') === u}>
+                {u}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <label class="check">
+        <input type="checkbox" name="allow_combinations" value="1" checked={entity.allow_combinations === 1 || entity.allow_combinations === undefined} />
+        {t('pv.combinations')}
+      </label>
+      <datalist id="locations" />
+      <div class="toolbar">
+        <button type="submit">{t('pv.submit')}</button>
+        <span class="spacer" />
+        <a href="/pricing/search/history">{t('pv.history')}</a>
+      </div>
+    </form>
+  );
+}
+
+/** The search page: the form alone, or the form with the results of a search. */
+export function searchPage(ctx: Ctx<Caller>, result: (SearchResult & { searchEntity: SearchEntity }) | null, error?: string): Page {
+  const t = ctx.t;
+  const csrf = ctx.reply.generateCsrf();
+  const entity: SearchEntity = result?.searchEntity ?? (error ? ctx.params : {});
+  const book = (r: RateOut, leg?: number) => (
+    <PostButton
+      action={`/freights/request/rate/${r.id}`}
+      label={leg === undefined ? t('pv.book') : t('pv.book_leg', { n: leg + 1 })}
+      csrf={csrf}
+      fields={{ weight: String(r.chargeable_weight) }}
+    />
+  );
+  const rateColumns: Column<RateOut>[] = [
+    { label: t('pv.col.carrier'), cell: (r) => r.company.name },
+    { label: t('pv.col.lane'), cell: (r) => `${r.origin} → ${r.destination}` },
+    { label: t('pv.col.days'), cell: (r) => r.transit_days ?? '–', numeric: true },
+    { label: t('pv.col.cw'), cell: (r) => r.chargeable_weight, numeric: true },
+    { label: t('pv.col.base'), cell: (r) => money(r.rate_base), numeric: true },
+    { label: t('pv.col.fsc'), cell: (r) => money(r.rate_fsc), numeric: true },
+    { label: t('pv.col.ssc'), cell: (r) => money(r.rate_ssc), numeric: true },
+    { label: t('pv.col.amount'), cell: (r) => <strong>{`${money(r.amount)} ${r.currency}`}</strong>, numeric: true },
+    { label: '', cell: (r) => book(r) },
+  ];
+  const combiColumns: Column<CombinationOut>[] = [
+    { label: t('pv.col.via'), cell: (c) => c.via },
+    { label: t('pv.col.lane'), cell: (c) => c.legs.map((l) => `${l.origin} → ${l.destination} (${l.company.name}, ${money(l.amount)})`).join(' · ') },
+    { label: t('pv.col.days'), cell: (c) => c.transit_days ?? '–', numeric: true },
+    { label: t('pv.col.amount'), cell: (c) => <strong>{`${money(c.amount)} ${c.currency}`}</strong>, numeric: true },
+    { label: '', cell: (c) => <span class="toolbar">{c.legs.map(book)}</span> },
+  ];
+  return {
+    title: t('pv.title'),
+    body: (
+      <section>
+        <h1>{t('pv.title')}</h1>
+        {error && <p class="flash error">{error}</p>}
+        <SearchForm ctx={ctx} entity={entity} />
+        {result && [
+          <p class="muted">{t('pv.searched', { id: result.searchEntity.id, created: result.searchEntity.created })}</p>,
+          <h2>{t('pv.rates')}</h2>,
+          <DataTable columns={rateColumns} rows={result.rates} empty={t('pv.no_rates')} testId="rates" />,
+          result.searchEntity.allow_combinations === 1 && [
+            <h2>{t('pv.combis')}</h2>,
+            <DataTable columns={combiColumns} rows={result.combinations} empty={t('pv.no_combis')} testId="combinations" />,
+          ],
+        ]}
+      </section>
+    ),
+  };
+}
+
+export function historyPage(ctx: Ctx<Caller>, searches: SearchEntity[]): Page {
+  const t = ctx.t;
+  return {
+    title: t('pv.history'),
+    body: (
+      <section>
+        <h1>{t('pv.history')}</h1>
+        <DataTable
+          columns={[
+            { label: '#', cell: (s) => s.id },
+            { label: t('pv.col.created'), cell: (s) => s.created },
+            { label: t('pv.col.lane'), cell: (s) => `${s.origin} → ${s.destination}` },
+            { label: t('pv.weight'), cell: (s) => s.weight ?? '–', numeric: true },
+            { label: t('pv.col.results'), cell: (s) => s.result_count, numeric: true },
+            { label: '', cell: (s) => <a href={`/pricing/search/results?search_id=${s.id}`}>{t('pv.rerun')}</a> },
+          ]}
+          rows={searches}
+          empty={t('pv.no_history')}
+        />
+      </section>
+    ),
+  };
+}
