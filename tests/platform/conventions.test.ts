@@ -48,7 +48,7 @@ describe('tokens', () => {
     for (const res of [
       await app.get('/users/me.json', { token: alice.token }),
       await app.get(`/users/me.json?auth_token=${alice.token}`),
-      await app.post('/users/me.json', { json: { auth_token: alice.token } }).then(() => app.get('/users/me.json', { headers: { authorization: `TokenPass ${alice.token}` } })),
+      await app.request('GET', '/users/me.json', { json: { auth_token: alice.token } }),
     ]) {
       assert.equal(res.status, 200);
       assert.equal(res.body.data.user.id, alice.user);
@@ -196,6 +196,21 @@ describe('browser session', () => {
     const logout = await app.post('/users/logout', { headers: { cookie: `${session}; ${cookiesOf(home)}` }, form: { _csrf: logoutCsrf } });
     assert.equal(logout.status, 302);
     assert.equal((await app.get('/users/me', { headers: { cookie: session } })).status, 302);
+  });
+
+  test('a JSON GET may use the browser session (page scripts); a JSON POST needs the token', async () => {
+    const form = await app.get('/users/login');
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!;
+    const cookie = cookiesOf(form);
+    const login = await app.post('/users/login', { headers: { cookie }, form: { _csrf: csrf, 'auth[user]': alice.email, 'auth[password]': alice.password } });
+    const session = `${cookie}; ${cookiesOf(login)}`;
+    const get = await app.get('/users/me.json', { headers: { cookie: session } });
+    assert.equal(get.status, 200);
+    assert.equal(get.body.data.user.id, alice.user);
+    const post = await app.post('/quotes/add.json', { headers: { cookie: session }, json: { route: 1, amount: 1, currency_code: 'EUR' } });
+    assert.equal(post.status, 401);
+    const wrongToken = await app.get('/users/me.json', { headers: { cookie: session, authorization: 'TokenPass bogus' } });
+    assert.equal(wrongToken.status, 401, 'a bad token is not rescued by the session');
   });
 
   test('a form post without the CSRF token is refused', async () => {
