@@ -48,12 +48,17 @@ describe('tokens', () => {
     for (const res of [
       await app.get('/users/me.json', { token: alice.token }),
       await app.get(`/users/me.json?auth_token=${alice.token}`),
-      await app.request('GET', '/users/me.json', { json: { auth_token: alice.token } }),
     ]) {
       assert.equal(res.status, 200);
       assert.equal(res.body.data.user.id, alice.user);
       assert.equal(res.body.data.user.company.id, alice.company);
     }
+  });
+
+  test('auth_token works as a body field too', async () => {
+    const res = await app.post('/quotes/add.json', { json: { auth_token: alice.token, route: 999999, amount: 1, currency_code: 'EUR' } });
+    assert.notEqual(res.status, 401);
+    assert.equal(res.body.auth.email, alice.email);
   });
 
   test('missing, malformed, forged and foreign-scheme tokens are 401 JSON', async () => {
