@@ -6,6 +6,7 @@ import { visibleShipments } from '../shipments/store.ts';
 import './messages.ts';
 import { presentCases } from './present.ts';
 import { createCase, findCase, linkFreight, linksOf, listCases } from './store.ts';
+import { caseAdded, casePage, casesPage, linked } from './views.tsx';
 
 const MAX_NAME = 200;
 
@@ -18,6 +19,7 @@ export function caseEndpoints(): Endpoint[] {
         const rows = await listCases(ctx.db, ctx.caller, readPaging(ctx.params));
         return ok({ cases: await presentCases(ctx.db, ctx.clock, ctx.caller, rows) });
       },
+      page: (outcome, ctx) => casesPage(ctx, outcome.kind === 'ok' ? (outcome.data as { cases: Record<string, unknown>[] }).cases : [], readPaging(ctx.params)),
     }),
     userEndpoint({
       method: 'POST',
@@ -30,6 +32,7 @@ export function caseEndpoints(): Endpoint[] {
         const [found] = await presentCases(ctx.db, ctx.clock, ctx.caller, [row]);
         return ok({ case: found });
       },
+      page: caseAdded,
     }),
     userEndpoint({
       method: 'GET',
@@ -41,6 +44,7 @@ export function caseEndpoints(): Endpoint[] {
         const [found] = await presentCases(ctx.db, ctx.clock, ctx.caller, [row]);
         return ok({ case: found });
       },
+      page: (outcome, ctx) => (outcome.kind === 'ok' ? casePage(ctx, (outcome.data as { case: Record<string, unknown> }).case) : { redirect: '/cdr/cases/index', ok: false, message: outcome.message }),
     }),
     userEndpoint({
       method: 'POST',
@@ -60,6 +64,7 @@ export function caseEndpoints(): Endpoint[] {
         const shipments = await visibleShipments(ctx.db, ctx.clock, ctx.caller, links.map((l) => l.freight_id));
         return ok({ routes: links.flatMap((l) => shipments.get(l.freight_id) ?? []) });
       },
+      page: linked,
     }),
   ];
 }

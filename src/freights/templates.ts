@@ -7,6 +7,7 @@ import { FIELDS, parseFreight, parseLocation } from './fields.ts';
 import { insertFreight } from './store.ts';
 import type { FlightsTable, TemplatesTable } from './tables.ts';
 import { airportByCode } from '../airports/index.ts';
+import { createdFromTemplate, flightAdded, flightsPage, templateAdded, templatesPage } from './template-views.tsx';
 
 /** Body keys a template keeps: the writable freight fields and the composite ones. */
 const TEMPLATE_KEYS = new Set([...FIELDS.filter((f) => f.input !== 'server').map((f) => f.api), 'pieces', 'eta_range', 'etd_range']);
@@ -38,6 +39,7 @@ export function templateEndpoints(): Endpoint[] {
           .executeTakeFirstOrThrow();
         return ok({ template: presentTemplate(row, ctx) }, parsed.warnings.length ? parsed.warnings : undefined);
       },
+      page: templateAdded,
     }),
     userEndpoint({
       method: 'GET',
@@ -46,6 +48,7 @@ export function templateEndpoints(): Endpoint[] {
         const rows = await ctx.db.selectFrom('templates').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('name').orderBy('id').execute();
         return ok({ templates: rows.map((r) => presentTemplate(r, ctx)) });
       },
+      page: (outcome, ctx) => templatesPage(ctx, outcome.kind === 'ok' ? (outcome.data as { templates: Record<string, unknown>[] }).templates : []),
     }),
     userEndpoint({
       method: 'POST',
@@ -61,6 +64,7 @@ export function templateEndpoints(): Endpoint[] {
         const row = await insertFreight(ctx.db, ctx.caller, ctx.clock.now(), { values, pieces: parsed.pieces });
         return ok({ route_id: row.id }, parsed.warnings.length ? parsed.warnings : undefined);
       },
+      page: createdFromTemplate,
     }),
   ];
 }
@@ -106,6 +110,7 @@ export function flightEndpoints(): Endpoint[] {
           .executeTakeFirstOrThrow();
         return ok({ flight: presentFlight(row, ctx) });
       },
+      page: flightAdded,
     }),
     userEndpoint({
       method: 'GET',
@@ -119,6 +124,12 @@ export function flightEndpoints(): Endpoint[] {
         limit = Math.min(limit, 100);
         const rows = await ctx.db.selectFrom('flights').selectAll().orderBy('etd').orderBy('id').limit(limit).offset((page - 1) * limit).execute();
         return ok({ flights: rows.map((r) => presentFlight(r, ctx)) }, warnings.length ? warnings : undefined);
+      },
+      page(outcome, ctx) {
+        const page = readInt(ctx.params.page) ?? 1;
+        const limit = readInt(ctx.params.limit) ?? 20;
+        const paging = { page: page >= 1 && page <= 1_000_000 ? page : 1, limit: limit >= 1 ? Math.min(limit, 100) : 20 };
+        return flightsPage(ctx, outcome.kind === 'ok' ? (outcome.data as { flights: Record<string, unknown>[] }).flights : [], paging);
       },
     }),
   ];

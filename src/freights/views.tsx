@@ -2,6 +2,7 @@ import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
 import { Badge, DataTable, Facts, Pager, PostButton, Tabs, type Column, type Tab } from '../kernel/ui.tsx';
+import { tourColumns } from '../tms/views.tsx';
 
 /**
  * HTML pages of the freight endpoints. They render the same presented freights the JSON
@@ -212,11 +213,9 @@ export function enlistPage(routes: FreightView[], state: ListState, ctx: Ctx<Cal
   );
   const sortable = (key: string) => listHref(state, { sort: `Routes.${key}`, direction: state.sort === `Routes.${key}` && state.direction === 'desc' ? 'asc' : 'desc', page: 1 });
   const tms = state.filterId === 53;
+  // Filter 53 lists tours, not freights: their columns come from the TMS module's views.
   const columns: Column<FreightView>[] = tms
-    ? [
-        { label: t('fv.col.id'), cell: (r) => r.id },
-        { label: t('fv.col.route'), cell: (r) => text(r.name ?? r.caption) },
-      ]
+    ? tourColumns(t)
     : [
         { label: t('fv.col.id'), cell: (r) => <a href={`/freights/view/${r.id}`}>{text(r.display_id ?? r.id)}</a>, sortHref: sortable('id') },
         { label: t('fv.col.route'), cell: (r) => <a href={`/freights/view/${r.id}`}>{`${text(r.f_from ?? r.from)} → ${text(r.f_to ?? r.to)}`}</a> },

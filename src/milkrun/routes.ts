@@ -6,6 +6,7 @@ import './messages.ts';
 import { presentMilkrun } from './present.ts';
 import { MOVES } from './states.ts';
 import { milkrunList, moveShipment } from './store.ts';
+import { afterMove, milkrunListPage } from './views.tsx';
 
 export function milkrunEndpoints(): Endpoint[] {
   return [
@@ -18,6 +19,7 @@ export function milkrunEndpoints(): Endpoint[] {
         if (!rows) return fail(ctx.t('milkrun.unknown_list', { id: String(ctx.path.id ?? '').slice(0, 20) }), { shipments: [] });
         return ok({ shipments: rows.map((r) => presentMilkrun(r, ctx.clock)) });
       },
+      page: (outcome, ctx) => milkrunListPage(outcome, ctx, readInt(ctx.path.id), readPaging(ctx.params)),
     }),
     ...MOVES.map((move) =>
       userEndpoint({
@@ -31,6 +33,7 @@ export function milkrunEndpoints(): Endpoint[] {
           if (result.kind === 'refused') return fail(ctx.t(result.reason, result.vars));
           return ok({ shipment: presentMilkrun(result.row, ctx.clock) });
         },
+        page: afterMove(move),
       }),
     ),
   ];

@@ -2,11 +2,18 @@ import { fail, notFound, ok } from '../kernel/outcome.ts';
 import { readId } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { readRouteIds, readTourDate, readTourName, type Read } from './fields.ts';
-import { presentTours, registerTmsLists } from './lists.ts';
+import { presentTours, registerTmsLists, tmsList } from './lists.ts';
 import './messages.ts';
 import { createTour, deleteTour, editTour, findTour, type TourInput, type TourResult } from './store.ts';
-import type { Ctx } from '../kernel/context.ts';
+import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Outcome } from '../kernel/outcome.ts';
+import { readPaging } from '../shipments/paging.ts';
+import { tourAdded, tourDeleted, tourEdited, tourFormPage, tourPage } from './views.tsx';
+
+/** The won orders on no tour (list 51), for the pages' forms: the first 100. */
+async function unplannedOrders(ctx: Ctx<Caller>): Promise<Record<string, unknown>[]> {
+  return ((await tmsList(ctx.db, ctx.clock, ctx.caller, 51, readPaging({ limit: '100' }))) ?? []) as Record<string, unknown>[];
+}
 
 /** The first refusal among the read fields, as a status error; else null. */
 function firstRefusal(ctx: Ctx, ...reads: Array<Read<unknown> | undefined>): Outcome | null {
@@ -36,6 +43,16 @@ export function tmsEndpoints(): Endpoint[] {
         if (refused || !name.ok || !date.ok || !routeIds.ok) return refused!;
         return answer(ctx, await createTour(ctx.db, ctx.clock.now(), ctx.caller, { name: name.value, date: date.value, routeIds: routeIds.value }));
       },
+      page: tourAdded,
+    }),
+    userEndpoint({
+      // The HTML form behind POST /tours/add (no JSON counterpart).
+      method: 'GET',
+      path: '/tours/add',
+      async handle(ctx) {
+        return ctx.format === 'json' ? notFound() : ok({});
+      },
+      page: async (_outcome, ctx) => tourFormPage(ctx, await unplannedOrders(ctx)),
     }),
     userEndpoint({
       method: 'POST',
@@ -56,6 +73,7 @@ export function tmsEndpoints(): Endpoint[] {
         if (routeIds?.ok) input.routeIds = routeIds.value;
         return answer(ctx, await editTour(ctx.db, ctx.clock.now(), ctx.caller, id, input));
       },
+      page: tourEdited,
     }),
     userEndpoint({
       method: 'GET',
@@ -65,6 +83,8 @@ export function tmsEndpoints(): Endpoint[] {
         const tour = id === undefined ? undefined : await findTour(ctx.db, ctx.caller, id);
         return tour ? answer(ctx, { kind: 'ok', tour }) : notFound();
       },
+      page: async (outcome, ctx) =>
+        outcome.kind === 'ok' ? tourPage(ctx, (outcome.data as { tour: Record<string, unknown> }).tour, await unplannedOrders(ctx)) : { redirect: '/freights/enlist/53', ok: false, message: outcome.message },
     }),
     userEndpoint({
       method: 'POST',
@@ -74,6 +94,7 @@ export function tmsEndpoints(): Endpoint[] {
         if (id === undefined || !(await deleteTour(ctx.db, ctx.caller, id))) return notFound();
         return ok({ tour: { id } });
       },
+      page: tourDeleted,
     }),
   ];
 }

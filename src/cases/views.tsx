@@ -1,0 +1,193 @@
+import type { Caller, Ctx } from '../kernel/context.ts';
+import type { Page } from '../kernel/html.tsx';
+import { addMessages } from '../kernel/i18n.ts';
+import type { Outcome } from '../kernel/outcome.ts';
+import { readId } from '../kernel/params.ts';
+import type { PageResult } from '../kernel/route.tsx';
+import { DataTable, Facts, Pager, type Column } from '../kernel/ui.tsx';
+
+/**
+ * HTML pages of cases (routes.ts): the company's cases with the add form, and one case with
+ * its linked shipments and the link form. They render `data.cases` / `data.case`.
+ */
+
+addMessages('eng', {
+  'cv.title': 'Cases',
+  'cv.empty': 'No cases yet.',
+  'cv.col.id': 'No.',
+  'cv.col.name': 'Case',
+  'cv.col.links': 'Shipments',
+  'cv.col.created': 'Opened',
+  'cv.col.modified': 'Last change',
+  'cv.add': 'New case',
+  'cv.name': 'Case name',
+  'cv.save': 'Open case',
+  'cv.opened': 'Case “{name}” opened.',
+  'cv.details': 'Details',
+  'cv.author': 'Opened by',
+  'cv.shipments': 'Linked shipments',
+  'cv.no_links': 'No shipments linked yet.',
+  'cv.col.shipment': 'Freight',
+  'cv.col.from': 'From',
+  'cv.col.to': 'To',
+  'cv.col.weight': 'Chargeable kg',
+  'cv.col.capacity': 'Capacity (m³)',
+  'cv.col.linked': 'Linked',
+  'cv.invisible': 'no longer visible',
+  'cv.link': 'Link a shipment',
+  'cv.route_id': 'Freight id',
+  'cv.route_id.hint': 'The reference number of a freight you can see',
+  'cv.link.save': 'Link',
+  'cv.linked': 'Shipment linked.',
+  'cv.back': '‹ All cases',
+  'cv.prev': '‹ Previous',
+  'cv.next': 'Next ›',
+  'cv.page': 'Page',
+});
+
+addMessages('deu', {
+  'cv.title': 'Vorgänge',
+  'cv.empty': 'Noch keine Vorgänge.',
+  'cv.col.id': 'Nr.',
+  'cv.col.name': 'Vorgang',
+  'cv.col.links': 'Sendungen',
+  'cv.col.created': 'Eröffnet',
+  'cv.col.modified': 'Letzte Änderung',
+  'cv.add': 'Neuer Vorgang',
+  'cv.name': 'Name des Vorgangs',
+  'cv.save': 'Vorgang eröffnen',
+  'cv.opened': 'Vorgang „{name}“ eröffnet.',
+  'cv.details': 'Details',
+  'cv.author': 'Eröffnet von',
+  'cv.shipments': 'Verknüpfte Sendungen',
+  'cv.no_links': 'Noch keine Sendungen verknüpft.',
+  'cv.col.shipment': 'Fracht',
+  'cv.col.from': 'Von',
+  'cv.col.to': 'Nach',
+  'cv.col.weight': 'Frachtpflichtiges kg',
+  'cv.col.capacity': 'Volumen (m³)',
+  'cv.col.linked': 'Verknüpft',
+  'cv.invisible': 'nicht mehr sichtbar',
+  'cv.link': 'Sendung verknüpfen',
+  'cv.route_id': 'Fracht-Id',
+  'cv.route_id.hint': 'Die Referenznummer einer Fracht, die Sie sehen können',
+  'cv.link.save': 'Verknüpfen',
+  'cv.linked': 'Sendung verknüpft.',
+  'cv.back': '‹ Alle Vorgänge',
+  'cv.prev': '‹ Zurück',
+  'cv.next': 'Weiter ›',
+  'cv.page': 'Seite',
+});
+
+type Row = Record<string, any>;
+type Answer = Extract<Outcome, { kind: 'ok' | 'error' }>;
+
+const text = (v: unknown) => (v === null || v === undefined || v === '' ? '–' : String(v));
+const casePath = (id: number | string) => `/cdr/cases/view/${id}`;
+const links = (c: Row): Row[] => (Array.isArray(c._links) ? c._links : []);
+
+/** GET /cdr/cases/index: the company's cases, newest first, and the form to open one. */
+export function casesPage(ctx: Ctx<Caller>, cases: Row[], paging: { page: number; limit: number }): Page {
+  const t = ctx.t;
+  const columns: Column<Row>[] = [
+    { label: t('cv.col.id'), cell: (c) => <a href={casePath(c.id)}>{String(c.id)}</a> },
+    { label: t('cv.col.name'), cell: (c) => <a href={casePath(c.id)}>{text(c.name)}</a> },
+    { label: t('cv.col.links'), cell: (c) => String(links(c).length), numeric: true },
+    { label: t('cv.col.created'), cell: (c) => text(c.created) },
+    { label: t('cv.col.modified'), cell: (c) => text(c.modified) },
+  ];
+  const href = (page: number) => `/cdr/cases/index?${new URLSearchParams({ page: String(page), limit: String(paging.limit) })}`;
+  return {
+    title: t('cv.title'),
+    body: (
+      <section>
+        <h1>{t('cv.title')}</h1>
+        <DataTable columns={columns} rows={cases} empty={t('cv.empty')} testId="cases" />
+        <Pager page={paging.page} limit={paging.limit} count={cases.length} href={href} labels={{ prev: t('cv.prev'), next: t('cv.next'), page: t('cv.page') }} />
+        <h2>{t('cv.add')}</h2>
+        <form class="inline panel" method="post" action="/cdr/cases/add">
+          <input type="hidden" name="_csrf" value={ctx.reply.generateCsrf()} />
+          <label>
+            {t('cv.name')}
+            <input name="name" required maxLength={200} />
+          </label>
+          <button type="submit">{t('cv.save')}</button>
+        </form>
+      </section>
+    ),
+  };
+}
+
+/** POST /cdr/cases/add: to the new case; a refusal back to the index. */
+export function caseAdded(outcome: Answer, ctx: Ctx<Caller>): PageResult {
+  if (outcome.kind === 'error') return { redirect: '/cdr/cases/index', ok: false, message: outcome.message };
+  const c = (outcome.data as { case: Row }).case;
+  return { redirect: casePath(c.id), message: ctx.t('cv.opened', { name: String(c.name) }) };
+}
+
+/** GET /cdr/cases/view/{id}: facts, the linked shipments and the link form. */
+export function casePage(ctx: Ctx<Caller>, c: Row): Page {
+  const t = ctx.t;
+  const me = ctx.caller;
+  const columns: Column<Row>[] = [
+    {
+      label: t('cv.col.shipment'),
+      cell: (l) => (l.object ? <a href={`/freights/view/${l.object.id}`}>{String(l.object.id)}</a> : <span class="muted">{t('cv.invisible')}</span>),
+    },
+    { label: t('cv.col.from'), cell: (l) => text(l.object?.from) },
+    { label: t('cv.col.to'), cell: (l) => text(l.object?.to) },
+    { label: t('cv.col.weight'), cell: (l) => text(l.object?.weight), numeric: true },
+    { label: t('cv.col.capacity'), cell: (l) => text(l.object?.capacity), numeric: true },
+    { label: t('cv.col.linked'), cell: (l) => text(l.created) },
+  ];
+  const author = c.author_user_id === me.userId ? me.realname || me.email : `#${c.author_user_id}`;
+  return {
+    title: `${t('cv.col.name')} ${c.id}: ${text(c.name)}`,
+    body: (
+      <section>
+        <p>
+          <a href="/cdr/cases/index">{t('cv.back')}</a>
+        </p>
+        <h1>
+          {text(c.name)} <span class="muted">#{String(c.id)}</span>
+        </h1>
+        <div class="columns">
+          <div class="panel">
+            <h2>{t('cv.details')}</h2>
+            <Facts
+              items={[
+                [t('cv.author'), author],
+                [t('cv.col.created'), text(c.created)],
+                [t('cv.col.modified'), text(c.modified)],
+              ]}
+            />
+          </div>
+          <div class="panel">
+            <h2>{t('cv.link')}</h2>
+            <form class="stack" method="post" action={`/cdr/cases/link/${c.id}`}>
+              <input type="hidden" name="_csrf" value={ctx.reply.generateCsrf()} />
+              <label>
+                {t('cv.route_id')}
+                <input name="route_id" inputMode="numeric" required />
+                <span class="hint">{t('cv.route_id.hint')}</span>
+              </label>
+              <div>
+                <button type="submit">{t('cv.link.save')}</button>
+              </div>
+            </form>
+          </div>
+        </div>
+        <h2>{t('cv.shipments')}</h2>
+        <DataTable columns={columns} rows={links(c)} empty={t('cv.no_links')} testId="case-links" />
+      </section>
+    ),
+  };
+}
+
+/** POST /cdr/cases/link/{id}: back to the case page with a flash either way. */
+export function linked(outcome: Answer, ctx: Ctx<Caller>): PageResult {
+  const id = readId(ctx.path.id);
+  const to = id === undefined ? '/cdr/cases/index' : casePath(id);
+  if (outcome.kind === 'error') return { redirect: to, ok: false, message: outcome.message };
+  return { redirect: to, message: ctx.t('cv.linked') };
+}

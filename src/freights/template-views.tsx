@@ -1,0 +1,218 @@
+import type { Caller, Ctx } from '../kernel/context.ts';
+import type { Page } from '../kernel/html.tsx';
+import { addMessages } from '../kernel/i18n.ts';
+import type { Outcome } from '../kernel/outcome.ts';
+import type { PageResult } from '../kernel/route.tsx';
+import { DataTable, Pager, PostButton, type Column } from '../kernel/ui.tsx';
+
+/**
+ * HTML pages of templates and flights (src/freights/templates.ts). They render the JSON
+ * answers' data (`data.templates`, `data.flights`); forms post to the same API paths and land
+ * back on the index with a flash message (post/redirect/get).
+ */
+
+addMessages('eng', {
+  'tv.title': 'Templates',
+  'tv.empty': 'No templates yet.',
+  'tv.col.name': 'Name',
+  'tv.col.route': 'Route',
+  'tv.col.weight': 'Weight (kg)',
+  'tv.col.created': 'Created',
+  'tv.use': 'Create freight',
+  'tv.add': 'New template',
+  'tv.name': 'Template name',
+  'tv.from': 'From',
+  'tv.to': 'To',
+  'tv.location.hint': 'airport:FRA, city:60311 or an IATA code',
+  'tv.etd': 'Pick-up',
+  'tv.eta': 'Delivery',
+  'tv.range.hint': 'YYYY-MM-DD HH:MM to YYYY-MM-DD HH:MM',
+  'tv.category': 'Category',
+  'tv.commodity': 'Goods',
+  'tv.save': 'Save template',
+  'tv.saved': 'Template “{name}” saved.',
+  'tv.created': 'Freight created from the template.',
+  'tv.hint': 'A freight made from a template starts as your own order (taken, your company as carrier).',
+  'flv.title': 'Flights',
+  'flv.empty': 'No flights in the schedule.',
+  'flv.col.number': 'Flight',
+  'flv.col.from': 'From',
+  'flv.col.to': 'To',
+  'flv.col.etd': 'Departure',
+  'flv.col.eta': 'Arrival',
+  'flv.col.provider': 'Provider',
+  'flv.own': 'own company',
+  'flv.request': 'Request booking',
+  'flv.add': 'Add a flight',
+  'flv.number': 'Flight number',
+  'flv.iata.hint': 'IATA code, e.g. FRA',
+  'flv.time.hint': 'YYYY-MM-DD HH:MM',
+  'flv.save': 'Add flight',
+  'flv.saved': 'Flight {number} added.',
+  'flv.prev': '‹ Previous',
+  'flv.next': 'Next ›',
+  'flv.page': 'Page',
+});
+
+addMessages('deu', {
+  'tv.title': 'Vorlagen',
+  'tv.empty': 'Noch keine Vorlagen.',
+  'tv.col.name': 'Name',
+  'tv.col.route': 'Strecke',
+  'tv.col.weight': 'Gewicht (kg)',
+  'tv.col.created': 'Angelegt',
+  'tv.use': 'Fracht anlegen',
+  'tv.add': 'Neue Vorlage',
+  'tv.name': 'Name der Vorlage',
+  'tv.from': 'Von',
+  'tv.to': 'Nach',
+  'tv.location.hint': 'airport:FRA, city:60311 oder ein IATA-Code',
+  'tv.etd': 'Abholung',
+  'tv.eta': 'Zustellung',
+  'tv.range.hint': 'JJJJ-MM-TT HH:MM to JJJJ-MM-TT HH:MM',
+  'tv.category': 'Kategorie',
+  'tv.commodity': 'Ware',
+  'tv.save': 'Vorlage speichern',
+  'tv.saved': 'Vorlage „{name}“ gespeichert.',
+  'tv.created': 'Fracht aus der Vorlage angelegt.',
+  'tv.hint': 'Eine Fracht aus einer Vorlage ist gleich Ihr eigener Auftrag (vergeben, Ihre Firma als Frachtführer).',
+  'flv.title': 'Flüge',
+  'flv.empty': 'Keine Flüge im Flugplan.',
+  'flv.col.number': 'Flug',
+  'flv.col.from': 'Von',
+  'flv.col.to': 'Nach',
+  'flv.col.etd': 'Abflug',
+  'flv.col.eta': 'Ankunft',
+  'flv.col.provider': 'Anbieter',
+  'flv.own': 'eigene Firma',
+  'flv.request': 'Buchung anfragen',
+  'flv.add': 'Flug hinzufügen',
+  'flv.number': 'Flugnummer',
+  'flv.iata.hint': 'IATA-Code, z. B. FRA',
+  'flv.time.hint': 'JJJJ-MM-TT HH:MM',
+  'flv.save': 'Flug hinzufügen',
+  'flv.saved': 'Flug {number} hinzugefügt.',
+  'flv.prev': '‹ Zurück',
+  'flv.next': 'Weiter ›',
+  'flv.page': 'Seite',
+});
+
+type Row = Record<string, any>;
+type Answer = Extract<Outcome, { kind: 'ok' | 'error' }>;
+
+/** A stored template field as text: only scalars are shown. */
+const scalar = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v).trim() || '–' : '–');
+const text = (v: unknown) => (v === null || v === undefined || v === '' ? '–' : String(v));
+
+function field(name: string, label: string, hint?: string, extra: Record<string, unknown> = {}) {
+  return (
+    <label>
+      {label}
+      <input name={name} {...extra} />
+      {hint && <span class="hint">{hint}</span>}
+    </label>
+  );
+}
+
+/** GET /templates/index: the company's templates, a Create-freight button each, and the add form. */
+export function templatesPage(ctx: Ctx<Caller>, templates: Row[]): Page {
+  const t = ctx.t;
+  const csrf = ctx.reply.generateCsrf();
+  const fields = (r: Row): Row => (r.fields && typeof r.fields === 'object' && !Array.isArray(r.fields) ? r.fields : {});
+  const columns: Column<Row>[] = [
+    { label: t('tv.col.name'), cell: (r) => text(r.name) },
+    { label: t('tv.col.route'), cell: (r) => `${scalar(fields(r).from)} → ${scalar(fields(r).to)}` },
+    { label: t('tv.col.weight'), cell: (r) => scalar(fields(r).weight), numeric: true },
+    { label: t('tv.col.created'), cell: (r) => text(r.created) },
+    { label: '', cell: (r) => <PostButton action="/freights/create-from-template" label={t('tv.use')} csrf={csrf} fields={{ template_id: String(r.id) }} /> },
+  ];
+  return {
+    title: t('tv.title'),
+    body: (
+      <section>
+        <h1>{t('tv.title')}</h1>
+        <p class="hint">{t('tv.hint')}</p>
+        <DataTable columns={columns} rows={templates} empty={t('tv.empty')} testId="templates" />
+        <h2>{t('tv.add')}</h2>
+        <form class="stack panel" method="post" action="/templates/add">
+          <input type="hidden" name="_csrf" value={csrf} />
+          <div class="form-grid">
+            {field('name', t('tv.name'), undefined, { required: true, maxLength: 200 })}
+            {field('from', t('tv.from'), t('tv.location.hint'), { list: 'locations', 'data-autocomplete': 'location' })}
+            {field('to', t('tv.to'), t('tv.location.hint'), { list: 'locations', 'data-autocomplete': 'location' })}
+            {field('weight', t('tv.col.weight'), undefined, { inputMode: 'decimal' })}
+            {field('etd_range', t('tv.etd'), t('tv.range.hint'))}
+            {field('eta_range', t('tv.eta'), t('tv.range.hint'))}
+            {field('category', t('tv.category'), undefined, { value: 'ftl' })}
+            {field('refs[commodity]', t('tv.commodity'))}
+          </div>
+          <datalist id="locations" />
+          <div>
+            <button type="submit">{t('tv.save')}</button>
+          </div>
+        </form>
+      </section>
+    ),
+  };
+}
+
+/** POST /templates/add: back to the index with a flash either way. */
+export function templateAdded(outcome: Answer, ctx: Ctx<Caller>): PageResult {
+  if (outcome.kind === 'error') return { redirect: '/templates/index', ok: false, message: outcome.message };
+  const name = (outcome.data as { template?: { name?: string } }).template?.name ?? '';
+  return { redirect: '/templates/index', message: ctx.t('tv.saved', { name }) };
+}
+
+/** POST /freights/create-from-template: to the new freight. */
+export function createdFromTemplate(outcome: Answer, ctx: Ctx<Caller>): PageResult {
+  if (outcome.kind === 'error') return { redirect: '/templates/index', ok: false, message: outcome.message };
+  return { redirect: `/freights/view/${(outcome.data as { route_id: number }).route_id}`, message: ctx.t('tv.created') };
+}
+
+/** GET /flights/index: the schedule, a booking request per flight, and the add form. */
+export function flightsPage(ctx: Ctx<Caller>, flights: Row[], paging: { page: number; limit: number }): Page {
+  const t = ctx.t;
+  const csrf = ctx.reply.generateCsrf();
+  const me = ctx.caller.companyId;
+  const columns: Column<Row>[] = [
+    { label: t('flv.col.number'), cell: (r) => text(r.flight_number) },
+    { label: t('flv.col.from'), cell: (r) => text(r.from) },
+    { label: t('flv.col.to'), cell: (r) => text(r.to) },
+    { label: t('flv.col.etd'), cell: (r) => text(r.etd) },
+    { label: t('flv.col.eta'), cell: (r) => text(r.eta) },
+    { label: t('flv.col.provider'), cell: (r) => (r.company === me ? t('flv.own') : `#${r.company}`) },
+    { label: '', cell: (r) => <PostButton action={`/freights/request/flight/${r.id}`} label={t('flv.request')} csrf={csrf} variant="secondary" /> },
+  ];
+  const href = (page: number) => `/flights/index?${new URLSearchParams({ page: String(page), limit: String(paging.limit) })}`;
+  return {
+    title: t('flv.title'),
+    body: (
+      <section>
+        <h1>{t('flv.title')}</h1>
+        <DataTable columns={columns} rows={flights} empty={t('flv.empty')} testId="flights" />
+        <Pager page={paging.page} limit={paging.limit} count={flights.length} href={href} labels={{ prev: t('flv.prev'), next: t('flv.next'), page: t('flv.page') }} />
+        <h2>{t('flv.add')}</h2>
+        <form class="stack panel" method="post" action="/flights/add">
+          <input type="hidden" name="_csrf" value={csrf} />
+          <div class="form-grid">
+            {field('flight_number', t('flv.number'), undefined, { required: true, maxLength: 20 })}
+            {field('from', t('flv.col.from'), t('flv.iata.hint'), { required: true })}
+            {field('to', t('flv.col.to'), t('flv.iata.hint'), { required: true })}
+            {field('etd', t('flv.col.etd'), t('flv.time.hint'), { required: true })}
+            {field('eta', t('flv.col.eta'), t('flv.time.hint'), { required: true })}
+          </div>
+          <div>
+            <button type="submit">{t('flv.save')}</button>
+          </div>
+        </form>
+      </section>
+    ),
+  };
+}
+
+/** POST /flights/add: back to the schedule with a flash either way. */
+export function flightAdded(outcome: Answer, ctx: Ctx<Caller>): PageResult {
+  if (outcome.kind === 'error') return { redirect: '/flights/index', ok: false, message: outcome.message };
+  const number = (outcome.data as { flight?: { flight_number?: string } }).flight?.flight_number ?? '';
+  return { redirect: '/flights/index', message: ctx.t('flv.saved', { number }) };
+}

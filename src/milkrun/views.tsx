@@ -1,0 +1,209 @@
+import type { Caller, Ctx } from '../kernel/context.ts';
+import type { Page } from '../kernel/html.tsx';
+import { addMessages } from '../kernel/i18n.ts';
+import type { Outcome } from '../kernel/outcome.ts';
+import { readInt } from '../kernel/params.ts';
+import type { PageResult } from '../kernel/route.tsx';
+import { Badge, DataTable, Pager, PostButton, Tabs, type Column, type Tab } from '../kernel/ui.tsx';
+import { decideMove, isMilkrunList, LISTS, MOVES, type Move } from './states.ts';
+
+/**
+ * HTML pages of the milk-run (routes.ts): the filter lists as tabs, the shipments of one list
+ * with the moves the list's party may make from each shipment's state (states.ts decides), and
+ * the moves' form posts, which land back on the list they came from with a flash message.
+ */
+
+addMessages('eng', {
+  'mv.title': 'Milk-run',
+  'mv.group.handling': 'Handling',
+  'mv.group.forwarding': 'Forwarding import',
+  'mv.group.trucking': 'Trucking import',
+  'mv.l70': 'Waiting',
+  'mv.l71': 'Selected',
+  'mv.l78': 'Follow-up',
+  'mv.l72': 'Deselected',
+  'mv.l80': 'To decide',
+  'mv.l81': 'Selected',
+  'mv.l82': 'Deselected',
+  'mv.l83': 'On the road',
+  'mv.l84': 'Delivered',
+  'mv.l73': 'Assigned',
+  'mv.l74': 'Running',
+  'mv.l75': 'Delivered',
+  'mv.empty': 'No shipments in this list.',
+  'mv.col.awb': 'AWB',
+  'mv.col.weight': 'Weight (kg)',
+  'mv.col.pieces': 'Pieces',
+  'mv.col.flight': 'Flight',
+  'mv.col.ata': 'Arrived',
+  'mv.col.nfd': 'NFD',
+  'mv.col.awd': 'AWD received',
+  'mv.col.shc': 'SHC',
+  'mv.col.warehouse': 'Location',
+  'mv.col.state': 'State',
+  'mv.col.carrier': 'Trucker',
+  'mv.move.select': 'Select',
+  'mv.move.deselect': 'Deselect',
+  'mv.move.follow-up': 'Follow-up',
+  'mv.move.dispatch': 'Dispatch',
+  'mv.move.deliver': 'Delivered',
+  'mv.carrier': 'Trucker company id',
+  'mv.done.select': 'Shipment {awb} selected.',
+  'mv.done.deselect': 'Shipment {awb} deselected.',
+  'mv.done.follow-up': 'Shipment {awb} set to follow-up.',
+  'mv.done.dispatch': 'Shipment {awb} dispatched.',
+  'mv.done.deliver': 'Shipment {awb} delivered.',
+  'mv.hint': 'Shipments come from status files (POST /files/push.json with action=status).',
+  'mv.prev': '‹ Previous',
+  'mv.next': 'Next ›',
+  'mv.page': 'Page',
+});
+
+addMessages('deu', {
+  'mv.title': 'Milkrun',
+  'mv.group.handling': 'Abfertigung',
+  'mv.group.forwarding': 'Spedition Import',
+  'mv.group.trucking': 'Transport Import',
+  'mv.l70': 'Wartend',
+  'mv.l71': 'Ausgewählt',
+  'mv.l78': 'Wiedervorlage',
+  'mv.l72': 'Abgewählt',
+  'mv.l80': 'Zu entscheiden',
+  'mv.l81': 'Ausgewählt',
+  'mv.l82': 'Abgewählt',
+  'mv.l83': 'Unterwegs',
+  'mv.l84': 'Zugestellt',
+  'mv.l73': 'Zugewiesen',
+  'mv.l74': 'Unterwegs',
+  'mv.l75': 'Zugestellt',
+  'mv.empty': 'Keine Sendungen in dieser Liste.',
+  'mv.col.awb': 'AWB',
+  'mv.col.weight': 'Gewicht (kg)',
+  'mv.col.pieces': 'Stück',
+  'mv.col.flight': 'Flug',
+  'mv.col.ata': 'Angekommen',
+  'mv.col.nfd': 'NFD',
+  'mv.col.awd': 'AWD erhalten',
+  'mv.col.shc': 'SHC',
+  'mv.col.warehouse': 'Lagerplatz',
+  'mv.col.state': 'Status',
+  'mv.col.carrier': 'Fuhrunternehmer',
+  'mv.move.select': 'Auswählen',
+  'mv.move.deselect': 'Abwählen',
+  'mv.move.follow-up': 'Wiedervorlage',
+  'mv.move.dispatch': 'Disponieren',
+  'mv.move.deliver': 'Zugestellt',
+  'mv.carrier': 'Firmen-Id des Fuhrunternehmers',
+  'mv.done.select': 'Sendung {awb} ausgewählt.',
+  'mv.done.deselect': 'Sendung {awb} abgewählt.',
+  'mv.done.follow-up': 'Sendung {awb} auf Wiedervorlage gesetzt.',
+  'mv.done.dispatch': 'Sendung {awb} disponiert.',
+  'mv.done.deliver': 'Sendung {awb} zugestellt.',
+  'mv.hint': 'Sendungen entstehen aus Statusdateien (POST /files/push.json mit action=status).',
+  'mv.prev': '‹ Zurück',
+  'mv.next': 'Weiter ›',
+  'mv.page': 'Seite',
+});
+
+type Shipment = Record<string, any>;
+type Answer = Extract<Outcome, { kind: 'ok' | 'error' }>;
+
+const GROUPS: [string, number[]][] = [
+  ['mv.group.handling', [70, 71, 78, 72]],
+  ['mv.group.forwarding', [80, 81, 82, 83, 84]],
+  ['mv.group.trucking', [73, 74, 75]],
+];
+
+const listPath = (id: number) => `/milkrun/import/short/${id}`;
+const text = (v: unknown) => (v === null || v === undefined || v === '' ? '–' : String(v));
+
+/** The moves the list's party may make on a shipment in its state (the state machine's answer). */
+function movesFor(listId: number, state: string): Move[] {
+  const list = LISTS[listId];
+  return list ? MOVES.filter((m) => decideMove(m, [list.party], state) !== null) : [];
+}
+
+function MoveForm({ move, shipment, listId, csrf, label, carrierLabel }: { move: Move; shipment: Shipment; listId: number; csrf: string; label: string; carrierLabel: string }) {
+  // The owner's dispatch hands the shipment to a trucker: that form asks for the company id.
+  if (move === 'dispatch' && LISTS[listId]?.party === 'owner') {
+    return (
+      <form class="inline" method="post" action={`/milkrun/dispatch/${shipment.id}`}>
+        <input type="hidden" name="_csrf" value={csrf} />
+        <input type="hidden" name="back" value={String(listId)} />
+        <input name="carrier" inputMode="numeric" size={6} required aria-label={carrierLabel} placeholder={carrierLabel} />
+        <button type="submit">{label}</button>
+      </form>
+    );
+  }
+  return <PostButton action={`/milkrun/${move}/${shipment.id}`} label={label} csrf={csrf} fields={{ back: String(listId) }} variant={move === 'deselect' ? 'secondary' : undefined} />;
+}
+
+/** GET /milkrun/import/short/{id}: one list of the milk-run. */
+export function milkrunPage(ctx: Ctx<Caller>, listId: number, shipments: Shipment[], paging: { page: number; limit: number }): Page {
+  const t = ctx.t;
+  const csrf = ctx.reply.generateCsrf();
+  const tabs: Tab[] = GROUPS.flatMap(([group, ids]) => ids.map((id, i) => ({ href: listPath(id), label: t(`mv.l${id}`), active: id === listId, group: i === 0 ? t(group) : undefined })));
+  const group = GROUPS.find(([, ids]) => ids.includes(listId));
+  const title = `${t('mv.title')}: ${group ? `${t(group[0])} · ` : ''}${t(`mv.l${listId}`)}`;
+  const time = (v: unknown) => (typeof v === 'string' && v ? v.slice(0, 16) : '–');
+  // The trucker matters once the shipment is dispatched; before, the column would be empty.
+  const handedOver = (LISTS[listId]?.states ?? []).some((st) => st === 'dispatched' || st === 'running' || st === 'delivered');
+  const columns: Column<Shipment>[] = [
+    { label: t('mv.col.awb'), cell: (s) => text(s.awb) },
+    { label: t('mv.col.weight'), cell: (s) => text(s.weight), numeric: true },
+    { label: t('mv.col.pieces'), cell: (s) => text(s.pieces), numeric: true },
+    { label: t('mv.col.flight'), cell: (s) => `${text(s.flight_number)}${s.location ? ` · ${s.location}` : ''}` },
+    { label: t('mv.col.ata'), cell: (s) => time(s.ata) },
+    { label: `${t('mv.col.nfd')} / ${t('mv.col.awd')}`, cell: (s) => `${time(s.nfd_received)} / ${time(s.awd_received)}` },
+    { label: t('mv.col.shc'), cell: (s) => text(s.special_handling_codes) },
+    { label: t('mv.col.warehouse'), cell: (s) => text(s.warehouse_location) },
+    { label: t('mv.col.state'), cell: (s) => <Badge value={s.state} /> },
+    ...(handedOver ? [{ label: t('mv.col.carrier'), cell: (s: Shipment) => (s.carrier ? `#${s.carrier}` : '–') }] : []),
+    {
+      label: '',
+      cell: (s) =>
+        movesFor(listId, String(s.state)).map((m) => [
+          <MoveForm move={m} shipment={s} listId={listId} csrf={csrf} label={t(`mv.move.${m}`)} carrierLabel={t('mv.carrier')} />,
+          ' ',
+        ]),
+    },
+  ];
+  const href = (page: number) => `${listPath(listId)}?${new URLSearchParams({ page: String(page), limit: String(paging.limit) })}`;
+  return {
+    title,
+    body: (
+      <section>
+        <h1>{title}</h1>
+        <Tabs tabs={tabs} />
+        <DataTable columns={columns} rows={shipments} empty={t('mv.empty')} testId="milkrun" />
+        <Pager page={paging.page} limit={paging.limit} count={shipments.length} href={href} labels={{ prev: t('mv.prev'), next: t('mv.next'), page: t('mv.page') }} />
+        <p class="hint">{t('mv.hint')}</p>
+      </section>
+    ),
+  };
+}
+
+/** An unknown list id: to the first list, with the reason. */
+export function milkrunListPage(outcome: Answer, ctx: Ctx<Caller>, listId: number | undefined, paging: { page: number; limit: number }): PageResult {
+  if (outcome.kind === 'error' || listId === undefined) return { redirect: listPath(70), ok: false, message: outcome.kind === 'error' ? outcome.message : undefined };
+  return milkrunPage(ctx, listId, (outcome.data as { shipments: Shipment[] }).shipments, paging);
+}
+
+/**
+ * After a move: back to the list the form came from (`back`, a list id); without one, to the
+ * list the shipment is in now for the caller (the trucker's lists when it is the trucker).
+ */
+export function afterMove(move: Move) {
+  return (outcome: Answer, ctx: Ctx<Caller>): PageResult => {
+    const back = readInt(ctx.params.back);
+    const shipment = outcome.kind === 'ok' ? (outcome.data as { shipment: Shipment }).shipment : undefined;
+    let target = back !== undefined && isMilkrunList(back) ? back : undefined;
+    if (target === undefined && shipment) {
+      const party = shipment.carrier === ctx.caller.companyId ? 'carrier' : 'owner';
+      target = GROUPS.flatMap(([, ids]) => ids).find((id) => LISTS[id]!.party === party && LISTS[id]!.states.includes(shipment.state));
+    }
+    const to = listPath(target ?? 70);
+    if (outcome.kind === 'error') return { redirect: to, ok: false, message: outcome.message };
+    return { redirect: to, message: ctx.t(`mv.done.${move}`, { awb: String(shipment?.awb ?? '') }) };
+  };
+}

@@ -1,0 +1,235 @@
+import type { Caller, Ctx } from '../kernel/context.ts';
+import type { Page } from '../kernel/html.tsx';
+import { addMessages, type Translate } from '../kernel/i18n.ts';
+import type { Outcome } from '../kernel/outcome.ts';
+import { readId } from '../kernel/params.ts';
+import type { PageResult } from '../kernel/route.tsx';
+import { DataTable, Facts, PostButton, type Column } from '../kernel/ui.tsx';
+
+/**
+ * HTML pages of TMS tours (routes.ts). The tours list itself is the freights enlist page of
+ * filter 53 (its columns come from `tourColumns` here); this module adds the form that plans a
+ * tour from won orders (list 51), the tour page with its edit form, and the form posts'
+ * redirects.
+ */
+
+addMessages('eng', {
+  'tmv.tours': 'Tours',
+  'tmv.plan': 'Plan a tour',
+  'tmv.col.id': 'Tour',
+  'tmv.col.name': 'Name',
+  'tmv.col.date': 'Date',
+  'tmv.col.orders': 'Orders',
+  'tmv.col.weight': 'Chargeable kg',
+  'tmv.col.freight': 'Freight',
+  'tmv.col.from': 'From',
+  'tmv.col.to': 'To',
+  'tmv.col.capacity': 'Capacity (m³)',
+  'tmv.name': 'Tour name',
+  'tmv.date': 'Date',
+  'tmv.date.hint': 'YYYY-MM-DD, optional',
+  'tmv.orders': 'Won orders not yet on a tour',
+  'tmv.no_orders': 'No won orders wait for a tour.',
+  'tmv.on_tour': 'Orders on this tour',
+  'tmv.no_routes': 'No orders on this tour.',
+  'tmv.route_ids': 'Freight ids on the tour, in order (comma separated)',
+  'tmv.route_ids.hint': 'Replaces the tour’s list; empty removes every order.',
+  'tmv.save': 'Plan tour',
+  'tmv.update': 'Save tour',
+  'tmv.delete': 'Delete tour',
+  'tmv.details': 'Details',
+  'tmv.edit': 'Change the tour',
+  'tmv.created': 'Created',
+  'tmv.modified': 'Last change',
+  'tmv.planned': 'Tour “{name}” planned.',
+  'tmv.saved': 'Tour saved.',
+  'tmv.deleted': 'Tour deleted; its orders wait for a tour again.',
+  'tmv.back': '‹ All tours',
+});
+
+addMessages('deu', {
+  'tmv.tours': 'Touren',
+  'tmv.plan': 'Tour planen',
+  'tmv.col.id': 'Tour',
+  'tmv.col.name': 'Name',
+  'tmv.col.date': 'Datum',
+  'tmv.col.orders': 'Aufträge',
+  'tmv.col.weight': 'Frachtpflichtiges kg',
+  'tmv.col.freight': 'Fracht',
+  'tmv.col.from': 'Von',
+  'tmv.col.to': 'Nach',
+  'tmv.col.capacity': 'Volumen (m³)',
+  'tmv.name': 'Name der Tour',
+  'tmv.date': 'Datum',
+  'tmv.date.hint': 'JJJJ-MM-TT, optional',
+  'tmv.orders': 'Gewonnene Aufträge ohne Tour',
+  'tmv.no_orders': 'Keine gewonnenen Aufträge warten auf eine Tour.',
+  'tmv.on_tour': 'Aufträge auf dieser Tour',
+  'tmv.no_routes': 'Keine Aufträge auf dieser Tour.',
+  'tmv.route_ids': 'Fracht-Ids der Tour in Reihenfolge (durch Komma getrennt)',
+  'tmv.route_ids.hint': 'Ersetzt die Liste der Tour; leer entfernt alle Aufträge.',
+  'tmv.save': 'Tour planen',
+  'tmv.update': 'Tour speichern',
+  'tmv.delete': 'Tour löschen',
+  'tmv.details': 'Details',
+  'tmv.edit': 'Tour ändern',
+  'tmv.created': 'Angelegt',
+  'tmv.modified': 'Letzte Änderung',
+  'tmv.planned': 'Tour „{name}“ geplant.',
+  'tmv.saved': 'Tour gespeichert.',
+  'tmv.deleted': 'Tour gelöscht; ihre Aufträge warten wieder auf eine Tour.',
+  'tmv.back': '‹ Alle Touren',
+});
+
+type Row = Record<string, any>;
+type Answer = Extract<Outcome, { kind: 'ok' | 'error' }>;
+
+export const TOURS_LIST = '/freights/enlist/53';
+const tourPath = (id: number | string) => `/tours/view/${id}`;
+const text = (v: unknown) => (v === null || v === undefined || v === '' ? '–' : String(v));
+const routesOf = (tour: Row): Row[] => (Array.isArray(tour.routes) ? tour.routes : []);
+const totalKg = (tour: Row) => routesOf(tour).reduce((sum, r) => sum + (typeof r.weight === 'number' ? r.weight : 0), 0);
+
+/** The columns of the tours list (enlist filter 53, rendered by the freights module's page). */
+export function tourColumns(t: Translate): Column<Row>[] {
+  return [
+    { label: t('tmv.col.id'), cell: (r) => <a href={tourPath(r.id)}>{String(r.id)}</a> },
+    { label: t('tmv.col.name'), cell: (r) => <a href={tourPath(r.id)}>{text(r.name)}</a> },
+    { label: t('tmv.col.date'), cell: (r) => text(r.date) },
+    { label: t('tmv.col.orders'), cell: (r) => String(routesOf(r).length), numeric: true },
+    { label: t('tmv.col.weight'), cell: (r) => String(totalKg(r)), numeric: true },
+  ];
+}
+
+/** Shipments (won orders) as a table; `pick` adds a checkbox per row named route_ids[]. */
+function shipmentColumns(t: Translate, pick: boolean): Column<Row>[] {
+  const columns: Column<Row>[] = [
+    { label: t('tmv.col.freight'), cell: (s) => <a href={`/freights/view/${s.id}`}>{String(s.id)}</a> },
+    { label: t('tmv.col.from'), cell: (s) => text(s.from) },
+    { label: t('tmv.col.to'), cell: (s) => text(s.to) },
+    { label: t('tmv.col.weight'), cell: (s) => text(s.weight), numeric: true },
+    { label: t('tmv.col.capacity'), cell: (s) => text(s.capacity), numeric: true },
+  ];
+  if (pick) columns.unshift({ label: '', cell: (s) => <input type="checkbox" name="route_ids[]" value={String(s.id)} aria-label={`${t('tmv.col.freight')} ${s.id}`} /> });
+  return columns;
+}
+
+/** GET /tours/add (HTML only): name, date and the won orders on no tour to pick. */
+export function tourFormPage(ctx: Ctx<Caller>, orders: Row[]): Page {
+  const t = ctx.t;
+  return {
+    title: t('tmv.plan'),
+    body: (
+      <section>
+        <p>
+          <a href={TOURS_LIST}>{t('tmv.back')}</a>
+        </p>
+        <h1>{t('tmv.plan')}</h1>
+        <form class="stack" method="post" action="/tours/add">
+          <input type="hidden" name="_csrf" value={ctx.reply.generateCsrf()} />
+          <div class="form-grid panel">
+            <label>
+              {t('tmv.name')}
+              <input name="name" required maxLength={200} />
+            </label>
+            <label>
+              {t('tmv.date')}
+              <input name="date" type="date" />
+              <span class="hint">{t('tmv.date.hint')}</span>
+            </label>
+          </div>
+          <h2>{t('tmv.orders')}</h2>
+          <DataTable columns={shipmentColumns(t, true)} rows={orders} empty={t('tmv.no_orders')} testId="won-orders" />
+          <div>
+            <button type="submit">{t('tmv.save')}</button>
+          </div>
+        </form>
+      </section>
+    ),
+  };
+}
+
+/** POST /tours/add: to the tours list; a refusal back to the form. */
+export function tourAdded(outcome: Answer, ctx: Ctx<Caller>): PageResult {
+  if (outcome.kind === 'error') return { redirect: '/tours/add', ok: false, message: outcome.message };
+  const tour = (outcome.data as { tour: Row }).tour;
+  return { redirect: TOURS_LIST, message: ctx.t('tmv.planned', { name: String(tour.name) }) };
+}
+
+/** GET /tours/view/{id}: facts, the orders in tour order, the edit form and delete. */
+export function tourPage(ctx: Ctx<Caller>, tour: Row, orders: Row[]): Page {
+  const t = ctx.t;
+  const csrf = ctx.reply.generateCsrf();
+  const ids = Array.isArray(tour.route_ids) ? tour.route_ids.map(String).join(', ') : '';
+  return {
+    title: `${t('tmv.col.id')} ${text(tour.name)}`,
+    body: (
+      <section>
+        <p>
+          <a href={TOURS_LIST}>{t('tmv.back')}</a> · <a href="/tours/add">{t('tmv.plan')}</a>
+        </p>
+        <div class="toolbar">
+          <h1>
+            {text(tour.name)} <span class="muted">#{String(tour.id)}</span>
+          </h1>
+          <span class="spacer" />
+          <PostButton action={`/tours/delete/${tour.id}`} label={t('tmv.delete')} csrf={csrf} variant="danger" />
+        </div>
+        <div class="columns">
+          <div class="panel">
+            <h2>{t('tmv.details')}</h2>
+            <Facts
+              items={[
+                [t('tmv.col.date'), text(tour.date)],
+                [t('tmv.col.orders'), String(routesOf(tour).length)],
+                [t('tmv.col.weight'), String(totalKg(tour))],
+                [t('tmv.created'), text(tour.created)],
+                [t('tmv.modified'), text(tour.modified)],
+              ]}
+            />
+          </div>
+          <div class="panel">
+            <h2>{t('tmv.edit')}</h2>
+            <form class="stack" method="post" action={`/tours/edit/${tour.id}`}>
+              <input type="hidden" name="_csrf" value={csrf} />
+              <label>
+                {t('tmv.name')}
+                <input name="name" required maxLength={200} value={String(tour.name ?? '')} />
+              </label>
+              <label>
+                {t('tmv.date')}
+                <input name="date" type="date" value={tour.date ? String(tour.date) : ''} />
+              </label>
+              <label>
+                {t('tmv.route_ids')}
+                <input name="route_ids" value={ids} />
+                <span class="hint">{t('tmv.route_ids.hint')}</span>
+              </label>
+              <div>
+                <button type="submit">{t('tmv.update')}</button>
+              </div>
+            </form>
+          </div>
+        </div>
+        <h2>{t('tmv.on_tour')}</h2>
+        <DataTable columns={shipmentColumns(t, false)} rows={routesOf(tour)} empty={t('tmv.no_routes')} testId="tour-routes" />
+        <h2>{t('tmv.orders')}</h2>
+        <DataTable columns={shipmentColumns(t, false)} rows={orders} empty={t('tmv.no_orders')} testId="won-orders" />
+      </section>
+    ),
+  };
+}
+
+/** POST /tours/edit/{id}: back to the tour page with a flash either way. */
+export function tourEdited(outcome: Answer, ctx: Ctx<Caller>): PageResult {
+  const id = readId(ctx.path.id);
+  const to = id === undefined ? TOURS_LIST : tourPath(id);
+  if (outcome.kind === 'error') return { redirect: to, ok: false, message: outcome.message };
+  return { redirect: to, message: ctx.t('tmv.saved') };
+}
+
+/** POST /tours/delete/{id}: to the tours list. */
+export function tourDeleted(outcome: Answer, ctx: Ctx<Caller>): PageResult {
+  if (outcome.kind === 'error') return { redirect: TOURS_LIST, ok: false, message: outcome.message };
+  return { redirect: TOURS_LIST, message: ctx.t('tmv.deleted') };
+}
