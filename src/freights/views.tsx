@@ -38,6 +38,7 @@ addMessages('eng', {
   'fv.f52': 'Planned',
   'fv.f53': 'Tours',
   'fv.new': 'New freight',
+  'fv.new_tour': 'Plan a tour',
   'fv.empty': 'No freights in this list.',
   'fv.prev': '‹ Previous',
   'fv.next': 'Next ›',
@@ -123,6 +124,7 @@ addMessages('deu', {
   'fv.f52': 'Geplant',
   'fv.f53': 'Touren',
   'fv.new': 'Neue Fracht',
+  'fv.new_tour': 'Tour planen',
   'fv.empty': 'Keine Frachten in dieser Liste.',
   'fv.prev': '‹ Zurück',
   'fv.next': 'Weiter ›',
@@ -233,6 +235,11 @@ export function enlistPage(routes: FreightView[], state: ListState, ctx: Ctx<Cal
         <div class="toolbar">
           <h1>{t(`fv.f${state.filterId}`)}</h1>
           <span class="spacer" />
+          {[51, 52, 53].includes(state.filterId) && (
+            <a class="button secondary" href="/tours/add">
+              {t('fv.new_tour')}
+            </a>
+          )}
           <a class="button" href="/freights/add">
             {t('fv.new')}
           </a>

@@ -207,7 +207,7 @@ describe('flights and booking requests', () => {
 
   test('request/rate and pricing_search_id take over from the pricing module', async () => {
     const csv = 'origin,destination,transit_days,min_charge,kg_100,kg_300,fsc_pct,ssc_per_kg,uld_price\ncity:DE-60,airport:FRA,2,45.00,0.40,0.35,12.5,0.05,\n';
-    const push = await post(carrier, '/files/push.json', { action: 'rates', name: 'Road', content: Buffer.from(csv).toString('base64'), encoding: 'base64' });
+    const push = await post(carrier, '/files/push.json', { action: 'rates', name: 'Road', visibility: 'private', content: Buffer.from(csv).toString('base64'), encoding: 'base64' });
     assert.equal(push.status, 200, push.text);
     const line = await app.services.db.selectFrom('rate_lines').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
     // A private sheet of another company is not bookable.
