@@ -38,6 +38,19 @@ addMessages('eng', {
   'fv.f52': 'Planned',
   'fv.f53': 'Tours',
   'fv.new': 'New freight',
+  'fv.info': 'Info',
+  'fv.currency': 'Currency',
+  'fv.col.base': 'Base rate',
+  'fv.col.fsc': 'Fuel surcharge',
+  'fv.col.ssc': 'Security surcharge',
+  'fv.from_country': 'From: country (CC)',
+  'fv.from_addr': 'From: address',
+  'fv.to_country': 'To: country (CC)',
+  'fv.to_addr': 'To: address',
+  'fv.category': 'Category',
+  'fv.depth': 'Length (cm)',
+  'fv.width': 'Width (cm)',
+  'fv.height': 'Height (cm)',
   'fv.new_tour': 'Plan a tour',
   'fv.empty': 'No freights in this list.',
   'fv.prev': '‹ Previous',
@@ -124,6 +137,19 @@ addMessages('deu', {
   'fv.f52': 'Geplant',
   'fv.f53': 'Touren',
   'fv.new': 'Neue Fracht',
+  'fv.info': 'Info',
+  'fv.currency': 'Währung',
+  'fv.col.base': 'Grundpreis',
+  'fv.col.fsc': 'Treibstoffzuschlag',
+  'fv.col.ssc': 'Sicherheitszuschlag',
+  'fv.from_country': 'Von: Land (CC)',
+  'fv.from_addr': 'Von: Adresse',
+  'fv.to_country': 'Nach: Land (CC)',
+  'fv.to_addr': 'Nach: Adresse',
+  'fv.category': 'Kategorie',
+  'fv.depth': 'Länge (cm)',
+  'fv.width': 'Breite (cm)',
+  'fv.height': 'Höhe (cm)',
   'fv.new_tour': 'Tour planen',
   'fv.empty': 'Keine Frachten in dieser Liste.',
   'fv.prev': '‹ Zurück',
@@ -143,6 +169,7 @@ addMessages('deu', {
   'fv.col.note': 'Notiz',
   'fv.col.pieces': 'Stück',
   'fv.col.dims': 'L × B × H (cm)',
+  'fv.col.actions': '',
   'fv.details': 'Details',
   'fv.pieces': 'Packstücke',
   'fv.bids': 'Gebote',
@@ -314,7 +341,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>): Page {
                 [t('fv.owner'), route._company ? text(route._company.name) : `#${route.company}`],
                 [t('fv.winner'), route.winner ? `#${route.winner}` : '–'],
                 [t('fv.delivery'), text(route.delivery_status_in_words)],
-                ['Info', text(route.info)],
+                [t('fv.info'), text(route.info)],
               ]}
             />
           </div>
@@ -357,19 +384,19 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>): Page {
                     <input name="amount" inputMode="decimal" required value={ownBid ? String(ownBid.amount ?? '') : ''} />
                   </label>
                   <label>
-                    Currency
+                    {t('fv.currency')}
                     <input name="currency_code" value={ownBid?.currency_code ?? 'EUR'} maxLength={3} />
                   </label>
                   <label>
-                    rate_base
+                    {t('fv.col.base')}
                     <input name="rate_base" inputMode="decimal" value={ownBid?.rate_base ?? ''} />
                   </label>
                   <label>
-                    rate_fsc
+                    {t('fv.col.fsc')}
                     <input name="rate_fsc" inputMode="decimal" value={ownBid?.rate_fsc ?? ''} />
                   </label>
                   <label>
-                    rate_ssc
+                    {t('fv.col.ssc')}
                     <input name="rate_ssc" inputMode="decimal" value={ownBid?.rate_ssc ?? ''} />
                   </label>
                 </div>
@@ -452,15 +479,15 @@ export function freightFormPage(ctx: Ctx<Caller>, route?: FreightView): Page {
           <input type="hidden" name="_csrf" value={ctx.reply.generateCsrf()} />
           <div class="form-grid">
             {input('from', t('fv.from'), r.from, t('fv.form.location.hint'), true)}
-            {input('from_country', `${t('fv.from')} (CC)`, r.from_country)}
-            {input('from_addr', `${t('fv.from')} – address`, r.from_addr)}
+            {input('from_country', t('fv.from_country'), r.from_country)}
+            {input('from_addr', t('fv.from_addr'), r.from_addr)}
             {input('to', t('fv.to'), r.to, t('fv.form.location.hint'), true)}
-            {input('to_country', `${t('fv.to')} (CC)`, r.to_country)}
-            {input('to_addr', `${t('fv.to')} – address`, r.to_addr)}
+            {input('to_country', t('fv.to_country'), r.to_country)}
+            {input('to_addr', t('fv.to_addr'), r.to_addr)}
             {input('etd_range', t('fv.col.etd'), range(r.etd, r.etd_end), t('fv.form.range.hint'))}
             {input('eta_range', t('fv.col.eta'), range(r.eta, r.eta_end), t('fv.form.range.hint'))}
             {input('weight', t('fv.col.weight'), r.weight)}
-            {input('category', 'Category', r.category ?? 'ftl')}
+            {input('category', t('fv.category'), r.category ?? 'ftl')}
             {input('refs[customer]', t('fv.form.customer'), refs.customer)}
             {input('refs[commodity]', t('fv.form.commodity'), refs.commodity)}
           </div>
@@ -469,9 +496,9 @@ export function freightFormPage(ctx: Ctx<Caller>, route?: FreightView): Page {
           {pieces.map((p, i) => (
             <div class="form-grid">
               {input(`pieces[${i}][pieces]`, t('fv.col.pieces'), p.pieces)}
-              {input(`pieces[${i}][depth]`, 'L (cm)', p.depth)}
-              {input(`pieces[${i}][width]`, 'W (cm)', p.width)}
-              {input(`pieces[${i}][height]`, 'H (cm)', p.height)}
+              {input(`pieces[${i}][depth]`, t('fv.depth'), p.depth)}
+              {input(`pieces[${i}][width]`, t('fv.width'), p.width)}
+              {input(`pieces[${i}][height]`, t('fv.height'), p.height)}
               {input(`pieces[${i}][weight]`, t('fv.col.weight'), p.weight)}
             </div>
           ))}

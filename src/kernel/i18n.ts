@@ -67,6 +67,11 @@ export function addMessages(language: Language, messages: Messages): void {
   Object.assign(catalogs[language], messages);
 }
 
+/** Keys with an English text but no German one (a test keeps this empty). */
+export function untranslated(): string[] {
+  return Object.keys(catalogs.eng).filter((key) => !(key in catalogs.deu));
+}
+
 export type Translate = (key: string, vars?: Record<string, string | number>) => string;
 
 export function translator(language: string): Translate {

@@ -22,6 +22,9 @@ addMessages('eng', {
   'pv.combinations': 'Also combinations through a hub airport',
   'pv.pieces': 'Pieces',
   'pv.dims': 'L × W × H',
+  'pv.depth': 'Length',
+  'pv.width': 'Width',
+  'pv.height': 'Height',
   'pv.unit': 'Unit',
   'pv.search_type': 'Pricing',
   'pv.search_type.standard': 'by weight',
@@ -64,6 +67,9 @@ addMessages('deu', {
   'pv.combinations': 'Auch Kombinationen über einen Hub-Flughafen',
   'pv.pieces': 'Packstücke',
   'pv.dims': 'L × B × H',
+  'pv.depth': 'Länge',
+  'pv.width': 'Breite',
+  'pv.height': 'Höhe',
   'pv.unit': 'Einheit',
   'pv.search_type': 'Preisbasis',
   'pv.search_type.standard': 'nach Gewicht',
@@ -148,15 +154,15 @@ function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchEntity })
           <input name="pieces_json[0][pieces]" inputMode="numeric" value={value(piece.pieces)} />
         </label>
         <label>
-          L
+          {t('pv.depth')}
           <input name="pieces_json[0][depth]" inputMode="decimal" value={value(piece.depth)} />
         </label>
         <label>
-          W
+          {t('pv.width')}
           <input name="pieces_json[0][width]" inputMode="decimal" value={value(piece.width)} />
         </label>
         <label>
-          H
+          {t('pv.height')}
           <input name="pieces_json[0][height]" inputMode="decimal" value={value(piece.height)} />
         </label>
         <label>
