@@ -40,9 +40,6 @@ addMessages('eng', {
   'cv.link.save': 'Link',
   'cv.linked': 'Shipment linked.',
   'cv.back': '‹ All cases',
-  'cv.prev': '‹ Previous',
-  'cv.next': 'Next ›',
-  'cv.page': 'Page',
 });
 
 addMessages('deu', {
@@ -74,9 +71,6 @@ addMessages('deu', {
   'cv.link.save': 'Verknüpfen',
   'cv.linked': 'Sendung verknüpft.',
   'cv.back': '‹ Alle Vorgänge',
-  'cv.prev': '‹ Zurück',
-  'cv.next': 'Weiter ›',
-  'cv.page': 'Seite',
 });
 
 type Row = Record<string, any>;
@@ -103,7 +97,7 @@ export function casesPage(ctx: Ctx<Caller>, cases: Row[], paging: { page: number
       <section>
         <h1>{t('cv.title')}</h1>
         <DataTable columns={columns} rows={cases} empty={t('cv.empty')} testId="cases" />
-        <Pager page={paging.page} limit={paging.limit} count={cases.length} href={href} labels={{ prev: t('cv.prev'), next: t('cv.next'), page: t('cv.page') }} />
+        <Pager page={paging.page} limit={paging.limit} count={cases.length} href={href} t={t} />
         <h2>{t('cv.add')}</h2>
         <form class="inline panel" method="post" action="/cdr/cases/add">
           <input type="hidden" name="_csrf" value={ctx.reply.generateCsrf()} />

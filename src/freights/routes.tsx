@@ -162,24 +162,23 @@ export function freightEndpoints(): Endpoint[] {
         return enlistPage((outcome.data as { routes: FreightView[] }).routes, state, ctx);
       },
     }),
-    userEndpoint({
-      method: 'POST',
-      path: '/freights/revoke/:id',
-      async handle(ctx) {
-        const id = readId(ctx.path.id);
-        return id ? transitionOutcome(ctx, await revokeFreight(ctx.db, ctx.clock, ctx.caller, id)) : notFound();
-      },
-      page: backToFreight,
-    }),
-    userEndpoint({
-      method: 'POST',
-      path: '/freights/archive/:id',
-      async handle(ctx) {
-        const id = readId(ctx.path.id);
-        return id ? transitionOutcome(ctx, await archiveFreight(ctx.db, ctx.clock, ctx.caller, id)) : notFound();
-      },
-      page: backToFreight,
-    }),
+    // The owner's transitions without parameters (decisions.md §4): revoke and archive.
+    ...(
+      [
+        ['/freights/revoke/:id', revokeFreight],
+        ['/freights/archive/:id', archiveFreight],
+      ] as const
+    ).map(([path, transition]) =>
+      userEndpoint({
+        method: 'POST',
+        path,
+        async handle(ctx) {
+          const id = readId(ctx.path.id);
+          return id ? transitionOutcome(ctx, await transition(ctx.db, ctx.clock, ctx.caller, id)) : notFound();
+        },
+        page: backToFreight,
+      }),
+    ),
     userEndpoint({
       method: 'POST',
       path: '/freights/delivery/:id',

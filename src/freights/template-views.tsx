@@ -49,9 +49,6 @@ addMessages('eng', {
   'flv.time.hint': 'YYYY-MM-DD HH:MM',
   'flv.save': 'Add flight',
   'flv.saved': 'Flight {number} added.',
-  'flv.prev': '‹ Previous',
-  'flv.next': 'Next ›',
-  'flv.page': 'Page',
 });
 
 addMessages('deu', {
@@ -92,9 +89,6 @@ addMessages('deu', {
   'flv.time.hint': 'JJJJ-MM-TT HH:MM',
   'flv.save': 'Flug hinzufügen',
   'flv.saved': 'Flug {number} hinzugefügt.',
-  'flv.prev': '‹ Zurück',
-  'flv.next': 'Weiter ›',
-  'flv.page': 'Seite',
 });
 
 type Row = Record<string, any>;
@@ -190,7 +184,7 @@ export function flightsPage(ctx: Ctx<Caller>, flights: Row[], paging: { page: nu
       <section>
         <h1>{t('flv.title')}</h1>
         <DataTable columns={columns} rows={flights} empty={t('flv.empty')} testId="flights" />
-        <Pager page={paging.page} limit={paging.limit} count={flights.length} href={href} labels={{ prev: t('flv.prev'), next: t('flv.next'), page: t('flv.page') }} />
+        <Pager page={paging.page} limit={paging.limit} count={flights.length} href={href} t={t} />
         <h2>{t('flv.add')}</h2>
         <form class="stack panel" method="post" action="/flights/add">
           <input type="hidden" name="_csrf" value={csrf} />

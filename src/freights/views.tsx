@@ -53,9 +53,6 @@ addMessages('eng', {
   'fv.height': 'Height (cm)',
   'fv.new_tour': 'Plan a tour',
   'fv.empty': 'No freights in this list.',
-  'fv.prev': '‹ Previous',
-  'fv.next': 'Next ›',
-  'fv.page': 'Page',
   'fv.col.id': 'Ref.',
   'fv.col.route': 'Route',
   'fv.col.status': 'Status',
@@ -152,9 +149,6 @@ addMessages('deu', {
   'fv.height': 'Höhe (cm)',
   'fv.new_tour': 'Tour planen',
   'fv.empty': 'Keine Frachten in dieser Liste.',
-  'fv.prev': '‹ Zurück',
-  'fv.next': 'Weiter ›',
-  'fv.page': 'Seite',
   'fv.col.id': 'Ref.',
   'fv.col.route': 'Strecke',
   'fv.col.status': 'Status',
@@ -273,7 +267,7 @@ export function enlistPage(routes: FreightView[], state: ListState, ctx: Ctx<Cal
         </div>
         <Tabs tabs={tabs} />
         <DataTable columns={columns} rows={routes} empty={t('fv.empty')} testId="freight-list" />
-        <Pager page={state.page} limit={state.limit} count={routes.length} href={(page) => listHref(state, { page })} labels={{ prev: t('fv.prev'), next: t('fv.next'), page: t('fv.page') }} />
+        <Pager page={state.page} limit={state.limit} count={routes.length} href={(page) => listHref(state, { page })} t={t} />
       </section>
     ),
   };

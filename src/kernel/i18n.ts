@@ -14,6 +14,9 @@ type Messages = Record<string, string>;
  */
 const eng: Messages = {
   'placeholder.undefined': 'not defined',
+  'pager.prev': '‹ Previous',
+  'pager.next': 'Next ›',
+  'pager.page': 'Page',
   'app.name': 'Freight Exchange',
   'nav.freights': 'Freights',
   'nav.rates': 'Rate search',
@@ -38,6 +41,9 @@ const eng: Messages = {
 
 const deu: Messages = {
   'placeholder.undefined': 'nicht definiert',
+  'pager.prev': '‹ Zurück',
+  'pager.next': 'Weiter ›',
+  'pager.page': 'Seite',
   'app.name': 'Frachtbörse',
   'nav.freights': 'Frachten',
   'nav.rates': 'Ratensuche',

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import type { Translate } from './i18n.ts';
 
 /**
  * Building blocks of the HTML pages, so every module's views look alike. Everything is
@@ -69,14 +70,14 @@ export function Tabs({ tabs }: { tabs: Tab[] }) {
 }
 
 /** Previous/next links: the contract returns no total, the last page is the first short one. */
-export function Pager({ page, limit, count, href, labels }: { page: number; limit: number; count: number; href: (page: number) => string; labels: { prev: string; next: string; page: string } }) {
+export function Pager({ page, limit, count, href, t }: { page: number; limit: number; count: number; href: (page: number) => string; t: Translate }) {
   return (
     <div class="pager">
-      {page > 1 ? <a href={href(page - 1)}>{labels.prev}</a> : <span class="muted">{labels.prev}</span>}
+      {page > 1 ? <a href={href(page - 1)}>{t('pager.prev')}</a> : <span class="muted">{t('pager.prev')}</span>}
       <span class="muted">
-        {labels.page} {page}
+        {t('pager.page')} {page}
       </span>
-      {count >= limit ? <a href={href(page + 1)}>{labels.next}</a> : <span class="muted">{labels.next}</span>}
+      {count >= limit ? <a href={href(page + 1)}>{t('pager.next')}</a> : <span class="muted">{t('pager.next')}</span>}
     </div>
   );
 }

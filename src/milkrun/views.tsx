@@ -54,9 +54,6 @@ addMessages('eng', {
   'mv.done.dispatch': 'Shipment {awb} dispatched.',
   'mv.done.deliver': 'Shipment {awb} delivered.',
   'mv.hint': 'Shipments come from status files (POST /files/push.json with action=status).',
-  'mv.prev': '‹ Previous',
-  'mv.next': 'Next ›',
-  'mv.page': 'Page',
 });
 
 addMessages('deu', {
@@ -100,9 +97,6 @@ addMessages('deu', {
   'mv.done.dispatch': 'Sendung {awb} disponiert.',
   'mv.done.deliver': 'Sendung {awb} zugestellt.',
   'mv.hint': 'Sendungen entstehen aus Statusdateien (POST /files/push.json mit action=status).',
-  'mv.prev': '‹ Zurück',
-  'mv.next': 'Weiter ›',
-  'mv.page': 'Seite',
 });
 
 type Shipment = Record<string, any>;
@@ -176,7 +170,7 @@ export function milkrunPage(ctx: Ctx<Caller>, listId: number, shipments: Shipmen
         <h1>{title}</h1>
         <Tabs tabs={tabs} />
         <DataTable columns={columns} rows={shipments} empty={t('mv.empty')} testId="milkrun" />
-        <Pager page={paging.page} limit={paging.limit} count={shipments.length} href={href} labels={{ prev: t('mv.prev'), next: t('mv.next'), page: t('mv.page') }} />
+        <Pager page={paging.page} limit={paging.limit} count={shipments.length} href={href} t={t} />
         <p class="hint">{t('mv.hint')}</p>
       </section>
     ),
