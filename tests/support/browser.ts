@@ -6,8 +6,6 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
 
-const SCREENSHOTS = path.resolve(new URL('../../docs/screenshots/', import.meta.url).pathname);
-
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -17,11 +15,20 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** Saves a screenshot for the README (only on the embedded-database run, so it is taken once). */
+const SCREENSHOTS = path.resolve(new URL('../../docs/screenshots/', import.meta.url).pathname);
+const SCRATCH = path.resolve(new URL('../../.test-cache/screenshots/', import.meta.url).pathname);
+
+/**
+ * Takes a screenshot of a main page (on the embedded-database run only, so once per test run).
+ * The README's copy in docs/screenshots/ is written when missing or with UPDATE_SCREENSHOTS=1;
+ * otherwise it goes to .test-cache/, so a test run leaves the work tree clean.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   if (process.env.TEST_DB === 'postgres') return;
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  const readme = path.join(SCREENSHOTS, `${name}.png`);
+  const dir = process.env.UPDATE_SCREENSHOTS === '1' || !fs.existsSync(readme) ? SCREENSHOTS : SCRATCH;
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }
 
 /** Logs in through the login form and waits for the page after it. */
