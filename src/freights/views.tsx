@@ -91,6 +91,7 @@ addMessages('eng', {
   'fv.bid.update': 'Update my bid',
   'fv.bid.submit': 'Submit bid',
   'fv.confirm': 'Confirm',
+  'fv.waiting_other_side': 'Confirmed – waiting for the other side',
   'fv.revoke_bid': 'Revoke',
   'fv.from': 'From',
   'fv.to': 'To',
@@ -187,6 +188,7 @@ addMessages('deu', {
   'fv.bid.update': 'Mein Gebot ändern',
   'fv.bid.submit': 'Gebot senden',
   'fv.confirm': 'Bestätigen',
+  'fv.waiting_other_side': 'Bestätigt – warte auf die Gegenseite',
   'fv.revoke_bid': 'Zurückziehen',
   'fv.from': 'Von',
   'fv.to': 'Nach',
@@ -292,13 +294,20 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>): Page {
     { label: t('fv.col.status'), cell: (b) => <Badge value={b.status} /> },
     {
       label: t('fv.col.actions'),
-      cell: (b) =>
-        market && (b.status === 'open' || b.status === 'pending') ? (
+      cell: (b) => {
+        if (!market || (b.status !== 'open' && b.status !== 'pending')) return null;
+        // Each side confirms once; the page offers the button only to a side that has not.
+        // (An owner bidding on its own freight holds both sides and confirms twice.)
+        const canConfirm = (owner && !b.owner_confirmed) || (b.company === me && !b.bidder_confirmed);
+        const mySideConfirmed = !canConfirm && (owner || b.company === me);
+        return (
           <span class="toolbar">
-            {(owner || b.company === me) && <PostButton action={`/quotes/confirm/${b.id}`} label={t('fv.confirm')} csrf={csrf} />}
-            {b.company === me && b.status === 'open' && <PostButton action={`/quotes/revoke/${b.id}`} label={t('fv.revoke_bid')} csrf={csrf} variant="secondary" />}
+            {canConfirm && <PostButton action={`/quotes/confirm/${b.id}`} label={t('fv.confirm')} csrf={csrf} />}
+            {mySideConfirmed && <span class="muted">{t('fv.waiting_other_side')}</span>}
+            {b.company === me && b.status !== 'accepted' && <PostButton action={`/quotes/revoke/${b.id}`} label={t('fv.revoke_bid')} csrf={csrf} variant="secondary" />}
           </span>
-        ) : null,
+        );
+      },
     },
   ];
   const pieces: FreightView[] = Array.isArray(route._route_pieces) ? route._route_pieces : [];

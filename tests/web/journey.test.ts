@@ -90,6 +90,8 @@ describe('browser: a freight from draft to order', { skip: !HAVE_CHROMIUM && 'ch
     await screenshot(shipperPage, 'freight-view');
     await Promise.all([shipperPage.waitForURL(freightUrl), shipperPage.click('[data-testid="bids"] form[action^="/quotes/confirm/"] button')]);
     assert.match(await shipperPage.locator('.flash.ok').innerText(), /Waiting for the other side/);
+    assert.equal(await shipperPage.locator('[data-testid="bids"] form[action^="/quotes/confirm/"]').count(), 0, 'no second confirm for the same side');
+    assert.match(await shipperPage.locator('[data-testid="bids"]').innerText(), /waiting for the other side/);
 
     await carrierPage.goto(freightUrl);
     await Promise.all([carrierPage.waitForURL(freightUrl), carrierPage.click('[data-testid="bids"] form[action^="/quotes/confirm/"] button')]);
