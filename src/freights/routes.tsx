@@ -24,10 +24,13 @@ const rc = (ctx: Ctx): ReadContext => ({ db: ctx.db, clock: ctx.clock, t: ctx.t,
 const withWarnings = (warnings: Warning[]) => (warnings.length ? warnings : undefined);
 const viewPath = (id: number) => `/freights/view/${id}`;
 
-/** HTML rendering of an answer carrying `data.route`. */
-function routePage(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx): PageResult {
+/** HTML rendering of an answer carrying `data.route`; the page names the companies the JSON gives as ids. */
+async function routePage(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx): Promise<PageResult> {
   if (outcome.kind === 'error') return { redirect: '/freights/enlist/10', ok: false, message: outcome.message };
-  return freightPage((outcome.data as { route: FreightView }).route, ctx);
+  const route = (outcome.data as { route: FreightView }).route;
+  const ids = [route.winner, ...(Array.isArray(route._bids) ? route._bids.map((b: FreightView) => b.company) : [])].filter((id): id is number => typeof id === 'number');
+  const rows = ids.length ? await ctx.db.selectFrom('companies').select(['id', 'name']).where('id', 'in', ids).execute() : [];
+  return freightPage(route, ctx, new Map(rows.map((r) => [r.id, r.name])));
 }
 
 /** HTML form posts of the transitions land back on the freight page with a flash message. */

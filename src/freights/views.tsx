@@ -276,7 +276,7 @@ export function enlistPage(routes: FreightView[], state: ListState, ctx: Ctx<Cal
 }
 
 /** The freight page: facts, pieces, bids, and the actions the caller's role allows. */
-export function freightPage(route: FreightView, ctx: Ctx<Caller>): Page {
+export function freightPage(route: FreightView, ctx: Ctx<Caller>, companyNames: Map<number, string> = new Map()): Page {
   const t = ctx.t;
   const csrf = ctx.reply.generateCsrf();
   const me = ctx.caller.companyId;
@@ -287,7 +287,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>): Page {
   const ownBid = bids.find((b) => b.company === me && b.status !== 'revoked' && b.status !== 'accepted');
 
   const bidColumns: Column<FreightView>[] = [
-    { label: t('fv.col.company'), cell: (b) => (b.company === me ? `${ctx.caller.companyName}` : `#${b.company}`) },
+    { label: t('fv.col.company'), cell: (b) => companyNames.get(b.company) ?? `#${b.company}` },
     { label: t('fv.col.amount'), cell: (b) => money(b.amount, b.currency_code), numeric: true },
     { label: t('fv.col.rates'), cell: (b) => `${money(b.rate_base)} / ${money(b.rate_fsc)} / ${money(b.rate_ssc)}` },
     { label: t('fv.col.note'), cell: (b) => text(b.note) },
@@ -342,7 +342,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>): Page {
                 [t('fv.col.deadline'), text(route.deadline)],
                 [t('fv.col.price'), money(route.price)],
                 [t('fv.owner'), route._company ? text(route._company.name) : `#${route.company}`],
-                [t('fv.winner'), route.winner ? `#${route.winner}` : '–'],
+                [t('fv.winner'), route.winner ? (companyNames.get(route.winner) ?? `#${route.winner}`) : '–'],
                 [t('fv.delivery'), text(route.delivery_status_in_words)],
                 [t('fv.info'), text(route.info)],
               ]}

@@ -87,6 +87,7 @@ describe('browser: a freight from draft to order', { skip: !HAVE_CHROMIUM && 'ch
 
   test('both sides confirm and the freight becomes the carrier’s order', async () => {
     await shipperPage.goto(freightUrl);
+    assert.match(await shipperPage.locator('[data-testid="bids"]').innerText(), new RegExp(carrier.companyName), 'bidders by name');
     await screenshot(shipperPage, 'freight-view');
     await Promise.all([shipperPage.waitForURL(freightUrl), shipperPage.click('[data-testid="bids"] form[action^="/quotes/confirm/"] button')]);
     assert.match(await shipperPage.locator('.flash.ok').innerText(), /Waiting for the other side/);
