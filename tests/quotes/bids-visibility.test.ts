@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
-import { confirm, freightsApiReady, placeBid, publishedFreight, revoke, setFreightStatus } from './fixtures.ts';
+import { confirm, placeBid, publishedFreight, revoke, setFreightStatus } from './fixtures.ts';
 
 /**
  * `_bids` in GET /freights/view (api.md, Freights): present only while the freight is open,
@@ -12,11 +12,9 @@ let owner: Actor;
 let carrierA: Actor;
 let carrierB: Actor;
 let outsider: Actor;
-let ready = false;
 
 before(async () => {
   app = await startTestApp();
-  ready = freightsApiReady(app);
   owner = await app.actor('Owner');
   carrierA = await app.actor('CarrierA');
   carrierB = await app.actor('CarrierB');
@@ -56,8 +54,7 @@ async function bidIdsSeenBy(actor: Actor, route: number): Promise<number[] | 'ab
 }
 
 describe('_bids visibility in GET /freights/view', () => {
-  test('open: owner all, each bidder its own, a company without bids an empty array', async (t) => {
-    if (!ready) return t.skip('freights endpoints not registered yet');
+  test('open: owner all, each bidder its own, a company without bids an empty array', async () => {
     const f = await freightWithBids();
     assert.deepEqual(await bidIdsSeenBy(owner, f.route), [...f.a, ...f.b]);
     assert.deepEqual(await bidIdsSeenBy(carrierA, f.route), f.a);
@@ -65,8 +62,7 @@ describe('_bids visibility in GET /freights/view', () => {
     assert.deepEqual(await bidIdsSeenBy(outsider, f.route), []);
   });
 
-  test('pending: the same', async (t) => {
-    if (!ready) return t.skip('freights endpoints not registered yet');
+  test('pending: the same', async () => {
     const f = await freightWithBids();
     assert.equal((await confirm(app, owner, f.b[0]!)).status, 302);
     assert.equal((await view(owner, f.route)).body.data.route.status, 'pending');
@@ -76,8 +72,7 @@ describe('_bids visibility in GET /freights/view', () => {
     assert.deepEqual(await bidIdsSeenBy(outsider, f.route), []);
   });
 
-  test('taken: owner all, winner and losing bidder their own; a company that never bid: 404', async (t) => {
-    if (!ready) return t.skip('freights endpoints not registered yet');
+  test('taken: owner all, winner and losing bidder their own; a company that never bid: 404', async () => {
     const f = await freightWithBids();
     await confirm(app, owner, f.b[0]!);
     assert.equal((await confirm(app, carrierB, f.b[0]!)).status, 200);
@@ -96,8 +91,7 @@ describe('_bids visibility in GET /freights/view', () => {
   });
 
   for (const status of ['expired', 'revoked', 'closed', 'archived']) {
-    test(`${status}: _bids absent (not empty) for owner and bidders; 404 for others`, async (t) => {
-      if (!ready) return t.skip('freights endpoints not registered yet');
+    test(`${status}: _bids absent (not empty) for owner and bidders; 404 for others`, async () => {
       const f = await freightWithBids();
       await setFreightStatus(app, f.route, status);
       assert.equal(await bidIdsSeenBy(owner, f.route), 'absent');
@@ -107,8 +101,7 @@ describe('_bids visibility in GET /freights/view', () => {
     });
   }
 
-  test('draft: _bids absent for the owner; 404 for everyone else', async (t) => {
-    if (!ready) return t.skip('freights endpoints not registered yet');
+  test('draft: _bids absent for the owner; 404 for everyone else', async () => {
     const add = await app.post('/freights/add.json', { token: owner.token, json: { from: 'airport:FRA', to: 'airport:AMS', weight: 100 } });
     const route = add.body.data.id as number;
     assert.equal(await bidIdsSeenBy(owner, route), 'absent');

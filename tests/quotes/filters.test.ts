@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
-import { confirm, enlistReady, freightsApiReady, placeBid, publishedFreight, revoke, setFreightStatus } from './fixtures.ts';
+import { confirm, placeBid, publishedFreight, revoke, setFreightStatus } from './fixtures.ts';
 
 /**
  * Enlist filters whose membership depends on bids (decisions.md §4; "had bid" = a non-revoked
@@ -12,11 +12,9 @@ let owner: Actor;
 let carrierA: Actor;
 let carrierB: Actor;
 let outsider: Actor;
-let ready = false;
 
 before(async () => {
   app = await startTestApp();
-  ready = freightsApiReady(app) && enlistReady(app);
   owner = await app.actor('Owner');
   carrierA = await app.actor('CarrierA');
   carrierB = await app.actor('CarrierB');
@@ -38,8 +36,7 @@ const PROVIDER = [2, 6, 7, 8, 9];
 const PRINCIPAL = [10, 12, 17, 18, 19];
 
 describe('enlist filters through bid actions', () => {
-  test('create, revoke, bid again, confirm, award, close', async (t) => {
-    if (!ready) return t.skip('freights endpoints (add/publish/enlist) not registered yet');
+  test('create, revoke, bid again, confirm, award, close', async () => {
     const route = await publishedFreight(app, owner);
 
     // Published, no bids: every other company's 8, the owner's 10 and 18.
@@ -87,8 +84,7 @@ describe('enlist filters through bid actions', () => {
     assert.deepEqual(await listsOf(owner, route, PRINCIPAL), [19]);
   });
 
-  test('an expired freight: in 9 for a company that had bid, not for one that revoked', async (t) => {
-    if (!ready) return t.skip('freights endpoints (add/publish/enlist) not registered yet');
+  test('an expired freight: in 9 for a company that had bid, not for one that revoked', async () => {
     const route = await publishedFreight(app, owner);
     await placeBid(app, carrierA, route);
     const b = await placeBid(app, carrierB, route);
@@ -99,8 +95,7 @@ describe('enlist filters through bid actions', () => {
     assert.deepEqual(await listsOf(owner, route, PRINCIPAL), [19]);
   });
 
-  test('a selling bid (the owner on its own freight) counts as a bid for 17/18', async (t) => {
-    if (!ready) return t.skip('freights endpoints (add/publish/enlist) not registered yet');
+  test('a selling bid (the owner on its own freight) counts as a bid for 17/18', async () => {
     const route = await publishedFreight(app, owner);
     await placeBid(app, owner, route);
     assert.deepEqual(await listsOf(owner, route, PRINCIPAL), [10, 17]);

@@ -5,6 +5,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 /** Debian's Chromium (never a downloaded browser); browser tests skip where it is missing. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
+// On a developer machine without Chromium the browser suites skip; in CI they must run.
+if (!HAVE_CHROMIUM && process.env.CI) throw new Error(`CI needs Debian's chromium at ${CHROMIUM} (.ci/run installs it)`);
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
