@@ -34,6 +34,9 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     database = pgliteDatabase(options.pglite, () => {});
   } else if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    // An idle connection the server ends (restart, failover, terminate) must not crash the
+    // process: the pool replaces it; the next query reconnects.
+    pool.on('error', (err) => reportIdleError(err));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     database = { db, kind: 'postgres', close: () => db.destroy() };
   } else {
@@ -55,6 +58,11 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     }
   }
   return database;
+}
+
+function reportIdleError(err: Error): void {
+  if (process.env.LOG_LEVEL === 'silent') return;
+  process.stderr.write(`${JSON.stringify({ level: 40, time: Date.now(), msg: 'idle database connection lost', err: err.message })}\n`);
 }
 
 export function createPglite(options: { loadDataDir?: Blob } = {}): Promise<PGlite> {
