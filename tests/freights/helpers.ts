@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Actor, TestApp } from '../support/harness.ts';
+import { browserSession } from '../support/session.ts';
 
 /** Creates a freight through the API and answers its id. */
 export async function addFreight(app: TestApp, who: Actor, json: Record<string, unknown> = {}, query = ''): Promise<number> {
@@ -50,18 +51,5 @@ export async function enlistIds(app: TestApp, who: Actor, filter: number, query 
   return (res.body.data.routes as Array<{ id: number }>).map((r) => r.id);
 }
 
-function cookiesOf(res: { headers: Record<string, unknown> }): string[] {
-  const set = res.headers['set-cookie'];
-  const list = Array.isArray(set) ? set : set ? [String(set)] : [];
-  return list.map((c: string) => c.split(';')[0]!);
-}
-
 /** A logged-in browser session: cookie header and a CSRF token for form posts. */
-export async function browser(app: TestApp, who: Actor): Promise<{ cookie: string; csrf: string }> {
-  const form = await app.get('/users/login');
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!;
-  const jar = cookiesOf(form);
-  const login = await app.post('/users/login', { headers: { cookie: jar.join('; ') }, form: { _csrf: csrf, 'auth[user]': who.email, 'auth[password]': who.password } });
-  assert.equal(login.status, 302);
-  return { cookie: [...jar, ...cookiesOf(login)].join('; '), csrf };
-}
+export const browser = browserSession;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { TokenIssuer } from '../../src/accounts/tokens.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { browserSession, cookiesOf, csrfOf } from '../support/session.ts';
 
 let app: TestApp;
 let alice: Actor;
@@ -166,12 +167,6 @@ describe('conventions', () => {
 });
 
 describe('browser session', () => {
-  function cookiesOf(res: { headers: Record<string, unknown> }): string {
-    const set = res.headers['set-cookie'];
-    const list = Array.isArray(set) ? set : set ? [String(set)] : [];
-    return list.map((c: string) => c.split(';')[0]).join('; ');
-  }
-
   test('pages without a session redirect to the login page', async () => {
     const res = await app.get('/users/me');
     assert.equal(res.status, 302);
@@ -180,7 +175,7 @@ describe('browser session', () => {
 
   test('login form with CSRF token sets an HttpOnly session cookie and redirects; logout ends it', async () => {
     const form = await app.get('/users/login');
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!;
+    const csrf = csrfOf(form.text);
     const cookie = cookiesOf(form);
     const login = await app.post('/users/login', {
       headers: { cookie },
@@ -197,18 +192,14 @@ describe('browser session', () => {
     assert.match(page.text, new RegExp(alice.companyName));
 
     const home = await app.get('/', { headers: { cookie: session } });
-    const logoutCsrf = /name="_csrf" value="([^"]+)"/.exec(home.text)![1]!;
+    const logoutCsrf = csrfOf(home.text);
     const logout = await app.post('/users/logout', { headers: { cookie: `${session}; ${cookiesOf(home)}` }, form: { _csrf: logoutCsrf } });
     assert.equal(logout.status, 302);
     assert.equal((await app.get('/users/me', { headers: { cookie: session } })).status, 302);
   });
 
   test('a JSON GET may use the browser session (page scripts); a JSON POST needs the token', async () => {
-    const form = await app.get('/users/login');
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!;
-    const cookie = cookiesOf(form);
-    const login = await app.post('/users/login', { headers: { cookie }, form: { _csrf: csrf, 'auth[user]': alice.email, 'auth[password]': alice.password } });
-    const session = `${cookie}; ${cookiesOf(login)}`;
+    const session = (await browserSession(app, alice)).cookie;
     const get = await app.get('/users/me.json', { headers: { cookie: session } });
     assert.equal(get.status, 200);
     assert.equal(get.body.data.user.id, alice.user);
@@ -226,7 +217,7 @@ describe('browser session', () => {
 
   test('a failed login redirects back with a visible message', async () => {
     const form = await app.get('/users/login');
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!;
+    const csrf = csrfOf(form.text);
     const cookie = cookiesOf(form);
     const res = await app.post('/users/login', { headers: { cookie }, form: { _csrf: csrf, 'auth[user]': alice.email, 'auth[password]': 'wrong-wrong' } });
     assert.equal(res.status, 302);
@@ -236,7 +227,7 @@ describe('browser session', () => {
 
   test('the login redirect never leaves the site', async () => {
     const form = await app.get('/users/login');
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!;
+    const csrf = csrfOf(form.text);
     const res = await app.post('/users/login', {
       headers: { cookie: cookiesOf(form) },
       form: { _csrf: csrf, 'auth[user]': alice.email, 'auth[password]': alice.password, next: '//evil.example/' },

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { HAVE_CHROMIUM, launchBrowser, loginAs, screenshot } from '../support/browser.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { browserSession } from '../support/session.ts';
 
 const HOSTILE = `<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">"'><b>bold</b>`;
 
@@ -26,7 +27,7 @@ describe('pages: hostile input, language, widths', () => {
   after(() => app.close());
 
   test('every page escapes what users typed', async () => {
-    const cookie = await sessionCookie(app, shipper);
+    const cookie = (await browserSession(app, shipper)).cookie;
     for (const url of [`/freights/view/${freightId}`, '/freights/enlist/10', `/freights/edit/${freightId}`]) {
       const res = await app.get(url, { headers: { cookie } });
       assert.equal(res.status, 200, url);
@@ -37,7 +38,7 @@ describe('pages: hostile input, language, widths', () => {
   });
 
   test('the pages follow the user’s language', async () => {
-    const cookie = await sessionCookie(app, german);
+    const cookie = (await browserSession(app, german)).cookie;
     const res = await app.get('/freights/enlist/8', { headers: { cookie } });
     assert.match(res.text, /Offene Anfragen/);
     assert.match(res.text, /Ratensuche/);
@@ -82,16 +83,3 @@ describe('pages: hostile input, language, widths', () => {
     });
   });
 });
-
-/** Logs in through the form (with its CSRF token) and answers the cookies of the session. */
-async function sessionCookie(app: TestApp, actor: Actor): Promise<string> {
-  const cookiesOf = (res: { headers: Record<string, unknown> }) => {
-    const set = res.headers['set-cookie'];
-    return (Array.isArray(set) ? set : set ? [String(set)] : []).map((c: string) => c.split(';')[0]).join('; ');
-  };
-  const form = await app.get('/users/login');
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!;
-  const cookie = cookiesOf(form);
-  const login = await app.post('/users/login', { headers: { cookie }, form: { _csrf: csrf, 'auth[user]': actor.email, 'auth[password]': actor.password } });
-  return `${cookie}; ${cookiesOf(login)}`;
-}
