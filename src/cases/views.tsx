@@ -1,5 +1,6 @@
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
+import { CsrfField } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
 import type { Outcome } from '../kernel/outcome.ts';
 import { readId } from '../kernel/params.ts';
@@ -100,7 +101,7 @@ export function casesPage(ctx: Ctx<Caller>, cases: Row[], paging: { page: number
         <Pager page={paging.page} limit={paging.limit} count={cases.length} href={href} t={t} />
         <h2>{t('cv.add')}</h2>
         <form class="inline panel" method="post" action="/cdr/cases/add">
-          <input type="hidden" name="_csrf" value={ctx.reply.generateCsrf()} />
+          <CsrfField token={ctx.reply.generateCsrf()} />
           <label>
             {t('cv.name')}
             <input name="name" required maxLength={200} />
@@ -159,7 +160,7 @@ export function casePage(ctx: Ctx<Caller>, c: Row): Page {
           <div class="panel">
             <h2>{t('cv.link')}</h2>
             <form class="stack" method="post" action={`/cdr/cases/link/${c.id}`}>
-              <input type="hidden" name="_csrf" value={ctx.reply.generateCsrf()} />
+              <CsrfField token={ctx.reply.generateCsrf()} />
               <label>
                 {t('cv.route_id')}
                 <input name="route_id" inputMode="numeric" required />

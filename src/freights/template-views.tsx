@@ -1,5 +1,6 @@
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
+import { CsrfField } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
 import type { Outcome } from '../kernel/outcome.ts';
 import type { PageResult } from '../kernel/route.tsx';
@@ -129,7 +130,7 @@ export function templatesPage(ctx: Ctx<Caller>, templates: Row[]): Page {
         <DataTable columns={columns} rows={templates} empty={t('tv.empty')} testId="templates" />
         <h2>{t('tv.add')}</h2>
         <form class="stack panel" method="post" action="/templates/add">
-          <input type="hidden" name="_csrf" value={csrf} />
+          <CsrfField token={csrf} />
           <div class="form-grid">
             {field('name', t('tv.name'), undefined, { required: true, maxLength: 200 })}
             {field('from', t('tv.from'), t('tv.location.hint'), { list: 'locations', 'data-autocomplete': 'location' })}
@@ -187,7 +188,7 @@ export function flightsPage(ctx: Ctx<Caller>, flights: Row[], paging: { page: nu
         <Pager page={paging.page} limit={paging.limit} count={flights.length} href={href} t={t} />
         <h2>{t('flv.add')}</h2>
         <form class="stack panel" method="post" action="/flights/add">
-          <input type="hidden" name="_csrf" value={csrf} />
+          <CsrfField token={csrf} />
           <div class="form-grid">
             {field('flight_number', t('flv.number'), undefined, { required: true, maxLength: 20 })}
             {field('from', t('flv.col.from'), t('flv.iata.hint'), { required: true })}

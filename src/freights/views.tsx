@@ -1,5 +1,6 @@
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
+import { CsrfField } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
 import { Badge, DataTable, Facts, Pager, PostButton, Tabs, type Column, type Tab } from '../kernel/ui.tsx';
 import { tourColumns } from '../tms/views.tsx';
@@ -352,7 +353,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, companyNames: 
             <h2>{t('fv.actions')}</h2>
             {owner && route.status === 'draft' && (
               <form class="stack" method="post" action={`/freights/view/${route.id}`}>
-                <input type="hidden" name="_csrf" value={csrf} />
+                <CsrfField token={csrf} />
                 <input type="hidden" name="action" value="publish" />
                 <label>
                   {t('fv.visibility')}
@@ -378,7 +379,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, companyNames: 
             )}
             {!owner && market && (
               <form class="stack" method="post" action="/quotes/add">
-                <input type="hidden" name="_csrf" value={csrf} />
+                <CsrfField token={csrf} />
                 <input type="hidden" name="route" value={String(route.id)} />
                 {ownBid && <input type="hidden" name="id" value={String(ownBid.id)} />}
                 <div class="form-grid">
@@ -412,7 +413,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, companyNames: 
             )}
             {(owner || winner) && route.status === 'taken' && (
               <form class="inline" method="post" action={`/freights/delivery/${route.id}`}>
-                <input type="hidden" name="_csrf" value={csrf} />
+                <CsrfField token={csrf} />
                 <label>
                   {t('fv.delivery')}
                   <select name="delivery_status">
@@ -479,7 +480,7 @@ export function freightFormPage(ctx: Ctx<Caller>, route?: FreightView): Page {
       <section>
         <h1>{title}</h1>
         <form class="stack panel" method="post" action={route ? `/freights/edit/${r.id}` : '/freights/add'}>
-          <input type="hidden" name="_csrf" value={ctx.reply.generateCsrf()} />
+          <CsrfField token={ctx.reply.generateCsrf()} />
           <div class="form-grid">
             {input('from', t('fv.from'), r.from, t('fv.form.location.hint'), true)}
             {input('from_country', t('fv.from_country'), r.from_country)}

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { CsrfField } from './html.tsx';
 import type { Translate } from './i18n.ts';
 
 /**
@@ -98,7 +99,7 @@ export function Facts({ items }: { items: [string, ComponentChildren][] }) {
 export function PostButton({ action, label, csrf, fields, variant }: { action: string; label: string; csrf: string; fields?: Record<string, string>; variant?: 'secondary' | 'danger' }) {
   return (
     <form class="inline" method="post" action={action}>
-      <input type="hidden" name="_csrf" value={csrf} />
+      <CsrfField token={csrf} />
       {Object.entries(fields ?? {}).map(([k, v]) => (
         <input type="hidden" name={k} value={v} />
       ))}

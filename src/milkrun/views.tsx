@@ -1,5 +1,6 @@
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
+import { CsrfField } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
 import type { Outcome } from '../kernel/outcome.ts';
 import { readInt } from '../kernel/params.ts';
@@ -122,7 +123,7 @@ function MoveForm({ move, shipment, listId, csrf, label, carrierLabel }: { move:
   if (move === 'dispatch' && LISTS[listId]?.party === 'owner') {
     return (
       <form class="inline" method="post" action={`/milkrun/dispatch/${shipment.id}`}>
-        <input type="hidden" name="_csrf" value={csrf} />
+        <CsrfField token={csrf} />
         <input type="hidden" name="back" value={String(listId)} />
         <input name="carrier" inputMode="numeric" size={6} required aria-label={carrierLabel} placeholder={carrierLabel} />
         <button type="submit">{label}</button>

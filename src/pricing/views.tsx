@@ -1,5 +1,6 @@
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
+import { CsrfField } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
 import { DataTable, PostButton, type Column } from '../kernel/ui.tsx';
 import type { CombinationOut, RateOut, SearchResult } from './search.ts';
@@ -108,7 +109,7 @@ function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchEntity })
   const value = (v: unknown) => (v === null || v === undefined ? '' : String(v));
   return (
     <form class="stack panel" method="post" action="/pricing/search/results">
-      <input type="hidden" name="_csrf" value={ctx.reply.generateCsrf()} />
+      <CsrfField token={ctx.reply.generateCsrf()} />
       <div class="form-grid">
         <label>
           {t('pv.origin')}

@@ -1,5 +1,6 @@
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
+import { CsrfField } from '../kernel/html.tsx';
 import { addMessages, type Translate } from '../kernel/i18n.ts';
 import type { Outcome } from '../kernel/outcome.ts';
 import { readId } from '../kernel/params.ts';
@@ -126,7 +127,7 @@ export function tourFormPage(ctx: Ctx<Caller>, orders: Row[]): Page {
         </p>
         <h1>{t('tmv.plan')}</h1>
         <form class="stack" method="post" action="/tours/add">
-          <input type="hidden" name="_csrf" value={ctx.reply.generateCsrf()} />
+          <CsrfField token={ctx.reply.generateCsrf()} />
           <div class="form-grid panel">
             <label>
               {t('tmv.name')}
@@ -191,7 +192,7 @@ export function tourPage(ctx: Ctx<Caller>, tour: Row, orders: Row[]): Page {
           <div class="panel">
             <h2>{t('tmv.edit')}</h2>
             <form class="stack" method="post" action={`/tours/edit/${tour.id}`}>
-              <input type="hidden" name="_csrf" value={csrf} />
+              <CsrfField token={csrf} />
               <label>
                 {t('tmv.name')}
                 <input name="name" required maxLength={200} value={String(tour.name ?? '')} />
