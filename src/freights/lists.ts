@@ -122,10 +122,18 @@ export function readPaging(params: Params, warnings: Warning[] = []): Paging {
   return { page, limit, sort, direction };
 }
 
-/** The list of a filter id, or undefined for an unknown id. */
-export async function enlist(rc: ReadContext, filterId: number, paging: Paging): Promise<unknown[] | undefined> {
-  const external = externalLists.get(filterId);
-  if (external) return external(rc, paging);
+/** A freight of a list with the caller's role on it (which decides masking). */
+export interface ListedFreight {
+  row: FreightRow;
+  role: Role;
+  companyName: string;
+}
+
+/**
+ * One page of a freight list (FILTERS): membership, order and page in one query. Undefined for
+ * an id that is no freight list. Shared by /freights/enlist and /routes/enlist (Shipments).
+ */
+export async function listFreights(rc: Pick<ReadContext, 'db' | 'clock' | 'caller'>, filterId: number, paging: Paging): Promise<ListedFreight[] | undefined> {
   const where = FILTERS[filterId];
   if (!where) return undefined;
   const company = rc.caller.companyId;
@@ -147,11 +155,19 @@ export async function enlist(rc: ReadContext, filterId: number, paging: Paging):
     .limit(paging.limit)
     .offset(offsetOf(paging))
     .execute();
-  const items: Array<{ row: FreightRow; role: Role; companyName: string }> = [];
+  const items: ListedFreight[] = [];
   for (const { company_name, ...row } of rows) {
     // Membership implies visibility; the role decides masking (6 and 9 masked unless winner).
     const role = roleOf(row as FreightRow, company, true);
     if (role) items.push({ row: row as FreightRow, role, companyName: company_name });
   }
-  return presentMany(rc, items);
+  return items;
+}
+
+/** The list of a filter id, or undefined for an unknown id. */
+export async function enlist(rc: ReadContext, filterId: number, paging: Paging): Promise<unknown[] | undefined> {
+  const external = externalLists.get(filterId);
+  if (external) return external(rc, paging);
+  const items = await listFreights(rc, filterId, paging);
+  return items && presentMany(rc, items);
 }
