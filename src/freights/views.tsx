@@ -2,7 +2,7 @@ import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
-import { Badge, DataTable, Facts, Pager, PostButton, Tabs, type Column, type Tab } from '../kernel/ui.tsx';
+import { Badge, DataTable, Facts, Pager, PostButton, Select, Tabs, type Column, type Tab } from '../kernel/ui.tsx';
 import { tourColumns } from '../tms/views.tsx';
 
 /**
@@ -357,13 +357,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, companyNames: 
                 <input type="hidden" name="action" value="publish" />
                 <label>
                   {t('fv.visibility')}
-                  <select name="visibility">
-                    {['0', '-1', '-2'].map((v) => (
-                      <option value={v} selected={String(route.visibility ?? 0) === v}>
-                        {t(`fv.vis.${v}`)}
-                      </option>
-                    ))}
-                  </select>
+                  <Select name="visibility" value={String(route.visibility ?? 0)} options={['0', '-1', '-2'].map((v) => [v, t(`fv.vis.${v}`)])} />
                 </label>
                 <label>
                   {t('fv.whitelist')}
@@ -416,13 +410,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, companyNames: 
                 <CsrfField token={csrf} />
                 <label>
                   {t('fv.delivery')}
-                  <select name="delivery_status">
-                    {[0, 1, 2, 3].map((v) => (
-                      <option value={String(v)} selected={route.delivery_status === v}>
-                        {t(`freight.delivery.${v}`)}
-                      </option>
-                    ))}
-                  </select>
+                  <Select name="delivery_status" value={String(route.delivery_status)} options={['0', '1', '2', '3'].map((v) => [v, t(`freight.delivery.${v}`)])} />
                 </label>
                 <button type="submit">{t('fv.delivery.save')}</button>
               </form>

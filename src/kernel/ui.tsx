@@ -95,6 +95,19 @@ export function Facts({ items }: { items: [string, ComponentChildren][] }) {
   );
 }
 
+/** A select of fixed options (value, label), the current value selected. */
+export function Select({ name, value, options }: { name: string; value: string; options: [string, string][] }) {
+  return (
+    <select name={name}>
+      {options.map(([v, label]) => (
+        <option value={v} selected={v === value}>
+          {label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 /** A one-button form that posts to an action URL with the CSRF token and optional fields. */
 export function PostButton({ action, label, csrf, fields, variant }: { action: string; label: string; csrf: string; fields?: Record<string, string>; variant?: 'secondary' | 'danger' }) {
   return (

@@ -2,7 +2,7 @@ import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
-import { DataTable, PostButton, type Column } from '../kernel/ui.tsx';
+import { DataTable, PostButton, Select, type Column } from '../kernel/ui.tsx';
 import type { CombinationOut, RateOut, SearchResult } from './search.ts';
 
 /**
@@ -126,23 +126,11 @@ function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchEntity })
         </label>
         <label>
           {t('pv.direction')}
-          <select name="direction">
-            {['auto', 'export', 'import'].map((d) => (
-              <option value={d} selected={(entity.direction ?? 'auto') === d}>
-                {t(`pv.direction.${d}`)}
-              </option>
-            ))}
-          </select>
+          <Select name="direction" value={entity.direction ?? 'auto'} options={['auto', 'export', 'import'].map((d) => [d, t(`pv.direction.${d}`)])} />
         </label>
         <label>
           {t('pv.search_type')}
-          <select name="search_type">
-            {['standard', 'uld'].map((d) => (
-              <option value={d} selected={(entity.search_type ?? 'standard') === d}>
-                {t(`pv.search_type.${d}`)}
-              </option>
-            ))}
-          </select>
+          <Select name="search_type" value={entity.search_type ?? 'standard'} options={['standard', 'uld'].map((d) => [d, t(`pv.search_type.${d}`)])} />
         </label>
         <label>
           {t('pv.uld_count')}
@@ -168,13 +156,7 @@ function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchEntity })
         </label>
         <label>
           {t('pv.unit')}
-          <select name="unitOfLength">
-            {['cm', 'in'].map((u) => (
-              <option value={u} selected={(entity.unitOfLength ?? 'cm') === u}>
-                {u}
-              </option>
-            ))}
-          </select>
+          <Select name="unitOfLength" value={entity.unitOfLength ?? 'cm'} options={[['cm', 'cm'], ['in', 'in']]} />
         </label>
       </div>
       <label class="check">
