@@ -11,7 +11,8 @@ export function hashSessionId(id: string): string {
   return createHash('sha256').update(id).digest('hex');
 }
 
-export function callerFrom(user: UserRecord, tokens: TokenIssuer): Caller {
+/** The caller a user is; `token` when already verified, else derived (sessions, login). */
+export function callerFrom(user: UserRecord, tokens: TokenIssuer, token = tokens.issue(user.id, user.token_nonce)): Caller {
   return {
     userId: user.id,
     companyId: user.company_id,
@@ -20,7 +21,7 @@ export function callerFrom(user: UserRecord, tokens: TokenIssuer): Caller {
     username: user.username,
     realname: user.realname,
     language: isLanguage(user.language) ? user.language : 'eng',
-    token: tokens.issue(user.id, user.token_nonce),
+    token,
   };
 }
 
@@ -32,7 +33,7 @@ export function createAuthenticator(db: Kysely<DB>, tokens: TokenIssuer, clock: 
       if (userId === null) return null;
       const user = await findUserById(db, userId);
       if (!user || !tokens.matches(token, user.id, user.token_nonce)) return null;
-      return callerFrom(user, tokens);
+      return callerFrom(user, tokens, token);
     },
     async bySession(sessionId) {
       if (sessionId.length > 200) return null;
