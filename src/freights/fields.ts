@@ -544,6 +544,7 @@ function displayFields(row: FreightRow, out: Record<string, unknown>, role: Role
     delivery_status_in_words: t(DELIVERY_WORDS[row.delivery_status] ?? 'placeholder.undefined'),
     list_icon: row.class === 'air' ? 'plane' : 'truck',
     media_types: row.class === 'air' ? ['air'] : ['road'],
-    editable: role === 'owner' && ['draft', 'open', 'pending'].includes(row.status),
+    // Agrees with edit (lifecycle.ts EDITABLE_STATUSES): a pending freight's terms are frozen.
+    editable: role === 'owner' && (row.status === 'draft' || row.status === 'open'),
   };
 }

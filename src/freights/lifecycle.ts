@@ -17,8 +17,11 @@ export type FreightRow = Selectable<FreightsTable>;
 export const MARKET_STATUSES = ['open', 'pending'] as const;
 /** Terminal states a freight can be archived from. */
 export const ARCHIVABLE_STATUSES = ['expired', 'revoked', 'closed'] as const;
-/** The states edit accepts (decided in docs/decisions.md, Freights). */
-export const EDITABLE_STATUSES = ['draft', 'open', 'pending'] as const;
+/**
+ * The states edit accepts: draft and open. A pending freight's terms are frozen (decisions.md §9):
+ * a side has confirmed a bid on them, so the owner may revoke but not change them.
+ */
+export const EDITABLE_STATUSES = ['draft', 'open'] as const;
 
 /**
  * open/pending -> expired once the deadline has passed. Run before every read, so expiry is
