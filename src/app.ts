@@ -30,6 +30,8 @@ export interface App {
   http: FastifyInstance;
   services: Services;
   tokens: TokenIssuer;
+  /** The route table (paths without `.json`), read-only: tests and tools walk every endpoint from it. */
+  endpoints: readonly Endpoint[];
 }
 
 /** Builds the HTTP application: services shared by every module, then each module's endpoints. */
@@ -61,5 +63,5 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...caseEndpoints(),
   ];
   registerEndpoints(http, services, endpoints);
-  return { http, services, tokens };
+  return { http, services, tokens, endpoints: Object.freeze([...endpoints]) };
 }
