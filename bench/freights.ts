@@ -1,9 +1,12 @@
 // npm run bench:freights — view and list throughput with 100,000 freights. Seeds by SQL
-// (generate_series), then measures through HTTP on loopback with autocannon, bounded in time.
+// (generate_series), then measures through HTTP on loopback with autocannon (in a worker thread),
+// bounded in time, and compares every figure with the floor measured in the same run (bench/floor.ts).
+// BENCH_ONLY=view,enlist/8 narrows the endpoints; BENCH_SECONDS the time per endpoint.
 // Embedded database (in memory) by default; PostgreSQL when DATABASE_URL (or BENCH_DATABASE_URL)
 // names a server: a fresh database is created there and dropped afterwards.
 import os from 'node:os';
-import autocannon from 'autocannon';
+import type { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { createCompany, createUser } from '../src/accounts/commands.ts';
@@ -11,26 +14,28 @@ import { readConfig } from '../src/config.ts';
 import { createPglite, openDatabase, type Database } from '../src/db/connection.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createPostgresDatabase } from '../tests/support/databases.ts';
+import { pgFloorQuery, pgliteFloorQuery, startFloor } from './floor.ts';
+import { line, load, type LoadResult } from './load.ts';
 
 const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 100_000);
 const COMPANIES = 20;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 8;
 
-async function open(): Promise<{ database: Database; label: string; drop?: () => Promise<void> }> {
+async function open(): Promise<{ database: Database; label: string; pgUrl?: string; pglite?: PGlite; drop?: () => Promise<void> }> {
   const server = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
   if (server) {
     process.env.TEST_DATABASE_URL = server;
     const { url, drop } = await createPostgresDatabase();
-    return { database: await openDatabase({ databaseUrl: url, dataDir: '' }), label: 'postgres', drop };
+    return { database: await openDatabase({ databaseUrl: url, dataDir: '' }), label: 'postgres', pgUrl: url, drop };
   }
   const client = await createPglite();
   const database = await openDatabase({ databaseUrl: undefined, dataDir: '' }, { pglite: client, migrate: false });
   await migrateToLatest(database.db);
-  return { database, label: 'pglite' };
+  return { database, label: 'pglite', pglite: client };
 }
 
-const { database, label, drop } = await open();
+const { database, label, pgUrl, pglite, drop } = await open();
 const config = readConfig({ APP_ENV: 'demo', TOKEN_SECRET: 'bench-secret-0123456789', LOG_LEVEL: 'silent' });
 const app = await buildApp({ config, database });
 const db = database.db;
@@ -84,35 +89,65 @@ try {
   const base = `http://127.0.0.1:${port}`;
   const token = users[1]!.token;
   const maxId = counts.rows[0]!.f;
+  // The floor, on the same data: one PK select of a freight through pg (a pool like the app's) or PGlite.
+  const floorPool = pgUrl ? new pg.Pool({ connectionString: pgUrl, max: 10 }) : undefined;
+  const floor = await startFloor(floorPool ? pgFloorQuery(floorPool) : pgliteFloorQuery(pglite!));
 
   console.log(`freights benchmark on ${label}: ${counts.rows[0]!.f} freights, ${counts.rows[0]!.b} bids, ${COMPANIES} companies; seeded in ${(seedMs / 1000).toFixed(1)} s`);
-  console.log(`${SECONDS} s per endpoint, ${CONNECTIONS} connections, ${os.cpus().length} cores, loopback`);
+  console.log(`${SECONDS} s per endpoint, ${CONNECTIONS} connections, ${os.cpus().length} cores, loopback, load generator in a worker thread; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
-  async function measure(name: string, path: () => string) {
-    // One request first: the list length shows the seed reaches every filter.
-    const probe = (await (await fetch(base + path(), { headers: { authorization: `TokenPass ${token}` } })).json()) as { data: { routes?: unknown[] } };
-    const rows = probe.data?.routes ? ` [${probe.data.routes.length} rows]` : '';
-    const result = await autocannon({
-      url: base,
-      connections: CONNECTIONS,
-      duration: SECONDS,
-      headers: { authorization: `TokenPass ${token}`, 'user-agent': 'bench / 1.0' },
-      requests: [{ setupRequest: (req: any) => ({ ...req, path: path() }) }],
-    });
-    const non2xx = result.non2xx;
-    console.log(
-      `${(name + rows).padEnd(44)} ${String(Math.round(result.requests.average)).padStart(6)} req/s  p50 ${String(result.latency.p50).padStart(4)} ms  p99 ${String(result.latency.p99).padStart(4)} ms  (${result.requests.total} requests, non-2xx ${non2xx}, errors ${result.errors})`,
-    );
+  const randomPaths = (make: (i: number) => string) => Array.from({ length: 5000 }, (_, i) => make(i));
+  const randomIds = randomPaths(() => String(1 + Math.floor(Math.random() * maxId)));
+  // Freights the caller sees (market and own), in random order: every view answers 200.
+  const visible = await sql<{ id: number }>`
+    select id from freights
+    where company_id = ${users[1]!.company} or (status in ('open', 'pending') and visibility >= 0 and deadline > now())
+    order by random() limit 5000`.execute(db);
+  const visibleIds = visible.rows.map((r) => String(r.id));
+
+  // JIT warm-up before each measurement, not counted.
+  const warm = (o: Parameters<typeof load>[0]) => load({ ...o, duration: Math.min(1, SECONDS) });
+
+  async function measureFloor(): Promise<number> {
+    await warm({ url: floor.url, paths: randomIds.map((id) => `/floor/${id}`), connections: CONNECTIONS, duration: SECONDS });
+    const r = await load({ url: floor.url, paths: randomIds.map((id) => `/floor/${id}`), connections: CONNECTIONS, duration: SECONDS });
+    console.log(line('floor: Fastify + one PK select', r));
+    return r.average;
   }
 
-  // Views hit visible and invisible freights alike (404s are part of the load and counted as non-2xx).
-  await measure('GET /freights/view/{random}', () => `/freights/view/${1 + Math.floor(Math.random() * maxId)}.json`);
-  await measure('GET /freights/enlist/8 (market)', () => '/freights/enlist/8.json');
-  await measure('GET /freights/enlist/8 page 50', () => '/freights/enlist/8.json?page=50');
-  await measure('GET /freights/enlist/7 (had bid)', () => '/freights/enlist/7.json');
-  await measure('GET /freights/enlist/10 (own open)', () => '/freights/enlist/10.json');
-  await measure('GET /freights/enlist/19 sort weight', () => '/freights/enlist/19.json?sort=Routes.weight&direction=asc');
-  await measure('GET /freights/enlist/9 (archive)', () => '/freights/enlist/9.json');
+  const only = process.env.BENCH_ONLY?.split(',');
+  const results: Array<{ name: string; r: LoadResult }> = [];
+  async function measure(name: string, paths: string[]) {
+    if (only && !only.some((o) => name.includes(o))) return;
+    // One request first: the list length shows the seed reaches every filter.
+    const probe = (await (await fetch(base + paths[0], { headers: { authorization: `TokenPass ${token}` } })).json()) as { data: { routes?: unknown[] } };
+    const rows = probe.data?.routes ? ` [${probe.data.routes.length} rows]` : '';
+    const options = { url: base, paths, connections: CONNECTIONS, duration: SECONDS, headers: { authorization: `TokenPass ${token}` } };
+    await warm(options);
+    const r = await load(options);
+    results.push({ name: name + rows, r });
+    console.log(line(name + rows, r));
+  }
+
+  const floorBefore = await measureFloor();
+  await measure('GET /users/me (token, trivial)', ['/users/me.json']);
+  await measure('GET /freights/view/{visible}', visibleIds.map((id) => `/freights/view/${id}.json`));
+  // Random ids include freights the caller may not see (404s, counted as non-2xx).
+  await measure('GET /freights/view/{random}', randomIds.map((id) => `/freights/view/${id}.json`));
+  await measure('GET /freights/enlist/8 (market)', ['/freights/enlist/8.json']);
+  await measure('GET /freights/enlist/8 page 50', ['/freights/enlist/8.json?page=50']);
+  await measure('GET /freights/enlist/7 (had bid)', ['/freights/enlist/7.json']);
+  await measure('GET /freights/enlist/10 (own open)', ['/freights/enlist/10.json']);
+  await measure('GET /freights/enlist/19 (own archive)', ['/freights/enlist/19.json']);
+  await measure('GET /freights/enlist/19 sort weight', ['/freights/enlist/19.json?sort=Routes.weight&direction=asc']);
+  await measure('GET /freights/enlist/9 (archive)', ['/freights/enlist/9.json']);
+  const floorAfter = await measureFloor();
+  const floorMean = (floorBefore + floorAfter) / 2;
+
+  console.log(`\nratios to the floor (mean of the two floor runs: ${Math.round(floorMean)} req/s)`);
+  for (const { name, r } of results) console.log(line(name, r, floorMean));
+  await floor.close();
+  await floorPool?.end();
 } finally {
   await app.http.close();
   await database.close();

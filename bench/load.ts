@@ -1,0 +1,41 @@
+import { Worker } from 'node:worker_threads';
+
+/** What one load run measured. */
+export interface LoadResult {
+  /** requests per second (autocannon's per-second average) */
+  average: number;
+  total: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  /** request paths, cycled through (pre-generated so the worker needs no code from here) */
+  paths?: string[];
+  connections: number;
+  duration: number;
+  headers?: Record<string, string>;
+  method?: string;
+  body?: string;
+}
+
+/** Runs autocannon in a worker thread, so the load generator does not steal the server's event loop. */
+export function load(options: LoadOptions): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), { workerData: options, execArgv: [] });
+    worker.once('message', (m: LoadResult) => resolve(m));
+    worker.once('error', reject);
+    worker.once('exit', (code) => code !== 0 && reject(new Error(`load worker exited with ${code}`)));
+  });
+}
+
+/** One line of a benchmark table: throughput, latency and the ratio to the floor measured in the same run. */
+export function line(name: string, r: LoadResult, floor?: number): string {
+  const ratio = floor ? `  ${(r.average / floor).toFixed(2)} x floor` : '';
+  const bad = r.non2xx || r.errors || r.timeouts ? `  (non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts})` : '';
+  return `${name.padEnd(48)} ${String(Math.round(r.average)).padStart(6)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ${String(r.p99).padStart(4)} ms${ratio}${bad}`;
+}
