@@ -18,6 +18,8 @@ import { fileEndpoints } from './files/routes.ts';
 import { milkrunEndpoints } from './milkrun/routes.ts';
 import { shipmentEndpoints } from './shipments/routes.ts';
 import { tmsEndpoints } from './tms/routes.ts';
+import { webhookEndpoints } from './webhooks/routes.tsx';
+import { attachWebhookDispatcher } from './webhooks/start.ts';
 
 export interface AppOptions {
   config: Config;
@@ -61,7 +63,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...milkrunEndpoints(),
     ...tmsEndpoints(),
     ...caseEndpoints(),
+    ...webhookEndpoints(),
   ];
   registerEndpoints(http, services, endpoints);
+  // Webhook deliveries: started when the server listens, stopped when it closes.
+  attachWebhookDispatcher(http, services);
   return { http, services, tokens, endpoints: Object.freeze([...endpoints]) };
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { IANAZone } from 'luxon';
+import { readWebhookSettings, type WebhookSettings } from './webhooks/settings.ts';
 
 /** Settings read once from the environment at start (decisions.md §1). */
 export interface Config {
@@ -13,6 +14,8 @@ export interface Config {
   tokenSecret: string | undefined;
   timezone: string;
   logLevel: string;
+  /** WEBHOOK_RETRY_DELAYS, WEBHOOK_POLL_MS, WEBHOOK_TIMEOUT_MS (src/webhooks/settings.ts). */
+  webhooks: WebhookSettings;
 }
 
 export class ConfigError extends Error {}
@@ -38,6 +41,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const timezone = env.APP_TIMEZONE || 'UTC';
   if (!IANAZone.isValidZone(timezone)) problems.push(`APP_TIMEZONE must be an IANA time zone such as Europe/Berlin, got "${timezone}"`);
 
+  const webhooks = readWebhookSettings(env, appEnv, problems);
+
   if (problems.length) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
 
   return {
@@ -49,5 +54,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenSecret,
     timezone,
     logLevel: env.LOG_LEVEL || 'info',
+    webhooks,
   };
 }

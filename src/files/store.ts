@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { emitShipmentStatus } from '../events/emit.ts';
 import type { StatusEvent } from '../milkrun/store.ts';
 import type { FilesTable } from './tables.ts';
 
@@ -35,4 +36,5 @@ export async function insertAwbEvents(db: Kysely<DB>, companyId: number, fileId:
       )
       .execute();
   }
+  await emitShipmentStatus(db, now, companyId, events);
 }

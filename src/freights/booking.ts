@@ -1,3 +1,4 @@
+import { emitEvent } from '../events/emit.ts';
 import type { Ctx } from '../kernel/context.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { rateLineForBooking } from '../pricing/handover.ts';
@@ -48,5 +49,5 @@ export async function bookingRequest(ctx: Ctx, entity: string, objId: number | u
   }
   Object.assign(values, { type: 'FFR', class: 'air', status: 'draft', visibility: -2, whitelist: [provider] });
   addRefs(values, { entity, obj_id: objId });
-  return insertFreight(ctx.db, ctx.caller, ctx.clock.now(), { values, pieces: parsed.pieces });
+  return insertFreight(ctx.db, ctx.caller, ctx.clock.now(), { values, pieces: parsed.pieces }, (trx, row) => emitEvent(trx, ctx.clock, { type: 'booking.requested', freightId: row.id }));
 }

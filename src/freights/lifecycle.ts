@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { emitEvent, emitExpired } from '../events/emit.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import { storableDate } from './fields.ts';
@@ -39,12 +40,17 @@ export async function expireDueFreights(db: Kysely<DB>, now: Date): Promise<void
     .limit(1)
     .executeTakeFirst();
   if (!due) return;
-  await db
-    .updateTable('freights')
-    .set({ status: 'expired', modified: now })
-    .where('status', 'in', [...MARKET_STATUSES])
-    .where('deadline', '<', now)
-    .execute();
+  // The expiry and its freight.expired events commit together (decisions.md §8).
+  await db.transaction().execute(async (trx) => {
+    const expired = await trx
+      .updateTable('freights')
+      .set({ status: 'expired', modified: now })
+      .where('status', 'in', [...MARKET_STATUSES])
+      .where('deadline', '<', now)
+      .returning('id')
+      .execute();
+    await emitExpired(trx, now, expired.map((r) => r.id));
+  });
 }
 
 export type TransitionResult =
@@ -128,6 +134,7 @@ export async function publishFreight(db: Kysely<DB>, clock: Clock, caller: Calle
     // The whitelist is taken only together with visibility -2 (api.md).
     if (visibility === -2 && input.visibility === -2 && input.whitelist !== undefined) values.whitelist = input.whitelist;
     const updated = await trx.updateTable('freights').set(values).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+    await emitEvent(trx, clock, { type: 'freight.published', freightId: row.id });
     return { kind: 'ok', row: updated };
   });
 }
@@ -137,7 +144,9 @@ export async function revokeFreight(db: Kysely<DB>, clock: Clock, caller: Caller
   return onLockedFreight(db, clock, id, async (row, trx) => {
     if (row.company_id !== caller.companyId) return { kind: 'not_found' };
     if (!includes(['draft', 'open', 'pending'], row.status)) return { kind: 'refused', reason: 'freight.revoke.not_allowed' };
-    return setStatus(trx, row, { status: 'revoked' }, clock.now());
+    const revoked = await setStatus(trx, row, { status: 'revoked' }, clock.now());
+    await emitEvent(trx, clock, { type: 'freight.revoked', freightId: row.id });
+    return revoked;
   });
 }
 
@@ -160,6 +169,8 @@ export async function setDeliveryStatus(db: Kysely<DB>, clock: Clock, caller: Ca
     if (row.status !== 'taken') return { kind: 'refused', reason: 'freight.delivery.not_taken' };
     if (deliveryStatus === undefined || deliveryStatus < 0 || deliveryStatus > 3) return { kind: 'refused', reason: 'freight.delivery.bad_value' };
     if (deliveryStatus < row.delivery_status) return { kind: 'refused', reason: 'freight.delivery.backwards' };
-    return setStatus(trx, row, deliveryStatus === 3 ? { delivery_status: 3, status: 'closed' } : { delivery_status: deliveryStatus }, clock.now());
+    const moved = await setStatus(trx, row, deliveryStatus === 3 ? { delivery_status: 3, status: 'closed' } : { delivery_status: deliveryStatus }, clock.now());
+    await emitEvent(trx, clock, { type: 'freight.delivery_status', freightId: row.id });
+    return moved;
   });
 }

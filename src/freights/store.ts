@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { emitEvent } from '../events/emit.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import { presentBid } from '../quotes/present.ts';
@@ -16,7 +17,14 @@ export interface NewFreight {
 }
 
 /** Inserts a freight and its piece lines in one transaction; company and user are the caller's. */
-export async function insertFreight(db: Kysely<DB>, caller: Caller, now: Date, freight: NewFreight): Promise<FreightRow> {
+export async function insertFreight(
+  db: Kysely<DB>,
+  caller: Caller,
+  now: Date,
+  freight: NewFreight,
+  /** More work in the same transaction (the booking request's event). */
+  alsoInTransaction?: (trx: Transaction<DB>, row: FreightRow) => Promise<unknown>,
+): Promise<FreightRow> {
   return db.transaction().execute(async (trx) => {
     const values = { ...freight.values } as Record<string, unknown>;
     // Server-set fields come last, so no body value can override them.
@@ -26,6 +34,7 @@ export async function insertFreight(db: Kysely<DB>, caller: Caller, now: Date, f
       .returningAll()
       .executeTakeFirstOrThrow();
     if (freight.pieces?.length) await insertPieces(trx, row.id, freight.pieces);
+    await alsoInTransaction?.(trx, row);
     return row;
   });
 }
@@ -62,6 +71,7 @@ export async function editFreight(db: Kysely<DB>, clock: Clock, caller: Caller, 
       await trx.deleteFrom('freight_pieces').where('freight_id', '=', id).execute();
       await insertPieces(trx, id, pieces);
     }
+    await emitEvent(trx, clock, { type: 'freight.updated', freightId: id });
     return { kind: 'ok', row: updated } as const;
   });
 }

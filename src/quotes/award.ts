@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { emitEvent } from '../events/emit.ts';
 import type { BidsTable, FreightsTable } from '../freights/tables.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
@@ -117,6 +118,7 @@ export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, in
       // Only an open bid changes: once a side has confirmed, the offer is what was confirmed.
       if (bid.status !== 'open') return refused('quotes.bid_not_open', freightId);
       const updated = await trx.updateTable('bids').set(values).where('id', '=', bid.id).returningAll().executeTakeFirstOrThrow();
+      await emitEvent(trx, clock, { type: 'bid.updated', freightId, bidId: bid.id });
       return { kind: 'done', bid: updated, freight, awarded: false };
     }
     const created = await trx
@@ -134,6 +136,7 @@ export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, in
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await emitEvent(trx, clock, { type: 'bid.created', freightId, bidId: created.id });
     return { kind: 'done', bid: created, freight, awarded: false };
   });
 }
@@ -177,6 +180,7 @@ export async function confirmBid(db: Kysely<DB>, clock: Clock, caller: Caller, b
     if (!both) {
       const pending = await trx.updateTable('bids').set({ [side]: true, status: 'pending', modified: now }).where('id', '=', bid.id).returningAll().executeTakeFirstOrThrow();
       const f = freight.status === 'open' ? await trx.updateTable('freights').set({ status: 'pending', modified: now }).where('id', '=', freight.id).returningAll().executeTakeFirstOrThrow() : freight;
+      await emitEvent(trx, clock, { type: 'bid.confirmed', freightId: freight.id, bidId: bid.id });
       return { kind: 'done', bid: pending, freight: f, awarded: false };
     }
 
@@ -201,6 +205,8 @@ export async function confirmBid(db: Kysely<DB>, clock: Clock, caller: Caller, b
       .where('id', '=', freight.id)
       .returningAll()
       .executeTakeFirstOrThrow();
+    await emitEvent(trx, clock, { type: 'bid.confirmed', freightId: freight.id, bidId: bid.id });
+    await emitEvent(trx, clock, { type: 'freight.awarded', freightId: freight.id });
     return { kind: 'done', bid: accepted, freight: taken, awarded: true };
   });
 }
@@ -240,6 +246,7 @@ export async function revokeBid(db: Kysely<DB>, clock: Clock, caller: Caller, bi
       const stillPending = await trx.selectFrom('bids').select('id').where('freight_id', '=', freight.id).where('status', '=', 'pending').executeTakeFirst();
       if (!stillPending) f = await trx.updateTable('freights').set({ status: 'open', modified: now }).where('id', '=', freight.id).returningAll().executeTakeFirstOrThrow();
     }
+    await emitEvent(trx, clock, { type: 'bid.revoked', freightId: freight.id, bidId: bid.id });
     return { kind: 'done', bid: revoked, freight: f, awarded: false };
   });
 }

@@ -7,6 +7,8 @@ import * as files from './0040_files.ts';
 import * as milkrun from './0041_milkrun.ts';
 import * as tms from './0042_tms.ts';
 import * as cases from './0043_cases.ts';
+import * as events from './0050_events.ts';
+import * as webhooks from './0051_webhooks.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +20,6 @@ export const migrations: Record<string, Migration> = {
   '0041_milkrun': milkrun,
   '0042_tms': tms,
   '0043_cases': cases,
+  '0050_events': events,
+  '0051_webhooks': webhooks,
 };

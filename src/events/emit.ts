@@ -1,0 +1,232 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { presentFreight, type PieceRow } from '../freights/fields.ts';
+import type { FreightRow } from '../freights/lifecycle.ts';
+import { roleOf, type Role } from '../freights/policy.ts';
+import { companyNames, loadPieces } from '../freights/store.ts';
+import type { BidsTable } from '../freights/tables.ts';
+import { translator } from '../kernel/i18n.ts';
+import { Clock } from '../kernel/time.ts';
+import { presentBid } from '../quotes/present.ts';
+import { anySubscriber, enqueueDeliveries, subscribedWebhooks } from '../webhooks/store.ts';
+import type { BidEventType, FreightEventType } from './types.ts';
+
+/**
+ * The outbox (decisions.md §8). `emitEvent` is called inside the transaction of the change it
+ * announces, so the event exists exactly when the change committed. It renders the event for
+ * each company entitled to it, as that company sees the freight through the API at this moment
+ * (src/freights/fields.ts presentFreight with the company's role, src/quotes/present.ts
+ * presentBid), and queues one delivery per subscribed webhook. Nothing is rendered or written
+ * when no webhook subscribes to the type (one probe on the small webhooks table).
+ */
+
+type Db = Kysely<DB> | Transaction<DB>;
+type BidRow = Selectable<BidsTable>;
+
+/** One status line of an air waybill, as the files module stores it. */
+export interface ShipmentStatusLine {
+  awb: string;
+  code: string;
+  time: Date;
+  location: string | null;
+  flight_number: string | null;
+  pieces: number | null;
+  weight: string | null;
+  special_handling_codes: string | null;
+  warehouse_location: string | null;
+}
+
+export type EmitInput =
+  | { type: FreightEventType; freightId: number }
+  | { type: BidEventType; freightId: number; bidId: number }
+  /** A saved search of `companyId` matched the freight (the saved-searches module calls this). */
+  | { type: 'freight.matched'; freightId: number; companyId: number; search?: Record<string, unknown> }
+  /** Status events pushed by `companyId` (file push, FSU, …). */
+  | { type: 'shipment.status'; companyId: number; events: readonly ShipmentStatusLine[] };
+
+/** An event for one recipient company; `data` is rendered only when the company subscribes. */
+interface Planned {
+  companyId: number;
+  freightId: number | null;
+  data: () => Promise<Record<string, unknown>> | Record<string, unknown>;
+}
+
+export interface NewEvent {
+  companyId: number;
+  freightId: number | null;
+  data: Record<string, unknown>;
+}
+
+/** Display fields (f_*, placeholders) of event payloads are in English; logic uses raw fields. */
+const ENG = translator('eng');
+const BATCH = 500;
+
+/** Writes the event for every entitled, subscribed company; answers how many events were written. */
+export async function emitEvent(db: Db, clock: Clock, input: EmitInput): Promise<number> {
+  if (!(await anySubscriber(db, input.type))) return 0;
+  const planned = input.type === 'shipment.status' ? await planShipmentStatus(db, clock, input) : await planFreightEvent(db, clock, input);
+  if (!planned.length) return 0;
+  const hooks = await subscribedWebhooks(db, input.type, [...new Set(planned.map((p) => p.companyId))]);
+  const wanted: NewEvent[] = [];
+  for (const p of planned) {
+    if (hooks.has(p.companyId)) wanted.push({ companyId: p.companyId, freightId: p.freightId, data: await p.data() });
+  }
+  const written = await insertEvents(db, clock, input.type, wanted);
+  await enqueueDeliveries(db, clock.now(), written.flatMap((e) => (hooks.get(e.company_id) ?? []).map((webhookId) => ({ webhookId, eventSeq: e.seq }))));
+  return written.length;
+}
+
+/** `evt_` + 128 random bits (base64url): unguessable, no `.` (Standard Webhooks signs id.timestamp.body). */
+export function newEventId(): string {
+  return `evt_${randomBytes(16).toString('base64url')}`;
+}
+
+/** Stores events with their exact delivery body {id, type, created, company, data}. */
+export async function insertEvents(db: Db, clock: Clock, type: string, events: readonly NewEvent[]): Promise<Array<{ seq: number; id: string; company_id: number }>> {
+  const now = clock.now();
+  const created = clock.format(now);
+  const out: Array<{ seq: number; id: string; company_id: number }> = [];
+  for (let i = 0; i < events.length; i += BATCH) {
+    const rows = events.slice(i, i + BATCH).map((e) => {
+      const id = newEventId();
+      const body = JSON.stringify({ id, type, created, company: e.companyId, data: e.data });
+      return { id, type, company_id: e.companyId, freight_id: e.freightId, body, created: now };
+    });
+    out.push(...(await db.insertInto('events').values(rows).returning(['seq', 'id', 'company_id']).execute()));
+  }
+  return out;
+}
+
+const unique = (ids: Array<number | null | undefined>): number[] => [...new Set(ids.filter((c): c is number => typeof c === 'number'))];
+
+/**
+ * Who gets a freight or bid event, and as whom (decisions.md §8 and §4):
+ * - every type: the owner; the winner once there is one;
+ * - published/updated/revoked/expired/awarded: also the companies in the whitelist of a
+ *   freight addressed to them (visibility -2) and every company with a non-revoked bid, each
+ *   only while its role admits it (a former bidder sees the freight masked; a whitelisted
+ *   company that never bid loses sight of it once it left the market);
+ * - delivery_status: owner and winner only;
+ * - bid.*: the owner and the bidder (its own bid only);
+ * - booking.requested: the requester, and the provider once it may see the request;
+ * - freight.matched: the searcher's company.
+ */
+async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, { type: 'shipment.status' }>): Promise<Planned[]> {
+  const row = (await db.selectFrom('freights').selectAll().where('id', '=', input.freightId).executeTakeFirst()) as FreightRow | undefined;
+  if (!row) return [];
+  const bids = await db.selectFrom('bids').selectAll().where('freight_id', '=', row.id).orderBy('created').orderBy('id').execute();
+  const live = bids.filter((b) => b.status !== 'revoked');
+  let bid: BidRow | undefined;
+  let candidates: number[];
+  switch (input.type) {
+    case 'freight.delivery_status':
+      candidates = unique([row.company_id, row.winner_id]);
+      break;
+    case 'freight.matched':
+      candidates = [input.companyId];
+      break;
+    case 'booking.requested':
+      candidates = unique([row.company_id, row.winner_id, ...(row.whitelist ?? [])]);
+      break;
+    case 'bid.created':
+    case 'bid.updated':
+    case 'bid.confirmed':
+    case 'bid.revoked':
+      bid = bids.find((b) => b.id === input.bidId);
+      if (!bid) return [];
+      candidates = unique([row.company_id, bid.company_id]);
+      break;
+    default:
+      candidates = unique([row.company_id, row.winner_id, ...(row.visibility === -2 ? (row.whitelist ?? []) : []), ...live.map((b) => b.company_id)]);
+  }
+
+  // Loaded once, on the first rendering (only when some recipient subscribes).
+  let shared: Promise<{ pieces: PieceRow[]; company: { id: number; name: string } }> | undefined;
+  const load = () =>
+    (shared ??= Promise.all([loadPieces(db, [row.id]), companyNames(db, [row.company_id])]).then(([pieces, names]) => ({
+      pieces: pieces.get(row.id) ?? [],
+      company: { id: row.company_id, name: names.get(row.company_id) ?? '' },
+    })));
+  // As GET /freights/view shows it to that company: `_bids` only while open/pending/taken, all
+  // for the owner, the company's own otherwise.
+  const view = async (companyId: number, role: Role) => {
+    const { pieces, company } = await load();
+    const visibleBids = ['open', 'pending', 'taken'].includes(row.status)
+      ? bids.filter((b) => role === 'owner' || b.company_id === companyId).map((b) => presentBid(b, clock))
+      : undefined;
+    return presentFreight(row, role, { clock, t: ENG, callerCompany: companyId }, { pieces, bids: visibleBids, company });
+  };
+
+  const planned: Planned[] = [];
+  for (const companyId of candidates) {
+    const role = roleOf(row, companyId, live.some((b) => b.company_id === companyId));
+    if (bid) {
+      // The owner sees every bid, the bidder its own; the freight as each may see it.
+      const theBid = bid;
+      planned.push({ companyId, freightId: row.id, data: async () => ({ bid: presentBid(theBid, clock), route: role ? await view(companyId, role) : null }) });
+      continue;
+    }
+    if (!role) continue;
+    if (input.type === 'freight.matched') {
+      const search = input.search ?? null;
+      planned.push({ companyId, freightId: row.id, data: async () => ({ route: await view(companyId, role), search }) });
+    } else {
+      planned.push({ companyId, freightId: row.id, data: async () => ({ route: await view(companyId, role) }) });
+    }
+  }
+  return planned;
+}
+
+/**
+ * Status events go to the company that pushed them (every field), and to the owner and winner of
+ * freights carrying that AWB (what public tracking shows, plus their freight ids). One event
+ * per AWB and recipient.
+ */
+async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput, { type: 'shipment.status' }>): Promise<Planned[]> {
+  const byAwb = new Map<string, ShipmentStatusLine[]>();
+  for (const e of input.events) byAwb.set(e.awb, [...(byAwb.get(e.awb) ?? []), e]);
+  if (!byAwb.size) return [];
+  const spellings = [...byAwb.keys()].flatMap((awb) => [awb, awb.replace(/\D/g, '')]);
+  const freights = await db.selectFrom('freights').select(['id', 'company_id', 'winner_id', 'awb']).where('awb', 'in', spellings).execute();
+  const tracking = (e: ShipmentStatusLine) => ({ code: e.code, time: clock.format(e.time), location: e.location, flight_number: e.flight_number });
+  const full = (e: ShipmentStatusLine) => ({
+    ...tracking(e),
+    pieces: e.pieces,
+    weight: e.weight === null ? null : Number(e.weight),
+    special_handling_codes: e.special_handling_codes,
+    warehouse_location: e.warehouse_location,
+  });
+  const planned: Planned[] = [];
+  for (const [awb, lines] of byAwb) {
+    planned.push({ companyId: input.companyId, freightId: null, data: () => ({ awb, events: lines.map(full) }) });
+    const digits = awb.replace(/\D/g, '');
+    const parties = new Map<number, number[]>();
+    for (const f of freights.filter((x) => x.awb !== null && x.awb.replace(/\D/g, '') === digits)) {
+      for (const c of unique([f.company_id, f.winner_id])) if (c !== input.companyId) parties.set(c, [...(parties.get(c) ?? []), f.id]);
+    }
+    for (const [companyId, routes] of parties) {
+      planned.push({ companyId, freightId: routes[0] ?? null, data: () => ({ awb, events: lines.map(tracking), routes }) });
+    }
+  }
+  return planned;
+}
+
+/**
+ * Callers that only have `now` (expiry written by the sweeper or a transition, status events
+ * stored by the files module) render in the configured APP_TIMEZONE; the payload's clock.
+ */
+function clockAt(now: Date, clock?: Clock): Clock {
+  return clock ?? new Clock(process.env.APP_TIMEZONE || 'UTC', () => now);
+}
+
+/** `freight.expired` for freights an expiry just wrote (call it in the expiry's transaction). */
+export async function emitExpired(db: Db, now: Date, freightIds: readonly number[], clock?: Clock): Promise<void> {
+  if (!freightIds.length || !(await anySubscriber(db, 'freight.expired'))) return;
+  for (const freightId of freightIds) await emitEvent(db, clockAt(now, clock), { type: 'freight.expired', freightId });
+}
+
+/** `shipment.status` for status events just stored by `companyId` (in the same transaction). */
+export async function emitShipmentStatus(db: Db, now: Date, companyId: number, events: readonly ShipmentStatusLine[], clock?: Clock): Promise<void> {
+  if (events.length) await emitEvent(db, clockAt(now, clock), { type: 'shipment.status', companyId, events });
+}

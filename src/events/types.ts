@@ -1,0 +1,31 @@
+/** The event types of decisions.md §8, in the order a freight's life produces them. */
+export const EVENT_TYPES = [
+  'freight.published',
+  'freight.updated',
+  'freight.revoked',
+  'freight.expired',
+  'freight.awarded',
+  'freight.delivery_status',
+  'bid.created',
+  'bid.updated',
+  'bid.confirmed',
+  'bid.revoked',
+  'booking.requested',
+  'shipment.status',
+  'freight.matched',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Sent by the "send test event" action to one webhook only; no subscription needed. */
+export const TEST_EVENT = 'webhook.test';
+
+export const FREIGHT_EVENTS = ['freight.published', 'freight.updated', 'freight.revoked', 'freight.expired', 'freight.awarded', 'freight.delivery_status', 'booking.requested'] as const;
+export type FreightEventType = (typeof FREIGHT_EVENTS)[number];
+
+export const BID_EVENTS = ['bid.created', 'bid.updated', 'bid.confirmed', 'bid.revoked'] as const;
+export type BidEventType = (typeof BID_EVENTS)[number];
+
+export function isEventType(value: string): value is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(value);
+}

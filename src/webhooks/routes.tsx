@@ -1,0 +1,68 @@
+import { offsetOf, readPaging } from '../freights/lists.ts';
+import { fail, notFound, ok } from '../kernel/outcome.ts';
+import { readId } from '../kernel/params.ts';
+import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
+import { presentAttempt, presentWebhook, readWebhookInput } from './fields.ts';
+import { addWebhook, sendTestEvent } from './manage.ts';
+import './messages.ts';
+import { deleteWebhook, deliveryLog, findWebhook, listWebhooks } from './store.ts';
+import { deletedPage, deliveriesPage, testSentPage, webhookAddedPage, webhooksPage } from './views.tsx';
+
+/** decisions.md §8: a company's webhooks (API and the settings page on the same paths). */
+export function webhookEndpoints(): Endpoint[] {
+  return [
+    userEndpoint({
+      method: 'POST',
+      path: '/webhooks/add',
+      async handle(ctx) {
+        const result = await addWebhook(ctx.db, ctx.clock, ctx.caller, readWebhookInput(ctx.params), ctx.services.config.appEnv === 'production');
+        if (result.kind === 'invalid') return fail(ctx.t(result.key, result.vars));
+        return ok({ webhook: presentWebhook(result.webhook, ctx.clock, true) });
+      },
+      page: webhookAddedPage,
+    }),
+    userEndpoint({
+      method: 'GET',
+      path: '/webhooks/index',
+      async handle(ctx) {
+        const rows = await listWebhooks(ctx.db, ctx.caller.companyId);
+        return ok({ webhooks: rows.map((row) => presentWebhook(row, ctx.clock)) });
+      },
+      page: webhooksPage,
+    }),
+    userEndpoint({
+      method: 'POST',
+      path: '/webhooks/delete/:id',
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        const row = id === undefined ? undefined : await deleteWebhook(ctx.db, ctx.caller.companyId, id);
+        return row ? ok({ webhook: presentWebhook(row, ctx.clock) }) : notFound();
+      },
+      page: deletedPage,
+    }),
+    userEndpoint({
+      method: 'GET',
+      path: '/webhooks/deliveries/:id',
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        const row = id === undefined ? undefined : await findWebhook(ctx.db, ctx.caller.companyId, id);
+        if (!row) return notFound();
+        const warnings: { field: string; reason: string }[] = [];
+        const paging = readPaging(ctx.params, warnings);
+        const log = await deliveryLog(ctx.db, row.id, { limit: paging.limit, offset: offsetOf(paging) });
+        return ok({ webhook: presentWebhook(row, ctx.clock), deliveries: log.map((entry) => presentAttempt(entry, ctx.clock)) }, warnings.length ? warnings : undefined);
+      },
+      page: deliveriesPage,
+    }),
+    userEndpoint({
+      method: 'POST',
+      path: '/webhooks/test/:id',
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        const sent = id === undefined ? undefined : await sendTestEvent(ctx.db, ctx.clock, ctx.caller, id);
+        return sent ? ok({ webhook: presentWebhook(sent.webhook, ctx.clock), event: { id: sent.eventId, type: 'webhook.test' } }) : notFound();
+      },
+      page: testSentPage,
+    }),
+  ];
+}

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../kernel/context.ts';
+import { WebhookDispatcher } from './dispatcher.ts';
+import type { WebhookSettings } from './settings.ts';
+
+/**
+ * The dispatcher lives as long as the listening server: it starts when the server listens and
+ * stops (in-flight attempts recorded) when it closes, before the database is closed. Apps that
+ * never listen (tests through inject) run none; tests drive `deliverDue` themselves.
+ */
+export function attachWebhookDispatcher(http: FastifyInstance, services: Services, settings?: WebhookSettings): WebhookDispatcher {
+  const dispatcher = new WebhookDispatcher({
+    db: services.db,
+    clock: services.clock,
+    settings: settings ?? services.config.webhooks,
+    publicOnly: services.config.appEnv === 'production',
+    log: http.log,
+  });
+  http.addHook('onListen', async () => dispatcher.start());
+  http.addHook('onClose', async () => dispatcher.stop());
+  return dispatcher;
+}

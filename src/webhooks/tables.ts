@@ -1,0 +1,46 @@
+import type { ColumnType, Generated } from 'kysely';
+
+export interface WebhooksTable {
+  id: Generated<number>;
+  company_id: number;
+  user_id: number;
+  url: string;
+  /** Event types, or ['*'] for every type. */
+  events: ColumnType<string[], string[], string[]>;
+  /** `whsec_` + base64 of 32 random bytes; needed in clear to sign (HMAC). */
+  secret: string;
+  created: Date;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  event_seq: number;
+  state: ColumnType<DeliveryState, DeliveryState | undefined, DeliveryState>;
+  attempts: Generated<number>;
+  next_attempt: Date | null;
+  last_status: number | null;
+  last_error: string | null;
+  created: Date;
+  finished: Date | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  webhook_id: number;
+  attempt: number;
+  started: Date;
+  http_status: number | null;
+  error: string | null;
+  duration_ms: number;
+  next_retry: Date | null;
+}
+
+export interface WebhookTables {
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+}
