@@ -1,0 +1,232 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { emitEvent } from '../../src/events/emit.ts';
+import { TEST_DB } from '../support/databases.ts';
+import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { addWebhook, deliverAll, startReceiver, verifyStandardWebhook, type Receiver } from './support.ts';
+
+/**
+ * decisions.md §8: every event type reaches exactly the companies entitled to it, each with the
+ * data as that company sees it through the API; every delivery carries a Standard Webhooks
+ * signature that an independent implementation (tests/events/support.ts) verifies.
+ */
+
+const SECRET_ADDR_FROM = 'Secret Dock 7, Frankfurt';
+const SECRET_ADDR_TO = 'Hidden Gate 9, Amsterdam';
+const CUSTOMER_REF = 'PO-4711-confidential';
+const WINNING_AMOUNT = '1234.56';
+
+describe(`events reach the right companies with the right masking (${TEST_DB})`, () => {
+  let app: TestApp;
+  let receiver: Receiver;
+  let shipper: Actor, carrierA: Actor, carrierB: Actor, outsider: Actor, handler: Actor;
+  const secrets = new Map<number, string>();
+  /** Every delivery so far, by recipient company (path /c/<company>). */
+  let seen = 0;
+
+  const take = async () => {
+    await deliverAll(app);
+    const fresh = receiver.received.slice(seen);
+    seen = receiver.received.length;
+    return fresh.map((r) => {
+      const company = Number(r.path.split('/')[2]);
+      assert.ok(verifyStandardWebhook(secrets.get(company)!, r.headers, r.body), `signature of ${r.json?.type} to company ${company}`);
+      assert.equal(r.json.company, company, 'the body names its recipient');
+      assert.equal(r.headers['webhook-id'], r.json.id);
+      return { company, type: r.json.type as string, data: r.json.data, raw: r.body };
+    });
+  };
+  const recipients = (events: Array<{ company: number; type: string }>, type: string) => events.filter((e) => e.type === type).map((e) => e.company).sort((a, b) => a - b);
+  const sorted = (...ids: number[]) => [...ids].sort((a, b) => a - b);
+  const ok = (res: { status: number; body: any; text: string }) => {
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.status, 'success', res.text);
+    return res.body.data;
+  };
+
+  before(async () => {
+    app = await startTestApp();
+    receiver = await startReceiver();
+    shipper = await app.actor('Shipper');
+    carrierA = await app.actor('CarrierA');
+    carrierB = await app.actor('CarrierB');
+    outsider = await app.actor('Outsider');
+    handler = await app.actor('Handler');
+    for (const who of [shipper, carrierA, carrierB, outsider, handler]) {
+      const hook = await addWebhook(app, who, `${receiver.url}/c/${who.company}`);
+      secrets.set(who.company, hook.secret);
+    }
+  });
+  after(async () => {
+    await receiver?.close();
+    await app?.close();
+  });
+
+  let route: number;
+  let bidA: number;
+  let bidB: number;
+
+  test('freight.published reaches the owner only (an open-market freight is announced through saved searches)', async () => {
+    const add = ok(await app.post('/freights/add.json', { token: shipper.token, json: { from: 'airport:FRA', to: 'airport:AMS', from_addr: SECRET_ADDR_FROM, to_addr: SECRET_ADDR_TO, weight: 1200, awb: '020-12345675', refs: { customer: CUSTOMER_REF } } }));
+    route = add.id;
+    assert.deepEqual(await take(), [], 'a draft announces nothing');
+    const pub = await app.post(`/freights/view/${route}.json`, { token: shipper.token, json: { action: 'publish', deadline: '+48 hours' } });
+    assert.equal(pub.status, 302);
+    const events = await take();
+    assert.deepEqual(recipients(events, 'freight.published'), [shipper.company]);
+    assert.equal(events.length, 1);
+    assert.equal(events[0]!.data.route.from_addr, SECRET_ADDR_FROM, 'the owner sees its freight unmasked');
+    assert.equal(events[0]!.data.route.status, 'open');
+  });
+
+  test('bid.created reaches the owner and that bidder, never another bidder; the bidder sees the freight as the market does', async () => {
+    bidA = ok(await app.post('/quotes/add.json', { token: carrierA.token, json: { route, amount: WINNING_AMOUNT, currency_code: 'EUR' } })).bid.id;
+    let events = await take();
+    assert.deepEqual(recipients(events, 'bid.created'), sorted(shipper.company, carrierA.company));
+    const forA = events.find((e) => e.company === carrierA.company)!;
+    assert.equal(forA.data.bid.amount, Number(WINNING_AMOUNT));
+    assert.equal(forA.data.route.from_addr, null, 'addresses are for owner and winner only');
+    assert.equal(forA.data.route.refs, null);
+    assert.equal(events.find((e) => e.company === shipper.company)!.data.route.from_addr, SECRET_ADDR_FROM);
+
+    bidB = ok(await app.post('/quotes/add.json', { token: carrierB.token, json: { route, amount: '999.99', currency_code: 'EUR' } })).bid.id;
+    events = await take();
+    assert.deepEqual(recipients(events, 'bid.created'), sorted(shipper.company, carrierB.company));
+    const forB = events.find((e) => e.company === carrierB.company)!;
+    assert.ok(!forB.raw.includes(WINNING_AMOUNT), "B's view holds no trace of A's bid");
+    assert.deepEqual(forB.data.route._bids.map((b: any) => b.id), [bidB], 'a bidder sees its own bids only');
+  });
+
+  test('freight.updated reaches owner and bidders; bid.updated only the owner and that bidder', async () => {
+    ok(await app.post(`/freights/edit/${route}.json`, { token: shipper.token, json: { weight: 1300 } }));
+    let events = await take();
+    assert.deepEqual(recipients(events, 'freight.updated'), sorted(shipper.company, carrierA.company, carrierB.company));
+    for (const e of events) assert.equal(e.data.route.weight, 1300);
+    assert.ok(!events.some((e) => e.company === outsider.company));
+
+    ok(await app.post('/quotes/add.json', { token: carrierB.token, json: { id: bidB, amount: '990.00', currency_code: 'EUR' } }));
+    events = await take();
+    assert.deepEqual(recipients(events, 'bid.updated'), sorted(shipper.company, carrierB.company));
+    assert.equal(events.length, 2);
+  });
+
+  test('bid.confirmed twice, then freight.awarded: the winner sees everything, the former bidder a masked freight', async () => {
+    const first = await app.post(`/quotes/confirm/${bidA}.json`, { token: shipper.token });
+    assert.equal(first.status, 302);
+    let events = await take();
+    assert.deepEqual(recipients(events, 'bid.confirmed'), sorted(shipper.company, carrierA.company));
+    assert.equal(events.length, 2);
+
+    ok(await app.post(`/quotes/confirm/${bidA}.json`, { token: carrierA.token }));
+    events = await take();
+    assert.deepEqual(recipients(events, 'bid.confirmed'), sorted(shipper.company, carrierA.company));
+    assert.deepEqual(recipients(events, 'freight.awarded'), sorted(shipper.company, carrierA.company, carrierB.company));
+    const awarded = (c: number) => events.find((e) => e.type === 'freight.awarded' && e.company === c)!;
+    const winner = awarded(carrierA.company).data.route;
+    assert.equal(winner.price, Number(WINNING_AMOUNT));
+    assert.equal(winner.winner, carrierA.company);
+    assert.equal(winner.from_addr, SECRET_ADDR_FROM);
+    assert.equal(winner.refs.customer, CUSTOMER_REF);
+    const loser = awarded(carrierB.company);
+    for (const field of ['price', 'winner', 'from', 'to', 'from_addr', 'to_addr', 'refs', 'whitelist', 'transport_company_id']) assert.equal(loser.data.route[field], null, field);
+    assert.equal(loser.data.route.f_from, 'xxx (XX)');
+    assert.equal(loser.data.route.status, 'taken');
+    for (const secret of [WINNING_AMOUNT, SECRET_ADDR_FROM, SECRET_ADDR_TO, CUSTOMER_REF]) {
+      assert.ok(!loser.raw.includes(secret), `a former bidder never learns ${secret}`);
+    }
+  });
+
+  test('freight.delivery_status reaches owner and winner only', async () => {
+    ok(await app.post(`/freights/delivery/${route}.json`, { token: carrierA.token, json: { delivery_status: 1 } }));
+    const events = await take();
+    assert.deepEqual(recipients(events, 'freight.delivery_status'), sorted(shipper.company, carrierA.company));
+    assert.equal(events.length, 2);
+    assert.equal(events[0]!.data.route.delivery_status, 1);
+  });
+
+  test('shipment.status: the pushing company gets every field, the freight parties what tracking shows', async () => {
+    const csv = 'awb,code,time,location,flight_number,pieces,weight,special_handling_codes,warehouse_location\n020-12345675,RCF,2026-05-04 10:00,AMS,KL1234,3,150.5,EAP,Rack 12\n';
+    const push = await app.post('/files/push.json', { token: handler.token, json: { encoding: 'base64', content: Buffer.from(csv).toString('base64'), name: 's.csv', action: 'status' } });
+    assert.equal(push.status, 200, push.text);
+    const events = await take();
+    assert.deepEqual(recipients(events, 'shipment.status'), sorted(handler.company, shipper.company, carrierA.company));
+    const own = events.find((e) => e.company === handler.company)!.data;
+    assert.equal(own.awb, '020-12345675');
+    assert.equal(own.events[0].warehouse_location, 'Rack 12');
+    const party = events.find((e) => e.company === shipper.company)!.data;
+    assert.deepEqual(party.routes, [route]);
+    assert.deepEqual(Object.keys(party.events[0]).sort(), ['code', 'flight_number', 'location', 'time']);
+    assert.equal(party.events[0].code, 'RCF');
+  });
+
+  test('freight.revoked reaches the bidders masked; bid.revoked only the owner and that bidder', async () => {
+    const add = ok(await app.post('/freights/add.json', { token: shipper.token, json: { from: 'airport:FRA', to: 'airport:MUC', from_addr: SECRET_ADDR_FROM } }));
+    await app.post(`/freights/view/${add.id}.json`, { token: shipper.token, json: { action: 'publish' } });
+    const a = ok(await app.post('/quotes/add.json', { token: carrierA.token, json: { route: add.id, amount: '10', currency_code: 'EUR' } })).bid.id;
+    ok(await app.post('/quotes/add.json', { token: carrierB.token, json: { route: add.id, amount: '11', currency_code: 'EUR' } }));
+    await take();
+    ok(await app.post(`/quotes/revoke/${a}.json`, { token: carrierA.token }));
+    let events = await take();
+    assert.deepEqual(recipients(events, 'bid.revoked'), sorted(shipper.company, carrierA.company));
+    assert.equal(events.length, 2);
+
+    ok(await app.post(`/freights/revoke/${add.id}.json`, { token: shipper.token }));
+    events = await take();
+    // A revoked its bid: it no longer counts as a bidder and cannot see the freight any more.
+    assert.deepEqual(recipients(events, 'freight.revoked'), sorted(shipper.company, carrierB.company));
+    const forB = events.find((e) => e.company === carrierB.company)!.data.route;
+    assert.equal(forB.from_addr, null);
+    assert.equal(forB.f_from, 'xxx (XX)');
+  });
+
+  test('freight.expired reaches the owner and the bidders (masked) when the expiry is written', async () => {
+    const add = ok(await app.post('/freights/add.json', { token: shipper.token, json: { from: 'airport:FRA', to: 'airport:CDG' } }));
+    await app.post(`/freights/view/${add.id}.json`, { token: shipper.token, json: { action: 'publish', deadline: '+1 hours' } });
+    ok(await app.post('/quotes/add.json', { token: carrierB.token, json: { route: add.id, amount: '50', currency_code: 'EUR' } }));
+    await take();
+    app.setNow(new Date(Date.now() + 2 * 3600_000));
+    try {
+      // A transition on the freight writes its due expiry first (then refuses: expired).
+      const res = await app.post(`/freights/revoke/${add.id}.json`, { token: shipper.token });
+      assert.equal(res.body.status, 'error');
+      const events = await take();
+      assert.deepEqual(recipients(events, 'freight.expired'), sorted(shipper.company, carrierB.company));
+      assert.equal(events.find((e) => e.company === carrierB.company)!.data.route.status, 'expired');
+      assert.equal(events.find((e) => e.company === carrierB.company)!.data.route.f_to, 'xxx (XX)');
+    } finally {
+      app.setNow(null);
+    }
+  });
+
+  test('booking.requested reaches the requester and the flight provider (who is its winner)', async () => {
+    const flight = ok(await app.post('/flights/add.json', { token: carrierA.token, json: { from: 'FRA', to: 'JFK', etd: '2027-03-01 10:00', eta: '2027-03-01 18:00', flight_number: 'XY 100' } })).flight;
+    await take();
+    ok(await app.post(`/freights/request/flight/${flight.id}.json`, { token: shipper.token, json: { weight: 80 } }));
+    const events = await take();
+    assert.deepEqual(recipients(events, 'booking.requested'), sorted(shipper.company, carrierA.company));
+    assert.equal(events.length, 2);
+  });
+
+  test('freight.matched (emitted by saved searches) reaches the searcher alone, as the market sees the freight', async () => {
+    const add = ok(await app.post('/freights/add.json', { token: shipper.token, json: { from: 'airport:FRA', to: 'airport:VIE', from_addr: SECRET_ADDR_FROM } }));
+    await app.post(`/freights/view/${add.id}.json`, { token: shipper.token, json: { action: 'publish' } });
+    await take();
+    await app.services.db.transaction().execute((trx) => emitEvent(trx, app.services.clock, { type: 'freight.matched', freightId: add.id, companyId: outsider.company, search: { id: 7, name: 'FRA loads' } }));
+    const events = await take();
+    assert.deepEqual(events.map((e) => [e.type, e.company]), [['freight.matched', outsider.company]]);
+    assert.equal(events[0]!.data.route.from_addr, null);
+    assert.deepEqual(events[0]!.data.search, { id: 7, name: 'FRA loads' });
+  });
+
+  test('no event for a change that rolled back, and the outsider never received anything but its match', async () => {
+    await assert.rejects(
+      app.services.db.transaction().execute(async (trx) => {
+        await emitEvent(trx, app.services.clock, { type: 'freight.updated', freightId: route });
+        throw new Error('the change fails after emitting');
+      }),
+    );
+    assert.deepEqual(await take(), []);
+    const toOutsider = receiver.received.filter((r) => r.path === `/c/${outsider.company}`).map((r) => r.json.type);
+    assert.deepEqual(toOutsider, ['freight.matched']);
+  });
+});
