@@ -16,6 +16,13 @@ export interface Config {
   logLevel: string;
   /** WEBHOOK_RETRY_DELAYS, WEBHOOK_POLL_MS, WEBHOOK_TIMEOUT_MS (src/webhooks/settings.ts). */
   webhooks: WebhookSettings;
+  /**
+   * Whom to believe about the original request (X-Forwarded-Proto/-For): false (nobody, the
+   * default), true (any proxy), a hop count, or proxy addresses/CIDRs. Only then does a request
+   * that reached a TLS proxy count as https (Secure cookies) and carry the client's address
+   * (login throttling).
+   */
+  trustProxy: boolean | number | string;
 }
 
 export class ConfigError extends Error {}
@@ -41,6 +48,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const timezone = env.APP_TIMEZONE || 'UTC';
   if (!IANAZone.isValidZone(timezone)) problems.push(`APP_TIMEZONE must be an IANA time zone such as Europe/Berlin, got "${timezone}"`);
 
+  const trustProxy = readTrustProxy(env.TRUST_PROXY ?? '');
+  if (trustProxy === undefined) problems.push(`TRUST_PROXY must be true, false, a hop count or proxy addresses (e.g. 127.0.0.1,10.0.0.0/8), got "${env.TRUST_PROXY}"`);
+
   const webhooks = readWebhookSettings(env, appEnv, problems);
 
   if (problems.length) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
@@ -55,5 +65,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     timezone,
     logLevel: env.LOG_LEVEL || 'info',
     webhooks,
+    trustProxy: trustProxy ?? false,
   };
+}
+
+function readTrustProxy(text: string): boolean | number | string | undefined {
+  const value = text.trim().toLowerCase();
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true') return true;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  const parts = value.split(',').map((p) => p.trim());
+  // IPv4/IPv6 addresses with an optional prefix length, or proxy-addr's names (loopback, linklocal, uniquelocal).
+  const ok = parts.every((p) => /^(loopback|linklocal|uniquelocal|[0-9a-f:.]+(\/\d{1,3})?)$/.test(p) && /[.:]|^[a-z]+$/.test(p));
+  return ok ? parts.join(',') : undefined;
 }

@@ -3,7 +3,7 @@ import { print, positiveInt, required, type Command } from '../cli/command.ts';
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/connection.ts';
 import type { DB } from '../db/schema.ts';
-import { createCompany, createUser } from './commands.ts';
+import { createCompany, createUser, rotateToken, setPasswordOf } from './commands.ts';
 import { resolveTokenSecret } from './secret.ts';
 import { findUserByLogin } from './store.ts';
 import { TokenIssuer } from './tokens.ts';
@@ -62,6 +62,27 @@ export const accountCommands: Command[] = [
       };
       const user = await withDatabase(config, (db, tokens) => createUser(db, tokens, input));
       print(io, !!values.json, user, `created user ${user.id} (${user.email}) in company ${user.company}\nAPI token: ${user.token}`);
+    },
+  },
+  {
+    words: ['user', 'token', 'rotate'],
+    usage: 'user token rotate --user ID|EMAIL|USERNAME [--json]',
+    options: { user: { type: 'string' }, json: { type: 'boolean' } },
+    async run(values, config, io) {
+      const ref = required(values, 'user');
+      const user = await withDatabase(config, (db, tokens) => rotateToken(db, tokens, ref));
+      print(io, !!values.json, user, `new API token of user ${user.id} (${user.email}): ${user.token}\nthe old token is refused from now on`);
+    },
+  },
+  {
+    words: ['user', 'password', 'set'],
+    usage: 'user password set --user ID|EMAIL|USERNAME --password PW [--json]',
+    options: { user: { type: 'string' }, password: { type: 'string' }, json: { type: 'boolean' } },
+    async run(values, config, io) {
+      const ref = required(values, 'user');
+      const password = required(values, 'password');
+      const result = await withDatabase(config, (db) => setPasswordOf(db, ref, password));
+      print(io, !!values.json, result, `password of user ${result.id} (${result.email}) set; ${result.sessions_ended} browser session(s) ended`);
     },
   },
   {

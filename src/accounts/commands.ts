@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { LANGUAGES, isLanguage } from '../kernel/i18n.ts';
 import { hashPassword } from './passwords.ts';
-import { companyExists, emailOrUsernameTaken } from './store.ts';
+import { companyExists, emailOrUsernameTaken, findUserById, findUserByLogin } from './store.ts';
 import { newNonce, type TokenIssuer } from './tokens.ts';
 
 /** A refused account change; the message names the field and is shown as it is. */
@@ -18,6 +18,7 @@ export interface NewUser {
 }
 
 export const MIN_PASSWORD_LENGTH = 6;
+export const MAX_PASSWORD_LENGTH = 1000;
 
 export async function createCompany(db: Kysely<DB>, name: string): Promise<{ id: number; name: string }> {
   const trimmed = name.trim();
@@ -33,7 +34,7 @@ export async function createUser(db: Kysely<DB>, tokens: TokenIssuer, input: New
   const language = input.language?.trim() || 'eng';
   if (!Number.isSafeInteger(input.company) || input.company <= 0) throw new AccountInputError('--company: must be a company id');
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) throw new AccountInputError(`--email: "${input.email}" is not an e-mail address`);
-  if (input.password.length < MIN_PASSWORD_LENGTH) throw new AccountInputError(`--password: at least ${MIN_PASSWORD_LENGTH} characters`);
+  checkNewPassword(input.password);
   if (username !== null && (username.includes('@') || /\s/.test(username) || username.length > 100)) {
     throw new AccountInputError('--username: no spaces, no "@", at most 100 characters');
   }
@@ -57,4 +58,51 @@ export async function createUser(db: Kysely<DB>, tokens: TokenIssuer, input: New
     .returning(['id', 'company_id'])
     .executeTakeFirstOrThrow();
   return { id: row.id, company: row.company_id, email, token: tokens.issue(row.id, nonce) };
+}
+
+/** A user named by id or by e-mail/username, as the admin command line accepts it. */
+async function findUser(db: Kysely<DB>, ref: string) {
+  const byId = /^\d{1,10}$/.test(ref) && Number(ref) <= 2147483647 ? await findUserById(db, Number(ref)) : undefined;
+  const user = byId ?? (await findUserByLogin(db, ref));
+  if (!user) throw new AccountInputError(`--user: no user "${ref.slice(0, 100)}" (an id, e-mail or username)`);
+  return user;
+}
+
+/**
+ * A new API token for a user (the old one is a 401 from now on): a new nonce, since the token is
+ * derived from it. For a leaked token; api.md's tokens otherwise never change.
+ */
+export async function rotateToken(db: Kysely<DB>, tokens: TokenIssuer, ref: string) {
+  const user = await findUser(db, ref);
+  const nonce = newNonce();
+  await db.updateTable('users').set({ token_nonce: nonce }).where('id', '=', user.id).execute();
+  return { id: user.id, email: user.email, token: tokens.issue(user.id, nonce) };
+}
+
+export function checkNewPassword(password: string, field = '--password'): void {
+  if (password.length < MIN_PASSWORD_LENGTH) throw new AccountInputError(`${field}: at least ${MIN_PASSWORD_LENGTH} characters`);
+  if (password.length > MAX_PASSWORD_LENGTH) throw new AccountInputError(`${field}: at most ${MAX_PASSWORD_LENGTH} characters`);
+}
+
+/**
+ * Sets a user's password and ends their browser sessions (all of them, or all but `keepSession`,
+ * the hash of the session that made the change). The API token stays (api.md: it does not rotate).
+ */
+export async function setPassword(db: Kysely<DB>, userId: number, password: string, keepSession?: string): Promise<number> {
+  checkNewPassword(password);
+  const hash = await hashPassword(password);
+  return db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', userId).execute();
+    let ended = trx.deleteFrom('sessions').where('user_id', '=', userId);
+    if (keepSession) ended = ended.where('id_hash', '<>', keepSession);
+    const result = await ended.executeTakeFirst();
+    return Number(result.numDeletedRows);
+  });
+}
+
+export async function setPasswordOf(db: Kysely<DB>, ref: string, password: string) {
+  checkNewPassword(password);
+  const user = await findUser(db, ref);
+  const sessionsEnded = await setPassword(db, user.id, password);
+  return { id: user.id, email: user.email, sessions_ended: sessionsEnded };
 }

@@ -1,19 +1,23 @@
 import { randomBytes } from 'node:crypto';
+import { sitePath } from '../kernel/format.ts';
 import { CsrfField } from '../kernel/html.tsx';
 import { notFound, ok, redirect, rejected } from '../kernel/outcome.ts';
 import { isRecord, readString } from '../kernel/params.ts';
 import { SESSION_COOKIE, publicEndpoint, userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { callerFrom, hashSessionId } from './authenticator.ts';
+import { MAX_PASSWORD_LENGTH } from './commands.ts';
 import { DUMMY_HASH, verifyPassword } from './passwords.ts';
 import { findUserByLogin } from './store.ts';
+import { attemptKey, beginLoginAttempt, endLoginAttempt, purgeExpired } from './throttle.ts';
 import type { TokenIssuer } from './tokens.ts';
 
 const SESSION_DAYS = 30;
+/** Longer names and passwords are no account's; reading them costs nothing. */
+const MAX_LOGIN_LENGTH = 300;
 
-/** Only a local path may be a post-login target (no open redirect). */
+/** Only a path of this site may be a post-login target (no open redirect). */
 function safeNext(value: unknown): string {
-  const next = readString(value);
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
+  return sitePath(readString(value)) ?? '/';
 }
 
 export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
@@ -24,15 +28,27 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
       async handle(ctx) {
         // JSON `auth.user`, form `auth[user]` (same after parsing), or flat `user` from the HTML form.
         const auth = isRecord(ctx.params.auth) ? ctx.params.auth : {};
-        const login = readString(auth.user) ?? '';
-        const password = readString(auth.password) ?? '';
+        const login = (readString(auth.user) ?? '').slice(0, MAX_LOGIN_LENGTH);
+        const password = (readString(auth.password) ?? '').slice(0, MAX_PASSWORD_LENGTH);
+        const now = ctx.clock.now();
         const user = login && login.length <= 254 ? await findUserByLogin(ctx.db, login) : undefined;
+        const attempt = await beginLoginAttempt(ctx.db, attemptKey(user, login), ctx.req.ip, now);
+        if (attempt.kind === 'throttled') {
+          ctx.req.log.warn({ login: login.slice(0, 100), address: ctx.req.ip }, 'login throttled');
+          ctx.reply.header('retry-after', String(attempt.retryAfterSeconds));
+          const message = ctx.t('login.throttled', { minutes: Math.ceil(attempt.retryAfterSeconds / 60) });
+          if (ctx.format === 'json') return rejected(429, message);
+          return redirect(`/users/login?next=${encodeURIComponent(safeNext(ctx.params.next))}`, false, message);
+        }
         const valid = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
         if (!user || !valid) {
+          // The attempt stays: it is a failure counted for throttling.
           ctx.req.log.info({ login: login.slice(0, 100) }, 'login failed');
           if (ctx.format === 'json') return rejected(401, 'unknown user or wrong password');
           return redirect(`/users/login?next=${encodeURIComponent(safeNext(ctx.params.next))}`, false, ctx.t('login.failed'));
         }
+        await endLoginAttempt(ctx.db, attempt.id);
+        await purgeExpired(ctx.db, now);
         const caller = callerFrom(user, tokens);
         ctx.caller = caller;
         if (ctx.format === 'json') {

@@ -33,9 +33,18 @@ export interface SettingsTable {
   value: string;
 }
 
+/** One login attempt: a failure, or one still being checked (decisions.md §9 throttling). */
+export interface LoginAttemptsTable {
+  id: Generated<number>;
+  login: string;
+  address: string;
+  at: Date;
+}
+
 export interface AccountTables {
   companies: CompaniesTable;
   users: UsersTable;
   sessions: SessionsTable;
   settings: SettingsTable;
+  login_attempts: LoginAttemptsTable;
 }

@@ -15,7 +15,9 @@ export class TokenIssuer {
   /** The user id a token claims, or null for anything malformed. */
   claimedUser(token: string): number | null {
     const m = /^(\d{1,10})\.([A-Za-z0-9_-]{43})$/.exec(token);
-    return m ? Number(m[1]) : null;
+    const id = m ? Number(m[1]) : 0;
+    // User ids are PostgreSQL integers: a larger claim is no user (and must not reach the database).
+    return id >= 1 && id <= 2147483647 ? id : null;
   }
 
   matches(token: string, userId: number, nonce: string): boolean {

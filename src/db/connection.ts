@@ -40,7 +40,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     database = { db, kind: 'postgres', close: () => db.destroy() };
   } else {
-    const release = lockDataDir(config.dataDir);
+    const release = await lockDataDir(config.dataDir);
     try {
       const client = await PGlite.create({ dataDir: config.dataDir, parsers: pgliteParsers });
       database = pgliteDatabase(client, release);

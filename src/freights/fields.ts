@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import { airportAddress, airportByCode } from '../airports/index.ts';
 import type { Translate } from '../kernel/i18n.ts';
 import type { Warning } from '../kernel/outcome.ts';
-import { isRecord, readDecimal, readFlag, readInt, readString, type Params } from '../kernel/params.ts';
+import { isRecord, readDecimal, readFlag, readIdList, readInt, readList, readString, type Params } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { FreightRow } from './lifecycle.ts';
 import type { Role } from './policy.ts';
@@ -60,6 +60,8 @@ const WEIGHT: Kind = { type: 'decimal', spec: { int: 11, scale: 3, min: 0 } };
 const TIME: Kind = { type: 'time' };
 const FLAG: Kind = { type: 'flag' };
 const ID: Kind = { type: 'id' };
+
+export const MAX_WHITELIST = 1000;
 
 export const CLASSES = ['rfs', 'air', 'rfs_order'] as const;
 export const TYPES = ['AHR', 'FFR', 'DTR', 'DTO'] as const;
@@ -158,21 +160,10 @@ function readDecimalField(value: unknown, spec: DecimalSpec): string | undefined
   return text;
 }
 
+/** Company ids (whitelist): at most MAX_WHITELIST, counted before they are read. */
 export function readIds(value: unknown): number[] | undefined {
-  let list: unknown[];
-  if (Array.isArray(value)) list = value;
-  else if (isRecord(value)) list = Object.values(value); // form arrays beyond qs's array limit
-  else if (typeof value === 'string') list = value.trim() === '' ? [] : value.split(',');
-  else if (typeof value === 'number') list = [value];
-  else return undefined;
-  if (list.length > 1000) return undefined;
-  const ids: number[] = [];
-  for (const item of list) {
-    const n = readInt(typeof item === 'string' ? item.trim() : item);
-    if (n === undefined || n <= 0 || n > 2147483647) return undefined;
-    if (!ids.includes(n)) ids.push(n);
-  }
-  return ids;
+  const read = readIdList(value, MAX_WHITELIST);
+  return read.ok ? read.ids : undefined;
 }
 
 export interface Location {
@@ -216,8 +207,8 @@ type FieldResult = { ok: true; value: unknown } | { ok: false; reason: string };
 function readField(def: FieldDef, raw: unknown, clock: Clock): FieldResult {
   const k = def.kind;
   // Not-null columns: an empty whitelist or refs container means "none".
-  if (k.type === 'ids' && (raw === null || raw === '')) return { ok: true, value: [] };
-  if (k.type === 'refs' && (raw === null || raw === '')) return { ok: true, value: '{}' };
+  if (k.type === 'ids' && blank(raw)) return { ok: true, value: [] };
+  if (k.type === 'refs' && blank(raw)) return { ok: true, value: '{}' };
   if (raw === null || blank(raw)) {
     if (k.type === 'enum' || k.type === 'int') return { ok: false, reason: 'may not be empty' };
     return { ok: true, value: null };
@@ -289,18 +280,14 @@ const PIECE_FIELDS: Record<string, Kind> = {
 export const MAX_PIECE_LINES = 500;
 
 export function readPieces(raw: unknown, clock: Clock, warnings: Warning[]): PieceValues[] | undefined {
-  let list: unknown[];
-  if (Array.isArray(raw)) list = raw;
-  else if (isRecord(raw)) list = Object.values(raw); // bracket keys beyond qs's array limit
-  else if (raw === null || raw === '') list = [];
-  else {
-    warn(warnings, 'pieces', 'not a list of piece lines');
+  // Only a list (or bracket keys) of lines, or empty for none; a lone text or number is no list.
+  const listLike = raw === null || raw === '' || Array.isArray(raw) || isRecord(raw);
+  const read = listLike ? readList(raw ?? '', MAX_PIECE_LINES) : ({ ok: false, reason: 'not_a_list' } as const);
+  if (!read.ok) {
+    warn(warnings, 'pieces', read.reason === 'too_many' ? `more than ${MAX_PIECE_LINES} piece lines` : 'not a list of piece lines');
     return undefined;
   }
-  if (list.length > MAX_PIECE_LINES) {
-    warn(warnings, 'pieces', `more than ${MAX_PIECE_LINES} piece lines`);
-    return undefined;
-  }
+  const list = read.items;
   const pieces: PieceValues[] = [];
   list.forEach((line, i) => {
     if (!isRecord(line)) return warn(warnings, `pieces[${i}]`, 'not an object');

@@ -25,3 +25,22 @@ export function formatOf(raw: IncomingMessage): Format {
 export function redactUrl(url: string | undefined): string {
   return (url ?? '').replace(TOKEN_QUERY, '$1[redacted]');
 }
+
+const SITE = 'http://site.invalid';
+
+/**
+ * A path of this site to send a browser to (a post-login target), normalised the way a browser
+ * would read it, or undefined. `/\t/evil.example`, `/\evil.example`, `//evil.example` and
+ * anything with control characters would leave the site (or break the Location header).
+ */
+export function sitePath(value: string | undefined): string | undefined {
+  if (!value || value.length > 2000 || !value.startsWith('/') || /[\u0000-\u001f\u007f]/.test(value)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value, SITE);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== SITE || url.pathname.startsWith('//')) return undefined;
+  return url.pathname + url.search + url.hash;
+}

@@ -65,9 +65,9 @@ export function renderDocument(props: LayoutProps): string {
             )}
             {caller && (
               <form class="whoami" method="post" action="/users/logout">
-                <span>
+                <a href="/users/password" title={t('nav.account')}>
                   {caller.realname || caller.email} · {caller.companyName}
-                </span>
+                </a>
                 <CsrfField token={props.csrf()} />
                 <button type="submit" class="link">
                   {t('nav.logout')}

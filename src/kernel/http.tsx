@@ -8,12 +8,16 @@ import { QS_OPTIONS, parseQueryString } from './params.ts';
 import { envelope, sendJson, sendPage } from './render.tsx';
 import { notFoundPage } from './route.tsx';
 import qs from 'qs';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export interface HttpOptions {
   logger: FastifyServerOptions['logger'];
   cookieSecret: string;
+  /** Fastify's trustProxy (TRUST_PROXY): only then are X-Forwarded-Proto/-For believed. */
+  trustProxy?: boolean | number | string;
 }
 
 /**
@@ -34,6 +38,14 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
       return (reply as unknown as FastifyReply).code(code).type('text/plain; charset=utf-8').send(message);
     },
     bodyLimit: DEFAULT_BODY_LIMIT,
+    // A hop count is valid for Fastify (proxy-addr) though its types list only the other forms.
+    trustProxy: (options.trustProxy ?? false) as boolean | string,
+    // A client that never finishes its request is cut off instead of holding a connection (and
+    // a graceful stop) open; the largest body (a 15 MiB file push) fits in it on a slow line.
+    requestTimeout: 120_000,
+    // Requests Node refuses before any route sees them (headers over 16 KiB: 431, malformed: 400)
+    // answer in the envelope too, as JSON: the format of a request that cannot be read is unknown.
+    clientErrorHandler: answerClientError,
     return503OnClosing: true,
     // Fastify's own request lines would log the raw URL (tokens in auth_token): ours below redacts it.
     logController: new LogController({ disableRequestLogging: true }),
@@ -77,7 +89,7 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
   });
 
   await app.register(cookie, { secret: options.cookieSecret });
-  await app.register(csrf, { cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true, signed: true } });
+  await app.register(csrf, { cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true, signed: true, secure: 'auto' } });
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -109,6 +121,25 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
   });
 
   return app;
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'the request line or headers are too large (16 KiB at most)'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'the request took too long to arrive'],
+};
+
+function answerClientError(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [code, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'the request could not be read'];
+  this.log.debug({ err: err.message, code }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify(envelope('error', [], null, { message }));
+    socket.write(
+      `HTTP/1.1 ${code} ${STATUS_CODES[code]}\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 function clientMessage(error: FastifyError): string {

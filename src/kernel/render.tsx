@@ -16,8 +16,14 @@ export function envelope(status: 'success' | 'error', data: unknown, caller: Cal
   };
 }
 
+/**
+ * Answers are per caller and carry its token (`auth.token`) or a CSRF token: no browser, proxy
+ * or CDN may keep a copy. Only the static assets are cacheable.
+ */
+const NO_STORE = 'no-store';
+
 export function sendJson(reply: FastifyReply, code: number, body: unknown): FastifyReply {
-  return reply.code(code).type('application/json; charset=utf-8').send(JSON.stringify(body));
+  return reply.code(code).header('cache-control', NO_STORE).type('application/json; charset=utf-8').send(JSON.stringify(body));
 }
 
 /** Renders an outcome as JSON: the status codes and shapes of api.md's Errors table. */
@@ -57,13 +63,13 @@ export function sendPage(h: HtmlContext, code: number, page: Page): FastifyReply
     csrf: () => h.reply.generateCsrf(),
     path: h.req.url.split('?')[0] ?? '/',
   });
-  return h.reply.code(code).type('text/html; charset=utf-8').send(html);
+  return h.reply.code(code).header('cache-control', NO_STORE).type('text/html; charset=utf-8').send(html);
 }
 
 /** 302 to a page with a message shown there once (refusals "with a visible message after the redirect"). */
 export function sendRedirect(reply: FastifyReply, to: string, flash?: Flash): FastifyReply {
   if (flash?.message) {
-    reply.setCookie(FLASH_COOKIE, JSON.stringify(flash), { path: '/', httpOnly: true, sameSite: 'lax', maxAge: 60 });
+    reply.setCookie(FLASH_COOKIE, JSON.stringify(flash), { path: '/', httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: 60 });
   }
   return reply.code(302).header('location', to).type('text/html; charset=utf-8').send('');
 }

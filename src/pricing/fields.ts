@@ -1,5 +1,5 @@
 import { airportByCode } from '../airports/index.ts';
-import { isRecord, readDecimal, readFlag, readInt, readString, type Params } from '../kernel/params.ts';
+import { isRecord, preview, readDecimal, readFlag, readInt, readList, readString, type Params } from '../kernel/params.ts';
 
 /** A location of a rate line or a search: an airport, or a postal area of a country. */
 export type Location = { kind: 'airport'; code: string } | { kind: 'city'; country: string; postal: string };
@@ -65,7 +65,7 @@ const MAX_PIECE_LINES = 500;
 function nonNegativeDecimal(value: unknown, field: string): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const d = readDecimal(value);
-  if (d === undefined) throw new SearchInputError(`${field}: "${String(value).slice(0, 40)}" is not a number`);
+  if (d === undefined) throw new SearchInputError(`${field}: "${preview(value)}" is not a number`);
   if (d.startsWith('-') && !/^-0*(\.0*)?$/.test(d)) throw new SearchInputError(`${field}: must not be negative`);
   return d.replace(/^-/, '');
 }
@@ -81,10 +81,10 @@ function readPieces(value: unknown): PieceLine[] {
     }
   }
   // A form sends pieces_json[0][depth]=…, parsed as an array or as an object keyed by index.
-  if (isRecord(raw)) raw = Object.values(raw);
-  if (isRecord(raw) || !Array.isArray(raw)) throw new SearchInputError('pieces_json: not an array of piece lines');
-  if (raw.length > MAX_PIECE_LINES) throw new SearchInputError(`pieces_json: at most ${MAX_PIECE_LINES} piece lines`);
-  return raw.map((p, i) => {
+  const list = Array.isArray(raw) || isRecord(raw) ? readList(raw, MAX_PIECE_LINES) : ({ ok: false, reason: 'not_a_list' } as const);
+  if (!list.ok && list.reason === 'too_many') throw new SearchInputError(`pieces_json: at most ${MAX_PIECE_LINES} piece lines`);
+  if (!list.ok) throw new SearchInputError('pieces_json: not an array of piece lines');
+  return list.items.map((p, i) => {
     const at = `pieces_json[${i}]`;
     if (!isRecord(p)) throw new SearchInputError(`${at}: not a piece line (pieces, depth, width, height, weight)`);
     const line: PieceLine = {};

@@ -1,4 +1,4 @@
-import { isRecord, readId, readString } from '../kernel/params.ts';
+import { readIdList, readString } from '../kernel/params.ts';
 
 export const MAX_TOUR_ROUTES = 500;
 export const MAX_NAME = 200;
@@ -8,22 +8,13 @@ export type Read<T> = { ok: true; value: T } | { ok: false; reason: string; vars
 /**
  * `route_ids`: a JSON array, form `route_ids[]=1&route_ids[]=2` (an array too after parsing),
  * or `1,2,3` as one string. Duplicates collapse; an entry that is no id is an error naming it.
+ * More than MAX_TOUR_ROUTES entries as sent is refused before any of them is read.
  */
 export function readRouteIds(value: unknown): Read<number[]> {
-  let items: unknown[];
-  if (Array.isArray(value)) items = value;
-  else if (isRecord(value)) items = Object.values(value);
-  else if (typeof value === 'number') items = [value];
-  else if (typeof value === 'string') items = value.trim() === '' ? [] : value.split(',');
-  else return { ok: false, reason: 'tms.route_ids_invalid', vars: { value: '' } };
-  const ids: number[] = [];
-  for (const item of items) {
-    const id = readId(typeof item === 'string' ? item.trim() : item);
-    if (id === undefined) return { ok: false, reason: 'tms.route_ids_invalid', vars: { value: String(readString(item) ?? typeof item).slice(0, 30) } };
-    if (!ids.includes(id)) ids.push(id);
-  }
-  if (ids.length > MAX_TOUR_ROUTES) return { ok: false, reason: 'tms.too_many_routes', vars: { max: MAX_TOUR_ROUTES } };
-  return { ok: true, value: ids };
+  const read = readIdList(value, MAX_TOUR_ROUTES);
+  if (read.ok) return { ok: true, value: read.ids };
+  if (read.reason === 'too_many') return { ok: false, reason: 'tms.too_many_routes', vars: { max: MAX_TOUR_ROUTES } };
+  return { ok: false, reason: 'tms.route_ids_invalid', vars: { value: read.reason === 'not_an_id' ? read.item : '' } };
 }
 
 export function readTourName(value: unknown): Read<string> {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +10,18 @@ import { createPostgresDatabase, TEST_DB } from '../support/databases.ts';
 const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
 let dataDir: string;
 let dropDatabase: (() => Promise<void>) | undefined;
+
+/** The first line a child process prints. */
+function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve(out.split('\n')[0]!);
+    });
+    child.once('exit', () => resolve(out.split('\n')[0]!));
+  });
+}
 
 /** Runs the command in-process, as `freight-exchange <args>` would, and captures its output. */
 async function cli(...args: string[]) {
@@ -98,22 +110,75 @@ describe('freight-exchange command line', () => {
     assert.deepEqual(second, first);
   });
 
-  test('the embedded data directory held by a running process is refused', { skip: TEST_DB === 'postgres' && 'embedded database only' }, async () => {
-    const holder = spawn('sleep', ['30']);
+  test('the embedded data directory held by a running process is refused, and free the moment it dies', { skip: TEST_DB === 'postgres' && 'embedded database only' }, async () => {
+    const holder = spawn(process.execPath, ['--import', 'tsx', 'tests/support/hold-lock.ts', dataDir], { cwd: ROOT });
     try {
-      fs.writeFileSync(path.join(dataDir, 'freight-exchange.lock'), String(holder.pid));
+      assert.equal(await firstLine(holder), 'locked');
       const r = await cli('company', 'create', '--name', 'Blocked', '--json');
       assert.equal(r.code, 1);
-      assert.match(r.stderr, /in use by a running freight-exchange process/);
+      assert.match(r.stderr, new RegExp(`in use by a running freight-exchange process \\(pid ${holder.pid}\\)`));
       assert.equal(r.stdout, '');
     } finally {
-      holder.kill();
-      fs.rmSync(path.join(dataDir, 'freight-exchange.lock'), { force: true });
+      holder.kill('SIGKILL');
+      await new Promise((resolve) => holder.once('exit', resolve));
     }
-    // A lock left by a process that is gone is taken over.
-    fs.writeFileSync(path.join(dataDir, 'freight-exchange.lock'), '999999');
+    // The operating system released it with the process; the note it left behind means nothing.
+    assert.ok(fs.existsSync(path.join(dataDir, 'freight-exchange.lock')));
     const r = await cli('company', 'create', '--name', 'After crash', '--json');
     assert.equal(r.code, 0, r.stderr);
+  });
+
+  test('a leftover lock naming a pid that now belongs to another live process does not block a restart', { skip: TEST_DB === 'postgres' && 'embedded database only' }, async () => {
+    for (const pid of [process.pid, 1]) {
+      fs.writeFileSync(path.join(dataDir, 'freight-exchange.lock'), String(pid));
+      const r = await cli('company', 'create', '--name', `Restarted ${pid}`, '--json');
+      assert.equal(r.code, 0, r.stderr);
+    }
+  });
+
+  test('of several processes taking the directory at once, exactly one holds it', { skip: TEST_DB === 'postgres' && 'embedded database only' }, async () => {
+    for (let round = 0; round < 3; round++) {
+      fs.writeFileSync(path.join(dataDir, 'freight-exchange.lock'), '999999'); // a stale note, as after a crash
+      const takers = Array.from({ length: 4 }, () => spawn(process.execPath, ['--import', 'tsx', 'tests/support/hold-lock.ts', dataDir], { cwd: ROOT }));
+      try {
+        const lines = await Promise.all(takers.map(firstLine));
+        assert.equal(lines.filter((l) => l === 'locked').length, 1, lines.join(' | '));
+        assert.equal(lines.filter((l) => l.startsWith('refused: ') && l.includes('in use by a running')).length, 3, lines.join(' | '));
+      } finally {
+        for (const t of takers) t.kill('SIGKILL');
+        await Promise.all(takers.map((t) => (t.exitCode !== null || t.signalCode !== null ? null : new Promise((r) => t.once('exit', r)))));
+      }
+    }
+  });
+
+  test('user token rotate gives a new token and the old one is refused', async () => {
+    const company = JSON.parse((await cli('company', 'create', '--name', 'Rotating', '--json')).stdout);
+    const user = JSON.parse((await cli('user', 'create', '--company', String(company.id), '--email', 'rot@acme.example', '--password', 'secret-pw', '--username', 'rotor', '--json')).stdout);
+    const r = await cli('user', 'token', 'rotate', '--user', 'rotor', '--json');
+    assert.equal(r.code, 0, r.stderr);
+    const rotated = JSON.parse(r.stdout);
+    assert.deepEqual(Object.keys(rotated).sort(), ['email', 'id', 'token']);
+    assert.equal(rotated.id, user.id);
+    assert.notEqual(rotated.token, user.token);
+    const again = JSON.parse((await cli('user', 'token', 'rotate', '--user', String(user.id), '--json')).stdout);
+    assert.notEqual(again.token, rotated.token);
+    const missing = await cli('user', 'token', 'rotate', '--user', 'nobody@nowhere.example', '--json');
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /--user: no user/);
+    assert.equal(missing.stdout, '');
+  });
+
+  test('user password set changes the password; a short one is refused and changes nothing', async () => {
+    const company = JSON.parse((await cli('company', 'create', '--name', 'Passwords', '--json')).stdout);
+    await cli('user', 'create', '--company', String(company.id), '--email', 'pw@acme.example', '--password', 'first-pw', '--json');
+    const short = await cli('user', 'password', 'set', '--user', 'pw@acme.example', '--password', 'abc', '--json');
+    assert.equal(short.code, 1);
+    assert.match(short.stderr, /--password: at least 6/);
+    const r = await cli('user', 'password', 'set', '--user', 'PW@acme.example', '--password', 'second-pw', '--json');
+    assert.equal(r.code, 0, r.stderr);
+    const result = JSON.parse(r.stdout);
+    assert.equal(result.email, 'pw@acme.example');
+    assert.equal(result.sessions_ended, 0);
   });
 
   test('the installed command prints one JSON object and nothing else on stdout', () => {

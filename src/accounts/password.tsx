@@ -1,0 +1,106 @@
+import type { Ctx } from '../kernel/context.ts';
+import { CsrfField } from '../kernel/html.tsx';
+import { addMessages } from '../kernel/i18n.ts';
+import { fail, ok, rejected } from '../kernel/outcome.ts';
+import { readString } from '../kernel/params.ts';
+import { SESSION_COOKIE, userEndpoint, type Endpoint } from '../kernel/route.tsx';
+import { hashSessionId } from './authenticator.ts';
+import { AccountInputError, MAX_PASSWORD_LENGTH, setPassword } from './commands.ts';
+import { verifyPassword } from './passwords.ts';
+import { findUserById } from './store.ts';
+import { attemptKey, beginLoginAttempt, endLoginAttempt } from './throttle.ts';
+
+addMessages('eng', {
+  'password.title': 'Change password',
+  'password.current': 'Current password',
+  'password.new': 'New password',
+  'password.repeat': 'New password again',
+  'password.submit': 'Change password',
+  'password.changed': 'Password changed. Your other browser sessions have been logged out; the API token stays the same.',
+  'password.wrong_current': 'current_password: this is not your current password',
+  'password.mismatch': 'password_repeat: the two new passwords differ',
+  'password.hint': 'At least 6 characters. Changing it logs out your other browser sessions.',
+});
+addMessages('deu', {
+  'password.title': 'Passwort ändern',
+  'password.current': 'Aktuelles Passwort',
+  'password.new': 'Neues Passwort',
+  'password.repeat': 'Neues Passwort wiederholen',
+  'password.submit': 'Passwort ändern',
+  'password.changed': 'Passwort geändert. Ihre anderen Browser-Sitzungen wurden abgemeldet; das API-Token bleibt gleich.',
+  'password.wrong_current': 'current_password: Das ist nicht Ihr aktuelles Passwort',
+  'password.mismatch': 'password_repeat: Die beiden neuen Passwörter sind verschieden',
+  'password.hint': 'Mindestens 6 Zeichen. Eine Änderung meldet Ihre anderen Browser-Sitzungen ab.',
+});
+
+const text = (value: unknown) => (readString(value) ?? '').slice(0, MAX_PASSWORD_LENGTH + 1);
+
+/**
+ * POST /users/password (page and `.json`): the caller changes their own password with the
+ * current one. A wrong current password counts as a failed login (throttling, decisions.md §9).
+ */
+async function changePassword(ctx: Ctx) {
+  const current = text(ctx.params.current_password);
+  const next = text(ctx.params.password);
+  const repeat = ctx.params.password_repeat;
+  const user = await findUserById(ctx.db, ctx.caller.userId);
+  if (!user) return fail(ctx.t('password.wrong_current'));
+  const attempt = await beginLoginAttempt(ctx.db, attemptKey(user, user.email), ctx.req.ip, ctx.clock.now());
+  if (attempt.kind === 'throttled') {
+    ctx.reply.header('retry-after', String(attempt.retryAfterSeconds));
+    return rejected(429, ctx.t('login.throttled', { minutes: Math.ceil(attempt.retryAfterSeconds / 60) }));
+  }
+  if (!(await verifyPassword(current, user.password_hash))) return fail(ctx.t('password.wrong_current'));
+  await endLoginAttempt(ctx.db, attempt.id);
+  if (repeat !== undefined && text(repeat) !== next) return fail(ctx.t('password.mismatch'));
+  const session = ctx.format === 'html' ? ctx.req.cookies[SESSION_COOKIE] : undefined;
+  try {
+    await setPassword(ctx.db, user.id, next, session ? hashSessionId(session) : undefined);
+  } catch (err) {
+    if (err instanceof AccountInputError) return fail(err.message);
+    throw err;
+  }
+  return ok({ user: { id: user.id } });
+}
+
+export function passwordEndpoints(): Endpoint[] {
+  return [
+    userEndpoint({
+      method: 'GET',
+      path: '/users/password',
+      handle: async (ctx) => (ctx.format === 'json' ? rejected(405, 'use POST') : ok({})),
+      page: (_outcome, ctx) => ({
+        title: ctx.t('password.title'),
+        body: (
+          <section class="narrow">
+            <h1>{ctx.t('password.title')}</h1>
+            <p class="hint">{ctx.t('password.hint')}</p>
+            <form method="post" action="/users/password" class="stack">
+              <CsrfField token={ctx.reply.generateCsrf()} />
+              <input type="hidden" name="username" value={ctx.caller.email} autocomplete="username" />
+              <label>
+                {ctx.t('password.current')}
+                <input name="current_password" type="password" autocomplete="current-password" required />
+              </label>
+              <label>
+                {ctx.t('password.new')}
+                <input name="password" type="password" autocomplete="new-password" minLength={6} required />
+              </label>
+              <label>
+                {ctx.t('password.repeat')}
+                <input name="password_repeat" type="password" autocomplete="new-password" minLength={6} required />
+              </label>
+              <button type="submit">{ctx.t('password.submit')}</button>
+            </form>
+          </section>
+        ),
+      }),
+    }),
+    userEndpoint({
+      method: 'POST',
+      path: '/users/password',
+      handle: changePassword,
+      page: (outcome, ctx) => ({ redirect: '/users/password', ok: outcome.kind === 'ok', message: outcome.kind === 'ok' ? ctx.t('password.changed') : outcome.message }),
+    }),
+  ];
+}
