@@ -33,6 +33,7 @@ const SECTIONS: [string, string, string][] = [
   ['/flights', '/flights/index', 'nav.flights'],
   ['/milkrun', '/milkrun/import/short/70', 'nav.milkrun'],
   ['/cdr/cases', '/cdr/cases/index', 'nav.cases'],
+  ['/webhooks', '/webhooks/index', 'nav.settings'],
 ];
 
 /** The page shell. Preact escapes every interpolated value; no inline script or style exists. */
