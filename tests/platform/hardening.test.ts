@@ -171,3 +171,15 @@ describe('8. inputs that answered 500', () => {
     assert.equal(JSON.parse(bad.slice(bad.indexOf('\r\n\r\n') + 4)).status, 'error');
   });
 });
+
+describe('harness finding F1: the login redirect of a page carries a bounded target', () => {
+  test('a long URL comes back as its path, a very long one not at all; the header stays small', async () => {
+    const long = await app.get(`/flights/index?x=${'a%5B'.repeat(3000)}`);
+    assert.equal(long.status, 302);
+    assert.equal(long.headers.location, `/users/login?next=${encodeURIComponent('/flights/index')}`);
+    const huge = await app.get(`/flights/${'b'.repeat(1200)}`);
+    assert.ok(String(huge.headers.location).length < 100, String(huge.headers.location).slice(0, 100));
+    const short = await app.get('/freights/enlist/8?page=2');
+    assert.equal(short.headers.location, `/users/login?next=${encodeURIComponent('/freights/enlist/8?page=2')}`);
+  });
+});
