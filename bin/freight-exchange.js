@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// The admin command. TypeScript runs through tsx, so the installed command and the
-// sources can never disagree (no separate build step to forget). The project's tsconfig is
-// named explicitly: tsx would otherwise look for one in the working directory, and the pages'
-// JSX settings (Preact) would be missing when started from anywhere else.
-import { fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
+// The admin command and `npm start`: runs the compiled server (dist/, `npm run build`) with
+// plain node, from any working directory.
+import fs from 'node:fs';
 
-register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
-const { main } = await import('../src/cli.ts');
+const entry = new URL('../dist/cli.js', import.meta.url);
+if (!fs.existsSync(entry)) {
+  process.stderr.write('freight-exchange: not built yet; run "npm run build" (npm install does it) in the package directory\n');
+  process.exit(1);
+}
+const { main } = await import(entry.href);
 process.exitCode = await main(process.argv.slice(2));

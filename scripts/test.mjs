@@ -24,6 +24,10 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+// Spawned servers and the installed command run the compiled code: build it first.
+const build = spawnSync(process.execPath, ['scripts/prepare.mjs'], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
 const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 let failed = false;
 for (const engine of engines) {
