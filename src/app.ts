@@ -13,6 +13,7 @@ import { registerOpsRoutes } from './ops/routes.ts';
 import { pricingEndpoints } from './pricing/routes.tsx';
 import { quoteEndpoints } from './quotes/routes.tsx';
 import { freightEndpoints } from './freights/routes.tsx';
+import { attachExpirySweeper } from './freights/lifecycle.ts';
 import { caseEndpoints } from './cases/routes.ts';
 import { fileEndpoints } from './files/routes.ts';
 import { milkrunEndpoints } from './milkrun/routes.ts';
@@ -66,6 +67,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...webhookEndpoints(),
   ];
   registerEndpoints(http, services, endpoints);
+  // Expiry written down in the background while the server listens (reads compute it anyway).
+  attachExpirySweeper(http, services);
   // Webhook deliveries: started when the server listens, stopped when it closes.
   attachWebhookDispatcher(http, services);
   return { http, services, tokens, endpoints: Object.freeze([...endpoints]) };

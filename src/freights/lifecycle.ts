@@ -1,7 +1,8 @@
+import type { FastifyInstance } from 'fastify';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { emitEvent, emitExpired } from '../events/emit.ts';
-import type { Caller } from '../kernel/context.ts';
+import type { Caller, Services } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import { storableDate } from './fields.ts';
 import { roleOf } from './policy.ts';
@@ -25,32 +26,136 @@ export const ARCHIVABLE_STATUSES = ['expired', 'revoked', 'closed'] as const;
 export const EDITABLE_STATUSES = ['draft', 'open'] as const;
 
 /**
- * open/pending -> expired once the deadline has passed. Run before every read, so expiry is
- * "visible on the next read at the latest" without a scheduler; the partial index on
- * (deadline) where status in (open, pending) keeps it one index probe when nothing is due.
- * `now` comes from the app clock, never SQL now(), so tests can move time.
+ * Expiry (decisions.md §4: open/pending -> expired once the deadline has passed, visible on the
+ * next read at the latest). Reads never wait for it to be written: every read computes the
+ * effective status in SQL from the deadline and the clock passed in (`effectiveStatusSql`,
+ * store.ts and lists.ts). Writing it down is the sweeper's job (`sweepExpiredFreights`, run by
+ * `ExpirySweeper` while the server listens) and every transition's (`persistExpiry` on the locked
+ * row), so no request pays a probe. `now` comes from the app clock, never SQL now(), so tests
+ * can move time.
  */
-export async function expireDueFreights(db: Kysely<DB>, now: Date): Promise<void> {
-  // A read first: nearly always nothing is due, and a read costs less than a write transaction.
-  const due = await db
-    .selectFrom('freights')
-    .select('id')
+
+/** Whether a stored row is past its deadline while still in the market (its effective status is `expired`). */
+export function isDue(row: Pick<FreightRow, 'status' | 'deadline'>, now: Date): boolean {
+  return (row.status === 'open' || row.status === 'pending') && row.deadline !== null && row.deadline < now;
+}
+
+/** The status a stored row reads as at `now`. */
+export function effectiveStatus(row: Pick<FreightRow, 'status' | 'deadline'>, now: Date): string {
+  return isDue(row, now) ? 'expired' : row.status;
+}
+
+/**
+ * Writes expiry for the given due freights inside the caller's transaction (the rows are locked
+ * by it or by `for update skip locked`); answers the ids written. The one place expiry is
+ * persisted: an event announcing it belongs here, in the same transaction.
+ */
+async function expireInTransaction(trx: Transaction<DB>, ids: number[], now: Date): Promise<number[]> {
+  if (!ids.length) return [];
+  const rows = await trx
+    .updateTable('freights')
+    .set({ status: 'expired', modified: now })
+    .where('id', 'in', ids)
+    // Re-checked on the locked rows: only what is still due is written.
     .where('status', 'in', [...MARKET_STATUSES])
     .where('deadline', '<', now)
-    .limit(1)
-    .executeTakeFirst();
-  if (!due) return;
-  // The expiry and its freight.expired events commit together (decisions.md §8).
-  await db.transaction().execute(async (trx) => {
-    const expired = await trx
-      .updateTable('freights')
-      .set({ status: 'expired', modified: now })
-      .where('status', 'in', [...MARKET_STATUSES])
-      .where('deadline', '<', now)
-      .returning('id')
-      .execute();
-    await emitExpired(trx, now, expired.map((r) => r.id));
-  });
+    .returning('id')
+    .execute();
+  const expired = rows.map((r) => r.id);
+  await emitExpired(trx, now, expired);
+  return expired;
+}
+
+/** A locked row that is due becomes expired in the same transaction; others come back as they are. */
+export async function persistExpiry(trx: Transaction<DB>, row: FreightRow, now: Date): Promise<FreightRow> {
+  if (!isDue(row, now)) return row;
+  await expireInTransaction(trx, [row.id], now);
+  return trx.selectFrom('freights').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+}
+
+export const SWEEP_BATCH = 500;
+
+/**
+ * One sweep: every due freight is written `expired`, a batch per transaction. `for update skip
+ * locked` lets several server processes sweep at once without waiting on each other or on a
+ * transition holding a row (that transition persists expiry itself). Answers how many it wrote.
+ */
+export async function sweepExpiredFreights(db: Kysely<DB>, now: Date, batch = SWEEP_BATCH): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const written = await db.transaction().execute(async (trx) => {
+      const due = await trx
+        .selectFrom('freights')
+        .select('id')
+        .where('status', 'in', [...MARKET_STATUSES])
+        .where('deadline', '<', now)
+        .orderBy('deadline')
+        .limit(batch)
+        .forUpdate()
+        .skipLocked()
+        .execute();
+      return expireInTransaction(trx, due.map((r) => r.id), now);
+    });
+    total += written.length;
+    if (written.length < batch) return total;
+    // A large backlog (first start after a long stop) yields between batches.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/**
+ * Persists expiry in the background while the server listens (src/app.ts: started on listen,
+ * stopped on close, before the database closes). Reads do not depend on it; it keeps the stored
+ * status close to the effective one, so the lists' partial indexes stay small.
+ */
+export class ExpirySweeper {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopped = true;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: Clock,
+    private readonly options: { intervalMs?: number; onError?: (err: unknown) => void } = {},
+  ) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops the timer and waits for a sweep in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(delay: number) {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = sweepExpiredFreights(this.db, this.clock.now())
+        .catch((err) => this.options.onError?.(err))
+        .finally(() => {
+          this.running = undefined;
+          this.schedule(this.options.intervalMs ?? SWEEP_INTERVAL_MS);
+        });
+    }, delay);
+    // Never the reason the process stays alive.
+    this.timer.unref();
+  }
+}
+
+/** How often the sweeper writes expiry down; reads show it at once regardless. */
+export const SWEEP_INTERVAL_MS = 5_000;
+
+/** Starts the sweeper when the server listens and stops it when the server closes. */
+export function attachExpirySweeper(http: FastifyInstance, services: Pick<Services, 'db' | 'clock'>, intervalMs?: number): ExpirySweeper {
+  const sweeper = new ExpirySweeper(services.db, services.clock, { intervalMs, onError: (err) => http.log.error({ err }, 'expiry sweep failed') });
+  http.addHook('onListen', async () => sweeper.start());
+  http.addHook('onClose', async () => sweeper.stop());
+  return sweeper;
 }
 
 export type TransitionResult =
@@ -61,8 +166,8 @@ export type TransitionResult =
   | { kind: 'refused'; reason: string };
 
 /**
- * Runs `decide` on the freight row locked FOR UPDATE in a transaction, after applying due
- * expiry, so concurrent transitions (and the quotes module's award) serialise on the row.
+ * Runs `decide` on the freight row locked FOR UPDATE in a transaction, expiry written first when
+ * due, so concurrent transitions (and the quotes module's award) serialise on the row.
  */
 async function onLockedFreight(
   db: Kysely<DB>,
@@ -71,11 +176,10 @@ async function onLockedFreight(
   decide: (row: FreightRow, trx: Transaction<DB>) => Promise<TransitionResult>,
 ): Promise<TransitionResult> {
   const now = clock.now();
-  await expireDueFreights(db, now);
   return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('freights').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
     if (!row) return { kind: 'not_found' };
-    return decide(row, trx);
+    return decide(await persistExpiry(trx, row, now), trx);
   });
 }
 

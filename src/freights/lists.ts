@@ -2,18 +2,21 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { DB } from '../db/schema.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { readInt, readString, type Params } from '../kernel/params.ts';
-import { expireDueFreights, type FreightRow } from './lifecycle.ts';
+import type { PieceRow } from './fields.ts';
+import type { FreightRow } from './lifecycle.ts';
 import { admitsSql, hadBidSql, roleOf, type Role } from './policy.ts';
-import { presentMany, type ReadContext } from './store.ts';
+import { freightSelection, piecesJsonSql, presentMany, type ReadContext } from './store.ts';
 
 /**
- * GET /freights/enlist/{filterId}: every list is one SQL query (membership, order and page),
- * plus one query for the page's piece lines. Membership follows decisions.md §4 exactly;
- * "had bid" is a non-revoked bid of the caller's company.
+ * GET /freights/enlist/{filterId}: every list page is one SQL statement (membership, order, page,
+ * company names and piece lines). Membership follows decisions.md §4 exactly; "had bid" is a
+ * non-revoked bid of the caller's company. Statuses are effective ones: a freight past its
+ * deadline is in the expired lists and out of the market ones, whether the sweeper wrote it yet
+ * or not (lifecycle.ts).
  */
 
 type EB = ExpressionBuilder<DB, 'freights'>;
-type Where = (eb: EB, company: number) => Expression<SqlBool>;
+type Where = (eb: EB, company: number, now: Date) => Expression<SqlBool>;
 
 const MARKET = ['open', 'pending'];
 const ARCHIVE = ['archived', 'closed', 'revoked', 'expired'];
@@ -21,15 +24,31 @@ const DONE_BY_WINNER = ['taken', 'closed', 'archived'];
 
 const own = (eb: EB, c: number) => eb('freights.company_id', '=', c);
 const foreign = (eb: EB, c: number) => eb('freights.company_id', '<>', c);
-const status = (eb: EB, list: string[]) => (list.length === 1 ? eb('freights.status', '=', list[0]!) : eb('freights.status', 'in', list));
+/** Statuses as SQL literals (constants of this file, never input), so partial indexes match in any plan. */
+const literal = (list: readonly string[]) => sql.raw(list.map((s) => `'${s}'`).join(', '));
+const storedIn = (list: readonly string[]) => sql<SqlBool>`freights.status in (${literal(list)})`;
+/**
+ * The effective status is one of `list`: market statuses only while the deadline has not passed;
+ * `expired` also for market freights past their deadline.
+ */
+const status = (eb: EB, list: readonly string[], now: Date): Expression<SqlBool> => {
+  const market = list.filter((s) => MARKET.includes(s));
+  const notDue = eb.or([eb('freights.deadline', 'is', null), eb('freights.deadline', '>=', now)]);
+  if (market.length && !list.includes('expired')) {
+    if (market.length === list.length) return eb.and([storedIn(list), notDue]);
+    return eb.and([storedIn(list), eb.or([eb.not(storedIn(MARKET)), notDue])]);
+  }
+  if (list.includes('expired') && !market.length) return eb.or([storedIn(list), eb.and([storedIn(MARKET), eb('freights.deadline', '<', now)])]);
+  return storedIn(list);
+};
 const anyBid = (eb: EB) =>
   eb.exists(eb.selectFrom('bids').select(sql`1`.as('one')).whereRef('bids.freight_id', '=', 'freights.id').where('bids.status', '<>', 'revoked'));
 const ffr = (eb: EB) => eb('freights.type', '=', 'FFR');
 /** A booking request addressed to the company: it is the winner (flight), or the whitelist names it while the request is open. */
-const addressedTo = (eb: EB, c: number) =>
+const addressedTo = (eb: EB, c: number, now: Date) =>
   eb.or([
     eb('freights.winner_id', '=', c),
-    eb.and([status(eb, MARKET), eb('freights.visibility', '=', -2), sql<SqlBool>`${c} = any(freights.whitelist)`]),
+    eb.and([status(eb, MARKET, now), eb('freights.visibility', '=', -2), sql<SqlBool>`${c} = any(freights.whitelist)`]),
   ]);
 
 /**
@@ -43,25 +62,25 @@ const bidOn = (eb: EB, c: number, orWon = false) => {
 
 export const FILTERS: Record<number, Where> = {
   // as provider
-  8: (eb, c) => eb.and([foreign(eb, c), status(eb, MARKET), admitsSql(eb, c), eb.not(hadBidSql(eb, c))]),
-  7: (eb, c) => eb.and([foreign(eb, c), status(eb, MARKET), hadBidSql(eb, c)]),
-  6: (eb, c) => eb.and([foreign(eb, c), status(eb, DONE_BY_WINNER), eb.or([eb('freights.winner_id', 'is', null), eb('freights.winner_id', '<>', c)]), bidOn(eb, c)]),
-  2: (eb, c) => eb.and([eb('freights.winner_id', '=', c), status(eb, ['taken'])]),
-  9: (eb, c) => eb.and([foreign(eb, c), status(eb, ARCHIVE), bidOn(eb, c, true)]),
+  8: (eb, c, now) => eb.and([foreign(eb, c), status(eb, MARKET, now), admitsSql(eb, c), eb.not(hadBidSql(eb, c))]),
+  7: (eb, c, now) => eb.and([foreign(eb, c), status(eb, MARKET, now), hadBidSql(eb, c)]),
+  6: (eb, c, now) => eb.and([foreign(eb, c), status(eb, DONE_BY_WINNER, now), eb.or([eb('freights.winner_id', 'is', null), eb('freights.winner_id', '<>', c)]), bidOn(eb, c)]),
+  2: (eb, c, now) => eb.and([eb('freights.winner_id', '=', c), status(eb, ['taken'], now)]),
+  9: (eb, c, now) => eb.and([foreign(eb, c), status(eb, ARCHIVE, now), bidOn(eb, c, true)]),
   // as principal
-  20: (eb, c) => eb.and([own(eb, c), status(eb, ['draft'])]),
-  10: (eb, c) => eb.and([own(eb, c), status(eb, MARKET)]),
-  17: (eb, c) => eb.and([own(eb, c), status(eb, MARKET), anyBid(eb)]),
-  18: (eb, c) => eb.and([own(eb, c), status(eb, MARKET), eb.not(anyBid(eb))]),
-  12: (eb, c) => eb.and([own(eb, c), status(eb, ['taken'])]),
-  19: (eb, c) => eb.and([own(eb, c), status(eb, ARCHIVE)]),
+  20: (eb, c, now) => eb.and([own(eb, c), status(eb, ['draft'], now)]),
+  10: (eb, c, now) => eb.and([own(eb, c), status(eb, MARKET, now)]),
+  17: (eb, c, now) => eb.and([own(eb, c), status(eb, MARKET, now), anyBid(eb)]),
+  18: (eb, c, now) => eb.and([own(eb, c), status(eb, MARKET, now), eb.not(anyBid(eb))]),
+  12: (eb, c, now) => eb.and([own(eb, c), status(eb, ['taken'], now)]),
+  19: (eb, c, now) => eb.and([own(eb, c), status(eb, ARCHIVE, now)]),
   // booking requests (type FFR): outgoing, then incoming
-  200: (eb, c) => eb.and([own(eb, c), ffr(eb), status(eb, ['draft', ...MARKET])]),
-  201: (eb, c) => eb.and([own(eb, c), ffr(eb), status(eb, ['taken'])]),
-  209: (eb, c) => eb.and([own(eb, c), ffr(eb), status(eb, ARCHIVE)]),
-  210: (eb, c) => eb.and([foreign(eb, c), ffr(eb), status(eb, ['draft', ...MARKET]), addressedTo(eb, c)]),
-  211: (eb, c) => eb.and([foreign(eb, c), ffr(eb), status(eb, ['taken']), eb('freights.winner_id', '=', c)]),
-  219: (eb, c) => eb.and([foreign(eb, c), ffr(eb), status(eb, ARCHIVE), bidOn(eb, c, true)]),
+  200: (eb, c, now) => eb.and([own(eb, c), ffr(eb), status(eb, ['draft', ...MARKET], now)]),
+  201: (eb, c, now) => eb.and([own(eb, c), ffr(eb), status(eb, ['taken'], now)]),
+  209: (eb, c, now) => eb.and([own(eb, c), ffr(eb), status(eb, ARCHIVE, now)]),
+  210: (eb, c, now) => eb.and([foreign(eb, c), ffr(eb), status(eb, ['draft', ...MARKET], now), addressedTo(eb, c, now)]),
+  211: (eb, c, now) => eb.and([foreign(eb, c), ffr(eb), status(eb, ['taken'], now), eb('freights.winner_id', '=', c)]),
+  219: (eb, c, now) => eb.and([foreign(eb, c), ffr(eb), status(eb, ARCHIVE, now), bidOn(eb, c, true)]),
 };
 
 /**
@@ -127,39 +146,53 @@ export interface ListedFreight {
   row: FreightRow;
   role: Role;
   companyName: string;
+  /** the piece lines, when the list was asked for them */
+  pieces?: PieceRow[];
 }
 
 /**
- * One page of a freight list (FILTERS): membership, order and page in one query. Undefined for
- * an id that is no freight list. Shared by /freights/enlist and /routes/enlist (Shipments).
+ * The statement of one list page (FILTERS): membership, order and page, with the company name
+ * and, when asked, the piece lines as JSON. Undefined for an id that is no freight list.
+ * Exported for the benchmark's EXPLAIN (bench/freights.ts).
  */
-export async function listFreights(rc: Pick<ReadContext, 'db' | 'clock' | 'caller'>, filterId: number, paging: Paging): Promise<ListedFreight[] | undefined> {
+export function listStatement(db: ReadContext['db'], companyId: number, now: Date, filterId: number, paging: Paging, withPieces: boolean) {
   const where = FILTERS[filterId];
   if (!where) return undefined;
-  const company = rc.caller.companyId;
-  await expireDueFreights(rc.db, rc.clock.now());
   const { sort, direction } = paging;
-  const rows = await rc.db
-    .selectFrom('freights')
-    .innerJoin('companies', 'companies.id', 'freights.company_id')
-    .selectAll('freights')
-    .select('companies.name as company_name')
-    .where((eb) => where(eb, company))
-    // Nullable sort keys (deadline, etd, eta, weight) put rows without a value last either way;
-    // the not-null ones keep the plain order, which the (… created desc, id desc) indexes serve.
-    .orderBy(`freights.${sort}`, (ob) => {
-      const ordered = direction === 'asc' ? ob.asc() : ob.desc();
-      return NOT_NULL_SORTS.has(sort) ? ordered : ordered.nullsLast();
-    })
-    .orderBy('freights.id', direction)
-    .limit(paging.limit)
-    .offset(offsetOf(paging))
-    .execute();
+  return (
+    db
+      .selectFrom('freights')
+      .innerJoin('companies', 'companies.id', 'freights.company_id')
+      .select(freightSelection(now))
+      .select('companies.name as company_name')
+      .$if(withPieces, (q) => q.select(piecesJsonSql.as('pieces_json')))
+      .where((eb) => where(eb, companyId, now))
+      // Nullable sort keys (deadline, etd, eta, weight) put rows without a value last either way;
+      // the not-null ones keep the plain order, which the (… created desc, id desc) indexes serve.
+      .orderBy(`freights.${sort}`, (ob) => {
+        const ordered = direction === 'asc' ? ob.asc() : ob.desc();
+        return NOT_NULL_SORTS.has(sort) ? ordered : ordered.nullsLast();
+      })
+      .orderBy('freights.id', direction)
+      .limit(paging.limit)
+      .offset(offsetOf(paging))
+  );
+}
+
+/**
+ * One page of a freight list (FILTERS) in one statement. Undefined for an id that is no freight
+ * list. Shared by /freights/enlist (with pieces) and /routes/enlist (Shipments, without).
+ */
+export async function listFreights(rc: Pick<ReadContext, 'db' | 'clock' | 'caller'>, filterId: number, paging: Paging, options: { withPieces?: boolean } = {}): Promise<ListedFreight[] | undefined> {
+  const company = rc.caller.companyId;
+  const statement = listStatement(rc.db, company, rc.clock.now(), filterId, paging, options.withPieces ?? false);
+  if (!statement) return undefined;
+  const rows = (await statement.execute()) as Array<FreightRow & { company_name: string; pieces_json?: PieceRow[] }>;
   const items: ListedFreight[] = [];
-  for (const { company_name, ...row } of rows) {
+  for (const { company_name, pieces_json, ...row } of rows) {
     // Membership implies visibility; the role decides masking (6 and 9 masked unless winner).
     const role = roleOf(row as FreightRow, company, true);
-    if (role) items.push({ row: row as FreightRow, role, companyName: company_name });
+    if (role) items.push({ row: row as FreightRow, role, companyName: company_name, pieces: pieces_json });
   }
   return items;
 }
@@ -168,6 +201,6 @@ export async function listFreights(rc: Pick<ReadContext, 'db' | 'clock' | 'calle
 export async function enlist(rc: ReadContext, filterId: number, paging: Paging): Promise<unknown[] | undefined> {
   const external = externalLists.get(filterId);
   if (external) return external(rc, paging);
-  const items = await listFreights(rc, filterId, paging);
+  const items = await listFreights(rc, filterId, paging, { withPieces: true });
   return items && presentMany(rc, items);
 }

@@ -1,12 +1,13 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { emitEvent } from '../events/emit.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
-import { presentBid } from '../quotes/present.ts';
+import { presentBid, type BidRow } from '../quotes/present.ts';
 import { type FreightValues, type PieceRow, type PieceValues, presentFreight } from './fields.ts';
-import { EDITABLE_STATUSES, expireDueFreights, type FreightRow } from './lifecycle.ts';
-import type { Role } from './policy.ts';
+import { EDITABLE_STATUSES, persistExpiry, type FreightRow } from './lifecycle.ts';
+import { hadBidSql, type Role } from './policy.ts';
+import type { FreightsTable } from './tables.ts';
 import type { Translate } from '../kernel/i18n.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -50,15 +51,17 @@ async function insertPieces(trx: Db, freightId: number, pieces: PieceValues[]) {
 export type EditResult = { kind: 'ok'; row: FreightRow } | { kind: 'not_found' } | { kind: 'refused' };
 
 /**
- * Changes only the sent fields of an own freight in draft/open/pending; `pieces`, when sent,
+ * Changes only the sent fields of an own freight in draft/open (a pending freight's terms are
+ * frozen, decisions.md §9); `pieces`, when sent,
  * replace the list (api.md, Endpoints 9). `parse` sees the locked stored row (airport resolution
  * depends on its addresses).
  */
 export async function editFreight(db: Kysely<DB>, clock: Clock, caller: Caller, id: number, parse: (existing: FreightRow) => NewFreight): Promise<EditResult> {
-  await expireDueFreights(db, clock.now());
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('freights').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-    if (!row || row.company_id !== caller.companyId) return { kind: 'not_found' } as const;
+    const locked = await trx.selectFrom('freights').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!locked || locked.company_id !== caller.companyId) return { kind: 'not_found' } as const;
+    // A freight past its deadline is expired (written now), so not editable.
+    const row = await persistExpiry(trx, locked, clock.now());
     if (!(EDITABLE_STATUSES as readonly string[]).includes(row.status)) return { kind: 'refused' } as const;
     const { values, pieces } = parse(row);
     const updated = await trx
@@ -110,33 +113,127 @@ export interface ReadContext {
 }
 
 /**
+ * Every stored column of a freight except `status`, which reads as the effective status
+ * (lifecycle.ts: past its deadline an open/pending freight is `expired`, written or not).
+ */
+export const FREIGHT_COLUMNS = [
+  'id', 'class', 'type', 'category', 'from_code', 'from_country', 'from_addr', 'from_latitude', 'from_longitude',
+  'to_code', 'to_country', 'to_addr', 'to_latitude', 'to_longitude', 'weight', 'weight_actual', 'weight_volume',
+  'direction', 'etd', 'etd_end', 'eta', 'eta_end', 'deadline', 'dangerous', 'dangerous_goods', 'secured', 'stackable',
+  'dutiable', 'awb', 'price', 'visibility', 'whitelist', 'company_id', 'user_id', 'winner_id', 'transport_company_id',
+  'delivery_status', 'parent_id', 'refs', 'created', 'modified',
+] as const satisfies ReadonlyArray<keyof FreightsTable>;
+// Compile-time check that no column is forgotten (a new column must be read too).
+const everyColumn: Exclude<keyof FreightsTable, (typeof FREIGHT_COLUMNS)[number] | 'status'> extends never ? true : never = true;
+void everyColumn;
+
+/** SQL: the status a freight reads as at `now` (same rule as lifecycle.ts `effectiveStatus`). */
+export function effectiveStatusSql(now: Date) {
+  return sql<string>`case when freights.status in ('open', 'pending') and freights.deadline < ${now} then 'expired' else freights.status end`;
+}
+
+/** The freight's columns with the effective status: the select list of every freight read. */
+export function freightSelection(now: Date) {
+  return [...FREIGHT_COLUMNS.map((c) => `freights.${c}` as const), effectiveStatusSql(now).as('status')] as const;
+}
+
+/** SQL: the freight's piece lines as a JSON array in position order (numerics as exact text). */
+export const piecesJsonSql = sql<PieceRow[]>`(select coalesce(json_agg(json_build_object(
+    'freight_id', p.freight_id, 'position', p.position, 'pieces', p.pieces, 'depth', p.depth::text, 'width', p.width::text,
+    'height', p.height::text, 'weight', p.weight::text, 'stackable', p.stackable, 'weight_per_piece', p.weight_per_piece, 'refs', p.refs
+  ) order by p.position), '[]'::json) from freight_pieces as p where p.freight_id = freights.id)`;
+
+/**
+ * SQL: the bids the company may see on the freight (all for the owner, its own for anyone else),
+ * as a JSON array in creation order; numerics as exact text, timestamps as ISO text.
+ */
+function bidsJsonSql(companyId: number) {
+  return sql<BidJson[]>`(select coalesce(json_agg(json_build_object(
+      'id', b.id, 'freight_id', b.freight_id, 'company_id', b.company_id, 'user_id', b.user_id, 'display_company_id', b.display_company_id,
+      'amount', b.amount::text, 'currency_code', b.currency_code, 'rate_base', b.rate_base::text, 'rate_fsc', b.rate_fsc::text,
+      'rate_ssc', b.rate_ssc::text, 'note', b.note, 'status', b.status, 'type', b.type, 'owner_confirmed', b.owner_confirmed,
+      'bidder_confirmed', b.bidder_confirmed, 'deadline', b.deadline, 'created', b.created, 'modified', b.modified
+    ) order by b.created, b.id), '[]'::json)
+    from bids as b where b.freight_id = freights.id and (freights.company_id = ${companyId} or b.company_id = ${companyId}))`;
+}
+
+type BidJson = Omit<BidRow, 'deadline' | 'created' | 'modified'> & { deadline: string | null; created: string; modified: string };
+
+const bidFromJson = (b: BidJson): BidRow => ({
+  ...b,
+  deadline: b.deadline === null ? null : new Date(b.deadline),
+  created: new Date(b.created),
+  modified: new Date(b.modified),
+});
+
+/** What a freight's presentation needs beside its row, read in the same statement. */
+interface FreightExtras {
+  /** the company the bids were chosen for */
+  forCompany: number;
+  pieces: PieceRow[];
+  companyName: string;
+  bids: BidRow[];
+}
+
+/**
+ * Extras read with a row, kept beside the row object until it is presented (GET view reads and
+ * presents the same object: one statement in all). Weak: a row that is dropped takes them along.
+ */
+const extrasOfRow = new WeakMap<FreightRow, FreightExtras>();
+
+/**
+ * One freight with everything its view needs, in one statement: the row with its effective
+ * status at `now`, whether the company had a (non-revoked) bid, the company name, the piece
+ * lines and the bids the company may see. Undefined when the id does not exist.
+ */
+export async function readFreight(db: Db, now: Date, companyId: number, id: number): Promise<{ row: FreightRow; hadBid: boolean } | undefined> {
+  const found = await db
+    .selectFrom('freights')
+    .innerJoin('companies', 'companies.id', 'freights.company_id')
+    .select(freightSelection(now))
+    .select((eb) => [
+      'companies.name as company_name',
+      hadBidSql(eb, companyId).as('had_bid'),
+      piecesJsonSql.as('pieces_json'),
+      bidsJsonSql(companyId).as('bids_json'),
+    ])
+    .where('freights.id', '=', id)
+    .executeTakeFirst();
+  if (!found) return undefined;
+  const { company_name, had_bid, pieces_json, bids_json, ...row } = found;
+  const freight = row as FreightRow;
+  extrasOfRow.set(freight, { forCompany: companyId, pieces: pieces_json, companyName: company_name, bids: bids_json.map(bidFromJson) });
+  return { row: freight, hadBid: Boolean(had_bid) };
+}
+
+/**
  * One freight as `data.route`: pieces, `_company`, and `_bids` only while open, pending or
  * taken (absent otherwise, api.md): all bids for the owner, the caller's company's own bids for
- * anyone else.
+ * anyone else. A row read by `readFreight` for this caller brings them along; any other row
+ * (after a transition) costs one statement.
  */
 export async function presentOne(rc: ReadContext, row: FreightRow, role: Role) {
-  const [pieces, names] = await Promise.all([loadPieces(rc.db, [row.id]), companyNames(rc.db, [row.company_id])]);
-  let bids: unknown[] | undefined;
-  if (['open', 'pending', 'taken'].includes(row.status)) {
-    let q = rc.db.selectFrom('bids').selectAll().where('freight_id', '=', row.id);
-    if (role !== 'owner') q = q.where('company_id', '=', rc.caller.companyId);
-    bids = (await q.orderBy('created').orderBy('id').execute()).map((b) => presentBid(b, rc.clock));
+  let extras = extrasOfRow.get(row);
+  if (!extras || extras.forCompany !== rc.caller.companyId) {
+    const fresh = await readFreight(rc.db, rc.clock.now(), rc.caller.companyId, row.id);
+    extras = fresh && extrasOfRow.get(fresh.row);
   }
+  const bids = ['open', 'pending', 'taken'].includes(row.status) ? (extras?.bids ?? []).map((b) => presentBid(b, rc.clock)) : undefined;
   return presentFreight(row, role, { clock: rc.clock, t: rc.t, callerCompany: rc.caller.companyId }, {
-    pieces: pieces.get(row.id) ?? [],
+    pieces: extras?.pieces ?? [],
     bids,
-    company: { id: row.company_id, name: names.get(row.company_id) ?? '' },
+    company: { id: row.company_id, name: extras?.companyName ?? '' },
   });
 }
 
-/** A page of a list: pieces and company names for all rows in one query each (no N+1). */
-export async function presentMany(rc: ReadContext, rows: Array<{ row: FreightRow; role: Role; companyName?: string }>) {
-  const pieces = await loadPieces(rc.db, rows.map((r) => r.row.id));
-  return rows.map(({ row, role, companyName }) =>
+/** A page of a list: pieces come with the rows (lists.ts reads them in the same statement). */
+export async function presentMany(rc: ReadContext, rows: Array<{ row: FreightRow; role: Role; companyName?: string; pieces?: PieceRow[] }>) {
+  const missing = rows.filter((r) => !r.pieces).map((r) => r.row.id);
+  const loaded = missing.length ? await loadPieces(rc.db, missing) : undefined;
+  return rows.map(({ row, role, companyName, pieces }) =>
     presentFreight(row, role, { clock: rc.clock, t: rc.t, callerCompany: rc.caller.companyId }, {
-      pieces: pieces.get(row.id) ?? [],
+      pieces: pieces ?? loaded?.get(row.id) ?? [],
       company: { id: row.company_id, name: companyName ?? '' },
     }),
   );
 }
-

@@ -5,7 +5,7 @@ import type { BidsTable, FreightsTable } from '../freights/tables.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { BidInput } from './fields.ts';
-import { expireDueFreights, loadVisibleFreight } from './freight-access.ts';
+import { isDue, loadVisibleFreight, persistExpiry } from './freight-access.ts';
 
 /**
  * The bid state machine, in one place (api.md "Bid status" and "Freight status";
@@ -50,13 +50,15 @@ const notFound: Transition = { kind: 'not_found' };
 const refused = (reason: Refusal, freightId: number): Transition => ({ kind: 'refused', reason, freightId });
 
 function isOpenForBids(f: FreightRow, now: Date): boolean {
-  // A freight whose deadline has passed is expired even before the next read writes it so
-  // (same boundary as the freights module's expireDueFreights: deadline < now).
-  return BIDDABLE.includes(f.status) && !(f.deadline && f.deadline < now);
+  // A freight whose deadline has passed is expired whether or not that is written yet
+  // (the freights module's rule, lifecycle.ts isDue: deadline < now).
+  return BIDDABLE.includes(f.status) && !isDue(f, now);
 }
 
-async function lockFreight(trx: Transaction<DB>, id: number): Promise<FreightRow | undefined> {
-  return trx.selectFrom('freights').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+/** Locks the freight row; a freight past its deadline is written expired first, in this transaction. */
+async function lockFreight(trx: Transaction<DB>, id: number, now: Date): Promise<FreightRow | undefined> {
+  const row = await trx.selectFrom('freights').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  return row && persistExpiry(trx, row, now);
 }
 
 async function lockBid(trx: Transaction<DB>, id: number): Promise<BidRow | undefined> {
@@ -108,7 +110,7 @@ export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, in
     modified: now,
   };
   return transition(db, freightId, 'quotes.freight_not_biddable', async (trx) => {
-    const freight = await lockFreight(trx, freightId);
+    const freight = await lockFreight(trx, freightId, now);
     if (!freight) return notFound;
     // Re-checked under the lock: an award or expiry may have happened since the read above.
     if (!isOpenForBids(freight, now)) return refused('quotes.freight_not_biddable', freightId);
@@ -154,15 +156,13 @@ export async function confirmBid(db: Kysely<DB>, clock: Clock, caller: Caller, b
   const probe = await db
     .selectFrom('bids')
     .innerJoin('freights', 'freights.id', 'bids.freight_id')
-    .select(['bids.freight_id', 'bids.company_id as bidder', 'freights.company_id as owner', 'freights.deadline'])
+    .select(['bids.freight_id', 'bids.company_id as bidder', 'freights.company_id as owner'])
     .where('bids.id', '=', bidId)
     .executeTakeFirst();
   if (!probe || (probe.owner !== caller.companyId && probe.bidder !== caller.companyId)) return notFound;
-  // Due expiry first (the freights module's rule), so a passed deadline reads as expired.
-  if (probe.deadline && probe.deadline < now) await expireDueFreights(db, now);
 
   return transition(db, probe.freight_id, 'quotes.not_confirmable', async (trx) => {
-    const freight = await lockFreight(trx, probe.freight_id);
+    const freight = await lockFreight(trx, probe.freight_id, now);
     const bid = await lockBid(trx, bidId);
     if (!freight || !bid) return notFound;
     const isOwner = freight.company_id === caller.companyId;
@@ -222,15 +222,14 @@ export async function revokeBid(db: Kysely<DB>, clock: Clock, caller: Caller, bi
   const probe = await db
     .selectFrom('bids')
     .innerJoin('freights', 'freights.id', 'bids.freight_id')
-    .select(['bids.freight_id', 'freights.deadline'])
+    .select(['bids.freight_id'])
     .where('bids.id', '=', bidId)
     .where('bids.company_id', '=', caller.companyId)
     .executeTakeFirst();
   if (!probe) return notFound;
-  if (probe.deadline && probe.deadline < now) await expireDueFreights(db, now);
 
   return transition(db, probe.freight_id, 'quotes.bid_not_revocable', async (trx) => {
-    const freight = await lockFreight(trx, probe.freight_id);
+    const freight = await lockFreight(trx, probe.freight_id, now);
     const bid = await lockBid(trx, bidId);
     if (!freight || !bid || bid.company_id !== caller.companyId) return notFound;
     if (!LIVE.includes(bid.status) || !isOpenForBids(freight, now)) return refused('quotes.bid_not_revocable', freight.id);

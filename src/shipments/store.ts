@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { expireDueFreights, type FreightRow } from '../freights/lifecycle.ts';
+import type { FreightRow } from '../freights/lifecycle.ts';
 import { listFreights } from '../freights/lists.ts';
 import { hadBidSql, roleOf, type Role } from '../freights/policy.ts';
+import { freightSelection } from '../freights/store.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { Paging } from './paging.ts';
@@ -33,10 +34,10 @@ function withRoles(rows: Array<FreightRow & { had_bid: unknown }>, companyId: nu
 export async function visibleShipments(db: Kysely<DB>, clock: Clock, caller: Caller, ids: readonly number[]): Promise<Map<number, Shipment>> {
   const out = new Map<number, Shipment>();
   if (ids.length === 0) return out;
-  await expireDueFreights(db, clock.now());
+  // Effective statuses (expiry computed from the deadline, lifecycle.ts), one statement.
   const rows = await db
     .selectFrom('freights')
-    .selectAll('freights')
+    .select(freightSelection(clock.now()))
     .select((eb) => hadBidSql(eb, caller.companyId).as('had_bid'))
     .where('freights.id', 'in', [...new Set(ids)])
     .execute();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { sweepExpiredFreights } from '../../src/freights/lifecycle.ts';
 import { addFreight, enlistIds, force, insertBid, openFreight } from './helpers.ts';
 
 let app: TestApp;
@@ -118,11 +119,18 @@ describe('enlist filters: exact membership', () => {
       assert.ok(!(await enlistIds(app, carrier, 8)).includes(id));
       assert.ok(!(await enlistIds(app, shipper, 10)).includes(id));
       assert.ok((await enlistIds(app, shipper, 19)).includes(id));
+      // Reads compute expiry; the sweeper writes it down, and the lists read the same after.
+      const stored = () => app.services.db.selectFrom('freights').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+      assert.equal((await stored()).status, 'open');
+      assert.ok((await sweepExpiredFreights(app.services.db, app.services.clock.now())) >= 1);
+      assert.equal((await stored()).status, 'expired');
+      assert.ok(!(await enlistIds(app, carrier, 8)).includes(id));
+      assert.ok((await enlistIds(app, shipper, 19)).includes(id));
     } finally {
       app.setNow(null);
     }
-    const row = await app.services.db.selectFrom('freights').select('status').where('id', '=', id).executeTakeFirstOrThrow();
-    assert.equal(row.status, 'expired');
+    // Written down, expiry stays when the clock returns.
+    assert.ok((await enlistIds(app, shipper, 19)).includes(id));
   });
 
   test('unknown filter: status error; non-numeric: 404; TMS 51-53: empty lists', async () => {
