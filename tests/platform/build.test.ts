@@ -22,7 +22,7 @@ test('started from another working directory, pages and the API answer', async (
   const pgdb = TEST_DB === 'postgres' ? await createPostgresDatabase() : undefined;
   const port = 20000 + Math.floor(Math.random() * 20000);
   // No NODE_OPTIONS (the test runner's tsx loader): plain node.
-  const env = { ...process.env, PORT: String(port), DATA_DIR: path.join(cwd, 'data'), DATABASE_URL: pgdb?.url ?? '', LOG_LEVEL: 'silent', TOKEN_SECRET: '' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: path.join(cwd, 'data'), DATABASE_URL: pgdb?.url ?? '', LOG_LEVEL: 'silent', TOKEN_SECRET: '' };
   delete env.NODE_OPTIONS;
   const server = spawn(process.execPath, [path.join(ROOT, 'bin/freight-exchange.js'), 'serve'], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
