@@ -10,6 +10,7 @@ import { createHttpServer } from './kernel/http.tsx';
 import { registerEndpoints, type Endpoint } from './kernel/route.tsx';
 import { Clock } from './kernel/time.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
+import { registerOneRecordRoutes } from './onerecord/routes.ts';
 import { pricingEndpoints } from './pricing/routes.tsx';
 import { quoteEndpoints } from './quotes/routes.tsx';
 import { freightEndpoints } from './freights/routes.tsx';
@@ -52,6 +53,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const http = await createHttpServer({ logger: options.logger ?? false, cookieSecret: tokens.cookieSecret() });
   registerOpsRoutes(http, services);
+  registerOneRecordRoutes(http, services); // ONE Record: JSON-LD with its own errors, outside the envelope
 
   // Each module contributes its endpoints; one line per module.
   const endpoints: Endpoint[] = [

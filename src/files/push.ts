@@ -4,25 +4,40 @@ import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import { readString, type Params } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
-import { applyStatusEvents } from '../milkrun/store.ts';
-import { importRateSheet, RateImportError } from '../pricing/import.ts';
+import type { StatusEvent } from '../milkrun/store.ts';
+import { checkRateSheet, RateImportError, storeRateSheet } from '../pricing/import.ts';
+import { recordStatusEvents } from '../tracking/store.ts';
 import { decodeContent, utf8Text } from './content.ts';
+import { parseFsu } from './fsu.ts';
+import { nextTurn } from './pace.ts';
 import { FileRefused } from './problems.ts';
 import { parseStatusCsv } from './status-csv.ts';
-import { insertAwbEvents, insertFile, type FileRow, type NewFile } from './store.ts';
+import { abandonFile, finishFile, storeFile, type FileRow, type NewFile } from './store.ts';
+import { parseXfsu } from './xfsu.ts';
 
 /** Actions a pushed file can have (decisions.md §6); any other is stored with 0 records. */
-export const ACTIONS = ['rates', 'status'] as const;
+export const ACTIONS = ['rates', 'status', 'fsu', 'xfsu'] as const;
+
+/** The readers of status files: each gives the same status events for the same facts. */
+const STATUS_READERS: Record<string, (text: string, clock: Clock) => Promise<StatusEvent[]>> = {
+  status: parseStatusCsv,
+  fsu: (text, clock) => parseFsu(text, clock.now()),
+  xfsu: (text, clock) => parseXfsu(text, clock.now()),
+};
 
 const MAX_NAME = 255;
+/** Status events stored per transaction: short enough that other requests wait for none. */
+const CHUNK_EVENTS = 500;
+const CHUNK_AWBS = 125;
 
 /**
- * Receives one pushed file: decodes it, runs its action and stores it with the outcome.
- * Throws FileRefused (406) or FileTooLarge (413) before anything is stored; a file with
- * problems is never half-imported.
+ * Receives one pushed file: decodes it, reads it whole (FileRefused 406 or FileTooLarge 413
+ * before anything is stored), then stores it. A file with problems is never half-imported.
+ * Every step runs in slices with turns of the event loop between them, and the database work in
+ * short transactions (the embedded database has one connection): other requests go on.
  */
 export async function pushFile(db: Kysely<DB>, clock: Clock, caller: Caller, params: Params): Promise<FileRow> {
-  const { encoding, bytes } = decodeContent(params.encoding, params.content);
+  const { encoding, bytes } = await decodeContent(params.encoding, params.content);
   const name = (readString(params.name) ?? '').trim().slice(0, MAX_NAME);
   const action = (readString(params.action) ?? '').trim().toLowerCase().slice(0, 50) || null;
   const now = clock.now();
@@ -33,37 +48,30 @@ export async function pushFile(db: Kysely<DB>, clock: Clock, caller: Caller, par
     action,
     encoding,
     size: bytes.length,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
-    content: bytes,
+    sha256: await sha256(bytes),
     records: 0,
-    status: 'processed',
+    status: 'importing',
     message: null,
     sheet_id: null,
     created: now,
   };
 
-  if (action === 'status') {
-    const events = parseStatusCsv(utf8Text(bytes), clock);
-    return db.transaction().execute(async (trx) => {
-      const row = await insertFile(trx, { ...file, records: events.length });
-      await insertAwbEvents(trx, caller.companyId, row.id, events, now);
-      const shipments = await applyStatusEvents(trx, caller.companyId, events, now);
-      return trx
-        .updateTable('files')
-        .set({ message: `${events.length} status events, ${shipments} milk-run shipments` })
-        .where('id', '=', row.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+  const readStatus = action ? STATUS_READERS[action] : undefined;
+  if (readStatus) {
+    const events = await readStatus(utf8Text(bytes), clock);
+    const row = await storeFile(db, file, bytes);
+    return importing(db, row.id, async () => {
+      const shipments = await storeStatusEvents(db, { companyId: caller.companyId, fileId: row.id }, events, now);
+      return finishFile(db, row.id, { records: events.length, message: `${events.length} status events, ${shipments} milk-run shipments` });
     });
   }
 
   if (action === 'rates') {
     const csvText = utf8Text(bytes);
-    let stored: FileRow | undefined;
+    let checked;
     try {
-      // The command line's importer: the file is checked before a transaction opens, then the
-      // sheet, its lines and this file's record are stored together (nothing on a problem).
-      await importRateSheet(db, {
+      // The command line's importer: the file is checked before anything is stored.
+      checked = await checkRateSheet(db, {
         companyId: caller.companyId,
         name: readString(params.sheet_name) ?? (name.replace(/\.[^.]*$/, '') || 'file push'),
         currency: readString(params.currency),
@@ -72,9 +80,6 @@ export async function pushFile(db: Kysely<DB>, clock: Clock, caller: Caller, par
         validTo: readString(params.valid_to),
         csvText,
         now,
-        alsoStore: async (trx, result) => {
-          stored = await insertFile(trx, { ...file, records: result.lines, sheet_id: result.sheetId, message: `rate sheet ${result.sheetId}, ${result.lines} lines` });
-        },
       });
     } catch (err) {
       if (err instanceof RateImportError) {
@@ -82,10 +87,68 @@ export async function pushFile(db: Kysely<DB>, clock: Clock, caller: Caller, par
       }
       throw err;
     }
-    return stored!;
+    const row = await storeFile(db, file, bytes);
+    return importing(db, row.id, async () => {
+      let stored!: FileRow;
+      // The sheet becomes searchable in the same transaction that marks this file processed.
+      await storeRateSheet(db, checked, async (trx, result) => {
+        stored = await finishFile(trx, row.id, { records: result.lines, sheet_id: result.sheetId, message: `rate sheet ${result.sheetId}, ${result.lines} lines` });
+      });
+      return stored;
+    });
   }
 
-  return insertFile(db, { ...file, status: 'ignored', message: action ? `unknown action "${action}": stored, not processed` : 'no action: stored, not processed' });
+  const row = await storeFile(db, file, bytes);
+  return finishFile(db, row.id, { status: 'ignored', records: 0, message: action ? `unknown action "${action}": stored, not processed` : 'no action: stored, not processed' });
+}
+
+/** Runs a stored file's import; when the database fails part-way, the file's events are removed and the file marked failed. */
+async function importing(db: Kysely<DB>, fileId: number, run: () => Promise<FileRow>): Promise<FileRow> {
+  try {
+    return await run();
+  } catch (err) {
+    await abandonFile(db, fileId, `import failed: ${String((err as Error)?.message ?? err)}`).catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * Status events in short transactions of a few hundred AWBs each (sorted, so concurrent pushes
+ * lock milk-run shipments in one order), a turn of the event loop between them. Answers the
+ * number of milk-run shipments touched.
+ */
+async function storeStatusEvents(db: Kysely<DB>, source: { companyId: number; fileId: number }, events: readonly StatusEvent[], now: Date): Promise<number> {
+  const byAwb = new Map<string, StatusEvent[]>();
+  for (const e of events) {
+    const list = byAwb.get(e.awb);
+    if (list) list.push(e);
+    else byAwb.set(e.awb, [e]);
+  }
+  const awbs = [...byAwb.keys()].sort();
+  let shipments = 0;
+  for (let i = 0; i < awbs.length; ) {
+    const chunk: StatusEvent[] = [];
+    let n = 0;
+    while (i < awbs.length && n < CHUNK_AWBS && (chunk.length === 0 || chunk.length + byAwb.get(awbs[i]!)!.length <= CHUNK_EVENTS)) {
+      chunk.push(...byAwb.get(awbs[i]!)!);
+      i++;
+      n++;
+    }
+    shipments += await db.transaction().execute((trx) => recordStatusEvents(trx, source, chunk, now));
+    await nextTurn();
+  }
+  return shipments;
+}
+
+/** SHA-256 of the content, a megabyte per turn of the event loop. */
+async function sha256(bytes: Buffer): Promise<string> {
+  const hash = createHash('sha256');
+  const SLICE = 1024 * 1024;
+  for (let at = 0; at < bytes.length; at += SLICE) {
+    hash.update(bytes.subarray(at, at + SLICE));
+    if (at + SLICE < bytes.length) await nextTurn();
+  }
+  return hash.digest('hex');
 }
 
 export function presentFile(row: FileRow, clock: Clock) {

@@ -11,10 +11,10 @@ export interface FilesTable {
   /** decoded bytes */
   size: number;
   sha256: string;
-  /** the decoded content (bytea) */
-  content: ColumnType<Uint8Array, Uint8Array, Uint8Array>;
+  /** the decoded content (bytea) of files stored before file_parts; null since (see FilePartsTable) */
+  content: ColumnType<Uint8Array | null, Uint8Array | null | undefined, Uint8Array | null>;
   records: Generated<number>;
-  /** processed | ignored */
+  /** importing (events hidden until done) | processed | ignored | failed */
   status: string;
   message: string | null;
   /** action rates: the imported rate sheet */
@@ -22,6 +22,14 @@ export interface FilesTable {
   created: Date;
 }
 
+/** A file's decoded content in parts of PART_BYTES (src/files/store.ts), in order of `part`. */
+export interface FilePartsTable {
+  file_id: number;
+  part: number;
+  bytes: Uint8Array;
+}
+
 export interface FileTables {
   files: FilesTable;
+  file_parts: FilePartsTable;
 }

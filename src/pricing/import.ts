@@ -1,14 +1,18 @@
-import { parse as parseSync } from 'csv-parse/sync';
 import { sql, type Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { DB } from '../db/schema.ts';
+import { nextTurn, readCsvInSlices } from '../files/pace.ts';
 import { parseLocation, type Location } from './fields.ts';
 import { KIND, VISIBILITIES, type Visibility } from './tables.ts';
 
 /**
  * Rate sheet import from CSV (decisions.md §5), shared by `freight-exchange rates import` and
  * file push `action=rates`. A file is checked whole; any problem refuses it whole and nothing
- * is stored (one transaction). Validation rules: docs/decisions.md, Rate search.
+ * is stored. Validation rules: docs/decisions.md, Rate search.
+ *
+ * A large sheet must not hold up other requests: the file is read in slices with turns of the
+ * event loop between them, and the lines are stored in short statements while the sheet cannot
+ * be found yet (see storeRateSheet); one last short transaction makes it searchable.
  */
 
 export interface RateImportProblem {
@@ -51,7 +55,8 @@ export interface RateSheetInput {
 }
 
 export const MAX_PROBLEMS = 100;
-const BATCH = 5000;
+/** Lines per insert: a few tens of milliseconds on the embedded database. */
+const BATCH = 1000;
 const MAX_LINES = 5_000_000;
 const DECIMAL = /^\d{1,9}(\.\d{1,6})?$/;
 const FIXED_COLUMNS = ['origin', 'destination', 'transit_days', 'min_charge', 'fsc_pct', 'ssc_per_kg', 'uld_price'] as const;
@@ -161,11 +166,29 @@ function countLines(text: string): number {
   return text.endsWith('\n') ? n : n + 1;
 }
 
+/** A sheet whose file was checked whole: ready to store. */
+export interface CheckedSheet {
+  input: RateSheetInput;
+  options: ReturnType<typeof readOptions>;
+  batches: Batch[];
+  lines: number;
+  breaks: string;
+  now: Date;
+}
+
 /**
  * Imports one rate sheet for a company. Answers the new sheet's id and its number of lines;
  * throws RateImportError (nothing stored) when the options or the file have problems.
  */
 export async function importRateSheet(db: Kysely<DB>, input: RateSheetInput): Promise<{ sheetId: number; lines: number }> {
+  return storeRateSheet(db, await checkRateSheet(db, input), input.alsoStore);
+}
+
+/**
+ * Checks the options and the whole file, keeping the good lines in column batches; throws
+ * RateImportError with every problem (line and column). Nothing is stored.
+ */
+export async function checkRateSheet(db: Kysely<DB>, input: RateSheetInput): Promise<CheckedSheet> {
   const problems: RateImportProblem[] = [];
   let total = 0;
   const problem = (p: RateImportProblem) => {
@@ -184,8 +207,8 @@ export async function importRateSheet(db: Kysely<DB>, input: RateSheetInput): Pr
   const estimated = Math.max(countLines(input.csvText) - 1, 1);
   const now = input.now ?? new Date();
 
-  // 1. Check the whole file (synchronous parse: fastest, and line numbers exact), keeping the
-  //    good lines in column batches. No transaction is open while a file is checked.
+  // Check the whole file, keeping the good lines in column batches. Nothing is open in the
+  // database while a file is checked.
   let header: Header | null = null;
   let batch = emptyBatch();
   const batches: Batch[] = [];
@@ -302,16 +325,8 @@ export async function importRateSheet(db: Kysely<DB>, input: RateSheetInput): Pr
     }
       };
   try {
-    parseSync(input.csvText, {
-      bom: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      max_record_size: 100_000,
-      on_record: (record: string[], context: { lines: number }) => {
-        handle(record, context.lines);
-        return null;
-      },
-    });
+    // In slices, a turn of the event loop between them: other requests go on meanwhile.
+    await readCsvInSlices(input.csvText, { bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: 100_000 }, handle);
   } catch (err) {
     const e = err as { code?: string; lines?: number; message?: string };
     if (err === STOP) {
@@ -325,25 +340,55 @@ export async function importRateSheet(db: Kysely<DB>, input: RateSheetInput): Pr
   if (total > 0) throw new RateImportError(problems, total);
   if (batch.line_no.length) batches.push(batch);
   const breaks = `{${header!.breaks.map((b) => b.kg).join(',')}}`;
+  return { input, options, batches, lines, breaks, now };
+}
 
-  // 2. Store the sheet and its lines in one transaction.
-  const result = await db.transaction().execute(async (trx) => {
-    const sheet = await trx
-      .insertInto('rate_sheets')
-      .values({ company_id: input.companyId, name: options.name, currency: options.currency, visibility: options.visibility, valid_from: options.validFrom, valid_to: options.validTo, breaks, line_count: lines, created: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+/**
+ * Stores a checked sheet. The lines go in one short statement per batch, with a turn of the
+ * event loop between them, while the sheet cannot be found: private and valid on no day (the
+ * search skips it, decisions.md §5; no other company may book its lines). One short transaction
+ * then gives the sheet its real visibility and validity, with the caller's own record
+ * (`alsoStore`): the sheet becomes searchable whole or not at all. When storing fails part-way,
+ * what was stored is removed again.
+ */
+export async function storeRateSheet(db: Kysely<DB>, checked: CheckedSheet, alsoStore?: RateSheetInput['alsoStore']): Promise<{ sheetId: number; lines: number }> {
+  const { input, options, batches, lines, breaks, now } = checked;
+  const sheet = await db
+    .insertInto('rate_sheets')
+    .values({ company_id: input.companyId, name: options.name, currency: options.currency, visibility: 'private', valid_from: HIDDEN.from, valid_to: HIDDEN.to, breaks, line_count: lines, created: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  try {
     let stored = 0;
     for (const b of batches) {
-      await insertBatch(trx, sheet.id, b);
+      await insertBatch(db, sheet.id, b);
       stored += b.line_no.length;
       input.onProgress?.(stored, lines, 'storing');
+      await nextTurn();
     }
-    await input.alsoStore?.(trx, { sheetId: sheet.id, lines });
-    return { sheetId: sheet.id, lines };
-  });
-  await refreshStatistics(db);
-  return result;
+    const result = { sheetId: sheet.id, lines };
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('rate_sheets').set({ visibility: options.visibility, valid_from: options.validFrom, valid_to: options.validTo }).where('id', '=', sheet.id).execute();
+      await alsoStore?.(trx, result);
+    });
+    await refreshStatistics(db);
+    return result;
+  } catch (err) {
+    await removeSheet(db, sheet.id).catch(() => {});
+    throw err;
+  }
+}
+
+/** Validity of a sheet still being stored: from after its end, so no search day falls in it. */
+const HIDDEN = { from: '9999-12-31', to: '0001-01-01' };
+
+async function removeSheet(db: Kysely<DB>, sheetId: number): Promise<void> {
+  for (;;) {
+    const gone = await sql`delete from rate_lines where id in (select id from rate_lines where sheet_id = ${sheetId} limit ${BATCH * 5})`.execute(db);
+    await nextTurn();
+    if (Number(gone.numAffectedRows ?? 0) < BATCH * 5) break;
+  }
+  await db.deleteFrom('rate_sheets').where('id', '=', sheetId).execute();
 }
 
 /**

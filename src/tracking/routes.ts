@@ -2,6 +2,8 @@ import '../freights/messages.ts';
 import { fail, ok } from '../kernel/outcome.ts';
 import { readInt, readString } from '../kernel/params.ts';
 import { publicEndpoint, type Endpoint } from '../kernel/route.tsx';
+import { involvedCompanies } from './policy.ts';
+import { eventsOfCompanies } from './store.ts';
 
 /** `NNN-NNNNNNNN` from `NNN-NNNNNNNN` or 11 digits; with fullstring=0 any separators between the digits are dropped first. */
 export function normaliseAwb(query: string, fullstring: boolean): string | null {
@@ -17,8 +19,9 @@ export function awbCheckDigitValid(awb: string): boolean {
 }
 
 /**
- * GET /freights/track/{query} without token (decisions.md §4): the AWB, its check digit and its
- * status events. Only those four event fields leave the server: no price, company, address or refs.
+ * GET /freights/track/{query} without token (decisions.md §4): the AWB, its check digit and the
+ * status events of the companies involved in the shipment (policy.ts). Only those four event
+ * fields leave the server: no price, company, address or refs.
  */
 export function trackingEndpoints(): Endpoint[] {
   return [
@@ -32,15 +35,7 @@ export function trackingEndpoints(): Endpoint[] {
         const query = (ctx.path.query ?? '').slice(0, 100);
         const awb = normaliseAwb(query, fullstring);
         if (!awb) return ok({ tracking: { awb: query.trim(), valid: false, events: [] } });
-        const rows = await ctx.db
-          .selectFrom('awb_events')
-          .select(['code', 'event_time', 'location', 'flight_number'])
-          // Events may have been pushed with or without the dash.
-          .where('awb', 'in', [awb, awb.replace('-', '')])
-          .orderBy('event_time', (ob) => ob.asc().nullsLast())
-          .orderBy('id')
-          .limit(1000)
-          .execute();
+        const rows = await eventsOfCompanies(ctx.db, awb, await involvedCompanies(ctx.db, awb));
         const events = rows.map((r) => ({ code: r.code, time: ctx.clock.format(r.event_time), location: r.location, flight_number: r.flight_number }));
         return ok({ tracking: { awb, valid: awbCheckDigitValid(awb), events } });
       },

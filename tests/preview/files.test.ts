@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MAX_FILE_BYTES, PUSH_BODY_LIMIT } from '../../src/files/content.ts';
+import { fileContent } from '../../src/files/store.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { b64, counts, pushStatus, statusCsv } from './fixtures.ts';
 
@@ -56,7 +57,7 @@ describe('file push: status', () => {
     assert.equal(stored.company_id, handler.company);
     assert.equal(stored.user_id, handler.user);
     assert.equal(stored.size, Buffer.byteLength(csv));
-    assert.equal(Buffer.from(stored.content).toString('utf8'), csv);
+    assert.equal((await fileContent(db, stored)).toString('utf8'), csv);
     assert.equal(stored.status, 'processed');
 
     const events = await db.selectFrom('awb_events').selectAll().where('file_id', '=', file.id).orderBy('id').execute();

@@ -7,6 +7,8 @@ import * as files from './0040_files.ts';
 import * as milkrun from './0041_milkrun.ts';
 import * as tms from './0042_tms.ts';
 import * as cases from './0043_cases.ts';
+import * as tracking from './0044_tracking.ts';
+import * as fileParts from './0045_file_parts.ts';
 import * as events from './0050_events.ts';
 import * as webhooks from './0051_webhooks.ts';
 
@@ -20,6 +22,8 @@ export const migrations: Record<string, Migration> = {
   '0041_milkrun': milkrun,
   '0042_tms': tms,
   '0043_cases': cases,
+  '0044_tracking': tracking,
+  '0045_file_parts': fileParts,
   '0050_events': events,
   '0051_webhooks': webhooks,
 };

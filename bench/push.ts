@@ -1,0 +1,167 @@
+// npm run bench:push — a 15 MiB file push while another client polls GET /healthz: prints the
+// worst /healthz latency during the push, the push time and the server's peak RSS (VmHWM).
+// One fresh server per action, so the peak belongs to that push. Loopback only.
+// BENCH_ACTIONS=status,fsu,xfsu,rates (default: all four); BENCH_MIB=15 (file size).
+// Runs on the embedded database, and on PostgreSQL when BENCH_DATABASE_URL (or
+// TEST_DATABASE_URL) names a server (a fresh database is created and dropped).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createPostgresDatabase } from '../tests/support/databases.ts';
+
+const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
+const MIB = Number(process.env.BENCH_MIB ?? 15);
+const TARGET = Math.floor(MIB * 1024 * 1024) - 4096;
+const ACTIONS = (process.env.BENCH_ACTIONS ?? 'status,fsu,xfsu,rates').split(',').map((a) => a.trim()).filter(Boolean);
+
+function cli(env: NodeJS.ProcessEnv, args: string[]): any {
+  const r = spawnSync(process.execPath, ['bin/freight-exchange.js', ...args, '--json'], { cwd: ROOT, env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`freight-exchange ${args.join(' ')}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+/** A valid AWB (check digit) for a running number. */
+function awb(n: number): string {
+  const serial7 = String(1_000_000 + (n % 8_999_999)).padStart(7, '0');
+  return `020-${serial7}${Number(serial7) % 7}`;
+}
+
+const AIRPORTS = ['FRA', 'JFK', 'HKG', 'SIN', 'ORD', 'LHR', 'AMS', 'DXB'];
+const CODES = ['RCS', 'DEP', 'ARR', 'RCF', 'NFD', 'AWD', 'DLV'];
+
+/** Lines from `line(i)` until the text reaches TARGET bytes. */
+function fill(head: string, line: (i: number) => string, tail = ''): { text: string; records: number } {
+  const parts = [head];
+  let size = head.length + tail.length;
+  let i = 0;
+  for (;;) {
+    const l = line(i);
+    if (size + l.length > TARGET) break;
+    parts.push(l);
+    size += l.length;
+    i++;
+  }
+  parts.push(tail);
+  return { text: parts.join(''), records: i };
+}
+
+function statusCsv() {
+  return fill('awb,code,time,location,flight_number,pieces,weight,special_handling_codes,warehouse_location\n', (i) => {
+    const day = String(1 + (i % 28)).padStart(2, '0');
+    return `${awb(Math.floor(i / 4))},${CODES[i % 7]},2026-03-${day} ${String(i % 24).padStart(2, '0')}:15,${AIRPORTS[i % 8]},LH${400 + (i % 90)},${1 + (i % 20)},${(10 + (i % 900)) / 2},PER,W${i % 50}\n`;
+  });
+}
+
+const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+function fsu() {
+  // One message per AWB: the consignment line and four status lines.
+  return fill('', (i) => {
+    const d = String(1 + (i % 28)).padStart(2, '0');
+    const m = MONTHS[(i >> 3) % 12];
+    return `FSU/14\n${awb(i)}FRAJFK/T10K250.5\nRCS/${d}${m}0930/FRA/T10K250.5\nDEP/LH400/${d}${m}/FRAJFK/T10K250.5/A1010\nRCF/LH400/${d}${m}1610/JFK/T10K250.5\nDLV/${d}${m}1800/JFK/T10K250.5/ACME\n`;
+  });
+}
+
+function xfsu() {
+  const head = '<?xml version="1.0" encoding="UTF-8"?>\n<rsm:StatusMessage xmlns:rsm="iata:statusmessage:1" xmlns:ram="iata:datamodel:3">\n<rsm:MessageHeaderDocument><ram:ID>BENCH</ram:ID><ram:TypeCode>FSU</ram:TypeCode></rsm:MessageHeaderDocument>\n<rsm:BusinessHeaderDocument><ram:ID>BENCH</ram:ID></rsm:BusinessHeaderDocument>\n<rsm:MasterConsignment>\n<ram:TransportContractDocument><ram:ID>020-12345675</ram:ID></ram:TransportContractDocument>\n<ram:ReportedStatus><ram:ReasonCode>RCF</ram:ReasonCode>\n';
+  const tail = '</ram:ReportedStatus>\n</rsm:MasterConsignment>\n</rsm:StatusMessage>\n';
+  return fill(
+    head,
+    (i) =>
+      `<ram:AssociatedStatusConsignment><ram:GrossWeightMeasure unitCode="KGM">${1 + (i % 90)}.5</ram:GrossWeightMeasure><ram:PieceQuantity>${1 + (i % 9)}</ram:PieceQuantity><ram:TransportSplitDescription>P</ram:TransportSplitDescription><ram:SpecifiedLogisticsTransportMovement><ram:ID>LH${400 + (i % 90)}</ram:ID><ram:SpecifiedLocation><ram:ID>JFK</ram:ID></ram:SpecifiedLocation><ram:SpecifiedEvent><ram:OccurrenceDateTime>2026-03-${String(1 + (i % 28)).padStart(2, '0')}T${String(i % 24).padStart(2, '0')}:10:00</ram:OccurrenceDateTime></ram:SpecifiedEvent></ram:SpecifiedLogisticsTransportMovement></ram:AssociatedStatusConsignment>\n`,
+    tail,
+  );
+}
+
+function ratesCsv() {
+  return fill('origin,destination,transit_days,min_charge,kg_100,kg_300,kg_500,kg_1000,kg_3000,fsc_pct,ssc_per_kg,uld_price\n', (i) => {
+    return `city:DE-${10000 + (i % 89999)},airport:${AIRPORTS[i % 8]},${1 + (i % 5)},45.00,0.40,0.35,0.30,0.25,0.20,12.5,0.05,\n`;
+  });
+}
+
+const FILES: Record<string, () => { text: string; records: number }> = { status: statusCsv, fsu, xfsu, rates: ratesCsv };
+
+function peakRssMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+async function waitForServer(url: string) {
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function run(label: string, env: NodeJS.ProcessEnv, action: string) {
+  const { text, records } = FILES[action]!();
+  const body = JSON.stringify({ name: `bench.${action}`, action, content: Buffer.from(text).toString('base64') });
+  cli(env, ['company', 'create', '--name', 'Bench Co']);
+  const user = cli(env, ['user', 'create', '--company', '1', '--email', `bench@example.test`, '--password', 'bench-password']);
+  const port = 18000 + Math.floor(Math.random() * 1000);
+  const server: ChildProcess = spawn(process.execPath, ['bin/freight-exchange.js', 'serve'], { cwd: ROOT, env: { ...env, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: 'inherit' });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitForServer(`${base}/healthz`);
+    const baseline = peakRssMiB(server.pid!);
+    let pushing = true;
+    let worst = 0;
+    let polls = 0;
+    const poller = (async () => {
+      while (pushing) {
+        const t = performance.now();
+        await fetch(`${base}/healthz`).then((r) => r.arrayBuffer());
+        // A poll that started during the push counts, however long after the push it ends.
+        worst = Math.max(worst, performance.now() - t);
+        polls++;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    })();
+    const started = performance.now();
+    const res = await fetch(`${base}/files/push.json`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `TokenPass ${user.token}` }, body });
+    const answer = (await res.json()) as { status: string; message?: string; data?: { file?: { records: number } } };
+    const pushMs = performance.now() - started;
+    pushing = false;
+    await poller;
+    const peak = peakRssMiB(server.pid!);
+    const outcome = res.status === 200 && answer.status === 'success' ? `${answer.data?.file?.records} records` : `HTTP ${res.status} ${answer.message ?? ''}`;
+    console.log(
+      `${label.padEnd(9)} ${action.padEnd(7)} ${(text.length / 1024 / 1024).toFixed(1)} MiB, ${records} lines → ${outcome} | push ${(pushMs / 1000).toFixed(1)} s | ` +
+        `/healthz worst ${worst.toFixed(0)} ms over ${polls} polls | peak RSS ${peak.toFixed(0)} MiB (idle ${baseline.toFixed(0)} MiB)`,
+    );
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+  }
+}
+
+console.log(`file push benchmark: ${MIB} MiB per file, ${os.cpus().length} cores`);
+for (const action of ACTIONS) {
+  if (!FILES[action]) throw new Error(`unknown action ${action} (status, fsu, xfsu, rates)`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fx-bench-push-'));
+  try {
+    await run('embedded', { ...process.env, DATA_DIR: dataDir, TOKEN_SECRET: 'bench-secret-0123456789', DATABASE_URL: '' }, action);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+const pgServer = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+if (pgServer) {
+  process.env.TEST_DATABASE_URL = pgServer;
+  for (const action of ACTIONS) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fx-bench-push-'));
+    const { url, drop } = await createPostgresDatabase();
+    try {
+      await run('postgres', { ...process.env, DATA_DIR: dataDir, TOKEN_SECRET: 'bench-secret-0123456789', DATABASE_URL: url }, action);
+    } finally {
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import { parse, type Options } from 'csv-parse';
+
+/**
+ * Long work on one request must not hold up the others (a 15 MiB push is hundreds of thousands
+ * of lines): it runs in slices and gives the event loop a turn between them.
+ */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * `await pace()` gives the event loop a turn once `budgetMs` of work has run since the last
+ * turn; cheap to call often (it only reads the clock).
+ */
+export function pacer(budgetMs = 8): () => Promise<void> {
+  let since = performance.now();
+  const done = Promise.resolve();
+  return () => {
+    if (performance.now() - since < budgetMs) return done;
+    return nextTurn().then(() => {
+      since = performance.now();
+    });
+  };
+}
+
+const SLICE_CHARS = 128 * 1024;
+
+/**
+ * Reads CSV text record by record with csv-parse, fed in slices that end at a line break, with
+ * a turn of the event loop between slices. `onRecord` gets each record and the line it ends
+ * on (1-based, as csv-parse counts); an error thrown by it, or csv-parse's own, is thrown here.
+ */
+export async function readCsvInSlices(text: string, options: Options, onRecord: (record: string[], line: number) => void): Promise<void> {
+  let failure: unknown;
+  const parser = parse({
+    ...options,
+    on_record: (record: string[], context: { lines: number }) => {
+      onRecord(record, context.lines);
+      return null; // nothing kept: the caller keeps what it needs
+    },
+  });
+  parser.on('error', (err) => {
+    failure ??= err;
+  });
+  parser.resume();
+  const ended = new Promise<void>((resolve) => {
+    parser.once('end', resolve);
+    parser.once('error', () => resolve());
+    parser.once('close', resolve);
+  });
+  for (let at = 0; at < text.length && failure === undefined; ) {
+    // Slices end after a line break, so no character (or surrogate pair) is ever cut in two.
+    const cut = text.indexOf('\n', Math.min(at + SLICE_CHARS, text.length - 1));
+    const end = cut === -1 ? text.length : cut + 1;
+    parser.write(text.slice(at, end));
+    at = end;
+    await nextTurn();
+  }
+  if (failure === undefined) parser.end();
+  else parser.destroy();
+  await ended;
+  if (failure !== undefined) throw failure;
+}
