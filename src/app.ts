@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { accountEndpoints } from './accounts/routes.tsx';
+import { passwordEndpoints } from './accounts/password.tsx';
 import { createAuthenticator } from './accounts/authenticator.ts';
 import { resolveTokenSecret } from './accounts/secret.ts';
 import { TokenIssuer } from './accounts/tokens.ts';
@@ -51,13 +52,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
     auth: createAuthenticator(database.db, tokens, clock),
   };
 
-  const http = await createHttpServer({ logger: options.logger ?? false, cookieSecret: tokens.cookieSecret() });
+  const http = await createHttpServer({ logger: options.logger ?? false, cookieSecret: tokens.cookieSecret(), trustProxy: config.trustProxy });
   registerOpsRoutes(http, services);
   registerOneRecordRoutes(http, services); // ONE Record: JSON-LD with its own errors, outside the envelope
 
   // Each module contributes its endpoints; one line per module.
   const endpoints: Endpoint[] = [
     ...accountEndpoints(tokens),
+    ...passwordEndpoints(),
     ...pricingEndpoints(),
     ...quoteEndpoints(),
     ...freightEndpoints(),

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as accounts from './0001_accounts.ts';
 import * as freights from './0002_freights.ts';
+import * as loginThrottle from './0003_login_throttle.ts';
 import * as freightLists from './0010_freight_lists.ts';
 import * as pricing from './0030_pricing.ts';
 import * as files from './0040_files.ts';
@@ -16,6 +17,7 @@ import * as webhooks from './0051_webhooks.ts';
 export const migrations: Record<string, Migration> = {
   '0001_accounts': accounts,
   '0002_freights': freights,
+  '0003_login_throttle': loginThrottle,
   '0010_freight_lists': freightLists,
   '0030_pricing': pricing,
   '0040_files': files,
