@@ -11,6 +11,7 @@ import { createHttpServer } from './kernel/http.tsx';
 import { registerEndpoints, type Endpoint } from './kernel/route.tsx';
 import { Clock } from './kernel/time.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
+import { openApiRoutes } from './openapi/routes.tsx';
 import { registerOneRecordRoutes } from './onerecord/routes.ts';
 import { pricingEndpoints } from './pricing/routes.tsx';
 import { quoteEndpoints } from './quotes/routes.tsx';
@@ -70,6 +71,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...caseEndpoints(),
     ...webhookEndpoints(),
   ];
+  // The API description of every JSON endpoint above (GET /openapi.json) and its reference page.
+  endpoints.push(openApiRoutes(http, () => endpoints).docs);
   registerEndpoints(http, services, endpoints);
   // Expiry written down in the background while the server listens (reads compute it anyway).
   attachExpirySweeper(http, services);

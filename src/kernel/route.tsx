@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Caller, Ctx, Services } from './context.ts';
+import type { EndpointDoc } from './doc.ts';
 import { formatOf } from './format.ts';
 import type { Page } from './html.tsx';
 import { isLanguage, translator, type Language } from './i18n.ts';
@@ -16,6 +17,10 @@ export interface EndpointSpec<C extends Caller | null> {
   method: HTTPMethods | HTTPMethods[];
   /** The path without `.json`; the same path serves the API (`.json`) and the HTML page. */
   path: string;
+  /** Its API description (GET /openapi.json). */
+  doc?: EndpointDoc;
+  /** `false`: a page without a JSON counterpart (a form): `.json` answers 404 and the API description leaves it out. */
+  json?: false;
   bodyLimit?: number;
   handle(ctx: Ctx<C>): Promise<Outcome>;
   /** The HTML rendering of a success or functional failure; without it a plain page shows the data. */
@@ -50,6 +55,7 @@ export function registerEndpoints(app: FastifyInstance, services: Services, endp
 
 async function run(endpoint: Endpoint, services: Services, req: FastifyRequest, reply: FastifyReply) {
   const format = formatOf(req.raw);
+  if (format === 'json' && endpoint.spec.json === false) return renderJson(reply, { kind: 'not_found' }, null);
   const params = mergeParams(req.query, req.body);
   // JSON calls authenticate by token. A GET without a token may use the browser session, so the
   // pages' own scripts can read JSON (autocomplete); GETs change nothing and SameSite cookies

@@ -1,0 +1,23 @@
+import type { TSchema } from '@sinclair/typebox';
+
+/**
+ * What an endpoint tells the API description (src/openapi, GET /openapi.json) about itself,
+ * next to the code that implements it. Schemas are JSON Schema (TypeBox); the resource
+ * schemas come from the modules' field tables, so the description follows the code.
+ */
+export interface EndpointDoc {
+  summary: string;
+  description?: string;
+  /** Group in the reference; by default the path's first segment. */
+  tag?: string;
+  /** Path parameters by name (`:id` in the path). */
+  path?: Record<string, TSchema>;
+  /** The parameters: query string, form or JSON body alike (api.md, Endpoints 2). */
+  input?: TSchema;
+  /** `data` of a successful answer (`status` = `success`). */
+  data?: TSchema;
+  /** Answers beyond the contract's usual ones, with their meaning here (302 on publish, 406, 429…). */
+  answers?: Record<number, string>;
+  /** Part of api.md's preview group (may change without notice). */
+  preview?: boolean;
+}

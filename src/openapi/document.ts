@@ -1,0 +1,236 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { EndpointDoc } from '../kernel/doc.ts';
+import type { Endpoint } from '../kernel/route.tsx';
+
+/**
+ * The OpenAPI 3.1 description of every JSON endpoint (shared decisions §10), generated from
+ * the route table the server runs: each endpoint's method, path and authentication, and its
+ * `doc` (schemas from the modules' field tables). Nothing here is maintained by hand but the
+ * texts about the contract's conventions.
+ */
+
+export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, Operation>> };
+type Operation = Record<string, unknown>;
+type Json = Record<string, unknown>;
+
+const ERROR_DATA = Type.Union([Type.Array(Type.Never(), { maxItems: 0 }), Type.Unknown()], { description: 'an empty array, or what the endpoint says' });
+
+/** The envelope of every JSON answer (api.md, Response envelope), as reusable components. */
+const COMPONENT_SCHEMAS: Record<string, TSchema> = {
+  Auth: Type.Union(
+    [
+      Type.Object({
+        email: Type.String(),
+        token: Type.String({ description: 'the API token (api.md, Authentication)' }),
+        language: Type.String({ description: 'three-letter language code: eng or deu' }),
+      }),
+      Type.Object({}, { additionalProperties: false, description: 'anonymous or failed authentication' }),
+    ],
+    { description: 'repeats the caller' },
+  ),
+  Warning: Type.Object(
+    { field: Type.String(), reason: Type.String() },
+    { description: 'a parameter that was ignored, and why (the answer still says success)' },
+  ),
+  ErrorEnvelope: Type.Object(
+    {
+      data: ERROR_DATA,
+      status: Type.Literal('error'),
+      auth: Type.Ref('Auth'),
+      message: Type.String({ description: 'what went wrong, in the caller’s language where the text is a user’s' }),
+    },
+    { description: 'a functional failure (200) or a refusal (401, 404, 4xx)' },
+  ),
+};
+
+function successEnvelope(data: TSchema | undefined): TSchema {
+  return Type.Object({
+    data: data ?? Type.Unknown(),
+    status: Type.Literal('success'),
+    auth: Type.Ref('Auth'),
+    warnings: Type.Optional(Type.Array(Type.Ref('Warning'))),
+  });
+}
+
+const errorAnswer = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } });
+
+export interface DocumentOptions {
+  version: string;
+}
+
+export function buildOpenApiDocument(endpoints: readonly Endpoint[], options: DocumentOptions): OpenApiDocument {
+  const components = new Components();
+  for (const [name, schema] of Object.entries(COMPONENT_SCHEMAS)) components.add(name, schema);
+  const paths: Record<string, Record<string, Operation>> = {};
+  for (const endpoint of endpoints) {
+    if (endpoint.spec.json === false) continue;
+    const methods = [endpoint.spec.method].flat().map((m) => m.toLowerCase());
+    const path = `${endpoint.spec.path === '/' ? '/index' : endpoint.spec.path.replace(/:(\w+)/g, '{$1}')}.json`;
+    for (const method of methods) {
+      (paths[path] ??= {})[method] = operation(endpoint, method, components);
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'Freight Exchange, Rate Search and Quotes API',
+      version: options.version,
+      summary: 'Freights, bids, rate search and the preview endpoints of a self-hosted freight exchange.',
+      description: CONVENTIONS,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: '/', description: 'this server' }],
+    tags: [...new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags as string[])))].sort().map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: components.schemas,
+      securitySchemes: {
+        TokenPass: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'The header `Authorization: TokenPass <API_TOKEN>` (the scheme keyword is a fixed literal). Obtain the token with POST /users/login.json; it does not expire.',
+        },
+        auth_token: { type: 'apiKey', in: 'query', name: 'auth_token', description: 'The token as a query (or body) parameter: for quick tests only, query strings appear in logs.' },
+      },
+    },
+  };
+}
+
+function operation(endpoint: Endpoint, method: string, components: Components): Operation {
+  const doc: EndpointDoc = endpoint.spec.doc ?? { summary: `${method.toUpperCase()} ${endpoint.spec.path}` };
+  const user = endpoint.auth === 'user';
+  const pathNames = [...endpoint.spec.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+  const parameters: Json[] = pathNames.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: components.inline(doc.path?.[name] ?? Type.String()),
+    ...(doc.path?.[name]?.description ? { description: doc.path[name]!.description } : {}),
+  }));
+  const op: Operation = {
+    operationId: operationId(method, endpoint.spec.path),
+    summary: doc.summary,
+    ...(doc.description ? { description: doc.description } : {}),
+    tags: [doc.tag ?? tagOf(endpoint.spec.path)],
+    security: user ? [{ TokenPass: [] }, { auth_token: [] }] : [],
+  };
+  if (doc.input) {
+    if (method === 'get') {
+      const input = components.inline(doc.input) as Json;
+      const properties = (input.properties ?? {}) as Record<string, Json>;
+      const required = new Set((input.required as string[] | undefined) ?? []);
+      for (const [name, schema] of Object.entries(properties)) {
+        const { description, ...rest } = schema;
+        const nested = rest.type === 'object' || rest.type === 'array';
+        parameters.push({
+          name,
+          in: 'query',
+          required: required.has(name),
+          schema: rest,
+          ...(description ? { description } : {}),
+          ...(nested ? { style: 'deepObject', explode: true } : {}),
+        });
+      }
+    } else {
+      const schema = components.inline(doc.input);
+      op.requestBody = {
+        description: 'The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2).',
+        required: false,
+        content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
+      };
+    }
+  }
+  if (parameters.length) op.parameters = parameters;
+  const answers: Record<string, unknown> = {
+    200: {
+      description: 'The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure).',
+      content: {
+        'application/json': {
+          schema: { oneOf: [components.inline(successEnvelope(doc.data)), { $ref: '#/components/schemas/ErrorEnvelope' }], discriminator: { propertyName: 'status' } },
+        },
+      },
+    },
+  };
+  if (user) answers[401] = errorAnswer('Token missing, invalid or from the other environment.');
+  if (pathNames.length) answers[404] = errorAnswer('Missing or not visible to the caller (indistinguishable); `data` is an empty array.');
+  if (method !== 'get') {
+    answers[400] = errorAnswer('The body could not be parsed (malformed JSON).');
+    answers[413] = errorAnswer('The body is larger than the endpoint accepts.');
+  }
+  for (const [code, description] of Object.entries(doc.answers ?? {})) {
+    answers[code] =
+      code === '302'
+        ? { description, headers: { Location: { schema: { type: 'string' }, description: 'an HTML page; clients must not follow it (api.md, Errors)' } } }
+        : errorAnswer(description);
+  }
+  op.responses = answers;
+  if (doc.preview) op['x-preview'] = true;
+  return op;
+}
+
+function operationId(method: string, path: string): string {
+  const words = path.split('/').filter((w) => w && !w.startsWith(':')).flatMap((w) => w.split(/[-_]/));
+  return method + (words.length ? words : ['index']).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+}
+
+const TAGS: Record<string, string> = {
+  users: 'accounts',
+  '': 'accounts',
+  routes: 'shipments',
+  cdr: 'cases',
+  tours: 'tms',
+};
+
+function tagOf(path: string): string {
+  const first = path.split('/')[1] ?? '';
+  return TAGS[first] ?? first;
+}
+
+/**
+ * Schemas with an `$id` (Freight, Bid, Rate, …) become components, referenced wherever they
+ * appear; TypeBox's own markers (symbols) are dropped.
+ */
+class Components {
+  readonly schemas: Record<string, unknown> = {};
+
+  add(name: string, schema: TSchema): void {
+    this.schemas[name] = this.inline({ ...schema, $id: undefined } as TSchema);
+  }
+
+  inline(schema: TSchema): unknown {
+    return this.walk(JSON.parse(JSON.stringify(schema)));
+  }
+
+  private walk(node: unknown): unknown {
+    if (Array.isArray(node)) return node.map((n) => this.walk(n));
+    if (!node || typeof node !== 'object') return node;
+    const obj = node as Json;
+    if (typeof obj.$ref === 'string' && !obj.$ref.startsWith('#')) return { ...obj, $ref: `#/components/schemas/${obj.$ref}` };
+    if (typeof obj.$id === 'string') {
+      const { $id, ...rest } = obj;
+      if (!(($id as string) in this.schemas)) {
+        this.schemas[$id as string] = {}; // reserved first: a schema may refer to itself
+        this.schemas[$id as string] = this.walk(rest);
+      }
+      return { $ref: `#/components/schemas/${$id}` };
+    }
+    const out: Json = {};
+    for (const [k, v] of Object.entries(obj)) out[k] = this.walk(v);
+    return out;
+  }
+}
+
+const CONVENTIONS = `The JSON API of a self-hosted freight exchange, compatible with clients of api.md 1.0.0.
+
+Conventions that hold for every endpoint:
+- Every path ends in \`.json\`; the same path without it is the HTML interface.
+- Query parameters, form fields (bracket keys such as \`auth[user]\`, \`pieces[0][weight]\`) and a JSON body are one set of parameters; the body wins.
+- Every answer is the envelope: \`data\`, \`status\` (\`success\` or \`error\`), \`auth\` (the caller), and \`message\` on errors, \`warnings\` where ignored input is reported.
+- A functional failure is 200 with \`status\` = \`error\`. Unknown or unreadable fields on create and edit are ignored (named in \`warnings\`), never an error.
+- 401: token missing or invalid. 404 (\`data\` = \`[]\`): missing or not visible, indistinguishable.
+- Some answers are 302 to an HTML page (publish, confirm, refusals): clients must not follow redirects; verify with the GET the endpoint names.
+- Timestamps are \`YYYY-MM-DD HH:MM:SS\` in the server's time zone, without zone. Money is exact to the cent, weights to the gram.
+- Lists take \`page\`, \`limit\` (at most 100), \`sort\`, \`direction\`; the last page is the first one shorter than \`limit\`.
+- Endpoints marked \`x-preview\` (file push, shipments, milk-run, TMS, cases) may change without notice.`;

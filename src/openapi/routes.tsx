@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import { formatOf } from '../kernel/format.ts';
+import { ok } from '../kernel/outcome.ts';
+import { publicEndpoint, type Endpoint } from '../kernel/route.tsx';
+import { buildOpenApiDocument, type OpenApiDocument } from './document.ts';
+import { referencePage } from './views.tsx';
+
+/** The interface version api.md carries (Versioning 1); our additions keep it compatible. */
+export const API_VERSION = '1.0.0';
+
+/**
+ * GET /openapi.json (the document itself, not in the envelope) and GET /docs (its readable
+ * reference, a page of this server). Built once, from the endpoints registered at start.
+ */
+export function openApiRoutes(http: FastifyInstance, endpoints: () => readonly Endpoint[]): { docs: Endpoint } {
+  let document: OpenApiDocument | undefined;
+  const get = () => (document ??= buildOpenApiDocument(endpoints(), { version: API_VERSION }));
+  http.get('/openapi', async (req, reply) => {
+    if (formatOf(req.raw) !== 'json') return reply.redirect('/docs');
+    return reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(JSON.stringify(get()));
+  });
+  const docs = publicEndpoint({
+    method: 'GET',
+    path: '/docs',
+    json: false,
+    handle: async () => ok({}),
+    page: (_outcome, ctx) => referencePage(get(), ctx.t),
+  });
+  return { docs };
+}

@@ -1,0 +1,188 @@
+import type { ComponentChildren } from 'preact';
+import type { Page } from '../kernel/html.tsx';
+import { addMessages, type Translate } from '../kernel/i18n.ts';
+import type { OpenApiDocument } from './document.ts';
+
+addMessages('eng', {
+  'docs.title': 'API reference',
+  'docs.intro': 'Every JSON endpoint of this server, generated from the code it runs. Machine-readable: ',
+  'docs.parameters': 'Parameters',
+  'docs.body': 'Parameters (JSON body, form or query)',
+  'docs.answer': 'data of a successful answer',
+  'docs.answers': 'Answers',
+  'docs.token': 'API token',
+  'docs.public': 'no token',
+  'docs.required': 'required',
+  'docs.preview': 'preview',
+  'docs.schemas': 'Resources',
+  'docs.contents': 'Contents',
+});
+addMessages('deu', {
+  'docs.title': 'API-Referenz',
+  'docs.intro': 'Alle JSON-Endpunkte dieses Servers, erzeugt aus dem Code, den er ausführt. Maschinenlesbar: ',
+  'docs.parameters': 'Parameter',
+  'docs.body': 'Parameter (JSON-Body, Formular oder Query)',
+  'docs.answer': 'data einer erfolgreichen Antwort',
+  'docs.answers': 'Antworten',
+  'docs.token': 'API-Token',
+  'docs.public': 'ohne Token',
+  'docs.required': 'Pflicht',
+  'docs.preview': 'Vorschau',
+  'docs.schemas': 'Ressourcen',
+  'docs.contents': 'Inhalt',
+});
+
+type Json = Record<string, any>;
+
+/** `Freight`, `integer`, `array of Bid`, `"open" | "pending"`: a schema in a few words. */
+function typeOf(schema: Json | undefined): ComponentChildren {
+  if (!schema) return 'any';
+  if (schema.$ref) {
+    const name = String(schema.$ref).split('/').pop()!;
+    return <a href={`#schema-${name}`}>{name}</a>;
+  }
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  if (schema.enum) return schema.enum.map((v: unknown) => JSON.stringify(v)).join(' | ');
+  const union = schema.anyOf ?? schema.oneOf;
+  if (union) return join(union.map((s: Json) => typeOf(s)), ' | ');
+  if (schema.type === 'array') return <>array of {typeOf(schema.items)}</>;
+  if (Array.isArray(schema.type)) return schema.type.join(' | ');
+  return schema.type ?? 'any';
+}
+
+function join(parts: ComponentChildren[], separator: string): ComponentChildren {
+  return parts.flatMap((p, i) => (i ? [separator, p] : [p]));
+}
+
+/** The properties of an object schema as a table; nested objects indented below their property. */
+function Properties({ schema, t, depth = 0 }: { schema: Json; t: Translate; depth?: number }) {
+  const properties = Object.entries((schema.properties ?? {}) as Record<string, Json>);
+  if (!properties.length) return <p class="hint">{typeOf(schema)}</p>;
+  const required = new Set<string>(schema.required ?? []);
+  return (
+    <table class="schema">
+      <tbody>
+        {properties.map(([name, prop]) => (
+          <tr>
+            <td>
+              <code>{name}</code>
+              {required.has(name) && <span class="hint"> · {t('docs.required')}</span>}
+            </td>
+            <td>{typeOf(prop)}</td>
+            <td>
+              {prop.description}
+              {depth < 2 && prop.type === 'object' && prop.properties && <Properties schema={prop} t={t} depth={depth + 1} />}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+export function referencePage(doc: OpenApiDocument, t: Translate): Page {
+  const byTag = new Map<string, Array<{ path: string; method: string; op: Json }>>();
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    for (const method of METHODS) {
+      const op = ops[method] as Json | undefined;
+      if (!op) continue;
+      const tag = (op.tags as string[])[0]!;
+      if (!byTag.has(tag)) byTag.set(tag, []);
+      byTag.get(tag)!.push({ path, method, op });
+    }
+  }
+  const tags = [...byTag.keys()].sort();
+  const schemas = Object.entries(((doc.components as Json).schemas ?? {}) as Record<string, Json>);
+  return {
+    title: t('docs.title'),
+    body: (
+      <section class="reference">
+        <h1>{t('docs.title')}</h1>
+        <p>
+          {t('docs.intro')}
+          <a href="/openapi.json">/openapi.json</a> (OpenAPI {String(doc.openapi)})
+        </p>
+        <pre class="conventions">{String((doc.info as Json).description)}</pre>
+        <nav aria-label={t('docs.contents')} class="toc">
+          {tags.map((tag) => (
+            <a href={`#tag-${tag}`}>{tag}</a>
+          ))}
+          <a href="#schemas">{t('docs.schemas')}</a>
+        </nav>
+        {tags.map((tag) => (
+          <section id={`tag-${tag}`}>
+            <h2>{tag}</h2>
+            {byTag.get(tag)!.map(({ path, method, op }) => {
+              const params = ((op.parameters ?? []) as Json[]).filter((p) => p.in === 'path' || p.in === 'query');
+              const body = op.requestBody?.content?.['application/json']?.schema as Json | undefined;
+              const ok = op.responses?.['200']?.content?.['application/json']?.schema?.oneOf?.[0] as Json | undefined;
+              return (
+                <article class="operation" id={String(op.operationId)}>
+                  <h3>
+                    <span class={`method ${method}`}>{method.toUpperCase()}</span> <code>{path}</code>
+                    {op['x-preview'] && <span class="badge">{t('docs.preview')}</span>}
+                  </h3>
+                  <p>
+                    {String(op.summary)} <span class="hint">· {(op.security as unknown[]).length ? t('docs.token') : t('docs.public')}</span>
+                  </p>
+                  {op.description && <p>{String(op.description)}</p>}
+                  {params.length > 0 && (
+                    <>
+                      <h4>{t('docs.parameters')}</h4>
+                      <table class="schema">
+                        <tbody>
+                          {params.map((p) => (
+                            <tr>
+                              <td>
+                                <code>{p.name}</code> <span class="hint">{p.in}</span>
+                                {p.required && <span class="hint"> · {t('docs.required')}</span>}
+                              </td>
+                              <td>{typeOf(p.schema)}</td>
+                              <td>{p.description}</td>
+                            </tr>
+                          ))}
+                        </tbody>
+                      </table>
+                    </>
+                  )}
+                  {body && (
+                    <>
+                      <h4>{t('docs.body')}</h4>
+                      <Properties schema={body} t={t} />
+                    </>
+                  )}
+                  {ok?.properties?.data && (
+                    <>
+                      <h4>{t('docs.answer')}</h4>
+                      {ok.properties.data.type === 'object' ? <Properties schema={ok.properties.data} t={t} /> : <p>{typeOf(ok.properties.data)}</p>}
+                    </>
+                  )}
+                  <h4>{t('docs.answers')}</h4>
+                  <ul class="answers">
+                    {Object.entries(op.responses as Record<string, Json>).map(([code, answer]) => (
+                      <li>
+                        <code>{code}</code> {String(answer.description)}
+                      </li>
+                    ))}
+                  </ul>
+                </article>
+              );
+            })}
+          </section>
+        ))}
+        <section id="schemas">
+          <h2>{t('docs.schemas')}</h2>
+          {schemas.map(([name, schema]) => (
+            <article class="operation" id={`schema-${name}`}>
+              <h3>{name}</h3>
+              {schema.description && <p>{schema.description}</p>}
+              <Properties schema={schema} t={t} />
+            </article>
+          ))}
+        </section>
+      </section>
+    ),
+  };
+}
