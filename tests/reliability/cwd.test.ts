@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { serverDatabase, startServer, type ServerDatabase, type ServerProcess } from './server-process.ts';
+
+/**
+ * The server started from a working directory other than the checkout (as a service manager
+ * or `npx` from elsewhere does) renders its pages. Issue 10: run through tsx, the sources were
+ * compiled with the working directory's tsconfig (none: pages answered 500 "React is not
+ * defined"). The directory holds another project's tsconfig.json and package.json, and tsx's
+ * cache is off, so nothing compiled from the checkout can hide a regression.
+ */
+
+let database: ServerDatabase;
+let server: ServerProcess | undefined;
+let elsewhere: string;
+
+before(async () => {
+  database = await serverDatabase(['Shipper']);
+  elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'fx-elsewhere-'));
+  fs.writeFileSync(path.join(elsewhere, 'tsconfig.json'), JSON.stringify({ compilerOptions: { jsx: 'react', strict: false } }));
+  fs.writeFileSync(path.join(elsewhere, 'package.json'), JSON.stringify({ name: 'another-project', type: 'commonjs' }));
+});
+after(async () => {
+  await server?.kill('SIGKILL');
+  await database.drop();
+  fs.rmSync(elsewhere, { recursive: true, force: true });
+});
+
+test('pages answer 200 when the server runs from another working directory', async () => {
+  server = await startServer({ ...database.env, TSX_DISABLE_CACHE: '1' }, { cwd: elsewhere });
+  const login = await fetch(`${server.base}/users/login`);
+  const html = await login.text();
+  assert.equal(login.status, 200, html.slice(0, 500));
+  assert.match(html, /<form method="post" action="\/users\/login"/);
+
+  // A logged-in page too (layout, tables, the user's menu).
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
+  assert.ok(csrf, 'the login form has a CSRF token');
+  const jar = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const [who] = database.actors;
+  const post = await fetch(`${server.base}/users/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: jar, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ _csrf: csrf, 'auth[user]': who!.email, 'auth[password]': who!.password }).toString(),
+  });
+  assert.equal(post.status, 302, await post.text());
+  const cookie = `${jar}; ${post.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')}`;
+  for (const page of ['/freights/enlist/10', '/freights/add', '/pricing/search/results', '/cdr/cases/index']) {
+    const res: Response = await fetch(`${server.base}${page}`, { headers: { cookie }, redirect: 'manual' });
+    const text = await res.text();
+    assert.equal(res.status, 200, `${page}: ${text.slice(0, 300)}`);
+    assert.match(text, /<!doctype html>/i);
+    assert.doesNotMatch(text, /React is not defined/);
+  }
+  assert.doesNotMatch(server.output(), /React is not defined|"level":50/, 'no server errors logged');
+  assert.equal(await server.kill('SIGTERM'), 0);
+  server = undefined;
+});
