@@ -46,6 +46,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   let closeDb: () => Promise<void>;
   if (url) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
+    pool.on('error', () => {});
     await pool.query(SEED_FLOOR_FREIGHTS);
     query = pgFloorQuery(pool);
     closeDb = () => pool.end();

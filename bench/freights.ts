@@ -1,10 +1,14 @@
 // npm run bench:freights — view and list throughput with 100,000 freights. Seeds by SQL
 // (generate_series), then measures through HTTP on loopback with autocannon (in a worker thread),
 // bounded in time, and compares every figure with the floor measured in the same run (bench/floor.ts).
-// BENCH_ONLY=view,enlist/8 narrows the endpoints; BENCH_SECONDS the time per endpoint.
+// BENCH_ONLY=view,enlist/8 narrows the endpoints; BENCH_SECONDS the time per endpoint;
+// BENCH_CPU_PROF=<dir> writes a CPU profile per endpoint; BENCH_EXPLAIN=1 prints the list plans.
 // Embedded database (in memory) by default; PostgreSQL when DATABASE_URL (or BENCH_DATABASE_URL)
 // names a server: a fresh database is created there and dropped afterwards.
+import fs from 'node:fs';
+import inspector from 'node:inspector';
 import os from 'node:os';
+import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { sql } from 'kysely';
@@ -33,6 +37,31 @@ async function open(): Promise<{ database: Database; label: string; pgUrl?: stri
   const database = await openDatabase({ databaseUrl: undefined, dataDir: '' }, { pglite: client, migrate: false });
   await migrateToLatest(database.db);
   return { database, label: 'pglite', pglite: client };
+}
+
+/**
+ * BENCH_CPU_PROF=<dir>: a CPU profile of the server's thread during each measurement (the format
+ * of `node --cpu-prof`, without the seeding); summarise with bench/profile-summary.ts.
+ */
+async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_CPU_PROF;
+  if (!dir) return run();
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object) => new Promise<any>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  try {
+    return await run();
+  } finally {
+    const { profile } = await post('Profiler.stop');
+    session.disconnect();
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `${label}-${name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.cpuprofile`);
+    fs.writeFileSync(file, JSON.stringify(profile));
+    console.log(`  profile: ${file}`);
+  }
 }
 
 const { database, label, pgUrl, pglite, drop } = await open();
@@ -83,6 +112,38 @@ try {
   const seedMs = performance.now() - seedStart;
   const counts = await sql<{ f: number; b: number }>`select (select count(*) from freights)::int as f, (select count(*) from bids)::int as b`.execute(db);
 
+  if (process.env.BENCH_EXPLAIN) {
+    // The plans of the view and of every list page at this size, as the server runs them:
+    // prepared statements after six executions on one connection (PostgreSQL has chosen between
+    // custom and generic plans by then), with the caller of the benchmark.
+    const { listStatement, readPaging, offsetOf } = await import('../src/freights/lists.ts');
+    const { viewStatement } = await import('../src/freights/store.ts');
+    const caller = users[1]!.company;
+    const now = new Date();
+    await db.connection().execute(async (conn) => {
+      const plan = async (title: string, statement: { name: string; sql: string; executeSql: (...a: never[]) => string }, args: unknown[]) => {
+        await sql.raw(`deallocate all`).execute(conn);
+        await sql.raw(`prepare ${statement.name} as ${statement.sql}`).execute(conn);
+        const execute = statement.executeSql(...(args as never[]));
+        for (let i = 0; i < 6; i++) await sql.raw(execute).execute(conn);
+        const r = await sql.raw<{ 'QUERY PLAN': string }>(`explain (analyze, costs off) ${execute}`).execute(conn);
+        console.log(`\n### ${title}\n${r.rows.map((x) => x['QUERY PLAN']).join('\n')}`);
+      };
+      await plan('view (one freight, pieces, company, visible bids)', viewStatement(), [now, caller, 4242]);
+      const lists: Array<[number, Record<string, string>]> = [
+        [8, {}], [8, { page: '50' }], [7, {}], [6, {}], [2, {}], [9, {}], [9, { page: '20' }], [20, {}], [10, {}], [17, {}], [18, {}], [12, {}], [19, {}],
+        [19, { sort: 'Routes.weight', direction: 'asc' }], [8, { sort: 'Routes.deadline', direction: 'asc' }], [7, { sort: 'Routes.weight' }],
+        [200, {}], [201, {}], [209, {}], [210, {}], [211, {}], [219, {}],
+      ];
+      for (const [filter, query] of lists) {
+        const paging = readPaging(query);
+        const offset = offsetOf(paging);
+        await plan(`enlist ${filter} ${new URLSearchParams(query)}`, listStatement(filter, paging, true)!, [caller, now, paging.limit, offset, paging.limit + offset]);
+      }
+      await sql.raw(`deallocate all`).execute(conn);
+    });
+  }
+
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   const address = app.http.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -91,6 +152,8 @@ try {
   const maxId = counts.rows[0]!.f;
   // The floor, on the same data: one PK select of a freight through pg (a pool like the app's) or PGlite.
   const floorPool = pgUrl ? new pg.Pool({ connectionString: pgUrl, max: 10 }) : undefined;
+  // Dropping the benchmark database ends its connections: not an error here.
+  floorPool?.on('error', () => {});
   const floor = await startFloor(floorPool ? pgFloorQuery(floorPool) : pgliteFloorQuery(pglite!));
 
   console.log(`freights benchmark on ${label}: ${counts.rows[0]!.f} freights, ${counts.rows[0]!.b} bids, ${COMPANIES} companies; seeded in ${(seedMs / 1000).toFixed(1)} s`);
@@ -108,9 +171,10 @@ try {
   // JIT warm-up before each measurement, not counted.
   const warm = (o: Parameters<typeof load>[0]) => load({ ...o, duration: Math.min(1, SECONDS) });
 
+  let floorRuns = 0;
   async function measureFloor(): Promise<number> {
     await warm({ url: floor.url, paths: randomIds.map((id) => `/floor/${id}`), connections: CONNECTIONS, duration: SECONDS });
-    const r = await load({ url: floor.url, paths: randomIds.map((id) => `/floor/${id}`), connections: CONNECTIONS, duration: SECONDS });
+    const r = await profiled(`floor-${++floorRuns}`, () => load({ url: floor.url, paths: randomIds.map((id) => `/floor/${id}`), connections: CONNECTIONS, duration: SECONDS }));
     console.log(line('floor: Fastify + one PK select', r));
     return r.average;
   }
@@ -124,7 +188,7 @@ try {
     const rows = probe.data?.routes ? ` [${probe.data.routes.length} rows]` : '';
     const options = { url: base, paths, connections: CONNECTIONS, duration: SECONDS, headers: { authorization: `TokenPass ${token}` } };
     await warm(options);
-    const r = await load(options);
+    const r = await profiled(name, () => load(options));
     results.push({ name: name + rows, r });
     console.log(line(name + rows, r));
   }

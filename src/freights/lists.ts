@@ -1,4 +1,5 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type OrderByItemBuilder, type SqlBool } from 'kysely';
+import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { readInt, readString, type Params } from '../kernel/params.ts';
@@ -42,31 +43,46 @@ const status = (eb: EB, list: readonly string[], now: Date): Expression<SqlBool>
   return storedIn(list);
 };
 const anyBid = (eb: EB) =>
-  eb.exists(eb.selectFrom('bids').select(sql`1`.as('one')).whereRef('bids.freight_id', '=', 'freights.id').where('bids.status', '<>', 'revoked'));
-const ffr = (eb: EB) => eb('freights.type', '=', 'FFR');
+  eb.exists(eb.selectFrom('bids').select(sql`1`.as('one')).whereRef('bids.freight_id', '=', 'freights.id').where(sql<SqlBool>`bids.status <> 'revoked'`));
+const ffr = () => sql<SqlBool>`freights.type = 'FFR'`;
 /** A booking request addressed to the company: it is the winner (flight), or the whitelist names it while the request is open. */
 const addressedTo = (eb: EB, c: number, now: Date) =>
   eb.or([
     eb('freights.winner_id', '=', c),
-    eb.and([status(eb, MARKET, now), eb('freights.visibility', '=', -2), sql<SqlBool>`${c} = any(freights.whitelist)`]),
+    eb.and([status(eb, MARKET, now), sql<SqlBool>`freights.visibility = -2`, sql<SqlBool>`${c} = any(freights.whitelist)`]),
   ]);
 
 /**
  * "had bid" (or won) as `id = any(array(…))`: the company's few bids are read once and the
- * freights looked up by primary key, instead of filtering every archived freight (6, 9, 219).
+ * freights looked up by primary key, instead of filtering the whole market or archive (7, 6, 9, 219
+ * in orders other than their default, see VIA_BIDS).
  */
 const bidOn = (eb: EB, c: number, orWon = false) => {
   const won = orWon ? sql` union all select id from freights as won where won.winner_id = ${c}` : sql``;
   return sql<SqlBool>`freights.id = any(array(select freight_id from bids where bids.company_id = ${c} and bids.status <> 'revoked'${won}))`;
 };
 
+/**
+ * The lists whose members are freights the company bid on (or won): their default order
+ * (created) is read from the company's bids in that order (`bids.freight_created`, migration
+ * 0011), so a page stops after its rows instead of sorting everything the company ever bid on.
+ * `rest` is the membership besides "had bid"; `orWon` adds freights the company won without a bid.
+ */
+const VIA_BIDS: Record<number, { rest: Where; orWon?: boolean }> = {
+  7: { rest: (eb, c, now) => eb.and([foreign(eb, c), status(eb, MARKET, now)]) },
+  6: { rest: (eb, c, now) => eb.and([foreign(eb, c), status(eb, DONE_BY_WINNER, now), eb.or([eb('freights.winner_id', 'is', null), eb('freights.winner_id', '<>', c)])]) },
+  9: { rest: (eb, c, now) => eb.and([foreign(eb, c), status(eb, ARCHIVE, now)]), orWon: true },
+  219: { rest: (eb, c, now) => eb.and([foreign(eb, c), ffr(), status(eb, ARCHIVE, now)]), orWon: true },
+};
+
+/** Membership of every freight list (decisions.md §4), as one condition on `freights` (also used by src/searches). */
 export const FILTERS: Record<number, Where> = {
   // as provider
   8: (eb, c, now) => eb.and([foreign(eb, c), status(eb, MARKET, now), admitsSql(eb, c), eb.not(hadBidSql(eb, c))]),
-  7: (eb, c, now) => eb.and([foreign(eb, c), status(eb, MARKET, now), hadBidSql(eb, c)]),
-  6: (eb, c, now) => eb.and([foreign(eb, c), status(eb, DONE_BY_WINNER, now), eb.or([eb('freights.winner_id', 'is', null), eb('freights.winner_id', '<>', c)]), bidOn(eb, c)]),
+  7: (eb, c, now) => eb.and([VIA_BIDS[7]!.rest(eb, c, now), bidOn(eb, c)]),
+  6: (eb, c, now) => eb.and([VIA_BIDS[6]!.rest(eb, c, now), bidOn(eb, c)]),
   2: (eb, c, now) => eb.and([eb('freights.winner_id', '=', c), status(eb, ['taken'], now)]),
-  9: (eb, c, now) => eb.and([foreign(eb, c), status(eb, ARCHIVE, now), bidOn(eb, c, true)]),
+  9: (eb, c, now) => eb.and([VIA_BIDS[9]!.rest(eb, c, now), bidOn(eb, c, true)]),
   // as principal
   20: (eb, c, now) => eb.and([own(eb, c), status(eb, ['draft'], now)]),
   10: (eb, c, now) => eb.and([own(eb, c), status(eb, MARKET, now)]),
@@ -75,12 +91,12 @@ export const FILTERS: Record<number, Where> = {
   12: (eb, c, now) => eb.and([own(eb, c), status(eb, ['taken'], now)]),
   19: (eb, c, now) => eb.and([own(eb, c), status(eb, ARCHIVE, now)]),
   // booking requests (type FFR): outgoing, then incoming
-  200: (eb, c, now) => eb.and([own(eb, c), ffr(eb), status(eb, ['draft', ...MARKET], now)]),
-  201: (eb, c, now) => eb.and([own(eb, c), ffr(eb), status(eb, ['taken'], now)]),
-  209: (eb, c, now) => eb.and([own(eb, c), ffr(eb), status(eb, ARCHIVE, now)]),
-  210: (eb, c, now) => eb.and([foreign(eb, c), ffr(eb), status(eb, ['draft', ...MARKET], now), addressedTo(eb, c, now)]),
-  211: (eb, c, now) => eb.and([foreign(eb, c), ffr(eb), status(eb, ['taken'], now), eb('freights.winner_id', '=', c)]),
-  219: (eb, c, now) => eb.and([foreign(eb, c), ffr(eb), status(eb, ARCHIVE, now), bidOn(eb, c, true)]),
+  200: (eb, c, now) => eb.and([own(eb, c), ffr(), status(eb, ['draft', ...MARKET], now)]),
+  201: (eb, c, now) => eb.and([own(eb, c), ffr(), status(eb, ['taken'], now)]),
+  209: (eb, c, now) => eb.and([own(eb, c), ffr(), status(eb, ARCHIVE, now)]),
+  210: (eb, c, now) => eb.and([foreign(eb, c), ffr(), status(eb, ['draft', ...MARKET], now), addressedTo(eb, c, now)]),
+  211: (eb, c, now) => eb.and([foreign(eb, c), ffr(), status(eb, ['taken'], now), eb('freights.winner_id', '=', c)]),
+  219: (eb, c, now) => eb.and([VIA_BIDS[219]!.rest(eb, c, now), bidOn(eb, c, true)]),
 };
 
 /**
@@ -150,33 +166,93 @@ export interface ListedFreight {
   pieces?: PieceRow[];
 }
 
+type ListArgs = [company: number, now: Date, limit: number, offset: number, upto: number];
+
+const builder = statementBuilder<DB>();
+/** Prepared list statements by filter, order and shape (at most 17 × 7 × 2 × 2). */
+const listStatements = new Map<string, PreparedStatement<ListArgs>>();
+
 /**
- * The statement of one list page (FILTERS): membership, order and page, with the company name
- * and, when asked, the piece lines as JSON. Undefined for an id that is no freight list.
- * Exported for the benchmark's EXPLAIN (bench/freights.ts).
+ * The statement of one list page (FILTERS), prepared (src/db/prepared.ts): the page of freights
+ * (membership, order, limit and offset) first, then for those rows only the effective status,
+ * the company name and, when asked, the piece lines as JSON. Undefined for an id that is no
+ * freight list. Arguments: company, now, limit, offset, limit + offset.
  */
-export function listStatement(db: ReadContext['db'], companyId: number, now: Date, filterId: number, paging: Paging, withPieces: boolean) {
-  const where = FILTERS[filterId];
-  if (!where) return undefined;
+export function listStatement(filterId: number, paging: Pick<Paging, 'sort' | 'direction'>, withPieces: boolean): PreparedStatement<ListArgs> | undefined {
+  if (!Object.hasOwn(FILTERS, filterId)) return undefined;
   const { sort, direction } = paging;
-  return (
-    db
-      .selectFrom('freights')
-      .innerJoin('companies', 'companies.id', 'freights.company_id')
-      .select(freightSelection(now))
-      .select('companies.name as company_name')
-      .$if(withPieces, (q) => q.select(piecesJsonSql.as('pieces_json')))
-      .where((eb) => where(eb, companyId, now))
+  const key = `fx_list_${filterId}_${sort}_${direction}_${withPieces ? 'pieces' : 'rows'}`;
+  let statement = listStatements.get(key);
+  if (!statement) {
+    statement = new PreparedStatement<ListArgs>(key, 5, (c: number, now: Date, limit: number, offset: number, upto: number) => {
       // Nullable sort keys (deadline, etd, eta, weight) put rows without a value last either way;
       // the not-null ones keep the plain order, which the (… created desc, id desc) indexes serve.
-      .orderBy(`freights.${sort}`, (ob) => {
+      const order = (ob: OrderByItemBuilder) => {
         const ordered = direction === 'asc' ? ob.asc() : ob.desc();
         return NOT_NULL_SORTS.has(sort) ? ordered : ordered.nullsLast();
-      })
+      };
+      const page = pageOf(filterId, sort, direction, order, c, now, limit, offset, upto);
+      return builder
+        .selectFrom(page.as('freights'))
+        .innerJoin('companies', 'companies.id', 'freights.company_id')
+        .select(freightSelection(now))
+        .select('companies.name as company_name')
+        .$if(withPieces, (q) => q.select(piecesJsonSql.as('pieces_json')))
+        .orderBy(`freights.${sort}`, order)
+        .orderBy('freights.id', direction);
+    });
+    listStatements.set(key, statement);
+  }
+  return statement;
+}
+
+/** The freights of one page, stored columns (the status as stored), in the list's order. */
+function pageOf(filterId: number, sort: Paging['sort'], direction: Paging['direction'], order: (ob: OrderByItemBuilder) => OrderByItemBuilder, c: number, now: Date, limit: number, offset: number, upto: number) {
+  const via = sort === 'created' ? VIA_BIDS[filterId] : undefined;
+  if (!via) {
+    return builder
+      .selectFrom('freights')
+      .selectAll('freights')
+      .where((eb) => FILTERS[filterId]!(eb, c, now))
+      .orderBy(`freights.${sort}`, order)
       .orderBy('freights.id', direction)
-      .limit(paging.limit)
-      .offset(offsetOf(paging))
-  );
+      .limit(limit)
+      .offset(offset);
+  }
+  // The company's live bids, one row per freight, newest freight first (index bids_company_created_idx).
+  const mine = builder
+    .selectFrom('bids')
+    .select(['bids.freight_id', 'bids.freight_created'])
+    .distinctOn(['bids.freight_created', 'bids.freight_id'])
+    .where('bids.company_id', '=', c)
+    .where(sql<SqlBool>`bids.status <> 'revoked'`)
+    .orderBy('bids.freight_created', direction)
+    .orderBy('bids.freight_id', direction)
+    .as('mine');
+  const bidOnes = builder
+    .selectFrom(mine)
+    .innerJoin('freights', 'freights.id', 'mine.freight_id')
+    .selectAll('freights')
+    .where((eb) => via.rest(eb, c, now))
+    .orderBy('mine.freight_created', direction)
+    .orderBy('mine.freight_id', direction);
+  if (!via.orWon) return bidOnes.limit(limit).offset(offset);
+  // Won without a bid of its own (flight requests): from the winner's index, in the same order.
+  const wonOnes = builder
+    .selectFrom('freights')
+    .selectAll('freights')
+    .where('freights.winner_id', '=', c)
+    .where((eb) => eb.and([via.rest(eb, c, now), eb.not(hadBidSql(eb, c))]))
+    .orderBy('freights.created', direction)
+    .orderBy('freights.id', direction)
+    .limit(upto);
+  return builder
+    .selectFrom(builder.selectFrom(bidOnes.limit(upto).as('b')).selectAll('b').unionAll(builder.selectFrom(wonOnes.as('w')).selectAll('w')).as('freights'))
+    .selectAll('freights')
+    .orderBy('freights.created', direction)
+    .orderBy('freights.id', direction)
+    .limit(limit)
+    .offset(offset);
 }
 
 /**
@@ -185,9 +261,10 @@ export function listStatement(db: ReadContext['db'], companyId: number, now: Dat
  */
 export async function listFreights(rc: Pick<ReadContext, 'db' | 'clock' | 'caller'>, filterId: number, paging: Paging, options: { withPieces?: boolean } = {}): Promise<ListedFreight[] | undefined> {
   const company = rc.caller.companyId;
-  const statement = listStatement(rc.db, company, rc.clock.now(), filterId, paging, options.withPieces ?? false);
+  const statement = listStatement(filterId, paging, options.withPieces ?? false);
   if (!statement) return undefined;
-  const rows = (await statement.execute()) as Array<FreightRow & { company_name: string; pieces_json?: PieceRow[] }>;
+  const offset = offsetOf(paging);
+  const rows = await statement.execute<FreightRow & { company_name: string; pieces_json?: PieceRow[] }>(rc.db, company, rc.clock.now(), paging.limit, offset, paging.limit + offset);
   const items: ListedFreight[] = [];
   for (const { company_name, pieces_json, ...row } of rows) {
     // Membership implies visibility; the role decides masking (6 and 9 masked unless winner).

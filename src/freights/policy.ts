@@ -41,16 +41,14 @@ export function hadBidSql(eb: ExpressionBuilder<DB, 'freights'>, companyId: numb
       .select(sql`1`.as('one'))
       .whereRef('bids.freight_id', '=', 'freights.id')
       .where('bids.company_id', '=', companyId)
-      .where('bids.status', '<>', 'revoked'),
+      // Constants as SQL text: the partial index bids_company_live_idx matches in any plan.
+      .where(sql<SqlBool>`bids.status <> 'revoked'`),
   );
 }
 
 /** SQL: visibility admits the company (for freights of other companies). */
 export function admitsSql(eb: ExpressionBuilder<DB, 'freights'>, companyId: number) {
-  return eb.or([
-    eb('freights.visibility', '>=', 0),
-    eb.and([eb('freights.visibility', '=', -2), sql<SqlBool>`${companyId} = any(freights.whitelist)`]),
-  ]);
+  return eb.or([sql<SqlBool>`freights.visibility >= 0`, eb.and([sql<SqlBool>`freights.visibility = -2`, sql<SqlBool>`${companyId} = any(freights.whitelist)`])]);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
 import { emitEvent } from '../events/emit.ts';
 import type { Caller } from '../kernel/context.ts';
@@ -181,24 +182,35 @@ interface FreightExtras {
  */
 const extrasOfRow = new WeakMap<FreightRow, FreightExtras>();
 
+type ViewArgs = [now: Date, companyId: number, id: number];
+let viewPrepared: PreparedStatement<ViewArgs> | undefined;
+
+/** The statement of `readFreight`, prepared (src/db/prepared.ts; exported for the benchmark's EXPLAIN). */
+export function viewStatement(): PreparedStatement<ViewArgs> {
+  return (viewPrepared ??= new PreparedStatement<ViewArgs>('fx_freight_view', 3, (now: Date, companyId: number, id: number) =>
+    statementBuilder<DB>()
+      .selectFrom('freights')
+      .innerJoin('companies', 'companies.id', 'freights.company_id')
+      .select(freightSelection(now))
+      .select((eb) => [
+        'companies.name as company_name',
+        hadBidSql(eb, companyId).as('had_bid'),
+        piecesJsonSql.as('pieces_json'),
+        bidsJsonSql(companyId).as('bids_json'),
+      ])
+      .where('freights.id', '=', id),
+  ));
+}
+
+type ViewRow = FreightRow & { company_name: string; had_bid: boolean; pieces_json: PieceRow[]; bids_json: BidJson[] };
+
 /**
  * One freight with everything its view needs, in one statement: the row with its effective
  * status at `now`, whether the company had a (non-revoked) bid, the company name, the piece
  * lines and the bids the company may see. Undefined when the id does not exist.
  */
-export async function readFreight(db: Db, now: Date, companyId: number, id: number): Promise<{ row: FreightRow; hadBid: boolean } | undefined> {
-  const found = await db
-    .selectFrom('freights')
-    .innerJoin('companies', 'companies.id', 'freights.company_id')
-    .select(freightSelection(now))
-    .select((eb) => [
-      'companies.name as company_name',
-      hadBidSql(eb, companyId).as('had_bid'),
-      piecesJsonSql.as('pieces_json'),
-      bidsJsonSql(companyId).as('bids_json'),
-    ])
-    .where('freights.id', '=', id)
-    .executeTakeFirst();
+export async function readFreight(db: Kysely<DB>, now: Date, companyId: number, id: number): Promise<{ row: FreightRow; hadBid: boolean } | undefined> {
+  const [found] = await viewStatement().execute<ViewRow>(db, now, companyId, id);
   if (!found) return undefined;
   const { company_name, had_bid, pieces_json, bids_json, ...row } = found;
   const freight = row as FreightRow;

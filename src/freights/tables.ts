@@ -83,6 +83,8 @@ export interface BidsTable {
   deadline: Date | null;
   created: Date;
   modified: Date;
+  /** the freight's `created`, filled by a trigger (migration 0011): the order of lists 6, 7, 9, 219 */
+  freight_created: Generated<Date>;
 }
 
 export interface TemplatesTable {

@@ -3,6 +3,7 @@ import * as accounts from './0001_accounts.ts';
 import * as freights from './0002_freights.ts';
 import * as loginThrottle from './0003_login_throttle.ts';
 import * as freightLists from './0010_freight_lists.ts';
+import * as freightHotPaths from './0011_freight_hot_paths.ts';
 import * as pricing from './0030_pricing.ts';
 import * as files from './0040_files.ts';
 import * as milkrun from './0041_milkrun.ts';
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '0002_freights': freights,
   '0003_login_throttle': loginThrottle,
   '0010_freight_lists': freightLists,
+  '0011_freight_hot_paths': freightHotPaths,
   '0030_pricing': pricing,
   '0040_files': files,
   '0041_milkrun': milkrun,
