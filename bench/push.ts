@@ -4,6 +4,8 @@
 // BENCH_ACTIONS=status,fsu,xfsu,rates (default: all four); BENCH_MIB=15 (file size).
 // Runs on the embedded database, and on PostgreSQL when BENCH_DATABASE_URL (or
 // TEST_DATABASE_URL) names a server (a fresh database is created and dropped).
+// The server runs from the sources (tsx), so the numbers are those of the working tree;
+// BENCH_BUILT=1 runs the built server (bin/, dist/) instead.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,8 +17,14 @@ const MIB = Number(process.env.BENCH_MIB ?? 15);
 const TARGET = Math.floor(MIB * 1024 * 1024) - 4096;
 const ACTIONS = (process.env.BENCH_ACTIONS ?? 'status,fsu,xfsu,rates').split(',').map((a) => a.trim()).filter(Boolean);
 
+/** `freight-exchange <args>`: the built command with BENCH_BUILT, else the sources through tsx. */
+function commandLine(args: string[]): string[] {
+  if (process.env.BENCH_BUILT) return ['bin/freight-exchange.js', ...args];
+  return ['--import', 'tsx', '--input-type=module', '-e', `const { main } = await import('./src/cli.ts'); process.exitCode = await main(${JSON.stringify(args)});`];
+}
+
 function cli(env: NodeJS.ProcessEnv, args: string[]): any {
-  const r = spawnSync(process.execPath, ['bin/freight-exchange.js', ...args, '--json'], { cwd: ROOT, env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, commandLine([...args, '--json']), { cwd: ROOT, env, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`freight-exchange ${args.join(' ')}: ${r.stderr}`);
   return JSON.parse(r.stdout);
 }
@@ -105,7 +113,7 @@ async function run(label: string, env: NodeJS.ProcessEnv, action: string) {
   cli(env, ['company', 'create', '--name', 'Bench Co']);
   const user = cli(env, ['user', 'create', '--company', '1', '--email', `bench@example.test`, '--password', 'bench-password']);
   const port = 18000 + Math.floor(Math.random() * 1000);
-  const server: ChildProcess = spawn(process.execPath, ['bin/freight-exchange.js', 'serve'], { cwd: ROOT, env: { ...env, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: 'inherit' });
+  const server: ChildProcess = spawn(process.execPath, commandLine(['serve']), { cwd: ROOT, env: { ...env, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: 'inherit' });
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitForServer(`${base}/healthz`);

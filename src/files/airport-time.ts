@@ -50,7 +50,7 @@ const MAX_OFFSETS = 100_000;
  * the day does not exist in any of the candidate years.
  */
 export function nearestYearTime(zone: string, t: Omit<WallClock, 'year'>, now: Date): Date | null {
-  const year = DateTime.fromJSDate(now, { zone }).year;
+  const year = yearAt(zone, now);
   let best: Date | null = null;
   for (const y of [year - 1, year, year + 1]) {
     const at = localTime(zone, { ...t, year: y });
@@ -58,3 +58,17 @@ export function nearestYearTime(zone: string, t: Omit<WallClock, 'year'>, now: D
   }
   return best;
 }
+
+/** The year at `now` in a zone (remembered: a file's messages share one `now`). */
+function yearAt(zone: string, now: Date): number {
+  const key = `${zone}|${now.getTime()}`;
+  let year = years.get(key);
+  if (year === undefined) {
+    year = DateTime.fromJSDate(now, { zone }).year;
+    if (years.size >= 1000) years.clear();
+    years.set(key, year);
+  }
+  return year;
+}
+
+const years = new Map<string, number>();

@@ -115,7 +115,7 @@ export async function parseFsu(text: string, now: Date): Promise<StatusEvent[]> 
     const raw = text.slice(at, end).replace(/\r$/, '');
     at = end + 1;
     lineNo++;
-    if ((lineNo & 1023) === 0) await pace();
+    if ((lineNo & 255) === 0) await pace();
     const line = raw.trim().toUpperCase();
     if (line === '' && nl === -1) break;
     if (line === '') continue;

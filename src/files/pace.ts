@@ -21,7 +21,7 @@ export function pacer(budgetMs = 8): () => Promise<void> {
   };
 }
 
-const SLICE_CHARS = 128 * 1024;
+const SLICE_CHARS = 64 * 1024;
 
 /**
  * Reads CSV text record by record with csv-parse, fed in slices that end at a line break, with

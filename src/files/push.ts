@@ -26,9 +26,17 @@ const STATUS_READERS: Record<string, (text: string, clock: Clock) => Promise<Sta
 };
 
 const MAX_NAME = 255;
-/** Status events stored per transaction: short enough that other requests wait for none. */
-const CHUNK_EVENTS = 500;
-const CHUNK_AWBS = 125;
+
+/**
+ * How much is stored per statement or transaction. The embedded database has one connection
+ * and runs in this process: other requests get it only between transactions, so they stay a
+ * few milliseconds short. PostgreSQL serves other requests on other connections meanwhile.
+ */
+const SIZES = {
+  pglite: { events: 200, awbs: 50, rateLines: 250 },
+  postgres: { events: 2000, awbs: 500, rateLines: 5000 },
+} as const;
+type Sizes = (typeof SIZES)[keyof typeof SIZES];
 
 /**
  * Receives one pushed file: decodes it, reads it whole (FileRefused 406 or FileTooLarge 413
@@ -36,7 +44,8 @@ const CHUNK_AWBS = 125;
  * Every step runs in slices with turns of the event loop between them, and the database work in
  * short transactions (the embedded database has one connection): other requests go on.
  */
-export async function pushFile(db: Kysely<DB>, clock: Clock, caller: Caller, params: Params): Promise<FileRow> {
+export async function pushFile(db: Kysely<DB>, clock: Clock, caller: Caller, params: Params, engine: keyof typeof SIZES = 'pglite'): Promise<FileRow> {
+  const sizes = SIZES[engine];
   const { encoding, bytes } = await decodeContent(params.encoding, params.content);
   const name = (readString(params.name) ?? '').trim().slice(0, MAX_NAME);
   const action = (readString(params.action) ?? '').trim().toLowerCase().slice(0, 50) || null;
@@ -58,10 +67,11 @@ export async function pushFile(db: Kysely<DB>, clock: Clock, caller: Caller, par
 
   const readStatus = action ? STATUS_READERS[action] : undefined;
   if (readStatus) {
-    const events = await readStatus(utf8Text(bytes), clock);
+    const text = utf8Text(bytes);
+    const events = await readStatus(text, clock);
     const row = await storeFile(db, file, bytes);
     return importing(db, row.id, async () => {
-      const shipments = await storeStatusEvents(db, { companyId: caller.companyId, fileId: row.id }, events, now);
+      const shipments = await storeStatusEvents(db, { companyId: caller.companyId, fileId: row.id }, events, now, sizes);
       return finishFile(db, row.id, { records: events.length, message: `${events.length} status events, ${shipments} milk-run shipments` });
     });
   }
@@ -80,6 +90,7 @@ export async function pushFile(db: Kysely<DB>, clock: Clock, caller: Caller, par
         validTo: readString(params.valid_to),
         csvText,
         now,
+        batchLines: sizes.rateLines,
       });
     } catch (err) {
       if (err instanceof RateImportError) {
@@ -113,11 +124,12 @@ async function importing(db: Kysely<DB>, fileId: number, run: () => Promise<File
 }
 
 /**
- * Status events in short transactions of a few hundred AWBs each (sorted, so concurrent pushes
- * lock milk-run shipments in one order), a turn of the event loop between them. Answers the
- * number of milk-run shipments touched.
+ * Status events in short transactions of at most `sizes.events` events and `sizes.awbs` AWBs (in
+ * AWB order, so concurrent pushes lock milk-run shipments in one order; an AWB's events oldest
+ * first, so an AWB spread over several transactions folds as in one), a turn of the event loop
+ * between them. Answers the number of milk-run shipments touched.
  */
-async function storeStatusEvents(db: Kysely<DB>, source: { companyId: number; fileId: number }, events: readonly StatusEvent[], now: Date): Promise<number> {
+async function storeStatusEvents(db: Kysely<DB>, source: { companyId: number; fileId: number }, events: readonly StatusEvent[], now: Date, sizes: Sizes): Promise<number> {
   const byAwb = new Map<string, StatusEvent[]>();
   for (const e of events) {
     const list = byAwb.get(e.awb);
@@ -125,19 +137,33 @@ async function storeStatusEvents(db: Kysely<DB>, source: { companyId: number; fi
     else byAwb.set(e.awb, [e]);
   }
   const awbs = [...byAwb.keys()].sort();
-  let shipments = 0;
-  for (let i = 0; i < awbs.length; ) {
-    const chunk: StatusEvent[] = [];
-    let n = 0;
-    while (i < awbs.length && n < CHUNK_AWBS && (chunk.length === 0 || chunk.length + byAwb.get(awbs[i]!)!.length <= CHUNK_EVENTS)) {
-      chunk.push(...byAwb.get(awbs[i]!)!);
-      i++;
-      n++;
-    }
-    shipments += await db.transaction().execute((trx) => recordStatusEvents(trx, source, chunk, now));
+  await nextTurn();
+  const touched = new Set<string>();
+  let chunk: StatusEvent[] = [];
+  let chunkAwbs = 0;
+  const flush = async () => {
+    if (chunk.length === 0) return;
+    const batch = chunk;
+    chunk = [];
+    chunkAwbs = 0;
+    await db.transaction().execute((trx) => recordStatusEvents(trx, source, batch, now));
     await nextTurn();
+  };
+  for (const awb of awbs) {
+    const list = byAwb.get(awb)!.sort((a, b) => a.time.getTime() - b.time.getTime());
+    touched.add(awb);
+    if (chunkAwbs >= sizes.awbs) await flush();
+    chunkAwbs++;
+    for (const e of list) {
+      if (chunk.length >= sizes.events) {
+        await flush();
+        chunkAwbs = 1;
+      }
+      chunk.push(e);
+    }
   }
-  return shipments;
+  await flush();
+  return touched.size;
 }
 
 /** SHA-256 of the content, a megabyte per turn of the event loop. */

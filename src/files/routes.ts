@@ -14,7 +14,7 @@ export function fileEndpoints(): Endpoint[] {
       bodyLimit: PUSH_BODY_LIMIT,
       async handle(ctx) {
         try {
-          const row = await pushFile(ctx.db, ctx.clock, ctx.caller, ctx.params);
+          const row = await pushFile(ctx.db, ctx.clock, ctx.caller, ctx.params, ctx.services.dbKind);
           return ok({ file: presentFile(row, ctx.clock) });
         } catch (err) {
           if (err instanceof FileRefused) return rejected(406, ctx.t('files.refused', { problems: err.message }));

@@ -1,7 +1,7 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import type { StatusEvent } from '../milkrun/store.ts';
 import { airportZone, localTime } from './airport-time.ts';
-import { nextTurn } from './pace.ts';
+import { nextTurn, pacer } from './pace.ts';
 import { FileRefused } from './problems.ts';
 import { flightNumber, normaliseAwb, poundsToKg, Problems, STATUS_CODES, weightText } from './status-fields.ts';
 
@@ -21,7 +21,7 @@ import { flightNumber, normaliseAwb, poundsToKg, Problems, STATUS_CODES, weightT
  *       DepartureEvent, ArrivalEvent                      when and where, for flight statuses without the above
  */
 
-const SLICE_CHARS = 256 * 1024;
+const SLICE_CHARS = 32 * 1024;
 const MAX_TEXT = 200;
 const DEPARTING = new Set(['BKD', 'MAN', 'PRE', 'DEP']);
 const ARRIVING = new Set(['ARR', 'RCF', 'AWR']);
@@ -90,6 +90,11 @@ export async function parseXfsu(text: string, now: Date): Promise<StatusEvent[]>
   let status: ReportedStatus | null = null;
   let consignment: StatusConsignment | null = null;
   let masters = 0;
+  const read: MasterConsignment[] = [];
+  const pace = pacer();
+  const readPending = async () => {
+    for (let m = read.shift(); m; m = read.shift()) await readMaster(m, now, problems, events, pace);
+  };
 
   const stop = (line: number, field: string | null, message: string) => {
     if (broken) return;
@@ -158,7 +163,7 @@ export async function parseXfsu(text: string, now: Date): Promise<StatusEvent[]>
       if (n === 'AssociatedStatusConsignment' && under('ReportedStatus')) consignment = null;
     } else if (n === 'ReportedStatus' && under('MasterConsignment')) status = null;
     else if (n === 'MasterConsignment' && under('StatusMessage') && master) {
-      readMaster(master, now, problems, events);
+      read.push(master); // read between slices, paced (a consignment may have thousands of statuses)
       master = null;
     }
   });
@@ -166,9 +171,11 @@ export async function parseXfsu(text: string, now: Date): Promise<StatusEvent[]>
   for (let at = 0; at < text.length && !broken; at += SLICE_CHARS) {
     // A slice may end inside a surrogate pair: saxes joins the halves across writes.
     parser.write(text.slice(at, at + SLICE_CHARS));
+    await readPending();
     await nextTurn();
   }
   if (!broken) parser.close();
+  if (!broken) await readPending();
   if (!broken && !rootSeen) problems.add({ line: null, field: 'XML', message: 'no XML element in the file' });
   if (!broken && rootSeen && masters === 0) problems.add({ line: null, field: '/StatusMessage/MasterConsignment', message: 'the message has no MasterConsignment (the AWB and its status)' });
   if (problems.total === 0 && events.length === 0) throw new FileRefused([{ line: null, field: 'file', message: 'the message has no status to store' }]);
@@ -177,7 +184,7 @@ export async function parseXfsu(text: string, now: Date): Promise<StatusEvent[]>
 }
 
 /** The status events of one MasterConsignment, or its problems. */
-function readMaster(m: MasterConsignment, now: Date, problems: Problems, events: StatusEvent[]): void {
+async function readMaster(m: MasterConsignment, now: Date, problems: Problems, events: StatusEvent[], pace: () => Promise<void>): Promise<void> {
   const at = (where: { line: number; path: string }, message: string) => problems.add({ line: where.line, field: where.path, message });
   const awb = m.awb ? normaliseAwb(m.awb.value) : null;
   if (!m.awb) at({ line: m.line, path: `${m.path}/TransportContractDocument/ID` }, 'no AWB number');
@@ -198,6 +205,7 @@ function readMaster(m: MasterConsignment, now: Date, problems: Problems, events:
     }
     if (s.consignments.length === 0) at({ line: s.line, path: `${s.path}/AssociatedStatusConsignment` }, 'no AssociatedStatusConsignment (the time and place of the status)');
     for (const c of s.consignments) {
+      await pace();
       const before = problems.total;
       const when = c.time ?? (DEPARTING.has(code) ? c.departureTime : ARRIVING.has(code) ? c.arrivalTime : undefined);
       const where = c.location ?? (DEPARTING.has(code) ? c.departureLocation : ARRIVING.has(code) ? c.arrivalLocation : undefined);

@@ -50,13 +50,18 @@ export interface RateSheetInput {
   /** Progress: lines checked of the lines in the file (estimated from newlines), then lines stored. */
   onProgress?: (done: number, total: number, phase: 'checking' | 'storing') => void;
   now?: Date;
+  /**
+   * Lines per insert statement (default 5000). A server on the embedded database answers other
+   * requests between statements only, so a push uses small batches there.
+   */
+  batchLines?: number;
   /** Runs inside the storing transaction, so a caller's own record (a pushed file) commits with the sheet or not at all. */
   alsoStore?: (trx: Kysely<DB>, stored: { sheetId: number; lines: number }) => Promise<void>;
 }
 
 export const MAX_PROBLEMS = 100;
-/** Lines per insert: a few tens of milliseconds on the embedded database. */
-const BATCH = 1000;
+/** Lines per insert (RateSheetInput.batchLines): throughput for the command line. */
+const BATCH = 5000;
 const MAX_LINES = 5_000_000;
 const DECIMAL = /^\d{1,9}(\.\d{1,6})?$/;
 const FIXED_COLUMNS = ['origin', 'destination', 'transit_days', 'min_charge', 'fsc_pct', 'ssc_per_kg', 'uld_price'] as const;
@@ -318,7 +323,7 @@ export async function checkRateSheet(db: Kysely<DB>, input: RateSheetInput): Pro
     batch.ssc_per_kg.push(ssc);
     batch.uld_price.push(uld);
     lines++;
-    if (batch.line_no.length >= BATCH) {
+    if (batch.line_no.length >= (input.batchLines ?? BATCH)) {
       batches.push(batch);
       batch = emptyBatch();
       input.onProgress?.(lines, Math.max(estimated, lines), 'checking');
@@ -382,11 +387,13 @@ export async function storeRateSheet(db: Kysely<DB>, checked: CheckedSheet, also
 /** Validity of a sheet still being stored: from after its end, so no search day falls in it. */
 const HIDDEN = { from: '9999-12-31', to: '0001-01-01' };
 
+const DELETE_BATCH = 2000;
+
 async function removeSheet(db: Kysely<DB>, sheetId: number): Promise<void> {
   for (;;) {
-    const gone = await sql`delete from rate_lines where id in (select id from rate_lines where sheet_id = ${sheetId} limit ${BATCH * 5})`.execute(db);
+    const gone = await sql`delete from rate_lines where id in (select id from rate_lines where sheet_id = ${sheetId} limit ${DELETE_BATCH})`.execute(db);
     await nextTurn();
-    if (Number(gone.numAffectedRows ?? 0) < BATCH * 5) break;
+    if (Number(gone.numAffectedRows ?? 0) < DELETE_BATCH) break;
   }
   await db.deleteFrom('rate_sheets').where('id', '=', sheetId).execute();
 }
