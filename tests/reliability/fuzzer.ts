@@ -294,9 +294,17 @@ export function makeRequest(seed: number, index: number, t: FuzzTarget, names: r
   let method: string;
   let pathname: string;
   let target: string | undefined;
-  if (!firstRound && rng.chance(0.04)) {
+  let extraAuth: string | undefined;
+  if (!firstRound && rng.chance(0.06)) {
     method = rng.pick(['GET', 'POST']);
-    pathname = rng.pick(['/healthz', '/assets/app.css', '/assets/..%2fpackage.json', '/nope', '/freights', '/freights/view', '/freights/view/1/2', '//', '/%2e%2e/%2e%2e/etc/passwd']);
+    // Routes outside the table: health, assets, ONE Record (JSON-LD, its own errors), and none at all.
+    const id = () => String(t.ids.length ? rng.pick(t.ids) : 1);
+    const object = () => rng.pick([`shipment-${id()}`, `waybill-${id()}`, `piece-${id()}-${rng.pick(['1', '9999', '0'])}`, `shipment-${rng.pick(PATH_NASTY)}`, rng.pick(PATH_NASTY)]);
+    pathname = rng.pick([
+      '/healthz', '/assets/app.css', '/assets/..%2fpackage.json', '/nope', '/freights', '/freights/view', '/freights/view/1/2', '//', '/%2e%2e/%2e%2e/etc/passwd',
+      '/onerecord/shipments', `/onerecord/logistics-objects/${object()}`, `/onerecord/logistics-objects/${object()}/logistics-events`, `/onerecord/logistics-objects/${object()}/logistics-events/${rng.pick([id(), ...PATH_NASTY])}`,
+    ]);
+    if (pathname.startsWith('/onerecord') && rng.chance(0.5) && t.tokens.length) extraAuth = `${rng.pick(['Bearer', 'TokenPass'])} ${rng.pick(t.tokens)}`;
   } else {
     // Round the table in order, so every endpoint is hit in any run of a few times its size.
     const route = routes[index % routes.length]!;
@@ -307,7 +315,7 @@ export function makeRequest(seed: number, index: number, t: FuzzTarget, names: r
   const json = rng.chance(0.85);
   if (json) pathname = pathname === '/' ? '/.json' : `${pathname}.json`;
   // Health check and static assets are no API endpoints: `.json` on them promises no envelope.
-  const envelope = json && method !== 'HEAD' && !/^\/(healthz|assets\/)/.test(pathname);
+  const envelope = json && method !== 'HEAD' && !/^\/(healthz|assets\/|onerecord\/)/.test(pathname);
   const headers: Record<string, string> = { 'user-agent': 'freight-exchange-fuzz / 1.0' };
   const query: Record<string, unknown> = {};
 
@@ -327,6 +335,8 @@ export function makeRequest(seed: number, index: number, t: FuzzTarget, names: r
     headers.cookie = t.session.cookie;
     if (rng.chance(0.9)) headers['x-csrf-token'] = t.session.csrf;
   }
+
+  if (extraAuth) headers.authorization = extraAuth;
 
   // The parameters: plausible values for some of the names the server reads, some replaced by nasty ones.
   const params: Record<string, unknown> = {};

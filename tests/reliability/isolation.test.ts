@@ -13,7 +13,8 @@ import { buildWorld, expectSuccess, type World } from './world.ts';
  * company's records (freights in every state, bids, booking requests, templates, flights, rate
  * sheets and lines, searches, feedback, files, milk-run shipments, cases, tours, companies,
  * users, and saved searches and webhooks when they exist), asked by an outsider as JSON and as
- * a page, with the id in the path and in every id-like body field.
+ * a page, with the id in the path and in every id-like body field; and every id as each ONE
+ * Record logistics object (those routes are outside the table).
  *
  * - No answer (body, Location, cookies) contains anything the other companies typed: names,
  *   refs, addresses, notes, prices.
@@ -104,9 +105,12 @@ interface Probe {
   /** Path values of records the outsider may not reach (a success on them is a leak). */
   strict: boolean;
   echo: string[];
+  /** A ONE Record request: token as for JSON, answer in JSON-LD. */
+  oneRecord?: boolean;
 }
 
 function send(p: Probe): Promise<ApiResponse> {
+  if (p.oneRecord) return app.get(p.url, { token: outsider.token });
   if (p.html) {
     const headers = { cookie: session.cookie, 'x-csrf-token': session.csrf };
     return p.method === 'GET' ? app.get(p.url, { headers, query: p.body as Record<string, string> }) : app.request(p.method, p.url, { headers, form: { ...(p.body as Record<string, string>), _csrf: session.csrf } });
@@ -163,6 +167,21 @@ test('isolation matrix: every endpoint × every id of another company answers no
     }
   }
 
+  // ONE Record (outside the table: JSON-LD, read-only): every record id as each logistics object.
+  if (app.http.hasRoute({ method: 'GET', url: '/onerecord/logistics-objects/:object' })) {
+    // The probes name real objects: the owner reads its milk-run shipment as a ONE Record shipment.
+    const shipment = world.ids.find((r) => r.kind === 'milkrun')!.id;
+    const own = await app.get(`/onerecord/logistics-objects/shipment-${shipment}`, { token: world.shipper.token });
+    assert.equal(own.status, 200, own.text.slice(0, 300));
+    for (const v of values) {
+      const kind = kindOf.get(v)!;
+      const strict = !publicKinds.has(kind);
+      for (const object of [`shipment-${v}`, `waybill-${v}`, `piece-${v}-1`, `shipment-${v}/logistics-events`]) {
+        probes.push({ method: 'GET', url: `/onerecord/logistics-objects/${object}`, html: true, oneRecord: true, body: {}, strict, echo: [String(v)] });
+      }
+    }
+  }
+
   const leaks: string[] = [];
   const tally: Record<string, number> = {};
   const answers = new Map<Probe, ApiResponse>();
@@ -178,7 +197,7 @@ test('isolation matrix: every endpoint × every id of another company answers no
   for (const p of probes) {
     const res = answers.get(p)!;
     const status = res.status;
-    const ok = status === 200 && (p.html ? !/class="flash error"/.test(res.text) : res.body?.status === 'success');
+    const ok = status === 200 && (p.oneRecord || (p.html ? !/class="flash error"/.test(res.text) : res.body?.status === 'success'));
     const outcome = status >= 500 ? '5xx' : ok ? 'success' : status === 200 ? 'refused (status error)' : String(status);
     tally[outcome] = (tally[outcome] ?? 0) + 1;
     const label = `${p.method} ${p.url}${p.html ? ' (page)' : ''} body=${JSON.stringify(p.body).slice(0, 120)}`;
