@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { DatabaseConnection } from 'kysely';
+import { forgetCachedCallers, TOKEN_CACHE_MS } from '../../src/accounts/authenticator.ts';
+import { newNonce } from '../../src/accounts/tokens.ts';
+import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { openFreight } from './helpers.ts';
+
+// Issue 11: a token-authenticated freight view and a list page are one database statement each
+// (authentication from the bounded cache); the cache honours a changed user within a second.
+
+let app: TestApp;
+let shipper: Actor;
+let carrier: Actor;
+let statements: string[] = [];
+
+before(async () => {
+  app = await startTestApp();
+  shipper = await app.actor('Shipper');
+  carrier = await app.actor('Carrier');
+  // Count what reaches the database, on either engine: the connection class's executeQuery.
+  await app.services.db.getExecutor().provideConnection(async (conn: DatabaseConnection) => {
+    const proto = Object.getPrototypeOf(conn) as DatabaseConnection;
+    const original = proto.executeQuery;
+    proto.executeQuery = function (this: DatabaseConnection, query) {
+      statements.push(query.sql.slice(0, 60));
+      return original.call(this, query);
+    } as DatabaseConnection['executeQuery'];
+  });
+});
+after(() => app.close());
+
+async function counted(run: () => Promise<unknown>): Promise<string[]> {
+  statements = [];
+  await run();
+  return statements;
+}
+
+describe('one statement per view and per list page', () => {
+  test('view, list and a trivial request by a known token', async () => {
+    const id = await openFreight(app, shipper, { pieces: [{ pieces: 2, weight: 50 }] });
+    const bid = await app.post('/quotes/add.json', { token: carrier.token, json: { route: id, amount: '100', currency_code: 'EUR' } });
+    assert.equal(bid.body.status, 'success');
+    // Warm: the token cached, the statements prepared on this connection.
+    await app.get(`/freights/view/${id}.json`, { token: carrier.token });
+    await app.get('/freights/enlist/7.json', { token: carrier.token });
+
+    let res: Awaited<ReturnType<typeof app.get>> | undefined;
+    const view = await counted(async () => (res = await app.get(`/freights/view/${id}.json`, { token: carrier.token })));
+    assert.equal(res!.body.data.route._bids.length, 1);
+    assert.equal(res!.body.data.route._route_pieces[0].pieces, 2);
+    assert.equal(res!.body.data.route._company.id, shipper.company);
+    assert.equal(view.length, 1, view.join(' | '));
+    assert.match(view[0]!, /^execute fx_freight_view/);
+
+    const list = await counted(async () => (res = await app.get('/freights/enlist/7.json', { token: carrier.token })));
+    assert.deepEqual(res!.body.data.routes.map((r: { id: number }) => r.id), [id]);
+    assert.equal(list.length, 1, list.join(' | '));
+
+    assert.deepEqual(await counted(() => app.get('/users/me.json', { token: carrier.token })), []);
+  });
+});
+
+describe('the token cache', () => {
+  test('a rotated token is refused within TOKEN_CACHE_MS on its own; forgetCachedCallers at once', async () => {
+    const user = await app.actor('Rotating');
+    assert.equal((await app.get('/users/me.json', { token: user.token })).status, 200);
+    // Another process rotates the token (a new nonce); this one has the caller cached.
+    await app.services.db.updateTable('users').set({ token_nonce: newNonce() }).where('id', '=', user.user).execute();
+    const rotatedAt = performance.now();
+    await new Promise((r) => setTimeout(r, TOKEN_CACHE_MS + 50));
+    assert.ok(performance.now() - rotatedAt > TOKEN_CACHE_MS);
+    assert.equal((await app.get('/users/me.json', { token: user.token })).status, 401);
+
+    const other = await app.actor('Forgotten');
+    assert.equal((await app.get('/users/me.json', { token: other.token })).status, 200);
+    await app.services.db.updateTable('users').set({ token_nonce: newNonce() }).where('id', '=', other.user).execute();
+    forgetCachedCallers(other.user);
+    assert.equal((await app.get('/users/me.json', { token: other.token })).status, 401);
+  });
+
+  test('a changed name shows within TOKEN_CACHE_MS; wrong tokens are never cached', async () => {
+    const user = await app.actor('Renamed');
+    await app.get('/users/me.json', { token: user.token });
+    await app.services.db.updateTable('users').set({ realname: 'New Name' }).where('id', '=', user.user).execute();
+    await new Promise((r) => setTimeout(r, TOKEN_CACHE_MS + 50));
+    assert.equal((await app.get('/users/me.json', { token: user.token })).body.data.user.realname, 'New Name');
+    const forged = `${user.user}.${'A'.repeat(43)}`;
+    for (let i = 0; i < 2; i++) assert.equal((await app.get('/users/me.json', { token: forged })).status, 401);
+  });
+});
