@@ -45,19 +45,22 @@ const offsets = new Map<string, number | null>();
 const MAX_OFFSETS = 100_000;
 
 /**
- * Cargo-IMP dates have no year (`15APR1030`): the year that puts the time nearest to `now`
- * (the push), so a message about last December read in January lands in last year. Null when
- * the day does not exist in any of the candidate years.
+ * Cargo-IMP dates have no year (`15APR1030`): the latest year that puts the time no more than
+ * LOOKAHEAD after `now` (the push). A status reports what happened; a booking (BKD) may lie a
+ * few weeks ahead. So a message about last December read in January lands in last year, and
+ * 02MAR read in November is this year's March, not next year's. Null when the day does not
+ * exist in the candidate years (29FEB).
  */
-export function nearestYearTime(zone: string, t: Omit<WallClock, 'year'>, now: Date): Date | null {
+export function yearlessTime(zone: string, t: Omit<WallClock, 'year'>, now: Date): Date | null {
   const year = yearAt(zone, now);
-  let best: Date | null = null;
-  for (const y of [year - 1, year, year + 1]) {
+  for (const y of [year + 1, year, year - 1]) {
     const at = localTime(zone, { ...t, year: y });
-    if (at && (!best || Math.abs(at.getTime() - now.getTime()) < Math.abs(best.getTime() - now.getTime()))) best = at;
+    if (at && at.getTime() <= now.getTime() + LOOKAHEAD_MS) return at;
   }
-  return best;
+  return null;
 }
+
+const LOOKAHEAD_MS = 31 * 86_400_000;
 
 /** The year at `now` in a zone (remembered: a file's messages share one `now`). */
 function yearAt(zone: string, now: Date): number {

@@ -1,5 +1,5 @@
 import type { StatusEvent } from '../milkrun/store.ts';
-import { airportZone, nearestYearTime } from './airport-time.ts';
+import { airportZone, yearlessTime } from './airport-time.ts';
 import { pacer } from './pace.ts';
 import { FileRefused } from './problems.ts';
 import { flightNumber, poundsToKg, Problems, STATUS_CODES, weightText } from './status-fields.ts';
@@ -212,7 +212,7 @@ export async function parseFsu(text: string, now: Date): Promise<StatusEvent[]> 
       const clock = validClock(times.get('A') ?? times.get('E') ?? times.get('S') ?? date[3]);
       if (!clock) problem('time', `"${(times.get('A') ?? times.get('E') ?? times.get('S') ?? date[3])!}" is not a time HHMM`);
       else {
-        time = nearestYearTime(zone, { month: MONTHS.indexOf(date[2]!) + 1, day: Number(date[1]), ...clock }, now);
+        time = yearlessTime(zone, { month: MONTHS.indexOf(date[2]!) + 1, day: Number(date[1]), ...clock }, now);
         if (!time) problem('date', `"${date[0]}" is not a date`);
       }
     }

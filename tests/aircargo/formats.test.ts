@@ -107,6 +107,28 @@ describe('FSU and XFSU give the status events the CSV gives', () => {
   });
 });
 
+describe('FSU dates have no year', () => {
+  test('the latest year at most a month after the push: last December in January, this March in November, a booking next month', async () => {
+    const year = async (now: string, date: string, code = 'RCS') => {
+      app.setNow(new Date(now));
+      const a = trio(800 + Math.floor(Math.random() * 100_000)).one;
+      const line = code === 'BKD' ? `BKD/LH400/${date}/FRAJFK/T1K5` : `${code}/${date}0930/FRA/T1K5`;
+      const res = await push(app, viaFsu, 'fsu', `FSU/14\n${a}FRAJFK/T1K5\n${line}\n`);
+      assert.equal(res.status, 200, res.text);
+      const row = await app.services.db.selectFrom('awb_events').select('event_time').where('awb', '=', a).executeTakeFirstOrThrow();
+      return row.event_time!.toISOString().slice(0, 10);
+    };
+    try {
+      assert.equal(await year('2026-01-05T12:00:00Z', '15DEC'), '2025-12-15');
+      assert.equal(await year('2026-11-23T12:00:00Z', '02MAR'), '2026-03-02');
+      assert.equal(await year('2026-11-23T12:00:00Z', '10DEC', 'BKD'), '2026-12-09'); // 00:00 at FRA is 23:00 UTC the day before
+      assert.equal(await year('2026-11-23T12:00:00Z', '28FEB'), '2026-02-28');
+    } finally {
+      app.setNow(NOW);
+    }
+  });
+});
+
 describe('a message that cannot be read is refused whole (406, line and reason, nothing stored)', () => {
   async function refused(action: string, content: string, message: RegExp) {
     const before = await counts();
