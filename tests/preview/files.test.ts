@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MAX_FILE_BYTES, PUSH_BODY_LIMIT } from '../../src/files/content.ts';
-import { fileContent } from '../../src/files/store.ts';
+import { abandonFile, fileContent, PART_BYTES } from '../../src/files/store.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { b64, counts, pushStatus, statusCsv } from './fixtures.ts';
 
@@ -250,5 +250,48 @@ describe('file push: companies', () => {
     await pushStatus(app, other, csv);
     const rows = await app.services.db.selectFrom('milkrun_shipments').select(['company_id']).where('awb', '=', '020-55555555').execute();
     assert.deepEqual(rows.map((r) => r.company_id).sort(), [handler.company, other.company].sort());
+  });
+});
+
+describe('file push: large files', () => {
+  test('one AWB with hundreds of events (stored over several transactions) folds as one; parts hold the content', async () => {
+    // 450 RCFs an hour apart, in reverse order in the file, then NFD and a DLV: more events than one transaction takes.
+    const start = Date.UTC(2026, 2, 1, 0, 0);
+    const at = (h: number) => new Date(start + h * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
+    const rows = Array.from({ length: 450 }, (_, i) => `020-77777770,RCF,${at(449 - i)},FRA,LH${449 - i},${449 - i + 1},${(449 - i) + 0.5},,W${449 - i}`);
+    rows.push(`020-77777770,NFD,${at(10)},FRA,,,,,`, `020-77777770,DLV,${at(460)},FRA,,,,,`);
+    const csv = statusCsv(...rows);
+    const res = await pushStatus(app, handler, csv);
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.data.file.records, 452);
+    const shipment = await app.services.db.selectFrom('milkrun_shipments').selectAll().where('company_id', '=', handler.company).where('awb', '=', '020-77777770').executeTakeFirstOrThrow();
+    assert.equal(shipment.state, 'delivered');
+    assert.equal(shipment.flight_number, 'LH449'); // the latest RCF
+    assert.equal(shipment.ata?.toISOString(), new Date(start + 449 * 3600_000).toISOString());
+    assert.equal(shipment.pieces, 450); // the latest value sent
+    assert.equal(shipment.warehouse_location, 'W449');
+    assert.equal(shipment.nfd_received?.toISOString(), new Date(start + 10 * 3600_000).toISOString());
+
+    const awb = (i: number) => `020-${7_770_000 + i}${(7_770_000 + i) % 7}`;
+    const big = statusCsv(...Array.from({ length: 9000 }, (_, i) => `${awb(i)},RCF,2026-03-05 06:00,FRA,LH1,1,10,,`));
+    const pushed = await pushStatus(app, handler, big);
+    assert.equal(pushed.status, 200, pushed.text);
+    const file = await app.services.db.selectFrom('files').selectAll().where('id', '=', pushed.body.data.file.id).executeTakeFirstOrThrow();
+    const parts = await app.services.db.selectFrom('file_parts').select('part').where('file_id', '=', file.id).execute();
+    assert.equal(parts.length, Math.ceil(Buffer.byteLength(big) / PART_BYTES));
+    assert.ok(parts.length > 1);
+    assert.equal((await fileContent(app.services.db, file)).toString('utf8'), big);
+  });
+
+  test('an import the database breaks off is removed again and the file marked failed', async () => {
+    const res = await pushStatus(app, handler, statusCsv('020-66666660,RCF,2026-03-05 06:00,FRA,LH1,1,10,,'));
+    const id = res.body.data.file.id as number;
+    await abandonFile(app.services.db, id, 'import failed: test');
+    const db = app.services.db;
+    assert.equal((await db.selectFrom('awb_events').select('id').where('file_id', '=', id).execute()).length, 0);
+    assert.equal((await db.selectFrom('file_parts').select('part').where('file_id', '=', id).execute()).length, 0);
+    const file = await db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    assert.equal(file.status, 'failed');
+    assert.equal(file.records, 0);
   });
 });
