@@ -6,7 +6,7 @@ import { readInt, readString, type Params } from '../kernel/params.ts';
 import type { PieceRow } from './fields.ts';
 import type { FreightRow } from './lifecycle.ts';
 import { admitsSql, hadBidSql, roleOf, type Role } from './policy.ts';
-import { freightSelection, piecesJsonSql, presentMany, type ReadContext } from './store.ts';
+import { companyNameSql, freightSelection, piecesJsonSql, presentMany, type ReadContext } from './store.ts';
 
 /**
  * GET /freights/enlist/{filterId}: every list page is one SQL statement (membership, order, page,
@@ -194,9 +194,8 @@ export function listStatement(filterId: number, paging: Pick<Paging, 'sort' | 'd
       const page = pageOf(filterId, sort, direction, order, c, now, limit, offset, upto);
       return builder
         .selectFrom(page.as('freights'))
-        .innerJoin('companies', 'companies.id', 'freights.company_id')
         .select(freightSelection(now))
-        .select('companies.name as company_name')
+        .select(companyNameSql.as('company_name'))
         .$if(withPieces, (q) => q.select(piecesJsonSql.as('pieces_json')))
         .orderBy(`freights.${sort}`, order)
         .orderBy('freights.id', direction);

@@ -138,6 +138,9 @@ export function freightSelection(now: Date) {
   return [...FREIGHT_COLUMNS.map((c) => `freights.${c}` as const), effectiveStatusSql(now).as('status')] as const;
 }
 
+/** SQL: the name of the freight's company (a primary-key lookup per row, whatever the number of companies). */
+export const companyNameSql = sql<string>`(select companies.name from companies where companies.id = freights.company_id)`;
+
 /** SQL: the freight's piece lines as a JSON array in position order (numerics as exact text). */
 export const piecesJsonSql = sql<PieceRow[]>`(select coalesce(json_agg(json_build_object(
     'freight_id', p.freight_id, 'position', p.position, 'pieces', p.pieces, 'depth', p.depth::text, 'width', p.width::text,
@@ -190,10 +193,9 @@ export function viewStatement(): PreparedStatement<ViewArgs> {
   return (viewPrepared ??= new PreparedStatement<ViewArgs>('fx_freight_view', 3, (now: Date, companyId: number, id: number) =>
     statementBuilder<DB>()
       .selectFrom('freights')
-      .innerJoin('companies', 'companies.id', 'freights.company_id')
       .select(freightSelection(now))
       .select((eb) => [
-        'companies.name as company_name',
+        companyNameSql.as('company_name'),
         hadBidSql(eb, companyId).as('had_bid'),
         piecesJsonSql.as('pieces_json'),
         bidsJsonSql(companyId).as('bids_json'),
