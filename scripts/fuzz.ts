@@ -3,7 +3,8 @@
 //
 //   npm run fuzz                                   10,000 requests, random seed, embedded database
 //   npm run fuzz -- --seed 42 --count 20000        FUZZ_SEED / FUZZ_COUNT work too
-//   npm run fuzz -- --seed 42 --from 1234 --count 1 --verbose   replay one request, show the answer
+//   npm run fuzz -- --seed 42 --from 1234 --count 1 --verbose   replay one request, show it
+//   --no-large: no multi-megabyte file pushes (they are part of the long run by default)
 //   TEST_DATABASE_URL=postgres://… npm run fuzz -- --engine postgres
 //
 // Exits 1 when any request failed (5xx, slower than --limit-ms, a .json answer outside the
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string' },
     'limit-ms': { type: 'string' },
     verbose: { type: 'boolean' },
+    'no-large': { type: 'boolean' },
   },
 });
 
@@ -45,7 +47,7 @@ process.env.TEST_DB = engine;
 process.env.LOG_LEVEL ??= 'silent';
 
 const { startTestApp } = await import('../tests/support/harness.ts');
-const { runFuzz, summary, makeRequest, describeRequest, parameterNames } = await import('../tests/reliability/fuzzer.ts');
+const { runFuzz, summary, makeRequest, describeRequest, parameterNames, fingerprint } = await import('../tests/reliability/fuzzer.ts');
 const { fuzzTarget } = await import('../tests/reliability/support.ts');
 
 console.log(`fuzz: seed ${seed}, requests ${from}..${from + count - 1}, ${engine}`);
@@ -53,7 +55,7 @@ const app = await startTestApp();
 let failed = true;
 try {
   const { target } = await fuzzTarget(app);
-  console.log(`target ${target.base}: ${target.endpoints.length} endpoints, ${target.ids.length} ids, ${parameterNames().length} parameter names`);
+  console.log(`target ${target.base}: ${target.endpoints.length} endpoints, ${target.ids.length} ids, ${parameterNames().length} parameter names (fingerprint ${fingerprint(target)})`);
   let last = 0;
   const report = await runFuzz(target, {
     seed,
@@ -61,6 +63,7 @@ try {
     from,
     concurrency: int(values.concurrency, 4),
     limitMs: int(values['limit-ms'], 2000),
+    largeUploads: !values['no-large'],
     onProgress(done, failures) {
       const now = Date.now();
       if (done === count || now - last > 2000) {
@@ -70,7 +73,7 @@ try {
     },
   });
   if (values.verbose) {
-    for (let i = from; i < from + Math.min(count, 20); i++) console.log(`#${i} ${describeRequest(makeRequest(seed, i, target, parameterNames()))}`);
+    for (let i = from; i < from + Math.min(count, 20); i++) console.log(`#${i} ${describeRequest(makeRequest(seed, i, target, parameterNames(), { largeUploads: !values['no-large'] }))}`);
   }
   console.log(summary(report));
   failed = report.failures.length > 0;

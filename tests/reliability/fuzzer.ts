@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -47,6 +48,8 @@ export interface FuzzOptions {
   healthEvery?: number;
   /** Part of requests sent on raw sockets (malformed HTTP), 0..1. */
   rawShare?: number;
+  /** Some file pushes carry megabytes (the long run; too slow for the short one). */
+  largeUploads?: boolean;
   onProgress?(done: number, failures: number): void;
 }
 
@@ -71,6 +74,8 @@ export interface FuzzReport {
   slowestMs: number;
   failures: FuzzFailure[];
   ms: number;
+  /** The target's fingerprint: a replay is exact when it matches. */
+  fingerprint?: string;
 }
 
 // ---------------------------------------------------------------- random numbers
@@ -240,6 +245,24 @@ export interface FuzzRequest {
   envelope: boolean;
   /** The route table entry aimed at (`POST /freights/add`). */
   route?: string;
+  /** This request's own time limit (large uploads); the run's limit otherwise. */
+  limitMs?: number;
+}
+
+function bigStatusCsv(lines: number): { text: string; action: string } {
+  const rows = ['awb,code,time,location,flight_number,pieces,weight,special_handling_codes,warehouse_location'];
+  const codes = ['RCF', 'NFD', 'AWD', 'DLV'];
+  for (let i = 0; i < lines; i++) {
+    const serial = 1000000 + (i % 5000);
+    rows.push(`176-${serial}${serial % 7},${codes[i % 4]},2031-03-02 0${i % 10}:${String(i % 60).padStart(2, '0')},FRA,EK${i % 900},${(i % 9) + 1},${(i % 5000) + 0.5},PER,A-${i % 99}`);
+  }
+  return { text: rows.join('\n'), action: 'status' };
+}
+
+function bigRatesCsv(lines: number): { text: string; action: string } {
+  const rows = ['origin,destination,transit_days,min_charge,kg_100,kg_1000,fsc_pct,ssc_per_kg,uld_price'];
+  for (let i = 0; i < lines; i++) rows.push(`city:DE-${10000 + (i % 89999)},airport:${['FRA', 'MUC', 'HAM', 'CGN'][i % 4]},${(i % 5) + 1},45.00,0.40,0.30,12.5,0.05,`);
+  return { text: rows.join('\n'), action: 'rates' };
 }
 
 const PATH_NASTY = ['0', '-1', '2147483647', '2147483648', '9007199254740993', '1e3', '1.5', 'abc', '%00', '1%00', '%2e%2e', '..', '%ZZ', '%FF', '%C0%AE', '%F0%9F%92%A9', '+1', '1%20', '%D9%A1', 'x'.repeat(600), '%2F', 'null', '[object Object]'];
@@ -283,7 +306,8 @@ function forgedTokens(t: FuzzTarget): string[] {
 }
 
 /** Request `index` of the run with `seed`. */
-export function makeRequest(seed: number, index: number, t: FuzzTarget, names: readonly string[], rawShare = 0.06): FuzzRequest {
+export function makeRequest(seed: number, index: number, t: FuzzTarget, names: readonly string[], o: Pick<FuzzOptions, 'rawShare' | 'largeUploads'> = {}): FuzzRequest {
+  const rawShare = o.rawShare ?? 0.06;
   const rng = rngFor(seed, index);
   const routes = t.endpoints.flatMap((e) => [e.spec.method].flat().map((m) => ({ method: String(m), path: e.spec.path })));
   // The first round of the table is all endpoints; after it, raw requests and extras mix in.
@@ -348,9 +372,18 @@ export function makeRequest(seed: number, index: number, t: FuzzTarget, names: r
   if (rng.chance(0.05)) params.refs = deepObject(rng.pick([1000, 20_000, 100_000]));
 
   let body: Buffer | undefined;
+  let ownLimitMs: number | undefined;
   const inQuery = method === 'GET' || method === 'HEAD' || rng.chance(0.1);
   if (inQuery) Object.assign(query, params);
-  else {
+  else if (target === 'POST /files/push' && json && rng.chance(0.05) && o.largeUploads) {
+    // A large push (megabytes of status events or rates): it may take its time, but every other
+    // request in flight keeps its 2 s limit, so a push that blocks the server fails them.
+    const lines = rng.pick([20_000, 60_000, 120_000]);
+    const csv = rng.chance(0.5) ? bigStatusCsv(lines) : bigRatesCsv(lines);
+    headers['content-type'] = 'application/json';
+    body = Buffer.from(JSON.stringify({ encoding: 'base64', content: Buffer.from(csv.text).toString('base64'), name: 'big.csv', action: csv.action }));
+    ownLimitMs = 60_000;
+  } else {
     const enc = rng.next();
     if (enc < 0.5) {
       headers['content-type'] = rng.pick(['application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1', 'APPLICATION/JSON']);
@@ -399,7 +432,7 @@ export function makeRequest(seed: number, index: number, t: FuzzTarget, names: r
   // What a client library can send at all (bytes it refuses go through the raw-socket cases).
   for (const [k, v] of Object.entries(headers)) headers[k] = v.replace(/[^\t\x20-\x7e]/gu, percent);
   const sendable = url.replace(/[^\x21-\x7e]/gu, percent);
-  return { kind: 'http', method, url: sendable, headers, body, envelope, route: target };
+  return { kind: 'http', method, url: sendable, headers, body, envelope, route: target, limitMs: ownLimitMs };
 }
 
 /** Percent-encoding of any character, lone surrogates included (as U+FFFD, what UTF-8 can carry). */
@@ -463,9 +496,9 @@ export function rawCases(token?: string): FuzzRequest[] {
 /** Sends one request and answers what is wrong with its answer, or null. */
 export async function check(base: string, req: FuzzRequest, limitMs = 2000): Promise<string | null> {
   const agent = new http.Agent({ keepAlive: false });
-  const answer = req.kind === 'raw' ? await sendRaw(base, req, limitMs * 3) : await sendHttp(base, req, agent, limitMs * 3);
+  const answer = req.kind === 'raw' ? await sendRaw(base, req, limitMs * 3) : await sendHttp(base, req, agent, (req.limitMs ?? limitMs) * 3);
   agent.destroy();
-  const problem = problemOf(req, answer, limitMs);
+  const problem = problemOf(req, answer, req.limitMs ?? limitMs);
   return problem && `${problem}; answer ${answer.status} ${JSON.stringify(answer.text.slice(0, 200))}`;
 }
 
@@ -600,6 +633,15 @@ async function healthProblem(base: string, limitMs: number): Promise<string | nu
   }
 }
 
+/**
+ * What the requests of a seed depend on besides the seed: the route table, the parameter names
+ * harvested from src/ and the ids. A replay sends the same requests only with the same fingerprint.
+ */
+export function fingerprint(t: FuzzTarget): string {
+  const text = JSON.stringify([t.endpoints.map((e) => [e.spec.method, e.spec.path]), parameterNames(), t.ids, t.words.length, t.tokens.length]);
+  return createHash('sha256').update(text).digest('hex').slice(0, 10);
+}
+
 /** Runs `count` requests from `from` with `concurrency` in flight; answers every failure found. */
 export async function runFuzz(t: FuzzTarget, o: FuzzOptions): Promise<FuzzReport> {
   const started = performance.now();
@@ -616,15 +658,15 @@ export async function runFuzz(t: FuzzTarget, o: FuzzOptions): Promise<FuzzReport
   const worker = async () => {
     while (next < end) {
       const index = next++;
-      const req = makeRequest(o.seed, index, t, names, o.rawShare);
-      const answer = req.kind === 'raw' ? await sendRaw(t.base, req, limitMs * 3) : await sendHttp(t.base, req, agent, limitMs * 3);
+      const req = makeRequest(o.seed, index, t, names, o);
+      const answer = req.kind === 'raw' ? await sendRaw(t.base, req, limitMs * 3) : await sendHttp(t.base, req, agent, (req.limitMs ?? limitMs) * 3);
       report.sent++;
       if (req.kind === 'raw') report.raw++;
       const key = answer.status === null ? 'none' : String(answer.status);
       report.byStatus[key] = (report.byStatus[key] ?? 0) + 1;
       if (req.route) report.byRoute[req.route] = (report.byRoute[req.route] ?? 0) + 1;
       report.slowestMs = Math.max(report.slowestMs, answer.ms);
-      const problem = problemOf(req, answer, limitMs);
+      const problem = problemOf(req, answer, req.limitMs ?? limitMs);
       if (problem) {
         report.failures.push({ index, reason: problem, request: describeRequest(req), status: answer.status, ms: Math.round(answer.ms), answer: answer.text.slice(0, 300) });
       }
@@ -640,6 +682,7 @@ export async function runFuzz(t: FuzzTarget, o: FuzzOptions): Promise<FuzzReport
   const h = await healthProblem(t.base, limitMs);
   if (h) report.failures.push({ index: end, reason: h, request: 'GET /healthz at the end', status: null, ms: 0, answer: '' });
   agent.destroy();
+  report.fingerprint = fingerprint(t);
   report.ms = Math.round(performance.now() - started);
   report.slowestMs = Math.round(report.slowestMs);
   return report;
@@ -651,11 +694,11 @@ export function summary(r: FuzzReport): string {
     .map(([s, n]) => `${s}:${n}`)
     .join(' ');
   const lines = [
-    `fuzz seed=${r.seed} from=${r.from} count=${r.count}: ${r.sent} requests (${r.raw} raw) in ${(r.ms / 1000).toFixed(1)} s, slowest ${r.slowestMs} ms, statuses ${statuses}`,
+    `fuzz seed=${r.seed} from=${r.from} count=${r.count} target=${r.fingerprint}: ${r.sent} requests (${r.raw} raw) in ${(r.ms / 1000).toFixed(1)} s, slowest ${r.slowestMs} ms, statuses ${statuses}`,
     `${r.failures.length} failure(s)${r.failures.length ? '' : ' — all answers below 500, in time, in the envelope; /healthz healthy'}`,
   ];
   for (const f of r.failures.slice(0, 30)) {
-    lines.push(`  #${f.index} ${f.reason}\n    request: ${f.request}\n    answer: ${f.status} ${f.ms} ms ${JSON.stringify(f.answer.slice(0, 200))}\n    replay: npm run fuzz -- --seed ${r.seed} --from ${f.index} --count 1`);
+    lines.push(`  #${f.index} ${f.reason}\n    request: ${f.request}\n    answer: ${f.status} ${f.ms} ms ${JSON.stringify(f.answer.slice(0, 200))}\n    replay: npm run fuzz -- --seed ${r.seed} --from ${f.index} --count 1 (exact while the target is ${r.fingerprint})`);
   }
   if (r.failures.length > 30) lines.push(`  … and ${r.failures.length - 30} more`);
   return lines.join('\n');
