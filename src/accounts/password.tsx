@@ -7,6 +7,7 @@ import { SESSION_COOKIE, userEndpoint, type Endpoint } from '../kernel/route.tsx
 import { hashSessionId } from './authenticator.ts';
 import { AccountInputError, MAX_PASSWORD_LENGTH, setPassword } from './commands.ts';
 import { verifyPassword } from './passwords.ts';
+import { PASSWORD_DATA, PASSWORD_INPUT } from './schema.ts';
 import { findUserById } from './store.ts';
 import { attemptKey, beginLoginAttempt, endLoginAttempt } from './throttle.ts';
 
@@ -68,7 +69,8 @@ export function passwordEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/users/password',
-      handle: async (ctx) => (ctx.format === 'json' ? rejected(405, 'use POST') : ok({})),
+      json: false,
+      handle: async () => ok({}),
       page: (_outcome, ctx) => ({
         title: ctx.t('password.title'),
         body: (
@@ -99,6 +101,12 @@ export function passwordEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/users/password',
+      doc: {
+        summary: 'Change the caller’s password (ends their other browser sessions; the API token stays)',
+        input: PASSWORD_INPUT,
+        data: PASSWORD_DATA,
+        answers: { 429: 'Too many wrong current passwords (they count as failed logins).' },
+      },
       handle: changePassword,
       page: (outcome, ctx) => ({ redirect: '/users/password', ok: outcome.kind === 'ok', message: outcome.kind === 'ok' ? ctx.t('password.changed') : outcome.message }),
     }),

@@ -5,6 +5,7 @@ import { notFound, ok, redirect, rejected } from '../kernel/outcome.ts';
 import { isRecord, readString } from '../kernel/params.ts';
 import { SESSION_COOKIE, publicEndpoint, userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { callerFrom, hashSessionId } from './authenticator.ts';
+import { LOGIN_DATA, LOGIN_INPUT, ME_DATA } from './schema.ts';
 import { MAX_PASSWORD_LENGTH } from './commands.ts';
 import { DUMMY_HASH, verifyPassword } from './passwords.ts';
 import { findUserByLogin } from './store.ts';
@@ -25,6 +26,12 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
     publicEndpoint({
       method: 'POST',
       path: '/users/login',
+      doc: {
+        summary: 'Log in: the API token in auth.token (it does not expire; log in once and reuse it)',
+        input: LOGIN_INPUT,
+        data: LOGIN_DATA,
+        answers: { 401: 'Unknown user or wrong password.', 429: 'Too many failed logins for this user or from this address within 10 minutes (Retry-After says when to try again).' },
+      },
       async handle(ctx) {
         // JSON `auth.user`, form `auth[user]` (same after parsing), or flat `user` from the HTML form.
         const auth = isRecord(ctx.params.auth) ? ctx.params.auth : {};
@@ -64,8 +71,9 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
     publicEndpoint({
       method: 'GET',
       path: '/users/login',
+      json: false,
       async handle(ctx) {
-        return ctx.format === 'json' ? notFound() : ok({ next: safeNext(ctx.params.next) });
+        return ok({ next: safeNext(ctx.params.next) });
       },
       page(outcome, ctx) {
         const { next } = outcome.data as { next: string };
@@ -95,6 +103,7 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
     publicEndpoint({
       method: 'POST',
       path: '/users/logout',
+      json: false,
       async handle(ctx) {
         const id = ctx.req.cookies[SESSION_COOKIE];
         if (id) await ctx.db.deleteFrom('sessions').where('id_hash', '=', hashSessionId(id)).execute();
@@ -106,6 +115,7 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
       // Not in api.md: lets a client check its token and learn its user and company ids.
       method: 'GET',
       path: '/users/me',
+      doc: { summary: 'The caller: user and company (an addition to api.md, to check a token)', data: ME_DATA },
       async handle(ctx) {
         const c = ctx.caller;
         return ok({ user: { id: c.userId, email: c.email, username: c.username, realname: c.realname, language: c.language, company: { id: c.companyId, name: c.companyName } } });
@@ -114,6 +124,7 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/',
+      json: false,
       async handle(ctx) {
         return ok({ user: { id: ctx.caller.userId, company: ctx.caller.companyId } });
       },

@@ -5,6 +5,7 @@ import { readPaging } from '../shipments/paging.ts';
 import { visibleShipments } from '../shipments/store.ts';
 import './messages.ts';
 import { presentCases } from './present.ts';
+import { CASE_DOCS } from './schema.ts';
 import { createCase, findCase, linkFreight, linksOf, listCases } from './store.ts';
 import { caseAdded, casePage, casesPage, linked } from './views.tsx';
 
@@ -15,6 +16,7 @@ export function caseEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/cdr/cases/index',
+      doc: CASE_DOCS.index,
       async handle(ctx) {
         const rows = await listCases(ctx.db, ctx.caller, readPaging(ctx.params));
         return ok({ cases: await presentCases(ctx.db, ctx.clock, ctx.caller, rows) });
@@ -24,6 +26,7 @@ export function caseEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/cdr/cases/add',
+      doc: CASE_DOCS.add,
       async handle(ctx) {
         const name = (readString(ctx.params.name) ?? '').trim();
         if (!name) return fail(ctx.t('cases.name_required'));
@@ -37,6 +40,7 @@ export function caseEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/cdr/cases/view/:id',
+      doc: CASE_DOCS.view,
       async handle(ctx) {
         const id = readId(ctx.path.id);
         const row = id === undefined ? undefined : await findCase(ctx.db, ctx.caller, id);
@@ -49,6 +53,7 @@ export function caseEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/cdr/cases/link/:id',
+      doc: CASE_DOCS.link,
       async handle(ctx) {
         const id = readId(ctx.path.id);
         const row = id === undefined ? undefined : await findCase(ctx.db, ctx.caller, id);

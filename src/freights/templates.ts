@@ -1,9 +1,12 @@
+import { Type } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import type { Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, type Warning } from '../kernel/outcome.ts';
 import { isRecord, readId, readInt, readString, type Params } from '../kernel/params.ts';
+import { field, presenter } from '../kernel/fields.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { FIELDS, parseFreight, parseLocation } from './fields.ts';
+import { FREIGHT_INPUT_SCHEMA } from './schema.ts';
 import { insertFreight } from './store.ts';
 import type { FlightsTable, TemplatesTable } from './tables.ts';
 import { airportByCode } from '../airports/index.ts';
@@ -12,9 +15,27 @@ import { createdFromTemplate, flightAdded, flightsPage, templateAdded, templates
 /** Body keys a template keeps: the writable freight fields and the composite ones. */
 const TEMPLATE_KEYS = new Set([...FIELDS.filter((f) => f.input !== 'server').map((f) => f.api), 'pieces', 'eta_range', 'etd_range']);
 
-function presentTemplate(row: Selectable<TemplatesTable>, ctx: Ctx) {
-  return { id: row.id, name: row.name, company: row.company_id, user: row.user_id, fields: row.fields, created: ctx.clock.format(row.created) };
-}
+const TEMPLATE = presenter<Selectable<TemplatesTable>>()('Template', 'A freight template of a company: the freight fields as sent', {
+  id: field.id('id'),
+  name: field.text('name'),
+  company: field.id('company_id'),
+  user: field.id('user_id'),
+  fields: field.computed(Type.Object({}, { additionalProperties: true, description: 'the freight fields as sent' }), (row) => (isRecord(row.fields) ? row.fields : {})),
+  created: field.time('created'),
+});
+const presentTemplate = (row: Selectable<TemplatesTable>, ctx: Ctx) => TEMPLATE.present(row, ctx);
+
+const FLIGHT = presenter<Selectable<FlightsTable>>()('Flight', 'A scheduled flight; the creating company is its provider', {
+  id: field.id('id'),
+  company: field.id('company_id', 'the provider'),
+  from: field.text('from_code', 'IATA code'),
+  to: field.text('to_code', 'IATA code'),
+  etd: field.timeOrNull('etd'),
+  eta: field.timeOrNull('eta'),
+  flight_number: field.textOrNull('flight_number'),
+  created: field.time('created'),
+});
+const presentFlight = (row: Selectable<FlightsTable>, ctx: Ctx) => FLIGHT.present(row, ctx);
 
 /**
  * Templates (decisions.md §4): the freight fields as sent, replayed through the field table
@@ -25,6 +46,11 @@ export function templateEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/templates/add',
+      doc: {
+        summary: 'Save freight fields as a named template of the company',
+        input: Type.Composite([Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }), FREIGHT_INPUT_SCHEMA]),
+        data: Type.Object({ template: TEMPLATE.schema }),
+      },
       async handle(ctx) {
         const name = readString(ctx.params.name)?.trim();
         if (!name || name.length > 200 || name.includes('\u0000')) return fail(ctx.t('template.name_required'));
@@ -44,6 +70,7 @@ export function templateEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/templates/index',
+      doc: { summary: 'The templates of the caller’s company, by name', data: Type.Object({ templates: Type.Array(TEMPLATE.schema) }) },
       async handle(ctx) {
         const rows = await ctx.db.selectFrom('templates').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('name').orderBy('id').execute();
         return ok({ templates: rows.map((r) => presentTemplate(r, ctx)) });
@@ -53,6 +80,12 @@ export function templateEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/freights/create-from-template',
+      doc: {
+        summary: 'Create a freight from an own template; it starts taken with the own company as carrier',
+        input: Type.Object({ template_id: Type.Integer({ minimum: 1 }) }),
+        data: Type.Object({ route_id: Type.Integer() }),
+        answers: { 404: 'No template of the caller’s company with this id.' },
+      },
       async handle(ctx) {
         const id = readId(ctx.params.template_id);
         if (!id) return notFound();
@@ -69,19 +102,6 @@ export function templateEndpoints(): Endpoint[] {
   ];
 }
 
-function presentFlight(row: Selectable<FlightsTable>, ctx: Ctx) {
-  return {
-    id: row.id,
-    company: row.company_id,
-    from: row.from_code,
-    to: row.to_code,
-    etd: ctx.clock.format(row.etd),
-    eta: ctx.clock.format(row.eta),
-    flight_number: row.flight_number,
-    created: ctx.clock.format(row.created),
-  };
-}
-
 const iata = (value: unknown) => {
   const loc = parseLocation(value);
   return loc?.iata && airportByCode(loc.code) ? loc.code : undefined;
@@ -96,6 +116,17 @@ export function flightEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/flights/add',
+      doc: {
+        summary: 'Add a flight the caller’s company provides (bookable with /freights/request/flight/{id})',
+        input: Type.Object({
+          from: Type.String({ description: 'IATA code (or airport:XXX)' }),
+          to: Type.String({ description: 'IATA code (or airport:XXX)' }),
+          etd: Type.String({ description: 'YYYY-MM-DD HH:MM[:SS]' }),
+          eta: Type.String({ description: 'YYYY-MM-DD HH:MM[:SS], not before etd' }),
+          flight_number: Type.String({ maxLength: 20 }),
+        }),
+        data: Type.Object({ flight: FLIGHT.schema }),
+      },
       async handle(ctx) {
         const from = iata(ctx.params.from);
         const to = iata(ctx.params.to);
@@ -115,6 +146,11 @@ export function flightEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/flights/index',
+      doc: {
+        summary: 'Every flight on the exchange, by departure',
+        input: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }),
+        data: Type.Object({ flights: Type.Array(FLIGHT.schema) }),
+      },
       async handle(ctx) {
         const warnings: Warning[] = [];
         let page = readInt(ctx.params.page) ?? 1;

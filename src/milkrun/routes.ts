@@ -4,6 +4,7 @@ import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { readPaging } from '../shipments/paging.ts';
 import './messages.ts';
 import { presentMilkrun } from './present.ts';
+import { MILKRUN_DOCS } from './schema.ts';
 import { MOVES } from './states.ts';
 import { milkrunList, moveShipment } from './store.ts';
 import { afterMove, milkrunListPage } from './views.tsx';
@@ -13,6 +14,7 @@ export function milkrunEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/milkrun/import/short/:id',
+      doc: MILKRUN_DOCS.list,
       async handle(ctx) {
         const id = readInt(ctx.path.id);
         const rows = id === undefined ? null : await milkrunList(ctx.db, ctx.caller, id, readPaging(ctx.params));
@@ -25,6 +27,7 @@ export function milkrunEndpoints(): Endpoint[] {
       userEndpoint({
         method: 'POST',
         path: `/milkrun/${move}/:id`,
+        doc: MILKRUN_DOCS.move(move),
         async handle(ctx) {
           const id = readId(ctx.path.id);
           if (id === undefined) return notFound();

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { searchAirports } from '../airports/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, type Outcome } from '../kernel/outcome.ts';
@@ -7,6 +8,7 @@ import { readSearchParams, SearchInputError, type SearchParams } from './fields.
 import { rateLineForBooking } from './handover.ts';
 import './messages.ts';
 import { historyPage, searchPage } from './views.tsx';
+import { FEEDBACK_DATA, LOCATIONS_DATA, SEARCH_INPUT, SEARCH_RECORD_SCHEMA, SEARCH_RESULT_SCHEMA } from './schema.ts';
 import { presentSearch, runSearch } from './search.ts';
 import { companyName, findSearch, insertFeedback, insertSearch, knownZones, searchHistory, type SearchScope } from './store.ts';
 
@@ -40,6 +42,7 @@ export function pricingEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/pricing/search/results',
+      doc: { summary: 'Search trucking rates between a postal area and an airport (stored; its id in searchEntity.id)', input: SEARCH_INPUT, data: SEARCH_RESULT_SCHEMA },
       handle: (ctx) => searchAndStore(ctx, { kind: 'company', companyId: ctx.caller.companyId }),
       page: (outcome, ctx) => (outcome.kind === 'ok' ? searchPage(ctx, outcome.data as never) : searchPage(ctx, null, outcome.message)),
     }),
@@ -47,6 +50,12 @@ export function pricingEndpoints(): Endpoint[] {
       // Rerun of a stored search of the caller's company against the current rates.
       method: 'GET',
       path: '/pricing/search/results',
+      doc: {
+        summary: 'Rerun a stored search of the caller’s company against the current rates',
+        input: Type.Object({ search_id: Type.Integer({ minimum: 1 }) }),
+        data: SEARCH_RESULT_SCHEMA,
+        answers: { 404: 'No stored search of the caller’s company with this id.' },
+      },
       async handle(ctx) {
         if (ctx.params.search_id === undefined || ctx.params.search_id === '') return fail(ctx.t('pricing.search_id_required'));
         const id = readId(ctx.params.search_id);
@@ -63,6 +72,12 @@ export function pricingEndpoints(): Endpoint[] {
       // Public search of one company's `public_search` sheets; stored without a company.
       method: 'POST',
       path: '/pricing/public-search/:companyId/results',
+      doc: {
+        summary: 'Search the public_search rate sheets of one company, without a token',
+        path: { companyId: Type.Integer({ minimum: 1 }) },
+        input: SEARCH_INPUT,
+        data: SEARCH_RESULT_SCHEMA,
+      },
       async handle(ctx) {
         const companyId = readId(ctx.path.companyId);
         if (companyId === undefined || !(await companyName(ctx.db, companyId))) return notFound();
@@ -72,6 +87,11 @@ export function pricingEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/pricing/search/history',
+      doc: {
+        summary: 'The stored searches of the caller’s company, newest first',
+        input: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }),
+        data: Type.Object({ searches: Type.Array(SEARCH_RECORD_SCHEMA) }),
+      },
       async handle(ctx) {
         const limit = Math.min(Math.max(readInt(ctx.params.limit) ?? HISTORY_DEFAULT_LIMIT, 1), HISTORY_MAX_LIMIT);
         const page = Math.max(readInt(ctx.params.page) ?? 1, 1);
@@ -83,6 +103,11 @@ export function pricingEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/pricing/search/location/:query/:type',
+      doc: {
+        summary: 'Autocomplete: airports by code, name or city; postal areas of the rate sheets the caller can search',
+        path: { query: Type.String({ minLength: 2 }), type: Type.Union([Type.Literal('airport'), Type.Literal('city')]) },
+        data: LOCATIONS_DATA,
+      },
       async handle(ctx) {
         const query = (ctx.path.query ?? '').trim();
         const type = (ctx.path.type ?? '').trim().toLowerCase();
@@ -113,6 +138,11 @@ export function pricingEndpoints(): Endpoint[] {
       // Feedback on a search result (not a search).
       method: 'POST',
       path: '/pricing/search/rate-search',
+      doc: {
+        summary: 'Feedback on a search result (not a search): thumbs up (1) or down (0)',
+        input: Type.Object({ search_id: Type.Integer({ minimum: 1 }), rating: Type.Union([Type.Literal(0), Type.Literal(1)]), rate_id: Type.Optional(Type.Integer({ minimum: 1 })) }),
+        data: FEEDBACK_DATA,
+      },
       async handle(ctx) {
         const searchId = readId(ctx.params.search_id);
         const search = searchId === undefined ? undefined : await findSearch(ctx.db, ctx.caller.companyId, searchId);

@@ -4,31 +4,10 @@ import type { DB } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
 import { parseLocation, type Location, type SearchParams } from './fields.ts';
 import { chargeableWeight, showWeight } from './formula.ts';
+import type { CombinationOut, RateOut } from './schema.ts';
 import { searchCombinations, searchDirect, type CombinationRow, type RateRow, type SearchRecord, type SearchScope } from './store.ts';
 
-/** A rate as answered in `data.rates` and in a combination's `legs` (decisions.md §5). */
-export interface RateOut {
-  id: number;
-  sheet_id: number;
-  company: { id: number; name: string };
-  origin: string;
-  destination: string;
-  transit_days: number | null;
-  chargeable_weight: number;
-  currency: string;
-  rate_base: number;
-  rate_fsc: number;
-  rate_ssc: number;
-  amount: number;
-}
-
-export interface CombinationOut {
-  via: string;
-  legs: [RateOut, RateOut];
-  currency: string;
-  amount: number;
-  transit_days: number | null;
-}
+export type { CombinationOut, RateOut } from './schema.ts';
 
 export interface SearchResult {
   rates: RateOut[];

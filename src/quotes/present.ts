@@ -1,32 +1,54 @@
+import { Type } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import type { BidsTable } from '../freights/tables.ts';
+import { field, presenter } from '../kernel/fields.ts';
 import type { Clock } from '../kernel/time.ts';
 
 export type BidRow = Selectable<BidsTable>;
 
-const money = (v: string | null) => (v === null ? null : Number(v));
+export const BID_STATUSES = ['open', 'pending', 'accepted', 'revoked'] as const;
+export type BidStatus = (typeof BID_STATUSES)[number];
 
 /** A bid as api.md's Bid table shows it (in `data.bid` and in a freight's `_bids`). */
+export const BID = presenter<BidRow>()('Bid', 'A bid (quote) on one freight (api.md, Bid)', {
+  id: field.id('id'),
+  route: field.id('freight_id', 'the freight bid on'),
+  company: field.id('company_id', 'the bidder company (set by the server)'),
+  user: field.id('user_id', 'the bidding user (set by the server)'),
+  display_company_id: field.idOrNull('display_company_id', 'the company shown as bidder: always the bidder company'),
+  amount: field.decimal('amount', 'the offered price'),
+  currency_code: field.textOrNull('currency_code', 'three letters, e.g. EUR'),
+  rate_base: field.decimal('rate_base', 'component of the amount'),
+  rate_fsc: field.decimal('rate_fsc', 'fuel surcharge component'),
+  rate_ssc: field.decimal('rate_ssc', 'security surcharge component'),
+  note: field.textOrNull('note'),
+  status: field.choice('status', BID_STATUSES, 'open on creation; pending when one side confirmed; accepted: the winning bid'),
+  type: field.choice('type', ['buying', 'selling'] as const, 'selling when the freight’s own company bids'),
+  // Additions (old clients ignore them): which side has confirmed so far.
+  owner_confirmed: field.boolean('owner_confirmed', 'the freight’s owner has confirmed (addition to api.md)'),
+  bidder_confirmed: field.boolean('bidder_confirmed', 'the bidder has confirmed (addition to api.md)'),
+  deadline: field.timeOrNull('deadline', 'the freight’s bidding deadline when the bid was made'),
+  created: field.time('created'),
+  modified: field.time('modified'),
+});
+
 export function presentBid(bid: BidRow, clock: Clock) {
-  return {
-    id: bid.id,
-    route: bid.freight_id,
-    company: bid.company_id,
-    user: bid.user_id,
-    display_company_id: bid.display_company_id,
-    amount: money(bid.amount),
-    currency_code: bid.currency_code,
-    rate_base: money(bid.rate_base),
-    rate_fsc: money(bid.rate_fsc),
-    rate_ssc: money(bid.rate_ssc),
-    note: bid.note,
-    status: bid.status,
-    type: bid.type,
-    // Additions (old clients ignore them): which side has confirmed so far.
-    owner_confirmed: bid.owner_confirmed,
-    bidder_confirmed: bid.bidder_confirmed,
-    deadline: clock.format(bid.deadline),
-    created: clock.format(bid.created),
-    modified: clock.format(bid.modified),
-  };
+  return BID.present(bid, { clock });
 }
+
+export type BidView = ReturnType<typeof presentBid>;
+
+/** POST /quotes/add: the parameters a caller may send (everything else about a bid is the server's). */
+export const BID_INPUT = Type.Object({
+  id: Type.Optional(Type.Integer({ description: 'update this bid of the caller’s company (while open); without it a new bid is created' })),
+  route: Type.Optional(Type.Integer({ description: 'the freight id; required for a new bid' })),
+  amount: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.String()], { description: 'required; at most 2 decimals (never rounded); a decimal comma is accepted' }),
+  currency_code: Type.String({ pattern: '^[A-Za-z]{3}$', description: 'required, e.g. EUR' }),
+  rate_base: Type.Optional(Type.Union([Type.Number(), Type.String(), Type.Null()])),
+  rate_fsc: Type.Optional(Type.Union([Type.Number(), Type.String(), Type.Null()])),
+  rate_ssc: Type.Optional(Type.Union([Type.Number(), Type.String(), Type.Null()])),
+  note: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+});
+
+export const BID_DATA = Type.Object({ bid: BID.schema });
+export const AWARD_DATA = Type.Object({ route: Type.Integer({ description: 'the awarded freight' }), bid: BID.schema });

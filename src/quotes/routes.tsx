@@ -1,11 +1,13 @@
+import { Type } from '@sinclair/typebox';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, redirect, type Outcome } from '../kernel/outcome.ts';
 import { readId } from '../kernel/params.ts';
+import { readLocaleDecimal } from '../kernel/locale.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
 import { confirmBid, revokeBid, submitBid, type Transition } from './award.ts';
 import { parseBid } from './fields.ts';
 import './messages.ts';
-import { presentBid } from './present.ts';
+import { AWARD_DATA, BID_DATA, BID_INPUT, presentBid } from './present.ts';
 
 const freightPage = (id: number) => `/freights/view/${id}`;
 
@@ -28,13 +30,29 @@ function backToFreight(key: string) {
   };
 }
 
+/** HTML bid form: amounts in the user's language become plain decimals; anything unreadable is left for parseBid to refuse. */
+function readMoneyAsTyped(ctx: Ctx<Caller>): void {
+  for (const key of ['amount', 'rate_base', 'rate_fsc', 'rate_ssc']) {
+    const value = readLocaleDecimal(ctx.params[key], ctx.language);
+    if (value !== undefined) ctx.params[key] = value;
+  }
+}
+
 /** Quotes (bids): submit, two-sided confirmation, revoke. The rules are in award.ts. */
 export function quoteEndpoints(): Endpoint[] {
   return [
     userEndpoint({
       method: 'POST',
       path: '/quotes/add',
+      doc: {
+        summary: 'Submit a bid on a visible open or pending freight, or update the company’s own open bid',
+        input: BID_INPUT,
+        data: BID_DATA,
+        answers: { 404: 'The freight (route) or the bid (id) does not exist or is not visible to the caller.' },
+      },
       async handle(ctx) {
+        // The page's bid form takes amounts as people write them (1.745,50 in German); the API keeps its readers.
+        if (ctx.format === 'html') readMoneyAsTyped(ctx);
         const parsed = parseBid(ctx.params, ctx.t, ctx.caller.companyId);
         if (parsed.kind === 'no_such_bid') return notFound();
         if (parsed.kind === 'invalid') return fail(parsed.message);
@@ -47,6 +65,14 @@ export function quoteEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/quotes/confirm/:id',
+      doc: {
+        summary: 'Confirm a bid, as the freight’s owner or as the bidder; the second side’s confirmation awards the freight',
+        path: { id: Type.Integer({ description: 'the bid id' }) },
+        data: AWARD_DATA,
+        answers: {
+          302: 'The first confirmation stage (waiting for the other side), or a confirmation that is not permitted. Verify with GET /freights/view/{route}.json: status and winner.',
+        },
+      },
       async handle(ctx) {
         const id = readId(ctx.path.id);
         if (id === undefined) return notFound();
@@ -61,6 +87,7 @@ export function quoteEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/quotes/revoke/:id',
+      doc: { summary: 'Revoke the company’s own open or pending bid', path: { id: Type.Integer({ description: 'the bid id' }) }, data: BID_DATA },
       async handle(ctx) {
         const id = readId(ctx.path.id);
         if (id === undefined) return notFound();

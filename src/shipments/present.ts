@@ -1,18 +1,9 @@
 import { Decimal } from 'decimal.js';
 import type { FreightRow } from '../freights/lifecycle.ts';
 import type { Role } from '../freights/policy.ts';
+import type { Shipment } from './schema.ts';
 
-/** api.md "Preview resources": a Shipment is a freight seen through the preview endpoints. */
-export interface Shipment {
-  id: number;
-  /** origin shortcode (postal code or IATA), null when masked or unset */
-  from: string | null;
-  to: string | null;
-  /** chargeable weight in whole kg: max(weight, weight_volume) rounded up; null when unknown */
-  weight: number | null;
-  /** refs.capacity (m3) rounded up to whole cbm; null when absent or not shown to the caller */
-  capacity: number | null;
-}
+export type { Shipment } from './schema.ts';
 
 function decimalOf(value: unknown): Decimal | null {
   if (value === null || value === undefined || value === '') return null;

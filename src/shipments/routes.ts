@@ -8,6 +8,7 @@ import { tmsList } from '../tms/lists.ts';
 import './messages.ts';
 import { readPaging } from './paging.ts';
 import { presentShipment } from './present.ts';
+import { SHIPMENT_DOCS } from './schema.ts';
 import { freightListShipments } from './store.ts';
 
 export function shipmentEndpoints(): Endpoint[] {
@@ -15,6 +16,7 @@ export function shipmentEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/routes/enlist/:filterId',
+      doc: SHIPMENT_DOCS.enlist,
       async handle(ctx) {
         // The freight lists (decisions.md §4), the TMS lists 51-53 and the milk-run lists 70-84,
         // each as Shipments (53: the tours). Milk-run ids are milk-run shipment ids.
@@ -34,6 +36,7 @@ export function shipmentEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/routes/view/:id',
+      doc: SHIPMENT_DOCS.view,
       async handle(ctx) {
         const id = readId(ctx.path.id);
         const found = id === undefined ? null : await loadFreightForCaller(ctx.db, ctx.clock, ctx.caller, id);

@@ -4,6 +4,7 @@ import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { readRouteIds, readTourDate, readTourName, type Read } from './fields.ts';
 import { presentTours, registerTmsLists, tmsList } from './lists.ts';
 import './messages.ts';
+import { TOUR_DOCS } from './schema.ts';
 import { createTour, deleteTour, editTour, findTour, type TourInput, type TourResult } from './store.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Outcome } from '../kernel/outcome.ts';
@@ -35,6 +36,7 @@ export function tmsEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/tours/add',
+      doc: TOUR_DOCS.add,
       async handle(ctx) {
         const name = readTourName(ctx.params.name);
         const date = readTourDate(ctx.params.date);
@@ -49,14 +51,14 @@ export function tmsEndpoints(): Endpoint[] {
       // The HTML form behind POST /tours/add (no JSON counterpart).
       method: 'GET',
       path: '/tours/add',
-      async handle(ctx) {
-        return ctx.format === 'json' ? notFound() : ok({});
-      },
+      json: false,
+      handle: async () => ok({}),
       page: async (_outcome, ctx) => tourFormPage(ctx, await unplannedOrders(ctx)),
     }),
     userEndpoint({
       method: 'POST',
       path: '/tours/edit/:id',
+      doc: TOUR_DOCS.edit,
       async handle(ctx) {
         const id = readId(ctx.path.id);
         if (id === undefined) return notFound();
@@ -78,6 +80,7 @@ export function tmsEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/tours/view/:id',
+      doc: TOUR_DOCS.view,
       async handle(ctx) {
         const id = readId(ctx.path.id);
         const tour = id === undefined ? undefined : await findTour(ctx.db, ctx.caller, id);
@@ -89,6 +92,7 @@ export function tmsEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/tours/delete/:id',
+      doc: TOUR_DOCS.delete,
       async handle(ctx) {
         const id = readId(ctx.path.id);
         if (id === undefined || !(await deleteTour(ctx.db, ctx.caller, id))) return notFound();

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import '../freights/messages.ts';
 import { fail, ok } from '../kernel/outcome.ts';
 import { readInt, readString } from '../kernel/params.ts';
@@ -28,6 +29,21 @@ export function trackingEndpoints(): Endpoint[] {
     publicEndpoint({
       method: 'GET',
       path: '/freights/track/:query',
+      doc: {
+        summary: 'Track a shipment by AWB without a token: check digit and status events of the companies involved',
+        path: { query: Type.String({ maxLength: 100, description: 'AWB NNN-NNNNNNNN or 11 digits' }) },
+        input: Type.Object({
+          type: Type.Optional(Type.Literal('awb', { default: 'awb' })),
+          fullstring: Type.Optional(Type.Integer({ default: 1, description: '0: every character but digits is dropped first' })),
+        }),
+        data: Type.Object({
+          tracking: Type.Object({
+            awb: Type.String(),
+            valid: Type.Boolean({ description: 'the check digit holds' }),
+            events: Type.Array(Type.Object({ code: Type.String(), time: Type.Union([Type.String(), Type.Null()]), location: Type.Union([Type.String(), Type.Null()]), flight_number: Type.Union([Type.String(), Type.Null()]) }), { description: 'oldest first' }),
+          }),
+        }),
+      },
       async handle(ctx) {
         const type = (readString(ctx.params.type) ?? 'awb').toLowerCase();
         if (type !== 'awb') return fail(ctx.t('tracking.unsupported_type'));

@@ -5,6 +5,7 @@ import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { presentAttempt, presentWebhook, readWebhookInput } from './fields.ts';
 import { addWebhook, sendTestEvent } from './manage.ts';
 import './messages.ts';
+import { WEBHOOK_DOCS } from './schema.ts';
 import { deleteWebhook, deliveryLog, findWebhook, listWebhooks } from './store.ts';
 import { deletedPage, deliveriesPage, testSentPage, webhookAddedPage, webhooksPage } from './views.tsx';
 
@@ -14,6 +15,7 @@ export function webhookEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/webhooks/add',
+      doc: WEBHOOK_DOCS.add,
       async handle(ctx) {
         const result = await addWebhook(ctx.db, ctx.clock, ctx.caller, readWebhookInput(ctx.params), ctx.services.config.appEnv === 'production');
         if (result.kind === 'invalid') return fail(ctx.t(result.key, result.vars));
@@ -24,6 +26,7 @@ export function webhookEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/webhooks/index',
+      doc: WEBHOOK_DOCS.index,
       async handle(ctx) {
         const rows = await listWebhooks(ctx.db, ctx.caller.companyId);
         return ok({ webhooks: rows.map((row) => presentWebhook(row, ctx.clock)) });
@@ -33,6 +36,7 @@ export function webhookEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/webhooks/delete/:id',
+      doc: WEBHOOK_DOCS.delete,
       async handle(ctx) {
         const id = readId(ctx.path.id);
         const row = id === undefined ? undefined : await deleteWebhook(ctx.db, ctx.caller.companyId, id);
@@ -43,6 +47,7 @@ export function webhookEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/webhooks/deliveries/:id',
+      doc: WEBHOOK_DOCS.deliveries,
       async handle(ctx) {
         const id = readId(ctx.path.id);
         const row = id === undefined ? undefined : await findWebhook(ctx.db, ctx.caller.companyId, id);
@@ -57,6 +62,7 @@ export function webhookEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/webhooks/test/:id',
+      doc: WEBHOOK_DOCS.test,
       async handle(ctx) {
         const id = readId(ctx.path.id);
         const sent = id === undefined ? undefined : await sendTestEvent(ctx.db, ctx.clock, ctx.caller, id);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
+import type { Endpoint } from '../../src/kernel/route.tsx';
 import { createCompany, createUser } from '../../src/accounts/commands.ts';
 import type { TokenIssuer } from '../../src/accounts/tokens.ts';
 import { readConfig, type Config } from '../../src/config.ts';
@@ -41,6 +42,8 @@ export interface RequestOptions {
 
 export interface TestApp {
   http: FastifyInstance;
+  /** The app's route table (every endpoint, paths without `.json`). */
+  endpoints: readonly Endpoint[];
   services: Services;
   database: Database;
   tokens: TokenIssuer;
@@ -70,7 +73,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = await freshDatabase();
   let fixedNow: Date | null = null;
   const clock = new Clock(config.timezone, () => fixedNow ?? new Date());
-  const { http, services, tokens } = await buildApp({ config, database, clock });
+  const { http, services, tokens, endpoints } = await buildApp({ config, database, clock });
   await http.ready();
   let seq = 0;
 
@@ -92,6 +95,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 
   const app: TestApp = {
     http,
+    endpoints,
     services,
     database,
     tokens,

@@ -1,0 +1,37 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+const PAGING = {
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  sort: Type.Optional(Type.String({ description: 'Routes.<field>, as the freight lists' })),
+  direction: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+};
+
+/** Paging of the preview lists (the freight lists' rules). */
+export const PAGING_INPUT = Type.Object(PAGING);
+
+/** api.md "Preview resources": a freight (or milk-run shipment) seen through the preview endpoints. */
+export const SHIPMENT_SCHEMA = Type.Object(
+  {
+    id: Type.Integer(),
+    from: Type.Union([Type.String(), Type.Null()], { description: 'origin shortcode (postal code or IATA); null when masked or unset' }),
+    to: Type.Union([Type.String(), Type.Null()], { description: 'destination shortcode' }),
+    weight: Type.Union([Type.Integer(), Type.Null()], { description: 'chargeable weight in whole kg, rounded up' }),
+    capacity: Type.Union([Type.Integer(), Type.Null()], { description: 'refs.capacity in whole cbm, rounded up; owner and winner only' }),
+    tour_id: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'lists 51 and 52: the tour it is planned on' })),
+  },
+  { $id: 'Shipment', description: 'A shipment (preview)' },
+);
+
+export type Shipment = Static<typeof SHIPMENT_SCHEMA>;
+
+export const SHIPMENT_DOCS = {
+  enlist: {
+    summary: 'A list as Shipments: the freight lists’ filter ids, TMS 51–53, milk-run 70–84',
+    path: { filterId: Type.Integer() },
+    input: PAGING_INPUT,
+    data: Type.Object({ routes: Type.Array(SHIPMENT_SCHEMA) }),
+    preview: true,
+  },
+  view: { summary: 'One shipment', path: { id: Type.Integer() }, data: Type.Object({ route: SHIPMENT_SCHEMA }), answers: { 404: 'Shipment not found or access denied.' }, preview: true },
+};
