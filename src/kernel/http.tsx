@@ -6,7 +6,7 @@ import { formatOf, redactUrl, rewriteUrl } from './format.ts';
 import { translator } from './i18n.ts';
 import { QS_OPTIONS, parseQueryString } from './params.ts';
 import { envelope, sendJson, sendPage } from './render.tsx';
-import { notFoundPage } from './route.tsx';
+import { languageFromHeader, notFoundPage } from './route.tsx';
 import qs from 'qs';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -107,7 +107,8 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
 
   app.setNotFoundHandler((req, reply) => {
     if (formatOf(req.raw) === 'json') return sendJson(reply, 404, envelope('error', [], null, { message: 'not found' }));
-    return sendPage({ req, reply, caller: null, language: 'eng' }, 404, notFoundPage(translator('eng')));
+    const language = languageFromHeader(req.headers['accept-language']);
+    return sendPage({ req, reply, caller: null, language }, 404, notFoundPage(translator(language)));
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -134,9 +135,11 @@ function answerClientError(this: FastifyInstance, err: NodeJS.ErrnoException, so
   this.log.debug({ err: err.message, code }, 'client error');
   if (socket.writable) {
     const body = JSON.stringify(envelope('error', [], null, { message }));
+    // An answer to HEAD has no body (RFC 9110 §9.3.2): the same head, its length, nothing after.
+    const head = (err as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
     socket.write(
       `HTTP/1.1 ${code} ${STATUS_CODES[code]}\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
     );
   }
   socket.destroy();

@@ -183,3 +183,18 @@ describe('harness finding F1: the login redirect of a page carries a bounded tar
     assert.equal(short.headers.location, `/users/login?next=${encodeURIComponent('/freights/enlist/8?page=2')}`);
   });
 });
+
+describe('harness finding F2: a refused HEAD request gets no body', () => {
+  test('431 to HEAD: the head only, so an HTTP client reads the status', async () => {
+    const base = new URL(await app.listen().catch(() => `http://127.0.0.1:${(app.http.server.address() as net.AddressInfo).port}`));
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(base.port), base.hostname, () => socket.write(`HEAD /users/me.json HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`));
+      let text = '';
+      socket.on('data', (d) => (text += d));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    assert.match(answer, /^HTTP\/1\.1 431 /);
+    assert.equal(answer.slice(answer.indexOf('\r\n\r\n') + 4), '');
+  });
+});
