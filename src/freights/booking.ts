@@ -7,13 +7,32 @@ import { parseFreight, type FreightValues } from './fields.ts';
 import type { FreightRow } from './lifecycle.ts';
 import { insertFreight } from './store.ts';
 
+/** The exact places of a rate search (the HTML Book button's, not the API's: see routes.tsx). */
+export interface ExactPlaces {
+  from?: string;
+  to?: string;
+}
+
+/**
+ * A rate line covers a zone (`city:DE-60`) or an airport; a search's exact place inside it
+ * (`city:DE-60311`) is where the goods really are, so the request takes that. Anything else
+ * keeps the line's own value.
+ */
+function within(zone: string, exact: string | undefined): string {
+  if (!exact) return zone;
+  const z = /^city:([A-Z]{2})-([A-Z0-9]+)$/i.exec(zone);
+  const e = /^city:([A-Z]{2})-([A-Z0-9]+)$/i.exec(exact);
+  if (z && e && z[1]!.toUpperCase() === e[1]!.toUpperCase() && e[2]!.toUpperCase().startsWith(z[2]!.toUpperCase())) return exact;
+  return zone;
+}
+
 /**
  * POST /freights/request/{rate|flight|direct}/{objId}: a booking request (type FFR, class air,
  * draft) addressed to the provider alone (visibility -2, whitelist [provider]). From, to, etd
  * and eta come from the object; the body may add weight, pieces and other freight fields.
  * Null when the entity or object does not exist for the caller (a 404).
  */
-export async function bookingRequest(ctx: Ctx, entity: string, objId: number | undefined, warnings: Warning[]): Promise<FreightRow | null> {
+export async function bookingRequest(ctx: Ctx, entity: string, objId: number | undefined, warnings: Warning[], refine?: ExactPlaces): Promise<FreightRow | null> {
   if (!objId) return null;
   const params = { ...ctx.params };
   let provider: number;
@@ -28,7 +47,7 @@ export async function bookingRequest(ctx: Ctx, entity: string, objId: number | u
     const rate = await rateLineForBooking(ctx.db, ctx.caller.companyId, objId);
     if (!rate) return null;
     provider = rate.company;
-    Object.assign(params, { from: rate.origin, to: rate.destination });
+    Object.assign(params, { from: within(rate.origin, refine?.from), to: within(rate.destination, refine?.to) });
   } else if (entity === 'direct') {
     const company = await ctx.db.selectFrom('companies').select('id').where('id', '=', objId).executeTakeFirst();
     if (!company) return null;

@@ -13,7 +13,12 @@ import { editFreight, insertFreight, presentOne, type ReadContext } from './stor
 import { flightEndpoints, templateEndpoints } from './templates.ts';
 import { addRefs, newFreightValues } from './create.ts';
 import { trackingEndpoints } from '../tracking/routes.ts';
-import { enlistPage, freightFormPage, freightPage, type FreightView } from './views.tsx';
+import { enlistPage, type FreightView } from './views.tsx';
+import { freightPage, publishGaps } from './freight-page.tsx';
+import { freightFormPage } from './form-page.tsx';
+import { formStateOf, mergeRefs, normaliseBookingForm, normaliseFreightForm, normalisePublishForm, problemsFromWarnings } from './form-input.ts';
+import { acceptedBidUser, cityOf, contactOf, creatorOf, namesOfCompanies, partnerCompanies } from './page-data.ts';
+import { isRecord } from '../kernel/params.ts';
 
 /**
  * The freight endpoints of api.md (Freights) and decisions.md §4. Routes are thin: read the
@@ -24,19 +29,47 @@ const rc = (ctx: Ctx): ReadContext => ({ db: ctx.db, clock: ctx.clock, t: ctx.t,
 const withWarnings = (warnings: Warning[]) => (warnings.length ? warnings : undefined);
 const viewPath = (id: number) => `/freights/view/${id}`;
 
-/** HTML rendering of an answer carrying `data.route`; the page names the companies the JSON gives as ids. */
+/**
+ * HTML rendering of an answer carrying `data.route`. The page names the companies the JSON
+ * gives as ids, the cities of both ends, and after the award the other side's contact person
+ * (owner and winner only: the user who made the accepted bid, or who created the freight).
+ */
 async function routePage(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx): Promise<PageResult> {
   if (outcome.kind === 'error') return { redirect: '/freights/enlist/10', ok: false, message: outcome.message };
   const route = (outcome.data as { route: FreightView }).route;
-  const ids = [route.winner, ...(Array.isArray(route._bids) ? route._bids.map((b: FreightView) => b.company) : [])].filter((id): id is number => typeof id === 'number');
-  const rows = ids.length ? await ctx.db.selectFrom('companies').select(['id', 'name']).where('id', 'in', ids).execute() : [];
-  return freightPage(route, ctx, new Map(rows.map((r) => [r.id, r.name])));
+  const me = ctx.caller.companyId;
+  const owner = route.company === me;
+  const winner = route.winner !== null && route.winner === me;
+  const awarded = ['taken', 'closed', 'archived'].includes(route.status) && route.winner !== null;
+  const ids = [route.winner, route.company, ...(Array.isArray(route.whitelist) ? route.whitelist : []), ...(Array.isArray(route._bids) ? route._bids.map((b: FreightView) => b.company) : [])];
+  const [companyNames, contactUser, partners, fromCity, toCity] = await Promise.all([
+    namesOfCompanies(ctx.db, ids),
+    awarded && owner ? acceptedBidUser(ctx.db, route.id) : awarded && winner ? creatorOf(ctx.db, route.id) : Promise.resolve(null),
+    owner && route.status === 'draft' && route.type !== 'FFR' ? partnerCompanies(ctx.db, me) : Promise.resolve([]),
+    cityOf(route.from, route.from_latitude, route.from_longitude),
+    cityOf(route.to, route.to_latitude, route.to_longitude),
+  ]);
+  const contact = await contactOf(ctx.db, contactUser);
+  return freightPage(route, ctx, { companyNames, contact, gaps: owner && route.status === 'draft' ? publishGaps(route) : [], partners, fromCity, toCity });
+}
+
+/** After saving the freight form: to the freight with a message, or back to the form with each problem next to its field. */
+async function afterFreightForm(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx, mode: 'add' | 'edit'): Promise<PageResult> {
+  if (outcome.kind === 'error') return backToFreight(outcome, ctx);
+  const route = (mode === 'add' ? outcome.data : (outcome.data as { route: FreightView }).route) as FreightView;
+  const state = formStateOf(ctx);
+  const warnings = problemsFromWarnings(outcome.warnings, ctx.t);
+  if (!state || (!Object.keys(state.problems).length && !Object.keys(warnings).length)) {
+    return { redirect: viewPath(route.id), ok: true, message: ctx.t(mode === 'add' ? 'fv.saved.add' : 'fv.saved.edit') };
+  }
+  // Saved (a draft may be incomplete); the form comes back as the edit form of what was saved.
+  return freightFormPage(ctx, { route, mode: 'edit', state, warnings });
 }
 
 /** HTML form posts of the transitions land back on the freight page with a flash message. */
-function backToFreight(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx): PageResult {
+function backToFreight(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx, done?: string): PageResult {
   const id = readId(ctx.path.id);
-  return { redirect: id ? viewPath(id) : '/freights/enlist/10', ok: outcome.kind === 'ok', message: outcome.kind === 'error' ? outcome.message : undefined };
+  return { redirect: id ? viewPath(id) : '/freights/enlist/10', ok: outcome.kind === 'ok', message: outcome.kind === 'error' ? outcome.message : done };
 }
 
 async function transitionOutcome(ctx: Ctx, result: TransitionResult): Promise<Outcome> {
@@ -76,6 +109,8 @@ export function freightEndpoints(): Endpoint[] {
       method: 'POST',
       path: '/freights/add',
       async handle(ctx) {
+        // The HTML form's input in the user's language, read before the API's rules (docs/decisions.md).
+        if (ctx.format === 'html') await normaliseFreightForm(ctx, 'add');
         const warnings: Warning[] = [];
         const search = await fromPricingSearch(ctx, warnings);
         const parsed = parseFreight({ ...search.base, ...ctx.params }, { clock: ctx.clock, handled: ['pricing_search_id', 'winner_direct'] });
@@ -86,7 +121,7 @@ export function freightEndpoints(): Endpoint[] {
         // api.md: the flat freight in `data` (id at data.id).
         return ok(await presentOne(rc(ctx), row, 'owner'), withWarnings(warnings));
       },
-      page: (outcome) => (outcome.kind === 'ok' ? { redirect: viewPath((outcome.data as { id: number }).id) } : { redirect: '/freights/enlist/20', ok: false, message: outcome.message }),
+      page: (outcome, ctx) => (outcome.kind === 'ok' ? afterFreightForm(outcome, ctx, 'add') : { redirect: '/freights/enlist/20', ok: false, message: outcome.message }),
     }),
     userEndpoint({
       method: 'POST',
@@ -94,10 +129,14 @@ export function freightEndpoints(): Endpoint[] {
       async handle(ctx) {
         const id = readId(ctx.path.id);
         if (!id) return notFound();
+        const html = ctx.format === 'html';
+        if (html) await normaliseFreightForm(ctx, 'edit');
         const warnings: Warning[] = [];
         for (const key of ['winner_direct', 'pricing_search_id']) if (key in ctx.params) warnings.push({ field: key, reason: 'only on creation' });
         const result = await editFreight(ctx.db, ctx.clock, ctx.caller, id, (existing) => {
-          const parsed = parseFreight(ctx.params, { clock: ctx.clock, existing, handled: ['winner_direct', 'pricing_search_id'] });
+          // The form shows some refs keys; the stored others (entity, obj_id, …) stay.
+          const params = html && isRecord(ctx.params.refs) ? { ...ctx.params, refs: mergeRefs(existing.refs, ctx.params.refs) } : ctx.params;
+          const parsed = parseFreight(params, { clock: ctx.clock, existing, handled: ['winner_direct', 'pricing_search_id'] });
           warnings.push(...parsed.warnings);
           return parsed;
         });
@@ -106,7 +145,7 @@ export function freightEndpoints(): Endpoint[] {
         // Decided (docs/decisions.md): edit answers in data.route, as its own description says.
         return ok({ route: await presentOne(rc(ctx), result.row, 'owner') }, withWarnings(warnings));
       },
-      page: backToFreight,
+      page: (outcome, ctx) => afterFreightForm(outcome, ctx, 'edit'),
     }),
     userEndpoint({ method: 'GET', path: '/freights/view/:id', handle: view, page: routePage }),
     userEndpoint({
@@ -114,16 +153,23 @@ export function freightEndpoints(): Endpoint[] {
       method: 'GET',
       path: '/freights/add',
       async handle(ctx) {
-        return ctx.format === 'json' ? notFound() : ok({});
+        if (ctx.format === 'json') return notFound();
+        // `?copy=ID`: a new draft from one of the company's freights (re-publish an expired one, repeat a transport).
+        const copy = readId(ctx.params.copy);
+        const found = copy ? await loadFreightForCaller(ctx.db, ctx.clock, ctx.caller, copy) : null;
+        return ok(found?.role === 'owner' ? { route: await presentOne(rc(ctx), found.row, 'owner') } : {});
       },
-      page: (_outcome, ctx) => freightFormPage(ctx),
+      page: (outcome, ctx) => {
+        const source = (outcome.data as { route?: FreightView } | undefined)?.route;
+        return freightFormPage(ctx, { mode: 'add', route: source ? copyForForm(source) : undefined, copyOf: source?.id });
+      },
     }),
     userEndpoint({
       // The HTML form behind POST /freights/edit/{id}; as JSON it reads like view.
       method: 'GET',
       path: '/freights/edit/:id',
       handle: view,
-      page: (outcome, ctx) => (outcome.kind === 'ok' ? freightFormPage(ctx, (outcome.data as { route: FreightView }).route) : routePage(outcome, ctx)),
+      page: (outcome, ctx) => (outcome.kind === 'ok' ? freightFormPage(ctx, { mode: 'edit', route: (outcome.data as { route: FreightView }).route }) : routePage(outcome, ctx)),
     }),
     userEndpoint({
       method: 'POST',
@@ -133,6 +179,14 @@ export function freightEndpoints(): Endpoint[] {
         if (ctx.params.action !== 'publish') return view(ctx);
         const id = readId(ctx.path.id);
         if (!id) return notFound();
+        if (ctx.format === 'html') {
+          // The page's publish form: companies by name, and what a tender needs (docs/decisions.md).
+          const refused = await normalisePublishForm(ctx);
+          if (refused) return redirect(viewPath(id), false, refused);
+          const found = await loadFreightForCaller(ctx.db, ctx.clock, ctx.caller, id);
+          const gaps = found?.role === 'owner' && found.row.status === 'draft' ? publishGaps(await presentOne(rc(ctx), found.row, 'owner')) : [];
+          if (gaps.length) return redirect(viewPath(id), false, ctx.t('fv.publish.refused_gaps', { gaps: gaps.map((g) => ctx.t(`fv.gap.${g}`)).join(', ') }));
+        }
         const visibility = readInt(ctx.params.visibility);
         const result = await publishFreight(ctx.db, ctx.clock, ctx.caller, id, {
           visibility: visibility !== undefined && visibility >= -2 && visibility <= 1000 ? visibility : undefined,
@@ -168,10 +222,10 @@ export function freightEndpoints(): Endpoint[] {
     // The owner's transitions without parameters (decisions.md §4): revoke and archive.
     ...(
       [
-        ['/freights/revoke/:id', revokeFreight],
-        ['/freights/archive/:id', archiveFreight],
+        ['/freights/revoke/:id', revokeFreight, 'fv.revoked'],
+        ['/freights/archive/:id', archiveFreight, 'fv.archived'],
       ] as const
-    ).map(([path, transition]) =>
+    ).map(([path, transition, done]) =>
       userEndpoint({
         method: 'POST',
         path,
@@ -179,7 +233,7 @@ export function freightEndpoints(): Endpoint[] {
           const id = readId(ctx.path.id);
           return id ? transitionOutcome(ctx, await transition(ctx.db, ctx.clock, ctx.caller, id)) : notFound();
         },
-        page: backToFreight,
+        page: (outcome, ctx) => backToFreight(outcome, ctx, ctx.t(done)),
       }),
     ),
     userEndpoint({
@@ -190,14 +244,17 @@ export function freightEndpoints(): Endpoint[] {
         if (!id) return notFound();
         return transitionOutcome(ctx, await setDeliveryStatus(ctx.db, ctx.clock, ctx.caller, id, readInt(ctx.params.delivery_status)));
       },
-      page: backToFreight,
+      page: (outcome, ctx) =>
+        backToFreight(outcome, ctx, ctx.t('fv.delivery.saved', { status: String((outcome.data as { route?: FreightView } | undefined)?.route?.delivery_status_in_words ?? '') })),
     }),
     userEndpoint({
       method: 'POST',
       path: '/freights/request/:entity/:objId',
       async handle(ctx) {
         const warnings: Warning[] = [];
-        const row = await bookingRequest(ctx, ctx.path.entity ?? '', readId(ctx.path.objId), warnings);
+        // The rate search's Book button: the search's pieces, weight and exact places (docs/decisions.md).
+        const refine = ctx.format === 'html' ? await normaliseBookingForm(ctx) : undefined;
+        const row = await bookingRequest(ctx, ctx.path.entity ?? '', readId(ctx.path.objId), warnings, refine);
         if (!row) return notFound();
         return ok({ route: await presentOne(rc(ctx), row, 'owner') }, withWarnings(warnings));
       },
@@ -208,4 +265,10 @@ export function freightEndpoints(): Endpoint[] {
     ...flightEndpoints(),
     ...trackingEndpoints(),
   ];
+}
+
+/** A freight's fields for the form of a new draft made from it (no id, status or bids). */
+function copyForForm(route: FreightView): FreightView {
+  const { id: _id, status: _status, _bids, deadline: _deadline, winner: _winner, price: _price, ...rest } = route;
+  return rest;
 }

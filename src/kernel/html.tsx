@@ -51,14 +51,18 @@ export function renderDocument(props: LayoutProps): string {
           <script src="/assets/app.js" defer></script>
         </head>
         <body>
+          {/* WCAG 2.4.1: past the menu and the list tabs straight to the page's content. */}
+          <a class="skip-link" href="#main">
+            {t('nav.skip')}
+          </a>
           <header class="topbar">
             <a class="brand" href="/">
               {t('app.name')}
             </a>
             {caller && (
-              <nav>
+              <nav class="sections" aria-label={t('nav.menu')}>
                 {SECTIONS.map(([prefix, href, key]) => (
-                  <a href={href} class={props.path.startsWith(prefix) ? 'active' : undefined}>
+                  <a href={href} class={props.path.startsWith(prefix) ? 'active' : undefined} aria-current={props.path.startsWith(prefix) ? 'page' : undefined}>
                     {t(key)}
                   </a>
                 ))}
@@ -66,8 +70,9 @@ export function renderDocument(props: LayoutProps): string {
             )}
             {caller && (
               <form class="whoami" method="post" action="/users/logout">
-                <a href="/users/password" title={t('nav.account')}>
-                  {caller.realname || caller.email} · {caller.companyName}
+                <a href="/users/password" title={t('nav.account')} class="account">
+                  <span class="who">{caller.realname || caller.email} · </span>
+                  {caller.companyName}
                 </a>
                 <CsrfField token={props.csrf()} />
                 <button type="submit" class="link">
@@ -76,8 +81,12 @@ export function renderDocument(props: LayoutProps): string {
               </form>
             )}
           </header>
-          <main>
-            {flash && <p class={flash.ok ? 'flash ok' : 'flash error'} role="status">{flash.message}</p>}
+          <main id="main" tabindex={-1}>
+            {flash && (
+              <p class={flash.ok ? 'flash ok' : 'flash error'} role={flash.ok ? 'status' : 'alert'} data-testid="flash">
+                {flash.message}
+              </p>
+            )}
             {page.body}
           </main>
         </body>

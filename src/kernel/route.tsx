@@ -112,7 +112,18 @@ async function renderHtml(spec: EndpointSpec<any>, outcome: Outcome, ctx: Ctx<Ca
 }
 
 export function notFoundPage(t: (key: string) => string): Page {
-  return { title: t('error.not_found'), body: <section><h1>{t('error.not_found')}</h1><p>{t('error.not_found.text')}</p></section> };
+  return {
+    title: t('error.not_found'),
+    body: (
+      <section>
+        <h1>{t('error.not_found')}</h1>
+        <p>{t('error.not_found.text')}</p>
+        <p>
+          <a href="/freights/enlist/10">{t('error.not_found.home')}</a>
+        </p>
+      </section>
+    ),
+  };
 }
 
 /** Fallback rendering for endpoints whose page is not written yet: the data, readable. */
@@ -158,7 +169,8 @@ function loginPath(url: string): string {
 /** Encoded, a 1,000-character target stays far below proxies' header limits (4-8 KiB). */
 const MAX_NEXT = 1000;
 
-function languageFromHeader(header: string | undefined): Language {
+/** The visitor's language from `Accept-Language` (pages without a session, the 404 page). */
+export function languageFromHeader(header: string | undefined): Language {
   const first = (header ?? '').split(',')[0]?.trim().slice(0, 2).toLowerCase();
   const lang = first === 'de' ? 'deu' : 'eng';
   return isLanguage(lang) ? lang : 'eng';

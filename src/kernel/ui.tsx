@@ -16,10 +16,15 @@ export interface Column<R> {
   sortHref?: string;
 }
 
-export function DataTable<R>({ columns, rows, empty, testId }: { columns: Column<R>[]; rows: R[]; empty: string; testId?: string }) {
+/**
+ * A table; on a phone (CSS) each row becomes a card whose cells carry their column's label
+ * (`data-label`), so no table is wider than the screen. `caption` names it for screen readers.
+ */
+export function DataTable<R>({ columns, rows, empty, testId, caption }: { columns: Column<R>[]; rows: R[]; empty: string; testId?: string; caption?: string }) {
   return (
-    <div class="table-wrap">
+    <div class="table-wrap cards">
       <table class="grid" data-testid={testId}>
+        {caption && <caption class="visually-hidden">{caption}</caption>}
         <thead>
           <tr>
             {columns.map((c) => (
@@ -38,7 +43,9 @@ export function DataTable<R>({ columns, rows, empty, testId }: { columns: Column
             rows.map((r) => (
               <tr>
                 {columns.map((c) => (
-                  <td class={c.numeric ? 'num' : undefined}>{c.cell(r)}</td>
+                  <td class={c.numeric ? 'num' : undefined} data-label={c.label || undefined}>
+                    {c.cell(r)}
+                  </td>
                 ))}
               </tr>
             ))
@@ -57,15 +64,35 @@ export interface Tab {
   group?: string;
 }
 
-export function Tabs({ tabs }: { tabs: Tab[] }) {
+/**
+ * Tabs in labelled groups (a tab with `group` starts one). Only the active tab's group shows
+ * its tabs, under a row of group links, so a phone shows the list after two short rows.
+ */
+export function Tabs({ tabs, label }: { tabs: Tab[]; label?: string }) {
+  const groups: { label?: string; tabs: Tab[] }[] = [];
+  for (const tab of tabs) {
+    if (tab.group !== undefined || groups.length === 0) groups.push({ label: tab.group, tabs: [] });
+    groups[groups.length - 1]!.tabs.push(tab);
+  }
+  const current = groups.find((g) => g.tabs.some((t) => t.active)) ?? groups[0];
   return (
-    <nav class="tabs">
-      {tabs.map((t) => [
-        t.group ? <span class="group">{t.group}</span> : null,
-        <a href={t.href} class={t.active ? 'active' : undefined} aria-current={t.active ? 'page' : undefined}>
-          {t.label}
-        </a>,
-      ])}
+    <nav class="tabs" aria-label={label}>
+      {groups.length > 1 && (
+        <div class="tab-groups">
+          {groups.map((g) => (
+            <a href={g.tabs[0]!.href} class={g === current ? 'active' : undefined} aria-current={g === current ? 'true' : undefined}>
+              {g.label}
+            </a>
+          ))}
+        </div>
+      )}
+      <div class="tab-row">
+        {current?.tabs.map((t) => (
+          <a href={t.href} class={t.active ? 'active' : undefined} aria-current={t.active ? 'page' : undefined}>
+            {t.label}
+          </a>
+        ))}
+      </div>
     </nav>
   );
 }
@@ -83,8 +110,9 @@ export function Pager({ page, limit, count, href, t }: { page: number; limit: nu
   );
 }
 
-export function Badge({ value }: { value: string | null | undefined }) {
-  return value ? <span class={`badge ${value}`}>{value}</span> : null;
+/** A state as a coloured word; with `t` in the reader's language (`status.<value>`). */
+export function Badge({ value, t }: { value: string | null | undefined; t?: Translate }) {
+  return value ? <span class={`badge ${value}`}>{t ? t(`status.${value}`) : value}</span> : null;
 }
 
 export function Facts({ items }: { items: [string, ComponentChildren][] }) {
@@ -120,5 +148,54 @@ export function PostButton({ action, label, csrf, fields, variant }: { action: s
         {label}
       </button>
     </form>
+  );
+}
+
+/**
+ * A binding action with a confirmation step and no script: the button opens a box that says
+ * what will happen, and only its second button posts (`<details>`, works without JavaScript).
+ */
+export function ConfirmAction({ action, label, question, confirmLabel, csrf, fields, variant, testId }: { action: string; label: string; question: ComponentChildren; confirmLabel: string; csrf: string; fields?: Record<string, string>; variant?: 'secondary' | 'danger'; testId?: string }) {
+  return (
+    <details class="confirm" data-testid={testId}>
+      <summary class={`button${variant ? ` ${variant}` : ''}`}>{label}</summary>
+      <div class="confirm-box">
+        <p>{question}</p>
+        <form class="inline" method="post" action={action}>
+          <CsrfField token={csrf} />
+          {Object.entries(fields ?? {}).map(([k, v]) => (
+            <input type="hidden" name={k} value={v} />
+          ))}
+          <button type="submit" class={variant}>
+            {confirmLabel}
+          </button>
+        </form>
+      </div>
+    </details>
+  );
+}
+
+/** A labelled form field with its hint and its problem (shown next to it, announced, in the reader's language). */
+export function Field({ id, label, hint, error, required, requiredLabel, children }: { id: string; label: ComponentChildren; hint?: ComponentChildren; error?: string; required?: boolean; requiredLabel?: string; children: ComponentChildren }) {
+  return (
+    <div class={error ? 'field invalid' : 'field'}>
+      <label for={id}>
+        {label}
+        {required && (
+          <span class="required" title={requiredLabel}>
+            {' *'}
+          </span>
+        )}
+      </label>
+      {children}
+      {hint && (
+        <span class="hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      )}
+      <span class="field-error" id={`${id}-error`} role="alert" data-error-for={id}>
+        {error ?? ''}
+      </span>
+    </div>
   );
 }

@@ -1,0 +1,238 @@
+import type { FastifyRequest } from 'fastify';
+import type { Caller, Ctx } from '../kernel/context.ts';
+import { readLocaleDateTime, readLocaleDecimal, readLocaleWeightKg } from '../kernel/locale.ts';
+import type { Warning } from '../kernel/outcome.ts';
+import { isRecord, readString, type Params } from '../kernel/params.ts';
+import { searchCountries } from '../places/countries.ts';
+import { searchForFreight } from '../pricing/handover.ts';
+import type { ExactPlaces } from './booking.ts';
+import { companiesByName } from './page-data.ts';
+
+/**
+ * The HTML freight forms' normalising (decided, docs/decisions.md "Web interface"): what a
+ * person types in their language is turned into the API's field values *before* the same
+ * handler runs, so the JSON API keeps its own lenient rules untouched. What cannot be read is
+ * left out of the call (an edit keeps the stored value) and reported next to its field, in the
+ * user's language, with the typed text kept in the form.
+ */
+
+/** Field name (as in the form) -> message; and field name -> text as typed. */
+export interface FormState {
+  problems: Record<string, string>;
+  typed: Record<string, string>;
+  /** the handler's warnings, for the page */
+  warnings?: Warning[];
+}
+
+const states = new WeakMap<FastifyRequest, FormState>();
+
+/** The form state of this request (set by a normaliser, read by the endpoint's page). */
+export function formStateOf(ctx: Ctx<Caller>): FormState | undefined {
+  return states.get(ctx.req);
+}
+
+const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+/** A country name in either language, or its code: the two-letter code, or undefined. */
+export function countryCode(text: string): string | undefined {
+  const t = text.trim();
+  if (/^[A-Za-z]{2}$/.test(t)) return t.toUpperCase();
+  const [best] = searchCountries(t, 2);
+  if (!best) return undefined;
+  // Only an exact name (or code) is taken: "Deu" must not silently become a country.
+  const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  return [...best.names.eng, ...best.names.deu].some((n) => fold(n) === fold(t)) ? best.code : undefined;
+}
+
+const TIME_FIELDS = ['etd', 'etd_end', 'eta', 'eta_end'] as const;
+const PIECE_NUMBERS = ['depth', 'width', 'height'] as const;
+
+/**
+ * Normalises a freight form (create, edit, booking request) in place of `ctx.params` and
+ * remembers the problems for the page. On edit the form's refs keys are merged into the stored
+ * refs by the handler (mergeRefs), since refs replaces as a whole and the form shows only some.
+ */
+export async function normaliseFreightForm(ctx: Ctx<Caller>, mode: 'add' | 'edit'): Promise<FormState> {
+  const t = ctx.t;
+  const lang = ctx.language;
+  const p: Params = { ...ctx.params };
+  const problems: Record<string, string> = {};
+  const typed: Record<string, string> = {};
+  const keep = (name: string, value: unknown) => {
+    if (typeof value === 'string') typed[name] = value;
+  };
+
+  if ('weight' in p) {
+    keep('weight', p.weight);
+    if (!blank(p.weight)) {
+      const kg = readLocaleWeightKg(p.weight, lang);
+      if (kg === undefined) {
+        problems.weight = t('form.error.weight', { example: lang === 'deu' ? '12,5 t' : '12.5 t' });
+        delete p.weight;
+      } else p.weight = kg;
+    }
+  }
+  for (const name of TIME_FIELDS) {
+    if (!(name in p)) continue;
+    keep(name, p[name]);
+    if (blank(p[name])) continue;
+    const time = readLocaleDateTime(p[name]);
+    if (time === undefined) {
+      problems[name] = t('form.error.datetime', { example: lang === 'deu' ? '26.11.2026 08:00' : '2026-11-26 08:00' });
+      delete p[name];
+    } else p[name] = time;
+  }
+  // An end before its start is kept (the API takes it) but said next to the end.
+  for (const [start, end] of [['etd', 'etd_end'], ['eta', 'eta_end']] as const) {
+    const a = readString(p[start]);
+    const b = readString(p[end]);
+    if (a && b && a.length > 10 && b.length > 10 && b < a && !problems[end]) problems[end] = t('form.error.end_before_start');
+  }
+  for (const side of ['from', 'to'] as const) {
+    const key = `${side}_country`;
+    if (key in p) {
+      keep(key, p[key]);
+      if (!blank(p[key])) {
+        const code = countryCode(String(readString(p[key]) ?? ''));
+        if (!code) {
+          problems[key] = t('form.error.country', { example: lang === 'deu' ? 'Deutschland, DE' : 'Germany, DE' });
+          delete p[key];
+        } else p[key] = code;
+      }
+    }
+    if (side in p) {
+      keep(side, p[side]);
+      const text = readString(p[side])?.trim() ?? '';
+      // "DE-60311" (as the suggestions and the rate search write it) is country and postal code.
+      const cc = /^([A-Za-z]{2})[-\s]+(\d[\dA-Za-z ]*)$/.exec(text);
+      if (cc) {
+        p[side] = `city:${cc[1]!.toUpperCase()}-${cc[2]!.trim()}`;
+        if (blank(p[key]) && !problems[key]) delete p[key];
+      } else if (/^\p{L}[\p{L} .'-]*$/u.test(text) && !/^[A-Za-z]{3}$/.test(text)) {
+        // A name, not a code: the form needs a postal code or an airport (pick a suggestion).
+        problems[side] = t('fv.form.error.place');
+        delete p[side];
+      }
+    }
+    for (const coord of ['latitude', 'longitude']) {
+      const k = `${side}_${coord}`;
+      if (k in p && !blank(p[k])) {
+        const v = readLocaleDecimal(p[k], 'eng');
+        if (v === undefined) delete p[k];
+        else p[k] = v;
+      }
+    }
+  }
+  if (Array.isArray(p.pieces) || isRecord(p.pieces)) {
+    const lines = (Array.isArray(p.pieces) ? p.pieces : Object.values(p.pieces)).filter(isRecord);
+    const out: Record<string, unknown>[] = [];
+    lines.forEach((line, i) => {
+      // A line left empty (the form always offers one more) is no piece line.
+      if (Object.values(line).every(blank)) return;
+      const piece: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(line)) {
+        const name = `pieces[${i}][${k}]`;
+        keep(name, v);
+        if (blank(v)) continue;
+        if (k === 'pieces') {
+          const n = readLocaleDecimal(v, lang);
+          if (n === undefined || !/^\d+$/.test(n)) problems[name] = t('form.error.integer');
+          else piece[k] = n;
+        } else if (k === 'weight') {
+          const kg = readLocaleWeightKg(v, lang);
+          if (kg === undefined) problems[name] = t('form.error.weight', { example: lang === 'deu' ? '420,5' : '420.5' });
+          else piece[k] = kg;
+        } else if ((PIECE_NUMBERS as readonly string[]).includes(k)) {
+          const n = readLocaleDecimal(v, lang);
+          if (n === undefined) problems[name] = t('form.error.number', { example: lang === 'deu' ? '120' : '120' });
+          else piece[k] = n;
+        } else piece[k] = v;
+      }
+      out.push(piece);
+    });
+    p.pieces = out;
+  }
+  if (isRecord(p.refs)) {
+    const refs: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(p.refs)) {
+      keep(`refs[${k}]`, v);
+      if (k === 'target_rate' && !blank(v)) {
+        const n = readLocaleDecimal(v, lang);
+        if (n === undefined) {
+          problems['refs[target_rate]'] = t('form.error.number', { example: lang === 'deu' ? '1.745,50' : '1,745.50' });
+          continue;
+        }
+        refs[k] = n;
+      } else refs[k] = typeof v === 'string' ? v.trim() : v;
+    }
+    // A new freight has no refs but these; an edit merges them into the stored ones (mergeRefs).
+    p.refs = mode === 'add' ? mergeRefs({}, refs) : refs;
+  }
+  const state: FormState = { problems, typed };
+  states.set(ctx.req, state);
+  ctx.params = p;
+  return state;
+}
+
+/** The stored refs with the form's keys applied: a blank value removes its key; other keys (entity, obj_id, …) stay. */
+export function mergeRefs(stored: unknown, form: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = isRecord(stored) ? { ...stored } : {};
+  for (const [k, v] of Object.entries(form)) {
+    if (blank(v)) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** The publish form: company names in the whitelist become ids; unknown names refuse the publish (the page says which). */
+export async function normalisePublishForm(ctx: Ctx<Caller>): Promise<string | null> {
+  const raw = readString(ctx.params.whitelist_names);
+  if (raw === undefined) return null;
+  delete ctx.params.whitelist_names;
+  const { ids, unknown } = await companiesByName(ctx.db, raw);
+  if (unknown.length) return ctx.t('form.error.companies', { names: unknown.join(', ') });
+  ctx.params.whitelist = ids;
+  // Naming companies is choosing them: the tender goes to them alone (unless kept in-house).
+  if (ids.length && String(ctx.params.visibility) !== '-1') ctx.params.visibility = '-2';
+  return null;
+}
+
+/**
+ * The API's warnings of a freight form's call, as messages next to the form's fields, in the
+ * user's language (the JSON answer keeps the English reasons).
+ */
+export function problemsFromWarnings(warnings: Warning[] | undefined, t: Ctx['t']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const w of warnings ?? []) {
+    const r = w.reason;
+    let message: string;
+    if (r === 'a date without time is dropped') message = t('form.error.time_missing');
+    else if (r.startsWith('not a time')) message = t('form.error.datetime', { example: '2026-11-26 08:00' });
+    else if (r.startsWith('unknown IATA code')) message = t('fv.form.error.iata', { code: r.split(' ')[3] ?? '' });
+    else if (r === 'not a number in range') message = t('fv.form.error.range');
+    else if (r.startsWith('longer than')) message = t('fv.form.error.too_long', { max: r.replace(/\D+/g, '') });
+    else if (r === 'not a location') message = t('fv.form.error.place');
+    else if (r === 'unknown field' || r === 'set by the server') continue; // form plumbing, never the user's doing
+    else message = t('fv.form.error.other', { reason: r });
+    out[w.field] = out[w.field] ? `${out[w.field]} ${message}` : message;
+  }
+  return out;
+}
+
+/**
+ * The rate search's Book button (HTML): `pricing_search_id` names the search the rate came from.
+ * Its pieces and weight go into the request (unless the form sent its own), and its exact
+ * places refine the rate's zones (booking.ts). A missing or foreign search adds nothing.
+ */
+export async function normaliseBookingForm(ctx: Ctx<Caller>): Promise<ExactPlaces | undefined> {
+  const raw = ctx.params.pricing_search_id;
+  delete ctx.params.pricing_search_id;
+  const id = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : undefined;
+  const search = id ? await searchForFreight(ctx.db, ctx.caller.companyId, id) : null;
+  if (!search) return undefined;
+  if (!('pieces' in ctx.params) && search.pieces.length) ctx.params.pieces = search.pieces;
+  if (search.weight !== null) ctx.params.weight = search.weight;
+  const refs = isRecord(ctx.params.refs) ? ctx.params.refs : {};
+  ctx.params.refs = { ...refs, pricing_search_id: id };
+  return { from: search.origin, to: search.destination };
+}

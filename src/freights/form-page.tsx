@@ -1,0 +1,203 @@
+import type { ComponentChildren } from 'preact';
+import type { Caller, Ctx } from '../kernel/context.ts';
+import type { Page } from '../kernel/html.tsx';
+import { CsrfField } from '../kernel/html.tsx';
+import { formatNumber, toDateTimeLocal } from '../kernel/locale.ts';
+import { Field } from '../kernel/ui.tsx';
+import { countryName } from '../places/countries.ts';
+import type { FormState } from './form-input.ts';
+import './messages.ts';
+
+/**
+ * The freight form behind /freights/add and /freights/edit/{id}. Field names are the API's
+ * (`from`, `etd`, `pieces[0][weight]`, `refs[customer]`), values shown in the user's language;
+ * form-input.ts reads them back before the same handler runs. Each problem is shown next to its
+ * field with the text as typed; public/app.js checks the same rules while typing (data-check).
+ */
+
+export type FreightView = Record<string, any>;
+
+/** What publishing needs (freight-page.tsx publishGaps): marked with * in the form. */
+const REQUIRED = new Set(['from', 'to', 'etd', 'weight']);
+
+export interface FormPageOptions {
+  /** the saved freight (edit), or a freight to copy (add) */
+  route?: FreightView;
+  mode: 'add' | 'edit';
+  state?: FormState;
+  /** per field: the API's warnings of the save, as messages */
+  warnings?: Record<string, string>;
+  copyOf?: number;
+}
+
+const CATEGORIES = ['ftl', 'ltl', 'express', 'air'];
+
+export function freightFormPage(ctx: Ctx<Caller>, options: FormPageOptions): Page {
+  const t = ctx.t;
+  const lang = ctx.language;
+  const r: FreightView = options.route ?? {};
+  const typed = options.state?.typed ?? {};
+  const problems = { ...(options.warnings ?? {}), ...(options.state?.problems ?? {}) };
+  const refs = (r.refs && typeof r.refs === 'object' ? r.refs : {}) as Record<string, unknown>;
+  const stored: FreightView[] = Array.isArray(r._route_pieces) ? r._route_pieces : [];
+  const typedLines = Object.keys(typed)
+    .map((k) => /^pieces\[(\d+)\]/.exec(k)?.[1])
+    .filter((i): i is string => i !== undefined)
+    .map(Number);
+  const lineCount = Math.min(Math.max(stored.length, typedLines.length ? Math.max(...typedLines) + 1 : 0) + 1, 50);
+  const number = (v: unknown, max = 3) => formatNumber(v, lang, max);
+  // The shown value: as typed when the form comes back, else the stored one in the user's format.
+  const value = (name: string, storedValue: unknown): string => (name in typed ? typed[name]! : storedValue === null || storedValue === undefined ? '' : String(storedValue));
+  const id = (name: string) => `f-${name.replace(/[^A-Za-z0-9]+/g, '-')}`;
+  const describedBy = (name: string, hint?: unknown) => [hint ? `${id(name)}-hint` : null, `${id(name)}-error`].filter(Boolean).join(' ');
+  const field = (name: string, label: string, input: (attrs: Record<string, unknown>) => ComponentChildren, hint?: string) => (
+    <Field id={id(name)} label={label} hint={hint} error={problems[name]} required={REQUIRED.has(name)} requiredLabel={t('form.required')}>
+      {input({ id: id(name), name, 'aria-describedby': describedBy(name, hint), 'aria-invalid': problems[name] ? 'true' : undefined, 'aria-required': REQUIRED.has(name) ? 'true' : undefined })}
+    </Field>
+  );
+  const checks = {
+    weight: t('form.error.weight', { example: lang === 'deu' ? '12,5 t' : '12.5 t' }),
+    number: t('form.error.number', { example: lang === 'deu' ? '1.745,50' : '1,745.50' }),
+    integer: t('form.error.integer'),
+    datetime: t('form.error.datetime', { example: lang === 'deu' ? '26.11.2026 08:00' : '2026-11-26 08:00' }),
+    end: t('form.error.end_before_start'),
+    past: t('form.error.past'),
+  };
+  // A place input offers cities, postal codes and airports as you type (public/app.js, the load
+  // search's place suggestions); a city fills the side's country, address and coordinates.
+  const side = (s: 'from' | 'to') => [
+    field(s, t(`fv.${s}`), (a) => <input {...a} value={value(s, r[s])} data-place="freight" data-side={s} data-postal-placeholder={t('fv.form.postal_placeholder')} autocomplete="off" />, t('fv.form.place.hint')),
+    field(`${s}_country`, t('fv.form.country'), (a) => <input {...a} value={value(`${s}_country`, r[`${s}_country`] ? countryName(String(r[`${s}_country`]), lang) : '')} list="countries" autocomplete="off" data-check="country" />),
+    field(`${s}_addr`, t('fv.form.addr'), (a) => <input {...a} value={value(`${s}_addr`, r[`${s}_addr`])} autocomplete="off" />),
+  ];
+  const coords = (s: 'from' | 'to') =>
+    ['latitude', 'longitude'].map((c) => field(`${s}_${c}`, `${t(`fv.${s}`)}: ${t(`fv.form.${c}`)}`, (a) => <input {...a} value={value(`${s}_${c}`, r[`${s}_${c}`])} inputMode="decimal" />));
+  const time = (name: 'etd' | 'etd_end' | 'eta' | 'eta_end') =>
+    field(name, t(`fv.form.${name}`), (a) => (
+      <input
+        {...a}
+        type="datetime-local"
+        value={name in typed ? typed[name] : toDateTimeLocal(r[name])}
+        data-check="datetime"
+        data-after={name.endsWith('_end') ? id(name.replace('_end', '')) : undefined}
+        data-future={name === 'etd' ? '1' : undefined}
+      />
+    ));
+  const pieceField = (i: number, key: string, label: string, check: string) => {
+    const name = `pieces[${i}][${key}]`;
+    const p = stored[i] ?? {};
+    return field(name, label, (a) => <input {...a} value={value(name, key === 'pieces' ? (p.pieces ?? '') : number(p[key]))} inputMode={key === 'pieces' ? 'numeric' : 'decimal'} data-check={check} size={6} />);
+  };
+  const category = String(r.category ?? 'ftl');
+  const title = options.mode === 'edit' ? t('fv.form.title.edit') : t('fv.form.title.add');
+  const hasProblems = Object.keys(problems).length > 0;
+  const allCountries = searchCountriesForList(lang);
+  return {
+    title,
+    body: (
+      <section class="freight-form">
+        <h1>{title}</h1>
+        {options.copyOf && <p class="flash ok">{t('fv.form.copy_of', { id: options.copyOf })}</p>}
+        {hasProblems && (
+          <p class="flash error" role="alert" data-testid="form-problems">
+            {options.mode === 'edit' && options.state ? t('fv.saved.problems') : t('form.invalid')}
+          </p>
+        )}
+        <form
+          class="stack panel"
+          method="post"
+          action={options.mode === 'edit' ? `/freights/edit/${r.id}` : '/freights/add'}
+          noValidate
+          data-validate="freight"
+          data-msg-weight={checks.weight}
+          data-msg-number={checks.number}
+          data-msg-integer={checks.integer}
+          data-msg-datetime={checks.datetime}
+          data-msg-end={checks.end}
+          data-msg-past={checks.past}
+          data-msg-invalid={t('form.invalid')}
+          data-lang={lang}
+        >
+          <CsrfField token={ctx.reply.generateCsrf()} />
+          <p class="hint">{t('form.required.legend')}</p>
+          <fieldset>
+            <legend>{t('fv.form.section.route')}</legend>
+            <div class="form-grid">{side('from')}</div>
+            <div class="form-grid">{side('to')}</div>
+            <details class="more" open={['from_latitude', 'from_longitude', 'to_latitude', 'to_longitude'].some((k) => problems[k])}>
+              <summary>{t('fv.form.coordinates')}</summary>
+              <div class="form-grid">
+                {coords('from')}
+                {coords('to')}
+              </div>
+            </details>
+          </fieldset>
+          <fieldset>
+            <legend>{t('fv.form.section.dates')}</legend>
+            <div class="form-grid">
+              {time('etd')}
+              {time('etd_end')}
+              {time('eta')}
+              {time('eta_end')}
+            </div>
+          </fieldset>
+          <fieldset>
+            <legend>{t('fv.form.section.goods')}</legend>
+            <div class="form-grid">
+              {field('weight', t('fv.col.weight'), (a) => <input {...a} value={value('weight', number(r.weight))} inputMode="decimal" data-check="weight" autocomplete="off" />, t('fv.form.weight.hint'))}
+              {field('category', t('fv.category'), (a) => (
+                <select {...a}>
+                  {[...new Set([...CATEGORIES, category])].map((c) => (
+                    <option value={c} selected={c === (typed.category ?? category)}>
+                      {CATEGORIES.includes(c) ? t(`fv.form.cat.${c}`) : c}
+                    </option>
+                  ))}
+                </select>
+              ))}
+              {field('refs[commodity]', t('fv.form.commodity'), (a) => <input {...a} value={value('refs[commodity]', refs.commodity)} />)}
+              {field('refs[customer]', t('fv.form.customer'), (a) => <input {...a} value={value('refs[customer]', refs.customer)} />)}
+              {field('refs[target_rate]', t('fv.form.target_rate'), (a) => <input {...a} value={value('refs[target_rate]', number(refs.target_rate, 2))} inputMode="decimal" data-check="number" />)}
+              {field('refs[target_currency]', t('fv.currency'), (a) => <input {...a} value={value('refs[target_currency]', refs.target_currency ?? 'EUR')} maxLength={3} />)}
+            </div>
+          </fieldset>
+          <fieldset data-pieces>
+            <legend>{t('fv.form.pieces')}</legend>
+            {Array.from({ length: lineCount }, (_, i) => (
+              <div class="form-grid piece-line" data-piece-line={String(i)}>
+                {pieceField(i, 'pieces', t('fv.col.pieces'), 'integer')}
+                {pieceField(i, 'depth', t('fv.depth'), 'number')}
+                {pieceField(i, 'width', t('fv.width'), 'number')}
+                {pieceField(i, 'height', t('fv.height'), 'number')}
+                {pieceField(i, 'weight', t('fv.col.weight'), 'weight')}
+              </div>
+            ))}
+            <button type="button" class="secondary" data-add-piece hidden>
+              {t('fv.form.add_piece')}
+            </button>
+          </fieldset>
+          <datalist id="countries">
+            {allCountries.map((c) => (
+              <option value={c} />
+            ))}
+          </datalist>
+          <div class="toolbar">
+            <button type="submit">{t('fv.form.save')}</button>
+            {options.mode === 'edit' && (
+              <a class="button secondary" href={`/freights/view/${r.id}`}>
+                {t('ui.cancel')}
+              </a>
+            )}
+          </div>
+        </form>
+      </section>
+    ),
+  };
+}
+
+/** Country names in the user's language for the country inputs' suggestions. */
+function searchCountriesForList(lang: string): string[] {
+  return COMMON.map((code) => countryName(code, lang));
+}
+
+/** The countries a European road exchange deals with most; any other is typed by name or code. */
+const COMMON = ['DE', 'AT', 'CH', 'NL', 'BE', 'LU', 'FR', 'IT', 'ES', 'PT', 'PL', 'CZ', 'SK', 'HU', 'SI', 'HR', 'RO', 'BG', 'DK', 'SE', 'NO', 'FI', 'GB', 'IE', 'LT', 'LV', 'EE', 'GR', 'TR', 'US'];

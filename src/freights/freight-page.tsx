@@ -1,0 +1,382 @@
+import type { ComponentChildren } from 'preact';
+import type { Caller, Ctx } from '../kernel/context.ts';
+import type { Page } from '../kernel/html.tsx';
+import { CsrfField } from '../kernel/html.tsx';
+import { formatKg, formatMoney, formatNumber, formatStamp, formatWindow } from '../kernel/locale.ts';
+import { Badge, ConfirmAction, DataTable, Facts, PostButton, Select, type Column } from '../kernel/ui.tsx';
+import type { Contact } from './page-data.ts';
+import './messages.ts';
+
+/**
+ * The freight page: what the freight is, whose move it is, and only the actions that can
+ * succeed for this caller now. The rules mirror the state machines (quotes/award.ts: a bid is
+ * confirmed by the owner first, then by the bidder; an open bid changes, a pending one does not;
+ * freights/lifecycle.ts: publish a draft, revoke draft/open/pending, archive
+ * expired/revoked/closed, delivery forward only). Binding actions ask again before they post.
+ */
+
+export type FreightView = Record<string, any>;
+
+export interface FreightPageData {
+  companyNames: Map<number, string>;
+  /** the other side's person after the award (owner and winner only) */
+  contact: Contact | null;
+  /** publish requirements not met yet (field keys), for the owner's draft */
+  gaps: string[];
+  /** companies to address a tender to, by name (owner's draft) */
+  partners: Array<{ id: number; name: string }>;
+  fromCity: string | null;
+  toCity: string | null;
+}
+
+const LIVE = ['open', 'pending'];
+
+/** `60311 Frankfurt am Main (DE)`, `AMS Amsterdam (NL)`; a masked place as the API shows it. */
+export function placeLabel(route: FreightView, side: 'from' | 'to', city: string | null, none: string): string {
+  const code = route[side];
+  const country = route[`${side}_country`];
+  if (code === null || code === undefined || code === '') return String(route[`f_${side}`] ?? none);
+  return [code, city, country ? `(${country})` : null].filter(Boolean).join(' ');
+}
+
+export function typeLabel(route: FreightView, t: Ctx['t']): string {
+  return `${t(`fv.type.${route.type}`)} · ${t(`fv.class.${route.class}`)}`;
+}
+
+/** The freight's publish requirements that are not met (the HTML side's rule, docs/decisions.md). */
+export function publishGaps(route: FreightView): string[] {
+  const gaps: string[] = [];
+  const empty = (v: unknown) => v === null || v === undefined || v === '';
+  if (empty(route.from)) gaps.push('from');
+  if (empty(route.to)) gaps.push('to');
+  if (empty(route.etd)) gaps.push('etd');
+  if (empty(route.weight) || Number(route.weight) <= 0) gaps.push('weight');
+  return gaps;
+}
+
+export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightPageData): Page {
+  const t = ctx.t;
+  const lang = ctx.language;
+  const csrf = ctx.reply.generateCsrf();
+  const me = ctx.caller.companyId;
+  const owner = route.company === me;
+  const winner = route.winner !== null && route.winner === me;
+  const status: string = route.status;
+  const market = LIVE.includes(status);
+  const bids: FreightView[] = Array.isArray(route._bids) ? route._bids : [];
+  const live = bids.filter((b) => LIVE.includes(b.status));
+  const mine = bids.filter((b) => b.company === me && LIVE.includes(b.status));
+  const myOpenBid = mine.find((b) => b.status === 'open');
+  const myPendingBid = mine.find((b) => b.status === 'pending');
+  const name = (id: unknown) => (typeof id === 'number' ? (data.companyNames.get(id) ?? t('fv.company_unknown')) : '–');
+  const money = (v: unknown, c?: unknown) => formatMoney(v, c, lang) || '–';
+  const none = t('placeholder.undefined');
+  const booking = route.type === 'FFR';
+  const refs = (route.refs && typeof route.refs === 'object' ? route.refs : {}) as Record<string, any>;
+  const pieces: FreightView[] = Array.isArray(route._route_pieces) ? route._route_pieces : [];
+  const totalPieces = pieces.reduce((sum, p) => sum + (Number(p.pieces) || 0), 0);
+  const addressedTo: number[] = Array.isArray(route.whitelist) ? route.whitelist : [];
+
+  /** Owner confirms first; the bidder confirms a bid the owner accepted (quotes/award.ts allows both orders, the page leads one way). */
+  const ownerMayConfirm = (b: FreightView) => owner && market && LIVE.includes(b.status) && !b.owner_confirmed;
+  const bidderMayConfirm = (b: FreightView) => b.company === me && market && LIVE.includes(b.status) && b.owner_confirmed && !b.bidder_confirmed;
+  const confirmButton = (b: FreightView) => (
+    <ConfirmAction
+      action={`/quotes/confirm/${b.id}`}
+      label={t('fv.confirm')}
+      question={owner && b.company !== me ? t('fv.confirm.owner_q', { company: name(b.company), amount: money(b.amount, b.currency_code) }) : t('fv.confirm.bidder_q', { amount: money(b.amount, b.currency_code) })}
+      confirmLabel={t('fv.confirm.yes')}
+      csrf={csrf}
+      testId="confirm-bid"
+    />
+  );
+  const revokeBidButton = (b: FreightView) => (
+    <ConfirmAction action={`/quotes/revoke/${b.id}`} label={t('fv.revoke_bid')} question={t('fv.revoke_bid.q', { amount: money(b.amount, b.currency_code) })} confirmLabel={t('fv.revoke_bid.yes')} csrf={csrf} variant="secondary" testId="revoke-bid" />
+  );
+
+  // ----- whose move it is
+  let next: { text: string; yours: boolean };
+  const pendingMine = live.find((b) => b.owner_confirmed && !b.bidder_confirmed);
+  const pendingTheirs = live.find((b) => b.bidder_confirmed && !b.owner_confirmed);
+  if (owner) {
+    if (status === 'draft') next = { text: data.gaps.length ? t('fv.next.owner.draft_gaps') : booking ? t('fv.next.owner.draft_booking', { company: addressedTo.map(name).join(', ') }) : t('fv.next.owner.draft'), yours: true };
+    else if (market && pendingTheirs) next = { text: t('fv.next.owner.confirm_theirs', { company: name(pendingTheirs.company), amount: money(pendingTheirs.amount, pendingTheirs.currency_code) }), yours: true };
+    else if (market && pendingMine) next = { text: t('fv.next.owner.waiting', { company: name(pendingMine.company), amount: money(pendingMine.amount, pendingMine.currency_code) }), yours: false };
+    else if (market && live.length) next = { text: t('fv.next.owner.choose', { count: live.length, deadline: formatStamp(route.deadline, lang) }), yours: true };
+    else if (market) next = { text: t('fv.next.owner.no_bids', { deadline: formatStamp(route.deadline, lang) }), yours: false };
+    else if (status === 'taken') next = { text: t('fv.next.owner.taken', { company: name(route.winner), price: money(route.price, bids.find((b) => b.status === 'accepted')?.currency_code) }), yours: false };
+    else if (status === 'expired') next = { text: t('fv.next.owner.expired'), yours: true };
+    else next = { text: t(`fv.next.${status}`), yours: false };
+  } else if (winner) {
+    next = status === 'taken' ? { text: t('fv.next.winner.taken', { price: money(route.price, bids.find((b) => b.status === 'accepted')?.currency_code) }), yours: true } : { text: t(`fv.next.${status}`), yours: false };
+  } else if (market) {
+    const awaited = mine.find((b) => b.owner_confirmed && !b.bidder_confirmed);
+    const confirmedByMe = mine.find((b) => b.bidder_confirmed && !b.owner_confirmed);
+    if (awaited) next = { text: t('fv.next.bidder.confirm', { amount: money(awaited.amount, awaited.currency_code) }), yours: true };
+    else if (confirmedByMe) next = { text: t('fv.next.bidder.waiting_owner', { amount: money(confirmedByMe.amount, confirmedByMe.currency_code) }), yours: false };
+    else if (myOpenBid) next = { text: t('fv.next.bidder.with_owner', { amount: money(myOpenBid.amount, myOpenBid.currency_code) }), yours: false };
+    else next = { text: t('fv.next.bidder.bid', { deadline: formatStamp(route.deadline, lang) }), yours: true };
+  } else {
+    next = { text: t(status === 'taken' || status === 'closed' || status === 'archived' ? 'fv.next.lost' : `fv.next.${status}`), yours: false };
+  }
+
+  // ----- the bids table
+  const bidColumns: Column<FreightView>[] = [
+    { label: t('fv.col.company'), cell: (b) => (b.company === me ? `${name(b.company)} (${t('fv.you')})` : name(b.company)) },
+    { label: t('fv.col.amount'), cell: (b) => <strong>{money(b.amount, b.currency_code)}</strong>, numeric: true },
+    {
+      label: t('fv.col.rates'),
+      cell: (b) => (b.rate_base === null && b.rate_fsc === null && b.rate_ssc === null ? '–' : `${formatMoney(b.rate_base, null, lang) || '–'} / ${formatMoney(b.rate_fsc, null, lang) || '–'} / ${formatMoney(b.rate_ssc, null, lang) || '–'}`),
+    },
+    { label: t('fv.col.note'), cell: (b) => <span class="wrap-text">{b.note || '–'}</span> },
+    { label: t('fv.col.status'), cell: (b) => <Badge value={b.status} t={t} /> },
+    {
+      label: t('fv.col.next'),
+      cell: (b) => {
+        if (!market || !LIVE.includes(b.status)) return null;
+        const parts: ComponentChildren[] = [];
+        if (ownerMayConfirm(b)) parts.push(confirmButton(b));
+        else if (owner && b.owner_confirmed) parts.push(<span class="muted">{t('fv.waiting_for', { company: name(b.company) })}</span>);
+        if (b.company === me) {
+          if (bidderMayConfirm(b)) parts.push(confirmButton(b));
+          else if (!owner && b.bidder_confirmed) parts.push(<span class="muted">{t('fv.waiting_for_shipper')}</span>);
+          else if (!owner && !b.owner_confirmed) parts.push(<span class="muted">{t('fv.waiting_for_shipper')}</span>);
+          parts.push(revokeBidButton(b));
+        }
+        return <div class="actions">{parts}</div>;
+      },
+    },
+  ];
+
+  // ----- actions
+  const actions: ComponentChildren[] = [];
+  // The confirmation that is awaited from this caller comes first (it is also in the bids table).
+  const awaitedFromMe = owner ? pendingTheirs : mine.find((b) => bidderMayConfirm(b));
+  if (market && awaitedFromMe && (owner ? ownerMayConfirm(awaitedFromMe) : bidderMayConfirm(awaitedFromMe))) actions.push(<div class="actions">{confirmButton(awaitedFromMe)}</div>);
+  if (owner && status === 'draft') {
+    if (data.gaps.length) {
+      actions.push(
+        <div class="gaps" data-testid="publish-gaps">
+          <p>{t('fv.publish.gaps')}</p>
+          <ul>
+            {data.gaps.map((g) => (
+              <li>{t(`fv.gap.${g}`)}</li>
+            ))}
+          </ul>
+          <a class="button" href={`/freights/edit/${route.id}`}>
+            {t('fv.complete')}
+          </a>
+        </div>,
+      );
+    } else if (booking) {
+      actions.push(
+        <form class="stack" method="post" action={`/freights/view/${route.id}`} data-testid="publish">
+          <CsrfField token={csrf} />
+          <input type="hidden" name="action" value="publish" />
+          {/* A booking request is no auction: the carrier answers until pick-up (docs/decisions.md). */}
+          {bookingDeadline(route, ctx) && <input type="hidden" name="deadline" value={bookingDeadline(route, ctx)!} />}
+          <p class="muted">{t('fv.publish.booking_hint', { company: addressedTo.map(name).join(', ') || none })}</p>
+          <div>
+            <button type="submit">{t('fv.publish.booking')}</button>
+          </div>
+        </form>,
+      );
+    } else {
+      const visibility = String(route.visibility ?? 0);
+      actions.push(
+        <form class="stack" method="post" action={`/freights/view/${route.id}`} data-testid="publish">
+          <CsrfField token={csrf} />
+          <input type="hidden" name="action" value="publish" />
+          <label>
+            {t('fv.visibility')}
+            <Select name="visibility" value={['0', '-1', '-2'].includes(visibility) ? visibility : '0'} options={['0', '-2', '-1'].map((v) => [v, t(`fv.vis.${v}`)])} />
+          </label>
+          <label>
+            {t('fv.whitelist')}
+            <input name="whitelist_names" list="partner-companies" value={addressedTo.map(name).join(', ')} autocomplete="off" />
+            <span class="hint">{t('fv.whitelist.hint')}</span>
+          </label>
+          <datalist id="partner-companies">
+            {data.partners.map((c) => (
+              <option value={c.name} />
+            ))}
+          </datalist>
+          <label>
+            {t('fv.deadline')}
+            <input type="datetime-local" name="deadline" />
+            <span class="hint">{t('fv.deadline.hint')}</span>
+          </label>
+          <div>
+            <button type="submit">{t('fv.publish')}</button>
+          </div>
+        </form>,
+      );
+    }
+  }
+  if (!owner && market && !myPendingBid) {
+    const amount = myOpenBid ? myOpenBid.amount : refs.target_rate;
+    actions.push(
+      <form class="stack" method="post" action="/quotes/add" data-testid="bid-form">
+        <CsrfField token={csrf} />
+        <input type="hidden" name="route" value={String(route.id)} />
+        {myOpenBid && <input type="hidden" name="id" value={String(myOpenBid.id)} />}
+        <h3>{myOpenBid ? t('fv.bid.change') : t('fv.bid')}</h3>
+        <div class="form-grid">
+          <label>
+            {t('fv.col.amount')}
+            <input name="amount" inputMode="decimal" required value={amount === null || amount === undefined ? '' : formatNumber(amount, lang, 2, 2)} autocomplete="off" />
+          </label>
+          <label>
+            {t('fv.currency')}
+            <input name="currency_code" value={myOpenBid?.currency_code ?? refs.target_currency ?? 'EUR'} maxLength={3} required pattern="[A-Za-z]{3}" />
+          </label>
+        </div>
+        <details class="more">
+          <summary>{t('fv.bid.components')}</summary>
+          <div class="form-grid">
+            <label>
+              {t('fv.col.base')}
+              <input name="rate_base" inputMode="decimal" value={formatNumber(myOpenBid?.rate_base, lang, 2, 2)} />
+            </label>
+            <label>
+              {t('fv.col.fsc')}
+              <input name="rate_fsc" inputMode="decimal" value={formatNumber(myOpenBid?.rate_fsc, lang, 2, 2)} />
+            </label>
+            <label>
+              {t('fv.col.ssc')}
+              <input name="rate_ssc" inputMode="decimal" value={formatNumber(myOpenBid?.rate_ssc, lang, 2, 2)} />
+            </label>
+          </div>
+        </details>
+        <label>
+          {t('fv.col.note')}
+          <input name="note" value={myOpenBid?.note ?? ''} maxLength={2000} />
+        </label>
+        <div>
+          <button type="submit">{myOpenBid ? t('fv.bid.update') : t('fv.bid.submit')}</button>
+        </div>
+      </form>,
+    );
+  }
+  if ((owner || winner) && status === 'taken') {
+    const current = Number(route.delivery_status ?? 0);
+    actions.push(
+      <form class="inline" method="post" action={`/freights/delivery/${route.id}`} data-testid="delivery">
+        <CsrfField token={csrf} />
+        <label>
+          {t('fv.delivery')}
+          <Select name="delivery_status" value={String(current)} options={[0, 1, 2, 3].filter((v) => v >= current).map((v) => [String(v), t(`freight.delivery.${v}`)])} />
+        </label>
+        <button type="submit">{t('fv.delivery.save')}</button>
+      </form>,
+    );
+  }
+  const ownerLinks: ComponentChildren[] = [];
+  if (owner && ['expired', 'revoked', 'closed', 'archived'].includes(status)) {
+    ownerLinks.push(
+      <a class="button" href={`/freights/add?copy=${route.id}`} data-testid="republish">
+        {t('fv.republish')}
+      </a>,
+    );
+  }
+  if (owner && ['expired', 'revoked', 'closed'].includes(status)) {
+    ownerLinks.push(<PostButton action={`/freights/archive/${route.id}`} label={t('fv.archive')} csrf={csrf} variant="secondary" />);
+  }
+  if (owner && ['draft', 'open', 'pending'].includes(status)) {
+    ownerLinks.push(
+      <ConfirmAction action={`/freights/revoke/${route.id}`} label={t('fv.revoke')} question={t(live.length ? 'fv.revoke.q_bids' : 'fv.revoke.q', { count: live.length })} confirmLabel={t('fv.revoke.yes')} csrf={csrf} variant="danger" testId="revoke-freight" />,
+    );
+  }
+  if (ownerLinks.length) actions.push(<div class="actions">{ownerLinks}</div>);
+
+  const deliveryWords = status === 'taken' || status === 'closed' ? route.delivery_status_in_words : null;
+  const facts: [string, ComponentChildren][] = [
+    [t('fv.type'), typeLabel(route, t)],
+    [t('fv.from'), [placeLabel(route, 'from', data.fromCity, none), route.from_addr && route.from_addr !== data.fromCity ? <div class="muted">{route.from_addr}</div> : null]],
+    [t('fv.to'), [placeLabel(route, 'to', data.toCity, none), route.to_addr && route.to_addr !== data.toCity ? <div class="muted">{route.to_addr}</div> : null]],
+    [t('fv.col.etd'), formatWindow(route.etd, route.etd_end, lang) || none],
+    [t('fv.col.eta'), formatWindow(route.eta, route.eta_end, lang) || none],
+    [t('fv.weight'), formatKg(route.weight, lang) || none],
+    [t('fv.col.pieces'), totalPieces ? formatNumber(totalPieces, lang) : none],
+  ];
+  // Goods and references are the owner's and the winner's to see (refs, decisions.md §4).
+  if (owner || refs.commodity) facts.push([t('fv.form.commodity'), refs.commodity ? <span class="wrap-text">{String(refs.commodity)}</span> : none]);
+  if (owner || refs.customer) facts.push([owner ? t('fv.form.customer') : t('fv.reference'), refs.customer ? String(refs.customer) : none]);
+  if (!booking || route.deadline) facts.push([t('fv.col.deadline'), formatStamp(route.deadline, lang) || none]);
+  if (refs.target_rate !== undefined && refs.target_rate !== null && refs.target_rate !== '') facts.push([t('fv.target_rate'), money(refs.target_rate, refs.target_currency)]);
+  if (route.price !== null && route.price !== undefined) facts.push([t('fv.col.price'), money(route.price, bids.find((b) => b.status === 'accepted')?.currency_code ?? refs.target_currency)]);
+  facts.push([t('fv.owner'), route._company ? String(route._company.name) : name(route.company)]);
+  if (owner && route.visibility === -2 && addressedTo.length) facts.push([t('fv.addressed_to'), addressedTo.map(name).join(', ')]);
+  if (route.winner) facts.push([t('fv.winner'), name(route.winner)]);
+  if (deliveryWords) facts.push([t('fv.delivery'), String(deliveryWords)]);
+
+  // The owner's decision is among the bids: while they are live, they come right after the next step.
+  const bidsFirst = owner && market && live.length > 0;
+  const bidsSection =
+    route._bids !== undefined
+      ? [<h2>{t('fv.bids')}</h2>, <DataTable columns={bidColumns} rows={bids.filter((b) => owner || b.company === me)} empty={owner ? t('fv.no_bids') : t('fv.no_own_bids')} testId="bids" />]
+      : null;
+  const heading = `${placeLabel(route, 'from', data.fromCity, none)} → ${placeLabel(route, 'to', data.toCity, none)}`;
+  return {
+    title: heading,
+    body: (
+      <section>
+        <div class="toolbar">
+          <h1>
+            {heading} <span class="muted">{refs.customer ? String(refs.customer) : `#${route.id}`}</span>
+          </h1>
+          <Badge value={status} t={t} />
+          <span class="spacer" />
+          {route.editable && (
+            <a class="button secondary" href={`/freights/edit/${route.id}`}>
+              {t('fv.edit')}
+            </a>
+          )}
+        </div>
+        <p class={next.yours ? 'next-step yours' : 'next-step'} data-testid="next-step" role="status">
+          <strong>{next.yours ? t('fv.next.your_move') : t('fv.next.their_move')}</strong> {next.text}
+        </p>
+        {bidsFirst && bidsSection}
+        <div class="columns">
+          <div class="panel">
+            <h2>{t('fv.details')}</h2>
+            <Facts items={facts} />
+          </div>
+          <div class="panel">
+            <h2>{t('fv.actions')}</h2>
+            {data.contact && (
+              <div class="contact" data-testid="contact">
+                <h3>{owner ? t('fv.contact.carrier') : t('fv.contact.shipper')}</h3>
+                <p>
+                  {data.contact.realname || data.contact.email} · {data.contact.company}
+                  <br />
+                  <a href={`mailto:${data.contact.email}`}>{data.contact.email}</a>
+                </p>
+              </div>
+            )}
+            {actions.length ? actions : <p class="muted">{t('fv.no_actions')}</p>}
+          </div>
+        </div>
+        <h2>{t('fv.pieces')}</h2>
+        <DataTable
+          columns={[
+            { label: t('fv.col.pieces'), cell: (p) => formatNumber(p.pieces, lang) || '–', numeric: true },
+            { label: t('fv.col.dims'), cell: (p) => `${formatNumber(p.depth, lang) || '–'} × ${formatNumber(p.width, lang) || '–'} × ${formatNumber(p.height, lang) || '–'}` },
+            { label: t('fv.col.weight'), cell: (p) => formatNumber(p.weight, lang) || '–', numeric: true },
+          ]}
+          rows={pieces}
+          empty={t('fv.no_pieces')}
+          testId="pieces"
+        />
+        {!bidsFirst && bidsSection}
+      </section>
+    ),
+  };
+}
+
+/** A booking request's answer window: until pick-up when that lies ahead, else three days. */
+function bookingDeadline(route: FreightView, ctx: Ctx<Caller>): string | undefined {
+  const etd = typeof route.etd === 'string' ? ctx.clock.parse(route.etd) : null;
+  if (etd && etd.getTime() > ctx.clock.now().getTime() + 3600_000) return route.etd.slice(0, 16);
+  return '+72 hours';
+}
