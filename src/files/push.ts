@@ -22,7 +22,7 @@ export const ACTIONS = ['rates', 'status', 'fsu', 'xfsu'] as const;
 const STATUS_READERS: Record<string, (text: string, clock: Clock) => Promise<StatusEvent[]>> = {
   status: parseStatusCsv,
   fsu: (text, clock) => parseFsu(text, clock.now()),
-  xfsu: (text, clock) => parseXfsu(text, clock.now()),
+  xfsu: (text) => parseXfsu(text),
 };
 
 const MAX_NAME = 255;

@@ -4,7 +4,6 @@ import { readCsvInSlices } from './pace.ts';
 import { FileRefused } from './problems.ts';
 import { flightNumber, normaliseAwb, Problems } from './status-fields.ts';
 
-export { normaliseAwb } from './status-fields.ts';
 
 /** The columns of a status file (decisions.md §6), in any order; the header row names them. */
 export const STATUS_COLUMNS = ['awb', 'code', 'time', 'location', 'flight_number', 'pieces', 'weight', 'special_handling_codes', 'warehouse_location'] as const;

@@ -79,7 +79,7 @@ interface Frame {
  * Reads one Cargo-XML status message. Anything that cannot be read refuses the file whole (406,
  * nothing stored), naming the line and the element path.
  */
-export async function parseXfsu(text: string, now: Date): Promise<StatusEvent[]> {
+export async function parseXfsu(text: string): Promise<StatusEvent[]> {
   const problems = new Problems();
   const events: StatusEvent[] = [];
   const parser = new SaxesParser({ xmlns: true, position: true });
@@ -93,7 +93,7 @@ export async function parseXfsu(text: string, now: Date): Promise<StatusEvent[]>
   const read: MasterConsignment[] = [];
   const pace = pacer();
   const readPending = async () => {
-    for (let m = read.shift(); m; m = read.shift()) await readMaster(m, now, problems, events, pace);
+    for (let m = read.shift(); m; m = read.shift()) await readMaster(m, problems, events, pace);
   };
 
   const stop = (line: number, field: string | null, message: string) => {
@@ -184,7 +184,7 @@ export async function parseXfsu(text: string, now: Date): Promise<StatusEvent[]>
 }
 
 /** The status events of one MasterConsignment, or its problems. */
-async function readMaster(m: MasterConsignment, now: Date, problems: Problems, events: StatusEvent[], pace: () => Promise<void>): Promise<void> {
+async function readMaster(m: MasterConsignment, problems: Problems, events: StatusEvent[], pace: () => Promise<void>): Promise<void> {
   const at = (where: { line: number; path: string }, message: string) => problems.add({ line: where.line, field: where.path, message });
   const awb = m.awb ? normaliseAwb(m.awb.value) : null;
   if (!m.awb) at({ line: m.line, path: `${m.path}/TransportContractDocument/ID` }, 'no AWB number');
