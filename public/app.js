@@ -1,37 +1,160 @@
 // Progressive enhancement only: every page works without this file.
-// Location autocomplete: inputs marked data-autocomplete="location" get suggestions of airports
-// (code, name, city) and postal areas known to the exchange, from the rate-search API.
 (function () {
   'use strict';
+
+  // ---------------------------------------------------------------------------------------------
+  // Places a person can type. Inputs marked data-place="filter|near|freight|rate" get suggestions
+  // (countries, postal areas, airports, cities) from GET /places/suggest.json in a <datalist>;
+  // each suggestion's value is what that input takes (docs/decisions.md, Load search). Picking a
+  // city does more where the input needs coordinates rather than a name:
+  // - list search "From"/"To": the city's lat,lon goes to the side's "Around" input;
+  // - freight form: the city fills the side's country, address and coordinates, and the postal
+  //   code is left to type; an airport clears them, so the server fills them from the airport.
+  // The rate search form also lists the postal zones of rate sheets (pricing autocomplete).
+
   var timer = null;
+  var seq = 0;
+  var picks = {}; // input name -> { prefix, byValue: option value -> suggestion }
+
+  function field(form, name) {
+    return form && name ? form.querySelector('[name="' + name + '"]') : null;
+  }
+
+  function listFor(input) {
+    var id = input.getAttribute('list');
+    if (!id) {
+      id = 'places-' + input.name.replace(/[^A-Za-z0-9_-]/g, '-');
+      input.setAttribute('list', id);
+    }
+    var list = document.getElementById(id);
+    if (!list) {
+      list = document.createElement('datalist');
+      list.id = id;
+      input.insertAdjacentElement('afterend', list);
+    }
+    return list;
+  }
+
+  function getData(url) {
+    return fetch(url, { credentials: 'same-origin', headers: { accept: 'application/json' } })
+      .then(function (r) { return r.ok ? r.json() : {}; })
+      .then(function (body) { return (body && body.data) || {}; })
+      .catch(function () { return {}; });
+  }
+
+  // A freight form city has no postal code in the data: its option shows (and is) its name.
+  function optionValue(mode, s) {
+    return mode === 'freight' && s.kind === 'city' ? s.label : s.value;
+  }
+
   function suggest(input) {
-    var list = document.getElementById(input.getAttribute('list'));
-    var q = input.value.trim().replace(/^(airport|city):/i, '');
-    if (!list || q.length < 2) return;
-    var types = ['airport', 'city'];
-    Promise.all(types.map(function (type) {
-      return fetch('/pricing/search/location/' + encodeURIComponent(q) + '/' + type + '.json', { credentials: 'same-origin' })
-        .then(function (r) { return r.ok ? r.json() : { data: {} }; })
-        .then(function (body) { return (body.data && body.data.locations) || []; })
-        .catch(function () { return []; });
-    })).then(function (groups) {
+    var mode = input.getAttribute('data-place');
+    var raw = input.value;
+    var prefix = '';
+    var q = raw;
+    // The list search takes several places, comma separated: suggest for the last one.
+    if (mode === 'filter' && raw.lastIndexOf(',') >= 0) {
+      prefix = raw.slice(0, raw.lastIndexOf(',') + 1) + ' ';
+      q = raw.slice(raw.lastIndexOf(',') + 1);
+    }
+    q = q.trim().replace(/^(airport|city):\s*/i, '');
+    if (q.length < 2) return;
+    var query = 'q=' + encodeURIComponent(q) + '&for=' + encodeURIComponent(mode);
+    if (mode === 'freight') {
+      var country = field(input.form, input.getAttribute('data-side') + '_country');
+      if (country && /^[A-Za-z]{2}$/.test(country.value.trim())) query += '&country=' + encodeURIComponent(country.value.trim());
+    }
+    var requests = [getData('/places/suggest.json?' + query).then(function (d) { return d.places || []; })];
+    if (mode === 'rate') {
+      requests.unshift(getData('/pricing/search/location/' + encodeURIComponent(q) + '/city.json').then(function (d) {
+        return (d.locations || []).map(function (l) { return { kind: 'zone', value: l.value, label: l.label }; });
+      }));
+    }
+    var mine = ++seq;
+    Promise.all(requests).then(function (groups) {
+      if (mine !== seq) return; // a later keystroke asked again
+      var list = listFor(input);
+      var byValue = {};
       list.textContent = '';
-      groups.forEach(function (locations) {
-        locations.forEach(function (loc) {
+      groups.forEach(function (group) {
+        group.forEach(function (s) {
+          var value = optionValue(mode, s);
+          if (!value || byValue[prefix + value]) return;
+          byValue[prefix + value] = s;
           var option = document.createElement('option');
-          option.value = loc.value;
-          option.label = loc.label;
+          option.value = prefix + value;
+          option.label = s.label;
           list.appendChild(option);
         });
       });
+      picks[input.name] = { prefix: prefix, byValue: byValue };
     });
   }
+
+  function showNear(input, text) {
+    var note = document.querySelector('[data-near-note="' + input.name + '"]');
+    if (note) note.textContent = text;
+  }
+
+  function picked(input, s, prefix) {
+    var mode = input.getAttribute('data-place');
+    var form = input.form;
+    if (mode === 'filter' && s.kind === 'city') {
+      var near = field(form, input.getAttribute('data-near'));
+      if (!near) return;
+      near.value = s.value;
+      showNear(near, s.label);
+      input.value = prefix.replace(/,\s*$/, '');
+    } else if (mode === 'near') {
+      showNear(input, s.label);
+    } else if (mode === 'freight') {
+      var side = input.getAttribute('data-side');
+      var set = function (name, value) {
+        var f = field(form, side + '_' + name);
+        if (f) f.value = value === undefined || value === null ? '' : String(value);
+      };
+      if (s.kind === 'city') {
+        set('country', s.country);
+        set('addr', s.name);
+        set('latitude', s.latitude);
+        set('longitude', s.longitude);
+        input.value = '';
+        input.placeholder = input.getAttribute('data-postal-placeholder') || '';
+        input.focus();
+      } else if (s.kind === 'airport') {
+        ['country', 'addr', 'latitude', 'longitude'].forEach(function (n) { set(n, ''); });
+      } else if (s.kind === 'postal') {
+        set('country', s.country);
+      }
+    }
+  }
+
   document.addEventListener('input', function (event) {
     var input = event.target;
-    if (!input || !input.matches || !input.matches('input[data-autocomplete="location"]')) return;
+    if (!input || !input.matches || !input.matches('input[data-place]')) return;
+    var known = picks[input.name];
+    var chosen = known && known.byValue[input.value];
+    if (chosen) {
+      picked(input, chosen, known.prefix);
+      return;
+    }
     clearTimeout(timer);
     timer = setTimeout(function () { suggest(input); }, 200);
   });
+
+  // ---------------------------------------------------------------------------------------------
+  // Unread notifications (alerts of saved searches) as a count beside the header link.
+  var bell = document.querySelector('[data-notifications]');
+  if (bell) {
+    getData('/notifications/unread.json').then(function (d) {
+      if (!d.unread) return;
+      var count = document.createElement('span');
+      count.className = 'count';
+      count.textContent = d.unread > 99 ? '99+' : String(d.unread);
+      bell.appendChild(count);
+      bell.setAttribute('aria-label', bell.textContent.replace(count.textContent, '').trim() + ': ' + d.unread);
+    });
+  }
 })();
 
 // -------------------------------------------------------------------------------------------------

@@ -23,6 +23,8 @@ import { milkrunEndpoints } from './milkrun/routes.ts';
 import { shipmentEndpoints } from './shipments/routes.ts';
 import { tmsEndpoints } from './tms/routes.ts';
 import { webhookEndpoints } from './webhooks/routes.tsx';
+import { searchEndpoints } from './searches/routes.tsx';
+import { placeEndpoints } from './places/routes.ts';
 import { attachWebhookDispatcher } from './webhooks/start.ts';
 
 export interface AppOptions {
@@ -70,6 +72,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...tmsEndpoints(),
     ...caseEndpoints(),
     ...webhookEndpoints(),
+    ...searchEndpoints(),
+    ...placeEndpoints(),
   ];
   // The API description of every JSON endpoint above (GET /openapi.json) and its reference page.
   endpoints.push(openApiRoutes(http, () => endpoints).docs);

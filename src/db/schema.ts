@@ -7,9 +7,10 @@ import type { MilkrunTables } from '../milkrun/tables.ts';
 import type { TmsTables } from '../tms/tables.ts';
 import type { EventTables } from '../events/tables.ts';
 import type { WebhookTables } from '../webhooks/tables.ts';
+import type { SearchTables } from '../searches/tables.ts';
 
 /**
  * The whole database as Kysely sees it: each module declares its own tables next to its code
  * and this interface joins them (one line per module).
  */
-export interface DB extends AccountTables, FreightTables, PricingTables, FileTables, MilkrunTables, TmsTables, CaseTables, EventTables, WebhookTables {}
+export interface DB extends AccountTables, FreightTables, PricingTables, FileTables, MilkrunTables, TmsTables, CaseTables, EventTables, WebhookTables, SearchTables {}

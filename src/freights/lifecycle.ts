@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { emitEvent, emitExpired } from '../events/emit.ts';
+import { alertSavedSearches } from '../searches/alerts.ts';
 import type { Caller, Services } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import { storableDate } from './fields.ts';
@@ -239,6 +240,8 @@ export async function publishFreight(db: Kysely<DB>, clock: Clock, caller: Calle
     if (visibility === -2 && input.visibility === -2 && input.whitelist !== undefined) values.whitelist = input.whitelist;
     const updated = await trx.updateTable('freights').set(values).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
     await emitEvent(trx, clock, { type: 'freight.published', freightId: row.id });
+    // Saved searches of other companies that match: notifications and freight.matched, same transaction.
+    await alertSavedSearches(trx, clock, row.id);
     return { kind: 'ok', row: updated };
   });
 }

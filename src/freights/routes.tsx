@@ -13,6 +13,7 @@ import { editFreight, insertFreight, presentOne, type ReadContext } from './stor
 import { flightEndpoints, templateEndpoints } from './templates.ts';
 import { addRefs, newFreightValues } from './create.ts';
 import { trackingEndpoints } from '../tracking/routes.ts';
+import { alertSavedSearches } from '../searches/alerts.ts';
 import { enlistPage, type FreightView } from './views.tsx';
 import { freightPage, publishGaps } from './freight-page.tsx';
 import { freightFormPage } from './form-page.tsx';
@@ -117,7 +118,10 @@ export function freightEndpoints(): Endpoint[] {
         warnings.push(...parsed.warnings);
         const values = await newFreightValues(ctx, parsed.values, ctx.params.winner_direct, warnings);
         addRefs(values, search.refs);
-        const row = await insertFreight(ctx.db, ctx.caller, ctx.clock.now(), { values, pieces: parsed.pieces });
+        // Created open (winner_direct): it enters the market, so matching saved searches alert.
+        const row = await insertFreight(ctx.db, ctx.caller, ctx.clock.now(), { values, pieces: parsed.pieces }, (trx, created) =>
+          created.status === 'open' ? alertSavedSearches(trx, ctx.clock, created.id) : Promise.resolve(),
+        );
         // api.md: the flat freight in `data` (id at data.id).
         return ok(await presentOne(rc(ctx), row, 'owner'), withWarnings(warnings));
       },

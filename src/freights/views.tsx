@@ -2,8 +2,12 @@ import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
+import type { Warning } from '../kernel/outcome.ts';
 import { Badge, DataTable, Facts, Pager, PostButton, Select, Tabs, type Column, type Tab } from '../kernel/ui.tsx';
+import { cityNear } from '../places/cities.ts';
+import { countLists } from '../searches/counts.ts';
 import { tourColumns } from '../tms/views.tsx';
+import { readFreightSearch, searchToParams, DEFAULT_RADIUS_KM, type SearchParamName } from './search.ts';
 
 /**
  * HTML pages of the freight endpoints. They render the same presented freights the JSON
@@ -103,11 +107,45 @@ addMessages('eng', {
   'fv.form.title.add': 'New freight',
   'fv.form.title.edit': 'Edit freight',
   'fv.form.save': 'Save',
-  'fv.form.location.hint': 'airport:FRA, city:60311 or an IATA code',
   'fv.form.range.hint': 'YYYY-MM-DD HH:MM to YYYY-MM-DD HH:MM',
   'fv.form.customer': 'Your reference',
   'fv.form.commodity': 'Goods',
   'fv.form.pieces': 'Piece lines',
+  'fv.form.latitude': 'latitude',
+  'fv.form.postal_placeholder': 'postal code, e.g. 60311',
+  'fv.form.longitude': 'longitude',
+  'fv.form.place.hint': 'a city, a postal code (60311 or DE-60311) or an airport; a city fills country, address and coordinates',
+  'fv.search': 'Search',
+  'fv.search.title': 'Find freights',
+  'fv.search.from': 'From',
+  'fv.search.to': 'To',
+  'fv.search.place.hint': 'country, postal area or airport: DE, DE-60, airport:FRA',
+  'fv.search.near': 'Around',
+  'fv.search.near.hint': 'a city or airport (or lat,lon)',
+  'fv.search.radius': 'Radius',
+  'fv.search.near_city': 'near {city}',
+  'fv.search.pickup': 'Pick-up between',
+  'fv.search.delivery': 'Delivery between',
+  'fv.search.and': 'and',
+  'fv.search.weight': 'Weight (kg)',
+  'fv.search.weight_min': 'from',
+  'fv.search.weight_max': 'to',
+  'fv.search.media': 'Transport',
+  'fv.search.media.any': 'any',
+  'fv.search.media.road': 'road',
+  'fv.search.media.air': 'air',
+  'fv.search.q': 'Text',
+  'fv.search.q.hint': 'reference, postal code, your refs',
+  'fv.search.more': 'Dates, weight, transport',
+  'fv.search.submit': 'Search',
+  'fv.search.reset': 'Reset',
+  'fv.search.ignored': 'Ignored:',
+  'fv.search.save': 'Save this search',
+  'fv.search.save.name': 'Name',
+  'fv.search.save.alert': 'Notify me of new matching freights',
+  'fv.search.save.submit': 'Save',
+  'fv.search.saved_searches': 'Saved searches',
+  'fv.search.not_here': 'These lists take no search parameters.',
 });
 
 addMessages('deu', {
@@ -200,11 +238,45 @@ addMessages('deu', {
   'fv.form.title.add': 'Neue Fracht',
   'fv.form.title.edit': 'Fracht bearbeiten',
   'fv.form.save': 'Speichern',
-  'fv.form.location.hint': 'airport:FRA, city:60311 oder ein IATA-Code',
   'fv.form.range.hint': 'JJJJ-MM-TT HH:MM to JJJJ-MM-TT HH:MM',
   'fv.form.customer': 'Ihre Referenz',
   'fv.form.commodity': 'Ware',
   'fv.form.pieces': 'Packstücke',
+  'fv.form.latitude': 'Breitengrad',
+  'fv.form.postal_placeholder': 'PLZ, z. B. 60311',
+  'fv.form.longitude': 'Längengrad',
+  'fv.form.place.hint': 'ein Ort, eine PLZ (60311 oder DE-60311) oder ein Flughafen; ein Ort füllt Land, Adresse und Koordinaten',
+  'fv.search': 'Suche',
+  'fv.search.title': 'Frachten finden',
+  'fv.search.from': 'Von',
+  'fv.search.to': 'Nach',
+  'fv.search.place.hint': 'Land, PLZ-Gebiet oder Flughafen: DE, DE-60, airport:FRA',
+  'fv.search.near': 'Umkreis von',
+  'fv.search.near.hint': 'ein Ort oder Flughafen (oder Breite,Länge)',
+  'fv.search.radius': 'Radius',
+  'fv.search.near_city': 'bei {city}',
+  'fv.search.pickup': 'Abholung zwischen',
+  'fv.search.delivery': 'Zustellung zwischen',
+  'fv.search.and': 'und',
+  'fv.search.weight': 'Gewicht (kg)',
+  'fv.search.weight_min': 'von',
+  'fv.search.weight_max': 'bis',
+  'fv.search.media': 'Verkehrsträger',
+  'fv.search.media.any': 'alle',
+  'fv.search.media.road': 'Straße',
+  'fv.search.media.air': 'Luft',
+  'fv.search.q': 'Text',
+  'fv.search.q.hint': 'Referenz, PLZ, eigene Referenzen',
+  'fv.search.more': 'Termine, Gewicht, Verkehrsträger',
+  'fv.search.submit': 'Suchen',
+  'fv.search.reset': 'Zurücksetzen',
+  'fv.search.ignored': 'Ignoriert:',
+  'fv.search.save': 'Diese Suche speichern',
+  'fv.search.save.name': 'Name',
+  'fv.search.save.alert': 'Bei neuen passenden Frachten benachrichtigen',
+  'fv.search.save.submit': 'Speichern',
+  'fv.search.saved_searches': 'Gespeicherte Suchen',
+  'fv.search.not_here': 'Diese Listen haben keine Suchparameter.',
 });
 
 const FILTER_GROUPS: [string, number[]][] = [
@@ -222,34 +294,176 @@ export interface ListState {
   direction: 'asc' | 'desc';
 }
 
-function listHref(s: ListState, change: Partial<ListState>): string {
+type SearchQuery = Partial<Record<SearchParamName, string>>;
+
+/** A list URL: paging, sort and the search, so every link keeps the search (bookmarkable). */
+function listHref(s: ListState, change: Partial<ListState>, search: SearchQuery = {}): string {
   const n = { ...s, ...change };
-  const q = new URLSearchParams({ page: String(n.page), limit: String(n.limit), sort: n.sort, direction: n.direction });
+  const q = new URLSearchParams({ ...search, page: String(n.page), limit: String(n.limit), sort: n.sort, direction: n.direction });
   return `/freights/enlist/${n.filterId}?${q}`;
 }
 
 const money = (v: unknown, currency?: unknown) => (v === null || v === undefined ? '–' : `${Number(v).toFixed(2)}${currency ? ` ${currency}` : ''}`);
 const text = (v: unknown) => (v === null || v === undefined || v === '' ? '–' : String(v));
 
-/** The enlist page: every filter as a tab, a sortable table, previous/next paging. */
-export function enlistPage(routes: FreightView[], state: ListState, ctx: Ctx<Caller>): Page {
+const TMS_LISTS = [51, 52, 53];
+
+/** A tab: another list with the same search (its own default order and first page). */
+function tabHref(filterId: number, search: SearchQuery): string {
+  const q = new URLSearchParams(search).toString();
+  return `/freights/enlist/${filterId}${q ? `?${q}` : ''}`;
+}
+const RADII = ['10', '25', '50', '75', '100', '150', '200', '300', '500'];
+
+/** "near Frankfurt am Main (DE)" under a radius input holding coordinates (when the city data is loaded). */
+async function nearCityNote(value: string | undefined, t: Ctx['t']): Promise<string | undefined> {
+  const m = value && /^(-?[\d.]+),(-?[\d.]+)$/.exec(value);
+  if (!m) return undefined;
+  const city = await cityNear(Number(m[1]), Number(m[2]), 15, 250);
+  return city ? t('fv.search.near_city', { city: `${city.name} (${city.country})` }) : undefined;
+}
+
+/** The search bar: a GET form whose fields are the API's parameters, so its URL is the search. */
+function SearchBar({ state, search, ctx, warnings, notes }: { state: ListState; search: SearchQuery; ctx: Ctx<Caller>; warnings: Warning[]; notes: { from?: string; to?: string } }) {
   const t = ctx.t;
-  const tabs: Tab[] = FILTER_GROUPS.flatMap(([group, ids]) =>
-    ids.map((id, i) => ({ href: `/freights/enlist/${id}`, label: t(`fv.f${id}`), active: id === state.filterId, group: i === 0 ? t(group) : undefined })),
+  const v = (name: SearchParamName) => search[name] ?? '';
+  const more = ['pickup_from', 'pickup_to', 'delivery_from', 'delivery_to', 'weight_min', 'weight_max', 'media'].some((k) => search[k as SearchParamName]);
+  const side = (name: 'from' | 'to') => (
+    <div class="search-side">
+      <label>
+        {t(`fv.search.${name}`)}
+        <input name={name} value={v(name)} data-place="filter" data-near={`${name}_near`} autocomplete="off" placeholder="DE-60, IT, airport:MXP" />
+        <span class="hint">{t('fv.search.place.hint')}</span>
+      </label>
+      <label>
+        {t('fv.search.near')}
+        <input name={`${name}_near`} value={v(`${name}_near`)} data-place="near" autocomplete="off" placeholder={name === 'from' ? 'Frankfurt' : 'Milano'} />
+        <span class="hint" data-near-note={`${name}_near`}>{notes[name] ?? t('fv.search.near.hint')}</span>
+      </label>
+      <label class="radius">
+        {t('fv.search.radius')}
+        <Select name={`${name}_radius`} value={v(`${name}_radius`) || String(DEFAULT_RADIUS_KM)} options={[...new Set([...RADII, v(`${name}_radius`) || String(DEFAULT_RADIUS_KM)])].sort((a, b) => Number(a) - Number(b)).map((r) => [r, `${r} km`])} />
+      </label>
+    </div>
   );
-  const sortable = (key: string) => listHref(state, { sort: `Routes.${key}`, direction: state.sort === `Routes.${key}` && state.direction === 'desc' ? 'asc' : 'desc', page: 1 });
-  const tms = state.filterId === 53;
+  return (
+    <form class="panel search-bar" method="get" action={`/freights/enlist/${state.filterId}`} role="search" data-testid="search-bar">
+      <input type="hidden" name="limit" value={String(state.limit)} />
+      <input type="hidden" name="sort" value={state.sort} />
+      <input type="hidden" name="direction" value={state.direction} />
+      <div class="search-grid">
+        {side('from')}
+        {side('to')}
+      </div>
+      <details class="search-more" open={more}>
+        <summary>{t('fv.search.more')}</summary>
+        <div class="form-grid">
+          <fieldset class="pair">
+            <legend>{t('fv.search.pickup')}</legend>
+            <input type="date" name="pickup_from" value={v('pickup_from')} aria-label={`${t('fv.search.pickup')} (${t('fv.search.weight_min')})`} />
+            <input type="date" name="pickup_to" value={v('pickup_to')} aria-label={`${t('fv.search.pickup')} (${t('fv.search.weight_max')})`} />
+          </fieldset>
+          <fieldset class="pair">
+            <legend>{t('fv.search.delivery')}</legend>
+            <input type="date" name="delivery_from" value={v('delivery_from')} aria-label={`${t('fv.search.delivery')} (${t('fv.search.weight_min')})`} />
+            <input type="date" name="delivery_to" value={v('delivery_to')} aria-label={`${t('fv.search.delivery')} (${t('fv.search.weight_max')})`} />
+          </fieldset>
+          <fieldset class="pair">
+            <legend>{t('fv.search.weight')}</legend>
+            <input name="weight_min" inputMode="decimal" value={v('weight_min')} placeholder={t('fv.search.weight_min')} aria-label={`${t('fv.search.weight')} ${t('fv.search.weight_min')}`} />
+            <input name="weight_max" inputMode="decimal" value={v('weight_max')} placeholder={t('fv.search.weight_max')} aria-label={`${t('fv.search.weight')} ${t('fv.search.weight_max')}`} />
+          </fieldset>
+          <label>
+            {t('fv.search.media')}
+            <Select name="media" value={v('media')} options={[['', t('fv.search.media.any')], ['road', t('fv.search.media.road')], ['air', t('fv.search.media.air')]]} />
+          </label>
+        </div>
+      </details>
+      <div class="toolbar search-actions">
+        <label class="grow">
+          {t('fv.search.q')}
+          <input name="q" type="search" value={v('q')} placeholder={t('fv.search.q.hint')} />
+        </label>
+        <button type="submit">{t('fv.search.submit')}</button>
+        <a class="button secondary" href={`/freights/enlist/${state.filterId}`}>
+          {t('fv.search.reset')}
+        </a>
+      </div>
+      {warnings.length > 0 && (
+        <p class="hint warnings" role="status">
+          {t('fv.search.ignored')} {warnings.map((w) => `${w.field}: ${w.reason}`).join('; ')}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** Saves the current search (POST /searches/add with the normalised parameters). */
+function SaveSearch({ state, search, ctx }: { state: ListState; search: SearchQuery; ctx: Ctx<Caller> }) {
+  const t = ctx.t;
+  return (
+    <details class="save-search">
+      <summary>{t('fv.search.save')}</summary>
+      <form class="inline" method="post" action="/searches/add">
+        <CsrfField token={ctx.reply.generateCsrf()} />
+        <input type="hidden" name="filter" value={String(state.filterId)} />
+        <input type="hidden" name="back" value={listHref(state, { page: 1 }, search)} />
+        {Object.entries(search).map(([k, value]) => (
+          <input type="hidden" name={`params[${k}]`} value={value} />
+        ))}
+        <label>
+          {t('fv.search.save.name')}
+          <input name="name" required maxLength={200} value={[search.from, search.to].filter(Boolean).join(' → ') || t(`fv.f${state.filterId}`)} />
+        </label>
+        <label class="check">
+          <input type="checkbox" name="alert" value="1" checked />
+          {t('fv.search.save.alert')}
+        </label>
+        <button type="submit" class="secondary">
+          {t('fv.search.save.submit')}
+        </button>
+      </form>
+    </details>
+  );
+}
+
+/**
+ * The enlist page: the search bar (its state is the URL), every filter as a tab with its count
+ * for the current search, a sortable table (arrows, aria-sort), previous/next paging.
+ */
+export async function enlistPage(routes: FreightView[], state: ListState, ctx: Ctx<Caller>): Promise<Page> {
+  const t = ctx.t;
+  const warnings: Warning[] = [];
+  const freightSearch = readFreightSearch(ctx.params, ctx.clock.zone, warnings);
+  const search = searchToParams(freightSearch);
+  const [counts, fromNote, toNote] = await Promise.all([
+    countLists(ctx.db, ctx.caller.companyId, ctx.clock.now(), freightSearch),
+    nearCityNote(search.from_near, t),
+    nearCityNote(search.to_near, t),
+  ]);
+  const tabs: Tab[] = FILTER_GROUPS.flatMap(([group, ids]) =>
+    ids.map((id, i) => ({
+      href: tabHref(id, TMS_LISTS.includes(id) ? {} : search),
+      label: counts[String(id)] === undefined ? t(`fv.f${id}`) : `${t(`fv.f${id}`)} (${counts[String(id)]})`,
+      active: id === state.filterId,
+      group: i === 0 ? t(group) : undefined,
+    })),
+  );
+  const key = (k: string) => `Routes.${k}`;
+  const sortable = (k: string) => listHref(state, { sort: key(k), direction: state.sort === key(k) && state.direction === 'desc' ? 'asc' : 'desc', page: 1 }, search);
+  const sorted = (k: string): Column<FreightView>['sorted'] => (state.sort === key(k) ? (state.direction === 'asc' ? 'ascending' : 'descending') : undefined);
+  const tms = TMS_LISTS.includes(state.filterId);
   // Filter 53 lists tours, not freights: their columns come from the TMS module's views.
-  const columns: Column<FreightView>[] = tms
+  const columns: Column<FreightView>[] = state.filterId === 53
     ? tourColumns(t)
     : [
-        { label: t('fv.col.id'), cell: (r) => <a href={`/freights/view/${r.id}`}>{text(r.display_id ?? r.id)}</a>, sortHref: sortable('id') },
+        { label: t('fv.col.id'), cell: (r) => <a href={`/freights/view/${r.id}`}>{text(r.display_id ?? r.id)}</a>, sortHref: sortable('id'), sorted: sorted('id') },
         { label: t('fv.col.route'), cell: (r) => <a href={`/freights/view/${r.id}`}>{`${text(r.f_from ?? r.from)} → ${text(r.f_to ?? r.to)}`}</a> },
         { label: t('fv.col.status'), cell: (r) => <Badge value={r.status} /> },
-        { label: t('fv.col.weight'), cell: (r) => text(r.weight), numeric: true, sortHref: sortable('weight') },
-        { label: t('fv.col.etd'), cell: (r) => text(r.f_etd), sortHref: sortable('etd') },
-        { label: t('fv.col.eta'), cell: (r) => text(r.f_eta), sortHref: sortable('eta') },
-        { label: t('fv.col.deadline'), cell: (r) => text(r.deadline), sortHref: sortable('deadline') },
+        { label: t('fv.col.weight'), cell: (r) => text(r.weight), numeric: true, sortHref: sortable('weight'), sorted: sorted('weight') },
+        { label: t('fv.col.etd'), cell: (r) => text(r.f_etd), sortHref: sortable('etd'), sorted: sorted('etd') },
+        { label: t('fv.col.eta'), cell: (r) => text(r.f_eta), sortHref: sortable('eta'), sorted: sorted('eta') },
+        { label: t('fv.col.deadline'), cell: (r) => text(r.deadline), sortHref: sortable('deadline'), sorted: sorted('deadline') },
         { label: t('fv.col.price'), cell: (r) => money(r.price), numeric: true },
       ];
   return {
@@ -259,7 +473,8 @@ export function enlistPage(routes: FreightView[], state: ListState, ctx: Ctx<Cal
         <div class="toolbar">
           <h1>{t(`fv.f${state.filterId}`)}</h1>
           <span class="spacer" />
-          {[51, 52, 53].includes(state.filterId) && (
+          <a href="/searches/index">{t('fv.search.saved_searches')}</a>
+          {tms && (
             <a class="button secondary" href="/tours/add">
               {t('fv.new_tour')}
             </a>
@@ -268,11 +483,12 @@ export function enlistPage(routes: FreightView[], state: ListState, ctx: Ctx<Cal
             {t('fv.new')}
           </a>
         </div>
-        <Tabs tabs={tabs} />
+        {tms ? <p class="muted">{t('fv.search.not_here')}</p> : <SearchBar state={state} search={search} ctx={ctx} warnings={warnings} notes={{ from: fromNote, to: toNote }} />}
+        {!tms && <SaveSearch state={state} search={search} ctx={ctx} />}
+        <Tabs tabs={tabs} label={t('fv.lists')} />
         <DataTable columns={columns} rows={routes} empty={t('fv.empty')} testId="freight-list" />
-        <Pager page={state.page} limit={state.limit} count={routes.length} href={(page) => listHref(state, { page })} t={t} />
+        <Pager page={state.page} limit={state.limit} count={routes.length} href={(page) => listHref(state, { page }, search)} t={t} />
       </section>
     ),
   };
 }
-

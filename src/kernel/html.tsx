@@ -70,6 +70,10 @@ export function renderDocument(props: LayoutProps): string {
             )}
             {caller && (
               <form class="whoami" method="post" action="/users/logout">
+                {/* Alerts of saved searches; public/app.js adds the unread count. */}
+                <a href="/notifications/index" class="notifications" data-notifications>
+                  {t('nav.notifications')}
+                </a>
                 <a href="/users/password" title={t('nav.account')} class="account">
                   <span class="who">{caller.realname || caller.email} · </span>
                   {caller.companyName}

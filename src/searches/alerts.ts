@@ -1,0 +1,59 @@
+import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { emitEvent } from '../events/emit.ts';
+import { readFreightSearch, searchConditions } from '../freights/search.ts';
+import type { Clock } from '../kernel/time.ts';
+import { presentSearch } from './present.ts';
+import { alertingSearches, insertNotifications, type SavedSearchRow } from './store.ts';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** Searches evaluated per statement (one boolean column each). */
+const BATCH = 100;
+
+/**
+ * A freight has just entered the market (published, or created open by `winner_direct`): every
+ * alerting saved search of another company that may see it and that it matches gives its user a
+ * notification and its company a `freight.matched` event (decisions.md §7, §8). Called inside the
+ * transaction of that change, so both exist exactly when the change committed. "Matches" is the
+ * lists' own SQL (src/freights/search.ts), evaluated on this one row for each search at once.
+ * Answers the number of notifications written.
+ */
+export async function alertSavedSearches(trx: Db, clock: Clock, freightId: number): Promise<number> {
+  const freight = await trx.selectFrom('freights').select(['id', 'company_id', 'visibility', 'whitelist', 'status']).where('id', '=', freightId).executeTakeFirst();
+  if (!freight || (freight.status !== 'open' && freight.status !== 'pending')) return 0;
+  const searches = await alertingSearches(trx, freight);
+  if (!searches.length) return 0;
+  const now = clock.now();
+  const matched: SavedSearchRow[] = [];
+  for (let i = 0; i < searches.length; i += BATCH) {
+    const batch = searches.slice(i, i + BATCH);
+    const row = await trx
+      .selectFrom('freights')
+      .select((eb) =>
+        batch.map((s, k) => {
+          const conditions = searchConditions(eb, readFreightSearch(s.params ?? {}, clock.zone), s.company_id, now);
+          const matches = conditions.length ? sql<SqlBool>`${eb.and(conditions)}` : sql<SqlBool>`true`;
+          return matches.as(`m${k}`);
+        }),
+      )
+      .where('freights.id', '=', freightId)
+      .executeTakeFirst();
+    if (!row) return 0;
+    batch.forEach((s, k) => {
+      if ((row as Record<string, unknown>)[`m${k}`] === true) matched.push(s);
+    });
+  }
+  // One notification per user (its first matching search); the events follow the notifications written.
+  const firstPerUser = new Map<number, SavedSearchRow>();
+  for (const s of matched) if (!firstPerUser.has(s.user_id)) firstPerUser.set(s.user_id, s);
+  const written = await insertNotifications(
+    trx,
+    [...firstPerUser.values()].map((s) => ({ userId: s.user_id, searchId: s.id, searchName: s.name, freightId, created: now })),
+  );
+  for (const n of written) {
+    const search = firstPerUser.get(n.user_id)!;
+    await emitEvent(trx, clock, { type: 'freight.matched', freightId, companyId: search.company_id, search: presentSearch(search, clock) });
+  }
+  return written.length;
+}

@@ -1,0 +1,52 @@
+import type { FreightRow } from '../freights/lifecycle.ts';
+import { hadBidSql, roleOf, type Role } from '../freights/policy.ts';
+import { freightSelection, presentMany, type ReadContext } from '../freights/store.ts';
+import { presentSearch } from './present.ts';
+import { notificationsOf, type NotificationRow } from './store.ts';
+
+/**
+ * Notifications as `data.notifications`: newest first, each with the search that matched (as
+ * saved now; `id` null once deleted) and the freight as the user may see it now (`route`, null
+ * once it is no longer visible: a match reveals nothing the lists would not).
+ */
+export async function presentNotifications(rc: ReadContext, rows: NotificationRow[]) {
+  const now = rc.clock.now();
+  const company = rc.caller.companyId;
+  const freightIds = [...new Set(rows.map((r) => r.freight_id))];
+  const searchIds = [...new Set(rows.map((r) => r.search_id).filter((id): id is number => id !== null))];
+  const [freights, searches] = await Promise.all([
+    freightIds.length
+      ? rc.db
+          .selectFrom('freights')
+          .innerJoin('companies', 'companies.id', 'freights.company_id')
+          .select(freightSelection(now))
+          .select((eb) => ['companies.name as company_name', hadBidSql(eb, company).as('had_bid')])
+          .where('freights.id', 'in', freightIds)
+          .execute()
+      : [],
+    searchIds.length ? rc.db.selectFrom('saved_searches').selectAll().where('id', 'in', searchIds).where('user_id', '=', rc.caller.userId).execute() : [],
+  ]);
+  const visible: Array<{ row: FreightRow; role: Role; companyName: string }> = [];
+  for (const { company_name, had_bid, ...row } of freights) {
+    const role = roleOf(row as FreightRow, company, Boolean(had_bid));
+    if (role) visible.push({ row: row as FreightRow, role, companyName: company_name });
+  }
+  const presented = await presentMany(rc, visible);
+  const routes = new Map(visible.map((v, i) => [v.row.id, presented[i]]));
+  const searchById = new Map(searches.map((s) => [s.id, presentSearch(s, rc.clock)]));
+  return rows.map((n) => ({
+    id: n.id,
+    type: n.type,
+    created: rc.clock.format(n.created),
+    read: n.read_at ? 1 : 0,
+    read_at: rc.clock.format(n.read_at),
+    search: (n.search_id !== null && searchById.get(n.search_id)) || { id: null, name: n.search_name },
+    search_id: n.search_id,
+    route: routes.get(n.freight_id) ?? null,
+    route_id: n.freight_id,
+  }));
+}
+
+export async function listNotifications(rc: ReadContext, options: { limit: number; offset: number; unreadOnly: boolean }) {
+  return presentNotifications(rc, await notificationsOf(rc.db, rc.caller.userId, options));
+}

@@ -1,0 +1,233 @@
+import { FILTERS } from '../freights/lists.ts';
+import { readFreightSearch, searchToParams, SEARCH_PARAMS } from '../freights/search.ts';
+import type { Ctx } from '../kernel/context.ts';
+import { fail, notFound, ok, type Outcome, type Warning } from '../kernel/outcome.ts';
+import { isRecord, readFlag, readId, readInt, readString, type Params } from '../kernel/params.ts';
+import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
+import { countLists } from './counts.ts';
+import './messages.ts';
+import { listNotifications, presentNotifications } from './notifications.ts';
+import { presentSearch, searchUrl } from './present.ts';
+import { countSearches, deleteSearch, findNotification, insertSearch, markRead, searchesOf, unreadCount, updateSearch } from './store.ts';
+import { notificationsPage, searchesPage } from './views.tsx';
+
+/**
+ * Load search around the lists (decisions.md §7): counts per list, saved searches and the
+ * notifications of their alerts. The search itself is src/freights/search.ts.
+ */
+
+export const MAX_SAVED_SEARCHES = 100;
+const MAX_NAME = 200;
+const DEFAULT_FILTER = 8;
+const NOTIFICATIONS_LIMIT = 20;
+const NOTIFICATIONS_MAX = 100;
+
+const withWarnings = (warnings: Warning[]) => (warnings.length ? warnings : undefined);
+const rc = (ctx: Ctx) => ({ db: ctx.db, clock: ctx.clock, t: ctx.t, caller: ctx.caller });
+
+/**
+ * `params` of a saved search: an object of §7 parameters (JSON, or form keys `params[from]`), a
+ * JSON text of one, or a query string (`from=DE&media=road`). Normalised as the lists read them;
+ * unknown or unreadable entries are ignored with a warning.
+ */
+function readSavedParams(ctx: Ctx, raw: unknown, warnings: Warning[]): Record<string, string> | undefined {
+  let source: unknown = raw;
+  if (raw === undefined || raw === null || raw === '') return {};
+  if (typeof raw === 'string') {
+    const text = raw.trim();
+    if (text.length > 5000) return undefined;
+    try {
+      source = text.startsWith('{') ? JSON.parse(text) : Object.fromEntries(new URLSearchParams(text.replace(/^\?/, '')));
+    } catch {
+      return undefined;
+    }
+  }
+  if (!isRecord(source)) return undefined;
+  const known: Params = {};
+  let count = 0;
+  for (const [key, value] of Object.entries(source)) {
+    if (++count > 50) break;
+    if ((SEARCH_PARAMS as readonly string[]).includes(key)) known[key] = value;
+    else warnings.push({ field: `params[${key.slice(0, 40)}]`, reason: 'not a search parameter' });
+  }
+  const inner: Warning[] = [];
+  const search = readFreightSearch(known, ctx.clock.zone, inner);
+  warnings.push(...inner.map((w) => ({ field: `params[${w.field}]`, reason: w.reason })));
+  return searchToParams(search) as Record<string, string>;
+}
+
+function readName(raw: unknown): string | undefined {
+  const name = readString(raw)?.trim();
+  return name && name.length <= MAX_NAME ? name : undefined;
+}
+
+function readFilter(raw: unknown): number | undefined {
+  const id = readInt(raw);
+  return id !== undefined && Object.hasOwn(FILTERS, id) ? id : undefined;
+}
+
+async function addSearch(ctx: Ctx): Promise<Outcome> {
+  const warnings: Warning[] = [];
+  const name = readName(ctx.params.name);
+  if (!name) return fail(ctx.t('searches.name_required'));
+  const filterId = ctx.params.filter === undefined || ctx.params.filter === '' ? DEFAULT_FILTER : readFilter(ctx.params.filter);
+  if (filterId === undefined) return fail(ctx.t('searches.filter_unknown'));
+  const params = readSavedParams(ctx, ctx.params.params, warnings);
+  if (!params) return fail(ctx.t('searches.params_invalid'));
+  let alert = false;
+  if (ctx.params.alert !== undefined && ctx.params.alert !== '') {
+    const flag = readFlag(ctx.params.alert);
+    if (flag === undefined) warnings.push({ field: 'alert', reason: 'not 0 or 1: 0 used' });
+    alert = flag === 1;
+  }
+  if ((await countSearches(ctx.db, ctx.caller.userId)) >= MAX_SAVED_SEARCHES) return fail(ctx.t('searches.too_many', { max: MAX_SAVED_SEARCHES }));
+  const row = await insertSearch(ctx.db, ctx.clock.now(), { userId: ctx.caller.userId, companyId: ctx.caller.companyId, name, filterId, params, alert });
+  return ok({ search: presentSearch(row, ctx.clock) }, withWarnings(warnings));
+}
+
+async function editSearch(ctx: Ctx): Promise<Outcome> {
+  const id = readId(ctx.path.id);
+  if (!id) return notFound();
+  const warnings: Warning[] = [];
+  const values: Parameters<typeof updateSearch>[4] = {};
+  if (ctx.params.name !== undefined) {
+    const name = readName(ctx.params.name);
+    if (!name) return fail(ctx.t('searches.name_required'));
+    values.name = name;
+  }
+  if (ctx.params.filter !== undefined) {
+    const filterId = readFilter(ctx.params.filter);
+    if (filterId === undefined) return fail(ctx.t('searches.filter_unknown'));
+    values.filterId = filterId;
+  }
+  if (ctx.params.params !== undefined) {
+    const params = readSavedParams(ctx, ctx.params.params, warnings);
+    if (!params) return fail(ctx.t('searches.params_invalid'));
+    values.params = params;
+  }
+  if (ctx.params.alert !== undefined) {
+    const flag = readFlag(ctx.params.alert);
+    if (flag === undefined) warnings.push({ field: 'alert', reason: 'not 0 or 1: unchanged' });
+    else values.alert = flag === 1;
+  }
+  const row = await updateSearch(ctx.db, ctx.caller.userId, id, ctx.clock.now(), values);
+  return row ? ok({ search: presentSearch(row, ctx.clock) }, withWarnings(warnings)) : notFound();
+}
+
+/** HTML forms come back to where they were sent from (a list page or the searches page). */
+function back(fallback: string) {
+  return (outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx) => {
+    const to = readString(ctx.params.back);
+    const target = to && /^\/(freights\/enlist|searches|notifications)\//.test(to) && !to.includes('//') ? to : fallback;
+    return { redirect: target, ok: outcome.kind === 'ok', message: outcome.kind === 'error' ? outcome.message : undefined };
+  };
+}
+
+export function searchEndpoints(): Endpoint[] {
+  return [
+    userEndpoint({
+      method: 'GET',
+      path: '/freights/counts',
+      async handle(ctx) {
+        const warnings: Warning[] = [];
+        const search = readFreightSearch(ctx.params, ctx.clock.zone, warnings);
+        return ok({ counts: await countLists(ctx.db, ctx.caller.companyId, ctx.clock.now(), search) }, withWarnings(warnings));
+      },
+      page: () => ({ redirect: '/freights/enlist/8' }),
+    }),
+    userEndpoint({
+      method: 'POST',
+      path: '/searches/add',
+      handle: addSearch,
+      page: (outcome, ctx) => {
+        if (outcome.kind === 'error') return back('/searches/index')(outcome, ctx);
+        const search = (outcome.data as { search: { filter: number; params: Record<string, string> } }).search;
+        return { redirect: searchUrl(search.filter, search.params), message: ctx.t('searches.saved') };
+      },
+    }),
+    userEndpoint({
+      method: 'GET',
+      path: '/searches/index',
+      async handle(ctx) {
+        const rows = await searchesOf(ctx.db, ctx.caller.userId);
+        return ok({ searches: rows.map((r) => presentSearch(r, ctx.clock)) });
+      },
+      page: (outcome, ctx) => searchesPage(ctx, (outcome.data as { searches: ReturnType<typeof presentSearch>[] }).searches),
+    }),
+    userEndpoint({
+      method: 'POST',
+      path: '/searches/edit/:id',
+      handle: editSearch,
+      page: (outcome, ctx) => ({ ...back('/searches/index')(outcome, ctx), message: outcome.kind === 'ok' ? ctx.t('searches.updated') : outcome.message }),
+    }),
+    userEndpoint({
+      method: 'POST',
+      path: '/searches/delete/:id',
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        const row = id ? await deleteSearch(ctx.db, ctx.caller.userId, id) : undefined;
+        return row ? ok({ search: presentSearch(row, ctx.clock) }) : notFound();
+      },
+      page: (outcome, ctx) => ({ ...back('/searches/index')(outcome, ctx), message: outcome.kind === 'ok' ? ctx.t('searches.deleted') : outcome.message }),
+    }),
+    userEndpoint({
+      method: 'GET',
+      path: '/notifications/index',
+      async handle(ctx) {
+        const limit = Math.min(Math.max(readInt(ctx.params.limit) ?? NOTIFICATIONS_LIMIT, 1), NOTIFICATIONS_MAX);
+        const page = Math.min(Math.max(readInt(ctx.params.page) ?? 1, 1), 100_000);
+        const unreadOnly = readFlag(ctx.params.unread) === 1;
+        const [notifications, unread] = await Promise.all([
+          listNotifications(rc(ctx), { limit, offset: (page - 1) * limit, unreadOnly }),
+          unreadCount(ctx.db, ctx.caller.userId),
+        ]);
+        return ok({ notifications, unread });
+      },
+      page: (outcome, ctx) => notificationsPage(ctx, outcome.data as never),
+    }),
+    userEndpoint({
+      // The count for the page header (public/app.js).
+      method: 'GET',
+      path: '/notifications/unread',
+      async handle(ctx) {
+        return ok({ unread: await unreadCount(ctx.db, ctx.caller.userId) });
+      },
+      page: () => ({ redirect: '/notifications/index' }),
+    }),
+    userEndpoint({
+      method: 'POST',
+      path: '/notifications/read/:id',
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        const found = id ? await findNotification(ctx.db, ctx.caller.userId, id) : undefined;
+        if (!found) return notFound();
+        const [changed] = await markRead(ctx.db, ctx.caller.userId, ctx.clock.now(), found.id);
+        const [notification] = await presentNotifications(rc(ctx), [changed ?? found]);
+        return ok({ notification });
+      },
+      page: back('/notifications/index'),
+    }),
+    userEndpoint({
+      method: 'POST',
+      path: '/notifications/read',
+      async handle(ctx) {
+        const rows = await markRead(ctx.db, ctx.caller.userId, ctx.clock.now());
+        return ok({ read: rows.length });
+      },
+      page: (outcome, ctx) => ({ redirect: '/notifications/index', message: ctx.t('notifications.marked', { count: (outcome.data as { read?: number })?.read ?? 0 }) }),
+    }),
+    userEndpoint({
+      // A notification's link on the page: marks it read and opens the freight.
+      method: 'GET',
+      path: '/notifications/open/:id',
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        const found = id ? await findNotification(ctx.db, ctx.caller.userId, id) : undefined;
+        if (!found) return notFound();
+        await markRead(ctx.db, ctx.caller.userId, ctx.clock.now(), found.id);
+        return ok({ route_id: found.freight_id });
+      },
+      page: (outcome) => ({ redirect: `/freights/view/${(outcome.data as { route_id: number }).route_id}` }),
+    }),
+  ];
+}

@@ -1,0 +1,126 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { NotificationsTable, SavedSearchesTable } from './tables.ts';
+
+/** SQL of saved searches and notifications; every query is scoped to the caller's user. */
+
+type Db = Kysely<DB> | Transaction<DB>;
+export type SavedSearchRow = Selectable<SavedSearchesTable>;
+export type NotificationRow = Selectable<NotificationsTable>;
+
+export interface NewSavedSearch {
+  userId: number;
+  companyId: number;
+  name: string;
+  filterId: number;
+  params: Record<string, string>;
+  alert: boolean;
+}
+
+export async function countSearches(db: Db, userId: number): Promise<number> {
+  const row = await db.selectFrom('saved_searches').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertSearch(db: Db, now: Date, s: NewSavedSearch): Promise<SavedSearchRow> {
+  return db
+    .insertInto('saved_searches')
+    .values({ user_id: s.userId, company_id: s.companyId, name: s.name, filter_id: s.filterId, params: JSON.stringify(s.params), alert: s.alert, created: now, modified: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function searchesOf(db: Db, userId: number): Promise<SavedSearchRow[]> {
+  return db.selectFrom('saved_searches').selectAll().where('user_id', '=', userId).orderBy('name').orderBy('id').execute();
+}
+
+/** The user's search, or undefined (another user's search is not found). */
+export async function findSearch(db: Db, userId: number, id: number): Promise<SavedSearchRow | undefined> {
+  return db.selectFrom('saved_searches').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+}
+
+export async function updateSearch(db: Db, userId: number, id: number, now: Date, values: Partial<Pick<NewSavedSearch, 'name' | 'filterId' | 'params' | 'alert'>>): Promise<SavedSearchRow | undefined> {
+  return db
+    .updateTable('saved_searches')
+    .set({
+      ...(values.name !== undefined ? { name: values.name } : {}),
+      ...(values.filterId !== undefined ? { filter_id: values.filterId } : {}),
+      ...(values.params !== undefined ? { params: JSON.stringify(values.params) } : {}),
+      ...(values.alert !== undefined ? { alert: values.alert } : {}),
+      modified: now,
+    })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function deleteSearch(db: Db, userId: number, id: number): Promise<SavedSearchRow | undefined> {
+  return db.deleteFrom('saved_searches').where('id', '=', id).where('user_id', '=', userId).returningAll().executeTakeFirst();
+}
+
+/**
+ * The alerting searches of companies other than the owner that the freight's visibility admits
+ * (decisions.md §4: >= 0 everyone, -2 the whitelist, -1 nobody else).
+ */
+export async function alertingSearches(db: Db, freight: { company_id: number; visibility: number; whitelist: number[] }): Promise<SavedSearchRow[]> {
+  if (freight.visibility === -1 || freight.visibility < -2) return [];
+  if (freight.visibility === -2 && !freight.whitelist.length) return [];
+  return db
+    .selectFrom('saved_searches')
+    .selectAll()
+    .where('alert', '=', true)
+    .where('company_id', '<>', freight.company_id)
+    .$if(freight.visibility === -2, (q) => q.where('company_id', 'in', freight.whitelist))
+    .orderBy('id')
+    .execute();
+}
+
+/** Notifications for users (one per user and freight); answers those written (not already there). */
+export async function insertNotifications(db: Db, rows: Array<{ userId: number; searchId: number; searchName: string; freightId: number; created: Date }>): Promise<NotificationRow[]> {
+  if (!rows.length) return [];
+  return db
+    .insertInto('notifications')
+    .values(rows.map((r) => ({ user_id: r.userId, type: 'freight.matched', search_id: r.searchId, search_name: r.searchName, freight_id: r.freightId, created: r.created })))
+    .onConflict((oc) => oc.columns(['user_id', 'freight_id']).doNothing())
+    .returningAll()
+    .execute();
+}
+
+export async function notificationsOf(db: Db, userId: number, options: { limit: number; offset: number; unreadOnly: boolean }): Promise<NotificationRow[]> {
+  return db
+    .selectFrom('notifications')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .$if(options.unreadOnly, (q) => q.where('read_at', 'is', null))
+    .orderBy('id', 'desc')
+    .limit(options.limit)
+    .offset(options.offset)
+    .execute();
+}
+
+export async function unreadCount(db: Db, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Marks one notification (or, without id, all of the user's) read; answers the rows changed. */
+export async function markRead(db: Db, userId: number, now: Date, id?: number): Promise<NotificationRow[]> {
+  return db
+    .updateTable('notifications')
+    .set({ read_at: now })
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .$if(id !== undefined, (q) => q.where('id', '=', id!))
+    .returningAll()
+    .execute();
+}
+
+export async function findNotification(db: Db, userId: number, id: number): Promise<NotificationRow | undefined> {
+  return db.selectFrom('notifications').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+}

@@ -1,0 +1,30 @@
+import type { ColumnType, Generated } from 'kysely';
+
+export interface SavedSearchesTable {
+  id: Generated<number>;
+  user_id: number;
+  company_id: number;
+  name: string;
+  filter_id: number;
+  /** JSON text of the normalised parameters: write with JSON.stringify, read back parsed */
+  params: ColumnType<Record<string, string>, string, string>;
+  alert: Generated<boolean>;
+  created: Date;
+  modified: Date;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  type: string;
+  search_id: number | null;
+  search_name: string;
+  freight_id: number;
+  created: Date;
+  read_at: Date | null;
+}
+
+export interface SearchTables {
+  saved_searches: SavedSearchesTable;
+  notifications: NotificationsTable;
+}
