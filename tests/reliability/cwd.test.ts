@@ -29,7 +29,7 @@ after(async () => {
   fs.rmSync(elsewhere, { recursive: true, force: true });
 });
 
-test('pages answer 200 when the server runs from another working directory', async () => {
+test('pages answer 200 when the server runs from another working directory, and SIGTERM stops it', async () => {
   server = await startServer({ ...database.env, TSX_DISABLE_CACHE: '1' }, { cwd: elsewhere });
   const login = await fetch(`${server.base}/users/login`);
   const html = await login.text();
@@ -56,7 +56,14 @@ test('pages answer 200 when the server runs from another working directory', asy
     assert.match(text, /<!doctype html>/i);
     assert.doesNotMatch(text, /React is not defined/);
   }
+  // JSON calls too, including a place suggestion (it starts the cities worker thread).
+  for (const path of ['/users/me.json', '/freights/enlist/8.json', '/places/suggest.json?q=Frankfurt&for=filter']) {
+    const res: Response = await fetch(`${server.base}${path}`, { headers: { cookie } });
+    assert.equal(res.status, 200, `${path}: ${(await res.text()).slice(0, 300)}`);
+  }
   assert.doesNotMatch(server.output(), /React is not defined|"level":50/, 'no server errors logged');
-  assert.equal(await server.kill('SIGTERM'), 0);
+  // Whatever it served, SIGTERM ends the process (nothing left holding the event loop).
+  const stopped = await Promise.race([server.kill('SIGTERM'), new Promise((r) => setTimeout(() => r('still running 30 s after SIGTERM'), 30_000))]);
+  assert.equal(stopped, 0, server.output().slice(-1000));
   server = undefined;
 });
