@@ -113,7 +113,9 @@ async function run(label: string, env: NodeJS.ProcessEnv, action: string) {
   cli(env, ['company', 'create', '--name', 'Bench Co']);
   const user = cli(env, ['user', 'create', '--company', '1', '--email', `bench@example.test`, '--password', 'bench-password']);
   const port = 18000 + Math.floor(Math.random() * 1000);
-  const server: ChildProcess = spawn(process.execPath, commandLine(['serve']), { cwd: ROOT, env: { ...env, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: 'inherit' });
+  // BENCH_SERVER_FLAGS: node flags for the server process (e.g. --trace-gc), when looking into a number.
+  const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
+  const server: ChildProcess = spawn(process.execPath, [...flags, ...commandLine(['serve'])], { cwd: ROOT, env: { ...env, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: 'inherit' });
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitForServer(`${base}/healthz`);

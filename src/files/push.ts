@@ -91,6 +91,7 @@ export async function pushFile(db: Kysely<DB>, clock: Clock, caller: Caller, par
         csvText,
         now,
         batchLines: sizes.rateLines,
+        quickStatistics: engine === 'pglite',
       });
     } catch (err) {
       if (err instanceof RateImportError) {

@@ -10,7 +10,7 @@ export type NewFile = Omit<Insertable<FilesTable>, 'content'>;
  * Parts of a file's content: written as hex text, one short statement each (a bytea parameter
  * of this size costs the embedded database ~0.5 ms per KiB; hex text a tenth of that).
  */
-export const PART_BYTES = 256 * 1024;
+export const PART_BYTES = 128 * 1024;
 const DELETE_BATCH = 5000;
 
 /**

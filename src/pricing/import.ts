@@ -55,6 +55,12 @@ export interface RateSheetInput {
    * requests between statements only, so a push uses small batches there.
    */
   batchLines?: number;
+  /**
+   * The planner's statistics refresh (embedded database) samples 3,000 rows instead of 30,000:
+   * ~25 ms instead of ~600 ms in one statement that holds a serving process. Enough for the
+   * row counts the search plans depend on; the command line keeps the full sample.
+   */
+  quickStatistics?: boolean;
   /** Runs inside the storing transaction, so a caller's own record (a pushed file) commits with the sheet or not at all. */
   alsoStore?: (trx: Kysely<DB>, stored: { sheetId: number; lines: number }) => Promise<void>;
 }
@@ -376,7 +382,7 @@ export async function storeRateSheet(db: Kysely<DB>, checked: CheckedSheet, also
       await trx.updateTable('rate_sheets').set({ visibility: options.visibility, valid_from: options.validFrom, valid_to: options.validTo }).where('id', '=', sheet.id).execute();
       await alsoStore?.(trx, result);
     });
-    await refreshStatistics(db);
+    await refreshStatistics(db, input.quickStatistics === true);
     return result;
   } catch (err) {
     await removeSheet(db, sheet.id).catch(() => {});
@@ -404,7 +410,7 @@ async function removeSheet(db: Kysely<DB>, sheetId: number): Promise<void> {
  * made for a small table is wrong for a large one. (Lines are counted from the sheets: cheap.)
  */
 const autovacuumOf = new WeakMap<object, boolean>();
-async function refreshStatistics(db: Kysely<DB>): Promise<void> {
+async function refreshStatistics(db: Kysely<DB>, quick: boolean): Promise<void> {
   let autovacuum = autovacuumOf.get(db);
   if (autovacuum === undefined) {
     const { rows } = await sql<{ running: boolean }>`select exists (select 1 from pg_stat_activity where backend_type = 'autovacuum launcher') as running`.execute(db);
@@ -416,5 +422,9 @@ async function refreshStatistics(db: Kysely<DB>): Promise<void> {
     select (select reltuples::float8 from pg_class where oid = 'rate_lines'::regclass) as tuples,
            (select coalesce(sum(line_count), 0)::float8 from rate_sheets) as lines`.execute(db);
   const tuples = Math.max(Number(rows[0]?.tuples ?? 0), 0);
-  if (Number(rows[0]?.lines ?? 0) > tuples * 2 + 1000) await sql`analyze rate_sheets, rate_lines`.execute(db);
+  if (Number(rows[0]?.lines ?? 0) <= tuples * 2 + 1000) return;
+  await db.transaction().execute(async (trx) => {
+    if (quick) await sql`set local default_statistics_target = 10`.execute(trx);
+    await sql`analyze rate_sheets, rate_lines`.execute(trx);
+  });
 }

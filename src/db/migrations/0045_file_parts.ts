@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * A pushed file's content in parts of 256 KiB: one 15 MiB value written in one statement
+ * A pushed file's content in parts of 128 KiB: one 15 MiB value written in one statement
  * holds the embedded database (and with it every other request) for seconds; parts are
  * written one short statement at a time. `files.content` stays for files stored before.
  */
