@@ -208,7 +208,7 @@ export function problemsFromWarnings(warnings: Warning[] | undefined, t: Ctx['t'
     let message: string;
     if (r === 'a date without time is dropped') message = t('form.error.time_missing');
     else if (r.startsWith('not a time')) message = t('form.error.datetime', { example: '2026-11-26 08:00' });
-    else if (r.startsWith('unknown IATA code')) message = t('fv.form.error.iata', { code: r.split(' ')[3] ?? '' });
+    else if (r.startsWith('unknown IATA code')) message = t('fv.form.error.iata', { code: /unknown IATA code (\w+)/.exec(r)?.[1] ?? '' });
     else if (r === 'not a number in range') message = t('fv.form.error.range');
     else if (r.startsWith('longer than')) message = t('fv.form.error.too_long', { max: r.replace(/\D+/g, '') });
     else if (r === 'not a location') message = t('fv.form.error.place');

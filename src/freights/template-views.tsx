@@ -5,6 +5,8 @@ import { addMessages } from '../kernel/i18n.ts';
 import type { Outcome } from '../kernel/outcome.ts';
 import type { PageResult } from '../kernel/route.tsx';
 import { DataTable, Pager, PostButton, type Column } from '../kernel/ui.tsx';
+import { formatStamp } from '../kernel/locale.ts';
+import { namesOfCompanies } from './page-data.ts';
 
 /**
  * HTML pages of templates and flights (src/freights/templates.ts). They render the JSON
@@ -118,7 +120,7 @@ export function templatesPage(ctx: Ctx<Caller>, templates: Row[]): Page {
     { label: t('tv.col.name'), cell: (r) => text(r.name) },
     { label: t('tv.col.route'), cell: (r) => `${scalar(fields(r).from)} → ${scalar(fields(r).to)}` },
     { label: t('tv.col.weight'), cell: (r) => scalar(fields(r).weight), numeric: true },
-    { label: t('tv.col.created'), cell: (r) => text(r.created) },
+    { label: t('tv.col.created'), cell: (r) => formatStamp(r.created, ctx.language) || '–' },
     { label: '', cell: (r) => <PostButton action="/freights/create-from-template" label={t('tv.use')} csrf={csrf} fields={{ template_id: String(r.id) }} /> },
   ];
   return {
@@ -165,17 +167,20 @@ export function createdFromTemplate(outcome: Answer, ctx: Ctx<Caller>): PageResu
 }
 
 /** GET /flights/index: the schedule, a booking request per flight, and the add form. */
-export function flightsPage(ctx: Ctx<Caller>, flights: Row[], paging: { page: number; limit: number }): Page {
+export async function flightsPage(ctx: Ctx<Caller>, flights: Row[], paging: { page: number; limit: number }): Promise<Page> {
   const t = ctx.t;
+  const lang = ctx.language;
+  // Providers by name (the JSON gives company ids).
+  const providers = await namesOfCompanies(ctx.db, flights.map((f) => f.company));
   const csrf = ctx.reply.generateCsrf();
   const me = ctx.caller.companyId;
   const columns: Column<Row>[] = [
     { label: t('flv.col.number'), cell: (r) => text(r.flight_number) },
     { label: t('flv.col.from'), cell: (r) => text(r.from) },
     { label: t('flv.col.to'), cell: (r) => text(r.to) },
-    { label: t('flv.col.etd'), cell: (r) => text(r.etd) },
-    { label: t('flv.col.eta'), cell: (r) => text(r.eta) },
-    { label: t('flv.col.provider'), cell: (r) => (r.company === me ? t('flv.own') : `#${r.company}`) },
+    { label: t('flv.col.etd'), cell: (r) => formatStamp(r.etd, lang) || '–' },
+    { label: t('flv.col.eta'), cell: (r) => formatStamp(r.eta, lang) || '–' },
+    { label: t('flv.col.provider'), cell: (r) => (r.company === me ? t('flv.own') : (providers.get(r.company) ?? '–')) },
     { label: '', cell: (r) => <PostButton action={`/freights/request/flight/${r.id}`} label={t('flv.request')} csrf={csrf} variant="secondary" /> },
   ];
   const href = (page: number) => `/flights/index?${new URLSearchParams({ page: String(page), limit: String(paging.limit) })}`;
@@ -193,8 +198,8 @@ export function flightsPage(ctx: Ctx<Caller>, flights: Row[], paging: { page: nu
             {field('flight_number', t('flv.number'), undefined, { required: true, maxLength: 20 })}
             {field('from', t('flv.col.from'), t('flv.iata.hint'), { required: true })}
             {field('to', t('flv.col.to'), t('flv.iata.hint'), { required: true })}
-            {field('etd', t('flv.col.etd'), t('flv.time.hint'), { required: true })}
-            {field('eta', t('flv.col.eta'), t('flv.time.hint'), { required: true })}
+            {field('etd', t('flv.col.etd'), undefined, { required: true, type: 'datetime-local' })}
+            {field('eta', t('flv.col.eta'), undefined, { required: true, type: 'datetime-local' })}
           </div>
           <div>
             <button type="submit">{t('flv.save')}</button>

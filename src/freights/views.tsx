@@ -7,6 +7,7 @@ import { Badge, DataTable, Facts, Pager, PostButton, Select, Tabs, type Column, 
 import { cityNear } from '../places/cities.ts';
 import { countLists } from '../searches/counts.ts';
 import { tourColumns } from '../tms/views.tsx';
+import { freightListColumns } from './list-columns.tsx';
 import { readFreightSearch, searchToParams, DEFAULT_RADIUS_KM, type SearchParamName } from './search.ts';
 
 /**
@@ -456,16 +457,7 @@ export async function enlistPage(routes: FreightView[], state: ListState, ctx: C
   // Filter 53 lists tours, not freights: their columns come from the TMS module's views.
   const columns: Column<FreightView>[] = state.filterId === 53
     ? tourColumns(t)
-    : [
-        { label: t('fv.col.id'), cell: (r) => <a href={`/freights/view/${r.id}`}>{text(r.display_id ?? r.id)}</a>, sortHref: sortable('id'), sorted: sorted('id') },
-        { label: t('fv.col.route'), cell: (r) => <a href={`/freights/view/${r.id}`}>{`${text(r.f_from ?? r.from)} → ${text(r.f_to ?? r.to)}`}</a> },
-        { label: t('fv.col.status'), cell: (r) => <Badge value={r.status} /> },
-        { label: t('fv.col.weight'), cell: (r) => text(r.weight), numeric: true, sortHref: sortable('weight'), sorted: sorted('weight') },
-        { label: t('fv.col.etd'), cell: (r) => text(r.f_etd), sortHref: sortable('etd'), sorted: sorted('etd') },
-        { label: t('fv.col.eta'), cell: (r) => text(r.f_eta), sortHref: sortable('eta'), sorted: sorted('eta') },
-        { label: t('fv.col.deadline'), cell: (r) => text(r.deadline), sortHref: sortable('deadline'), sorted: sorted('deadline') },
-        { label: t('fv.col.price'), cell: (r) => money(r.price), numeric: true },
-      ];
+    : await freightListColumns(routes, state.filterId, ctx, { href: sortable, sorted });
   return {
     title: t(`fv.f${state.filterId}`),
     body: (

@@ -7,7 +7,7 @@ import { presentMilkrun } from './present.ts';
 import { MILKRUN_DOCS } from './schema.ts';
 import { MOVES } from './states.ts';
 import { milkrunList, moveShipment } from './store.ts';
-import { afterMove, milkrunListPage } from './views.tsx';
+import { afterMove, carrierByName, milkrunListPage } from './views.tsx';
 
 export function milkrunEndpoints(): Endpoint[] {
   return [
@@ -31,6 +31,8 @@ export function milkrunEndpoints(): Endpoint[] {
         async handle(ctx) {
           const id = readId(ctx.path.id);
           if (id === undefined) return notFound();
+          // The page's dispatch form names the trucker by company name (docs/decisions.md, Web interface).
+          if (ctx.format === 'html' && move === 'dispatch') await carrierByName(ctx);
           const result = await moveShipment(ctx.db, ctx.clock.now(), ctx.caller, id, move, readId(ctx.params.carrier ?? ctx.params.carrier_id));
           if (result.kind === 'not_found') return notFound();
           if (result.kind === 'refused') return fail(ctx.t(result.reason, result.vars));

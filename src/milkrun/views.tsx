@@ -7,6 +7,8 @@ import { readInt } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
 import { Badge, DataTable, Pager, PostButton, Tabs, type Column, type Tab } from '../kernel/ui.tsx';
 import { decideMove, isMilkrunList, LISTS, MOVES, type Move } from './states.ts';
+import { formatNumber, formatStamp } from '../kernel/locale.ts';
+import { companiesByName, namesOfCompanies, partnerCompanies } from '../freights/page-data.ts';
 
 /**
  * HTML pages of the milk-run (routes.ts): the filter lists as tabs, the shipments of one list
@@ -48,13 +50,17 @@ addMessages('eng', {
   'mv.move.follow-up': 'Follow-up',
   'mv.move.dispatch': 'Dispatch',
   'mv.move.deliver': 'Delivered',
-  'mv.carrier': 'Trucker company id',
+  'mv.carrier': 'Trucking company',
+  'mv.carrier.hint': 'the company name',
   'mv.done.select': 'Shipment {awb} selected.',
   'mv.done.deselect': 'Shipment {awb} deselected.',
   'mv.done.follow-up': 'Shipment {awb} set to follow-up.',
   'mv.done.dispatch': 'Shipment {awb} dispatched.',
   'mv.done.deliver': 'Shipment {awb} delivered.',
-  'mv.hint': 'Shipments come from status files (POST /files/push.json with action=status).',
+  'mv.hint': 'Import shipments appear here as soon as status messages of their air waybills arrive (arrival, notification, documents).',
+  'mv.col.shipment': 'Shipment',
+  'mv.col.times': 'NFD / AWD',
+  'mv.pieces': '{count} pcs',
 });
 
 addMessages('deu', {
@@ -91,13 +97,17 @@ addMessages('deu', {
   'mv.move.follow-up': 'Wiedervorlage',
   'mv.move.dispatch': 'Disponieren',
   'mv.move.deliver': 'Zugestellt',
-  'mv.carrier': 'Firmen-Id des Fuhrunternehmers',
+  'mv.carrier': 'Fuhrunternehmen',
+  'mv.carrier.hint': 'Name der Firma',
   'mv.done.select': 'Sendung {awb} ausgewählt.',
   'mv.done.deselect': 'Sendung {awb} abgewählt.',
   'mv.done.follow-up': 'Sendung {awb} auf Wiedervorlage gesetzt.',
   'mv.done.dispatch': 'Sendung {awb} disponiert.',
   'mv.done.deliver': 'Sendung {awb} zugestellt.',
-  'mv.hint': 'Sendungen entstehen aus Statusdateien (POST /files/push.json mit action=status).',
+  'mv.hint': 'Importsendungen erscheinen hier, sobald Statusmeldungen zu ihren Luftfrachtbriefen eintreffen (Ankunft, Avis, Dokumente).',
+  'mv.col.shipment': 'Sendung',
+  'mv.col.times': 'NFD / AWD',
+  'mv.pieces': '{count} Stk.',
 });
 
 type Shipment = Record<string, any>;
@@ -119,13 +129,13 @@ function movesFor(listId: number, state: string): Move[] {
 }
 
 function MoveForm({ move, shipment, listId, csrf, label, carrierLabel }: { move: Move; shipment: Shipment; listId: number; csrf: string; label: string; carrierLabel: string }) {
-  // The owner's dispatch hands the shipment to a trucker: that form asks for the company id.
+  // The owner's dispatch hands the shipment to a trucker: that form asks for the company, by name.
   if (move === 'dispatch' && LISTS[listId]?.party === 'owner') {
     return (
       <form class="inline" method="post" action={`/milkrun/dispatch/${shipment.id}`}>
         <CsrfField token={csrf} />
         <input type="hidden" name="back" value={String(listId)} />
-        <input name="carrier" inputMode="numeric" size={6} required aria-label={carrierLabel} placeholder={carrierLabel} />
+        <input name="carrier" list="truckers" size={14} required aria-label={carrierLabel} placeholder={carrierLabel} autocomplete="off" />
         <button type="submit">{label}</button>
       </form>
     );
@@ -134,33 +144,37 @@ function MoveForm({ move, shipment, listId, csrf, label, carrierLabel }: { move:
 }
 
 /** GET /milkrun/import/short/{id}: one list of the milk-run. */
-export function milkrunPage(ctx: Ctx<Caller>, listId: number, shipments: Shipment[], paging: { page: number; limit: number }): Page {
+export function milkrunPage(ctx: Ctx<Caller>, listId: number, shipments: Shipment[], paging: { page: number; limit: number }, names: Map<number, string> = new Map(), truckers: Array<{ id: number; name: string }> = []): Page {
   const t = ctx.t;
   const csrf = ctx.reply.generateCsrf();
   const tabs: Tab[] = GROUPS.flatMap(([group, ids]) => ids.map((id, i) => ({ href: listPath(id), label: t(`mv.l${id}`), active: id === listId, group: i === 0 ? t(group) : undefined })));
   const group = GROUPS.find(([, ids]) => ids.includes(listId));
   const title = `${t('mv.title')}: ${group ? `${t(group[0])} · ` : ''}${t(`mv.l${listId}`)}`;
-  const time = (v: unknown) => (typeof v === 'string' && v ? v.slice(0, 16) : '–');
+  const lang = ctx.language;
+  const time = (v: unknown) => formatStamp(v, lang) || '–';
   // The trucker matters once the shipment is dispatched; before, the column would be empty.
   const handedOver = (LISTS[listId]?.states ?? []).some((st) => st === 'dispatched' || st === 'running' || st === 'delivered');
   const columns: Column<Shipment>[] = [
     { label: t('mv.col.awb'), cell: (s) => text(s.awb) },
-    { label: t('mv.col.weight'), cell: (s) => text(s.weight), numeric: true },
-    { label: t('mv.col.pieces'), cell: (s) => text(s.pieces), numeric: true },
+    { label: t('mv.col.weight'), cell: (s) => formatNumber(s.weight, lang) || '–', numeric: true },
+    { label: t('mv.col.pieces'), cell: (s) => formatNumber(s.pieces, lang) || '–', numeric: true },
     { label: t('mv.col.flight'), cell: (s) => `${text(s.flight_number)}${s.location ? ` · ${s.location}` : ''}` },
     { label: t('mv.col.ata'), cell: (s) => time(s.ata) },
-    { label: `${t('mv.col.nfd')} / ${t('mv.col.awd')}`, cell: (s) => `${time(s.nfd_received)} / ${time(s.awd_received)}` },
+    { label: `${t('mv.col.nfd')} / ${t('mv.col.awd')}`, cell: (s) => <span class="wrap-text">{`${time(s.nfd_received)} / ${time(s.awd_received)}`}</span> },
     { label: t('mv.col.shc'), cell: (s) => text(s.special_handling_codes) },
     { label: t('mv.col.warehouse'), cell: (s) => text(s.warehouse_location) },
-    { label: t('mv.col.state'), cell: (s) => <Badge value={s.state} /> },
-    ...(handedOver ? [{ label: t('mv.col.carrier'), cell: (s: Shipment) => (s.carrier ? `#${s.carrier}` : '–') }] : []),
+    { label: t('mv.col.state'), cell: (s) => <Badge value={s.state} t={t} /> },
+    ...(handedOver ? [{ label: t('mv.col.carrier'), cell: (s: Shipment) => (s.carrier ? (names.get(s.carrier) ?? '–') : '–') }] : []),
     {
       label: '',
-      cell: (s) =>
-        movesFor(listId, String(s.state)).map((m) => [
-          <MoveForm move={m} shipment={s} listId={listId} csrf={csrf} label={t(`mv.move.${m}`)} carrierLabel={t('mv.carrier')} />,
-          ' ',
-        ]),
+      // The moves wrap inside their cell, so every one stays visible beside a wide row.
+      cell: (s) => (
+        <div class="actions">
+          {movesFor(listId, String(s.state)).map((m) => (
+            <MoveForm move={m} shipment={s} listId={listId} csrf={csrf} label={t(`mv.move.${m}`)} carrierLabel={t('mv.carrier')} />
+          ))}
+        </div>
+      ),
     },
   ];
   const href = (page: number) => `${listPath(listId)}?${new URLSearchParams({ page: String(page), limit: String(paging.limit) })}`;
@@ -169,8 +183,13 @@ export function milkrunPage(ctx: Ctx<Caller>, listId: number, shipments: Shipmen
     body: (
       <section>
         <h1>{title}</h1>
-        <Tabs tabs={tabs} />
+        <Tabs tabs={tabs} label={t('mv.title')} />
         <DataTable columns={columns} rows={shipments} empty={t('mv.empty')} testId="milkrun" />
+        <datalist id="truckers">
+          {truckers.map((c) => (
+            <option value={c.name} />
+          ))}
+        </datalist>
         <Pager page={paging.page} limit={paging.limit} count={shipments.length} href={href} t={t} />
         <p class="hint">{t('mv.hint')}</p>
       </section>
@@ -179,9 +198,21 @@ export function milkrunPage(ctx: Ctx<Caller>, listId: number, shipments: Shipmen
 }
 
 /** An unknown list id: to the first list, with the reason. */
-export function milkrunListPage(outcome: Answer, ctx: Ctx<Caller>, listId: number | undefined, paging: { page: number; limit: number }): PageResult {
+export async function milkrunListPage(outcome: Answer, ctx: Ctx<Caller>, listId: number | undefined, paging: { page: number; limit: number }): Promise<PageResult> {
   if (outcome.kind === 'error' || listId === undefined) return { redirect: listPath(70), ok: false, message: outcome.kind === 'error' ? outcome.message : undefined };
-  return milkrunPage(ctx, listId, (outcome.data as { shipments: Shipment[] }).shipments, paging);
+  const shipments = (outcome.data as { shipments: Shipment[] }).shipments;
+  // Truckers by name: those shown, and those to pick from where the owner dispatches.
+  const dispatching = LISTS[listId]?.party === 'owner' && shipments.some((s) => movesFor(listId, String(s.state)).includes('dispatch'));
+  const [names, truckers] = await Promise.all([namesOfCompanies(ctx.db, shipments.map((s) => s.carrier)), dispatching ? partnerCompanies(ctx.db, ctx.caller.companyId) : Promise.resolve([])]);
+  return milkrunPage(ctx, listId, shipments, paging, names, truckers);
+}
+
+/** The dispatch form's trucker as a company name (or id): the id the API takes; an unknown name stays for the API to refuse. */
+export async function carrierByName(ctx: Ctx<Caller>): Promise<void> {
+  const raw = ctx.params.carrier;
+  if (typeof raw !== 'string' || /^\s*\d+\s*$/.test(raw) || !raw.trim()) return;
+  const { ids } = await companiesByName(ctx.db, raw);
+  if (ids.length === 1) ctx.params.carrier = String(ids[0]);
 }
 
 /**

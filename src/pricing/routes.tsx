@@ -130,7 +130,7 @@ export function pricingEndpoints(): Endpoint[] {
         if (!/^[A-Z0-9]{0,12}$/.test(postal) || (!country && postal.length < 2)) return ok({ locations: [] });
         const zones = await knownZones(ctx.db, ctx.caller.companyId, country, postal, LOCATIONS_LIMIT);
         return ok({
-          locations: zones.map((z) => ({ value: `city:${z.country}-${z.prefix}`, label: `${z.country}-${z.prefix} (postal area)`, country: z.country })),
+          locations: zones.map((z) => ({ value: `city:${z.country}-${z.prefix}`, label: ctx.t('pv.postal_area', { zone: `${z.country}-${z.prefix}` }), country: z.country })),
         });
       },
     }),

@@ -3,6 +3,7 @@ import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
 import { DataTable, PostButton, Select, type Column } from '../kernel/ui.tsx';
+import { formatMoney, formatNumber, formatStamp } from '../kernel/locale.ts';
 import type { CombinationOut, RateOut, SearchResult } from './search.ts';
 
 /**
@@ -53,6 +54,8 @@ addMessages('eng', {
   'pv.rerun': 'Run again',
   'pv.searched': 'Search #{id} of {created}',
   'pv.no_history': 'No searches yet.',
+  'pv.change_search': 'Change the search',
+  'pv.postal_area': '{zone} (postal area)',
 });
 
 addMessages('deu', {
@@ -98,10 +101,11 @@ addMessages('deu', {
   'pv.rerun': 'Erneut suchen',
   'pv.searched': 'Suche #{id} vom {created}',
   'pv.no_history': 'Noch keine Suchen.',
+  'pv.change_search': 'Suche ändern',
+  'pv.postal_area': '{zone} (PLZ-Gebiet)',
 });
 
 type SearchEntity = Record<string, any>;
-const money = (v: number) => v.toFixed(2);
 
 function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchEntity }) {
   const t = ctx.t;
@@ -173,46 +177,72 @@ function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchEntity })
   );
 }
 
-/** The search page: the form alone, or the form with the results of a search. */
+/** `airport:FRA` -> `FRA`, `city:DE-60` -> `DE-60`: the zone as a dispatcher writes it. */
+const zone = (v: unknown) => String(v ?? '').replace(/^(airport|city):/i, '');
+
+/**
+ * The search page: the form alone, or the results of a search with the form folded above them
+ * (a phone shows the rates first). Book carries the search (its pieces, weight and exact places)
+ * and the rate's price into the booking request.
+ */
 export function searchPage(ctx: Ctx<Caller>, result: (SearchResult & { searchEntity: SearchEntity }) | null, error?: string): Page {
   const t = ctx.t;
+  const lang = ctx.language;
   const csrf = ctx.reply.generateCsrf();
   const entity: SearchEntity = result?.searchEntity ?? (error ? ctx.params : {});
+  const price = (v: unknown, currency?: unknown) => formatMoney(v, currency, lang);
   const book = (r: RateOut, leg?: number) => (
     <PostButton
       action={`/freights/request/rate/${r.id}`}
       label={leg === undefined ? t('pv.book') : t('pv.book_leg', { n: leg + 1 })}
       csrf={csrf}
-      fields={{ weight: String(r.chargeable_weight) }}
+      fields={{
+        ...(result?.searchEntity.weight ? {} : { weight: String(r.chargeable_weight) }),
+        ...(result ? { pricing_search_id: String(result.searchEntity.id) } : {}),
+        'refs[target_rate]': String(r.amount),
+        'refs[target_currency]': String(r.currency),
+      }}
     />
   );
   const rateColumns: Column<RateOut>[] = [
     { label: t('pv.col.carrier'), cell: (r) => r.company.name },
-    { label: t('pv.col.lane'), cell: (r) => `${r.origin} → ${r.destination}` },
+    { label: t('pv.col.lane'), cell: (r) => `${zone(r.origin)} → ${zone(r.destination)}` },
     { label: t('pv.col.days'), cell: (r) => r.transit_days ?? '–', numeric: true },
-    { label: t('pv.col.cw'), cell: (r) => r.chargeable_weight, numeric: true },
-    { label: t('pv.col.base'), cell: (r) => money(r.rate_base), numeric: true },
-    { label: t('pv.col.fsc'), cell: (r) => money(r.rate_fsc), numeric: true },
-    { label: t('pv.col.ssc'), cell: (r) => money(r.rate_ssc), numeric: true },
-    { label: t('pv.col.amount'), cell: (r) => <strong>{`${money(r.amount)} ${r.currency}`}</strong>, numeric: true },
+    { label: t('pv.col.cw'), cell: (r) => formatNumber(r.chargeable_weight, lang), numeric: true },
+    { label: t('pv.col.base'), cell: (r) => price(r.rate_base), numeric: true },
+    { label: t('pv.col.fsc'), cell: (r) => price(r.rate_fsc), numeric: true },
+    { label: t('pv.col.ssc'), cell: (r) => price(r.rate_ssc), numeric: true },
+    { label: t('pv.col.amount'), cell: (r) => <strong>{price(r.amount, r.currency)}</strong>, numeric: true },
     { label: '', cell: (r) => book(r) },
   ];
   const combiColumns: Column<CombinationOut>[] = [
-    { label: t('pv.col.via'), cell: (c) => c.via },
-    { label: t('pv.col.lane'), cell: (c) => c.legs.map((l) => `${l.origin} → ${l.destination} (${l.company.name}, ${money(l.amount)})`).join(' · ') },
+    { label: t('pv.col.via'), cell: (c) => zone(c.via) },
+    { label: t('pv.col.lane'), cell: (c) => <span class="wrap-text">{c.legs.map((l) => `${zone(l.origin)} → ${zone(l.destination)} (${l.company.name}, ${price(l.amount, l.currency)})`).join(' · ')}</span> },
     { label: t('pv.col.days'), cell: (c) => c.transit_days ?? '–', numeric: true },
-    { label: t('pv.col.amount'), cell: (c) => <strong>{`${money(c.amount)} ${c.currency}`}</strong>, numeric: true },
-    { label: '', cell: (c) => <span class="toolbar">{c.legs.map(book)}</span> },
+    { label: t('pv.col.amount'), cell: (c) => <strong>{price(c.amount, c.currency)}</strong>, numeric: true },
+    { label: '', cell: (c) => <span class="toolbar">{c.legs.map((l, i) => book(l, i))}</span> },
   ];
+  const searched = result
+    ? `${zone(result.searchEntity.origin)} → ${zone(result.searchEntity.destination)}${result.searchEntity.weight ? `, ${formatNumber(result.searchEntity.weight, lang)} kg` : ''}`
+    : '';
   return {
     title: t('pv.title'),
     body: (
       <section>
         <h1>{t('pv.title')}</h1>
         {error && <p class="flash error">{error}</p>}
-        <SearchForm ctx={ctx} entity={entity} />
+        {result ? (
+          <details class="search-again">
+            <summary>
+              {t('pv.change_search')}: <strong>{searched}</strong>
+            </summary>
+            <SearchForm ctx={ctx} entity={entity} />
+          </details>
+        ) : (
+          <SearchForm ctx={ctx} entity={entity} />
+        )}
         {result && [
-          <p class="muted">{t('pv.searched', { id: result.searchEntity.id, created: result.searchEntity.created })}</p>,
+          <p class="muted">{t('pv.searched', { id: result.searchEntity.id, created: formatStamp(result.searchEntity.created, lang) })}</p>,
           <h2>{t('pv.rates')}</h2>,
           <DataTable columns={rateColumns} rows={result.rates} empty={t('pv.no_rates')} testId="rates" />,
           result.searchEntity.allow_combinations === 1 && [
@@ -235,9 +265,9 @@ export function historyPage(ctx: Ctx<Caller>, searches: SearchEntity[]): Page {
         <DataTable
           columns={[
             { label: '#', cell: (s) => s.id },
-            { label: t('pv.col.created'), cell: (s) => s.created },
-            { label: t('pv.col.lane'), cell: (s) => `${s.origin} → ${s.destination}` },
-            { label: t('pv.weight'), cell: (s) => s.weight ?? '–', numeric: true },
+            { label: t('pv.col.created'), cell: (s) => formatStamp(s.created, ctx.language) },
+            { label: t('pv.col.lane'), cell: (s) => `${zone(s.origin)} → ${zone(s.destination)}` },
+            { label: t('pv.weight'), cell: (s) => formatNumber(s.weight, ctx.language) || '–', numeric: true },
             { label: t('pv.col.results'), cell: (s) => s.result_count, numeric: true },
             { label: '', cell: (s) => <a href={`/pricing/search/results?search_id=${s.id}`}>{t('pv.rerun')}</a> },
           ]}

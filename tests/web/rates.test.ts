@@ -16,11 +16,12 @@ describe('browser: rate search and booking', { skip: !HAVE_CHROMIUM && 'chromium
   let browser: Browser;
   let base: string;
   let forwarder: Actor;
+  let carrier: Actor;
   let page: Page;
 
   before(async () => {
     app = await startTestApp();
-    const carrier = await app.actor('Carrier');
+    carrier = await app.actor('Carrier');
     forwarder = await app.actor('Forwarder');
     await importRateSheet(app.services.db, { companyId: carrier.company, name: 'Road feeders', csvText: CSV, visibility: 'exchange' });
     base = await app.listen();
@@ -41,23 +42,44 @@ describe('browser: rate search and booking', { skip: !HAVE_CHROMIUM && 'chromium
     assert.ok(values.includes('airport:FRA'), values.join(','));
   });
 
-  test('a search shows priced rates and combinations; Book creates a booking request', async () => {
+  test('a search shows priced rates and combinations; Book keeps place, pieces, weight, price and carrier', async () => {
     await page.goto(`${base}/pricing/search/results`);
     await page.fill('input[name="origin"]', 'city:DE-60311');
     await page.fill('input[name="destination"]', 'airport:AMS');
     await page.fill('input[name="weight"]', '250');
+    // 2 pieces of 60 × 40 × 50 cm: 40 kg by volume, so 250 kg stays the chargeable weight.
+    await page.fill('input[name="pieces_json[0][pieces]"]', '2');
+    await page.fill('input[name="pieces_json[0][depth]"]', '60');
+    await page.fill('input[name="pieces_json[0][width]"]', '40');
+    await page.fill('input[name="pieces_json[0][height]"]', '50');
     await Promise.all([page.waitForURL(`${base}/pricing/search/results`), page.click('form[action="/pricing/search/results"] button[type="submit"]')]);
     // 250 kg: FRA->AMS 250*0.28 = 70.00 < 80 minimum -> 80.00 + 8.00 fuel + 10.00 security = 98.00
     const combinations = page.locator('[data-testid="combinations"] tbody tr');
     assert.equal(await combinations.count(), 1);
-    assert.match(await combinations.first().innerText(), /airport:FRA/);
+    assert.match(await combinations.first().innerText(), /FRA/);
     // 60311->FRA: 250*0.35 = 87.50 + 10.94 + 12.50 = 110.94; with the 98.00 leg: 208.94
-    assert.match(await combinations.first().innerText(), /208\.94 EUR/);
+    assert.match(await combinations.first().innerText(), /€208\.94/);
+    // The results come first; the form is folded above them.
+    assert.equal(await page.locator('details.search-again[open]').count(), 0);
     await screenshot(page, 'rate-search');
     await Promise.all([page.waitForURL(/\/freights\/view\/\d+$/), page.click('[data-testid="combinations"] form[action^="/freights/request/rate/"] button >> nth=0')]);
-    const html = await page.content();
-    assert.match(html, /FFR/);
-    assert.match(html, /badge draft/);
+    const main = (await page.locator('main').innerText()).replace(/[\u00a0\u202f]/g, ' ');
+    assert.match(main, /Booking request/);
+    assert.match(main, /60311 .*\(DE\)/, 'the searched postal code, not the rate\'s zone 60');
+    assert.match(main, /250 kg/);
+    assert.match(main, /€110\.94/, 'the price of the rate');
+    assert.match(main, new RegExp(carrier.companyName), 'the carrier by name');
+    assert.equal(await page.locator('[data-testid="pieces"] tbody tr').count(), 1);
+    assert.match(await page.locator('[data-testid="pieces"] tbody tr').innerText(), /2[\s\S]*60 × 40 × 50/);
+    assert.equal(await page.locator('.badge.draft').count(), 1);
+    // No auction deadline is asked for a booking request; the pick-up date is what is missing.
+    assert.equal(await page.locator('input[name="deadline"]').count(), 0);
+    assert.match(await page.locator('[data-testid="publish-gaps"]').innerText(), /pick-up date/);
+    const route = (await app.get(`/freights/view/${page.url().split('/').pop()}.json`, { token: forwarder.token })).body.data.route;
+    assert.equal(route.from, '60311');
+    assert.equal(route.from_country, 'DE');
+    assert.equal(route._route_pieces[0].pieces, 2);
+    assert.equal(route.refs.target_rate, '110.94');
   });
 
   test('the history lists the search and reruns it', async () => {

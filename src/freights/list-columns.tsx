@@ -1,0 +1,85 @@
+import type { Caller, Ctx } from '../kernel/context.ts';
+import { formatKg, formatMoney, formatStamp, formatWindow } from '../kernel/locale.ts';
+import { Badge, type Column } from '../kernel/ui.tsx';
+import { placeLabel } from './freight-page.tsx';
+import { bidSummaries, cityOf, namesOfCompanies, ownBids } from './page-data.ts';
+import './messages.ts';
+
+/**
+ * The columns of the freight lists (enlistPage in views.tsx): places with their cities, both
+ * ends of the windows, deadlines without seconds, and what each side needs at a glance: the
+ * owner sees how many bids came in and the best one, a bidder its own bid, both the other party.
+ * The extra data is read for the page's rows only (page-data.ts); the JSON lists stay as they are.
+ */
+
+export type FreightView = Record<string, any>;
+
+/** Lists of the caller's own freights with bids coming in; of freights it awarded; of freights it bid on. */
+const OWNER_MARKET = [10, 17, 18, 200];
+const OWNER_AWARDED = [12, 19, 201, 209];
+const BIDDER = [7, 6, 9];
+const FOREIGN = [8, 7, 6, 2, 9, 210, 211, 219];
+
+export interface SortLinks {
+  href: (key: string) => string;
+  sorted: (key: string) => Column<FreightView>['sorted'];
+}
+
+export async function freightListColumns(routes: FreightView[], filterId: number, ctx: Ctx<Caller>, sort: SortLinks): Promise<Column<FreightView>[]> {
+  const t = ctx.t;
+  const lang = ctx.language;
+  const ids = routes.map((r) => Number(r.id));
+  const none = '–';
+  const [summaries, mine, winners, cities] = await Promise.all([
+    OWNER_MARKET.includes(filterId) ? bidSummaries(ctx.db, ctx.caller.companyId, ids) : Promise.resolve(new Map()),
+    BIDDER.includes(filterId) ? ownBids(ctx.db, ctx.caller.companyId, ids) : Promise.resolve(new Map()),
+    OWNER_AWARDED.includes(filterId) ? namesOfCompanies(ctx.db, routes.map((r) => r.winner)) : Promise.resolve(new Map<number, string>()),
+    Promise.all(routes.map(async (r) => [await cityOf(r.from, r.from_latitude, r.from_longitude), await cityOf(r.to, r.to_latitude, r.to_longitude)] as const)),
+  ]);
+  const cityBy = new Map(routes.map((r, i) => [r.id, cities[i]!]));
+  const view = (r: FreightView) => `/freights/view/${r.id}`;
+  const columns: Column<FreightView>[] = [
+    { label: t('fv.col.id'), cell: (r) => <a href={view(r)}>{String(r.display_id ?? r.id)}</a>, sortHref: sort.href('id'), sorted: sort.sorted('id') },
+    {
+      label: t('fv.col.route'),
+      cell: (r) => {
+        const [from, to] = cityBy.get(r.id) ?? [null, null];
+        return (
+          <a href={view(r)} class="route">
+            {placeLabel(r, 'from', from, none)} → {placeLabel(r, 'to', to, none)}
+          </a>
+        );
+      },
+    },
+    { label: t('fv.col.status'), cell: (r) => <Badge value={r.status} t={t} /> },
+    { label: t('fv.col.etd'), cell: (r) => formatWindow(r.etd, r.etd_end, lang) || none, sortHref: sort.href('etd'), sorted: sort.sorted('etd') },
+    { label: t('fv.col.eta'), cell: (r) => formatWindow(r.eta, r.eta_end, lang) || none, sortHref: sort.href('eta'), sorted: sort.sorted('eta') },
+    { label: t('fv.weight'), cell: (r) => formatKg(r.weight, lang) || none, numeric: true, sortHref: sort.href('weight'), sorted: sort.sorted('weight') },
+    { label: t('fv.col.deadline'), cell: (r) => formatStamp(r.deadline, lang) || none, sortHref: sort.href('deadline'), sorted: sort.sorted('deadline') },
+  ];
+  if (FOREIGN.includes(filterId)) columns.push({ label: t('fv.owner'), cell: (r) => (r._company?.name ? String(r._company.name) : none) });
+  if (OWNER_MARKET.includes(filterId)) {
+    columns.push({ label: t('fv.col.bids'), cell: (r) => String(summaries.get(r.id)?.count ?? 0), numeric: true });
+    columns.push({
+      label: t('fv.col.best'),
+      cell: (r) => {
+        const best = summaries.get(r.id)?.best;
+        return best ? formatMoney(best.amount, best.currency, lang) : none;
+      },
+      numeric: true,
+    });
+  }
+  if (BIDDER.includes(filterId)) {
+    columns.push({
+      label: t('fv.col.my_bid'),
+      cell: (r) => {
+        const bid = mine.get(r.id);
+        return bid ? [formatMoney(bid.amount, bid.currency, lang), ' ', <Badge value={bid.status} t={t} />] : none;
+      },
+      numeric: true,
+    });
+  }
+  if (OWNER_AWARDED.includes(filterId)) columns.push({ label: t('fv.winner'), cell: (r) => (r.winner ? (winners.get(r.winner) ?? none) : none) });
+  if (OWNER_AWARDED.includes(filterId) || filterId === 2) columns.push({ label: t('fv.col.price'), cell: (r) => formatMoney(r.price, null, lang) || none, numeric: true });
+  return columns;
+}

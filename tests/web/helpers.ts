@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { loginAs } from '../support/browser.ts';
+import type { Actor, TestApp } from '../support/harness.ts';
+
+/** The two screens a dispatcher uses: the office desktop and a phone. */
+export const DESKTOP = { width: 1366, height: 768 };
+export const PHONE = { width: 390, height: 844 };
+
+/** A logged-in page of its own browser context. `bypassCSP` only lets the test inject axe-core; the pages run under their policy otherwise. */
+export async function pageFor(browser: Browser, base: string, actor: Actor, viewport: { width: number; height: number }, contexts: BrowserContext[]): Promise<Page> {
+  const context = await browser.newContext({ viewport, bypassCSP: true });
+  contexts.push(context);
+  const page = await context.newPage();
+  await loginAs(page, base, actor.email, actor.password);
+  return page;
+}
+
+/** How far the page scrolls sideways (0 when nothing is wider than the screen). */
+export function sideScroll(page: Page): Promise<number> {
+  return page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth);
+}
+
+export async function assertNoSideScroll(page: Page, what: string): Promise<void> {
+  const overflow = await sideScroll(page);
+  assert.ok(overflow <= 0, `${what}: scrolls sideways by ${overflow}px at ${page.viewportSize()?.width}px`);
+}
+
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations of the page (WCAG 2.x A/AA rules), as readable lines. */
+export async function axeProblems(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] }, resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`);
+}
+
+/** A binding action: open its confirmation box, then press the box's button (and wait for the page it leads to). */
+export async function confirmAction(page: Page, box: Locator, url: string | RegExp): Promise<void> {
+  await box.locator('summary').click();
+  await Promise.all([page.waitForURL(url), box.locator('.confirm-box button[type="submit"]').click()]);
+}
+
+/** Text with the no-break spaces of number formats (`1.745,50 €`) as plain spaces. */
+export const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
+export const flashText = async (page: Page) => plain(await page.locator('[data-testid="flash"]').innerText());
+export const nextStep = async (page: Page) => plain(await page.locator('[data-testid="next-step"]').innerText());
+
+/** Gives an actor a real name (the contact person shown after an award). */
+export async function setRealname(app: TestApp, actor: Actor, realname: string): Promise<void> {
+  await app.services.db.updateTable('users').set({ realname }).where('id', '=', actor.user).execute();
+}
