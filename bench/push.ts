@@ -1,5 +1,7 @@
 // npm run bench:push — a 15 MiB file push while another client polls GET /healthz: prints the
-// worst /healthz latency during the push, the push time and the server's peak RSS (VmHWM).
+// worst and p99 /healthz latency during the push (and the worst of 3 s of the same polling
+// before it, so a busy machine shows as such), the push time, the server's peak RSS (VmHWM)
+// and the machine's load average.
 // One fresh server per action, so the peak belongs to that push. Loopback only.
 // BENCH_ACTIONS=status,fsu,xfsu,rates (default: all four); BENCH_MIB=15 (file size).
 // Runs on the embedded database, and on PostgreSQL when BENCH_DATABASE_URL (or
@@ -120,30 +122,37 @@ async function run(label: string, env: NodeJS.ProcessEnv, action: string) {
   try {
     await waitForServer(`${base}/healthz`);
     const baseline = peakRssMiB(server.pid!);
-    let pushing = true;
-    let worst = 0;
-    let polls = 0;
-    const poller = (async () => {
-      while (pushing) {
+    // The same polling for 3 s before the push: what the machine gives an idle server.
+    const poll = async (running: () => boolean) => {
+      const times: number[] = [];
+      while (running()) {
         const t = performance.now();
         await fetch(`${base}/healthz`).then((r) => r.arrayBuffer());
-        // A poll that started during the push counts, however long after the push it ends.
-        worst = Math.max(worst, performance.now() - t);
-        polls++;
+        times.push(performance.now() - t); // a poll started during the push counts, however late it ends
         await new Promise((r) => setTimeout(r, 10));
       }
-    })();
+      return times;
+    };
+    const idleUntil = performance.now() + 3000;
+    const idle = await poll(() => performance.now() < idleUntil);
+    let pushing = true;
+    const poller = poll(() => pushing);
     const started = performance.now();
     const res = await fetch(`${base}/files/push.json`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `TokenPass ${user.token}` }, body });
     const answer = (await res.json()) as { status: string; message?: string; data?: { file?: { records: number } } };
     const pushMs = performance.now() - started;
     pushing = false;
-    await poller;
+    const during = await poller;
     const peak = peakRssMiB(server.pid!);
+    const worst = Math.max(...during);
+    const polls = during.length;
+    const p99 = [...during].sort((a, b) => a - b)[Math.floor(during.length * 0.99)] ?? 0;
+    const over = during.filter((ms) => ms > 100).length;
     const outcome = res.status === 200 && answer.status === 'success' ? `${answer.data?.file?.records} records` : `HTTP ${res.status} ${answer.message ?? ''}`;
     console.log(
       `${label.padEnd(9)} ${action.padEnd(7)} ${(text.length / 1024 / 1024).toFixed(1)} MiB, ${records} lines → ${outcome} | push ${(pushMs / 1000).toFixed(1)} s | ` +
-        `/healthz worst ${worst.toFixed(0)} ms over ${polls} polls | peak RSS ${peak.toFixed(0)} MiB (idle ${baseline.toFixed(0)} MiB)`,
+        `/healthz worst ${worst.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, ${over} of ${polls} polls over 100 ms (idle server: worst ${Math.max(...idle).toFixed(0)} ms) | ` +
+        `peak RSS ${peak.toFixed(0)} MiB (idle ${baseline.toFixed(0)} MiB) | load ${os.loadavg()[0]!.toFixed(1)}`,
     );
   } finally {
     server.kill('SIGTERM');
