@@ -34,7 +34,7 @@ const MAX_NAME = 255;
  */
 const SIZES = {
   pglite: { events: 200, awbs: 50, rateLines: 250 },
-  postgres: { events: 2000, awbs: 500, rateLines: 5000 },
+  postgres: { events: 500, awbs: 125, rateLines: 1000 },
 } as const;
 type Sizes = (typeof SIZES)[keyof typeof SIZES];
 
