@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { importRateSheet } from '../../src/pricing/import.ts';
+import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
+import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { axeProblems, DESKTOP, pageFor, PHONE, sideScroll } from './helpers.ts';
+
+/**
+ * Every page on a phone (390 px) and at the office desk (1366 px), in German and English:
+ * nothing scrolls sideways (measured: the document is no wider than the window), the skip link
+ * leads to the content, and axe-core finds no serious or critical WCAG 2.2 A/AA violation on
+ * the pages a dispatcher works in all day.
+ */
+
+const CSV = [
+  'origin,destination,transit_days,min_charge,kg_100,kg_300,kg_500,kg_1000,kg_3000,fsc_pct,ssc_per_kg,uld_price',
+  'city:DE-60,airport:FRA,1,45.00,0.40,0.35,0.30,0.25,0.20,12.5,0.05,',
+  'airport:FRA,airport:AMS,1,80.00,0.30,0.28,0.26,0.24,0.22,10,0.04,950',
+].join('\n');
+
+const STATUS_CSV = [
+  'awb,code,time,location,flight_number,pieces,weight,special_handling_codes,warehouse_location',
+  '176-10000001,RCF,2030-03-02 06:10,FRA,EK9901,4,1250.25,PER COL,A-12',
+  '176-10000001,NFD,2030-03-02 09:00,FRA,,,,,',
+].join('\n');
+
+describe('pages at 390 and 1366 px in both languages', { skip: !HAVE_CHROMIUM && 'chromium is not installed' }, () => {
+  let app: TestApp;
+  let browser: Browser;
+  let base: string;
+  const actors: Record<'deu' | 'eng', { shipper: Actor; carrier: Actor }> = {} as never;
+  const ids: Record<string, number> = {};
+  const contexts: BrowserContext[] = [];
+
+  before(async () => {
+    app = await startTestApp({ env: { APP_TIMEZONE: 'Europe/Berlin' } });
+    for (const lang of ['deu', 'eng'] as const) {
+      actors[lang] = { shipper: await app.actor(`Spedition mit einem recht langen Firmennamen ${lang}`, { language: lang }), carrier: await app.actor(`Carrier ${lang}`, { language: lang }) };
+    }
+    const { shipper, carrier } = actors.deu;
+    await importRateSheet(app.services.db, { companyId: carrier.company, name: 'Road feeders', csvText: CSV, visibility: 'exchange' });
+    const post = async (who: Actor, url: string, json: Record<string, unknown>) => (await app.post(url, { token: who.token, json })).body;
+    const freight = async (extra: Record<string, unknown> = {}) =>
+      (
+        await post(shipper, '/freights/add.json', {
+          from: 'city:DE-04159', from_country: 'DE', from_addr: 'Hauptstraße 112, 04159 Leipzig-Möckern', from_latitude: 51.37, from_longitude: 12.36,
+          to: 'city:ES-28021', to_country: 'ES', to_addr: 'Calle de la Princesa 1, Madrid', etd_range: '2030-05-04 08:00 to 2030-05-05 12:00', eta_range: '2030-05-07 08:00 to 2030-05-08 16:00',
+          weight: 12500.5, refs: { customer: 'PO-4711-LONG-REFERENCE-2030', commodity: 'Maschinenteile auf Europaletten, nicht stapelbar, mit Hebebühne entladen' },
+          pieces: [{ pieces: 12, depth: 120, width: 80, height: 160, weight: 1041.7 }], ...extra,
+        })
+      ).data.id as number;
+    ids.draft = await freight();
+    ids.open = await freight();
+    ids.taken = await freight();
+    for (const id of [ids.open, ids.taken]) await post(shipper, `/freights/view/${id}.json`, { action: 'publish', deadline: '+48 hours' });
+    for (const c of [carrier, actors.eng.carrier]) await post(c, '/quotes/add.json', { route: ids.open, amount: '1745.50', currency_code: 'EUR', note: 'Planensattelzug mit Hebebühne, Fahrer spricht Deutsch und Spanisch' });
+    const bid = (await post(carrier, '/quotes/add.json', { route: ids.taken, amount: '2100', currency_code: 'EUR' })).data.bid.id;
+    await app.post(`/quotes/confirm/${bid}.json`, { token: shipper.token });
+    await app.post(`/quotes/confirm/${bid}.json`, { token: carrier.token });
+    await post(shipper, '/files/push.json', { encoding: 'base64', content: Buffer.from(STATUS_CSV).toString('base64'), name: 'status.csv', action: 'status' });
+    ids.case = (await post(shipper, '/cdr/cases/add.json', { name: 'Damaged pallet' })).data.case.id;
+    await post(shipper, '/cdr/cases/link/' + ids.case + '.json', { route_id: ids.taken });
+    await post(shipper, '/templates/add.json', { name: 'Weekly Leipzig–Madrid', from: 'city:04159', to: 'city:28021', weight: 12500 });
+    await post(shipper, '/flights/add.json', { from: 'FRA', to: 'JFK', etd: '2030-06-01 10:00', eta: '2030-06-01 18:00', flight_number: 'LH400' });
+    base = await app.listen();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    for (const c of contexts) await c.close();
+    await browser?.close();
+    await app?.close();
+  });
+
+  /** The pages of one company's dispatcher (shipper side: the company owns the freights). */
+  const shipperPages = () => [
+    '/freights/enlist/10', '/freights/enlist/20', '/freights/enlist/12', '/freights/enlist/19', '/freights/enlist/8', '/freights/enlist/53',
+    `/freights/view/${ids.draft}`, `/freights/view/${ids.open}`, `/freights/view/${ids.taken}`, '/freights/add', `/freights/edit/${ids.draft}`,
+    '/pricing/search/results', '/pricing/search/history', '/templates/index', '/flights/index', '/milkrun/import/short/70', '/milkrun/import/short/80',
+    '/cdr/cases/index', `/cdr/cases/view/${ids.case}`, '/tours/add', '/webhooks/index', '/searches/index', '/notifications/index', '/users/password', '/no/such/page',
+  ];
+  const carrierPages = () => ['/freights/enlist/8', '/freights/enlist/7', '/freights/enlist/2', `/freights/view/${ids.open}`, `/freights/view/${ids.taken}`];
+
+  async function rateResults(page: Page) {
+    await page.goto(`${base}/pricing/search/results`);
+    await page.fill('input[name="origin"]', 'city:DE-60311');
+    await page.fill('input[name="destination"]', 'airport:AMS');
+    await page.fill('input[name="weight"]', '250');
+    await Promise.all([page.waitForURL(`${base}/pricing/search/results`), page.click('form[action="/pricing/search/results"] button[type="submit"]')]);
+  }
+
+  for (const lang of ['deu', 'eng'] as const) {
+    for (const viewport of [PHONE, DESKTOP]) {
+      test(`no page scrolls sideways (${lang}, ${viewport.width} px)`, async () => {
+        // Only German users own the world's freights; an English dispatcher sees the same pages of its own (mostly empty) lists.
+        const owner = await pageFor(browser, base, actors.deu.shipper, viewport, contexts);
+        const viewer = lang === 'deu' ? owner : await pageFor(browser, base, actors.eng.shipper, viewport, contexts);
+        const carrier = await pageFor(browser, base, actors[lang].carrier, viewport, contexts);
+        const wide: string[] = [];
+        const visit = async (page: Page, path: string) => {
+          await page.goto(`${base}${path}`);
+          const overflow = await sideScroll(page);
+          if (overflow > 0) wide.push(`${path}: ${overflow}px`);
+        };
+        for (const path of shipperPages()) await visit(lang === 'deu' ? owner : viewer, path);
+        for (const path of carrierPages()) await visit(carrier, path);
+        await rateResults(owner);
+        if ((await sideScroll(owner)) > 0) wide.push('rate results');
+        assert.deepEqual(wide, [], `pages wider than ${viewport.width} px`);
+        if (lang === 'deu' && viewport === PHONE) {
+          await owner.goto(`${base}/freights/view/${ids.open}`);
+          await screenshot(owner, 'freight-view-phone');
+        }
+      });
+    }
+  }
+
+  test('the phone menu takes at most two lines; the skip link leads past it to the content', async () => {
+    const page = await pageFor(browser, base, actors.deu.shipper, PHONE, contexts);
+    await page.goto(`${base}/freights/enlist/10`);
+    const bar = await page.locator('header.topbar').boundingBox();
+    const line = await page.locator('header.topbar .brand').boundingBox();
+    assert.ok(bar && line && bar.height <= line.height * 2 + 40, `the header is ${bar?.height}px high`);
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('href')), '#main');
+    assert.match(await page.evaluate(() => document.activeElement?.textContent ?? ''), /Zum Inhalt/);
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => location.hash), '#main');
+  });
+
+  test('the milk-run moves are all visible beside the list at 1366 px', async () => {
+    const page = await pageFor(browser, base, actors.deu.shipper, DESKTOP, contexts);
+    await page.goto(`${base}/milkrun/import/short/70`);
+    for (const move of ['select', 'deselect', 'follow-up']) {
+      const button = page.locator(`form[action^="/milkrun/${move}/"] button`).first();
+      const box = await button.boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= DESKTOP.width, `${move} is on screen (${JSON.stringify(box)})`);
+    }
+  });
+
+  test('axe-core finds no serious or critical violation on the main pages', async () => {
+    const problems: string[] = [];
+    for (const lang of ['deu', 'eng'] as const) {
+      for (const viewport of [DESKTOP, PHONE]) {
+        const page = await pageFor(browser, base, lang === 'deu' ? actors.deu.shipper : actors.eng.carrier, viewport, contexts);
+        const pages = lang === 'deu' ? ['/freights/enlist/10', `/freights/view/${ids.open}`, `/freights/view/${ids.taken}`, '/freights/add', '/milkrun/import/short/70', '/flights/index'] : ['/freights/enlist/8', `/freights/view/${ids.open}`, '/pricing/search/results'];
+        for (const path of pages) {
+          await page.goto(`${base}${path}`);
+          for (const p of await axeProblems(page)) problems.push(`${lang} ${viewport.width}px ${path}: ${p}`);
+        }
+        if (lang === 'eng') {
+          await rateResults(page);
+          for (const p of await axeProblems(page)) problems.push(`${lang} ${viewport.width}px rate results: ${p}`);
+        }
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+});
