@@ -95,7 +95,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   );
 
   // ----- whose move it is
-  let next: { text: string; yours: boolean };
+  let next: { text: string; yours: boolean | null };
   const pendingMine = live.find((b) => b.owner_confirmed && !b.bidder_confirmed);
   const pendingTheirs = live.find((b) => b.bidder_confirmed && !b.owner_confirmed);
   if (owner) {
@@ -106,9 +106,9 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     else if (market) next = { text: t('fv.next.owner.no_bids', { deadline: formatStamp(route.deadline, lang) }), yours: false };
     else if (status === 'taken') next = { text: t('fv.next.owner.taken', { company: name(route.winner), price: money(route.price, bids.find((b) => b.status === 'accepted')?.currency_code) }), yours: false };
     else if (status === 'expired') next = { text: t('fv.next.owner.expired'), yours: true };
-    else next = { text: t(`fv.next.${status}`), yours: false };
+    else next = { text: t(`fv.next.${status}`), yours: null };
   } else if (winner) {
-    next = status === 'taken' ? { text: t('fv.next.winner.taken', { price: money(route.price, bids.find((b) => b.status === 'accepted')?.currency_code) }), yours: true } : { text: t(`fv.next.${status}`), yours: false };
+    next = status === 'taken' ? { text: t('fv.next.winner.taken', { price: money(route.price, bids.find((b) => b.status === 'accepted')?.currency_code) }), yours: true } : { text: t(`fv.next.${status}`), yours: null };
   } else if (market) {
     const awaited = mine.find((b) => b.owner_confirmed && !b.bidder_confirmed);
     const confirmedByMe = mine.find((b) => b.bidder_confirmed && !b.owner_confirmed);
@@ -117,7 +117,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     else if (myOpenBid) next = { text: t('fv.next.bidder.with_owner', { amount: money(myOpenBid.amount, myOpenBid.currency_code) }), yours: false };
     else next = { text: t('fv.next.bidder.bid', { deadline: formatStamp(route.deadline, lang) }), yours: true };
   } else {
-    next = { text: t(status === 'taken' || status === 'closed' || status === 'archived' ? 'fv.next.lost' : `fv.next.${status}`), yours: false };
+    next = { text: t(status === 'taken' || status === 'closed' || status === 'archived' ? 'fv.next.lost' : `fv.next.${status}`), yours: null };
   }
 
   // ----- the bids table
@@ -334,7 +334,8 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
           )}
         </div>
         <p class={next.yours ? 'next-step yours' : 'next-step'} data-testid="next-step" role="status">
-          <strong>{next.yours ? t('fv.next.your_move') : t('fv.next.their_move')}</strong> {next.text}
+          {next.yours !== null && <strong>{next.yours ? t('fv.next.your_move') : t('fv.next.their_move')} </strong>}
+          {next.yours === null ? capitalise(next.text) : next.text}
         </p>
         {bidsFirst && bidsSection}
         <div class="columns">
@@ -348,7 +349,8 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
               <div class="contact" data-testid="contact">
                 <h3>{owner ? t('fv.contact.carrier') : t('fv.contact.shipper')}</h3>
                 <p>
-                  {data.contact.realname || data.contact.email} · {data.contact.company}
+                  {data.contact.realname ? `${data.contact.realname} · ` : ''}
+                  {data.contact.company}
                   <br />
                   <a href={`mailto:${data.contact.email}`}>{data.contact.email}</a>
                 </p>
@@ -380,3 +382,5 @@ function bookingDeadline(route: FreightView, ctx: Ctx<Caller>): string | undefin
   if (etd && etd.getTime() > ctx.clock.now().getTime() + 3600_000) return route.etd.slice(0, 16);
   return '+72 hours';
 }
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -184,12 +184,9 @@ export function freightEndpoints(): Endpoint[] {
         const id = readId(ctx.path.id);
         if (!id) return notFound();
         if (ctx.format === 'html') {
-          // The page's publish form: companies by name, and what a tender needs (docs/decisions.md).
+          // The page's publish form names companies; an unknown name refuses the publish with the reason.
           const refused = await normalisePublishForm(ctx);
           if (refused) return redirect(viewPath(id), false, refused);
-          const found = await loadFreightForCaller(ctx.db, ctx.clock, ctx.caller, id);
-          const gaps = found?.role === 'owner' && found.row.status === 'draft' ? publishGaps(await presentOne(rc(ctx), found.row, 'owner')) : [];
-          if (gaps.length) return redirect(viewPath(id), false, ctx.t('fv.publish.refused_gaps', { gaps: gaps.map((g) => ctx.t(`fv.gap.${g}`)).join(', ') }));
         }
         const visibility = readInt(ctx.params.visibility);
         const result = await publishFreight(ctx.db, ctx.clock, ctx.caller, id, {
