@@ -1,6 +1,6 @@
 // Issue 15: the server runs as compiled JavaScript with plain node, from any working directory.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +24,10 @@ test('started from another working directory, pages and the API answer', async (
   // No NODE_OPTIONS (the test runner's tsx loader): plain node.
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: path.join(cwd, 'data'), DATABASE_URL: pgdb?.url ?? '', LOG_LEVEL: 'silent', TOKEN_SECRET: '' };
   delete env.NODE_OPTIONS;
+  // A user first, with the compiled command (the server will hold an embedded data directory).
+  const seeded = spawnSync(process.execPath, [path.join(ROOT, 'bin/freight-exchange.js'), 'seed', 'demo', '--json'], { cwd, env, encoding: 'utf8' });
+  assert.equal(seeded.status, 0, seeded.stderr);
+  const token = JSON.parse(seeded.stdout).users[0].token as string;
   const server = spawn(process.execPath, [path.join(ROOT, 'bin/freight-exchange.js'), 'serve'], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   server.stderr.on('data', (d) => (stderr += d));
@@ -40,6 +44,17 @@ test('started from another working directory, pages and the API answer', async (
     const api = await fetch(`http://127.0.0.1:${port}/users/me.json`);
     assert.equal(api.status, 401);
     assert.equal((await api.json()).status, 'error');
+    // The compiled server carries its worker threads too: the city data answers a suggestion
+    // (and, started, never keeps the process from stopping).
+    let cities: Array<{ label: string }> = [];
+    for (const until = Date.now() + 30_000; !cities.length && Date.now() < until; ) {
+      const res = await fetch(`http://127.0.0.1:${port}/places/suggest.json?q=Frankfurt&for=filter`, { headers: { authorization: `TokenPass ${token}` } });
+      const body = await res.json();
+      assert.equal(body.status, 'success', JSON.stringify(body));
+      cities = (body.data.places as Array<{ kind: string; label: string }>).filter((p) => p.kind === 'city');
+      if (!cities.length) await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.ok(cities.some((c) => /Frankfurt/.test(c.label)), JSON.stringify(cities));
     server.kill('SIGTERM');
     assert.equal(await exited, 0);
   } finally {
