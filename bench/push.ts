@@ -98,8 +98,9 @@ function peakRssMiB(pid: number): number {
   return kb / 1024;
 }
 
-async function waitForServer(url: string) {
+async function waitForServer(url: string, server: ChildProcess) {
   for (;;) {
+    if (server.exitCode !== null || server.signalCode !== null) throw new Error(`the server exited (${server.exitCode ?? server.signalCode}) before answering`);
     try {
       if ((await fetch(url)).ok) return;
     } catch {
@@ -120,7 +121,7 @@ async function run(label: string, env: NodeJS.ProcessEnv, action: string) {
   const server: ChildProcess = spawn(process.execPath, [...flags, ...commandLine(['serve'])], { cwd: ROOT, env: { ...env, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: 'inherit' });
   const base = `http://127.0.0.1:${port}`;
   try {
-    await waitForServer(`${base}/healthz`);
+    await waitForServer(`${base}/healthz`, server);
     const baseline = peakRssMiB(server.pid!);
     // The same polling for 3 s before the push: what the machine gives an idle server.
     const poll = async (running: () => boolean) => {
@@ -155,8 +156,10 @@ async function run(label: string, env: NodeJS.ProcessEnv, action: string) {
         `peak RSS ${peak.toFixed(0)} MiB (idle ${baseline.toFixed(0)} MiB) | load ${os.loadavg()[0]!.toFixed(1)}`,
     );
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
+    if (server.exitCode === null && server.signalCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+    }
   }
 }
 
