@@ -1,3 +1,4 @@
+import { formatNumber, formatStamp } from '../kernel/locale.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
@@ -88,8 +89,8 @@ export function casesPage(ctx: Ctx<Caller>, cases: Row[], paging: { page: number
     { label: t('cv.col.id'), cell: (c) => <a href={casePath(c.id)}>{String(c.id)}</a> },
     { label: t('cv.col.name'), cell: (c) => <a href={casePath(c.id)}>{text(c.name)}</a> },
     { label: t('cv.col.links'), cell: (c) => String(links(c).length), numeric: true },
-    { label: t('cv.col.created'), cell: (c) => text(c.created) },
-    { label: t('cv.col.modified'), cell: (c) => text(c.modified) },
+    { label: t('cv.col.created'), cell: (c) => formatStamp(c.created, ctx.language) || text(c.created) },
+    { label: t('cv.col.modified'), cell: (c) => formatStamp(c.modified, ctx.language) || text(c.modified) },
   ];
   const href = (page: number) => `/cdr/cases/index?${new URLSearchParams({ page: String(page), limit: String(paging.limit) })}`;
   return {
@@ -131,9 +132,9 @@ export function casePage(ctx: Ctx<Caller>, c: Row): Page {
     },
     { label: t('cv.col.from'), cell: (l) => text(l.object?.from) },
     { label: t('cv.col.to'), cell: (l) => text(l.object?.to) },
-    { label: t('cv.col.weight'), cell: (l) => text(l.object?.weight), numeric: true },
+    { label: t('cv.col.weight'), cell: (l) => formatNumber(l.object?.weight, ctx.language) || '–', numeric: true },
     { label: t('cv.col.capacity'), cell: (l) => text(l.object?.capacity), numeric: true },
-    { label: t('cv.col.linked'), cell: (l) => text(l.created) },
+    { label: t('cv.col.linked'), cell: (l) => formatStamp(l.created, ctx.language) || text(l.created) },
   ];
   const author = c.author_user_id === me.userId ? me.realname || me.email : `#${c.author_user_id}`;
   return {

@@ -456,7 +456,7 @@ export async function enlistPage(routes: FreightView[], state: ListState, ctx: C
   const tms = TMS_LISTS.includes(state.filterId);
   // Filter 53 lists tours, not freights: their columns come from the TMS module's views.
   const columns: Column<FreightView>[] = state.filterId === 53
-    ? tourColumns(t)
+    ? tourColumns(t, ctx.language)
     : await freightListColumns(routes, state.filterId, ctx, { href: sortable, sorted });
   return {
     title: t(`fv.f${state.filterId}`),

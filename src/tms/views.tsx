@@ -1,3 +1,4 @@
+import { formatDay, formatNumber } from '../kernel/locale.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
@@ -92,23 +93,23 @@ const routesOf = (tour: Row): Row[] => (Array.isArray(tour.routes) ? tour.routes
 const totalKg = (tour: Row) => routesOf(tour).reduce((sum, r) => sum + (typeof r.weight === 'number' ? r.weight : 0), 0);
 
 /** The columns of the tours list (enlist filter 53, rendered by the freights module's page). */
-export function tourColumns(t: Translate): Column<Row>[] {
+export function tourColumns(t: Translate, language = 'eng'): Column<Row>[] {
   return [
     { label: t('tmv.col.id'), cell: (r) => <a href={tourPath(r.id)}>{String(r.id)}</a> },
     { label: t('tmv.col.name'), cell: (r) => <a href={tourPath(r.id)}>{text(r.name)}</a> },
-    { label: t('tmv.col.date'), cell: (r) => text(r.date) },
+    { label: t('tmv.col.date'), cell: (r) => formatDay(r.date, language) || '–' },
     { label: t('tmv.col.orders'), cell: (r) => String(routesOf(r).length), numeric: true },
-    { label: t('tmv.col.weight'), cell: (r) => String(totalKg(r)), numeric: true },
+    { label: t('tmv.col.weight'), cell: (r) => formatNumber(totalKg(r), language), numeric: true },
   ];
 }
 
 /** Shipments (won orders) as a table; `pick` adds a checkbox per row named route_ids[]. */
-function shipmentColumns(t: Translate, pick: boolean): Column<Row>[] {
+function shipmentColumns(t: Translate, pick: boolean, language = 'eng'): Column<Row>[] {
   const columns: Column<Row>[] = [
     { label: t('tmv.col.freight'), cell: (s) => <a href={`/freights/view/${s.id}`}>{String(s.id)}</a> },
     { label: t('tmv.col.from'), cell: (s) => text(s.from) },
     { label: t('tmv.col.to'), cell: (s) => text(s.to) },
-    { label: t('tmv.col.weight'), cell: (s) => text(s.weight), numeric: true },
+    { label: t('tmv.col.weight'), cell: (s) => formatNumber(s.weight, language) || '–', numeric: true },
     { label: t('tmv.col.capacity'), cell: (s) => text(s.capacity), numeric: true },
   ];
   if (pick) columns.unshift({ label: '', cell: (s) => <input type="checkbox" name="route_ids[]" value={String(s.id)} aria-label={`${t('tmv.col.freight')} ${s.id}`} /> });
@@ -140,7 +141,7 @@ export function tourFormPage(ctx: Ctx<Caller>, orders: Row[]): Page {
             </label>
           </div>
           <h2>{t('tmv.orders')}</h2>
-          <DataTable columns={shipmentColumns(t, true)} rows={orders} empty={t('tmv.no_orders')} testId="won-orders" />
+          <DataTable columns={shipmentColumns(t, true, ctx.language)} rows={orders} empty={t('tmv.no_orders')} testId="won-orders" />
           <div>
             <button type="submit">{t('tmv.save')}</button>
           </div>
@@ -213,9 +214,9 @@ export function tourPage(ctx: Ctx<Caller>, tour: Row, orders: Row[]): Page {
           </div>
         </div>
         <h2>{t('tmv.on_tour')}</h2>
-        <DataTable columns={shipmentColumns(t, false)} rows={routesOf(tour)} empty={t('tmv.no_routes')} testId="tour-routes" />
+        <DataTable columns={shipmentColumns(t, false, ctx.language)} rows={routesOf(tour)} empty={t('tmv.no_routes')} testId="tour-routes" />
         <h2>{t('tmv.orders')}</h2>
-        <DataTable columns={shipmentColumns(t, false)} rows={orders} empty={t('tmv.no_orders')} testId="won-orders" />
+        <DataTable columns={shipmentColumns(t, false, ctx.language)} rows={orders} empty={t('tmv.no_orders')} testId="won-orders" />
       </section>
     ),
   };
