@@ -4,12 +4,14 @@ import { FileTooLarge, MAX_FILE_BYTES, PUSH_BODY_LIMIT } from './content.ts';
 import './messages.ts';
 import { FileRefused } from './problems.ts';
 import { presentFile, pushFile } from './push.ts';
+import { PUSH_DOC } from './schema.ts';
 
 export function fileEndpoints(): Endpoint[] {
   return [
     userEndpoint({
       method: 'POST',
       path: '/files/push',
+      doc: PUSH_DOC,
       // Larger than the default 1 MiB: a body over it is a 413 from the kernel, in the envelope.
       bodyLimit: PUSH_BODY_LIMIT,
       async handle(ctx) {
