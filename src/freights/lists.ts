@@ -6,6 +6,7 @@ import { readInt, readString, type Params } from '../kernel/params.ts';
 import type { PieceRow } from './fields.ts';
 import type { FreightRow } from './lifecycle.ts';
 import { admitsSql, hadBidSql, roleOf, type Role } from './policy.ts';
+import { isEmptySearch, searchConditions, type FreightSearch } from './search.ts';
 import { companyNameSql, freightSelection, piecesJsonSql, presentMany, type ReadContext } from './store.ts';
 
 /**
@@ -188,36 +189,46 @@ export function listStatement(filterId: number, paging: Pick<Paging, 'sort' | 'd
   const key = `fx_list_${filterId}_${sort}_${direction}_${withPieces ? 'pieces' : 'rows'}${first ? '_first' : ''}`;
   let statement = listStatements.get(key);
   if (!statement) {
-    statement = new PreparedStatement<ListArgs>(key, 5, (c: number, now: Date, limitArg: number, offsetArg: number, uptoArg: number) => {
-      const [limit, offset, upto] = first ? ([sql.lit(DEFAULT_LIMIT), sql.lit(0), sql.lit(DEFAULT_LIMIT)] as never[]) : [limitArg, offsetArg, uptoArg];
-      // Nullable sort keys (deadline, etd, eta, weight) put rows without a value last either way;
-      // the not-null ones keep the plain order, which the (… created desc, id desc) indexes serve.
-      const order = (ob: OrderByItemBuilder) => {
-        const ordered = direction === 'asc' ? ob.asc() : ob.desc();
-        return NOT_NULL_SORTS.has(sort) ? ordered : ordered.nullsLast();
-      };
-      const page = pageOf(filterId, sort, direction, order, c, now, limit, offset, upto);
-      return builder
-        .selectFrom(page.as('freights'))
-        .select(freightSelection(now))
-        .select(companyNameSql.as('company_name'))
-        .$if(withPieces, (q) => q.select(piecesJsonSql.as('pieces_json')))
-        .orderBy(`freights.${sort}`, order)
-        .orderBy('freights.id', direction);
-    });
+    statement = new PreparedStatement<ListArgs>(key, 5, (c: number, now: Date, limit: number, offset: number, upto: number) =>
+      first
+        ? listQuery(filterId, paging, withPieces, c, now, sql.lit(DEFAULT_LIMIT) as never, sql.lit(0) as never, sql.lit(DEFAULT_LIMIT) as never)
+        : listQuery(filterId, paging, withPieces, c, now, limit, offset, upto),
+    );
     listStatements.set(key, statement);
   }
   return statement;
 }
 
+/** The list page query (prepared by listStatement; built per request when a search narrows it). */
+function listQuery(filterId: number, { sort, direction }: Pick<Paging, 'sort' | 'direction'>, withPieces: boolean, c: number, now: Date, limit: number, offset: number, upto: number, narrow?: Narrow) {
+  // Nullable sort keys (deadline, etd, eta, weight) put rows without a value last either way;
+  // the not-null ones keep the plain order, which the (… created desc, id desc) indexes serve.
+  const order = (ob: OrderByItemBuilder) => {
+    const ordered = direction === 'asc' ? ob.asc() : ob.desc();
+    return NOT_NULL_SORTS.has(sort) ? ordered : ordered.nullsLast();
+  };
+  const page = pageOf(filterId, sort, direction, order, c, now, limit, offset, upto, narrow);
+  return builder
+    .selectFrom(page.as('freights'))
+    .select(freightSelection(now))
+    .select(companyNameSql.as('company_name'))
+    .$if(withPieces, (q) => q.select(piecesJsonSql.as('pieces_json')))
+    .orderBy(`freights.${sort}`, order)
+    .orderBy('freights.id', direction);
+}
+
+/** Extra conditions on a list's freights: the load search (src/freights/search.ts). */
+type Narrow = (eb: EB) => Expression<SqlBool>[];
+
 /** The freights of one page, stored columns (the status as stored), in the list's order. */
-function pageOf(filterId: number, sort: Paging['sort'], direction: Paging['direction'], order: (ob: OrderByItemBuilder) => OrderByItemBuilder, c: number, now: Date, limit: number, offset: number, upto: number) {
+function pageOf(filterId: number, sort: Paging['sort'], direction: Paging['direction'], order: (ob: OrderByItemBuilder) => OrderByItemBuilder, c: number, now: Date, limit: number, offset: number, upto: number, narrow?: Narrow) {
   const via = sort === 'created' ? VIA_BIDS[filterId] : undefined;
+  const member = (where: Where) => (eb: EB) => (narrow ? eb.and([where(eb, c, now), ...narrow(eb)]) : where(eb, c, now));
   if (!via) {
     return builder
       .selectFrom('freights')
       .selectAll('freights')
-      .where((eb) => FILTERS[filterId]!(eb, c, now))
+      .where(member(FILTERS[filterId]!))
       .orderBy(`freights.${sort}`, order)
       .orderBy('freights.id', direction)
       .limit(limit)
@@ -237,7 +248,7 @@ function pageOf(filterId: number, sort: Paging['sort'], direction: Paging['direc
     .selectFrom(mine)
     .innerJoin('freights', 'freights.id', 'mine.freight_id')
     .selectAll('freights')
-    .where((eb) => via.rest(eb, c, now))
+    .where(member(via.rest) as never)
     .orderBy('mine.freight_created', direction)
     .orderBy('mine.freight_id', direction);
   if (!via.orWon) return bidOnes.limit(limit).offset(offset);
@@ -246,7 +257,7 @@ function pageOf(filterId: number, sort: Paging['sort'], direction: Paging['direc
     .selectFrom('freights')
     .selectAll('freights')
     .where('freights.winner_id', '=', c)
-    .where((eb) => eb.and([via.rest(eb, c, now), eb.not(hadBidSql(eb, c))]))
+    .where(member((eb, c, now) => eb.and([via.rest(eb, c, now), eb.not(hadBidSql(eb, c))])))
     .orderBy('freights.created', direction)
     .orderBy('freights.id', direction)
     .limit(upto);
@@ -263,12 +274,24 @@ function pageOf(filterId: number, sort: Paging['sort'], direction: Paging['direc
  * One page of a freight list (FILTERS) in one statement. Undefined for an id that is no freight
  * list. Shared by /freights/enlist (with pieces) and /routes/enlist (Shipments, without).
  */
-export async function listFreights(rc: Pick<ReadContext, 'db' | 'clock' | 'caller'>, filterId: number, paging: Paging, options: { withPieces?: boolean } = {}): Promise<ListedFreight[] | undefined> {
+export async function listFreights(
+  rc: Pick<ReadContext, 'db' | 'clock' | 'caller'>,
+  filterId: number,
+  paging: Paging,
+  options: { withPieces?: boolean; search?: FreightSearch } = {},
+): Promise<ListedFreight[] | undefined> {
   const company = rc.caller.companyId;
   const statement = listStatement(filterId, paging, options.withPieces ?? false);
   if (!statement) return undefined;
   const offset = offsetOf(paging);
-  const rows = await statement.execute<FreightRow & { company_name: string; pieces_json?: PieceRow[] }>(rc.db, company, rc.clock.now(), paging.limit, offset, paging.limit + offset);
+  type Row = FreightRow & { company_name: string; pieces_json?: PieceRow[] };
+  const now = rc.clock.now();
+  const search = options.search;
+  // A load search adds its own conditions and values: built and planned for this request.
+  const rows =
+    search && !isEmptySearch(search)
+      ? ((await rc.db.executeQuery<Row>(listQuery(filterId, paging, options.withPieces ?? false, company, now, paging.limit, offset, paging.limit + offset, (eb) => searchConditions(eb, search, company, now)).compile())).rows)
+      : await statement.execute<Row>(rc.db, company, now, paging.limit, offset, paging.limit + offset);
   const items: ListedFreight[] = [];
   for (const { company_name, pieces_json, ...row } of rows) {
     // Membership implies visibility; the role decides masking (6 and 9 masked unless winner).
@@ -279,9 +302,9 @@ export async function listFreights(rc: Pick<ReadContext, 'db' | 'clock' | 'calle
 }
 
 /** The list of a filter id, or undefined for an unknown id. */
-export async function enlist(rc: ReadContext, filterId: number, paging: Paging): Promise<unknown[] | undefined> {
+export async function enlist(rc: ReadContext, filterId: number, paging: Paging, search?: FreightSearch): Promise<unknown[] | undefined> {
   const external = externalLists.get(filterId);
   if (external) return external(rc, paging);
-  const items = await listFreights(rc, filterId, paging, { withPieces: true });
+  const items = await listFreights(rc, filterId, paging, { withPieces: true, search });
   return items && presentMany(rc, items);
 }

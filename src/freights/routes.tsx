@@ -14,6 +14,7 @@ import { flightEndpoints, templateEndpoints } from './templates.ts';
 import { addRefs, newFreightValues } from './create.ts';
 import { trackingEndpoints } from '../tracking/routes.ts';
 import { alertSavedSearches } from '../searches/alerts.ts';
+import { readFreightSearch } from './search.ts';
 import { enlistPage, type FreightView } from './views.tsx';
 import { freightPage, publishGaps } from './freight-page.tsx';
 import { freightFormPage } from './form-page.tsx';
@@ -209,7 +210,9 @@ export function freightEndpoints(): Endpoint[] {
         if (filterId === undefined) return notFound();
         const warnings: Warning[] = [];
         const paging = readPaging(ctx.params, warnings);
-        const routes = await enlist(rc(ctx), filterId, paging);
+        // Load search (decisions.md §7): unreadable parameters are ignored with a warning.
+        const search = readFreightSearch(ctx.params, ctx.clock.zone, warnings);
+        const routes = await enlist(rc(ctx), filterId, paging, search);
         if (!routes) return fail(ctx.t('freight.enlist.unknown_filter'));
         return ok({ routes }, withWarnings(warnings));
       },
