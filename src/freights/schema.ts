@@ -2,6 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { timestamp } from '../kernel/fields.ts';
 import { BID } from '../quotes/present.ts';
 import { FIELDS, MAX_PIECE_LINES, MAX_WHITELIST, type FieldDef } from './fields.ts';
+import { SEARCH_INPUT_PROPERTIES } from './search.ts';
 
 /**
  * The freight as JSON Schema for the API description, derived from the field table that
@@ -172,6 +173,8 @@ export const FREIGHT_DOCS = {
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
       sort: Type.Optional(Type.String({ description: 'Routes.<id|created|modified|deadline|etd|eta|weight>; default Routes.created' })),
       direction: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
+      // Load search (decisions.md §7), src/freights/search.ts; unreadable ones are ignored with a warning.
+      ...SEARCH_INPUT_PROPERTIES,
     }),
     data: Type.Object({ routes: Type.Array(FREIGHT_SCHEMA, { description: 'no total count: the last page is the first one shorter than limit' }) }),
   },

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { DateTime } from 'luxon';
 import { airportByCode } from '../airports/index.ts';
@@ -379,3 +380,25 @@ export function searchConditions(_eb: EB, s: FreightSearch, companyId: number, n
   for (const word of s.q ?? []) out.push(wordSql(word, companyId, now));
   return out;
 }
+
+// ---------------------------------------------------------------------------------------------
+// API description (GET /openapi.json): the parameters as the lists, counts and saved searches take them
+
+const described = (description: string) => Type.Optional(Type.String({ description }));
+
+export const SEARCH_INPUT_PROPERTIES = {
+  from: described('origin: comma-separated DE (country), DE-60 (country and postal prefix), airport:FRA'),
+  to: described('destination, as from'),
+  from_near: described('origin within from_radius of lat,lon or airport:XXX (the freight’s coordinates, else its airport’s)'),
+  from_radius: Type.Optional(Type.Number({ minimum: MIN_RADIUS_KM, maximum: MAX_RADIUS_KM, description: `km; default ${DEFAULT_RADIUS_KM}` })),
+  to_near: described('destination within to_radius of lat,lon or airport:XXX'),
+  to_radius: Type.Optional(Type.Number({ minimum: MIN_RADIUS_KM, maximum: MAX_RADIUS_KM, description: `km; default ${DEFAULT_RADIUS_KM}` })),
+  pickup_from: described('YYYY-MM-DD: the loading window (etd … etd_end) overlaps the days from here (application time zone)'),
+  pickup_to: described('YYYY-MM-DD, inclusive'),
+  delivery_from: described('YYYY-MM-DD: the delivery window (eta … eta_end) overlaps the days from here'),
+  delivery_to: described('YYYY-MM-DD, inclusive'),
+  weight_min: Type.Optional(Type.Number({ minimum: 0, description: 'kg' })),
+  weight_max: Type.Optional(Type.Number({ minimum: 0, description: 'kg' })),
+  media: Type.Optional(Type.Union([Type.Literal('road'), Type.Literal('air')])),
+  q: described('words that must each appear in display_id, the places of the caption, or (owner and winner) refs values; case-insensitive'),
+};

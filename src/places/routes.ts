@@ -3,6 +3,7 @@ import { readInt, readString } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { countryByCode } from './countries.ts';
 import './messages.ts';
+import { PLACE_DOCS } from './schema.ts';
 import { PLACE_INPUTS, suggestPlaces, type PlaceInput } from './suggest.ts';
 
 const MAX_QUERY = 100;
@@ -20,6 +21,7 @@ export function placeEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/places/suggest',
+      doc: PLACE_DOCS.suggest,
       async handle(ctx) {
         const q = (readString(ctx.params.q) ?? '').trim();
         if (q.length < 2 || q.length > MAX_QUERY) return fail(ctx.t('places.query_short'));

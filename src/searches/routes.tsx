@@ -5,6 +5,7 @@ import { fail, notFound, ok, type Outcome, type Warning } from '../kernel/outcom
 import { isRecord, readFlag, readId, readInt, readString, type Params } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { countLists } from './counts.ts';
+import { SEARCH_DOCS } from './schema.ts';
 import './messages.ts';
 import { listNotifications, presentNotifications } from './notifications.ts';
 import { presentSearch, searchUrl } from './present.ts';
@@ -128,6 +129,7 @@ export function searchEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/freights/counts',
+      doc: SEARCH_DOCS.counts,
       async handle(ctx) {
         const warnings: Warning[] = [];
         const search = readFreightSearch(ctx.params, ctx.clock.zone, warnings);
@@ -138,6 +140,7 @@ export function searchEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/searches/add',
+      doc: SEARCH_DOCS.add,
       handle: addSearch,
       page: (outcome, ctx) => {
         if (outcome.kind === 'error') return back('/searches/index')(outcome, ctx);
@@ -148,6 +151,7 @@ export function searchEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/searches/index',
+      doc: SEARCH_DOCS.index,
       async handle(ctx) {
         const rows = await searchesOf(ctx.db, ctx.caller.userId);
         return ok({ searches: rows.map((r) => presentSearch(r, ctx.clock)) });
@@ -157,12 +161,14 @@ export function searchEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/searches/edit/:id',
+      doc: SEARCH_DOCS.edit,
       handle: editSearch,
       page: (outcome, ctx) => ({ ...back('/searches/index')(outcome, ctx), message: outcome.kind === 'ok' ? ctx.t('searches.updated') : outcome.message }),
     }),
     userEndpoint({
       method: 'POST',
       path: '/searches/delete/:id',
+      doc: SEARCH_DOCS.delete,
       async handle(ctx) {
         const id = readId(ctx.path.id);
         const row = id ? await deleteSearch(ctx.db, ctx.caller.userId, id) : undefined;
@@ -173,6 +179,7 @@ export function searchEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/notifications/index',
+      doc: SEARCH_DOCS.notifications,
       async handle(ctx) {
         const limit = Math.min(Math.max(readInt(ctx.params.limit) ?? NOTIFICATIONS_LIMIT, 1), NOTIFICATIONS_MAX);
         const page = Math.min(Math.max(readInt(ctx.params.page) ?? 1, 1), 100_000);
@@ -189,6 +196,7 @@ export function searchEndpoints(): Endpoint[] {
       // The count for the page header (public/app.js).
       method: 'GET',
       path: '/notifications/unread',
+      doc: SEARCH_DOCS.unread,
       async handle(ctx) {
         return ok({ unread: await unreadCount(ctx.db, ctx.caller.userId) });
       },
@@ -197,6 +205,7 @@ export function searchEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/notifications/read/:id',
+      doc: SEARCH_DOCS.read,
       async handle(ctx) {
         const id = readId(ctx.path.id);
         const found = id ? await findNotification(ctx.db, ctx.caller.userId, id) : undefined;
@@ -210,6 +219,7 @@ export function searchEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/notifications/read',
+      doc: SEARCH_DOCS.readAll,
       async handle(ctx) {
         const rows = await markRead(ctx.db, ctx.caller.userId, ctx.clock.now());
         return ok({ read: rows.length });
@@ -220,6 +230,7 @@ export function searchEndpoints(): Endpoint[] {
       // A notification's link on the page: marks it read and opens the freight.
       method: 'GET',
       path: '/notifications/open/:id',
+      json: false,
       async handle(ctx) {
         const id = readId(ctx.path.id);
         const found = id ? await findNotification(ctx.db, ctx.caller.userId, id) : undefined;

@@ -210,3 +210,25 @@ describe('alerts', () => {
     assert.equal((await notifications(carrier)).notifications.length, before);
   });
 });
+
+describe('answers conform to the API description (GET /openapi.json)', () => {
+  test('counts, saved searches, notifications and place suggestions', async () => {
+    const { Contract } = await import('../support/contract.ts');
+    const contract = new Contract((await app.get('/openapi.json')).body);
+    const check = async (method: 'get' | 'post', url: string, json?: unknown) => {
+      const res = method === 'get' ? await app.get(url, { token: carrier.token }) : await app.post(url, { token: carrier.token, json });
+      assert.equal(res.body.status, 'success', `${url}: ${res.text}`);
+      assert.deepEqual(contract.check(method, url.split('?')[0]!, res.status, res.body), [], url);
+      return res;
+    };
+    await check('get', '/freights/counts.json?from=DE');
+    await check('get', '/freights/enlist/8.json?from=DE-60&weight_min=1000');
+    const added = await check('post', '/searches/add.json', { name: 'Conformance', params: { from: 'DE' } });
+    await check('get', '/searches/index.json');
+    await check('post', `/searches/edit/${added.body.data.search.id}.json`, { alert: 1 });
+    await check('get', '/notifications/index.json');
+    await check('get', '/notifications/unread.json');
+    await check('get', '/places/suggest.json?q=Frankf&for=near');
+    await check('post', `/searches/delete/${added.body.data.search.id}.json`);
+  });
+});
