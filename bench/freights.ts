@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { createCompany, createUser } from '../src/accounts/commands.ts';
 import { readConfig } from '../src/config.ts';
@@ -25,6 +25,13 @@ const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 100_000);
 const COMPANIES = 20;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 8;
+/** The load searches whose plans BENCH_EXPLAIN prints (issue 12). */
+const SEARCHES: Array<[number, Record<string, string>]> = [
+  [8, { from: 'DE-60' }],
+  [8, { from_near: '50.11,8.68', from_radius: '100' }],
+  [8, { pickup_from: new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10), pickup_to: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10) }],
+  [10, { from: 'DE-60' }],
+];
 
 async function open(): Promise<{ database: Database; label: string; pgUrl?: string; pglite?: PGlite; drop?: () => Promise<void> }> {
   const server = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
@@ -108,6 +115,21 @@ try {
     select f.id, ${c0}::int + ((f.company_id - ${c0}::int + k) % ${COMPANIES}), ${u0}::int + ((f.company_id - ${c0}::int + k) % ${COMPANIES}),
            100 + f.id % 900, 'EUR', case when f.id % 7 = 0 then 'revoked' else 'open' end, now(), now()
     from freights f cross join (values (1), (2)) as k(k) where f.id % 3 = 0`.execute(db);
+  // Load search (issue 12): origins and destinations spread over ten countries each, postal codes,
+  // coordinates across Europe (5 % airport-only freights without coordinates), loading windows of
+  // up to three days and delivery one to four days later.
+  await sql`
+    update freights set
+      from_country = case when id % 20 = 0 then null else (array['DE','FR','IT','ES','NL','BE','PL','AT','CZ','DK'])[1 + id % 10] end,
+      from_code = case when id % 20 = 0 then (array['FRA','MUC','AMS','CDG','MXP','MAD','WAW','VIE','PRG','CPH'])[1 + (id / 20) % 10] else lpad(((id::bigint * 7919) % 100000)::text, 5, '0') end,
+      from_latitude = case when id % 20 = 0 then null else round(36 + ((id::bigint * 104729) % 2400) / 100.0, 6) end,
+      from_longitude = case when id % 20 = 0 then null else round(-9 + ((id::bigint * 1299709) % 3300) / 100.0, 6) end,
+      to_country = (array['IT','DE','FR','PL','ES','NL','AT','CH','HU','SE'])[1 + (id / 7) % 10],
+      to_code = lpad(((id::bigint * 6007) % 100000)::text, 5, '0'),
+      to_latitude = round(36 + ((id::bigint * 15485863) % 2400) / 100.0, 6),
+      to_longitude = round(-9 + ((id::bigint * 32452843) % 3300) / 100.0, 6),
+      etd_end = etd + (id % 3) * interval '1 day',
+      eta = etd + (1 + id % 4) * interval '1 day'`.execute(db);
   // As autovacuum would have it on a live database: statistics and the visibility map (index-only scans).
   await sql`vacuum analyze`.execute(db);
   const seedMs = performance.now() - seedStart;
@@ -141,6 +163,20 @@ try {
         const offset = offsetOf(paging);
         await plan(`enlist ${filter} ${new URLSearchParams(query)}`, listStatement(filter, paging, true)!, [caller, now, paging.limit, offset, paging.limit + offset]);
       }
+      // Load search (issue 12): a searched page is planned for its values, as the server runs it.
+      const { searchedListQuery } = await import('../src/freights/lists.ts');
+      const { readFreightSearch } = await import('../src/freights/search.ts');
+      const { countsQuery } = await import('../src/searches/counts.ts');
+      const explain = async (title: string, q: { sql: string; parameters: readonly unknown[] }) => {
+        const r = await conn.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain (analyze, costs off) ${q.sql}`, [...q.parameters]));
+        console.log(`\n### ${title}\n${r.rows.map((x) => x['QUERY PLAN']).join('\n')}`);
+      };
+      for (const [filter, query] of SEARCHES) {
+        const search = readFreightSearch(query, 'UTC');
+        await explain(`enlist ${filter} ${new URLSearchParams(query)}`, searchedListQuery(filter, readPaging({}), true, caller, now, search));
+      }
+      await explain('counts (every list)', countsQuery(db, caller, now, {}).compile());
+      await explain('counts from=DE-60', countsQuery(db, caller, now, readFreightSearch({ from: 'DE-60' }, 'UTC')).compile());
       await sql.raw(`deallocate all`).execute(conn);
     });
   }
@@ -210,6 +246,15 @@ try {
   await measure('GET /freights/enlist/19 (own archive)', ['/freights/enlist/19.json']);
   await measure('GET /freights/enlist/19 sort weight', ['/freights/enlist/19.json?sort=Routes.weight&direction=asc']);
   await measure('GET /freights/enlist/9 (archive)', ['/freights/enlist/9.json']);
+  // Load search (issue 12), on the market list: varied values, as many carriers would search.
+  const prefixes = ['DE-60', 'FR-75', 'IT-20', 'ES-28', 'NL-10', 'PL-00', 'AT-10', 'DE-80', 'BE-10', 'DK-21'];
+  const centres = ['50.11,8.68', '48.14,11.58', '45.46,9.19', '52.37,4.90', '48.86,2.35', '40.42,-3.70', '52.23,21.01', '48.21,16.37', '50.08,14.44', '55.68,12.57'];
+  const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+  await measure('GET /freights/enlist/8 from=<country-postal prefix>', prefixes.map((p) => `/freights/enlist/8.json?from=${p}`));
+  await measure('GET /freights/enlist/8 100 km around a city', centres.map((c) => `/freights/enlist/8.json?from_near=${c}&from_radius=100`));
+  await measure('GET /freights/enlist/8 pickup window of 3 days', Array.from({ length: 10 }, (_, i) => `/freights/enlist/8.json?pickup_from=${day(2 * i + 1)}&pickup_to=${day(2 * i + 3)}`));
+  await measure('GET /freights/counts (all tabs)', ['/freights/counts.json']);
+  await measure('GET /freights/counts from=<prefix> (tabs of a search)', prefixes.map((p) => `/freights/counts.json?from=${p}`));
 
   console.log(`\nratios to the floor (the mean of the floor runs just before and after each; load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
   for (const { name, r, floor: f } of results) console.log(`${line(name, r, f)}  (floor ${Math.round(f)} req/s)`);

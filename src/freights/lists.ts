@@ -76,6 +76,9 @@ const VIA_BIDS: Record<number, { rest: Where; orWon?: boolean }> = {
   219: { rest: (eb, c, now) => eb.and([foreign(eb, c), ffr(), status(eb, ARCHIVE, now)]), orWon: true },
 };
 
+/** The lists that can hold rows masked for the caller (a former bidder's view, decisions.md §4). */
+export const MAY_BE_MASKED: ReadonlySet<number> = new Set([6, 9, 219]);
+
 /** Membership of every freight list (decisions.md §4), as one condition on `freights` (also used by src/searches). */
 export const FILTERS: Record<number, Where> = {
   // as provider
@@ -217,6 +220,12 @@ function listQuery(filterId: number, { sort, direction }: Pick<Paging, 'sort' | 
     .orderBy('freights.id', direction);
 }
 
+/** A list page narrowed by a load search, compiled (listFreights runs it; the benchmark explains it). */
+export function searchedListQuery(filterId: number, paging: Paging, withPieces: boolean, company: number, now: Date, search: FreightSearch) {
+  const offset = offsetOf(paging);
+  return listQuery(filterId, paging, withPieces, company, now, paging.limit, offset, paging.limit + offset, (eb) => searchConditions(eb, search, company, now, { mayBeMasked: MAY_BE_MASKED.has(filterId) })).compile();
+}
+
 /** Extra conditions on a list's freights: the load search (src/freights/search.ts). */
 type Narrow = (eb: EB) => Expression<SqlBool>[];
 
@@ -290,7 +299,7 @@ export async function listFreights(
   // A load search adds its own conditions and values: built and planned for this request.
   const rows =
     search && !isEmptySearch(search)
-      ? ((await rc.db.executeQuery<Row>(listQuery(filterId, paging, options.withPieces ?? false, company, now, paging.limit, offset, paging.limit + offset, (eb) => searchConditions(eb, search, company, now)).compile())).rows)
+      ? (await rc.db.executeQuery<Row>(searchedListQuery(filterId, paging, options.withPieces ?? false, company, now, search))).rows
       : await statement.execute<Row>(rc.db, company, now, paging.limit, offset, paging.limit + offset);
   const items: ListedFreight[] = [];
   for (const { company_name, pieces_json, ...row } of rows) {

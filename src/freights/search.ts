@@ -360,9 +360,10 @@ function wordSql(word: string, companyId: number, now: Date) {
 
 /**
  * The search as SQL conditions on `freights` for the caller's company at `now` (all must hold;
- * none for an empty search). Lists, counts and alerts AND them with their own membership.
+ * none for an empty search). Lists, counts and alerts AND them with their own membership;
+ * `mayBeMasked: false` says that membership already makes every row unmasked for the caller.
  */
-export function searchConditions(_eb: EB, s: FreightSearch, companyId: number, now: Date): Expression<SqlBool>[] {
+export function searchConditions(_eb: EB, s: FreightSearch, companyId: number, now: Date, options: { mayBeMasked?: boolean } = {}): Expression<SqlBool>[] {
   const out: Expression<SqlBool>[] = [];
   const masked: Expression<SqlBool>[] = [];
   for (const side of ['from', 'to'] as const) {
@@ -371,7 +372,9 @@ export function searchConditions(_eb: EB, s: FreightSearch, companyId: number, n
     const near = side === 'from' ? s.fromNear : s.toNear;
     if (near) masked.push(nearSql(side, near));
   }
-  if (masked.length) out.push(unmasked(companyId, now), ...masked);
+  // Lists whose members are never masked for the caller (all but 6, 9, 219: lists.ts MAY_BE_MASKED)
+  // skip the role test, which would only cost the planner an index scan of the whole market.
+  if (masked.length) out.push(...(options.mayBeMasked === false ? [] : [unmasked(companyId, now)]), ...masked);
   if (s.pickup) out.push(windowSql('etd', s.pickup));
   if (s.delivery) out.push(windowSql('eta', s.delivery));
   if (s.weightMin !== undefined) out.push(sql<SqlBool>`freights.weight >= ${s.weightMin}::numeric`);

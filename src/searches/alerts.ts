@@ -20,6 +20,7 @@ const BATCH = 100;
  * Answers the number of notifications written.
  */
 export async function alertSavedSearches(trx: Db, clock: Clock, freightId: number): Promise<number> {
+  // A market freight of another company: the searcher's role is `market`, nothing is masked but refs.
   const freight = await trx.selectFrom('freights').select(['id', 'company_id', 'visibility', 'whitelist', 'status']).where('id', '=', freightId).executeTakeFirst();
   if (!freight || (freight.status !== 'open' && freight.status !== 'pending')) return 0;
   const searches = await alertingSearches(trx, freight);
@@ -32,7 +33,7 @@ export async function alertSavedSearches(trx: Db, clock: Clock, freightId: numbe
       .selectFrom('freights')
       .select((eb) =>
         batch.map((s, k) => {
-          const conditions = searchConditions(eb, readFreightSearch(s.params ?? {}, clock.zone), s.company_id, now);
+          const conditions = searchConditions(eb, readFreightSearch(s.params ?? {}, clock.zone), s.company_id, now, { mayBeMasked: false });
           const matches = conditions.length ? sql<SqlBool>`${eb.and(conditions)}` : sql<SqlBool>`true`;
           return matches.as(`m${k}`);
         }),
