@@ -6,6 +6,7 @@ import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.ts
 import { searchForFreight } from '../pricing/handover.ts';
 import { bookingRequest } from './booking.ts';
 import { parseFreight, readIds } from './fields.ts';
+import { FREIGHT_DOCS } from './schema.ts';
 import { archiveFreight, publishFreight, revokeFreight, setDeliveryStatus, type TransitionResult } from './lifecycle.ts';
 import { enlist, readPaging } from './lists.ts';
 import { loadFreightForCaller } from './policy.ts';
@@ -110,6 +111,7 @@ export function freightEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/freights/add',
+      doc: FREIGHT_DOCS.add,
       async handle(ctx) {
         // The HTML form's input in the user's language, read before the API's rules (docs/decisions.md).
         if (ctx.format === 'html') await normaliseFreightForm(ctx, 'add');
@@ -131,6 +133,7 @@ export function freightEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/freights/edit/:id',
+      doc: FREIGHT_DOCS.edit,
       async handle(ctx) {
         const id = readId(ctx.path.id);
         if (!id) return notFound();
@@ -152,13 +155,13 @@ export function freightEndpoints(): Endpoint[] {
       },
       page: (outcome, ctx) => afterFreightForm(outcome, ctx, 'edit'),
     }),
-    userEndpoint({ method: 'GET', path: '/freights/view/:id', handle: view, page: routePage }),
+    userEndpoint({ method: 'GET', path: '/freights/view/:id', doc: FREIGHT_DOCS.view, handle: view, page: routePage }),
     userEndpoint({
       // The HTML form behind POST /freights/add (no JSON counterpart in api.md).
       method: 'GET',
       path: '/freights/add',
+      json: false,
       async handle(ctx) {
-        if (ctx.format === 'json') return notFound();
         // `?copy=ID`: a new draft from one of the company's freights (re-publish an expired one, repeat a transport).
         const copy = readId(ctx.params.copy);
         const found = copy ? await loadFreightForCaller(ctx.db, ctx.clock, ctx.caller, copy) : null;
@@ -173,12 +176,14 @@ export function freightEndpoints(): Endpoint[] {
       // The HTML form behind POST /freights/edit/{id}; as JSON it reads like view.
       method: 'GET',
       path: '/freights/edit/:id',
+      doc: FREIGHT_DOCS.editForm,
       handle: view,
       page: (outcome, ctx) => (outcome.kind === 'ok' ? freightFormPage(ctx, { mode: 'edit', route: (outcome.data as { route: FreightView }).route }) : routePage(outcome, ctx)),
     }),
     userEndpoint({
       method: 'POST',
       path: '/freights/view/:id',
+      doc: FREIGHT_DOCS.publish,
       async handle(ctx) {
         // Without action=publish a POST reads like GET (decided, docs/decisions.md).
         if (ctx.params.action !== 'publish') return view(ctx);
@@ -205,6 +210,7 @@ export function freightEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/freights/enlist/:filterId',
+      doc: FREIGHT_DOCS.enlist,
       async handle(ctx) {
         const filterId = readInt(ctx.path.filterId);
         if (filterId === undefined) return notFound();
@@ -226,13 +232,14 @@ export function freightEndpoints(): Endpoint[] {
     // The owner's transitions without parameters (decisions.md §4): revoke and archive.
     ...(
       [
-        ['/freights/revoke/:id', revokeFreight, 'fv.revoked'],
-        ['/freights/archive/:id', archiveFreight, 'fv.archived'],
+        ['/freights/revoke/:id', revokeFreight, FREIGHT_DOCS.revoke, 'fv.revoked'],
+        ['/freights/archive/:id', archiveFreight, FREIGHT_DOCS.archive, 'fv.archived'],
       ] as const
-    ).map(([path, transition, done]) =>
+    ).map(([path, transition, doc, done]) =>
       userEndpoint({
         method: 'POST',
         path,
+        doc,
         async handle(ctx) {
           const id = readId(ctx.path.id);
           return id ? transitionOutcome(ctx, await transition(ctx.db, ctx.clock, ctx.caller, id)) : notFound();
@@ -243,6 +250,7 @@ export function freightEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/freights/delivery/:id',
+      doc: FREIGHT_DOCS.delivery,
       async handle(ctx) {
         const id = readId(ctx.path.id);
         if (!id) return notFound();
@@ -254,6 +262,7 @@ export function freightEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/freights/request/:entity/:objId',
+      doc: FREIGHT_DOCS.request,
       async handle(ctx) {
         const warnings: Warning[] = [];
         // The rate search's Book button: the search's pieces, weight and exact places (docs/decisions.md).
