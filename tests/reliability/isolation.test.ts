@@ -5,7 +5,6 @@ import type { Endpoint } from '../../src/kernel/route.tsx';
 import { startTestApp, type Actor, type ApiResponse, type TestApp } from '../support/harness.ts';
 import { browserSession } from '../support/session.ts';
 import { parameterNames } from './fuzzer.ts';
-import { routeTable } from './support.ts';
 import { buildWorld, expectSuccess, type World } from './world.ts';
 
 /**
@@ -70,7 +69,7 @@ async function spreadSequences(base: number, step: number) {
 
 before(async () => {
   app = await startTestApp();
-  endpoints = await routeTable(app);
+  endpoints = app.endpoints;
   await spreadSequences(1000, 1000);
   world = await buildWorld(app, { endpoints });
   // The outsider and everything it creates get ids far above the world's.
