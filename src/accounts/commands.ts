@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { LANGUAGES, isLanguage } from '../kernel/i18n.ts';
+import { forgetCachedCallers } from './authenticator.ts';
 import { hashPassword } from './passwords.ts';
 import { companyExists, emailOrUsernameTaken, findUserById, findUserByLogin } from './store.ts';
 import { newNonce, type TokenIssuer } from './tokens.ts';
@@ -76,6 +77,7 @@ export async function rotateToken(db: Kysely<DB>, tokens: TokenIssuer, ref: stri
   const user = await findUser(db, ref);
   const nonce = newNonce();
   await db.updateTable('users').set({ token_nonce: nonce }).where('id', '=', user.id).execute();
+  forgetCachedCallers(user.id);
   return { id: user.id, email: user.email, token: tokens.issue(user.id, nonce) };
 }
 
@@ -91,13 +93,15 @@ export function checkNewPassword(password: string, field = '--password'): void {
 export async function setPassword(db: Kysely<DB>, userId: number, password: string, keepSession?: string): Promise<number> {
   checkNewPassword(password);
   const hash = await hashPassword(password);
-  return db.transaction().execute(async (trx) => {
+  const sessionsEnded = await db.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', userId).execute();
     let ended = trx.deleteFrom('sessions').where('user_id', '=', userId);
     if (keepSession) ended = ended.where('id_hash', '<>', keepSession);
     const result = await ended.executeTakeFirst();
     return Number(result.numDeletedRows);
   });
+  forgetCachedCallers(userId);
+  return sessionsEnded;
 }
 
 export async function setPasswordOf(db: Kysely<DB>, ref: string, password: string) {

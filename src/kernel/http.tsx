@@ -1,6 +1,6 @@
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { formatOf, redactUrl, rewriteUrl } from './format.ts';
 import { translator } from './i18n.ts';
@@ -90,19 +90,12 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
 
   await app.register(cookie, { secret: options.cookieSecret });
   await app.register(csrf, { cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true, signed: true, secure: 'auto' } });
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    hsts: false, // served over plain HTTP on a LAN as often as behind TLS: the proxy decides
+  // The security headers (helmet's, with our content security policy) are the same for every
+  // answer: computed once, set by one hook (helmet's plugin would rebuild them per request).
+  const security = securityHeaders();
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.headers(security);
+    done();
   });
 
   app.setNotFoundHandler((req, reply) => {
@@ -158,4 +151,26 @@ function badRequest(message: string): FastifyError {
 /** JSON.parse reviver that drops prototype-polluting keys. */
 function safeReviver(key: string, value: unknown): unknown {
   return key === '__proto__' || key === 'constructor' ? undefined : value;
+}
+
+/** helmet's headers for our policy, read once from its middleware (they depend on no request). */
+function securityHeaders(): Record<string, string> {
+  const middleware = helmet({
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    hsts: false, // served over plain HTTP on a LAN as often as behind TLS: the proxy decides
+  });
+  const headers: Record<string, string> = {};
+  const res = { setHeader: (name: string, value: string) => (headers[name.toLowerCase()] = String(value)), removeHeader: (name: string) => delete headers[name.toLowerCase()] };
+  middleware({} as never, res as never, () => {});
+  return headers;
 }

@@ -5,6 +5,8 @@ const SHORT = 'yyyy-MM-dd HH:mm';
 // Dates outside these years are typing errors, not freight schedules.
 const MIN_YEAR = 1900;
 const MAX_YEAR = 9999;
+const QUARTER_HOUR = 15 * 60_000;
+const MAX_OFFSETS = 100_000;
 const RELATIVE = /^\+\s*(\d{1,6})\s*(minute|hour|day|week)s?$/i;
 
 /**
@@ -42,11 +44,44 @@ export class Clock {
   }
 
   format(value: Date | null | undefined): string | null {
-    return value ? DateTime.fromJSDate(value, { zone: this.zone }).toFormat(FULL) : null;
+    return value ? this.wall(value).slice(0, 19) : null;
   }
 
   /** `YYYY-MM-DD HH:MM`, for display fields. */
   formatShort(value: Date | null | undefined): string | null {
-    return value ? DateTime.fromJSDate(value, { zone: this.zone }).toFormat(SHORT) : null;
+    return value ? this.wall(value).slice(0, 16) : null;
   }
+
+  /**
+   * The wall time of an instant in the zone as `YYYY-MM-DD HH:MM:SS…`: the instant shifted by
+   * the zone's offset, written by toISOString. Every answer formats ~11 timestamps per freight,
+   * so the offset (from luxon) is kept per quarter of an hour; a quarter in which the offset
+   * changes is formatted by luxon.
+   */
+  private wall(value: Date): string {
+    const ms = value.getTime();
+    if (!Number.isFinite(ms)) return DateTime.fromJSDate(value, { zone: this.zone }).toFormat(FULL);
+    const bucket = Math.floor(ms / QUARTER_HOUR);
+    let offset = this.offsets.get(bucket);
+    if (offset === undefined) {
+      offset = this.zone === 'UTC' ? 0 : this.offsetAt(bucket * QUARTER_HOUR);
+      // A quarter in which the offset changes (St. John's switched at 00:01) is formatted by luxon.
+      if (offset !== this.offsetAt((bucket + 1) * QUARTER_HOUR - 1)) offset = NaN;
+      if (this.offsets.size >= MAX_OFFSETS) this.offsets.clear();
+      this.offsets.set(bucket, offset);
+    }
+    if (Number.isNaN(offset)) return DateTime.fromJSDate(value, { zone: this.zone }).toFormat(FULL);
+    const shifted = new Date(ms + offset);
+    const year = shifted.getUTCFullYear();
+    // toISOString writes years beyond 9999 and before 0 with a sign; the exchange stores neither.
+    if (year < 0 || year > 9999) return DateTime.fromJSDate(value, { zone: this.zone }).toFormat(FULL);
+    const iso = shifted.toISOString();
+    return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+  }
+
+  private offsetAt(ms: number): number {
+    return this.zone === 'UTC' ? 0 : DateTime.fromMillis(ms, { zone: this.zone }).offset * 60_000;
+  }
+
+  private readonly offsets = new Map<number, number>();
 }
