@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { presentFreight, type PieceRow } from '../freights/fields.ts';
 import type { FreightRow } from '../freights/lifecycle.ts';
@@ -179,16 +179,22 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
 }
 
 /**
- * Status events go to the company that pushed them (every field), and to the owner and winner of
- * freights carrying that AWB (what public tracking shows, plus their freight ids). One event
- * per AWB and recipient.
+ * Status events go to the company that pushed them (every field) and, when that company is a
+ * party to a freight carrying the AWB (owner, winner, transport company), to the other parties
+ * (what public tracking shows, plus their freight ids). One event per AWB and recipient.
  */
 async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput, { type: 'shipment.status' }>): Promise<Planned[]> {
   const byAwb = new Map<string, ShipmentStatusLine[]>();
   for (const e of input.events) byAwb.set(e.awb, [...(byAwb.get(e.awb) ?? []), e]);
   if (!byAwb.size) return [];
-  const spellings = [...byAwb.keys()].flatMap((awb) => [awb, awb.replace(/\D/g, '')]);
-  const freights = await db.selectFrom('freights').select(['id', 'company_id', 'winner_id', 'awb']).where('awb', 'in', spellings).execute();
+  // Freights carrying the AWBs, matched by digits as public tracking does (freights_awb_digits_idx).
+  const digitsOf = (awb: string) => awb.replace(/\D/g, '');
+  const freights = await db
+    .selectFrom('freights')
+    .select(['id', 'company_id', 'winner_id', 'transport_company_id', 'awb'])
+    .where(sql<string>`regexp_replace(awb, '\\D', '', 'g')`, 'in', [...byAwb.keys()].map(digitsOf))
+    .where('status', '<>', 'revoked')
+    .execute();
   const tracking = (e: ShipmentStatusLine) => ({ code: e.code, time: clock.format(e.time), location: e.location, flight_number: e.flight_number });
   const full = (e: ShipmentStatusLine) => ({
     ...tracking(e),
@@ -200,10 +206,13 @@ async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput
   const planned: Planned[] = [];
   for (const [awb, lines] of byAwb) {
     planned.push({ companyId: input.companyId, freightId: null, data: () => ({ awb, events: lines.map(full) }) });
-    const digits = awb.replace(/\D/g, '');
+    const carrying = freights.filter((x) => x.awb !== null && digitsOf(x.awb) === digitsOf(awb));
+    // Only a party to the shipment speaks for it (the rule of public tracking, docs/decisions.md):
+    // anyone else's events reach nobody but their pusher.
+    const involved = carrying.some((f) => [f.company_id, f.winner_id, f.transport_company_id].includes(input.companyId));
     const parties = new Map<number, number[]>();
-    for (const f of freights.filter((x) => x.awb !== null && x.awb.replace(/\D/g, '') === digits)) {
-      for (const c of unique([f.company_id, f.winner_id])) if (c !== input.companyId) parties.set(c, [...(parties.get(c) ?? []), f.id]);
+    for (const f of involved ? carrying : []) {
+      for (const c of unique([f.company_id, f.winner_id, f.transport_company_id])) if (c !== input.companyId) parties.set(c, [...(parties.get(c) ?? []), f.id]);
     }
     for (const [companyId, routes] of parties) {
       planned.push({ companyId, freightId: routes[0] ?? null, data: () => ({ awb, events: lines.map(tracking), routes }) });

@@ -15,6 +15,10 @@ import { flightEndpoints, templateEndpoints } from './templates.ts';
 import { addRefs, newFreightValues } from './create.ts';
 import { trackingEndpoints } from '../tracking/routes.ts';
 import { alertSavedSearches } from '../searches/alerts.ts';
+import { emitEvent } from '../events/emit.ts';
+import type { Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { Clock } from '../kernel/time.ts';
 import { readFreightSearch } from './search.ts';
 import { enlistPage, type FreightView } from './views.tsx';
 import { freightPage, publishGaps } from './freight-page.tsx';
@@ -54,6 +58,12 @@ async function routePage(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ct
   ]);
   const contact = await contactOf(ctx.db, contactUser);
   return freightPage(route, ctx, { companyNames, contact, gaps: owner && route.status === 'draft' ? publishGaps(route) : [], partners, fromCity, toCity });
+}
+
+/** A freight created open (winner_direct) is published at once: announced, and saved searches alerted. */
+async function enteredMarket(trx: Transaction<DB>, clock: Clock, freightId: number): Promise<void> {
+  await emitEvent(trx, clock, { type: 'freight.published', freightId });
+  await alertSavedSearches(trx, clock, freightId);
 }
 
 /** After saving the freight form: to the freight with a message, or back to the form with each problem next to its field. */
@@ -123,7 +133,7 @@ export function freightEndpoints(): Endpoint[] {
         addRefs(values, search.refs);
         // Created open (winner_direct): it enters the market, so matching saved searches alert.
         const row = await insertFreight(ctx.db, ctx.caller, ctx.clock.now(), { values, pieces: parsed.pieces }, (trx, created) =>
-          created.status === 'open' ? alertSavedSearches(trx, ctx.clock, created.id) : Promise.resolve(),
+          created.status === 'open' ? enteredMarket(trx, ctx.clock, created.id) : Promise.resolve(),
         );
         // api.md: the flat freight in `data` (id at data.id).
         return ok(await presentOne(rc(ctx), row, 'owner'), withWarnings(warnings));

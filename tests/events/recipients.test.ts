@@ -144,13 +144,17 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
     assert.equal(events[0]!.data.route.delivery_status, 1);
   });
 
-  test('shipment.status: the pushing company gets every field, the freight parties what tracking shows', async () => {
+  test('shipment.status: the pushing company gets every field; a party’s events reach the other parties as tracking shows them', async () => {
     const csv = 'awb,code,time,location,flight_number,pieces,weight,special_handling_codes,warehouse_location\n020-12345675,RCF,2026-05-04 10:00,AMS,KL1234,3,150.5,EAP,Rack 12\n';
-    const push = await app.post('/files/push.json', { token: handler.token, json: { encoding: 'base64', content: Buffer.from(csv).toString('base64'), name: 's.csv', action: 'status' } });
-    assert.equal(push.status, 200, push.text);
-    const events = await take();
-    assert.deepEqual(recipients(events, 'shipment.status'), sorted(handler.company, shipper.company, carrierA.company));
-    const own = events.find((e) => e.company === handler.company)!.data;
+    const push = (who: Actor) => app.post('/files/push.json', { token: who.token, json: { encoding: 'base64', content: Buffer.from(csv).toString('base64'), name: 's.csv', action: 'status' } });
+    // A company that is no party to the shipment cannot put events into the parties' systems.
+    assert.equal((await push(handler)).status, 200);
+    let events = await take();
+    assert.deepEqual(recipients(events, 'shipment.status'), [handler.company]);
+    assert.equal((await push(carrierA)).status, 200);
+    events = await take();
+    assert.deepEqual(recipients(events, 'shipment.status'), sorted(carrierA.company, shipper.company));
+    const own = events.find((e) => e.company === carrierA.company)!.data;
     assert.equal(own.awb, '020-12345675');
     assert.equal(own.events[0].warehouse_location, 'Rack 12');
     const party = events.find((e) => e.company === shipper.company)!.data;
@@ -205,6 +209,16 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
     const events = await take();
     assert.deepEqual(recipients(events, 'booking.requested'), sorted(shipper.company, carrierA.company));
     assert.equal(events.length, 2);
+  });
+
+  test('freight.published for a freight created open for one company (winner_direct): the owner and that company only', async () => {
+    await take();
+    ok(await app.post('/freights/add.json', { token: shipper.token, json: { from: 'airport:FRA', to: 'airport:LHR', winner_direct: carrierB.company, from_addr: SECRET_ADDR_FROM } }));
+    const events = await take();
+    assert.deepEqual(recipients(events, 'freight.published'), sorted(shipper.company, carrierB.company));
+    const seenByB = events.find((e) => e.company === carrierB.company)!.data.route;
+    assert.equal(seenByB.status, 'open');
+    assert.equal(seenByB.from_addr, null, 'addresses only for owner and winner');
   });
 
   test('freight.matched (emitted by saved searches) reaches the searcher alone, as the market sees the freight', async () => {
