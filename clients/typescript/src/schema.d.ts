@@ -444,7 +444,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /files/push */
+        /**
+         * Push a file: status events (CSV, Cargo-IMP FSU, Cargo-XML XFSU) or a rate sheet
+         * @description The decoded file may have at most 15 MiB. A file that cannot be read is refused whole (406, every problem named by line and field or XML path, nothing stored). An unknown or missing action: stored, records 0.
+         */
         post: operations["postFilesPush"];
         delete?: never;
         options?: never;
@@ -816,7 +819,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /freights/counts */
+        /** How many freights each list holds for the caller (filter id → number), narrowed by the same search parameters as the lists */
         get: operations["getFreightsCounts"];
         put?: never;
         post?: never;
@@ -835,7 +838,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /searches/add */
+        /** Save a load search (with alert = 1: notify of new matching market freights) */
         post: operations["postSearchesAdd"];
         delete?: never;
         options?: never;
@@ -850,7 +853,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /searches/index */
+        /** The caller’s saved searches */
         get: operations["getSearchesIndex"];
         put?: never;
         post?: never;
@@ -869,7 +872,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /searches/edit/:id */
+        /** Change a saved search (only sent fields) */
         post: operations["postSearchesEdit"];
         delete?: never;
         options?: never;
@@ -886,7 +889,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /searches/delete/:id */
+        /** Delete a saved search (another user’s: 404) */
         post: operations["postSearchesDelete"];
         delete?: never;
         options?: never;
@@ -901,7 +904,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /notifications/index */
+        /** The caller’s notifications, newest first, and how many are unread */
         get: operations["getNotificationsIndex"];
         put?: never;
         post?: never;
@@ -918,7 +921,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /notifications/unread */
+        /** How many of the caller’s notifications are unread */
         get: operations["getNotificationsUnread"];
         put?: never;
         post?: never;
@@ -937,7 +940,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /notifications/read/:id */
+        /** Mark a notification read */
         post: operations["postNotificationsRead"];
         delete?: never;
         options?: never;
@@ -954,25 +957,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /notifications/read */
+        /** Mark all of the caller’s notifications read */
         post: operations["postNotificationsRead"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/notifications/open/{id}.json": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** GET /notifications/open/:id */
-        get: operations["getNotificationsOpen"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -986,7 +972,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /places/suggest */
+        /** Places matching what a person typed (countries, postal areas, airports, GeoNames cities), each with the value one kind of input takes */
         get: operations["getPlacesSuggest"];
         put?: never;
         post?: never;
@@ -1372,6 +1358,75 @@ export interface components {
             started: string | null;
             duration_ms: number | null;
             delivery_id: number;
+        };
+        /** @description A load search saved by a user */
+        SavedSearch: {
+            id: number;
+            name: string;
+            /** @description the freight list it searches (enlist filter id) */
+            filter: number;
+            /** @description the search parameters, normalised as the lists read them (strings) */
+            params: {
+                from?: string;
+                to?: string;
+                from_near?: string;
+                from_radius?: string;
+                to_near?: string;
+                to_radius?: string;
+                pickup_from?: string;
+                pickup_to?: string;
+                delivery_from?: string;
+                delivery_to?: string;
+                weight_min?: string;
+                weight_max?: string;
+                media?: string;
+                q?: string;
+            };
+            /**
+             * @description 1: a new market freight that matches notifies the user
+             * @enum {integer}
+             */
+            alert: 0 | 1;
+            /** @description the list page with the search */
+            url: string;
+            /** @description YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description YYYY-MM-DD HH:MM:SS, application time zone */
+            modified: string;
+        };
+        /** @description A saved search’s alert: a freight that entered the market and matches */
+        Notification: {
+            id: number;
+            /** @constant */
+            type: "freight.matched";
+            /** @description YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @enum {integer} */
+            read: 0 | 1;
+            read_at: string | null;
+            search: components["schemas"]["SavedSearch"] | {
+                id: null;
+                name: string;
+            };
+            search_id: number | null;
+            /** @description the freight as the user may see it now; null once it is no longer visible */
+            route: components["schemas"]["Freight"] | null;
+            route_id: number;
+        };
+        /** @description A place a person can type: a country, a postal area, an airport or a city */
+        Place: {
+            kind: "country" | "postal" | "airport" | "city";
+            /** @description what the input takes (empty for a city in the freight form: it gives country, name and coordinates) */
+            value: string;
+            label: string;
+            country: string;
+            name?: string;
+            postal?: string;
+            latitude?: number;
+            longitude?: number;
+            population?: number;
+            /** @description km from the city asked about */
+            distance?: number;
         };
     };
     responses: never;
@@ -2938,6 +2993,33 @@ export interface operations {
                 /** @description Routes.<id|created|modified|deadline|etd|eta|weight>; default Routes.created */
                 sort?: string;
                 direction?: "asc" | "desc";
+                /** @description origin: comma-separated DE (country), DE-60 (country and postal prefix), airport:FRA */
+                from?: string;
+                /** @description destination, as from */
+                to?: string;
+                /** @description origin within from_radius of lat,lon or airport:XXX (the freight’s coordinates, else its airport’s) */
+                from_near?: string;
+                /** @description km; default 50 */
+                from_radius?: number;
+                /** @description destination within to_radius of lat,lon or airport:XXX */
+                to_near?: string;
+                /** @description km; default 50 */
+                to_radius?: number;
+                /** @description YYYY-MM-DD: the loading window (etd … etd_end) overlaps the days from here (application time zone) */
+                pickup_from?: string;
+                /** @description YYYY-MM-DD, inclusive */
+                pickup_to?: string;
+                /** @description YYYY-MM-DD: the delivery window (eta … eta_end) overlaps the days from here */
+                delivery_from?: string;
+                /** @description YYYY-MM-DD, inclusive */
+                delivery_to?: string;
+                /** @description kg */
+                weight_min?: number;
+                /** @description kg */
+                weight_max?: number;
+                media?: "road" | "air";
+                /** @description words that must each appear in display_id, the places of the caption, or (owner and winner) refs values; case-insensitive */
+                q?: string;
             };
             header?: never;
             path: {
@@ -3928,7 +4010,55 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description the file, base64 (default) or as it is with encoding plain */
+                    content: string;
+                    /**
+                     * @description base64, or plain/text/raw/utf8
+                     * @default base64
+                     */
+                    encoding?: string;
+                    /** @description status (CSV), fsu (Cargo-IMP FSU), xfsu (Cargo-XML status message), rates (rate sheet CSV); any other: stored, not processed */
+                    action?: string;
+                    name?: string;
+                    /** @description action rates: the sheet name (default: the file name without extension) */
+                    sheet_name?: string;
+                    /** @description action rates */
+                    currency?: string;
+                    /** @description action rates: private, exchange or public_search */
+                    visibility?: string;
+                    /** @description action rates: YYYY-MM-DD */
+                    valid_from?: string;
+                    /** @description action rates: YYYY-MM-DD */
+                    valid_to?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description the file, base64 (default) or as it is with encoding plain */
+                    content: string;
+                    /**
+                     * @description base64, or plain/text/raw/utf8
+                     * @default base64
+                     */
+                    encoding?: string;
+                    /** @description status (CSV), fsu (Cargo-IMP FSU), xfsu (Cargo-XML status message), rates (rate sheet CSV); any other: stored, not processed */
+                    action?: string;
+                    name?: string;
+                    /** @description action rates: the sheet name (default: the file name without extension) */
+                    sheet_name?: string;
+                    /** @description action rates */
+                    currency?: string;
+                    /** @description action rates: private, exchange or public_search */
+                    visibility?: string;
+                    /** @description action rates: YYYY-MM-DD */
+                    valid_from?: string;
+                    /** @description action rates: YYYY-MM-DD */
+                    valid_to?: string;
+                };
+            };
+        };
         responses: {
             /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
             200: {
@@ -3937,7 +4067,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: unknown;
+                        data: {
+                            file: {
+                                id: number;
+                                name: string;
+                                action: string | null;
+                                /** @description status events or rate lines stored; 0 when not processed */
+                                records: number;
+                                /** @enum {string} */
+                                encoding: "base64" | "plain";
+                                /** @description decoded bytes */
+                                size: number;
+                                sha256: string;
+                                /** @enum {string} */
+                                status: "processed" | "ignored";
+                                message: string | null;
+                                sheet_id: number | null;
+                                /** @description YYYY-MM-DD HH:MM:SS in APP_TIMEZONE */
+                                created: string;
+                            };
+                        };
                         /** @constant */
                         status: "success";
                         auth: components["schemas"]["Auth"];
@@ -3963,7 +4112,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The body is larger than the endpoint accepts. */
+            /** @description No content, not valid base64 or UTF-8, or a file that cannot be read: nothing stored; the message names each problem. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The decoded file is over the size limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5288,7 +5446,35 @@ export interface operations {
     };
     getFreightsCounts: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description origin: comma-separated DE (country), DE-60 (country and postal prefix), airport:FRA */
+                from?: string;
+                /** @description destination, as from */
+                to?: string;
+                /** @description origin within from_radius of lat,lon or airport:XXX (the freight’s coordinates, else its airport’s) */
+                from_near?: string;
+                /** @description km; default 50 */
+                from_radius?: number;
+                /** @description destination within to_radius of lat,lon or airport:XXX */
+                to_near?: string;
+                /** @description km; default 50 */
+                to_radius?: number;
+                /** @description YYYY-MM-DD: the loading window (etd … etd_end) overlaps the days from here (application time zone) */
+                pickup_from?: string;
+                /** @description YYYY-MM-DD, inclusive */
+                pickup_to?: string;
+                /** @description YYYY-MM-DD: the delivery window (eta … eta_end) overlaps the days from here */
+                delivery_from?: string;
+                /** @description YYYY-MM-DD, inclusive */
+                delivery_to?: string;
+                /** @description kg */
+                weight_min?: number;
+                /** @description kg */
+                weight_max?: number;
+                media?: "road" | "air";
+                /** @description words that must each appear in display_id, the places of the caption, or (owner and winner) refs values; case-insensitive */
+                q?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5302,7 +5488,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: unknown;
+                        data: {
+                            counts: {
+                                [key: string]: number;
+                            };
+                        };
                         /** @constant */
                         status: "success";
                         auth: components["schemas"]["Auth"];
@@ -5328,7 +5518,83 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description a freight list; default 8 (open requests) */
+                    filter?: number;
+                    params?: {
+                        /** @description origin: comma-separated DE (country), DE-60 (country and postal prefix), airport:FRA */
+                        from?: string;
+                        /** @description destination, as from */
+                        to?: string;
+                        /** @description origin within from_radius of lat,lon or airport:XXX (the freight’s coordinates, else its airport’s) */
+                        from_near?: string;
+                        /** @description km; default 50 */
+                        from_radius?: number;
+                        /** @description destination within to_radius of lat,lon or airport:XXX */
+                        to_near?: string;
+                        /** @description km; default 50 */
+                        to_radius?: number;
+                        /** @description YYYY-MM-DD: the loading window (etd … etd_end) overlaps the days from here (application time zone) */
+                        pickup_from?: string;
+                        /** @description YYYY-MM-DD, inclusive */
+                        pickup_to?: string;
+                        /** @description YYYY-MM-DD: the delivery window (eta … eta_end) overlaps the days from here */
+                        delivery_from?: string;
+                        /** @description YYYY-MM-DD, inclusive */
+                        delivery_to?: string;
+                        /** @description kg */
+                        weight_min?: number;
+                        /** @description kg */
+                        weight_max?: number;
+                        media?: "road" | "air";
+                        /** @description words that must each appear in display_id, the places of the caption, or (owner and winner) refs values; case-insensitive */
+                        q?: string;
+                    } | string;
+                    /** @enum {integer} */
+                    alert?: 0 | 1;
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                    /** @description a freight list; default 8 (open requests) */
+                    filter?: number;
+                    params?: {
+                        /** @description origin: comma-separated DE (country), DE-60 (country and postal prefix), airport:FRA */
+                        from?: string;
+                        /** @description destination, as from */
+                        to?: string;
+                        /** @description origin within from_radius of lat,lon or airport:XXX (the freight’s coordinates, else its airport’s) */
+                        from_near?: string;
+                        /** @description km; default 50 */
+                        from_radius?: number;
+                        /** @description destination within to_radius of lat,lon or airport:XXX */
+                        to_near?: string;
+                        /** @description km; default 50 */
+                        to_radius?: number;
+                        /** @description YYYY-MM-DD: the loading window (etd … etd_end) overlaps the days from here (application time zone) */
+                        pickup_from?: string;
+                        /** @description YYYY-MM-DD, inclusive */
+                        pickup_to?: string;
+                        /** @description YYYY-MM-DD: the delivery window (eta … eta_end) overlaps the days from here */
+                        delivery_from?: string;
+                        /** @description YYYY-MM-DD, inclusive */
+                        delivery_to?: string;
+                        /** @description kg */
+                        weight_min?: number;
+                        /** @description kg */
+                        weight_max?: number;
+                        media?: "road" | "air";
+                        /** @description words that must each appear in display_id, the places of the caption, or (owner and winner) refs values; case-insensitive */
+                        q?: string;
+                    } | string;
+                    /** @enum {integer} */
+                    alert?: 0 | 1;
+                };
+            };
+        };
         responses: {
             /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
             200: {
@@ -5337,7 +5603,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: unknown;
+                        data: {
+                            search: components["schemas"]["SavedSearch"];
+                        };
                         /** @constant */
                         status: "success";
                         auth: components["schemas"]["Auth"];
@@ -5390,7 +5658,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: unknown;
+                        data: {
+                            searches: components["schemas"]["SavedSearch"][];
+                        };
                         /** @constant */
                         status: "success";
                         auth: components["schemas"]["Auth"];
@@ -5414,11 +5684,87 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description a freight list; default 8 (open requests) */
+                    filter?: number;
+                    params?: {
+                        /** @description origin: comma-separated DE (country), DE-60 (country and postal prefix), airport:FRA */
+                        from?: string;
+                        /** @description destination, as from */
+                        to?: string;
+                        /** @description origin within from_radius of lat,lon or airport:XXX (the freight’s coordinates, else its airport’s) */
+                        from_near?: string;
+                        /** @description km; default 50 */
+                        from_radius?: number;
+                        /** @description destination within to_radius of lat,lon or airport:XXX */
+                        to_near?: string;
+                        /** @description km; default 50 */
+                        to_radius?: number;
+                        /** @description YYYY-MM-DD: the loading window (etd … etd_end) overlaps the days from here (application time zone) */
+                        pickup_from?: string;
+                        /** @description YYYY-MM-DD, inclusive */
+                        pickup_to?: string;
+                        /** @description YYYY-MM-DD: the delivery window (eta … eta_end) overlaps the days from here */
+                        delivery_from?: string;
+                        /** @description YYYY-MM-DD, inclusive */
+                        delivery_to?: string;
+                        /** @description kg */
+                        weight_min?: number;
+                        /** @description kg */
+                        weight_max?: number;
+                        media?: "road" | "air";
+                        /** @description words that must each appear in display_id, the places of the caption, or (owner and winner) refs values; case-insensitive */
+                        q?: string;
+                    } | string;
+                    /** @enum {integer} */
+                    alert?: 0 | 1;
+                };
+                "application/x-www-form-urlencoded": {
+                    name?: string;
+                    /** @description a freight list; default 8 (open requests) */
+                    filter?: number;
+                    params?: {
+                        /** @description origin: comma-separated DE (country), DE-60 (country and postal prefix), airport:FRA */
+                        from?: string;
+                        /** @description destination, as from */
+                        to?: string;
+                        /** @description origin within from_radius of lat,lon or airport:XXX (the freight’s coordinates, else its airport’s) */
+                        from_near?: string;
+                        /** @description km; default 50 */
+                        from_radius?: number;
+                        /** @description destination within to_radius of lat,lon or airport:XXX */
+                        to_near?: string;
+                        /** @description km; default 50 */
+                        to_radius?: number;
+                        /** @description YYYY-MM-DD: the loading window (etd … etd_end) overlaps the days from here (application time zone) */
+                        pickup_from?: string;
+                        /** @description YYYY-MM-DD, inclusive */
+                        pickup_to?: string;
+                        /** @description YYYY-MM-DD: the delivery window (eta … eta_end) overlaps the days from here */
+                        delivery_from?: string;
+                        /** @description YYYY-MM-DD, inclusive */
+                        delivery_to?: string;
+                        /** @description kg */
+                        weight_min?: number;
+                        /** @description kg */
+                        weight_max?: number;
+                        media?: "road" | "air";
+                        /** @description words that must each appear in display_id, the places of the caption, or (owner and winner) refs values; case-insensitive */
+                        q?: string;
+                    } | string;
+                    /** @enum {integer} */
+                    alert?: 0 | 1;
+                };
+            };
+        };
         responses: {
             /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
             200: {
@@ -5427,7 +5773,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: unknown;
+                        data: {
+                            search: components["schemas"]["SavedSearch"];
+                        };
                         /** @constant */
                         status: "success";
                         auth: components["schemas"]["Auth"];
@@ -5478,7 +5826,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -5491,7 +5839,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: unknown;
+                        data: {
+                            search: components["schemas"]["SavedSearch"];
+                        };
                         /** @constant */
                         status: "success";
                         auth: components["schemas"]["Auth"];
@@ -5539,7 +5889,11 @@ export interface operations {
     };
     getNotificationsIndex: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+                limit?: number;
+                unread?: 0 | 1;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5553,7 +5907,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: unknown;
+                        data: {
+                            notifications: components["schemas"]["Notification"][];
+                            unread: number;
+                        };
                         /** @constant */
                         status: "success";
                         auth: components["schemas"]["Auth"];
@@ -5588,7 +5945,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: unknown;
+                        data: {
+                            unread: number;
+                        };
                         /** @constant */
                         status: "success";
                         auth: components["schemas"]["Auth"];
@@ -5612,7 +5971,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -5625,7 +5984,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: unknown;
+                        data: {
+                            notification: components["schemas"]["Notification"];
+                        };
                         /** @constant */
                         status: "success";
                         auth: components["schemas"]["Auth"];
@@ -5687,7 +6048,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: unknown;
+                        data: {
+                            /** @description how many were unread */
+                            read: number;
+                        };
                         /** @constant */
                         status: "success";
                         auth: components["schemas"]["Auth"];
@@ -5715,52 +6079,6 @@ export interface operations {
             };
             /** @description The body is larger than the endpoint accepts. */
             413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    getNotificationsOpen: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: unknown;
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Token missing, invalid or from the other environment. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5772,7 +6090,13 @@ export interface operations {
     };
     getPlacesSuggest: {
         parameters: {
-            query?: never;
+            query: {
+                q: string;
+                for?: "filter" | "near" | "freight" | "rate";
+                /** @description a country the form knows already: its postal areas first */
+                country?: string;
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5786,7 +6110,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: unknown;
+                        data: {
+                            places: components["schemas"]["Place"][];
+                            /** @description the city data is still loading (the first question starts it) */
+                            cities_pending: boolean;
+                        };
                         /** @constant */
                         status: "success";
                         auth: components["schemas"]["Auth"];
