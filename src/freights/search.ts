@@ -363,7 +363,25 @@ function wordSql(word: string, companyId: number, now: Date) {
  * none for an empty search). Lists, counts and alerts AND them with their own membership;
  * `mayBeMasked: false` says that membership already makes every row unmasked for the caller.
  */
-export function searchConditions(_eb: EB, s: FreightSearch, companyId: number, now: Date, options: { mayBeMasked?: boolean } = {}): Expression<SqlBool>[] {
+export function searchConditions(eb: EB, s: FreightSearch, companyId: number, now: Date, options: { mayBeMasked?: boolean } = {}): Expression<SqlBool>[] {
+  const guard = options.mayBeMasked === false ? undefined : maskGuard(eb, s, companyId, now);
+  return [...(guard ? [guard] : []), ...searchConditionsUnguarded(s, companyId, now)];
+}
+
+/** Whether the search has conditions on fields a former bidder sees masked (places and radii). */
+const searchesMasked = (s: FreightSearch) => Boolean(s.from || s.to || s.fromNear || s.toNear);
+
+/**
+ * The role test a search adds on lists that can hold masked rows (searchConditions with
+ * `mayBeMasked`), or undefined when the search has no masked field to test. The counts put the
+ * unguarded conditions on a family of lists and this test on the masked lists among them.
+ */
+export function maskGuard(_eb: EB, s: FreightSearch, companyId: number, now: Date): Expression<SqlBool> | undefined {
+  return searchesMasked(s) ? unmasked(companyId, now) : undefined;
+}
+
+/** The search's conditions without the role test of maskGuard (rows the caller sees unmasked). */
+function searchConditionsUnguarded(s: FreightSearch, companyId: number, now: Date): Expression<SqlBool>[] {
   const out: Expression<SqlBool>[] = [];
   const masked: Expression<SqlBool>[] = [];
   for (const side of ['from', 'to'] as const) {
@@ -373,8 +391,8 @@ export function searchConditions(_eb: EB, s: FreightSearch, companyId: number, n
     if (near) masked.push(nearSql(side, near));
   }
   // Lists whose members are never masked for the caller (all but 6, 9, 219: lists.ts MAY_BE_MASKED)
-  // skip the role test, which would only cost the planner an index scan of the whole market.
-  if (masked.length) out.push(...(options.mayBeMasked === false ? [] : [unmasked(companyId, now)]), ...masked);
+  // skip the role test (maskGuard), which would only cost the planner an index scan of the whole market.
+  out.push(...masked);
   if (s.pickup) out.push(windowSql('etd', s.pickup));
   if (s.delivery) out.push(windowSql('eta', s.delivery));
   if (s.weightMin !== undefined) out.push(sql<SqlBool>`freights.weight >= ${s.weightMin}::numeric`);

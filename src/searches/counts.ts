@@ -1,44 +1,202 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { FILTERS, MAY_BE_MASKED } from '../freights/lists.ts';
-import { searchConditions, type FreightSearch } from '../freights/search.ts';
+import { FILTERS, MAY_BE_MASKED, VIA_BIDS } from '../freights/lists.ts';
+import { isEmptySearch, maskGuard, searchConditions, searchToParams, type FreightSearch } from '../freights/search.ts';
 
 /** The TMS lists (preview, decisions.md §6) share the enlist path; they take no search parameters. */
 export const TMS_FILTERS = [51, 52, 53] as const;
 
 /**
  * GET /freights/counts: how many freights each list holds for the caller's company, narrowed by
- * the same search as the lists (so the tabs can show the counts of the current search). One
- * statement: one indexed count per list, with the lists' own membership (lists.ts FILTERS).
+ * the same search as the lists (so the tabs can show the counts of the current search).
+ *
+ * One statement. The lists fall into three families, each counted over one set of rows with
+ * `count(*) filter (where <the list's membership>)`, the membership being the lists' own
+ * (lists.ts FILTERS and VIA_BIDS), so a count cannot disagree with its list:
+ * - the company's own freights (20, 10, 17, 18, 12, 19, 200, 201, 209);
+ * - the freights it bid on or won (7, 6, 9, 219, 2, 211): its live bids and won freights, each
+ *   freight read once by primary key;
+ * - the market (8): index-only over `freights_market_counts_idx` (migration 0012), no table reads.
+ * 210, 51, 52 and 53 are small indexed counts of their own.
+ *
+ * Counts change only when freights, bids or tours change, or when a deadline passes. They are
+ * kept in memory per database snapshot (see countsCache): another server process never needs
+ * them, and an answer is never older than the database state the request itself would read.
  */
 export async function countLists(db: Kysely<DB>, companyId: number, now: Date, search: FreightSearch): Promise<Record<string, number>> {
-  const row = await countsQuery(db, companyId, now, search).executeTakeFirstOrThrow();
+  const cache = cacheOf(db);
+  const key = `${companyId}|${isEmptySearch(search) ? '' : JSON.stringify(searchToParams(search))}`;
+  // One cheap round trip: the snapshot this request would read in.
+  const snapshot = (await sql<{ s: string }>`select pg_current_snapshot()::text as s`.execute(db)).rows[0]!.s;
+  const hit = cache.get(`${snapshot}|${key}`, now);
+  if (hit) return hit.counts;
+  // Requests for the same counts at once (several tabs, several users of a company) share one
+  // statement when nothing was committed between them and no deadline passed meanwhile.
+  const pending = cache.inFlight.get(key);
+  if (pending?.snapshot === snapshot) {
+    const shared = await pending.entry;
+    if (holds(shared, now)) return shared.counts;
+  }
+  const entry = (async (): Promise<Entry> => {
+    const row = (await countsQuery(db, companyId, now, search).executeTakeFirstOrThrow()) as Record<string, unknown>;
+    const counted: Entry = { counts: presentCounts(row), from: now, until: row.until === null ? null : new Date(row.until as Date) };
+    cache.set(`${String(row.snapshot)}|${key}`, counted);
+    return counted;
+  })();
+  cache.inFlight.set(key, { snapshot, entry });
+  try {
+    return (await entry).counts;
+  } finally {
+    if (cache.inFlight.get(key)?.entry === entry) cache.inFlight.delete(key);
+  }
+}
+
+/** The lists counted over the company's own freights (18 is 10 without 17: see presentCounts). */
+const OWN = [20, 10, 17, 12, 19, 200, 201, 209] as const;
+/** The lists counted over the freights the company bid on (`had_bid`) or won. */
+const BID_OR_WON = [7, 6, 9, 219, 2, 211] as const;
+
+type EB = ExpressionBuilder<DB, 'freights'>;
+const countWhere = (condition: Expression<SqlBool>) => sql<number>`(count(*) filter (where ${condition}))::int`;
+const all = (eb: EB, conditions: Expression<SqlBool>[]) => (conditions.length ? eb.and(conditions) : sql<SqlBool>`true`);
+
+/**
+ * The statement of countLists (the benchmark explains it): one row with `f<id>` per list, the
+ * snapshot it read in and `until`, the first market deadline from `now` on (until then no
+ * freight changes its effective status, so the counts hold for that snapshot).
+ */
+export function countsQuery(db: Kysely<DB>, companyId: number, now: Date, search: FreightSearch) {
+  const c = companyId;
+  // The search without the role test applies to every family; the masked lists (6, 9, 219) add it.
+  const searched = (eb: EB) => searchConditions(eb, search, c, now, { mayBeMasked: false });
+  const member = (eb: EB, id: number, membership: Expression<SqlBool>) => {
+    const guard = MAY_BE_MASKED.has(id) ? maskGuard(eb, search, c, now) : undefined;
+    return guard ? eb.and([membership, guard]) : membership;
+  };
+
+  const own = db
+    .selectFrom('freights')
+    .where('freights.company_id', '=', c)
+    .where((eb) => all(eb, searched(eb)))
+    .select((eb) => OWN.map((id) => countWhere(member(eb, id, FILTERS[id]!(eb, c, now))).as(`f${id}`)));
+
+  // The company's live bids and won freights, one row per freight: `had_bid` is the lists'
+  // "had bid" (bidOn in lists.ts), every row is "had bid or won" (bidOn with orWon).
+  const bidOrWon = db
+    .selectFrom(
+      db
+        .selectFrom(
+          db
+            .selectFrom('bids')
+            .select(['bids.freight_id as id', sql<boolean>`true`.as('had_bid')])
+            .where('bids.company_id', '=', c)
+            .where(sql<SqlBool>`bids.status <> 'revoked'`)
+            .unionAll(db.selectFrom('freights').select(['freights.id', sql<boolean>`false`.as('had_bid')]).where('freights.winner_id', '=', c))
+            .as('u'),
+        )
+        .select(['u.id', sql<boolean>`bool_or(u.had_bid)`.as('had_bid')])
+        .groupBy('u.id')
+        .as('d'),
+    )
+    .innerJoin('freights', 'freights.id', 'd.id')
+    // The search goes into each count, not the WHERE: d drives this family whatever the search,
+    // and 51 takes no search.
+    .select((eb) => {
+      const f = eb as unknown as EB;
+      const hadBid = sql<SqlBool>`d.had_bid`;
+      const membership = (id: (typeof BID_OR_WON)[number]): Expression<SqlBool> => {
+        const via = VIA_BIDS[id];
+        // VIA_BIDS lists: their rest and "had bid" (or, with orWon, any row of d); others: FILTERS.
+        if (!via) return FILTERS[id]!(f, c, now);
+        return via.orWon ? via.rest(f, c, now) : f.and([via.rest(f, c, now), hadBid]);
+      };
+      // 51 (TMS): won orders on no tour, all of them in d.
+      const onNoTour = sql<SqlBool>`(freights.winner_id = ${c} and freights.status = 'taken' and not exists (select 1 from tour_freights where tour_freights.freight_id = freights.id))`;
+      return [...BID_OR_WON.map((id) => countWhere(all(f, [member(f, id, membership(id)), ...searched(f)])).as(`f${id}`)), countWhere(onNoTour).as('f51')];
+    });
+
+  const market = db
+    .selectFrom('freights')
+    .where((eb) => all(eb, [FILTERS[8]!(eb, c, now), ...searched(eb)]))
+    .select(sql<number>`count(*)::int`.as('f8'));
+
+  const single = (id: number) =>
+    db
+      .selectFrom('freights')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where((eb) => all(eb, [member(eb, id, FILTERS[id]!(eb, c, now)), ...searched(eb)]));
+
+  return db
+    .selectFrom([own.as('own'), bidOrWon.as('bid_or_won'), market.as('market')])
+    .selectAll(['own', 'bid_or_won', 'market'])
+    .select((eb) => [
+      single(210).as('f210'),
+      // 52: orders on the company's tours; 53: its tours.
+      eb.selectFrom('tour_freights').select(sql<number>`count(*)::int`.as('n')).where('tour_freights.company_id', '=', c).as('f52'),
+      eb.selectFrom('tours').select(sql<number>`count(*)::int`.as('n')).where('tours.company_id', '=', c).as('f53'),
+      sql<string>`pg_current_snapshot()::text`.as('snapshot'),
+      sql<Date | null>`(select min(m.deadline) from freights as m where m.status in ('open', 'pending') and m.deadline >= ${now})`.as('until'),
+    ]);
+}
+
+function presentCounts(row: Record<string, unknown>): Record<string, number> {
+  const n = (id: number) => Number(row[`f${id}`] ?? 0);
   const counts: Record<string, number> = {};
-  for (const id of [...Object.keys(FILTERS).map(Number), ...TMS_FILTERS]) counts[String(id)] = Number((row as Record<string, unknown>)[`f${id}`] ?? 0);
+  for (const id of [...Object.keys(FILTERS).map(Number), ...TMS_FILTERS]) {
+    // 10 is "own, in the market"; 17 adds "has a bid", 18 "has none" (lists.ts FILTERS): 18 = 10 - 17.
+    counts[String(id)] = id === 18 ? n(10) - n(17) : n(id);
+  }
   return counts;
 }
 
-/** The statement of countLists (the benchmark explains it). */
-export function countsQuery(db: Kysely<DB>, companyId: number, now: Date, search: FreightSearch) {
-  const ids = Object.keys(FILTERS).map(Number);
-  return db
-    .selectNoFrom((eb) => [
-      ...ids.map((id) =>
-        eb
-          .selectFrom('freights')
-          .select(sql<number>`count(*)::int`.as('n'))
-          .where((w) => w.and([FILTERS[id]!(w, companyId, now), ...searchConditions(w, search, companyId, now, { mayBeMasked: MAY_BE_MASKED.has(id) })]))
-          .as(`f${id}`),
-      ),
-      // 51: won orders on no tour; 52: orders on the company's tours; 53: its tours.
-      eb
-        .selectFrom('freights')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('freights.winner_id', '=', companyId)
-        .where('freights.status', '=', 'taken')
-        .where((w) => w.not(w.exists(w.selectFrom('tour_freights').select(sql`1`.as('one')).whereRef('tour_freights.freight_id', '=', 'freights.id'))))
-        .as('f51'),
-      eb.selectFrom('tour_freights').select(sql<number>`count(*)::int`.as('n')).where('tour_freights.company_id', '=', companyId).as('f52'),
-      eb.selectFrom('tours').select(sql<number>`count(*)::int`.as('n')).where('tours.company_id', '=', companyId).as('f53'),
-    ]);
+// ---------------------------------------------------------------------------------------------
+// The counts cache
+
+interface Entry {
+  counts: Record<string, number>;
+  /** the `now` they were counted at, and the first market deadline from then on (null: none) */
+  from: Date;
+  until: Date | null;
+}
+
+/** Whether counts taken at `entry.from` hold at `now`: no market deadline passed in between. */
+function holds(entry: Entry, now: Date): boolean {
+  const t = now.getTime();
+  return t >= entry.from.getTime() && (entry.until === null || t <= entry.until.getTime());
+}
+
+/** Entries per database handle; the oldest go first (a new snapshot makes older ones useless anyway). */
+const MAX_ENTRIES = 1000;
+
+/**
+ * Counts by (database snapshot, company, search). `pg_current_snapshot()` (xmin:xmax:in-progress
+ * transactions) names exactly which transactions a statement sees: two statements with the same
+ * snapshot read the same rows, so counts read in one hold for the other. Any committed write
+ * anywhere in the database moves the snapshot on, so nothing is ever served from before a write
+ * the request could see: this is exact, not a time-bounded staleness. Time is the one other input:
+ * an entry holds from the `now` it was counted at until the first market deadline after it (later,
+ * or earlier clocks, count anew). Per database handle, because snapshots of two databases of one
+ * server can be equal. Another process keeps its own entries and needs none of these.
+ */
+class CountsCache {
+  private readonly entries = new Map<string, Entry>();
+  readonly inFlight = new Map<string, { snapshot: string; entry: Promise<Entry> }>();
+
+  get(key: string, now: Date): Entry | undefined {
+    const entry = this.entries.get(key);
+    return entry && holds(entry, now) ? entry : undefined;
+  }
+
+  set(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, entry);
+  }
+}
+
+const caches = new WeakMap<object, CountsCache>();
+function cacheOf(db: Kysely<DB>): CountsCache {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new CountsCache()));
+  return cache;
 }

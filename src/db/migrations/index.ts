@@ -4,6 +4,7 @@ import * as freights from './0002_freights.ts';
 import * as loginThrottle from './0003_login_throttle.ts';
 import * as freightLists from './0010_freight_lists.ts';
 import * as freightHotPaths from './0011_freight_hot_paths.ts';
+import * as freightCounts from './0012_freight_counts.ts';
 import * as loadSearch from './0020_load_search.ts';
 import * as savedSearches from './0021_saved_searches.ts';
 import * as pricing from './0030_pricing.ts';
@@ -23,6 +24,7 @@ export const migrations: Record<string, Migration> = {
   '0003_login_throttle': loginThrottle,
   '0010_freight_lists': freightLists,
   '0011_freight_hot_paths': freightHotPaths,
+  '0012_freight_counts': freightCounts,
   '0020_load_search': loadSearch,
   '0021_saved_searches': savedSearches,
   '0030_pricing': pricing,
