@@ -194,7 +194,8 @@
     var check = input.getAttribute('data-check');
     var value = input.value;
     var lang = form.getAttribute('data-lang');
-    var msg = function (name) { return form.getAttribute('data-msg-' + name) || ''; };
+    // A field may say its own words (the bid's amount), else the form's message for the check.
+    var msg = function (name) { return input.getAttribute('data-msg') || form.getAttribute('data-msg-' + name) || ''; };
     if (check === 'datetime') {
       if (input.validity && input.validity.badInput) return msg('datetime');
       if (!value) return '';

@@ -3,7 +3,7 @@ import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
 import { formatKg, formatMoney, formatNumber, formatStamp, formatWindow } from '../kernel/locale.ts';
-import { Badge, ConfirmAction, DataTable, Facts, PostButton, Select, type Column } from '../kernel/ui.tsx';
+import { Badge, ConfirmAction, DataTable, Facts, Field, PostButton, Select, type Column } from '../kernel/ui.tsx';
 import type { Contact } from './page-data.ts';
 import './messages.ts';
 
@@ -27,7 +27,12 @@ export interface FreightPageData {
   partners: Array<{ id: number; name: string }>;
   fromCity: string | null;
   toCity: string | null;
+  /** a refused bid (HTML): the form as typed, each problem by field, and what to say above it */
+  bidForm?: { typed: Record<string, string>; problems: Record<string, string>; message?: string };
 }
+
+/** The bid form's fields in the order a problem is looked for (the first one gets the focus). */
+const BID_FIELDS = ['amount', 'currency_code', 'rate_base', 'rate_fsc', 'rate_ssc', 'note'];
 
 const LIVE = ['open', 'pending'];
 
@@ -87,11 +92,12 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
       question={owner && b.company !== me ? t('fv.confirm.owner_q', { company: name(b.company), amount: money(b.amount, b.currency_code) }) : t('fv.confirm.bidder_q', { amount: money(b.amount, b.currency_code) })}
       confirmLabel={t('fv.confirm.yes')}
       csrf={csrf}
+      fields={{ route: String(route.id) }}
       testId="confirm-bid"
     />
   );
   const revokeBidButton = (b: FreightView) => (
-    <ConfirmAction action={`/quotes/revoke/${b.id}`} label={t('fv.revoke_bid')} question={t('fv.revoke_bid.q', { amount: money(b.amount, b.currency_code) })} confirmLabel={t('fv.revoke_bid.yes')} csrf={csrf} variant="secondary" testId="revoke-bid" />
+    <ConfirmAction action={`/quotes/revoke/${b.id}`} label={t('fv.revoke_bid')} question={t('fv.revoke_bid.q', { amount: money(b.amount, b.currency_code) })} confirmLabel={t('fv.revoke_bid.yes')} csrf={csrf} fields={{ route: String(route.id) }} variant="secondary" testId="revoke-bid" />
   );
 
   // ----- whose move it is
@@ -213,45 +219,66 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
       );
     }
   }
-  if (!owner && market && !myPendingBid) {
+  const typed = data.bidForm?.typed ?? {};
+  const problems = data.bidForm?.problems ?? {};
+  const firstProblem = BID_FIELDS.find((k) => problems[k]);
+  const bidFormShown = !owner && market && !myPendingBid;
+  if (bidFormShown) {
     const amount = myOpenBid ? myOpenBid.amount : refs.target_rate;
+    const example = lang === 'deu' ? '1.745,50' : '1,745.50';
+    /** A bid field: the typed text after a refusal, else the stored bid in the user's format; its problem beside it. */
+    const bidField = (name: string, label: string, stored: string, attrs: Record<string, unknown> = {}) => {
+      const id = `bid-${name.replace(/_/g, '-')}`;
+      return (
+        <Field id={id} label={label} error={problems[name]}>
+          <input
+            id={id}
+            name={name}
+            value={name in typed ? typed[name] : stored}
+            aria-describedby={`${id}-error`}
+            aria-invalid={problems[name] ? 'true' : undefined}
+            autofocus={firstProblem === name ? true : undefined}
+            autocomplete="off"
+            {...attrs}
+          />
+        </Field>
+      );
+    };
+    const money = (v: unknown) => formatNumber(v, lang, 2, 2);
+    const componentsOpen = ['rate_base', 'rate_fsc', 'rate_ssc'].some((k) => problems[k]);
     actions.push(
-      <form class="stack" method="post" action="/quotes/add" data-testid="bid-form">
+      <form
+        class="stack"
+        method="post"
+        action="/quotes/add"
+        data-testid="bid-form"
+        data-validate="bid"
+        data-lang={lang}
+        data-msg-number={t('quotes.form.component', { example })}
+        data-msg-invalid={t('quotes.form.problems')}
+      >
         <CsrfField token={csrf} />
         <input type="hidden" name="route" value={String(route.id)} />
         {myOpenBid && <input type="hidden" name="id" value={String(myOpenBid.id)} />}
         <h3>{myOpenBid ? t('fv.bid.change') : t('fv.bid')}</h3>
+        {data.bidForm?.message && (
+          <p class="flash error" role="alert" data-testid="bid-problems">
+            {data.bidForm.message}
+          </p>
+        )}
         <div class="form-grid">
-          <label>
-            {t('fv.col.amount')}
-            <input name="amount" inputMode="decimal" required value={amount === null || amount === undefined ? '' : formatNumber(amount, lang, 2, 2)} autocomplete="off" />
-          </label>
-          <label>
-            {t('fv.currency')}
-            <input name="currency_code" value={myOpenBid?.currency_code ?? refs.target_currency ?? 'EUR'} maxLength={3} required pattern="[A-Za-z]{3}" />
-          </label>
+          {bidField('amount', t('fv.bid.amount'), amount === null || amount === undefined ? '' : money(amount), { inputMode: 'decimal', required: true, 'data-check': 'number', 'data-msg': t('quotes.form.amount', { example }) })}
+          {bidField('currency_code', t('fv.currency'), String(myOpenBid?.currency_code ?? refs.target_currency ?? 'EUR'), { maxLength: 3, required: true, pattern: '[A-Za-z]{3}', class: 'short' })}
         </div>
-        <details class="more">
+        <details class="more" open={componentsOpen}>
           <summary>{t('fv.bid.components')}</summary>
           <div class="form-grid">
-            <label>
-              {t('fv.col.base')}
-              <input name="rate_base" inputMode="decimal" value={formatNumber(myOpenBid?.rate_base, lang, 2, 2)} />
-            </label>
-            <label>
-              {t('fv.col.fsc')}
-              <input name="rate_fsc" inputMode="decimal" value={formatNumber(myOpenBid?.rate_fsc, lang, 2, 2)} />
-            </label>
-            <label>
-              {t('fv.col.ssc')}
-              <input name="rate_ssc" inputMode="decimal" value={formatNumber(myOpenBid?.rate_ssc, lang, 2, 2)} />
-            </label>
+            {bidField('rate_base', t('fv.col.base'), money(myOpenBid?.rate_base), { inputMode: 'decimal', 'data-check': 'number' })}
+            {bidField('rate_fsc', t('fv.col.fsc'), money(myOpenBid?.rate_fsc), { inputMode: 'decimal', 'data-check': 'number' })}
+            {bidField('rate_ssc', t('fv.col.ssc'), money(myOpenBid?.rate_ssc), { inputMode: 'decimal', 'data-check': 'number' })}
           </div>
         </details>
-        <label>
-          {t('fv.col.note')}
-          <input name="note" value={myOpenBid?.note ?? ''} maxLength={2000} />
-        </label>
+        {bidField('note', t('fv.col.note'), String(myOpenBid?.note ?? ''), { maxLength: 2000 })}
         <div>
           <button type="submit">{myOpenBid ? t('fv.bid.update') : t('fv.bid.submit')}</button>
         </div>
@@ -337,6 +364,11 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
           {next.yours !== null && <strong>{next.yours ? t('fv.next.your_move') : t('fv.next.their_move')} </strong>}
           {next.yours === null ? capitalise(next.text) : next.text}
         </p>
+        {data.bidForm?.message && !bidFormShown && (
+          <p class="flash error" role="alert" data-testid="bid-problems">
+            {data.bidForm.message}
+          </p>
+        )}
         {bidsFirst && bidsSection}
         <div class="columns">
           <div class="panel">

@@ -21,7 +21,7 @@ import type { DB } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
 import { readFreightSearch } from './search.ts';
 import { enlistPage, type FreightView } from './views.tsx';
-import { freightPage, publishGaps } from './freight-page.tsx';
+import { freightPage, publishGaps, type FreightPageData } from './freight-page.tsx';
 import { freightFormPage } from './form-page.tsx';
 import { formStateOf, mergeRefs, normaliseBookingForm, normaliseFreightForm, normalisePublishForm, problemsFromWarnings } from './form-input.ts';
 import { acceptedBidUser, cityOf, contactOf, creatorOf, namesOfCompanies, partnerCompanies } from './page-data.ts';
@@ -41,7 +41,7 @@ const viewPath = (id: number) => `/freights/view/${id}`;
  * gives as ids, the cities of both ends, and after the award the other side's contact person
  * (owner and winner only: the user who made the accepted bid, or who created the freight).
  */
-async function routePage(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx): Promise<PageResult> {
+async function routePage(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx, extra: Pick<FreightPageData, 'bidForm'> = {}): Promise<PageResult> {
   if (outcome.kind === 'error') return { redirect: '/freights/enlist/10', ok: false, message: outcome.message };
   const route = (outcome.data as { route: FreightView }).route;
   const me = ctx.caller.companyId;
@@ -57,7 +57,17 @@ async function routePage(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ct
     cityOf(route.to, route.to_latitude, route.to_longitude),
   ]);
   const contact = await contactOf(ctx.db, contactUser);
-  return freightPage(route, ctx, { companyNames, contact, gaps: owner && route.status === 'draft' ? publishGaps(route) : [], partners, fromCity, toCity });
+  return freightPage(route, ctx, { companyNames, contact, gaps: owner && route.status === 'draft' ? publishGaps(route) : [], partners, fromCity, toCity, ...extra });
+}
+
+/**
+ * The freight page as the caller sees it now, for another endpoint's form that comes back to it
+ * (a refused bid: the typed values and each problem next to its field). Not visible: the lists.
+ */
+export async function freightPageFor(ctx: Ctx, id: number, extra: Pick<FreightPageData, 'bidForm'>): Promise<PageResult> {
+  const found = await loadFreightForCaller(ctx.db, ctx.clock, ctx.caller, id);
+  if (!found) return { redirect: '/freights/enlist/8', ok: false, message: ctx.t('error.not_found') };
+  return routePage({ kind: 'ok', data: { route: await presentOne(rc(ctx), found.row, found.role) } }, ctx, extra);
 }
 
 /** A freight created open (winner_direct) is published at once: announced, and saved searches alerted. */

@@ -19,6 +19,12 @@ addMessages('eng', {
   'quotes.title': 'Bid',
   'quotes.warning.money': 'not a non-negative number with at most 2 decimals; ignored',
   'quotes.warning.display_company': 'only the bidding company can be displayed; ignored',
+  // The page's bid form (HTML only): next to the field, in the user's words.
+  'quotes.form.problems': 'Your bid was not sent. Please check the marked fields.',
+  'quotes.form.amount': 'Please enter your price, more than 0 with at most 2 decimals, e.g. {example}.',
+  'quotes.form.component': 'Please enter an amount with at most 2 decimals, e.g. {example}, or leave it empty.',
+  'quotes.form.currency': 'Please enter a three-letter currency code, e.g. EUR.',
+  'quotes.form.note': 'At most {max} characters, please.',
 });
 
 addMessages('deu', {
@@ -39,4 +45,9 @@ addMessages('deu', {
   'quotes.title': 'Gebot',
   'quotes.warning.money': 'keine nicht-negative Zahl mit höchstens 2 Nachkommastellen; ignoriert',
   'quotes.warning.display_company': 'nur die bietende Firma kann angezeigt werden; ignoriert',
+  'quotes.form.problems': 'Ihr Gebot wurde nicht gesendet. Bitte prüfen Sie die markierten Felder.',
+  'quotes.form.amount': 'Bitte Ihren Preis eingeben, größer als 0 mit höchstens 2 Nachkommastellen, z. B. {example}.',
+  'quotes.form.component': 'Bitte einen Betrag mit höchstens 2 Nachkommastellen eingeben, z. B. {example}, oder leer lassen.',
+  'quotes.form.currency': 'Bitte einen dreistelligen Währungscode eingeben, z. B. EUR.',
+  'quotes.form.note': 'Bitte höchstens {max} Zeichen.',
 });

@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, redirect, type Outcome } from '../kernel/outcome.ts';
 import { readId } from '../kernel/params.ts';
 import { readLocaleDecimal } from '../kernel/locale.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
 import { confirmBid, revokeBid, submitBid, type Transition } from './award.ts';
-import { parseBid } from './fields.ts';
+import { NOTE_MAX, parseBid, readMoney } from './fields.ts';
+import { freightPageFor } from '../freights/routes.tsx';
 import './messages.ts';
 import { AWARD_DATA, BID_DATA, BID_INPUT, presentBid } from './present.ts';
 
@@ -18,24 +20,65 @@ function refusal(ctx: Ctx<Caller>, result: Exclude<Transition, { kind: 'done' }>
   return as === 'redirect' ? redirect(freightPage(result.freightId), false, message) : fail(message);
 }
 
-/** HTML side: after a successful form post, back to the freight page with a message (post/redirect/get). */
-function backToFreight(key: string) {
-  return (outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx<Caller>): PageResult => {
-    const bid = (outcome.data as { bid?: { route: number } } | undefined)?.bid;
-    if (outcome.kind === 'ok' && bid) return { redirect: freightPage(bid.route), message: ctx.t(key), ok: true };
-    // A refused bid form goes back to its freight with the reason shown there.
-    const route = readId(ctx.params.route);
-    if (outcome.kind === 'error' && route !== undefined) return { redirect: freightPage(route), message: outcome.message, ok: false };
-    return { title: ctx.t('quotes.title'), body: <p class="flash error">{outcome.kind === 'error' ? outcome.message : ''}</p> };
-  };
+/** The bid form as typed (HTML only): kept for the freight page when the bid is refused. */
+export interface BidFormState {
+  typed: Record<string, string>;
+  /** field name -> message in the user's language */
+  problems: Record<string, string>;
 }
 
-/** HTML bid form: amounts in the user's language become plain decimals; anything unreadable is left for parseBid to refuse. */
-function readMoneyAsTyped(ctx: Ctx<Caller>): void {
+const bidForms = new WeakMap<FastifyRequest, BidFormState>();
+const TYPED_FIELDS = ['amount', 'currency_code', 'note', 'rate_base', 'rate_fsc', 'rate_ssc'];
+const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+/**
+ * HTML bid form: amounts in the user's language become plain decimals (1.745,50 in German), and
+ * what cannot be a bid is said next to its field in the user's words (the API keeps its readers
+ * and its messages). A price component the form cannot read refuses the bid here, where the API
+ * would ignore it with a warning: a person who typed it means it.
+ */
+function readBidForm(ctx: Ctx<Caller>): BidFormState {
+  const t = ctx.t;
+  const typed: Record<string, string> = {};
+  const problems: Record<string, string> = {};
+  for (const key of TYPED_FIELDS) if (typeof ctx.params[key] === 'string') typed[key] = ctx.params[key] as string;
+  const example = ctx.language === 'deu' ? '1.745,50' : '1,745.50';
   for (const key of ['amount', 'rate_base', 'rate_fsc', 'rate_ssc']) {
-    const value = readLocaleDecimal(ctx.params[key], ctx.language);
-    if (value !== undefined) ctx.params[key] = value;
+    const raw = ctx.params[key];
+    if (blank(raw)) {
+      if (key === 'amount') problems.amount = t('quotes.form.amount', { example });
+      continue;
+    }
+    const value = readLocaleDecimal(raw, ctx.language);
+    const money = value === undefined ? undefined : readMoney(value);
+    if (money === undefined || (key === 'amount' && Number(money) <= 0)) problems[key] = t(key === 'amount' ? 'quotes.form.amount' : 'quotes.form.component', { example });
+    else ctx.params[key] = value;
   }
+  const currency = typeof ctx.params.currency_code === 'string' ? ctx.params.currency_code.trim() : '';
+  if (!/^[A-Za-z]{3}$/.test(currency)) problems.currency_code = t('quotes.form.currency');
+  if (typeof ctx.params.note === 'string' && ctx.params.note.length > NOTE_MAX) problems.note = t('quotes.form.note', { max: NOTE_MAX });
+  const state = { typed, problems };
+  bidForms.set(ctx.req, state);
+  return state;
+}
+
+/**
+ * HTML side: after a successful form post, back to the freight page with a message
+ * (post/redirect/get). A refused bid or action comes back as the freight page itself, with the
+ * bid form as typed and each problem next to its field (or the refusal above the form).
+ */
+function backToFreight(key: string) {
+  return async (outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx<Caller>): Promise<PageResult> => {
+    const bid = (outcome.data as { bid?: { route: number } } | undefined)?.bid;
+    if (outcome.kind === 'ok' && bid) return { redirect: freightPage(bid.route), message: ctx.t(key), ok: true };
+    const route = readId(ctx.params.route);
+    if (outcome.kind === 'error' && route !== undefined) {
+      const form = bidForms.get(ctx.req) ?? { typed: {}, problems: {} };
+      const message = Object.keys(form.problems).length ? ctx.t('quotes.form.problems') : outcome.message;
+      return freightPageFor(ctx, route, { bidForm: { ...form, message } });
+    }
+    return { title: ctx.t('quotes.title'), body: <p class="flash error">{outcome.kind === 'error' ? outcome.message : ''}</p> };
+  };
 }
 
 /** Quotes (bids): submit, two-sided confirmation, revoke. The rules are in award.ts. */
@@ -52,7 +95,7 @@ export function quoteEndpoints(): Endpoint[] {
       },
       async handle(ctx) {
         // The page's bid form takes amounts as people write them (1.745,50 in German); the API keeps its readers.
-        if (ctx.format === 'html') readMoneyAsTyped(ctx);
+        if (ctx.format === 'html' && Object.keys(readBidForm(ctx).problems).length) return fail(ctx.t('quotes.form.problems'));
         const parsed = parseBid(ctx.params, ctx.t, ctx.caller.companyId);
         if (parsed.kind === 'no_such_bid') return notFound();
         if (parsed.kind === 'invalid') return fail(parsed.message);

@@ -29,6 +29,8 @@ const TEXT = {
     amount: '1.745,50',
     amountShown: '1.745,50 €',
     bidSaved: /Gebot gespeichert/,
+    bidRefused: /nicht gesendet/,
+    amountProblem: /größer als 0/,
     withShipper: /liegt beim Auftraggeber/,
     waitingOther: /Bestätigung der Gegenseite steht aus/,
     mustConfirm: /muss .* es bestätigen/,
@@ -51,6 +53,8 @@ const TEXT = {
     amount: '1,745.50',
     amountShown: '€1,745.50',
     bidSaved: /Bid saved/,
+    bidRefused: /not sent/,
+    amountProblem: /more than 0/,
     withShipper: /is with the shipper/,
     waitingOther: /Waiting for the other side/,
     mustConfirm: /must confirm it/,
@@ -167,8 +171,23 @@ for (const [index, run] of RUNS.entries()) {
       await assertNoSideScroll(page, 'open requests');
       await Promise.all([page.waitForURL(freightUrl), page.click('[data-testid="freight-list"] tbody tr a >> nth=0')]);
       assert.doesNotMatch(await page.content(), /Hauptstraße/, 'the address is for owner and winner only');
-      await page.fill('[data-testid="bid-form"] [name="amount"]', C.amount);
+      // A price of 0 passes the check while typing (it is a number); the server refuses it and
+      // the freight page comes back with what was typed and the problem beside the amount.
+      await page.fill('[data-testid="bid-form"] [name="amount"]', '0');
       await page.fill('[data-testid="bid-form"] [name="note"]', 'Tail-lift truck');
+      await Promise.all([page.waitForURL(`${base}/quotes/add`), page.click('[data-testid="bid-form"] button[type="submit"]')]);
+      assert.match(await page.locator('[data-testid="bid-problems"]').innerText(), C.bidRefused);
+      assert.match(await page.locator('[data-error-for="bid-amount"]').innerText(), C.amountProblem, 'the problem next to the amount, in the user’s language');
+      assert.equal(await page.locator('[data-testid="bid-form"] [name="amount"]').getAttribute('aria-invalid'), 'true');
+      assert.equal(await page.locator('[data-testid="bid-form"] [name="amount"]').inputValue(), '0', 'the typed amount is kept');
+      assert.equal(await page.locator('[data-testid="bid-form"] [name="note"]').inputValue(), 'Tail-lift truck', 'the note is kept');
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'amount', 'the amount has the focus');
+      assert.doesNotMatch(await page.locator('main').innerText(), /amount:/, 'no API wording');
+      // While typing, a word is no amount: said at once, in the same words.
+      await page.fill('[data-testid="bid-form"] [name="amount"]', C.badWeight);
+      assert.match(await page.locator('[data-error-for="bid-amount"]').innerText(), C.amountProblem);
+      await page.fill('[data-testid="bid-form"] [name="amount"]', C.amount);
+      assert.equal(await page.locator('[data-error-for="bid-amount"]').innerText(), '', 'fixed: the message goes');
       await Promise.all([page.waitForURL(freightUrl), page.click('[data-testid="bid-form"] button[type="submit"]')]);
       assert.match(await flashText(page), C.bidSaved);
       assert.match(await nextStep(page), C.withShipper);
