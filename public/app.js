@@ -143,6 +143,13 @@
   });
 
   // ---------------------------------------------------------------------------------------------
+  // The folded load search (app.css shows it open at the desk with ::details-content): where the
+  // browser cannot, open it on a wide screen so the desk never has to unfold it.
+  var fold = document.querySelector('details.search-fold');
+  var styled = window.CSS && CSS.supports && CSS.supports('selector(::details-content)');
+  if (fold && !styled && window.matchMedia('(min-width: 761px)').matches) fold.open = true;
+
+  // ---------------------------------------------------------------------------------------------
   // Unread notifications (alerts of saved searches) as a count beside the header link.
   var bell = document.querySelector('[data-notifications]');
   if (bell) {

@@ -165,6 +165,8 @@ export async function cityOf(code: unknown, latitude: unknown, longitude: unknow
   const lat = Number(latitude);
   const lon = Number(longitude);
   if (latitude === null || latitude === undefined || longitude === null || longitude === undefined || !Number.isFinite(lat) || !Number.isFinite(lon)) return null;
-  const city = await cityNear(lat, lon, 25, 400);
+  // The town the point is in: the largest city within 3 km, else the nearest (a wider circle
+  // names the nearby big city: Hanau's 63450 would read "Frankfurt am Main").
+  const city = await cityNear(lat, lon, 3, 400);
   return city?.name ?? null;
 }

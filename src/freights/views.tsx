@@ -5,6 +5,7 @@ import { addMessages } from '../kernel/i18n.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { Badge, DataTable, Facts, Pager, PostButton, Select, Tabs, type Column, type Tab } from '../kernel/ui.tsx';
 import { cityNear } from '../places/cities.ts';
+import { formatDay, formatNumber } from '../kernel/locale.ts';
 import { countLists } from '../searches/counts.ts';
 import { tourColumns } from '../tms/views.tsx';
 import { freightListColumns } from './list-columns.tsx';
@@ -118,6 +119,8 @@ addMessages('eng', {
   'fv.form.place.hint': 'a city, a postal code (60311 or DE-60311) or an airport; a city fills country, address and coordinates',
   'fv.search': 'Search',
   'fv.search.title': 'Find freights',
+  'fv.search.none': 'all freights of this list',
+  'fv.search.summary.near': '{km} km around {place}',
   'fv.search.from': 'From',
   'fv.search.to': 'To',
   'fv.search.place.hint': 'country, postal area or airport: DE, DE-60, airport:FRA',
@@ -249,6 +252,8 @@ addMessages('deu', {
   'fv.form.place.hint': 'ein Ort, eine PLZ (60311 oder DE-60311) oder ein Flughafen; ein Ort füllt Land, Adresse und Koordinaten',
   'fv.search': 'Suche',
   'fv.search.title': 'Frachten finden',
+  'fv.search.none': 'alle Frachten dieser Liste',
+  'fv.search.summary.near': '{km} km um {place}',
   'fv.search.from': 'Von',
   'fv.search.to': 'Nach',
   'fv.search.place.hint': 'Land, PLZ-Gebiet oder Flughafen: DE, DE-60, airport:FRA',
@@ -316,12 +321,12 @@ function tabHref(filterId: number, search: SearchQuery): string {
 }
 const RADII = ['10', '25', '50', '75', '100', '150', '200', '300', '500'];
 
-/** "near Frankfurt am Main (DE)" under a radius input holding coordinates (when the city data is loaded). */
-async function nearCityNote(value: string | undefined, t: Ctx['t']): Promise<string | undefined> {
+/** "Frankfurt am Main (DE)" for a radius input holding coordinates (when the city data is loaded). */
+async function nearCity(value: string | undefined): Promise<string | undefined> {
   const m = value && /^(-?[\d.]+),(-?[\d.]+)$/.exec(value);
   if (!m) return undefined;
   const city = await cityNear(Number(m[1]), Number(m[2]), 15, 250);
-  return city ? t('fv.search.near_city', { city: `${city.name} (${city.country})` }) : undefined;
+  return city ? `${city.name} (${city.country})` : undefined;
 }
 
 /** The search bar: a GET form whose fields are the API's parameters, so its URL is the search. */
@@ -399,6 +404,34 @@ function SearchBar({ state, search, ctx, warnings, notes }: { state: ListState; 
   );
 }
 
+/**
+ * The search on screen in one line, for the folded search bar on a phone: `From DE-6 · 50 km
+ * around Frankfurt am Main (DE) · To IT · Pick-up 01.12.2026–05.12.2026 · 1,000–12,000 kg`.
+ */
+export function searchSummary(search: SearchQuery, t: Ctx['t'], lang: string, notes: { from?: string; to?: string }): string {
+  const parts: string[] = [];
+  for (const side of ['from', 'to'] as const) {
+    const place = search[side];
+    const near = search[`${side}_near`];
+    const where: string[] = [];
+    if (place) where.push(place.split(',').join(', '));
+    if (near) where.push(t('fv.search.summary.near', { km: search[`${side}_radius`] ?? String(DEFAULT_RADIUS_KM), place: notes[side] ?? near }));
+    if (where.length) parts.push(`${t(`fv.search.${side}`)}: ${where.join(', ')}`);
+  }
+  for (const w of ['pickup', 'delivery'] as const) {
+    const from = search[`${w}_from`];
+    const to = search[`${w}_to`];
+    if (from || to) parts.push(`${t(`fv.col.${w === 'pickup' ? 'etd' : 'eta'}`)}: ${[from ? formatDay(from, lang) : '…', to ? formatDay(to, lang) : '…'].join('–')}`);
+  }
+  if (search.weight_min || search.weight_max) {
+    const kg = (v?: string) => (v ? formatNumber(v, lang) : '…');
+    parts.push(`${kg(search.weight_min)}–${kg(search.weight_max)} kg`);
+  }
+  if (search.media) parts.push(t(`fv.search.media.${search.media}`));
+  if (search.q) parts.push(`„${search.q}“`);
+  return parts.join(' · ');
+}
+
 /** Saves the current search (POST /searches/add with the normalised parameters). */
 function SaveSearch({ state, search, ctx }: { state: ListState; search: SearchQuery; ctx: Ctx<Caller> }) {
   const t = ctx.t;
@@ -439,8 +472,8 @@ export async function enlistPage(routes: FreightView[], state: ListState, ctx: C
   const search = searchToParams(freightSearch);
   const [counts, fromNote, toNote] = await Promise.all([
     countLists(ctx.db, ctx.caller.companyId, ctx.clock.now(), freightSearch),
-    nearCityNote(search.from_near, t),
-    nearCityNote(search.to_near, t),
+    nearCity(search.from_near),
+    nearCity(search.to_near),
   ]);
   const tabs: Tab[] = FILTER_GROUPS.flatMap(([group, ids]) =>
     ids.map((id, i) => ({
@@ -454,6 +487,7 @@ export async function enlistPage(routes: FreightView[], state: ListState, ctx: C
   const sortable = (k: string) => listHref(state, { sort: key(k), direction: state.sort === key(k) && state.direction === 'desc' ? 'asc' : 'desc', page: 1 }, search);
   const sorted = (k: string): Column<FreightView>['sorted'] => (state.sort === key(k) ? (state.direction === 'asc' ? 'ascending' : 'descending') : undefined);
   const tms = TMS_LISTS.includes(state.filterId);
+  const summary = searchSummary(search, t, ctx.language, { from: fromNote, to: toNote });
   // Filter 53 lists tours, not freights: their columns come from the TMS module's views.
   const columns: Column<FreightView>[] = state.filterId === 53
     ? tourColumns(t, ctx.language)
@@ -475,8 +509,20 @@ export async function enlistPage(routes: FreightView[], state: ListState, ctx: C
             {t('fv.new')}
           </a>
         </div>
-        {tms ? <p class="muted">{t('fv.search.not_here')}</p> : <SearchBar state={state} search={search} ctx={ctx} warnings={warnings} notes={{ from: fromNote, to: toNote }} />}
-        {!tms && <SaveSearch state={state} search={search} ctx={ctx} />}
+        {tms ? (
+          <p class="muted">{t('fv.search.not_here')}</p>
+        ) : (
+          // On a phone the search folds into one line saying what is searched, so the list comes
+          // first (no script: <details>); at the desk it is always open (app.css).
+          <details class="search-fold" open={warnings.length > 0 ? true : undefined} data-testid="search-fold">
+            <summary>
+              <span class="search-fold-title">{t('fv.search.title')}</span>
+              <span class="search-summary">{summary || t('fv.search.none')}</span>
+            </summary>
+            <SearchBar state={state} search={search} ctx={ctx} warnings={warnings} notes={{ from: fromNote && t('fv.search.near_city', { city: fromNote }), to: toNote && t('fv.search.near_city', { city: toNote }) }} />
+            <SaveSearch state={state} search={search} ctx={ctx} />
+          </details>
+        )}
         <Tabs tabs={tabs} label={t('fv.lists')} />
         <DataTable columns={columns} rows={routes} empty={t('fv.empty')} testId="freight-list" />
         <Pager page={state.page} limit={state.limit} count={routes.length} href={(page) => listHref(state, { page }, search)} t={t} />

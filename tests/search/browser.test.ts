@@ -114,6 +114,11 @@ describe('browser: load search', { skip: !HAVE_CHROMIUM && 'chromium is not inst
   test('on a phone, in German: the search bar and the freight form place input', async () => {
     const page = await as(dispatcher, 390);
     await page.goto(`${base}/freights/enlist/8?from=DE-6&to=IT`);
+    // Folded on a phone: one line says what is searched, the list is on the first screen.
+    assert.match(await page.locator('[data-testid="search-fold"] > summary').innerText(), /Von: DE-6 · Nach: IT/);
+    const firstRow = await page.locator('[data-testid="freight-list"] tbody tr').first().boundingBox();
+    assert.ok(firstRow && firstRow.y < 844, `the first freight starts on the first screen (${firstRow?.y}px)`);
+    await page.click('[data-testid="search-fold"] > summary');
     assert.match(await page.locator('[data-testid="search-bar"]').innerText(), /Umkreis von/);
     assert.equal((await rowIds(page)).length, 3);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -128,6 +128,24 @@ describe('pages at 390 and 1366 px in both languages', { skip: !HAVE_CHROMIUM &&
     assert.equal(await page.evaluate(() => location.hash), '#main');
   });
 
+  test('the load search folds into one line on a phone (the list first) and stays open at the desk', async () => {
+    const phone = await pageFor(browser, base, actors.deu.carrier, PHONE, contexts);
+    await phone.goto(`${base}/freights/enlist/8?to=ES&weight_min=10000`);
+    assert.equal(await phone.locator('[data-testid="search-bar"]').isVisible(), false, 'folded');
+    assert.match(await phone.locator('[data-testid="search-fold"] > summary').innerText(), /Nach: ES · 10\.000–… kg/);
+    const row = await phone.locator('[data-testid="freight-list"] tbody tr').first().boundingBox();
+    assert.ok(row && row.y + 40 < PHONE.height, `the first freight is on the first screen (${row?.y}px)`);
+    await phone.click('[data-testid="search-fold"] > summary');
+    assert.equal(await phone.locator('[data-testid="search-bar"]').isVisible(), true, 'unfolds without script');
+    // A search with an unreadable part opens by itself, so its warning is seen.
+    await phone.goto(`${base}/freights/enlist/8?weight_min=viel`);
+    assert.equal(await phone.locator('[data-testid="search-bar"]').isVisible(), true);
+    const desk = await pageFor(browser, base, actors.eng.carrier, DESKTOP, contexts);
+    await desk.goto(`${base}/freights/enlist/8?to=ES`);
+    assert.equal(await desk.locator('[data-testid="search-bar"]').isVisible(), true, 'open at the desk');
+    assert.equal(await desk.locator('[data-testid="search-fold"] > summary').isVisible(), false, 'no fold line at the desk');
+  });
+
   test('the milk-run moves are all visible beside the list at 1366 px', async () => {
     const page = await pageFor(browser, base, actors.deu.shipper, DESKTOP, contexts);
     await page.goto(`${base}/milkrun/import/short/70`);
