@@ -32,14 +32,30 @@ export interface FormPageOptions {
 
 const CATEGORIES = ['ftl', 'ltl', 'express', 'air'];
 
-export function freightFormPage(ctx: Ctx<Caller>, options: FormPageOptions): Page {
+export interface FreightFieldsOptions {
+  route?: FreightView;
+  state?: FormState;
+  /** per field: the API's warnings of the save, as messages */
+  warnings?: Record<string, string>;
+  /** mark what publishing needs with * (the freight form; a template is never published) */
+  markRequired: boolean;
+}
+
+/**
+ * The freight's fields as the freight form and the template form show them: route (place with
+ * suggestions, country, address, coordinates), dates (native inputs), load and piece lines,
+ * each with its problem beside it and the first problem focused; plus the form attributes
+ * public/app.js checks with while typing.
+ */
+export function freightFields(ctx: Ctx<Caller>, options: FreightFieldsOptions): { fieldsets: ComponentChildren; formAttrs: Record<string, string>; problems: Record<string, string> } {
   const t = ctx.t;
   const lang = ctx.language;
   const r: FreightView = options.route ?? {};
   const typed = options.state?.typed ?? {};
   const problems = { ...(options.warnings ?? {}), ...(options.state?.problems ?? {}) };
+  const required = (name: string) => options.markRequired && REQUIRED.has(name);
   const refs = (r.refs && typeof r.refs === 'object' ? r.refs : {}) as Record<string, unknown>;
-  const stored: FreightView[] = Array.isArray(r._route_pieces) ? r._route_pieces : [];
+  const stored: FreightView[] = Array.isArray(r._route_pieces) ? r._route_pieces : Array.isArray(r.pieces) ? r.pieces : [];
   const typedLines = Object.keys(typed)
     .map((k) => /^pieces\[(\d+)\]/.exec(k)?.[1])
     .filter((i): i is string => i !== undefined)
@@ -50,11 +66,17 @@ export function freightFormPage(ctx: Ctx<Caller>, options: FormPageOptions): Pag
   const value = (name: string, storedValue: unknown): string => (name in typed ? typed[name]! : storedValue === null || storedValue === undefined ? '' : String(storedValue));
   const id = (name: string) => `f-${name.replace(/[^A-Za-z0-9]+/g, '-')}`;
   const describedBy = (name: string, hint?: unknown) => [hint ? `${id(name)}-hint` : null, `${id(name)}-error`].filter(Boolean).join(' ');
-  const field = (name: string, label: string, input: (attrs: Record<string, unknown>) => ComponentChildren, hint?: string) => (
-    <Field id={id(name)} label={label} hint={hint} error={problems[name]} required={REQUIRED.has(name)} requiredLabel={t('form.required')}>
-      {input({ id: id(name), name, 'aria-describedby': describedBy(name, hint), 'aria-invalid': problems[name] ? 'true' : undefined, 'aria-required': REQUIRED.has(name) ? 'true' : undefined })}
-    </Field>
-  );
+  // Fields render in the form's order: the first one with a problem takes the focus (no script needed).
+  let focusTaken = false;
+  const field = (name: string, label: string, input: (attrs: Record<string, unknown>) => ComponentChildren, hint?: string) => {
+    const focus = !focusTaken && !!problems[name];
+    if (focus) focusTaken = true;
+    return (
+      <Field id={id(name)} label={label} hint={hint} error={problems[name]} required={required(name)} requiredLabel={t('form.required')}>
+        {input({ id: id(name), name, 'aria-describedby': describedBy(name, hint), 'aria-invalid': problems[name] ? 'true' : undefined, 'aria-required': required(name) ? 'true' : undefined, autofocus: focus ? true : undefined })}
+      </Field>
+    );
+  };
   const checks = {
     weight: t('form.error.weight', { example: lang === 'deu' ? '12,5 t' : '12.5 t' }),
     number: t('form.error.number', { example: lang === 'deu' ? '1.745,50' : '1,745.50' }),
@@ -89,9 +111,89 @@ export function freightFormPage(ctx: Ctx<Caller>, options: FormPageOptions): Pag
     return field(name, label, (a) => <input {...a} value={value(name, key === 'pieces' ? (p.pieces ?? '') : number(p[key]))} inputMode={key === 'pieces' ? 'numeric' : 'decimal'} data-check={check} size={6} />);
   };
   const category = String(r.category ?? 'ftl');
+  const fieldsets = [
+    options.markRequired && <p class="hint">{t('form.required.legend')}</p>,
+    <fieldset>
+      <legend>{t('fv.form.section.route')}</legend>
+      <div class="form-grid">{side('from')}</div>
+      <div class="form-grid">{side('to')}</div>
+      <details class="more" open={['from_latitude', 'from_longitude', 'to_latitude', 'to_longitude'].some((k) => problems[k])}>
+        <summary>{t('fv.form.coordinates')}</summary>
+        <div class="form-grid">
+          {coords('from')}
+          {coords('to')}
+        </div>
+      </details>
+    </fieldset>,
+    <fieldset>
+      <legend>{t('fv.form.section.dates')}</legend>
+      <div class="form-grid">
+        {time('etd')}
+        {time('etd_end')}
+        {time('eta')}
+        {time('eta_end')}
+      </div>
+    </fieldset>,
+    <fieldset>
+      <legend>{t('fv.form.section.goods')}</legend>
+      <div class="form-grid">
+        {field('weight', t('fv.col.weight'), (a) => <input {...a} value={value('weight', number(r.weight))} inputMode="decimal" data-check="weight" autocomplete="off" />, t('fv.form.weight.hint'))}
+        {field('category', t('fv.category'), (a) => (
+          <select {...a}>
+            {[...new Set([...CATEGORIES, category])].map((c) => (
+              <option value={c} selected={c === (typed.category ?? category)}>
+                {CATEGORIES.includes(c) ? t(`fv.form.cat.${c}`) : c}
+              </option>
+            ))}
+          </select>
+        ))}
+        {field('refs[commodity]', t('fv.form.commodity'), (a) => <input {...a} value={value('refs[commodity]', refs.commodity)} />)}
+        {field('refs[customer]', t('fv.form.customer'), (a) => <input {...a} value={value('refs[customer]', refs.customer)} />)}
+        {field('refs[target_rate]', t('fv.form.target_rate'), (a) => <input {...a} value={value('refs[target_rate]', number(refs.target_rate, 2))} inputMode="decimal" data-check="number" />)}
+        {field('refs[target_currency]', t('fv.currency'), (a) => <input {...a} value={value('refs[target_currency]', refs.target_currency ?? 'EUR')} maxLength={3} />)}
+      </div>
+    </fieldset>,
+    <fieldset data-pieces>
+      <legend>{t('fv.form.pieces')}</legend>
+      {Array.from({ length: lineCount }, (_, i) => (
+        <div class="form-grid piece-line" data-piece-line={String(i)}>
+          {pieceField(i, 'pieces', t('fv.col.pieces'), 'integer')}
+          {pieceField(i, 'depth', t('fv.depth'), 'number')}
+          {pieceField(i, 'width', t('fv.width'), 'number')}
+          {pieceField(i, 'height', t('fv.height'), 'number')}
+          {pieceField(i, 'weight', t('fv.col.weight'), 'weight')}
+        </div>
+      ))}
+      <button type="button" class="secondary" data-add-piece hidden>
+        {t('fv.form.add_piece')}
+      </button>
+    </fieldset>,
+    <datalist id="countries">
+      {searchCountriesForList(lang).map((c) => (
+        <option value={c} />
+      ))}
+    </datalist>,
+  ];
+  const formAttrs: Record<string, string> = {
+    'data-validate': 'freight',
+    'data-msg-weight': checks.weight,
+    'data-msg-number': checks.number,
+    'data-msg-integer': checks.integer,
+    'data-msg-datetime': checks.datetime,
+    'data-msg-end': checks.end,
+    'data-msg-past': checks.past,
+    'data-msg-invalid': t('form.invalid'),
+    'data-lang': lang,
+  };
+  return { fieldsets, formAttrs, problems };
+}
+
+export function freightFormPage(ctx: Ctx<Caller>, options: FormPageOptions): Page {
+  const t = ctx.t;
+  const r: FreightView = options.route ?? {};
+  const { fieldsets, formAttrs, problems } = freightFields(ctx, { route: options.route, state: options.state, warnings: options.warnings, markRequired: true });
   const title = options.mode === 'edit' ? t('fv.form.title.edit') : t('fv.form.title.add');
   const hasProblems = Object.keys(problems).length > 0;
-  const allCountries = searchCountriesForList(lang);
   return {
     title,
     body: (
@@ -103,83 +205,9 @@ export function freightFormPage(ctx: Ctx<Caller>, options: FormPageOptions): Pag
             {options.mode === 'edit' && options.state ? t('fv.saved.problems') : t('form.invalid')}
           </p>
         )}
-        <form
-          class="stack panel"
-          method="post"
-          action={options.mode === 'edit' ? `/freights/edit/${r.id}` : '/freights/add'}
-          noValidate
-          data-validate="freight"
-          data-msg-weight={checks.weight}
-          data-msg-number={checks.number}
-          data-msg-integer={checks.integer}
-          data-msg-datetime={checks.datetime}
-          data-msg-end={checks.end}
-          data-msg-past={checks.past}
-          data-msg-invalid={t('form.invalid')}
-          data-lang={lang}
-        >
+        <form class="stack panel" method="post" action={options.mode === 'edit' ? `/freights/edit/${r.id}` : '/freights/add'} noValidate {...formAttrs}>
           <CsrfField token={ctx.reply.generateCsrf()} />
-          <p class="hint">{t('form.required.legend')}</p>
-          <fieldset>
-            <legend>{t('fv.form.section.route')}</legend>
-            <div class="form-grid">{side('from')}</div>
-            <div class="form-grid">{side('to')}</div>
-            <details class="more" open={['from_latitude', 'from_longitude', 'to_latitude', 'to_longitude'].some((k) => problems[k])}>
-              <summary>{t('fv.form.coordinates')}</summary>
-              <div class="form-grid">
-                {coords('from')}
-                {coords('to')}
-              </div>
-            </details>
-          </fieldset>
-          <fieldset>
-            <legend>{t('fv.form.section.dates')}</legend>
-            <div class="form-grid">
-              {time('etd')}
-              {time('etd_end')}
-              {time('eta')}
-              {time('eta_end')}
-            </div>
-          </fieldset>
-          <fieldset>
-            <legend>{t('fv.form.section.goods')}</legend>
-            <div class="form-grid">
-              {field('weight', t('fv.col.weight'), (a) => <input {...a} value={value('weight', number(r.weight))} inputMode="decimal" data-check="weight" autocomplete="off" />, t('fv.form.weight.hint'))}
-              {field('category', t('fv.category'), (a) => (
-                <select {...a}>
-                  {[...new Set([...CATEGORIES, category])].map((c) => (
-                    <option value={c} selected={c === (typed.category ?? category)}>
-                      {CATEGORIES.includes(c) ? t(`fv.form.cat.${c}`) : c}
-                    </option>
-                  ))}
-                </select>
-              ))}
-              {field('refs[commodity]', t('fv.form.commodity'), (a) => <input {...a} value={value('refs[commodity]', refs.commodity)} />)}
-              {field('refs[customer]', t('fv.form.customer'), (a) => <input {...a} value={value('refs[customer]', refs.customer)} />)}
-              {field('refs[target_rate]', t('fv.form.target_rate'), (a) => <input {...a} value={value('refs[target_rate]', number(refs.target_rate, 2))} inputMode="decimal" data-check="number" />)}
-              {field('refs[target_currency]', t('fv.currency'), (a) => <input {...a} value={value('refs[target_currency]', refs.target_currency ?? 'EUR')} maxLength={3} />)}
-            </div>
-          </fieldset>
-          <fieldset data-pieces>
-            <legend>{t('fv.form.pieces')}</legend>
-            {Array.from({ length: lineCount }, (_, i) => (
-              <div class="form-grid piece-line" data-piece-line={String(i)}>
-                {pieceField(i, 'pieces', t('fv.col.pieces'), 'integer')}
-                {pieceField(i, 'depth', t('fv.depth'), 'number')}
-                {pieceField(i, 'width', t('fv.width'), 'number')}
-                {pieceField(i, 'height', t('fv.height'), 'number')}
-                {pieceField(i, 'weight', t('fv.col.weight'), 'weight')}
-              </div>
-            ))}
-            <button type="button" class="secondary" data-add-piece hidden>
-              {t('fv.form.add_piece')}
-            </button>
-          </fieldset>
-          <datalist id="countries">
-            {allCountries.map((c) => (
-              <option value={c} />
-            ))}
-          </datalist>
+          {fieldsets}
           <div class="toolbar">
             <button type="submit">{t('fv.form.save')}</button>
             {options.mode === 'edit' && (

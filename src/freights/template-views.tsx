@@ -4,8 +4,10 @@ import { CsrfField } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
 import type { Outcome } from '../kernel/outcome.ts';
 import type { PageResult } from '../kernel/route.tsx';
-import { DataTable, Pager, PostButton, type Column } from '../kernel/ui.tsx';
-import { formatStamp } from '../kernel/locale.ts';
+import { DataTable, Field, Pager, PostButton, type Column } from '../kernel/ui.tsx';
+import { formatKg, formatStamp, readLocaleWeightKg } from '../kernel/locale.ts';
+import { formStateOf, problemsFromWarnings, type FormState } from './form-input.ts';
+import { freightFields } from './form-page.tsx';
 import { namesOfCompanies } from './page-data.ts';
 
 /**
@@ -24,15 +26,9 @@ addMessages('eng', {
   'tv.use': 'Create freight',
   'tv.add': 'New template',
   'tv.name': 'Template name',
-  'tv.from': 'From',
-  'tv.to': 'To',
-  'tv.location.hint': 'airport:FRA, city:60311 or an IATA code',
-  'tv.etd': 'Pick-up',
-  'tv.eta': 'Delivery',
-  'tv.range.hint': 'YYYY-MM-DD HH:MM to YYYY-MM-DD HH:MM',
-  'tv.category': 'Category',
-  'tv.commodity': 'Goods',
   'tv.save': 'Save template',
+  'tv.not_saved': 'The template was not saved. Please check the marked fields.',
+  'tv.name.required': 'needed',
   'tv.saved': 'Template “{name}” saved.',
   'tv.created': 'Freight created from the template.',
   'tv.hint': 'A freight made from a template starts as your own order (taken, your company as carrier).',
@@ -64,15 +60,9 @@ addMessages('deu', {
   'tv.use': 'Fracht anlegen',
   'tv.add': 'Neue Vorlage',
   'tv.name': 'Name der Vorlage',
-  'tv.from': 'Von',
-  'tv.to': 'Nach',
-  'tv.location.hint': 'airport:FRA, city:60311 oder ein IATA-Code',
-  'tv.etd': 'Abholung',
-  'tv.eta': 'Zustellung',
-  'tv.range.hint': 'JJJJ-MM-TT HH:MM to JJJJ-MM-TT HH:MM',
-  'tv.category': 'Kategorie',
-  'tv.commodity': 'Ware',
   'tv.save': 'Vorlage speichern',
+  'tv.not_saved': 'Die Vorlage wurde nicht gespeichert. Bitte die markierten Felder prüfen.',
+  'tv.name.required': 'nötig',
   'tv.saved': 'Vorlage „{name}“ gespeichert.',
   'tv.created': 'Fracht aus der Vorlage angelegt.',
   'tv.hint': 'Eine Fracht aus einer Vorlage ist gleich Ihr eigener Auftrag (vergeben, Ihre Firma als Frachtführer).',
@@ -111,39 +101,81 @@ function field(name: string, label: string, hint?: string, extra: Record<string,
   );
 }
 
-/** GET /templates/index: the company's templates, a Create-freight button each, and the add form. */
-export function templatesPage(ctx: Ctx<Caller>, templates: Row[]): Page {
+/** A template's place as stored (`city:DE-60311`, `airport:FRA`) in words: `DE-60311 Frankfurt am Main`, `FRA`. */
+function templatePlace(f: Row, side: 'from' | 'to'): string {
+  const raw = typeof f[side] === 'string' ? f[side].replace(/^(city|airport):/i, '').trim() : '';
+  const withCountry = /^([A-Za-z]{2})[-\s]+(\d.*)$/.exec(raw);
+  const code = withCountry ? withCountry[2]! : raw;
+  const cc = withCountry ? withCountry[1]!.toUpperCase() : typeof f[`${side}_country`] === 'string' && !/^[A-Za-z]{3}$/.test(code) ? f[`${side}_country`] : '';
+  const addr = typeof f[`${side}_addr`] === 'string' ? f[`${side}_addr`].trim() : '';
+  return [code, cc && code ? `(${cc})` : '', addr].filter(Boolean).join(' ') || '–';
+}
+
+export interface TemplateFormState {
+  state?: FormState;
+  /** field name -> message (the name, the API's warnings) */
+  problems?: Record<string, string>;
+  name?: string;
+}
+
+/**
+ * GET /templates/index: the company's templates, a Create-freight button each, and the add
+ * form: the freight form's own fields (place suggestions, native dates, German numbers, checks
+ * while typing) under a name. A form with problems comes back with what was typed.
+ */
+export function templatesPage(ctx: Ctx<Caller>, templates: Row[], form: TemplateFormState = {}): Page {
   const t = ctx.t;
+  const lang = ctx.language;
   const csrf = ctx.reply.generateCsrf();
   const fields = (r: Row): Row => (r.fields && typeof r.fields === 'object' && !Array.isArray(r.fields) ? r.fields : {});
   const columns: Column<Row>[] = [
-    { label: t('tv.col.name'), cell: (r) => text(r.name) },
-    { label: t('tv.col.route'), cell: (r) => `${scalar(fields(r).from)} → ${scalar(fields(r).to)}` },
-    { label: t('tv.col.weight'), cell: (r) => scalar(fields(r).weight), numeric: true },
-    { label: t('tv.col.created'), cell: (r) => formatStamp(r.created, ctx.language) || '–' },
+    { label: t('tv.col.name'), cell: (r) => <strong>{text(r.name)}</strong> },
+    { label: t('tv.col.route'), cell: (r) => <span class="wrap-text">{`${templatePlace(fields(r), 'from')} → ${templatePlace(fields(r), 'to')}`}</span> },
+    { label: t('tv.col.weight'), cell: (r) => formatKg(readLocaleWeightKg(fields(r).weight, 'eng'), lang) || scalar(fields(r).weight), numeric: true },
+    { label: t('tv.col.created'), cell: (r) => formatStamp(r.created, lang) || '–' },
     { label: '', cell: (r) => <PostButton action="/freights/create-from-template" label={t('tv.use')} csrf={csrf} fields={{ template_id: String(r.id) }} /> },
   ];
+  const { fieldsets, formAttrs, problems } = freightFields(ctx, { state: form.state, warnings: form.problems, markRequired: false });
+  const nameProblem = form.problems?.name;
+  const hasProblems = Object.keys(problems).length > 0;
   return {
     title: t('tv.title'),
     body: (
       <section>
-        <h1>{t('tv.title')}</h1>
+        <div class="toolbar">
+          <h1>{t('tv.title')}</h1>
+          <span class="spacer" />
+          <a class="button" href="#new-template">
+            {t('tv.add')}
+          </a>
+        </div>
         <p class="hint">{t('tv.hint')}</p>
         <DataTable columns={columns} rows={templates} empty={t('tv.empty')} testId="templates" />
-        <h2>{t('tv.add')}</h2>
-        <form class="stack panel" method="post" action="/templates/add">
+        <h2 id="new-template">{t('tv.add')}</h2>
+        {hasProblems && (
+          <p class="flash error" role="alert" data-testid="form-problems">
+            {t('tv.not_saved')}
+          </p>
+        )}
+        <form class="stack panel" method="post" action="/templates/add" noValidate {...formAttrs} data-testid="template-form">
           <CsrfField token={csrf} />
           <div class="form-grid">
-            {field('name', t('tv.name'), undefined, { required: true, maxLength: 200 })}
-            {field('from', t('tv.from'), t('tv.location.hint'), { list: 'locations', 'data-autocomplete': 'location' })}
-            {field('to', t('tv.to'), t('tv.location.hint'), { list: 'locations', 'data-autocomplete': 'location' })}
-            {field('weight', t('tv.col.weight'), undefined, { inputMode: 'decimal' })}
-            {field('etd_range', t('tv.etd'), t('tv.range.hint'))}
-            {field('eta_range', t('tv.eta'), t('tv.range.hint'))}
-            {field('category', t('tv.category'), undefined, { value: 'ftl' })}
-            {field('refs[commodity]', t('tv.commodity'))}
+            <Field id="t-name" label={t('tv.name')} error={nameProblem} required requiredLabel={t('tv.name.required')}>
+              <input
+                id="t-name"
+                name="name"
+                required
+                maxLength={200}
+                value={form.name ?? ''}
+                aria-describedby="t-name-error"
+                aria-invalid={nameProblem ? 'true' : undefined}
+                aria-required="true"
+                autofocus={nameProblem ? true : undefined}
+                autocomplete="off"
+              />
+            </Field>
           </div>
-          <datalist id="locations" />
+          {fieldsets}
           <div>
             <button type="submit">{t('tv.save')}</button>
           </div>
@@ -153,9 +185,16 @@ export function templatesPage(ctx: Ctx<Caller>, templates: Row[]): Page {
   };
 }
 
-/** POST /templates/add: back to the index with a flash either way. */
-export function templateAdded(outcome: Answer, ctx: Ctx<Caller>): PageResult {
-  if (outcome.kind === 'error') return { redirect: '/templates/index', ok: false, message: outcome.message };
+/** POST /templates/add: back to the index with a flash; refused, the form itself with what was typed and each problem. */
+export async function templateAdded(outcome: Answer, ctx: Ctx<Caller>, list: () => Promise<Row[]>): Promise<PageResult> {
+  if (outcome.kind === 'error') {
+    const state = formStateOf(ctx);
+    const problems = problemsFromWarnings(state?.warnings, ctx.t);
+    if (outcome.message === ctx.t('template.name_required')) problems.name = outcome.message;
+    // A refusal no field explains (none known today) is still said, above the form.
+    if (!Object.keys(problems).length && !Object.keys(state?.problems ?? {}).length) problems.name = outcome.message;
+    return templatesPage(ctx, await list(), { state, problems, name: typeof ctx.params.name === 'string' ? ctx.params.name : '' });
+  }
   const name = (outcome.data as { template?: { name?: string } }).template?.name ?? '';
   return { redirect: '/templates/index', message: ctx.t('tv.saved', { name }) };
 }

@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
-import type { Ctx } from '../kernel/context.ts';
+import type { Caller, Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, type Warning } from '../kernel/outcome.ts';
 import { isRecord, readId, readInt, readString, type Params } from '../kernel/params.ts';
 import { field, presenter } from '../kernel/fields.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { FIELDS, parseFreight, parseLocation } from './fields.ts';
+import { normaliseFreightForm, problemsFromWarnings } from './form-input.ts';
 import { FREIGHT_INPUT_SCHEMA } from './schema.ts';
 import { insertFreight } from './store.ts';
 import type { FlightsTable, TemplatesTable } from './tables.ts';
@@ -37,6 +38,8 @@ const FLIGHT = presenter<Selectable<FlightsTable>>()('Flight', 'A scheduled flig
 });
 const presentFlight = (row: Selectable<FlightsTable>, ctx: Ctx) => FLIGHT.present(row, ctx);
 
+const companyTemplates = (ctx: Ctx<Caller>) => ctx.db.selectFrom('templates').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('name').orderBy('id').execute();
+
 /**
  * Templates (decisions.md §4): the freight fields as sent, replayed through the field table
  * when a freight is created from one, so relative deadlines count from the time of use.
@@ -52,10 +55,17 @@ export function templateEndpoints(): Endpoint[] {
         data: Type.Object({ template: TEMPLATE.schema }),
       },
       async handle(ctx) {
+        // The page's form is the freight form's (German input, places, dates): read as it reads them.
+        const form = ctx.format === 'html' ? await normaliseFreightForm(ctx, 'add') : undefined;
         const name = readString(ctx.params.name)?.trim();
         if (!name || name.length > 200 || name.includes('\u0000')) return fail(ctx.t('template.name_required'));
         // Parsed once now for the warnings; only the readable freight keys are kept.
         const parsed = parseFreight(ctx.params, { clock: ctx.clock, handled: ['name'] });
+        // A template has no edit form: from the page, one with problems is not saved but shown again.
+        if (form) {
+          form.warnings = parsed.warnings;
+          if (Object.keys(form.problems).length || Object.keys(problemsFromWarnings(parsed.warnings, ctx.t)).length) return fail(ctx.t('form.invalid'));
+        }
         const fields: Params = {};
         for (const [key, value] of Object.entries(ctx.params)) if (TEMPLATE_KEYS.has(key)) fields[key] = value;
         const row = await ctx.db
@@ -65,14 +75,14 @@ export function templateEndpoints(): Endpoint[] {
           .executeTakeFirstOrThrow();
         return ok({ template: presentTemplate(row, ctx) }, parsed.warnings.length ? parsed.warnings : undefined);
       },
-      page: templateAdded,
+      page: (outcome, ctx) => templateAdded(outcome, ctx, async () => (await companyTemplates(ctx)).map((r) => presentTemplate(r, ctx))),
     }),
     userEndpoint({
       method: 'GET',
       path: '/templates/index',
       doc: { summary: 'The templates of the caller’s company, by name', data: Type.Object({ templates: Type.Array(TEMPLATE.schema) }) },
       async handle(ctx) {
-        const rows = await ctx.db.selectFrom('templates').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('name').orderBy('id').execute();
+        const rows = await companyTemplates(ctx);
         return ok({ templates: rows.map((r) => presentTemplate(r, ctx)) });
       },
       page: (outcome, ctx) => templatesPage(ctx, outcome.kind === 'ok' ? (outcome.data as { templates: Record<string, unknown>[] }).templates : []),

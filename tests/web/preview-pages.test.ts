@@ -40,17 +40,21 @@ describe('browser: templates, flights, milk-run, cases and tours', { skip: !HAVE
 
   test('a template is added through the form and a freight created from it', async () => {
     await page.goto(`${base}/templates/index`);
+    // The freight form's fields: places with suggestions, countries by name, weights with units.
+    assert.equal(await page.locator('[data-testid="template-form"] input[name="from"][data-place="freight"]').count(), 1);
     await page.fill('input[name="name"]', 'Weekly <b>FRA</b>');
-    await page.fill('input[name="from"]', 'airport:FRA');
-    await page.fill('input[name="to"]', 'city:60311');
-    await page.fill('input[name="weight"]', '750');
+    await page.fill('input[name="from"]', 'FRA');
+    await page.fill('input[name="to"]', '60311');
+    await page.fill('input[name="to_country"]', 'Germany');
+    await page.fill('input[name="weight"]', '0.75 t');
+    await page.fill('input[name="pieces[0][pieces]"]', '2');
     await Promise.all([page.waitForURL(`${base}/templates/index`), page.click('form[action="/templates/add"] button[type="submit"]')]);
     assert.match(await flash('ok'), /Weekly <b>FRA<\/b>.*saved/);
     assert.equal(await rows('templates').count(), 1);
     const row = await rows('templates').first().innerText();
     assert.match(row, /Weekly <b>FRA<\/b>/, 'the name is shown as text');
-    assert.match(row, /airport:FRA → city:60311/);
-    assert.match(row, /750/);
+    assert.match(row, /FRA → 60311 \(DE\)/);
+    assert.match(row, /750 kg/);
     assert.equal(await page.locator('[data-testid="templates"] b').count(), 0, 'markup in a name is escaped');
     await screenshot(page, 'templates');
 
@@ -60,12 +64,26 @@ describe('browser: templates, flights, milk-run, cases and tours', { skip: !HAVE
     assert.match(await page.content(), /badge taken/);
   });
 
-  test('a template without a name is refused with a message', async () => {
+  test('a template without a name or with an unknown country comes back with what was typed and each problem beside its field', async () => {
     await page.goto(`${base}/templates/index`);
     await page.$eval('form[action="/templates/add"] input[name="name"]', (el) => el.removeAttribute('required'));
+    await page.fill('input[name="to"]', '20121');
+    await page.fill('input[name="to_country"]', 'Atlantis');
+    await page.fill('input[name="weight"]', '12.5 t');
+    await Promise.all([page.waitForURL(`${base}/templates/add`), page.click('form[action="/templates/add"] button[type="submit"]')]);
+    assert.match(await page.locator('[data-testid="form-problems"]').innerText(), /not saved/);
+    assert.match(await page.locator('[data-error-for="t-name"]').innerText(), /name/);
+    assert.match(await page.locator('[data-error-for="f-to-country"]').innerText(), /country/i);
+    assert.equal(await page.inputValue('input[name="to_country"]'), 'Atlantis', 'typed text kept');
+    assert.equal(await page.inputValue('input[name="weight"]'), '12.5 t');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'name', 'the first problem has the focus');
+    assert.equal(await rows('templates').count(), 1, 'nothing saved');
+    // Fixed, it is saved with the weight read from the typed tonnes.
+    await page.fill('input[name="name"]', 'Milano');
+    await page.fill('input[name="to_country"]', 'Italy');
     await Promise.all([page.waitForURL(`${base}/templates/index`), page.click('form[action="/templates/add"] button[type="submit"]')]);
-    assert.match(await flash('error'), /name/);
-    assert.equal(await rows('templates').count(), 1);
+    assert.equal(await rows('templates').count(), 2);
+    assert.match(await rows('templates').filter({ hasText: 'Milano' }).innerText(), /20121 \(IT\)[\s\S]*12,500 kg/);
   });
 
   test('a flight is added and a booking requested from the schedule', async () => {
@@ -198,7 +216,12 @@ describe('browser: templates, flights, milk-run, cases and tours', { skip: !HAVE
     assert.equal((await app.get('/tours/add.json', { token: me.token })).status, 404);
     const templates = await app.get('/templates/index.json', { token: me.token });
     assert.equal(templates.body.status, 'success');
-    assert.equal(templates.body.data.templates.length, 1);
+    assert.equal(templates.body.data.templates.length, 2);
+    // The page's form stored the API's values, read from what a person typed.
+    const milano = templates.body.data.templates.find((x: { name: string }) => x.name === 'Milano').fields;
+    assert.equal(milano.to, '20121');
+    assert.equal(milano.to_country, 'IT');
+    assert.equal(milano.weight, '12500');
     const cases = await app.get('/cdr/cases/index.json', { token: me.token });
     assert.equal(cases.body.data.cases[0]._links[0].object.id, orderId);
   });
