@@ -85,11 +85,17 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   /** Owner confirms first; the bidder confirms a bid the owner accepted (quotes/award.ts allows both orders, the page leads one way). */
   const ownerMayConfirm = (b: FreightView) => owner && market && LIVE.includes(b.status) && !b.owner_confirmed;
   const bidderMayConfirm = (b: FreightView) => b.company === me && market && LIVE.includes(b.status) && b.owner_confirmed && !b.bidder_confirmed;
+  // Several bids may be accepted at once (award.ts): the first carrier to confirm gets the freight; say so.
+  const ownerQuestion = (b: FreightView) => {
+    const accepted = bids.filter((o) => o.id !== b.id && LIVE.includes(o.status) && o.owner_confirmed);
+    const values = { company: name(b.company), amount: money(b.amount, b.currency_code) };
+    return accepted.length ? t('fv.confirm.owner_q_also', { ...values, other: accepted.map((o) => name(o.company)).join(', ') }) : t('fv.confirm.owner_q', values);
+  };
   const confirmButton = (b: FreightView) => (
     <ConfirmAction
       action={`/quotes/confirm/${b.id}`}
       label={t('fv.confirm')}
-      question={owner && b.company !== me ? t('fv.confirm.owner_q', { company: name(b.company), amount: money(b.amount, b.currency_code) }) : t('fv.confirm.bidder_q', { amount: money(b.amount, b.currency_code) })}
+      question={owner && b.company !== me ? ownerQuestion(b) : t('fv.confirm.bidder_q', { amount: money(b.amount, b.currency_code) })}
       confirmLabel={t('fv.confirm.yes')}
       csrf={csrf}
       fields={{ route: String(route.id) }}

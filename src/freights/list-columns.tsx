@@ -38,10 +38,17 @@ export async function freightListColumns(routes: FreightView[], filterId: number
   ]);
   const cityBy = new Map(routes.map((r, i) => [r.id, cities[i]!]));
   const view = (r: FreightView) => `/freights/view/${r.id}`;
+  // A window breaks between its ends, never inside one (a day and its time stay together).
+  const window = (a: unknown, b: unknown) => {
+    const text = formatWindow(a, b, lang);
+    return text ? text.split(' – ').map((end, i) => [i ? ' – ' : null, <span class="nowrap">{end}</span>]) : none;
+  };
   const columns: Column<FreightView>[] = [
     { label: t('fv.col.id'), cell: (r) => <a href={view(r)}>{String(r.display_id ?? r.id)}</a>, sortHref: sort.href('id'), sorted: sort.sorted('id') },
     {
       label: t('fv.col.route'),
+      wrap: true,
+      lead: true,
       cell: (r) => {
         const [from, to] = cityBy.get(r.id) ?? [null, null];
         return (
@@ -52,8 +59,8 @@ export async function freightListColumns(routes: FreightView[], filterId: number
       },
     },
     { label: t('fv.col.status'), cell: (r) => <Badge value={r.status} t={t} /> },
-    { label: t('fv.col.etd'), cell: (r) => formatWindow(r.etd, r.etd_end, lang) || none, sortHref: sort.href('etd'), sorted: sort.sorted('etd') },
-    { label: t('fv.col.eta'), cell: (r) => formatWindow(r.eta, r.eta_end, lang) || none, sortHref: sort.href('eta'), sorted: sort.sorted('eta') },
+    { label: t('fv.col.etd'), cell: (r) => window(r.etd, r.etd_end), wrap: true, sortHref: sort.href('etd'), sorted: sort.sorted('etd') },
+    { label: t('fv.col.eta'), cell: (r) => window(r.eta, r.eta_end), wrap: true, sortHref: sort.href('eta'), sorted: sort.sorted('eta') },
     { label: t('fv.weight'), cell: (r) => formatKg(r.weight, lang) || none, numeric: true, sortHref: sort.href('weight'), sorted: sort.sorted('weight') },
     { label: t('fv.col.deadline'), cell: (r) => formatStamp(r.deadline, lang) || none, sortHref: sort.href('deadline'), sorted: sort.sorted('deadline') },
   ];

@@ -12,6 +12,10 @@ export interface Column<R> {
   /** Cell content for a row. */
   cell: (row: R) => ComponentChildren;
   numeric?: boolean;
+  /** The cell may wrap (routes, windows); other cells keep one line at the desk. */
+  wrap?: boolean;
+  /** On a phone this cell heads its card (the route of a freight). */
+  lead?: boolean;
   /** When set, the header links to this sort key. */
   sortHref?: string;
   /** The list is sorted by this column: `aria-sort` and an arrow on its header. */
@@ -47,7 +51,7 @@ export function DataTable<R>({ columns, rows, empty, testId, caption }: { column
             rows.map((r) => (
               <tr>
                 {columns.map((c) => (
-                  <td class={c.numeric ? 'num' : undefined} data-label={c.label || undefined}>
+                  <td class={[c.numeric ? 'num' : '', c.wrap ? 'wrap' : '', c.lead ? 'lead' : ''].filter(Boolean).join(' ') || undefined} data-label={c.label || undefined}>
                     {c.cell(r)}
                   </td>
                 ))}

@@ -10,8 +10,9 @@ export const DESKTOP = { width: 1366, height: 768 };
 export const PHONE = { width: 390, height: 844 };
 
 /** A logged-in page of its own browser context. `bypassCSP` only lets the test inject axe-core; the pages run under their policy otherwise. */
-export async function pageFor(browser: Browser, base: string, actor: Actor, viewport: { width: number; height: number }, contexts: BrowserContext[]): Promise<Page> {
-  const context = await browser.newContext({ viewport, bypassCSP: true });
+export async function pageFor(browser: Browser, base: string, actor: Actor, viewport: { width: number; height: number }, contexts: BrowserContext[], locale?: string): Promise<Page> {
+  // `locale`: the browser's own language (native date inputs follow it, not the page's).
+  const context = await browser.newContext({ viewport, bypassCSP: true, ...(locale ? { locale } : {}) });
   contexts.push(context);
   const page = await context.newPage();
   await loginAs(page, base, actor.email, actor.password);

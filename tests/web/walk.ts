@@ -76,7 +76,7 @@ for (const lang of ['deu', 'eng'] as const) {
       ['carrier', lang === 'deu' ? seeded.carriers[1]! : seeded.carriers[0]!, carrierPages],
     ];
     for (const [role, actor, pages] of roles) {
-      const page = await pageFor(browser, base, actor, viewport, contexts);
+      const page = await pageFor(browser, base, actor, viewport, contexts, lang === 'deu' ? 'de-DE' : 'en-GB');
       for (const [name, url] of pages) {
         const file = `${lang}-${viewport.width}-${role}-${name}.png`;
         if (filter && !file.includes(filter)) continue;
