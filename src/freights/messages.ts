@@ -141,7 +141,7 @@ addMessages('eng', {
   'fv.form.country': 'Country',
   'fv.form.addr': 'Address',
   'fv.form.coordinates': 'Coordinates (filled in when you pick a city)',
-  'fv.form.weight.hint': 'kg, or with t for tonnes: 12,5 t',
+  'fv.form.weight.hint': 'kg, or with t for tonnes: 12.5 t',
   'fv.form.add_piece': 'Add a piece line',
   'fv.form.copy_of': 'A copy of freight {id}: check the dates, then save it as a new draft.',
   'fv.form.target_rate': 'Target price (non-binding)',
