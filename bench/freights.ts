@@ -221,14 +221,47 @@ try {
   // machine the load drifts, so each figure is compared with the two floor runs around it.
   const results: Array<{ name: string; r: LoadResult; floor: number }> = [];
   let lastFloor = await measureFloor();
-  async function measure(name: string, paths: string[]) {
+  /**
+   * Other transactions committing all the time (about one a millisecond), as on a busy exchange:
+   * every commit moves the database snapshot on, so the counts cache (src/searches/counts.ts)
+   * misses and each request counts anew.
+   */
+  async function whileCommitting<T>(run: () => Promise<T>): Promise<T> {
+    let stop = false;
+    let commits = 0;
+    const client = pgUrl ? new pg.Client({ connectionString: pgUrl }) : undefined;
+    await client?.connect();
+    const commit = async () => {
+      if (client) await client.query('select txid_current()');
+      else await sql`select txid_current()`.execute(db);
+      commits++;
+    };
+    const loop = (async () => {
+      while (!stop) {
+        await commit();
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    })();
+    const started = performance.now();
+    try {
+      return await run();
+    } finally {
+      stop = true;
+      await loop;
+      await client?.end();
+      console.log(`  (${Math.round((commits * 1000) / (performance.now() - started))} commits/s meanwhile)`);
+    }
+  }
+
+  async function measure(name: string, paths: string[], options: { committing?: boolean } = {}) {
     if (only && !only.some((o) => name.includes(o))) return;
     // One request first: the list length shows the seed reaches every filter.
     const probe = (await (await fetch(base + paths[0], { headers: { authorization: `TokenPass ${token}` } })).json()) as { data: { routes?: unknown[] } };
     const rows = probe.data?.routes ? ` [${probe.data.routes.length} rows]` : '';
-    const options = { url: base, paths, connections: CONNECTIONS, duration: SECONDS, headers: { authorization: `TokenPass ${token}` } };
-    await warm(options);
-    const r = await profiled(name, () => load(options));
+    const loadOptions = { url: base, paths, connections: CONNECTIONS, duration: SECONDS, headers: { authorization: `TokenPass ${token}` } };
+    const around = options.committing ? whileCommitting : <T>(run: () => Promise<T>) => run();
+    await around(() => warm(loadOptions));
+    const r = await around(() => profiled(name, () => load(loadOptions)));
     console.log(line(name + rows, r));
     const before = lastFloor;
     lastFloor = await measureFloor();
@@ -255,6 +288,9 @@ try {
   await measure('GET /freights/enlist/8 pickup window of 3 days', Array.from({ length: 10 }, (_, i) => `/freights/enlist/8.json?pickup_from=${day(2 * i + 1)}&pickup_to=${day(2 * i + 3)}`));
   await measure('GET /freights/counts (all tabs)', ['/freights/counts.json']);
   await measure('GET /freights/counts from=<prefix> (tabs of a search)', prefixes.map((p) => `/freights/counts.json?from=${p}`));
+  // The same, counted anew on every request (the snapshot moves on between any two requests).
+  await measure('GET /freights/counts (all tabs), uncached', ['/freights/counts.json'], { committing: true });
+  await measure('GET /freights/counts from=<prefix>, uncached', prefixes.map((p) => `/freights/counts.json?from=${p}`), { committing: true });
 
   console.log(`\nratios to the floor (the mean of the floor runs just before and after each; load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
   for (const { name, r, floor: f } of results) console.log(`${line(name, r, f)}  (floor ${Math.round(f)} req/s)`);

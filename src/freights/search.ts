@@ -329,6 +329,24 @@ function placeSql(side: Side, p: PlacePattern) {
 }
 
 /**
+ * The airports within a search's radius (every airport's distance is computed, ~0.3 ms): kept
+ * for the last centres searched, which carriers repeat (saved searches, paging, bookmarks). The
+ * airport data set is static, so an entry never goes stale.
+ */
+const airportsNearCentres = new Map<string, string[]>();
+const MAX_CENTRES = 1000;
+function airportsAround(near: Near): string[] {
+  const key = `${near.center.latitude},${near.center.longitude},${near.km}`;
+  let airports = airportsNearCentres.get(key);
+  if (!airports) {
+    airports = airportsWithin(near.center, near.km);
+    if (airportsNearCentres.size >= MAX_CENTRES) airportsNearCentres.delete(airportsNearCentres.keys().next().value!);
+    airportsNearCentres.set(key, airports);
+  }
+  return airports;
+}
+
+/**
  * Within `km` of the centre: by the freight's coordinates (bounding box on the btree, then the
  * exact great circle), else, without coordinates, by its airport's position.
  */
@@ -341,9 +359,10 @@ function nearSql(side: Side, near: Near) {
   const byPoint = sql<SqlBool>`(${lat} between ${box.minLat} and ${box.maxLat}${lonBox} and ${EARTH_KM}::float8 * 2 * asin(least(1, sqrt(
       power(sin(radians(${lat}::float8 - ${latitude}::float8) / 2), 2)
       + cos(radians(${lat}::float8)) * cos(radians(${latitude}::float8)) * power(sin(radians(${lon}::float8 - ${longitude}::float8) / 2), 2)))) <= ${near.km}::float8)`;
-  const airports = airportsWithin(near.center, near.km);
+  const airports = airportsAround(near);
   if (!airports.length) return byPoint;
-  const byAirport = sql<SqlBool>`(${lat} is null and ${codeKey(side)} in (${sql.join(airports)}))`;
+  // One array value, whatever the number of airports: the statement's text is the same for every centre.
+  const byAirport = sql<SqlBool>`(${lat} is null and ${codeKey(side)} = any(${airports}::text[]))`;
   return sql<SqlBool>`(${byPoint} or ${byAirport})`;
 }
 

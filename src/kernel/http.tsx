@@ -6,7 +6,7 @@ import { formatOf, redactUrl, rewriteUrl } from './format.ts';
 import { translator } from './i18n.ts';
 import { QS_OPTIONS, parseQueryString } from './params.ts';
 import { envelope, sendJson, sendPage } from './render.tsx';
-import { languageFromHeader, notFoundPage } from './route.tsx';
+import { languageFromHeader, logsAt, notFoundPage } from './route.tsx';
 import qs from 'qs';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -54,6 +54,8 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
   // One access-log line per request, with the User-Agent (api.md asks callers to send one)
   // and never the token of an `auth_token` query.
   app.addHook('onResponse', async (req, reply) => {
+    // Nothing to build when info lines are off (a silent or absent logger).
+    if (!logsAt(req.log, 'info')) return;
     req.log.info(
       { method: req.method, url: redactUrl(req.originalUrl), status: reply.statusCode, ms: Math.round(reply.elapsedTime), ua: req.headers['user-agent'] },
       'request',

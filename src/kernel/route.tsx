@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Caller, Ctx, Services } from './context.ts';
 import type { EndpointDoc } from './doc.ts';
 import { formatOf } from './format.ts';
@@ -69,7 +69,8 @@ async function run(endpoint: Endpoint, services: Services, req: FastifyRequest, 
     if (format === 'json') return renderJson(reply, { kind: 'rejected', code: 401, message: 'missing or invalid API token' }, null);
     return sendRedirect(reply, loginPath(req.url));
   }
-  if (caller) req.log = req.log.child({ user: caller.userId, company: caller.companyId });
+  // Log lines of a caller's request name it; a silent logger writes none, so it gets no child.
+  if (caller && logsAt(req.log, 'fatal')) req.log = req.log.child({ user: caller.userId, company: caller.companyId });
 
   const language = caller?.language ?? languageFromHeader(req.headers['accept-language']);
   const ctx: Ctx<Caller | null> = {
@@ -164,6 +165,11 @@ function loginPath(url: string): string {
   const path = url.split('?')[0]!;
   const next = url.length <= MAX_NEXT ? url : path.length <= MAX_NEXT ? path : undefined;
   return next ? `/users/login?next=${encodeURIComponent(next)}` : '/users/login';
+}
+
+/** Whether the request's logger writes lines of `level` (pino's isLevelEnabled; Fastify's stand-in for no logger writes none). */
+export function logsAt(log: FastifyBaseLogger, level: 'fatal' | 'info'): boolean {
+  return (log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.(level) ?? false;
 }
 
 /** Encoded, a 1,000-character target stays far below proxies' header limits (4-8 KiB). */

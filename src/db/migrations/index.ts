@@ -5,6 +5,7 @@ import * as loginThrottle from './0003_login_throttle.ts';
 import * as freightLists from './0010_freight_lists.ts';
 import * as freightHotPaths from './0011_freight_hot_paths.ts';
 import * as freightCounts from './0012_freight_counts.ts';
+import * as marketSearch from './0013_market_search.ts';
 import * as loadSearch from './0020_load_search.ts';
 import * as savedSearches from './0021_saved_searches.ts';
 import * as pricing from './0030_pricing.ts';
@@ -25,6 +26,7 @@ export const migrations: Record<string, Migration> = {
   '0010_freight_lists': freightLists,
   '0011_freight_hot_paths': freightHotPaths,
   '0012_freight_counts': freightCounts,
+  '0013_market_search': marketSearch,
   '0020_load_search': loadSearch,
   '0021_saved_searches': savedSearches,
   '0030_pricing': pricing,
