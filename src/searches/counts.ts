@@ -67,6 +67,9 @@ const all = (eb: EB, conditions: Expression<SqlBool>[]) => (conditions.length ? 
  */
 export function countsQuery(db: Kysely<DB>, companyId: number, now: Date, search: FreightSearch) {
   const c = companyId;
+  const searching = !isEmptySearch(search);
+  // 51 (TMS): won orders on no tour (all of them among the freights won, the second family).
+  const onNoTour = sql<SqlBool>`(freights.winner_id = ${c} and freights.status = 'taken' and not exists (select 1 from tour_freights where tour_freights.freight_id = freights.id))`;
   // The search without the role test applies to every family; the masked lists (6, 9, 219) add it.
   const searched = (eb: EB) => searchConditions(eb, search, c, now, { mayBeMasked: false });
   const member = (eb: EB, id: number, membership: Expression<SqlBool>) => {
@@ -99,8 +102,9 @@ export function countsQuery(db: Kysely<DB>, companyId: number, now: Date, search
         .as('d'),
     )
     .innerJoin('freights', 'freights.id', 'd.id')
-    // The search goes into each count, not the WHERE: d drives this family whatever the search,
-    // and 51 takes no search.
+    // A search narrows the family in the WHERE, where its index can drive the join (a few rows
+    // instead of every freight bid on); 51 takes no search, so it is counted apart then.
+    .where((eb) => all(eb as never, searched(eb as never)))
     .select((eb) => {
       const f = eb as unknown as EB;
       const hadBid = sql<SqlBool>`d.had_bid`;
@@ -110,9 +114,8 @@ export function countsQuery(db: Kysely<DB>, companyId: number, now: Date, search
         if (!via) return FILTERS[id]!(f, c, now);
         return via.orWon ? via.rest(f, c, now) : f.and([via.rest(f, c, now), hadBid]);
       };
-      // 51 (TMS): won orders on no tour, all of them in d.
-      const onNoTour = sql<SqlBool>`(freights.winner_id = ${c} and freights.status = 'taken' and not exists (select 1 from tour_freights where tour_freights.freight_id = freights.id))`;
-      return [...BID_OR_WON.map((id) => countWhere(all(f, [member(f, id, membership(id)), ...searched(f)])).as(`f${id}`)), countWhere(onNoTour).as('f51')];
+      const counts = BID_OR_WON.map((id) => countWhere(member(f, id, membership(id))).as(`f${id}`));
+      return searching ? counts : [...counts, countWhere(onNoTour).as('f51')];
     });
 
   const market = db
@@ -131,6 +134,7 @@ export function countsQuery(db: Kysely<DB>, companyId: number, now: Date, search
     .selectAll(['own', 'bid_or_won', 'market'])
     .select((eb) => [
       single(210).as('f210'),
+      ...(searching ? [eb.selectFrom('freights').select(countWhere(onNoTour).as('n')).where('freights.winner_id', '=', c).as('f51')] : []),
       // 52: orders on the company's tours; 53: its tours.
       eb.selectFrom('tour_freights').select(sql<number>`count(*)::int`.as('n')).where('tour_freights.company_id', '=', c).as('f52'),
       eb.selectFrom('tours').select(sql<number>`count(*)::int`.as('n')).where('tours.company_id', '=', c).as('f53'),

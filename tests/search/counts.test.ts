@@ -48,6 +48,8 @@ async function assertCountsAgree(label: string, searches = SEARCHES) {
       for (const id of FILTER_IDS) {
         assert.equal(counts[String(id)], await listLength(who, id, search), `${label}: list ${id} of company ${who.company}, search ${JSON.stringify(search)}`);
       }
+      // The TMS lists take no search (decisions.md §7): 51 is every won order on no tour.
+      assert.equal(counts['51'], await listLength(who, 51, {}), `${label}: list 51 of company ${who.company}, search ${JSON.stringify(search)}`);
     }
   }
 }
