@@ -31,6 +31,7 @@ const SEARCHES: Array<[number, Record<string, string>]> = [
   [8, { from_near: '50.11,8.68', from_radius: '100' }],
   [8, { pickup_from: new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10), pickup_to: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10) }],
   [10, { from: 'DE-60' }],
+  [8, { from: 'DE' }],
 ];
 
 async function open(): Promise<{ database: Database; label: string; pgUrl?: string; pglite?: PGlite; drop?: () => Promise<void> }> {
@@ -171,9 +172,15 @@ try {
         const r = await conn.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain (analyze, costs off) ${q.sql}`, [...q.parameters]));
         console.log(`\n### ${title}\n${r.rows.map((x) => x['QUERY PLAN']).join('\n')}`);
       };
+      const { planAlike } = await import('../src/freights/lists.ts');
+      const { PreparedStatement } = await import('../src/db/prepared.ts');
       for (const [filter, query] of SEARCHES) {
         const search = readFreightSearch(query, 'UTC');
-        await explain(`enlist ${filter} ${new URLSearchParams(query)}`, searchedListQuery(filter, readPaging({}), true, caller, now, search));
+        const compiled = searchedListQuery(filter, readPaging({}), true, caller, now, search);
+        const title = `enlist ${filter} ${new URLSearchParams(query)}`;
+        // As the server runs it: prepared by its text where one plan serves every value (lists.ts planAlike).
+        if (planAlike(search)) await plan(`${title} (prepared)`, new PreparedStatement('fx_bench_shape', compiled.parameters.length, compiled.sql), [...compiled.parameters]);
+        else await explain(title, compiled);
       }
       await explain('counts (every list)', countsQuery(db, caller, now, {}).compile());
       await explain('counts from=DE-60', countsQuery(db, caller, now, readFreightSearch({ from: 'DE-60' }, 'UTC')).compile());

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Compilable, type DatabaseConnection } from 'kysely';
 
 /**
@@ -13,25 +14,42 @@ import { CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospect
  * parameter that is not an argument.
  *
  * EXECUTE is a utility statement, which takes no bind parameters, so the arguments travel as SQL
- * literals; only integers, dates and null are accepted (written by this file, never from text).
+ * literals written by this file: integers and null as such, anything else as a quoted escape
+ * string (E'…', backslashes and quotes escaped), which PostgreSQL reads with the parameter type's
+ * input function exactly as it reads a bind parameter's text.
+ *
+ * `executeShape` prepares a statement built per request (a load search) by its text: the same
+ * search shape with other values is the same statement.
  */
 
-export type Argument = number | Date | null;
+export type Argument = number | Date | null | string | readonly string[];
 
 const ARGUMENT = Symbol('prepared statement argument');
 type Marker = { readonly [ARGUMENT]: number };
 
 const isMarker = (value: unknown): value is Marker => typeof value === 'object' && value !== null && ARGUMENT in value;
 
-function literal(value: Argument): string {
+function literal(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value)) throw new TypeError(`prepared statement argument ${value} is not an integer`);
-    return String(value);
+    if (Number.isSafeInteger(value)) return String(value);
+    if (Number.isFinite(value)) return quoted(String(value));
+    throw new TypeError(`prepared statement argument ${value} is not a finite number`);
   }
+  if (typeof value === 'string') return quoted(value);
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return quoted(`{${value.map(arrayElement).join(',')}}`);
   if (value instanceof Date && !Number.isNaN(value.getTime())) return `'${value.toISOString()}'`;
-  throw new TypeError('prepared statement arguments are integers, dates or null');
+  throw new TypeError('prepared statement arguments are numbers, texts, lists of texts, dates or null');
 }
+
+/** An escape string constant: its text is exactly `text` whatever standard_conforming_strings says. */
+function quoted(text: string): string {
+  if (text.includes('\u0000')) throw new TypeError('prepared statement argument with a NUL character');
+  return `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+}
+
+/** An element of an array's text form ({"a","b"}), quoted. */
+const arrayElement = (text: string) => `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 
 /** What each connection has prepared already. PGlite's dialect wraps its one client anew per use, so that client is the key there. */
 const preparedOn = new WeakMap<object, Set<string>>();
@@ -53,9 +71,15 @@ export class PreparedStatement<A extends Argument[]> {
   constructor(
     readonly name: string,
     arity: A['length'],
-    build: (...args: never[]) => Compilable,
+    /** the statement, or its compiled text with `$1`… `$arity` (executeShape) */
+    build: ((...args: never[]) => Compilable) | string,
   ) {
     if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`prepared statement name ${name}`);
+    if (typeof build === 'string') {
+      this.slots = Array.from({ length: arity }, (_, i) => i);
+      this.sql = build;
+      return;
+    }
     const markers = Array.from({ length: arity }, (_, i): Marker => ({ [ARGUMENT]: i }));
     const compiled = build(...(markers as never[])).compile();
     this.slots = compiled.parameters.map((p, i) => {
@@ -66,8 +90,13 @@ export class PreparedStatement<A extends Argument[]> {
   }
 
   /** Runs the statement with these arguments on a connection of `db` (never inside a transaction: a failure there would end it). */
-  async execute<R>(db: Kysely<any>, ...args: A): Promise<R[]> {
-    const execute = CompiledQuery.raw(this.executeSql(...args));
+  execute<R>(db: Kysely<any>, ...args: A): Promise<R[]> {
+    return this.executeText<R>(db, this.executeSql(...args));
+  }
+
+  /** Runs `text`, this statement's EXECUTE (executeSql), preparing it first on a connection that has not. */
+  async executeText<R>(db: Kysely<any>, text: string): Promise<R[]> {
+    const execute = CompiledQuery.raw(text);
     return db.getExecutor().provideConnection(async (conn) => {
       const key = connectionKey(conn);
       let known = preparedOn.get(key);
@@ -98,6 +127,33 @@ export class PreparedStatement<A extends Argument[]> {
     }
     known.add(this.name);
   }
+}
+
+/**
+ * Statements built per request, prepared by their text: a load search's statement is the same
+ * text for every search of its shape (which parameters, how many places), only the values differ.
+ * PostgreSQL then parses it once per connection and, where the plan does not depend on the values
+ * (it compares a generic plan's cost with the custom ones'), plans it once as well. At most
+ * MAX_SHAPES statements per process (each connection keeps what it prepared); beyond, and for
+ * values no literal can carry, the statement runs as an ordinary query.
+ */
+const shapes = new Map<string, PreparedStatement<Argument[]>>();
+const MAX_SHAPES = 100;
+
+export async function executeShape<R>(db: Kysely<any>, query: CompiledQuery): Promise<R[]> {
+  let statement = shapes.get(query.sql);
+  if (!statement && shapes.size < MAX_SHAPES) {
+    statement = new PreparedStatement<Argument[]>(`fx_shape_${createHash('sha256').update(query.sql).digest('hex').slice(0, 24)}`, query.parameters.length, query.sql);
+    shapes.set(query.sql, statement);
+  }
+  let text: string | undefined;
+  try {
+    text = statement?.executeSql(...(query.parameters as Argument[]));
+  } catch {
+    text = undefined;
+  }
+  if (!statement || text === undefined) return (await db.executeQuery<R>(query)).rows;
+  return statement.executeText<R>(db, text);
 }
 
 /** A Kysely that only builds and compiles (PostgreSQL syntax), for statements prepared ahead of their database. */

@@ -1,12 +1,12 @@
 import { sql, type Expression, type ExpressionBuilder, type OrderByItemBuilder, type SqlBool } from 'kysely';
-import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
+import { executeShape, PreparedStatement, statementBuilder } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { readInt, readString, type Params } from '../kernel/params.ts';
 import type { PieceRow } from './fields.ts';
 import type { FreightRow } from './lifecycle.ts';
 import { admitsSql, hadBidSql, roleOf, type Role } from './policy.ts';
-import { isEmptySearch, searchConditions, type FreightSearch } from './search.ts';
+import { isEmptySearch, nearWays, searchConditions, type FreightSearch } from './search.ts';
 import { companyNameSql, freightJsonRow, freightRowFromJson, piecesJsonSql, presentMany, type ReadContext } from './store.ts';
 
 /**
@@ -221,7 +221,7 @@ export function listStatement(filterId: number, paging: Pick<Paging, 'sort' | 'd
 }
 
 /** The list page query (prepared by listStatement; built per request when a search narrows it). */
-function listQuery(filterId: number, { sort, direction }: Pick<Paging, 'sort' | 'direction'>, withPieces: boolean, c: number, now: Date, limit: number, offset: number, upto: number, narrow?: Narrow, memberNow: Instant = now) {
+function listQuery(filterId: number, { sort, direction }: Pick<Paging, 'sort' | 'direction'>, withPieces: boolean, c: number, now: Date, limit: number, offset: number, upto: number, narrow?: Narrow | Narrow[], memberNow: Instant = now) {
   // Nullable sort keys (deadline, etd, eta, weight) put rows without a value last either way;
   // the not-null ones keep the plain order, which the (… created desc, id desc) indexes serve.
   const order = (ob: OrderByItemBuilder) => {
@@ -242,16 +242,65 @@ function listQuery(filterId: number, { sort, direction }: Pick<Paging, 'sort' | 
 /** A list page narrowed by a load search, compiled (listFreights runs it; the benchmark explains it). */
 export function searchedListQuery(filterId: number, paging: Paging, withPieces: boolean, company: number, now: Date, search: FreightSearch) {
   const offset = offsetOf(paging);
-  return listQuery(filterId, paging, withPieces, company, now, paging.limit, offset, paging.limit + offset, (eb) => searchConditions(eb, search, company, now, { mayBeMasked: MAY_BE_MASKED.has(filterId) })).compile();
+  const narrow = (s: FreightSearch): Narrow => (eb) => searchConditions(eb, s, company, now, { mayBeMasked: MAY_BE_MASKED.has(filterId) });
+  // A radius search reads its two ways apart when the page comes from one scan (not via bids).
+  const ways = paging.sort === 'created' && VIA_BIDS[filterId] ? undefined : nearWays(search);
+  return listQuery(filterId, paging, withPieces, company, now, paging.limit, offset, paging.limit + offset, ways ? ways.map(narrow) : narrow(search)).compile();
 }
 
-/** Extra conditions on a list's freights: the load search (src/freights/search.ts). */
+/**
+ * Whether one plan serves a search whatever its values, so its statement may be prepared (a
+ * generic plan). A radius, a postal prefix or an airport is always a narrow start on an index (a
+ * radius's ways read only covering indexes on the market). A country or loading/delivery days are
+ * not: Germany holds a good part of the market (read in list order, stopping at a page), Malta
+ * almost none (read from the place index); a window of the coming days matches many freights, one
+ * next year hardly any. Only a plan for the values tells these apart.
+ */
+export function planAlike(s: FreightSearch): boolean {
+  const places = [...(s.from ?? []), ...(s.to ?? [])];
+  if (places.some((p) => p.kind === 'country')) return false;
+  return places.length > 0 || Boolean(s.fromNear || s.toNear) || !(s.pickup || s.delivery);
+}
+
+/**
+ * Extra conditions on a list's freights: the load search (src/freights/search.ts); several
+ * narrows are alternatives whose rows never overlap (search.ts nearWays).
+ */
 type Narrow = (eb: EB) => Expression<SqlBool>[];
 
 /** The freights of one page, stored columns (the status as stored), in the list's order. */
-function pageOf(filterId: number, sort: Paging['sort'], direction: Paging['direction'], order: (ob: OrderByItemBuilder) => OrderByItemBuilder, c: number, now: Instant, limit: number, offset: number, upto: number, narrow?: Narrow) {
+function pageOf(filterId: number, sort: Paging['sort'], direction: Paging['direction'], order: (ob: OrderByItemBuilder) => OrderByItemBuilder, c: number, now: Instant, limit: number, offset: number, upto: number, narrows?: Narrow | Narrow[]) {
   const via = sort === 'created' ? VIA_BIDS[filterId] : undefined;
-  const member = (where: Where) => (eb: EB) => (narrow ? eb.and([where(eb, c, now), ...narrow(eb)]) : where(eb, c, now));
+  const alternatives = Array.isArray(narrows) ? narrows : undefined;
+  const narrow = Array.isArray(narrows) ? undefined : narrows;
+  const member = (where: Where, n = narrow) => (eb: EB) => (n ? eb.and([where(eb, c, now), ...n(eb)]) : where(eb, c, now));
+  if (!via && alternatives) {
+    // Each alternative's first `upto` ids in list order (ids and the sort key only, so a covering
+    // index answers without reading the table: migration 0013), merged, then the page's rows.
+    const arms = alternatives.map((n, i) =>
+      builder
+        .selectFrom(
+          builder
+            .selectFrom('freights')
+            .select(['freights.id', `freights.${sort}` as 'freights.created'])
+            .where(member(FILTERS[filterId]!, n))
+            .orderBy(`freights.${sort}`, order)
+            .orderBy('freights.id', direction)
+            .limit(upto)
+            .as(`a${i}`),
+        )
+        .selectAll(`a${i}` as 'a0'),
+    );
+    const merged = arms.slice(1).reduce((all, arm) => all.unionAll(arm), arms[0]!);
+    const ids = builder
+      .selectFrom(merged.as('u'))
+      .select('u.id')
+      .orderBy(`u.${sort}` as 'u.created', order)
+      .orderBy('u.id', direction)
+      .limit(limit)
+      .offset(offset);
+    return builder.selectFrom(ids.as('ids')).innerJoin('freights', 'freights.id', 'ids.id').selectAll('freights');
+  }
   if (!via) {
     return builder
       .selectFrom('freights')
@@ -315,11 +364,14 @@ export async function listFreights(
   type Page = { page: string };
   const now = rc.clock.now();
   const search = options.search;
-  // A load search adds its own conditions and values: built and planned for this request.
-  const [found] =
-    search && !isEmptySearch(search)
-      ? (await rc.db.executeQuery<Page>(searchedListQuery(filterId, paging, options.withPieces ?? false, company, now, search))).rows
-      : await statement.execute<Page>(rc.db, company, now, paging.limit, offset, paging.limit + offset);
+  // A load search adds its own conditions and values: built for this request, prepared per shape
+  // (db/prepared.ts executeShape) where the plan does not depend on the values.
+  const searched = search && !isEmptySearch(search) ? searchedListQuery(filterId, paging, options.withPieces ?? false, company, now, search) : undefined;
+  const [found] = !searched
+    ? await statement.execute<Page>(rc.db, company, now, paging.limit, offset, paging.limit + offset)
+    : planAlike(search!)
+      ? await executeShape<Page>(rc.db, searched)
+      : (await rc.db.executeQuery<Page>(searched)).rows;
   const rows = JSON.parse(found?.page ?? '[]') as Array<{ row: Record<string, unknown>; company_name: string; pieces?: PieceRow[] }>;
   const items: ListedFreight[] = [];
   for (const { row: json, company_name, pieces } of rows) {

@@ -17,8 +17,8 @@ import { isPostalPrefix, postalKey } from '../places/postal.ts';
  * `freights` table for a caller's company. Masked fields never match: origin, destination and
  * coordinates only where the caller's role shows them, refs only for owner and winner.
  *
- * The SQL uses the expression indexes of migration 0020_load_search (same expressions there):
- * postal keys, origin/destination points (a latitude/longitude btree as a bounding box, then the
+ * The SQL uses the expression indexes of migration 0020_load_search (same expressions there; the
+ * market's radius indexes of 0013 too): postal keys, origin/destination points (a latitude/longitude btree as a bounding box, then the
  * exact great circle), and the loading/delivery windows as GiST-indexed ranges. They work the
  * same on PGlite and PostgreSQL, without extensions.
  */
@@ -39,6 +39,11 @@ export interface Near {
   km: number;
   /** set when the centre was given as an airport */
   airport?: string;
+  /**
+   * Only one of the two ways a freight is near (nearWays): by its coordinates, or, without
+   * coordinates, by its airport. Unset: either.
+   */
+  way?: 'point' | 'airport';
 }
 
 /** A date window, inclusive days in APP_TIMEZONE; `start`/`end` are the instants it spans ([start, end)). */
@@ -322,9 +327,21 @@ function ownerOrWinner(companyId: number) {
   return sql<SqlBool>`(freights.company_id = ${companyId} or freights.winner_id = ${companyId})`;
 }
 
+/**
+ * The keys a postal prefix begins, as a range in the "C" collation: from the prefix up to the
+ * prefix with its last character one higher (keys are letters and digits). A range rather than
+ * LIKE 'prefix%' because a prepared statement's generic plan can use a range of parameters on the
+ * index, a LIKE of a parameter not.
+ */
+function prefixRange(side: Side, prefix: string) {
+  if (!/^[0-9A-Z]+$/.test(prefix)) return sql<SqlBool>`${codeKey(side)} like ${`${prefix}%`}`;
+  const upper = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  return sql<SqlBool>`${codeKey(side)} >= ${prefix} and ${codeKey(side)} < ${upper}`;
+}
+
 function placeSql(side: Side, p: PlacePattern) {
   if (p.kind === 'country') return sql<SqlBool>`${countryKey(side)} = ${p.country}`;
-  if (p.kind === 'postal') return sql<SqlBool>`(${countryKey(side)} = ${p.country} and ${codeKey(side)} like ${`${p.prefix}%`} and not ${isAirportCode(side)})`;
+  if (p.kind === 'postal') return sql<SqlBool>`(${countryKey(side)} = ${p.country} and ${prefixRange(side, p.prefix)} and not ${isAirportCode(side)})`;
   return sql<SqlBool>`${codeKey(side)} = ${p.code}`;
 }
 
@@ -359,11 +376,31 @@ function nearSql(side: Side, near: Near) {
   const byPoint = sql<SqlBool>`(${lat} between ${box.minLat} and ${box.maxLat}${lonBox} and ${EARTH_KM}::float8 * 2 * asin(least(1, sqrt(
       power(sin(radians(${lat}::float8 - ${latitude}::float8) / 2), 2)
       + cos(radians(${lat}::float8)) * cos(radians(${latitude}::float8)) * power(sin(radians(${lon}::float8 - ${longitude}::float8) / 2), 2)))) <= ${near.km}::float8)`;
+  if (near.way === 'point') return byPoint;
   const airports = airportsAround(near);
-  if (!airports.length) return byPoint;
+  if (!airports.length) return near.way === 'airport' ? sql<SqlBool>`false` : byPoint;
   // One array value, whatever the number of airports: the statement's text is the same for every centre.
   const byAirport = sql<SqlBool>`(${lat} is null and ${codeKey(side)} = any(${airports}::text[]))`;
+  if (near.way === 'airport') return byAirport;
   return sql<SqlBool>`(${byPoint} or ${byAirport})`;
+}
+
+/**
+ * A radius search as two searches whose results never overlap and together are the search's:
+ * near by coordinates, and near by airport for freights without coordinates. Each can start from
+ * an index of its own and read nothing else (lists.ts reads the two and merges them), where the
+ * search as one condition reads every freight either index finds. Undefined unless the search
+ * has exactly one radius with airports in it.
+ */
+export function nearWays(s: FreightSearch): [FreightSearch, FreightSearch] | undefined {
+  if (Boolean(s.fromNear) === Boolean(s.toNear)) return undefined;
+  const key = s.fromNear ? 'fromNear' : 'toNear';
+  const near = s[key]!;
+  if (near.way || !airportsAround(near).length) return undefined;
+  return [
+    { ...s, [key]: { ...near, way: 'point' } },
+    { ...s, [key]: { ...near, way: 'airport' } },
+  ];
 }
 
 function windowSql(col: 'etd' | 'eta', w: DayWindow) {
