@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The module structure of src/ as data, for the structure test: which module imports which,
+ * and which module's code names which table. A module is a directory of src/ (src/app.ts,
+ * main.ts, cli.ts and config.ts are the composition root, above every module).
+ */
+export const SRC = path.resolve(new URL('../../src', import.meta.url).pathname);
+
+export interface SourceFile {
+  file: string;
+  module: string;
+  text: string;
+}
+
+export function sourceFiles(dir = SRC): SourceFile[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(full);
+    if (!/\.(ts|tsx)$/.test(e.name) || e.name.endsWith('.d.ts')) return [];
+    const rel = path.relative(SRC, full);
+    return [{ file: rel, module: rel.includes(path.sep) ? rel.split(path.sep)[0]! : '(root)', text: fs.readFileSync(full, 'utf8') }];
+  });
+}
+
+/** Comments removed (imports and queries in comments are no dependencies). */
+export function code(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+}
+
+/**
+ * Module -> module -> the files that import it. `values`: only imports that load code at run
+ * time (not `import type`, not `import { type X }` alone); otherwise type imports too.
+ */
+export function moduleImports(files: SourceFile[], kind: 'values' | 'all' = 'values'): Map<string, Map<string, string[]>> {
+  const graph = new Map<string, Map<string, string[]>>();
+  for (const f of files) {
+    graph.set(f.module, graph.get(f.module) ?? new Map());
+    for (const m of code(f.text).matchAll(/(import|export)\s+(type\s+)?([^'";]*?)\s*from\s+'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)/g)) {
+      const typeOnly = Boolean(m[2]) || (m[3] !== undefined && /^\{[^}]*\}$/.test(m[3].trim()) && m[3].replace(/[{}\s]/g, '').split(',').filter(Boolean).every((n) => n.startsWith('type')));
+      if (kind === 'values' && typeOnly) continue;
+      const spec = (m[4] ?? m[5])!;
+      const target = path.relative(SRC, path.resolve(SRC, path.dirname(f.file), spec));
+      const to = target.includes(path.sep) ? target.split(path.sep)[0]! : '(root)';
+      if (to === f.module || to.startsWith('..')) continue;
+      const edges = graph.get(f.module)!;
+      edges.set(to, [...(edges.get(to) ?? []), f.file]);
+    }
+  }
+  return graph;
+}
+
+/** Groups of modules that import each other, directly or around a loop (Tarjan's SCC), largest first. */
+export function cycles(graph: Map<string, Map<string, string[]>>): string[][] {
+  let index = 0;
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const groups: string[][] = [];
+  const connect = (v: string) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v)?.keys() ?? []) {
+      if (!idx.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const group: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        group.push(w);
+      } while (w !== v);
+      if (group.length > 1) groups.push(group.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!idx.has(v)) connect(v);
+  return groups.sort((a, b) => b.length - a.length);
+}
+
+/** Table name -> owning module, from the modules' tables.ts (`name: SomethingTable;`). */
+export function tableOwners(files: SourceFile[]): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const f of files.filter((x) => x.file.endsWith(`${path.sep}tables.ts`))) {
+    const block = /export interface \w+Tables\s*\{([^}]*)\}/.exec(f.text)?.[1] ?? '';
+    for (const m of block.matchAll(/^\s*(\w+):\s*\w+;/gm)) owners.set(m[1]!, f.module);
+  }
+  return owners;
+}
+
+/** Where a module's code names a table of another module: query builders and raw SQL. */
+export function foreignTableUses(files: SourceFile[], owners: Map<string, string>): string[] {
+  const uses: string[] = [];
+  const names = [...owners.keys()].join('|');
+  const builder = new RegExp(`(?:selectFrom|insertInto|updateTable|deleteFrom|innerJoin|leftJoin|rightJoin|with)\\(\\s*'(${names})(?:[ .'])`, 'g');
+  const raw = new RegExp(`\\b(?:from|join|update|into)\\s+(${names})\\b(?!\\s*[:=(])`, 'gi');
+  for (const f of files) {
+    if (f.module === 'db') continue; // migrations and the schema aggregate speak of every table
+    const text = code(f.text);
+    const sqlParts = [...text.matchAll(/sql(?:<[^>]*>)?`([\s\S]*?)`/g)].map((m) => m[1]!).join('\n');
+    const names = new Set([...text.matchAll(builder)].map((m) => m[1]!));
+    for (const m of sqlParts.matchAll(raw)) names.add(m[1]!.toLowerCase());
+    for (const table of names) {
+      const owner = owners.get(table);
+      if (owner && owner !== f.module) uses.push(`${f.file}: table ${table} (owned by ${owner})`);
+    }
+  }
+  return uses.sort();
+}
