@@ -56,7 +56,10 @@ function pick<T>(r: () => number, items: T[]): T {
 function pickCountry(r: () => number): string {
   const total = Object.values(COUNTRIES).reduce((s, c) => s + c.weight, 0);
   let x = r() * total;
-  for (const [cc, c] of Object.entries(COUNTRIES)) if ((x -= c.weight) < 0) return cc;
+  for (const [cc, c] of Object.entries(COUNTRIES)) {
+    x -= c.weight;
+    if (x < 0) return cc;
+  }
   return 'DE';
 }
 const money = (x: number) => x.toFixed(2);

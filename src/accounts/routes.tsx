@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sitePath } from '../kernel/format.ts';
 import { CsrfField } from '../kernel/html.tsx';
-import { notFound, ok, redirect, rejected } from '../kernel/outcome.ts';
+import { ok, redirect, rejected } from '../kernel/outcome.ts';
 import { isRecord, readString } from '../kernel/params.ts';
 import { SESSION_COOKIE, publicEndpoint, userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { callerFrom, hashSessionId } from './authenticator.ts';

@@ -100,7 +100,10 @@ export class PreparedStatement<A extends Argument[]> {
     return db.getExecutor().provideConnection(async (conn) => {
       const key = connectionKey(conn);
       let known = preparedOn.get(key);
-      if (!known) preparedOn.set(key, (known = new Set()));
+      if (!known) {
+        known = new Set();
+        preparedOn.set(key, known);
+      }
       if (!known.has(this.name)) await this.prepare(conn, known);
       try {
         return (await conn.executeQuery(execute)).rows as R[];

@@ -78,7 +78,7 @@ export async function pushFile(db: Kysely<DB>, clock: Clock, caller: Caller, par
 
   if (action === 'rates') {
     const csvText = utf8Text(bytes);
-    let checked;
+    let checked: Awaited<ReturnType<typeof checkRateSheet>>;
     try {
       // The command line's importer: the file is checked before anything is stored.
       checked = await checkRateSheet(db, {

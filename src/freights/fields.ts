@@ -311,7 +311,7 @@ export function readPieces(raw: unknown, clock: Clock, warnings: Warning[]): Pie
 function readRange(raw: unknown, clock: Clock): { start: Date | null; end: Date | null; ok: boolean } {
   const text = readString(raw);
   const parts = text?.split(' to ');
-  if (!parts || parts.length !== 2) return { start: null, end: null, ok: false };
+  if (parts?.length !== 2) return { start: null, end: null, ok: false };
   const read = (s: string) => (/^\d{4}-\d{2}-\d{2}$/.test(s.trim()) ? null : storableDate(clock.parse(s)));
   return { start: read(parts[0]!), end: read(parts[1]!), ok: true };
 }

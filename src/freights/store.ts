@@ -225,7 +225,7 @@ let viewPrepared: PreparedStatement<ViewArgs> | undefined;
 
 /** The statement of `readFreight`, prepared (src/db/prepared.ts; exported for the benchmark's EXPLAIN): one JSON text. */
 export function viewStatement(): PreparedStatement<ViewArgs> {
-  return (viewPrepared ??= new PreparedStatement<ViewArgs>('fx_freight_view', 3, (now: Date, companyId: number, id: number) =>
+  viewPrepared ??= new PreparedStatement<ViewArgs>('fx_freight_view', 3, (now: Date, companyId: number, id: number) =>
     statementBuilder<DB>()
       .selectFrom('freights')
       .innerJoinLateral(freightJsonRow(now).as('r'), (join) => join.onTrue())
@@ -234,7 +234,8 @@ export function viewStatement(): PreparedStatement<ViewArgs> {
           'pieces', ${piecesJsonSql}, 'bids', ${bidsJsonSql(companyId)})::text`.as('view'),
       )
       .where('freights.id', '=', id),
-  ));
+  );
+  return viewPrepared;
 }
 
 interface ViewJson {

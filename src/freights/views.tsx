@@ -3,7 +3,7 @@ import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
 import type { Warning } from '../kernel/outcome.ts';
-import { Badge, DataTable, Facts, Pager, PostButton, Select, Tabs, type Column, type Tab } from '../kernel/ui.tsx';
+import { DataTable, Pager, Select, Tabs, type Column, type Tab } from '../kernel/ui.tsx';
 import { cityNear } from '../places/cities.ts';
 import { formatDay, formatNumber } from '../kernel/locale.ts';
 import { countLists } from '../searches/counts.ts';
@@ -309,8 +309,6 @@ function listHref(s: ListState, change: Partial<ListState>, search: SearchQuery 
   return `/freights/enlist/${n.filterId}?${q}`;
 }
 
-const money = (v: unknown, currency?: unknown) => (v === null || v === undefined ? '–' : `${Number(v).toFixed(2)}${currency ? ` ${currency}` : ''}`);
-const text = (v: unknown) => (v === null || v === undefined || v === '' ? '–' : String(v));
 
 const TMS_LISTS = [51, 52, 53];
 
@@ -353,6 +351,7 @@ function SearchBar({ state, search, ctx, warnings, notes }: { state: ListState; 
     </div>
   );
   return (
+    // biome-ignore lint/a11y/useSemanticElements: <search> is too new for some browsers dispatchers use; role=search on the form is the established equivalent
     <form class="panel search-bar" method="get" action={`/freights/enlist/${state.filterId}`} role="search" data-testid="search-bar">
       <input type="hidden" name="limit" value={String(state.limit)} />
       <input type="hidden" name="sort" value={state.sort} />

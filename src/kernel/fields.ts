@@ -63,6 +63,7 @@ export const field = {
 export type Fields<Row> = Record<string, Field<Row>>;
 
 /** The answer object a field table produces, typed from its schemas. */
+// biome-ignore lint/suspicious/noExplicitAny: any row type: a presenter's answer depends on its schemas only
 export type Presented<F extends Fields<any>> = { [K in keyof F]: Static<F[K]['schema']> };
 
 export interface Presenter<Row, F extends Fields<Row>> {

@@ -34,6 +34,7 @@ const SITE = 'http://site.invalid';
  * anything with control characters would leave the site (or break the Location header).
  */
 export function sitePath(value: string | undefined): string | undefined {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
   if (!value || value.length > 2000 || !value.startsWith('/') || /[\u0000-\u001f\u007f]/.test(value)) return undefined;
   let url: URL;
   try {

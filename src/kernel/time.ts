@@ -1,7 +1,6 @@
 import { DateTime } from 'luxon';
 
 const FULL = 'yyyy-MM-dd HH:mm:ss';
-const SHORT = 'yyyy-MM-dd HH:mm';
 // Dates outside these years are typing errors, not freight schedules.
 const MIN_YEAR = 1900;
 const MAX_YEAR = 9999;

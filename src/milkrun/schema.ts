@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { timestamp } from '../kernel/fields.ts';
 import { PAGING_INPUT } from '../shipments/schema.ts';
-import { MOVES, STATES } from './states.ts';
+import { type MOVES, STATES } from './states.ts';
 
 const time = (description?: string) => Type.Union([timestamp(description), Type.Null()]);
 

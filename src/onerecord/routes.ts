@@ -55,7 +55,7 @@ export function registerOneRecordRoutes(app: FastifyInstance, services: Services
   get('/onerecord/logistics-objects/:object/logistics-events/:event', async (ctx) => {
     const found = await objectOf(ctx);
     const eventId = /^\d{1,9}$/.test(ctx.params.event ?? '') ? Number(ctx.params.event) : null;
-    if (!found || found.kind !== 'shipment' || eventId === null) return null;
+    if (found?.kind !== 'shipment' || eventId === null) return null;
     const event = (await shipmentEvents(ctx.services.db, found.row)).find((e) => e.id === eventId);
     return event ? presentEvent(ctx.iris, found.row, await shipmentTotals(ctx.services.db, found.row), event) : null;
   });

@@ -67,7 +67,9 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], options: Do
     const methods = [endpoint.spec.method].flat().map((m) => m.toLowerCase());
     const path = `${endpoint.spec.path === '/' ? '/index' : endpoint.spec.path.replace(/:(\w+)/g, '{$1}')}.json`;
     for (const method of methods) {
-      (paths[path] ??= {})[method] = operation(endpoint, method, components);
+      const operations = paths[path] ?? {};
+      paths[path] = operations;
+      operations[method] = operation(endpoint, method, components);
     }
   }
   return {

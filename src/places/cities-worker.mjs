@@ -119,7 +119,7 @@ try {
   load();
   parentPort.postMessage({ type: 'ready', count: names.length });
 } catch (err) {
-  parentPort.postMessage({ type: 'failed', message: String(err && err.message) });
+  parentPort.postMessage({ type: 'failed', message: String(err?.message) });
 }
 
 parentPort.on('message', (msg) => {

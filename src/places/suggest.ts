@@ -87,7 +87,7 @@ function readPostal(text: string): { country?: string; code: string } | undefine
 
 function postalSuggestions(text: string, options: SuggestOptions): PlaceSuggestion[] {
   const typed = readPostal(text);
-  if (!typed || !typed.code) return [];
+  if (!typed?.code) return [];
   const fits = (country: string) => (options.input === 'freight' ? isPostalCode(country, typed.code) : isPostalPrefix(country, typed.code));
   const countries = typed.country
     ? fits(typed.country) ? [typed.country] : []

@@ -112,21 +112,29 @@ function readHeader(cells: string[], problems: RateImportProblem[]): Header | nu
   const names = cells.map((c) => c.trim().toLowerCase());
   const header: Header = { index: {}, breaks: [], names };
   const seen = new Map<string, number>();
-  names.forEach((name, i) => {
-    const problem = (message: string) => problems.push({ line: 1, column: i + 1, field: cells[i] ?? null, message });
+  for (const [i, name] of names.entries()) {
+    const problem = (message: string) => {
+      problems.push({ line: 1, column: i + 1, field: cells[i] ?? null, message });
+    };
     const kg = /^kg_(\d{1,7}(?:\.\d{1,3})?)$/.exec(name);
     const key = kg ? `kg_${Number(kg[1])}` : name;
-    if (seen.has(key)) return problem(`repeats column ${seen.get(key)! + 1}`);
+    if (seen.has(key)) {
+      problem(`repeats column ${seen.get(key)! + 1}`);
+      continue;
+    }
     seen.set(key, i);
     if (kg) {
-      if (Number(kg[1]) <= 0) return problem('a weight break must be above 0 kg');
+      if (Number(kg[1]) <= 0) {
+        problem('a weight break must be above 0 kg');
+        continue;
+      }
       header.breaks.push({ kg: String(Number(kg[1])), value: Number(kg[1]), column: i });
     } else if ((FIXED_COLUMNS as readonly string[]).includes(name)) {
       header.index[name as FixedColumn] = i;
     } else {
       problem(`unknown column "${cells[i]}" (expected origin, destination, transit_days, min_charge, kg_<N>…, fsc_pct, ssc_per_kg, uld_price)`);
     }
-  });
+  }
   for (const required of ['origin', 'destination'] as const) {
     if (header.index[required] === undefined) problems.push({ line: 1, column: null, field: required, message: `the header has no "${required}" column` });
   }

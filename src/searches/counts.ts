@@ -201,6 +201,9 @@ class CountsCache {
 const caches = new WeakMap<object, CountsCache>();
 function cacheOf(db: Kysely<DB>): CountsCache {
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new CountsCache()));
+  if (!cache) {
+    cache = new CountsCache();
+    caches.set(db, cache);
+  }
   return cache;
 }

@@ -45,7 +45,7 @@ export function csvSample(a: Trio): string {
     `${a.pounds},RCF,2026-04-16 13:30,ORD,SQ26,2,49.986,,`,
     `${a.pounds},DLV,2026-04-16 17:00,ORD,,2,49.986,,`,
   ];
-  return ['awb,code,time,location,flight_number,pieces,weight,special_handling_codes,warehouse_location', ...rows].join('\n') + '\n';
+  return `${['awb,code,time,location,flight_number,pieces,weight,special_handling_codes,warehouse_location', ...rows].join('\n')}\n`;
 }
 
 /**

@@ -10,7 +10,7 @@ let carrier: Actor; // B: won it
 let intruder: Actor; // C: pushes events for shipments it has nothing to do with
 let handler: Actor; // H: a handler's feed for an AWB no freight carries
 
-const status = (...rows: string[]) => ['awb,code,time,location,flight_number,pieces,weight,special_handling_codes,warehouse_location', ...rows].join('\n') + '\n';
+const status = (...rows: string[]) => `${['awb,code,time,location,flight_number,pieces,weight,special_handling_codes,warehouse_location', ...rows].join('\n')}\n`;
 
 async function codes(awbNumber: string): Promise<string[]> {
   const res = await app.get(`/freights/track/${awbNumber}.json`);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { FreightExchange, FreightExchangeError } from '../../clients/typescript/src/index.ts';
+import { FreightExchange, type FreightExchangeError } from '../../clients/typescript/src/index.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 
 let app: TestApp;

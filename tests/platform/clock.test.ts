@@ -11,7 +11,10 @@ test('format and formatShort write the wall time of the zone, exactly as luxon d
   for (const zone of ['UTC', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/St_Johns']) {
     const clock = new Clock(zone);
     let seed = 12345;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     for (let i = 0; i < 5000; i++) {
       const d = new Date(Date.UTC(1990, 0, 1) + Math.floor(random() * 50 * 365 * 86400_000));
       assert.equal(clock.format(d), luxon(d, zone), `${zone} ${d.toISOString()}`);

@@ -57,7 +57,7 @@ export const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64'
 export const STATUS_HEADER = 'awb,code,time,location,flight_number,pieces,weight,special_handling_codes,warehouse_location';
 
 export function statusCsv(...lines: string[]): string {
-  return [STATUS_HEADER, ...lines].join('\n') + '\n';
+  return `${[STATUS_HEADER, ...lines].join('\n')}\n`;
 }
 
 export function pushStatus(app: TestApp, actor: Actor, csv: string, name = 'status.csv'): Promise<ApiResponse> {

@@ -123,7 +123,7 @@ describe('tours', () => {
     assert.equal(empty.body.status, 'success');
     assert.deepEqual(empty.body.data.tour.routes, []);
     assert.equal(empty.body.data.tour.date, null);
-    const form = await app.post('/tours/edit/' + empty.body.data.tour.id + '.json', { token: carrier.token, form: { route_ids: `${w3}` } });
+    const form = await app.post(`/tours/edit/${empty.body.data.tour.id}.json`, { token: carrier.token, form: { route_ids: `${w3}` } });
     assert.deepEqual(form.body.data.tour.route_ids, [w3]);
     const del = await app.post(`/tours/delete/${empty.body.data.tour.id}.json`, { token: carrier.token });
     assert.equal(del.body.status, 'success');

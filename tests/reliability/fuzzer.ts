@@ -128,22 +128,25 @@ const raw = (text: string) => new Raw(text);
 
 const SEQUENCE_150K = raw(`[${Array.from({ length: 150_000 }, (_, i) => i + 1).join(',')}]`);
 const deepArray = (depth: number) => raw('['.repeat(depth) + ']'.repeat(depth));
-const deepObject = (depth: number) => raw('{"a":'.repeat(depth) + '1' + '}'.repeat(depth));
+const deepObject = (depth: number) => raw(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
 
 const NASTY_NUMBERS: unknown[] = [
+  // biome-ignore lint/correctness/noPrecisionLoss: 2^53 + 1 is sent on purpose, to see what the server makes of a rounded id
   0, -1, 1.5, -0.0001, 2147483647, 2147483648, -2147483649, 4294967296, 9007199254740993, 1e21, 1e308, -1e308, 5e-324,
   raw('1e999'), raw('-1e999'), raw('123456789012345678901234567890'), raw('1.0000000000000000000000001'), raw('-0'),
 ];
 const NASTY_NUMBER_TEXTS = ['2147483648', '-2147483649', '99999999999999999999', '1e999', 'NaN', 'Infinity', '-Infinity', '0x10', '１２３', ' 12 ', '12,5', '1.2.3', '-0', '000000000000000000001', '1_000', '+1', '.5', '5.'];
 const NASTY_STRINGS = [
   '', ' ', '\u0000', 'a\u0000b', '\ud800', 'x\udfff\ud800y', '\u202eRTL', '\r\n', '\t', 'null', 'undefined', 'true', '[]', '{}',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as text
   "'; drop table freights; --", '" or 1=1 --', '<script>alert(1)</script>', '${7*7}{{7*7}}', '%00', '%s%n', '../../etc/passwd', '\\', '/\t/evil.example',
-  'airport:', 'city:', 'airport:ZZZ', 'city:DE-', 'city:' + '9'.repeat(40), 'airport:FRA'.repeat(100),
+  'airport:', 'city:', 'airport:ZZZ', 'city:DE-', `city:${'9'.repeat(40)}`, 'airport:FRA'.repeat(100),
   '+99999999999 hours', '+1 fortnights', '-5 days', '+0 minutes', '2031-02-30 25:61', '9999-12-31 23:59:59', '0000-00-00 00:00', '1969-12-31 23:59:59',
   '2031-05-04 08:00 to 2031-05-04', ' to ', '2031-05-04 08:00 to 2030-01-01 00:00', '2031-05-04T08:00:00Z',
   '𝕏'.repeat(300), 'é'.repeat(5000), 'x'.repeat(300), 'x'.repeat(70_000),
 ];
 const OBJECTS = (): unknown[] => [
+  // biome-ignore lint/suspicious/noThenProperty: a thenable-looking body is one of the probes
   { toString: 1 }, { valueOf: 1 }, { toJSON: 1 }, { length: 1e9 }, { 0: 1, length: 2 }, {}, { hasOwnProperty: 1 }, { then: 1 },
   raw('{"__proto__":{"polluted":1}}'), raw('{"constructor":{"prototype":{"polluted":1}}}'), raw('{"a":1,"a":2}'),
 ];
@@ -306,7 +309,7 @@ function forgedTokens(t: FuzzTarget): string[] {
   const mac = real.split('.')[1] ?? 'A'.repeat(43);
   return [
     `2147483648.${'A'.repeat(43)}`, `9999999999.${mac}`, `4294967296.${mac}`, `0.${mac}`, `-1.${mac}`, `${real}x`, real.slice(0, -1), '', ' ', 'x'.repeat(10_000), `1.${'A'.repeat(43)}`,
-    `${real}\u0000`, '%00', '1.' + '/'.repeat(43), '00000000001.' + mac,
+    `${real}\u0000`, '%00', `1.${'/'.repeat(43)}`, `00000000001.${mac}`,
   ];
 }
 
@@ -433,7 +436,7 @@ export function makeRequest(seed: number, index: number, t: FuzzTarget, names: r
   if (rng.chance(0.04)) qtext = rng.pick(['%', '%ZZ=1', 'a=%FF', 'a[=1', 'a]]=1', '&&&=&', '__proto__[x]=1', 'page=1&page=2&page[]=3', '=', 'a[b][c][d][e][f][g][h][i][j][k]=1']);
   const url = qtext ? `${pathname}?${qtext}` : pathname;
   if (rng.chance(0.03)) headers['accept-language'] = rng.pick(['de', 'zz', '*', 'de-DE;q=0.9,\u0000']);
-  if (rng.chance(0.02)) headers.cookie = rng.pick(['fx_session=' + 'x'.repeat(300), 'fx_session=%00', 'fx_flash={"message":{"toString":1}}', 'fx_flash=' + encodeURIComponent('{"message":"<script>"}'), '_csrf=1']);
+  if (rng.chance(0.02)) headers.cookie = rng.pick([`fx_session=${'x'.repeat(300)}`, 'fx_session=%00', 'fx_flash={"message":{"toString":1}}', `fx_flash=${encodeURIComponent('{"message":"<script>"}')}`, '_csrf=1']);
   // What a client library can send at all (bytes it refuses go through the raw-socket cases).
   for (const [k, v] of Object.entries(headers)) headers[k] = v.replace(/[^\t\x20-\x7e]/gu, percent);
   const sendable = url.replace(/[^\x21-\x7e]/gu, percent);
@@ -447,7 +450,7 @@ const FORM_NASTY = [
   'a[b][c][d][e][f][g][h][i][j][k][l]=1', 'pieces[99999999][weight]=1', 'pieces[-1][weight]=1', '__proto__[polluted]=1', 'constructor[prototype][polluted]=1',
   Array.from({ length: 2000 }, (_, i) => `route_ids[]=${i + 1}`).join('&'), Array.from({ length: 6000 }, (_, i) => `k${i}=1`).join('&'),
   'route_ids[1000000]=1', 'refs[customer][toString]=1', 'weight[toString]=1', 'auth[user][]=a&auth[password][]=b', '%ZZ=%E0%A4', 'name=%00%00', 'name=%FF%FE',
-  'whitelist=1,2,3,' + '4,'.repeat(20_000), 'pieces=' + 'x'.repeat(10_000),
+  `whitelist=1,2,3,${'4,'.repeat(20_000)}`, `pieces=${'x'.repeat(10_000)}`,
 ];
 
 function rawRequest(rng: Rng, t: FuzzTarget): FuzzRequest {

@@ -200,7 +200,7 @@ test('isolation matrix: every endpoint × every id of another company answers no
     const outcome = status >= 500 ? '5xx' : ok ? 'success' : status === 200 ? 'refused (status error)' : String(status);
     tally[outcome] = (tally[outcome] ?? 0) + 1;
     const label = `${p.method} ${p.url}${p.html ? ' (page)' : ''} body=${JSON.stringify(p.body).slice(0, 120)}`;
-    let text = `${res.text}\n${JSON.stringify(res.headers['location'] ?? '')}\n${JSON.stringify(res.headers['set-cookie'] ?? '')}`;
+    let text = `${res.text}\n${JSON.stringify(res.headers.location ?? '')}\n${JSON.stringify(res.headers['set-cookie'] ?? '')}`;
     for (const e of p.echo) text = text.replaceAll(e, '');
     const found = world.secrets.filter((s) => text.includes(s));
     if (status >= 500) leaks.push(`${label} → ${status} ${res.text.slice(0, 200)}`);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
-import { addFreight, openFreight, publish } from '../freights/helpers.ts';
+import { addFreight, openFreight, } from '../freights/helpers.ts';
 
 /**
  * Saved searches per user and their alerts (decisions.md §7, §8): a freight entering the market

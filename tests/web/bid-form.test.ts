@@ -26,7 +26,7 @@ describe('pages: a refused bid keeps what was typed', () => {
   after(() => app.close());
 
   const storedBid = async () => (await app.get(`/freights/view/${freight}.json`, { token: carrier.token })).body.data.route._bids.find((b: { id: number }) => b.id === bid);
-  const valueOf = (html: string, name: string) => new RegExp(`name="${name.replace(/[[\]]/g, '\\$&')}"[^>]*value="([^"]*)"|value="([^"]*)"[^>]*name="${name}"`).exec(html)?.slice(1).find((v) => v !== undefined);
+  const fieldValue = (html: string, name: string) => new RegExp(`name="${name.replace(/[[\]]/g, '\\$&')}"[^>]*value="([^"]*)"|value="([^"]*)"[^>]*name="${name}"`).exec(html)?.slice(1).find((v) => v !== undefined);
 
   test('an update with three decimals and an unreadable surcharge: the page, the typed values, German messages beside the fields', async () => {
     const { cookie, csrf } = await browserSession(app, carrier);
@@ -36,9 +36,9 @@ describe('pages: a refused bid keeps what was typed', () => {
     });
     assert.equal(res.status, 200, 'the freight page itself, not a redirect');
     assert.match(res.text, /Ihr Gebot wurde nicht gesendet/);
-    assert.equal(valueOf(res.text, 'amount'), '1.234,567', 'the amount as typed');
-    assert.equal(valueOf(res.text, 'rate_fsc'), 'viel');
-    assert.equal(valueOf(res.text, 'note'), 'Hebebühne');
+    assert.equal(fieldValue(res.text, 'amount'), '1.234,567', 'the amount as typed');
+    assert.equal(fieldValue(res.text, 'rate_fsc'), 'viel');
+    assert.equal(fieldValue(res.text, 'note'), 'Hebebühne');
     assert.match(res.text, /id="bid-amount-error"[^>]*>Bitte Ihren Preis eingeben/);
     assert.match(res.text, /id="bid-rate-fsc-error"[^>]*>Bitte einen Betrag/);
     assert.match(res.text, /<details class="more" open/, 'the price components are unfolded to show their problem');
@@ -53,7 +53,7 @@ describe('pages: a refused bid keeps what was typed', () => {
     const refused = await app.post('/quotes/add', { headers: { cookie }, form: { _csrf: csrf, route: String(freight), id: String(bid), amount: '1.100,50', currency_code: 'Euro', note: '' } });
     assert.equal(refused.status, 200);
     assert.match(refused.text, /id="bid-currency-code-error"[^>]*>Bitte einen dreistelligen Währungscode/);
-    assert.equal(valueOf(refused.text, 'amount'), '1.100,50');
+    assert.equal(fieldValue(refused.text, 'amount'), '1.100,50');
     const saved = await app.post('/quotes/add', { headers: { cookie }, form: { _csrf: csrf, route: String(freight), id: String(bid), amount: '1.100,50', currency_code: 'EUR', note: 'zweites' } });
     assert.equal(saved.status, 302);
     assert.equal(saved.headers.location, `/freights/view/${freight}`);

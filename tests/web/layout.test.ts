@@ -60,7 +60,7 @@ describe('pages at 390 and 1366 px in both languages', { skip: !HAVE_CHROMIUM &&
     await app.post(`/quotes/confirm/${bid}.json`, { token: carrier.token });
     await post(shipper, '/files/push.json', { encoding: 'base64', content: Buffer.from(STATUS_CSV).toString('base64'), name: 'status.csv', action: 'status' });
     ids.case = (await post(shipper, '/cdr/cases/add.json', { name: 'Damaged pallet' })).data.case.id;
-    await post(shipper, '/cdr/cases/link/' + ids.case + '.json', { route_id: ids.taken });
+    await post(shipper, `/cdr/cases/link/${ids.case}.json`, { route_id: ids.taken });
     await post(shipper, '/templates/add.json', { name: 'Weekly Leipzig–Madrid', from: 'city:04159', to: 'city:28021', weight: 12500 });
     await post(shipper, '/flights/add.json', { from: 'FRA', to: 'JFK', etd: '2030-06-01 10:00', eta: '2030-06-01 18:00', flight_number: 'LH400' });
     base = await app.listen();
