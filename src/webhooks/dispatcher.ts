@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
@@ -135,7 +136,11 @@ export class WebhookDispatcher {
   private wake: (() => void) | null = null;
   private lastPrune = 0;
 
-  constructor(private readonly deps: DispatcherDeps) {}
+  constructor(private readonly deps: DispatcherDeps) {
+    // Every request in flight listens on this one signal (up to MAX_IN_FLIGHT, more through
+    // deliverDue's limit): not a leak, so no warning past Node's default of 10.
+    setMaxListeners(0, this.abort.signal);
+  }
 
   start(): void {
     if (this.loop || this.stopping) return;
