@@ -6,7 +6,7 @@ import { addMessages } from '../kernel/i18n.ts';
 import type { Outcome } from '../kernel/outcome.ts';
 import { readId } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
-import { DataTable, Facts, Pager, type Column } from '../kernel/ui.tsx';
+import { DataTable, Facts, Pager, text, type Column } from '../kernel/ui.tsx';
 
 /**
  * HTML pages of cases (routes.ts): the company's cases with the add form, and one case with
@@ -78,7 +78,6 @@ addMessages('deu', {
 type Row = Record<string, any>;
 type Answer = Extract<Outcome, { kind: 'ok' | 'error' }>;
 
-const text = (v: unknown) => (v === null || v === undefined || v === '' ? '–' : String(v));
 const casePath = (id: number | string) => `/cdr/cases/view/${id}`;
 const links = (c: Row): Row[] => (Array.isArray(c._links) ? c._links : []);
 

@@ -10,7 +10,7 @@ import { translator } from '../kernel/i18n.ts';
 import { Clock } from '../kernel/time.ts';
 import { presentBid } from '../quotes/present.ts';
 import { anySubscriber, enqueueDeliveries, subscribedWebhooks } from '../webhooks/store.ts';
-import type { BidEventType, FreightEventType } from './types.ts';
+import { eventsByAwb, type BidEventType, type FreightEventType, type StatusEvent } from './types.ts';
 
 /**
  * The outbox (decisions.md §8). `emitEvent` is called inside the transaction of the change it
@@ -24,26 +24,13 @@ import type { BidEventType, FreightEventType } from './types.ts';
 type Db = Kysely<DB> | Transaction<DB>;
 type BidRow = Selectable<BidsTable>;
 
-/** One status line of an air waybill, as the files module stores it. */
-export interface ShipmentStatusLine {
-  awb: string;
-  code: string;
-  time: Date;
-  location: string | null;
-  flight_number: string | null;
-  pieces: number | null;
-  weight: string | null;
-  special_handling_codes: string | null;
-  warehouse_location: string | null;
-}
-
 export type EmitInput =
   | { type: FreightEventType; freightId: number }
   | { type: BidEventType; freightId: number; bidId: number }
   /** A saved search of `companyId` matched the freight (the saved-searches module calls this). */
   | { type: 'freight.matched'; freightId: number; companyId: number; search?: Record<string, unknown> }
   /** Status events pushed by `companyId` (file push, FSU, …). */
-  | { type: 'shipment.status'; companyId: number; events: readonly ShipmentStatusLine[] };
+  | { type: 'shipment.status'; companyId: number; events: readonly StatusEvent[] };
 
 /** An event for one recipient company; `data` is rendered only when the company subscribes. */
 interface Planned {
@@ -155,7 +142,7 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
     const visibleBids = ['open', 'pending', 'taken'].includes(row.status)
       ? bids.filter((b) => role === 'owner' || b.company_id === companyId).map((b) => presentBid(b, clock))
       : undefined;
-    return presentFreight(row, role, { clock, t: ENG, callerCompany: companyId }, { pieces, bids: visibleBids, company });
+    return presentFreight(row, role, { clock, t: ENG }, { pieces, bids: visibleBids, company });
   };
 
   const planned: Planned[] = [];
@@ -184,8 +171,7 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
  * (what public tracking shows, plus their freight ids). One event per AWB and recipient.
  */
 async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput, { type: 'shipment.status' }>): Promise<Planned[]> {
-  const byAwb = new Map<string, ShipmentStatusLine[]>();
-  for (const e of input.events) byAwb.set(e.awb, [...(byAwb.get(e.awb) ?? []), e]);
+  const byAwb = eventsByAwb(input.events);
   if (!byAwb.size) return [];
   // Freights carrying the AWBs, matched by digits as public tracking does (freights_awb_digits_idx).
   const digitsOf = (awb: string) => awb.replace(/\D/g, '');
@@ -195,8 +181,8 @@ async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput
     .where(sql<string>`regexp_replace(awb, '\\D', '', 'g')`, 'in', [...byAwb.keys()].map(digitsOf))
     .where('status', '<>', 'revoked')
     .execute();
-  const tracking = (e: ShipmentStatusLine) => ({ code: e.code, time: clock.format(e.time), location: e.location, flight_number: e.flight_number });
-  const full = (e: ShipmentStatusLine) => ({
+  const tracking = (e: StatusEvent) => ({ code: e.code, time: clock.format(e.time), location: e.location, flight_number: e.flight_number });
+  const full = (e: StatusEvent) => ({
     ...tracking(e),
     pieces: e.pieces,
     weight: e.weight === null ? null : Number(e.weight),
@@ -236,6 +222,6 @@ export async function emitExpired(db: Db, now: Date, freightIds: readonly number
 }
 
 /** `shipment.status` for status events just stored by `companyId` (in the same transaction). */
-export async function emitShipmentStatus(db: Db, now: Date, companyId: number, events: readonly ShipmentStatusLine[], clock?: Clock): Promise<void> {
+export async function emitShipmentStatus(db: Db, now: Date, companyId: number, events: readonly StatusEvent[], clock?: Clock): Promise<void> {
   if (events.length) await emitEvent(db, clockAt(now, clock), { type: 'shipment.status', companyId, events });
 }

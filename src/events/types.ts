@@ -29,3 +29,32 @@ export type BidEventType = (typeof BID_EVENTS)[number];
 export function isEventType(value: string): value is EventType {
   return (EVENT_TYPES as readonly string[]).includes(value);
 }
+
+/**
+ * One status event of an air waybill (RCF, NFD, DLV, …) as file push reads it (src/files): the
+ * tracking module stores it, the milk-run module folds it into shipments and `shipment.status`
+ * events carry it.
+ */
+export interface StatusEvent {
+  awb: string;
+  code: string;
+  time: Date;
+  location: string | null;
+  flight_number: string | null;
+  pieces: number | null;
+  /** exact decimal text, kg */
+  weight: string | null;
+  special_handling_codes: string | null;
+  warehouse_location: string | null;
+}
+
+/** Status events by AWB: AWBs and each AWB's events in the order given. */
+export function eventsByAwb(events: readonly StatusEvent[]): Map<string, StatusEvent[]> {
+  const byAwb = new Map<string, StatusEvent[]>();
+  for (const e of events) {
+    const list = byAwb.get(e.awb);
+    if (list) list.push(e);
+    else byAwb.set(e.awb, [e]);
+  }
+  return byAwb;
+}

@@ -1,4 +1,4 @@
-import type { StatusEvent } from '../milkrun/store.ts';
+import type { StatusEvent } from '../events/types.ts';
 import { airportZone, yearlessTime } from './airport-time.ts';
 import { pacer } from './pace.ts';
 import { FileRefused } from './problems.ts';

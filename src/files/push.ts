@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { eventsByAwb, type StatusEvent } from '../events/types.ts';
 import type { Caller } from '../kernel/context.ts';
 import { readString, type Params } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
-import type { StatusEvent } from '../milkrun/store.ts';
 import { checkRateSheet, RateImportError, storeRateSheet } from '../pricing/import.ts';
 import { recordStatusEvents } from '../tracking/store.ts';
 import { decodeContent, utf8Text } from './content.ts';
@@ -14,9 +14,6 @@ import { FileRefused } from './problems.ts';
 import { parseStatusCsv } from './status-csv.ts';
 import { abandonFile, finishFile, storeFile, type FileRow, type NewFile } from './store.ts';
 import { parseXfsu } from './xfsu.ts';
-
-/** Actions a pushed file can have (decisions.md §6); any other is stored with 0 records. */
-export const ACTIONS = ['rates', 'status', 'fsu', 'xfsu'] as const;
 
 /** The readers of status files: each gives the same status events for the same facts. */
 const STATUS_READERS: Record<string, (text: string, clock: Clock) => Promise<StatusEvent[]>> = {
@@ -131,12 +128,7 @@ async function importing(db: Kysely<DB>, fileId: number, run: () => Promise<File
  * between them. Answers the number of milk-run shipments touched.
  */
 async function storeStatusEvents(db: Kysely<DB>, source: { companyId: number; fileId: number }, events: readonly StatusEvent[], now: Date, sizes: Sizes): Promise<number> {
-  const byAwb = new Map<string, StatusEvent[]>();
-  for (const e of events) {
-    const list = byAwb.get(e.awb);
-    if (list) list.push(e);
-    else byAwb.set(e.awb, [e]);
-  }
+  const byAwb = eventsByAwb(events);
   const awbs = [...byAwb.keys()].sort();
   await nextTurn();
   const touched = new Set<string>();

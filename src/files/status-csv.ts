@@ -1,8 +1,9 @@
 import type { Clock } from '../kernel/time.ts';
-import type { StatusEvent } from '../milkrun/store.ts';
+import type { StatusEvent } from '../events/types.ts';
 import { readCsvInSlices } from './pace.ts';
+import { normaliseAwb } from '../tracking/awb.ts';
 import { FileRefused } from './problems.ts';
-import { flightNumber, normaliseAwb, Problems } from './status-fields.ts';
+import { flightNumber, Problems } from './status-fields.ts';
 
 
 /** The columns of a status file (decisions.md §6), in any order; the header row names them. */
@@ -73,7 +74,7 @@ export async function parseStatusCsv(text: string, clock: Clock): Promise<Status
       return v === '' ? null : v;
     };
 
-    const awb = normaliseAwb(cell('awb'));
+    const awb = normaliseAwb(cell('awb'), 'separators');
     if (!awb) at('awb', `"${cell('awb').slice(0, 30)}" is not an AWB number (3-digit prefix and 8-digit serial)`);
     const code = cell('code').toUpperCase();
     if (!/^[A-Z]{3}$/.test(code)) at('code', `"${cell('code').slice(0, 30)}" is not a status code (3 letters such as RCF, NFD, AWD, DLV)`);

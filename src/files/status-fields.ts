@@ -23,12 +23,6 @@ export class Problems {
   }
 }
 
-/** `020-12345675`, `02012345675` or `020 12345675`: stored as `020-12345675`. */
-export function normaliseAwb(text: string): string | null {
-  const digits = text.replace(/[\s-]/g, '');
-  return /^\d{11}$/.test(digits) ? `${digits.slice(0, 3)}-${digits.slice(3)}` : null;
-}
-
 /** A flight as stored: upper case, no spaces (`lh 400` → `LH400`). */
 export const flightNumber = (text: string): string => text.toUpperCase().replace(/\s+/g, '');
 

@@ -1,9 +1,10 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
-import type { StatusEvent } from '../milkrun/store.ts';
+import type { StatusEvent } from '../events/types.ts';
 import { airportZone, localTime } from './airport-time.ts';
 import { nextTurn, pacer } from './pace.ts';
+import { normaliseAwb } from '../tracking/awb.ts';
 import { FileRefused } from './problems.ts';
-import { flightNumber, normaliseAwb, poundsToKg, Problems, STATUS_CODES, weightText } from './status-fields.ts';
+import { flightNumber, poundsToKg, Problems, STATUS_CODES, weightText } from './status-fields.ts';
 
 /**
  * Cargo-XML status messages (XFSU, `rsm:StatusMessage`), read with a streaming XML parser
@@ -186,7 +187,7 @@ export async function parseXfsu(text: string): Promise<StatusEvent[]> {
 /** The status events of one MasterConsignment, or its problems. */
 async function readMaster(m: MasterConsignment, problems: Problems, events: StatusEvent[], pace: () => Promise<void>): Promise<void> {
   const at = (where: { line: number; path: string }, message: string) => problems.add({ line: where.line, field: where.path, message });
-  const awb = m.awb ? normaliseAwb(m.awb.value) : null;
+  const awb = m.awb ? normaliseAwb(m.awb.value, 'separators') : null;
   if (!m.awb) at({ line: m.line, path: `${m.path}/TransportContractDocument/ID` }, 'no AWB number');
   else if (!awb) at(m.awb, `"${m.awb.value.slice(0, 30)}" is not an AWB number (3-digit prefix and 8-digit serial)`);
   const defaultPieces = m.pieces ? pieces(m.pieces, at) : null;

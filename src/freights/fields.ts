@@ -434,7 +434,6 @@ export interface PieceRow {
 export interface PresentContext {
   clock: Clock;
   t: Translate;
-  callerCompany: number;
 }
 
 export interface PresentExtras {

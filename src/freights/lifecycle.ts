@@ -41,11 +41,6 @@ export function isDue(row: Pick<FreightRow, 'status' | 'deadline'>, now: Date): 
   return (row.status === 'open' || row.status === 'pending') && row.deadline !== null && row.deadline < now;
 }
 
-/** The status a stored row reads as at `now`. */
-export function effectiveStatus(row: Pick<FreightRow, 'status' | 'deadline'>, now: Date): string {
-  return isDue(row, now) ? 'expired' : row.status;
-}
-
 /**
  * Writes expiry for the given due freights inside the caller's transaction (the rows are locked
  * by it or by `for update skip locked`); answers the ids written. The one place expiry is

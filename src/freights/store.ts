@@ -128,7 +128,7 @@ export const FREIGHT_COLUMNS = [
 const everyColumn: Exclude<keyof FreightsTable, (typeof FREIGHT_COLUMNS)[number] | 'status'> extends never ? true : never = true;
 void everyColumn;
 
-/** SQL: the status a freight reads as at `now` (same rule as lifecycle.ts `effectiveStatus`). */
+/** SQL: the status a freight reads as at `now` (`expired` when lifecycle.ts `isDue`). */
 export function effectiveStatusSql(now: Date) {
   return sql<string>`case when freights.status in ('open', 'pending') and freights.deadline < ${now} then 'expired' else freights.status end`;
 }
@@ -273,7 +273,7 @@ export async function presentOne(rc: ReadContext, row: FreightRow, role: Role) {
     extras = fresh && extrasOfRow.get(fresh.row);
   }
   const bids = ['open', 'pending', 'taken'].includes(row.status) ? (extras?.bids ?? []).map((b) => presentBid(b, rc.clock)) : undefined;
-  return presentFreight(row, role, { clock: rc.clock, t: rc.t, callerCompany: rc.caller.companyId }, {
+  return presentFreight(row, role, { clock: rc.clock, t: rc.t }, {
     pieces: extras?.pieces ?? [],
     bids,
     company: { id: row.company_id, name: extras?.companyName ?? '' },
@@ -285,7 +285,7 @@ export async function presentMany(rc: ReadContext, rows: Array<{ row: FreightRow
   const missing = rows.filter((r) => !r.pieces).map((r) => r.row.id);
   const loaded = missing.length ? await loadPieces(rc.db, missing) : undefined;
   return rows.map(({ row, role, companyName, pieces }) =>
-    presentFreight(row, role, { clock: rc.clock, t: rc.t, callerCompany: rc.caller.companyId }, {
+    presentFreight(row, role, { clock: rc.clock, t: rc.t }, {
       pieces: pieces ?? loaded?.get(row.id) ?? [],
       company: { id: row.company_id, name: companyName ?? '' },
     }),

@@ -4,7 +4,7 @@ import { CsrfField } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
 import type { Outcome } from '../kernel/outcome.ts';
 import type { PageResult } from '../kernel/route.tsx';
-import { DataTable, Field, Pager, PostButton, type Column } from '../kernel/ui.tsx';
+import { DataTable, Field, Pager, PostButton, text, type Column } from '../kernel/ui.tsx';
 import { formatKg, formatStamp, readLocaleWeightKg } from '../kernel/locale.ts';
 import { formStateOf, problemsFromWarnings, type FormState } from './form-input.ts';
 import { freightFields } from './form-page.tsx';
@@ -45,7 +45,6 @@ addMessages('eng', {
   'flv.add': 'Add a flight',
   'flv.number': 'Flight number',
   'flv.iata.hint': 'IATA code, e.g. FRA',
-  'flv.time.hint': 'YYYY-MM-DD HH:MM',
   'flv.save': 'Add flight',
   'flv.saved': 'Flight {number} added.',
 });
@@ -79,7 +78,6 @@ addMessages('deu', {
   'flv.add': 'Flug hinzufügen',
   'flv.number': 'Flugnummer',
   'flv.iata.hint': 'IATA-Code, z. B. FRA',
-  'flv.time.hint': 'JJJJ-MM-TT HH:MM',
   'flv.save': 'Flug hinzufügen',
   'flv.saved': 'Flug {number} hinzugefügt.',
 });
@@ -89,7 +87,6 @@ type Answer = Extract<Outcome, { kind: 'ok' | 'error' }>;
 
 /** A stored template field as text: only scalars are shown. */
 const scalar = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v).trim() || '–' : '–');
-const text = (v: unknown) => (v === null || v === undefined || v === '' ? '–' : String(v));
 
 function field(name: string, label: string, hint?: string, extra: Record<string, unknown> = {}) {
   return (

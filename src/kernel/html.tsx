@@ -1,4 +1,4 @@
-import type { ComponentChildren, VNode } from 'preact';
+import type { VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { Caller } from './context.ts';
 import type { Translate } from './i18n.ts';
@@ -101,13 +101,4 @@ export function renderDocument(props: LayoutProps): string {
 
 export function CsrfField({ token }: { token: string }) {
   return <input type="hidden" name="_csrf" value={token} />;
-}
-
-export function Section({ title, children }: { title: string; children: ComponentChildren }) {
-  return (
-    <section>
-      <h1>{title}</h1>
-      {children}
-    </section>
-  );
 }

@@ -34,7 +34,7 @@ const eng: Messages = {
   'login.throttled': 'Too many failed logins. Try again in {minutes} minutes.',
   'error.not_found': 'Not found',
   'error.not_found.text': 'This record does not exist or is not visible to you.',
-  'error.unauthorized': 'Missing or invalid API token',
+  'error.unauthorized': 'missing or invalid API token',
   'error.csrf': 'The form has expired. Please try again.',
   'error.bad_request': 'The request could not be read',
   'home.title': 'Overview',

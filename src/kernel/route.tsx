@@ -10,6 +10,8 @@ import { renderJson, sendPage, sendRedirect } from './render.tsx';
 
 export const SESSION_COOKIE = 'fx_session';
 
+const ENGLISH = translator('eng');
+
 /** What a page function may answer: a page, or a redirect (post/redirect/get after a form). */
 export type PageResult = Page | { redirect: string; message?: string; ok?: boolean };
 
@@ -66,7 +68,8 @@ async function run(endpoint: Endpoint, services: Services, req: FastifyRequest, 
       : await callerBySession(services, req);
 
   if (endpoint.auth === 'user' && !caller) {
-    if (format === 'json') return renderJson(reply, { kind: 'rejected', code: 401, message: 'missing or invalid API token' }, null);
+    // In English: a JSON 401 has no caller whose language it could speak.
+    if (format === 'json') return renderJson(reply, { kind: 'rejected', code: 401, message: ENGLISH('error.unauthorized') }, null);
     return sendRedirect(reply, loginPath(req.url));
   }
   // Log lines of a caller's request name it; a silent logger writes none, so it gets no child.

@@ -7,6 +7,9 @@ import type { Translate } from './i18n.ts';
  * rendered on the server; values are escaped by Preact.
  */
 
+/** A value as a table cell or fact shows it: nothing (null, undefined, empty text) is a dash. */
+export const text = (v: unknown) => (v === null || v === undefined || v === '' ? '–' : String(v));
+
 export interface Column<R> {
   label: string;
   /** Cell content for a row. */

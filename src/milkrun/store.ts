@@ -1,23 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { eventsByAwb, type StatusEvent } from '../events/types.ts';
 import type { Caller } from '../kernel/context.ts';
 import { offsetOf, type Paging } from '../shipments/paging.ts';
 import type { MilkrunRow } from './present.ts';
 import { LISTS, decideMove, stateAfterEvent, type Move, type Party } from './states.ts';
-
-/** One air-cargo status event as read from a status file (src/files/status-csv.ts). */
-export interface StatusEvent {
-  awb: string;
-  code: string;
-  time: Date;
-  location: string | null;
-  flight_number: string | null;
-  pieces: number | null;
-  /** exact decimal text, kg */
-  weight: string | null;
-  special_handling_codes: string | null;
-  warehouse_location: string | null;
-}
 
 const earliest = (a: Date | null, b: Date) => (a && a <= b ? a : b);
 
@@ -33,12 +20,7 @@ const earliest = (a: Date | null, b: Date) => (a && a <= b ? a : b);
  * Answers the number of shipments touched.
  */
 export async function applyStatusEvents(trx: Kysely<DB>, companyId: number, events: readonly StatusEvent[], now: Date): Promise<number> {
-  const byAwb = new Map<string, StatusEvent[]>();
-  for (const e of events) {
-    const list = byAwb.get(e.awb);
-    if (list) list.push(e);
-    else byAwb.set(e.awb, [e]);
-  }
+  const byAwb = eventsByAwb(events);
   const awbs = [...byAwb.keys()].sort();
   // Three statements per chunk of AWBs (create, lock, update), so a large file stays quick.
   for (let i = 0; i < awbs.length; i += AWB_CHUNK) {

@@ -5,7 +5,7 @@ import { addMessages } from '../kernel/i18n.ts';
 import type { Outcome } from '../kernel/outcome.ts';
 import { readInt } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
-import { Badge, DataTable, Pager, PostButton, Tabs, type Column, type Tab } from '../kernel/ui.tsx';
+import { Badge, DataTable, Pager, PostButton, Tabs, text, type Column, type Tab } from '../kernel/ui.tsx';
 import { decideMove, isMilkrunList, LISTS, MOVES, type Move } from './states.ts';
 import { formatNumber, formatStamp } from '../kernel/locale.ts';
 import { companiesByName, namesOfCompanies, partnerCompanies } from '../freights/page-data.ts';
@@ -120,7 +120,6 @@ const GROUPS: [string, number[]][] = [
 ];
 
 const listPath = (id: number) => `/milkrun/import/short/${id}`;
-const text = (v: unknown) => (v === null || v === undefined || v === '' ? '–' : String(v));
 
 /** The moves the list's party may make on a shipment in its state (the state machine's answer). */
 function movesFor(listId: number, state: string): Move[] {

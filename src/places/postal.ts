@@ -57,11 +57,6 @@ export function postalKey(text: string): string {
   return text.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
 }
 
-/** Whether the country uses postal codes at all (unknown countries: false). */
-export function hasPostalCodes(country: string): boolean {
-  return Boolean(load().get(country.toUpperCase()));
-}
-
 /**
  * Whether `prefix` can begin a valid postal code of the country: it is one, or completing it
  * with the tail of one of the format's examples gives one. Countries without a known format

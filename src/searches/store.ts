@@ -34,11 +34,6 @@ export async function searchesOf(db: Db, userId: number): Promise<SavedSearchRow
   return db.selectFrom('saved_searches').selectAll().where('user_id', '=', userId).orderBy('name').orderBy('id').execute();
 }
 
-/** The user's search, or undefined (another user's search is not found). */
-export async function findSearch(db: Db, userId: number, id: number): Promise<SavedSearchRow | undefined> {
-  return db.selectFrom('saved_searches').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-}
-
 export async function updateSearch(db: Db, userId: number, id: number, now: Date, values: Partial<Pick<NewSavedSearch, 'name' | 'filterId' | 'params' | 'alert'>>): Promise<SavedSearchRow | undefined> {
   return db
     .updateTable('saved_searches')

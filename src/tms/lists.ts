@@ -9,7 +9,6 @@ import { tourFreightIds, type TourRow } from './store.ts';
 
 /** TMS monitoring lists of api.md, served on GET /freights/enlist/{51|52|53}.json. */
 export const TMS_LISTS = [51, 52, 53] as const;
-export const isTmsList = (filterId: number) => (TMS_LISTS as readonly number[]).includes(filterId);
 
 /** A tour as answered by the tour endpoints and list 53: its shipments in tour order. */
 export async function presentTours(db: Kysely<DB>, clock: Clock, caller: Caller, tours: TourRow[]) {

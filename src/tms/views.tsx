@@ -6,7 +6,7 @@ import { addMessages, type Translate } from '../kernel/i18n.ts';
 import type { Outcome } from '../kernel/outcome.ts';
 import { readId } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
-import { DataTable, Facts, PostButton, type Column } from '../kernel/ui.tsx';
+import { DataTable, Facts, PostButton, text, type Column } from '../kernel/ui.tsx';
 
 /**
  * HTML pages of TMS tours (routes.ts). The tours list itself is the freights enlist page of
@@ -16,7 +16,6 @@ import { DataTable, Facts, PostButton, type Column } from '../kernel/ui.tsx';
  */
 
 addMessages('eng', {
-  'tmv.tours': 'Tours',
   'tmv.plan': 'Plan a tour',
   'tmv.col.id': 'Tour',
   'tmv.col.name': 'Name',
@@ -50,7 +49,6 @@ addMessages('eng', {
 });
 
 addMessages('deu', {
-  'tmv.tours': 'Touren',
   'tmv.plan': 'Tour planen',
   'tmv.col.id': 'Tour',
   'tmv.col.name': 'Name',
@@ -88,7 +86,6 @@ type Answer = Extract<Outcome, { kind: 'ok' | 'error' }>;
 
 export const TOURS_LIST = '/freights/enlist/53';
 const tourPath = (id: number | string) => `/tours/view/${id}`;
-const text = (v: unknown) => (v === null || v === undefined || v === '' ? '–' : String(v));
 const routesOf = (tour: Row): Row[] => (Array.isArray(tour.routes) ? tour.routes : []);
 const totalKg = (tour: Row) => routesOf(tour).reduce((sum, r) => sum + (typeof r.weight === 'number' ? r.weight : 0), 0);
 

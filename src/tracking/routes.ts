@@ -3,21 +3,9 @@ import '../freights/messages.ts';
 import { fail, ok } from '../kernel/outcome.ts';
 import { readInt, readString } from '../kernel/params.ts';
 import { publicEndpoint, type Endpoint } from '../kernel/route.tsx';
+import { awbCheckDigitValid, normaliseAwb } from './awb.ts';
 import { involvedCompanies } from './policy.ts';
 import { eventsOfCompanies } from './store.ts';
-
-/** `NNN-NNNNNNNN` from `NNN-NNNNNNNN` or 11 digits; with fullstring=0 any separators between the digits are dropped first. */
-export function normaliseAwb(query: string, fullstring: boolean): string | null {
-  const text = fullstring ? query.trim() : query.replace(/[^0-9]/g, '');
-  const m = /^(\d{3})-?(\d{8})$/.exec(text);
-  return m ? `${m[1]}-${m[2]}` : null;
-}
-
-/** The AWB check digit: the serial's first seven digits mod 7 equal its eighth. */
-export function awbCheckDigitValid(awb: string): boolean {
-  const serial = awb.slice(-8);
-  return Number(serial.slice(0, 7)) % 7 === Number(serial[7]);
-}
 
 /**
  * GET /freights/track/{query} without token (decisions.md §4): the AWB, its check digit and the
@@ -49,7 +37,7 @@ export function trackingEndpoints(): Endpoint[] {
         if (type !== 'awb') return fail(ctx.t('tracking.unsupported_type'));
         const fullstring = readInt(ctx.params.fullstring) !== 0;
         const query = (ctx.path.query ?? '').slice(0, 100);
-        const awb = normaliseAwb(query, fullstring);
+        const awb = normaliseAwb(query, fullstring ? 'space' : 'non-digits');
         if (!awb) return ok({ tracking: { awb: query.trim(), valid: false, events: [] } });
         const rows = await eventsOfCompanies(ctx.db, awb, await involvedCompanies(ctx.db, awb));
         const events = rows.map((r) => ({ code: r.code, time: ctx.clock.format(r.event_time), location: r.location, flight_number: r.flight_number }));

@@ -1,7 +1,8 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { emitShipmentStatus } from '../events/emit.ts';
-import { applyStatusEvents, type StatusEvent } from '../milkrun/store.ts';
+import type { StatusEvent } from '../events/types.ts';
+import { applyStatusEvents } from '../milkrun/store.ts';
 
 /** Who pushed a batch of status events, and in which file. */
 export interface EventSource {

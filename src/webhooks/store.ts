@@ -1,11 +1,9 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from './tables.ts';
+import type { WebhooksTable } from './tables.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 export type WebhookRow = Selectable<WebhooksTable>;
-export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
-export type AttemptRow = Selectable<WebhookAttemptsTable>;
 
 /** `events && array[type, '*']`: the webhook wants this type. */
 const wants = (type: string) => sql<boolean>`events && array[${type}, '*']::text[]`;

@@ -6,7 +6,7 @@ import type { Outcome } from '../kernel/outcome.ts';
 import { readId } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
 import { readPaging } from '../freights/lists.ts';
-import { DataTable, Pager, PostButton, type Column } from '../kernel/ui.tsx';
+import { DataTable, Pager, PostButton, text, type Column } from '../kernel/ui.tsx';
 import type { presentAttempt, presentWebhook } from './fields.ts';
 
 /**
@@ -96,7 +96,6 @@ type Answer = Extract<Outcome, { kind: 'ok' | 'error' }>;
 type Webhook = ReturnType<typeof presentWebhook>;
 type Attempt = ReturnType<typeof presentAttempt>;
 
-const text = (v: unknown) => (v === null || v === undefined || v === '' ? '–' : String(v));
 const INDEX = '/webhooks/index';
 
 /** GET /webhooks/index: the list and the add form. */
