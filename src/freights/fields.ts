@@ -2,8 +2,9 @@ import { Decimal } from 'decimal.js';
 import type { Insertable } from 'kysely';
 import { airportAddress, airportByCode } from '../airports/index.ts';
 import type { Translate } from '../kernel/i18n.ts';
+import { countryAndPostal, isIataForm, splitLocation } from '../places/location.ts';
 import type { Warning } from '../kernel/outcome.ts';
-import { isRecord, readDecimal, readFlag, readIdList, readInt, readList, readString, type Params } from '../kernel/params.ts';
+import { isRecord, MAX_PIECE_LINES, readDecimal, readFlag, readIdList, readInt, readLines, readString, type ListRead, type Params } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { FreightRow } from './lifecycle.ts';
 import type { Role } from './policy.ts';
@@ -180,16 +181,11 @@ export interface Location {
 export function parseLocation(value: unknown): Location | undefined {
   const text = readString(value)?.trim();
   if (!text || text.length > 100 || text.includes('\u0000')) return undefined;
-  const m = /^(airport|city):\s*(.*)$/i.exec(text);
-  if (m) {
-    const rest = m[2]!.trim();
-    if (!rest) return undefined;
-    if (m[1]!.toLowerCase() === 'airport') return /^[A-Za-z]{3}$/.test(rest) ? { code: rest.toUpperCase(), iata: true } : { code: rest, iata: false };
-    const cc = /^([A-Za-z]{2})-(.+)$/.exec(rest);
-    return cc ? { code: cc[2]!, country: cc[1]!.toUpperCase(), iata: false } : { code: rest, iata: false };
-  }
-  if (/^[A-Za-z]{3}$/.test(text)) return { code: text.toUpperCase(), iata: true };
-  return { code: text, iata: false };
+  const { prefix, rest } = splitLocation(text);
+  if (prefix && !rest) return undefined;
+  if (prefix !== 'city') return isIataForm(rest) ? { code: rest.toUpperCase(), iata: true } : { code: rest, iata: false };
+  const area = countryAndPostal(rest);
+  return area ? { code: area.postal, country: area.country, iata: false } : { code: rest, iata: false };
 }
 
 /**
@@ -277,12 +273,9 @@ const PIECE_FIELDS: Record<string, Kind> = {
   refs: { type: 'refs' },
 };
 
-export const MAX_PIECE_LINES = 500;
-
 export function readPieces(raw: unknown, clock: Clock, warnings: Warning[]): PieceValues[] | undefined {
-  // Only a list (or bracket keys) of lines, or empty for none; a lone text or number is no list.
-  const listLike = raw === null || raw === '' || Array.isArray(raw) || isRecord(raw);
-  const read = listLike ? readList(raw ?? '', MAX_PIECE_LINES) : ({ ok: false, reason: 'not_a_list' } as const);
+  // A list (or bracket keys) of lines, or empty for none.
+  const read: ListRead = raw === null || raw === '' ? { ok: true, items: [] } : readLines(raw, MAX_PIECE_LINES);
   if (!read.ok) {
     warn(warnings, 'pieces', read.reason === 'too_many' ? `more than ${MAX_PIECE_LINES} piece lines` : 'not a list of piece lines');
     return undefined;
@@ -290,7 +283,10 @@ export function readPieces(raw: unknown, clock: Clock, warnings: Warning[]): Pie
   const list = read.items;
   const pieces: PieceValues[] = [];
   list.forEach((line, i) => {
-    if (!isRecord(line)) return warn(warnings, `pieces[${i}]`, 'not an object');
+    if (!isRecord(line)) {
+      warn(warnings, `pieces[${i}]`, 'not an object');
+      return;
+    }
     const piece: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(line)) {
       const kind = PIECE_FIELDS[key];

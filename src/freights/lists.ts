@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type OrderByItemBuilder, 
 import { executeShape, PreparedStatement, statementBuilder } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
 import type { Warning } from '../kernel/outcome.ts';
-import { readInt, readString, type Params } from '../kernel/params.ts';
+import { DEFAULT_LIMIT, offsetOf, readPageWindow, readString, type PageWindow, type Params } from '../kernel/params.ts';
 import type { PieceRow } from './fields.ts';
 import type { FreightRow } from './lifecycle.ts';
 import { admitsSql, hadBidSql, roleOf, type Role } from './policy.ts';
@@ -134,33 +134,17 @@ const SORTS = { id: 'id', created: 'created', modified: 'modified', deadline: 'd
 
 const NOT_NULL_SORTS = new Set<string>(['id', 'created', 'modified']);
 
-export interface Paging {
-  page: number;
-  limit: number;
+export interface Paging extends PageWindow {
   sort: (typeof SORTS)[keyof typeof SORTS];
   direction: 'asc' | 'desc';
 }
 
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 100;
-const MAX_PAGE = 1_000_000;
+// Read by shipments/paging.ts, which re-exports it (issue 16 part A removes that file).
+export { offsetOf };
 
-export const offsetOf = (p: Paging) => (p.page - 1) * p.limit;
-
-/** page (default 1), limit (default 20, capped at 100), sort `Routes.<field>`, direction. */
-/** Paging of every list endpoint (api.md Endpoints 11, decisions.md §4); problems go to `warnings`. */
+/** Paging of the freight lists (api.md Endpoints 11, decisions.md §4): the kernel's page and limit, sort `Routes.<field>`, direction; problems go to `warnings`. */
 export function readPaging(params: Params, warnings: Warning[] = []): Paging {
-  let page = readInt(params.page) ?? 1;
-  if (page < 1 || page > MAX_PAGE) {
-    if (params.page !== undefined) warnings.push({ field: 'page', reason: `not a page number from 1 to ${MAX_PAGE}` });
-    page = 1;
-  }
-  let limit = readInt(params.limit) ?? DEFAULT_LIMIT;
-  if (limit < 1) {
-    warnings.push({ field: 'limit', reason: 'not a positive number' });
-    limit = DEFAULT_LIMIT;
-  }
-  if (limit > MAX_LIMIT) limit = MAX_LIMIT;
+  const { page, limit } = readPageWindow(params, warnings);
   let sort: Paging['sort'] = 'created';
   const sortText = readString(params.sort);
   if (sortText !== undefined) {

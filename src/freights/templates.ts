@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import type { Caller, Ctx } from '../kernel/context.ts';
-import { fail, notFound, ok, type Warning } from '../kernel/outcome.ts';
-import { isRecord, readId, readInt, readString, type Params } from '../kernel/params.ts';
+import { fail, notFound, ok } from '../kernel/outcome.ts';
+import { isRecord, offsetOf, readId, readPageWindow, readString, type Params } from '../kernel/params.ts';
 import { field, presenter } from '../kernel/fields.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { FIELDS, parseFreight, parseLocation } from './fields.ts';
@@ -162,20 +162,12 @@ export function flightEndpoints(): Endpoint[] {
         data: Type.Object({ flights: Type.Array(FLIGHT.schema) }),
       },
       async handle(ctx) {
-        const warnings: Warning[] = [];
-        let page = readInt(ctx.params.page) ?? 1;
-        let limit = readInt(ctx.params.limit) ?? 20;
-        if (page < 1 || page > 1_000_000) page = 1;
-        if (limit < 1) limit = 20;
-        limit = Math.min(limit, 100);
-        const rows = await ctx.db.selectFrom('flights').selectAll().orderBy('etd').orderBy('id').limit(limit).offset((page - 1) * limit).execute();
-        return ok({ flights: rows.map((r) => presentFlight(r, ctx)) }, warnings.length ? warnings : undefined);
+        const paging = readPageWindow(ctx.params);
+        const rows = await ctx.db.selectFrom('flights').selectAll().orderBy('etd').orderBy('id').limit(paging.limit).offset(offsetOf(paging)).execute();
+        return ok({ flights: rows.map((r) => presentFlight(r, ctx)) });
       },
       page(outcome, ctx) {
-        const page = readInt(ctx.params.page) ?? 1;
-        const limit = readInt(ctx.params.limit) ?? 20;
-        const paging = { page: page >= 1 && page <= 1_000_000 ? page : 1, limit: limit >= 1 ? Math.min(limit, 100) : 20 };
-        return flightsPage(ctx, outcome.kind === 'ok' ? (outcome.data as { flights: Record<string, unknown>[] }).flights : [], paging);
+        return flightsPage(ctx, outcome.kind === 'ok' ? (outcome.data as { flights: Record<string, unknown>[] }).flights : [], readPageWindow(ctx.params));
       },
     }),
   ];

@@ -1,4 +1,5 @@
 import qs from 'qs';
+import type { Warning } from './outcome.ts';
 
 /**
  * Query, form and JSON body are one set of parameters (api.md, Endpoints 2). Forms and query
@@ -60,6 +61,11 @@ export function readInt(value: unknown): number | undefined {
   return undefined;
 }
 
+/** An integer from `min` to `max`: a value outside is moved to the nearer end, an unreadable one is `fallback`. */
+export function readIntWithin(value: unknown, fallback: number, min: number, max: number): number {
+  return Math.min(Math.max(readInt(value) ?? fallback, min), max);
+}
+
 /** A positive database id from a path segment or field; anything else is undefined (a 404). */
 export function readId(value: unknown): number | undefined {
   const n = readInt(value);
@@ -118,6 +124,17 @@ export function readList(value: unknown, max: number): ListRead {
   return { ok: true, items };
 }
 
+/** Piece lines of a freight or a rate search (`pieces`, `pieces_json`): at most this many. */
+export const MAX_PIECE_LINES = 500;
+
+/**
+ * The lines of a list of objects such as piece lines: a JSON array or form bracket keys
+ * (`pieces[0][weight]`); a text or a number is no such list. At most `max`, counted first.
+ */
+export function readLines(value: unknown, max: number): ListRead {
+  return Array.isArray(value) || isRecord(value) ? readList(value, max) : { ok: false, reason: 'not_a_list' };
+}
+
 export type IdListRead = { ok: true; ids: number[] } | { ok: false; reason: 'not_a_list' | 'too_many' } | { ok: false; reason: 'not_an_id'; item: string };
 
 /** A list of database ids (readList's forms), duplicates collapsed in order; at most `max` entries. */
@@ -138,3 +155,36 @@ export function readFlag(value: unknown): 0 | 1 | undefined {
   if (value === false || value === 0 || value === '0' || value === 'false' || value === 'no') return 0;
   return undefined;
 }
+
+/** The page of a list (api.md, Endpoints 11 and Limits): 1-based `page`, `limit` rows. */
+export interface PageWindow {
+  page: number;
+  limit: number;
+}
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+const MAX_PAGE = 1_000_000;
+
+/**
+ * `page` (default 1; outside 1 to 1,000,000 it is 1) and `limit` (default 20; below 1 it is 20,
+ * above 100 it is 100) of a list endpoint. A page or limit that was sent but not taken is named
+ * in `warnings`.
+ */
+export function readPageWindow(params: Params, warnings: Warning[] = []): PageWindow {
+  let page = readInt(params.page) ?? 1;
+  if (page < 1 || page > MAX_PAGE) {
+    if (params.page !== undefined) warnings.push({ field: 'page', reason: `not a page number from 1 to ${MAX_PAGE}` });
+    page = 1;
+  }
+  let limit = readInt(params.limit) ?? DEFAULT_LIMIT;
+  if (limit < 1) {
+    warnings.push({ field: 'limit', reason: 'not a positive number' });
+    limit = DEFAULT_LIMIT;
+  }
+  if (limit > MAX_LIMIT) limit = MAX_LIMIT;
+  return { page, limit };
+}
+
+/** The rows a page skips. */
+export const offsetOf = (p: PageWindow) => (p.page - 1) * p.limit;

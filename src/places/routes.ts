@@ -1,5 +1,5 @@
 import { fail, ok } from '../kernel/outcome.ts';
-import { readInt, readString } from '../kernel/params.ts';
+import { readIntWithin, readString } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { countryByCode } from './countries.ts';
 import './messages.ts';
@@ -28,7 +28,7 @@ export function placeEndpoints(): Endpoint[] {
         const input = (readString(ctx.params.for) ?? 'filter').trim().toLowerCase();
         if (!(PLACE_INPUTS as readonly string[]).includes(input)) return fail(ctx.t('places.input_unknown'));
         const hint = readString(ctx.params.country)?.trim().toUpperCase();
-        const limit = Math.min(Math.max(readInt(ctx.params.limit) ?? DEFAULT_LIMIT, 1), MAX_LIMIT);
+        const limit = readIntWithin(ctx.params.limit, DEFAULT_LIMIT, 1, MAX_LIMIT);
         const { places, citiesPending } = await suggestPlaces(q, {
           input: input as PlaceInput,
           language: ctx.language,

@@ -1,11 +1,12 @@
 import { airportByCode } from '../airports/index.ts';
-import { isRecord, preview, readDecimal, readFlag, readInt, readList, readString, type Params } from '../kernel/params.ts';
+import { airportText, cityText, countryAndPostal, isIataForm, splitLocation } from '../places/location.ts';
+import { isRecord, MAX_PIECE_LINES, preview, readDecimal, readFlag, readInt, readLines, readString, type Params } from '../kernel/params.ts';
 
 /** A location of a rate line or a search: an airport, or a postal area of a country. */
 export type Location = { kind: 'airport'; code: string } | { kind: 'city'; country: string; postal: string };
 
 export function formatLocation(loc: Location): string {
-  return loc.kind === 'airport' ? `airport:${loc.code}` : `city:${loc.country}-${loc.postal}`;
+  return loc.kind === 'airport' ? airportText(loc.code) : cityText(loc.country, loc.postal);
 }
 
 /**
@@ -16,16 +17,16 @@ export function formatLocation(loc: Location): string {
 export function parseLocation(value: unknown, maxPostal = 12): Location | string {
   const text = readString(value)?.trim();
   if (!text) return 'is required (airport:<IATA> or city:<country>-<postal code>)';
-  let m = /^(?:airport:)?\s*([A-Za-z]{3})$/i.exec(text);
-  if (m) {
-    const code = m[1]!.toUpperCase();
+  const { prefix, rest } = splitLocation(text);
+  if (prefix !== 'city' && isIataForm(rest)) {
+    const code = rest.toUpperCase();
     return airportByCode(code) ? { kind: 'airport', code } : `"${text}": unknown airport ${code}`;
   }
-  m = /^city:\s*([A-Za-z]{2})\s*-\s*([A-Za-z0-9 ]+)$/i.exec(text);
-  if (m) {
-    const postal = m[2]!.replace(/\s+/g, '').toUpperCase();
+  const area = prefix === 'city' ? countryAndPostal(rest, true) : null;
+  if (area && /^[A-Za-z0-9 ]+$/.test(area.postal)) {
+    const postal = area.postal.replace(/\s+/g, '').toUpperCase();
     if (postal.length > maxPostal) return `"${text}": postal code longer than ${maxPostal} characters`;
-    return { kind: 'city', country: m[1]!.toUpperCase(), postal };
+    return { kind: 'city', country: area.country, postal };
   }
   if (/^city:/i.test(text)) return `"${text}": a postal area is city:<country>-<postal code>, e.g. city:DE-60311`;
   return `"${text}" is neither airport:<IATA> nor city:<country>-<postal code>`;
@@ -60,8 +61,6 @@ export interface SearchParams {
 
 export class SearchInputError extends Error {}
 
-const MAX_PIECE_LINES = 500;
-
 function nonNegativeDecimal(value: unknown, field: string): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const d = readDecimal(value);
@@ -81,7 +80,7 @@ function readPieces(value: unknown): PieceLine[] {
     }
   }
   // A form sends pieces_json[0][depth]=…, parsed as an array or as an object keyed by index.
-  const list = Array.isArray(raw) || isRecord(raw) ? readList(raw, MAX_PIECE_LINES) : ({ ok: false, reason: 'not_a_list' } as const);
+  const list = readLines(raw, MAX_PIECE_LINES);
   if (!list.ok && list.reason === 'too_many') throw new SearchInputError(`pieces_json: at most ${MAX_PIECE_LINES} piece lines`);
   if (!list.ok) throw new SearchInputError('pieces_json: not an array of piece lines');
   return list.items.map((p, i) => {

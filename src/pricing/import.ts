@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { DB } from '../db/schema.ts';
 import { nextTurn, readCsvInSlices } from '../files/pace.ts';
-import { parseLocation, type Location } from './fields.ts';
+import { formatLocation, parseLocation, type Location } from './fields.ts';
 import { KIND, VISIBILITIES, type Visibility } from './tables.ts';
 
 /**
@@ -290,8 +290,8 @@ export async function checkRateSheet(db: Kysely<DB>, input: RateSheetInput): Pro
         zone = d;
       }
     }
-    const originText = typeof o === 'string' ? '' : o.kind === 'airport' ? `airport:${o.code}` : `city:${o.country}-${o.postal}`;
-    const destinationText = typeof d === 'string' ? '' : d.kind === 'airport' ? `airport:${d.code}` : `city:${d.country}-${d.postal}`;
+    const originText = typeof o === 'string' ? '' : formatLocation(o);
+    const destinationText = typeof d === 'string' ? '' : formatLocation(d);
 
     let transit: number | null = null;
     const tCol = header.index.transit_days;

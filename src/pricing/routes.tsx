@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { searchAirports } from '../airports/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, type Outcome } from '../kernel/outcome.ts';
-import { readId, readInt, readString } from '../kernel/params.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT, readId, readInt, readIntWithin, readString } from '../kernel/params.ts';
 import { publicEndpoint, userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { readSearchParams, SearchInputError, type SearchParams } from './fields.ts';
 import { rateLineForBooking } from './handover.ts';
@@ -12,8 +12,6 @@ import { FEEDBACK_DATA, LOCATIONS_DATA, SEARCH_INPUT, SEARCH_RECORD_SCHEMA, SEAR
 import { presentSearch, runSearch } from './search.ts';
 import { companyName, findSearch, insertFeedback, insertSearch, knownZones, searchHistory, type SearchScope } from './store.ts';
 
-const HISTORY_DEFAULT_LIMIT = 20;
-const HISTORY_MAX_LIMIT = 100;
 const LOCATIONS_LIMIT = 20;
 
 /** Validates, runs and stores a search; bad input is `status: error`, nothing stored. */
@@ -93,8 +91,8 @@ export function pricingEndpoints(): Endpoint[] {
         data: Type.Object({ searches: Type.Array(SEARCH_RECORD_SCHEMA) }),
       },
       async handle(ctx) {
-        const limit = Math.min(Math.max(readInt(ctx.params.limit) ?? HISTORY_DEFAULT_LIMIT, 1), HISTORY_MAX_LIMIT);
-        const page = Math.max(readInt(ctx.params.page) ?? 1, 1);
+        const limit = readIntWithin(ctx.params.limit, DEFAULT_LIMIT, 1, MAX_LIMIT);
+        const page = readIntWithin(ctx.params.page, 1, 1, Number.MAX_SAFE_INTEGER);
         const rows = await searchHistory(ctx.db, ctx.caller.companyId, limit, (page - 1) * limit);
         return ok({ searches: rows.map((r) => presentSearch(r, ctx.clock)) });
       },

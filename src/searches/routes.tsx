@@ -2,7 +2,7 @@ import { FILTERS } from '../freights/lists.ts';
 import { readFreightSearch, searchToParams, SEARCH_PARAMS } from '../freights/search.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, type Outcome, type Warning } from '../kernel/outcome.ts';
-import { isRecord, readFlag, readId, readInt, readString, type Params } from '../kernel/params.ts';
+import { DEFAULT_LIMIT, isRecord, MAX_LIMIT, readFlag, readId, readInt, readIntWithin, readString, type Params } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { countLists } from './counts.ts';
 import { SEARCH_DOCS } from './schema.ts';
@@ -20,8 +20,6 @@ import { notificationsPage, searchesPage } from './views.tsx';
 export const MAX_SAVED_SEARCHES = 100;
 const MAX_NAME = 200;
 const DEFAULT_FILTER = 8;
-const NOTIFICATIONS_LIMIT = 20;
-const NOTIFICATIONS_MAX = 100;
 
 const withWarnings = (warnings: Warning[]) => (warnings.length ? warnings : undefined);
 const rc = (ctx: Ctx) => ({ db: ctx.db, clock: ctx.clock, t: ctx.t, caller: ctx.caller });
@@ -181,8 +179,8 @@ export function searchEndpoints(): Endpoint[] {
       path: '/notifications/index',
       doc: SEARCH_DOCS.notifications,
       async handle(ctx) {
-        const limit = Math.min(Math.max(readInt(ctx.params.limit) ?? NOTIFICATIONS_LIMIT, 1), NOTIFICATIONS_MAX);
-        const page = Math.min(Math.max(readInt(ctx.params.page) ?? 1, 1), 100_000);
+        const limit = readIntWithin(ctx.params.limit, DEFAULT_LIMIT, 1, MAX_LIMIT);
+        const page = readIntWithin(ctx.params.page, 1, 1, 100_000);
         const unreadOnly = readFlag(ctx.params.unread) === 1;
         const [notifications, unread] = await Promise.all([
           listNotifications(rc(ctx), { limit, offset: (page - 1) * limit, unreadOnly }),

@@ -1,6 +1,6 @@
-import { offsetOf, readPaging } from '../freights/lists.ts';
+import { readPaging } from '../freights/lists.ts';
 import { fail, notFound, ok } from '../kernel/outcome.ts';
-import { readId } from '../kernel/params.ts';
+import { offsetOf, readId } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { presentAttempt, presentWebhook, readWebhookInput } from './fields.ts';
 import { addWebhook, sendTestEvent } from './manage.ts';

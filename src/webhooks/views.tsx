@@ -3,9 +3,8 @@ import type { Caller, Ctx } from '../kernel/context.ts';
 import { CsrfField, type Page } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
 import type { Outcome } from '../kernel/outcome.ts';
-import { readId } from '../kernel/params.ts';
+import { readId, readPageWindow } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
-import { readPaging } from '../freights/lists.ts';
 import { DataTable, Pager, PostButton, text, type Column } from '../kernel/ui.tsx';
 import type { presentAttempt, presentWebhook } from './fields.ts';
 
@@ -194,7 +193,7 @@ export function deliveriesPage(outcome: Answer, ctx: Ctx<Caller>): PageResult {
   if (outcome.kind === 'error') return { redirect: INDEX, ok: false, message: outcome.message };
   const t = ctx.t;
   const { webhook, deliveries } = outcome.data as { webhook: Webhook; deliveries: Attempt[] };
-  const paging = readPaging(ctx.params);
+  const paging = readPageWindow(ctx.params);
   const columns: Column<Attempt>[] = [
     { label: t('wh.col.event'), cell: (a) => <code>{a.event_id}</code> },
     { label: t('wh.col.type'), cell: (a) => a.type },
