@@ -1,5 +1,5 @@
 import { fail, notFound, ok } from '../kernel/outcome.ts';
-import { readId, readString } from '../kernel/params.ts';
+import { findById, readId, readString } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { readPaging } from '../shipments/paging.ts';
 import { visibleShipments } from '../shipments/store.ts';
@@ -42,8 +42,7 @@ export function caseEndpoints(): Endpoint[] {
       path: '/cdr/cases/view/:id',
       doc: CASE_DOCS.view,
       async handle(ctx) {
-        const id = readId(ctx.path.id);
-        const row = id === undefined ? undefined : await findCase(ctx.db, ctx.caller, id);
+        const row = await findById(ctx.path.id, (id) => findCase(ctx.db, ctx.caller, id));
         if (!row) return notFound();
         const [found] = await presentCases(ctx.db, ctx.clock, ctx.caller, [row]);
         return ok({ case: found });
@@ -55,8 +54,7 @@ export function caseEndpoints(): Endpoint[] {
       path: '/cdr/cases/link/:id',
       doc: CASE_DOCS.link,
       async handle(ctx) {
-        const id = readId(ctx.path.id);
-        const row = id === undefined ? undefined : await findCase(ctx.db, ctx.caller, id);
+        const row = await findById(ctx.path.id, (id) => findCase(ctx.db, ctx.caller, id));
         if (!row) return notFound();
         const raw = ctx.params.route_id ?? ctx.params.route;
         const routeId = readId(raw);

@@ -72,6 +72,15 @@ export function readId(value: unknown): number | undefined {
   return n !== undefined && n > 0 && n <= 2147483647 ? n : undefined;
 }
 
+/**
+ * What `find` answers for the id in `value` (a path segment, readId), or undefined without asking
+ * when it is no id: a 404 either way, so a malformed id and a missing record look alike.
+ */
+export async function findById<T>(value: unknown, find: (id: number) => Promise<T | null | undefined>): Promise<T | undefined> {
+  const id = readId(value);
+  return id === undefined ? undefined : ((await find(id)) ?? undefined);
+}
+
 /** A decimal number kept as its canonical text, so money and weights stay exact. */
 export function readDecimal(value: unknown): string | undefined {
   let text: string | undefined;

@@ -140,22 +140,12 @@ function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchEntity })
         </label>
       </div>
       <div class="form-grid">
-        <label>
-          {t('pv.pieces')}
-          <input name="pieces_json[0][pieces]" inputMode="numeric" value={value(piece.pieces)} />
-        </label>
-        <label>
-          {t('pv.depth')}
-          <input name="pieces_json[0][depth]" inputMode="decimal" value={value(piece.depth)} />
-        </label>
-        <label>
-          {t('pv.width')}
-          <input name="pieces_json[0][width]" inputMode="decimal" value={value(piece.width)} />
-        </label>
-        <label>
-          {t('pv.height')}
-          <input name="pieces_json[0][height]" inputMode="decimal" value={value(piece.height)} />
-        </label>
+        {(['pieces', 'depth', 'width', 'height'] as const).map((f) => (
+          <label>
+            {t(`pv.${f}`)}
+            <input name={`pieces_json[0][${f}]`} inputMode={f === 'pieces' ? 'numeric' : 'decimal'} value={value(piece[f])} />
+          </label>
+        ))}
         <label>
           {t('pv.unit')}
           <Select name="unitOfLength" value={entity.unitOfLength ?? 'cm'} options={[['cm', 'cm'], ['in', 'in']]} />

@@ -2,7 +2,7 @@ import { FILTERS } from '../freights/lists.ts';
 import { readFreightSearch, searchToParams, SEARCH_PARAMS } from '../freights/search.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, type Outcome, type Warning } from '../kernel/outcome.ts';
-import { DEFAULT_LIMIT, isRecord, MAX_LIMIT, readFlag, readId, readInt, readIntWithin, readString, type Params } from '../kernel/params.ts';
+import { DEFAULT_LIMIT, findById, isRecord, MAX_LIMIT, readFlag, readId, readInt, readIntWithin, readString, type Params } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { countLists } from './counts.ts';
 import { SEARCH_DOCS } from './schema.ts';
@@ -168,8 +168,7 @@ export function searchEndpoints(): Endpoint[] {
       path: '/searches/delete/:id',
       doc: SEARCH_DOCS.delete,
       async handle(ctx) {
-        const id = readId(ctx.path.id);
-        const row = id ? await deleteSearch(ctx.db, ctx.caller.userId, id) : undefined;
+        const row = await findById(ctx.path.id, (id) => deleteSearch(ctx.db, ctx.caller.userId, id));
         return row ? ok({ search: presentSearch(row, ctx.clock) }) : notFound();
       },
       page: (outcome, ctx) => ({ ...back('/searches/index')(outcome, ctx), message: outcome.kind === 'ok' ? ctx.t('searches.deleted') : outcome.message }),
@@ -205,8 +204,7 @@ export function searchEndpoints(): Endpoint[] {
       path: '/notifications/read/:id',
       doc: SEARCH_DOCS.read,
       async handle(ctx) {
-        const id = readId(ctx.path.id);
-        const found = id ? await findNotification(ctx.db, ctx.caller.userId, id) : undefined;
+        const found = await findById(ctx.path.id, (id) => findNotification(ctx.db, ctx.caller.userId, id));
         if (!found) return notFound();
         const [changed] = await markRead(ctx.db, ctx.caller.userId, ctx.clock.now(), found.id);
         const [notification] = await presentNotifications(rc(ctx), [changed ?? found]);
@@ -230,8 +228,7 @@ export function searchEndpoints(): Endpoint[] {
       path: '/notifications/open/:id',
       json: false,
       async handle(ctx) {
-        const id = readId(ctx.path.id);
-        const found = id ? await findNotification(ctx.db, ctx.caller.userId, id) : undefined;
+        const found = await findById(ctx.path.id, (id) => findNotification(ctx.db, ctx.caller.userId, id));
         if (!found) return notFound();
         await markRead(ctx.db, ctx.caller.userId, ctx.clock.now(), found.id);
         return ok({ route_id: found.freight_id });

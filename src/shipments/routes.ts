@@ -1,6 +1,6 @@
 import { loadFreightForCaller } from '../freights/policy.ts';
 import { fail, notFound, ok } from '../kernel/outcome.ts';
-import { readId, readInt } from '../kernel/params.ts';
+import { findById, readInt } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { milkrunAsShipment } from '../milkrun/present.ts';
 import { milkrunList } from '../milkrun/store.ts';
@@ -38,8 +38,7 @@ export function shipmentEndpoints(): Endpoint[] {
       path: '/routes/view/:id',
       doc: SHIPMENT_DOCS.view,
       async handle(ctx) {
-        const id = readId(ctx.path.id);
-        const found = id === undefined ? null : await loadFreightForCaller(ctx.db, ctx.clock, ctx.caller, id);
+        const found = await findById(ctx.path.id, (id) => loadFreightForCaller(ctx.db, ctx.clock, ctx.caller, id));
         return found ? ok({ route: presentShipment(found.row, found.role) }) : notFound();
       },
     }),

@@ -1,5 +1,5 @@
 import { fail, notFound, ok } from '../kernel/outcome.ts';
-import { readId } from '../kernel/params.ts';
+import { findById, readId } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { readRouteIds, readTourDate, readTourName, type Read } from './fields.ts';
 import { presentTours, registerTmsLists, tmsList } from './lists.ts';
@@ -82,8 +82,7 @@ export function tmsEndpoints(): Endpoint[] {
       path: '/tours/view/:id',
       doc: TOUR_DOCS.view,
       async handle(ctx) {
-        const id = readId(ctx.path.id);
-        const tour = id === undefined ? undefined : await findTour(ctx.db, ctx.caller, id);
+        const tour = await findById(ctx.path.id, (id) => findTour(ctx.db, ctx.caller, id));
         return tour ? answer(ctx, { kind: 'ok', tour }) : notFound();
       },
       page: async (outcome, ctx) =>

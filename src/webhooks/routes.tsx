@@ -1,6 +1,6 @@
 import { readPaging } from '../freights/lists.ts';
 import { fail, notFound, ok } from '../kernel/outcome.ts';
-import { offsetOf, readId } from '../kernel/params.ts';
+import { findById, offsetOf } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { presentAttempt, presentWebhook, readWebhookInput } from './fields.ts';
 import { addWebhook, sendTestEvent } from './manage.ts';
@@ -38,8 +38,7 @@ export function webhookEndpoints(): Endpoint[] {
       path: '/webhooks/delete/:id',
       doc: WEBHOOK_DOCS.delete,
       async handle(ctx) {
-        const id = readId(ctx.path.id);
-        const row = id === undefined ? undefined : await deleteWebhook(ctx.db, ctx.caller.companyId, id);
+        const row = await findById(ctx.path.id, (id) => deleteWebhook(ctx.db, ctx.caller.companyId, id));
         return row ? ok({ webhook: presentWebhook(row, ctx.clock) }) : notFound();
       },
       page: deletedPage,
@@ -49,8 +48,7 @@ export function webhookEndpoints(): Endpoint[] {
       path: '/webhooks/deliveries/:id',
       doc: WEBHOOK_DOCS.deliveries,
       async handle(ctx) {
-        const id = readId(ctx.path.id);
-        const row = id === undefined ? undefined : await findWebhook(ctx.db, ctx.caller.companyId, id);
+        const row = await findById(ctx.path.id, (id) => findWebhook(ctx.db, ctx.caller.companyId, id));
         if (!row) return notFound();
         const warnings: { field: string; reason: string }[] = [];
         const paging = readPaging(ctx.params, warnings);
@@ -64,8 +62,7 @@ export function webhookEndpoints(): Endpoint[] {
       path: '/webhooks/test/:id',
       doc: WEBHOOK_DOCS.test,
       async handle(ctx) {
-        const id = readId(ctx.path.id);
-        const sent = id === undefined ? undefined : await sendTestEvent(ctx.db, ctx.clock, ctx.caller, id);
+        const sent = await findById(ctx.path.id, (id) => sendTestEvent(ctx.db, ctx.clock, ctx.caller, id));
         return sent ? ok({ webhook: presentWebhook(sent.webhook, ctx.clock), event: { id: sent.eventId, type: 'webhook.test' } }) : notFound();
       },
       page: testSentPage,
