@@ -2,6 +2,7 @@ import { searchAirports, type Airport } from '../airports/index.ts';
 import { citiesLoaded, searchCities, type City } from './cities.ts';
 import { countryByCode, countryName, searchCountries } from './countries.ts';
 import { airportPoint, airportsNear } from './geo.ts';
+import { airportText, cityText } from './location.ts';
 import { countriesForPostal, isPostalCode, isPostalPrefix, postalKey } from './postal.ts';
 
 /**
@@ -56,7 +57,7 @@ function airportSuggestion(a: Airport, language: string, near?: { city: City; km
   const where = near ? ` – ${Math.round(near.km)} km ${language === 'deu' ? 'von' : 'from'} ${near.city.name}` : '';
   return {
     kind: 'airport',
-    value: `airport:${a.iata}`,
+    value: airportText(a.iata),
     label: `${a.iata} – ${a.name}${a.city ? `, ${a.city}` : ''} (${a.country})${where}`,
     country: a.country,
     name: a.name,
@@ -70,7 +71,7 @@ function postalSuggestion(country: string, code: string, input: PlaceInput, lang
   const area = language === 'deu' ? 'PLZ-Gebiet' : 'postal area';
   return {
     kind: 'postal',
-    value: input === 'filter' ? `${country}-${code}` : `city:${country}-${code}`,
+    value: input === 'filter' ? `${country}-${code}` : cityText(country, code),
     label: `${country}-${code} · ${area}, ${countryName(country, language)}`,
     country,
     postal: code,
@@ -120,7 +121,7 @@ export async function suggestPlaces(query: string, options: SuggestOptions): Pro
   const postal = input === 'near' ? [] : postalSuggestions(text, options);
   const looksPostal = postal.length > 0 || /^\d/.test(text);
   const airports = looksPostal ? [] : searchAirports(text, 5).map((a) => airportSuggestion(a, language));
-  const exactAirport = airports.filter((a) => a.value === `airport:${text.toUpperCase()}`);
+  const exactAirport = airports.filter((a) => a.value === airportText(text.toUpperCase()));
   const countries = input === 'filter' && !looksPostal
     ? searchCountries(text, 3).map((c): PlaceSuggestion => ({ kind: 'country', value: c.code, label: `${countryName(c.code, language)} (${c.code})`, country: c.code, name: countryName(c.code, language) }))
     : [];

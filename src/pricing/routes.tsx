@@ -4,6 +4,7 @@ import type { Caller, Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, type Outcome } from '../kernel/outcome.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, readId, readInt, readIntWithin, readString } from '../kernel/params.ts';
 import { publicEndpoint, userEndpoint, type Endpoint } from '../kernel/route.tsx';
+import { airportText, cityText } from '../places/location.ts';
 import { readSearchParams, SearchInputError, type SearchParams } from './fields.ts';
 import { rateLineForBooking } from './handover.ts';
 import './messages.ts';
@@ -114,7 +115,7 @@ export function pricingEndpoints(): Endpoint[] {
         if (type === 'airport') {
           const airports = searchAirports(query.replace(/^airport:/i, ''), LOCATIONS_LIMIT);
           return ok({
-            locations: airports.map((a) => ({ value: `airport:${a.iata}`, label: `${a.iata} – ${a.name}${a.city ? `, ${a.city}` : ''}`, country: a.country })),
+            locations: airports.map((a) => ({ value: airportText(a.iata), label: `${a.iata} – ${a.name}${a.city ? `, ${a.city}` : ''}`, country: a.country })),
           });
         }
         const text = query.replace(/^city:/i, '').trim();
@@ -128,7 +129,7 @@ export function pricingEndpoints(): Endpoint[] {
         if (!/^[A-Z0-9]{0,12}$/.test(postal) || (!country && postal.length < 2)) return ok({ locations: [] });
         const zones = await knownZones(ctx.db, ctx.caller.companyId, country, postal, LOCATIONS_LIMIT);
         return ok({
-          locations: zones.map((z) => ({ value: `city:${z.country}-${z.prefix}`, label: ctx.t('pv.postal_area', { zone: `${z.country}-${z.prefix}` }), country: z.country })),
+          locations: zones.map((z) => ({ value: cityText(z.country, z.prefix), label: ctx.t('pv.postal_area', { zone: `${z.country}-${z.prefix}` }), country: z.country })),
         });
       },
     }),

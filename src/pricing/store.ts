@@ -1,6 +1,7 @@
 import type { Decimal } from 'decimal.js';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { airportText } from '../places/location.ts';
 import { postalPrefixes, type Location, type SearchParams } from './fields.ts';
 import { priceSql, surchargeSql } from './formula.ts';
 import { KIND } from './tables.ts';
@@ -145,7 +146,7 @@ export async function searchCombinations(db: Kysely<DB>, input: SearchInput): Pr
     order by total, ra.transit_days + rb.transit_days nulls last, ra.id, rb.id
     limit ${MAX_COMBINATIONS}`.execute(db);
   const leg = (row: Record<string, unknown>, prefix: string) => Object.fromEntries(LEG_COLUMNS.map((c) => [c, row[prefix + c]])) as unknown as RateRow;
-  return rows.map((r) => ({ via: `airport:${r.via as string}`, legs: [leg(r, 'a_'), leg(r, 'b_')], amount: String(r.total) }));
+  return rows.map((r) => ({ via: airportText(r.via as string), legs: [leg(r, 'a_'), leg(r, 'b_')], amount: String(r.total) }));
 }
 
 // ---- search records ----
