@@ -172,15 +172,7 @@ export function ConfirmAction({ action, label, question, confirmLabel, csrf, fie
       <summary class={`button${variant ? ` ${variant}` : ''}`}>{label}</summary>
       <div class="confirm-box">
         <p>{question}</p>
-        <form class="inline" method="post" action={action}>
-          <CsrfField token={csrf} />
-          {Object.entries(fields ?? {}).map(([k, v]) => (
-            <input type="hidden" name={k} value={v} />
-          ))}
-          <button type="submit" class={variant}>
-            {confirmLabel}
-          </button>
-        </form>
+        <PostButton action={action} label={confirmLabel} csrf={csrf} fields={fields} variant={variant} />
       </div>
     </details>
   );
