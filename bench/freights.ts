@@ -140,7 +140,9 @@ try {
     // The plans of the view and of every list page at this size, as the server runs them:
     // prepared statements after six executions on one connection (PostgreSQL has chosen between
     // custom and generic plans by then), with the caller of the benchmark.
-    const { listStatement, readPaging, offsetOf } = await import('../src/freights/lists.ts');
+    const { listStatement } = await import('../src/freights/lists.ts');
+    const { readPaging } = await import('../src/kernel/paging.ts');
+    const { offsetOf } = await import('../src/kernel/params.ts');
     const { viewStatement } = await import('../src/freights/store.ts');
     const caller = users[1]!.company;
     const now = new Date();

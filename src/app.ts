@@ -22,6 +22,7 @@ import { fileEndpoints } from './files/routes.ts';
 import { milkrunEndpoints } from './milkrun/routes.ts';
 import { shipmentEndpoints } from './shipments/routes.ts';
 import { tmsEndpoints } from './tms/routes.ts';
+import { trackingEndpoints } from './tracking/routes.ts';
 import { webhookEndpoints } from './webhooks/routes.tsx';
 import { searchEndpoints } from './searches/routes.tsx';
 import { placeEndpoints } from './places/routes.ts';
@@ -66,6 +67,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...pricingEndpoints(),
     ...quoteEndpoints(),
     ...freightEndpoints(),
+    ...trackingEndpoints(),
     ...fileEndpoints(),
     ...shipmentEndpoints(),
     ...milkrunEndpoints(),

@@ -1,7 +1,7 @@
 import { fail, notFound, ok } from '../kernel/outcome.ts';
 import { findById, readId, readString } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
-import { readPaging } from '../shipments/paging.ts';
+import { readPaging } from '../kernel/paging.ts';
 import { visibleShipments } from '../shipments/store.ts';
 import './messages.ts';
 import { presentCases } from './present.ts';

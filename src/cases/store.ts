@@ -1,7 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
-import { offsetOf, type Paging } from '../shipments/paging.ts';
+import { offsetOf } from '../kernel/params.ts';
+import type { Paging } from '../kernel/paging.ts';
 import type { CaseLinksTable, CasesTable } from './tables.ts';
 
 export type CaseRow = Selectable<CasesTable>;

@@ -1,4 +1,4 @@
-import { nextTurn } from './pace.ts';
+import { nextTurn } from '../kernel/pace.ts';
 import { FileRefused } from './problems.ts';
 
 /** Largest file accepted (decoded); the endpoint's body limit leaves room for its base64 form. */

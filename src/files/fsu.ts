@@ -1,6 +1,6 @@
 import type { StatusEvent } from '../events/types.ts';
 import { airportZone, yearlessTime } from './airport-time.ts';
-import { pacer } from './pace.ts';
+import { pacer } from '../kernel/pace.ts';
 import { FileRefused } from './problems.ts';
 import { flightNumber, poundsToKg, Problems, STATUS_CODES, weightText } from './status-fields.ts';
 

@@ -9,7 +9,7 @@ import { checkRateSheet, RateImportError, storeRateSheet } from '../pricing/impo
 import { recordStatusEvents } from '../tracking/store.ts';
 import { decodeContent, utf8Text } from './content.ts';
 import { parseFsu } from './fsu.ts';
-import { nextTurn } from './pace.ts';
+import { nextTurn } from '../kernel/pace.ts';
 import { FileRefused } from './problems.ts';
 import { parseStatusCsv } from './status-csv.ts';
 import { abandonFile, finishFile, storeFile, type FileRow, type NewFile } from './store.ts';

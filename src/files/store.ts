@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { nextTurn } from './pace.ts';
+import { nextTurn } from '../kernel/pace.ts';
 import type { FilesTable } from './tables.ts';
 
 export type FileRow = Selectable<FilesTable>;

@@ -1,8 +1,8 @@
 import { sql, type Expression, type ExpressionBuilder, type OrderByItemBuilder, type SqlBool } from 'kysely';
 import { executeShape, PreparedStatement, statementBuilder } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
-import type { Warning } from '../kernel/outcome.ts';
-import { DEFAULT_LIMIT, offsetOf, readPageWindow, readString, type PageWindow, type Params } from '../kernel/params.ts';
+import type { Paging } from '../kernel/paging.ts';
+import { DEFAULT_LIMIT, offsetOf } from '../kernel/params.ts';
 import type { PieceRow } from './fields.ts';
 import type { FreightRow } from './lifecycle.ts';
 import { admitsSql, hadBidSql, roleOf, type Role } from './policy.ts';
@@ -130,33 +130,8 @@ export function registerEnlistFilter(id: number, list: ExternalList): void {
   externalLists.set(id, list);
 }
 
-const SORTS = { id: 'id', created: 'created', modified: 'modified', deadline: 'deadline', etd: 'etd', eta: 'eta', weight: 'weight' } as const;
-
+/** Sort keys that are never null (plain order; the others put rows without a value last). */
 const NOT_NULL_SORTS = new Set<string>(['id', 'created', 'modified']);
-
-export interface Paging extends PageWindow {
-  sort: (typeof SORTS)[keyof typeof SORTS];
-  direction: 'asc' | 'desc';
-}
-
-// Read by shipments/paging.ts, which re-exports it (issue 16 part A removes that file).
-export { offsetOf };
-
-/** Paging of the freight lists (api.md Endpoints 11, decisions.md §4): the kernel's page and limit, sort `Routes.<field>`, direction; problems go to `warnings`. */
-export function readPaging(params: Params, warnings: Warning[] = []): Paging {
-  const { page, limit } = readPageWindow(params, warnings);
-  let sort: Paging['sort'] = 'created';
-  const sortText = readString(params.sort);
-  if (sortText !== undefined) {
-    const key = sortText.replace(/^Routes\./, '') as keyof typeof SORTS;
-    if (Object.hasOwn(SORTS, key)) sort = SORTS[key];
-    else warnings.push({ field: 'sort', reason: `not one of ${Object.keys(SORTS).map((k) => `Routes.${k}`).join(', ')}` });
-  }
-  const dirText = readString(params.direction)?.toLowerCase();
-  const direction = dirText === 'asc' ? 'asc' : 'desc';
-  if (dirText !== undefined && dirText !== 'asc' && dirText !== 'desc') warnings.push({ field: 'direction', reason: 'not asc or desc' });
-  return { page, limit, sort, direction };
-}
 
 /** A freight of a list with the caller's role on it (which decides masking). */
 export interface ListedFreight {

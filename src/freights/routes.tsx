@@ -8,12 +8,12 @@ import { bookingRequest } from './booking.ts';
 import { parseFreight, readIds } from './fields.ts';
 import { FREIGHT_DOCS } from './schema.ts';
 import { archiveFreight, publishFreight, revokeFreight, setDeliveryStatus, type TransitionResult } from './lifecycle.ts';
-import { enlist, readPaging } from './lists.ts';
+import { enlist } from './lists.ts';
+import { readPaging } from '../kernel/paging.ts';
 import { loadFreightForCaller } from './policy.ts';
 import { editFreight, insertFreight, presentOne, type ReadContext } from './store.ts';
 import { flightEndpoints, templateEndpoints } from './templates.ts';
 import { addRefs, newFreightValues } from './create.ts';
-import { trackingEndpoints } from '../tracking/routes.ts';
 import { alertSavedSearches } from '../searches/alerts.ts';
 import { emitEvent } from '../events/emit.ts';
 import type { Transaction } from 'kysely';
@@ -296,7 +296,6 @@ export function freightEndpoints(): Endpoint[] {
     }),
     ...templateEndpoints(),
     ...flightEndpoints(),
-    ...trackingEndpoints(),
   ];
 }
 

@@ -1,7 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-
-/** numeric columns: read as exact decimal strings, written as strings or numbers. */
-export type Decimal = ColumnType<string, string | number, string | number>;
+import type { Decimal } from '../db/columns.ts';
 type Json = ColumnType<unknown, string, string>;
 
 export interface FreightsTable {

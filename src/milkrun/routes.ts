@@ -1,7 +1,7 @@
 import { fail, notFound, ok } from '../kernel/outcome.ts';
 import { readId, readInt } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
-import { readPaging } from '../shipments/paging.ts';
+import { readPaging } from '../kernel/paging.ts';
 import './messages.ts';
 import { presentMilkrun } from './present.ts';
 import { MILKRUN_DOCS } from './schema.ts';

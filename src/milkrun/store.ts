@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { eventsByAwb, type StatusEvent } from '../events/types.ts';
 import type { Caller } from '../kernel/context.ts';
-import { offsetOf, type Paging } from '../shipments/paging.ts';
+import { offsetOf } from '../kernel/params.ts';
+import type { Paging } from '../kernel/paging.ts';
 import type { MilkrunRow } from './present.ts';
 import { LISTS, decideMove, stateAfterEvent, type Move, type Party } from './states.ts';
 

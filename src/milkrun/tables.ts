@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { Decimal } from '../freights/tables.ts';
+import type { Decimal } from '../db/columns.ts';
 
 export interface MilkrunShipmentsTable {
   id: Generated<number>;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller, Services } from '../kernel/context.ts';
 import { readString } from '../kernel/params.ts';
-import { readPaging } from '../shipments/paging.ts';
+import { readPaging } from '../kernel/paging.ts';
 import { Iris, MAX_PIECES, presentError, presentEvent, presentEvents, presentNoEvents, presentPiece, presentShipment, presentShipmentList, presentWaybill } from './present.ts';
 import { companyShipments, shipmentEvents, shipmentTotals, visibleShipment } from './store.ts';
 

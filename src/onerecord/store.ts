@@ -2,7 +2,8 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { AwbEventsTable } from '../freights/tables.ts';
 import type { MilkrunRow } from '../milkrun/present.ts';
-import { offsetOf, type Paging } from '../shipments/paging.ts';
+import { offsetOf } from '../kernel/params.ts';
+import type { Paging } from '../kernel/paging.ts';
 import { awbSpellings, eventIsPublished } from '../tracking/store.ts';
 
 export type EventRow = Selectable<AwbEventsTable>;

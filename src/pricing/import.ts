@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { DB } from '../db/schema.ts';
-import { nextTurn, readCsvInSlices } from '../files/pace.ts';
+import { nextTurn, readCsvInSlices } from '../kernel/pace.ts';
 import { formatLocation, parseLocation, type Location } from './fields.ts';
 import { KIND, VISIBILITIES, type Visibility } from './tables.ts';
 

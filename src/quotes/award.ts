@@ -5,7 +5,8 @@ import type { BidsTable, FreightsTable } from '../freights/tables.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { BidInput } from './fields.ts';
-import { isDue, loadVisibleFreight, persistExpiry } from './freight-access.ts';
+import { isDue, persistExpiry } from '../freights/lifecycle.ts';
+import { loadVisibleFreight } from '../freights/policy.ts';
 
 /**
  * The bid state machine, in one place (api.md "Bid status" and "Freight status";

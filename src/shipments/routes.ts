@@ -6,7 +6,7 @@ import { milkrunAsShipment } from '../milkrun/present.ts';
 import { milkrunList } from '../milkrun/store.ts';
 import { tmsList } from '../tms/lists.ts';
 import './messages.ts';
-import { readPaging } from './paging.ts';
+import { readPaging } from '../kernel/paging.ts';
 import { presentShipment } from './present.ts';
 import { SHIPMENT_DOCS } from './schema.ts';
 import { freightListShipments } from './store.ts';

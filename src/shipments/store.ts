@@ -6,7 +6,7 @@ import { hadBidSql, roleOf, type Role } from '../freights/policy.ts';
 import { freightSelection } from '../freights/store.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
-import type { Paging } from './paging.ts';
+import type { Paging } from '../kernel/paging.ts';
 import { presentShipment, type Shipment } from './present.ts';
 
 /**

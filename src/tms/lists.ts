@@ -3,7 +3,8 @@ import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import { registerEnlistFilter } from '../freights/lists.ts';
-import { offsetOf, type Paging } from '../shipments/paging.ts';
+import { offsetOf } from '../kernel/params.ts';
+import type { Paging } from '../kernel/paging.ts';
 import { visibleShipments } from '../shipments/store.ts';
 import { tourFreightIds, type TourRow } from './store.ts';
 

@@ -8,7 +8,7 @@ import { TOUR_DOCS } from './schema.ts';
 import { createTour, deleteTour, editTour, findTour, type TourInput, type TourResult } from './store.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Outcome } from '../kernel/outcome.ts';
-import { readPaging } from '../shipments/paging.ts';
+import { readPaging } from '../kernel/paging.ts';
 import { tourAdded, tourDeleted, tourEdited, tourFormPage, tourPage } from './views.tsx';
 
 /** The won orders on no tour (list 51), for the pages' forms: the first 100. */

@@ -1,4 +1,4 @@
-import { readPaging } from '../freights/lists.ts';
+import { readPaging } from '../kernel/paging.ts';
 import { fail, notFound, ok } from '../kernel/outcome.ts';
 import { findById, offsetOf } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
