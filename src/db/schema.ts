@@ -5,7 +5,6 @@ import type { CaseTables } from '../cases/tables.ts';
 import type { FileTables } from '../files/tables.ts';
 import type { MilkrunTables } from '../milkrun/tables.ts';
 import type { TmsTables } from '../tms/tables.ts';
-import type { EventTables } from '../events/tables.ts';
 import type { WebhookTables } from '../webhooks/tables.ts';
 import type { SearchTables } from '../searches/tables.ts';
 
@@ -13,4 +12,4 @@ import type { SearchTables } from '../searches/tables.ts';
  * The whole database as Kysely sees it: each module declares its own tables next to its code
  * and this interface joins them (one line per module).
  */
-export interface DB extends AccountTables, FreightTables, PricingTables, FileTables, MilkrunTables, TmsTables, CaseTables, EventTables, WebhookTables, SearchTables {}
+export interface DB extends AccountTables, FreightTables, PricingTables, FileTables, MilkrunTables, TmsTables, CaseTables, WebhookTables, SearchTables {}

@@ -1,4 +1,4 @@
-import { emitEvent } from '../events/emit.ts';
+import { emitEvent } from './events.ts';
 import type { Ctx } from '../kernel/context.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { rateLineForBooking } from '../pricing/handover.ts';

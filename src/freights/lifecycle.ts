@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { emitEvent, emitExpired } from '../events/emit.ts';
+import { emitEvent, emitExpired } from './events.ts';
 import { alertSavedSearches } from '../searches/alerts.ts';
 import type { Caller, Services } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';

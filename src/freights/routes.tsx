@@ -15,7 +15,7 @@ import { editFreight, insertFreight, presentOne, type ReadContext } from './stor
 import { flightEndpoints, templateEndpoints } from './templates.ts';
 import { addRefs, newFreightValues } from './create.ts';
 import { alertSavedSearches } from '../searches/alerts.ts';
-import { emitEvent } from '../events/emit.ts';
+import { emitEvent } from './events.ts';
 import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';

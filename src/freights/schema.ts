@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { timestamp } from '../kernel/fields.ts';
 import { MAX_PIECE_LINES } from '../kernel/params.ts';
-import { BID } from '../quotes/present.ts';
+import { BID } from './bids.ts';
 import { FIELDS, MAX_WHITELIST, type FieldDef } from './fields.ts';
 import { SEARCH_INPUT_PROPERTIES } from './search.ts';
 

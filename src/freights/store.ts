@@ -1,10 +1,10 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
-import { emitEvent } from '../events/emit.ts';
+import { emitEvent } from './events.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
-import { presentBid, type BidRow } from '../quotes/present.ts';
+import { presentBid, type BidRow } from './bids.ts';
 import { type FreightValues, type PieceRow, type PieceValues, presentFreight } from './fields.ts';
 import { EDITABLE_STATUSES, persistExpiry, type FreightRow } from './lifecycle.ts';
 import { hadBidSql, type Role } from './policy.ts';

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { emitEvent } from '../events/emit.ts';
+import { emitEvent } from '../freights/events.ts';
 import type { BidsTable, FreightsTable } from '../freights/tables.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';

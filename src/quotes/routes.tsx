@@ -9,7 +9,8 @@ import { confirmBid, revokeBid, submitBid, type Transition } from './award.ts';
 import { NOTE_MAX, parseBid, readMoney } from './fields.ts';
 import { freightPageFor } from '../freights/routes.tsx';
 import './messages.ts';
-import { AWARD_DATA, BID_DATA, BID_INPUT, presentBid } from './present.ts';
+import { presentBid } from '../freights/bids.ts';
+import { AWARD_DATA, BID_DATA, BID_INPUT } from './present.ts';
 
 const freightPage = (id: number) => `/freights/view/${id}`;
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { emitEvent } from '../events/emit.ts';
+import { emitEvent } from '../freights/events.ts';
 import { readFreightSearch, searchConditions } from '../freights/search.ts';
 import type { Clock } from '../kernel/time.ts';
 import { presentSearch } from './present.ts';

@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { emitShipmentStatus } from '../events/emit.ts';
+import { emitShipmentStatus } from '../freights/events.ts';
 import type { StatusEvent } from '../events/types.ts';
 import { applyStatusEvents } from '../milkrun/store.ts';
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { insertEvents } from '../events/emit.ts';
+import { insertEvents } from './outbox.ts';
 import { TEST_EVENT } from '../events/types.ts';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';

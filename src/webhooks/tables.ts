@@ -39,7 +39,22 @@ export interface WebhookAttemptsTable {
   next_retry: Date | null;
 }
 
+/** The outbox (outbox.ts): one row per event and recipient company, with the exact body delivered. */
+export interface EventsTable {
+  /** Order of writing (internal); `id` is the public, unguessable event id. */
+  seq: Generated<number>;
+  id: string;
+  type: string;
+  /** The recipient: the company whose view `body` renders. */
+  company_id: number;
+  freight_id: number | null;
+  /** The exact JSON delivered: {id, type, created, company, data}. */
+  body: string;
+  created: Date;
+}
+
 export interface WebhookTables {
+  events: EventsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

@@ -8,7 +8,7 @@ import { after, describe, test } from 'node:test';
 import { createCompany, createUser } from '../../src/accounts/commands.ts';
 import { TokenIssuer } from '../../src/accounts/tokens.ts';
 import { openDatabase, type Database } from '../../src/db/connection.ts';
-import { emitEvent } from '../../src/events/emit.ts';
+import { emitEvent } from '../../src/freights/events.ts';
 import { Clock } from '../../src/kernel/time.ts';
 import { createPostgresDatabase, TEST_DB } from '../support/databases.ts';
 import { startReceiver, verifyStandardWebhook, type Receiver } from './support.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { emitEvent } from '../../src/events/emit.ts';
+import { emitEvent } from '../../src/freights/events.ts';
 import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { addWebhook, deliverAll, startReceiver, verifyStandardWebhook, type Receiver } from './support.ts';

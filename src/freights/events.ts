@@ -1,28 +1,26 @@
-import { randomBytes } from 'node:crypto';
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { presentFreight, type PieceRow } from '../freights/fields.ts';
-import type { FreightRow } from '../freights/lifecycle.ts';
-import { roleOf, type Role } from '../freights/policy.ts';
-import { companyNames, loadPieces } from '../freights/store.ts';
-import type { BidsTable } from '../freights/tables.ts';
 import { translator } from '../kernel/i18n.ts';
 import { Clock } from '../kernel/time.ts';
-import { presentBid } from '../quotes/present.ts';
-import { anySubscriber, enqueueDeliveries, subscribedWebhooks } from '../webhooks/store.ts';
-import { eventsByAwb, type BidEventType, type FreightEventType, type StatusEvent } from './types.ts';
+import { eventsByAwb, type BidEventType, type FreightEventType, type StatusEvent } from '../events/types.ts';
+import { announce, type PlannedEvent as Planned } from '../webhooks/outbox.ts';
+import { anySubscriber } from '../webhooks/store.ts';
+import { presentBid, type BidRow } from './bids.ts';
+import { presentFreight, type PieceRow } from './fields.ts';
+import type { FreightRow } from './lifecycle.ts';
+import { roleOf, type Role } from './policy.ts';
+import { companyNames, loadPieces } from './store.ts';
 
 /**
- * The outbox (decisions.md §8). `emitEvent` is called inside the transaction of the change it
+ * The events of a freight's life (decisions.md §8), written to the webhooks module's outbox
+ * (webhooks/outbox.ts announce). `emitEvent` is called inside the transaction of the change it
  * announces, so the event exists exactly when the change committed. It renders the event for
  * each company entitled to it, as that company sees the freight through the API at this moment
- * (src/freights/fields.ts presentFreight with the company's role, src/quotes/present.ts
- * presentBid), and queues one delivery per subscribed webhook. Nothing is rendered or written
- * when no webhook subscribes to the type (one probe on the small webhooks table).
+ * (fields.ts presentFreight with the company's role, bids.ts presentBid). Nothing is rendered or
+ * written when no webhook subscribes to the type.
  */
 
 type Db = Kysely<DB> | Transaction<DB>;
-type BidRow = Selectable<BidsTable>;
 
 export type EmitInput =
   | { type: FreightEventType; freightId: number }
@@ -32,57 +30,12 @@ export type EmitInput =
   /** Status events pushed by `companyId` (file push, FSU, …). */
   | { type: 'shipment.status'; companyId: number; events: readonly StatusEvent[] };
 
-/** An event for one recipient company; `data` is rendered only when the company subscribes. */
-interface Planned {
-  companyId: number;
-  freightId: number | null;
-  data: () => Promise<Record<string, unknown>> | Record<string, unknown>;
-}
-
-export interface NewEvent {
-  companyId: number;
-  freightId: number | null;
-  data: Record<string, unknown>;
-}
-
 /** Display fields (f_*, placeholders) of event payloads are in English; logic uses raw fields. */
 const ENG = translator('eng');
-const BATCH = 500;
 
 /** Writes the event for every entitled, subscribed company; answers how many events were written. */
 export async function emitEvent(db: Db, clock: Clock, input: EmitInput): Promise<number> {
-  if (!(await anySubscriber(db, input.type))) return 0;
-  const planned = input.type === 'shipment.status' ? await planShipmentStatus(db, clock, input) : await planFreightEvent(db, clock, input);
-  if (!planned.length) return 0;
-  const hooks = await subscribedWebhooks(db, input.type, [...new Set(planned.map((p) => p.companyId))]);
-  const wanted: NewEvent[] = [];
-  for (const p of planned) {
-    if (hooks.has(p.companyId)) wanted.push({ companyId: p.companyId, freightId: p.freightId, data: await p.data() });
-  }
-  const written = await insertEvents(db, clock, input.type, wanted);
-  await enqueueDeliveries(db, clock.now(), written.flatMap((e) => (hooks.get(e.company_id) ?? []).map((webhookId) => ({ webhookId, eventSeq: e.seq }))));
-  return written.length;
-}
-
-/** `evt_` + 128 random bits (base64url): unguessable, no `.` (Standard Webhooks signs id.timestamp.body). */
-export function newEventId(): string {
-  return `evt_${randomBytes(16).toString('base64url')}`;
-}
-
-/** Stores events with their exact delivery body {id, type, created, company, data}. */
-export async function insertEvents(db: Db, clock: Clock, type: string, events: readonly NewEvent[]): Promise<Array<{ seq: number; id: string; company_id: number }>> {
-  const now = clock.now();
-  const created = clock.format(now);
-  const out: Array<{ seq: number; id: string; company_id: number }> = [];
-  for (let i = 0; i < events.length; i += BATCH) {
-    const rows = events.slice(i, i + BATCH).map((e) => {
-      const id = newEventId();
-      const body = JSON.stringify({ id, type, created, company: e.companyId, data: e.data });
-      return { id, type, company_id: e.companyId, freight_id: e.freightId, body, created: now };
-    });
-    out.push(...(await db.insertInto('events').values(rows).returning(['seq', 'id', 'company_id']).execute()));
-  }
-  return out;
+  return announce(db, clock, input.type, () => (input.type === 'shipment.status' ? planShipmentStatus(db, clock, input) : planFreightEvent(db, clock, input)));
 }
 
 const unique = (ids: Array<number | null | undefined>): number[] => [...new Set(ids.filter((c): c is number => typeof c === 'number'))];
