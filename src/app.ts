@@ -19,9 +19,13 @@ import { freightEndpoints } from './freights/routes.tsx';
 import { attachExpirySweeper } from './freights/lifecycle.ts';
 import { caseEndpoints } from './cases/routes.ts';
 import { fileEndpoints } from './files/routes.ts';
-import { milkrunEndpoints } from './milkrun/routes.ts';
+import { milkrunEndpoints, milkrunShipmentList } from './milkrun/routes.ts';
 import { shipmentEndpoints } from './shipments/routes.ts';
 import { tmsEndpoints } from './tms/routes.ts';
+import { tmsFreightLists, tmsShipmentList } from './tms/lists.ts';
+import { tourColumns } from './tms/views.tsx';
+import { countLists } from './searches/counts.ts';
+import { alertSavedSearches } from './searches/alerts.ts';
 import { trackingEndpoints } from './tracking/routes.ts';
 import { webhookEndpoints } from './webhooks/routes.tsx';
 import { searchEndpoints } from './searches/routes.tsx';
@@ -60,16 +64,19 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerOpsRoutes(http, services);
   registerOneRecordRoutes(http, services); // ONE Record: JSON-LD with its own errors, outside the envelope
 
-  // Each module contributes its endpoints; one line per module.
+  // Each module contributes its endpoints; one line per module. A module's endpoints that use a
+  // module above it get its parts here, as parameters (docs/architecture.md): the freight lists
+  // serve TMS 51-53 and show counts, a freight entering the market alerts saved searches, and
+  // the Shipments lists serve TMS and milk-run lists.
   const endpoints: Endpoint[] = [
     ...accountEndpoints(tokens),
     ...passwordEndpoints(),
     ...pricingEndpoints(),
     ...quoteEndpoints(),
-    ...freightEndpoints(),
+    ...freightEndpoints({ otherLists: tmsFreightLists(), listColumns: new Map([[53, tourColumns]]), countLists, enteredMarket: alertSavedSearches }),
     ...trackingEndpoints(),
     ...fileEndpoints(),
-    ...shipmentEndpoints(),
+    ...shipmentEndpoints([tmsShipmentList, milkrunShipmentList]),
     ...milkrunEndpoints(),
     ...tmsEndpoints(),
     ...caseEndpoints(),

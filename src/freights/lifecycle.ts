@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { emitEvent, emitExpired } from './events.ts';
-import { alertSavedSearches } from '../searches/alerts.ts';
 import type { Caller, Services } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import { storableDate } from './fields.ts';
@@ -191,6 +190,12 @@ async function setStatus(trx: Transaction<DB>, row: FreightRow, values: Partial<
 
 const includes = <T extends string>(list: readonly T[], value: string): boolean => (list as readonly string[]).includes(value);
 
+/**
+ * A freight entered the market (published, or created open): what modules above freights do
+ * about it in the same transaction (app.ts passes the saved searches' alert).
+ */
+export type EnteredMarket = (trx: Transaction<DB>, clock: Clock, freightId: number) => Promise<unknown>;
+
 export interface PublishInput {
   visibility?: number;
   whitelist?: number[];
@@ -202,7 +207,7 @@ export interface PublishInput {
  * draft -> open (api.md: publish). A freight the caller cannot see is a 404; a visible one of
  * another company, or one that is no draft, is refused (both answer 302 at the HTTP level).
  */
-export async function publishFreight(db: Kysely<DB>, clock: Clock, caller: Caller, id: number, input: PublishInput): Promise<TransitionResult> {
+export async function publishFreight(db: Kysely<DB>, clock: Clock, caller: Caller, id: number, input: PublishInput, enteredMarket: EnteredMarket): Promise<TransitionResult> {
   return onLockedFreight(db, clock, id, async (row, trx) => {
     if (row.company_id !== caller.companyId) {
       const bid = await trx
@@ -235,8 +240,9 @@ export async function publishFreight(db: Kysely<DB>, clock: Clock, caller: Calle
     if (visibility === -2 && input.visibility === -2 && input.whitelist !== undefined) values.whitelist = input.whitelist;
     const updated = await trx.updateTable('freights').set(values).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
     await emitEvent(trx, clock, { type: 'freight.published', freightId: row.id });
-    // Saved searches of other companies that match: notifications and freight.matched, same transaction.
-    await alertSavedSearches(trx, clock, row.id);
+    // Other modules' reaction, same transaction (saved searches of other companies that match:
+    // notifications and freight.matched).
+    await enteredMarket(trx, clock, row.id);
     return { kind: 'ok', row: updated };
   });
 }

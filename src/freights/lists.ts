@@ -117,18 +117,10 @@ export const FILTERS: Record<number, Where> = {
 };
 
 /**
- * Lists of other modules on the same path (TMS 51-53, decisions.md §6): the TMS module
- * registers its handler here; until then these ids answer an empty list.
+ * A list of another module served on GET /freights/enlist (TMS 51-53, decisions.md §6): app.ts
+ * passes them to freightEndpoints (the freights module imports no module above it).
  */
 export type ExternalList = (rc: ReadContext, page: Paging) => Promise<unknown[]>;
-export const externalLists = new Map<number, ExternalList>([
-  [51, async () => []],
-  [52, async () => []],
-  [53, async () => []],
-]);
-export function registerEnlistFilter(id: number, list: ExternalList): void {
-  externalLists.set(id, list);
-}
 
 /** Sort keys that are never null (plain order; the others put rows without a value last). */
 const NOT_NULL_SORTS = new Set<string>(['id', 'created', 'modified']);
@@ -343,8 +335,8 @@ export async function listFreights(
 }
 
 /** The list of a filter id, or undefined for an unknown id. */
-export async function enlist(rc: ReadContext, filterId: number, paging: Paging, search?: FreightSearch): Promise<unknown[] | undefined> {
-  const external = externalLists.get(filterId);
+export async function enlist(rc: ReadContext, filterId: number, paging: Paging, search: FreightSearch | undefined, otherLists: ReadonlyMap<number, ExternalList>): Promise<unknown[] | undefined> {
+  const external = otherLists.get(filterId);
   if (external) return external(rc, paging);
   const items = await listFreights(rc, filterId, paging, { withPieces: true, search });
   return items && presentMany(rc, items);

@@ -7,20 +7,19 @@ import { searchForFreight } from '../pricing/handover.ts';
 import { bookingRequest } from './booking.ts';
 import { parseFreight, readIds } from './fields.ts';
 import { FREIGHT_DOCS } from './schema.ts';
-import { archiveFreight, publishFreight, revokeFreight, setDeliveryStatus, type TransitionResult } from './lifecycle.ts';
-import { enlist } from './lists.ts';
+import { archiveFreight, publishFreight, revokeFreight, setDeliveryStatus, type EnteredMarket, type TransitionResult } from './lifecycle.ts';
+import { enlist, type ExternalList } from './lists.ts';
 import { readPaging } from '../kernel/paging.ts';
 import { loadFreightForCaller } from './policy.ts';
 import { editFreight, insertFreight, presentOne, type ReadContext } from './store.ts';
 import { flightEndpoints, templateEndpoints } from './templates.ts';
 import { addRefs, newFreightValues } from './create.ts';
-import { alertSavedSearches } from '../searches/alerts.ts';
 import { emitEvent } from './events.ts';
 import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
 import { readFreightSearch } from './search.ts';
-import { enlistPage, type FreightView } from './views.tsx';
+import { enlistPage, type FreightView, type ListPageParts } from './views.tsx';
 import { freightPage, publishGaps, type FreightPageData } from './freight-page.tsx';
 import { freightFormPage } from './form-page.tsx';
 import { formStateOf, mergeRefs, normaliseBookingForm, normaliseFreightForm, normalisePublishForm, problemsFromWarnings } from './form-input.ts';
@@ -70,10 +69,10 @@ export async function freightPageFor(ctx: Ctx, id: number, extra: Pick<FreightPa
   return routePage({ kind: 'ok', data: { route: await presentOne(rc(ctx), found.row, found.role) } }, ctx, extra);
 }
 
-/** A freight created open (winner_direct) is published at once: announced, and saved searches alerted. */
-async function enteredMarket(trx: Transaction<DB>, clock: Clock, freightId: number): Promise<void> {
+/** A freight created open (winner_direct) is published at once: announced, and other modules told (saved searches alert). */
+async function createdOpen(trx: Transaction<DB>, clock: Clock, freightId: number, enteredMarket: EnteredMarket): Promise<void> {
   await emitEvent(trx, clock, { type: 'freight.published', freightId });
-  await alertSavedSearches(trx, clock, freightId);
+  await enteredMarket(trx, clock, freightId);
 }
 
 /** After saving the freight form: to the freight with a message, or back to the form with each problem next to its field. */
@@ -126,7 +125,18 @@ async function fromPricingSearch(ctx: Ctx, warnings: Warning[]): Promise<{ base:
   return { base, refs: { pricing_search_id: id } };
 }
 
-export function freightEndpoints(): Endpoint[] {
+/**
+ * What the freight endpoints take from modules above freights, passed in by app.ts (the freights
+ * module imports none of them; docs/architecture.md, "Which way imports point").
+ */
+export interface FreightParts extends ListPageParts {
+  /** Other modules' lists on GET /freights/enlist, by filter id (TMS 51-53). */
+  otherLists: ReadonlyMap<number, ExternalList>;
+  /** Run in the transaction that puts a freight on the market (saved searches alert). */
+  enteredMarket: EnteredMarket;
+}
+
+export function freightEndpoints(parts: FreightParts): Endpoint[] {
   return [
     userEndpoint({
       method: 'POST',
@@ -143,7 +153,7 @@ export function freightEndpoints(): Endpoint[] {
         addRefs(values, search.refs);
         // Created open (winner_direct): it enters the market, so matching saved searches alert.
         const row = await insertFreight(ctx.db, ctx.caller, ctx.clock.now(), { values, pieces: parsed.pieces }, (trx, created) =>
-          created.status === 'open' ? enteredMarket(trx, ctx.clock, created.id) : Promise.resolve(),
+          created.status === 'open' ? createdOpen(trx, ctx.clock, created.id, parts.enteredMarket) : Promise.resolve(),
         );
         // api.md: the flat freight in `data` (id at data.id).
         return ok(await presentOne(rc(ctx), row, 'owner'), withWarnings(warnings));
@@ -219,7 +229,7 @@ export function freightEndpoints(): Endpoint[] {
           visibility: visibility !== undefined && visibility >= -2 && visibility <= 1000 ? visibility : undefined,
           whitelist: ctx.params.whitelist === undefined ? undefined : readIds(ctx.params.whitelist),
           deadline: ctx.params.deadline,
-        });
+        }, parts.enteredMarket);
         if (result.kind === 'not_found') return notFound();
         // api.md: 302 to the freight page whether it worked or not; the flash says which.
         if (result.kind === 'refused') return redirect(viewPath(id), false, ctx.t(result.reason));
@@ -238,7 +248,7 @@ export function freightEndpoints(): Endpoint[] {
         const paging = readPaging(ctx.params, warnings);
         // Load search (decisions.md §7): unreadable parameters are ignored with a warning.
         const search = readFreightSearch(ctx.params, ctx.clock.zone, warnings);
-        const routes = await enlist(rc(ctx), filterId, paging, search);
+        const routes = await enlist(rc(ctx), filterId, paging, search, parts.otherLists);
         if (!routes) return fail(ctx.t('freight.enlist.unknown_filter'));
         return ok({ routes }, withWarnings(warnings));
       },
@@ -246,7 +256,7 @@ export function freightEndpoints(): Endpoint[] {
         if (outcome.kind === 'error') return { redirect: '/freights/enlist/10', ok: false, message: outcome.message };
         const paging = readPaging(ctx.params, []);
         const state = { filterId: Number(ctx.path.filterId), page: paging.page, limit: paging.limit, sort: `Routes.${paging.sort}`, direction: paging.direction };
-        return enlistPage((outcome.data as { routes: FreightView[] }).routes, state, ctx);
+        return enlistPage((outcome.data as { routes: FreightView[] }).routes, state, ctx, parts);
       },
     }),
     // The owner's transitions without parameters (decisions.md §4): revoke and archive.

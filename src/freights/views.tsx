@@ -6,10 +6,9 @@ import type { Warning } from '../kernel/outcome.ts';
 import { DataTable, Pager, Select, Tabs, type Column, type Tab } from '../kernel/ui.tsx';
 import { cityNear } from '../places/cities.ts';
 import { formatDay, formatNumber } from '../kernel/locale.ts';
-import { countLists } from '../searches/counts.ts';
-import { tourColumns } from '../tms/views.tsx';
+import type { Translate } from '../kernel/i18n.ts';
 import { freightListColumns } from './list-columns.tsx';
-import { readFreightSearch, searchToParams, DEFAULT_RADIUS_KM, type SearchParamName } from './search.ts';
+import { readFreightSearch, searchToParams, DEFAULT_RADIUS_KM, type FreightSearch, type SearchParamName } from './search.ts';
 
 /**
  * HTML pages of the freight endpoints. They render the same presented freights the JSON
@@ -442,13 +441,20 @@ function SaveSearch({ state, search, ctx }: { state: ListState; search: SearchQu
  * The enlist page: the search bar (its state is the URL), every filter as a tab with its count
  * for the current search, a sortable table (arrows, aria-sort), previous/next paging.
  */
-export async function enlistPage(routes: FreightView[], state: ListState, ctx: Ctx<Caller>): Promise<Page> {
+export interface ListPageParts {
+  /** The count of every list for the current search (src/searches/counts.ts), keyed by filter id. */
+  countLists: (db: Ctx['db'], companyId: number, now: Date, search: FreightSearch) => Promise<Record<string, number>>;
+  /** Columns of lists that show no freights (53: tours, src/tms/views.tsx). */
+  listColumns: ReadonlyMap<number, (t: Translate, language: string) => Column<FreightView>[]>;
+}
+
+export async function enlistPage(routes: FreightView[], state: ListState, ctx: Ctx<Caller>, parts: ListPageParts): Promise<Page> {
   const t = ctx.t;
   const warnings: Warning[] = [];
   const freightSearch = readFreightSearch(ctx.params, ctx.clock.zone, warnings);
   const search = searchToParams(freightSearch);
   const [counts, fromNote, toNote] = await Promise.all([
-    countLists(ctx.db, ctx.caller.companyId, ctx.clock.now(), freightSearch),
+    parts.countLists(ctx.db, ctx.caller.companyId, ctx.clock.now(), freightSearch),
     nearCity(search.from_near),
     nearCity(search.to_near),
   ]);
@@ -466,9 +472,8 @@ export async function enlistPage(routes: FreightView[], state: ListState, ctx: C
   const tms = TMS_LISTS.includes(state.filterId);
   const summary = searchSummary(search, t, ctx.language, { from: fromNote, to: toNote });
   // Filter 53 lists tours, not freights: their columns come from the TMS module's views.
-  const columns: Column<FreightView>[] = state.filterId === 53
-    ? tourColumns(t, ctx.language)
-    : await freightListColumns(routes, state.filterId, ctx, { href: sortable, sorted });
+  const otherColumns = parts.listColumns.get(state.filterId);
+  const columns: Column<FreightView>[] = otherColumns ? otherColumns(t, ctx.language) : await freightListColumns(routes, state.filterId, ctx, { href: sortable, sorted });
   return {
     title: t(`fv.f${state.filterId}`),
     body: (

@@ -3,11 +3,15 @@ import { readId, readInt } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { readPaging } from '../kernel/paging.ts';
 import './messages.ts';
-import { presentMilkrun } from './present.ts';
+import type { ShipmentList } from '../shipments/routes.ts';
+import { milkrunAsShipment, presentMilkrun } from './present.ts';
 import { MILKRUN_DOCS } from './schema.ts';
 import { MOVES } from './states.ts';
 import { milkrunList, moveShipment } from './store.ts';
 import { afterMove, carrierByName, milkrunListPage } from './views.tsx';
+
+/** The milk-run lists (70-84) on GET /routes/enlist as Shipments (app.ts passes it to shipmentEndpoints). */
+export const milkrunShipmentList: ShipmentList = async (ctx, filterId, paging) => (await milkrunList(ctx.db, ctx.caller, filterId, paging))?.map(milkrunAsShipment) ?? null;
 
 export function milkrunEndpoints(): Endpoint[] {
   return [

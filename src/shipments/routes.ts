@@ -2,16 +2,20 @@ import { loadFreightForCaller } from '../freights/policy.ts';
 import { fail, notFound, ok } from '../kernel/outcome.ts';
 import { findById, readInt } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
-import { milkrunAsShipment } from '../milkrun/present.ts';
-import { milkrunList } from '../milkrun/store.ts';
-import { tmsList } from '../tms/lists.ts';
 import './messages.ts';
-import { readPaging } from '../kernel/paging.ts';
+import type { Caller, Ctx } from '../kernel/context.ts';
+import { readPaging, type Paging } from '../kernel/paging.ts';
 import { presentShipment } from './present.ts';
 import { SHIPMENT_DOCS } from './schema.ts';
 import { freightListShipments } from './store.ts';
 
-export function shipmentEndpoints(): Endpoint[] {
+/**
+ * A list of another module on GET /routes/enlist, as Shipments (TMS 51-53, milk run 70-84); null:
+ * not one of its lists. app.ts passes them, in the order they are asked.
+ */
+export type ShipmentList = (ctx: Ctx<Caller>, filterId: number, paging: Paging) => Promise<unknown[] | null>;
+
+export function shipmentEndpoints(otherLists: readonly ShipmentList[]): Endpoint[] {
   return [
     userEndpoint({
       method: 'GET',
@@ -25,10 +29,10 @@ export function shipmentEndpoints(): Endpoint[] {
         if (filterId !== undefined) {
           const freights = await freightListShipments(ctx.db, ctx.clock, ctx.caller, filterId, paging);
           if (freights) return ok({ routes: freights });
-          const tms = await tmsList(ctx.db, ctx.clock, ctx.caller, filterId, paging);
-          if (tms) return ok({ routes: tms });
-          const milkrun = await milkrunList(ctx.db, ctx.caller, filterId, paging);
-          if (milkrun) return ok({ routes: milkrun.map(milkrunAsShipment) });
+          for (const list of otherLists) {
+            const routes = await list(ctx, filterId, paging);
+            if (routes) return ok({ routes });
+          }
         }
         return fail(ctx.t('shipments.unknown_list', { id: String(ctx.path.filterId ?? '').slice(0, 20) }), { routes: [] });
       },

@@ -2,9 +2,10 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
-import { registerEnlistFilter } from '../freights/lists.ts';
+import type { ExternalList } from '../freights/lists.ts';
 import { offsetOf } from '../kernel/params.ts';
 import type { Paging } from '../kernel/paging.ts';
+import type { ShipmentList } from '../shipments/routes.ts';
 import { visibleShipments } from '../shipments/store.ts';
 import { tourFreightIds, type TourRow } from './store.ts';
 
@@ -69,9 +70,12 @@ export async function tmsList(db: Kysely<DB>, clock: Clock, caller: Caller, filt
 }
 
 /**
- * Serves 51-53 on GET /freights/enlist through the freights module's hook for other modules'
- * lists (src/freights/lists.ts, registerEnlistFilter). Idempotent.
+ * 51-53 as lists of GET /freights/enlist: app.ts passes them to the freights module's endpoints
+ * (freightEndpoints, otherLists).
  */
-export function registerTmsLists(): void {
-  for (const id of TMS_LISTS) registerEnlistFilter(id, async (rc, paging) => (await tmsList(rc.db, rc.clock, rc.caller, id, paging)) ?? []);
+/** 51-53 on GET /routes/enlist (app.ts passes it to shipmentEndpoints). */
+export const tmsShipmentList: ShipmentList = (ctx, filterId, paging) => tmsList(ctx.db, ctx.clock, ctx.caller, filterId, paging);
+
+export function tmsFreightLists(): ReadonlyMap<number, ExternalList> {
+  return new Map(TMS_LISTS.map((id): [number, ExternalList] => [id, async (rc, paging) => (await tmsList(rc.db, rc.clock, rc.caller, id, paging)) ?? []]));
 }

@@ -2,7 +2,7 @@ import { fail, notFound, ok } from '../kernel/outcome.ts';
 import { findById, readId } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { readRouteIds, readTourDate, readTourName, type Read } from './fields.ts';
-import { presentTours, registerTmsLists, tmsList } from './lists.ts';
+import { presentTours, tmsList } from './lists.ts';
 import './messages.ts';
 import { TOUR_DOCS } from './schema.ts';
 import { createTour, deleteTour, editTour, findTour, type TourInput, type TourResult } from './store.ts';
@@ -31,7 +31,6 @@ async function answer(ctx: Ctx, result: TourResult): Promise<Outcome> {
 
 export function tmsEndpoints(): Endpoint[] {
   // Lists 51-53 live on the freights module's path: hand them over once, when the app is built.
-  registerTmsLists();
   return [
     userEndpoint({
       method: 'POST',
