@@ -1,4 +1,5 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { DB } from '../db/schema.ts';
 import type { BidsTable } from './tables.ts';
 import { field, presenter } from '../kernel/fields.ts';
 import type { Clock } from '../kernel/time.ts';
@@ -6,7 +7,7 @@ import type { Clock } from '../kernel/time.ts';
 /**
  * Bids as rows and as api.md's Bid: the freights module owns the `bids` table, since a freight's
  * visibility, its lists and its view are read from its bids (decisions.md §4); the quotes module
- * runs the bid state machine through the functions of bids-store.ts.
+ * runs the bid state machine (quotes/award.ts) through the functions below.
  */
 export type BidRow = Selectable<BidsTable>;
 
@@ -42,3 +43,62 @@ export function presentBid(bid: BidRow, clock: Clock) {
 
 export type BidView = ReturnType<typeof presentBid>;
 
+
+// The bid state machine's reads and writes (quotes/award.ts decides; these only touch rows).
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** The bid, locked for the rest of the transaction (after its freight: lock order freights -> bids). */
+export function lockBid(trx: Transaction<DB>, id: number): Promise<BidRow | undefined> {
+  return trx.selectFrom('bids').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** The bid if it is the company's own (another company's is as missing). */
+export function ownBid(db: Db, id: number, companyId: number): Promise<BidRow | undefined> {
+  return db.selectFrom('bids').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
+}
+
+export function insertBid(trx: Transaction<DB>, values: Insertable<BidsTable>): Promise<BidRow> {
+  return trx.insertInto('bids').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateBid(trx: Transaction<DB>, id: number, set: Updateable<BidsTable>): Promise<BidRow> {
+  return trx.updateTable('bids').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The freight of a bid with the bid's company (bidder) and the freight's (owner), read unlocked. */
+export function bidParties(db: Db, bidId: number): Promise<{ freight_id: number; bidder: number; owner: number } | undefined> {
+  return db
+    .selectFrom('bids')
+    .innerJoin('freights', 'freights.id', 'bids.freight_id')
+    .select(['bids.freight_id', 'bids.company_id as bidder', 'freights.company_id as owner'])
+    .where('bids.id', '=', bidId)
+    .executeTakeFirst();
+}
+
+/** The freight of a bid of the company's own, read unlocked; undefined for anyone else's bid. */
+export function ownBidFreight(db: Db, bidId: number, companyId: number): Promise<{ freight_id: number } | undefined> {
+  return db
+    .selectFrom('bids')
+    .innerJoin('freights', 'freights.id', 'bids.freight_id')
+    .select(['bids.freight_id'])
+    .where('bids.id', '=', bidId)
+    .where('bids.company_id', '=', companyId)
+    .executeTakeFirst();
+}
+
+/** Every other pending bid of the freight back to open, confirmations cleared (the award). */
+export async function reopenPendingBids(trx: Transaction<DB>, freightId: number, exceptBidId: number, now: Date): Promise<void> {
+  await trx
+    .updateTable('bids')
+    .set({ status: 'open', owner_confirmed: false, bidder_confirmed: false, modified: now })
+    .where('freight_id', '=', freightId)
+    .where('id', '!=', exceptBidId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** Whether the freight has a pending bid still. */
+export async function hasPendingBid(trx: Transaction<DB>, freightId: number): Promise<boolean> {
+  return Boolean(await trx.selectFrom('bids').select('id').where('freight_id', '=', freightId).where('status', '=', 'pending').executeTakeFirst());
+}

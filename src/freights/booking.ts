@@ -1,4 +1,5 @@
 import { emitEvent } from './events.ts';
+import { isCompany } from '../accounts/companies.ts';
 import type { Ctx } from '../kernel/context.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { rateLineForBooking } from '../pricing/handover.ts';
@@ -49,9 +50,8 @@ export async function bookingRequest(ctx: Ctx, entity: string, objId: number | u
     provider = rate.company;
     Object.assign(params, { from: within(rate.origin, refine?.from), to: within(rate.destination, refine?.to) });
   } else if (entity === 'direct') {
-    const company = await ctx.db.selectFrom('companies').select('id').where('id', '=', objId).executeTakeFirst();
-    if (!company) return null;
-    provider = company.id;
+    if (!(await isCompany(ctx.db, objId))) return null;
+    provider = objId;
   } else {
     return null;
   }

@@ -1,3 +1,4 @@
+import { isCompany } from '../accounts/companies.ts';
 import type { Ctx } from '../kernel/context.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { readId } from '../kernel/params.ts';
@@ -14,14 +15,13 @@ export async function newFreightValues(ctx: Ctx, values: FreightValues, winnerDi
   const out = { ...values };
   if (winnerDirect === undefined || winnerDirect === null || winnerDirect === '') return out;
   const id = readId(winnerDirect);
-  const company = id ? await ctx.db.selectFrom('companies').select('id').where('id', '=', id).executeTakeFirst() : undefined;
-  if (!company) {
+  if (!id || !(await isCompany(ctx.db, id))) {
     warnings.push({ field: 'winner_direct', reason: 'not the id of a company' });
     return out;
   }
   out.status = 'open';
   out.visibility = -2;
-  out.whitelist = [company.id];
+  out.whitelist = [id];
   // Open without a deadline would never expire: the publish default applies (decided).
   if (!out.deadline) out.deadline = new Date(ctx.clock.now().getTime() + DEFAULT_WINDOW_MS);
   return out;

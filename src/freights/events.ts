@@ -9,7 +9,8 @@ import { presentBid, type BidRow } from './bids.ts';
 import { presentFreight, type PieceRow } from './fields.ts';
 import type { FreightRow } from './lifecycle.ts';
 import { roleOf, type Role } from './policy.ts';
-import { companyNames, loadPieces } from './store.ts';
+import { namesOfCompanies as companyNames } from '../accounts/companies.ts';
+import { loadPieces } from './store.ts';
 
 /**
  * The events of a freight's life (decisions.md §8), written to the webhooks module's outbox

@@ -6,7 +6,7 @@ import { isRecord, readString, type Params } from '../kernel/params.ts';
 import { searchCountries } from '../places/countries.ts';
 import { searchForFreight } from '../pricing/handover.ts';
 import type { ExactPlaces } from './booking.ts';
-import { companiesByName } from './page-data.ts';
+import { companiesByName } from '../accounts/companies.ts';
 
 /**
  * The HTML freight forms' normalising (decided, docs/decisions.md "Web interface"): what a

@@ -4,7 +4,7 @@ import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
 import { formatKg, formatMoney, formatNumber, formatStamp, formatWindow } from '../kernel/locale.ts';
 import { Badge, ConfirmAction, DataTable, Facts, Field, PostButton, Select, type Column } from '../kernel/ui.tsx';
-import type { Contact } from './page-data.ts';
+import type { Contact } from '../accounts/companies.ts';
 import './messages.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { emitEvent, emitExpired } from './events.ts';
 import type { Caller, Services } from '../kernel/context.ts';
@@ -281,4 +281,15 @@ export async function setDeliveryStatus(db: Kysely<DB>, clock: Clock, caller: Ca
     await emitEvent(trx, clock, { type: 'freight.delivery_status', freightId: row.id });
     return moved;
   });
+}
+
+/** The freight locked for the rest of the transaction; one past its deadline is written expired first. */
+export async function lockFreight(trx: Transaction<DB>, id: number, now: Date): Promise<FreightRow | undefined> {
+  const row = await trx.selectFrom('freights').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  return row && persistExpiry(trx, row, now);
+}
+
+/** Writes columns of a (locked) freight: the bid state machine's status, winner and price. */
+export function updateFreight(trx: Transaction<DB>, id: number, set: Updateable<FreightsTable>): Promise<FreightRow> {
+  return trx.updateTable('freights').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }

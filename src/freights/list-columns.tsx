@@ -2,7 +2,8 @@ import type { Caller, Ctx } from '../kernel/context.ts';
 import { formatKg, formatMoney, formatStamp, formatWindow } from '../kernel/locale.ts';
 import { Badge, type Column } from '../kernel/ui.tsx';
 import { placeLabel } from './freight-page.tsx';
-import { bidSummaries, cityOf, namesOfCompanies, ownBids } from './page-data.ts';
+import { namesOfCompanies } from '../accounts/companies.ts';
+import { bidSummaries, cityOf, ownBids } from './page-data.ts';
 import './messages.ts';
 
 /**

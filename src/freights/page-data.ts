@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { airportByCode } from '../airports/index.ts';
 import { cityNear } from '../places/cities.ts';
+import { companiesToPick } from '../accounts/companies.ts';
 
 /**
  * What the HTML pages show beyond the JSON answers (never part of them): company names for
@@ -14,32 +15,6 @@ const MAX_IDS = 500;
 
 const ids = (list: Array<number | null | undefined>) => [...new Set(list.filter((id): id is number => typeof id === 'number' && Number.isSafeInteger(id)))].slice(0, MAX_IDS);
 
-export async function namesOfCompanies(db: Db, list: Array<number | null | undefined>): Promise<Map<number, string>> {
-  const wanted = ids(list);
-  if (!wanted.length) return new Map();
-  const rows = await db.selectFrom('companies').select(['id', 'name']).where('id', 'in', wanted).execute();
-  return new Map(rows.map((r) => [r.id, r.name]));
-}
-
-export interface Contact {
-  realname: string;
-  email: string;
-  company: string;
-}
-
-/** A user as the other side's contact person: name, e-mail and company. */
-export async function contactOf(db: Db, userId: number | null | undefined): Promise<Contact | null> {
-  if (typeof userId !== 'number') return null;
-  const row = await db
-    .selectFrom('users')
-    .innerJoin('companies', 'companies.id', 'users.company_id')
-    .select(['users.realname', 'users.email', 'companies.name as company'])
-    .where('users.id', '=', userId)
-    .executeTakeFirst();
-  return row ?? null;
-}
-
-/** The user who made the accepted bid of a freight (the winner's contact person). */
 export async function acceptedBidUser(db: Db, freightId: number): Promise<number | null> {
   const row = await db.selectFrom('bids').select('user_id').where('freight_id', '=', freightId).where('status', '=', 'accepted').executeTakeFirst();
   return row?.user_id ?? null;
@@ -106,57 +81,16 @@ export async function ownBids(db: Db, company: number, freightIds: number[]): Pr
  * by name, at most `limit`.
  */
 export async function partnerCompanies(db: Db, company: number, limit = 200): Promise<Array<{ id: number; name: string }>> {
-  const rows = await sql<{ id: number; name: string; partner: boolean }>`
-    select c.id, c.name,
-      (exists (select 1 from bids b join freights f on f.id = b.freight_id where f.company_id = ${company} and b.company_id = c.id)
-       or exists (select 1 from bids b join freights f on f.id = b.freight_id where b.company_id = ${company} and f.company_id = c.id)
-       or exists (select 1 from freights f where f.company_id = ${company} and c.id = any(f.whitelist))) as partner
-    from companies c
-    where c.id <> ${company}
-    order by partner desc, c.name, c.id
-    limit ${limit}`.execute(db);
-  return rows.rows.map((r) => ({ id: Number(r.id), name: r.name }));
+  return companiesToPick(
+    db,
+    company,
+    (c) => sql`(exists (select 1 from bids b join freights f on f.id = b.freight_id where f.company_id = ${company} and b.company_id = ${c})
+       or exists (select 1 from bids b join freights f on f.id = b.freight_id where b.company_id = ${company} and f.company_id = ${c})
+       or exists (select 1 from freights f where f.company_id = ${company} and ${c} = any(f.whitelist)))`,
+    limit,
+  );
 }
 
-/**
- * Company names typed in a form (comma or line separated; an id works too) to ids. Names match
- * case-insensitively and exactly; names that match no company, or several, come back unknown.
- */
-export async function companiesByName(db: Db, text: string): Promise<{ ids: number[]; unknown: string[] }> {
-  const parts = text
-    .split(/[,;\n]/)
-    .map((p) => p.trim())
-    .filter(Boolean)
-    .slice(0, 200);
-  const found: number[] = [];
-  const unknown: string[] = [];
-  const names = parts.filter((p) => !/^\d{1,9}$/.test(p));
-  const numeric = parts.filter((p) => /^\d{1,9}$/.test(p)).map(Number);
-  const byName = names.length
-    ? await db
-        .selectFrom('companies')
-        .select(['id', 'name'])
-        .where(sql<string>`lower(name)`, 'in', names.map((n) => n.toLowerCase()))
-        .execute()
-    : [];
-  const byId = numeric.length ? await db.selectFrom('companies').select('id').where('id', 'in', numeric).execute() : [];
-  for (const part of parts) {
-    if (/^\d{1,9}$/.test(part)) {
-      if (byId.some((r) => r.id === Number(part))) found.push(Number(part));
-      else unknown.push(part);
-      continue;
-    }
-    const matches = byName.filter((r) => r.name.toLowerCase() === part.toLowerCase());
-    if (matches.length === 1) found.push(matches[0]!.id);
-    else unknown.push(part);
-  }
-  return { ids: [...new Set(found)], unknown };
-}
-
-/**
- * A place's city for display: an airport's city, else the city nearest to the coordinates (the
- * city data answers within a short wait; while it loads, no name). Null when unknown.
- */
 export async function cityOf(code: unknown, latitude: unknown, longitude: unknown): Promise<string | null> {
   if (typeof code === 'string' && /^[A-Z]{3}$/.test(code)) {
     const airport = airportByCode(code);

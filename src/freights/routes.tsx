@@ -23,7 +23,8 @@ import { enlistPage, type FreightView, type ListPageParts } from './views.tsx';
 import { freightPage, publishGaps, type FreightPageData } from './freight-page.tsx';
 import { freightFormPage } from './form-page.tsx';
 import { formStateOf, mergeRefs, normaliseBookingForm, normaliseFreightForm, normalisePublishForm, problemsFromWarnings } from './form-input.ts';
-import { acceptedBidUser, cityOf, contactOf, creatorOf, namesOfCompanies, partnerCompanies } from './page-data.ts';
+import { contactOf, namesOfCompanies } from '../accounts/companies.ts';
+import { acceptedBidUser, cityOf, creatorOf, partnerCompanies } from './page-data.ts';
 import { isRecord } from '../kernel/params.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
+import { companyNameSql as companyNameOf } from '../accounts/companies.ts';
 import type { DB } from '../db/schema.ts';
 import { emitEvent } from './events.ts';
 import type { Caller } from '../kernel/context.ts';
@@ -7,7 +8,7 @@ import type { Clock } from '../kernel/time.ts';
 import { presentBid, type BidRow } from './bids.ts';
 import { type FreightValues, type PieceRow, type PieceValues, presentFreight } from './fields.ts';
 import { EDITABLE_STATUSES, persistExpiry, type FreightRow } from './lifecycle.ts';
-import { hadBidSql, type Role } from './policy.ts';
+import { hadBidSql, roleOf, type Role } from './policy.ts';
 import type { FreightsTable } from './tables.ts';
 import type { Translate } from '../kernel/i18n.ts';
 
@@ -99,13 +100,6 @@ export async function loadPieces(db: Db, freightIds: number[]): Promise<Map<numb
   return map;
 }
 
-/** Company names by id, one query. */
-export async function companyNames(db: Db, ids: number[]): Promise<Map<number, string>> {
-  if (!ids.length) return new Map();
-  const rows = await db.selectFrom('companies').select(['id', 'name']).where('id', 'in', [...new Set(ids)]).execute();
-  return new Map(rows.map((r) => [r.id, r.name]));
-}
-
 export interface ReadContext {
   db: Kysely<DB>;
   clock: Clock;
@@ -174,7 +168,7 @@ export function freightRowFromJson(o: Record<string, unknown>): FreightRow {
 }
 
 /** SQL: the name of the freight's company (a primary-key lookup per row, whatever the number of companies). */
-export const companyNameSql = sql<string>`(select companies.name from companies where companies.id = freights.company_id)`;
+export const companyNameSql = companyNameOf(sql`freights.company_id`);
 
 /** SQL: the freight's piece lines as a JSON array in position order (numerics as exact text). */
 export const piecesJsonSql = sql<PieceRow[]>`(select coalesce(json_agg(json_build_object(
@@ -290,4 +284,25 @@ export async function presentMany(rc: ReadContext, rows: Array<{ row: FreightRow
       company: { id: row.company_id, name: companyName ?? '' },
     }),
   );
+}
+
+/**
+ * The freights among `ids` the company may see at `now` (decisions.md §4), each with the
+ * company's role on it and the name of the freight's company; missing or invisible ones are
+ * absent. One statement whatever the number of ids (Shipments, notifications).
+ */
+export async function visibleFreights(db: Kysely<DB>, now: Date, companyId: number, ids: readonly number[]): Promise<Array<{ row: FreightRow; role: Role; companyName: string }>> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('freights')
+    .select(freightSelection(now))
+    .select((eb) => [companyNameSql.as('company_name'), hadBidSql(eb, companyId).as('had_bid')])
+    .where('freights.id', 'in', [...new Set(ids)])
+    .execute();
+  const out: Array<{ row: FreightRow; role: Role; companyName: string }> = [];
+  for (const { company_name, had_bid, ...row } of rows) {
+    const role = roleOf(row as FreightRow, companyId, Boolean(had_bid));
+    if (role) out.push({ row: row as FreightRow, role, companyName: company_name });
+  }
+  return out;
 }

@@ -8,7 +8,7 @@ import { DataTable, Field, Pager, PostButton, text, type Column } from '../kerne
 import { formatKg, formatStamp, readLocaleWeightKg } from '../kernel/locale.ts';
 import { formStateOf, problemsFromWarnings, type FormState } from './form-input.ts';
 import { freightFields } from './form-page.tsx';
-import { namesOfCompanies } from './page-data.ts';
+import { namesOfCompanies } from '../accounts/companies.ts';
 
 /**
  * HTML pages of templates and flights (src/freights/templates.ts). They render the JSON

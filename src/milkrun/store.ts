@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { isCompany } from '../accounts/companies.ts';
 import type { DB } from '../db/schema.ts';
 import { eventsByAwb, type StatusEvent } from '../events/types.ts';
 import type { Caller } from '../kernel/context.ts';
@@ -119,8 +120,7 @@ export async function moveShipment(db: Kysely<DB>, now: Date, caller: Caller, id
     const values: Partial<MilkrunRow> = { state: rule.to, modified: now };
     if (rule.to === 'dispatched') {
       if (carrierId === undefined) return { kind: 'refused', reason: 'milkrun.carrier_required' };
-      const carrier = await trx.selectFrom('companies').select('id').where('id', '=', carrierId).executeTakeFirst();
-      if (!carrier) return { kind: 'refused', reason: 'milkrun.carrier_unknown', vars: { carrier: carrierId } };
+      if (!(await isCompany(trx, carrierId))) return { kind: 'refused', reason: 'milkrun.carrier_unknown', vars: { carrier: carrierId } };
       values.carrier_id = carrierId;
     }
     if (rule.to === 'delivered') values.delivered = now;

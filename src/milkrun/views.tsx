@@ -8,7 +8,8 @@ import type { PageResult } from '../kernel/route.tsx';
 import { Badge, DataTable, Pager, PostButton, Tabs, text, type Column, type Tab } from '../kernel/ui.tsx';
 import { decideMove, isMilkrunList, LISTS, MOVES, type Move } from './states.ts';
 import { formatNumber, formatStamp } from '../kernel/locale.ts';
-import { companiesByName, namesOfCompanies, partnerCompanies } from '../freights/page-data.ts';
+import { companiesByName, namesOfCompanies } from '../accounts/companies.ts';
+import { partnerCompanies } from '../freights/page-data.ts';
 
 /**
  * HTML pages of the milk-run (routes.ts): the filter lists as tabs, the shipments of one list

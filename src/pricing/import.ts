@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { DateTime } from 'luxon';
+import { isCompany } from '../accounts/companies.ts';
 import type { DB } from '../db/schema.ts';
 import { nextTurn, readCsvInSlices } from '../kernel/pace.ts';
 import { formatLocation, parseLocation, type Location } from './fields.ts';
@@ -217,7 +218,7 @@ export async function checkRateSheet(db: Kysely<DB>, input: RateSheetInput): Pro
   const options = readOptions(input, problems);
   total = problems.length;
   if (!Number.isSafeInteger(input.companyId) || input.companyId <= 0) problem({ line: null, column: null, field: 'company', message: 'must be a company id' });
-  else if (!(await db.selectFrom('companies').select('id').where('id', '=', input.companyId).executeTakeFirst())) {
+  else if (!(await isCompany(db, input.companyId))) {
     problem({ line: null, column: null, field: 'company', message: `no company with id ${input.companyId}` });
   }
   if (typeof input.csvText !== 'string' || input.csvText.trim() === '') problem({ line: null, column: null, field: 'file', message: 'the file is empty' });

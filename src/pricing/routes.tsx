@@ -11,7 +11,8 @@ import './messages.ts';
 import { historyPage, searchPage } from './views.tsx';
 import { FEEDBACK_DATA, LOCATIONS_DATA, SEARCH_INPUT, SEARCH_RECORD_SCHEMA, SEARCH_RESULT_SCHEMA } from './schema.ts';
 import { presentSearch, runSearch } from './search.ts';
-import { companyName, findSearch, insertFeedback, insertSearch, knownZones, searchHistory, type SearchScope } from './store.ts';
+import { companyName } from '../accounts/companies.ts';
+import { findSearch, insertFeedback, insertSearch, knownZones, searchHistory, type SearchScope } from './store.ts';
 
 const LOCATIONS_LIMIT = 20;
 

@@ -1,5 +1,6 @@
 import type { Decimal } from 'decimal.js';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { companyNameSql } from '../accounts/companies.ts';
 import type { DB } from '../db/schema.ts';
 import { airportText } from '../places/location.ts';
 import { postalPrefixes, type Location, type SearchParams } from './fields.ts';
@@ -72,7 +73,7 @@ function pricedLines(input: SearchInput, match: RawBuilder<unknown>, via: RawBui
   const price = priceSql(input.cw, input.params);
   const surcharge = surchargeSql(input.cw);
   return sql`
-    select l.id, l.sheet_id, s.company_id, co.name as company_name, l.origin, l.destination, l.transit_days, s.currency,
+    select l.id, l.sheet_id, s.company_id, ${companyNameSql(sql`s.company_id`)} as company_name, l.origin, l.destination, l.transit_days, s.currency,
            b.rate_base, f.rate_fsc, f.rate_ssc, b.rate_base + f.rate_fsc + f.rate_ssc as amount, ${via} as via
     from (
       select distinct on (l.sheet_id, l.kind, l.airport, l.other_airport) l.*
@@ -81,7 +82,6 @@ function pricedLines(input: SearchInput, match: RawBuilder<unknown>, via: RawBui
       order by l.sheet_id, l.kind, l.airport, l.other_airport, length(l.zone_prefix) desc nulls last
     ) l
     join rate_sheets s on s.id = l.sheet_id
-    join companies co on co.id = s.company_id
     -- offset 0: each step is computed once per row, not re-expanded into every later expression
     cross join lateral (select ${price.pricePerKg} as price_per_kg offset 0) p
     cross join lateral (select ${price.rateBase} as rate_base offset 0) b
@@ -210,11 +210,6 @@ export async function insertFeedback(
     .values({ search_id: row.searchId, company_id: row.companyId, user_id: row.userId, rating: row.rating, rate_id: row.rateId, created: row.created })
     .returning(['id', 'search_id', 'rating', 'rate_id', 'created'])
     .executeTakeFirstOrThrow();
-}
-
-export async function companyName(db: Kysely<DB>, companyId: number): Promise<string | undefined> {
-  const row = await db.selectFrom('companies').select('name').where('id', '=', companyId).executeTakeFirst();
-  return row?.name;
 }
 
 /**

@@ -1,11 +1,11 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { emitEvent } from '../freights/events.ts';
-import type { BidsTable, FreightsTable } from '../freights/tables.ts';
+import { bidParties, hasPendingBid, insertBid, lockBid, ownBid, ownBidFreight, reopenPendingBids, updateBid, type BidRow } from '../freights/bids.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { BidInput } from './fields.ts';
-import { isDue, persistExpiry } from '../freights/lifecycle.ts';
+import { isDue, lockFreight, updateFreight, type FreightRow } from '../freights/lifecycle.ts';
 import { loadVisibleFreight } from '../freights/policy.ts';
 
 /**
@@ -24,8 +24,7 @@ import { loadVisibleFreight } from '../freights/policy.ts';
  * Lock order is always freights → bids, so two transitions never wait on each other in a cycle.
  */
 
-export type BidRow = Selectable<BidsTable>;
-export type FreightRow = Selectable<FreightsTable>;
+export type { BidRow, FreightRow };
 
 /** Freight states in which bids may be submitted, changed, confirmed and revoked. */
 const BIDDABLE = ['open', 'pending'];
@@ -56,16 +55,6 @@ function isOpenForBids(f: FreightRow, now: Date): boolean {
   return BIDDABLE.includes(f.status) && !isDue(f, now);
 }
 
-/** Locks the freight row; a freight past its deadline is written expired first, in this transaction. */
-async function lockFreight(trx: Transaction<DB>, id: number, now: Date): Promise<FreightRow | undefined> {
-  const row = await trx.selectFrom('freights').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-  return row && persistExpiry(trx, row, now);
-}
-
-async function lockBid(trx: Transaction<DB>, id: number): Promise<BidRow | undefined> {
-  return trx.selectFrom('bids').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-}
-
 /**
  * Runs a transition; a uniqueness violation (the one-accepted-bid index), a serialization
  * failure or a deadlock means a concurrent transition won: the whole transaction is rolled back
@@ -92,7 +81,7 @@ export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, in
   let existing: BidRow | undefined;
   if (input.id !== undefined) {
     // Another company's bid is not visible to the caller: a 404, like a missing one.
-    existing = await db.selectFrom('bids').selectAll().where('id', '=', input.id).where('company_id', '=', caller.companyId).executeTakeFirst();
+    existing = await ownBid(db, input.id, caller.companyId);
     if (!existing) return notFound;
     if (input.route !== undefined && input.route !== existing.freight_id) return refused('quotes.route_mismatch', existing.freight_id);
   }
@@ -120,13 +109,11 @@ export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, in
       if (!bid) return notFound;
       // Only an open bid changes: once a side has confirmed, the offer is what was confirmed.
       if (bid.status !== 'open') return refused('quotes.bid_not_open', freightId);
-      const updated = await trx.updateTable('bids').set(values).where('id', '=', bid.id).returningAll().executeTakeFirstOrThrow();
+      const updated = await updateBid(trx, bid.id, values);
       await emitEvent(trx, clock, { type: 'bid.updated', freightId, bidId: bid.id });
       return { kind: 'done', bid: updated, freight, awarded: false };
     }
-    const created = await trx
-      .insertInto('bids')
-      .values({
+    const created = await insertBid(trx, {
         ...values,
         freight_id: freightId,
         company_id: caller.companyId,
@@ -136,9 +123,7 @@ export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, in
         type: freight.company_id === caller.companyId ? 'selling' : 'buying',
         deadline: freight.deadline,
         created: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+      });
     await emitEvent(trx, clock, { type: 'bid.created', freightId, bidId: created.id });
     return { kind: 'done', bid: created, freight, awarded: false };
   });
@@ -154,12 +139,7 @@ export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, in
  */
 export async function confirmBid(db: Kysely<DB>, clock: Clock, caller: Caller, bidId: number): Promise<Transition> {
   const now = clock.now();
-  const probe = await db
-    .selectFrom('bids')
-    .innerJoin('freights', 'freights.id', 'bids.freight_id')
-    .select(['bids.freight_id', 'bids.company_id as bidder', 'freights.company_id as owner'])
-    .where('bids.id', '=', bidId)
-    .executeTakeFirst();
+  const probe = await bidParties(db, bidId);
   if (!probe || (probe.owner !== caller.companyId && probe.bidder !== caller.companyId)) return notFound;
 
   return transition(db, probe.freight_id, 'quotes.not_confirmable', async (trx) => {
@@ -179,33 +159,17 @@ export async function confirmBid(db: Kysely<DB>, clock: Clock, caller: Caller, b
 
     const both = side === 'owner_confirmed' ? bid.bidder_confirmed : bid.owner_confirmed;
     if (!both) {
-      const pending = await trx.updateTable('bids').set({ [side]: true, status: 'pending', modified: now }).where('id', '=', bid.id).returningAll().executeTakeFirstOrThrow();
-      const f = freight.status === 'open' ? await trx.updateTable('freights').set({ status: 'pending', modified: now }).where('id', '=', freight.id).returningAll().executeTakeFirstOrThrow() : freight;
+      const pending = await updateBid(trx, bid.id, { [side]: true, status: 'pending', modified: now });
+      const f = freight.status === 'open' ? await updateFreight(trx, freight.id, { status: 'pending', modified: now }) : freight;
       await emitEvent(trx, clock, { type: 'bid.confirmed', freightId: freight.id, bidId: bid.id });
       return { kind: 'done', bid: pending, freight: f, awarded: false };
     }
 
     // The award. The accepted bid is written first: if another bid of this freight were
     // accepted already (impossible under the lock), the unique index stops here.
-    const accepted = await trx
-      .updateTable('bids')
-      .set({ owner_confirmed: true, bidder_confirmed: true, status: 'accepted', modified: now })
-      .where('id', '=', bid.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await trx
-      .updateTable('bids')
-      .set({ status: 'open', owner_confirmed: false, bidder_confirmed: false, modified: now })
-      .where('freight_id', '=', freight.id)
-      .where('id', '!=', bid.id)
-      .where('status', '=', 'pending')
-      .execute();
-    const taken = await trx
-      .updateTable('freights')
-      .set({ status: 'taken', winner_id: bid.company_id, transport_company_id: bid.company_id, price: bid.amount!, modified: now })
-      .where('id', '=', freight.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const accepted = await updateBid(trx, bid.id, { owner_confirmed: true, bidder_confirmed: true, status: 'accepted', modified: now });
+    await reopenPendingBids(trx, freight.id, bid.id, now);
+    const taken = await updateFreight(trx, freight.id, { status: 'taken', winner_id: bid.company_id, transport_company_id: bid.company_id, price: bid.amount!, modified: now });
     await emitEvent(trx, clock, { type: 'bid.confirmed', freightId: freight.id, bidId: bid.id });
     await emitEvent(trx, clock, { type: 'freight.awarded', freightId: freight.id });
     return { kind: 'done', bid: accepted, freight: taken, awarded: true };
@@ -220,13 +184,7 @@ export async function confirmBid(db: Kysely<DB>, clock: Clock, caller: Caller, b
  */
 export async function revokeBid(db: Kysely<DB>, clock: Clock, caller: Caller, bidId: number): Promise<Transition> {
   const now = clock.now();
-  const probe = await db
-    .selectFrom('bids')
-    .innerJoin('freights', 'freights.id', 'bids.freight_id')
-    .select(['bids.freight_id'])
-    .where('bids.id', '=', bidId)
-    .where('bids.company_id', '=', caller.companyId)
-    .executeTakeFirst();
+  const probe = await ownBidFreight(db, bidId, caller.companyId);
   if (!probe) return notFound;
 
   return transition(db, probe.freight_id, 'quotes.bid_not_revocable', async (trx) => {
@@ -235,16 +193,10 @@ export async function revokeBid(db: Kysely<DB>, clock: Clock, caller: Caller, bi
     if (!freight || !bid || bid.company_id !== caller.companyId) return notFound;
     if (!LIVE.includes(bid.status) || !isOpenForBids(freight, now)) return refused('quotes.bid_not_revocable', freight.id);
 
-    const revoked = await trx
-      .updateTable('bids')
-      .set({ status: 'revoked', owner_confirmed: false, bidder_confirmed: false, modified: now })
-      .where('id', '=', bid.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const revoked = await updateBid(trx, bid.id, { status: 'revoked', owner_confirmed: false, bidder_confirmed: false, modified: now });
     let f = freight;
     if (freight.status === 'pending') {
-      const stillPending = await trx.selectFrom('bids').select('id').where('freight_id', '=', freight.id).where('status', '=', 'pending').executeTakeFirst();
-      if (!stillPending) f = await trx.updateTable('freights').set({ status: 'open', modified: now }).where('id', '=', freight.id).returningAll().executeTakeFirstOrThrow();
+      if (!(await hasPendingBid(trx, freight.id))) f = await updateFreight(trx, freight.id, { status: 'open', modified: now });
     }
     await emitEvent(trx, clock, { type: 'bid.revoked', freightId: freight.id, bidId: bid.id });
     return { kind: 'done', bid: revoked, freight: f, awarded: false };

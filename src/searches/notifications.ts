@@ -1,6 +1,4 @@
-import type { FreightRow } from '../freights/lifecycle.ts';
-import { hadBidSql, roleOf, type Role } from '../freights/policy.ts';
-import { freightSelection, presentMany, type ReadContext } from '../freights/store.ts';
+import { presentMany, visibleFreights, type ReadContext } from '../freights/store.ts';
 import { presentSearch } from './present.ts';
 import { notificationsOf, type NotificationRow } from './store.ts';
 
@@ -14,23 +12,10 @@ export async function presentNotifications(rc: ReadContext, rows: NotificationRo
   const company = rc.caller.companyId;
   const freightIds = [...new Set(rows.map((r) => r.freight_id))];
   const searchIds = [...new Set(rows.map((r) => r.search_id).filter((id): id is number => id !== null))];
-  const [freights, searches] = await Promise.all([
-    freightIds.length
-      ? rc.db
-          .selectFrom('freights')
-          .innerJoin('companies', 'companies.id', 'freights.company_id')
-          .select(freightSelection(now))
-          .select((eb) => ['companies.name as company_name', hadBidSql(eb, company).as('had_bid')])
-          .where('freights.id', 'in', freightIds)
-          .execute()
-      : [],
+  const [visible, searches] = await Promise.all([
+    visibleFreights(rc.db, now, company, freightIds),
     searchIds.length ? rc.db.selectFrom('saved_searches').selectAll().where('id', 'in', searchIds).where('user_id', '=', rc.caller.userId).execute() : [],
   ]);
-  const visible: Array<{ row: FreightRow; role: Role; companyName: string }> = [];
-  for (const { company_name, had_bid, ...row } of freights) {
-    const role = roleOf(row as FreightRow, company, Boolean(had_bid));
-    if (role) visible.push({ row: row as FreightRow, role, companyName: company_name });
-  }
   const presented = await presentMany(rc, visible);
   const routes = new Map(visible.map((v, i) => [v.row.id, presented[i]]));
   const searchById = new Map(searches.map((s) => [s.id, presentSearch(s, rc.clock)]));

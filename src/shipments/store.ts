@@ -1,9 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { FreightRow } from '../freights/lifecycle.ts';
 import { listFreights } from '../freights/lists.ts';
-import { hadBidSql, roleOf, type Role } from '../freights/policy.ts';
-import { freightSelection } from '../freights/store.ts';
+import { visibleFreights } from '../freights/store.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { Paging } from '../kernel/paging.ts';
@@ -18,15 +16,6 @@ export async function freightListShipments(db: Kysely<DB>, clock: Clock, caller:
   return items ? items.map(({ row, role }) => presentShipment(row, role)) : null;
 }
 
-function withRoles(rows: Array<FreightRow & { had_bid: unknown }>, companyId: number): Array<{ row: FreightRow; role: Role }> {
-  const out: Array<{ row: FreightRow; role: Role }> = [];
-  for (const { had_bid, ...row } of rows) {
-    const role = roleOf(row as FreightRow, companyId, Boolean(had_bid));
-    if (role) out.push({ row: row as FreightRow, role });
-  }
-  return out;
-}
-
 /**
  * The Shipments among `ids` the caller may see now (decisions.md §4), by id. Freights that are
  * missing or not visible are absent from the map. One query whatever the number of ids.
@@ -35,12 +24,6 @@ export async function visibleShipments(db: Kysely<DB>, clock: Clock, caller: Cal
   const out = new Map<number, Shipment>();
   if (ids.length === 0) return out;
   // Effective statuses (expiry computed from the deadline, lifecycle.ts), one statement.
-  const rows = await db
-    .selectFrom('freights')
-    .select(freightSelection(clock.now()))
-    .select((eb) => hadBidSql(eb, caller.companyId).as('had_bid'))
-    .where('freights.id', 'in', [...new Set(ids)])
-    .execute();
-  for (const { row, role } of withRoles(rows, caller.companyId)) out.set(row.id, presentShipment(row, role));
+  for (const { row, role } of await visibleFreights(db, clock.now(), caller.companyId, ids)) out.set(row.id, presentShipment(row, role));
   return out;
 }

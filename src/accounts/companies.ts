@@ -1,0 +1,113 @@
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+
+/**
+ * What other modules read about companies and users (the accounts module owns their tables):
+ * names for ids, whether an id is a company, names to ids, contact persons, and SQL pieces for
+ * statements of other modules that show a company's name.
+ */
+
+type Db = Kysely<DB> | Transaction<DB>;
+const MAX_IDS = 500;
+
+const ids = (list: Array<number | null | undefined>) => [...new Set(list.filter((id): id is number => typeof id === 'number' && Number.isSafeInteger(id)))].slice(0, MAX_IDS);
+
+/** Company names by id (at most 500 ids), one query. */
+export async function namesOfCompanies(db: Db, list: Array<number | null | undefined>): Promise<Map<number, string>> {
+  const wanted = ids(list);
+  if (!wanted.length) return new Map();
+  const rows = await db.selectFrom('companies').select(['id', 'name']).where('id', 'in', wanted).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** Whether the id is a company's (for input that names one). */
+export async function isCompany(db: Db, id: number): Promise<boolean> {
+  return Boolean(await db.selectFrom('companies').select('id').where('id', '=', id).executeTakeFirst());
+}
+
+/** The company's name, or undefined. */
+export async function companyName(db: Db, companyId: number): Promise<string | undefined> {
+  const row = await db.selectFrom('companies').select('name').where('id', '=', companyId).executeTakeFirst();
+  return row?.name;
+}
+
+/**
+ * SQL: the name of the company whose id is `id` (an SQL expression of the outer statement, e.g.
+ * sql`freights.company_id`): a primary-key lookup per row, for statements that show names.
+ */
+export function companyNameSql(id: RawBuilder<unknown>) {
+  return sql<string>`(select companies.name from companies where companies.id = ${id})`;
+}
+
+/**
+ * Companies other than `company` to pick from: those for which `first` holds (an SQL condition
+ * on `c.id`, the company's id) first, then by name; at most `limit`.
+ */
+export async function companiesToPick(db: Db, company: number, first: (id: RawBuilder<number>) => RawBuilder<unknown>, limit: number): Promise<Array<{ id: number; name: string }>> {
+  const rows = await sql<{ id: number; name: string; partner: boolean }>`
+    select c.id, c.name, ${first(sql<number>`c.id`)} as partner
+    from companies c
+    where c.id <> ${company}
+    order by partner desc, c.name, c.id
+    limit ${limit}`.execute(db);
+  return rows.rows.map((r) => ({ id: Number(r.id), name: r.name }));
+}
+
+/**
+ * Company names typed in a form (comma or line separated; an id works too) to ids. Names match
+ * case-insensitively and exactly; names that match no company, or several, come back unknown.
+ */
+export async function companiesByName(db: Db, text: string): Promise<{ ids: number[]; unknown: string[] }> {
+  const parts = text
+    .split(/[,;\n]/)
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .slice(0, 200);
+  const found: number[] = [];
+  const unknown: string[] = [];
+  const names = parts.filter((p) => !/^\d{1,9}$/.test(p));
+  const numeric = parts.filter((p) => /^\d{1,9}$/.test(p)).map(Number);
+  const byName = names.length
+    ? await db
+        .selectFrom('companies')
+        .select(['id', 'name'])
+        .where(sql<string>`lower(name)`, 'in', names.map((n) => n.toLowerCase()))
+        .execute()
+    : [];
+  const byId = numeric.length ? await db.selectFrom('companies').select('id').where('id', 'in', numeric).execute() : [];
+  for (const part of parts) {
+    if (/^\d{1,9}$/.test(part)) {
+      if (byId.some((r) => r.id === Number(part))) found.push(Number(part));
+      else unknown.push(part);
+      continue;
+    }
+    const matches = byName.filter((r) => r.name.toLowerCase() === part.toLowerCase());
+    if (matches.length === 1) found.push(matches[0]!.id);
+    else unknown.push(part);
+  }
+  return { ids: [...new Set(found)], unknown };
+}
+
+/**
+ * A place's city for display: an airport's city, else the city nearest to the coordinates (the
+ * city data answers within a short wait; while it loads, no name). Null when unknown.
+ */
+export interface Contact {
+  realname: string;
+  email: string;
+  company: string;
+}
+
+/** A user as the other side's contact person: name, e-mail and company. */
+export async function contactOf(db: Db, userId: number | null | undefined): Promise<Contact | null> {
+  if (typeof userId !== 'number') return null;
+  const row = await db
+    .selectFrom('users')
+    .innerJoin('companies', 'companies.id', 'users.company_id')
+    .select(['users.realname', 'users.email', 'companies.name as company'])
+    .where('users.id', '=', userId)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** The user who made the accepted bid of a freight (the winner's contact person). */
