@@ -6,7 +6,7 @@ import type { Caller } from '../kernel/context.ts';
 import { readString, type Params } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
 import { checkRateSheet, RateImportError, storeRateSheet } from '../pricing/import.ts';
-import { recordStatusEvents } from '../tracking/store.ts';
+import { recordStatusEvents } from './status-events.ts';
 import { decodeContent, utf8Text } from './content.ts';
 import { parseFsu } from './fsu.ts';
 import { nextTurn } from '../kernel/pace.ts';

@@ -1,7 +1,7 @@
 import type { Clock } from '../kernel/time.ts';
 import type { StatusEvent } from '../events/types.ts';
 import { readCsvInSlices } from '../kernel/pace.ts';
-import { normaliseAwb } from '../tracking/awb.ts';
+import { normaliseAwb } from './awb.ts';
 import { FileRefused } from './problems.ts';
 import { flightNumber, Problems } from './status-fields.ts';
 

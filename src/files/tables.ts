@@ -1,3 +1,4 @@
+import type { Decimal } from '../db/columns.ts';
 import type { ColumnType, Generated } from 'kysely';
 
 export interface FilesTable {
@@ -29,7 +30,25 @@ export interface FilePartsTable {
   bytes: Uint8Array;
 }
 
+/** Status events as pushed (status CSV, FSU, XFSU): one row per event, with the pushing company and file. */
+export interface AwbEventsTable {
+  id: Generated<number>;
+  awb: string;
+  code: string;
+  event_time: Date | null;
+  location: string | null;
+  flight_number: string | null;
+  pieces: number | null;
+  weight: Decimal | null;
+  special_handling_codes: string | null;
+  warehouse_location: string | null;
+  company_id: number | null;
+  file_id: number | null;
+  created: Date;
+}
+
 export interface FileTables {
   files: FilesTable;
   file_parts: FilePartsTable;
+  awb_events: AwbEventsTable;
 }

@@ -2,7 +2,7 @@ import { SaxesParser, type SaxesTagNS } from 'saxes';
 import type { StatusEvent } from '../events/types.ts';
 import { airportZone, localTime } from './airport-time.ts';
 import { nextTurn, pacer } from '../kernel/pace.ts';
-import { normaliseAwb } from '../tracking/awb.ts';
+import { normaliseAwb } from './awb.ts';
 import { FileRefused } from './problems.ts';
 import { flightNumber, poundsToKg, Problems, STATUS_CODES, weightText } from './status-fields.ts';
 

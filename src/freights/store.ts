@@ -306,3 +306,23 @@ export async function visibleFreights(db: Kysely<DB>, now: Date, companyId: numb
   }
   return out;
 }
+
+/**
+ * The parties (owner, winner, transport company) of the freights carrying the AWB, matched by
+ * its digits (freights_awb_digits_idx), any status but revoked; at most 100 freights. The rule
+ * of public tracking (src/tracking/policy.ts).
+ */
+export async function awbParties(db: Kysely<DB>, awb: string): Promise<number[]> {
+  const digits = awb.replace(/\D/g, '');
+  const freights = await db
+    .selectFrom('freights')
+    .select(['company_id', 'winner_id', 'transport_company_id'])
+    .where('awb', 'is not', null)
+    .where(sql<string>`regexp_replace(awb, '\\D', '', 'g')`, '=', digits)
+    .where('status', '<>', 'revoked')
+    .limit(100)
+    .execute();
+  const ids = new Set<number>();
+  for (const f of freights) for (const id of [f.company_id, f.winner_id, f.transport_company_id]) if (id !== null) ids.add(id);
+  return [...ids];
+}

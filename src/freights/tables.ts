@@ -105,27 +105,10 @@ export interface FlightsTable {
   created: Date;
 }
 
-export interface AwbEventsTable {
-  id: Generated<number>;
-  awb: string;
-  code: string;
-  event_time: Date | null;
-  location: string | null;
-  flight_number: string | null;
-  pieces: number | null;
-  weight: Decimal | null;
-  special_handling_codes: string | null;
-  warehouse_location: string | null;
-  company_id: number | null;
-  file_id: number | null;
-  created: Date;
-}
-
 export interface FreightTables {
   freights: FreightsTable;
   freight_pieces: FreightPiecesTable;
   bids: BidsTable;
   templates: TemplatesTable;
   flights: FlightsTable;
-  awb_events: AwbEventsTable;
 }

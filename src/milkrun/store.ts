@@ -128,3 +128,29 @@ export async function moveShipment(db: Kysely<DB>, now: Date, caller: Caller, id
     return { kind: 'ok', row: updated };
   });
 }
+
+/**
+ * A company's air shipments are its milk-run import shipments (one per AWB and company, built
+ * from the status events it pushed), seen by the same parties as in the milk-run JSON API: the
+ * company that pushed (owner) and the trucker it dispatched to (carrier). Anyone else: null (404).
+ */
+export function shipmentOfParty(db: Kysely<DB>, companyId: number, id: number): Promise<MilkrunRow | undefined> {
+  return db
+    .selectFrom('milkrun_shipments')
+    .selectAll()
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('company_id', '=', companyId), eb('carrier_id', '=', companyId)]))
+    .executeTakeFirst();
+}
+
+/** A page of the shipments the company sees (owner or carrier), newest first. */
+export function shipmentsOfParty(db: Kysely<DB>, companyId: number, paging: Paging): Promise<Array<{ id: number }>> {
+  return db
+    .selectFrom('milkrun_shipments')
+    .select('id')
+    .where((eb) => eb.or([eb('company_id', '=', companyId), eb('carrier_id', '=', companyId)]))
+    .orderBy('id', 'desc')
+    .limit(paging.limit)
+    .offset(offsetOf(paging))
+    .execute();
+}

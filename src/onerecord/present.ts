@@ -1,5 +1,5 @@
 import type { MilkrunRow } from '../milkrun/present.ts';
-import type { EventRow } from './store.ts';
+import type { EventRow } from '../files/status-events.ts';
 
 /**
  * IATA ONE Record logistics objects (data model 3.2, cargo ontology

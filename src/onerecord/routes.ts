@@ -3,7 +3,8 @@ import type { Caller, Services } from '../kernel/context.ts';
 import { readString } from '../kernel/params.ts';
 import { readPaging } from '../kernel/paging.ts';
 import { Iris, MAX_PIECES, presentError, presentEvent, presentEvents, presentNoEvents, presentPiece, presentShipment, presentShipmentList, presentWaybill } from './present.ts';
-import { companyShipments, shipmentEvents, shipmentTotals, visibleShipment } from './store.ts';
+import { shipmentOfParty, shipmentsOfParty } from '../milkrun/store.ts';
+import { shipmentEvents, shipmentTotals } from '../files/status-events.ts';
 
 const LD = 'application/ld+json';
 const OBJECT = /^(shipment|waybill)-(\d{1,9})$|^piece-(\d{1,9})-(\d{1,4})$/;
@@ -30,7 +31,7 @@ export function registerOneRecordRoutes(app: FastifyInstance, services: Services
 
   get('/onerecord/shipments', async (ctx) => {
     const paging = readPaging(ctx.query);
-    const rows = await companyShipments(ctx.services.db, ctx.caller.companyId, paging);
+    const rows = await shipmentsOfParty(ctx.services.db, ctx.caller.companyId, paging);
     return presentShipmentList(ctx.iris, rows.map((r) => r.id), paging.page);
   });
 
@@ -81,7 +82,7 @@ async function objectOf(ctx: LdContext) {
   if (!m) return null;
   const kind = (m[1] ?? 'piece') as 'shipment' | 'waybill' | 'piece';
   const id = Number(m[2] ?? m[3]);
-  const row = await visibleShipment(ctx.services.db, ctx.caller.companyId, id);
+  const row = await shipmentOfParty(ctx.services.db, ctx.caller.companyId, id);
   if (!row) return null;
   const piece = m[4] === undefined ? undefined : Number(m[4]);
   if (piece !== undefined && piece < 1) return null;

@@ -1,8 +1,8 @@
-// AWB numbers (src/tracking/awb.ts) and status events by AWB (src/events/types.ts), tested where they live.
+// AWB numbers (src/files/awb.ts) and status events by AWB (src/events/types.ts), tested where they live.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eventsByAwb, type StatusEvent } from '../../src/events/types.ts';
-import { awbCheckDigitValid, normaliseAwb } from '../../src/tracking/awb.ts';
+import { awbCheckDigitValid, normaliseAwb } from '../../src/files/awb.ts';
 
 test('normaliseAwb: each caller names what it drops before the eleven digits', () => {
   assert.equal(normaliseAwb(' 020-12345675 ', 'space'), '020-12345675');

@@ -1,8 +1,12 @@
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import type { AwbEventsTable } from './tables.ts';
 import { emitShipmentStatus } from '../freights/events.ts';
 import type { StatusEvent } from '../events/types.ts';
 import { applyStatusEvents } from '../milkrun/store.ts';
+
+/** A stored status event. */
+export type EventRow = Selectable<AwbEventsTable>;
 
 /** Who pushed a batch of status events, and in which file. */
 export interface EventSource {
@@ -61,4 +65,49 @@ export async function eventsOfCompanies(db: Kysely<DB>, awb: string, companies: 
     .orderBy('id')
     .limit(1000)
     .execute();
+}
+
+/** The company whose published event for the AWB arrived first (public tracking without a freight), or undefined. */
+export async function firstPusher(db: Kysely<DB>, awb: string): Promise<number | undefined> {
+  const first = await db
+    .selectFrom('awb_events')
+    .select('company_id')
+    .where('awb', 'in', awbSpellings(awb))
+    .where(eventIsPublished)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return first ? (first.company_id as number) : undefined;
+}
+
+/** At most this many events are listed for one shipment (newest beyond it are left out). */
+export const MAX_EVENTS = 1000;
+
+/** The events that built a milk-run shipment (ONE Record): those its owner pushed for its AWB (published files only), oldest first. */
+export function shipmentEvents(db: Kysely<DB>, shipment: { awb: string; company_id: number }): Promise<EventRow[]> {
+  return db
+    .selectFrom('awb_events')
+    .selectAll()
+    .where('awb', 'in', awbSpellings(shipment.awb))
+    .where('company_id', '=', shipment.company_id)
+    .where(eventIsPublished)
+    .orderBy('event_time', (ob) => ob.asc().nullsLast())
+    .orderBy('id')
+    .limit(MAX_EVENTS)
+    .execute() as Promise<EventRow[]>;
+}
+
+/** The most pieces and weight any event reported: the whole shipment (a part's event reports less). */
+export async function shipmentTotals(db: Kysely<DB>, shipment: { awb: string; company_id: number; pieces: number | null; weight: string | null }): Promise<{ pieces: number | null; weight: string | null }> {
+  const row = await db
+    .selectFrom('awb_events')
+    .select([sql<number | null>`max(pieces)`.as('pieces'), sql<string | null>`max(weight)::text`.as('weight')])
+    .where('awb', 'in', awbSpellings(shipment.awb))
+    .where('company_id', '=', shipment.company_id)
+    .where(eventIsPublished)
+    .executeTakeFirst();
+  const pieces = Math.max(row?.pieces ?? 0, shipment.pieces ?? 0);
+  const weights = [row?.weight, shipment.weight].filter((w): w is string => w !== null && w !== undefined);
+  const weight = weights.length ? weights.reduce((a, b) => (Number(a) >= Number(b) ? a : b)) : null;
+  return { pieces: pieces > 0 ? pieces : null, weight };
 }
