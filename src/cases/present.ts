@@ -5,6 +5,11 @@ import type { Clock } from '../kernel/time.ts';
 import { visibleShipments } from '../shipments/store.ts';
 import { linksOf, type CaseRow } from './store.ts';
 
+/** A case as api.md presents it, with its links. */
+export type CaseView = Awaited<ReturnType<typeof presentCases>>[number];
+/** One link of a case ("Case link"). */
+export type CaseLinkView = CaseView['_links'][number];
+
 /**
  * api.md "Case" with `_links` ("Case link"). A link's `object` is the Shipment as the caller
  * may see it now: masked for a former bidder, null once the freight is no longer visible.
@@ -28,4 +33,10 @@ export async function presentCases(db: Kysely<DB>, clock: Clock, caller: Caller,
       object: shipments.get(l.freight_id) ?? null,
     })),
   }));
+}
+
+/** One case (add, view): presentCases answers one case for each row it is given. */
+export async function presentCase(db: Kysely<DB>, clock: Clock, caller: Caller, row: CaseRow): Promise<CaseView> {
+  const [found] = await presentCases(db, clock, caller, [row]);
+  return found!;
 }

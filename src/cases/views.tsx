@@ -3,10 +3,11 @@ import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
-import type { Outcome } from '../kernel/outcome.ts';
+import type { Answer } from '../kernel/outcome.ts';
 import { readId } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
 import { DataTable, Facts, Pager, text, type Column } from '../kernel/ui.tsx';
+import type { CaseLinkView, CaseView } from './present.ts';
 
 /**
  * HTML pages of cases (routes.ts): the company's cases with the add form, and one case with
@@ -75,19 +76,15 @@ addMessages('deu', {
   'cv.back': '‹ Alle Vorgänge',
 });
 
-type Row = Record<string, any>;
-type Answer = Extract<Outcome, { kind: 'ok' | 'error' }>;
-
 const casePath = (id: number | string) => `/cdr/cases/view/${id}`;
-const links = (c: Row): Row[] => (Array.isArray(c._links) ? c._links : []);
 
 /** GET /cdr/cases/index: the company's cases, newest first, and the form to open one. */
-export function casesPage(ctx: Ctx<Caller>, cases: Row[], paging: { page: number; limit: number }): Page {
+export function casesPage(ctx: Ctx<Caller>, cases: CaseView[], paging: { page: number; limit: number }): Page {
   const t = ctx.t;
-  const columns: Column<Row>[] = [
+  const columns: Column<CaseView>[] = [
     { label: t('cv.col.id'), cell: (c) => <a href={casePath(c.id)}>{String(c.id)}</a> },
     { label: t('cv.col.name'), cell: (c) => <a href={casePath(c.id)}>{text(c.name)}</a> },
-    { label: t('cv.col.links'), cell: (c) => String(links(c).length), numeric: true },
+    { label: t('cv.col.links'), cell: (c) => String(c._links.length), numeric: true },
     { label: t('cv.col.created'), cell: (c) => formatStamp(c.created, ctx.language) || text(c.created) },
     { label: t('cv.col.modified'), cell: (c) => formatStamp(c.modified, ctx.language) || text(c.modified) },
   ];
@@ -114,17 +111,17 @@ export function casesPage(ctx: Ctx<Caller>, cases: Row[], paging: { page: number
 }
 
 /** POST /cdr/cases/add: to the new case; a refusal back to the index. */
-export function caseAdded(outcome: Answer, ctx: Ctx<Caller>): PageResult {
+export function caseAdded(outcome: Answer<{ case: CaseView }>, ctx: Ctx<Caller>): PageResult {
   if (outcome.kind === 'error') return { redirect: '/cdr/cases/index', ok: false, message: outcome.message };
-  const c = (outcome.data as { case: Row }).case;
-  return { redirect: casePath(c.id), message: ctx.t('cv.opened', { name: String(c.name) }) };
+  const c = outcome.data.case;
+  return { redirect: casePath(c.id), message: ctx.t('cv.opened', { name: c.name }) };
 }
 
 /** GET /cdr/cases/view/{id}: facts, the linked shipments and the link form. */
-export function casePage(ctx: Ctx<Caller>, c: Row): Page {
+export function casePage(ctx: Ctx<Caller>, c: CaseView): Page {
   const t = ctx.t;
   const me = ctx.caller;
-  const columns: Column<Row>[] = [
+  const columns: Column<CaseLinkView>[] = [
     {
       label: t('cv.col.shipment'),
       cell: (l) => (l.object ? <a href={`/freights/view/${l.object.id}`}>{String(l.object.id)}</a> : <span class="muted">{t('cv.invisible')}</span>),
@@ -173,7 +170,7 @@ export function casePage(ctx: Ctx<Caller>, c: Row): Page {
           </div>
         </div>
         <h2>{t('cv.shipments')}</h2>
-        <DataTable columns={columns} rows={links(c)} empty={t('cv.no_links')} testId="case-links" />
+        <DataTable columns={columns} rows={c._links} empty={t('cv.no_links')} testId="case-links" />
       </section>
     ),
   };

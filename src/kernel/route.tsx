@@ -4,7 +4,7 @@ import type { EndpointDoc } from './doc.ts';
 import { formatOf } from './format.ts';
 import type { Page } from './html.tsx';
 import { isLanguage, translator, type Language } from './i18n.ts';
-import type { Outcome } from './outcome.ts';
+import type { Answer, Outcome } from './outcome.ts';
 import { mergeParams, readString, withoutNul, type Params } from './params.ts';
 import { renderJson, sendPage, sendRedirect } from './render.tsx';
 
@@ -15,7 +15,8 @@ const ENGLISH = translator('eng');
 /** What a page function may answer: a page, or a redirect (post/redirect/get after a form). */
 export type PageResult = Page | { redirect: string; message?: string; ok?: boolean };
 
-export interface EndpointSpec<C extends Caller | null> {
+/** An endpoint; `D` is the `data` of its success, so `page` receives what `handle` presented. */
+export interface EndpointSpec<C extends Caller | null, D = unknown> {
   method: HTTPMethods | HTTPMethods[];
   /** The path without `.json`; the same path serves the API (`.json`) and the HTML page. */
   path: string;
@@ -24,20 +25,21 @@ export interface EndpointSpec<C extends Caller | null> {
   /** `false`: a page without a JSON counterpart (a form): `.json` answers 404 and the API description leaves it out. */
   json?: false;
   bodyLimit?: number;
-  handle(ctx: Ctx<C>): Promise<Outcome>;
+  handle(ctx: Ctx<C>): Promise<Outcome<D>>;
   /** The HTML rendering of a success or functional failure; without it a plain page shows the data. */
-  page?(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx<C>): PageResult | Promise<PageResult>;
+  page?(outcome: Answer<D>, ctx: Ctx<C>): PageResult | Promise<PageResult>;
 }
 
 export interface Endpoint {
   auth: 'user' | 'public';
-  spec: EndpointSpec<any>;
+  // The route table holds endpoints of every data type; each spec was checked where it was written.
+  spec: EndpointSpec<any, any>;
 }
 
 /** An endpoint for logged-in callers: token for `.json`, session for pages. */
-export const userEndpoint = (spec: EndpointSpec<Caller>): Endpoint => ({ auth: 'user', spec });
+export const userEndpoint = <D,>(spec: EndpointSpec<Caller, D>): Endpoint => ({ auth: 'user', spec });
 /** An endpoint anyone may call (login, public rate search, tracking). */
-export const publicEndpoint = (spec: EndpointSpec<Caller | null>): Endpoint => ({ auth: 'public', spec });
+export const publicEndpoint = <D,>(spec: EndpointSpec<Caller | null, D>): Endpoint => ({ auth: 'public', spec });
 
 export function registerEndpoints(app: FastifyInstance, services: Services, endpoints: Endpoint[]): void {
   for (const endpoint of endpoints) {
@@ -95,7 +97,7 @@ async function run(endpoint: Endpoint, services: Services, req: FastifyRequest, 
   return renderHtml(endpoint.spec, outcome, ctx);
 }
 
-async function renderHtml(spec: EndpointSpec<any>, outcome: Outcome, ctx: Ctx<Caller | null>) {
+async function renderHtml(spec: EndpointSpec<any, any>, outcome: Outcome, ctx: Ctx<Caller | null>) {
   const h = { req: ctx.req, reply: ctx.reply, caller: ctx.caller, language: ctx.language };
   switch (outcome.kind) {
     case 'redirect':
@@ -131,7 +133,7 @@ export function notFoundPage(t: (key: string) => string): Page {
 }
 
 /** Fallback rendering for endpoints whose page is not written yet: the data, readable. */
-function plainPage(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>): Page {
+function plainPage(outcome: Answer): Page {
   return {
     title: outcome.kind === 'ok' ? 'Result' : 'Error',
     body: (
