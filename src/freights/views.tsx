@@ -444,8 +444,8 @@ function SaveSearch({ state, search, ctx }: { state: ListState; search: SearchQu
 export interface ListPageParts {
   /** The count of every list for the current search (src/searches/counts.ts), keyed by filter id. */
   countLists: (db: Ctx['db'], companyId: number, now: Date, search: FreightSearch) => Promise<Record<string, number>>;
-  /** Columns of lists that show no freights (53: tours, src/tms/views.tsx). */
-  listColumns: ReadonlyMap<number, (t: Translate, language: string) => Column<FreightView>[]>;
+  /** Columns of lists that show no freights (53: tours, src/tms/views.tsx); they take any row. */
+  listColumns: ReadonlyMap<number, (t: Translate, language: string) => Column<unknown>[]>;
 }
 
 export async function enlistPage(routes: FreightView[], state: ListState, ctx: Ctx<Caller>, parts: ListPageParts): Promise<Page> {

@@ -26,6 +26,14 @@ export interface Column<R> {
 }
 
 /**
+ * Columns written for rows of type R, for a table whose rows arrive as `unknown` (a list another
+ * module serves, e.g. the tours of enlist filter 53): a row that is not an R shows empty cells.
+ */
+export function columnsFor<R>(is: (row: unknown) => row is R, columns: Column<R>[]): Column<unknown>[] {
+  return columns.map((c) => ({ ...c, cell: (row: unknown) => (is(row) ? c.cell(row) : null) }));
+}
+
+/**
  * A table; on a phone (CSS) each row becomes a card whose cells carry their column's label
  * (`data-label`), so no table is wider than the screen. `caption` names it for screen readers.
  */

@@ -6,11 +6,17 @@ import type { ExternalList } from '../freights/lists.ts';
 import { offsetOf } from '../kernel/params.ts';
 import type { Paging } from '../kernel/paging.ts';
 import type { ShipmentList } from '../shipments/routes.ts';
+import type { Shipment } from '../shipments/present.ts';
 import { visibleShipments } from '../shipments/store.ts';
 import { tourFreightIds, type TourRow } from './store.ts';
 
 /** TMS monitoring lists of api.md, served on GET /freights/enlist/{51|52|53}.json. */
 export const TMS_LISTS = [51, 52, 53] as const;
+
+/** A tour as the tour endpoints and list 53 answer it. */
+export type TourView = Awaited<ReturnType<typeof presentTours>>[number];
+/** A shipment of lists 51 and 52 (52 names its tour). */
+export type TourShipment = Shipment & { tour_id?: number | null };
 
 /** A tour as answered by the tour endpoints and list 53: its shipments in tour order. */
 export async function presentTours(db: Kysely<DB>, clock: Clock, caller: Caller, tours: TourRow[]) {
@@ -35,7 +41,7 @@ export async function presentTours(db: Kysely<DB>, clock: Clock, caller: Caller,
  * 51 won orders of the caller's company (winner, status taken) on no tour; 52 freights on the
  * company's tours (Shipments with `tour_id`); 53 the company's tours. Null: not a TMS list.
  */
-export async function tmsList(db: Kysely<DB>, clock: Clock, caller: Caller, filterId: number, paging: Paging): Promise<unknown[] | null> {
+export async function tmsList(db: Kysely<DB>, clock: Clock, caller: Caller, filterId: number, paging: Paging): Promise<TourView[] | TourShipment[] | null> {
   const c = caller.companyId;
   if (filterId === 53) {
     const tours = await db
@@ -50,6 +56,12 @@ export async function tmsList(db: Kysely<DB>, clock: Clock, caller: Caller, filt
     return presentTours(db, clock, caller, tours);
   }
   if (filterId !== 51 && filterId !== 52) return null;
+  return tmsShipments(db, clock, caller, filterId, paging);
+}
+
+/** Lists 51 (won orders on no tour) and 52 (freights on the company's tours) as Shipments. */
+export async function tmsShipments(db: Kysely<DB>, clock: Clock, caller: Caller, filterId: 51 | 52, paging: Paging): Promise<TourShipment[]> {
+  const c = caller.companyId;
   const rows = await db
     .selectFrom('freights')
     .leftJoin('tour_freights', 'tour_freights.freight_id', 'freights.id')
@@ -62,7 +74,7 @@ export async function tmsList(db: Kysely<DB>, clock: Clock, caller: Caller, filt
     .offset(offsetOf(paging))
     .execute();
   const shipments = await visibleShipments(db, clock, caller, rows.map((r) => r.id));
-  return rows.flatMap((r) => {
+  return rows.flatMap((r): TourShipment[] => {
     const s = shipments.get(r.id);
     if (!s) return [];
     return filterId === 52 ? [{ ...s, tour_id: r.tour_id }] : [s];

@@ -2,31 +2,32 @@ import { fail, notFound, ok } from '../kernel/outcome.ts';
 import { findById, readId } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { readRouteIds, readTourDate, readTourName, type Read } from './fields.ts';
-import { presentTours, tmsList } from './lists.ts';
+import { presentTours, tmsShipments, type TourShipment, type TourView } from './lists.ts';
 import './messages.ts';
 import { TOUR_DOCS } from './schema.ts';
 import { createTour, deleteTour, editTour, findTour, type TourInput, type TourResult } from './store.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
-import type { Outcome } from '../kernel/outcome.ts';
+import type { Failure, Outcome } from '../kernel/outcome.ts';
 import { readPaging } from '../kernel/paging.ts';
 import { tourAdded, tourDeleted, tourEdited, tourFormPage, tourPage } from './views.tsx';
 
 /** The won orders on no tour (list 51), for the pages' forms: the first 100. */
-async function unplannedOrders(ctx: Ctx<Caller>): Promise<Record<string, unknown>[]> {
-  return ((await tmsList(ctx.db, ctx.clock, ctx.caller, 51, readPaging({ limit: '100' }))) ?? []) as Record<string, unknown>[];
+async function unplannedOrders(ctx: Ctx<Caller>): Promise<TourShipment[]> {
+  return tmsShipments(ctx.db, ctx.clock, ctx.caller, 51, readPaging({ limit: '100' }));
 }
 
 /** The first refusal among the read fields, as a status error; else null. */
-function firstRefusal(ctx: Ctx, ...reads: Array<Read<unknown> | undefined>): Outcome | null {
+function firstRefusal(ctx: Ctx, ...reads: Array<Read<unknown> | undefined>): Failure | null {
   for (const r of reads) if (r && !r.ok) return fail(ctx.t(r.reason, r.vars));
   return null;
 }
 
-async function answer(ctx: Ctx, result: TourResult): Promise<Outcome> {
+async function answer(ctx: Ctx, result: TourResult): Promise<Outcome<{ tour: TourView }>> {
   if (result.kind === 'not_found') return notFound();
   if (result.kind === 'refused') return fail(ctx.t(result.reason, result.vars));
   const [tour] = await presentTours(ctx.db, ctx.clock, ctx.caller, [result.tour]);
-  return ok({ tour });
+  // One tour in, one out.
+  return ok({ tour: tour! });
 }
 
 export function tmsEndpoints(): Endpoint[] {
@@ -85,7 +86,7 @@ export function tmsEndpoints(): Endpoint[] {
         return tour ? answer(ctx, { kind: 'ok', tour }) : notFound();
       },
       page: async (outcome, ctx) =>
-        outcome.kind === 'ok' ? tourPage(ctx, (outcome.data as { tour: Record<string, unknown> }).tour, await unplannedOrders(ctx)) : { redirect: '/freights/enlist/53', ok: false, message: outcome.message },
+        outcome.kind === 'ok' ? tourPage(ctx, outcome.data.tour, await unplannedOrders(ctx)) : { redirect: '/freights/enlist/53', ok: false, message: outcome.message },
     }),
     userEndpoint({
       method: 'POST',

@@ -3,10 +3,11 @@ import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
 import { addMessages, type Translate } from '../kernel/i18n.ts';
-import type { Outcome } from '../kernel/outcome.ts';
+import type { Answer } from '../kernel/outcome.ts';
 import { readId } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
-import { DataTable, Facts, PostButton, text, type Column } from '../kernel/ui.tsx';
+import { columnsFor, DataTable, Facts, PostButton, text, type Column } from '../kernel/ui.tsx';
+import type { TourShipment, TourView } from './lists.ts';
 
 /**
  * HTML pages of TMS tours (routes.ts). The tours list itself is the freights enlist page of
@@ -81,28 +82,29 @@ addMessages('deu', {
   'tmv.back': '‹ Alle Touren',
 });
 
-type Row = Record<string, any>;
-type Answer = Extract<Outcome, { kind: 'ok' | 'error' }>;
+type TourAnswer = Answer<{ tour: TourView }>;
 
 export const TOURS_LIST = '/freights/enlist/53';
 const tourPath = (id: number | string) => `/tours/view/${id}`;
-const routesOf = (tour: Row): Row[] => (Array.isArray(tour.routes) ? tour.routes : []);
-const totalKg = (tour: Row) => routesOf(tour).reduce((sum, r) => sum + (typeof r.weight === 'number' ? r.weight : 0), 0);
+const totalKg = (tour: TourView) => tour.routes.reduce((sum, r) => sum + (typeof r.weight === 'number' ? r.weight : 0), 0);
 
-/** The columns of the tours list (enlist filter 53, rendered by the freights module's page). */
-export function tourColumns(t: Translate, language = 'eng'): Column<Row>[] {
-  return [
+/** A row of list 53 is a tour (presentTours). */
+const isTour = (row: unknown): row is TourView => typeof row === 'object' && row !== null && 'route_ids' in row;
+
+/** The columns of the tours list (enlist filter 53, rendered by the freights module's page, whose rows are untyped). */
+export function tourColumns(t: Translate, language = 'eng'): Column<unknown>[] {
+  return columnsFor(isTour, [
     { label: t('tmv.col.id'), cell: (r) => <a href={tourPath(r.id)}>{String(r.id)}</a> },
     { label: t('tmv.col.name'), cell: (r) => <a href={tourPath(r.id)}>{text(r.name)}</a> },
     { label: t('tmv.col.date'), cell: (r) => formatDay(r.date, language) || '–' },
-    { label: t('tmv.col.orders'), cell: (r) => String(routesOf(r).length), numeric: true },
+    { label: t('tmv.col.orders'), cell: (r) => String(r.routes.length), numeric: true },
     { label: t('tmv.col.weight'), cell: (r) => formatNumber(totalKg(r), language), numeric: true },
-  ];
+  ]);
 }
 
 /** Shipments (won orders) as a table; `pick` adds a checkbox per row named route_ids[]. */
-function shipmentColumns(t: Translate, pick: boolean, language = 'eng'): Column<Row>[] {
-  const columns: Column<Row>[] = [
+function shipmentColumns(t: Translate, pick: boolean, language = 'eng'): Column<TourShipment>[] {
+  const columns: Column<TourShipment>[] = [
     { label: t('tmv.col.freight'), cell: (s) => <a href={`/freights/view/${s.id}`}>{String(s.id)}</a> },
     { label: t('tmv.col.from'), cell: (s) => text(s.from) },
     { label: t('tmv.col.to'), cell: (s) => text(s.to) },
@@ -114,7 +116,7 @@ function shipmentColumns(t: Translate, pick: boolean, language = 'eng'): Column<
 }
 
 /** GET /tours/add (HTML only): name, date and the won orders on no tour to pick. */
-export function tourFormPage(ctx: Ctx<Caller>, orders: Row[]): Page {
+export function tourFormPage(ctx: Ctx<Caller>, orders: TourShipment[]): Page {
   const t = ctx.t;
   return {
     title: t('tmv.plan'),
@@ -149,17 +151,17 @@ export function tourFormPage(ctx: Ctx<Caller>, orders: Row[]): Page {
 }
 
 /** POST /tours/add: to the tours list; a refusal back to the form. */
-export function tourAdded(outcome: Answer, ctx: Ctx<Caller>): PageResult {
+export function tourAdded(outcome: TourAnswer, ctx: Ctx<Caller>): PageResult {
   if (outcome.kind === 'error') return { redirect: '/tours/add', ok: false, message: outcome.message };
-  const tour = (outcome.data as { tour: Row }).tour;
-  return { redirect: TOURS_LIST, message: ctx.t('tmv.planned', { name: String(tour.name) }) };
+  const tour = outcome.data.tour;
+  return { redirect: TOURS_LIST, message: ctx.t('tmv.planned', { name: tour.name }) };
 }
 
 /** GET /tours/view/{id}: facts, the orders in tour order, the edit form and delete. */
-export function tourPage(ctx: Ctx<Caller>, tour: Row, orders: Row[]): Page {
+export function tourPage(ctx: Ctx<Caller>, tour: TourView, orders: TourShipment[]): Page {
   const t = ctx.t;
   const csrf = ctx.reply.generateCsrf();
-  const ids = Array.isArray(tour.route_ids) ? tour.route_ids.map(String).join(', ') : '';
+  const ids = tour.route_ids.map(String).join(', ');
   return {
     title: `${t('tmv.col.id')} ${text(tour.name)}`,
     body: (
@@ -180,7 +182,7 @@ export function tourPage(ctx: Ctx<Caller>, tour: Row, orders: Row[]): Page {
             <Facts
               items={[
                 [t('tmv.col.date'), text(tour.date)],
-                [t('tmv.col.orders'), String(routesOf(tour).length)],
+                [t('tmv.col.orders'), String(tour.routes.length)],
                 [t('tmv.col.weight'), String(totalKg(tour))],
                 [t('tmv.created'), text(tour.created)],
                 [t('tmv.modified'), text(tour.modified)],
@@ -211,7 +213,7 @@ export function tourPage(ctx: Ctx<Caller>, tour: Row, orders: Row[]): Page {
           </div>
         </div>
         <h2>{t('tmv.on_tour')}</h2>
-        <DataTable columns={shipmentColumns(t, false, ctx.language)} rows={routesOf(tour)} empty={t('tmv.no_routes')} testId="tour-routes" />
+        <DataTable columns={shipmentColumns(t, false, ctx.language)} rows={tour.routes} empty={t('tmv.no_routes')} testId="tour-routes" />
         <h2>{t('tmv.orders')}</h2>
         <DataTable columns={shipmentColumns(t, false, ctx.language)} rows={orders} empty={t('tmv.no_orders')} testId="won-orders" />
       </section>
@@ -220,7 +222,7 @@ export function tourPage(ctx: Ctx<Caller>, tour: Row, orders: Row[]): Page {
 }
 
 /** POST /tours/edit/{id}: back to the tour page with a flash either way. */
-export function tourEdited(outcome: Answer, ctx: Ctx<Caller>): PageResult {
+export function tourEdited(outcome: TourAnswer, ctx: Ctx<Caller>): PageResult {
   const id = readId(ctx.path.id);
   const to = id === undefined ? TOURS_LIST : tourPath(id);
   if (outcome.kind === 'error') return { redirect: to, ok: false, message: outcome.message };
@@ -228,7 +230,7 @@ export function tourEdited(outcome: Answer, ctx: Ctx<Caller>): PageResult {
 }
 
 /** POST /tours/delete/{id}: to the tours list. */
-export function tourDeleted(outcome: Answer, ctx: Ctx<Caller>): PageResult {
+export function tourDeleted(outcome: Answer<{ tour: { id: number } }>, ctx: Ctx<Caller>): PageResult {
   if (outcome.kind === 'error') return { redirect: TOURS_LIST, ok: false, message: outcome.message };
   return { redirect: TOURS_LIST, message: ctx.t('tmv.deleted') };
 }
