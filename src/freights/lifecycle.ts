@@ -293,3 +293,8 @@ export async function lockFreight(trx: Transaction<DB>, id: number, now: Date): 
 export function updateFreight(trx: Transaction<DB>, id: number, set: Updateable<FreightsTable>): Promise<FreightRow> {
   return trx.updateTable('freights').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
+
+/** Locks freights in id order (planning them on a tour); their id, winner and stored status. */
+export function lockFreights(trx: Transaction<DB>, ids: readonly number[]): Promise<Array<{ id: number; winner_id: number | null; status: string }>> {
+  return trx.selectFrom('freights').select(['id', 'winner_id', 'status']).where('id', 'in', [...ids]).orderBy('id').forUpdate().execute();
+}

@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type OrderByItemBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type OrderByItemBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import { executeShape, PreparedStatement, statementBuilder } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
 import type { Paging } from '../kernel/paging.ts';
@@ -340,4 +340,25 @@ export async function enlist(rc: ReadContext, filterId: number, paging: Paging, 
   if (external) return external(rc, paging);
   const items = await listFreights(rc, filterId, paging, { withPieces: true, search });
   return items && presentMany(rc, items);
+}
+
+/** A won order of the company: it is the winner and the stored status is taken (TMS list 51). */
+export const isWonOrder = (eb: EB, companyId: number) => eb.and([eb('freights.winner_id', '=', companyId), eb('freights.status', '=', 'taken')]);
+
+/**
+ * A page of freight ids in the paging's order (nullable sort keys last, then id), among the
+ * freights for which `where` holds, each with `columns` (SQL over the row `freights`). Other
+ * modules' lists over freights (TMS 51 and 52) read their page with it, in one statement.
+ */
+export function freightIdPage<C extends string>(db: Kysely<DB>, paging: Paging, where: (eb: EB) => Expression<SqlBool>, columns: Record<C, RawBuilder<unknown>>) {
+  return db
+    .selectFrom('freights')
+    .select('freights.id')
+    .select(Object.entries<RawBuilder<unknown>>(columns).map(([name, value]) => value.as(name)))
+    .where(where)
+    .orderBy(`freights.${paging.sort}`, (ob) => (paging.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+    .orderBy('freights.id', paging.direction)
+    .limit(paging.limit)
+    .offset(offsetOf(paging))
+    .execute() as Promise<Array<{ id: number } & Record<C, unknown>>>;
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import { DateTime } from 'luxon';
 import { airportByCode } from '../airports/index.ts';
 import type { DB } from '../db/schema.ts';
@@ -479,3 +479,28 @@ export const SEARCH_INPUT_PROPERTIES = {
   media: Type.Optional(Type.Union([Type.Literal('road'), Type.Literal('air')])),
   q: described('words that must each appear in display_id, the places of the caption, or (owner and winner) refs values; case-insensitive'),
 };
+
+/** A freight in the market, as saved searches are matched against it (src/searches/alerts.ts). */
+export function marketCandidate(db: Kysely<DB> | Transaction<DB>, freightId: number) {
+  return db.selectFrom('freights').select(['id', 'company_id', 'visibility', 'whitelist', 'status']).where('id', '=', freightId).executeTakeFirst();
+}
+
+/**
+ * Which of the searches (each for the company that saved it) the freight matches, by the lists'
+ * own SQL (searchConditions) evaluated on this one row for every search in one statement;
+ * undefined when the freight is missing.
+ */
+export async function searchesMatching(db: Kysely<DB> | Transaction<DB>, freightId: number, searches: Array<{ search: () => FreightSearch; company: number }>, now: Date): Promise<boolean[] | undefined> {
+  const row = await db
+    .selectFrom('freights')
+    .select((eb) =>
+      searches.map((s, k) => {
+        const conditions = searchConditions(eb, s.search(), s.company, now, { mayBeMasked: false });
+        const matches = conditions.length ? sql<SqlBool>`${eb.and(conditions)}` : sql<SqlBool>`true`;
+        return matches.as(`m${k}`);
+      }),
+    )
+    .where('freights.id', '=', freightId)
+    .executeTakeFirst();
+  return row && searches.map((_, k) => (row as Record<string, unknown>)[`m${k}`] === true);
+}

@@ -1,7 +1,7 @@
-import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { emitEvent } from '../freights/events.ts';
-import { readFreightSearch, searchConditions } from '../freights/search.ts';
+import { marketCandidate, readFreightSearch, searchesMatching } from '../freights/search.ts';
 import type { Clock } from '../kernel/time.ts';
 import { presentSearch } from './present.ts';
 import { alertingSearches, insertNotifications, type SavedSearchRow } from './store.ts';
@@ -21,7 +21,7 @@ const BATCH = 100;
  */
 export async function alertSavedSearches(trx: Db, clock: Clock, freightId: number): Promise<number> {
   // A market freight of another company: the searcher's role is `market`, nothing is masked but refs.
-  const freight = await trx.selectFrom('freights').select(['id', 'company_id', 'visibility', 'whitelist', 'status']).where('id', '=', freightId).executeTakeFirst();
+  const freight = await marketCandidate(trx, freightId);
   if (!freight || (freight.status !== 'open' && freight.status !== 'pending')) return 0;
   const searches = await alertingSearches(trx, freight);
   if (!searches.length) return 0;
@@ -29,20 +29,10 @@ export async function alertSavedSearches(trx: Db, clock: Clock, freightId: numbe
   const matched: SavedSearchRow[] = [];
   for (let i = 0; i < searches.length; i += BATCH) {
     const batch = searches.slice(i, i + BATCH);
-    const row = await trx
-      .selectFrom('freights')
-      .select((eb) =>
-        batch.map((s, k) => {
-          const conditions = searchConditions(eb, readFreightSearch(s.params ?? {}, clock.zone), s.company_id, now, { mayBeMasked: false });
-          const matches = conditions.length ? sql<SqlBool>`${eb.and(conditions)}` : sql<SqlBool>`true`;
-          return matches.as(`m${k}`);
-        }),
-      )
-      .where('freights.id', '=', freightId)
-      .executeTakeFirst();
-    if (!row) return 0;
+    const matches = await searchesMatching(trx, freightId, batch.map((s) => ({ search: () => readFreightSearch(s.params ?? {}, clock.zone), company: s.company_id })), now);
+    if (!matches) return 0;
     batch.forEach((s, k) => {
-      if ((row as Record<string, unknown>)[`m${k}`] === true) matched.push(s);
+      if (matches[k]) matched.push(s);
     });
   }
   // One notification per user (its first matching search); the events follow the notifications written.

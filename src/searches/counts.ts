@@ -1,7 +1,9 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { FILTERS, MAY_BE_MASKED, VIA_BIDS } from '../freights/lists.ts';
-import { isEmptySearch, maskGuard, searchConditions, searchToParams, type FreightSearch } from '../freights/search.ts';
+import { freightCountsQuery } from '../freights/counts.ts';
+import { FILTERS } from '../freights/lists.ts';
+import { isEmptySearch, searchToParams, type FreightSearch } from '../freights/search.ts';
+import { notOnTourSql, plannedOrdersCountSql, toursCountSql } from '../tms/store.ts';
 
 /** The TMS lists (preview, decisions.md §6) share the enlist path; they take no search parameters. */
 export const TMS_FILTERS = [51, 52, 53] as const;
@@ -51,96 +53,9 @@ export async function countLists(db: Kysely<DB>, companyId: number, now: Date, s
   }
 }
 
-/** The lists counted over the company's own freights (18 is 10 without 17: see presentCounts). */
-const OWN = [20, 10, 17, 12, 19, 200, 201, 209] as const;
-/** The lists counted over the freights the company bid on (`had_bid`) or won. */
-const BID_OR_WON = [7, 6, 9, 219, 2, 211] as const;
-
-type EB = ExpressionBuilder<DB, 'freights'>;
-const countWhere = (condition: Expression<SqlBool>) => sql<number>`(count(*) filter (where ${condition}))::int`;
-const all = (eb: EB, conditions: Expression<SqlBool>[]) => (conditions.length ? eb.and(conditions) : sql<SqlBool>`true`);
-
-/**
- * The statement of countLists (the benchmark explains it): one row with `f<id>` per list, the
- * snapshot it read in and `until`, the first market deadline from `now` on (until then no
- * freight changes its effective status, so the counts hold for that snapshot).
- */
+/** The statement of countLists (the benchmark explains it): the freight lists' with the TMS lists' pieces. */
 export function countsQuery(db: Kysely<DB>, companyId: number, now: Date, search: FreightSearch) {
-  const c = companyId;
-  const searching = !isEmptySearch(search);
-  // 51 (TMS): won orders on no tour (all of them among the freights won, the second family).
-  const onNoTour = sql<SqlBool>`(freights.winner_id = ${c} and freights.status = 'taken' and not exists (select 1 from tour_freights where tour_freights.freight_id = freights.id))`;
-  // The search without the role test applies to every family; the masked lists (6, 9, 219) add it.
-  const searched = (eb: EB) => searchConditions(eb, search, c, now, { mayBeMasked: false });
-  const member = (eb: EB, id: number, membership: Expression<SqlBool>) => {
-    const guard = MAY_BE_MASKED.has(id) ? maskGuard(eb, search, c, now) : undefined;
-    return guard ? eb.and([membership, guard]) : membership;
-  };
-
-  const own = db
-    .selectFrom('freights')
-    .where('freights.company_id', '=', c)
-    .where((eb) => all(eb, searched(eb)))
-    .select((eb) => OWN.map((id) => countWhere(member(eb, id, FILTERS[id]!(eb, c, now))).as(`f${id}`)));
-
-  // The company's live bids and won freights, one row per freight: `had_bid` is the lists'
-  // "had bid" (bidOn in lists.ts), every row is "had bid or won" (bidOn with orWon).
-  const bidOrWon = db
-    .selectFrom(
-      db
-        .selectFrom(
-          db
-            .selectFrom('bids')
-            .select(['bids.freight_id as id', sql<boolean>`true`.as('had_bid')])
-            .where('bids.company_id', '=', c)
-            .where(sql<SqlBool>`bids.status <> 'revoked'`)
-            .unionAll(db.selectFrom('freights').select(['freights.id', sql<boolean>`false`.as('had_bid')]).where('freights.winner_id', '=', c))
-            .as('u'),
-        )
-        .select(['u.id', sql<boolean>`bool_or(u.had_bid)`.as('had_bid')])
-        .groupBy('u.id')
-        .as('d'),
-    )
-    .innerJoin('freights', 'freights.id', 'd.id')
-    // A search narrows the family in the WHERE, where its index can drive the join (a few rows
-    // instead of every freight bid on); 51 takes no search, so it is counted apart then.
-    .where((eb) => all(eb as never, searched(eb as never)))
-    .select((eb) => {
-      const f = eb as unknown as EB;
-      const hadBid = sql<SqlBool>`d.had_bid`;
-      const membership = (id: (typeof BID_OR_WON)[number]): Expression<SqlBool> => {
-        const via = VIA_BIDS[id];
-        // VIA_BIDS lists: their rest and "had bid" (or, with orWon, any row of d); others: FILTERS.
-        if (!via) return FILTERS[id]!(f, c, now);
-        return via.orWon ? via.rest(f, c, now) : f.and([via.rest(f, c, now), hadBid]);
-      };
-      const counts = BID_OR_WON.map((id) => countWhere(member(f, id, membership(id))).as(`f${id}`));
-      return searching ? counts : [...counts, countWhere(onNoTour).as('f51')];
-    });
-
-  const market = db
-    .selectFrom('freights')
-    .where((eb) => all(eb, [FILTERS[8]!(eb, c, now), ...searched(eb)]))
-    .select(sql<number>`count(*)::int`.as('f8'));
-
-  const single = (id: number) =>
-    db
-      .selectFrom('freights')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where((eb) => all(eb, [member(eb, id, FILTERS[id]!(eb, c, now)), ...searched(eb)]));
-
-  return db
-    .selectFrom([own.as('own'), bidOrWon.as('bid_or_won'), market.as('market')])
-    .selectAll(['own', 'bid_or_won', 'market'])
-    .select((eb) => [
-      single(210).as('f210'),
-      ...(searching ? [eb.selectFrom('freights').select(countWhere(onNoTour).as('n')).where('freights.winner_id', '=', c).as('f51')] : []),
-      // 52: orders on the company's tours; 53: its tours.
-      eb.selectFrom('tour_freights').select(sql<number>`count(*)::int`.as('n')).where('tour_freights.company_id', '=', c).as('f52'),
-      eb.selectFrom('tours').select(sql<number>`count(*)::int`.as('n')).where('tours.company_id', '=', c).as('f53'),
-      sql<string>`pg_current_snapshot()::text`.as('snapshot'),
-      sql<Date | null>`(select min(m.deadline) from freights as m where m.status in ('open', 'pending') and m.deadline >= ${now})`.as('until'),
-    ]);
+  return freightCountsQuery(db, companyId, now, search, { notPlanned: notOnTourSql, counts: (c) => ({ f52: plannedOrdersCountSql(c), f53: toursCountSql(c) }) });
 }
 
 function presentCounts(row: Record<string, unknown>): Record<string, number> {

@@ -1,14 +1,14 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
-import type { ExternalList } from '../freights/lists.ts';
+import { freightIdPage, isWonOrder, type ExternalList } from '../freights/lists.ts';
 import { offsetOf } from '../kernel/params.ts';
 import type { Paging } from '../kernel/paging.ts';
 import type { ShipmentList } from '../shipments/routes.ts';
 import type { Shipment } from '../shipments/present.ts';
 import { visibleShipments } from '../shipments/store.ts';
-import { tourFreightIds, type TourRow } from './store.ts';
+import { notOnTourSql, onToursOfSql, tourFreightIds, tourOfSql, type TourRow } from './store.ts';
 
 /** TMS monitoring lists of api.md, served on GET /freights/enlist/{51|52|53}.json. */
 export const TMS_LISTS = [51, 52, 53] as const;
@@ -62,32 +62,26 @@ export async function tmsList(db: Kysely<DB>, clock: Clock, caller: Caller, filt
 /** Lists 51 (won orders on no tour) and 52 (freights on the company's tours) as Shipments. */
 export async function tmsShipments(db: Kysely<DB>, clock: Clock, caller: Caller, filterId: 51 | 52, paging: Paging): Promise<TourShipment[]> {
   const c = caller.companyId;
-  const rows = await db
-    .selectFrom('freights')
-    .leftJoin('tour_freights', 'tour_freights.freight_id', 'freights.id')
-    .select(['freights.id', 'tour_freights.tour_id'])
-    .$if(filterId === 51, (q) => q.where('freights.winner_id', '=', c).where('freights.status', '=', 'taken').where('tour_freights.freight_id', 'is', null))
-    .$if(filterId === 52, (q) => q.where('tour_freights.company_id', '=', c))
-    .orderBy(`freights.${paging.sort}`, (ob) => (paging.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
-    .orderBy('freights.id', paging.direction)
-    .limit(paging.limit)
-    .offset(offsetOf(paging))
-    .execute();
+  const onTour = { tour_id: tourOfSql(sql`freights.id`) };
+  const rows =
+    filterId === 51
+      ? await freightIdPage(db, paging, (eb) => eb.and([isWonOrder(eb, c), notOnTourSql(sql`freights.id`)]), onTour)
+      : await freightIdPage(db, paging, () => onToursOfSql(sql`freights.id`, c), onTour);
   const shipments = await visibleShipments(db, clock, caller, rows.map((r) => r.id));
   return rows.flatMap((r): TourShipment[] => {
     const s = shipments.get(r.id);
     if (!s) return [];
-    return filterId === 52 ? [{ ...s, tour_id: r.tour_id }] : [s];
+    return filterId === 52 ? [{ ...s, tour_id: r.tour_id as number | null }] : [s];
   });
 }
+
+/** 51-53 on GET /routes/enlist (app.ts passes it to shipmentEndpoints). */
+export const tmsShipmentList: ShipmentList = (ctx, filterId, paging) => tmsList(ctx.db, ctx.clock, ctx.caller, filterId, paging);
 
 /**
  * 51-53 as lists of GET /freights/enlist: app.ts passes them to the freights module's endpoints
  * (freightEndpoints, otherLists).
  */
-/** 51-53 on GET /routes/enlist (app.ts passes it to shipmentEndpoints). */
-export const tmsShipmentList: ShipmentList = (ctx, filterId, paging) => tmsList(ctx.db, ctx.clock, ctx.caller, filterId, paging);
-
 export function tmsFreightLists(): ReadonlyMap<number, ExternalList> {
   return new Map(TMS_LISTS.map((id): [number, ExternalList] => [id, async (rc, paging) => (await tmsList(rc.db, rc.clock, rc.caller, id, paging)) ?? []]));
 }

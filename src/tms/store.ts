@@ -1,5 +1,6 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { lockFreights } from '../freights/lifecycle.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { ToursTable } from './tables.ts';
 
@@ -26,7 +27,7 @@ export interface TourInput {
 async function planFreights(trx: Transaction<DB>, caller: Caller, tourId: number, routeIds: number[], now: Date): Promise<TourResult | null> {
   if (routeIds.length > 0) {
     const sorted = [...routeIds].sort((a, b) => a - b);
-    const rows = await trx.selectFrom('freights').select(['id', 'winner_id', 'status']).where('id', 'in', sorted).orderBy('id').forUpdate().execute();
+    const rows = await lockFreights(trx, sorted);
     const planned = await trx.selectFrom('tour_freights').select(['freight_id', 'tour_id']).where('freight_id', 'in', sorted).execute();
     const onThisTour = new Set(planned.filter((p) => p.tour_id === tourId).map((p) => p.freight_id));
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -115,4 +116,31 @@ export async function tourFreightIds(db: Kysely<DB>, tourIds: number[]): Promise
   const rows = await db.selectFrom('tour_freights').select(['tour_id', 'freight_id']).where('tour_id', 'in', tourIds).orderBy('tour_id').orderBy('position').execute();
   for (const r of rows) out.get(r.tour_id)!.push(r.freight_id);
   return out;
+}
+
+// SQL pieces for the list counts (src/searches/counts.ts): the TMS lists counted in the freight lists' statement.
+
+/** SQL: the freight (its id an SQL expression of the outer statement) is on no tour. */
+export function notOnTourSql(freightId: RawBuilder<number>) {
+  return sql<SqlBool>`not exists (select 1 from tour_freights where tour_freights.freight_id = ${freightId})`;
+}
+
+/** SQL: how many orders are on the company's tours (list 52). */
+export function plannedOrdersCountSql(companyId: number) {
+  return sql<number>`(select count(*)::int as n from tour_freights where tour_freights.company_id = ${companyId})`;
+}
+
+/** SQL: how many tours the company has (list 53). */
+export function toursCountSql(companyId: number) {
+  return sql<number>`(select count(*)::int as n from tours where tours.company_id = ${companyId})`;
+}
+
+/** SQL: the freight (its id an SQL expression) is on one of the company's tours (list 52). */
+export function onToursOfSql(freightId: RawBuilder<number>, companyId: number) {
+  return sql<SqlBool>`exists (select 1 from tour_freights where tour_freights.freight_id = ${freightId} and tour_freights.company_id = ${companyId})`;
+}
+
+/** SQL: the tour the freight (its id an SQL expression) is on, or null. */
+export function tourOfSql(freightId: RawBuilder<number>) {
+  return sql<number | null>`(select tour_freights.tour_id from tour_freights where tour_freights.freight_id = ${freightId})`;
 }
