@@ -14,7 +14,7 @@ import pg from 'pg';
 import { CompiledQuery, sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { createCompany, createUser } from '../src/accounts/commands.ts';
-import { readConfig } from '../src/config.ts';
+import { readConfig } from '../src/config/config.ts';
 import { createPglite, openDatabase, type Database } from '../src/db/connection.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createPostgresDatabase } from '../tests/support/databases.ts';

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { buildApp } from '../src/app.ts';
-import { readConfig } from '../src/config.ts';
+import { readConfig } from '../src/config/config.ts';
 import { createPglite, openDatabase } from '../src/db/connection.ts';
 
 const dir = new URL('../clients/typescript/', import.meta.url);

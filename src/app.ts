@@ -4,7 +4,7 @@ import { passwordEndpoints } from './accounts/password.tsx';
 import { createAuthenticator } from './accounts/authenticator.ts';
 import { resolveTokenSecret } from './accounts/secret.ts';
 import { TokenIssuer } from './accounts/tokens.ts';
-import type { Config } from './config.ts';
+import type { Config } from './config/config.ts';
 import type { Database } from './db/connection.ts';
 import type { Services } from './kernel/context.ts';
 import { createHttpServer } from './kernel/http.tsx';

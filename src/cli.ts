@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { accountCommands } from './accounts/cli.ts';
 import { AccountInputError } from './accounts/commands.ts';
 import { CliError, type CliIo, type Command } from './cli/command.ts';
-import { ConfigError, readConfig } from './config.ts';
+import { ConfigError, readConfig } from './config/config.ts';
 import { DataDirInUseError } from './db/lock.ts';
 import { serve } from './main.ts';
 import { rateCommands } from './pricing/cli.ts';

@@ -1,4 +1,4 @@
-import type { Config } from './config.ts';
+import type { Config } from './config/config.ts';
 import { buildApp } from './app.ts';
 import { openDatabase } from './db/connection.ts';
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { print, positiveInt, required, type Command } from '../cli/command.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { openDatabase } from '../db/connection.ts';
 import type { DB } from '../db/schema.ts';
 import { createCompany, createUser, rotateToken, setPasswordOf } from './commands.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { DB } from '../db/schema.ts';
 
 /**

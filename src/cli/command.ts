@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 
 /** A refusal of the command line: printed as one line on stderr, exit code 1, nothing changed. */
 export class CliError extends Error {}

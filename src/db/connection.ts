@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { lockDataDir } from './lock.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { DB } from './schema.ts';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { DB } from '../db/schema.ts';
 import type { Language, Translate } from './i18n.ts';
 import type { Params } from './params.ts';

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
 import { postWebhook, type SendResult } from './send.ts';
-import type { WebhookSettings } from './settings.ts';
+import type { WebhookSettings } from '../config/webhooks.ts';
 import { signedHeaders } from './signing.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../kernel/context.ts';
 import { WebhookDispatcher } from './dispatcher.ts';
-import type { WebhookSettings } from './settings.ts';
+import type { WebhookSettings } from '../config/webhooks.ts';
 
 /**
  * The dispatcher lives as long as the listening server: it starts when the server listens and

@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebhookDispatcher } from '../../src/webhooks/dispatcher.ts';
-import type { WebhookSettings } from '../../src/webhooks/settings.ts';
+import type { WebhookSettings } from '../../src/config/webhooks.ts';
 import type { Actor, TestApp } from '../support/harness.ts';
 
 /** One request a receiver got. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { readConfig } from '../../src/config.ts';
+import { readConfig } from '../../src/config/config.ts';
 import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { browserSession } from '../support/session.ts';
@@ -151,7 +151,7 @@ describe(`webhooks (${TEST_DB})`, () => {
   });
 
   test('the default schedule retries for more than 24 hours, then gives up', async () => {
-    const { DEFAULT_RETRY_DELAYS } = await import('../../src/webhooks/settings.ts');
+    const { DEFAULT_RETRY_DELAYS } = await import('../../src/config/webhooks.ts');
     assert.ok(DEFAULT_RETRY_DELAYS.reduce((a, b) => a + b, 0) >= 86400);
     for (let i = 1; i < DEFAULT_RETRY_DELAYS.length; i++) assert.ok(DEFAULT_RETRY_DELAYS[i]! > DEFAULT_RETRY_DELAYS[i - 1]!, 'growing delays');
     assert.throws(() => readConfig({ APP_ENV: 'production', TOKEN_SECRET: 'x'.repeat(20), WEBHOOK_RETRY_DELAYS: '1,2,3' }), /24 hours/);

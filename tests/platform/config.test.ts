@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, readConfig } from '../../src/config.ts';
+import { ConfigError, readConfig } from '../../src/config/config.ts';
 import { Clock } from '../../src/kernel/time.ts';
 
 test('defaults match decisions.md §1', () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { main } from '../../src/cli.ts';
 import type { CliIo } from '../../src/cli/command.ts';
-import { readConfig } from '../../src/config.ts';
+import { readConfig } from '../../src/config/config.ts';
 import { openDatabase } from '../../src/db/connection.ts';
 import { createPostgresDatabase, TEST_DB } from '../support/databases.ts';
 

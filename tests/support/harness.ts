@@ -4,7 +4,7 @@ import { buildApp } from '../../src/app.ts';
 import type { Endpoint } from '../../src/kernel/route.tsx';
 import { createCompany, createUser } from '../../src/accounts/commands.ts';
 import type { TokenIssuer } from '../../src/accounts/tokens.ts';
-import { readConfig, type Config } from '../../src/config.ts';
+import { readConfig, type Config } from '../../src/config/config.ts';
 import type { Database } from '../../src/db/connection.ts';
 import type { Services } from '../../src/kernel/context.ts';
 import { Clock } from '../../src/kernel/time.ts';

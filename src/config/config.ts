@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { IANAZone } from 'luxon';
-import { readWebhookSettings, type WebhookSettings } from './webhooks/settings.ts';
+import { readWebhookSettings, type WebhookSettings } from './webhooks.ts';
 
 /** Settings read once from the environment at start (decisions.md §1). */
 export interface Config {
