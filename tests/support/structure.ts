@@ -4,7 +4,7 @@ import path from 'node:path';
 /**
  * The module structure of src/ as data, for the structure test: which module imports which,
  * and which module's code names which table. A module is a directory of src/ (src/app.ts,
- * main.ts, cli.ts and config.ts are the composition root, above every module).
+ * main.ts and cli.ts are the composition root, above every module).
  */
 export const SRC = path.resolve(new URL('../../src', import.meta.url).pathname);
 
@@ -110,6 +110,32 @@ export function foreignTableUses(files: SourceFile[], owners: Map<string, string
     for (const table of names) {
       const owner = owners.get(table);
       if (owner && owner !== f.module) uses.push(`${f.file}: table ${table} (owned by ${owner})`);
+    }
+  }
+  return uses.sort();
+}
+
+/** The tables the migrations leave in the database: created, and not dropped later, by their `up` steps. */
+export function migrationTables(files: SourceFile[]): Set<string> {
+  const tables = new Set<string>();
+  const migrations = files.filter((f) => f.file.startsWith(`db${path.sep}migrations${path.sep}`)).sort((a, b) => a.file.localeCompare(b.file));
+  for (const f of migrations) {
+    const text = code(f.text).split(/export\s+async\s+function\s+down\b/)[0]!;
+    for (const m of text.matchAll(/createTable\(\s*'(\w+)'|create\s+table\s+(?:if\s+not\s+exists\s+)?(\w+)/gi)) tables.add((m[1] ?? m[2])!.toLowerCase());
+    for (const m of text.matchAll(/dropTable\(\s*'(\w+)'|drop\s+table\s+(?:if\s+exists\s+)?(\w+)/gi)) tables.delete((m[1] ?? m[2])!.toLowerCase());
+  }
+  return tables;
+}
+
+/** Where a module imports another module's tables.ts (the table types are the owner's). */
+export function foreignTableTypeImports(files: SourceFile[], except: readonly string[] = []): string[] {
+  const uses: string[] = [];
+  for (const f of files) {
+    if (except.includes(f.file)) continue;
+    for (const m of code(f.text).matchAll(/from\s+'(\.[^']*\/tables\.ts)'/g)) {
+      const target = path.relative(SRC, path.resolve(SRC, path.dirname(f.file), m[1]!));
+      const owner = target.includes(path.sep) ? target.split(path.sep)[0]! : '(root)';
+      if (owner !== f.module) uses.push(`${f.file}: imports ${target}`);
     }
   }
   return uses.sort();

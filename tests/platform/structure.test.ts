@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { cycles, foreignTableTypeImports, foreignTableUses, migrationTables, moduleImports, sourceFiles, tableOwners } from '../support/structure.ts';
+
+/**
+ * The module structure of docs/architecture.md ("Modules, tables and which way imports point"),
+ * checked on the source: modules import each other without a loop, each table is named only by
+ * the module that owns it (its tables.ts), and every table has an owner.
+ */
+
+/**
+ * The one exception, and why: db/schema.ts joins every module's table types into the one
+ * `DB` interface Kysely checks queries against (one line per module), so it imports each
+ * module's tables.ts while every module imports `DB` from it. Type-only, no code at run time;
+ * without it a join across two modules' tables could not be typed. Its imports are left out of
+ * the import graph and of the table-type check; nothing else is.
+ */
+const SCHEMA_AGGREGATE = 'db/schema.ts';
+
+const files = sourceFiles();
+const checked = files.filter((f) => f.file !== SCHEMA_AGGREGATE);
+
+describe('module structure', () => {
+  test('no import cycle between modules (code imports)', () => {
+    assert.deepEqual(cycles(moduleImports(checked, 'values')), []);
+  });
+
+  test('no import cycle between modules, counting type-only imports too', () => {
+    assert.deepEqual(cycles(moduleImports(checked, 'all')), []);
+  });
+
+  test('every table is named only inside its owning module (query builders and SQL)', () => {
+    assert.deepEqual(foreignTableUses(files, tableOwners(files)), []);
+  });
+
+  test("no module imports the table types of another module's tables.ts", () => {
+    assert.deepEqual(foreignTableTypeImports(files, [SCHEMA_AGGREGATE]), []);
+  });
+
+  test('every table the migrations create has one owning module, and every owned table exists', () => {
+    const owners = tableOwners(files);
+    const created = migrationTables(files);
+    assert.ok(created.size > 20, `tables found in the migrations: ${created.size}`);
+    assert.deepEqual([...created].filter((t) => !owners.has(t)).sort(), [], 'tables without an owner');
+    assert.deepEqual([...owners.keys()].filter((t) => !created.has(t)).sort(), [], 'owned tables no migration creates');
+    // One owner each: a table declared in two tables.ts files would be named by both.
+    const declared = files
+      .filter((f) => f.file.endsWith('/tables.ts'))
+      .flatMap((f) => [...(/export interface \w+Tables\s*\{([^}]*)\}/.exec(f.text)?.[1] ?? '').matchAll(/^\s*(\w+):\s*\w+;/gm)].map((m) => m[1]!));
+    assert.deepEqual(declared.filter((t, i) => declared.indexOf(t) !== i), [], 'tables declared twice');
+  });
+
+  test('db/schema.ts joins every module that declares tables', () => {
+    const schema = files.find((f) => f.file === SCHEMA_AGGREGATE)!.text;
+    for (const f of files.filter((x) => x.file.endsWith('/tables.ts'))) {
+      const name = /export interface (\w+Tables)\s*\{/.exec(f.text)?.[1];
+      if (name) assert.match(schema, new RegExp(`\\b${name}\\b`), `${f.file}: ${name} is not part of DB`);
+    }
+  });
+
+  test('the checks see what they check: the graph and the owners are not empty', () => {
+    const graph = moduleImports(checked, 'all');
+    assert.ok(graph.get('freights')?.has('accounts'), 'freights imports accounts');
+    assert.equal(tableOwners(files).get('bids'), 'freights');
+    assert.equal(tableOwners(files).get('awb_events'), 'files');
+    assert.equal(tableOwners(files).get('events'), 'webhooks');
+  });
+});
