@@ -5,6 +5,9 @@ import type { MilkrunShipmentsTable } from './tables.ts';
 
 export type MilkrunRow = Selectable<MilkrunShipmentsTable>;
 
+/** A milk-run shipment as the lists and moves answer it. */
+export type MilkrunView = ReturnType<typeof presentMilkrun>;
+
 /**
  * api.md "Milk-run shipment", plus (additions old clients ignore) `state`, `pieces`,
  * `location` (airport of arrival), `carrier` (the trucker's company id) and `delivered`.

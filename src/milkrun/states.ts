@@ -43,12 +43,12 @@ const TRANSITIONS: Record<Move, readonly Rule[]> = {
 };
 
 /** The rule a caller holding `parties` may apply from `state`, or null when the move is not allowed. */
-export function decideMove(move: Move, parties: readonly Party[], state: string): Rule | null {
-  return TRANSITIONS[move].find((r) => parties.includes(r.party) && (r.from as readonly string[]).includes(state)) ?? null;
+export function decideMove(move: Move, parties: readonly Party[], state: State): Rule | null {
+  return TRANSITIONS[move].find((r) => parties.includes(r.party) && r.from.includes(state)) ?? null;
 }
 
 /** The state after a status event: only DLV moves a shipment (to delivered). */
-export function stateAfterEvent(state: string, code: string): State | null {
+export function stateAfterEvent(state: State, code: string): State | null {
   return code === 'DLV' && state !== 'delivered' ? 'delivered' : null;
 }
 

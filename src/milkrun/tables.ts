@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { Decimal } from '../db/columns.ts';
+import type { State } from './states.ts';
 
 export interface MilkrunShipmentsTable {
   id: Generated<number>;
@@ -7,7 +8,7 @@ export interface MilkrunShipmentsTable {
   company_id: number;
   awb: string;
   /** see states.ts */
-  state: Generated<string>;
+  state: Generated<State>;
   /** trucking company assigned by dispatch */
   carrier_id: number | null;
   location: string | null;

@@ -2,11 +2,12 @@ import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
-import type { Outcome } from '../kernel/outcome.ts';
+import type { Answer } from '../kernel/outcome.ts';
 import { readInt } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
 import { Badge, DataTable, Pager, PostButton, Tabs, text, type Column, type Tab } from '../kernel/ui.tsx';
-import { decideMove, isMilkrunList, LISTS, MOVES, type Move } from './states.ts';
+import type { MilkrunView } from './present.ts';
+import { decideMove, isMilkrunList, LISTS, MOVES, type Move, type State } from './states.ts';
 import { formatNumber, formatStamp } from '../kernel/locale.ts';
 import { companiesByName, namesOfCompanies } from '../accounts/companies.ts';
 import { partnerCompanies } from '../freights/page-data.ts';
@@ -111,8 +112,7 @@ addMessages('deu', {
   'mv.pieces': '{count} Stk.',
 });
 
-type Shipment = Record<string, any>;
-type Answer = Extract<Outcome, { kind: 'ok' | 'error' }>;
+type Shipment = MilkrunView;
 
 const GROUPS: [string, number[]][] = [
   ['mv.group.handling', [70, 71, 78, 72]],
@@ -123,7 +123,7 @@ const GROUPS: [string, number[]][] = [
 const listPath = (id: number) => `/milkrun/import/short/${id}`;
 
 /** The moves the list's party may make on a shipment in its state (the state machine's answer). */
-function movesFor(listId: number, state: string): Move[] {
+function movesFor(listId: number, state: State): Move[] {
   const list = LISTS[listId];
   return list ? MOVES.filter((m) => decideMove(m, [list.party], state) !== null) : [];
 }
@@ -170,7 +170,7 @@ export function milkrunPage(ctx: Ctx<Caller>, listId: number, shipments: Shipmen
       // The moves wrap inside their cell, so every one stays visible beside a wide row.
       cell: (s) => (
         <div class="actions">
-          {movesFor(listId, String(s.state)).map((m) => (
+          {movesFor(listId, s.state).map((m) => (
             <MoveForm move={m} shipment={s} listId={listId} csrf={csrf} label={t(`mv.move.${m}`)} carrierLabel={t('mv.carrier')} />
           ))}
         </div>
@@ -198,11 +198,11 @@ export function milkrunPage(ctx: Ctx<Caller>, listId: number, shipments: Shipmen
 }
 
 /** An unknown list id: to the first list, with the reason. */
-export async function milkrunListPage(outcome: Answer, ctx: Ctx<Caller>, listId: number | undefined, paging: { page: number; limit: number }): Promise<PageResult> {
+export async function milkrunListPage(outcome: Answer<{ shipments: Shipment[] }>, ctx: Ctx<Caller>, listId: number | undefined, paging: { page: number; limit: number }): Promise<PageResult> {
   if (outcome.kind === 'error' || listId === undefined) return { redirect: listPath(70), ok: false, message: outcome.kind === 'error' ? outcome.message : undefined };
-  const shipments = (outcome.data as { shipments: Shipment[] }).shipments;
+  const shipments = outcome.data.shipments;
   // Truckers by name: those shown, and those to pick from where the owner dispatches.
-  const dispatching = LISTS[listId]?.party === 'owner' && shipments.some((s) => movesFor(listId, String(s.state)).includes('dispatch'));
+  const dispatching = LISTS[listId]?.party === 'owner' && shipments.some((s) => movesFor(listId, s.state).includes('dispatch'));
   const [names, truckers] = await Promise.all([namesOfCompanies(ctx.db, shipments.map((s) => s.carrier)), dispatching ? partnerCompanies(ctx.db, ctx.caller.companyId) : Promise.resolve([])]);
   return milkrunPage(ctx, listId, shipments, paging, names, truckers);
 }
@@ -220,9 +220,9 @@ export async function carrierByName(ctx: Ctx<Caller>): Promise<void> {
  * list the shipment is in now for the caller (the trucker's lists when it is the trucker).
  */
 export function afterMove(move: Move) {
-  return (outcome: Answer, ctx: Ctx<Caller>): PageResult => {
+  return (outcome: Answer<{ shipment: Shipment }>, ctx: Ctx<Caller>): PageResult => {
     const back = readInt(ctx.params.back);
-    const shipment = outcome.kind === 'ok' ? (outcome.data as { shipment: Shipment }).shipment : undefined;
+    const shipment = outcome.kind === 'ok' ? outcome.data.shipment : undefined;
     let target = back !== undefined && isMilkrunList(back) ? back : undefined;
     if (target === undefined && shipment) {
       const party = shipment.carrier === ctx.caller.companyId ? 'carrier' : 'owner';

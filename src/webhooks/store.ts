@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { WebhooksTable } from './tables.ts';
+import type { DeliveryState, WebhooksTable } from './tables.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 export type WebhookRow = Selectable<WebhooksTable>;
@@ -65,7 +65,7 @@ export interface DeliveryLogEntry {
   delivery_id: number;
   event_id: string;
   type: string;
-  state: string;
+  state: DeliveryState;
   attempt: number;
   http_status: number | null;
   error: string | null;

@@ -12,7 +12,9 @@ export interface WebhooksTable {
   created: Date;
 }
 
-export type DeliveryState = 'pending' | 'delivered' | 'failed';
+/** A delivery's state: queued or retrying, delivered (2xx), or given up after the last retry. */
+export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 export interface WebhookDeliveriesTable {
   id: Generated<number>;

@@ -2,7 +2,7 @@ import { EVENT_TYPES } from '../events/types.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { CsrfField, type Page } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
-import type { Outcome } from '../kernel/outcome.ts';
+import type { Answer } from '../kernel/outcome.ts';
 import { readId, readPageWindow } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
 import { DataTable, Pager, PostButton, text, type Column } from '../kernel/ui.tsx';
@@ -91,16 +91,15 @@ addMessages('deu', {
   'wh.queued': 'eingereiht',
 });
 
-type Answer = Extract<Outcome, { kind: 'ok' | 'error' }>;
 type Webhook = ReturnType<typeof presentWebhook>;
 type Attempt = ReturnType<typeof presentAttempt>;
 
 const INDEX = '/webhooks/index';
 
 /** GET /webhooks/index: the list and the add form. */
-export function webhooksPage(outcome: Answer, ctx: Ctx<Caller>): Page {
+export function webhooksPage(outcome: Answer<{ webhooks: Webhook[] }>, ctx: Ctx<Caller>): Page {
   const t = ctx.t;
-  const hooks = outcome.kind === 'ok' ? (outcome.data as { webhooks: Webhook[] }).webhooks : [];
+  const hooks = outcome.kind === 'ok' ? outcome.data.webhooks : [];
   const csrf = ctx.reply.generateCsrf();
   const columns: Column<Webhook>[] = [
     { label: t('wh.col.url'), cell: (w) => <code>{w.url}</code> },
@@ -154,10 +153,10 @@ export function webhooksPage(outcome: Answer, ctx: Ctx<Caller>): Page {
 }
 
 /** POST /webhooks/add: the one page that shows the secret (no redirect: it must not travel in a cookie). */
-export function webhookAddedPage(outcome: Answer, ctx: Ctx<Caller>): PageResult {
+export function webhookAddedPage(outcome: Answer<{ webhook: Webhook }>, ctx: Ctx<Caller>): PageResult {
   if (outcome.kind === 'error') return { redirect: INDEX, ok: false, message: outcome.message };
   const t = ctx.t;
-  const w = (outcome.data as { webhook: Webhook }).webhook;
+  const w = outcome.data.webhook;
   return {
     title: t('wh.added'),
     body: (
@@ -182,17 +181,17 @@ export function deletedPage(_outcome: Answer, ctx: Ctx<Caller>): PageResult {
   return { redirect: INDEX, message: ctx.t('wh.deleted') };
 }
 
-export function testSentPage(outcome: Answer, ctx: Ctx<Caller>): PageResult {
+export function testSentPage(outcome: Answer<{ event: { id: string } }>, ctx: Ctx<Caller>): PageResult {
   const id = readId(ctx.path.id);
-  const event = outcome.kind === 'ok' ? (outcome.data as { event: { id: string } }).event.id : '';
+  const event = outcome.kind === 'ok' ? outcome.data.event.id : '';
   return { redirect: id === undefined ? INDEX : `/webhooks/deliveries/${id}`, message: ctx.t('wh.test.sent', { id: event }) };
 }
 
 /** GET /webhooks/deliveries/{id}: the attempts, newest first. */
-export function deliveriesPage(outcome: Answer, ctx: Ctx<Caller>): PageResult {
+export function deliveriesPage(outcome: Answer<{ webhook: Webhook; deliveries: Attempt[] }>, ctx: Ctx<Caller>): PageResult {
   if (outcome.kind === 'error') return { redirect: INDEX, ok: false, message: outcome.message };
   const t = ctx.t;
-  const { webhook, deliveries } = outcome.data as { webhook: Webhook; deliveries: Attempt[] };
+  const { webhook, deliveries } = outcome.data;
   const paging = readPageWindow(ctx.params);
   const columns: Column<Attempt>[] = [
     { label: t('wh.col.event'), cell: (a) => <code>{a.event_id}</code> },

@@ -9,7 +9,7 @@ test('the owner selects, deselects and marks for follow-up until a trucker has t
   assert.equal(decideMove('follow-up', ['owner'], 'deselected')?.to, 'follow_up');
   assert.equal(decideMove('select', ['owner'], 'follow_up')?.to, 'selected');
   for (const move of ['select', 'deselect', 'follow-up'] as const) {
-    for (const state of ['dispatched', 'running', 'delivered']) assert.equal(decideMove(move, ['owner'], state), null, `${move} from ${state}`);
+    for (const state of ['dispatched', 'running', 'delivered'] as const) assert.equal(decideMove(move, ['owner'], state), null, `${move} from ${state}`);
     assert.equal(decideMove(move, ['carrier'], 'waiting'), null, `the carrier cannot ${move}`);
   }
 });
