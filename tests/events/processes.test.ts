@@ -73,9 +73,9 @@ async function api(base: string, method: string, url: string, token: string, jso
   return { status: res.status, body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
 }
 
-async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
+async function waitFor(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
   for (const until = Date.now() + ms; Date.now() < until; ) {
-    if (check()) return;
+    if (await check()) return;
     await new Promise((r) => setTimeout(r, 50));
   }
   assert.fail(`timed out waiting for ${what}`);
@@ -139,8 +139,13 @@ describe(`webhooks with real server processes (${TEST_DB})`, () => {
     assert.equal(got.json.type, 'freight.published');
     assert.equal(got.json.data.route.id, id);
     assert.ok(verifyStandardWebhook(hook.body.data.webhook.secret, got.headers, got.body));
-    const log = await api(second.base, 'GET', `/webhooks/deliveries/${hook.body.data.webhook.id}.json`, shipper.token);
-    assert.deepEqual(log.body.data.deliveries.map((d: any) => [d.attempt, d.status, d.state]), [[1, 200, 'delivered']]);
+    // The attempt is written once the receiver's answer is read, a moment after it received the body.
+    const attempts = async () => {
+      const log = await api(second.base, 'GET', `/webhooks/deliveries/${hook.body.data.webhook.id}.json`, shipper.token);
+      return log.body.data.deliveries.map((d: any) => [d.attempt, d.status, d.state]);
+    };
+    await waitFor(async () => (await attempts()).some((a: unknown[]) => a[2] !== 'pending'), 10_000, 'the attempt in the log');
+    assert.deepEqual(await attempts(), [[1, 200, 'delivered']]);
     await stopServer(second);
     assert.equal(second.child.exitCode, 0, second.stderr());
   });
