@@ -76,7 +76,7 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
         return ok({ next: safeNext(ctx.params.next) });
       },
       page(outcome, ctx) {
-        const { next } = outcome.data as { next: string };
+        const next = outcome.kind === 'ok' ? outcome.data.next : '/';
         return {
           title: ctx.t('login.title'),
           body: (

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Caller, Ctx } from '../kernel/context.ts';
-import { fail, notFound, ok, redirect, type Outcome } from '../kernel/outcome.ts';
+import { fail, notFound, ok, redirect, type Answer, type Outcome } from '../kernel/outcome.ts';
 import { readId } from '../kernel/params.ts';
 import { readLocaleDecimal } from '../kernel/locale.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
@@ -9,13 +9,13 @@ import { confirmBid, revokeBid, submitBid, type Transition } from './award.ts';
 import { NOTE_MAX, parseBid, readMoney } from './fields.ts';
 import { freightPageFor } from '../freights/routes.tsx';
 import './messages.ts';
-import { presentBid } from '../freights/bids.ts';
+import { presentBid, type BidView } from '../freights/bids.ts';
 import { AWARD_DATA, BID_DATA, BID_INPUT } from './present.ts';
 
 const freightPage = (id: number) => `/freights/view/${id}`;
 
 /** Refusals and not-found as api.md answers them; `done` is the endpoint's own business. */
-function refusal(ctx: Ctx<Caller>, result: Exclude<Transition, { kind: 'done' }>, as: 'error' | 'redirect'): Outcome {
+function refusal(ctx: Ctx<Caller>, result: Exclude<Transition, { kind: 'done' }>, as: 'error' | 'redirect'): Outcome<never> {
   if (result.kind === 'not_found') return notFound();
   const message = ctx.t(result.reason);
   return as === 'redirect' ? redirect(freightPage(result.freightId), false, message) : fail(message);
@@ -69,8 +69,8 @@ function readBidForm(ctx: Ctx<Caller>): BidFormState {
  * bid form as typed and each problem next to its field (or the refusal above the form).
  */
 function backToFreight(key: string) {
-  return async (outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx<Caller>): Promise<PageResult> => {
-    const bid = (outcome.data as { bid?: { route: number } } | undefined)?.bid;
+  return async (outcome: Answer<{ bid: BidView }>, ctx: Ctx<Caller>): Promise<PageResult> => {
+    const bid = outcome.kind === 'ok' ? outcome.data.bid : undefined;
     if (outcome.kind === 'ok' && bid) return { redirect: freightPage(bid.route), message: ctx.t(key), ok: true };
     const route = readId(ctx.params.route);
     if (outcome.kind === 'error' && route !== undefined) {

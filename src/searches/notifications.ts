@@ -2,6 +2,9 @@ import { presentMany, visibleFreights, type ReadContext } from '../freights/stor
 import { presentSearch } from './present.ts';
 import { notificationsOf, type NotificationRow } from './store.ts';
 
+/** A notification as `data.notifications` holds it. */
+export type NotificationView = Awaited<ReturnType<typeof presentNotifications>>[number];
+
 /**
  * Notifications as `data.notifications`: newest first, each with the search that matched (as
  * saved now; `id` null once deleted) and the freight as the user may see it now (`route`, null

@@ -1,14 +1,14 @@
 import { FILTERS } from '../freights/lists.ts';
 import { readFreightSearch, searchToParams, SEARCH_PARAMS } from '../freights/search.ts';
 import type { Ctx } from '../kernel/context.ts';
-import { fail, notFound, ok, type Outcome, type Warning } from '../kernel/outcome.ts';
+import { fail, notFound, ok, type Answer, type Outcome, type Warning } from '../kernel/outcome.ts';
 import { DEFAULT_LIMIT, findById, isRecord, MAX_LIMIT, readFlag, readId, readInt, readIntWithin, readString, type Params } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { countLists } from './counts.ts';
 import { SEARCH_DOCS } from './schema.ts';
 import './messages.ts';
 import { listNotifications, presentNotifications } from './notifications.ts';
-import { presentSearch, searchUrl } from './present.ts';
+import { presentSearch, searchUrl, type PresentedSearch } from './present.ts';
 import { countSearches, deleteSearch, findNotification, insertSearch, markRead, searchesOf, unreadCount, updateSearch } from './store.ts';
 import { notificationsPage, searchesPage } from './views.tsx';
 
@@ -65,7 +65,7 @@ function readFilter(raw: unknown): number | undefined {
   return id !== undefined && Object.hasOwn(FILTERS, id) ? id : undefined;
 }
 
-async function addSearch(ctx: Ctx): Promise<Outcome> {
+async function addSearch(ctx: Ctx): Promise<Outcome<{ search: PresentedSearch }>> {
   const warnings: Warning[] = [];
   const name = readName(ctx.params.name);
   if (!name) return fail(ctx.t('searches.name_required'));
@@ -84,7 +84,7 @@ async function addSearch(ctx: Ctx): Promise<Outcome> {
   return ok({ search: presentSearch(row, ctx.clock) }, withWarnings(warnings));
 }
 
-async function editSearch(ctx: Ctx): Promise<Outcome> {
+async function editSearch(ctx: Ctx): Promise<Outcome<{ search: PresentedSearch }>> {
   const id = readId(ctx.path.id);
   if (!id) return notFound();
   const warnings: Warning[] = [];
@@ -115,7 +115,7 @@ async function editSearch(ctx: Ctx): Promise<Outcome> {
 
 /** HTML forms come back to where they were sent from (a list page or the searches page). */
 function back(fallback: string) {
-  return (outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx) => {
+  return (outcome: Answer, ctx: Ctx) => {
     const to = readString(ctx.params.back);
     const target = to && /^\/(freights\/enlist|searches|notifications)\//.test(to) && !to.includes('//') ? to : fallback;
     return { redirect: target, ok: outcome.kind === 'ok', message: outcome.kind === 'error' ? outcome.message : undefined };
@@ -142,7 +142,7 @@ export function searchEndpoints(): Endpoint[] {
       handle: addSearch,
       page: (outcome, ctx) => {
         if (outcome.kind === 'error') return back('/searches/index')(outcome, ctx);
-        const search = (outcome.data as { search: { filter: number; params: Record<string, string> } }).search;
+        const search = outcome.data.search;
         return { redirect: searchUrl(search.filter, search.params), message: ctx.t('searches.saved') };
       },
     }),
@@ -154,7 +154,7 @@ export function searchEndpoints(): Endpoint[] {
         const rows = await searchesOf(ctx.db, ctx.caller.userId);
         return ok({ searches: rows.map((r) => presentSearch(r, ctx.clock)) });
       },
-      page: (outcome, ctx) => searchesPage(ctx, (outcome.data as { searches: ReturnType<typeof presentSearch>[] }).searches),
+      page: (outcome, ctx) => searchesPage(ctx, outcome.kind === 'ok' ? outcome.data.searches : []),
     }),
     userEndpoint({
       method: 'POST',
@@ -187,7 +187,7 @@ export function searchEndpoints(): Endpoint[] {
         ]);
         return ok({ notifications, unread });
       },
-      page: (outcome, ctx) => notificationsPage(ctx, outcome.data as never),
+      page: (outcome, ctx) => notificationsPage(ctx, outcome.kind === 'ok' ? outcome.data : { notifications: [], unread: 0 }),
     }),
     userEndpoint({
       // The count for the page header (public/app.js).
@@ -220,7 +220,7 @@ export function searchEndpoints(): Endpoint[] {
         const rows = await markRead(ctx.db, ctx.caller.userId, ctx.clock.now());
         return ok({ read: rows.length });
       },
-      page: (outcome, ctx) => ({ redirect: '/notifications/index', message: ctx.t('notifications.marked', { count: (outcome.data as { read?: number })?.read ?? 0 }) }),
+      page: (outcome, ctx) => ({ redirect: '/notifications/index', message: ctx.t('notifications.marked', { count: outcome.kind === 'ok' ? outcome.data.read : 0 }) }),
     }),
     userEndpoint({
       // A notification's link on the page: marks it read and opens the freight.
@@ -233,7 +233,7 @@ export function searchEndpoints(): Endpoint[] {
         await markRead(ctx.db, ctx.caller.userId, ctx.clock.now(), found.id);
         return ok({ route_id: found.freight_id });
       },
-      page: (outcome) => ({ redirect: `/freights/view/${(outcome.data as { route_id: number }).route_id}` }),
+      page: (outcome) => (outcome.kind === 'ok' ? { redirect: `/freights/view/${outcome.data.route_id}` } : { redirect: '/notifications/index', ok: false, message: outcome.message }),
     }),
   ];
 }

@@ -2,6 +2,7 @@ import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { DataTable, PostButton } from '../kernel/ui.tsx';
 import type { PresentedSearch } from './present.ts';
+import type { NotificationView } from './notifications.ts';
 
 /** Pages of saved searches and notifications; they render the JSON answers' data. */
 
@@ -50,8 +51,6 @@ export function searchesPage(ctx: Ctx<Caller>, searches: PresentedSearch[]): Pag
   };
 }
 
-type NotificationView = Record<string, any>;
-
 export function notificationsPage(ctx: Ctx<Caller>, data: { notifications: NotificationView[]; unread: number }): Page {
   const t = ctx.t;
   const csrf = ctx.reply.generateCsrf();
@@ -71,7 +70,7 @@ export function notificationsPage(ctx: Ctx<Caller>, data: { notifications: Notif
           rows={data.notifications}
           columns={[
             { label: t('notifications.col.created'), cell: (n) => [n.created, n.read ? null : <span class="badge open">{t('notifications.new')}</span>] },
-            { label: t('notifications.col.search'), cell: (n) => (n.search?.url ? <a href={n.search.url}>{n.search.name}</a> : n.search?.name) },
+            { label: t('notifications.col.search'), cell: (n) => ('url' in n.search && n.search.url ? <a href={n.search.url}>{n.search.name}</a> : n.search.name) },
             {
               label: t('notifications.col.freight'),
               cell: (n) =>
