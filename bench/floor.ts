@@ -58,12 +58,23 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const client = await createPglite();
     const database = await openDatabase({ databaseUrl: undefined, dataDir: '' }, { pglite: client });
     const company = await createCompany(database.db, 'Floor');
-    await createUser(database.db, new TokenIssuer('floor-secret', 'demo'), { company: company.id, email: 'floor@example.test', password: 'floor-password' });
+    await createUser(database.db, new TokenIssuer('floor-secret', 'demo'), {
+      company: company.id,
+      email: 'floor@example.test',
+      password: 'floor-password',
+    });
     await client.query(SEED_FLOOR_FREIGHTS);
     query = pgliteFloorQuery(client);
     closeDb = () => database.close();
   }
   const floor = await startFloor(query);
   process.stdout.write(`port ${new URL(floor.url).port}\n`);
-  process.once('SIGTERM', () => void floor.close().then(closeDb).then(() => process.exit(0)));
+  process.once(
+    'SIGTERM',
+    () =>
+      void floor
+        .close()
+        .then(closeDb)
+        .then(() => process.exit(0)),
+  );
 }

@@ -29,7 +29,13 @@ const CONNECTIONS = 8;
 const SEARCHES: Array<[number, Record<string, string>]> = [
   [8, { from: 'DE-60' }],
   [8, { from_near: '50.11,8.68', from_radius: '100' }],
-  [8, { pickup_from: new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10), pickup_to: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10) }],
+  [
+    8,
+    {
+      pickup_from: new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10),
+      pickup_to: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10),
+    },
+  ],
   [10, { from: 'DE-60' }],
   [8, { from: 'DE' }],
 ];
@@ -56,7 +62,8 @@ async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
   if (!dir) return run();
   const session = new inspector.Session();
   session.connect();
-  const post = (method: string, params?: object) => new Promise<any>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  const post = (method: string, params?: object) =>
+    new Promise<any>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
   await post('Profiler.enable');
   await post('Profiler.setSamplingInterval', { interval: 200 });
   await post('Profiler.start');
@@ -134,7 +141,10 @@ try {
   // As autovacuum would have it on a live database: statistics and the visibility map (index-only scans).
   await sql`vacuum analyze`.execute(db);
   const seedMs = performance.now() - seedStart;
-  const counts = await sql<{ f: number; b: number }>`select (select count(*) from freights)::int as f, (select count(*) from bids)::int as b`.execute(db);
+  const counts = await sql<{
+    f: number;
+    b: number;
+  }>`select (select count(*) from freights)::int as f, (select count(*) from bids)::int as b`.execute(db);
 
   if (process.env.BENCH_EXPLAIN) {
     // The plans of the view and of every list page at this size, as the server runs them:
@@ -147,7 +157,11 @@ try {
     const caller = users[1]!.company;
     const now = new Date();
     await db.connection().execute(async (conn) => {
-      const plan = async (title: string, statement: { name: string; sql: string; executeSql: (...a: never[]) => string }, args: unknown[]) => {
+      const plan = async (
+        title: string,
+        statement: { name: string; sql: string; executeSql: (...a: never[]) => string },
+        args: unknown[],
+      ) => {
         await sql.raw(`deallocate all`).execute(conn);
         await sql.raw(`prepare ${statement.name} as ${statement.sql}`).execute(conn);
         const execute = statement.executeSql(...(args as never[]));
@@ -157,21 +171,48 @@ try {
       };
       await plan('view (one freight, pieces, company, visible bids)', viewStatement(), [now, caller, 4242]);
       const lists: Array<[number, Record<string, string>]> = [
-        [8, {}], [8, { page: '50' }], [7, {}], [6, {}], [2, {}], [9, {}], [9, { page: '20' }], [20, {}], [10, {}], [17, {}], [18, {}], [12, {}], [19, {}],
-        [19, { sort: 'Routes.weight', direction: 'asc' }], [8, { sort: 'Routes.deadline', direction: 'asc' }], [7, { sort: 'Routes.weight' }],
-        [200, {}], [201, {}], [209, {}], [210, {}], [211, {}], [219, {}],
+        [8, {}],
+        [8, { page: '50' }],
+        [7, {}],
+        [6, {}],
+        [2, {}],
+        [9, {}],
+        [9, { page: '20' }],
+        [20, {}],
+        [10, {}],
+        [17, {}],
+        [18, {}],
+        [12, {}],
+        [19, {}],
+        [19, { sort: 'Routes.weight', direction: 'asc' }],
+        [8, { sort: 'Routes.deadline', direction: 'asc' }],
+        [7, { sort: 'Routes.weight' }],
+        [200, {}],
+        [201, {}],
+        [209, {}],
+        [210, {}],
+        [211, {}],
+        [219, {}],
       ];
       for (const [filter, query] of lists) {
         const paging = readPaging(query);
         const offset = offsetOf(paging);
-        await plan(`enlist ${filter} ${new URLSearchParams(query)}`, listStatement(filter, paging, true)!, [caller, now, paging.limit, offset, paging.limit + offset]);
+        await plan(`enlist ${filter} ${new URLSearchParams(query)}`, listStatement(filter, paging, true)!, [
+          caller,
+          now,
+          paging.limit,
+          offset,
+          paging.limit + offset,
+        ]);
       }
       // Load search (issue 12): a searched page is planned for its values, as the server runs it.
       const { searchedListQuery } = await import('../src/freights/lists.ts');
       const { readFreightSearch } = await import('../src/freights/search.ts');
       const { countsQuery } = await import('../src/searches/counts.ts');
       const explain = async (title: string, q: { sql: string; parameters: readonly unknown[] }) => {
-        const r = await conn.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain (analyze, costs off) ${q.sql}`, [...q.parameters]));
+        const r = await conn.executeQuery<{ 'QUERY PLAN': string }>(
+          CompiledQuery.raw(`explain (analyze, costs off) ${q.sql}`, [...q.parameters]),
+        );
         console.log(`\n### ${title}\n${r.rows.map((x) => x['QUERY PLAN']).join('\n')}`);
       };
       const { planAlike } = await import('../src/freights/lists.ts');
@@ -181,7 +222,10 @@ try {
         const compiled = searchedListQuery(filter, readPaging({}), true, caller, now, search);
         const title = `enlist ${filter} ${new URLSearchParams(query)}`;
         // As the server runs it: prepared by its text where one plan serves every value (lists.ts planAlike).
-        if (planAlike(search)) await plan(`${title} (prepared)`, new PreparedStatement('fx_bench_shape', compiled.parameters.length, compiled.sql), [...compiled.parameters]);
+        if (planAlike(search))
+          await plan(`${title} (prepared)`, new PreparedStatement('fx_bench_shape', compiled.parameters.length, compiled.sql), [
+            ...compiled.parameters,
+          ]);
         else await explain(title, compiled);
       }
       await explain('counts (every list)', countsQuery(db, caller, now, {}).compile());
@@ -202,8 +246,15 @@ try {
   floorPool?.on('error', () => {});
   const floor = await startFloor(floorPool ? pgFloorQuery(floorPool) : pgliteFloorQuery(pglite!));
 
-  console.log(`freights benchmark on ${label}: ${counts.rows[0]!.f} freights, ${counts.rows[0]!.b} bids, ${COMPANIES} companies; seeded in ${(seedMs / 1000).toFixed(1)} s`);
-  console.log(`${SECONDS} s per endpoint, ${CONNECTIONS} connections, ${os.cpus().length} cores, loopback, load generator in a worker thread; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `freights benchmark on ${label}: ${counts.rows[0]!.f} freights, ${counts.rows[0]!.b} bids, ${COMPANIES} companies; seeded in ${(seedMs / 1000).toFixed(1)} s`,
+  );
+  console.log(
+    `${SECONDS} s per endpoint, ${CONNECTIONS} connections, ${os.cpus().length} cores, loopback, load generator in a worker thread; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 
   const randomPaths = (make: (i: number) => string) => Array.from({ length: 5000 }, (_, i) => make(i));
   const randomIds = randomPaths(() => String(1 + Math.floor(Math.random() * maxId)));
@@ -220,7 +271,9 @@ try {
   let floorRuns = 0;
   async function measureFloor(): Promise<number> {
     await warm({ url: floor.url, paths: randomIds.map((id) => `/floor/${id}`), connections: CONNECTIONS, duration: SECONDS });
-    const r = await profiled(`floor-${++floorRuns}`, () => load({ url: floor.url, paths: randomIds.map((id) => `/floor/${id}`), connections: CONNECTIONS, duration: SECONDS }));
+    const r = await profiled(`floor-${++floorRuns}`, () =>
+      load({ url: floor.url, paths: randomIds.map((id) => `/floor/${id}`), connections: CONNECTIONS, duration: SECONDS }),
+    );
     console.log(line('floor: Fastify + one PK select', r));
     return r.average;
   }
@@ -265,7 +318,9 @@ try {
   async function measure(name: string, paths: string[], options: { committing?: boolean } = {}) {
     if (only && !only.some((o) => name.includes(o))) return;
     // One request first: the list length shows the seed reaches every filter.
-    const probe = (await (await fetch(base + paths[0], { headers: { authorization: `TokenPass ${token}` } })).json()) as { data: { routes?: unknown[] } };
+    const probe = (await (await fetch(base + paths[0], { headers: { authorization: `TokenPass ${token}` } })).json()) as {
+      data: { routes?: unknown[] };
+    };
     const rows = probe.data?.routes ? ` [${probe.data.routes.length} rows]` : '';
     const loadOptions = { url: base, paths, connections: CONNECTIONS, duration: SECONDS, headers: { authorization: `TokenPass ${token}` } };
     const around = options.committing ? whileCommitting : <T>(run: () => Promise<T>) => run();
@@ -278,9 +333,15 @@ try {
   }
 
   await measure('GET /users/me (token, trivial)', ['/users/me.json']);
-  await measure('GET /freights/view/{visible}', visibleIds.map((id) => `/freights/view/${id}.json`));
+  await measure(
+    'GET /freights/view/{visible}',
+    visibleIds.map((id) => `/freights/view/${id}.json`),
+  );
   // Random ids include freights the caller may not see (404s, counted as non-2xx).
-  await measure('GET /freights/view/{random}', randomIds.map((id) => `/freights/view/${id}.json`));
+  await measure(
+    'GET /freights/view/{random}',
+    randomIds.map((id) => `/freights/view/${id}.json`),
+  );
   await measure('GET /freights/enlist/8 (market)', ['/freights/enlist/8.json']);
   await measure('GET /freights/enlist/8 page 50', ['/freights/enlist/8.json?page=50']);
   await measure('GET /freights/enlist/7 (had bid)', ['/freights/enlist/7.json']);
@@ -290,18 +351,50 @@ try {
   await measure('GET /freights/enlist/9 (archive)', ['/freights/enlist/9.json']);
   // Load search (issue 12), on the market list: varied values, as many carriers would search.
   const prefixes = ['DE-60', 'FR-75', 'IT-20', 'ES-28', 'NL-10', 'PL-00', 'AT-10', 'DE-80', 'BE-10', 'DK-21'];
-  const centres = ['50.11,8.68', '48.14,11.58', '45.46,9.19', '52.37,4.90', '48.86,2.35', '40.42,-3.70', '52.23,21.01', '48.21,16.37', '50.08,14.44', '55.68,12.57'];
+  const centres = [
+    '50.11,8.68',
+    '48.14,11.58',
+    '45.46,9.19',
+    '52.37,4.90',
+    '48.86,2.35',
+    '40.42,-3.70',
+    '52.23,21.01',
+    '48.21,16.37',
+    '50.08,14.44',
+    '55.68,12.57',
+  ];
   const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-  await measure('GET /freights/enlist/8 from=<country-postal prefix>', prefixes.map((p) => `/freights/enlist/8.json?from=${p}`));
-  await measure('GET /freights/enlist/8 100 km around a city', centres.map((c) => `/freights/enlist/8.json?from_near=${c}&from_radius=100`));
-  await measure('GET /freights/enlist/8 pickup window of 3 days', Array.from({ length: 10 }, (_, i) => `/freights/enlist/8.json?pickup_from=${day(2 * i + 1)}&pickup_to=${day(2 * i + 3)}`));
+  await measure(
+    'GET /freights/enlist/8 from=<country-postal prefix>',
+    prefixes.map((p) => `/freights/enlist/8.json?from=${p}`),
+  );
+  await measure(
+    'GET /freights/enlist/8 100 km around a city',
+    centres.map((c) => `/freights/enlist/8.json?from_near=${c}&from_radius=100`),
+  );
+  await measure(
+    'GET /freights/enlist/8 pickup window of 3 days',
+    Array.from({ length: 10 }, (_, i) => `/freights/enlist/8.json?pickup_from=${day(2 * i + 1)}&pickup_to=${day(2 * i + 3)}`),
+  );
   await measure('GET /freights/counts (all tabs)', ['/freights/counts.json']);
-  await measure('GET /freights/counts from=<prefix> (tabs of a search)', prefixes.map((p) => `/freights/counts.json?from=${p}`));
+  await measure(
+    'GET /freights/counts from=<prefix> (tabs of a search)',
+    prefixes.map((p) => `/freights/counts.json?from=${p}`),
+  );
   // The same, counted anew on every request (the snapshot moves on between any two requests).
   await measure('GET /freights/counts (all tabs), uncached', ['/freights/counts.json'], { committing: true });
-  await measure('GET /freights/counts from=<prefix>, uncached', prefixes.map((p) => `/freights/counts.json?from=${p}`), { committing: true });
+  await measure(
+    'GET /freights/counts from=<prefix>, uncached',
+    prefixes.map((p) => `/freights/counts.json?from=${p}`),
+    { committing: true },
+  );
 
-  console.log(`\nratios to the floor (the mean of the floor runs just before and after each; load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+  console.log(
+    `\nratios to the floor (the mean of the floor runs just before and after each; load average now ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')})`,
+  );
   for (const { name, r, floor: f } of results) console.log(`${line(name, r, f)}  (floor ${Math.round(f)} req/s)`);
   await floor.close();
   await floorPool?.end();

@@ -68,7 +68,11 @@ async function run(label: string, env: NodeJS.ProcessEnv, floorEnv: NodeJS.Proce
   const user = cli(env, ['user', 'create', '--company', '1', '--email', 'bench@example.test', '--password', 'bench-password']);
 
   const started = performance.now();
-  const server = spawn(process.execPath, ['bin/freight-exchange.js', 'serve'], { cwd: ROOT, env: { ...env, PORT: String(PORT), LOG_LEVEL: 'warn' }, stdio: 'inherit' });
+  const server = spawn(process.execPath, ['bin/freight-exchange.js', 'serve'], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(PORT), LOG_LEVEL: 'warn' },
+    stdio: 'inherit',
+  });
   let floor: Awaited<ReturnType<typeof startFloor>> | undefined;
   try {
     const firstMs = await waitForFirstAnswer(`http://127.0.0.1:${PORT}/healthz`, started);
@@ -85,13 +89,19 @@ async function run(label: string, env: NodeJS.ProcessEnv, floorEnv: NodeJS.Proce
       duration: SECONDS,
     });
     console.log(`  ${line('POST /users/login (scrypt on purpose)', logins)}`);
-    const me = { url: `http://127.0.0.1:${PORT}/users/me.json`, headers: { authorization: `TokenPass ${user.token}` }, connections: CONNECTIONS };
+    const me = {
+      url: `http://127.0.0.1:${PORT}/users/me.json`,
+      headers: { authorization: `TokenPass ${user.token}` },
+      connections: CONNECTIONS,
+    };
     await load({ ...me, duration: 1 });
     const authed = await load({ ...me, duration: Math.min(5, SECONDS) });
     console.log(`  ${line('GET /users/me (token, trivial)', authed)}`);
     const floorAfter = await measureFloor(floor.url);
     const floorMean = (floorBefore + floorAfter) / 2;
-    console.log(`  ratio to the floor (mean ${Math.round(floorMean)} req/s): token-authenticated ${(authed.average / floorMean).toFixed(2)} x, logins ${(logins.average / floorMean).toFixed(3)} x`);
+    console.log(
+      `  ratio to the floor (mean ${Math.round(floorMean)} req/s): token-authenticated ${(authed.average / floorMean).toFixed(2)} x, logins ${(logins.average / floorMean).toFixed(3)} x`,
+    );
   } finally {
     await stop(server);
     if (floor) await stop(floor.child);
@@ -100,7 +110,12 @@ async function run(label: string, env: NodeJS.ProcessEnv, floorEnv: NodeJS.Proce
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fx-bench-'));
 const base = { ...process.env, DATA_DIR: dataDir, TOKEN_SECRET: 'bench-secret-0123456789', DATABASE_URL: '' };
-console.log(`login benchmark: ${SECONDS} s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `login benchmark: ${SECONDS} s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores; load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 try {
   await run('embedded', base, { ...process.env, FLOOR_DATABASE_URL: '' });
 } finally {

@@ -64,8 +64,20 @@ const busy = total - (areas.get('(idle)') ?? 0);
 const pct = (us: number, of = busy) => `${((100 * us) / of).toFixed(1).padStart(5)} %`;
 console.log(`${file}: ${(total / 1e6).toFixed(1)} s sampled, ${(busy / 1e6).toFixed(1)} s busy (shares below are of busy time)`);
 console.log('\nby area');
-for (const [a, us] of [...areas].filter(([a]) => a !== '(idle)').sort((x, y) => y[1] - x[1]).slice(0, top)) console.log(`  ${pct(us)}  ${a}`);
+for (const [a, us] of [...areas]
+  .filter(([a]) => a !== '(idle)')
+  .sort((x, y) => y[1] - x[1])
+  .slice(0, top))
+  console.log(`  ${pct(us)}  ${a}`);
 console.log('\nby area, inclusive (with what it calls)');
-for (const [a, us] of [...inclusive].filter(([a]) => !a.startsWith('(')).sort((x, y) => y[1] - x[1]).slice(0, top)) console.log(`  ${pct(us)}  ${a}`);
+for (const [a, us] of [...inclusive]
+  .filter(([a]) => !a.startsWith('('))
+  .sort((x, y) => y[1] - x[1])
+  .slice(0, top))
+  console.log(`  ${pct(us)}  ${a}`);
 console.log('\ntop functions (self time)');
-for (const [f, us] of [...functions].filter(([f]) => !f.startsWith('(idle)')).sort((x, y) => y[1] - x[1]).slice(0, top)) console.log(`  ${pct(us)}  ${f}`);
+for (const [f, us] of [...functions]
+  .filter(([f]) => !f.startsWith('(idle)'))
+  .sort((x, y) => y[1] - x[1])
+  .slice(0, top))
+  console.log(`  ${pct(us)}  ${f}`);

@@ -17,12 +17,21 @@ import { createPostgresDatabase } from '../tests/support/databases.ts';
 const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
 const MIB = Number(process.env.BENCH_MIB ?? 15);
 const TARGET = Math.floor(MIB * 1024 * 1024) - 4096;
-const ACTIONS = (process.env.BENCH_ACTIONS ?? 'status,fsu,xfsu,rates').split(',').map((a) => a.trim()).filter(Boolean);
+const ACTIONS = (process.env.BENCH_ACTIONS ?? 'status,fsu,xfsu,rates')
+  .split(',')
+  .map((a) => a.trim())
+  .filter(Boolean);
 
 /** `freight-exchange <args>`: the built command with BENCH_BUILT, else the sources through tsx. */
 function commandLine(args: string[]): string[] {
   if (process.env.BENCH_BUILT) return ['bin/freight-exchange.js', ...args];
-  return ['--import', 'tsx', '--input-type=module', '-e', `const { main } = await import('./src/cli.ts'); process.exitCode = await main(${JSON.stringify(args)});`];
+  return [
+    '--import',
+    'tsx',
+    '--input-type=module',
+    '-e',
+    `const { main } = await import('./src/cli.ts'); process.exitCode = await main(${JSON.stringify(args)});`,
+  ];
 }
 
 function cli(env: NodeJS.ProcessEnv, args: string[]): any {
@@ -74,7 +83,8 @@ function fsu() {
 }
 
 function xfsu() {
-  const head = '<?xml version="1.0" encoding="UTF-8"?>\n<rsm:StatusMessage xmlns:rsm="iata:statusmessage:1" xmlns:ram="iata:datamodel:3">\n<rsm:MessageHeaderDocument><ram:ID>BENCH</ram:ID><ram:TypeCode>FSU</ram:TypeCode></rsm:MessageHeaderDocument>\n<rsm:BusinessHeaderDocument><ram:ID>BENCH</ram:ID></rsm:BusinessHeaderDocument>\n<rsm:MasterConsignment>\n<ram:TransportContractDocument><ram:ID>020-12345675</ram:ID></ram:TransportContractDocument>\n<ram:ReportedStatus><ram:ReasonCode>RCF</ram:ReasonCode>\n';
+  const head =
+    '<?xml version="1.0" encoding="UTF-8"?>\n<rsm:StatusMessage xmlns:rsm="iata:statusmessage:1" xmlns:ram="iata:datamodel:3">\n<rsm:MessageHeaderDocument><ram:ID>BENCH</ram:ID><ram:TypeCode>FSU</ram:TypeCode></rsm:MessageHeaderDocument>\n<rsm:BusinessHeaderDocument><ram:ID>BENCH</ram:ID></rsm:BusinessHeaderDocument>\n<rsm:MasterConsignment>\n<ram:TransportContractDocument><ram:ID>020-12345675</ram:ID></ram:TransportContractDocument>\n<ram:ReportedStatus><ram:ReasonCode>RCF</ram:ReasonCode>\n';
   const tail = '</ram:ReportedStatus>\n</rsm:MasterConsignment>\n</rsm:StatusMessage>\n';
   return fill(
     head,
@@ -100,7 +110,8 @@ function peakRssMiB(pid: number): number {
 
 async function waitForServer(url: string, server: ChildProcess) {
   for (;;) {
-    if (server.exitCode !== null || server.signalCode !== null) throw new Error(`the server exited (${server.exitCode ?? server.signalCode}) before answering`);
+    if (server.exitCode !== null || server.signalCode !== null)
+      throw new Error(`the server exited (${server.exitCode ?? server.signalCode}) before answering`);
     try {
       if ((await fetch(url)).ok) return;
     } catch {
@@ -118,7 +129,11 @@ async function run(label: string, env: NodeJS.ProcessEnv, action: string) {
   const port = 18000 + Math.floor(Math.random() * 1000);
   // BENCH_SERVER_FLAGS: node flags for the server process (e.g. --trace-gc), when looking into a number.
   const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
-  const server: ChildProcess = spawn(process.execPath, [...flags, ...commandLine(['serve'])], { cwd: ROOT, env: { ...env, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: 'inherit' });
+  const server: ChildProcess = spawn(process.execPath, [...flags, ...commandLine(['serve'])], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port), LOG_LEVEL: 'warn' },
+    stdio: 'inherit',
+  });
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitForServer(`${base}/healthz`, server);
@@ -139,7 +154,11 @@ async function run(label: string, env: NodeJS.ProcessEnv, action: string) {
     let pushing = true;
     const poller = poll(() => pushing);
     const started = performance.now();
-    const res = await fetch(`${base}/files/push.json`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `TokenPass ${user.token}` }, body });
+    const res = await fetch(`${base}/files/push.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `TokenPass ${user.token}` },
+      body,
+    });
     const answer = (await res.json()) as { status: string; message?: string; data?: { file?: { records: number } } };
     const pushMs = performance.now() - started;
     pushing = false;
@@ -149,7 +168,10 @@ async function run(label: string, env: NodeJS.ProcessEnv, action: string) {
     const polls = during.length;
     const p99 = [...during].sort((a, b) => a - b)[Math.floor(during.length * 0.99)] ?? 0;
     const over = during.filter((ms) => ms > 100).length;
-    const outcome = res.status === 200 && answer.status === 'success' ? `${answer.data?.file?.records} records` : `HTTP ${res.status} ${answer.message ?? ''}`;
+    const outcome =
+      res.status === 200 && answer.status === 'success'
+        ? `${answer.data?.file?.records} records`
+        : `HTTP ${res.status} ${answer.message ?? ''}`;
     console.log(
       `${label.padEnd(9)} ${action.padEnd(7)} ${(text.length / 1024 / 1024).toFixed(1)} MiB, ${records} lines → ${outcome} | push ${(pushMs / 1000).toFixed(1)} s | ` +
         `/healthz worst ${worst.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, ${over} of ${polls} polls over 100 ms (idle server: worst ${Math.max(...idle).toFixed(0)} ms) | ` +

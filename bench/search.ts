@@ -20,7 +20,10 @@ import { importRateSheet } from '../src/pricing/import.ts';
 import { runSearch } from '../src/pricing/search.ts';
 import { insertSearch } from '../src/pricing/store.ts';
 
-const SIZES = (process.env.BENCH_SIZES ?? '100000,1000000').split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
+const SIZES = (process.env.BENCH_SIZES ?? '100000,1000000')
+  .split(',')
+  .map((s) => Number(s.trim()))
+  .filter((n) => n > 0);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'postgres,pglite').split(',').map((s) => s.trim());
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 300);
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -72,7 +75,22 @@ function makeSheet(r: () => number, target: number): { csv: string; lines: numbe
   const rows: string[] = [HEADER];
   const line = (o: string, d: string, base: number) => {
     const k = (f: number) => (r() < 0.05 ? '' : (base * f).toFixed(3));
-    rows.push([o, d, 1 + Math.floor(r() * 3), money(30 + r() * 40), k(1), k(0.9), k(0.8), k(0.7), r() < 0.3 ? '' : k(0.6), (8 + r() * 10).toFixed(1), (0.03 + r() * 0.05).toFixed(3), r() < 0.3 ? money(600 + r() * 600) : ''].join(','));
+    rows.push(
+      [
+        o,
+        d,
+        1 + Math.floor(r() * 3),
+        money(30 + r() * 40),
+        k(1),
+        k(0.9),
+        k(0.8),
+        k(0.7),
+        r() < 0.3 ? '' : k(0.6),
+        (8 + r() * 10).toFixed(1),
+        (0.03 + r() * 0.05).toFixed(3),
+        r() < 0.3 ? money(600 + r() * 600) : '',
+      ].join(','),
+    );
   };
   const zones = new Set<string>();
   while (rows.length - 1 < target) {
@@ -159,10 +177,25 @@ async function measure(database: Database, kind: 'direct' | 'combined', searcher
       const x = r();
       if (x < 0.45) return { origin: city, destination: `airport:${a}`, weight };
       if (x < 0.9) return { origin: `airport:${a}`, destination: city, weight };
-      return { origin: `airport:${a}`, destination: `airport:${pick(r, ALL_HUBS.filter((h) => h !== a))}`, weight };
+      return {
+        origin: `airport:${a}`,
+        destination: `airport:${pick(
+          r,
+          ALL_HUBS.filter((h) => h !== a),
+        )}`,
+        weight,
+      };
     }
     // City to a foreign hub: combinations through the carrier's airports.
-    return { origin: city, destination: `airport:${pick(r, ALL_HUBS.filter((h) => !c.airports.includes(h)))}`, weight, allow_combinations: 1 };
+    return {
+      origin: city,
+      destination: `airport:${pick(
+        r,
+        ALL_HUBS.filter((h) => !c.airports.includes(h)),
+      )}`,
+      weight,
+      allow_combinations: 1,
+    };
   };
   const searchTimes: number[] = [];
   const times: number[] = [];
@@ -173,7 +206,14 @@ async function measure(database: Database, kind: 'direct' | 'combined', searcher
     const params = readSearchParams(request());
     const result = await runSearch(database.db, clock, params, { kind: 'company', companyId: searcher });
     const t1 = performance.now();
-    await insertSearch(database.db, { companyId: searcher, userId: null, publicCompanyId: null, params, resultCount: result.rates.length, created: clock.now() });
+    await insertSearch(database.db, {
+      companyId: searcher,
+      userId: null,
+      publicCompanyId: null,
+      params,
+      resultCount: result.rates.length,
+      created: clock.now(),
+    });
     const t2 = performance.now();
     if (record) {
       searchTimes.push(t1 - t0);
@@ -186,7 +226,13 @@ async function measure(database: Database, kind: 'direct' | 'combined', searcher
   for (let i = 0; i < QUERIES; i++) await run(true);
   searchTimes.sort((a, b) => a - b);
   times.sort((a, b) => a - b);
-  return { p50: percentile(searchTimes, 50), p99: percentile(searchTimes, 99), storedP50: percentile(times, 50), avgRates: rates / QUERIES, avgCombinations: combos / QUERIES };
+  return {
+    p50: percentile(searchTimes, 50),
+    p99: percentile(searchTimes, 99),
+    storedP50: percentile(times, 50),
+    avgRates: rates / QUERIES,
+    avgCombinations: combos / QUERIES,
+  };
 }
 
 async function openEngine(engine: string): Promise<{ database: Database; cleanup: () => Promise<void> }> {

@@ -14,11 +14,24 @@ const PORT = 19000 + Math.floor(Math.random() * 1000);
 
 const SERVERS = {
   'compiled (node bin/freight-exchange.js serve)': ['bin/freight-exchange.js', 'serve'],
-  'sources through tsx': ['--import', 'tsx', '--eval', "const { main } = await import('./src/cli.ts'); process.exitCode = await main(['serve']);", '--input-type=module'],
+  'sources through tsx': [
+    '--import',
+    'tsx',
+    '--eval',
+    "const { main } = await import('./src/cli.ts'); process.exitCode = await main(['serve']);",
+    '--input-type=module',
+  ],
 } as const;
 
 async function firstAnswer(args: readonly string[], dataDir: string): Promise<number> {
-  const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(PORT), LOG_LEVEL: 'warn', TOKEN_SECRET: 'bench-secret-0123456789' };
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    PORT: String(PORT),
+    LOG_LEVEL: 'warn',
+    TOKEN_SECRET: 'bench-secret-0123456789',
+  };
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, [...args], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   try {
@@ -40,11 +53,17 @@ async function firstAnswer(args: readonly string[], dataDir: string): Promise<nu
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const summary = (xs: number[]) => `median ${median(xs).toFixed(0)} ms (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)} ms over ${xs.length} runs)`;
+const summary = (xs: number[]) =>
+  `median ${median(xs).toFixed(0)} ms (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)} ms over ${xs.length} runs)`;
 
 const build = spawnSync(process.execPath, ['scripts/prepare.mjs'], { cwd: ROOT, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
-console.log(`start benchmark: embedded database, ${RUNS} runs per case, ${os.cpus().length} cores; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `start benchmark: embedded database, ${RUNS} runs per case, ${os.cpus().length} cores; load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 for (const [label, args] of Object.entries(SERVERS)) {
   const fresh: number[] = [];
   const restart: number[] = [];
@@ -59,4 +78,9 @@ for (const [label, args] of Object.entries(SERVERS)) {
   }
   console.log(`${label}\n  new data directory: ${summary(fresh)}\n  restart:            ${summary(restart)}`);
 }
-console.log(`load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `load average at the end ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);

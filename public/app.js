@@ -37,9 +37,15 @@
 
   function getData(url) {
     return fetch(url, { credentials: 'same-origin', headers: { accept: 'application/json' } })
-      .then(function (r) { return r.ok ? r.json() : {}; })
-      .then(function (body) { return (body && body.data) || {}; })
-      .catch(function () { return {}; });
+      .then(function (r) {
+        return r.ok ? r.json() : {};
+      })
+      .then(function (body) {
+        return (body && body.data) || {};
+      })
+      .catch(function () {
+        return {};
+      });
   }
 
   // A freight form city has no postal code in the data: its option shows (and is) its name.
@@ -64,11 +70,19 @@
       var country = field(input.form, input.getAttribute('data-side') + '_country');
       if (country && /^[A-Za-z]{2}$/.test(country.value.trim())) query += '&country=' + encodeURIComponent(country.value.trim());
     }
-    var requests = [getData('/places/suggest.json?' + query).then(function (d) { return d.places || []; })];
+    var requests = [
+      getData('/places/suggest.json?' + query).then(function (d) {
+        return d.places || [];
+      }),
+    ];
     if (mode === 'rate') {
-      requests.unshift(getData('/pricing/search/location/' + encodeURIComponent(q) + '/city.json').then(function (d) {
-        return (d.locations || []).map(function (l) { return { kind: 'zone', value: l.value, label: l.label }; });
-      }));
+      requests.unshift(
+        getData('/pricing/search/location/' + encodeURIComponent(q) + '/city.json').then(function (d) {
+          return (d.locations || []).map(function (l) {
+            return { kind: 'zone', value: l.value, label: l.label };
+          });
+        }),
+      );
     }
     var mine = ++seq;
     Promise.all(requests).then(function (groups) {
@@ -122,7 +136,9 @@
         input.placeholder = input.getAttribute('data-postal-placeholder') || '';
         input.focus();
       } else if (s.kind === 'airport') {
-        ['country', 'addr', 'latitude', 'longitude'].forEach(function (n) { set(n, ''); });
+        ['country', 'addr', 'latitude', 'longitude'].forEach(function (n) {
+          set(n, '');
+        });
       } else if (s.kind === 'postal') {
         set('country', s.country);
       }
@@ -139,7 +155,9 @@
       return;
     }
     clearTimeout(timer);
-    timer = setTimeout(function () { suggest(input); }, 200);
+    timer = setTimeout(function () {
+      suggest(input);
+    }, 200);
   });
 
   // ---------------------------------------------------------------------------------------------
@@ -174,7 +192,9 @@
 
   // "1.745,50" (German), "1,745.50" (English), "12,5", "1 250": the plain decimal, or null.
   function readDecimal(text, lang) {
-    var s = String(text).trim().replace(/[\s\u00a0\u202f']/g, '');
+    var s = String(text)
+      .trim()
+      .replace(/[\s\u00a0\u202f']/g, '');
     if (!s) return null;
     s = s.replace(/^[-+]/, '');
     var comma = s.lastIndexOf(',');
@@ -182,7 +202,10 @@
     var out;
     if (comma >= 0 && dot >= 0) {
       var decimal = comma > dot ? ',' : '.';
-      out = s.split(decimal === ',' ? '.' : ',').join('').replace(decimal, '.');
+      out = s
+        .split(decimal === ',' ? '.' : ',')
+        .join('')
+        .replace(decimal, '.');
     } else if (comma >= 0 || dot >= 0) {
       var mark = comma >= 0 ? ',' : '.';
       var grouped = new RegExp('^\\d{1,3}(\\' + mark + '\\d{3})+$').test(s);
@@ -202,7 +225,9 @@
     var value = input.value;
     var lang = form.getAttribute('data-lang');
     // A field may say its own words (the bid's amount), else the form's message for the check.
-    var msg = function (name) { return input.getAttribute('data-msg') || form.getAttribute('data-msg-' + name) || ''; };
+    var msg = function (name) {
+      return input.getAttribute('data-msg') || form.getAttribute('data-msg-' + name) || '';
+    };
     if (check === 'datetime') {
       if (input.validity && input.validity.badInput) return msg('datetime');
       if (!value) return '';
@@ -268,7 +293,13 @@
       var to = from + 1;
       var copy = last.cloneNode(true);
       copy.setAttribute('data-piece-line', String(to));
-      var swap = function (text) { return text.split('pieces[' + from + ']').join('pieces[' + to + ']').split('pieces-' + from + '-').join('pieces-' + to + '-'); };
+      var swap = function (text) {
+        return text
+          .split('pieces[' + from + ']')
+          .join('pieces[' + to + ']')
+          .split('pieces-' + from + '-')
+          .join('pieces-' + to + '-');
+      };
       Array.prototype.forEach.call(copy.querySelectorAll('[name],[id],[for],[aria-describedby],[data-error-for]'), function (el) {
         ['name', 'id', 'for', 'aria-describedby', 'data-error-for'].forEach(function (attr) {
           if (el.hasAttribute(attr)) el.setAttribute(attr, swap(el.getAttribute(attr)));
@@ -276,7 +307,9 @@
         if (el.matches('input')) el.value = '';
         if (el.matches('[data-error-for]')) el.textContent = '';
       });
-      Array.prototype.forEach.call(copy.querySelectorAll('.invalid'), function (el) { el.classList.remove('invalid'); });
+      Array.prototype.forEach.call(copy.querySelectorAll('.invalid'), function (el) {
+        el.classList.remove('invalid');
+      });
       last.insertAdjacentElement('afterend', copy);
       var firstInput = copy.querySelector('input');
       if (firstInput) firstInput.focus();

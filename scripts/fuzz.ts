@@ -55,7 +55,9 @@ const app = await startTestApp();
 let failed = true;
 try {
   const { target } = await fuzzTarget(app);
-  console.log(`target ${target.base}: ${target.endpoints.length} endpoints, ${target.ids.length} ids, ${parameterNames().length} parameter names (fingerprint ${fingerprint(target)})`);
+  console.log(
+    `target ${target.base}: ${target.endpoints.length} endpoints, ${target.ids.length} ids, ${parameterNames().length} parameter names (fingerprint ${fingerprint(target)})`,
+  );
   let last = 0;
   const report = await runFuzz(target, {
     seed,
@@ -73,7 +75,8 @@ try {
     },
   });
   if (values.verbose) {
-    for (let i = from; i < from + Math.min(count, 20); i++) console.log(`#${i} ${describeRequest(makeRequest(seed, i, target, parameterNames(), { largeUploads: !values['no-large'] }))}`);
+    for (let i = from; i < from + Math.min(count, 20); i++)
+      console.log(`#${i} ${describeRequest(makeRequest(seed, i, target, parameterNames(), { largeUploads: !values['no-large'] }))}`);
   }
   console.log(summary(report));
   failed = report.failures.length > 0;

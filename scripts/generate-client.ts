@@ -20,8 +20,12 @@ const file = new URL('openapi.json', dir);
 fs.writeFileSync(file, `${JSON.stringify(JSON.parse(res.body), null, 2)}\n`);
 console.log(`wrote ${file.pathname}`);
 
-const gen = spawnSync('npx', ['--yes', '-p', 'typescript@5.9', '-p', 'openapi-typescript@7.13.0', 'openapi-typescript', 'openapi.json', '-o', 'src/schema.d.ts'], {
-  cwd: dir,
-  stdio: 'inherit',
-});
+const gen = spawnSync(
+  'npx',
+  ['--yes', '-p', 'typescript@5.9', '-p', 'openapi-typescript@7.13.0', 'openapi-typescript', 'openapi.json', '-o', 'src/schema.d.ts'],
+  {
+    cwd: dir,
+    stdio: 'inherit',
+  },
+);
 process.exit(gen.status ?? 1);

@@ -37,11 +37,11 @@ for (const engine of engines) {
     const prep = spawnSync(process.execPath, ['--import', 'tsx', 'tests/support/prepare.ts'], { cwd: root, stdio: 'inherit' });
     if (prep.status !== 0) process.exit(prep.status ?? 1);
   }
-  const run = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, TEST_DB: engine, LOG_LEVEL: 'silent' } },
-  );
+  const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, TEST_DB: engine, LOG_LEVEL: 'silent' },
+  });
   if (run.status !== 0) failed = true;
 }
 process.exit(failed ? 1 : 0);

@@ -35,7 +35,16 @@ const rows = [...byCode.values()]
   .map((a) => {
     const lat = Number(a.latitude_deg);
     const lon = Number(a.longitude_deg);
-    return [a.iata_code, a.name, a.municipality ?? '', a.iso_country, lat.toFixed(6), lon.toFixed(6), a.type === 'large_airport' ? 'L' : 'M', tzlookup(lat, lon)];
+    return [
+      a.iata_code,
+      a.name,
+      a.municipality ?? '',
+      a.iso_country,
+      lat.toFixed(6),
+      lon.toFixed(6),
+      a.type === 'large_airport' ? 'L' : 'M',
+      tzlookup(lat, lon),
+    ];
   });
 
 const out = {

@@ -60,7 +60,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     auth: createAuthenticator(database.db, tokens, clock),
   };
 
-  const http = await createHttpServer({ logger: options.logger ?? false, cookieSecret: tokens.cookieSecret(), trustProxy: config.trustProxy });
+  const http = await createHttpServer({
+    logger: options.logger ?? false,
+    cookieSecret: tokens.cookieSecret(),
+    trustProxy: config.trustProxy,
+  });
   registerOpsRoutes(http, services);
   registerOneRecordRoutes(http, services); // ONE Record: JSON-LD with its own errors, outside the envelope
 
@@ -73,7 +77,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...passwordEndpoints(),
     ...pricingEndpoints(),
     ...quoteEndpoints(),
-    ...freightEndpoints({ otherLists: tmsFreightLists(), listColumns: new Map([[53, tourColumns]]), countLists, enteredMarket: alertSavedSearches }),
+    ...freightEndpoints({
+      otherLists: tmsFreightLists(),
+      listColumns: new Map([[53, tourColumns]]),
+      countLists,
+      enteredMarket: alertSavedSearches,
+    }),
     ...trackingEndpoints(),
     ...fileEndpoints(),
     ...shipmentEndpoints([tmsShipmentList, milkrunShipmentList]),

@@ -41,7 +41,8 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   }
   let values: Record<string, string | boolean | undefined>;
   try {
-    values = parseArgs({ args: argv.slice(command.words.length), options: command.options, strict: true, allowPositionals: false }).values as typeof values;
+    values = parseArgs({ args: argv.slice(command.words.length), options: command.options, strict: true, allowPositionals: false })
+      .values as typeof values;
   } catch (err) {
     io.err(`freight-exchange: ${(err as Error).message.split('\n')[0]}; usage: freight-exchange ${command.usage}`);
     return 2;

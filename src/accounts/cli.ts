@@ -22,9 +22,23 @@ export async function withDatabase<T>(config: Config, work: (db: Kysely<DB>, tok
 const DEMO = {
   companies: ['Demo Shipper GmbH', 'Demo Carrier Rhein', 'Demo Carrier Nord'],
   users: [
-    { company: 0, email: 'shipper@demo.example', username: 'shipper', realname: 'Sandra Shipper', password: 'shipper-demo', language: 'eng' },
+    {
+      company: 0,
+      email: 'shipper@demo.example',
+      username: 'shipper',
+      realname: 'Sandra Shipper',
+      password: 'shipper-demo',
+      language: 'eng',
+    },
     { company: 1, email: 'carrier@demo.example', username: 'carrier', realname: 'Carl Carrier', password: 'carrier-demo', language: 'eng' },
-    { company: 2, email: 'spediteur@demo.example', username: 'spediteur', realname: 'Nora Nord', password: 'spediteur-demo', language: 'deu' },
+    {
+      company: 2,
+      email: 'spediteur@demo.example',
+      username: 'spediteur',
+      realname: 'Nora Nord',
+      password: 'spediteur-demo',
+      language: 'deu',
+    },
   ],
 };
 
@@ -71,7 +85,12 @@ export const accountCommands: Command[] = [
     async run(values, config, io) {
       const ref = required(values, 'user');
       const user = await withDatabase(config, (db, tokens) => rotateToken(db, tokens, ref));
-      print(io, !!values.json, user, `new API token of user ${user.id} (${user.email}): ${user.token}\nthe old token is refused from now on`);
+      print(
+        io,
+        !!values.json,
+        user,
+        `new API token of user ${user.id} (${user.email}): ${user.token}\nthe old token is refused from now on`,
+      );
     },
   },
   {
@@ -82,7 +101,12 @@ export const accountCommands: Command[] = [
       const ref = required(values, 'user');
       const password = required(values, 'password');
       const result = await withDatabase(config, (db) => setPasswordOf(db, ref, password));
-      print(io, !!values.json, result, `password of user ${result.id} (${result.email}) set; ${result.sessions_ended} browser session(s) ended`);
+      print(
+        io,
+        !!values.json,
+        result,
+        `password of user ${result.id} (${result.email}) set; ${result.sessions_ended} browser session(s) ended`,
+      );
     },
   },
   {
@@ -103,7 +127,12 @@ export const accountCommands: Command[] = [
           const existing = await findUserByLogin(db, u.email);
           const company = companies[u.company]!;
           const created = existing
-            ? { id: existing.id, company: existing.company_id, email: existing.email, token: tokens.issue(existing.id, existing.token_nonce) }
+            ? {
+                id: existing.id,
+                company: existing.company_id,
+                email: existing.email,
+                token: tokens.issue(existing.id, existing.token_nonce),
+              }
             : await createUser(db, tokens, { ...u, company: company.id });
           users.push({ ...created, username: u.username, realname: u.realname, password: u.password, language: u.language });
         }

@@ -34,7 +34,8 @@ export async function createUser(db: Kysely<DB>, tokens: TokenIssuer, input: New
   const username = input.username?.trim() || null;
   const language = input.language?.trim() || 'eng';
   if (!Number.isSafeInteger(input.company) || input.company <= 0) throw new AccountInputError('--company: must be a company id');
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) throw new AccountInputError(`--email: "${input.email}" is not an e-mail address`);
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254)
+    throw new AccountInputError(`--email: "${input.email}" is not an e-mail address`);
   checkNewPassword(input.password);
   if (username !== null && (username.includes('@') || /\s/.test(username) || username.length > 100)) {
     throw new AccountInputError('--username: no spaces, no "@", at most 100 characters');
@@ -42,7 +43,8 @@ export async function createUser(db: Kysely<DB>, tokens: TokenIssuer, input: New
   if (!isLanguage(language)) throw new AccountInputError(`--language: one of ${LANGUAGES.join(', ')}`);
   if (!(await companyExists(db, input.company))) throw new AccountInputError(`--company: no company with id ${input.company}`);
   const taken = await emailOrUsernameTaken(db, email, username);
-  if (taken) throw new AccountInputError(taken === 'email' ? `--email: ${email} is already registered` : `--username: ${username} is already taken`);
+  if (taken)
+    throw new AccountInputError(taken === 'email' ? `--email: ${email} is already registered` : `--username: ${username} is already taken`);
 
   const nonce = newNonce();
   const row = await db

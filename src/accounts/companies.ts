@@ -10,7 +10,8 @@ import type { DB } from '../db/schema.ts';
 type Db = Kysely<DB> | Transaction<DB>;
 const MAX_IDS = 500;
 
-const ids = (list: Array<number | null | undefined>) => [...new Set(list.filter((id): id is number => typeof id === 'number' && Number.isSafeInteger(id)))].slice(0, MAX_IDS);
+const ids = (list: Array<number | null | undefined>) =>
+  [...new Set(list.filter((id): id is number => typeof id === 'number' && Number.isSafeInteger(id)))].slice(0, MAX_IDS);
 
 /** Company names by id (at most 500 ids), one query. */
 export async function namesOfCompanies(db: Db, list: Array<number | null | undefined>): Promise<Map<number, string>> {
@@ -43,7 +44,12 @@ export function companyNameSql(id: RawBuilder<unknown>) {
  * Companies other than `company` to pick from: those for which `first` holds (an SQL condition
  * on `c.id`, the company's id) first, then by name; at most `limit`.
  */
-export async function companiesToPick(db: Db, company: number, first: (id: RawBuilder<number>) => RawBuilder<unknown>, limit: number): Promise<Array<{ id: number; name: string }>> {
+export async function companiesToPick(
+  db: Db,
+  company: number,
+  first: (id: RawBuilder<number>) => RawBuilder<unknown>,
+  limit: number,
+): Promise<Array<{ id: number; name: string }>> {
   const rows = await sql<{ id: number; name: string; partner: boolean }>`
     select c.id, c.name, ${first(sql<number>`c.id`)} as partner
     from companies c
@@ -71,7 +77,11 @@ export async function companiesByName(db: Db, text: string): Promise<{ ids: numb
     ? await db
         .selectFrom('companies')
         .select(['id', 'name'])
-        .where(sql<string>`lower(name)`, 'in', names.map((n) => n.toLowerCase()))
+        .where(
+          sql<string>`lower(name)`,
+          'in',
+          names.map((n) => n.toLowerCase()),
+        )
         .execute()
     : [];
   const byId = numeric.length ? await db.selectFrom('companies').select('id').where('id', 'in', numeric).execute() : [];

@@ -108,7 +108,11 @@ export function passwordEndpoints(): Endpoint[] {
         answers: { 429: 'Too many wrong current passwords (they count as failed logins).' },
       },
       handle: changePassword,
-      page: (outcome, ctx) => ({ redirect: '/users/password', ok: outcome.kind === 'ok', message: outcome.kind === 'ok' ? ctx.t('password.changed') : outcome.message }),
+      page: (outcome, ctx) => ({
+        redirect: '/users/password',
+        ok: outcome.kind === 'ok',
+        message: outcome.kind === 'ok' ? ctx.t('password.changed') : outcome.message,
+      }),
     }),
   ];
 }

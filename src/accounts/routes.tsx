@@ -30,7 +30,10 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
         summary: 'Log in: the API token in auth.token (it does not expire; log in once and reuse it)',
         input: LOGIN_INPUT,
         data: LOGIN_DATA,
-        answers: { 401: 'Unknown user or wrong password.', 429: 'Too many failed logins for this user or from this address within 10 minutes (Retry-After says when to try again).' },
+        answers: {
+          401: 'Unknown user or wrong password.',
+          429: 'Too many failed logins for this user or from this address within 10 minutes (Retry-After says when to try again).',
+        },
       },
       async handle(ctx) {
         // JSON `auth.user`, form `auth[user]` (same after parsing), or flat `user` from the HTML form.
@@ -63,7 +66,10 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
         }
         const sessionId = randomBytes(32).toString('base64url');
         const expires = new Date(ctx.clock.now().getTime() + SESSION_DAYS * 86400_000);
-        await ctx.db.insertInto('sessions').values({ id_hash: hashSessionId(sessionId), user_id: user.id, expires }).execute();
+        await ctx.db
+          .insertInto('sessions')
+          .values({ id_hash: hashSessionId(sessionId), user_id: user.id, expires })
+          .execute();
         ctx.reply.setCookie(SESSION_COOKIE, sessionId, { path: '/', httpOnly: true, sameSite: 'lax', secure: 'auto', expires });
         return redirect(safeNext(ctx.params.next), true);
       },
@@ -118,7 +124,16 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
       doc: { summary: 'The caller: user and company (an addition to api.md, to check a token)', data: ME_DATA },
       async handle(ctx) {
         const c = ctx.caller;
-        return ok({ user: { id: c.userId, email: c.email, username: c.username, realname: c.realname, language: c.language, company: { id: c.companyId, name: c.companyName } } });
+        return ok({
+          user: {
+            id: c.userId,
+            email: c.email,
+            username: c.username,
+            realname: c.realname,
+            language: c.language,
+            company: { id: c.companyId, name: c.companyName },
+          },
+        });
       },
     }),
     userEndpoint({

@@ -71,6 +71,9 @@ export async function endLoginAttempt(db: Kysely<DB>, id: number): Promise<void>
 
 /** Attempts older than the window count for nothing; expired sessions open nothing. */
 export async function purgeExpired(db: Kysely<DB>, now: Date): Promise<void> {
-  await db.deleteFrom('login_attempts').where('at', '<', new Date(now.getTime() - WINDOW_MS)).execute();
+  await db
+    .deleteFrom('login_attempts')
+    .where('at', '<', new Date(now.getTime() - WINDOW_MS))
+    .execute();
   await db.deleteFrom('sessions').where('expires', '<', now).execute();
 }

@@ -6,7 +6,10 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
  * (only the per-user nonce), and a token of the other environment fails the HMAC (a 401).
  */
 export class TokenIssuer {
-  constructor(private readonly secret: string, private readonly appEnv: string) {}
+  constructor(
+    private readonly secret: string,
+    private readonly appEnv: string,
+  ) {}
 
   issue(userId: number, nonce: string): string {
     return `${userId}.${this.mac(userId, nonce)}`;

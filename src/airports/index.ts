@@ -26,7 +26,16 @@ function load(): Map<string, Airport> {
   if (!byCode) {
     byCode = new Map();
     for (const [iata, name, city, country, latitude, longitude, type, timezone] of data.airports as Row[]) {
-      byCode.set(iata, { iata, name, city, country, latitude, longitude, type: type === 'L' ? 'large_airport' : 'medium_airport', timezone });
+      byCode.set(iata, {
+        iata,
+        name,
+        city,
+        country,
+        latitude,
+        longitude,
+        type: type === 'L' ? 'large_airport' : 'medium_airport',
+        timezone,
+      });
     }
   }
   return byCode;

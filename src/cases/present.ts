@@ -15,8 +15,16 @@ export type CaseLinkView = CaseView['_links'][number];
  * may see it now: masked for a former bidder, null once the freight is no longer visible.
  */
 export async function presentCases(db: Kysely<DB>, clock: Clock, caller: Caller, cases: CaseRow[]) {
-  const links = await linksOf(db, cases.map((c) => c.id));
-  const shipments = await visibleShipments(db, clock, caller, [...links.values()].flat().map((l) => l.freight_id));
+  const links = await linksOf(
+    db,
+    cases.map((c) => c.id),
+  );
+  const shipments = await visibleShipments(
+    db,
+    clock,
+    caller,
+    [...links.values()].flat().map((l) => l.freight_id),
+  );
   return cases.map((c) => ({
     id: c.id,
     name: c.name,

@@ -45,7 +45,8 @@ export function caseEndpoints(): Endpoint[] {
         if (!row) return notFound();
         return ok({ case: await presentCase(ctx.db, ctx.clock, ctx.caller, row) });
       },
-      page: (outcome, ctx) => (outcome.kind === 'ok' ? casePage(ctx, outcome.data.case) : { redirect: '/cdr/cases/index', ok: false, message: outcome.message }),
+      page: (outcome, ctx) =>
+        outcome.kind === 'ok' ? casePage(ctx, outcome.data.case) : { redirect: '/cdr/cases/index', ok: false, message: outcome.message },
     }),
     userEndpoint({
       method: 'POST',
@@ -59,10 +60,16 @@ export function caseEndpoints(): Endpoint[] {
         if (raw === undefined || raw === '') return fail(ctx.t('cases.route_required'));
         // Only a shipment the caller may see can be linked; another one answers like a missing one.
         const visible = routeId === undefined ? new Map() : await visibleShipments(ctx.db, ctx.clock, ctx.caller, [routeId]);
-        if (routeId === undefined || !visible.has(routeId)) return fail(ctx.t('cases.route_not_found', { id: String(readString(raw) ?? '').slice(0, 20) }));
+        if (routeId === undefined || !visible.has(routeId))
+          return fail(ctx.t('cases.route_not_found', { id: String(readString(raw) ?? '').slice(0, 20) }));
         await linkFreight(ctx.db, ctx.clock.now(), ctx.caller, row.id, routeId);
         const links = (await linksOf(ctx.db, [row.id])).get(row.id) ?? [];
-        const shipments = await visibleShipments(ctx.db, ctx.clock, ctx.caller, links.map((l) => l.freight_id));
+        const shipments = await visibleShipments(
+          ctx.db,
+          ctx.clock,
+          ctx.caller,
+          links.map((l) => l.freight_id),
+        );
         return ok({ routes: links.flatMap((l) => shipments.get(l.freight_id) ?? []) });
       },
       page: linked,

@@ -18,7 +18,9 @@ export const CASE_SCHEMA = Type.Object(
         author_company_id: Type.Integer(),
         created: short,
         modified: short,
-        object: Type.Union([SHIPMENT_SCHEMA, Type.Null()], { description: 'the shipment as the caller may see it now; null once it is not visible' }),
+        object: Type.Union([SHIPMENT_SCHEMA, Type.Null()], {
+          description: 'the shipment as the caller may see it now; null once it is not visible',
+        }),
       }),
     ),
   },
@@ -28,8 +30,18 @@ export const CASE_SCHEMA = Type.Object(
 const ID = Type.Integer({ description: 'the case' });
 
 export const CASE_DOCS = {
-  index: { summary: 'The cases of the caller’s company', input: PAGING_INPUT, data: Type.Object({ cases: Type.Array(CASE_SCHEMA) }), preview: true },
-  add: { summary: 'Open a case (without links or files)', input: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }), data: Type.Object({ case: CASE_SCHEMA }), preview: true },
+  index: {
+    summary: 'The cases of the caller’s company',
+    input: PAGING_INPUT,
+    data: Type.Object({ cases: Type.Array(CASE_SCHEMA) }),
+    preview: true,
+  },
+  add: {
+    summary: 'Open a case (without links or files)',
+    input: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }),
+    data: Type.Object({ case: CASE_SCHEMA }),
+    preview: true,
+  },
   view: { summary: 'One case with its links', path: { id: ID }, data: Type.Object({ case: CASE_SCHEMA }), preview: true },
   link: {
     summary: 'Link a shipment the caller may see to the case (idempotent); answers every linked shipment',

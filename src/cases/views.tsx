@@ -124,7 +124,8 @@ export function casePage(ctx: Ctx<Caller>, c: CaseView): Page {
   const columns: Column<CaseLinkView>[] = [
     {
       label: t('cv.col.shipment'),
-      cell: (l) => (l.object ? <a href={`/freights/view/${l.object.id}`}>{String(l.object.id)}</a> : <span class="muted">{t('cv.invisible')}</span>),
+      cell: (l) =>
+        l.object ? <a href={`/freights/view/${l.object.id}`}>{String(l.object.id)}</a> : <span class="muted">{t('cv.invisible')}</span>,
     },
     { label: t('cv.col.from'), cell: (l) => text(l.object?.from) },
     { label: t('cv.col.to'), cell: (l) => text(l.object?.to) },

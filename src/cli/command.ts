@@ -27,7 +27,8 @@ export function required(values: Record<string, unknown>, name: string): string 
 
 export function positiveInt(values: Record<string, unknown>, name: string): number {
   const text = required(values, name);
-  if (!/^\d{1,10}$/.test(text) || Number(text) <= 0 || Number(text) > 2147483647) throw new CliError(`--${name} must be a positive whole number, got "${text}"`);
+  if (!/^\d{1,10}$/.test(text) || Number(text) <= 0 || Number(text) > 2147483647)
+    throw new CliError(`--${name} must be a positive whole number, got "${text}"`);
   return Number(text);
 }
 

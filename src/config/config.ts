@@ -49,7 +49,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!IANAZone.isValidZone(timezone)) problems.push(`APP_TIMEZONE must be an IANA time zone such as Europe/Berlin, got "${timezone}"`);
 
   const trustProxy = readTrustProxy(env.TRUST_PROXY ?? '');
-  if (trustProxy === undefined) problems.push(`TRUST_PROXY must be true, false, a hop count or proxy addresses (e.g. 127.0.0.1,10.0.0.0/8), got "${env.TRUST_PROXY}"`);
+  if (trustProxy === undefined)
+    problems.push(`TRUST_PROXY must be true, false, a hop count or proxy addresses (e.g. 127.0.0.1,10.0.0.0/8), got "${env.TRUST_PROXY}"`);
 
   const webhooks = readWebhookSettings(env, appEnv, problems);
 

@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Compilable, type DatabaseConnection } from 'kysely';
+import {
+  CompiledQuery,
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type Compilable,
+  type DatabaseConnection,
+} from 'kysely';
 
 /**
  * Statements of the hot paths, prepared once per database connection and executed by name:
@@ -146,7 +155,11 @@ const MAX_SHAPES = 100;
 export async function executeShape<R>(db: Kysely<any>, query: CompiledQuery): Promise<R[]> {
   let statement = shapes.get(query.sql);
   if (!statement && shapes.size < MAX_SHAPES) {
-    statement = new PreparedStatement<Argument[]>(`fx_shape_${createHash('sha256').update(query.sql).digest('hex').slice(0, 24)}`, query.parameters.length, query.sql);
+    statement = new PreparedStatement<Argument[]>(
+      `fx_shape_${createHash('sha256').update(query.sql).digest('hex').slice(0, 24)}`,
+      query.parameters.length,
+      query.sql,
+    );
     shapes.set(query.sql, statement);
   }
   let text: string | undefined;

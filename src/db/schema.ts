@@ -12,4 +12,13 @@ import type { SearchTables } from '../searches/tables.ts';
  * The whole database as Kysely sees it: each module declares its own tables next to its code
  * and this interface joins them (one line per module).
  */
-export interface DB extends AccountTables, FreightTables, PricingTables, FileTables, MilkrunTables, TmsTables, CaseTables, WebhookTables, SearchTables {}
+export interface DB
+  extends AccountTables,
+    FreightTables,
+    PricingTables,
+    FileTables,
+    MilkrunTables,
+    TmsTables,
+    CaseTables,
+    WebhookTables,
+    SearchTables {}

@@ -20,7 +20,15 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent by the "send test event" action to one webhook only; no subscription needed. */
 export const TEST_EVENT = 'webhook.test';
 
-export const FREIGHT_EVENTS = ['freight.published', 'freight.updated', 'freight.revoked', 'freight.expired', 'freight.awarded', 'freight.delivery_status', 'booking.requested'] as const;
+export const FREIGHT_EVENTS = [
+  'freight.published',
+  'freight.updated',
+  'freight.revoked',
+  'freight.expired',
+  'freight.awarded',
+  'freight.delivery_status',
+  'booking.requested',
+] as const;
 export type FreightEventType = (typeof FREIGHT_EVENTS)[number];
 
 export const BID_EVENTS = ['bid.created', 'bid.updated', 'bid.confirmed', 'bid.revoked'] as const;

@@ -20,14 +20,16 @@ const SLICE = 1024 * 1024; // characters of base64 checked per turn of the event
  */
 export async function decodeContent(encodingParam: unknown, content: unknown): Promise<{ encoding: 'base64' | 'plain'; bytes: Buffer }> {
   const enc = typeof encodingParam === 'string' && encodingParam.trim() !== '' ? encodingParam.trim().toLowerCase() : 'base64';
-  if (typeof content !== 'string' || content.trim() === '') throw new FileRefused([{ line: null, field: 'content', message: 'no content provided' }]);
+  if (typeof content !== 'string' || content.trim() === '')
+    throw new FileRefused([{ line: null, field: 'content', message: 'no content provided' }]);
   if (PLAIN.includes(enc)) {
     if (content.length > MAX_FILE_BYTES) throw new FileTooLarge(); // a character is at least a byte
     const bytes = Buffer.from(content, 'utf8');
     if (bytes.length > MAX_FILE_BYTES) throw new FileTooLarge();
     return { encoding: 'plain', bytes };
   }
-  if (enc !== 'base64') throw new FileRefused([{ line: null, field: 'encoding', message: `"${enc.slice(0, 20)}" is not supported (base64 or plain)` }]);
+  if (enc !== 'base64')
+    throw new FileRefused([{ line: null, field: 'encoding', message: `"${enc.slice(0, 20)}" is not supported (base64 or plain)` }]);
   // Checked slice by slice (a turn of the event loop between slices), without building a
   // whitespace-free copy: Node's base64 decoder skips whitespace itself.
   let standard = true;

@@ -104,7 +104,12 @@ export async function parseFsu(text: string, now: Date): Promise<StatusEvent[]> 
   let messages = 0;
 
   const endMessage = () => {
-    if (message && message.statuses === 0) problems.add({ line: message.line, field: 'status', message: 'the message has no status line (RCS, DEP, ARR, RCF, NFD, AWD, DLV, …)' });
+    if (message && message.statuses === 0)
+      problems.add({
+        line: message.line,
+        field: 'status',
+        message: 'the message has no status line (RCS, DEP, ARR, RCF, NFD, AWD, DLV, …)',
+      });
     message = null;
   };
 
@@ -135,7 +140,11 @@ export async function parseFsu(text: string, now: Date): Promise<StatusEvent[]> 
       expectConsignment = false;
       const m = CONSIGNMENT.exec(line);
       const quantity = m ? readQuantity(m[5]!) : null;
-      if (!m) problem('awb', `"${raw.trim().slice(0, 40)}" is not a consignment line (AWB NNN-NNNNNNNN, origin and destination, /quantity such as T10K250.5)`);
+      if (!m)
+        problem(
+          'awb',
+          `"${raw.trim().slice(0, 40)}" is not a consignment line (AWB NNN-NNNNNNNN, origin and destination, /quantity such as T10K250.5)`,
+        );
       else if (!quantity) problem('quantity', `"${m[5]!.slice(0, 30)}" is not a quantity (such as T10K250.5 or P2K50T10)`);
       message = { awb: m ? `${m[1]}-${m[2]}` : '', quantity, line: lineNo, statuses: 0 };
       continue;
@@ -150,7 +159,12 @@ export async function parseFsu(text: string, now: Date): Promise<StatusEvent[]> 
     if (READ_PAST.has(code)) continue;
     const layout = LAYOUTS[code as keyof typeof LAYOUTS];
     if (!layout) {
-      problem('status', /^[A-Z]{3}$/.test(code) ? `"${code}" is not a status code read from FSU (${STATUS_CODES.join(', ')})` : `"${raw.trim().slice(0, 40)}" is not a status line (CODE/…)`);
+      problem(
+        'status',
+        /^[A-Z]{3}$/.test(code)
+          ? `"${code}" is not a status code read from FSU (${STATUS_CODES.join(', ')})`
+          : `"${raw.trim().slice(0, 40)}" is not a status line (CODE/…)`,
+      );
       continue;
     }
     message.statuses++;
@@ -176,7 +190,10 @@ export async function parseFsu(text: string, now: Date): Promise<StatusEvent[]> 
       } else if (slot === 'date') {
         date = DATE.exec(element);
         if (!date || !MONTHS.includes(date[2]!) || (date[3] === undefined && !layout.flightDate)) {
-          problem('date', `"${element.slice(0, 20)}" is not a ${layout.flightDate ? 'date DDMMM' : 'date and time DDMMMHHMM'} (such as 14APR${layout.flightDate ? '' : '0930'})`);
+          problem(
+            'date',
+            `"${element.slice(0, 20)}" is not a ${layout.flightDate ? 'date DDMMM' : 'date and time DDMMMHHMM'} (such as 14APR${layout.flightDate ? '' : '0930'})`,
+          );
           date = null;
         }
         i++;
@@ -230,7 +247,8 @@ export async function parseFsu(text: string, now: Date): Promise<StatusEvent[]> 
     });
   }
   endMessage();
-  if (messages === 0 && problems.total === 0) throw new FileRefused([{ line: null, field: 'file', message: 'no FSU message in the file (a message starts with FSU/14)' }]);
+  if (messages === 0 && problems.total === 0)
+    throw new FileRefused([{ line: null, field: 'file', message: 'no FSU message in the file (a message starts with FSU/14)' }]);
   if (expectConsignment) problems.add({ line: lineNo, field: 'awb', message: 'the message ends before its consignment line' });
   problems.throwIfAny();
   return events;

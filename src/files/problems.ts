@@ -7,7 +7,10 @@ export interface FileProblem {
 
 /** The pushed file cannot be used: answered 406, nothing stored. */
 export class FileRefused extends Error {
-  constructor(readonly problems: FileProblem[], readonly total = problems.length) {
+  constructor(
+    readonly problems: FileProblem[],
+    readonly total = problems.length,
+  ) {
     const shown = problems.slice(0, 5).map(describe).join('; ');
     super(`${shown}${total > 5 ? `; … and ${total - 5} more problems` : ''}`);
   }

@@ -41,7 +41,13 @@ type Sizes = (typeof SIZES)[keyof typeof SIZES];
  * Every step runs in slices with turns of the event loop between them, and the database work in
  * short transactions (the embedded database has one connection): other requests go on.
  */
-export async function pushFile(db: Kysely<DB>, clock: Clock, caller: Caller, params: Params, engine: keyof typeof SIZES = 'pglite'): Promise<FileRow> {
+export async function pushFile(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  params: Params,
+  engine: keyof typeof SIZES = 'pglite',
+): Promise<FileRow> {
   const sizes = SIZES[engine];
   const { encoding, bytes } = await decodeContent(params.encoding, params.content);
   const name = (readString(params.name) ?? '').trim().slice(0, MAX_NAME);
@@ -92,7 +98,14 @@ export async function pushFile(db: Kysely<DB>, clock: Clock, caller: Caller, par
       });
     } catch (err) {
       if (err instanceof RateImportError) {
-        throw new FileRefused(err.problems.map((p) => ({ line: p.line, field: p.field ?? (p.column !== null ? `column ${p.column}` : null), message: p.message })), err.total);
+        throw new FileRefused(
+          err.problems.map((p) => ({
+            line: p.line,
+            field: p.field ?? (p.column !== null ? `column ${p.column}` : null),
+            message: p.message,
+          })),
+          err.total,
+        );
       }
       throw err;
     }
@@ -101,14 +114,22 @@ export async function pushFile(db: Kysely<DB>, clock: Clock, caller: Caller, par
       let stored!: FileRow;
       // The sheet becomes searchable in the same transaction that marks this file processed.
       await storeRateSheet(db, checked, async (trx, result) => {
-        stored = await finishFile(trx, row.id, { records: result.lines, sheet_id: result.sheetId, message: `rate sheet ${result.sheetId}, ${result.lines} lines` });
+        stored = await finishFile(trx, row.id, {
+          records: result.lines,
+          sheet_id: result.sheetId,
+          message: `rate sheet ${result.sheetId}, ${result.lines} lines`,
+        });
       });
       return stored;
     });
   }
 
   const row = await storeFile(db, file, bytes);
-  return finishFile(db, row.id, { status: 'ignored', records: 0, message: action ? `unknown action "${action}": stored, not processed` : 'no action: stored, not processed' });
+  return finishFile(db, row.id, {
+    status: 'ignored',
+    records: 0,
+    message: action ? `unknown action "${action}": stored, not processed` : 'no action: stored, not processed',
+  });
 }
 
 /** Runs a stored file's import; when the database fails part-way, the file's events are removed and the file marked failed. */
@@ -127,7 +148,13 @@ async function importing(db: Kysely<DB>, fileId: number, run: () => Promise<File
  * first, so an AWB spread over several transactions folds as in one), a turn of the event loop
  * between them. Answers the number of milk-run shipments touched.
  */
-async function storeStatusEvents(db: Kysely<DB>, source: { companyId: number; fileId: number }, events: readonly StatusEvent[], now: Date, sizes: Sizes): Promise<number> {
+async function storeStatusEvents(
+  db: Kysely<DB>,
+  source: { companyId: number; fileId: number },
+  events: readonly StatusEvent[],
+  now: Date,
+  sizes: Sizes,
+): Promise<number> {
   const byAwb = eventsByAwb(events);
   const awbs = [...byAwb.keys()].sort();
   await nextTurn();

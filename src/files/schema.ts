@@ -27,7 +27,12 @@ export const PUSH_DOC: EndpointDoc = {
   input: Type.Object({
     content: Type.String({ description: 'the file, base64 (default) or as it is with encoding plain' }),
     encoding: Type.Optional(Type.String({ default: 'base64', description: 'base64, or plain/text/raw/utf8' })),
-    action: Type.Optional(Type.String({ description: 'status (CSV), fsu (Cargo-IMP FSU), xfsu (Cargo-XML status message), rates (rate sheet CSV); any other: stored, not processed' })),
+    action: Type.Optional(
+      Type.String({
+        description:
+          'status (CSV), fsu (Cargo-IMP FSU), xfsu (Cargo-XML status message), rates (rate sheet CSV); any other: stored, not processed',
+      }),
+    ),
     name: Type.Optional(Type.String({ maxLength: 255 })),
     sheet_name: Type.Optional(Type.String({ description: 'action rates: the sheet name (default: the file name without extension)' })),
     currency: Type.Optional(Type.String({ description: 'action rates' })),
@@ -36,6 +41,9 @@ export const PUSH_DOC: EndpointDoc = {
     valid_to: Type.Optional(Type.String({ description: 'action rates: YYYY-MM-DD' })),
   }),
   data: Type.Object({ file: FILE_SCHEMA }),
-  answers: { 406: 'No content, not valid base64 or UTF-8, or a file that cannot be read: nothing stored; the message names each problem.', 413: 'The decoded file is over the size limit.' },
+  answers: {
+    406: 'No content, not valid base64 or UTF-8, or a file that cannot be read: nothing stored; the message names each problem.',
+    413: 'The decoded file is over the size limit.',
+  },
   preview: true,
 };

@@ -5,9 +5,18 @@ import { normaliseAwb } from './awb.ts';
 import { FileRefused } from './problems.ts';
 import { flightNumber, Problems } from './status-fields.ts';
 
-
 /** The columns of a status file (decisions.md §6), in any order; the header row names them. */
-export const STATUS_COLUMNS = ['awb', 'code', 'time', 'location', 'flight_number', 'pieces', 'weight', 'special_handling_codes', 'warehouse_location'] as const;
+export const STATUS_COLUMNS = [
+  'awb',
+  'code',
+  'time',
+  'location',
+  'flight_number',
+  'pieces',
+  'weight',
+  'special_handling_codes',
+  'warehouse_location',
+] as const;
 type Column = (typeof STATUS_COLUMNS)[number];
 
 const MAX_TEXT = 100;
@@ -33,7 +42,9 @@ function hourlyParser(clock: Clock): (text: string) => Date | null {
       if (offsets.size > 100_000) offsets.clear();
       offsets.set(key, offset);
     }
-    return offset === null ? null : new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0)) - offset);
+    return offset === null
+      ? null
+      : new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0)) - offset);
   };
 }
 
@@ -55,7 +66,11 @@ export async function parseStatusCsv(text: string, clock: Clock): Promise<Status
       names = record.map((c) => c.trim().toLowerCase());
       const missing = STATUS_COLUMNS.filter((col) => !names!.includes(col));
       if (missing.length) {
-        problems.add({ line, field: null, message: `header: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (expected ${STATUS_COLUMNS.join(',')})` });
+        problems.add({
+          line,
+          field: null,
+          message: `header: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (expected ${STATUS_COLUMNS.join(',')})`,
+        });
         throw STOP;
       }
       for (const col of STATUS_COLUMNS) index[col] = names.indexOf(col);
@@ -83,7 +98,8 @@ export async function parseStatusCsv(text: string, clock: Clock): Promise<Status
     const pieces = cell('pieces');
     if (pieces !== '' && !/^\d{1,9}$/.test(pieces)) at('pieces', `"${pieces.slice(0, 30)}" is not a whole number`);
     const weight = cell('weight').replace(',', '.');
-    if (weight !== '' && !/^\d{1,11}(\.\d{1,3})?$/.test(weight)) at('weight', `"${cell('weight').slice(0, 30)}" is not a weight in kg (at most 3 decimals)`);
+    if (weight !== '' && !/^\d{1,11}(\.\d{1,3})?$/.test(weight))
+      at('weight', `"${cell('weight').slice(0, 30)}" is not a weight in kg (at most 3 decimals)`);
     const location = text('location', 35);
     const flight = text('flight_number', 16);
     const shc = text('special_handling_codes');
@@ -108,10 +124,17 @@ export async function parseStatusCsv(text: string, clock: Clock): Promise<Status
     if (err !== STOP) {
       const e = err as { lines?: number; message?: string; code?: string };
       if (typeof e?.code !== 'string' || !e.code.startsWith('CSV_')) throw err;
-      problems.add({ line: e.lines ?? null, field: null, message: `not readable as CSV (${String(e.message ?? err).replace(/ at line \d+.*$/, '').slice(0, 120)})` });
+      problems.add({
+        line: e.lines ?? null,
+        field: null,
+        message: `not readable as CSV (${String(e.message ?? err)
+          .replace(/ at line \d+.*$/, '')
+          .slice(0, 120)})`,
+      });
     }
   }
-  if (!names && problems.total === 0) throw new FileRefused([{ line: null, field: 'file', message: 'the file is empty (a header row is required)' }]);
+  if (!names && problems.total === 0)
+    throw new FileRefused([{ line: null, field: 'file', message: 'the file is empty (a header row is required)' }]);
   problems.throwIfAny();
   return events;
 }

@@ -45,7 +45,13 @@ export async function recordStatusEvents(trx: Kysely<DB>, source: EventSource, e
 export function eventIsPublished(eb: ExpressionBuilder<DB, 'awb_events'>) {
   return eb.or([
     eb('awb_events.file_id', 'is', null),
-    eb.exists(eb.selectFrom('files').select(sql`1`.as('one')).whereRef('files.id', '=', 'awb_events.file_id').where('files.status', '=', 'processed')),
+    eb.exists(
+      eb
+        .selectFrom('files')
+        .select(sql`1`.as('one'))
+        .whereRef('files.id', '=', 'awb_events.file_id')
+        .where('files.status', '=', 'processed'),
+    ),
   ]);
 }
 
@@ -98,7 +104,10 @@ export function shipmentEvents(db: Kysely<DB>, shipment: { awb: string; company_
 }
 
 /** The most pieces and weight any event reported: the whole shipment (a part's event reports less). */
-export async function shipmentTotals(db: Kysely<DB>, shipment: { awb: string; company_id: number; pieces: number | null; weight: string | null }): Promise<{ pieces: number | null; weight: string | null }> {
+export async function shipmentTotals(
+  db: Kysely<DB>,
+  shipment: { awb: string; company_id: number; pieces: number | null; weight: string | null },
+): Promise<{ pieces: number | null; weight: string | null }> {
   const row = await db
     .selectFrom('awb_events')
     .select([sql<number | null>`max(pieces)`.as('pieces'), sql<string | null>`max(weight)::text`.as('weight')])

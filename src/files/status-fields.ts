@@ -37,4 +37,27 @@ export function poundsToKg(pounds: string): string {
 export const weightText = (kg: string): string => new Decimal(kg).toFixed();
 
 /** Status codes read as events (IATA Cargo-IMP / cXML code list 1.18, except DIS, OCI, OSI, TRM). */
-export const STATUS_CODES = ['BKD', 'RCS', 'FOH', 'MAN', 'PRE', 'DEP', 'ARR', 'RCF', 'AWR', 'NFD', 'AWD', 'DLV', 'DDL', 'DPU', 'TFD', 'RCT', 'CCD', 'TGC', 'CRC', 'DOC', 'FIW', 'FOW'] as const;
+export const STATUS_CODES = [
+  'BKD',
+  'RCS',
+  'FOH',
+  'MAN',
+  'PRE',
+  'DEP',
+  'ARR',
+  'RCF',
+  'AWR',
+  'NFD',
+  'AWD',
+  'DLV',
+  'DDL',
+  'DPU',
+  'TFD',
+  'RCT',
+  'CCD',
+  'TGC',
+  'CRC',
+  'DOC',
+  'FIW',
+  'FOW',
+] as const;

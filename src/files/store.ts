@@ -19,10 +19,16 @@ const DELETE_BATCH = 5000;
  * abandonFile): its status events stay hidden until then (tracking/store.ts).
  */
 export async function storeFile(db: Kysely<DB>, file: NewFile, bytes: Uint8Array): Promise<FileRow> {
-  const row = await db.insertInto('files').values({ ...file, content: null }).returningAll().executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('files')
+    .values({ ...file, content: null })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   for (let part = 0; part * PART_BYTES < bytes.length; part++) {
     const slice = Buffer.from(bytes.buffer, bytes.byteOffset + part * PART_BYTES, Math.min(PART_BYTES, bytes.length - part * PART_BYTES));
-    await sql`insert into file_parts (file_id, part, bytes) values (${row.id}, ${part}, decode(${slice.toString('hex')}, 'hex'))`.execute(db);
+    await sql`insert into file_parts (file_id, part, bytes) values (${row.id}, ${part}, decode(${slice.toString('hex')}, 'hex'))`.execute(
+      db,
+    );
     await nextTurn();
   }
   return row;
@@ -36,7 +42,11 @@ export async function fileContent(db: Kysely<DB>, row: Pick<FileRow, 'id' | 'con
 }
 
 /** The import is complete: the file's events become visible, with its outcome (`ignored`: no action ran). */
-export function finishFile(db: Kysely<DB>, id: number, outcome: { records: number; message: string; sheet_id?: number | null; status?: 'processed' | 'ignored' }): Promise<FileRow> {
+export function finishFile(
+  db: Kysely<DB>,
+  id: number,
+  outcome: { records: number; message: string; sheet_id?: number | null; status?: 'processed' | 'ignored' },
+): Promise<FileRow> {
   return db
     .updateTable('files')
     .set({ status: outcome.status ?? 'processed', records: outcome.records, message: outcome.message, sheet_id: outcome.sheet_id ?? null })
@@ -52,10 +62,15 @@ export function finishFile(db: Kysely<DB>, id: number, outcome: { records: numbe
  */
 export async function abandonFile(db: Kysely<DB>, id: number, message: string): Promise<void> {
   for (;;) {
-    const gone = await sql`delete from awb_events where id in (select id from awb_events where file_id = ${id} limit ${DELETE_BATCH})`.execute(db);
+    const gone =
+      await sql`delete from awb_events where id in (select id from awb_events where file_id = ${id} limit ${DELETE_BATCH})`.execute(db);
     await nextTurn();
     if (Number(gone.numAffectedRows ?? 0) < DELETE_BATCH) break;
   }
   await db.deleteFrom('file_parts').where('file_id', '=', id).execute();
-  await db.updateTable('files').set({ status: 'failed', records: 0, message: message.slice(0, 500) }).where('id', '=', id).execute();
+  await db
+    .updateTable('files')
+    .set({ status: 'failed', records: 0, message: message.slice(0, 500) })
+    .where('id', '=', id)
+    .execute();
 }

@@ -102,14 +102,17 @@ export async function parseXfsu(text: string): Promise<StatusEvent[]> {
     broken = true;
     problems.add({ line, field, message });
   };
-  parser.on('error', (err) => stop(parser.line, 'XML', `not well-formed XML: ${err.message.replace(/^[^:]*:\d+:\d+: /, '').slice(0, 160)}`));
+  parser.on('error', (err) =>
+    stop(parser.line, 'XML', `not well-formed XML: ${err.message.replace(/^[^:]*:\d+:\d+: /, '').slice(0, 160)}`),
+  );
   parser.on('doctype', () => stop(parser.line, 'XML', 'a DOCTYPE is not accepted (a Cargo-XML message has none)'));
   parser.on('opentag', (tag: SaxesTagNS) => {
     if (broken) return;
     const parent = stack[stack.length - 1];
     const name = tag.local;
     if (!parent) {
-      if (rootSeen || name !== 'StatusMessage') return stop(parser.line, name, 'not a Cargo-XML status message (the root element is StatusMessage)');
+      if (rootSeen || name !== 'StatusMessage')
+        return stop(parser.line, name, 'not a Cargo-XML status message (the root element is StatusMessage)');
       rootSeen = true;
     }
     const index = (parent?.children.get(name) ?? 0) + 1;
@@ -153,12 +156,16 @@ export async function parseXfsu(text: string): Promise<StatusEvent[]> {
     if (consignment) {
       const c = consignment;
       if (n === 'PieceQuantity' && under('AssociatedStatusConsignment')) c.pieces = first(c.pieces, value());
-      else if (n === 'GrossWeightMeasure' && under('AssociatedStatusConsignment')) c.weight = first(c.weight, { ...value(), unit: frame.unit ?? 'KGM' });
-      else if (n === 'ID' && under('AssociatedStatusConsignment', 'SpecifiedLogisticsTransportMovement')) c.flight = first(c.flight, value());
+      else if (n === 'GrossWeightMeasure' && under('AssociatedStatusConsignment'))
+        c.weight = first(c.weight, { ...value(), unit: frame.unit ?? 'KGM' });
+      else if (n === 'ID' && under('AssociatedStatusConsignment', 'SpecifiedLogisticsTransportMovement'))
+        c.flight = first(c.flight, value());
       else if (n === 'ID' && under('SpecifiedLogisticsTransportMovement', 'SpecifiedLocation')) c.location = first(c.location, value());
-      else if (n === 'OccurrenceDateTime' && under('SpecifiedLogisticsTransportMovement', 'SpecifiedEvent')) c.time = first(c.time, value());
+      else if (n === 'OccurrenceDateTime' && under('SpecifiedLogisticsTransportMovement', 'SpecifiedEvent'))
+        c.time = first(c.time, value());
       else if (n === 'DepartureOccurrenceDateTime' && under('DepartureEvent')) c.departureTime = first(c.departureTime, value());
-      else if (n === 'ID' && under('DepartureEvent', 'OccurrenceDepartureLocation')) c.departureLocation = first(c.departureLocation, value());
+      else if (n === 'ID' && under('DepartureEvent', 'OccurrenceDepartureLocation'))
+        c.departureLocation = first(c.departureLocation, value());
       else if (n === 'ArrivalOccurrenceDateTime' && under('ArrivalEvent')) c.arrivalTime = first(c.arrivalTime, value());
       else if (n === 'ID' && under('ArrivalEvent', 'OccurrenceArrivalLocation')) c.arrivalLocation = first(c.arrivalLocation, value());
       if (n === 'AssociatedStatusConsignment' && under('ReportedStatus')) consignment = null;
@@ -178,8 +185,14 @@ export async function parseXfsu(text: string): Promise<StatusEvent[]> {
   if (!broken) parser.close();
   if (!broken) await readPending();
   if (!broken && !rootSeen) problems.add({ line: null, field: 'XML', message: 'no XML element in the file' });
-  if (!broken && rootSeen && masters === 0) problems.add({ line: null, field: '/StatusMessage/MasterConsignment', message: 'the message has no MasterConsignment (the AWB and its status)' });
-  if (problems.total === 0 && events.length === 0) throw new FileRefused([{ line: null, field: 'file', message: 'the message has no status to store' }]);
+  if (!broken && rootSeen && masters === 0)
+    problems.add({
+      line: null,
+      field: '/StatusMessage/MasterConsignment',
+      message: 'the message has no MasterConsignment (the AWB and its status)',
+    });
+  if (problems.total === 0 && events.length === 0)
+    throw new FileRefused([{ line: null, field: 'file', message: 'the message has no status to store' }]);
   problems.throwIfAny();
   return events;
 }
@@ -204,7 +217,11 @@ async function readMaster(m: MasterConsignment, problems: Problems, events: Stat
       at(s.code, `"${s.code.value.slice(0, 20)}" is not a status code read from XFSU (${STATUS_CODES.join(', ')})`);
       continue;
     }
-    if (s.consignments.length === 0) at({ line: s.line, path: `${s.path}/AssociatedStatusConsignment` }, 'no AssociatedStatusConsignment (the time and place of the status)');
+    if (s.consignments.length === 0)
+      at(
+        { line: s.line, path: `${s.path}/AssociatedStatusConsignment` },
+        'no AssociatedStatusConsignment (the time and place of the status)',
+      );
     for (const c of s.consignments) {
       await pace();
       const before = problems.total;
@@ -218,11 +235,22 @@ async function readMaster(m: MasterConsignment, problems: Problems, events: Stat
       if (!when) at({ line: c.line, path: `${movement}/SpecifiedEvent/OccurrenceDateTime` }, 'no time of the status');
       else time = dateTime(when, location, at);
       const flight = c.flight?.value ? flightNumber(c.flight.value) : null;
-      if (flight && !/^[A-Z0-9]{2}[A-Z]?\d{1,4}[A-Z]?$/.test(flight)) at(c.flight!, `"${c.flight!.value.slice(0, 20)}" is not a flight (carrier and number, such as LH400)`);
+      if (flight && !/^[A-Z0-9]{2}[A-Z]?\d{1,4}[A-Z]?$/.test(flight))
+        at(c.flight!, `"${c.flight!.value.slice(0, 20)}" is not a flight (carrier and number, such as LH400)`);
       const count = c.pieces ? pieces(c.pieces, at) : defaultPieces;
       const kg = c.weight ? weight(c.weight, at) : defaultWeight;
       if (problems.total !== before || problems.total > 0 || !awb) continue;
-      events.push({ awb, code, time: time!, location, flight_number: flight, pieces: count, weight: kg, special_handling_codes: null, warehouse_location: null });
+      events.push({
+        awb,
+        code,
+        time: time!,
+        location,
+        flight_number: flight,
+        pieces: count,
+        weight: kg,
+        special_handling_codes: null,
+        warehouse_location: null,
+      });
     }
   }
 }
@@ -261,7 +289,14 @@ function dateTime(v: Located, airport: string | null, at: At): Date | null {
     if (airport) at(v, `"${airport}" is not a known airport: a time without offset cannot be placed`);
     return null;
   }
-  const time = localTime(zone, { year: Number(y), month: Number(mo), day: Number(d), hour: Number(h), minute: Number(mi), second: Number(s ?? 0) });
+  const time = localTime(zone, {
+    year: Number(y),
+    month: Number(mo),
+    day: Number(d),
+    hour: Number(h),
+    minute: Number(mi),
+    second: Number(s ?? 0),
+  });
   if (!time || Number(h) > 23 || Number(mi) > 59 || Number(s ?? 0) > 59) {
     at(v, `"${v.value.slice(0, 30)}" is not a date and time`);
     return null;

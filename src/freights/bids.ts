@@ -43,7 +43,6 @@ export function presentBid(bid: BidRow, clock: Clock) {
 
 export type BidView = ReturnType<typeof presentBid>;
 
-
 // The bid state machine's reads and writes (quotes/award.ts decides; these only touch rows).
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -100,5 +99,7 @@ export async function reopenPendingBids(trx: Transaction<DB>, freightId: number,
 
 /** Whether the freight has a pending bid still. */
 export async function hasPendingBid(trx: Transaction<DB>, freightId: number): Promise<boolean> {
-  return Boolean(await trx.selectFrom('bids').select('id').where('freight_id', '=', freightId).where('status', '=', 'pending').executeTakeFirst());
+  return Boolean(
+    await trx.selectFrom('bids').select('id').where('freight_id', '=', freightId).where('status', '=', 'pending').executeTakeFirst(),
+  );
 }

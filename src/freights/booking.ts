@@ -33,7 +33,13 @@ function within(zone: string, exact: string | undefined): string {
  * and eta come from the object; the body may add weight, pieces and other freight fields.
  * Null when the entity or object does not exist for the caller (a 404).
  */
-export async function bookingRequest(ctx: Ctx, entity: string, objId: number | undefined, warnings: Warning[], refine?: ExactPlaces): Promise<FreightRow | null> {
+export async function bookingRequest(
+  ctx: Ctx,
+  entity: string,
+  objId: number | undefined,
+  warnings: Warning[],
+  refine?: ExactPlaces,
+): Promise<FreightRow | null> {
   if (!objId) return null;
   const params = { ...ctx.params };
   let provider: number;
@@ -68,5 +74,7 @@ export async function bookingRequest(ctx: Ctx, entity: string, objId: number | u
   }
   Object.assign(values, { type: 'FFR', class: 'air', status: 'draft', visibility: -2, whitelist: [provider] });
   addRefs(values, { entity, obj_id: objId });
-  return insertFreight(ctx.db, ctx.caller, ctx.clock.now(), { values, pieces: parsed.pieces }, (trx, row) => emitEvent(trx, ctx.clock, { type: 'booking.requested', freightId: row.id }));
+  return insertFreight(ctx.db, ctx.caller, ctx.clock.now(), { values, pieces: parsed.pieces }, (trx, row) =>
+    emitEvent(trx, ctx.clock, { type: 'booking.requested', freightId: row.id }),
+  );
 }

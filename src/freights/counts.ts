@@ -58,7 +58,12 @@ export function freightCountsQuery(db: Kysely<DB>, companyId: number, now: Date,
             .select(['bids.freight_id as id', sql<boolean>`true`.as('had_bid')])
             .where('bids.company_id', '=', c)
             .where(sql<SqlBool>`bids.status <> 'revoked'`)
-            .unionAll(db.selectFrom('freights').select(['freights.id', sql<boolean>`false`.as('had_bid')]).where('freights.winner_id', '=', c))
+            .unionAll(
+              db
+                .selectFrom('freights')
+                .select(['freights.id', sql<boolean>`false`.as('had_bid')])
+                .where('freights.winner_id', '=', c),
+            )
             .as('u'),
         )
         .select(['u.id', sql<boolean>`bool_or(u.had_bid)`.as('had_bid')])
@@ -102,6 +107,8 @@ export function freightCountsQuery(db: Kysely<DB>, companyId: number, now: Date,
       // The other modules' lists (52: orders on the company's tours; 53: its tours).
       ...Object.entries(others.counts(c)).map(([name, count]) => count.as(name)),
       sql<string>`pg_current_snapshot()::text`.as('snapshot'),
-      sql<Date | null>`(select min(m.deadline) from freights as m where m.status in ('open', 'pending') and m.deadline >= ${now})`.as('until'),
+      sql<Date | null>`(select min(m.deadline) from freights as m where m.status in ('open', 'pending') and m.deadline >= ${now})`.as(
+        'until',
+      ),
     ]);
 }

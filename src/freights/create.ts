@@ -11,7 +11,12 @@ export const DEFAULT_WINDOW_MS = 24 * 3600_000;
  * Values of a new freight: the parsed body plus `winner_direct` (api.md: status open,
  * visibility -2, whitelist [id]). An id that names no company is ignored with a warning.
  */
-export async function newFreightValues(ctx: Ctx, values: FreightValues, winnerDirect: unknown, warnings: Warning[]): Promise<FreightValues> {
+export async function newFreightValues(
+  ctx: Ctx,
+  values: FreightValues,
+  winnerDirect: unknown,
+  warnings: Warning[],
+): Promise<FreightValues> {
   const out = { ...values };
   if (winnerDirect === undefined || winnerDirect === null || winnerDirect === '') return out;
   const id = readId(winnerDirect);

@@ -36,7 +36,9 @@ const ENG = translator('eng');
 
 /** Writes the event for every entitled, subscribed company; answers how many events were written. */
 export async function emitEvent(db: Db, clock: Clock, input: EmitInput): Promise<number> {
-  return announce(db, clock, input.type, () => (input.type === 'shipment.status' ? planShipmentStatus(db, clock, input) : planFreightEvent(db, clock, input)));
+  return announce(db, clock, input.type, () =>
+    input.type === 'shipment.status' ? planShipmentStatus(db, clock, input) : planFreightEvent(db, clock, input),
+  );
 }
 
 const unique = (ids: Array<number | null | undefined>): number[] => [...new Set(ids.filter((c): c is number => typeof c === 'number'))];
@@ -79,7 +81,12 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
       candidates = unique([row.company_id, bid.company_id]);
       break;
     default:
-      candidates = unique([row.company_id, row.winner_id, ...(row.visibility === -2 ? (row.whitelist ?? []) : []), ...live.map((b) => b.company_id)]);
+      candidates = unique([
+        row.company_id,
+        row.winner_id,
+        ...(row.visibility === -2 ? (row.whitelist ?? []) : []),
+        ...live.map((b) => b.company_id),
+      ]);
   }
 
   // Loaded once, on the first rendering (only when some recipient subscribes).
@@ -101,11 +108,19 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
 
   const planned: Planned[] = [];
   for (const companyId of candidates) {
-    const role = roleOf(row, companyId, live.some((b) => b.company_id === companyId));
+    const role = roleOf(
+      row,
+      companyId,
+      live.some((b) => b.company_id === companyId),
+    );
     if (bid) {
       // The owner sees every bid, the bidder its own; the freight as each may see it.
       const theBid = bid;
-      planned.push({ companyId, freightId: row.id, data: async () => ({ bid: presentBid(theBid, clock), route: role ? await view(companyId, role) : null }) });
+      planned.push({
+        companyId,
+        freightId: row.id,
+        data: async () => ({ bid: presentBid(theBid, clock), route: role ? await view(companyId, role) : null }),
+      });
       continue;
     }
     if (!role) continue;
@@ -152,7 +167,8 @@ async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput
     const involved = carrying.some((f) => [f.company_id, f.winner_id, f.transport_company_id].includes(input.companyId));
     const parties = new Map<number, number[]>();
     for (const f of involved ? carrying : []) {
-      for (const c of unique([f.company_id, f.winner_id, f.transport_company_id])) if (c !== input.companyId) parties.set(c, [...(parties.get(c) ?? []), f.id]);
+      for (const c of unique([f.company_id, f.winner_id, f.transport_company_id]))
+        if (c !== input.companyId) parties.set(c, [...(parties.get(c) ?? []), f.id]);
     }
     for (const [companyId, routes] of parties) {
       planned.push({ companyId, freightId: routes[0] ?? null, data: () => ({ awb, events: lines.map(tracking), routes }) });
@@ -176,6 +192,12 @@ export async function emitExpired(db: Db, now: Date, freightIds: readonly number
 }
 
 /** `shipment.status` for status events just stored by `companyId` (in the same transaction). */
-export async function emitShipmentStatus(db: Db, now: Date, companyId: number, events: readonly StatusEvent[], clock?: Clock): Promise<void> {
+export async function emitShipmentStatus(
+  db: Db,
+  now: Date,
+  companyId: number,
+  events: readonly StatusEvent[],
+  clock?: Clock,
+): Promise<void> {
   if (events.length) await emitEvent(db, clockAt(now, clock), { type: 'shipment.status', companyId, events });
 }

@@ -4,7 +4,18 @@ import { airportAddress, airportByCode } from '../airports/index.ts';
 import type { Translate } from '../kernel/i18n.ts';
 import { countryAndPostal, isIataForm, splitLocation } from '../places/location.ts';
 import type { Warning } from '../kernel/outcome.ts';
-import { isRecord, MAX_PIECE_LINES, readDecimal, readFlag, readIdList, readInt, readLines, readString, type ListRead, type Params } from '../kernel/params.ts';
+import {
+  isRecord,
+  MAX_PIECE_LINES,
+  readDecimal,
+  readFlag,
+  readIdList,
+  readInt,
+  readLines,
+  readString,
+  type ListRead,
+  type Params,
+} from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { FreightRow } from './lifecycle.ts';
 import type { Role } from './policy.ts';
@@ -228,7 +239,9 @@ function readField(def: FieldDef, raw: unknown, clock: Clock): FieldResult {
     }
     case 'int': {
       const v = readInt(raw);
-      return v === undefined || v < k.min || v > k.max ? { ok: false, reason: `not an integer from ${k.min} to ${k.max}` } : { ok: true, value: v };
+      return v === undefined || v < k.min || v > k.max
+        ? { ok: false, reason: `not an integer from ${k.min} to ${k.max}` }
+        : { ok: true, value: v };
     }
     case 'flag': {
       const v = readFlag(raw);
@@ -353,7 +366,10 @@ export function parseFreight(params: Params, options: ParseOptions): ParsedFreig
     else values[def.column!] = r.value;
   }
 
-  for (const [key, start, end] of [['etd_range', 'etd', 'etd_end'], ['eta_range', 'eta', 'eta_end']] as const) {
+  for (const [key, start, end] of [
+    ['etd_range', 'etd', 'etd_end'],
+    ['eta_range', 'eta', 'eta_end'],
+  ] as const) {
     if (!(key in params)) continue;
     const range = readRange(params[key], clock);
     if (!range.ok) warn(warnings, key, "no ' to ' between two times: both fields left empty");
@@ -369,7 +385,11 @@ export function parseFreight(params: Params, options: ParseOptions): ParsedFreig
 }
 
 /** api.md, Endpoints 8: `weight`, or `weight_actual` and `weight_volume` together (the larger applies). */
-function applyWeightRule(w: Partial<Record<'weight' | 'weight_actual' | 'weight_volume', string | null>>, values: FreightValues, warnings: Warning[]) {
+function applyWeightRule(
+  w: Partial<Record<'weight' | 'weight_actual' | 'weight_volume', string | null>>,
+  values: FreightValues,
+  warnings: Warning[],
+) {
   const hasActual = 'weight_actual' in w;
   const hasVolume = 'weight_volume' in w;
   if (hasActual && hasVolume) {
@@ -503,7 +523,10 @@ function displayFields(row: FreightRow, out: Record<string, unknown>, role: Role
   };
   const short = (d: Date | null) => clock.formatShort(d) ?? none;
   const refs = out.refs;
-  const customer = isRecord(refs) && (typeof refs.customer === 'string' || typeof refs.customer === 'number') && refs.customer !== '' ? refs.customer : null;
+  const customer =
+    isRecord(refs) && (typeof refs.customer === 'string' || typeof refs.customer === 'number') && refs.customer !== ''
+      ? refs.customer
+      : null;
   const fFrom = place(out.from, out.from_country);
   const fTo = place(out.to, out.to_country);
   const displayId = customer ?? row.id;

@@ -83,7 +83,10 @@ export async function normaliseFreightForm(ctx: Ctx<Caller>, mode: 'add' | 'edit
     } else p[name] = time;
   }
   // An end before its start is kept (the API takes it) but said next to the end.
-  for (const [start, end] of [['etd', 'etd_end'], ['eta', 'eta_end']] as const) {
+  for (const [start, end] of [
+    ['etd', 'etd_end'],
+    ['eta', 'eta_end'],
+  ] as const) {
     const a = readString(p[start]);
     const b = readString(p[end]);
     if (a && b && a.length > 10 && b.length > 10 && b < a && !problems[end]) problems[end] = t('form.error.end_before_start');
@@ -212,7 +215,8 @@ export function problemsFromWarnings(warnings: Warning[] | undefined, t: Ctx['t'
     else if (r === 'not a number in range') message = t('fv.form.error.range');
     else if (r.startsWith('longer than')) message = t('fv.form.error.too_long', { max: r.replace(/\D+/g, '') });
     else if (r === 'not a location') message = t('fv.form.error.place');
-    else if (r === 'unknown field' || r === 'set by the server') continue; // form plumbing, never the user's doing
+    else if (r === 'unknown field' || r === 'set by the server')
+      continue; // form plumbing, never the user's doing
     else message = t('fv.form.error.other', { reason: r });
     out[w.field] = out[w.field] ? `${out[w.field]} ${message}` : message;
   }

@@ -47,7 +47,10 @@ export interface FreightFieldsOptions {
  * each with its problem beside it and the first problem focused; plus the form attributes
  * public/app.js checks with while typing.
  */
-export function freightFields(ctx: Ctx<Caller>, options: FreightFieldsOptions): { fieldsets: ComponentChildren; formAttrs: Record<string, string>; problems: Record<string, string> } {
+export function freightFields(
+  ctx: Ctx<Caller>,
+  options: FreightFieldsOptions,
+): { fieldsets: ComponentChildren; formAttrs: Record<string, string>; problems: Record<string, string> } {
   const t = ctx.t;
   const lang = ctx.language;
   const r: FreightView = options.route ?? {};
@@ -63,7 +66,8 @@ export function freightFields(ctx: Ctx<Caller>, options: FreightFieldsOptions): 
   const lineCount = Math.min(Math.max(stored.length, typedLines.length ? Math.max(...typedLines) + 1 : 0) + 1, 50);
   const number = (v: unknown, max = 3) => formatNumber(v, lang, max);
   // The shown value: as typed when the form comes back, else the stored one in the user's format.
-  const value = (name: string, storedValue: unknown): string => (name in typed ? typed[name]! : storedValue === null || storedValue === undefined ? '' : String(storedValue));
+  const value = (name: string, storedValue: unknown): string =>
+    name in typed ? typed[name]! : storedValue === null || storedValue === undefined ? '' : String(storedValue);
   const id = (name: string) => `f-${name.replace(/[^A-Za-z0-9]+/g, '-')}`;
   const describedBy = (name: string, hint?: unknown) => [hint ? `${id(name)}-hint` : null, `${id(name)}-error`].filter(Boolean).join(' ');
   // Fields render in the form's order: the first one with a problem takes the focus (no script needed).
@@ -73,7 +77,14 @@ export function freightFields(ctx: Ctx<Caller>, options: FreightFieldsOptions): 
     if (focus) focusTaken = true;
     return (
       <Field id={id(name)} label={label} hint={hint} error={problems[name]} required={required(name)} requiredLabel={t('form.required')}>
-        {input({ id: id(name), name, 'aria-describedby': describedBy(name, hint), 'aria-invalid': problems[name] ? 'true' : undefined, 'aria-required': required(name) ? 'true' : undefined, autofocus: focus ? true : undefined })}
+        {input({
+          id: id(name),
+          name,
+          'aria-describedby': describedBy(name, hint),
+          'aria-invalid': problems[name] ? 'true' : undefined,
+          'aria-required': required(name) ? 'true' : undefined,
+          autofocus: focus ? true : undefined,
+        })}
       </Field>
     );
   };
@@ -88,12 +99,38 @@ export function freightFields(ctx: Ctx<Caller>, options: FreightFieldsOptions): 
   // A place input offers cities, postal codes and airports as you type (public/app.js, the load
   // search's place suggestions); a city fills the side's country, address and coordinates.
   const side = (s: 'from' | 'to') => [
-    field(s, t(`fv.${s}`), (a) => <input {...a} value={value(s, r[s])} data-place="freight" data-side={s} data-postal-placeholder={t('fv.form.postal_placeholder')} autocomplete="off" />, t('fv.form.place.hint')),
-    field(`${s}_country`, t('fv.form.country'), (a) => <input {...a} value={value(`${s}_country`, r[`${s}_country`] ? countryName(String(r[`${s}_country`]), lang) : '')} list="countries" autocomplete="off" data-check="country" />),
+    field(
+      s,
+      t(`fv.${s}`),
+      (a) => (
+        <input
+          {...a}
+          value={value(s, r[s])}
+          data-place="freight"
+          data-side={s}
+          data-postal-placeholder={t('fv.form.postal_placeholder')}
+          autocomplete="off"
+        />
+      ),
+      t('fv.form.place.hint'),
+    ),
+    field(`${s}_country`, t('fv.form.country'), (a) => (
+      <input
+        {...a}
+        value={value(`${s}_country`, r[`${s}_country`] ? countryName(String(r[`${s}_country`]), lang) : '')}
+        list="countries"
+        autocomplete="off"
+        data-check="country"
+      />
+    )),
     field(`${s}_addr`, t('fv.form.addr'), (a) => <input {...a} value={value(`${s}_addr`, r[`${s}_addr`])} autocomplete="off" />),
   ];
   const coords = (s: 'from' | 'to') =>
-    ['latitude', 'longitude'].map((c) => field(`${s}_${c}`, `${t(`fv.${s}`)}: ${t(`fv.form.${c}`)}`, (a) => <input {...a} value={value(`${s}_${c}`, r[`${s}_${c}`])} inputMode="decimal" />));
+    ['latitude', 'longitude'].map((c) =>
+      field(`${s}_${c}`, `${t(`fv.${s}`)}: ${t(`fv.form.${c}`)}`, (a) => (
+        <input {...a} value={value(`${s}_${c}`, r[`${s}_${c}`])} inputMode="decimal" />
+      )),
+    );
   const time = (name: 'etd' | 'etd_end' | 'eta' | 'eta_end') =>
     field(name, t(`fv.form.${name}`), (a) => (
       <input
@@ -108,7 +145,15 @@ export function freightFields(ctx: Ctx<Caller>, options: FreightFieldsOptions): 
   const pieceField = (i: number, key: string, label: string, check: string) => {
     const name = `pieces[${i}][${key}]`;
     const p = stored[i] ?? {};
-    return field(name, label, (a) => <input {...a} value={value(name, key === 'pieces' ? (p.pieces ?? '') : number(p[key]))} inputMode={key === 'pieces' ? 'numeric' : 'decimal'} data-check={check} size={6} />);
+    return field(name, label, (a) => (
+      <input
+        {...a}
+        value={value(name, key === 'pieces' ? (p.pieces ?? '') : number(p[key]))}
+        inputMode={key === 'pieces' ? 'numeric' : 'decimal'}
+        data-check={check}
+        size={6}
+      />
+    ));
   };
   const category = String(r.category ?? 'ftl');
   const fieldsets = [
@@ -137,7 +182,14 @@ export function freightFields(ctx: Ctx<Caller>, options: FreightFieldsOptions): 
     <fieldset>
       <legend>{t('fv.form.section.goods')}</legend>
       <div class="form-grid">
-        {field('weight', t('fv.col.weight'), (a) => <input {...a} value={value('weight', number(r.weight))} inputMode="decimal" data-check="weight" autocomplete="off" />, t('fv.form.weight.hint'))}
+        {field(
+          'weight',
+          t('fv.col.weight'),
+          (a) => (
+            <input {...a} value={value('weight', number(r.weight))} inputMode="decimal" data-check="weight" autocomplete="off" />
+          ),
+          t('fv.form.weight.hint'),
+        )}
         {field('category', t('fv.category'), (a) => (
           <select {...a}>
             {[...new Set([...CATEGORIES, category])].map((c) => (
@@ -147,10 +199,18 @@ export function freightFields(ctx: Ctx<Caller>, options: FreightFieldsOptions): 
             ))}
           </select>
         ))}
-        {field('refs[commodity]', t('fv.form.commodity'), (a) => <input {...a} value={value('refs[commodity]', refs.commodity)} />)}
-        {field('refs[customer]', t('fv.form.customer'), (a) => <input {...a} value={value('refs[customer]', refs.customer)} />)}
-        {field('refs[target_rate]', t('fv.form.target_rate'), (a) => <input {...a} value={value('refs[target_rate]', number(refs.target_rate, 2))} inputMode="decimal" data-check="number" />)}
-        {field('refs[target_currency]', t('fv.currency'), (a) => <input {...a} value={value('refs[target_currency]', refs.target_currency ?? 'EUR')} maxLength={3} />)}
+        {field('refs[commodity]', t('fv.form.commodity'), (a) => (
+          <input {...a} value={value('refs[commodity]', refs.commodity)} />
+        ))}
+        {field('refs[customer]', t('fv.form.customer'), (a) => (
+          <input {...a} value={value('refs[customer]', refs.customer)} />
+        ))}
+        {field('refs[target_rate]', t('fv.form.target_rate'), (a) => (
+          <input {...a} value={value('refs[target_rate]', number(refs.target_rate, 2))} inputMode="decimal" data-check="number" />
+        ))}
+        {field('refs[target_currency]', t('fv.currency'), (a) => (
+          <input {...a} value={value('refs[target_currency]', refs.target_currency ?? 'EUR')} maxLength={3} />
+        ))}
       </div>
     </fieldset>,
     <fieldset data-pieces>
@@ -191,7 +251,12 @@ export function freightFields(ctx: Ctx<Caller>, options: FreightFieldsOptions): 
 export function freightFormPage(ctx: Ctx<Caller>, options: FormPageOptions): Page {
   const t = ctx.t;
   const r: FreightView = options.route ?? {};
-  const { fieldsets, formAttrs, problems } = freightFields(ctx, { route: options.route, state: options.state, warnings: options.warnings, markRequired: true });
+  const { fieldsets, formAttrs, problems } = freightFields(ctx, {
+    route: options.route,
+    state: options.state,
+    warnings: options.warnings,
+    markRequired: true,
+  });
   const title = options.mode === 'edit' ? t('fv.form.title.edit') : t('fv.form.title.add');
   const hasProblems = Object.keys(problems).length > 0;
   return {
@@ -205,7 +270,13 @@ export function freightFormPage(ctx: Ctx<Caller>, options: FormPageOptions): Pag
             {options.mode === 'edit' && options.state ? t('fv.saved.problems') : t('form.invalid')}
           </p>
         )}
-        <form class="stack panel" method="post" action={options.mode === 'edit' ? `/freights/edit/${r.id}` : '/freights/add'} noValidate {...formAttrs}>
+        <form
+          class="stack panel"
+          method="post"
+          action={options.mode === 'edit' ? `/freights/edit/${r.id}` : '/freights/add'}
+          noValidate
+          {...formAttrs}
+        >
           <CsrfField token={ctx.reply.generateCsrf()} />
           {fieldsets}
           <div class="toolbar">
@@ -228,4 +299,35 @@ function searchCountriesForList(lang: string): string[] {
 }
 
 /** The countries a European road exchange deals with most; any other is typed by name or code. */
-const COMMON = ['DE', 'AT', 'CH', 'NL', 'BE', 'LU', 'FR', 'IT', 'ES', 'PT', 'PL', 'CZ', 'SK', 'HU', 'SI', 'HR', 'RO', 'BG', 'DK', 'SE', 'NO', 'FI', 'GB', 'IE', 'LT', 'LV', 'EE', 'GR', 'TR', 'US'];
+const COMMON = [
+  'DE',
+  'AT',
+  'CH',
+  'NL',
+  'BE',
+  'LU',
+  'FR',
+  'IT',
+  'ES',
+  'PT',
+  'PL',
+  'CZ',
+  'SK',
+  'HU',
+  'SI',
+  'HR',
+  'RO',
+  'BG',
+  'DK',
+  'SE',
+  'NO',
+  'FI',
+  'GB',
+  'IE',
+  'LT',
+  'LV',
+  'EE',
+  'GR',
+  'TR',
+  'US',
+];

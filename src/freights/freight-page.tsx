@@ -84,12 +84,15 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
 
   /** Owner confirms first; the bidder confirms a bid the owner accepted (quotes/award.ts allows both orders, the page leads one way). */
   const ownerMayConfirm = (b: FreightView) => owner && market && LIVE.includes(b.status) && !b.owner_confirmed;
-  const bidderMayConfirm = (b: FreightView) => b.company === me && market && LIVE.includes(b.status) && b.owner_confirmed && !b.bidder_confirmed;
+  const bidderMayConfirm = (b: FreightView) =>
+    b.company === me && market && LIVE.includes(b.status) && b.owner_confirmed && !b.bidder_confirmed;
   // Several bids may be accepted at once (award.ts): the first carrier to confirm gets the freight; say so.
   const ownerQuestion = (b: FreightView) => {
     const accepted = bids.filter((o) => o.id !== b.id && LIVE.includes(o.status) && o.owner_confirmed);
     const values = { company: name(b.company), amount: money(b.amount, b.currency_code) };
-    return accepted.length ? t('fv.confirm.owner_q_also', { ...values, other: accepted.map((o) => name(o.company)).join(', ') }) : t('fv.confirm.owner_q', values);
+    return accepted.length
+      ? t('fv.confirm.owner_q_also', { ...values, other: accepted.map((o) => name(o.company)).join(', ') })
+      : t('fv.confirm.owner_q', values);
   };
   const confirmButton = (b: FreightView) => (
     <ConfirmAction
@@ -103,7 +106,16 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     />
   );
   const revokeBidButton = (b: FreightView) => (
-    <ConfirmAction action={`/quotes/revoke/${b.id}`} label={t('fv.revoke_bid')} question={t('fv.revoke_bid.q', { amount: money(b.amount, b.currency_code) })} confirmLabel={t('fv.revoke_bid.yes')} csrf={csrf} fields={{ route: String(route.id) }} variant="secondary" testId="revoke-bid" />
+    <ConfirmAction
+      action={`/quotes/revoke/${b.id}`}
+      label={t('fv.revoke_bid')}
+      question={t('fv.revoke_bid.q', { amount: money(b.amount, b.currency_code) })}
+      confirmLabel={t('fv.revoke_bid.yes')}
+      csrf={csrf}
+      fields={{ route: String(route.id) }}
+      variant="secondary"
+      testId="revoke-bid"
+    />
   );
 
   // ----- whose move it is
@@ -111,25 +123,69 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   const pendingMine = live.find((b) => b.owner_confirmed && !b.bidder_confirmed);
   const pendingTheirs = live.find((b) => b.bidder_confirmed && !b.owner_confirmed);
   if (owner) {
-    if (status === 'draft') next = { text: data.gaps.length ? t('fv.next.owner.draft_gaps') : booking ? t('fv.next.owner.draft_booking', { company: addressedTo.map(name).join(', ') }) : t('fv.next.owner.draft'), yours: true };
-    else if (market && pendingTheirs) next = { text: t('fv.next.owner.confirm_theirs', { company: name(pendingTheirs.company), amount: money(pendingTheirs.amount, pendingTheirs.currency_code) }), yours: true };
-    else if (market && pendingMine) next = { text: t('fv.next.owner.waiting', { company: name(pendingMine.company), amount: money(pendingMine.amount, pendingMine.currency_code) }), yours: false };
-    else if (market && live.length) next = { text: t('fv.next.owner.choose', { count: live.length, deadline: formatStamp(route.deadline, lang) }), yours: true };
+    if (status === 'draft')
+      next = {
+        text: data.gaps.length
+          ? t('fv.next.owner.draft_gaps')
+          : booking
+            ? t('fv.next.owner.draft_booking', { company: addressedTo.map(name).join(', ') })
+            : t('fv.next.owner.draft'),
+        yours: true,
+      };
+    else if (market && pendingTheirs)
+      next = {
+        text: t('fv.next.owner.confirm_theirs', {
+          company: name(pendingTheirs.company),
+          amount: money(pendingTheirs.amount, pendingTheirs.currency_code),
+        }),
+        yours: true,
+      };
+    else if (market && pendingMine)
+      next = {
+        text: t('fv.next.owner.waiting', {
+          company: name(pendingMine.company),
+          amount: money(pendingMine.amount, pendingMine.currency_code),
+        }),
+        yours: false,
+      };
+    else if (market && live.length)
+      next = { text: t('fv.next.owner.choose', { count: live.length, deadline: formatStamp(route.deadline, lang) }), yours: true };
     else if (market) next = { text: t('fv.next.owner.no_bids', { deadline: formatStamp(route.deadline, lang) }), yours: false };
-    else if (status === 'taken') next = { text: t('fv.next.owner.taken', { company: name(route.winner), price: money(route.price, bids.find((b) => b.status === 'accepted')?.currency_code) }), yours: false };
+    else if (status === 'taken')
+      next = {
+        text: t('fv.next.owner.taken', {
+          company: name(route.winner),
+          price: money(route.price, bids.find((b) => b.status === 'accepted')?.currency_code),
+        }),
+        yours: false,
+      };
     else if (status === 'expired') next = { text: t('fv.next.owner.expired'), yours: true };
     else next = { text: t(`fv.next.${status}`), yours: null };
   } else if (winner) {
-    next = status === 'taken' ? { text: t('fv.next.winner.taken', { price: money(route.price, bids.find((b) => b.status === 'accepted')?.currency_code) }), yours: true } : { text: t(`fv.next.${status}`), yours: null };
+    next =
+      status === 'taken'
+        ? {
+            text: t('fv.next.winner.taken', { price: money(route.price, bids.find((b) => b.status === 'accepted')?.currency_code) }),
+            yours: true,
+          }
+        : { text: t(`fv.next.${status}`), yours: null };
   } else if (market) {
     const awaited = mine.find((b) => b.owner_confirmed && !b.bidder_confirmed);
     const confirmedByMe = mine.find((b) => b.bidder_confirmed && !b.owner_confirmed);
     if (awaited) next = { text: t('fv.next.bidder.confirm', { amount: money(awaited.amount, awaited.currency_code) }), yours: true };
-    else if (confirmedByMe) next = { text: t('fv.next.bidder.waiting_owner', { amount: money(confirmedByMe.amount, confirmedByMe.currency_code) }), yours: false };
-    else if (myOpenBid) next = { text: t('fv.next.bidder.with_owner', { amount: money(myOpenBid.amount, myOpenBid.currency_code) }), yours: false };
+    else if (confirmedByMe)
+      next = {
+        text: t('fv.next.bidder.waiting_owner', { amount: money(confirmedByMe.amount, confirmedByMe.currency_code) }),
+        yours: false,
+      };
+    else if (myOpenBid)
+      next = { text: t('fv.next.bidder.with_owner', { amount: money(myOpenBid.amount, myOpenBid.currency_code) }), yours: false };
     else next = { text: t('fv.next.bidder.bid', { deadline: formatStamp(route.deadline, lang) }), yours: true };
   } else {
-    next = { text: t(status === 'taken' || status === 'closed' || status === 'archived' ? 'fv.next.lost' : `fv.next.${status}`), yours: null };
+    next = {
+      text: t(status === 'taken' || status === 'closed' || status === 'archived' ? 'fv.next.lost' : `fv.next.${status}`),
+      yours: null,
+    };
   }
 
   // ----- the bids table
@@ -138,7 +194,10 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     { label: t('fv.col.amount'), cell: (b) => <strong>{money(b.amount, b.currency_code)}</strong>, numeric: true },
     {
       label: t('fv.col.rates'),
-      cell: (b) => (b.rate_base === null && b.rate_fsc === null && b.rate_ssc === null ? '–' : `${formatMoney(b.rate_base, null, lang) || '–'} / ${formatMoney(b.rate_fsc, null, lang) || '–'} / ${formatMoney(b.rate_ssc, null, lang) || '–'}`),
+      cell: (b) =>
+        b.rate_base === null && b.rate_fsc === null && b.rate_ssc === null
+          ? '–'
+          : `${formatMoney(b.rate_base, null, lang) || '–'} / ${formatMoney(b.rate_fsc, null, lang) || '–'} / ${formatMoney(b.rate_ssc, null, lang) || '–'}`,
     },
     { label: t('fv.col.note'), cell: (b) => <span class="wrap-text">{b.note || '–'}</span> },
     { label: t('fv.col.status'), cell: (b) => <Badge value={b.status} t={t} /> },
@@ -164,7 +223,8 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   const actions: ComponentChildren[] = [];
   // The confirmation that is awaited from this caller comes first (it is also in the bids table).
   const awaitedFromMe = owner ? pendingTheirs : mine.find((b) => bidderMayConfirm(b));
-  if (market && awaitedFromMe && (owner ? ownerMayConfirm(awaitedFromMe) : bidderMayConfirm(awaitedFromMe))) actions.push(<div class="actions">{confirmButton(awaitedFromMe)}</div>);
+  if (market && awaitedFromMe && (owner ? ownerMayConfirm(awaitedFromMe) : bidderMayConfirm(awaitedFromMe)))
+    actions.push(<div class="actions">{confirmButton(awaitedFromMe)}</div>);
   if (owner && status === 'draft') {
     if (data.gaps.length) {
       actions.push(
@@ -201,7 +261,11 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
           <input type="hidden" name="action" value="publish" />
           <label>
             {t('fv.visibility')}
-            <Select name="visibility" value={['0', '-1', '-2'].includes(visibility) ? visibility : '0'} options={['0', '-2', '-1'].map((v) => [v, t(`fv.vis.${v}`)])} />
+            <Select
+              name="visibility"
+              value={['0', '-1', '-2'].includes(visibility) ? visibility : '0'}
+              options={['0', '-2', '-1'].map((v) => [v, t(`fv.vis.${v}`)])}
+            />
           </label>
           <label>
             {t('fv.whitelist')}
@@ -273,8 +337,18 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
           </p>
         )}
         <div class="form-grid">
-          {bidField('amount', t('fv.bid.amount'), amount === null || amount === undefined ? '' : money(amount), { inputMode: 'decimal', required: true, 'data-check': 'number', 'data-msg': t('quotes.form.amount', { example }) })}
-          {bidField('currency_code', t('fv.currency'), String(myOpenBid?.currency_code ?? refs.target_currency ?? 'EUR'), { maxLength: 3, required: true, pattern: '[A-Za-z]{3}', class: 'short' })}
+          {bidField('amount', t('fv.bid.amount'), amount === null || amount === undefined ? '' : money(amount), {
+            inputMode: 'decimal',
+            required: true,
+            'data-check': 'number',
+            'data-msg': t('quotes.form.amount', { example }),
+          })}
+          {bidField('currency_code', t('fv.currency'), String(myOpenBid?.currency_code ?? refs.target_currency ?? 'EUR'), {
+            maxLength: 3,
+            required: true,
+            pattern: '[A-Za-z]{3}',
+            class: 'short',
+          })}
         </div>
         <details class="more" open={componentsOpen}>
           <summary>{t('fv.bid.components')}</summary>
@@ -298,7 +372,11 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
         <CsrfField token={csrf} />
         <label>
           {t('fv.delivery')}
-          <Select name="delivery_status" value={String(current)} options={[0, 1, 2, 3].filter((v) => v >= current).map((v) => [String(v), t(`freight.delivery.${v}`)])} />
+          <Select
+            name="delivery_status"
+            value={String(current)}
+            options={[0, 1, 2, 3].filter((v) => v >= current).map((v) => [String(v), t(`freight.delivery.${v}`)])}
+          />
         </label>
         <button type="submit">{t('fv.delivery.save')}</button>
       </form>,
@@ -317,7 +395,15 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   }
   if (owner && ['draft', 'open', 'pending'].includes(status)) {
     ownerLinks.push(
-      <ConfirmAction action={`/freights/revoke/${route.id}`} label={t('fv.revoke')} question={t(live.length ? 'fv.revoke.q_bids' : 'fv.revoke.q', { count: live.length })} confirmLabel={t('fv.revoke.yes')} csrf={csrf} variant="danger" testId="revoke-freight" />,
+      <ConfirmAction
+        action={`/freights/revoke/${route.id}`}
+        label={t('fv.revoke')}
+        question={t(live.length ? 'fv.revoke.q_bids' : 'fv.revoke.q', { count: live.length })}
+        confirmLabel={t('fv.revoke.yes')}
+        csrf={csrf}
+        variant="danger"
+        testId="revoke-freight"
+      />,
     );
   }
   if (ownerLinks.length) actions.push(<div class="actions">{ownerLinks}</div>);
@@ -325,19 +411,34 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   const deliveryWords = status === 'taken' || status === 'closed' ? route.delivery_status_in_words : null;
   const facts: [string, ComponentChildren][] = [
     [t('fv.type'), typeLabel(route, t)],
-    [t('fv.from'), [placeLabel(route, 'from', data.fromCity, none), route.from_addr && route.from_addr !== data.fromCity ? <div class="muted">{route.from_addr}</div> : null]],
-    [t('fv.to'), [placeLabel(route, 'to', data.toCity, none), route.to_addr && route.to_addr !== data.toCity ? <div class="muted">{route.to_addr}</div> : null]],
+    [
+      t('fv.from'),
+      [
+        placeLabel(route, 'from', data.fromCity, none),
+        route.from_addr && route.from_addr !== data.fromCity ? <div class="muted">{route.from_addr}</div> : null,
+      ],
+    ],
+    [
+      t('fv.to'),
+      [
+        placeLabel(route, 'to', data.toCity, none),
+        route.to_addr && route.to_addr !== data.toCity ? <div class="muted">{route.to_addr}</div> : null,
+      ],
+    ],
     [t('fv.col.etd'), formatWindow(route.etd, route.etd_end, lang) || none],
     [t('fv.col.eta'), formatWindow(route.eta, route.eta_end, lang) || none],
     [t('fv.weight'), formatKg(route.weight, lang) || none],
     [t('fv.col.pieces'), totalPieces ? formatNumber(totalPieces, lang) : none],
   ];
   // Goods and references are the owner's and the winner's to see (refs, decisions.md §4).
-  if (owner || refs.commodity) facts.push([t('fv.form.commodity'), refs.commodity ? <span class="wrap-text">{String(refs.commodity)}</span> : none]);
+  if (owner || refs.commodity)
+    facts.push([t('fv.form.commodity'), refs.commodity ? <span class="wrap-text">{String(refs.commodity)}</span> : none]);
   if (owner || refs.customer) facts.push([owner ? t('fv.form.customer') : t('fv.reference'), refs.customer ? String(refs.customer) : none]);
   if (!booking || route.deadline) facts.push([t('fv.col.deadline'), formatStamp(route.deadline, lang) || none]);
-  if (refs.target_rate !== undefined && refs.target_rate !== null && refs.target_rate !== '') facts.push([t('fv.target_rate'), money(refs.target_rate, refs.target_currency)]);
-  if (route.price !== null && route.price !== undefined) facts.push([t('fv.col.price'), money(route.price, bids.find((b) => b.status === 'accepted')?.currency_code ?? refs.target_currency)]);
+  if (refs.target_rate !== undefined && refs.target_rate !== null && refs.target_rate !== '')
+    facts.push([t('fv.target_rate'), money(refs.target_rate, refs.target_currency)]);
+  if (route.price !== null && route.price !== undefined)
+    facts.push([t('fv.col.price'), money(route.price, bids.find((b) => b.status === 'accepted')?.currency_code ?? refs.target_currency)]);
   facts.push([t('fv.owner'), route._company ? String(route._company.name) : name(route.company)]);
   if (owner && route.visibility === -2 && addressedTo.length) facts.push([t('fv.addressed_to'), addressedTo.map(name).join(', ')]);
   if (route.winner) facts.push([t('fv.winner'), name(route.winner)]);
@@ -347,7 +448,15 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   const bidsFirst = owner && market && live.length > 0;
   const bidsSection =
     route._bids !== undefined
-      ? [<h2>{t('fv.bids')}</h2>, <DataTable columns={bidColumns} rows={bids.filter((b) => owner || b.company === me)} empty={owner ? t('fv.no_bids') : t('fv.no_own_bids')} testId="bids" />]
+      ? [
+          <h2>{t('fv.bids')}</h2>,
+          <DataTable
+            columns={bidColumns}
+            rows={bids.filter((b) => owner || b.company === me)}
+            empty={owner ? t('fv.no_bids') : t('fv.no_own_bids')}
+            testId="bids"
+          />,
+        ]
       : null;
   const heading = `${placeLabel(route, 'from', data.fromCity, none)} → ${placeLabel(route, 'to', data.toCity, none)}`;
   return {
@@ -401,7 +510,11 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
         <DataTable
           columns={[
             { label: t('fv.col.pieces'), cell: (p) => formatNumber(p.pieces, lang) || '–', numeric: true },
-            { label: t('fv.col.dims'), cell: (p) => `${formatNumber(p.depth, lang) || '–'} × ${formatNumber(p.width, lang) || '–'} × ${formatNumber(p.height, lang) || '–'}` },
+            {
+              label: t('fv.col.dims'),
+              cell: (p) =>
+                `${formatNumber(p.depth, lang) || '–'} × ${formatNumber(p.width, lang) || '–'} × ${formatNumber(p.height, lang) || '–'}`,
+            },
             { label: t('fv.col.weight'), cell: (p) => formatNumber(p.weight, lang) || '–', numeric: true },
           ]}
           rows={pieces}

@@ -89,7 +89,11 @@ export async function sweepExpiredFreights(db: Kysely<DB>, now: Date, batch = SW
         .forUpdate()
         .skipLocked()
         .execute();
-      return expireInTransaction(trx, due.map((r) => r.id), now);
+      return expireInTransaction(
+        trx,
+        due.map((r) => r.id),
+        now,
+      );
     });
     total += written.length;
     if (written.length < batch) return total;
@@ -147,7 +151,10 @@ export const SWEEP_INTERVAL_MS = 5_000;
 
 /** Starts the sweeper when the server listens and stops it when the server closes. */
 export function attachExpirySweeper(http: FastifyInstance, services: Pick<Services, 'db' | 'clock'>, intervalMs?: number): ExpirySweeper {
-  const sweeper = new ExpirySweeper(services.db, services.clock, { intervalMs, onError: (err) => http.log.error({ err }, 'expiry sweep failed') });
+  const sweeper = new ExpirySweeper(services.db, services.clock, {
+    intervalMs,
+    onError: (err) => http.log.error({ err }, 'expiry sweep failed'),
+  });
   http.addHook('onListen', async () => sweeper.start());
   http.addHook('onClose', async () => sweeper.stop());
   return sweeper;
@@ -178,7 +185,12 @@ async function onLockedFreight(
   });
 }
 
-async function setStatus(trx: Transaction<DB>, row: FreightRow, values: Partial<Record<'status' | 'delivery_status', string | number>>, now: Date): Promise<TransitionResult> {
+async function setStatus(
+  trx: Transaction<DB>,
+  row: FreightRow,
+  values: Partial<Record<'status' | 'delivery_status', string | number>>,
+  now: Date,
+): Promise<TransitionResult> {
   const updated = await trx
     .updateTable('freights')
     .set({ ...(values as object), modified: now })
@@ -207,7 +219,14 @@ export interface PublishInput {
  * draft -> open (api.md: publish). A freight the caller cannot see is a 404; a visible one of
  * another company, or one that is no draft, is refused (both answer 302 at the HTTP level).
  */
-export async function publishFreight(db: Kysely<DB>, clock: Clock, caller: Caller, id: number, input: PublishInput, enteredMarket: EnteredMarket): Promise<TransitionResult> {
+export async function publishFreight(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  id: number,
+  input: PublishInput,
+  enteredMarket: EnteredMarket,
+): Promise<TransitionResult> {
   return onLockedFreight(db, clock, id, async (row, trx) => {
     if (row.company_id !== caller.companyId) {
       const bid = await trx
@@ -271,13 +290,25 @@ export async function archiveFreight(db: Kysely<DB>, clock: Clock, caller: Calle
  * Delivery progress of a taken freight, by its winner or owner: 0 not started, 1 picked up,
  * 2 in transit, 3 delivered (taken -> closed). The status never goes backwards.
  */
-export async function setDeliveryStatus(db: Kysely<DB>, clock: Clock, caller: Caller, id: number, deliveryStatus: number | undefined): Promise<TransitionResult> {
+export async function setDeliveryStatus(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  id: number,
+  deliveryStatus: number | undefined,
+): Promise<TransitionResult> {
   return onLockedFreight(db, clock, id, async (row, trx) => {
     if (row.company_id !== caller.companyId && row.winner_id !== caller.companyId) return { kind: 'not_found' };
     if (row.status !== 'taken') return { kind: 'refused', reason: 'freight.delivery.not_taken' };
-    if (deliveryStatus === undefined || deliveryStatus < 0 || deliveryStatus > 3) return { kind: 'refused', reason: 'freight.delivery.bad_value' };
+    if (deliveryStatus === undefined || deliveryStatus < 0 || deliveryStatus > 3)
+      return { kind: 'refused', reason: 'freight.delivery.bad_value' };
     if (deliveryStatus < row.delivery_status) return { kind: 'refused', reason: 'freight.delivery.backwards' };
-    const moved = await setStatus(trx, row, deliveryStatus === 3 ? { delivery_status: 3, status: 'closed' } : { delivery_status: deliveryStatus }, clock.now());
+    const moved = await setStatus(
+      trx,
+      row,
+      deliveryStatus === 3 ? { delivery_status: 3, status: 'closed' } : { delivery_status: deliveryStatus },
+      clock.now(),
+    );
     await emitEvent(trx, clock, { type: 'freight.delivery_status', freightId: row.id });
     return moved;
   });
@@ -295,6 +326,15 @@ export function updateFreight(trx: Transaction<DB>, id: number, set: Updateable<
 }
 
 /** Locks freights in id order (planning them on a tour); their id, winner and stored status. */
-export function lockFreights(trx: Transaction<DB>, ids: readonly number[]): Promise<Array<{ id: number; winner_id: number | null; status: string }>> {
-  return trx.selectFrom('freights').select(['id', 'winner_id', 'status']).where('id', 'in', [...ids]).orderBy('id').forUpdate().execute();
+export function lockFreights(
+  trx: Transaction<DB>,
+  ids: readonly number[],
+): Promise<Array<{ id: number; winner_id: number | null; status: string }>> {
+  return trx
+    .selectFrom('freights')
+    .select(['id', 'winner_id', 'status'])
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .forUpdate()
+    .execute();
 }

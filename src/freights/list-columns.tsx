@@ -26,7 +26,12 @@ export interface SortLinks {
   sorted: (key: string) => Column<FreightView>['sorted'];
 }
 
-export async function freightListColumns(routes: FreightView[], filterId: number, ctx: Ctx<Caller>, sort: SortLinks): Promise<Column<FreightView>[]> {
+export async function freightListColumns(
+  routes: FreightView[],
+  filterId: number,
+  ctx: Ctx<Caller>,
+  sort: SortLinks,
+): Promise<Column<FreightView>[]> {
   const t = ctx.t;
   const lang = ctx.language;
   const ids = routes.map((r) => Number(r.id));
@@ -34,8 +39,17 @@ export async function freightListColumns(routes: FreightView[], filterId: number
   const [summaries, mine, winners, cities] = await Promise.all([
     OWNER_MARKET.includes(filterId) ? bidSummaries(ctx.db, ctx.caller.companyId, ids) : Promise.resolve(new Map()),
     BIDDER.includes(filterId) ? ownBids(ctx.db, ctx.caller.companyId, ids) : Promise.resolve(new Map()),
-    OWNER_AWARDED.includes(filterId) ? namesOfCompanies(ctx.db, routes.map((r) => r.winner)) : Promise.resolve(new Map<number, string>()),
-    Promise.all(routes.map(async (r) => [await cityOf(r.from, r.from_latitude, r.from_longitude), await cityOf(r.to, r.to_latitude, r.to_longitude)] as const)),
+    OWNER_AWARDED.includes(filterId)
+      ? namesOfCompanies(
+          ctx.db,
+          routes.map((r) => r.winner),
+        )
+      : Promise.resolve(new Map<number, string>()),
+    Promise.all(
+      routes.map(
+        async (r) => [await cityOf(r.from, r.from_latitude, r.from_longitude), await cityOf(r.to, r.to_latitude, r.to_longitude)] as const,
+      ),
+    ),
   ]);
   const cityBy = new Map(routes.map((r, i) => [r.id, cities[i]!]));
   const view = (r: FreightView) => `/freights/view/${r.id}`;
@@ -45,7 +59,12 @@ export async function freightListColumns(routes: FreightView[], filterId: number
     return text ? text.split(' – ').map((end, i) => [i ? ' – ' : null, <span class="nowrap">{end}</span>]) : none;
   };
   const columns: Column<FreightView>[] = [
-    { label: t('fv.col.id'), cell: (r) => <a href={view(r)}>{String(r.display_id ?? r.id)}</a>, sortHref: sort.href('id'), sorted: sort.sorted('id') },
+    {
+      label: t('fv.col.id'),
+      cell: (r) => <a href={view(r)}>{String(r.display_id ?? r.id)}</a>,
+      sortHref: sort.href('id'),
+      sorted: sort.sorted('id'),
+    },
     {
       label: t('fv.col.route'),
       wrap: true,
@@ -62,8 +81,19 @@ export async function freightListColumns(routes: FreightView[], filterId: number
     { label: t('fv.col.status'), cell: (r) => <Badge value={r.status} t={t} /> },
     { label: t('fv.col.etd'), cell: (r) => window(r.etd, r.etd_end), wrap: true, sortHref: sort.href('etd'), sorted: sort.sorted('etd') },
     { label: t('fv.col.eta'), cell: (r) => window(r.eta, r.eta_end), wrap: true, sortHref: sort.href('eta'), sorted: sort.sorted('eta') },
-    { label: t('fv.weight'), cell: (r) => formatKg(r.weight, lang) || none, numeric: true, sortHref: sort.href('weight'), sorted: sort.sorted('weight') },
-    { label: t('fv.col.deadline'), cell: (r) => formatStamp(r.deadline, lang) || none, sortHref: sort.href('deadline'), sorted: sort.sorted('deadline') },
+    {
+      label: t('fv.weight'),
+      cell: (r) => formatKg(r.weight, lang) || none,
+      numeric: true,
+      sortHref: sort.href('weight'),
+      sorted: sort.sorted('weight'),
+    },
+    {
+      label: t('fv.col.deadline'),
+      cell: (r) => formatStamp(r.deadline, lang) || none,
+      sortHref: sort.href('deadline'),
+      sorted: sort.sorted('deadline'),
+    },
   ];
   if (FOREIGN.includes(filterId)) columns.push({ label: t('fv.owner'), cell: (r) => (r._company?.name ? String(r._company.name) : none) });
   if (OWNER_MARKET.includes(filterId)) {
@@ -87,7 +117,9 @@ export async function freightListColumns(routes: FreightView[], filterId: number
       numeric: true,
     });
   }
-  if (OWNER_AWARDED.includes(filterId)) columns.push({ label: t('fv.winner'), cell: (r) => (r.winner ? (winners.get(r.winner) ?? none) : none) });
-  if (OWNER_AWARDED.includes(filterId) || filterId === 2) columns.push({ label: t('fv.col.price'), cell: (r) => formatMoney(r.price, null, lang) || none, numeric: true });
+  if (OWNER_AWARDED.includes(filterId))
+    columns.push({ label: t('fv.winner'), cell: (r) => (r.winner ? (winners.get(r.winner) ?? none) : none) });
+  if (OWNER_AWARDED.includes(filterId) || filterId === 2)
+    columns.push({ label: t('fv.col.price'), cell: (r) => formatMoney(r.price, null, lang) || none, numeric: true });
   return columns;
 }

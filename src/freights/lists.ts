@@ -45,11 +45,18 @@ const status = (eb: EB, list: readonly string[], now: Instant): Expression<SqlBo
     if (market.length === list.length) return eb.and([storedIn(list), notDue]);
     return eb.and([storedIn(list), eb.or([eb.not(storedIn(MARKET)), notDue])]);
   }
-  if (list.includes('expired') && !market.length) return eb.or([storedIn(list), eb.and([storedIn(MARKET), eb('freights.deadline', '<', now)])]);
+  if (list.includes('expired') && !market.length)
+    return eb.or([storedIn(list), eb.and([storedIn(MARKET), eb('freights.deadline', '<', now)])]);
   return storedIn(list);
 };
 const anyBid = (eb: EB) =>
-  eb.exists(eb.selectFrom('bids').select(sql`1`.as('one')).whereRef('bids.freight_id', '=', 'freights.id').where(sql<SqlBool>`bids.status <> 'revoked'`));
+  eb.exists(
+    eb
+      .selectFrom('bids')
+      .select(sql`1`.as('one'))
+      .whereRef('bids.freight_id', '=', 'freights.id')
+      .where(sql<SqlBool>`bids.status <> 'revoked'`),
+  );
 const ffr = () => sql<SqlBool>`freights.type = 'FFR'`;
 /**
  * A booking request addressed to the company: it is the winner (flight), or the whitelist names it
@@ -71,7 +78,7 @@ const addressedTo = (eb: EB, c: number, now: Instant) =>
  * freights looked up by primary key, instead of filtering the whole market or archive (7, 6, 9, 219
  * in orders other than their default, see VIA_BIDS).
  */
-const bidOn = (eb: EB, c: number, orWon = false) => {
+const bidOn = (c: number, orWon = false) => {
   const won = orWon ? sql` union all select id from freights as won where won.winner_id = ${c}` : sql``;
   return sql<SqlBool>`freights.id = any(array(select freight_id from bids where bids.company_id = ${c} and bids.status <> 'revoked'${won}))`;
 };
@@ -84,7 +91,14 @@ const bidOn = (eb: EB, c: number, orWon = false) => {
  */
 export const VIA_BIDS: Record<number, { rest: Where; orWon?: boolean }> = {
   7: { rest: (eb, c, now) => eb.and([foreign(eb, c), status(eb, MARKET, now)]) },
-  6: { rest: (eb, c, now) => eb.and([foreign(eb, c), status(eb, DONE_BY_WINNER, now), eb.or([eb('freights.winner_id', 'is', null), eb('freights.winner_id', '<>', c)])]) },
+  6: {
+    rest: (eb, c, now) =>
+      eb.and([
+        foreign(eb, c),
+        status(eb, DONE_BY_WINNER, now),
+        eb.or([eb('freights.winner_id', 'is', null), eb('freights.winner_id', '<>', c)]),
+      ]),
+  },
   9: { rest: (eb, c, now) => eb.and([foreign(eb, c), status(eb, ARCHIVE, now)]), orWon: true },
   219: { rest: (eb, c, now) => eb.and([foreign(eb, c), ffr(), status(eb, ARCHIVE, now)]), orWon: true },
 };
@@ -96,10 +110,10 @@ export const MAY_BE_MASKED: ReadonlySet<number> = new Set([6, 9, 219]);
 export const FILTERS: Record<number, Where> = {
   // as provider
   8: (eb, c, now) => eb.and([foreign(eb, c), status(eb, MARKET, now), admitsSql(eb, c), eb.not(hadBidSql(eb, c))]),
-  7: (eb, c, now) => eb.and([VIA_BIDS[7]!.rest(eb, c, now), bidOn(eb, c)]),
-  6: (eb, c, now) => eb.and([VIA_BIDS[6]!.rest(eb, c, now), bidOn(eb, c)]),
+  7: (eb, c, now) => eb.and([VIA_BIDS[7]!.rest(eb, c, now), bidOn(c)]),
+  6: (eb, c, now) => eb.and([VIA_BIDS[6]!.rest(eb, c, now), bidOn(c)]),
   2: (eb, c, now) => eb.and([eb('freights.winner_id', '=', c), status(eb, ['taken'], now)]),
-  9: (eb, c, now) => eb.and([VIA_BIDS[9]!.rest(eb, c, now), bidOn(eb, c, true)]),
+  9: (eb, c, now) => eb.and([VIA_BIDS[9]!.rest(eb, c, now), bidOn(c, true)]),
   // as principal
   20: (eb, c, now) => eb.and([own(eb, c), status(eb, ['draft'], now)]),
   10: (eb, c, now) => eb.and([own(eb, c), status(eb, MARKET, now)]),
@@ -113,7 +127,7 @@ export const FILTERS: Record<number, Where> = {
   209: (eb, c, now) => eb.and([own(eb, c), ffr(), status(eb, ARCHIVE, now)]),
   210: (eb, c, now) => eb.and([foreign(eb, c), ffr(), status(eb, ['draft', ...MARKET], now), addressedTo(eb, c, now)]),
   211: (eb, c, now) => eb.and([foreign(eb, c), ffr(), status(eb, ['taken'], now), eb('freights.winner_id', '=', c)]),
-  219: (eb, c, now) => eb.and([VIA_BIDS[219]!.rest(eb, c, now), bidOn(eb, c, true)]),
+  219: (eb, c, now) => eb.and([VIA_BIDS[219]!.rest(eb, c, now), bidOn(c, true)]),
 };
 
 /**
@@ -146,7 +160,11 @@ const listStatements = new Map<string, PreparedStatement<ListArgs>>();
  * the company name and, when asked, the piece lines as JSON. Undefined for an id that is no
  * freight list. Arguments: company, now, limit, offset, limit + offset.
  */
-export function listStatement(filterId: number, paging: Pick<Paging, 'sort' | 'direction' | 'page' | 'limit'>, withPieces: boolean): PreparedStatement<ListArgs> | undefined {
+export function listStatement(
+  filterId: number,
+  paging: Pick<Paging, 'sort' | 'direction' | 'page' | 'limit'>,
+  withPieces: boolean,
+): PreparedStatement<ListArgs> | undefined {
   if (!Object.hasOwn(FILTERS, filterId)) return undefined;
   const { sort, direction } = paging;
   // The first page in the default size, by far the most read, has its limit and offset written
@@ -163,7 +181,18 @@ export function listStatement(filterId: number, paging: Pick<Paging, 'sort' | 'd
       // the value visible, custom plans priced lower (nearly every deadline is ahead) and won.
       const hidden = sql<Date>`(select ${now}::timestamptz)`;
       return first
-        ? listQuery(filterId, paging, withPieces, c, now, sql.lit(DEFAULT_LIMIT) as never, sql.lit(0) as never, sql.lit(DEFAULT_LIMIT) as never, undefined, hidden)
+        ? listQuery(
+            filterId,
+            paging,
+            withPieces,
+            c,
+            now,
+            sql.lit(DEFAULT_LIMIT) as never,
+            sql.lit(0) as never,
+            sql.lit(DEFAULT_LIMIT) as never,
+            undefined,
+            hidden,
+          )
         : listQuery(filterId, paging, withPieces, c, now, limit, offset, upto, undefined, hidden);
     });
     listStatements.set(key, statement);
@@ -172,7 +201,18 @@ export function listStatement(filterId: number, paging: Pick<Paging, 'sort' | 'd
 }
 
 /** The list page query (prepared by listStatement; built per request when a search narrows it). */
-function listQuery(filterId: number, { sort, direction }: Pick<Paging, 'sort' | 'direction'>, withPieces: boolean, c: number, now: Date, limit: number, offset: number, upto: number, narrow?: Narrow | Narrow[], memberNow: Instant = now) {
+function listQuery(
+  filterId: number,
+  { sort, direction }: Pick<Paging, 'sort' | 'direction'>,
+  withPieces: boolean,
+  c: number,
+  now: Date,
+  limit: number,
+  offset: number,
+  upto: number,
+  narrow?: Narrow | Narrow[],
+  memberNow: Instant = now,
+) {
   // Nullable sort keys (deadline, etd, eta, weight) put rows without a value last either way;
   // the not-null ones keep the plain order, which the (… created desc, id desc) indexes serve.
   const order = (ob: OrderByItemBuilder) => {
@@ -187,16 +227,40 @@ function listQuery(filterId: number, { sort, direction }: Pick<Paging, 'sort' | 
   return builder
     .selectFrom(page.as('freights'))
     .innerJoinLateral(freightJsonRow(now).as('r'), (join) => join.onTrue())
-    .select(sql<string>`coalesce(json_agg(json_build_object('row', r, 'company_name', ${companyNameSql}${pieces}) order by ${inOrder}), '[]')::text`.as('page'));
+    .select(
+      sql<string>`coalesce(json_agg(json_build_object('row', r, 'company_name', ${companyNameSql}${pieces}) order by ${inOrder}), '[]')::text`.as(
+        'page',
+      ),
+    );
 }
 
 /** A list page narrowed by a load search, compiled (listFreights runs it; the benchmark explains it). */
-export function searchedListQuery(filterId: number, paging: Paging, withPieces: boolean, company: number, now: Date, search: FreightSearch) {
+export function searchedListQuery(
+  filterId: number,
+  paging: Paging,
+  withPieces: boolean,
+  company: number,
+  now: Date,
+  search: FreightSearch,
+) {
   const offset = offsetOf(paging);
-  const narrow = (s: FreightSearch): Narrow => (eb) => searchConditions(eb, s, company, now, { mayBeMasked: MAY_BE_MASKED.has(filterId) });
+  const narrow =
+    (s: FreightSearch): Narrow =>
+    (eb) =>
+      searchConditions(eb, s, company, now, { mayBeMasked: MAY_BE_MASKED.has(filterId) });
   // A radius search reads its two ways apart when the page comes from one scan (not via bids).
   const ways = paging.sort === 'created' && VIA_BIDS[filterId] ? undefined : nearWays(search);
-  return listQuery(filterId, paging, withPieces, company, now, paging.limit, offset, paging.limit + offset, ways ? ways.map(narrow) : narrow(search)).compile();
+  return listQuery(
+    filterId,
+    paging,
+    withPieces,
+    company,
+    now,
+    paging.limit,
+    offset,
+    paging.limit + offset,
+    ways ? ways.map(narrow) : narrow(search),
+  ).compile();
 }
 
 /**
@@ -220,11 +284,25 @@ export function planAlike(s: FreightSearch): boolean {
 type Narrow = (eb: EB) => Expression<SqlBool>[];
 
 /** The freights of one page, stored columns (the status as stored), in the list's order. */
-function pageOf(filterId: number, sort: Paging['sort'], direction: Paging['direction'], order: (ob: OrderByItemBuilder) => OrderByItemBuilder, c: number, now: Instant, limit: number, offset: number, upto: number, narrows?: Narrow | Narrow[]) {
+function pageOf(
+  filterId: number,
+  sort: Paging['sort'],
+  direction: Paging['direction'],
+  order: (ob: OrderByItemBuilder) => OrderByItemBuilder,
+  c: number,
+  now: Instant,
+  limit: number,
+  offset: number,
+  upto: number,
+  narrows?: Narrow | Narrow[],
+) {
   const via = sort === 'created' ? VIA_BIDS[filterId] : undefined;
   const alternatives = Array.isArray(narrows) ? narrows : undefined;
   const narrow = Array.isArray(narrows) ? undefined : narrows;
-  const member = (where: Where, n = narrow) => (eb: EB) => (n ? eb.and([where(eb, c, now), ...n(eb)]) : where(eb, c, now));
+  const member =
+    (where: Where, n = narrow) =>
+    (eb: EB) =>
+      n ? eb.and([where(eb, c, now), ...n(eb)]) : where(eb, c, now);
   if (!via && alternatives) {
     // Each alternative's first `upto` ids in list order (ids and the sort key only, so a covering
     // index answers without reading the table: migration 0013), merged, then the page's rows.
@@ -290,7 +368,13 @@ function pageOf(filterId: number, sort: Paging['sort'], direction: Paging['direc
     .orderBy('freights.id', direction)
     .limit(upto);
   return builder
-    .selectFrom(builder.selectFrom(bidOnes.limit(upto).as('b')).selectAll('b').unionAll(builder.selectFrom(wonOnes.as('w')).selectAll('w')).as('freights'))
+    .selectFrom(
+      builder
+        .selectFrom(bidOnes.limit(upto).as('b'))
+        .selectAll('b')
+        .unionAll(builder.selectFrom(wonOnes.as('w')).selectAll('w'))
+        .as('freights'),
+    )
     .selectAll('freights')
     .orderBy('freights.created', direction)
     .orderBy('freights.id', direction)
@@ -317,7 +401,8 @@ export async function listFreights(
   const search = options.search;
   // A load search adds its own conditions and values: built for this request, prepared per shape
   // (db/prepared.ts executeShape) where the plan does not depend on the values.
-  const searched = search && !isEmptySearch(search) ? searchedListQuery(filterId, paging, options.withPieces ?? false, company, now, search) : undefined;
+  const searched =
+    search && !isEmptySearch(search) ? searchedListQuery(filterId, paging, options.withPieces ?? false, company, now, search) : undefined;
   const [found] = !searched
     ? await statement.execute<Page>(rc.db, company, now, paging.limit, offset, paging.limit + offset)
     : planAlike(search!)
@@ -335,7 +420,13 @@ export async function listFreights(
 }
 
 /** The list of a filter id, or undefined for an unknown id. */
-export async function enlist(rc: ReadContext, filterId: number, paging: Paging, search: FreightSearch | undefined, otherLists: ReadonlyMap<number, ExternalList>): Promise<unknown[] | undefined> {
+export async function enlist(
+  rc: ReadContext,
+  filterId: number,
+  paging: Paging,
+  search: FreightSearch | undefined,
+  otherLists: ReadonlyMap<number, ExternalList>,
+): Promise<unknown[] | undefined> {
   const external = otherLists.get(filterId);
   if (external) return external(rc, paging);
   const items = await listFreights(rc, filterId, paging, { withPieces: true, search });
@@ -343,14 +434,20 @@ export async function enlist(rc: ReadContext, filterId: number, paging: Paging, 
 }
 
 /** A won order of the company: it is the winner and the stored status is taken (TMS list 51). */
-export const isWonOrder = (eb: EB, companyId: number) => eb.and([eb('freights.winner_id', '=', companyId), eb('freights.status', '=', 'taken')]);
+export const isWonOrder = (eb: EB, companyId: number) =>
+  eb.and([eb('freights.winner_id', '=', companyId), eb('freights.status', '=', 'taken')]);
 
 /**
  * A page of freight ids in the paging's order (nullable sort keys last, then id), among the
  * freights for which `where` holds, each with `columns` (SQL over the row `freights`). Other
  * modules' lists over freights (TMS 51 and 52) read their page with it, in one statement.
  */
-export function freightIdPage<C extends string>(db: Kysely<DB>, paging: Paging, where: (eb: EB) => Expression<SqlBool>, columns: Record<C, RawBuilder<unknown>>) {
+export function freightIdPage<C extends string>(
+  db: Kysely<DB>,
+  paging: Paging,
+  where: (eb: EB) => Expression<SqlBool>,
+  columns: Record<C, RawBuilder<unknown>>,
+) {
   return db
     .selectFrom('freights')
     .select('freights.id')

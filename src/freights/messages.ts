@@ -17,10 +17,12 @@ addMessages('eng', {
   'freight.delivery.not_taken': 'The delivery status can only be set on a taken freight.',
   'freight.delivery.bad_value': 'delivery_status must be 0, 1, 2 or 3.',
   'freight.delivery.backwards': 'The delivery status cannot go backwards.',
-  'freight.edit.not_allowed': 'Only a draft or open freight can be edited; while a confirmation is pending the terms are frozen (revoke the freight instead).',
+  'freight.edit.not_allowed':
+    'Only a draft or open freight can be edited; while a confirmation is pending the terms are frozen (revoke the freight instead).',
   'freight.enlist.unknown_filter': 'Unknown list filter.',
   'template.name_required': 'A template needs a name (up to 200 characters).',
-  'flight.invalid': 'A flight needs from and to (known IATA codes), etd and eta (YYYY-MM-DD HH:MM) with eta after etd, and a flight number.',
+  'flight.invalid':
+    'A flight needs from and to (known IATA codes), etd and eta (YYYY-MM-DD HH:MM) with eta after etd, and a flight number.',
   'tracking.unsupported_type': 'Only tracking by AWB (type=awb) is supported.',
 });
 
@@ -41,10 +43,12 @@ addMessages('deu', {
   'freight.delivery.not_taken': 'Der Lieferstatus kann nur bei einer vergebenen Fracht gesetzt werden.',
   'freight.delivery.bad_value': 'delivery_status muss 0, 1, 2 oder 3 sein.',
   'freight.delivery.backwards': 'Der Lieferstatus kann nicht zurückgesetzt werden.',
-  'freight.edit.not_allowed': 'Nur eine Fracht im Entwurf oder offen kann bearbeitet werden; solange eine Bestätigung aussteht, sind die Bedingungen eingefroren (stattdessen die Fracht zurückziehen).',
+  'freight.edit.not_allowed':
+    'Nur eine Fracht im Entwurf oder offen kann bearbeitet werden; solange eine Bestätigung aussteht, sind die Bedingungen eingefroren (stattdessen die Fracht zurückziehen).',
   'freight.enlist.unknown_filter': 'Unbekannter Listenfilter.',
   'template.name_required': 'Eine Vorlage braucht einen Namen (bis 200 Zeichen).',
-  'flight.invalid': 'Ein Flug braucht from und to (bekannte IATA-Codes), etd und eta (YYYY-MM-DD HH:MM) mit eta nach etd und eine Flugnummer.',
+  'flight.invalid':
+    'Ein Flug braucht from und to (bekannte IATA-Codes), etd und eta (YYYY-MM-DD HH:MM) mit eta nach etd und eine Flugnummer.',
   'tracking.unsupported_type': 'Nur die Sendungsverfolgung per AWB (type=awb) wird unterstützt.',
 });
 
@@ -94,7 +98,8 @@ addMessages('eng', {
   'fv.confirm.owner_q': 'Accept the bid of {company} for {amount}? This is binding: once {company} confirms too, the freight is awarded.',
   'fv.confirm.bidder_q': 'Confirm your bid of {amount}? This is binding: the freight is then awarded to you at this price.',
   'fv.confirm.yes': 'Yes, confirm (binding)',
-  'fv.confirm.owner_q_also': 'You have already accepted the bid of {other}. Accept the bid of {company} for {amount} as well? Both are binding: whichever carrier confirms first gets the freight.',
+  'fv.confirm.owner_q_also':
+    'You have already accepted the bid of {other}. Accept the bid of {company} for {amount} as well? Both are binding: whichever carrier confirms first gets the freight.',
   'fv.revoke_bid.q': 'Withdraw your bid of {amount}?',
   'fv.revoke_bid.yes': 'Yes, withdraw my bid',
   'fv.revoke.q': 'Withdraw this freight? Carriers can no longer bid.',
@@ -192,10 +197,12 @@ addMessages('deu', {
   'fv.next.taken': 'vergeben.',
   'fv.waiting_for': 'warte auf {company}',
   'fv.waiting_for_shipper': 'warte auf den Auftraggeber',
-  'fv.confirm.owner_q': 'Gebot von {company} über {amount} annehmen? Das ist verbindlich: sobald {company} ebenfalls bestätigt, ist die Fracht vergeben.',
+  'fv.confirm.owner_q':
+    'Gebot von {company} über {amount} annehmen? Das ist verbindlich: sobald {company} ebenfalls bestätigt, ist die Fracht vergeben.',
   'fv.confirm.bidder_q': 'Ihr Gebot über {amount} bestätigen? Das ist verbindlich: die Fracht ist dann zu diesem Preis an Sie vergeben.',
   'fv.confirm.yes': 'Ja, verbindlich bestätigen',
-  'fv.confirm.owner_q_also': 'Sie haben bereits das Gebot von {other} angenommen. Das Gebot von {company} über {amount} ebenfalls annehmen? Beide sind verbindlich: wer zuerst bestätigt, erhält die Fracht.',
+  'fv.confirm.owner_q_also':
+    'Sie haben bereits das Gebot von {other} angenommen. Das Gebot von {company} über {amount} ebenfalls annehmen? Beide sind verbindlich: wer zuerst bestätigt, erhält die Fracht.',
   'fv.revoke_bid.q': 'Ihr Gebot über {amount} zurückziehen?',
   'fv.revoke_bid.yes': 'Ja, Gebot zurückziehen',
   'fv.revoke.q': 'Diese Fracht zurückziehen? Frachtführer können dann nicht mehr bieten.',
@@ -226,7 +233,8 @@ addMessages('deu', {
   'fv.revoked': 'Die Fracht ist zurückgezogen.',
   'fv.archived': 'Die Fracht ist archiviert.',
   'fv.delivery.saved': 'Lieferstatus gespeichert: {status}.',
-  'fv.form.error.place': 'Bitte einen Ort aus den Vorschlägen wählen oder eine PLZ (60311, DE-60311) oder einen Flughafencode (FRA) eingeben.',
+  'fv.form.error.place':
+    'Bitte einen Ort aus den Vorschlägen wählen oder eine PLZ (60311, DE-60311) oder einen Flughafencode (FRA) eingeben.',
   'fv.form.error.iata': '{code} ist kein bekannter Flughafen: Land und Koordinaten wurden nicht ergänzt.',
   'fv.form.error.range': 'Diese Zahl liegt außerhalb des Bereichs oder hat zu viele Nachkommastellen; sie wurde nicht übernommen.',
   'fv.form.error.too_long': 'Höchstens {max} Zeichen; nicht übernommen.',

@@ -13,10 +13,16 @@ import { companiesToPick } from '../accounts/companies.ts';
 type Db = Kysely<DB>;
 const MAX_IDS = 500;
 
-const ids = (list: Array<number | null | undefined>) => [...new Set(list.filter((id): id is number => typeof id === 'number' && Number.isSafeInteger(id)))].slice(0, MAX_IDS);
+const ids = (list: Array<number | null | undefined>) =>
+  [...new Set(list.filter((id): id is number => typeof id === 'number' && Number.isSafeInteger(id)))].slice(0, MAX_IDS);
 
 export async function acceptedBidUser(db: Db, freightId: number): Promise<number | null> {
-  const row = await db.selectFrom('bids').select('user_id').where('freight_id', '=', freightId).where('status', '=', 'accepted').executeTakeFirst();
+  const row = await db
+    .selectFrom('bids')
+    .select('user_id')
+    .where('freight_id', '=', freightId)
+    .where('status', '=', 'accepted')
+    .executeTakeFirst();
   return row?.user_id ?? null;
 }
 
@@ -48,7 +54,8 @@ export async function bidSummaries(db: Db, ownerCompany: number, freightIds: num
   for (const r of rows) {
     const s = out.get(r.freight_id) ?? { count: 0, best: null };
     s.count += 1;
-    if (r.amount !== null && (!s.best || Number(r.amount) < Number(s.best.amount))) s.best = { amount: r.amount, currency: r.currency_code ?? '' };
+    if (r.amount !== null && (!s.best || Number(r.amount) < Number(s.best.amount)))
+      s.best = { amount: r.amount, currency: r.currency_code ?? '' };
     out.set(r.freight_id, s);
   }
   return out;
@@ -98,7 +105,15 @@ export async function cityOf(code: unknown, latitude: unknown, longitude: unknow
   }
   const lat = Number(latitude);
   const lon = Number(longitude);
-  if (latitude === null || latitude === undefined || longitude === null || longitude === undefined || !Number.isFinite(lat) || !Number.isFinite(lon)) return null;
+  if (
+    latitude === null ||
+    latitude === undefined ||
+    longitude === null ||
+    longitude === undefined ||
+    !Number.isFinite(lat) ||
+    !Number.isFinite(lon)
+  )
+    return null;
   // The town the point is in: the largest city within 3 km, else the nearest (a wider circle
   // names the nearby big city: Hanau's 63450 would read "Frankfurt am Main").
   const city = await cityNear(lat, lon, 3, 400);

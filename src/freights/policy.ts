@@ -48,7 +48,10 @@ export function hadBidSql(eb: ExpressionBuilder<DB, 'freights'>, companyId: numb
 
 /** SQL: visibility admits the company (for freights of other companies). */
 export function admitsSql(eb: ExpressionBuilder<DB, 'freights'>, companyId: number) {
-  return eb.or([sql<SqlBool>`freights.visibility >= 0`, eb.and([sql<SqlBool>`freights.visibility = -2`, sql<SqlBool>`${companyId} = any(freights.whitelist)`])]);
+  return eb.or([
+    sql<SqlBool>`freights.visibility >= 0`,
+    eb.and([sql<SqlBool>`freights.visibility = -2`, sql<SqlBool>`${companyId} = any(freights.whitelist)`]),
+  ]);
 }
 
 /**
@@ -56,7 +59,12 @@ export function admitsSql(eb: ExpressionBuilder<DB, 'freights'>, companyId: numb
  * name and the bids the caller may see), read in one statement (store.ts `readFreight`), or null
  * when the caller may not see it. Expiry is computed in that statement, never written first.
  */
-export async function loadFreightForCaller(db: Kysely<DB>, clock: Clock, caller: Caller, freightId: number): Promise<{ row: FreightRow; role: Role } | null> {
+export async function loadFreightForCaller(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  freightId: number,
+): Promise<{ row: FreightRow; role: Role } | null> {
   const found = await readFreight(db, clock.now(), caller.companyId, freightId);
   if (!found) return null;
   const role = roleOf(found.row, caller.companyId, found.hadBid);

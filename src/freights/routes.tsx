@@ -7,7 +7,14 @@ import { searchForFreight } from '../pricing/handover.ts';
 import { bookingRequest } from './booking.ts';
 import { parseFreight, readIds } from './fields.ts';
 import { FREIGHT_DOCS } from './schema.ts';
-import { archiveFreight, publishFreight, revokeFreight, setDeliveryStatus, type EnteredMarket, type TransitionResult } from './lifecycle.ts';
+import {
+  archiveFreight,
+  publishFreight,
+  revokeFreight,
+  setDeliveryStatus,
+  type EnteredMarket,
+  type TransitionResult,
+} from './lifecycle.ts';
 import { enlist, type ExternalList } from './lists.ts';
 import { readPaging } from '../kernel/paging.ts';
 import { loadFreightForCaller } from './policy.ts';
@@ -22,7 +29,14 @@ import { readFreightSearch } from './search.ts';
 import { enlistPage, type FreightView, type ListPageParts } from './views.tsx';
 import { freightPage, publishGaps, type FreightPageData } from './freight-page.tsx';
 import { freightFormPage } from './form-page.tsx';
-import { formStateOf, mergeRefs, normaliseBookingForm, normaliseFreightForm, normalisePublishForm, problemsFromWarnings } from './form-input.ts';
+import {
+  formStateOf,
+  mergeRefs,
+  normaliseBookingForm,
+  normaliseFreightForm,
+  normalisePublishForm,
+  problemsFromWarnings,
+} from './form-input.ts';
 import { contactOf, namesOfCompanies } from '../accounts/companies.ts';
 import { acceptedBidUser, cityOf, creatorOf, partnerCompanies } from './page-data.ts';
 import { isRecord } from '../kernel/params.ts';
@@ -41,14 +55,23 @@ const viewPath = (id: number) => `/freights/view/${id}`;
  * gives as ids, the cities of both ends, and after the award the other side's contact person
  * (owner and winner only: the user who made the accepted bid, or who created the freight).
  */
-async function routePage(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx, extra: Pick<FreightPageData, 'bidForm'> = {}): Promise<PageResult> {
+async function routePage(
+  outcome: Extract<Outcome, { kind: 'ok' | 'error' }>,
+  ctx: Ctx,
+  extra: Pick<FreightPageData, 'bidForm'> = {},
+): Promise<PageResult> {
   if (outcome.kind === 'error') return { redirect: '/freights/enlist/10', ok: false, message: outcome.message };
   const route = (outcome.data as { route: FreightView }).route;
   const me = ctx.caller.companyId;
   const owner = route.company === me;
   const winner = route.winner !== null && route.winner === me;
   const awarded = ['taken', 'closed', 'archived'].includes(route.status) && route.winner !== null;
-  const ids = [route.winner, route.company, ...(Array.isArray(route.whitelist) ? route.whitelist : []), ...(Array.isArray(route._bids) ? route._bids.map((b: FreightView) => b.company) : [])];
+  const ids = [
+    route.winner,
+    route.company,
+    ...(Array.isArray(route.whitelist) ? route.whitelist : []),
+    ...(Array.isArray(route._bids) ? route._bids.map((b: FreightView) => b.company) : []),
+  ];
   const [companyNames, contactUser, partners, fromCity, toCity] = await Promise.all([
     namesOfCompanies(ctx.db, ids),
     awarded && owner ? acceptedBidUser(ctx.db, route.id) : awarded && winner ? creatorOf(ctx.db, route.id) : Promise.resolve(null),
@@ -57,7 +80,15 @@ async function routePage(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ct
     cityOf(route.to, route.to_latitude, route.to_longitude),
   ]);
   const contact = await contactOf(ctx.db, contactUser);
-  return freightPage(route, ctx, { companyNames, contact, gaps: owner && route.status === 'draft' ? publishGaps(route) : [], partners, fromCity, toCity, ...extra });
+  return freightPage(route, ctx, {
+    companyNames,
+    contact,
+    gaps: owner && route.status === 'draft' ? publishGaps(route) : [],
+    partners,
+    fromCity,
+    toCity,
+    ...extra,
+  });
 }
 
 /**
@@ -92,7 +123,11 @@ async function afterFreightForm(outcome: Extract<Outcome, { kind: 'ok' | 'error'
 /** HTML form posts of the transitions land back on the freight page with a flash message. */
 function backToFreight(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx, done?: string): PageResult {
   const id = readId(ctx.path.id);
-  return { redirect: id ? viewPath(id) : '/freights/enlist/10', ok: outcome.kind === 'ok', message: outcome.kind === 'error' ? outcome.message : done };
+  return {
+    redirect: id ? viewPath(id) : '/freights/enlist/10',
+    ok: outcome.kind === 'ok',
+    message: outcome.kind === 'error' ? outcome.message : done,
+  };
 }
 
 async function transitionOutcome(ctx: Ctx, result: TransitionResult): Promise<Outcome> {
@@ -148,7 +183,10 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         if (ctx.format === 'html') await normaliseFreightForm(ctx, 'add');
         const warnings: Warning[] = [];
         const search = await fromPricingSearch(ctx, warnings);
-        const parsed = parseFreight({ ...search.base, ...ctx.params }, { clock: ctx.clock, handled: ['pricing_search_id', 'winner_direct'] });
+        const parsed = parseFreight(
+          { ...search.base, ...ctx.params },
+          { clock: ctx.clock, handled: ['pricing_search_id', 'winner_direct'] },
+        );
         warnings.push(...parsed.warnings);
         const values = await newFreightValues(ctx, parsed.values, ctx.params.winner_direct, warnings);
         addRefs(values, search.refs);
@@ -159,7 +197,10 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         // api.md: the flat freight in `data` (id at data.id).
         return ok(await presentOne(rc(ctx), row, 'owner'), withWarnings(warnings));
       },
-      page: (outcome, ctx) => (outcome.kind === 'ok' ? afterFreightForm(outcome, ctx, 'add') : { redirect: '/freights/enlist/20', ok: false, message: outcome.message }),
+      page: (outcome, ctx) =>
+        outcome.kind === 'ok'
+          ? afterFreightForm(outcome, ctx, 'add')
+          : { redirect: '/freights/enlist/20', ok: false, message: outcome.message },
     }),
     userEndpoint({
       method: 'POST',
@@ -171,10 +212,12 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         const html = ctx.format === 'html';
         if (html) await normaliseFreightForm(ctx, 'edit');
         const warnings: Warning[] = [];
-        for (const key of ['winner_direct', 'pricing_search_id']) if (key in ctx.params) warnings.push({ field: key, reason: 'only on creation' });
+        for (const key of ['winner_direct', 'pricing_search_id'])
+          if (key in ctx.params) warnings.push({ field: key, reason: 'only on creation' });
         const result = await editFreight(ctx.db, ctx.clock, ctx.caller, id, (existing) => {
           // The form shows some refs keys; the stored others (entity, obj_id, …) stay.
-          const params = html && isRecord(ctx.params.refs) ? { ...ctx.params, refs: mergeRefs(existing.refs, ctx.params.refs) } : ctx.params;
+          const params =
+            html && isRecord(ctx.params.refs) ? { ...ctx.params, refs: mergeRefs(existing.refs, ctx.params.refs) } : ctx.params;
           const parsed = parseFreight(params, { clock: ctx.clock, existing, handled: ['winner_direct', 'pricing_search_id'] });
           warnings.push(...parsed.warnings);
           return parsed;
@@ -209,7 +252,10 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       path: '/freights/edit/:id',
       doc: FREIGHT_DOCS.editForm,
       handle: view,
-      page: (outcome, ctx) => (outcome.kind === 'ok' ? freightFormPage(ctx, { mode: 'edit', route: (outcome.data as { route: FreightView }).route }) : routePage(outcome, ctx)),
+      page: (outcome, ctx) =>
+        outcome.kind === 'ok'
+          ? freightFormPage(ctx, { mode: 'edit', route: (outcome.data as { route: FreightView }).route })
+          : routePage(outcome, ctx),
     }),
     userEndpoint({
       method: 'POST',
@@ -226,11 +272,18 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
           if (refused) return redirect(viewPath(id), false, refused);
         }
         const visibility = readInt(ctx.params.visibility);
-        const result = await publishFreight(ctx.db, ctx.clock, ctx.caller, id, {
-          visibility: visibility !== undefined && visibility >= -2 && visibility <= 1000 ? visibility : undefined,
-          whitelist: ctx.params.whitelist === undefined ? undefined : readIds(ctx.params.whitelist),
-          deadline: ctx.params.deadline,
-        }, parts.enteredMarket);
+        const result = await publishFreight(
+          ctx.db,
+          ctx.clock,
+          ctx.caller,
+          id,
+          {
+            visibility: visibility !== undefined && visibility >= -2 && visibility <= 1000 ? visibility : undefined,
+            whitelist: ctx.params.whitelist === undefined ? undefined : readIds(ctx.params.whitelist),
+            deadline: ctx.params.deadline,
+          },
+          parts.enteredMarket,
+        );
         if (result.kind === 'not_found') return notFound();
         // api.md: 302 to the freight page whether it worked or not; the flash says which.
         if (result.kind === 'refused') return redirect(viewPath(id), false, ctx.t(result.reason));
@@ -256,7 +309,13 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       page(outcome, ctx) {
         if (outcome.kind === 'error') return { redirect: '/freights/enlist/10', ok: false, message: outcome.message };
         const paging = readPaging(ctx.params, []);
-        const state = { filterId: Number(ctx.path.filterId), page: paging.page, limit: paging.limit, sort: `Routes.${paging.sort}`, direction: paging.direction };
+        const state = {
+          filterId: Number(ctx.path.filterId),
+          page: paging.page,
+          limit: paging.limit,
+          sort: `Routes.${paging.sort}`,
+          direction: paging.direction,
+        };
         return enlistPage((outcome.data as { routes: FreightView[] }).routes, state, ctx, parts);
       },
     }),
@@ -288,7 +347,13 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         return transitionOutcome(ctx, await setDeliveryStatus(ctx.db, ctx.clock, ctx.caller, id, readInt(ctx.params.delivery_status)));
       },
       page: (outcome, ctx) =>
-        backToFreight(outcome, ctx, ctx.t('fv.delivery.saved', { status: String((outcome.data as { route?: FreightView } | undefined)?.route?.delivery_status_in_words ?? '') })),
+        backToFreight(
+          outcome,
+          ctx,
+          ctx.t('fv.delivery.saved', {
+            status: String((outcome.data as { route?: FreightView } | undefined)?.route?.delivery_status_in_words ?? ''),
+          }),
+        ),
     }),
     userEndpoint({
       method: 'POST',
@@ -303,7 +368,9 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         return ok({ route: await presentOne(rc(ctx), row, 'owner') }, withWarnings(warnings));
       },
       page: (outcome, ctx) =>
-        outcome.kind === 'ok' ? { redirect: viewPath((outcome.data as { route: { id: number } }).route.id), message: ctx.t('freight.request.created') } : routePage(outcome, ctx),
+        outcome.kind === 'ok'
+          ? { redirect: viewPath((outcome.data as { route: { id: number } }).route.id), message: ctx.t('freight.request.created') }
+          : routePage(outcome, ctx),
     }),
     ...templateEndpoints(),
     ...flightEndpoints(),

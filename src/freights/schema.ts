@@ -13,7 +13,21 @@ import { SEARCH_INPUT_PROPERTIES } from './search.ts';
 const FREIGHT_STATUSES = ['draft', 'open', 'pending', 'taken', 'expired', 'revoked', 'closed', 'archived'] as const;
 
 /** Fields that always have a value; everything else may be null (unset, or masked). */
-const ALWAYS = new Set(['id', 'class', 'type', 'status', 'target', 'visibility', 'whitelist', 'company', 'user', 'delivery_status', 'refs', 'created', 'modified']);
+const ALWAYS = new Set([
+  'id',
+  'class',
+  'type',
+  'status',
+  'target',
+  'visibility',
+  'whitelist',
+  'company',
+  'user',
+  'delivery_status',
+  'refs',
+  'created',
+  'modified',
+]);
 
 const DESCRIPTIONS: Record<string, string> = {
   class: 'rfs (trucking, default), air (air freight), rfs_order',
@@ -38,9 +52,17 @@ function valueSchema(def: FieldDef, input: boolean): TSchema {
     case 'text':
       return Type.String({ ...o, maxLength: k.max });
     case 'enum':
-      return Type.Union(k.values.map((v) => Type.Literal(v)), o);
+      return Type.Union(
+        k.values.map((v) => Type.Literal(v)),
+        o,
+      );
     case 'decimal':
-      return input ? Type.Union([Type.Number(), Type.String()], { ...o, description: `${description ?? 'a number'}; also as text, a decimal comma accepted` }) : Type.Number(o);
+      return input
+        ? Type.Union([Type.Number(), Type.String()], {
+            ...o,
+            description: `${description ?? 'a number'}; also as text, a decimal comma accepted`,
+          })
+        : Type.Number(o);
     case 'int':
       return Type.Integer({ ...o, minimum: k.min, maximum: k.max });
     case 'flag':
@@ -48,13 +70,17 @@ function valueSchema(def: FieldDef, input: boolean): TSchema {
     case 'time':
       return input ? Type.String({ ...o, description: 'YYYY-MM-DD HH:MM[:SS]; a date without time is dropped' }) : timestamp(description);
     case 'deadline':
-      return input ? Type.String({ ...o, description: 'YYYY-MM-DD HH:MM[:SS] or relative: +N minutes|hours|days|weeks' }) : timestamp(description);
+      return input
+        ? Type.String({ ...o, description: 'YYYY-MM-DD HH:MM[:SS] or relative: +N minutes|hours|days|weeks' })
+        : timestamp(description);
     case 'ids':
       return Type.Array(Type.Integer({ minimum: 1 }), { ...o, maxItems: MAX_WHITELIST });
     case 'refs':
       return Type.Object({}, { ...o, additionalProperties: true });
     case 'location':
-      return input ? Type.String({ description: 'airport:<IATA>, city:<postal code>, city:<CC>-<postal code>, or a bare IATA code' }) : Type.String(o);
+      return input
+        ? Type.String({ description: 'airport:<IATA>, city:<postal code>, city:<CC>-<postal code>, or a bare IATA code' })
+        : Type.String(o);
     case 'id':
       return Type.Integer(o);
   }
@@ -69,7 +95,9 @@ const PIECE_OUT = Type.Object(
     weight: Type.Union([Type.Number(), Type.Null()], { description: 'kg' }),
     stackable: Type.Union([Type.Integer(), Type.Null()]),
     weight_per_piece: Type.Union([Type.Integer(), Type.Null()], { description: '1: weight applies per piece' }),
-    refs: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], { description: 'awb, uld; shown to owner and winner only' }),
+    refs: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
+      description: 'awb, uld; shown to owner and winner only',
+    }),
   },
   { $id: 'PieceLine', description: 'A line of pieces (api.md, Piece line)' },
 );
@@ -96,11 +124,18 @@ export const FREIGHT_SCHEMA = Type.Object(
     ...Object.fromEntries(
       FIELDS.map((def) => {
         const schema = def.api === 'status' ? Type.Union(FREIGHT_STATUSES.map((s) => Type.Literal(s))) : valueSchema(def, false);
-        return [def.api, ALWAYS.has(def.api) && !def.hide ? schema : Type.Union([schema, Type.Null()], { description: schema.description })];
+        return [
+          def.api,
+          ALWAYS.has(def.api) && !def.hide ? schema : Type.Union([schema, Type.Null()], { description: schema.description }),
+        ];
       }),
     ),
     _route_pieces: Type.Optional(Type.Array(PIECE_OUT)),
-    _bids: Type.Optional(Type.Array(BID.schema, { description: 'only while open, pending or taken: all bids for the owner, the caller’s own otherwise; absent is not "no bids"' })),
+    _bids: Type.Optional(
+      Type.Array(BID.schema, {
+        description: 'only while open, pending or taken: all bids for the owner, the caller’s own otherwise; absent is not "no bids"',
+      }),
+    ),
     _company: Type.Optional(Type.Object({ id: Type.Integer(), name: Type.String() }, { description: 'the owning company' })),
     f_from: text('origin as CODE (CC); masked: xxx (XX); unset: a placeholder in the caller’s language'),
     f_to: text('destination, as f_from'),
@@ -116,18 +151,27 @@ export const FREIGHT_SCHEMA = Type.Object(
     media_types: Type.Array(Type.Union([Type.Literal('road'), Type.Literal('air')])),
     editable: Type.Boolean({ description: 'the caller may edit it now' }),
   },
-  { $id: 'Freight', description: 'A freight (transport request); the key inside data is `route` (api.md, Freight). Fields of other companies’ freights can be masked (null).' },
+  {
+    $id: 'Freight',
+    description:
+      'A freight (transport request); the key inside data is `route` (api.md, Freight). Fields of other companies’ freights can be masked (null).',
+  },
 );
 
 /** The body of POST /freights/add and /freights/edit: every writable field of the table, all optional. */
 export const FREIGHT_INPUT_SCHEMA = Type.Object(
   {
     ...Object.fromEntries(FIELDS.filter((def) => def.input !== 'server').map((def) => [def.api, Type.Optional(valueSchema(def, true))])),
-    pieces: Type.Optional(Type.Array(PIECE_IN, { maxItems: MAX_PIECE_LINES, description: 'replaces the piece lines; always send the complete list' })),
+    pieces: Type.Optional(
+      Type.Array(PIECE_IN, { maxItems: MAX_PIECE_LINES, description: 'replaces the piece lines; always send the complete list' }),
+    ),
     eta_range: Type.Optional(text('"<start> to <end>": fills eta and eta_end (any other separator leaves both empty)')),
     etd_range: Type.Optional(text('"<start> to <end>": fills etd and etd_end')),
   },
-  { description: 'Freight fields; unknown or unreadable fields are ignored and named in `warnings`. company, user and target are the server’s.' },
+  {
+    description:
+      'Freight fields; unknown or unreadable fields are ignored and named in `warnings`. company, user and target are the server’s.',
+  },
 );
 
 const ID = (description: string) => Type.Integer({ minimum: 1, description });
@@ -140,8 +184,15 @@ export const FREIGHT_DOCS = {
       FREIGHT_INPUT_SCHEMA,
       Type.Object({
         winner_direct: Type.Optional(ID('a company: the freight opens at once for it alone (visibility -2, whitelist [winner_direct])')),
-        pricing_search_id: Type.Optional(ID('a stored rate search of the caller’s company: from, to, weight and pieces taken from it (also as query parameter)')),
-        type: Type.Optional(Type.Union(['AHR', 'FFR', 'DTR', 'DTO'].map((t) => Type.Literal(t)), { description: 'also as query parameter; default AHR' })),
+        pricing_search_id: Type.Optional(
+          ID('a stored rate search of the caller’s company: from, to, weight and pieces taken from it (also as query parameter)'),
+        ),
+        type: Type.Optional(
+          Type.Union(
+            ['AHR', 'FFR', 'DTR', 'DTO'].map((t) => Type.Literal(t)),
+            { description: 'also as query parameter; default AHR' },
+          ),
+        ),
       }),
     ]),
     data: FREIGHT_SCHEMA,
@@ -152,8 +203,16 @@ export const FREIGHT_DOCS = {
     input: FREIGHT_INPUT_SCHEMA,
     data: Type.Object({ route: FREIGHT_SCHEMA }),
   },
-  view: { summary: 'A freight with its pieces and, while open, pending or taken, the bids the caller may see', path: { id: ID('the freight id') }, data: Type.Object({ route: FREIGHT_SCHEMA }) },
-  editForm: { summary: 'The freight to edit (reads like view)', path: { id: ID('the freight id') }, data: Type.Object({ route: FREIGHT_SCHEMA }) },
+  view: {
+    summary: 'A freight with its pieces and, while open, pending or taken, the bids the caller may see',
+    path: { id: ID('the freight id') },
+    data: Type.Object({ route: FREIGHT_SCHEMA }),
+  },
+  editForm: {
+    summary: 'The freight to edit (reads like view)',
+    path: { id: ID('the freight id') },
+    data: Type.Object({ route: FREIGHT_SCHEMA }),
+  },
   publish: {
     summary: 'Publish an own draft (action=publish); without action it reads like GET',
     path: { id: ID('the freight id') },
@@ -161,13 +220,16 @@ export const FREIGHT_DOCS = {
       action: Type.Literal('publish'),
       visibility: Type.Optional(Type.Integer({ minimum: -2, description: '-2 whitelist only, -1 own company, 0+ everyone' })),
       whitelist: Type.Optional(Type.Array(Type.Integer(), { description: 'company ids; taken only with visibility -2' })),
-      deadline: Type.Optional(Type.String({ description: 'end of bidding: YYYY-MM-DD HH:MM[:SS] or +N minutes|hours|days|weeks; default now + 24 hours' })),
+      deadline: Type.Optional(
+        Type.String({ description: 'end of bidding: YYYY-MM-DD HH:MM[:SS] or +N minutes|hours|days|weeks; default now + 24 hours' }),
+      ),
     }),
     data: Type.Object({ route: FREIGHT_SCHEMA }),
     answers: { 302: 'Always, whether the publish worked or not (api.md): verify with GET /freights/view/{id}.json (status open).' },
   },
   enlist: {
-    summary: 'A list of freights by filter id (8 market, 7 bid on, 6 lost, 2 won, 9 archive; 20 drafts, 10 own open, 17/18 with/without bids, 12 awarded, 19 own archive; 200–219 booking requests; 51–53 TMS)',
+    summary:
+      'A list of freights by filter id (8 market, 7 bid on, 6 lost, 2 won, 9 archive; 20 drafts, 10 own open, 17/18 with/without bids, 12 awarded, 19 own archive; 200–219 booking requests; 51–53 TMS)',
     path: { filterId: Type.Integer({ description: 'the list' }) },
     input: Type.Object({
       page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
@@ -177,10 +239,20 @@ export const FREIGHT_DOCS = {
       // Load search (decisions.md §7), src/freights/search.ts; unreadable ones are ignored with a warning.
       ...SEARCH_INPUT_PROPERTIES,
     }),
-    data: Type.Object({ routes: Type.Array(FREIGHT_SCHEMA, { description: 'no total count: the last page is the first one shorter than limit' }) }),
+    data: Type.Object({
+      routes: Type.Array(FREIGHT_SCHEMA, { description: 'no total count: the last page is the first one shorter than limit' }),
+    }),
   },
-  revoke: { summary: 'Withdraw an own draft, open or pending freight', path: { id: ID('the freight id') }, data: Type.Object({ route: FREIGHT_SCHEMA }) },
-  archive: { summary: 'Archive an own expired, revoked or closed freight', path: { id: ID('the freight id') }, data: Type.Object({ route: FREIGHT_SCHEMA }) },
+  revoke: {
+    summary: 'Withdraw an own draft, open or pending freight',
+    path: { id: ID('the freight id') },
+    data: Type.Object({ route: FREIGHT_SCHEMA }),
+  },
+  archive: {
+    summary: 'Archive an own expired, revoked or closed freight',
+    path: { id: ID('the freight id') },
+    data: Type.Object({ route: FREIGHT_SCHEMA }),
+  },
   delivery: {
     summary: 'Delivery progress of a taken freight, by owner or winner: 0 not started, 1 picked up, 2 in transit, 3 delivered (closes it)',
     path: { id: ID('the freight id') },

@@ -24,8 +24,20 @@ import { isPostalPrefix, postalKey } from '../places/postal.ts';
  */
 
 export const SEARCH_PARAMS = [
-  'from', 'to', 'from_near', 'from_radius', 'to_near', 'to_radius',
-  'pickup_from', 'pickup_to', 'delivery_from', 'delivery_to', 'weight_min', 'weight_max', 'media', 'q',
+  'from',
+  'to',
+  'from_near',
+  'from_radius',
+  'to_near',
+  'to_radius',
+  'pickup_from',
+  'pickup_to',
+  'delivery_from',
+  'delivery_to',
+  'weight_min',
+  'weight_max',
+  'media',
+  'q',
 ] as const;
 export type SearchParamName = (typeof SEARCH_PARAMS)[number];
 
@@ -168,7 +180,8 @@ function readNear(params: Params, side: 'from' | 'to', warnings: Warning[]): Nea
   if (rawRadius !== undefined && rawRadius !== null && rawRadius !== '') {
     const r = readDecimal(rawRadius);
     const n = r === undefined ? NaN : Number(r);
-    if (!(n >= MIN_RADIUS_KM && n <= MAX_RADIUS_KM)) warn(warnings, radiusName, `not a radius from ${MIN_RADIUS_KM} to ${MAX_RADIUS_KM} km: ${DEFAULT_RADIUS_KM} km used`);
+    if (!(n >= MIN_RADIUS_KM && n <= MAX_RADIUS_KM))
+      warn(warnings, radiusName, `not a radius from ${MIN_RADIUS_KM} to ${MAX_RADIUS_KM} km: ${DEFAULT_RADIUS_KM} km used`);
     else km = n;
     if (value === undefined) warn(warnings, radiusName, `has no effect without ${nearName}`);
   }
@@ -273,12 +286,18 @@ export function searchToParams(s: FreightSearch): Partial<Record<SearchParamName
   const out: Partial<Record<SearchParamName, string>> = {};
   if (s.from) out.from = s.from.map(formatPlacePattern).join(',');
   if (s.to) out.to = s.to.map(formatPlacePattern).join(',');
-  for (const [side, near] of [['from', s.fromNear], ['to', s.toNear]] as const) {
+  for (const [side, near] of [
+    ['from', s.fromNear],
+    ['to', s.toNear],
+  ] as const) {
     if (!near) continue;
     out[`${side}_near`] = near.airport ? `airport:${near.airport}` : `${round(near.center.latitude, 6)},${round(near.center.longitude, 6)}`;
     out[`${side}_radius`] = round(near.km, 3);
   }
-  for (const [prefix, w] of [['pickup', s.pickup], ['delivery', s.delivery]] as const) {
+  for (const [prefix, w] of [
+    ['pickup', s.pickup],
+    ['delivery', s.delivery],
+  ] as const) {
     if (w?.from) out[`${prefix}_from`] = w.from;
     if (w?.to) out[`${prefix}_to`] = w.to;
   }
@@ -341,7 +360,8 @@ function prefixRange(side: Side, prefix: string) {
 
 function placeSql(side: Side, p: PlacePattern) {
   if (p.kind === 'country') return sql<SqlBool>`${countryKey(side)} = ${p.country}`;
-  if (p.kind === 'postal') return sql<SqlBool>`(${countryKey(side)} = ${p.country} and ${prefixRange(side, p.prefix)} and not ${isAirportCode(side)})`;
+  if (p.kind === 'postal')
+    return sql<SqlBool>`(${countryKey(side)} = ${p.country} and ${prefixRange(side, p.prefix)} and not ${isAirportCode(side)})`;
   return sql<SqlBool>`${codeKey(side)} = ${p.code}`;
 }
 
@@ -419,7 +439,13 @@ function wordSql(word: string, companyId: number, now: Date) {
  * none for an empty search). Lists, counts and alerts AND them with their own membership;
  * `mayBeMasked: false` says that membership already makes every row unmasked for the caller.
  */
-export function searchConditions(eb: EB, s: FreightSearch, companyId: number, now: Date, options: { mayBeMasked?: boolean } = {}): Expression<SqlBool>[] {
+export function searchConditions(
+  eb: EB,
+  s: FreightSearch,
+  companyId: number,
+  now: Date,
+  options: { mayBeMasked?: boolean } = {},
+): Expression<SqlBool>[] {
   const guard = options.mayBeMasked === false ? undefined : maskGuard(eb, s, companyId, now);
   return [...(guard ? [guard] : []), ...searchConditionsUnguarded(s, companyId, now)];
 }
@@ -442,7 +468,15 @@ function searchConditionsUnguarded(s: FreightSearch, companyId: number, now: Dat
   const masked: Expression<SqlBool>[] = [];
   for (const side of ['from', 'to'] as const) {
     const places = s[side];
-    if (places) masked.push(places.length === 1 ? placeSql(side, places[0]!) : sql<SqlBool>`(${sql.join(places.map((p) => placeSql(side, p)), sql` or `)})`);
+    if (places)
+      masked.push(
+        places.length === 1
+          ? placeSql(side, places[0]!)
+          : sql<SqlBool>`(${sql.join(
+              places.map((p) => placeSql(side, p)),
+              sql` or `,
+            )})`,
+      );
     const near = side === 'from' ? s.fromNear : s.toNear;
     if (near) masked.push(nearSql(side, near));
   }
@@ -467,9 +501,13 @@ export const SEARCH_INPUT_PROPERTIES = {
   from: described('origin: comma-separated DE (country), DE-60 (country and postal prefix), airport:FRA'),
   to: described('destination, as from'),
   from_near: described('origin within from_radius of lat,lon or airport:XXX (the freight’s coordinates, else its airport’s)'),
-  from_radius: Type.Optional(Type.Number({ minimum: MIN_RADIUS_KM, maximum: MAX_RADIUS_KM, description: `km; default ${DEFAULT_RADIUS_KM}` })),
+  from_radius: Type.Optional(
+    Type.Number({ minimum: MIN_RADIUS_KM, maximum: MAX_RADIUS_KM, description: `km; default ${DEFAULT_RADIUS_KM}` }),
+  ),
   to_near: described('destination within to_radius of lat,lon or airport:XXX'),
-  to_radius: Type.Optional(Type.Number({ minimum: MIN_RADIUS_KM, maximum: MAX_RADIUS_KM, description: `km; default ${DEFAULT_RADIUS_KM}` })),
+  to_radius: Type.Optional(
+    Type.Number({ minimum: MIN_RADIUS_KM, maximum: MAX_RADIUS_KM, description: `km; default ${DEFAULT_RADIUS_KM}` }),
+  ),
   pickup_from: described('YYYY-MM-DD: the loading window (etd … etd_end) overlaps the days from here (application time zone)'),
   pickup_to: described('YYYY-MM-DD, inclusive'),
   delivery_from: described('YYYY-MM-DD: the delivery window (eta … eta_end) overlaps the days from here'),
@@ -482,7 +520,11 @@ export const SEARCH_INPUT_PROPERTIES = {
 
 /** A freight in the market, as saved searches are matched against it (src/searches/alerts.ts). */
 export function marketCandidate(db: Kysely<DB> | Transaction<DB>, freightId: number) {
-  return db.selectFrom('freights').select(['id', 'company_id', 'visibility', 'whitelist', 'status']).where('id', '=', freightId).executeTakeFirst();
+  return db
+    .selectFrom('freights')
+    .select(['id', 'company_id', 'visibility', 'whitelist', 'status'])
+    .where('id', '=', freightId)
+    .executeTakeFirst();
 }
 
 /**
@@ -490,7 +532,12 @@ export function marketCandidate(db: Kysely<DB> | Transaction<DB>, freightId: num
  * own SQL (searchConditions) evaluated on this one row for every search in one statement;
  * undefined when the freight is missing.
  */
-export async function searchesMatching(db: Kysely<DB> | Transaction<DB>, freightId: number, searches: Array<{ search: () => FreightSearch; company: number }>, now: Date): Promise<boolean[] | undefined> {
+export async function searchesMatching(
+  db: Kysely<DB> | Transaction<DB>,
+  freightId: number,
+  searches: Array<{ search: () => FreightSearch; company: number }>,
+  now: Date,
+): Promise<boolean[] | undefined> {
   const row = await db
     .selectFrom('freights')
     .select((eb) =>

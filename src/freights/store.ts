@@ -58,7 +58,13 @@ export type EditResult = { kind: 'ok'; row: FreightRow } | { kind: 'not_found' }
  * replace the list (api.md, Endpoints 9). `parse` sees the locked stored row (airport resolution
  * depends on its addresses).
  */
-export async function editFreight(db: Kysely<DB>, clock: Clock, caller: Caller, id: number, parse: (existing: FreightRow) => NewFreight): Promise<EditResult> {
+export async function editFreight(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  id: number,
+  parse: (existing: FreightRow) => NewFreight,
+): Promise<EditResult> {
   return db.transaction().execute(async (trx) => {
     const locked = await trx.selectFrom('freights').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
     if (!locked || locked.company_id !== caller.companyId) return { kind: 'not_found' } as const;
@@ -112,11 +118,47 @@ export interface ReadContext {
  * (lifecycle.ts: past its deadline an open/pending freight is `expired`, written or not).
  */
 export const FREIGHT_COLUMNS = [
-  'id', 'class', 'type', 'category', 'from_code', 'from_country', 'from_addr', 'from_latitude', 'from_longitude',
-  'to_code', 'to_country', 'to_addr', 'to_latitude', 'to_longitude', 'weight', 'weight_actual', 'weight_volume',
-  'direction', 'etd', 'etd_end', 'eta', 'eta_end', 'deadline', 'dangerous', 'dangerous_goods', 'secured', 'stackable',
-  'dutiable', 'awb', 'price', 'visibility', 'whitelist', 'company_id', 'user_id', 'winner_id', 'transport_company_id',
-  'delivery_status', 'parent_id', 'refs', 'created', 'modified',
+  'id',
+  'class',
+  'type',
+  'category',
+  'from_code',
+  'from_country',
+  'from_addr',
+  'from_latitude',
+  'from_longitude',
+  'to_code',
+  'to_country',
+  'to_addr',
+  'to_latitude',
+  'to_longitude',
+  'weight',
+  'weight_actual',
+  'weight_volume',
+  'direction',
+  'etd',
+  'etd_end',
+  'eta',
+  'eta_end',
+  'deadline',
+  'dangerous',
+  'dangerous_goods',
+  'secured',
+  'stackable',
+  'dutiable',
+  'awb',
+  'price',
+  'visibility',
+  'whitelist',
+  'company_id',
+  'user_id',
+  'winner_id',
+  'transport_company_id',
+  'delivery_status',
+  'parent_id',
+  'refs',
+  'created',
+  'modified',
 ] as const satisfies ReadonlyArray<keyof FreightsTable>;
 // Compile-time check that no column is forgotten (a new column must be read too).
 const everyColumn: Exclude<keyof FreightsTable, (typeof FREIGHT_COLUMNS)[number] | 'status'> extends never ? true : never = true;
@@ -133,8 +175,19 @@ export function freightSelection(now: Date) {
 }
 
 /** Columns of FREIGHT_COLUMNS that are timestamps (Date in a FreightRow) or numerics (exact decimal strings). */
-const TIME_COLUMNS = ['etd', 'etd_end', 'eta', 'eta_end', 'deadline', 'created', 'modified'] as const satisfies ReadonlyArray<(typeof FREIGHT_COLUMNS)[number]>;
-const DECIMAL_COLUMNS = new Set<string>(['from_latitude', 'from_longitude', 'to_latitude', 'to_longitude', 'weight', 'weight_actual', 'weight_volume', 'price']);
+const TIME_COLUMNS = ['etd', 'etd_end', 'eta', 'eta_end', 'deadline', 'created', 'modified'] as const satisfies ReadonlyArray<
+  (typeof FREIGHT_COLUMNS)[number]
+>;
+const DECIMAL_COLUMNS = new Set<string>([
+  'from_latitude',
+  'from_longitude',
+  'to_latitude',
+  'to_longitude',
+  'weight',
+  'weight_actual',
+  'weight_volume',
+  'price',
+]);
 const TIME_SET = new Set<string>(TIME_COLUMNS);
 
 /**
@@ -146,7 +199,11 @@ const TIME_SET = new Set<string>(TIME_COLUMNS);
  */
 const FREIGHT_JSON_COLUMNS = sql.raw(
   FREIGHT_COLUMNS.map((c) =>
-    DECIMAL_COLUMNS.has(c) ? `freights.${c}::text as ${c}` : TIME_SET.has(c) ? `floor(extract(epoch from freights.${c}) * 1000)::int8 as ${c}` : `freights.${c}`,
+    DECIMAL_COLUMNS.has(c)
+      ? `freights.${c}::text as ${c}`
+      : TIME_SET.has(c)
+        ? `floor(extract(epoch from freights.${c}) * 1000)::int8 as ${c}`
+        : `freights.${c}`,
   ).join(', '),
 );
 
@@ -245,12 +302,22 @@ interface ViewJson {
  * status at `now`, whether the company had a (non-revoked) bid, the company name, the piece
  * lines and the bids the company may see. Undefined when the id does not exist.
  */
-export async function readFreight(db: Kysely<DB>, now: Date, companyId: number, id: number): Promise<{ row: FreightRow; hadBid: boolean } | undefined> {
+export async function readFreight(
+  db: Kysely<DB>,
+  now: Date,
+  companyId: number,
+  id: number,
+): Promise<{ row: FreightRow; hadBid: boolean } | undefined> {
   const [found] = await viewStatement().execute<{ view: string }>(db, now, companyId, id);
   if (!found) return undefined;
   const view = JSON.parse(found.view) as ViewJson;
   const freight = freightRowFromJson(view.row);
-  extrasOfRow.set(freight, { forCompany: companyId, pieces: view.pieces, companyName: view.company_name, bids: view.bids.map(bidFromJson) });
+  extrasOfRow.set(freight, {
+    forCompany: companyId,
+    pieces: view.pieces,
+    companyName: view.company_name,
+    bids: view.bids.map(bidFromJson),
+  });
   return { row: freight, hadBid: view.had_bid };
 }
 
@@ -267,22 +334,35 @@ export async function presentOne(rc: ReadContext, row: FreightRow, role: Role) {
     extras = fresh && extrasOfRow.get(fresh.row);
   }
   const bids = ['open', 'pending', 'taken'].includes(row.status) ? (extras?.bids ?? []).map((b) => presentBid(b, rc.clock)) : undefined;
-  return presentFreight(row, role, { clock: rc.clock, t: rc.t }, {
-    pieces: extras?.pieces ?? [],
-    bids,
-    company: { id: row.company_id, name: extras?.companyName ?? '' },
-  });
+  return presentFreight(
+    row,
+    role,
+    { clock: rc.clock, t: rc.t },
+    {
+      pieces: extras?.pieces ?? [],
+      bids,
+      company: { id: row.company_id, name: extras?.companyName ?? '' },
+    },
+  );
 }
 
 /** A page of a list: pieces come with the rows (lists.ts reads them in the same statement). */
-export async function presentMany(rc: ReadContext, rows: Array<{ row: FreightRow; role: Role; companyName?: string; pieces?: PieceRow[] }>) {
+export async function presentMany(
+  rc: ReadContext,
+  rows: Array<{ row: FreightRow; role: Role; companyName?: string; pieces?: PieceRow[] }>,
+) {
   const missing = rows.filter((r) => !r.pieces).map((r) => r.row.id);
   const loaded = missing.length ? await loadPieces(rc.db, missing) : undefined;
   return rows.map(({ row, role, companyName, pieces }) =>
-    presentFreight(row, role, { clock: rc.clock, t: rc.t }, {
-      pieces: pieces ?? loaded?.get(row.id) ?? [],
-      company: { id: row.company_id, name: companyName ?? '' },
-    }),
+    presentFreight(
+      row,
+      role,
+      { clock: rc.clock, t: rc.t },
+      {
+        pieces: pieces ?? loaded?.get(row.id) ?? [],
+        company: { id: row.company_id, name: companyName ?? '' },
+      },
+    ),
   );
 }
 
@@ -291,7 +371,12 @@ export async function presentMany(rc: ReadContext, rows: Array<{ row: FreightRow
  * company's role on it and the name of the freight's company; missing or invisible ones are
  * absent. One statement whatever the number of ids (Shipments, notifications).
  */
-export async function visibleFreights(db: Kysely<DB>, now: Date, companyId: number, ids: readonly number[]): Promise<Array<{ row: FreightRow; role: Role; companyName: string }>> {
+export async function visibleFreights(
+  db: Kysely<DB>,
+  now: Date,
+  companyId: number,
+  ids: readonly number[],
+): Promise<Array<{ row: FreightRow; role: Role; companyName: string }>> {
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('freights')

@@ -103,7 +103,11 @@ function templatePlace(f: Row, side: 'from' | 'to'): string {
   const raw = typeof f[side] === 'string' ? f[side].replace(/^(city|airport):/i, '').trim() : '';
   const withCountry = /^([A-Za-z]{2})[-\s]+(\d.*)$/.exec(raw);
   const code = withCountry ? withCountry[2]! : raw;
-  const cc = withCountry ? withCountry[1]!.toUpperCase() : typeof f[`${side}_country`] === 'string' && !/^[A-Za-z]{3}$/.test(code) ? f[`${side}_country`] : '';
+  const cc = withCountry
+    ? withCountry[1]!.toUpperCase()
+    : typeof f[`${side}_country`] === 'string' && !/^[A-Za-z]{3}$/.test(code)
+      ? f[`${side}_country`]
+      : '';
   const addr = typeof f[`${side}_addr`] === 'string' ? f[`${side}_addr`].trim() : '';
   return [code, cc && code ? `(${cc})` : '', addr].filter(Boolean).join(' ') || '–';
 }
@@ -127,10 +131,22 @@ export function templatesPage(ctx: Ctx<Caller>, templates: Row[], form: Template
   const fields = (r: Row): Row => (r.fields && typeof r.fields === 'object' && !Array.isArray(r.fields) ? r.fields : {});
   const columns: Column<Row>[] = [
     { label: t('tv.col.name'), cell: (r) => <strong>{text(r.name)}</strong> },
-    { label: t('tv.col.route'), cell: (r) => <span class="wrap-text">{`${templatePlace(fields(r), 'from')} → ${templatePlace(fields(r), 'to')}`}</span> },
-    { label: t('tv.col.weight'), cell: (r) => formatKg(readLocaleWeightKg(fields(r).weight, 'eng'), lang) || scalar(fields(r).weight), numeric: true },
+    {
+      label: t('tv.col.route'),
+      cell: (r) => <span class="wrap-text">{`${templatePlace(fields(r), 'from')} → ${templatePlace(fields(r), 'to')}`}</span>,
+    },
+    {
+      label: t('tv.col.weight'),
+      cell: (r) => formatKg(readLocaleWeightKg(fields(r).weight, 'eng'), lang) || scalar(fields(r).weight),
+      numeric: true,
+    },
     { label: t('tv.col.created'), cell: (r) => formatStamp(r.created, lang) || '–' },
-    { label: '', cell: (r) => <PostButton action="/freights/create-from-template" label={t('tv.use')} csrf={csrf} fields={{ template_id: String(r.id) }} /> },
+    {
+      label: '',
+      cell: (r) => (
+        <PostButton action="/freights/create-from-template" label={t('tv.use')} csrf={csrf} fields={{ template_id: String(r.id) }} />
+      ),
+    },
   ];
   const { fieldsets, formAttrs, problems } = freightFields(ctx, { state: form.state, warnings: form.problems, markRequired: false });
   const nameProblem = form.problems?.name;
@@ -207,7 +223,10 @@ export async function flightsPage(ctx: Ctx<Caller>, flights: Row[], paging: { pa
   const t = ctx.t;
   const lang = ctx.language;
   // Providers by name (the JSON gives company ids).
-  const providers = await namesOfCompanies(ctx.db, flights.map((f) => f.company));
+  const providers = await namesOfCompanies(
+    ctx.db,
+    flights.map((f) => f.company),
+  );
   const csrf = ctx.reply.generateCsrf();
   const me = ctx.caller.companyId;
   const columns: Column<Row>[] = [
@@ -217,7 +236,10 @@ export async function flightsPage(ctx: Ctx<Caller>, flights: Row[], paging: { pa
     { label: t('flv.col.etd'), cell: (r) => formatStamp(r.etd, lang) || '–' },
     { label: t('flv.col.eta'), cell: (r) => formatStamp(r.eta, lang) || '–' },
     { label: t('flv.col.provider'), cell: (r) => (r.company === me ? t('flv.own') : (providers.get(r.company) ?? '–')) },
-    { label: '', cell: (r) => <PostButton action={`/freights/request/flight/${r.id}`} label={t('flv.request')} csrf={csrf} variant="secondary" /> },
+    {
+      label: '',
+      cell: (r) => <PostButton action={`/freights/request/flight/${r.id}`} label={t('flv.request')} csrf={csrf} variant="secondary" />,
+    },
   ];
   const href = (page: number) => `/flights/index?${new URLSearchParams({ page: String(page), limit: String(paging.limit) })}`;
   return {

@@ -21,7 +21,9 @@ const TEMPLATE = presenter<Selectable<TemplatesTable>>()('Template', 'A freight 
   name: field.text('name'),
   company: field.id('company_id'),
   user: field.id('user_id'),
-  fields: field.computed(Type.Object({}, { additionalProperties: true, description: 'the freight fields as sent' }), (row) => (isRecord(row.fields) ? row.fields : {})),
+  fields: field.computed(Type.Object({}, { additionalProperties: true, description: 'the freight fields as sent' }), (row) =>
+    isRecord(row.fields) ? row.fields : {},
+  ),
   created: field.time('created'),
 });
 const presentTemplate = (row: Selectable<TemplatesTable>, ctx: Ctx) => TEMPLATE.present(row, ctx);
@@ -38,7 +40,8 @@ const FLIGHT = presenter<Selectable<FlightsTable>>()('Flight', 'A scheduled flig
 });
 const presentFlight = (row: Selectable<FlightsTable>, ctx: Ctx) => FLIGHT.present(row, ctx);
 
-const companyTemplates = (ctx: Ctx<Caller>) => ctx.db.selectFrom('templates').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('name').orderBy('id').execute();
+const companyTemplates = (ctx: Ctx<Caller>) =>
+  ctx.db.selectFrom('templates').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('name').orderBy('id').execute();
 
 /**
  * Templates (decisions.md §4): the freight fields as sent, replayed through the field table
@@ -64,13 +67,20 @@ export function templateEndpoints(): Endpoint[] {
         // A template has no edit form: from the page, one with problems is not saved but shown again.
         if (form) {
           form.warnings = parsed.warnings;
-          if (Object.keys(form.problems).length || Object.keys(problemsFromWarnings(parsed.warnings, ctx.t)).length) return fail(ctx.t('form.invalid'));
+          if (Object.keys(form.problems).length || Object.keys(problemsFromWarnings(parsed.warnings, ctx.t)).length)
+            return fail(ctx.t('form.invalid'));
         }
         const fields: Params = {};
         for (const [key, value] of Object.entries(ctx.params)) if (TEMPLATE_KEYS.has(key)) fields[key] = value;
         const row = await ctx.db
           .insertInto('templates')
-          .values({ company_id: ctx.caller.companyId, user_id: ctx.caller.userId, name, fields: JSON.stringify(fields), created: ctx.clock.now() })
+          .values({
+            company_id: ctx.caller.companyId,
+            user_id: ctx.caller.userId,
+            name,
+            fields: JSON.stringify(fields),
+            created: ctx.clock.now(),
+          })
           .returningAll()
           .executeTakeFirstOrThrow();
         return ok({ template: presentTemplate(row, ctx) }, parsed.warnings.length ? parsed.warnings : undefined);
@@ -85,7 +95,8 @@ export function templateEndpoints(): Endpoint[] {
         const rows = await companyTemplates(ctx);
         return ok({ templates: rows.map((r) => presentTemplate(r, ctx)) });
       },
-      page: (outcome, ctx) => templatesPage(ctx, outcome.kind === 'ok' ? (outcome.data as { templates: Record<string, unknown>[] }).templates : []),
+      page: (outcome, ctx) =>
+        templatesPage(ctx, outcome.kind === 'ok' ? (outcome.data as { templates: Record<string, unknown>[] }).templates : []),
     }),
     userEndpoint({
       method: 'POST',
@@ -99,7 +110,12 @@ export function templateEndpoints(): Endpoint[] {
       async handle(ctx) {
         const id = readId(ctx.params.template_id);
         if (!id) return notFound();
-        const template = await ctx.db.selectFrom('templates').selectAll().where('id', '=', id).where('company_id', '=', ctx.caller.companyId).executeTakeFirst();
+        const template = await ctx.db
+          .selectFrom('templates')
+          .selectAll()
+          .where('id', '=', id)
+          .where('company_id', '=', ctx.caller.companyId)
+          .executeTakeFirst();
         if (!template) return notFound();
         const parsed = parseFreight(isRecord(template.fields) ? template.fields : {}, { clock: ctx.clock });
         // decisions: the new freight starts taken, the own company is the carrier.
@@ -143,10 +159,19 @@ export function flightEndpoints(): Endpoint[] {
         const etd = ctx.clock.parse(ctx.params.etd);
         const eta = ctx.clock.parse(ctx.params.eta);
         const number = readString(ctx.params.flight_number)?.trim();
-        if (!from || !to || !etd || !eta || eta < etd || !number || number.length > 20 || number.includes('\u0000')) return fail(ctx.t('flight.invalid'));
+        if (!from || !to || !etd || !eta || eta < etd || !number || number.length > 20 || number.includes('\u0000'))
+          return fail(ctx.t('flight.invalid'));
         const row = await ctx.db
           .insertInto('flights')
-          .values({ company_id: ctx.caller.companyId, from_code: from, to_code: to, etd, eta, flight_number: number, created: ctx.clock.now() })
+          .values({
+            company_id: ctx.caller.companyId,
+            from_code: from,
+            to_code: to,
+            etd,
+            eta,
+            flight_number: number,
+            created: ctx.clock.now(),
+          })
           .returningAll()
           .executeTakeFirstOrThrow();
         return ok({ flight: presentFlight(row, ctx) });
@@ -158,16 +183,30 @@ export function flightEndpoints(): Endpoint[] {
       path: '/flights/index',
       doc: {
         summary: 'Every flight on the exchange, by departure',
-        input: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }),
+        input: Type.Object({
+          page: Type.Optional(Type.Integer({ minimum: 1 })),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+        }),
         data: Type.Object({ flights: Type.Array(FLIGHT.schema) }),
       },
       async handle(ctx) {
         const paging = readPageWindow(ctx.params);
-        const rows = await ctx.db.selectFrom('flights').selectAll().orderBy('etd').orderBy('id').limit(paging.limit).offset(offsetOf(paging)).execute();
+        const rows = await ctx.db
+          .selectFrom('flights')
+          .selectAll()
+          .orderBy('etd')
+          .orderBy('id')
+          .limit(paging.limit)
+          .offset(offsetOf(paging))
+          .execute();
         return ok({ flights: rows.map((r) => presentFlight(r, ctx)) });
       },
       page(outcome, ctx) {
-        return flightsPage(ctx, outcome.kind === 'ok' ? (outcome.data as { flights: Record<string, unknown>[] }).flights : [], readPageWindow(ctx.params));
+        return flightsPage(
+          ctx,
+          outcome.kind === 'ok' ? (outcome.data as { flights: Record<string, unknown>[] }).flights : [],
+          readPageWindow(ctx.params),
+        );
       },
     }),
   ];

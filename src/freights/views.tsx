@@ -286,7 +286,6 @@ function listHref(s: ListState, change: Partial<ListState>, search: SearchQuery 
   return `/freights/enlist/${n.filterId}?${q}`;
 }
 
-
 const TMS_LISTS = [51, 52, 53];
 
 /** A tab: another list with the same search (its own default order and first page). */
@@ -305,25 +304,60 @@ async function nearCity(value: string | undefined): Promise<string | undefined> 
 }
 
 /** The search bar: a GET form whose fields are the API's parameters, so its URL is the search. */
-function SearchBar({ state, search, ctx, warnings, notes }: { state: ListState; search: SearchQuery; ctx: Ctx<Caller>; warnings: Warning[]; notes: { from?: string; to?: string } }) {
+function SearchBar({
+  state,
+  search,
+  ctx,
+  warnings,
+  notes,
+}: {
+  state: ListState;
+  search: SearchQuery;
+  ctx: Ctx<Caller>;
+  warnings: Warning[];
+  notes: { from?: string; to?: string };
+}) {
   const t = ctx.t;
   const v = (name: SearchParamName) => search[name] ?? '';
-  const more = ['pickup_from', 'pickup_to', 'delivery_from', 'delivery_to', 'weight_min', 'weight_max', 'media'].some((k) => search[k as SearchParamName]);
+  const more = ['pickup_from', 'pickup_to', 'delivery_from', 'delivery_to', 'weight_min', 'weight_max', 'media'].some(
+    (k) => search[k as SearchParamName],
+  );
   const side = (name: 'from' | 'to') => (
     <div class="search-side">
       <label>
         {t(`fv.search.${name}`)}
-        <input name={name} value={v(name)} data-place="filter" data-near={`${name}_near`} autocomplete="off" placeholder="DE-60, IT, airport:MXP" />
+        <input
+          name={name}
+          value={v(name)}
+          data-place="filter"
+          data-near={`${name}_near`}
+          autocomplete="off"
+          placeholder="DE-60, IT, airport:MXP"
+        />
         <span class="hint">{t('fv.search.place.hint')}</span>
       </label>
       <label>
         {t('fv.search.near')}
-        <input name={`${name}_near`} value={v(`${name}_near`)} data-place="near" autocomplete="off" placeholder={name === 'from' ? 'Frankfurt' : 'Milano'} />
-        <span class="hint" data-near-note={`${name}_near`}>{notes[name] ?? t('fv.search.near.hint')}</span>
+        <input
+          name={`${name}_near`}
+          value={v(`${name}_near`)}
+          data-place="near"
+          autocomplete="off"
+          placeholder={name === 'from' ? 'Frankfurt' : 'Milano'}
+        />
+        <span class="hint" data-near-note={`${name}_near`}>
+          {notes[name] ?? t('fv.search.near.hint')}
+        </span>
       </label>
       <label class="radius">
         {t('fv.search.radius')}
-        <Select name={`${name}_radius`} value={v(`${name}_radius`) || String(DEFAULT_RADIUS_KM)} options={[...new Set([...RADII, v(`${name}_radius`) || String(DEFAULT_RADIUS_KM)])].sort((a, b) => Number(a) - Number(b)).map((r) => [r, `${r} km`])} />
+        <Select
+          name={`${name}_radius`}
+          value={v(`${name}_radius`) || String(DEFAULT_RADIUS_KM)}
+          options={[...new Set([...RADII, v(`${name}_radius`) || String(DEFAULT_RADIUS_KM)])]
+            .sort((a, b) => Number(a) - Number(b))
+            .map((r) => [r, `${r} km`])}
+        />
       </label>
     </div>
   );
@@ -342,22 +376,62 @@ function SearchBar({ state, search, ctx, warnings, notes }: { state: ListState; 
         <div class="form-grid">
           <fieldset class="pair">
             <legend>{t('fv.search.pickup')}</legend>
-            <input type="date" name="pickup_from" value={v('pickup_from')} aria-label={`${t('fv.search.pickup')} (${t('fv.search.weight_min')})`} />
-            <input type="date" name="pickup_to" value={v('pickup_to')} aria-label={`${t('fv.search.pickup')} (${t('fv.search.weight_max')})`} />
+            <input
+              type="date"
+              name="pickup_from"
+              value={v('pickup_from')}
+              aria-label={`${t('fv.search.pickup')} (${t('fv.search.weight_min')})`}
+            />
+            <input
+              type="date"
+              name="pickup_to"
+              value={v('pickup_to')}
+              aria-label={`${t('fv.search.pickup')} (${t('fv.search.weight_max')})`}
+            />
           </fieldset>
           <fieldset class="pair">
             <legend>{t('fv.search.delivery')}</legend>
-            <input type="date" name="delivery_from" value={v('delivery_from')} aria-label={`${t('fv.search.delivery')} (${t('fv.search.weight_min')})`} />
-            <input type="date" name="delivery_to" value={v('delivery_to')} aria-label={`${t('fv.search.delivery')} (${t('fv.search.weight_max')})`} />
+            <input
+              type="date"
+              name="delivery_from"
+              value={v('delivery_from')}
+              aria-label={`${t('fv.search.delivery')} (${t('fv.search.weight_min')})`}
+            />
+            <input
+              type="date"
+              name="delivery_to"
+              value={v('delivery_to')}
+              aria-label={`${t('fv.search.delivery')} (${t('fv.search.weight_max')})`}
+            />
           </fieldset>
           <fieldset class="pair">
             <legend>{t('fv.search.weight')}</legend>
-            <input name="weight_min" inputMode="decimal" value={v('weight_min')} placeholder={t('fv.search.weight_min')} aria-label={`${t('fv.search.weight')} ${t('fv.search.weight_min')}`} />
-            <input name="weight_max" inputMode="decimal" value={v('weight_max')} placeholder={t('fv.search.weight_max')} aria-label={`${t('fv.search.weight')} ${t('fv.search.weight_max')}`} />
+            <input
+              name="weight_min"
+              inputMode="decimal"
+              value={v('weight_min')}
+              placeholder={t('fv.search.weight_min')}
+              aria-label={`${t('fv.search.weight')} ${t('fv.search.weight_min')}`}
+            />
+            <input
+              name="weight_max"
+              inputMode="decimal"
+              value={v('weight_max')}
+              placeholder={t('fv.search.weight_max')}
+              aria-label={`${t('fv.search.weight')} ${t('fv.search.weight_max')}`}
+            />
           </fieldset>
           <label>
             {t('fv.search.media')}
-            <Select name="media" value={v('media')} options={[['', t('fv.search.media.any')], ['road', t('fv.search.media.road')], ['air', t('fv.search.media.air')]]} />
+            <Select
+              name="media"
+              value={v('media')}
+              options={[
+                ['', t('fv.search.media.any')],
+                ['road', t('fv.search.media.road')],
+                ['air', t('fv.search.media.air')],
+              ]}
+            />
           </label>
         </div>
       </details>
@@ -391,13 +465,17 @@ export function searchSummary(search: SearchQuery, t: Ctx['t'], lang: string, no
     const near = search[`${side}_near`];
     const where: string[] = [];
     if (place) where.push(place.split(',').join(', '));
-    if (near) where.push(t('fv.search.summary.near', { km: search[`${side}_radius`] ?? String(DEFAULT_RADIUS_KM), place: notes[side] ?? near }));
+    if (near)
+      where.push(t('fv.search.summary.near', { km: search[`${side}_radius`] ?? String(DEFAULT_RADIUS_KM), place: notes[side] ?? near }));
     if (where.length) parts.push(`${t(`fv.search.${side}`)}: ${where.join(', ')}`);
   }
   for (const w of ['pickup', 'delivery'] as const) {
     const from = search[`${w}_from`];
     const to = search[`${w}_to`];
-    if (from || to) parts.push(`${t(`fv.col.${w === 'pickup' ? 'etd' : 'eta'}`)}: ${[from ? formatDay(from, lang) : '…', to ? formatDay(to, lang) : '…'].join('–')}`);
+    if (from || to)
+      parts.push(
+        `${t(`fv.col.${w === 'pickup' ? 'etd' : 'eta'}`)}: ${[from ? formatDay(from, lang) : '…', to ? formatDay(to, lang) : '…'].join('–')}`,
+      );
   }
   if (search.weight_min || search.weight_max) {
     const kg = (v?: string) => (v ? formatNumber(v, lang) : '…');
@@ -423,7 +501,12 @@ function SaveSearch({ state, search, ctx }: { state: ListState; search: SearchQu
         ))}
         <label>
           {t('fv.search.save.name')}
-          <input name="name" required maxLength={200} value={[search.from, search.to].filter(Boolean).join(' → ') || t(`fv.f${state.filterId}`)} />
+          <input
+            name="name"
+            required
+            maxLength={200}
+            value={[search.from, search.to].filter(Boolean).join(' → ') || t(`fv.f${state.filterId}`)}
+          />
         </label>
         <label class="check">
           <input type="checkbox" name="alert" value="1" checked />
@@ -467,13 +550,17 @@ export async function enlistPage(routes: FreightView[], state: ListState, ctx: C
     })),
   );
   const key = (k: string) => `Routes.${k}`;
-  const sortable = (k: string) => listHref(state, { sort: key(k), direction: state.sort === key(k) && state.direction === 'desc' ? 'asc' : 'desc', page: 1 }, search);
-  const sorted = (k: string): Column<FreightView>['sorted'] => (state.sort === key(k) ? (state.direction === 'asc' ? 'ascending' : 'descending') : undefined);
+  const sortable = (k: string) =>
+    listHref(state, { sort: key(k), direction: state.sort === key(k) && state.direction === 'desc' ? 'asc' : 'desc', page: 1 }, search);
+  const sorted = (k: string): Column<FreightView>['sorted'] =>
+    state.sort === key(k) ? (state.direction === 'asc' ? 'ascending' : 'descending') : undefined;
   const tms = TMS_LISTS.includes(state.filterId);
   const summary = searchSummary(search, t, ctx.language, { from: fromNote, to: toNote });
   // Filter 53 lists tours, not freights: their columns come from the TMS module's views.
   const otherColumns = parts.listColumns.get(state.filterId);
-  const columns: Column<FreightView>[] = otherColumns ? otherColumns(t, ctx.language) : await freightListColumns(routes, state.filterId, ctx, { href: sortable, sorted });
+  const columns: Column<FreightView>[] = otherColumns
+    ? otherColumns(t, ctx.language)
+    : await freightListColumns(routes, state.filterId, ctx, { href: sortable, sorted });
   return {
     title: t(`fv.f${state.filterId}`),
     body: (
@@ -501,7 +588,16 @@ export async function enlistPage(routes: FreightView[], state: ListState, ctx: C
               <span class="search-fold-title">{t('fv.search.title')}</span>
               <span class="search-summary">{summary || t('fv.search.none')}</span>
             </summary>
-            <SearchBar state={state} search={search} ctx={ctx} warnings={warnings} notes={{ from: fromNote && t('fv.search.near_city', { city: fromNote }), to: toNote && t('fv.search.near_city', { city: toNote }) }} />
+            <SearchBar
+              state={state}
+              search={search}
+              ctx={ctx}
+              warnings={warnings}
+              notes={{
+                from: fromNote && t('fv.search.near_city', { city: fromNote }),
+                to: toNote && t('fv.search.near_city', { city: toNote }),
+              }}
+            />
             <SaveSearch state={state} search={search} ctx={ctx} />
           </details>
         )}

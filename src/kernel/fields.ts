@@ -29,14 +29,21 @@ const orNull = <S extends TSchema>(schema: S) => Type.Union([schema, Type.Null()
 const number = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /** `YYYY-MM-DD HH:MM:SS` in the application's time zone (api.md, Endpoints 4). */
-export const timestamp = (description = 'YYYY-MM-DD HH:MM:SS, application time zone') => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$', description });
+export const timestamp = (description = 'YYYY-MM-DD HH:MM:SS, application time zone') =>
+  Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$', description });
 
 export const field = {
   /** A database id or another integer column. */
   id: <Row>(column: Key<Row>, description?: string) => ({ schema: Type.Integer(opts(description)), value: (row: Row) => row[column] }),
-  idOrNull: <Row>(column: Key<Row>, description?: string) => ({ schema: orNull(Type.Integer(opts(description))), value: (row: Row) => row[column] ?? null }),
+  idOrNull: <Row>(column: Key<Row>, description?: string) => ({
+    schema: orNull(Type.Integer(opts(description))),
+    value: (row: Row) => row[column] ?? null,
+  }),
   text: <Row>(column: Key<Row>, description?: string) => ({ schema: Type.String(opts(description)), value: (row: Row) => row[column] }),
-  textOrNull: <Row>(column: Key<Row>, description?: string) => ({ schema: orNull(Type.String(opts(description))), value: (row: Row) => row[column] ?? null }),
+  textOrNull: <Row>(column: Key<Row>, description?: string) => ({
+    schema: orNull(Type.String(opts(description))),
+    value: (row: Row) => row[column] ?? null,
+  }),
   /** One of fixed values. */
   choice: <Row, const V extends readonly string[]>(column: Key<Row>, values: V, description?: string) => ({
     schema: Type.Union(
@@ -46,8 +53,14 @@ export const field = {
     value: (row: Row) => row[column],
   }),
   /** numeric column (an exact decimal string) shown as a JSON number: money and weights. */
-  decimal: <Row>(column: Key<Row>, description?: string) => ({ schema: orNull(Type.Number(opts(description))), value: (row: Row) => number(row[column]) }),
-  boolean: <Row>(column: Key<Row>, description?: string) => ({ schema: Type.Boolean(opts(description)), value: (row: Row) => Boolean(row[column]) }),
+  decimal: <Row>(column: Key<Row>, description?: string) => ({
+    schema: orNull(Type.Number(opts(description))),
+    value: (row: Row) => number(row[column]),
+  }),
+  boolean: <Row>(column: Key<Row>, description?: string) => ({
+    schema: Type.Boolean(opts(description)),
+    value: (row: Row) => Boolean(row[column]),
+  }),
   time: <Row>(column: Key<Row>, description?: string) => ({
     schema: timestamp(description),
     value: (row: Row, ctx: PresentCtx) => ctx.clock.format(row[column] as Date),
@@ -79,7 +92,10 @@ export interface Presenter<Row, F extends Fields<Row>> {
 export function presenter<Row>() {
   return <F extends Fields<Row>>(name: string, description: string, fields: F): Presenter<Row, F> => {
     const entries = Object.entries(fields);
-    const schema = Type.Object(Object.fromEntries(entries.map(([k, f]) => [k, f.schema])) as { [K in keyof F]: F[K]['schema'] }, { $id: name, description });
+    const schema = Type.Object(Object.fromEntries(entries.map(([k, f]) => [k, f.schema])) as { [K in keyof F]: F[K]['schema'] }, {
+      $id: name,
+      description,
+    });
     return {
       schema,
       present(row, ctx) {

@@ -62,7 +62,11 @@ export function renderDocument(props: LayoutProps): string {
             {caller && (
               <nav class="sections" aria-label={t('nav.menu')}>
                 {SECTIONS.map(([prefix, href, key]) => (
-                  <a href={href} class={props.path.startsWith(prefix) ? 'active' : undefined} aria-current={props.path.startsWith(prefix) ? 'page' : undefined}>
+                  <a
+                    href={href}
+                    class={props.path.startsWith(prefix) ? 'active' : undefined}
+                    aria-current={props.path.startsWith(prefix) ? 'page' : undefined}
+                  >
                     {t(key)}
                   </a>
                 ))}

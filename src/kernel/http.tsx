@@ -57,7 +57,13 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
     // Nothing to build when info lines are off (a silent or absent logger).
     if (!logsAt(req.log, 'info')) return;
     req.log.info(
-      { method: req.method, url: redactUrl(req.originalUrl), status: reply.statusCode, ms: Math.round(reply.elapsedTime), ua: req.headers['user-agent'] },
+      {
+        method: req.method,
+        url: redactUrl(req.originalUrl),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+        ua: req.headers['user-agent'],
+      },
       'request',
     );
   });
@@ -113,7 +119,10 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
     if (formatOf(req.raw) === 'json') return sendJson(reply, code, envelope('error', [], null, { message }));
     const t = translator('eng');
     const text = error.code?.startsWith('FST_CSRF') ? t('error.csrf') : message;
-    return sendPage({ req, reply, caller: null, language: 'eng' }, code, { title: t('error.bad_request'), body: <p class="flash error">{text}</p> });
+    return sendPage({ req, reply, caller: null, language: 'eng' }, code, {
+      title: t('error.bad_request'),
+      body: <p class="flash error">{text}</p>,
+    });
   });
 
   return app;
@@ -172,7 +181,10 @@ function securityHeaders(): Record<string, string> {
     hsts: false, // served over plain HTTP on a LAN as often as behind TLS: the proxy decides
   });
   const headers: Record<string, string> = {};
-  const res = { setHeader: (name: string, value: string) => (headers[name.toLowerCase()] = String(value)), removeHeader: (name: string) => delete headers[name.toLowerCase()] };
+  const res = {
+    setHeader: (name: string, value: string) => (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => delete headers[name.toLowerCase()],
+  };
   middleware({} as never, res as never, () => {});
   return headers;
 }

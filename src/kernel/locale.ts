@@ -53,7 +53,7 @@ export function formatStamp(value: unknown, language: string): string {
 export function formatDay(value: unknown, language: string): string {
   const m = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
   if (!m) return typeof value === 'string' ? value : '';
-  return language === 'deu' ? `${m[3]}.${m[2]}.${m[1]}` : value as string;
+  return language === 'deu' ? `${m[3]}.${m[2]}.${m[1]}` : (value as string);
 }
 
 /** A time window: `26.11.2026 08:00–12:00` on one day, else both ends in full; one end alone as it is. */

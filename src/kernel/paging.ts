@@ -2,7 +2,15 @@ import type { Warning } from './outcome.ts';
 import { readPageWindow, readString, type PageWindow, type Params } from './params.ts';
 
 /** The sort keys of a list (`sort=Routes.<field>`); the freight lists order by them. */
-export const SORTS = { id: 'id', created: 'created', modified: 'modified', deadline: 'deadline', etd: 'etd', eta: 'eta', weight: 'weight' } as const;
+export const SORTS = {
+  id: 'id',
+  created: 'created',
+  modified: 'modified',
+  deadline: 'deadline',
+  etd: 'etd',
+  eta: 'eta',
+  weight: 'weight',
+} as const;
 
 export interface Paging extends PageWindow {
   sort: (typeof SORTS)[keyof typeof SORTS];
@@ -21,11 +29,16 @@ export function readPaging(params: Params, warnings: Warning[] = []): Paging {
   if (sortText !== undefined) {
     const key = sortText.replace(/^Routes\./, '') as keyof typeof SORTS;
     if (Object.hasOwn(SORTS, key)) sort = SORTS[key];
-    else warnings.push({ field: 'sort', reason: `not one of ${Object.keys(SORTS).map((k) => `Routes.${k}`).join(', ')}` });
+    else
+      warnings.push({
+        field: 'sort',
+        reason: `not one of ${Object.keys(SORTS)
+          .map((k) => `Routes.${k}`)
+          .join(', ')}`,
+      });
   }
   const dirText = readString(params.direction)?.toLowerCase();
   const direction = dirText === 'asc' ? 'asc' : 'desc';
   if (dirText !== undefined && dirText !== 'asc' && dirText !== 'desc') warnings.push({ field: 'direction', reason: 'not asc or desc' });
   return { page, limit, sort, direction };
 }
-

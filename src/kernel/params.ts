@@ -144,7 +144,10 @@ export function readLines(value: unknown, max: number): ListRead {
   return Array.isArray(value) || isRecord(value) ? readList(value, max) : { ok: false, reason: 'not_a_list' };
 }
 
-export type IdListRead = { ok: true; ids: number[] } | { ok: false; reason: 'not_a_list' | 'too_many' } | { ok: false; reason: 'not_an_id'; item: string };
+export type IdListRead =
+  | { ok: true; ids: number[] }
+  | { ok: false; reason: 'not_a_list' | 'too_many' }
+  | { ok: false; reason: 'not_an_id'; item: string };
 
 /** A list of database ids (readList's forms), duplicates collapsed in order; at most `max` entries. */
 export function readIdList(value: unknown, max: number): IdListRead {

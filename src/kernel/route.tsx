@@ -66,7 +66,8 @@ async function run(endpoint: Endpoint, services: Services, req: FastifyRequest, 
   // are not sent on cross-site fetches, so this opens no CSRF hole.
   const caller =
     format === 'json'
-      ? ((await callerByToken(services, req, params)) ?? (req.method === 'GET' && !hasToken(req, params) ? await callerBySession(services, req) : null))
+      ? ((await callerByToken(services, req, params)) ??
+        (req.method === 'GET' && !hasToken(req, params) ? await callerBySession(services, req) : null))
       : await callerBySession(services, req);
 
   if (endpoint.auth === 'user' && !caller) {

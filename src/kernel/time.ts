@@ -13,7 +13,10 @@ const RELATIVE = /^\+\s*(\d{1,6})\s*(minute|hour|day|week)s?$/i;
  * `YYYY-MM-DD HH:MM:SS` without a zone (api.md, Endpoints 4).
  */
 export class Clock {
-  constructor(readonly zone: string, private readonly nowFn: () => Date = () => new Date()) {}
+  constructor(
+    readonly zone: string,
+    private readonly nowFn: () => Date = () => new Date(),
+  ) {}
 
   now(): Date {
     return this.nowFn();

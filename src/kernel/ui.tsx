@@ -37,7 +37,19 @@ export function columnsFor<R>(is: (row: unknown) => row is R, columns: Column<R>
  * A table; on a phone (CSS) each row becomes a card whose cells carry their column's label
  * (`data-label`), so no table is wider than the screen. `caption` names it for screen readers.
  */
-export function DataTable<R>({ columns, rows, empty, testId, caption }: { columns: Column<R>[]; rows: R[]; empty: string; testId?: string; caption?: string }) {
+export function DataTable<R>({
+  columns,
+  rows,
+  empty,
+  testId,
+  caption,
+}: {
+  columns: Column<R>[];
+  rows: R[];
+  empty: string;
+  testId?: string;
+  caption?: string;
+}) {
   return (
     <div class="table-wrap cards">
       <table class="grid" data-testid={testId}>
@@ -46,7 +58,14 @@ export function DataTable<R>({ columns, rows, empty, testId, caption }: { column
           <tr>
             {columns.map((c) => (
               <th class={c.numeric ? 'num' : undefined} aria-sort={c.sortHref ? (c.sorted ?? 'none') : undefined}>
-                {c.sortHref ? <a href={c.sortHref}>{c.label}{c.sorted ? (c.sorted === 'ascending' ? ' ▲' : ' ▼') : null}</a> : c.label}
+                {c.sortHref ? (
+                  <a href={c.sortHref}>
+                    {c.label}
+                    {c.sorted ? (c.sorted === 'ascending' ? ' ▲' : ' ▼') : null}
+                  </a>
+                ) : (
+                  c.label
+                )}
               </th>
             ))}
           </tr>
@@ -62,7 +81,10 @@ export function DataTable<R>({ columns, rows, empty, testId, caption }: { column
             rows.map((r) => (
               <tr>
                 {columns.map((c) => (
-                  <td class={[c.numeric ? 'num' : '', c.wrap ? 'wrap' : '', c.lead ? 'lead' : ''].filter(Boolean).join(' ') || undefined} data-label={c.label || undefined}>
+                  <td
+                    class={[c.numeric ? 'num' : '', c.wrap ? 'wrap' : '', c.lead ? 'lead' : ''].filter(Boolean).join(' ') || undefined}
+                    data-label={c.label || undefined}
+                  >
                     {c.cell(r)}
                   </td>
                 ))}
@@ -117,7 +139,19 @@ export function Tabs({ tabs, label }: { tabs: Tab[]; label?: string }) {
 }
 
 /** Previous/next links: the contract returns no total, the last page is the first short one. */
-export function Pager({ page, limit, count, href, t }: { page: number; limit: number; count: number; href: (page: number) => string; t: Translate }) {
+export function Pager({
+  page,
+  limit,
+  count,
+  href,
+  t,
+}: {
+  page: number;
+  limit: number;
+  count: number;
+  href: (page: number) => string;
+  t: Translate;
+}) {
   return (
     <div class="pager">
       {page > 1 ? <a href={href(page - 1)}>{t('pager.prev')}</a> : <span class="muted">{t('pager.prev')}</span>}
@@ -135,11 +169,7 @@ export function Badge({ value, t }: { value: string | null | undefined; t?: Tran
 }
 
 export function Facts({ items }: { items: [string, ComponentChildren][] }) {
-  return (
-    <dl class="facts">
-      {items.map(([k, v]) => [<dt>{k}</dt>, <dd>{v ?? '–'}</dd>])}
-    </dl>
-  );
+  return <dl class="facts">{items.map(([k, v]) => [<dt>{k}</dt>, <dd>{v ?? '–'}</dd>])}</dl>;
 }
 
 /** A select of fixed options (value, label), the current value selected. */
@@ -156,7 +186,19 @@ export function Select({ name, value, options }: { name: string; value: string; 
 }
 
 /** A one-button form that posts to an action URL with the CSRF token and optional fields. */
-export function PostButton({ action, label, csrf, fields, variant }: { action: string; label: string; csrf: string; fields?: Record<string, string>; variant?: 'secondary' | 'danger' }) {
+export function PostButton({
+  action,
+  label,
+  csrf,
+  fields,
+  variant,
+}: {
+  action: string;
+  label: string;
+  csrf: string;
+  fields?: Record<string, string>;
+  variant?: 'secondary' | 'danger';
+}) {
   return (
     <form class="inline" method="post" action={action}>
       <CsrfField token={csrf} />
@@ -174,7 +216,25 @@ export function PostButton({ action, label, csrf, fields, variant }: { action: s
  * A binding action with a confirmation step and no script: the button opens a box that says
  * what will happen, and only its second button posts (`<details>`, works without JavaScript).
  */
-export function ConfirmAction({ action, label, question, confirmLabel, csrf, fields, variant, testId }: { action: string; label: string; question: ComponentChildren; confirmLabel: string; csrf: string; fields?: Record<string, string>; variant?: 'secondary' | 'danger'; testId?: string }) {
+export function ConfirmAction({
+  action,
+  label,
+  question,
+  confirmLabel,
+  csrf,
+  fields,
+  variant,
+  testId,
+}: {
+  action: string;
+  label: string;
+  question: ComponentChildren;
+  confirmLabel: string;
+  csrf: string;
+  fields?: Record<string, string>;
+  variant?: 'secondary' | 'danger';
+  testId?: string;
+}) {
   return (
     <details class="confirm" data-testid={testId}>
       <summary class={`button${variant ? ` ${variant}` : ''}`}>{label}</summary>
@@ -187,7 +247,23 @@ export function ConfirmAction({ action, label, question, confirmLabel, csrf, fie
 }
 
 /** A labelled form field with its hint and its problem (shown next to it, announced, in the reader's language). */
-export function Field({ id, label, hint, error, required, requiredLabel, children }: { id: string; label: ComponentChildren; hint?: ComponentChildren; error?: string; required?: boolean; requiredLabel?: string; children: ComponentChildren }) {
+export function Field({
+  id,
+  label,
+  hint,
+  error,
+  required,
+  requiredLabel,
+  children,
+}: {
+  id: string;
+  label: ComponentChildren;
+  hint?: ComponentChildren;
+  error?: string;
+  required?: boolean;
+  requiredLabel?: string;
+  children: ComponentChildren;
+}) {
   return (
     <div class={error ? 'field invalid' : 'field'}>
       <label for={id}>

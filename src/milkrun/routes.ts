@@ -11,7 +11,8 @@ import { milkrunList, moveShipment } from './store.ts';
 import { afterMove, carrierByName, milkrunListPage } from './views.tsx';
 
 /** The milk-run lists (70-84) on GET /routes/enlist as Shipments (app.ts passes it to shipmentEndpoints). */
-export const milkrunShipmentList: ShipmentList = async (ctx, filterId, paging) => (await milkrunList(ctx.db, ctx.caller, filterId, paging))?.map(milkrunAsShipment) ?? null;
+export const milkrunShipmentList: ShipmentList = async (ctx, filterId, paging) =>
+  (await milkrunList(ctx.db, ctx.caller, filterId, paging))?.map(milkrunAsShipment) ?? null;
 
 export function milkrunEndpoints(): Endpoint[] {
   return [
@@ -37,7 +38,14 @@ export function milkrunEndpoints(): Endpoint[] {
           if (id === undefined) return notFound();
           // The page's dispatch form names the trucker by company name (docs/decisions.md, Web interface).
           if (ctx.format === 'html' && move === 'dispatch') await carrierByName(ctx);
-          const result = await moveShipment(ctx.db, ctx.clock.now(), ctx.caller, id, move, readId(ctx.params.carrier ?? ctx.params.carrier_id));
+          const result = await moveShipment(
+            ctx.db,
+            ctx.clock.now(),
+            ctx.caller,
+            id,
+            move,
+            readId(ctx.params.carrier ?? ctx.params.carrier_id),
+          );
           if (result.kind === 'not_found') return notFound();
           if (result.kind === 'refused') return fail(ctx.t(result.reason, result.vars));
           return ok({ shipment: presentMilkrun(result.row, ctx.clock) });

@@ -32,7 +32,14 @@ export async function applyStatusEvents(trx: Kysely<DB>, companyId: number, even
       .values(chunk.map((awb) => ({ company_id: companyId, awb, created: now, modified: now })))
       .onConflict((oc) => oc.columns(['company_id', 'awb']).doNothing())
       .execute();
-    const rows = await trx.selectFrom('milkrun_shipments').selectAll().where('company_id', '=', companyId).where('awb', 'in', chunk).orderBy('awb').forUpdate().execute();
+    const rows = await trx
+      .selectFrom('milkrun_shipments')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('awb', 'in', chunk)
+      .orderBy('awb')
+      .forUpdate()
+      .execute();
     const updated = rows.map((row) => fold(row, byAwb.get(row.awb)!));
     await sql`
       update milkrun_shipments as m set
@@ -83,17 +90,19 @@ function fold(row: MilkrunRow, events: StatusEvent[]): MilkrunRow {
 export async function milkrunList(db: Kysely<DB>, caller: Caller, filterId: number, paging: Paging): Promise<MilkrunRow[] | null> {
   const list = LISTS[filterId];
   if (!list) return null;
-  return db
-    .selectFrom('milkrun_shipments')
-    .selectAll()
-    .where(list.party === 'owner' ? 'company_id' : 'carrier_id', '=', caller.companyId)
-    .where('state', 'in', [...list.states])
-    // arrival order: what came in first is handled first; not yet arrived last
-    .orderBy(sql`ata asc nulls last`)
-    .orderBy('id', 'asc')
-    .limit(paging.limit)
-    .offset(offsetOf(paging))
-    .execute();
+  return (
+    db
+      .selectFrom('milkrun_shipments')
+      .selectAll()
+      .where(list.party === 'owner' ? 'company_id' : 'carrier_id', '=', caller.companyId)
+      .where('state', 'in', [...list.states])
+      // arrival order: what came in first is handled first; not yet arrived last
+      .orderBy(sql`ata asc nulls last`)
+      .orderBy('id', 'asc')
+      .limit(paging.limit)
+      .offset(offsetOf(paging))
+      .execute()
+  );
 }
 
 export type MoveResult =
@@ -107,7 +116,14 @@ export type MoveResult =
  * Applies a move of the state machine (states.ts) on the shipment locked FOR UPDATE, so two
  * concurrent moves serialise and the second sees the first's state.
  */
-export async function moveShipment(db: Kysely<DB>, now: Date, caller: Caller, id: number, move: Move, carrierId: number | undefined): Promise<MoveResult> {
+export async function moveShipment(
+  db: Kysely<DB>,
+  now: Date,
+  caller: Caller,
+  id: number,
+  move: Move,
+  carrierId: number | undefined,
+): Promise<MoveResult> {
   return db.transaction().execute(async (trx): Promise<MoveResult> => {
     const row = await trx.selectFrom('milkrun_shipments').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
     if (!row) return { kind: 'not_found' };

@@ -128,7 +128,21 @@ function movesFor(listId: number, state: State): Move[] {
   return list ? MOVES.filter((m) => decideMove(m, [list.party], state) !== null) : [];
 }
 
-function MoveForm({ move, shipment, listId, csrf, label, carrierLabel }: { move: Move; shipment: Shipment; listId: number; csrf: string; label: string; carrierLabel: string }) {
+function MoveForm({
+  move,
+  shipment,
+  listId,
+  csrf,
+  label,
+  carrierLabel,
+}: {
+  move: Move;
+  shipment: Shipment;
+  listId: number;
+  csrf: string;
+  label: string;
+  carrierLabel: string;
+}) {
   // The owner's dispatch hands the shipment to a trucker: that form asks for the company, by name.
   if (move === 'dispatch' && LISTS[listId]?.party === 'owner') {
     return (
@@ -140,14 +154,31 @@ function MoveForm({ move, shipment, listId, csrf, label, carrierLabel }: { move:
       </form>
     );
   }
-  return <PostButton action={`/milkrun/${move}/${shipment.id}`} label={label} csrf={csrf} fields={{ back: String(listId) }} variant={move === 'deselect' ? 'secondary' : undefined} />;
+  return (
+    <PostButton
+      action={`/milkrun/${move}/${shipment.id}`}
+      label={label}
+      csrf={csrf}
+      fields={{ back: String(listId) }}
+      variant={move === 'deselect' ? 'secondary' : undefined}
+    />
+  );
 }
 
 /** GET /milkrun/import/short/{id}: one list of the milk-run. */
-export function milkrunPage(ctx: Ctx<Caller>, listId: number, shipments: Shipment[], paging: { page: number; limit: number }, names: Map<number, string> = new Map(), truckers: Array<{ id: number; name: string }> = []): Page {
+export function milkrunPage(
+  ctx: Ctx<Caller>,
+  listId: number,
+  shipments: Shipment[],
+  paging: { page: number; limit: number },
+  names: Map<number, string> = new Map(),
+  truckers: Array<{ id: number; name: string }> = [],
+): Page {
   const t = ctx.t;
   const csrf = ctx.reply.generateCsrf();
-  const tabs: Tab[] = GROUPS.flatMap(([group, ids]) => ids.map((id, i) => ({ href: listPath(id), label: t(`mv.l${id}`), active: id === listId, group: i === 0 ? t(group) : undefined })));
+  const tabs: Tab[] = GROUPS.flatMap(([group, ids]) =>
+    ids.map((id, i) => ({ href: listPath(id), label: t(`mv.l${id}`), active: id === listId, group: i === 0 ? t(group) : undefined })),
+  );
   const group = GROUPS.find(([, ids]) => ids.includes(listId));
   const title = `${t('mv.title')}: ${group ? `${t(group[0])} · ` : ''}${t(`mv.l${listId}`)}`;
   const lang = ctx.language;
@@ -160,7 +191,10 @@ export function milkrunPage(ctx: Ctx<Caller>, listId: number, shipments: Shipmen
     { label: t('mv.col.pieces'), cell: (s) => formatNumber(s.pieces, lang) || '–', numeric: true },
     { label: t('mv.col.flight'), cell: (s) => `${text(s.flight_number)}${s.location ? ` · ${s.location}` : ''}` },
     { label: t('mv.col.ata'), cell: (s) => time(s.ata) },
-    { label: `${t('mv.col.nfd')} / ${t('mv.col.awd')}`, cell: (s) => <span class="wrap-text">{`${time(s.nfd_received)} / ${time(s.awd_received)}`}</span> },
+    {
+      label: `${t('mv.col.nfd')} / ${t('mv.col.awd')}`,
+      cell: (s) => <span class="wrap-text">{`${time(s.nfd_received)} / ${time(s.awd_received)}`}</span>,
+    },
     { label: t('mv.col.shc'), cell: (s) => text(s.special_handling_codes) },
     { label: t('mv.col.warehouse'), cell: (s) => text(s.warehouse_location) },
     { label: t('mv.col.state'), cell: (s) => <Badge value={s.state} t={t} /> },
@@ -198,12 +232,24 @@ export function milkrunPage(ctx: Ctx<Caller>, listId: number, shipments: Shipmen
 }
 
 /** An unknown list id: to the first list, with the reason. */
-export async function milkrunListPage(outcome: Answer<{ shipments: Shipment[] }>, ctx: Ctx<Caller>, listId: number | undefined, paging: { page: number; limit: number }): Promise<PageResult> {
-  if (outcome.kind === 'error' || listId === undefined) return { redirect: listPath(70), ok: false, message: outcome.kind === 'error' ? outcome.message : undefined };
+export async function milkrunListPage(
+  outcome: Answer<{ shipments: Shipment[] }>,
+  ctx: Ctx<Caller>,
+  listId: number | undefined,
+  paging: { page: number; limit: number },
+): Promise<PageResult> {
+  if (outcome.kind === 'error' || listId === undefined)
+    return { redirect: listPath(70), ok: false, message: outcome.kind === 'error' ? outcome.message : undefined };
   const shipments = outcome.data.shipments;
   // Truckers by name: those shown, and those to pick from where the owner dispatches.
   const dispatching = LISTS[listId]?.party === 'owner' && shipments.some((s) => movesFor(listId, s.state).includes('dispatch'));
-  const [names, truckers] = await Promise.all([namesOfCompanies(ctx.db, shipments.map((s) => s.carrier)), dispatching ? partnerCompanies(ctx.db, ctx.caller.companyId) : Promise.resolve([])]);
+  const [names, truckers] = await Promise.all([
+    namesOfCompanies(
+      ctx.db,
+      shipments.map((s) => s.carrier),
+    ),
+    dispatching ? partnerCompanies(ctx.db, ctx.caller.companyId) : Promise.resolve([]),
+  ]);
   return milkrunPage(ctx, listId, shipments, paging, names, truckers);
 }
 

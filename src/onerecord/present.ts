@@ -14,7 +14,33 @@ const STATUS_CODE = 'https://onerecord.iata.org/ns/code-lists/StatusCode#';
 const KGM = 'https://onerecord.iata.org/ns/code-lists/MeasurementUnitCode#KGM';
 
 /** Status codes of the ONE Record StatusCode code list (cXML code list 1.18). */
-const LISTED_CODES = new Set(['ARR', 'AWD', 'AWR', 'BKD', 'CCD', 'CRC', 'DDL', 'DEP', 'DLV', 'DOC', 'DPU', 'FIW', 'FOH', 'FOW', 'MAN', 'NFD', 'OCI', 'OSI', 'PRE', 'RCF', 'RCS', 'RCT', 'TFD', 'TGC', 'TRM']);
+const LISTED_CODES = new Set([
+  'ARR',
+  'AWD',
+  'AWR',
+  'BKD',
+  'CCD',
+  'CRC',
+  'DDL',
+  'DEP',
+  'DLV',
+  'DOC',
+  'DPU',
+  'FIW',
+  'FOH',
+  'FOW',
+  'MAN',
+  'NFD',
+  'OCI',
+  'OSI',
+  'PRE',
+  'RCF',
+  'RCS',
+  'RCT',
+  'TFD',
+  'TGC',
+  'TRM',
+]);
 
 export const CONTEXT = { cargo: CARGO, api: API, xsd: XSD };
 
@@ -49,7 +75,10 @@ export function presentShipment(iris: Iris, row: MilkrunRow, totals: Totals, eve
     '@id': iris.shipment(row.id),
     '@type': 'cargo:Shipment',
     'cargo:waybill': { '@id': iris.waybill(row.id), '@type': 'cargo:Waybill' },
-    'cargo:pieces': Array.from({ length: Math.min(totals.pieces ?? 0, MAX_PIECES) }, (_, i) => ({ '@id': iris.piece(row.id, i + 1), '@type': 'cargo:Piece' })),
+    'cargo:pieces': Array.from({ length: Math.min(totals.pieces ?? 0, MAX_PIECES) }, (_, i) => ({
+      '@id': iris.piece(row.id, i + 1),
+      '@type': 'cargo:Piece',
+    })),
     ...(totals.weight !== null ? { 'cargo:totalGrossWeight': kilograms(totals.weight) } : {}),
     'cargo:events': events.map((e) => ({ '@id': iris.event(row.id, e.id), '@type': 'cargo:LogisticsEvent' })),
   };

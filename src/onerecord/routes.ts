@@ -2,7 +2,18 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller, Services } from '../kernel/context.ts';
 import { readString } from '../kernel/params.ts';
 import { readPaging } from '../kernel/paging.ts';
-import { Iris, MAX_PIECES, presentError, presentEvent, presentEvents, presentNoEvents, presentPiece, presentShipment, presentShipmentList, presentWaybill } from './present.ts';
+import {
+  Iris,
+  MAX_PIECES,
+  presentError,
+  presentEvent,
+  presentEvents,
+  presentNoEvents,
+  presentPiece,
+  presentShipment,
+  presentShipmentList,
+  presentWaybill,
+} from './present.ts';
 import { shipmentOfParty, shipmentsOfParty } from '../milkrun/store.ts';
 import { shipmentEvents, shipmentTotals } from '../files/status-events.ts';
 
@@ -23,16 +34,37 @@ export function registerOneRecordRoutes(app: FastifyInstance, services: Services
         reply.header('www-authenticate', 'TokenPass, Bearer');
         return send(reply, 401, presentError(401, 'Not authenticated', 'missing or invalid API token'));
       }
-      const ctx: LdContext = { services, caller, iris: new Iris(`${req.protocol}://${req.host}`), params: req.params as Record<string, string>, query: (req.query ?? {}) as Record<string, unknown>, url: req.url };
+      const ctx: LdContext = {
+        services,
+        caller,
+        iris: new Iris(`${req.protocol}://${req.host}`),
+        params: req.params as Record<string, string>,
+        query: (req.query ?? {}) as Record<string, unknown>,
+        url: req.url,
+      };
       const body = await handle(ctx);
-      if (body === null) return send(reply, 404, presentError(404, 'Logistics Object not found', 'no such object, or not one of your company\'s', `${ctx.iris.base}${req.url.split('?')[0]}`));
+      if (body === null)
+        return send(
+          reply,
+          404,
+          presentError(
+            404,
+            'Logistics Object not found',
+            "no such object, or not one of your company's",
+            `${ctx.iris.base}${req.url.split('?')[0]}`,
+          ),
+        );
       return send(reply, 200, body);
     });
 
   get('/onerecord/shipments', async (ctx) => {
     const paging = readPaging(ctx.query);
     const rows = await shipmentsOfParty(ctx.services.db, ctx.caller.companyId, paging);
-    return presentShipmentList(ctx.iris, rows.map((r) => r.id), paging.page);
+    return presentShipmentList(
+      ctx.iris,
+      rows.map((r) => r.id),
+      paging.page,
+    );
   });
 
   get('/onerecord/logistics-objects/:object', async (ctx) => {
@@ -63,7 +95,8 @@ export function registerOneRecordRoutes(app: FastifyInstance, services: Services
 
   // Anything else under /onerecord: ONE Record's own 404 and 405 (the API here is read-only).
   app.all('/onerecord/*', async (req, reply) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(reply, 405, presentError(405, 'Method not allowed', 'this ONE Record server is read-only (GET)'));
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return send(reply, 405, presentError(405, 'Method not allowed', 'this ONE Record server is read-only (GET)'));
     return send(reply, 404, presentError(404, 'Not found', 'no such ONE Record endpoint'));
   });
 }

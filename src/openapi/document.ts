@@ -13,7 +13,9 @@ export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, 
 type Operation = Record<string, unknown>;
 type Json = Record<string, unknown>;
 
-const ERROR_DATA = Type.Union([Type.Array(Type.Never(), { maxItems: 0 }), Type.Unknown()], { description: 'an empty array, or what the endpoint says' });
+const ERROR_DATA = Type.Union([Type.Array(Type.Never(), { maxItems: 0 }), Type.Unknown()], {
+  description: 'an empty array, or what the endpoint says',
+});
 
 /** The envelope of every JSON answer (api.md, Response envelope), as reusable components. */
 const COMPONENT_SCHEMAS: Record<string, TSchema> = {
@@ -52,7 +54,10 @@ function successEnvelope(data: TSchema | undefined): TSchema {
   });
 }
 
-const errorAnswer = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } });
+const errorAnswer = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+});
 
 export interface DocumentOptions {
   version: string;
@@ -83,7 +88,9 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], options: Do
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/', description: 'this server' }],
-    tags: [...new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags as string[])))].sort().map((name) => ({ name })),
+    tags: [...new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags as string[])))]
+      .sort()
+      .map((name) => ({ name })),
     paths,
     components: {
       schemas: components.schemas,
@@ -92,9 +99,15 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], options: Do
           type: 'apiKey',
           in: 'header',
           name: 'Authorization',
-          description: 'The header `Authorization: TokenPass <API_TOKEN>` (the scheme keyword is a fixed literal). Obtain the token with POST /users/login.json; it does not expire.',
+          description:
+            'The header `Authorization: TokenPass <API_TOKEN>` (the scheme keyword is a fixed literal). Obtain the token with POST /users/login.json; it does not expire.',
         },
-        auth_token: { type: 'apiKey', in: 'query', name: 'auth_token', description: 'The token as a query (or body) parameter: for quick tests only, query strings appear in logs.' },
+        auth_token: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'auth_token',
+          description: 'The token as a query (or body) parameter: for quick tests only, query strings appear in logs.',
+        },
       },
     },
   };
@@ -138,7 +151,8 @@ function operation(endpoint: Endpoint, method: string, components: Components): 
     } else {
       const schema = components.inline(doc.input);
       op.requestBody = {
-        description: 'The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2).',
+        description:
+          'The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2).',
         required: false,
         content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
       };
@@ -150,7 +164,10 @@ function operation(endpoint: Endpoint, method: string, components: Components): 
       description: 'The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure).',
       content: {
         'application/json': {
-          schema: { oneOf: [components.inline(successEnvelope(doc.data)), { $ref: '#/components/schemas/ErrorEnvelope' }], discriminator: { propertyName: 'status' } },
+          schema: {
+            oneOf: [components.inline(successEnvelope(doc.data)), { $ref: '#/components/schemas/ErrorEnvelope' }],
+            discriminator: { propertyName: 'status' },
+          },
         },
       },
     },
@@ -164,7 +181,10 @@ function operation(endpoint: Endpoint, method: string, components: Components): 
   for (const [code, description] of Object.entries(doc.answers ?? {})) {
     answers[code] =
       code === '302'
-        ? { description, headers: { Location: { schema: { type: 'string' }, description: 'an HTML page; clients must not follow it (api.md, Errors)' } } }
+        ? {
+            description,
+            headers: { Location: { schema: { type: 'string' }, description: 'an HTML page; clients must not follow it (api.md, Errors)' } },
+          }
         : errorAnswer(description);
   }
   op.responses = answers;
@@ -173,7 +193,10 @@ function operation(endpoint: Endpoint, method: string, components: Components): 
 }
 
 function operationId(method: string, path: string): string {
-  const words = path.split('/').filter((w) => w && !w.startsWith(':')).flatMap((w) => w.split(/[-_]/));
+  const words = path
+    .split('/')
+    .filter((w) => w && !w.startsWith(':'))
+    .flatMap((w) => w.split(/[-_]/));
   return method + (words.length ? words : ['index']).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 }
 

@@ -44,7 +44,11 @@ function typeOf(schema: Json | undefined): ComponentChildren {
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (schema.enum) return schema.enum.map((v: unknown) => JSON.stringify(v)).join(' | ');
   const union = schema.anyOf ?? schema.oneOf;
-  if (union) return join(union.map((s: Json) => typeOf(s)), ' | ');
+  if (union)
+    return join(
+      union.map((s: Json) => typeOf(s)),
+      ' | ',
+    );
   if (schema.type === 'array') return <>array of {typeOf(schema.items)}</>;
   if (Array.isArray(schema.type)) return schema.type.join(' | ');
   return schema.type ?? 'any';
@@ -125,7 +129,8 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
                     {op['x-preview'] && <span class="badge">{t('docs.preview')}</span>}
                   </h3>
                   <p>
-                    {String(op.summary)} <span class="hint">· {(op.security as unknown[]).length ? t('docs.token') : t('docs.public')}</span>
+                    {String(op.summary)}{' '}
+                    <span class="hint">· {(op.security as unknown[]).length ? t('docs.token') : t('docs.public')}</span>
                   </p>
                   {op.description && <p>{String(op.description)}</p>}
                   {params.length > 0 && (
@@ -156,7 +161,11 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
                   {ok?.properties?.data && (
                     <>
                       <h4>{t('docs.answer')}</h4>
-                      {ok.properties.data.type === 'object' ? <Properties schema={ok.properties.data} t={t} /> : <p>{typeOf(ok.properties.data)}</p>}
+                      {ok.properties.data.type === 'object' ? (
+                        <Properties schema={ok.properties.data} t={t} />
+                      ) : (
+                        <p>{typeOf(ok.properties.data)}</p>
+                      )}
                     </>
                   )}
                   <h4>{t('docs.answers')}</h4>

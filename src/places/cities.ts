@@ -90,10 +90,13 @@ async function ask<T>(message: Record<string, unknown>, waitMs: number): Promise
   const w = worker;
   const id = nextId++;
   return new Promise<T | null>((resolve) => {
-    const timer = setTimeout(() => {
-      pending.delete(id);
-      resolve(null);
-    }, Math.max(50, waitMs - (Date.now() - started)));
+    const timer = setTimeout(
+      () => {
+        pending.delete(id);
+        resolve(null);
+      },
+      Math.max(50, waitMs - (Date.now() - started)),
+    );
     timer.unref();
     pending.set(id, { resolve: resolve as (v: unknown) => void, timer });
     w.postMessage({ ...message, id });
@@ -104,7 +107,12 @@ async function ask<T>(message: Record<string, unknown>, waitMs: number): Promise
 export async function searchCities(query: string, limit = 10, options: { country?: string; waitMs?: number } = {}): Promise<City[]> {
   const q = query.trim().slice(0, 100);
   if (q.length < 2) return [];
-  return (await ask<City[]>({ type: 'search', q, limit: Math.min(Math.max(limit, 1), 50), country: options.country }, options.waitMs ?? ANSWER_MS)) ?? [];
+  return (
+    (await ask<City[]>(
+      { type: 'search', q, limit: Math.min(Math.max(limit, 1), 50), country: options.country },
+      options.waitMs ?? ANSWER_MS,
+    )) ?? []
+  );
 }
 
 /** The largest city within `km` of a point (else the nearest), or null (also while loading). */

@@ -36,7 +36,7 @@ export function boundingBox(center: Point, km: number): Box {
   if (minLat <= -90 || maxLat >= 90) return { minLat: Math.max(minLat, -90), maxLat: Math.min(maxLat, 90), minLon: null, maxLon: null };
   // The widest longitude span of the circle is at the latitude nearest a pole.
   const widest = Math.max(Math.abs(minLat), Math.abs(maxLat));
-  const dLon = Math.asin(Math.min(1, Math.sin(km / EARTH_KM) / Math.cos(widest * RAD))) / RAD * 1.001 + 1e-6;
+  const dLon = (Math.asin(Math.min(1, Math.sin(km / EARTH_KM) / Math.cos(widest * RAD))) / RAD) * 1.001 + 1e-6;
   const minLon = center.longitude - dLon;
   const maxLon = center.longitude + dLon;
   if (minLon < -180 || maxLon > 180) return { minLat, maxLat, minLon: null, maxLon: null };

@@ -5,7 +5,9 @@ import { Type } from '@sinclair/typebox';
 const PLACE = Type.Object(
   {
     kind: Type.Union([Type.Literal('country'), Type.Literal('postal'), Type.Literal('airport'), Type.Literal('city')]),
-    value: Type.String({ description: 'what the input takes (empty for a city in the freight form: it gives country, name and coordinates)' }),
+    value: Type.String({
+      description: 'what the input takes (empty for a city in the freight form: it gives country, name and coordinates)',
+    }),
     label: Type.String(),
     country: Type.String(),
     name: Type.Optional(Type.String()),
@@ -20,13 +22,19 @@ const PLACE = Type.Object(
 
 export const PLACE_DOCS = {
   suggest: {
-    summary: 'Places matching what a person typed (countries, postal areas, airports, GeoNames cities), each with the value one kind of input takes',
+    summary:
+      'Places matching what a person typed (countries, postal areas, airports, GeoNames cities), each with the value one kind of input takes',
     input: Type.Object({
       q: Type.String({ minLength: 2, maxLength: 100 }),
-      for: Type.Optional(Type.Union([Type.Literal('filter'), Type.Literal('near'), Type.Literal('freight'), Type.Literal('rate')], { default: 'filter' })),
+      for: Type.Optional(
+        Type.Union([Type.Literal('filter'), Type.Literal('near'), Type.Literal('freight'), Type.Literal('rate')], { default: 'filter' }),
+      ),
       country: Type.Optional(Type.String({ description: 'a country the form knows already: its postal areas first' })),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 10 })),
     }),
-    data: Type.Object({ places: Type.Array(PLACE), cities_pending: Type.Boolean({ description: 'the city data is still loading (the first question starts it)' }) }),
+    data: Type.Object({
+      places: Type.Array(PLACE),
+      cities_pending: Type.Boolean({ description: 'the city data is still loading (the first question starts it)' }),
+    }),
   },
 };

@@ -48,7 +48,36 @@ export interface SuggestOptions {
 
 /** Postal areas of these countries come first for a bare code, after the hinted country. */
 const HOME: Record<string, string[]> = { deu: ['DE', 'AT', 'CH'], eng: ['GB', 'IE'] };
-const EUROPE = ['DE', 'FR', 'IT', 'ES', 'NL', 'BE', 'PL', 'AT', 'CH', 'CZ', 'DK', 'SE', 'NO', 'FI', 'PT', 'HU', 'SK', 'SI', 'HR', 'RO', 'BG', 'GR', 'LU', 'LT', 'LV', 'EE', 'GB', 'IE'];
+const EUROPE = [
+  'DE',
+  'FR',
+  'IT',
+  'ES',
+  'NL',
+  'BE',
+  'PL',
+  'AT',
+  'CH',
+  'CZ',
+  'DK',
+  'SE',
+  'NO',
+  'FI',
+  'PT',
+  'HU',
+  'SK',
+  'SI',
+  'HR',
+  'RO',
+  'BG',
+  'GR',
+  'LU',
+  'LT',
+  'LV',
+  'EE',
+  'GB',
+  'IE',
+];
 
 const coord = (n: number) => String(Number(n.toFixed(4)));
 
@@ -80,7 +109,8 @@ function postalSuggestion(country: string, code: string, input: PlaceInput, lang
 
 /** A typed postal code: `DE-60311`, `DE 60`, `de60311` (country first) or `60311` (any country). */
 function readPostal(text: string): { country?: string; code: string } | undefined {
-  const withCountry = /^([A-Za-z]{2})\s*-?\s*(\d[0-9A-Za-z -]{0,11})$/.exec(text) ?? /^([A-Za-z]{2})\s*-\s*([0-9A-Za-z][0-9A-Za-z -]{0,11})$/.exec(text);
+  const withCountry =
+    /^([A-Za-z]{2})\s*-?\s*(\d[0-9A-Za-z -]{0,11})$/.exec(text) ?? /^([A-Za-z]{2})\s*-\s*([0-9A-Za-z][0-9A-Za-z -]{0,11})$/.exec(text);
   if (withCountry && countryByCode(withCountry[1]!)) return { country: withCountry[1]!.toUpperCase(), code: postalKey(withCountry[2]!) };
   if (/^\d[0-9A-Za-z -]{0,11}$/.test(text)) return { code: postalKey(text) };
   return undefined;
@@ -91,13 +121,19 @@ function postalSuggestions(text: string, options: SuggestOptions): PlaceSuggesti
   if (!typed?.code) return [];
   const fits = (country: string) => (options.input === 'freight' ? isPostalCode(country, typed.code) : isPostalPrefix(country, typed.code));
   const countries = typed.country
-    ? fits(typed.country) ? [typed.country] : []
-    : countriesForPostal(typed.code, [...(options.country ? [options.country] : []), ...(HOME[options.language] ?? []), ...EUROPE]).filter(fits).slice(0, 4);
+    ? fits(typed.country)
+      ? [typed.country]
+      : []
+    : countriesForPostal(typed.code, [...(options.country ? [options.country] : []), ...(HOME[options.language] ?? []), ...EUROPE])
+        .filter(fits)
+        .slice(0, 4);
   return countries.map((c) => postalSuggestion(c, typed.code, options.input, options.language));
 }
 
 function citySuggestion(city: City, input: PlaceInput, language: string, duplicate: boolean): PlaceSuggestion {
-  const inhabitants = duplicate ? ` · ${city.population.toLocaleString(language === 'deu' ? 'de-DE' : 'en-GB')} ${language === 'deu' ? 'Einw.' : 'inh.'}` : '';
+  const inhabitants = duplicate
+    ? ` · ${city.population.toLocaleString(language === 'deu' ? 'de-DE' : 'en-GB')} ${language === 'deu' ? 'Einw.' : 'inh.'}`
+    : '';
   return {
     kind: 'city',
     value: input === 'freight' ? '' : `${coord(city.latitude)},${coord(city.longitude)}`,
@@ -111,7 +147,10 @@ function citySuggestion(city: City, input: PlaceInput, language: string, duplica
 }
 
 /** Suggestions for what was typed into one kind of place input, best first. */
-export async function suggestPlaces(query: string, options: SuggestOptions): Promise<{ places: PlaceSuggestion[]; citiesPending: boolean }> {
+export async function suggestPlaces(
+  query: string,
+  options: SuggestOptions,
+): Promise<{ places: PlaceSuggestion[]; citiesPending: boolean }> {
   const text = query.trim().replace(/^(airport|city):\s*/i, '');
   const { input, language, limit } = options;
   const out: PlaceSuggestion[] = [];
@@ -122,9 +161,18 @@ export async function suggestPlaces(query: string, options: SuggestOptions): Pro
   const looksPostal = postal.length > 0 || /^\d/.test(text);
   const airports = looksPostal ? [] : searchAirports(text, 5).map((a) => airportSuggestion(a, language));
   const exactAirport = airports.filter((a) => a.value === airportText(text.toUpperCase()));
-  const countries = input === 'filter' && !looksPostal
-    ? searchCountries(text, 3).map((c): PlaceSuggestion => ({ kind: 'country', value: c.code, label: `${countryName(c.code, language)} (${c.code})`, country: c.code, name: countryName(c.code, language) }))
-    : [];
+  const countries =
+    input === 'filter' && !looksPostal
+      ? searchCountries(text, 3).map(
+          (c): PlaceSuggestion => ({
+            kind: 'country',
+            value: c.code,
+            label: `${countryName(c.code, language)} (${c.code})`,
+            country: c.code,
+            name: countryName(c.code, language),
+          }),
+        )
+      : [];
   const exactCountry = countries.filter((c) => c.value === text.toUpperCase());
   const cities = looksPostal ? [] : await searchCities(text, input === 'rate' ? 2 : 6, { waitMs: options.waitMs });
   const names = new Map<string, number>();
@@ -135,7 +183,12 @@ export async function suggestPlaces(query: string, options: SuggestOptions): Pro
   add(exactAirport);
   if (input === 'rate') {
     // Rate zones are postal areas, so a city leads to the airports around it.
-    for (const city of cities) add(airportsNear({ latitude: city.latitude, longitude: city.longitude }, 150, 3).map((a) => airportSuggestion(a.airport, language, { city, km: a.km })));
+    for (const city of cities)
+      add(
+        airportsNear({ latitude: city.latitude, longitude: city.longitude }, 150, 3).map((a) =>
+          airportSuggestion(a.airport, language, { city, km: a.km }),
+        ),
+      );
   } else {
     add(cities.map((c) => citySuggestion(c, input, language, (names.get(`${c.name}|${c.country}`) ?? 0) > 1)));
   }

@@ -10,7 +10,8 @@ const OPTION_FLAGS: Record<string, string> = { valid_from: '--valid-from', valid
 export const rateCommands: Command[] = [
   {
     words: ['rates', 'import'],
-    usage: 'rates import --company ID --file PATH [--name NAME] [--currency EUR] [--visibility private|exchange|public_search] [--valid-from DATE] [--valid-to DATE] [--json]',
+    usage:
+      'rates import --company ID --file PATH [--name NAME] [--currency EUR] [--visibility private|exchange|public_search] [--valid-from DATE] [--valid-to DATE] [--json]',
     options: {
       company: { type: 'string' },
       file: { type: 'string' },
@@ -37,7 +38,12 @@ export const rateCommands: Command[] = [
         validFrom: values['valid-from'] as string | undefined,
         validTo: values['valid-to'] as string | undefined,
       };
-      const bar = io.interactive ? new cliProgress.SingleBar({ stream: process.stderr, format: '{phase} {bar} {value}/{total} lines', hideCursor: true }, cliProgress.Presets.shades_classic) : null;
+      const bar = io.interactive
+        ? new cliProgress.SingleBar(
+            { stream: process.stderr, format: '{phase} {bar} {value}/{total} lines', hideCursor: true },
+            cliProgress.Presets.shades_classic,
+          )
+        : null;
       let started = false;
       try {
         // Options are checked before the database is opened.
@@ -58,13 +64,22 @@ export const rateCommands: Command[] = [
           }),
         );
         bar?.stop();
-        print(io, !!values.json, { sheet_id: result.sheetId, lines: result.lines }, `imported rate sheet ${result.sheetId}: ${result.lines} lines`);
+        print(
+          io,
+          !!values.json,
+          { sheet_id: result.sheetId, lines: result.lines },
+          `imported rate sheet ${result.sheetId}: ${result.lines} lines`,
+        );
       } catch (err) {
         bar?.stop();
         if (err instanceof RateImportError) {
           // One line on stderr; options are named as their flags.
-          const problems = err.problems.map((p) => (p.line === null && p.field ? describeProblem({ ...p, field: OPTION_FLAGS[p.field] ?? `--${p.field}` }) : describeProblem(p)));
-          throw new CliError(`${file}: rate sheet refused, ${err.total} problem${err.total === 1 ? '' : 's'}: ${problems.slice(0, 10).join('; ')}${err.total > 10 ? `; … and ${err.total - 10} more` : ''}`);
+          const problems = err.problems.map((p) =>
+            p.line === null && p.field ? describeProblem({ ...p, field: OPTION_FLAGS[p.field] ?? `--${p.field}` }) : describeProblem(p),
+          );
+          throw new CliError(
+            `${file}: rate sheet refused, ${err.total} problem${err.total === 1 ? '' : 's'}: ${problems.slice(0, 10).join('; ')}${err.total > 10 ? `; … and ${err.total - 10} more` : ''}`,
+          );
         }
         throw err;
       }

@@ -1,6 +1,16 @@
 import { airportByCode } from '../airports/index.ts';
 import { airportText, cityText, countryAndPostal, isIataForm, splitLocation } from '../places/location.ts';
-import { isRecord, MAX_PIECE_LINES, preview, readDecimal, readFlag, readInt, readLines, readString, type Params } from '../kernel/params.ts';
+import {
+  isRecord,
+  MAX_PIECE_LINES,
+  preview,
+  readDecimal,
+  readFlag,
+  readInt,
+  readLines,
+  readString,
+  type Params,
+} from '../kernel/params.ts';
 
 /** A location of a rate line or a search: an airport, or a postal area of a country. */
 export type Location = { kind: 'airport'; code: string } | { kind: 'city'; country: string; postal: string };

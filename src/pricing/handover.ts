@@ -34,7 +34,8 @@ export async function searchForFreight(db: Kysely<DB>, companyId: number, search
   if (!row) return null;
   const params = row.params as SearchParams;
   const inches = params.unitOfLength === 'in';
-  const cm = (v: string | undefined) => (v === undefined ? undefined : inches ? new Decimal(v).times(INCH_CM).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed() : v);
+  const cm = (v: string | undefined) =>
+    v === undefined ? undefined : inches ? new Decimal(v).times(INCH_CM).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed() : v;
   return {
     origin: params.origin,
     destination: params.destination,
@@ -77,5 +78,12 @@ export async function rateLineForBooking(db: Kysely<DB>, companyId: number, rate
     .where((eb) => eb.or([eb('s.company_id', '=', companyId), eb('s.visibility', 'in', ['exchange', 'public_search'])]))
     .executeTakeFirst();
   if (!row) return null;
-  return { id: row.id, sheetId: row.sheet_id, company: row.company_id, origin: row.origin, destination: row.destination, transitDays: row.transit_days };
+  return {
+    id: row.id,
+    sheetId: row.sheet_id,
+    company: row.company_id,
+    origin: row.origin,
+    destination: row.destination,
+    transitDays: row.transit_days,
+  };
 }

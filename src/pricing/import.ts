@@ -28,14 +28,20 @@ export interface RateImportProblem {
 
 /** A refused import: every problem found (up to MAX_PROBLEMS), each with line and column. */
 export class RateImportError extends Error {
-  constructor(readonly problems: RateImportProblem[], readonly total = problems.length) {
+  constructor(
+    readonly problems: RateImportProblem[],
+    readonly total = problems.length,
+  ) {
     const shown = problems.slice(0, 5).map(describeProblem).join('; ');
     super(`rate sheet refused, ${total} problem${total === 1 ? '' : 's'}: ${shown}${total > 5 ? `; … and ${total - 5} more` : ''}`);
   }
 }
 
 export function describeProblem(p: RateImportProblem): string {
-  const where = p.line === null ? (p.field ?? 'sheet') : `line ${p.line}${p.column !== null ? `, column ${p.column}${p.field ? ` (${p.field})` : ''}` : ''}`;
+  const where =
+    p.line === null
+      ? (p.field ?? 'sheet')
+      : `line ${p.line}${p.column !== null ? `, column ${p.column}${p.field ? ` (${p.field})` : ''}` : ''}`;
   return `${where}: ${p.message}`;
 }
 
@@ -105,7 +111,8 @@ function readOptions(input: Omit<RateSheetInput, 'companyId' | 'csvText'>, probl
   const validTo = (input.validTo ?? '').trim() || null;
   if (validFrom && !validDate(validFrom)) opt('valid_from', `"${validFrom}" is not a date YYYY-MM-DD`);
   if (validTo && !validDate(validTo)) opt('valid_to', `"${validTo}" is not a date YYYY-MM-DD`);
-  if (validFrom && validTo && validDate(validFrom) && validDate(validTo) && validFrom > validTo) opt('valid_to', `${validTo} is before valid_from ${validFrom}`);
+  if (validFrom && validTo && validDate(validFrom) && validDate(validTo) && validFrom > validTo)
+    opt('valid_to', `${validTo} is before valid_from ${validFrom}`);
   return { name, currency, visibility, validFrom, validTo };
 }
 
@@ -133,11 +140,14 @@ function readHeader(cells: string[], problems: RateImportProblem[]): Header | nu
     } else if ((FIXED_COLUMNS as readonly string[]).includes(name)) {
       header.index[name as FixedColumn] = i;
     } else {
-      problem(`unknown column "${cells[i]}" (expected origin, destination, transit_days, min_charge, kg_<N>…, fsc_pct, ssc_per_kg, uld_price)`);
+      problem(
+        `unknown column "${cells[i]}" (expected origin, destination, transit_days, min_charge, kg_<N>…, fsc_pct, ssc_per_kg, uld_price)`,
+      );
     }
   }
   for (const required of ['origin', 'destination'] as const) {
-    if (header.index[required] === undefined) problems.push({ line: 1, column: null, field: required, message: `the header has no "${required}" column` });
+    if (header.index[required] === undefined)
+      problems.push({ line: 1, column: null, field: required, message: `the header has no "${required}" column` });
   }
   if (header.breaks.length === 0 && header.index.uld_price === undefined) {
     problems.push({ line: 1, column: null, field: null, message: 'the header has no price column (kg_<N> or uld_price)' });
@@ -164,8 +174,20 @@ interface Batch {
 }
 
 const emptyBatch = (): Batch => ({
-  line_no: [], kind: [], origin: [], destination: [], airport: [], other_airport: [], zone_country: [], zone_prefix: [],
-  transit_days: [], min_charge: [], prices: [], fsc_pct: [], ssc_per_kg: [], uld_price: [],
+  line_no: [],
+  kind: [],
+  origin: [],
+  destination: [],
+  airport: [],
+  other_airport: [],
+  zone_country: [],
+  zone_prefix: [],
+  transit_days: [],
+  min_charge: [],
+  prices: [],
+  fsc_pct: [],
+  ssc_per_kg: [],
+  uld_price: [],
 });
 
 async function insertBatch(db: Kysely<DB>, sheetId: number, b: Batch): Promise<void> {
@@ -177,7 +199,9 @@ async function insertBatch(db: Kysely<DB>, sheetId: number, b: Batch): Promise<v
     from unnest(${b.line_no}::int[], ${b.kind}::smallint[], ${b.origin}::text[], ${b.destination}::text[], ${b.airport}::text[],
                 ${b.other_airport}::text[], ${b.zone_country}::text[], ${b.zone_prefix}::text[], ${b.transit_days}::int[],
                 ${b.min_charge}::numeric[], ${b.prices}::text[], ${b.fsc_pct}::numeric[], ${b.ssc_per_kg}::numeric[], ${b.uld_price}::numeric[])
-      as t(line_no, kind, origin, destination, airport, other_airport, zone_country, zone_prefix, transit_days, min_charge, prices, fsc_pct, ssc_per_kg, uld_price)`.execute(db);
+      as t(line_no, kind, origin, destination, airport, other_airport, zone_country, zone_prefix, transit_days, min_charge, prices, fsc_pct, ssc_per_kg, uld_price)`.execute(
+    db,
+  );
 }
 
 function countLines(text: string): number {
@@ -217,11 +241,13 @@ export async function checkRateSheet(db: Kysely<DB>, input: RateSheetInput): Pro
   };
   const options = readOptions(input, problems);
   total = problems.length;
-  if (!Number.isSafeInteger(input.companyId) || input.companyId <= 0) problem({ line: null, column: null, field: 'company', message: 'must be a company id' });
+  if (!Number.isSafeInteger(input.companyId) || input.companyId <= 0)
+    problem({ line: null, column: null, field: 'company', message: 'must be a company id' });
   else if (!(await isCompany(db, input.companyId))) {
     problem({ line: null, column: null, field: 'company', message: `no company with id ${input.companyId}` });
   }
-  if (typeof input.csvText !== 'string' || input.csvText.trim() === '') problem({ line: null, column: null, field: 'file', message: 'the file is empty' });
+  if (typeof input.csvText !== 'string' || input.csvText.trim() === '')
+    problem({ line: null, column: null, field: 'file', message: 'the file is empty' });
   if (problems.length) throw new RateImportError(problems, total);
 
   const estimated = Math.max(countLines(input.csvText) - 1, 1);
@@ -248,7 +274,8 @@ export async function checkRateSheet(db: Kysely<DB>, input: RateSheetInput): Pro
       throw STOP;
     }
     const before = total;
-    const at = (column: number, message: string) => problem({ line: lineNo, column: column + 1, field: header!.names[column] ?? null, message });
+    const at = (column: number, message: string) =>
+      problem({ line: lineNo, column: column + 1, field: header!.names[column] ?? null, message });
     if (record.length !== header.names.length) {
       problem({ line: lineNo, column: null, field: null, message: `${record.length} fields, the header has ${header.names.length}` });
       return;
@@ -343,7 +370,7 @@ export async function checkRateSheet(db: Kysely<DB>, input: RateSheetInput): Pro
       batch = emptyBatch();
       input.onProgress?.(lines, Math.max(estimated, lines), 'checking');
     }
-      };
+  };
   try {
     // In slices, a turn of the event loop between them: other requests go on meanwhile.
     await readCsvInSlices(input.csvText, { bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: 100_000 }, handle);
@@ -352,11 +379,17 @@ export async function checkRateSheet(db: Kysely<DB>, input: RateSheetInput): Pro
     if (err === STOP) {
       // a refused header or too many lines: the problems are recorded
     } else if (typeof e?.code === 'string' && e.code.startsWith('CSV_')) {
-      problem({ line: e.lines ?? null, column: null, field: null, message: `unreadable CSV: ${(e.message ?? '').replace(/\s*\n\s*/g, ' ')}` });
+      problem({
+        line: e.lines ?? null,
+        column: null,
+        field: null,
+        message: `unreadable CSV: ${(e.message ?? '').replace(/\s*\n\s*/g, ' ')}`,
+      });
     } else throw err;
   }
   if (!header && total === 0) problem({ line: null, column: null, field: 'file', message: 'the file is empty' });
-  if (header && lines === 0 && total === 0) problem({ line: 2, column: null, field: null, message: 'the file has a header but no rate lines' });
+  if (header && lines === 0 && total === 0)
+    problem({ line: 2, column: null, field: null, message: 'the file has a header but no rate lines' });
   if (total > 0) throw new RateImportError(problems, total);
   if (batch.line_no.length) batches.push(batch);
   const breaks = `{${header!.breaks.map((b) => b.kg).join(',')}}`;
@@ -371,11 +404,25 @@ export async function checkRateSheet(db: Kysely<DB>, input: RateSheetInput): Pro
  * (`alsoStore`): the sheet becomes searchable whole or not at all. When storing fails part-way,
  * what was stored is removed again.
  */
-export async function storeRateSheet(db: Kysely<DB>, checked: CheckedSheet, alsoStore?: RateSheetInput['alsoStore']): Promise<{ sheetId: number; lines: number }> {
+export async function storeRateSheet(
+  db: Kysely<DB>,
+  checked: CheckedSheet,
+  alsoStore?: RateSheetInput['alsoStore'],
+): Promise<{ sheetId: number; lines: number }> {
   const { input, options, batches, lines, breaks, now } = checked;
   const sheet = await db
     .insertInto('rate_sheets')
-    .values({ company_id: input.companyId, name: options.name, currency: options.currency, visibility: 'private', valid_from: HIDDEN.from, valid_to: HIDDEN.to, breaks, line_count: lines, created: now })
+    .values({
+      company_id: input.companyId,
+      name: options.name,
+      currency: options.currency,
+      visibility: 'private',
+      valid_from: HIDDEN.from,
+      valid_to: HIDDEN.to,
+      breaks,
+      line_count: lines,
+      created: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   try {
@@ -388,7 +435,11 @@ export async function storeRateSheet(db: Kysely<DB>, checked: CheckedSheet, also
     }
     const result = { sheetId: sheet.id, lines };
     await db.transaction().execute(async (trx) => {
-      await trx.updateTable('rate_sheets').set({ visibility: options.visibility, valid_from: options.validFrom, valid_to: options.validTo }).where('id', '=', sheet.id).execute();
+      await trx
+        .updateTable('rate_sheets')
+        .set({ visibility: options.visibility, valid_from: options.validFrom, valid_to: options.validTo })
+        .where('id', '=', sheet.id)
+        .execute();
       await alsoStore?.(trx, result);
     });
     await refreshStatistics(db, input.quickStatistics === true);
@@ -406,7 +457,10 @@ const DELETE_BATCH = 2000;
 
 async function removeSheet(db: Kysely<DB>, sheetId: number): Promise<void> {
   for (;;) {
-    const gone = await sql`delete from rate_lines where id in (select id from rate_lines where sheet_id = ${sheetId} limit ${DELETE_BATCH})`.execute(db);
+    const gone =
+      await sql`delete from rate_lines where id in (select id from rate_lines where sheet_id = ${sheetId} limit ${DELETE_BATCH})`.execute(
+        db,
+      );
     await nextTurn();
     if (Number(gone.numAffectedRows ?? 0) < DELETE_BATCH) break;
   }
@@ -422,7 +476,9 @@ const autovacuumOf = new WeakMap<object, boolean>();
 async function refreshStatistics(db: Kysely<DB>, quick: boolean): Promise<void> {
   let autovacuum = autovacuumOf.get(db);
   if (autovacuum === undefined) {
-    const { rows } = await sql<{ running: boolean }>`select exists (select 1 from pg_stat_activity where backend_type = 'autovacuum launcher') as running`.execute(db);
+    const { rows } = await sql<{
+      running: boolean;
+    }>`select exists (select 1 from pg_stat_activity where backend_type = 'autovacuum launcher') as running`.execute(db);
     autovacuum = rows[0]?.running === true;
     autovacuumOf.set(db, autovacuum);
   }

@@ -42,7 +42,11 @@ export function pricingEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/pricing/search/results',
-      doc: { summary: 'Search trucking rates between a postal area and an airport (stored; its id in searchEntity.id)', input: SEARCH_INPUT, data: SEARCH_RESULT_SCHEMA },
+      doc: {
+        summary: 'Search trucking rates between a postal area and an airport (stored; its id in searchEntity.id)',
+        input: SEARCH_INPUT,
+        data: SEARCH_RESULT_SCHEMA,
+      },
       handle: (ctx) => searchAndStore(ctx, { kind: 'company', companyId: ctx.caller.companyId }),
       page: (outcome, ctx) => (outcome.kind === 'ok' ? searchPage(ctx, outcome.data as never) : searchPage(ctx, null, outcome.message)),
     }),
@@ -66,7 +70,9 @@ export function pricingEndpoints(): Endpoint[] {
       },
       // Without search_id the page is the empty search form.
       page: (outcome, ctx) =>
-        outcome.kind === 'ok' ? searchPage(ctx, outcome.data as never) : searchPage(ctx, null, ctx.params.search_id === undefined ? undefined : outcome.message),
+        outcome.kind === 'ok'
+          ? searchPage(ctx, outcome.data as never)
+          : searchPage(ctx, null, ctx.params.search_id === undefined ? undefined : outcome.message),
     }),
     publicEndpoint({
       // Public search of one company's `public_search` sheets; stored without a company.
@@ -89,7 +95,10 @@ export function pricingEndpoints(): Endpoint[] {
       path: '/pricing/search/history',
       doc: {
         summary: 'The stored searches of the caller’s company, newest first',
-        input: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }),
+        input: Type.Object({
+          page: Type.Optional(Type.Integer({ minimum: 1 })),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+        }),
         data: Type.Object({ searches: Type.Array(SEARCH_RECORD_SCHEMA) }),
       },
       async handle(ctx) {
@@ -116,7 +125,11 @@ export function pricingEndpoints(): Endpoint[] {
         if (type === 'airport') {
           const airports = searchAirports(query.replace(/^airport:/i, ''), LOCATIONS_LIMIT);
           return ok({
-            locations: airports.map((a) => ({ value: airportText(a.iata), label: `${a.iata} – ${a.name}${a.city ? `, ${a.city}` : ''}`, country: a.country })),
+            locations: airports.map((a) => ({
+              value: airportText(a.iata),
+              label: `${a.iata} – ${a.name}${a.city ? `, ${a.city}` : ''}`,
+              country: a.country,
+            })),
           });
         }
         const text = query.replace(/^city:/i, '').trim();
@@ -130,7 +143,11 @@ export function pricingEndpoints(): Endpoint[] {
         if (!/^[A-Z0-9]{0,12}$/.test(postal) || (!country && postal.length < 2)) return ok({ locations: [] });
         const zones = await knownZones(ctx.db, ctx.caller.companyId, country, postal, LOCATIONS_LIMIT);
         return ok({
-          locations: zones.map((z) => ({ value: cityText(z.country, z.prefix), label: ctx.t('pv.postal_area', { zone: `${z.country}-${z.prefix}` }), country: z.country })),
+          locations: zones.map((z) => ({
+            value: cityText(z.country, z.prefix),
+            label: ctx.t('pv.postal_area', { zone: `${z.country}-${z.prefix}` }),
+            country: z.country,
+          })),
         });
       },
     }),
@@ -140,7 +157,11 @@ export function pricingEndpoints(): Endpoint[] {
       path: '/pricing/search/rate-search',
       doc: {
         summary: 'Feedback on a search result (not a search): thumbs up (1) or down (0)',
-        input: Type.Object({ search_id: Type.Integer({ minimum: 1 }), rating: Type.Union([Type.Literal(0), Type.Literal(1)]), rate_id: Type.Optional(Type.Integer({ minimum: 1 })) }),
+        input: Type.Object({
+          search_id: Type.Integer({ minimum: 1 }),
+          rating: Type.Union([Type.Literal(0), Type.Literal(1)]),
+          rate_id: Type.Optional(Type.Integer({ minimum: 1 })),
+        }),
         data: FEEDBACK_DATA,
       },
       async handle(ctx) {
@@ -157,8 +178,23 @@ export function pricingEndpoints(): Endpoint[] {
           if (!(await rateLineForBooking(ctx.db, ctx.caller.companyId, id))) return fail(ctx.t('pricing.rate_unknown'));
           rateId = id;
         }
-        const row = await insertFeedback(ctx.db, { searchId: search.id, companyId: ctx.caller.companyId, userId: ctx.caller.userId, rating, rateId, created: ctx.clock.now() });
-        return ok({ feedback: { id: row.id, search_id: row.search_id, rating: row.rating, rate_id: row.rate_id, created: ctx.clock.format(row.created) } });
+        const row = await insertFeedback(ctx.db, {
+          searchId: search.id,
+          companyId: ctx.caller.companyId,
+          userId: ctx.caller.userId,
+          rating,
+          rateId,
+          created: ctx.clock.now(),
+        });
+        return ok({
+          feedback: {
+            id: row.id,
+            search_id: row.search_id,
+            rating: row.rating,
+            rate_id: row.rate_id,
+            created: ctx.clock.format(row.created),
+          },
+        });
       },
     }),
   ];

@@ -72,9 +72,13 @@ export const SEARCH_RESULT_SCHEMA = Type.Object({
 export const SEARCH_INPUT = Type.Object({
   origin: Type.String({ description: 'airport:<IATA> or city:<CC>-<postal code>' }),
   destination: Type.String({ description: 'airport:<IATA> or city:<CC>-<postal code>; one side an airport' }),
-  weight: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.String()], { description: 'kg; without it the pieces’ weights add up' })),
+  weight: Type.Optional(
+    Type.Union([Type.Number({ minimum: 0 }), Type.String()], { description: 'kg; without it the pieces’ weights add up' }),
+  ),
   direction: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('export'), Type.Literal('import')], { default: 'auto' })),
-  allow_combinations: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)], { description: '1: two-leg combinations through a hub' })),
+  allow_combinations: Type.Optional(
+    Type.Union([Type.Literal(0), Type.Literal(1)], { description: '1: two-leg combinations through a hub' }),
+  ),
   pieces_json: Type.Optional(
     Type.Array(
       Type.Object({
@@ -103,7 +107,13 @@ export const LOCATIONS_DATA = Type.Object({
 });
 
 export const FEEDBACK_DATA = Type.Object({
-  feedback: Type.Object({ id: Type.Integer(), search_id: Type.Integer(), rating: Type.Integer(), rate_id: Type.Union([Type.Integer(), Type.Null()]), created: timestamp() }),
+  feedback: Type.Object({
+    id: Type.Integer(),
+    search_id: Type.Integer(),
+    rating: Type.Integer(),
+    rate_id: Type.Union([Type.Integer(), Type.Null()]),
+    created: timestamp(),
+  }),
 });
 
 export type RateOut = Static<typeof RATE_SCHEMA>;

@@ -98,9 +98,12 @@ function pricedLines(input: SearchInput, match: RawBuilder<unknown>, via: RawBui
  * needs a city origin, `import` a city destination (docs/decisions.md).
  */
 function directMatch(o: Location, d: Location, direction: SearchParams['direction']): RawBuilder<unknown> | null {
-  if (o.kind === 'city' && d.kind === 'airport') return direction === 'import' ? null : sql`${zoneMatch(o, KIND.CITY_TO_AIRPORT)} and l.airport = ${d.code}`;
-  if (o.kind === 'airport' && d.kind === 'city') return direction === 'export' ? null : sql`${zoneMatch(d, KIND.AIRPORT_TO_CITY)} and l.airport = ${o.code}`;
-  if (o.kind === 'airport' && d.kind === 'airport') return direction === 'auto' ? sql`${pairLines} and l.airport = ${o.code} and l.other_airport = ${d.code}` : null;
+  if (o.kind === 'city' && d.kind === 'airport')
+    return direction === 'import' ? null : sql`${zoneMatch(o, KIND.CITY_TO_AIRPORT)} and l.airport = ${d.code}`;
+  if (o.kind === 'airport' && d.kind === 'city')
+    return direction === 'export' ? null : sql`${zoneMatch(d, KIND.AIRPORT_TO_CITY)} and l.airport = ${o.code}`;
+  if (o.kind === 'airport' && d.kind === 'airport')
+    return direction === 'auto' ? sql`${pairLines} and l.airport = ${o.code} and l.other_airport = ${d.code}` : null;
   return null; // city to city: no line has two postal sides
 }
 
@@ -115,7 +118,20 @@ export async function searchDirect(db: Kysely<DB>, input: SearchInput): Promise<
   return rows;
 }
 
-const LEG_COLUMNS = ['id', 'sheet_id', 'company_id', 'company_name', 'origin', 'destination', 'transit_days', 'currency', 'rate_base', 'rate_fsc', 'rate_ssc', 'amount'] as const;
+const LEG_COLUMNS = [
+  'id',
+  'sheet_id',
+  'company_id',
+  'company_name',
+  'origin',
+  'destination',
+  'transit_days',
+  'currency',
+  'rate_base',
+  'rate_fsc',
+  'rate_ssc',
+  'amount',
+] as const;
 
 /** Two legs origin → via → destination, same currency, via neither end (§5); cheapest 50. */
 export async function searchCombinations(db: Kysely<DB>, input: SearchInput): Promise<CombinationRow[]> {
@@ -126,13 +142,15 @@ export async function searchCombinations(db: Kysely<DB>, input: SearchInput): Pr
   const notEnd = (via: RawBuilder<unknown>) => (ends.length ? sql`and ${via} <> all(${ends}::text[])` : sql``);
 
   const leg1Via = o.kind === 'city' ? sql`l.airport` : sql`l.other_airport`;
-  const leg1 = o.kind === 'city'
-    ? sql`${zoneMatch(o, KIND.CITY_TO_AIRPORT)} ${notEnd(leg1Via)}`
-    : sql`${pairLines} and l.airport = ${o.code} ${notEnd(leg1Via)}`;
+  const leg1 =
+    o.kind === 'city'
+      ? sql`${zoneMatch(o, KIND.CITY_TO_AIRPORT)} ${notEnd(leg1Via)}`
+      : sql`${pairLines} and l.airport = ${o.code} ${notEnd(leg1Via)}`;
   const leg2Via = sql`l.airport`;
-  const leg2 = d.kind === 'city'
-    ? sql`${zoneMatch(d, KIND.AIRPORT_TO_CITY)} ${notEnd(leg2Via)}`
-    : sql`${pairLines} and l.other_airport = ${d.code} ${notEnd(leg2Via)}`;
+  const leg2 =
+    d.kind === 'city'
+      ? sql`${zoneMatch(d, KIND.AIRPORT_TO_CITY)} ${notEnd(leg2Via)}`
+      : sql`${pairLines} and l.other_airport = ${d.code} ${notEnd(leg2Via)}`;
 
   const cols = (alias: string, prefix: string) => sql.raw(LEG_COLUMNS.map((c) => `${alias}.${c} as ${prefix}${c}`).join(', '));
   const { rows } = await sql<Record<string, unknown>>`
@@ -145,7 +163,8 @@ export async function searchCombinations(db: Kysely<DB>, input: SearchInput): Pr
     where ra.rn <= ${LEGS_PER_VIA} and rb.rn <= ${LEGS_PER_VIA}
     order by total, ra.transit_days + rb.transit_days nulls last, ra.id, rb.id
     limit ${MAX_COMBINATIONS}`.execute(db);
-  const leg = (row: Record<string, unknown>, prefix: string) => Object.fromEntries(LEG_COLUMNS.map((c) => [c, row[prefix + c]])) as unknown as RateRow;
+  const leg = (row: Record<string, unknown>, prefix: string) =>
+    Object.fromEntries(LEG_COLUMNS.map((c) => [c, row[prefix + c]])) as unknown as RateRow;
   return rows.map((r) => ({ via: airportText(r.via as string), legs: [leg(r, 'a_'), leg(r, 'b_')], amount: String(r.total) }));
 }
 
@@ -161,7 +180,14 @@ export interface SearchRecord {
 
 export async function insertSearch(
   db: Kysely<DB>,
-  row: { companyId: number | null; userId: number | null; publicCompanyId: number | null; params: SearchParams; resultCount: number; created: Date },
+  row: {
+    companyId: number | null;
+    userId: number | null;
+    publicCompanyId: number | null;
+    params: SearchParams;
+    resultCount: number;
+    created: Date;
+  },
 ): Promise<SearchRecord> {
   const inserted = await db
     .insertInto('pricing_searches')
@@ -207,7 +233,14 @@ export async function insertFeedback(
 ) {
   return db
     .insertInto('pricing_feedback')
-    .values({ search_id: row.searchId, company_id: row.companyId, user_id: row.userId, rating: row.rating, rate_id: row.rateId, created: row.created })
+    .values({
+      search_id: row.searchId,
+      company_id: row.companyId,
+      user_id: row.userId,
+      rating: row.rating,
+      rate_id: row.rateId,
+      created: row.created,
+    })
     .returning(['id', 'search_id', 'rating', 'rate_id', 'created'])
     .executeTakeFirstOrThrow();
 }
@@ -216,7 +249,13 @@ export async function insertFeedback(
  * Postal areas known to the exchange (zones of sheets the company may see) for autocomplete:
  * zones starting with the query, and zones the query's postal code falls in (its prefixes).
  */
-export async function knownZones(db: Kysely<DB>, companyId: number, country: string | null, postal: string, limit: number): Promise<{ country: string; prefix: string }[]> {
+export async function knownZones(
+  db: Kysely<DB>,
+  companyId: number,
+  country: string | null,
+  postal: string,
+  limit: number,
+): Promise<{ country: string; prefix: string }[]> {
   const prefixes = postalPrefixes(postal);
   const like = `${postal.replace(/[\\%_]/g, '\\$&')}%`;
   const { rows } = await sql<{ country: string; prefix: string }>`

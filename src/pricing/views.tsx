@@ -115,12 +115,28 @@ function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchEntity })
       <div class="form-grid">
         <label>
           {t('pv.origin')}
-          <input name="origin" required value={value(entity.origin)} list="locations" data-place="rate" autocomplete="off" placeholder="city:DE-60311" />
+          <input
+            name="origin"
+            required
+            value={value(entity.origin)}
+            list="locations"
+            data-place="rate"
+            autocomplete="off"
+            placeholder="city:DE-60311"
+          />
           <span class="hint">{t('pv.location.hint')}</span>
         </label>
         <label>
           {t('pv.destination')}
-          <input name="destination" required value={value(entity.destination)} list="locations" data-place="rate" autocomplete="off" placeholder="airport:FRA" />
+          <input
+            name="destination"
+            required
+            value={value(entity.destination)}
+            list="locations"
+            data-place="rate"
+            autocomplete="off"
+            placeholder="airport:FRA"
+          />
         </label>
         <label>
           {t('pv.weight')}
@@ -128,11 +144,19 @@ function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchEntity })
         </label>
         <label>
           {t('pv.direction')}
-          <Select name="direction" value={entity.direction ?? 'auto'} options={['auto', 'export', 'import'].map((d) => [d, t(`pv.direction.${d}`)])} />
+          <Select
+            name="direction"
+            value={entity.direction ?? 'auto'}
+            options={['auto', 'export', 'import'].map((d) => [d, t(`pv.direction.${d}`)])}
+          />
         </label>
         <label>
           {t('pv.search_type')}
-          <Select name="search_type" value={entity.search_type ?? 'standard'} options={['standard', 'uld'].map((d) => [d, t(`pv.search_type.${d}`)])} />
+          <Select
+            name="search_type"
+            value={entity.search_type ?? 'standard'}
+            options={['standard', 'uld'].map((d) => [d, t(`pv.search_type.${d}`)])}
+          />
         </label>
         <label>
           {t('pv.uld_count')}
@@ -148,11 +172,23 @@ function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchEntity })
         ))}
         <label>
           {t('pv.unit')}
-          <Select name="unitOfLength" value={entity.unitOfLength ?? 'cm'} options={[['cm', 'cm'], ['in', 'in']]} />
+          <Select
+            name="unitOfLength"
+            value={entity.unitOfLength ?? 'cm'}
+            options={[
+              ['cm', 'cm'],
+              ['in', 'in'],
+            ]}
+          />
         </label>
       </div>
       <label class="check">
-        <input type="checkbox" name="allow_combinations" value="1" checked={entity.allow_combinations === 1 || entity.allow_combinations === undefined} />
+        <input
+          type="checkbox"
+          name="allow_combinations"
+          value="1"
+          checked={entity.allow_combinations === 1 || entity.allow_combinations === undefined}
+        />
         {t('pv.combinations')}
       </label>
       <datalist id="locations" />
@@ -205,7 +241,14 @@ export function searchPage(ctx: Ctx<Caller>, result: (SearchResult & { searchEnt
   ];
   const combiColumns: Column<CombinationOut>[] = [
     { label: t('pv.col.via'), cell: (c) => zone(c.via) },
-    { label: t('pv.col.lane'), cell: (c) => <span class="wrap-text">{c.legs.map((l) => `${zone(l.origin)} → ${zone(l.destination)} (${l.company.name}, ${price(l.amount, l.currency)})`).join(' · ')}</span> },
+    {
+      label: t('pv.col.lane'),
+      cell: (c) => (
+        <span class="wrap-text">
+          {c.legs.map((l) => `${zone(l.origin)} → ${zone(l.destination)} (${l.company.name}, ${price(l.amount, l.currency)})`).join(' · ')}
+        </span>
+      ),
+    },
     { label: t('pv.col.days'), cell: (c) => c.transit_days ?? '–', numeric: true },
     { label: t('pv.col.amount'), cell: (c) => <strong>{price(c.amount, c.currency)}</strong>, numeric: true },
     { label: '', cell: (c) => <span class="toolbar">{c.legs.map((l, i) => book(l, i))}</span> },

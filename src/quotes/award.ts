@@ -1,7 +1,17 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { emitEvent } from '../freights/events.ts';
-import { bidParties, hasPendingBid, insertBid, lockBid, ownBid, ownBidFreight, reopenPendingBids, updateBid, type BidRow } from '../freights/bids.ts';
+import {
+  bidParties,
+  hasPendingBid,
+  insertBid,
+  lockBid,
+  ownBid,
+  ownBidFreight,
+  reopenPendingBids,
+  updateBid,
+  type BidRow,
+} from '../freights/bids.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { BidInput } from './fields.ts';
@@ -60,7 +70,12 @@ function isOpenForBids(f: FreightRow, now: Date): boolean {
  * failure or a deadlock means a concurrent transition won: the whole transaction is rolled back
  * and the caller is refused.
  */
-async function transition(db: Kysely<DB>, freightId: number, refusal: Refusal, work: (trx: Transaction<DB>) => Promise<Transition>): Promise<Transition> {
+async function transition(
+  db: Kysely<DB>,
+  freightId: number,
+  refusal: Refusal,
+  work: (trx: Transaction<DB>) => Promise<Transition>,
+): Promise<Transition> {
   try {
     return await db.transaction().execute(work);
   } catch (err) {
@@ -114,16 +129,16 @@ export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, in
       return { kind: 'done', bid: updated, freight, awarded: false };
     }
     const created = await insertBid(trx, {
-        ...values,
-        freight_id: freightId,
-        company_id: caller.companyId,
-        user_id: caller.userId,
-        display_company_id: caller.companyId,
-        status: 'open',
-        type: freight.company_id === caller.companyId ? 'selling' : 'buying',
-        deadline: freight.deadline,
-        created: now,
-      });
+      ...values,
+      freight_id: freightId,
+      company_id: caller.companyId,
+      user_id: caller.userId,
+      display_company_id: caller.companyId,
+      status: 'open',
+      type: freight.company_id === caller.companyId ? 'selling' : 'buying',
+      deadline: freight.deadline,
+      created: now,
+    });
     await emitEvent(trx, clock, { type: 'bid.created', freightId, bidId: created.id });
     return { kind: 'done', bid: created, freight, awarded: false };
   });
@@ -169,7 +184,13 @@ export async function confirmBid(db: Kysely<DB>, clock: Clock, caller: Caller, b
     // accepted already (impossible under the lock), the unique index stops here.
     const accepted = await updateBid(trx, bid.id, { owner_confirmed: true, bidder_confirmed: true, status: 'accepted', modified: now });
     await reopenPendingBids(trx, freight.id, bid.id, now);
-    const taken = await updateFreight(trx, freight.id, { status: 'taken', winner_id: bid.company_id, transport_company_id: bid.company_id, price: bid.amount!, modified: now });
+    const taken = await updateFreight(trx, freight.id, {
+      status: 'taken',
+      winner_id: bid.company_id,
+      transport_company_id: bid.company_id,
+      price: bid.amount!,
+      modified: now,
+    });
     await emitEvent(trx, clock, { type: 'bid.confirmed', freightId: freight.id, bidId: bid.id });
     await emitEvent(trx, clock, { type: 'freight.awarded', freightId: freight.id });
     return { kind: 'done', bid: accepted, freight: taken, awarded: true };

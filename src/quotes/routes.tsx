@@ -52,7 +52,8 @@ function readBidForm(ctx: Ctx<Caller>): BidFormState {
     }
     const value = readLocaleDecimal(raw, ctx.language);
     const money = value === undefined ? undefined : readMoney(value);
-    if (money === undefined || (key === 'amount' && Number(money) <= 0)) problems[key] = t(key === 'amount' ? 'quotes.form.amount' : 'quotes.form.component', { example });
+    if (money === undefined || (key === 'amount' && Number(money) <= 0))
+      problems[key] = t(key === 'amount' ? 'quotes.form.amount' : 'quotes.form.component', { example });
     else ctx.params[key] = value;
   }
   const currency = typeof ctx.params.currency_code === 'string' ? ctx.params.currency_code.trim() : '';
@@ -131,7 +132,11 @@ export function quoteEndpoints(): Endpoint[] {
     userEndpoint({
       method: 'POST',
       path: '/quotes/revoke/:id',
-      doc: { summary: 'Revoke the company’s own open or pending bid', path: { id: Type.Integer({ description: 'the bid id' }) }, data: BID_DATA },
+      doc: {
+        summary: 'Revoke the company’s own open or pending bid',
+        path: { id: Type.Integer({ description: 'the bid id' }) },
+        data: BID_DATA,
+      },
       async handle(ctx) {
         const id = readId(ctx.path.id);
         if (id === undefined) return notFound();

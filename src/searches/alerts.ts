@@ -29,7 +29,12 @@ export async function alertSavedSearches(trx: Db, clock: Clock, freightId: numbe
   const matched: SavedSearchRow[] = [];
   for (let i = 0; i < searches.length; i += BATCH) {
     const batch = searches.slice(i, i + BATCH);
-    const matches = await searchesMatching(trx, freightId, batch.map((s) => ({ search: () => readFreightSearch(s.params ?? {}, clock.zone), company: s.company_id })), now);
+    const matches = await searchesMatching(
+      trx,
+      freightId,
+      batch.map((s) => ({ search: () => readFreightSearch(s.params ?? {}, clock.zone), company: s.company_id })),
+      now,
+    );
     if (!matches) return 0;
     batch.forEach((s, k) => {
       if (matches[k]) matched.push(s);

@@ -55,7 +55,10 @@ export async function countLists(db: Kysely<DB>, companyId: number, now: Date, s
 
 /** The statement of countLists (the benchmark explains it): the freight lists' with the TMS lists' pieces. */
 export function countsQuery(db: Kysely<DB>, companyId: number, now: Date, search: FreightSearch) {
-  return freightCountsQuery(db, companyId, now, search, { notPlanned: notOnTourSql, counts: (c) => ({ f52: plannedOrdersCountSql(c), f53: toursCountSql(c) }) });
+  return freightCountsQuery(db, companyId, now, search, {
+    notPlanned: notOnTourSql,
+    counts: (c) => ({ f52: plannedOrdersCountSql(c), f53: toursCountSql(c) }),
+  });
 }
 
 function presentCounts(row: Record<string, unknown>): Record<string, number> {

@@ -55,7 +55,8 @@ addMessages('deu', {
   'searches.delete': 'Löschen',
   'searches.everything': 'alles',
   'notifications.title': 'Benachrichtigungen',
-  'notifications.none': 'Keine Benachrichtigungen. Schalten Sie die Benachrichtigung einer gespeicherten Suche ein, um von neuen passenden Frachten zu erfahren.',
+  'notifications.none':
+    'Keine Benachrichtigungen. Schalten Sie die Benachrichtigung einer gespeicherten Suche ein, um von neuen passenden Frachten zu erfahren.',
   'notifications.read_all': 'Alle als gelesen markieren',
   'notifications.marked': '{count} Benachrichtigungen als gelesen markiert.',
   'notifications.col.created': 'Wann',

@@ -17,7 +17,9 @@ export async function presentNotifications(rc: ReadContext, rows: NotificationRo
   const searchIds = [...new Set(rows.map((r) => r.search_id).filter((id): id is number => id !== null))];
   const [visible, searches] = await Promise.all([
     visibleFreights(rc.db, now, company, freightIds),
-    searchIds.length ? rc.db.selectFrom('saved_searches').selectAll().where('id', 'in', searchIds).where('user_id', '=', rc.caller.userId).execute() : [],
+    searchIds.length
+      ? rc.db.selectFrom('saved_searches').selectAll().where('id', 'in', searchIds).where('user_id', '=', rc.caller.userId).execute()
+      : [],
   ]);
   const presented = await presentMany(rc, visible);
   const routes = new Map(visible.map((v, i) => [v.row.id, presented[i]]));

@@ -2,7 +2,18 @@ import { FILTERS } from '../freights/lists.ts';
 import { readFreightSearch, searchToParams, SEARCH_PARAMS } from '../freights/search.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, type Answer, type Outcome, type Warning } from '../kernel/outcome.ts';
-import { DEFAULT_LIMIT, findById, isRecord, MAX_LIMIT, readFlag, readId, readInt, readIntWithin, readString, type Params } from '../kernel/params.ts';
+import {
+  DEFAULT_LIMIT,
+  findById,
+  isRecord,
+  MAX_LIMIT,
+  readFlag,
+  readId,
+  readInt,
+  readIntWithin,
+  readString,
+  type Params,
+} from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { countLists } from './counts.ts';
 import { SEARCH_DOCS } from './schema.ts';
@@ -79,8 +90,16 @@ async function addSearch(ctx: Ctx): Promise<Outcome<{ search: PresentedSearch }>
     if (flag === undefined) warnings.push({ field: 'alert', reason: 'not 0 or 1: 0 used' });
     alert = flag === 1;
   }
-  if ((await countSearches(ctx.db, ctx.caller.userId)) >= MAX_SAVED_SEARCHES) return fail(ctx.t('searches.too_many', { max: MAX_SAVED_SEARCHES }));
-  const row = await insertSearch(ctx.db, ctx.clock.now(), { userId: ctx.caller.userId, companyId: ctx.caller.companyId, name, filterId, params, alert });
+  if ((await countSearches(ctx.db, ctx.caller.userId)) >= MAX_SAVED_SEARCHES)
+    return fail(ctx.t('searches.too_many', { max: MAX_SAVED_SEARCHES }));
+  const row = await insertSearch(ctx.db, ctx.clock.now(), {
+    userId: ctx.caller.userId,
+    companyId: ctx.caller.companyId,
+    name,
+    filterId,
+    params,
+    alert,
+  });
   return ok({ search: presentSearch(row, ctx.clock) }, withWarnings(warnings));
 }
 
@@ -161,7 +180,10 @@ export function searchEndpoints(): Endpoint[] {
       path: '/searches/edit/:id',
       doc: SEARCH_DOCS.edit,
       handle: editSearch,
-      page: (outcome, ctx) => ({ ...back('/searches/index')(outcome, ctx), message: outcome.kind === 'ok' ? ctx.t('searches.updated') : outcome.message }),
+      page: (outcome, ctx) => ({
+        ...back('/searches/index')(outcome, ctx),
+        message: outcome.kind === 'ok' ? ctx.t('searches.updated') : outcome.message,
+      }),
     }),
     userEndpoint({
       method: 'POST',
@@ -171,7 +193,10 @@ export function searchEndpoints(): Endpoint[] {
         const row = await findById(ctx.path.id, (id) => deleteSearch(ctx.db, ctx.caller.userId, id));
         return row ? ok({ search: presentSearch(row, ctx.clock) }) : notFound();
       },
-      page: (outcome, ctx) => ({ ...back('/searches/index')(outcome, ctx), message: outcome.kind === 'ok' ? ctx.t('searches.deleted') : outcome.message }),
+      page: (outcome, ctx) => ({
+        ...back('/searches/index')(outcome, ctx),
+        message: outcome.kind === 'ok' ? ctx.t('searches.deleted') : outcome.message,
+      }),
     }),
     userEndpoint({
       method: 'GET',
@@ -220,7 +245,10 @@ export function searchEndpoints(): Endpoint[] {
         const rows = await markRead(ctx.db, ctx.caller.userId, ctx.clock.now());
         return ok({ read: rows.length });
       },
-      page: (outcome, ctx) => ({ redirect: '/notifications/index', message: ctx.t('notifications.marked', { count: outcome.kind === 'ok' ? outcome.data.read : 0 }) }),
+      page: (outcome, ctx) => ({
+        redirect: '/notifications/index',
+        message: ctx.t('notifications.marked', { count: outcome.kind === 'ok' ? outcome.data.read : 0 }),
+      }),
     }),
     userEndpoint({
       // A notification's link on the page: marks it read and opens the freight.
@@ -233,7 +261,10 @@ export function searchEndpoints(): Endpoint[] {
         await markRead(ctx.db, ctx.caller.userId, ctx.clock.now(), found.id);
         return ok({ route_id: found.freight_id });
       },
-      page: (outcome) => (outcome.kind === 'ok' ? { redirect: `/freights/view/${outcome.data.route_id}` } : { redirect: '/notifications/index', ok: false, message: outcome.message }),
+      page: (outcome) =>
+        outcome.kind === 'ok'
+          ? { redirect: `/freights/view/${outcome.data.route_id}` }
+          : { redirect: '/notifications/index', ok: false, message: outcome.message },
     }),
   ];
 }

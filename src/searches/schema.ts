@@ -4,10 +4,9 @@ import { timestamp } from '../kernel/fields.ts';
 
 /** Counts, saved searches and notifications (decisions.md §7), for the API description. */
 
-const PARAMS = Type.Object(
-  Object.fromEntries(Object.keys(SEARCH_INPUT_PROPERTIES).map((k) => [k, Type.Optional(Type.String())])),
-  { description: 'the search parameters, normalised as the lists read them (strings)' },
-);
+const PARAMS = Type.Object(Object.fromEntries(Object.keys(SEARCH_INPUT_PROPERTIES).map((k) => [k, Type.Optional(Type.String())])), {
+  description: 'the search parameters, normalised as the lists read them (strings)',
+});
 
 export const SAVED_SEARCH_SCHEMA = Type.Object(
   {
@@ -23,7 +22,10 @@ export const SAVED_SEARCH_SCHEMA = Type.Object(
   { $id: 'SavedSearch', description: 'A load search saved by a user' },
 );
 
-const NAMED_SEARCH = Type.Union([SAVED_SEARCH_SCHEMA, Type.Object({ id: Type.Null(), name: Type.String() }, { description: 'a search deleted since' })]);
+const NAMED_SEARCH = Type.Union([
+  SAVED_SEARCH_SCHEMA,
+  Type.Object({ id: Type.Null(), name: Type.String() }, { description: 'a search deleted since' }),
+]);
 
 export const NOTIFICATION_SCHEMA = Type.Object(
   {
@@ -34,7 +36,9 @@ export const NOTIFICATION_SCHEMA = Type.Object(
     read_at: Type.Union([timestamp(), Type.Null()]),
     search: NAMED_SEARCH,
     search_id: Type.Union([Type.Integer(), Type.Null()]),
-    route: Type.Union([Type.Ref('Freight'), Type.Null()], { description: 'the freight as the user may see it now; null once it is no longer visible' }),
+    route: Type.Union([Type.Ref('Freight'), Type.Null()], {
+      description: 'the freight as the user may see it now; null once it is no longer visible',
+    }),
     route_id: Type.Integer(),
   },
   { $id: 'Notification', description: 'A saved search’s alert: a freight that entered the market and matches' },
@@ -56,17 +60,38 @@ export const SEARCH_DOCS = {
     input: Type.Object(SEARCH_INPUT_PROPERTIES),
     data: Type.Object({ counts: Type.Record(Type.String(), Type.Integer()) }),
   },
-  add: { summary: 'Save a load search (with alert = 1: notify of new matching market freights)', input: SEARCH_INPUT, data: Type.Object({ search: SAVED_SEARCH_SCHEMA }) },
+  add: {
+    summary: 'Save a load search (with alert = 1: notify of new matching market freights)',
+    input: SEARCH_INPUT,
+    data: Type.Object({ search: SAVED_SEARCH_SCHEMA }),
+  },
   index: { summary: 'The caller’s saved searches', data: Type.Object({ searches: Type.Array(SAVED_SEARCH_SCHEMA) }) },
-  edit: { summary: 'Change a saved search (only sent fields)', path: ID, input: Type.Partial(SEARCH_INPUT), data: Type.Object({ search: SAVED_SEARCH_SCHEMA }) },
+  edit: {
+    summary: 'Change a saved search (only sent fields)',
+    path: ID,
+    input: Type.Partial(SEARCH_INPUT),
+    data: Type.Object({ search: SAVED_SEARCH_SCHEMA }),
+  },
   delete: { summary: 'Delete a saved search (another user’s: 404)', path: ID, data: Type.Object({ search: SAVED_SEARCH_SCHEMA }) },
   notifications: {
     summary: 'The caller’s notifications, newest first, and how many are unread',
     tag: 'notifications',
-    input: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })), unread: Type.Optional(Type.Integer({ enum: [0, 1] })) }),
+    input: Type.Object({
+      page: Type.Optional(Type.Integer({ minimum: 1 })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+      unread: Type.Optional(Type.Integer({ enum: [0, 1] })),
+    }),
     data: Type.Object({ notifications: Type.Array(NOTIFICATION_SCHEMA), unread: Type.Integer() }),
   },
-  unread: { summary: 'How many of the caller’s notifications are unread', tag: 'notifications', data: Type.Object({ unread: Type.Integer() }) },
+  unread: {
+    summary: 'How many of the caller’s notifications are unread',
+    tag: 'notifications',
+    data: Type.Object({ unread: Type.Integer() }),
+  },
   read: { summary: 'Mark a notification read', tag: 'notifications', path: ID, data: Type.Object({ notification: NOTIFICATION_SCHEMA }) },
-  readAll: { summary: 'Mark all of the caller’s notifications read', tag: 'notifications', data: Type.Object({ read: Type.Integer({ description: 'how many were unread' }) }) },
+  readAll: {
+    summary: 'Mark all of the caller’s notifications read',
+    tag: 'notifications',
+    data: Type.Object({ read: Type.Integer({ description: 'how many were unread' }) }),
+  },
 };

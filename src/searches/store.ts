@@ -18,14 +18,27 @@ export interface NewSavedSearch {
 }
 
 export async function countSearches(db: Db, userId: number): Promise<number> {
-  const row = await db.selectFrom('saved_searches').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('saved_searches')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 export async function insertSearch(db: Db, now: Date, s: NewSavedSearch): Promise<SavedSearchRow> {
   return db
     .insertInto('saved_searches')
-    .values({ user_id: s.userId, company_id: s.companyId, name: s.name, filter_id: s.filterId, params: JSON.stringify(s.params), alert: s.alert, created: now, modified: now })
+    .values({
+      user_id: s.userId,
+      company_id: s.companyId,
+      name: s.name,
+      filter_id: s.filterId,
+      params: JSON.stringify(s.params),
+      alert: s.alert,
+      created: now,
+      modified: now,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -34,7 +47,13 @@ export async function searchesOf(db: Db, userId: number): Promise<SavedSearchRow
   return db.selectFrom('saved_searches').selectAll().where('user_id', '=', userId).orderBy('name').orderBy('id').execute();
 }
 
-export async function updateSearch(db: Db, userId: number, id: number, now: Date, values: Partial<Pick<NewSavedSearch, 'name' | 'filterId' | 'params' | 'alert'>>): Promise<SavedSearchRow | undefined> {
+export async function updateSearch(
+  db: Db,
+  userId: number,
+  id: number,
+  now: Date,
+  values: Partial<Pick<NewSavedSearch, 'name' | 'filterId' | 'params' | 'alert'>>,
+): Promise<SavedSearchRow | undefined> {
   return db
     .updateTable('saved_searches')
     .set({
@@ -58,7 +77,10 @@ export async function deleteSearch(db: Db, userId: number, id: number): Promise<
  * The alerting searches of companies other than the owner that the freight's visibility admits
  * (decisions.md §4: >= 0 everyone, -2 the whitelist, -1 nobody else).
  */
-export async function alertingSearches(db: Db, freight: { company_id: number; visibility: number; whitelist: number[] }): Promise<SavedSearchRow[]> {
+export async function alertingSearches(
+  db: Db,
+  freight: { company_id: number; visibility: number; whitelist: number[] },
+): Promise<SavedSearchRow[]> {
   if (freight.visibility === -1 || freight.visibility < -2) return [];
   if (freight.visibility === -2 && !freight.whitelist.length) return [];
   return db
@@ -72,17 +94,33 @@ export async function alertingSearches(db: Db, freight: { company_id: number; vi
 }
 
 /** Notifications for users (one per user and freight); answers those written (not already there). */
-export async function insertNotifications(db: Db, rows: Array<{ userId: number; searchId: number; searchName: string; freightId: number; created: Date }>): Promise<NotificationRow[]> {
+export async function insertNotifications(
+  db: Db,
+  rows: Array<{ userId: number; searchId: number; searchName: string; freightId: number; created: Date }>,
+): Promise<NotificationRow[]> {
   if (!rows.length) return [];
   return db
     .insertInto('notifications')
-    .values(rows.map((r) => ({ user_id: r.userId, type: 'freight.matched', search_id: r.searchId, search_name: r.searchName, freight_id: r.freightId, created: r.created })))
+    .values(
+      rows.map((r) => ({
+        user_id: r.userId,
+        type: 'freight.matched',
+        search_id: r.searchId,
+        search_name: r.searchName,
+        freight_id: r.freightId,
+        created: r.created,
+      })),
+    )
     .onConflict((oc) => oc.columns(['user_id', 'freight_id']).doNothing())
     .returningAll()
     .execute();
 }
 
-export async function notificationsOf(db: Db, userId: number, options: { limit: number; offset: number; unreadOnly: boolean }): Promise<NotificationRow[]> {
+export async function notificationsOf(
+  db: Db,
+  userId: number,
+  options: { limit: number; offset: number; unreadOnly: boolean },
+): Promise<NotificationRow[]> {
   return db
     .selectFrom('notifications')
     .selectAll()

@@ -61,7 +61,9 @@ export function notificationsPage(ctx: Ctx<Caller>, data: { notifications: Notif
         <div class="toolbar">
           <h1>{t('notifications.title')}</h1>
           <span class="spacer" />
-          {data.unread > 0 && <PostButton action="/notifications/read" label={t('notifications.read_all')} csrf={csrf} variant="secondary" />}
+          {data.unread > 0 && (
+            <PostButton action="/notifications/read" label={t('notifications.read_all')} csrf={csrf} variant="secondary" />
+          )}
           <a href="/searches/index">{t('nav.searches')}</a>
         </div>
         <DataTable
@@ -69,14 +71,24 @@ export function notificationsPage(ctx: Ctx<Caller>, data: { notifications: Notif
           empty={t('notifications.none')}
           rows={data.notifications}
           columns={[
-            { label: t('notifications.col.created'), cell: (n) => [n.created, n.read ? null : <span class="badge open">{t('notifications.new')}</span>] },
-            { label: t('notifications.col.search'), cell: (n) => ('url' in n.search && n.search.url ? <a href={n.search.url}>{n.search.name}</a> : n.search.name) },
+            {
+              label: t('notifications.col.created'),
+              cell: (n) => [n.created, n.read ? null : <span class="badge open">{t('notifications.new')}</span>],
+            },
+            {
+              label: t('notifications.col.search'),
+              cell: (n) => ('url' in n.search && n.search.url ? <a href={n.search.url}>{n.search.name}</a> : n.search.name),
+            },
             {
               label: t('notifications.col.freight'),
               cell: (n) =>
-                n.route ? <a href={`/notifications/open/${n.id}`}>{`${n.route.f_from} → ${n.route.f_to} · ${n.route.display_id}`}</a> : <span class="muted">{t('notifications.gone')}</span>,
+                n.route ? (
+                  <a href={`/notifications/open/${n.id}`}>{`${n.route.f_from} → ${n.route.f_to} · ${n.route.display_id}`}</a>
+                ) : (
+                  <span class="muted">{t('notifications.gone')}</span>
+                ),
             },
-            { label: t('fv.col.weight'), cell: (n) => (n.route?.weight ?? '–'), numeric: true },
+            { label: t('fv.col.weight'), cell: (n) => n.route?.weight ?? '–', numeric: true },
             { label: t('fv.col.etd'), cell: (n) => n.route?.f_etd ?? '–' },
           ]}
         />

@@ -26,7 +26,9 @@ export function wholeUp(value: unknown): number | null {
 export function chargeableKg(row: Pick<FreightRow, 'weight' | 'weight_volume'>): number | null {
   const values = [decimalOf(row.weight), decimalOf(row.weight_volume)].filter((d): d is Decimal => d !== null);
   if (values.length === 0) return null;
-  return Decimal.max(...values).ceil().toNumber();
+  return Decimal.max(...values)
+    .ceil()
+    .toNumber();
 }
 
 export function capacityCbm(refs: unknown): number | null {

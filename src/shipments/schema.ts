@@ -33,5 +33,11 @@ export const SHIPMENT_DOCS = {
     data: Type.Object({ routes: Type.Array(SHIPMENT_SCHEMA) }),
     preview: true,
   },
-  view: { summary: 'One shipment', path: { id: Type.Integer() }, data: Type.Object({ route: SHIPMENT_SCHEMA }), answers: { 404: 'Shipment not found or access denied.' }, preview: true },
+  view: {
+    summary: 'One shipment',
+    path: { id: Type.Integer() },
+    data: Type.Object({ route: SHIPMENT_SCHEMA }),
+    answers: { 404: 'Shipment not found or access denied.' },
+    preview: true,
+  },
 };

@@ -11,7 +11,13 @@ import { presentShipment, type Shipment } from './present.ts';
  * A page of a freight list as Shipments, or null for an id that is no freight list: the freights
  * module's own list query (membership, order, visibility and masking).
  */
-export async function freightListShipments(db: Kysely<DB>, clock: Clock, caller: Caller, filterId: number, paging: Paging): Promise<Shipment[] | null> {
+export async function freightListShipments(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  filterId: number,
+  paging: Paging,
+): Promise<Shipment[] | null> {
   const items = await listFreights({ db, clock, caller }, filterId, paging);
   return items ? items.map(({ row, role }) => presentShipment(row, role)) : null;
 }
@@ -20,7 +26,12 @@ export async function freightListShipments(db: Kysely<DB>, clock: Clock, caller:
  * The Shipments among `ids` the caller may see now (decisions.md §4), by id. Freights that are
  * missing or not visible are absent from the map. One query whatever the number of ids.
  */
-export async function visibleShipments(db: Kysely<DB>, clock: Clock, caller: Caller, ids: readonly number[]): Promise<Map<number, Shipment>> {
+export async function visibleShipments(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  ids: readonly number[],
+): Promise<Map<number, Shipment>> {
   const out = new Map<number, Shipment>();
   if (ids.length === 0) return out;
   // Effective statuses (expiry computed from the deadline, lifecycle.ts), one statement.

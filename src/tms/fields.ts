@@ -30,6 +30,7 @@ export function readTourDate(value: unknown): Read<string | null> {
   if (text === '') return { ok: true, value: null };
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
-  if (!m || !d || d.toISOString().slice(0, 10) !== text) return { ok: false, reason: 'tms.date_invalid', vars: { value: text.slice(0, 30) } };
+  if (!m || !d || d.toISOString().slice(0, 10) !== text)
+    return { ok: false, reason: 'tms.date_invalid', vars: { value: text.slice(0, 30) } };
   return { ok: true, value: text };
 }

@@ -20,7 +20,10 @@ export type TourShipment = Shipment & { tour_id?: number | null };
 
 /** A tour as answered by the tour endpoints and list 53: its shipments in tour order. */
 export async function presentTours(db: Kysely<DB>, clock: Clock, caller: Caller, tours: TourRow[]) {
-  const ids = await tourFreightIds(db, tours.map((t) => t.id));
+  const ids = await tourFreightIds(
+    db,
+    tours.map((t) => t.id),
+  );
   const shipments = await visibleShipments(db, clock, caller, [...ids.values()].flat());
   return tours.map((t) => {
     const routeIds = ids.get(t.id) ?? [];
@@ -41,7 +44,13 @@ export async function presentTours(db: Kysely<DB>, clock: Clock, caller: Caller,
  * 51 won orders of the caller's company (winner, status taken) on no tour; 52 freights on the
  * company's tours (Shipments with `tour_id`); 53 the company's tours. Null: not a TMS list.
  */
-export async function tmsList(db: Kysely<DB>, clock: Clock, caller: Caller, filterId: number, paging: Paging): Promise<TourView[] | TourShipment[] | null> {
+export async function tmsList(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  filterId: number,
+  paging: Paging,
+): Promise<TourView[] | TourShipment[] | null> {
   const c = caller.companyId;
   if (filterId === 53) {
     const tours = await db
@@ -60,14 +69,25 @@ export async function tmsList(db: Kysely<DB>, clock: Clock, caller: Caller, filt
 }
 
 /** Lists 51 (won orders on no tour) and 52 (freights on the company's tours) as Shipments. */
-export async function tmsShipments(db: Kysely<DB>, clock: Clock, caller: Caller, filterId: 51 | 52, paging: Paging): Promise<TourShipment[]> {
+export async function tmsShipments(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  filterId: 51 | 52,
+  paging: Paging,
+): Promise<TourShipment[]> {
   const c = caller.companyId;
   const onTour = { tour_id: tourOfSql(sql`freights.id`) };
   const rows =
     filterId === 51
       ? await freightIdPage(db, paging, (eb) => eb.and([isWonOrder(eb, c), notOnTourSql(sql`freights.id`)]), onTour)
       : await freightIdPage(db, paging, () => onToursOfSql(sql`freights.id`, c), onTour);
-  const shipments = await visibleShipments(db, clock, caller, rows.map((r) => r.id));
+  const shipments = await visibleShipments(
+    db,
+    clock,
+    caller,
+    rows.map((r) => r.id),
+  );
   return rows.flatMap((r): TourShipment[] => {
     const s = shipments.get(r.id);
     if (!s) return [];
@@ -83,5 +103,10 @@ export const tmsShipmentList: ShipmentList = (ctx, filterId, paging) => tmsList(
  * (freightEndpoints, otherLists).
  */
 export function tmsFreightLists(): ReadonlyMap<number, ExternalList> {
-  return new Map(TMS_LISTS.map((id): [number, ExternalList] => [id, async (rc, paging) => (await tmsList(rc.db, rc.clock, rc.caller, id, paging)) ?? []]));
+  return new Map(
+    TMS_LISTS.map((id): [number, ExternalList] => [
+      id,
+      async (rc, paging) => (await tmsList(rc.db, rc.clock, rc.caller, id, paging)) ?? [],
+    ]),
+  );
 }

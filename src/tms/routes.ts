@@ -40,10 +40,14 @@ export function tmsEndpoints(): Endpoint[] {
       async handle(ctx) {
         const name = readTourName(ctx.params.name);
         const date = readTourDate(ctx.params.date);
-        const routeIds = ctx.params.route_ids === undefined ? ({ ok: true, value: [] as number[] } as const) : readRouteIds(ctx.params.route_ids);
+        const routeIds =
+          ctx.params.route_ids === undefined ? ({ ok: true, value: [] as number[] } as const) : readRouteIds(ctx.params.route_ids);
         const refused = firstRefusal(ctx, name, date, routeIds);
         if (refused || !name.ok || !date.ok || !routeIds.ok) return refused!;
-        return answer(ctx, await createTour(ctx.db, ctx.clock.now(), ctx.caller, { name: name.value, date: date.value, routeIds: routeIds.value }));
+        return answer(
+          ctx,
+          await createTour(ctx.db, ctx.clock.now(), ctx.caller, { name: name.value, date: date.value, routeIds: routeIds.value }),
+        );
       },
       page: tourAdded,
     }),
@@ -86,7 +90,9 @@ export function tmsEndpoints(): Endpoint[] {
         return tour ? answer(ctx, { kind: 'ok', tour }) : notFound();
       },
       page: async (outcome, ctx) =>
-        outcome.kind === 'ok' ? tourPage(ctx, outcome.data.tour, await unplannedOrders(ctx)) : { redirect: '/freights/enlist/53', ok: false, message: outcome.message },
+        outcome.kind === 'ok'
+          ? tourPage(ctx, outcome.data.tour, await unplannedOrders(ctx))
+          : { redirect: '/freights/enlist/53', ok: false, message: outcome.message },
     }),
     userEndpoint({
       method: 'POST',

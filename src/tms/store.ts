@@ -24,7 +24,13 @@ export interface TourInput {
  * delivered one can stay). The freight rows are locked in id order first: two tours planning
  * the same freight at once serialise, and the second sees the first's plan and is refused.
  */
-async function planFreights(trx: Transaction<DB>, caller: Caller, tourId: number, routeIds: number[], now: Date): Promise<TourResult | null> {
+async function planFreights(
+  trx: Transaction<DB>,
+  caller: Caller,
+  tourId: number,
+  routeIds: number[],
+  now: Date,
+): Promise<TourResult | null> {
   if (routeIds.length > 0) {
     const sorted = [...routeIds].sort((a, b) => a - b);
     const rows = await lockFreights(trx, sorted);
@@ -43,7 +49,9 @@ async function planFreights(trx: Transaction<DB>, caller: Caller, tourId: number
   if (routeIds.length > 0) {
     await trx
       .insertInto('tour_freights')
-      .values(routeIds.map((freight_id, position) => ({ freight_id, tour_id: tourId, company_id: caller.companyId, position, created: now })))
+      .values(
+        routeIds.map((freight_id, position) => ({ freight_id, tour_id: tourId, company_id: caller.companyId, position, created: now })),
+      )
       .execute();
   }
   return null;
@@ -84,7 +92,13 @@ export function createTour(db: Kysely<DB>, now: Date, caller: Caller, input: Req
 export function editTour(db: Kysely<DB>, now: Date, caller: Caller, id: number, input: TourInput): Promise<TourResult> {
   return refusable(() =>
     db.transaction().execute(async (trx) => {
-      const tour = await trx.selectFrom('tours').selectAll().where('id', '=', id).where('company_id', '=', caller.companyId).forUpdate().executeTakeFirst();
+      const tour = await trx
+        .selectFrom('tours')
+        .selectAll()
+        .where('id', '=', id)
+        .where('company_id', '=', caller.companyId)
+        .forUpdate()
+        .executeTakeFirst();
       if (!tour) return { kind: 'not_found' };
       if (input.routeIds) {
         const refused = await planFreights(trx, caller, id, input.routeIds, now);
@@ -113,7 +127,13 @@ export async function findTour(db: Kysely<DB>, caller: Caller, id: number): Prom
 export async function tourFreightIds(db: Kysely<DB>, tourIds: number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(tourIds.map((id) => [id, []]));
   if (tourIds.length === 0) return out;
-  const rows = await db.selectFrom('tour_freights').select(['tour_id', 'freight_id']).where('tour_id', 'in', tourIds).orderBy('tour_id').orderBy('position').execute();
+  const rows = await db
+    .selectFrom('tour_freights')
+    .select(['tour_id', 'freight_id'])
+    .where('tour_id', 'in', tourIds)
+    .orderBy('tour_id')
+    .orderBy('position')
+    .execute();
   for (const r of rows) out.get(r.tour_id)!.push(r.freight_id);
   return out;
 }

@@ -111,7 +111,11 @@ function shipmentColumns(t: Translate, pick: boolean, language = 'eng'): Column<
     { label: t('tmv.col.weight'), cell: (s) => formatNumber(s.weight, language) || '–', numeric: true },
     { label: t('tmv.col.capacity'), cell: (s) => text(s.capacity), numeric: true },
   ];
-  if (pick) columns.unshift({ label: '', cell: (s) => <input type="checkbox" name="route_ids[]" value={String(s.id)} aria-label={`${t('tmv.col.freight')} ${s.id}`} /> });
+  if (pick)
+    columns.unshift({
+      label: '',
+      cell: (s) => <input type="checkbox" name="route_ids[]" value={String(s.id)} aria-label={`${t('tmv.col.freight')} ${s.id}`} />,
+    });
   return columns;
 }
 

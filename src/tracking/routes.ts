@@ -28,7 +28,15 @@ export function trackingEndpoints(): Endpoint[] {
           tracking: Type.Object({
             awb: Type.String(),
             valid: Type.Boolean({ description: 'the check digit holds' }),
-            events: Type.Array(Type.Object({ code: Type.String(), time: Type.Union([Type.String(), Type.Null()]), location: Type.Union([Type.String(), Type.Null()]), flight_number: Type.Union([Type.String(), Type.Null()]) }), { description: 'oldest first' }),
+            events: Type.Array(
+              Type.Object({
+                code: Type.String(),
+                time: Type.Union([Type.String(), Type.Null()]),
+                location: Type.Union([Type.String(), Type.Null()]),
+                flight_number: Type.Union([Type.String(), Type.Null()]),
+              }),
+              { description: 'oldest first' },
+            ),
           }),
         }),
       },
@@ -40,7 +48,12 @@ export function trackingEndpoints(): Endpoint[] {
         const awb = normaliseAwb(query, fullstring ? 'space' : 'non-digits');
         if (!awb) return ok({ tracking: { awb: query.trim(), valid: false, events: [] } });
         const rows = await eventsOfCompanies(ctx.db, awb, await involvedCompanies(ctx.db, awb));
-        const events = rows.map((r) => ({ code: r.code, time: ctx.clock.format(r.event_time), location: r.location, flight_number: r.flight_number }));
+        const events = rows.map((r) => ({
+          code: r.code,
+          time: ctx.clock.format(r.event_time),
+          location: r.location,
+          flight_number: r.flight_number,
+        }));
         return ok({ tracking: { awb, valid: awbCheckDigitValid(awb), events } });
       },
     }),

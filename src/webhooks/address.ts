@@ -25,7 +25,9 @@ function literal(hostname: string): string | null {
   return net.isIP(bare) ? bare : null;
 }
 
-export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: 'url_invalid' | 'url_scheme' | 'url_credentials' | 'url_private' | 'url_unresolvable' };
+export type UrlCheck =
+  | { ok: true; url: URL }
+  | { ok: false; reason: 'url_invalid' | 'url_scheme' | 'url_credentials' | 'url_private' | 'url_unresolvable' };
 
 /** The shape of a webhook URL: absolute http/https, no user:password, bounded length. */
 export function parseWebhookUrl(text: string): UrlCheck {
@@ -90,7 +92,8 @@ export function guardedLookup(hostname: string, options: dns.LookupOptions, call
     if (err) return callback(err, '');
     const list = addresses as dns.LookupAddress[];
     const bad = list.find((a) => !isPublicAddress(a.address));
-    if (bad || !list.length) return callback(new AddressRefused(`${hostname} resolves to ${bad?.address ?? 'nothing'}, not a public address`), '');
+    if (bad || !list.length)
+      return callback(new AddressRefused(`${hostname} resolves to ${bad?.address ?? 'nothing'}, not a public address`), '');
     if (options.all) return callback(null, list);
     callback(null, list[0]!.address, list[0]!.family);
   });

@@ -82,7 +82,14 @@ export function retryDelayMs(settings: WebhookSettings, attempt: number): number
 }
 
 /** Records an attempt's outcome, unless the row moved on (its lease expired and it was claimed again). */
-export async function recordAttempt(db: Kysely<DB>, settings: WebhookSettings, job: Job, started: Date, result: SendResult, now: Date): Promise<void> {
+export async function recordAttempt(
+  db: Kysely<DB>,
+  settings: WebhookSettings,
+  job: Job,
+  started: Date,
+  result: SendResult,
+  now: Date,
+): Promise<void> {
   const success = result.status !== null && result.status >= 200 && result.status < 300;
   const delay = success ? null : retryDelayMs(settings, job.attempts);
   const nextRetry = delay === null ? null : new Date(now.getTime() + delay);
@@ -215,7 +222,11 @@ export class WebhookDispatcher {
     const started = clock.now();
     try {
       const headers = signedHeaders(job.secret, job.event_id, started, job.body);
-      const result = await postWebhook(job.url, job.body, headers, { timeoutMs: settings.timeoutMs, publicOnly: this.deps.publicOnly, signal: this.abort.signal });
+      const result = await postWebhook(job.url, job.body, headers, {
+        timeoutMs: settings.timeoutMs,
+        publicOnly: this.deps.publicOnly,
+        signal: this.abort.signal,
+      });
       await recordAttempt(db, settings, job, started, result, clock.now());
     } catch (err) {
       // Recording failed (database gone while stopping): the lease expires and the attempt is retried.

@@ -28,7 +28,8 @@ export function readWebhookInput(params: Params): WebhookInput {
   const events: string[] = [];
   for (const item of list) {
     const type = typeof item === 'string' ? item.trim() : undefined;
-    if (type === undefined || type.length > 50) return { kind: 'invalid', key: 'webhooks.event_unknown', vars: { type: String(item).slice(0, 50) } };
+    if (type === undefined || type.length > 50)
+      return { kind: 'invalid', key: 'webhooks.event_unknown', vars: { type: String(item).slice(0, 50) } };
     if (type === '') continue;
     if (type !== '*' && !isEventType(type)) return { kind: 'invalid', key: 'webhooks.event_unknown', vars: { type } };
     if (!events.includes(type)) events.push(type);

@@ -43,7 +43,11 @@ export async function announce(db: Db, clock: Clock, type: string, plan: () => P
     if (hooks.has(p.companyId)) wanted.push({ companyId: p.companyId, freightId: p.freightId, data: await p.data() });
   }
   const written = await insertEvents(db, clock, type, wanted);
-  await enqueueDeliveries(db, clock.now(), written.flatMap((e) => (hooks.get(e.company_id) ?? []).map((webhookId) => ({ webhookId, eventSeq: e.seq }))));
+  await enqueueDeliveries(
+    db,
+    clock.now(),
+    written.flatMap((e) => (hooks.get(e.company_id) ?? []).map((webhookId) => ({ webhookId, eventSeq: e.seq }))),
+  );
   return written.length;
 }
 
@@ -53,7 +57,12 @@ export function newEventId(): string {
 }
 
 /** Stores events with their exact delivery body {id, type, created, company, data}. */
-export async function insertEvents(db: Db, clock: Clock, type: string, events: readonly NewEvent[]): Promise<Array<{ seq: number; id: string; company_id: number }>> {
+export async function insertEvents(
+  db: Db,
+  clock: Clock,
+  type: string,
+  events: readonly NewEvent[],
+): Promise<Array<{ seq: number; id: string; company_id: number }>> {
   const now = clock.now();
   const created = clock.format(now);
   const out: Array<{ seq: number; id: string; company_id: number }> = [];

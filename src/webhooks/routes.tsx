@@ -17,7 +17,13 @@ export function webhookEndpoints(): Endpoint[] {
       path: '/webhooks/add',
       doc: WEBHOOK_DOCS.add,
       async handle(ctx) {
-        const result = await addWebhook(ctx.db, ctx.clock, ctx.caller, readWebhookInput(ctx.params), ctx.services.config.appEnv === 'production');
+        const result = await addWebhook(
+          ctx.db,
+          ctx.clock,
+          ctx.caller,
+          readWebhookInput(ctx.params),
+          ctx.services.config.appEnv === 'production',
+        );
         if (result.kind === 'invalid') return fail(ctx.t(result.key, result.vars));
         return ok({ webhook: presentWebhook(result.webhook, ctx.clock, true) });
       },
@@ -53,7 +59,10 @@ export function webhookEndpoints(): Endpoint[] {
         const warnings: { field: string; reason: string }[] = [];
         const paging = readPaging(ctx.params, warnings);
         const log = await deliveryLog(ctx.db, row.id, { limit: paging.limit, offset: offsetOf(paging) });
-        return ok({ webhook: presentWebhook(row, ctx.clock), deliveries: log.map((entry) => presentAttempt(entry, ctx.clock)) }, warnings.length ? warnings : undefined);
+        return ok(
+          { webhook: presentWebhook(row, ctx.clock), deliveries: log.map((entry) => presentAttempt(entry, ctx.clock)) },
+          warnings.length ? warnings : undefined,
+        );
       },
       page: deliveriesPage,
     }),
@@ -63,7 +72,9 @@ export function webhookEndpoints(): Endpoint[] {
       doc: WEBHOOK_DOCS.test,
       async handle(ctx) {
         const sent = await findById(ctx.path.id, (id) => sendTestEvent(ctx.db, ctx.clock, ctx.caller, id));
-        return sent ? ok({ webhook: presentWebhook(sent.webhook, ctx.clock), event: { id: sent.eventId, type: 'webhook.test' } }) : notFound();
+        return sent
+          ? ok({ webhook: presentWebhook(sent.webhook, ctx.clock), event: { id: sent.eventId, type: 'webhook.test' } })
+          : notFound();
       },
       page: testSentPage,
     }),

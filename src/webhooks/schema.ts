@@ -48,7 +48,10 @@ export const WEBHOOK_DOCS = {
   deliveries: {
     summary: 'Recent delivery attempts of a webhook, newest first',
     path: { id: ID },
-    input: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }),
+    input: Type.Object({
+      page: Type.Optional(Type.Integer({ minimum: 1 })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+    }),
     data: Type.Object({ webhook: WEBHOOK_SCHEMA, deliveries: Type.Array(ATTEMPT_SCHEMA) }),
   },
   test: {

@@ -26,7 +26,11 @@ const USER_AGENT = 'freight-exchange-webhooks/1';
  */
 export function postWebhook(url: string, body: string, headers: Record<string, string>, options: SendOptions): Promise<SendResult> {
   const started = performance.now();
-  const done = (status: number | null, error: string | null): SendResult => ({ status, error: error?.slice(0, 300) ?? null, durationMs: Math.round(performance.now() - started) });
+  const done = (status: number | null, error: string | null): SendResult => ({
+    status,
+    error: error?.slice(0, 300) ?? null,
+    durationMs: Math.round(performance.now() - started),
+  });
   return new Promise((resolve) => {
     let target: URL;
     try {
@@ -52,14 +56,30 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
       agent: false,
       signal: options.signal,
       lookup: options.publicOnly ? (guardedLookup as never) : undefined,
-      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': USER_AGENT, ...headers },
+      headers: {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'user-agent': USER_AGENT,
+        ...headers,
+      },
     });
     const timer = setTimeout(() => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
     req.on('response', (res) => {
       finish(done(res.statusCode ?? null, null));
       res.destroy();
     });
-    req.on('error', (err: NodeJS.ErrnoException) => finish(done(null, err.name === 'AbortError' ? 'server stopping' : err.code && !err.message.includes(err.code) ? `${err.code}: ${err.message}` : err.message)));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      finish(
+        done(
+          null,
+          err.name === 'AbortError'
+            ? 'server stopping'
+            : err.code && !err.message.includes(err.code)
+              ? `${err.code}: ${err.message}`
+              : err.message,
+        ),
+      ),
+    );
     req.end(body);
   });
 }

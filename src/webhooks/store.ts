@@ -18,7 +18,13 @@ export async function anySubscriber(db: Db, type: string): Promise<boolean> {
 export async function subscribedWebhooks(db: Db, type: string, companies: number[]): Promise<Map<number, number[]>> {
   const map = new Map<number, number[]>();
   if (!companies.length) return map;
-  const rows = await db.selectFrom('webhooks').select(['id', 'company_id']).where('company_id', 'in', companies).where(wants(type)).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('webhooks')
+    .select(['id', 'company_id'])
+    .where('company_id', 'in', companies)
+    .where(wants(type))
+    .orderBy('id')
+    .execute();
   for (const r of rows) map.set(r.company_id, [...(map.get(r.company_id) ?? []), r.id]);
   return map;
 }
@@ -28,21 +34,39 @@ export async function enqueueDeliveries(db: Db, now: Date, items: Array<{ webhoo
   for (let i = 0; i < items.length; i += 1000) {
     await db
       .insertInto('webhook_deliveries')
-      .values(items.slice(i, i + 1000).map((d) => ({ webhook_id: d.webhookId, event_seq: d.eventSeq, state: 'pending' as const, next_attempt: now, created: now })))
+      .values(
+        items
+          .slice(i, i + 1000)
+          .map((d) => ({ webhook_id: d.webhookId, event_seq: d.eventSeq, state: 'pending' as const, next_attempt: now, created: now })),
+      )
       .execute();
   }
 }
 
-export async function insertWebhook(db: Db, values: { companyId: number; userId: number; url: string; events: string[]; secret: string; now: Date }): Promise<WebhookRow> {
+export async function insertWebhook(
+  db: Db,
+  values: { companyId: number; userId: number; url: string; events: string[]; secret: string; now: Date },
+): Promise<WebhookRow> {
   return db
     .insertInto('webhooks')
-    .values({ company_id: values.companyId, user_id: values.userId, url: values.url, events: values.events, secret: values.secret, created: values.now })
+    .values({
+      company_id: values.companyId,
+      user_id: values.userId,
+      url: values.url,
+      events: values.events,
+      secret: values.secret,
+      created: values.now,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
 export async function countWebhooks(db: Db, companyId: number): Promise<number> {
-  const row = await db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('company_id', '=', companyId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -16,7 +16,8 @@ import type { presentAttempt, presentWebhook } from './fields.ts';
 addMessages('eng', {
   'nav.settings': 'Settings',
   'wh.title': 'Company settings · Webhooks',
-  'wh.intro': 'Events of your company (freights, bids, bookings, shipment status) are sent as signed HTTP POST requests (Standard Webhooks) to the addresses below. Failed deliveries are retried for more than a day.',
+  'wh.intro':
+    'Events of your company (freights, bids, bookings, shipment status) are sent as signed HTTP POST requests (Standard Webhooks) to the addresses below. Failed deliveries are retried for more than a day.',
   'wh.empty': 'No webhooks yet.',
   'wh.col.url': 'Address',
   'wh.col.events': 'Events',
@@ -32,7 +33,8 @@ addMessages('eng', {
   'wh.all': 'All events (*)',
   'wh.save': 'Add webhook',
   'wh.added': 'Webhook added',
-  'wh.secret.once': 'This is the signing secret of the new webhook. It is shown only now: store it in your receiver to verify the webhook-signature header.',
+  'wh.secret.once':
+    'This is the signing secret of the new webhook. It is shown only now: store it in your receiver to verify the webhook-signature header.',
   'wh.back': '‹ All webhooks',
   'wh.deleted': 'Webhook deleted.',
   'wh.test.sent': 'Test event {id} queued; it is delivered within seconds.',
@@ -55,7 +57,8 @@ addMessages('eng', {
 addMessages('deu', {
   'nav.settings': 'Einstellungen',
   'wh.title': 'Firmeneinstellungen · Webhooks',
-  'wh.intro': 'Ereignisse Ihrer Firma (Frachten, Gebote, Buchungen, Sendungsstatus) werden als signierte HTTP-POST-Anfragen (Standard Webhooks) an die folgenden Adressen gesendet. Fehlgeschlagene Zustellungen werden über mehr als einen Tag wiederholt.',
+  'wh.intro':
+    'Ereignisse Ihrer Firma (Frachten, Gebote, Buchungen, Sendungsstatus) werden als signierte HTTP-POST-Anfragen (Standard Webhooks) an die folgenden Adressen gesendet. Fehlgeschlagene Zustellungen werden über mehr als einen Tag wiederholt.',
   'wh.empty': 'Noch keine Webhooks.',
   'wh.col.url': 'Adresse',
   'wh.col.events': 'Ereignisse',
@@ -71,7 +74,8 @@ addMessages('deu', {
   'wh.all': 'Alle Ereignisse (*)',
   'wh.save': 'Webhook hinzufügen',
   'wh.added': 'Webhook hinzugefügt',
-  'wh.secret.once': 'Dies ist der Signaturschlüssel des neuen Webhooks. Er wird nur jetzt angezeigt: Hinterlegen Sie ihn in Ihrem Empfänger, um den Header webhook-signature zu prüfen.',
+  'wh.secret.once':
+    'Dies ist der Signaturschlüssel des neuen Webhooks. Er wird nur jetzt angezeigt: Hinterlegen Sie ihn in Ihrem Empfänger, um den Header webhook-signature zu prüfen.',
   'wh.back': '‹ Alle Webhooks',
   'wh.deleted': 'Webhook gelöscht.',
   'wh.test.sent': 'Testereignis {id} eingereiht; es wird in wenigen Sekunden zugestellt.',
@@ -203,7 +207,8 @@ export function deliveriesPage(outcome: Answer<{ webhook: Webhook; deliveries: A
     { label: t('wh.col.next'), cell: (a) => text(a.next_retry) },
     { label: t('wh.col.error'), cell: (a) => text(a.error) },
   ];
-  const href = (page: number) => `/webhooks/deliveries/${webhook.id}?${new URLSearchParams({ page: String(page), limit: String(paging.limit) })}`;
+  const href = (page: number) =>
+    `/webhooks/deliveries/${webhook.id}?${new URLSearchParams({ page: String(page), limit: String(paging.limit) })}`;
   return {
     title: t('wh.log.title', { id: webhook.id }),
     body: (

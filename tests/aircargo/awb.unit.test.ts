@@ -23,5 +23,8 @@ test('eventsByAwb keeps the order of AWBs and of each AWB’s events', () => {
   const e = (awb: string, code: string) => ({ awb, code }) as StatusEvent;
   const grouped = eventsByAwb([e('B', '1'), e('A', '2'), e('B', '3')]);
   assert.deepEqual([...grouped.keys()], ['B', 'A']);
-  assert.deepEqual(grouped.get('B')!.map((x) => x.code), ['1', '3']);
+  assert.deepEqual(
+    grouped.get('B')!.map((x) => x.code),
+    ['1', '3'],
+  );
 });

@@ -24,7 +24,10 @@ async function counts() {
   const db = app.services.db;
   const out: Record<string, number> = {};
   for (const t of ['files', 'file_parts', 'awb_events', 'milkrun_shipments'] as const) {
-    const r = await db.selectFrom(t).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const r = await db
+      .selectFrom(t)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     out[t] = Number(r.n);
   }
   return out;
@@ -32,8 +35,23 @@ async function counts() {
 
 /** The stored events of an AWB, without what differs by construction (ids, file, company, AWB). */
 async function storedEvents(awb: string) {
-  const rows = await app.services.db.selectFrom('awb_events').selectAll().where('awb', '=', awb).orderBy('event_time').orderBy('flight_number').execute();
-  return rows.map((r) => ({ code: r.code, time: r.event_time?.toISOString(), location: r.location, flight: r.flight_number, pieces: r.pieces, weight: r.weight, shc: r.special_handling_codes, warehouse: r.warehouse_location }));
+  const rows = await app.services.db
+    .selectFrom('awb_events')
+    .selectAll()
+    .where('awb', '=', awb)
+    .orderBy('event_time')
+    .orderBy('flight_number')
+    .execute();
+  return rows.map((r) => ({
+    code: r.code,
+    time: r.event_time?.toISOString(),
+    location: r.location,
+    flight: r.flight_number,
+    pieces: r.pieces,
+    weight: r.weight,
+    shc: r.special_handling_codes,
+    warehouse: r.warehouse_location,
+  }));
 }
 
 /** Public tracking of an AWB: the answer's events. */
@@ -46,12 +64,19 @@ async function tracking(awb: string) {
 
 /** Every milk-run list the owner has (70-84), shipments without id and AWB, keyed by which of the trio. */
 async function milkrun(actor: Actor, awbs: Trio) {
-  const names = new Map([[awbs.one, 'one'], [awbs.split, 'split'], [awbs.pounds, 'pounds']]);
+  const names = new Map([
+    [awbs.one, 'one'],
+    [awbs.split, 'split'],
+    [awbs.pounds, 'pounds'],
+  ]);
   const out: Record<string, unknown[]> = {};
   for (const list of [70, 71, 72, 78, 80, 81, 82, 83, 84]) {
     const res = await app.get(`/milkrun/import/short/${list}.json`, { token: actor.token });
     assert.equal(res.status, 200, res.text);
-    out[list] = (res.body.data.shipments as Array<Record<string, unknown>>).map(({ id: _id, awb, ...rest }) => ({ which: names.get(String(awb)), ...rest }));
+    out[list] = (res.body.data.shipments as Array<Record<string, unknown>>).map(({ id: _id, awb, ...rest }) => ({
+      which: names.get(String(awb)),
+      ...rest,
+    }));
   }
   return out;
 }
@@ -80,7 +105,13 @@ describe('FSU and XFSU give the status events the CSV gives', () => {
       assert.deepEqual(await storedEvents(xfsuAwbs[key]), expected, `XFSU ${key}`);
     }
     const split = await storedEvents(fsuAwbs.split);
-    assert.deepEqual(split.filter((e) => e.code === 'DEP').map((e) => [e.flight, e.pieces, e.weight]), [['CX289', 6, '300.000'], ['CX291', 4, '200.000']]);
+    assert.deepEqual(
+      split.filter((e) => e.code === 'DEP').map((e) => [e.flight, e.pieces, e.weight]),
+      [
+        ['CX289', 6, '300.000'],
+        ['CX291', 4, '200.000'],
+      ],
+    );
     assert.equal((await storedEvents(xfsuAwbs.pounds))[0]!.weight, '49.986');
   });
 
@@ -91,7 +122,10 @@ describe('FSU and XFSU give the status events the CSV gives', () => {
       assert.deepEqual(await tracking(xfsuAwbs[key]), expected, `XFSU ${key}`);
     }
     const one = await tracking(fsuAwbs.one);
-    assert.deepEqual(one.map((e: { code: string }) => e.code), ['RCS', 'DEP', 'ARR', 'RCF', 'NFD', 'AWD', 'DLV']);
+    assert.deepEqual(
+      one.map((e: { code: string }) => e.code),
+      ['RCS', 'DEP', 'ARR', 'RCF', 'NFD', 'AWD', 'DLV'],
+    );
     // 16:10 at JFK (EDT) is 20:10 UTC, the exchange's time zone in tests.
     assert.deepEqual(one[3], { code: 'RCF', time: '2026-04-14 20:10:00', location: 'JFK', flight_number: 'LH400' });
   });
@@ -144,10 +178,22 @@ describe('a message that cannot be read is refused whole (406, line and reason, 
     const bad = [...good];
     bad[12] = 'RCF/LH400/32APR1610/JFK/T10K250.5'; // the 13th line: no 32nd of April
     await refused('fsu', bad.join('\n'), /line 13, date: "32APR1610" is not a date/);
-    await refused('fsu', good.join('\n').replace('DLV/15APR1500/JFK', 'DLV/15APR/JFK'), /line 18, date: "15APR" is not a date and time DDMMMHHMM/);
-    await refused('fsu', good.join('\n').replace('RCS/13APR1800/HKG', 'RCS/13APR1800/QQQ'), /line 24, airport: "QQQ" is not a known airport/);
+    await refused(
+      'fsu',
+      good.join('\n').replace('DLV/15APR1500/JFK', 'DLV/15APR/JFK'),
+      /line 18, date: "15APR" is not a date and time DDMMMHHMM/,
+    );
+    await refused(
+      'fsu',
+      good.join('\n').replace('RCS/13APR1800/HKG', 'RCS/13APR1800/QQQ'),
+      /line 24, airport: "QQQ" is not a known airport/,
+    );
     await refused('fsu', good.join('\n').replace('P6K300T10', 'P6X300'), /line 25, quantity: "P6X300" is not a quantity/);
-    await refused('fsu', good.join('\n').replace('NFD/14APR1000', 'XYZ/14APR1000'), /line 31, status: "XYZ" is not a status code read from FSU/);
+    await refused(
+      'fsu',
+      good.join('\n').replace('NFD/14APR1000', 'XYZ/14APR1000'),
+      /line 31, status: "XYZ" is not a status code read from FSU/,
+    );
     await refused('fsu', `FSU/14\n020-5000404FRAJFK/T1K1\nRCS/14APR0930/FRA\n`, /line 2, awb: .* is not a consignment line/);
     await refused('fsu', `FSU/14\n${trio(400).one}FRAJFK/T1K1\n`, /line 2, status: the message has no status line/);
     await refused('fsu', 'awb,code,time\n1,2,3\n', /line 1: .* comes before any FSU message/);
@@ -156,14 +202,46 @@ describe('a message that cannot be read is refused whole (406, line and reason, 
 
   test('XFSU: not well-formed, unreadable values and unknown codes name the line and XML path', async () => {
     const a = trio(500);
-    const ok = xfsuMessage(a.one, 'RCF', [{ pieces: 10, weight: '250.5', flight: 'LH400', location: 'JFK', time: '2026-04-14T16:10:00' }], { pieces: 10, weight: '250.5', from: 'FRA', to: 'JFK' });
+    const ok = xfsuMessage(a.one, 'RCF', [{ pieces: 10, weight: '250.5', flight: 'LH400', location: 'JFK', time: '2026-04-14T16:10:00' }], {
+      pieces: 10,
+      weight: '250.5',
+      from: 'FRA',
+      to: 'JFK',
+    });
     await refused('xfsu', ok.replace('</ram:PieceQuantity>', '</ram:PieceQuantit>'), /line \d+, XML: not well-formed XML/);
-    await refused('xfsu', ok.replace('<ram:PieceQuantity>10<', '<ram:PieceQuantity>ten<'), /line 24, \/StatusMessage\/MasterConsignment\[1\]\/ReportedStatus\[1\]\/AssociatedStatusConsignment\[1\]\/PieceQuantity\[1\]: "ten" is not a number of pieces/);
-    await refused('xfsu', ok.replace('2026-04-14T16:10:00', '14.04.2026 16:10'), /OccurrenceDateTime\[1\]: "14.04.2026 16:10" is not a date and time/);
-    await refused('xfsu', ok.replace('<ram:ReasonCode>RCF<', '<ram:ReasonCode>XXX<'), /ReasonCode\[1\]: "XXX" is not a status code read from XFSU/);
-    await refused('xfsu', ok.replace('unitCode="KGM">250.5</ram:GrossWeightMeasure>\n        <ram:Piece', 'unitCode="TNE">250.5</ram:GrossWeightMeasure>\n        <ram:Piece'), /unitCode "TNE" is not a weight unit/);
-    await refused('xfsu', ok.replace(`<ram:ID>${a.one}</ram:ID><ram:Name>`, '<ram:ID>not an awb</ram:ID><ram:Name>'), /TransportContractDocument\[1\]\/ID\[1\]: "not an awb" is not an AWB number/);
-    await refused('xfsu', `<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa">]>\n<rsm:StatusMessage xmlns:rsm="iata:statusmessage:1"/>`, /line 2, XML: a DOCTYPE is not accepted/);
+    await refused(
+      'xfsu',
+      ok.replace('<ram:PieceQuantity>10<', '<ram:PieceQuantity>ten<'),
+      /line 24, \/StatusMessage\/MasterConsignment\[1\]\/ReportedStatus\[1\]\/AssociatedStatusConsignment\[1\]\/PieceQuantity\[1\]: "ten" is not a number of pieces/,
+    );
+    await refused(
+      'xfsu',
+      ok.replace('2026-04-14T16:10:00', '14.04.2026 16:10'),
+      /OccurrenceDateTime\[1\]: "14.04.2026 16:10" is not a date and time/,
+    );
+    await refused(
+      'xfsu',
+      ok.replace('<ram:ReasonCode>RCF<', '<ram:ReasonCode>XXX<'),
+      /ReasonCode\[1\]: "XXX" is not a status code read from XFSU/,
+    );
+    await refused(
+      'xfsu',
+      ok.replace(
+        'unitCode="KGM">250.5</ram:GrossWeightMeasure>\n        <ram:Piece',
+        'unitCode="TNE">250.5</ram:GrossWeightMeasure>\n        <ram:Piece',
+      ),
+      /unitCode "TNE" is not a weight unit/,
+    );
+    await refused(
+      'xfsu',
+      ok.replace(`<ram:ID>${a.one}</ram:ID><ram:Name>`, '<ram:ID>not an awb</ram:ID><ram:Name>'),
+      /TransportContractDocument\[1\]\/ID\[1\]: "not an awb" is not an AWB number/,
+    );
+    await refused(
+      'xfsu',
+      `<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa">]>\n<rsm:StatusMessage xmlns:rsm="iata:statusmessage:1"/>`,
+      /line 2, XML: a DOCTYPE is not accepted/,
+    );
     await refused('xfsu', '<Waybill/>', /not a Cargo-XML status message/);
     await refused('xfsu', 'RCS/14APR0930/FRA', /XML/);
   });

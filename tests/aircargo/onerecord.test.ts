@@ -25,11 +25,14 @@ async function ld(url: string, actor: Actor | null = forwarder, headers: Record<
 
 /** Expanded JSON-LD (no remote contexts are loaded: the context is inline). */
 async function expand(doc: unknown) {
-  return jsonld.expand(doc as jsonld.JsonLdDocument, {
-    documentLoader: async (url: string) => {
-      throw new Error(`no remote context expected: ${url}`);
-    },
-  } as jsonld.Options.Expand);
+  return jsonld.expand(
+    doc as jsonld.JsonLdDocument,
+    {
+      documentLoader: async (url: string) => {
+        throw new Error(`no remote context expected: ${url}`);
+      },
+    } as jsonld.Options.Expand,
+  );
 }
 
 const ids = (node: Record<string, unknown>, property: string) => ((node[property] ?? []) as Array<{ '@id': string }>).map((v) => v['@id']);
@@ -42,13 +45,17 @@ before(async () => {
   stranger = await app.actor('Stranger');
   const res = await push(app, forwarder, 'fsu', fsuSample(awbs));
   assert.equal(res.status, 200, res.text);
-  const rows = await app.services.db.selectFrom('milkrun_shipments').select(['id', 'awb']).where('company_id', '=', forwarder.company).execute();
+  const rows = await app.services.db
+    .selectFrom('milkrun_shipments')
+    .select(['id', 'awb'])
+    .where('company_id', '=', forwarder.company)
+    .execute();
   splitId = rows.find((r) => r.awb === awbs.split)!.id;
   oneId = rows.find((r) => r.awb === awbs.one)!.id;
 });
 after(() => app.close());
 
-describe('ONE Record: a company\'s shipments as logistics objects in JSON-LD', () => {
+describe("ONE Record: a company's shipments as logistics objects in JSON-LD", () => {
   test('the shipment list and a shipment: application/ld+json, ONE Record IRIs kept when expanded', async () => {
     const list = await ld('/onerecord/shipments');
     assert.equal(list.status, 200);
@@ -103,10 +110,18 @@ describe('ONE Record: a company\'s shipments as logistics objects in JSON-LD', (
       assert.deepEqual(ids(e, `${CARGO}eventFor`), [`${base}/shipment-${splitId}`]);
       assert.deepEqual(ids(e, `${CARGO}eventTimeType`), [`${CARGO}ACTUAL`]);
     }
-    assert.deepEqual(items.map((e) => ids(e, `${CARGO}eventCode`)[0]), ['RCS', 'DEP', 'DEP', 'RCF', 'RCF', 'NFD', 'DLV'].map((c) => `${STATUS}${c}`));
+    assert.deepEqual(
+      items.map((e) => ids(e, `${CARGO}eventCode`)[0]),
+      ['RCS', 'DEP', 'DEP', 'RCF', 'RCF', 'NFD', 'DLV'].map((c) => `${STATUS}${c}`),
+    );
     // 23:50 at HKG is 15:50 UTC.
-    assert.deepEqual(items[1]![`${CARGO}eventDate`], [{ '@type': 'http://www.w3.org/2001/XMLSchema#dateTime', '@value': '2026-04-13T15:50:00.000Z' }]);
-    assert.deepEqual(items.map((e) => e[`${CARGO}partialEventIndicator`][0]['@value']), [false, true, true, true, true, false, true]);
+    assert.deepEqual(items[1]![`${CARGO}eventDate`], [
+      { '@type': 'http://www.w3.org/2001/XMLSchema#dateTime', '@value': '2026-04-13T15:50:00.000Z' },
+    ]);
+    assert.deepEqual(
+      items.map((e) => e[`${CARGO}partialEventIndicator`][0]['@value']),
+      [false, true, true, true, true, false, true],
+    );
     const location = items[0]![`${CARGO}eventLocation`][0];
     assert.deepEqual(location[`${CARGO}locationCodes`][0][`${CARGO}code`], [{ '@value': 'HKG' }]);
 
@@ -154,7 +169,10 @@ describe('ONE Record: a company\'s shipments as logistics objects in JSON-LD', (
     await push(app, forwarder, 'fsu', `FSU/14\n${fresh.one}FRAJFK/T1K5\nRCF/LH400/14APR1610/JFK\n`);
     const row = await app.services.db.selectFrom('milkrun_shipments').select('id').where('awb', '=', fresh.one).executeTakeFirstOrThrow();
     assert.equal((await app.post(`/milkrun/select/${row.id}.json`, { token: forwarder.token })).body.status, 'success');
-    assert.equal((await app.post(`/milkrun/dispatch/${row.id}.json`, { token: forwarder.token, json: { carrier: trucker.company } })).body.status, 'success');
+    assert.equal(
+      (await app.post(`/milkrun/dispatch/${row.id}.json`, { token: forwarder.token, json: { carrier: trucker.company } })).body.status,
+      'success',
+    );
     const seen = await ld(`/onerecord/logistics-objects/shipment-${row.id}`, trucker);
     assert.equal(seen.status, 200);
     assert.equal((await ld(`/onerecord/logistics-objects/shipment-${row.id}`, stranger)).status, 404);

@@ -107,15 +107,26 @@ interface XfsuPart {
 }
 
 /** One Cargo-XML status message (XFSU 3) for one status of one AWB. */
-export function xfsuMessage(awbNumber: string, code: string, parts: XfsuPart[], master: { pieces: number; weight: string; unit?: string; from: string; to: string }): string {
+export function xfsuMessage(
+  awbNumber: string,
+  code: string,
+  parts: XfsuPart[],
+  master: { pieces: number; weight: string; unit?: string; from: string; to: string },
+): string {
   const measure = (w: string, unit = 'KGM') => `<ram:GrossWeightMeasure unitCode="${unit}">${w}</ram:GrossWeightMeasure>`;
   const consignments = parts.map((p) => {
     const movement = [
       p.flight ? `<ram:ID>${p.flight}</ram:ID>` : '',
-      p.arrival ? `<ram:ArrivalEvent><ram:ArrivalOccurrenceDateTime>${p.arrival.time}</ram:ArrivalOccurrenceDateTime><ram:ArrivalDateTimeTypeCode>A</ram:ArrivalDateTimeTypeCode><ram:OccurrenceArrivalLocation><ram:ID>${p.arrival.location}</ram:ID></ram:OccurrenceArrivalLocation></ram:ArrivalEvent>` : '',
-      p.departure ? `<ram:DepartureEvent><ram:DepartureOccurrenceDateTime>${p.departure.time}</ram:DepartureOccurrenceDateTime><ram:DepartureDateTimeTypeCode>A</ram:DepartureDateTimeTypeCode><ram:OccurrenceDepartureLocation><ram:ID>${p.departure.location}</ram:ID></ram:OccurrenceDepartureLocation></ram:DepartureEvent>` : '',
+      p.arrival
+        ? `<ram:ArrivalEvent><ram:ArrivalOccurrenceDateTime>${p.arrival.time}</ram:ArrivalOccurrenceDateTime><ram:ArrivalDateTimeTypeCode>A</ram:ArrivalDateTimeTypeCode><ram:OccurrenceArrivalLocation><ram:ID>${p.arrival.location}</ram:ID></ram:OccurrenceArrivalLocation></ram:ArrivalEvent>`
+        : '',
+      p.departure
+        ? `<ram:DepartureEvent><ram:DepartureOccurrenceDateTime>${p.departure.time}</ram:DepartureOccurrenceDateTime><ram:DepartureDateTimeTypeCode>A</ram:DepartureDateTimeTypeCode><ram:OccurrenceDepartureLocation><ram:ID>${p.departure.location}</ram:ID></ram:OccurrenceDepartureLocation></ram:DepartureEvent>`
+        : '',
       p.location ? `<ram:SpecifiedLocation><ram:ID>${p.location}</ram:ID><ram:TypeCode>Airport</ram:TypeCode></ram:SpecifiedLocation>` : '',
-      p.time ? `<ram:SpecifiedEvent><ram:OccurrenceDateTime>${p.time}</ram:OccurrenceDateTime><ram:DateTimeTypeCode>A</ram:DateTimeTypeCode></ram:SpecifiedEvent>` : '',
+      p.time
+        ? `<ram:SpecifiedEvent><ram:OccurrenceDateTime>${p.time}</ram:OccurrenceDateTime><ram:DateTimeTypeCode>A</ram:DateTimeTypeCode></ram:SpecifiedEvent>`
+        : '',
     ].join('');
     return `
       <ram:AssociatedStatusConsignment>
@@ -159,8 +170,18 @@ export function xfsuSample(a: Trio): string[] {
   const pounds = { pieces: 2, weight: '110.2', unit: 'LBR', from: 'SIN', to: 'ORD' };
   return [
     xfsuMessage(a.one, 'RCS', [{ pieces: 10, weight: '250.5', location: 'FRA', time: '2026-04-14T09:30:00' }], one),
-    xfsuMessage(a.one, 'DEP', [{ pieces: 10, weight: '250.5', flight: 'LH400', departure: { time: '2026-04-14T10:10:00+02:00', location: 'FRA' } }], one),
-    xfsuMessage(a.one, 'ARR', [{ pieces: 10, weight: '250.5', flight: 'LH400', arrival: { time: '2026-04-14T13:20:00', location: 'JFK' } }], one),
+    xfsuMessage(
+      a.one,
+      'DEP',
+      [{ pieces: 10, weight: '250.5', flight: 'LH400', departure: { time: '2026-04-14T10:10:00+02:00', location: 'FRA' } }],
+      one,
+    ),
+    xfsuMessage(
+      a.one,
+      'ARR',
+      [{ pieces: 10, weight: '250.5', flight: 'LH400', arrival: { time: '2026-04-14T13:20:00', location: 'JFK' } }],
+      one,
+    ),
     xfsuMessage(a.one, 'RCF', [{ pieces: 10, weight: '250.5', flight: 'LH400', location: 'JFK', time: '2026-04-14T20:10:00Z' }], one),
     xfsuMessage(a.one, 'NFD', [{ location: 'JFK', time: '2026-04-15T09:00:00' }], one),
     xfsuMessage(a.one, 'AWD', [{ pieces: 10, weight: '250.50', location: 'JFK', time: '2026-04-15T10:00:00-04:00' }], one),
@@ -171,7 +192,14 @@ export function xfsuSample(a: Trio): string[] {
       a.split,
       'DEP',
       [
-        { pieces: 6, weight: '300', split: 'P', flight: 'CX289', location: 'HKG', departure: { time: '2026-04-13T23:50:00', location: 'HKG' } },
+        {
+          pieces: 6,
+          weight: '300',
+          split: 'P',
+          flight: 'CX289',
+          location: 'HKG',
+          departure: { time: '2026-04-13T23:50:00', location: 'HKG' },
+        },
         { pieces: 4, weight: '200', split: 'P', flight: 'CX291', departure: { time: '2026-04-14T01:30:00+08:00', location: 'HKG' } },
       ],
       split,

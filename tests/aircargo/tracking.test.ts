@@ -10,7 +10,8 @@ let carrier: Actor; // B: won it
 let intruder: Actor; // C: pushes events for shipments it has nothing to do with
 let handler: Actor; // H: a handler's feed for an AWB no freight carries
 
-const status = (...rows: string[]) => `${['awb,code,time,location,flight_number,pieces,weight,special_handling_codes,warehouse_location', ...rows].join('\n')}\n`;
+const status = (...rows: string[]) =>
+  `${['awb,code,time,location,flight_number,pieces,weight,special_handling_codes,warehouse_location', ...rows].join('\n')}\n`;
 
 async function codes(awbNumber: string): Promise<string[]> {
   const res = await app.get(`/freights/track/${awbNumber}.json`);
@@ -33,8 +34,22 @@ describe('public tracking shows only the events of the companies involved (issue
   before(async () => {
     const freight = await insertFreight(app, shipper, { status: 'taken', winner: carrier });
     // Typed with spaces on the freight: matched by its digits.
-    await app.services.db.updateTable('freights').set({ awb: shipped.replace('-', ' ').replace(/(\d{4})(\d{4})$/, '$1 $2') }).where('id', '=', freight).execute();
-    assert.equal((await push(app, shipper, 'status', status(`${shipped},RCS,2026-04-14 07:30,FRA,,2,40,,`, `${shipped},DEP,2026-04-14 09:00,FRA,LH400,2,40,,`))).status, 200);
+    await app.services.db
+      .updateTable('freights')
+      .set({ awb: shipped.replace('-', ' ').replace(/(\d{4})(\d{4})$/, '$1 $2') })
+      .where('id', '=', freight)
+      .execute();
+    assert.equal(
+      (
+        await push(
+          app,
+          shipper,
+          'status',
+          status(`${shipped},RCS,2026-04-14 07:30,FRA,,2,40,,`, `${shipped},DEP,2026-04-14 09:00,FRA,LH400,2,40,,`),
+        )
+      ).status,
+      200,
+    );
   });
 
   test("another company's DLV for A's AWB is not shown; A's events are", async () => {
@@ -77,11 +92,18 @@ describe('the milk-run lists are not poisoned', () => {
     await push(app, shipper, 'status', status(`${a},RCF,2026-04-14 07:30,FRA,LH400,3,60,,`));
     await push(app, intruder, 'status', status(`${a},DLV,2026-04-14 08:00,FRA,,3,60,,`));
     const list = async (actor: Actor, id: number) =>
-      ((await app.get(`/milkrun/import/short/${id}.json`, { token: actor.token })).body.data.shipments as Array<{ awb: string }>).map((s) => s.awb);
+      ((await app.get(`/milkrun/import/short/${id}.json`, { token: actor.token })).body.data.shipments as Array<{ awb: string }>).map(
+        (s) => s.awb,
+      );
     assert.ok((await list(shipper, 70)).includes(a), "A's shipment still waits");
     assert.ok(!(await list(shipper, 84)).includes(a));
     assert.ok((await list(intruder, 84)).includes(a), "the intruder's own, separate shipment");
-    const rows = await app.services.db.selectFrom('milkrun_shipments').select(['company_id', 'state']).where('awb', '=', a).orderBy('company_id').execute();
+    const rows = await app.services.db
+      .selectFrom('milkrun_shipments')
+      .select(['company_id', 'state'])
+      .where('awb', '=', a)
+      .orderBy('company_id')
+      .execute();
     assert.deepEqual(rows, [
       { company_id: shipper.company, state: 'waiting' },
       { company_id: intruder.company, state: 'delivered' },
@@ -92,11 +114,19 @@ describe('the milk-run lists are not poisoned', () => {
 describe('every status event names the company that pushed it', () => {
   test('stored with the pusher; the database refuses an event without one', async () => {
     const a = awb(621);
-    await push(app, handler, 'xfsu', `<rsm:StatusMessage xmlns:rsm="iata:statusmessage:1" xmlns:ram="iata:datamodel:3"><rsm:MasterConsignment><ram:TransportContractDocument><ram:ID>${a}</ram:ID></ram:TransportContractDocument><ram:ReportedStatus><ram:ReasonCode>RCS</ram:ReasonCode><ram:AssociatedStatusConsignment><ram:PieceQuantity>1</ram:PieceQuantity><ram:SpecifiedLogisticsTransportMovement><ram:SpecifiedLocation><ram:ID>FRA</ram:ID></ram:SpecifiedLocation><ram:SpecifiedEvent><ram:OccurrenceDateTime>2026-04-14T09:30:00Z</ram:OccurrenceDateTime></ram:SpecifiedEvent></ram:SpecifiedLogisticsTransportMovement></ram:AssociatedStatusConsignment></ram:ReportedStatus></rsm:MasterConsignment></rsm:StatusMessage>`);
+    await push(
+      app,
+      handler,
+      'xfsu',
+      `<rsm:StatusMessage xmlns:rsm="iata:statusmessage:1" xmlns:ram="iata:datamodel:3"><rsm:MasterConsignment><ram:TransportContractDocument><ram:ID>${a}</ram:ID></ram:TransportContractDocument><ram:ReportedStatus><ram:ReasonCode>RCS</ram:ReasonCode><ram:AssociatedStatusConsignment><ram:PieceQuantity>1</ram:PieceQuantity><ram:SpecifiedLogisticsTransportMovement><ram:SpecifiedLocation><ram:ID>FRA</ram:ID></ram:SpecifiedLocation><ram:SpecifiedEvent><ram:OccurrenceDateTime>2026-04-14T09:30:00Z</ram:OccurrenceDateTime></ram:SpecifiedEvent></ram:SpecifiedLogisticsTransportMovement></ram:AssociatedStatusConsignment></ram:ReportedStatus></rsm:MasterConsignment></rsm:StatusMessage>`,
+    );
     const rows = await app.services.db.selectFrom('awb_events').select('company_id').where('awb', '=', a).execute();
     assert.deepEqual(rows, [{ company_id: handler.company }]);
     await assert.rejects(
-      app.services.db.insertInto('awb_events').values({ awb: a, code: 'DLV', event_time: new Date(), company_id: null, created: new Date() }).execute(),
+      app.services.db
+        .insertInto('awb_events')
+        .values({ awb: a, code: 'DLV', event_time: new Date(), company_id: null, created: new Date() })
+        .execute(),
       /null value|not-null|violates/,
     );
   });
@@ -106,10 +136,23 @@ describe('every status event names the company that pushed it', () => {
     const db = app.services.db;
     const file = await db
       .insertInto('files')
-      .values({ company_id: handler.company, user_id: handler.user, name: 'x', action: 'status', encoding: 'plain', size: 1, sha256: '-', status: 'importing', created: new Date() })
+      .values({
+        company_id: handler.company,
+        user_id: handler.user,
+        name: 'x',
+        action: 'status',
+        encoding: 'plain',
+        size: 1,
+        sha256: '-',
+        status: 'importing',
+        created: new Date(),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await db.insertInto('awb_events').values({ awb: a, code: 'RCF', event_time: new Date(), company_id: handler.company, file_id: file.id, created: new Date() }).execute();
+    await db
+      .insertInto('awb_events')
+      .values({ awb: a, code: 'RCF', event_time: new Date(), company_id: handler.company, file_id: file.id, created: new Date() })
+      .execute();
     assert.deepEqual(await codes(a), []);
     await db.updateTable('files').set({ status: 'processed' }).where('id', '=', file.id).execute();
     assert.deepEqual(await codes(a), ['RCF']);

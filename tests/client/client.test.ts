@@ -32,10 +32,20 @@ describe('the TypeScript client', () => {
     await c.login(carrier.username, carrier.password);
 
     const created = await s.call('post', '/freights/add.json', {
-      body: { from: 'city:DE-60311', to: 'airport:AMS', weight: 1250.5, pieces: [{ pieces: 3, depth: 120, width: 80, height: 100 }], refs: { customer: 'PO-4711' }, colour: 'blue' } as never,
+      body: {
+        from: 'city:DE-60311',
+        to: 'airport:AMS',
+        weight: 1250.5,
+        pieces: [{ pieces: 3, depth: 120, width: 80, height: 100 }],
+        refs: { customer: 'PO-4711' },
+        colour: 'blue',
+      } as never,
     });
     assert.equal(created.data.status, 'draft');
-    assert.deepEqual(created.warnings.map((w) => w.field), ['colour']);
+    assert.deepEqual(
+      created.warnings.map((w) => w.field),
+      ['colour'],
+    );
 
     const open = await s.publish(created.data.id, { deadline: '+48 hours' });
     assert.equal(open.status, 'open');
@@ -59,9 +69,18 @@ describe('the TypeScript client', () => {
     const s = new FreightExchange({ baseUrl: base, token: shipper.token });
     const c = new FreightExchange({ baseUrl: base, token: carrier.token });
     await assert.rejects(s.get('/freights/view/{id}.json', { path: { id: 999_999 } }), (e: FreightExchangeError) => e.notFound);
-    await assert.rejects(c.post('/quotes/add.json', { body: { route: 1 } as never }), (e: FreightExchangeError) => e.httpStatus === 200 && /amount/.test(e.message));
-    await assert.rejects(new FreightExchange({ baseUrl: base, token: 'nope' }).get('/users/me.json'), (e: FreightExchangeError) => e.httpStatus === 401);
-    await assert.rejects(new FreightExchange({ baseUrl: base }).login(shipper.email, 'wrong-password'), (e: FreightExchangeError) => e.httpStatus === 401);
+    await assert.rejects(
+      c.post('/quotes/add.json', { body: { route: 1 } as never }),
+      (e: FreightExchangeError) => e.httpStatus === 200 && /amount/.test(e.message),
+    );
+    await assert.rejects(
+      new FreightExchange({ baseUrl: base, token: 'nope' }).get('/users/me.json'),
+      (e: FreightExchangeError) => e.httpStatus === 401,
+    );
+    await assert.rejects(
+      new FreightExchange({ baseUrl: base }).login(shipper.email, 'wrong-password'),
+      (e: FreightExchangeError) => e.httpStatus === 401,
+    );
 
     const draft = await s.post('/freights/add.json', { body: { from: 'FRA', to: 'AMS' } });
     // Publishing another company's visible freight: 302 all the same, and the client says it failed.

@@ -51,7 +51,9 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   // Start includes migrations (and initdb of a new embedded database): allow for a busy machine.
   for (const until = Date.now() + 90_000; Date.now() < until; ) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${err}`);
-    const ok = await fetch(`${base}/healthz`).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(`${base}/healthz`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) return { child, base, stderr: () => err };
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -68,7 +70,12 @@ async function stopServer(s: Server | undefined, signal: NodeJS.Signals = 'SIGTE
 }
 
 async function api(base: string, method: string, url: string, token: string, json?: unknown) {
-  const res = await fetch(base + url, { method, redirect: 'manual', headers: { authorization: `TokenPass ${token}`, 'content-type': 'application/json' }, body: json === undefined ? undefined : JSON.stringify(json) });
+  const res = await fetch(base + url, {
+    method,
+    redirect: 'manual',
+    headers: { authorization: `TokenPass ${token}`, 'content-type': 'application/json' },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
   const text = await res.text();
   return { status: res.status, body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
 }
@@ -85,7 +92,11 @@ async function waitFor(check: () => boolean | Promise<boolean>, ms: number, what
 async function deployment(): Promise<{ env: Record<string, string>; open: () => Promise<Database>; cleanup: () => Promise<void> }> {
   if (TEST_DB === 'postgres') {
     const created = await createPostgresDatabase();
-    return { env: { DATABASE_URL: created.url }, open: () => openDatabase({ databaseUrl: created.url, dataDir: '' }), cleanup: created.drop };
+    return {
+      env: { DATABASE_URL: created.url },
+      open: () => openDatabase({ databaseUrl: created.url, dataDir: '' }),
+      cleanup: created.drop,
+    };
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fx-events-'));
   return {
@@ -97,7 +108,11 @@ async function deployment(): Promise<{ env: Record<string, string>; open: () => 
 
 async function seedCompany(db: Database['db'], name: string) {
   const company = await createCompany(db, name);
-  const user = await createUser(db, new TokenIssuer(SECRET, 'demo'), { company: company.id, email: `${name.toLowerCase().replace(/\W/g, '')}@events.test`, password: 'pw-events' });
+  const user = await createUser(db, new TokenIssuer(SECRET, 'demo'), {
+    company: company.id,
+    email: `${name.toLowerCase().replace(/\W/g, '')}@events.test`,
+    password: 'pw-events',
+  });
   return { company: company.id, user: user.id, token: user.token };
 }
 
@@ -123,7 +138,10 @@ describe(`webhooks with real server processes (${TEST_DB})`, () => {
     // A long poll interval: the dispatcher looked once at start and sleeps through the change.
     const first = await startServer({ ...dep.env, WEBHOOK_POLL_MS: '60000' });
     servers.push(first);
-    const hook = await api(first.base, 'POST', '/webhooks/add.json', shipper.token, { url: `${receiver.url}/kill`, events: ['freight.published'] });
+    const hook = await api(first.base, 'POST', '/webhooks/add.json', shipper.token, {
+      url: `${receiver.url}/kill`,
+      events: ['freight.published'],
+    });
     assert.equal(hook.body.status, 'success', JSON.stringify(hook.body));
     const add = await api(first.base, 'POST', '/freights/add.json', shipper.token, { from: 'airport:FRA', to: 'airport:AMS', weight: 5 });
     const id = add.body.data.id as number;
@@ -150,47 +168,49 @@ describe(`webhooks with real server processes (${TEST_DB})`, () => {
     assert.equal(second.child.exitCode, 0, second.stderr());
   });
 
-  test(
-    'two server processes on one PostgreSQL deliver 500 events exactly once each',
-    { skip: TEST_DB !== 'postgres' ? 'needs PostgreSQL (TEST_DB=postgres): the embedded database serves one process by design' : false },
-    async () => {
-      const dep = await deployment();
-      cleanups.push(dep.cleanup);
-      const database = await dep.open();
-      cleanups.unshift(() => database.close());
-      const db = database.db;
-      const shipper = await seedCompany(db, 'Twin Shipper');
-      const receiver = await startReceiver();
-      receivers.push(receiver);
-      for (let i = 0; i < 2; i++) servers.push(await startServer({ ...dep.env, WEBHOOK_POLL_MS: '50' }));
-      const [a, b] = servers.slice(-2) as [Server, Server];
-      const hook = await api(a.base, 'POST', '/webhooks/add.json', shipper.token, { url: `${receiver.url}/twin`, events: ['*'] });
-      assert.equal(hook.body.status, 'success');
-      const add = await api(b.base, 'POST', '/freights/add.json', shipper.token, { from: 'airport:FRA', to: 'airport:AMS', weight: 5 });
-      const route = add.body.data.id as number;
+  test('two server processes on one PostgreSQL deliver 500 events exactly once each', {
+    skip: TEST_DB !== 'postgres' ? 'needs PostgreSQL (TEST_DB=postgres): the embedded database serves one process by design' : false,
+  }, async () => {
+    const dep = await deployment();
+    cleanups.push(dep.cleanup);
+    const database = await dep.open();
+    cleanups.unshift(() => database.close());
+    const db = database.db;
+    const shipper = await seedCompany(db, 'Twin Shipper');
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    for (let i = 0; i < 2; i++) servers.push(await startServer({ ...dep.env, WEBHOOK_POLL_MS: '50' }));
+    const [a, b] = servers.slice(-2) as [Server, Server];
+    const hook = await api(a.base, 'POST', '/webhooks/add.json', shipper.token, { url: `${receiver.url}/twin`, events: ['*'] });
+    assert.equal(hook.body.status, 'success');
+    const add = await api(b.base, 'POST', '/freights/add.json', shipper.token, { from: 'airport:FRA', to: 'airport:AMS', weight: 5 });
+    const route = add.body.data.id as number;
 
-      // 500 events through the outbox itself, in batches while both dispatchers are claiming.
-      const clock = new Clock('UTC');
-      for (let batch = 0; batch < 10; batch++) {
-        await db.transaction().execute(async (trx) => {
-          for (let i = 0; i < 50; i++) await emitEvent(trx, clock, { type: 'freight.updated', freightId: route });
-        });
-      }
-      const ids = () => receiver.received.map((r) => String(r.headers['webhook-id']));
-      await waitFor(() => new Set(ids()).size >= 500, 60_000, '500 distinct events');
-      await new Promise((r) => setTimeout(r, 1000)); // any duplicate would arrive by now
-      const counts = new Map<string, number>();
-      for (const id of ids()) counts.set(id, (counts.get(id) ?? 0) + 1);
-      assert.equal(counts.size, 500);
-      assert.deepEqual([...counts.values()].filter((n) => n !== 1), [], 'every event exactly once');
-      const rows = await db.selectFrom('webhook_deliveries').select(['state', 'attempts']).execute();
-      assert.equal(rows.length, 500);
-      assert.ok(rows.every((r) => r.state === 'delivered' && r.attempts === 1));
-      for (const r of receiver.received.slice(0, 20)) assert.ok(verifyStandardWebhook(hook.body.data.webhook.secret, r.headers, r.body));
-      for (const s of [a, b]) {
-        await stopServer(s);
-        assert.equal(s.child.exitCode, 0, s.stderr());
-      }
-    },
-  );
+    // 500 events through the outbox itself, in batches while both dispatchers are claiming.
+    const clock = new Clock('UTC');
+    for (let batch = 0; batch < 10; batch++) {
+      await db.transaction().execute(async (trx) => {
+        for (let i = 0; i < 50; i++) await emitEvent(trx, clock, { type: 'freight.updated', freightId: route });
+      });
+    }
+    const ids = () => receiver.received.map((r) => String(r.headers['webhook-id']));
+    await waitFor(() => new Set(ids()).size >= 500, 60_000, '500 distinct events');
+    await new Promise((r) => setTimeout(r, 1000)); // any duplicate would arrive by now
+    const counts = new Map<string, number>();
+    for (const id of ids()) counts.set(id, (counts.get(id) ?? 0) + 1);
+    assert.equal(counts.size, 500);
+    assert.deepEqual(
+      [...counts.values()].filter((n) => n !== 1),
+      [],
+      'every event exactly once',
+    );
+    const rows = await db.selectFrom('webhook_deliveries').select(['state', 'attempts']).execute();
+    assert.equal(rows.length, 500);
+    assert.ok(rows.every((r) => r.state === 'delivered' && r.attempts === 1));
+    for (const r of receiver.received.slice(0, 20)) assert.ok(verifyStandardWebhook(hook.body.data.webhook.secret, r.headers, r.body));
+    for (const s of [a, b]) {
+      await stopServer(s);
+      assert.equal(s.child.exitCode, 0, s.stderr());
+    }
+  });
 });

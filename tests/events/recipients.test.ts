@@ -36,7 +36,11 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
       return { company, type: r.json.type as string, data: r.json.data, raw: r.body };
     });
   };
-  const recipients = (events: Array<{ company: number; type: string }>, type: string) => events.filter((e) => e.type === type).map((e) => e.company).sort((a, b) => a - b);
+  const recipients = (events: Array<{ company: number; type: string }>, type: string) =>
+    events
+      .filter((e) => e.type === type)
+      .map((e) => e.company)
+      .sort((a, b) => a - b);
   const sorted = (...ids: number[]) => [...ids].sort((a, b) => a - b);
   const ok = (res: { status: number; body: any; text: string }) => {
     assert.equal(res.status, 200, res.text);
@@ -67,10 +71,26 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
   let bidB: number;
 
   test('freight.published reaches the owner only (an open-market freight is announced through saved searches)', async () => {
-    const add = ok(await app.post('/freights/add.json', { token: shipper.token, json: { from: 'airport:FRA', to: 'airport:AMS', from_addr: SECRET_ADDR_FROM, to_addr: SECRET_ADDR_TO, weight: 1200, awb: '020-12345675', refs: { customer: CUSTOMER_REF } } }));
+    const add = ok(
+      await app.post('/freights/add.json', {
+        token: shipper.token,
+        json: {
+          from: 'airport:FRA',
+          to: 'airport:AMS',
+          from_addr: SECRET_ADDR_FROM,
+          to_addr: SECRET_ADDR_TO,
+          weight: 1200,
+          awb: '020-12345675',
+          refs: { customer: CUSTOMER_REF },
+        },
+      }),
+    );
     route = add.id;
     assert.deepEqual(await take(), [], 'a draft announces nothing');
-    const pub = await app.post(`/freights/view/${route}.json`, { token: shipper.token, json: { action: 'publish', deadline: '+48 hours' } });
+    const pub = await app.post(`/freights/view/${route}.json`, {
+      token: shipper.token,
+      json: { action: 'publish', deadline: '+48 hours' },
+    });
     assert.equal(pub.status, 302);
     const events = await take();
     assert.deepEqual(recipients(events, 'freight.published'), [shipper.company]);
@@ -80,7 +100,8 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
   });
 
   test('bid.created reaches the owner and that bidder, never another bidder; the bidder sees the freight as the market does', async () => {
-    bidA = ok(await app.post('/quotes/add.json', { token: carrierA.token, json: { route, amount: WINNING_AMOUNT, currency_code: 'EUR' } })).bid.id;
+    bidA = ok(await app.post('/quotes/add.json', { token: carrierA.token, json: { route, amount: WINNING_AMOUNT, currency_code: 'EUR' } }))
+      .bid.id;
     let events = await take();
     assert.deepEqual(recipients(events, 'bid.created'), sorted(shipper.company, carrierA.company));
     const forA = events.find((e) => e.company === carrierA.company)!;
@@ -89,12 +110,17 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
     assert.equal(forA.data.route.refs, null);
     assert.equal(events.find((e) => e.company === shipper.company)!.data.route.from_addr, SECRET_ADDR_FROM);
 
-    bidB = ok(await app.post('/quotes/add.json', { token: carrierB.token, json: { route, amount: '999.99', currency_code: 'EUR' } })).bid.id;
+    bidB = ok(await app.post('/quotes/add.json', { token: carrierB.token, json: { route, amount: '999.99', currency_code: 'EUR' } })).bid
+      .id;
     events = await take();
     assert.deepEqual(recipients(events, 'bid.created'), sorted(shipper.company, carrierB.company));
     const forB = events.find((e) => e.company === carrierB.company)!;
     assert.ok(!forB.raw.includes(WINNING_AMOUNT), "B's view holds no trace of A's bid");
-    assert.deepEqual(forB.data.route._bids.map((b: any) => b.id), [bidB], 'a bidder sees its own bids only');
+    assert.deepEqual(
+      forB.data.route._bids.map((b: any) => b.id),
+      [bidB],
+      'a bidder sees its own bids only',
+    );
   });
 
   test('freight.updated reaches owner and bidders; bid.updated only the owner and that bidder', async () => {
@@ -128,7 +154,8 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
     assert.equal(winner.from_addr, SECRET_ADDR_FROM);
     assert.equal(winner.refs.customer, CUSTOMER_REF);
     const loser = awarded(carrierB.company);
-    for (const field of ['price', 'winner', 'from', 'to', 'from_addr', 'to_addr', 'refs', 'whitelist', 'transport_company_id']) assert.equal(loser.data.route[field], null, field);
+    for (const field of ['price', 'winner', 'from', 'to', 'from_addr', 'to_addr', 'refs', 'whitelist', 'transport_company_id'])
+      assert.equal(loser.data.route[field], null, field);
     assert.equal(loser.data.route.f_from, 'xxx (XX)');
     assert.equal(loser.data.route.status, 'taken');
     for (const secret of [WINNING_AMOUNT, SECRET_ADDR_FROM, SECRET_ADDR_TO, CUSTOMER_REF]) {
@@ -145,8 +172,13 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
   });
 
   test('shipment.status: the pushing company gets every field; a party’s events reach the other parties as tracking shows them', async () => {
-    const csv = 'awb,code,time,location,flight_number,pieces,weight,special_handling_codes,warehouse_location\n020-12345675,RCF,2026-05-04 10:00,AMS,KL1234,3,150.5,EAP,Rack 12\n';
-    const push = (who: Actor) => app.post('/files/push.json', { token: who.token, json: { encoding: 'base64', content: Buffer.from(csv).toString('base64'), name: 's.csv', action: 'status' } });
+    const csv =
+      'awb,code,time,location,flight_number,pieces,weight,special_handling_codes,warehouse_location\n020-12345675,RCF,2026-05-04 10:00,AMS,KL1234,3,150.5,EAP,Rack 12\n';
+    const push = (who: Actor) =>
+      app.post('/files/push.json', {
+        token: who.token,
+        json: { encoding: 'base64', content: Buffer.from(csv).toString('base64'), name: 's.csv', action: 'status' },
+      });
     // A company that is no party to the shipment cannot put events into the parties' systems.
     assert.equal((await push(handler)).status, 200);
     let events = await take();
@@ -164,9 +196,15 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
   });
 
   test('freight.revoked reaches the bidders masked; bid.revoked only the owner and that bidder', async () => {
-    const add = ok(await app.post('/freights/add.json', { token: shipper.token, json: { from: 'airport:FRA', to: 'airport:MUC', from_addr: SECRET_ADDR_FROM } }));
+    const add = ok(
+      await app.post('/freights/add.json', {
+        token: shipper.token,
+        json: { from: 'airport:FRA', to: 'airport:MUC', from_addr: SECRET_ADDR_FROM },
+      }),
+    );
     await app.post(`/freights/view/${add.id}.json`, { token: shipper.token, json: { action: 'publish' } });
-    const a = ok(await app.post('/quotes/add.json', { token: carrierA.token, json: { route: add.id, amount: '10', currency_code: 'EUR' } })).bid.id;
+    const a = ok(await app.post('/quotes/add.json', { token: carrierA.token, json: { route: add.id, amount: '10', currency_code: 'EUR' } }))
+      .bid.id;
     ok(await app.post('/quotes/add.json', { token: carrierB.token, json: { route: add.id, amount: '11', currency_code: 'EUR' } }));
     await take();
     ok(await app.post(`/quotes/revoke/${a}.json`, { token: carrierA.token }));
@@ -203,7 +241,12 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
   });
 
   test('booking.requested reaches the requester and the flight provider (who is its winner)', async () => {
-    const flight = ok(await app.post('/flights/add.json', { token: carrierA.token, json: { from: 'FRA', to: 'JFK', etd: '2027-03-01 10:00', eta: '2027-03-01 18:00', flight_number: 'XY 100' } })).flight;
+    const flight = ok(
+      await app.post('/flights/add.json', {
+        token: carrierA.token,
+        json: { from: 'FRA', to: 'JFK', etd: '2027-03-01 10:00', eta: '2027-03-01 18:00', flight_number: 'XY 100' },
+      }),
+    ).flight;
     await take();
     ok(await app.post(`/freights/request/flight/${flight.id}.json`, { token: shipper.token, json: { weight: 80 } }));
     const events = await take();
@@ -213,7 +256,12 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
 
   test('freight.published for a freight created open for one company (winner_direct): the owner and that company only', async () => {
     await take();
-    ok(await app.post('/freights/add.json', { token: shipper.token, json: { from: 'airport:FRA', to: 'airport:LHR', winner_direct: carrierB.company, from_addr: SECRET_ADDR_FROM } }));
+    ok(
+      await app.post('/freights/add.json', {
+        token: shipper.token,
+        json: { from: 'airport:FRA', to: 'airport:LHR', winner_direct: carrierB.company, from_addr: SECRET_ADDR_FROM },
+      }),
+    );
     const events = await take();
     assert.deepEqual(recipients(events, 'freight.published'), sorted(shipper.company, carrierB.company));
     const seenByB = events.find((e) => e.company === carrierB.company)!.data.route;
@@ -222,12 +270,27 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
   });
 
   test('freight.matched (emitted by saved searches) reaches the searcher alone, as the market sees the freight', async () => {
-    const add = ok(await app.post('/freights/add.json', { token: shipper.token, json: { from: 'airport:FRA', to: 'airport:VIE', from_addr: SECRET_ADDR_FROM } }));
+    const add = ok(
+      await app.post('/freights/add.json', {
+        token: shipper.token,
+        json: { from: 'airport:FRA', to: 'airport:VIE', from_addr: SECRET_ADDR_FROM },
+      }),
+    );
     await app.post(`/freights/view/${add.id}.json`, { token: shipper.token, json: { action: 'publish' } });
     await take();
-    await app.services.db.transaction().execute((trx) => emitEvent(trx, app.services.clock, { type: 'freight.matched', freightId: add.id, companyId: outsider.company, search: { id: 7, name: 'FRA loads' } }));
+    await app.services.db.transaction().execute((trx) =>
+      emitEvent(trx, app.services.clock, {
+        type: 'freight.matched',
+        freightId: add.id,
+        companyId: outsider.company,
+        search: { id: 7, name: 'FRA loads' },
+      }),
+    );
     const events = await take();
-    assert.deepEqual(events.map((e) => [e.type, e.company]), [['freight.matched', outsider.company]]);
+    assert.deepEqual(
+      events.map((e) => [e.type, e.company]),
+      [['freight.matched', outsider.company]],
+    );
     assert.equal(events[0]!.data.route.from_addr, null);
     assert.deepEqual(events[0]!.data.search, { id: 7, name: 'FRA loads' });
   });

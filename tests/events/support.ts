@@ -90,7 +90,12 @@ export const FAST: WebhookSettings = { retryDelays: [5, 60, 600], pollMs: 20, ti
 
 /** A dispatcher on the test app's database and clock, driven by the test (`deliverDue`). */
 export function dispatcher(app: TestApp, settings: Partial<WebhookSettings> = {}): WebhookDispatcher {
-  return new WebhookDispatcher({ db: app.services.db, clock: app.services.clock, settings: { ...FAST, ...settings }, publicOnly: app.config.appEnv === 'production' });
+  return new WebhookDispatcher({
+    db: app.services.db,
+    clock: app.services.clock,
+    settings: { ...FAST, ...settings },
+    publicOnly: app.config.appEnv === 'production',
+  });
 }
 
 /** Delivers everything due now (repeats while claims come back full). */

@@ -27,7 +27,10 @@ describe(`webhooks (${TEST_DB})`, () => {
 
   /** A published freight of the shipper: one freight.published event. */
   const publishFreight = async () => {
-    const add = await app.post('/freights/add.json', { token: shipper.token, json: { from: 'airport:FRA', to: 'airport:AMS', weight: 10 } });
+    const add = await app.post('/freights/add.json', {
+      token: shipper.token,
+      json: { from: 'airport:FRA', to: 'airport:AMS', weight: 10 },
+    });
     await app.post(`/freights/view/${add.body.data.id}.json`, { token: shipper.token, json: { action: 'publish' } });
     return add.body.data.id as number;
   };
@@ -48,12 +51,17 @@ describe(`webhooks (${TEST_DB})`, () => {
     assert.ok(!index.text.includes(hook.secret.slice(6, 20)), 'the secret is not in the list');
     assert.deepEqual((await app.get('/webhooks/index.json', { token: other.token })).body.data.webhooks, []);
 
-    for (const [method, path] of [['POST', `/webhooks/delete/${hook.id}.json`], ['GET', `/webhooks/deliveries/${hook.id}.json`], ['POST', `/webhooks/test/${hook.id}.json`]] as const) {
+    for (const [method, path] of [
+      ['POST', `/webhooks/delete/${hook.id}.json`],
+      ['GET', `/webhooks/deliveries/${hook.id}.json`],
+      ['POST', `/webhooks/test/${hook.id}.json`],
+    ] as const) {
       const res = await app.request(method, path, { token: other.token });
       assert.equal(res.status, 404, path);
       assert.deepEqual(res.body.data, []);
     }
-    for (const path of ['/webhooks/delete/999999.json', '/webhooks/delete/abc.json']) assert.equal((await app.post(path, { token: shipper.token })).status, 404);
+    for (const path of ['/webhooks/delete/999999.json', '/webhooks/delete/abc.json'])
+      assert.equal((await app.post(path, { token: shipper.token })).status, 404);
     assert.equal((await app.get('/webhooks/index.json')).status, 401);
 
     const del = await app.post(`/webhooks/delete/${hook.id}.json`, { token: shipper.token });
@@ -82,7 +90,10 @@ describe(`webhooks (${TEST_DB})`, () => {
     }
     assert.deepEqual((await app.get('/webhooks/index.json', { token: other.token })).body.data.webhooks, []);
     // A form with a comma list works too.
-    const form = await app.post('/webhooks/add.json', { token: other.token, form: { url: 'https://example.com/x', events: 'bid.created, bid.revoked' } });
+    const form = await app.post('/webhooks/add.json', {
+      token: other.token,
+      form: { url: 'https://example.com/x', events: 'bid.created, bid.revoked' },
+    });
     assert.deepEqual(form.body.data.webhook.events, ['bid.created', 'bid.revoked']);
     await app.post(`/webhooks/delete/${form.body.data.webhook.id}.json`, { token: other.token });
   });
@@ -106,7 +117,10 @@ describe(`webhooks (${TEST_DB})`, () => {
     assert.ok(Math.abs(Number(req.headers['webhook-timestamp']) - Date.now() / 1000) < 60);
     assert.match(String(req.headers['webhook-signature']), /^v1,[A-Za-z0-9+/]{43}=$/);
     assert.ok(verifyStandardWebhook(hook.secret, req.headers, req.body));
-    assert.ok(!verifyStandardWebhook(hook.secret, req.headers, req.body.replace('freight.published', 'freight.publishex')), 'a changed body fails');
+    assert.ok(
+      !verifyStandardWebhook(hook.secret, req.headers, req.body.replace('freight.published', 'freight.publishex')),
+      'a changed body fails',
+    );
     assert.ok(!verifyStandardWebhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`, req.headers, req.body), 'another secret fails');
     assert.deepEqual(new Webhook(hook.secret).verify(req.body, req.headers as Record<string, string>), req.json);
     await app.post(`/webhooks/delete/${hook.id}.json`, { token: shipper.token });
@@ -141,7 +155,14 @@ describe(`webhooks (${TEST_DB})`, () => {
     const log = await app.get(`/webhooks/deliveries/${hook.id}.json`, { token: shipper.token });
     assert.equal(log.body.status, 'success');
     const attempts = log.body.data.deliveries;
-    assert.deepEqual(attempts.map((a: any) => [a.attempt, a.status]), [[3, 200], [2, 500], [1, 500]]);
+    assert.deepEqual(
+      attempts.map((a: any) => [a.attempt, a.status]),
+      [
+        [3, 200],
+        [2, 500],
+        [1, 500],
+      ],
+    );
     assert.equal(attempts[0].event_id, got[0]!.headers['webhook-id']);
     assert.equal(attempts[0].type, 'freight.published');
     assert.equal(attempts[0].next_retry, null);
@@ -153,7 +174,8 @@ describe(`webhooks (${TEST_DB})`, () => {
   test('the default schedule retries for more than 24 hours, then gives up', async () => {
     const { DEFAULT_RETRY_DELAYS } = await import('../../src/config/webhooks.ts');
     assert.ok(DEFAULT_RETRY_DELAYS.reduce((a, b) => a + b, 0) >= 86400);
-    for (let i = 1; i < DEFAULT_RETRY_DELAYS.length; i++) assert.ok(DEFAULT_RETRY_DELAYS[i]! > DEFAULT_RETRY_DELAYS[i - 1]!, 'growing delays');
+    for (let i = 1; i < DEFAULT_RETRY_DELAYS.length; i++)
+      assert.ok(DEFAULT_RETRY_DELAYS[i]! > DEFAULT_RETRY_DELAYS[i - 1]!, 'growing delays');
     assert.throws(() => readConfig({ APP_ENV: 'production', TOKEN_SECRET: 'x'.repeat(20), WEBHOOK_RETRY_DELAYS: '1,2,3' }), /24 hours/);
     assert.throws(() => readConfig({ WEBHOOK_POLL_MS: 'soon' }), /WEBHOOK_POLL_MS/);
     assert.deepEqual(readConfig({ WEBHOOK_RETRY_DELAYS: '0.2,1' }).webhooks.retryDelays, [0.2, 1]);
@@ -207,7 +229,10 @@ describe(`webhooks (${TEST_DB})`, () => {
     const res = await app.post(`/webhooks/test/${hook.id}.json`, { token: shipper.token });
     assert.equal(res.body.status, 'success', res.text);
     const queued = (await app.get(`/webhooks/deliveries/${hook.id}.json`, { token: shipper.token })).body.data.deliveries;
-    assert.deepEqual(queued.map((a: any) => [a.attempt, a.type, a.state]), [[0, 'webhook.test', 'pending']]);
+    assert.deepEqual(
+      queued.map((a: any) => [a.attempt, a.type, a.state]),
+      [[0, 'webhook.test', 'pending']],
+    );
     await deliverAll(app);
     const got = receiver.received.filter((r) => r.path === '/test');
     assert.equal(got.length, 1);
@@ -234,7 +259,10 @@ describe(`webhooks (${TEST_DB})`, () => {
     const de = await app.get('/webhooks/index', { headers: { cookie: gs.cookie } });
     assert.ok(de.text.includes('Testereignis') || de.text.includes('Webhook hinzufügen'));
     // Adding through the form shows the secret on the answer page (not in a redirect).
-    const added = await app.post('/webhooks/add', { headers: { cookie: session.cookie }, form: `_csrf=${encodeURIComponent(session.csrf)}&url=${encodeURIComponent(`${receiver.url}/form`)}&events[]=*` });
+    const added = await app.post('/webhooks/add', {
+      headers: { cookie: session.cookie },
+      form: `_csrf=${encodeURIComponent(session.csrf)}&url=${encodeURIComponent(`${receiver.url}/form`)}&events[]=*`,
+    });
     assert.equal(added.status, 200, added.text.slice(0, 200));
     assert.match(added.text, /whsec_[A-Za-z0-9+/]{40,}/);
     await app.post(`/webhooks/delete/${hook.id}.json`, { token: shipper.token });
@@ -255,7 +283,17 @@ describe(`webhooks with APP_ENV=production (${TEST_DB})`, () => {
 
   test('loopback, private and link-local addresses are refused at registration', async () => {
     const who = await app.actor('Prod');
-    for (const url of ['http://127.0.0.1:8080/x', 'http://localhost/x', 'http://10.1.2.3/', 'http://192.168.0.10/', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://[fe80::1]/', 'http://[::ffff:127.0.0.1]/', 'http://0.0.0.0/']) {
+    for (const url of [
+      'http://127.0.0.1:8080/x',
+      'http://localhost/x',
+      'http://10.1.2.3/',
+      'http://192.168.0.10/',
+      'http://169.254.169.254/latest',
+      'http://[::1]/x',
+      'http://[fe80::1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://0.0.0.0/',
+    ]) {
       const res = await app.post('/webhooks/add.json', { token: who.token, json: { url, events: ['*'] } });
       assert.equal(res.body.status, 'error', url);
       assert.match(res.body.message, /url/);
@@ -266,7 +304,17 @@ describe(`webhooks with APP_ENV=production (${TEST_DB})`, () => {
   test('and at delivery: a stored webhook pointing at loopback is not called', async () => {
     const who = await app.actor('Prod2');
     // As if it had been registered while the name pointed elsewhere (DNS rebinding).
-    await app.services.db.insertInto('webhooks').values({ company_id: who.company, user_id: who.user, url: `${receiver.url}/internal`, events: ['*'], secret: `whsec_${Buffer.alloc(24, 7).toString('base64')}`, created: new Date() }).execute();
+    await app.services.db
+      .insertInto('webhooks')
+      .values({
+        company_id: who.company,
+        user_id: who.user,
+        url: `${receiver.url}/internal`,
+        events: ['*'],
+        secret: `whsec_${Buffer.alloc(24, 7).toString('base64')}`,
+        created: new Date(),
+      })
+      .execute();
     const hookId = (await app.get('/webhooks/index.json', { token: who.token })).body.data.webhooks[0].id;
     await app.post(`/webhooks/test/${hookId}.json`, { token: who.token });
     await deliverAll(app);

@@ -20,7 +20,16 @@ const add = (json: unknown, query = '', token = shipper.token) => app.post(`/fre
 
 describe('create', () => {
   test('flat freight in data, server-set company/user/target, draft, prefixes stripped, airport resolved', async () => {
-    const res = await add({ class: 'air', from: 'airport:FRA', to: 'MUC', weight: '1250.5', company: 999, user: 999, target: 7, status: 'taken' });
+    const res = await add({
+      class: 'air',
+      from: 'airport:FRA',
+      to: 'MUC',
+      weight: '1250.5',
+      company: 999,
+      user: 999,
+      target: 7,
+      status: 'taken',
+    });
     assert.equal(res.status, 200);
     assert.equal(res.body.status, 'success');
     const f = res.body.data;
@@ -85,7 +94,8 @@ describe('create', () => {
   });
 
   test('time windows: " to " fills both fields, any other separator leaves both empty', async () => {
-    let f = (await add({ eta_range: '2031-03-01 08:00 to 2031-03-02 17:30', etd_range: '2031-02-27 06:00:00 to 2031-02-28 07:00' })).body.data;
+    let f = (await add({ eta_range: '2031-03-01 08:00 to 2031-03-02 17:30', etd_range: '2031-02-27 06:00:00 to 2031-02-28 07:00' })).body
+      .data;
     assert.equal(f.eta, '2031-03-01 08:00:00');
     assert.equal(f.eta_end, '2031-03-02 17:30:00');
     assert.equal(f.etd, '2031-02-27 06:00:00');
@@ -115,7 +125,8 @@ describe('create', () => {
   });
 
   test('form body with bracket keys (pieces[0][weight], refs[customer])', async () => {
-    const form = 'from=airport%3AFRA&to=city%3A60311&weight=12.5&pieces[0][pieces]=3&pieces[0][weight]=4.25&pieces[0][depth]=120&pieces[1][pieces]=1&pieces[1][stackable]=1&refs[customer]=F-1&secured=1';
+    const form =
+      'from=airport%3AFRA&to=city%3A60311&weight=12.5&pieces[0][pieces]=3&pieces[0][weight]=4.25&pieces[0][depth]=120&pieces[1][pieces]=1&pieces[1][stackable]=1&refs[customer]=F-1&secured=1';
     const res = await app.post('/freights/add.json', { token: shipper.token, form });
     assert.equal(res.body.status, 'success');
     const f = res.body.data;
@@ -123,7 +134,16 @@ describe('create', () => {
     assert.equal(f.secured, 1);
     assert.deepEqual(f.refs, { customer: 'F-1' });
     assert.equal(f._route_pieces.length, 2);
-    assert.deepEqual(f._route_pieces[0], { pieces: 3, depth: 120, width: null, height: null, weight: 4.25, stackable: null, weight_per_piece: null, refs: null });
+    assert.deepEqual(f._route_pieces[0], {
+      pieces: 3,
+      depth: 120,
+      width: null,
+      height: null,
+      weight: 4.25,
+      stackable: null,
+      weight_per_piece: null,
+      refs: null,
+    });
     assert.equal(f._route_pieces[1].stackable, 1);
   });
 
@@ -175,19 +195,52 @@ describe('create', () => {
     assert.equal(f.price, null);
     assert.deepEqual(f.refs, {});
     const warned = new Set(res.body.warnings.map((w: { field: string }) => w.field));
-    for (const k of ['class', 'type', 'weight', 'price', 'secured', 'visibility', 'whitelist', 'from_latitude', 'from_country', 'eta', 'refs', 'pieces', 'category', 'from', 'deadline', 'unknown_field']) {
+    for (const k of [
+      'class',
+      'type',
+      'weight',
+      'price',
+      'secured',
+      'visibility',
+      'whitelist',
+      'from_latitude',
+      'from_country',
+      'eta',
+      'refs',
+      'pieces',
+      'category',
+      'from',
+      'deadline',
+      'unknown_field',
+    ]) {
       assert.ok(warned.has(k), k);
     }
     for (const w of res.body.warnings) assert.equal(typeof w.reason, 'string');
   });
 
   test('odd bodies: empty, array, nulls, huge numbers, many pieces', async () => {
-    for (const json of [{}, [], { weight: 1e300 }, { weight: '999999999999999.5' }, { pieces: [null, 1, { pieces: -1, weight: 'x', foo: 2 }] }, { whitelist: null, refs: null, visibility: null, class: null, eta: null }, { pieces: Array.from({ length: 600 }, () => ({ pieces: 1 })) }, { category: 'a\u0000b', from: 'x\u0000', dangerous_goods: '\u0000', refs: { a: 'x\u0000' }, pieces: [{ refs: { awb: '\u0000' } }] }, { whitelist: Array.from({ length: 2000 }, (_, i) => i + 1) }, { whitelist: '3, 4,5' }, { awb: ['a'], direction: { x: 1 }, eta_range: ['a to b'] }]) {
+    for (const json of [
+      {},
+      [],
+      { weight: 1e300 },
+      { weight: '999999999999999.5' },
+      { pieces: [null, 1, { pieces: -1, weight: 'x', foo: 2 }] },
+      { whitelist: null, refs: null, visibility: null, class: null, eta: null },
+      { pieces: Array.from({ length: 600 }, () => ({ pieces: 1 })) },
+      { category: 'a\u0000b', from: 'x\u0000', dangerous_goods: '\u0000', refs: { a: 'x\u0000' }, pieces: [{ refs: { awb: '\u0000' } }] },
+      { whitelist: Array.from({ length: 2000 }, (_, i) => i + 1) },
+      { whitelist: '3, 4,5' },
+      { awb: ['a'], direction: { x: 1 }, eta_range: ['a to b'] },
+    ]) {
       const res = await add(json);
       assert.equal(res.status, 200, JSON.stringify(json).slice(0, 100));
       assert.equal(res.body.status, 'success');
     }
-    const bad = await app.post('/freights/add.json', { token: shipper.token, headers: { 'content-type': 'application/json' }, form: '{"from": ' });
+    const bad = await app.post('/freights/add.json', {
+      token: shipper.token,
+      headers: { 'content-type': 'application/json' },
+      form: '{"from": ',
+    });
     assert.equal(bad.status, 400);
   });
 
@@ -216,8 +269,16 @@ describe('create', () => {
 
 describe('edit', () => {
   test('only sent fields change; data.route; pieces replace; weight rule; resolution only while addr empty', async () => {
-    const id = await addFreight(app, shipper, { to: 'city:DE-10115', category: 'ftl', pieces: [{ pieces: 1 }, { pieces: 2 }], refs: { customer: 'A' } });
-    const res = await app.post(`/freights/edit/${id}.json`, { token: shipper.token, json: { category: 'ltl', pieces: [{ pieces: 7, weight: 1 }], from: 'MUC', bogus: 1 } });
+    const id = await addFreight(app, shipper, {
+      to: 'city:DE-10115',
+      category: 'ftl',
+      pieces: [{ pieces: 1 }, { pieces: 2 }],
+      refs: { customer: 'A' },
+    });
+    const res = await app.post(`/freights/edit/${id}.json`, {
+      token: shipper.token,
+      json: { category: 'ltl', pieces: [{ pieces: 7, weight: 1 }], from: 'MUC', bogus: 1 },
+    });
     assert.equal(res.status, 200);
     assert.equal(res.body.status, 'success');
     const f = res.body.data.route;
@@ -226,7 +287,10 @@ describe('edit', () => {
     assert.equal(f.to, '10115');
     assert.deepEqual(f.refs, { customer: 'A' });
     assert.equal(f.weight, 100);
-    assert.deepEqual(f._route_pieces.map((p: { pieces: number }) => p.pieces), [7]);
+    assert.deepEqual(
+      f._route_pieces.map((p: { pieces: number }) => p.pieces),
+      [7],
+    );
     // The Frankfurt address is already there: MUC is not resolved (api.md, Endpoints 7).
     assert.equal(f.from, 'MUC');
     assert.match(f.from_addr, /Frankfurt/);
@@ -237,7 +301,8 @@ describe('edit', () => {
 
   test('a non-owner gets 404; non-numeric or missing ids 404; edit after revoke is an error', async () => {
     const id = await addFreight(app, shipper);
-    for (const who of [carrier, outsider]) assert.equal((await app.post(`/freights/edit/${id}.json`, { token: who.token, json: { category: 'x' } })).status, 404);
+    for (const who of [carrier, outsider])
+      assert.equal((await app.post(`/freights/edit/${id}.json`, { token: who.token, json: { category: 'x' } })).status, 404);
     for (const path of ['abc', '0', '-1', '99999999', '1.5', '1e3']) {
       const res = await app.post(`/freights/edit/${path}.json`, { token: shipper.token, json: {} });
       assert.equal(res.status, 404, path);
@@ -298,13 +363,22 @@ describe('view and visibility', () => {
     const b1 = await insertBid(app, id, carrier, 'open', '500.50');
     const b2 = await insertBid(app, id, outsider);
     const own = (await view(app, shipper, id)).body.data.route;
-    assert.deepEqual(own._bids.map((b: { id: number }) => b.id), [b1, b2]);
+    assert.deepEqual(
+      own._bids.map((b: { id: number }) => b.id),
+      [b1, b2],
+    );
     assert.equal(own._bids[0].amount, 500.5);
     const mine = (await view(app, carrier, id)).body.data.route;
-    assert.deepEqual(mine._bids.map((b: { id: number }) => b.id), [b1]);
+    assert.deepEqual(
+      mine._bids.map((b: { id: number }) => b.id),
+      [b1],
+    );
     await force(app, id, { status: 'taken', winner_id: carrier.company, transport_company_id: carrier.company, price: '500.50' });
     const taken = (await view(app, carrier, id)).body.data.route;
-    assert.deepEqual(taken._bids.map((b: { id: number }) => b.id), [b1]);
+    assert.deepEqual(
+      taken._bids.map((b: { id: number }) => b.id),
+      [b1],
+    );
     assert.equal(taken.price, 500.5);
     await force(app, id, { status: 'closed' });
     const closed = (await view(app, shipper, id)).body.data.route;
@@ -322,7 +396,20 @@ describe('view and visibility', () => {
     assert.equal(winner.from, 'FRA');
     assert.equal(winner.from_addr, 'Secret road');
     const masked = (await view(app, outsider, id)).body.data.route;
-    for (const k of ['from', 'to', 'from_addr', 'to_addr', 'from_latitude', 'from_longitude', 'to_latitude', 'to_longitude', 'refs', 'price', 'winner', 'whitelist']) {
+    for (const k of [
+      'from',
+      'to',
+      'from_addr',
+      'to_addr',
+      'from_latitude',
+      'from_longitude',
+      'to_latitude',
+      'to_longitude',
+      'refs',
+      'price',
+      'winner',
+      'whitelist',
+    ]) {
       assert.equal(masked[k], null, k);
     }
     assert.equal(masked.f_from, 'xxx (XX)');
@@ -350,7 +437,11 @@ describe('view and visibility', () => {
       const who = await berlin.actor('Tz');
       const res = await berlin.post('/freights/add.json', { token: who.token, json: { etd: '2031-07-01 10:00' } });
       assert.equal(res.body.data.etd, '2031-07-01 10:00:00');
-      const row = await berlin.services.db.selectFrom('freights').select('etd').where('id', '=', res.body.data.id).executeTakeFirstOrThrow();
+      const row = await berlin.services.db
+        .selectFrom('freights')
+        .select('etd')
+        .where('id', '=', res.body.data.id)
+        .executeTakeFirstOrThrow();
       assert.equal(row.etd!.toISOString(), '2031-07-01T08:00:00.000Z');
     } finally {
       await berlin.close();
@@ -414,11 +505,17 @@ describe('publish', () => {
   test('publish also redirects in HTML (form post with a session is CSRF-checked)', async () => {
     const id = await addFreight(app, shipper);
     const session = await browser(app, shipper);
-    const res = await app.post(`/freights/view/${id}`, { headers: { cookie: session.cookie }, form: { action: 'publish', _csrf: session.csrf } });
+    const res = await app.post(`/freights/view/${id}`, {
+      headers: { cookie: session.cookie },
+      form: { action: 'publish', _csrf: session.csrf },
+    });
     assert.equal(res.status, 302);
     assert.equal(res.headers.location, `/freights/view/${id}`);
     assert.equal((await view(app, shipper, id)).body.data.route.status, 'open');
-    const again = await app.post(`/freights/view/${id}`, { headers: { cookie: session.cookie }, form: { action: 'publish', _csrf: session.csrf } });
+    const again = await app.post(`/freights/view/${id}`, {
+      headers: { cookie: session.cookie },
+      form: { action: 'publish', _csrf: session.csrf },
+    });
     assert.equal(again.status, 302);
     assert.match(String(again.headers['set-cookie']), /fx_flash/);
     const revoke = await app.post(`/freights/revoke/${id}`, { headers: { cookie: session.cookie }, form: { _csrf: session.csrf } });

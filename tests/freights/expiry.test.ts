@@ -23,8 +23,10 @@ before(async () => {
 });
 after(() => app.close());
 
-const storedStatus = async (id: number) => (await app.services.db.selectFrom('freights').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
-const bid = (who: Actor, route: number) => app.post('/quotes/add.json', { token: who.token, json: { route, amount: '100', currency_code: 'EUR' } });
+const storedStatus = async (id: number) =>
+  (await app.services.db.selectFrom('freights').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+const bid = (who: Actor, route: number) =>
+  app.post('/quotes/add.json', { token: who.token, json: { route, amount: '100', currency_code: 'EUR' } });
 
 describe('expiry is visible everywhere before anything writes it', () => {
   test('past the deadline: view, lists, Shipments and quotes read expired; nothing was written', async () => {
@@ -57,8 +59,16 @@ describe('expiry is visible everywhere before anything writes it', () => {
         assert.equal((await app.get(`/routes/view/${id}.json`, { token: carrier.token })).body.data.route.from, null);
       }
       assert.ok(!(await enlistIds(app, outsider, 8)).includes(open));
-      for (const filter of [7]) assert.deepEqual((await enlistIds(app, carrier, filter)).filter((id) => id === open || id === pending), []);
-      for (const filter of [10, 17, 18]) assert.deepEqual((await enlistIds(app, shipper, filter)).filter((id) => id === open || id === pending), []);
+      for (const filter of [7])
+        assert.deepEqual(
+          (await enlistIds(app, carrier, filter)).filter((id) => id === open || id === pending),
+          [],
+        );
+      for (const filter of [10, 17, 18])
+        assert.deepEqual(
+          (await enlistIds(app, shipper, filter)).filter((id) => id === open || id === pending),
+          [],
+        );
       assert.deepEqual((await enlistIds(app, shipper, 19)).filter((id) => id === open || id === pending).sort(), [open, pending].sort());
       assert.deepEqual((await enlistIds(app, carrier, 9)).filter((id) => id === open || id === pending).sort(), [open, pending].sort());
 
@@ -75,7 +85,11 @@ describe('expiry is visible everywhere before anything writes it', () => {
       assert.equal(confirm.status, 302, confirm.text);
       assert.equal(confirm.headers.location, `/freights/view/${pending}`);
       assert.equal(await storedStatus(pending), 'expired', 'the transition wrote expiry under its lock');
-      const taken = await app.services.db.selectFrom('freights').select(['winner_id', 'price']).where('id', '=', pending).executeTakeFirstOrThrow();
+      const taken = await app.services.db
+        .selectFrom('freights')
+        .select(['winner_id', 'price'])
+        .where('id', '=', pending)
+        .executeTakeFirstOrThrow();
       assert.deepEqual(taken, { winner_id: null, price: null }, 'never awarded after the deadline');
       assert.equal((await app.post(`/quotes/revoke/${onOpen}.json`, { token: carrier.token })).body.status, 'error');
       // Edit and revoke (transitions of the freights module) see it expired as well.
@@ -132,7 +146,8 @@ describe('the server sweeps while it listens', () => {
       const start = new Date('2036-07-01T08:00:00Z');
       served.setNow(start);
       const id = await openFreight(served, owner, {}, { deadline: '+5 minutes' });
-      const status = async () => (await served.services.db.selectFrom('freights').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+      const status = async () =>
+        (await served.services.db.selectFrom('freights').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
       served.setNow(new Date(start.getTime() + 6 * 60_000));
       assert.equal(await status(), 'open');
       await served.listen();

@@ -18,7 +18,8 @@ before(async () => {
 after(() => app.close());
 
 const freightRow = (id: number) => app.services.db.selectFrom('freights').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const piecesOf = (id: number) => app.services.db.selectFrom('freight_pieces').selectAll().where('freight_id', '=', id).orderBy('position').execute();
+const piecesOf = (id: number) =>
+  app.services.db.selectFrom('freight_pieces').selectAll().where('freight_id', '=', id).orderBy('position').execute();
 
 async function pendingFreight(): Promise<{ id: number; bid: number }> {
   const id = await addFreight(app, shipper, { from: 'city:60311', to: 'city:80331', weight: 3000, pieces: [{ pieces: 2, weight: 1500 }] });
@@ -38,7 +39,10 @@ describe('frozen terms while pending', () => {
     const before = { freight: await freightRow(id), pieces: await piecesOf(id) };
     assert.equal((await view(app, shipper, id)).body.data.route.editable, false, 'editable must agree with edit');
 
-    const edit = await app.post(`/freights/edit/${id}.json`, { token: shipper.token, json: { weight: 24000, to: 'city:10115', pieces: [{ pieces: 20, weight: 1200 }] } });
+    const edit = await app.post(`/freights/edit/${id}.json`, {
+      token: shipper.token,
+      json: { weight: 24000, to: 'city:10115', pieces: [{ pieces: 20, weight: 1200 }] },
+    });
     assert.equal(edit.status, 200, edit.text);
     assert.equal(edit.body.status, 'error', edit.text);
     assert.equal(typeof edit.body.message, 'string');

@@ -4,7 +4,10 @@ import { browserSession } from '../support/session.ts';
 
 /** Creates a freight through the API and answers its id. */
 export async function addFreight(app: TestApp, who: Actor, json: Record<string, unknown> = {}, query = ''): Promise<number> {
-  const res = await app.post(`/freights/add.json${query}`, { token: who.token, json: { from: 'airport:FRA', to: 'city:60311', weight: 100, ...json } });
+  const res = await app.post(`/freights/add.json${query}`, {
+    token: who.token,
+    json: { from: 'airport:FRA', to: 'city:60311', weight: 100, ...json },
+  });
   assert.equal(res.status, 200, res.text);
   assert.equal(res.body.status, 'success', res.text);
   return res.body.data.id as number;
@@ -18,7 +21,12 @@ export async function publish(app: TestApp, who: Actor, id: number, json: Record
 }
 
 /** An open freight of `who` (created and published). */
-export async function openFreight(app: TestApp, who: Actor, json: Record<string, unknown> = {}, publishJson: Record<string, unknown> = {}): Promise<number> {
+export async function openFreight(
+  app: TestApp,
+  who: Actor,
+  json: Record<string, unknown> = {},
+  publishJson: Record<string, unknown> = {},
+): Promise<number> {
   const id = await addFreight(app, who, json);
   await publish(app, who, id, publishJson);
   return id;
@@ -29,7 +37,16 @@ export async function insertBid(app: TestApp, freightId: number, bidder: Actor, 
   const now = new Date();
   const row = await app.services.db
     .insertInto('bids')
-    .values({ freight_id: freightId, company_id: bidder.company, user_id: bidder.user, amount, currency_code: 'EUR', status, created: now, modified: now })
+    .values({
+      freight_id: freightId,
+      company_id: bidder.company,
+      user_id: bidder.user,
+      amount,
+      currency_code: 'EUR',
+      status,
+      created: now,
+      modified: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -37,7 +54,11 @@ export async function insertBid(app: TestApp, freightId: number, bidder: Actor, 
 
 /** Moves a freight into a state directly (award belongs to the quotes module). */
 export async function force(app: TestApp, id: number, values: Record<string, unknown>) {
-  await app.services.db.updateTable('freights').set(values as never).where('id', '=', id).execute();
+  await app.services.db
+    .updateTable('freights')
+    .set(values as never)
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function view(app: TestApp, who: Actor, id: number) {

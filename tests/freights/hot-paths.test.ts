@@ -54,7 +54,10 @@ describe('one statement per view and per list page', () => {
     assert.match(view[0]!, /^execute fx_freight_view/);
 
     const list = await counted(async () => (res = await app.get('/freights/enlist/7.json', { token: carrier.token })));
-    assert.deepEqual(res!.body.data.routes.map((r: { id: number }) => r.id), [id]);
+    assert.deepEqual(
+      res!.body.data.routes.map((r: { id: number }) => r.id),
+      [id],
+    );
     assert.equal(list.length, 1, list.join(' | '));
 
     assert.deepEqual(await counted(() => app.get('/users/me.json', { token: carrier.token })), []);

@@ -17,7 +17,8 @@ before(async () => {
 after(() => app.close());
 
 const post = (who: Actor, path: string, json: unknown = {}) => app.post(path, { token: who.token, json });
-const statusOf = async (id: number) => (await app.services.db.selectFrom('freights').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+const statusOf = async (id: number) =>
+  (await app.services.db.selectFrom('freights').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
 
 describe('expiry', () => {
   test('open and pending expire at the deadline on the next read; bidders then see it masked', async () => {
@@ -113,7 +114,16 @@ describe('revoke, delivery, archive', () => {
 
 describe('templates', () => {
   test('add, index (own company only), create-from-template starts taken with own company as carrier', async () => {
-    const res = await post(shipper, '/templates/add.json', { name: 'Weekly FRA-MUC', from: 'FRA', to: 'MUC', weight: 400, pieces: [{ pieces: 4 }], refs: { customer: 'W' }, nonsense: 1, deadline: '+2 days' });
+    const res = await post(shipper, '/templates/add.json', {
+      name: 'Weekly FRA-MUC',
+      from: 'FRA',
+      to: 'MUC',
+      weight: 400,
+      pieces: [{ pieces: 4 }],
+      refs: { customer: 'W' },
+      nonsense: 1,
+      deadline: '+2 days',
+    });
     assert.equal(res.body.status, 'success');
     const template = res.body.data.template;
     assert.equal(typeof template.id, 'number');
@@ -121,7 +131,10 @@ describe('templates', () => {
     assert.ok(res.body.warnings.some((w: { field: string }) => w.field === 'nonsense'));
     await post(carrier, '/templates/add.json', { name: 'Carrier template' });
     const index = await app.get('/templates/index.json', { token: shipper.token });
-    assert.deepEqual(index.body.data.templates.map((t: { id: number }) => t.id), [template.id]);
+    assert.deepEqual(
+      index.body.data.templates.map((t: { id: number }) => t.id),
+      [template.id],
+    );
     const created = await post(shipper, '/freights/create-from-template.json', { template_id: template.id });
     assert.equal(created.body.status, 'success');
     const id = created.body.data.route_id;
@@ -152,7 +165,13 @@ describe('templates', () => {
 
 describe('flights and booking requests', () => {
   test('flights: provider is the creator; index lists all; bad input is an error', async () => {
-    const res = await post(carrier, '/flights/add.json', { from: 'airport:FRA', to: 'jfk', etd: '2032-01-01 10:00', eta: '2032-01-01 18:30', flight_number: 'LH400' });
+    const res = await post(carrier, '/flights/add.json', {
+      from: 'airport:FRA',
+      to: 'jfk',
+      etd: '2032-01-01 10:00',
+      eta: '2032-01-01 18:30',
+      flight_number: 'LH400',
+    });
     assert.equal(res.body.status, 'success');
     const flight = res.body.data.flight;
     assert.equal(flight.company, carrier.company);
@@ -161,7 +180,12 @@ describe('flights and booking requests', () => {
     assert.equal(flight.etd, '2032-01-01 10:00:00');
     const index = await app.get('/flights/index.json?limit=100', { token: outsider.token });
     assert.ok(index.body.data.flights.some((f: { id: number }) => f.id === flight.id));
-    for (const bad of [{}, { from: 'FRA', to: 'ZZZ', etd: '2032-01-01 10:00', eta: '2032-01-01 12:00', flight_number: 'X1' }, { from: 'FRA', to: 'JFK', etd: '2032-01-01', eta: '2032-01-01 12:00', flight_number: 'X1' }, { from: 'FRA', to: 'JFK', etd: '2032-01-02 10:00', eta: '2032-01-01 12:00', flight_number: 'X1' }]) {
+    for (const bad of [
+      {},
+      { from: 'FRA', to: 'ZZZ', etd: '2032-01-01 10:00', eta: '2032-01-01 12:00', flight_number: 'X1' },
+      { from: 'FRA', to: 'JFK', etd: '2032-01-01', eta: '2032-01-01 12:00', flight_number: 'X1' },
+      { from: 'FRA', to: 'JFK', etd: '2032-01-02 10:00', eta: '2032-01-01 12:00', flight_number: 'X1' },
+    ]) {
       const r = await post(carrier, '/flights/add.json', bad);
       assert.equal(r.status, 200);
       assert.equal(r.body.status, 'error');
@@ -169,8 +193,21 @@ describe('flights and booking requests', () => {
   });
 
   test('request/flight: FFR, air, draft, from/to/etd/eta from the flight, provider is winner, refs set', async () => {
-    const flight = (await post(carrier, '/flights/add.json', { from: 'MUC', to: 'ORD', etd: '2032-02-01 11:00', eta: '2032-02-01 20:00', flight_number: 'LH430' })).body.data.flight;
-    const res = await post(shipper, `/freights/request/flight/${flight.id}.json`, { weight: 250, pieces: [{ pieces: 2, weight: 125 }], from: 'AMS', refs: { external_ref: 'E-9' } });
+    const flight = (
+      await post(carrier, '/flights/add.json', {
+        from: 'MUC',
+        to: 'ORD',
+        etd: '2032-02-01 11:00',
+        eta: '2032-02-01 20:00',
+        flight_number: 'LH430',
+      })
+    ).body.data.flight;
+    const res = await post(shipper, `/freights/request/flight/${flight.id}.json`, {
+      weight: 250,
+      pieces: [{ pieces: 2, weight: 125 }],
+      from: 'AMS',
+      refs: { external_ref: 'E-9' },
+    });
     assert.equal(res.body.status, 'success');
     const f = res.body.data.route;
     assert.equal(f.type, 'FFR');
@@ -206,8 +243,15 @@ describe('flights and booking requests', () => {
   });
 
   test('request/rate and pricing_search_id take over from the pricing module', async () => {
-    const csv = 'origin,destination,transit_days,min_charge,kg_100,kg_300,fsc_pct,ssc_per_kg,uld_price\ncity:DE-60,airport:FRA,2,45.00,0.40,0.35,12.5,0.05,\n';
-    const push = await post(carrier, '/files/push.json', { action: 'rates', name: 'Road', visibility: 'private', content: Buffer.from(csv).toString('base64'), encoding: 'base64' });
+    const csv =
+      'origin,destination,transit_days,min_charge,kg_100,kg_300,fsc_pct,ssc_per_kg,uld_price\ncity:DE-60,airport:FRA,2,45.00,0.40,0.35,12.5,0.05,\n';
+    const push = await post(carrier, '/files/push.json', {
+      action: 'rates',
+      name: 'Road',
+      visibility: 'private',
+      content: Buffer.from(csv).toString('base64'),
+      encoding: 'base64',
+    });
     assert.equal(push.status, 200, push.text);
     const line = await app.services.db.selectFrom('rate_lines').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
     // A private sheet of another company is not bookable.
@@ -222,9 +266,17 @@ describe('flights and booking requests', () => {
     assert.deepEqual(f.refs, { entity: 'rate', obj_id: line.id });
     assert.deepEqual(f.whitelist, [carrier.company]);
 
-    const search = await post(shipper, '/pricing/search/results.json', { origin: 'city:DE-60311', destination: 'airport:FRA', weight: 250, pieces_json: [{ pieces: 2, depth: 120, width: 80, height: 100, weight: 125 }] });
+    const search = await post(shipper, '/pricing/search/results.json', {
+      origin: 'city:DE-60311',
+      destination: 'airport:FRA',
+      weight: 250,
+      pieces_json: [{ pieces: 2, depth: 120, width: 80, height: 100, weight: 125 }],
+    });
     const searchId = search.body.data.searchEntity.id;
-    const created = await app.post(`/freights/add.json?pricing_search_id=${searchId}`, { token: shipper.token, json: { refs: { customer: 'Q' } } });
+    const created = await app.post(`/freights/add.json?pricing_search_id=${searchId}`, {
+      token: shipper.token,
+      json: { refs: { customer: 'Q' } },
+    });
     assert.equal(created.body.status, 'success');
     const g = created.body.data;
     assert.equal(g.from, '60311');
@@ -247,9 +299,35 @@ describe('tracking', () => {
     await app.services.db
       .insertInto('awb_events')
       .values([
-        { awb: '020-12345675', code: 'DLV', event_time: new Date('2032-01-03T10:00:00Z'), location: 'JFK', flight_number: null, company_id: shipper.company, created: now, weight: '12.5', warehouse_location: 'W1' },
-        { awb: '020-12345675', code: 'RCF', event_time: new Date('2032-01-02T10:00:00Z'), location: 'JFK', flight_number: 'LH400', company_id: shipper.company, created: now },
-        { awb: '02012345675', code: 'AWD', event_time: new Date('2032-01-02T12:00:00Z'), location: 'JFK', flight_number: null, company_id: shipper.company, created: now },
+        {
+          awb: '020-12345675',
+          code: 'DLV',
+          event_time: new Date('2032-01-03T10:00:00Z'),
+          location: 'JFK',
+          flight_number: null,
+          company_id: shipper.company,
+          created: now,
+          weight: '12.5',
+          warehouse_location: 'W1',
+        },
+        {
+          awb: '020-12345675',
+          code: 'RCF',
+          event_time: new Date('2032-01-02T10:00:00Z'),
+          location: 'JFK',
+          flight_number: 'LH400',
+          company_id: shipper.company,
+          created: now,
+        },
+        {
+          awb: '02012345675',
+          code: 'AWD',
+          event_time: new Date('2032-01-02T12:00:00Z'),
+          location: 'JFK',
+          flight_number: null,
+          company_id: shipper.company,
+          created: now,
+        },
       ])
       .execute();
     await openFreight(app, shipper, { awb: '020-12345675', price: '999.99', refs: { customer: 'TOPSECRET' } });
@@ -262,7 +340,10 @@ describe('tracking', () => {
     const t = res.body.data.tracking;
     assert.equal(t.awb, '020-12345675');
     assert.equal(t.valid, true);
-    assert.deepEqual(t.events.map((e: { code: string }) => e.code), ['RCF', 'AWD', 'DLV']);
+    assert.deepEqual(
+      t.events.map((e: { code: string }) => e.code),
+      ['RCF', 'AWD', 'DLV'],
+    );
     assert.deepEqual(Object.keys(t.events[0]).sort(), ['code', 'flight_number', 'location', 'time']);
     assert.equal(t.events[0].time, '2032-01-02 10:00:00');
     const text = JSON.stringify(res.body);
@@ -289,9 +370,55 @@ describe('tracking', () => {
 describe('never a 500', () => {
   test('garbage in every field of every freight endpoint', async () => {
     const id = await openFreight(app, shipper);
-    const garbage: unknown[] = [null, '', 'x\u0000y', 'x'.repeat(3000), -1, 1e308, 2147483648, [1, [2]], { a: { b: 1 } }, true, '2031-02-30 25:61', '+999999 weeks', '0000-01-01 10:00', '9999-12-31 23:59'];
-    const paths = ['/freights/add.json', `/freights/edit/${id}.json`, `/freights/view/${id}.json`, `/freights/revoke/${id}.json`, `/freights/delivery/${id}.json`, `/freights/archive/${id}.json`, '/templates/add.json', '/freights/create-from-template.json', '/flights/add.json', `/freights/request/direct/${carrier.company}.json`, `/freights/request/flight/1.json`];
-    const keys = ['from', 'to', 'weight', 'pieces', 'refs', 'whitelist', 'visibility', 'deadline', 'eta_range', 'etd', 'name', 'template_id', 'flight_number', 'delivery_status', 'action', 'winner_direct', 'price', 'class'];
+    const garbage: unknown[] = [
+      null,
+      '',
+      'x\u0000y',
+      'x'.repeat(3000),
+      -1,
+      1e308,
+      2147483648,
+      [1, [2]],
+      { a: { b: 1 } },
+      true,
+      '2031-02-30 25:61',
+      '+999999 weeks',
+      '0000-01-01 10:00',
+      '9999-12-31 23:59',
+    ];
+    const paths = [
+      '/freights/add.json',
+      `/freights/edit/${id}.json`,
+      `/freights/view/${id}.json`,
+      `/freights/revoke/${id}.json`,
+      `/freights/delivery/${id}.json`,
+      `/freights/archive/${id}.json`,
+      '/templates/add.json',
+      '/freights/create-from-template.json',
+      '/flights/add.json',
+      `/freights/request/direct/${carrier.company}.json`,
+      `/freights/request/flight/1.json`,
+    ];
+    const keys = [
+      'from',
+      'to',
+      'weight',
+      'pieces',
+      'refs',
+      'whitelist',
+      'visibility',
+      'deadline',
+      'eta_range',
+      'etd',
+      'name',
+      'template_id',
+      'flight_number',
+      'delivery_status',
+      'action',
+      'winner_direct',
+      'price',
+      'class',
+    ];
     for (const path of paths) {
       for (const value of garbage) {
         const json = Object.fromEntries(keys.map((k) => [k, value]));

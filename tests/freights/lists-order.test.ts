@@ -93,7 +93,10 @@ describe('lists of freights the caller bid on: order and pages', () => {
   test('the default order is the same as sort=Routes.created desc; other orders agree on membership', async () => {
     assert.deepEqual(await enlistIds(app, carrier, 9, '?limit=100'), await expectedOrder(archive, 'desc'));
     const byId = await enlistIds(app, carrier, 9, '?limit=100&sort=Routes.id&direction=asc');
-    assert.deepEqual(byId, [...archive].sort((a, b) => a - b));
+    assert.deepEqual(
+      byId,
+      [...archive].sort((a, b) => a - b),
+    );
   });
 
   test('the bid-driven order follows the freight, not the bid: a late bid does not move an old freight up', async () => {

@@ -151,10 +151,16 @@ describe('booking request lists 200/201/209 and 210/211/219', () => {
   test('outgoing and incoming groups', async () => {
     const booker = await app.actor('Booker');
     const provider = await app.actor('Provider');
-    const flight = await app.post('/flights/add.json', { token: provider.token, json: { from: 'FRA', to: 'JFK', etd: '2031-01-01 10:00', eta: '2031-01-01 18:00', flight_number: 'LH400' } });
+    const flight = await app.post('/flights/add.json', {
+      token: provider.token,
+      json: { from: 'FRA', to: 'JFK', etd: '2031-01-01 10:00', eta: '2031-01-01 18:00', flight_number: 'LH400' },
+    });
     const flightId = flight.body.data.flight.id;
-    const viaFlight = (await app.post(`/freights/request/flight/${flightId}.json`, { token: booker.token, json: { weight: 300 } })).body.data.route.id;
-    const direct = (await app.post(`/freights/request/direct/${provider.company}.json`, { token: booker.token, json: { from: 'FRA', to: 'AMS' } })).body.data.route.id;
+    const viaFlight = (await app.post(`/freights/request/flight/${flightId}.json`, { token: booker.token, json: { weight: 300 } })).body
+      .data.route.id;
+    const direct = (
+      await app.post(`/freights/request/direct/${provider.company}.json`, { token: booker.token, json: { from: 'FRA', to: 'AMS' } })
+    ).body.data.route.id;
     same(await enlistIds(app, booker, 200), [viaFlight, direct], '200');
     // The flight provider is the winner: it sees the draft request; the direct draft is not visible yet.
     same(await enlistIds(app, provider, 210), [viaFlight], '210 draft');
@@ -216,7 +222,8 @@ describe('paging and sorting', () => {
     const desc = await enlistIds(app, pager, 20, '?sort=Routes.weight&direction=desc&limit=100');
     assert.deepEqual(desc, ids);
     assert.deepEqual(await enlistIds(app, pager, 20, '?sort=Routes.id&direction=asc&limit=100'), ids);
-    const byEtd = (await app.get('/freights/enlist/20.json?sort=Routes.etd&direction=asc&limit=100', { token: pager.token })).body.data.routes;
+    const byEtd = (await app.get('/freights/enlist/20.json?sort=Routes.etd&direction=asc&limit=100', { token: pager.token })).body.data
+      .routes;
     const firstNull = byEtd.findIndex((r: { etd: string | null }) => r.etd === null);
     assert.ok(byEtd.slice(firstNull).every((r: { etd: string | null }) => r.etd === null));
     for (const sort of ['created', 'modified', 'deadline', 'eta']) {

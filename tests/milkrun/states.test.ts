@@ -9,7 +9,8 @@ test('the owner selects, deselects and marks for follow-up until a trucker has t
   assert.equal(decideMove('follow-up', ['owner'], 'deselected')?.to, 'follow_up');
   assert.equal(decideMove('select', ['owner'], 'follow_up')?.to, 'selected');
   for (const move of ['select', 'deselect', 'follow-up'] as const) {
-    for (const state of ['dispatched', 'running', 'delivered'] as const) assert.equal(decideMove(move, ['owner'], state), null, `${move} from ${state}`);
+    for (const state of ['dispatched', 'running', 'delivered'] as const)
+      assert.equal(decideMove(move, ['owner'], state), null, `${move} from ${state}`);
     assert.equal(decideMove(move, ['carrier'], 'waiting'), null, `the carrier cannot ${move}`);
   }
 });
@@ -42,6 +43,15 @@ test('a DLV status event delivers from any state; other codes move nothing', () 
 test('every state is in a list of its party, every list names known states, every move has a rule', () => {
   const listed = new Set(Object.values(LISTS).flatMap((l) => l.states));
   for (const state of STATES) assert.ok(listed.has(state), state);
-  assert.deepEqual(Object.keys(LISTS).map(Number).sort((a, b) => a - b), [70, 71, 72, 73, 74, 75, 78, 80, 81, 82, 83, 84]);
-  for (const move of MOVES) assert.ok(STATES.some((s) => decideMove(move, ['owner', 'carrier'], s)), move);
+  assert.deepEqual(
+    Object.keys(LISTS)
+      .map(Number)
+      .sort((a, b) => a - b),
+    [70, 71, 72, 73, 74, 75, 78, 80, 81, 82, 83, 84],
+  );
+  for (const move of MOVES)
+    assert.ok(
+      STATES.some((s) => decideMove(move, ['owner', 'carrier'], s)),
+      move,
+    );
 });

@@ -63,7 +63,23 @@ describe('freight-exchange command line', () => {
   });
 
   test('user create --json prints {id, company, email, token}', async () => {
-    const r = await cli('user', 'create', '--company', String(companyId), '--email', 'ops@acme.example', '--password', 's3cret-pw', '--username', 'ops', '--realname', 'Olga Ops', '--language', 'deu', '--json');
+    const r = await cli(
+      'user',
+      'create',
+      '--company',
+      String(companyId),
+      '--email',
+      'ops@acme.example',
+      '--password',
+      's3cret-pw',
+      '--username',
+      'ops',
+      '--realname',
+      'Olga Ops',
+      '--language',
+      'deu',
+      '--json',
+    );
     assert.equal(r.code, 0, r.stderr);
     const value = JSON.parse(r.stdout);
     assert.deepEqual(Object.keys(value), ['id', 'company', 'email', 'token']);
@@ -76,10 +92,16 @@ describe('freight-exchange command line', () => {
     const cases: [string[], RegExp][] = [
       [['user', 'create', '--company', '999', '--email', 'x@acme.example', '--password', 'long-enough'], /--company/],
       [['user', 'create', '--company', 'abc', '--email', 'x@acme.example', '--password', 'long-enough'], /--company/],
-      [['user', 'create', '--company', String(companyId), '--email', 'OPS@acme.example', '--password', 'long-enough'], /already registered/],
+      [
+        ['user', 'create', '--company', String(companyId), '--email', 'OPS@acme.example', '--password', 'long-enough'],
+        /already registered/,
+      ],
       [['user', 'create', '--company', String(companyId), '--email', 'not-an-email', '--password', 'long-enough'], /--email/],
       [['user', 'create', '--company', String(companyId), '--email', 'y@acme.example', '--password', 'short'], /--password/],
-      [['user', 'create', '--company', String(companyId), '--email', 'y@acme.example', '--password', 'long-enough', '--language', 'fra'], /--language/],
+      [
+        ['user', 'create', '--company', String(companyId), '--email', 'y@acme.example', '--password', 'long-enough', '--language', 'fra'],
+        /--language/,
+      ],
       [['user', 'create', '--company', String(companyId), '--email', 'y@acme.example'], /--password/],
       [['company', 'create'], /--name/],
       [['company', 'create', '--name', '   '], /--name/],
@@ -110,7 +132,9 @@ describe('freight-exchange command line', () => {
     assert.deepEqual(second, first);
   });
 
-  test('the embedded data directory held by a running process is refused, and free the moment it dies', { skip: TEST_DB === 'postgres' && 'embedded database only' }, async () => {
+  test('the embedded data directory held by a running process is refused, and free the moment it dies', {
+    skip: TEST_DB === 'postgres' && 'embedded database only',
+  }, async () => {
     const holder = spawn(process.execPath, ['--import', 'tsx', 'tests/support/hold-lock.ts', dataDir], { cwd: ROOT });
     try {
       assert.equal(await firstLine(holder), 'locked');
@@ -128,7 +152,9 @@ describe('freight-exchange command line', () => {
     assert.equal(r.code, 0, r.stderr);
   });
 
-  test('a leftover lock naming a pid that now belongs to another live process does not block a restart', { skip: TEST_DB === 'postgres' && 'embedded database only' }, async () => {
+  test('a leftover lock naming a pid that now belongs to another live process does not block a restart', {
+    skip: TEST_DB === 'postgres' && 'embedded database only',
+  }, async () => {
     for (const pid of [process.pid, 1]) {
       fs.writeFileSync(path.join(dataDir, 'freight-exchange.lock'), String(pid));
       const r = await cli('company', 'create', '--name', `Restarted ${pid}`, '--json');
@@ -136,10 +162,14 @@ describe('freight-exchange command line', () => {
     }
   });
 
-  test('of several processes taking the directory at once, exactly one holds it', { skip: TEST_DB === 'postgres' && 'embedded database only' }, async () => {
+  test('of several processes taking the directory at once, exactly one holds it', {
+    skip: TEST_DB === 'postgres' && 'embedded database only',
+  }, async () => {
     for (let round = 0; round < 3; round++) {
       fs.writeFileSync(path.join(dataDir, 'freight-exchange.lock'), '999999'); // a stale note, as after a crash
-      const takers = Array.from({ length: 4 }, () => spawn(process.execPath, ['--import', 'tsx', 'tests/support/hold-lock.ts', dataDir], { cwd: ROOT }));
+      const takers = Array.from({ length: 4 }, () =>
+        spawn(process.execPath, ['--import', 'tsx', 'tests/support/hold-lock.ts', dataDir], { cwd: ROOT }),
+      );
       try {
         const lines = await Promise.all(takers.map(firstLine));
         assert.equal(lines.filter((l) => l === 'locked').length, 1, lines.join(' | '));
@@ -153,7 +183,23 @@ describe('freight-exchange command line', () => {
 
   test('user token rotate gives a new token and the old one is refused', async () => {
     const company = JSON.parse((await cli('company', 'create', '--name', 'Rotating', '--json')).stdout);
-    const user = JSON.parse((await cli('user', 'create', '--company', String(company.id), '--email', 'rot@acme.example', '--password', 'secret-pw', '--username', 'rotor', '--json')).stdout);
+    const user = JSON.parse(
+      (
+        await cli(
+          'user',
+          'create',
+          '--company',
+          String(company.id),
+          '--email',
+          'rot@acme.example',
+          '--password',
+          'secret-pw',
+          '--username',
+          'rotor',
+          '--json',
+        )
+      ).stdout,
+    );
     const r = await cli('user', 'token', 'rotate', '--user', 'rotor', '--json');
     assert.equal(r.code, 0, r.stderr);
     const rotated = JSON.parse(r.stdout);
@@ -182,7 +228,11 @@ describe('freight-exchange command line', () => {
   });
 
   test('the installed command prints one JSON object and nothing else on stdout', () => {
-    const r = spawnSync(process.execPath, ['bin/freight-exchange.js', 'company', 'create', '--name', 'Spawned', '--json'], { cwd: ROOT, env: process.env, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['bin/freight-exchange.js', 'company', 'create', '--name', 'Spawned', '--json'], {
+      cwd: ROOT,
+      env: process.env,
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout.trim().split('\n').length, 1);
     assert.equal(JSON.parse(r.stdout).name, 'Spawned');

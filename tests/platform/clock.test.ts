@@ -19,8 +19,13 @@ test('format and formatShort write the wall time of the zone, exactly as luxon d
       const d = new Date(Date.UTC(1990, 0, 1) + Math.floor(random() * 50 * 365 * 86400_000));
       assert.equal(clock.format(d), luxon(d, zone), `${zone} ${d.toISOString()}`);
     }
-    for (const [from, to] of [[Date.UTC(1997, 9, 25), Date.UTC(1997, 9, 27)], [Date.UTC(2026, 2, 28), Date.UTC(2026, 2, 30)], [Date.UTC(2026, 9, 24), Date.UTC(2026, 10, 3)]]) {
-      for (let ms = from!; ms < to!; ms += 60_000) assert.equal(clock.format(new Date(ms)), luxon(new Date(ms), zone), `${zone} ${new Date(ms).toISOString()}`);
+    for (const [from, to] of [
+      [Date.UTC(1997, 9, 25), Date.UTC(1997, 9, 27)],
+      [Date.UTC(2026, 2, 28), Date.UTC(2026, 2, 30)],
+      [Date.UTC(2026, 9, 24), Date.UTC(2026, 10, 3)],
+    ]) {
+      for (let ms = from!; ms < to!; ms += 60_000)
+        assert.equal(clock.format(new Date(ms)), luxon(new Date(ms), zone), `${zone} ${new Date(ms).toISOString()}`);
     }
     const d = new Date('2030-05-04T06:07:08Z');
     assert.equal(clock.formatShort(d), luxon(d, zone).slice(0, 16));

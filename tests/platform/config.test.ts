@@ -16,7 +16,12 @@ test('defaults match decisions.md §1', () => {
 test('every invalid variable is named in one message', () => {
   assert.throws(
     () => readConfig({ PORT: 'eighty', APP_ENV: 'staging', APP_TIMEZONE: 'Mars/Olympus', DATABASE_URL: 'mysql://x' }),
-    (err: Error) => err instanceof ConfigError && /PORT/.test(err.message) && /APP_ENV/.test(err.message) && /APP_TIMEZONE/.test(err.message) && /DATABASE_URL/.test(err.message),
+    (err: Error) =>
+      err instanceof ConfigError &&
+      /PORT/.test(err.message) &&
+      /APP_ENV/.test(err.message) &&
+      /APP_TIMEZONE/.test(err.message) &&
+      /DATABASE_URL/.test(err.message),
   );
   assert.throws(() => readConfig({ APP_ENV: 'production' }), /TOKEN_SECRET is required/);
   assert.doesNotThrow(() => readConfig({ APP_ENV: 'production', TOKEN_SECRET: 'x'.repeat(32) }));

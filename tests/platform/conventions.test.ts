@@ -23,7 +23,9 @@ describe('login', () => {
   });
 
   test('form auth[user] with the username, case-insensitive, gives the same token again', async () => {
-    const res = await app.post('/users/login.json', { form: `auth[user]=${alice.username.toUpperCase()}&auth[password]=${alice.password}` });
+    const res = await app.post('/users/login.json', {
+      form: `auth[user]=${alice.username.toUpperCase()}&auth[password]=${alice.password}`,
+    });
     assert.equal(res.status, 200);
     assert.equal(res.body.auth.token, alice.token);
   });
@@ -34,7 +36,14 @@ describe('login', () => {
   });
 
   test('wrong password, unknown user, missing or odd body: 401 with status error', async () => {
-    for (const json of [{ auth: { user: alice.email, password: 'nope-nope' } }, { auth: { user: 'ghost@example.test', password: 'x' } }, {}, { auth: 'x' }, { auth: { user: ['a'], password: { a: 1 } } }, []]) {
+    for (const json of [
+      { auth: { user: alice.email, password: 'nope-nope' } },
+      { auth: { user: 'ghost@example.test', password: 'x' } },
+      {},
+      { auth: 'x' },
+      { auth: { user: ['a'], password: { a: 1 } } },
+      [],
+    ]) {
       const res = await app.post('/users/login.json', { json });
       assert.equal(res.status, 401, JSON.stringify(json));
       assert.equal(res.body.status, 'error');
@@ -64,7 +73,13 @@ describe('tokens', () => {
 
   test('missing, malformed, forged and foreign-scheme tokens are 401 JSON', async () => {
     const forged = `${alice.user}.${'A'.repeat(43)}`;
-    for (const headers of [{} as Record<string, string>, { authorization: 'TokenPass nope' }, { authorization: `TokenPass ${forged}` }, { authorization: `Bearer ${alice.token}` }, { authorization: 'TokenPass' }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { authorization: 'TokenPass nope' },
+      { authorization: `TokenPass ${forged}` },
+      { authorization: `Bearer ${alice.token}` },
+      { authorization: 'TokenPass' },
+    ]) {
       const res = await app.get('/users/me.json', { headers });
       assert.equal(res.status, 401);
       assert.match(String(res.headers['content-type']), /application\/json/);
@@ -127,7 +142,10 @@ describe('conventions', () => {
       form: JSON.stringify({ auth: { user: alice.email, password: alice.password } }),
     });
     assert.equal(text.body.status, 'success');
-    const multipart = await app.post('/users/login.json', { headers: { 'content-type': 'multipart/form-data; boundary=x' }, form: '--x--' });
+    const multipart = await app.post('/users/login.json', {
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      form: '--x--',
+    });
     assert.equal(multipart.status, 401);
   });
 
@@ -138,7 +156,10 @@ describe('conventions', () => {
   });
 
   test('prototype keys in bodies do nothing', async () => {
-    const res = await app.post('/users/login.json', { headers: { 'content-type': 'application/json' }, form: '{"__proto__": {"admin": true}, "auth": {"user": "x", "password": "y"}}' });
+    const res = await app.post('/users/login.json', {
+      headers: { 'content-type': 'application/json' },
+      form: '{"__proto__": {"admin": true}, "auth": {"user": "x", "password": "y"}}',
+    });
     assert.equal(res.status, 401);
     assert.equal(({} as Record<string, unknown>).admin, undefined);
   });
@@ -219,7 +240,10 @@ describe('browser session', () => {
     const form = await app.get('/users/login');
     const csrf = csrfOf(form.text);
     const cookie = cookiesOf(form);
-    const res = await app.post('/users/login', { headers: { cookie }, form: { _csrf: csrf, 'auth[user]': alice.email, 'auth[password]': 'wrong-wrong' } });
+    const res = await app.post('/users/login', {
+      headers: { cookie },
+      form: { _csrf: csrf, 'auth[user]': alice.email, 'auth[password]': 'wrong-wrong' },
+    });
     assert.equal(res.status, 302);
     const again = await app.get(String(res.headers.location), { headers: { cookie: `${cookie}; ${cookiesOf(res)}` } });
     assert.match(again.text, /wrong password/);

@@ -4,13 +4,17 @@ import pg from 'pg';
 import { TEST_DB } from '../support/databases.ts';
 import { startTestApp } from '../support/harness.ts';
 
-test('idle PostgreSQL connections ended by the server (restart, failover) do not crash the process', { skip: TEST_DB !== 'postgres' && 'PostgreSQL only' }, async () => {
+test('idle PostgreSQL connections ended by the server (restart, failover) do not crash the process', {
+  skip: TEST_DB !== 'postgres' && 'PostgreSQL only',
+}, async () => {
   const app = await startTestApp();
   try {
     const alice = await app.actor('Alice');
     // Fill the pool with several idle connections.
     await Promise.all(Array.from({ length: 5 }, () => app.get('/users/me.json', { token: alice.token })));
-    const database = String((await app.services.db.selectNoFrom((eb) => eb.fn<string>('current_database', []).as('name')).executeTakeFirstOrThrow()).name);
+    const database = String(
+      (await app.services.db.selectNoFrom((eb) => eb.fn<string>('current_database', []).as('name')).executeTakeFirstOrThrow()).name,
+    );
     const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
     await admin.connect();
     const { rowCount } = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [database]);

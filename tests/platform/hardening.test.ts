@@ -51,10 +51,16 @@ describe('1. lists in bodies are bounded before any work', () => {
     const tour = await app.post('/tours/add.json', { token: alice.token, json: { name: 'Huge', route_ids: ids } });
     assert.equal(tour.status, 200);
     assert.equal(tour.body.status, 'error');
-    for (const [field, value] of [['whitelist', ids], ['pieces', ids.map(() => 0)]] as const) {
+    for (const [field, value] of [
+      ['whitelist', ids],
+      ['pieces', ids.map(() => 0)],
+    ] as const) {
       const freight = await app.post('/freights/add.json', { token: alice.token, json: { [field]: value } });
       assert.equal(freight.body.status, 'success', field);
-      assert.deepEqual(freight.body.warnings.map((w: { field: string }) => w.field), [field]);
+      assert.deepEqual(
+        freight.body.warnings.map((w: { field: string }) => w.field),
+        [field],
+      );
     }
   });
 });
@@ -69,11 +75,22 @@ describe('5. the login redirect accepts only a path of this site', () => {
   }
 
   test('tab, backslash and control characters cannot lead to another host; a 500 never', async () => {
-    for (const next of ['/\t/evil.example', '/\\evil.example', '/\t\\evil.example', '/\r\nSet-Cookie: x=1', '/a\nb', 'https://evil.example/', '/%0d%0aX: y']) {
+    for (const next of [
+      '/\t/evil.example',
+      '/\\evil.example',
+      '/\t\\evil.example',
+      '/\r\nSet-Cookie: x=1',
+      '/a\nb',
+      'https://evil.example/',
+      '/%0d%0aX: y',
+    ]) {
       const res = await loginWithNext(next);
       assert.equal(res.status, 302, next);
       const location = String(res.headers.location);
-      assert.ok(location.startsWith('/') && !location.startsWith('//') && !/[\s\\]/.test(location), `${JSON.stringify(next)} -> ${location}`);
+      assert.ok(
+        location.startsWith('/') && !location.startsWith('//') && !/[\s\\]/.test(location),
+        `${JSON.stringify(next)} -> ${location}`,
+      );
       assert.ok(!new URL(location, 'http://site.test').host.includes('evil'), location);
     }
   });
@@ -127,7 +144,9 @@ describe('8. inputs that answered 500', () => {
     assert.equal((await app.get(`/users/me.json?auth_token=${forged}`)).status, 401);
     assert.equal((await app.post('/freights/add.json', { json: { auth_token: `9999999999.${'A'.repeat(43)}` } })).status, 401);
     assert.equal((await app.get(`/freights/track/020-12345675.json?auth_token=${forged}`)).status, 200);
-    const login = await app.post(`/users/login.json?auth_token=${forged}`, { json: { auth: { user: alice.email, password: alice.password } } });
+    const login = await app.post(`/users/login.json?auth_token=${forged}`, {
+      json: { auth: { user: alice.email, password: alice.password } },
+    });
     assert.equal(login.status, 200);
   });
 
@@ -144,7 +163,10 @@ describe('8. inputs that answered 500', () => {
 
   test('an object where the rate search expects a number is a refusal naming the field', async () => {
     for (const url of ['/pricing/search/results.json', `/pricing/public-search/${alice.company}/results.json`]) {
-      const res = await app.post(url, { token: alice.token, json: { origin: 'airport:FRA', destination: 'city:DE-60311', weight: { toString: 1 } } });
+      const res = await app.post(url, {
+        token: alice.token,
+        json: { origin: 'airport:FRA', destination: 'city:DE-60311', weight: { toString: 1 } },
+      });
       assert.equal(res.status, 200, url);
       assert.equal(res.body.status, 'error');
       assert.match(res.body.message, /weight: "an object" is not a number/);
@@ -188,7 +210,9 @@ describe('harness finding F2: a refused HEAD request gets no body', () => {
   test('431 to HEAD: the head only, so an HTTP client reads the status', async () => {
     const base = new URL(await app.listen().catch(() => `http://127.0.0.1:${(app.http.server.address() as net.AddressInfo).port}`));
     const answer = await new Promise<string>((resolve, reject) => {
-      const socket = net.connect(Number(base.port), base.hostname, () => socket.write(`HEAD /users/me.json HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`));
+      const socket = net.connect(Number(base.port), base.hostname, () =>
+        socket.write(`HEAD /users/me.json HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`),
+      );
       let text = '';
       socket.on('data', (d) => (text += d));
       socket.on('end', () => resolve(text));

@@ -42,10 +42,20 @@ describe('the API description', () => {
   });
 
   test('every registered JSON route appears, and nothing else does', async () => {
-    const described = new Set(Object.entries(doc.paths as Record<string, object>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`)));
+    const described = new Set(
+      Object.entries(doc.paths as Record<string, object>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`)),
+    );
     const registered = routeTable();
-    assert.deepEqual([...registered].filter((r) => !described.has(r)), [], 'registered but not described');
-    assert.deepEqual([...described].filter((r) => !registered.has(r)), [], 'described but not registered');
+    assert.deepEqual(
+      [...registered].filter((r) => !described.has(r)),
+      [],
+      'registered but not described',
+    );
+    assert.deepEqual(
+      [...described].filter((r) => !registered.has(r)),
+      [],
+      'described but not registered',
+    );
     // Form pages without a JSON counterpart stay out.
     assert.ok(!described.has('get /freights/add.json'));
   });
@@ -75,16 +85,29 @@ describe('the API description', () => {
 });
 
 describe('real answers conform to the description', () => {
-  const conforms = (method: string, url: string, res: { status: number; body: unknown }) => assert.deepEqual(contract.check(method, url, res.status, res.body), []);
+  const conforms = (method: string, url: string, res: { status: number; body: unknown }) =>
+    assert.deepEqual(contract.check(method, url, res.status, res.body), []);
 
   test('login, freight add, view, publish, list, bid, confirm, revoke', async () => {
     const login = await app.post('/users/login.json', { json: { auth: { user: shipper.email, password: shipper.password } } });
     conforms('post', '/users/login.json', login);
-    conforms('post', '/users/login.json', await app.post('/users/login.json', { json: { auth: { user: shipper.email, password: 'wrong-one' } } }));
+    conforms(
+      'post',
+      '/users/login.json',
+      await app.post('/users/login.json', { json: { auth: { user: shipper.email, password: 'wrong-one' } } }),
+    );
 
     const add = await app.post('/freights/add.json', {
       token: shipper.token,
-      json: { from: 'city:DE-60311', to: 'airport:AMS', weight: '1250,5', etd_range: '2031-05-04 08:00 to 2031-05-04 12:00', pieces: [{ pieces: 3, depth: 120 }], refs: { customer: 'PO-1' }, bogus: 1 },
+      json: {
+        from: 'city:DE-60311',
+        to: 'airport:AMS',
+        weight: '1250,5',
+        etd_range: '2031-05-04 08:00 to 2031-05-04 12:00',
+        pieces: [{ pieces: 3, depth: 120 }],
+        refs: { customer: 'PO-1' },
+        bogus: 1,
+      },
     });
     conforms('post', '/freights/add.json', add);
     const id = add.body.data.id;

@@ -10,7 +10,10 @@ test('page and limit: defaults 1 and 20, limit at most 100, what is not taken is
   assert.deepEqual(readPageWindow({ limit: '1000' }), { page: 1, limit: 100 });
   const warnings: Warning[] = [];
   assert.deepEqual(readPageWindow({ page: '0', limit: '-1' }, warnings), { page: 1, limit: 20 });
-  assert.deepEqual(warnings.map((w) => w.field), ['page', 'limit']);
+  assert.deepEqual(
+    warnings.map((w) => w.field),
+    ['page', 'limit'],
+  );
   const far: Warning[] = [];
   assert.deepEqual(readPageWindow({ page: 1_000_001 }, far), { page: 1, limit: 20 });
   assert.equal(far.length, 1);
@@ -30,7 +33,13 @@ test('readLines: a JSON array or bracket keys of lines, never a text or a number
   assert.deepEqual(readLines({ 0: { a: 1 }, 1: { a: 2 } }, 5), { ok: true, items: [{ a: 1 }, { a: 2 }] });
   assert.deepEqual(readLines('1,2', 5), { ok: false, reason: 'not_a_list' });
   assert.deepEqual(readLines(3, 5), { ok: false, reason: 'not_a_list' });
-  assert.deepEqual(readLines(Array.from({ length: MAX_PIECE_LINES + 1 }, () => ({})), MAX_PIECE_LINES), { ok: false, reason: 'too_many' });
+  assert.deepEqual(
+    readLines(
+      Array.from({ length: MAX_PIECE_LINES + 1 }, () => ({})),
+      MAX_PIECE_LINES,
+    ),
+    { ok: false, reason: 'too_many' },
+  );
 });
 
 test('findById asks only for an id and answers undefined for a missing record', async () => {

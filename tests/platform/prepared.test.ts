@@ -16,15 +16,7 @@ before(async () => {
 });
 after(() => app?.close());
 
-const tricky = [
-  "O'Hare",
-  'back\\slash',
-  "\\'; select 1; --",
-  'quote"and,comma{brace}',
-  'Ünïcödé ✈',
-  '',
-  ' spaced ',
-];
+const tricky = ["O'Hare", 'back\\slash', "\\'; select 1; --", 'quote"and,comma{brace}', 'Ünïcödé ✈', '', ' spaced '];
 
 /** One shape: a text, a list of texts, a fraction, a date and a maybe-null integer, echoed back. */
 const shape = (text: string, list: string[], fraction: number, at: Date, maybe: number | null) =>

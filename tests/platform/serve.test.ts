@@ -29,14 +29,19 @@ test('serve answers, logs JSON lines, and stops gracefully on SIGTERM', async ()
     }
     assert.ok(health, 'the server answered');
     assert.equal(health.status, 200);
-    const res = await fetch(`http://127.0.0.1:${port}/users/me.json?auth_token=secret-looking-token`, { headers: { 'user-agent': 'probe / 2.0' } });
+    const res = await fetch(`http://127.0.0.1:${port}/users/me.json?auth_token=secret-looking-token`, {
+      headers: { 'user-agent': 'probe / 2.0' },
+    });
     assert.equal(res.status, 401);
     if (!pgdb) assert.ok(fs.existsSync(path.join(dataDir, 'freight-exchange.lock')));
 
     server.kill('SIGTERM');
     assert.equal(await exited, 0);
     assert.ok(!fs.existsSync(path.join(dataDir, 'freight-exchange.lock')), 'lock released');
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const access = lines.find((l) => l.url?.startsWith('/users/me.json'));
     assert.equal(access.ua, 'probe / 2.0');
     assert.equal(access.status, 401);
@@ -71,11 +76,16 @@ test('SIGTERM with an unfinished request: its connection is cut after the grace 
     // A client that announces a body and never sends it (a stalled upload, a slowloris).
     await new Promise<void>((resolve) => stalled.connect(port, '127.0.0.1', resolve));
     stalled.on('error', () => {});
-    stalled.write('POST /freights/add.json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"weight":');
+    stalled.write(
+      'POST /freights/add.json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"weight":',
+    );
     await new Promise((r) => setTimeout(r, 200));
     server.kill('SIGTERM');
     assert.equal(await exited, 0);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.ok(lines.some((l) => l.msg === 'closing connections that did not finish in time'));
     assert.ok(lines.some((l) => l.msg === 'stopped'));
     assert.ok(!fs.existsSync(path.join(dataDir, 'freight-exchange.lock')), 'data directory released');

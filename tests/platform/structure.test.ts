@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { cycles, foreignTableTypeImports, foreignTableUses, migrationTables, moduleImports, sourceFiles, tableOwners } from '../support/structure.ts';
+import {
+  cycles,
+  foreignTableTypeImports,
+  foreignTableUses,
+  migrationTables,
+  moduleImports,
+  sourceFiles,
+  tableOwners,
+} from '../support/structure.ts';
 
 /**
  * The module structure of docs/architecture.md ("Modules, tables and which way imports point"),
@@ -46,8 +54,14 @@ describe('module structure', () => {
     // One owner each: a table declared in two tables.ts files would be named by both.
     const declared = files
       .filter((f) => f.file.endsWith('/tables.ts'))
-      .flatMap((f) => [...(/export interface \w+Tables\s*\{([^}]*)\}/.exec(f.text)?.[1] ?? '').matchAll(/^\s*(\w+):\s*\w+;/gm)].map((m) => m[1]!));
-    assert.deepEqual(declared.filter((t, i) => declared.indexOf(t) !== i), [], 'tables declared twice');
+      .flatMap((f) =>
+        [...(/export interface \w+Tables\s*\{([^}]*)\}/.exec(f.text)?.[1] ?? '').matchAll(/^\s*(\w+):\s*\w+;/gm)].map((m) => m[1]!),
+      );
+    assert.deepEqual(
+      declared.filter((t, i) => declared.indexOf(t) !== i),
+      [],
+      'tables declared twice',
+    );
   });
 
   test('db/schema.ts joins every module that declares tables', () => {

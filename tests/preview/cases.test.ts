@@ -23,7 +23,8 @@ before(async () => {
 after(() => app.close());
 
 const addCase = (actor: Actor, json: Record<string, unknown>) => app.post('/cdr/cases/add.json', { token: actor.token, json });
-const link = (actor: Actor, id: number | string, json: Record<string, unknown>) => app.post(`/cdr/cases/link/${id}.json`, { token: actor.token, json });
+const link = (actor: Actor, id: number | string, json: Record<string, unknown>) =>
+  app.post(`/cdr/cases/link/${id}.json`, { token: actor.token, json });
 const viewCase = (actor: Actor, id: number | string) => app.get(`/cdr/cases/view/${id}.json`, { token: actor.token });
 
 describe('cases', () => {
@@ -62,9 +63,15 @@ describe('cases', () => {
     assert.equal(first.body.status, 'success', first.text);
     assert.deepEqual(first.body.data.routes, [{ id: ownFreight, from: 'FRA', to: '60311', weight: 100, capacity: 2 }]);
     const second = await link(colleague, caseId, { route_id: marketFreight });
-    assert.deepEqual(second.body.data.routes.map((r: { id: number }) => r.id), [ownFreight, marketFreight]);
+    assert.deepEqual(
+      second.body.data.routes.map((r: { id: number }) => r.id),
+      [ownFreight, marketFreight],
+    );
     const again = await link(ops, caseId, { route_id: ownFreight });
-    assert.deepEqual(again.body.data.routes.map((r: { id: number }) => r.id), [ownFreight, marketFreight]);
+    assert.deepEqual(
+      again.body.data.routes.map((r: { id: number }) => r.id),
+      [ownFreight, marketFreight],
+    );
     const rows = await app.services.db.selectFrom('case_links').selectAll().where('case_id', '=', caseId).execute();
     assert.equal(rows.length, 2);
   });
@@ -72,7 +79,11 @@ describe('cases', () => {
   test('concurrent links of the same shipment store one link', async () => {
     const c = (await addCase(ops, { name: 'Race' })).body.data.case.id;
     const results = await Promise.all([1, 2, 3, 4].map(() => link(ops, c, { route_id: marketFreight })));
-    for (const r of results) assert.deepEqual(r.body.data.routes.map((x: { id: number }) => x.id), [marketFreight]);
+    for (const r of results)
+      assert.deepEqual(
+        r.body.data.routes.map((x: { id: number }) => x.id),
+        [marketFreight],
+      );
     const rows = await app.services.db.selectFrom('case_links').selectAll().where('case_id', '=', c).execute();
     assert.equal(rows.length, 1);
   });
@@ -84,7 +95,14 @@ describe('cases', () => {
     assert.notEqual(c.modified, c.created);
     assert.equal(c._links.length, 2);
     const [l1, l2] = c._links;
-    assert.deepEqual(l1, { id: l1.id, author_user_id: ops.user, author_company_id: ops.company, created: '2026-03-03 10:00', modified: '2026-03-03 10:00', object: { id: ownFreight, from: 'FRA', to: '60311', weight: 100, capacity: 2 } });
+    assert.deepEqual(l1, {
+      id: l1.id,
+      author_user_id: ops.user,
+      author_company_id: ops.company,
+      created: '2026-03-03 10:00',
+      modified: '2026-03-03 10:00',
+      object: { id: ownFreight, from: 'FRA', to: '60311', weight: 100, capacity: 2 },
+    });
     assert.equal(l2.author_user_id, colleague.user);
     assert.deepEqual(l2.object, { id: marketFreight, from: 'MUC', to: '80331', weight: 1000, capacity: null });
   });
@@ -113,17 +131,22 @@ describe('cases', () => {
     const view = await viewCase(rival, rivalCase);
     assert.equal(view.body.data.case._links[0].object, null);
     const again = await link(rival, rivalCase, { route_id: marketFreight });
-    assert.deepEqual(again.body.data.routes.map((r: { id: number }) => r.id), [marketFreight]);
+    assert.deepEqual(
+      again.body.data.routes.map((r: { id: number }) => r.id),
+      [marketFreight],
+    );
     // a bidder after the award sees the masked shipment
     const bidOn = await insertFreight(app, other, { status: 'open' });
     await insertBid(app, rival, bidOn);
     await link(rival, rivalCase, { route_id: bidOn });
     await app.services.db.updateTable('freights').set({ status: 'taken', winner_id: other.company }).where('id', '=', bidOn).execute();
-    const masked = (await viewCase(rival, rivalCase)).body.data.case._links.find((l: { object: { id: number } | null }) => l.object?.id === bidOn);
+    const masked = (await viewCase(rival, rivalCase)).body.data.case._links.find(
+      (l: { object: { id: number } | null }) => l.object?.id === bidOn,
+    );
     assert.deepEqual(masked.object, { id: bidOn, from: null, to: null, weight: 1000, capacity: null });
   });
 
-  test('index lists the caller\'s company\'s cases, newest first, with links', async () => {
+  test("index lists the caller's company's cases, newest first, with links", async () => {
     const second = await addCase(colleague, { name: 'Late delivery' });
     const res = await app.get('/cdr/cases/index.json', { token: ops.token });
     assert.equal(res.body.status, 'success');
@@ -131,12 +154,15 @@ describe('cases', () => {
     const ids = cases.map((c: { id: number }) => c.id);
     assert.equal(ids[0], second.body.data.case.id);
     assert.equal(ids[ids.length - 1], caseId);
-    assert.deepEqual([...ids].sort((a: number, b: number) => b - a), ids);
+    assert.deepEqual(
+      [...ids].sort((a: number, b: number) => b - a),
+      ids,
+    );
     assert.equal(cases[ids.length - 1]._links.length, 2);
     assert.deepEqual((await app.get('/cdr/cases/index.json', { token: other.token })).body.data.cases, []);
   });
 
-  test('another company\'s case is a 404 for view and link', async () => {
+  test("another company's case is a 404 for view and link", async () => {
     const view = await viewCase(other, caseId);
     assert.equal(view.status, 404);
     assert.deepEqual(view.body.data, []);

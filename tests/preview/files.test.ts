@@ -62,13 +62,21 @@ describe('file push: status', () => {
 
     const events = await db.selectFrom('awb_events').selectAll().where('file_id', '=', file.id).orderBy('id').execute();
     assert.equal(events.length, 3);
-    assert.deepEqual(events.map((e) => e.awb), ['020-12345675', '020-12345675', '020-98765432']);
+    assert.deepEqual(
+      events.map((e) => e.awb),
+      ['020-12345675', '020-12345675', '020-98765432'],
+    );
     assert.equal(events[0]!.company_id, handler.company);
     assert.equal(events[0]!.weight, '250.500');
     assert.equal(events[0]!.special_handling_codes, 'PER COL');
     assert.equal(events[1]!.flight_number, null);
 
-    const shipments = await db.selectFrom('milkrun_shipments').selectAll().where('company_id', '=', handler.company).orderBy('awb').execute();
+    const shipments = await db
+      .selectFrom('milkrun_shipments')
+      .selectAll()
+      .where('company_id', '=', handler.company)
+      .orderBy('awb')
+      .execute();
     assert.equal(shipments.length, 2);
   });
 
@@ -77,7 +85,10 @@ describe('file push: status', () => {
     const res = await app.get('/freights/track/020-12345675.json');
     assert.equal(res.status, 200, res.text);
     const events = res.body.data.tracking.events as Array<{ code: string; time: string }>;
-    assert.deepEqual(events.map((e) => e.code), ['RCF', 'NFD', 'DLV']);
+    assert.deepEqual(
+      events.map((e) => e.code),
+      ['RCF', 'NFD', 'DLV'],
+    );
     assert.equal(events[0]!.time, '2026-03-02 06:10:00');
   });
 
@@ -88,7 +99,11 @@ describe('file push: status', () => {
     const plain = await push(handler, { encoding: 'plain', content: csv, action: 'status', name: 'b.csv' });
     assert.equal(plain.status, 200, plain.text);
     assert.equal(plain.body.data.file.records, 1);
-    const stored = await app.services.db.selectFrom('files').select('encoding').where('id', '=', plain.body.data.file.id).executeTakeFirstOrThrow();
+    const stored = await app.services.db
+      .selectFrom('files')
+      .select('encoding')
+      .where('id', '=', plain.body.data.file.id)
+      .executeTakeFirstOrThrow();
     assert.equal(stored.encoding, 'plain');
   });
 
@@ -99,7 +114,15 @@ describe('file push: status', () => {
   });
 
   test('form encoding works too', async () => {
-    const res = await app.post('/files/push.json', { token: handler.token, form: { encoding: 'base64', content: b64(statusCsv('020-22222222,RCF,2026-03-03 10:00,AMS,KL1234,1,1,,')), action: 'status', name: 'form.csv' } });
+    const res = await app.post('/files/push.json', {
+      token: handler.token,
+      form: {
+        encoding: 'base64',
+        content: b64(statusCsv('020-22222222,RCF,2026-03-03 10:00,AMS,KL1234,1,1,,')),
+        action: 'status',
+        name: 'form.csv',
+      },
+    });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.data.file.records, 1);
   });
@@ -127,11 +150,19 @@ describe('file push: refusals (406, nothing stored)', () => {
   });
 
   test('bad CSV: unclosed quote', async () => {
-    await refused(handler, { action: 'status', content: b64(statusCsv('020-12345675,RCF,"2026-03-02 06:10,FRA,,,,,')) }, /not readable as CSV/);
+    await refused(
+      handler,
+      { action: 'status', content: b64(statusCsv('020-12345675,RCF,"2026-03-02 06:10,FRA,,,,,')) },
+      /not readable as CSV/,
+    );
   });
 
   test('missing columns in the header', async () => {
-    await refused(handler, { action: 'status', content: b64('awb,code,time\n020-12345675,RCF,2026-03-02 06:10\n') }, /missing columns location, flight_number/);
+    await refused(
+      handler,
+      { action: 'status', content: b64('awb,code,time\n020-12345675,RCF,2026-03-02 06:10\n') },
+      /missing columns location, flight_number/,
+    );
   });
 
   test('each bad cell is named by line and field; one bad line refuses the whole file', async () => {
@@ -167,8 +198,15 @@ describe('file push: refusals (406, nothing stored)', () => {
 });
 
 describe('file push: rates', () => {
-  test('a rate sheet goes through the importer for the caller\'s company', async () => {
-    const res = await push(handler, { encoding: 'base64', content: b64(RATES), name: 'road-2026.csv', action: 'rates', currency: 'EUR', visibility: 'exchange' });
+  test("a rate sheet goes through the importer for the caller's company", async () => {
+    const res = await push(handler, {
+      encoding: 'base64',
+      content: b64(RATES),
+      name: 'road-2026.csv',
+      action: 'rates',
+      currency: 'EUR',
+      visibility: 'exchange',
+    });
     assert.equal(res.status, 200, res.text);
     const file = res.body.data.file;
     assert.equal(file.action, 'rates');
@@ -195,7 +233,10 @@ describe('file push: other actions', () => {
     const before = await counts(app);
     const res = await push(handler, { encoding: 'base64', content: b64('anything at all'), name: 'notes.txt', action: 'invoices' });
     assert.equal(res.status, 200);
-    assert.deepEqual({ ...res.body.data.file, id: 0 }, { ...res.body.data.file, id: 0, name: 'notes.txt', action: 'invoices', records: 0, status: 'ignored' });
+    assert.deepEqual(
+      { ...res.body.data.file, id: 0 },
+      { ...res.body.data.file, id: 0, name: 'notes.txt', action: 'invoices', records: 0, status: 'ignored' },
+    );
     const after = await counts(app);
     assert.equal(after.files, before.files! + 1);
     assert.equal(after.awb_events, before.awb_events);
@@ -244,7 +285,7 @@ describe('file push: limits and authentication', () => {
 });
 
 describe('file push: companies', () => {
-  test('the same AWB pushed by another company is that company\'s own shipment', async () => {
+  test("the same AWB pushed by another company is that company's own shipment", async () => {
     const csv = statusCsv('020-55555555,RCF,2026-03-04 06:00,FRA,LH1,1,10,,');
     await pushStatus(app, handler, csv);
     await pushStatus(app, other, csv);
@@ -258,13 +299,21 @@ describe('file push: large files', () => {
     // 450 RCFs an hour apart, in reverse order in the file, then NFD and a DLV: more events than one transaction takes.
     const start = Date.UTC(2026, 2, 1, 0, 0);
     const at = (h: number) => new Date(start + h * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
-    const rows = Array.from({ length: 450 }, (_, i) => `020-77777770,RCF,${at(449 - i)},FRA,LH${449 - i},${449 - i + 1},${(449 - i) + 0.5},,W${449 - i}`);
+    const rows = Array.from(
+      { length: 450 },
+      (_, i) => `020-77777770,RCF,${at(449 - i)},FRA,LH${449 - i},${449 - i + 1},${449 - i + 0.5},,W${449 - i}`,
+    );
     rows.push(`020-77777770,NFD,${at(10)},FRA,,,,,`, `020-77777770,DLV,${at(460)},FRA,,,,,`);
     const csv = statusCsv(...rows);
     const res = await pushStatus(app, handler, csv);
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.data.file.records, 452);
-    const shipment = await app.services.db.selectFrom('milkrun_shipments').selectAll().where('company_id', '=', handler.company).where('awb', '=', '020-77777770').executeTakeFirstOrThrow();
+    const shipment = await app.services.db
+      .selectFrom('milkrun_shipments')
+      .selectAll()
+      .where('company_id', '=', handler.company)
+      .where('awb', '=', '020-77777770')
+      .executeTakeFirstOrThrow();
     assert.equal(shipment.state, 'delivered');
     assert.equal(shipment.flight_number, 'LH449'); // the latest RCF
     assert.equal(shipment.ata?.toISOString(), new Date(start + 449 * 3600_000).toISOString());

@@ -42,13 +42,23 @@ export async function insertFreight(app: TestApp, owner: Actor, o: FreightOption
 }
 
 /** A won order: a taken freight of `owner` whose winner is `carrier`. */
-export const wonOrder = (app: TestApp, owner: Actor, carrier: Actor, o: FreightOptions = {}) => insertFreight(app, owner, { status: 'taken', winner: carrier, ...o });
+export const wonOrder = (app: TestApp, owner: Actor, carrier: Actor, o: FreightOptions = {}) =>
+  insertFreight(app, owner, { status: 'taken', winner: carrier, ...o });
 
 export async function insertBid(app: TestApp, bidder: Actor, freightId: number, status = 'open'): Promise<void> {
   const now = new Date();
   await app.services.db
     .insertInto('bids')
-    .values({ freight_id: freightId, company_id: bidder.company, user_id: bidder.user, amount: '100', currency_code: 'EUR', status, created: now, modified: now })
+    .values({
+      freight_id: freightId,
+      company_id: bidder.company,
+      user_id: bidder.user,
+      amount: '100',
+      currency_code: 'EUR',
+      status,
+      created: now,
+      modified: now,
+    })
     .execute();
 }
 
@@ -68,7 +78,10 @@ export async function counts(app: TestApp): Promise<Record<string, number>> {
   const db = app.services.db;
   const out: Record<string, number> = {};
   for (const t of ['files', 'awb_events', 'milkrun_shipments', 'rate_sheets'] as const) {
-    const r = await db.selectFrom(t).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const r = await db
+      .selectFrom(t)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     out[t] = Number(r.n);
   }
   return out;

@@ -21,10 +21,17 @@ const list = async (actor: Actor, id: number | string) => {
   assert.equal(res.status, 200, res.text);
   return res;
 };
-const awbsIn = async (actor: Actor, id: number) => ((await list(actor, id)).body.data.shipments as Array<{ awb: string }>).map((s) => s.awb).sort();
-const move = (actor: Actor, action: string, id: number, json: Record<string, unknown> = {}) => app.post(`/milkrun/${action}/${id}.json`, { token: actor.token, json });
+const awbsIn = async (actor: Actor, id: number) =>
+  ((await list(actor, id)).body.data.shipments as Array<{ awb: string }>).map((s) => s.awb).sort();
+const move = (actor: Actor, action: string, id: number, json: Record<string, unknown> = {}) =>
+  app.post(`/milkrun/${action}/${id}.json`, { token: actor.token, json });
 async function shipmentId(awb: string, company = forwarder.company): Promise<number> {
-  const row = await app.services.db.selectFrom('milkrun_shipments').select('id').where('awb', '=', awb).where('company_id', '=', company).executeTakeFirstOrThrow();
+  const row = await app.services.db
+    .selectFrom('milkrun_shipments')
+    .select('id')
+    .where('awb', '=', awb)
+    .where('company_id', '=', company)
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 async function push(csv: string) {
@@ -34,7 +41,9 @@ async function push(csv: string) {
 
 describe('status events build import shipments', () => {
   test('the first event creates the shipment; RCF, NFD, AWD and the cargo data fill it', async () => {
-    await push(statusCsv('176-10000001,NFD,2026-03-02 09:00,FRA,,,,,', '176-10000001,RCF,2026-03-02 06:10,FRA,EK9901,4,1250.25,PER COL,A-12'));
+    await push(
+      statusCsv('176-10000001,NFD,2026-03-02 09:00,FRA,,,,,', '176-10000001,RCF,2026-03-02 06:10,FRA,EK9901,4,1250.25,PER COL,A-12'),
+    );
     const [s] = (await list(forwarder, 70)).body.data.shipments.filter((x: { awb: string }) => x.awb === '176-10000001');
     assert.equal(typeof s.id, 'number');
     assert.deepEqual(
@@ -59,7 +68,13 @@ describe('status events build import shipments', () => {
   });
 
   test('later files update it: the first NFD and AWD stay, the latest RCF and cargo data win', async () => {
-    await push(statusCsv('176-10000001,NFD,2026-03-02 11:00,FRA,,,,,', '176-10000001,AWD,2026-03-02 12:00,FRA,,,,,B-07', '176-10000001,NFD,2026-03-02 08:30,FRA,,,,,'));
+    await push(
+      statusCsv(
+        '176-10000001,NFD,2026-03-02 11:00,FRA,,,,,',
+        '176-10000001,AWD,2026-03-02 12:00,FRA,,,,,B-07',
+        '176-10000001,NFD,2026-03-02 08:30,FRA,,,,,',
+      ),
+    );
     await push(statusCsv('176-10000001,RCF,2026-03-02 07:00,FRA,EK9903,5,1300,,', '176-10000001,AWD,2026-03-02 13:00,FRA,,,,,'));
     const [s] = (await list(forwarder, 70)).body.data.shipments.filter((x: { awb: string }) => x.awb === '176-10000001');
     assert.equal(s.nfd_received, '2026-03-02 08:30:00');
@@ -78,12 +93,21 @@ describe('status events build import shipments', () => {
     const delivered = (await list(forwarder, 84)).body.data.shipments.find((x: { awb: string }) => x.awb === '176-10000002');
     assert.equal(delivered.state, 'delivered');
     assert.equal(delivered.delivered, '2026-03-03 15:00:00');
-    const events = await app.services.db.selectFrom('awb_events').select('code').where('awb', '=', '176-10000002').orderBy('event_time').execute();
-    assert.deepEqual(events.map((e) => e.code), ['RCF', 'DLV']);
+    const events = await app.services.db
+      .selectFrom('awb_events')
+      .select('code')
+      .where('awb', '=', '176-10000002')
+      .orderBy('event_time')
+      .execute();
+    assert.deepEqual(
+      events.map((e) => e.code),
+      ['RCF', 'DLV'],
+    );
   });
 
-  test('shipments of another company are not in the caller\'s lists', async () => {
-    for (const id of [70, 71, 72, 73, 74, 75, 78, 80, 81, 82, 83, 84]) assert.deepEqual((await list(outsider, id)).body.data.shipments, [], String(id));
+  test("shipments of another company are not in the caller's lists", async () => {
+    for (const id of [70, 71, 72, 73, 74, 75, 78, 80, 81, 82, 83, 84])
+      assert.deepEqual((await list(outsider, id)).body.data.shipments, [], String(id));
   });
 
   test('an unknown list id is status error', async () => {
@@ -110,7 +134,13 @@ describe('moving shipments through the lists', () => {
   let c: number;
 
   before(async () => {
-    await push(statusCsv(`${A},RCF,2026-03-05 06:00,FRA,LH1,1,100,,`, `${B},RCF,2026-03-05 07:00,FRA,LH2,1,200,,`, `${C},RCF,2026-03-05 08:00,FRA,LH3,1,300,,`));
+    await push(
+      statusCsv(
+        `${A},RCF,2026-03-05 06:00,FRA,LH1,1,100,,`,
+        `${B},RCF,2026-03-05 07:00,FRA,LH2,1,200,,`,
+        `${C},RCF,2026-03-05 08:00,FRA,LH3,1,300,,`,
+      ),
+    );
     [a, b, c] = [await shipmentId(A), await shipmentId(B), await shipmentId(C)];
   });
 
@@ -144,7 +174,14 @@ describe('moving shipments through the lists', () => {
   });
 
   test('refused moves are status error and change nothing', async () => {
-    for (const [action, id] of [['select', a], ['deliver', a], ['dispatch', b], ['deselect', b], ['follow-up', c], ['deliver', c]] as const) {
+    for (const [action, id] of [
+      ['select', a],
+      ['deliver', a],
+      ['dispatch', b],
+      ['deselect', b],
+      ['follow-up', c],
+      ['deliver', c],
+    ] as const) {
       const res = await move(forwarder, action, id);
       assert.equal(res.status, 200);
       assert.equal(res.body.status, 'error', `${action} ${id}`);
@@ -163,7 +200,7 @@ describe('moving shipments through the lists', () => {
     assert.deepEqual(await awbsIn(forwarder, 71), [A]);
   });
 
-  test('another company\'s shipment is a 404 for every move, also for a carrier-to-be', async () => {
+  test("another company's shipment is a 404 for every move, also for a carrier-to-be", async () => {
     for (const action of ['select', 'deselect', 'follow-up', 'dispatch', 'deliver']) {
       for (const actor of [outsider, trucker]) {
         const res = await move(actor, action, a, { carrier: trucker.company });
@@ -229,7 +266,10 @@ describe('moving shipments through the lists', () => {
     assert.equal(res.body.status, 'success');
     const ids = res.body.data.routes.map((r: { id: number }) => r.id).sort();
     assert.deepEqual(ids, [a, c].sort());
-    assert.deepEqual(res.body.data.routes.find((r: { id: number }) => r.id === a), { id: a, from: 'FRA', to: null, weight: 100, capacity: null });
+    assert.deepEqual(
+      res.body.data.routes.find((r: { id: number }) => r.id === a),
+      { id: a, from: 'FRA', to: null, weight: 100, capacity: null },
+    );
   });
 
   test('concurrent identical moves on one shipment: exactly one succeeds', async () => {

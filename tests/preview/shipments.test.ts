@@ -22,11 +22,19 @@ const enlist = async (actor: Actor, filter: number | string, query?: Record<stri
   assert.equal(res.status, 200, res.text);
   return res;
 };
-const idsIn = async (actor: Actor, filter: number, query?: Record<string, string>) => ((await enlist(actor, filter, query)).body.data.routes as Array<{ id: number }>).map((r) => r.id);
+const idsIn = async (actor: Actor, filter: number, query?: Record<string, string>) =>
+  ((await enlist(actor, filter, query)).body.data.routes as Array<{ id: number }>).map((r) => r.id);
 
 describe('GET /routes/view/{id}', () => {
   test('the owner sees the Shipment: chargeable weight and capacity in whole units, rounded up', async () => {
-    const id = await insertFreight(app, shipper, { status: 'draft', from: 'FRA', to: '60311', weight: '1000.001', weightVolume: '980', refs: { capacity: '12.2', customer: 'PO-1' } });
+    const id = await insertFreight(app, shipper, {
+      status: 'draft',
+      from: 'FRA',
+      to: '60311',
+      weight: '1000.001',
+      weightVolume: '980',
+      refs: { capacity: '12.2', customer: 'PO-1' },
+    });
     const res = await view(shipper, id);
     assert.equal(res.status, 200);
     assert.equal(res.body.status, 'success');
@@ -121,7 +129,7 @@ describe('GET /routes/enlist/{filterId}', () => {
     assert.deepEqual(lost, [{ id: f.lost, from: null, to: null, weight: 1000, capacity: null }]);
   });
 
-  test('company isolation: others\' drafts and orders never appear', async () => {
+  test("company isolation: others' drafts and orders never appear", async () => {
     for (const filter of [20, 10, 17, 18, 12, 19]) assert.deepEqual(await idsIn(third, filter), [], String(filter));
     assert.ok(!(await idsIn(third, 8)).includes(f.draft));
     assert.deepEqual(await idsIn(third, 2), [f.lost]);
@@ -129,7 +137,10 @@ describe('GET /routes/enlist/{filterId}', () => {
 
   test('paging: limit and page; the last page is the first shorter one', async () => {
     const all = await idsIn(owner, 10, { sort: 'Routes.id', direction: 'asc' });
-    assert.deepEqual(all, [f.open, f.bidOn].sort((a, b) => a - b));
+    assert.deepEqual(
+      all,
+      [f.open, f.bidOn].sort((a, b) => a - b),
+    );
     assert.deepEqual(await idsIn(owner, 10, { sort: 'Routes.id', direction: 'asc', limit: '1', page: '2' }), [all[1]]);
     assert.deepEqual(await idsIn(owner, 10, { limit: '1', page: '3' }), []);
   });

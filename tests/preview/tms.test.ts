@@ -27,7 +27,8 @@ before(async () => {
 after(() => app.close());
 
 const addTour = (actor: Actor, json: Record<string, unknown>) => app.post('/tours/add.json', { token: actor.token, json });
-const editTour = (actor: Actor, id: number, json: Record<string, unknown>) => app.post(`/tours/edit/${id}.json`, { token: actor.token, json });
+const editTour = (actor: Actor, id: number, json: Record<string, unknown>) =>
+  app.post(`/tours/edit/${id}.json`, { token: actor.token, json });
 const tmsIds = async (actor: Actor, filter: number, path = 'freights') => {
   const res = await app.get(`/${path}/enlist/${filter}.json`, { token: actor.token });
   assert.equal(res.status, 200, res.text);
@@ -39,7 +40,10 @@ describe('tours', () => {
   let tour: number;
 
   test('won orders on no tour are list 51; nothing planned yet', async () => {
-    assert.deepEqual(await tmsIds(carrier, 51), [w1, w2, w3].sort((a, b) => a - b));
+    assert.deepEqual(
+      await tmsIds(carrier, 51),
+      [w1, w2, w3].sort((a, b) => a - b),
+    );
     assert.deepEqual(await tmsIds(carrier, 52), []);
     assert.deepEqual(await tmsIds(carrier, 53), []);
     assert.deepEqual(await tmsIds(rival, 51), [rivalsOrder]);
@@ -65,7 +69,10 @@ describe('tours', () => {
   test('lists 51, 52, 53 follow the plan (on /freights/enlist and /routes/enlist)', async () => {
     for (const path of ['freights', 'routes']) {
       assert.deepEqual(await tmsIds(carrier, 51, path), [w3]);
-      assert.deepEqual(await tmsIds(carrier, 52, path), [w1, w2].sort((a, b) => a - b));
+      assert.deepEqual(
+        await tmsIds(carrier, 52, path),
+        [w1, w2].sort((a, b) => a - b),
+      );
       assert.deepEqual(await tmsIds(carrier, 53, path), [tour]);
     }
     const planned = (await app.get('/freights/enlist/52.json', { token: carrier.token })).body.data.routes;
@@ -83,7 +90,7 @@ describe('tours', () => {
     assert.equal((await app.post(`/tours/delete/${tour}.json`, { token: rival.token })).status, 404);
   });
 
-  test('only won orders of the caller\'s company: others are refused, naming the ids; nothing stored', async () => {
+  test("only won orders of the caller's company: others are refused, naming the ids; nothing stored", async () => {
     const before = await tmsIds(carrier, 53);
     for (const ids of [[w3, rivalsOrder], [openFreight], [99999999], [w3, openFreight, rivalsOrder]]) {
       const res = await addTour(carrier, { name: 'Bad', route_ids: ids });

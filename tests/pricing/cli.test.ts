@@ -49,8 +49,23 @@ test('rates import: --json summary; a bad file or option exits non-zero with one
   const companyId = String(JSON.parse(company.out).id);
 
   const good = path.join(dir, 'good.csv');
-  fs.writeFileSync(good, 'origin,destination,transit_days,min_charge,kg_100,kg_300,fsc_pct,ssc_per_kg,uld_price\ncity:DE-60,airport:FRA,1,45.00,0.40,0.35,12.5,0.05,\nairport:FRA,airport:AMS,1,80.00,0.30,0.28,10,0.04,950\n');
-  const ok = await run('rates', 'import', '--company', companyId, '--file', good, '--visibility', 'exchange', '--valid-from', '2030-01-01', '--json');
+  fs.writeFileSync(
+    good,
+    'origin,destination,transit_days,min_charge,kg_100,kg_300,fsc_pct,ssc_per_kg,uld_price\ncity:DE-60,airport:FRA,1,45.00,0.40,0.35,12.5,0.05,\nairport:FRA,airport:AMS,1,80.00,0.30,0.28,10,0.04,950\n',
+  );
+  const ok = await run(
+    'rates',
+    'import',
+    '--company',
+    companyId,
+    '--file',
+    good,
+    '--visibility',
+    'exchange',
+    '--valid-from',
+    '2030-01-01',
+    '--json',
+  );
   assert.equal(ok.code, 0, ok.err);
   const summary = JSON.parse(ok.out);
   assert.deepEqual(Object.keys(summary), ['sheet_id', 'lines']);
@@ -70,7 +85,11 @@ test('rates import: --json summary; a bad file or option exits non-zero with one
   assert.equal(option.code, 1);
   assert.match(option.err, /--currency: .*--valid-from: /);
 
-  for (const argv of [['--company', companyId, '--file', path.join(dir, 'missing.csv')], ['--file', good], ['--company', 'x', '--file', good]]) {
+  for (const argv of [
+    ['--company', companyId, '--file', path.join(dir, 'missing.csv')],
+    ['--file', good],
+    ['--company', 'x', '--file', good],
+  ]) {
     const r = await run('rates', 'import', ...argv);
     assert.equal(r.code, 1, argv.join(' '));
     assert.doesNotMatch(r.err, /\n/);

@@ -18,8 +18,14 @@ after(() => app.close());
 
 async function counts() {
   const db = app.services.db;
-  const sheets = await db.selectFrom('rate_sheets').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const lines = await db.selectFrom('rate_lines').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const sheets = await db
+    .selectFrom('rate_sheets')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const lines = await db
+    .selectFrom('rate_lines')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return { sheets: Number(sheets.n), lines: Number(lines.n) };
 }
 
@@ -41,14 +47,49 @@ const at = (problems: RateImportProblem[]) => problems.map((p) => [p.line, p.col
 
 describe('import', () => {
   test('a good sheet: breaks in any column order, options stored, lines normalised', async () => {
-    const csv = '\ufeffOrigin,destination,kg_300,kg_100,min_charge,transit_days,fsc_pct,ssc_per_kg,uld_price\r\ncity:de-60,airport:fra,0.35,0.40,45.00,1,12.5,0.05,\r\n\r\n"airport:FRA","city:DE-6 03",,0.5,,,,,\r\nairport:FRA,airport:AMS,0.3,0.3,80,1,10,0.04,950\r\n';
-    const result = await importRateSheet(app.services.db, { companyId: carrier.company, csvText: csv, name: ' Rhein ', currency: 'usd', visibility: 'exchange', validFrom: '2030-01-01', validTo: '2030-12-31' });
+    const csv =
+      '\ufeffOrigin,destination,kg_300,kg_100,min_charge,transit_days,fsc_pct,ssc_per_kg,uld_price\r\ncity:de-60,airport:fra,0.35,0.40,45.00,1,12.5,0.05,\r\n\r\n"airport:FRA","city:DE-6 03",,0.5,,,,,\r\nairport:FRA,airport:AMS,0.3,0.3,80,1,10,0.04,950\r\n';
+    const result = await importRateSheet(app.services.db, {
+      companyId: carrier.company,
+      csvText: csv,
+      name: ' Rhein ',
+      currency: 'usd',
+      visibility: 'exchange',
+      validFrom: '2030-01-01',
+      validTo: '2030-12-31',
+    });
     assert.equal(result.lines, 3);
-    const sheet = await app.services.db.selectFrom('rate_sheets').selectAll().select(sql<string[]>`breaks::text[]`.as('breaks')).where('id', '=', result.sheetId).executeTakeFirstOrThrow();
-    assert.deepEqual([sheet.name, sheet.currency, sheet.visibility, sheet.valid_from, sheet.valid_to, sheet.breaks, sheet.line_count], ['Rhein', 'USD', 'exchange', '2030-01-01', '2030-12-31', ['100', '300'], 3]);
-    const lines = await app.services.db.selectFrom('rate_lines').selectAll().select(sql<(string | null)[]>`prices::text[]`.as('prices')).where('sheet_id', '=', result.sheetId).orderBy('line_no').execute();
+    const sheet = await app.services.db
+      .selectFrom('rate_sheets')
+      .selectAll()
+      .select(sql<string[]>`breaks::text[]`.as('breaks'))
+      .where('id', '=', result.sheetId)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(
-      lines.map((l) => [l.line_no, l.kind, l.origin, l.destination, l.airport, l.other_airport, l.zone_country, l.zone_prefix, l.prices, l.min_charge, l.uld_price]),
+      [sheet.name, sheet.currency, sheet.visibility, sheet.valid_from, sheet.valid_to, sheet.breaks, sheet.line_count],
+      ['Rhein', 'USD', 'exchange', '2030-01-01', '2030-12-31', ['100', '300'], 3],
+    );
+    const lines = await app.services.db
+      .selectFrom('rate_lines')
+      .selectAll()
+      .select(sql<(string | null)[]>`prices::text[]`.as('prices'))
+      .where('sheet_id', '=', result.sheetId)
+      .orderBy('line_no')
+      .execute();
+    assert.deepEqual(
+      lines.map((l) => [
+        l.line_no,
+        l.kind,
+        l.origin,
+        l.destination,
+        l.airport,
+        l.other_airport,
+        l.zone_country,
+        l.zone_prefix,
+        l.prices,
+        l.min_charge,
+        l.uld_price,
+      ]),
       [
         [2, 1, 'city:DE-60', 'airport:FRA', 'FRA', null, 'DE', '60', ['0.40', '0.35'], '45.00', null],
         [4, 2, 'airport:FRA', 'city:DE-603', 'FRA', null, 'DE', '603', ['0.5', null], null, null],
@@ -58,9 +99,15 @@ describe('import', () => {
   });
 
   test('defaults: exchange, EUR, open validity', async () => {
-    const { sheetId } = await importRateSheet(app.services.db, { companyId: carrier.company, csvText: 'origin,destination,uld_price\nairport:FRA,airport:MUC,100' });
+    const { sheetId } = await importRateSheet(app.services.db, {
+      companyId: carrier.company,
+      csvText: 'origin,destination,uld_price\nairport:FRA,airport:MUC,100',
+    });
     const sheet = await app.services.db.selectFrom('rate_sheets').selectAll().where('id', '=', sheetId).executeTakeFirstOrThrow();
-    assert.deepEqual([sheet.visibility, sheet.currency, sheet.valid_from, sheet.valid_to, sheet.name], ['exchange', 'EUR', null, null, 'Rate sheet']);
+    assert.deepEqual(
+      [sheet.visibility, sheet.currency, sheet.valid_from, sheet.valid_to, sheet.name],
+      ['exchange', 'EUR', null, null, 'Rate sheet'],
+    );
   });
 
   test('every problem of a bad file, each with its line and column; nothing stored', async () => {
@@ -104,7 +151,10 @@ describe('import', () => {
       [1, null, 'destination'],
     ]);
     assert.deepEqual(at(await refused('origin,destination,min_charge\nairport:FRA,city:DE-6,1')), [[1, null, null]]);
-    assert.deepEqual(at(await refused('origin,destination,kg_0\nairport:FRA,city:DE-6,1')), [[1, 3, 'kg_0'], [1, null, null]]);
+    assert.deepEqual(at(await refused('origin,destination,kg_0\nairport:FRA,city:DE-6,1')), [
+      [1, 3, 'kg_0'],
+      [1, null, null],
+    ]);
   });
 
   test('empty, header only, unreadable CSV', async () => {
@@ -139,7 +189,13 @@ describe('handover to freights', () => {
   test('searchForFreight: the company’s own search only; inches converted to cm', async () => {
     const res = await app.post('/pricing/search/results.json', {
       token: carrier.token,
-      json: { origin: 'city:DE-60311', destination: 'airport:FRA', weight: '120.5', unitOfLength: 'in', pieces_json: [{ pieces: 2, depth: 10, width: '20', height: 1.5, weight: 60 }, { weight: 0.5 }] },
+      json: {
+        origin: 'city:DE-60311',
+        destination: 'airport:FRA',
+        weight: '120.5',
+        unitOfLength: 'in',
+        pieces_json: [{ pieces: 2, depth: 10, width: '20', height: 1.5, weight: 60 }, { weight: 0.5 }],
+      },
     });
     const id = res.body.data.searchEntity.id;
     assert.deepEqual(await searchForFreight(app.services.db, carrier.company, id), {
@@ -154,12 +210,25 @@ describe('handover to freights', () => {
 
   test('rateLineForBooking: own lines, exchange and public_search lines; never another’s private line', async () => {
     const csv = 'origin,destination,transit_days,kg_100\ncity:DE-60,airport:FRA,2,1';
-    const lineOf = async (sheetId: number) => (await app.services.db.selectFrom('rate_lines').select('id').where('sheet_id', '=', sheetId).executeTakeFirstOrThrow()).id;
-    const priv = await lineOf((await importRateSheet(app.services.db, { companyId: carrier.company, csvText: csv, visibility: 'private' })).sheetId);
-    const pub = await lineOf((await importRateSheet(app.services.db, { companyId: carrier.company, csvText: csv, visibility: 'public_search' })).sheetId);
-    const exchangeSheet = (await importRateSheet(app.services.db, { companyId: carrier.company, csvText: csv, visibility: 'exchange' })).sheetId;
+    const lineOf = async (sheetId: number) =>
+      (await app.services.db.selectFrom('rate_lines').select('id').where('sheet_id', '=', sheetId).executeTakeFirstOrThrow()).id;
+    const priv = await lineOf(
+      (await importRateSheet(app.services.db, { companyId: carrier.company, csvText: csv, visibility: 'private' })).sheetId,
+    );
+    const pub = await lineOf(
+      (await importRateSheet(app.services.db, { companyId: carrier.company, csvText: csv, visibility: 'public_search' })).sheetId,
+    );
+    const exchangeSheet = (await importRateSheet(app.services.db, { companyId: carrier.company, csvText: csv, visibility: 'exchange' }))
+      .sheetId;
     const exch = await lineOf(exchangeSheet);
-    assert.deepEqual(await rateLineForBooking(app.services.db, other.company, exch), { id: exch, sheetId: exchangeSheet, company: carrier.company, origin: 'city:DE-60', destination: 'airport:FRA', transitDays: 2 });
+    assert.deepEqual(await rateLineForBooking(app.services.db, other.company, exch), {
+      id: exch,
+      sheetId: exchangeSheet,
+      company: carrier.company,
+      origin: 'city:DE-60',
+      destination: 'airport:FRA',
+      transitDays: 2,
+    });
     assert.equal((await rateLineForBooking(app.services.db, other.company, pub))?.id, pub);
     assert.equal(await rateLineForBooking(app.services.db, other.company, priv), null);
     assert.equal((await rateLineForBooking(app.services.db, carrier.company, priv))?.id, priv);

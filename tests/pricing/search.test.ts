@@ -21,8 +21,20 @@ const SHEET_A = [
   'airport:FRA,city:DE-60,1,45.00,0.42,0.37,0.32,0.27,12.5,0.05,',
 ].join('\n');
 
-async function sheet(owner: Actor, csv: string, options: { visibility?: string; currency?: string; validFrom?: string; validTo?: string; name?: string } = {}) {
-  return importRateSheet(app.services.db, { companyId: owner.company, csvText: csv, visibility: options.visibility ?? 'exchange', currency: options.currency, validFrom: options.validFrom, validTo: options.validTo, name: options.name });
+async function sheet(
+  owner: Actor,
+  csv: string,
+  options: { visibility?: string; currency?: string; validFrom?: string; validTo?: string; name?: string } = {},
+) {
+  return importRateSheet(app.services.db, {
+    companyId: owner.company,
+    csvText: csv,
+    visibility: options.visibility ?? 'exchange',
+    currency: options.currency,
+    validFrom: options.validFrom,
+    validTo: options.validTo,
+    name: options.name,
+  });
 }
 
 async function search(who: Actor, json: Record<string, unknown>) {
@@ -98,14 +110,24 @@ describe('formula (§5), hand-computed', () => {
   });
 
   test('volume weight 1:6000 beats the actual weight', async () => {
-    const body = await search(forwarder, { origin: 'city:DE-60311', destination: 'airport:FRA', weight: 100, pieces_json: [{ pieces: 2, depth: 120, width: 80, height: 100 }] });
+    const body = await search(forwarder, {
+      origin: 'city:DE-60311',
+      destination: 'airport:FRA',
+      weight: 100,
+      pieces_json: [{ pieces: 2, depth: 120, width: 80, height: 100 }],
+    });
     // 2 · 120 · 80 · 100 / 6000 = 320 kg, kg_500: 320 · 0.28 = 89.60; fsc 11.20; ssc 16.00
     assert.equal(body.data.rates[0].chargeable_weight, 320);
     assert.deepEqual(brief(body.data.rates), [['city:DE-603', 'airport:FRA', 116.8]]);
   });
 
   test('unitOfLength in: inches converted exactly', async () => {
-    const body = await search(forwarder, { origin: 'city:DE-60311', destination: 'airport:FRA', unitOfLength: 'in', pieces_json: [{ pieces: 1, depth: 40, width: 40, height: 40 }] });
+    const body = await search(forwarder, {
+      origin: 'city:DE-60311',
+      destination: 'airport:FRA',
+      unitOfLength: 'in',
+      pieces_json: [{ pieces: 1, depth: 40, width: 40, height: 40 }],
+    });
     // 64000 in³ · 16.387064 = 1048772.096 cm³ / 6000 = 174.795349… kg; 0.33 · cw = 57.682… -> 57.68;
     // fsc 7.21; ssc 8.7397… -> 8.74; amount 73.63
     const r = body.data.rates[0];
@@ -116,7 +138,14 @@ describe('formula (§5), hand-computed', () => {
   test('without weight the piece lines’ weights add up; a form body with pieces_json as JSON text', async () => {
     const res = await app.post('/pricing/search/results.json', {
       token: forwarder.token,
-      form: { origin: 'city:DE-60311', destination: 'airport:FRA', pieces_json: JSON.stringify([{ pieces: 1, weight: '150' }, { pieces: 2, weight: 60 }]) },
+      form: {
+        origin: 'city:DE-60311',
+        destination: 'airport:FRA',
+        pieces_json: JSON.stringify([
+          { pieces: 1, weight: '150' },
+          { pieces: 2, weight: 60 },
+        ]),
+      },
     });
     // 210 kg, kg_300: 69.30; fsc 8.6625 -> 8.66; ssc 10.50
     assert.equal(res.body.status, 'success', res.text);
@@ -125,7 +154,13 @@ describe('formula (§5), hand-computed', () => {
   });
 
   test('ULD: uld_count · uld_price; lines without uld_price do not apply', async () => {
-    let body = await search(forwarder, { origin: 'city:DE-60111', destination: 'airport:FRA', weight: 1000, search_type: 'uld', uld_count: 2 });
+    let body = await search(forwarder, {
+      origin: 'city:DE-60111',
+      destination: 'airport:FRA',
+      weight: 1000,
+      search_type: 'uld',
+      uld_count: 2,
+    });
     // 2 · 900 = 1800; fsc 225; ssc 1000 · 0.05 = 50
     assert.deepEqual(brief(body.data.rates), [['city:DE-60', 'airport:FRA', 2075]]);
     body = await search(forwarder, { origin: 'city:DE-60311', destination: 'airport:FRA', weight: 1000, search_type: 'uld', uld_count: 2 });
@@ -138,8 +173,15 @@ describe('formula (§5), hand-computed', () => {
     assert.deepEqual(brief((await search(forwarder, q)).data.rates), [['airport:FRA', 'city:DE-60', 116.56]]);
     assert.deepEqual(brief((await search(forwarder, { ...q, direction: 'import' })).data.rates), [['airport:FRA', 'city:DE-60', 116.56]]);
     assert.deepEqual((await search(forwarder, { ...q, direction: 'export' })).data.rates, []);
-    assert.deepEqual((await search(forwarder, { origin: 'city:DE-60311', destination: 'airport:FRA', weight: 250, direction: 'import' })).data.rates, []);
-    assert.equal((await search(forwarder, { origin: 'city:DE-60311', destination: 'airport:FRA', weight: 250, direction: 'export' })).data.rates.length, 1);
+    assert.deepEqual(
+      (await search(forwarder, { origin: 'city:DE-60311', destination: 'airport:FRA', weight: 250, direction: 'import' })).data.rates,
+      [],
+    );
+    assert.equal(
+      (await search(forwarder, { origin: 'city:DE-60311', destination: 'airport:FRA', weight: 250, direction: 'export' })).data.rates
+        .length,
+      1,
+    );
   });
 });
 
@@ -179,7 +221,9 @@ describe('validity and visibility', () => {
     assert.equal(typeof res.body.data.searchEntity.id, 'number');
     res = await app.post(`/pricing/public-search/${carrierA.company}/results.json`, { json: q });
     assert.deepEqual(amounts(res.body), []);
-    res = await app.post(`/pricing/public-search/${carrierB.company}/results.json`, { form: { origin: q.origin, destination: q.destination, weight: '1' } });
+    res = await app.post(`/pricing/public-search/${carrierB.company}/results.json`, {
+      form: { origin: q.origin, destination: q.destination, weight: '1' },
+    });
     assert.deepEqual(amounts(res.body), []);
     res = await app.post('/pricing/public-search/999999/results.json', { json: q });
     assert.equal(res.status, 404);
@@ -201,13 +245,33 @@ describe('validity and visibility', () => {
 describe('combinations', () => {
   let hubs: string[];
   before(async () => {
-    hubs = searchAirports('international', 400).map((a) => a.iata).filter((c) => !['FRA', 'AMS', 'VIE', 'WAW', 'MUC', 'BRU'].includes(c)).slice(0, 60);
+    hubs = searchAirports('international', 400)
+      .map((a) => a.iata)
+      .filter((c) => !['FRA', 'AMS', 'VIE', 'WAW', 'MUC', 'BRU'].includes(c))
+      .slice(0, 60);
     assert.equal(hubs.length, 60);
     const H = 'origin,destination,transit_days,min_charge,kg_1000,fsc_pct,ssc_per_kg';
     // Carrier A: pre-carriage PL-0 -> FRA / MUC, and to 60 hubs with rising prices.
-    await sheet(carrierA, [H, 'city:PL-0,airport:FRA,1,100,0.01,0,0', 'city:PL-0,airport:MUC,2,80,0.01,0,0', ...hubs.map((h, i) => `city:PL-0,airport:${h},1,${500 + i},0.01,0,0`)].join('\n'));
+    await sheet(
+      carrierA,
+      [
+        H,
+        'city:PL-0,airport:FRA,1,100,0.01,0,0',
+        'city:PL-0,airport:MUC,2,80,0.01,0,0',
+        ...hubs.map((h, i) => `city:PL-0,airport:${h},1,${500 + i},0.01,0,0`),
+      ].join('\n'),
+    );
     // Carrier C: FRA -> AMS 200, MUC -> AMS 150, BRU -> AMS; a direct PL-0 -> AMS; the hubs -> AMS.
-    await sheet(carrierC, [H, 'airport:FRA,airport:AMS,1,200,0.01,0,0', 'airport:MUC,airport:AMS,3,150,0.01,0,0', 'city:PL-0,airport:AMS,4,400,0.01,0,0', ...hubs.map((h, i) => `airport:${h},airport:AMS,1,${500 + i},0.01,0,0`)].join('\n'));
+    await sheet(
+      carrierC,
+      [
+        H,
+        'airport:FRA,airport:AMS,1,200,0.01,0,0',
+        'airport:MUC,airport:AMS,3,150,0.01,0,0',
+        'city:PL-0,airport:AMS,4,400,0.01,0,0',
+        ...hubs.map((h, i) => `airport:${h},airport:AMS,1,${500 + i},0.01,0,0`),
+      ].join('\n'),
+    );
     // Another currency: FRA -> AMS 1 USD must not pair with EUR legs.
     await sheet(carrierB, [H, 'airport:FRA,airport:AMS,1,1,0.01,0,0'].join('\n'), { currency: 'USD' });
     // A private sheet of an outsider is invisible to the forwarder's combinations.
@@ -220,7 +284,13 @@ describe('combinations', () => {
     const combos = body.data.combinations;
     assert.equal(combos.length, 50);
     // MUC: 80 + 150 = 230 (transit 5), FRA: 100 + 200 = 300 (transit 2); USD leg ignored.
-    assert.deepEqual(combos.slice(0, 2).map((c: any) => [c.via, c.amount, c.transit_days, c.currency]), [['airport:MUC', 230, 5, 'EUR'], ['airport:FRA', 300, 2, 'EUR']]);
+    assert.deepEqual(
+      combos.slice(0, 2).map((c: any) => [c.via, c.amount, c.transit_days, c.currency]),
+      [
+        ['airport:MUC', 230, 5, 'EUR'],
+        ['airport:FRA', 300, 2, 'EUR'],
+      ],
+    );
     const c = combos[0];
     assert.equal(c.legs.length, 2);
     assert.equal(c.legs[0].origin, 'city:PL-0');
@@ -235,7 +305,10 @@ describe('combinations', () => {
       assert.equal(x.legs[1].origin, x.via);
     }
     const sums = combos.map((x: any) => x.amount);
-    assert.deepEqual(sums, [...sums].sort((a: number, b: number) => a - b));
+    assert.deepEqual(
+      sums,
+      [...sums].sort((a: number, b: number) => a - b),
+    );
     // Hub i costs (500 + i) twice: the 48 cheapest hubs follow MUC and FRA.
     assert.equal(combos[2].amount, 1000);
     assert.equal(combos[49].amount, 1000 + 2 * 47);
@@ -244,7 +317,13 @@ describe('combinations', () => {
   test('without allow_combinations: an empty array; airport to airport combinations exclude the ends', async () => {
     assert.deepEqual((await search(forwarder, { origin: 'city:PL-00950', destination: 'airport:AMS', weight: 10 })).data.combinations, []);
     const body = await search(forwarder, { origin: 'airport:FRA', destination: 'airport:AMS', weight: 10, allow_combinations: '1' });
-    assert.deepEqual(body.data.rates.map((r: any) => [r.amount, r.currency]), [[1, 'USD'], [200, 'EUR']]); // sorted by amount, whatever the currency
+    assert.deepEqual(
+      body.data.rates.map((r: any) => [r.amount, r.currency]),
+      [
+        [1, 'USD'],
+        [200, 'EUR'],
+      ],
+    ); // sorted by amount, whatever the currency
     for (const x of body.data.combinations) assert.ok(x.via !== 'airport:FRA' && x.via !== 'airport:AMS');
   });
 
@@ -261,7 +340,11 @@ describe('limits and order', () => {
     const H = 'origin,destination,transit_days,min_charge,kg_100';
     for (let i = 0; i < 205; i++) {
       // amounts 100..(repeating every 50), transit days descending so ties sort by transit
-      await importRateSheet(app.services.db, { companyId: carrierA.company, csvText: `${H}\ncity:CZ-1,airport:PRG,${5 - (i % 5)},${100 + Math.floor(i / 5)},1`, visibility: 'exchange' });
+      await importRateSheet(app.services.db, {
+        companyId: carrierA.company,
+        csvText: `${H}\ncity:CZ-1,airport:PRG,${5 - (i % 5)},${100 + Math.floor(i / 5)},1`,
+        visibility: 'exchange',
+      });
     }
     const body = await search(forwarder, { origin: 'city:CZ-11000', destination: 'airport:PRG', weight: 1 });
     const rates = body.data.rates;
@@ -270,7 +353,10 @@ describe('limits and order', () => {
       const [a, b] = [rates[i - 1], rates[i]];
       assert.ok(a.amount < b.amount || (a.amount === b.amount && a.transit_days <= b.transit_days), `order at ${i}`);
     }
-    assert.deepEqual(rates.slice(0, 5).map((r: any) => r.transit_days), [1, 2, 3, 4, 5]);
+    assert.deepEqual(
+      rates.slice(0, 5).map((r: any) => r.transit_days),
+      [1, 2, 3, 4, 5],
+    );
     assert.equal(rates[199].amount, 139);
     assert.equal(body.data.searchEntity.result_count, 200);
   });
@@ -293,19 +379,24 @@ describe('bad input is status error, never a 500, nothing stored', () => {
     ['same ends', { origin: 'airport:FRA', destination: 'fra' }],
   ];
   test('each refused with a message naming the field', async () => {
-    const before = (await app.get('/pricing/search/history.json', { token: outsider.token, query: { limit: '100' } })).body.data.searches.length;
+    const before = (await app.get('/pricing/search/history.json', { token: outsider.token, query: { limit: '100' } })).body.data.searches
+      .length;
     for (const [label, json] of cases) {
       const res = await app.post('/pricing/search/results.json', { token: outsider.token, json });
       assert.equal(res.status, 200, label);
       assert.equal(res.body.status, 'error', label);
       assert.match(res.body.message, /origin|destination|weight|direction|unitOfLength|pieces_json|uld_count/, label);
     }
-    const after = (await app.get('/pricing/search/history.json', { token: outsider.token, query: { limit: '100' } })).body.data.searches.length;
+    const after = (await app.get('/pricing/search/history.json', { token: outsider.token, query: { limit: '100' } })).body.data.searches
+      .length;
     assert.equal(after, before);
   });
 
   test('no token: 401', async () => {
-    assert.equal((await app.post('/pricing/search/results.json', { json: { origin: 'airport:FRA', destination: 'city:DE-6' } })).status, 401);
+    assert.equal(
+      (await app.post('/pricing/search/results.json', { json: { origin: 'airport:FRA', destination: 'city:DE-6' } })).status,
+      401,
+    );
     assert.equal((await app.get('/pricing/search/history.json')).status, 401);
   });
 });
@@ -316,7 +407,14 @@ describe('search records', () => {
   before(async () => {
     const alone = await app.actor('Historian');
     const first = await search(alone, { origin: 'city:DE-60311', destination: 'airport:FRA', weight: 250 });
-    const second = await search(alone, { origin: 'airport:FRA', destination: 'city:DE-60311', weight: '12.5', direction: 'import', allow_combinations: 1, pieces_json: [{ pieces: 1, depth: 10, width: 10, height: 10 }] });
+    const second = await search(alone, {
+      origin: 'airport:FRA',
+      destination: 'city:DE-60311',
+      weight: '12.5',
+      direction: 'import',
+      allow_combinations: 1,
+      pieces_json: [{ pieces: 1, depth: 10, width: 10, height: 10 }],
+    });
     mine = second.data.searchEntity.id;
     theirs = (await search(outsider, { origin: 'city:DE-60311', destination: 'airport:FRA' })).data.searchEntity.id;
     forwarderHistorian = alone;
@@ -327,7 +425,10 @@ describe('search records', () => {
 
   test('searchEntity: id, the request parameters, created, result_count', async () => {
     const res = await app.get('/pricing/search/history.json', { token: forwarderHistorian.token });
-    assert.deepEqual(res.body.data.searches.map((s: any) => s.id), [mine, firstId]); // newest first, own company only
+    assert.deepEqual(
+      res.body.data.searches.map((s: any) => s.id),
+      [mine, firstId],
+    ); // newest first, own company only
     assert.deepEqual(res.body.data.searches[0], {
       id: mine,
       origin: 'airport:FRA',
@@ -359,21 +460,48 @@ describe('search records', () => {
   });
 
   test('feedback: rating 0/1, optional rate_id; other ratings error; foreign or missing search 404', async () => {
-    const rateId = (await search(forwarderHistorian, { origin: 'city:DE-60311', destination: 'airport:FRA', weight: 250 })).data.rates[0].id;
-    let res = await app.post('/pricing/search/rate-search.json', { token: forwarderHistorian.token, json: { search_id: firstId, rating: 1, rate_id: rateId } });
+    const rateId = (await search(forwarderHistorian, { origin: 'city:DE-60311', destination: 'airport:FRA', weight: 250 })).data.rates[0]
+      .id;
+    let res = await app.post('/pricing/search/rate-search.json', {
+      token: forwarderHistorian.token,
+      json: { search_id: firstId, rating: 1, rate_id: rateId },
+    });
     assert.equal(res.body.status, 'success');
-    assert.deepEqual(res.body.data.feedback, { id: res.body.data.feedback.id, search_id: firstId, rating: 1, rate_id: rateId, created: '2030-06-15 12:00:00' });
-    res = await app.post('/pricing/search/rate-search.json', { token: forwarderHistorian.token, form: { search_id: String(firstId), rating: '0' } });
+    assert.deepEqual(res.body.data.feedback, {
+      id: res.body.data.feedback.id,
+      search_id: firstId,
+      rating: 1,
+      rate_id: rateId,
+      created: '2030-06-15 12:00:00',
+    });
+    res = await app.post('/pricing/search/rate-search.json', {
+      token: forwarderHistorian.token,
+      form: { search_id: String(firstId), rating: '0' },
+    });
     assert.equal(res.body.data.feedback.rate_id, null);
     for (const rating of [2, -1, 'yes', '', undefined]) {
       res = await app.post('/pricing/search/rate-search.json', { token: forwarderHistorian.token, json: { search_id: firstId, rating } });
       assert.equal(res.body.status, 'error', String(rating));
     }
-    res = await app.post('/pricing/search/rate-search.json', { token: forwarderHistorian.token, json: { search_id: firstId, rating: 1, rate_id: 'x' } });
+    res = await app.post('/pricing/search/rate-search.json', {
+      token: forwarderHistorian.token,
+      json: { search_id: firstId, rating: 1, rate_id: 'x' },
+    });
     assert.equal(res.body.status, 'error');
-    assert.equal((await app.post('/pricing/search/rate-search.json', { token: forwarderHistorian.token, json: { search_id: theirs, rating: 1 } })).status, 404);
-    assert.equal((await app.post('/pricing/search/rate-search.json', { token: forwarderHistorian.token, json: { search_id: 99999999, rating: 1 } })).status, 404);
-    assert.equal((await app.post('/pricing/search/rate-search.json', { token: forwarderHistorian.token, json: { rating: 1 } })).status, 404);
+    assert.equal(
+      (await app.post('/pricing/search/rate-search.json', { token: forwarderHistorian.token, json: { search_id: theirs, rating: 1 } }))
+        .status,
+      404,
+    );
+    assert.equal(
+      (await app.post('/pricing/search/rate-search.json', { token: forwarderHistorian.token, json: { search_id: 99999999, rating: 1 } }))
+        .status,
+      404,
+    );
+    assert.equal(
+      (await app.post('/pricing/search/rate-search.json', { token: forwarderHistorian.token, json: { rating: 1 } })).status,
+      404,
+    );
   });
 });
 
@@ -397,7 +525,11 @@ describe('autocomplete', () => {
     const values = (body: any) => body.data.locations.map((l: any) => l.value);
     assert.deepEqual(values(await locations('DE-60', 'city')), ['city:DE-6', 'city:DE-60', 'city:DE-603']);
     assert.deepEqual(values(await locations('DE-60311', 'city')), ['city:DE-6', 'city:DE-60', 'city:DE-603']);
-    assert.deepEqual((await locations('de 603', 'city')).data.locations, [{ value: 'city:DE-6', label: 'DE-6 (postal area)', country: 'DE' }, { value: 'city:DE-60', label: 'DE-60 (postal area)', country: 'DE' }, { value: 'city:DE-603', label: 'DE-603 (postal area)', country: 'DE' }]);
+    assert.deepEqual((await locations('de 603', 'city')).data.locations, [
+      { value: 'city:DE-6', label: 'DE-6 (postal area)', country: 'DE' },
+      { value: 'city:DE-60', label: 'DE-60 (postal area)', country: 'DE' },
+      { value: 'city:DE-603', label: 'DE-603 (postal area)', country: 'DE' },
+    ]);
     assert.deepEqual(values(await locations('DE-99', 'city')), []);
     assert.deepEqual(values(await locations('DE-99', 'city', carrierB)), ['city:DE-99']);
   });

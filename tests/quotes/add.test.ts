@@ -23,7 +23,14 @@ const add = (actor: Actor, json: unknown) => app.post('/quotes/add.json', { toke
 describe('POST /quotes/add.json: create', () => {
   test('creates an open buying bid; company, user, display company set by the server; data.bid', async () => {
     const route = await publishedFreight(app, shipper);
-    const res = await add(carrier, { ...bidBody(route), company: shipper.company, user: shipper.user, status: 'accepted', type: 'selling', whatever: 1 });
+    const res = await add(carrier, {
+      ...bidBody(route),
+      company: shipper.company,
+      user: shipper.user,
+      status: 'accepted',
+      type: 'selling',
+      whatever: 1,
+    });
     assert.equal(res.status, 200);
     assert.equal(res.body.status, 'success');
     assert.equal(res.body.auth.token, carrier.token);
@@ -54,7 +61,10 @@ describe('POST /quotes/add.json: create', () => {
 
   test('form encoding and query parameters work like JSON; lower-case currency normalised', async () => {
     const route = await publishedFreight(app, shipper);
-    const form = await app.post('/quotes/add.json', { token: carrier.token, form: { route: String(route), amount: '99,90', currency_code: 'chf' } });
+    const form = await app.post('/quotes/add.json', {
+      token: carrier.token,
+      form: { route: String(route), amount: '99,90', currency_code: 'chf' },
+    });
     assert.equal(form.body.status, 'success');
     assert.equal(form.body.data.bid.amount, 99.9);
     assert.equal(form.body.data.bid.currency_code, 'CHF');
@@ -203,7 +213,13 @@ describe('POST /quotes/add.json with id: update', () => {
   test("someone else's bid id, a missing id or an unreadable id: 404, nothing changes", async () => {
     const route = await publishedFreight(app, shipper);
     const bid = await placeBid(app, carrier, route);
-    for (const [actor, id] of [[outsider, bid.id], [shipper, bid.id], [carrier, 99999999], [carrier, 'abc'], [carrier, -2]] as const) {
+    for (const [actor, id] of [
+      [outsider, bid.id],
+      [shipper, bid.id],
+      [carrier, 99999999],
+      [carrier, 'abc'],
+      [carrier, -2],
+    ] as const) {
       const res = await add(actor, { id, amount: '1', currency_code: 'EUR' });
       assert.equal(res.status, 404, `${actor.companyName} ${id}`);
     }

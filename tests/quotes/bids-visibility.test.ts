@@ -45,7 +45,23 @@ async function bidIdsSeenBy(actor: Actor, route: number): Promise<number[] | 'ab
   assert.ok(Array.isArray(data._bids));
   for (const bid of data._bids) {
     // Every bid shown has the Bid fields of api.md.
-    for (const key of ['id', 'route', 'company', 'user', 'display_company_id', 'amount', 'currency_code', 'rate_base', 'rate_fsc', 'rate_ssc', 'note', 'status', 'type', 'deadline', 'created']) {
+    for (const key of [
+      'id',
+      'route',
+      'company',
+      'user',
+      'display_company_id',
+      'amount',
+      'currency_code',
+      'rate_base',
+      'rate_fsc',
+      'rate_ssc',
+      'note',
+      'status',
+      'type',
+      'deadline',
+      'created',
+    ]) {
       assert.ok(key in bid, `bid field ${key}`);
     }
     if (actor !== owner) assert.equal(bid.company, actor.company, 'never another company’s bid');

@@ -39,7 +39,10 @@ async function assertAwarded(route: number, winnerBid: { id: number; company: nu
   assert.equal(f.transport_company_id, winnerBid.company);
   assert.equal(f.price, amount);
   const bids = await bidsOf(app, route);
-  assert.deepEqual(bids.filter((b) => b.status === 'accepted').map((b) => b.id), [winnerBid.id]);
+  assert.deepEqual(
+    bids.filter((b) => b.status === 'accepted').map((b) => b.id),
+    [winnerBid.id],
+  );
   assert.equal(bids.filter((b) => b.status === 'pending').length, 0, 'no pending bid left on a taken freight');
 }
 
@@ -114,12 +117,18 @@ describe('POST /quotes/confirm/{bidId}.json', () => {
     const c = await placeBid(app, outsider, route, { amount: '1000' });
     await confirm(app, shipper, a.id); // pending (owner side)
     await confirm(app, carrier2, b.id); // pending (bidder side)
-    assert.deepEqual((await bidsOf(app, route)).map((x) => x.status), ['pending', 'pending', 'open']);
+    assert.deepEqual(
+      (await bidsOf(app, route)).map((x) => x.status),
+      ['pending', 'pending', 'open'],
+    );
     const award = await confirm(app, shipper, b.id);
     assert.equal(award.status, 200);
     await assertAwarded(route, b, '800.00');
     const bids = await bidsOf(app, route);
-    assert.deepEqual(bids.map((x) => x.status), ['open', 'accepted', 'open']);
+    assert.deepEqual(
+      bids.map((x) => x.status),
+      ['open', 'accepted', 'open'],
+    );
     assert.deepEqual([bids[0]!.owner_confirmed, bids[0]!.bidder_confirmed], [false, false], 'confirmations reset');
     void c;
   });
@@ -132,7 +141,12 @@ describe('POST /quotes/confirm/{bidId}.json', () => {
     await confirm(app, shipper, a.id);
     assert.equal((await confirm(app, carrier, a.id)).status, 200);
     const before = await snapshot(route);
-    for (const [actor, id] of [[shipper, b.id], [carrier2, b.id], [carrier, a.id], [shipper, a.id]] as const) {
+    for (const [actor, id] of [
+      [shipper, b.id],
+      [carrier2, b.id],
+      [carrier, a.id],
+      [shipper, a.id],
+    ] as const) {
       assertRedirectToFreight(await confirm(app, actor, id), route);
     }
     await assertUnchanged(route, before);
@@ -213,13 +227,25 @@ describe('POST /quotes/revoke/{bidId}.json', () => {
     assert.equal((await revoke(app, carrier2, b.id)).body.status, 'success');
     assert.equal((await freightRow(app, route)).status, 'open');
     const rows = await bidsOf(app, route);
-    assert.deepEqual(rows.map((r) => [r.status, r.owner_confirmed, r.bidder_confirmed]), [['revoked', false, false], ['revoked', false, false]]);
+    assert.deepEqual(
+      rows.map((r) => [r.status, r.owner_confirmed, r.bidder_confirmed]),
+      [
+        ['revoked', false, false],
+        ['revoked', false, false],
+      ],
+    );
   });
 
   test("someone else's bid (freight owner included), unknown or unreadable ids: 404, nothing changes", async () => {
     const route = await publishedFreight(app, shipper);
     const bid = await placeBid(app, carrier, route);
-    for (const [actor, id] of [[shipper, bid.id], [outsider, bid.id], [carrier, 99999999], [carrier, 'x'], [carrier, '-4']] as const) {
+    for (const [actor, id] of [
+      [shipper, bid.id],
+      [outsider, bid.id],
+      [carrier, 99999999],
+      [carrier, 'x'],
+      [carrier, '-4'],
+    ] as const) {
       const res = await revoke(app, actor, id);
       assert.equal(res.status, 404, `${actor.companyName} ${id}`);
     }
@@ -234,7 +260,10 @@ describe('POST /quotes/revoke/{bidId}.json', () => {
     await confirm(app, shipper, a.id);
     await confirm(app, carrier, a.id);
     const before = await snapshot(route);
-    for (const [actor, id] of [[carrier, a.id], [carrier2, b.id]] as const) {
+    for (const [actor, id] of [
+      [carrier, a.id],
+      [carrier2, b.id],
+    ] as const) {
       const res = await revoke(app, actor, id);
       assert.equal(res.body.status, 'error');
     }

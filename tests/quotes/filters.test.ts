@@ -71,7 +71,9 @@ describe('enlist filters through bid actions', () => {
     assert.deepEqual(await listsOf(carrierA, route, PROVIDER), [6]);
     assert.deepEqual(await listsOf(outsider, route, PROVIDER), []);
     assert.deepEqual(await listsOf(owner, route, PRINCIPAL), [12]);
-    const rejected = (await app.get('/freights/enlist/6.json?limit=100', { token: carrierA.token })).body.data.routes.find((r: { id: number }) => r.id === route);
+    const rejected = (await app.get('/freights/enlist/6.json?limit=100', { token: carrierA.token })).body.data.routes.find(
+      (r: { id: number }) => r.id === route,
+    );
     assert.equal(rejected.winner, null, 'masked for the losing bidder');
     assert.equal(rejected.price, null);
     void a2;

@@ -40,15 +40,30 @@ export async function insertFreight(db: Kysely<DB>, owner: Actor, o: FreightOpti
  */
 export async function publishedFreight(app: TestApp, owner: Actor, o: FreightOptions = {}): Promise<number> {
   if (o.status || o.whitelist) return insertFreight(app.services.db, owner, o);
-  const add = await app.post('/freights/add.json', { token: owner.token, json: { from: 'airport:FRA', to: 'airport:AMS', weight: 1000, from_addr: 'Dock 1', to_addr: 'Dock 2' } });
+  const add = await app.post('/freights/add.json', {
+    token: owner.token,
+    json: { from: 'airport:FRA', to: 'airport:AMS', weight: 1000, from_addr: 'Dock 1', to_addr: 'Dock 2' },
+  });
   if (add.body?.status !== 'success') throw new Error(`freight add failed: ${add.text}`);
   const id = add.body.data.id as number;
-  const pub = await app.post(`/freights/view/${id}.json`, { token: owner.token, json: { action: 'publish', deadline: '+48 hours', ...(o.visibility !== undefined && { visibility: o.visibility }) } });
+  const pub = await app.post(`/freights/view/${id}.json`, {
+    token: owner.token,
+    json: { action: 'publish', deadline: '+48 hours', ...(o.visibility !== undefined && { visibility: o.visibility }) },
+  });
   if (pub.status !== 302) throw new Error(`publish answered ${pub.status}`);
   return id;
 }
 
-export const bidBody = (route: number, extra: Record<string, unknown> = {}) => ({ route, amount: '1250.50', currency_code: 'EUR', rate_base: '1000', rate_fsc: '200.50', rate_ssc: '50', note: 'FTL, tail-lift', ...extra });
+export const bidBody = (route: number, extra: Record<string, unknown> = {}) => ({
+  route,
+  amount: '1250.50',
+  currency_code: 'EUR',
+  rate_base: '1000',
+  rate_fsc: '200.50',
+  rate_ssc: '50',
+  note: 'FTL, tail-lift',
+  ...extra,
+});
 
 export async function placeBid(app: TestApp, bidder: Actor, route: number, extra: Record<string, unknown> = {}): Promise<any> {
   const res = await app.post('/quotes/add.json', { token: bidder.token, json: bidBody(route, extra) });
@@ -56,8 +71,10 @@ export async function placeBid(app: TestApp, bidder: Actor, route: number, extra
   return res.body.data.bid;
 }
 
-export const confirm = (app: TestApp, actor: Actor, bidId: number | string): Promise<ApiResponse> => app.post(`/quotes/confirm/${bidId}.json`, { token: actor.token });
-export const revoke = (app: TestApp, actor: Actor, bidId: number | string): Promise<ApiResponse> => app.post(`/quotes/revoke/${bidId}.json`, { token: actor.token });
+export const confirm = (app: TestApp, actor: Actor, bidId: number | string): Promise<ApiResponse> =>
+  app.post(`/quotes/confirm/${bidId}.json`, { token: actor.token });
+export const revoke = (app: TestApp, actor: Actor, bidId: number | string): Promise<ApiResponse> =>
+  app.post(`/quotes/revoke/${bidId}.json`, { token: actor.token });
 
 export async function freightRow(app: TestApp, id: number) {
   return app.services.db.selectFrom('freights').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

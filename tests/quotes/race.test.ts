@@ -30,7 +30,11 @@ interface Shot {
 async function assertOneWinnerEach(db: Kysely<DB>, freights: number[], shots: Shot[]): Promise<Map<number, number>> {
   const winners = new Map<number, number>();
   const codes = new Set(shots.map((s) => s.status));
-  assert.deepEqual([...codes].filter((c) => c !== 200 && c !== 302), [], 'only 200 and 302 answers, never a 500');
+  assert.deepEqual(
+    [...codes].filter((c) => c !== 200 && c !== 302),
+    [],
+    'only 200 and 302 answers, never a 500',
+  );
   for (const id of freights) {
     const f = await db.selectFrom('freights').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     const bids = await db.selectFrom('bids').selectAll().where('freight_id', '=', id).execute();
@@ -79,12 +83,15 @@ describe('award race, one process (concurrent requests)', () => {
       freights.push(route);
       for (const [i, c] of carriers.entries()) {
         const bid = await placeBid(app, c, route, { amount: `${1000 + i}.${String(n % 100).padStart(2, '0')}` });
-        for (const actor of [shipper, c, shipper, c]) calls.push(async () => ({ freight: route, status: (await confirm(app, actor, bid.id)).status }));
+        for (const actor of [shipper, c, shipper, c])
+          calls.push(async () => ({ freight: route, status: (await confirm(app, actor, bid.id)).status }));
       }
     }
     const shots = await Promise.all(shuffle(calls).map((call) => call()));
     const winners = await assertOneWinnerEach(app.services.db, freights, shots);
-    console.log(`one process on ${TEST_DB}: ${shots.length} confirmations, ${shots.filter((s) => s.status === 200).length} awards, winners per freight ${JSON.stringify([...winners.values()].map((w) => carriers.findIndex((c) => c.company === w)))}`);
+    console.log(
+      `one process on ${TEST_DB}: ${shots.length} confirmations, ${shots.filter((s) => s.status === 200).length} awards, winners per freight ${JSON.stringify([...winners.values()].map((w) => carriers.findIndex((c) => c.company === w)))}`,
+    );
   });
 
   test('the unique index is the last line of defence: a second accepted bid is refused with a 302, nothing written', async () => {
@@ -133,7 +140,9 @@ async function waitHealthy(base: string, child: ChildProcess, stderr: () => stri
 
 const SECRET = 'race-test-secret-0123456789';
 
-describe('award race, two server processes on one PostgreSQL', { skip: TEST_DB !== 'postgres' ? 'needs PostgreSQL (TEST_DB=postgres): PGlite is one process by design' : false }, () => {
+describe('award race, two server processes on one PostgreSQL', {
+  skip: TEST_DB !== 'postgres' ? 'needs PostgreSQL (TEST_DB=postgres): PGlite is one process by design' : false,
+}, () => {
   const children: ChildProcess[] = [];
   const bases: string[] = [];
   let database: Database;
@@ -148,7 +157,15 @@ describe('award race, two server processes on one PostgreSQL', { skip: TEST_DB !
       let err = '';
       const child = spawn(process.execPath, ['bin/freight-exchange.js', 'serve'], {
         cwd: new URL('../../', import.meta.url).pathname,
-        env: { ...process.env, DATABASE_URL: created.url, TOKEN_SECRET: SECRET, APP_ENV: 'demo', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+        env: {
+          ...process.env,
+          DATABASE_URL: created.url,
+          TOKEN_SECRET: SECRET,
+          APP_ENV: 'demo',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'silent',
+        },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       child.stderr!.on('data', (d) => (err += String(d)));
@@ -178,7 +195,15 @@ describe('award race, two server processes on one PostgreSQL', { skip: TEST_DB !
       const company = await createCompany(db, `${label} Ltd`);
       const email = `${label.toLowerCase()}@race.test`;
       const user = await createUser(db, tokens, { company: company.id, email, password: 'pw-racing' });
-      return { company: company.id, companyName: company.name, user: user.id, email, username: label, password: 'pw-racing', token: user.token };
+      return {
+        company: company.id,
+        companyName: company.name,
+        user: user.id,
+        email,
+        username: label,
+        password: 'pw-racing',
+        token: user.token,
+      };
     };
     const shipper = await actor('Shipper');
     const carriers: Actor[] = [];
@@ -201,11 +226,20 @@ describe('award race, two server processes on one PostgreSQL', { skip: TEST_DB !
       const route = await insertFreight(db, shipper);
       freights.push(route);
       for (const [i, c] of carriers.entries()) {
-        const res = await post(bases[(n + i) % 2]!, '/quotes/add.json', c.token, { route, amount: `${2000 + i * 10}.${String(n).padStart(2, '0')}`, currency_code: 'EUR' });
+        const res = await post(bases[(n + i) % 2]!, '/quotes/add.json', c.token, {
+          route,
+          amount: `${2000 + i * 10}.${String(n).padStart(2, '0')}`,
+          currency_code: 'EUR',
+        });
         assert.equal(res.body.status, 'success', JSON.stringify(res.body));
         const bidId = res.body.data.bid.id as number;
         // Each side confirms twice, once on each process: repeats race with the first.
-        for (const [who, base] of [[shipper, bases[0]], [c, bases[1]], [shipper, bases[1]], [c, bases[0]]] as const) {
+        for (const [who, base] of [
+          [shipper, bases[0]],
+          [c, bases[1]],
+          [shipper, bases[1]],
+          [c, bases[0]],
+        ] as const) {
           calls.push(async () => ({ freight: route, status: (await post(base!, `/quotes/confirm/${bidId}.json`, who.token)).status }));
         }
       }

@@ -75,7 +75,13 @@ const cents = (v: unknown) => Number(v).toFixed(2);
 
 /** create → publish → two bids → the owner confirms both → both carriers confirm (one award). */
 async function exchangeFlow(base: string, tag: string, stats: { acks: number; awards: number }): Promise<boolean> {
-  const add = await call(base, 'POST', '/freights/add.json', shipper, { from: 'airport:FRA', to: 'city:60311', to_country: 'DE', weight: 1000, refs: { customer: tag } });
+  const add = await call(base, 'POST', '/freights/add.json', shipper, {
+    from: 'airport:FRA',
+    to: 'city:60311',
+    to_country: 'DE',
+    weight: 1000,
+    refs: { customer: tag },
+  });
   if (add?.status !== 200 || add.body?.status !== 'success') return false;
   const freight: FreightEntry = { id: add.body.data.id, tag, published: false, bids: [], awards: [] };
   ledger.set(freight.id, freight);
@@ -135,7 +141,8 @@ async function verify(base: string): Promise<string[]> {
     if (f.published && !Array.isArray(route._bids)) problems.push(`freight ${f.id}: status ${route.status} shows no bids`);
     const accepted = bids.filter((b) => b.status === 'accepted');
     if (accepted.length > 1) problems.push(`freight ${f.id}: ${accepted.length} accepted bids`);
-    if ((route.status === 'taken') !== (accepted.length === 1)) problems.push(`freight ${f.id}: status ${route.status} with ${accepted.length} accepted bids`);
+    if ((route.status === 'taken') !== (accepted.length === 1))
+      problems.push(`freight ${f.id}: status ${route.status} with ${accepted.length} accepted bids`);
     for (const b of f.bids) {
       const found = bids.find((x) => x.id === b.id);
       if (!found) {
@@ -144,14 +151,16 @@ async function verify(base: string): Promise<string[]> {
       }
       if (cents(found.amount) !== cents(b.amount)) problems.push(`bid ${b.id}: amount ${found.amount} instead of ${b.amount}`);
       // A confirmation the server acknowledged holds until an award returns it to open.
-      if (b.ownerConfirmed && route.status !== 'taken' && found.status !== 'pending') problems.push(`bid ${b.id}: confirmed by the owner (302) but ${found.status} on a ${route.status} freight`);
+      if (b.ownerConfirmed && route.status !== 'taken' && found.status !== 'pending')
+        problems.push(`bid ${b.id}: confirmed by the owner (302) but ${found.status} on a ${route.status} freight`);
     }
     if (f.awards.length >= 1) {
       const won = f.bids.find((b) => b.id === f.awards[0])!;
       if (route.status !== 'taken') problems.push(`freight ${f.id}: award acknowledged but status ${route.status}`);
       if (route.winner !== won.bidder.company) problems.push(`freight ${f.id}: winner ${route.winner} instead of ${won.bidder.company}`);
       if (cents(route.price) !== cents(won.amount)) problems.push(`freight ${f.id}: price ${route.price} instead of ${won.amount}`);
-      if (accepted[0]?.id !== won.id) problems.push(`freight ${f.id}: accepted bid ${accepted[0]?.id} instead of the acknowledged ${won.id}`);
+      if (accepted[0]?.id !== won.id)
+        problems.push(`freight ${f.id}: accepted bid ${accepted[0]?.id} instead of the acknowledged ${won.id}`);
     }
   }
   return problems;
@@ -165,7 +174,8 @@ async function secondAwardsRefused(base: string): Promise<string[]> {
     for (const b of f.bids.filter((x) => x.id !== f.awards[0])) {
       const owner = await call(base, 'POST', `/quotes/confirm/${b.id}.json`, shipper);
       const bidder = await call(base, 'POST', `/quotes/confirm/${b.id}.json`, b.bidder);
-      if (owner?.status === 200 || bidder?.status === 200) problems.push(`freight ${f.id}: bid ${b.id} was awarded after bid ${f.awards[0]}`);
+      if (owner?.status === 200 || bidder?.status === 200)
+        problems.push(`freight ${f.id}: bid ${b.id} was awarded after bid ${f.awards[0]}`);
     }
   }
   return problems;
@@ -195,7 +205,9 @@ test(`SIGKILL while creating, publishing, bidding and confirming loses nothing a
     const code = await server.kill('SIGKILL');
     stop = true;
     await Promise.all(clients);
-    t.diagnostic(`cycle ${cycle}: killed (${code}) after ${Date.now() - start} ms with ${stats.acks} acknowledged answers, ${stats.awards} awards`);
+    t.diagnostic(
+      `cycle ${cycle}: killed (${code}) after ${Date.now() - start} ms with ${stats.acks} acknowledged answers, ${stats.awards} awards`,
+    );
     assert.ok(stats.awards >= 1, `cycle ${cycle}: the load made progress before the kill (${stats.acks} acknowledged)`);
     totals.acks += stats.acks;
     totals.awards += stats.awards;
@@ -208,7 +220,12 @@ test(`SIGKILL while creating, publishing, bidding and confirming loses nothing a
 
   // The database agrees: one accepted bid at most per freight, and it is the freight's winner.
   const rows = await database.inspect((db) =>
-    db.selectFrom('bids').innerJoin('freights', 'freights.id', 'bids.freight_id').select(['bids.freight_id', 'bids.company_id', 'freights.winner_id', 'freights.status']).where('bids.status', '=', 'accepted').execute(),
+    db
+      .selectFrom('bids')
+      .innerJoin('freights', 'freights.id', 'bids.freight_id')
+      .select(['bids.freight_id', 'bids.company_id', 'freights.winner_id', 'freights.status'])
+      .where('bids.status', '=', 'accepted')
+      .execute(),
   );
   const perFreight = new Map<number, number>();
   for (const r of rows) {
@@ -216,6 +233,11 @@ test(`SIGKILL while creating, publishing, bidding and confirming loses nothing a
     assert.equal(r.winner_id, r.company_id, `freight ${r.freight_id}: winner is the accepted bidder`);
     assert.equal(r.status, 'taken');
   }
-  assert.deepEqual([...perFreight].filter(([, n]) => n > 1), []);
-  t.diagnostic(`crash test (${TEST_DB}): ${CYCLES} SIGKILL cycles, ${ledger.size} freights, ${totals.acks} acknowledged answers, ${totals.awards} awards, nothing lost`);
+  assert.deepEqual(
+    [...perFreight].filter(([, n]) => n > 1),
+    [],
+  );
+  t.diagnostic(
+    `crash test (${TEST_DB}): ${CYCLES} SIGKILL cycles, ${ledger.size} freights, ${totals.acks} acknowledged answers, ${totals.awards} awards, nothing lost`,
+  );
 });

@@ -39,7 +39,10 @@ test('pages answer 200 when the server runs from another working directory, and 
   // A logged-in page too (layout, tables, the user's menu).
   const csrf = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
   assert.ok(csrf, 'the login form has a CSRF token');
-  const jar = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const jar = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const [who] = database.actors;
   const post = await fetch(`${server.base}/users/login`, {
     method: 'POST',
@@ -48,7 +51,10 @@ test('pages answer 200 when the server runs from another working directory, and 
     body: new URLSearchParams({ _csrf: csrf, 'auth[user]': who!.email, 'auth[password]': who!.password }).toString(),
   });
   assert.equal(post.status, 302, await post.text());
-  const cookie = `${jar}; ${post.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')}`;
+  const cookie = `${jar}; ${post.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ')}`;
   for (const page of ['/freights/enlist/10', '/freights/add', '/pricing/search/results', '/cdr/cases/index']) {
     const res: Response = await fetch(`${server.base}${page}`, { headers: { cookie }, redirect: 'manual' });
     const text = await res.text();
@@ -68,10 +74,16 @@ test('pages answer 200 when the server runs from another working directory, and 
     cities = ((await res.json()).data.places as typeof cities).filter((p) => p.kind === 'city');
     if (!cities.length) await new Promise((r) => setTimeout(r, 200));
   }
-  assert.ok(cities.some((c) => /Frankfurt/.test(c.label)), JSON.stringify(cities));
+  assert.ok(
+    cities.some((c) => /Frankfurt/.test(c.label)),
+    JSON.stringify(cities),
+  );
   assert.doesNotMatch(server.output(), /React is not defined|"level":50/, 'no server errors logged');
   // Whatever it served, SIGTERM ends the process (nothing left holding the event loop).
-  const stopped = await Promise.race([server.kill('SIGTERM'), new Promise((r) => setTimeout(() => r('still running 30 s after SIGTERM'), 30_000))]);
+  const stopped = await Promise.race([
+    server.kill('SIGTERM'),
+    new Promise((r) => setTimeout(() => r('still running 30 s after SIGTERM'), 30_000)),
+  ]);
   assert.equal(stopped, 0, server.output().slice(-1000));
   server = undefined;
 });

@@ -23,7 +23,11 @@ test(`${COUNT} fuzzed requests to every endpoint (seed ${SEED}): no 5xx, none sl
   t.diagnostic(summary(report));
   assert.equal(report.sent, COUNT);
   const routes = target.endpoints.flatMap((e) => [e.spec.method].flat().map((m) => `${m} ${e.spec.path}`));
-  assert.deepEqual(routes.filter((r) => !report.byRoute[r]), [], 'every endpoint of the route table was fuzzed');
+  assert.deepEqual(
+    routes.filter((r) => !report.byRoute[r]),
+    [],
+    'every endpoint of the route table was fuzzed',
+  );
   assert.equal(report.failures.length, 0, summary(report));
 });
 

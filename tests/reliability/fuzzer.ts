@@ -92,7 +92,10 @@ export function rngFor(seed: number, index: number): Rng {
   let c = (seed ^ 0xdeadbeef) >>> 0;
   let d = (index ^ 0x41c64e6d) >>> 0;
   const next = () => {
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    a >>>= 0;
+    b >>>= 0;
+    c >>>= 0;
+    d >>>= 0;
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;
     a = b ^ (b >>> 9);
@@ -131,24 +134,107 @@ const deepArray = (depth: number) => raw('['.repeat(depth) + ']'.repeat(depth));
 const deepObject = (depth: number) => raw(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
 
 const NASTY_NUMBERS: unknown[] = [
+  0,
+  -1,
+  1.5,
+  -0.0001,
+  2147483647,
+  2147483648,
+  -2147483649,
+  4294967296,
   // biome-ignore lint/correctness/noPrecisionLoss: 2^53 + 1 is sent on purpose, to see what the server makes of a rounded id
-  0, -1, 1.5, -0.0001, 2147483647, 2147483648, -2147483649, 4294967296, 9007199254740993, 1e21, 1e308, -1e308, 5e-324,
-  raw('1e999'), raw('-1e999'), raw('123456789012345678901234567890'), raw('1.0000000000000000000000001'), raw('-0'),
+  9007199254740993,
+  1e21,
+  1e308,
+  -1e308,
+  5e-324,
+  raw('1e999'),
+  raw('-1e999'),
+  raw('123456789012345678901234567890'),
+  raw('1.0000000000000000000000001'),
+  raw('-0'),
 ];
-const NASTY_NUMBER_TEXTS = ['2147483648', '-2147483649', '99999999999999999999', '1e999', 'NaN', 'Infinity', '-Infinity', '0x10', '１２３', ' 12 ', '12,5', '1.2.3', '-0', '000000000000000000001', '1_000', '+1', '.5', '5.'];
+const NASTY_NUMBER_TEXTS = [
+  '2147483648',
+  '-2147483649',
+  '99999999999999999999',
+  '1e999',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '0x10',
+  '１２３',
+  ' 12 ',
+  '12,5',
+  '1.2.3',
+  '-0',
+  '000000000000000000001',
+  '1_000',
+  '+1',
+  '.5',
+  '5.',
+];
 const NASTY_STRINGS = [
-  '', ' ', '\u0000', 'a\u0000b', '\ud800', 'x\udfff\ud800y', '\u202eRTL', '\r\n', '\t', 'null', 'undefined', 'true', '[]', '{}',
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfff\ud800y',
+  '\u202eRTL',
+  '\r\n',
+  '\t',
+  'null',
+  'undefined',
+  'true',
+  '[]',
+  '{}',
+  "'; drop table freights; --",
+  '" or 1=1 --',
+  '<script>alert(1)</script>',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as text
-  "'; drop table freights; --", '" or 1=1 --', '<script>alert(1)</script>', '${7*7}{{7*7}}', '%00', '%s%n', '../../etc/passwd', '\\', '/\t/evil.example',
-  'airport:', 'city:', 'airport:ZZZ', 'city:DE-', `city:${'9'.repeat(40)}`, 'airport:FRA'.repeat(100),
-  '+99999999999 hours', '+1 fortnights', '-5 days', '+0 minutes', '2031-02-30 25:61', '9999-12-31 23:59:59', '0000-00-00 00:00', '1969-12-31 23:59:59',
-  '2031-05-04 08:00 to 2031-05-04', ' to ', '2031-05-04 08:00 to 2030-01-01 00:00', '2031-05-04T08:00:00Z',
-  '𝕏'.repeat(300), 'é'.repeat(5000), 'x'.repeat(300), 'x'.repeat(70_000),
+  '${7*7}{{7*7}}',
+  '%00',
+  '%s%n',
+  '../../etc/passwd',
+  '\\',
+  '/\t/evil.example',
+  'airport:',
+  'city:',
+  'airport:ZZZ',
+  'city:DE-',
+  `city:${'9'.repeat(40)}`,
+  'airport:FRA'.repeat(100),
+  '+99999999999 hours',
+  '+1 fortnights',
+  '-5 days',
+  '+0 minutes',
+  '2031-02-30 25:61',
+  '9999-12-31 23:59:59',
+  '0000-00-00 00:00',
+  '1969-12-31 23:59:59',
+  '2031-05-04 08:00 to 2031-05-04',
+  ' to ',
+  '2031-05-04 08:00 to 2030-01-01 00:00',
+  '2031-05-04T08:00:00Z',
+  '𝕏'.repeat(300),
+  'é'.repeat(5000),
+  'x'.repeat(300),
+  'x'.repeat(70_000),
 ];
 const OBJECTS = (): unknown[] => [
+  { toString: 1 },
+  { valueOf: 1 },
+  { toJSON: 1 },
+  { length: 1e9 },
+  { 0: 1, length: 2 },
+  {},
+  { hasOwnProperty: 1 },
   // biome-ignore lint/suspicious/noThenProperty: a thenable-looking body is one of the probes
-  { toString: 1 }, { valueOf: 1 }, { toJSON: 1 }, { length: 1e9 }, { 0: 1, length: 2 }, {}, { hasOwnProperty: 1 }, { then: 1 },
-  raw('{"__proto__":{"polluted":1}}'), raw('{"constructor":{"prototype":{"polluted":1}}}'), raw('{"a":1,"a":2}'),
+  { then: 1 },
+  raw('{"__proto__":{"polluted":1}}'),
+  raw('{"constructor":{"prototype":{"polluted":1}}}'),
+  raw('{"a":1,"a":2}'),
 ];
 
 /** A plausible value for a parameter name, so requests get past the first check into deeper code. */
@@ -169,20 +255,31 @@ function plausible(rng: Rng, key: string, t: FuzzTarget): unknown {
   if (k === 'unitofLength'.toLowerCase()) return rng.pick(['cm', 'in', 'm']);
   if (k === 'media') return rng.pick(['road', 'air']);
   if (k === 'language') return rng.pick(['eng', 'deu', 'fra']);
-  if (k === 'url') return rng.pick(['http://127.0.0.1:9/hook', 'https://example.test/hook', 'ftp://x', 'http://[::1]/', 'javascript:alert(1)']);
+  if (k === 'url')
+    return rng.pick(['http://127.0.0.1:9/hook', 'https://example.test/hook', 'ftp://x', 'http://[::1]/', 'javascript:alert(1)']);
   if (k === 'events') return rng.pick([['*'], ['freight.published'], ['nope']]);
-  if (k === 'next' || k === 'back') return rng.pick(['/', '/freights/enlist/10', '//evil.example', '/\\evil.example', 'http://evil.example']);
-  if (k === 'refs' || k === 'params') return { customer: 'PO-1', q: 'FRA', [rng.pick(['x', 'incoterm', 'obj_id'])]: rng.pick([1, 'fob', null]) };
+  if (k === 'next' || k === 'back')
+    return rng.pick(['/', '/freights/enlist/10', '//evil.example', '/\\evil.example', 'http://evil.example']);
+  if (k === 'refs' || k === 'params')
+    return { customer: 'PO-1', q: 'FRA', [rng.pick(['x', 'incoterm', 'obj_id'])]: rng.pick([1, 'fob', null]) };
   if (k === 'pieces' || k === 'pieces_json') return [{ pieces: rng.int(5) + 1, depth: 120, width: 80, height: 100, weight: 50 }];
   if (k === 'whitelist' || k.endsWith('_ids') || k === 'ids') return [id(), id()];
-  if (k === 'id' || k === 'route' || k.endsWith('_id') || k === 'filter' || k === 'carrier' || k === 'winner_direct') return rng.chance(0.7) ? id() : String(id());
-  if (/weight|amount|price|rate_|charge|lat|lon|radius|count|limit|page|rating|pieces|depth|width|height|status|alert|flag|secured|stackable|dangerous/.test(k)) {
+  if (k === 'id' || k === 'route' || k.endsWith('_id') || k === 'filter' || k === 'carrier' || k === 'winner_direct')
+    return rng.chance(0.7) ? id() : String(id());
+  if (
+    /weight|amount|price|rate_|charge|lat|lon|radius|count|limit|page|rating|pieces|depth|width|height|status|alert|flag|secured|stackable|dangerous/.test(
+      k,
+    )
+  ) {
     return rng.pick([rng.int(1000), `${rng.int(100000)}.${rng.int(99)}`, 1, 0]);
   }
-  if (/etd|eta|deadline|date|valid|created|modified|_from$|_to$|time/.test(k)) return rng.pick(['2031-05-04 08:00', '2031-05-04 08:00:00', '+48 hours', '2031-05-04', '2031-05-04 08:00 to 2031-05-05 10:00']);
-  if (/^(from|to|origin|destination)$|_near$/.test(k)) return rng.pick(['airport:FRA', 'city:DE-60311', 'FRA', 'city:60311', 'DE-60', '50.1,8.6', ...t.words]);
+  if (/etd|eta|deadline|date|valid|created|modified|_from$|_to$|time/.test(k))
+    return rng.pick(['2031-05-04 08:00', '2031-05-04 08:00:00', '+48 hours', '2031-05-04', '2031-05-04 08:00 to 2031-05-05 10:00']);
+  if (/^(from|to|origin|destination)$|_near$/.test(k))
+    return rng.pick(['airport:FRA', 'city:DE-60311', 'FRA', 'city:60311', 'DE-60', '50.1,8.6', ...t.words]);
   if (k.endsWith('country')) return rng.pick(['DE', 'de', 'XX', 'DEU']);
-  if (k === 'q' || k === 'query' || k === 'name' || k === 'note' || k === 'realname' || k === 'username') return rng.pick(['Monday FRA', 'PO-4711', ...t.words]);
+  if (k === 'q' || k === 'query' || k === 'name' || k === 'note' || k === 'realname' || k === 'username')
+    return rng.pick(['Monday FRA', 'PO-4711', ...t.words]);
   if (k.includes('password')) return rng.pick(['s3cret-pw-1234', 'short', '']);
   if (k === 'email' || k === 'user') return rng.pick(['ops@example.test', 'not-an-email']);
   return rng.pick(['x', 1, 'FRA', '']);
@@ -233,7 +330,36 @@ export function parameterNames(): string[] {
     }
   };
   walk(path.join(ROOT, 'src'));
-  for (const n of ['auth', 'pieces', 'pieces_json', 'refs', 'whitelist', 'route_ids', 'events', 'url', 'params', 'filter', 'alert', 'q', 'from_near', 'to_near', 'from_radius', 'to_radius', 'pickup_from', 'pickup_to', 'delivery_from', 'delivery_to', 'weight_min', 'weight_max', 'media', 'name', 'date', 'eta_range', 'etd_range']) names.add(n);
+  for (const n of [
+    'auth',
+    'pieces',
+    'pieces_json',
+    'refs',
+    'whitelist',
+    'route_ids',
+    'events',
+    'url',
+    'params',
+    'filter',
+    'alert',
+    'q',
+    'from_near',
+    'to_near',
+    'from_radius',
+    'to_radius',
+    'pickup_from',
+    'pickup_to',
+    'delivery_from',
+    'delivery_to',
+    'weight_min',
+    'weight_max',
+    'media',
+    'name',
+    'date',
+    'eta_range',
+    'etd_range',
+  ])
+    names.add(n);
   for (const n of ['ts', 'tsx', 'length', 'prototype']) names.delete(n);
   return [...names].sort();
 }
@@ -262,18 +388,45 @@ function bigStatusCsv(lines: number): { text: string; action: string } {
   const codes = ['RCF', 'NFD', 'AWD', 'DLV'];
   for (let i = 0; i < lines; i++) {
     const serial = 1000000 + (i % 5000);
-    rows.push(`176-${serial}${serial % 7},${codes[i % 4]},2031-03-02 0${i % 10}:${String(i % 60).padStart(2, '0')},FRA,EK${i % 900},${(i % 9) + 1},${(i % 5000) + 0.5},PER,A-${i % 99}`);
+    rows.push(
+      `176-${serial}${serial % 7},${codes[i % 4]},2031-03-02 0${i % 10}:${String(i % 60).padStart(2, '0')},FRA,EK${i % 900},${(i % 9) + 1},${(i % 5000) + 0.5},PER,A-${i % 99}`,
+    );
   }
   return { text: rows.join('\n'), action: 'status' };
 }
 
 function bigRatesCsv(lines: number): { text: string; action: string } {
   const rows = ['origin,destination,transit_days,min_charge,kg_100,kg_1000,fsc_pct,ssc_per_kg,uld_price'];
-  for (let i = 0; i < lines; i++) rows.push(`city:DE-${10000 + (i % 89999)},airport:${['FRA', 'MUC', 'HAM', 'CGN'][i % 4]},${(i % 5) + 1},45.00,0.40,0.30,12.5,0.05,`);
+  for (let i = 0; i < lines; i++)
+    rows.push(`city:DE-${10000 + (i % 89999)},airport:${['FRA', 'MUC', 'HAM', 'CGN'][i % 4]},${(i % 5) + 1},45.00,0.40,0.30,12.5,0.05,`);
   return { text: rows.join('\n'), action: 'rates' };
 }
 
-const PATH_NASTY = ['0', '-1', '2147483647', '2147483648', '9007199254740993', '1e3', '1.5', 'abc', '%00', '1%00', '%2e%2e', '..', '%ZZ', '%FF', '%C0%AE', '%F0%9F%92%A9', '+1', '1%20', '%D9%A1', 'x'.repeat(600), '%2F', 'null', '[object Object]'];
+const PATH_NASTY = [
+  '0',
+  '-1',
+  '2147483647',
+  '2147483648',
+  '9007199254740993',
+  '1e3',
+  '1.5',
+  'abc',
+  '%00',
+  '1%00',
+  '%2e%2e',
+  '..',
+  '%ZZ',
+  '%FF',
+  '%C0%AE',
+  '%F0%9F%92%A9',
+  '+1',
+  '1%20',
+  '%D9%A1',
+  'x'.repeat(600),
+  '%2F',
+  'null',
+  '[object Object]',
+];
 
 function fillPath(rng: Rng, template: string, t: FuzzTarget): string {
   return template.replace(/:([A-Za-z_]+)/g, (_m, name: string) => {
@@ -281,7 +434,8 @@ function fillPath(rng: Rng, template: string, t: FuzzTarget): string {
     if (name === 'type') return rng.pick(['airport', 'city', 'x', '']);
     if (rng.chance(0.25)) return rng.pick(PATH_NASTY);
     if (name === 'query') return encodeURIComponent(rng.pick([...t.words, 'FRA', 'fr', 'x', '176-12345675', 'DE-6']));
-    if (name === 'filterId') return String(rng.pick([2, 6, 7, 8, 9, 10, 12, 17, 18, 19, 20, 51, 52, 53, 70, 73, 80, 84, 200, 211, 219, 0, 999]));
+    if (name === 'filterId')
+      return String(rng.pick([2, 6, 7, 8, 9, 10, 12, 17, 18, 19, 20, 51, 52, 53, 70, 73, 80, 84, 200, 211, 219, 0, 999]));
     return String(t.ids.length ? rng.pick(t.ids) : rng.int(20) + 1);
   });
 }
@@ -289,7 +443,10 @@ function fillPath(rng: Rng, template: string, t: FuzzTarget): string {
 function serialize(value: unknown): string {
   if (value instanceof Raw) return value.text;
   if (Array.isArray(value)) return `[${value.map(serialize).join(',')}]`;
-  if (value && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${serialize(v)}`).join(',')}}`;
+  if (value && typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}:${serialize(v)}`)
+      .join(',')}}`;
   const text = JSON.stringify(value);
   return text === undefined ? 'null' : text;
 }
@@ -302,19 +459,44 @@ function formable(value: unknown): unknown {
   return value;
 }
 
-const INVALID_UTF8 = [Buffer.from([0xff]), Buffer.from([0xc0, 0xaf]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xe2, 0x82]), Buffer.from([0xf8, 0x88, 0x80, 0x80, 0x80])];
+const INVALID_UTF8 = [
+  Buffer.from([0xff]),
+  Buffer.from([0xc0, 0xaf]),
+  Buffer.from([0xed, 0xa0, 0x80]),
+  Buffer.from([0xe2, 0x82]),
+  Buffer.from([0xf8, 0x88, 0x80, 0x80, 0x80]),
+];
 
 function forgedTokens(t: FuzzTarget): string[] {
   const real = t.tokens[0] ?? '1.x';
   const mac = real.split('.')[1] ?? 'A'.repeat(43);
   return [
-    `2147483648.${'A'.repeat(43)}`, `9999999999.${mac}`, `4294967296.${mac}`, `0.${mac}`, `-1.${mac}`, `${real}x`, real.slice(0, -1), '', ' ', 'x'.repeat(10_000), `1.${'A'.repeat(43)}`,
-    `${real}\u0000`, '%00', `1.${'/'.repeat(43)}`, `00000000001.${mac}`,
+    `2147483648.${'A'.repeat(43)}`,
+    `9999999999.${mac}`,
+    `4294967296.${mac}`,
+    `0.${mac}`,
+    `-1.${mac}`,
+    `${real}x`,
+    real.slice(0, -1),
+    '',
+    ' ',
+    'x'.repeat(10_000),
+    `1.${'A'.repeat(43)}`,
+    `${real}\u0000`,
+    '%00',
+    `1.${'/'.repeat(43)}`,
+    `00000000001.${mac}`,
   ];
 }
 
 /** Request `index` of the run with `seed`. */
-export function makeRequest(seed: number, index: number, t: FuzzTarget, names: readonly string[], o: Pick<FuzzOptions, 'rawShare' | 'largeUploads'> = {}): FuzzRequest {
+export function makeRequest(
+  seed: number,
+  index: number,
+  t: FuzzTarget,
+  names: readonly string[],
+  o: Pick<FuzzOptions, 'rawShare' | 'largeUploads'> = {},
+): FuzzRequest {
   const rawShare = o.rawShare ?? 0.06;
   const rng = rngFor(seed, index);
   const routes = t.endpoints.flatMap((e) => [e.spec.method].flat().map((m) => ({ method: String(m), path: e.spec.path })));
@@ -331,12 +513,31 @@ export function makeRequest(seed: number, index: number, t: FuzzTarget, names: r
     method = rng.pick(['GET', 'POST']);
     // Routes outside the table: health, assets, ONE Record (JSON-LD, its own errors), and none at all.
     const id = () => String(t.ids.length ? rng.pick(t.ids) : 1);
-    const object = () => rng.pick([`shipment-${id()}`, `waybill-${id()}`, `piece-${id()}-${rng.pick(['1', '9999', '0'])}`, `shipment-${rng.pick(PATH_NASTY)}`, rng.pick(PATH_NASTY)]);
+    const object = () =>
+      rng.pick([
+        `shipment-${id()}`,
+        `waybill-${id()}`,
+        `piece-${id()}-${rng.pick(['1', '9999', '0'])}`,
+        `shipment-${rng.pick(PATH_NASTY)}`,
+        rng.pick(PATH_NASTY),
+      ]);
     pathname = rng.pick([
-      '/healthz', '/assets/app.css', '/assets/..%2fpackage.json', '/nope', '/freights', '/freights/view', '/freights/view/1/2', '//', '/%2e%2e/%2e%2e/etc/passwd',
-      '/onerecord/shipments', `/onerecord/logistics-objects/${object()}`, `/onerecord/logistics-objects/${object()}/logistics-events`, `/onerecord/logistics-objects/${object()}/logistics-events/${rng.pick([id(), ...PATH_NASTY])}`,
+      '/healthz',
+      '/assets/app.css',
+      '/assets/..%2fpackage.json',
+      '/nope',
+      '/freights',
+      '/freights/view',
+      '/freights/view/1/2',
+      '//',
+      '/%2e%2e/%2e%2e/etc/passwd',
+      '/onerecord/shipments',
+      `/onerecord/logistics-objects/${object()}`,
+      `/onerecord/logistics-objects/${object()}/logistics-events`,
+      `/onerecord/logistics-objects/${object()}/logistics-events/${rng.pick([id(), ...PATH_NASTY])}`,
     ]);
-    if (pathname.startsWith('/onerecord') && rng.chance(0.5) && t.tokens.length) extraAuth = `${rng.pick(['Bearer', 'TokenPass'])} ${rng.pick(t.tokens)}`;
+    if (pathname.startsWith('/onerecord') && rng.chance(0.5) && t.tokens.length)
+      extraAuth = `${rng.pick(['Bearer', 'TokenPass'])} ${rng.pick(t.tokens)}`;
   } else {
     // Round the table in order, so every endpoint is hit in any run of a few times its size.
     const route = routes[index % routes.length]!;
@@ -358,7 +559,14 @@ export function makeRequest(seed: number, index: number, t: FuzzTarget, names: r
     else if (who < 0.68 && t.tokens.length) query.auth_token = rng.pick(t.tokens);
     else if (who < 0.88) {
       const forged = rng.pick(forgedTokens(t));
-      if (rng.chance(0.7)) headers.authorization = rng.pick([`TokenPass ${forged}`, `Bearer ${forged}`, 'TokenPass', `tokenpass ${forged}`, `TokenPass  ${forged}  `]);
+      if (rng.chance(0.7))
+        headers.authorization = rng.pick([
+          `TokenPass ${forged}`,
+          `Bearer ${forged}`,
+          'TokenPass',
+          `tokenpass ${forged}`,
+          `TokenPass  ${forged}  `,
+        ]);
       else query.auth_token = forged;
     }
     if (who >= 0.6 && who < 0.7 && t.session) headers.cookie = t.session.cookie; // a session on a JSON GET (pages' own scripts)
@@ -374,7 +582,9 @@ export function makeRequest(seed: number, index: number, t: FuzzTarget, names: r
   const params: Record<string, unknown> = {};
   const keyCount = rng.int(7) + (method === 'GET' ? 0 : 1);
   for (let i = 0; i < keyCount; i++) {
-    const key = rng.chance(0.93) ? rng.pick(names) : rng.pick(['__proto__', 'constructor', '', ' ', 'a'.repeat(300), 'x\u0000y', '𝕏', 'toString', 'hasOwnProperty']);
+    const key = rng.chance(0.93)
+      ? rng.pick(names)
+      : rng.pick(['__proto__', 'constructor', '', ' ', 'a'.repeat(300), 'x\u0000y', '𝕏', 'toString', 'hasOwnProperty']);
     params[key] = rng.chance(0.55) ? plausible(rng, key, t) : nasty(rng, t);
   }
   if (rng.chance(0.05)) params.refs = deepObject(rng.pick([1000, 20_000, 100_000]));
@@ -389,12 +599,19 @@ export function makeRequest(seed: number, index: number, t: FuzzTarget, names: r
     const lines = rng.pick([20_000, 60_000, 120_000]);
     const csv = rng.chance(0.5) ? bigStatusCsv(lines) : bigRatesCsv(lines);
     headers['content-type'] = 'application/json';
-    body = Buffer.from(JSON.stringify({ encoding: 'base64', content: Buffer.from(csv.text).toString('base64'), name: 'big.csv', action: csv.action }));
+    body = Buffer.from(
+      JSON.stringify({ encoding: 'base64', content: Buffer.from(csv.text).toString('base64'), name: 'big.csv', action: csv.action }),
+    );
     ownLimitMs = 60_000;
   } else {
     const enc = rng.next();
     if (enc < 0.5) {
-      headers['content-type'] = rng.pick(['application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1', 'APPLICATION/JSON']);
+      headers['content-type'] = rng.pick([
+        'application/json',
+        'application/json; charset=utf-8',
+        'application/json; charset=latin1',
+        'APPLICATION/JSON',
+      ]);
       body = Buffer.from(serialize(params));
     } else if (enc < 0.62) {
       // JSON whose text is broken: invalid UTF-8 inside a string, truncation, trailing garbage, BOM, comments.
@@ -420,23 +637,55 @@ export function makeRequest(seed: number, index: number, t: FuzzTarget, names: r
       body = Buffer.from(rng.chance(0.8) ? text : `${text}&${rng.pick(FORM_NASTY)}`);
       if (t.session && !json && rng.chance(0.9)) body = Buffer.concat([body, Buffer.from(`&_csrf=${encodeURIComponent(t.session.csrf)}`)]);
     } else if (enc < 0.88) {
-      headers['content-type'] = rng.pick(['text/plain', 'application/xml', 'application/octet-stream', 'multipart/form-data; boundary=zz', 'multipart/form-data', 'application/json, text/html', 'image/png', '*/*', ';', 'application/x-www-form-urlencoded, application/json']);
+      headers['content-type'] = rng.pick([
+        'text/plain',
+        'application/xml',
+        'application/octet-stream',
+        'multipart/form-data; boundary=zz',
+        'multipart/form-data',
+        'application/json, text/html',
+        'image/png',
+        '*/*',
+        ';',
+        'application/x-www-form-urlencoded, application/json',
+      ]);
       body = Buffer.from(rng.chance(0.5) ? serialize(params) : qs.stringify(formable(params)));
     } else if (enc < 0.94) {
       body = Buffer.from(serialize(params)); // no content type at all
     } else {
       // Sizes: over the body limit, or a value just under it.
       headers['content-type'] = 'application/json';
-      body = rng.chance(0.5) ? Buffer.from(`{"name":"${'x'.repeat(1024 * 1024 + 10)}"}`) : Buffer.from(`{"note":"${'é'.repeat(450_000)}","name":"${'y'.repeat(90_000)}"}`);
+      body = rng.chance(0.5)
+        ? Buffer.from(`{"name":"${'x'.repeat(1024 * 1024 + 10)}"}`)
+        : Buffer.from(`{"note":"${'é'.repeat(450_000)}","name":"${'y'.repeat(90_000)}"}`);
     }
     if (rng.chance(0.03)) headers['content-encoding'] = rng.pick(['gzip', 'br', 'identity', 'x-unknown']);
   }
   let qtext = qs.stringify(formable(query), { arrayFormat: 'brackets' });
   if (qtext.length > 12_000) qtext = qtext.slice(0, 12_000);
-  if (rng.chance(0.04)) qtext = rng.pick(['%', '%ZZ=1', 'a=%FF', 'a[=1', 'a]]=1', '&&&=&', '__proto__[x]=1', 'page=1&page=2&page[]=3', '=', 'a[b][c][d][e][f][g][h][i][j][k]=1']);
+  if (rng.chance(0.04))
+    qtext = rng.pick([
+      '%',
+      '%ZZ=1',
+      'a=%FF',
+      'a[=1',
+      'a]]=1',
+      '&&&=&',
+      '__proto__[x]=1',
+      'page=1&page=2&page[]=3',
+      '=',
+      'a[b][c][d][e][f][g][h][i][j][k]=1',
+    ]);
   const url = qtext ? `${pathname}?${qtext}` : pathname;
   if (rng.chance(0.03)) headers['accept-language'] = rng.pick(['de', 'zz', '*', 'de-DE;q=0.9,\u0000']);
-  if (rng.chance(0.02)) headers.cookie = rng.pick([`fx_session=${'x'.repeat(300)}`, 'fx_session=%00', 'fx_flash={"message":{"toString":1}}', `fx_flash=${encodeURIComponent('{"message":"<script>"}')}`, '_csrf=1']);
+  if (rng.chance(0.02))
+    headers.cookie = rng.pick([
+      `fx_session=${'x'.repeat(300)}`,
+      'fx_session=%00',
+      'fx_flash={"message":{"toString":1}}',
+      `fx_flash=${encodeURIComponent('{"message":"<script>"}')}`,
+      '_csrf=1',
+    ]);
   // What a client library can send at all (bytes it refuses go through the raw-socket cases).
   for (const [k, v] of Object.entries(headers)) headers[k] = v.replace(/[^\t\x20-\x7e]/gu, percent);
   const sendable = url.replace(/[^\x21-\x7e]/gu, percent);
@@ -447,10 +696,22 @@ export function makeRequest(seed: number, index: number, t: FuzzTarget, names: r
 const percent = (c: string) => [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
 
 const FORM_NASTY = [
-  'a[b][c][d][e][f][g][h][i][j][k][l]=1', 'pieces[99999999][weight]=1', 'pieces[-1][weight]=1', '__proto__[polluted]=1', 'constructor[prototype][polluted]=1',
-  Array.from({ length: 2000 }, (_, i) => `route_ids[]=${i + 1}`).join('&'), Array.from({ length: 6000 }, (_, i) => `k${i}=1`).join('&'),
-  'route_ids[1000000]=1', 'refs[customer][toString]=1', 'weight[toString]=1', 'auth[user][]=a&auth[password][]=b', '%ZZ=%E0%A4', 'name=%00%00', 'name=%FF%FE',
-  `whitelist=1,2,3,${'4,'.repeat(20_000)}`, `pieces=${'x'.repeat(10_000)}`,
+  'a[b][c][d][e][f][g][h][i][j][k][l]=1',
+  'pieces[99999999][weight]=1',
+  'pieces[-1][weight]=1',
+  '__proto__[polluted]=1',
+  'constructor[prototype][polluted]=1',
+  Array.from({ length: 2000 }, (_, i) => `route_ids[]=${i + 1}`).join('&'),
+  Array.from({ length: 6000 }, (_, i) => `k${i}=1`).join('&'),
+  'route_ids[1000000]=1',
+  'refs[customer][toString]=1',
+  'weight[toString]=1',
+  'auth[user][]=a&auth[password][]=b',
+  '%ZZ=%E0%A4',
+  'name=%00%00',
+  'name=%FF%FE',
+  `whitelist=1,2,3,${'4,'.repeat(20_000)}`,
+  `pieces=${'x'.repeat(10_000)}`,
 ];
 
 function rawRequest(rng: Rng, t: FuzzTarget): FuzzRequest {
@@ -479,10 +740,22 @@ export function rawCases(token?: string): FuzzRequest[] {
     [`GET /freights/track/${'1'.repeat(17_000)}.json HTTP/1.1\r\nHost: x\r\n\r\n`, true],
     [`GET /freights/view/${'9'.repeat(9_000)}.json HTTP/1.1\r\nHost: x\r\n${auth}\r\n`, true],
     [`POST /freights/add.json HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: -1\r\n\r\n{}`, true],
-    [`POST /freights/add.json HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`, true],
-    [`POST /freights/add.json HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, true],
-    [`POST /freights/add.json HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n2\r\n{}\r\n0\r\n\r\n`, true],
-    [`POST /freights/add.json HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 99999999999999999999\r\n\r\n{}`, true],
+    [
+      `POST /freights/add.json HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
+      true,
+    ],
+    [
+      `POST /freights/add.json HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+      true,
+    ],
+    [
+      `POST /freights/add.json HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+      true,
+    ],
+    [
+      `POST /freights/add.json HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 99999999999999999999\r\n\r\n{}`,
+      true,
+    ],
     [`GET /freights/view/%ZZ.json HTTP/1.1\r\nHost: x\r\n${auth}\r\n`, true],
     [`GET /freights/view/\u00ff\u00fe.json HTTP/1.1\r\nHost: x\r\n${auth}\r\n`, true],
     [`GET http://evil.example/freights/enlist/10.json HTTP/1.1\r\nHost: x\r\n${auth}\r\n`, true],
@@ -497,14 +770,22 @@ export function rawCases(token?: string): FuzzRequest[] {
   // Keep-alive requests are closed by us after the answer; the server must answer all the same.
   return cases.map(([text, envelope]) => {
     const firstLine = text.split(/\r?\n/)[0]!;
-    return { kind: 'raw', method: firstLine.split(' ')[0] ?? '', url: firstLine.slice(0, 200), headers: {}, bytes: Buffer.from(text, 'latin1'), envelope };
+    return {
+      kind: 'raw',
+      method: firstLine.split(' ')[0] ?? '',
+      url: firstLine.slice(0, 200),
+      headers: {},
+      bytes: Buffer.from(text, 'latin1'),
+      envelope,
+    };
   });
 }
 
 /** Sends one request and answers what is wrong with its answer, or null. */
 export async function check(base: string, req: FuzzRequest, limitMs = 2000): Promise<string | null> {
   const agent = new http.Agent({ keepAlive: false });
-  const answer = req.kind === 'raw' ? await sendRaw(base, req, limitMs * 3) : await sendHttp(base, req, agent, (req.limitMs ?? limitMs) * 3);
+  const answer =
+    req.kind === 'raw' ? await sendRaw(base, req, limitMs * 3) : await sendHttp(base, req, agent, (req.limitMs ?? limitMs) * 3);
   agent.destroy();
   const problem = problemOf(req, answer, req.limitMs ?? limitMs);
   return problem && `${problem}; answer ${answer.status} ${JSON.stringify(answer.text.slice(0, 200))}`;
@@ -527,12 +808,24 @@ function sendHttp(base: string, req: FuzzRequest, agent: http.Agent, timeoutMs: 
     const headers: Record<string, string | number> = { ...req.headers };
     if (req.body) headers['content-length'] = req.body.length;
     // A large header limit on our side: the answer's own header size is checked below.
-    const r = http.request({ host: u.hostname, port: u.port, method: req.method, path: req.url, headers, agent, maxHeaderSize: 1024 * 1024 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? null, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }));
-      res.on('error', (err) => resolve({ status: res.statusCode ?? null, headers: res.headers, text: '', ms: performance.now() - started, error: err.message }));
-    });
+    const r = http.request(
+      { host: u.hostname, port: u.port, method: req.method, path: req.url, headers, agent, maxHeaderSize: 1024 * 1024 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? null,
+            headers: res.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+            ms: performance.now() - started,
+          }),
+        );
+        res.on('error', (err) =>
+          resolve({ status: res.statusCode ?? null, headers: res.headers, text: '', ms: performance.now() - started, error: err.message }),
+        );
+      },
+    );
     r.setTimeout(timeoutMs, () => r.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     r.on('error', (err) => resolve({ status: null, headers: {}, text: '', ms: performance.now() - started, error: err.message }));
     r.end(req.body);
@@ -598,7 +891,8 @@ export function problemOf(req: FuzzRequest, a: Answer, limitMs: number): string 
   if (/\/work\/|node_modules|at [\w.]+ \(/.test(a.text)) return 'the answer names server files (stack trace)';
   // Node's own clients and common proxies refuse answers whose header is over 16 KB (a 502 behind nginx).
   const headerBytes = Object.entries(a.headers).reduce((n, [k, v]) => n + k.length + 4 + String(v ?? '').length, 0);
-  if (headerBytes > 16 * 1024) return `answer headers of ${headerBytes} bytes (over 16 KB; location: ${String(a.headers.location ?? '').slice(0, 80)}…)`;
+  if (headerBytes > 16 * 1024)
+    return `answer headers of ${headerBytes} bytes (over 16 KB; location: ${String(a.headers.location ?? '').slice(0, 80)}…)`;
   if (!req.envelope || a.status === 302 || (a.status >= 100 && a.status < 200)) return null;
   const type = String(a.headers['content-type'] ?? '');
   if (!type.startsWith('application/json')) return `a .json request answered ${a.status} with content-type "${type}" (not the envelope)`;
@@ -608,7 +902,13 @@ export function problemOf(req: FuzzRequest, a: Answer, limitMs: number): string 
   } catch {
     return `a .json request answered ${a.status} with a body that is not JSON`;
   }
-  if (!body || typeof body !== 'object' || !('data' in body) || (body.status !== 'success' && body.status !== 'error') || typeof body.auth !== 'object') {
+  if (
+    !body ||
+    typeof body !== 'object' ||
+    !('data' in body) ||
+    (body.status !== 'success' && body.status !== 'error') ||
+    typeof body.auth !== 'object'
+  ) {
     return `a .json request answered ${a.status} outside the envelope: ${a.text.slice(0, 120)}`;
   }
   if (a.status >= 400 && body.status !== 'error') return `answered ${a.status} with status "${body.status}"`;
@@ -617,13 +917,16 @@ export function problemOf(req: FuzzRequest, a: Answer, limitMs: number): string 
 }
 
 export function describeRequest(req: FuzzRequest): string {
-  if (req.kind === 'raw') return `raw socket: ${JSON.stringify(req.bytes!.toString('latin1').slice(0, 300))}${req.bytes!.length > 300 ? ` … (${req.bytes!.length} bytes)` : ''}`;
+  if (req.kind === 'raw')
+    return `raw socket: ${JSON.stringify(req.bytes!.toString('latin1').slice(0, 300))}${req.bytes!.length > 300 ? ` … (${req.bytes!.length} bytes)` : ''}`;
   const headers = Object.entries(req.headers)
     .filter(([k]) => k !== 'user-agent')
     .map(([k, v]) => `${k}: ${v.length > 80 ? `${v.slice(0, 80)}…(${v.length})` : v}`)
     .join(' | ');
   const url = req.url.length > 300 ? `${req.url.slice(0, 300)}…(${req.url.length})` : req.url;
-  const body = req.body ? ` body(${req.body.length} bytes): ${JSON.stringify(req.body.subarray(0, 300).toString('latin1'))}${req.body.length > 300 ? '…' : ''}` : '';
+  const body = req.body
+    ? ` body(${req.body.length} bytes): ${JSON.stringify(req.body.subarray(0, 300).toString('latin1'))}${req.body.length > 300 ? '…' : ''}`
+    : '';
   return `${req.method} ${url} [${headers}]${body}`;
 }
 
@@ -634,7 +937,8 @@ async function healthProblem(base: string, limitMs: number): Promise<{ problem: 
     const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(limitMs * 3) });
     const body = await res.text();
     const ms = performance.now() - started;
-    if (res.status !== 200 || !body.includes('"ok"')) return { problem: `/healthz answered ${res.status}: ${body.slice(0, 200)}`, slow: false };
+    if (res.status !== 200 || !body.includes('"ok"'))
+      return { problem: `/healthz answered ${res.status}: ${body.slice(0, 200)}`, slow: false };
     if (ms > limitMs) return { problem: `/healthz answered after ${Math.round(ms)} ms`, slow: true };
     return null;
   } catch (err) {
@@ -647,7 +951,13 @@ async function healthProblem(base: string, limitMs: number): Promise<{ problem: 
  * harvested from src/ and the ids. A replay sends the same requests only with the same fingerprint.
  */
 export function fingerprint(t: FuzzTarget): string {
-  const text = JSON.stringify([t.endpoints.map((e) => [e.spec.method, e.spec.path]), parameterNames(), t.ids, t.words.length, t.tokens.length]);
+  const text = JSON.stringify([
+    t.endpoints.map((e) => [e.spec.method, e.spec.path]),
+    parameterNames(),
+    t.ids,
+    t.words.length,
+    t.tokens.length,
+  ]);
   return createHash('sha256').update(text).digest('hex').slice(0, 10);
 }
 
@@ -659,7 +969,19 @@ export async function runFuzz(t: FuzzTarget, o: FuzzOptions): Promise<FuzzReport
   const healthEvery = o.healthEvery ?? 250;
   const names = parameterNames();
   const agent = new http.Agent({ keepAlive: true, maxSockets: o.concurrency ?? 4 });
-  const report: FuzzReport = { seed: o.seed, from, count: o.count, sent: 0, raw: 0, byStatus: {}, byRoute: {}, slowInCrowd: 0, slowestMs: 0, failures: [], ms: 0 };
+  const report: FuzzReport = {
+    seed: o.seed,
+    from,
+    count: o.count,
+    sent: 0,
+    raw: 0,
+    byStatus: {},
+    byRoute: {},
+    slowInCrowd: 0,
+    slowestMs: 0,
+    failures: [],
+    ms: 0,
+  };
   let next = from;
   const end = from + o.count;
   let sinceHealth = 0;
@@ -669,7 +991,8 @@ export async function runFuzz(t: FuzzTarget, o: FuzzOptions): Promise<FuzzReport
     while (next < end) {
       const index = next++;
       const req = makeRequest(o.seed, index, t, names, o);
-      const answer = req.kind === 'raw' ? await sendRaw(t.base, req, limitMs * 3) : await sendHttp(t.base, req, agent, (req.limitMs ?? limitMs) * 3);
+      const answer =
+        req.kind === 'raw' ? await sendRaw(t.base, req, limitMs * 3) : await sendHttp(t.base, req, agent, (req.limitMs ?? limitMs) * 3);
       report.sent++;
       if (req.kind === 'raw') report.raw++;
       const key = answer.status === null ? 'none' : String(answer.status);
@@ -677,7 +1000,14 @@ export async function runFuzz(t: FuzzTarget, o: FuzzOptions): Promise<FuzzReport
       if (req.route) report.byRoute[req.route] = (report.byRoute[req.route] ?? 0) + 1;
       report.slowestMs = Math.max(report.slowestMs, answer.ms);
       const problem = problemOf(req, answer, req.limitMs ?? limitMs);
-      const failure = { index, reason: problem ?? '', request: describeRequest(req), status: answer.status, ms: Math.round(answer.ms), answer: answer.text.slice(0, 300) };
+      const failure = {
+        index,
+        reason: problem ?? '',
+        request: describeRequest(req),
+        status: answer.status,
+        ms: Math.round(answer.ms),
+        answer: answer.text.slice(0, 300),
+      };
       // Slow in the crowd: judged again alone below (a starved machine is no server fault).
       if (problem?.startsWith('answered after')) slow.push({ req, failure });
       else if (problem) report.failures.push(failure);
@@ -685,7 +1015,15 @@ export async function runFuzz(t: FuzzTarget, o: FuzzOptions): Promise<FuzzReport
         sinceHealth = 0;
         // Unhealthy is a failure at once; slow among the others is judged by the check at the end.
         const h = await healthProblem(t.base, limitMs);
-        if (h && !h.slow) report.failures.push({ index, reason: h.problem, request: `GET /healthz after request ${index}`, status: null, ms: 0, answer: '' });
+        if (h && !h.slow)
+          report.failures.push({
+            index,
+            reason: h.problem,
+            request: `GET /healthz after request ${index}`,
+            status: null,
+            ms: 0,
+            answer: '',
+          });
         else if (h) report.slowInCrowd++;
       }
       o.onProgress?.(report.sent, report.failures.length);
@@ -695,8 +1033,10 @@ export async function runFuzz(t: FuzzTarget, o: FuzzOptions): Promise<FuzzReport
   // A request slow among others is sent again alone: slow alone too, it is a failure (it takes
   // that long by itself, or blocks the server); fast alone, it only waited for a busy machine.
   for (const { req, failure } of slow) {
-    const again = req.kind === 'raw' ? await sendRaw(t.base, req, limitMs * 3) : await sendHttp(t.base, req, agent, (req.limitMs ?? limitMs) * 3);
-    if (again.ms > (req.limitMs ?? limitMs)) report.failures.push({ ...failure, reason: `${failure.reason}; alone again: ${Math.round(again.ms)} ms` });
+    const again =
+      req.kind === 'raw' ? await sendRaw(t.base, req, limitMs * 3) : await sendHttp(t.base, req, agent, (req.limitMs ?? limitMs) * 3);
+    if (again.ms > (req.limitMs ?? limitMs))
+      report.failures.push({ ...failure, reason: `${failure.reason}; alone again: ${Math.round(again.ms)} ms` });
     else report.slowInCrowd++;
   }
   const h = await healthProblem(t.base, limitMs);
@@ -718,7 +1058,9 @@ export function summary(r: FuzzReport): string {
     `${r.failures.length} failure(s)${r.failures.length ? '' : ' — all answers below 500, in time, in the envelope; /healthz healthy'}`,
   ];
   for (const f of r.failures.slice(0, 30)) {
-    lines.push(`  #${f.index} ${f.reason}\n    request: ${f.request}\n    answer: ${f.status} ${f.ms} ms ${JSON.stringify(f.answer.slice(0, 200))}\n    replay: npm run fuzz -- --seed ${r.seed} --from ${f.index} --count 1 (exact while the target is ${r.fingerprint})`);
+    lines.push(
+      `  #${f.index} ${f.reason}\n    request: ${f.request}\n    answer: ${f.status} ${f.ms} ms ${JSON.stringify(f.answer.slice(0, 200))}\n    replay: npm run fuzz -- --seed ${r.seed} --from ${f.index} --count 1 (exact while the target is ${r.fingerprint})`,
+    );
   }
   if (r.failures.length > 30) lines.push(`  … and ${r.failures.length - 30} more`);
   return lines.join('\n');

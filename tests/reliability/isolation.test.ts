@@ -37,12 +37,18 @@ const publicKinds = new Set(['freight:market', 'flight', 'company', 'user', 'rat
 const NOT_A_RECORD = new Set(['filterId', 'query', 'type', 'entity', 'companyId']);
 /** `:id` paths whose id is a list number, not a record (api.md: the milk-run filter ids). */
 const LIST_PATHS = new Set(['/milkrun/import/short/:id']);
-const FILTER_IDS = [2, 6, 7, 8, 9, 10, 12, 17, 18, 19, 20, 51, 52, 53, 70, 71, 72, 73, 74, 75, 78, 80, 81, 82, 83, 84, 200, 201, 209, 210, 211, 219];
+const FILTER_IDS = [
+  2, 6, 7, 8, 9, 10, 12, 17, 18, 19, 20, 51, 52, 53, 70, 71, 72, 73, 74, 75, 78, 80, 81, 82, 83, 84, 200, 201, 209, 210, 211, 219,
+];
 /** Tables whose rows change by themselves or by anyone's login (sessions, throttling, event delivery). */
 const VOLATILE = /^(sessions|settings|kysely_.*|.*throttle.*|.*login.*|.*attempt.*|.*deliver.*|events?|.*outbox.*|notifications?)$/;
 
 async function tablesSnapshot(): Promise<Map<string, Map<string, number>>> {
-  const tables = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(app.services.db);
+  const tables = await sql<{
+    name: string;
+  }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(
+    app.services.db,
+  );
   const out = new Map<string, Map<string, number>>();
   for (const { name } of tables.rows) {
     if (VOLATILE.test(name)) continue;
@@ -59,7 +65,9 @@ async function tablesSnapshot(): Promise<Map<string, Map<string, number>>> {
 
 /** Every sequence at its own base, so ids never coincide across kinds: an id names one record. */
 async function spreadSequences(base: number, step: number) {
-  const seqs = await sql<{ name: string }>`select sequence_name as name from information_schema.sequences where sequence_schema = 'public' order by 1`.execute(app.services.db);
+  const seqs = await sql<{
+    name: string;
+  }>`select sequence_name as name from information_schema.sequences where sequence_schema = 'public' order by 1`.execute(app.services.db);
   let at = base;
   for (const { name } of seqs.rows) {
     await sql`select setval(${name}::regclass, ${at})`.execute(app.services.db);
@@ -79,14 +87,30 @@ before(async () => {
   const market = expectSuccess(
     await app.post('/freights/add.json', {
       token: world.shipper.token,
-      json: { from: 'airport:FRA', to: 'airport:AMS', weight: 99, from_addr: `${world.secrets[0]}-lostaddr`, refs: { customer: `${world.secrets[0]}-lostref` } },
+      json: {
+        from: 'airport:FRA',
+        to: 'airport:AMS',
+        weight: 99,
+        from_addr: `${world.secrets[0]}-lostaddr`,
+        refs: { customer: `${world.secrets[0]}-lostref` },
+      },
     }),
     'market freight',
   ).id as number;
   world.secrets.push(`${world.secrets[0]}-lostaddr`, `${world.secrets[0]}-lostref`);
-  assert.equal((await app.post(`/freights/view/${market}.json`, { token: world.shipper.token, json: { action: 'publish', deadline: '+30 days' } })).status, 302);
-  expectSuccess(await app.post('/quotes/add.json', { token: outsider.token, json: { route: market, amount: '10', currency_code: 'EUR' } }), 'outsider bid');
-  const won = expectSuccess(await app.post('/quotes/add.json', { token: world.carrier.token, json: { route: market, amount: '63852.17', currency_code: 'EUR' } }), 'bid').bid.id as number;
+  assert.equal(
+    (await app.post(`/freights/view/${market}.json`, { token: world.shipper.token, json: { action: 'publish', deadline: '+30 days' } }))
+      .status,
+    302,
+  );
+  expectSuccess(
+    await app.post('/quotes/add.json', { token: outsider.token, json: { route: market, amount: '10', currency_code: 'EUR' } }),
+    'outsider bid',
+  );
+  const won = expectSuccess(
+    await app.post('/quotes/add.json', { token: world.carrier.token, json: { route: market, amount: '63852.17', currency_code: 'EUR' } }),
+    'bid',
+  ).bid.id as number;
   world.secrets.push('63852.17');
   assert.equal((await app.post(`/quotes/confirm/${won}.json`, { token: world.shipper.token })).status, 302);
   expectSuccess(await app.post(`/quotes/confirm/${won}.json`, { token: world.carrier.token }), 'award');
@@ -112,9 +136,13 @@ function send(p: Probe): Promise<ApiResponse> {
   if (p.oneRecord) return app.get(p.url, { token: outsider.token });
   if (p.html) {
     const headers = { cookie: session.cookie, 'x-csrf-token': session.csrf };
-    return p.method === 'GET' ? app.get(p.url, { headers, query: p.body as Record<string, string> }) : app.request(p.method, p.url, { headers, form: { ...(p.body as Record<string, string>), _csrf: session.csrf } });
+    return p.method === 'GET'
+      ? app.get(p.url, { headers, query: p.body as Record<string, string> })
+      : app.request(p.method, p.url, { headers, form: { ...(p.body as Record<string, string>), _csrf: session.csrf } });
   }
-  return p.method === 'GET' ? app.get(p.url, { token: outsider.token, query: Object.fromEntries(Object.entries(p.body).map(([k, v]) => [k, String(v)])) }) : app.request(p.method, p.url, { token: outsider.token, json: p.body });
+  return p.method === 'GET'
+    ? app.get(p.url, { token: outsider.token, query: Object.fromEntries(Object.entries(p.body).map(([k, v]) => [k, String(v)])) })
+    : app.request(p.method, p.url, { token: outsider.token, json: p.body });
 }
 
 test('isolation matrix: every endpoint × every id of another company answers nothing of theirs and changes nothing', async (t) => {
@@ -124,7 +152,10 @@ test('isolation matrix: every endpoint × every id of another company answers no
   // One record of each kind and state (the world has a few of some).
   const values = [...new Map(world.ids.map((r) => [r.kind, r.id])).values()];
   // Id-like body fields: everything the server reads that names a record.
-  const idKeys = parameterNames().filter((n) => /^(route|route_id|route_ids|whitelist|winner_direct|carrier|carrier_id|display_company_id|obj_id)$|_id$|_ids$/.test(n) && n !== 'id');
+  const idKeys = parameterNames().filter(
+    (n) =>
+      /^(route|route_id|route_ids|whitelist|winner_direct|carrier|carrier_id|display_company_id|obj_id)$|_id$|_ids$/.test(n) && n !== 'id',
+  );
 
   const probes: Probe[] = [];
   for (const e of endpoints) {
@@ -140,7 +171,17 @@ test('isolation matrix: every endpoint × every id of another company answers no
       if (params.includes('filterId') || LIST_PATHS.has(e.spec.path)) candidates.push(...FILTER_IDS);
       if (params.includes('query')) candidates.push(...world.words);
       for (const v of params.length ? candidates : values) {
-        const kitchenSink: Record<string, unknown> = { name: 'outsider probe', action: 'publish', weight: 1, amount: '1', currency_code: 'EUR', delivery_status: 3, rating: 1, date: '2031-01-01', alert: 1 };
+        const kitchenSink: Record<string, unknown> = {
+          name: 'outsider probe',
+          action: 'publish',
+          weight: 1,
+          amount: '1',
+          currency_code: 'EUR',
+          delivery_status: 3,
+          rating: 1,
+          date: '2031-01-01',
+          alert: 1,
+        };
         for (const k of idKeys) kitchenSink[k] = /_ids$|^whitelist$/.test(k) ? [v] : v;
         const kind = typeof v === 'number' ? kindOf.get(v) : undefined;
         const entities = params.includes('entity') ? ['rate', 'flight', 'direct'] : [''];
@@ -152,13 +193,17 @@ test('isolation matrix: every endpoint × every id of another company answers no
             strict = params.some((p) => !NOT_A_RECORD.has(p));
           }
           if (params.includes('objId') && kind) {
-            const reachable = (entity === 'rate' && kind === 'rate:exchange') || (entity === 'flight' && kind === 'flight') || (entity === 'direct' && kind === 'company');
+            const reachable =
+              (entity === 'rate' && kind === 'rate:exchange') ||
+              (entity === 'flight' && kind === 'flight') ||
+              (entity === 'direct' && kind === 'company');
             strict = !reachable;
           }
           const echo = [String(v)];
           probes.push({ method, url: `${path}.json`, html: false, body: kitchenSink, strict, echo });
           // `id` alone (with the others it would be refused first: an update of the caller's own record).
-          if (!params.length && method === 'POST') probes.push({ method, url: `${path}.json`, html: false, body: { id: v }, strict: false, echo });
+          if (!params.length && method === 'POST')
+            probes.push({ method, url: `${path}.json`, html: false, body: { id: v }, strict: false, echo });
           // The pages of records (a page post differs from JSON only in its redirect).
           if (method === 'GET' && params.length) probes.push({ method, url: path, html: true, body: {}, strict, echo });
         }
@@ -176,7 +221,15 @@ test('isolation matrix: every endpoint × every id of another company answers no
       const kind = kindOf.get(v)!;
       const strict = !publicKinds.has(kind);
       for (const object of [`shipment-${v}`, `waybill-${v}`, `piece-${v}-1`, `shipment-${v}/logistics-events`]) {
-        probes.push({ method: 'GET', url: `/onerecord/logistics-objects/${object}`, html: true, oneRecord: true, body: {}, strict, echo: [String(v)] });
+        probes.push({
+          method: 'GET',
+          url: `/onerecord/logistics-objects/${object}`,
+          html: true,
+          oneRecord: true,
+          body: {},
+          strict,
+          echo: [String(v)],
+        });
       }
     }
   }
@@ -206,8 +259,12 @@ test('isolation matrix: every endpoint × every id of another company answers no
     if (status >= 500) leaks.push(`${label} → ${status} ${res.text.slice(0, 200)}`);
     if (found.length) leaks.push(`${label} → ${status} contains ${found.join(', ')}: ${res.text.slice(0, 300)}`);
     // ISOLATION_DEBUG=1 lists every success, to review what the contract lets an outsider reach.
-    if (ok && process.env.ISOLATION_DEBUG) console.log(`success: ${p.method} ${p.url.replace(/\d{4,}/g, (d) => `${d}[${kindOf.get(Number(d)) ?? '-'}]`)}${p.html ? ' page' : ''}`);
-    if (p.strict && ok) leaks.push(`${label} → ${status} success on another company's record (${kindOf.get(Number(p.echo[0]))}): ${res.text.slice(0, 300)}`);
+    if (ok && process.env.ISOLATION_DEBUG)
+      console.log(
+        `success: ${p.method} ${p.url.replace(/\d{4,}/g, (d) => `${d}[${kindOf.get(Number(d)) ?? '-'}]`)}${p.html ? ' page' : ''}`,
+      );
+    if (p.strict && ok)
+      leaks.push(`${label} → ${status} success on another company's record (${kindOf.get(Number(p.echo[0]))}): ${res.text.slice(0, 300)}`);
   }
 
   // Nothing of theirs changed; no new row ties the outsider to their records.
@@ -219,14 +276,26 @@ test('isolation matrix: every endpoint × every id of another company answers no
     for (const [row] of now) {
       if (rows.has(row)) continue;
       const r = JSON.parse(row) as Record<string, unknown>;
-      const refs = Object.entries(r).filter(([k, v]) => /_id$/.test(k) && !['company_id', 'user_id', 'id'].includes(k) && typeof v === 'number' && kindOf.has(v) && !publicKinds.has(kindOf.get(v)!));
-      if (refs.length) changed.push(`new ${table} row refers to ${refs.map(([k, v]) => `${k}=${v} (${kindOf.get(v as number)})`).join(', ')}: ${row.slice(0, 300)}`);
+      const refs = Object.entries(r).filter(
+        ([k, v]) =>
+          /_id$/.test(k) &&
+          !['company_id', 'user_id', 'id'].includes(k) &&
+          typeof v === 'number' &&
+          kindOf.has(v) &&
+          !publicKinds.has(kindOf.get(v)!),
+      );
+      if (refs.length)
+        changed.push(
+          `new ${table} row refers to ${refs.map(([k, v]) => `${k}=${v} (${kindOf.get(v as number)})`).join(', ')}: ${row.slice(0, 300)}`,
+        );
     }
   }
 
   const size = probes.length;
   const kinds = new Set(world.ids.map((r) => r.kind.split(':')[0])).size;
-  t.diagnostic(`isolation matrix: ${endpoints.length} endpoints × ${values.length} records of ${kinds} kinds (+ filter ids, free-text values) = ${size} requests; outcomes ${JSON.stringify(tally)}`);
+  t.diagnostic(
+    `isolation matrix: ${endpoints.length} endpoints × ${values.length} records of ${kinds} kinds (+ filter ids, free-text values) = ${size} requests; outcomes ${JSON.stringify(tally)}`,
+  );
   assert.deepEqual(leaks.slice(0, 40), [], `${leaks.length} leak(s)`);
   assert.deepEqual(changed.slice(0, 40), [], `${changed.length} change(s) to another company's records`);
   // The matrix is real: most probes are refused, and the strict ones exist for every record kind.

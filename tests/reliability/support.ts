@@ -11,5 +11,8 @@ export async function fuzzTarget(app: TestApp): Promise<{ target: FuzzTarget; wo
   const session = await browserSession(app, world.shipper);
   const base = await app.listen();
   const ids = [...new Set(world.ids.map((i) => i.id))].sort((a, b) => a - b);
-  return { target: { base, endpoints, tokens: [world.shipper.token, world.carrier.token, outsider.token], session, ids, words: world.words }, world };
+  return {
+    target: { base, endpoints, tokens: [world.shipper.token, world.carrier.token, outsider.token], session, ids, words: world.words },
+    world,
+  };
 }

@@ -82,12 +82,18 @@ export async function buildWorld(app: TestApp, options: WorldOptions = {}): Prom
     return expectSuccess(await app.post('/freights/add.json', { ...S, json }), 'freight add').id;
   };
   const publish = async (id: number, json: Record<string, unknown>) =>
-    expectRedirect(await app.post(`/freights/view/${id}.json`, { ...S, json: { action: 'publish', deadline: '+30 days', ...json } }), 'publish');
+    expectRedirect(
+      await app.post(`/freights/view/${id}.json`, { ...S, json: { action: 'publish', deadline: '+30 days', ...json } }),
+      'publish',
+    );
   const restricted = { visibility: -2, whitelist: [carrier.company] };
   const bid = async (freight: number, who: Actor = carrier): Promise<{ id: number; amount: string }> => {
     const amount = money();
     const data = expectSuccess(
-      await app.post('/quotes/add.json', { token: who.token, json: { route: freight, amount, currency_code: 'EUR', note: secret('note') } }),
+      await app.post('/quotes/add.json', {
+        token: who.token,
+        json: { route: freight, amount, currency_code: 'EUR', note: secret('note') },
+      }),
       'bid',
     );
     return { id: data.bid.id, amount };
@@ -145,7 +151,11 @@ export async function buildWorld(app: TestApp, options: WorldOptions = {}): Prom
   await publish(id, restricted);
   add('bid:expired', (await bid(id)).id);
   // The deadline passed (time is not the API's to move), and the expiry was written.
-  await app.services.db.updateTable('freights').set({ deadline: new Date(Date.now() - 60_000), status: 'expired' }).where('id', '=', id).execute();
+  await app.services.db
+    .updateTable('freights')
+    .set({ deadline: new Date(Date.now() - 60_000), status: 'expired' })
+    .where('id', '=', id)
+    .execute();
   freight('expired', id);
 
   // On the market (every company may see it, masked parts aside); a bystander's bid loses.
@@ -155,7 +165,10 @@ export async function buildWorld(app: TestApp, options: WorldOptions = {}): Prom
   if (options.bystander) {
     const market = await newFreight(true);
     await publish(market, {});
-    expectSuccess(await app.post('/quotes/add.json', { token: options.bystander.token, json: { route: market, amount: '10', currency_code: 'EUR' } }), 'bystander bid');
+    expectSuccess(
+      await app.post('/quotes/add.json', { token: options.bystander.token, json: { route: market, amount: '10', currency_code: 'EUR' } }),
+      'bystander bid',
+    );
     const won = await bid(market);
     expectRedirect(await confirm(won.id, shipper), 'confirm (shipper)');
     expectSuccess(await confirm(won.id, carrier), 'confirm (carrier)');
@@ -166,44 +179,115 @@ export async function buildWorld(app: TestApp, options: WorldOptions = {}): Prom
   const zone = `LI-${9400 + Math.floor(Math.random() * 99)}`;
   const privateCsv = `origin,destination,transit_days,min_charge,kg_100,kg_1000,fsc_pct,ssc_per_kg,uld_price\ncity:${zone},airport:FRA,1,${money()},0.40,0.30,12.5,0.05,\n`;
   const sheet = expectSuccess(
-    await app.post('/files/push.json', { ...C, json: { encoding: 'base64', content: b64(privateCsv), name: `${secret('sheet')}.csv`, action: 'rates', visibility: 'private' } }),
+    await app.post('/files/push.json', {
+      ...C,
+      json: { encoding: 'base64', content: b64(privateCsv), name: `${secret('sheet')}.csv`, action: 'rates', visibility: 'private' },
+    }),
     'private rates',
   ).file;
   add('file', sheet.id);
-  const exchangeCsv = 'origin,destination,transit_days,min_charge,kg_100,kg_1000,fsc_pct,ssc_per_kg,uld_price\ncity:DE-60,airport:FRA,1,45.00,0.40,0.30,12.5,0.05,\n';
-  add('file', expectSuccess(await app.post('/files/push.json', { ...C, json: { encoding: 'base64', content: b64(exchangeCsv), name: 'exchange.csv', action: 'rates' } }), 'rates').file.id);
-  const rateRows = await app.services.db.selectFrom('rate_lines').innerJoin('rate_sheets', 'rate_sheets.id', 'rate_lines.sheet_id').select(['rate_lines.id', 'rate_sheets.visibility']).where('rate_sheets.company_id', '=', carrier.company).execute();
+  const exchangeCsv =
+    'origin,destination,transit_days,min_charge,kg_100,kg_1000,fsc_pct,ssc_per_kg,uld_price\ncity:DE-60,airport:FRA,1,45.00,0.40,0.30,12.5,0.05,\n';
+  add(
+    'file',
+    expectSuccess(
+      await app.post('/files/push.json', {
+        ...C,
+        json: { encoding: 'base64', content: b64(exchangeCsv), name: 'exchange.csv', action: 'rates' },
+      }),
+      'rates',
+    ).file.id,
+  );
+  const rateRows = await app.services.db
+    .selectFrom('rate_lines')
+    .innerJoin('rate_sheets', 'rate_sheets.id', 'rate_lines.sheet_id')
+    .select(['rate_lines.id', 'rate_sheets.visibility'])
+    .where('rate_sheets.company_id', '=', carrier.company)
+    .execute();
   for (const r of rateRows) add(`rate:${r.visibility}`, r.id);
-  const sheets = await app.services.db.selectFrom('rate_sheets').select(['id', 'visibility']).where('company_id', '=', carrier.company).execute();
+  const sheets = await app.services.db
+    .selectFrom('rate_sheets')
+    .select(['id', 'visibility'])
+    .where('company_id', '=', carrier.company)
+    .execute();
   for (const s of sheets) add(`sheet:${s.visibility}`, s.id);
 
   // The carrier's own search of its private zone, and the shipper's search with feedback.
-  const own = expectSuccess(await app.post('/pricing/search/results.json', { ...C, json: { origin: `city:${zone}11`, destination: 'airport:FRA', weight: 4321.987 } }), 'search');
+  const own = expectSuccess(
+    await app.post('/pricing/search/results.json', {
+      ...C,
+      json: { origin: `city:${zone}11`, destination: 'airport:FRA', weight: 4321.987 },
+    }),
+    'search',
+  );
   add('search', own.searchEntity.id);
   secrets.push('4321.987');
-  const search = expectSuccess(await app.post('/pricing/search/results.json', { ...S, json: { origin: 'city:DE-60311', destination: 'airport:FRA', weight: 512 } }), 'search');
+  const search = expectSuccess(
+    await app.post('/pricing/search/results.json', { ...S, json: { origin: 'city:DE-60311', destination: 'airport:FRA', weight: 512 } }),
+    'search',
+  );
   add('search', search.searchEntity.id);
   const rateId = search.rates[0]?.id;
   if (!rateId) throw new Error(`the exchange sheet was not found: ${JSON.stringify(search)}`);
-  add('feedback', expectSuccess(await app.post('/pricing/search/rate-search.json', { ...S, json: { search_id: search.searchEntity.id, rating: 1, rate_id: rateId } }), 'feedback').feedback.id);
+  add(
+    'feedback',
+    expectSuccess(
+      await app.post('/pricing/search/rate-search.json', { ...S, json: { search_id: search.searchEntity.id, rating: 1, rate_id: rateId } }),
+      'feedback',
+    ).feedback.id,
+  );
 
   // Booking requests: from a rate, to a company directly, from a flight (flights are public).
-  add('freight:booking', expectSuccess(await app.post(`/freights/request/rate/${rateId}.json`, { ...S, json: { weight: 300, refs: { customer: secret('booking') } } }), 'booking').route.id);
-  add('freight:direct', expectSuccess(await app.post(`/freights/request/direct/${carrier.company}.json`, { ...S, json: { weight: 300, refs: { customer: secret('direct') } } }), 'direct').route.id);
+  add(
+    'freight:booking',
+    expectSuccess(
+      await app.post(`/freights/request/rate/${rateId}.json`, { ...S, json: { weight: 300, refs: { customer: secret('booking') } } }),
+      'booking',
+    ).route.id,
+  );
+  add(
+    'freight:direct',
+    expectSuccess(
+      await app.post(`/freights/request/direct/${carrier.company}.json`, {
+        ...S,
+        json: { weight: 300, refs: { customer: secret('direct') } },
+      }),
+      'direct',
+    ).route.id,
+  );
   const flight = expectSuccess(
-    await app.post('/flights/add.json', { ...C, json: { from: 'FRA', to: 'AMS', etd: '2031-05-04 08:00', eta: '2031-05-04 09:10', flight_number: 'ZQ123' } }),
+    await app.post('/flights/add.json', {
+      ...C,
+      json: { from: 'FRA', to: 'AMS', etd: '2031-05-04 08:00', eta: '2031-05-04 09:10', flight_number: 'ZQ123' },
+    }),
     'flight',
   ).flight;
   add('flight', flight.id);
-  add('freight:flight_booking', expectSuccess(await app.post(`/freights/request/flight/${flight.id}.json`, { ...S, json: { weight: 300, refs: { customer: secret('flightbooking') } } }), 'flight booking').route.id);
+  add(
+    'freight:flight_booking',
+    expectSuccess(
+      await app.post(`/freights/request/flight/${flight.id}.json`, {
+        ...S,
+        json: { weight: 300, refs: { customer: secret('flightbooking') } },
+      }),
+      'flight booking',
+    ).route.id,
+  );
 
   // Template, and a freight created from it (taken, own company carries).
   const template = expectSuccess(
-    await app.post('/templates/add.json', { ...S, json: { name: secret('template'), from: 'airport:FRA', to: 'airport:AMS', weight: 10, refs: { customer: secret('tplref') } } }),
+    await app.post('/templates/add.json', {
+      ...S,
+      json: { name: secret('template'), from: 'airport:FRA', to: 'airport:AMS', weight: 10, refs: { customer: secret('tplref') } },
+    }),
     'template',
   ).template;
   add('template', template.id);
-  add('freight:from_template', expectSuccess(await app.post('/freights/create-from-template.json', { ...S, json: { template_id: template.id } }), 'from template').route_id);
+  add(
+    'freight:from_template',
+    expectSuccess(await app.post('/freights/create-from-template.json', { ...S, json: { template_id: template.id } }), 'from template')
+      .route_id,
+  );
 
   // Status events: milk-run shipments of the shipper, a file.
   const awb1 = `176-${String(1000000 + Math.floor(Math.random() * 8000000)).slice(0, 7)}`;
@@ -216,20 +300,37 @@ export async function buildWorld(app: TestApp, options: WorldOptions = {}): Prom
     `${awbs[0]},RCF,2031-03-02 06:10,FRA,ZQ9901,4,1250.25,PER,${secret('wh')}`,
     `${awbs[1]},NFD,2031-03-02 09:00,FRA,,,,,${secret('wh')}`,
   ].join('\n');
-  add('file', expectSuccess(await app.post('/files/push.json', { ...S, json: { encoding: 'base64', content: b64(statusCsv), name: `${secret('status')}.csv`, action: 'status' } }), 'status push').file.id);
-  for (const r of await app.services.db.selectFrom('milkrun_shipments').select('id').where('company_id', '=', shipper.company).execute()) add('milkrun', r.id);
+  add(
+    'file',
+    expectSuccess(
+      await app.post('/files/push.json', {
+        ...S,
+        json: { encoding: 'base64', content: b64(statusCsv), name: `${secret('status')}.csv`, action: 'status' },
+      }),
+      'status push',
+    ).file.id,
+  );
+  for (const r of await app.services.db.selectFrom('milkrun_shipments').select('id').where('company_id', '=', shipper.company).execute())
+    add('milkrun', r.id);
 
   // A case linking the taken freight; a tour of the carrier's won orders.
   const kase = expectSuccess(await app.post('/cdr/cases/add.json', { ...S, json: { name: secret('case') } }), 'case').case;
   add('case', kase.id);
   expectSuccess(await app.post(`/cdr/cases/link/${kase.id}.json`, { ...S, json: { route_id: freights.taken } }), 'case link');
-  const tour = expectSuccess(await app.post('/tours/add.json', { ...C, json: { name: secret('tour'), date: '2031-03-09', route_ids: [freights.taken] } }), 'tour').tour;
+  const tour = expectSuccess(
+    await app.post('/tours/add.json', { ...C, json: { name: secret('tour'), date: '2031-03-09', route_ids: [freights.taken] } }),
+    'tour',
+  ).tour;
   add('tour', tour.id);
 
   // Kinds other engineers add: created when their endpoints exist.
-  const has = (method: string, path: string) => (options.endpoints ?? []).some((e) => e.spec.path === path && [e.spec.method].flat().includes(method as never));
+  const has = (method: string, path: string) =>
+    (options.endpoints ?? []).some((e) => e.spec.path === path && [e.spec.method].flat().includes(method as never));
   if (has('POST', '/searches/add')) {
-    const saved = await app.post('/searches/add.json', { ...C, json: { name: secret('saved'), filter: 8, params: { q: secret('savedq') }, alert: 1 } });
+    const saved = await app.post('/searches/add.json', {
+      ...C,
+      json: { name: secret('saved'), filter: 8, params: { q: secret('savedq') }, alert: 1 },
+    });
     if (saved.body?.data?.search?.id) add('saved_search', saved.body.data.search.id);
   }
   if (has('POST', '/webhooks/add')) {

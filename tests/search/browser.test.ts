@@ -32,16 +32,40 @@ describe('browser: load search', { skip: !HAVE_CHROMIUM && 'chromium is not inst
   }
 
   const rowIds = async (page: Page) =>
-    (await page.$$eval('[data-testid="freight-list"] tbody tr td:first-child a', (links) => links.map((a) => a.getAttribute('href') ?? ''))).map((h) => Number(h.split('/').pop())).sort((a, b) => a - b);
+    (await page.$$eval('[data-testid="freight-list"] tbody tr td:first-child a', (links) => links.map((a) => a.getAttribute('href') ?? '')))
+      .map((h) => Number(h.split('/').pop()))
+      .sort((a, b) => a - b);
 
   before(async () => {
     app = await startTestApp({ env: { APP_TIMEZONE: 'Europe/Berlin' } });
     shipper = await app.actor('Shipper');
     carrier = await app.actor('Carrier');
     dispatcher = await app.actor('Spedition', { language: 'deu' });
-    f.ffm = await openFreight(app, shipper, { from: 'city:DE-60311', from_latitude: 50.1109, from_longitude: 8.6821, to: 'airport:MXP', weight: 11000, etd: '2030-05-04 08:00', refs: { customer: 'PO-4711' } });
-    f.hanau = await openFreight(app, shipper, { from: 'city:DE-63450', from_latitude: 50.1328, from_longitude: 8.9169, to: 'city:IT-20121', weight: 8000, etd: '2030-05-06 08:00' });
-    f.muc = await openFreight(app, shipper, { from: 'city:DE-80331', from_latitude: 48.1372, from_longitude: 11.5756, to: 'city:IT-20121', weight: 24000, etd: '2030-05-10 08:00' });
+    f.ffm = await openFreight(app, shipper, {
+      from: 'city:DE-60311',
+      from_latitude: 50.1109,
+      from_longitude: 8.6821,
+      to: 'airport:MXP',
+      weight: 11000,
+      etd: '2030-05-04 08:00',
+      refs: { customer: 'PO-4711' },
+    });
+    f.hanau = await openFreight(app, shipper, {
+      from: 'city:DE-63450',
+      from_latitude: 50.1328,
+      from_longitude: 8.9169,
+      to: 'city:IT-20121',
+      weight: 8000,
+      etd: '2030-05-06 08:00',
+    });
+    f.muc = await openFreight(app, shipper, {
+      from: 'city:DE-80331',
+      from_latitude: 48.1372,
+      from_longitude: 11.5756,
+      to: 'city:IT-20121',
+      weight: 24000,
+      etd: '2030-05-10 08:00',
+    });
     f.ams = await openFreight(app, shipper, { from: '1000 AP', from_country: 'NL', to: 'city:DE-10115', weight: 3000 });
     await citiesReady();
     base = await app.listen();
@@ -60,8 +84,13 @@ describe('browser: load search', { skip: !HAVE_CHROMIUM && 'chromium is not inst
     assert.match(await page.locator('.tabs .tab-row a.active').innerText(), /\(4\)/, 'the tab counts the list');
     // Typing asks for suggestions; the city's option is what the datalist would put into the field.
     await page.locator('input[name="from"]').pressSequentially('Frankf', { delay: 30 });
-    await page.waitForFunction(() => [...document.querySelectorAll('datalist option')].some((o) => (o as HTMLOptionElement).label.startsWith('Frankfurt am Main')));
-    const option = await page.$$eval('datalist option', (os) => (os as HTMLOptionElement[]).find((o) => o.label.startsWith('Frankfurt am Main'))!.value);
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('datalist option')].some((o) => (o as HTMLOptionElement).label.startsWith('Frankfurt am Main')),
+    );
+    const option = await page.$$eval(
+      'datalist option',
+      (os) => (os as HTMLOptionElement[]).find((o) => o.label.startsWith('Frankfurt am Main'))!.value,
+    );
     await page.fill('input[name="from"]', option);
     // Picked: the coordinates went to "Around", the place field is free again.
     assert.equal(await page.inputValue('input[name="from_near"]'), option);
@@ -77,7 +106,12 @@ describe('browser: load search', { skip: !HAVE_CHROMIUM && 'chromium is not inst
     // Sorting keeps the search; the header says how the list is sorted.
     await Promise.all([page.waitForURL(/sort=Routes.weight/), page.click('th a:has-text("Weight")')]);
     assert.equal(await page.getAttribute('th[aria-sort="descending"] a', 'href').then(Boolean), true);
-    assert.deepEqual(await page.$$eval('[data-testid="freight-list"] tbody tr td:first-child a', (a) => a.map((x) => Number(x.getAttribute('href')!.split('/').pop()))), [f.ffm, f.hanau]);
+    assert.deepEqual(
+      await page.$$eval('[data-testid="freight-list"] tbody tr td:first-child a', (a) =>
+        a.map((x) => Number(x.getAttribute('href')!.split('/').pop())),
+      ),
+      [f.ffm, f.hanau],
+    );
     bookmark = page.url();
     assert.match(bookmark, /from_near=.*sort=Routes\.weight/);
     await screenshot(page, 'load-search');
@@ -86,7 +120,12 @@ describe('browser: load search', { skip: !HAVE_CHROMIUM && 'chromium is not inst
   test('the bookmarked URL, opened again in another session, shows the same rows', async () => {
     const page = await as(carrier);
     await page.goto(bookmark);
-    assert.deepEqual(await page.$$eval('[data-testid="freight-list"] tbody tr td:first-child a', (a) => a.map((x) => Number(x.getAttribute('href')!.split('/').pop()))), [f.ffm, f.hanau]);
+    assert.deepEqual(
+      await page.$$eval('[data-testid="freight-list"] tbody tr td:first-child a', (a) =>
+        a.map((x) => Number(x.getAttribute('href')!.split('/').pop())),
+      ),
+      [f.ffm, f.hanau],
+    );
     assert.equal(await page.inputValue('input[name="to"]'), 'IT');
     assert.equal(await page.inputValue('select[name="from_radius"]'), '50');
   });
@@ -98,7 +137,13 @@ describe('browser: load search', { skip: !HAVE_CHROMIUM && 'chromium is not inst
     await page.fill('.save-search input[name="name"]', 'Frankfurt → Italy');
     await Promise.all([page.waitForURL(/\/freights\/enlist\/8\?/), page.click('.save-search button[type="submit"]')]);
     assert.match(await page.locator('.flash.ok').innerText(), /saved/);
-    const later = await openFreight(app, shipper, { from: 'city:DE-61118', from_latitude: 50.1816, from_longitude: 8.7389, to: 'city:IT-10121', weight: 5000 });
+    const later = await openFreight(app, shipper, {
+      from: 'city:DE-61118',
+      from_latitude: 50.1816,
+      from_longitude: 8.7389,
+      to: 'city:IT-10121',
+      weight: 5000,
+    });
     await page.goto(`${base}/freights/enlist/8`);
     await page.waitForSelector('.topbar .notifications .count');
     assert.equal(await page.locator('.topbar .notifications .count').innerText(), '1');
@@ -106,7 +151,12 @@ describe('browser: load search', { skip: !HAVE_CHROMIUM && 'chromium is not inst
     await page.waitForURL(`${base}/notifications/index`);
     assert.match(await page.locator('[data-testid="notifications"]').innerText(), /Frankfurt → Italy/);
     await screenshot(page, 'notifications');
-    await Promise.all([page.waitForURL(`${base}/freights/view/${later}`), page.click(`a[href="/notifications/open/${(await app.get('/notifications/index.json', { token: carrier.token })).body.data.notifications[0].id}"]`)]);
+    await Promise.all([
+      page.waitForURL(`${base}/freights/view/${later}`),
+      page.click(
+        `a[href="/notifications/open/${(await app.get('/notifications/index.json', { token: carrier.token })).body.data.notifications[0].id}"]`,
+      ),
+    ]);
     const unread = await app.get('/notifications/unread.json', { token: carrier.token });
     assert.equal(unread.body.data.unread, 0, 'opening it marked it read');
   });
@@ -127,8 +177,13 @@ describe('browser: load search', { skip: !HAVE_CHROMIUM && 'chromium is not inst
     // The freight form: a city picked fills country, address and coordinates.
     await page.goto(`${base}/freights/add`);
     await page.locator('input[name="from"]').pressSequentially('Hanau', { delay: 30 });
-    await page.waitForFunction(() => [...document.querySelectorAll('datalist option')].some((o) => (o as HTMLOptionElement).value.startsWith('Hanau')));
-    const option = await page.$$eval('datalist option', (os) => (os as HTMLOptionElement[]).find((o) => o.value.startsWith('Hanau'))!.value);
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('datalist option')].some((o) => (o as HTMLOptionElement).value.startsWith('Hanau')),
+    );
+    const option = await page.$$eval(
+      'datalist option',
+      (os) => (os as HTMLOptionElement[]).find((o) => o.value.startsWith('Hanau'))!.value,
+    );
     await page.fill('input[name="from"]', option);
     assert.match(await page.inputValue('input[name="from_addr"]'), /^Hanau/);
     assert.match(await page.inputValue('input[name="from_latitude"]'), /^50\.1/);

@@ -31,7 +31,9 @@ const SEARCHES: Array<Record<string, string>> = [
 async function listLength(who: Actor, filter: number, search: Record<string, string>): Promise<number> {
   let total = 0;
   for (let page = 1; ; page++) {
-    const res = await app.get(`/freights/enlist/${filter}.json?${new URLSearchParams({ ...search, limit: '100', page: String(page) })}`, { token: who.token });
+    const res = await app.get(`/freights/enlist/${filter}.json?${new URLSearchParams({ ...search, limit: '100', page: String(page) })}`, {
+      token: who.token,
+    });
     assert.equal(res.body.status, 'success', res.text);
     const rows = res.body.data.routes.length as number;
     total += rows;
@@ -46,10 +48,18 @@ async function assertCountsAgree(label: string, searches = SEARCHES) {
       assert.equal(res.body.status, 'success', res.text);
       const counts = res.body.data.counts as Record<string, number>;
       for (const id of FILTER_IDS) {
-        assert.equal(counts[String(id)], await listLength(who, id, search), `${label}: list ${id} of company ${who.company}, search ${JSON.stringify(search)}`);
+        assert.equal(
+          counts[String(id)],
+          await listLength(who, id, search),
+          `${label}: list ${id} of company ${who.company}, search ${JSON.stringify(search)}`,
+        );
       }
       // The TMS lists take no search (decisions.md §7): 51 is every won order on no tour.
-      assert.equal(counts['51'], await listLength(who, 51, {}), `${label}: list 51 of company ${who.company}, search ${JSON.stringify(search)}`);
+      assert.equal(
+        counts['51'],
+        await listLength(who, 51, {}),
+        `${label}: list 51 of company ${who.company}, search ${JSON.stringify(search)}`,
+      );
     }
   }
 }
@@ -69,36 +79,72 @@ before(async () => {
     const other = owner === a ? b : a;
     for (const status of ['draft', 'open', 'pending', 'taken', 'closed', 'archived', 'revoked', 'expired']) {
       for (const type of ['AHR', 'FFR']) {
-        for (const [visibility, whitelist] of [[0, []], [-2, [c.company]], [-1, []]] as const) {
+        for (const [visibility, whitelist] of [
+          [0, []],
+          [-2, [c.company]],
+          [-1, []],
+        ] as const) {
           for (const deadline of [new Date(start.getTime() + 48 * HOUR), new Date(start.getTime() + HOUR), null]) {
             n++;
             const winner = ['taken', 'closed', 'archived'].includes(status) ? (n % 3 === 0 ? c : other).company : null;
             const frankfurt = n % 2 === 0;
             rows.push({
-              status, type, visibility, whitelist: [...whitelist], deadline, class: n % 4 === 0 ? 'air' : 'rfs',
-              company_id: owner.company, user_id: owner.user, winner_id: winner,
-              from_code: frankfurt ? '60311' : 'FRA', from_country: frankfurt ? 'DE' : null,
-              from_latitude: frankfurt ? '50.1109' : null, from_longitude: frankfurt ? '8.6821' : null,
-              to_code: '20121', to_country: 'IT', weight: String(500 * (n % 5)),
-              etd: new Date(start.getTime() + (n % 5) * 24 * HOUR), refs: JSON.stringify({ customer: `PO-${n}` }),
-              created: new Date(start.getTime() - n * 60_000), modified: start,
+              status,
+              type,
+              visibility,
+              whitelist: [...whitelist],
+              deadline,
+              class: n % 4 === 0 ? 'air' : 'rfs',
+              company_id: owner.company,
+              user_id: owner.user,
+              winner_id: winner,
+              from_code: frankfurt ? '60311' : 'FRA',
+              from_country: frankfurt ? 'DE' : null,
+              from_latitude: frankfurt ? '50.1109' : null,
+              from_longitude: frankfurt ? '8.6821' : null,
+              to_code: '20121',
+              to_country: 'IT',
+              weight: String(500 * (n % 5)),
+              etd: new Date(start.getTime() + (n % 5) * 24 * HOUR),
+              refs: JSON.stringify({ customer: `PO-${n}` }),
+              created: new Date(start.getTime() - n * 60_000),
+              modified: start,
             });
           }
         }
       }
     }
   }
-  const ids = (await app.services.db.insertInto('freights').values(rows as never).returning('id').execute()).map((r) => r.id);
+  const ids = (
+    await app.services.db
+      .insertInto('freights')
+      .values(rows as never)
+      .returning('id')
+      .execute()
+  ).map((r) => r.id);
   // Live bids of b and c, and revoked ones (which do not count as a bid).
   const bids: Record<string, unknown>[] = [];
   ids.forEach((id, i) => {
-    const bid = (who: Actor, status: string) => bids.push({ freight_id: id, company_id: who.company, user_id: who.user, amount: '100.00', currency_code: 'EUR', status, created: start, modified: start });
+    const bid = (who: Actor, status: string) =>
+      bids.push({
+        freight_id: id,
+        company_id: who.company,
+        user_id: who.user,
+        amount: '100.00',
+        currency_code: 'EUR',
+        status,
+        created: start,
+        modified: start,
+      });
     if (i % 3 === 0) bid(c, 'open');
     if (i % 4 === 0) bid(b, 'open');
     if (i % 5 === 0) bid(c, 'revoked');
     if (i % 7 === 0) bid(a, 'open');
   });
-  await app.services.db.insertInto('bids').values(bids as never).execute();
+  await app.services.db
+    .insertInto('bids')
+    .values(bids as never)
+    .execute();
 });
 after(() => app?.close());
 
@@ -121,7 +167,11 @@ describe('GET /freights/counts agrees with the lists', () => {
     assert.ok(afterDeadline['8']! < before['8']!, 'fewer freights in the market');
     await assertCountsAgree('two hours later', SEARCHES.slice(0, 3));
     app.setNow(start);
-    assert.deepEqual((await app.get('/freights/counts.json', { token: c.token })).body.data.counts, before, 'the clock moved back: the counts of then');
+    assert.deepEqual(
+      (await app.get('/freights/counts.json', { token: c.token })).body.data.counts,
+      before,
+      'the clock moved back: the counts of then',
+    );
   });
 
   test('after a write, the next answer counts it', async () => {

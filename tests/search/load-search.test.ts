@@ -29,18 +29,35 @@ before(async () => {
   other = await app.actor('Other');
   // Frankfurt (postal code and coordinates) to Milan Malpensa (airport: country and coordinates resolved).
   f.ffm = await openFreight(app, shipper, {
-    from: 'city:DE-60311', from_latitude: 50.1109, from_longitude: 8.6821, from_addr: 'Hanauer Landstraße 1',
-    to: 'airport:MXP', weight: 11000, etd_range: '2030-05-04 08:00 to 2030-05-05 12:00', eta: '2030-05-06 10:00',
+    from: 'city:DE-60311',
+    from_latitude: 50.1109,
+    from_longitude: 8.6821,
+    from_addr: 'Hanauer Landstraße 1',
+    to: 'airport:MXP',
+    weight: 11000,
+    etd_range: '2030-05-04 08:00 to 2030-05-05 12:00',
+    eta: '2030-05-06 10:00',
     refs: { customer: 'PO-4711', commodity: 'machine parts' },
   });
   // Munich to Milan by postal codes.
   f.muc = await openFreight(app, shipper, {
-    from: 'city:DE-80331', from_latitude: 48.1372, from_longitude: 11.5756, to: 'city:IT-20121', weight: 24000, etd: '2030-05-10 08:00',
+    from: 'city:DE-80331',
+    from_latitude: 48.1372,
+    from_longitude: 11.5756,
+    to: 'city:IT-20121',
+    weight: 24000,
+    etd: '2030-05-10 08:00',
   });
   // Air freight from FRA (the airport fills country and coordinates).
   f.fra = await openFreight(app, shipper, { class: 'air', from: 'airport:FRA', to: 'airport:JFK', weight: 500, etd: '2030-05-04 09:00' });
   // Airport-only freight: an address was sent, so nothing is resolved (api.md): no country, no coordinates.
-  f.fraBare = await openFreight(app, shipper, { class: 'air', from: 'airport:FRA', from_addr: 'Cargo City Süd, Gate 5', to: 'airport:ORD', weight: 800 });
+  f.fraBare = await openFreight(app, shipper, {
+    class: 'air',
+    from: 'airport:FRA',
+    from_addr: 'Cargo City Süd, Gate 5',
+    to: 'airport:ORD',
+    weight: 800,
+  });
   // Amsterdam (postal code with a space) to Berlin, no dates.
   f.ams = await openFreight(app, shipper, { from: '1000 AP', from_country: 'NL', to: 'city:DE-10115', weight: 3000 });
   // A draft: in no market list.
@@ -70,7 +87,11 @@ describe('each search parameter narrows the market list (filter 8)', () => {
     assert.deepEqual(await found(carrier, 8, { from_near: '50.11,8.68', from_radius: '5' }), ids('ffm'));
     assert.deepEqual(await found(carrier, 8, { from_near: 'airport:MUC', from_radius: '100' }), ids('muc'));
     assert.deepEqual(await found(carrier, 8, { to_near: 'airport:MXP', to_radius: '20' }), ids('ffm'));
-    assert.deepEqual(await found(carrier, 8, { from_near: '52.37,4.89', from_radius: '100' }), [], 'a freight with neither coordinates nor airport does not match');
+    assert.deepEqual(
+      await found(carrier, 8, { from_near: '52.37,4.89', from_radius: '100' }),
+      [],
+      'a freight with neither coordinates nor airport does not match',
+    );
   });
 
   test('pickup and delivery windows overlap the days (APP_TIMEZONE), inclusive', async () => {
@@ -121,17 +142,32 @@ describe('each search parameter narrows the market list (filter 8)', () => {
 describe('unreadable parameters are ignored with a warning', () => {
   test('each bad value is named; the rest of the search applies', async () => {
     const query = new URLSearchParams({
-      from: 'XX,DE-ABC,DE-60', from_radius: '900', to_near: '95,10', pickup_from: '2030-13-01', weight_min: '-1', media: 'boat', delivery_from: '2030-05-07', delivery_to: '2030-05-01',
+      from: 'XX,DE-ABC,DE-60',
+      from_radius: '900',
+      to_near: '95,10',
+      pickup_from: '2030-13-01',
+      weight_min: '-1',
+      media: 'boat',
+      delivery_from: '2030-05-07',
+      delivery_to: '2030-05-01',
     });
     const res = await app.get(`/freights/enlist/8.json?${query}`, { token: carrier.token });
     assert.equal(res.body.status, 'success');
     const fields = (res.body.warnings as Array<{ field: string }>).map((w) => w.field);
-    for (const name of ['from', 'from_radius', 'to_near', 'pickup_from', 'weight_min', 'media', 'delivery_from']) assert.ok(fields.includes(name), `${name} in ${fields}`);
+    for (const name of ['from', 'from_radius', 'to_near', 'pickup_from', 'weight_min', 'media', 'delivery_from'])
+      assert.ok(fields.includes(name), `${name} in ${fields}`);
     assert.deepEqual(sorted(res.body.data.routes.map((r: { id: number }) => r.id)), ids('ffm'), 'DE-60 still applies');
   });
 
   test('wrong types and oversized values never fail the list', async () => {
-    for (const q of ['from[]=DE&from[]=IT', `q=${'x'.repeat(500)}`, `from=${Array.from({ length: 30 }, () => 'DE').join(',')}`, 'from_near[a]=1', 'weight_max=1e9', 'to=%00']) {
+    for (const q of [
+      'from[]=DE&from[]=IT',
+      `q=${'x'.repeat(500)}`,
+      `from=${Array.from({ length: 30 }, () => 'DE').join(',')}`,
+      'from_near[a]=1',
+      'weight_max=1e9',
+      'to=%00',
+    ]) {
       const res = await app.get(`/freights/enlist/8.json?${q}`, { token: carrier.token });
       assert.equal(res.status, 200, q);
       assert.equal(res.body.status, 'success', q);
@@ -144,7 +180,15 @@ describe('masked fields never match', () => {
   let lost: number;
   before(async () => {
     // The carrier bids and loses: the freight is taken by another company; the carrier sees it masked (list 6).
-    lost = await openFreight(app, shipper, { from: 'city:DE-60311', from_country: 'DE', from_latitude: 50.1109, from_longitude: 8.6821, to: 'airport:MXP', weight: 2000, refs: { customer: 'LOST-1' } });
+    lost = await openFreight(app, shipper, {
+      from: 'city:DE-60311',
+      from_country: 'DE',
+      from_latitude: 50.1109,
+      from_longitude: 8.6821,
+      to: 'airport:MXP',
+      weight: 2000,
+      refs: { customer: 'LOST-1' },
+    });
     const mine = await app.post('/quotes/add.json', { token: carrier.token, json: { route: lost, amount: 900, currency_code: 'EUR' } });
     assert.equal(mine.body.status, 'success', mine.text);
     const theirs = await app.post('/quotes/add.json', { token: other.token, json: { route: lost, amount: 800, currency_code: 'EUR' } });
@@ -163,7 +207,15 @@ describe('masked fields never match', () => {
   });
 
   test('place, radius and text on hidden fields do not find it', async () => {
-    for (const params of <Array<Record<string, string>>>[{ from: 'DE' }, { from: 'DE-60' }, { to: 'airport:MXP' }, { from_near: '50.11,8.68', from_radius: '20' }, { to_near: 'airport:MXP', to_radius: '10' }, { q: '60311' }, { q: 'LOST-1' }]) {
+    for (const params of <Array<Record<string, string>>>[
+      { from: 'DE' },
+      { from: 'DE-60' },
+      { to: 'airport:MXP' },
+      { from_near: '50.11,8.68', from_radius: '20' },
+      { to_near: 'airport:MXP', to_radius: '10' },
+      { q: '60311' },
+      { q: 'LOST-1' },
+    ]) {
       assert.deepEqual(await found(carrier, 6, params), [], JSON.stringify(params));
     }
   });

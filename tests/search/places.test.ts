@@ -48,8 +48,14 @@ describe('GET /places/suggest', () => {
     assert.ok(freight.every((p) => p.kind === 'postal'));
     const hinted = await suggest(user, '60311', 'freight', '&country=IT');
     assert.equal(hinted[0]!.value, 'city:IT-60311');
-    assert.deepEqual((await suggest(user, 'DE-60', 'filter')).map((p) => p.value), ['DE-60']);
-    assert.deepEqual((await suggest(user, 'de 603', 'rate')).map((p) => p.value), ['city:DE-603']);
+    assert.deepEqual(
+      (await suggest(user, 'DE-60', 'filter')).map((p) => p.value),
+      ['DE-60'],
+    );
+    assert.deepEqual(
+      (await suggest(user, 'de 603', 'rate')).map((p) => p.value),
+      ['city:DE-603'],
+    );
     assert.deepEqual(await suggest(user, 'DE-6031A', 'filter'), [], 'no German postal code looks like that');
     const partial = await suggest(user, '6031', 'freight', '&country=DE');
     assert.ok(!partial.some((p) => p.country === 'DE'), 'the freight form wants a whole code: 6031 is none in Germany');
@@ -57,7 +63,9 @@ describe('GET /places/suggest', () => {
   });
 
   test('countries in English and German, airports by code, name or city', async () => {
-    assert.ok((await suggest(german, 'Deutsch', 'filter')).some((p) => p.kind === 'country' && p.value === 'DE' && p.label === 'Deutschland (DE)'));
+    assert.ok(
+      (await suggest(german, 'Deutsch', 'filter')).some((p) => p.kind === 'country' && p.value === 'DE' && p.label === 'Deutschland (DE)'),
+    );
     assert.ok((await suggest(user, 'german', 'filter')).some((p) => p.value === 'DE' && p.label === 'Germany (DE)'));
     const fra = await suggest(user, 'FRA', 'filter');
     assert.equal(fra[0]!.value, 'airport:FRA');
@@ -110,9 +118,25 @@ describe('postal formats and place patterns', () => {
   });
 
   test('a search written back as parameters reads the same (bookmarks, saved searches)', () => {
-    const params = { from: 'de-60, airport:fra', to_near: 'airport:mxp', to_radius: '75', pickup_from: '2030-05-04', weight_max: '12000', media: 'ROAD', q: ' PO  4711 ' };
+    const params = {
+      from: 'de-60, airport:fra',
+      to_near: 'airport:mxp',
+      to_radius: '75',
+      pickup_from: '2030-05-04',
+      weight_max: '12000',
+      media: 'ROAD',
+      q: ' PO  4711 ',
+    };
     const once = searchToParams(readFreightSearch(params, 'Europe/Berlin'));
-    assert.deepEqual(once, { from: 'DE-60,airport:FRA', to_near: 'airport:MXP', to_radius: '75', pickup_from: '2030-05-04', weight_max: '12000', media: 'road', q: 'PO 4711' });
+    assert.deepEqual(once, {
+      from: 'DE-60,airport:FRA',
+      to_near: 'airport:MXP',
+      to_radius: '75',
+      pickup_from: '2030-05-04',
+      weight_max: '12000',
+      media: 'road',
+      q: 'PO 4711',
+    });
     assert.deepEqual(searchToParams(readFreightSearch(once, 'Europe/Berlin')), once);
   });
 });

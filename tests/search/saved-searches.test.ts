@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
-import { addFreight, openFreight, } from '../freights/helpers.ts';
+import { addFreight, openFreight } from '../freights/helpers.ts';
 
 /**
  * Saved searches per user and their alerts (decisions.md §7, §8): a freight entering the market
@@ -16,7 +16,14 @@ let carrier: Actor;
 let carrierColleague: Actor;
 let outsider: Actor;
 
-const FRANKFURT = { from: 'city:DE-60311', from_latitude: 50.1109, from_longitude: 8.6821, to: 'airport:MXP', weight: 11000, etd: '2030-05-04 08:00' };
+const FRANKFURT = {
+  from: 'city:DE-60311',
+  from_latitude: 50.1109,
+  from_longitude: 8.6821,
+  to: 'airport:MXP',
+  weight: 11000,
+  etd: '2030-05-04 08:00',
+};
 
 async function saveSearch(who: Actor, json: Record<string, unknown>) {
   const res = await app.post('/searches/add.json', { token: who.token, json });
@@ -32,7 +39,12 @@ async function notifications(who: Actor) {
 }
 
 async function matchedEvents(companyId: number): Promise<Array<{ freight_id: number; body: string }>> {
-  const rows = await sql<{ freight_id: number; body: string }>`select freight_id, body from events where type = 'freight.matched' and company_id = ${companyId} order by seq`.execute(app.services.db);
+  const rows = await sql<{
+    freight_id: number;
+    body: string;
+  }>`select freight_id, body from events where type = 'freight.matched' and company_id = ${companyId} order by seq`.execute(
+    app.services.db,
+  );
   return rows.rows;
 }
 
@@ -46,8 +58,13 @@ before(async () => {
 after(() => app?.close());
 
 describe('saved searches', () => {
-  test('add answers data.search with id, normalised params, filter and alert; index lists the user\'s', async () => {
-    const res = await saveSearch(carrier, { name: 'Frankfurt area to Italy', filter: 8, params: { from_near: '50.11,8.68', from_radius: 100, to: 'it', zzz: 1 }, alert: 1 });
+  test("add answers data.search with id, normalised params, filter and alert; index lists the user's", async () => {
+    const res = await saveSearch(carrier, {
+      name: 'Frankfurt area to Italy',
+      filter: 8,
+      params: { from_near: '50.11,8.68', from_radius: 100, to: 'it', zzz: 1 },
+      alert: 1,
+    });
     assert.equal(res.body.status, 'success');
     const search = res.body.data.search;
     assert.equal(typeof search.id, 'number');
@@ -56,16 +73,25 @@ describe('saved searches', () => {
     assert.equal(search.alert, 1);
     assert.deepEqual(search.params, { to: 'IT', from_near: '50.11,8.68', from_radius: '100' });
     assert.equal(search.url, '/freights/enlist/8?to=IT&from_near=50.11%2C8.68&from_radius=100');
-    assert.deepEqual(res.body.warnings.map((w: { field: string }) => w.field), ['params[zzz]']);
+    assert.deepEqual(
+      res.body.warnings.map((w: { field: string }) => w.field),
+      ['params[zzz]'],
+    );
     const index = await app.get('/searches/index.json', { token: carrier.token });
-    assert.deepEqual(index.body.data.searches.map((s: { id: number }) => s.id), [search.id]);
+    assert.deepEqual(
+      index.body.data.searches.map((s: { id: number }) => s.id),
+      [search.id],
+    );
     // Saved searches belong to a user, not to the company.
     const colleague = await app.get('/searches/index.json', { token: carrierColleague.token });
     assert.deepEqual(colleague.body.data.searches, []);
   });
 
   test('form fields and a query string in params work as well; filter defaults to 8', async () => {
-    const res = await app.post('/searches/add.json', { token: carrier.token, form: 'name=Road+from+DE&params[from]=DE&params[media]=road&alert=0' });
+    const res = await app.post('/searches/add.json', {
+      token: carrier.token,
+      form: 'name=Road+from+DE&params[from]=DE&params[media]=road&alert=0',
+    });
     assert.equal(res.body.status, 'success', res.text);
     assert.deepEqual(res.body.data.search.params, { from: 'DE', media: 'road' });
     assert.equal(res.body.data.search.filter, 8);
@@ -76,7 +102,15 @@ describe('saved searches', () => {
 
   test('a missing name, an unknown filter or params that are no object: status error, nothing stored', async () => {
     const before = (await app.get('/searches/index.json', { token: carrier.token })).body.data.searches.length;
-    for (const json of [{ filter: 8 }, { name: '   ' }, { name: 'x'.repeat(201) }, { name: 'x', filter: 999 }, { name: 'x', filter: 'abc' }, { name: 'x', params: [1, 2] }, { name: 'x', params: 42 }]) {
+    for (const json of [
+      { filter: 8 },
+      { name: '   ' },
+      { name: 'x'.repeat(201) },
+      { name: 'x', filter: 999 },
+      { name: 'x', filter: 'abc' },
+      { name: 'x', params: [1, 2] },
+      { name: 'x', params: 42 },
+    ]) {
       const res = await app.post('/searches/add.json', { token: carrier.token, json });
       assert.equal(res.status, 200, JSON.stringify(json));
       assert.equal(res.body.status, 'error', JSON.stringify(json));
@@ -95,7 +129,8 @@ describe('saved searches', () => {
       const edit = await app.post(`/searches/edit/${id}.json`, { token: who.token, json: { alert: 1 } });
       assert.equal(edit.status, 404);
     }
-    for (const bad of ['0', 'abc', '99999999']) assert.equal((await app.post(`/searches/delete/${bad}.json`, { token: carrier.token })).status, 404);
+    for (const bad of ['0', 'abc', '99999999'])
+      assert.equal((await app.post(`/searches/delete/${bad}.json`, { token: carrier.token })).status, 404);
     const edit = await app.post(`/searches/edit/${id}.json`, { token: carrier.token, json: { alert: 1, name: 'Mine, alerting' } });
     assert.equal(edit.body.data.search.alert, 1);
     assert.equal(edit.body.data.search.name, 'Mine, alerting');
@@ -113,14 +148,18 @@ describe('alerts', () => {
   before(async () => {
     // Webhook subscriptions make the events module write freight.matched events (decisions.md §8).
     for (const who of [carrier, outsider, shipper]) {
-      const hook = await app.post('/webhooks/add.json', { token: who.token, json: { url: 'http://127.0.0.1:9/hook', events: ['freight.matched'] } });
+      const hook = await app.post('/webhooks/add.json', {
+        token: who.token,
+        json: { url: 'http://127.0.0.1:9/hook', events: ['freight.matched'] },
+      });
       assert.equal(hook.body.status, 'success', hook.text);
     }
     // The searches of the first part stay quiet, so each alert below has one cause.
     for (const s of (await app.get('/searches/index.json', { token: carrier.token })).body.data.searches) {
       await app.post(`/searches/edit/${s.id}.json`, { token: carrier.token, json: { alert: 0 } });
     }
-    alerting = (await saveSearch(carrier, { name: 'Around Frankfurt', filter: 8, params: { from: 'DE-60', weight_min: 10000 }, alert: 1 })).body.data.search.id;
+    alerting = (await saveSearch(carrier, { name: 'Around Frankfurt', filter: 8, params: { from: 'DE-60', weight_min: 10000 }, alert: 1 }))
+      .body.data.search.id;
     // Matches too, but without alert: no notification of its own.
     await saveSearch(carrierColleague, { name: 'Quietly', params: { from: 'DE' }, alert: 0 });
     // The shipper's own company: never alerted about its own freights.
@@ -167,14 +206,21 @@ describe('alerts', () => {
     const outsiderSearch = (await saveSearch(outsider, { name: 'Any from DE', params: { from: 'DE' }, alert: 1 })).body.data.search.id;
     const whitelisted = await openFreight(app, shipper, FRANKFURT, { visibility: -2, whitelist: [outsider.company] });
     let list = (await notifications(outsider)).notifications;
-    assert.deepEqual(list.map((n) => n.route_id), [whitelisted]);
+    assert.deepEqual(
+      list.map((n) => n.route_id),
+      [whitelisted],
+    );
     assert.equal(list[0]!.search.id, outsiderSearch);
     const direct = await app.post('/freights/add.json', { token: shipper.token, json: { ...FRANKFURT, winner_direct: outsider.company } });
     assert.equal(direct.body.data.status, 'open');
     list = (await notifications(outsider)).notifications;
-    assert.deepEqual(list.map((n) => n.route_id), [direct.body.data.id, whitelisted], 'newest first');
+    assert.deepEqual(
+      list.map((n) => n.route_id),
+      [direct.body.data.id, whitelisted],
+      'newest first',
+    );
     assert.equal((await matchedEvents(outsider.company)).length, 2);
-    assert.equal((await notifications(carrier)).notifications.length, 1, 'the direct order is not the carrier\'s to see');
+    assert.equal((await notifications(carrier)).notifications.length, 1, "the direct order is not the carrier's to see");
   });
 
   test('one notification per user and freight, even when several searches match', async () => {

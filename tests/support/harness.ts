@@ -90,7 +90,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     }
     const res = await http.inject({ method: method as 'GET', url, headers, payload, query: o.query });
     const type = String(res.headers['content-type'] ?? '');
-    return { status: res.statusCode, headers: res.headers, text: res.body, body: type.includes('application/json') ? res.json() : res.body };
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      text: res.body,
+      body: type.includes('application/json') ? res.json() : res.body,
+    };
   };
 
   const app: TestApp = {

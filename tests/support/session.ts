@@ -18,7 +18,10 @@ export async function browserSession(app: TestApp, who: Actor): Promise<{ cookie
   const form = await app.get('/users/login');
   const csrf = csrfOf(form.text);
   const jar = cookiesOf(form);
-  const login = await app.post('/users/login', { headers: { cookie: jar }, form: { _csrf: csrf, 'auth[user]': who.email, 'auth[password]': who.password } });
+  const login = await app.post('/users/login', {
+    headers: { cookie: jar },
+    form: { _csrf: csrf, 'auth[user]': who.email, 'auth[password]': who.password },
+  });
   assert.equal(login.status, 302);
   return { cookie: `${jar}; ${cookiesOf(login)}`, csrf };
 }

@@ -38,7 +38,15 @@ export function moduleImports(files: SourceFile[], kind: 'values' | 'all' = 'val
   for (const f of files) {
     graph.set(f.module, graph.get(f.module) ?? new Map());
     for (const m of code(f.text).matchAll(/(import|export)\s+(type\s+)?([^'";]*?)\s*from\s+'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)/g)) {
-      const typeOnly = Boolean(m[2]) || (m[3] !== undefined && /^\{[^}]*\}$/.test(m[3].trim()) && m[3].replace(/[{}\s]/g, '').split(',').filter(Boolean).every((n) => n.startsWith('type')));
+      const typeOnly =
+        Boolean(m[2]) ||
+        (m[3] !== undefined &&
+          /^\{[^}]*\}$/.test(m[3].trim()) &&
+          m[3]
+            .replace(/[{}\s]/g, '')
+            .split(',')
+            .filter(Boolean)
+            .every((n) => n.startsWith('type')));
       if (kind === 'values' && typeOnly) continue;
       const spec = (m[4] ?? m[5])!;
       const target = path.relative(SRC, path.resolve(SRC, path.dirname(f.file), spec));
@@ -99,7 +107,10 @@ export function tableOwners(files: SourceFile[]): Map<string, string> {
 export function foreignTableUses(files: SourceFile[], owners: Map<string, string>): string[] {
   const uses: string[] = [];
   const names = [...owners.keys()].join('|');
-  const builder = new RegExp(`(?:selectFrom|insertInto|updateTable|deleteFrom|innerJoin|leftJoin|rightJoin|with)\\(\\s*'(${names})(?:[ .'])`, 'g');
+  const builder = new RegExp(
+    `(?:selectFrom|insertInto|updateTable|deleteFrom|innerJoin|leftJoin|rightJoin|with)\\(\\s*'(${names})(?:[ .'])`,
+    'g',
+  );
   const raw = new RegExp(`\\b(?:from|join|update|into)\\s+(${names})\\b(?!\\s*[:=(])`, 'gi');
   for (const f of files) {
     if (f.module === 'db') continue; // migrations and the schema aggregate speak of every table
@@ -118,11 +129,15 @@ export function foreignTableUses(files: SourceFile[], owners: Map<string, string
 /** The tables the migrations leave in the database: created, and not dropped later, by their `up` steps. */
 export function migrationTables(files: SourceFile[]): Set<string> {
   const tables = new Set<string>();
-  const migrations = files.filter((f) => f.file.startsWith(`db${path.sep}migrations${path.sep}`)).sort((a, b) => a.file.localeCompare(b.file));
+  const migrations = files
+    .filter((f) => f.file.startsWith(`db${path.sep}migrations${path.sep}`))
+    .sort((a, b) => a.file.localeCompare(b.file));
   for (const f of migrations) {
     const text = code(f.text).split(/export\s+async\s+function\s+down\b/)[0]!;
-    for (const m of text.matchAll(/createTable\(\s*'(\w+)'|create\s+table\s+(?:if\s+not\s+exists\s+)?(\w+)/gi)) tables.add((m[1] ?? m[2])!.toLowerCase());
-    for (const m of text.matchAll(/dropTable\(\s*'(\w+)'|drop\s+table\s+(?:if\s+exists\s+)?(\w+)/gi)) tables.delete((m[1] ?? m[2])!.toLowerCase());
+    for (const m of text.matchAll(/createTable\(\s*'(\w+)'|create\s+table\s+(?:if\s+not\s+exists\s+)?(\w+)/gi))
+      tables.add((m[1] ?? m[2])!.toLowerCase());
+    for (const m of text.matchAll(/dropTable\(\s*'(\w+)'|drop\s+table\s+(?:if\s+exists\s+)?(\w+)/gi))
+      tables.delete((m[1] ?? m[2])!.toLowerCase());
   }
   return tables;
 }

@@ -10,7 +10,14 @@ export const DESKTOP = { width: 1366, height: 768 };
 export const PHONE = { width: 390, height: 844 };
 
 /** A logged-in page of its own browser context. `bypassCSP` only lets the test inject axe-core; the pages run under their policy otherwise. */
-export async function pageFor(browser: Browser, base: string, actor: Actor, viewport: { width: number; height: number }, contexts: BrowserContext[], locale?: string): Promise<Page> {
+export async function pageFor(
+  browser: Browser,
+  base: string,
+  actor: Actor,
+  viewport: { width: number; height: number },
+  contexts: BrowserContext[],
+  locale?: string,
+): Promise<Page> {
   // `locale`: the browser's own language (native date inputs follow it, not the page's).
   const context = await browser.newContext({ viewport, bypassCSP: true, ...(locale ? { locale } : {}) });
   contexts.push(context);
@@ -35,11 +42,30 @@ const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-c
 export async function axeProblems(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] }, resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            options: object,
+          ) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+      resultTypes: ['violations'],
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    }));
   });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`);
 }
 
 /** A binding action: open its confirmation box, then press the box's button (and wait for the page it leads to). */

@@ -118,7 +118,11 @@ for (const [index, run] of RUNS.entries()) {
       await page.fill('[name="etd_end"]', '2030-11-26T12:00');
       await page.fill('[name="eta"]', '2030-11-28T08:00');
       await page.fill('[name="weight"]', S.badWeight);
-      assert.match(await page.locator('[data-error-for="f-weight"]').innerText(), S.weightError, 'the problem next to the field while typing');
+      assert.match(
+        await page.locator('[data-error-for="f-weight"]').innerText(),
+        S.weightError,
+        'the problem next to the field while typing',
+      );
       assert.equal(await page.locator('[name="weight"]').getAttribute('aria-invalid'), 'true');
       await page.fill('[name="weight"]', S.weight);
       assert.equal(await page.locator('[data-error-for="f-weight"]').innerText(), '', 'fixed: the message goes');
@@ -177,7 +181,11 @@ for (const [index, run] of RUNS.entries()) {
       await page.fill('[data-testid="bid-form"] [name="note"]', 'Tail-lift truck');
       await Promise.all([page.waitForURL(`${base}/quotes/add`), page.click('[data-testid="bid-form"] button[type="submit"]')]);
       assert.match(await page.locator('[data-testid="bid-problems"]').innerText(), C.bidRefused);
-      assert.match(await page.locator('[data-error-for="bid-amount"]').innerText(), C.amountProblem, 'the problem next to the amount, in the user’s language');
+      assert.match(
+        await page.locator('[data-error-for="bid-amount"]').innerText(),
+        C.amountProblem,
+        'the problem next to the amount, in the user’s language',
+      );
       assert.equal(await page.locator('[data-testid="bid-form"] [name="amount"]').getAttribute('aria-invalid'), 'true');
       assert.equal(await page.locator('[data-testid="bid-form"] [name="amount"]').inputValue(), '0', 'the typed amount is kept');
       assert.equal(await page.locator('[data-testid="bid-form"] [name="note"]').inputValue(), 'Tail-lift truck', 'the note is kept');
@@ -192,7 +200,11 @@ for (const [index, run] of RUNS.entries()) {
       assert.match(await flashText(page), C.bidSaved);
       assert.match(await nextStep(page), C.withShipper);
       assert.ok((await nextStep(page)).includes(C.amountShown), `amount shown as ${C.amountShown}`);
-      assert.equal(await page.locator('[data-testid="confirm-bid"]').count(), 0, 'no Confirm on the own new bid before the shipper confirmed');
+      assert.equal(
+        await page.locator('[data-testid="confirm-bid"]').count(),
+        0,
+        'no Confirm on the own new bid before the shipper confirmed',
+      );
       await assertNoSideScroll(page, 'freight page of the bidder');
     });
 
@@ -242,7 +254,10 @@ for (const [index, run] of RUNS.entries()) {
     });
 
     test('an expired freight is published again as a new draft', async () => {
-      const created = await app.post('/freights/add.json', { token: shipper.token, json: { from: 'city:DE-60311', to: 'FRA', etd: '2030-12-01 08:00', weight: 800, refs: { customer: 'PO-EXP' } } });
+      const created = await app.post('/freights/add.json', {
+        token: shipper.token,
+        json: { from: 'city:DE-60311', to: 'FRA', etd: '2030-12-01 08:00', weight: 800, refs: { customer: 'PO-EXP' } },
+      });
       const id = created.body.data.id;
       await app.post(`/freights/view/${id}.json`, { token: shipper.token, json: { action: 'publish', deadline: '+1 hours' } });
       app.setNow(new Date(Date.now() + 3 * 3600_000));

@@ -36,7 +36,10 @@ describe('pages at 390 and 1366 px in both languages', { skip: !HAVE_CHROMIUM &&
   before(async () => {
     app = await startTestApp({ env: { APP_TIMEZONE: 'Europe/Berlin' } });
     for (const lang of ['deu', 'eng'] as const) {
-      actors[lang] = { shipper: await app.actor(`Spedition mit einem recht langen Firmennamen ${lang}`, { language: lang }), carrier: await app.actor(`Carrier ${lang}`, { language: lang }) };
+      actors[lang] = {
+        shipper: await app.actor(`Spedition mit einem recht langen Firmennamen ${lang}`, { language: lang }),
+        carrier: await app.actor(`Carrier ${lang}`, { language: lang }),
+      };
     }
     const { shipper, carrier } = actors.deu;
     await importRateSheet(app.services.db, { companyId: carrier.company, name: 'Road feeders', csvText: CSV, visibility: 'exchange' });
@@ -44,25 +47,55 @@ describe('pages at 390 and 1366 px in both languages', { skip: !HAVE_CHROMIUM &&
     const freight = async (extra: Record<string, unknown> = {}) =>
       (
         await post(shipper, '/freights/add.json', {
-          from: 'city:DE-04159', from_country: 'DE', from_addr: 'Hauptstraße 112, 04159 Leipzig-Möckern', from_latitude: 51.37, from_longitude: 12.36,
-          to: 'city:ES-28021', to_country: 'ES', to_addr: 'Calle de la Princesa 1, Madrid', etd_range: '2030-05-04 08:00 to 2030-05-05 12:00', eta_range: '2030-05-07 08:00 to 2030-05-08 16:00',
-          weight: 12500.5, refs: { customer: 'PO-4711-LONG-REFERENCE-2030', commodity: 'Maschinenteile auf Europaletten, nicht stapelbar, mit Hebebühne entladen' },
-          pieces: [{ pieces: 12, depth: 120, width: 80, height: 160, weight: 1041.7 }], ...extra,
+          from: 'city:DE-04159',
+          from_country: 'DE',
+          from_addr: 'Hauptstraße 112, 04159 Leipzig-Möckern',
+          from_latitude: 51.37,
+          from_longitude: 12.36,
+          to: 'city:ES-28021',
+          to_country: 'ES',
+          to_addr: 'Calle de la Princesa 1, Madrid',
+          etd_range: '2030-05-04 08:00 to 2030-05-05 12:00',
+          eta_range: '2030-05-07 08:00 to 2030-05-08 16:00',
+          weight: 12500.5,
+          refs: {
+            customer: 'PO-4711-LONG-REFERENCE-2030',
+            commodity: 'Maschinenteile auf Europaletten, nicht stapelbar, mit Hebebühne entladen',
+          },
+          pieces: [{ pieces: 12, depth: 120, width: 80, height: 160, weight: 1041.7 }],
+          ...extra,
         })
       ).data.id as number;
     ids.draft = await freight();
     ids.open = await freight();
     ids.taken = await freight();
     for (const id of [ids.open, ids.taken]) await post(shipper, `/freights/view/${id}.json`, { action: 'publish', deadline: '+48 hours' });
-    for (const c of [carrier, actors.eng.carrier]) await post(c, '/quotes/add.json', { route: ids.open, amount: '1745.50', currency_code: 'EUR', note: 'Planensattelzug mit Hebebühne, Fahrer spricht Deutsch und Spanisch' });
+    for (const c of [carrier, actors.eng.carrier])
+      await post(c, '/quotes/add.json', {
+        route: ids.open,
+        amount: '1745.50',
+        currency_code: 'EUR',
+        note: 'Planensattelzug mit Hebebühne, Fahrer spricht Deutsch und Spanisch',
+      });
     const bid = (await post(carrier, '/quotes/add.json', { route: ids.taken, amount: '2100', currency_code: 'EUR' })).data.bid.id;
     await app.post(`/quotes/confirm/${bid}.json`, { token: shipper.token });
     await app.post(`/quotes/confirm/${bid}.json`, { token: carrier.token });
-    await post(shipper, '/files/push.json', { encoding: 'base64', content: Buffer.from(STATUS_CSV).toString('base64'), name: 'status.csv', action: 'status' });
+    await post(shipper, '/files/push.json', {
+      encoding: 'base64',
+      content: Buffer.from(STATUS_CSV).toString('base64'),
+      name: 'status.csv',
+      action: 'status',
+    });
     ids.case = (await post(shipper, '/cdr/cases/add.json', { name: 'Damaged pallet' })).data.case.id;
     await post(shipper, `/cdr/cases/link/${ids.case}.json`, { route_id: ids.taken });
     await post(shipper, '/templates/add.json', { name: 'Weekly Leipzig–Madrid', from: 'city:04159', to: 'city:28021', weight: 12500 });
-    await post(shipper, '/flights/add.json', { from: 'FRA', to: 'JFK', etd: '2030-06-01 10:00', eta: '2030-06-01 18:00', flight_number: 'LH400' });
+    await post(shipper, '/flights/add.json', {
+      from: 'FRA',
+      to: 'JFK',
+      etd: '2030-06-01 10:00',
+      eta: '2030-06-01 18:00',
+      flight_number: 'LH400',
+    });
     base = await app.listen();
     browser = await launchBrowser();
   });
@@ -74,19 +107,49 @@ describe('pages at 390 and 1366 px in both languages', { skip: !HAVE_CHROMIUM &&
 
   /** The pages of one company's dispatcher (shipper side: the company owns the freights). */
   const shipperPages = () => [
-    '/freights/enlist/10', '/freights/enlist/20', '/freights/enlist/12', '/freights/enlist/19', '/freights/enlist/8', '/freights/enlist/53',
-    `/freights/view/${ids.draft}`, `/freights/view/${ids.open}`, `/freights/view/${ids.taken}`, '/freights/add', `/freights/edit/${ids.draft}`,
-    '/pricing/search/results', '/pricing/search/history', '/templates/index', '/flights/index', '/milkrun/import/short/70', '/milkrun/import/short/80',
-    '/cdr/cases/index', `/cdr/cases/view/${ids.case}`, '/tours/add', '/webhooks/index', '/searches/index', '/notifications/index', '/users/password', '/no/such/page',
+    '/freights/enlist/10',
+    '/freights/enlist/20',
+    '/freights/enlist/12',
+    '/freights/enlist/19',
+    '/freights/enlist/8',
+    '/freights/enlist/53',
+    `/freights/view/${ids.draft}`,
+    `/freights/view/${ids.open}`,
+    `/freights/view/${ids.taken}`,
+    '/freights/add',
+    `/freights/edit/${ids.draft}`,
+    '/pricing/search/results',
+    '/pricing/search/history',
+    '/templates/index',
+    '/flights/index',
+    '/milkrun/import/short/70',
+    '/milkrun/import/short/80',
+    '/cdr/cases/index',
+    `/cdr/cases/view/${ids.case}`,
+    '/tours/add',
+    '/webhooks/index',
+    '/searches/index',
+    '/notifications/index',
+    '/users/password',
+    '/no/such/page',
   ];
-  const carrierPages = () => ['/freights/enlist/8', '/freights/enlist/7', '/freights/enlist/2', `/freights/view/${ids.open}`, `/freights/view/${ids.taken}`];
+  const carrierPages = () => [
+    '/freights/enlist/8',
+    '/freights/enlist/7',
+    '/freights/enlist/2',
+    `/freights/view/${ids.open}`,
+    `/freights/view/${ids.taken}`,
+  ];
 
   async function rateResults(page: Page) {
     await page.goto(`${base}/pricing/search/results`);
     await page.fill('input[name="origin"]', 'city:DE-60311');
     await page.fill('input[name="destination"]', 'airport:AMS');
     await page.fill('input[name="weight"]', '250');
-    await Promise.all([page.waitForURL(`${base}/pricing/search/results`), page.click('form[action="/pricing/search/results"] button[type="submit"]')]);
+    await Promise.all([
+      page.waitForURL(`${base}/pricing/search/results`),
+      page.click('form[action="/pricing/search/results"] button[type="submit"]'),
+    ]);
   }
 
   for (const lang of ['deu', 'eng'] as const) {
@@ -161,7 +224,17 @@ describe('pages at 390 and 1366 px in both languages', { skip: !HAVE_CHROMIUM &&
     for (const lang of ['deu', 'eng'] as const) {
       for (const viewport of [DESKTOP, PHONE]) {
         const page = await pageFor(browser, base, lang === 'deu' ? actors.deu.shipper : actors.eng.carrier, viewport, contexts);
-        const pages = lang === 'deu' ? ['/freights/enlist/10', `/freights/view/${ids.open}`, `/freights/view/${ids.taken}`, '/freights/add', '/milkrun/import/short/70', '/flights/index'] : ['/freights/enlist/8', `/freights/view/${ids.open}`, '/pricing/search/results'];
+        const pages =
+          lang === 'deu'
+            ? [
+                '/freights/enlist/10',
+                `/freights/view/${ids.open}`,
+                `/freights/view/${ids.taken}`,
+                '/freights/add',
+                '/milkrun/import/short/70',
+                '/flights/index',
+              ]
+            : ['/freights/enlist/8', `/freights/view/${ids.open}`, '/pricing/search/results'];
         for (const path of pages) {
           await page.goto(`${base}${path}`);
           for (const p of await axeProblems(page)) problems.push(`${lang} ${viewport.width}px ${path}: ${p}`);

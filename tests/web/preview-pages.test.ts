@@ -58,7 +58,10 @@ describe('browser: templates, flights, milk-run, cases and tours', { skip: !HAVE
     assert.equal(await page.locator('[data-testid="templates"] b').count(), 0, 'markup in a name is escaped');
     await screenshot(page, 'templates');
 
-    await Promise.all([page.waitForURL(/\/freights\/view\/\d+$/), page.click('[data-testid="templates"] form[action="/freights/create-from-template"] button')]);
+    await Promise.all([
+      page.waitForURL(/\/freights\/view\/\d+$/),
+      page.click('[data-testid="templates"] form[action="/freights/create-from-template"] button'),
+    ]);
     orderId = Number(new URL(page.url()).pathname.split('/').pop());
     assert.match(await flash('ok'), /created from the template/);
     assert.match(await page.content(), /badge taken/);
@@ -99,7 +102,10 @@ describe('browser: templates, flights, milk-run, cases and tours', { skip: !HAVE
     assert.equal(await rows('flights').count(), 1);
     assert.match(await rows('flights').first().innerText(), /LH400\s+FRA\s+JFK\s+2030-06-01 10:00/);
 
-    await Promise.all([page.waitForURL(/\/freights\/view\/\d+$/), page.click('[data-testid="flights"] form[action^="/freights/request/flight/"] button')]);
+    await Promise.all([
+      page.waitForURL(/\/freights\/view\/\d+$/),
+      page.click('[data-testid="flights"] form[action^="/freights/request/flight/"] button'),
+    ]);
     const html = await page.content();
     assert.match(html, /Booking request/);
     assert.match(html, /badge draft/);
@@ -118,16 +124,25 @@ describe('browser: templates, flights, milk-run, cases and tours', { skip: !HAVE
   });
 
   test('pushed status events show on the milk-run page; select and dispatch move them', async () => {
-    const pushed = await app.post('/files/push.json', { token: me.token, json: { encoding: 'base64', content: Buffer.from(STATUS_CSV).toString('base64'), name: 'status.csv', action: 'status' } });
+    const pushed = await app.post('/files/push.json', {
+      token: me.token,
+      json: { encoding: 'base64', content: Buffer.from(STATUS_CSV).toString('base64'), name: 'status.csv', action: 'status' },
+    });
     assert.equal(pushed.status, 200, pushed.text);
 
     await page.goto(`${base}/milkrun/import/short/70`);
     assert.equal(await rows('milkrun').count(), 2);
     const first = rows('milkrun').filter({ hasText: '176-10000001' });
-    assert.match(await first.innerText(), /1,251[\s\S]*EK9901 · FRA[\s\S]*2030-03-02 06:10[\s\S]*2030-03-02 09:00 \/ –[\s\S]*PER COL[\s\S]*A-12/);
+    assert.match(
+      await first.innerText(),
+      /1,251[\s\S]*EK9901 · FRA[\s\S]*2030-03-02 06:10[\s\S]*2030-03-02 09:00 \/ –[\s\S]*PER COL[\s\S]*A-12/,
+    );
     await screenshot(page, 'milkrun');
 
-    await Promise.all([page.waitForURL(`${base}/milkrun/import/short/70`), first.locator('form[action^="/milkrun/select/"] button').click()]);
+    await Promise.all([
+      page.waitForURL(`${base}/milkrun/import/short/70`),
+      first.locator('form[action^="/milkrun/select/"] button').click(),
+    ]);
     assert.match(await flash('ok'), /176-10000001 selected/);
     assert.equal(await rows('milkrun').count(), 1);
 
@@ -151,7 +166,10 @@ describe('browser: templates, flights, milk-run, cases and tours', { skip: !HAVE
     assert.match(await rows('milkrun').first().innerText(), new RegExp(`dispatched[\\s\\S]*${trucker.companyName}`));
     // The trucker sees it in its own list (JSON unchanged).
     const theirs = await app.get('/milkrun/import/short/73.json', { token: trucker.token });
-    assert.deepEqual(theirs.body.data.shipments.map((s: { awb: string }) => s.awb), ['176-10000001']);
+    assert.deepEqual(
+      theirs.body.data.shipments.map((s: { awb: string }) => s.awb),
+      ['176-10000001'],
+    );
   });
 
   test('an unknown milk-run list goes to the first list with the reason', async () => {

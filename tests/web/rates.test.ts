@@ -52,7 +52,10 @@ describe('browser: rate search and booking', { skip: !HAVE_CHROMIUM && 'chromium
     await page.fill('input[name="pieces_json[0][depth]"]', '60');
     await page.fill('input[name="pieces_json[0][width]"]', '40');
     await page.fill('input[name="pieces_json[0][height]"]', '50');
-    await Promise.all([page.waitForURL(`${base}/pricing/search/results`), page.click('form[action="/pricing/search/results"] button[type="submit"]')]);
+    await Promise.all([
+      page.waitForURL(`${base}/pricing/search/results`),
+      page.click('form[action="/pricing/search/results"] button[type="submit"]'),
+    ]);
     // 250 kg: FRA->AMS 250*0.28 = 70.00 < 80 minimum -> 80.00 + 8.00 fuel + 10.00 security = 98.00
     const combinations = page.locator('[data-testid="combinations"] tbody tr');
     assert.equal(await combinations.count(), 1);
@@ -62,10 +65,13 @@ describe('browser: rate search and booking', { skip: !HAVE_CHROMIUM && 'chromium
     // The results come first; the form is folded above them.
     assert.equal(await page.locator('details.search-again[open]').count(), 0);
     await screenshot(page, 'rate-search');
-    await Promise.all([page.waitForURL(/\/freights\/view\/\d+$/), page.click('[data-testid="combinations"] form[action^="/freights/request/rate/"] button >> nth=0')]);
+    await Promise.all([
+      page.waitForURL(/\/freights\/view\/\d+$/),
+      page.click('[data-testid="combinations"] form[action^="/freights/request/rate/"] button >> nth=0'),
+    ]);
     const main = (await page.locator('main').innerText()).replace(/[\u00a0\u202f]/g, ' ');
     assert.match(main, /Booking request/);
-    assert.match(main, /60311 .*\(DE\)/, 'the searched postal code, not the rate\'s zone 60');
+    assert.match(main, /60311 .*\(DE\)/, "the searched postal code, not the rate's zone 60");
     assert.match(main, /250 kg/);
     assert.match(main, /€110\.94/, 'the price of the rate');
     assert.match(main, new RegExp(carrier.companyName), 'the carrier by name');

@@ -19,7 +19,14 @@ describe('pages: hostile input, language, widths', () => {
     german = await app.actor('Spediteur', { language: 'deu' });
     const created = await app.post('/freights/add.json', {
       token: shipper.token,
-      json: { from: 'airport:FRA', to: `city:${HOSTILE}`, to_addr: HOSTILE, category: HOSTILE, refs: { customer: HOSTILE, commodity: HOSTILE }, pieces: [{ pieces: 1, weight: 10 }] },
+      json: {
+        from: 'airport:FRA',
+        to: `city:${HOSTILE}`,
+        to_addr: HOSTILE,
+        category: HOSTILE,
+        refs: { customer: HOSTILE, commodity: HOSTILE },
+        pieces: [{ pieces: 1, weight: 10 }],
+      },
     });
     freightId = created.body.data.id;
     await app.post(`/freights/view/${freightId}.json`, { token: shipper.token, json: { action: 'publish', deadline: '+48 hours' } });

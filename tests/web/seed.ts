@@ -14,7 +14,16 @@ export interface SeededExchange {
   shipperEn: Actor;
   carriers: Actor[];
   /** freight ids by what they show */
-  freights: { draft: number[]; open: number[]; pending: number[]; taken: number[]; closed: number[]; expired: number[]; revoked: number[]; booking: number[] };
+  freights: {
+    draft: number[];
+    open: number[];
+    pending: number[];
+    taken: number[];
+    closed: number[];
+    expired: number[];
+    revoked: number[];
+    booking: number[];
+  };
 }
 
 interface Place {
@@ -92,7 +101,14 @@ export async function seedExchange(app: TestApp, options: { now?: Date } = {}): 
     await app.actor('Iberia Road S.L.', { language: 'eng' }),
     await app.actor('Nordic Haulage AB', { language: 'eng' }),
   ];
-  for (const [actor, name] of [[shipperDe, 'Erika Mustermann'], [shipperEn, 'Oliver Bennett'], [carriers[0]!, 'Jan Kowalski'], [carriers[1]!, 'Lena Huber'], [carriers[2]!, 'Marta García'], [carriers[3]!, 'Nils Berg']] as const) {
+  for (const [actor, name] of [
+    [shipperDe, 'Erika Mustermann'],
+    [shipperEn, 'Oliver Bennett'],
+    [carriers[0]!, 'Jan Kowalski'],
+    [carriers[1]!, 'Lena Huber'],
+    [carriers[2]!, 'Marta García'],
+    [carriers[3]!, 'Nils Berg'],
+  ] as const) {
     await app.services.db.updateTable('users').set({ realname: name }).where('id', '=', actor.user).execute();
   }
   const random = numbers(4711);
@@ -103,7 +119,16 @@ export async function seedExchange(app: TestApp, options: { now?: Date } = {}): 
     if (res.status !== 200 && res.status !== 302) throw new Error(`${url}: ${res.status} ${res.text}`);
     return res.body;
   };
-  const freights: SeededExchange['freights'] = { draft: [], open: [], pending: [], taken: [], closed: [], expired: [], revoked: [], booking: [] };
+  const freights: SeededExchange['freights'] = {
+    draft: [],
+    open: [],
+    pending: [],
+    taken: [],
+    closed: [],
+    expired: [],
+    revoked: [],
+    booking: [],
+  };
   let sequence = 1000;
 
   const create = async (owner: Actor, when: Date, extra: Record<string, unknown> = {}): Promise<number> => {
@@ -115,21 +140,49 @@ export async function seedExchange(app: TestApp, options: { now?: Date } = {}): 
     const weight = category === 'ftl' ? between(8, 24) * 1000 + between(0, 9) * 100 : between(3, 60) * 50;
     const pallets = Math.max(1, Math.round(weight / 750));
     const body = await post(owner, '/freights/add.json', {
-      from: `city:${from.country}-${from.code}`, from_country: from.country, from_addr: `${from.street}, ${from.code} ${from.city}`, from_latitude: from.lat, from_longitude: from.lon,
-      to: `city:${to.country}-${to.code}`, to_country: to.country, to_addr: `${to.street}, ${to.code} ${to.city}`, to_latitude: to.lat, to_longitude: to.lon,
+      from: `city:${from.country}-${from.code}`,
+      from_country: from.country,
+      from_addr: `${from.street}, ${from.code} ${from.city}`,
+      from_latitude: from.lat,
+      from_longitude: from.lon,
+      to: `city:${to.country}-${to.code}`,
+      to_country: to.country,
+      to_addr: `${to.street}, ${to.code} ${to.city}`,
+      to_latitude: to.lat,
+      to_longitude: to.lon,
       etd_range: `${stamp(when, day, 7)} to ${stamp(when, day, between(10, 16))}`,
       eta_range: `${stamp(when, day + between(1, 3), 8)} to ${stamp(when, day + between(1, 3) + 1, 16)}`,
-      weight, category,
+      weight,
+      category,
       refs: { customer: `PO-${++sequence}`, commodity },
       pieces: [{ pieces: pallets, depth: 120, width: 80, height: between(100, 180), weight: (weight / pallets).toFixed(1) }],
       ...extra,
     });
     return body.data.id as number;
   };
-  const publish = (owner: Actor, id: number, deadline = `+${between(2, 6)} days`) => post(owner, `/freights/view/${id}.json`, { action: 'publish', deadline });
-  const bid = async (carrier: Actor, id: number, amount: number) => (await post(carrier, '/quotes/add.json', { route: id, amount: amount.toFixed(2), currency_code: 'EUR', note: pick(['Planensattelzug, Hebebühne', 'Fahrer spricht Deutsch', 'Mega-Trailer 100 m³', 'Kühlauflieger, Thermoschreiber', 'Two drivers, delivery next morning', '']) })).data.bid.id as number;
+  const publish = (owner: Actor, id: number, deadline = `+${between(2, 6)} days`) =>
+    post(owner, `/freights/view/${id}.json`, { action: 'publish', deadline });
+  const bid = async (carrier: Actor, id: number, amount: number) =>
+    (
+      await post(carrier, '/quotes/add.json', {
+        route: id,
+        amount: amount.toFixed(2),
+        currency_code: 'EUR',
+        note: pick([
+          'Planensattelzug, Hebebühne',
+          'Fahrer spricht Deutsch',
+          'Mega-Trailer 100 m³',
+          'Kühlauflieger, Thermoschreiber',
+          'Two drivers, delivery next morning',
+          '',
+        ]),
+      })
+    ).data.bid.id as number;
 
-  for (const [owner, count] of [[shipperDe, 60], [shipperEn, 25]] as const) {
+  for (const [owner, count] of [
+    [shipperDe, 60],
+    [shipperEn, 25],
+  ] as const) {
     for (let i = 0; i < count; i++) {
       const kind = i % 17;
       if (kind === 0 || kind === 9) {
@@ -180,7 +233,12 @@ export async function seedExchange(app: TestApp, options: { now?: Date } = {}): 
   }
   // Booking requests: addressed to one carrier, answered until pick-up.
   for (const carrier of carriers.slice(0, 2)) {
-    const id = await create(shipperDe, now, { type: 'FFR', visibility: -2, whitelist: [carrier.company], refs: { customer: `BK-${++sequence}`, commodity: 'Maschinenteile', target_rate: '1450.00', target_currency: 'EUR' } });
+    const id = await create(shipperDe, now, {
+      type: 'FFR',
+      visibility: -2,
+      whitelist: [carrier.company],
+      refs: { customer: `BK-${++sequence}`, commodity: 'Maschinenteile', target_rate: '1450.00', target_currency: 'EUR' },
+    });
     freights.booking.push(id);
   }
   return { shipperDe, shipperEn, carriers, freights };

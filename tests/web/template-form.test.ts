@@ -22,8 +22,19 @@ describe('pages: the template form reads German input', () => {
     const res = await app.post('/templates/add', {
       headers: { cookie },
       form: {
-        _csrf: csrf, name: 'Wöchentlich Leipzig–Mailand', from: '04159', from_country: 'Deutschland', to: 'DE-80331', to_country: '',
-        etd: '26.11.2030 08:00', weight: '12,5 t', 'refs[target_rate]': '1.745,50', 'refs[commodity]': 'Maschinenteile', 'pieces[0][pieces]': '3', 'pieces[0][weight]': '4.166,5', 'pieces[1][pieces]': '',
+        _csrf: csrf,
+        name: 'Wöchentlich Leipzig–Mailand',
+        from: '04159',
+        from_country: 'Deutschland',
+        to: 'DE-80331',
+        to_country: '',
+        etd: '26.11.2030 08:00',
+        weight: '12,5 t',
+        'refs[target_rate]': '1.745,50',
+        'refs[commodity]': 'Maschinenteile',
+        'pieces[0][pieces]': '3',
+        'pieces[0][weight]': '4.166,5',
+        'pieces[1][pieces]': '',
       },
     });
     assert.equal(res.status, 302, res.text.slice(0, 300));
@@ -43,7 +54,10 @@ describe('pages: the template form reads German input', () => {
 
   test('an airport the server does not know is said beside its field; nothing is saved', async () => {
     const { cookie, csrf } = await browserSession(app, german);
-    const res = await app.post('/templates/add', { headers: { cookie }, form: { _csrf: csrf, name: 'Luftfracht', from: 'QQQ', weight: '500' } });
+    const res = await app.post('/templates/add', {
+      headers: { cookie },
+      form: { _csrf: csrf, name: 'Luftfracht', from: 'QQQ', weight: '500' },
+    });
     assert.equal(res.status, 200);
     assert.match(res.text, /id="f-from-error"[^>]*>QQQ ist kein bekannter Flughafen/);
     assert.match(res.text, /name="name"[^>]*value="Luftfracht"|value="Luftfracht"[^>]*name="name"/);
@@ -51,7 +65,10 @@ describe('pages: the template form reads German input', () => {
   });
 
   test('the JSON API keeps its rules: 12,5 t is no weight there, ignored with a warning', async () => {
-    const res = await app.post('/templates/add.json', { token: german.token, json: { name: 'API', from: 'airport:FRA', weight: '12,5 t' } });
+    const res = await app.post('/templates/add.json', {
+      token: german.token,
+      json: { name: 'API', from: 'airport:FRA', weight: '12,5 t' },
+    });
     assert.equal(res.body.status, 'success');
     assert.ok(res.body.warnings.some((w: { field: string }) => w.field === 'weight'));
   });

@@ -10,7 +10,13 @@ await carrier.login('carrier@demo.example', 'carrier-demo');
 
 // 1. a draft: unknown fields come back as warnings, not errors
 const { data: draft, warnings } = await shipper.call('post', '/freights/add.json', {
-  body: { from: 'city:DE-60311', to: 'airport:AMS', weight: 1250.5, etd_range: '2030-05-04 08:00 to 2030-05-04 12:00', refs: { customer: 'PO-4711' } },
+  body: {
+    from: 'city:DE-60311',
+    to: 'airport:AMS',
+    weight: 1250.5,
+    etd_range: '2030-05-04 08:00 to 2030-05-04 12:00',
+    refs: { customer: 'PO-4711' },
+  },
 });
 // 2. publish (the 302 is followed by the GET the contract prescribes)
 const open = await shipper.publish(draft.id, { deadline: '+48 hours' });

@@ -17,11 +17,16 @@ export type Warning = components['schemas']['Warning'];
 
 type Method = 'get' | 'post';
 type PathsWith<M extends Method> = { [P in keyof paths]: paths[P][M] extends { responses: unknown } ? P : never }[keyof paths];
-type Operation<P extends keyof paths, M extends Method> = paths[P][M] extends infer O ? (O extends { responses: unknown } ? O : never) : never;
+type Operation<P extends keyof paths, M extends Method> = paths[P][M] extends infer O
+  ? O extends { responses: unknown }
+    ? O
+    : never
+  : never;
 type Json<T> = T extends { content: { 'application/json': infer J } } ? J : never;
 type Answer<P extends keyof paths, M extends Method> = Json<Operation<P, M>['responses'] extends { 200: infer R } ? R : never>;
 /** `data` of a successful answer of that endpoint. */
-export type Data<P extends keyof paths, M extends Method> = Extract<Answer<P, M>, { status: 'success' }> extends { data: infer D } ? D : never;
+export type Data<P extends keyof paths, M extends Method> =
+  Extract<Answer<P, M>, { status: 'success' }> extends { data: infer D } ? D : never;
 
 type Params<O> = O extends { parameters: infer X } ? X : never;
 type PathParams<O> = Params<O> extends { path: infer T } ? (T extends Record<string, unknown> ? T : never) : never;
@@ -107,11 +112,17 @@ export class FreightExchange {
   }
 
   /** Like get/post, with the warnings the server returned (which fields it ignored). */
-  async call<P extends keyof paths, M extends Method>(method: M, path: P, options: CallOptions<Operation<P, M>> = {}): Promise<Result<Data<P, M>>> {
+  async call<P extends keyof paths, M extends Method>(
+    method: M,
+    path: P,
+    options: CallOptions<Operation<P, M>> = {},
+  ): Promise<Result<Data<P, M>>> {
     const res = await this.raw(method, path, options);
-    if (res.status >= 300 && res.status < 400) throw new FreightExchangeError(`redirected to ${res.location} (treat as failure, api.md)`, res.status);
+    if (res.status >= 300 && res.status < 400)
+      throw new FreightExchangeError(`redirected to ${res.location} (treat as failure, api.md)`, res.status);
     const body = res.body as { status?: string; data?: unknown; message?: string; warnings?: Warning[] } | undefined;
-    if (res.status !== 200 || body?.status !== 'success') throw new FreightExchangeError(body?.message ?? `HTTP ${res.status}`, res.status, body);
+    if (res.status !== 200 || body?.status !== 'success')
+      throw new FreightExchangeError(body?.message ?? `HTTP ${res.status}`, res.status, body);
     return { data: body.data as Data<P, M>, warnings: body.warnings ?? [] };
   }
 
@@ -124,7 +135,8 @@ export class FreightExchange {
     const before = (await this.get('/freights/view/{id}.json', { path: { id } })).route;
     if (before.status !== 'draft') throw new FreightExchangeError(`publish refused: the freight is ${before.status}`, 200);
     const res = await this.raw('post', '/freights/view/{id}.json', { path: { id }, body: { action: 'publish', ...options } });
-    if (res.status !== 302 && res.status !== 200) throw new FreightExchangeError((res.body as { message?: string })?.message ?? `HTTP ${res.status}`, res.status, res.body);
+    if (res.status !== 302 && res.status !== 200)
+      throw new FreightExchangeError((res.body as { message?: string })?.message ?? `HTTP ${res.status}`, res.status, res.body);
     const { route } = await this.get('/freights/view/{id}.json', { path: { id } });
     if (route.status !== 'open') throw new FreightExchangeError(`publish refused: the freight is ${route.status}`, res.status);
     return route;
@@ -143,14 +155,16 @@ export class FreightExchange {
       return { awarded: true, freight: (await this.get('/freights/view/{id}.json', { path: { id: body.data.route } })).route };
     }
     const freightId = Number(/\/freights\/view\/(\d+)/.exec(res.location ?? '')?.[1]);
-    if (res.status !== 302 || !freightId) throw new FreightExchangeError((res.body as { message?: string })?.message ?? `HTTP ${res.status}`, res.status, res.body);
+    if (res.status !== 302 || !freightId)
+      throw new FreightExchangeError((res.body as { message?: string })?.message ?? `HTTP ${res.status}`, res.status, res.body);
     const { route: freight } = await this.get('/freights/view/{id}.json', { path: { id: freightId } });
     const bid = freight._bids?.find((b) => b.id === bidId);
     if (freight.status === 'taken' && bid?.status === 'accepted') return { awarded: true, freight };
     // Waiting for the other side (this side's confirmation stands) is success; anything else a refusal.
     const me = await this.company();
     const mine = freight.company === me ? bid?.owner_confirmed : bid?.bidder_confirmed;
-    if (!['open', 'pending'].includes(freight.status) || bid?.status !== 'pending' || !mine) throw new FreightExchangeError('confirm refused', 302);
+    if (!['open', 'pending'].includes(freight.status) || bid?.status !== 'pending' || !mine)
+      throw new FreightExchangeError('confirm refused', 302);
     return { awarded: false, freight };
   }
 

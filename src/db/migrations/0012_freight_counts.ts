@@ -12,9 +12,13 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`drop index if exists freights_market_deadline_idx`.execute(db);
-  await sql`create index freights_market_deadline_idx on freights (deadline, id) include (company_id, visibility, whitelist) where status in ('open', 'pending')`.execute(db);
+  await sql`create index freights_market_deadline_idx on freights (deadline, id) include (company_id, visibility, whitelist) where status in ('open', 'pending')`.execute(
+    db,
+  );
   await sql`drop index if exists freights_company_status_idx`.execute(db);
-  await sql`create index freights_company_status_idx on freights (company_id, status, created desc, id desc) include (deadline, type)`.execute(db);
+  await sql`create index freights_company_status_idx on freights (company_id, status, created desc, id desc) include (deadline, type)`.execute(
+    db,
+  );
   await sql`create index freights_membership_idx on freights (id) include (company_id, status, deadline, winner_id, type)`.execute(db);
 }
 

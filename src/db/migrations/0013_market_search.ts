@@ -14,14 +14,19 @@ export async function up(db: Kysely<any>): Promise<void> {
   for (const side of ['from', 'to']) {
     const key = `(upper(regexp_replace(${side}_code, '[^0-9A-Za-z]', '', 'g')) collate "C")`;
     await sql
-      .raw(`create index freights_market_${side}_point_idx on freights (${side}_latitude, ${side}_longitude) include (${market}) where status in ('open', 'pending') and ${side}_latitude is not null`)
+      .raw(
+        `create index freights_market_${side}_point_idx on freights (${side}_latitude, ${side}_longitude) include (${market}) where status in ('open', 'pending') and ${side}_latitude is not null`,
+      )
       .execute(db);
     await sql
-      .raw(`create index freights_market_${side}_airport_idx on freights (${key}) include (${side}_code, ${market}) where status in ('open', 'pending') and ${side}_latitude is null`)
+      .raw(
+        `create index freights_market_${side}_airport_idx on freights (${key}) include (${side}_code, ${market}) where status in ('open', 'pending') and ${side}_latitude is null`,
+      )
       .execute(db);
   }
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const name of ['from_point', 'from_airport', 'to_point', 'to_airport']) await sql.raw(`drop index if exists freights_market_${name}_idx`).execute(db);
+  for (const name of ['from_point', 'from_airport', 'to_point', 'to_airport'])
+    await sql.raw(`drop index if exists freights_market_${name}_idx`).execute(db);
 }

@@ -13,7 +13,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     // Airport codes (any country), and the airports of freights without coordinates in a radius search.
     await sql.raw(`create index freights_${side}_code_idx on freights (${key})`).execute(db);
     // Radius: the bounding box of the circle on latitude, then longitude inside the index.
-    await sql.raw(`create index freights_${side}_point_idx on freights (${side}_latitude, ${side}_longitude) where ${side}_latitude is not null`).execute(db);
+    await sql
+      .raw(`create index freights_${side}_point_idx on freights (${side}_latitude, ${side}_longitude) where ${side}_latitude is not null`)
+      .execute(db);
   }
   for (const col of ['etd', 'eta']) {
     // Loading (etd) and delivery (eta) windows as ranges, for "overlaps these days".

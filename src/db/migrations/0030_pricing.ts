@@ -44,7 +44,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('uld_price', 'numeric')
     .execute();
   // City lines: direct search (all four equal) and combination legs (any airport).
-  await sql`create index rate_lines_zone_idx on rate_lines (zone_country, zone_prefix, kind, airport) where zone_country is not null`.execute(db);
+  await sql`create index rate_lines_zone_idx on rate_lines (zone_country, zone_prefix, kind, airport) where zone_country is not null`.execute(
+    db,
+  );
   // Airport-to-airport lines, from either end.
   await sql`create index rate_lines_from_airport_idx on rate_lines (airport, other_airport) where other_airport is not null`.execute(db);
   await sql`create index rate_lines_to_airport_idx on rate_lines (other_airport, airport) where other_airport is not null`.execute(db);
