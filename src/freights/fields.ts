@@ -17,6 +17,7 @@ import {
   type Params,
 } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
+import type { BidView } from './bids.ts';
 import type { FreightRow } from './lifecycle.ts';
 import type { Role } from './policy.ts';
 import type { FreightPiecesTable, FreightsTable } from './tables.ts';
@@ -76,6 +77,9 @@ const ID: Kind = { type: 'id' };
 export const MAX_WHITELIST = 1000;
 
 export const CLASSES = ['rfs', 'air', 'rfs_order'] as const;
+/** A freight's status (api.md, Freight): the set the API description lists. */
+export const FREIGHT_STATUSES = ['draft', 'open', 'pending', 'taken', 'expired', 'revoked', 'closed', 'archived'] as const;
+export type FreightStatus = (typeof FREIGHT_STATUSES)[number];
 export const TYPES = ['AHR', 'FFR', 'DTR', 'DTO'] as const;
 
 export const FIELDS: readonly FieldDef[] = [
@@ -455,7 +459,7 @@ export interface PresentContext {
 export interface PresentExtras {
   pieces?: PieceRow[];
   /** already presented bids; undefined leaves `_bids` out */
-  bids?: unknown[];
+  bids?: BidView[];
   company?: { id: number; name: string };
 }
 
@@ -499,16 +503,37 @@ function presentPiece(p: PieceRow, masked: boolean) {
   };
 }
 
+export type PresentedPiece = ReturnType<typeof presentPiece>;
+
+/**
+ * A freight as presentFreight answers it (`data.route`, `data.routes`): every field of FIELDS
+ * by its api name (null when hidden from the caller's role), those the pages read typed here
+ * as presentValue gives them; the nested fields when given; the display fields.
+ */
+export type FreightView = Record<string, unknown> &
+  ReturnType<typeof displayFields> & {
+    id: number;
+    status: FreightStatus;
+    type: string;
+    company: number;
+    winner: number | null;
+    etd: string | null;
+    refs: unknown;
+    _route_pieces?: PresentedPiece[];
+    _bids?: BidView[];
+    _company?: { id: number; name: string };
+  };
+
 /** The freight as the caller's role may see it: core fields, nested fields, display fields. */
-export function presentFreight(row: FreightRow, role: Role, ctx: PresentContext, extras: PresentExtras = {}) {
+export function presentFreight(row: FreightRow, role: Role, ctx: PresentContext, extras: PresentExtras = {}): FreightView {
   const out: Record<string, unknown> = {};
   for (const def of FIELDS) out[def.api] = hidden(def, role) ? null : presentValue(def, row, ctx.clock);
   const masked = role === 'bidder';
   if (extras.pieces) out._route_pieces = extras.pieces.map((p) => presentPiece(p, masked || role === 'market'));
   if (extras.bids) out._bids = extras.bids;
   if (extras.company) out._company = extras.company;
-  Object.assign(out, displayFields(row, out, role, ctx, extras.pieces));
-  return out;
+  // The loop above wrote every field of FIELDS; FreightView names those it types.
+  return Object.assign(out, displayFields(row, out, role, ctx, extras.pieces)) as FreightView;
 }
 
 const DELIVERY_WORDS = ['freight.delivery.0', 'freight.delivery.1', 'freight.delivery.2', 'freight.delivery.3'];

@@ -7,6 +7,7 @@ import { Field } from '../kernel/ui.tsx';
 import { countryName } from '../places/countries.ts';
 import type { FormState } from './form-input.ts';
 import './messages.ts';
+import type { FreightView, PresentedPiece } from './fields.ts';
 
 /**
  * The freight form behind /freights/add and /freights/edit/{id}. Field names are the API's
@@ -15,14 +16,12 @@ import './messages.ts';
  * field with the text as typed; public/app.js checks the same rules while typing (data-check).
  */
 
-export type FreightView = Record<string, any>;
-
 /** What publishing needs (freight-page.tsx publishGaps): marked with * in the form. */
 const REQUIRED = new Set(['from', 'to', 'etd', 'weight']);
 
 export interface FormPageOptions {
   /** the saved freight (edit), or a freight to copy (add) */
-  route?: FreightView;
+  route?: Partial<FreightView>;
   mode: 'add' | 'edit';
   state?: FormState;
   /** per field: the API's warnings of the save, as messages */
@@ -33,7 +32,7 @@ export interface FormPageOptions {
 const CATEGORIES = ['ftl', 'ltl', 'express', 'air'];
 
 export interface FreightFieldsOptions {
-  route?: FreightView;
+  route?: Partial<FreightView>;
   state?: FormState;
   /** per field: the API's warnings of the save, as messages */
   warnings?: Record<string, string>;
@@ -53,12 +52,12 @@ export function freightFields(
 ): { fieldsets: ComponentChildren; formAttrs: Record<string, string>; problems: Record<string, string> } {
   const t = ctx.t;
   const lang = ctx.language;
-  const r: FreightView = options.route ?? {};
+  const r: Partial<FreightView> = options.route ?? {};
   const typed = options.state?.typed ?? {};
   const problems = { ...(options.warnings ?? {}), ...(options.state?.problems ?? {}) };
   const required = (name: string) => options.markRequired && REQUIRED.has(name);
   const refs = (r.refs && typeof r.refs === 'object' ? r.refs : {}) as Record<string, unknown>;
-  const stored: FreightView[] = Array.isArray(r._route_pieces) ? r._route_pieces : Array.isArray(r.pieces) ? r.pieces : [];
+  const stored: Partial<PresentedPiece>[] = Array.isArray(r._route_pieces) ? r._route_pieces : Array.isArray(r.pieces) ? r.pieces : [];
   const typedLines = Object.keys(typed)
     .map((k) => /^pieces\[(\d+)\]/.exec(k)?.[1])
     .filter((i): i is string => i !== undefined)
@@ -142,7 +141,7 @@ export function freightFields(
         data-future={name === 'etd' ? '1' : undefined}
       />
     ));
-  const pieceField = (i: number, key: string, label: string, check: string) => {
+  const pieceField = (i: number, key: 'pieces' | 'depth' | 'width' | 'height' | 'weight', label: string, check: string) => {
     const name = `pieces[${i}][${key}]`;
     const p = stored[i] ?? {};
     return field(name, label, (a) => (
@@ -250,7 +249,7 @@ export function freightFields(
 
 export function freightFormPage(ctx: Ctx<Caller>, options: FormPageOptions): Page {
   const t = ctx.t;
-  const r: FreightView = options.route ?? {};
+  const r: Partial<FreightView> = options.route ?? {};
   const { fieldsets, formAttrs, problems } = freightFields(ctx, {
     route: options.route,
     state: options.state,

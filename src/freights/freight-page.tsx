@@ -6,6 +6,9 @@ import { formatKg, formatMoney, formatNumber, formatStamp, formatWindow } from '
 import { Badge, ConfirmAction, DataTable, Facts, Field, PostButton, Select, type Column } from '../kernel/ui.tsx';
 import type { Contact } from '../accounts/companies.ts';
 import './messages.ts';
+import type { BidView } from './bids.ts';
+import type { FreightView, PresentedPiece } from './fields.ts';
+import { isRecord } from '../kernel/params.ts';
 
 /**
  * The freight page: what the freight is, whose move it is, and only the actions that can
@@ -14,8 +17,6 @@ import './messages.ts';
  * freights/lifecycle.ts: publish a draft, revoke draft/open/pending, archive
  * expired/revoked/closed, delivery forward only). Binding actions ask again before they post.
  */
-
-export type FreightView = Record<string, any>;
 
 export interface FreightPageData {
   companyNames: Map<number, string>;
@@ -68,7 +69,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   const winner = route.winner !== null && route.winner === me;
   const status: string = route.status;
   const market = LIVE.includes(status);
-  const bids: FreightView[] = Array.isArray(route._bids) ? route._bids : [];
+  const bids: BidView[] = route._bids ?? [];
   const live = bids.filter((b) => LIVE.includes(b.status));
   const mine = bids.filter((b) => b.company === me && LIVE.includes(b.status));
   const myOpenBid = mine.find((b) => b.status === 'open');
@@ -77,24 +78,24 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   const money = (v: unknown, c?: unknown) => formatMoney(v, c, lang) || '–';
   const none = t('placeholder.undefined');
   const booking = route.type === 'FFR';
-  const refs = (route.refs && typeof route.refs === 'object' ? route.refs : {}) as Record<string, any>;
-  const pieces: FreightView[] = Array.isArray(route._route_pieces) ? route._route_pieces : [];
+  const refs: Record<string, unknown> = isRecord(route.refs) ? route.refs : {};
+  const pieces: PresentedPiece[] = route._route_pieces ?? [];
   const totalPieces = pieces.reduce((sum, p) => sum + (Number(p.pieces) || 0), 0);
   const addressedTo: number[] = Array.isArray(route.whitelist) ? route.whitelist : [];
 
   /** Owner confirms first; the bidder confirms a bid the owner accepted (quotes/award.ts allows both orders, the page leads one way). */
-  const ownerMayConfirm = (b: FreightView) => owner && market && LIVE.includes(b.status) && !b.owner_confirmed;
-  const bidderMayConfirm = (b: FreightView) =>
+  const ownerMayConfirm = (b: BidView) => owner && market && LIVE.includes(b.status) && !b.owner_confirmed;
+  const bidderMayConfirm = (b: BidView) =>
     b.company === me && market && LIVE.includes(b.status) && b.owner_confirmed && !b.bidder_confirmed;
   // Several bids may be accepted at once (award.ts): the first carrier to confirm gets the freight; say so.
-  const ownerQuestion = (b: FreightView) => {
+  const ownerQuestion = (b: BidView) => {
     const accepted = bids.filter((o) => o.id !== b.id && LIVE.includes(o.status) && o.owner_confirmed);
     const values = { company: name(b.company), amount: money(b.amount, b.currency_code) };
     return accepted.length
       ? t('fv.confirm.owner_q_also', { ...values, other: accepted.map((o) => name(o.company)).join(', ') })
       : t('fv.confirm.owner_q', values);
   };
-  const confirmButton = (b: FreightView) => (
+  const confirmButton = (b: BidView) => (
     <ConfirmAction
       action={`/quotes/confirm/${b.id}`}
       label={t('fv.confirm')}
@@ -105,7 +106,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
       testId="confirm-bid"
     />
   );
-  const revokeBidButton = (b: FreightView) => (
+  const revokeBidButton = (b: BidView) => (
     <ConfirmAction
       action={`/quotes/revoke/${b.id}`}
       label={t('fv.revoke_bid')}
@@ -189,7 +190,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   }
 
   // ----- the bids table
-  const bidColumns: Column<FreightView>[] = [
+  const bidColumns: Column<BidView>[] = [
     { label: t('fv.col.company'), cell: (b) => (b.company === me ? `${name(b.company)} (${t('fv.you')})` : name(b.company)) },
     { label: t('fv.col.amount'), cell: (b) => <strong>{money(b.amount, b.currency_code)}</strong>, numeric: true },
     {
@@ -529,8 +530,9 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
 
 /** A booking request's answer window: until pick-up when that lies ahead, else three days. */
 function bookingDeadline(route: FreightView, ctx: Ctx<Caller>): string | undefined {
-  const etd = typeof route.etd === 'string' ? ctx.clock.parse(route.etd) : null;
-  if (etd && etd.getTime() > ctx.clock.now().getTime() + 3600_000) return route.etd.slice(0, 16);
+  const etdText = route.etd;
+  const etd = etdText !== null ? ctx.clock.parse(etdText) : null;
+  if (etdText !== null && etd && etd.getTime() > ctx.clock.now().getTime() + 3600_000) return etdText.slice(0, 16);
   return '+72 hours';
 }
 

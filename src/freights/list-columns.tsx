@@ -5,6 +5,8 @@ import { placeLabel } from './freight-page.tsx';
 import { namesOfCompanies } from '../accounts/companies.ts';
 import { bidSummaries, cityOf, ownBids } from './page-data.ts';
 import './messages.ts';
+import type { FreightView } from './fields.ts';
+import { isRecord } from '../kernel/params.ts';
 
 /**
  * The columns of the freight lists (enlistPage in views.tsx): places with their cities, both
@@ -12,8 +14,6 @@ import './messages.ts';
  * owner sees how many bids came in and the best one, a bidder its own bid, both the other party.
  * The extra data is read for the page's rows only (page-data.ts); the JSON lists stay as they are.
  */
-
-export type FreightView = Record<string, any>;
 
 /** Lists of the caller's own freights with bids coming in; of freights it awarded; of freights it bid on. */
 const OWNER_MARKET = [10, 17, 18, 200];
@@ -25,6 +25,12 @@ export interface SortLinks {
   href: (key: string) => string;
   sorted: (key: string) => Column<FreightView>['sorted'];
 }
+
+/**
+ * A row of a freight list: a presented freight, or a shipment of TMS lists 51 and 52 (another
+ * module's rows, arriving as `unknown`), which the same columns show by the names they share.
+ */
+export const isListedFreight = (row: unknown): row is FreightView => isRecord(row) && typeof row.id === 'number';
 
 export async function freightListColumns(
   routes: FreightView[],

@@ -1,11 +1,11 @@
 import './messages.ts';
 import type { Ctx } from '../kernel/context.ts';
-import { fail, notFound, ok, redirect, type Outcome, type Warning } from '../kernel/outcome.ts';
+import { fail, notFound, ok, redirect, type Answer, type Outcome, type Warning } from '../kernel/outcome.ts';
 import { readId, readInt, type Params } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
 import { searchForFreight } from '../pricing/handover.ts';
 import { bookingRequest } from './booking.ts';
-import { parseFreight, readIds } from './fields.ts';
+import { parseFreight, readIds, type FreightView } from './fields.ts';
 import { FREIGHT_DOCS } from './schema.ts';
 import {
   archiveFreight,
@@ -26,7 +26,7 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
 import { readFreightSearch } from './search.ts';
-import { enlistPage, type FreightView, type ListPageParts } from './views.tsx';
+import { enlistPage, type ListPageParts } from './views.tsx';
 import { freightPage, publishGaps, type FreightPageData } from './freight-page.tsx';
 import { freightFormPage } from './form-page.tsx';
 import {
@@ -55,13 +55,12 @@ const viewPath = (id: number) => `/freights/view/${id}`;
  * gives as ids, the cities of both ends, and after the award the other side's contact person
  * (owner and winner only: the user who made the accepted bid, or who created the freight).
  */
-async function routePage(
-  outcome: Extract<Outcome, { kind: 'ok' | 'error' }>,
-  ctx: Ctx,
-  extra: Pick<FreightPageData, 'bidForm'> = {},
-): Promise<PageResult> {
+/** The answer of view, edit and the transitions (api.md): the freight in `data.route`. */
+type RouteData = { route: FreightView };
+
+async function routePage(outcome: Answer<RouteData>, ctx: Ctx, extra: Pick<FreightPageData, 'bidForm'> = {}): Promise<PageResult> {
   if (outcome.kind === 'error') return { redirect: '/freights/enlist/10', ok: false, message: outcome.message };
-  const route = (outcome.data as { route: FreightView }).route;
+  const route = outcome.data.route;
   const me = ctx.caller.companyId;
   const owner = route.company === me;
   const winner = route.winner !== null && route.winner === me;
@@ -70,7 +69,7 @@ async function routePage(
     route.winner,
     route.company,
     ...(Array.isArray(route.whitelist) ? route.whitelist : []),
-    ...(Array.isArray(route._bids) ? route._bids.map((b: FreightView) => b.company) : []),
+    ...(Array.isArray(route._bids) ? route._bids.map((b) => b.company) : []),
   ];
   const [companyNames, contactUser, partners, fromCity, toCity] = await Promise.all([
     namesOfCompanies(ctx.db, ids),
@@ -108,9 +107,9 @@ async function createdOpen(trx: Transaction<DB>, clock: Clock, freightId: number
 }
 
 /** After saving the freight form: to the freight with a message, or back to the form with each problem next to its field. */
-async function afterFreightForm(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx, mode: 'add' | 'edit'): Promise<PageResult> {
+async function afterFreightForm(outcome: Answer<FreightView>, ctx: Ctx, mode: 'add' | 'edit'): Promise<PageResult> {
   if (outcome.kind === 'error') return backToFreight(outcome, ctx);
-  const route = (mode === 'add' ? outcome.data : (outcome.data as { route: FreightView }).route) as FreightView;
+  const route = outcome.data;
   const state = formStateOf(ctx);
   const warnings = problemsFromWarnings(outcome.warnings, ctx.t);
   if (!state || (!Object.keys(state.problems).length && !Object.keys(warnings).length)) {
@@ -130,14 +129,14 @@ function backToFreight(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx:
   };
 }
 
-async function transitionOutcome(ctx: Ctx, result: TransitionResult): Promise<Outcome> {
+async function transitionOutcome(ctx: Ctx, result: TransitionResult): Promise<Outcome<RouteData>> {
   if (result.kind === 'not_found') return notFound();
   if (result.kind === 'refused') return fail(ctx.t(result.reason));
   const role = result.row.company_id === ctx.caller.companyId ? 'owner' : 'winner';
   return ok({ route: await presentOne(rc(ctx), result.row, role) });
 }
 
-async function view(ctx: Ctx): Promise<Outcome> {
+async function view(ctx: Ctx): Promise<Outcome<RouteData>> {
   const id = readId(ctx.path.id);
   if (!id) return notFound();
   const found = await loadFreightForCaller(ctx.db, ctx.clock, ctx.caller, id);
@@ -227,7 +226,8 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         // Decided (docs/decisions.md): edit answers in data.route, as its own description says.
         return ok({ route: await presentOne(rc(ctx), result.row, 'owner') }, withWarnings(warnings));
       },
-      page: (outcome, ctx) => afterFreightForm(outcome, ctx, 'edit'),
+      // add answers the flat freight, edit `data.route` (api.md): the form after either shows the freight.
+      page: (outcome, ctx) => afterFreightForm(outcome.kind === 'ok' ? { ...outcome, data: outcome.data.route } : outcome, ctx, 'edit'),
     }),
     userEndpoint({ method: 'GET', path: '/freights/view/:id', doc: FREIGHT_DOCS.view, handle: view, page: routePage }),
     userEndpoint({
@@ -242,7 +242,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         return ok(found?.role === 'owner' ? { route: await presentOne(rc(ctx), found.row, 'owner') } : {});
       },
       page: (outcome, ctx) => {
-        const source = (outcome.data as { route?: FreightView } | undefined)?.route;
+        const source = outcome.kind === 'ok' ? outcome.data.route : undefined;
         return freightFormPage(ctx, { mode: 'add', route: source ? copyForForm(source) : undefined, copyOf: source?.id });
       },
     }),
@@ -253,9 +253,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       doc: FREIGHT_DOCS.editForm,
       handle: view,
       page: (outcome, ctx) =>
-        outcome.kind === 'ok'
-          ? freightFormPage(ctx, { mode: 'edit', route: (outcome.data as { route: FreightView }).route })
-          : routePage(outcome, ctx),
+        outcome.kind === 'ok' ? freightFormPage(ctx, { mode: 'edit', route: outcome.data.route }) : routePage(outcome, ctx),
     }),
     userEndpoint({
       method: 'POST',
@@ -316,7 +314,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
           sort: `Routes.${paging.sort}`,
           direction: paging.direction,
         };
-        return enlistPage((outcome.data as { routes: FreightView[] }).routes, state, ctx, parts);
+        return enlistPage(outcome.data.routes, state, ctx, parts);
       },
     }),
     // The owner's transitions without parameters (decisions.md §4): revoke and archive.
@@ -351,7 +349,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
           outcome,
           ctx,
           ctx.t('fv.delivery.saved', {
-            status: String((outcome.data as { route?: FreightView } | undefined)?.route?.delivery_status_in_words ?? ''),
+            status: outcome.kind === 'ok' ? outcome.data.route.delivery_status_in_words : '',
           }),
         ),
     }),
@@ -369,7 +367,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       },
       page: (outcome, ctx) =>
         outcome.kind === 'ok'
-          ? { redirect: viewPath((outcome.data as { route: { id: number } }).route.id), message: ctx.t('freight.request.created') }
+          ? { redirect: viewPath(outcome.data.route.id), message: ctx.t('freight.request.created') }
           : routePage(outcome, ctx),
     }),
     ...templateEndpoints(),
@@ -378,7 +376,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
 }
 
 /** A freight's fields for the form of a new draft made from it (no id, status or bids). */
-function copyForForm(route: FreightView): FreightView {
+function copyForForm(route: FreightView): Partial<FreightView> {
   const { id: _id, status: _status, _bids, deadline: _deadline, winner: _winner, price: _price, ...rest } = route;
   return rest;
 }

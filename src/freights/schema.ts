@@ -2,15 +2,13 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { timestamp } from '../kernel/fields.ts';
 import { MAX_PIECE_LINES } from '../kernel/params.ts';
 import { BID } from './bids.ts';
-import { FIELDS, MAX_WHITELIST, type FieldDef } from './fields.ts';
+import { FIELDS, FREIGHT_STATUSES, MAX_WHITELIST, type FieldDef } from './fields.ts';
 import { SEARCH_INPUT_PROPERTIES } from './search.ts';
 
 /**
  * The freight as JSON Schema for the API description, derived from the field table that
  * parses and presents it (fields.ts): a field added there appears here.
  */
-
-const FREIGHT_STATUSES = ['draft', 'open', 'pending', 'taken', 'expired', 'revoked', 'closed', 'archived'] as const;
 
 /** Fields that always have a value; everything else may be null (unset, or masked). */
 const ALWAYS = new Set([

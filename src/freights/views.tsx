@@ -3,20 +3,18 @@ import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
 import type { Warning } from '../kernel/outcome.ts';
-import { DataTable, Pager, Select, Tabs, type Column, type Tab } from '../kernel/ui.tsx';
+import { DataTable, Pager, Select, Tabs, columnsFor, type Column, type Tab } from '../kernel/ui.tsx';
 import { cityNear } from '../places/cities.ts';
 import { formatDay, formatNumber } from '../kernel/locale.ts';
 import type { Translate } from '../kernel/i18n.ts';
-import { freightListColumns } from './list-columns.tsx';
+import { freightListColumns, isListedFreight } from './list-columns.tsx';
 import { readFreightSearch, searchToParams, DEFAULT_RADIUS_KM, type FreightSearch, type SearchParamName } from './search.ts';
+import type { FreightView } from './fields.ts';
 
 /**
  * HTML pages of the freight endpoints. They render the same presented freights the JSON
  * answers carry (`data.route`, `data.routes`), so both renderings show the same truth.
  */
-
-/** A freight as presented by fields.ts (the JSON shape of api.md). */
-export type FreightView = Record<string, any>;
 
 addMessages('eng', {
   'fv.group.provider': 'As carrier',
@@ -531,7 +529,7 @@ export interface ListPageParts {
   listColumns: ReadonlyMap<number, (t: Translate, language: string) => Column<unknown>[]>;
 }
 
-export async function enlistPage(routes: FreightView[], state: ListState, ctx: Ctx<Caller>, parts: ListPageParts): Promise<Page> {
+export async function enlistPage(routes: unknown[], state: ListState, ctx: Ctx<Caller>, parts: ListPageParts): Promise<Page> {
   const t = ctx.t;
   const warnings: Warning[] = [];
   const freightSearch = readFreightSearch(ctx.params, ctx.clock.zone, warnings);
@@ -558,9 +556,12 @@ export async function enlistPage(routes: FreightView[], state: ListState, ctx: C
   const summary = searchSummary(search, t, ctx.language, { from: fromNote, to: toNote });
   // Filter 53 lists tours, not freights: their columns come from the TMS module's views.
   const otherColumns = parts.listColumns.get(state.filterId);
-  const columns: Column<FreightView>[] = otherColumns
+  const columns: Column<unknown>[] = otherColumns
     ? otherColumns(t, ctx.language)
-    : await freightListColumns(routes, state.filterId, ctx, { href: sortable, sorted });
+    : columnsFor(
+        isListedFreight,
+        await freightListColumns(routes.filter(isListedFreight), state.filterId, ctx, { href: sortable, sorted }),
+      );
   return {
     title: t(`fv.f${state.filterId}`),
     body: (
