@@ -2,13 +2,15 @@ import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
-import type { Outcome } from '../kernel/outcome.ts';
+import type { Answer } from '../kernel/outcome.ts';
+import { isRecord } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
 import { DataTable, Field, Pager, PostButton, text, type Column } from '../kernel/ui.tsx';
 import { formatKg, formatStamp, readLocaleWeightKg } from '../kernel/locale.ts';
 import { formStateOf, problemsFromWarnings, type FormState } from './form-input.ts';
 import { freightFields } from './form-page.tsx';
 import { namesOfCompanies } from '../accounts/companies.ts';
+import type { FlightView, TemplateView } from './templates.ts';
 
 /**
  * HTML pages of templates and flights (src/freights/templates.ts). They render the JSON
@@ -82,9 +84,6 @@ addMessages('deu', {
   'flv.saved': 'Flug {number} hinzugefügt.',
 });
 
-type Row = Record<string, any>;
-type Answer = Extract<Outcome, { kind: 'ok' | 'error' }>;
-
 /** A stored template field as text: only scalars are shown. */
 const scalar = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v).trim() || '–' : '–');
 
@@ -99,16 +98,15 @@ function field(name: string, label: string, hint?: string, extra: Record<string,
 }
 
 /** A template's place as stored (`city:DE-60311`, `airport:FRA`) in words: `DE-60311 Frankfurt am Main`, `FRA`. */
-function templatePlace(f: Row, side: 'from' | 'to'): string {
-  const raw = typeof f[side] === 'string' ? f[side].replace(/^(city|airport):/i, '').trim() : '';
+function templatePlace(f: Record<string, unknown>, side: 'from' | 'to'): string {
+  const place = f[side];
+  const country = f[`${side}_country`];
+  const address = f[`${side}_addr`];
+  const raw = typeof place === 'string' ? place.replace(/^(city|airport):/i, '').trim() : '';
   const withCountry = /^([A-Za-z]{2})[-\s]+(\d.*)$/.exec(raw);
   const code = withCountry ? withCountry[2]! : raw;
-  const cc = withCountry
-    ? withCountry[1]!.toUpperCase()
-    : typeof f[`${side}_country`] === 'string' && !/^[A-Za-z]{3}$/.test(code)
-      ? f[`${side}_country`]
-      : '';
-  const addr = typeof f[`${side}_addr`] === 'string' ? f[`${side}_addr`].trim() : '';
+  const cc = withCountry ? withCountry[1]!.toUpperCase() : typeof country === 'string' && !/^[A-Za-z]{3}$/.test(code) ? country : '';
+  const addr = typeof address === 'string' ? address.trim() : '';
   return [code, cc && code ? `(${cc})` : '', addr].filter(Boolean).join(' ') || '–';
 }
 
@@ -124,12 +122,12 @@ export interface TemplateFormState {
  * form: the freight form's own fields (place suggestions, native dates, German numbers, checks
  * while typing) under a name. A form with problems comes back with what was typed.
  */
-export function templatesPage(ctx: Ctx<Caller>, templates: Row[], form: TemplateFormState = {}): Page {
+export function templatesPage(ctx: Ctx<Caller>, templates: TemplateView[], form: TemplateFormState = {}): Page {
   const t = ctx.t;
   const lang = ctx.language;
   const csrf = ctx.reply.generateCsrf();
-  const fields = (r: Row): Row => (r.fields && typeof r.fields === 'object' && !Array.isArray(r.fields) ? r.fields : {});
-  const columns: Column<Row>[] = [
+  const fields = (r: TemplateView): Record<string, unknown> => (isRecord(r.fields) ? r.fields : {});
+  const columns: Column<TemplateView>[] = [
     { label: t('tv.col.name'), cell: (r) => <strong>{text(r.name)}</strong> },
     {
       label: t('tv.col.route'),
@@ -199,7 +197,11 @@ export function templatesPage(ctx: Ctx<Caller>, templates: Row[], form: Template
 }
 
 /** POST /templates/add: back to the index with a flash; refused, the form itself with what was typed and each problem. */
-export async function templateAdded(outcome: Answer, ctx: Ctx<Caller>, list: () => Promise<Row[]>): Promise<PageResult> {
+export async function templateAdded(
+  outcome: Answer<{ template: TemplateView }>,
+  ctx: Ctx<Caller>,
+  list: () => Promise<TemplateView[]>,
+): Promise<PageResult> {
   if (outcome.kind === 'error') {
     const state = formStateOf(ctx);
     const problems = problemsFromWarnings(state?.warnings, ctx.t);
@@ -208,18 +210,18 @@ export async function templateAdded(outcome: Answer, ctx: Ctx<Caller>, list: () 
     if (!Object.keys(problems).length && !Object.keys(state?.problems ?? {}).length) problems.name = outcome.message;
     return templatesPage(ctx, await list(), { state, problems, name: typeof ctx.params.name === 'string' ? ctx.params.name : '' });
   }
-  const name = (outcome.data as { template?: { name?: string } }).template?.name ?? '';
+  const name = outcome.data.template.name;
   return { redirect: '/templates/index', message: ctx.t('tv.saved', { name }) };
 }
 
 /** POST /freights/create-from-template: to the new freight. */
-export function createdFromTemplate(outcome: Answer, ctx: Ctx<Caller>): PageResult {
+export function createdFromTemplate(outcome: Answer<{ route_id: number }>, ctx: Ctx<Caller>): PageResult {
   if (outcome.kind === 'error') return { redirect: '/templates/index', ok: false, message: outcome.message };
-  return { redirect: `/freights/view/${(outcome.data as { route_id: number }).route_id}`, message: ctx.t('tv.created') };
+  return { redirect: `/freights/view/${outcome.data.route_id}`, message: ctx.t('tv.created') };
 }
 
 /** GET /flights/index: the schedule, a booking request per flight, and the add form. */
-export async function flightsPage(ctx: Ctx<Caller>, flights: Row[], paging: { page: number; limit: number }): Promise<Page> {
+export async function flightsPage(ctx: Ctx<Caller>, flights: FlightView[], paging: { page: number; limit: number }): Promise<Page> {
   const t = ctx.t;
   const lang = ctx.language;
   // Providers by name (the JSON gives company ids).
@@ -229,7 +231,7 @@ export async function flightsPage(ctx: Ctx<Caller>, flights: Row[], paging: { pa
   );
   const csrf = ctx.reply.generateCsrf();
   const me = ctx.caller.companyId;
-  const columns: Column<Row>[] = [
+  const columns: Column<FlightView>[] = [
     { label: t('flv.col.number'), cell: (r) => text(r.flight_number) },
     { label: t('flv.col.from'), cell: (r) => text(r.from) },
     { label: t('flv.col.to'), cell: (r) => text(r.to) },
@@ -269,8 +271,8 @@ export async function flightsPage(ctx: Ctx<Caller>, flights: Row[], paging: { pa
 }
 
 /** POST /flights/add: back to the schedule with a flash either way. */
-export function flightAdded(outcome: Answer, ctx: Ctx<Caller>): PageResult {
+export function flightAdded(outcome: Answer<{ flight: FlightView }>, ctx: Ctx<Caller>): PageResult {
   if (outcome.kind === 'error') return { redirect: '/flights/index', ok: false, message: outcome.message };
-  const number = (outcome.data as { flight?: { flight_number?: string } }).flight?.flight_number ?? '';
+  const number = outcome.data.flight.flight_number ?? '';
   return { redirect: '/flights/index', message: ctx.t('flv.saved', { number }) };
 }

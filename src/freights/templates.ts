@@ -27,6 +27,7 @@ const TEMPLATE = presenter<Selectable<TemplatesTable>>()('Template', 'A freight 
   created: field.time('created'),
 });
 const presentTemplate = (row: Selectable<TemplatesTable>, ctx: Ctx) => TEMPLATE.present(row, ctx);
+export type TemplateView = ReturnType<typeof presentTemplate>;
 
 const FLIGHT = presenter<Selectable<FlightsTable>>()('Flight', 'A scheduled flight; the creating company is its provider', {
   id: field.id('id'),
@@ -39,6 +40,7 @@ const FLIGHT = presenter<Selectable<FlightsTable>>()('Flight', 'A scheduled flig
   created: field.time('created'),
 });
 const presentFlight = (row: Selectable<FlightsTable>, ctx: Ctx) => FLIGHT.present(row, ctx);
+export type FlightView = ReturnType<typeof presentFlight>;
 
 const companyTemplates = (ctx: Ctx<Caller>) =>
   ctx.db.selectFrom('templates').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('name').orderBy('id').execute();
@@ -95,8 +97,7 @@ export function templateEndpoints(): Endpoint[] {
         const rows = await companyTemplates(ctx);
         return ok({ templates: rows.map((r) => presentTemplate(r, ctx)) });
       },
-      page: (outcome, ctx) =>
-        templatesPage(ctx, outcome.kind === 'ok' ? (outcome.data as { templates: Record<string, unknown>[] }).templates : []),
+      page: (outcome, ctx) => templatesPage(ctx, outcome.kind === 'ok' ? outcome.data.templates : []),
     }),
     userEndpoint({
       method: 'POST',
@@ -202,11 +203,7 @@ export function flightEndpoints(): Endpoint[] {
         return ok({ flights: rows.map((r) => presentFlight(r, ctx)) });
       },
       page(outcome, ctx) {
-        return flightsPage(
-          ctx,
-          outcome.kind === 'ok' ? (outcome.data as { flights: Record<string, unknown>[] }).flights : [],
-          readPageWindow(ctx.params),
-        );
+        return flightsPage(ctx, outcome.kind === 'ok' ? outcome.data.flights : [], readPageWindow(ctx.params));
       },
     }),
   ];

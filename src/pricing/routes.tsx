@@ -10,14 +10,17 @@ import { rateLineForBooking } from './handover.ts';
 import './messages.ts';
 import { historyPage, searchPage } from './views.tsx';
 import { FEEDBACK_DATA, LOCATIONS_DATA, SEARCH_INPUT, SEARCH_RECORD_SCHEMA, SEARCH_RESULT_SCHEMA } from './schema.ts';
-import { presentSearch, runSearch } from './search.ts';
+import { presentSearch, runSearch, type SearchResult, type SearchView } from './search.ts';
 import { companyName } from '../accounts/companies.ts';
 import { findSearch, insertFeedback, insertSearch, knownZones, searchHistory, type SearchScope } from './store.ts';
 
 const LOCATIONS_LIMIT = 20;
 
+/** `data` of a search: the rates and combinations, and the stored search. */
+type SearchAnswer = SearchResult & { searchEntity: SearchView };
+
 /** Validates, runs and stores a search; bad input is `status: error`, nothing stored. */
-async function searchAndStore(ctx: Ctx<Caller | null>, scope: SearchScope): Promise<Outcome> {
+async function searchAndStore(ctx: Ctx<Caller | null>, scope: SearchScope): Promise<Outcome<SearchAnswer>> {
   let params: SearchParams;
   try {
     params = readSearchParams(ctx.params);
@@ -48,7 +51,7 @@ export function pricingEndpoints(): Endpoint[] {
         data: SEARCH_RESULT_SCHEMA,
       },
       handle: (ctx) => searchAndStore(ctx, { kind: 'company', companyId: ctx.caller.companyId }),
-      page: (outcome, ctx) => (outcome.kind === 'ok' ? searchPage(ctx, outcome.data as never) : searchPage(ctx, null, outcome.message)),
+      page: (outcome, ctx) => (outcome.kind === 'ok' ? searchPage(ctx, outcome.data) : searchPage(ctx, null, outcome.message)),
     }),
     userEndpoint({
       // Rerun of a stored search of the caller's company against the current rates.
@@ -71,7 +74,7 @@ export function pricingEndpoints(): Endpoint[] {
       // Without search_id the page is the empty search form.
       page: (outcome, ctx) =>
         outcome.kind === 'ok'
-          ? searchPage(ctx, outcome.data as never)
+          ? searchPage(ctx, outcome.data)
           : searchPage(ctx, null, ctx.params.search_id === undefined ? undefined : outcome.message),
     }),
     publicEndpoint({
@@ -107,7 +110,7 @@ export function pricingEndpoints(): Endpoint[] {
         const rows = await searchHistory(ctx.db, ctx.caller.companyId, limit, (page - 1) * limit);
         return ok({ searches: rows.map((r) => presentSearch(r, ctx.clock)) });
       },
-      page: (outcome, ctx) => historyPage(ctx, (outcome.data as { searches: Record<string, unknown>[] }).searches),
+      page: (outcome, ctx) => historyPage(ctx, outcome.kind === 'ok' ? outcome.data.searches : []),
     }),
     userEndpoint({
       method: 'GET',

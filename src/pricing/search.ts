@@ -59,3 +59,5 @@ export async function runSearch(db: Kysely<DB>, clock: Clock, params: SearchPara
 export function presentSearch(record: SearchRecord, clock: Clock, resultCount = record.result_count) {
   return { id: record.id, ...record.params, created: clock.format(record.created), result_count: resultCount };
 }
+
+export type SearchView = ReturnType<typeof presentSearch>;

@@ -4,7 +4,8 @@ import { CsrfField } from '../kernel/html.tsx';
 import { addMessages } from '../kernel/i18n.ts';
 import { DataTable, PostButton, Select, type Column } from '../kernel/ui.tsx';
 import { formatMoney, formatNumber, formatStamp } from '../kernel/locale.ts';
-import type { CombinationOut, RateOut, SearchResult } from './search.ts';
+import type { CombinationOut, RateOut, SearchResult, SearchView } from './search.ts';
+import { isRecord } from '../kernel/params.ts';
 
 /**
  * HTML pages of rate search: the search form, results (direct rates and two-leg combinations)
@@ -103,11 +104,13 @@ addMessages('deu', {
   'pv.postal_area': '{zone} (PLZ-Gebiet)',
 });
 
-type SearchEntity = Record<string, any>;
+/** The form's values: a stored search as presented, or the parameters as typed (a refused search). */
+type SearchFormValues = Readonly<Record<string, unknown>>;
 
-function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchEntity }) {
+function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchFormValues }) {
   const t = ctx.t;
-  const piece = (Array.isArray(entity.pieces_json) ? entity.pieces_json[0] : undefined) ?? {};
+  const first: unknown = Array.isArray(entity.pieces_json) ? entity.pieces_json[0] : undefined;
+  const piece = isRecord(first) ? first : {};
   const value = (v: unknown) => (v === null || v === undefined ? '' : String(v));
   return (
     <form class="stack panel" method="post" action="/pricing/search/results">
@@ -146,7 +149,7 @@ function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchEntity })
           {t('pv.direction')}
           <Select
             name="direction"
-            value={entity.direction ?? 'auto'}
+            value={String(entity.direction ?? 'auto')}
             options={['auto', 'export', 'import'].map((d) => [d, t(`pv.direction.${d}`)])}
           />
         </label>
@@ -154,7 +157,7 @@ function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchEntity })
           {t('pv.search_type')}
           <Select
             name="search_type"
-            value={entity.search_type ?? 'standard'}
+            value={String(entity.search_type ?? 'standard')}
             options={['standard', 'uld'].map((d) => [d, t(`pv.search_type.${d}`)])}
           />
         </label>
@@ -174,7 +177,7 @@ function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchEntity })
           {t('pv.unit')}
           <Select
             name="unitOfLength"
-            value={entity.unitOfLength ?? 'cm'}
+            value={String(entity.unitOfLength ?? 'cm')}
             options={[
               ['cm', 'cm'],
               ['in', 'in'],
@@ -209,11 +212,11 @@ const zone = (v: unknown) => String(v ?? '').replace(/^(airport|city):/i, '');
  * (a phone shows the rates first). Book carries the search (its pieces, weight and exact places)
  * and the rate's price into the booking request.
  */
-export function searchPage(ctx: Ctx<Caller>, result: (SearchResult & { searchEntity: SearchEntity }) | null, error?: string): Page {
+export function searchPage(ctx: Ctx<Caller>, result: (SearchResult & { searchEntity: SearchView }) | null, error?: string): Page {
   const t = ctx.t;
   const lang = ctx.language;
   const csrf = ctx.reply.generateCsrf();
-  const entity: SearchEntity = result?.searchEntity ?? (error ? ctx.params : {});
+  const entity: SearchFormValues = result?.searchEntity ?? (error ? ctx.params : {});
   const price = (v: unknown, currency?: unknown) => formatMoney(v, currency, lang);
   const book = (r: RateOut, leg?: number) => (
     <PostButton
@@ -286,7 +289,7 @@ export function searchPage(ctx: Ctx<Caller>, result: (SearchResult & { searchEnt
   };
 }
 
-export function historyPage(ctx: Ctx<Caller>, searches: SearchEntity[]): Page {
+export function historyPage(ctx: Ctx<Caller>, searches: SearchView[]): Page {
   const t = ctx.t;
   return {
     title: t('pv.history'),
