@@ -32,8 +32,9 @@ export interface EndpointSpec<C extends Caller | null, D = unknown> {
 
 export interface Endpoint {
   auth: 'user' | 'public';
-  // The route table holds endpoints of every data type; each spec was checked where it was written.
-  spec: EndpointSpec<any, any>;
+  // The route table holds endpoints of every caller and data type, each checked where it was written
+  // (userEndpoint, publicEndpoint); handle and page are methods, so their parameters compare bivariantly.
+  spec: EndpointSpec<Caller | null, unknown>;
 }
 
 /** An endpoint for logged-in callers: token for `.json`, session for pages. */
@@ -98,7 +99,7 @@ async function run(endpoint: Endpoint, services: Services, req: FastifyRequest, 
   return renderHtml(endpoint.spec, outcome, ctx);
 }
 
-async function renderHtml(spec: EndpointSpec<any, any>, outcome: Outcome, ctx: Ctx<Caller | null>) {
+async function renderHtml(spec: EndpointSpec<Caller | null, unknown>, outcome: Outcome, ctx: Ctx<Caller | null>) {
   const h = { req: ctx.req, reply: ctx.reply, caller: ctx.caller, language: ctx.language };
   switch (outcome.kind) {
     case 'redirect':
