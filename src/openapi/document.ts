@@ -9,8 +9,65 @@ import type { Endpoint } from '../kernel/route.tsx';
  * texts about the contract's conventions.
  */
 
-export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, Operation>> };
-type Operation = Record<string, unknown>;
+/** A JSON Schema as the description writes it: TypeBox's schemas inlined, named ones as `$ref`. */
+export interface SchemaObject {
+  $ref?: string;
+  type?: string | string[];
+  const?: unknown;
+  enum?: unknown[];
+  anyOf?: SchemaObject[];
+  oneOf?: SchemaObject[];
+  items?: SchemaObject;
+  properties?: Record<string, SchemaObject>;
+  required?: string[];
+  description?: string;
+  [keyword: string]: unknown;
+}
+
+export interface ParameterObject {
+  name: string;
+  in: 'path' | 'query';
+  required: boolean;
+  schema: SchemaObject;
+  description?: string;
+  style?: 'deepObject';
+  explode?: boolean;
+}
+
+export interface MediaObject {
+  schema: SchemaObject;
+}
+
+export interface ResponseObject {
+  description: string;
+  content?: Record<string, MediaObject>;
+  headers?: Record<string, { schema: SchemaObject; description: string }>;
+}
+
+export interface OperationObject {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  security: Record<string, string[]>[];
+  requestBody?: { description: string; required: boolean; content: Record<string, MediaObject> };
+  parameters?: ParameterObject[];
+  /** always set; written last, so it follows the others in the document */
+  responses?: Record<string, ResponseObject>;
+  'x-preview'?: true;
+}
+
+/** The OpenAPI 3.1 document as buildOpenApiDocument writes it. */
+export interface OpenApiDocument {
+  openapi: string;
+  jsonSchemaDialect: string;
+  info: { title: string; version: string; summary: string; description: string; license: { name: string; identifier: string } };
+  servers: { url: string; description: string }[];
+  tags: { name: string }[];
+  paths: Record<string, Record<string, OperationObject>>;
+  components: { schemas: Record<string, SchemaObject>; securitySchemes: Record<string, Record<string, string>> };
+}
+
 type Json = Record<string, unknown>;
 
 const ERROR_DATA = Type.Union([Type.Array(Type.Never(), { maxItems: 0 }), Type.Unknown()], {
@@ -66,7 +123,7 @@ export interface DocumentOptions {
 export function buildOpenApiDocument(endpoints: readonly Endpoint[], options: DocumentOptions): OpenApiDocument {
   const components = new Components();
   for (const [name, schema] of Object.entries(COMPONENT_SCHEMAS)) components.add(name, schema);
-  const paths: Record<string, Record<string, Operation>> = {};
+  const paths: Record<string, Record<string, OperationObject>> = {};
   for (const endpoint of endpoints) {
     if (endpoint.spec.json === false) continue;
     const methods = [endpoint.spec.method].flat().map((m) => m.toLowerCase());
@@ -88,9 +145,7 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], options: Do
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/', description: 'this server' }],
-    tags: [...new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags as string[])))]
-      .sort()
-      .map((name) => ({ name })),
+    tags: [...new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags)))].sort().map((name) => ({ name })),
     paths,
     components: {
       schemas: components.schemas,
@@ -113,18 +168,20 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], options: Do
   };
 }
 
-function operation(endpoint: Endpoint, method: string, components: Components): Operation {
+function operation(endpoint: Endpoint, method: string, components: Components): OperationObject {
   const doc: EndpointDoc = endpoint.spec.doc ?? { summary: `${method.toUpperCase()} ${endpoint.spec.path}` };
   const user = endpoint.auth === 'user';
   const pathNames = [...endpoint.spec.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
-  const parameters: Json[] = pathNames.map((name) => ({
-    name,
-    in: 'path',
-    required: true,
-    schema: components.inline(doc.path?.[name] ?? Type.String()),
-    ...(doc.path?.[name]?.description ? { description: doc.path[name]!.description } : {}),
-  }));
-  const op: Operation = {
+  const parameters: ParameterObject[] = pathNames.map(
+    (name): ParameterObject => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: components.inline(doc.path?.[name] ?? Type.String()),
+      ...(doc.path?.[name]?.description ? { description: doc.path[name]!.description } : {}),
+    }),
+  );
+  const op: OperationObject = {
     operationId: operationId(method, endpoint.spec.path),
     summary: doc.summary,
     ...(doc.description ? { description: doc.description } : {}),
@@ -133,9 +190,9 @@ function operation(endpoint: Endpoint, method: string, components: Components): 
   };
   if (doc.input) {
     if (method === 'get') {
-      const input = components.inline(doc.input) as Json;
-      const properties = (input.properties ?? {}) as Record<string, Json>;
-      const required = new Set((input.required as string[] | undefined) ?? []);
+      const input = components.inline(doc.input);
+      const properties = input.properties ?? {};
+      const required = new Set(input.required ?? []);
       for (const [name, schema] of Object.entries(properties)) {
         const { description, ...rest } = schema;
         const nested = rest.type === 'object' || rest.type === 'array';
@@ -159,7 +216,7 @@ function operation(endpoint: Endpoint, method: string, components: Components): 
     }
   }
   if (parameters.length) op.parameters = parameters;
-  const answers: Record<string, unknown> = {
+  const answers: Record<string, ResponseObject> = {
     200: {
       description: 'The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure).',
       content: {
@@ -218,14 +275,15 @@ function tagOf(path: string): string {
  * appear; TypeBox's own markers (symbols) are dropped.
  */
 class Components {
-  readonly schemas: Record<string, unknown> = {};
+  readonly schemas: Record<string, SchemaObject> = {};
 
   add(name: string, schema: TSchema): void {
     this.schemas[name] = this.inline({ ...schema, $id: undefined } as TSchema);
   }
 
-  inline(schema: TSchema): unknown {
-    return this.walk(JSON.parse(JSON.stringify(schema)));
+  /** The schema as JSON, its named parts moved to the components: a JSON Schema object again. */
+  inline(schema: TSchema): SchemaObject {
+    return this.walk(JSON.parse(JSON.stringify(schema))) as SchemaObject;
   }
 
   private walk(node: unknown): unknown {
@@ -237,7 +295,7 @@ class Components {
       const { $id, ...rest } = obj;
       if (!(($id as string) in this.schemas)) {
         this.schemas[$id as string] = {}; // reserved first: a schema may refer to itself
-        this.schemas[$id as string] = this.walk(rest);
+        this.schemas[$id as string] = this.walk(rest) as SchemaObject;
       }
       return { $ref: `#/components/schemas/${$id}` };
     }

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { Page } from '../kernel/html.tsx';
 import { addMessages, type Translate } from '../kernel/i18n.ts';
-import type { OpenApiDocument } from './document.ts';
+import type { OpenApiDocument, OperationObject, SchemaObject } from './document.ts';
 
 addMessages('eng', {
   'docs.title': 'API reference',
@@ -32,21 +32,19 @@ addMessages('deu', {
   'docs.contents': 'Inhalt',
 });
 
-type Json = Record<string, any>;
-
 /** `Freight`, `integer`, `array of Bid`, `"open" | "pending"`: a schema in a few words. */
-function typeOf(schema: Json | undefined): ComponentChildren {
+function typeOf(schema: SchemaObject | undefined): ComponentChildren {
   if (!schema) return 'any';
   if (schema.$ref) {
     const name = String(schema.$ref).split('/').pop()!;
     return <a href={`#schema-${name}`}>{name}</a>;
   }
   if (schema.const !== undefined) return JSON.stringify(schema.const);
-  if (schema.enum) return schema.enum.map((v: unknown) => JSON.stringify(v)).join(' | ');
+  if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
   const union = schema.anyOf ?? schema.oneOf;
   if (union)
     return join(
-      union.map((s: Json) => typeOf(s)),
+      union.map((s) => typeOf(s)),
       ' | ',
     );
   if (schema.type === 'array') return <>array of {typeOf(schema.items)}</>;
@@ -59,10 +57,10 @@ function join(parts: ComponentChildren[], separator: string): ComponentChildren 
 }
 
 /** The properties of an object schema as a table; nested objects indented below their property. */
-function Properties({ schema, t, depth = 0 }: { schema: Json; t: Translate; depth?: number }) {
-  const properties = Object.entries((schema.properties ?? {}) as Record<string, Json>);
+function Properties({ schema, t, depth = 0 }: { schema: SchemaObject; t: Translate; depth?: number }) {
+  const properties = Object.entries(schema.properties ?? {});
   if (!properties.length) return <p class="hint">{typeOf(schema)}</p>;
-  const required = new Set<string>(schema.required ?? []);
+  const required = new Set(schema.required ?? []);
   return (
     <table class="schema">
       <tbody>
@@ -87,18 +85,18 @@ function Properties({ schema, t, depth = 0 }: { schema: Json; t: Translate; dept
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 export function referencePage(doc: OpenApiDocument, t: Translate): Page {
-  const byTag = new Map<string, Array<{ path: string; method: string; op: Json }>>();
+  const byTag = new Map<string, Array<{ path: string; method: string; op: OperationObject }>>();
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const method of METHODS) {
-      const op = ops[method] as Json | undefined;
+      const op = ops[method];
       if (!op) continue;
-      const tag = (op.tags as string[])[0]!;
+      const tag = op.tags[0]!;
       if (!byTag.has(tag)) byTag.set(tag, []);
       byTag.get(tag)!.push({ path, method, op });
     }
   }
   const tags = [...byTag.keys()].sort();
-  const schemas = Object.entries(((doc.components as Json).schemas ?? {}) as Record<string, Json>);
+  const schemas = Object.entries(doc.components.schemas);
   return {
     title: t('docs.title'),
     body: (
@@ -108,7 +106,7 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
           {t('docs.intro')}
           <a href="/openapi.json">/openapi.json</a> (OpenAPI {String(doc.openapi)})
         </p>
-        <pre class="conventions">{String((doc.info as Json).description)}</pre>
+        <pre class="conventions">{doc.info.description}</pre>
         <nav aria-label={t('docs.contents')} class="toc">
           {tags.map((tag) => (
             <a href={`#tag-${tag}`}>{tag}</a>
@@ -119,9 +117,9 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
           <section id={`tag-${tag}`}>
             <h2>{tag}</h2>
             {byTag.get(tag)!.map(({ path, method, op }) => {
-              const params = ((op.parameters ?? []) as Json[]).filter((p) => p.in === 'path' || p.in === 'query');
-              const body = op.requestBody?.content?.['application/json']?.schema as Json | undefined;
-              const ok = op.responses?.['200']?.content?.['application/json']?.schema?.oneOf?.[0] as Json | undefined;
+              const params = (op.parameters ?? []).filter((p) => p.in === 'path' || p.in === 'query');
+              const body = op.requestBody?.content['application/json']?.schema;
+              const ok = op.responses?.['200']?.content?.['application/json']?.schema.oneOf?.[0];
               return (
                 <article class="operation" id={String(op.operationId)}>
                   <h3>
@@ -129,8 +127,7 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
                     {op['x-preview'] && <span class="badge">{t('docs.preview')}</span>}
                   </h3>
                   <p>
-                    {String(op.summary)}{' '}
-                    <span class="hint">· {(op.security as unknown[]).length ? t('docs.token') : t('docs.public')}</span>
+                    {String(op.summary)} <span class="hint">· {op.security.length ? t('docs.token') : t('docs.public')}</span>
                   </p>
                   {op.description && <p>{String(op.description)}</p>}
                   {params.length > 0 && (
@@ -170,7 +167,7 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
                   )}
                   <h4>{t('docs.answers')}</h4>
                   <ul class="answers">
-                    {Object.entries(op.responses as Record<string, Json>).map(([code, answer]) => (
+                    {Object.entries(op.responses ?? {}).map(([code, answer]) => (
                       <li>
                         <code>{code}</code> {String(answer.description)}
                       </li>
