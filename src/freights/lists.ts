@@ -3,7 +3,7 @@ import { executeShape, PreparedStatement, statementBuilder } from '../db/prepare
 import type { DB } from '../db/schema.ts';
 import type { Paging } from '../kernel/paging.ts';
 import { DEFAULT_LIMIT, offsetOf } from '../kernel/params.ts';
-import type { PieceRow } from './fields.ts';
+import type { FreightStatus, PieceRow } from './fields.ts';
 import type { FreightRow } from './lifecycle.ts';
 import { admitsSql, hadBidSql, roleOf, type Role } from './policy.ts';
 import { isEmptySearch, nearWays, searchConditions, type FreightSearch } from './search.ts';
@@ -25,9 +25,9 @@ type EB = ExpressionBuilder<DB, 'freights'>;
 type Instant = Date | Expression<Date>;
 type Where = (eb: EB, company: number, now: Instant) => Expression<SqlBool>;
 
-const MARKET = ['open', 'pending'];
-const ARCHIVE = ['archived', 'closed', 'revoked', 'expired'];
-const DONE_BY_WINNER = ['taken', 'closed', 'archived'];
+const MARKET: readonly FreightStatus[] = ['open', 'pending'];
+const ARCHIVE: readonly FreightStatus[] = ['archived', 'closed', 'revoked', 'expired'];
+const DONE_BY_WINNER: readonly FreightStatus[] = ['taken', 'closed', 'archived'];
 
 const own = (eb: EB, c: number) => eb('freights.company_id', '=', c);
 const foreign = (eb: EB, c: number) => eb('freights.company_id', '<>', c);
@@ -38,7 +38,7 @@ const storedIn = (list: readonly string[]) => sql<SqlBool>`freights.status in ($
  * The effective status is one of `list`: market statuses only while the deadline has not passed;
  * `expired` also for market freights past their deadline.
  */
-const status = (eb: EB, list: readonly string[], now: Instant): Expression<SqlBool> => {
+const status = (eb: EB, list: readonly FreightStatus[], now: Instant): Expression<SqlBool> => {
   const market = list.filter((s) => MARKET.includes(s));
   const notDue = eb.or([eb('freights.deadline', 'is', null), eb('freights.deadline', '>=', now)]);
   if (market.length && !list.includes('expired')) {

@@ -1,12 +1,14 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Decimal } from '../db/columns.ts';
+import type { BidStatus } from './bids.ts';
+import type { FreightStatus } from './fields.ts';
 type Json = ColumnType<unknown, string, string>;
 
 export interface FreightsTable {
   id: Generated<number>;
   class: Generated<string>;
   type: Generated<string>;
-  status: Generated<string>;
+  status: Generated<FreightStatus>;
   category: string | null;
   from_code: string | null;
   from_country: string | null;
@@ -74,7 +76,7 @@ export interface BidsTable {
   rate_fsc: Decimal | null;
   rate_ssc: Decimal | null;
   note: string | null;
-  status: Generated<string>;
+  status: Generated<BidStatus>;
   type: Generated<string>;
   owner_confirmed: Generated<boolean>;
   bidder_confirmed: Generated<boolean>;

@@ -11,7 +11,9 @@ import {
   reopenPendingBids,
   updateBid,
   type BidRow,
+  type BidStatus,
 } from '../freights/bids.ts';
+import type { FreightStatus } from '../freights/fields.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { BidInput } from './fields.ts';
@@ -37,9 +39,9 @@ import { loadVisibleFreight } from '../freights/policy.ts';
 export type { BidRow, FreightRow };
 
 /** Freight states in which bids may be submitted, changed, confirmed and revoked. */
-const BIDDABLE = ['open', 'pending'];
+const BIDDABLE: readonly FreightStatus[] = ['open', 'pending'];
 /** Bid states that can still take part in an award. */
-const LIVE = ['open', 'pending'];
+const LIVE: readonly BidStatus[] = ['open', 'pending'];
 
 export type Refusal =
   | 'quotes.freight_not_biddable'

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Actor, TestApp } from '../support/harness.ts';
 import { browserSession } from '../support/session.ts';
+import type { BidStatus } from '../../src/freights/bids.ts';
 
 /** Creates a freight through the API and answers its id. */
 export async function addFreight(app: TestApp, who: Actor, json: Record<string, unknown> = {}, query = ''): Promise<number> {
@@ -33,7 +34,13 @@ export async function openFreight(
 }
 
 /** Bids are written by the quotes module; list and visibility tests insert them directly. */
-export async function insertBid(app: TestApp, freightId: number, bidder: Actor, status = 'open', amount = '100.00'): Promise<number> {
+export async function insertBid(
+  app: TestApp,
+  freightId: number,
+  bidder: Actor,
+  status: BidStatus = 'open',
+  amount = '100.00',
+): Promise<number> {
   const now = new Date();
   const row = await app.services.db
     .insertInto('bids')

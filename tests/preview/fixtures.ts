@@ -1,7 +1,9 @@
 import type { Actor, ApiResponse, TestApp } from '../support/harness.ts';
+import type { BidStatus } from '../../src/freights/bids.ts';
+import type { FreightStatus } from '../../src/freights/fields.ts';
 
 export interface FreightOptions {
-  status?: string;
+  status?: FreightStatus;
   type?: string;
   winner?: Actor | null;
   from?: string | null;
@@ -45,7 +47,7 @@ export async function insertFreight(app: TestApp, owner: Actor, o: FreightOption
 export const wonOrder = (app: TestApp, owner: Actor, carrier: Actor, o: FreightOptions = {}) =>
   insertFreight(app, owner, { status: 'taken', winner: carrier, ...o });
 
-export async function insertBid(app: TestApp, bidder: Actor, freightId: number, status = 'open'): Promise<void> {
+export async function insertBid(app: TestApp, bidder: Actor, freightId: number, status: BidStatus = 'open'): Promise<void> {
   const now = new Date();
   await app.services.db
     .insertInto('bids')

@@ -172,7 +172,7 @@ describe('POST /quotes/add.json: which freights', () => {
   });
 
   test('a visible freight that is not open or pending: status error', async () => {
-    for (const status of ['taken', 'expired', 'revoked', 'closed', 'archived']) {
+    for (const status of ['taken', 'expired', 'revoked', 'closed', 'archived'] as const) {
       const route = await insertFreight(app.services.db, shipper, { status });
       // Visible to its owner in every state; the owner cannot bid on it either.
       const res = await add(shipper, bidBody(route));

@@ -106,7 +106,7 @@ describe('_bids visibility in GET /freights/view', () => {
     assert.equal(masked.price, null);
   });
 
-  for (const status of ['expired', 'revoked', 'closed', 'archived']) {
+  for (const status of ['expired', 'revoked', 'closed', 'archived'] as const) {
     test(`${status}: _bids absent (not empty) for owner and bidders; 404 for others`, async () => {
       const f = await freightWithBids();
       await setFreightStatus(app, f.route, status);

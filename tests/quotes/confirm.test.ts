@@ -161,7 +161,7 @@ describe('POST /quotes/confirm/{bidId}.json', () => {
     assertRedirectToFreight(await confirm(app, carrier, bid.id), route);
     await assertUnchanged(route, before);
 
-    for (const status of ['expired', 'revoked', 'closed', 'archived', 'draft']) {
+    for (const status of ['expired', 'revoked', 'closed', 'archived', 'draft'] as const) {
       const r = await publishedFreight(app, shipper);
       const x = await placeBid(app, carrier, r);
       await confirm(app, carrier, x.id);

@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../src/db/schema.ts';
 import type { Actor, ApiResponse, TestApp } from '../support/harness.ts';
+import type { FreightStatus } from '../../src/freights/fields.ts';
 
 export interface FreightOptions {
-  status?: string;
+  status?: FreightStatus;
   visibility?: number;
   whitelist?: number[];
   deadline?: Date | null;
@@ -85,6 +86,6 @@ export async function bidRow(app: TestApp, id: number) {
 export async function bidsOf(app: TestApp, freightId: number) {
   return app.services.db.selectFrom('bids').selectAll().where('freight_id', '=', freightId).orderBy('id').execute();
 }
-export async function setFreightStatus(app: TestApp, id: number, status: string) {
+export async function setFreightStatus(app: TestApp, id: number, status: FreightStatus) {
   await app.services.db.updateTable('freights').set({ status }).where('id', '=', id).execute();
 }
