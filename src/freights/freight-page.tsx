@@ -6,8 +6,9 @@ import { formatKg, formatMoney, formatNumber, formatStamp, formatWindow } from '
 import { Badge, ConfirmAction, DataTable, Facts, Field, PostButton, Select, type Column } from '../kernel/ui.tsx';
 import type { Contact } from '../accounts/companies.ts';
 import './messages.ts';
-import type { BidView } from './bids.ts';
-import type { FreightView, PresentedPiece } from './fields.ts';
+import type { BidStatus, BidView } from './bids.ts';
+import { MARKET_STATUSES } from './lifecycle.ts';
+import type { FreightStatus, FreightView, PresentedPiece } from './fields.ts';
 import { isRecord } from '../kernel/params.ts';
 
 /**
@@ -35,7 +36,9 @@ export interface FreightPageData {
 /** The bid form's fields in the order a problem is looked for (the first one gets the focus). */
 const BID_FIELDS = ['amount', 'currency_code', 'rate_base', 'rate_fsc', 'rate_ssc', 'note'];
 
-const LIVE = ['open', 'pending'];
+/** Freights in the market (lifecycle.ts MARKET_STATUSES); bids that can still take part in an award (quotes/award.ts). */
+const MARKET: readonly FreightStatus[] = MARKET_STATUSES;
+const LIVE: readonly BidStatus[] = ['open', 'pending'];
 
 /** `60311 Frankfurt am Main (DE)`, `AMS Amsterdam (NL)`; a masked place as the API shows it. */
 export function placeLabel(route: FreightView, side: 'from' | 'to', city: string | null, none: string): string {
@@ -67,8 +70,9 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   const me = ctx.caller.companyId;
   const owner = route.company === me;
   const winner = route.winner !== null && route.winner === me;
-  const status: string = route.status;
-  const market = LIVE.includes(status);
+  const status = route.status;
+  const among = (statuses: readonly FreightStatus[]) => statuses.includes(status);
+  const market = among(MARKET);
   const bids: BidView[] = route._bids ?? [];
   const live = bids.filter((b) => LIVE.includes(b.status));
   const mine = bids.filter((b) => b.company === me && LIVE.includes(b.status));
@@ -384,17 +388,17 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     );
   }
   const ownerLinks: ComponentChildren[] = [];
-  if (owner && ['expired', 'revoked', 'closed', 'archived'].includes(status)) {
+  if (owner && among(['expired', 'revoked', 'closed', 'archived'])) {
     ownerLinks.push(
       <a class="button" href={`/freights/add?copy=${route.id}`} data-testid="republish">
         {t('fv.republish')}
       </a>,
     );
   }
-  if (owner && ['expired', 'revoked', 'closed'].includes(status)) {
+  if (owner && among(['expired', 'revoked', 'closed'])) {
     ownerLinks.push(<PostButton action={`/freights/archive/${route.id}`} label={t('fv.archive')} csrf={csrf} variant="secondary" />);
   }
-  if (owner && ['draft', 'open', 'pending'].includes(status)) {
+  if (owner && among(['draft', 'open', 'pending'])) {
     ownerLinks.push(
       <ConfirmAction
         action={`/freights/revoke/${route.id}`}
