@@ -6,7 +6,7 @@ import { eventsByAwb, type BidEventType, type FreightEventType, type StatusEvent
 import { announce, type PlannedEvent as Planned } from '../webhooks/outbox.ts';
 import { anySubscriber } from '../webhooks/store.ts';
 import { presentBid, type BidRow } from './bids.ts';
-import { presentFreight, type PieceRow } from './fields.ts';
+import { BIDS_SHOWN_STATUSES, presentFreight, type PieceRow } from './fields.ts';
 import type { FreightRow } from './lifecycle.ts';
 import { roleOf, type Role } from './policy.ts';
 import { namesOfCompanies as companyNames } from '../accounts/companies.ts';
@@ -100,7 +100,7 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
   // for the owner, the company's own otherwise.
   const view = async (companyId: number, role: Role) => {
     const { pieces, company } = await load();
-    const visibleBids = ['open', 'pending', 'taken'].includes(row.status)
+    const visibleBids = BIDS_SHOWN_STATUSES.includes(row.status)
       ? bids.filter((b) => role === 'owner' || b.company_id === companyId).map((b) => presentBid(b, clock))
       : undefined;
     return presentFreight(row, role, { clock, t: ENG }, { pieces, bids: visibleBids, company });

@@ -80,6 +80,8 @@ export const CLASSES = ['rfs', 'air', 'rfs_order'] as const;
 /** A freight's status (api.md, Freight): the set the API description lists. */
 export const FREIGHT_STATUSES = ['draft', 'open', 'pending', 'taken', 'expired', 'revoked', 'closed', 'archived'] as const;
 export type FreightStatus = (typeof FREIGHT_STATUSES)[number];
+/** The statuses in which a freight shows its bids (`_bids`): on the market and once taken. */
+export const BIDS_SHOWN_STATUSES: readonly FreightStatus[] = ['open', 'pending', 'taken'];
 export const TYPES = ['AHR', 'FFR', 'DTR', 'DTO'] as const;
 
 export const FIELDS: readonly FieldDef[] = [

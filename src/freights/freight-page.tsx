@@ -7,7 +7,7 @@ import { Badge, ConfirmAction, DataTable, Facts, Field, PostButton, Select, type
 import type { Contact } from '../accounts/companies.ts';
 import './messages.ts';
 import type { BidStatus, BidView } from './bids.ts';
-import { MARKET_STATUSES } from './lifecycle.ts';
+import { ARCHIVABLE_STATUSES, MARKET_STATUSES, REVOCABLE_STATUSES } from './lifecycle.ts';
 import type { FreightStatus, FreightView, PresentedPiece } from './fields.ts';
 import { isRecord } from '../kernel/params.ts';
 
@@ -395,10 +395,10 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
       </a>,
     );
   }
-  if (owner && among(['expired', 'revoked', 'closed'])) {
+  if (owner && among(ARCHIVABLE_STATUSES)) {
     ownerLinks.push(<PostButton action={`/freights/archive/${route.id}`} label={t('fv.archive')} csrf={csrf} variant="secondary" />);
   }
-  if (owner && among(['draft', 'open', 'pending'])) {
+  if (owner && among(REVOCABLE_STATUSES)) {
     ownerLinks.push(
       <ConfirmAction
         action={`/freights/revoke/${route.id}`}

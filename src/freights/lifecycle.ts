@@ -17,6 +17,8 @@ export type FreightRow = Selectable<FreightsTable>;
 
 /** Freights still in the market (bids possible); they expire at their deadline. */
 export const MARKET_STATUSES = ['open', 'pending'] as const;
+/** States the owner may revoke a freight from. */
+export const REVOCABLE_STATUSES = ['draft', 'open', 'pending'] as const;
 /** Terminal states a freight can be archived from. */
 export const ARCHIVABLE_STATUSES = ['expired', 'revoked', 'closed'] as const;
 /**
@@ -270,7 +272,7 @@ export async function publishFreight(
 export async function revokeFreight(db: Kysely<DB>, clock: Clock, caller: Caller, id: number): Promise<TransitionResult> {
   return onLockedFreight(db, clock, id, async (row, trx) => {
     if (row.company_id !== caller.companyId) return { kind: 'not_found' };
-    if (!includes(['draft', 'open', 'pending'], row.status)) return { kind: 'refused', reason: 'freight.revoke.not_allowed' };
+    if (!includes(REVOCABLE_STATUSES, row.status)) return { kind: 'refused', reason: 'freight.revoke.not_allowed' };
     const revoked = await setStatus(trx, row, { status: 'revoked' }, clock.now());
     await emitEvent(trx, clock, { type: 'freight.revoked', freightId: row.id });
     return revoked;

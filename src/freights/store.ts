@@ -6,7 +6,7 @@ import { emitEvent } from './events.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import { presentBid, type BidRow } from './bids.ts';
-import { type FreightValues, type PieceRow, type PieceValues, presentFreight } from './fields.ts';
+import { BIDS_SHOWN_STATUSES, type FreightValues, type PieceRow, type PieceValues, presentFreight } from './fields.ts';
 import { EDITABLE_STATUSES, persistExpiry, type FreightRow } from './lifecycle.ts';
 import { hadBidSql, roleOf, type Role } from './policy.ts';
 import type { FreightsTable } from './tables.ts';
@@ -333,7 +333,7 @@ export async function presentOne(rc: ReadContext, row: FreightRow, role: Role) {
     const fresh = await readFreight(rc.db, rc.clock.now(), rc.caller.companyId, row.id);
     extras = fresh && extrasOfRow.get(fresh.row);
   }
-  const bids = ['open', 'pending', 'taken'].includes(row.status) ? (extras?.bids ?? []).map((b) => presentBid(b, rc.clock)) : undefined;
+  const bids = BIDS_SHOWN_STATUSES.includes(row.status) ? (extras?.bids ?? []).map((b) => presentBid(b, rc.clock)) : undefined;
   return presentFreight(
     row,
     role,
