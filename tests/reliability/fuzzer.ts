@@ -5,6 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import qs from 'qs';
 import { FIELDS } from '../../src/freights/fields.ts';
+import { SEARCH_PARAMS } from '../../src/freights/search.ts';
 import type { Endpoint } from '../../src/kernel/route.tsx';
 
 /**
@@ -342,18 +343,7 @@ export function parameterNames(): string[] {
     'params',
     'filter',
     'alert',
-    'q',
-    'from_near',
-    'to_near',
-    'from_radius',
-    'to_radius',
-    'pickup_from',
-    'pickup_to',
-    'delivery_from',
-    'delivery_to',
-    'weight_min',
-    'weight_max',
-    'media',
+    ...SEARCH_PARAMS,
     'name',
     'date',
     'eta_range',
