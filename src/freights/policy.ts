@@ -33,6 +33,14 @@ export function roleOf(row: FreightRow, companyId: number, hadBid: boolean): Rol
   return hadBid ? 'bidder' : null;
 }
 
+/**
+ * SQL, for a statement that reads the freight's bids anyway (as `b`, the view): bid `b` is a
+ * non-revoked bid of the company, the bid hadBidSql looks for.
+ */
+export function liveBidOfSql(companyId: number) {
+  return sql<SqlBool>`(b.company_id = ${companyId} and b.status <> 'revoked')`;
+}
+
 /** SQL: the caller's company has a non-revoked bid on the freight ("had bid"). */
 export function hadBidSql(eb: ExpressionBuilder<DB, 'freights'>, companyId: number): AliasableExpression<SqlBool> {
   return eb.exists(
