@@ -28,7 +28,10 @@ export interface OpenOptions {
 }
 
 /** Opens PostgreSQL when DATABASE_URL is set, otherwise the embedded database in DATA_DIR. */
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, options: OpenOptions = {}): Promise<Database> {
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'logLevel'>>,
+  options: OpenOptions = {},
+): Promise<Database> {
   let database: Database;
   if (options.pglite) {
     database = pgliteDatabase(options.pglite, () => {});
@@ -36,7 +39,9 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
     // An idle connection the server ends (restart, failover, terminate) must not crash the
     // process: the pool replaces it; the next query reconnects.
-    pool.on('error', (err) => reportIdleError(err));
+    pool.on('error', (err) => {
+      if (config.logLevel !== 'silent') reportIdleError(err);
+    });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     database = { db, kind: 'postgres', close: () => db.destroy() };
   } else {
@@ -60,8 +65,8 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   return database;
 }
 
+/** Before the app's logger exists (the pool is opened first), a line in the logger's format on stderr. */
 function reportIdleError(err: Error): void {
-  if (process.env.LOG_LEVEL === 'silent') return;
   process.stderr.write(`${JSON.stringify({ level: 40, time: Date.now(), msg: 'idle database connection lost', err: err.message })}\n`);
 }
 

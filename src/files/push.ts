@@ -74,7 +74,7 @@ export async function pushFile(
     const events = await readStatus(text, clock);
     const row = await storeFile(db, file, bytes);
     return importing(db, row.id, async () => {
-      const shipments = await storeStatusEvents(db, { companyId: caller.companyId, fileId: row.id }, events, now, sizes);
+      const shipments = await storeStatusEvents(db, { companyId: caller.companyId, fileId: row.id }, events, clock.at(now), sizes);
       return finishFile(db, row.id, { records: events.length, message: `${events.length} status events, ${shipments} milk-run shipments` });
     });
   }
@@ -152,7 +152,8 @@ async function storeStatusEvents(
   db: Kysely<DB>,
   source: { companyId: number; fileId: number },
   events: readonly StatusEvent[],
-  now: Date,
+  /** stopped at the push's instant: every batch is written at the same time */
+  clock: Clock,
   sizes: Sizes,
 ): Promise<number> {
   const byAwb = eventsByAwb(events);
@@ -166,7 +167,7 @@ async function storeStatusEvents(
     const batch = chunk;
     chunk = [];
     chunkAwbs = 0;
-    await db.transaction().execute((trx) => recordStatusEvents(trx, source, batch, now));
+    await db.transaction().execute((trx) => recordStatusEvents(trx, source, batch, clock));
     await nextTurn();
   };
   for (const awb of awbs) {

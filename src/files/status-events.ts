@@ -3,6 +3,7 @@ import type { DB } from '../db/schema.ts';
 import type { AwbEventsTable } from './tables.ts';
 import { emitShipmentStatus } from '../freights/events.ts';
 import type { StatusEvent } from '../events/types.ts';
+import type { Clock } from '../kernel/time.ts';
 import { applyStatusEvents } from '../milkrun/store.ts';
 
 /** A stored status event. */
@@ -18,10 +19,17 @@ export interface EventSource {
  * The one place a status event is stored, whatever it came from (status CSV, Cargo-IMP FSU,
  * Cargo-XML XFSU): the events with the company that pushed them (tracking, ONE Record), the
  * pusher's milk-run shipments, and the `shipment.status` event, all in the caller's
- * transaction. Answers the number of milk-run shipments touched.
+ * transaction, written at the clock's time (APP_TIMEZONE for the event's payload). Answers the
+ * number of milk-run shipments touched.
  */
-export async function recordStatusEvents(trx: Kysely<DB>, source: EventSource, events: readonly StatusEvent[], now: Date): Promise<number> {
+export async function recordStatusEvents(
+  trx: Kysely<DB>,
+  source: EventSource,
+  events: readonly StatusEvent[],
+  clock: Clock,
+): Promise<number> {
   if (events.length === 0) return 0;
+  const now = clock.now();
   // One statement per batch: column arrays unnested, a few milliseconds per thousand events.
   const col = <T>(pick: (e: StatusEvent) => T) => events.map(pick);
   await sql`
@@ -33,7 +41,7 @@ export async function recordStatusEvents(trx: Kysely<DB>, source: EventSource, e
                 ${col((e) => e.weight)}::numeric[], ${col((e) => e.special_handling_codes)}::text[], ${col((e) => e.warehouse_location)}::text[])
       as e(awb, code, event_time, location, flight_number, pieces, weight, special_handling_codes, warehouse_location)`.execute(trx);
   const shipments = await applyStatusEvents(trx, source.companyId, events, now);
-  await emitShipmentStatus(trx, now, source.companyId, events);
+  await emitShipmentStatus(trx, clock, source.companyId, events);
   return shipments;
 }
 

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { translator } from '../kernel/i18n.ts';
-import { Clock } from '../kernel/time.ts';
+import type { Clock } from '../kernel/time.ts';
 import { eventsByAwb, type BidEventType, type FreightEventType, type StatusEvent } from '../events/types.ts';
 import { announce, type PlannedEvent as Planned } from '../webhooks/outbox.ts';
 import { anySubscriber } from '../webhooks/store.ts';
@@ -177,27 +177,13 @@ async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput
   return planned;
 }
 
-/**
- * Callers that only have `now` (expiry written by the sweeper or a transition, status events
- * stored by the files module) render in the configured APP_TIMEZONE; the payload's clock.
- */
-function clockAt(now: Date, clock?: Clock): Clock {
-  return clock ?? new Clock(process.env.APP_TIMEZONE || 'UTC', () => now);
-}
-
-/** `freight.expired` for freights an expiry just wrote (call it in the expiry's transaction). */
-export async function emitExpired(db: Db, now: Date, freightIds: readonly number[], clock?: Clock): Promise<void> {
+/** `freight.expired` for freights an expiry just wrote (call it in the expiry's transaction, with its clock). */
+export async function emitExpired(db: Db, clock: Clock, freightIds: readonly number[]): Promise<void> {
   if (!freightIds.length || !(await anySubscriber(db, 'freight.expired'))) return;
-  for (const freightId of freightIds) await emitEvent(db, clockAt(now, clock), { type: 'freight.expired', freightId });
+  for (const freightId of freightIds) await emitEvent(db, clock, { type: 'freight.expired', freightId });
 }
 
 /** `shipment.status` for status events just stored by `companyId` (in the same transaction). */
-export async function emitShipmentStatus(
-  db: Db,
-  now: Date,
-  companyId: number,
-  events: readonly StatusEvent[],
-  clock?: Clock,
-): Promise<void> {
-  if (events.length) await emitEvent(db, clockAt(now, clock), { type: 'shipment.status', companyId, events });
+export async function emitShipmentStatus(db: Db, clock: Clock, companyId: number, events: readonly StatusEvent[]): Promise<void> {
+  if (events.length) await emitEvent(db, clock, { type: 'shipment.status', companyId, events });
 }

@@ -47,8 +47,9 @@ export function isDue(row: Pick<FreightRow, 'status' | 'deadline'>, now: Date): 
  * by it or by `for update skip locked`); answers the ids written. The one place expiry is
  * persisted: an event announcing it belongs here, in the same transaction.
  */
-async function expireInTransaction(trx: Transaction<DB>, ids: number[], now: Date): Promise<number[]> {
+async function expireInTransaction(trx: Transaction<DB>, ids: number[], clock: Clock): Promise<number[]> {
   if (!ids.length) return [];
+  const now = clock.now();
   const rows = await trx
     .updateTable('freights')
     .set({ status: 'expired', modified: now })
@@ -59,14 +60,18 @@ async function expireInTransaction(trx: Transaction<DB>, ids: number[], now: Dat
     .returning('id')
     .execute();
   const expired = rows.map((r) => r.id);
-  await emitExpired(trx, now, expired);
+  await emitExpired(trx, clock, expired);
   return expired;
 }
 
-/** A locked row that is due becomes expired in the same transaction; others come back as they are. */
-export async function persistExpiry(trx: Transaction<DB>, row: FreightRow, now: Date): Promise<FreightRow> {
-  if (!isDue(row, now)) return row;
-  await expireInTransaction(trx, [row.id], now);
+/**
+ * A locked row that is due at the clock's time becomes expired in the same transaction; others
+ * come back as they are. The clock (APP_TIMEZONE, stopped at the transaction's instant) also
+ * writes the expiry event's payload.
+ */
+export async function persistExpiry(trx: Transaction<DB>, row: FreightRow, clock: Clock): Promise<FreightRow> {
+  if (!isDue(row, clock.now())) return row;
+  await expireInTransaction(trx, [row.id], clock);
   return trx.selectFrom('freights').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
 }
 
@@ -77,7 +82,9 @@ export const SWEEP_BATCH = 500;
  * locked` lets several server processes sweep at once without waiting on each other or on a
  * transition holding a row (that transition persists expiry itself). Answers how many it wrote.
  */
-export async function sweepExpiredFreights(db: Kysely<DB>, now: Date, batch = SWEEP_BATCH): Promise<number> {
+export async function sweepExpiredFreights(db: Kysely<DB>, clock: Clock, batch = SWEEP_BATCH): Promise<number> {
+  const at = clock.at(clock.now());
+  const now = at.now();
   let total = 0;
   for (;;) {
     const written = await db.transaction().execute(async (trx) => {
@@ -94,7 +101,7 @@ export async function sweepExpiredFreights(db: Kysely<DB>, now: Date, batch = SW
       return expireInTransaction(
         trx,
         due.map((r) => r.id),
-        now,
+        at,
       );
     });
     total += written.length;
@@ -136,7 +143,7 @@ export class ExpirySweeper {
   private schedule(delay: number) {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.running = sweepExpiredFreights(this.db, this.clock.now())
+      this.running = sweepExpiredFreights(this.db, this.clock)
         .catch((err) => this.options.onError?.(err))
         .finally(() => {
           this.running = undefined;
@@ -179,11 +186,11 @@ async function onLockedFreight(
   id: number,
   decide: (row: FreightRow, trx: Transaction<DB>) => Promise<TransitionResult>,
 ): Promise<TransitionResult> {
-  const now = clock.now();
+  const at = clock.at(clock.now());
   return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('freights').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
     if (!row) return { kind: 'not_found' };
-    return decide(await persistExpiry(trx, row, now), trx);
+    return decide(await persistExpiry(trx, row, at), trx);
   });
 }
 
@@ -316,10 +323,10 @@ export async function setDeliveryStatus(
   });
 }
 
-/** The freight locked for the rest of the transaction; one past its deadline is written expired first. */
-export async function lockFreight(trx: Transaction<DB>, id: number, now: Date): Promise<FreightRow | undefined> {
+/** The freight locked for the rest of the transaction; one past its deadline at the clock's time is written expired first. */
+export async function lockFreight(trx: Transaction<DB>, id: number, clock: Clock): Promise<FreightRow | undefined> {
   const row = await trx.selectFrom('freights').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-  return row && persistExpiry(trx, row, now);
+  return row && persistExpiry(trx, row, clock);
 }
 
 /** Writes columns of a (locked) freight: the bid state machine's status, winner and price. */

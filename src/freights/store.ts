@@ -69,7 +69,7 @@ export async function editFreight(
     const locked = await trx.selectFrom('freights').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
     if (!locked || locked.company_id !== caller.companyId) return { kind: 'not_found' } as const;
     // A freight past its deadline is expired (written now), so not editable.
-    const row = await persistExpiry(trx, locked, clock.now());
+    const row = await persistExpiry(trx, locked, clock);
     if (!(EDITABLE_STATUSES as readonly string[]).includes(row.status)) return { kind: 'refused' } as const;
     const { values, pieces } = parse(row);
     const updated = await trx

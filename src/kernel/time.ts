@@ -22,6 +22,11 @@ export class Clock {
     return this.nowFn();
   }
 
+  /** The same zone, its time stopped at `now`: one instant for everything a transaction writes. */
+  at(now: Date): Clock {
+    return new Clock(this.zone, () => now);
+  }
+
   /** `YYYY-MM-DD HH:MM` or `YYYY-MM-DD HH:MM:SS` in the zone; anything else (a date alone too) is null. */
   parse(input: unknown): Date | null {
     if (typeof input !== 'string') return null;

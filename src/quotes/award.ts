@@ -117,7 +117,7 @@ export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, in
     modified: now,
   };
   return transition(db, freightId, 'quotes.freight_not_biddable', async (trx) => {
-    const freight = await lockFreight(trx, freightId, now);
+    const freight = await lockFreight(trx, freightId, clock.at(now));
     if (!freight) return notFound;
     // Re-checked under the lock: an award or expiry may have happened since the read above.
     if (!isOpenForBids(freight, now)) return refused('quotes.freight_not_biddable', freightId);
@@ -160,7 +160,7 @@ export async function confirmBid(db: Kysely<DB>, clock: Clock, caller: Caller, b
   if (!probe || (probe.owner !== caller.companyId && probe.bidder !== caller.companyId)) return notFound;
 
   return transition(db, probe.freight_id, 'quotes.not_confirmable', async (trx) => {
-    const freight = await lockFreight(trx, probe.freight_id, now);
+    const freight = await lockFreight(trx, probe.freight_id, clock.at(now));
     const bid = await lockBid(trx, bidId);
     if (!freight || !bid) return notFound;
     const isOwner = freight.company_id === caller.companyId;
@@ -211,7 +211,7 @@ export async function revokeBid(db: Kysely<DB>, clock: Clock, caller: Caller, bi
   if (!probe) return notFound;
 
   return transition(db, probe.freight_id, 'quotes.bid_not_revocable', async (trx) => {
-    const freight = await lockFreight(trx, probe.freight_id, now);
+    const freight = await lockFreight(trx, probe.freight_id, clock.at(now));
     const bid = await lockBid(trx, bidId);
     if (!freight || !bid || bid.company_id !== caller.companyId) return notFound;
     if (!LIVE.includes(bid.status) || !isOpenForBids(freight, now)) return refused('quotes.bid_not_revocable', freight.id);

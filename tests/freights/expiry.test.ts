@@ -109,11 +109,12 @@ describe('expiry is visible everywhere before anything writes it', () => {
       const later = await openFreight(app, shipper, {}, { deadline: '+2 days' });
       const at = new Date(start.getTime() + 31 * 60_000);
       // Two sweeps at once (two server processes on PostgreSQL): skip locked splits the work, no row twice.
-      const counts = await Promise.all([sweepExpiredFreights(app.services.db, at, 2), sweepExpiredFreights(app.services.db, at, 2)]);
+      const clock = app.services.clock.at(at);
+      const counts = await Promise.all([sweepExpiredFreights(app.services.db, clock, 2), sweepExpiredFreights(app.services.db, clock, 2)]);
       assert.ok(counts[0]! + counts[1]! >= due.length, `wrote ${counts}`);
       for (const id of due) assert.equal(await storedStatus(id), 'expired');
       assert.equal(await storedStatus(later), 'open');
-      assert.equal(await sweepExpiredFreights(app.services.db, at), 0, 'nothing left to write');
+      assert.equal(await sweepExpiredFreights(app.services.db, clock), 0, 'nothing left to write');
       const modified = await app.services.db.selectFrom('freights').select('modified').where('id', 'in', due).execute();
       for (const m of modified) assert.equal(m.modified.getTime(), at.getTime());
     } finally {
