@@ -284,8 +284,6 @@ function listHref(s: ListState, change: Partial<ListState>, search: SearchQuery 
   return `/freights/enlist/${n.filterId}?${q}`;
 }
 
-const TMS_LISTS = [51, 52, 53];
-
 /** A tab: another list with the same search (its own default order and first page). */
 function tabHref(filterId: number, search: SearchQuery): string {
   const q = new URLSearchParams(search).toString();
@@ -527,6 +525,8 @@ export interface ListPageParts {
   countLists: (db: Ctx['db'], companyId: number, now: Date, search: FreightSearch) => Promise<Record<string, number>>;
   /** Columns of lists that show no freights (53: tours, src/tms/views.tsx); they take any row. */
   listColumns: ReadonlyMap<number, (t: Translate, language: string) => Column<unknown>[]>;
+  /** Other modules' lists (TMS 51-53), by filter id: they take no load search, so their tabs carry none. */
+  otherLists: ReadonlyMap<number, unknown>;
 }
 
 export async function enlistPage(routes: unknown[], state: ListState, ctx: Ctx<Caller>, parts: ListPageParts): Promise<Page> {
@@ -541,7 +541,7 @@ export async function enlistPage(routes: unknown[], state: ListState, ctx: Ctx<C
   ]);
   const tabs: Tab[] = FILTER_GROUPS.flatMap(([group, ids]) =>
     ids.map((id, i) => ({
-      href: tabHref(id, TMS_LISTS.includes(id) ? {} : search),
+      href: tabHref(id, parts.otherLists.has(id) ? {} : search),
       label: counts[String(id)] === undefined ? t(`fv.f${id}`) : `${t(`fv.f${id}`)} (${counts[String(id)]})`,
       active: id === state.filterId,
       group: i === 0 ? t(group) : undefined,
@@ -552,7 +552,8 @@ export async function enlistPage(routes: unknown[], state: ListState, ctx: Ctx<C
     listHref(state, { sort: key(k), direction: state.sort === key(k) && state.direction === 'desc' ? 'asc' : 'desc', page: 1 }, search);
   const sorted = (k: string): Column<FreightView>['sorted'] =>
     state.sort === key(k) ? (state.direction === 'asc' ? 'ascending' : 'descending') : undefined;
-  const tms = TMS_LISTS.includes(state.filterId);
+  // The TMS lists (the only other lists) take no search and offer a new tour.
+  const tms = parts.otherLists.has(state.filterId);
   const summary = searchSummary(search, t, ctx.language, { from: fromNote, to: toNote });
   // Filter 53 lists tours, not freights: their columns come from the TMS module's views.
   const otherColumns = parts.listColumns.get(state.filterId);
