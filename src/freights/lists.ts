@@ -4,7 +4,7 @@ import type { DB } from '../db/schema.ts';
 import type { Paging } from '../kernel/paging.ts';
 import { DEFAULT_LIMIT, offsetOf } from '../kernel/params.ts';
 import type { FreightStatus, PieceRow } from './fields.ts';
-import type { FreightRow } from './lifecycle.ts';
+import { MARKET_STATUSES, type FreightRow } from './lifecycle.ts';
 import { admitsSql, hadBidSql, roleOf, type Role } from './policy.ts';
 import { isEmptySearch, nearWays, searchConditions, type FreightSearch } from './search.ts';
 import { companyNameSql, freightJsonRow, freightRowFromJson, piecesJsonSql, presentMany, type ReadContext } from './store.ts';
@@ -25,7 +25,8 @@ type EB = ExpressionBuilder<DB, 'freights'>;
 type Instant = Date | Expression<Date>;
 type Where = (eb: EB, company: number, now: Instant) => Expression<SqlBool>;
 
-const MARKET: readonly FreightStatus[] = ['open', 'pending'];
+/** The market's stored statuses (lifecycle.ts); past the deadline they read as expired. */
+const MARKET: readonly FreightStatus[] = MARKET_STATUSES;
 const ARCHIVE: readonly FreightStatus[] = ['archived', 'closed', 'revoked', 'expired'];
 const DONE_BY_WINNER: readonly FreightStatus[] = ['taken', 'closed', 'archived'];
 
