@@ -1,6 +1,9 @@
 import type { Decimal } from '../db/columns.ts';
 import type { ColumnType, Generated } from 'kysely';
 
+/** A pushed file's state: importing (its events hidden until done), processed, ignored (no known action) or failed. */
+export type FileStatus = 'importing' | 'processed' | 'ignored' | 'failed';
+
 export interface FilesTable {
   id: Generated<number>;
   company_id: number;
@@ -15,8 +18,7 @@ export interface FilesTable {
   /** the decoded content (bytea) of files stored before file_parts; null since (see FilePartsTable) */
   content: ColumnType<Uint8Array | null, Uint8Array | null | undefined, Uint8Array | null>;
   records: Generated<number>;
-  /** importing (events hidden until done) | processed | ignored | failed */
-  status: string;
+  status: FileStatus;
   message: string | null;
   /** action rates: the imported rate sheet */
   sheet_id: number | null;
