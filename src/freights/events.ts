@@ -10,7 +10,7 @@ import { BIDS_SHOWN_STATUSES, presentFreight, type PieceRow } from './fields.ts'
 import type { FreightRow } from './lifecycle.ts';
 import { roleOf, type Role } from './policy.ts';
 import { namesOfCompanies as companyNames } from '../accounts/companies.ts';
-import { loadPieces } from './store.ts';
+import { loadPieces } from './pieces.ts';
 
 /**
  * The events of a freight's life (decisions.md §8), written to the webhooks module's outbox

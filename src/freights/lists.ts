@@ -7,7 +7,8 @@ import type { FreightStatus, PieceRow } from './fields.ts';
 import { MARKET_STATUSES, type FreightRow } from './lifecycle.ts';
 import { admitsSql, hadBidSql, roleOf, type Role } from './policy.ts';
 import { isEmptySearch, nearWays, searchConditions, type FreightSearch } from './search.ts';
-import { companyNameSql, freightJsonRow, freightRowFromJson, piecesJsonSql, presentMany, type ReadContext } from './store.ts';
+import { piecesJsonSql } from './pieces.ts';
+import { companyNameSql, freightJsonRow, freightRowFromJson, presentMany, type ReadContext } from './store.ts';
 
 /**
  * GET /freights/enlist/{filterId}: every list page is one SQL statement (membership, order, page,

@@ -1,9 +1,6 @@
-import { sql, type AliasableExpression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type AliasableExpression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { Caller } from '../kernel/context.ts';
-import type { Clock } from '../kernel/time.ts';
 import type { FreightRow } from './lifecycle.ts';
-import { readFreight } from './store.ts';
 
 /**
  * Who sees a freight and how (decisions.md §4):
@@ -60,29 +57,4 @@ export function admitsSql(eb: ExpressionBuilder<DB, 'freights'>, companyId: numb
     sql<SqlBool>`freights.visibility >= 0`,
     eb.and([sql<SqlBool>`freights.visibility = -2`, sql<SqlBool>`${companyId} = any(freights.whitelist)`]),
   ]);
-}
-
-/**
- * The freight as the caller may see it (row with its effective status, role, pieces, company
- * name and the bids the caller may see), read in one statement (store.ts `readFreight`), or null
- * when the caller may not see it. Expiry is computed in that statement, never written first.
- */
-export async function loadFreightForCaller(
-  db: Kysely<DB>,
-  clock: Clock,
-  caller: Caller,
-  freightId: number,
-): Promise<{ row: FreightRow; role: Role } | null> {
-  const found = await readFreight(db, clock.now(), caller.companyId, freightId);
-  if (!found) return null;
-  const role = roleOf(found.row, caller.companyId, found.hadBid);
-  return role ? { row: found.row, role } : null;
-}
-
-/**
- * The freight row when the caller may see it per decisions.md §4, else null (used by the
- * quotes module too); its status is the effective one at the clock's now.
- */
-export async function loadVisibleFreight(db: Kysely<DB>, clock: Clock, caller: Caller, freightId: number): Promise<FreightRow | null> {
-  return (await loadFreightForCaller(db, clock, caller, freightId))?.row ?? null;
 }

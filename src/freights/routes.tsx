@@ -17,8 +17,7 @@ import {
 } from './lifecycle.ts';
 import { enlist, type ExternalList } from './lists.ts';
 import { readPaging } from '../kernel/paging.ts';
-import { loadFreightForCaller } from './policy.ts';
-import { editFreight, insertFreight, presentOne, type ReadContext } from './store.ts';
+import { editFreight, insertFreight, loadFreightForCaller, presentOne, type ReadContext } from './store.ts';
 import { flightEndpoints, templateEndpoints } from './templates.ts';
 import { addRefs, newFreightValues } from './create.ts';
 import { emitEvent } from './events.ts';

@@ -9,10 +9,9 @@ import { presentBid, type BidRow } from './bids.ts';
 import { BIDS_SHOWN_STATUSES, type FreightValues, type PieceRow, type PieceValues, presentFreight } from './fields.ts';
 import { EDITABLE_STATUSES, persistExpiry, type FreightRow } from './lifecycle.ts';
 import { hadBidSql, liveBidOfSql, roleOf, type Role } from './policy.ts';
+import { insertPieces, loadPieces, piecesJsonSql, replacePieces } from './pieces.ts';
 import type { FreightsTable } from './tables.ts';
 import type { Translate } from '../kernel/i18n.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 export interface NewFreight {
   values: FreightValues;
@@ -40,14 +39,6 @@ export async function insertFreight(
     await alsoInTransaction?.(trx, row);
     return row;
   });
-}
-
-async function insertPieces(trx: Db, freightId: number, pieces: PieceValues[]) {
-  if (!pieces.length) return;
-  await trx
-    .insertInto('freight_pieces')
-    .values(pieces.map((p, position) => ({ ...p, freight_id: freightId, position })))
-    .execute();
 }
 
 export type EditResult = { kind: 'ok'; row: FreightRow } | { kind: 'not_found' } | { kind: 'refused' };
@@ -78,32 +69,10 @@ export async function editFreight(
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (pieces) {
-      await trx.deleteFrom('freight_pieces').where('freight_id', '=', id).execute();
-      await insertPieces(trx, id, pieces);
-    }
+    if (pieces) await replacePieces(trx, id, pieces);
     await emitEvent(trx, clock, { type: 'freight.updated', freightId: id });
     return { kind: 'ok', row: updated } as const;
   });
-}
-
-/** Piece lines of several freights in one query, by freight id. */
-export async function loadPieces(db: Db, freightIds: number[]): Promise<Map<number, PieceRow[]>> {
-  const map = new Map<number, PieceRow[]>();
-  if (!freightIds.length) return map;
-  const rows = await db
-    .selectFrom('freight_pieces')
-    .select(['freight_id', 'position', 'pieces', 'depth', 'width', 'height', 'weight', 'stackable', 'weight_per_piece', 'refs'])
-    .where('freight_id', 'in', freightIds)
-    .orderBy('freight_id')
-    .orderBy('position')
-    .execute();
-  for (const r of rows) {
-    const list = map.get(r.freight_id) ?? [];
-    list.push(r as PieceRow);
-    map.set(r.freight_id, list);
-  }
-  return map;
 }
 
 export interface ReadContext {
@@ -227,12 +196,6 @@ export function freightRowFromJson(o: Record<string, unknown>): FreightRow {
 /** SQL: the name of the freight's company (a primary-key lookup per row, whatever the number of companies). */
 export const companyNameSql = companyNameOf(sql`freights.company_id`);
 
-/** SQL: the freight's piece lines as a JSON array in position order (numerics as exact text). */
-export const piecesJsonSql = sql<PieceRow[]>`(select coalesce(json_agg(json_build_object(
-    'freight_id', p.freight_id, 'position', p.position, 'pieces', p.pieces, 'depth', p.depth::text, 'width', p.width::text,
-    'height', p.height::text, 'weight', p.weight::text, 'stackable', p.stackable, 'weight_per_piece', p.weight_per_piece, 'refs', p.refs
-  ) order by p.position), '[]'::json) from freight_pieces as p where p.freight_id = freights.id)`;
-
 /**
  * SQL: the freight's bids in one index scan (bids_freight_idx), as JSON: `had`, whether the
  * company had a non-revoked bid (policy.ts, the market rule), and `list`, the bids it may see
@@ -322,6 +285,31 @@ export async function readFreight(
     bids: view.bids.list.map(bidFromJson),
   });
   return { row: freight, hadBid: view.bids.had };
+}
+
+/**
+ * The freight as the caller may see it (row with its effective status, role, pieces, company
+ * name and the bids the caller may see), read in one statement (store.ts `readFreight`), or null
+ * when the caller may not see it. Expiry is computed in that statement, never written first.
+ */
+export async function loadFreightForCaller(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  freightId: number,
+): Promise<{ row: FreightRow; role: Role } | null> {
+  const found = await readFreight(db, clock.now(), caller.companyId, freightId);
+  if (!found) return null;
+  const role = roleOf(found.row, caller.companyId, found.hadBid);
+  return role ? { row: found.row, role } : null;
+}
+
+/**
+ * The freight row when the caller may see it per decisions.md §4, else null (used by the
+ * quotes module too); its status is the effective one at the clock's now.
+ */
+export async function loadVisibleFreight(db: Kysely<DB>, clock: Clock, caller: Caller, freightId: number): Promise<FreightRow | null> {
+  return (await loadFreightForCaller(db, clock, caller, freightId))?.row ?? null;
 }
 
 /**

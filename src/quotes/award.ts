@@ -18,7 +18,7 @@ import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { BidInput } from './fields.ts';
 import { isDue, lockFreight, updateFreight, type FreightRow } from '../freights/lifecycle.ts';
-import { loadVisibleFreight } from '../freights/policy.ts';
+import { loadVisibleFreight } from '../freights/store.ts';
 
 /**
  * The bid state machine, in one place (api.md "Bid status" and "Freight status";

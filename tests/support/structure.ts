@@ -30,31 +30,50 @@ export function code(text: string): string {
 }
 
 /**
- * Module -> module -> the files that import it. `values`: only imports that load code at run
- * time (not `import type`, not `import { type X }` alone); otherwise type imports too.
+ * The source files a file imports (paths under src/). `values`: only imports that load code at
+ * run time (not `import type`, not `import { type X }` alone); otherwise type imports too.
  */
+function importedFiles(f: SourceFile, kind: 'values' | 'all'): string[] {
+  const out: string[] = [];
+  for (const m of code(f.text).matchAll(/(import|export)\s+(type\s+)?([^'";]*?)\s*from\s+'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)/g)) {
+    const typeOnly =
+      Boolean(m[2]) ||
+      (m[3] !== undefined &&
+        /^\{[^}]*\}$/.test(m[3].trim()) &&
+        m[3]
+          .replace(/[{}\s]/g, '')
+          .split(',')
+          .filter(Boolean)
+          .every((n) => n.startsWith('type')));
+    if (kind === 'values' && typeOnly) continue;
+    const spec = (m[4] ?? m[5])!;
+    out.push(path.relative(SRC, path.resolve(SRC, path.dirname(f.file), spec)));
+  }
+  return out;
+}
+
+/** Module -> module -> the files that import it (imports as importedFiles counts them). */
 export function moduleImports(files: SourceFile[], kind: 'values' | 'all' = 'values'): Map<string, Map<string, string[]>> {
   const graph = new Map<string, Map<string, string[]>>();
   for (const f of files) {
     graph.set(f.module, graph.get(f.module) ?? new Map());
-    for (const m of code(f.text).matchAll(/(import|export)\s+(type\s+)?([^'";]*?)\s*from\s+'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)/g)) {
-      const typeOnly =
-        Boolean(m[2]) ||
-        (m[3] !== undefined &&
-          /^\{[^}]*\}$/.test(m[3].trim()) &&
-          m[3]
-            .replace(/[{}\s]/g, '')
-            .split(',')
-            .filter(Boolean)
-            .every((n) => n.startsWith('type')));
-      if (kind === 'values' && typeOnly) continue;
-      const spec = (m[4] ?? m[5])!;
-      const target = path.relative(SRC, path.resolve(SRC, path.dirname(f.file), spec));
+    for (const target of importedFiles(f, kind)) {
       const to = target.includes(path.sep) ? target.split(path.sep)[0]! : '(root)';
       if (to === f.module || to.startsWith('..')) continue;
       const edges = graph.get(f.module)!;
       edges.set(to, [...(edges.get(to) ?? []), f.file]);
     }
+  }
+  return graph;
+}
+
+/** File -> file -> [the importing file], for cycles() (inside modules as well as across them). */
+export function fileImports(files: SourceFile[], kind: 'values' | 'all' = 'values'): Map<string, Map<string, string[]>> {
+  const graph = new Map<string, Map<string, string[]>>();
+  for (const f of files) {
+    const edges = new Map<string, string[]>();
+    for (const target of importedFiles(f, kind)) if (!target.startsWith('..')) edges.set(target, [f.file]);
+    graph.set(f.file, edges);
   }
   return graph;
 }
