@@ -1,5 +1,5 @@
 import { EVENT_TYPES, isEventType } from '../events/types.ts';
-import { isRecord, readString, type Params } from '../kernel/params.ts';
+import { readList, readString, type Params } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
 import { maskSecret } from './signing.ts';
 import type { DeliveryLogEntry, WebhookRow } from './store.ts';
@@ -18,15 +18,14 @@ export type WebhookInput = { kind: 'ok'; url: string; events: string[] } | { kin
 export function readWebhookInput(params: Params): WebhookInput {
   const url = readString(params.url)?.trim();
   if (!url) return { kind: 'invalid', key: 'webhooks.url_required' };
-  const raw = params.events;
-  let list: unknown[];
-  if (Array.isArray(raw)) list = raw;
-  else if (isRecord(raw)) list = Object.values(raw);
-  else if (typeof raw === 'string') list = raw.split(',');
-  else return { kind: 'invalid', key: 'webhooks.events_required' };
-  if (list.length > MAX_EVENTS) return { kind: 'invalid', key: 'webhooks.events_too_many', vars: { max: String(MAX_EVENTS) } };
+  // The kernel's list reading (array, form checkboxes, comma list), counted before it is split.
+  const list = readList(params.events, MAX_EVENTS);
+  if (!list.ok)
+    return list.reason === 'too_many'
+      ? { kind: 'invalid', key: 'webhooks.events_too_many', vars: { max: String(MAX_EVENTS) } }
+      : { kind: 'invalid', key: 'webhooks.events_required' };
   const events: string[] = [];
-  for (const item of list) {
+  for (const item of list.items) {
     const type = typeof item === 'string' ? item.trim() : undefined;
     if (type === undefined || type.length > 50)
       return { kind: 'invalid', key: 'webhooks.event_unknown', vars: { type: String(item).slice(0, 50) } };
