@@ -85,7 +85,7 @@ export function DataTable<R>({
                     class={[c.numeric ? 'num' : '', c.wrap ? 'wrap' : '', c.lead ? 'lead' : ''].filter(Boolean).join(' ') || undefined}
                     data-label={c.label || undefined}
                   >
-                    {c.cell(r)}
+                    {cellValue(c.cell(r))}
                   </td>
                 ))}
               </tr>
@@ -95,6 +95,16 @@ export function DataTable<R>({
       </table>
     </div>
   );
+}
+
+/**
+ * A cell's content as one element. On a phone a cell is a grid of two columns, its label and
+ * its value: content of several nodes (a window "day – day", a link and a note) would become
+ * several grid items and wrap into the label's column. Empty stays empty (`td:empty` hides it).
+ */
+function cellValue(content: unknown) {
+  if (content === null || content === undefined || content === '' || content === false) return null;
+  return <div class="cell">{content}</div>;
 }
 
 export interface Tab {
