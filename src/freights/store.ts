@@ -289,7 +289,7 @@ export async function readFreight(
 
 /**
  * The freight as the caller may see it (row with its effective status, role, pieces, company
- * name and the bids the caller may see), read in one statement (store.ts `readFreight`), or null
+ * name and the bids the caller may see), read in one statement (`readFreight`), or null
  * when the caller may not see it. Expiry is computed in that statement, never written first.
  */
 export async function loadFreightForCaller(

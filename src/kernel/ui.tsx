@@ -104,6 +104,7 @@ export function DataTable<R>({
  */
 function cellValue(content: unknown) {
   if (content === null || content === undefined || content === '' || content === false) return null;
+  if (Array.isArray(content) && content.length === 0) return null;
   return <div class="cell">{content}</div>;
 }
 
