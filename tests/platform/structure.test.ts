@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { describe, test } from 'node:test';
 import {
   cycles,
@@ -77,6 +78,37 @@ describe('module structure', () => {
       const name = /export interface (\w+Tables)\s*\{/.exec(f.text)?.[1];
       if (name) assert.match(schema, new RegExp(`\\b${name}\\b`), `${f.file}: ${name} is not part of DB`);
     }
+  });
+
+  test("docs/architecture.md's tables of imports and of table owners say what the source does", () => {
+    const doc = fs.readFileSync(new URL('../../docs/architecture.md', import.meta.url), 'utf8');
+    /** The rows of the Markdown table whose header is `| Module | <second> |`: module -> its list. */
+    const table = (second: string) => {
+      const start = doc.indexOf(`| Module | ${second} |`);
+      assert.ok(start >= 0, `table "${second}" in docs/architecture.md`);
+      const rows = new Map<string, string[]>();
+      for (const line of doc.slice(start).split('\n').slice(2)) {
+        const m = /^\|\s*([\w(), ]+?)\s*\|\s*(.*?)\s*\|$/.exec(line);
+        if (!m) break;
+        rows.set(
+          m[1]!,
+          m[2]!
+            .replace(/\s*\([^)]*\)/g, '')
+            .split(/,\s*/)
+            .filter(Boolean)
+            .sort(),
+        );
+      }
+      return rows;
+    };
+    const imports = moduleImports(checked, 'all');
+    const computed = new Map(
+      [...imports].filter(([m, edges]) => m !== '(root)' && edges.size > 0).map(([m, edges]) => [m, [...edges.keys()].sort()]),
+    );
+    assert.deepEqual(new Map([...table('Imports')].sort()), new Map([...computed].sort()));
+    const owned = new Map<string, string[]>();
+    for (const [t, m] of tableOwners(files)) owned.set(m, [...(owned.get(m) ?? []), t].sort());
+    assert.deepEqual(new Map([...table('Tables')].sort()), new Map([...owned].sort()));
   });
 
   test('the checks see what they check: the graph and the owners are not empty', () => {
