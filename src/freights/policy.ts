@@ -31,8 +31,9 @@ export function roleOf(row: FreightRow, companyId: number, hadBid: boolean): Rol
 }
 
 /**
- * SQL, for a statement that reads the freight's bids anyway (as `b`, the view): bid `b` is a
- * non-revoked bid of the company, the bid hadBidSql looks for.
+ * SQL: bid `b` is a non-revoked bid of the company, the bid that makes a "had bid" (the rule,
+ * once: hadBidSql looks for one, the view reads it from the freight's bids it scans anyway).
+ * Constants as SQL text: the partial index bids_company_live_idx matches in any plan.
  */
 export function liveBidOfSql(companyId: number) {
   return sql<SqlBool>`(b.company_id = ${companyId} and b.status <> 'revoked')`;
@@ -41,13 +42,7 @@ export function liveBidOfSql(companyId: number) {
 /** SQL: the caller's company has a non-revoked bid on the freight ("had bid"). */
 export function hadBidSql(eb: ExpressionBuilder<DB, 'freights'>, companyId: number): AliasableExpression<SqlBool> {
   return eb.exists(
-    eb
-      .selectFrom('bids')
-      .select(sql`1`.as('one'))
-      .whereRef('bids.freight_id', '=', 'freights.id')
-      .where('bids.company_id', '=', companyId)
-      // Constants as SQL text: the partial index bids_company_live_idx matches in any plan.
-      .where(sql<SqlBool>`bids.status <> 'revoked'`),
+    eb.selectFrom('bids as b').select(sql`1`.as('one')).whereRef('b.freight_id', '=', 'freights.id').where(liveBidOfSql(companyId)),
   );
 }
 
