@@ -89,7 +89,7 @@ export const accountCommands: Command[] = [
         io,
         !!values.json,
         user,
-        `new API token of user ${user.id} (${user.email}): ${user.token}\nthe old token is refused from now on`,
+        `new API token of user ${user.id} (${user.email}): ${user.token}\nthe old token is refused from now on; ${user.sessions_ended} browser session(s) ended`,
       );
     },
   },

@@ -73,14 +73,20 @@ async function findUser(db: Kysely<DB>, ref: string) {
 
 /**
  * A new API token for a user (the old one is a 401 from now on): a new nonce, since the token is
- * derived from it. For a leaked token; api.md's tokens otherwise never change.
+ * derived from it. For a leaked token; api.md's tokens otherwise never change. The user's browser
+ * sessions end with it, as with a password change: a session opened by whoever held the leaked
+ * token's password would otherwise read the new token from every JSON answer (`auth.token`).
  */
 export async function rotateToken(db: Kysely<DB>, tokens: TokenIssuer, ref: string) {
   const user = await findUser(db, ref);
   const nonce = newNonce();
-  await db.updateTable('users').set({ token_nonce: nonce }).where('id', '=', user.id).execute();
+  const sessionsEnded = await db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ token_nonce: nonce }).where('id', '=', user.id).execute();
+    const ended = await trx.deleteFrom('sessions').where('user_id', '=', user.id).executeTakeFirst();
+    return Number(ended.numDeletedRows);
+  });
   forgetCachedCallers(user.id);
-  return { id: user.id, email: user.email, token: tokens.issue(user.id, nonce) };
+  return { id: user.id, email: user.email, token: tokens.issue(user.id, nonce), sessions_ended: sessionsEnded };
 }
 
 export function checkNewPassword(password: string, field = '--password'): void {

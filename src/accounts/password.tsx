@@ -9,7 +9,7 @@ import { AccountInputError, MAX_PASSWORD_LENGTH, setPassword } from './commands.
 import { verifyPassword } from './passwords.ts';
 import { PASSWORD_DATA, PASSWORD_INPUT } from './schema.ts';
 import { findUserById } from './store.ts';
-import { attemptKey, beginLoginAttempt, endLoginAttempt } from './throttle.ts';
+import { beginLoginAttempt, endLoginAttempt } from './throttle.ts';
 
 addMessages('eng', {
   'password.title': 'Change password',
@@ -46,8 +46,10 @@ async function changePassword(ctx: Ctx) {
   const repeat = ctx.params.password_repeat;
   const user = await findUserById(ctx.db, ctx.caller.userId);
   if (!user) return fail(ctx.t('password.wrong_current'));
-  const attempt = await beginLoginAttempt(ctx.db, attemptKey(user, user.email), ctx.req.ip, ctx.clock.now());
-  if (attempt.kind === 'throttled') {
+  const attempt = await beginLoginAttempt(ctx.db, { login: user.email, userId: user.id }, ctx.req.ip, ctx.clock.now());
+  // The caller is the user: a block under its username may be named here.
+  if (attempt.kind !== 'allowed') {
+    if (attempt.kind === 'user_blocked') await endLoginAttempt(ctx.db, attempt.id);
     ctx.reply.header('retry-after', String(attempt.retryAfterSeconds));
     return rejected(429, ctx.t('login.throttled', { minutes: Math.ceil(attempt.retryAfterSeconds / 60) }));
   }

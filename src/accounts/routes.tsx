@@ -9,7 +9,7 @@ import { LOGIN_DATA, LOGIN_INPUT, ME_DATA } from './schema.ts';
 import { MAX_PASSWORD_LENGTH } from './commands.ts';
 import { DUMMY_HASH, verifyPassword } from './passwords.ts';
 import { findUserByLogin } from './store.ts';
-import { attemptKey, beginLoginAttempt, endLoginAttempt, purgeExpired } from './throttle.ts';
+import { beginLoginAttempt, endLoginAttempt, purgeExpired } from './throttle.ts';
 import type { TokenIssuer } from './tokens.ts';
 
 const SESSION_DAYS = 30;
@@ -42,7 +42,7 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
         const password = (readString(auth.password) ?? '').slice(0, MAX_PASSWORD_LENGTH);
         const now = ctx.clock.now();
         const user = login && login.length <= 254 ? await findUserByLogin(ctx.db, login) : undefined;
-        const attempt = await beginLoginAttempt(ctx.db, attemptKey(user, login), ctx.req.ip, now);
+        const attempt = await beginLoginAttempt(ctx.db, { login, userId: user?.id }, ctx.req.ip, now);
         if (attempt.kind === 'throttled') {
           ctx.req.log.warn({ login: login.slice(0, 100), address: ctx.req.ip }, 'login throttled');
           ctx.reply.header('retry-after', String(attempt.retryAfterSeconds));
@@ -50,8 +50,11 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
           if (ctx.format === 'json') return rejected(429, message);
           return redirect(`/users/login?next=${encodeURIComponent(safeNext(ctx.params.next))}`, false, message);
         }
-        const valid = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
-        if (!user || !valid) {
+        // A user blocked under its other name is refused like a wrong password (throttle.ts says why),
+        // after the same work, so neither the answer nor its time tells the two apart.
+        const hash = attempt.kind === 'user_blocked' ? DUMMY_HASH : user?.password_hash;
+        const valid = await verifyPassword(password, hash ?? DUMMY_HASH);
+        if (!user || !valid || attempt.kind === 'user_blocked') {
           // The attempt stays: it is a failure counted for throttling.
           ctx.req.log.info({ login: login.slice(0, 100) }, 'login failed');
           if (ctx.format === 'json') return rejected(401, 'unknown user or wrong password');

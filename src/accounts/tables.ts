@@ -36,9 +36,12 @@ export interface SettingsTable {
 /** One login attempt: a failure, or one still being checked (decisions.md §9 throttling). */
 export interface LoginAttemptsTable {
   id: Generated<number>;
+  /** The login name as typed, trimmed and lower-cased (e-mail or username, whether or not a user has it). */
   login: string;
   address: string;
   at: Date;
+  /** The user the name belongs to, if any. */
+  user_id: number | null;
 }
 
 export interface AccountTables {

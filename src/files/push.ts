@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { eventsByAwb, type StatusEvent } from '../events/types.ts';
 import type { Caller } from '../kernel/context.ts';
-import { readString, type Params } from '../kernel/params.ts';
+import { ownEntry, readString, type Params } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
 import { checkRateSheet, RateImportError, storeRateSheet } from '../pricing/import.ts';
 import { recordStatusEvents } from './status-events.ts';
@@ -68,7 +68,7 @@ export async function pushFile(
     created: now,
   };
 
-  const readStatus = action ? STATUS_READERS[action] : undefined;
+  const readStatus = action ? ownEntry(STATUS_READERS, action) : undefined;
   if (readStatus) {
     const text = utf8Text(bytes);
     const events = await readStatus(text, clock);

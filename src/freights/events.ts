@@ -8,7 +8,7 @@ import { anySubscriber } from '../webhooks/store.ts';
 import { presentBid, type BidRow } from './bids.ts';
 import { BIDS_SHOWN_STATUSES, presentFreight, type PieceRow } from './fields.ts';
 import type { FreightRow } from './lifecycle.ts';
-import { roleOf, type Role } from './policy.ts';
+import { partyToAwbSql, roleOf, type Role } from './policy.ts';
 import { namesOfCompanies as companyNames } from '../accounts/companies.ts';
 import { loadPieces } from './pieces.ts';
 
@@ -136,8 +136,9 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
 
 /**
  * Status events go to the company that pushed them (every field) and, when that company is a
- * party to a freight carrying the AWB (owner, winner, transport company), to the other parties
- * (what public tracking shows, plus their freight ids). One event per AWB and recipient.
+ * party to a freight carrying the AWB (owner, winner, transport company of a freight awarded
+ * between two companies: policy.ts partyToAwbSql), to the other parties (what public tracking
+ * shows, plus their freight ids and the sender). One event per AWB and recipient.
  */
 async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput, { type: 'shipment.status' }>): Promise<Planned[]> {
   const byAwb = eventsByAwb(input.events);
@@ -148,7 +149,7 @@ async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput
     .selectFrom('freights')
     .select(['id', 'company_id', 'winner_id', 'transport_company_id', 'awb'])
     .where(sql<string>`regexp_replace(awb, '\\D', '', 'g')`, 'in', [...byAwb.keys()].map(digitsOf))
-    .where('status', '<>', 'revoked')
+    .where(partyToAwbSql)
     .execute();
   const tracking = (e: StatusEvent) => ({ code: e.code, time: clock.format(e.time), location: e.location, flight_number: e.flight_number });
   const full = (e: StatusEvent) => ({
@@ -170,8 +171,11 @@ async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput
       for (const c of unique([f.company_id, f.winner_id, f.transport_company_id]))
         if (c !== input.companyId) parties.set(c, [...(parties.get(c) ?? []), f.id]);
     }
+    if (!parties.size) continue;
+    // Who sent the statuses, named in what the other parties receive: a party's word, not the exchange's.
+    const sender = { id: input.companyId, name: (await companyNames(db, [input.companyId])).get(input.companyId) ?? null };
     for (const [companyId, routes] of parties) {
-      planned.push({ companyId, freightId: routes[0] ?? null, data: () => ({ awb, events: lines.map(tracking), routes }) });
+      planned.push({ companyId, freightId: routes[0] ?? null, data: () => ({ awb, events: lines.map(tracking), routes, sender }) });
     }
   }
   return planned;

@@ -7,6 +7,7 @@ import type { Warning } from '../kernel/outcome.ts';
 import {
   isRecord,
   MAX_PIECE_LINES,
+  ownEntry,
   readDecimal,
   readFlag,
   readIdList,
@@ -308,7 +309,7 @@ export function readPieces(raw: unknown, clock: Clock, warnings: Warning[]): Pie
     }
     const piece: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(line)) {
-      const kind = PIECE_FIELDS[key];
+      const kind = ownEntry(PIECE_FIELDS, key);
       if (!kind) {
         warn(warnings, `pieces[${i}][${key}]`, 'unknown field');
         continue;

@@ -53,3 +53,18 @@ export function admitsSql(eb: ExpressionBuilder<DB, 'freights'>, companyId: numb
     eb.and([sql<SqlBool>`freights.visibility = -2`, sql<SqlBool>`${companyId} = any(freights.whitelist)`]),
   ]);
 }
+
+/**
+ * The freights whose companies (owner, winner, transport company) are parties to the AWB they
+ * carry, the rule of public tracking and of `shipment.status` events (docs/decisions.md,
+ * Tracking): awarded by two companies, i.e. taken, closed or archived with a winner other than
+ * the owner. A draft, an open tender, or a freight a company awarded to itself (its own bid, a
+ * template) costs nothing to create, so naming an AWB on one proves nothing about the shipment.
+ */
+export function partyToAwbSql(eb: ExpressionBuilder<DB, 'freights'>) {
+  return eb.and([
+    eb('freights.status', 'in', ['taken', 'closed', 'archived']),
+    eb('freights.winner_id', 'is not', null),
+    eb('freights.winner_id', '<>', eb.ref('freights.company_id')),
+  ]);
+}

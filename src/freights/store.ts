@@ -8,7 +8,7 @@ import type { Clock } from '../kernel/time.ts';
 import { presentBid, type BidRow } from './bids.ts';
 import { BIDS_SHOWN_STATUSES, type FreightValues, type PieceRow, type PieceValues, presentFreight } from './fields.ts';
 import { EDITABLE_STATUSES, persistExpiry, type FreightRow } from './lifecycle.ts';
-import { hadBidSql, liveBidOfSql, roleOf, type Role } from './policy.ts';
+import { hadBidSql, liveBidOfSql, partyToAwbSql, roleOf, type Role } from './policy.ts';
 import { insertPieces, loadPieces, piecesJsonSql, replacePieces } from './pieces.ts';
 import type { FreightsTable } from './tables.ts';
 import type { Translate } from '../kernel/i18n.ts';
@@ -385,8 +385,8 @@ export async function visibleFreights(
 
 /**
  * The parties (owner, winner, transport company) of the freights carrying the AWB, matched by
- * its digits (freights_awb_digits_idx), any status but revoked; at most 100 freights. The rule
- * of public tracking (src/tracking/policy.ts).
+ * its digits (freights_awb_digits_idx), that were awarded to another company (policy.ts
+ * partyToAwbSql); at most 100 freights. The rule of public tracking (src/tracking/policy.ts).
  */
 export async function awbParties(db: Kysely<DB>, awb: string): Promise<number[]> {
   const digits = awb.replace(/\D/g, '');
@@ -395,7 +395,7 @@ export async function awbParties(db: Kysely<DB>, awb: string): Promise<number[]>
     .select(['company_id', 'winner_id', 'transport_company_id'])
     .where('awb', 'is not', null)
     .where(sql<string>`regexp_replace(awb, '\\D', '', 'g')`, '=', digits)
-    .where('status', '<>', 'revoked')
+    .where(partyToAwbSql)
     .limit(100)
     .execute();
   const ids = new Set<number>();

@@ -4,7 +4,7 @@ import helmet from 'helmet';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { formatOf, redactUrl, rewriteUrl } from './format.ts';
 import { translator } from './i18n.ts';
-import { QS_OPTIONS, parseQueryString } from './params.ts';
+import { QS_OPTIONS, parseQueryString, safeReviver } from './params.ts';
 import { envelope, sendJson, sendPage } from './render.tsx';
 import { languageFromHeader, logsAt, notFoundPage } from './route.tsx';
 import qs from 'qs';
@@ -157,11 +157,6 @@ function clientMessage(error: FastifyError): string {
 
 function badRequest(message: string): FastifyError {
   return Object.assign(new Error(message), { statusCode: 400, code: 'FX_BAD_BODY' }) as FastifyError;
-}
-
-/** JSON.parse reviver that drops prototype-polluting keys. */
-function safeReviver(key: string, value: unknown): unknown {
-  return key === '__proto__' || key === 'constructor' ? undefined : value;
 }
 
 /** helmet's headers for our policy, read once from its middleware (they depend on no request). */

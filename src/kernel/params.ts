@@ -24,22 +24,56 @@ export function mergeParams(query: unknown, body: unknown): Params {
   const merged: Params = {};
   if (isRecord(query)) Object.assign(merged, query);
   if (isRecord(body)) Object.assign(merged, body);
-  return withoutNul(merged) as Params;
+  return cleanInput(merged) as Params;
 }
 
 /**
- * NUL characters are dropped from every text value: PostgreSQL cannot store them, and no
- * field of the exchange has a use for them.
+ * Every text a request brings in, keys included, as the database can store it and every other
+ * company can read it back: NUL characters are dropped (PostgreSQL cannot store them, no field
+ * has a use for them), and a lone UTF-16 surrogate (a raw JSON escape such as `"\udc00"`) becomes
+ * U+FFFD. A lone surrogate would pass into a `json` column as its escape, and every statement that
+ * later reads the text out of that column (`json_each_text` in the load search's `q`) would fail
+ * for whoever searches: one company must not be able to break another's reads.
  */
-export function withoutNul(value: unknown): unknown {
-  if (typeof value === 'string') return value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
-  if (Array.isArray(value)) return value.map(withoutNul);
+export function cleanInput(value: unknown): unknown {
+  if (typeof value === 'string') return cleanText(value);
+  if (Array.isArray(value)) return value.map(cleanInput);
   if (isRecord(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k.replaceAll('\u0000', '')] = withoutNul(v);
+    for (const [k, v] of Object.entries(value)) out[cleanText(k)] = cleanInput(v);
     return out;
   }
   return value;
+}
+
+/** A high surrogate without its low half, or a low one without its high half (String.prototype.toWellFormed of ES2024). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function cleanText(text: string): string {
+  const noNul = text.includes('\u0000') ? text.replaceAll('\u0000', '') : text;
+  return noNul.replace(LONE_SURROGATE, '\uFFFD');
+}
+
+/**
+ * A JSON text a caller sent inside a parameter (a saved search's `params`, `pieces_json`), read
+ * as the body parser reads bodies: prototype keys dropped, text cleaned (cleanInput), since its
+ * escapes can spell what the outer text could not. Throws a SyntaxError when it is no JSON.
+ */
+export function parseJsonText(text: string): unknown {
+  return cleanInput(JSON.parse(text, safeReviver));
+}
+
+/** JSON.parse reviver that drops prototype-polluting keys. */
+export function safeReviver(key: string, value: unknown): unknown {
+  return key === '__proto__' || key === 'constructor' ? undefined : value;
+}
+
+/**
+ * `table[key]` for a key a caller chose (a field name, an action), own entries only: a plain
+ * object answers `toString`, `valueOf` or `hasOwnProperty` with Object.prototype's methods.
+ */
+export function ownEntry<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

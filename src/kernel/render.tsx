@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from './context.ts';
+import { sitePath } from './format.ts';
 import { renderDocument, type Flash, type Page } from './html.tsx';
 import { translator, type Language } from './i18n.ts';
 import type { Outcome } from './outcome.ts';
@@ -39,7 +40,7 @@ export function renderJson(reply: FastifyReply, outcome: Outcome, caller: Caller
       return sendJson(reply, outcome.code, envelope('error', [], caller, { message: outcome.message }));
     case 'redirect':
       // Clients must not follow it (api.md); the body is an HTML stub, never JSON.
-      return reply.code(302).header('location', outcome.to).type('text/html; charset=utf-8').send('');
+      return reply.code(302).header('location', redirectTarget(outcome.to)).type('text/html; charset=utf-8').send('');
   }
 }
 
@@ -71,7 +72,16 @@ export function sendRedirect(reply: FastifyReply, to: string, flash?: Flash): Fa
   if (flash?.message) {
     reply.setCookie(FLASH_COOKIE, JSON.stringify(flash), { path: '/', httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: 60 });
   }
-  return reply.code(302).header('location', to).type('text/html; charset=utf-8').send('');
+  return reply.code(302).header('location', redirectTarget(to)).type('text/html; charset=utf-8').send('');
+}
+
+/**
+ * Every redirect of the application leaves through here: its target is read by the one
+ * `sitePath` reader, so no target a form sent back (`back`, `next`) can lead to another site
+ * or put a line break or a character Node refuses in a header into the Location line.
+ */
+function redirectTarget(to: string): string {
+  return sitePath(to) ?? '/';
 }
 
 function takeFlash(req: FastifyRequest, reply: FastifyReply): Flash | null {

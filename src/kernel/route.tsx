@@ -5,7 +5,7 @@ import { formatOf } from './format.ts';
 import type { Page } from './html.tsx';
 import { isLanguage, translator, type Language } from './i18n.ts';
 import type { Answer, Outcome } from './outcome.ts';
-import { mergeParams, readString, withoutNul, type Params } from './params.ts';
+import { cleanInput, mergeParams, readString, type Params } from './params.ts';
 import { renderJson, sendPage, sendRedirect } from './render.tsx';
 
 export const SESSION_COOKIE = 'fx_session';
@@ -88,7 +88,7 @@ async function run(endpoint: Endpoint, services: Services, req: FastifyRequest, 
     clock: services.clock,
     caller,
     params,
-    path: withoutNul(req.params ?? {}) as Record<string, string>,
+    path: cleanInput(req.params ?? {}) as Record<string, string>,
     format,
     language,
     t: translator(language),

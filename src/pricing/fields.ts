@@ -3,6 +3,7 @@ import { airportText, cityText, countryAndPostal, isIataForm, splitLocation } fr
 import {
   isRecord,
   MAX_PIECE_LINES,
+  parseJsonText,
   preview,
   readDecimal,
   readFlag,
@@ -81,10 +82,10 @@ function nonNegativeDecimal(value: unknown, field: string): string | undefined {
 
 function readPieces(value: unknown): PieceLine[] {
   if (value === undefined || value === null || value === '') return [];
-  let raw = value;
+  let raw: unknown = value;
   if (typeof raw === 'string') {
     try {
-      raw = JSON.parse(raw);
+      raw = parseJsonText(raw);
     } catch {
       throw new SearchInputError('pieces_json: not a JSON array of piece lines');
     }

@@ -1,3 +1,4 @@
+import { sitePath } from '../kernel/format.ts';
 import { FILTERS } from '../freights/lists.ts';
 import { readFreightSearch, searchToParams, SEARCH_PARAMS } from '../freights/search.ts';
 import type { Ctx } from '../kernel/context.ts';
@@ -7,6 +8,7 @@ import {
   findById,
   isRecord,
   MAX_LIMIT,
+  parseJsonText,
   readFlag,
   readId,
   readInt,
@@ -47,7 +49,7 @@ function readSavedParams(ctx: Ctx, raw: unknown, warnings: Warning[]): Record<st
     const text = raw.trim();
     if (text.length > 5000) return undefined;
     try {
-      source = text.startsWith('{') ? JSON.parse(text) : Object.fromEntries(new URLSearchParams(text.replace(/^\?/, '')));
+      source = text.startsWith('{') ? parseJsonText(text) : Object.fromEntries(new URLSearchParams(text.replace(/^\?/, '')));
     } catch {
       return undefined;
     }
@@ -135,8 +137,8 @@ async function editSearch(ctx: Ctx): Promise<Outcome<{ search: PresentedSearch }
 /** HTML forms come back to where they were sent from (a list page or the searches page). */
 function back(fallback: string) {
   return (outcome: Answer, ctx: Ctx) => {
-    const to = readString(ctx.params.back);
-    const target = to && /^\/(freights\/enlist|searches|notifications)\//.test(to) && !to.includes('//') ? to : fallback;
+    const to = sitePath(readString(ctx.params.back));
+    const target = to && /^\/(freights\/enlist|searches|notifications)\//.test(to) ? to : fallback;
     return { redirect: target, ok: outcome.kind === 'ok', message: outcome.kind === 'error' ? outcome.message : undefined };
   };
 }

@@ -73,9 +73,13 @@ describe('public tracking shows only the events of the companies involved (issue
     const revoked = await insertFreight(app, intruder, { status: 'revoked' });
     await app.services.db.updateTable('freights').set({ awb: unowned }).where('id', '=', revoked).execute();
     assert.deepEqual(await codes(unowned), ['RCF']);
-    // A live freight of the intruder would make it a party: that is a claim it signs with its name.
+    // Nor does an open tender of the intruder (issue 22): only a freight two companies awarded does
+    // (tests/aircargo/tracking-parties.test.ts tries every way of naming an AWB).
     const live = await insertFreight(app, intruder, { status: 'open' });
     await app.services.db.updateTable('freights').set({ awb: unowned }).where('id', '=', live).execute();
+    assert.deepEqual(await codes(unowned), ['RCF']);
+    const awarded = await insertFreight(app, intruder, { status: 'taken', winner: carrier });
+    await app.services.db.updateTable('freights').set({ awb: unowned }).where('id', '=', awarded).execute();
     assert.deepEqual(await codes(unowned), ['DLV', 'NFD']);
   });
 

@@ -203,7 +203,8 @@ describe('freight-exchange command line', () => {
     const r = await cli('user', 'token', 'rotate', '--user', 'rotor', '--json');
     assert.equal(r.code, 0, r.stderr);
     const rotated = JSON.parse(r.stdout);
-    assert.deepEqual(Object.keys(rotated).sort(), ['email', 'id', 'token']);
+    assert.deepEqual(Object.keys(rotated).sort(), ['email', 'id', 'sessions_ended', 'token']);
+    assert.equal(rotated.sessions_ended, 0);
     assert.equal(rotated.id, user.id);
     assert.notEqual(rotated.token, user.token);
     const again = JSON.parse((await cli('user', 'token', 'rotate', '--user', String(user.id), '--json')).stdout);

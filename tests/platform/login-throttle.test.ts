@@ -30,9 +30,12 @@ describe('login throttling', () => {
     assert.deepEqual(body.data, []);
     assert.match(body.message, /Too many failed logins/);
     assert.ok(Number(blocked.headers['retry-after']) > 0);
-    // The user is blocked however named: e-mail in other letters, or the username.
+    // The user is blocked however named: the e-mail in other letters (429), and the username too,
+    // where the answer is a plain 401: a 429 would tell that the two names are one account.
     assert.equal((await login(victim.email.toUpperCase(), victim.password)).statusCode, 429);
-    assert.equal((await login(victim.username, victim.password)).statusCode, 429);
+    const byUsername = await login(victim.username, victim.password);
+    assert.equal(byUsername.statusCode, 401);
+    assert.equal(byUsername.json().message, 'unknown user or wrong password');
     // Another user from the same address is not affected.
     assert.equal((await login(bystander.email, bystander.password)).statusCode, 200);
     // Refused attempts do not extend the block: 10 minutes after the failures it is over.
@@ -41,6 +44,28 @@ describe('login throttling', () => {
     app.setNow(new Date(t0.getTime() + 10 * MINUTE + 1000));
     assert.equal((await login(victim.email, victim.password)).statusCode, 200);
     app.setNow(null);
+  });
+
+  test('issue 22 item 8: a locked user name does not tell which e-mail belongs to it, nor whether it exists', async () => {
+    const victim = await app.actor('Locked');
+    const stranger = await app.actor('Stranger');
+    const address = '10.9.8.7';
+    for (let i = 0; i < 10; i++) assert.equal((await login(victim.username, `wrong-${i}`, address)).statusCode, 401);
+    assert.equal((await login(victim.username, 'wrong', address)).statusCode, 429);
+    // Candidate e-mails: the victim's, another user's, one nobody has. Every one answers alike.
+    const answers = [];
+    for (const candidate of [victim.email, stranger.email, 'nobody-at-all@example.test']) {
+      const res = await login(candidate, 'guess', address);
+      answers.push([res.statusCode, res.json().message, res.headers['retry-after'] ?? null]);
+    }
+    assert.deepEqual(answers[0], answers[1]);
+    assert.deepEqual(answers[0], answers[2]);
+    assert.equal(answers[0]![0], 401);
+    // Nor does the right password open the account under its other name while it is locked.
+    assert.equal((await login(victim.email, victim.password, address)).statusCode, 401);
+    // A name nobody has is throttled exactly like one that exists.
+    for (let i = 0; i < 10; i++) await login('ghost-user', `wrong-${i}`, address);
+    assert.equal((await login('ghost-user', 'wrong', address)).statusCode, 429);
   });
 
   test('parallel attempts count each other: of 30 at once at most 10 are checked, and no more after them', async () => {
