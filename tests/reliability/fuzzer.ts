@@ -134,6 +134,43 @@ const SEQUENCE_150K = raw(`[${Array.from({ length: 150_000 }, (_, i) => i + 1).j
 const deepArray = (depth: number) => raw('['.repeat(depth) + ']'.repeat(depth));
 const deepObject = (depth: number) => raw(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
 
+/** Lone UTF-16 surrogates (sent as raw JSON escapes): a value another company later reads back. */
+const LONE_SURROGATES = ['\udc00', '\ud800', 'a\udfffb', '\ud83d', 'x\ud83d\ude00\udc00'];
+
+/**
+ * Cargo-XML status messages that are hostile by shape: nested far deeper than any message
+ * (issue 22: the cost grew with the square of the depth), wide, with long names and attributes.
+ */
+function hostileXml(rng: Rng): string {
+  const depth = rng.pick([100, 5000, 32_000]);
+  const name = rng.pick(['a', 'ReportedStatus', 'x'.repeat(200)]);
+  switch (rng.int(4)) {
+    case 0:
+      return `<StatusMessage>${`<${name}>`.repeat(depth)}${`</${name}>`.repeat(depth)}</StatusMessage>`;
+    case 1:
+      return `<StatusMessage><MasterConsignment>${'<ReportedStatus><ReasonCode>DEP</ReasonCode></ReportedStatus>'.repeat(depth)}</MasterConsignment></StatusMessage>`;
+    case 2:
+      return `<StatusMessage${' a="1"'.repeat(1)} b="${'v'.repeat(depth * 10)}">${`<${name}/>`.repeat(depth)}</StatusMessage>`;
+    default:
+      return `<StatusMessage>${`<${name}>`.repeat(depth)}`; // never closed
+  }
+}
+
+/** IPv6 literals that embed an IPv4 address of a refused range (compatible, mapped, NAT64, 6to4, Teredo). */
+const EMBEDDED_IPV4_URLS = [
+  'http://[::127.0.0.1]/hook',
+  'http://[::10.0.0.1]/hook',
+  'http://[::169.254.169.254]/hook',
+  'http://[::ffff:127.0.0.1]/hook',
+  'http://[::ffff:a9fe:a9fe]/hook',
+  'http://[64:ff9b::10.0.0.1]/hook',
+  'http://[64:ff9b:1::a9fe:a9fe]/hook',
+  'http://[2002:7f00:1::]/hook',
+  'http://[2002:c0a8:101::1]/hook',
+  'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook',
+  'http://[0:0:0:0:0:0:127.0.0.1]/hook',
+];
+
 const NASTY_NUMBERS: unknown[] = [
   0,
   -1,
@@ -181,6 +218,7 @@ const NASTY_STRINGS = [
   '\u0000',
   'a\u0000b',
   '\ud800',
+  '\udc00',
   'x\udfff\ud800y',
   '\u202eRTL',
   '\r\n',
@@ -243,9 +281,12 @@ function plausible(rng: Rng, key: string, t: FuzzTarget): unknown {
   const id = () => (t.ids.length && rng.chance(0.85) ? rng.pick(t.ids) : rng.int(50) + 1);
   const k = key.toLowerCase();
   if (k === 'auth') return { user: rng.pick(['nobody@example.test', 'x', '']), password: rng.pick(['wrong', '', 'x'.repeat(100)]) };
-  if (k === 'action') return rng.pick(['publish', 'rates', 'status', 'unknown', 'PUBLISH']);
+  if (k === 'action') return rng.pick(['publish', 'rates', 'status', 'fsu', 'xfsu', 'xfsu', 'unknown', 'PUBLISH', 'toString']);
   if (k === 'encoding') return rng.pick(['base64', 'plain', 'utf8', '']);
-  if (k === 'content') return Buffer.from(rng.pick(CSV_BODIES)).toString(rng.chance(0.8) ? 'base64' : 'utf8');
+  if (k === 'content') {
+    const text = rng.chance(0.3) ? hostileXml(rng) : rng.pick(CSV_BODIES);
+    return Buffer.from(text).toString(rng.chance(0.8) ? 'base64' : 'utf8');
+  }
   if (k === 'type') return rng.pick(['AHR', 'FFR', 'DTR', 'DTO', 'awb', 'city', 'airport']);
   if (k === 'class') return rng.pick(['rfs', 'air', 'rfs_order']);
   if (k === 'direction') return rng.pick(['asc', 'desc', 'auto', 'export', 'import']);
@@ -257,13 +298,31 @@ function plausible(rng: Rng, key: string, t: FuzzTarget): unknown {
   if (k === 'media') return rng.pick(['road', 'air']);
   if (k === 'language') return rng.pick(['eng', 'deu', 'fra']);
   if (k === 'url')
-    return rng.pick(['http://127.0.0.1:9/hook', 'https://example.test/hook', 'ftp://x', 'http://[::1]/', 'javascript:alert(1)']);
+    return rng.pick([
+      'http://127.0.0.1:9/hook',
+      'https://example.test/hook',
+      'ftp://x',
+      'http://[::1]/',
+      'javascript:alert(1)',
+      ...EMBEDDED_IPV4_URLS,
+    ]);
   if (k === 'events') return rng.pick([['*'], ['freight.published'], ['nope']]);
   if (k === 'next' || k === 'back')
     return rng.pick(['/', '/freights/enlist/10', '//evil.example', '/\\evil.example', 'http://evil.example']);
-  if (k === 'refs' || k === 'params')
-    return { customer: 'PO-1', q: 'FRA', [rng.pick(['x', 'incoterm', 'obj_id'])]: rng.pick([1, 'fob', null]) };
-  if (k === 'pieces' || k === 'pieces_json') return [{ pieces: rng.int(5) + 1, depth: 120, width: 80, height: 100, weight: 50 }];
+  if (k === 'refs' || k === 'params') {
+    // Now and then a lone surrogate in a value or a key: stored, then read by another company's search.
+    const text = () => (rng.chance(0.2) ? rng.pick(LONE_SURROGATES) : 'PO-1');
+    return {
+      customer: text(),
+      q: rng.chance(0.9) ? 'FRA' : text(),
+      [rng.pick(['x', 'incoterm', 'obj_id', ...LONE_SURROGATES])]: rng.pick([1, 'fob', null]),
+    };
+  }
+  if (k === 'pieces' || k === 'pieces_json') {
+    const line: Record<string, unknown> = { pieces: rng.int(5) + 1, depth: 120, width: 80, height: 100, weight: 50 };
+    if (rng.chance(0.1)) line[rng.pick(['toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf'])] = 1;
+    return [line];
+  }
   if (k === 'whitelist' || k.endsWith('_ids') || k === 'ids') return [id(), id()];
   if (k === 'id' || k === 'route' || k.endsWith('_id') || k === 'filter' || k === 'carrier' || k === 'winner_direct')
     return rng.chance(0.7) ? id() : String(id());
@@ -280,7 +339,7 @@ function plausible(rng: Rng, key: string, t: FuzzTarget): unknown {
     return rng.pick(['airport:FRA', 'city:DE-60311', 'FRA', 'city:60311', 'DE-60', '50.1,8.6', ...t.words]);
   if (k.endsWith('country')) return rng.pick(['DE', 'de', 'XX', 'DEU']);
   if (k === 'q' || k === 'query' || k === 'name' || k === 'note' || k === 'realname' || k === 'username')
-    return rng.pick(['Monday FRA', 'PO-4711', ...t.words]);
+    return rng.pick(['Monday FRA', 'PO-4711', ...t.words, ...(rng.chance(0.1) ? LONE_SURROGATES : [])]);
   if (k.includes('password')) return rng.pick(['s3cret-pw-1234', 'short', '']);
   if (k === 'email' || k === 'user') return rng.pick(['ops@example.test', 'not-an-email']);
   return rng.pick(['x', 1, 'FRA', '']);
@@ -920,6 +979,36 @@ export function describeRequest(req: FuzzRequest): string {
   return `${req.method} ${url} [${headers}]${body}`;
 }
 
+/**
+ * What the run stored must not break anyone's reads (issue 22: one company's lone surrogate in
+ * `refs` made every other company's `q` search answer 500): every company's searched lists and
+ * counts still answer.
+ */
+async function readsAfterTheRun(t: FuzzTarget, index: number): Promise<FuzzFailure[]> {
+  const failures: FuzzFailure[] = [];
+  for (const token of t.tokens) {
+    for (const url of [
+      '/freights/enlist/8.json?q=zzz',
+      '/freights/counts.json?q=zzz',
+      '/freights/enlist/10.json?q=PO',
+      '/freights/enlist/7.json',
+    ]) {
+      const res = await fetch(`${t.base}${url}`, { headers: { authorization: `TokenPass ${token}` } });
+      const text = await res.text();
+      if (res.status !== 200)
+        failures.push({
+          index,
+          reason: `a read after the run answered ${res.status}`,
+          request: `GET ${url}`,
+          status: res.status,
+          ms: 0,
+          answer: text.slice(0, 300),
+        });
+    }
+  }
+  return failures;
+}
+
 /** What is wrong with /healthz now; `slow` when it only took too long. */
 async function healthProblem(base: string, limitMs: number): Promise<{ problem: string; slow: boolean } | null> {
   const started = performance.now();
@@ -1031,6 +1120,7 @@ export async function runFuzz(t: FuzzTarget, o: FuzzOptions): Promise<FuzzReport
   }
   const h = await healthProblem(t.base, limitMs);
   if (h) report.failures.push({ index: end, reason: h.problem, request: 'GET /healthz at the end', status: null, ms: 0, answer: '' });
+  report.failures.push(...(await readsAfterTheRun(t, end)));
   agent.destroy();
   report.fingerprint = fingerprint(t);
   report.ms = Math.round(performance.now() - started);
