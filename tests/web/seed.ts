@@ -221,7 +221,7 @@ export async function seedExchange(app: TestApp, options: { now?: Date } = {}): 
           await bid(carriers[i % carriers.length]!, id, between(1000, 2000));
           freights.expired.push(id);
         } finally {
-          app.setNow(null);
+          app.setNow(options.now ?? null);
         }
       } else if (kind === 16) {
         const id = await create(owner, now);
