@@ -14,7 +14,7 @@ export interface Config {
   tokenSecret: string | undefined;
   timezone: string;
   logLevel: string;
-  /** WEBHOOK_RETRY_DELAYS, WEBHOOK_POLL_MS, WEBHOOK_TIMEOUT_MS (webhooks.ts). */
+  /** WEBHOOK_RETRY_DELAYS, WEBHOOK_POLL_MS, WEBHOOK_TIMEOUT_MS, WEBHOOK_ALLOW_PRIVATE (webhooks.ts). */
   webhooks: WebhookSettings;
   /**
    * Whom to believe about the original request (X-Forwarded-Proto/-For): false (nobody, the

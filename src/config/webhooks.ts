@@ -9,6 +9,8 @@ export interface WebhookSettings {
   pollMs: number;
   /** Whole-request timeout for a receiver (connect, headers, answer). */
   timeoutMs: number;
+  /** Receivers only at public addresses (WEBHOOK_ALLOW_PRIVATE=false; always with APP_ENV=production). */
+  publicOnly: boolean;
 }
 
 export const DEFAULT_RETRY_DELAYS = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400];
@@ -24,7 +26,27 @@ function readInteger(text: string | undefined, fallback: number, min: number, ma
   return n;
 }
 
-/** Reads WEBHOOK_RETRY_DELAYS, WEBHOOK_POLL_MS, WEBHOOK_TIMEOUT_MS; problems are named by variable. */
+/**
+ * WEBHOOK_ALLOW_PRIVATE: receivers on loopback, private and link-local addresses. Allowed by
+ * default in the demo environment (integrators run receivers on their own machine against a demo
+ * server); never in production, where decisions.md §8 refuses them.
+ */
+function readAllowPrivate(text: string | undefined, appEnv: string, problems: string[]): boolean {
+  const production = appEnv === 'production';
+  const value = (text ?? '').trim().toLowerCase();
+  if (value === '') return !production;
+  if (value !== 'true' && value !== 'false') {
+    problems.push(`WEBHOOK_ALLOW_PRIVATE must be true or false, got "${text}"`);
+    return false;
+  }
+  if (value === 'true' && production) {
+    problems.push('WEBHOOK_ALLOW_PRIVATE=true is not allowed with APP_ENV=production (private receiver addresses are refused there)');
+    return false;
+  }
+  return value === 'true';
+}
+
+/** Reads WEBHOOK_RETRY_DELAYS, WEBHOOK_POLL_MS, WEBHOOK_TIMEOUT_MS, WEBHOOK_ALLOW_PRIVATE; problems are named by variable. */
 export function readWebhookSettings(env: NodeJS.ProcessEnv, appEnv: string, problems: string[]): WebhookSettings {
   let retryDelays = DEFAULT_RETRY_DELAYS;
   const schedule = env.WEBHOOK_RETRY_DELAYS;
@@ -44,5 +66,6 @@ export function readWebhookSettings(env: NodeJS.ProcessEnv, appEnv: string, prob
     retryDelays,
     pollMs: readInteger(env.WEBHOOK_POLL_MS, 1000, 10, 60_000, 'WEBHOOK_POLL_MS', problems),
     timeoutMs: readInteger(env.WEBHOOK_TIMEOUT_MS, 15_000, 100, 60_000, 'WEBHOOK_TIMEOUT_MS', problems),
+    publicOnly: !readAllowPrivate(env.WEBHOOK_ALLOW_PRIVATE, appEnv, problems),
   };
 }

@@ -3,20 +3,49 @@ import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * Where a webhook may point (decisions.md §8): only http/https; with APP_ENV=production only
- * public unicast addresses, so a webhook cannot reach the server's own network (loopback,
- * private, link-local, and every other special range ipaddr.js knows: unspecified, carrier-grade
- * NAT, unique-local, IPv4-mapped and NAT64 forms of those, …). Checked at registration and again
- * at delivery, where the connection goes to the address that passed the check.
+ * Where a webhook may point (decisions.md §8): only http/https; unless private receivers are
+ * allowed (WEBHOOK_ALLOW_PRIVATE, the demo's default, never in production) only public unicast
+ * addresses, so a webhook cannot reach the server's own network (loopback, private, link-local,
+ * and every other special range ipaddr.js knows: unspecified, carrier-grade NAT, unique-local,
+ * …), nor an IPv4 host of such a range through an IPv6 form that carries its address.
+ * Checked at registration and again at delivery, where the connection goes to the address that
+ * passed the check.
  */
 
 export const MAX_URL_LENGTH = 2000;
 const DNS_TIMEOUT_MS = 5000;
 
-/** A public unicast address (IPv4-mapped IPv6 judged as its IPv4). */
+/** An IPv4 address from two 16-bit groups of an IPv6 address. */
+const ipv4Of = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+
+/**
+ * IPv6 forms that reach an IPv4 host, and the IPv4 addresses each carries: the address is as
+ * public as they are (a prefix alone says nothing about where the packet ends up).
+ * Local-use NAT64 (64:ff9b:1::/48, RFC 8215) is not listed: where its IPv4 sits depends on the
+ * operator's prefix length, and ipaddr.js counts the whole prefix as special (refused).
+ */
+const CARRIERS: Array<{ prefix: [ipaddr.IPv6, number]; carried: (g: number[]) => ipaddr.IPv4[] }> = [
+  // IPv4-mapped ::ffff:a.b.c.d and IPv4-compatible ::a.b.c.d (RFC 4291; `::` and `::1` are 0.0.0.0 and 0.0.0.1)
+  { prefix: ipaddr.IPv6.parseCIDR('::ffff:0:0/96'), carried: (g) => [ipv4Of(g[6]!, g[7]!)] },
+  { prefix: ipaddr.IPv6.parseCIDR('::/96'), carried: (g) => [ipv4Of(g[6]!, g[7]!)] },
+  // NAT64, well-known prefix (RFC 6052)
+  { prefix: ipaddr.IPv6.parseCIDR('64:ff9b::/96'), carried: (g) => [ipv4Of(g[6]!, g[7]!)] },
+  // 6to4 (RFC 3056): the site's IPv4 in bits 16-48
+  { prefix: ipaddr.IPv6.parseCIDR('2002::/16'), carried: (g) => [ipv4Of(g[1]!, g[2]!)] },
+  // Teredo (RFC 4380): the server's IPv4 in bits 32-64, the client's (inverted) in the last 32
+  { prefix: ipaddr.IPv6.parseCIDR('2001::/32'), carried: (g) => [ipv4Of(g[2]!, g[3]!), ipv4Of(g[6]! ^ 0xffff, g[7]! ^ 0xffff)] },
+];
+
+/** A public unicast address; an IPv6 form that carries IPv4 addresses is judged by them. */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
+  const ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv6') {
+    const v6 = ip as ipaddr.IPv6;
+    const carrier = CARRIERS.find((c) => v6.match(c.prefix));
+    if (carrier) return carrier.carried(v6.parts).every((v4) => v4.range() === 'unicast');
+  }
+  return ip.range() === 'unicast';
 }
 
 /** The host of a URL as an IP literal, without IPv6 brackets; null for a name. */
@@ -55,10 +84,10 @@ function lookupAll(hostname: string): Promise<dns.LookupAddress[]> {
   });
 }
 
-/** Registration: the shape, and in production every address the name resolves to is public. */
-export async function checkWebhookUrl(text: string, production: boolean): Promise<UrlCheck> {
+/** Registration: the shape, and with `publicOnly` every address the name resolves to is public. */
+export async function checkWebhookUrl(text: string, publicOnly: boolean): Promise<UrlCheck> {
   const parsed = parseWebhookUrl(text);
-  if (!parsed.ok || !production) return parsed;
+  if (!parsed.ok || !publicOnly) return parsed;
   const ip = literal(parsed.url.hostname);
   if (ip) return isPublicAddress(ip) ? parsed : { ok: false, reason: 'url_private' };
   let addresses: dns.LookupAddress[];

@@ -9,22 +9,27 @@ import { signedHeaders } from './signing.ts';
 /**
  * Delivers due webhook deliveries (decisions.md §8). Every server process runs one; they share
  * the work through the database only:
- * - a claim is a short transaction that picks due rows `FOR UPDATE SKIP LOCKED`, counts the
- *   attempt and pushes `next_attempt` to the end of a lease, so no other process takes the same
+ * - a claim is a short transaction that counts the attempt and pushes `next_attempt` to the end
+ *   of a lease (`in_flight` until its outcome is written), so no other process takes the same
  *   attempt; the HTTP request runs after the commit, holding no lock;
+ * - claims are fair between companies: at most MAX_IN_FLIGHT_PER_COMPANY attempts of one
+ *   company run at once, counted in the database whichever process runs them, and a claim goes
+ *   round-robin (every company's next delivery before any company's one after it, and within a
+ *   company its webhooks in turn), so a slow or hanging receiver delays only its own company;
  * - the outcome is written only if the row is still at that attempt; a process killed mid-way
  *   leaves the lease to expire and the next claim retries, with the same `webhook-id`;
  * - a 2xx ends a delivery; anything else schedules the next retry (growing delays, jitter),
  *   after the last one the delivery is `failed`.
  */
 
+type LogFn = (obj: object, msg: string) => void;
+
 export interface DispatcherDeps {
   db: Kysely<DB>;
   clock: Clock;
+  /** Schedule, timeout, and whether receivers must be at public addresses (checked again at delivery). */
   settings: WebhookSettings;
-  /** APP_ENV=production: refuse non-public addresses at delivery. */
-  publicOnly: boolean;
-  log?: { error(obj: object, msg: string): void; info?(obj: object, msg: string): void };
+  log?: { error: LogFn; info?: LogFn; debug?: LogFn };
 }
 
 interface Job {
@@ -37,40 +42,99 @@ interface Job {
   body: string;
 }
 
+/** Requests in flight per process. */
 const MAX_IN_FLIGHT = 16;
+/**
+ * Attempts in flight per company, across every process: a company's hanging receivers hold at
+ * most this many of a process's MAX_IN_FLIGHT slots, and a healthy one still delivers this many
+ * at a time.
+ */
+export const MAX_IN_FLIGHT_PER_COMPANY = 4;
+/** Key space of the claim's transaction-scoped advisory locks, one per company ("WHK1"). */
+const CLAIM_LOCKS = 0x57484b31;
 /** Kept this long after their last delivery ended (the delivery log's horizon). */
 const RETENTION_MS = 30 * 86400_000;
 const PRUNE_EVERY_MS = 3600_000;
 
-/** Claims up to `limit` due deliveries; each claimed row's attempt is this process's alone. */
+/** An attempt claimed and not recorded whose lease has not run out (delivery `d`). */
+const leaseRunning = (now: Date) => sql<boolean>`d.in_flight and d.next_attempt > ${now}`;
+/** A delivery whose next attempt is due (delivery `d`); an attempt whose lease ran out is due again. */
+const dueNow = (now: Date) => sql<boolean>`d.state = 'pending' and d.next_attempt <= ${now}`;
+
+/**
+ * Claims up to `limit` due deliveries, fairly between companies; each claimed row's attempt is
+ * this process's alone.
+ *
+ * First the companies to serve are locked for the transaction (an advisory lock per company,
+ * skipped when another process holds it: that one is claiming for the company right now), so
+ * the attempts in flight that the second statement counts cannot grow meanwhile: the cap holds
+ * across processes. The first statement leaves out companies already at their cap and prefers
+ * those with the fewest attempts in flight, then those waiting longest; `limit` companies are
+ * enough, each gets at least one turn.
+ */
 export async function claimDue(db: Kysely<DB>, now: Date, leaseMs: number, limit: number): Promise<Job[]> {
   return db.transaction().execute(async (trx) => {
-    const due = await trx
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('state', '=', 'pending')
-      .where('next_attempt', '<=', now)
-      .orderBy('next_attempt')
-      .orderBy('id')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
-    if (!due.length) return [];
-    const ids = due.map((d) => d.id);
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({ attempts: sql`attempts + 1`, next_attempt: new Date(now.getTime() + leaseMs) })
-      .where('id', 'in', ids)
-      .execute();
-    return trx
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-      .innerJoin('events as e', 'e.seq', 'd.event_seq')
-      .select(['d.id', 'd.attempts', 'd.webhook_id', 'w.url', 'w.secret', 'e.id as event_id', 'e.body'])
-      .where('d.id', 'in', ids)
-      .orderBy('d.id')
-      .execute();
+    const locked = await sql<{ company_id: number }>`
+      with busy as (
+        select w.company_id, count(*) as n
+          from webhook_deliveries d join webhooks w on w.id = d.webhook_id
+         where ${leaseRunning(now)}
+         group by w.company_id
+      ), waiting as materialized (
+        select w.company_id, coalesce(max(b.n), 0) as running, min(oldest.next_attempt) as since
+          from webhooks w
+          cross join lateral (
+            select d.next_attempt from webhook_deliveries d
+             where d.webhook_id = w.id and ${dueNow(now)}
+             order by d.next_attempt limit 1) oldest
+          left join busy b on b.company_id = w.company_id
+         where coalesce(b.n, 0) < ${MAX_IN_FLIGHT_PER_COMPANY}
+         group by w.company_id
+         order by running, since, w.company_id
+      )
+      select company_id from waiting where pg_try_advisory_xact_lock(${CLAIM_LOCKS}, company_id) limit ${limit}`.execute(trx);
+    if (!locked.rows.length) return [];
+    const companies = sql.join(locked.rows.map((r) => r.company_id));
+    // A turn counts the attempts already in flight: the company (or webhook) with fewer goes first.
+    const claimed = await sql<Job>`
+      with busy as (
+        select w.id, w.company_id,
+               (select count(*) from webhook_deliveries d where d.webhook_id = w.id and ${leaseRunning(now)}) as n
+          from webhooks w
+         where w.company_id in (${companies})
+      ), hooks as (
+        -- Summed over every webhook of the company, those with nothing due included.
+        select id, company_id, n as busy, sum(n) over (partition by company_id) as company_busy from busy
+      ), queue as (
+        select h.company_id, h.company_busy, q.id, q.next_attempt,
+               h.busy + row_number() over (partition by h.id order by q.next_attempt, q.id) as webhook_turn
+          from hooks h
+          cross join lateral (
+            select d.id, d.next_attempt from webhook_deliveries d
+             where d.webhook_id = h.id and ${dueNow(now)}
+             order by d.next_attempt, d.id limit ${MAX_IN_FLIGHT_PER_COMPANY}) q
+      ), turns as (
+        select id, next_attempt,
+               company_busy + row_number() over (partition by company_id order by webhook_turn, next_attempt, id) as turn
+          from queue
+      ), picked as (
+        select id from turns
+         where turn <= ${MAX_IN_FLIGHT_PER_COMPANY}
+         order by turn, next_attempt, id
+         limit ${limit}
+      ), claimed as (
+        update webhook_deliveries d
+           set attempts = d.attempts + 1, next_attempt = ${new Date(now.getTime() + leaseMs)}, in_flight = true
+          from picked p
+         where d.id = p.id and ${dueNow(now)}
+        returning d.id, d.attempts, d.webhook_id, d.event_seq
+      )
+      select c.id, c.attempts, c.webhook_id, w.url, w.secret, e.id as event_id, e.body
+        from claimed c
+        join webhooks w on w.id = c.webhook_id
+        join events e on e.seq = c.event_seq
+       order by c.id`.execute(trx);
+    return claimed.rows;
   });
 }
 
@@ -81,6 +145,9 @@ export function retryDelayMs(settings: WebhookSettings, attempt: number): number
   return Math.round(seconds * 1000 * (1 + Math.random() * 0.1));
 }
 
+/** What became of an attempt's outcome: written, written to the log only (its row moved on), or nowhere (webhook deleted). */
+export type Recorded = 'recorded' | 'late' | 'gone';
+
 /** Records an attempt's outcome, unless the row moved on (its lease expired and it was claimed again). */
 export async function recordAttempt(
   db: Kysely<DB>,
@@ -89,25 +156,35 @@ export async function recordAttempt(
   started: Date,
   result: SendResult,
   now: Date,
-): Promise<void> {
+): Promise<Recorded> {
   const success = result.status !== null && result.status >= 200 && result.status < 300;
   const delay = success ? null : retryDelayMs(settings, job.attempts);
   const nextRetry = delay === null ? null : new Date(now.getTime() + delay);
-  await db.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable('webhook_deliveries')
-      .set({
-        state: success ? 'delivered' : nextRetry ? 'pending' : 'failed',
-        next_attempt: nextRetry,
-        last_status: result.status,
-        last_error: result.error,
-        finished: success || !nextRetry ? now : null,
-      })
+  return db.transaction().execute(async (trx) => {
+    // Locked first: a webhook deleted while its attempt ran took the delivery with it (nothing
+    // left to record), and one deleted from now on waits until the log entry is written.
+    const row = await trx
+      .selectFrom('webhook_deliveries')
+      .select(['attempts', 'state'])
       .where('id', '=', job.id)
-      .where('attempts', '=', job.attempts)
-      .where('state', '=', 'pending')
-      .returning('id')
+      .forUpdate()
       .executeTakeFirst();
+    if (!row) return 'gone';
+    const current = row.attempts === job.attempts && row.state === 'pending';
+    if (current) {
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({
+          state: success ? 'delivered' : nextRetry ? 'pending' : 'failed',
+          next_attempt: nextRetry,
+          in_flight: false,
+          last_status: result.status,
+          last_error: result.error,
+          finished: success || !nextRetry ? now : null,
+        })
+        .where('id', '=', job.id)
+        .execute();
+    }
     await trx
       .insertInto('webhook_attempts')
       .values({
@@ -116,11 +193,12 @@ export async function recordAttempt(
         attempt: job.attempts,
         started,
         http_status: result.status,
-        error: updated ? result.error : (result.error ?? 'outcome arrived after the lease ended'),
+        error: current ? result.error : (result.error ?? 'outcome arrived after the lease ended'),
         duration_ms: result.durationMs,
-        next_retry: updated ? nextRetry : null,
+        next_retry: current ? nextRetry : null,
       })
       .execute();
+    return current ? 'recorded' : 'late';
   });
 }
 
@@ -224,10 +302,13 @@ export class WebhookDispatcher {
       const headers = signedHeaders(job.secret, job.event_id, started, job.body);
       const result = await postWebhook(job.url, job.body, headers, {
         timeoutMs: settings.timeoutMs,
-        publicOnly: this.deps.publicOnly,
+        publicOnly: settings.publicOnly,
         signal: this.abort.signal,
       });
-      await recordAttempt(db, settings, job, started, result, clock.now());
+      const recorded = await recordAttempt(db, settings, job, started, result, clock.now());
+      // Deleting a webhook does not wait for its attempts: expected, not an error.
+      if (recorded === 'gone')
+        this.deps.log?.debug?.({ delivery: job.id, webhook: job.webhook_id }, 'webhook dispatcher: webhook deleted during an attempt');
     } catch (err) {
       // Recording failed (database gone while stopping): the lease expires and the attempt is retried.
       this.deps.log?.error({ err, delivery: job.id }, 'webhook dispatcher: could not record an attempt');

@@ -14,18 +14,18 @@ export const MAX_WEBHOOKS = 20;
 
 export type AddResult = { kind: 'ok'; webhook: WebhookRow } | { kind: 'invalid'; key: string; vars?: Record<string, string> };
 
-/** Registers a webhook for the caller's company; in production its URL must be public. */
+/** Registers a webhook for the caller's company; with `publicOnly` its URL must be public. */
 export async function addWebhook(
   db: Kysely<DB>,
   clock: Clock,
   caller: Caller,
   input: WebhookInput,
-  production: boolean,
+  publicOnly: boolean,
 ): Promise<AddResult> {
   if (input.kind === 'invalid') return input;
   if ((await countWebhooks(db, caller.companyId)) >= MAX_WEBHOOKS)
     return { kind: 'invalid', key: 'webhooks.too_many', vars: { max: String(MAX_WEBHOOKS) } };
-  const checked = await checkWebhookUrl(input.url, production);
+  const checked = await checkWebhookUrl(input.url, publicOnly);
   if (!checked.ok) return { kind: 'invalid', key: `webhooks.${checked.reason}` };
   const webhook = await insertWebhook(db, {
     companyId: caller.companyId,

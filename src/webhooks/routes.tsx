@@ -22,7 +22,7 @@ export function webhookEndpoints(): Endpoint[] {
           ctx.clock,
           ctx.caller,
           readWebhookInput(ctx.params),
-          ctx.services.config.appEnv === 'production',
+          ctx.services.config.webhooks.publicOnly,
         );
         if (result.kind === 'invalid') return fail(ctx.t(result.key, result.vars));
         return ok({ webhook: presentWebhook(result.webhook, ctx.clock, true) });

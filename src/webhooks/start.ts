@@ -13,7 +13,6 @@ export function attachWebhookDispatcher(http: FastifyInstance, services: Service
     db: services.db,
     clock: services.clock,
     settings: settings ?? services.config.webhooks,
-    publicOnly: services.config.appEnv === 'production',
     log: http.log,
   });
   http.addHook('onListen', async () => dispatcher.start());

@@ -22,7 +22,10 @@ export interface WebhookDeliveriesTable {
   event_seq: number;
   state: ColumnType<DeliveryState, DeliveryState | undefined, DeliveryState>;
   attempts: Generated<number>;
+  /** While an attempt runs, the end of its lease; else when the next attempt is due (null: done). */
   next_attempt: Date | null;
+  /** An attempt is claimed and its outcome not recorded yet (counted while its lease lasts). */
+  in_flight: Generated<boolean>;
   last_status: number | null;
   last_error: string | null;
   created: Date;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebhookDispatcher } from '../../src/webhooks/dispatcher.ts';
+import { type DispatcherDeps, WebhookDispatcher } from '../../src/webhooks/dispatcher.ts';
 import type { WebhookSettings } from '../../src/config/webhooks.ts';
 import type { Actor, TestApp } from '../support/harness.ts';
 
@@ -86,25 +86,25 @@ export function verifyStandardWebhook(secret: string, headers: http.IncomingHttp
   });
 }
 
-export const FAST: WebhookSettings = { retryDelays: [5, 60, 600], pollMs: 20, timeoutMs: 2000 };
+export const FAST: Omit<WebhookSettings, 'publicOnly'> = { retryDelays: [5, 60, 600], pollMs: 20, timeoutMs: 2000 };
 
-/** A dispatcher on the test app's database and clock, driven by the test (`deliverDue`). */
-export function dispatcher(app: TestApp, settings: Partial<WebhookSettings> = {}): WebhookDispatcher {
+/** A dispatcher on the test app's database and clock (address rule from its config), driven by the test (`deliverDue`). */
+export function dispatcher(app: TestApp, settings: Partial<WebhookSettings> = {}, log?: DispatcherDeps['log']): WebhookDispatcher {
   return new WebhookDispatcher({
     db: app.services.db,
     clock: app.services.clock,
-    settings: { ...FAST, ...settings },
-    publicOnly: app.config.appEnv === 'production',
+    settings: { ...FAST, publicOnly: app.config.webhooks.publicOnly, ...settings },
+    log,
   });
 }
 
-/** Delivers everything due now (repeats while claims come back full). */
+/** Delivers everything due now (claims until one comes back empty: a company's attempts in flight are capped per claim). */
 export async function deliverAll(app: TestApp, d = dispatcher(app)): Promise<number> {
   let total = 0;
   for (;;) {
     const n = await d.deliverDue(50);
     total += n;
-    if (n < 50) return total;
+    if (n === 0) return total;
   }
 }
 

@@ -169,6 +169,16 @@ const EMBEDDED_IPV4_URLS = [
   'http://[2002:c0a8:101::1]/hook',
   'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook',
   'http://[0:0:0:0:0:0:127.0.0.1]/hook',
+  'http://[::7f00:1]/hook',
+  'http://[::ffff:7f00:1]/hook',
+  'http://[0:0:0:0:0:ffff:127.0.0.1]/hook',
+  'http://[64:ff9b::127.0.0.1]/hook',
+  'http://[2002:a9fe:a9fe::1]/hook',
+  'http://[2001:0:7f00:1:8000:63bf:a247:28f1]/hook',
+  'http://[2001:0:5db8:d70e:8000:63bf:80ff:fffe]/hook',
+  'http://[::ffff:0:127.0.0.1]/hook',
+  'http://[fe80::1]/hook',
+  'http://[fd00::1]/hook',
 ];
 
 const NASTY_NUMBERS: unknown[] = [

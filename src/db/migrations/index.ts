@@ -17,6 +17,7 @@ import * as tracking from './0044_tracking.ts';
 import * as fileParts from './0045_file_parts.ts';
 import * as events from './0050_events.ts';
 import * as webhooks from './0051_webhooks.ts';
+import * as webhookClaims from './0052_webhook_claims.ts';
 import * as wellformedJson from './0053_wellformed_json.ts';
 import * as loginAttemptsUser from './0054_login_attempts_user.ts';
 
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '0045_file_parts': fileParts,
   '0050_events': events,
   '0051_webhooks': webhooks,
+  '0052_webhook_claims': webhookClaims,
   '0053_wellformed_json': wellformedJson,
   '0054_login_attempts_user': loginAttemptsUser,
 };
