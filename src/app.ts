@@ -12,7 +12,7 @@ import { registerEndpoints, type Endpoint } from './kernel/route.tsx';
 import { Clock } from './kernel/time.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { openApiRoutes } from './openapi/routes.tsx';
-import { registerOneRecordRoutes } from './onerecord/routes.ts';
+import { ONE_RECORD_PREFIX, registerOneRecordRoutes, sendFailure as oneRecordRefusal } from './onerecord/routes.ts';
 import { pricingEndpoints } from './pricing/routes.tsx';
 import { quoteEndpoints } from './quotes/routes.tsx';
 import { freightEndpoints } from './freights/routes.tsx';
@@ -64,6 +64,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     logger: options.logger ?? false,
     cookieSecret: tokens.cookieSecret(),
     trustProxy: config.trustProxy,
+    // ONE Record answers even an unreadable URL under its prefix as JSON-LD.
+    refusals: { [ONE_RECORD_PREFIX]: oneRecordRefusal },
   });
   registerOpsRoutes(http, services);
   registerOneRecordRoutes(http, services); // ONE Record: JSON-LD with its own errors, outside the envelope

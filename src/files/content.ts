@@ -11,6 +11,9 @@ export class FileTooLarge extends Error {}
 const PLAIN = ['plain', 'text', 'raw', 'utf8', 'utf-8'];
 
 const SLICE = 1024 * 1024; // characters of base64 checked per turn of the event loop
+const WHITESPACE = /\s+/g;
+/** The end of padded base64 from its first `=`: one or two, whitespace between and after allowed. */
+const PADDING = /^=\s*(?:=\s*)?$/;
 
 /**
  * The pushed content as bytes. `encoding` base64 (also when absent: api.md's example) is
@@ -39,15 +42,16 @@ export async function decodeContent(encodingParam: unknown, content: unknown): P
     const slice = content.slice(at, at + SLICE);
     standard &&= /^[A-Za-z0-9+/=\s]*$/.test(slice);
     urlSafe &&= /^[A-Za-z0-9_\-=\s]*$/.test(slice);
-    characters += slice.length - (slice.match(/\s/g)?.length ?? 0);
+    // Counted without a list of the matches: a million of them took 50 ms a slice.
+    characters += slice.replace(WHITESPACE, '').length;
     if (at + SLICE < content.length) await nextTurn();
   }
   if (Math.floor((characters * 3) / 4) > MAX_FILE_BYTES + 2) throw new FileTooLarge();
   // Padding: only at the end, at most two.
   const firstPad = content.indexOf('=');
-  const tail = firstPad === -1 ? '' : content.slice(firstPad).replace(/\s+/g, '');
-  const padding = tail.length;
-  const valid = (standard || urlSafe) && /^={0,2}$/.test(tail) && (padding > 0 ? characters % 4 === 0 : characters % 4 !== 1);
+  const padded = firstPad !== -1;
+  const valid =
+    (standard || urlSafe) && (!padded || PADDING.test(content.slice(firstPad))) && (padded ? characters % 4 === 0 : characters % 4 !== 1);
   if (!valid) throw new FileRefused([{ line: null, field: 'content', message: 'not valid base64' }]);
   await nextTurn();
   // Without whitespace, slices of a multiple of 4 characters decode on their own.

@@ -70,6 +70,10 @@ const DATE = /^(\d{2})([A-Z]{3})(\d{4})?$/;
 const AIRPORT = /^[A-Z]{3}$/;
 const ROUTE = /^([A-Z]{3})([A-Z]{3})$/;
 const TIME_DETAIL = /^([AES])(\d{2})(\d{2})$/;
+/** Elements of a status line read (code, flight, date, airports, quantity, time details); any further ones are remarks, read past. */
+const MAX_ELEMENTS = 32;
+/** Characters read between two looks at the clock, besides every 256 lines: a few long lines are as much work as many short ones. */
+const PACE_CHARS = 64 * 1024;
 
 interface Quantity {
   pieces: number;
@@ -114,13 +118,17 @@ export async function parseFsu(text: string, now: Date): Promise<StatusEvent[]> 
   };
 
   let lineNo = 0;
+  let paced = 0;
   for (let at = 0; at <= text.length; ) {
     const nl = text.indexOf('\n', at);
     const end = nl === -1 ? text.length : nl;
     const raw = text.slice(at, end).replace(/\r$/, '');
     at = end + 1;
     lineNo++;
-    if ((lineNo & 255) === 0) await pace();
+    if ((lineNo & 255) === 0 || at - paced > PACE_CHARS) {
+      paced = at;
+      await pace();
+    }
     const line = raw.trim().toUpperCase();
     if (line === '' && nl === -1) break;
     if (line === '') continue;
@@ -154,7 +162,7 @@ export async function parseFsu(text: string, now: Date): Promise<StatusEvent[]> 
       continue;
     }
     if (line.startsWith('/')) continue; // continuation of the line above (names, remarks)
-    const elements = line.split('/');
+    const elements = line.split('/', MAX_ELEMENTS);
     const code = elements[0]!;
     if (READ_PAST.has(code)) continue;
     const layout = LAYOUTS[code as keyof typeof LAYOUTS];

@@ -20,6 +20,8 @@ export const STATUS_COLUMNS = [
 type Column = (typeof STATUS_COLUMNS)[number];
 
 const MAX_TEXT = 100;
+/** Longest line (and record) read; a status line has nine short fields (readCsvInSlices refuses longer ones). */
+const MAX_LINE = 10_000;
 const STOP = new Error('stop');
 const TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
 
@@ -119,11 +121,12 @@ export async function parseStatusCsv(text: string, clock: Clock): Promise<Status
   };
 
   try {
-    await readCsvInSlices(text, { bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: 100_000 }, onRecord);
+    await readCsvInSlices(text, { bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: MAX_LINE }, onRecord);
   } catch (err) {
     if (err !== STOP) {
       const e = err as { lines?: number; message?: string; code?: string };
       if (typeof e?.code !== 'string' || !e.code.startsWith('CSV_')) throw err;
+      if (e.code === 'CSV_LINE_TOO_LONG') throw new FileRefused([{ line: e.lines ?? null, field: null, message: String(e.message) }]);
       problems.add({
         line: e.lines ?? null,
         field: null,

@@ -13,9 +13,18 @@ import type { Duplex } from 'node:stream';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
+/**
+ * How a part of the site that answers in a media type of its own (ONE Record's JSON-LD) answers
+ * a request the router refuses before any route runs: an unreadable URL, an over-long path
+ * parameter.
+ */
+export type RefusalAnswer = (reply: FastifyReply, code: number, message: string) => unknown;
+
 export interface HttpOptions {
   logger: FastifyServerOptions['logger'];
   cookieSecret: string;
+  /** Path prefix (`/onerecord`) -> how the router's refusals under it are answered; elsewhere as api.md's. */
+  refusals?: Readonly<Record<string, RefusalAnswer>>;
   /** Fastify's trustProxy (TRUST_PROXY): only then are X-Forwarded-Proto/-For believed. */
   trustProxy?: boolean | number | string;
 }
@@ -34,6 +43,8 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
     frameworkErrors: (error, req, reply) => {
       const code = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       const message = code === 414 ? 'a path parameter is too long' : 'the URL could not be read';
+      const own = refusalAnswerOf(options.refusals, req.url);
+      if (own) return own(reply as unknown as FastifyReply, code, message);
       if (formatOf(req.raw) === 'json') return sendJson(reply, code, envelope('error', [], null, { message }));
       return (reply as unknown as FastifyReply).code(code).type('text/plain; charset=utf-8').send(message);
     },
@@ -126,6 +137,12 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
   });
 
   return app;
+}
+
+function refusalAnswerOf(refusals: HttpOptions['refusals'], url: string): RefusalAnswer | undefined {
+  for (const [prefix, answer] of Object.entries(refusals ?? {}))
+    if (url.startsWith(prefix) && (url.length === prefix.length || '/?'.includes(url[prefix.length]!))) return answer;
+  return undefined;
 }
 
 const CLIENT_ERRORS: Record<string, [number, string]> = {

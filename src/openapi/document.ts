@@ -5,9 +5,39 @@ import type { Endpoint } from '../kernel/route.tsx';
 /**
  * The OpenAPI 3.1 description of every JSON endpoint (shared decisions §10), generated from
  * the route table the server runs: each endpoint's method, path and authentication, and its
- * `doc` (schemas from the modules' field tables). Nothing here is maintained by hand but the
- * texts about the contract's conventions.
+ * `doc` (schemas from the modules' field tables), and the routes outside the envelope that
+ * describe themselves (ONE Record). Nothing here is maintained by hand but the texts about the
+ * contract's conventions.
  */
+
+/**
+ * What a route registered on Fastify itself, outside the kernel's envelope (ONE Record's
+ * JSON-LD), says about itself in its route config as `openapi`: every answer, success or
+ * failure, is a `mediaType` document, a failure's shaped `error`; `doc.data` is the whole answer.
+ */
+export interface MediaRouteDoc {
+  auth: 'user' | 'public';
+  doc: EndpointDoc;
+  mediaType: string;
+  error: TSchema;
+}
+
+/** A self-described route as registered: its method and path (`:name` parameters). */
+export interface MediaRoute extends MediaRouteDoc {
+  method: string;
+  path: string;
+}
+
+/** One operation to describe: a kernel endpoint's (in the envelope, `.json`) or a media route's. */
+interface Described {
+  method: string;
+  /** the route's path, `:name` parameters */
+  path: string;
+  auth: 'user' | 'public';
+  doc: EndpointDoc;
+  /** answers outside the envelope: their media type and the body of a failure */
+  media?: { type: string; error: TSchema };
+}
 
 /** A JSON Schema as the description writes it: TypeBox's schemas inlined, named ones as `$ref`. */
 export interface SchemaObject {
@@ -111,28 +141,34 @@ function successEnvelope(data: TSchema | undefined): TSchema {
   });
 }
 
-const errorAnswer = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
-});
-
 export interface DocumentOptions {
   version: string;
 }
 
-export function buildOpenApiDocument(endpoints: readonly Endpoint[], options: DocumentOptions): OpenApiDocument {
+export function buildOpenApiDocument(
+  endpoints: readonly Endpoint[],
+  options: DocumentOptions,
+  mediaRoutes: readonly MediaRoute[] = [],
+): OpenApiDocument {
   const components = new Components();
   for (const [name, schema] of Object.entries(COMPONENT_SCHEMAS)) components.add(name, schema);
   const paths: Record<string, Record<string, OperationObject>> = {};
+  const operationIds = new Set<string>();
+  const describe = (at: string, d: Described) => {
+    const operations = paths[at] ?? {};
+    paths[at] = operations;
+    operations[d.method] = operation(d, components, operationIds);
+  };
   for (const endpoint of endpoints) {
     if (endpoint.spec.json === false) continue;
-    const methods = [endpoint.spec.method].flat().map((m) => m.toLowerCase());
-    const path = `${endpoint.spec.path === '/' ? '/index' : endpoint.spec.path.replace(/:(\w+)/g, '{$1}')}.json`;
-    for (const method of methods) {
-      const operations = paths[path] ?? {};
-      paths[path] = operations;
-      operations[method] = operation(endpoint, method, components);
-    }
+    const { path, doc } = endpoint.spec;
+    const at = `${path === '/' ? '/index' : openApiPath(path)}.json`;
+    for (const method of [endpoint.spec.method].flat())
+      describe(at, { method: method.toLowerCase(), path, auth: endpoint.auth, doc: doc ?? { summary: `${method.toUpperCase()} ${path}` } });
+  }
+  for (const route of mediaRoutes) {
+    const { method, path, auth, doc, mediaType, error } = route;
+    describe(openApiPath(path), { method: method.toLowerCase(), path, auth, doc, media: { type: mediaType, error } });
   }
   return {
     openapi: '3.1.0',
@@ -168,10 +204,13 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], options: Do
   };
 }
 
-function operation(endpoint: Endpoint, method: string, components: Components): OperationObject {
-  const doc: EndpointDoc = endpoint.spec.doc ?? { summary: `${method.toUpperCase()} ${endpoint.spec.path}` };
-  const user = endpoint.auth === 'user';
-  const pathNames = [...endpoint.spec.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+/** `/freights/view/:id` → `/freights/view/{id}` */
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+function operation(described: Described, components: Components, operationIds: Set<string>): OperationObject {
+  const { method, doc, media } = described;
+  const user = described.auth === 'user';
+  const pathNames = [...described.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
   const parameters: ParameterObject[] = pathNames.map(
     (name): ParameterObject => ({
       name,
@@ -182,10 +221,10 @@ function operation(endpoint: Endpoint, method: string, components: Components): 
     }),
   );
   const op: OperationObject = {
-    operationId: operationId(method, endpoint.spec.path),
+    operationId: operationId(method, described.path, operationIds),
     summary: doc.summary,
     ...(doc.description ? { description: doc.description } : {}),
-    tags: [doc.tag ?? tagOf(endpoint.spec.path)],
+    tags: [doc.tag ?? tagOf(described.path)],
     security: user ? [{ TokenPass: [] }, { auth_token: [] }] : [],
   };
   if (doc.input) {
@@ -216,21 +255,30 @@ function operation(endpoint: Endpoint, method: string, components: Components): 
     }
   }
   if (parameters.length) op.parameters = parameters;
+  const errorAnswer = (description: string): ResponseObject => ({
+    description,
+    content: media
+      ? { [media.type]: { schema: components.inline(media.error) } }
+      : { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+  });
   const answers: Record<string, ResponseObject> = {
-    200: {
-      description: 'The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure).',
-      content: {
-        'application/json': {
-          schema: {
-            oneOf: [components.inline(successEnvelope(doc.data)), { $ref: '#/components/schemas/ErrorEnvelope' }],
-            discriminator: { propertyName: 'status' },
+    200: media
+      ? { description: `The ${media.type} document.`, content: { [media.type]: { schema: components.inline(doc.data ?? Type.Unknown()) } } }
+      : {
+          description: 'The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure).',
+          content: {
+            'application/json': {
+              schema: {
+                oneOf: [components.inline(successEnvelope(doc.data)), { $ref: '#/components/schemas/ErrorEnvelope' }],
+                discriminator: { propertyName: 'status' },
+              },
+            },
           },
         },
-      },
-    },
   };
   if (user) answers[401] = errorAnswer('Token missing, invalid or from the other environment.');
-  if (pathNames.length) answers[404] = errorAnswer('Missing or not visible to the caller (indistinguishable); `data` is an empty array.');
+  if (pathNames.length)
+    answers[404] = errorAnswer(`Missing or not visible to the caller (indistinguishable)${media ? '' : '; `data` is an empty array'}.`);
   if (method !== 'get') {
     answers[400] = errorAnswer('The body could not be parsed (malformed JSON).');
     answers[413] = errorAnswer('The body is larger than the endpoint accepts.');
@@ -249,12 +297,21 @@ function operation(endpoint: Endpoint, method: string, components: Components): 
   return op;
 }
 
-function operationId(method: string, path: string): string {
+/**
+ * `getFreightsView` from the path's words. A path that only adds a parameter to one described
+ * before (`…/logistics-events/:event`) takes it as well: `…LogisticsEventsByEvent`.
+ */
+function operationId(method: string, path: string, taken: Set<string>): string {
+  const capital = (w: string) => w[0]!.toUpperCase() + w.slice(1);
   const words = path
     .split('/')
     .filter((w) => w && !w.startsWith(':'))
     .flatMap((w) => w.split(/[-_]/));
-  return method + (words.length ? words : ['index']).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  let id = method + (words.length ? words : ['index']).map(capital).join('');
+  const last = /:(\w+)$/.exec(path)?.[1];
+  if (taken.has(id) && last) id += `By${capital(last)}`;
+  taken.add(id);
+  return id;
 }
 
 const TAGS: Record<string, string> = {

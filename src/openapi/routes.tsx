@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { formatOf } from '../kernel/format.ts';
 import { ok } from '../kernel/outcome.ts';
 import { publicEndpoint, type Endpoint } from '../kernel/route.tsx';
-import { buildOpenApiDocument, type OpenApiDocument } from './document.ts';
+import { buildOpenApiDocument, type MediaRoute, type MediaRouteDoc, type OpenApiDocument } from './document.ts';
 import { referencePage } from './views.tsx';
 
 /** The interface version api.md carries (Versioning 1); our additions keep it compatible. */
@@ -10,11 +10,20 @@ export const API_VERSION = '1.0.0';
 
 /**
  * GET /openapi.json (the document itself, not in the envelope) and GET /docs (its readable
- * reference, a page of this server). Built once, from the endpoints registered at start.
+ * reference, a page of this server). Built once, from the endpoints registered at start and the
+ * routes that describe themselves in their route config (`openapi`, a MediaRouteDoc: ONE Record),
+ * read as they are registered: those of plugins, which Fastify loads when the server starts.
  */
 export function openApiRoutes(http: FastifyInstance, endpoints: () => readonly Endpoint[]): { docs: Endpoint } {
+  const mediaRoutes: MediaRoute[] = [];
+  http.addHook('onRoute', (route) => {
+    const described = (route.config as { openapi?: MediaRouteDoc } | undefined)?.openapi;
+    if (!described) return;
+    // HEAD is Fastify's own twin of each GET.
+    for (const method of [route.method].flat()) if (method !== 'HEAD') mediaRoutes.push({ ...described, method, path: route.url });
+  });
   let document: OpenApiDocument | undefined;
-  const get = () => (document ??= buildOpenApiDocument(endpoints(), { version: API_VERSION }));
+  const get = () => (document ??= buildOpenApiDocument(endpoints(), { version: API_VERSION }, mediaRoutes));
   http.get('/openapi', async (req, reply) => {
     if (formatOf(req.raw) !== 'json') return reply.redirect('/docs');
     return reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(JSON.stringify(get()));

@@ -9,6 +9,7 @@ addMessages('eng', {
   'docs.parameters': 'Parameters',
   'docs.body': 'Parameters (JSON body, form or query)',
   'docs.answer': 'data of a successful answer',
+  'docs.document': 'A successful answer',
   'docs.answers': 'Answers',
   'docs.token': 'API token',
   'docs.public': 'no token',
@@ -23,6 +24,7 @@ addMessages('deu', {
   'docs.parameters': 'Parameter',
   'docs.body': 'Parameter (JSON-Body, Formular oder Query)',
   'docs.answer': 'data einer erfolgreichen Antwort',
+  'docs.document': 'Eine erfolgreiche Antwort',
   'docs.answers': 'Antworten',
   'docs.token': 'API-Token',
   'docs.public': 'ohne Token',
@@ -119,7 +121,10 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
             {byTag.get(tag)!.map(({ path, method, op }) => {
               const params = (op.parameters ?? []).filter((p) => p.in === 'path' || p.in === 'query');
               const body = op.requestBody?.content['application/json']?.schema;
-              const ok = op.responses?.['200']?.content?.['application/json']?.schema.oneOf?.[0];
+              const success = op.responses?.['200']?.content ?? {};
+              const ok = success['application/json']?.schema.oneOf?.[0];
+              // An answer outside the envelope (ONE Record's JSON-LD): the document itself.
+              const [mediaType, document] = ok ? [] : (Object.entries(success)[0] ?? []);
               return (
                 <article class="operation" id={String(op.operationId)}>
                   <h3>
@@ -163,6 +168,14 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
                       ) : (
                         <p>{typeOf(ok.properties.data)}</p>
                       )}
+                    </>
+                  )}
+                  {document && (
+                    <>
+                      <h4>
+                        {t('docs.document')} <span class="hint">({mediaType})</span>
+                      </h4>
+                      <p>{typeOf(document.schema)}</p>
                     </>
                   )}
                   <h4>{t('docs.answers')}</h4>

@@ -594,7 +594,13 @@ export function makeRequest(
       `/onerecord/logistics-objects/${object()}`,
       `/onerecord/logistics-objects/${object()}/logistics-events`,
       `/onerecord/logistics-objects/${object()}/logistics-events/${rng.pick([id(), ...PATH_NASTY])}`,
+      '/onerecord',
+      '/onerecord/',
+      '/onerecord/%ZZ',
+      '/onerecord/logistics-objects/%E0%A4%A',
+      `/onerecord/logistics-objects/shipment-${'9'.repeat(600)}`,
     ]);
+    if (pathname.startsWith('/onerecord')) method = rng.pick(['GET', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD']);
     if (pathname.startsWith('/onerecord') && rng.chance(0.5) && t.tokens.length)
       extraAuth = `${rng.pick(['Bearer', 'TokenPass'])} ${rng.pick(t.tokens)}`;
   } else {
@@ -606,8 +612,8 @@ export function makeRequest(
   }
   const json = rng.chance(0.85);
   if (json) pathname = pathname === '/' ? '/.json' : `${pathname}.json`;
-  // Health check and static assets are no API endpoints: `.json` on them promises no envelope.
-  const envelope = json && method !== 'HEAD' && !/^\/(healthz|assets\/|onerecord\/)/.test(pathname);
+  // Health check, static assets and ONE Record are no API endpoints: `.json` on them promises no envelope.
+  const envelope = json && method !== 'HEAD' && !/^\/(healthz|assets\/|onerecord[/.]|onerecord$)/.test(pathname);
   const headers: Record<string, string> = { 'user-agent': 'freight-exchange-fuzz / 1.0' };
   const query: Record<string, unknown> = {};
 
@@ -952,6 +958,12 @@ export function problemOf(req: FuzzRequest, a: Answer, limitMs: number): string 
   const headerBytes = Object.entries(a.headers).reduce((n, [k, v]) => n + k.length + 4 + String(v ?? '').length, 0);
   if (headerBytes > 16 * 1024)
     return `answer headers of ${headerBytes} bytes (over 16 KB; location: ${String(a.headers.location ?? '').slice(0, 80)}…)`;
+  // Under /onerecord every failure is ONE Record's error (JSON-LD), never the envelope or text.
+  if (/^\/onerecord(\/|\?|$)/.test(req.url) && a.status >= 400 && req.method !== 'HEAD') {
+    const ld = String(a.headers['content-type'] ?? '');
+    if (!ld.startsWith('application/ld+json') || !a.text.includes('api:Error'))
+      return `a ONE Record request answered ${a.status} with content-type "${ld}", not an api:Error`;
+  }
   if (!req.envelope || a.status === 302 || (a.status >= 100 && a.status < 200)) return null;
   const type = String(a.headers['content-type'] ?? '');
   if (!type.startsWith('application/json')) return `a .json request answered ${a.status} with content-type "${type}" (not the envelope)`;

@@ -982,6 +982,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/onerecord/shipments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company’s shipments as ONE Record logistics objects
+         * @description Authenticated by the API token, as `Authorization: TokenPass <token>`, `Authorization: Bearer <token>` (as ONE Record clients send it) or `auth_token`. Its milk-run import shipments and those dispatched to it, newest first, paged like every list.
+         */
+        get: operations["getOnerecordShipments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/onerecord/logistics-objects/{object}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A logistics object: a shipment, its waybill or one of its pieces
+         * @description Authenticated by the API token, as `Authorization: TokenPass <token>`, `Authorization: Bearer <token>` (as ONE Record clients send it) or `auth_token`. An object of another company's shipment is not found, like a missing one.
+         */
+        get: operations["getOnerecordLogisticsObjects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/onerecord/logistics-objects/{object}/logistics-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The logistics events of a logistics object
+         * @description Authenticated by the API token, as `Authorization: TokenPass <token>`, `Authorization: Bearer <token>` (as ONE Record clients send it) or `auth_token`. A shipment's status events; a waybill or piece has none of its own (an empty collection).
+         */
+        get: operations["getOnerecordLogisticsObjectsLogisticsEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/onerecord/logistics-objects/{object}/logistics-events/{event}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One logistics event of a shipment
+         * @description Authenticated by the API token, as `Authorization: TokenPass <token>`, `Authorization: Bearer <token>` (as ONE Record clients send it) or `auth_token`.
+         */
+        get: operations["getOnerecordLogisticsObjectsLogisticsEventsByEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1427,6 +1507,276 @@ export interface components {
             population?: number;
             /** @description km from the city asked about */
             distance?: number;
+        };
+        /** @description the shipments (IRIs) */
+        OneRecordShipmentList: {
+            /** @description the inline context */
+            "@context": {
+                cargo: string;
+                api: string;
+                xsd: string;
+            };
+            /** Format: uri */
+            "@id": string;
+            /** @constant */
+            "@type": "api:Collection";
+            "api:hasTotalItems": number;
+            "api:hasItem": {
+                /** Format: uri */
+                "@id": string;
+                /** @constant */
+                "@type": "cargo:Shipment";
+            }[];
+        };
+        /** @description ONE Record api:Error */
+        OneRecordError: {
+            /** @description the inline context */
+            "@context": {
+                cargo: string;
+                api: string;
+                xsd: string;
+            };
+            /** @constant */
+            "@type": "api:Error";
+            "api:hasTitle": string;
+            "api:hasErrorDetail": {
+                /** @constant */
+                "@type": "api:ErrorDetail";
+                /** @description the HTTP status */
+                "api:hasCode": string;
+                "api:hasMessage": string;
+                "api:hasResource"?: {
+                    /** Format: uri */
+                    "@value": string;
+                    /** @constant */
+                    "@type": "xsd:anyURI";
+                };
+            }[];
+        };
+        /** @description ONE Record Shipment: a milk-run import shipment */
+        OneRecordShipment: {
+            /** @description the inline context */
+            "@context": {
+                cargo: string;
+                api: string;
+                xsd: string;
+            };
+            /** Format: uri */
+            "@id": string;
+            /** @constant */
+            "@type": "cargo:Shipment";
+            "cargo:waybill": {
+                /** Format: uri */
+                "@id": string;
+                /** @constant */
+                "@type": "cargo:Waybill";
+            };
+            "cargo:pieces": {
+                /** Format: uri */
+                "@id": string;
+                /** @constant */
+                "@type": "cargo:Piece";
+            }[];
+            "cargo:totalGrossWeight"?: {
+                /** @constant */
+                "@type": "cargo:Value";
+                "cargo:numericalValue": number;
+                "cargo:unit": {
+                    /** Format: uri */
+                    "@id": string;
+                };
+            };
+            "cargo:events": {
+                /** Format: uri */
+                "@id": string;
+                /** @constant */
+                "@type": "cargo:LogisticsEvent";
+            }[];
+        };
+        /** @description ONE Record Waybill: the master AWB of a shipment */
+        OneRecordWaybill: {
+            /** @description the inline context */
+            "@context": {
+                cargo: string;
+                api: string;
+                xsd: string;
+            };
+            /** Format: uri */
+            "@id": string;
+            /** @constant */
+            "@type": "cargo:Waybill";
+            "cargo:waybillType": {
+                /** @constant */
+                "@id": "cargo:MASTER";
+            };
+            "cargo:waybillPrefix": string;
+            "cargo:waybillNumber": string;
+            "cargo:shipment": {
+                /** Format: uri */
+                "@id": string;
+                /** @constant */
+                "@type": "cargo:Shipment";
+            };
+            "cargo:arrivalLocation"?: {
+                /** @constant */
+                "@type": "cargo:Location";
+                "cargo:locationCodes": {
+                    /** @constant */
+                    "@type": "cargo:CodeListElement";
+                    "cargo:code": string;
+                    "cargo:codeListName": string;
+                }[];
+            };
+        };
+        /** @description ONE Record Piece: known only by its place in the count */
+        OneRecordPiece: {
+            /** @description the inline context */
+            "@context": {
+                cargo: string;
+                api: string;
+                xsd: string;
+            };
+            /** Format: uri */
+            "@id": string;
+            /** @constant */
+            "@type": "cargo:Piece";
+            /** @constant */
+            "cargo:skeletonIndicator": true;
+            "cargo:ofShipment": {
+                /** Format: uri */
+                "@id": string;
+                /** @constant */
+                "@type": "cargo:Shipment";
+            };
+        };
+        /** @description the events, in full */
+        OneRecordEventList: {
+            /** @description the inline context */
+            "@context": {
+                cargo: string;
+                api: string;
+                xsd: string;
+            };
+            /** Format: uri */
+            "@id": string;
+            /** @constant */
+            "@type": "api:Collection";
+            "api:hasTotalItems": number;
+            "api:hasItem": {
+                /** Format: uri */
+                "@id": string;
+                /** @constant */
+                "@type": "cargo:LogisticsEvent";
+                "cargo:eventCode": {
+                    /**
+                     * Format: uri
+                     * @description a StatusCode of the ONE Record code list
+                     */
+                    "@id": string;
+                    /** @constant */
+                    "@type": "cargo:CodeListElement";
+                } | {
+                    /** @constant */
+                    "@type": "cargo:CodeListElement";
+                    "cargo:code": string;
+                    "cargo:codeListName": string;
+                };
+                "cargo:eventDate"?: {
+                    /** @constant */
+                    "@type": "xsd:dateTime";
+                    /** Format: date-time */
+                    "@value": string;
+                };
+                "cargo:creationDate": {
+                    /** @constant */
+                    "@type": "xsd:dateTime";
+                    /** Format: date-time */
+                    "@value": string;
+                };
+                "cargo:eventTimeType": {
+                    /** @constant */
+                    "@id": "cargo:ACTUAL";
+                };
+                "cargo:eventFor": {
+                    /** Format: uri */
+                    "@id": string;
+                    /** @constant */
+                    "@type": "cargo:Shipment";
+                };
+                "cargo:eventLocation"?: {
+                    /** @constant */
+                    "@type": "cargo:Location";
+                    "cargo:locationCodes": {
+                        /** @constant */
+                        "@type": "cargo:CodeListElement";
+                        "cargo:code": string;
+                        "cargo:codeListName": string;
+                    }[];
+                };
+                /** @description a part of a split shipment */
+                "cargo:partialEventIndicator": boolean;
+            }[];
+        };
+        /** @description ONE Record LogisticsEvent: a status event */
+        OneRecordLogisticsEvent: {
+            /** @description the inline context */
+            "@context": {
+                cargo: string;
+                api: string;
+                xsd: string;
+            };
+            /** Format: uri */
+            "@id": string;
+            /** @constant */
+            "@type": "cargo:LogisticsEvent";
+            "cargo:eventCode": {
+                /**
+                 * Format: uri
+                 * @description a StatusCode of the ONE Record code list
+                 */
+                "@id": string;
+                /** @constant */
+                "@type": "cargo:CodeListElement";
+            } | {
+                /** @constant */
+                "@type": "cargo:CodeListElement";
+                "cargo:code": string;
+                "cargo:codeListName": string;
+            };
+            "cargo:eventDate"?: {
+                /** @constant */
+                "@type": "xsd:dateTime";
+                /** Format: date-time */
+                "@value": string;
+            };
+            "cargo:creationDate": {
+                /** @constant */
+                "@type": "xsd:dateTime";
+                /** Format: date-time */
+                "@value": string;
+            };
+            "cargo:eventTimeType": {
+                /** @constant */
+                "@id": "cargo:ACTUAL";
+            };
+            "cargo:eventFor": {
+                /** Format: uri */
+                "@id": string;
+                /** @constant */
+                "@type": "cargo:Shipment";
+            };
+            "cargo:eventLocation"?: {
+                /** @constant */
+                "@type": "cargo:Location";
+                "cargo:locationCodes": {
+                    /** @constant */
+                    "@type": "cargo:CodeListElement";
+                    "cargo:code": string;
+                    "cargo:codeListName": string;
+                }[];
+            };
+            /** @description a part of a split shipment */
+            "cargo:partialEventIndicator": boolean;
         };
     };
     responses: never;
@@ -6129,6 +6479,163 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getOnerecordShipments: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The application/ld+json document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": components["schemas"]["OneRecordShipmentList"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": components["schemas"]["OneRecordError"];
+                };
+            };
+        };
+    };
+    getOnerecordLogisticsObjects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description shipment-{id}, waybill-{id} or piece-{id}-{n} */
+                object: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The application/ld+json document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": components["schemas"]["OneRecordShipment"] | components["schemas"]["OneRecordWaybill"] | components["schemas"]["OneRecordPiece"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": components["schemas"]["OneRecordError"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": components["schemas"]["OneRecordError"];
+                };
+            };
+        };
+    };
+    getOnerecordLogisticsObjectsLogisticsEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description shipment-{id}, waybill-{id} or piece-{id}-{n} */
+                object: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The application/ld+json document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": components["schemas"]["OneRecordEventList"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": components["schemas"]["OneRecordError"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": components["schemas"]["OneRecordError"];
+                };
+            };
+        };
+    };
+    getOnerecordLogisticsObjectsLogisticsEventsByEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description shipment-{id}, waybill-{id} or piece-{id}-{n} */
+                object: string;
+                /** @description the event */
+                event: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The application/ld+json document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": components["schemas"]["OneRecordLogisticsEvent"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": components["schemas"]["OneRecordError"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": components["schemas"]["OneRecordError"];
                 };
             };
         };
