@@ -1,6 +1,6 @@
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { BidsTable } from './tables.ts';
+import { BID_STATUSES, type BidRow, type BidsTable } from './tables.ts';
 import { field, presenter } from '../kernel/fields.ts';
 import type { Clock } from '../kernel/time.ts';
 
@@ -9,10 +9,6 @@ import type { Clock } from '../kernel/time.ts';
  * visibility, its lists and its view are read from its bids (decisions.md §4); the quotes module
  * runs the bid state machine (quotes/award.ts) through the functions below.
  */
-export type BidRow = Selectable<BidsTable>;
-
-export const BID_STATUSES = ['open', 'pending', 'accepted', 'revoked'] as const;
-export type BidStatus = (typeof BID_STATUSES)[number];
 
 /** A bid as api.md's Bid table shows it (in `data.bid` and in a freight's `_bids`). */
 export const BID = presenter<BidRow>()('Bid', 'A bid (quote) on one freight (api.md, Bid)', {

@@ -5,8 +5,8 @@ import type { Warning } from '../kernel/outcome.ts';
 import { rateLineForBooking } from '../pricing/handover.ts';
 import { addRefs } from './create.ts';
 import { parseFreight, type FreightValues } from './fields.ts';
-import type { FreightRow } from './lifecycle.ts';
 import { insertFreight } from './store.ts';
+import type { FreightRow } from './tables.ts';
 
 /** The exact places of a rate search (the HTML Book button's, not the API's: see routes.tsx). */
 export interface ExactPlaces {

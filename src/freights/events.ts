@@ -5,12 +5,12 @@ import type { Clock } from '../kernel/time.ts';
 import { eventsByAwb, type BidEventType, type FreightEventType, type StatusEvent } from '../events/types.ts';
 import { announce, type PlannedEvent as Planned } from '../webhooks/outbox.ts';
 import { anySubscriber } from '../webhooks/store.ts';
-import { presentBid, type BidRow } from './bids.ts';
+import { presentBid } from './bids.ts';
 import { BIDS_SHOWN_STATUSES, presentFreight, type PieceRow } from './fields.ts';
-import type { FreightRow } from './lifecycle.ts';
 import { partyToAwbSql, roleOf, type Role } from './policy.ts';
 import { namesOfCompanies as companyNames } from '../accounts/companies.ts';
 import { loadPieces } from './pieces.ts';
+import type { FreightRow, BidRow } from './tables.ts';
 
 /**
  * The events of a freight's life (decisions.md §8), written to the webhooks module's outbox

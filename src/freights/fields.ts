@@ -19,9 +19,8 @@ import {
 } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { BidView } from './bids.ts';
-import type { FreightRow } from './lifecycle.ts';
+import type { FreightRow, FreightStatus, FreightPiecesTable, FreightsTable } from './tables.ts';
 import type { Role } from './policy.ts';
-import type { FreightPiecesTable, FreightsTable } from './tables.ts';
 
 /**
  * The freight's one field table (api.md, Freight): it drives lenient parsing of create/edit
@@ -78,9 +77,6 @@ const ID: Kind = { type: 'id' };
 export const MAX_WHITELIST = 1000;
 
 export const CLASSES = ['rfs', 'air', 'rfs_order'] as const;
-/** A freight's status (api.md, Freight): the set the API description lists. */
-export const FREIGHT_STATUSES = ['draft', 'open', 'pending', 'taken', 'expired', 'revoked', 'closed', 'archived'] as const;
-export type FreightStatus = (typeof FREIGHT_STATUSES)[number];
 /** The statuses in which a freight shows its bids (`_bids`): on the market and once taken. */
 export const BIDS_SHOWN_STATUSES: readonly FreightStatus[] = ['open', 'pending', 'taken'];
 export const TYPES = ['AHR', 'FFR', 'DTR', 'DTO'] as const;

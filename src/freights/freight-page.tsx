@@ -6,10 +6,11 @@ import { formatKg, formatMoney, formatNumber, formatStamp, formatWindow } from '
 import { Badge, ConfirmAction, DataTable, Facts, Field, PostButton, Select, type Column } from '../kernel/ui.tsx';
 import type { Contact } from '../accounts/companies.ts';
 import './messages.ts';
-import type { BidStatus, BidView } from './bids.ts';
+import type { BidView } from './bids.ts';
 import { ARCHIVABLE_STATUSES, MARKET_STATUSES, REVOCABLE_STATUSES } from './lifecycle.ts';
-import type { FreightStatus, FreightView, PresentedPiece } from './fields.ts';
+import type { FreightView, PresentedPiece } from './fields.ts';
 import { isRecord } from '../kernel/params.ts';
+import type { BidStatus, FreightStatus } from './tables.ts';
 
 /**
  * The freight page: what the freight is, whose move it is, and only the actions that can

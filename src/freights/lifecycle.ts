@@ -1,19 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { emitEvent, emitExpired } from './events.ts';
 import type { Caller, Services } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import { storableDate } from './fields.ts';
 import { roleOf } from './policy.ts';
-import type { FreightsTable } from './tables.ts';
+import type { FreightRow, FreightsTable } from './tables.ts';
 
 /**
  * Every freight transition this module owns, in one place (decisions.md §4). Awarding
  * (open -> pending -> taken) belongs to the quotes module (src/quotes/award.ts).
  */
-
-export type FreightRow = Selectable<FreightsTable>;
 
 /** Freights still in the market (bids possible); they expire at their deadline. */
 export const MARKET_STATUSES = ['open', 'pending'] as const;

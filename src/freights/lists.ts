@@ -3,12 +3,13 @@ import { executeShape, PreparedStatement, statementBuilder } from '../db/prepare
 import type { DB } from '../db/schema.ts';
 import type { Paging } from '../kernel/paging.ts';
 import { DEFAULT_LIMIT, offsetOf } from '../kernel/params.ts';
-import type { FreightStatus, PieceRow } from './fields.ts';
-import { MARKET_STATUSES, type FreightRow } from './lifecycle.ts';
+import type { PieceRow } from './fields.ts';
+import { MARKET_STATUSES } from './lifecycle.ts';
 import { admitsSql, hadBidSql, roleOf, type Role } from './policy.ts';
 import { isEmptySearch, nearWays, searchConditions, type FreightSearch } from './search.ts';
 import { piecesJsonSql } from './pieces.ts';
 import { companyNameSql, freightJsonRow, freightRowFromJson, presentMany, type ReadContext } from './store.ts';
+import type { FreightRow, FreightStatus } from './tables.ts';
 
 /**
  * GET /freights/enlist/{filterId}: every list page is one SQL statement (membership, order, page,

@@ -1,6 +1,6 @@
 import { sql, type AliasableExpression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { FreightRow } from './lifecycle.ts';
+import type { FreightRow } from './tables.ts';
 
 /**
  * Who sees a freight and how (decisions.md §4):

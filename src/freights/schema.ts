@@ -2,8 +2,9 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { timestamp } from '../kernel/fields.ts';
 import { MAX_PIECE_LINES } from '../kernel/params.ts';
 import { BID } from './bids.ts';
-import { FIELDS, FREIGHT_STATUSES, MAX_WHITELIST, type FieldDef } from './fields.ts';
+import { FIELDS, MAX_WHITELIST, type FieldDef } from './fields.ts';
 import { SEARCH_INPUT_PROPERTIES } from './search.ts';
+import { FREIGHT_STATUSES } from './tables.ts';
 
 /**
  * The freight as JSON Schema for the API description, derived from the field table that

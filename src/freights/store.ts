@@ -5,12 +5,12 @@ import type { DB } from '../db/schema.ts';
 import { emitEvent } from './events.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
-import { presentBid, type BidRow } from './bids.ts';
+import { presentBid } from './bids.ts';
 import { BIDS_SHOWN_STATUSES, type FreightValues, type PieceRow, type PieceValues, presentFreight } from './fields.ts';
-import { EDITABLE_STATUSES, persistExpiry, type FreightRow } from './lifecycle.ts';
+import { EDITABLE_STATUSES, persistExpiry } from './lifecycle.ts';
 import { hadBidSql, liveBidOfSql, partyToAwbSql, roleOf, type Role } from './policy.ts';
 import { insertPieces, loadPieces, piecesJsonSql, replacePieces } from './pieces.ts';
-import type { FreightsTable } from './tables.ts';
+import type { FreightsTable, FreightRow, BidRow } from './tables.ts';
 import type { Translate } from '../kernel/i18n.ts';
 
 export interface NewFreight {

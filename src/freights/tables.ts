@@ -1,8 +1,21 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Decimal } from '../db/columns.ts';
-import type { BidStatus } from './bids.ts';
-import type { FreightStatus } from './fields.ts';
+
+/**
+ * The freights module's tables and the types that explain their rows: what a status can be,
+ * what a row read back holds. Behaviour lives in the other files; this one imports none of them,
+ * so db/schema.ts can join it without a loop.
+ */
+
 type Json = ColumnType<unknown, string, string>;
+
+/** A freight's status (api.md, Freight): the set the API description lists. */
+export const FREIGHT_STATUSES = ['draft', 'open', 'pending', 'taken', 'expired', 'revoked', 'closed', 'archived'] as const;
+export type FreightStatus = (typeof FREIGHT_STATUSES)[number];
+
+/** A bid's status (decisions.md §4): open on creation, pending when one side confirmed, accepted: the winning bid. */
+export const BID_STATUSES = ['open', 'pending', 'accepted', 'revoked'] as const;
+export type BidStatus = (typeof BID_STATUSES)[number];
 
 export interface FreightsTable {
   id: Generated<number>;
@@ -114,3 +127,8 @@ export interface FreightTables {
   templates: TemplatesTable;
   flights: FlightsTable;
 }
+
+/** A freight as its row is read back. */
+export type FreightRow = Selectable<FreightsTable>;
+/** A bid as its row is read back. */
+export type BidRow = Selectable<BidsTable>;

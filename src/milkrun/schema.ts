@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { timestamp } from '../kernel/fields.ts';
 import { PAGING_INPUT } from '../shipments/schema.ts';
-import { type MOVES, STATES } from './states.ts';
+import type { MOVES } from './states.ts';
+import { STATES } from './tables.ts';
 
 const time = (description?: string) => Type.Union([timestamp(description), Type.Null()]);
 

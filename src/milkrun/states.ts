@@ -1,3 +1,5 @@
+import type { State } from './tables.ts';
+
 /**
  * The milk-run state machine, in one place (decisions.md §6 and docs/decisions.md, Preview).
  *
@@ -11,9 +13,6 @@
  *   dispatched, running -> delivered  deliver by either party
  * A DLV status event marks any shipment delivered (the handler's system is the fact).
  */
-export const STATES = ['waiting', 'selected', 'deselected', 'follow_up', 'dispatched', 'running', 'delivered'] as const;
-export type State = (typeof STATES)[number];
-
 export const MOVES = ['select', 'deselect', 'follow-up', 'dispatch', 'deliver'] as const;
 export type Move = (typeof MOVES)[number];
 

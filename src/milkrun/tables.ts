@@ -1,6 +1,9 @@
 import type { Generated } from 'kysely';
 import type { Decimal } from '../db/columns.ts';
-import type { State } from './states.ts';
+
+/** A milk-run shipment's state (states.ts moves it; decisions.md §6). */
+export const STATES = ['waiting', 'selected', 'deselected', 'follow_up', 'dispatched', 'running', 'delivered'] as const;
+export type State = (typeof STATES)[number];
 
 export interface MilkrunShipmentsTable {
   id: Generated<number>;

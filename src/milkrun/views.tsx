@@ -7,10 +7,11 @@ import { readInt } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
 import { Badge, DataTable, Pager, PostButton, Tabs, text, type Column, type Tab } from '../kernel/ui.tsx';
 import type { MilkrunView } from './present.ts';
-import { decideMove, isMilkrunList, LISTS, MOVES, type Move, type State } from './states.ts';
+import { decideMove, isMilkrunList, LISTS, MOVES, type Move } from './states.ts';
+import type { State } from './tables.ts';
 import { formatNumber, formatStamp } from '../kernel/locale.ts';
 import { companiesByName, namesOfCompanies } from '../accounts/companies.ts';
-import { partnerCompanies } from '../freights/page-data.ts';
+import { partnerCompanies } from '../freights/index.ts';
 
 /**
  * HTML pages of the milk-run (routes.ts): the filter lists as tabs, the shipments of one list

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { emitEvent } from '../freights/events.ts';
 import {
+  emitEvent,
   bidParties,
   hasPendingBid,
   insertBid,
@@ -12,13 +12,16 @@ import {
   updateBid,
   type BidRow,
   type BidStatus,
-} from '../freights/bids.ts';
-import type { FreightStatus } from '../freights/fields.ts';
+  type FreightStatus,
+  isDue,
+  lockFreight,
+  updateFreight,
+  type FreightRow,
+  loadVisibleFreight,
+} from '../freights/index.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { BidInput } from './fields.ts';
-import { isDue, lockFreight, updateFreight, type FreightRow } from '../freights/lifecycle.ts';
-import { loadVisibleFreight } from '../freights/store.ts';
 
 /**
  * The bid state machine, in one place (api.md "Bid status" and "Freight status";

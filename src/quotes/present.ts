@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { BID } from '../freights/bids.ts';
+import { BID } from '../freights/index.ts';
 
 /** POST /quotes/add: the parameters a caller may send (everything else about a bid is the server's). */
 export const BID_INPUT = Type.Object({

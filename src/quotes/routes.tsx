@@ -7,9 +7,8 @@ import { readLocaleDecimal } from '../kernel/locale.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
 import { confirmBid, revokeBid, submitBid, type Transition } from './award.ts';
 import { NOTE_MAX, parseBid, readMoney } from './fields.ts';
-import { freightPageFor } from '../freights/routes.tsx';
+import { freightPageFor, presentBid, type BidView } from '../freights/index.ts';
 import './messages.ts';
-import { presentBid, type BidView } from '../freights/bids.ts';
 import { AWARD_DATA, BID_DATA, BID_INPUT } from './present.ts';
 
 const freightPage = (id: number) => `/freights/view/${id}`;

@@ -1,7 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { emitEvent } from '../freights/events.ts';
-import { marketCandidate, readFreightSearch, searchesMatching } from '../freights/search.ts';
+import { emitEvent, marketCandidate, readFreightSearch, searchesMatching } from '../freights/index.ts';
 import type { Clock } from '../kernel/time.ts';
 import { presentSearch } from './present.ts';
 import { alertingSearches, insertNotifications, type SavedSearchRow } from './store.ts';

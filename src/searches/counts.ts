@@ -1,8 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { freightCountsQuery } from '../freights/counts.ts';
-import { FILTERS } from '../freights/lists.ts';
-import { isEmptySearch, searchToParams, type FreightSearch } from '../freights/search.ts';
+import { freightCountsQuery, FILTERS, isEmptySearch, searchToParams, type FreightSearch } from '../freights/index.ts';
 import { notOnTourSql, plannedOrdersCountSql, toursCountSql } from '../tms/store.ts';
 
 /** The TMS lists (preview, decisions.md §6) share the enlist path; they take no search parameters. */

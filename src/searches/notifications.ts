@@ -1,4 +1,4 @@
-import { presentMany, visibleFreights, type ReadContext } from '../freights/store.ts';
+import { presentMany, visibleFreights, type ReadContext } from '../freights/index.ts';
 import { presentSearch } from './present.ts';
 import { notificationsOf, type NotificationRow } from './store.ts';
 

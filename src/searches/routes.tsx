@@ -1,6 +1,5 @@
 import { sitePath } from '../kernel/format.ts';
-import { FILTERS } from '../freights/lists.ts';
-import { readFreightSearch, searchToParams, SEARCH_PARAMS } from '../freights/search.ts';
+import { FILTERS, readFreightSearch, searchToParams, SEARCH_PARAMS } from '../freights/index.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, type Answer, type Outcome, type Warning } from '../kernel/outcome.ts';
 import {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { SEARCH_INPUT_PROPERTIES } from '../freights/search.ts';
+import { SEARCH_INPUT_PROPERTIES } from '../freights/index.ts';
 import { timestamp } from '../kernel/fields.ts';
 
 /** Counts, saved searches and notifications (decisions.md §7), for the API description. */

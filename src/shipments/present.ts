@@ -1,6 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { FreightRow } from '../freights/lifecycle.ts';
-import type { Role } from '../freights/policy.ts';
+import type { FreightRow, Role } from '../freights/index.ts';
 import type { Shipment } from './schema.ts';
 
 export type { Shipment } from './schema.ts';

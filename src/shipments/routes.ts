@@ -1,4 +1,4 @@
-import { loadFreightForCaller } from '../freights/store.ts';
+import { loadFreightForCaller } from '../freights/index.ts';
 import { fail, notFound, ok } from '../kernel/outcome.ts';
 import { findById, readInt } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';

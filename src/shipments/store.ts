@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { listFreights } from '../freights/lists.ts';
-import { visibleFreights } from '../freights/store.ts';
+import { listFreights, visibleFreights } from '../freights/index.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { Paging } from '../kernel/paging.ts';

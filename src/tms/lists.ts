@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
-import { freightIdPage, isWonOrder, type ExternalList } from '../freights/lists.ts';
+import { freightIdPage, isWonOrder, type ExternalList } from '../freights/index.ts';
 import { offsetOf } from '../kernel/params.ts';
 import type { Paging } from '../kernel/paging.ts';
 import type { ShipmentList } from '../shipments/routes.ts';

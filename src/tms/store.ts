@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { lockFreights } from '../freights/lifecycle.ts';
+import { lockFreights } from '../freights/index.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { ToursTable } from './tables.ts';
 

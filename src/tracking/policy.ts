@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { firstPusher } from '../files/status-events.ts';
-import { awbParties } from '../freights/store.ts';
+import { awbParties } from '../freights/index.ts';
 
 /**
  * The companies whose status events public tracking shows for an AWB (docs/decisions.md,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Actor, TestApp } from '../support/harness.ts';
 import { browserSession } from '../support/session.ts';
-import type { BidStatus } from '../../src/freights/bids.ts';
+import type { BidStatus } from '../../src/freights/tables.ts';
 
 /** Creates a freight through the API and answers its id. */
 export async function addFreight(app: TestApp, who: Actor, json: Record<string, unknown> = {}, query = ''): Promise<number> {

@@ -1,7 +1,8 @@
 // The milk-run state machine (src/milkrun/states.ts), tested where it lives.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LISTS, MOVES, STATES, decideMove, stateAfterEvent } from '../../src/milkrun/states.ts';
+import { LISTS, MOVES, decideMove, stateAfterEvent } from '../../src/milkrun/states.ts';
+import { STATES } from '../../src/milkrun/tables.ts';
 
 test('the owner selects, deselects and marks for follow-up until a trucker has the shipment', () => {
   assert.equal(decideMove('select', ['owner'], 'waiting')?.to, 'selected');

@@ -1,6 +1,5 @@
 import type { Actor, ApiResponse, TestApp } from '../support/harness.ts';
-import type { BidStatus } from '../../src/freights/bids.ts';
-import type { FreightStatus } from '../../src/freights/fields.ts';
+import type { BidStatus, FreightStatus } from '../../src/freights/tables.ts';
 
 export interface FreightOptions {
   status?: FreightStatus;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../src/db/schema.ts';
 import type { Actor, ApiResponse, TestApp } from '../support/harness.ts';
-import type { FreightStatus } from '../../src/freights/fields.ts';
+import type { FreightStatus } from '../../src/freights/tables.ts';
 
 export interface FreightOptions {
   status?: FreightStatus;

@@ -1,0 +1,57 @@
+/**
+ * The freights module's public surface: what other modules (and the composition root) may use.
+ * Freights, their piece lines and bids, who sees them (policy), their transitions (lifecycle),
+ * their lists and counts, and the events of a freight's life. Everything else in this directory
+ * is the module's own; the structure test refuses an import of it from outside.
+ */
+
+// Rows and statuses
+export {
+  BID_STATUSES,
+  FREIGHT_STATUSES,
+  type BidRow,
+  type BidStatus,
+  type FreightRow,
+  type FreightStatus,
+} from './tables.ts';
+
+// Reading freights as a caller may see them
+export { awbParties, loadFreightForCaller, loadVisibleFreight, presentMany, visibleFreights, type ReadContext } from './store.ts';
+export type { Role } from './policy.ts';
+
+// Bids (the quotes module runs their state machine)
+export {
+  BID,
+  bidParties,
+  hasPendingBid,
+  insertBid,
+  lockBid,
+  ownBid,
+  ownBidFreight,
+  presentBid,
+  reopenPendingBids,
+  updateBid,
+  type BidView,
+} from './bids.ts';
+
+// Transitions and events
+export { attachExpirySweeper, isDue, lockFreight, lockFreights, updateFreight } from './lifecycle.ts';
+export { emitEvent, emitShipmentStatus } from './events.ts';
+
+// Lists, counts and the load search
+export { FILTERS, freightIdPage, isWonOrder, listFreights, type ExternalList } from './lists.ts';
+export { freightCountsQuery } from './counts.ts';
+export {
+  isEmptySearch,
+  marketCandidate,
+  readFreightSearch,
+  SEARCH_INPUT_PROPERTIES,
+  SEARCH_PARAMS,
+  searchesMatching,
+  searchToParams,
+  type FreightSearch,
+} from './search.ts';
+
+// Endpoints and pages
+export { freightEndpoints, freightPageFor } from './routes.tsx';
+export { partnerCompanies } from './page-data.ts';
