@@ -16,6 +16,8 @@ import { ONE_RECORD_PREFIX, registerOneRecordRoutes, sendFailure as oneRecordRef
 import { pricingEndpoints } from './pricing/routes.tsx';
 import { quoteEndpoints } from './quotes/routes.tsx';
 import { attachExpirySweeper, freightEndpoints } from './freights/index.ts';
+import { flightEndpoints } from './flights/index.ts';
+import { templateEndpoints } from './templates/index.ts';
 import { caseEndpoints } from './cases/routes.ts';
 import { fileEndpoints } from './files/routes.ts';
 import { milkrunEndpoints, milkrunShipmentList } from './milkrun/routes.ts';
@@ -84,6 +86,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       countLists,
       enteredMarket: alertSavedSearches,
     }),
+    ...templateEndpoints(),
+    ...flightEndpoints(),
     ...trackingEndpoints(),
     ...fileEndpoints(),
     ...shipmentEndpoints([tmsShipmentList, milkrunShipmentList]),

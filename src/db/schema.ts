@@ -1,4 +1,5 @@
 import type { AccountTables } from '../accounts/tables.ts';
+import type { FlightTables } from '../flights/tables.ts';
 import type { FreightTables } from '../freights/tables.ts';
 import type { PricingTables } from '../pricing/tables.ts';
 import type { CaseTables } from '../cases/tables.ts';
@@ -7,6 +8,7 @@ import type { MilkrunTables } from '../milkrun/tables.ts';
 import type { TmsTables } from '../tms/tables.ts';
 import type { WebhookTables } from '../webhooks/tables.ts';
 import type { SearchTables } from '../searches/tables.ts';
+import type { TemplateTables } from '../templates/tables.ts';
 
 /**
  * The whole database as Kysely sees it: each module declares its own tables next to its code
@@ -15,10 +17,12 @@ import type { SearchTables } from '../searches/tables.ts';
 export interface DB
   extends AccountTables,
     FreightTables,
+    FlightTables,
     PricingTables,
     FileTables,
     MilkrunTables,
     TmsTables,
     CaseTables,
     WebhookTables,
-    SearchTables {}
+    SearchTables,
+    TemplateTables {}

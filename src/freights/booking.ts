@@ -1,5 +1,6 @@
 import { emitEvent } from './events.ts';
 import { isCompany } from '../accounts/companies.ts';
+import { flightForBooking } from '../flights/index.ts';
 import type { Ctx } from '../kernel/context.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { rateLineForBooking } from '../pricing/handover.ts';
@@ -45,10 +46,10 @@ export async function bookingRequest(
   let provider: number;
   const fixed: FreightValues = {};
   if (entity === 'flight') {
-    const flight = await ctx.db.selectFrom('flights').selectAll().where('id', '=', objId).executeTakeFirst();
+    const flight = await flightForBooking(ctx.db, objId);
     if (!flight) return null;
-    provider = flight.company_id;
-    Object.assign(params, { from: flight.from_code, to: flight.to_code });
+    provider = flight.provider;
+    Object.assign(params, { from: flight.from, to: flight.to });
     Object.assign(fixed, { etd: flight.etd, eta: flight.eta, winner_id: provider });
   } else if (entity === 'rate') {
     const rate = await rateLineForBooking(ctx.db, ctx.caller.companyId, objId);

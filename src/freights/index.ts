@@ -52,6 +52,13 @@ export {
   type FreightSearch,
 } from './search.ts';
 
+// Reading a freight body, and the freight form (templates replay both)
+export { FIELDS, parseFreight } from './fields.ts';
+export { FREIGHT_INPUT_SCHEMA } from './schema.ts';
+export { insertFreight } from './store.ts';
+export { formStateOf, normaliseFreightForm, problemsFromWarnings, type FormState } from './form-input.ts';
+export { freightFields } from './form-page.tsx';
+
 // Endpoints and pages
 export { freightEndpoints, freightPageFor } from './routes.tsx';
 export { partnerCompanies } from './page-data.ts';

@@ -20,9 +20,6 @@ addMessages('eng', {
   'freight.edit.not_allowed':
     'Only a draft or open freight can be edited; while a confirmation is pending the terms are frozen (revoke the freight instead).',
   'freight.enlist.unknown_filter': 'Unknown list filter.',
-  'template.name_required': 'A template needs a name (up to 200 characters).',
-  'flight.invalid':
-    'A flight needs from and to (known IATA codes), etd and eta (YYYY-MM-DD HH:MM) with eta after etd, and a flight number.',
   'tracking.unsupported_type': 'Only tracking by AWB (type=awb) is supported.',
 });
 
@@ -46,9 +43,6 @@ addMessages('deu', {
   'freight.edit.not_allowed':
     'Nur eine Fracht im Entwurf oder offen kann bearbeitet werden; solange eine Bestätigung aussteht, sind die Bedingungen eingefroren (stattdessen die Fracht zurückziehen).',
   'freight.enlist.unknown_filter': 'Unbekannter Listenfilter.',
-  'template.name_required': 'Eine Vorlage braucht einen Namen (bis 200 Zeichen).',
-  'flight.invalid':
-    'Ein Flug braucht from und to (bekannte IATA-Codes), etd und eta (YYYY-MM-DD HH:MM) mit eta nach etd und eine Flugnummer.',
   'tracking.unsupported_type': 'Nur die Sendungsverfolgung per AWB (type=awb) wird unterstützt.',
 });
 

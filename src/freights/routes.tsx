@@ -18,7 +18,6 @@ import {
 import { enlist, type ExternalList } from './lists.ts';
 import { readPaging } from '../kernel/paging.ts';
 import { editFreight, insertFreight, loadFreightForCaller, presentOne, type ReadContext } from './store.ts';
-import { flightEndpoints, templateEndpoints } from './templates.ts';
 import { addRefs, newFreightValues } from './create.ts';
 import { emitEvent } from './events.ts';
 import type { Transaction } from 'kysely';
@@ -369,8 +368,6 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
           ? { redirect: viewPath(outcome.data.route.id), message: ctx.t('freight.request.created') }
           : routePage(outcome, ctx),
     }),
-    ...templateEndpoints(),
-    ...flightEndpoints(),
   ];
 }
 

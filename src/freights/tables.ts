@@ -100,32 +100,10 @@ export interface BidsTable {
   freight_created: Generated<Date>;
 }
 
-export interface TemplatesTable {
-  id: Generated<number>;
-  company_id: number;
-  user_id: number;
-  name: string;
-  fields: Json;
-  created: Date;
-}
-
-export interface FlightsTable {
-  id: Generated<number>;
-  company_id: number;
-  from_code: string;
-  to_code: string;
-  etd: Date | null;
-  eta: Date | null;
-  flight_number: string | null;
-  created: Date;
-}
-
 export interface FreightTables {
   freights: FreightsTable;
   freight_pieces: FreightPiecesTable;
   bids: BidsTable;
-  templates: TemplatesTable;
-  flights: FlightsTable;
 }
 
 /** A freight as its row is read back. */

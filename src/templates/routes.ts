@@ -1,46 +1,24 @@
 import { Type } from '@sinclair/typebox';
-import type { Selectable } from 'kysely';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok } from '../kernel/outcome.ts';
-import { isRecord, offsetOf, readId, readPageWindow, readString, type Params } from '../kernel/params.ts';
+import { isRecord, readId, readString, type Params } from '../kernel/params.ts';
 import { field, presenter } from '../kernel/fields.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
-import { FIELDS, parseFreight, parseLocation } from './fields.ts';
-import { normaliseFreightForm, problemsFromWarnings } from './form-input.ts';
-import { FREIGHT_INPUT_SCHEMA } from './schema.ts';
-import { insertFreight } from './store.ts';
-import type { FlightsTable, TemplatesTable } from './tables.ts';
-import { airportByCode } from '../airports/index.ts';
-import { createdFromTemplate, flightAdded, flightsPage, templateAdded, templatesPage } from './template-views.tsx';
+import {
+  FIELDS,
+  FREIGHT_INPUT_SCHEMA,
+  insertFreight,
+  normaliseFreightForm,
+  parseFreight,
+  problemsFromWarnings,
+} from '../freights/index.ts';
+import './messages.ts';
+import { presentTemplate, TEMPLATE } from './present.ts';
+import type { TemplateRow } from './tables.ts';
+import { createdFromTemplate, templateAdded, templatesPage } from './views.tsx';
 
 /** Body keys a template keeps: the writable freight fields and the composite ones. */
 const TEMPLATE_KEYS = new Set([...FIELDS.filter((f) => f.input !== 'server').map((f) => f.api), 'pieces', 'eta_range', 'etd_range']);
-
-const TEMPLATE = presenter<Selectable<TemplatesTable>>()('Template', 'A freight template of a company: the freight fields as sent', {
-  id: field.id('id'),
-  name: field.text('name'),
-  company: field.id('company_id'),
-  user: field.id('user_id'),
-  fields: field.computed(Type.Object({}, { additionalProperties: true, description: 'the freight fields as sent' }), (row) =>
-    isRecord(row.fields) ? row.fields : {},
-  ),
-  created: field.time('created'),
-});
-const presentTemplate = (row: Selectable<TemplatesTable>, ctx: Ctx) => TEMPLATE.present(row, ctx);
-export type TemplateView = ReturnType<typeof presentTemplate>;
-
-const FLIGHT = presenter<Selectable<FlightsTable>>()('Flight', 'A scheduled flight; the creating company is its provider', {
-  id: field.id('id'),
-  company: field.id('company_id', 'the provider'),
-  from: field.text('from_code', 'IATA code'),
-  to: field.text('to_code', 'IATA code'),
-  etd: field.timeOrNull('etd'),
-  eta: field.timeOrNull('eta'),
-  flight_number: field.textOrNull('flight_number'),
-  created: field.time('created'),
-});
-const presentFlight = (row: Selectable<FlightsTable>, ctx: Ctx) => FLIGHT.present(row, ctx);
-export type FlightView = ReturnType<typeof presentFlight>;
 
 const companyTemplates = (ctx: Ctx<Caller>) =>
   ctx.db.selectFrom('templates').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('name').orderBy('id').execute();
@@ -125,86 +103,6 @@ export function templateEndpoints(): Endpoint[] {
         return ok({ route_id: row.id }, parsed.warnings.length ? parsed.warnings : undefined);
       },
       page: createdFromTemplate,
-    }),
-  ];
-}
-
-const iata = (value: unknown) => {
-  const loc = parseLocation(value);
-  return loc?.iata && airportByCode(loc.code) ? loc.code : undefined;
-};
-
-/**
- * Flights, the `flight` entity of booking requests. A flight schedule is public on the
- * exchange: every company sees every flight (decided, docs/decisions.md).
- */
-export function flightEndpoints(): Endpoint[] {
-  return [
-    userEndpoint({
-      method: 'POST',
-      path: '/flights/add',
-      doc: {
-        summary: 'Add a flight the caller’s company provides (bookable with /freights/request/flight/{id})',
-        input: Type.Object({
-          from: Type.String({ description: 'IATA code (or airport:XXX)' }),
-          to: Type.String({ description: 'IATA code (or airport:XXX)' }),
-          etd: Type.String({ description: 'YYYY-MM-DD HH:MM[:SS]' }),
-          eta: Type.String({ description: 'YYYY-MM-DD HH:MM[:SS], not before etd' }),
-          flight_number: Type.String({ maxLength: 20 }),
-        }),
-        data: Type.Object({ flight: FLIGHT.schema }),
-      },
-      async handle(ctx) {
-        const from = iata(ctx.params.from);
-        const to = iata(ctx.params.to);
-        const etd = ctx.clock.parse(ctx.params.etd);
-        const eta = ctx.clock.parse(ctx.params.eta);
-        const number = readString(ctx.params.flight_number)?.trim();
-        if (!from || !to || !etd || !eta || eta < etd || !number || number.length > 20 || number.includes('\u0000'))
-          return fail(ctx.t('flight.invalid'));
-        const row = await ctx.db
-          .insertInto('flights')
-          .values({
-            company_id: ctx.caller.companyId,
-            from_code: from,
-            to_code: to,
-            etd,
-            eta,
-            flight_number: number,
-            created: ctx.clock.now(),
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        return ok({ flight: presentFlight(row, ctx) });
-      },
-      page: flightAdded,
-    }),
-    userEndpoint({
-      method: 'GET',
-      path: '/flights/index',
-      doc: {
-        summary: 'Every flight on the exchange, by departure',
-        input: Type.Object({
-          page: Type.Optional(Type.Integer({ minimum: 1 })),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-        }),
-        data: Type.Object({ flights: Type.Array(FLIGHT.schema) }),
-      },
-      async handle(ctx) {
-        const paging = readPageWindow(ctx.params);
-        const rows = await ctx.db
-          .selectFrom('flights')
-          .selectAll()
-          .orderBy('etd')
-          .orderBy('id')
-          .limit(paging.limit)
-          .offset(offsetOf(paging))
-          .execute();
-        return ok({ flights: rows.map((r) => presentFlight(r, ctx)) });
-      },
-      page(outcome, ctx) {
-        return flightsPage(ctx, outcome.kind === 'ok' ? outcome.data.flights : [], readPageWindow(ctx.params));
-      },
     }),
   ];
 }
