@@ -207,7 +207,7 @@ try {
       }
       // Load search (issue 12): a searched page is planned for its values, as the server runs it.
       const { searchedListQuery } = await import('../src/freights/lists.ts');
-      const { readFreightSearch } = await import('../src/freights/search.ts');
+      const { readLoadSearch } = await import('../src/market/index.ts');
       const { countsQuery } = await import('../src/searches/counts.ts');
       const explain = async (title: string, q: { sql: string; parameters: readonly unknown[] }) => {
         const r = await conn.executeQuery<{ 'QUERY PLAN': string }>(
@@ -218,7 +218,7 @@ try {
       const { planAlike } = await import('../src/freights/lists.ts');
       const { PreparedStatement } = await import('../src/db/prepared.ts');
       for (const [filter, query] of SEARCHES) {
-        const search = readFreightSearch(query, 'UTC');
+        const search = readLoadSearch(query, 'UTC');
         const compiled = searchedListQuery(filter, readPaging({}), true, caller, now, search);
         const title = `enlist ${filter} ${new URLSearchParams(query)}`;
         // As the server runs it: prepared by its text where one plan serves every value (lists.ts planAlike).
@@ -229,7 +229,7 @@ try {
         else await explain(title, compiled);
       }
       await explain('counts (every list)', countsQuery(db, caller, now, {}).compile());
-      await explain('counts from=DE-60', countsQuery(db, caller, now, readFreightSearch({ from: 'DE-60' }, 'UTC')).compile());
+      await explain('counts from=DE-60', countsQuery(db, caller, now, readLoadSearch({ from: 'DE-60' }, 'UTC')).compile());
       await sql.raw(`deallocate all`).execute(conn);
     });
   }

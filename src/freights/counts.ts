@@ -1,7 +1,8 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { FILTERS, MAY_BE_MASKED, VIA_BIDS } from './lists.ts';
-import { isEmptySearch, maskGuard, searchConditions, type FreightSearch } from './search.ts';
+import { maskGuard, searchConditions } from './search.ts';
+import { isEmptySearch, type LoadSearch } from '../market/index.ts';
 
 /** The lists counted over the company's own freights (18 is 10 without 17: see presentCounts). */
 const OWN = [20, 10, 17, 12, 19, 200, 201, 209] as const;
@@ -29,7 +30,7 @@ export interface OtherListCounts {
  * the first market deadline from `now` on (until then no freight changes its effective status,
  * so the counts hold for that snapshot).
  */
-export function freightCountsQuery(db: Kysely<DB>, companyId: number, now: Date, search: FreightSearch, others: OtherListCounts) {
+export function freightCountsQuery(db: Kysely<DB>, companyId: number, now: Date, search: LoadSearch, others: OtherListCounts) {
   const c = companyId;
   const searching = !isEmptySearch(search);
   // 51 (TMS): won orders on no tour (all of them among the freights won, the second family).

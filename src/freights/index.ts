@@ -41,16 +41,7 @@ export { emitEvent, emitShipmentStatus } from './events.ts';
 // Lists, counts and the load search
 export { FILTERS, freightIdPage, isWonOrder, listFreights, type ExternalList } from './lists.ts';
 export { freightCountsQuery } from './counts.ts';
-export {
-  isEmptySearch,
-  marketCandidate,
-  readFreightSearch,
-  SEARCH_INPUT_PROPERTIES,
-  SEARCH_PARAMS,
-  searchesMatching,
-  searchToParams,
-  type FreightSearch,
-} from './search.ts';
+export { marketCandidate, searchesMatching } from './search.ts';
 
 // Reading a freight body, and the freight form (templates replay both)
 export { FIELDS, parseFreight } from './fields.ts';

@@ -6,10 +6,11 @@ import { DEFAULT_LIMIT, offsetOf } from '../kernel/params.ts';
 import type { PieceRow } from './fields.ts';
 import { MARKET_STATUSES } from './lifecycle.ts';
 import { admitsSql, hadBidSql, roleOf, type Role } from './policy.ts';
-import { isEmptySearch, nearWays, searchConditions, type FreightSearch } from './search.ts';
+import { searchConditions } from './search.ts';
 import { piecesJsonSql } from './pieces.ts';
 import { companyNameSql, freightJsonRow, freightRowFromJson, presentMany, type ReadContext } from './store.ts';
 import type { FreightRow, FreightStatus } from './tables.ts';
+import { isEmptySearch, nearWays, type LoadSearch } from '../market/index.ts';
 
 /**
  * GET /freights/enlist/{filterId}: every list page is one SQL statement (membership, order, page,
@@ -238,17 +239,10 @@ function listQuery(
 }
 
 /** A list page narrowed by a load search, compiled (listFreights runs it; the benchmark explains it). */
-export function searchedListQuery(
-  filterId: number,
-  paging: Paging,
-  withPieces: boolean,
-  company: number,
-  now: Date,
-  search: FreightSearch,
-) {
+export function searchedListQuery(filterId: number, paging: Paging, withPieces: boolean, company: number, now: Date, search: LoadSearch) {
   const offset = offsetOf(paging);
   const narrow =
-    (s: FreightSearch): Narrow =>
+    (s: LoadSearch): Narrow =>
     (eb) =>
       searchConditions(eb, s, company, now, { mayBeMasked: MAY_BE_MASKED.has(filterId) });
   // A radius search reads its two ways apart when the page comes from one scan (not via bids).
@@ -274,7 +268,7 @@ export function searchedListQuery(
  * almost none (read from the place index); a window of the coming days matches many freights, one
  * next year hardly any. Only a plan for the values tells these apart.
  */
-export function planAlike(s: FreightSearch): boolean {
+export function planAlike(s: LoadSearch): boolean {
   const places = [...(s.from ?? []), ...(s.to ?? [])];
   if (places.some((p) => p.kind === 'country')) return false;
   return places.length > 0 || Boolean(s.fromNear || s.toNear) || !(s.pickup || s.delivery);
@@ -393,7 +387,7 @@ export async function listFreights(
   rc: Pick<ReadContext, 'db' | 'clock' | 'caller'>,
   filterId: number,
   paging: Paging,
-  options: { withPieces?: boolean; search?: FreightSearch } = {},
+  options: { withPieces?: boolean; search?: LoadSearch } = {},
 ): Promise<ListedFreight[] | undefined> {
   const company = rc.caller.companyId;
   const statement = listStatement(filterId, paging, options.withPieces ?? false);
@@ -427,7 +421,7 @@ export async function enlist(
   rc: ReadContext,
   filterId: number,
   paging: Paging,
-  search: FreightSearch | undefined,
+  search: LoadSearch | undefined,
   otherLists: ReadonlyMap<number, ExternalList>,
 ): Promise<unknown[] | undefined> {
   const external = otherLists.get(filterId);

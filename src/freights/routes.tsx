@@ -23,7 +23,6 @@ import { emitEvent } from './events.ts';
 import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
-import { readFreightSearch } from './search.ts';
 import { enlistPage, type ListPageParts } from './views.tsx';
 import { freightPage, publishGaps, type FreightPageData } from './freight-page.tsx';
 import { freightFormPage } from './form-page.tsx';
@@ -38,6 +37,7 @@ import {
 import { contactOf, namesOfCompanies } from '../accounts/companies.ts';
 import { acceptedBidUser, cityOf, creatorOf, partnerCompanies } from './page-data.ts';
 import { isRecord } from '../kernel/params.ts';
+import { readLoadSearch } from '../market/index.ts';
 
 /**
  * The freight endpoints of api.md (Freights) and decisions.md §4. Routes are thin: read the
@@ -297,7 +297,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         const warnings: Warning[] = [];
         const paging = readPaging(ctx.params, warnings);
         // Load search (decisions.md §7): unreadable parameters are ignored with a warning.
-        const search = readFreightSearch(ctx.params, ctx.clock.zone, warnings);
+        const search = readLoadSearch(ctx.params, ctx.clock.zone, warnings);
         const routes = await enlist(rc(ctx), filterId, paging, search, parts.otherLists);
         if (!routes) return fail(ctx.t('freight.enlist.unknown_filter'));
         return ok({ routes }, withWarnings(warnings));

@@ -3,8 +3,8 @@ import { timestamp } from '../kernel/fields.ts';
 import { MAX_PIECE_LINES } from '../kernel/params.ts';
 import { BID } from './bids.ts';
 import { FIELDS, MAX_WHITELIST, type FieldDef } from './fields.ts';
-import { SEARCH_INPUT_PROPERTIES } from './search.ts';
 import { FREIGHT_STATUSES } from './tables.ts';
+import { SEARCH_INPUT_PROPERTIES } from '../market/index.ts';
 
 /**
  * The freight as JSON Schema for the API description, derived from the field table that

@@ -8,8 +8,8 @@ import { cityNear } from '../places/cities.ts';
 import { formatDay, formatNumber } from '../kernel/locale.ts';
 import type { Translate } from '../kernel/i18n.ts';
 import { freightListColumns, isListedFreight } from './list-columns.tsx';
-import { readFreightSearch, searchToParams, DEFAULT_RADIUS_KM, type FreightSearch, type SearchParamName } from './search.ts';
 import type { FreightView } from './fields.ts';
+import { readLoadSearch, searchToParams, DEFAULT_RADIUS_KM, type LoadSearch, type SearchParamName } from '../market/index.ts';
 
 /**
  * HTML pages of the freight endpoints. They render the same presented freights the JSON
@@ -522,7 +522,7 @@ function SaveSearch({ state, search, ctx }: { state: ListState; search: SearchQu
  */
 export interface ListPageParts {
   /** The count of every list for the current search (src/searches/counts.ts), keyed by filter id. */
-  countLists: (db: Ctx['db'], companyId: number, now: Date, search: FreightSearch) => Promise<Record<string, number>>;
+  countLists: (db: Ctx['db'], companyId: number, now: Date, search: LoadSearch) => Promise<Record<string, number>>;
   /** Columns of lists that show no freights (53: tours, src/tms/views.tsx); they take any row. */
   listColumns: ReadonlyMap<number, (t: Translate, language: string) => Column<unknown>[]>;
   /** Other modules' lists (TMS 51-53), by filter id: they take no load search, so their tabs carry none. */
@@ -532,7 +532,7 @@ export interface ListPageParts {
 export async function enlistPage(routes: unknown[], state: ListState, ctx: Ctx<Caller>, parts: ListPageParts): Promise<Page> {
   const t = ctx.t;
   const warnings: Warning[] = [];
-  const freightSearch = readFreightSearch(ctx.params, ctx.clock.zone, warnings);
+  const freightSearch = readLoadSearch(ctx.params, ctx.clock.zone, warnings);
   const search = searchToParams(freightSearch);
   const [counts, fromNote, toNote] = await Promise.all([
     parts.countLists(ctx.db, ctx.caller.companyId, ctx.clock.now(), freightSearch),

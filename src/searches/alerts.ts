@@ -1,9 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { emitEvent, marketCandidate, readFreightSearch, searchesMatching } from '../freights/index.ts';
+import { emitEvent, marketCandidate, searchesMatching } from '../freights/index.ts';
 import type { Clock } from '../kernel/time.ts';
 import { presentSearch } from './present.ts';
 import { alertingSearches, insertNotifications, type SavedSearchRow } from './store.ts';
+import { readLoadSearch } from '../market/index.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -31,7 +32,7 @@ export async function alertSavedSearches(trx: Db, clock: Clock, freightId: numbe
     const matches = await searchesMatching(
       trx,
       freightId,
-      batch.map((s) => ({ search: () => readFreightSearch(s.params ?? {}, clock.zone), company: s.company_id })),
+      batch.map((s) => ({ search: () => readLoadSearch(s.params ?? {}, clock.zone), company: s.company_id })),
       now,
     );
     if (!matches) return 0;

@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { freightCountsQuery, FILTERS, isEmptySearch, searchToParams, type FreightSearch } from '../freights/index.ts';
+import { freightCountsQuery, FILTERS } from '../freights/index.ts';
 import { notOnTourSql, plannedOrdersCountSql, toursCountSql } from '../tms/store.ts';
+import { isEmptySearch, searchToParams, type LoadSearch } from '../market/index.ts';
 
 /** The TMS lists (preview, decisions.md §6) share the enlist path; they take no search parameters. */
 export const TMS_FILTERS = [51, 52, 53] as const;
@@ -23,7 +24,7 @@ export const TMS_FILTERS = [51, 52, 53] as const;
  * kept in memory per database snapshot (see countsCache): another server process never needs
  * them, and an answer is never older than the database state the request itself would read.
  */
-export async function countLists(db: Kysely<DB>, companyId: number, now: Date, search: FreightSearch): Promise<Record<string, number>> {
+export async function countLists(db: Kysely<DB>, companyId: number, now: Date, search: LoadSearch): Promise<Record<string, number>> {
   const cache = cacheOf(db);
   const key = `${companyId}|${isEmptySearch(search) ? '' : JSON.stringify(searchToParams(search))}`;
   // One cheap round trip: the snapshot this request would read in.
@@ -52,7 +53,7 @@ export async function countLists(db: Kysely<DB>, companyId: number, now: Date, s
 }
 
 /** The statement of countLists (the benchmark explains it): the freight lists' with the TMS lists' pieces. */
-export function countsQuery(db: Kysely<DB>, companyId: number, now: Date, search: FreightSearch) {
+export function countsQuery(db: Kysely<DB>, companyId: number, now: Date, search: LoadSearch) {
   return freightCountsQuery(db, companyId, now, search, {
     notPlanned: notOnTourSql,
     counts: (c) => ({ f52: plannedOrdersCountSql(c), f53: toursCountSql(c) }),

@@ -1,5 +1,5 @@
 import { sitePath } from '../kernel/format.ts';
-import { FILTERS, readFreightSearch, searchToParams, SEARCH_PARAMS } from '../freights/index.ts';
+import { FILTERS } from '../freights/index.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, type Answer, type Outcome, type Warning } from '../kernel/outcome.ts';
 import {
@@ -23,6 +23,7 @@ import { listNotifications, presentNotifications } from './notifications.ts';
 import { presentSearch, searchUrl, type PresentedSearch } from './present.ts';
 import { countSearches, deleteSearch, findNotification, insertSearch, markRead, searchesOf, unreadCount, updateSearch } from './store.ts';
 import { notificationsPage, searchesPage } from './views.tsx';
+import { readLoadSearch, searchToParams, SEARCH_PARAMS } from '../market/index.ts';
 
 /**
  * Load search around the lists (decisions.md §7): counts per list, saved searches and the
@@ -62,7 +63,7 @@ function readSavedParams(ctx: Ctx, raw: unknown, warnings: Warning[]): Record<st
     else warnings.push({ field: `params[${key.slice(0, 40)}]`, reason: 'not a search parameter' });
   }
   const inner: Warning[] = [];
-  const search = readFreightSearch(known, ctx.clock.zone, inner);
+  const search = readLoadSearch(known, ctx.clock.zone, inner);
   warnings.push(...inner.map((w) => ({ field: `params[${w.field}]`, reason: w.reason })));
   return searchToParams(search) as Record<string, string>;
 }
@@ -150,7 +151,7 @@ export function searchEndpoints(): Endpoint[] {
       doc: SEARCH_DOCS.counts,
       async handle(ctx) {
         const warnings: Warning[] = [];
-        const search = readFreightSearch(ctx.params, ctx.clock.zone, warnings);
+        const search = readLoadSearch(ctx.params, ctx.clock.zone, warnings);
         return ok({ counts: await countLists(ctx.db, ctx.caller.companyId, ctx.clock.now(), search) }, withWarnings(warnings));
       },
       page: () => ({ redirect: '/freights/enlist/8' }),

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { SEARCH_INPUT_PROPERTIES } from '../freights/index.ts';
 import { timestamp } from '../kernel/fields.ts';
+import { SEARCH_INPUT_PROPERTIES } from '../market/index.ts';
 
 /** Counts, saved searches and notifications (decisions.md §7), for the API description. */
 

@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok } from '../kernel/outcome.ts';
 import { isRecord, readId, readString, type Params } from '../kernel/params.ts';
-import { field, presenter } from '../kernel/fields.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import {
   FIELDS,
@@ -14,7 +13,6 @@ import {
 } from '../freights/index.ts';
 import './messages.ts';
 import { presentTemplate, TEMPLATE } from './present.ts';
-import type { TemplateRow } from './tables.ts';
 import { createdFromTemplate, templateAdded, templatesPage } from './views.tsx';
 
 /** Body keys a template keeps: the writable freight fields and the composite ones. */

@@ -5,8 +5,8 @@ import net from 'node:net';
 import path from 'node:path';
 import qs from 'qs';
 import { FIELDS } from '../../src/freights/fields.ts';
-import { SEARCH_PARAMS } from '../../src/freights/search.ts';
 import type { Endpoint } from '../../src/kernel/route.tsx';
+import { SEARCH_PARAMS } from '../../src/market/index.ts';
 
 /**
  * The seeded request fuzzer behind `npm run fuzz` and tests/reliability/fuzz.test.ts.

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { citiesReady } from '../../src/places/cities.ts';
 import { isPostalCode, isPostalPrefix } from '../../src/places/postal.ts';
-import { parsePlacePattern, readFreightSearch, searchToParams } from '../../src/freights/search.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { parsePlacePattern, readLoadSearch, searchToParams } from '../../src/market/index.ts';
 
 /** Places a person can type: GET /places/suggest.json, and the packaged data behind it. */
 
@@ -127,7 +127,7 @@ describe('postal formats and place patterns', () => {
       media: 'ROAD',
       q: ' PO  4711 ',
     };
-    const once = searchToParams(readFreightSearch(params, 'Europe/Berlin'));
+    const once = searchToParams(readLoadSearch(params, 'Europe/Berlin'));
     assert.deepEqual(once, {
       from: 'DE-60,airport:FRA',
       to_near: 'airport:MXP',
@@ -137,6 +137,6 @@ describe('postal formats and place patterns', () => {
       media: 'road',
       q: 'PO 4711',
     });
-    assert.deepEqual(searchToParams(readFreightSearch(once, 'Europe/Berlin')), once);
+    assert.deepEqual(searchToParams(readLoadSearch(once, 'Europe/Berlin')), once);
   });
 });

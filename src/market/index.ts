@@ -1,0 +1,25 @@
+/**
+ * The market's load search (decisions.md §7), the engine every list of the exchange narrows by:
+ * its parameters read and written (search.ts), their API description (schema.ts), and what they
+ * mean for a table's place and window columns as SQL pieces (sql.ts). Freights use it today,
+ * vehicle offers next. The module's public surface.
+ */
+export {
+  DEFAULT_RADIUS_KM,
+  formatPlacePattern,
+  isEmptySearch,
+  MAX_RADIUS_KM,
+  MIN_RADIUS_KM,
+  parseCenter,
+  parsePlacePattern,
+  readLoadSearch,
+  SEARCH_PARAMS,
+  searchToParams,
+  type DayWindow,
+  type LoadSearch,
+  type Near,
+  type PlacePattern,
+  type SearchParamName,
+} from './search.ts';
+export { SEARCH_INPUT_PROPERTIES } from './schema.ts';
+export { containing, nearSql, nearWays, placesSql, windowSql, type PlaceColumns, type WindowColumns } from './sql.ts';

@@ -1,0 +1,142 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { airportsWithin, boundingBox, EARTH_KM } from '../places/geo.ts';
+import type { DayWindow, LoadSearch, Near, PlacePattern } from './search.ts';
+
+/**
+ * What a load search means for the rows of a table, as SQL pieces over the columns that hold a
+ * place or a time window. The module that owns the table names its columns and puts the pieces
+ * together with its own rules (freights/search.ts: who sees a freight masked, refs, media); the
+ * coming vehicle offers take the same pieces over theirs.
+ *
+ * The expressions are the ones its indexes are built on (migration 0020_load_search for
+ * freights; the planner matches them by structure, whatever the quoting): codes as letters and
+ * digits in upper case in the "C" collation (a prefix is then a range on the index in every
+ * database locale), points as a latitude/longitude btree (a bounding box, then the exact great
+ * circle), windows as GiST-indexed ranges. They work the same on PGlite and PostgreSQL, without
+ * extensions.
+ */
+
+/** The columns of one side (origin or destination) of a row: `table.column` each. */
+export interface PlaceColumns {
+  code: string;
+  country: string;
+  latitude: string;
+  longitude: string;
+}
+
+/** The columns of a time window: its start and its (optional) end. */
+export interface WindowColumns {
+  start: string;
+  end: string;
+}
+
+const col = (name: string) => sql.ref(name);
+
+/** The indexed key of a code: letters and digits in upper case, "C" collation. */
+export const codeKey = (c: PlaceColumns) => sql`(upper(regexp_replace(${col(c.code)}, '[^0-9A-Za-z]', '', 'g')) collate "C")`;
+const countryKey = (c: PlaceColumns) => sql`upper(${col(c.country)})`;
+const isAirportCode = (c: PlaceColumns) => sql`(${col(c.code)} ~ '^[A-Za-z]{3}$')`;
+
+/**
+ * A window as a range (the indexed expression); a window ending before it starts counts as its
+ * start, one without a start as none.
+ */
+export function windowRange(w: WindowColumns) {
+  const start = col(w.start);
+  const end = col(w.end);
+  return sql`(case when ${start} is null then null when ${end} is null or ${end} < ${start} then tstzrange(${start}, ${start}, '[]') else tstzrange(${start}, ${end}, '[]') end)`;
+}
+
+/**
+ * The keys a postal prefix begins, as a range in the "C" collation: from the prefix up to the
+ * prefix with its last character one higher (keys are letters and digits). A range rather than
+ * LIKE 'prefix%' because a prepared statement's generic plan can use a range of parameters on the
+ * index, a LIKE of a parameter not.
+ */
+function prefixRange(c: PlaceColumns, prefix: string) {
+  if (!/^[0-9A-Z]+$/.test(prefix)) return sql<SqlBool>`${codeKey(c)} like ${`${prefix}%`}`;
+  const upper = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  return sql<SqlBool>`${codeKey(c)} >= ${prefix} and ${codeKey(c)} < ${upper}`;
+}
+
+function placeSql(c: PlaceColumns, p: PlacePattern) {
+  if (p.kind === 'country') return sql<SqlBool>`${countryKey(c)} = ${p.country}`;
+  if (p.kind === 'postal')
+    return sql<SqlBool>`(${countryKey(c)} = ${p.country} and ${prefixRange(c, p.prefix)} and not ${isAirportCode(c)})`;
+  return sql<SqlBool>`${codeKey(c)} = ${p.code}`;
+}
+
+/** The place matches one of the patterns. */
+export function placesSql(c: PlaceColumns, patterns: readonly PlacePattern[]): RawBuilder<SqlBool> {
+  if (patterns.length === 1) return placeSql(c, patterns[0]!);
+  return sql<SqlBool>`(${sql.join(
+    patterns.map((p) => placeSql(c, p)),
+    sql` or `,
+  )})`;
+}
+
+/**
+ * The airports within a search's radius (every airport's distance is computed, ~0.3 ms): kept
+ * for the last centres searched, which carriers repeat (saved searches, paging, bookmarks). The
+ * airport data set is static, so an entry never goes stale, and nothing in it belongs to a caller.
+ */
+const airportsNearCentres = new Map<string, string[]>();
+const MAX_CENTRES = 1000;
+function airportsAround(near: Near): string[] {
+  const key = `${near.center.latitude},${near.center.longitude},${near.km}`;
+  let airports = airportsNearCentres.get(key);
+  if (!airports) {
+    airports = airportsWithin(near.center, near.km);
+    if (airportsNearCentres.size >= MAX_CENTRES) airportsNearCentres.delete(airportsNearCentres.keys().next().value!);
+    airportsNearCentres.set(key, airports);
+  }
+  return airports;
+}
+
+/**
+ * Within `km` of the centre: by the row's coordinates (bounding box on the btree, then the exact
+ * great circle), else, without coordinates, by its airport's position.
+ */
+export function nearSql(c: PlaceColumns, near: Near): RawBuilder<SqlBool> {
+  const lat = col(c.latitude);
+  const lon = col(c.longitude);
+  const box = boundingBox(near.center, near.km);
+  const { latitude, longitude } = near.center;
+  const lonBox = box.minLon === null ? sql`` : sql` and ${lon} between ${box.minLon} and ${box.maxLon}`;
+  const byPoint = sql<SqlBool>`(${lat} between ${box.minLat} and ${box.maxLat}${lonBox} and ${EARTH_KM}::float8 * 2 * asin(least(1, sqrt(
+      power(sin(radians(${lat}::float8 - ${latitude}::float8) / 2), 2)
+      + cos(radians(${lat}::float8)) * cos(radians(${latitude}::float8)) * power(sin(radians(${lon}::float8 - ${longitude}::float8) / 2), 2)))) <= ${near.km}::float8)`;
+  if (near.way === 'point') return byPoint;
+  const airports = airportsAround(near);
+  if (!airports.length) return near.way === 'airport' ? sql<SqlBool>`false` : byPoint;
+  // One array value, whatever the number of airports: the statement's text is the same for every centre.
+  const byAirport = sql<SqlBool>`(${lat} is null and ${codeKey(c)} = any(${airports}::text[]))`;
+  if (near.way === 'airport') return byAirport;
+  return sql<SqlBool>`(${byPoint} or ${byAirport})`;
+}
+
+/**
+ * A radius search as two searches whose results never overlap and together are the search's:
+ * near by coordinates, and near by airport for rows without coordinates. Each can start from an
+ * index of its own and read nothing else (freights/lists.ts reads the two and merges them), where
+ * the search as one condition reads every row either index finds. Undefined unless the search
+ * has exactly one radius with airports in it.
+ */
+export function nearWays(s: LoadSearch): [LoadSearch, LoadSearch] | undefined {
+  if (Boolean(s.fromNear) === Boolean(s.toNear)) return undefined;
+  const key = s.fromNear ? 'fromNear' : 'toNear';
+  const near = s[key]!;
+  if (near.way || !airportsAround(near).length) return undefined;
+  return [
+    { ...s, [key]: { ...near, way: 'point' } },
+    { ...s, [key]: { ...near, way: 'airport' } },
+  ];
+}
+
+/** The window overlaps the days searched. */
+export function windowSql(w: WindowColumns, days: DayWindow): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${windowRange(w)} && tstzrange(${days.start}::timestamptz, ${days.end}::timestamptz, '[)')`;
+}
+
+/** LIKE pattern for text containing `word`, matched case-insensitively (the escape character is `\`). */
+export const containing = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
