@@ -150,7 +150,7 @@ try {
     // The plans of the view and of every list page at this size, as the server runs them:
     // prepared statements after six executions on one connection (PostgreSQL has chosen between
     // custom and generic plans by then), with the caller of the benchmark.
-    const { listStatement } = await import('../src/freights/lists.ts');
+    const { listStatement } = await import('../src/freights/lists/read.ts');
     const { readPaging } = await import('../src/kernel/paging.ts');
     const { offsetOf } = await import('../src/kernel/params.ts');
     const { viewStatement } = await import('../src/freights/store.ts');
@@ -206,7 +206,7 @@ try {
         ]);
       }
       // Load search (issue 12): a searched page is planned for its values, as the server runs it.
-      const { searchedListQuery } = await import('../src/freights/lists.ts');
+      const { searchedListQuery } = await import('../src/freights/lists/read.ts');
       const { readLoadSearch } = await import('../src/market/index.ts');
       const { countsQuery } = await import('../src/searches/counts.ts');
       const explain = async (title: string, q: { sql: string; parameters: readonly unknown[] }) => {
@@ -215,7 +215,7 @@ try {
         );
         console.log(`\n### ${title}\n${r.rows.map((x) => x['QUERY PLAN']).join('\n')}`);
       };
-      const { planAlike } = await import('../src/freights/lists.ts');
+      const { planAlike } = await import('../src/freights/lists/read.ts');
       const { PreparedStatement } = await import('../src/db/prepared.ts');
       for (const [filter, query] of SEARCHES) {
         const search = readLoadSearch(query, 'UTC');

@@ -13,22 +13,23 @@ import { Clock } from './kernel/time.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { openApiRoutes } from './openapi/routes.tsx';
 import { ONE_RECORD_PREFIX, registerOneRecordRoutes, sendFailure as oneRecordRefusal } from './onerecord/routes.ts';
-import { pricingEndpoints } from './pricing/routes.tsx';
+import { PRICING_SECTION, pricingEndpoints } from './pricing/routes.tsx';
 import { quoteEndpoints } from './quotes/routes.tsx';
-import { attachExpirySweeper, freightEndpoints } from './freights/index.ts';
-import { flightEndpoints } from './flights/index.ts';
-import { templateEndpoints } from './templates/index.ts';
-import { caseEndpoints } from './cases/routes.ts';
+import { attachExpirySweeper, FREIGHTS_SECTION, freightEndpoints, HOME_LIST, LIST, listPath } from './freights/index.ts';
+import { FLIGHTS_SECTION, flightEndpoints } from './flights/index.ts';
+import { TEMPLATES_SECTION, templateEndpoints } from './templates/index.ts';
+import { CASES_SECTION, caseEndpoints } from './cases/routes.ts';
 import { fileEndpoints } from './files/routes.ts';
 import { milkrunEndpoints, milkrunShipmentList } from './milkrun/routes.ts';
 import { shipmentEndpoints } from './shipments/routes.ts';
 import { tmsEndpoints } from './tms/routes.ts';
 import { tmsFreightLists, tmsShipmentList } from './tms/lists.ts';
 import { tourColumns } from './tms/views.tsx';
+import { MILKRUN_SECTION } from './milkrun/views.tsx';
 import { countLists } from './searches/counts.ts';
 import { alertSavedSearches } from './searches/alerts.ts';
 import { trackingEndpoints } from './tracking/routes.ts';
-import { webhookEndpoints } from './webhooks/routes.tsx';
+import { SETTINGS_SECTION, webhookEndpoints } from './webhooks/routes.tsx';
 import { searchEndpoints } from './searches/routes.tsx';
 import { placeEndpoints } from './places/routes.ts';
 import { attachWebhookDispatcher } from './webhooks/start.ts';
@@ -67,6 +68,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     trustProxy: config.trustProxy,
     // ONE Record answers even an unreadable URL under its prefix as JSON-LD.
     refusals: { [ONE_RECORD_PREFIX]: oneRecordRefusal },
+    // The pages' menu, a section per module, and where the not-found page leads back to.
+    layout: {
+      sections: [FREIGHTS_SECTION, PRICING_SECTION, TEMPLATES_SECTION, FLIGHTS_SECTION, MILKRUN_SECTION, CASES_SECTION, SETTINGS_SECTION],
+      home: listPath(HOME_LIST),
+    },
   });
   registerOpsRoutes(http, services);
   registerOneRecordRoutes(http, services); // ONE Record: JSON-LD with its own errors, outside the envelope
@@ -82,7 +88,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...quoteEndpoints(),
     ...freightEndpoints({
       otherLists: tmsFreightLists(),
-      listColumns: new Map([[53, tourColumns]]),
+      listColumns: new Map([[LIST.tmsTours, tourColumns]]),
       countLists,
       enteredMarket: alertSavedSearches,
     }),

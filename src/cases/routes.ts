@@ -76,3 +76,6 @@ export function caseEndpoints(): Endpoint[] {
     }),
   ];
 }
+
+/** The case records' place in the menu. */
+export const CASES_SECTION = { prefix: '/cdr/cases', href: '/cdr/cases/index', label: 'nav.cases' };

@@ -2,5 +2,5 @@
  * Flights (decisions.md §4): a company's scheduled flights, public on the exchange, and the
  * `flight` objects of booking requests. The module's public surface.
  */
-export { flightEndpoints, flightForBooking } from './routes.ts';
+export { FLIGHTS_SECTION, flightEndpoints, flightForBooking } from './routes.ts';
 export type { FlightView } from './present.ts';

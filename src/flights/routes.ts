@@ -100,3 +100,6 @@ export function flightEndpoints(): Endpoint[] {
     }),
   ];
 }
+
+/** The flights' place in the menu. */
+export const FLIGHTS_SECTION = { prefix: '/flights', href: '/flights/index', label: 'nav.flights' };

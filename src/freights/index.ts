@@ -39,8 +39,19 @@ export { attachExpirySweeper, isDue, lockFreight, lockFreights, updateFreight } 
 export { emitEvent, emitShipmentStatus } from './events.ts';
 
 // Lists, counts and the load search
-export { FILTERS, freightIdPage, isWonOrder, listFreights, type ExternalList } from './lists.ts';
-export { freightCountsQuery } from './counts.ts';
+export { freightIdPage, isWonOrder, listFreights, type ExternalList } from './lists/read.ts';
+export { countsOfRow, freightCountsQuery } from './lists/counts.ts';
+export {
+  FREIGHT_LIST_IDS,
+  FREIGHTS_SECTION,
+  HOME_LIST,
+  isFreightList,
+  LIST,
+  listLabel,
+  listPath,
+  TMS_LIST_IDS,
+  type ListId,
+} from './lists/registry.ts';
 export { marketCandidate, searchesMatching } from './search.ts';
 
 // Reading a freight body, and the freight form (templates replay both)

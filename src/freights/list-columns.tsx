@@ -6,6 +6,7 @@ import { namesOfCompanies } from '../accounts/companies.ts';
 import { bidSummaries, cityOf, ownBids } from './page-data.ts';
 import './messages.ts';
 import type { FreightView } from './fields.ts';
+import { listInfo, type ListSide } from './lists/registry.ts';
 import { isRecord } from '../kernel/params.ts';
 
 /**
@@ -15,11 +16,10 @@ import { isRecord } from '../kernel/params.ts';
  * The extra data is read for the page's rows only (page-data.ts); the JSON lists stay as they are.
  */
 
-/** Lists of the caller's own freights with bids coming in; of freights it awarded; of freights it bid on. */
-const OWNER_MARKET = [10, 17, 18, 200];
-const OWNER_AWARDED = [12, 19, 201, 209];
-const BIDDER = [7, 6, 9];
-const FOREIGN = [8, 7, 6, 2, 9, 210, 211, 219];
+/** What the caller is to a list's rows (lists/registry.ts), and so which columns it sees. */
+const sideOf = (filterId: number): ListSide | undefined => listInfo(filterId)?.side;
+/** Foreign freights: the owner's name is shown. */
+const FOREIGN_SIDES: readonly (ListSide | undefined)[] = ['foreign', 'bidder', 'winner'];
 
 export interface SortLinks {
   href: (key: string) => string;
@@ -41,11 +41,12 @@ export async function freightListColumns(
   const t = ctx.t;
   const lang = ctx.language;
   const ids = routes.map((r) => Number(r.id));
+  const side = sideOf(filterId);
   const none = '–';
   const [summaries, mine, winners, cities] = await Promise.all([
-    OWNER_MARKET.includes(filterId) ? bidSummaries(ctx.db, ctx.caller.companyId, ids) : Promise.resolve(new Map()),
-    BIDDER.includes(filterId) ? ownBids(ctx.db, ctx.caller.companyId, ids) : Promise.resolve(new Map()),
-    OWNER_AWARDED.includes(filterId)
+    side === 'ownMarket' ? bidSummaries(ctx.db, ctx.caller.companyId, ids) : Promise.resolve(new Map()),
+    side === 'bidder' ? ownBids(ctx.db, ctx.caller.companyId, ids) : Promise.resolve(new Map()),
+    side === 'ownAwarded'
       ? namesOfCompanies(
           ctx.db,
           routes.map((r) => r.winner),
@@ -101,8 +102,9 @@ export async function freightListColumns(
       sorted: sort.sorted('deadline'),
     },
   ];
-  if (FOREIGN.includes(filterId)) columns.push({ label: t('fv.owner'), cell: (r) => (r._company?.name ? String(r._company.name) : none) });
-  if (OWNER_MARKET.includes(filterId)) {
+  if (FOREIGN_SIDES.includes(side))
+    columns.push({ label: t('fv.owner'), cell: (r) => (r._company?.name ? String(r._company.name) : none) });
+  if (side === 'ownMarket') {
     columns.push({ label: t('fv.col.bids'), cell: (r) => String(summaries.get(r.id)?.count ?? 0), numeric: true });
     columns.push({
       label: t('fv.col.best'),
@@ -113,7 +115,7 @@ export async function freightListColumns(
       numeric: true,
     });
   }
-  if (BIDDER.includes(filterId)) {
+  if (side === 'bidder') {
     columns.push({
       label: t('fv.col.my_bid'),
       cell: (r) => {
@@ -123,9 +125,8 @@ export async function freightListColumns(
       numeric: true,
     });
   }
-  if (OWNER_AWARDED.includes(filterId))
-    columns.push({ label: t('fv.winner'), cell: (r) => (r.winner ? (winners.get(r.winner) ?? none) : none) });
-  if (OWNER_AWARDED.includes(filterId) || filterId === 2)
+  if (side === 'ownAwarded') columns.push({ label: t('fv.winner'), cell: (r) => (r.winner ? (winners.get(r.winner) ?? none) : none) });
+  if (side === 'ownAwarded' || side === 'winner')
     columns.push({ label: t('fv.col.price'), cell: (r) => formatMoney(r.price, null, lang) || none, numeric: true });
   return columns;
 }

@@ -15,7 +15,8 @@ import {
   type EnteredMarket,
   type TransitionResult,
 } from './lifecycle.ts';
-import { enlist, type ExternalList } from './lists.ts';
+import { enlist, type ExternalList } from './lists/read.ts';
+import { LIST, listPath } from './lists/registry.ts';
 import { readPaging } from '../kernel/paging.ts';
 import { editFreight, insertFreight, loadFreightForCaller, presentOne, type ReadContext } from './store.ts';
 import { addRefs, newFreightValues } from './create.ts';
@@ -57,7 +58,7 @@ const viewPath = (id: number) => `/freights/view/${id}`;
 type RouteData = { route: FreightView };
 
 async function routePage(outcome: Answer<RouteData>, ctx: Ctx, extra: Pick<FreightPageData, 'bidForm'> = {}): Promise<PageResult> {
-  if (outcome.kind === 'error') return { redirect: '/freights/enlist/10', ok: false, message: outcome.message };
+  if (outcome.kind === 'error') return { redirect: listPath(LIST.ownOpen), ok: false, message: outcome.message };
   const route = outcome.data.route;
   const me = ctx.caller.companyId;
   const owner = route.company === me;
@@ -94,7 +95,7 @@ async function routePage(outcome: Answer<RouteData>, ctx: Ctx, extra: Pick<Freig
  */
 export async function freightPageFor(ctx: Ctx, id: number, extra: Pick<FreightPageData, 'bidForm'>): Promise<PageResult> {
   const found = await loadFreightForCaller(ctx.db, ctx.clock, ctx.caller, id);
-  if (!found) return { redirect: '/freights/enlist/8', ok: false, message: ctx.t('error.not_found') };
+  if (!found) return { redirect: listPath(LIST.market), ok: false, message: ctx.t('error.not_found') };
   return routePage({ kind: 'ok', data: { route: await presentOne(rc(ctx), found.row, found.role) } }, ctx, extra);
 }
 
@@ -121,7 +122,7 @@ async function afterFreightForm(outcome: Answer<FreightView>, ctx: Ctx, mode: 'a
 function backToFreight(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx: Ctx, done?: string): PageResult {
   const id = readId(ctx.path.id);
   return {
-    redirect: id ? viewPath(id) : '/freights/enlist/10',
+    redirect: id ? viewPath(id) : listPath(LIST.ownOpen),
     ok: outcome.kind === 'ok',
     message: outcome.kind === 'error' ? outcome.message : done,
   };
@@ -197,7 +198,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       page: (outcome, ctx) =>
         outcome.kind === 'ok'
           ? afterFreightForm(outcome, ctx, 'add')
-          : { redirect: '/freights/enlist/20', ok: false, message: outcome.message },
+          : { redirect: listPath(LIST.drafts), ok: false, message: outcome.message },
     }),
     userEndpoint({
       method: 'POST',
@@ -303,7 +304,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         return ok({ routes }, withWarnings(warnings));
       },
       page(outcome, ctx) {
-        if (outcome.kind === 'error') return { redirect: '/freights/enlist/10', ok: false, message: outcome.message };
+        if (outcome.kind === 'error') return { redirect: listPath(LIST.ownOpen), ok: false, message: outcome.message };
         const paging = readPaging(ctx.params, []);
         const state = {
           filterId: Number(ctx.path.filterId),

@@ -7,6 +7,7 @@ import { DataTable, Pager, Select, Tabs, columnsFor, type Column, type Tab } fro
 import { cityNear } from '../places/cities.ts';
 import { formatDay, formatNumber } from '../kernel/locale.ts';
 import type { Translate } from '../kernel/i18n.ts';
+import { LISTS, listInfo, listLabel, listPath } from './lists/registry.ts';
 import { freightListColumns, isListedFreight } from './list-columns.tsx';
 import type { FreightView } from './fields.ts';
 import { readLoadSearch, searchToParams, DEFAULT_RADIUS_KM, type LoadSearch, type SearchParamName } from '../market/index.ts';
@@ -260,13 +261,6 @@ addMessages('deu', {
   'fv.search.not_here': 'Diese Listen haben keine Suchparameter.',
 });
 
-const FILTER_GROUPS: [string, number[]][] = [
-  ['fv.group.principal', [20, 10, 17, 18, 12, 19]],
-  ['fv.group.provider', [8, 7, 6, 2, 9]],
-  ['fv.group.booking', [200, 201, 209, 210, 211, 219]],
-  ['fv.group.tms', [51, 52, 53]],
-];
-
 export interface ListState {
   filterId: number;
   page: number;
@@ -281,13 +275,13 @@ type SearchQuery = Partial<Record<SearchParamName, string>>;
 function listHref(s: ListState, change: Partial<ListState>, search: SearchQuery = {}): string {
   const n = { ...s, ...change };
   const q = new URLSearchParams({ ...search, page: String(n.page), limit: String(n.limit), sort: n.sort, direction: n.direction });
-  return `/freights/enlist/${n.filterId}?${q}`;
+  return `${listPath(n.filterId)}?${q}`;
 }
 
 /** A tab: another list with the same search (its own default order and first page). */
 function tabHref(filterId: number, search: SearchQuery): string {
   const q = new URLSearchParams(search).toString();
-  return `/freights/enlist/${filterId}${q ? `?${q}` : ''}`;
+  return `${listPath(filterId)}${q ? `?${q}` : ''}`;
 }
 const RADII = ['10', '25', '50', '75', '100', '150', '200', '300', '500'];
 
@@ -539,21 +533,20 @@ export async function enlistPage(routes: unknown[], state: ListState, ctx: Ctx<C
     nearCity(search.from_near),
     nearCity(search.to_near),
   ]);
-  const tabs: Tab[] = FILTER_GROUPS.flatMap(([group, ids]) =>
-    ids.map((id, i) => ({
-      href: tabHref(id, parts.otherLists.has(id) ? {} : search),
-      label: counts[String(id)] === undefined ? t(`fv.f${id}`) : `${t(`fv.f${id}`)} (${counts[String(id)]})`,
-      active: id === state.filterId,
-      group: i === 0 ? t(group) : undefined,
-    })),
-  );
+  const tabs: Tab[] = LISTS.map((list, i) => ({
+    href: tabHref(list.id, list.searchable ? search : {}),
+    label: counts[String(list.id)] === undefined ? t(listLabel(list.id)) : `${t(listLabel(list.id))} (${counts[String(list.id)]})`,
+    active: list.id === state.filterId,
+    // The first tab of a group names it.
+    group: LISTS[i - 1]?.group !== list.group ? t(`fv.group.${list.group}`) : undefined,
+  }));
   const key = (k: string) => `Routes.${k}`;
   const sortable = (k: string) =>
     listHref(state, { sort: key(k), direction: state.sort === key(k) && state.direction === 'desc' ? 'asc' : 'desc', page: 1 }, search);
   const sorted = (k: string): Column<FreightView>['sorted'] =>
     state.sort === key(k) ? (state.direction === 'asc' ? 'ascending' : 'descending') : undefined;
   // The TMS lists (the only other lists) take no search and offer a new tour.
-  const tms = parts.otherLists.has(state.filterId);
+  const tms = listInfo(state.filterId)?.servedBy === 'other';
   const summary = searchSummary(search, t, ctx.language, { from: fromNote, to: toNote });
   // Filter 53 lists tours, not freights: their columns come from the TMS module's views.
   const otherColumns = parts.listColumns.get(state.filterId);
@@ -564,11 +557,11 @@ export async function enlistPage(routes: unknown[], state: ListState, ctx: Ctx<C
         await freightListColumns(routes.filter(isListedFreight), state.filterId, ctx, { href: sortable, sorted }),
       );
   return {
-    title: t(`fv.f${state.filterId}`),
+    title: t(listLabel(state.filterId)),
     body: (
       <section>
         <div class="toolbar">
-          <h1>{t(`fv.f${state.filterId}`)}</h1>
+          <h1>{t(listLabel(state.filterId))}</h1>
           <span class="spacer" />
           <a href="/searches/index">{t('fv.search.saved_searches')}</a>
           {tms && (

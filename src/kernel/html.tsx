@@ -23,18 +23,26 @@ export interface LayoutProps {
   csrf: () => string;
   /** The request path, to mark the current section in the navigation. */
   path: string;
+  layout: Layout;
 }
 
-/** Sections of the interface: [path prefix that marks it active, link, label key]. */
-const SECTIONS: [string, string, string][] = [
-  ['/freights', '/freights/enlist/10', 'nav.freights'],
-  ['/pricing', '/pricing/search/results', 'nav.rates'],
-  ['/templates', '/templates/index', 'nav.templates'],
-  ['/flights', '/flights/index', 'nav.flights'],
-  ['/milkrun', '/milkrun/import/short/70', 'nav.milkrun'],
-  ['/cdr/cases', '/cdr/cases/index', 'nav.cases'],
-  ['/webhooks', '/webhooks/index', 'nav.settings'],
-];
+/** A section of the interface in the menu: the path prefix that marks it active, its link, its label key. */
+export interface Section {
+  prefix: string;
+  href: string;
+  label: string;
+}
+
+/**
+ * What every page's frame links to, given by the composition root (app.ts): each module names
+ * its own section and start page, so the kernel knows no module's paths.
+ */
+export interface Layout {
+  /** The menu, in order. */
+  sections: readonly Section[];
+  /** Where "back to the start" leads (the not-found page). */
+  home: string;
+}
 
 /** The page shell. Preact escapes every interpolated value; no inline script or style exists. */
 export function renderDocument(props: LayoutProps): string {
@@ -61,13 +69,13 @@ export function renderDocument(props: LayoutProps): string {
             </a>
             {caller && (
               <nav class="sections" aria-label={t('nav.menu')}>
-                {SECTIONS.map(([prefix, href, key]) => (
+                {props.layout.sections.map(({ prefix, href, label }) => (
                   <a
                     href={href}
                     class={props.path.startsWith(prefix) ? 'active' : undefined}
                     aria-current={props.path.startsWith(prefix) ? 'page' : undefined}
                   >
-                    {t(key)}
+                    {t(label)}
                   </a>
                 ))}
               </nav>

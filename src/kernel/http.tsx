@@ -6,6 +6,7 @@ import { formatOf, redactUrl, rewriteUrl } from './format.ts';
 import { translator } from './i18n.ts';
 import { QS_OPTIONS, parseQueryString, safeReviver } from './params.ts';
 import { envelope, sendJson, sendPage } from './render.tsx';
+import type { Layout } from './html.tsx';
 import { languageFromHeader, logsAt, notFoundPage } from './route.tsx';
 import qs from 'qs';
 import { STATUS_CODES } from 'node:http';
@@ -23,6 +24,8 @@ export type RefusalAnswer = (reply: FastifyReply, code: number, message: string)
 export interface HttpOptions {
   logger: FastifyServerOptions['logger'];
   cookieSecret: string;
+  /** The menu and the start page every page's frame links to (render.tsx layoutOf). */
+  layout: Layout;
   /** Path prefix (`/onerecord`) -> how the router's refusals under it are answered; elsewhere as api.md's. */
   refusals?: Readonly<Record<string, RefusalAnswer>>;
   /** Fastify's trustProxy (TRUST_PROXY): only then are X-Forwarded-Proto/-For believed. */
@@ -107,6 +110,7 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
     done(null, qs.parse(text, QS_OPTIONS));
   });
 
+  app.decorate('layout', options.layout);
   await app.register(cookie, { secret: options.cookieSecret });
   await app.register(csrf, { cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true, signed: true, secure: 'auto' } });
   // The security headers (helmet's, with our content security policy) are the same for every
@@ -120,7 +124,7 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
   app.setNotFoundHandler((req, reply) => {
     if (formatOf(req.raw) === 'json') return sendJson(reply, 404, envelope('error', [], null, { message: 'not found' }));
     const language = languageFromHeader(req.headers['accept-language']);
-    return sendPage({ req, reply, caller: null, language }, 404, notFoundPage(translator(language)));
+    return sendPage({ req, reply, caller: null, language }, 404, notFoundPage(translator(language), options.layout.home));
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from './context.ts';
 import { sitePath } from './format.ts';
-import { renderDocument, type Flash, type Page } from './html.tsx';
+import { renderDocument, type Flash, type Layout, type Page } from './html.tsx';
 import { translator, type Language } from './i18n.ts';
 import type { Outcome } from './outcome.ts';
 
@@ -63,9 +63,20 @@ export function sendPage(h: HtmlContext, code: number, page: Page): FastifyReply
     flash,
     csrf: () => h.reply.generateCsrf(),
     path: h.req.url.split('?')[0] ?? '/',
+    layout: layoutOf(h.reply),
   });
   return h.reply.code(code).header('cache-control', NO_STORE).type('text/html; charset=utf-8').send(html);
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The pages' frame (kernel/html.tsx Layout), given to createHttpServer by app.ts. */
+    layout: Layout;
+  }
+}
+
+/** The frame of the pages the server renders. */
+export const layoutOf = (reply: FastifyReply): Layout => reply.server.layout;
 
 /** 302 to a page with a message shown there once (refusals "with a visible message after the redirect"). */
 export function sendRedirect(reply: FastifyReply, to: string, flash?: Flash): FastifyReply {

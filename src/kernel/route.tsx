@@ -6,7 +6,7 @@ import type { Page } from './html.tsx';
 import { isLanguage, translator, type Language } from './i18n.ts';
 import type { Answer, Outcome } from './outcome.ts';
 import { cleanInput, mergeParams, readString, type Params } from './params.ts';
-import { renderJson, sendPage, sendRedirect } from './render.tsx';
+import { layoutOf, renderJson, sendPage, sendRedirect } from './render.tsx';
 
 export const SESSION_COOKIE = 'fx_session';
 
@@ -105,7 +105,7 @@ async function renderHtml(spec: EndpointSpec<Caller | null, unknown>, outcome: O
     case 'redirect':
       return sendRedirect(ctx.reply, outcome.to, outcome.message ? { ok: outcome.ok, message: outcome.message } : undefined);
     case 'not_found':
-      return sendPage(h, 404, notFoundPage(ctx.t));
+      return sendPage(h, 404, notFoundPage(ctx.t, layoutOf(ctx.reply).home));
     case 'rejected':
       return sendPage(h, outcome.code, { title: ctx.t('error.bad_request'), body: <p class="error">{outcome.message}</p> });
     case 'ok':
@@ -119,7 +119,7 @@ async function renderHtml(spec: EndpointSpec<Caller | null, unknown>, outcome: O
   }
 }
 
-export function notFoundPage(t: (key: string) => string): Page {
+export function notFoundPage(t: (key: string) => string, home: string): Page {
   return {
     title: t('error.not_found'),
     body: (
@@ -127,7 +127,7 @@ export function notFoundPage(t: (key: string) => string): Page {
         <h1>{t('error.not_found')}</h1>
         <p>{t('error.not_found.text')}</p>
         <p>
-          <a href="/freights/enlist/10">{t('error.not_found.home')}</a>
+          <a href={home}>{t('error.not_found.home')}</a>
         </p>
       </section>
     ),

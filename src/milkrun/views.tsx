@@ -123,6 +123,9 @@ const GROUPS: [string, number[]][] = [
 
 const listPath = (id: number) => `/milkrun/import/short/${id}`;
 
+/** The milk-run's place in the menu: it opens on the shipments waiting for selection. */
+export const MILKRUN_SECTION = { prefix: '/milkrun', href: listPath(70), label: 'nav.milkrun' };
+
 /** The moves the list's party may make on a shipment in its state (the state machine's answer). */
 function movesFor(listId: number, state: State): Move[] {
   const list = LISTS[listId];

@@ -202,3 +202,6 @@ export function pricingEndpoints(): Endpoint[] {
     }),
   ];
 }
+
+/** The rate search's place in the menu. */
+export const PRICING_SECTION = { prefix: '/pricing', href: '/pricing/search/results', label: 'nav.rates' };

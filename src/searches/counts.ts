@@ -1,11 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { freightCountsQuery, FILTERS } from '../freights/index.ts';
+import { countsOfRow, freightCountsQuery, LIST } from '../freights/index.ts';
 import { notOnTourSql, plannedOrdersCountSql, toursCountSql } from '../tms/store.ts';
 import { isEmptySearch, searchToParams, type LoadSearch } from '../market/index.ts';
-
-/** The TMS lists (preview, decisions.md §6) share the enlist path; they take no search parameters. */
-export const TMS_FILTERS = [51, 52, 53] as const;
 
 /**
  * GET /freights/counts: how many freights each list holds for the caller's company, narrowed by
@@ -13,12 +10,14 @@ export const TMS_FILTERS = [51, 52, 53] as const;
  *
  * One statement. The lists fall into three families, each counted over one set of rows with
  * `count(*) filter (where <the list's membership>)`, the membership being the lists' own
- * (lists.ts FILTERS and VIA_BIDS), so a count cannot disagree with its list:
- * - the company's own freights (20, 10, 17, 18, 12, 19, 200, 201, 209);
- * - the freights it bid on or won (7, 6, 9, 219, 2, 211): its live bids and won freights, each
- *   freight read once by primary key;
- * - the market (8): index-only over `freights_market_counts_idx` (migration 0012), no table reads.
- * 210, 51, 52 and 53 are small indexed counts of their own.
+ * (freights/lists/membership.ts), so a count cannot disagree with its list:
+ * - the company's own freights (drafts, open tenders with and without bids, awarded, archive,
+ *   outgoing booking requests);
+ * - the freights it bid on or won (its bids, lost, won, archive, incoming booking requests
+ *   taken and ended): its live bids and won freights, each freight read once by primary key;
+ * - the market: index-only over `freights_market_counts_idx` (migration 0012), no table reads.
+ * Incoming booking requests and the TMS's lists are small indexed counts of their own (which
+ * list is counted how: freights/lists/registry.ts).
  *
  * Counts change only when freights, bids or tours change, or when a deadline passes. They are
  * kept in memory per database snapshot (see countsCache): another server process never needs
@@ -40,7 +39,7 @@ export async function countLists(db: Kysely<DB>, companyId: number, now: Date, s
   }
   const entry = (async (): Promise<Entry> => {
     const row = (await countsQuery(db, companyId, now, search).executeTakeFirstOrThrow()) as Record<string, unknown>;
-    const counted: Entry = { counts: presentCounts(row), from: now, until: row.until === null ? null : new Date(row.until as Date) };
+    const counted: Entry = { counts: countsOfRow(row), from: now, until: row.until === null ? null : new Date(row.until as Date) };
     cache.set(`${String(row.snapshot)}|${key}`, counted);
     return counted;
   })();
@@ -56,18 +55,8 @@ export async function countLists(db: Kysely<DB>, companyId: number, now: Date, s
 export function countsQuery(db: Kysely<DB>, companyId: number, now: Date, search: LoadSearch) {
   return freightCountsQuery(db, companyId, now, search, {
     notPlanned: notOnTourSql,
-    counts: (c) => ({ f52: plannedOrdersCountSql(c), f53: toursCountSql(c) }),
+    counts: (c) => ({ [LIST.tmsPlanned]: plannedOrdersCountSql(c), [LIST.tmsTours]: toursCountSql(c) }),
   });
-}
-
-function presentCounts(row: Record<string, unknown>): Record<string, number> {
-  const n = (id: number) => Number(row[`f${id}`] ?? 0);
-  const counts: Record<string, number> = {};
-  for (const id of [...Object.keys(FILTERS).map(Number), ...TMS_FILTERS]) {
-    // 10 is "own, in the market"; 17 adds "has a bid", 18 "has none" (lists.ts FILTERS): 18 = 10 - 17.
-    counts[String(id)] = id === 18 ? n(10) - n(17) : n(id);
-  }
-  return counts;
 }
 
 // ---------------------------------------------------------------------------------------------

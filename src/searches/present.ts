@@ -1,10 +1,11 @@
+import { listPath } from '../freights/index.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { SavedSearchRow } from './store.ts';
 
 /** The list page a saved search opens: its filter with its parameters in the query string. */
 export function searchUrl(filterId: number, params: Record<string, string>): string {
   const query = new URLSearchParams(Object.entries(params)).toString();
-  return `/freights/enlist/${filterId}${query ? `?${query}` : ''}`;
+  return `${listPath(filterId)}${query ? `?${query}` : ''}`;
 }
 
 /** A saved search as `data.search`: the parameters normalised as the lists read them. */

@@ -1,5 +1,5 @@
 import { sitePath } from '../kernel/format.ts';
-import { FILTERS } from '../freights/index.ts';
+import { isFreightList, LIST, listPath } from '../freights/index.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, type Answer, type Outcome, type Warning } from '../kernel/outcome.ts';
 import {
@@ -32,7 +32,8 @@ import { readLoadSearch, searchToParams, SEARCH_PARAMS } from '../market/index.t
 
 export const MAX_SAVED_SEARCHES = 100;
 const MAX_NAME = 200;
-const DEFAULT_FILTER = 8;
+/** A saved search without a list searches the market (open requests). */
+const DEFAULT_FILTER = LIST.market;
 
 const withWarnings = (warnings: Warning[]) => (warnings.length ? warnings : undefined);
 const rc = (ctx: Ctx) => ({ db: ctx.db, clock: ctx.clock, t: ctx.t, caller: ctx.caller });
@@ -75,7 +76,7 @@ function readName(raw: unknown): string | undefined {
 
 function readFilter(raw: unknown): number | undefined {
   const id = readInt(raw);
-  return id !== undefined && Object.hasOwn(FILTERS, id) ? id : undefined;
+  return id !== undefined && isFreightList(id) ? id : undefined;
 }
 
 async function addSearch(ctx: Ctx): Promise<Outcome<{ search: PresentedSearch }>> {
@@ -154,7 +155,7 @@ export function searchEndpoints(): Endpoint[] {
         const search = readLoadSearch(ctx.params, ctx.clock.zone, warnings);
         return ok({ counts: await countLists(ctx.db, ctx.caller.companyId, ctx.clock.now(), search) }, withWarnings(warnings));
       },
-      page: () => ({ redirect: '/freights/enlist/8' }),
+      page: () => ({ redirect: listPath(LIST.market) }),
     }),
     userEndpoint({
       method: 'POST',

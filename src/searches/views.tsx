@@ -1,6 +1,7 @@
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { DataTable, PostButton } from '../kernel/ui.tsx';
+import { listLabel } from '../freights/index.ts';
 import type { PresentedSearch } from './present.ts';
 import type { NotificationView } from './notifications.ts';
 
@@ -26,7 +27,7 @@ export function searchesPage(ctx: Ctx<Caller>, searches: PresentedSearch[]): Pag
           rows={searches}
           columns={[
             { label: t('searches.col.name'), cell: (s) => <a href={s.url}>{s.name}</a> },
-            { label: t('searches.col.list'), cell: (s) => t(`fv.f${s.filter}`) },
+            { label: t('searches.col.list'), cell: (s) => t(listLabel(s.filter)) },
             { label: t('searches.col.params'), cell: (s) => <span class="wrap-text">{describeParams(s.params, t)}</span> },
             { label: t('searches.col.alert'), cell: (s) => (s.alert ? t('searches.alert.on') : t('searches.alert.off')) },
             {

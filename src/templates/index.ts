@@ -3,4 +3,4 @@
  * Above freights: a template is replayed through the freight field table into a new freight.
  * The module's public surface.
  */
-export { templateEndpoints } from './routes.ts';
+export { TEMPLATES_SECTION, templateEndpoints } from './routes.ts';

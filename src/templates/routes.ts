@@ -104,3 +104,6 @@ export function templateEndpoints(): Endpoint[] {
     }),
   ];
 }
+
+/** The templates' place in the menu. */
+export const TEMPLATES_SECTION = { prefix: '/templates', href: '/templates/index', label: 'nav.templates' };

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
-import { freightIdPage, isWonOrder, type ExternalList } from '../freights/index.ts';
+import { freightIdPage, isWonOrder, LIST, TMS_LIST_IDS, type ExternalList } from '../freights/index.ts';
 import { offsetOf } from '../kernel/params.ts';
 import type { Paging } from '../kernel/paging.ts';
 import type { ShipmentList } from '../shipments/routes.ts';
@@ -10,15 +10,18 @@ import type { Shipment } from '../shipments/present.ts';
 import { visibleShipments } from '../shipments/store.ts';
 import { notOnTourSql, onToursOfSql, tourFreightIds, tourOfSql, type TourRow } from './store.ts';
 
-/** TMS monitoring lists of api.md, served on GET /freights/enlist/{51|52|53}.json. */
-export const TMS_LISTS = [51, 52, 53] as const;
+/**
+ * The TMS's monitoring lists of api.md (51-53), served on GET /freights/enlist/{filterId}.json
+ * and GET /routes/enlist: their ids are the freight list registry's (LIST.tmsUnplanned,
+ * LIST.tmsPlanned, LIST.tmsTours), where the tabs and counts also read them.
+ */
 
-/** A tour as the tour endpoints and list 53 answer it. */
+/** A tour as the tour endpoints and the tours list answer it. */
 export type TourView = Awaited<ReturnType<typeof presentTours>>[number];
-/** A shipment of lists 51 and 52 (52 names its tour). */
+/** A shipment of the unplanned and planned lists (the planned names its tour). */
 export type TourShipment = Shipment & { tour_id?: number | null };
 
-/** A tour as answered by the tour endpoints and list 53: its shipments in tour order. */
+/** A tour as answered by the tour endpoints and the tours list: its shipments in tour order. */
 export async function presentTours(db: Kysely<DB>, clock: Clock, caller: Caller, tours: TourRow[]) {
   const ids = await tourFreightIds(
     db,
@@ -40,9 +43,9 @@ export async function presentTours(db: Kysely<DB>, clock: Clock, caller: Caller,
 }
 
 /**
- * The TMS lists for the freights module's enlist endpoint to delegate to:
- * 51 won orders of the caller's company (winner, status taken) on no tour; 52 freights on the
- * company's tours (Shipments with `tour_id`); 53 the company's tours. Null: not a TMS list.
+ * The TMS lists for the freights module's enlist endpoint to delegate to: unplanned, won orders
+ * of the caller's company (winner, status taken) on no tour; planned, freights on the company's
+ * tours (Shipments with `tour_id`); tours, the company's tours. Null: not a TMS list.
  */
 export async function tmsList(
   db: Kysely<DB>,
@@ -52,7 +55,7 @@ export async function tmsList(
   paging: Paging,
 ): Promise<TourView[] | TourShipment[] | null> {
   const c = caller.companyId;
-  if (filterId === 53) {
+  if (filterId === LIST.tmsTours) {
     const tours = await db
       .selectFrom('tours')
       .selectAll()
@@ -64,22 +67,22 @@ export async function tmsList(
       .execute();
     return presentTours(db, clock, caller, tours);
   }
-  if (filterId !== 51 && filterId !== 52) return null;
+  if (filterId !== LIST.tmsUnplanned && filterId !== LIST.tmsPlanned) return null;
   return tmsShipments(db, clock, caller, filterId, paging);
 }
 
-/** Lists 51 (won orders on no tour) and 52 (freights on the company's tours) as Shipments. */
+/** The unplanned (won orders on no tour) and planned lists (freights on the company's tours) as Shipments. */
 export async function tmsShipments(
   db: Kysely<DB>,
   clock: Clock,
   caller: Caller,
-  filterId: 51 | 52,
+  filterId: typeof LIST.tmsUnplanned | typeof LIST.tmsPlanned,
   paging: Paging,
 ): Promise<TourShipment[]> {
   const c = caller.companyId;
   const onTour = { tour_id: tourOfSql(sql`freights.id`) };
   const rows =
-    filterId === 51
+    filterId === LIST.tmsUnplanned
       ? await freightIdPage(db, paging, (eb) => eb.and([isWonOrder(eb, c), notOnTourSql(sql`freights.id`)]), onTour)
       : await freightIdPage(db, paging, () => onToursOfSql(sql`freights.id`, c), onTour);
   const shipments = await visibleShipments(
@@ -91,20 +94,20 @@ export async function tmsShipments(
   return rows.flatMap((r): TourShipment[] => {
     const s = shipments.get(r.id);
     if (!s) return [];
-    return filterId === 52 ? [{ ...s, tour_id: r.tour_id as number | null }] : [s];
+    return filterId === LIST.tmsPlanned ? [{ ...s, tour_id: r.tour_id as number | null }] : [s];
   });
 }
 
-/** 51-53 on GET /routes/enlist (app.ts passes it to shipmentEndpoints). */
+/** The TMS lists on GET /routes/enlist (app.ts passes it to shipmentEndpoints). */
 export const tmsShipmentList: ShipmentList = (ctx, filterId, paging) => tmsList(ctx.db, ctx.clock, ctx.caller, filterId, paging);
 
 /**
- * 51-53 as lists of GET /freights/enlist: app.ts passes them to the freights module's endpoints
- * (freightEndpoints, otherLists).
+ * The TMS lists as lists of GET /freights/enlist: app.ts passes them to the freights module's
+ * endpoints (freightEndpoints, otherLists).
  */
 export function tmsFreightLists(): ReadonlyMap<number, ExternalList> {
   return new Map(
-    TMS_LISTS.map((id): [number, ExternalList] => [
+    TMS_LIST_IDS.map((id): [number, ExternalList] => [
       id,
       async (rc, paging) => (await tmsList(rc.db, rc.clock, rc.caller, id, paging)) ?? [],
     ]),

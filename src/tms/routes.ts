@@ -9,11 +9,12 @@ import { createTour, deleteTour, editTour, findTour, type TourInput, type TourRe
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Failure, Outcome } from '../kernel/outcome.ts';
 import { readPaging } from '../kernel/paging.ts';
-import { tourAdded, tourDeleted, tourEdited, tourFormPage, tourPage } from './views.tsx';
+import { LIST } from '../freights/index.ts';
+import { TOURS_LIST, tourAdded, tourDeleted, tourEdited, tourFormPage, tourPage } from './views.tsx';
 
-/** The won orders on no tour (list 51), for the pages' forms: the first 100. */
+/** The won orders on no tour (the unplanned list), for the pages' forms: the first 100. */
 async function unplannedOrders(ctx: Ctx<Caller>): Promise<TourShipment[]> {
-  return tmsShipments(ctx.db, ctx.clock, ctx.caller, 51, readPaging({ limit: '100' }));
+  return tmsShipments(ctx.db, ctx.clock, ctx.caller, LIST.tmsUnplanned, readPaging({ limit: '100' }));
 }
 
 /** The first refusal among the read fields, as a status error; else null. */
@@ -92,7 +93,7 @@ export function tmsEndpoints(): Endpoint[] {
       page: async (outcome, ctx) =>
         outcome.kind === 'ok'
           ? tourPage(ctx, outcome.data.tour, await unplannedOrders(ctx))
-          : { redirect: '/freights/enlist/53', ok: false, message: outcome.message },
+          : { redirect: TOURS_LIST, ok: false, message: outcome.message },
     }),
     userEndpoint({
       method: 'POST',

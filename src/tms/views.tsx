@@ -7,6 +7,7 @@ import type { Answer } from '../kernel/outcome.ts';
 import { readId } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
 import { columnsFor, DataTable, Facts, PostButton, text, type Column } from '../kernel/ui.tsx';
+import { LIST, listPath } from '../freights/index.ts';
 import type { TourShipment, TourView } from './lists.ts';
 
 /**
@@ -84,7 +85,7 @@ addMessages('deu', {
 
 type TourAnswer = Answer<{ tour: TourView }>;
 
-export const TOURS_LIST = '/freights/enlist/53';
+export const TOURS_LIST = listPath(LIST.tmsTours);
 const tourPath = (id: number | string) => `/tours/view/${id}`;
 const totalKg = (tour: TourView) => tour.routes.reduce((sum, r) => sum + (typeof r.weight === 'number' ? r.weight : 0), 0);
 

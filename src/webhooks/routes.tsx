@@ -80,3 +80,6 @@ export function webhookEndpoints(): Endpoint[] {
     }),
   ];
 }
+
+/** The settings (webhooks) in the menu. */
+export const SETTINGS_SECTION = { prefix: '/webhooks', href: '/webhooks/index', label: 'nav.settings' };

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
+  code,
   cycles,
   fileImports,
   foreignTableTypeImports,
@@ -65,6 +66,34 @@ describe('module structure', () => {
       }
     }
     assert.deepEqual(wrong, []);
+  });
+
+  test('the freight list registry is the only place the list ids are written', () => {
+    const REGISTRY = path.join('freights', 'lists', 'registry.ts');
+    const registry = files.find((f) => f.file === REGISTRY)!.text;
+    const block = /export const LIST = \{([\s\S]*?)\} as const;/.exec(registry)?.[1] ?? '';
+    const ids = new Set([...block.matchAll(/^\s*\w+: (\d+),/gm)].map((m) => m[1]!));
+    assert.ok(ids.size >= 20, `list ids read from the registry: ${[...ids].join(', ')}`);
+    const isId = (n: string) => ids.has(n);
+    const found: string[] = [];
+    for (const f of checked) {
+      if (f.file === REGISTRY) continue;
+      // Message catalogues name a list's label by its key ('fv.f8': 'Open requests'): that is its text, not a use.
+      const text = code(f.text).replace(/^\s*'fv\.f\d+':.*$/gm, '');
+      const uses = [
+        ...[...text.matchAll(/enlist\/(\d+)/g)].map((m) => m[1]!),
+        ...[...text.matchAll(/\b(?:filterId|listId|filter|list)\s*[!=]==?\s*(\d+)/g)].map((m) => m[1]!),
+        ...[...text.matchAll(/\bfv\.f(\d+)/g)].map((m) => m[1]!),
+        ...[...text.matchAll(/\[\s*\[\s*(\d+)\s*,/g)].map((m) => m[1]!),
+        // A list of numbers that are all list ids (two or more): a set of lists written out.
+        ...[...text.matchAll(/\[\s*(\d+(?:\s*,\s*\d+)+)\s*\]/g)]
+          .map((m) => m[1]!.split(/\s*,\s*/))
+          .filter((numbers) => numbers.every(isId))
+          .map((numbers) => numbers.join(',')),
+      ].filter((n) => n.split(',').every(isId));
+      for (const use of uses) found.push(`${f.file}: ${use}`);
+    }
+    assert.deepEqual(found, []);
   });
 
   test('every table is named only inside its owning module (query builders and SQL)', () => {

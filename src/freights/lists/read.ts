@@ -1,138 +1,22 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type OrderByItemBuilder, type RawBuilder, type SqlBool } from 'kysely';
-import { executeShape, PreparedStatement, statementBuilder } from '../db/prepared.ts';
-import type { DB } from '../db/schema.ts';
-import type { Paging } from '../kernel/paging.ts';
-import { DEFAULT_LIMIT, offsetOf } from '../kernel/params.ts';
-import type { PieceRow } from './fields.ts';
-import { MARKET_STATUSES } from './lifecycle.ts';
-import { admitsSql, hadBidSql, roleOf, type Role } from './policy.ts';
-import { searchConditions } from './search.ts';
-import { piecesJsonSql } from './pieces.ts';
-import { companyNameSql, freightJsonRow, freightRowFromJson, presentMany, type ReadContext } from './store.ts';
-import type { FreightRow, FreightStatus } from './tables.ts';
-import { isEmptySearch, nearWays, type LoadSearch } from '../market/index.ts';
+import { sql, type Expression, type Kysely, type OrderByItemBuilder, type RawBuilder, type SqlBool } from 'kysely';
+import { executeShape, PreparedStatement, statementBuilder } from '../../db/prepared.ts';
+import type { DB } from '../../db/schema.ts';
+import type { Paging } from '../../kernel/paging.ts';
+import { DEFAULT_LIMIT, offsetOf } from '../../kernel/params.ts';
+import { isEmptySearch, nearWays, type LoadSearch } from '../../market/index.ts';
+import type { PieceRow } from '../fields.ts';
+import { piecesJsonSql } from '../pieces.ts';
+import { hadBidSql, roleOf, type Role } from '../policy.ts';
+import { searchConditions } from '../search.ts';
+import { companyNameSql, freightJsonRow, freightRowFromJson, presentMany, type ReadContext } from '../store.ts';
+import type { FreightRow } from '../tables.ts';
+import { membershipOf, viaBidsOf, type EB, type Instant, type Where } from './membership.ts';
+import { listInfo } from './registry.ts';
 
 /**
  * GET /freights/enlist/{filterId}: every list page is one SQL statement (membership, order, page,
- * company names and piece lines). Membership follows decisions.md §4 exactly; "had bid" is a
- * non-revoked bid of the caller's company. Statuses are effective ones: a freight past its
- * deadline is in the expired lists and out of the market ones, whether the sweeper wrote it yet
- * or not (lifecycle.ts).
+ * company names and piece lines).
  */
-
-type EB = ExpressionBuilder<DB, 'freights'>;
-/**
- * The clock in a membership test: a date, or (prepared list statements, see listStatement) the
- * statement's argument hidden from the planner.
- */
-type Instant = Date | Expression<Date>;
-type Where = (eb: EB, company: number, now: Instant) => Expression<SqlBool>;
-
-/** The market's stored statuses (lifecycle.ts); past the deadline they read as expired. */
-const MARKET: readonly FreightStatus[] = MARKET_STATUSES;
-const ARCHIVE: readonly FreightStatus[] = ['archived', 'closed', 'revoked', 'expired'];
-const DONE_BY_WINNER: readonly FreightStatus[] = ['taken', 'closed', 'archived'];
-
-const own = (eb: EB, c: number) => eb('freights.company_id', '=', c);
-const foreign = (eb: EB, c: number) => eb('freights.company_id', '<>', c);
-/** Statuses as SQL literals (constants of this file, never input), so partial indexes match in any plan. */
-const literal = (list: readonly string[]) => sql.raw(list.map((s) => `'${s}'`).join(', '));
-const storedIn = (list: readonly string[]) => sql<SqlBool>`freights.status in (${literal(list)})`;
-/**
- * The effective status is one of `list`: market statuses only while the deadline has not passed;
- * `expired` also for market freights past their deadline.
- */
-const status = (eb: EB, list: readonly FreightStatus[], now: Instant): Expression<SqlBool> => {
-  const market = list.filter((s) => MARKET.includes(s));
-  const notDue = eb.or([eb('freights.deadline', 'is', null), eb('freights.deadline', '>=', now)]);
-  if (market.length && !list.includes('expired')) {
-    if (market.length === list.length) return eb.and([storedIn(list), notDue]);
-    return eb.and([storedIn(list), eb.or([eb.not(storedIn(MARKET)), notDue])]);
-  }
-  if (list.includes('expired') && !market.length)
-    return eb.or([storedIn(list), eb.and([storedIn(MARKET), eb('freights.deadline', '<', now)])]);
-  return storedIn(list);
-};
-const anyBid = (eb: EB) =>
-  eb.exists(
-    eb
-      .selectFrom('bids')
-      .select(sql`1`.as('one'))
-      .whereRef('bids.freight_id', '=', 'freights.id')
-      .where(sql<SqlBool>`bids.status <> 'revoked'`),
-  );
-const ffr = () => sql<SqlBool>`freights.type = 'FFR'`;
-/**
- * A booking request addressed to the company: it is the winner (flight), or the whitelist names it
- * while the request is open. The first condition follows from the second and adds nothing to the
- * membership; it lets the planner start from the winner index and the whitelist's GIN index
- * (`@>`) instead of reading every open booking request (list 210 and its count).
- */
-const addressedTo = (eb: EB, c: number, now: Instant) =>
-  eb.and([
-    sql<SqlBool>`(freights.winner_id = ${c} or freights.whitelist @> array[${c}]::integer[])`,
-    eb.or([
-      eb('freights.winner_id', '=', c),
-      eb.and([status(eb, MARKET, now), sql<SqlBool>`freights.visibility = -2`, sql<SqlBool>`${c} = any(freights.whitelist)`]),
-    ]),
-  ]);
-
-/**
- * "had bid" (or won) as `id = any(array(…))`: the company's few bids are read once and the
- * freights looked up by primary key, instead of filtering the whole market or archive (7, 6, 9, 219
- * in orders other than their default, see VIA_BIDS).
- */
-const bidOn = (c: number, orWon = false) => {
-  const won = orWon ? sql` union all select id from freights as won where won.winner_id = ${c}` : sql``;
-  return sql<SqlBool>`freights.id = any(array(select freight_id from bids where bids.company_id = ${c} and bids.status <> 'revoked'${won}))`;
-};
-
-/**
- * The lists whose members are freights the company bid on (or won): their default order
- * (created) is read from the company's bids in that order (`bids.freight_created`, migration
- * 0011), so a page stops after its rows instead of sorting everything the company ever bid on.
- * `rest` is the membership besides "had bid"; `orWon` adds freights the company won without a bid.
- */
-export const VIA_BIDS: Record<number, { rest: Where; orWon?: boolean }> = {
-  7: { rest: (eb, c, now) => eb.and([foreign(eb, c), status(eb, MARKET, now)]) },
-  6: {
-    rest: (eb, c, now) =>
-      eb.and([
-        foreign(eb, c),
-        status(eb, DONE_BY_WINNER, now),
-        eb.or([eb('freights.winner_id', 'is', null), eb('freights.winner_id', '<>', c)]),
-      ]),
-  },
-  9: { rest: (eb, c, now) => eb.and([foreign(eb, c), status(eb, ARCHIVE, now)]), orWon: true },
-  219: { rest: (eb, c, now) => eb.and([foreign(eb, c), ffr(), status(eb, ARCHIVE, now)]), orWon: true },
-};
-
-/** The lists that can hold rows masked for the caller (a former bidder's view, decisions.md §4). */
-export const MAY_BE_MASKED: ReadonlySet<number> = new Set([6, 9, 219]);
-
-/** Membership of every freight list (decisions.md §4), as one condition on `freights` (also used by src/searches). */
-export const FILTERS: Record<number, Where> = {
-  // as provider
-  8: (eb, c, now) => eb.and([foreign(eb, c), status(eb, MARKET, now), admitsSql(eb, c), eb.not(hadBidSql(eb, c))]),
-  7: (eb, c, now) => eb.and([VIA_BIDS[7]!.rest(eb, c, now), bidOn(c)]),
-  6: (eb, c, now) => eb.and([VIA_BIDS[6]!.rest(eb, c, now), bidOn(c)]),
-  2: (eb, c, now) => eb.and([eb('freights.winner_id', '=', c), status(eb, ['taken'], now)]),
-  9: (eb, c, now) => eb.and([VIA_BIDS[9]!.rest(eb, c, now), bidOn(c, true)]),
-  // as principal
-  20: (eb, c, now) => eb.and([own(eb, c), status(eb, ['draft'], now)]),
-  10: (eb, c, now) => eb.and([own(eb, c), status(eb, MARKET, now)]),
-  17: (eb, c, now) => eb.and([own(eb, c), status(eb, MARKET, now), anyBid(eb)]),
-  18: (eb, c, now) => eb.and([own(eb, c), status(eb, MARKET, now), eb.not(anyBid(eb))]),
-  12: (eb, c, now) => eb.and([own(eb, c), status(eb, ['taken'], now)]),
-  19: (eb, c, now) => eb.and([own(eb, c), status(eb, ARCHIVE, now)]),
-  // booking requests (type FFR): outgoing, then incoming
-  200: (eb, c, now) => eb.and([own(eb, c), ffr(), status(eb, ['draft', ...MARKET], now)]),
-  201: (eb, c, now) => eb.and([own(eb, c), ffr(), status(eb, ['taken'], now)]),
-  209: (eb, c, now) => eb.and([own(eb, c), ffr(), status(eb, ARCHIVE, now)]),
-  210: (eb, c, now) => eb.and([foreign(eb, c), ffr(), status(eb, ['draft', ...MARKET], now), addressedTo(eb, c, now)]),
-  211: (eb, c, now) => eb.and([foreign(eb, c), ffr(), status(eb, ['taken'], now), eb('freights.winner_id', '=', c)]),
-  219: (eb, c, now) => eb.and([VIA_BIDS[219]!.rest(eb, c, now), bidOn(c, true)]),
-};
 
 /**
  * A list of another module served on GET /freights/enlist (TMS 51-53, decisions.md §6): app.ts
@@ -169,7 +53,7 @@ export function listStatement(
   paging: Pick<Paging, 'sort' | 'direction' | 'page' | 'limit'>,
   withPieces: boolean,
 ): PreparedStatement<ListArgs> | undefined {
-  if (!Object.hasOwn(FILTERS, filterId)) return undefined;
+  if (!membershipOf(filterId)) return undefined;
   const { sort, direction } = paging;
   // The first page in the default size, by far the most read, has its limit and offset written
   // in: with them as parameters PostgreSQL assumes a tenth of the rows are wanted, rates a generic
@@ -244,9 +128,9 @@ export function searchedListQuery(filterId: number, paging: Paging, withPieces: 
   const narrow =
     (s: LoadSearch): Narrow =>
     (eb) =>
-      searchConditions(eb, s, company, now, { mayBeMasked: MAY_BE_MASKED.has(filterId) });
+      searchConditions(eb, s, company, now, { mayBeMasked: listInfo(filterId)?.mayBeMasked ?? false });
   // A radius search reads its two ways apart when the page comes from one scan (not via bids).
-  const ways = paging.sort === 'created' && VIA_BIDS[filterId] ? undefined : nearWays(search);
+  const ways = paging.sort === 'created' && viaBidsOf(filterId) ? undefined : nearWays(search);
   return listQuery(
     filterId,
     paging,
@@ -293,7 +177,7 @@ function pageOf(
   upto: number,
   narrows?: Narrow | Narrow[],
 ) {
-  const via = sort === 'created' ? VIA_BIDS[filterId] : undefined;
+  const via = sort === 'created' ? viaBidsOf(filterId) : undefined;
   const alternatives = Array.isArray(narrows) ? narrows : undefined;
   const narrow = Array.isArray(narrows) ? undefined : narrows;
   const member =
@@ -309,7 +193,7 @@ function pageOf(
           builder
             .selectFrom('freights')
             .select(['freights.id', `freights.${sort}` as 'freights.created'])
-            .where(member(FILTERS[filterId]!, n))
+            .where(member(membershipOf(filterId)!, n))
             .orderBy(`freights.${sort}`, order)
             .orderBy('freights.id', direction)
             .limit(upto)
@@ -331,7 +215,7 @@ function pageOf(
     return builder
       .selectFrom('freights')
       .selectAll('freights')
-      .where(member(FILTERS[filterId]!))
+      .where(member(membershipOf(filterId)!))
       .orderBy(`freights.${sort}`, order)
       .orderBy('freights.id', direction)
       .limit(limit)

@@ -1,0 +1,165 @@
+/**
+ * The lists of GET /freights/enlist/{filterId} (api.md, Freights; decisions.md §4 and §6), the
+ * one place their ids are written. Everything else derives from here: the tabs and their groups,
+ * the columns a list shows, how the counts statement counts it, whether it takes the load search,
+ * the redirects to a list, and the lists another module serves on the same path (TMS 51–53).
+ * Who belongs to a list is membership.ts, keyed by these ids.
+ */
+
+/** Every list by what it holds. */
+export const LIST = {
+  // As provider
+  /** open requests on which the caller has not bid */
+  market: 8,
+  /** requests on which the caller has bid */
+  bidOn: 7,
+  /** requests where the caller's bid lost */
+  lost: 6,
+  /** won orders (taken, delivery open) */
+  won: 2,
+  /** foreign freights that ended (archived, closed, revoked, expired) */
+  foreignArchive: 9,
+  // As principal
+  drafts: 20,
+  /** own open tenders (open, pending) */
+  ownOpen: 10,
+  /** own open tenders with bids */
+  withBids: 17,
+  /** own open tenders without bids */
+  withoutBids: 18,
+  /** own awarded transports (taken) */
+  awarded: 12,
+  ownArchive: 19,
+  // Booking requests (type FFR): outgoing, then incoming
+  bookingsOut: 200,
+  bookingsOutTaken: 201,
+  bookingsOutArchive: 209,
+  bookingsIn: 210,
+  bookingsInTaken: 211,
+  bookingsInArchive: 219,
+  // The TMS's monitoring lists (preview), served by the tms module
+  tmsUnplanned: 51,
+  tmsPlanned: 52,
+  tmsTours: 53,
+} as const;
+
+export type ListId = (typeof LIST)[keyof typeof LIST];
+
+/** How the counts statement counts a list (lists/counts.ts). */
+export type CountFamily =
+  /** over the company's own freights */
+  | 'own'
+  /** over the freights the company bid on (a live bid) or won */
+  | 'bidOrWon'
+  /** over the market, index-only */
+  | 'market'
+  /** a small indexed count of its own */
+  | 'single'
+  /** another module's list: counted by the pieces that module passes in */
+  | 'other';
+
+/** What the caller is to a list's rows, which decides the extra columns the page shows. */
+export type ListSide =
+  /** its own freights in the market: bids coming in, the best one */
+  | 'ownMarket'
+  /** its own freights it awarded: the winner and the price */
+  | 'ownAwarded'
+  /** its own drafts */
+  | 'ownDraft'
+  /** foreign freights it bid on: its own bid */
+  | 'bidder'
+  /** foreign freights it won: the price */
+  | 'winner'
+  /** other foreign freights */
+  | 'foreign'
+  /** another module's rows */
+  | 'other';
+
+export interface ListInfo {
+  id: ListId;
+  /** The tab group it is shown in, in this order. */
+  group: 'principal' | 'provider' | 'booking' | 'tms';
+  side: ListSide;
+  /** How it is counted; `difference`: the count of the first list minus the second's. */
+  count: CountFamily | { difference: [ListId, ListId] };
+  /** Whether the load search (decisions.md §7) narrows it; lists of other modules take none. */
+  searchable: boolean;
+  /** Whether it can hold rows masked for the caller (a former bidder's view, decisions.md §4). */
+  mayBeMasked: boolean;
+  /** Whose rows: another module serves it on the same path (app.ts passes it in). */
+  servedBy: 'freights' | 'other';
+}
+
+const freightList = (id: ListId, group: ListInfo['group'], side: ListSide, count: ListInfo['count'], mayBeMasked = false): ListInfo => ({
+  id,
+  group,
+  side,
+  count,
+  searchable: true,
+  mayBeMasked,
+  servedBy: 'freights',
+});
+const otherList = (id: ListId): ListInfo => ({
+  id,
+  group: 'tms',
+  side: 'other',
+  count: 'other',
+  searchable: false,
+  mayBeMasked: false,
+  servedBy: 'other',
+});
+
+/** Every list, in the order of the tabs: the principal's, the provider's, booking requests, the TMS's. */
+export const LISTS: readonly ListInfo[] = [
+  freightList(LIST.drafts, 'principal', 'ownDraft', 'own'),
+  freightList(LIST.ownOpen, 'principal', 'ownMarket', 'own'),
+  freightList(LIST.withBids, 'principal', 'ownMarket', 'own'),
+  // 10 is "own, in the market"; 17 adds "has a bid", 18 "has none" (membership.ts).
+  freightList(LIST.withoutBids, 'principal', 'ownMarket', { difference: [LIST.ownOpen, LIST.withBids] }),
+  freightList(LIST.awarded, 'principal', 'ownAwarded', 'own'),
+  freightList(LIST.ownArchive, 'principal', 'ownAwarded', 'own'),
+  freightList(LIST.market, 'provider', 'foreign', 'market'),
+  freightList(LIST.bidOn, 'provider', 'bidder', 'bidOrWon'),
+  freightList(LIST.lost, 'provider', 'bidder', 'bidOrWon', true),
+  freightList(LIST.won, 'provider', 'winner', 'bidOrWon'),
+  freightList(LIST.foreignArchive, 'provider', 'bidder', 'bidOrWon', true),
+  freightList(LIST.bookingsOut, 'booking', 'ownMarket', 'own'),
+  freightList(LIST.bookingsOutTaken, 'booking', 'ownAwarded', 'own'),
+  freightList(LIST.bookingsOutArchive, 'booking', 'ownAwarded', 'own'),
+  freightList(LIST.bookingsIn, 'booking', 'foreign', 'single'),
+  freightList(LIST.bookingsInTaken, 'booking', 'foreign', 'bidOrWon'),
+  freightList(LIST.bookingsInArchive, 'booking', 'foreign', 'bidOrWon', true),
+  otherList(LIST.tmsUnplanned),
+  otherList(LIST.tmsPlanned),
+  otherList(LIST.tmsTours),
+];
+
+const BY_ID = new Map<number, ListInfo>(LISTS.map((l) => [l.id, l]));
+
+/** The list of an id, or undefined for a number that is no list. */
+export const listInfo = (id: number): ListInfo | undefined => BY_ID.get(id);
+
+/** The ids of the lists the freights module serves, in tab order. */
+export const FREIGHT_LIST_IDS: readonly ListId[] = LISTS.filter((l) => l.servedBy === 'freights').map((l) => l.id);
+
+/** The TMS's monitoring lists, which the tms module serves on the same path. */
+export const TMS_LIST_IDS: readonly ListId[] = LISTS.filter((l) => l.group === 'tms').map((l) => l.id);
+
+/** Whether a number names a list of freights (saved searches keep one; decisions.md §7). */
+export const isFreightList = (id: number): id is ListId => listInfo(id)?.servedBy === 'freights';
+
+/** The lists a family counts, in tab order. */
+export const listsCounted = (family: CountFamily): ListId[] => LISTS.filter((l) => l.count === family).map((l) => l.id);
+
+/** The page of a list. */
+export const listPath = (id: number) => `/freights/enlist/${id}`;
+
+/** The label of a list's tab and title (freights' messages). */
+export const listLabel = (id: number) => `fv.f${id}`;
+
+/** Where a dispatcher lands by default: as principal, as provider. */
+export const HOME_LIST = LIST.ownOpen;
+export const MARKET_LIST = LIST.market;
+
+/** The freights' place in the menu: it opens on the own open tenders. */
+export const FREIGHTS_SECTION = { prefix: '/freights', href: listPath(HOME_LIST), label: 'nav.freights' };
