@@ -7,7 +7,8 @@ import { Badge, ConfirmAction, DataTable, Facts, Field, PostButton, Select, type
 import type { Contact } from '../accounts/companies.ts';
 import './messages.ts';
 import type { BidView } from './bids.ts';
-import { ARCHIVABLE_STATUSES, MARKET_STATUSES, REVOCABLE_STATUSES } from './lifecycle.ts';
+import { BIDS_IN_PLAY, MARKET_STATUSES } from './in-market.ts';
+import { ARCHIVABLE_STATUSES, REVOCABLE_STATUSES } from './lifecycle.ts';
 import type { FreightView, PresentedPiece } from './fields.ts';
 import { isRecord } from '../kernel/params.ts';
 import type { BidStatus, FreightStatus } from './tables.ts';
@@ -37,9 +38,9 @@ export interface FreightPageData {
 /** The bid form's fields in the order a problem is looked for (the first one gets the focus). */
 const BID_FIELDS = ['amount', 'currency_code', 'rate_base', 'rate_fsc', 'rate_ssc', 'note'];
 
-/** Freights in the market (lifecycle.ts MARKET_STATUSES); bids that can still take part in an award (quotes/award.ts). */
+/** Freights in the market, and bids that can still take part in an award (in-market.ts). */
 const MARKET: readonly FreightStatus[] = MARKET_STATUSES;
-const LIVE: readonly BidStatus[] = ['open', 'pending'];
+const LIVE: readonly BidStatus[] = BIDS_IN_PLAY;
 
 /** `60311 Frankfurt am Main (DE)`, `AMS Amsterdam (NL)`; a masked place as the API shows it. */
 export function placeLabel(route: FreightView, side: 'from' | 'to', city: string | null, none: string): string {

@@ -35,7 +35,8 @@ export {
 } from './bids.ts';
 
 // Transitions and events
-export { attachExpirySweeper, isDue, lockFreight, lockFreights, updateFreight } from './lifecycle.ts';
+export { attachExpirySweeper, lockFreight, lockFreights, updateFreight } from './lifecycle.ts';
+export { BIDS_IN_PLAY, inMarket, isDue } from './in-market.ts';
 export { emitEvent, emitShipmentStatus } from './events.ts';
 
 // Lists, counts and the load search

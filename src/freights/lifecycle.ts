@@ -5,6 +5,7 @@ import { emitEvent, emitExpired } from './events.ts';
 import type { Caller, Services } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import { storableDate } from './fields.ts';
+import { dueSql, isDue } from './in-market.ts';
 import { roleOf } from './policy.ts';
 import type { FreightRow, FreightsTable } from './tables.ts';
 
@@ -13,8 +14,6 @@ import type { FreightRow, FreightsTable } from './tables.ts';
  * (open -> pending -> taken) belongs to the quotes module (src/quotes/award.ts).
  */
 
-/** Freights still in the market (bids possible); they expire at their deadline. */
-export const MARKET_STATUSES = ['open', 'pending'] as const;
 /** States the owner may revoke a freight from. */
 export const REVOCABLE_STATUSES = ['draft', 'open', 'pending'] as const;
 /** Terminal states a freight can be archived from. */
@@ -28,17 +27,12 @@ export const EDITABLE_STATUSES = ['draft', 'open'] as const;
 /**
  * Expiry (decisions.md §4: open/pending -> expired once the deadline has passed, visible on the
  * next read at the latest). Reads never wait for it to be written: every read computes the
- * effective status in SQL from the deadline and the clock passed in (`effectiveStatusSql`,
- * store.ts and lists.ts). Writing it down is the sweeper's job (`sweepExpiredFreights`, run by
+ * effective status from the deadline and the clock passed in (in-market.ts, the one rule).
+ * Writing it down is the sweeper's job (`sweepExpiredFreights`, run by
  * `ExpirySweeper` while the server listens) and every transition's (`persistExpiry` on the locked
  * row), so no request pays a probe. `now` comes from the app clock, never SQL now(), so tests
  * can move time.
  */
-
-/** Whether a stored row is past its deadline while still in the market (its effective status is `expired`). */
-export function isDue(row: Pick<FreightRow, 'status' | 'deadline'>, now: Date): boolean {
-  return (row.status === 'open' || row.status === 'pending') && row.deadline !== null && row.deadline < now;
-}
 
 /**
  * Writes expiry for the given due freights inside the caller's transaction (the rows are locked
@@ -53,8 +47,7 @@ async function expireInTransaction(trx: Transaction<DB>, ids: number[], clock: C
     .set({ status: 'expired', modified: now })
     .where('id', 'in', ids)
     // Re-checked on the locked rows: only what is still due is written.
-    .where('status', 'in', [...MARKET_STATUSES])
-    .where('deadline', '<', now)
+    .where(dueSql(now))
     .returning('id')
     .execute();
   const expired = rows.map((r) => r.id);
@@ -89,8 +82,7 @@ export async function sweepExpiredFreights(db: Kysely<DB>, clock: Clock, batch =
       const due = await trx
         .selectFrom('freights')
         .select('id')
-        .where('status', 'in', [...MARKET_STATUSES])
-        .where('deadline', '<', now)
+        .where(dueSql(now))
         .orderBy('deadline')
         .limit(batch)
         .forUpdate()

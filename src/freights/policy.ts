@@ -1,5 +1,6 @@
 import { sql, type AliasableExpression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { isMarketStatus } from './in-market.ts';
 import type { FreightRow } from './tables.ts';
 
 /**
@@ -10,8 +11,6 @@ import type { FreightRow } from './tables.ts';
  * Anyone else: not found.
  */
 export type Role = 'owner' | 'winner' | 'market' | 'bidder';
-
-const isMarket = (status: string) => status === 'open' || status === 'pending';
 
 /** Whether visibility admits a company to an open freight: -2 whitelist, -1 own company, >= 0 everyone. */
 export function admits(row: Pick<FreightRow, 'visibility' | 'whitelist' | 'company_id'>, companyId: number): boolean {
@@ -25,7 +24,7 @@ export function admits(row: Pick<FreightRow, 'visibility' | 'whitelist' | 'compa
 export function roleOf(row: FreightRow, companyId: number, hadBid: boolean): Role | null {
   if (row.company_id === companyId) return 'owner';
   if (row.winner_id !== null && row.winner_id === companyId) return 'winner';
-  if (isMarket(row.status)) return admits(row, companyId) || hadBid ? 'market' : null;
+  if (isMarketStatus(row.status)) return admits(row, companyId) || hadBid ? 'market' : null;
   if (row.status === 'draft') return null;
   return hadBid ? 'bidder' : null;
 }

@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { inMarketSql } from './in-market.ts';
 import { containing, nearSql, placesSql, windowSql, type LoadSearch, type PlaceColumns, type WindowColumns } from '../market/index.ts';
 
 /**
@@ -32,7 +33,7 @@ const DELIVERY: WindowColumns = { start: 'freights.eta', end: 'freights.eta_end'
  * (decisions.md §4), so they must not match.
  */
 function unmasked(companyId: number, now: Date) {
-  return sql<SqlBool>`(freights.company_id = ${companyId} or freights.winner_id = ${companyId} or (freights.status in ('open', 'pending') and (freights.deadline is null or freights.deadline >= ${now})))`;
+  return sql<SqlBool>`(freights.company_id = ${companyId} or freights.winner_id = ${companyId} or ${inMarketSql(now)})`;
 }
 
 /** Addresses and refs: owner and winner only. */
@@ -95,12 +96,13 @@ function searchConditionsUnguarded(s: LoadSearch, companyId: number, now: Date):
   return out;
 }
 
-/** A freight in the market, as saved searches are matched against it (src/searches/alerts.ts). */
-export function marketCandidate(db: Kysely<DB> | Transaction<DB>, freightId: number) {
+/** A freight in the market at `now` (in-market.ts), as saved searches are matched against it (src/searches/alerts.ts); undefined otherwise. */
+export function marketCandidate(db: Kysely<DB> | Transaction<DB>, freightId: number, now: Date) {
   return db
     .selectFrom('freights')
     .select(['id', 'company_id', 'visibility', 'whitelist', 'status'])
     .where('id', '=', freightId)
+    .where(inMarketSql(now))
     .executeTakeFirst();
 }
 

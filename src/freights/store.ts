@@ -8,6 +8,7 @@ import type { Clock } from '../kernel/time.ts';
 import { presentBid } from './bids.ts';
 import { BIDS_SHOWN_STATUSES, type FreightValues, type PieceRow, type PieceValues, presentFreight } from './fields.ts';
 import { EDITABLE_STATUSES, persistExpiry } from './lifecycle.ts';
+import { effectiveStatusSql } from './in-market.ts';
 import { hadBidSql, liveBidOfSql, partyToAwbSql, roleOf, type Role } from './policy.ts';
 import { insertPieces, loadPieces, piecesJsonSql, replacePieces } from './pieces.ts';
 import type { FreightsTable, FreightRow, BidRow } from './tables.ts';
@@ -132,11 +133,6 @@ export const FREIGHT_COLUMNS = [
 // Compile-time check that no column is forgotten (a new column must be read too).
 const everyColumn: Exclude<keyof FreightsTable, (typeof FREIGHT_COLUMNS)[number] | 'status'> extends never ? true : never = true;
 void everyColumn;
-
-/** SQL: the status a freight reads as at `now` (`expired` when lifecycle.ts `isDue`). */
-export function effectiveStatusSql(now: Date) {
-  return sql<string>`case when freights.status in ('open', 'pending') and freights.deadline < ${now} then 'expired' else freights.status end`;
-}
 
 /** The freight's columns with the effective status: the select list of every freight read. */
 export function freightSelection(now: Date) {

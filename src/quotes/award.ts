@@ -12,8 +12,8 @@ import {
   updateBid,
   type BidRow,
   type BidStatus,
-  type FreightStatus,
-  isDue,
+  BIDS_IN_PLAY,
+  inMarket,
   lockFreight,
   updateFreight,
   type FreightRow,
@@ -41,10 +41,8 @@ import type { BidInput } from './fields.ts';
 
 export type { BidRow, FreightRow };
 
-/** Freight states in which bids may be submitted, changed, confirmed and revoked. */
-const BIDDABLE: readonly FreightStatus[] = ['open', 'pending'];
-/** Bid states that can still take part in an award. */
-const LIVE: readonly BidStatus[] = ['open', 'pending'];
+/** Bid states that can still take part in an award (freights' in-market.ts). */
+const LIVE: readonly BidStatus[] = BIDS_IN_PLAY;
 
 export type Refusal =
   | 'quotes.freight_not_biddable'
@@ -64,11 +62,8 @@ export type Transition =
 const notFound: Transition = { kind: 'not_found' };
 const refused = (reason: Refusal, freightId: number): Transition => ({ kind: 'refused', reason, freightId });
 
-function isOpenForBids(f: FreightRow, now: Date): boolean {
-  // A freight whose deadline has passed is expired whether or not that is written yet
-  // (the freights module's rule, lifecycle.ts isDue: deadline < now).
-  return BIDDABLE.includes(f.status) && !isDue(f, now);
-}
+/** Bids may be submitted, changed, confirmed and revoked while the freight is in the market (freights' one rule). */
+const isOpenForBids = (f: FreightRow, now: Date): boolean => inMarket(f, now);
 
 /**
  * Runs a transition; a uniqueness violation (the one-accepted-bid index), a serialization

@@ -21,11 +21,11 @@ const BATCH = 100;
  */
 export async function alertSavedSearches(trx: Db, clock: Clock, freightId: number): Promise<number> {
   // A market freight of another company: the searcher's role is `market`, nothing is masked but refs.
-  const freight = await marketCandidate(trx, freightId);
-  if (!freight || (freight.status !== 'open' && freight.status !== 'pending')) return 0;
+  const now = clock.now();
+  const freight = await marketCandidate(trx, freightId, now);
+  if (!freight) return 0;
   const searches = await alertingSearches(trx, freight);
   if (!searches.length) return 0;
-  const now = clock.now();
   const matched: SavedSearchRow[] = [];
   for (let i = 0; i < searches.length; i += BATCH) {
     const batch = searches.slice(i, i + BATCH);

@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { MARKET_STATUSES } from '../lifecycle.ts';
+import { dueSql, MARKET_STATUSES, notDueSql, storedInSql, type Instant } from '../in-market.ts';
 import { admitsSql, hadBidSql } from '../policy.ts';
 import type { FreightStatus } from '../tables.ts';
 import { LIST, type ListId } from './registry.ts';
@@ -14,36 +14,29 @@ import { LIST, type ListId } from './registry.ts';
  */
 
 export type EB = ExpressionBuilder<DB, 'freights'>;
-/**
- * The clock in a membership test: a date, or (prepared list statements, see listStatement) the
- * statement's argument hidden from the planner.
- */
-export type Instant = Date | Expression<Date>;
+export type { Instant };
 export type Where = (eb: EB, company: number, now: Instant) => Expression<SqlBool>;
 
-/** The market's stored statuses (lifecycle.ts); past the deadline they read as expired. */
+/** The market's stored statuses (in-market.ts); past the deadline they read as expired. */
 const MARKET: readonly FreightStatus[] = MARKET_STATUSES;
 const ARCHIVE: readonly FreightStatus[] = ['archived', 'closed', 'revoked', 'expired'];
 const DONE_BY_WINNER: readonly FreightStatus[] = ['taken', 'closed', 'archived'];
 
 const own = (eb: EB, c: number) => eb('freights.company_id', '=', c);
 const foreign = (eb: EB, c: number) => eb('freights.company_id', '<>', c);
-/** Statuses as SQL literals (constants of this file, never input), so partial indexes match in any plan. */
-const literal = (list: readonly string[]) => sql.raw(list.map((s) => `'${s}'`).join(', '));
-const storedIn = (list: readonly string[]) => sql<SqlBool>`freights.status in (${literal(list)})`;
+const storedIn = (list: readonly FreightStatus[]) => storedInSql(list);
 /**
  * The effective status is one of `list`: market statuses only while the deadline has not passed;
  * `expired` also for market freights past their deadline.
  */
 const status = (eb: EB, list: readonly FreightStatus[], now: Instant): Expression<SqlBool> => {
   const market = list.filter((s) => MARKET.includes(s));
-  const notDue = eb.or([eb('freights.deadline', 'is', null), eb('freights.deadline', '>=', now)]);
+  const notDue = notDueSql(eb, now);
   if (market.length && !list.includes('expired')) {
     if (market.length === list.length) return eb.and([storedIn(list), notDue]);
     return eb.and([storedIn(list), eb.or([eb.not(storedIn(MARKET)), notDue])]);
   }
-  if (list.includes('expired') && !market.length)
-    return eb.or([storedIn(list), eb.and([storedIn(MARKET), eb('freights.deadline', '<', now)])]);
+  if (list.includes('expired') && !market.length) return eb.or([storedIn(list), dueSql(now)]);
   return storedIn(list);
 };
 const anyBid = (eb: EB) =>

@@ -1,0 +1,62 @@
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { BidStatus, FreightRow, FreightStatus } from './tables.ts';
+
+/**
+ * "In the market", the rule everything else reads (decisions.md §4): a freight is in the market
+ * (visible to the companies its visibility admits, open for bids) while its status is open or
+ * pending and its deadline has not passed. Past the deadline it reads as `expired` everywhere at
+ * once, whether or not the sweeper wrote it down yet (lifecycle.ts). Written once here, in
+ * TypeScript for rows in hand and in SQL for the statements, which compare with a `now` given
+ * by the app's clock (never SQL now(), so tests can move time).
+ */
+
+/** The stored statuses of the market. */
+export const MARKET_STATUSES = ['open', 'pending'] as const satisfies readonly FreightStatus[];
+
+/** Bids that can still take part in an award: open, or confirmed by one side. */
+export const BIDS_IN_PLAY = ['open', 'pending'] as const satisfies readonly BidStatus[];
+
+/** Whether a status is one of the market's (the deadline aside: statuses read back are effective already). */
+export const isMarketStatus = (status: FreightStatus): boolean => (MARKET_STATUSES as readonly FreightStatus[]).includes(status);
+
+/** Stored in the market but past its deadline: it reads as expired. */
+export function isDue(row: Pick<FreightRow, 'status' | 'deadline'>, now: Date): boolean {
+  return isMarketStatus(row.status) && row.deadline !== null && row.deadline < now;
+}
+
+/** In the market at `now`: a market status and the deadline not passed. */
+export function inMarket(row: Pick<FreightRow, 'status' | 'deadline'>, now: Date): boolean {
+  return isMarketStatus(row.status) && !isDue(row, now);
+}
+
+// SQL: the same rules on a freight row (`freights` unless another alias is named). Statuses are
+// literals, so partial indexes on `status in ('open', 'pending')` match in any plan.
+
+type EB = ExpressionBuilder<DB, 'freights'>;
+/** The clock in a statement: a date, or (prepared statements) the statement's argument hidden from the planner. */
+export type Instant = Date | Expression<Date>;
+
+const column = (alias: string, name: 'status' | 'deadline') => sql.ref(`${alias}.${name}`);
+const literals = (list: readonly string[]) => sql.raw(list.map((s) => `'${s}'`).join(', '));
+
+/** The stored status is one of `list` (a literal list of this module's statuses, never input). */
+export const storedInSql = (list: readonly FreightStatus[], alias = 'freights') =>
+  sql<SqlBool>`${column(alias, 'status')} in (${literals(list)})`;
+
+/** SQL of isMarketStatus on the stored status. */
+export const marketStatusSql = (alias = 'freights') => storedInSql(MARKET_STATUSES, alias);
+
+/** SQL: the deadline has not passed at `now` (none set: never). */
+export const notDueSql = (eb: EB, now: Instant) => eb.or([eb('freights.deadline', 'is', null), eb('freights.deadline', '>=', now)]);
+
+/** SQL of isDue. */
+export const dueSql = (now: Instant, alias = 'freights'): RawBuilder<SqlBool> =>
+  sql<SqlBool>`(${marketStatusSql(alias)} and ${column(alias, 'deadline')} < ${now})`;
+
+/** SQL of inMarket. */
+export const inMarketSql = (now: Instant, alias = 'freights'): RawBuilder<SqlBool> =>
+  sql<SqlBool>`(${marketStatusSql(alias)} and (${column(alias, 'deadline')} is null or ${column(alias, 'deadline')} >= ${now}))`;
+
+/** SQL: the status a freight reads as at `now` (`expired` when due). */
+export const effectiveStatusSql = (now: Instant) => sql<string>`case when ${dueSql(now)} then 'expired' else freights.status end`;
