@@ -4,7 +4,7 @@ import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { readPaging } from '../kernel/paging.ts';
 import { visibleShipments } from '../shipments/store.ts';
 import './messages.ts';
-import { presentCase, presentCases } from './present.ts';
+import { caseViews } from './present.ts';
 import { CASE_DOCS } from './schema.ts';
 import { createCase, findCase, linkFreight, linksOf, listCases } from './store.ts';
 import { caseAdded, casePage, casesPage, linked } from './views.tsx';
@@ -19,7 +19,7 @@ export function caseEndpoints(): Endpoint[] {
       doc: CASE_DOCS.index,
       async handle(ctx) {
         const rows = await listCases(ctx.db, ctx.caller, readPaging(ctx.params));
-        return ok({ cases: await presentCases(ctx.db, ctx.clock, ctx.caller, rows) });
+        return ok({ cases: await caseViews(ctx.db, ctx.clock, ctx.caller, rows) });
       },
       page: (outcome, ctx) => casesPage(ctx, outcome.kind === 'ok' ? outcome.data.cases : [], readPaging(ctx.params)),
     }),
@@ -32,7 +32,7 @@ export function caseEndpoints(): Endpoint[] {
         if (!name) return fail(ctx.t('cases.name_required'));
         if (name.length > MAX_NAME) return fail(ctx.t('cases.name_too_long', { max: MAX_NAME }));
         const row = await createCase(ctx.db, ctx.clock.now(), ctx.caller, name);
-        return ok({ case: await presentCase(ctx.db, ctx.clock, ctx.caller, row) });
+        return ok({ case: (await caseViews(ctx.db, ctx.clock, ctx.caller, [row]))[0]! });
       },
       page: caseAdded,
     }),
@@ -43,7 +43,7 @@ export function caseEndpoints(): Endpoint[] {
       async handle(ctx) {
         const row = await findById(ctx.path.id, (id) => findCase(ctx.db, ctx.caller, id));
         if (!row) return notFound();
-        return ok({ case: await presentCase(ctx.db, ctx.clock, ctx.caller, row) });
+        return ok({ case: (await caseViews(ctx.db, ctx.clock, ctx.caller, [row]))[0]! });
       },
       page: (outcome, ctx) =>
         outcome.kind === 'ok' ? casePage(ctx, outcome.data.case) : { redirect: '/cdr/cases/index', ok: false, message: outcome.message },

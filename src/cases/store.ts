@@ -50,7 +50,7 @@ export async function linkFreight(db: Kysely<DB>, now: Date, caller: Caller, cas
 }
 
 /** Links per case, oldest first. */
-export async function linksOf(db: Kysely<DB>, caseIds: number[]): Promise<Map<number, CaseLinkRow[]>> {
+export async function linksOf(db: Kysely<DB>, caseIds: readonly number[]): Promise<Map<number, CaseLinkRow[]>> {
   const out = new Map<number, CaseLinkRow[]>(caseIds.map((id) => [id, []]));
   if (caseIds.length === 0) return out;
   const rows = await db.selectFrom('case_links').selectAll().where('case_id', 'in', caseIds).orderBy('case_id').orderBy('id').execute();

@@ -16,7 +16,15 @@ export {
 } from './tables.ts';
 
 // Reading freights as a caller may see them
-export { awbParties, loadFreightForCaller, loadVisibleFreight, presentMany, visibleFreights, type ReadContext } from './store.ts';
+export {
+  awbParties,
+  loadFreightForCaller,
+  loadVisibleFreight,
+  presentMany,
+  visibleFreights,
+  withPieces,
+  type ReadContext,
+} from './store.ts';
 export type { Role } from './policy.ts';
 
 // Bids (the quotes module runs their state machine)
@@ -56,7 +64,7 @@ export {
 export { marketCandidate, searchesMatching } from './search.ts';
 
 // Reading a freight body, and the freight form (templates replay both)
-export { FIELDS, parseFreight } from './fields.ts';
+export { FIELDS, parseFreight, type FreightView } from './fields.ts';
 export { FREIGHT_INPUT_SCHEMA } from './schema.ts';
 export { insertFreight } from './store.ts';
 export { formStateOf, normaliseFreightForm, problemsFromWarnings, type FormState } from './form-input.ts';

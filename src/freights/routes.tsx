@@ -5,7 +5,9 @@ import { readId, readInt, type Params } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
 import { searchForFreight } from '../pricing/handover.ts';
 import { bookingRequest } from './booking.ts';
-import { parseFreight, readIds, type FreightView } from './fields.ts';
+import { parseFreight, presentFreight, readIds, type FreightView } from './fields.ts';
+import type { Role } from './policy.ts';
+import type { FreightRow } from './tables.ts';
 import { FREIGHT_DOCS } from './schema.ts';
 import {
   archiveFreight,
@@ -18,7 +20,7 @@ import {
 import { enlist, type ExternalList } from './lists/read.ts';
 import { LIST, listPath } from './lists/registry.ts';
 import { readPaging } from '../kernel/paging.ts';
-import { editFreight, insertFreight, loadFreightForCaller, presentOne, type ReadContext } from './store.ts';
+import { editFreight, insertFreight, loadFreightForCaller, presentRead, type ReadContext } from './store.ts';
 import { addRefs, newFreightValues } from './create.ts';
 import { emitEvent } from './events.ts';
 import type { Transaction } from 'kysely';
@@ -96,7 +98,7 @@ async function routePage(outcome: Answer<RouteData>, ctx: Ctx, extra: Pick<Freig
 export async function freightPageFor(ctx: Ctx, id: number, extra: Pick<FreightPageData, 'bidForm'>): Promise<PageResult> {
   const found = await loadFreightForCaller(ctx.db, ctx.clock, ctx.caller, id);
   if (!found) return { redirect: listPath(LIST.market), ok: false, message: ctx.t('error.not_found') };
-  return routePage({ kind: 'ok', data: { route: await presentOne(rc(ctx), found.row, found.role) } }, ctx, extra);
+  return routePage({ kind: 'ok', data: { route: presentRead(found, ctx) } }, ctx, extra);
 }
 
 /** A freight created open (winner_direct) is published at once: announced, and other modules told (saved searches alert). */
@@ -128,11 +130,20 @@ function backToFreight(outcome: Extract<Outcome, { kind: 'ok' | 'error' }>, ctx:
   };
 }
 
+/**
+ * A freight this request has just written (its row in hand), as the caller now reads it with its
+ * parts (pieces, company, bids): one statement. Only if it vanished meanwhile, the row alone.
+ */
+async function presentWritten(ctx: Ctx, row: FreightRow, role: Role): Promise<FreightView> {
+  const found = await loadFreightForCaller(ctx.db, ctx.clock, ctx.caller, row.id);
+  return found ? presentRead(found, ctx) : presentFreight(row, role, ctx);
+}
+
 async function transitionOutcome(ctx: Ctx, result: TransitionResult): Promise<Outcome<RouteData>> {
   if (result.kind === 'not_found') return notFound();
   if (result.kind === 'refused') return fail(ctx.t(result.reason));
   const role = result.row.company_id === ctx.caller.companyId ? 'owner' : 'winner';
-  return ok({ route: await presentOne(rc(ctx), result.row, role) });
+  return ok({ route: await presentWritten(ctx, result.row, role) });
 }
 
 async function view(ctx: Ctx): Promise<Outcome<RouteData>> {
@@ -140,7 +151,7 @@ async function view(ctx: Ctx): Promise<Outcome<RouteData>> {
   if (!id) return notFound();
   const found = await loadFreightForCaller(ctx.db, ctx.clock, ctx.caller, id);
   if (!found) return notFound();
-  return ok({ route: await presentOne(rc(ctx), found.row, found.role) });
+  return ok({ route: presentRead(found, ctx) });
 }
 
 /** `pricing_search_id` (api.md): the stored search's from, to, weight and pieces, under the body's own values. */
@@ -193,7 +204,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
           created.status === 'open' ? createdOpen(trx, ctx.clock, created.id, parts.enteredMarket) : Promise.resolve(),
         );
         // api.md: the flat freight in `data` (id at data.id).
-        return ok(await presentOne(rc(ctx), row, 'owner'), withWarnings(warnings));
+        return ok(await presentWritten(ctx, row, 'owner'), withWarnings(warnings));
       },
       page: (outcome, ctx) =>
         outcome.kind === 'ok'
@@ -223,7 +234,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         if (result.kind === 'not_found') return notFound();
         if (result.kind === 'refused') return fail(ctx.t('freight.edit.not_allowed'));
         // Decided (docs/decisions.md): edit answers in data.route, as its own description says.
-        return ok({ route: await presentOne(rc(ctx), result.row, 'owner') }, withWarnings(warnings));
+        return ok({ route: await presentWritten(ctx, result.row, 'owner') }, withWarnings(warnings));
       },
       // add answers the flat freight, edit `data.route` (api.md): the form after either shows the freight.
       page: (outcome, ctx) => afterFreightForm(outcome.kind === 'ok' ? { ...outcome, data: outcome.data.route } : outcome, ctx, 'edit'),
@@ -238,7 +249,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         // `?copy=ID`: a new draft from one of the company's freights (re-publish an expired one, repeat a transport).
         const copy = readId(ctx.params.copy);
         const found = copy ? await loadFreightForCaller(ctx.db, ctx.clock, ctx.caller, copy) : null;
-        return ok(found?.role === 'owner' ? { route: await presentOne(rc(ctx), found.row, 'owner') } : {});
+        return ok(found?.role === 'owner' ? { route: presentRead(found, ctx) } : {});
       },
       page: (outcome, ctx) => {
         const source = outcome.kind === 'ok' ? outcome.data.route : undefined;
@@ -362,7 +373,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         const refine = ctx.format === 'html' ? await normaliseBookingForm(ctx) : undefined;
         const row = await bookingRequest(ctx, ctx.path.entity ?? '', readId(ctx.path.objId), warnings, refine);
         if (!row) return notFound();
-        return ok({ route: await presentOne(rc(ctx), row, 'owner') }, withWarnings(warnings));
+        return ok({ route: await presentWritten(ctx, row, 'owner') }, withWarnings(warnings));
       },
       page: (outcome, ctx) =>
         outcome.kind === 'ok'

@@ -6,7 +6,7 @@ import { emitEvent } from './events.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import { presentBid } from './bids.ts';
-import { BIDS_SHOWN_STATUSES, type FreightValues, type PieceRow, type PieceValues, presentFreight } from './fields.ts';
+import { BIDS_SHOWN_STATUSES, presentFreight, type FreightValues, type PieceRow, type PieceValues, type PresentContext } from './fields.ts';
 import { EDITABLE_STATUSES, persistExpiry } from './lifecycle.ts';
 import { effectiveStatusSql } from './in-market.ts';
 import { hadBidSql, liveBidOfSql, partyToAwbSql, roleOf, type Role } from './policy.ts';
@@ -219,20 +219,23 @@ const bidFromJson = (b: BidJson): BidRow => ({
   modified: new Date(b.modified),
 });
 
-/** What a freight's presentation needs beside its row, read in the same statement. */
-interface FreightExtras {
-  /** the company the bids were chosen for */
-  forCompany: number;
-  pieces: PieceRow[];
+/**
+ * A freight read for a company, with what its presentation needs beside the row, read in the same
+ * statement: its company's name, its piece lines, the bids the company may see (all for the
+ * owner, its own for anyone else), and whether the company had a live bid (its role).
+ */
+export interface FreightRead {
+  row: FreightRow;
+  hadBid: boolean;
   companyName: string;
+  pieces: PieceRow[];
   bids: BidRow[];
 }
 
-/**
- * Extras read with a row, kept beside the row object until it is presented (GET view reads and
- * presents the same object: one statement in all). Weak: a row that is dropped takes them along.
- */
-const extrasOfRow = new WeakMap<FreightRow, FreightExtras>();
+/** A freight read for a caller who may see it, with the caller's role on it. */
+export interface CallerFreight extends FreightRead {
+  role: Role;
+}
 
 type ViewArgs = [now: Date, companyId: number, id: number];
 let viewPrepared: PreparedStatement<ViewArgs> | undefined;
@@ -264,23 +267,17 @@ interface ViewJson {
  * status at `now`, whether the company had a (non-revoked) bid, the company name, the piece
  * lines and the bids the company may see. Undefined when the id does not exist.
  */
-export async function readFreight(
-  db: Kysely<DB>,
-  now: Date,
-  companyId: number,
-  id: number,
-): Promise<{ row: FreightRow; hadBid: boolean } | undefined> {
+export async function readFreight(db: Kysely<DB>, now: Date, companyId: number, id: number): Promise<FreightRead | undefined> {
   const [found] = await viewStatement().execute<{ view: string }>(db, now, companyId, id);
   if (!found) return undefined;
   const view = JSON.parse(found.view) as ViewJson;
-  const freight = freightRowFromJson(view.row);
-  extrasOfRow.set(freight, {
-    forCompany: companyId,
-    pieces: view.pieces,
+  return {
+    row: freightRowFromJson(view.row),
+    hadBid: view.bids.had,
     companyName: view.company_name,
+    pieces: view.pieces,
     bids: view.bids.list.map(bidFromJson),
-  });
-  return { row: freight, hadBid: view.bids.had };
+  };
 }
 
 /**
@@ -288,16 +285,11 @@ export async function readFreight(
  * name and the bids the caller may see), read in one statement (`readFreight`), or null
  * when the caller may not see it. Expiry is computed in that statement, never written first.
  */
-export async function loadFreightForCaller(
-  db: Kysely<DB>,
-  clock: Clock,
-  caller: Caller,
-  freightId: number,
-): Promise<{ row: FreightRow; role: Role } | null> {
+export async function loadFreightForCaller(db: Kysely<DB>, clock: Clock, caller: Caller, freightId: number): Promise<CallerFreight | null> {
   const found = await readFreight(db, clock.now(), caller.companyId, freightId);
   if (!found) return null;
   const role = roleOf(found.row, caller.companyId, found.hadBid);
-  return role ? { row: found.row, role } : null;
+  return role ? { ...found, role } : null;
 }
 
 /**
@@ -309,48 +301,43 @@ export async function loadVisibleFreight(db: Kysely<DB>, clock: Clock, caller: C
 }
 
 /**
- * One freight as `data.route`: pieces, `_company`, and `_bids` only while open, pending or
- * taken (absent otherwise, api.md): all bids for the owner, the caller's company's own bids for
- * anyone else. A row read by `readFreight` for this caller brings them along; any other row
- * (after a transition) costs one statement.
+ * One freight as `data.route`, from what was read for the caller (loadFreightForCaller): pieces,
+ * `_company`, and `_bids` only while open, pending or taken (absent otherwise, api.md): all bids
+ * for the owner, the caller's company's own bids for anyone else. Reads nothing.
  */
-export async function presentOne(rc: ReadContext, row: FreightRow, role: Role) {
-  let extras = extrasOfRow.get(row);
-  if (!extras || extras.forCompany !== rc.caller.companyId) {
-    const fresh = await readFreight(rc.db, rc.clock.now(), rc.caller.companyId, row.id);
-    extras = fresh && extrasOfRow.get(fresh.row);
-  }
-  const bids = BIDS_SHOWN_STATUSES.includes(row.status) ? (extras?.bids ?? []).map((b) => presentBid(b, rc.clock)) : undefined;
-  return presentFreight(
-    row,
-    role,
-    { clock: rc.clock, t: rc.t },
-    {
-      pieces: extras?.pieces ?? [],
-      bids,
-      company: { id: row.company_id, name: extras?.companyName ?? '' },
-    },
+export function presentRead(found: CallerFreight, ctx: PresentContext) {
+  const { row, role } = found;
+  const bids = BIDS_SHOWN_STATUSES.includes(row.status) ? found.bids.map((b) => presentBid(b, ctx.clock)) : undefined;
+  return presentFreight(row, role, ctx, { pieces: found.pieces, bids, company: { id: row.company_id, name: found.companyName } });
+}
+
+/** A freight as a list page read it: with the caller's role, its company's name and its piece lines. */
+export interface FreightWithParts {
+  row: FreightRow;
+  role: Role;
+  companyName: string;
+  pieces: PieceRow[];
+}
+
+/** A page of a list (lists read the pieces in the same statement; other readers with `withPieces`). Reads nothing. */
+export function presentMany(rows: readonly FreightWithParts[], ctx: PresentContext) {
+  return rows.map(({ row, role, companyName, pieces }) =>
+    presentFreight(row, role, ctx, { pieces, company: { id: row.company_id, name: companyName } }),
   );
 }
 
-/** A page of a list: pieces come with the rows (lists.ts reads them in the same statement). */
-export async function presentMany(
-  rc: ReadContext,
-  rows: Array<{ row: FreightRow; role: Role; companyName?: string; pieces?: PieceRow[] }>,
-) {
-  const missing = rows.filter((r) => !r.pieces).map((r) => r.row.id);
-  const loaded = missing.length ? await loadPieces(rc.db, missing) : undefined;
-  return rows.map(({ row, role, companyName, pieces }) =>
-    presentFreight(
-      row,
-      role,
-      { clock: rc.clock, t: rc.t },
-      {
-        pieces: pieces ?? loaded?.get(row.id) ?? [],
-        company: { id: row.company_id, name: companyName ?? '' },
-      },
-    ),
-  );
+/** Rows read without their piece lines (visibleFreights), with them: one statement for all. */
+export async function withPieces<T extends { row: FreightRow }>(
+  db: Kysely<DB>,
+  rows: readonly T[],
+): Promise<Array<T & { pieces: PieceRow[] }>> {
+  const loaded = rows.length
+    ? await loadPieces(
+        db,
+        rows.map((r) => r.row.id),
+      )
+    : new Map<number, PieceRow[]>();
+  return rows.map((r) => ({ ...r, pieces: loaded.get(r.row.id) ?? [] }));
 }
 
 /**

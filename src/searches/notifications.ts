@@ -1,42 +1,58 @@
-import { presentMany, visibleFreights, type ReadContext } from '../freights/index.ts';
-import { presentSearch } from './present.ts';
+import { presentMany, visibleFreights, withPieces, type FreightView, type ReadContext } from '../freights/index.ts';
+import type { Clock } from '../kernel/time.ts';
+import { presentSearch, type PresentedSearch } from './present.ts';
 import { notificationsOf, type NotificationRow } from './store.ts';
 
-/** A notification as `data.notifications` holds it. */
-export type NotificationView = Awaited<ReturnType<typeof presentNotifications>>[number];
+/** What notifications are presented with beside their rows: the freights as the user may see them now, and the searches as saved now. */
+export interface NotificationParts {
+  routes: Map<number, FreightView>;
+  searches: Map<number, PresentedSearch>;
+}
+
+/** Reads the parts of `rows` (three statements whatever their number). */
+export async function readNotificationParts(rc: ReadContext, rows: readonly NotificationRow[]): Promise<NotificationParts> {
+  const freightIds = [...new Set(rows.map((r) => r.freight_id))];
+  const searchIds = [...new Set(rows.map((r) => r.search_id).filter((id): id is number => id !== null))];
+  const [visible, searches] = await Promise.all([
+    visibleFreights(rc.db, rc.clock.now(), rc.caller.companyId, freightIds),
+    searchIds.length
+      ? rc.db.selectFrom('saved_searches').selectAll().where('id', 'in', searchIds).where('user_id', '=', rc.caller.userId).execute()
+      : [],
+  ]);
+  const presented = presentMany(await withPieces(rc.db, visible), rc);
+  return {
+    routes: new Map(visible.map((v, i) => [v.row.id, presented[i]!])),
+    searches: new Map(searches.map((s) => [s.id, presentSearch(s, rc.clock)])),
+  };
+}
 
 /**
  * Notifications as `data.notifications`: newest first, each with the search that matched (as
  * saved now; `id` null once deleted) and the freight as the user may see it now (`route`, null
  * once it is no longer visible: a match reveals nothing the lists would not).
  */
-export async function presentNotifications(rc: ReadContext, rows: NotificationRow[]) {
-  const now = rc.clock.now();
-  const company = rc.caller.companyId;
-  const freightIds = [...new Set(rows.map((r) => r.freight_id))];
-  const searchIds = [...new Set(rows.map((r) => r.search_id).filter((id): id is number => id !== null))];
-  const [visible, searches] = await Promise.all([
-    visibleFreights(rc.db, now, company, freightIds),
-    searchIds.length
-      ? rc.db.selectFrom('saved_searches').selectAll().where('id', 'in', searchIds).where('user_id', '=', rc.caller.userId).execute()
-      : [],
-  ]);
-  const presented = await presentMany(rc, visible);
-  const routes = new Map(visible.map((v, i) => [v.row.id, presented[i]]));
-  const searchById = new Map(searches.map((s) => [s.id, presentSearch(s, rc.clock)]));
+export function presentNotifications(rows: readonly NotificationRow[], parts: NotificationParts, clock: Clock) {
   return rows.map((n) => ({
     id: n.id,
     type: n.type,
-    created: rc.clock.format(n.created),
+    created: clock.format(n.created),
     read: n.read_at ? 1 : 0,
-    read_at: rc.clock.format(n.read_at),
-    search: (n.search_id !== null && searchById.get(n.search_id)) || { id: null, name: n.search_name },
+    read_at: clock.format(n.read_at),
+    search: (n.search_id !== null && parts.searches.get(n.search_id)) || { id: null, name: n.search_name },
     search_id: n.search_id,
-    route: routes.get(n.freight_id) ?? null,
+    route: parts.routes.get(n.freight_id) ?? null,
     route_id: n.freight_id,
   }));
 }
 
+/** A notification as `data.notifications` holds it. */
+export type NotificationView = ReturnType<typeof presentNotifications>[number];
+
+/** Notifications read for the caller and presented. */
+export async function notificationViews(rc: ReadContext, rows: NotificationRow[]): Promise<NotificationView[]> {
+  return presentNotifications(rows, await readNotificationParts(rc, rows), rc.clock);
+}
+
 export async function listNotifications(rc: ReadContext, options: { limit: number; offset: number; unreadOnly: boolean }) {
-  return presentNotifications(rc, await notificationsOf(rc.db, rc.caller.userId, options));
+  return notificationViews(rc, await notificationsOf(rc.db, rc.caller.userId, options));
 }

@@ -19,7 +19,7 @@ import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { countLists } from './counts.ts';
 import { SEARCH_DOCS } from './schema.ts';
 import './messages.ts';
-import { listNotifications, presentNotifications } from './notifications.ts';
+import { listNotifications, notificationViews } from './notifications.ts';
 import { presentSearch, searchUrl, type PresentedSearch } from './present.ts';
 import { countSearches, deleteSearch, findNotification, insertSearch, markRead, searchesOf, unreadCount, updateSearch } from './store.ts';
 import { notificationsPage, searchesPage } from './views.tsx';
@@ -235,7 +235,7 @@ export function searchEndpoints(): Endpoint[] {
         const found = await findById(ctx.path.id, (id) => findNotification(ctx.db, ctx.caller.userId, id));
         if (!found) return notFound();
         const [changed] = await markRead(ctx.db, ctx.caller.userId, ctx.clock.now(), found.id);
-        const [notification] = await presentNotifications(rc(ctx), [changed ?? found]);
+        const [notification] = await notificationViews(rc(ctx), [changed ?? found]);
         return ok({ notification });
       },
       page: back('/notifications/index'),

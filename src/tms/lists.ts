@@ -16,30 +16,47 @@ import { notOnTourSql, onToursOfSql, tourFreightIds, tourOfSql, type TourRow } f
  * LIST.tmsPlanned, LIST.tmsTours), where the tabs and counts also read them.
  */
 
-/** A tour as the tour endpoints and the tours list answer it. */
-export type TourView = Awaited<ReturnType<typeof presentTours>>[number];
 /** A shipment of the unplanned and planned lists (the planned names its tour). */
 export type TourShipment = Shipment & { tour_id?: number | null };
 
-/** A tour as answered by the tour endpoints and the tours list: its shipments in tour order. */
-export async function presentTours(db: Kysely<DB>, clock: Clock, caller: Caller, tours: TourRow[]) {
-  const ids = await tourFreightIds(
+/** What tours are presented with beside their rows: their freights in tour order, and each one's Shipment as the caller may see it. */
+export interface TourParts {
+  freightIds: Map<number, number[]>;
+  shipments: Map<number, Shipment>;
+}
+
+/** Reads the parts of `tours` (two statements whatever their number). */
+export async function readTourParts(db: Kysely<DB>, clock: Clock, caller: Caller, tours: readonly TourRow[]): Promise<TourParts> {
+  const freightIds = await tourFreightIds(
     db,
     tours.map((t) => t.id),
   );
-  const shipments = await visibleShipments(db, clock, caller, [...ids.values()].flat());
+  const shipments = await visibleShipments(db, clock, caller, [...freightIds.values()].flat());
+  return { freightIds, shipments };
+}
+
+/** A tour as answered by the tour endpoints and the tours list: its shipments in tour order. */
+export function presentTours(tours: readonly TourRow[], parts: TourParts, clock: Clock) {
   return tours.map((t) => {
-    const routeIds = ids.get(t.id) ?? [];
+    const routeIds = parts.freightIds.get(t.id) ?? [];
     return {
       id: t.id,
       name: t.name,
       date: t.date,
       route_ids: routeIds,
-      routes: routeIds.flatMap((id) => shipments.get(id) ?? []),
+      routes: routeIds.flatMap((id) => parts.shipments.get(id) ?? []),
       created: clock.format(t.created),
       modified: clock.format(t.modified),
     };
   });
+}
+
+/** A tour as the tour endpoints and the tours list answer it. */
+export type TourView = ReturnType<typeof presentTours>[number];
+
+/** Tours read for the caller and presented. */
+export async function tourViews(db: Kysely<DB>, clock: Clock, caller: Caller, tours: TourRow[]): Promise<TourView[]> {
+  return presentTours(tours, await readTourParts(db, clock, caller, tours), clock);
 }
 
 /**
@@ -65,7 +82,7 @@ export async function tmsList(
       .limit(paging.limit)
       .offset(offsetOf(paging))
       .execute();
-    return presentTours(db, clock, caller, tours);
+    return tourViews(db, clock, caller, tours);
   }
   if (filterId !== LIST.tmsUnplanned && filterId !== LIST.tmsPlanned) return null;
   return tmsShipments(db, clock, caller, filterId, paging);

@@ -2,7 +2,7 @@ import { fail, notFound, ok } from '../kernel/outcome.ts';
 import { findById, readId } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { readRouteIds, readTourDate, readTourName, type Read } from './fields.ts';
-import { presentTours, tmsShipments, type TourShipment, type TourView } from './lists.ts';
+import { tmsShipments, tourViews, type TourShipment, type TourView } from './lists.ts';
 import './messages.ts';
 import { TOUR_DOCS } from './schema.ts';
 import { createTour, deleteTour, editTour, findTour, type TourInput, type TourResult } from './store.ts';
@@ -26,7 +26,7 @@ function firstRefusal(ctx: Ctx, ...reads: Array<Read<unknown> | undefined>): Fai
 async function answer(ctx: Ctx, result: TourResult): Promise<Outcome<{ tour: TourView }>> {
   if (result.kind === 'not_found') return notFound();
   if (result.kind === 'refused') return fail(ctx.t(result.reason, result.vars));
-  const [tour] = await presentTours(ctx.db, ctx.clock, ctx.caller, [result.tour]);
+  const [tour] = await tourViews(ctx.db, ctx.clock, ctx.caller, [result.tour]);
   // One tour in, one out.
   return ok({ tour: tour! });
 }

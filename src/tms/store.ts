@@ -124,7 +124,7 @@ export async function findTour(db: Kysely<DB>, caller: Caller, id: number): Prom
 }
 
 /** Freight ids per tour, in tour order. */
-export async function tourFreightIds(db: Kysely<DB>, tourIds: number[]): Promise<Map<number, number[]>> {
+export async function tourFreightIds(db: Kysely<DB>, tourIds: readonly number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(tourIds.map((id) => [id, []]));
   if (tourIds.length === 0) return out;
   const rows = await db

@@ -89,7 +89,7 @@ export const TOURS_LIST = listPath(LIST.tmsTours);
 const tourPath = (id: number | string) => `/tours/view/${id}`;
 const totalKg = (tour: TourView) => tour.routes.reduce((sum, r) => sum + (typeof r.weight === 'number' ? r.weight : 0), 0);
 
-/** A row of list 53 is a tour (presentTours). */
+/** A row of the tours list is a tour (presentTours). */
 const isTour = (row: unknown): row is TourView => typeof row === 'object' && row !== null && 'route_ids' in row;
 
 /** The columns of the tours list (enlist filter 53, rendered by the freights module's page, whose rows are untyped). */

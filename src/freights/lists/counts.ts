@@ -116,9 +116,7 @@ export function freightCountsQuery(db: Kysely<DB>, companyId: number, now: Date,
       // The other modules' lists (the TMS's orders on the company's tours, and its tours).
       ...Object.entries(others.counts(c)).map(([id, count]) => count!.as(column(Number(id) as ListId))),
       sql<string>`pg_current_snapshot()::text`.as('snapshot'),
-      sql<Date | null>`(select min(m.deadline) from freights as m where ${marketStatusSql('m')} and m.deadline >= ${now})`.as(
-        'until',
-      ),
+      sql<Date | null>`(select min(m.deadline) from freights as m where ${marketStatusSql('m')} and m.deadline >= ${now})`.as('until'),
     ]);
 }
 

@@ -311,7 +311,13 @@ export async function enlist(
   const external = otherLists.get(filterId);
   if (external) return external(rc, paging);
   const items = await listFreights(rc, filterId, paging, { withPieces: true, search });
-  return items && presentMany(rc, items);
+  return (
+    items &&
+    presentMany(
+      items.map((i) => ({ ...i, pieces: i.pieces ?? [] })),
+      rc,
+    )
+  );
 }
 
 /** A won order of the company: it is the winner and the stored status is taken (TMS list 51). */
