@@ -11,7 +11,10 @@ import type { Clock } from '../kernel/time.ts';
  */
 
 /** A bid as api.md's Bid table shows it (in `data.bid` and in a freight's `_bids`). */
-export const BID = presenter<BidRow>()('Bid', 'A bid (quote) on one freight (api.md, Bid)', {
+/** A bid as it is shown: its row without the freight's creation time copied onto it for the lists' order. */
+export type ShownBid = Omit<BidRow, 'freight_created'>;
+
+export const BID = presenter<ShownBid>()('Bid', 'A bid (quote) on one freight (api.md, Bid)', {
   id: field.id('id'),
   route: field.id('freight_id', 'the freight bid on'),
   company: field.id('company_id', 'the bidder company (set by the server)'),
@@ -33,7 +36,7 @@ export const BID = presenter<BidRow>()('Bid', 'A bid (quote) on one freight (api
   modified: field.time('modified'),
 });
 
-export function presentBid(bid: BidRow, clock: Clock) {
+export function presentBid(bid: ShownBid, clock: Clock) {
   return BID.present(bid, { clock });
 }
 

@@ -5,13 +5,13 @@ import type { DB } from '../db/schema.ts';
 import { emitEvent } from './events.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
-import { presentBid } from './bids.ts';
+import { presentBid, type ShownBid } from './bids.ts';
 import { BIDS_SHOWN_STATUSES, presentFreight, type FreightValues, type PieceRow, type PieceValues, type PresentContext } from './fields.ts';
 import { EDITABLE_STATUSES, persistExpiry } from './lifecycle.ts';
 import { effectiveStatusSql } from './in-market.ts';
 import { hadBidSql, liveBidOfSql, partyToAwbSql, roleOf, type Role } from './policy.ts';
 import { insertPieces, loadPieces, piecesJsonSql, replacePieces } from './pieces.ts';
-import type { FreightsTable, FreightRow, BidRow } from './tables.ts';
+import type { BidRow, BidsTable, FreightRow, FreightsTable } from './tables.ts';
 import type { Translate } from '../kernel/i18n.ts';
 
 export interface NewFreight {
@@ -193,6 +193,40 @@ export function freightRowFromJson(o: Record<string, unknown>): FreightRow {
 export const companyNameSql = companyNameOf(sql`freights.company_id`);
 
 /**
+ * The bid columns a freight's view reads, each once: the compiler refuses a column of the bids
+ * table that is neither here nor named as left out, so a new column cannot be forgotten.
+ */
+const BID_JSON_COLUMNS = [
+  'id',
+  'freight_id',
+  'company_id',
+  'user_id',
+  'display_company_id',
+  'amount',
+  'currency_code',
+  'rate_base',
+  'rate_fsc',
+  'rate_ssc',
+  'note',
+  'status',
+  'type',
+  'owner_confirmed',
+  'bidder_confirmed',
+  'deadline',
+  'created',
+  'modified',
+] as const satisfies ReadonlyArray<keyof BidsTable>;
+/** Left out (bids.ts ShownBid): the freight's creation time, copied onto the bid for the lists' order (migration 0011). */
+const everyBidColumn: Exclude<keyof BidsTable, (typeof BID_JSON_COLUMNS)[number] | 'freight_created'> extends never ? true : never = true;
+void everyBidColumn;
+const BID_DECIMAL_COLUMNS = new Set<string>(['amount', 'rate_base', 'rate_fsc', 'rate_ssc']);
+
+/** `'id', b.id, 'amount', b.amount::text, …`: the pairs of the bid's JSON object (numerics as exact text). */
+const BID_JSON_PAIRS = sql.join(
+  BID_JSON_COLUMNS.map((c) => sql`${sql.lit(c)}, ${BID_DECIMAL_COLUMNS.has(c) ? sql`${sql.ref(`b.${c}`)}::text` : sql.ref(`b.${c}`)}`),
+);
+
+/**
  * SQL: the freight's bids in one index scan (bids_freight_idx), as JSON: `had`, whether the
  * company had a non-revoked bid (policy.ts, the market rule), and `list`, the bids it may see
  * (all for the owner, its own for anyone else) in creation order; numerics as exact text,
@@ -201,18 +235,19 @@ export const companyNameSql = companyNameOf(sql`freights.company_id`);
  */
 function bidsJsonSql(companyId: number) {
   return sql<{ had: boolean; list: BidJson[] }>`(select json_build_object('had', coalesce(bool_or(${liveBidOfSql(companyId)}), false),
-    'list', coalesce(json_agg(json_build_object(
-      'id', b.id, 'freight_id', b.freight_id, 'company_id', b.company_id, 'user_id', b.user_id, 'display_company_id', b.display_company_id,
-      'amount', b.amount::text, 'currency_code', b.currency_code, 'rate_base', b.rate_base::text, 'rate_fsc', b.rate_fsc::text,
-      'rate_ssc', b.rate_ssc::text, 'note', b.note, 'status', b.status, 'type', b.type, 'owner_confirmed', b.owner_confirmed,
-      'bidder_confirmed', b.bidder_confirmed, 'deadline', b.deadline, 'created', b.created, 'modified', b.modified
-    ) order by b.created, b.id) filter (where freights.company_id = ${companyId} or b.company_id = ${companyId}), '[]'::json))
+    'list', coalesce(json_agg(json_build_object(${BID_JSON_PAIRS}) order by b.created, b.id)
+      filter (where freights.company_id = ${companyId} or b.company_id = ${companyId}), '[]'::json))
     from bids as b where b.freight_id = freights.id)`;
 }
 
-type BidJson = Omit<BidRow, 'deadline' | 'created' | 'modified'> & { deadline: string | null; created: string; modified: string };
+/** A bid as the view's JSON holds it: the columns read, timestamps as text. */
+type BidJson = Omit<Pick<BidRow, (typeof BID_JSON_COLUMNS)[number]>, 'deadline' | 'created' | 'modified'> & {
+  deadline: string | null;
+  created: string;
+  modified: string;
+};
 
-const bidFromJson = (b: BidJson): BidRow => ({
+const bidFromJson = (b: BidJson): ShownBid => ({
   ...b,
   deadline: b.deadline === null ? null : new Date(b.deadline),
   created: new Date(b.created),
@@ -229,7 +264,7 @@ export interface FreightRead {
   hadBid: boolean;
   companyName: string;
   pieces: PieceRow[];
-  bids: BidRow[];
+  bids: ShownBid[];
 }
 
 /** A freight read for a caller who may see it, with the caller's role on it. */
