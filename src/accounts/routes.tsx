@@ -13,6 +13,13 @@ import { beginLoginAttempt, endLoginAttempt, purgeExpired } from './throttle.ts'
 import type { TokenIssuer } from './tokens.ts';
 
 const SESSION_DAYS = 30;
+/**
+ * After a failed login the form shows the user name or e-mail typed (never the password) again.
+ * It travels in a cookie of the login page for a minute, not in the URL, so it stays out of access
+ * logs, proxies and the browser's history.
+ */
+const TYPED_LOGIN_COOKIE = 'fx_login';
+const TYPED_LOGIN_COOKIE_OPTIONS = { path: '/users/login', httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: 60 } as const;
 /** Longer names and passwords are no account's; reading them costs nothing. */
 const MAX_LOGIN_LENGTH = 300;
 
@@ -48,6 +55,7 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
           ctx.reply.header('retry-after', String(attempt.retryAfterSeconds));
           const message = ctx.t('login.throttled', { minutes: Math.ceil(attempt.retryAfterSeconds / 60) });
           if (ctx.format === 'json') return rejected(429, message);
+          ctx.reply.setCookie(TYPED_LOGIN_COOKIE, login, TYPED_LOGIN_COOKIE_OPTIONS);
           return redirect(`/users/login?next=${encodeURIComponent(safeNext(ctx.params.next))}`, false, message);
         }
         // A user blocked under its other name is refused like a wrong password (throttle.ts says why),
@@ -58,6 +66,7 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
           // The attempt stays: it is a failure counted for throttling.
           ctx.req.log.info({ login: login.slice(0, 100) }, 'login failed');
           if (ctx.format === 'json') return rejected(401, 'unknown user or wrong password');
+          ctx.reply.setCookie(TYPED_LOGIN_COOKIE, login, TYPED_LOGIN_COOKIE_OPTIONS);
           return redirect(`/users/login?next=${encodeURIComponent(safeNext(ctx.params.next))}`, false, ctx.t('login.failed'));
         }
         await endLoginAttempt(ctx.db, attempt.id);
@@ -82,10 +91,14 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
       path: '/users/login',
       json: false,
       async handle(ctx) {
-        return ok({ next: safeNext(ctx.params.next) });
+        // Shown once: a reload after that starts from an empty form.
+        const typed = (readString(ctx.req.cookies[TYPED_LOGIN_COOKIE]) ?? '').slice(0, MAX_LOGIN_LENGTH);
+        if (typed) ctx.reply.clearCookie(TYPED_LOGIN_COOKIE, { path: TYPED_LOGIN_COOKIE_OPTIONS.path });
+        return ok({ next: safeNext(ctx.params.next), login: typed });
       },
       page(outcome, ctx) {
         const next = outcome.kind === 'ok' ? outcome.data.next : '/';
+        const typed = outcome.kind === 'ok' ? outcome.data.login : '';
         return {
           title: ctx.t('login.title'),
           body: (
@@ -96,11 +109,11 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
                 <input type="hidden" name="next" value={next} />
                 <label>
                   {ctx.t('login.user')}
-                  <input name="auth[user]" autocomplete="username" required autofocus />
+                  <input name="auth[user]" autocomplete="username" required autofocus={!typed} value={typed} />
                 </label>
                 <label>
                   {ctx.t('login.password')}
-                  <input name="auth[password]" type="password" autocomplete="current-password" required />
+                  <input name="auth[password]" type="password" autocomplete="current-password" required autofocus={Boolean(typed)} />
                 </label>
                 <button type="submit">{ctx.t('login.submit')}</button>
               </form>

@@ -58,6 +58,73 @@ function join(parts: ComponentChildren[], separator: string): ComponentChildren 
   return parts.flatMap((p, i) => (i ? [separator, p] : [p]));
 }
 
+/**
+ * The Markdown the descriptions are written in: paragraphs, `- ` lists, `code`, **strong**,
+ * *emphasis* (or _emphasis_ between words, never inside a name such as auth_token) and
+ * [links](target). It builds elements, never HTML text: everything else is shown as the text it
+ * is (preact escapes it, so `<IATA>` stays readable and no description can add markup), and a link
+ * leads only to a path or anchor of this site or to an http(s) address, else it stays text.
+ */
+function Markdown({ text }: { text: string | undefined }) {
+  if (!text) return null;
+  const blocks: ComponentChildren[] = [];
+  let items: string[] = [];
+  let lines: string[] = [];
+  const flush = () => {
+    if (lines.length) blocks.push(<p>{inline(lines.join(' '))}</p>);
+    if (items.length)
+      blocks.push(
+        <ul>
+          {items.map((item) => (
+            <li>{inline(item)}</li>
+          ))}
+        </ul>,
+      );
+    lines = [];
+    items = [];
+  };
+  for (const line of text.split('\n')) {
+    const item = /^\s*[-*]\s+(.*)$/.exec(line);
+    if (item) {
+      if (lines.length) flush();
+      items.push(item[1]!);
+    } else if (!line.trim()) flush();
+    else if (items.length && /^\s+\S/.test(line)) items[items.length - 1] += ` ${line.trim()}`;
+    else {
+      if (items.length) flush();
+      lines.push(line.trim());
+    }
+  }
+  flush();
+  return <>{blocks}</>;
+}
+
+const INLINE =
+  /`([^`]+)`|\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*|(?<![\p{L}\p{N}_])_([^_\s][^_]*)_(?![\p{L}\p{N}_])|\[([^\]]+)\]\(([^()\s]+)\)/gu;
+
+/** Where a link of a description may lead: this site's paths and anchors, or the web. */
+const safeTarget = (target: string) => /^(#[\w-]*|\/(?!\/)[^\s]*|https?:\/\/[^\s]+)$/i.test(target);
+
+function inline(text: string): ComponentChildren {
+  const out: ComponentChildren[] = [];
+  let at = 0;
+  for (const m of text.matchAll(INLINE)) {
+    if (m.index > at) out.push(text.slice(at, m.index));
+    const [whole, code, strong, em, emUnderscore, label, target] = m;
+    if (code !== undefined) out.push(<code>{code}</code>);
+    else if (strong !== undefined) out.push(<strong>{inline(strong)}</strong>);
+    else if (em !== undefined || emUnderscore !== undefined) out.push(<em>{inline(em ?? emUnderscore!)}</em>);
+    else if (label !== undefined && safeTarget(target!)) out.push(<a href={target}>{inline(label)}</a>);
+    else out.push(whole);
+    at = m.index + whole.length;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return out;
+}
+
+/** A one-line description (a summary, a property, an answer): its inline Markdown, no paragraph. */
+const Inline = ({ text }: { text: string | undefined }) => <>{text ? inline(text) : null}</>;
+
 /** The properties of an object schema as a table; nested objects indented below their property. */
 function Properties({ schema, t, depth = 0 }: { schema: SchemaObject; t: Translate; depth?: number }) {
   const properties = Object.entries(schema.properties ?? {});
@@ -74,7 +141,7 @@ function Properties({ schema, t, depth = 0 }: { schema: SchemaObject; t: Transla
             </td>
             <td>{typeOf(prop)}</td>
             <td>
-              {prop.description}
+              <Inline text={prop.description} />
               {depth < 2 && prop.type === 'object' && prop.properties && <Properties schema={prop} t={t} depth={depth + 1} />}
             </td>
           </tr>
@@ -108,12 +175,21 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
           {t('docs.intro')}
           <a href="/openapi.json">/openapi.json</a> (OpenAPI {String(doc.openapi)})
         </p>
-        <pre class="conventions">{doc.info.description}</pre>
-        <nav aria-label={t('docs.contents')} class="toc">
-          {tags.map((tag) => (
-            <a href={`#tag-${tag}`}>{tag}</a>
-          ))}
-          <a href="#schemas">{t('docs.schemas')}</a>
+        <div class="conventions">
+          <Markdown text={doc.info.description} />
+        </div>
+        {/* A list, so the links stand apart (and are read as items) however the stylesheet lays them out. */}
+        <nav aria-label={t('docs.contents')}>
+          <ul class="toc">
+            {tags.map((tag) => (
+              <li>
+                <a href={`#tag-${tag}`}>{tag}</a>
+              </li>
+            ))}
+            <li>
+              <a href="#schemas">{t('docs.schemas')}</a>
+            </li>
+          </ul>
         </nav>
         {tags.map((tag) => (
           <section id={`tag-${tag}`}>
@@ -132,9 +208,10 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
                     {op['x-preview'] && <span class="badge">{t('docs.preview')}</span>}
                   </h3>
                   <p>
-                    {String(op.summary)} <span class="hint">· {op.security.length ? t('docs.token') : t('docs.public')}</span>
+                    <Inline text={String(op.summary)} />{' '}
+                    <span class="hint">· {op.security.length ? t('docs.token') : t('docs.public')}</span>
                   </p>
-                  {op.description && <p>{String(op.description)}</p>}
+                  {op.description && <Markdown text={String(op.description)} />}
                   {params.length > 0 && (
                     <>
                       <h4>{t('docs.parameters')}</h4>
@@ -147,7 +224,9 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
                                 {p.required && <span class="hint"> · {t('docs.required')}</span>}
                               </td>
                               <td>{typeOf(p.schema)}</td>
-                              <td>{p.description}</td>
+                              <td>
+                                <Inline text={p.description} />
+                              </td>
                             </tr>
                           ))}
                         </tbody>
@@ -182,7 +261,7 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
                   <ul class="answers">
                     {Object.entries(op.responses ?? {}).map(([code, answer]) => (
                       <li>
-                        <code>{code}</code> {String(answer.description)}
+                        <code>{code}</code> <Inline text={String(answer.description)} />
                       </li>
                     ))}
                   </ul>
@@ -196,7 +275,7 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
           {schemas.map(([name, schema]) => (
             <article class="operation" id={`schema-${name}`}>
               <h3>{name}</h3>
-              {schema.description && <p>{schema.description}</p>}
+              <Markdown text={schema.description} />
               <Properties schema={schema} t={t} />
             </article>
           ))}

