@@ -3,6 +3,7 @@ import type { Ctx } from '../kernel/context.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { readId } from '../kernel/params.ts';
 import type { FreightValues } from './fields.ts';
+import { VISIBILITY } from './tables.ts';
 
 /** Bidding window when a freight opens without a deadline (api.md, Limits). */
 export const DEFAULT_WINDOW_MS = 24 * 3600_000;
@@ -25,7 +26,7 @@ export async function newFreightValues(
     return out;
   }
   out.status = 'open';
-  out.visibility = -2;
+  out.visibility = VISIBILITY.whitelist;
   out.whitelist = [id];
   // Open without a deadline would never expire: the publish default applies (decided).
   if (!out.deadline) out.deadline = new Date(ctx.clock.now().getTime() + DEFAULT_WINDOW_MS);

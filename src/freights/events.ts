@@ -10,7 +10,7 @@ import { BIDS_SHOWN_STATUSES, presentFreight, type PieceRow } from './fields.ts'
 import { partyToAwbSql, roleOf, type Role } from './policy.ts';
 import { namesOfCompanies as companyNames } from '../accounts/companies.ts';
 import { loadPieces } from './pieces.ts';
-import type { FreightRow, BidRow } from './tables.ts';
+import { type FreightRow, type BidRow, VISIBILITY } from './tables.ts';
 
 /**
  * The events of a freight's life (decisions.md §8), written to the webhooks module's outbox
@@ -84,7 +84,7 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
       candidates = unique([
         row.company_id,
         row.winner_id,
-        ...(row.visibility === -2 ? (row.whitelist ?? []) : []),
+        ...(row.visibility === VISIBILITY.whitelist ? (row.whitelist ?? []) : []),
         ...live.map((b) => b.company_id),
       ]);
   }

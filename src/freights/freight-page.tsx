@@ -11,7 +11,7 @@ import { BIDS_IN_PLAY, MARKET_STATUSES } from './in-market.ts';
 import { ARCHIVABLE_STATUSES, REVOCABLE_STATUSES } from './lifecycle.ts';
 import type { FreightView, PresentedPiece } from './fields.ts';
 import { isRecord } from '../kernel/params.ts';
-import type { BidStatus, FreightStatus } from './tables.ts';
+import { type BidStatus, DELIVERY, DELIVERY_STATUSES, type FreightStatus, VISIBILITY } from './tables.ts';
 
 /**
  * The freight page: what the freight is, whose move it is, and only the actions that can
@@ -373,7 +373,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     );
   }
   if ((owner || winner) && status === 'taken') {
-    const current = Number(route.delivery_status ?? 0);
+    const current = Number(route.delivery_status ?? DELIVERY.notStarted);
     actions.push(
       <form class="inline" method="post" action={`/freights/delivery/${route.id}`} data-testid="delivery">
         <CsrfField token={csrf} />
@@ -382,7 +382,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
           <Select
             name="delivery_status"
             value={String(current)}
-            options={[0, 1, 2, 3].filter((v) => v >= current).map((v) => [String(v), t(`freight.delivery.${v}`)])}
+            options={DELIVERY_STATUSES.filter((v) => v >= current).map((v) => [String(v), t(`freight.delivery.${v}`)])}
           />
         </label>
         <button type="submit">{t('fv.delivery.save')}</button>
@@ -447,7 +447,8 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   if (route.price !== null && route.price !== undefined)
     facts.push([t('fv.col.price'), money(route.price, bids.find((b) => b.status === 'accepted')?.currency_code ?? refs.target_currency)]);
   facts.push([t('fv.owner'), route._company ? String(route._company.name) : name(route.company)]);
-  if (owner && route.visibility === -2 && addressedTo.length) facts.push([t('fv.addressed_to'), addressedTo.map(name).join(', ')]);
+  if (owner && route.visibility === VISIBILITY.whitelist && addressedTo.length)
+    facts.push([t('fv.addressed_to'), addressedTo.map(name).join(', ')]);
   if (route.winner) facts.push([t('fv.winner'), name(route.winner)]);
   if (deliveryWords) facts.push([t('fv.delivery'), String(deliveryWords)]);
 

@@ -8,7 +8,9 @@
 // Rows and statuses
 export {
   BID_STATUSES,
+  DELIVERY,
   FREIGHT_STATUSES,
+  VISIBILITY,
   type BidRow,
   type BidStatus,
   type FreightRow,

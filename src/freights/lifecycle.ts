@@ -7,7 +7,7 @@ import type { Clock } from '../kernel/time.ts';
 import { storableDate } from './fields.ts';
 import { dueSql, isDue } from './in-market.ts';
 import { roleOf } from './policy.ts';
-import type { FreightRow, FreightsTable } from './tables.ts';
+import { type FreightRow, type FreightsTable, DELIVERY, DELIVERY_STATUSES } from './tables.ts';
 
 /**
  * Every freight transition this module owns, in one place (decisions.md §4). Awarding
@@ -299,13 +299,15 @@ export async function setDeliveryStatus(
   return onLockedFreight(db, clock, id, async (row, trx) => {
     if (row.company_id !== caller.companyId && row.winner_id !== caller.companyId) return { kind: 'not_found' };
     if (row.status !== 'taken') return { kind: 'refused', reason: 'freight.delivery.not_taken' };
-    if (deliveryStatus === undefined || deliveryStatus < 0 || deliveryStatus > 3)
+    if (deliveryStatus === undefined || !(DELIVERY_STATUSES as readonly number[]).includes(deliveryStatus))
       return { kind: 'refused', reason: 'freight.delivery.bad_value' };
     if (deliveryStatus < row.delivery_status) return { kind: 'refused', reason: 'freight.delivery.backwards' };
     const moved = await setStatus(
       trx,
       row,
-      deliveryStatus === 3 ? { delivery_status: 3, status: 'closed' } : { delivery_status: deliveryStatus },
+      deliveryStatus === DELIVERY.delivered
+        ? { delivery_status: DELIVERY.delivered, status: 'closed' }
+        : { delivery_status: deliveryStatus },
       clock.now(),
     );
     await emitEvent(trx, clock, { type: 'freight.delivery_status', freightId: row.id });

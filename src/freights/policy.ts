@@ -1,7 +1,7 @@
 import { sql, type AliasableExpression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { isMarketStatus } from './in-market.ts';
-import type { FreightRow } from './tables.ts';
+import { type FreightRow, VISIBILITY } from './tables.ts';
 
 /**
  * Who sees a freight and how (decisions.md §4):
@@ -12,11 +12,11 @@ import type { FreightRow } from './tables.ts';
  */
 export type Role = 'owner' | 'winner' | 'market' | 'bidder';
 
-/** Whether visibility admits a company to an open freight: -2 whitelist, -1 own company, >= 0 everyone. */
+/** Whether visibility admits a company to an open freight (tables.ts VISIBILITY). */
 export function admits(row: Pick<FreightRow, 'visibility' | 'whitelist' | 'company_id'>, companyId: number): boolean {
   if (row.company_id === companyId) return true;
-  if (row.visibility === -2) return (row.whitelist ?? []).includes(companyId);
-  if (row.visibility === -1) return false;
+  if (row.visibility === VISIBILITY.whitelist) return (row.whitelist ?? []).includes(companyId);
+  if (row.visibility === VISIBILITY.ownCompany) return false;
   return row.visibility >= 0;
 }
 
@@ -49,7 +49,7 @@ export function hadBidSql(eb: ExpressionBuilder<DB, 'freights'>, companyId: numb
 export function admitsSql(eb: ExpressionBuilder<DB, 'freights'>, companyId: number) {
   return eb.or([
     sql<SqlBool>`freights.visibility >= 0`,
-    eb.and([sql<SqlBool>`freights.visibility = -2`, sql<SqlBool>`${companyId} = any(freights.whitelist)`]),
+    eb.and([sql<SqlBool>`freights.visibility = ${sql.lit(VISIBILITY.whitelist)}`, sql<SqlBool>`${companyId} = any(freights.whitelist)`]),
   ]);
 }
 

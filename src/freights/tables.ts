@@ -13,6 +13,17 @@ type Json = ColumnType<unknown, string, string>;
 export const FREIGHT_STATUSES = ['draft', 'open', 'pending', 'taken', 'expired', 'revoked', 'closed', 'archived'] as const;
 export type FreightStatus = (typeof FREIGHT_STATUSES)[number];
 
+/**
+ * Who a freight is open to (decisions.md §4, `visibility`): the companies of its whitelist only,
+ * its own company only, or (0 and above, the stored default) every company on the exchange.
+ */
+export const VISIBILITY = { whitelist: -2, ownCompany: -1, everyone: 0 } as const;
+
+/** How far a taken freight's transport has come (decisions.md §4, `delivery_status`); delivered closes it. */
+export const DELIVERY = { notStarted: 0, pickedUp: 1, inTransit: 2, delivered: 3 } as const;
+export type DeliveryStatus = (typeof DELIVERY)[keyof typeof DELIVERY];
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = Object.values(DELIVERY);
+
 /** A bid's status (decisions.md §4): open on creation, pending when one side confirmed, accepted: the winning bid. */
 export const BID_STATUSES = ['open', 'pending', 'accepted', 'revoked'] as const;
 export type BidStatus = (typeof BID_STATUSES)[number];

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { NotificationsTable, SavedSearchesTable } from './tables.ts';
+import { VISIBILITY } from '../freights/index.ts';
 
 /** SQL of saved searches and notifications; every query is scoped to the caller's user. */
 
@@ -81,14 +82,14 @@ export async function alertingSearches(
   db: Db,
   freight: { company_id: number; visibility: number; whitelist: number[] },
 ): Promise<SavedSearchRow[]> {
-  if (freight.visibility === -1 || freight.visibility < -2) return [];
-  if (freight.visibility === -2 && !freight.whitelist.length) return [];
+  if (freight.visibility === VISIBILITY.ownCompany || freight.visibility < VISIBILITY.whitelist) return [];
+  if (freight.visibility === VISIBILITY.whitelist && !freight.whitelist.length) return [];
   return db
     .selectFrom('saved_searches')
     .selectAll()
     .where('alert', '=', true)
     .where('company_id', '<>', freight.company_id)
-    .$if(freight.visibility === -2, (q) => q.where('company_id', 'in', freight.whitelist))
+    .$if(freight.visibility === VISIBILITY.whitelist, (q) => q.where('company_id', 'in', freight.whitelist))
     .orderBy('id')
     .execute();
 }

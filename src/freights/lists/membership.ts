@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { DB } from '../../db/schema.ts';
 import { dueSql, MARKET_STATUSES, notDueSql, storedInSql, type Instant } from '../in-market.ts';
 import { admitsSql, hadBidSql } from '../policy.ts';
-import type { FreightStatus } from '../tables.ts';
+import { type FreightStatus, VISIBILITY } from '../tables.ts';
 import { LIST, type ListId } from './registry.ts';
 
 /**
@@ -59,7 +59,11 @@ const addressedTo = (eb: EB, c: number, now: Instant) =>
     sql<SqlBool>`(freights.winner_id = ${c} or freights.whitelist @> array[${c}]::integer[])`,
     eb.or([
       eb('freights.winner_id', '=', c),
-      eb.and([status(eb, MARKET, now), sql<SqlBool>`freights.visibility = -2`, sql<SqlBool>`${c} = any(freights.whitelist)`]),
+      eb.and([
+        status(eb, MARKET, now),
+        sql<SqlBool>`freights.visibility = ${sql.lit(VISIBILITY.whitelist)}`,
+        sql<SqlBool>`${c} = any(freights.whitelist)`,
+      ]),
     ]),
   ]);
 
