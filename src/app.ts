@@ -10,6 +10,22 @@ import type { Services } from './kernel/context.ts';
 import { createHttpServer } from './kernel/http.tsx';
 import { registerEndpoints, type Endpoint } from './kernel/route.tsx';
 import { Clock } from './kernel/time.ts';
+import { installCatalogues, KERNEL_MESSAGES } from './kernel/i18n.ts';
+import { ACCOUNT_MESSAGES } from './accounts/messages.ts';
+import { CASE_MESSAGES } from './cases/messages.ts';
+import { FILE_MESSAGES } from './files/messages.ts';
+import { FLIGHT_MESSAGES } from './flights/messages.ts';
+import { FREIGHT_MESSAGES } from './freights/messages.ts';
+import { MILKRUN_MESSAGES } from './milkrun/messages.ts';
+import { OPENAPI_MESSAGES } from './openapi/messages.ts';
+import { PLACE_MESSAGES } from './places/messages.ts';
+import { PRICING_MESSAGES } from './pricing/messages.ts';
+import { QUOTE_MESSAGES } from './quotes/messages.ts';
+import { SEARCH_MESSAGES } from './searches/messages.ts';
+import { SHIPMENT_MESSAGES } from './shipments/messages.ts';
+import { TEMPLATE_MESSAGES } from './templates/messages.ts';
+import { TMS_MESSAGES } from './tms/messages.ts';
+import { WEBHOOK_MESSAGES } from './webhooks/messages.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { openApiRoutes } from './openapi/routes.tsx';
 import { ONE_RECORD_PREFIX, registerOneRecordRoutes, sendFailure as oneRecordRefusal } from './onerecord/routes.ts';
@@ -50,7 +66,28 @@ export interface App {
 }
 
 /** Builds the HTTP application: services shared by every module, then each module's endpoints. */
+/** Every module's texts in English and German, installed once at start (kernel/i18n.ts). */
+export const CATALOGUES = [
+  KERNEL_MESSAGES,
+  ACCOUNT_MESSAGES,
+  CASE_MESSAGES,
+  FILE_MESSAGES,
+  FLIGHT_MESSAGES,
+  FREIGHT_MESSAGES,
+  MILKRUN_MESSAGES,
+  OPENAPI_MESSAGES,
+  PLACE_MESSAGES,
+  PRICING_MESSAGES,
+  QUOTE_MESSAGES,
+  SEARCH_MESSAGES,
+  SHIPMENT_MESSAGES,
+  TEMPLATE_MESSAGES,
+  TMS_MESSAGES,
+  WEBHOOK_MESSAGES,
+];
+
 export async function buildApp(options: AppOptions): Promise<App> {
+  installCatalogues(CATALOGUES);
   const { config, database } = options;
   const clock = options.clock ?? new Clock(config.timezone);
   const tokens = new TokenIssuer(await resolveTokenSecret(config, database.db), config.appEnv);

@@ -1,6 +1,5 @@
 import type { Ctx } from '../kernel/context.ts';
 import { CsrfField } from '../kernel/html.tsx';
-import { addMessages } from '../kernel/i18n.ts';
 import { fail, ok, rejected } from '../kernel/outcome.ts';
 import { readString } from '../kernel/params.ts';
 import { SESSION_COOKIE, userEndpoint, type Endpoint } from '../kernel/route.tsx';
@@ -10,29 +9,6 @@ import { verifyPassword } from './passwords.ts';
 import { PASSWORD_DATA, PASSWORD_INPUT } from './schema.ts';
 import { findUserById } from './store.ts';
 import { beginLoginAttempt, endLoginAttempt } from './throttle.ts';
-
-addMessages('eng', {
-  'password.title': 'Change password',
-  'password.current': 'Current password',
-  'password.new': 'New password',
-  'password.repeat': 'New password again',
-  'password.submit': 'Change password',
-  'password.changed': 'Password changed. Your other browser sessions have been logged out; the API token stays the same.',
-  'password.wrong_current': 'current_password: this is not your current password',
-  'password.mismatch': 'password_repeat: the two new passwords differ',
-  'password.hint': 'At least 6 characters. Changing it logs out your other browser sessions.',
-});
-addMessages('deu', {
-  'password.title': 'Passwort ändern',
-  'password.current': 'Aktuelles Passwort',
-  'password.new': 'Neues Passwort',
-  'password.repeat': 'Neues Passwort wiederholen',
-  'password.submit': 'Passwort ändern',
-  'password.changed': 'Passwort geändert. Ihre anderen Browser-Sitzungen wurden abgemeldet; das API-Token bleibt gleich.',
-  'password.wrong_current': 'current_password: Das ist nicht Ihr aktuelles Passwort',
-  'password.mismatch': 'password_repeat: Die beiden neuen Passwörter sind verschieden',
-  'password.hint': 'Mindestens 6 Zeichen. Eine Änderung meldet Ihre anderen Browser-Sitzungen ab.',
-});
 
 const text = (value: unknown) => (readString(value) ?? '').slice(0, MAX_PASSWORD_LENGTH + 1);
 

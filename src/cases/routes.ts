@@ -3,7 +3,6 @@ import { findById, readId, readString } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { readPaging } from '../kernel/paging.ts';
 import { visibleShipments } from '../shipments/store.ts';
-import './messages.ts';
 import { caseViews } from './present.ts';
 import { CASE_DOCS } from './schema.ts';
 import { createCase, findCase, linkFreight, linksOf, listCases } from './store.ts';
@@ -78,4 +77,4 @@ export function caseEndpoints(): Endpoint[] {
 }
 
 /** The case records' place in the menu. */
-export const CASES_SECTION = { prefix: '/cdr/cases', href: '/cdr/cases/index', label: 'nav.cases' };
+export const CASES_SECTION = { prefix: '/cdr/cases', href: '/cdr/cases/index', label: 'nav.cases' } as const;

@@ -2,7 +2,6 @@ import { formatNumber, formatStamp } from '../kernel/locale.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
-import { addMessages } from '../kernel/i18n.ts';
 import type { Answer } from '../kernel/outcome.ts';
 import { readId } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
@@ -13,68 +12,6 @@ import type { CaseLinkView, CaseView } from './present.ts';
  * HTML pages of cases (routes.ts): the company's cases with the add form, and one case with
  * its linked shipments and the link form. They render `data.cases` / `data.case`.
  */
-
-addMessages('eng', {
-  'cv.title': 'Cases',
-  'cv.empty': 'No cases yet.',
-  'cv.col.id': 'No.',
-  'cv.col.name': 'Case',
-  'cv.col.links': 'Shipments',
-  'cv.col.created': 'Opened',
-  'cv.col.modified': 'Last change',
-  'cv.add': 'New case',
-  'cv.name': 'Case name',
-  'cv.save': 'Open case',
-  'cv.opened': 'Case “{name}” opened.',
-  'cv.details': 'Details',
-  'cv.author': 'Opened by',
-  'cv.shipments': 'Linked shipments',
-  'cv.no_links': 'No shipments linked yet.',
-  'cv.col.shipment': 'Freight',
-  'cv.col.from': 'From',
-  'cv.col.to': 'To',
-  'cv.col.weight': 'Chargeable kg',
-  'cv.col.capacity': 'Capacity (m³)',
-  'cv.col.linked': 'Linked',
-  'cv.invisible': 'no longer visible',
-  'cv.link': 'Link a shipment',
-  'cv.route_id': 'Freight id',
-  'cv.route_id.hint': 'The reference number of a freight you can see',
-  'cv.link.save': 'Link',
-  'cv.linked': 'Shipment linked.',
-  'cv.back': '‹ All cases',
-});
-
-addMessages('deu', {
-  'cv.title': 'Vorgänge',
-  'cv.empty': 'Noch keine Vorgänge.',
-  'cv.col.id': 'Nr.',
-  'cv.col.name': 'Vorgang',
-  'cv.col.links': 'Sendungen',
-  'cv.col.created': 'Eröffnet',
-  'cv.col.modified': 'Letzte Änderung',
-  'cv.add': 'Neuer Vorgang',
-  'cv.name': 'Name des Vorgangs',
-  'cv.save': 'Vorgang eröffnen',
-  'cv.opened': 'Vorgang „{name}“ eröffnet.',
-  'cv.details': 'Details',
-  'cv.author': 'Eröffnet von',
-  'cv.shipments': 'Verknüpfte Sendungen',
-  'cv.no_links': 'Noch keine Sendungen verknüpft.',
-  'cv.col.shipment': 'Fracht',
-  'cv.col.from': 'Von',
-  'cv.col.to': 'Nach',
-  'cv.col.weight': 'Frachtpflichtiges kg',
-  'cv.col.capacity': 'Volumen (m³)',
-  'cv.col.linked': 'Verknüpft',
-  'cv.invisible': 'nicht mehr sichtbar',
-  'cv.link': 'Sendung verknüpfen',
-  'cv.route_id': 'Fracht-Id',
-  'cv.route_id.hint': 'Die Referenznummer einer Fracht, die Sie sehen können',
-  'cv.link.save': 'Verknüpfen',
-  'cv.linked': 'Sendung verknüpft.',
-  'cv.back': '‹ Alle Vorgänge',
-});
 
 const casePath = (id: number | string) => `/cdr/cases/view/${id}`;
 

@@ -1,11 +1,17 @@
-import { addMessages } from '../kernel/i18n.ts';
+import { catalogue, type KeysOf } from '../kernel/i18n.ts';
 
-addMessages('eng', {
-  'files.refused': 'file refused: {problems}',
-  'files.too_large': 'the file is too large (at most {max} MiB)',
-});
+/** The files module's texts in English and German (app.ts installs them; kernel/i18n.ts). */
+export const FILE_MESSAGES = catalogue(
+  {
+    'files.refused': 'file refused: {problems}',
+    'files.too_large': 'the file is too large (at most {max} MiB)',
+  },
+  {
+    'files.refused': 'Datei abgelehnt: {problems}',
+    'files.too_large': 'Die Datei ist zu groß (höchstens {max} MiB)',
+  },
+);
 
-addMessages('deu', {
-  'files.refused': 'Datei abgelehnt: {problems}',
-  'files.too_large': 'Die Datei ist zu groß (höchstens {max} MiB)',
-});
+declare module '../kernel/i18n.ts' {
+  interface MessageKeys extends KeysOf<typeof FILE_MESSAGES> {}
+}

@@ -6,7 +6,6 @@ import { fail, ok } from '../kernel/outcome.ts';
 import { offsetOf, readPageWindow, readString } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { isIataForm, splitLocation } from '../places/location.ts';
-import './messages.ts';
 import { FLIGHT, presentFlight } from './present.ts';
 import { flightAdded, flightsPage } from './views.tsx';
 
@@ -102,4 +101,4 @@ export function flightEndpoints(): Endpoint[] {
 }
 
 /** The flights' place in the menu. */
-export const FLIGHTS_SECTION = { prefix: '/flights', href: '/flights/index', label: 'nav.flights' };
+export const FLIGHTS_SECTION = { prefix: '/flights', href: '/flights/index', label: 'nav.flights' } as const;

@@ -1,7 +1,6 @@
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
-import { addMessages } from '../kernel/i18n.ts';
 import type { Answer } from '../kernel/outcome.ts';
 import type { PageResult } from '../kernel/route.tsx';
 import { DataTable, Pager, PostButton, text, type Column } from '../kernel/ui.tsx';
@@ -13,42 +12,6 @@ import type { FlightView } from './present.ts';
  * HTML pages of flights (routes.ts). They render the JSON answers' data (`data.flights`); the
  * form posts to the same API path and lands back on the schedule with a flash message.
  */
-
-addMessages('eng', {
-  'flv.title': 'Flights',
-  'flv.empty': 'No flights in the schedule.',
-  'flv.col.number': 'Flight',
-  'flv.col.from': 'From',
-  'flv.col.to': 'To',
-  'flv.col.etd': 'Departure',
-  'flv.col.eta': 'Arrival',
-  'flv.col.provider': 'Provider',
-  'flv.own': 'own company',
-  'flv.request': 'Request booking',
-  'flv.add': 'Add a flight',
-  'flv.number': 'Flight number',
-  'flv.iata.hint': 'IATA code, e.g. FRA',
-  'flv.save': 'Add flight',
-  'flv.saved': 'Flight {number} added.',
-});
-
-addMessages('deu', {
-  'flv.title': 'Flüge',
-  'flv.empty': 'Keine Flüge im Flugplan.',
-  'flv.col.number': 'Flug',
-  'flv.col.from': 'Von',
-  'flv.col.to': 'Nach',
-  'flv.col.etd': 'Abflug',
-  'flv.col.eta': 'Ankunft',
-  'flv.col.provider': 'Anbieter',
-  'flv.own': 'eigene Firma',
-  'flv.request': 'Buchung anfragen',
-  'flv.add': 'Flug hinzufügen',
-  'flv.number': 'Flugnummer',
-  'flv.iata.hint': 'IATA-Code, z. B. FRA',
-  'flv.save': 'Flug hinzufügen',
-  'flv.saved': 'Flug {number} hinzugefügt.',
-});
 
 function field(name: string, label: string, hint?: string, extra: Record<string, unknown> = {}) {
   return (

@@ -535,7 +535,7 @@ export function presentFreight(row: FreightRow, role: Role, ctx: PresentContext,
   return Object.assign(out, displayFields(row, out, role, ctx, extras.pieces)) as FreightView;
 }
 
-const DELIVERY_WORDS = ['freight.delivery.0', 'freight.delivery.1', 'freight.delivery.2', 'freight.delivery.3'];
+const DELIVERY_WORDS = ['freight.delivery.0', 'freight.delivery.1', 'freight.delivery.2', 'freight.delivery.3'] as const;
 
 function displayFields(row: FreightRow, out: Record<string, unknown>, role: Role, ctx: PresentContext, pieces?: PieceRow[]) {
   const { t, clock } = ctx;

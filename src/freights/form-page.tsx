@@ -6,8 +6,8 @@ import { formatNumber, toDateTimeLocal } from '../kernel/locale.ts';
 import { Field } from '../kernel/ui.tsx';
 import { countryName } from '../places/countries.ts';
 import type { FormState } from './form-input.ts';
-import './messages.ts';
 import type { FreightView, PresentedPiece } from './fields.ts';
+import { isOneOf } from '../kernel/params.ts';
 
 /**
  * The freight form behind /freights/add and /freights/edit/{id}. Field names are the API's
@@ -29,7 +29,7 @@ export interface FormPageOptions {
   copyOf?: number;
 }
 
-const CATEGORIES = ['ftl', 'ltl', 'express', 'air'];
+const CATEGORIES = ['ftl', 'ltl', 'express', 'air'] as const;
 
 export interface FreightFieldsOptions {
   route?: Partial<FreightView>;
@@ -125,7 +125,7 @@ export function freightFields(
     field(`${s}_addr`, t('fv.form.addr'), (a) => <input {...a} value={value(`${s}_addr`, r[`${s}_addr`])} autocomplete="off" />),
   ];
   const coords = (s: 'from' | 'to') =>
-    ['latitude', 'longitude'].map((c) =>
+    (['latitude', 'longitude'] as const).map((c) =>
       field(`${s}_${c}`, `${t(`fv.${s}`)}: ${t(`fv.form.${c}`)}`, (a) => (
         <input {...a} value={value(`${s}_${c}`, r[`${s}_${c}`])} inputMode="decimal" />
       )),
@@ -193,7 +193,7 @@ export function freightFields(
           <select {...a}>
             {[...new Set([...CATEGORIES, category])].map((c) => (
               <option value={c} selected={c === (typed.category ?? category)}>
-                {CATEGORIES.includes(c) ? t(`fv.form.cat.${c}`) : c}
+                {isOneOf(CATEGORIES, c) ? t(`fv.form.cat.${c}`) : c}
               </option>
             ))}
           </select>

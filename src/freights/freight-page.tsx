@@ -5,13 +5,14 @@ import { CsrfField } from '../kernel/html.tsx';
 import { formatKg, formatMoney, formatNumber, formatStamp, formatWindow } from '../kernel/locale.ts';
 import { Badge, ConfirmAction, DataTable, Facts, Field, PostButton, Select, type Column } from '../kernel/ui.tsx';
 import type { Contact } from '../accounts/companies.ts';
-import './messages.ts';
 import type { BidView } from './bids.ts';
 import { BIDS_IN_PLAY, MARKET_STATUSES } from './in-market.ts';
 import { ARCHIVABLE_STATUSES, REVOCABLE_STATUSES } from './lifecycle.ts';
 import type { FreightView, PresentedPiece } from './fields.ts';
 import { isRecord } from '../kernel/params.ts';
 import { type BidStatus, DELIVERY, DELIVERY_STATUSES, type FreightStatus, VISIBILITY } from './tables.ts';
+import { isOneOf } from '../kernel/params.ts';
+import { CLASSES, TYPES } from './fields.ts';
 
 /**
  * The freight page: what the freight is, whose move it is, and only the actions that can
@@ -26,7 +27,7 @@ export interface FreightPageData {
   /** the other side's person after the award (owner and winner only) */
   contact: Contact | null;
   /** publish requirements not met yet (field keys), for the owner's draft */
-  gaps: string[];
+  gaps: PublishGap[];
   /** companies to address a tender to, by name (owner's draft) */
   partners: Array<{ id: number; name: string }>;
   fromCity: string | null;
@@ -51,12 +52,17 @@ export function placeLabel(route: FreightView, side: 'from' | 'to', city: string
 }
 
 export function typeLabel(route: FreightView, t: Ctx['t']): string {
-  return `${t(`fv.type.${route.type}`)} · ${t(`fv.class.${route.class}`)}`;
+  const type = isOneOf(TYPES, route.type) ? t(`fv.type.${route.type}`) : route.type;
+  const kind = isOneOf(CLASSES, route.class) ? t(`fv.class.${route.class}`) : route.class;
+  return `${type} · ${kind}`;
 }
 
+/** A field a freight needs before it is published. */
+export type PublishGap = 'from' | 'to' | 'etd' | 'weight';
+
 /** The freight's publish requirements that are not met (the HTML side's rule, docs/decisions.md). */
-export function publishGaps(route: FreightView): string[] {
-  const gaps: string[] = [];
+export function publishGaps(route: FreightView): PublishGap[] {
+  const gaps: PublishGap[] = [];
   const empty = (v: unknown) => v === null || v === undefined || v === '';
   if (empty(route.from)) gaps.push('from');
   if (empty(route.to)) gaps.push('to');
@@ -271,7 +277,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
             <Select
               name="visibility"
               value={['0', '-1', '-2'].includes(visibility) ? visibility : '0'}
-              options={['0', '-2', '-1'].map((v) => [v, t(`fv.vis.${v}`)])}
+              options={(['0', '-2', '-1'] as const).map((v) => [v, t(`fv.vis.${v}`)])}
             />
           </label>
           <label>

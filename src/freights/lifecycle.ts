@@ -8,6 +8,7 @@ import { storableDate } from './fields.ts';
 import { dueSql, isDue } from './in-market.ts';
 import { roleOf } from './policy.ts';
 import { type FreightRow, type FreightsTable, DELIVERY, DELIVERY_STATUSES } from './tables.ts';
+import type { MessageKey } from '../kernel/i18n.ts';
 
 /**
  * Every freight transition this module owns, in one place (decisions.md §4). Awarding
@@ -164,7 +165,7 @@ export type TransitionResult =
   /** the caller may not make this transition at all: 404 */
   | { kind: 'not_found' }
   /** allowed caller, but not from this state (or bad input): status error / refused */
-  | { kind: 'refused'; reason: string };
+  | { kind: 'refused'; reason: MessageKey };
 
 /**
  * Runs `decide` on the freight row locked FOR UPDATE in a transaction, expiry written first when

@@ -4,7 +4,6 @@ import { Badge, type Column } from '../kernel/ui.tsx';
 import { placeLabel } from './freight-page.tsx';
 import { namesOfCompanies } from '../accounts/companies.ts';
 import { bidSummaries, cityOf, ownBids } from './page-data.ts';
-import './messages.ts';
 import type { FreightView } from './fields.ts';
 import { listInfo, type ListSide } from './lists/registry.ts';
 import { isRecord } from '../kernel/params.ts';

@@ -1,4 +1,3 @@
-import './messages.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, redirect, type Answer, type Outcome, type Warning } from '../kernel/outcome.ts';
 import { readId, readInt, type Params } from '../kernel/params.ts';

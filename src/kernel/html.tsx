@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { Caller } from './context.ts';
-import type { Translate } from './i18n.ts';
+import type { MessageKey, Translate } from './i18n.ts';
 
 /** A rendered page: title and body; the layout adds navigation, the flash message and assets. */
 export interface Page {
@@ -30,7 +30,7 @@ export interface LayoutProps {
 export interface Section {
   prefix: string;
   href: string;
-  label: string;
+  label: MessageKey;
 }
 
 /**

@@ -68,6 +68,9 @@ export function safeReviver(key: string, value: unknown): unknown {
   return key === '__proto__' || key === 'constructor' ? undefined : value;
 }
 
+/** Whether a value is one of a list of literals (a status, a type read from a row), typed as it. */
+export const isOneOf = <T extends string>(list: readonly T[], value: unknown): value is T => (list as readonly unknown[]).includes(value);
+
 /**
  * `table[key]` for a key a caller chose (a field name, an action), own entries only: a plain
  * object answers `toString`, `valueOf` or `hasOwnProperty` with Object.prototype's methods.

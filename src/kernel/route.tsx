@@ -3,7 +3,7 @@ import type { Caller, Ctx, Services } from './context.ts';
 import type { EndpointDoc } from './doc.ts';
 import { formatOf } from './format.ts';
 import type { Page } from './html.tsx';
-import { isLanguage, translator, type Language } from './i18n.ts';
+import { isLanguage, translator, type Language, type Translate } from './i18n.ts';
 import type { Answer, Outcome } from './outcome.ts';
 import { cleanInput, mergeParams, readString, type Params } from './params.ts';
 import { layoutOf, renderJson, sendPage, sendRedirect } from './render.tsx';
@@ -119,7 +119,7 @@ async function renderHtml(spec: EndpointSpec<Caller | null, unknown>, outcome: O
   }
 }
 
-export function notFoundPage(t: (key: string) => string, home: string): Page {
+export function notFoundPage(t: Translate, home: string): Page {
   return {
     title: t('error.not_found'),
     body: (

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { CsrfField } from './html.tsx';
 import type { Translate } from './i18n.ts';
+import { isOneOf } from './params.ts';
 
 /**
  * Building blocks of the HTML pages, so every module's views look alike. Everything is
@@ -174,9 +175,30 @@ export function Pager({
   );
 }
 
-/** A state as a coloured word; with `t` in the reader's language (`status.<value>`). */
+/** The states a badge names in words (`status.<state>` in the kernel's catalogue): freights', bids', milk-run shipments'. */
+export const BADGE_STATES = [
+  'draft',
+  'open',
+  'pending',
+  'taken',
+  'expired',
+  'revoked',
+  'closed',
+  'archived',
+  'accepted',
+  'waiting',
+  'selected',
+  'deselected',
+  'follow_up',
+  'dispatched',
+  'running',
+  'delivered',
+] as const;
+
+/** A state as a coloured word; with `t` in the reader's language (`status.<value>`), an unknown one as it is. */
 export function Badge({ value, t }: { value: string | null | undefined; t?: Translate }) {
-  return value ? <span class={`badge ${value}`}>{t ? t(`status.${value}`) : value}</span> : null;
+  if (!value) return null;
+  return <span class={`badge ${value}`}>{t && isOneOf(BADGE_STATES, value) ? t(`status.${value}`) : value}</span>;
 }
 
 export function Facts({ items }: { items: [string, ComponentChildren][] }) {

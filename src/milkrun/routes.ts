@@ -2,7 +2,6 @@ import { fail, notFound, ok } from '../kernel/outcome.ts';
 import { readId, readInt } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { readPaging } from '../kernel/paging.ts';
-import './messages.ts';
 import type { ShipmentList } from '../shipments/routes.ts';
 import { milkrunAsShipment, presentMilkrun } from './present.ts';
 import { MILKRUN_DOCS } from './schema.ts';

@@ -1,7 +1,6 @@
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
-import { addMessages } from '../kernel/i18n.ts';
 import type { Answer } from '../kernel/outcome.ts';
 import { readInt } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
@@ -19,112 +18,18 @@ import { partnerCompanies } from '../freights/index.ts';
  * the moves' form posts, which land back on the list they came from with a flash message.
  */
 
-addMessages('eng', {
-  'mv.title': 'Milk-run',
-  'mv.group.handling': 'Handling',
-  'mv.group.forwarding': 'Forwarding import',
-  'mv.group.trucking': 'Trucking import',
-  'mv.l70': 'Waiting',
-  'mv.l71': 'Selected',
-  'mv.l78': 'Follow-up',
-  'mv.l72': 'Deselected',
-  'mv.l80': 'To decide',
-  'mv.l81': 'Selected',
-  'mv.l82': 'Deselected',
-  'mv.l83': 'On the road',
-  'mv.l84': 'Delivered',
-  'mv.l73': 'Assigned',
-  'mv.l74': 'Running',
-  'mv.l75': 'Delivered',
-  'mv.empty': 'No shipments in this list.',
-  'mv.col.awb': 'AWB',
-  'mv.col.weight': 'Weight (kg)',
-  'mv.col.pieces': 'Pieces',
-  'mv.col.flight': 'Flight',
-  'mv.col.ata': 'Arrived',
-  'mv.col.nfd': 'NFD',
-  'mv.col.awd': 'AWD received',
-  'mv.col.shc': 'SHC',
-  'mv.col.warehouse': 'Location',
-  'mv.col.state': 'State',
-  'mv.col.carrier': 'Trucker',
-  'mv.move.select': 'Select',
-  'mv.move.deselect': 'Deselect',
-  'mv.move.follow-up': 'Follow-up',
-  'mv.move.dispatch': 'Dispatch',
-  'mv.move.deliver': 'Delivered',
-  'mv.carrier': 'Trucking company',
-  'mv.carrier.hint': 'the company name',
-  'mv.done.select': 'Shipment {awb} selected.',
-  'mv.done.deselect': 'Shipment {awb} deselected.',
-  'mv.done.follow-up': 'Shipment {awb} set to follow-up.',
-  'mv.done.dispatch': 'Shipment {awb} dispatched.',
-  'mv.done.deliver': 'Shipment {awb} delivered.',
-  'mv.hint': 'Import shipments appear here as soon as status messages of their air waybills arrive (arrival, notification, documents).',
-  'mv.col.shipment': 'Shipment',
-  'mv.col.times': 'NFD / AWD',
-  'mv.pieces': '{count} pcs',
-});
-
-addMessages('deu', {
-  'mv.title': 'Milkrun',
-  'mv.group.handling': 'Abfertigung',
-  'mv.group.forwarding': 'Spedition Import',
-  'mv.group.trucking': 'Transport Import',
-  'mv.l70': 'Wartend',
-  'mv.l71': 'Ausgewählt',
-  'mv.l78': 'Wiedervorlage',
-  'mv.l72': 'Abgewählt',
-  'mv.l80': 'Zu entscheiden',
-  'mv.l81': 'Ausgewählt',
-  'mv.l82': 'Abgewählt',
-  'mv.l83': 'Unterwegs',
-  'mv.l84': 'Zugestellt',
-  'mv.l73': 'Zugewiesen',
-  'mv.l74': 'Unterwegs',
-  'mv.l75': 'Zugestellt',
-  'mv.empty': 'Keine Sendungen in dieser Liste.',
-  'mv.col.awb': 'AWB',
-  'mv.col.weight': 'Gewicht (kg)',
-  'mv.col.pieces': 'Stück',
-  'mv.col.flight': 'Flug',
-  'mv.col.ata': 'Angekommen',
-  'mv.col.nfd': 'NFD',
-  'mv.col.awd': 'AWD erhalten',
-  'mv.col.shc': 'SHC',
-  'mv.col.warehouse': 'Lagerplatz',
-  'mv.col.state': 'Status',
-  'mv.col.carrier': 'Fuhrunternehmer',
-  'mv.move.select': 'Auswählen',
-  'mv.move.deselect': 'Abwählen',
-  'mv.move.follow-up': 'Wiedervorlage',
-  'mv.move.dispatch': 'Disponieren',
-  'mv.move.deliver': 'Zugestellt',
-  'mv.carrier': 'Fuhrunternehmen',
-  'mv.carrier.hint': 'Name der Firma',
-  'mv.done.select': 'Sendung {awb} ausgewählt.',
-  'mv.done.deselect': 'Sendung {awb} abgewählt.',
-  'mv.done.follow-up': 'Sendung {awb} auf Wiedervorlage gesetzt.',
-  'mv.done.dispatch': 'Sendung {awb} disponiert.',
-  'mv.done.deliver': 'Sendung {awb} zugestellt.',
-  'mv.hint': 'Importsendungen erscheinen hier, sobald Statusmeldungen zu ihren Luftfrachtbriefen eintreffen (Ankunft, Avis, Dokumente).',
-  'mv.col.shipment': 'Sendung',
-  'mv.col.times': 'NFD / AWD',
-  'mv.pieces': '{count} Stk.',
-});
-
 type Shipment = MilkrunView;
 
-const GROUPS: [string, number[]][] = [
+const GROUPS = [
   ['mv.group.handling', [70, 71, 78, 72]],
   ['mv.group.forwarding', [80, 81, 82, 83, 84]],
   ['mv.group.trucking', [73, 74, 75]],
-];
+] as const;
 
 const listPath = (id: number) => `/milkrun/import/short/${id}`;
 
 /** The milk-run's place in the menu: it opens on the shipments waiting for selection. */
-export const MILKRUN_SECTION = { prefix: '/milkrun', href: listPath(70), label: 'nav.milkrun' };
+export const MILKRUN_SECTION = { prefix: '/milkrun', href: listPath(70), label: 'nav.milkrun' } as const;
 
 /** The moves the list's party may make on a shipment in its state (the state machine's answer). */
 function movesFor(listId: number, state: State): Move[] {
@@ -183,8 +88,9 @@ export function milkrunPage(
   const tabs: Tab[] = GROUPS.flatMap(([group, ids]) =>
     ids.map((id, i) => ({ href: listPath(id), label: t(`mv.l${id}`), active: id === listId, group: i === 0 ? t(group) : undefined })),
   );
-  const group = GROUPS.find(([, ids]) => ids.includes(listId));
-  const title = `${t('mv.title')}: ${group ? `${t(group[0])} · ` : ''}${t(`mv.l${listId}`)}`;
+  const group = GROUPS.find(([, ids]) => (ids as readonly number[]).includes(listId));
+  const list = group?.[1].find((id) => id === listId);
+  const title = `${t('mv.title')}: ${group ? `${t(group[0])} · ` : ''}${list === undefined ? listId : t(`mv.l${list}`)}`;
   const lang = ctx.language;
   const time = (v: unknown) => formatStamp(v, lang) || '–';
   // The trucker matters once the shipment is dispatched; before, the column would be empty.

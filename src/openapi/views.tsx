@@ -1,38 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { Page } from '../kernel/html.tsx';
-import { addMessages, type Translate } from '../kernel/i18n.ts';
+import type { Translate } from '../kernel/i18n.ts';
 import type { OpenApiDocument, OperationObject, SchemaObject } from './document.ts';
-
-addMessages('eng', {
-  'docs.title': 'API reference',
-  'docs.intro': 'Every JSON endpoint of this server, generated from the code it runs. Machine-readable: ',
-  'docs.parameters': 'Parameters',
-  'docs.body': 'Parameters (JSON body, form or query)',
-  'docs.answer': 'data of a successful answer',
-  'docs.document': 'A successful answer',
-  'docs.answers': 'Answers',
-  'docs.token': 'API token',
-  'docs.public': 'no token',
-  'docs.required': 'required',
-  'docs.preview': 'preview',
-  'docs.schemas': 'Resources',
-  'docs.contents': 'Contents',
-});
-addMessages('deu', {
-  'docs.title': 'API-Referenz',
-  'docs.intro': 'Alle JSON-Endpunkte dieses Servers, erzeugt aus dem Code, den er ausführt. Maschinenlesbar: ',
-  'docs.parameters': 'Parameter',
-  'docs.body': 'Parameter (JSON-Body, Formular oder Query)',
-  'docs.answer': 'data einer erfolgreichen Antwort',
-  'docs.document': 'Eine erfolgreiche Antwort',
-  'docs.answers': 'Antworten',
-  'docs.token': 'API-Token',
-  'docs.public': 'ohne Token',
-  'docs.required': 'Pflicht',
-  'docs.preview': 'Vorschau',
-  'docs.schemas': 'Ressourcen',
-  'docs.contents': 'Inhalt',
-});
 
 /** `Freight`, `integer`, `array of Bid`, `"open" | "pending"`: a schema in a few words. */
 function typeOf(schema: SchemaObject | undefined): ComponentChildren {

@@ -1,11 +1,17 @@
-import { addMessages } from '../kernel/i18n.ts';
+import { catalogue, type KeysOf } from '../kernel/i18n.ts';
 
-/** Texts of the place suggestions (eng, deu). */
-addMessages('eng', {
-  'places.query_short': 'Type at least 2 characters of a place.',
-  'places.input_unknown': 'for must be filter, near, freight or rate.',
-});
-addMessages('deu', {
-  'places.query_short': 'Bitte mindestens 2 Zeichen eines Ortes eingeben.',
-  'places.input_unknown': 'for muss filter, near, freight oder rate sein.',
-});
+/** The places module's texts in English and German (app.ts installs them; kernel/i18n.ts). */
+export const PLACE_MESSAGES = catalogue(
+  {
+    'places.query_short': 'Type at least 2 characters of a place.',
+    'places.input_unknown': 'for must be filter, near, freight or rate.',
+  },
+  {
+    'places.query_short': 'Bitte mindestens 2 Zeichen eines Ortes eingeben.',
+    'places.input_unknown': 'for muss filter, near, freight oder rate sein.',
+  },
+);
+
+declare module '../kernel/i18n.ts' {
+  interface MessageKeys extends KeysOf<typeof PLACE_MESSAGES> {}
+}

@@ -2,7 +2,6 @@ import { fail, ok } from '../kernel/outcome.ts';
 import { readIntWithin, readString } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { countryByCode } from './countries.ts';
-import './messages.ts';
 import { PLACE_DOCS } from './schema.ts';
 import { PLACE_INPUTS, suggestPlaces, type PlaceInput } from './suggest.ts';
 

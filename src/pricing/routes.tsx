@@ -7,7 +7,6 @@ import { publicEndpoint, userEndpoint, type Endpoint } from '../kernel/route.tsx
 import { airportText, cityText } from '../places/location.ts';
 import { readSearchParams, SearchInputError, type SearchParams } from './fields.ts';
 import { rateLineForBooking } from './handover.ts';
-import './messages.ts';
 import { historyPage, searchPage } from './views.tsx';
 import { FEEDBACK_DATA, LOCATIONS_DATA, SEARCH_INPUT, SEARCH_RECORD_SCHEMA, SEARCH_RESULT_SCHEMA } from './schema.ts';
 import { presentSearch, runSearch, type SearchResult, type SearchView } from './search.ts';
@@ -204,4 +203,4 @@ export function pricingEndpoints(): Endpoint[] {
 }
 
 /** The rate search's place in the menu. */
-export const PRICING_SECTION = { prefix: '/pricing', href: '/pricing/search/results', label: 'nav.rates' };
+export const PRICING_SECTION = { prefix: '/pricing', href: '/pricing/search/results', label: 'nav.rates' } as const;

@@ -1,7 +1,6 @@
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
-import { addMessages } from '../kernel/i18n.ts';
 import { DataTable, PostButton, Select, type Column } from '../kernel/ui.tsx';
 import { formatMoney, formatNumber, formatStamp } from '../kernel/locale.ts';
 import type { CombinationOut, RateOut, SearchResult, SearchView } from './search.ts';
@@ -11,98 +10,6 @@ import { isRecord } from '../kernel/params.ts';
  * HTML pages of rate search: the search form, results (direct rates and two-leg combinations)
  * with a Book action per rate, and the search history. They render the JSON answers' data.
  */
-
-addMessages('eng', {
-  'pv.title': 'Rate search',
-  'pv.origin': 'Origin',
-  'pv.destination': 'Destination',
-  'pv.location.hint': 'a city, postal code or airport: Frankfurt, 60311, FRA (airport:FRA or city:DE-60311)',
-  'pv.weight': 'Weight (kg)',
-  'pv.direction': 'Direction',
-  'pv.direction.auto': 'any',
-  'pv.direction.export': 'export (to the airport)',
-  'pv.direction.import': 'import (from the airport)',
-  'pv.combinations': 'Also combinations through a hub airport',
-  'pv.pieces': 'Pieces',
-  'pv.depth': 'Length',
-  'pv.width': 'Width',
-  'pv.height': 'Height',
-  'pv.unit': 'Unit',
-  'pv.search_type': 'Pricing',
-  'pv.search_type.standard': 'by weight',
-  'pv.search_type.uld': 'per ULD',
-  'pv.uld_count': 'ULDs',
-  'pv.submit': 'Search',
-  'pv.history': 'Search history',
-  'pv.rates': 'Direct rates',
-  'pv.combis': 'Combinations',
-  'pv.no_rates': 'No rate matches this search.',
-  'pv.no_combis': 'No combination matches this search.',
-  'pv.col.carrier': 'Carrier',
-  'pv.col.lane': 'Lane',
-  'pv.col.via': 'Via',
-  'pv.col.days': 'Days',
-  'pv.col.cw': 'Chargeable kg',
-  'pv.col.base': 'Base',
-  'pv.col.fsc': 'Fuel',
-  'pv.col.ssc': 'Security',
-  'pv.col.amount': 'Amount',
-  'pv.col.created': 'Searched',
-  'pv.col.results': 'Results',
-  'pv.book': 'Book',
-  'pv.book_leg': 'Book leg {n}',
-  'pv.rerun': 'Run again',
-  'pv.searched': 'Search #{id} of {created}',
-  'pv.no_history': 'No searches yet.',
-  'pv.change_search': 'Change the search',
-  'pv.postal_area': '{zone} (postal area)',
-});
-
-addMessages('deu', {
-  'pv.title': 'Ratensuche',
-  'pv.origin': 'Von',
-  'pv.destination': 'Nach',
-  'pv.location.hint': 'ein Ort, eine PLZ oder ein Flughafen: Frankfurt, 60311, FRA (airport:FRA oder city:DE-60311)',
-  'pv.weight': 'Gewicht (kg)',
-  'pv.direction': 'Richtung',
-  'pv.direction.auto': 'beliebig',
-  'pv.direction.export': 'Export (zum Flughafen)',
-  'pv.direction.import': 'Import (vom Flughafen)',
-  'pv.combinations': 'Auch Kombinationen über einen Hub-Flughafen',
-  'pv.pieces': 'Packstücke',
-  'pv.depth': 'Länge',
-  'pv.width': 'Breite',
-  'pv.height': 'Höhe',
-  'pv.unit': 'Einheit',
-  'pv.search_type': 'Preisbasis',
-  'pv.search_type.standard': 'nach Gewicht',
-  'pv.search_type.uld': 'je ULD',
-  'pv.uld_count': 'ULDs',
-  'pv.submit': 'Suchen',
-  'pv.history': 'Suchverlauf',
-  'pv.rates': 'Direkte Raten',
-  'pv.combis': 'Kombinationen',
-  'pv.no_rates': 'Keine Rate passt zu dieser Suche.',
-  'pv.no_combis': 'Keine Kombination passt zu dieser Suche.',
-  'pv.col.carrier': 'Frachtführer',
-  'pv.col.lane': 'Relation',
-  'pv.col.via': 'Über',
-  'pv.col.days': 'Tage',
-  'pv.col.cw': 'Frachtpfl. kg',
-  'pv.col.base': 'Basis',
-  'pv.col.fsc': 'Treibstoff',
-  'pv.col.ssc': 'Sicherheit',
-  'pv.col.amount': 'Betrag',
-  'pv.col.created': 'Gesucht',
-  'pv.col.results': 'Treffer',
-  'pv.book': 'Buchen',
-  'pv.book_leg': 'Abschnitt {n} buchen',
-  'pv.rerun': 'Erneut suchen',
-  'pv.searched': 'Suche #{id} vom {created}',
-  'pv.no_history': 'Noch keine Suchen.',
-  'pv.change_search': 'Suche ändern',
-  'pv.postal_area': '{zone} (PLZ-Gebiet)',
-});
 
 /** The form's values: a stored search as presented, or the parameters as typed (a refused search). */
 type SearchFormValues = Readonly<Record<string, unknown>>;
@@ -150,7 +57,7 @@ function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchFormValue
           <Select
             name="direction"
             value={String(entity.direction ?? 'auto')}
-            options={['auto', 'export', 'import'].map((d) => [d, t(`pv.direction.${d}`)])}
+            options={(['auto', 'export', 'import'] as const).map((d) => [d, t(`pv.direction.${d}`)])}
           />
         </label>
         <label>
@@ -158,7 +65,7 @@ function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchFormValue
           <Select
             name="search_type"
             value={String(entity.search_type ?? 'standard')}
-            options={['standard', 'uld'].map((d) => [d, t(`pv.search_type.${d}`)])}
+            options={(['standard', 'uld'] as const).map((d) => [d, t(`pv.search_type.${d}`)])}
           />
         </label>
         <label>

@@ -8,8 +8,8 @@ import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.ts
 import { confirmBid, revokeBid, submitBid, type Transition } from './award.ts';
 import { NOTE_MAX, parseBid, readMoney } from './fields.ts';
 import { freightPageFor, presentBid, type BidView } from '../freights/index.ts';
-import './messages.ts';
 import { AWARD_DATA, BID_DATA, BID_INPUT } from './present.ts';
+import type { MessageKey } from '../kernel/i18n.ts';
 
 const freightPage = (id: number) => `/freights/view/${id}`;
 
@@ -68,7 +68,7 @@ function readBidForm(ctx: Ctx<Caller>): BidFormState {
  * (post/redirect/get). A refused bid or action comes back as the freight page itself, with the
  * bid form as typed and each problem next to its field (or the refusal above the form).
  */
-function backToFreight(key: string) {
+function backToFreight(key: MessageKey) {
   return async (outcome: Answer<{ bid: BidView }>, ctx: Ctx<Caller>): Promise<PageResult> => {
     const bid = outcome.kind === 'ok' ? outcome.data.bid : undefined;
     if (outcome.kind === 'ok' && bid) return { redirect: freightPage(bid.route), message: ctx.t(key), ok: true };

@@ -18,7 +18,6 @@ import {
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { countLists } from './counts.ts';
 import { SEARCH_DOCS } from './schema.ts';
-import './messages.ts';
 import { listNotifications, notificationViews } from './notifications.ts';
 import { presentSearch, searchUrl, type PresentedSearch } from './present.ts';
 import { countSearches, deleteSearch, findNotification, insertSearch, markRead, searchesOf, unreadCount, updateSearch } from './store.ts';

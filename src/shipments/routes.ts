@@ -2,7 +2,6 @@ import { loadFreightForCaller } from '../freights/index.ts';
 import { fail, notFound, ok } from '../kernel/outcome.ts';
 import { findById, readInt } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
-import './messages.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { readPaging, type Paging } from '../kernel/paging.ts';
 import { presentShipment } from './present.ts';

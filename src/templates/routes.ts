@@ -11,7 +11,6 @@ import {
   parseFreight,
   problemsFromWarnings,
 } from '../freights/index.ts';
-import './messages.ts';
 import { presentTemplate, TEMPLATE } from './present.ts';
 import { createdFromTemplate, templateAdded, templatesPage } from './views.tsx';
 
@@ -106,4 +105,4 @@ export function templateEndpoints(): Endpoint[] {
 }
 
 /** The templates' place in the menu. */
-export const TEMPLATES_SECTION = { prefix: '/templates', href: '/templates/index', label: 'nav.templates' };
+export const TEMPLATES_SECTION = { prefix: '/templates', href: '/templates/index', label: 'nav.templates' } as const;

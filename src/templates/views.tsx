@@ -1,7 +1,6 @@
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
-import { addMessages } from '../kernel/i18n.ts';
 import type { Answer } from '../kernel/outcome.ts';
 import { isRecord } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
@@ -14,42 +13,6 @@ import type { TemplateView } from './present.ts';
  * HTML pages of templates (routes.ts). They render the JSON answers' data (`data.templates`); forms post to the same API paths and land
  * back on the index with a flash message (post/redirect/get).
  */
-
-addMessages('eng', {
-  'tv.title': 'Templates',
-  'tv.empty': 'No templates yet.',
-  'tv.col.name': 'Name',
-  'tv.col.route': 'Route',
-  'tv.col.weight': 'Weight (kg)',
-  'tv.col.created': 'Created',
-  'tv.use': 'Create freight',
-  'tv.add': 'New template',
-  'tv.name': 'Template name',
-  'tv.save': 'Save template',
-  'tv.not_saved': 'The template was not saved. Please check the marked fields.',
-  'tv.name.required': 'needed',
-  'tv.saved': 'Template “{name}” saved.',
-  'tv.created': 'Freight created from the template.',
-  'tv.hint': 'A freight made from a template starts as your own order (taken, your company as carrier).',
-});
-
-addMessages('deu', {
-  'tv.title': 'Vorlagen',
-  'tv.empty': 'Noch keine Vorlagen.',
-  'tv.col.name': 'Name',
-  'tv.col.route': 'Strecke',
-  'tv.col.weight': 'Gewicht (kg)',
-  'tv.col.created': 'Angelegt',
-  'tv.use': 'Fracht anlegen',
-  'tv.add': 'Neue Vorlage',
-  'tv.name': 'Name der Vorlage',
-  'tv.save': 'Vorlage speichern',
-  'tv.not_saved': 'Die Vorlage wurde nicht gespeichert. Bitte die markierten Felder prüfen.',
-  'tv.name.required': 'nötig',
-  'tv.saved': 'Vorlage „{name}“ gespeichert.',
-  'tv.created': 'Fracht aus der Vorlage angelegt.',
-  'tv.hint': 'Eine Fracht aus einer Vorlage ist gleich Ihr eigener Auftrag (vergeben, Ihre Firma als Frachtführer).',
-});
 
 /** A stored template field as text: only scalars are shown. */
 const scalar = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v).trim() || '–' : '–');

@@ -3,7 +3,6 @@ import { findById, readId } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { readRouteIds, readTourDate, readTourName, type Read } from './fields.ts';
 import { tmsShipments, tourViews, type TourShipment, type TourView } from './lists.ts';
-import './messages.ts';
 import { TOUR_DOCS } from './schema.ts';
 import { createTour, deleteTour, editTour, findTour, type TourInput, type TourResult } from './store.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';

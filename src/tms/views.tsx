@@ -2,7 +2,7 @@ import { formatDay, formatNumber } from '../kernel/locale.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { CsrfField } from '../kernel/html.tsx';
-import { addMessages, type Translate } from '../kernel/i18n.ts';
+import type { Translate } from '../kernel/i18n.ts';
 import type { Answer } from '../kernel/outcome.ts';
 import { readId } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
@@ -16,72 +16,6 @@ import type { TourShipment, TourView } from './lists.ts';
  * tour from won orders (list 51), the tour page with its edit form, and the form posts'
  * redirects.
  */
-
-addMessages('eng', {
-  'tmv.plan': 'Plan a tour',
-  'tmv.col.id': 'Tour',
-  'tmv.col.name': 'Name',
-  'tmv.col.date': 'Date',
-  'tmv.col.orders': 'Orders',
-  'tmv.col.weight': 'Chargeable kg',
-  'tmv.col.freight': 'Freight',
-  'tmv.col.from': 'From',
-  'tmv.col.to': 'To',
-  'tmv.col.capacity': 'Capacity (m³)',
-  'tmv.name': 'Tour name',
-  'tmv.date': 'Date',
-  'tmv.date.hint': 'YYYY-MM-DD, optional',
-  'tmv.orders': 'Won orders not yet on a tour',
-  'tmv.no_orders': 'No won orders wait for a tour.',
-  'tmv.on_tour': 'Orders on this tour',
-  'tmv.no_routes': 'No orders on this tour.',
-  'tmv.route_ids': 'Freight ids on the tour, in order (comma separated)',
-  'tmv.route_ids.hint': 'Replaces the tour’s list; empty removes every order.',
-  'tmv.save': 'Plan tour',
-  'tmv.update': 'Save tour',
-  'tmv.delete': 'Delete tour',
-  'tmv.details': 'Details',
-  'tmv.edit': 'Change the tour',
-  'tmv.created': 'Created',
-  'tmv.modified': 'Last change',
-  'tmv.planned': 'Tour “{name}” planned.',
-  'tmv.saved': 'Tour saved.',
-  'tmv.deleted': 'Tour deleted; its orders wait for a tour again.',
-  'tmv.back': '‹ All tours',
-});
-
-addMessages('deu', {
-  'tmv.plan': 'Tour planen',
-  'tmv.col.id': 'Tour',
-  'tmv.col.name': 'Name',
-  'tmv.col.date': 'Datum',
-  'tmv.col.orders': 'Aufträge',
-  'tmv.col.weight': 'Frachtpflichtiges kg',
-  'tmv.col.freight': 'Fracht',
-  'tmv.col.from': 'Von',
-  'tmv.col.to': 'Nach',
-  'tmv.col.capacity': 'Volumen (m³)',
-  'tmv.name': 'Name der Tour',
-  'tmv.date': 'Datum',
-  'tmv.date.hint': 'JJJJ-MM-TT, optional',
-  'tmv.orders': 'Gewonnene Aufträge ohne Tour',
-  'tmv.no_orders': 'Keine gewonnenen Aufträge warten auf eine Tour.',
-  'tmv.on_tour': 'Aufträge auf dieser Tour',
-  'tmv.no_routes': 'Keine Aufträge auf dieser Tour.',
-  'tmv.route_ids': 'Fracht-Ids der Tour in Reihenfolge (durch Komma getrennt)',
-  'tmv.route_ids.hint': 'Ersetzt die Liste der Tour; leer entfernt alle Aufträge.',
-  'tmv.save': 'Tour planen',
-  'tmv.update': 'Tour speichern',
-  'tmv.delete': 'Tour löschen',
-  'tmv.details': 'Details',
-  'tmv.edit': 'Tour ändern',
-  'tmv.created': 'Angelegt',
-  'tmv.modified': 'Letzte Änderung',
-  'tmv.planned': 'Tour „{name}“ geplant.',
-  'tmv.saved': 'Tour gespeichert.',
-  'tmv.deleted': 'Tour gelöscht; ihre Aufträge warten wieder auf eine Tour.',
-  'tmv.back': '‹ Alle Touren',
-});
 
 type TourAnswer = Answer<{ tour: TourView }>;
 

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import '../freights/messages.ts';
 import { fail, ok } from '../kernel/outcome.ts';
 import { readInt, readString } from '../kernel/params.ts';
 import { publicEndpoint, type Endpoint } from '../kernel/route.tsx';

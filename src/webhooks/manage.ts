@@ -8,11 +8,12 @@ import { checkWebhookUrl } from './address.ts';
 import type { WebhookInput } from './fields.ts';
 import { newSecret } from './signing.ts';
 import { countWebhooks, enqueueDeliveries, findWebhook, insertWebhook, type WebhookRow } from './store.ts';
+import type { MessageKey } from '../kernel/i18n.ts';
 
 /** Per company; bounds the fan-out of one event and the dispatcher's work. */
 export const MAX_WEBHOOKS = 20;
 
-export type AddResult = { kind: 'ok'; webhook: WebhookRow } | { kind: 'invalid'; key: string; vars?: Record<string, string> };
+export type AddResult = { kind: 'ok'; webhook: WebhookRow } | { kind: 'invalid'; key: MessageKey; vars?: Record<string, string> };
 
 /** Registers a webhook for the caller's company; with `publicOnly` its URL must be public. */
 export async function addWebhook(

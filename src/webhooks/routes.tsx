@@ -4,7 +4,6 @@ import { findById, offsetOf } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { presentAttempt, presentWebhook, readWebhookInput } from './fields.ts';
 import { addWebhook, sendTestEvent } from './manage.ts';
-import './messages.ts';
 import { WEBHOOK_DOCS } from './schema.ts';
 import { deleteWebhook, deliveryLog, findWebhook, listWebhooks } from './store.ts';
 import { deletedPage, deliveriesPage, testSentPage, webhookAddedPage, webhooksPage } from './views.tsx';
@@ -82,4 +81,4 @@ export function webhookEndpoints(): Endpoint[] {
 }
 
 /** The settings (webhooks) in the menu. */
-export const SETTINGS_SECTION = { prefix: '/webhooks', href: '/webhooks/index', label: 'nav.settings' };
+export const SETTINGS_SECTION = { prefix: '/webhooks', href: '/webhooks/index', label: 'nav.settings' } as const;

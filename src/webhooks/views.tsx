@@ -1,7 +1,6 @@
 import { EVENT_TYPES } from '../events/types.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { CsrfField, type Page } from '../kernel/html.tsx';
-import { addMessages } from '../kernel/i18n.ts';
 import type { Answer } from '../kernel/outcome.ts';
 import { readId, readPageWindow } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
@@ -12,88 +11,6 @@ import type { presentAttempt, presentWebhook } from './fields.ts';
  * The company's settings page for webhooks (routes.tsx): the list with add, delete and "send
  * test event", and each webhook's delivery log. They render the same data as the JSON answers.
  */
-
-addMessages('eng', {
-  'nav.settings': 'Settings',
-  'wh.title': 'Company settings · Webhooks',
-  'wh.intro':
-    'Events of your company (freights, bids, bookings, shipment status) are sent as signed HTTP POST requests (Standard Webhooks) to the addresses below. Failed deliveries are retried for more than a day.',
-  'wh.empty': 'No webhooks yet.',
-  'wh.col.url': 'Address',
-  'wh.col.events': 'Events',
-  'wh.col.secret': 'Signing secret',
-  'wh.col.created': 'Added',
-  'wh.col.actions': 'Actions',
-  'wh.deliveries': 'Deliveries',
-  'wh.test': 'Send test event',
-  'wh.delete': 'Delete',
-  'wh.add': 'Add a webhook',
-  'wh.url': 'Receiver URL (http or https)',
-  'wh.events': 'Events to send',
-  'wh.all': 'All events (*)',
-  'wh.save': 'Add webhook',
-  'wh.added': 'Webhook added',
-  'wh.secret.once':
-    'This is the signing secret of the new webhook. It is shown only now: store it in your receiver to verify the webhook-signature header.',
-  'wh.back': '‹ All webhooks',
-  'wh.deleted': 'Webhook deleted.',
-  'wh.test.sent': 'Test event {id} queued; it is delivered within seconds.',
-  'wh.log.title': 'Deliveries of webhook {id}',
-  'wh.log.empty': 'Nothing delivered yet.',
-  'wh.col.event': 'Event',
-  'wh.col.type': 'Type',
-  'wh.col.attempt': 'Attempt',
-  'wh.col.status': 'HTTP status',
-  'wh.col.state': 'State',
-  'wh.col.error': 'Error',
-  'wh.col.started': 'Sent',
-  'wh.col.next': 'Next retry',
-  'wh.state.pending': 'pending',
-  'wh.state.delivered': 'delivered',
-  'wh.state.failed': 'failed',
-  'wh.queued': 'queued',
-});
-
-addMessages('deu', {
-  'nav.settings': 'Einstellungen',
-  'wh.title': 'Firmeneinstellungen · Webhooks',
-  'wh.intro':
-    'Ereignisse Ihrer Firma (Frachten, Gebote, Buchungen, Sendungsstatus) werden als signierte HTTP-POST-Anfragen (Standard Webhooks) an die folgenden Adressen gesendet. Fehlgeschlagene Zustellungen werden über mehr als einen Tag wiederholt.',
-  'wh.empty': 'Noch keine Webhooks.',
-  'wh.col.url': 'Adresse',
-  'wh.col.events': 'Ereignisse',
-  'wh.col.secret': 'Signaturschlüssel',
-  'wh.col.created': 'Angelegt',
-  'wh.col.actions': 'Aktionen',
-  'wh.deliveries': 'Zustellungen',
-  'wh.test': 'Testereignis senden',
-  'wh.delete': 'Löschen',
-  'wh.add': 'Webhook hinzufügen',
-  'wh.url': 'Empfänger-URL (http oder https)',
-  'wh.events': 'Zu sendende Ereignisse',
-  'wh.all': 'Alle Ereignisse (*)',
-  'wh.save': 'Webhook hinzufügen',
-  'wh.added': 'Webhook hinzugefügt',
-  'wh.secret.once':
-    'Dies ist der Signaturschlüssel des neuen Webhooks. Er wird nur jetzt angezeigt: Hinterlegen Sie ihn in Ihrem Empfänger, um den Header webhook-signature zu prüfen.',
-  'wh.back': '‹ Alle Webhooks',
-  'wh.deleted': 'Webhook gelöscht.',
-  'wh.test.sent': 'Testereignis {id} eingereiht; es wird in wenigen Sekunden zugestellt.',
-  'wh.log.title': 'Zustellungen von Webhook {id}',
-  'wh.log.empty': 'Noch nichts zugestellt.',
-  'wh.col.event': 'Ereignis',
-  'wh.col.type': 'Typ',
-  'wh.col.attempt': 'Versuch',
-  'wh.col.status': 'HTTP-Status',
-  'wh.col.state': 'Zustand',
-  'wh.col.error': 'Fehler',
-  'wh.col.started': 'Gesendet',
-  'wh.col.next': 'Nächster Versuch',
-  'wh.state.pending': 'ausstehend',
-  'wh.state.delivered': 'zugestellt',
-  'wh.state.failed': 'fehlgeschlagen',
-  'wh.queued': 'eingereiht',
-});
 
 type Webhook = ReturnType<typeof presentWebhook>;
 type Attempt = ReturnType<typeof presentAttempt>;

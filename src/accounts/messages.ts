@@ -1,0 +1,31 @@
+import { catalogue, type KeysOf } from '../kernel/i18n.ts';
+
+/** The accounts module's texts in English and German (app.ts installs them; kernel/i18n.ts). */
+export const ACCOUNT_MESSAGES = catalogue(
+  {
+    'password.title': 'Change password',
+    'password.current': 'Current password',
+    'password.new': 'New password',
+    'password.repeat': 'New password again',
+    'password.submit': 'Change password',
+    'password.changed': 'Password changed. Your other browser sessions have been logged out; the API token stays the same.',
+    'password.wrong_current': 'current_password: this is not your current password',
+    'password.mismatch': 'password_repeat: the two new passwords differ',
+    'password.hint': 'At least 6 characters. Changing it logs out your other browser sessions.',
+  },
+  {
+    'password.title': 'Passwort ändern',
+    'password.current': 'Aktuelles Passwort',
+    'password.new': 'Neues Passwort',
+    'password.repeat': 'Neues Passwort wiederholen',
+    'password.submit': 'Passwort ändern',
+    'password.changed': 'Passwort geändert. Ihre anderen Browser-Sitzungen wurden abgemeldet; das API-Token bleibt gleich.',
+    'password.wrong_current': 'current_password: Das ist nicht Ihr aktuelles Passwort',
+    'password.mismatch': 'password_repeat: Die beiden neuen Passwörter sind verschieden',
+    'password.hint': 'Mindestens 6 Zeichen. Eine Änderung meldet Ihre anderen Browser-Sitzungen ab.',
+  },
+);
+
+declare module '../kernel/i18n.ts' {
+  interface MessageKeys extends KeysOf<typeof ACCOUNT_MESSAGES> {}
+}
