@@ -1,4 +1,3 @@
-import { emitEvent } from './events.ts';
 import { isCompany } from '../accounts/companies.ts';
 import { flightForBooking } from '../flights/index.ts';
 import type { Ctx } from '../kernel/context.ts';
@@ -6,7 +5,7 @@ import type { Warning } from '../kernel/outcome.ts';
 import { rateLineForBooking } from '../pricing/handover.ts';
 import { addRefs } from './create.ts';
 import { parseFreight, type FreightValues } from './fields.ts';
-import { insertFreight } from './store.ts';
+import { createFreight } from './lifecycle.ts';
 import type { FreightRow } from './tables.ts';
 
 /** The exact places of a rate search (the HTML Book button's, not the API's: see routes.tsx). */
@@ -30,7 +29,7 @@ function within(zone: string, exact: string | undefined): string {
 
 /**
  * POST /freights/request/{rate|flight|direct}/{objId}: a booking request (type FFR, class air,
- * draft) addressed to the provider alone (visibility -2, whitelist [provider]). From, to, etd
+ * draft) addressed to the provider alone (lifecycle.ts createFreight, `booking`). From, to, etd
  * and eta come from the object; the body may add weight, pieces and other freight fields.
  * Null when the entity or object does not exist for the caller (a 404).
  */
@@ -50,7 +49,7 @@ export async function bookingRequest(
     if (!flight) return null;
     provider = flight.provider;
     Object.assign(params, { from: flight.from, to: flight.to });
-    Object.assign(fixed, { etd: flight.etd, eta: flight.eta, winner_id: provider });
+    Object.assign(fixed, { etd: flight.etd, eta: flight.eta });
   } else if (entity === 'rate') {
     const rate = await rateLineForBooking(ctx.db, ctx.caller.companyId, objId);
     if (!rate) return null;
@@ -73,9 +72,8 @@ export async function bookingRequest(
     const rate = await rateLineForBooking(ctx.db, ctx.caller.companyId, objId);
     if (rate?.transitDays) values.eta = new Date(values.etd.getTime() + rate.transitDays * 86400_000);
   }
-  Object.assign(values, { type: 'FFR', class: 'air', status: 'draft', visibility: -2, whitelist: [provider] });
   addRefs(values, { entity, obj_id: objId });
-  return insertFreight(ctx.db, ctx.caller, ctx.clock.now(), { values, pieces: parsed.pieces }, (trx, row) =>
-    emitEvent(trx, ctx.clock, { type: 'booking.requested', freightId: row.id }),
-  );
+  // A draft addressed to the provider alone; a flight's provider is its winner at once (lifecycle.ts).
+  const creation = { kind: 'booking', provider, providerWins: entity === 'flight' } as const;
+  return createFreight(ctx.db, ctx.clock, ctx.caller, { values, pieces: parsed.pieces }, creation);
 }

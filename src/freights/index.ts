@@ -45,7 +45,7 @@ export {
 } from './bids.ts';
 
 // Transitions and events
-export { attachExpirySweeper, lockFreight, lockFreights, updateFreight } from './lifecycle.ts';
+export { attachExpirySweeper, createFreight, lockFreight, lockFreights, updateFreight } from './lifecycle.ts';
 export { BIDS_IN_PLAY, inMarket, isDue } from './in-market.ts';
 export { emitEvent, emitShipmentStatus } from './events.ts';
 
@@ -68,7 +68,6 @@ export { marketCandidate, searchesMatching } from './search.ts';
 // Reading a freight body, and the freight form (templates replay both)
 export { FIELDS, parseFreight, type FreightView } from './fields.ts';
 export { FREIGHT_INPUT_SCHEMA } from './schema.ts';
-export { insertFreight } from './store.ts';
 export { formStateOf, normaliseFreightForm, problemsFromWarnings, type FormState } from './form-input.ts';
 export { freightFields } from './form-page.tsx';
 

@@ -9,6 +9,10 @@ import { dueSql, isDue } from './in-market.ts';
 import { roleOf } from './policy.ts';
 import { type FreightRow, type FreightsTable, DELIVERY, DELIVERY_STATUSES } from './tables.ts';
 import type { MessageKey } from '../kernel/i18n.ts';
+import { insertFreight, type NewFreight } from './store.ts';
+import type { FreightValues } from './fields.ts';
+import { VISIBILITY } from './tables.ts';
+import { replacePieces } from './pieces.ts';
 
 /**
  * Every freight transition this module owns, in one place (decisions.md §4). Awarding
@@ -208,6 +212,105 @@ const includes = <T extends string>(list: readonly T[], value: string): boolean 
  */
 export type EnteredMarket = (trx: Transaction<DB>, clock: Clock, freightId: number) => Promise<unknown>;
 
+export type EditResult = { kind: 'ok'; row: FreightRow } | { kind: 'not_found' } | { kind: 'refused' };
+
+/**
+ * Changes only the sent fields of an own freight in draft/open (a pending freight's terms are
+ * frozen, decisions.md §9); `pieces`, when sent,
+ * replace the list (api.md, Endpoints 9). `parse` sees the locked stored row (airport resolution
+ * depends on its addresses).
+ */
+export async function editFreight(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  id: number,
+  parse: (existing: FreightRow) => NewFreight,
+): Promise<EditResult> {
+  return db.transaction().execute(async (trx) => {
+    const locked = await trx.selectFrom('freights').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!locked || locked.company_id !== caller.companyId) return { kind: 'not_found' } as const;
+    // A freight past its deadline is expired (written now), so not editable.
+    const row = await persistExpiry(trx, locked, clock);
+    if (!(EDITABLE_STATUSES as readonly string[]).includes(row.status)) return { kind: 'refused' } as const;
+    const { values, pieces } = parse(row);
+    const updated = await trx
+      .updateTable('freights')
+      .set({ ...(values as object), modified: clock.now() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (pieces) await replacePieces(trx, id, pieces);
+    await emitEvent(trx, clock, { type: 'freight.updated', freightId: id });
+    return { kind: 'ok', row: updated } as const;
+  });
+}
+
+/**
+ * How a freight comes into being (api.md, States and transitions, the rows from "(none)"); each
+ * way sets the status and audience it starts with and announces itself in the same transaction:
+ * - `draft`: POST /freights/add, a draft of the caller's company;
+ * - `direct`: POST /freights/add with `winner_direct`, open at once for that company alone
+ *   (visibility -2, whitelist [it]), with the default bidding window when none is given; it
+ *   enters the market (freight.published, and what `enteredMarket` does);
+ * - `booking`: POST /freights/request/…, a booking request (FFR, air) addressed to its provider
+ *   alone, a draft; a flight's provider is its winner at once (booking.requested);
+ * - `ownOrder`: POST /freights/create-from-template, taken with the own company as carrier
+ *   (freight.awarded, the company being owner and winner).
+ */
+export type Creation =
+  | { kind: 'draft' }
+  | { kind: 'direct'; provider: number; enteredMarket: EnteredMarket }
+  | { kind: 'booking'; provider: number; providerWins: boolean }
+  | { kind: 'ownOrder' };
+
+/** Bidding window when a freight opens without a deadline (api.md, Limits). */
+export const DEFAULT_WINDOW_MS = 24 * 3600_000;
+
+/** Creates a freight of the caller's company in one transaction: row, piece lines, starting state and its events. */
+export async function createFreight(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  freight: NewFreight,
+  creation: Creation,
+): Promise<FreightRow> {
+  const values: FreightValues = { ...freight.values };
+  const now = clock.now();
+  switch (creation.kind) {
+    case 'draft':
+      break;
+    case 'direct':
+      Object.assign(values, { status: 'open', visibility: VISIBILITY.whitelist, whitelist: [creation.provider] });
+      // Open without a deadline would never expire: the publish default applies (decided).
+      if (!values.deadline) values.deadline = new Date(now.getTime() + DEFAULT_WINDOW_MS);
+      break;
+    case 'booking':
+      Object.assign(values, {
+        type: 'FFR',
+        class: 'air',
+        status: 'draft',
+        visibility: VISIBILITY.whitelist,
+        whitelist: [creation.provider],
+      });
+      if (creation.providerWins) values.winner_id = creation.provider;
+      break;
+    case 'ownOrder':
+      Object.assign(values, { status: 'taken', winner_id: caller.companyId, transport_company_id: caller.companyId });
+      break;
+  }
+  return insertFreight(db, caller, now, { values, pieces: freight.pieces }, async (trx, row) => {
+    if (creation.kind === 'direct') {
+      await emitEvent(trx, clock, { type: 'freight.published', freightId: row.id });
+      await creation.enteredMarket(trx, clock, row.id);
+    } else if (creation.kind === 'booking') {
+      await emitEvent(trx, clock, { type: 'booking.requested', freightId: row.id });
+    } else if (creation.kind === 'ownOrder') {
+      await emitEvent(trx, clock, { type: 'freight.awarded', freightId: row.id });
+    }
+  });
+}
+
 export interface PublishInput {
   visibility?: number;
   whitelist?: number[];
@@ -250,7 +353,7 @@ export async function publishFreight(
       deadline = row.deadline;
     } else {
       // api.md: now + 24 hours when none is given and none exists (a past one counts as none).
-      deadline = new Date(now.getTime() + 24 * 3600_000);
+      deadline = new Date(now.getTime() + DEFAULT_WINDOW_MS);
     }
     const values: Record<string, unknown> = { status: 'open', deadline, modified: now };
     if (input.visibility !== undefined) values.visibility = input.visibility;

@@ -10,21 +10,20 @@ import type { FreightRow } from './tables.ts';
 import { FREIGHT_DOCS } from './schema.ts';
 import {
   archiveFreight,
+  createFreight,
+  editFreight,
   publishFreight,
   revokeFreight,
   setDeliveryStatus,
+  type Creation,
   type EnteredMarket,
   type TransitionResult,
 } from './lifecycle.ts';
 import { enlist, type ExternalList } from './lists/read.ts';
 import { LIST, listPath } from './lists/registry.ts';
 import { readPaging } from '../kernel/paging.ts';
-import { editFreight, insertFreight, loadFreightForCaller, presentRead, type ReadContext } from './store.ts';
-import { addRefs, newFreightValues } from './create.ts';
-import { emitEvent } from './events.ts';
-import type { Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
-import type { Clock } from '../kernel/time.ts';
+import { loadFreightForCaller, presentRead, type ReadContext } from './store.ts';
+import { addRefs, readWinnerDirect } from './create.ts';
 import { enlistPage, type ListPageParts } from './views.tsx';
 import { freightPage, publishGaps, type FreightPageData } from './freight-page.tsx';
 import { freightFormPage } from './form-page.tsx';
@@ -98,12 +97,6 @@ export async function freightPageFor(ctx: Ctx, id: number, extra: Pick<FreightPa
   const found = await loadFreightForCaller(ctx.db, ctx.clock, ctx.caller, id);
   if (!found) return { redirect: listPath(LIST.market), ok: false, message: ctx.t('error.not_found') };
   return routePage({ kind: 'ok', data: { route: presentRead(found, ctx) } }, ctx, extra);
-}
-
-/** A freight created open (winner_direct) is published at once: announced, and other modules told (saved searches alert). */
-async function createdOpen(trx: Transaction<DB>, clock: Clock, freightId: number, enteredMarket: EnteredMarket): Promise<void> {
-  await emitEvent(trx, clock, { type: 'freight.published', freightId });
-  await enteredMarket(trx, clock, freightId);
 }
 
 /** After saving the freight form: to the freight with a message, or back to the form with each problem next to its field. */
@@ -196,12 +189,13 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
           { clock: ctx.clock, handled: ['pricing_search_id', 'winner_direct'] },
         );
         warnings.push(...parsed.warnings);
-        const values = await newFreightValues(ctx, parsed.values, ctx.params.winner_direct, warnings);
+        const values = { ...parsed.values };
         addRefs(values, search.refs);
-        // Created open (winner_direct): it enters the market, so matching saved searches alert.
-        const row = await insertFreight(ctx.db, ctx.caller, ctx.clock.now(), { values, pieces: parsed.pieces }, (trx, created) =>
-          created.status === 'open' ? createdOpen(trx, ctx.clock, created.id, parts.enteredMarket) : Promise.resolve(),
-        );
+        const provider = await readWinnerDirect(ctx, ctx.params.winner_direct, warnings);
+        // Created open for one company (winner_direct), it enters the market: matching saved searches alert.
+        const creation: Creation =
+          provider === undefined ? { kind: 'draft' } : { kind: 'direct', provider, enteredMarket: parts.enteredMarket };
+        const row = await createFreight(ctx.db, ctx.clock, ctx.caller, { values, pieces: parsed.pieces }, creation);
         // api.md: the flat freight in `data` (id at data.id).
         return ok(await presentWritten(ctx, row, 'owner'), withWarnings(warnings));
       },

@@ -2,15 +2,13 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
 import { companyNameSql as companyNameOf } from '../accounts/companies.ts';
 import type { DB } from '../db/schema.ts';
-import { emitEvent } from './events.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import { presentBid, type ShownBid } from './bids.ts';
 import { BIDS_SHOWN_STATUSES, presentFreight, type FreightValues, type PieceRow, type PieceValues, type PresentContext } from './fields.ts';
-import { EDITABLE_STATUSES, persistExpiry } from './lifecycle.ts';
 import { effectiveStatusSql } from './in-market.ts';
 import { hadBidSql, liveBidOfSql, partyToAwbSql, roleOf, type Role } from './policy.ts';
-import { insertPieces, loadPieces, piecesJsonSql, replacePieces } from './pieces.ts';
+import { insertPieces, loadPieces, piecesJsonSql } from './pieces.ts';
 import type { BidRow, BidsTable, FreightRow, FreightsTable } from './tables.ts';
 import type { Translate } from '../kernel/i18n.ts';
 
@@ -39,40 +37,6 @@ export async function insertFreight(
     if (freight.pieces?.length) await insertPieces(trx, row.id, freight.pieces);
     await alsoInTransaction?.(trx, row);
     return row;
-  });
-}
-
-export type EditResult = { kind: 'ok'; row: FreightRow } | { kind: 'not_found' } | { kind: 'refused' };
-
-/**
- * Changes only the sent fields of an own freight in draft/open (a pending freight's terms are
- * frozen, decisions.md §9); `pieces`, when sent,
- * replace the list (api.md, Endpoints 9). `parse` sees the locked stored row (airport resolution
- * depends on its addresses).
- */
-export async function editFreight(
-  db: Kysely<DB>,
-  clock: Clock,
-  caller: Caller,
-  id: number,
-  parse: (existing: FreightRow) => NewFreight,
-): Promise<EditResult> {
-  return db.transaction().execute(async (trx) => {
-    const locked = await trx.selectFrom('freights').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-    if (!locked || locked.company_id !== caller.companyId) return { kind: 'not_found' } as const;
-    // A freight past its deadline is expired (written now), so not editable.
-    const row = await persistExpiry(trx, locked, clock);
-    if (!(EDITABLE_STATUSES as readonly string[]).includes(row.status)) return { kind: 'refused' } as const;
-    const { values, pieces } = parse(row);
-    const updated = await trx
-      .updateTable('freights')
-      .set({ ...(values as object), modified: clock.now() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    if (pieces) await replacePieces(trx, id, pieces);
-    await emitEvent(trx, clock, { type: 'freight.updated', freightId: id });
-    return { kind: 'ok', row: updated } as const;
   });
 }
 

@@ -6,7 +6,7 @@ import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import {
   FIELDS,
   FREIGHT_INPUT_SCHEMA,
-  insertFreight,
+  createFreight,
   normaliseFreightForm,
   parseFreight,
   problemsFromWarnings,
@@ -94,9 +94,14 @@ export function templateEndpoints(): Endpoint[] {
           .executeTakeFirst();
         if (!template) return notFound();
         const parsed = parseFreight(isRecord(template.fields) ? template.fields : {}, { clock: ctx.clock });
-        // decisions: the new freight starts taken, the own company is the carrier.
-        const values = { ...parsed.values, status: 'taken', winner_id: ctx.caller.companyId, transport_company_id: ctx.caller.companyId };
-        const row = await insertFreight(ctx.db, ctx.caller, ctx.clock.now(), { values, pieces: parsed.pieces });
+        // api.md: the new freight starts taken, the own company is the carrier (freights' createFreight, `ownOrder`).
+        const row = await createFreight(
+          ctx.db,
+          ctx.clock,
+          ctx.caller,
+          { values: parsed.values, pieces: parsed.pieces },
+          { kind: 'ownOrder' },
+        );
         return ok({ route_id: row.id }, parsed.warnings.length ? parsed.warnings : undefined);
       },
       page: createdFromTemplate,
