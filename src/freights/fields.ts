@@ -515,6 +515,8 @@ export type FreightView = Record<string, unknown> &
     status: FreightStatus;
     type: string;
     company: number;
+    /** the creating user (never hidden) */
+    user: number;
     winner: number | null;
     etd: string | null;
     refs: unknown;

@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { airportByCode } from '../airports/index.ts';
 import { cityNear } from '../places/cities.ts';
-import { companiesToPick } from '../accounts/companies.ts';
+import { companiesToPick, contactOf, namesOfCompanies, type Contact } from '../accounts/companies.ts';
+import type { FreightView } from './fields.ts';
 
 /**
  * What the HTML pages show beyond the JSON answers (never part of them): company names for
@@ -16,7 +17,8 @@ const MAX_IDS = 500;
 const ids = (list: Array<number | null | undefined>) =>
   [...new Set(list.filter((id): id is number => typeof id === 'number' && Number.isSafeInteger(id)))].slice(0, MAX_IDS);
 
-export async function acceptedBidUser(db: Db, freightId: number): Promise<number | null> {
+/** The user who made the accepted bid of a freight (the winner's contact person). */
+async function acceptedBidUser(db: Db, freightId: number): Promise<number | null> {
   const row = await db
     .selectFrom('bids')
     .select('user_id')
@@ -26,10 +28,42 @@ export async function acceptedBidUser(db: Db, freightId: number): Promise<number
   return row?.user_id ?? null;
 }
 
-/** The user who created the freight (the shipper's contact person). */
-export async function creatorOf(db: Db, freightId: number): Promise<number | null> {
-  const row = await db.selectFrom('freights').select('user_id').where('id', '=', freightId).executeTakeFirst();
-  return row?.user_id ?? null;
+/** What the freight page shows beside the presented freight: names, cities, the other side's contact, the partners to address a draft to. */
+export interface FreightPageParts {
+  companyNames: Map<number, string>;
+  contact: Contact | null;
+  partners: Array<{ id: number; name: string }>;
+  fromCity: string | null;
+  toCity: string | null;
+}
+
+/**
+ * Reads the freight page's parts in one round of statements at once: the names of the companies
+ * the JSON gives as ids, after the award the other side's contact person (for the owner the user
+ * who made the accepted bid, for the winner the freight's creator: in the presented freight
+ * while it is taken), the partners offered for addressing a draft, and the cities of both ends.
+ */
+export async function readFreightPageParts(db: Db, route: FreightView, companyId: number): Promise<FreightPageParts> {
+  const owner = route.company === companyId;
+  const winner = route.winner !== null && route.winner === companyId;
+  const awarded = ['taken', 'closed', 'archived'].includes(route.status) && route.winner !== null;
+  const names = [
+    route.winner,
+    route.company,
+    ...(Array.isArray(route.whitelist) ? route.whitelist : []),
+    ...(Array.isArray(route._bids) ? route._bids.map((b) => b.company) : []),
+  ];
+  // The bids are in the freight while it is taken; closed or archived, the accepted one is read.
+  const accepted = route._bids?.find((b) => b.status === 'accepted')?.user;
+  const contactUser = !awarded ? null : owner ? (accepted ?? acceptedBidUser(db, route.id)) : winner ? route.user : null;
+  const [companyNames, contact, partners, fromCity, toCity] = await Promise.all([
+    namesOfCompanies(db, names),
+    Promise.resolve(contactUser).then((user) => contactOf(db, user)),
+    owner && route.status === 'draft' && route.type !== 'FFR' ? partnerCompanies(db, companyId) : Promise.resolve([]),
+    cityOf(route.from, route.from_latitude, route.from_longitude),
+    cityOf(route.to, route.to_latitude, route.to_longitude),
+  ]);
+  return { companyNames, contact, partners, fromCity, toCity };
 }
 
 export interface BidSummary {

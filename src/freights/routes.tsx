@@ -35,8 +35,7 @@ import {
   normalisePublishForm,
   problemsFromWarnings,
 } from './form-input.ts';
-import { contactOf, namesOfCompanies } from '../accounts/companies.ts';
-import { acceptedBidUser, cityOf, creatorOf, partnerCompanies } from './page-data.ts';
+import { readFreightPageParts } from './page-data.ts';
 import { isRecord } from '../kernel/params.ts';
 import { readLoadSearch } from '../market/index.ts';
 
@@ -60,33 +59,9 @@ type RouteData = { route: FreightView };
 async function routePage(outcome: Answer<RouteData>, ctx: Ctx, extra: Pick<FreightPageData, 'bidForm'> = {}): Promise<PageResult> {
   if (outcome.kind === 'error') return { redirect: listPath(LIST.ownOpen), ok: false, message: outcome.message };
   const route = outcome.data.route;
-  const me = ctx.caller.companyId;
-  const owner = route.company === me;
-  const winner = route.winner !== null && route.winner === me;
-  const awarded = ['taken', 'closed', 'archived'].includes(route.status) && route.winner !== null;
-  const ids = [
-    route.winner,
-    route.company,
-    ...(Array.isArray(route.whitelist) ? route.whitelist : []),
-    ...(Array.isArray(route._bids) ? route._bids.map((b) => b.company) : []),
-  ];
-  const [companyNames, contactUser, partners, fromCity, toCity] = await Promise.all([
-    namesOfCompanies(ctx.db, ids),
-    awarded && owner ? acceptedBidUser(ctx.db, route.id) : awarded && winner ? creatorOf(ctx.db, route.id) : Promise.resolve(null),
-    owner && route.status === 'draft' && route.type !== 'FFR' ? partnerCompanies(ctx.db, me) : Promise.resolve([]),
-    cityOf(route.from, route.from_latitude, route.from_longitude),
-    cityOf(route.to, route.to_latitude, route.to_longitude),
-  ]);
-  const contact = await contactOf(ctx.db, contactUser);
-  return freightPage(route, ctx, {
-    companyNames,
-    contact,
-    gaps: owner && route.status === 'draft' ? publishGaps(route) : [],
-    partners,
-    fromCity,
-    toCity,
-    ...extra,
-  });
+  const owner = route.company === ctx.caller.companyId;
+  const parts = await readFreightPageParts(ctx.db, route, ctx.caller.companyId);
+  return freightPage(route, ctx, { ...parts, gaps: owner && route.status === 'draft' ? publishGaps(route) : [], ...extra });
 }
 
 /**
@@ -296,20 +271,24 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       method: 'GET',
       path: '/freights/enlist/:filterId',
       doc: FREIGHT_DOCS.enlist,
-      async handle(ctx) {
-        const filterId = readInt(ctx.path.filterId);
-        if (filterId === undefined) return notFound();
-        const warnings: Warning[] = [];
-        const paging = readPaging(ctx.params, warnings);
-        // Load search (decisions.md §7): unreadable parameters are ignored with a warning.
-        const search = readLoadSearch(ctx.params, ctx.clock.zone, warnings);
-        const routes = await enlist(rc(ctx), filterId, paging, search, parts.otherLists);
-        if (!routes) return fail(ctx.t('freight.enlist.unknown_filter'));
-        return ok({ routes }, withWarnings(warnings));
+      // Read once for the list and its page: the list, paging and sort, and the load search
+      // (decisions.md §7; unreadable parameters are ignored with a warning).
+      read(ctx) {
+        const pagingWarnings: Warning[] = [];
+        const searchWarnings: Warning[] = [];
+        const paging = readPaging(ctx.params, pagingWarnings);
+        const search = readLoadSearch(ctx.params, ctx.clock.zone, searchWarnings);
+        return { filterId: readInt(ctx.path.filterId), paging, search, pagingWarnings, searchWarnings };
       },
-      page(outcome, ctx) {
+      async handle(ctx, input) {
+        if (input.filterId === undefined) return notFound();
+        const routes = await enlist(rc(ctx), input.filterId, input.paging, input.search, parts.otherLists);
+        if (!routes) return fail(ctx.t('freight.enlist.unknown_filter'));
+        return ok({ routes }, withWarnings([...input.pagingWarnings, ...input.searchWarnings]));
+      },
+      page(outcome, ctx, input) {
         if (outcome.kind === 'error') return { redirect: listPath(LIST.ownOpen), ok: false, message: outcome.message };
-        const paging = readPaging(ctx.params, []);
+        const { paging } = input;
         const state = {
           filterId: Number(ctx.path.filterId),
           page: paging.page,
@@ -317,7 +296,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
           sort: `Routes.${paging.sort}`,
           direction: paging.direction,
         };
-        return enlistPage(outcome.data.routes, state, ctx, parts);
+        return enlistPage(outcome.data.routes, state, ctx, parts, { search: input.search, warnings: input.searchWarnings });
       },
     }),
     // The owner's transitions without parameters (decisions.md §4): revoke and archive.

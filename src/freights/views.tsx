@@ -9,7 +9,7 @@ import type { Translate } from '../kernel/i18n.ts';
 import { LISTS, listInfo, listLabel, listPath } from './lists/registry.ts';
 import { freightListColumns, isListedFreight } from './list-columns.tsx';
 import type { FreightView } from './fields.ts';
-import { readLoadSearch, searchToParams, DEFAULT_RADIUS_KM, type LoadSearch, type SearchParamName } from '../market/index.ts';
+import { searchToParams, DEFAULT_RADIUS_KM, type LoadSearch, type SearchParamName } from '../market/index.ts';
 import { isOneOf } from '../kernel/params.ts';
 
 /**
@@ -279,10 +279,16 @@ export interface ListPageParts {
   otherLists: ReadonlyMap<number, unknown>;
 }
 
-export async function enlistPage(routes: unknown[], state: ListState, ctx: Ctx<Caller>, parts: ListPageParts): Promise<Page> {
+export async function enlistPage(
+  routes: unknown[],
+  state: ListState,
+  ctx: Ctx<Caller>,
+  parts: ListPageParts,
+  read: { search: LoadSearch; warnings: Warning[] },
+): Promise<Page> {
   const t = ctx.t;
-  const warnings: Warning[] = [];
-  const freightSearch = readLoadSearch(ctx.params, ctx.clock.zone, warnings);
+  const { warnings } = read;
+  const freightSearch = read.search;
   const search = searchToParams(freightSearch);
   const [counts, fromNote, toNote] = await Promise.all([
     parts.countLists(ctx.db, ctx.caller.companyId, ctx.clock.now(), freightSearch),

@@ -15,8 +15,12 @@ const ENGLISH = translator('eng');
 /** What a page function may answer: a page, or a redirect (post/redirect/get after a form). */
 export type PageResult = Page | { redirect: string; message?: string; ok?: boolean };
 
-/** An endpoint; `D` is the `data` of its success, so `page` receives what `handle` presented. */
-export interface EndpointSpec<C extends Caller | null, D = unknown> {
+/**
+ * An endpoint; `D` is the `data` of its success, so `page` receives what `handle` presented. `I`
+ * is its typed input: what `read` makes of the request once, handed to `handle` and `page` both,
+ * so neither reads the parameters again.
+ */
+export interface EndpointSpec<C extends Caller | null, D = unknown, I = undefined> {
   method: HTTPMethods | HTTPMethods[];
   /** The path without `.json`; the same path serves the API (`.json`) and the HTML page. */
   path: string;
@@ -25,22 +29,24 @@ export interface EndpointSpec<C extends Caller | null, D = unknown> {
   /** `false`: a page without a JSON counterpart (a form): `.json` answers 404 and the API description leaves it out. */
   json?: false;
   bodyLimit?: number;
-  handle(ctx: Ctx<C>): Promise<Outcome<D>>;
+  /** Reads the request's input once (parameters, path), for `handle` and `page`. */
+  read?(ctx: Ctx<C>): I;
+  handle(ctx: Ctx<C>, input: I): Promise<Outcome<D>>;
   /** The HTML rendering of a success or functional failure; without it a plain page shows the data. */
-  page?(outcome: Answer<D>, ctx: Ctx<C>): PageResult | Promise<PageResult>;
+  page?(outcome: Answer<D>, ctx: Ctx<C>, input: I): PageResult | Promise<PageResult>;
 }
 
 export interface Endpoint {
   auth: 'user' | 'public';
   // The route table holds endpoints of every caller and data type, each checked where it was written
   // (userEndpoint, publicEndpoint); handle and page are methods, so their parameters compare bivariantly.
-  spec: EndpointSpec<Caller | null, unknown>;
+  spec: EndpointSpec<Caller | null, unknown, unknown>;
 }
 
 /** An endpoint for logged-in callers: token for `.json`, session for pages. */
-export const userEndpoint = <D,>(spec: EndpointSpec<Caller, D>): Endpoint => ({ auth: 'user', spec });
+export const userEndpoint = <D, I = undefined>(spec: EndpointSpec<Caller, D, I>): Endpoint => ({ auth: 'user', spec });
 /** An endpoint anyone may call (login, public rate search, tracking). */
-export const publicEndpoint = <D,>(spec: EndpointSpec<Caller | null, D>): Endpoint => ({ auth: 'public', spec });
+export const publicEndpoint = <D, I = undefined>(spec: EndpointSpec<Caller | null, D, I>): Endpoint => ({ auth: 'public', spec });
 
 export function registerEndpoints(app: FastifyInstance, services: Services, endpoints: Endpoint[]): void {
   for (const endpoint of endpoints) {
@@ -93,13 +99,14 @@ async function run(endpoint: Endpoint, services: Services, req: FastifyRequest, 
     language,
     t: translator(language),
   };
-  const outcome = await endpoint.spec.handle(ctx);
+  const input = endpoint.spec.read?.(ctx);
+  const outcome = await endpoint.spec.handle(ctx, input);
   // ctx.caller, not caller: a login makes its user the caller the envelope repeats.
   if (format === 'json') return renderJson(reply, outcome, ctx.caller);
-  return renderHtml(endpoint.spec, outcome, ctx);
+  return renderHtml(endpoint.spec, outcome, ctx, input);
 }
 
-async function renderHtml(spec: EndpointSpec<Caller | null, unknown>, outcome: Outcome, ctx: Ctx<Caller | null>) {
+async function renderHtml(spec: EndpointSpec<Caller | null, unknown, unknown>, outcome: Outcome, ctx: Ctx<Caller | null>, input: unknown) {
   const h = { req: ctx.req, reply: ctx.reply, caller: ctx.caller, language: ctx.language };
   switch (outcome.kind) {
     case 'redirect':
@@ -110,7 +117,7 @@ async function renderHtml(spec: EndpointSpec<Caller | null, unknown>, outcome: O
       return sendPage(h, outcome.code, { title: ctx.t('error.bad_request'), body: <p class="error">{outcome.message}</p> });
     case 'ok':
     case 'error': {
-      const result = spec.page ? await spec.page(outcome, ctx) : plainPage(outcome);
+      const result = spec.page ? await spec.page(outcome, ctx, input) : plainPage(outcome);
       if ('redirect' in result) {
         return sendRedirect(ctx.reply, result.redirect, result.message ? { ok: result.ok ?? true, message: result.message } : undefined);
       }
