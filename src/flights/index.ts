@@ -4,3 +4,4 @@
  */
 export { FLIGHTS_SECTION, flightEndpoints, flightForBooking } from './routes.ts';
 export type { FlightView } from './present.ts';
+export { FLIGHT_MESSAGES } from './messages.ts';

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { translator } from '../kernel/i18n.ts';
 import type { Clock } from '../kernel/time.ts';
@@ -7,7 +7,8 @@ import { announce, type PlannedEvent as Planned } from '../webhooks/outbox.ts';
 import { anySubscriber } from '../webhooks/store.ts';
 import { presentBid } from './bids.ts';
 import { BIDS_SHOWN_STATUSES, presentFreight, type PieceRow } from './fields.ts';
-import { partyToAwbSql, roleOf, type Role } from './policy.ts';
+import { roleOf, type Role } from './policy.ts';
+import { awbDigits, freightsOfAwbParties } from './store.ts';
 import { namesOfCompanies as companyNames } from '../accounts/companies.ts';
 import { loadPieces } from './pieces.ts';
 import { type FreightRow, type BidRow, VISIBILITY } from './tables.ts';
@@ -143,14 +144,8 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
 async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput, { type: 'shipment.status' }>): Promise<Planned[]> {
   const byAwb = eventsByAwb(input.events);
   if (!byAwb.size) return [];
-  // Freights carrying the AWBs, matched by digits as public tracking does (freights_awb_digits_idx).
-  const digitsOf = (awb: string) => awb.replace(/\D/g, '');
-  const freights = await db
-    .selectFrom('freights')
-    .select(['id', 'company_id', 'winner_id', 'transport_company_id', 'awb'])
-    .where(sql<string>`regexp_replace(awb, '\\D', '', 'g')`, 'in', [...byAwb.keys()].map(digitsOf))
-    .where(partyToAwbSql)
-    .execute();
+  // Freights carrying the AWBs that make their companies parties, as public tracking reads them.
+  const freights = await freightsOfAwbParties(db, [...byAwb.keys()]);
   const tracking = (e: StatusEvent) => ({ code: e.code, time: clock.format(e.time), location: e.location, flight_number: e.flight_number });
   const full = (e: StatusEvent) => ({
     ...tracking(e),
@@ -162,7 +157,7 @@ async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput
   const planned: Planned[] = [];
   for (const [awb, lines] of byAwb) {
     planned.push({ companyId: input.companyId, freightId: null, data: () => ({ awb, events: lines.map(full) }) });
-    const carrying = freights.filter((x) => x.awb !== null && digitsOf(x.awb) === digitsOf(awb));
+    const carrying = freights.filter((x) => x.awb !== null && awbDigits(x.awb) === awbDigits(awb));
     // Only a party to the shipment speaks for it (the rule of public tracking, docs/decisions.md):
     // anyone else's events reach nobody but their pusher.
     const involved = carrying.some((f) => [f.company_id, f.winner_id, f.transport_company_id].includes(input.companyId));

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { readLocaleDateTime, readLocaleDecimal, readLocaleWeightKg } from '../kernel/locale.ts';
 import type { Warning } from '../kernel/outcome.ts';
@@ -24,13 +23,6 @@ export interface FormState {
   warnings?: Warning[];
 }
 
-const states = new WeakMap<FastifyRequest, FormState>();
-
-/** The form state of this request (set by a normaliser, read by the endpoint's page). */
-export function formStateOf(ctx: Ctx<Caller>): FormState | undefined {
-  return states.get(ctx.req);
-}
-
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 /** A country name in either language, or its code: the two-letter code, or undefined. */
@@ -49,7 +41,7 @@ const PIECE_NUMBERS = ['depth', 'width', 'height'] as const;
 
 /**
  * Normalises a freight form (create, edit, booking request) in place of `ctx.params` and
- * remembers the problems for the page. On edit the form's refs keys are merged into the stored
+ * answers the problems and what was typed, for the page (the endpoint's input, route.tsx `read`). On edit the form's refs keys are merged into the stored
  * refs by the handler (mergeRefs), since refs replaces as a whole and the form shows only some.
  */
 export async function normaliseFreightForm(ctx: Ctx<Caller>, mode: 'add' | 'edit'): Promise<FormState> {
@@ -172,7 +164,6 @@ export async function normaliseFreightForm(ctx: Ctx<Caller>, mode: 'add' | 'edit
     p.refs = mode === 'add' ? mergeRefs({}, refs) : refs;
   }
   const state: FormState = { problems, typed };
-  states.set(ctx.req, state);
   ctx.params = p;
   return state;
 }

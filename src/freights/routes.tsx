@@ -28,12 +28,12 @@ import { enlistPage, type ListPageParts } from './views.tsx';
 import { freightPage, publishGaps, type FreightPageData } from './freight-page.tsx';
 import { freightFormPage } from './form-page.tsx';
 import {
-  formStateOf,
   mergeRefs,
   normaliseBookingForm,
   normaliseFreightForm,
   normalisePublishForm,
   problemsFromWarnings,
+  type FormState,
 } from './form-input.ts';
 import { readFreightPageParts } from './page-data.ts';
 import { isRecord } from '../kernel/params.ts';
@@ -75,10 +75,14 @@ export async function freightPageFor(ctx: Ctx, id: number, extra: Pick<FreightPa
 }
 
 /** After saving the freight form: to the freight with a message, or back to the form with each problem next to its field. */
-async function afterFreightForm(outcome: Answer<FreightView>, ctx: Ctx, mode: 'add' | 'edit'): Promise<PageResult> {
+async function afterFreightForm(
+  outcome: Answer<FreightView>,
+  ctx: Ctx,
+  mode: 'add' | 'edit',
+  state: FormState | undefined,
+): Promise<PageResult> {
   if (outcome.kind === 'error') return backToFreight(outcome, ctx);
   const route = outcome.data;
-  const state = formStateOf(ctx);
   const warnings = problemsFromWarnings(outcome.warnings, ctx.t);
   if (!state || (!Object.keys(state.problems).length && !Object.keys(warnings).length)) {
     return { redirect: viewPath(route.id), ok: true, message: ctx.t(mode === 'add' ? 'fv.saved.add' : 'fv.saved.edit') };
@@ -154,9 +158,9 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       method: 'POST',
       path: '/freights/add',
       doc: FREIGHT_DOCS.add,
+      // The HTML form's input in the user's language, read before the API's rules (docs/decisions.md).
+      read: (ctx) => (ctx.format === 'html' ? normaliseFreightForm(ctx, 'add') : undefined),
       async handle(ctx) {
-        // The HTML form's input in the user's language, read before the API's rules (docs/decisions.md).
-        if (ctx.format === 'html') await normaliseFreightForm(ctx, 'add');
         const warnings: Warning[] = [];
         const search = await fromPricingSearch(ctx, warnings);
         const parsed = parseFreight(
@@ -174,20 +178,20 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         // api.md: the flat freight in `data` (id at data.id).
         return ok(await presentWritten(ctx, row, 'owner'), withWarnings(warnings));
       },
-      page: (outcome, ctx) =>
+      page: (outcome, ctx, form) =>
         outcome.kind === 'ok'
-          ? afterFreightForm(outcome, ctx, 'add')
+          ? afterFreightForm(outcome, ctx, 'add', form)
           : { redirect: listPath(LIST.drafts), ok: false, message: outcome.message },
     }),
     userEndpoint({
       method: 'POST',
       path: '/freights/edit/:id',
       doc: FREIGHT_DOCS.edit,
+      read: (ctx) => (ctx.format === 'html' ? normaliseFreightForm(ctx, 'edit') : undefined),
       async handle(ctx) {
         const id = readId(ctx.path.id);
         if (!id) return notFound();
         const html = ctx.format === 'html';
-        if (html) await normaliseFreightForm(ctx, 'edit');
         const warnings: Warning[] = [];
         for (const key of ['winner_direct', 'pricing_search_id'])
           if (key in ctx.params) warnings.push({ field: key, reason: 'only on creation' });
@@ -205,7 +209,8 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         return ok({ route: await presentWritten(ctx, result.row, 'owner') }, withWarnings(warnings));
       },
       // add answers the flat freight, edit `data.route` (api.md): the form after either shows the freight.
-      page: (outcome, ctx) => afterFreightForm(outcome.kind === 'ok' ? { ...outcome, data: outcome.data.route } : outcome, ctx, 'edit'),
+      page: (outcome, ctx, form) =>
+        afterFreightForm(outcome.kind === 'ok' ? { ...outcome, data: outcome.data.route } : outcome, ctx, 'edit', form),
     }),
     userEndpoint({ method: 'GET', path: '/freights/view/:id', doc: FREIGHT_DOCS.view, handle: view, page: routePage }),
     userEndpoint({

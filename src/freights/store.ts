@@ -365,21 +365,28 @@ export async function visibleFreights(
   return out;
 }
 
+/** An AWB as freights are matched by it: its digits (so `020-1234 5675` is `02012345675`). */
+export const awbDigits = (awb: string) => awb.replace(/\D/g, '');
+
 /**
- * The parties (owner, winner, transport company) of the freights carrying the AWB, matched by
- * its digits (freights_awb_digits_idx), that were awarded to another company (policy.ts
- * partyToAwbSql); at most 100 freights. The rule of public tracking (src/tracking/policy.ts).
+ * The freights carrying any of the AWBs (compared by their digits, freights_awb_digits_idx) that
+ * make their companies parties to it (policy.ts partyToAwbSql): the rule of public tracking
+ * (src/tracking/policy.ts) and of `shipment.status` events (events.ts); at most `limit` when given.
  */
-export async function awbParties(db: Kysely<DB>, awb: string): Promise<number[]> {
-  const digits = awb.replace(/\D/g, '');
-  const freights = await db
+export function freightsOfAwbParties(db: Kysely<DB> | Transaction<DB>, awbs: readonly string[], limit?: number) {
+  return db
     .selectFrom('freights')
-    .select(['company_id', 'winner_id', 'transport_company_id'])
+    .select(['id', 'company_id', 'winner_id', 'transport_company_id', 'awb'])
     .where('awb', 'is not', null)
-    .where(sql<string>`regexp_replace(awb, '\\D', '', 'g')`, '=', digits)
+    .where(sql<string>`regexp_replace(awb, '\\D', '', 'g')`, 'in', [...new Set(awbs.map(awbDigits))])
     .where(partyToAwbSql)
-    .limit(100)
+    .$if(limit !== undefined, (q) => q.limit(limit!))
     .execute();
+}
+
+/** The parties (owner, winner, transport company) to an AWB (freightsOfAwbParties); at most 100 freights read. */
+export async function awbParties(db: Kysely<DB>, awb: string): Promise<number[]> {
+  const freights = await freightsOfAwbParties(db, [awb], 100);
   const ids = new Set<number>();
   for (const f of freights) for (const id of [f.company_id, f.winner_id, f.transport_company_id]) if (id !== null) ids.add(id);
   return [...ids];

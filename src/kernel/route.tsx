@@ -29,8 +29,8 @@ export interface EndpointSpec<C extends Caller | null, D = unknown, I = undefine
   /** `false`: a page without a JSON counterpart (a form): `.json` answers 404 and the API description leaves it out. */
   json?: false;
   bodyLimit?: number;
-  /** Reads the request's input once (parameters, path), for `handle` and `page`. */
-  read?(ctx: Ctx<C>): I;
+  /** Reads the request's input once (parameters, path, an HTML form in the user's language), for `handle` and `page`. */
+  read?(ctx: Ctx<C>): I | Promise<I>;
   handle(ctx: Ctx<C>, input: I): Promise<Outcome<D>>;
   /** The HTML rendering of a success or functional failure; without it a plain page shows the data. */
   page?(outcome: Answer<D>, ctx: Ctx<C>, input: I): PageResult | Promise<PageResult>;
@@ -99,7 +99,7 @@ async function run(endpoint: Endpoint, services: Services, req: FastifyRequest, 
     language,
     t: translator(language),
   };
-  const input = endpoint.spec.read?.(ctx);
+  const input = await endpoint.spec.read?.(ctx);
   const outcome = await endpoint.spec.handle(ctx, input);
   // ctx.caller, not caller: a login makes its user the caller the envelope repeats.
   if (format === 'json') return renderJson(reply, outcome, ctx.caller);
@@ -154,14 +154,27 @@ function plainPage(outcome: Answer): Page {
   };
 }
 
-async function callerByToken(services: Services, req: FastifyRequest, params: Params): Promise<Caller | null> {
+/**
+ * The API token a request carries, read once for every part of the site: `Authorization:
+ * <scheme> <token>` with one of `schemes` (api.md: `TokenPass`, a fixed literal; ONE Record's
+ * clients also send `Bearer`, in any case), else the `auth_token` parameter (quick tests).
+ */
+export function requestToken(
+  req: FastifyRequest,
+  authToken: unknown,
+  accept: { schemes: readonly string[]; anyCase?: boolean } = { schemes: ['TokenPass'] },
+): string | undefined {
   const header = req.headers.authorization;
-  let token: string | undefined;
   if (typeof header === 'string') {
-    const m = /^TokenPass\s+(\S+)\s*$/.exec(header);
-    if (m) token = m[1];
+    const m = /^(\S+)\s+(\S+)\s*$/.exec(header);
+    const scheme = accept.anyCase ? m?.[1]?.toLowerCase() : m?.[1];
+    if (m && accept.schemes.some((s) => (accept.anyCase ? s.toLowerCase() : s) === scheme)) return m[2];
   }
-  token ??= readString(params.auth_token);
+  return readString(authToken);
+}
+
+async function callerByToken(services: Services, req: FastifyRequest, params: Params): Promise<Caller | null> {
+  const token = requestToken(req, params.auth_token);
   return token ? services.auth.byToken(token) : null;
 }
 

@@ -2,7 +2,6 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller, Services } from '../kernel/context.ts';
 import type { EndpointDoc } from '../kernel/doc.ts';
-import { readString } from '../kernel/params.ts';
 import { readPaging } from '../kernel/paging.ts';
 import {
   Iris,
@@ -19,6 +18,7 @@ import {
 import { ERROR_SCHEMA, ONE_RECORD_DOCS } from './schema.ts';
 import { shipmentOfParty, shipmentsOfParty } from '../milkrun/store.ts';
 import { shipmentEvents, shipmentTotals } from '../files/status-events.ts';
+import { requestToken } from '../kernel/route.tsx';
 
 const LD = 'application/ld+json';
 const OBJECT = /^(shipment|waybill)-(\d{1,9})$|^piece-(\d{1,9})-(\d{1,4})$/;
@@ -186,9 +186,10 @@ function send(reply: FastifyReply, code: number, body: unknown) {
 export const sendFailure = (reply: FastifyReply, code: number, message: string) =>
   send(reply, code, presentError(code, STATUS_CODES[code] ?? 'Error', message));
 
+/** ONE Record clients send `Bearer`; the exchange's `TokenPass` works too (kernel/route.tsx requestToken). */
+const ONE_RECORD_SCHEMES = { schemes: ['TokenPass', 'Bearer'], anyCase: true } as const;
+
 async function callerOf(services: Services, req: FastifyRequest): Promise<Caller | null> {
-  const header = req.headers.authorization;
-  const m = typeof header === 'string' ? /^(?:TokenPass|Bearer)\s+(\S+)\s*$/i.exec(header) : null;
-  const token = m?.[1] ?? readString((req.query as Record<string, unknown> | undefined)?.auth_token);
+  const token = requestToken(req, (req.query as Record<string, unknown> | undefined)?.auth_token, ONE_RECORD_SCHEMES);
   return token ? services.auth.byToken(token) : null;
 }

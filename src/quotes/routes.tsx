@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, redirect, type Answer, type Outcome } from '../kernel/outcome.ts';
 import { readId } from '../kernel/params.ts';
@@ -27,7 +26,6 @@ export interface BidFormState {
   problems: Record<string, string>;
 }
 
-const bidForms = new WeakMap<FastifyRequest, BidFormState>();
 const TYPED_FIELDS = ['amount', 'currency_code', 'note', 'rate_base', 'rate_fsc', 'rate_ssc'];
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
@@ -58,9 +56,7 @@ function readBidForm(ctx: Ctx<Caller>): BidFormState {
   const currency = typeof ctx.params.currency_code === 'string' ? ctx.params.currency_code.trim() : '';
   if (!/^[A-Za-z]{3}$/.test(currency)) problems.currency_code = t('quotes.form.currency');
   if (typeof ctx.params.note === 'string' && ctx.params.note.length > NOTE_MAX) problems.note = t('quotes.form.note', { max: NOTE_MAX });
-  const state = { typed, problems };
-  bidForms.set(ctx.req, state);
-  return state;
+  return { typed, problems };
 }
 
 /**
@@ -69,14 +65,14 @@ function readBidForm(ctx: Ctx<Caller>): BidFormState {
  * bid form as typed and each problem next to its field (or the refusal above the form).
  */
 function backToFreight(key: MessageKey) {
-  return async (outcome: Answer<{ bid: BidView }>, ctx: Ctx<Caller>): Promise<PageResult> => {
+  return async (outcome: Answer<{ bid: BidView }>, ctx: Ctx<Caller>, form?: BidFormState): Promise<PageResult> => {
     const bid = outcome.kind === 'ok' ? outcome.data.bid : undefined;
     if (outcome.kind === 'ok' && bid) return { redirect: freightPage(bid.route), message: ctx.t(key), ok: true };
     const route = readId(ctx.params.route);
     if (outcome.kind === 'error' && route !== undefined) {
-      const form = bidForms.get(ctx.req) ?? { typed: {}, problems: {} };
-      const message = Object.keys(form.problems).length ? ctx.t('quotes.form.problems') : outcome.message;
-      return freightPageFor(ctx, route, { bidForm: { ...form, message } });
+      const typed = form ?? { typed: {}, problems: {} };
+      const message = Object.keys(typed.problems).length ? ctx.t('quotes.form.problems') : outcome.message;
+      return freightPageFor(ctx, route, { bidForm: { ...typed, message } });
     }
     return { title: ctx.t('quotes.title'), body: <p class="flash error">{outcome.kind === 'error' ? outcome.message : ''}</p> };
   };
@@ -94,9 +90,10 @@ export function quoteEndpoints(): Endpoint[] {
         data: BID_DATA,
         answers: { 404: 'The freight (route) or the bid (id) does not exist or is not visible to the caller.' },
       },
-      async handle(ctx) {
-        // The page's bid form takes amounts as people write them (1.745,50 in German); the API keeps its readers.
-        if (ctx.format === 'html' && Object.keys(readBidForm(ctx).problems).length) return fail(ctx.t('quotes.form.problems'));
+      // The page's bid form takes amounts as people write them (1.745,50 in German); the API keeps its readers.
+      read: (ctx) => (ctx.format === 'html' ? readBidForm(ctx) : undefined),
+      async handle(ctx, form) {
+        if (form && Object.keys(form.problems).length) return fail(ctx.t('quotes.form.problems'));
         const parsed = parseBid(ctx.params, ctx.t, ctx.caller.companyId);
         if (parsed.kind === 'no_such_bid') return notFound();
         if (parsed.kind === 'invalid') return fail(parsed.message);

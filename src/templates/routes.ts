@@ -34,9 +34,9 @@ export function templateEndpoints(): Endpoint[] {
         input: Type.Composite([Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }), FREIGHT_INPUT_SCHEMA]),
         data: Type.Object({ template: TEMPLATE.schema }),
       },
-      async handle(ctx) {
-        // The page's form is the freight form's (German input, places, dates): read as it reads them.
-        const form = ctx.format === 'html' ? await normaliseFreightForm(ctx, 'add') : undefined;
+      // The page's form is the freight form's (German input, places, dates): read as it reads them.
+      read: (ctx) => (ctx.format === 'html' ? normaliseFreightForm(ctx, 'add') : undefined),
+      async handle(ctx, form) {
         const name = readString(ctx.params.name)?.trim();
         if (!name || name.length > 200 || name.includes('\u0000')) return fail(ctx.t('template.name_required'));
         // Parsed once now for the warnings; only the readable freight keys are kept.
@@ -62,7 +62,8 @@ export function templateEndpoints(): Endpoint[] {
           .executeTakeFirstOrThrow();
         return ok({ template: presentTemplate(row, ctx) }, parsed.warnings.length ? parsed.warnings : undefined);
       },
-      page: (outcome, ctx) => templateAdded(outcome, ctx, async () => (await companyTemplates(ctx)).map((r) => presentTemplate(r, ctx))),
+      page: (outcome, ctx, form) =>
+        templateAdded(outcome, ctx, form, async () => (await companyTemplates(ctx)).map((r) => presentTemplate(r, ctx))),
     }),
     userEndpoint({
       method: 'GET',

@@ -6,7 +6,7 @@ import { isRecord } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
 import { DataTable, Field, PostButton, text, type Column } from '../kernel/ui.tsx';
 import { formatKg, formatStamp, readLocaleWeightKg } from '../kernel/locale.ts';
-import { formStateOf, freightFields, problemsFromWarnings, type FormState } from '../freights/index.ts';
+import { freightFields, problemsFromWarnings, type FormState } from '../freights/index.ts';
 import type { TemplateView } from './present.ts';
 
 /**
@@ -120,10 +120,10 @@ export function templatesPage(ctx: Ctx<Caller>, templates: TemplateView[], form:
 export async function templateAdded(
   outcome: Answer<{ template: TemplateView }>,
   ctx: Ctx<Caller>,
+  state: FormState | undefined,
   list: () => Promise<TemplateView[]>,
 ): Promise<PageResult> {
   if (outcome.kind === 'error') {
-    const state = formStateOf(ctx);
     const problems = problemsFromWarnings(state?.warnings, ctx.t);
     if (outcome.message === ctx.t('template.name_required')) problems.name = outcome.message;
     // A refusal no field explains (none known today) is still said, above the form.

@@ -96,6 +96,57 @@ describe('module structure', () => {
     assert.deepEqual(found, []);
   });
 
+  test('no module-level mutable state in request paths but the caches named here, each for a reason', () => {
+    // What a request writes that another request (or process) reads belongs in the database; per
+    // request, it travels as the endpoint's input (kernel/route.tsx `read`), never in a module-level
+    // map keyed by the request. Constants (UPPER_CASE) are not state. What is left is caches that
+    // nobody else needs, each bounded and true whatever process answers.
+    const ALLOWED: Record<string, string> = {
+      'accounts/authenticator.ts caches': 'the 1-second token cache of each app (docs/architecture.md, Authentication cache)',
+      'airports/index.ts byCode': 'the packaged airport data, indexed on first use',
+      'db/lock.ts held': "the embedded database's data directories this process holds",
+      'db/prepared.ts preparedOn': 'which statements each connection has prepared',
+      'db/prepared.ts shapes': 'prepared statements of searched lists by their text, at most 100',
+      'files/airport-time.ts offsets': "airports' UTC offsets by day, computed from static data",
+      'files/airport-time.ts years': 'the years of day-month dates, by day, computed',
+      'freights/lists/read.ts listStatements': 'the prepared list statements, one per list, order and shape',
+      'freights/store.ts viewPrepared': 'the prepared view statement',
+      'kernel/i18n.ts installed': 'the catalogues app.ts installs at start',
+      'market/sql.ts airportsNearCentres': 'airports within a radius of the last 1,000 centres: static data',
+      'places/cities.ts worker': 'the worker thread holding the city data',
+      'places/cities.ts ready': 'the worker thread holding the city data',
+      'places/cities.ts loaded': 'the worker thread holding the city data',
+      'places/cities.ts nextId': "the worker's questions in flight",
+      'places/cities.ts pending': "the worker's questions in flight",
+      'places/countries.ts byCode': 'the packaged country names, indexed on first use',
+      'places/geo.ts every': 'the airports as points, from static data',
+      'places/geo.ts list': 'the airports as a list, from static data',
+      'places/postal-centres.ts file': 'the packaged postal code centres, read on first use',
+      'places/postal-centres.ts parsed': 'the packaged postal code centres, parsed per country on first use',
+      'places/postal.ts formats': 'the packaged postal code formats, indexed on first use',
+      'pricing/import.ts autovacuumOf': 'whether a database (handle) runs autovacuum, asked once',
+      'searches/counts.ts caches': 'list counts per database snapshot (docs/architecture.md, Counts cache)',
+    };
+    const found: string[] = [];
+    for (const f of checked) {
+      for (const m of code(f.text).matchAll(
+        /^(?:export )?(?:let|var) (\w+)|^(?:export )?const (\w+)(?:: [^=]+)? = new (?:Map|Set|WeakMap|WeakSet)\b/gm,
+      )) {
+        const name = (m[1] ?? m[2])!;
+        if (/^[A-Z][A-Z0-9_]*$/.test(name)) continue;
+        found.push(`${f.file.split(path.sep).join('/')} ${name}`);
+      }
+    }
+    assert.deepEqual(found.filter((entry) => !Object.hasOwn(ALLOWED, entry)).sort(), [], 'module-level state without a reason');
+    assert.deepEqual(
+      Object.keys(ALLOWED)
+        .filter((entry) => !found.includes(entry))
+        .sort(),
+      [],
+      'reasons for state that is gone',
+    );
+  });
+
   test('every table is named only inside its owning module (query builders and SQL)', () => {
     assert.deepEqual(foreignTableUses(files, tableOwners(files)), []);
   });

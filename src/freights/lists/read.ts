@@ -68,53 +68,54 @@ export function listStatement(
       // plan after five runs instead of planning 7, 10, 17 and 18 anew on every execution. With
       // the value visible, custom plans priced lower (nearly every deadline is ahead) and won.
       const hidden = sql<Date>`(select ${now}::timestamptz)`;
-      return first
-        ? listQuery(
-            filterId,
-            paging,
-            withPieces,
-            c,
-            now,
-            sql.lit(DEFAULT_LIMIT) as never,
-            sql.lit(0) as never,
-            sql.lit(DEFAULT_LIMIT) as never,
-            undefined,
-            hidden,
-          )
-        : listQuery(filterId, paging, withPieces, c, now, limit, offset, upto, undefined, hidden);
+      const window: PageWindowSql = first
+        ? { limit: sql.lit(DEFAULT_LIMIT) as never, offset: sql.lit(0) as never, upto: sql.lit(DEFAULT_LIMIT) as never }
+        : { limit, offset, upto };
+      return listQuery({ filterId, order: paging, withPieces, company: c, now, memberNow: hidden, ...window });
     });
     listStatements.set(key, statement);
   }
   return statement;
 }
 
+/** The rows of a page: how many, after how many, and how many each alternative reads (limit + offset). */
+interface PageWindowSql {
+  limit: number;
+  offset: number;
+  upto: number;
+}
+
+/** What one list page is: the list, its order, the caller's company at `now`, the page, and a narrowing search. */
+interface ListPageRequest extends PageWindowSql {
+  filterId: number;
+  order: Pick<Paging, 'sort' | 'direction'>;
+  withPieces: boolean;
+  company: number;
+  /** The effective status is computed at this time. */
+  now: Date;
+  /** Membership compares deadlines with this (the prepared statements hide `now` from the planner). */
+  memberNow?: Instant;
+  /** The load search's conditions; several: alternatives whose rows never overlap (nearWays). */
+  narrow?: Narrow | Narrow[];
+}
+
 /** The list page query (prepared by listStatement; built per request when a search narrows it). */
-function listQuery(
-  filterId: number,
-  { sort, direction }: Pick<Paging, 'sort' | 'direction'>,
-  withPieces: boolean,
-  c: number,
-  now: Date,
-  limit: number,
-  offset: number,
-  upto: number,
-  narrow?: Narrow | Narrow[],
-  memberNow: Instant = now,
-) {
+function listQuery(r: ListPageRequest) {
+  const { sort, direction } = r.order;
   // Nullable sort keys (deadline, etd, eta, weight) put rows without a value last either way;
   // the not-null ones keep the plain order, which the (… created desc, id desc) indexes serve.
   const order = (ob: OrderByItemBuilder) => {
     const ordered = direction === 'asc' ? ob.asc() : ob.desc();
     return NOT_NULL_SORTS.has(sort) ? ordered : ordered.nullsLast();
   };
-  const page = pageOf(filterId, sort, direction, order, c, memberNow, limit, offset, upto, narrow);
+  const page = pageOf(r, order);
   // The page as one JSON text (store.ts freightJsonRow): an array of {row, company_name, pieces}
   // in list order. `sort` and `direction` are names from SORTS and asc/desc, never input text.
   const inOrder = sql.raw(`freights.${sort} ${direction}${NOT_NULL_SORTS.has(sort) ? '' : ' nulls last'}, freights.id ${direction}`);
-  const pieces = withPieces ? sql`, 'pieces', ${piecesJsonSql}` : sql``;
+  const pieces = r.withPieces ? sql`, 'pieces', ${piecesJsonSql}` : sql``;
   return builder
     .selectFrom(page.as('freights'))
-    .innerJoinLateral(freightJsonRow(now).as('r'), (join) => join.onTrue())
+    .innerJoinLateral(freightJsonRow(r.now).as('r'), (join) => join.onTrue())
     .select(
       sql<string>`coalesce(json_agg(json_build_object('row', r, 'company_name', ${companyNameSql}${pieces}) order by ${inOrder}), '[]')::text`.as(
         'page',
@@ -131,17 +132,17 @@ export function searchedListQuery(filterId: number, paging: Paging, withPieces: 
       searchConditions(eb, s, company, now, { mayBeMasked: listInfo(filterId)?.mayBeMasked ?? false });
   // A radius search reads its two ways apart when the page comes from one scan (not via bids).
   const ways = paging.sort === 'created' && viaBidsOf(filterId) ? undefined : nearWays(search);
-  return listQuery(
+  return listQuery({
     filterId,
-    paging,
+    order: paging,
     withPieces,
     company,
     now,
-    paging.limit,
+    limit: paging.limit,
     offset,
-    paging.limit + offset,
-    ways ? ways.map(narrow) : narrow(search),
-  ).compile();
+    upto: paging.limit + offset,
+    narrow: ways ? ways.map(narrow) : narrow(search),
+  }).compile();
 }
 
 /**
@@ -165,18 +166,11 @@ export function planAlike(s: LoadSearch): boolean {
 type Narrow = (eb: EB) => Expression<SqlBool>[];
 
 /** The freights of one page, stored columns (the status as stored), in the list's order. */
-function pageOf(
-  filterId: number,
-  sort: Paging['sort'],
-  direction: Paging['direction'],
-  order: (ob: OrderByItemBuilder) => OrderByItemBuilder,
-  c: number,
-  now: Instant,
-  limit: number,
-  offset: number,
-  upto: number,
-  narrows?: Narrow | Narrow[],
-) {
+function pageOf(r: ListPageRequest, order: (ob: OrderByItemBuilder) => OrderByItemBuilder) {
+  const { filterId, limit, offset, upto, company: c } = r;
+  const { sort, direction } = r.order;
+  const now = r.memberNow ?? r.now;
+  const narrows = r.narrow;
   const via = sort === 'created' ? viaBidsOf(filterId) : undefined;
   const alternatives = Array.isArray(narrows) ? narrows : undefined;
   const narrow = Array.isArray(narrows) ? undefined : narrows;
