@@ -68,10 +68,10 @@ export { marketCandidate, searchesMatching } from './search.ts';
 // Reading a freight body, and the freight form (templates replay both)
 export { FIELDS, parseFreight, type FreightView } from './fields.ts';
 export { FREIGHT_INPUT_SCHEMA } from './schema.ts';
-export { normaliseFreightForm, problemsFromWarnings, type FormState } from './form-input.ts';
-export { freightFields } from './form-page.tsx';
+export { normaliseFreightForm, problemsFromWarnings, type FormState } from './pages/form-input.ts';
+export { freightFields } from './pages/form-page.tsx';
 
 // Endpoints and pages
 export { freightEndpoints, freightPageFor } from './routes.tsx';
-export { partnerCompanies } from './page-data.ts';
+export { partnerCompanies } from './pages/page-data.ts';
 export { FREIGHT_MESSAGES } from './messages.ts';

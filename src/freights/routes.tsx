@@ -24,9 +24,9 @@ import { LIST, listPath } from './lists/registry.ts';
 import { readPaging } from '../kernel/paging.ts';
 import { loadFreightForCaller, presentRead, type ReadContext } from './store.ts';
 import { addRefs, readWinnerDirect } from './create.ts';
-import { enlistPage, type ListPageParts } from './views.tsx';
-import { freightPage, publishGaps, type FreightPageData } from './freight-page.tsx';
-import { freightFormPage } from './form-page.tsx';
+import { enlistPage, type ListPageParts } from './pages/list-page.tsx';
+import { freightPage, publishGaps, type FreightPageData } from './pages/freight-page.tsx';
+import { freightFormPage } from './pages/form-page.tsx';
 import {
   mergeRefs,
   normaliseBookingForm,
@@ -34,8 +34,8 @@ import {
   normalisePublishForm,
   problemsFromWarnings,
   type FormState,
-} from './form-input.ts';
-import { readFreightPageParts } from './page-data.ts';
+} from './pages/form-input.ts';
+import { readFreightPageParts } from './pages/page-data.ts';
 import { isRecord } from '../kernel/params.ts';
 import { readLoadSearch } from '../market/index.ts';
 

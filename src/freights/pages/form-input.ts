@@ -1,11 +1,11 @@
-import type { Caller, Ctx } from '../kernel/context.ts';
-import { readLocaleDateTime, readLocaleDecimal, readLocaleWeightKg } from '../kernel/locale.ts';
-import type { Warning } from '../kernel/outcome.ts';
-import { isRecord, readString, type Params } from '../kernel/params.ts';
-import { searchCountries } from '../places/countries.ts';
-import { searchForFreight } from '../pricing/handover.ts';
-import type { ExactPlaces } from './booking.ts';
-import { companiesByName } from '../accounts/companies.ts';
+import type { Caller, Ctx } from '../../kernel/context.ts';
+import { readLocaleDateTime, readLocaleDecimal, readLocaleWeightKg } from '../../kernel/locale.ts';
+import type { Warning } from '../../kernel/outcome.ts';
+import { isRecord, readString, type Params } from '../../kernel/params.ts';
+import { searchCountries } from '../../places/countries.ts';
+import { searchForFreight } from '../../pricing/handover.ts';
+import type { ExactPlaces } from '../booking.ts';
+import { companiesByName } from '../../accounts/companies.ts';
 
 /**
  * The HTML freight forms' normalising (decided, docs/decisions.md "Web interface"): what a

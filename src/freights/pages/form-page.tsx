@@ -1,13 +1,13 @@
 import type { ComponentChildren } from 'preact';
-import type { Caller, Ctx } from '../kernel/context.ts';
-import type { Page } from '../kernel/html.tsx';
-import { CsrfField } from '../kernel/html.tsx';
-import { formatNumber, toDateTimeLocal } from '../kernel/locale.ts';
-import { Field } from '../kernel/ui.tsx';
-import { countryName } from '../places/countries.ts';
+import type { Caller, Ctx } from '../../kernel/context.ts';
+import type { Page } from '../../kernel/html.tsx';
+import { CsrfField } from '../../kernel/html.tsx';
+import { formatNumber, toDateTimeLocal } from '../../kernel/locale.ts';
+import { Field } from '../../kernel/ui.tsx';
+import { countryName } from '../../places/countries.ts';
 import type { FormState } from './form-input.ts';
-import type { FreightView, PresentedPiece } from './fields.ts';
-import { isOneOf } from '../kernel/params.ts';
+import type { FreightView, PresentedPiece } from '../fields.ts';
+import { isOneOf } from '../../kernel/params.ts';
 
 /**
  * The freight form behind /freights/add and /freights/edit/{id}. Field names are the API's

@@ -1,16 +1,16 @@
-import type { Caller, Ctx } from '../kernel/context.ts';
-import type { Page } from '../kernel/html.tsx';
-import { CsrfField } from '../kernel/html.tsx';
-import type { Warning } from '../kernel/outcome.ts';
-import { DataTable, Pager, Select, Tabs, columnsFor, type Column, type Tab } from '../kernel/ui.tsx';
-import { cityNear } from '../places/cities.ts';
-import { formatDay, formatNumber } from '../kernel/locale.ts';
-import type { Translate } from '../kernel/i18n.ts';
-import { LISTS, listInfo, listLabel, listPath } from './lists/registry.ts';
+import type { Caller, Ctx } from '../../kernel/context.ts';
+import type { Page } from '../../kernel/html.tsx';
+import { CsrfField } from '../../kernel/html.tsx';
+import type { Warning } from '../../kernel/outcome.ts';
+import { DataTable, Pager, Select, Tabs, columnsFor, type Column, type Tab } from '../../kernel/ui.tsx';
+import { cityNear } from '../../places/cities.ts';
+import { formatDay, formatNumber } from '../../kernel/locale.ts';
+import type { Translate } from '../../kernel/i18n.ts';
+import { LISTS, listInfo, listLabel, listPath } from '../lists/registry.ts';
 import { freightListColumns, isListedFreight } from './list-columns.tsx';
-import type { FreightView } from './fields.ts';
-import { searchToParams, DEFAULT_RADIUS_KM, type LoadSearch, type SearchParamName } from '../market/index.ts';
-import { isOneOf } from '../kernel/params.ts';
+import type { FreightView } from '../fields.ts';
+import { searchToParams, DEFAULT_RADIUS_KM, type LoadSearch, type SearchParamName } from '../../market/index.ts';
+import { isOneOf } from '../../kernel/params.ts';
 
 /**
  * HTML pages of the freight endpoints. They render the same presented freights the JSON

@@ -1,18 +1,18 @@
 import type { ComponentChildren } from 'preact';
-import type { Caller, Ctx } from '../kernel/context.ts';
-import type { Page } from '../kernel/html.tsx';
-import { CsrfField } from '../kernel/html.tsx';
-import { formatKg, formatMoney, formatNumber, formatStamp, formatWindow } from '../kernel/locale.ts';
-import { Badge, ConfirmAction, DataTable, Facts, Field, PostButton, Select, type Column } from '../kernel/ui.tsx';
-import type { Contact } from '../accounts/companies.ts';
-import type { BidView } from './bids.ts';
-import { BIDS_IN_PLAY, MARKET_STATUSES } from './in-market.ts';
-import { ARCHIVABLE_STATUSES, REVOCABLE_STATUSES } from './lifecycle.ts';
-import type { FreightView, PresentedPiece } from './fields.ts';
-import { isRecord } from '../kernel/params.ts';
-import { type BidStatus, DELIVERY, DELIVERY_STATUSES, type FreightStatus, VISIBILITY } from './tables.ts';
-import { isOneOf } from '../kernel/params.ts';
-import { CLASSES, TYPES } from './fields.ts';
+import type { Caller, Ctx } from '../../kernel/context.ts';
+import type { Page } from '../../kernel/html.tsx';
+import { CsrfField } from '../../kernel/html.tsx';
+import { formatKg, formatMoney, formatNumber, formatStamp, formatWindow } from '../../kernel/locale.ts';
+import { Badge, ConfirmAction, DataTable, Facts, Field, PostButton, Select, type Column } from '../../kernel/ui.tsx';
+import type { Contact } from '../../accounts/companies.ts';
+import type { BidView } from '../bids.ts';
+import { BIDS_IN_PLAY, MARKET_STATUSES } from '../in-market.ts';
+import { ARCHIVABLE_STATUSES, REVOCABLE_STATUSES } from '../lifecycle.ts';
+import type { FreightView, PresentedPiece } from '../fields.ts';
+import { isRecord } from '../../kernel/params.ts';
+import { type BidStatus, DELIVERY, DELIVERY_STATUSES, type FreightStatus, VISIBILITY } from '../tables.ts';
+import { isOneOf } from '../../kernel/params.ts';
+import { CLASSES, TYPES } from '../fields.ts';
 
 /**
  * The freight page: what the freight is, whose move it is, and only the actions that can

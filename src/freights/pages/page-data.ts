@@ -1,9 +1,9 @@
 import { sql, type Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
-import { airportByCode } from '../airports/index.ts';
-import { cityNear } from '../places/cities.ts';
-import { companiesToPick, contactOf, namesOfCompanies, type Contact } from '../accounts/companies.ts';
-import type { FreightView } from './fields.ts';
+import type { DB } from '../../db/schema.ts';
+import { airportByCode } from '../../airports/index.ts';
+import { cityNear } from '../../places/cities.ts';
+import { companiesToPick, contactOf, namesOfCompanies, type Contact } from '../../accounts/companies.ts';
+import type { FreightView } from '../fields.ts';
 
 /**
  * What the HTML pages show beyond the JSON answers (never part of them): company names for

@@ -1,12 +1,12 @@
-import type { Caller, Ctx } from '../kernel/context.ts';
-import { formatKg, formatMoney, formatStamp, formatWindow } from '../kernel/locale.ts';
-import { Badge, type Column } from '../kernel/ui.tsx';
+import type { Caller, Ctx } from '../../kernel/context.ts';
+import { formatKg, formatMoney, formatStamp, formatWindow } from '../../kernel/locale.ts';
+import { Badge, type Column } from '../../kernel/ui.tsx';
 import { placeLabel } from './freight-page.tsx';
-import { namesOfCompanies } from '../accounts/companies.ts';
+import { namesOfCompanies } from '../../accounts/companies.ts';
 import { bidSummaries, cityOf, ownBids } from './page-data.ts';
-import type { FreightView } from './fields.ts';
-import { listInfo, type ListSide } from './lists/registry.ts';
-import { isRecord } from '../kernel/params.ts';
+import type { FreightView } from '../fields.ts';
+import { listInfo, type ListSide } from '../lists/registry.ts';
+import { isRecord } from '../../kernel/params.ts';
 
 /**
  * The columns of the freight lists (enlistPage in views.tsx): places with their cities, both
