@@ -168,16 +168,25 @@
   if (fold && !styled && window.matchMedia('(min-width: 761px)').matches) fold.open = true;
 
   // ---------------------------------------------------------------------------------------------
-  // Unread notifications (alerts of saved searches) as a count beside the header link.
+  // Unread notifications (alerts of saved searches) as a count beside the header link. The link's
+  // name stays its text, read on into the count: "Notifications 13 unread" (WCAG 2.5.3: the name
+  // contains what is seen, so no aria-label); the space and the word are for screen readers only.
   var bell = document.querySelector('[data-notifications]');
   if (bell) {
     getData('/notifications/unread.json').then(function (d) {
       if (!d.unread) return;
+      var hidden = function (text) {
+        var span = document.createElement('span');
+        span.className = 'visually-hidden';
+        span.textContent = text;
+        return span;
+      };
       var count = document.createElement('span');
       count.className = 'count';
       count.textContent = d.unread > 99 ? '99+' : String(d.unread);
+      bell.appendChild(hidden(' '));
       bell.appendChild(count);
-      bell.setAttribute('aria-label', bell.textContent.replace(count.textContent, '').trim() + ': ' + d.unread);
+      bell.appendChild(hidden(' ' + (bell.getAttribute('data-unread-label') || '')));
     });
   }
 })();

@@ -13,6 +13,7 @@ import { Clock } from './kernel/time.ts';
 import { installCatalogues, KERNEL_MESSAGES } from './kernel/i18n.ts';
 import { ACCOUNT_MESSAGES } from './accounts/messages.ts';
 import { CASE_MESSAGES } from './cases/messages.ts';
+import { DESK_MESSAGES } from './desk/messages.ts';
 import { FILE_MESSAGES } from './files/messages.ts';
 import { MILKRUN_MESSAGES } from './milkrun/messages.ts';
 import { OPENAPI_MESSAGES } from './openapi/messages.ts';
@@ -46,6 +47,7 @@ import { SETTINGS_SECTION, webhookEndpoints } from './webhooks/routes.tsx';
 import { searchEndpoints } from './searches/routes.tsx';
 import { placeEndpoints } from './places/routes.ts';
 import { attachWebhookDispatcher } from './webhooks/start.ts';
+import { deskEndpoints } from './desk/routes.tsx';
 
 export interface AppOptions {
   config: Config;
@@ -68,6 +70,7 @@ export const CATALOGUES = [
   KERNEL_MESSAGES,
   ACCOUNT_MESSAGES,
   CASE_MESSAGES,
+  DESK_MESSAGES,
   FILE_MESSAGES,
   FLIGHT_MESSAGES,
   FREIGHT_MESSAGES,
@@ -137,6 +140,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...webhookEndpoints(),
     ...searchEndpoints(),
     ...placeEndpoints(),
+    ...deskEndpoints(), // the start page: the dispatcher's work queue
   ];
   // The API description of every JSON endpoint above (GET /openapi.json) and its reference page.
   endpoints.push(openApiRoutes(http, () => endpoints).docs);

@@ -152,24 +152,5 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
         });
       },
     }),
-    userEndpoint({
-      method: 'GET',
-      path: '/',
-      json: false,
-      async handle(ctx) {
-        return ok({ user: { id: ctx.caller.userId, company: ctx.caller.companyId } });
-      },
-      page(_outcome, ctx) {
-        return {
-          title: ctx.t('home.title'),
-          body: (
-            <section>
-              <h1>{ctx.t('home.title')}</h1>
-              <p>{ctx.t('home.welcome', { name: ctx.caller.realname || ctx.caller.email })}</p>
-            </section>
-          ),
-        };
-      },
-    }),
   ];
 }

@@ -64,6 +64,16 @@ export {
   type ListId,
 } from './lists/registry.ts';
 export { marketCandidate, searchesMatching } from './search.ts';
+// The dispatcher's work queue (the start page, src/desk): page only
+export {
+  CHANGED_PARTS,
+  QUEUE_LISTS,
+  WAITING_PARTS,
+  workQueue,
+  type QueueEntry,
+  type QueuePart,
+  type WorkQueue,
+} from './lists/queue.ts';
 
 // Reading a freight body, and the freight form (templates replay both)
 export { FIELDS, parseFreight, type FreightView } from './fields.ts';

@@ -60,7 +60,7 @@ async function routePage(outcome: Answer<RouteData>, ctx: Ctx, extra: Pick<Freig
   if (outcome.kind === 'error') return { redirect: listPath(LIST.ownOpen), ok: false, message: outcome.message };
   const route = outcome.data.route;
   const owner = route.company === ctx.caller.companyId;
-  const parts = await readFreightPageParts(ctx.db, route, ctx.caller.companyId);
+  const parts = await readFreightPageParts(ctx.db, ctx.clock, route, ctx.caller.companyId);
   return freightPage(route, ctx, { ...parts, gaps: owner && route.status === 'draft' ? publishGaps(route) : [], ...extra });
 }
 

@@ -1,4 +1,4 @@
-import type { VNode } from 'preact';
+import { createContext, type VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { Caller } from './context.ts';
 import type { MessageKey, Translate } from './i18n.ts';
@@ -44,9 +44,41 @@ export interface Layout {
   home: string;
 }
 
-/** The page shell. Preact escapes every interpolated value; no inline script or style exists. */
+/**
+ * What the page's building blocks (ui.tsx) tell the frame while the body renders, and what they
+ * read from it: the reader's language (the hidden header of an action column) and whether the
+ * page's content is a list, whose rows the second skip link leads to (`#list`).
+ */
+export interface PageScope {
+  t?: Translate;
+  /** The list's rows carry the id `list` (a DataTable claimed it). */
+  list?: boolean;
+  /** Tabs were rendered: the next table is the list they switch (the freight lists, the milk-run lists). */
+  tabs?: boolean;
+}
+
+export const PageScopeContext = createContext<PageScope>({});
+
+/** The id of the list's rows, the second skip link's target. */
+export const LIST_TARGET = 'list';
+
+/**
+ * The page shell. Preact escapes every interpolated value; no inline script or style exists. The
+ * main part is rendered first, so the skip links know whether the page holds a list.
+ */
 export function renderDocument(props: LayoutProps): string {
   const { page, caller, t, flash } = props;
+  const scope: PageScope = { t };
+  const content = renderToString(
+    <PageScopeContext.Provider value={scope}>
+      {flash && (
+        <p class={flash.ok ? 'flash ok' : 'flash error'} role={flash.ok ? 'status' : 'alert'} data-testid="flash">
+          {flash.message}
+        </p>
+      )}
+      {page.body}
+    </PageScopeContext.Provider>,
+  );
   return (
     '<!doctype html>' +
     renderToString(
@@ -59,10 +91,16 @@ export function renderDocument(props: LayoutProps): string {
           <script src="/assets/app.js" defer></script>
         </head>
         <body>
-          {/* WCAG 2.4.1: past the menu and the list tabs straight to the page's content. */}
+          {/* WCAG 2.4.1: past the menu to the page's heading, and on a list page past the search and
+              the tabs to the list's first row. */}
           <a class="skip-link" href="#main">
             {t('nav.skip')}
           </a>
+          {scope.list && (
+            <a class="skip-link" href={`#${LIST_TARGET}`}>
+              {t('nav.skip.list')}
+            </a>
+          )}
           <header class="topbar">
             <a class="brand" href="/">
               {t('app.name')}
@@ -82,8 +120,8 @@ export function renderDocument(props: LayoutProps): string {
             )}
             {caller && (
               <form class="whoami" method="post" action="/users/logout">
-                {/* Alerts of saved searches; public/app.js adds the unread count. */}
-                <a href="/notifications/index" class="notifications" data-notifications>
+                {/* Alerts of saved searches; public/app.js adds the unread count (its word for screen readers from here). */}
+                <a href="/notifications/index" class="notifications" data-notifications data-unread-label={t('nav.unread')}>
                   {t('nav.notifications')}
                 </a>
                 <a href="/users/password" title={t('nav.account')} class="account">
@@ -97,14 +135,8 @@ export function renderDocument(props: LayoutProps): string {
               </form>
             )}
           </header>
-          <main id="main" tabindex={-1}>
-            {flash && (
-              <p class={flash.ok ? 'flash ok' : 'flash error'} role={flash.ok ? 'status' : 'alert'} data-testid="flash">
-                {flash.message}
-              </p>
-            )}
-            {page.body}
-          </main>
+          {/* Rendered above (escaped by Preact there). */}
+          <main id="main" tabindex={-1} dangerouslySetInnerHTML={{ __html: content }} />
         </body>
       </html>,
     )

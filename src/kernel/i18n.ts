@@ -64,6 +64,8 @@ export const KERNEL_MESSAGES = catalogue(
     'home.title': 'Overview',
     'home.welcome': 'Welcome, {name}.',
     'nav.skip': 'Skip to content',
+    'nav.skip.list': 'Skip to the list',
+    'nav.unread': 'unread',
     'nav.menu': 'Main menu',
     'error.not_found.home': 'To the freight lists',
     'form.required': 'needed to publish',
@@ -95,6 +97,7 @@ export const KERNEL_MESSAGES = catalogue(
     'status.running': 'on the road',
     'status.delivered': 'delivered',
     'ui.cancel': 'Cancel',
+    'ui.col.actions': 'Actions',
   },
   {
     'placeholder.undefined': 'nicht definiert',
@@ -124,6 +127,8 @@ export const KERNEL_MESSAGES = catalogue(
     'home.title': 'Übersicht',
     'home.welcome': 'Willkommen, {name}.',
     'nav.skip': 'Zum Inhalt springen',
+    'nav.skip.list': 'Zur Liste springen',
+    'nav.unread': 'ungelesen',
     'nav.menu': 'Hauptmenü',
     'error.not_found.home': 'Zu den Frachtlisten',
     'form.required': 'zum Veröffentlichen nötig',
@@ -155,6 +160,7 @@ export const KERNEL_MESSAGES = catalogue(
     'status.running': 'unterwegs',
     'status.delivered': 'zugestellt',
     'ui.cancel': 'Abbrechen',
+    'ui.col.actions': 'Aktionen',
   },
 );
 declare module './i18n.ts' {

@@ -1,7 +1,10 @@
 import type { Warning } from './outcome.ts';
 import { readPageWindow, readString, type PageWindow, type Params } from './params.ts';
 
-/** The sort keys of a list (`sort=Routes.<field>`); the freight lists order by them. */
+/**
+ * The sort keys of a list (`sort=Routes.<field>`); the freight lists order by them. `distance` is
+ * no column: the great circle between a freight's origin and destination (freights/lists/distance.ts).
+ */
 export const SORTS = {
   id: 'id',
   created: 'created',
@@ -10,6 +13,7 @@ export const SORTS = {
   etd: 'etd',
   eta: 'eta',
   weight: 'weight',
+  distance: 'distance',
 } as const;
 
 export interface Paging extends PageWindow {

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
-import { CsrfField } from './html.tsx';
-import type { Translate } from './i18n.ts';
+import { useContext } from 'preact/hooks';
+import { CsrfField, LIST_TARGET, PageScopeContext } from './html.tsx';
+import { translator, type Translate } from './i18n.ts';
 import { isOneOf } from './params.ts';
 
 /**
@@ -12,7 +13,13 @@ import { isOneOf } from './params.ts';
 export const text = (v: unknown) => (v === null || v === undefined || v === '' ? '–' : String(v));
 
 export interface Column<R> {
+  /**
+   * The header. An empty label (an action column) gets "Actions" for screen readers, so no
+   * header is empty (axe-core `empty-table-header`); `hideLabel` shows a given one to them only.
+   */
   label: string;
+  /** The label is for screen readers only (a column of buttons or checkboxes); cards on a phone show none. */
+  hideLabel?: boolean;
   /** Cell content for a row. */
   cell: (row: R) => ComponentChildren;
   numeric?: boolean;
@@ -37,6 +44,8 @@ export function columnsFor<R>(is: (row: unknown) => row is R, columns: Column<R>
 /**
  * A table; on a phone (CSS) each row becomes a card whose cells carry their column's label
  * (`data-label`), so no table is wider than the screen. `caption` names it for screen readers.
+ * The page's list (`skipTarget`, or the first table under `Tabs`) takes the second skip link:
+ * its rows carry the id `list`, so the next Tab after the skip link is in the first row.
  */
 export function DataTable<R>({
   columns,
@@ -44,13 +53,20 @@ export function DataTable<R>({
   empty,
   testId,
   caption,
+  skipTarget,
 }: {
   columns: Column<R>[];
   rows: R[];
   empty: string;
   testId?: string;
   caption?: string;
+  skipTarget?: boolean;
 }) {
+  const scope = useContext(PageScopeContext);
+  const t = scope.t ?? translator('eng');
+  const target = (skipTarget || scope.tabs) && !scope.list;
+  if (target) scope.list = true;
+  scope.tabs = false;
   return (
     <div class="table-wrap cards">
       <table class="grid" data-testid={testId}>
@@ -64,6 +80,8 @@ export function DataTable<R>({
                     {c.label}
                     {c.sorted ? (c.sorted === 'ascending' ? ' ▲' : ' ▼') : null}
                   </a>
+                ) : c.hideLabel || !c.label ? (
+                  <span class="visually-hidden">{c.label || t('ui.col.actions')}</span>
                 ) : (
                   c.label
                 )}
@@ -71,7 +89,7 @@ export function DataTable<R>({
             ))}
           </tr>
         </thead>
-        <tbody>
+        <tbody id={target ? LIST_TARGET : undefined} tabindex={target ? -1 : undefined}>
           {rows.length === 0 ? (
             <tr>
               <td class="empty" colSpan={columns.length}>
@@ -84,7 +102,7 @@ export function DataTable<R>({
                 {columns.map((c) => (
                   <td
                     class={[c.numeric ? 'num' : '', c.wrap ? 'wrap' : '', c.lead ? 'lead' : ''].filter(Boolean).join(' ') || undefined}
-                    data-label={c.label || undefined}
+                    data-label={(!c.hideLabel && c.label) || undefined}
                   >
                     {cellValue(c.cell(r))}
                   </td>
@@ -122,6 +140,8 @@ export interface Tab {
  * its tabs, under a row of group links, so a phone shows the list after two short rows.
  */
 export function Tabs({ tabs, label }: { tabs: Tab[]; label?: string }) {
+  // The table after the tabs is the list they switch: the page's content (DataTable, skip link).
+  useContext(PageScopeContext).tabs = true;
   const groups: { label?: string; tabs: Tab[] }[] = [];
   for (const tab of tabs) {
     if (tab.group !== undefined || groups.length === 0) groups.push({ label: tab.group, tabs: [] });

@@ -12,6 +12,8 @@ import {
   readString,
   type Params,
 } from '../kernel/params.ts';
+import type { Translate } from '../kernel/i18n.ts';
+import { readLocaleDecimal, readLocaleWeightKg } from '../kernel/locale.ts';
 
 /** A location of a rate line or a search: an airport, or a postal area of a country. */
 export type Location = { kind: 'airport'; code: string } | { kind: 'city'; country: string; postal: string };
@@ -155,4 +157,83 @@ export function readSearchParams(p: Params): SearchParams {
     search_type: searchType,
     uld_count: uldCount,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rate search page's form (HTML only; docs/decisions.md "Web interface")
+
+/** The rate search form as typed: form field name (`weight`, `pieces_json[0][depth]`) -> message, and -> text as typed. */
+export interface SearchFormState {
+  problems: Record<string, string>;
+  typed: Record<string, string>;
+}
+
+/**
+ * Reads the rate search form's numbers as a person types them in their language (`1.250,5` kg in
+ * German, `1,250.5` in English, `1,5 t`) with the freight form's reader (kernel/locale.ts),
+ * in place of `ctx.params`, before the API's own rules run: the JSON API keeps its lenient readers.
+ * What the form cannot read is named next to its field in the user's language and the search is
+ * not run; every field, the combinations box included, comes back as it was.
+ */
+export function normaliseSearchForm(p: Params, t: Translate, language: string): SearchFormState {
+  const problems: Record<string, string> = {};
+  const typed: Record<string, string> = {};
+  for (const [k, v] of Object.entries(p)) if (typeof v === 'string') typed[k] = v;
+  // A checkbox sends nothing when it is off: the form comes back with it as it was ticked.
+  typed.allow_combinations = readFlag(p.allow_combinations) === 1 ? '1' : '0';
+  const example = language === 'deu' ? '1.250,5' : '1,250.5';
+  const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+  if (!blank(p.weight)) {
+    const kg = readLocaleWeightKg(p.weight, language);
+    if (kg === undefined) problems.weight = t('form.error.weight', { example });
+    else p.weight = kg;
+  }
+  if (!blank(p.uld_count)) {
+    const n = readLocaleDecimal(p.uld_count, language);
+    if (n === undefined || !/^\d+$/.test(n)) problems.uld_count = t('form.error.integer');
+    else p.uld_count = n;
+  }
+  const lines = Array.isArray(p.pieces_json) ? p.pieces_json : isRecord(p.pieces_json) ? Object.values(p.pieces_json) : [];
+  lines.forEach((line, i) => {
+    if (!isRecord(line)) return;
+    for (const [k, v] of Object.entries(line)) {
+      const name = `pieces_json[${i}][${k}]`;
+      if (typeof v === 'string') typed[name] = v;
+      if (blank(v)) continue;
+      if (k === 'pieces') {
+        const n = readLocaleDecimal(v, language);
+        if (n === undefined || !/^\d+$/.test(n)) problems[name] = t('form.error.integer');
+        else line[k] = n;
+      } else if (k === 'weight') {
+        const kg = readLocaleWeightKg(v, language);
+        if (kg === undefined) problems[name] = t('form.error.weight', { example });
+        else line[k] = kg;
+      } else if (k === 'depth' || k === 'width' || k === 'height') {
+        const n = readLocaleDecimal(v, language);
+        if (n === undefined) problems[name] = t('form.error.number', { example: language === 'deu' ? '120,5' : '120.5' });
+        else line[k] = n;
+      }
+    }
+  });
+  return { problems, typed };
+}
+
+/**
+ * A refusal of the rate search (readSearchParams: `field: what is wrong`) next to the form's
+ * field it names, in the user's words where the form can say it better: a place to pick, a
+ * number. Answers the field and the message, or undefined for a refusal of no one field.
+ */
+export function problemOfRefusal(message: string, t: Translate): { field: string; message: string } | undefined {
+  const m = /^(origin|destination|weight|uld_count|direction|unitOfLength|pieces_json\[(\d+)\]\.(\w+)|pieces_json)\s*:\s*(.*)$/s.exec(
+    message,
+  );
+  if (!m) return undefined;
+  const field = m[2] !== undefined ? `pieces_json[${m[2]}][${m[3]}]` : m[1]!;
+  const reason = m[4]!;
+  if (field === 'origin' || field === 'destination') {
+    if (reason.startsWith('is required')) return { field, message: t('pv.error.place_required') };
+    if (reason.startsWith('must differ')) return { field, message: t('pv.error.same_place') };
+    return { field, message: t('pv.error.place') };
+  }
+  return { field, message: t('pv.error.other', { reason }) };
 }

@@ -53,6 +53,11 @@ export const PRICING_MESSAGES = catalogue(
     'pv.no_history': 'No searches yet.',
     'pv.change_search': 'Change the search',
     'pv.postal_area': '{zone} (postal area)',
+    'pv.error.place_required': 'Please enter a place: a postal code (DE-60311) or an airport (FRA), or pick one from the suggestions.',
+    'pv.error.place': 'Not a place we know: pick a postal code (DE-60311) or an airport (FRA) from the suggestions.',
+    'pv.error.same_place': 'Origin and destination are the same place.',
+    'pv.error.other': 'Not searched: {reason}.',
+    'pv.error.form': 'Please check the marked fields: nothing was searched.',
   },
   {
     'pricing.search_id_required': 'search_id fehlt (die Nummer einer gespeicherten Suche)',
@@ -105,6 +110,11 @@ export const PRICING_MESSAGES = catalogue(
     'pv.no_history': 'Noch keine Suchen.',
     'pv.change_search': 'Suche ändern',
     'pv.postal_area': '{zone} (PLZ-Gebiet)',
+    'pv.error.place_required': 'Bitte einen Ort angeben: eine PLZ (DE-60311) oder einen Flughafen (FRA), oder einen Vorschlag wählen.',
+    'pv.error.place': 'Diesen Ort kennen wir nicht: bitte eine PLZ (DE-60311) oder einen Flughafen (FRA) aus den Vorschlägen wählen.',
+    'pv.error.same_place': 'Von und Nach sind derselbe Ort.',
+    'pv.error.other': 'Nicht gesucht: {reason}.',
+    'pv.error.form': 'Bitte die markierten Felder prüfen: es wurde nicht gesucht.',
   },
 );
 

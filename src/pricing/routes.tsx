@@ -5,7 +5,14 @@ import { fail, notFound, ok, type Outcome } from '../kernel/outcome.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, readId, readInt, readIntWithin, readString } from '../kernel/params.ts';
 import { publicEndpoint, userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { airportText, cityText } from '../places/location.ts';
-import { readSearchParams, SearchInputError, type SearchParams } from './fields.ts';
+import {
+  normaliseSearchForm,
+  problemOfRefusal,
+  readSearchParams,
+  SearchInputError,
+  type SearchFormState,
+  type SearchParams,
+} from './fields.ts';
 import { rateLineForBooking } from './handover.ts';
 import { historyPage, searchPage } from './views.tsx';
 import { FEEDBACK_DATA, LOCATIONS_DATA, SEARCH_INPUT, SEARCH_RECORD_SCHEMA, SEARCH_RESULT_SCHEMA } from './schema.ts';
@@ -18,13 +25,20 @@ const LOCATIONS_LIMIT = 20;
 /** `data` of a search: the rates and combinations, and the stored search. */
 type SearchAnswer = SearchResult & { searchEntity: SearchView };
 
-/** Validates, runs and stores a search; bad input is `status: error`, nothing stored. */
-async function searchAndStore(ctx: Ctx<Caller | null>, scope: SearchScope): Promise<Outcome<SearchAnswer>> {
+/**
+ * Validates, runs and stores a search; bad input is `status: error`, nothing stored. With the
+ * page's form (`form`), a refusal that names one of its fields is also put next to that field.
+ */
+async function searchAndStore(ctx: Ctx<Caller | null>, scope: SearchScope, form?: SearchFormState): Promise<Outcome<SearchAnswer>> {
   let params: SearchParams;
   try {
     params = readSearchParams(ctx.params);
   } catch (err) {
-    if (err instanceof SearchInputError) return fail(ctx.t('pricing.search_invalid', { message: err.message }));
+    if (err instanceof SearchInputError) {
+      const beside = form && problemOfRefusal(err.message, ctx.t);
+      if (form && beside) form.problems[beside.field] = beside.message;
+      return fail(ctx.t('pricing.search_invalid', { message: err.message }));
+    }
     throw err;
   }
   const result = await runSearch(ctx.db, ctx.clock, params, scope);
@@ -49,8 +63,16 @@ export function pricingEndpoints(): Endpoint[] {
         input: SEARCH_INPUT,
         data: SEARCH_RESULT_SCHEMA,
       },
-      handle: (ctx) => searchAndStore(ctx, { kind: 'company', companyId: ctx.caller.companyId }),
-      page: (outcome, ctx) => (outcome.kind === 'ok' ? searchPage(ctx, outcome.data) : searchPage(ctx, null, outcome.message)),
+      // The page's form, numbers typed in the user's language, read before the API's rules (fields.ts).
+      read: (ctx) => (ctx.format === 'html' ? normaliseSearchForm(ctx.params, ctx.t, ctx.language) : undefined),
+      handle: (ctx, form) =>
+        form && Object.keys(form.problems).length
+          ? Promise.resolve(fail(ctx.t('pv.error.form')))
+          : searchAndStore(ctx, { kind: 'company', companyId: ctx.caller.companyId }, form),
+      page: (outcome, ctx, form) =>
+        outcome.kind === 'ok'
+          ? searchPage(ctx, outcome.data)
+          : searchPage(ctx, null, form && Object.keys(form.problems).length ? ctx.t('pv.error.form') : outcome.message, form),
     }),
     userEndpoint({
       // Rerun of a stored search of the caller's company against the current rates.

@@ -5,58 +5,96 @@ import { DataTable, PostButton, Select, type Column } from '../kernel/ui.tsx';
 import { formatMoney, formatNumber, formatStamp } from '../kernel/locale.ts';
 import type { CombinationOut, RateOut, SearchResult, SearchView } from './search.ts';
 import { isRecord } from '../kernel/params.ts';
+import type { SearchFormState } from './fields.ts';
 
 /**
  * HTML pages of rate search: the search form, results (direct rates and two-leg combinations)
  * with a Book action per rate, and the search history. They render the JSON answers' data.
  */
 
-/** The form's values: a stored search as presented, or the parameters as typed (a refused search). */
+/** The form's values: a stored search as presented, or nothing (a new search). */
 type SearchFormValues = Readonly<Record<string, unknown>>;
 
-function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchFormValues }) {
+/**
+ * The search form. Its values are a stored search's (numbers in the reader's language) or, after a
+ * refused search, the text as typed (`form`), each problem next to its field and the combinations
+ * box as it was ticked.
+ */
+function SearchForm({ ctx, entity, form }: { ctx: Ctx<Caller>; entity: SearchFormValues; form?: SearchFormState }) {
   const t = ctx.t;
+  const lang = ctx.language;
   const first: unknown = Array.isArray(entity.pieces_json) ? entity.pieces_json[0] : undefined;
   const piece = isRecord(first) ? first : {};
-  const value = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+  const typed = form?.typed;
+  const problems = form?.problems ?? {};
+  const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+  /** The text as typed when the form came back, else the stored value (a number in the reader's language). */
+  const value = (name: string, stored: unknown, number = false) =>
+    typed ? (typed[name] ?? '') : number ? formatNumber(stored, lang) || text(stored) : text(stored);
+  const err = (name: string) => `pv-${name.replace(/[^A-Za-z0-9]+/g, '-').replace(/-$/, '')}-error`;
+  let focused = false;
+  /** The attributes of an input with its problem: described by it, marked, the first one focused. */
+  const checked = (name: string) => {
+    const problem = problems[name];
+    const autofocus = !!problem && !focused;
+    if (autofocus) focused = true;
+    return {
+      name,
+      'aria-invalid': problem ? ('true' as const) : undefined,
+      'aria-describedby': problem ? err(name) : undefined,
+      autofocus: autofocus || undefined,
+    };
+  };
+  const problem = (name: string) =>
+    problems[name] ? (
+      <span class="field-error" id={err(name)} role="alert">
+        {problems[name]}
+      </span>
+    ) : null;
+  const combinations = typed
+    ? typed.allow_combinations === '1'
+    : entity.allow_combinations === 1 || entity.allow_combinations === undefined;
   return (
-    <form class="stack panel" method="post" action="/pricing/search/results">
+    <form class="stack panel" method="post" action="/pricing/search/results" noValidate>
       <CsrfField token={ctx.reply.generateCsrf()} />
       <div class="form-grid">
         <label>
           {t('pv.origin')}
           <input
-            name="origin"
+            {...checked('origin')}
             required
-            value={value(entity.origin)}
+            value={value('origin', entity.origin)}
             list="locations"
             data-place="rate"
             autocomplete="off"
             placeholder="city:DE-60311"
           />
           <span class="hint">{t('pv.location.hint')}</span>
+          {problem('origin')}
         </label>
         <label>
           {t('pv.destination')}
           <input
-            name="destination"
+            {...checked('destination')}
             required
-            value={value(entity.destination)}
+            value={value('destination', entity.destination)}
             list="locations"
             data-place="rate"
             autocomplete="off"
             placeholder="airport:FRA"
           />
+          {problem('destination')}
         </label>
         <label>
           {t('pv.weight')}
-          <input name="weight" inputMode="decimal" value={value(entity.weight)} />
+          <input {...checked('weight')} inputMode="decimal" value={value('weight', entity.weight, true)} />
+          {problem('weight')}
         </label>
         <label>
           {t('pv.direction')}
           <Select
             name="direction"
-            value={String(entity.direction ?? 'auto')}
+            value={String((typed ? typed.direction : entity.direction) ?? 'auto')}
             options={(['auto', 'export', 'import'] as const).map((d) => [d, t(`pv.direction.${d}`)])}
           />
         </label>
@@ -64,27 +102,32 @@ function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchFormValue
           {t('pv.search_type')}
           <Select
             name="search_type"
-            value={String(entity.search_type ?? 'standard')}
+            value={String((typed ? typed.search_type : entity.search_type) ?? 'standard')}
             options={(['standard', 'uld'] as const).map((d) => [d, t(`pv.search_type.${d}`)])}
           />
         </label>
         <label>
           {t('pv.uld_count')}
-          <input name="uld_count" inputMode="numeric" value={value(entity.uld_count)} />
+          <input {...checked('uld_count')} inputMode="numeric" value={value('uld_count', entity.uld_count)} />
+          {problem('uld_count')}
         </label>
       </div>
       <div class="form-grid">
-        {(['pieces', 'depth', 'width', 'height'] as const).map((f) => (
-          <label>
-            {t(`pv.${f}`)}
-            <input name={`pieces_json[0][${f}]`} inputMode={f === 'pieces' ? 'numeric' : 'decimal'} value={value(piece[f])} />
-          </label>
-        ))}
+        {(['pieces', 'depth', 'width', 'height'] as const).map((f) => {
+          const name = `pieces_json[0][${f}]`;
+          return (
+            <label>
+              {t(`pv.${f}`)}
+              <input {...checked(name)} inputMode={f === 'pieces' ? 'numeric' : 'decimal'} value={value(name, piece[f], f !== 'pieces')} />
+              {problem(name)}
+            </label>
+          );
+        })}
         <label>
           {t('pv.unit')}
           <Select
             name="unitOfLength"
-            value={String(entity.unitOfLength ?? 'cm')}
+            value={String((typed ? typed.unitOfLength : entity.unitOfLength) ?? 'cm')}
             options={[
               ['cm', 'cm'],
               ['in', 'in'],
@@ -93,12 +136,7 @@ function SearchForm({ ctx, entity }: { ctx: Ctx<Caller>; entity: SearchFormValue
         </label>
       </div>
       <label class="check">
-        <input
-          type="checkbox"
-          name="allow_combinations"
-          value="1"
-          checked={entity.allow_combinations === 1 || entity.allow_combinations === undefined}
-        />
+        <input type="checkbox" name="allow_combinations" value="1" checked={combinations} />
         {t('pv.combinations')}
       </label>
       <datalist id="locations" />
@@ -119,11 +157,16 @@ const zone = (v: unknown) => String(v ?? '').replace(/^(airport|city):/i, '');
  * (a phone shows the rates first). Book carries the search (its pieces, weight and exact places)
  * and the rate's price into the booking request.
  */
-export function searchPage(ctx: Ctx<Caller>, result: (SearchResult & { searchEntity: SearchView }) | null, error?: string): Page {
+export function searchPage(
+  ctx: Ctx<Caller>,
+  result: (SearchResult & { searchEntity: SearchView }) | null,
+  error?: string,
+  form?: SearchFormState,
+): Page {
   const t = ctx.t;
   const lang = ctx.language;
   const csrf = ctx.reply.generateCsrf();
-  const entity: SearchFormValues = result?.searchEntity ?? (error ? ctx.params : {});
+  const entity: SearchFormValues = result?.searchEntity ?? {};
   const price = (v: unknown, currency?: unknown) => formatMoney(v, currency, lang);
   const book = (r: RateOut, leg?: number) => (
     <PostButton
@@ -180,7 +223,7 @@ export function searchPage(ctx: Ctx<Caller>, result: (SearchResult & { searchEnt
             <SearchForm ctx={ctx} entity={entity} />
           </details>
         ) : (
-          <SearchForm ctx={ctx} entity={entity} />
+          <SearchForm ctx={ctx} entity={entity} form={form} />
         )}
         {result && [
           <p class="muted">{t('pv.searched', { id: result.searchEntity.id, created: formatStamp(result.searchEntity.created, lang) })}</p>,

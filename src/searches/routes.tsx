@@ -22,6 +22,8 @@ import { listNotifications, notificationViews } from './notifications.ts';
 import { presentSearch, searchUrl, type PresentedSearch } from './present.ts';
 import { countSearches, deleteSearch, findNotification, insertSearch, markRead, searchesOf, unreadCount, updateSearch } from './store.ts';
 import { notificationsPage, searchesPage } from './views.tsx';
+import { normaliseSearchForm } from './form-input.ts';
+import { problemsFromWarnings } from '../freights/index.ts';
 import { readLoadSearch, searchToParams, SEARCH_PARAMS } from '../market/index.ts';
 
 /**
@@ -175,17 +177,41 @@ export function searchEndpoints(): Endpoint[] {
         const rows = await searchesOf(ctx.db, ctx.caller.userId);
         return ok({ searches: rows.map((r) => presentSearch(r, ctx.clock)) });
       },
-      page: (outcome, ctx) => searchesPage(ctx, outcome.kind === 'ok' ? outcome.data.searches : []),
+      // `?edit=ID`: the page with that search's form open (a change without script).
+      page: (outcome, ctx) => {
+        const edit = readId(ctx.params.edit);
+        return searchesPage(ctx, outcome.kind === 'ok' ? outcome.data.searches : [], edit ? { id: edit } : undefined);
+      },
     }),
     userEndpoint({
       method: 'POST',
       path: '/searches/edit/:id',
       doc: SEARCH_DOCS.edit,
+      // The searches page's form, typed in the user's language, read before the API's rules (form-input.ts).
+      read: normaliseSearchForm,
       handle: editSearch,
-      page: (outcome, ctx) => ({
-        ...back('/searches/index')(outcome, ctx),
-        message: outcome.kind === 'ok' ? ctx.t('searches.updated') : outcome.message,
-      }),
+      async page(outcome, ctx, form) {
+        const done = {
+          ...back('/searches/index')(outcome, ctx),
+          message: outcome.kind === 'ok' ? ctx.t('searches.updated') : outcome.message,
+        };
+        if (!form) return done;
+        // The form's own problems and the API's warnings, next to their fields; a clean change goes back to the list.
+        const warnings = outcome.kind === 'ok' ? problemsFromWarnings(outcome.warnings, ctx.t) : {};
+        if (outcome.kind === 'ok' && !Object.keys(form.problems).length && !Object.keys(warnings).length) return done;
+        const rows = await searchesOf(ctx.db, ctx.caller.userId);
+        return searchesPage(
+          ctx,
+          rows.map((r) => presentSearch(r, ctx.clock)),
+          {
+            id: readId(ctx.path.id) ?? 0,
+            form,
+            warnings,
+            error: outcome.kind === 'error' ? outcome.message : undefined,
+            saved: outcome.kind === 'ok',
+          },
+        );
+      },
     }),
     userEndpoint({
       method: 'POST',

@@ -48,6 +48,11 @@ export async function searchesOf(db: Db, userId: number): Promise<SavedSearchRow
   return db.selectFrom('saved_searches').selectAll().where('user_id', '=', userId).orderBy('name').orderBy('id').execute();
 }
 
+/** One of the user's saved searches (another user's: undefined). */
+export async function searchOf(db: Db, userId: number, id: number): Promise<SavedSearchRow | undefined> {
+  return db.selectFrom('saved_searches').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+}
+
 export async function updateSearch(
   db: Db,
   userId: number,

@@ -4,10 +4,10 @@ import { TEST_EVENT } from '../events/types.ts';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
-import { checkWebhookUrl } from './address.ts';
+import { checkWebhookUrl, parseWebhookUrl } from './address.ts';
 import type { WebhookInput } from './fields.ts';
 import { newSecret } from './signing.ts';
-import { countWebhooks, enqueueDeliveries, findWebhook, insertWebhook, type WebhookRow } from './store.ts';
+import { enqueueDeliveries, findWebhook, insertWebhook, listWebhooks, lockRegistrations, type WebhookRow } from './store.ts';
 import type { MessageKey } from '../kernel/i18n.ts';
 
 /** Per company; bounds the fan-out of one event and the dispatcher's work. */
@@ -15,7 +15,33 @@ export const MAX_WEBHOOKS = 20;
 
 export type AddResult = { kind: 'ok'; webhook: WebhookRow } | { kind: 'invalid'; key: MessageKey; vars?: Record<string, string> };
 
-/** Registers a webhook for the caller's company; with `publicOnly` its URL must be public. */
+/**
+ * The receiver a URL delivers to, for telling two registrations apart: the address as the URL
+ * parser writes it (host in lower case, default port dropped, `/` for an empty path), without
+ * the fragment, which is never sent. Undefined when it is no webhook URL.
+ */
+export function receiverOf(url: string): string | undefined {
+  const parsed = parseWebhookUrl(url);
+  if (!parsed.ok) return undefined;
+  parsed.url.hash = '';
+  return parsed.url.href;
+}
+
+/** Why the company cannot register one more webhook for this receiver, if it cannot. */
+function refusal(registered: WebhookRow[], receiver: string | undefined): AddResult | undefined {
+  const twin = receiver === undefined ? undefined : registered.find((w) => receiverOf(w.url) === receiver);
+  if (twin) return { kind: 'invalid', key: 'webhooks.url_duplicate', vars: { id: String(twin.id) } };
+  if (registered.length >= MAX_WEBHOOKS) return { kind: 'invalid', key: 'webhooks.too_many', vars: { max: String(MAX_WEBHOOKS) } };
+  return undefined;
+}
+
+/**
+ * Registers a webhook for the caller's company; with `publicOnly` its URL must be public. One
+ * webhook per receiver and company: a second registration of the same address (as the URL
+ * parser reads it) is refused, naming the first; the events of an address are changed by
+ * deleting its webhook and adding it again. Checked before the address is resolved and again
+ * under the company's registration lock, so two adds at once cannot both pass.
+ */
 export async function addWebhook(
   db: Kysely<DB>,
   clock: Clock,
@@ -24,19 +50,25 @@ export async function addWebhook(
   publicOnly: boolean,
 ): Promise<AddResult> {
   if (input.kind === 'invalid') return input;
-  if ((await countWebhooks(db, caller.companyId)) >= MAX_WEBHOOKS)
-    return { kind: 'invalid', key: 'webhooks.too_many', vars: { max: String(MAX_WEBHOOKS) } };
+  const receiver = receiverOf(input.url);
+  const early = refusal(await listWebhooks(db, caller.companyId), receiver);
+  if (early) return early;
   const checked = await checkWebhookUrl(input.url, publicOnly);
   if (!checked.ok) return { kind: 'invalid', key: `webhooks.${checked.reason}` };
-  const webhook = await insertWebhook(db, {
-    companyId: caller.companyId,
-    userId: caller.userId,
-    url: input.url,
-    events: input.events,
-    secret: newSecret(),
-    now: clock.now(),
+  return db.transaction().execute(async (trx): Promise<AddResult> => {
+    await lockRegistrations(trx, caller.companyId);
+    const late = refusal(await listWebhooks(trx, caller.companyId), receiver);
+    if (late) return late;
+    const webhook = await insertWebhook(trx, {
+      companyId: caller.companyId,
+      userId: caller.userId,
+      url: input.url,
+      events: input.events,
+      secret: newSecret(),
+      now: clock.now(),
+    });
+    return { kind: 'ok', webhook };
   });
-  return { kind: 'ok', webhook };
 }
 
 /**

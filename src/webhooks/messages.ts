@@ -13,6 +13,8 @@ export const WEBHOOK_MESSAGES = catalogue(
     'webhooks.events_too_many': 'events: at most {max} entries',
     'webhooks.event_unknown': 'events: unknown event type "{type}"',
     'webhooks.too_many': 'a company may have at most {max} webhooks; delete one first',
+    'webhooks.url_duplicate':
+      'url: your company has a webhook for this address already (webhook {id}); to send it other events, delete that one and add it again',
     'nav.settings': 'Settings',
     'wh.title': 'Company settings · Webhooks',
     'wh.intro':
@@ -26,6 +28,8 @@ export const WEBHOOK_MESSAGES = catalogue(
     'wh.deliveries': 'Deliveries',
     'wh.test': 'Send test event',
     'wh.delete': 'Delete',
+    'wh.delete.question': 'Delete the webhook for {url}? No more events are sent there, and its delivery log is deleted with it.',
+    'wh.delete.confirm': 'Delete webhook',
     'wh.add': 'Add a webhook',
     'wh.url': 'Receiver URL (http or https)',
     'wh.events': 'Events to send',
@@ -63,6 +67,8 @@ export const WEBHOOK_MESSAGES = catalogue(
     'webhooks.events_too_many': 'events: höchstens {max} Einträge',
     'webhooks.event_unknown': 'events: unbekannter Ereignistyp „{type}“',
     'webhooks.too_many': 'eine Firma kann höchstens {max} Webhooks haben; bitte zuerst einen löschen',
+    'webhooks.url_duplicate':
+      'url: Ihre Firma hat für diese Adresse schon einen Webhook (Webhook {id}); für andere Ereignisse diesen löschen und neu hinzufügen',
     'nav.settings': 'Einstellungen',
     'wh.title': 'Firmeneinstellungen · Webhooks',
     'wh.intro':
@@ -76,6 +82,9 @@ export const WEBHOOK_MESSAGES = catalogue(
     'wh.deliveries': 'Zustellungen',
     'wh.test': 'Testereignis senden',
     'wh.delete': 'Löschen',
+    'wh.delete.question':
+      'Den Webhook für {url} löschen? Dorthin werden keine Ereignisse mehr gesendet, und sein Zustellprotokoll wird mit gelöscht.',
+    'wh.delete.confirm': 'Webhook löschen',
     'wh.add': 'Webhook hinzufügen',
     'wh.url': 'Empfänger-URL (http oder https)',
     'wh.events': 'Zu sendende Ereignisse',

@@ -61,13 +61,15 @@ export async function insertWebhook(
     .executeTakeFirstOrThrow();
 }
 
-export async function countWebhooks(db: Db, companyId: number): Promise<number> {
-  const row = await db
-    .selectFrom('webhooks')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('company_id', '=', companyId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/** Key space of registration's transaction-scoped advisory locks, one per company ("WHK2"). */
+const REGISTER_LOCKS = 0x57484b32;
+
+/**
+ * Serialises the company's registrations until the transaction ends, so the checks before an
+ * insert (at most MAX_WEBHOOKS, one webhook per address) hold when two adds race.
+ */
+export async function lockRegistrations(trx: Transaction<DB>, companyId: number): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${REGISTER_LOCKS}, ${companyId})`.execute(trx);
 }
 
 export async function listWebhooks(db: Db, companyId: number): Promise<WebhookRow[]> {

@@ -1,10 +1,11 @@
 import { EVENT_TYPES } from '../events/types.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { CsrfField, type Page } from '../kernel/html.tsx';
+import type { Translate } from '../kernel/i18n.ts';
 import type { Answer } from '../kernel/outcome.ts';
 import { readId, readPageWindow } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
-import { DataTable, Pager, PostButton, text, type Column } from '../kernel/ui.tsx';
+import { ConfirmAction, DataTable, Pager, PostButton, text, type Column } from '../kernel/ui.tsx';
 import type { presentAttempt, presentWebhook } from './fields.ts';
 
 /**
@@ -17,6 +18,9 @@ type Attempt = ReturnType<typeof presentAttempt>;
 
 const INDEX = '/webhooks/index';
 
+/** A webhook's event types as the list shows them: `*` in words. */
+const eventsText = (events: string[], t: Translate) => events.map((e) => (e === '*' ? t('wh.all') : e)).join(', ');
+
 /** GET /webhooks/index: the list and the add form. */
 export function webhooksPage(outcome: Answer<{ webhooks: Webhook[] }>, ctx: Ctx<Caller>): Page {
   const t = ctx.t;
@@ -24,7 +28,7 @@ export function webhooksPage(outcome: Answer<{ webhooks: Webhook[] }>, ctx: Ctx<
   const csrf = ctx.reply.generateCsrf();
   const columns: Column<Webhook>[] = [
     { label: t('wh.col.url'), cell: (w) => <code>{w.url}</code> },
-    { label: t('wh.col.events'), cell: (w) => w.events.join(', ') },
+    { label: t('wh.col.events'), cell: (w) => eventsText(w.events, t) },
     { label: t('wh.col.secret'), cell: (w) => <code>{w.secret}</code> },
     { label: t('wh.col.created'), cell: (w) => text(w.created) },
     {
@@ -33,7 +37,15 @@ export function webhooksPage(outcome: Answer<{ webhooks: Webhook[] }>, ctx: Ctx<
         <span class="actions">
           <a href={`/webhooks/deliveries/${w.id}`}>{t('wh.deliveries')}</a>{' '}
           <PostButton action={`/webhooks/test/${w.id}`} label={t('wh.test')} csrf={csrf} variant="secondary" />{' '}
-          <PostButton action={`/webhooks/delete/${w.id}`} label={t('wh.delete')} csrf={csrf} variant="danger" />
+          <ConfirmAction
+            action={`/webhooks/delete/${w.id}`}
+            label={t('wh.delete')}
+            question={t('wh.delete.question', { url: w.url })}
+            confirmLabel={t('wh.delete.confirm')}
+            csrf={csrf}
+            variant="danger"
+            testId="delete-webhook"
+          />
         </span>
       ),
     },
@@ -53,14 +65,17 @@ export function webhooksPage(outcome: Answer<{ webhooks: Webhook[] }>, ctx: Ctx<
             {t('wh.url')}
             <input name="url" type="url" required maxLength={2000} placeholder="https://" />
           </label>
-          <fieldset>
+          {/* Each checkbox inside its own label, the name beside it on the same line (label.check). */}
+          <fieldset class="checks" data-testid="webhook-events">
             <legend>{t('wh.events')}</legend>
-            <label>
-              <input type="checkbox" name="events[]" value="*" checked /> {t('wh.all')}
+            <label class="check">
+              <input type="checkbox" name="events[]" value="*" checked />
+              <span>{t('wh.all')}</span>
             </label>
             {EVENT_TYPES.map((type) => (
-              <label>
-                <input type="checkbox" name="events[]" value={type} /> <code>{type}</code>
+              <label class="check">
+                <input type="checkbox" name="events[]" value={type} />
+                <code>{type}</code>
               </label>
             ))}
           </fieldset>
@@ -87,7 +102,7 @@ export function webhookAddedPage(outcome: Answer<{ webhook: Webhook }>, ctx: Ctx
         </p>
         <h1>{t('wh.added')}</h1>
         <p>
-          <code>{w.url}</code> · {w.events.join(', ')}
+          <code>{w.url}</code> · {eventsText(w.events, t)}
         </p>
         <p>{t('wh.secret.once')}</p>
         <p class="panel">
@@ -135,7 +150,7 @@ export function deliveriesPage(outcome: Answer<{ webhook: Webhook; deliveries: A
         </p>
         <h1>{t('wh.log.title', { id: webhook.id })}</h1>
         <p>
-          <code>{webhook.url}</code> · {webhook.events.join(', ')}
+          <code>{webhook.url}</code> · {eventsText(webhook.events, t)}
         </p>
         <PostButton action={`/webhooks/test/${webhook.id}`} label={t('wh.test')} csrf={ctx.reply.generateCsrf()} variant="secondary" />
         <DataTable columns={columns} rows={deliveries} empty={t('wh.log.empty')} testId="webhook-deliveries" />

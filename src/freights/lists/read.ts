@@ -10,6 +10,7 @@ import { hadBidSql, roleOf, type Role } from '../policy.ts';
 import { searchConditions } from '../search.ts';
 import { companyNameSql, freightJsonRow, freightRowFromJson, presentMany, type ReadContext } from '../store.ts';
 import type { FreightRow } from '../tables.ts';
+import { distanceSql } from './distance.ts';
 import { membershipOf, viaBidsOf, type EB, type Instant, type Where } from './membership.ts';
 import { listInfo } from './registry.ts';
 
@@ -26,6 +27,18 @@ export type ExternalList = (rc: ReadContext, page: Paging) => Promise<unknown[]>
 
 /** Sort keys that are never null (plain order; the others put rows without a value last). */
 const NOT_NULL_SORTS = new Set<string>(['id', 'created', 'modified']);
+
+/**
+ * SQL: the sort key that is no column, the distance (distance.ts), over the row `alias`. A list
+ * that may hold masked rows (a former bidder's view, decisions.md §4) orders only the rows the
+ * caller won by it (their places are shown); the masked ones have none, so their order tells
+ * nothing about the places hidden.
+ */
+function distanceKeySql(alias: string, maskedUnlessWinner: boolean, company: number) {
+  return maskedUnlessWinner
+    ? sql<number | null>`(case when ${sql.ref(`${alias}.winner_id`)} = ${company} then ${distanceSql(alias)} end)`
+    : distanceSql(alias);
+}
 
 /** A freight of a list with the caller's role on it (which decides masking). */
 export interface ListedFreight {
@@ -111,7 +124,10 @@ function listQuery(r: ListPageRequest) {
   const page = pageOf(r, order);
   // The page as one JSON text (store.ts freightJsonRow): an array of {row, company_name, pieces}
   // in list order. `sort` and `direction` are names from SORTS and asc/desc, never input text.
-  const inOrder = sql.raw(`freights.${sort} ${direction}${NOT_NULL_SORTS.has(sort) ? '' : ' nulls last'}, freights.id ${direction}`);
+  const inOrder =
+    sort === 'distance'
+      ? sql`${distanceKeySql('freights', maskedUnlessWinner(r.filterId), r.company)} ${sql.raw(direction)} nulls last, freights.id ${sql.raw(direction)}`
+      : sql.raw(`freights.${sort} ${direction}${NOT_NULL_SORTS.has(sort) ? '' : ' nulls last'}, freights.id ${direction}`);
   const pieces = r.withPieces ? sql`, 'pieces', ${piecesJsonSql}` : sql``;
   return builder
     .selectFrom(page.as('freights'))
@@ -165,10 +181,15 @@ export function planAlike(s: LoadSearch): boolean {
  */
 type Narrow = (eb: EB) => Expression<SqlBool>[];
 
+/** Whether a list's rows are masked for the caller unless it won them (lists 6, 9, 219). */
+const maskedUnlessWinner = (filterId: number) => listInfo(filterId)?.mayBeMasked ?? false;
+
 /** The freights of one page, stored columns (the status as stored), in the list's order. */
 function pageOf(r: ListPageRequest, order: (ob: OrderByItemBuilder) => OrderByItemBuilder) {
   const { filterId, limit, offset, upto, company: c } = r;
   const { sort, direction } = r.order;
+  // The order's key: a column, or the distance (an expression over the row's coordinates).
+  const key = sort === 'distance' ? distanceKeySql('freights', maskedUnlessWinner(filterId), c) : sql.ref<unknown>(`freights.${sort}`);
   const now = r.memberNow ?? r.now;
   const narrows = r.narrow;
   const via = sort === 'created' ? viaBidsOf(filterId) : undefined;
@@ -186,9 +207,9 @@ function pageOf(r: ListPageRequest, order: (ob: OrderByItemBuilder) => OrderByIt
         .selectFrom(
           builder
             .selectFrom('freights')
-            .select(['freights.id', `freights.${sort}` as 'freights.created'])
+            .select(['freights.id', sort === 'distance' ? key.as('distance') : (`freights.${sort}` as 'freights.created')])
             .where(member(membershipOf(filterId)!, n))
-            .orderBy(`freights.${sort}`, order)
+            .orderBy(key, order)
             .orderBy('freights.id', direction)
             .limit(upto)
             .as(`a${i}`),
@@ -210,7 +231,7 @@ function pageOf(r: ListPageRequest, order: (ob: OrderByItemBuilder) => OrderByIt
       .selectFrom('freights')
       .selectAll('freights')
       .where(member(membershipOf(filterId)!))
-      .orderBy(`freights.${sort}`, order)
+      .orderBy(key, order)
       .orderBy('freights.id', direction)
       .limit(limit)
       .offset(offset);
@@ -334,7 +355,9 @@ export function freightIdPage<C extends string>(
     .select('freights.id')
     .select(Object.entries<RawBuilder<unknown>>(columns).map(([name, value]) => value.as(name)))
     .where(where)
-    .orderBy(`freights.${paging.sort}`, (ob) => (paging.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+    .orderBy(paging.sort === 'distance' ? distanceSql() : sql.ref(`freights.${paging.sort}`), (ob) =>
+      (paging.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast(),
+    )
     .orderBy('freights.id', paging.direction)
     .limit(paging.limit)
     .offset(offsetOf(paging))

@@ -76,11 +76,18 @@ export type ListSide =
   /** another module's rows */
   | 'other';
 
+/**
+ * Where a list's rows are in their life, which decides what the page shows of them: the bidding
+ * deadline while in the market, the delivery status once awarded; drafts have neither.
+ */
+export type ListPhase = 'draft' | 'market' | 'awarded' | 'ended' | 'other';
+
 export interface ListInfo {
   id: ListId;
   /** The tab group it is shown in, in this order. */
   group: 'principal' | 'provider' | 'booking' | 'tms';
   side: ListSide;
+  phase: ListPhase;
   /** How it is counted; `difference`: the count of the first list minus the second's. */
   count: CountFamily | { difference: [ListId, ListId] };
   /** Whether the load search (decisions.md §7) narrows it; lists of other modules take none. */
@@ -91,10 +98,18 @@ export interface ListInfo {
   servedBy: 'freights' | 'other';
 }
 
-const freightList = (id: ListId, group: ListInfo['group'], side: ListSide, count: ListInfo['count'], mayBeMasked = false): ListInfo => ({
+const freightList = (
+  id: ListId,
+  group: ListInfo['group'],
+  side: ListSide,
+  phase: ListPhase,
+  count: ListInfo['count'],
+  mayBeMasked = false,
+): ListInfo => ({
   id,
   group,
   side,
+  phase,
   count,
   searchable: true,
   mayBeMasked,
@@ -104,6 +119,7 @@ const otherList = (id: ListId): ListInfo => ({
   id,
   group: 'tms',
   side: 'other',
+  phase: 'other',
   count: 'other',
   searchable: false,
   mayBeMasked: false,
@@ -112,24 +128,25 @@ const otherList = (id: ListId): ListInfo => ({
 
 /** Every list, in the order of the tabs: the principal's, the provider's, booking requests, the TMS's. */
 export const LISTS: readonly ListInfo[] = [
-  freightList(LIST.drafts, 'principal', 'ownDraft', 'own'),
-  freightList(LIST.ownOpen, 'principal', 'ownMarket', 'own'),
-  freightList(LIST.withBids, 'principal', 'ownMarket', 'own'),
+  freightList(LIST.drafts, 'principal', 'ownDraft', 'draft', 'own'),
+  freightList(LIST.ownOpen, 'principal', 'ownMarket', 'market', 'own'),
+  freightList(LIST.withBids, 'principal', 'ownMarket', 'market', 'own'),
   // 10 is "own, in the market"; 17 adds "has a bid", 18 "has none" (membership.ts).
-  freightList(LIST.withoutBids, 'principal', 'ownMarket', { difference: [LIST.ownOpen, LIST.withBids] }),
-  freightList(LIST.awarded, 'principal', 'ownAwarded', 'own'),
-  freightList(LIST.ownArchive, 'principal', 'ownAwarded', 'own'),
-  freightList(LIST.market, 'provider', 'foreign', 'market'),
-  freightList(LIST.bidOn, 'provider', 'bidder', 'bidOrWon'),
-  freightList(LIST.lost, 'provider', 'bidder', 'bidOrWon', true),
-  freightList(LIST.won, 'provider', 'winner', 'bidOrWon'),
-  freightList(LIST.foreignArchive, 'provider', 'bidder', 'bidOrWon', true),
-  freightList(LIST.bookingsOut, 'booking', 'ownMarket', 'own'),
-  freightList(LIST.bookingsOutTaken, 'booking', 'ownAwarded', 'own'),
-  freightList(LIST.bookingsOutArchive, 'booking', 'ownAwarded', 'own'),
-  freightList(LIST.bookingsIn, 'booking', 'foreign', 'single'),
-  freightList(LIST.bookingsInTaken, 'booking', 'foreign', 'bidOrWon'),
-  freightList(LIST.bookingsInArchive, 'booking', 'foreign', 'bidOrWon', true),
+  freightList(LIST.withoutBids, 'principal', 'ownMarket', 'market', { difference: [LIST.ownOpen, LIST.withBids] }),
+  freightList(LIST.awarded, 'principal', 'ownAwarded', 'awarded', 'own'),
+  freightList(LIST.ownArchive, 'principal', 'ownAwarded', 'ended', 'own'),
+  freightList(LIST.market, 'provider', 'foreign', 'market', 'market'),
+  freightList(LIST.bidOn, 'provider', 'bidder', 'market', 'bidOrWon'),
+  freightList(LIST.lost, 'provider', 'bidder', 'ended', 'bidOrWon', true),
+  freightList(LIST.won, 'provider', 'winner', 'awarded', 'bidOrWon'),
+  freightList(LIST.foreignArchive, 'provider', 'bidder', 'ended', 'bidOrWon', true),
+  // Booking requests: drafts and open ones together (200), then awarded, then ended.
+  freightList(LIST.bookingsOut, 'booking', 'ownMarket', 'market', 'own'),
+  freightList(LIST.bookingsOutTaken, 'booking', 'ownAwarded', 'awarded', 'own'),
+  freightList(LIST.bookingsOutArchive, 'booking', 'ownAwarded', 'ended', 'own'),
+  freightList(LIST.bookingsIn, 'booking', 'foreign', 'market', 'single'),
+  freightList(LIST.bookingsInTaken, 'booking', 'winner', 'awarded', 'bidOrWon'),
+  freightList(LIST.bookingsInArchive, 'booking', 'foreign', 'ended', 'bidOrWon', true),
   otherList(LIST.tmsUnplanned),
   otherList(LIST.tmsPlanned),
   otherList(LIST.tmsTours),

@@ -70,7 +70,8 @@ export async function normaliseFreightForm(ctx: Ctx<Caller>, mode: 'add' | 'edit
     if (blank(p[name])) continue;
     const time = readLocaleDateTime(p[name]);
     if (time === undefined) {
-      problems[name] = t('form.error.datetime', { example: lang === 'deu' ? '26.11.2026 08:00' : '2026-11-26 08:00' });
+      // The fields are date pickers: a person picks, never types the API's format.
+      problems[name] = t('fv.form.error.datetime_pick');
       delete p[name];
     } else p[name] = time;
   }
@@ -192,16 +193,19 @@ export async function normalisePublishForm(ctx: Ctx<Caller>): Promise<string | n
 }
 
 /**
- * The API's warnings of a freight form's call, as messages next to the form's fields, in the
- * user's language (the JSON answer keeps the English reasons).
+ * The API's warnings of a page's call (the freight form, the load search of the lists and of
+ * saved searches), as messages next to the form's fields, in the user's language (the JSON
+ * answer keeps the English reasons).
  */
 export function problemsFromWarnings(warnings: Warning[] | undefined, t: Ctx['t']): Record<string, string> {
   const out: Record<string, string> = {};
   for (const w of warnings ?? []) {
     const r = w.reason;
     let message: string;
-    if (r === 'a date without time is dropped') message = t('form.error.time_missing');
-    else if (r.startsWith('not a time')) message = t('form.error.datetime', { example: '2026-11-26 08:00' });
+    const search = loadSearchProblem(r, t);
+    if (search !== undefined) message = search;
+    else if (r === 'a date without time is dropped') message = t('form.error.time_missing');
+    else if (r.startsWith('not a time')) message = t('fv.form.error.datetime_pick');
     else if (r.startsWith('unknown IATA code')) message = t('fv.form.error.iata', { code: /unknown IATA code (\w+)/.exec(r)?.[1] ?? '' });
     else if (r === 'not a number in range') message = t('fv.form.error.range');
     else if (r.startsWith('longer than')) message = t('fv.form.error.too_long', { max: r.replace(/\D+/g, '') });
@@ -212,6 +216,36 @@ export function problemsFromWarnings(warnings: Warning[] | undefined, t: Ctx['t'
     out[w.field] = out[w.field] ? `${out[w.field]} ${message}` : message;
   }
   return out;
+}
+
+/**
+ * A warning of the load search (market/search.ts: the lists' search parameters, a saved search's
+ * `params`) in the user's words; undefined for any other reason. The reasons are the API's
+ * English texts, which stay as they are in JSON answers.
+ */
+function loadSearchProblem(r: string, t: Ctx['t']): string | undefined {
+  const rules: Array<[RegExp, (m: string[]) => string]> = [
+    [/^"(.*)" is not DE, DE-60 or airport:FRA: ignored$/s, (m) => t('fv.search.warn.place', { value: m[1]! })],
+    [/^(\S+) is no country code: ignored$/, (m) => t('fv.search.warn.country', { code: m[1]! })],
+    [/^(\S+) cannot begin a postal code of (\S+): ignored$/, (m) => t('fv.search.warn.postal', { prefix: m[1]!, country: m[2]! })],
+    [/^more than (\d+) places$/, (m) => t('fv.search.warn.places', { max: m[1]! })],
+    [/^(?:coordinates out of range|not lat,lon or airport:XXX): ignored$/, () => t('fv.search.warn.near')],
+    [/^unknown airport (\S+): ignored$/, (m) => t('fv.search.warn.airport', { code: m[1]! })],
+    [/^not a radius from (\d+) to (\d+) km: (\d+) km used$/, (m) => t('fv.search.warn.radius', { min: m[1]!, max: m[2]!, km: m[3]! })],
+    [/^has no effect without \w+_near$/, () => t('fv.search.warn.radius_alone')],
+    [/^not a date YYYY-MM-DD$/, () => t('fv.search.warn.date')],
+    [/^after \w+_to: both ignored$/, () => t('fv.search.warn.days')],
+    [/^not a weight in kg \(up to 3 decimals\)$/, () => t('fv.search.warn.weight')],
+    [/^above weight_max: both ignored$/, () => t('fv.search.warn.weights')],
+    [/^not road or air$/, () => t('fv.search.warn.media')],
+    [/^more than (\d+) words: the first \d+ used$/, (m) => t('fv.search.warn.words', { max: m[1]! })],
+    [/^not a search parameter$/, () => t('fv.search.warn.unknown')],
+  ];
+  for (const [re, say] of rules) {
+    const m = re.exec(r);
+    if (m) return say(m);
+  }
+  return undefined;
 }
 
 /**

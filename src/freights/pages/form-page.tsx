@@ -7,7 +7,7 @@ import { Field } from '../../kernel/ui.tsx';
 import { countryName } from '../../places/countries.ts';
 import type { FormState } from './form-input.ts';
 import type { FreightView, PresentedPiece } from '../fields.ts';
-import { isOneOf } from '../../kernel/params.ts';
+import { isOneOf, isRecord } from '../../kernel/params.ts';
 
 /**
  * The freight form behind /freights/add and /freights/edit/{id}. Field names are the API's
@@ -30,6 +30,15 @@ export interface FormPageOptions {
 }
 
 const CATEGORIES = ['ftl', 'ltl', 'express', 'air'] as const;
+
+/**
+ * What a freight's `refs.target_rate` is called: a booking request made from a rate (`refs.entity`
+ * `rate`, the rate search's Book button) carries the rate's price, "Price (from the rate)"; any
+ * other is the shipper's own non-binding target price. The form and the freight page say the same.
+ */
+export function targetPriceLabel(refs: unknown, t: Ctx['t']): string {
+  return t(isRecord(refs) && refs.entity === 'rate' ? 'fv.target_rate' : 'fv.form.target_rate');
+}
 
 export interface FreightFieldsOptions {
   route?: Partial<FreightView>;
@@ -91,7 +100,8 @@ export function freightFields(
     weight: t('form.error.weight', { example: lang === 'deu' ? '12,5 t' : '12.5 t' }),
     number: t('form.error.number', { example: lang === 'deu' ? '1.745,50' : '1,745.50' }),
     integer: t('form.error.integer'),
-    datetime: t('form.error.datetime', { example: lang === 'deu' ? '26.11.2026 08:00' : '2026-11-26 08:00' }),
+    // The time fields are date pickers: the message asks to pick, it shows no format to type.
+    datetime: t('fv.form.error.datetime_pick'),
     end: t('form.error.end_before_start'),
     past: t('form.error.past'),
   };
@@ -204,7 +214,7 @@ export function freightFields(
         {field('refs[customer]', t('fv.form.customer'), (a) => (
           <input {...a} value={value('refs[customer]', refs.customer)} />
         ))}
-        {field('refs[target_rate]', t('fv.form.target_rate'), (a) => (
+        {field('refs[target_rate]', targetPriceLabel(refs, t), (a) => (
           <input {...a} value={value('refs[target_rate]', number(refs.target_rate, 2))} inputMode="decimal" data-check="number" />
         ))}
         {field('refs[target_currency]', t('fv.currency'), (a) => (

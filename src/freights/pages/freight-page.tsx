@@ -13,6 +13,9 @@ import { isRecord } from '../../kernel/params.ts';
 import { type BidStatus, DELIVERY, DELIVERY_STATUSES, type FreightStatus, VISIBILITY } from '../tables.ts';
 import { isOneOf } from '../../kernel/params.ts';
 import { CLASSES, TYPES } from '../fields.ts';
+import { bidOutcome, type BidOutcome } from './page-data.ts';
+import { freightDistanceKm } from '../lists/distance.ts';
+import type { Translate } from '../../kernel/i18n.ts';
 
 /**
  * The freight page: what the freight is, whose move it is, and only the actions that can
@@ -32,6 +35,10 @@ export interface FreightPageData {
   partners: Array<{ id: number; name: string }>;
   fromCity: string | null;
   toCity: string | null;
+  /** the bids the JSON no longer carries (page-data.ts pastBidsOf), shown without actions */
+  pastBids?: BidView[];
+  /** a former bidder's freight went to another company (page only: the JSON masks the winner) */
+  awardedToOther?: boolean;
   /** a refused bid (HTML): the form as typed, each problem by field, and what to say above it */
   bidForm?: { typed: Record<string, string>; problems: Record<string, string>; message?: string };
 }
@@ -51,25 +58,73 @@ export function placeLabel(route: FreightView, side: 'from' | 'to', city: string
   return [code, city, country ? `(${country})` : null].filter(Boolean).join(' ');
 }
 
+/** "1.234 km" in the user's language, or '' when the distance is unknown (lists/distance.ts). */
+export function distanceText(route: FreightView, language: string): string {
+  const km = freightDistanceKm(route);
+  return km === null ? '' : `${formatNumber(km, language, 0, 0)} km`;
+}
+
+/** The marker of a row that waits for the caller's move. */
+export const YourMove = ({ t }: { t: Translate }) => (
+  <span class="badge draft your-move nowrap" data-testid="your-move">
+    {t('fv.your_move')}
+  </span>
+);
+
+/** What became of the caller's own bid, as a badge (colours of the bid statuses: in play, won, ended). */
+export function OutcomeBadge({ outcome, t }: { outcome: BidOutcome | 'not_chosen'; t: Translate }) {
+  const tone = outcome === 'open' || outcome === 'pending' ? 'open' : outcome === 'won' ? 'accepted' : 'expired';
+  return (
+    <span class={`badge ${tone} nowrap`} data-testid="bid-outcome">
+      {t(`fv.outcome.${outcome}`)}
+    </span>
+  );
+}
+
+/** Categories with a name in both languages; any other value is shown as sent. */
+const CATEGORIES = ['ftl', 'ltl', 'express'] as const;
+
+export function categoryLabel(category: unknown, t: Ctx['t']): string | null {
+  if (typeof category !== 'string' || category.trim() === '') return null;
+  const key = category.trim().toLowerCase();
+  return isOneOf(CATEGORIES, key) ? t(`fv.category.${key}`) : category;
+}
+
+/** The piece lines' volume in m³ (length × width × height × count), when every line has its dimensions. */
+export function piecesVolumeM3(pieces: readonly PresentedPiece[]): number | null {
+  if (!pieces.length) return null;
+  let cm3 = 0;
+  for (const p of pieces) {
+    const dims = [p.depth, p.width, p.height];
+    if (dims.some((d) => d === null || !(Number(d) > 0))) return null;
+    cm3 += Number(p.depth) * Number(p.width) * Number(p.height) * (Number(p.pieces) || 1);
+  }
+  return cm3 / 1_000_000;
+}
+
+/** What a carrier must know to handle the goods: dangerous goods, stacking, security, customs (stored flags only). */
+function handlingOf(route: FreightView, t: Ctx['t']): string[] {
+  const out: string[] = [];
+  const dangerous = typeof route.dangerous === 'string' ? route.dangerous.trim().toLowerCase() : '';
+  const goods = typeof route.dangerous_goods === 'string' ? route.dangerous_goods.trim() : '';
+  if ((dangerous && !['no', 'n', '0', 'false', 'nein'].includes(dangerous)) || goods)
+    out.push(goods ? `${t('fv.flag.dangerous')}: ${goods}` : t('fv.flag.dangerous'));
+  if (route.stackable === 1) out.push(t('fv.flag.stackable'));
+  else if (route.stackable === 0) out.push(t('fv.flag.not_stackable'));
+  if (route.secured === 1) out.push(t('fv.flag.secured'));
+  if (route.dutiable === 1) out.push(t('fv.flag.dutiable'));
+  return out;
+}
+
 export function typeLabel(route: FreightView, t: Ctx['t']): string {
   const type = isOneOf(TYPES, route.type) ? t(`fv.type.${route.type}`) : route.type;
   const kind = isOneOf(CLASSES, route.class) ? t(`fv.class.${route.class}`) : route.class;
   return `${type} · ${kind}`;
 }
 
-/** A field a freight needs before it is published. */
-export type PublishGap = 'from' | 'to' | 'etd' | 'weight';
-
-/** The freight's publish requirements that are not met (the HTML side's rule, docs/decisions.md). */
-export function publishGaps(route: FreightView): PublishGap[] {
-  const gaps: PublishGap[] = [];
-  const empty = (v: unknown) => v === null || v === undefined || v === '';
-  if (empty(route.from)) gaps.push('from');
-  if (empty(route.to)) gaps.push('to');
-  if (empty(route.etd)) gaps.push('etd');
-  if (empty(route.weight) || Number(route.weight) <= 0) gaps.push('weight');
-  return gaps;
-}
+// What publishing needs is a rule of the freight's moves (the desk counts drafts with gaps too).
+export { publishGaps, type PublishGap } from '../lists/moves.ts';
+import type { PublishGap } from '../lists/moves.ts';
 
 export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightPageData): Page {
   const t = ctx.t;
@@ -81,7 +136,8 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   const status = route.status;
   const among = (statuses: readonly FreightStatus[]) => statuses.includes(status);
   const market = among(MARKET);
-  const bids: BidView[] = route._bids ?? [];
+  // While the JSON leaves `_bids` out (expired, revoked, closed, archived), the page reads them itself.
+  const bids: BidView[] = route._bids ?? data.pastBids ?? [];
   const live = bids.filter((b) => LIVE.includes(b.status));
   const mine = bids.filter((b) => b.company === me && LIVE.includes(b.status));
   const myOpenBid = mine.find((b) => b.status === 'open');
@@ -202,6 +258,17 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   }
 
   // ----- the bids table
+  /** A bid in play or withdrawn shows its status; once the freight left the market, what became of it. */
+  const bidStatus = (b: BidView): ComponentChildren => {
+    if (market || b.status === 'revoked') return <Badge value={b.status} t={t} />;
+    if (owner) {
+      if (b.status === 'accepted') return <Badge value={b.status} t={t} />;
+      const ended: BidOutcome | 'not_chosen' =
+        route.winner !== null ? 'not_chosen' : status === 'expired' ? 'expired' : status === 'revoked' ? 'withdrawn' : 'not_awarded';
+      return <OutcomeBadge outcome={ended} t={t} />;
+    }
+    return <OutcomeBadge outcome={bidOutcome({ status: b.status, lost: Boolean(data.awardedToOther) }, status, winner)} t={t} />;
+  };
   const bidColumns: Column<BidView>[] = [
     { label: t('fv.col.company'), cell: (b) => (b.company === me ? `${name(b.company)} (${t('fv.you')})` : name(b.company)) },
     { label: t('fv.col.amount'), cell: (b) => <strong>{money(b.amount, b.currency_code)}</strong>, numeric: true },
@@ -213,7 +280,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
           : `${formatMoney(b.rate_base, null, lang) || '–'} / ${formatMoney(b.rate_fsc, null, lang) || '–'} / ${formatMoney(b.rate_ssc, null, lang) || '–'}`,
     },
     { label: t('fv.col.note'), cell: (b) => <span class="wrap-text">{b.note || '–'}</span> },
-    { label: t('fv.col.status'), cell: (b) => <Badge value={b.status} t={t} /> },
+    { label: t('fv.col.status'), cell: (b) => bidStatus(b) },
     {
       label: t('fv.col.next'),
       cell: (b) => {
@@ -281,7 +348,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
             />
           </label>
           <label>
-            {t('fv.whitelist')}
+            {t('fv.audience')}
             <input name="whitelist_names" list="partner-companies" value={addressedTo.map(name).join(', ')} autocomplete="off" />
             <span class="hint">{t('fv.whitelist.hint')}</span>
           </label>
@@ -422,6 +489,11 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   if (ownerLinks.length) actions.push(<div class="actions">{ownerLinks}</div>);
 
   const deliveryWords = status === 'taken' || status === 'closed' ? route.delivery_status_in_words : null;
+  const category = categoryLabel(route.category, t);
+  const distance = distanceText(route, lang);
+  const volume = piecesVolumeM3(pieces);
+  const capacity = Number(refs.capacity);
+  const handling = handlingOf(route, t);
   const facts: [string, ComponentChildren][] = [
     [t('fv.type'), typeLabel(route, t)],
     [
@@ -438,11 +510,35 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
         route.to_addr && route.to_addr !== data.toCity ? <div class="muted">{route.to_addr}</div> : null,
       ],
     ],
+  ];
+  // What a carrier prices a load by (decisions.md §4 shows it to every company the freight is open
+  // to): category, distance, the windows, weight, pieces, volume and handling. Not the target price:
+  // it is a ref, shown to owner and winner only.
+  if (category) facts.splice(1, 0, [t('fv.category'), <span data-testid="fact-category">{category}</span>]);
+  if (distance) facts.push([t('fv.distance'), <span data-testid="fact-distance">{t('fv.distance.value', { km: distance })}</span>]);
+  facts.push(
     [t('fv.col.etd'), formatWindow(route.etd, route.etd_end, lang) || none],
     [t('fv.col.eta'), formatWindow(route.eta, route.eta_end, lang) || none],
-    [t('fv.weight'), formatKg(route.weight, lang) || none],
+    [
+      t('fv.weight'),
+      [
+        formatKg(route.weight, lang) || none,
+        route.weight_actual !== null &&
+        route.weight_volume !== null &&
+        route.weight_actual !== undefined &&
+        route.weight_volume !== undefined ? (
+          <div class="muted">
+            {t('fv.weight.parts', { actual: formatKg(route.weight_actual, lang), volumetric: formatKg(route.weight_volume, lang) })}
+          </div>
+        ) : null,
+      ],
+    ],
     [t('fv.col.pieces'), totalPieces ? formatNumber(totalPieces, lang) : none],
-  ];
+  );
+  if (volume !== null)
+    facts.push([t('fv.volume'), <span data-testid="fact-volume">{t('fv.volume.pieces', { m3: formatNumber(volume, lang, 1, 1) })}</span>]);
+  else if (Number.isFinite(capacity) && capacity > 0) facts.push([t('fv.volume'), `${formatNumber(capacity, lang, 1)} m³`]);
+  if (handling.length) facts.push([t('fv.handling'), handling.join(' · ')]);
   // Goods and references are the owner's and the winner's to see (refs, decisions.md §4).
   if (owner || refs.commodity)
     facts.push([t('fv.form.commodity'), refs.commodity ? <span class="wrap-text">{String(refs.commodity)}</span> : none]);
@@ -461,11 +557,16 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   // The owner's decision is among the bids: while they are live, they come right after the next step.
   const bidsFirst = owner && market && live.length > 0;
   const bidsSection =
-    route._bids !== undefined
+    route._bids !== undefined || data.pastBids !== undefined
       ? [
           <h2>{t('fv.bids')}</h2>,
+          route._bids === undefined && (
+            <p class="muted" data-testid="past-bids">
+              {t('fv.past_bids')}
+            </p>
+          ),
           <DataTable
-            columns={bidColumns}
+            columns={route._bids === undefined ? bidColumns.filter((c) => c.label !== t('fv.col.next')) : bidColumns}
             rows={bids.filter((b) => owner || b.company === me)}
             empty={owner ? t('fv.no_bids') : t('fv.no_own_bids')}
             testId="bids"

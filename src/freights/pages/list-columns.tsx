@@ -1,22 +1,24 @@
+import type { ComponentChildren } from 'preact';
 import type { Caller, Ctx } from '../../kernel/context.ts';
-import { formatKg, formatMoney, formatStamp, formatWindow } from '../../kernel/locale.ts';
+import { formatDay, formatKg, formatMoney, formatStamp, formatWindow } from '../../kernel/locale.ts';
 import { Badge, type Column } from '../../kernel/ui.tsx';
-import { placeLabel } from './freight-page.tsx';
+import { distanceText, OutcomeBadge, placeLabel, YourMove } from './freight-page.tsx';
 import { namesOfCompanies } from '../../accounts/companies.ts';
-import { bidSummaries, cityOf, ownBids } from './page-data.ts';
+import { bidOutcome, bidSummaries, cityOf, ownBids, priceCurrencies, type OwnBid } from './page-data.ts';
 import type { FreightView } from '../fields.ts';
+import { isCallersMove } from '../lists/moves.ts';
 import { listInfo, type ListSide } from '../lists/registry.ts';
 import { isRecord } from '../../kernel/params.ts';
 
 /**
- * The columns of the freight lists (enlistPage in views.tsx): places with their cities, both
- * ends of the windows, deadlines without seconds, and what each side needs at a glance: the
- * owner sees how many bids came in and the best one, a bidder its own bid, both the other party.
- * The extra data is read for the page's rows only (page-data.ts); the JSON lists stay as they are.
+ * The columns of the freight lists (enlistPage in list-page.tsx): places with their cities, both
+ * ends of the windows, the distance, deadlines without seconds, and what each side needs at a
+ * glance: the owner sees how many bids came in and the best one, a bidder its own bid and what
+ * became of it, both the other party; awarded lists the price with its currency and the delivery
+ * status. A row waiting for the caller says so ("your move", lists/moves.ts). The extra data is
+ * read for the page's rows only (page-data.ts); the JSON lists stay as they are.
  */
 
-/** What the caller is to a list's rows (lists/registry.ts), and so which columns it sees. */
-const sideOf = (filterId: number): ListSide | undefined => listInfo(filterId)?.side;
 /** Foreign freights: the owner's name is shown. */
 const FOREIGN_SIDES: readonly (ListSide | undefined)[] = ['foreign', 'bidder', 'winner'];
 
@@ -31,6 +33,9 @@ export interface SortLinks {
  */
 export const isListedFreight = (row: unknown): row is FreightView => isRecord(row) && typeof row.id === 'number';
 
+/** A masked freight (a former bidder's view, decisions.md §4): no places. */
+const isMasked = (r: FreightView) => r.f_from === 'xxx (XX)' && (r.from === null || r.from === undefined);
+
 export async function freightListColumns(
   routes: FreightView[],
   filterId: number,
@@ -39,18 +44,24 @@ export async function freightListColumns(
 ): Promise<Column<FreightView>[]> {
   const t = ctx.t;
   const lang = ctx.language;
-  const ids = routes.map((r) => Number(r.id));
-  const side = sideOf(filterId);
+  const me = ctx.caller.companyId;
+  const list = listInfo(filterId);
+  const side = list?.side;
+  const phase = list?.phase;
   const none = '–';
-  const [summaries, mine, winners, cities] = await Promise.all([
-    side === 'ownMarket' ? bidSummaries(ctx.db, ctx.caller.companyId, ids) : Promise.resolve(new Map()),
-    side === 'bidder' ? ownBids(ctx.db, ctx.caller.companyId, ids) : Promise.resolve(new Map()),
+  const own = routes.filter((r) => r.company === me).map((r) => r.id);
+  const foreign = routes.filter((r) => r.company !== me).map((r) => r.id);
+  const awarded = routes.filter((r) => r.winner !== null && r.price !== null).map((r) => r.id);
+  const [summaries, mine, winners, currencies, cities] = await Promise.all([
+    bidSummaries(ctx.db, me, own),
+    ownBids(ctx.db, me, foreign),
     side === 'ownAwarded'
       ? namesOfCompanies(
           ctx.db,
           routes.map((r) => r.winner),
         )
       : Promise.resolve(new Map<number, string>()),
+    priceCurrencies(ctx.db, me, awarded),
     Promise.all(
       routes.map(
         async (r) => [await cityOf(r.from, r.from_latitude, r.from_longitude), await cityOf(r.to, r.to_latitude, r.to_longitude)] as const,
@@ -59,10 +70,41 @@ export async function freightListColumns(
   ]);
   const cityBy = new Map(routes.map((r, i) => [r.id, cities[i]!]));
   const view = (r: FreightView) => `/freights/view/${r.id}`;
-  // A window breaks between its ends, never inside one (a day and its time stay together).
+  const yours = (r: FreightView) => isCallersMove(r, me, summaries.get(r.id)?.live, mine.get(r.id));
+  // A window breaks between its ends, never inside one (a day and its time stay together); a
+  // window of one day between the day and its hours (`03.12.2026` / `07:00–16:00`).
   const window = (a: unknown, b: unknown) => {
     const text = formatWindow(a, b, lang);
-    return text ? text.split(' – ').map((end, i) => [i ? ' – ' : null, <span class="nowrap">{end}</span>]) : none;
+    if (!text) return none;
+    const ends = text.includes(' – ') ? text.split(' – ') : null;
+    if (ends) return ends.map((end, i) => [i ? ' – ' : null, <span class="nowrap">{end}</span>]);
+    const space = text.indexOf(' ');
+    return space < 0
+      ? text
+      : [<span class="nowrap">{text.slice(0, space)}</span>, ' ', <span class="nowrap">{text.slice(space + 1)}</span>];
+  };
+  const price = (r: FreightView) => {
+    if (r.price === null || r.price === undefined) return none;
+    const refs = isRecord(r.refs) ? r.refs : {};
+    return formatMoney(r.price, currencies.get(r.id) ?? refs.target_currency ?? mine.get(r.id)?.currency, lang) || none;
+  };
+  const route = (r: FreightView): ComponentChildren => {
+    if (isMasked(r)) {
+      // A lost load shows what identifies it to its bidder: its number and day, not its places.
+      const day = typeof r.etd === 'string' ? formatDay(r.etd.slice(0, 10), lang) : '';
+      return (
+        <a href={view(r)} class="route" data-testid="masked-route">
+          {day ? t('fv.masked_route', { id: String(r.display_id ?? r.id), date: day }) : t('fv.masked_route.no_date', { id: String(r.id) })}
+          <span class="muted"> · {t('fv.masked_route.hint')}</span>
+        </a>
+      );
+    }
+    const [from, to] = cityBy.get(r.id) ?? [null, null];
+    return (
+      <a href={view(r)} class="route">
+        {placeLabel(r, 'from', from, none)} → {placeLabel(r, 'to', to, none)}
+      </a>
+    );
   };
   const columns: Column<FreightView>[] = [
     {
@@ -71,20 +113,13 @@ export async function freightListColumns(
       sortHref: sort.href('id'),
       sorted: sort.sorted('id'),
     },
-    {
-      label: t('fv.col.route'),
-      wrap: true,
-      lead: true,
-      cell: (r) => {
-        const [from, to] = cityBy.get(r.id) ?? [null, null];
-        return (
-          <a href={view(r)} class="route">
-            {placeLabel(r, 'from', from, none)} → {placeLabel(r, 'to', to, none)}
-          </a>
-        );
-      },
-    },
-    { label: t('fv.col.status'), cell: (r) => <Badge value={r.status} t={t} /> },
+    // The route is read first (on a phone it heads the card): a row waiting for the caller says so beside it.
+    { label: t('fv.col.route'), wrap: true, lead: true, cell: (r) => [route(r), yours(r) ? [' ', <YourMove t={t} />] : null] },
+  ];
+  // A bidder's lists say what became of its bid instead of the freight's status (a freight awaiting
+  // another carrier's confirmation is no news to it); every other list shows the status.
+  if (side !== 'bidder') columns.push({ label: t('fv.col.status'), cell: (r) => <Badge value={r.status} t={t} /> });
+  columns.push(
     { label: t('fv.col.etd'), cell: (r) => window(r.etd, r.etd_end), wrap: true, sortHref: sort.href('etd'), sorted: sort.sorted('etd') },
     { label: t('fv.col.eta'), cell: (r) => window(r.eta, r.eta_end), wrap: true, sortHref: sort.href('eta'), sorted: sort.sorted('eta') },
     {
@@ -95,37 +130,53 @@ export async function freightListColumns(
       sorted: sort.sorted('weight'),
     },
     {
+      label: t('fv.col.distance'),
+      cell: (r) => distanceText(r, lang) || none,
+      numeric: true,
+      sortHref: sort.href('distance'),
+      sorted: sort.sorted('distance'),
+    },
+  );
+  if (phase === 'market' || phase === 'other')
+    columns.push({
       label: t('fv.col.deadline'),
       cell: (r) => formatStamp(r.deadline, lang) || none,
       sortHref: sort.href('deadline'),
       sorted: sort.sorted('deadline'),
-    },
-  ];
+    });
   if (FOREIGN_SIDES.includes(side))
-    columns.push({ label: t('fv.owner'), cell: (r) => (r._company?.name ? String(r._company.name) : none) });
-  if (side === 'ownMarket') {
-    columns.push({ label: t('fv.col.bids'), cell: (r) => String(summaries.get(r.id)?.count ?? 0), numeric: true });
+    columns.push({ label: t('fv.owner'), wrap: true, cell: (r) => (r._company?.name ? String(r._company.name) : none) });
+  if (side === 'ownMarket')
+    // One column for both (the count and the best), so every column fits at 1366 px.
     columns.push({
-      label: t('fv.col.best'),
+      label: t('fv.col.bids_best'),
       cell: (r) => {
-        const best = summaries.get(r.id)?.best;
-        return best ? formatMoney(best.amount, best.currency, lang) : none;
+        const summary = summaries.get(r.id);
+        const best = summary?.best;
+        return [
+          <span data-testid="bid-count">{String(summary?.count ?? 0)}</span>,
+          best ? [' · ', <strong class="nowrap">{formatMoney(best.amount, best.currency, lang)}</strong>] : null,
+        ];
       },
       numeric: true,
     });
-  }
   if (side === 'bidder') {
-    columns.push({
-      label: t('fv.col.my_bid'),
-      cell: (r) => {
-        const bid = mine.get(r.id);
-        return bid ? [formatMoney(bid.amount, bid.currency, lang), ' ', <Badge value={bid.status} t={t} />] : none;
-      },
-      numeric: true,
-    });
+    const myBid = (r: FreightView): ComponentChildren => {
+      const bid: OwnBid | undefined = mine.get(r.id);
+      if (!bid) return none;
+      const outcome = bidOutcome(bid, r.status, r.winner === me);
+      return [
+        <span class="nowrap">{formatMoney(bid.amount, bid.currency, lang) || none}</span>,
+        ' ',
+        <OutcomeBadge outcome={outcome} t={t} />,
+      ];
+    };
+    columns.push({ label: t('fv.col.my_bid'), wrap: true, cell: myBid });
   }
-  if (side === 'ownAwarded') columns.push({ label: t('fv.winner'), cell: (r) => (r.winner ? (winners.get(r.winner) ?? none) : none) });
-  if (side === 'ownAwarded' || side === 'winner')
-    columns.push({ label: t('fv.col.price'), cell: (r) => formatMoney(r.price, null, lang) || none, numeric: true });
+  if (side === 'ownAwarded')
+    columns.push({ label: t('fv.winner'), wrap: true, cell: (r) => (r.winner ? (winners.get(r.winner) ?? none) : none) });
+  if (side === 'ownAwarded' || side === 'winner') columns.push({ label: t('fv.col.price'), cell: price, numeric: true });
+  if (phase === 'awarded' && (side === 'ownAwarded' || side === 'winner'))
+    columns.push({ label: t('fv.delivery'), cell: (r) => (r.status === 'taken' ? String(r.delivery_status_in_words) : none) });
   return columns;
 }

@@ -1,16 +1,18 @@
 import type { Caller, Ctx } from '../../kernel/context.ts';
-import type { Page } from '../../kernel/html.tsx';
 import { CsrfField } from '../../kernel/html.tsx';
 import type { Warning } from '../../kernel/outcome.ts';
+import type { PageResult } from '../../kernel/route.tsx';
 import { DataTable, Pager, Select, Tabs, columnsFor, type Column, type Tab } from '../../kernel/ui.tsx';
 import { cityNear } from '../../places/cities.ts';
-import { formatDay, formatNumber } from '../../kernel/locale.ts';
+import { cityNameIn } from '../../places/city-names.ts';
+import { formatDay, formatNumber, readLocaleDecimal, readLocaleWeightKg } from '../../kernel/locale.ts';
 import type { Translate } from '../../kernel/i18n.ts';
 import { LISTS, listInfo, listLabel, listPath } from '../lists/registry.ts';
 import { freightListColumns, isListedFreight } from './list-columns.tsx';
 import type { FreightView } from '../fields.ts';
-import { searchToParams, DEFAULT_RADIUS_KM, type LoadSearch, type SearchParamName } from '../../market/index.ts';
+import { searchToParams, DEFAULT_RADIUS_KM, SEARCH_PARAMS, type LoadSearch, type SearchParamName } from '../../market/index.ts';
 import { isOneOf } from '../../kernel/params.ts';
+import { countryCode, problemsFromWarnings } from './form-input.ts';
 
 /**
  * HTML pages of the freight endpoints. They render the same presented freights the JSON
@@ -41,78 +43,161 @@ function tabHref(filterId: number, search: SearchQuery): string {
 }
 const RADII = ['10', '25', '50', '75', '100', '150', '200', '300', '500'];
 
-/** "Frankfurt am Main (DE)" for a radius input holding coordinates (when the city data is loaded). */
-async function nearCity(value: string | undefined): Promise<string | undefined> {
+/** "Frankfurt am Main (DE)" (as the reader's language names it) for a radius input holding coordinates (when the city data is loaded). */
+async function nearCity(value: string | undefined, language: string): Promise<string | undefined> {
   const m = value && /^(-?[\d.]+),(-?[\d.]+)$/.exec(value);
   if (!m) return undefined;
   const city = await cityNear(Number(m[1]), Number(m[2]), 15, 250);
-  return city ? `${city.name} (${city.country})` : undefined;
+  return city ? `${cityNameIn(city, language)} (${city.country})` : undefined;
+}
+
+/**
+ * The search bar's mark: what it sends is as a person typed it, numbers in the page's language
+ * (`5.000` kg in German, `5,000` in English). A URL without it is the API's plain form (the page's
+ * links, bookmarks, a saved search's url) and is read exactly as the JSON API reads it.
+ */
+const TYPED = 'typed';
+const WEIGHT_PARAMS: readonly string[] = ['weight_min', 'weight_max'];
+const RADIUS_PARAMS: readonly string[] = ['from_radius', 'to_radius'];
+
+/**
+ * The list page's own reading of its query, before anything is shown (docs/decisions.md, Load
+ * search): the bar's weights (kg, or with t) and radii read in the user's language with the
+ * freight form's reader, country names typed as places turned into codes, and nothing left that
+ * the API would warn about although the person did not ask for it: no empty parameter, no radius
+ * without a centre (the bar always sends its radius). Answers the query in the API's plain form
+ * to redirect to, or undefined when the request already is that form, so the page redirects at
+ * most once. What cannot be read stays as typed, so the API's warning names it on the page.
+ */
+export function plainListQuery(query: string, language: string): string | undefined {
+  const given = new URLSearchParams(query);
+  const typed = given.has(TYPED);
+  let changed = typed;
+  const out = new URLSearchParams();
+  for (const [key, raw] of given) {
+    if (key === TYPED) continue;
+    const value = raw.trim();
+    if (value === '') {
+      changed = true;
+      continue;
+    }
+    let plain = value;
+    if (typed && WEIGHT_PARAMS.includes(key)) plain = readLocaleWeightKg(value, language) ?? value;
+    else if (typed && RADIUS_PARAMS.includes(key)) plain = readLocaleDecimal(value, language) ?? value;
+    else if (typed && (key === 'from' || key === 'to'))
+      plain = value
+        .split(',')
+        .map((place) => (place.trim() ? (countryCode(place) ?? place.trim()) : ''))
+        .filter(Boolean)
+        .join(',');
+    if (plain !== raw) changed = true;
+    if (plain !== '') out.append(key, plain);
+  }
+  for (const side of ['from', 'to']) {
+    if (out.has(`${side}_radius`) && !out.has(`${side}_near`)) {
+      out.delete(`${side}_radius`);
+      changed = true;
+    }
+  }
+  return changed ? out.toString() : undefined;
+}
+
+/** A search field's name as the bar labels it, for its problem under the bar. */
+function fieldLabel(name: string, t: Ctx['t']): string {
+  const side = /^(from|to)_(near|radius)$/.exec(name);
+  if (side) return `${t(`fv.search.${side[1] as 'from' | 'to'}`)} – ${t(side[2] === 'near' ? 'fv.search.near' : 'fv.search.radius')}`;
+  const day = /^(pickup|delivery)_(from|to)$/.exec(name);
+  if (day)
+    return `${t(`fv.search.${day[1] as 'pickup' | 'delivery'}`)} (${t(day[2] === 'from' ? 'fv.search.weight_min' : 'fv.search.weight_max')})`;
+  if (name === 'weight_min' || name === 'weight_max') return `${t('fv.search.weight')} ${t(`fv.search.${name}`)}`;
+  if (name === 'from' || name === 'to' || name === 'media' || name === 'q') return t(`fv.search.${name}`);
+  return name;
 }
 
 /** The search bar: a GET form whose fields are the API's parameters, so its URL is the search. */
 function SearchBar({
   state,
   search,
+  typed,
   ctx,
-  warnings,
+  problems,
   notes,
 }: {
   state: ListState;
   search: SearchQuery;
+  /** the request's parameters: a field whose value could not be read shows it as typed */
+  typed: Record<string, unknown>;
   ctx: Ctx<Caller>;
-  warnings: Warning[];
+  /** per parameter: what could not be read, in the user's words */
+  problems: Record<string, string>;
   notes: { from?: string; to?: string };
 }) {
   const t = ctx.t;
-  const v = (name: SearchParamName) => search[name] ?? '';
+  const lang = ctx.language;
+  const v = (name: SearchParamName) => {
+    const raw = typed[name];
+    if (problems[name] && typeof raw === 'string') return raw;
+    const value = search[name] ?? '';
+    // Numbers in the reader's language, as they are read back (the bar's mark).
+    return value && (WEIGHT_PARAMS.includes(name) || RADIUS_PARAMS.includes(name)) ? formatNumber(value, lang) : value;
+  };
+  const invalid = (name: SearchParamName) => (problems[name] ? 'true' : undefined);
   const more = ['pickup_from', 'pickup_to', 'delivery_from', 'delivery_to', 'weight_min', 'weight_max', 'media'].some(
-    (k) => search[k as SearchParamName],
+    (k) => search[k as SearchParamName] || problems[k],
   );
-  const side = (name: 'from' | 'to') => (
-    <div class="search-side">
-      <label>
-        {t(`fv.search.${name}`)}
-        <input
-          name={name}
-          value={v(name)}
-          data-place="filter"
-          data-near={`${name}_near`}
-          autocomplete="off"
-          placeholder="DE-60, IT, airport:MXP"
-        />
-        <span class="hint">{t('fv.search.place.hint')}</span>
-      </label>
-      <label>
-        {t('fv.search.near')}
-        <input
-          name={`${name}_near`}
-          value={v(`${name}_near`)}
-          data-place="near"
-          autocomplete="off"
-          placeholder={name === 'from' ? 'Frankfurt' : 'Milano'}
-        />
-        <span class="hint" data-near-note={`${name}_near`}>
-          {notes[name] ?? t('fv.search.near.hint')}
-        </span>
-      </label>
-      <label class="radius">
-        {t('fv.search.radius')}
-        <Select
-          name={`${name}_radius`}
-          value={v(`${name}_radius`) || String(DEFAULT_RADIUS_KM)}
-          options={[...new Set([...RADII, v(`${name}_radius`) || String(DEFAULT_RADIUS_KM)])]
-            .sort((a, b) => Number(a) - Number(b))
-            .map((r) => [r, `${r} km`])}
-        />
-      </label>
-    </div>
-  );
+  const side = (name: 'from' | 'to') => {
+    const radius = v(`${name}_radius`) || String(DEFAULT_RADIUS_KM);
+    return (
+      <div class="search-side">
+        <label>
+          {t(`fv.search.${name}`)}
+          <input
+            name={name}
+            value={v(name)}
+            data-place="filter"
+            data-near={`${name}_near`}
+            autocomplete="off"
+            placeholder="DE-60, IT, airport:MXP"
+            aria-invalid={invalid(name)}
+          />
+          <span class="hint">{t('fv.search.place.hint')}</span>
+        </label>
+        <label>
+          {t('fv.search.near')}
+          <input
+            name={`${name}_near`}
+            value={v(`${name}_near`)}
+            data-place="near"
+            autocomplete="off"
+            placeholder={name === 'from' ? 'Frankfurt' : 'Milano'}
+            aria-invalid={invalid(`${name}_near`)}
+          />
+          <span class="hint" data-near-note={`${name}_near`}>
+            {notes[name] ?? t('fv.search.near.hint')}
+          </span>
+        </label>
+        <label class="radius">
+          {t('fv.search.radius')}
+          {/* Sent always; the page drops it while "Around" is empty (plainListQuery). */}
+          <Select
+            name={`${name}_radius`}
+            value={radius}
+            options={[...new Set([...RADII.map((r) => formatNumber(r, lang)), radius])]
+              .sort((a, b) => Number(readLocaleDecimal(a, lang) ?? 0) - Number(readLocaleDecimal(b, lang) ?? 0))
+              .map((r) => [r, `${r} km`])}
+          />
+        </label>
+      </div>
+    );
+  };
+  const shown = Object.entries(problems).filter(([name]) => (SEARCH_PARAMS as readonly string[]).includes(name));
   return (
     // biome-ignore lint/a11y/useSemanticElements: <search> is too new for some browsers dispatchers use; role=search on the form is the established equivalent
     <form class="panel search-bar" method="get" action={`/freights/enlist/${state.filterId}`} role="search" data-testid="search-bar">
       <input type="hidden" name="limit" value={String(state.limit)} />
       <input type="hidden" name="sort" value={state.sort} />
       <input type="hidden" name="direction" value={state.direction} />
+      <input type="hidden" name={TYPED} value="1" />
       <div class="search-grid">
         {side('from')}
         {side('to')}
@@ -126,13 +211,15 @@ function SearchBar({
               type="date"
               name="pickup_from"
               value={v('pickup_from')}
-              aria-label={`${t('fv.search.pickup')} (${t('fv.search.weight_min')})`}
+              aria-label={fieldLabel('pickup_from', t)}
+              aria-invalid={invalid('pickup_from')}
             />
             <input
               type="date"
               name="pickup_to"
               value={v('pickup_to')}
-              aria-label={`${t('fv.search.pickup')} (${t('fv.search.weight_max')})`}
+              aria-label={fieldLabel('pickup_to', t)}
+              aria-invalid={invalid('pickup_to')}
             />
           </fieldset>
           <fieldset class="pair">
@@ -141,13 +228,15 @@ function SearchBar({
               type="date"
               name="delivery_from"
               value={v('delivery_from')}
-              aria-label={`${t('fv.search.delivery')} (${t('fv.search.weight_min')})`}
+              aria-label={fieldLabel('delivery_from', t)}
+              aria-invalid={invalid('delivery_from')}
             />
             <input
               type="date"
               name="delivery_to"
               value={v('delivery_to')}
-              aria-label={`${t('fv.search.delivery')} (${t('fv.search.weight_max')})`}
+              aria-label={fieldLabel('delivery_to', t)}
+              aria-invalid={invalid('delivery_to')}
             />
           </fieldset>
           <fieldset class="pair">
@@ -157,14 +246,16 @@ function SearchBar({
               inputMode="decimal"
               value={v('weight_min')}
               placeholder={t('fv.search.weight_min')}
-              aria-label={`${t('fv.search.weight')} ${t('fv.search.weight_min')}`}
+              aria-label={fieldLabel('weight_min', t)}
+              aria-invalid={invalid('weight_min')}
             />
             <input
               name="weight_max"
               inputMode="decimal"
               value={v('weight_max')}
               placeholder={t('fv.search.weight_max')}
-              aria-label={`${t('fv.search.weight')} ${t('fv.search.weight_max')}`}
+              aria-label={fieldLabel('weight_max', t)}
+              aria-invalid={invalid('weight_max')}
             />
           </fieldset>
           <label>
@@ -184,16 +275,16 @@ function SearchBar({
       <div class="toolbar search-actions">
         <label class="grow">
           {t('fv.search.q')}
-          <input name="q" type="search" value={v('q')} placeholder={t('fv.search.q.hint')} />
+          <input name="q" type="search" value={v('q')} placeholder={t('fv.search.q.hint')} aria-invalid={invalid('q')} />
         </label>
         <button type="submit">{t('fv.search.submit')}</button>
         <a class="button secondary" href={`/freights/enlist/${state.filterId}`}>
           {t('fv.search.reset')}
         </a>
       </div>
-      {warnings.length > 0 && (
-        <p class="hint warnings" role="status">
-          {t('fv.search.ignored')} {warnings.map((w) => `${w.field}: ${w.reason}`).join('; ')}
+      {shown.length > 0 && (
+        <p class="hint warnings" role="status" data-testid="search-problems">
+          {t('fv.search.ignored')} {shown.map(([name, message]) => `${fieldLabel(name, t)}: ${message}`).join(' ')}
         </p>
       )}
     </form>
@@ -212,7 +303,9 @@ export function searchSummary(search: SearchQuery, t: Ctx['t'], lang: string, no
     const where: string[] = [];
     if (place) where.push(place.split(',').join(', '));
     if (near)
-      where.push(t('fv.search.summary.near', { km: search[`${side}_radius`] ?? String(DEFAULT_RADIUS_KM), place: notes[side] ?? near }));
+      where.push(
+        t('fv.search.summary.near', { km: formatNumber(search[`${side}_radius`] ?? DEFAULT_RADIUS_KM, lang), place: notes[side] ?? near }),
+      );
     if (where.length) parts.push(`${t(`fv.search.${side}`)}: ${where.join(', ')}`);
   }
   for (const w of ['pickup', 'delivery'] as const) {
@@ -232,8 +325,11 @@ export function searchSummary(search: SearchQuery, t: Ctx['t'], lang: string, no
   return parts.join(' · ');
 }
 
-/** Saves the current search (POST /searches/add with the normalised parameters). */
-function SaveSearch({ state, search, ctx }: { state: ListState; search: SearchQuery; ctx: Ctx<Caller> }) {
+/**
+ * Saves the current search (POST /searches/add with the normalised parameters: the numbers as the
+ * page read them). Its name is proposed in words, as the folded bar says what is searched.
+ */
+function SaveSearch({ state, search, ctx, name }: { state: ListState; search: SearchQuery; ctx: Ctx<Caller>; name: string }) {
   const t = ctx.t;
   return (
     <details class="save-search">
@@ -247,12 +343,7 @@ function SaveSearch({ state, search, ctx }: { state: ListState; search: SearchQu
         ))}
         <label>
           {t('fv.search.save.name')}
-          <input
-            name="name"
-            required
-            maxLength={200}
-            value={[search.from, search.to].filter(Boolean).join(' → ') || t(listLabel(state.filterId))}
-          />
+          <input name="name" required maxLength={200} value={name} />
         </label>
         <label class="check">
           <input type="checkbox" name="alert" value="1" checked />
@@ -285,15 +376,22 @@ export async function enlistPage(
   ctx: Ctx<Caller>,
   parts: ListPageParts,
   read: { search: LoadSearch; warnings: Warning[] },
-): Promise<Page> {
+): Promise<PageResult> {
   const t = ctx.t;
+  // The bar's input in the user's language, and nothing the person did not ask for: first the
+  // API's plain form of the query (one redirect; the list and its links then carry that form).
+  const url = ctx.req.url;
+  const plain = plainListQuery(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '', ctx.language);
+  if (plain !== undefined) return { redirect: `${listPath(state.filterId)}${plain ? `?${plain}` : ''}` };
   const { warnings } = read;
+  // What could not be read, in the user's words (the JSON answer keeps the API's English warnings).
+  const problems = problemsFromWarnings(warnings, t);
   const freightSearch = read.search;
   const search = searchToParams(freightSearch);
   const [counts, fromNote, toNote] = await Promise.all([
     parts.countLists(ctx.db, ctx.caller.companyId, ctx.clock.now(), freightSearch),
-    nearCity(search.from_near),
-    nearCity(search.to_near),
+    nearCity(search.from_near, ctx.language),
+    nearCity(search.to_near, ctx.language),
   ]);
   const tabs: Tab[] = LISTS.map((list, i) => ({
     href: tabHref(list.id, list.searchable ? search : {}),
@@ -340,7 +438,7 @@ export async function enlistPage(
         ) : (
           // On a phone the search folds into one line saying what is searched, so the list comes
           // first (no script: <details>); at the desk it is always open (app.css).
-          <details class="search-fold" open={warnings.length > 0 ? true : undefined} data-testid="search-fold">
+          <details class="search-fold" open={Object.keys(problems).length > 0 ? true : undefined} data-testid="search-fold">
             <summary>
               <span class="search-fold-title">{t('fv.search.title')}</span>
               <span class="search-summary">{summary || t('fv.search.none')}</span>
@@ -348,14 +446,15 @@ export async function enlistPage(
             <SearchBar
               state={state}
               search={search}
+              typed={ctx.params}
               ctx={ctx}
-              warnings={warnings}
+              problems={problems}
               notes={{
                 from: fromNote && t('fv.search.near_city', { city: fromNote }),
                 to: toNote && t('fv.search.near_city', { city: toNote }),
               }}
             />
-            <SaveSearch state={state} search={search} ctx={ctx} />
+            <SaveSearch state={state} search={search} ctx={ctx} name={(summary || t(listLabel(state.filterId))).slice(0, 200)} />
           </details>
         )}
         <Tabs tabs={tabs} label={t('fv.lists')} />

@@ -2,8 +2,13 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { airportByCode } from '../../airports/index.ts';
 import { cityNear } from '../../places/cities.ts';
-import { companiesToPick, contactOf, namesOfCompanies, type Contact } from '../../accounts/companies.ts';
-import type { FreightView } from '../fields.ts';
+import { companiesToPick, companyNameSql, contactOf, namesOfCompanies, type Contact } from '../../accounts/companies.ts';
+import type { Clock } from '../../kernel/time.ts';
+import { presentBid, type BidView } from '../bids.ts';
+import { BIDS_SHOWN_STATUSES, type FreightView } from '../fields.ts';
+import { BIDS_IN_PLAY } from '../in-market.ts';
+import type { Confirmations } from '../lists/moves.ts';
+import type { BidStatus } from '../tables.ts';
 
 /**
  * What the HTML pages show beyond the JSON answers (never part of them): company names for
@@ -35,6 +40,46 @@ export interface FreightPageParts {
   partners: Array<{ id: number; name: string }>;
   fromCity: string | null;
   toCity: string | null;
+  /**
+   * The bids of a freight whose JSON leaves `_bids` out (expired, revoked, closed, archived;
+   * api.md): the ones the caller would see while it was open (all for the owner, its own for
+   * anyone else), for the page only. Undefined while the JSON carries them, and for drafts.
+   */
+  pastBids?: BidView[];
+  /** a former bidder's freight went to another company (page only: the JSON masks the winner) */
+  awardedToOther?: boolean;
+}
+
+/** Whether a freight has a winner (a former bidder's archived freight: lost, or ended without an award). */
+async function hasWinner(db: Db, freightId: number): Promise<boolean> {
+  const row = await db.selectFrom('freights').select('winner_id').where('id', '=', freightId).executeTakeFirst();
+  return row?.winner_id !== null && row?.winner_id !== undefined;
+}
+
+/**
+ * The bids of a freight the JSON no longer shows (api.md: `_bids` only while open, pending or
+ * taken), as the view would show them: every bid to the owner, the company's own to anyone else,
+ * in creation order, each with its company's name. One statement; page only.
+ */
+async function pastBidsOf(
+  db: Db,
+  clock: Clock,
+  route: FreightView,
+  companyId: number,
+): Promise<{ bids: BidView[]; names: Map<number, string> } | undefined> {
+  if (route._bids !== undefined || route.status === 'draft' || BIDS_SHOWN_STATUSES.includes(route.status)) return undefined;
+  const rows = await db
+    .selectFrom('bids')
+    .selectAll('bids')
+    .select(companyNameSql(sql`bids.company_id`).as('company_name'))
+    .where('bids.freight_id', '=', route.id)
+    .$if(route.company !== companyId, (q) => q.where('bids.company_id', '=', companyId))
+    .orderBy('bids.created')
+    .orderBy('bids.id')
+    .limit(MAX_IDS)
+    .execute();
+  const names = new Map(rows.map((r) => [r.company_id, r.company_name] as const));
+  return { bids: rows.map(({ company_name: _name, freight_created: _created, ...bid }) => presentBid(bid, clock)), names };
 }
 
 /**
@@ -43,7 +88,7 @@ export interface FreightPageParts {
  * who made the accepted bid, for the winner the freight's creator: in the presented freight
  * while it is taken), the partners offered for addressing a draft, and the cities of both ends.
  */
-export async function readFreightPageParts(db: Db, route: FreightView, companyId: number): Promise<FreightPageParts> {
+export async function readFreightPageParts(db: Db, clock: Clock, route: FreightView, companyId: number): Promise<FreightPageParts> {
   const owner = route.company === companyId;
   const winner = route.winner !== null && route.winner === companyId;
   const awarded = ['taken', 'closed', 'archived'].includes(route.status) && route.winner !== null;
@@ -56,21 +101,30 @@ export async function readFreightPageParts(db: Db, route: FreightView, companyId
   // The bids are in the freight while it is taken; closed or archived, the accepted one is read.
   const accepted = route._bids?.find((b) => b.status === 'accepted')?.user;
   const contactUser = !awarded ? null : owner ? (accepted ?? acceptedBidUser(db, route.id)) : winner ? route.user : null;
-  const [companyNames, contact, partners, fromCity, toCity] = await Promise.all([
+  // A former bidder (masked view) learns that its bid lost: taken and closed freights have a winner, an archived one may.
+  const formerBidder = !owner && !winner && ['taken', 'closed', 'archived'].includes(route.status);
+  const [companyNames, contact, partners, fromCity, toCity, past, awardedToOther] = await Promise.all([
     namesOfCompanies(db, names),
     Promise.resolve(contactUser).then((user) => contactOf(db, user)),
     owner && route.status === 'draft' && route.type !== 'FFR' ? partnerCompanies(db, companyId) : Promise.resolve([]),
     cityOf(route.from, route.from_latitude, route.from_longitude),
     cityOf(route.to, route.to_latitude, route.to_longitude),
+    pastBidsOf(db, clock, route, companyId),
+    formerBidder ? (route.status === 'archived' ? hasWinner(db, route.id) : Promise.resolve(true)) : Promise.resolve(false),
   ]);
-  return { companyNames, contact, partners, fromCity, toCity };
+  for (const [id, name] of past?.names ?? []) companyNames.set(id, name);
+  return { companyNames, contact, partners, fromCity, toCity, pastBids: past?.bids, awardedToOther };
 }
 
 export interface BidSummary {
   count: number;
   /** the lowest live amount, with its currency */
   best: { amount: string; currency: string } | null;
+  /** the confirmations of the bids still in play (open, pending): whose move it is (lists/moves.ts) */
+  live: Confirmations[];
 }
+
+const IN_PLAY: readonly BidStatus[] = BIDS_IN_PLAY;
 
 /** Owner lists: number of live (non-revoked) bids and the lowest amount per freight. Only the caller's own freights. */
 export async function bidSummaries(db: Db, ownerCompany: number, freightIds: number[]): Promise<Map<number, BidSummary>> {
@@ -79,41 +133,105 @@ export async function bidSummaries(db: Db, ownerCompany: number, freightIds: num
   const rows = await db
     .selectFrom('bids')
     .innerJoin('freights', 'freights.id', 'bids.freight_id')
-    .select(['bids.freight_id', 'bids.amount', 'bids.currency_code'])
+    .select(['bids.freight_id', 'bids.amount', 'bids.currency_code', 'bids.status', 'bids.owner_confirmed', 'bids.bidder_confirmed'])
     .where('freights.company_id', '=', ownerCompany)
     .where('bids.freight_id', 'in', wanted)
     .where('bids.status', '<>', 'revoked')
     .execute();
   const out = new Map<number, BidSummary>();
   for (const r of rows) {
-    const s = out.get(r.freight_id) ?? { count: 0, best: null };
+    const s = out.get(r.freight_id) ?? { count: 0, best: null, live: [] };
     s.count += 1;
     if (r.amount !== null && (!s.best || Number(r.amount) < Number(s.best.amount)))
       s.best = { amount: r.amount, currency: r.currency_code ?? '' };
+    if (IN_PLAY.includes(r.status)) s.live.push({ owner_confirmed: r.owner_confirmed, bidder_confirmed: r.bidder_confirmed });
     out.set(r.freight_id, s);
   }
   return out;
 }
 
-export interface OwnBid {
+/**
+ * What became of a bid, as its bidder reads it: still in play (`open`, `pending`), `won`, `lost`
+ * (another company was awarded the freight), or the tender ended without an award (`expired`,
+ * `withdrawn` by its owner, `not_awarded`: archived without a winner).
+ */
+export type BidOutcome = 'open' | 'pending' | 'won' | 'lost' | 'expired' | 'withdrawn' | 'not_awarded';
+export const BID_OUTCOMES: readonly BidOutcome[] = ['open', 'pending', 'won', 'lost', 'expired', 'withdrawn', 'not_awarded'];
+
+export interface OwnBid extends Confirmations {
   amount: string | null;
   currency: string | null;
-  status: string;
+  status: BidStatus;
+  /** another company won the freight (page only: the JSON masks the winner from a former bidder) */
+  lost: boolean;
 }
 
-/** Bidder lists: the caller's company's latest live bid per freight. */
+/**
+ * The outcome of a company's own bid on a freight in the status it reads as now (a masked
+ * freight's status is shown; its winner is not, so `lost` comes from ownBids).
+ */
+export function bidOutcome(bid: Pick<OwnBid, 'status' | 'lost'>, freightStatus: string, won: boolean): BidOutcome {
+  if (won || bid.status === 'accepted') return 'won';
+  if (bid.lost) return 'lost';
+  if (freightStatus === 'expired') return 'expired';
+  if (freightStatus === 'revoked') return 'withdrawn';
+  if (freightStatus === 'open' || freightStatus === 'pending') return bid.status === 'pending' ? 'pending' : 'open';
+  return 'not_awarded';
+}
+
+/**
+ * Bidder lists: the caller's company's live bid per freight (the accepted one, else the latest),
+ * with its confirmations and whether another company won the freight.
+ */
 export async function ownBids(db: Db, company: number, freightIds: number[]): Promise<Map<number, OwnBid>> {
   const wanted = ids(freightIds);
   if (!wanted.length) return new Map();
   const rows = await db
     .selectFrom('bids')
-    .select(['freight_id', 'amount', 'currency_code', 'status'])
-    .where('company_id', '=', company)
-    .where('freight_id', 'in', wanted)
-    .where('status', '<>', 'revoked')
-    .orderBy('id')
+    .innerJoin('freights', 'freights.id', 'bids.freight_id')
+    .select(['bids.freight_id', 'bids.amount', 'bids.currency_code', 'bids.status', 'bids.owner_confirmed', 'bids.bidder_confirmed'])
+    .select(
+      sql<boolean>`(freights.winner_id is not null and freights.winner_id <> ${company} and freights.status in ('taken', 'closed', 'archived'))`.as(
+        'lost',
+      ),
+    )
+    .where('bids.company_id', '=', company)
+    .where('bids.freight_id', 'in', wanted)
+    .where('bids.status', '<>', 'revoked')
+    .orderBy(sql`bids.status = 'accepted'`)
+    .orderBy('bids.id')
     .execute();
-  return new Map(rows.map((r) => [r.freight_id, { amount: r.amount, currency: r.currency_code, status: r.status }]));
+  return new Map(
+    rows.map((r) => [
+      r.freight_id,
+      {
+        amount: r.amount,
+        currency: r.currency_code,
+        status: r.status,
+        owner_confirmed: r.owner_confirmed,
+        bidder_confirmed: r.bidder_confirmed,
+        lost: Boolean(r.lost),
+      },
+    ]),
+  );
+}
+
+/**
+ * Awarded freights of the page: the currency of the price (the accepted bid's), for the freights
+ * whose owner or winner the company is. A freight awarded without a bid (a template's own order) has none.
+ */
+export async function priceCurrencies(db: Db, company: number, freightIds: number[]): Promise<Map<number, string>> {
+  const wanted = ids(freightIds);
+  if (!wanted.length) return new Map();
+  const rows = await db
+    .selectFrom('bids')
+    .innerJoin('freights', 'freights.id', 'bids.freight_id')
+    .select(['bids.freight_id', 'bids.currency_code'])
+    .where('bids.freight_id', 'in', wanted)
+    .where('bids.status', '=', 'accepted')
+    .where((eb) => eb.or([eb('freights.company_id', '=', company), eb('freights.winner_id', '=', company)]))
+    .execute();
+  return new Map(rows.filter((r) => r.currency_code).map((r) => [r.freight_id, r.currency_code!]));
 }
 
 /**

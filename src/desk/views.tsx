@@ -1,0 +1,130 @@
+import type { ComponentChildren } from 'preact';
+import type { Caller, Ctx } from '../kernel/context.ts';
+import type { Page } from '../kernel/html.tsx';
+import { formatDay, formatMoney, formatStamp } from '../kernel/locale.ts';
+import { isOneOf } from '../kernel/params.ts';
+import { CHANGED_PARTS, listPath, QUEUE_LISTS, WAITING_PARTS, type QueueEntry, type QueuePart, type WorkQueue } from '../freights/index.ts';
+
+/**
+ * The dispatcher's start page: what waits for the company's move, then what changed since the
+ * user last looked, each part with its count and its freights (the first eight, the rest in their
+ * list). Every entry links to its freight, whose page offers the move.
+ */
+
+export interface DeskData {
+  queue: WorkQueue;
+  /** the start of "what changed" (`YYYY-MM-DD HH:MM:SS`); null on the first look (the last seven days) */
+  since: string | null;
+}
+
+const DELIVERY_STATES = ['0', '1', '2', '3'] as const;
+const GAPS = ['from', 'to', 'etd', 'weight'] as const;
+
+export function deskPage(data: DeskData, ctx: Ctx<Caller>): Page {
+  const t = ctx.t;
+  const lang = ctx.language;
+  const { queue } = data;
+  const money = (amount: unknown, currency: unknown) => formatMoney(amount, currency, lang) || '–';
+  const stamp = (value: string | null | undefined) => formatStamp(value, lang) || t('desk.unknown');
+
+  /** What an entry says beside its freight, by part. */
+  const detail = (part: QueuePart, e: QueueEntry): string => {
+    const company = e.company ?? '–';
+    const amount = money(e.amount, e.currency);
+    switch (part) {
+      case 'confirmBids':
+        return t('desk.item.confirmBids', { company, amount });
+      case 'chooseBids':
+        return t(e.bids === 1 ? 'desk.item.chooseBids.one' : 'desk.item.chooseBids', { count: e.bids ?? 0, amount, deadline: stamp(e.at) });
+      case 'confirmMine':
+        return t('desk.item.confirmMine', { company, amount });
+      case 'answerRequests':
+        return t('desk.item.answerRequests', { company, deadline: stamp(e.at) });
+      case 'deliveries': {
+        const state = String(e.delivery ?? 0);
+        return t('desk.item.deliveries', {
+          status: isOneOf(DELIVERY_STATES, state) ? t(`freight.delivery.${state}`) : state,
+          etd: stamp(e.freight.etd),
+          company,
+        });
+      }
+      case 'drafts':
+        return t('desk.item.drafts', { gaps: (e.gaps ?? []).map((g) => (isOneOf(GAPS, g) ? t(`fv.gap.${g}`) : g)).join(', ') });
+      case 'newBids':
+        return t('desk.item.newBids', { company, amount });
+      case 'won':
+        return t('desk.item.won', { company, amount });
+      case 'lost':
+        return t('desk.item.lost', { amount });
+    }
+  };
+
+  /** The freight's name in an entry: its reference and route; a lost load its number and day (masked). */
+  const freightLink = (e: QueueEntry): ComponentChildren => {
+    const href = `/freights/view/${e.freight.id}`;
+    if (e.freight.route === null) {
+      const day = e.freight.etd ? formatDay(e.freight.etd.slice(0, 10), lang) : '';
+      return (
+        <a href={href}>
+          {day ? t('desk.lost_freight', { id: e.freight.ref, date: day }) : t('desk.lost_freight.no_date', { id: e.freight.ref })}
+        </a>
+      );
+    }
+    return [
+      <a href={href}>
+        <strong>{e.freight.ref}</strong> {e.freight.route}
+      </a>,
+    ];
+  };
+
+  const part = (name: QueuePart, changes: boolean) => {
+    const s = queue[name];
+    if (!s.count) return null;
+    return (
+      <div class="panel" data-testid={`desk-${name}`}>
+        <h3>
+          {t(`desk.part.${name}`)} <span data-testid="desk-count">({s.count})</span>
+        </h3>
+        <ul>
+          {s.entries.map((e) => (
+            <li data-testid="desk-entry">
+              {freightLink(e)}
+              <br />
+              <span>{detail(name, e)}</span>
+              {changes && e.at && <span class="muted"> {t('desk.when', { time: stamp(e.at) })}</span>}
+            </li>
+          ))}
+        </ul>
+        {s.count > s.entries.length && <a href={listPath(QUEUE_LISTS[name])}>{t('desk.more', { count: s.count })}</a>}
+      </div>
+    );
+  };
+
+  const waiting = WAITING_PARTS.reduce((n, p) => n + queue[p].count, 0);
+  const changed = CHANGED_PARTS.reduce((n, p) => n + queue[p].count, 0);
+  return {
+    title: t('desk.title'),
+    body: (
+      <section data-testid="desk">
+        <div class="toolbar">
+          <h1>{t('desk.title')}</h1>
+          <span class="spacer" />
+          <a class="button" href="/freights/add">
+            {t('desk.new_freight')}
+          </a>
+        </div>
+        <p class={waiting ? 'next-step yours' : 'next-step'} role="status" data-testid="desk-summary">
+          {waiting ? t(waiting === 1 ? 'desk.summary.one' : 'desk.summary', { count: waiting }) : t('desk.summary.none')}
+        </p>
+        <h2>
+          {t('desk.waiting')} ({waiting})
+        </h2>
+        {waiting ? <div class="columns">{WAITING_PARTS.map((p) => part(p, false))}</div> : <p class="muted">{t('desk.nothing')}</p>}
+        <h2 data-testid="desk-changed">
+          {data.since ? t('desk.changed', { since: stamp(data.since) }) : t('desk.changed.first')} ({changed})
+        </h2>
+        {changed ? <div class="columns">{CHANGED_PARTS.map((p) => part(p, true))}</div> : <p class="muted">{t('desk.no_changes')}</p>}
+      </section>
+    ),
+  };
+}

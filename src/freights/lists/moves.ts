@@ -1,0 +1,85 @@
+import { isMarketStatus } from '../in-market.ts';
+import type { FreightStatus } from '../tables.ts';
+
+/**
+ * Whose move it is on a freight, read from its live bids: the freight page states it in its
+ * next-step line, the list rows mark it ("your move") and the dispatcher's start page counts it.
+ * The page leads one confirmation order (docs/decisions.md, "Whose move it is"): the owner
+ * confirms a bid first, then the bidder; a bid the bidder confirmed first waits for the owner.
+ */
+
+/** The two confirmations of a live (open or pending) bid. */
+export interface Confirmations {
+  owner_confirmed: boolean;
+  bidder_confirmed: boolean;
+}
+
+/**
+ * The owner's next move on its freight in the market: `confirm` a bid its bidder confirmed,
+ * `waiting` for the bidder of a bid it accepted, `choose` among the bids, or `none` (no bid yet).
+ */
+export type OwnerMove = 'confirm' | 'waiting' | 'choose' | 'none';
+
+export function ownerMoveOf(liveBids: readonly Confirmations[]): OwnerMove {
+  if (liveBids.some((b) => b.bidder_confirmed && !b.owner_confirmed)) return 'confirm';
+  if (liveBids.some((b) => b.owner_confirmed && !b.bidder_confirmed)) return 'waiting';
+  return liveBids.length ? 'choose' : 'none';
+}
+
+/** A bidder's move on its live bid: confirm it once the owner accepted it; otherwise the owner's. */
+export const bidderMustConfirm = (bid: Confirmations): boolean => bid.owner_confirmed && !bid.bidder_confirmed;
+
+/** What a list row needs to say whose move it is. */
+export interface RowForMove {
+  status: FreightStatus;
+  company: number;
+  winner: number | null;
+  type?: unknown;
+  whitelist?: unknown;
+}
+
+/**
+ * Whether the row waits for the caller's company: its draft (complete or publish it), its tender
+ * with a bid to confirm or bids to choose from, its own live bid the owner accepted (confirm it),
+ * a booking request addressed to it that it has not answered, an order it won whose delivery it
+ * reports. `ownerBids` are the live bids of the caller's own freight, `myBid` its own live bid on
+ * another company's freight (page-data.ts reads both for the page's rows).
+ */
+export function isCallersMove(
+  row: RowForMove,
+  company: number,
+  ownerBids: readonly Confirmations[] | undefined,
+  myBid: Confirmations | undefined,
+): boolean {
+  if (row.company === company) {
+    if (row.status === 'draft') return true;
+    if (row.status === 'taken') return row.winner === company;
+    if (!isMarketStatus(row.status)) return false;
+    const move = ownerMoveOf(ownerBids ?? []);
+    return move === 'confirm' || move === 'choose';
+  }
+  if (row.status === 'taken') return row.winner === company;
+  if (!isMarketStatus(row.status)) return false;
+  if (myBid) return bidderMustConfirm(myBid);
+  // A booking request (or a direct request or order) addressed to this company waits for its answer.
+  const addressed = row.winner === company || (Array.isArray(row.whitelist) && row.whitelist.includes(company));
+  return row.type !== 'AHR' && addressed;
+}
+
+/** A field a freight needs before it is published. */
+export type PublishGap = 'from' | 'to' | 'etd' | 'weight';
+
+/**
+ * The freight's publish requirements that are not met (the HTML side's rule, docs/decisions.md
+ * "What publishing needs"): origin, destination, pick-up time and a weight. Drafts with gaps wait
+ * for their owner (the freight page lists them, the desk counts them).
+ */
+export function publishGaps(route: { from?: unknown; to?: unknown; etd?: unknown; weight?: unknown }): PublishGap[] {
+  const gaps: PublishGap[] = [];
+  const empty = (v: unknown) => v === null || v === undefined || v === '';
+  if (empty(route.from)) gaps.push('from');
+  if (empty(route.to)) gaps.push('to');
+  if (empty(route.etd)) gaps.push('etd');
+  if (empty(route.weight) || Number(route.weight) <= 0) gaps.push('weight');
+  return gaps;
+}
