@@ -268,13 +268,14 @@ describe('accessibility of the main pages (axe-core, keyboard)', { skip: !HAVE_C
           };
           const visit = async (page: Page, entry: string | [string, (page: Page) => Promise<void>]) => {
             if (typeof entry === 'string') {
-              // The header's unread count arrives from public/app.js after the page.
-              const unread = page.waitForResponse((r) => r.url().includes('/notifications/unread.json'), { timeout: 5000 });
+              // The header's unread count arrives from public/app.js after the page (generous waits:
+              // a loaded two-core machine takes seconds).
+              const unread = page.waitForResponse((r) => r.url().includes('/notifications/unread.json'), { timeout: 20_000 });
               unread.catch(() => undefined);
               await page.goto(`${base}${entry}`);
               if (await page.locator('[data-notifications]').count()) {
                 await unread;
-                await page.waitForFunction(() => document.querySelector('[data-notifications] .count'), null, { timeout: 2000 });
+                await page.waitForFunction(() => document.querySelector('[data-notifications] .count'), null, { timeout: 10_000 });
               }
               await check(page, entry);
             } else {
