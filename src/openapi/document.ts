@@ -406,7 +406,8 @@ function operationDescription({ doc, auth, media }: Described): string {
   );
   if (!media) {
     const keys = doc.data && !doc.data.$id && doc.data.type === 'object' ? Object.keys(doc.data.properties ?? {}) : [];
-    const payload = keys.length ? `\`data\` holds ${keys.map((k) => `\`${k}\``).join(', ')}` : '`data` is the payload';
+    const named = typeof doc.data?.$id === 'string' ? `\`data\` is a ${doc.data.$id} itself` : '`data` is the payload';
+    const payload = keys.length ? `\`data\` holds ${keys.map((k) => `\`${k}\``).join(', ')}` : named;
     parts.push(`On success ${payload}; a functional failure is 200 with \`status\` = \`error\` and a \`message\`.`);
   }
   if (doc.preview) parts.push('Preview (api.md, Versioning 2): its shape may change without notice.');

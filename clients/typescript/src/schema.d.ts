@@ -267,7 +267,7 @@ export interface paths {
          *
          *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
          *
-         *     On success `data` is the payload; a functional failure is 200 with `status` = `error` and a `message`.
+         *     On success `data` is a Freight itself; a functional failure is 200 with `status` = `error` and a `message`.
          */
         post: operations["postFreightsAdd"];
         delete?: never;
