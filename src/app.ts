@@ -48,6 +48,10 @@ import { searchEndpoints } from './searches/routes.tsx';
 import { placeEndpoints } from './places/routes.ts';
 import { attachWebhookDispatcher } from './webhooks/start.ts';
 import { deskEndpoints } from './desk/routes.tsx';
+import { WEBHOOK_EVENT_DOCS } from './webhooks/schema.ts';
+import { SEARCH_EVENT_DOCS } from './searches/schema.ts';
+import { FREIGHT_EVENT_DOCS } from './freights/index.ts';
+import type { DeliveredEventType, EventDoc } from './events/types.ts';
 
 export interface AppOptions {
   config: Config;
@@ -85,6 +89,16 @@ export const CATALOGUES = [
   TMS_MESSAGES,
   WEBHOOK_MESSAGES,
 ];
+
+/**
+ * What every event a webhook may receive says of itself (GET /openapi.json, `webhooks`), from the
+ * module that plans it: a new event type without its doc fails the typecheck here.
+ */
+export const EVENT_DOCS = {
+  ...FREIGHT_EVENT_DOCS,
+  ...SEARCH_EVENT_DOCS,
+  ...WEBHOOK_EVENT_DOCS,
+} satisfies Record<DeliveredEventType, EventDoc>;
 
 export async function buildApp(options: AppOptions): Promise<App> {
   installCatalogues(CATALOGUES);
@@ -143,7 +157,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...deskEndpoints(), // the start page: the dispatcher's work queue
   ];
   // The API description of every JSON endpoint above (GET /openapi.json) and its reference page.
-  endpoints.push(openApiRoutes(http, () => endpoints).docs);
+  endpoints.push(openApiRoutes(http, () => endpoints, EVENT_DOCS).docs);
   registerEndpoints(http, services, endpoints);
   // Expiry written down in the background while the server listens (reads compute it anyway).
   attachExpirySweeper(http, services);

@@ -1,3 +1,5 @@
+import type { TSchema } from '@sinclair/typebox';
+
 /** The event types of decisions.md §8, in the order a freight's life produces them. */
 export const EVENT_TYPES = [
   'freight.published',
@@ -19,6 +21,22 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Sent by the "send test event" action to one webhook only; no subscription needed. */
 export const TEST_EVENT = 'webhook.test';
+
+/** Every event type a webhook may receive: the subscribable ones and the test event. */
+export type DeliveredEventType = EventType | typeof TEST_EVENT;
+
+/**
+ * What the API description says of an event type (GET /openapi.json, `webhooks`): the module that
+ * plans the event writes it beside the code (freights, searches, webhooks), and app.ts collects
+ * them in a table that must name every DeliveredEventType, so a new type without one fails the
+ * typecheck. `data` is the JSON Schema of the event's `data`, as each recipient receives it.
+ */
+export interface EventDoc {
+  summary: string;
+  /** Who receives it, and as whom (decisions.md §8). */
+  recipients: string;
+  data: TSchema;
+}
 
 export const FREIGHT_EVENTS = [
   'freight.published',

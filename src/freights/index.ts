@@ -77,7 +77,7 @@ export {
 
 // Reading a freight body, and the freight form (templates replay both)
 export { FIELDS, parseFreight, type FreightView } from './fields.ts';
-export { FREIGHT_INPUT_SCHEMA } from './schema.ts';
+export { FREIGHT_EVENT_DOCS, FREIGHT_INPUT_SCHEMA } from './schema.ts';
 export { normaliseFreightForm, problemsFromWarnings, type FormState } from './pages/form-input.ts';
 export { freightFields } from './pages/form-page.tsx';
 

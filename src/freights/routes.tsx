@@ -7,7 +7,7 @@ import { bookingRequest } from './booking.ts';
 import { parseFreight, presentFreight, readIds, type FreightView } from './fields.ts';
 import type { Role } from './policy.ts';
 import type { FreightRow } from './tables.ts';
-import { FREIGHT_DOCS } from './schema.ts';
+import { FREIGHT_DOCS, freightEnlistDoc } from './schema.ts';
 import {
   archiveFreight,
   createFreight,
@@ -275,7 +275,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
     userEndpoint({
       method: 'GET',
       path: '/freights/enlist/:filterId',
-      doc: FREIGHT_DOCS.enlist,
+      doc: freightEnlistDoc(parts.otherLists),
       // Read once for the list and its page: the list, paging and sort, and the load search
       // (decisions.md §7; unreadable parameters are ignored with a warning).
       read(ctx) {

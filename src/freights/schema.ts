@@ -5,6 +5,7 @@ import { BID } from './bids.ts';
 import { FIELDS, MAX_WHITELIST, type FieldDef } from './fields.ts';
 import { FREIGHT_STATUSES } from './tables.ts';
 import { SEARCH_INPUT_PROPERTIES } from '../market/index.ts';
+import type { BidEventType, EventDoc, FreightEventType } from '../events/types.ts';
 
 /**
  * The freight as JSON Schema for the API description, derived from the field table that
@@ -175,6 +176,23 @@ export const FREIGHT_INPUT_SCHEMA = Type.Object(
 
 const ID = (description: string) => Type.Integer({ minimum: 1, description });
 
+/**
+ * GET /freights/enlist as it answers: Freights, and for the other modules' lists on it (TMS 51-53,
+ * app.ts passes them) their own rows, named with their ids (`items` of each ExternalList).
+ */
+export function freightEnlistDoc(otherLists: ReadonlyMap<number, { items: TSchema }>) {
+  const idsOf = new Map<TSchema, number[]>();
+  for (const [id, list] of otherLists) idsOf.set(list.items, [...(idsOf.get(list.items) ?? []), id]);
+  const others = [...idsOf].map(([schema, ids]) => `${schema.$id ?? 'its rows'} for ${ids.join(', ')}`);
+  const description = `${others.length ? `Freights; ${others.join('; ')}. ` : ''}No total count: the last page is the first one shorter than limit.`;
+  return {
+    ...FREIGHT_DOCS.enlist,
+    data: Type.Object({
+      routes: Type.Array(idsOf.size ? Type.Union([FREIGHT_SCHEMA, ...idsOf.keys()]) : FREIGHT_SCHEMA, { description }),
+    }),
+  };
+}
+
 export const FREIGHT_DOCS = {
   add: {
     summary: 'Create a freight (a draft; open with winner_direct)',
@@ -216,7 +234,9 @@ export const FREIGHT_DOCS = {
     summary: 'Publish an own draft (action=publish); without action it reads like GET',
     path: { id: ID('the freight id') },
     input: Type.Object({
-      action: Type.Literal('publish'),
+      action: Type.Optional(
+        Type.Literal('publish', { description: 'publish; without it the POST reads like GET /freights/view/{id}.json' }),
+      ),
       visibility: Type.Optional(Type.Integer({ minimum: -2, description: '-2 whitelist only, -1 own company, 0+ everyone' })),
       whitelist: Type.Optional(Type.Array(Type.Integer(), { description: 'company ids; taken only with visibility -2' })),
       deadline: Type.Optional(
@@ -268,3 +288,67 @@ export const FREIGHT_DOCS = {
     data: Type.Object({ route: FREIGHT_SCHEMA }),
   },
 } as const;
+
+const ROUTE_EVENT = Type.Object({ route: FREIGHT_SCHEMA });
+const BID_EVENT = Type.Object({
+  bid: BID.schema,
+  route: Type.Union([FREIGHT_SCHEMA, Type.Null()], { description: 'the freight as the recipient may see it now; null if it may not' }),
+});
+/** Who receives a freight event as it changes hands (freights/events.ts planFreightEvent). */
+const FREIGHT_PARTIES =
+  'the owner; the winner once there is one; the companies of the whitelist of a freight addressed to them (visibility -2) and every company with a bid that is not revoked, each while its role lets it see the freight (a former bidder sees it masked).';
+const BID_PARTIES = 'the freight’s owner and the bidder (its own bid only); `route` as each may see the freight.';
+
+const STATUS_LINE = Type.Object({
+  code: Type.String({ description: 'status code (RCS, DEP, NFD, DLV, …)' }),
+  time: timestamp(),
+  location: Type.Union([Type.String(), Type.Null()], { description: 'airport (IATA)' }),
+  flight_number: Type.Union([Type.String(), Type.Null()]),
+  pieces: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'the pushing company only' })),
+  weight: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'kg; the pushing company only' })),
+  special_handling_codes: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'the pushing company only' })),
+  warehouse_location: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'the pushing company only' })),
+});
+
+/** The events of a freight's life, of its bids and of AWB statuses (freights/events.ts), for the API description. */
+export const FREIGHT_EVENT_DOCS = {
+  'freight.published': {
+    summary: 'A freight was published (or created open for one company).',
+    recipients: FREIGHT_PARTIES,
+    data: ROUTE_EVENT,
+  },
+  'freight.updated': { summary: 'A freight’s fields changed (edit).', recipients: FREIGHT_PARTIES, data: ROUTE_EVENT },
+  'freight.revoked': { summary: 'The owner withdrew a freight.', recipients: FREIGHT_PARTIES, data: ROUTE_EVENT },
+  'freight.expired': { summary: 'A freight’s deadline passed without award.', recipients: FREIGHT_PARTIES, data: ROUTE_EVENT },
+  'freight.awarded': { summary: 'Both sides confirmed a bid: the freight is taken.', recipients: FREIGHT_PARTIES, data: ROUTE_EVENT },
+  'freight.delivery_status': {
+    summary: 'The delivery progress of a taken freight changed.',
+    recipients: 'the owner and the winner.',
+    data: ROUTE_EVENT,
+  },
+  'booking.requested': {
+    summary: 'A booking request (type FFR) was made from a rate line, a flight or to a provider.',
+    recipients: 'the requesting company, and the provider once it may see the request.',
+    data: ROUTE_EVENT,
+  },
+  'bid.created': { summary: 'A bid was submitted.', recipients: BID_PARTIES, data: BID_EVENT },
+  'bid.updated': { summary: 'A bid was changed.', recipients: BID_PARTIES, data: BID_EVENT },
+  'bid.confirmed': { summary: 'One side confirmed a bid.', recipients: BID_PARTIES, data: BID_EVENT },
+  'bid.revoked': { summary: 'The bidder revoked its bid.', recipients: BID_PARTIES, data: BID_EVENT },
+  'shipment.status': {
+    summary: 'Status events of an air waybill arrived (file push): one event per AWB.',
+    recipients:
+      'the pushing company (every field); when it is a party to a freight carrying the AWB (owner, winner, transport company), also the other parties, with the events as public tracking shows them, their freight ids and the sender.',
+    data: Type.Object({
+      awb: Type.String({ description: 'the air waybill number' }),
+      events: Type.Array(STATUS_LINE),
+      routes: Type.Optional(Type.Array(Type.Integer(), { description: 'the other parties only: their freights carrying the AWB' })),
+      sender: Type.Optional(
+        Type.Object(
+          { id: Type.Integer(), name: Type.Union([Type.String(), Type.Null()]) },
+          { description: 'the other parties only: the company that pushed the statuses' },
+        ),
+      ),
+    }),
+  },
+} satisfies Record<FreightEventType | BidEventType | 'shipment.status', EventDoc>;

@@ -3,6 +3,7 @@ import { readId, readInt } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { readPaging } from '../kernel/paging.ts';
 import type { ShipmentList } from '../shipments/routes.ts';
+import { SHIPMENT_SCHEMA } from '../shipments/schema.ts';
 import { milkrunAsShipment, presentMilkrun } from './present.ts';
 import { MILKRUN_DOCS } from './schema.ts';
 import { MOVES } from './states.ts';
@@ -10,8 +11,10 @@ import { milkrunList, moveShipment } from './store.ts';
 import { afterMove, carrierByName, milkrunListPage } from './views.tsx';
 
 /** The milk-run lists (70-84) on GET /routes/enlist as Shipments (app.ts passes it to shipmentEndpoints). */
-export const milkrunShipmentList: ShipmentList = async (ctx, filterId, paging) =>
-  (await milkrunList(ctx.db, ctx.caller, filterId, paging))?.map(milkrunAsShipment) ?? null;
+export const milkrunShipmentList: ShipmentList = {
+  read: async (ctx, filterId, paging) => (await milkrunList(ctx.db, ctx.caller, filterId, paging))?.map(milkrunAsShipment) ?? null,
+  items: [SHIPMENT_SCHEMA],
+};
 
 export function milkrunEndpoints(): Endpoint[] {
   return [

@@ -1,13 +1,16 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import type { EventDoc } from '../events/types.ts';
 import type { EndpointDoc } from '../kernel/doc.ts';
+import { timestamp } from '../kernel/fields.ts';
 import type { Endpoint } from '../kernel/route.tsx';
 
 /**
  * The OpenAPI 3.1 description of every JSON endpoint (shared decisions §10), generated from
  * the route table the server runs: each endpoint's method, path and authentication, and its
  * `doc` (schemas from the modules' field tables), and the routes outside the envelope that
- * describe themselves (ONE Record). Nothing here is maintained by hand but the texts about the
- * contract's conventions.
+ * describe themselves (ONE Record), and the events the webhooks deliver (each module's EventDoc,
+ * collected by app.ts). Nothing here is maintained by hand but the texts about the contract's
+ * conventions and the tags.
  */
 
 /**
@@ -56,7 +59,7 @@ export interface SchemaObject {
 
 export interface ParameterObject {
   name: string;
-  in: 'path' | 'query';
+  in: 'path' | 'query' | 'header';
   required: boolean;
   schema: SchemaObject;
   description?: string;
@@ -64,8 +67,15 @@ export interface ParameterObject {
   explode?: boolean;
 }
 
+/** How a form body's field is written: bracket keys (`auth[user]`, `pieces[0][weight]`) for nested ones. */
+export interface EncodingObject {
+  style: 'deepObject';
+  explode: true;
+}
+
 export interface MediaObject {
   schema: SchemaObject;
+  encoding?: Record<string, EncodingObject>;
 }
 
 export interface ResponseObject {
@@ -87,21 +97,32 @@ export interface OperationObject {
   'x-preview'?: true;
 }
 
+export interface ServerObject {
+  url: string;
+  description: string;
+  variables?: Record<string, { default: string; description: string }>;
+}
+
 /** The OpenAPI 3.1 document as buildOpenApiDocument writes it. */
 export interface OpenApiDocument {
   openapi: string;
   jsonSchemaDialect: string;
   info: { title: string; version: string; summary: string; description: string; license: { name: string; identifier: string } };
-  servers: { url: string; description: string }[];
-  tags: { name: string }[];
+  servers: ServerObject[];
+  tags: { name: string; description: string }[];
   paths: Record<string, Record<string, OperationObject>>;
+  /** The events the webhooks deliver, by type (decisions.md §8): a POST of the event to the subscriber's URL. */
+  webhooks: Record<string, { post: OperationObject }>;
   components: { schemas: Record<string, SchemaObject>; securitySchemes: Record<string, Record<string, string>> };
 }
 
 type Json = Record<string, unknown>;
 
-const ERROR_DATA = Type.Union([Type.Array(Type.Never(), { maxItems: 0 }), Type.Unknown()], {
-  description: 'an empty array, or what the endpoint says',
+const EMPTY_LIST = Type.Array(Type.Never(), { maxItems: 0 });
+
+/** `data` of a failure: an empty array (api.md), or the endpoint's keys with empty lists (`{"routes": []}`). */
+const ERROR_DATA = Type.Union([EMPTY_LIST, Type.Object({}, { additionalProperties: EMPTY_LIST })], {
+  description: 'an empty array, or the success’s keys each with an empty list (`{"routes": []}`)',
 });
 
 /** The envelope of every JSON answer (api.md, Response envelope), as reusable components. */
@@ -132,17 +153,43 @@ const COMPONENT_SCHEMAS: Record<string, TSchema> = {
   ),
 };
 
-function successEnvelope(data: TSchema | undefined): TSchema {
-  return Type.Object({
-    data: data ?? Type.Unknown(),
-    status: Type.Literal('success'),
-    auth: Type.Ref('Auth'),
-    warnings: Type.Optional(Type.Array(Type.Ref('Warning'))),
-  });
+function successEnvelope(data: TSchema | undefined, operationId: string): TSchema {
+  return Type.Object(
+    {
+      data: data ?? Type.Object({}, { additionalProperties: true }),
+      status: Type.Literal('success'),
+      auth: Type.Ref('Auth'),
+      warnings: Type.Optional(Type.Array(Type.Ref('Warning'))),
+    },
+    { description: `A success of ${operationId}: the payload in \`data\`.` },
+  );
 }
+
+/** The groups of the reference, each with what it holds; a tag without one fails the document's lint test. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  accounts: 'Log in for the API token, the caller, the password.',
+  cases: 'Case records linking shipments (preview).',
+  events: 'The events a webhook receives (decisions.md §8): signed POSTs of JSON to the URL it registered.',
+  files: 'File push: status messages and rate sheets (preview).',
+  flights: 'Scheduled flights a booking request can be made from.',
+  freights: 'Freights (transport requests): create, edit, publish, the lists and counts, booking requests, tracking.',
+  milkrun: 'Milk-run import shipments built from status events, their lists and steps (preview).',
+  notifications: 'Alerts of saved searches: freights that entered the market and match.',
+  onerecord: 'IATA ONE Record (JSON-LD) view of the company’s air shipments and their events, outside the envelope.',
+  places: 'Place suggestions for origin and destination fields.',
+  pricing: 'Trucking-rate search (authenticated and public), its history, autocomplete and feedback.',
+  quotes: 'Bids on freights: submit, confirm (both sides award), revoke.',
+  searches: 'Saved load searches and their alerts.',
+  shipments: 'The Shipment view of freights and of the TMS and milk-run lists (preview).',
+  templates: 'Freight templates and freights created from them.',
+  tms: 'Tours of won orders (TMS, preview).',
+  webhooks: 'Webhooks: register a URL for event types, list, delete, recent deliveries, test event.',
+};
 
 export interface DocumentOptions {
   version: string;
+  /** The events the webhooks deliver, by type (app.ts collects every module's). */
+  events?: Readonly<Record<string, EventDoc>>;
 }
 
 export function buildOpenApiDocument(
@@ -152,24 +199,31 @@ export function buildOpenApiDocument(
 ): OpenApiDocument {
   const components = new Components();
   for (const [name, schema] of Object.entries(COMPONENT_SCHEMAS)) components.add(name, schema);
-  const paths: Record<string, Record<string, OperationObject>> = {};
-  const operationIds = new Set<string>();
-  const describe = (at: string, d: Described) => {
-    const operations = paths[at] ?? {};
-    paths[at] = operations;
-    operations[d.method] = operation(d, components, operationIds);
-  };
+  const all: Array<{ at: string; described: Described }> = [];
   for (const endpoint of endpoints) {
     if (endpoint.spec.json === false) continue;
     const { path, doc } = endpoint.spec;
     const at = `${path === '/' ? '/index' : openApiPath(path)}.json`;
     for (const method of [endpoint.spec.method].flat())
-      describe(at, { method: method.toLowerCase(), path, auth: endpoint.auth, doc: doc ?? { summary: `${method.toUpperCase()} ${path}` } });
+      all.push({
+        at,
+        described: { method: method.toLowerCase(), path, auth: endpoint.auth, doc: doc ?? { summary: `${method.toUpperCase()} ${path}` } },
+      });
   }
   for (const route of mediaRoutes) {
     const { method, path, auth, doc, mediaType, error } = route;
-    describe(openApiPath(path), { method: method.toLowerCase(), path, auth, doc, media: { type: mediaType, error } });
+    all.push({ at: openApiPath(path), described: { method: method.toLowerCase(), path, auth, doc, media: { type: mediaType, error } } });
   }
+  const ids = operationIds(all.map((a) => a.described));
+  const paths: Record<string, Record<string, OperationObject>> = {};
+  all.forEach(({ at, described }, i) => {
+    const operations = paths[at] ?? {};
+    paths[at] = operations;
+    operations[described.method] = operation(described, ids[i]!, components);
+  });
+  const webhooks: Record<string, { post: OperationObject }> = {};
+  for (const [type, doc] of Object.entries(options.events ?? {})) webhooks[type] = { post: eventOperation(type, doc, components) };
+  const operations = [...Object.values(paths).flatMap((ops) => Object.values(ops)), ...Object.values(webhooks).map((w) => w.post)];
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -180,9 +234,21 @@ export function buildOpenApiDocument(
       description: CONVENTIONS,
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: '/', description: 'this server' }],
-    tags: [...new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags)))].sort().map((name) => ({ name })),
+    servers: [
+      {
+        url: '{baseUrl}',
+        description: 'A server of the exchange (demo and production are separate deployments with separate tokens).',
+        variables: {
+          baseUrl: {
+            default: 'http://127.0.0.1:8080',
+            description: 'Scheme, host and port of the server, without a trailing slash (the default is where `npm start` listens).',
+          },
+        },
+      },
+    ],
+    tags: [...new Set(operations.flatMap((o) => o.tags))].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
+    webhooks,
     components: {
       schemas: components.schemas,
       securitySchemes: {
@@ -207,7 +273,18 @@ export function buildOpenApiDocument(
 /** `/freights/view/:id` → `/freights/view/{id}` */
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
-function operation(described: Described, components: Components, operationIds: Set<string>): OperationObject {
+const capital = (w: string) => w[0]!.toUpperCase() + w.slice(1);
+/** `freight.delivery_status` → `FreightDeliveryStatus` */
+const pascal = (text: string) => text.split(/[._-]/).filter(Boolean).map(capital).join('');
+
+/** Whether a form field is written with bracket keys: an object, or a list of objects. */
+function nested(schema: SchemaObject): boolean {
+  if (schema.$ref || schema.type === 'object') return true;
+  if (schema.type === 'array') return !!schema.items && nested(schema.items);
+  return (schema.anyOf ?? schema.oneOf ?? []).some(nested);
+}
+
+function operation(described: Described, operationId: string, components: Components): OperationObject {
   const { method, doc, media } = described;
   const user = described.auth === 'user';
   const pathNames = [...described.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
@@ -221,9 +298,9 @@ function operation(described: Described, components: Components, operationIds: S
     }),
   );
   const op: OperationObject = {
-    operationId: operationId(method, described.path, operationIds),
+    operationId,
     summary: doc.summary,
-    ...(doc.description ? { description: doc.description } : {}),
+    description: operationDescription(described),
     tags: [doc.tag ?? tagOf(described.path)],
     security: user ? [{ TokenPass: [] }, { auth_token: [] }] : [],
   };
@@ -234,23 +311,31 @@ function operation(described: Described, components: Components, operationIds: S
       const required = new Set(input.required ?? []);
       for (const [name, schema] of Object.entries(properties)) {
         const { description, ...rest } = schema;
-        const nested = rest.type === 'object' || rest.type === 'array';
         parameters.push({
           name,
           in: 'query',
           required: required.has(name),
           schema: rest,
           ...(description ? { description } : {}),
-          ...(nested ? { style: 'deepObject', explode: true } : {}),
+          ...(nested(rest) ? { style: 'deepObject', explode: true } : {}),
         });
       }
     } else {
       const schema = components.inline(doc.input);
+      // Nested fields of a form have bracket keys (`auth[user]`, `pieces[0][weight]`; api.md, Authentication endpoint).
+      const encoding = Object.fromEntries(
+        Object.entries(schema.properties ?? {})
+          .filter(([, prop]) => nested(prop))
+          .map(([name]): [string, EncodingObject] => [name, { style: 'deepObject', explode: true }]),
+      );
       op.requestBody = {
         description:
-          'The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2).',
+          'The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2).',
         required: false,
-        content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
+        content: {
+          'application/json': { schema },
+          'application/x-www-form-urlencoded': { schema, ...(Object.keys(encoding).length ? { encoding } : {}) },
+        },
       };
     }
   }
@@ -261,57 +346,97 @@ function operation(described: Described, components: Components, operationIds: S
       ? { [media.type]: { schema: components.inline(media.error) } }
       : { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
   });
-  const answers: Record<string, ResponseObject> = {
-    200: media
-      ? { description: `The ${media.type} document.`, content: { [media.type]: { schema: components.inline(doc.data ?? Type.Unknown()) } } }
-      : {
-          description: 'The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure).',
-          content: {
-            'application/json': {
-              schema: {
-                oneOf: [components.inline(successEnvelope(doc.data)), { $ref: '#/components/schemas/ErrorEnvelope' }],
-                discriminator: { propertyName: 'status' },
-              },
-            },
+  const answers: Record<string, ResponseObject> = {};
+  if (media) {
+    answers[200] = {
+      description: `The ${media.type} document.`,
+      content: { [media.type]: { schema: components.inline(doc.data ?? Type.Unknown()) } },
+    };
+  } else {
+    // A named success per operation, so that the discriminator can map `status` to it.
+    const success = components.add(`${capital(operationId)}Success`, successEnvelope(doc.data, operationId));
+    const error = '#/components/schemas/ErrorEnvelope';
+    answers[200] = {
+      description: 'The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure).',
+      content: {
+        'application/json': {
+          schema: {
+            oneOf: [{ $ref: success }, { $ref: error }],
+            discriminator: { propertyName: 'status', mapping: { success, error } },
           },
         },
-  };
+      },
+    };
+  }
   if (user) answers[401] = errorAnswer('Token missing, invalid or from the other environment.');
   if (pathNames.length)
     answers[404] = errorAnswer(`Missing or not visible to the caller (indistinguishable)${media ? '' : '; `data` is an empty array'}.`);
+  // The router refuses an over-long path parameter before any route runs (kernel/http.tsx); ONE Record answers those 404.
+  if (pathNames.length && !media) answers[414] = errorAnswer('A path parameter is longer than 500 characters.');
   if (method !== 'get') {
     answers[400] = errorAnswer('The body could not be parsed (malformed JSON).');
     answers[413] = errorAnswer('The body is larger than the endpoint accepts.');
   }
   for (const [code, description] of Object.entries(doc.answers ?? {})) {
-    answers[code] =
-      code === '302'
-        ? {
-            description,
-            headers: { Location: { schema: { type: 'string' }, description: 'an HTML page; clients must not follow it (api.md, Errors)' } },
-          }
-        : errorAnswer(description);
+    if (code === '302') {
+      answers[code] = {
+        description,
+        headers: { Location: { schema: { type: 'string' }, description: 'an HTML page; clients must not follow it (api.md, Errors)' } },
+      };
+    } else {
+      answers[code] = errorAnswer(description);
+      if (code === '429')
+        answers[code].headers = {
+          'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'seconds until an attempt may succeed again' },
+        };
+    }
   }
   op.responses = answers;
   if (doc.preview) op['x-preview'] = true;
   return op;
 }
 
+/** What every operation's description says beyond its summary: its own text, who may call it, where its payload is. */
+function operationDescription({ doc, auth, media }: Described): string {
+  const parts = doc.description ? [doc.description] : [];
+  parts.push(
+    auth === 'user'
+      ? 'Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.'
+      : 'Public: no token needed.',
+  );
+  if (!media) {
+    const keys = doc.data && !doc.data.$id && doc.data.type === 'object' ? Object.keys(doc.data.properties ?? {}) : [];
+    const named = typeof doc.data?.$id === 'string' ? `\`data\` is a ${doc.data.$id} itself` : '`data` is the payload';
+    const payload = keys.length ? `\`data\` holds ${keys.map((k) => `\`${k}\``).join(', ')}` : named;
+    parts.push(`On success ${payload}; a functional failure is 200 with \`status\` = \`error\` and a \`message\`.`);
+  }
+  if (doc.preview) parts.push('Preview (api.md, Versioning 2): its shape may change without notice.');
+  return parts.join('\n\n');
+}
+
 /**
- * `getFreightsView` from the path's words. A path that only adds a parameter to one described
- * before (`…/logistics-events/:event`) takes it as well: `…LogisticsEventsByEvent`.
+ * Operation ids from the paths' words (`getFreightsView`); where two paths give the same, the one
+ * ending in a parameter takes it as well (`postNotificationsReadById`, `…LogisticsEventsByEvent`),
+ * whatever order they were registered in; any still alike are numbered.
  */
-function operationId(method: string, path: string, taken: Set<string>): string {
-  const capital = (w: string) => w[0]!.toUpperCase() + w.slice(1);
-  const words = path
-    .split('/')
-    .filter((w) => w && !w.startsWith(':'))
-    .flatMap((w) => w.split(/[-_]/));
-  let id = method + (words.length ? words : ['index']).map(capital).join('');
-  const last = /:(\w+)$/.exec(path)?.[1];
-  if (taken.has(id) && last) id += `By${capital(last)}`;
-  taken.add(id);
-  return id;
+function operationIds(described: readonly Described[]): string[] {
+  const base = described.map(({ method, path }) => {
+    const words = path
+      .split('/')
+      .filter((w) => w && !w.startsWith(':'))
+      .flatMap((w) => w.split(/[-_]/));
+    return method + (words.length ? words : ['index']).map(capital).join('');
+  });
+  const count = new Map<string, number>();
+  for (const id of base) count.set(id, (count.get(id) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  return described.map(({ path }, i) => {
+    const last = /:(\w+)$/.exec(path)?.[1];
+    const id = count.get(base[i]!)! > 1 && last ? `${base[i]}By${capital(last)}` : base[i]!;
+    const n = (seen.get(id) ?? 0) + 1;
+    seen.set(id, n);
+    return n > 1 ? `${id}${n}` : id;
+  });
 }
 
 const TAGS: Record<string, string> = {
@@ -327,6 +452,65 @@ function tagOf(path: string): string {
   return TAGS[first] ?? first;
 }
 
+/** Standard Webhooks (decisions.md §8): the headers of every delivery. */
+const EVENT_HEADERS: ParameterObject[] = [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    schema: { type: 'string', pattern: '^evt_' },
+    description: 'The event’s id (`id` of the body), the same on every retry of it: drop one already handled.',
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    schema: { type: 'integer' },
+    description: 'Unix seconds of this attempt; refuse one far from your clock (a replay).',
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    schema: { type: 'string', pattern: '^v1,' },
+    description:
+      '`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several.',
+  },
+];
+
+const EVENT_DELIVERY =
+  'Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.';
+
+/** One event type as the OpenAPI 3.1 `webhooks` entry: the POST a subscriber receives. */
+function eventOperation(type: string, doc: EventDoc, components: Components): OperationObject {
+  const schema = components.add(
+    `${pascal(type)}Event`,
+    Type.Object(
+      {
+        id: Type.String({ pattern: '^evt_', description: 'the event id, also sent as webhook-id' }),
+        type: Type.Literal(type),
+        created: timestamp('when it happened: YYYY-MM-DD HH:MM:SS, application time zone'),
+        company: Type.Integer({ description: 'the recipient company: data is as that company sees it through the API' }),
+        data: doc.data,
+      },
+      { description: `The \`${type}\` event: ${doc.summary}` },
+    ),
+  );
+  return {
+    operationId: `on${pascal(type)}`,
+    summary: doc.summary,
+    description: `Sent to: ${doc.recipients}\n\n${EVENT_DELIVERY}`,
+    tags: ['events'],
+    security: [],
+    parameters: EVENT_HEADERS,
+    requestBody: { description: 'The event.', required: true, content: { 'application/json': { schema: { $ref: schema } } } },
+    responses: {
+      '2XX': { description: 'Received: the delivery ends.' },
+      '4XX': { description: 'Refused: retried later with the same webhook-id (as any answer but a 2xx).' },
+    },
+  };
+}
+
 /**
  * Schemas with an `$id` (Freight, Bid, Rate, …) become components, referenced wherever they
  * appear; TypeBox's own markers (symbols) are dropped.
@@ -334,10 +518,11 @@ function tagOf(path: string): string {
 class Components {
   readonly schemas: Record<string, SchemaObject> = {};
 
-  add(name: string, schema: TSchema): void {
+  /** Adds a named schema; answers its reference. */
+  add(name: string, schema: TSchema): string {
     this.schemas[name] = this.inline({ ...schema, $id: undefined } as TSchema);
+    return `#/components/schemas/${name}`;
   }
-
   /** The schema as JSON, its named parts moved to the components: a JSON Schema object again. */
   inline(schema: TSchema): SchemaObject {
     return this.walk(JSON.parse(JSON.stringify(schema))) as SchemaObject;

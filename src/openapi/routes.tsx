@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { EventDoc } from '../events/types.ts';
 import { formatOf } from '../kernel/format.ts';
 import { ok } from '../kernel/outcome.ts';
 import { publicEndpoint, type Endpoint } from '../kernel/route.tsx';
@@ -12,9 +13,14 @@ export const API_VERSION = '1.0.0';
  * GET /openapi.json (the document itself, not in the envelope) and GET /docs (its readable
  * reference, a page of this server). Built once, from the endpoints registered at start and the
  * routes that describe themselves in their route config (`openapi`, a MediaRouteDoc: ONE Record),
- * read as they are registered: those of plugins, which Fastify loads when the server starts.
+ * read as they are registered: those of plugins, which Fastify loads when the server starts; and
+ * the events the webhooks deliver (`events`, every module's EventDoc, from app.ts).
  */
-export function openApiRoutes(http: FastifyInstance, endpoints: () => readonly Endpoint[]): { docs: Endpoint } {
+export function openApiRoutes(
+  http: FastifyInstance,
+  endpoints: () => readonly Endpoint[],
+  events: Readonly<Record<string, EventDoc>> = {},
+): { docs: Endpoint } {
   const mediaRoutes: MediaRoute[] = [];
   http.addHook('onRoute', (route) => {
     const described = (route.config as { openapi?: MediaRouteDoc } | undefined)?.openapi;
@@ -23,7 +29,7 @@ export function openApiRoutes(http: FastifyInstance, endpoints: () => readonly E
     for (const method of [route.method].flat()) if (method !== 'HEAD') mediaRoutes.push({ ...described, method, path: route.url });
   });
   let document: OpenApiDocument | undefined;
-  const get = () => (document ??= buildOpenApiDocument(endpoints(), { version: API_VERSION }, mediaRoutes));
+  const get = () => (document ??= buildOpenApiDocument(endpoints(), { version: API_VERSION, events }, mediaRoutes));
   http.get('/openapi', async (req, reply) => {
     if (formatOf(req.raw) !== 'json') return reply.redirect('/docs');
     return reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(JSON.stringify(get()));

@@ -134,7 +134,13 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
     }
   }
   const tags = [...byTag.keys()].sort();
-  const schemas = Object.entries(doc.components.schemas);
+  // Each operation's success envelope is a component (named for the discriminator): shown at its operation, not again below.
+  const successName = (op: OperationObject) => {
+    const ref = op.responses?.['200']?.content?.['application/json']?.schema.oneOf?.[0]?.$ref;
+    return ref?.split('/').pop();
+  };
+  const envelopes = new Set([...byTag.values()].flat().map(({ op }) => successName(op)));
+  const schemas = Object.entries(doc.components.schemas).filter(([name]) => !envelopes.has(name));
   return {
     title: t('docs.title'),
     body: (
@@ -167,7 +173,8 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
               const params = (op.parameters ?? []).filter((p) => p.in === 'path' || p.in === 'query');
               const body = op.requestBody?.content['application/json']?.schema;
               const success = op.responses?.['200']?.content ?? {};
-              const ok = success['application/json']?.schema.oneOf?.[0];
+              const name = successName(op);
+              const ok = name ? doc.components.schemas[name] : undefined;
               // An answer outside the envelope (ONE Record's JSON-LD): the document itself.
               const [mediaType, document] = ok ? [] : (Object.entries(success)[0] ?? []);
               return (

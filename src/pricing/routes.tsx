@@ -187,6 +187,7 @@ export function pricingEndpoints(): Endpoint[] {
           rate_id: Type.Optional(Type.Integer({ minimum: 1 })),
         }),
         data: FEEDBACK_DATA,
+        answers: { 404: 'No stored search of the caller’s company with this search_id.' },
       },
       async handle(ctx) {
         const searchId = readId(ctx.params.search_id);

@@ -29,8 +29,19 @@ export const RATE_SCHEMA = Type.Object(
 
 export const COMBINATION_SCHEMA = Type.Object(
   {
-    via: Type.String({ description: 'the hub airport (IATA)' }),
-    legs: Type.Tuple([RATE_SCHEMA, RATE_SCHEMA]),
+    via: Type.String({
+      pattern: '^airport:[A-Z]{3}$',
+      description: 'the hub airport, as origins and destinations are written: airport:<IATA> (airport:FRA)',
+    }),
+    // Two rates, origin → via and via → destination: a 2020-12 tuple (prefixItems), as TypeBox's Tuple is not.
+    legs: Type.Unsafe<[Static<typeof RATE_SCHEMA>, Static<typeof RATE_SCHEMA>]>({
+      type: 'array',
+      prefixItems: [RATE_SCHEMA, RATE_SCHEMA],
+      items: false,
+      minItems: 2,
+      maxItems: 2,
+      description: 'the two legs: origin → via, via → destination',
+    }),
     currency: Type.String(),
     amount: Type.Number({ description: 'the sum of both legs' }),
     transit_days: Type.Union([Type.Integer(), Type.Null()]),

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { timestamp } from '../kernel/fields.ts';
 import { SEARCH_INPUT_PROPERTIES } from '../market/index.ts';
+import type { EventDoc } from '../events/types.ts';
 
 /** Counts, saved searches and notifications (decisions.md §7), for the API description. */
 
@@ -58,7 +59,9 @@ export const SEARCH_DOCS = {
     summary: 'How many freights each list holds for the caller (filter id → number), narrowed by the same search parameters as the lists',
     tag: 'freights',
     input: Type.Object(SEARCH_INPUT_PROPERTIES),
-    data: Type.Object({ counts: Type.Record(Type.String(), Type.Integer()) }),
+    data: Type.Object({
+      counts: Type.Object({}, { additionalProperties: Type.Integer({ minimum: 0 }), description: 'filter id → number of freights' }),
+    }),
   },
   add: {
     summary: 'Save a load search (with alert = 1: notify of new matching market freights)',
@@ -95,3 +98,15 @@ export const SEARCH_DOCS = {
     data: Type.Object({ read: Type.Integer({ description: 'how many were unread' }) }),
   },
 };
+
+/** A saved search's match (searches/alerts.ts), for the API description. */
+export const SEARCH_EVENT_DOCS = {
+  'freight.matched': {
+    summary: 'A freight that entered the market matches a saved search with alert = 1.',
+    recipients: 'the company of the search’s user only, the freight as the market shows it.',
+    data: Type.Object({
+      route: Type.Ref('Freight'),
+      search: Type.Union([SAVED_SEARCH_SCHEMA, Type.Null()], { description: 'the saved search that matched' }),
+    }),
+  },
+} satisfies Record<'freight.matched', EventDoc>;

@@ -1,3 +1,4 @@
+import type { TSchema } from '@sinclair/typebox';
 import { loadFreightForCaller } from '../freights/index.ts';
 import { fail, notFound, ok } from '../kernel/outcome.ts';
 import { findById, readInt } from '../kernel/params.ts';
@@ -5,21 +6,25 @@ import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { readPaging, type Paging } from '../kernel/paging.ts';
 import { presentShipment } from './present.ts';
-import { SHIPMENT_DOCS } from './schema.ts';
+import { SHIPMENT_DOCS, shipmentEnlistDoc } from './schema.ts';
 import { freightListShipments } from './store.ts';
 
 /**
  * A list of another module on GET /routes/enlist, as Shipments (TMS 51-53, milk run 70-84); null:
  * not one of its lists. app.ts passes them, in the order they are asked.
  */
-export type ShipmentList = (ctx: Ctx<Caller>, filterId: number, paging: Paging) => Promise<unknown[] | null>;
+export interface ShipmentList {
+  read(ctx: Ctx<Caller>, filterId: number, paging: Paging): Promise<unknown[] | null>;
+  /** The JSON Schemas of its rows, for the API description (Shipment; the TMS's tours list: Tour). */
+  items: readonly TSchema[];
+}
 
 export function shipmentEndpoints(otherLists: readonly ShipmentList[]): Endpoint[] {
   return [
     userEndpoint({
       method: 'GET',
       path: '/routes/enlist/:filterId',
-      doc: SHIPMENT_DOCS.enlist,
+      doc: shipmentEnlistDoc(otherLists.flatMap((list) => list.items)),
       async handle(ctx) {
         // The freight lists (decisions.md §4), the TMS lists 51-53 and the milk-run lists 70-84,
         // each as Shipments (53: the tours). Milk-run ids are milk-run shipment ids.
@@ -29,7 +34,7 @@ export function shipmentEndpoints(otherLists: readonly ShipmentList[]): Endpoint
           const freights = await freightListShipments(ctx.db, ctx.clock, ctx.caller, filterId, paging);
           if (freights) return ok({ routes: freights });
           for (const list of otherLists) {
-            const routes = await list(ctx, filterId, paging);
+            const routes = await list.read(ctx, filterId, paging);
             if (routes) return ok({ routes });
           }
         }

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 const PAGING = {
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
@@ -25,14 +25,37 @@ export const SHIPMENT_SCHEMA = Type.Object(
 
 export type Shipment = Static<typeof SHIPMENT_SCHEMA>;
 
-export const SHIPMENT_DOCS = {
-  enlist: {
+/** Named schemas once each, in order (a list's rows may be any of several). */
+export function distinctSchemas(schemas: readonly TSchema[]): TSchema[] {
+  const seen = new Set<unknown>();
+  return schemas.filter((s) => {
+    const key = s.$id ?? s;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * GET /routes/enlist as it answers: Shipments of the freight lists, and the rows of the other
+ * modules' lists (`items` of each ShipmentList: the TMS's tours list 53 answers Tours).
+ */
+export function shipmentEnlistDoc(otherItems: readonly TSchema[]) {
+  const items = distinctSchemas([SHIPMENT_SCHEMA, ...otherItems]);
+  return {
     summary: 'A list as Shipments: the freight lists’ filter ids, TMS 51–53, milk-run 70–84',
     path: { filterId: Type.Integer() },
     input: PAGING_INPUT,
-    data: Type.Object({ routes: Type.Array(SHIPMENT_SCHEMA) }),
+    data: Type.Object({
+      routes: Type.Array(items.length > 1 ? Type.Union(items) : SHIPMENT_SCHEMA, {
+        description: 'Shipments; the TMS’s tours list (53) answers Tours',
+      }),
+    }),
     preview: true,
-  },
+  };
+}
+
+export const SHIPMENT_DOCS = {
   view: {
     summary: 'One shipment',
     path: { id: Type.Integer() },

@@ -8,6 +8,8 @@ import type { Paging } from '../kernel/paging.ts';
 import type { ShipmentList } from '../shipments/routes.ts';
 import type { Shipment } from '../shipments/present.ts';
 import { visibleShipments } from '../shipments/store.ts';
+import { SHIPMENT_SCHEMA } from '../shipments/schema.ts';
+import { TOUR_SCHEMA } from './schema.ts';
 import { notOnTourSql, onToursOfSql, tourFreightIds, tourOfSql, type TourRow } from './store.ts';
 
 /**
@@ -116,7 +118,10 @@ export async function tmsShipments(
 }
 
 /** The TMS lists on GET /routes/enlist (app.ts passes it to shipmentEndpoints). */
-export const tmsShipmentList: ShipmentList = (ctx, filterId, paging) => tmsList(ctx.db, ctx.clock, ctx.caller, filterId, paging);
+export const tmsShipmentList: ShipmentList = {
+  read: (ctx, filterId, paging) => tmsList(ctx.db, ctx.clock, ctx.caller, filterId, paging),
+  items: [SHIPMENT_SCHEMA, TOUR_SCHEMA],
+};
 
 /**
  * The TMS lists as lists of GET /freights/enlist: app.ts passes them to the freights module's
@@ -126,7 +131,11 @@ export function tmsFreightLists(): ReadonlyMap<number, ExternalList> {
   return new Map(
     TMS_LIST_IDS.map((id): [number, ExternalList] => [
       id,
-      async (rc, paging) => (await tmsList(rc.db, rc.clock, rc.caller, id, paging)) ?? [],
+      {
+        read: async (rc, paging) => (await tmsList(rc.db, rc.clock, rc.caller, id, paging)) ?? [],
+        // 51 and 52 answer Shipments (52 with tour_id), 53 the tours.
+        items: id === LIST.tmsTours ? TOUR_SCHEMA : SHIPMENT_SCHEMA,
+      },
     ]),
   );
 }

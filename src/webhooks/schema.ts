@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { EVENT_TYPES } from '../events/types.ts';
+import { EVENT_TYPES, TEST_EVENT, type EventDoc } from '../events/types.ts';
 import { timestamp } from '../kernel/fields.ts';
 
 /** The webhook endpoints' parameters and answers (decisions.md §8), for the API description. */
@@ -60,3 +60,16 @@ export const WEBHOOK_DOCS = {
     data: Type.Object({ webhook: WEBHOOK_SCHEMA, event: Type.Object({ id: Type.String(), type: Type.Literal('webhook.test') }) }),
   },
 };
+
+/** The test event (webhooks/manage.ts sendTestEvent), for the API description. */
+export const WEBHOOK_EVENT_DOCS = {
+  [TEST_EVENT]: {
+    summary: 'A test event, sent by the "send test event" action (POST /webhooks/test/{id}.json).',
+    recipients: 'the one webhook it was sent to, whatever types it subscribes to.',
+    data: Type.Object({
+      webhook: Type.Integer({ description: 'the webhook’s id' }),
+      url: Type.String({ description: 'the webhook’s URL' }),
+      message: Type.String(),
+    }),
+  },
+} satisfies Record<typeof TEST_EVENT, EventDoc>;

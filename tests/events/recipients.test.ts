@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { emitEvent } from '../../src/freights/events.ts';
+import { EVENT_TYPES, TEST_EVENT } from '../../src/events/types.ts';
 import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { Contract } from '../support/contract.ts';
 import { addWebhook, deliverAll, startReceiver, verifyStandardWebhook, type Receiver } from './support.ts';
 
 /**
  * decisions.md §8: every event type reaches exactly the companies entitled to it, each with the
  * data as that company sees it through the API; every delivery carries a Standard Webhooks
- * signature that an independent implementation (tests/events/support.ts) verifies.
+ * signature that an independent implementation (tests/events/support.ts) verifies, and every
+ * delivered body conforms to the API description's `webhooks` entry of its type (issue 25).
  */
 
 const SECRET_ADDR_FROM = 'Secret Dock 7, Frankfurt';
@@ -23,6 +26,9 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
   const secrets = new Map<number, string>();
   /** Every delivery so far, by recipient company (path /c/<company>). */
   let seen = 0;
+  let contract: Contract;
+  /** The event types whose deliveries were checked against the description. */
+  const conforming = new Set<string>();
 
   const take = async () => {
     await deliverAll(app);
@@ -33,6 +39,8 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
       assert.ok(verifyStandardWebhook(secrets.get(company)!, r.headers, r.body), `signature of ${r.json?.type} to company ${company}`);
       assert.equal(r.json.company, company, 'the body names its recipient');
       assert.equal(r.headers['webhook-id'], r.json.id);
+      assert.deepEqual(contract.checkEvent(r.json), [], r.body.slice(0, 500));
+      conforming.add(r.json.type);
       return { company, type: r.json.type as string, data: r.json.data, raw: r.body };
     });
   };
@@ -51,6 +59,7 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
   before(async () => {
     app = await startTestApp();
     receiver = await startReceiver();
+    contract = new Contract((await app.get('/openapi.json')).body);
     shipper = await app.actor('Shipper');
     carrierA = await app.actor('CarrierA');
     carrierB = await app.actor('CarrierB');
@@ -278,12 +287,14 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
     );
     await app.post(`/freights/view/${add.id}.json`, { token: shipper.token, json: { action: 'publish' } });
     await take();
+    // A saved search of the outsider's, presented as the alert presents it (no alert of its own: alert 0).
+    const saved = ok(await app.post('/searches/add.json', { token: outsider.token, json: { name: 'FRA loads', alert: 0 } })).search;
     await app.services.db.transaction().execute((trx) =>
       emitEvent(trx, app.services.clock, {
         type: 'freight.matched',
         freightId: add.id,
         companyId: outsider.company,
-        search: { id: 7, name: 'FRA loads' },
+        search: saved,
       }),
     );
     const events = await take();
@@ -292,7 +303,17 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
       [['freight.matched', outsider.company]],
     );
     assert.equal(events[0]!.data.route.from_addr, null);
-    assert.deepEqual(events[0]!.data.search, { id: 7, name: 'FRA loads' });
+    assert.deepEqual(events[0]!.data.search, saved);
+  });
+
+  test('webhook.test reaches the one webhook it was sent to', async () => {
+    const hook = (await app.get('/webhooks/index.json', { token: handler.token })).body.data.webhooks[0];
+    ok(await app.post(`/webhooks/test/${hook.id}.json`, { token: handler.token }));
+    const events = await take();
+    assert.deepEqual(
+      events.map((e) => [e.type, e.company]),
+      [['webhook.test', handler.company]],
+    );
   });
 
   test('no event for a change that rolled back, and the outsider never received anything but its match', async () => {
@@ -305,5 +326,11 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
     assert.deepEqual(await take(), []);
     const toOutsider = receiver.received.filter((r) => r.path === `/c/${outsider.company}`).map((r) => r.json.type);
     assert.deepEqual(toOutsider, ['freight.matched']);
+  });
+
+  test('every event type the description documents was delivered here and conformed to it', async () => {
+    const documented = Object.keys((await app.get('/openapi.json')).body.webhooks).sort();
+    assert.deepEqual([...conforming].sort(), documented);
+    assert.deepEqual(documented, [...EVENT_TYPES, TEST_EVENT].sort());
   });
 });

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { Contract } from '../support/contract.ts';
 
@@ -39,6 +40,43 @@ describe('the API description', () => {
     assert.equal(doc.openapi, '3.1.0');
     const result = await new Validator().validate(structuredClone(doc));
     assert.ok(result.valid, JSON.stringify(result.errors, null, 1)?.slice(0, 2000));
+  });
+
+  test('Redocly’s recommended rules find nothing: no error, no warning (issue 25)', async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
+    const lines = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? '?'}`);
+    assert.deepEqual(lines, [], `${lines.length} problems:\n${lines.slice(0, 40).join('\n')}`);
+  });
+
+  test('operation ids are unique, every tag is described, the base URL is a variable', () => {
+    const ids = Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((ops) =>
+      Object.values(ops).map((o) => o.operationId),
+    );
+    assert.equal(new Set(ids).size, ids.length);
+    assert.equal(doc.paths['/notifications/read/{id}.json'].post.operationId, 'postNotificationsReadById');
+    assert.equal(doc.paths['/notifications/read.json'].post.operationId, 'postNotificationsRead');
+    for (const tag of doc.tags) assert.ok(tag.description && tag.description !== tag.name, tag.name);
+    assert.equal(doc.servers[0].url, '{baseUrl}');
+    assert.ok(doc.servers[0].variables.baseUrl.default);
+  });
+
+  test('answers say what the server does: the success’s status mapped, 414, 429 with Retry-After, the form’s bracket keys', () => {
+    const login = doc.paths['/users/login.json'].post;
+    const answer = login.responses['200'].content['application/json'].schema;
+    assert.deepEqual(Object.keys(answer.discriminator.mapping).sort(), ['error', 'success']);
+    assert.equal(doc.components.schemas.PostUsersLoginSuccess.properties.status.const, 'success');
+    assert.ok(login.responses['429'].headers['Retry-After']);
+    assert.deepEqual(login.requestBody.content['application/x-www-form-urlencoded'].encoding.auth, { style: 'deepObject', explode: true });
+    assert.ok(doc.paths['/freights/add.json'].post.requestBody.content['application/x-www-form-urlencoded'].encoding.pieces);
+    assert.ok(doc.paths['/freights/view/{id}.json'].get.responses['414']);
+    assert.ok(doc.paths['/pricing/search/rate-search.json'].post.responses['404']);
+    assert.ok(!doc.paths['/freights/view/{id}.json'].post.requestBody.content['application/json'].schema.required?.includes('action'));
+    const counts = doc.components.schemas.GetFreightsCountsSuccess.properties.data.properties.counts;
+    assert.equal(counts.additionalProperties.type, 'integer');
+    const combination = doc.components.schemas.Combination.properties;
+    assert.equal(combination.legs.prefixItems.length, 2);
+    assert.match('airport:FRA', new RegExp(combination.via.pattern));
   });
 
   test('every registered JSON route appears, and nothing else does', async () => {
@@ -130,5 +168,39 @@ describe('real answers conform to the description', () => {
     conforms('post', '/quotes/confirm/{id}.json', award);
     conforms('get', `/freights/view/${id}.json`, await app.get(`/freights/view/${id}.json`, { token: shipper.token }));
     conforms('get', '/users/me.json', await app.get('/users/me.json'));
+
+    // The TMS lists answer Shipments and Tours, on the freight lists' path and the Shipments' (issue 25).
+    const list = async (url: string) => {
+      const res = await app.get(url, { token: carrier.token });
+      conforms('get', url, res);
+      return res.body.data.routes as any[];
+    };
+    assert.deepEqual(
+      (await list('/freights/enlist/51.json')).map((r) => [r.id, 'capacity' in r]),
+      [[id, true]],
+    );
+    const tour = await app.post('/tours/add.json', { token: carrier.token, json: { name: 'Monday', route_ids: [id] } });
+    conforms('post', '/tours/add.json', tour);
+    assert.equal((await list('/freights/enlist/52.json'))[0].tour_id, tour.body.data.tour.id);
+    for (const url of ['/freights/enlist/53.json', '/routes/enlist/53.json']) assert.deepEqual((await list(url))[0].route_ids, [id]);
+    await list('/routes/enlist/51.json');
+    conforms('get', '/routes/enlist/99999.json', await app.get('/routes/enlist/99999.json', { token: carrier.token }));
+    conforms('get', '/freights/counts.json', await app.get('/freights/counts.json', { token: carrier.token }));
+  });
+
+  test('refusals: an over-long path parameter (414), feedback on a missing search (404), throttled logins (429)', async () => {
+    const long = `/freights/view/${'1'.repeat(600)}.json`;
+    const tooLong = await app.get(long, { token: shipper.token });
+    assert.equal(tooLong.status, 414);
+    conforms('get', long, tooLong);
+    const feedback = await app.post('/pricing/search/rate-search.json', { token: shipper.token, json: { search_id: 999999, rating: 1 } });
+    assert.equal(feedback.status, 404);
+    conforms('post', '/pricing/search/rate-search.json', feedback);
+    const wrong = () => app.post('/users/login.json', { json: { auth: { user: carrier.email, password: 'wrong-one' } } });
+    let last = await wrong();
+    for (let i = 0; i < 12 && last.status !== 429; i++) last = await wrong();
+    assert.equal(last.status, 429);
+    conforms('post', '/users/login.json', last);
+    assert.match(String(last.headers['retry-after']), /^\d+$/);
   });
 });

@@ -37,4 +37,15 @@ export class Contract {
     if (validate(body)) return [];
     return (validate.errors ?? []).slice(0, 8).map((e) => `${key}: ${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`);
   }
+
+  /** Problems of a delivered event (its JSON body) against the description's `webhooks` entry of its type (empty: it conforms). */
+  checkEvent(body: Json): string[] {
+    const schema = this.doc.webhooks?.[body.type]?.post?.requestBody?.content?.['application/json']?.schema;
+    if (!schema) return [`event ${body.type}: not in the API description's webhooks`];
+    const key = `event ${body.type}`;
+    const validate = this.compiled.get(key) ?? this.ajv.compile({ ...schema, components: this.doc.components });
+    this.compiled.set(key, validate);
+    if (validate(body)) return [];
+    return (validate.errors ?? []).slice(0, 8).map((e) => `${key}: ${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`);
+  }
 }

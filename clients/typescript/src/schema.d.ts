@@ -13,7 +13,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log in: the API token in auth.token (it does not expire; log in once and reuse it) */
+        /**
+         * Log in: the API token in auth.token (it does not expire; log in once and reuse it)
+         * @description Public: no token needed.
+         *
+         *     On success `data` holds `user`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postUsersLogin"];
         delete?: never;
         options?: never;
@@ -28,7 +33,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller: user and company (an addition to api.md, to check a token) */
+        /**
+         * The caller: user and company (an addition to api.md, to check a token)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `user`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         get: operations["getUsersMe"];
         put?: never;
         post?: never;
@@ -47,7 +57,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change the caller’s password (ends their other browser sessions; the API token stays) */
+        /**
+         * Change the caller’s password (ends their other browser sessions; the API token stays)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `user`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postUsersPassword"];
         delete?: never;
         options?: never;
@@ -62,10 +77,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Rerun a stored search of the caller’s company against the current rates */
+        /**
+         * Rerun a stored search of the caller’s company against the current rates
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `rates`, `combinations`, `searchEntity`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         get: operations["getPricingSearchResults"];
         put?: never;
-        /** Search trucking rates between a postal area and an airport (stored; its id in searchEntity.id) */
+        /**
+         * Search trucking rates between a postal area and an airport (stored; its id in searchEntity.id)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `rates`, `combinations`, `searchEntity`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postPricingSearchResults"];
         delete?: never;
         options?: never;
@@ -82,7 +107,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Search the public_search rate sheets of one company, without a token */
+        /**
+         * Search the public_search rate sheets of one company, without a token
+         * @description Public: no token needed.
+         *
+         *     On success `data` holds `rates`, `combinations`, `searchEntity`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postPricingPublicSearchResults"];
         delete?: never;
         options?: never;
@@ -97,7 +127,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The stored searches of the caller’s company, newest first */
+        /**
+         * The stored searches of the caller’s company, newest first
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `searches`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         get: operations["getPricingSearchHistory"];
         put?: never;
         post?: never;
@@ -114,7 +149,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Autocomplete: airports by code, name or city; postal areas of the rate sheets the caller can search */
+        /**
+         * Autocomplete: airports by code, name or city; postal areas of the rate sheets the caller can search
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `locations`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         get: operations["getPricingSearchLocation"];
         put?: never;
         post?: never;
@@ -133,7 +173,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Feedback on a search result (not a search): thumbs up (1) or down (0) */
+        /**
+         * Feedback on a search result (not a search): thumbs up (1) or down (0)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `feedback`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postPricingSearchRateSearch"];
         delete?: never;
         options?: never;
@@ -150,7 +195,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit a bid on a visible open or pending freight, or update the company’s own open bid */
+        /**
+         * Submit a bid on a visible open or pending freight, or update the company’s own open bid
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `bid`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postQuotesAdd"];
         delete?: never;
         options?: never;
@@ -167,7 +217,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirm a bid, as the freight’s owner or as the bidder; the second side’s confirmation awards the freight */
+        /**
+         * Confirm a bid, as the freight’s owner or as the bidder; the second side’s confirmation awards the freight
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `route`, `bid`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postQuotesConfirm"];
         delete?: never;
         options?: never;
@@ -184,7 +239,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke the company’s own open or pending bid */
+        /**
+         * Revoke the company’s own open or pending bid
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `bid`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postQuotesRevoke"];
         delete?: never;
         options?: never;
@@ -204,6 +264,10 @@ export interface paths {
         /**
          * Create a freight (a draft; open with winner_direct)
          * @description Answers the freight flat in data (id at data.id). Unknown or unreadable fields are ignored and named in warnings.
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` is a Freight itself; a functional failure is 200 with `status` = `error` and a `message`.
          */
         post: operations["postFreightsAdd"];
         delete?: never;
@@ -219,10 +283,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The freight to edit (reads like view) */
+        /**
+         * The freight to edit (reads like view)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `route`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         get: operations["getFreightsEdit"];
         put?: never;
-        /** Change the sent fields of an own draft or open freight (a pending one is frozen: status error) */
+        /**
+         * Change the sent fields of an own draft or open freight (a pending one is frozen: status error)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `route`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postFreightsEdit"];
         delete?: never;
         options?: never;
@@ -237,10 +311,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A freight with its pieces and, while open, pending or taken, the bids the caller may see */
+        /**
+         * A freight with its pieces and, while open, pending or taken, the bids the caller may see
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `route`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         get: operations["getFreightsView"];
         put?: never;
-        /** Publish an own draft (action=publish); without action it reads like GET */
+        /**
+         * Publish an own draft (action=publish); without action it reads like GET
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `route`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postFreightsView"];
         delete?: never;
         options?: never;
@@ -255,7 +339,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A list of freights by filter id (8 market, 7 bid on, 6 lost, 2 won, 9 archive; 20 drafts, 10 own open, 17/18 with/without bids, 12 awarded, 19 own archive; 200–219 booking requests; 51–53 TMS) */
+        /**
+         * A list of freights by filter id (8 market, 7 bid on, 6 lost, 2 won, 9 archive; 20 drafts, 10 own open, 17/18 with/without bids, 12 awarded, 19 own archive; 200–219 booking requests; 51–53 TMS)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `routes`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         get: operations["getFreightsEnlist"];
         put?: never;
         post?: never;
@@ -274,7 +363,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Withdraw an own draft, open or pending freight */
+        /**
+         * Withdraw an own draft, open or pending freight
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `route`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postFreightsRevoke"];
         delete?: never;
         options?: never;
@@ -291,7 +385,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Archive an own expired, revoked or closed freight */
+        /**
+         * Archive an own expired, revoked or closed freight
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `route`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postFreightsArchive"];
         delete?: never;
         options?: never;
@@ -308,7 +407,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delivery progress of a taken freight, by owner or winner: 0 not started, 1 picked up, 2 in transit, 3 delivered (closes it) */
+        /**
+         * Delivery progress of a taken freight, by owner or winner: 0 not started, 1 picked up, 2 in transit, 3 delivered (closes it)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `route`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postFreightsDelivery"];
         delete?: never;
         options?: never;
@@ -325,7 +429,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A booking request (type FFR, a draft) from a rate line, a flight, or directly to a provider company */
+        /**
+         * A booking request (type FFR, a draft) from a rate line, a flight, or directly to a provider company
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `route`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postFreightsRequest"];
         delete?: never;
         options?: never;
@@ -342,7 +451,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Save freight fields as a named template of the company */
+        /**
+         * Save freight fields as a named template of the company
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `template`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postTemplatesAdd"];
         delete?: never;
         options?: never;
@@ -357,7 +471,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The templates of the caller’s company, by name */
+        /**
+         * The templates of the caller’s company, by name
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `templates`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         get: operations["getTemplatesIndex"];
         put?: never;
         post?: never;
@@ -376,7 +495,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a freight from an own template; it starts taken with the own company as carrier */
+        /**
+         * Create a freight from an own template; it starts taken with the own company as carrier
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `route_id`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postFreightsCreateFromTemplate"];
         delete?: never;
         options?: never;
@@ -393,7 +517,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a flight the caller’s company provides (bookable with /freights/request/flight/{id}) */
+        /**
+         * Add a flight the caller’s company provides (bookable with /freights/request/flight/{id})
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `flight`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postFlightsAdd"];
         delete?: never;
         options?: never;
@@ -408,7 +537,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every flight on the exchange, by departure */
+        /**
+         * Every flight on the exchange, by departure
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `flights`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         get: operations["getFlightsIndex"];
         put?: never;
         post?: never;
@@ -425,7 +559,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Track a shipment by AWB without a token: check digit and status events of the companies involved */
+        /**
+         * Track a shipment by AWB without a token: check digit and status events of the companies involved
+         * @description Public: no token needed.
+         *
+         *     On success `data` holds `tracking`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         get: operations["getFreightsTrack"];
         put?: never;
         post?: never;
@@ -447,6 +586,12 @@ export interface paths {
         /**
          * Push a file: status events (CSV, Cargo-IMP FSU, Cargo-XML XFSU) or a rate sheet
          * @description The decoded file may have at most 15 MiB. A file that cannot be read is refused whole (406, every problem named by line and field or XML path, nothing stored). An unknown or missing action: stored, records 0.
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `file`; a functional failure is 200 with `status` = `error` and a `message`.
+         *
+         *     Preview (api.md, Versioning 2): its shape may change without notice.
          */
         post: operations["postFilesPush"];
         delete?: never;
@@ -462,7 +607,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A list as Shipments: the freight lists’ filter ids, TMS 51–53, milk-run 70–84 */
+        /**
+         * A list as Shipments: the freight lists’ filter ids, TMS 51–53, milk-run 70–84
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `routes`; a functional failure is 200 with `status` = `error` and a `message`.
+         *
+         *     Preview (api.md, Versioning 2): its shape may change without notice.
+         */
         get: operations["getRoutesEnlist"];
         put?: never;
         post?: never;
@@ -479,7 +631,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One shipment */
+        /**
+         * One shipment
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `route`; a functional failure is 200 with `status` = `error` and a `message`.
+         *
+         *     Preview (api.md, Versioning 2): its shape may change without notice.
+         */
         get: operations["getRoutesView"];
         put?: never;
         post?: never;
@@ -496,7 +655,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A milk-run list (trucking 73–75, forwarding 80–84, handling 70–72 and 78) */
+        /**
+         * A milk-run list (trucking 73–75, forwarding 80–84, handling 70–72 and 78)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `shipments`; a functional failure is 200 with `status` = `error` and a `message`.
+         *
+         *     Preview (api.md, Versioning 2): its shape may change without notice.
+         */
         get: operations["getMilkrunImportShort"];
         put?: never;
         post?: never;
@@ -515,7 +681,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Milk-run move: select */
+        /**
+         * Milk-run move: select
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `shipment`; a functional failure is 200 with `status` = `error` and a `message`.
+         *
+         *     Preview (api.md, Versioning 2): its shape may change without notice.
+         */
         post: operations["postMilkrunSelect"];
         delete?: never;
         options?: never;
@@ -532,7 +705,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Milk-run move: deselect */
+        /**
+         * Milk-run move: deselect
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `shipment`; a functional failure is 200 with `status` = `error` and a `message`.
+         *
+         *     Preview (api.md, Versioning 2): its shape may change without notice.
+         */
         post: operations["postMilkrunDeselect"];
         delete?: never;
         options?: never;
@@ -549,7 +729,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Milk-run move: follow-up */
+        /**
+         * Milk-run move: follow-up
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `shipment`; a functional failure is 200 with `status` = `error` and a `message`.
+         *
+         *     Preview (api.md, Versioning 2): its shape may change without notice.
+         */
         post: operations["postMilkrunFollowUp"];
         delete?: never;
         options?: never;
@@ -566,7 +753,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Milk-run move: dispatch (to a trucking company: carrier) */
+        /**
+         * Milk-run move: dispatch (to a trucking company: carrier)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `shipment`; a functional failure is 200 with `status` = `error` and a `message`.
+         *
+         *     Preview (api.md, Versioning 2): its shape may change without notice.
+         */
         post: operations["postMilkrunDispatch"];
         delete?: never;
         options?: never;
@@ -583,7 +777,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Milk-run move: deliver */
+        /**
+         * Milk-run move: deliver
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `shipment`; a functional failure is 200 with `status` = `error` and a `message`.
+         *
+         *     Preview (api.md, Versioning 2): its shape may change without notice.
+         */
         post: operations["postMilkrunDeliver"];
         delete?: never;
         options?: never;
@@ -600,7 +801,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Plan won orders on a new tour */
+        /**
+         * Plan won orders on a new tour
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `tour`; a functional failure is 200 with `status` = `error` and a `message`.
+         *
+         *     Preview (api.md, Versioning 2): its shape may change without notice.
+         */
         post: operations["postToursAdd"];
         delete?: never;
         options?: never;
@@ -617,7 +825,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change a tour: only sent fields change */
+        /**
+         * Change a tour: only sent fields change
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `tour`; a functional failure is 200 with `status` = `error` and a `message`.
+         *
+         *     Preview (api.md, Versioning 2): its shape may change without notice.
+         */
         post: operations["postToursEdit"];
         delete?: never;
         options?: never;
@@ -632,7 +847,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One tour */
+        /**
+         * One tour
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `tour`; a functional failure is 200 with `status` = `error` and a `message`.
+         *
+         *     Preview (api.md, Versioning 2): its shape may change without notice.
+         */
         get: operations["getToursView"];
         put?: never;
         post?: never;
@@ -651,7 +873,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete a tour (its orders become unplanned) */
+        /**
+         * Delete a tour (its orders become unplanned)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `tour`; a functional failure is 200 with `status` = `error` and a `message`.
+         *
+         *     Preview (api.md, Versioning 2): its shape may change without notice.
+         */
         post: operations["postToursDelete"];
         delete?: never;
         options?: never;
@@ -666,7 +895,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The cases of the caller’s company */
+        /**
+         * The cases of the caller’s company
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `cases`; a functional failure is 200 with `status` = `error` and a `message`.
+         *
+         *     Preview (api.md, Versioning 2): its shape may change without notice.
+         */
         get: operations["getCdrCasesIndex"];
         put?: never;
         post?: never;
@@ -685,7 +921,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Open a case (without links or files) */
+        /**
+         * Open a case (without links or files)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `case`; a functional failure is 200 with `status` = `error` and a `message`.
+         *
+         *     Preview (api.md, Versioning 2): its shape may change without notice.
+         */
         post: operations["postCdrCasesAdd"];
         delete?: never;
         options?: never;
@@ -700,7 +943,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One case with its links */
+        /**
+         * One case with its links
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `case`; a functional failure is 200 with `status` = `error` and a `message`.
+         *
+         *     Preview (api.md, Versioning 2): its shape may change without notice.
+         */
         get: operations["getCdrCasesView"];
         put?: never;
         post?: never;
@@ -719,7 +969,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Link a shipment the caller may see to the case (idempotent); answers every linked shipment */
+        /**
+         * Link a shipment the caller may see to the case (idempotent); answers every linked shipment
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `routes`; a functional failure is 200 with `status` = `error` and a `message`.
+         *
+         *     Preview (api.md, Versioning 2): its shape may change without notice.
+         */
         post: operations["postCdrCasesLink"];
         delete?: never;
         options?: never;
@@ -736,7 +993,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Register a webhook for event types; the answer holds its secret, shown only here */
+        /**
+         * Register a webhook for event types; the answer holds its secret, shown only here
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `webhook`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postWebhooksAdd"];
         delete?: never;
         options?: never;
@@ -751,7 +1013,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller’s company’s webhooks (secrets masked) */
+        /**
+         * The caller’s company’s webhooks (secrets masked)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `webhooks`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         get: operations["getWebhooksIndex"];
         put?: never;
         post?: never;
@@ -770,7 +1037,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete a webhook */
+        /**
+         * Delete a webhook
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `webhook`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postWebhooksDelete"];
         delete?: never;
         options?: never;
@@ -785,7 +1057,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Recent delivery attempts of a webhook, newest first */
+        /**
+         * Recent delivery attempts of a webhook, newest first
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `webhook`, `deliveries`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         get: operations["getWebhooksDeliveries"];
         put?: never;
         post?: never;
@@ -804,7 +1081,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a test event (webhook.test) to this webhook now */
+        /**
+         * Send a test event (webhook.test) to this webhook now
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `webhook`, `event`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postWebhooksTest"];
         delete?: never;
         options?: never;
@@ -819,7 +1101,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many freights each list holds for the caller (filter id → number), narrowed by the same search parameters as the lists */
+        /**
+         * How many freights each list holds for the caller (filter id → number), narrowed by the same search parameters as the lists
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `counts`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         get: operations["getFreightsCounts"];
         put?: never;
         post?: never;
@@ -838,7 +1125,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Save a load search (with alert = 1: notify of new matching market freights) */
+        /**
+         * Save a load search (with alert = 1: notify of new matching market freights)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `search`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postSearchesAdd"];
         delete?: never;
         options?: never;
@@ -853,7 +1145,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller’s saved searches */
+        /**
+         * The caller’s saved searches
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `searches`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         get: operations["getSearchesIndex"];
         put?: never;
         post?: never;
@@ -872,7 +1169,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change a saved search (only sent fields) */
+        /**
+         * Change a saved search (only sent fields)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `search`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postSearchesEdit"];
         delete?: never;
         options?: never;
@@ -889,7 +1191,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete a saved search (another user’s: 404) */
+        /**
+         * Delete a saved search (another user’s: 404)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `search`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postSearchesDelete"];
         delete?: never;
         options?: never;
@@ -904,7 +1211,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller’s notifications, newest first, and how many are unread */
+        /**
+         * The caller’s notifications, newest first, and how many are unread
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `notifications`, `unread`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         get: operations["getNotificationsIndex"];
         put?: never;
         post?: never;
@@ -921,7 +1233,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many of the caller’s notifications are unread */
+        /**
+         * How many of the caller’s notifications are unread
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `unread`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         get: operations["getNotificationsUnread"];
         put?: never;
         post?: never;
@@ -940,8 +1257,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark a notification read */
-        post: operations["postNotificationsRead"];
+        /**
+         * Mark a notification read
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `notification`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postNotificationsReadById"];
         delete?: never;
         options?: never;
         head?: never;
@@ -957,7 +1279,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark all of the caller’s notifications read */
+        /**
+         * Mark all of the caller’s notifications read
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `read`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         post: operations["postNotificationsRead"];
         delete?: never;
         options?: never;
@@ -972,7 +1299,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Places matching what a person typed (countries, postal areas, airports, GeoNames cities), each with the value one kind of input takes */
+        /**
+         * Places matching what a person typed (countries, postal areas, airports, GeoNames cities), each with the value one kind of input takes
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `places`, `cities_pending`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
         get: operations["getPlacesSuggest"];
         put?: never;
         post?: never;
@@ -992,6 +1324,8 @@ export interface paths {
         /**
          * The company’s shipments as ONE Record logistics objects
          * @description Authenticated by the API token, as `Authorization: TokenPass <token>`, `Authorization: Bearer <token>` (as ONE Record clients send it) or `auth_token`. Its milk-run import shipments and those dispatched to it, newest first, paged like every list.
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
          */
         get: operations["getOnerecordShipments"];
         put?: never;
@@ -1012,6 +1346,8 @@ export interface paths {
         /**
          * A logistics object: a shipment, its waybill or one of its pieces
          * @description Authenticated by the API token, as `Authorization: TokenPass <token>`, `Authorization: Bearer <token>` (as ONE Record clients send it) or `auth_token`. An object of another company's shipment is not found, like a missing one.
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
          */
         get: operations["getOnerecordLogisticsObjects"];
         put?: never;
@@ -1032,6 +1368,8 @@ export interface paths {
         /**
          * The logistics events of a logistics object
          * @description Authenticated by the API token, as `Authorization: TokenPass <token>`, `Authorization: Bearer <token>` (as ONE Record clients send it) or `auth_token`. A shipment's status events; a waybill or piece has none of its own (an empty collection).
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
          */
         get: operations["getOnerecordLogisticsObjectsLogisticsEvents"];
         put?: never;
@@ -1052,6 +1390,8 @@ export interface paths {
         /**
          * One logistics event of a shipment
          * @description Authenticated by the API token, as `Authorization: TokenPass <token>`, `Authorization: Bearer <token>` (as ONE Record clients send it) or `auth_token`.
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
          */
         get: operations["getOnerecordLogisticsObjectsLogisticsEventsByEvent"];
         put?: never;
@@ -1063,7 +1403,316 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "freight.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A freight was published (or created open for one company).
+         * @description Sent to: the owner; the winner once there is one; the companies of the whitelist of a freight addressed to them (visibility -2) and every company with a bid that is not revoked, each while its role lets it see the freight (a former bidder sees it masked).
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onFreightPublished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "freight.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A freight’s fields changed (edit).
+         * @description Sent to: the owner; the winner once there is one; the companies of the whitelist of a freight addressed to them (visibility -2) and every company with a bid that is not revoked, each while its role lets it see the freight (a former bidder sees it masked).
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onFreightUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "freight.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The owner withdrew a freight.
+         * @description Sent to: the owner; the winner once there is one; the companies of the whitelist of a freight addressed to them (visibility -2) and every company with a bid that is not revoked, each while its role lets it see the freight (a former bidder sees it masked).
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onFreightRevoked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "freight.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A freight’s deadline passed without award.
+         * @description Sent to: the owner; the winner once there is one; the companies of the whitelist of a freight addressed to them (visibility -2) and every company with a bid that is not revoked, each while its role lets it see the freight (a former bidder sees it masked).
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onFreightExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "freight.awarded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Both sides confirmed a bid: the freight is taken.
+         * @description Sent to: the owner; the winner once there is one; the companies of the whitelist of a freight addressed to them (visibility -2) and every company with a bid that is not revoked, each while its role lets it see the freight (a former bidder sees it masked).
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onFreightAwarded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "freight.delivery_status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The delivery progress of a taken freight changed.
+         * @description Sent to: the owner and the winner.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onFreightDeliveryStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A booking request (type FFR) was made from a rate line, a flight or to a provider.
+         * @description Sent to: the requesting company, and the provider once it may see the request.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onBookingRequested"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bid.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A bid was submitted.
+         * @description Sent to: the freight’s owner and the bidder (its own bid only); `route` as each may see the freight.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onBidCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bid.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A bid was changed.
+         * @description Sent to: the freight’s owner and the bidder (its own bid only); `route` as each may see the freight.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onBidUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bid.confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One side confirmed a bid.
+         * @description Sent to: the freight’s owner and the bidder (its own bid only); `route` as each may see the freight.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onBidConfirmed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bid.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The bidder revoked its bid.
+         * @description Sent to: the freight’s owner and the bidder (its own bid only); `route` as each may see the freight.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onBidRevoked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shipment.status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Status events of an air waybill arrived (file push): one event per AWB.
+         * @description Sent to: the pushing company (every field); when it is a party to a freight carrying the AWB (owner, winner, transport company), also the other parties, with the events as public tracking shows them, their freight ids and the sender.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onShipmentStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "freight.matched": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A freight that entered the market matches a saved search with alert = 1.
+         * @description Sent to: the company of the search’s user only, the freight as the market shows it.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onFreightMatched"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event, sent by the "send test event" action (POST /webhooks/test/{id}.json).
+         * @description Sent to: the one webhook it was sent to, whatever types it subscribes to.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description repeats the caller */
@@ -1081,16 +1730,75 @@ export interface components {
         };
         /** @description a functional failure (200) or a refusal (401, 404, 4xx) */
         ErrorEnvelope: {
-            /** @description an empty array, or what the endpoint says */
-            data: unknown[] | unknown;
+            /** @description an empty array, or the success’s keys each with an empty list (`{"routes": []}`) */
+            data: unknown[] | {
+                [key: string]: unknown[];
+            };
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            status: "ErrorEnvelope";
+            status: "error";
             auth: components["schemas"]["Auth"];
             /** @description what went wrong, in the caller’s language where the text is a user’s */
             message: string;
+        };
+        /** @description A success of postUsersLogin: the payload in `data`. */
+        PostUsersLoginSuccess: {
+            data: {
+                user: {
+                    id: number;
+                    company: number;
+                    realname: string;
+                    username: string | null;
+                };
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getUsersMe: the payload in `data`. */
+        GetUsersMeSuccess: {
+            data: {
+                user: {
+                    id: number;
+                    email: string;
+                    username: string | null;
+                    realname: string;
+                    /** @description eng or deu */
+                    language: string;
+                    company: {
+                        id: number;
+                        name: string;
+                    };
+                };
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postUsersPassword: the payload in `data`. */
+        PostUsersPasswordSuccess: {
+            data: {
+                user: {
+                    id: number;
+                };
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
         };
         /** @description A priced rate line (decisions.md §5) */
         Rate: {
@@ -1120,8 +1828,9 @@ export interface components {
         };
         /** @description Two legs origin → via → destination in one currency */
         Combination: {
-            /** @description the hub airport (IATA) */
+            /** @description the hub airport, as origins and destinations are written: airport:<IATA> (airport:FRA) */
             via: string;
+            /** @description the two legs: origin → via, via → destination */
             legs: [
                 components["schemas"]["Rate"],
                 components["schemas"]["Rate"]
@@ -1155,6 +1864,108 @@ export interface components {
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
             created: string;
             result_count: number;
+        };
+        /** @description A success of postPricingSearchResults: the payload in `data`. */
+        PostPricingSearchResultsSuccess: {
+            data: {
+                /** @description cheapest first, then transit days */
+                rates: components["schemas"]["Rate"][];
+                /** @description empty unless allow_combinations = 1 */
+                combinations: components["schemas"]["Combination"][];
+                searchEntity: components["schemas"]["SearchRecord"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getPricingSearchResults: the payload in `data`. */
+        GetPricingSearchResultsSuccess: {
+            data: {
+                /** @description cheapest first, then transit days */
+                rates: components["schemas"]["Rate"][];
+                /** @description empty unless allow_combinations = 1 */
+                combinations: components["schemas"]["Combination"][];
+                searchEntity: components["schemas"]["SearchRecord"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postPricingPublicSearchResults: the payload in `data`. */
+        PostPricingPublicSearchResultsSuccess: {
+            data: {
+                /** @description cheapest first, then transit days */
+                rates: components["schemas"]["Rate"][];
+                /** @description empty unless allow_combinations = 1 */
+                combinations: components["schemas"]["Combination"][];
+                searchEntity: components["schemas"]["SearchRecord"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getPricingSearchHistory: the payload in `data`. */
+        GetPricingSearchHistorySuccess: {
+            data: {
+                searches: components["schemas"]["SearchRecord"][];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getPricingSearchLocation: the payload in `data`. */
+        GetPricingSearchLocationSuccess: {
+            data: {
+                locations: {
+                    /** @description directly usable as origin or destination */
+                    value: string;
+                    label: string;
+                    country: string;
+                }[];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postPricingSearchRateSearch: the payload in `data`. */
+        PostPricingSearchRateSearchSuccess: {
+            data: {
+                feedback: {
+                    id: number;
+                    search_id: number;
+                    rating: number;
+                    rate_id: number | null;
+                    /** @description YYYY-MM-DD HH:MM:SS, application time zone */
+                    created: string;
+                };
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
         };
         /** @description A bid (quote) on one freight (api.md, Bid) */
         Bid: {
@@ -1192,6 +2003,47 @@ export interface components {
             created: string;
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
             modified: string;
+        };
+        /** @description A success of postQuotesAdd: the payload in `data`. */
+        PostQuotesAddSuccess: {
+            data: {
+                bid: components["schemas"]["Bid"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postQuotesConfirm: the payload in `data`. */
+        PostQuotesConfirmSuccess: {
+            data: {
+                /** @description the awarded freight */
+                route: number;
+                bid: components["schemas"]["Bid"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postQuotesRevoke: the payload in `data`. */
+        PostQuotesRevokeSuccess: {
+            data: {
+                bid: components["schemas"]["Bid"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
         };
         /** @description A freight (transport request); the key inside data is `route` (api.md, Freight). Fields of other companies’ freights can be masked (null). */
         Freight: {
@@ -1313,6 +2165,162 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        /** @description A success of postFreightsAdd: the payload in `data`. */
+        PostFreightsAddSuccess: {
+            data: components["schemas"]["Freight"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postFreightsEdit: the payload in `data`. */
+        PostFreightsEditSuccess: {
+            data: {
+                route: components["schemas"]["Freight"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getFreightsView: the payload in `data`. */
+        GetFreightsViewSuccess: {
+            data: {
+                route: components["schemas"]["Freight"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getFreightsEdit: the payload in `data`. */
+        GetFreightsEditSuccess: {
+            data: {
+                route: components["schemas"]["Freight"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postFreightsView: the payload in `data`. */
+        PostFreightsViewSuccess: {
+            data: {
+                route: components["schemas"]["Freight"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A shipment (preview) */
+        Shipment: {
+            id: number;
+            /** @description origin shortcode (postal code or IATA); null when masked or unset */
+            from: string | null;
+            /** @description destination shortcode */
+            to: string | null;
+            /** @description chargeable weight in whole kg, rounded up */
+            weight: number | null;
+            /** @description refs.capacity in whole cbm, rounded up; owner and winner only */
+            capacity: number | null;
+            /** @description lists 51 and 52: the tour it is planned on */
+            tour_id?: number | null;
+        };
+        /** @description A tour of a carrier’s won orders (TMS, preview) */
+        Tour: {
+            id: number;
+            name: string;
+            date: string | null;
+            /** @description the won orders on it, in order */
+            route_ids: number[];
+            routes: components["schemas"]["Shipment"][];
+            /** @description YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description YYYY-MM-DD HH:MM:SS, application time zone */
+            modified: string;
+        };
+        /** @description A success of getFreightsEnlist: the payload in `data`. */
+        GetFreightsEnlistSuccess: {
+            data: {
+                /** @description Freights; Shipment for 51, 52; Tour for 53. No total count: the last page is the first one shorter than limit. */
+                routes: (components["schemas"]["Freight"] | components["schemas"]["Shipment"] | components["schemas"]["Tour"])[];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postFreightsRevoke: the payload in `data`. */
+        PostFreightsRevokeSuccess: {
+            data: {
+                route: components["schemas"]["Freight"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postFreightsArchive: the payload in `data`. */
+        PostFreightsArchiveSuccess: {
+            data: {
+                route: components["schemas"]["Freight"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postFreightsDelivery: the payload in `data`. */
+        PostFreightsDeliverySuccess: {
+            data: {
+                route: components["schemas"]["Freight"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postFreightsRequest: the payload in `data`. */
+        PostFreightsRequestSuccess: {
+            data: {
+                route: components["schemas"]["Freight"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
         /** @description A freight template of a company: the freight fields as sent */
         Template: {
             id: number;
@@ -1325,6 +2333,45 @@ export interface components {
             };
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
             created: string;
+        };
+        /** @description A success of postTemplatesAdd: the payload in `data`. */
+        PostTemplatesAddSuccess: {
+            data: {
+                template: components["schemas"]["Template"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getTemplatesIndex: the payload in `data`. */
+        GetTemplatesIndexSuccess: {
+            data: {
+                templates: components["schemas"]["Template"][];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postFreightsCreateFromTemplate: the payload in `data`. */
+        PostFreightsCreateFromTemplateSuccess: {
+            data: {
+                route_id: number;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
         };
         /** @description A scheduled flight; the creating company is its provider */
         Flight: {
@@ -1343,19 +2390,112 @@ export interface components {
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
             created: string;
         };
-        /** @description A shipment (preview) */
-        Shipment: {
-            id: number;
-            /** @description origin shortcode (postal code or IATA); null when masked or unset */
-            from: string | null;
-            /** @description destination shortcode */
-            to: string | null;
-            /** @description chargeable weight in whole kg, rounded up */
-            weight: number | null;
-            /** @description refs.capacity in whole cbm, rounded up; owner and winner only */
-            capacity: number | null;
-            /** @description lists 51 and 52: the tour it is planned on */
-            tour_id?: number | null;
+        /** @description A success of postFlightsAdd: the payload in `data`. */
+        PostFlightsAddSuccess: {
+            data: {
+                flight: components["schemas"]["Flight"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getFlightsIndex: the payload in `data`. */
+        GetFlightsIndexSuccess: {
+            data: {
+                flights: components["schemas"]["Flight"][];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getFreightsTrack: the payload in `data`. */
+        GetFreightsTrackSuccess: {
+            data: {
+                tracking: {
+                    awb: string;
+                    /** @description the check digit holds */
+                    valid: boolean;
+                    /** @description oldest first */
+                    events: {
+                        code: string;
+                        time: string | null;
+                        location: string | null;
+                        flight_number: string | null;
+                    }[];
+                };
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postFilesPush: the payload in `data`. */
+        PostFilesPushSuccess: {
+            data: {
+                file: {
+                    id: number;
+                    name: string;
+                    action: string | null;
+                    /** @description status events or rate lines stored; 0 when not processed */
+                    records: number;
+                    /** @enum {string} */
+                    encoding: "base64" | "plain";
+                    /** @description decoded bytes */
+                    size: number;
+                    sha256: string;
+                    /** @enum {string} */
+                    status: "processed" | "ignored";
+                    message: string | null;
+                    sheet_id: number | null;
+                    /** @description YYYY-MM-DD HH:MM:SS in APP_TIMEZONE */
+                    created: string;
+                };
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getRoutesEnlist: the payload in `data`. */
+        GetRoutesEnlistSuccess: {
+            data: {
+                /** @description Shipments; the TMS’s tours list (53) answers Tours */
+                routes: (components["schemas"]["Shipment"] | components["schemas"]["Tour"])[];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getRoutesView: the payload in `data`. */
+        GetRoutesViewSuccess: {
+            data: {
+                route: components["schemas"]["Shipment"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
         };
         /** @description An import shipment of the milk-run (preview) */
         MilkrunShipment: {
@@ -1378,18 +2518,137 @@ export interface components {
             carrier: number | null;
             delivered: string | null;
         };
-        /** @description A tour of a carrier’s won orders (TMS, preview) */
-        Tour: {
-            id: number;
-            name: string;
-            date: string | null;
-            /** @description the won orders on it, in order */
-            route_ids: number[];
-            routes: components["schemas"]["Shipment"][];
-            /** @description YYYY-MM-DD HH:MM:SS, application time zone */
-            created: string;
-            /** @description YYYY-MM-DD HH:MM:SS, application time zone */
-            modified: string;
+        /** @description A success of getMilkrunImportShort: the payload in `data`. */
+        GetMilkrunImportShortSuccess: {
+            data: {
+                shipments: components["schemas"]["MilkrunShipment"][];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postMilkrunSelect: the payload in `data`. */
+        PostMilkrunSelectSuccess: {
+            data: {
+                shipment: components["schemas"]["MilkrunShipment"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postMilkrunDeselect: the payload in `data`. */
+        PostMilkrunDeselectSuccess: {
+            data: {
+                shipment: components["schemas"]["MilkrunShipment"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postMilkrunFollowUp: the payload in `data`. */
+        PostMilkrunFollowUpSuccess: {
+            data: {
+                shipment: components["schemas"]["MilkrunShipment"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postMilkrunDispatch: the payload in `data`. */
+        PostMilkrunDispatchSuccess: {
+            data: {
+                shipment: components["schemas"]["MilkrunShipment"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postMilkrunDeliver: the payload in `data`. */
+        PostMilkrunDeliverSuccess: {
+            data: {
+                shipment: components["schemas"]["MilkrunShipment"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postToursAdd: the payload in `data`. */
+        PostToursAddSuccess: {
+            data: {
+                tour: components["schemas"]["Tour"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postToursEdit: the payload in `data`. */
+        PostToursEditSuccess: {
+            data: {
+                tour: components["schemas"]["Tour"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getToursView: the payload in `data`. */
+        GetToursViewSuccess: {
+            data: {
+                tour: components["schemas"]["Tour"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postToursDelete: the payload in `data`. */
+        PostToursDeleteSuccess: {
+            data: {
+                tour: {
+                    id: number;
+                };
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
         };
         /** @description A case record (preview) */
         Case: {
@@ -1409,6 +2668,58 @@ export interface components {
                 object: components["schemas"]["Shipment"] | null;
             }[];
         };
+        /** @description A success of getCdrCasesIndex: the payload in `data`. */
+        GetCdrCasesIndexSuccess: {
+            data: {
+                cases: components["schemas"]["Case"][];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postCdrCasesAdd: the payload in `data`. */
+        PostCdrCasesAddSuccess: {
+            data: {
+                case: components["schemas"]["Case"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getCdrCasesView: the payload in `data`. */
+        GetCdrCasesViewSuccess: {
+            data: {
+                case: components["schemas"]["Case"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postCdrCasesLink: the payload in `data`. */
+        PostCdrCasesLinkSuccess: {
+            data: {
+                routes: components["schemas"]["Shipment"][];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
         /** @description A company’s webhook endpoint (Standard Webhooks signatures) */
         Webhook: {
             id: number;
@@ -1420,6 +2731,45 @@ export interface components {
             secret: string;
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
             created: string;
+        };
+        /** @description A success of postWebhooksAdd: the payload in `data`. */
+        PostWebhooksAddSuccess: {
+            data: {
+                webhook: components["schemas"]["Webhook"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getWebhooksIndex: the payload in `data`. */
+        GetWebhooksIndexSuccess: {
+            data: {
+                webhooks: components["schemas"]["Webhook"][];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postWebhooksDelete: the payload in `data`. */
+        PostWebhooksDeleteSuccess: {
+            data: {
+                webhook: components["schemas"]["Webhook"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
         };
         /** @description One delivery attempt of an event to a webhook */
         DeliveryAttempt: {
@@ -1438,6 +2788,54 @@ export interface components {
             started: string | null;
             duration_ms: number | null;
             delivery_id: number;
+        };
+        /** @description A success of getWebhooksDeliveries: the payload in `data`. */
+        GetWebhooksDeliveriesSuccess: {
+            data: {
+                webhook: components["schemas"]["Webhook"];
+                deliveries: components["schemas"]["DeliveryAttempt"][];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postWebhooksTest: the payload in `data`. */
+        PostWebhooksTestSuccess: {
+            data: {
+                webhook: components["schemas"]["Webhook"];
+                event: {
+                    id: string;
+                    /** @constant */
+                    type: "webhook.test";
+                };
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getFreightsCounts: the payload in `data`. */
+        GetFreightsCountsSuccess: {
+            data: {
+                /** @description filter id → number of freights */
+                counts: {
+                    [key: string]: number;
+                };
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
         };
         /** @description A load search saved by a user */
         SavedSearch: {
@@ -1474,6 +2872,58 @@ export interface components {
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
             modified: string;
         };
+        /** @description A success of postSearchesAdd: the payload in `data`. */
+        PostSearchesAddSuccess: {
+            data: {
+                search: components["schemas"]["SavedSearch"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getSearchesIndex: the payload in `data`. */
+        GetSearchesIndexSuccess: {
+            data: {
+                searches: components["schemas"]["SavedSearch"][];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postSearchesEdit: the payload in `data`. */
+        PostSearchesEditSuccess: {
+            data: {
+                search: components["schemas"]["SavedSearch"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postSearchesDelete: the payload in `data`. */
+        PostSearchesDeleteSuccess: {
+            data: {
+                search: components["schemas"]["SavedSearch"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
         /** @description A saved search’s alert: a freight that entered the market and matches */
         Notification: {
             id: number;
@@ -1493,6 +2943,60 @@ export interface components {
             route: components["schemas"]["Freight"] | null;
             route_id: number;
         };
+        /** @description A success of getNotificationsIndex: the payload in `data`. */
+        GetNotificationsIndexSuccess: {
+            data: {
+                notifications: components["schemas"]["Notification"][];
+                unread: number;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getNotificationsUnread: the payload in `data`. */
+        GetNotificationsUnreadSuccess: {
+            data: {
+                unread: number;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postNotificationsReadById: the payload in `data`. */
+        PostNotificationsReadByIdSuccess: {
+            data: {
+                notification: components["schemas"]["Notification"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postNotificationsRead: the payload in `data`. */
+        PostNotificationsReadSuccess: {
+            data: {
+                /** @description how many were unread */
+                read: number;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
         /** @description A place a person can type: a country, a postal area, an airport or a city */
         Place: {
             kind: "country" | "postal" | "airport" | "city";
@@ -1507,6 +3011,21 @@ export interface components {
             population?: number;
             /** @description km from the city asked about */
             distance?: number;
+        };
+        /** @description A success of getPlacesSuggest: the payload in `data`. */
+        GetPlacesSuggestSuccess: {
+            data: {
+                places: components["schemas"]["Place"][];
+                /** @description the city data is still loading (the first question starts it) */
+                cities_pending: boolean;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
         };
         /** @description the shipments (IRIs) */
         OneRecordShipmentList: {
@@ -1778,6 +3297,241 @@ export interface components {
             /** @description a part of a split shipment */
             "cargo:partialEventIndicator": boolean;
         };
+        /** @description The `freight.published` event: A freight was published (or created open for one company). */
+        FreightPublishedEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "freight.published";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                route: components["schemas"]["Freight"];
+            };
+        };
+        /** @description The `freight.updated` event: A freight’s fields changed (edit). */
+        FreightUpdatedEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "freight.updated";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                route: components["schemas"]["Freight"];
+            };
+        };
+        /** @description The `freight.revoked` event: The owner withdrew a freight. */
+        FreightRevokedEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "freight.revoked";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                route: components["schemas"]["Freight"];
+            };
+        };
+        /** @description The `freight.expired` event: A freight’s deadline passed without award. */
+        FreightExpiredEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "freight.expired";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                route: components["schemas"]["Freight"];
+            };
+        };
+        /** @description The `freight.awarded` event: Both sides confirmed a bid: the freight is taken. */
+        FreightAwardedEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "freight.awarded";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                route: components["schemas"]["Freight"];
+            };
+        };
+        /** @description The `freight.delivery_status` event: The delivery progress of a taken freight changed. */
+        FreightDeliveryStatusEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "freight.delivery_status";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                route: components["schemas"]["Freight"];
+            };
+        };
+        /** @description The `booking.requested` event: A booking request (type FFR) was made from a rate line, a flight or to a provider. */
+        BookingRequestedEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "booking.requested";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                route: components["schemas"]["Freight"];
+            };
+        };
+        /** @description The `bid.created` event: A bid was submitted. */
+        BidCreatedEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "bid.created";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                bid: components["schemas"]["Bid"];
+                /** @description the freight as the recipient may see it now; null if it may not */
+                route: components["schemas"]["Freight"] | null;
+            };
+        };
+        /** @description The `bid.updated` event: A bid was changed. */
+        BidUpdatedEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "bid.updated";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                bid: components["schemas"]["Bid"];
+                /** @description the freight as the recipient may see it now; null if it may not */
+                route: components["schemas"]["Freight"] | null;
+            };
+        };
+        /** @description The `bid.confirmed` event: One side confirmed a bid. */
+        BidConfirmedEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "bid.confirmed";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                bid: components["schemas"]["Bid"];
+                /** @description the freight as the recipient may see it now; null if it may not */
+                route: components["schemas"]["Freight"] | null;
+            };
+        };
+        /** @description The `bid.revoked` event: The bidder revoked its bid. */
+        BidRevokedEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "bid.revoked";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                bid: components["schemas"]["Bid"];
+                /** @description the freight as the recipient may see it now; null if it may not */
+                route: components["schemas"]["Freight"] | null;
+            };
+        };
+        /** @description The `shipment.status` event: Status events of an air waybill arrived (file push): one event per AWB. */
+        ShipmentStatusEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "shipment.status";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                /** @description the air waybill number */
+                awb: string;
+                events: {
+                    /** @description status code (RCS, DEP, NFD, DLV, …) */
+                    code: string;
+                    /** @description YYYY-MM-DD HH:MM:SS, application time zone */
+                    time: string;
+                    /** @description airport (IATA) */
+                    location: string | null;
+                    flight_number: string | null;
+                    /** @description the pushing company only */
+                    pieces?: number | null;
+                    /** @description kg; the pushing company only */
+                    weight?: number | null;
+                    /** @description the pushing company only */
+                    special_handling_codes?: string | null;
+                    /** @description the pushing company only */
+                    warehouse_location?: string | null;
+                }[];
+                /** @description the other parties only: their freights carrying the AWB */
+                routes?: number[];
+                /** @description the other parties only: the company that pushed the statuses */
+                sender?: {
+                    id: number;
+                    name: string | null;
+                };
+            };
+        };
+        /** @description The `freight.matched` event: A freight that entered the market matches a saved search with alert = 1. */
+        FreightMatchedEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "freight.matched";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                route: components["schemas"]["Freight"];
+                /** @description the saved search that matched */
+                search: components["schemas"]["SavedSearch"] | null;
+            };
+        };
+        /** @description The `webhook.test` event: A test event, sent by the "send test event" action (POST /webhooks/test/{id}.json). */
+        WebhookTestEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "webhook.test";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                /** @description the webhook’s id */
+                webhook: number;
+                /** @description the webhook’s URL */
+                url: string;
+                message: string;
+            };
+        };
     };
     responses: never;
     parameters: never;
@@ -1794,7 +3548,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -1822,20 +3576,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            user: {
-                                id: number;
-                                company: number;
-                                realname: string;
-                                username: string | null;
-                            };
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostUsersLoginSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -1868,6 +3609,8 @@ export interface operations {
             /** @description Too many failed logins for this user or from this address within 10 minutes (Retry-After says when to try again). */
             429: {
                 headers: {
+                    /** @description seconds until an attempt may succeed again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1891,26 +3634,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            user: {
-                                id: number;
-                                email: string;
-                                username: string | null;
-                                realname: string;
-                                /** @description eng or deu */
-                                language: string;
-                                company: {
-                                    id: number;
-                                    name: string;
-                                };
-                            };
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetUsersMeSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -1931,7 +3655,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -1957,17 +3681,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            user: {
-                                id: number;
-                            };
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostUsersPasswordSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -2000,6 +3714,8 @@ export interface operations {
             /** @description Too many wrong current passwords (they count as failed logins). */
             429: {
                 headers: {
+                    /** @description seconds until an attempt may succeed again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2025,19 +3741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description cheapest first, then transit days */
-                            rates: components["schemas"]["Rate"][];
-                            /** @description empty unless allow_combinations = 1 */
-                            combinations: components["schemas"]["Combination"][];
-                            searchEntity: components["schemas"]["SearchRecord"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetPricingSearchResultsSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -2067,7 +3771,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -2129,19 +3833,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description cheapest first, then transit days */
-                            rates: components["schemas"]["Rate"][];
-                            /** @description empty unless allow_combinations = 1 */
-                            combinations: components["schemas"]["Combination"][];
-                            searchEntity: components["schemas"]["SearchRecord"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostPricingSearchResultsSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -2182,7 +3874,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -2244,19 +3936,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description cheapest first, then transit days */
-                            rates: components["schemas"]["Rate"][];
-                            /** @description empty unless allow_combinations = 1 */
-                            combinations: components["schemas"]["Combination"][];
-                            searchEntity: components["schemas"]["SearchRecord"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostPricingPublicSearchResultsSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -2286,6 +3966,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getPricingSearchHistory: {
@@ -2306,15 +3995,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            searches: components["schemas"]["SearchRecord"][];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetPricingSearchHistorySuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -2346,20 +4027,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            locations: {
-                                /** @description directly usable as origin or destination */
-                                value: string;
-                                label: string;
-                                country: string;
-                            }[];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetPricingSearchLocationSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -2380,6 +4048,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     postPricingSearchRateSearch: {
@@ -2389,7 +4066,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -2411,22 +4088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            feedback: {
-                                id: number;
-                                search_id: number;
-                                rating: number;
-                                rate_id: number | null;
-                                /** @description YYYY-MM-DD HH:MM:SS, application time zone */
-                                created: string;
-                            };
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostPricingSearchRateSearchSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -2440,6 +4102,15 @@ export interface operations {
             };
             /** @description Token missing, invalid or from the other environment. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No stored search of the caller’s company with this search_id. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2465,7 +4136,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -2505,15 +4176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            bid: components["schemas"]["Bid"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostQuotesAddSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -2572,17 +4235,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description the awarded freight */
-                            route: number;
-                            bid: components["schemas"]["Bid"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostQuotesConfirmSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The first confirmation stage (waiting for the other side), or a confirmation that is not permitted. Verify with GET /freights/view/{route}.json: status and winner. */
@@ -2630,6 +4283,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     postQuotesRevoke: {
@@ -2650,15 +4312,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            bid: components["schemas"]["Bid"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostQuotesRevokeSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -2697,6 +4351,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     postFreightsAdd: {
@@ -2706,7 +4369,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -2876,13 +4539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["Freight"];
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostFreightsAddSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -2932,15 +4589,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            route: components["schemas"]["Freight"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetFreightsEditSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -2961,6 +4610,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     postFreightsEdit: {
@@ -2973,7 +4631,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -3137,15 +4795,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            route: components["schemas"]["Freight"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostFreightsEditSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -3184,6 +4834,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getFreightsView: {
@@ -3204,15 +4863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            route: components["schemas"]["Freight"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetFreightsViewSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -3233,6 +4884,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     postFreightsView: {
@@ -3245,12 +4905,15 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    action: "publish";
+                    /**
+                     * @description publish; without it the POST reads like GET /freights/view/{id}.json
+                     * @constant
+                     */
+                    action?: "publish";
                     /** @description -2 whitelist only, -1 own company, 0+ everyone */
                     visibility?: number;
                     /** @description company ids; taken only with visibility -2 */
@@ -3259,8 +4922,11 @@ export interface operations {
                     deadline?: string;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @constant */
-                    action: "publish";
+                    /**
+                     * @description publish; without it the POST reads like GET /freights/view/{id}.json
+                     * @constant
+                     */
+                    action?: "publish";
                     /** @description -2 whitelist only, -1 own company, 0+ everyone */
                     visibility?: number;
                     /** @description company ids; taken only with visibility -2 */
@@ -3277,15 +4943,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            route: components["schemas"]["Freight"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostFreightsViewSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Always, whether the publish worked or not (api.md): verify with GET /freights/view/{id}.json (status open). */
@@ -3326,6 +4984,15 @@ export interface operations {
             };
             /** @description The body is larger than the endpoint accepts. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3386,16 +5053,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description no total count: the last page is the first one shorter than limit */
-                            routes: components["schemas"]["Freight"][];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetFreightsEnlistSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -3409,6 +5067,15 @@ export interface operations {
             };
             /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3436,15 +5103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            route: components["schemas"]["Freight"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostFreightsRevokeSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -3476,6 +5135,15 @@ export interface operations {
             };
             /** @description The body is larger than the endpoint accepts. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3503,15 +5171,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            route: components["schemas"]["Freight"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostFreightsArchiveSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -3543,6 +5203,15 @@ export interface operations {
             };
             /** @description The body is larger than the endpoint accepts. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3562,7 +5231,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -3580,15 +5249,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            route: components["schemas"]["Freight"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostFreightsDeliverySuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -3620,6 +5281,15 @@ export interface operations {
             };
             /** @description The body is larger than the endpoint accepts. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3640,7 +5310,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -3804,15 +5474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            route: components["schemas"]["Freight"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostFreightsRequestSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -3851,6 +5513,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     postTemplatesAdd: {
@@ -3860,7 +5531,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -4026,15 +5697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            template: components["schemas"]["Template"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostTemplatesAddSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -4081,15 +5744,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            templates: components["schemas"]["Template"][];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetTemplatesIndexSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -4110,7 +5765,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -4128,15 +5783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            route_id: number;
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostFreightsCreateFromTemplateSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -4184,7 +5831,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -4218,15 +5865,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            flight: components["schemas"]["Flight"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostFlightsAddSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -4276,15 +5915,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            flights: components["schemas"]["Flight"][];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetFlightsIndexSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -4320,30 +5951,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            tracking: {
-                                awb: string;
-                                /** @description the check digit holds */
-                                valid: boolean;
-                                /** @description oldest first */
-                                events: {
-                                    code: string;
-                                    time: string | null;
-                                    location: string | null;
-                                    flight_number: string | null;
-                                }[];
-                            };
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetFreightsTrackSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4360,7 +5981,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -4416,32 +6037,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            file: {
-                                id: number;
-                                name: string;
-                                action: string | null;
-                                /** @description status events or rate lines stored; 0 when not processed */
-                                records: number;
-                                /** @enum {string} */
-                                encoding: "base64" | "plain";
-                                /** @description decoded bytes */
-                                size: number;
-                                sha256: string;
-                                /** @enum {string} */
-                                status: "processed" | "ignored";
-                                message: string | null;
-                                sheet_id: number | null;
-                                /** @description YYYY-MM-DD HH:MM:SS in APP_TIMEZONE */
-                                created: string;
-                            };
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostFilesPushSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -4505,15 +6101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            routes: components["schemas"]["Shipment"][];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetRoutesEnlistSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -4527,6 +6115,15 @@ export interface operations {
             };
             /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4553,15 +6150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            route: components["schemas"]["Shipment"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetRoutesViewSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -4575,6 +6164,15 @@ export interface operations {
             };
             /** @description Shipment not found or access denied. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4608,15 +6206,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            shipments: components["schemas"]["MilkrunShipment"][];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetMilkrunImportShortSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -4630,6 +6220,15 @@ export interface operations {
             };
             /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4657,15 +6256,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            shipment: components["schemas"]["MilkrunShipment"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostMilkrunSelectSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -4697,6 +6288,15 @@ export interface operations {
             };
             /** @description The body is larger than the endpoint accepts. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4724,15 +6324,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            shipment: components["schemas"]["MilkrunShipment"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostMilkrunDeselectSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -4764,6 +6356,15 @@ export interface operations {
             };
             /** @description The body is larger than the endpoint accepts. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4791,15 +6392,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            shipment: components["schemas"]["MilkrunShipment"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostMilkrunFollowUpSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -4831,6 +6424,15 @@ export interface operations {
             };
             /** @description The body is larger than the endpoint accepts. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4850,7 +6452,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -4870,15 +6472,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            shipment: components["schemas"]["MilkrunShipment"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostMilkrunDispatchSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -4910,6 +6504,15 @@ export interface operations {
             };
             /** @description The body is larger than the endpoint accepts. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4937,15 +6540,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            shipment: components["schemas"]["MilkrunShipment"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostMilkrunDeliverSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -4984,6 +6579,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     postToursAdd: {
@@ -4993,7 +6597,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -5019,15 +6623,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            tour: components["schemas"]["Tour"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostToursAddSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -5069,7 +6665,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -5093,15 +6689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            tour: components["schemas"]["Tour"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostToursEditSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -5133,6 +6721,15 @@ export interface operations {
             };
             /** @description The body is larger than the endpoint accepts. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5160,15 +6757,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            tour: components["schemas"]["Tour"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetToursViewSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -5182,6 +6771,15 @@ export interface operations {
             };
             /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5209,17 +6807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            tour: {
-                                id: number;
-                            };
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostToursDeleteSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -5251,6 +6839,15 @@ export interface operations {
             };
             /** @description The body is larger than the endpoint accepts. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5281,15 +6878,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            cases: components["schemas"]["Case"][];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetCdrCasesIndexSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -5310,7 +6899,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -5328,15 +6917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            case: components["schemas"]["Case"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostCdrCasesAddSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -5386,15 +6967,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            case: components["schemas"]["Case"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetCdrCasesViewSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -5415,6 +6988,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     postCdrCasesLink: {
@@ -5427,7 +7009,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -5447,15 +7029,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            routes: components["schemas"]["Shipment"][];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostCdrCasesLinkSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -5494,6 +7068,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     postWebhooksAdd: {
@@ -5503,7 +7086,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -5525,15 +7108,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            webhook: components["schemas"]["Webhook"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostWebhooksAddSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -5580,15 +7155,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            webhooks: components["schemas"]["Webhook"][];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetWebhooksIndexSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -5620,15 +7187,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            webhook: components["schemas"]["Webhook"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostWebhooksDeleteSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -5660,6 +7219,15 @@ export interface operations {
             };
             /** @description The body is larger than the endpoint accepts. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5690,16 +7258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            webhook: components["schemas"]["Webhook"];
-                            deliveries: components["schemas"]["DeliveryAttempt"][];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetWebhooksDeliveriesSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -5713,6 +7272,15 @@ export interface operations {
             };
             /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5740,20 +7308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            webhook: components["schemas"]["Webhook"];
-                            event: {
-                                id: string;
-                                /** @constant */
-                                type: "webhook.test";
-                            };
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostWebhooksTestSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -5785,6 +7340,15 @@ export interface operations {
             };
             /** @description The body is larger than the endpoint accepts. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5837,17 +7401,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            counts: {
-                                [key: string]: number;
-                            };
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetFreightsCountsSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -5868,7 +7422,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -5952,15 +7506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            search: components["schemas"]["SavedSearch"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostSearchesAddSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -6007,15 +7553,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            searches: components["schemas"]["SavedSearch"][];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetSearchesIndexSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -6038,7 +7576,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The parameters as JSON (recommended), as a form with bracket keys (`pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
         requestBody?: {
             content: {
                 "application/json": {
@@ -6122,15 +7660,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            search: components["schemas"]["SavedSearch"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostSearchesEditSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -6162,6 +7692,15 @@ export interface operations {
             };
             /** @description The body is larger than the endpoint accepts. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6188,15 +7727,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            search: components["schemas"]["SavedSearch"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostSearchesDeleteSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -6228,6 +7759,15 @@ export interface operations {
             };
             /** @description The body is larger than the endpoint accepts. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6256,16 +7796,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            notifications: components["schemas"]["Notification"][];
-                            unread: number;
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetNotificationsIndexSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -6294,15 +7825,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            unread: number;
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetNotificationsUnreadSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -6316,7 +7839,7 @@ export interface operations {
             };
         };
     };
-    postNotificationsRead: {
+    postNotificationsReadById: {
         parameters: {
             query?: never;
             header?: never;
@@ -6333,15 +7856,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            notification: components["schemas"]["Notification"];
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostNotificationsReadByIdSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -6380,6 +7895,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     postNotificationsRead: {
@@ -6397,16 +7921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description how many were unread */
-                            read: number;
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["PostNotificationsReadSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */
@@ -6459,17 +7974,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            places: components["schemas"]["Place"][];
-                            /** @description the city data is still loading (the first question starts it) */
-                            cities_pending: boolean;
-                        };
-                        /** @constant */
-                        status: "success";
-                        auth: components["schemas"]["Auth"];
-                        warnings?: components["schemas"]["Warning"][];
-                    } | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GetPlacesSuggestSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Token missing, invalid or from the other environment. */
@@ -6637,6 +8142,524 @@ export interface operations {
                 content: {
                     "application/ld+json": components["schemas"]["OneRecordError"];
                 };
+            };
+        };
+    };
+    onFreightPublished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FreightPublishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFreightUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FreightUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFreightRevoked: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FreightRevokedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFreightExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FreightExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFreightAwarded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FreightAwardedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFreightDeliveryStatus: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FreightDeliveryStatusEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBookingRequested: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingRequestedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBidCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BidCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBidUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BidUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBidConfirmed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BidConfirmedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBidRevoked: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BidRevokedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onShipmentStatus: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShipmentStatusEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFreightMatched: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FreightMatchedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -1,3 +1,4 @@
+import type { TSchema } from '@sinclair/typebox';
 import { sql, type Expression, type Kysely, type OrderByItemBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import { executeShape, PreparedStatement, statementBuilder } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
@@ -23,7 +24,11 @@ import { listInfo } from './registry.ts';
  * A list of another module served on GET /freights/enlist (TMS 51-53, decisions.md §6): app.ts
  * passes them to freightEndpoints (the freights module imports no module above it).
  */
-export type ExternalList = (rc: ReadContext, page: Paging) => Promise<unknown[]>;
+export interface ExternalList {
+  read(rc: ReadContext, page: Paging): Promise<unknown[]>;
+  /** The JSON Schema of its rows, for the API description (a Shipment, a Tour). */
+  items: TSchema;
+}
 
 /** Sort keys that are never null (plain order; the others put rows without a value last). */
 const NOT_NULL_SORTS = new Set<string>(['id', 'created', 'modified']);
@@ -324,7 +329,7 @@ export async function enlist(
   otherLists: ReadonlyMap<number, ExternalList>,
 ): Promise<unknown[] | undefined> {
   const external = otherLists.get(filterId);
-  if (external) return external(rc, paging);
+  if (external) return external.read(rc, paging);
   const items = await listFreights(rc, filterId, paging, { withPieces: true, search });
   return (
     items &&
