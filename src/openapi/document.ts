@@ -127,6 +127,7 @@ const COMPONENT_SCHEMAS: Record<string, TSchema> = {
       status: Type.Literal('error'),
       auth: Type.Ref('Auth'),
       message: Type.String({ description: 'what went wrong, in the caller’s language where the text is a user’s' }),
+      code: Type.Ref('ErrorCode'),
     },
     { description: 'a functional failure (200) or a refusal (401, 404, 4xx)' },
   ),
@@ -143,6 +144,18 @@ function successEnvelope(data: TSchema | undefined): TSchema {
 
 export interface DocumentOptions {
   version: string;
+  /** Every code of an error answer -> its meaning (app.ts ERROR_CODES): the ErrorCode schema. */
+  errorCodes: Readonly<Record<string, string>>;
+}
+
+/** `code` of the error envelope: every code the server answers with, and what each means. */
+function errorCodeSchema(codes: Readonly<Record<string, string>>): SchemaObject {
+  const names = Object.keys(codes).sort();
+  return {
+    type: 'string',
+    enum: names,
+    description: `What went wrong, for programs: every error answer carries one beside its \`message\`. Codes are stable: never renamed or reused, only added. Each code and what it means (the text of its \`message\` in English where the two are the same):\n\n${names.map((code) => `- \`${code}\`: ${codes[code]}`).join('\n')}`,
+  };
 }
 
 export function buildOpenApiDocument(
@@ -152,6 +165,7 @@ export function buildOpenApiDocument(
 ): OpenApiDocument {
   const components = new Components();
   for (const [name, schema] of Object.entries(COMPONENT_SCHEMAS)) components.add(name, schema);
+  components.schemas.ErrorCode = errorCodeSchema(options.errorCodes);
   const paths: Record<string, Record<string, OperationObject>> = {};
   const operationIds = new Set<string>();
   const describe = (at: string, d: Described) => {
@@ -265,7 +279,8 @@ function operation(described: Described, components: Components, operationIds: S
     200: media
       ? { description: `The ${media.type} document.`, content: { [media.type]: { schema: components.inline(doc.data ?? Type.Unknown()) } } }
       : {
-          description: 'The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure).',
+          description:
+            'The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure).',
           content: {
             'application/json': {
               schema: {
@@ -367,7 +382,7 @@ const CONVENTIONS = `The JSON API of a self-hosted freight exchange, compatible 
 Conventions that hold for every endpoint:
 - Every path ends in \`.json\`; the same path without it is the HTML interface.
 - Query parameters, form fields (bracket keys such as \`auth[user]\`, \`pieces[0][weight]\`) and a JSON body are one set of parameters; the body wins.
-- Every answer is the envelope: \`data\`, \`status\` (\`success\` or \`error\`), \`auth\` (the caller), and \`message\` on errors, \`warnings\` where ignored input is reported.
+- Every answer is the envelope: \`data\`, \`status\` (\`success\` or \`error\`), \`auth\` (the caller), and \`message\` with \`code\` on errors (\`code\` is stable, for programs: see ErrorCode), \`warnings\` where ignored input is reported.
 - A functional failure is 200 with \`status\` = \`error\`. Unknown or unreadable fields on create and edit are ignored (named in \`warnings\`), never an error.
 - 401: token missing or invalid. 404 (\`data\` = \`[]\`): missing or not visible, indistinguishable.
 - Some answers are 302 to an HTML page (publish, confirm, refusals): clients must not follow redirects; verify with the GET the endpoint names.

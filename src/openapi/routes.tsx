@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { formatOf } from '../kernel/format.ts';
 import { ok } from '../kernel/outcome.ts';
 import { publicEndpoint, type Endpoint } from '../kernel/route.tsx';
-import { buildOpenApiDocument, type MediaRoute, type MediaRouteDoc, type OpenApiDocument } from './document.ts';
+import { buildOpenApiDocument, type DocumentOptions, type MediaRoute, type MediaRouteDoc, type OpenApiDocument } from './document.ts';
 import { referencePage } from './views.tsx';
 
 /** The interface version api.md carries (Versioning 1); our additions keep it compatible. */
@@ -14,7 +14,11 @@ export const API_VERSION = '1.0.0';
  * routes that describe themselves in their route config (`openapi`, a MediaRouteDoc: ONE Record),
  * read as they are registered: those of plugins, which Fastify loads when the server starts.
  */
-export function openApiRoutes(http: FastifyInstance, endpoints: () => readonly Endpoint[]): { docs: Endpoint } {
+export function openApiRoutes(
+  http: FastifyInstance,
+  endpoints: () => readonly Endpoint[],
+  options: Pick<DocumentOptions, 'errorCodes'>,
+): { docs: Endpoint } {
   const mediaRoutes: MediaRoute[] = [];
   http.addHook('onRoute', (route) => {
     const described = (route.config as { openapi?: MediaRouteDoc } | undefined)?.openapi;
@@ -23,7 +27,7 @@ export function openApiRoutes(http: FastifyInstance, endpoints: () => readonly E
     for (const method of [route.method].flat()) if (method !== 'HEAD') mediaRoutes.push({ ...described, method, path: route.url });
   });
   let document: OpenApiDocument | undefined;
-  const get = () => (document ??= buildOpenApiDocument(endpoints(), { version: API_VERSION }, mediaRoutes));
+  const get = () => (document ??= buildOpenApiDocument(endpoints(), { version: API_VERSION, ...options }, mediaRoutes));
   http.get('/openapi', async (req, reply) => {
     if (formatOf(req.raw) !== 'json') return reply.redirect('/docs');
     return reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(JSON.stringify(get()));
