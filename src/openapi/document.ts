@@ -154,7 +154,7 @@ function errorCodeSchema(codes: Readonly<Record<string, string>>): SchemaObject 
   return {
     type: 'string',
     enum: names,
-    description: `What went wrong, for programs: every error answer carries one beside its \`message\`. Codes are stable: never renamed or reused, only added. Each code and what it means (the text of its \`message\` in English where the two are the same):\n\n${names.map((code) => `- \`${code}\`: ${codes[code]}`).join('\n')}`,
+    description: `What went wrong, for programs: every error answer carries one beside its \`message\`. Codes are stable: never renamed or reused, only added. Each code and what it means (for a functional failure, the English text of its \`message\`, where \`{…}\` stands for a value of the request):\n\n${names.map((code) => `- \`${code}\`: ${codes[code]}`).join('\n')}`,
   };
 }
 
