@@ -11,27 +11,37 @@ import { createHttpServer } from './kernel/http.tsx';
 import { registerEndpoints, type Endpoint } from './kernel/route.tsx';
 import { Clock } from './kernel/time.ts';
 import { installCatalogues, KERNEL_MESSAGES } from './kernel/i18n.ts';
-import { ACCOUNT_MESSAGES } from './accounts/messages.ts';
-import { CASE_MESSAGES } from './cases/messages.ts';
+import { KERNEL_ERRORS, type ErrorCode } from './kernel/errors.ts';
+import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from './accounts/messages.ts';
+import { CASE_ERRORS, CASE_MESSAGES } from './cases/messages.ts';
 import { DESK_MESSAGES } from './desk/messages.ts';
-import { FILE_MESSAGES } from './files/messages.ts';
-import { MILKRUN_MESSAGES } from './milkrun/messages.ts';
+import { FILE_ERRORS, FILE_MESSAGES } from './files/messages.ts';
+import { MILKRUN_ERRORS, MILKRUN_MESSAGES } from './milkrun/messages.ts';
 import { OPENAPI_MESSAGES } from './openapi/messages.ts';
-import { PLACE_MESSAGES } from './places/messages.ts';
-import { PRICING_MESSAGES } from './pricing/messages.ts';
-import { QUOTE_MESSAGES } from './quotes/messages.ts';
-import { SEARCH_MESSAGES } from './searches/messages.ts';
-import { SHIPMENT_MESSAGES } from './shipments/messages.ts';
-import { TMS_MESSAGES } from './tms/messages.ts';
-import { WEBHOOK_MESSAGES } from './webhooks/messages.ts';
+import { PLACE_ERRORS, PLACE_MESSAGES } from './places/messages.ts';
+import { PRICING_ERRORS, PRICING_MESSAGES } from './pricing/messages.ts';
+import { QUOTE_ERRORS, QUOTE_MESSAGES } from './quotes/messages.ts';
+import { SEARCH_ERRORS, SEARCH_MESSAGES } from './searches/messages.ts';
+import { SHIPMENT_ERRORS, SHIPMENT_MESSAGES } from './shipments/messages.ts';
+import { TMS_ERRORS, TMS_MESSAGES } from './tms/messages.ts';
+import { WEBHOOK_ERRORS, WEBHOOK_MESSAGES } from './webhooks/messages.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { openApiRoutes } from './openapi/routes.tsx';
 import { ONE_RECORD_PREFIX, registerOneRecordRoutes, sendFailure as oneRecordRefusal } from './onerecord/routes.ts';
 import { PRICING_SECTION, pricingEndpoints } from './pricing/routes.tsx';
 import { quoteEndpoints } from './quotes/routes.tsx';
-import { attachExpirySweeper, FREIGHT_MESSAGES, FREIGHTS_SECTION, freightEndpoints, HOME_LIST, LIST, listPath } from './freights/index.ts';
-import { FLIGHT_MESSAGES, FLIGHTS_SECTION, flightEndpoints } from './flights/index.ts';
-import { TEMPLATE_MESSAGES, TEMPLATES_SECTION, templateEndpoints } from './templates/index.ts';
+import {
+  attachExpirySweeper,
+  FREIGHT_ERRORS,
+  FREIGHT_MESSAGES,
+  FREIGHTS_SECTION,
+  freightEndpoints,
+  HOME_LIST,
+  LIST,
+  listPath,
+} from './freights/index.ts';
+import { FLIGHT_ERRORS, FLIGHT_MESSAGES, FLIGHTS_SECTION, flightEndpoints } from './flights/index.ts';
+import { TEMPLATE_ERRORS, TEMPLATE_MESSAGES, TEMPLATES_SECTION, templateEndpoints } from './templates/index.ts';
 import { CASES_SECTION, caseEndpoints } from './cases/routes.ts';
 import { fileEndpoints } from './files/routes.ts';
 import { milkrunEndpoints, milkrunShipmentList } from './milkrun/routes.ts';
@@ -100,6 +110,28 @@ export const EVENT_DOCS = {
   ...WEBHOOK_EVENT_DOCS,
 } satisfies Record<DeliveredEventType, EventDoc>;
 
+/**
+ * Every code an error answer may carry, with its meaning (kernel/errors.ts): the API description
+ * lists exactly these. `satisfies` refuses a module's list left out here.
+ */
+export const ERROR_CODES = {
+  ...KERNEL_ERRORS,
+  ...ACCOUNT_ERRORS,
+  ...CASE_ERRORS,
+  ...FILE_ERRORS,
+  ...FLIGHT_ERRORS,
+  ...FREIGHT_ERRORS,
+  ...MILKRUN_ERRORS,
+  ...PLACE_ERRORS,
+  ...PRICING_ERRORS,
+  ...QUOTE_ERRORS,
+  ...SEARCH_ERRORS,
+  ...SHIPMENT_ERRORS,
+  ...TEMPLATE_ERRORS,
+  ...TMS_ERRORS,
+  ...WEBHOOK_ERRORS,
+} as const satisfies Record<ErrorCode, string>;
+
 export async function buildApp(options: AppOptions): Promise<App> {
   installCatalogues(CATALOGUES);
   const { config, database } = options;
@@ -157,7 +189,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...deskEndpoints(), // the start page: the dispatcher's work queue
   ];
   // The API description of every JSON endpoint above (GET /openapi.json) and its reference page.
-  endpoints.push(openApiRoutes(http, () => endpoints, EVENT_DOCS).docs);
+  endpoints.push(openApiRoutes(http, () => endpoints, { events: EVENT_DOCS, errorCodes: ERROR_CODES }).docs);
   registerEndpoints(http, services, endpoints);
   // Expiry written down in the background while the server listens (reads compute it anyway).
   attachExpirySweeper(http, services);

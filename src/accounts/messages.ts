@@ -1,3 +1,4 @@
+import { errorCodes, type CodesOf } from '../kernel/errors.ts';
 import { catalogue, type KeysOf } from '../kernel/i18n.ts';
 
 /** The accounts module's texts in English and German (app.ts installs them; kernel/i18n.ts). */
@@ -11,6 +12,7 @@ export const ACCOUNT_MESSAGES = catalogue(
     'password.changed': 'Password changed. Your other browser sessions have been logged out; the API token stays the same.',
     'password.wrong_current': 'current_password: this is not your current password',
     'password.mismatch': 'password_repeat: the two new passwords differ',
+    'password.length': 'password: at least {min} and at most {max} characters',
     'password.hint': 'At least 6 characters. Changing it logs out your other browser sessions.',
   },
   {
@@ -22,10 +24,18 @@ export const ACCOUNT_MESSAGES = catalogue(
     'password.changed': 'Passwort geändert. Ihre anderen Browser-Sitzungen wurden abgemeldet; das API-Token bleibt gleich.',
     'password.wrong_current': 'current_password: Das ist nicht Ihr aktuelles Passwort',
     'password.mismatch': 'password_repeat: Die beiden neuen Passwörter sind verschieden',
+    'password.length': 'password: mindestens {min} und höchstens {max} Zeichen',
     'password.hint': 'Mindestens 6 Zeichen. Eine Änderung meldet Ihre anderen Browser-Sitzungen ab.',
   },
 );
 
 declare module '../kernel/i18n.ts' {
   interface MessageKeys extends KeysOf<typeof ACCOUNT_MESSAGES> {}
+}
+
+/** The codes of the accounts module's failures (kernel/errors.ts); the login's own are the kernel's. */
+export const ACCOUNT_ERRORS = errorCodes(ACCOUNT_MESSAGES, ['password.wrong_current', 'password.mismatch', 'password.length']);
+
+declare module '../kernel/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof ACCOUNT_ERRORS> {}
 }

@@ -4,7 +4,7 @@ import { fail, ok, rejected } from '../kernel/outcome.ts';
 import { readString } from '../kernel/params.ts';
 import { SESSION_COOKIE, userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { hashSessionId } from './authenticator.ts';
-import { AccountInputError, MAX_PASSWORD_LENGTH, setPassword } from './commands.ts';
+import { AccountInputError, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, setPassword } from './commands.ts';
 import { verifyPassword } from './passwords.ts';
 import { PASSWORD_DATA, PASSWORD_INPUT } from './schema.ts';
 import { findUserById } from './store.ts';
@@ -21,22 +21,23 @@ async function changePassword(ctx: Ctx) {
   const next = text(ctx.params.password);
   const repeat = ctx.params.password_repeat;
   const user = await findUserById(ctx.db, ctx.caller.userId);
-  if (!user) return fail(ctx.t('password.wrong_current'));
+  if (!user) return fail(ctx.t, 'password.wrong_current');
   const attempt = await beginLoginAttempt(ctx.db, { login: user.email, userId: user.id }, ctx.req.ip, ctx.clock.now());
   // The caller is the user: a block under its username may be named here.
   if (attempt.kind !== 'allowed') {
     if (attempt.kind === 'user_blocked') await endLoginAttempt(ctx.db, attempt.id);
     ctx.reply.header('retry-after', String(attempt.retryAfterSeconds));
-    return rejected(429, ctx.t('login.throttled', { minutes: Math.ceil(attempt.retryAfterSeconds / 60) }));
+    return rejected(429, 'login.throttled', ctx.t('login.throttled', { minutes: Math.ceil(attempt.retryAfterSeconds / 60) }));
   }
-  if (!(await verifyPassword(current, user.password_hash))) return fail(ctx.t('password.wrong_current'));
+  if (!(await verifyPassword(current, user.password_hash))) return fail(ctx.t, 'password.wrong_current');
   await endLoginAttempt(ctx.db, attempt.id);
-  if (repeat !== undefined && text(repeat) !== next) return fail(ctx.t('password.mismatch'));
+  if (repeat !== undefined && text(repeat) !== next) return fail(ctx.t, 'password.mismatch');
   const session = ctx.format === 'html' ? ctx.req.cookies[SESSION_COOKIE] : undefined;
   try {
     await setPassword(ctx.db, user.id, next, session ? hashSessionId(session) : undefined);
   } catch (err) {
-    if (err instanceof AccountInputError) return fail(err.message);
+    // The new password's length (commands.ts checkNewPassword, the command line's rule too).
+    if (err instanceof AccountInputError) return fail(ctx.t, 'password.length', { min: MIN_PASSWORD_LENGTH, max: MAX_PASSWORD_LENGTH });
     throw err;
   }
   return ok({ user: { id: user.id } });

@@ -54,7 +54,7 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
           ctx.req.log.warn({ login: login.slice(0, 100), address: ctx.req.ip }, 'login throttled');
           ctx.reply.header('retry-after', String(attempt.retryAfterSeconds));
           const message = ctx.t('login.throttled', { minutes: Math.ceil(attempt.retryAfterSeconds / 60) });
-          if (ctx.format === 'json') return rejected(429, message);
+          if (ctx.format === 'json') return rejected(429, 'login.throttled', message);
           ctx.reply.setCookie(TYPED_LOGIN_COOKIE, login, TYPED_LOGIN_COOKIE_OPTIONS);
           return redirect(`/users/login?next=${encodeURIComponent(safeNext(ctx.params.next))}`, false, message);
         }
@@ -65,7 +65,7 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
         if (!user || !valid || attempt.kind === 'user_blocked') {
           // The attempt stays: it is a failure counted for throttling.
           ctx.req.log.info({ login: login.slice(0, 100) }, 'login failed');
-          if (ctx.format === 'json') return rejected(401, 'unknown user or wrong password');
+          if (ctx.format === 'json') return rejected(401, 'login.failed', 'unknown user or wrong password');
           ctx.reply.setCookie(TYPED_LOGIN_COOKIE, login, TYPED_LOGIN_COOKIE_OPTIONS);
           return redirect(`/users/login?next=${encodeURIComponent(safeNext(ctx.params.next))}`, false, ctx.t('login.failed'));
         }

@@ -1,3 +1,4 @@
+import { errorCodes, type CodesOf } from '../kernel/errors.ts';
 import { catalogue, type KeysOf } from '../kernel/i18n.ts';
 
 /** The cases module's texts in English and German (app.ts installs them; kernel/i18n.ts). */
@@ -74,4 +75,16 @@ export const CASE_MESSAGES = catalogue(
 
 declare module '../kernel/i18n.ts' {
   interface MessageKeys extends KeysOf<typeof CASE_MESSAGES> {}
+}
+
+/** The codes of the cases module's failures (kernel/errors.ts): code -> its English text. */
+export const CASE_ERRORS = errorCodes(CASE_MESSAGES, [
+  'cases.name_required',
+  'cases.name_too_long',
+  'cases.route_required',
+  'cases.route_not_found',
+]);
+
+declare module '../kernel/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof CASE_ERRORS> {}
 }

@@ -28,8 +28,8 @@ export function caseEndpoints(): Endpoint[] {
       doc: CASE_DOCS.add,
       async handle(ctx) {
         const name = (readString(ctx.params.name) ?? '').trim();
-        if (!name) return fail(ctx.t('cases.name_required'));
-        if (name.length > MAX_NAME) return fail(ctx.t('cases.name_too_long', { max: MAX_NAME }));
+        if (!name) return fail(ctx.t, 'cases.name_required');
+        if (name.length > MAX_NAME) return fail(ctx.t, 'cases.name_too_long', { max: MAX_NAME });
         const row = await createCase(ctx.db, ctx.clock.now(), ctx.caller, name);
         return ok({ case: (await caseViews(ctx.db, ctx.clock, ctx.caller, [row]))[0]! });
       },
@@ -56,11 +56,11 @@ export function caseEndpoints(): Endpoint[] {
         if (!row) return notFound();
         const raw = ctx.params.route_id ?? ctx.params.route;
         const routeId = readId(raw);
-        if (raw === undefined || raw === '') return fail(ctx.t('cases.route_required'));
+        if (raw === undefined || raw === '') return fail(ctx.t, 'cases.route_required');
         // Only a shipment the caller may see can be linked; another one answers like a missing one.
         const visible = routeId === undefined ? new Map() : await visibleShipments(ctx.db, ctx.clock, ctx.caller, [routeId]);
         if (routeId === undefined || !visible.has(routeId))
-          return fail(ctx.t('cases.route_not_found', { id: String(readString(raw) ?? '').slice(0, 20) }));
+          return fail(ctx.t, 'cases.route_not_found', { id: String(readString(raw) ?? '').slice(0, 20) });
         await linkFreight(ctx.db, ctx.clock.now(), ctx.caller, row.id, routeId);
         const links = (await linksOf(ctx.db, [row.id])).get(row.id) ?? [];
         const shipments = await visibleShipments(

@@ -18,8 +18,9 @@ export function fileEndpoints(): Endpoint[] {
           const row = await pushFile(ctx.db, ctx.clock, ctx.caller, ctx.params, ctx.services.dbKind);
           return ok({ file: presentFile(row, ctx.clock) });
         } catch (err) {
-          if (err instanceof FileRefused) return rejected(406, ctx.t('files.refused', { problems: err.message }));
-          if (err instanceof FileTooLarge) return rejected(413, ctx.t('files.too_large', { max: MAX_FILE_BYTES / 1024 / 1024 }));
+          if (err instanceof FileRefused) return rejected(406, 'files.refused', ctx.t('files.refused', { problems: err.message }));
+          if (err instanceof FileTooLarge)
+            return rejected(413, 'files.too_large', ctx.t('files.too_large', { max: MAX_FILE_BYTES / 1024 / 1024 }));
           throw err;
         }
       },

@@ -4,4 +4,4 @@
  */
 export { FLIGHTS_SECTION, flightEndpoints, flightForBooking } from './routes.ts';
 export type { FlightView } from './present.ts';
-export { FLIGHT_MESSAGES } from './messages.ts';
+export { FLIGHT_ERRORS, FLIGHT_MESSAGES } from './messages.ts';

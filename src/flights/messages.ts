@@ -1,3 +1,4 @@
+import { errorCodes, type CodesOf } from '../kernel/errors.ts';
 import { catalogue, type KeysOf } from '../kernel/i18n.ts';
 
 /** The flights module's texts in English and German (app.ts installs them; kernel/i18n.ts). */
@@ -44,4 +45,11 @@ export const FLIGHT_MESSAGES = catalogue(
 
 declare module '../kernel/i18n.ts' {
   interface MessageKeys extends KeysOf<typeof FLIGHT_MESSAGES> {}
+}
+
+/** The codes of the flights module's failures (kernel/errors.ts): code -> its English text. */
+export const FLIGHT_ERRORS = errorCodes(FLIGHT_MESSAGES, ['flight.invalid']);
+
+declare module '../kernel/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof FLIGHT_ERRORS> {}
 }

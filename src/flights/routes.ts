@@ -52,7 +52,7 @@ export function flightEndpoints(): Endpoint[] {
         const eta = ctx.clock.parse(ctx.params.eta);
         const number = readString(ctx.params.flight_number)?.trim();
         if (!from || !to || !etd || !eta || eta < etd || !number || number.length > 20 || number.includes('\u0000'))
-          return fail(ctx.t('flight.invalid'));
+          return fail(ctx.t, 'flight.invalid');
         const row = await ctx.db
           .insertInto('flights')
           .values({

@@ -84,4 +84,4 @@ export { freightFields } from './pages/form-page.tsx';
 // Endpoints and pages
 export { freightEndpoints, freightPageFor } from './routes.tsx';
 export { partnerCompanies } from './pages/page-data.ts';
-export { FREIGHT_MESSAGES } from './messages.ts';
+export { FREIGHT_ERRORS, FREIGHT_MESSAGES } from './messages.ts';

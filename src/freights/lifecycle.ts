@@ -8,6 +8,7 @@ import { storableDate } from './fields.ts';
 import { dueSql, isDue } from './in-market.ts';
 import { roleOf } from './policy.ts';
 import { type FreightRow, type FreightsTable, DELIVERY, DELIVERY_STATUSES } from './tables.ts';
+import type { FailureCode } from '../kernel/errors.ts';
 import type { MessageKey } from '../kernel/i18n.ts';
 import { insertFreight, type NewFreight } from './store.ts';
 import type { FreightValues } from './fields.ts';
@@ -164,23 +165,34 @@ export function attachExpirySweeper(http: FastifyInstance, services: Pick<Servic
   return sweeper;
 }
 
-export type TransitionResult =
+/**
+ * A transition's result. `R` is what a refusal can say: a listed failure code (kernel/errors.ts)
+ * where it answers `status` = `error`; publish's refusals are 302s with a message only.
+ */
+export type TransitionResult<R extends MessageKey = FailureCode> =
   | { kind: 'ok'; row: FreightRow }
   /** the caller may not make this transition at all: 404 */
   | { kind: 'not_found' }
   /** allowed caller, but not from this state (or bad input): status error / refused */
-  | { kind: 'refused'; reason: MessageKey };
+  | { kind: 'refused'; reason: R };
+
+/** Why a publish is refused (a 302 back to the freight page with the message). */
+export type PublishRefusal =
+  | 'freight.publish.not_owner'
+  | 'freight.publish.not_draft'
+  | 'freight.publish.bad_deadline'
+  | 'freight.publish.past_deadline';
 
 /**
  * Runs `decide` on the freight row locked FOR UPDATE in a transaction, expiry written first when
  * due, so concurrent transitions (and the quotes module's award) serialise on the row.
  */
-async function onLockedFreight(
+async function onLockedFreight<R extends MessageKey>(
   db: Kysely<DB>,
   clock: Clock,
   id: number,
-  decide: (row: FreightRow, trx: Transaction<DB>) => Promise<TransitionResult>,
-): Promise<TransitionResult> {
+  decide: (row: FreightRow, trx: Transaction<DB>) => Promise<TransitionResult<R>>,
+): Promise<TransitionResult<R>> {
   const at = clock.at(clock.now());
   return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('freights').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
@@ -194,7 +206,7 @@ async function setStatus(
   row: FreightRow,
   values: Partial<Record<'status' | 'delivery_status', string | number>>,
   now: Date,
-): Promise<TransitionResult> {
+): Promise<{ kind: 'ok'; row: FreightRow }> {
   const updated = await trx
     .updateTable('freights')
     .set({ ...(values as object), modified: now })
@@ -329,8 +341,8 @@ export async function publishFreight(
   id: number,
   input: PublishInput,
   enteredMarket: EnteredMarket,
-): Promise<TransitionResult> {
-  return onLockedFreight(db, clock, id, async (row, trx) => {
+): Promise<TransitionResult<PublishRefusal>> {
+  return onLockedFreight<PublishRefusal>(db, clock, id, async (row, trx) => {
     if (row.company_id !== caller.companyId) {
       const bid = await trx
         .selectFrom('bids')
@@ -371,7 +383,7 @@ export async function publishFreight(
 
 /** draft/open/pending -> revoked, owner only. Bids keep their status (docs/decisions.md). */
 export async function revokeFreight(db: Kysely<DB>, clock: Clock, caller: Caller, id: number): Promise<TransitionResult> {
-  return onLockedFreight(db, clock, id, async (row, trx) => {
+  return onLockedFreight<FailureCode>(db, clock, id, async (row, trx) => {
     if (row.company_id !== caller.companyId) return { kind: 'not_found' };
     if (!includes(REVOCABLE_STATUSES, row.status)) return { kind: 'refused', reason: 'freight.revoke.not_allowed' };
     const revoked = await setStatus(trx, row, { status: 'revoked' }, clock.now());
@@ -382,7 +394,7 @@ export async function revokeFreight(db: Kysely<DB>, clock: Clock, caller: Caller
 
 /** expired/revoked/closed -> archived, owner only. */
 export async function archiveFreight(db: Kysely<DB>, clock: Clock, caller: Caller, id: number): Promise<TransitionResult> {
-  return onLockedFreight(db, clock, id, async (row, trx) => {
+  return onLockedFreight<FailureCode>(db, clock, id, async (row, trx) => {
     if (row.company_id !== caller.companyId) return { kind: 'not_found' };
     if (!includes(ARCHIVABLE_STATUSES, row.status)) return { kind: 'refused', reason: 'freight.archive.not_allowed' };
     return setStatus(trx, row, { status: 'archived' }, clock.now());
@@ -400,7 +412,7 @@ export async function setDeliveryStatus(
   id: number,
   deliveryStatus: number | undefined,
 ): Promise<TransitionResult> {
-  return onLockedFreight(db, clock, id, async (row, trx) => {
+  return onLockedFreight<FailureCode>(db, clock, id, async (row, trx) => {
     if (row.company_id !== caller.companyId && row.winner_id !== caller.companyId) return { kind: 'not_found' };
     if (row.status !== 'taken') return { kind: 'refused', reason: 'freight.delivery.not_taken' };
     if (deliveryStatus === undefined || !(DELIVERY_STATUSES as readonly number[]).includes(deliveryStatus))

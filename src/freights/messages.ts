@@ -1,3 +1,4 @@
+import { errorCodes, type CodesOf } from '../kernel/errors.ts';
 import { catalogue, type KeysOf } from '../kernel/i18n.ts';
 
 /** The freights module's texts in English and German (app.ts installs them; kernel/i18n.ts). */
@@ -588,4 +589,20 @@ export const FREIGHT_MESSAGES = catalogue(
 
 declare module '../kernel/i18n.ts' {
   interface MessageKeys extends KeysOf<typeof FREIGHT_MESSAGES> {}
+}
+
+/** The codes of the freights' failures, and of tracking's (its text is here) (kernel/errors.ts): code -> its English text. */
+export const FREIGHT_ERRORS = errorCodes(FREIGHT_MESSAGES, [
+  'freight.edit.not_allowed',
+  'freight.revoke.not_allowed',
+  'freight.archive.not_allowed',
+  'freight.delivery.not_taken',
+  'freight.delivery.bad_value',
+  'freight.delivery.backwards',
+  'freight.enlist.unknown_filter',
+  'tracking.unsupported_type',
+]);
+
+declare module '../kernel/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof FREIGHT_ERRORS> {}
 }

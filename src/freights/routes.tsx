@@ -112,7 +112,7 @@ async function presentWritten(ctx: Ctx, row: FreightRow, role: Role): Promise<Fr
 
 async function transitionOutcome(ctx: Ctx, result: TransitionResult): Promise<Outcome<RouteData>> {
   if (result.kind === 'not_found') return notFound();
-  if (result.kind === 'refused') return fail(ctx.t(result.reason));
+  if (result.kind === 'refused') return fail(ctx.t, result.reason);
   const role = result.row.company_id === ctx.caller.companyId ? 'owner' : 'winner';
   return ok({ route: await presentWritten(ctx, result.row, role) });
 }
@@ -204,7 +204,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
           return parsed;
         });
         if (result.kind === 'not_found') return notFound();
-        if (result.kind === 'refused') return fail(ctx.t('freight.edit.not_allowed'));
+        if (result.kind === 'refused') return fail(ctx.t, 'freight.edit.not_allowed');
         // Decided (docs/decisions.md): edit answers in data.route, as its own description says.
         return ok({ route: await presentWritten(ctx, result.row, 'owner') }, withWarnings(warnings));
       },
@@ -288,7 +288,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       async handle(ctx, input) {
         if (input.filterId === undefined) return notFound();
         const routes = await enlist(rc(ctx), input.filterId, input.paging, input.search, parts.otherLists);
-        if (!routes) return fail(ctx.t('freight.enlist.unknown_filter'));
+        if (!routes) return fail(ctx.t, 'freight.enlist.unknown_filter');
         return ok({ routes }, withWarnings([...input.pagingWarnings, ...input.searchWarnings]));
       },
       page(outcome, ctx, input) {

@@ -6,7 +6,8 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance, type F
 import { formatOf, redactUrl, rewriteUrl } from './format.ts';
 import { translator } from './i18n.ts';
 import { QS_OPTIONS, parseQueryString, safeReviver } from './params.ts';
-import { envelope, sendJson, sendPage } from './render.tsx';
+import type { ErrorCode } from './errors.ts';
+import { notFoundEnvelope, refusalEnvelope, sendJson, sendPage } from './render.tsx';
 import type { Layout } from './html.tsx';
 import { languageFromHeader, logsAt, notFoundPage } from './route.tsx';
 import qs from 'qs';
@@ -45,12 +46,13 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
     routerOptions: { querystringParser: (text: string) => parseQueryString(text), ignoreTrailingSlash: true, maxParamLength: 500 },
     // Malformed URLs and over-long parameters answer in the contract's shape too.
     frameworkErrors: (error, req, reply) => {
-      const code = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
-      const message = code === 414 ? 'a path parameter is too long' : 'the URL could not be read';
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const [status, code] = tooLong ? ([414, 'request.path_too_long'] as const) : ([400, 'request.unreadable'] as const);
+      const message = tooLong ? 'a path parameter is too long' : 'the URL could not be read';
       const own = refusalAnswerOf(options.refusals, req.url);
-      if (own) return own(reply as unknown as FastifyReply, code, message);
-      if (formatOf(req.raw) === 'json') return sendJson(reply, code, envelope('error', [], null, { message }));
-      return (reply as unknown as FastifyReply).code(code).type('text/plain; charset=utf-8').send(message);
+      if (own) return own(reply as unknown as FastifyReply, status, message);
+      if (formatOf(req.raw) === 'json') return sendJson(reply, status, refusalEnvelope(code, message, null));
+      return (reply as unknown as FastifyReply).code(status).type('text/plain; charset=utf-8').send(message);
     },
     bodyLimit: DEFAULT_BODY_LIMIT,
     // A hop count is valid for Fastify (proxy-addr) though its types list only the other forms.
@@ -129,19 +131,19 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
   });
 
   app.setNotFoundHandler((req, reply) => {
-    if (formatOf(req.raw) === 'json') return sendJson(reply, 404, envelope('error', [], null, { message: 'not found' }));
+    if (formatOf(req.raw) === 'json') return sendJson(reply, 404, notFoundEnvelope(null));
     const language = languageFromHeader(req.headers['accept-language']);
     return sendPage({ req, reply, caller: null, language }, 404, notFoundPage(translator(language), options.layout.home));
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
-    const code = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (code === 500) req.log.error({ err: error }, 'unhandled error');
-    const message = code === 500 ? 'internal error' : clientMessage(error);
-    if (formatOf(req.raw) === 'json') return sendJson(reply, code, envelope('error', [], null, { message }));
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) req.log.error({ err: error }, 'unhandled error');
+    const message = status === 500 ? 'internal error' : clientMessage(error);
+    if (formatOf(req.raw) === 'json') return sendJson(reply, status, refusalEnvelope(errorCodeOf(status), message, null));
     const t = translator('eng');
     const text = error.code?.startsWith('FST_CSRF') ? t('error.csrf') : message;
-    return sendPage({ req, reply, caller: null, language: 'eng' }, code, {
+    return sendPage({ req, reply, caller: null, language: 'eng' }, status, {
       title: t('error.bad_request'),
       body: <p class="flash error">{text}</p>,
     });
@@ -156,25 +158,36 @@ function refusalAnswerOf(refusals: HttpOptions['refusals'], url: string): Refusa
   return undefined;
 }
 
-const CLIENT_ERRORS: Record<string, [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'the request line or headers are too large (16 KiB at most)'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'the request took too long to arrive'],
+/** Requests Node refuses before Fastify sees them, by Node's error code: status, code, message. */
+const CLIENT_ERRORS: Record<string, [number, ErrorCode, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'request.headers_too_large', 'the request line or headers are too large (16 KiB at most)'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request.timeout', 'the request took too long to arrive'],
 };
 
 function answerClientError(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Duplex): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [code, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'the request could not be read'];
-  this.log.debug({ err: err.message, code }, 'client error');
+  const [status, code, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'request.unreadable', 'the request could not be read'];
+  this.log.debug({ err: err.message, status }, 'client error');
   if (socket.writable) {
-    const body = JSON.stringify(envelope('error', [], null, { message }));
+    const body = JSON.stringify(refusalEnvelope(code, message, null));
     // An answer to HEAD has no body (RFC 9110 §9.3.2): the same head, its length, nothing after.
     const head = (err as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
     socket.write(
-      `HTTP/1.1 ${code} ${STATUS_CODES[code]}\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
     );
   }
   socket.destroy();
+}
+
+/**
+ * The code of an error Fastify raised while reading a request (its status) or of a bug (500).
+ * A body over the limit is 413; every other client error of this stage is a request that could
+ * not be read (a malformed body or Content-Length: 400).
+ */
+function errorCodeOf(status: number): ErrorCode {
+  if (status === 500) return 'internal';
+  return status === 413 ? 'request.too_large' : 'request.unreadable';
 }
 
 function clientMessage(error: FastifyError): string {

@@ -1,3 +1,6 @@
+import type { ErrorCode, FailureCode, PageFormCode } from './errors.ts';
+import type { Translate } from './i18n.ts';
+
 /**
  * What a handler decides, before it is rendered as JSON or as HTML. Every answer of api.md's
  * Errors table is one of these, so the rendering of each lives in one place (kernel/render.ts).
@@ -16,9 +19,13 @@ export interface Success<D> {
   warnings?: Warning[];
 }
 
-/** 200, status error: a functional failure */
+/**
+ * 200, status error: a functional failure. Its `code` is stable and listed (kernel/errors.ts):
+ * the message key its `message` was read from, in the caller's language.
+ */
 export interface Failure {
   kind: 'error';
+  code: FailureCode | PageFormCode;
   message: string;
   data?: unknown;
 }
@@ -36,10 +43,11 @@ export interface Redirect {
   message?: string;
 }
 
-/** A transport-level refusal with its own code (406 file push, 413 too large, 400 unreadable). */
+/** A refusal with its own HTTP status (401, 406 file push, 413 too large, 429 throttled), in the envelope. */
 export interface Rejected {
   kind: 'rejected';
-  code: number;
+  status: number;
+  code: ErrorCode;
   message: string;
 }
 
@@ -49,7 +57,20 @@ export type Outcome<D = unknown> = Success<D> | Failure | NotFound | Redirect | 
 export type Answer<D = unknown> = Success<D> | Failure;
 
 export const ok = <D>(data: D, warnings?: Warning[]): Success<D> => ({ kind: 'ok', data, warnings });
-export const fail = (message: string, data?: unknown): Failure => ({ kind: 'error', message, data });
+/** A functional failure: `code` is a listed message key, the message its text in the caller's language (`t`). */
+export const fail = (t: Translate, code: FailureCode, vars?: Record<string, string | number>, data?: unknown): Failure => ({
+  kind: 'error',
+  code,
+  message: t(code, vars),
+  data,
+});
+/** A functional failure whose message is built otherwise (the page's own words for the same code). */
+export const failWith = (code: FailureCode | PageFormCode, message: string, data?: unknown): Failure => ({
+  kind: 'error',
+  code,
+  message,
+  data,
+});
 export const notFound = (): NotFound => ({ kind: 'not_found' });
 export const redirect = (to: string, ok: boolean, message?: string): Redirect => ({ kind: 'redirect', to, ok, message });
-export const rejected = (code: number, message: string): Rejected => ({ kind: 'rejected', code, message });
+export const rejected = (status: number, code: ErrorCode, message: string): Rejected => ({ kind: 'rejected', status, code, message });

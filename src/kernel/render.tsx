@@ -3,6 +3,7 @@ import type { Caller } from './context.ts';
 import { sitePath } from './format.ts';
 import { renderDocument, type Flash, type Layout, type Page } from './html.tsx';
 import { translator, type Language } from './i18n.ts';
+import type { ErrorCode, PageFormCode } from './errors.ts';
 import type { Outcome } from './outcome.ts';
 
 const FLASH_COOKIE = 'fx_flash';
@@ -16,6 +17,20 @@ export function envelope(status: 'success' | 'error', data: unknown, caller: Cal
     ...extra,
   };
 }
+
+/**
+ * The envelope of an error answer: `message` for people, then `code` for programs (kernel/errors.ts),
+ * added after everything the envelope had before, so no other field moves.
+ */
+export function errorEnvelope(code: ErrorCode | PageFormCode, message: string, caller: Caller | null, data: unknown = []) {
+  return envelope('error', data, caller, { message, code });
+}
+
+/** A refusal of the server itself (unreadable request, too large, not logged in, …). */
+export const refusalEnvelope = (code: ErrorCode, message: string, caller: Caller | null) => errorEnvelope(code, message, caller);
+
+/** 404: missing or not visible (api.md: `data` is an empty array). */
+export const notFoundEnvelope = (caller: Caller | null) => refusalEnvelope('not_found', 'not found', caller);
 
 /**
  * Answers are per caller and carry its token (`auth.token`) or a CSRF token: no browser, proxy
@@ -33,11 +48,11 @@ export function renderJson(reply: FastifyReply, outcome: Outcome, caller: Caller
     case 'ok':
       return sendJson(reply, 200, envelope('success', outcome.data, caller, outcome.warnings ? { warnings: outcome.warnings } : {}));
     case 'error':
-      return sendJson(reply, 200, envelope('error', outcome.data ?? [], caller, { message: outcome.message }));
+      return sendJson(reply, 200, errorEnvelope(outcome.code, outcome.message, caller, outcome.data ?? []));
     case 'not_found':
-      return sendJson(reply, 404, envelope('error', [], caller, { message: 'not found' }));
+      return sendJson(reply, 404, notFoundEnvelope(caller));
     case 'rejected':
-      return sendJson(reply, outcome.code, envelope('error', [], caller, { message: outcome.message }));
+      return sendJson(reply, outcome.status, refusalEnvelope(outcome.code, outcome.message, caller));
     case 'redirect':
       // Clients must not follow it (api.md); the body is an HTML stub, never JSON.
       return reply.code(302).header('location', redirectTarget(outcome.to)).type('text/html; charset=utf-8').send('');

@@ -4,7 +4,7 @@ import type { EndpointDoc } from './doc.ts';
 import { formatOf } from './format.ts';
 import type { Page } from './html.tsx';
 import { isLanguage, translator, type Language, type Translate } from './i18n.ts';
-import type { Answer, Outcome } from './outcome.ts';
+import { rejected, type Answer, type Outcome } from './outcome.ts';
 import { cleanInput, mergeParams, readString, type Params } from './params.ts';
 import { layoutOf, renderJson, sendPage, sendRedirect } from './render.tsx';
 
@@ -79,7 +79,7 @@ async function run(endpoint: Endpoint, services: Services, req: FastifyRequest, 
 
   if (endpoint.auth === 'user' && !caller) {
     // In English: a JSON 401 has no caller whose language it could speak.
-    if (format === 'json') return renderJson(reply, { kind: 'rejected', code: 401, message: ENGLISH('error.unauthorized') }, null);
+    if (format === 'json') return renderJson(reply, rejected(401, 'auth.unauthorized', ENGLISH('error.unauthorized')), null);
     return sendRedirect(reply, loginPath(req.url));
   }
   // Log lines of a caller's request name it; a silent logger writes none, so it gets no child.
@@ -114,7 +114,7 @@ async function renderHtml(spec: EndpointSpec<Caller | null, unknown, unknown>, o
     case 'not_found':
       return sendPage(h, 404, notFoundPage(ctx.t, layoutOf(ctx.reply).home));
     case 'rejected':
-      return sendPage(h, outcome.code, { title: ctx.t('error.bad_request'), body: <p class="error">{outcome.message}</p> });
+      return sendPage(h, outcome.status, { title: ctx.t('error.bad_request'), body: <p class="error">{outcome.message}</p> });
     case 'ok':
     case 'error': {
       const result = spec.page ? await spec.page(outcome, ctx, input) : plainPage(outcome);

@@ -1,3 +1,4 @@
+import { errorCodes, type CodesOf } from '../kernel/errors.ts';
 import { catalogue, type KeysOf } from '../kernel/i18n.ts';
 
 /** The milkrun module's texts in English and German (app.ts installs them; kernel/i18n.ts). */
@@ -106,4 +107,16 @@ export const MILKRUN_MESSAGES = catalogue(
 
 declare module '../kernel/i18n.ts' {
   interface MessageKeys extends KeysOf<typeof MILKRUN_MESSAGES> {}
+}
+
+/** The codes of the milk-run's failures (kernel/errors.ts): code -> its English text. */
+export const MILKRUN_ERRORS = errorCodes(MILKRUN_MESSAGES, [
+  'milkrun.unknown_list',
+  'milkrun.move_not_allowed',
+  'milkrun.carrier_required',
+  'milkrun.carrier_unknown',
+]);
+
+declare module '../kernel/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof MILKRUN_ERRORS> {}
 }

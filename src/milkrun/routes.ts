@@ -25,7 +25,7 @@ export function milkrunEndpoints(): Endpoint[] {
       async handle(ctx) {
         const id = readInt(ctx.path.id);
         const rows = id === undefined ? null : await milkrunList(ctx.db, ctx.caller, id, readPaging(ctx.params));
-        if (!rows) return fail(ctx.t('milkrun.unknown_list', { id: String(ctx.path.id ?? '').slice(0, 20) }), { shipments: [] });
+        if (!rows) return fail(ctx.t, 'milkrun.unknown_list', { id: String(ctx.path.id ?? '').slice(0, 20) }, { shipments: [] });
         return ok({ shipments: rows.map((r) => presentMilkrun(r, ctx.clock)) });
       },
       page: (outcome, ctx) => milkrunListPage(outcome, ctx, readInt(ctx.path.id), readPaging(ctx.params)),
@@ -49,7 +49,7 @@ export function milkrunEndpoints(): Endpoint[] {
             readId(ctx.params.carrier ?? ctx.params.carrier_id),
           );
           if (result.kind === 'not_found') return notFound();
-          if (result.kind === 'refused') return fail(ctx.t(result.reason, result.vars));
+          if (result.kind === 'refused') return fail(ctx.t, result.reason, result.vars);
           return ok({ shipment: presentMilkrun(result.row, ctx.clock) });
         },
         page: afterMove(move),

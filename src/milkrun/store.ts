@@ -7,7 +7,7 @@ import { offsetOf } from '../kernel/params.ts';
 import type { Paging } from '../kernel/paging.ts';
 import type { MilkrunRow } from './present.ts';
 import { LISTS, decideMove, stateAfterEvent, type Move, type Party } from './states.ts';
-import type { MessageKey } from '../kernel/i18n.ts';
+import type { FailureCode } from '../kernel/errors.ts';
 
 const earliest = (a: Date | null, b: Date) => (a && a <= b ? a : b);
 
@@ -111,7 +111,7 @@ export type MoveResult =
   /** neither owner nor carrier: 404 */
   | { kind: 'not_found' }
   /** a party, but the move is not allowed from this state, or bad input: status error */
-  | { kind: 'refused'; reason: MessageKey; vars?: Record<string, string | number> };
+  | { kind: 'refused'; reason: FailureCode; vars?: Record<string, string | number> };
 
 /**
  * Applies a move of the state machine (states.ts) on the shipment locked FOR UPDATE, so two

@@ -148,6 +148,7 @@ const COMPONENT_SCHEMAS: Record<string, TSchema> = {
       status: Type.Literal('error'),
       auth: Type.Ref('Auth'),
       message: Type.String({ description: 'what went wrong, in the caller’s language where the text is a user’s' }),
+      code: Type.Ref('ErrorCode'),
     },
     { description: 'a functional failure (200) or a refusal (401, 404, 4xx)' },
   ),
@@ -190,6 +191,18 @@ export interface DocumentOptions {
   version: string;
   /** The events the webhooks deliver, by type (app.ts collects every module's). */
   events?: Readonly<Record<string, EventDoc>>;
+  /** Every code of an error answer -> its meaning (app.ts ERROR_CODES): the ErrorCode schema. */
+  errorCodes?: Readonly<Record<string, string>>;
+}
+
+/** `code` of the error envelope: every code the server answers with, and what each means. */
+function errorCodeSchema(codes: Readonly<Record<string, string>>): SchemaObject {
+  const names = Object.keys(codes).sort();
+  return {
+    type: 'string',
+    enum: names,
+    description: `What went wrong, for programs: every error answer carries one beside its \`message\`. Codes are stable: never renamed or reused, only added. Each code and what it means (for a functional failure, the English text of its \`message\`, where \`{…}\` stands for a value of the request):\n\n${names.map((code) => `- \`${code}\`: ${codes[code]}`).join('\n')}`,
+  };
 }
 
 export function buildOpenApiDocument(
@@ -199,6 +212,7 @@ export function buildOpenApiDocument(
 ): OpenApiDocument {
   const components = new Components();
   for (const [name, schema] of Object.entries(COMPONENT_SCHEMAS)) components.add(name, schema);
+  components.schemas.ErrorCode = options.errorCodes ? errorCodeSchema(options.errorCodes) : { type: 'string' };
   const all: Array<{ at: string; described: Described }> = [];
   for (const endpoint of endpoints) {
     if (endpoint.spec.json === false) continue;
@@ -357,7 +371,7 @@ function operation(described: Described, operationId: string, components: Compon
     const success = components.add(`${capital(operationId)}Success`, successEnvelope(doc.data, operationId));
     const error = '#/components/schemas/ErrorEnvelope';
     answers[200] = {
-      description: 'The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure).',
+      description: 'The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure).',
       content: {
         'application/json': {
           schema: {
@@ -552,7 +566,7 @@ const CONVENTIONS = `The JSON API of a self-hosted freight exchange, compatible 
 Conventions that hold for every endpoint:
 - Every path ends in \`.json\`; the same path without it is the HTML interface.
 - Query parameters, form fields (bracket keys such as \`auth[user]\`, \`pieces[0][weight]\`) and a JSON body are one set of parameters; the body wins.
-- Every answer is the envelope: \`data\`, \`status\` (\`success\` or \`error\`), \`auth\` (the caller), and \`message\` on errors, \`warnings\` where ignored input is reported.
+- Every answer is the envelope: \`data\`, \`status\` (\`success\` or \`error\`), \`auth\` (the caller), and \`message\` with \`code\` on errors (\`code\` is stable, for programs: see ErrorCode), \`warnings\` where ignored input is reported.
 - A functional failure is 200 with \`status\` = \`error\`. Unknown or unreadable fields on create and edit are ignored (named in \`warnings\`), never an error.
 - 401: token missing or invalid. 404 (\`data\` = \`[]\`): missing or not visible, indistinguishable.
 - Some answers are 302 to an HTML page (publish, confirm, refusals): clients must not follow redirects; verify with the GET the endpoint names.

@@ -3,7 +3,7 @@ import type { EventDoc } from '../events/types.ts';
 import { formatOf } from '../kernel/format.ts';
 import { ok } from '../kernel/outcome.ts';
 import { publicEndpoint, type Endpoint } from '../kernel/route.tsx';
-import { buildOpenApiDocument, type MediaRoute, type MediaRouteDoc, type OpenApiDocument } from './document.ts';
+import { buildOpenApiDocument, type DocumentOptions, type MediaRoute, type MediaRouteDoc, type OpenApiDocument } from './document.ts';
 import { referencePage } from './views.tsx';
 
 /** The interface version api.md carries (Versioning 1); our additions keep it compatible. */
@@ -19,7 +19,7 @@ export const API_VERSION = '1.0.0';
 export function openApiRoutes(
   http: FastifyInstance,
   endpoints: () => readonly Endpoint[],
-  events: Readonly<Record<string, EventDoc>> = {},
+  options: Pick<DocumentOptions, 'events' | 'errorCodes'> = {},
 ): { docs: Endpoint } {
   const mediaRoutes: MediaRoute[] = [];
   http.addHook('onRoute', (route) => {
@@ -29,7 +29,7 @@ export function openApiRoutes(
     for (const method of [route.method].flat()) if (method !== 'HEAD') mediaRoutes.push({ ...described, method, path: route.url });
   });
   let document: OpenApiDocument | undefined;
-  const get = () => (document ??= buildOpenApiDocument(endpoints(), { version: API_VERSION, events }, mediaRoutes));
+  const get = () => (document ??= buildOpenApiDocument(endpoints(), { version: API_VERSION, ...options }, mediaRoutes));
   http.get('/openapi', async (req, reply) => {
     if (formatOf(req.raw) !== 'json') return reply.redirect('/docs');
     return reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(JSON.stringify(get()));

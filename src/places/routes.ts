@@ -23,9 +23,9 @@ export function placeEndpoints(): Endpoint[] {
       doc: PLACE_DOCS.suggest,
       async handle(ctx) {
         const q = (readString(ctx.params.q) ?? '').trim();
-        if (q.length < 2 || q.length > MAX_QUERY) return fail(ctx.t('places.query_short'));
+        if (q.length < 2 || q.length > MAX_QUERY) return fail(ctx.t, 'places.query_short');
         const input = (readString(ctx.params.for) ?? 'filter').trim().toLowerCase();
-        if (!(PLACE_INPUTS as readonly string[]).includes(input)) return fail(ctx.t('places.input_unknown'));
+        if (!(PLACE_INPUTS as readonly string[]).includes(input)) return fail(ctx.t, 'places.input_unknown');
         const hint = readString(ctx.params.country)?.trim().toUpperCase();
         const limit = readIntWithin(ctx.params.limit, DEFAULT_LIMIT, 1, MAX_LIMIT);
         const { places, citiesPending } = await suggestPlaces(q, {

@@ -1,3 +1,4 @@
+import { errorCodes, type CodesOf } from '../kernel/errors.ts';
 import { catalogue, type KeysOf } from '../kernel/i18n.ts';
 
 /** The pricing module's texts in English and German (app.ts installs them; kernel/i18n.ts). */
@@ -120,4 +121,19 @@ export const PRICING_MESSAGES = catalogue(
 
 declare module '../kernel/i18n.ts' {
   interface MessageKeys extends KeysOf<typeof PRICING_MESSAGES> {}
+}
+
+/** The codes of the rate search's failures (kernel/errors.ts): code -> its English text. */
+export const PRICING_ERRORS = errorCodes(PRICING_MESSAGES, [
+  'pricing.search_invalid',
+  'pricing.search_id_required',
+  'pricing.type_unknown',
+  'pricing.query_short',
+  'pricing.rating_invalid',
+  'pricing.rate_id_invalid',
+  'pricing.rate_unknown',
+]);
+
+declare module '../kernel/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof PRICING_ERRORS> {}
 }

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { searchAirports } from '../airports/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
-import { fail, notFound, ok, type Outcome } from '../kernel/outcome.ts';
+import { PAGE_FORM_INVALID } from '../kernel/errors.ts';
+import { fail, failWith, notFound, ok, type Outcome } from '../kernel/outcome.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, readId, readInt, readIntWithin, readString } from '../kernel/params.ts';
 import { publicEndpoint, userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { airportText, cityText } from '../places/location.ts';
@@ -37,7 +38,7 @@ async function searchAndStore(ctx: Ctx<Caller | null>, scope: SearchScope, form?
     if (err instanceof SearchInputError) {
       const beside = form && problemOfRefusal(err.message, ctx.t);
       if (form && beside) form.problems[beside.field] = beside.message;
-      return fail(ctx.t('pricing.search_invalid', { message: err.message }));
+      return fail(ctx.t, 'pricing.search_invalid', { message: err.message });
     }
     throw err;
   }
@@ -67,7 +68,7 @@ export function pricingEndpoints(): Endpoint[] {
       read: (ctx) => (ctx.format === 'html' ? normaliseSearchForm(ctx.params, ctx.t, ctx.language) : undefined),
       handle: (ctx, form) =>
         form && Object.keys(form.problems).length
-          ? Promise.resolve(fail(ctx.t('pv.error.form')))
+          ? Promise.resolve(failWith(PAGE_FORM_INVALID, ctx.t('pv.error.form')))
           : searchAndStore(ctx, { kind: 'company', companyId: ctx.caller.companyId }, form),
       page: (outcome, ctx, form) =>
         outcome.kind === 'ok'
@@ -85,7 +86,7 @@ export function pricingEndpoints(): Endpoint[] {
         answers: { 404: 'No stored search of the caller’s company with this id.' },
       },
       async handle(ctx) {
-        if (ctx.params.search_id === undefined || ctx.params.search_id === '') return fail(ctx.t('pricing.search_id_required'));
+        if (ctx.params.search_id === undefined || ctx.params.search_id === '') return fail(ctx.t, 'pricing.search_id_required');
         const id = readId(ctx.params.search_id);
         const record = id === undefined ? undefined : await findSearch(ctx.db, ctx.caller.companyId, id);
         if (!record) return notFound();
@@ -144,8 +145,8 @@ export function pricingEndpoints(): Endpoint[] {
       async handle(ctx) {
         const query = (ctx.path.query ?? '').trim();
         const type = (ctx.path.type ?? '').trim().toLowerCase();
-        if (type !== 'airport' && type !== 'city') return fail(ctx.t('pricing.type_unknown', { type: type.slice(0, 20) }));
-        if (query.length < 2) return fail(ctx.t('pricing.query_short'));
+        if (type !== 'airport' && type !== 'city') return fail(ctx.t, 'pricing.type_unknown', { type: type.slice(0, 20) });
+        if (query.length < 2) return fail(ctx.t, 'pricing.query_short');
         if (type === 'airport') {
           const airports = searchAirports(query.replace(/^airport:/i, ''), LOCATIONS_LIMIT);
           return ok({
@@ -194,13 +195,13 @@ export function pricingEndpoints(): Endpoint[] {
         const search = searchId === undefined ? undefined : await findSearch(ctx.db, ctx.caller.companyId, searchId);
         if (!search) return notFound();
         const rating = readInt(ctx.params.rating);
-        if (rating !== 0 && rating !== 1) return fail(ctx.t('pricing.rating_invalid'));
+        if (rating !== 0 && rating !== 1) return fail(ctx.t, 'pricing.rating_invalid');
         let rateId: number | null = null;
         const rateText = readString(ctx.params.rate_id);
         if (ctx.params.rate_id !== undefined && ctx.params.rate_id !== null && rateText !== '') {
           const id = readId(ctx.params.rate_id);
-          if (id === undefined) return fail(ctx.t('pricing.rate_id_invalid'));
-          if (!(await rateLineForBooking(ctx.db, ctx.caller.companyId, id))) return fail(ctx.t('pricing.rate_unknown'));
+          if (id === undefined) return fail(ctx.t, 'pricing.rate_id_invalid');
+          if (!(await rateLineForBooking(ctx.db, ctx.caller.companyId, id))) return fail(ctx.t, 'pricing.rate_unknown');
           rateId = id;
         }
         const row = await insertFeedback(ctx.db, {

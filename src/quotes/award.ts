@@ -44,23 +44,23 @@ export type { BidRow, FreightRow };
 /** Bid states that can still take part in an award (freights' in-market.ts). */
 const LIVE: readonly BidStatus[] = BIDS_IN_PLAY;
 
-export type Refusal =
-  | 'quotes.freight_not_biddable'
-  | 'quotes.bid_not_open'
-  | 'quotes.bid_not_revocable'
-  | 'quotes.already_confirmed'
-  | 'quotes.not_confirmable'
-  | 'quotes.route_mismatch';
+/** Why a submitted bid is refused (`status` = `error`, with the reason as its code). */
+export type SubmitRefusal = 'quotes.route_mismatch' | 'quotes.freight_not_biddable' | 'quotes.bid_not_open';
+/** Why a revocation is refused (`status` = `error`, with the reason as its code). */
+export type RevokeRefusal = 'quotes.bid_not_revocable';
+/** Why a confirmation is refused: a 302 back to the freight page with the message (api.md). */
+export type ConfirmRefusal = 'quotes.not_confirmable' | 'quotes.already_confirmed';
+export type Refusal = SubmitRefusal | RevokeRefusal | ConfirmRefusal;
 
-export type Transition =
+export type Transition<R extends Refusal = Refusal> =
   | { kind: 'done'; bid: BidRow; freight: FreightRow; awarded: boolean }
   /** Missing, or not visible to the caller (indistinguishable, api.md Errors). */
   | { kind: 'not_found' }
   /** A party asked for a transition the state machine does not allow; nothing changed. */
-  | { kind: 'refused'; reason: Refusal; freightId: number };
+  | { kind: 'refused'; reason: R; freightId: number };
 
-const notFound: Transition = { kind: 'not_found' };
-const refused = (reason: Refusal, freightId: number): Transition => ({ kind: 'refused', reason, freightId });
+const notFound = { kind: 'not_found' } as const;
+const refused = <R extends Refusal>(reason: R, freightId: number) => ({ kind: 'refused', reason, freightId }) as const;
 
 /** Bids may be submitted, changed, confirmed and revoked while the freight is in the market (freights' one rule). */
 const isOpenForBids = (f: FreightRow, now: Date): boolean => inMarket(f, now);
@@ -70,12 +70,12 @@ const isOpenForBids = (f: FreightRow, now: Date): boolean => inMarket(f, now);
  * failure or a deadlock means a concurrent transition won: the whole transaction is rolled back
  * and the caller is refused.
  */
-async function transition(
+async function transition<R extends Refusal>(
   db: Kysely<DB>,
   freightId: number,
-  refusal: Refusal,
-  work: (trx: Transaction<DB>) => Promise<Transition>,
-): Promise<Transition> {
+  refusal: R,
+  work: (trx: Transaction<DB>) => Promise<Transition<R>>,
+): Promise<Transition<R>> {
   try {
     return await db.transaction().execute(work);
   } catch (err) {
@@ -91,7 +91,7 @@ async function transition(
  * company, type (selling when the freight's own company bids) and deadline (the freight's
  * bidding deadline) are the server's.
  */
-export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, input: BidInput): Promise<Transition> {
+export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, input: BidInput): Promise<Transition<SubmitRefusal>> {
   const now = clock.now();
   let existing: BidRow | undefined;
   if (input.id !== undefined) {
@@ -114,7 +114,7 @@ export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, in
     ...(input.note !== undefined && { note: input.note }),
     modified: now,
   };
-  return transition(db, freightId, 'quotes.freight_not_biddable', async (trx) => {
+  return transition<SubmitRefusal>(db, freightId, 'quotes.freight_not_biddable', async (trx) => {
     const freight = await lockFreight(trx, freightId, clock.at(now));
     if (!freight) return notFound;
     // Re-checked under the lock: an award or expiry may have happened since the read above.
@@ -152,12 +152,12 @@ export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, in
  * (a `selling` bid) it holds both sides and confirms twice, like two parties would.
  * A company that is neither side cannot see the bid: not found.
  */
-export async function confirmBid(db: Kysely<DB>, clock: Clock, caller: Caller, bidId: number): Promise<Transition> {
+export async function confirmBid(db: Kysely<DB>, clock: Clock, caller: Caller, bidId: number): Promise<Transition<ConfirmRefusal>> {
   const now = clock.now();
   const probe = await bidParties(db, bidId);
   if (!probe || (probe.owner !== caller.companyId && probe.bidder !== caller.companyId)) return notFound;
 
-  return transition(db, probe.freight_id, 'quotes.not_confirmable', async (trx) => {
+  return transition<ConfirmRefusal>(db, probe.freight_id, 'quotes.not_confirmable', async (trx) => {
     const freight = await lockFreight(trx, probe.freight_id, clock.at(now));
     const bid = await lockBid(trx, bidId);
     if (!freight || !bid) return notFound;
@@ -203,12 +203,12 @@ export async function confirmBid(db: Kysely<DB>, clock: Clock, caller: Caller, b
  * still open or pending. A freight left without pending bids returns from pending to open.
  * Anyone else cannot revoke, so for them the bid does not exist.
  */
-export async function revokeBid(db: Kysely<DB>, clock: Clock, caller: Caller, bidId: number): Promise<Transition> {
+export async function revokeBid(db: Kysely<DB>, clock: Clock, caller: Caller, bidId: number): Promise<Transition<RevokeRefusal>> {
   const now = clock.now();
   const probe = await ownBidFreight(db, bidId, caller.companyId);
   if (!probe) return notFound;
 
-  return transition(db, probe.freight_id, 'quotes.bid_not_revocable', async (trx) => {
+  return transition<RevokeRefusal>(db, probe.freight_id, 'quotes.bid_not_revocable', async (trx) => {
     const freight = await lockFreight(trx, probe.freight_id, clock.at(now));
     const bid = await lockBid(trx, bidId);
     if (!freight || !bid || bid.company_id !== caller.companyId) return notFound;

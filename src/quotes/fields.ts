@@ -1,5 +1,6 @@
 import type { Warning } from '../kernel/outcome.ts';
 import { readDecimal, readId, readString, type Params } from '../kernel/params.ts';
+import type { FailureCode } from '../kernel/errors.ts';
 import type { Translate } from '../kernel/i18n.ts';
 
 export const NOTE_MAX = 2000;
@@ -19,7 +20,7 @@ export interface BidInput {
 
 export type ParsedBid =
   | { kind: 'ok'; input: BidInput; warnings: Warning[] }
-  | { kind: 'invalid'; message: string }
+  | { kind: 'invalid'; reason: FailureCode; vars?: Record<string, string | number> }
   /** An `id` that cannot be a bid id: the caller meant an update of a bid that cannot exist. */
   | { kind: 'no_such_bid' };
 
@@ -50,12 +51,12 @@ export function parseBid(params: Params, t: Translate, callerCompany: number): P
   const id = present(params.id) ? readId(params.id) : undefined;
   const route = readId(params.route);
   if (present(params.id) && id === undefined) return { kind: 'no_such_bid' };
-  if (id === undefined && route === undefined) return { kind: 'invalid', message: t('quotes.route_required') };
+  if (id === undefined && route === undefined) return { kind: 'invalid', reason: 'quotes.route_required' };
 
   const amount = readMoney(params.amount);
-  if (amount === undefined || Number(amount) <= 0) return { kind: 'invalid', message: t('quotes.amount_required') };
+  if (amount === undefined || Number(amount) <= 0) return { kind: 'invalid', reason: 'quotes.amount_required' };
   const currency = readString(params.currency_code)?.trim();
-  if (!currency || !/^[A-Za-z]{3}$/.test(currency)) return { kind: 'invalid', message: t('quotes.currency_required') };
+  if (!currency || !/^[A-Za-z]{3}$/.test(currency)) return { kind: 'invalid', reason: 'quotes.currency_required' };
 
   const input: BidInput = { id, route, amount, currency_code: currency.toUpperCase() };
   for (const field of ['rate_base', 'rate_fsc', 'rate_ssc'] as const) {
@@ -71,7 +72,7 @@ export function parseBid(params: Params, t: Translate, callerCompany: number): P
   if ('note' in params) {
     const note = params.note === null ? null : readString(params.note);
     if (note !== undefined) {
-      if (note !== null && note.length > NOTE_MAX) return { kind: 'invalid', message: t('quotes.note_too_long', { max: NOTE_MAX }) };
+      if (note !== null && note.length > NOTE_MAX) return { kind: 'invalid', reason: 'quotes.note_too_long', vars: { max: NOTE_MAX } };
       input.note = note === null || note.trim() === '' ? null : note;
     }
   }

@@ -1,3 +1,4 @@
+import { errorCodes, type CodesOf } from '../kernel/errors.ts';
 import { catalogue, type KeysOf } from '../kernel/i18n.ts';
 
 /** The quotes module's texts in English and German (app.ts installs them; kernel/i18n.ts). */
@@ -56,4 +57,20 @@ export const QUOTE_MESSAGES = catalogue(
 
 declare module '../kernel/i18n.ts' {
   interface MessageKeys extends KeysOf<typeof QUOTE_MESSAGES> {}
+}
+
+/** The codes of the bids' failures (a refused confirmation is a 302, without one) (kernel/errors.ts): code -> its English text. */
+export const QUOTE_ERRORS = errorCodes(QUOTE_MESSAGES, [
+  'quotes.route_required',
+  'quotes.amount_required',
+  'quotes.currency_required',
+  'quotes.note_too_long',
+  'quotes.route_mismatch',
+  'quotes.freight_not_biddable',
+  'quotes.bid_not_open',
+  'quotes.bid_not_revocable',
+]);
+
+declare module '../kernel/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof QUOTE_ERRORS> {}
 }

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { Caller, Ctx } from '../kernel/context.ts';
-import { fail, notFound, ok, redirect, type Answer, type Outcome } from '../kernel/outcome.ts';
+import { PAGE_FORM_INVALID } from '../kernel/errors.ts';
+import { fail, failWith, notFound, ok, redirect, type Answer, type Outcome } from '../kernel/outcome.ts';
 import { readId } from '../kernel/params.ts';
 import { readLocaleDecimal } from '../kernel/locale.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
-import { confirmBid, revokeBid, submitBid, type Transition } from './award.ts';
+import { confirmBid, revokeBid, submitBid, type ConfirmRefusal, type RevokeRefusal, type SubmitRefusal, type Transition } from './award.ts';
 import { NOTE_MAX, parseBid, readMoney } from './fields.ts';
 import { freightPageFor, presentBid, type BidView } from '../freights/index.ts';
 import { AWARD_DATA, BID_DATA, BID_INPUT } from './present.ts';
@@ -12,11 +13,14 @@ import type { MessageKey } from '../kernel/i18n.ts';
 
 const freightPage = (id: number) => `/freights/view/${id}`;
 
-/** Refusals and not-found as api.md answers them; `done` is the endpoint's own business. */
-function refusal(ctx: Ctx<Caller>, result: Exclude<Transition, { kind: 'done' }>, as: 'error' | 'redirect'): Outcome<never> {
-  if (result.kind === 'not_found') return notFound();
-  const message = ctx.t(result.reason);
-  return as === 'redirect' ? redirect(freightPage(result.freightId), false, message) : fail(message);
+/** A refused submission or revocation: `status` = `error` with the reason as its code; not found: 404. */
+function refusal(ctx: Ctx<Caller>, result: Exclude<Transition<SubmitRefusal | RevokeRefusal>, { kind: 'done' }>): Outcome<never> {
+  return result.kind === 'not_found' ? notFound() : fail(ctx.t, result.reason);
+}
+
+/** A refused confirmation: a 302 back to the freight page with the message (api.md); not found: 404. */
+function refusedConfirmation(ctx: Ctx<Caller>, result: Exclude<Transition<ConfirmRefusal>, { kind: 'done' }>): Outcome<never> {
+  return result.kind === 'not_found' ? notFound() : redirect(freightPage(result.freightId), false, ctx.t(result.reason));
 }
 
 /** The bid form as typed (HTML only): kept for the freight page when the bid is refused. */
@@ -93,12 +97,12 @@ export function quoteEndpoints(): Endpoint[] {
       // The page's bid form takes amounts as people write them (1.745,50 in German); the API keeps its readers.
       read: (ctx) => (ctx.format === 'html' ? readBidForm(ctx) : undefined),
       async handle(ctx, form) {
-        if (form && Object.keys(form.problems).length) return fail(ctx.t('quotes.form.problems'));
+        if (form && Object.keys(form.problems).length) return failWith(PAGE_FORM_INVALID, ctx.t('quotes.form.problems'));
         const parsed = parseBid(ctx.params, ctx.t, ctx.caller.companyId);
         if (parsed.kind === 'no_such_bid') return notFound();
-        if (parsed.kind === 'invalid') return fail(parsed.message);
+        if (parsed.kind === 'invalid') return fail(ctx.t, parsed.reason, parsed.vars);
         const result = await submitBid(ctx.db, ctx.clock, ctx.caller, parsed.input);
-        if (result.kind !== 'done') return refusal(ctx, result, 'error');
+        if (result.kind !== 'done') return refusal(ctx, result);
         return ok({ bid: presentBid(result.bid, ctx.clock) }, parsed.warnings.length ? parsed.warnings : undefined);
       },
       page: backToFreight('quotes.submitted'),
@@ -118,7 +122,7 @@ export function quoteEndpoints(): Endpoint[] {
         const id = readId(ctx.path.id);
         if (id === undefined) return notFound();
         const result = await confirmBid(ctx.db, ctx.clock, ctx.caller, id);
-        if (result.kind !== 'done') return refusal(ctx, result, 'redirect');
+        if (result.kind !== 'done') return refusedConfirmation(ctx, result);
         // api.md: the first confirmation stage is a 302 to the freight page; the award a 200.
         if (!result.awarded) return redirect(freightPage(result.freight.id), true, ctx.t('quotes.confirmed_waiting'));
         return ok({ route: result.freight.id, bid: presentBid(result.bid, ctx.clock) });
@@ -137,7 +141,7 @@ export function quoteEndpoints(): Endpoint[] {
         const id = readId(ctx.path.id);
         if (id === undefined) return notFound();
         const result = await revokeBid(ctx.db, ctx.clock, ctx.caller, id);
-        if (result.kind !== 'done') return refusal(ctx, result, 'error');
+        if (result.kind !== 'done') return refusal(ctx, result);
         return ok({ bid: presentBid(result.bid, ctx.clock) });
       },
       page: backToFreight('quotes.revoked'),

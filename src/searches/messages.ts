@@ -1,3 +1,4 @@
+import { errorCodes, type CodesOf } from '../kernel/errors.ts';
 import { catalogue, type KeysOf } from '../kernel/i18n.ts';
 
 /** The searches module's texts in English and German (app.ts installs them; kernel/i18n.ts). */
@@ -92,4 +93,16 @@ export const SEARCH_MESSAGES = catalogue(
 
 declare module '../kernel/i18n.ts' {
   interface MessageKeys extends KeysOf<typeof SEARCH_MESSAGES> {}
+}
+
+/** The codes of the saved searches' failures (kernel/errors.ts): code -> its English text. */
+export const SEARCH_ERRORS = errorCodes(SEARCH_MESSAGES, [
+  'searches.name_required',
+  'searches.filter_unknown',
+  'searches.params_invalid',
+  'searches.too_many',
+]);
+
+declare module '../kernel/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof SEARCH_ERRORS> {}
 }

@@ -83,11 +83,11 @@ function readFilter(raw: unknown): number | undefined {
 async function addSearch(ctx: Ctx): Promise<Outcome<{ search: PresentedSearch }>> {
   const warnings: Warning[] = [];
   const name = readName(ctx.params.name);
-  if (!name) return fail(ctx.t('searches.name_required'));
+  if (!name) return fail(ctx.t, 'searches.name_required');
   const filterId = ctx.params.filter === undefined || ctx.params.filter === '' ? DEFAULT_FILTER : readFilter(ctx.params.filter);
-  if (filterId === undefined) return fail(ctx.t('searches.filter_unknown'));
+  if (filterId === undefined) return fail(ctx.t, 'searches.filter_unknown');
   const params = readSavedParams(ctx, ctx.params.params, warnings);
-  if (!params) return fail(ctx.t('searches.params_invalid'));
+  if (!params) return fail(ctx.t, 'searches.params_invalid');
   let alert = false;
   if (ctx.params.alert !== undefined && ctx.params.alert !== '') {
     const flag = readFlag(ctx.params.alert);
@@ -95,7 +95,7 @@ async function addSearch(ctx: Ctx): Promise<Outcome<{ search: PresentedSearch }>
     alert = flag === 1;
   }
   if ((await countSearches(ctx.db, ctx.caller.userId)) >= MAX_SAVED_SEARCHES)
-    return fail(ctx.t('searches.too_many', { max: MAX_SAVED_SEARCHES }));
+    return fail(ctx.t, 'searches.too_many', { max: MAX_SAVED_SEARCHES });
   const row = await insertSearch(ctx.db, ctx.clock.now(), {
     userId: ctx.caller.userId,
     companyId: ctx.caller.companyId,
@@ -114,17 +114,17 @@ async function editSearch(ctx: Ctx): Promise<Outcome<{ search: PresentedSearch }
   const values: Parameters<typeof updateSearch>[4] = {};
   if (ctx.params.name !== undefined) {
     const name = readName(ctx.params.name);
-    if (!name) return fail(ctx.t('searches.name_required'));
+    if (!name) return fail(ctx.t, 'searches.name_required');
     values.name = name;
   }
   if (ctx.params.filter !== undefined) {
     const filterId = readFilter(ctx.params.filter);
-    if (filterId === undefined) return fail(ctx.t('searches.filter_unknown'));
+    if (filterId === undefined) return fail(ctx.t, 'searches.filter_unknown');
     values.filterId = filterId;
   }
   if (ctx.params.params !== undefined) {
     const params = readSavedParams(ctx, ctx.params.params, warnings);
-    if (!params) return fail(ctx.t('searches.params_invalid'));
+    if (!params) return fail(ctx.t, 'searches.params_invalid');
     values.params = params;
   }
   if (ctx.params.alert !== undefined) {

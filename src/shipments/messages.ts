@@ -1,3 +1,4 @@
+import { errorCodes, type CodesOf } from '../kernel/errors.ts';
 import { catalogue, type KeysOf } from '../kernel/i18n.ts';
 
 /** The shipments module's texts in English and German (app.ts installs them; kernel/i18n.ts). */
@@ -8,4 +9,11 @@ export const SHIPMENT_MESSAGES = catalogue(
 
 declare module '../kernel/i18n.ts' {
   interface MessageKeys extends KeysOf<typeof SHIPMENT_MESSAGES> {}
+}
+
+/** The codes of the Shipments lists' failures (kernel/errors.ts): code -> its English text. */
+export const SHIPMENT_ERRORS = errorCodes(SHIPMENT_MESSAGES, ['shipments.unknown_list']);
+
+declare module '../kernel/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof SHIPMENT_ERRORS> {}
 }

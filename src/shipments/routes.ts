@@ -38,7 +38,7 @@ export function shipmentEndpoints(otherLists: readonly ShipmentList[]): Endpoint
             if (routes) return ok({ routes });
           }
         }
-        return fail(ctx.t('shipments.unknown_list', { id: String(ctx.path.filterId ?? '').slice(0, 20) }), { routes: [] });
+        return fail(ctx.t, 'shipments.unknown_list', { id: String(ctx.path.filterId ?? '').slice(0, 20) }, { routes: [] });
       },
     }),
     userEndpoint({

@@ -4,4 +4,4 @@
  * The module's public surface.
  */
 export { TEMPLATES_SECTION, templateEndpoints } from './routes.ts';
-export { TEMPLATE_MESSAGES } from './messages.ts';
+export { TEMPLATE_ERRORS, TEMPLATE_MESSAGES } from './messages.ts';

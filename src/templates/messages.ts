@@ -1,3 +1,4 @@
+import { errorCodes, type CodesOf } from '../kernel/errors.ts';
 import { catalogue, type KeysOf } from '../kernel/i18n.ts';
 
 /** The templates module's texts in English and German (app.ts installs them; kernel/i18n.ts). */
@@ -42,4 +43,11 @@ export const TEMPLATE_MESSAGES = catalogue(
 
 declare module '../kernel/i18n.ts' {
   interface MessageKeys extends KeysOf<typeof TEMPLATE_MESSAGES> {}
+}
+
+/** The codes of the templates' failures (kernel/errors.ts): code -> its English text. */
+export const TEMPLATE_ERRORS = errorCodes(TEMPLATE_MESSAGES, ['template.name_required']);
+
+declare module '../kernel/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof TEMPLATE_ERRORS> {}
 }

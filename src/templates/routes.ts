@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Caller, Ctx } from '../kernel/context.ts';
-import { fail, notFound, ok } from '../kernel/outcome.ts';
+import { PAGE_FORM_INVALID } from '../kernel/errors.ts';
+import { fail, failWith, notFound, ok } from '../kernel/outcome.ts';
 import { isRecord, readId, readString, type Params } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import {
@@ -38,14 +39,14 @@ export function templateEndpoints(): Endpoint[] {
       read: (ctx) => (ctx.format === 'html' ? normaliseFreightForm(ctx, 'add') : undefined),
       async handle(ctx, form) {
         const name = readString(ctx.params.name)?.trim();
-        if (!name || name.length > 200 || name.includes('\u0000')) return fail(ctx.t('template.name_required'));
+        if (!name || name.length > 200 || name.includes('\u0000')) return fail(ctx.t, 'template.name_required');
         // Parsed once now for the warnings; only the readable freight keys are kept.
         const parsed = parseFreight(ctx.params, { clock: ctx.clock, handled: ['name'] });
         // A template has no edit form: from the page, one with problems is not saved but shown again.
         if (form) {
           form.warnings = parsed.warnings;
           if (Object.keys(form.problems).length || Object.keys(problemsFromWarnings(parsed.warnings, ctx.t)).length)
-            return fail(ctx.t('form.invalid'));
+            return failWith(PAGE_FORM_INVALID, ctx.t('form.invalid'));
         }
         const fields: Params = {};
         for (const [key, value] of Object.entries(ctx.params)) if (TEMPLATE_KEYS.has(key)) fields[key] = value;

@@ -1,10 +1,10 @@
 import { readIdList, readString } from '../kernel/params.ts';
-import type { MessageKey } from '../kernel/i18n.ts';
+import type { FailureCode } from '../kernel/errors.ts';
 
 export const MAX_TOUR_ROUTES = 500;
 export const MAX_NAME = 200;
 
-export type Read<T> = { ok: true; value: T } | { ok: false; reason: MessageKey; vars?: Record<string, string | number> };
+export type Read<T> = { ok: true; value: T } | { ok: false; reason: FailureCode; vars?: Record<string, string | number> };
 
 /**
  * `route_ids`: a JSON array, form `route_ids[]=1&route_ids[]=2` (an array too after parsing),

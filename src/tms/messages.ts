@@ -1,3 +1,4 @@
+import { errorCodes, type CodesOf } from '../kernel/errors.ts';
 import { catalogue, type KeysOf } from '../kernel/i18n.ts';
 
 /** The tms module's texts in English and German (app.ts installs them; kernel/i18n.ts). */
@@ -84,4 +85,19 @@ export const TMS_MESSAGES = catalogue(
 
 declare module '../kernel/i18n.ts' {
   interface MessageKeys extends KeysOf<typeof TMS_MESSAGES> {}
+}
+
+/** The codes of the tours' failures (kernel/errors.ts): code -> its English text. */
+export const TMS_ERRORS = errorCodes(TMS_MESSAGES, [
+  'tms.name_required',
+  'tms.name_too_long',
+  'tms.date_invalid',
+  'tms.route_ids_invalid',
+  'tms.too_many_routes',
+  'tms.not_won_orders',
+  'tms.on_other_tour',
+]);
+
+declare module '../kernel/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof TMS_ERRORS> {}
 }

@@ -18,13 +18,13 @@ async function unplannedOrders(ctx: Ctx<Caller>): Promise<TourShipment[]> {
 
 /** The first refusal among the read fields, as a status error; else null. */
 function firstRefusal(ctx: Ctx, ...reads: Array<Read<unknown> | undefined>): Failure | null {
-  for (const r of reads) if (r && !r.ok) return fail(ctx.t(r.reason, r.vars));
+  for (const r of reads) if (r && !r.ok) return fail(ctx.t, r.reason, r.vars);
   return null;
 }
 
 async function answer(ctx: Ctx, result: TourResult): Promise<Outcome<{ tour: TourView }>> {
   if (result.kind === 'not_found') return notFound();
-  if (result.kind === 'refused') return fail(ctx.t(result.reason, result.vars));
+  if (result.kind === 'refused') return fail(ctx.t, result.reason, result.vars);
   const [tour] = await tourViews(ctx.db, ctx.clock, ctx.caller, [result.tour]);
   // One tour in, one out.
   return ok({ tour: tour! });

@@ -3,14 +3,14 @@ import type { DB } from '../db/schema.ts';
 import { lockFreights } from '../freights/index.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { ToursTable } from './tables.ts';
-import type { MessageKey } from '../kernel/i18n.ts';
+import type { FailureCode } from '../kernel/errors.ts';
 
 export type TourRow = Selectable<ToursTable>;
 
 export type TourResult =
   | { kind: 'ok'; tour: TourRow }
   | { kind: 'not_found' }
-  | { kind: 'refused'; reason: MessageKey; vars?: Record<string, string | number> };
+  | { kind: 'refused'; reason: FailureCode; vars?: Record<string, string | number> };
 
 export interface TourInput {
   name?: string;

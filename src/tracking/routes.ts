@@ -41,7 +41,7 @@ export function trackingEndpoints(): Endpoint[] {
       },
       async handle(ctx) {
         const type = (readString(ctx.params.type) ?? 'awb').toLowerCase();
-        if (type !== 'awb') return fail(ctx.t('tracking.unsupported_type'));
+        if (type !== 'awb') return fail(ctx.t, 'tracking.unsupported_type');
         const fullstring = readInt(ctx.params.fullstring) !== 0;
         const query = (ctx.path.query ?? '').slice(0, 100);
         const awb = normaliseAwb(query, fullstring ? 'space' : 'non-digits');

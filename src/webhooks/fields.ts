@@ -3,7 +3,7 @@ import { readList, readString, type Params } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
 import { maskSecret } from './signing.ts';
 import type { DeliveryLogEntry, WebhookRow } from './store.ts';
-import type { MessageKey } from '../kernel/i18n.ts';
+import type { FailureCode } from '../kernel/errors.ts';
 
 /** The webhook's field table: reading add bodies, presenting webhooks and delivery attempts. */
 
@@ -11,7 +11,7 @@ const MAX_EVENTS = EVENT_TYPES.length + 1;
 
 export type WebhookInput =
   | { kind: 'ok'; url: string; events: string[] }
-  | { kind: 'invalid'; key: MessageKey; vars?: Record<string, string> };
+  | { kind: 'invalid'; key: FailureCode; vars?: Record<string, string> };
 
 /**
  * `url` (text) and `events`: an array of types or `["*"]`; forms send checkboxes (one value or

@@ -8,12 +8,12 @@ import { checkWebhookUrl, parseWebhookUrl } from './address.ts';
 import type { WebhookInput } from './fields.ts';
 import { newSecret } from './signing.ts';
 import { enqueueDeliveries, findWebhook, insertWebhook, listWebhooks, lockRegistrations, type WebhookRow } from './store.ts';
-import type { MessageKey } from '../kernel/i18n.ts';
+import type { FailureCode } from '../kernel/errors.ts';
 
 /** Per company; bounds the fan-out of one event and the dispatcher's work. */
 export const MAX_WEBHOOKS = 20;
 
-export type AddResult = { kind: 'ok'; webhook: WebhookRow } | { kind: 'invalid'; key: MessageKey; vars?: Record<string, string> };
+export type AddResult = { kind: 'ok'; webhook: WebhookRow } | { kind: 'invalid'; key: FailureCode; vars?: Record<string, string> };
 
 /**
  * The receiver a URL delivers to, for telling two registrations apart: the address as the URL

@@ -1,3 +1,4 @@
+import { errorCodes, type CodesOf } from '../kernel/errors.ts';
 import { catalogue, type KeysOf } from '../kernel/i18n.ts';
 
 /** The webhooks module's texts in English and German (app.ts installs them; kernel/i18n.ts). */
@@ -115,4 +116,23 @@ export const WEBHOOK_MESSAGES = catalogue(
 
 declare module '../kernel/i18n.ts' {
   interface MessageKeys extends KeysOf<typeof WEBHOOK_MESSAGES> {}
+}
+
+/** The codes of the webhooks' failures (kernel/errors.ts): code -> its English text. */
+export const WEBHOOK_ERRORS = errorCodes(WEBHOOK_MESSAGES, [
+  'webhooks.url_required',
+  'webhooks.url_invalid',
+  'webhooks.url_scheme',
+  'webhooks.url_credentials',
+  'webhooks.url_private',
+  'webhooks.url_unresolvable',
+  'webhooks.url_duplicate',
+  'webhooks.events_required',
+  'webhooks.events_too_many',
+  'webhooks.event_unknown',
+  'webhooks.too_many',
+]);
+
+declare module '../kernel/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof WEBHOOK_ERRORS> {}
 }

@@ -23,7 +23,7 @@ export function webhookEndpoints(): Endpoint[] {
           readWebhookInput(ctx.params),
           ctx.services.config.webhooks.publicOnly,
         );
-        if (result.kind === 'invalid') return fail(ctx.t(result.key, result.vars));
+        if (result.kind === 'invalid') return fail(ctx.t, result.key, result.vars);
         return ok({ webhook: presentWebhook(result.webhook, ctx.clock, true) });
       },
       page: webhookAddedPage,

@@ -68,18 +68,21 @@ describe('the TypeScript client', () => {
   test('refusals are typed errors: 404, status error, 401, a refused publish and confirm', async () => {
     const s = new FreightExchange({ baseUrl: base, token: shipper.token });
     const c = new FreightExchange({ baseUrl: base, token: carrier.token });
-    await assert.rejects(s.get('/freights/view/{id}.json', { path: { id: 999_999 } }), (e: FreightExchangeError) => e.notFound);
+    await assert.rejects(
+      s.get('/freights/view/{id}.json', { path: { id: 999_999 } }),
+      (e: FreightExchangeError) => e.notFound && e.code === 'not_found',
+    );
     await assert.rejects(
       c.post('/quotes/add.json', { body: { route: 1 } as never }),
-      (e: FreightExchangeError) => e.httpStatus === 200 && /amount/.test(e.message),
+      (e: FreightExchangeError) => e.httpStatus === 200 && /amount/.test(e.message) && e.code === 'quotes.amount_required',
     );
     await assert.rejects(
       new FreightExchange({ baseUrl: base, token: 'nope' }).get('/users/me.json'),
-      (e: FreightExchangeError) => e.httpStatus === 401,
+      (e: FreightExchangeError) => e.httpStatus === 401 && e.code === 'auth.unauthorized',
     );
     await assert.rejects(
       new FreightExchange({ baseUrl: base }).login(shipper.email, 'wrong-password'),
-      (e: FreightExchangeError) => e.httpStatus === 401,
+      (e: FreightExchangeError) => e.httpStatus === 401 && e.code === 'login.failed',
     );
 
     const draft = await s.post('/freights/add.json', { body: { from: 'FRA', to: 'AMS' } });

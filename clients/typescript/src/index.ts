@@ -14,6 +14,8 @@ export type Freight = components['schemas']['Freight'];
 export type Bid = components['schemas']['Bid'];
 export type Rate = components['schemas']['Rate'];
 export type Warning = components['schemas']['Warning'];
+/** The stable code of an error answer (every code with its meaning: the description's ErrorCode). */
+export type ErrorCode = components['schemas']['ErrorCode'];
 
 type Method = 'get' | 'post';
 type PathsWith<M extends Method> = { [P in keyof paths]: paths[P][M] extends { responses: unknown } ? P : never }[keyof paths];
@@ -55,6 +57,12 @@ export class FreightExchangeError extends Error {
 
   get notFound(): boolean {
     return this.httpStatus === 404;
+  }
+
+  /** The answer's stable `code` (decide by it, not by the message); none for a redirect. */
+  get code(): ErrorCode | undefined {
+    const code = (this.body as { code?: unknown } | undefined)?.code;
+    return typeof code === 'string' ? (code as ErrorCode) : undefined;
   }
 }
 

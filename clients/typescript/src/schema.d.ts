@@ -1742,7 +1742,87 @@ export interface components {
             auth: components["schemas"]["Auth"];
             /** @description what went wrong, in the caller’s language where the text is a user’s */
             message: string;
+            code: components["schemas"]["ErrorCode"];
         };
+        /**
+         * @description What went wrong, for programs: every error answer carries one beside its `message`. Codes are stable: never renamed or reused, only added. Each code and what it means (for a functional failure, the English text of its `message`, where `{…}` stands for a value of the request):
+         *
+         *     - `auth.unauthorized`: The API token is missing or invalid, or it is a token of the other environment (401).
+         *     - `cases.name_required`: name: a case name is required
+         *     - `cases.name_too_long`: name: at most {max} characters
+         *     - `cases.route_not_found`: route_id: shipment {id} not found
+         *     - `cases.route_required`: route_id: the id of the shipment to link is required
+         *     - `files.refused`: file refused: {problems}
+         *     - `files.too_large`: the file is too large (at most {max} MiB)
+         *     - `flight.invalid`: A flight needs from and to (known IATA codes), etd and eta (YYYY-MM-DD HH:MM) with eta after etd, and a flight number.
+         *     - `freight.archive.not_allowed`: Only an expired, revoked or closed freight can be archived.
+         *     - `freight.delivery.backwards`: The delivery status cannot go backwards.
+         *     - `freight.delivery.bad_value`: delivery_status must be 0, 1, 2 or 3.
+         *     - `freight.delivery.not_taken`: The delivery status can only be set on a taken freight.
+         *     - `freight.edit.not_allowed`: Only a draft or open freight can be edited; while a confirmation is pending the terms are frozen (revoke the freight instead).
+         *     - `freight.enlist.unknown_filter`: Unknown list filter.
+         *     - `freight.revoke.not_allowed`: Only a draft, open or pending freight can be revoked.
+         *     - `internal`: An error of the server (500), logged as a bug; the request may be tried again later.
+         *     - `login.failed`: Unknown user or wrong password.
+         *     - `login.throttled`: Too many failed logins. Try again in {minutes} minutes.
+         *     - `milkrun.carrier_required`: carrier: the company id of the trucker is required to dispatch
+         *     - `milkrun.carrier_unknown`: carrier: no company {carrier}
+         *     - `milkrun.move_not_allowed`: {move}: not allowed for you while the shipment is {state}
+         *     - `milkrun.unknown_list`: filter {id}: not a milk-run list (70-75, 78, 80-84)
+         *     - `not_found`: No such record or path, or one the caller may not see: the two cannot be told apart (404, `data` is an empty array).
+         *     - `password.length`: password: at least {min} and at most {max} characters
+         *     - `password.mismatch`: password_repeat: the two new passwords differ
+         *     - `password.wrong_current`: current_password: this is not your current password
+         *     - `places.input_unknown`: for must be filter, near, freight or rate.
+         *     - `places.query_short`: Type at least 2 characters of a place.
+         *     - `pricing.query_short`: The search text needs at least 2 characters
+         *     - `pricing.rate_id_invalid`: rate_id must be the id of a rate
+         *     - `pricing.rate_unknown`: rate_id: no such rate visible to you
+         *     - `pricing.rating_invalid`: rating must be 0 (thumbs down) or 1 (thumbs up)
+         *     - `pricing.search_id_required`: search_id is required (the id of a stored search)
+         *     - `pricing.search_invalid`: Rate search: {message}
+         *     - `pricing.type_unknown`: Unknown location type "{type}": use airport or city
+         *     - `quotes.amount_required`: amount: a positive number with at most 2 decimals is required
+         *     - `quotes.bid_not_open`: Only an open bid can be changed.
+         *     - `quotes.bid_not_revocable`: This bid can no longer be revoked.
+         *     - `quotes.currency_required`: currency_code: a 3-letter currency code such as EUR is required
+         *     - `quotes.freight_not_biddable`: This freight is not open for bids.
+         *     - `quotes.note_too_long`: note: at most {max} characters
+         *     - `quotes.route_mismatch`: route: a bid cannot be moved to another freight
+         *     - `quotes.route_required`: route: the id of the freight to bid on is required
+         *     - `request.headers_too_large`: The request line and headers are larger than 16 KiB (431).
+         *     - `request.path_too_long`: A path parameter is longer than the server reads (414).
+         *     - `request.timeout`: The request did not arrive completely in time (408).
+         *     - `request.too_large`: The body is larger than the endpoint accepts (413).
+         *     - `request.unreadable`: The request could not be read: a malformed request line, URL or body (400).
+         *     - `searches.filter_unknown`: filter must be the id of a freight list (8, 7, 6, 2, 9, 20, 10, 17, 18, 12, 19, 200–219).
+         *     - `searches.name_required`: A saved search needs a name (up to 200 characters).
+         *     - `searches.params_invalid`: params must be an object of search parameters.
+         *     - `searches.too_many`: You have {max} saved searches: delete one first.
+         *     - `shipments.unknown_list`: filter {id}: no such list
+         *     - `template.name_required`: A template needs a name (up to 200 characters).
+         *     - `tms.date_invalid`: date: "{value}" is not a date YYYY-MM-DD
+         *     - `tms.name_required`: name: a tour name is required
+         *     - `tms.name_too_long`: name: at most {max} characters
+         *     - `tms.not_won_orders`: route_ids: {ids} not won orders of your company (winner, status taken)
+         *     - `tms.on_other_tour`: route_ids: {ids} already on another tour
+         *     - `tms.route_ids_invalid`: route_ids: "{value}" is not a freight id
+         *     - `tms.too_many_routes`: route_ids: at most {max} freights on one tour
+         *     - `tracking.unsupported_type`: Only tracking by AWB (type=awb) is supported.
+         *     - `webhooks.event_unknown`: events: unknown event type "{type}"
+         *     - `webhooks.events_required`: events: at least one event type, or "*" for all
+         *     - `webhooks.events_too_many`: events: at most {max} entries
+         *     - `webhooks.too_many`: a company may have at most {max} webhooks; delete one first
+         *     - `webhooks.url_credentials`: url: user name and password in the address are not allowed (authenticate with the signature)
+         *     - `webhooks.url_duplicate`: url: your company has a webhook for this address already (webhook {id}); to send it other events, delete that one and add it again
+         *     - `webhooks.url_invalid`: url: not an absolute URL (at most 2000 characters)
+         *     - `webhooks.url_private`: url: the address resolves to a loopback, private or otherwise non-public network address
+         *     - `webhooks.url_required`: url: the address of your receiver is required
+         *     - `webhooks.url_scheme`: url: only http and https addresses
+         *     - `webhooks.url_unresolvable`: url: the host name does not resolve
+         * @enum {string}
+         */
+        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "internal" | "login.failed" | "login.throttled" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.currency_required" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.route_mismatch" | "quotes.route_required" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
         /** @description A success of postUsersLogin: the payload in `data`. */
         PostUsersLoginSuccess: {
             data: {
@@ -3570,7 +3650,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3628,7 +3708,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3675,7 +3755,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3735,7 +3815,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3827,7 +3907,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3930,7 +4010,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3989,7 +4069,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4021,7 +4101,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4082,7 +4162,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4170,7 +4250,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4229,7 +4309,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4306,7 +4386,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4533,7 +4613,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4583,7 +4663,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4789,7 +4869,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4857,7 +4937,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4937,7 +5017,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5047,7 +5127,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5097,7 +5177,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5165,7 +5245,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5243,7 +5323,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5468,7 +5548,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5691,7 +5771,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5738,7 +5818,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5777,7 +5857,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5859,7 +5939,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5909,7 +5989,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5945,7 +6025,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6031,7 +6111,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6095,7 +6175,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6144,7 +6224,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6200,7 +6280,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6250,7 +6330,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6318,7 +6398,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6386,7 +6466,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6466,7 +6546,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6534,7 +6614,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6617,7 +6697,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6683,7 +6763,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6751,7 +6831,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6801,7 +6881,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6872,7 +6952,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6911,7 +6991,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6961,7 +7041,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7023,7 +7103,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7102,7 +7182,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7149,7 +7229,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7181,7 +7261,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7252,7 +7332,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7302,7 +7382,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7395,7 +7475,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7500,7 +7580,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7547,7 +7627,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7654,7 +7734,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7721,7 +7801,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7790,7 +7870,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7819,7 +7899,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7850,7 +7930,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7915,7 +7995,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7968,7 +8048,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` (a functional failure). */
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,452 @@
+// Issue 25, machine-readable errors: every `status` = `error` answer carries a stable `code`
+// beside its message, listed in the API description. The table below names, for every documented
+// code, a request that produces it; the test asserts the answer's status and code, and that the
+// table's codes are exactly the documented ones (none documented that no request produces, none
+// answered that is not documented).
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import type { ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { ERROR_CODES } from '../../src/app.ts';
+import { MAX_FILE_BYTES } from '../../src/files/content.ts';
+import { MAX_SAVED_SEARCHES } from '../../src/searches/routes.tsx';
+import { MAX_WEBHOOKS } from '../../src/webhooks/manage.ts';
+import { Contract } from '../support/contract.ts';
+import { startTestApp, type Actor, type ApiResponse, type RequestOptions, type TestApp } from '../support/harness.ts';
+import { insertFreight, pushStatus, statusCsv } from '../preview/fixtures.ts';
+
+let app: TestApp;
+let contract: Contract;
+let documented: string[];
+let errorEnvelope: ValidateFunction;
+let shipper: Actor;
+let carrier: Actor;
+let base: URL;
+/** The slow request of `request.timeout`, sent in `before` and answered after Node's next check (at most 30 s). */
+let slowAnswer: Promise<string>;
+
+before(async () => {
+  // Webhook receivers must be public here, so that `webhooks.url_private` and `url_unresolvable` can be met.
+  app = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE: 'false' } });
+  shipper = await app.actor('Shipper');
+  carrier = await app.actor('Carrier');
+  const doc = (await app.get('/openapi.json')).body;
+  contract = new Contract(doc);
+  documented = doc.components.schemas.ErrorCode.enum;
+  errorEnvelope = new Ajv2020({ strict: false, allErrors: true }).compile({
+    $ref: '#/components/schemas/ErrorEnvelope',
+    components: doc.components,
+  });
+  base = new URL(await app.listen());
+  // A request whose body never arrives: Node cuts it off once it is older than requestTimeout,
+  // which it checks every 30 s (connectionsCheckingInterval); the other cases run meanwhile.
+  app.http.server.requestTimeout = 1000;
+  slowAnswer = raw('POST /quotes/add.json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"ro');
+});
+after(() => app.close());
+
+/** Sends bytes on a real connection and answers everything the server writes until it closes. */
+function raw(request: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const socket = net.connect(Number(base.port), base.hostname, () => socket.write(request));
+    let answer = '';
+    socket.on('data', (d) => (answer += d));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+/** A raw HTTP answer as the harness's answers: status and parsed JSON body. */
+function parseRaw(answer: string): ApiResponse {
+  const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1]);
+  const text = answer.slice(answer.indexOf('\r\n\r\n') + 4);
+  return { status, headers: {}, text, body: JSON.parse(text) };
+}
+
+/** An API request, checked against its operation's described answer too. */
+interface ApiCase {
+  status: number;
+  method: 'GET' | 'POST';
+  url: string;
+  /** the token of this actor (default: none) */
+  as?: () => Actor;
+  options?: RequestOptions;
+  /** what the case needs first (its freight in a state, a filled limit); answers extra options */
+  setup?: () => Promise<Partial<ApiCase> | undefined>;
+}
+/** A request the API description cannot describe (a refusal before any route): sent by `run`. */
+interface RawCase {
+  status: number;
+  run: () => Promise<ApiResponse>;
+}
+type Case = ApiCase | RawCase;
+
+const post = (url: string, json: unknown, as: () => Actor = () => shipper): ApiCase => ({
+  status: 200,
+  method: 'POST',
+  url,
+  as,
+  options: { json },
+});
+const get = (url: string, as: () => Actor = () => shipper): ApiCase => ({ status: 200, method: 'GET', url, as });
+const withSetup = (c: ApiCase, setup: ApiCase['setup']): ApiCase => ({ ...c, setup });
+
+/** A freight of the shipper in a state, written directly (the transitions are tested elsewhere). */
+const freightIn = (status: 'draft' | 'open' | 'pending' | 'taken' | 'closed', extra: { delivery_status?: number } = {}) =>
+  insertFreight(app, shipper, { status, winner: status === 'taken' || status === 'closed' ? carrier : null }).then(async (id) => {
+    if (extra.delivery_status !== undefined)
+      await app.services.db.updateTable('freights').set({ delivery_status: extra.delivery_status }).where('id', '=', id).execute();
+    return id;
+  });
+
+const bid = (route: number, extra: Record<string, unknown> = {}) => ({ route, amount: '900', currency_code: 'EUR', ...extra });
+
+/** A bid of the carrier on an open freight of the shipper, through the API. */
+async function carrierBid(): Promise<{ freight: number; bid: number }> {
+  const freight = await freightIn('open');
+  const res = await app.post('/quotes/add.json', { token: carrier.token, json: bid(freight) });
+  assert.equal(res.body.status, 'success', res.text);
+  return { freight, bid: res.body.data.bid.id };
+}
+
+async function milkrunShipment(owner: Actor, awb: string): Promise<number> {
+  const res = await pushStatus(app, owner, statusCsv(`${awb},RCF,2026-03-02 06:10,FRA,EK9901,4,1250,,`));
+  assert.equal(res.body.status, 'success', res.text);
+  const row = await app.services.db
+    .selectFrom('milkrun_shipments')
+    .select('id')
+    .where('awb', '=', awb)
+    .where('company_id', '=', owner.company)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+let seq = 0;
+/** A public receiver address (an IP literal: no DNS lookup), distinct per call. */
+const publicHook = () => `https://8.8.8.8/hooks/${++seq}`;
+
+const CASES: Record<string, Case> = {
+  // The kernel: refusals before or around any endpoint.
+  'auth.unauthorized': { status: 401, method: 'GET', url: '/freights/enlist/8.json' },
+  not_found: { status: 404, method: 'GET', url: '/freights/view/99999999.json', as: () => shipper },
+  'request.unreadable': {
+    status: 400,
+    method: 'POST',
+    url: '/quotes/add.json',
+    as: () => shipper,
+    options: { form: '{"route": 1,', headers: { 'content-type': 'application/json' } },
+  },
+  'request.too_large': {
+    status: 413,
+    method: 'POST',
+    url: '/quotes/add.json',
+    as: () => shipper,
+    options: { json: { note: 'x'.repeat(1024 * 1024) } },
+  },
+  // The router's refusal, before any route: the description does not say it per operation yet.
+  'request.path_too_long': { status: 414, run: () => app.get(`/freights/track/${'1'.repeat(600)}.json`) },
+  'request.headers_too_large': {
+    status: 431,
+    run: async () => parseRaw(await raw(`GET /freights/view/1.json?q=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`)),
+  },
+  'request.timeout': { status: 408, run: async () => parseRaw(await slowAnswer) },
+  internal: {
+    status: 500,
+    // A database that is gone: the request fails where no rule expects it.
+    async run() {
+      const broken = await startTestApp();
+      const someone = await broken.actor('Someone');
+      await broken.database.close();
+      try {
+        return await broken.get('/freights/enlist/8.json', { token: someone.token });
+      } finally {
+        await broken.http.close();
+      }
+    },
+  },
+  'login.failed': {
+    ...post('/users/login.json', { auth: { user: 'nobody@example.test', password: 'wrong-one' } }),
+    status: 401,
+    as: undefined,
+  },
+  'login.throttled': withSetup(
+    { ...post('/users/login.json', { auth: { user: 'throttled@example.test', password: 'wrong-one' } }), status: 429, as: undefined },
+    async () => {
+      for (let i = 0; i < 10; i++)
+        await app.post('/users/login.json', { json: { auth: { user: 'throttled@example.test', password: 'wrong-one' } } });
+      return undefined;
+    },
+  ),
+
+  // accounts: the password change (each case its own user: a wrong password counts as a failed login)
+  'password.wrong_current': post('/users/password.json', { current_password: 'not-mine', password: 'new-password' }, () => mine.wrong),
+  'password.mismatch': post('/users/password.json', {}, () => mine.mismatch),
+  'password.length': post('/users/password.json', {}, () => mine.length),
+
+  // cases
+  'cases.name_required': post('/cdr/cases/add.json', { name: ' ' }),
+  'cases.name_too_long': post('/cdr/cases/add.json', { name: 'x'.repeat(201) }),
+  'cases.route_required': withSetup(post('/cdr/cases/link/0.json', {}), async () => ({ url: `/cdr/cases/link/${await newCase()}.json` })),
+  'cases.route_not_found': withSetup(post('/cdr/cases/link/0.json', { route_id: 99999999 }), async () => ({
+    url: `/cdr/cases/link/${await newCase()}.json`,
+  })),
+
+  // file push
+  'files.refused': { ...post('/files/push.json', { encoding: 'base64', action: 'status' }), status: 406 },
+  'files.too_large': {
+    ...post('/files/push.json', { encoding: 'plain', content: 'x'.repeat(MAX_FILE_BYTES + 1), action: 'other' }),
+    status: 413,
+  },
+
+  // flights, templates, tracking
+  'flight.invalid': post('/flights/add.json', { from: 'FRA' }),
+  'template.name_required': post('/templates/add.json', { from: 'airport:FRA' }),
+  'tracking.unsupported_type': { ...get('/freights/track/176-12345675.json?type=hawb'), as: undefined },
+
+  // freights
+  'freight.edit.not_allowed': withSetup(post('/freights/edit/0.json', { weight: 5 }), async () => ({
+    url: `/freights/edit/${await freightIn('pending')}.json`,
+  })),
+  'freight.revoke.not_allowed': withSetup(post('/freights/revoke/0.json', {}), async () => ({
+    url: `/freights/revoke/${await freightIn('closed')}.json`,
+  })),
+  'freight.archive.not_allowed': withSetup(post('/freights/archive/0.json', {}), async () => ({
+    url: `/freights/archive/${await freightIn('open')}.json`,
+  })),
+  'freight.delivery.not_taken': withSetup(post('/freights/delivery/0.json', { delivery_status: 1 }), async () => ({
+    url: `/freights/delivery/${await freightIn('open')}.json`,
+  })),
+  'freight.delivery.bad_value': withSetup(post('/freights/delivery/0.json', { delivery_status: 7 }), async () => ({
+    url: `/freights/delivery/${await freightIn('taken')}.json`,
+  })),
+  'freight.delivery.backwards': withSetup(post('/freights/delivery/0.json', { delivery_status: 1 }), async () => ({
+    url: `/freights/delivery/${await freightIn('taken', { delivery_status: 2 })}.json`,
+  })),
+  'freight.enlist.unknown_filter': get('/freights/enlist/4711.json'),
+
+  // milk-run
+  'milkrun.unknown_list': get('/milkrun/import/short/4711.json'),
+  'milkrun.move_not_allowed': withSetup(post('/milkrun/deliver/0.json', {}), async () => ({
+    url: `/milkrun/deliver/${await milkrunShipment(shipper, '176-20000013')}.json`,
+  })),
+  'milkrun.carrier_required': withSetup(post('/milkrun/dispatch/0.json', {}), async () => {
+    const id = await milkrunShipment(shipper, '176-20000024');
+    await app.post(`/milkrun/select/${id}.json`, { token: shipper.token });
+    return { url: `/milkrun/dispatch/${id}.json` };
+  }),
+  'milkrun.carrier_unknown': withSetup(post('/milkrun/dispatch/0.json', { carrier: 99999999 }), async () => {
+    const id = await milkrunShipment(shipper, '176-20000035');
+    await app.post(`/milkrun/select/${id}.json`, { token: shipper.token });
+    return { url: `/milkrun/dispatch/${id}.json` };
+  }),
+
+  // place suggestions
+  'places.query_short': get('/places/suggest.json?q=F'),
+  'places.input_unknown': get('/places/suggest.json?q=Frankfurt&for=nowhere'),
+
+  // rate search
+  'pricing.search_invalid': post('/pricing/search/results.json', { origin: 'airport:FRA', destination: 'city:DE-60311', weight: { a: 1 } }),
+  'pricing.search_id_required': get('/pricing/search/results.json'),
+  'pricing.type_unknown': get('/pricing/search/location/FRA/harbour.json'),
+  'pricing.query_short': get('/pricing/search/location/F/airport.json'),
+  'pricing.rating_invalid': withSetup(post('/pricing/search/rate-search.json', {}), async () => ({
+    options: { json: { search_id: await storedSearch(), rating: 5 } },
+  })),
+  'pricing.rate_id_invalid': withSetup(post('/pricing/search/rate-search.json', {}), async () => ({
+    options: { json: { search_id: await storedSearch(), rating: 1, rate_id: 'first' } },
+  })),
+  'pricing.rate_unknown': withSetup(post('/pricing/search/rate-search.json', {}), async () => ({
+    options: { json: { search_id: await storedSearch(), rating: 1, rate_id: 99999999 } },
+  })),
+
+  // bids
+  'quotes.route_required': post('/quotes/add.json', { amount: '900', currency_code: 'EUR' }, () => carrier),
+  'quotes.amount_required': withSetup(
+    post('/quotes/add.json', {}, () => carrier),
+    async () => ({
+      options: { json: { route: await freightIn('open'), currency_code: 'EUR' } },
+    }),
+  ),
+  'quotes.currency_required': withSetup(
+    post('/quotes/add.json', {}, () => carrier),
+    async () => ({
+      options: { json: { route: await freightIn('open'), amount: '900' } },
+    }),
+  ),
+  'quotes.note_too_long': withSetup(
+    post('/quotes/add.json', {}, () => carrier),
+    async () => ({
+      options: { json: bid(await freightIn('open'), { note: 'x'.repeat(2001) }) },
+    }),
+  ),
+  'quotes.route_mismatch': withSetup(
+    post('/quotes/add.json', {}, () => carrier),
+    async () => {
+      const first = await carrierBid();
+      return { options: { json: bid(await freightIn('open'), { id: first.bid }) } };
+    },
+  ),
+  'quotes.freight_not_biddable': withSetup(
+    post('/quotes/add.json', {}, () => carrier),
+    async () => ({
+      options: { json: bid(await freightIn('taken')) },
+    }),
+  ),
+  'quotes.bid_not_open': withSetup(
+    post('/quotes/add.json', {}, () => carrier),
+    async () => {
+      const placed = await carrierBid();
+      // The owner's confirmation makes the bid pending: its terms are what was confirmed.
+      assert.equal((await app.post(`/quotes/confirm/${placed.bid}.json`, { token: shipper.token })).status, 302);
+      return { options: { json: bid(placed.freight, { id: placed.bid, amount: '950' }) } };
+    },
+  ),
+  'quotes.bid_not_revocable': withSetup(
+    post('/quotes/revoke/0.json', {}, () => carrier),
+    async () => {
+      const placed = await carrierBid();
+      assert.equal((await app.post(`/quotes/revoke/${placed.bid}.json`, { token: carrier.token })).body.status, 'success');
+      return { url: `/quotes/revoke/${placed.bid}.json` };
+    },
+  ),
+
+  // saved searches
+  'searches.name_required': post('/searches/add.json', { filter: 8 }),
+  'searches.filter_unknown': post('/searches/add.json', { name: 'Mine', filter: 4711 }),
+  'searches.params_invalid': post('/searches/add.json', { name: 'Mine', filter: 8, params: '{not json' }),
+  'searches.too_many': withSetup(
+    post('/searches/add.json', { name: 'One too many', filter: 8 }, () => mine.searcher),
+    async () => {
+      for (let i = 0; i < MAX_SAVED_SEARCHES; i++) {
+        const res = await app.post('/searches/add.json', { token: mine.searcher.token, json: { name: `Search ${i}`, filter: 8 } });
+        assert.equal(res.body.status, 'success', res.text);
+      }
+      return undefined;
+    },
+  ),
+
+  // Shipments lists
+  'shipments.unknown_list': get('/routes/enlist/4711.json'),
+
+  // tours
+  'tms.name_required': post('/tours/add.json', { date: '2031-05-04' }, () => carrier),
+  'tms.name_too_long': post('/tours/add.json', { name: 'x'.repeat(201) }, () => carrier),
+  'tms.date_invalid': post('/tours/add.json', { name: 'Monday', date: '2031-02-30' }, () => carrier),
+  'tms.route_ids_invalid': post('/tours/add.json', { name: 'Monday', route_ids: ['first'] }, () => carrier),
+  'tms.too_many_routes': post(
+    '/tours/add.json',
+    { name: 'Monday', route_ids: Array.from({ length: 501 }, (_, i) => i + 1) },
+    () => carrier,
+  ),
+  'tms.not_won_orders': withSetup(
+    post('/tours/add.json', {}, () => carrier),
+    async () => ({
+      options: { json: { name: 'Monday', route_ids: [await freightIn('open')] } },
+    }),
+  ),
+  'tms.on_other_tour': withSetup(
+    post('/tours/add.json', {}, () => carrier),
+    async () => {
+      const order = await freightIn('taken');
+      const first = await app.post('/tours/add.json', { token: carrier.token, json: { name: 'Monday', route_ids: [order] } });
+      assert.equal(first.body.status, 'success', first.text);
+      return { options: { json: { name: 'Tuesday', route_ids: [order] } } };
+    },
+  ),
+
+  // webhooks
+  'webhooks.url_required': post('/webhooks/add.json', { events: ['*'] }),
+  'webhooks.url_invalid': post('/webhooks/add.json', { url: 'not an address', events: ['*'] }),
+  'webhooks.url_scheme': post('/webhooks/add.json', { url: 'ftp://8.8.8.8/hook', events: ['*'] }),
+  'webhooks.url_credentials': post('/webhooks/add.json', { url: 'https://user:secret@8.8.8.8/hook', events: ['*'] }),
+  'webhooks.url_private': post('/webhooks/add.json', { url: 'http://127.0.0.1:9/hook', events: ['*'] }),
+  'webhooks.url_unresolvable': post('/webhooks/add.json', { url: 'https://no-such-host.invalid/hook', events: ['*'] }),
+  'webhooks.url_duplicate': withSetup(
+    post('/webhooks/add.json', {}, () => mine.twins),
+    async () => {
+      const url = publicHook();
+      assert.equal(
+        (await app.post('/webhooks/add.json', { token: mine.twins.token, json: { url, events: ['*'] } })).body.status,
+        'success',
+      );
+      return { options: { json: { url, events: ['bid.created'] } } };
+    },
+  ),
+  'webhooks.events_required': post('/webhooks/add.json', { url: 'https://8.8.8.8/hook', events: [] }),
+  'webhooks.events_too_many': post('/webhooks/add.json', { url: 'https://8.8.8.8/hook', events: Array.from({ length: 100 }, () => '*') }),
+  'webhooks.event_unknown': post('/webhooks/add.json', { url: 'https://8.8.8.8/hook', events: ['freight.teleported'] }),
+  'webhooks.too_many': withSetup(
+    post('/webhooks/add.json', {}, () => mine.hooks),
+    async () => {
+      for (let i = 0; i < MAX_WEBHOOKS; i++) {
+        const res = await app.post('/webhooks/add.json', { token: mine.hooks.token, json: { url: publicHook(), events: ['*'] } });
+        assert.equal(res.body.status, 'success', res.text);
+      }
+      return { options: { json: { url: publicHook(), events: ['*'] } } };
+    },
+  ),
+};
+
+/**
+ * Actors of their own for the cases that change what they are or fill a limit. The webhooks'
+ * companies do nothing else, so no event is ever delivered to their (public) addresses.
+ */
+const mine = {} as Record<'wrong' | 'mismatch' | 'length' | 'searcher' | 'hooks' | 'twins', Actor>;
+
+async function newCase(): Promise<number> {
+  const res = await app.post('/cdr/cases/add.json', { token: shipper.token, json: { name: 'Damaged pallet' } });
+  assert.equal(res.body.status, 'success', res.text);
+  return res.body.data.case.id;
+}
+
+async function storedSearch(): Promise<number> {
+  const res = await app.post('/pricing/search/results.json', {
+    token: shipper.token,
+    json: { origin: 'city:DE-60311', destination: 'airport:FRA', weight: 100 },
+  });
+  assert.equal(res.body.status, 'success', res.text);
+  return res.body.data.searchEntity.id;
+}
+
+describe('error codes', () => {
+  before(async () => {
+    for (const key of ['wrong', 'mismatch', 'length', 'searcher', 'hooks', 'twins'] as const) mine[key] = await app.actor(key);
+    // The password cases that need the right current password: it is known only now.
+    (CASES['password.mismatch'] as ApiCase).options = {
+      json: { current_password: mine.mismatch.password, password: 'new-password', password_repeat: 'other-password' },
+    };
+    (CASES['password.length'] as ApiCase).options = { json: { current_password: mine.length.password, password: 'abc' } };
+  });
+
+  test('the table names exactly the documented codes, and the documented codes are app.ts ERROR_CODES', () => {
+    assert.deepEqual(Object.keys(CASES).sort(), [...documented].sort());
+    assert.deepEqual([...documented].sort(), Object.keys(ERROR_CODES).sort());
+    assert.deepEqual(documented, [...documented].sort(), 'the enum is sorted');
+  });
+
+  for (const [code, c] of Object.entries(CASES)) {
+    test(`${code}: ${c.status}`, async () => {
+      let res: ApiResponse;
+      let described: { method: string; url: string } | undefined;
+      if ('run' in c) res = await c.run();
+      else {
+        const more = (await c.setup?.()) ?? {};
+        const { method, url, as, options } = { ...c, ...more };
+        res = await app.request(method, url, { ...options, token: as?.().token });
+        described = { method, url };
+      }
+      assert.equal(res.status, c.status, res.text.slice(0, 300));
+      assert.equal(res.body.status, 'error', res.text.slice(0, 300));
+      assert.equal(res.body.code, code, res.text.slice(0, 300));
+      assert.ok(typeof res.body.message === 'string' && res.body.message.length > 0);
+      // `code` follows everything the envelope had before (api.md's fields keep their places).
+      assert.deepEqual(Object.keys(res.body), ['data', 'status', 'auth', 'message', 'code']);
+      // The body is the documented error envelope (its code one of the enum), and an operation of
+      // the description names this status among its answers.
+      assert.ok(errorEnvelope(res.body), JSON.stringify(errorEnvelope.errors));
+      const operation = described && contract.operation(described.method, described.url);
+      if (operation) assert.ok(operation.op.responses[String(res.status)], `${operation.path}: ${res.status} not described`);
+    });
+  }
+});
