@@ -371,7 +371,8 @@ function operation(described: Described, operationId: string, components: Compon
     const success = components.add(`${capital(operationId)}Success`, successEnvelope(doc.data, operationId));
     const error = '#/components/schemas/ErrorEnvelope';
     answers[200] = {
-      description: 'The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure).',
+      description:
+        'The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure).',
       content: {
         'application/json': {
           schema: {

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { EventDoc } from '../events/types.ts';
 import { formatOf } from '../kernel/format.ts';
 import { ok } from '../kernel/outcome.ts';
 import { publicEndpoint, type Endpoint } from '../kernel/route.tsx';

@@ -247,56 +247,54 @@ describe('accessibility of the main pages (axe-core, keyboard)', { skip: !HAVE_C
           ['eng', PHONE],
         ] as const);
   for (const [lang, viewport] of variants) {
-    {
-      test(`axe-core: no serious or critical violation (${lang}, ${viewport.width} px)`, async () => {
-        await setLanguage(lang);
-        const contexts: BrowserContext[] = [];
-        const locale = lang === 'deu' ? 'de-DE' : 'en-GB';
-        try {
-          const problems: string[] = [];
-          const check = async (page: Page, what: string) => {
-            for (const v of await violations(page)) {
-              found.push({ where: `${lang} ${viewport.width}px ${what}`, v });
-              if (grave(v))
-                problems.push(
-                  `${what} (${lang}, ${viewport.width} px): ${v.rule} (${v.impact}) at ${v.nodes
-                    .slice(0, 3)
-                    .map((n) => n.target)
-                    .join(', ')}`,
-                );
+    test(`axe-core: no serious or critical violation (${lang}, ${viewport.width} px)`, async () => {
+      await setLanguage(lang);
+      const contexts: BrowserContext[] = [];
+      const locale = lang === 'deu' ? 'de-DE' : 'en-GB';
+      try {
+        const problems: string[] = [];
+        const check = async (page: Page, what: string) => {
+          for (const v of await violations(page)) {
+            found.push({ where: `${lang} ${viewport.width}px ${what}`, v });
+            if (grave(v))
+              problems.push(
+                `${what} (${lang}, ${viewport.width} px): ${v.rule} (${v.impact}) at ${v.nodes
+                  .slice(0, 3)
+                  .map((n) => n.target)
+                  .join(', ')}`,
+              );
+          }
+        };
+        const visit = async (page: Page, entry: string | [string, (page: Page) => Promise<void>]) => {
+          if (typeof entry === 'string') {
+            // The header's unread count arrives from public/app.js after the page (generous waits:
+            // a loaded two-core machine takes seconds).
+            const unread = page.waitForResponse((r) => r.url().includes('/notifications/unread.json'), { timeout: 20_000 });
+            unread.catch(() => undefined);
+            await page.goto(`${base}${entry}`);
+            if (await page.locator('[data-notifications]').count()) {
+              await unread;
+              await page.waitForFunction(() => document.querySelector('[data-notifications] .count'), null, { timeout: 10_000 });
             }
-          };
-          const visit = async (page: Page, entry: string | [string, (page: Page) => Promise<void>]) => {
-            if (typeof entry === 'string') {
-              // The header's unread count arrives from public/app.js after the page (generous waits:
-              // a loaded two-core machine takes seconds).
-              const unread = page.waitForResponse((r) => r.url().includes('/notifications/unread.json'), { timeout: 20_000 });
-              unread.catch(() => undefined);
-              await page.goto(`${base}${entry}`);
-              if (await page.locator('[data-notifications]').count()) {
-                await unread;
-                await page.waitForFunction(() => document.querySelector('[data-notifications] .count'), null, { timeout: 10_000 });
-              }
-              await check(page, entry);
-            } else {
-              await entry[1](page);
-              await check(page, entry[0]);
-            }
-          };
-          const owner = await pageFor(browser, base, shipper, viewport, contexts, locale);
-          for (const entry of shipperPages()) await visit(owner, entry);
-          const bidder = await pageFor(browser, base, carrier, viewport, contexts, locale);
-          for (const path of carrierPages()) await visit(bidder, path);
-          // Without a session: the login page (its language from the browser's).
-          const visitor = await browser.newContext({ viewport, bypassCSP: true, locale });
-          contexts.push(visitor);
-          await visit(await visitor.newPage(), '/users/login');
-          assert.deepEqual(problems, [], 'axe-core: serious or critical violations');
-        } finally {
-          for (const c of contexts) await c.close();
-        }
-      });
-    }
+            await check(page, entry);
+          } else {
+            await entry[1](page);
+            await check(page, entry[0]);
+          }
+        };
+        const owner = await pageFor(browser, base, shipper, viewport, contexts, locale);
+        for (const entry of shipperPages()) await visit(owner, entry);
+        const bidder = await pageFor(browser, base, carrier, viewport, contexts, locale);
+        for (const path of carrierPages()) await visit(bidder, path);
+        // Without a session: the login page (its language from the browser's).
+        const visitor = await browser.newContext({ viewport, bypassCSP: true, locale });
+        contexts.push(visitor);
+        await visit(await visitor.newPage(), '/users/login');
+        assert.deepEqual(problems, [], 'axe-core: serious or critical violations');
+      } finally {
+        for (const c of contexts) await c.close();
+      }
+    });
   }
 
   test('the skip links lead past the menu, the search bar and the tabs to the list in a few Tab presses', async () => {
