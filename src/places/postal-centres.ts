@@ -212,7 +212,8 @@ const AFTER_DIGITS = ':';
  * on (country, postal key): per country, each run of the data's codes (in key order) whose
  * centres all lie in the circle, from its first code up to the next code of the data (outside the
  * circle). A code the data does not know, or a longer one (GB's and NL's full codes, where the
- * data holds the first part), falls in the range of the code before it in key order. Countries
+ * data holds the first part), falls in the range of the code before it in key order (before the
+ * first code: in the first code's, so NL's "1000 AP", a PO box code, lies with 1011). Countries
  * whose codes may carry the country's letters (COUNTRY_LETTERS) get each range with them too.
  */
 export function postalRangesWithin(center: Point, km: number): PostalRange[] {
@@ -233,7 +234,8 @@ export function postalRangesWithin(center: Point, km: number): PostalRange[] {
         lat <= box.maxLat &&
         (box.minLon === null || (lon >= box.minLon && lon <= box.maxLon!)) &&
         distanceKm(center, { latitude: lat, longitude: lon }) <= km;
-      if (inside && from === undefined) from = c.keys[i]!;
+      // A run from the country's first code takes every key before it too, as the last one every key after it.
+      if (inside && from === undefined) from = i === 0 ? '' : c.keys[i]!;
       else if (!inside && from !== undefined) {
         ranges.push([from, c.keys[i]!]);
         from = undefined;

@@ -259,16 +259,17 @@ describe('postalRangesWithin (the radius search for freights without coordinates
     assert.deepEqual(postalRangesWithin(frankfurt, 10), [{ country: 'DE', from: '60311', to: '63450' }]);
     assert.deepEqual(postalRangesWithin(frankfurt, 25), [{ country: 'DE', from: '60311', to: '80331' }]);
     assert.deepEqual(postalRangesWithin({ latitude: 50.1127, longitude: 8.6835 }, 0.3), [{ country: 'DE', from: '60311', to: '60313' }]);
-    // The last code of a country: up to after every key.
-    assert.deepEqual(postalRangesWithin({ latitude: 48.8566, longitude: 2.3522 }, 8), [{ country: 'FR', from: '75001', to: '~' }]);
+    // The first code of a country: from before every key; the last: up to after every key.
+    assert.deepEqual(postalRangesWithin({ latitude: 48.8566, longitude: 2.3522 }, 8), [{ country: 'FR', from: '', to: '~' }]);
+    assert.deepEqual(postalRangesWithin({ latitude: 51.44, longitude: 13.9 }, 10), [{ country: 'DE', from: '', to: '60311' }]);
     assert.deepEqual(postalRangesWithin({ latitude: 0, longitude: 0 }, 100), []);
   });
 
   test('countries whose codes may carry their letters: the ranges with them too', () => {
     load(buildPostalCentres(readPostalCsv(CSV, new Set(['LU'])), 'CSV test rows', cities, { areaKm: 0 }));
     assert.deepEqual(postalRangesWithin({ latitude: 49.61, longitude: 6.13 }, 5), [
-      { country: 'LU', from: '1120', to: ':' },
-      { country: 'LU', from: 'L1120', to: 'L:' },
+      { country: 'LU', from: '', to: ':' },
+      { country: 'LU', from: 'L', to: 'L:' },
     ]);
   });
 });
