@@ -43,10 +43,10 @@ export interface Near {
   /** set when the centre was given as an airport */
   airport?: string;
   /**
-   * Only one of the two ways a freight is near (nearWays): by its coordinates, or, without
-   * coordinates, by its airport. Unset: either.
+   * Only one of the ways a freight is near (nearWays): by its coordinates, or, without
+   * coordinates, by its airport or by its postal code's centre. Unset: any.
    */
-  way?: 'point' | 'airport';
+  way?: 'point' | 'airport' | 'postal';
 }
 
 /** A date window, inclusive days in APP_TIMEZONE; `start`/`end` are the instants it spans ([start, end)). */

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { airportsWithin, boundingBox, EARTH_KM } from '../places/geo.ts';
+import { postalRangesWithin } from '../places/postal-centres.ts';
 import type { DayWindow, LoadSearch, Near, PlacePattern } from './search.ts';
 
 /**
@@ -76,26 +77,45 @@ export function placesSql(c: PlaceColumns, patterns: readonly PlacePattern[]): R
 }
 
 /**
- * The airports within a search's radius (every airport's distance is computed, ~0.3 ms): kept
- * for the last centres searched, which carriers repeat (saved searches, paging, bookmarks). The
- * airport data set is static, so an entry never goes stale, and nothing in it belongs to a caller.
+ * What a radius holds besides coordinates, computed from packaged data: the airports in the circle
+ * (every airport's distance, ~0.3 ms) and the postal ranges whose codes' centres are in it
+ * (postal-centres.ts, ~1 ms; at most about 500 ranges for 500 km anywhere in Europe). Kept for
+ * the last centres searched, which carriers repeat (saved searches, paging, bookmarks). The data
+ * is static, so an entry never goes stale, and nothing in it belongs to a caller.
  */
-const airportsNearCentres = new Map<string, string[]>();
+interface Around {
+  airports: string[];
+  /** the postal ranges as three parallel arrays (one array value each: the statement's text is the same for every centre) */
+  postal: { countries: string[]; from: string[]; to: string[] };
+  /**
+   * the same ranges as the sorted bounds of "CC key" (the space sorts before every letter and
+   * digit, so a country's bounds stay together whatever follows): a row is inside when
+   * width_bucket puts it in an odd bucket
+   */
+  bounds: string[];
+}
+const aroundCentres = new Map<string, Around>();
 const MAX_CENTRES = 1000;
-function airportsAround(near: Near): string[] {
+function around(near: Near): Around {
   const key = `${near.center.latitude},${near.center.longitude},${near.km}`;
-  let airports = airportsNearCentres.get(key);
-  if (!airports) {
-    airports = airportsWithin(near.center, near.km);
-    if (airportsNearCentres.size >= MAX_CENTRES) airportsNearCentres.delete(airportsNearCentres.keys().next().value!);
-    airportsNearCentres.set(key, airports);
+  let found = aroundCentres.get(key);
+  if (!found) {
+    const ranges = postalRangesWithin(near.center, near.km);
+    found = {
+      airports: airportsWithin(near.center, near.km),
+      postal: { countries: ranges.map((r) => r.country), from: ranges.map((r) => r.from), to: ranges.map((r) => r.to) },
+      bounds: ranges.flatMap((r) => [`${r.country} ${r.from}`, `${r.country} ${r.to}`]).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    };
+    if (aroundCentres.size >= MAX_CENTRES) aroundCentres.delete(aroundCentres.keys().next().value!);
+    aroundCentres.set(key, found);
   }
-  return airports;
+  return found;
 }
 
 /**
  * Within `km` of the centre: by the row's coordinates (bounding box on the btree, then the exact
- * great circle), else, without coordinates, by its airport's position.
+ * great circle), else, without coordinates, by its airport's position or by the centre of its
+ * postal code (decisions.md §7: packaged data, nothing stored).
  */
 export function nearSql(c: PlaceColumns, near: Near): RawBuilder<SqlBool> {
   const lat = col(c.latitude);
@@ -107,30 +127,41 @@ export function nearSql(c: PlaceColumns, near: Near): RawBuilder<SqlBool> {
       power(sin(radians(${lat}::float8 - ${latitude}::float8) / 2), 2)
       + cos(radians(${lat}::float8)) * cos(radians(${latitude}::float8)) * power(sin(radians(${lon}::float8 - ${longitude}::float8) / 2), 2)))) <= ${near.km}::float8)`;
   if (near.way === 'point') return byPoint;
-  const airports = airportsAround(near);
-  if (!airports.length) return near.way === 'airport' ? sql<SqlBool>`false` : byPoint;
+  const { airports, postal, bounds } = around(near);
   // One array value, whatever the number of airports: the statement's text is the same for every centre.
   const byAirport = sql<SqlBool>`(${lat} is null and ${codeKey(c)} = any(${airports}::text[]))`;
-  if (near.way === 'airport') return byAirport;
-  return sql<SqlBool>`(${byPoint} or ${byAirport})`;
+  if (near.way === 'airport') return airports.length ? byAirport : sql<SqlBool>`false`;
+  if (near.way === 'postal') {
+    if (!bounds.length) return sql<SqlBool>`false`;
+    // Alone (a way of its own, nearWays), as ranges to join: the planner can read each range from
+    // the place index (country, postal key) instead of testing every row without coordinates.
+    return sql<SqlBool>`(${lat} is null and not ${isAirportCode(c)} and exists (select 1 from unnest(${postal.countries}::text[], ${postal.from}::text[], ${postal.to}::text[]) as postal_range(country, low, high)
+      where ${countryKey(c)} = postal_range.country and ${codeKey(c)} >= postal_range.low and ${codeKey(c)} < postal_range.high))`;
+  }
+  // Among the other ways, a test of the row: a binary search of its country and key among the
+  // ranges' bounds (width_bucket: bucket i when bound i-1 <= value < bound i; odd: in a range).
+  const byPostal = sql<SqlBool>`(${lat} is null and not ${isAirportCode(c)} and width_bucket((${countryKey(c)} || ' ' || ${codeKey(c)}) collate "C", ${bounds}::text[]) % 2 = 1)`;
+  const ways = [byPoint, ...(airports.length ? [byAirport] : []), ...(bounds.length ? [byPostal] : [])];
+  return ways.length === 1 ? byPoint : sql<SqlBool>`(${sql.join(ways, sql` or `)})`;
 }
 
 /**
- * A radius search as two searches whose results never overlap and together are the search's:
- * near by coordinates, and near by airport for rows without coordinates. Each can start from an
- * index of its own and read nothing else (freights/lists.ts reads the two and merges them), where
- * the search as one condition reads every row either index finds. Undefined unless the search
- * has exactly one radius with airports in it.
+ * A radius search as searches whose results never overlap and together are the search's: near
+ * by coordinates, by airport and by postal code (the last two for rows without coordinates).
+ * Each can start from an index of its own and read nothing else (freights/lists.ts reads them and
+ * merges them), where the search as one condition reads every row any index finds. Undefined
+ * unless the search has exactly one radius with airports or postal codes in it.
  */
-export function nearWays(s: LoadSearch): [LoadSearch, LoadSearch] | undefined {
+export function nearWays(s: LoadSearch): LoadSearch[] | undefined {
   if (Boolean(s.fromNear) === Boolean(s.toNear)) return undefined;
   const key = s.fromNear ? 'fromNear' : 'toNear';
   const near = s[key]!;
-  if (near.way || !airportsAround(near).length) return undefined;
-  return [
-    { ...s, [key]: { ...near, way: 'point' } },
-    { ...s, [key]: { ...near, way: 'airport' } },
-  ];
+  if (near.way) return undefined;
+  const { airports, bounds } = around(near);
+  const ways = (['point', ...(airports.length ? ['airport'] : []), ...(bounds.length ? ['postal'] : [])] as const).map(
+    (way): LoadSearch => ({ ...s, [key]: { ...near, way } }),
+  );
+  return ways.length > 1 ? ways : undefined;
 }
 
 /** The window overlaps the days searched. */

@@ -79,9 +79,13 @@ function start(): Promise<boolean> {
   return ready;
 }
 
-/** Resolves when the city data is loaded (true) or could not be loaded (false). Starts the load. */
+/**
+ * Resolves when the city data is loaded (true) or could not be loaded (false). Starts the load.
+ * Whoever waits for it keeps the process alive meanwhile (the worker itself never does).
+ */
 export function citiesReady(): Promise<boolean> {
-  return start();
+  const waiting = setInterval(() => {}, 60_000);
+  return start().finally(() => clearInterval(waiting));
 }
 
 /** Whether the data is loaded now (answers will contain cities). */
@@ -91,7 +95,16 @@ export function citiesLoaded(): boolean {
 
 async function ask<T>(message: Record<string, unknown>, waitMs: number): Promise<T | null> {
   const started = Date.now();
-  const ok = await Promise.race([start(), new Promise<false>((r) => setTimeout(() => r(false), waitMs).unref())]);
+  // The waits are not unref'd: a question being answered keeps the process alive (at most
+  // `waitMs`), as any other request in flight would; only the idle worker never does.
+  let waiting: NodeJS.Timeout | undefined;
+  const ok = await Promise.race([
+    start(),
+    new Promise<false>((r) => {
+      waiting = setTimeout(() => r(false), waitMs);
+    }),
+  ]);
+  clearTimeout(waiting);
   if (!ok || !worker) return null;
   const w = worker;
   const id = nextId++;
@@ -103,7 +116,6 @@ async function ask<T>(message: Record<string, unknown>, waitMs: number): Promise
       },
       Math.max(50, waitMs - (Date.now() - started)),
     );
-    timer.unref();
     pending.set(id, { resolve: resolve as (v: unknown) => void, timer });
     w.postMessage({ ...message, id });
   });

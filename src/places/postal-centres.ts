@@ -10,8 +10,8 @@ import { postalKey } from './postal.ts';
  *
  * Read on first use, and a country's rows only when a question needs that country: the file is
  * one JSON text of one string per country (fast to parse, no object per code), split into a
- * sorted array of codes and two Float32Arrays (a metre's precision) when first asked. Read-only
- * packaged data: nothing another process would need.
+ * sorted array of codes and two Float32Arrays when first asked. Read-only packaged data: nothing
+ * another process would need.
  */
 
 export interface PostalCentre {
@@ -29,13 +29,33 @@ export interface PostalCentre {
 export interface PostalCentresFile {
   source: string;
   licence: string;
+  /** decimals of the coordinates: rows hold them as whole numbers of 10^-precision degrees */
+  precision: number;
   /** per country: bounding box "minLat minLon maxLat maxLon", town names "|"-separated, and rows */
   countries: Record<string, { box: string; names: string; rows: string }>;
 }
 
-/** One row of `rows`: written code, latitude and longitude in 1/10,000 degrees, index into `names`; rows "\n"-separated, sorted by key. */
-export const ROW_SEPARATOR = '\n';
-export const FIELD_SEPARATOR = '\t';
+/**
+ * One row of `rows`: the code as written; its latitude and longitude in 10^-precision degrees,
+ * each as the difference from the row before (the first from 0: neighbouring codes lie close, so
+ * the differences are short); the index of its town in `names`, empty for the town of the row
+ * before. Rows ";"-separated, sorted by key. (Separators JSON writes as they are.)
+ */
+export const ROW_SEPARATOR = ';';
+export const FIELD_SEPARATOR = ',';
+
+/**
+ * Countries whose codes are written with the country's letters or without ("L-1120" or "1120",
+ * "LV-1001", "MD-2001"): the data keeps them without, and a code is read either way.
+ */
+export const COUNTRY_LETTERS: Readonly<Record<string, string>> = { LU: 'L', LV: 'LV', MD: 'MD' };
+
+/** A code's postal key as the data keeps it: without the country's letters where they are optional. */
+export function postalKeyIn(country: string, code: string): string {
+  const key = postalKey(code);
+  const letters = COUNTRY_LETTERS[country.trim().toUpperCase()];
+  return letters && key.startsWith(letters) && /^\d/.test(key.slice(letters.length)) ? key.slice(letters.length) : key;
+}
 
 interface CountryCodes {
   /** postalKey of each code, sorted (binary search) */
@@ -76,6 +96,7 @@ function country(code: string): CountryCodes | undefined {
   const raw = data().countries[cc];
   if (!raw) return undefined;
   const rows = raw.rows ? raw.rows.split(ROW_SEPARATOR) : [];
+  const scale = 10 ** data().precision;
   const out: CountryCodes = {
     keys: new Array(rows.length),
     written: new Array(rows.length),
@@ -84,13 +105,17 @@ function country(code: string): CountryCodes | undefined {
     town: new Uint32Array(rows.length),
     names: raw.names.split('|'),
   };
+  let [lat, lon, town] = [0, 0, 0];
   rows.forEach((row, i) => {
-    const [written = '', lat, lon, town] = row.split(FIELD_SEPARATOR);
+    const [written = '', dLat, dLon, ofTown] = row.split(FIELD_SEPARATOR);
+    lat += Number(dLat);
+    lon += Number(dLon);
+    if (ofTown) town = Number(ofTown);
     out.written[i] = written;
     out.keys[i] = postalKey(written);
-    out.latitude[i] = Number(lat) / 10_000;
-    out.longitude[i] = Number(lon) / 10_000;
-    out.town[i] = Number(town);
+    out.latitude[i] = lat / scale;
+    out.longitude[i] = lon / scale;
+    out.town[i] = town;
   });
   parsed.set(cc, out);
   return out;
@@ -113,9 +138,15 @@ function prefixRange(c: CountryCodes, prefix: string): [number, number] {
   return [lowerBound(c.keys, prefix), lowerBound(c.keys, `${prefix}\uffff`)];
 }
 
+/** A coordinate as precise as the data (the Float32Arrays hold 48.882 as 48.88199996…). */
+const round = (n: number) => {
+  const scale = 10 ** data().precision;
+  return Math.round(n * scale) / scale;
+};
+
 const centreOf = (c: CountryCodes, i: number, exact: boolean, code = c.written[i]!): PostalCentre => ({
-  latitude: Math.round(c.latitude[i]! * 10_000) / 10_000,
-  longitude: Math.round(c.longitude[i]! * 10_000) / 10_000,
+  latitude: round(c.latitude[i]!),
+  longitude: round(c.longitude[i]!),
   city: c.names[c.town[i]!] ?? '',
   code,
   exact,
@@ -131,7 +162,7 @@ const centreOf = (c: CountryCodes, i: number, exact: boolean, code = c.written[i
  */
 export function postalCentre(countryCode: string, code: string): PostalCentre | undefined {
   const c = country(countryCode);
-  const key = postalKey(code);
+  const key = postalKeyIn(countryCode, code);
   if (!c || !key || key.length > 12) return undefined;
   const at = lowerBound(c.keys, key);
   if (c.keys[at] === key) return centreOf(c, at, true);
@@ -153,8 +184,8 @@ export function postalCentre(countryCode: string, code: string): PostalCentre | 
     }
     const town = [...towns].sort((a, b) => b[1] - a[1])[0]![0];
     return {
-      latitude: Math.round((lat / (to - from)) * 10_000) / 10_000,
-      longitude: Math.round((lon / (to - from)) * 10_000) / 10_000,
+      latitude: round(lat / (to - from)),
+      longitude: round(lon / (to - from)),
       city: c.names[town] ?? '',
       code: prefix,
       exact: false,
@@ -163,57 +194,57 @@ export function postalCentre(countryCode: string, code: string): PostalCentre | 
   return undefined;
 }
 
+/** A run of postal keys of one country: from `from` up to, not including, `to` (C collation; keys are letters and digits, "~" follows them all). */
+export interface PostalRange {
+  country: string;
+  from: string;
+  to: string;
+}
+
+/** After every postal key (letters and digits) in the "C" collation: the end of a country's last range. */
+export const AFTER_ALL_KEYS = '~';
+/** After every key of digits alone: the end of the last range of a country whose keys may begin with its letters. */
+const AFTER_DIGITS = ':';
+
 /**
- * The postal codes whose centre lies within `km` of a point, per country, for the radius search's
- * fallback (freights with a postal code and no coordinates), read over the freights' index on
- * (country, postal key) as the airports of freights without coordinates are (geo.ts
- * airportsWithin). `prefixes` are keys of which every known code lies in the circle, so a
- * freight's code the data does not know is found by its area too; `codes` are the other codes
- * inside. Both as postal keys (letters and digits, upper case).
+ * The postal keys whose code's centre lies within `km` of a point, for the radius search's
+ * fallback (freights with a postal code and no coordinates), as ranges over the freights' index
+ * on (country, postal key): per country, each run of the data's codes (in key order) whose
+ * centres all lie in the circle, from its first code up to the next code of the data (outside the
+ * circle). A code the data does not know, or a longer one (GB's and NL's full codes, where the
+ * data holds the first part), falls in the range of the code before it in key order (before the
+ * first code: in the first code's, so NL's "1000 AP", a PO box code, lies with 1011). Countries
+ * whose codes may carry the country's letters (COUNTRY_LETTERS) get each range with them too.
  */
-export function postalCodesWithin(center: Point, km: number): Array<{ country: string; prefixes: string[]; codes: string[] }> {
+export function postalRangesWithin(center: Point, km: number): PostalRange[] {
   const box = boundingBox(center, km);
-  const out: Array<{ country: string; prefixes: string[]; codes: string[] }> = [];
+  const out: PostalRange[] = [];
   for (const [cc, raw] of Object.entries(data().countries)) {
     const [minLat, minLon, maxLat, maxLon] = raw.box.split(' ').map(Number) as [number, number, number, number];
     if (maxLat < box.minLat || minLat > box.maxLat) continue;
     if (box.minLon !== null && box.maxLon !== null && (maxLon < box.minLon || minLon > box.maxLon)) continue;
     const c = country(cc)!;
-    // inside[i]: the code's centre is in the circle; sums[i]: how many of the first i are.
-    const n = c.keys.length;
-    const sums = new Uint32Array(n + 1);
-    for (let i = 0; i < n; i++) {
+    const ranges: Array<[string, string]> = [];
+    let from: string | undefined;
+    for (let i = 0; i < c.keys.length; i++) {
       const lat = c.latitude[i]!;
       const lon = c.longitude[i]!;
-      const inBox = lat >= box.minLat && lat <= box.maxLat && (box.minLon === null || (lon >= box.minLon && lon <= box.maxLon!));
-      sums[i + 1] = sums[i]! + (inBox && distanceKm(center, { latitude: lat, longitude: lon }) <= km ? 1 : 0);
-    }
-    if (sums[n] === 0) continue;
-    const prefixes: string[] = [];
-    const codes: string[] = [];
-    for (let i = 0; i < n; ) {
-      if (sums[i + 1] === sums[i]) {
-        i++;
-        continue;
-      }
-      // The shortest prefix (2 characters or more) of this code whose every code is inside.
-      const key = c.keys[i]!;
-      let taken = false;
-      for (let length = 2; length < key.length; length++) {
-        const [from, to] = prefixRange(c, key.slice(0, length));
-        if (sums[to]! - sums[from]! === to - from) {
-          prefixes.push(key.slice(0, length));
-          i = to;
-          taken = true;
-          break;
-        }
-      }
-      if (!taken) {
-        codes.push(key);
-        i++;
+      const inside =
+        lat >= box.minLat &&
+        lat <= box.maxLat &&
+        (box.minLon === null || (lon >= box.minLon && lon <= box.maxLon!)) &&
+        distanceKm(center, { latitude: lat, longitude: lon }) <= km;
+      // A run from the country's first code takes every key before it too, as the last one every key after it.
+      if (inside && from === undefined) from = i === 0 ? '' : c.keys[i]!;
+      else if (!inside && from !== undefined) {
+        ranges.push([from, c.keys[i]!]);
+        from = undefined;
       }
     }
-    out.push({ country: cc, prefixes, codes });
+    const letters = COUNTRY_LETTERS[cc];
+    if (from !== undefined) ranges.push([from, letters ? AFTER_DIGITS : AFTER_ALL_KEYS]);
+    for (const [a, b] of ranges) out.push({ country: cc, from: a, to: b });
+    if (letters) for (const [a, b] of ranges) out.push({ country: cc, from: letters + a, to: letters + b });
   }
   return out;
 }

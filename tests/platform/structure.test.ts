@@ -112,7 +112,7 @@ describe('module structure', () => {
       'freights/lists/read.ts listStatements': 'the prepared list statements, one per list, order and shape',
       'freights/store.ts viewPrepared': 'the prepared view statement',
       'kernel/i18n.ts installed': 'the catalogues app.ts installs at start',
-      'market/sql.ts airportsNearCentres': 'airports within a radius of the last 1,000 centres: static data',
+      'market/sql.ts aroundCentres': 'airports and postal ranges within a radius of the last 1,000 centres: static data',
       'places/cities.ts worker': 'the worker thread holding the city data',
       'places/cities.ts ready': 'the worker thread holding the city data',
       'places/cities.ts loaded': 'the worker thread holding the city data',

@@ -82,16 +82,17 @@ describe('each search parameter narrows the market list (filter 8)', () => {
     assert.deepEqual(await found(carrier, 8, { to: 'DE-10' }), ids('ams'));
   });
 
-  test('from_near/to_near with a radius: coordinates, else the airport; lat,lon or airport:XXX', async () => {
+  test('from_near/to_near with a radius: coordinates, else the airport, else the postal code; lat,lon or airport:XXX', async () => {
     assert.deepEqual(await found(carrier, 8, { from_near: '50.11,8.68', from_radius: '50' }), ids('ffm', 'fra', 'fraBare'));
     assert.deepEqual(await found(carrier, 8, { from_near: '50.11,8.68', from_radius: '5' }), ids('ffm'));
     assert.deepEqual(await found(carrier, 8, { from_near: 'airport:MUC', from_radius: '100' }), ids('muc'));
     assert.deepEqual(await found(carrier, 8, { to_near: 'airport:MXP', to_radius: '20' }), ids('ffm'));
     assert.deepEqual(
       await found(carrier, 8, { from_near: '52.37,4.89', from_radius: '100' }),
-      [],
-      'a freight with neither coordinates nor airport does not match',
+      ids('ams'),
+      'a freight with neither coordinates nor airport lies at its postal code’s centre (tests/search/postal-fallback.test.ts)',
     );
+    assert.deepEqual(await found(carrier, 8, { from_near: '48.86,2.35', from_radius: '100' }), [], 'nothing near Paris');
   });
 
   test('pickup and delivery windows overlap the days (APP_TIMEZONE), inclusive', async () => {

@@ -114,7 +114,7 @@ const customerSql = sql<string | null>`(freights.refs ->> 'customer')`;
 /** `CODE City (CC)`, as the freight page names a place (freight-page.tsx placeLabel). */
 async function placeText(code: string | null, country: string | null, lat: string | null, lon: string | null): Promise<string> {
   if (!code) return '–';
-  const city = await cityOf(code, lat, lon);
+  const city = await cityOf(code, lat, lon, country);
   return [code, city, country ? `(${country})` : null].filter(Boolean).join(' ');
 }
 

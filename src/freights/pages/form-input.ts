@@ -3,6 +3,7 @@ import { readLocaleDateTime, readLocaleDecimal, readLocaleWeightKg } from '../..
 import type { Warning } from '../../kernel/outcome.ts';
 import { isRecord, readString, type Params } from '../../kernel/params.ts';
 import { searchCountries } from '../../places/countries.ts';
+import { postalCentre, type PostalCentre } from '../../places/postal-centres.ts';
 import { searchForFreight } from '../../pricing/handover.ts';
 import type { ExactPlaces } from '../booking.ts';
 import { companiesByName } from '../../accounts/companies.ts';
@@ -34,6 +35,36 @@ export function countryCode(text: string): string | undefined {
   // Only an exact name (or code) is taken: "Deu" must not silently become a country.
   const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
   return [...best.names.eng, ...best.names.deu].some((n) => fold(n) === fold(t)) ? best.code : undefined;
+}
+
+/**
+ * The centre of a place given as a postal code and a country, as the form sends it (`city:DE-60311`,
+ * or `60311` with the side's country: a country field wins, as in the API), from the packaged
+ * postal data; undefined for an airport, a code the data does not know, or no country.
+ */
+export function centreOfPostalPlace(place: unknown, country: unknown): PostalCentre | undefined {
+  const text = readString(place)?.trim();
+  if (!text || /^(?:airport:\s*)?[A-Za-z]{3}$/i.test(text)) return undefined;
+  const m = /^city:\s*(?:([A-Za-z]{2})\s*-\s*)?(.+)$/i.exec(text);
+  const cc = readString(country)?.trim() || m?.[1];
+  return cc ? postalCentre(cc, m ? m[2]! : text) : undefined;
+}
+
+/**
+ * Fills a side's coordinates, and its address when empty with the town, from the packaged postal
+ * data when the person typed a postal code and a country but no coordinates (docs/decisions.md,
+ * Postal code centres): the form, being the caller, resolves what the API does not (api.md:
+ * `city:` values are not resolved), so radius searches find the freight and lists name its town.
+ * Coordinates typed or filled by a city suggestion win, and so does an address.
+ */
+function fillFromPostalCode(p: Params, side: 'from' | 'to'): void {
+  const [lat, lon, addr] = [`${side}_latitude`, `${side}_longitude`, `${side}_addr`];
+  if (!(side in p) || !blank(p[lat]) || !blank(p[lon])) return;
+  const centre = centreOfPostalPlace(p[side], p[`${side}_country`]);
+  if (!centre) return;
+  p[lat] = String(centre.latitude);
+  p[lon] = String(centre.longitude);
+  if (blank(p[addr]) && centre.city) p[addr] = centre.city;
 }
 
 const TIME_FIELDS = ['etd', 'etd_end', 'eta', 'eta_end'] as const;
@@ -118,6 +149,7 @@ export async function normaliseFreightForm(ctx: Ctx<Caller>, mode: 'add' | 'edit
         else p[k] = v;
       }
     }
+    if (!problems[side] && !problems[key]) fillFromPostalCode(p, side);
   }
   if (Array.isArray(p.pieces) || isRecord(p.pieces)) {
     const lines = (Array.isArray(p.pieces) ? p.pieces : Object.values(p.pieces)).filter(isRecord);

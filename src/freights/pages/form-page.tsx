@@ -5,7 +5,7 @@ import { CsrfField } from '../../kernel/html.tsx';
 import { formatNumber, toDateTimeLocal } from '../../kernel/locale.ts';
 import { Field } from '../../kernel/ui.tsx';
 import { countryName } from '../../places/countries.ts';
-import type { FormState } from './form-input.ts';
+import { centreOfPostalPlace, type FormState } from './form-input.ts';
 import type { FreightView, PresentedPiece } from '../fields.ts';
 import { isOneOf, isRecord } from '../../kernel/params.ts';
 
@@ -105,6 +105,14 @@ export function freightFields(
     end: t('form.error.end_before_start'),
     past: t('form.error.past'),
   };
+  // Coordinates and an address that are only the stored postal code's centre and town (the form
+  // fills them on save, form-input.ts) are shown as placeholders, not as values: saved with another
+  // code, they follow that code instead of staying where the old one was.
+  const fromPostal = (s: 'from' | 'to') => {
+    const centre = centreOfPostalPlace(r[s], r[`${s}_country`]);
+    const same = (v: unknown, n: number) => v !== null && v !== undefined && v !== '' && Math.abs(Number(v) - n) < 1e-6;
+    return centre && same(r[`${s}_latitude`], centre.latitude) && same(r[`${s}_longitude`], centre.longitude) ? centre : undefined;
+  };
   // A place input offers cities, postal codes and airports as you type (public/app.js, the load
   // search's place suggestions); a city fills the side's country, address and coordinates.
   const side = (s: 'from' | 'to') => [
@@ -132,13 +140,27 @@ export function freightFields(
         data-check="country"
       />
     )),
-    field(`${s}_addr`, t('fv.form.addr'), (a) => <input {...a} value={value(`${s}_addr`, r[`${s}_addr`])} autocomplete="off" />),
+    field(`${s}_addr`, t('fv.form.addr'), (a) => {
+      const town = fromPostal(s)?.city;
+      const filled = town !== undefined && r[`${s}_addr`] === town;
+      return (
+        <input {...a} value={value(`${s}_addr`, filled ? '' : r[`${s}_addr`])} placeholder={filled ? town : undefined} autocomplete="off" />
+      );
+    }),
   ];
   const coords = (s: 'from' | 'to') =>
     (['latitude', 'longitude'] as const).map((c) =>
-      field(`${s}_${c}`, `${t(`fv.${s}`)}: ${t(`fv.form.${c}`)}`, (a) => (
-        <input {...a} value={value(`${s}_${c}`, r[`${s}_${c}`])} inputMode="decimal" />
-      )),
+      field(`${s}_${c}`, `${t(`fv.${s}`)}: ${t(`fv.form.${c}`)}`, (a) => {
+        const centre = fromPostal(s);
+        return (
+          <input
+            {...a}
+            value={value(`${s}_${c}`, centre ? '' : r[`${s}_${c}`])}
+            placeholder={centre ? String(centre[c]) : undefined}
+            inputMode="decimal"
+          />
+        );
+      }),
     );
   const time = (name: 'etd' | 'etd_end' | 'eta' | 'eta_end') =>
     field(name, t(`fv.form.${name}`), (a) => (

@@ -64,7 +64,11 @@ export async function freightListColumns(
     priceCurrencies(ctx.db, me, awarded),
     Promise.all(
       routes.map(
-        async (r) => [await cityOf(r.from, r.from_latitude, r.from_longitude), await cityOf(r.to, r.to_latitude, r.to_longitude)] as const,
+        async (r) =>
+          [
+            await cityOf(r.from, r.from_latitude, r.from_longitude, r.from_country),
+            await cityOf(r.to, r.to_latitude, r.to_longitude, r.to_country),
+          ] as const,
       ),
     ),
   ]);

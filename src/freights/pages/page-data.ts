@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { airportByCode } from '../../airports/index.ts';
 import { cityNear } from '../../places/cities.ts';
+import { postalCentre } from '../../places/postal-centres.ts';
 import { companiesToPick, companyNameSql, contactOf, namesOfCompanies, type Contact } from '../../accounts/companies.ts';
 import type { Clock } from '../../kernel/time.ts';
 import { presentBid, type BidView } from '../bids.ts';
@@ -107,8 +108,8 @@ export async function readFreightPageParts(db: Db, clock: Clock, route: FreightV
     namesOfCompanies(db, names),
     Promise.resolve(contactUser).then((user) => contactOf(db, user)),
     owner && route.status === 'draft' && route.type !== 'FFR' ? partnerCompanies(db, companyId) : Promise.resolve([]),
-    cityOf(route.from, route.from_latitude, route.from_longitude),
-    cityOf(route.to, route.to_latitude, route.to_longitude),
+    cityOf(route.from, route.from_latitude, route.from_longitude, route.from_country),
+    cityOf(route.to, route.to_latitude, route.to_longitude, route.to_country),
     pastBidsOf(db, clock, route, companyId),
     formerBidder ? (route.status === 'archived' ? hasWinner(db, route.id) : Promise.resolve(true)) : Promise.resolve(false),
   ]);
@@ -250,7 +251,13 @@ export async function partnerCompanies(db: Db, company: number, limit = 200): Pr
   );
 }
 
-export async function cityOf(code: unknown, latitude: unknown, longitude: unknown): Promise<string | null> {
+/**
+ * The town of a place for pages: an airport's city; else the town at the freight's coordinates
+ * (the largest city within 3 km, else the nearest: a wider circle names the nearby big city, so
+ * Hanau's 63450 would read "Frankfurt am Main"); else, without coordinates, the town of its postal
+ * code (the packaged postal data: an API client's `city:DE-60311` reads "Frankfurt am Main").
+ */
+export async function cityOf(code: unknown, latitude: unknown, longitude: unknown, country?: unknown): Promise<string | null> {
   if (typeof code === 'string' && /^[A-Z]{3}$/.test(code)) {
     const airport = airportByCode(code);
     if (airport) return airport.city || airport.name || null;
@@ -265,9 +272,7 @@ export async function cityOf(code: unknown, latitude: unknown, longitude: unknow
     !Number.isFinite(lat) ||
     !Number.isFinite(lon)
   )
-    return null;
-  // The town the point is in: the largest city within 3 km, else the nearest (a wider circle
-  // names the nearby big city: Hanau's 63450 would read "Frankfurt am Main").
+    return typeof code === 'string' && typeof country === 'string' && country ? postalCentre(country, code)?.city || null : null;
   const city = await cityNear(lat, lon, 3, 400);
   return city?.name ?? null;
 }
