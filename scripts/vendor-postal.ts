@@ -35,7 +35,7 @@ import { inflateRawSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { CITY_NAMES } from '../src/places/city-names.ts';
 import { distanceKm, type Point } from '../src/places/geo.ts';
-import { COUNTRY_LETTERS, FIELD_SEPARATOR, ROW_SEPARATOR, type PostalCentresFile } from '../src/places/postal-centres.ts';
+import { AREA_MARK, COUNTRY_LETTERS, FIELD_SEPARATOR, ROW_SEPARATOR, type PostalCentresFile } from '../src/places/postal-centres.ts';
 import { postalKey } from '../src/places/postal.ts';
 
 /** The countries the exchange serves and their neighbours: Europe. */
@@ -368,7 +368,8 @@ function writtenPrefix(written: string, length: number): string {
 }
 
 /**
- * Keeps street-level codes as their areas (AREA_KM): repeatedly, the codes that share all their
+ * Keeps street-level codes as their areas (AREA_KM), written with AREA_MARK ("6031*": the codes
+ * 6031x), so postalCentre still knows 60311 for a code: repeatedly, the codes that share all their
  * letters and digits but the last — every code that begins so, at least two, the area itself
  * not a code — become one code of the area when they name the same town and each lies within
  * `km` of their centre (the mean of the codes they stand for).
@@ -400,7 +401,7 @@ export function compactAreas(codes: Code[], km = AREA_KM): Code[] {
       for (const m of members) next.delete(m.key);
       next.set(area, {
         key: area,
-        written: writtenPrefix(members[0]!.written, area.length),
+        written: `${writtenPrefix(members[0]!.written, area.length).replace(/\*$/, '')}${AREA_MARK}`,
         latitude,
         longitude,
         town: members[0]!.town,

@@ -21,7 +21,10 @@ export interface PostalCentre {
   city: string;
   /** the code or prefix found, as the country writes it ("44-100", "SW1A", "603" for a prefix) */
   code: string;
-  /** false when the code itself is unknown and the centre is that of the codes sharing its longest known prefix */
+  /**
+   * false when the code itself is unknown and the centre is that of the codes sharing its longest
+   * known prefix (true for a code of a street-level area the data keeps whole, at the area's centre)
+   */
   exact: boolean;
 }
 
@@ -43,6 +46,11 @@ export interface PostalCentresFile {
  */
 export const ROW_SEPARATOR = ';';
 export const FIELD_SEPARATOR = ',';
+/**
+ * Ends the written code of a row that stands for the codes one character longer ("6031*": 60311,
+ * 60313, … kept as their street-level area, vendor-postal.ts compactAreas): such a code is known.
+ */
+export const AREA_MARK = '*';
 
 /**
  * Countries whose codes are written with the country's letters or without ("L-1120" or "1120",
@@ -61,6 +69,8 @@ interface CountryCodes {
   /** postalKey of each code, sorted (binary search) */
   keys: string[];
   written: string[];
+  /** 1 where the row is an area of the codes one character longer (AREA_MARK) */
+  area: Uint8Array;
   latitude: Float32Array;
   longitude: Float32Array;
   town: Uint32Array;
@@ -100,6 +110,7 @@ function country(code: string): CountryCodes | undefined {
   const out: CountryCodes = {
     keys: new Array(rows.length),
     written: new Array(rows.length),
+    area: new Uint8Array(rows.length),
     latitude: new Float32Array(rows.length),
     longitude: new Float32Array(rows.length),
     town: new Uint32Array(rows.length),
@@ -111,7 +122,8 @@ function country(code: string): CountryCodes | undefined {
     lat += Number(dLat);
     lon += Number(dLon);
     if (ofTown) town = Number(ofTown);
-    out.written[i] = written;
+    out.area[i] = written.endsWith(AREA_MARK) ? 1 : 0;
+    out.written[i] = out.area[i] ? written.slice(0, -AREA_MARK.length) : written;
     out.keys[i] = postalKey(written);
     out.latitude[i] = lat / scale;
     out.longitude[i] = lon / scale;
@@ -168,7 +180,10 @@ export function postalCentre(countryCode: string, code: string): PostalCentre | 
   if (c.keys[at] === key) return centreOf(c, at, true);
   for (let length = key.length - 1; length >= 2; length--) {
     const i = lowerBound(c.keys, key.slice(0, length));
-    if (c.keys[i] === key.slice(0, length)) return centreOf(c, i, false);
+    if (c.keys[i] !== key.slice(0, length)) continue;
+    // A code of a street-level area kept whole is a code the data knows, at its area's centre.
+    if (c.area[i] && length === key.length - 1) return centreOf(c, i, true, c.written[i]! + key.slice(-1));
+    return centreOf(c, i, false);
   }
   for (let length = key.length - 1; length >= Math.max(2, key.length - 2); length--) {
     const prefix = key.slice(0, length);

@@ -125,8 +125,10 @@ function postalSuggestions(text: string, options: SuggestOptions): PlaceSuggesti
   const typed = readPostal(text);
   if (!typed?.code) return [];
   const fits = (country: string) => (options.input === 'freight' ? isPostalCode(country, typed.code) : isPostalPrefix(country, typed.code));
-  // Countries where the postal data knows the code come first (75019 is a code of Paris, not of Germany).
-  const known = (country: string) => (postalCentre(country, typed.code)?.exact ? 0 : 1);
+  // The hinted country first (the form's own country field), then countries where the postal
+  // data knows the code (75019 is a code of Paris, not of Germany).
+  const hinted = options.country?.toUpperCase();
+  const known = (country: string) => (country === hinted ? -1 : postalCentre(country, typed.code)?.exact ? 0 : 1);
   const countries = typed.country
     ? fits(typed.country)
       ? [typed.country]

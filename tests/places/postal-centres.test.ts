@@ -206,14 +206,15 @@ describe('the vendored file', () => {
 
   test('street-level codes of one town lying together are kept as their area', () => {
     load(geonames(2));
-    // 60311 and 60313 lie 400 m apart: the area 6031; 60385 and 60388 lie 4.6 km apart and stay.
+    // 60311 and 60313 lie 400 m apart: the area 6031, its codes still known; 60385 and 60388 lie 4.6 km apart and stay.
     assert.deepEqual(postalCentre('DE', '60311'), {
       latitude: 50.115,
       longitude: 8.684,
       city: 'Frankfurt am Main',
-      code: '6031',
-      exact: false,
+      code: '60311',
+      exact: true,
     });
+    assert.deepEqual(postalRangesWithin({ latitude: 50.115, longitude: 8.684 }, 1), [{ country: 'DE', from: '6031', to: '60385' }]);
     assert.equal(postalCentre('DE', '60385')?.exact, true);
     assert.equal(postalCentre('DE', '60388')?.exact, true);
   });
