@@ -57,8 +57,26 @@ export interface SchemaObject {
   [keyword: string]: unknown;
 }
 
+/** An OpenAPI 3.1 Example Object: a recorded value (src/openapi/examples.json). */
+export interface ExampleObject {
+  summary: string;
+  value: unknown;
+}
+
+/** What `npm run examples:generate` recorded for one operation (tests/support/api-examples.ts). */
+export interface RecordedExample {
+  method: string;
+  /** the request path as sent (`/freights/view/12.json`) */
+  url: string;
+  /** the JSON body (POST) or the query parameters (GET), when the request had any */
+  request?: Record<string, unknown>;
+  /** the 200 answer; none when the operation's success is a 302 (publish, confirm) */
+  response?: unknown;
+}
+
 export interface ParameterObject {
   name: string;
+  examples?: Record<string, ExampleObject>;
   in: 'path' | 'query' | 'header';
   required: boolean;
   schema: SchemaObject;
@@ -75,6 +93,7 @@ export interface EncodingObject {
 
 export interface MediaObject {
   schema: SchemaObject;
+  examples?: Record<string, ExampleObject>;
   encoding?: Record<string, EncodingObject>;
 }
 
@@ -191,6 +210,8 @@ export interface DocumentOptions {
   version: string;
   /** The events the webhooks deliver, by type (app.ts collects every module's). */
   events?: Readonly<Record<string, EventDoc>>;
+  /** One recorded request and answer per operation id (src/openapi/examples.json), attached as Example Objects. */
+  examples?: Readonly<Record<string, RecordedExample>>;
   /** Every code of an error answer -> its meaning (app.ts ERROR_CODES): the ErrorCode schema. */
   errorCodes?: Readonly<Record<string, string>>;
 }
@@ -234,6 +255,8 @@ export function buildOpenApiDocument(
     const operations = paths[at] ?? {};
     paths[at] = operations;
     operations[described.method] = operation(described, ids[i]!, components);
+    const example = options.examples?.[ids[i]!];
+    if (example) attachExample(operations[described.method]!, at, example);
   });
   const webhooks: Record<string, { post: OperationObject }> = {};
   for (const [type, doc] of Object.entries(options.events ?? {})) webhooks[type] = { post: eventOperation(type, doc, components) };
@@ -409,6 +432,26 @@ function operation(described: Described, operationId: string, components: Compon
   op.responses = answers;
   if (doc.preview) op['x-preview'] = true;
   return op;
+}
+
+const RECORDED = 'Recorded from a test run (npm run examples:generate)';
+
+/** The recorded request (body, query and path values) and 200 answer of an operation, as its Example Objects. */
+function attachExample(op: OperationObject, at: string, example: RecordedExample): void {
+  const names = [...at.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const pattern = new RegExp(`^${at.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '([^/]+)')}$`);
+  const values = pattern.exec(example.url)?.slice(1) ?? [];
+  const pathValues = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(values[i] ?? '')]));
+  for (const parameter of op.parameters ?? []) {
+    const value = parameter.in === 'path' ? pathValues[parameter.name] : parameter.in === 'query' ? example.request?.[parameter.name] : undefined;
+    if (value === undefined || value === '') continue;
+    const typed = parameter.schema.type === 'integer' || parameter.schema.type === 'number' ? Number(value) : value;
+    parameter.examples = { recorded: { summary: RECORDED, value: Number.isNaN(typed) ? value : typed } };
+  }
+  const json = op.requestBody?.content['application/json'];
+  if (json && example.request && example.method !== 'get') json.examples = { recorded: { summary: RECORDED, value: example.request } };
+  const answer = Object.values(op.responses?.['200']?.content ?? {})[0];
+  if (answer && example.response !== undefined) answer.examples = { recorded: { summary: RECORDED, value: example.response } };
 }
 
 /** What every operation's description says beyond its summary: its own text, who may call it, where its payload is. */

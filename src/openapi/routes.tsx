@@ -2,11 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { formatOf } from '../kernel/format.ts';
 import { ok } from '../kernel/outcome.ts';
 import { publicEndpoint, type Endpoint } from '../kernel/route.tsx';
-import { buildOpenApiDocument, type DocumentOptions, type MediaRoute, type MediaRouteDoc, type OpenApiDocument } from './document.ts';
+import { buildOpenApiDocument, type DocumentOptions, type MediaRoute, type MediaRouteDoc, type OpenApiDocument, type RecordedExample } from './document.ts';
+import recorded from './examples.json' with { type: 'json' };
 import { referencePage } from './views.tsx';
 
 /** The interface version api.md carries (Versioning 1); our additions keep it compatible. */
 export const API_VERSION = '1.0.0';
+
+/** One recorded request and answer per operation (`npm run examples:generate`; tests/support/api-examples.ts). */
+const examples = recorded as unknown as Readonly<Record<string, RecordedExample>>;
 
 /**
  * GET /openapi.json (the document itself, not in the envelope) and GET /docs (its readable
@@ -28,7 +32,7 @@ export function openApiRoutes(
     for (const method of [route.method].flat()) if (method !== 'HEAD') mediaRoutes.push({ ...described, method, path: route.url });
   });
   let document: OpenApiDocument | undefined;
-  const get = () => (document ??= buildOpenApiDocument(endpoints(), { version: API_VERSION, ...options }, mediaRoutes));
+  const get = () => (document ??= buildOpenApiDocument(endpoints(), { version: API_VERSION, ...options, examples }, mediaRoutes));
   http.get('/openapi', async (req, reply) => {
     if (formatOf(req.raw) !== 'json') return reply.redirect('/docs');
     return reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(JSON.stringify(get()));

@@ -122,6 +122,38 @@ function Properties({ schema, t, depth = 0 }: { schema: SchemaObject; t: Transla
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
+/** The recorded example of a media object or parameter (src/openapi/examples.json), if any. */
+const recordedValue = (holder: { examples?: Record<string, { value: unknown }> } | undefined) => holder?.examples?.recorded?.value;
+
+/** `'…'` for a shell: single quotes, an inner one written `'\''`. */
+const shellQuote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+
+/** A curl command of an operation, built from its recorded example: method, path (`.json`), the token header, the body. */
+function curlOf(path: string, method: string, op: OperationObject): string {
+  let url = path;
+  const query: string[] = [];
+  for (const p of op.parameters ?? []) {
+    const value = recordedValue(p);
+    if (value === undefined) continue;
+    if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(String(value)));
+    else if (p.in === 'query') query.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(String(value))}`);
+  }
+  const lines = [
+    `curl${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} ${shellQuote(`$BASE_URL${url}${query.length ? `?${query.join('&')}` : ''}`)}`,
+  ];
+  if (op.security.length) lines.push(`-H 'Authorization: TokenPass <API_TOKEN>'`);
+  const body = recordedValue(op.requestBody?.content['application/json']);
+  if (body !== undefined) lines.push(`-H 'Content-Type: application/json'`, `-d ${shellQuote(JSON.stringify(body))}`);
+  return lines.join(' \\\n  ');
+}
+
+/** An example value, pretty-printed in its own scrolling box. */
+const Example = ({ value }: { value: unknown }) => (
+  <pre class="example">
+    <code>{JSON.stringify(value, null, 2)}</code>
+  </pre>
+);
+
 export function referencePage(doc: OpenApiDocument, t: Translate): Page {
   const byTag = new Map<string, Array<{ path: string; method: string; op: OperationObject }>>();
   for (const [path, ops] of Object.entries(doc.paths)) {
@@ -141,6 +173,9 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
   };
   const envelopes = new Set([...byTag.values()].flat().map(({ op }) => successName(op)));
   const schemas = Object.entries(doc.components.schemas).filter(([name]) => !envelopes.has(name));
+  // The machine-readable error codes, when the document lists them (an enum with a Markdown description).
+  const errorCodes = doc.components.schemas.ErrorCode?.enum ? doc.components.schemas.ErrorCode : undefined;
+  const events = Object.entries(doc.webhooks ?? {});
   return {
     title: t('docs.title'),
     body: (
@@ -150,6 +185,20 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
           {t('docs.intro')}
           <a href="/openapi.json">/openapi.json</a> (OpenAPI {String(doc.openapi)})
         </p>
+        <section id="authentication" aria-labelledby="authentication-title">
+          <h2 id="authentication-title">{t('docs.auth.title')}</h2>
+          <p>{t('docs.auth.login')}</p>
+          <pre class="example">
+            <code>
+              {`curl -X POST "$BASE_URL/users/login.json" \\\n  -H 'Content-Type: application/json' \\\n  -d '{"auth": {"user": "you@example.com", "password": "<PASSWORD>"}}'`}
+            </code>
+          </pre>
+          <p>{t('docs.auth.header')}</p>
+          <pre class="example">
+            <code>{'Authorization: TokenPass <API_TOKEN>'}</code>
+          </pre>
+          <p>{t('docs.auth.query')}</p>
+        </section>
         <div class="conventions">
           <Markdown text={doc.info.description} />
         </div>
@@ -161,6 +210,16 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
                 <a href={`#tag-${tag}`}>{tag}</a>
               </li>
             ))}
+            {Object.keys(doc.webhooks ?? {}).length > 0 && (
+              <li>
+                <a href="#events">{t('docs.events')}</a>
+              </li>
+            )}
+            {errorCodes && (
+              <li>
+                <a href="#error-codes">{t('docs.errors')}</a>
+              </li>
+            )}
             <li>
               <a href="#schemas">{t('docs.schemas')}</a>
             </li>
@@ -233,6 +292,22 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
                       <p>{typeOf(document.schema)}</p>
                     </>
                   )}
+                  <h4>{t('docs.curl')}</h4>
+                  <pre class="example">
+                    <code>{curlOf(path, method, op)}</code>
+                  </pre>
+                  {recordedValue(op.requestBody?.content['application/json']) !== undefined && (
+                    <details>
+                      <summary>{t('docs.requestExample')}</summary>
+                      <Example value={recordedValue(op.requestBody?.content['application/json'])} />
+                    </details>
+                  )}
+                  {recordedValue(Object.values(success)[0]) !== undefined && (
+                    <details>
+                      <summary>{t('docs.responseExample')}</summary>
+                      <Example value={recordedValue(Object.values(success)[0])} />
+                    </details>
+                  )}
                   <h4>{t('docs.answers')}</h4>
                   <ul class="answers">
                     {Object.entries(op.responses ?? {}).map(([code, answer]) => (
@@ -246,6 +321,50 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
             })}
           </section>
         ))}
+        {events.length > 0 && (
+          <section id="events">
+            <h2>{t('docs.events')}</h2>
+            <p>{t('docs.events.intro')}</p>
+            {events.map(([type, { post }]) => {
+              const ref = post.requestBody?.content['application/json']?.schema.$ref;
+              const event = ref ? doc.components.schemas[String(ref).split('/').pop()!] : undefined;
+              return (
+                <article class="operation" id={`event-${type}`}>
+                  <h3>
+                    <code>{type}</code>
+                  </h3>
+                  <p>
+                    <Inline text={post.summary} />
+                  </p>
+                  <Markdown text={post.description} />
+                  {event?.properties?.data && (
+                    <>
+                      <h4>{t('docs.events.data')}</h4>
+                      {event.properties.data.type === 'object' ? (
+                        <Properties schema={event.properties.data} t={t} />
+                      ) : (
+                        <p>{typeOf(event.properties.data)}</p>
+                      )}
+                    </>
+                  )}
+                </article>
+              );
+            })}
+          </section>
+        )}
+        {errorCodes && (
+          <section id="error-codes">
+            <h2>{t('docs.errors')}</h2>
+            <Markdown text={errorCodes.description} />
+            <ul class="codes">
+              {(errorCodes.enum ?? []).map((code) => (
+                <li>
+                  <code>{String(code)}</code>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
         <section id="schemas">
           <h2>{t('docs.schemas')}</h2>
           {schemas.map(([name, schema]) => (

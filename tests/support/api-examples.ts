@@ -1,0 +1,205 @@
+import type { ApiResponse, RequestOptions, TestApp } from './harness.ts';
+import { Contract } from './contract.ts';
+import { buildWorld, type World } from '../reliability/world.ts';
+
+/**
+ * One request and one response example per operation of the API description (issue 25),
+ * recorded from real answers: the isolation tests' world (tests/reliability/world.ts: freights
+ * in every state, bids, booking requests, rate sheets, searches, files, milk run, cases, tours,
+ * saved searches, webhooks) is built through the API on a test app, and then every operation
+ * not yet answered is asked with the world's ids. Tokens and passwords are replaced by
+ * placeholders; ids and timestamps stay as recorded. `npm run examples:generate` writes the
+ * result to src/openapi/examples.json, which the description attaches to its operations.
+ */
+
+export interface OperationExample {
+  method: string;
+  /** the request path as sent, `.json` included */
+  url: string;
+  /** the JSON body (POST) or the query parameters (GET), when the request had any */
+  request?: Record<string, unknown>;
+  /** the 200 answer; none when the operation's success is a 302 (publish, confirm) */
+  response?: unknown;
+}
+
+export type Examples = Record<string, OperationExample>;
+
+export const TOKEN_PLACEHOLDER = '<API_TOKEN>';
+export const PASSWORD_PLACEHOLDER = '<PASSWORD>';
+
+type Json = Record<string, any>;
+
+/** Every operation of the document: id, method, path (OpenAPI form). */
+export function operationsOf(doc: Json): Array<{ id: string; method: string; path: string; op: Json }> {
+  return Object.entries(doc.paths as Record<string, Json>).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({ id: String(op.operationId), method, path, op })),
+  );
+}
+
+/** Replaces every secret (tokens, passwords) wherever it appears in a value. */
+function scrub(value: unknown, secrets: Map<string, string>): unknown {
+  if (typeof value === 'string') {
+    let out = value;
+    for (const [secret, placeholder] of secrets) out = out.split(secret).join(placeholder);
+    return out;
+  }
+  if (Array.isArray(value)) return value.map((v) => scrub(v, secrets));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v, secrets)]));
+  return value;
+}
+
+/** Records the examples on a test app (its clock fixed, so that the timestamps are stable). */
+export async function recordExamples(app: TestApp): Promise<Examples> {
+  app.setNow(new Date('2031-03-01T09:00:00Z'));
+  const doc = (await app.get('/openapi.json')).body as Json;
+  const contract = new Contract(doc);
+  const ids = new Map<string, string>();
+  for (const o of operationsOf(doc)) ids.set(`${o.method} ${o.path}`, o.id);
+  const recorded: Examples = {};
+  const secrets = new Map<string, string>();
+  const original = app.request;
+  const record = async (method: string, url: string, options: RequestOptions = {}): Promise<ApiResponse> => {
+    const res = await original(method, url, options);
+    const found = contract.operation(method, url);
+    if (!found) return res;
+    const id = ids.get(`${method.toLowerCase()} ${found.path}`);
+    const media = !found.path.endsWith('.json');
+    const ok = res.status === 200 && (media || (res.body && typeof res.body === 'object' && res.body.status === 'success'));
+    // An operation whose success is a redirect (publish, confirm): its request, and no answer to show.
+    const redirect = res.status === 302 && !!id && !!(found.op.responses as Json)['302'];
+    if (!id || !(ok || redirect) || (recorded[id] && recorded[id]!.response !== undefined)) return res;
+    const [path, search] = url.split('?') as [string, string | undefined];
+    const query = { ...Object.fromEntries(new URLSearchParams(search ?? '')), ...options.query };
+    const request = method.toUpperCase() === 'GET' ? (Object.keys(query).length ? query : undefined) : (options.json as Json | undefined);
+    recorded[id] = { method: method.toLowerCase(), url: path, ...(request ? { request } : {}), ...(ok ? { response: media ? JSON.parse(res.text) : res.body } : {}) };
+    return res;
+  };
+  app.request = record;
+  app.get = (url, o) => record('GET', url, o);
+  app.post = (url, o) => record('POST', url, o);
+  try {
+    const world = await buildWorld(app, { endpoints: app.endpoints, bystander: await app.actor('Bystander') });
+    for (const actor of [world.shipper, world.carrier]) {
+      secrets.set(actor.token, TOKEN_PLACEHOLDER);
+      secrets.set(actor.password, PASSWORD_PLACEHOLDER);
+    }
+    await more(app, world);
+    await sweep(app, world, doc, recorded);
+  } finally {
+    app.request = original;
+  }
+  const ordered: Examples = {};
+  for (const o of operationsOf(doc)) if (recorded[o.id]) ordered[o.id] = scrub(recorded[o.id], secrets) as OperationExample;
+  return ordered;
+}
+
+/** Operations the world does not call: each once, as its owner would. */
+async function more(app: TestApp, world: World): Promise<void> {
+  const S = { token: world.shipper.token };
+  const C = { token: world.carrier.token };
+  const id = (kind: string) => world.ids.find((i) => i.kind === kind)?.id;
+  await app.post('/users/login.json', { json: { auth: { user: world.shipper.email, password: world.shipper.password } } });
+  await app.get('/users/me.json', S);
+  await app.get('/freights/counts.json', C);
+  await app.get(`/freights/view/${world.freights.open}.json`, S);
+  await app.get(`/freights/edit/${world.freights.draft}.json`, S);
+  await app.post(`/freights/edit/${world.freights.draft}.json`, { ...S, json: { weight: 1300, refs: { customer: 'PO-4711' } } });
+  await app.get('/freights/enlist/8.json', { ...C, query: { limit: '2' } });
+  for (const list of [51, 52, 53]) await app.get(`/freights/enlist/${list}.json`, C);
+  await app.get('/routes/enlist/53.json', C);
+  await app.get('/places/suggest.json', { ...S, query: { q: 'Frank' } });
+  await app.get('/pricing/search/results.json', { ...S, query: { origin: 'city:DE-60311', destination: 'airport:FRA', weight: '512' } });
+  await app.post(`/pricing/public-search/${world.carrier.company}/results.json`, {
+    json: { origin: 'city:DE-60311', destination: 'airport:FRA', weight: 512 },
+  });
+  await app.get('/pricing/search/history.json', S);
+  await app.get('/pricing/search/location/Frank/city.json', S);
+  await app.get('/pricing/search/location/FRA/airport.json', S);
+  const search = id('search');
+  if (search) await app.get('/pricing/search/results.json', { ...S, query: { search_id: String(search) } });
+  await app.get('/flights/index.json', S);
+  await app.get('/templates/index.json', S);
+  await app.get('/cdr/cases/index.json', S);
+  const tour = id('tour');
+  if (tour) {
+    await app.get(`/tours/view/${tour}.json`, C);
+    await app.post(`/tours/edit/${tour}.json`, { ...C, json: { name: 'Monday run', date: '2031-03-10' } });
+  }
+  const saved = id('saved_search');
+  if (saved) await app.post(`/searches/edit/${saved}.json`, { ...C, json: { name: 'Frankfurt loads', alert: 1 } });
+  await app.get('/searches/index.json', C);
+  await app.get('/notifications/index.json', C);
+  await app.get('/notifications/unread.json', C);
+  for (const token of [C.token, S.token]) {
+    const list = await app.get('/notifications/index.json', { token });
+    const first = JSON.stringify(list.body?.data ?? {}).match(/"id":(\d+)/)?.[1];
+    if (first) await app.post(`/notifications/read/${first}.json`, { token });
+  }
+  await app.get('/webhooks/index.json', S);
+  const hook = id('webhook');
+  if (hook) {
+    await app.post(`/webhooks/test/${hook}.json`, S);
+    await app.get(`/webhooks/deliveries/${hook}.json`, S);
+  }
+  const milkrun = id('milkrun');
+  if (milkrun) {
+    for (const list of FILTER_IDS) await app.get(`/milkrun/import/short/${list}.json`, S);
+    await app.post(`/milkrun/select/${milkrun}.json`, S);
+    await app.post(`/milkrun/deselect/${milkrun}.json`, S);
+    await app.post(`/milkrun/follow-up/${milkrun}.json`, S);
+    await app.post(`/milkrun/select/${milkrun}.json`, S);
+    await app.post(`/milkrun/dispatch/${milkrun}.json`, { ...S, json: { carrier: world.carrier.company } });
+    await app.post(`/milkrun/deliver/${milkrun}.json`, S);
+  }
+  const word = world.words[0];
+  if (word) await app.get(`/freights/track/${word}.json`, S);
+  const shipments = await app.get('/onerecord/shipments', S);
+  const object = String(shipments.text).match(/logistics-objects\/([\w-]+)/)?.[1];
+  if (object) {
+    await app.get(`/onerecord/logistics-objects/${object}`, S);
+    const events = await app.get(`/onerecord/logistics-objects/${object}/logistics-events`, S);
+    const event = String(events.text).match(/logistics-events\/([\w-]+)/)?.[1];
+    if (event) await app.get(`/onerecord/logistics-objects/${object}/logistics-events/${event}`, S);
+  }
+  await app.post('/users/password.json', {
+    ...S,
+    json: { current_password: world.shipper.password, password: world.shipper.password, password_repeat: world.shipper.password },
+  });
+}
+
+const FILTER_IDS = [8, 2, 6, 7, 9, 10, 12, 17, 18, 19, 20, 51, 52, 53, 70, 71, 72, 73, 74, 75, 78, 80, 81, 82, 83, 84, 200, 201, 209, 210, 211, 219];
+
+/**
+ * Every operation still without an example: asked by each party with the world's ids, the GETs
+ * first, then the POSTs that take no body (deletions last of all, so the records stay for the others).
+ */
+async function sweep(app: TestApp, world: World, doc: Json, recorded: Examples): Promise<void> {
+  const tokens = [world.shipper.token, world.carrier.token];
+  const ids = [...new Set(world.ids.map((i) => i.id))].map(String);
+  const order = (o: { method: string; path: string }) => (o.method === 'get' ? 0 : o.path.includes('delete') ? 2 : 1);
+  const pending = operationsOf(doc)
+    .filter((o) => o.method === 'get' || !o.op.requestBody)
+    .sort((a, b) => order(a) - order(b));
+  for (const o of pending) {
+    if (recorded[o.id]) continue;
+    const names = [...o.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+    const candidates = (name: string): string[] =>
+      name === 'filterId'
+        ? FILTER_IDS.map(String)
+        : name === 'query'
+          ? world.words
+          : name === 'companyId'
+            ? [String(world.carrier.company)]
+            : name === 'type'
+              ? ['origin', 'destination']
+              : ids;
+    let urls = [o.path];
+    for (const name of names) urls = urls.flatMap((u) => candidates(name).map((v) => u.replace(`{${name}}`, encodeURIComponent(v))));
+    for (const url of urls.slice(0, 60)) {
+      for (const token of tokens) {
+        if (!recorded[o.id]) await app.request(o.method.toUpperCase(), url, { token });
+      }
+      if (recorded[o.id]) break;
+    }
+  }
+}
