@@ -443,7 +443,8 @@ function attachExample(op: OperationObject, at: string, example: RecordedExample
   const values = pattern.exec(example.url)?.slice(1) ?? [];
   const pathValues = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(values[i] ?? '')]));
   for (const parameter of op.parameters ?? []) {
-    const value = parameter.in === 'path' ? pathValues[parameter.name] : parameter.in === 'query' ? example.request?.[parameter.name] : undefined;
+    const value =
+      parameter.in === 'path' ? pathValues[parameter.name] : parameter.in === 'query' ? example.request?.[parameter.name] : undefined;
     if (value === undefined || value === '') continue;
     const typed = parameter.schema.type === 'integer' || parameter.schema.type === 'number' ? Number(value) : value;
     parameter.examples = { recorded: { summary: RECORDED, value: Number.isNaN(typed) ? value : typed } };

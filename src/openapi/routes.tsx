@@ -2,7 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { formatOf } from '../kernel/format.ts';
 import { ok } from '../kernel/outcome.ts';
 import { publicEndpoint, type Endpoint } from '../kernel/route.tsx';
-import { buildOpenApiDocument, type DocumentOptions, type MediaRoute, type MediaRouteDoc, type OpenApiDocument, type RecordedExample } from './document.ts';
+import {
+  buildOpenApiDocument,
+  type DocumentOptions,
+  type MediaRoute,
+  type MediaRouteDoc,
+  type OpenApiDocument,
+  type RecordedExample,
+} from './document.ts';
 import recorded from './examples.json' with { type: 'json' };
 import { referencePage } from './views.tsx';
 

@@ -71,7 +71,12 @@ export async function recordExamples(app: TestApp): Promise<Examples> {
     const [path, search] = url.split('?') as [string, string | undefined];
     const query = { ...Object.fromEntries(new URLSearchParams(search ?? '')), ...options.query };
     const request = method.toUpperCase() === 'GET' ? (Object.keys(query).length ? query : undefined) : (options.json as Json | undefined);
-    recorded[id] = { method: method.toLowerCase(), url: path, ...(request ? { request } : {}), ...(ok ? { response: media ? JSON.parse(res.text) : res.body } : {}) };
+    recorded[id] = {
+      method: method.toLowerCase(),
+      url: path,
+      ...(request ? { request } : {}),
+      ...(ok ? { response: media ? JSON.parse(res.text) : res.body } : {}),
+    };
     return res;
   };
   app.request = record;
@@ -167,7 +172,9 @@ async function more(app: TestApp, world: World): Promise<void> {
   });
 }
 
-const FILTER_IDS = [8, 2, 6, 7, 9, 10, 12, 17, 18, 19, 20, 51, 52, 53, 70, 71, 72, 73, 74, 75, 78, 80, 81, 82, 83, 84, 200, 201, 209, 210, 211, 219];
+const FILTER_IDS = [
+  8, 2, 6, 7, 9, 10, 12, 17, 18, 19, 20, 51, 52, 53, 70, 71, 72, 73, 74, 75, 78, 80, 81, 82, 83, 84, 200, 201, 209, 210, 211, 219,
+];
 
 /**
  * Every operation still without an example: asked by each party with the world's ids, the GETs
