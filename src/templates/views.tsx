@@ -27,7 +27,8 @@ function templatePlace(f: Record<string, unknown>, side: 'from' | 'to'): string 
   const code = withCountry ? withCountry[2]! : raw;
   const cc = withCountry ? withCountry[1]!.toUpperCase() : typeof country === 'string' && !/^[A-Za-z]{3}$/.test(code) ? country : '';
   const addr = typeof address === 'string' ? address.trim() : '';
-  return [code, cc && code ? `(${cc})` : '', addr].filter(Boolean).join(' ') || '–';
+  // As the freight page and lists name a place: `04159 Leipzig (DE)` (freight-page.tsx placeLabel).
+  return [code, addr, cc && code ? `(${cc})` : ''].filter(Boolean).join(' ') || '–';
 }
 
 export interface TemplateFormState {

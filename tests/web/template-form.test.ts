@@ -48,7 +48,7 @@ describe('pages: the template form reads German input', () => {
     assert.deepEqual(template.fields.refs, { target_rate: '1745.5', commodity: 'Maschinenteile' });
     assert.deepEqual(template.fields.pieces, [{ pieces: '3', weight: '4166.5' }], 'the empty piece line is dropped');
     const page = await app.get('/templates/index', { headers: { cookie } });
-    assert.match(page.text, /04159 \(DE\) Leipzig → 80331 \(DE\) München/, 'each postal code is named by its town');
+    assert.match(page.text, /04159 Leipzig \(DE\) → 80331 München \(DE\)/, 'each postal code is named by its town');
     assert.match(page.text, /12\.500 kg/);
   });
 

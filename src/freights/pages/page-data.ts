@@ -252,16 +252,21 @@ export async function partnerCompanies(db: Db, company: number, limit = 200): Pr
 }
 
 /**
- * The town of a place for pages: an airport's city; else the town at the freight's coordinates
- * (the largest city within 3 km, else the nearest: a wider circle names the nearby big city, so
- * Hanau's 63450 would read "Frankfurt am Main"); else, without coordinates, the town of its postal
- * code (the packaged postal data: an API client's `city:DE-60311` reads "Frankfurt am Main").
+ * The town of a place for pages: an airport's city; else the town of a postal code the packaged
+ * data knows (in process: `60311` in DE reads "Frankfurt am Main" whether the form
+ * filled the coordinates or an API client sent `city:DE-60311` alone, and at once, before the
+ * city worker has loaded); else the town at the freight's coordinates (the largest city within
+ * 3 km, else the nearest: a wider circle names the nearby big city, so Hanau would read
+ * "Frankfurt am Main"); else, without coordinates, the town of the codes sharing the code's
+ * longest known prefix.
  */
 export async function cityOf(code: unknown, latitude: unknown, longitude: unknown, country?: unknown): Promise<string | null> {
   if (typeof code === 'string' && /^[A-Z]{3}$/.test(code)) {
     const airport = airportByCode(code);
     if (airport) return airport.city || airport.name || null;
   }
+  const postal = typeof code === 'string' && typeof country === 'string' && country ? postalCentre(country, code) : undefined;
+  if (postal?.exact && postal.city) return postal.city;
   const lat = Number(latitude);
   const lon = Number(longitude);
   if (
@@ -272,7 +277,8 @@ export async function cityOf(code: unknown, latitude: unknown, longitude: unknow
     !Number.isFinite(lat) ||
     !Number.isFinite(lon)
   )
-    return typeof code === 'string' && typeof country === 'string' && country ? postalCentre(country, code)?.city || null : null;
+    // An unknown code without coordinates: the town of the codes sharing its longest known prefix.
+    return postal?.city || null;
   const city = await cityNear(lat, lon, 3, 400);
   return city?.name ?? null;
 }
