@@ -1,5 +1,6 @@
 import type { ApiResponse, RequestOptions, TestApp } from './harness.ts';
 import { Contract } from './contract.ts';
+import { openFreight } from '../freights/helpers.ts';
 import { buildWorld, type World } from '../reliability/world.ts';
 
 /**
@@ -120,8 +121,10 @@ async function more(app: TestApp, world: World): Promise<void> {
   await app.get('/pricing/search/history.json', S);
   await app.get('/pricing/search/location/Frank/city.json', S);
   await app.get('/pricing/search/location/FRA/airport.json', S);
-  const search = id('search');
-  if (search) await app.get('/pricing/search/results.json', { ...S, query: { search_id: String(search) } });
+  // A stored rate search asked again by its company (the world holds one of each party's).
+  for (const search of world.ids.filter((i) => i.kind === 'search')) {
+    for (const who of [S, C]) await app.get('/pricing/search/results.json', { ...who, query: { search_id: String(search.id) } });
+  }
   await app.get('/flights/index.json', S);
   await app.get('/templates/index.json', S);
   await app.get('/cdr/cases/index.json', S);
@@ -133,6 +136,9 @@ async function more(app: TestApp, world: World): Promise<void> {
   const saved = id('saved_search');
   if (saved) await app.post(`/searches/edit/${saved}.json`, { ...C, json: { name: 'Frankfurt loads', alert: 1 } });
   await app.get('/searches/index.json', C);
+  // An alert to read: the carrier watches loads from Germany, then the shipper publishes one there.
+  await app.post('/searches/add.json', { ...C, json: { name: 'Loads from Germany', params: { from: 'DE' }, alert: 1 } });
+  await openFreight(app, world.shipper, { from: 'city:DE-60311', to: 'airport:FRA', weight: 800, etd: '2031-03-12 08:00' });
   await app.get('/notifications/index.json', C);
   await app.get('/notifications/unread.json', C);
   for (const token of [C.token, S.token]) {
