@@ -25,6 +25,9 @@ import { SEARCH_ERRORS, SEARCH_MESSAGES } from './searches/messages.ts';
 import { SHIPMENT_ERRORS, SHIPMENT_MESSAGES } from './shipments/messages.ts';
 import { TMS_ERRORS, TMS_MESSAGES } from './tms/messages.ts';
 import { WEBHOOK_ERRORS, WEBHOOK_MESSAGES } from './webhooks/messages.ts';
+import { TRUST_ERRORS, TRUST_MESSAGES } from './trust/messages.ts';
+import { TRUST_SECTION, trustEndpoints } from './trust/routes.tsx';
+import { TRUST_EVENT_DOCS } from './trust/schema.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { openApiRoutes } from './openapi/routes.tsx';
 import { ONE_RECORD_PREFIX, registerOneRecordRoutes, sendFailure as oneRecordRefusal } from './onerecord/routes.ts';
@@ -62,6 +65,17 @@ import { WEBHOOK_EVENT_DOCS } from './webhooks/schema.ts';
 import { SEARCH_EVENT_DOCS } from './searches/schema.ts';
 import { FREIGHT_EVENT_DOCS } from './freights/index.ts';
 import type { DeliveredEventType, EventDoc } from './events/types.ts';
+import {
+  attachVehicleAlerts,
+  fittingTrucksSection,
+  VEHICLE_ERRORS,
+  VEHICLE_EVENT_DOCS,
+  VEHICLE_MESSAGES,
+  VehicleAlerts,
+  VEHICLES_SECTION,
+  vehicleEndpoints,
+  vehicleViews,
+} from './vehicles/index.ts';
 
 export interface AppOptions {
   config: Config;
@@ -97,6 +111,8 @@ export const CATALOGUES = [
   SHIPMENT_MESSAGES,
   TEMPLATE_MESSAGES,
   TMS_MESSAGES,
+  VEHICLE_MESSAGES,
+  TRUST_MESSAGES,
   WEBHOOK_MESSAGES,
 ];
 
@@ -107,6 +123,8 @@ export const CATALOGUES = [
 export const EVENT_DOCS = {
   ...FREIGHT_EVENT_DOCS,
   ...SEARCH_EVENT_DOCS,
+  ...VEHICLE_EVENT_DOCS,
+  ...TRUST_EVENT_DOCS,
   ...WEBHOOK_EVENT_DOCS,
 } satisfies Record<DeliveredEventType, EventDoc>;
 
@@ -129,6 +147,8 @@ export const ERROR_CODES = {
   ...SHIPMENT_ERRORS,
   ...TEMPLATE_ERRORS,
   ...TMS_ERRORS,
+  ...VEHICLE_ERRORS,
+  ...TRUST_ERRORS,
   ...WEBHOOK_ERRORS,
 } as const satisfies Record<ErrorCode, string>;
 
@@ -153,13 +173,25 @@ export async function buildApp(options: AppOptions): Promise<App> {
     refusals: { [ONE_RECORD_PREFIX]: oneRecordRefusal },
     // The pages' menu, a section per module, and where the not-found page leads back to.
     layout: {
-      sections: [FREIGHTS_SECTION, PRICING_SECTION, TEMPLATES_SECTION, FLIGHTS_SECTION, MILKRUN_SECTION, CASES_SECTION, SETTINGS_SECTION],
+      sections: [
+        FREIGHTS_SECTION,
+        VEHICLES_SECTION,
+        PRICING_SECTION,
+        TEMPLATES_SECTION,
+        FLIGHTS_SECTION,
+        MILKRUN_SECTION,
+        CASES_SECTION,
+        TRUST_SECTION,
+        SETTINGS_SECTION,
+      ],
       home: listPath(HOME_LIST),
     },
   });
   registerOpsRoutes(http, services);
   registerOneRecordRoutes(http, services); // ONE Record: JSON-LD with its own errors, outside the envelope
 
+  // Vehicle offers' alerts run after the commit that publishes (an offer or a freight), never in the request.
+  const vehicleAlerts = new VehicleAlerts((err) => http.log.error({ err }, 'vehicle alert failed'));
   // Each module contributes its endpoints; one line per module. A module's endpoints that use a
   // module above it get its parts here, as parameters (docs/architecture.md): the freight lists
   // serve TMS 51-53 and show counts, a freight entering the market alerts saved searches, and
@@ -174,6 +206,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       listColumns: new Map([[LIST.tmsTours, tourColumns]]),
       countLists,
       enteredMarket: alertSavedSearches,
+      published: (db, clock, id) => vehicleAlerts.freightPublished(db, clock, id),
+      sections: fittingTrucksSection,
     }),
     ...templateEndpoints(),
     ...flightEndpoints(),
@@ -184,7 +218,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...tmsEndpoints(),
     ...caseEndpoints(),
     ...webhookEndpoints(),
-    ...searchEndpoints(),
+    ...searchEndpoints({ readVehicles: vehicleViews }),
+    ...vehicleEndpoints({ alerts: vehicleAlerts }),
+    ...trustEndpoints(), // company profiles, ratings, blocks (decisions.md §12)
     ...placeEndpoints(),
     ...deskEndpoints(), // the start page: the dispatcher's work queue
   ];
@@ -193,6 +229,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerEndpoints(http, services, endpoints);
   // Expiry written down in the background while the server listens (reads compute it anyway).
   attachExpirySweeper(http, services);
+  // Closing waits for the vehicle alerts under way.
+  attachVehicleAlerts(http, vehicleAlerts);
   // Webhook deliveries: started when the server listens, stopped when it closes.
   attachWebhookDispatcher(http, services);
   return { http, services, tokens, endpoints: Object.freeze([...endpoints]) };

@@ -25,7 +25,10 @@ const commands: Command[] = [
 const EXPECTED = [CliError, AccountInputError, DataDirInUseError, ConfigError];
 
 function usage(): string {
-  return ['usage: freight-exchange <command>', ...commands.map((c) => `  freight-exchange ${c.usage}`)].join('\n');
+  return [
+    'usage: freight-exchange <command>',
+    ...commands.flatMap((c) => [`  freight-exchange ${c.usage}`, ...(c.help ? [`      ${c.help}`] : [])]),
+  ].join('\n');
 }
 
 /** Runs one command and answers its exit code: 0 done, 1 refused, 2 not understood. */
@@ -38,6 +41,10 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   if (!command) {
     io.err(`freight-exchange: unknown command "${argv.slice(0, 2).join(' ')}"; run "freight-exchange --help"`);
     return 2;
+  }
+  if (argv.slice(command.words.length).includes('--help')) {
+    io.out([`usage: freight-exchange ${command.usage}`, ...(command.help ? [command.help] : [])].join('\n'));
+    return 0;
   }
   let values: Record<string, string | boolean | undefined>;
   try {

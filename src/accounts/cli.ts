@@ -3,7 +3,9 @@ import { print, positiveInt, required, type Command } from '../cli/command.ts';
 import type { Config } from '../config/config.ts';
 import { openDatabase } from '../db/connection.ts';
 import type { DB } from '../db/schema.ts';
-import { createCompany, createUser, rotateToken, setPasswordOf } from './commands.ts';
+import { AccountInputError, createCompany, createUser, rotateToken, setPasswordOf } from './commands.ts';
+import { setVerified } from './profile.ts';
+import { Clock } from '../kernel/time.ts';
 import { resolveTokenSecret } from './secret.ts';
 import { findUserByLogin } from './store.ts';
 import { TokenIssuer } from './tokens.ts';
@@ -51,6 +53,28 @@ export const accountCommands: Command[] = [
       const name = required(values, 'name');
       const company = await withDatabase(config, (db) => createCompany(db, name));
       print(io, !!values.json, company, `created company ${company.id}: ${company.name}`);
+    },
+  },
+  {
+    words: ['company', 'verify'],
+    usage: 'company verify --id N [--revoke] [--json]',
+    help: 'marks a company as verified by the operator (its verified mark beside its name everywhere), or with --revoke takes the mark away',
+    options: { id: { type: 'string' }, revoke: { type: 'boolean' }, json: { type: 'boolean' } },
+    async run(values, config, io) {
+      const id = positiveInt(values, 'id');
+      const revoke = values.revoke === true;
+      const company = await withDatabase(config, (db) => setVerified(db, id, !revoke, new Date()));
+      if (!company) throw new AccountInputError(`--id: no company with id ${id}`);
+      const verifiedAt = company.verified_at ? new Clock(config.timezone).format(company.verified_at) : null;
+      const value = { id: company.id, name: company.name, verified: company.verified_at !== null, verified_at: verifiedAt };
+      print(
+        io,
+        !!values.json,
+        value,
+        revoke
+          ? `company ${company.id} (${company.name}) is no longer verified`
+          : `company ${company.id} (${company.name}) verified since ${verifiedAt}`,
+      );
     },
   },
   {

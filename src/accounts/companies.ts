@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { companyRef, type CompanyRef } from './mark.tsx';
 
 /**
  * What other modules read about companies and users (the accounts module owns their tables):
@@ -19,6 +20,14 @@ export async function namesOfCompanies(db: Db, list: Array<number | null | undef
   if (!wanted.length) return new Map();
   const rows = await db.selectFrom('companies').select(['id', 'name']).where('id', 'in', wanted).execute();
   return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** Companies as answers show them beside a resource (name and the verified mark) by id (at most 500 ids), one query. */
+export async function companyRefs(db: Db, list: Array<number | null | undefined>): Promise<Map<number, CompanyRef>> {
+  const wanted = ids(list);
+  if (!wanted.length) return new Map();
+  const rows = await db.selectFrom('companies').select(['id', 'name', 'verified_at']).where('id', 'in', wanted).execute();
+  return new Map(rows.map((r) => [r.id, companyRef(r.id, r.name, r.verified_at !== null)]));
 }
 
 /** Whether the id is a company's (for input that names one). */

@@ -14,6 +14,13 @@ export const ACCOUNT_MESSAGES = catalogue(
     'password.mismatch': 'password_repeat: the two new passwords differ',
     'password.length': 'password: at least {min} and at most {max} characters',
     'password.hint': 'At least 6 characters. Changing it logs out your other browser sessions.',
+    'company.verified': 'verified by the operator',
+    'company.block': 'Block this company',
+    'company.unblock': 'Unblock',
+    'company.block.question':
+      'Block {company}? Its freights disappear from your lists, searches and alerts, and its bids on your freights are refused. You can unblock it at any time.',
+    'company.block.confirm': 'Yes, block',
+    'company.rate.link': 'Rate {company}',
   },
   {
     'password.title': 'Passwort ändern',
@@ -26,6 +33,13 @@ export const ACCOUNT_MESSAGES = catalogue(
     'password.mismatch': 'password_repeat: Die beiden neuen Passwörter sind verschieden',
     'password.length': 'password: mindestens {min} und höchstens {max} Zeichen',
     'password.hint': 'Mindestens 6 Zeichen. Eine Änderung meldet Ihre anderen Browser-Sitzungen ab.',
+    'company.verified': 'vom Betreiber geprüft',
+    'company.block': 'Diese Firma sperren',
+    'company.unblock': 'Entsperren',
+    'company.block.question':
+      '{company} sperren? Ihre Frachten verschwinden aus Ihren Listen, Suchen und Benachrichtigungen, und ihre Gebote auf Ihre Frachten werden abgelehnt. Sie können die Sperre jederzeit aufheben.',
+    'company.block.confirm': 'Ja, sperren',
+    'company.rate.link': '{company} bewerten',
   },
 );
 

@@ -6,6 +6,25 @@ export interface CompaniesTable {
   id: Generated<number>;
   name: string;
   created: CreatedAt;
+  // The profile (decisions.md §12), edited by the company itself (accounts/profile.ts).
+  country: ColumnType<string | null, string | null | undefined, string | null>;
+  city: ColumnType<string | null, string | null | undefined, string | null>;
+  postcode: ColumnType<string | null, string | null | undefined, string | null>;
+  vat_id: ColumnType<string | null, string | null | undefined, string | null>;
+  phone: ColumnType<string | null, string | null | undefined, string | null>;
+  website: ColumnType<string | null, string | null | undefined, string | null>;
+  description: ColumnType<string | null, string | null | undefined, string | null>;
+  fleet_size: ColumnType<number | null, number | null | undefined, number | null>;
+  founded: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Set by the operator (`company verify`), null when not verified. */
+  verified_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** A company (blocker) no longer wants to see or hear from another (blocked), decisions.md §12. */
+export interface CompanyBlocksTable {
+  blocker_id: number;
+  blocked_id: number;
+  created: Date;
 }
 
 export interface UsersTable {
@@ -50,4 +69,5 @@ export interface AccountTables {
   sessions: SessionsTable;
   settings: SettingsTable;
   login_attempts: LoginAttemptsTable;
+  company_blocks: CompanyBlocksTable;
 }

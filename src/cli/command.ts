@@ -15,6 +15,8 @@ export interface Command {
   /** The words that name it, e.g. ['company', 'create']. */
   words: string[];
   usage: string;
+  /** What it does, in one sentence (`--help`). */
+  help?: string;
   options: NonNullable<ParseArgsConfig['options']>;
   run(values: Record<string, string | boolean | undefined>, config: Config, io: CliIo): Promise<void>;
 }

@@ -9,6 +9,8 @@ import type { TmsTables } from '../tms/tables.ts';
 import type { WebhookTables } from '../webhooks/tables.ts';
 import type { SearchTables } from '../searches/tables.ts';
 import type { TemplateTables } from '../templates/tables.ts';
+import type { VehicleTables } from '../vehicles/tables.ts';
+import type { TrustTables } from '../trust/tables.ts';
 
 /**
  * The whole database as Kysely sees it: each module declares its own tables next to its code
@@ -25,4 +27,6 @@ export interface DB
     CaseTables,
     WebhookTables,
     SearchTables,
-    TemplateTables {}
+    TemplateTables,
+    VehicleTables,
+    TrustTables {}

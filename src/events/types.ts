@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 
-/** The event types of decisions.md §8, in the order a freight's life produces them. */
+/** The event types of decisions.md §8 (in the order a freight's life produces them), then those of vehicle offers (§11). */
 export const EVENT_TYPES = [
   'freight.published',
   'freight.updated',
@@ -15,6 +15,11 @@ export const EVENT_TYPES = [
   'booking.requested',
   'shipment.status',
   'freight.matched',
+  'freight.invited',
+  'vehicle.published',
+  'vehicle.withdrawn',
+  'vehicle.matched',
+  'rating.received',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -9,7 +9,8 @@ import { presentBid } from './bids.ts';
 import { BIDS_SHOWN_STATUSES, presentFreight, type PieceRow } from './fields.ts';
 import { roleOf, type Role } from './policy.ts';
 import { awbDigits, freightsOfAwbParties } from './store.ts';
-import { namesOfCompanies as companyNames } from '../accounts/companies.ts';
+import { companyRefs, namesOfCompanies as companyNames } from '../accounts/companies.ts';
+import { companyRef, type CompanyRef } from '../accounts/mark.tsx';
 import { loadPieces } from './pieces.ts';
 import { type FreightRow, type BidRow, VISIBILITY } from './tables.ts';
 
@@ -28,7 +29,9 @@ export type EmitInput =
   | { type: FreightEventType; freightId: number }
   | { type: BidEventType; freightId: number; bidId: number }
   /** A saved search of `companyId` matched the freight (the saved-searches module calls this). */
-  | { type: 'freight.matched'; freightId: number; companyId: number; search?: Record<string, unknown> }
+  | { type: 'freight.matched'; freightId: number; companyId: number; search?: Record<string, unknown>; vehicle?: Record<string, unknown> }
+  /** The freight's owner invited `companyId`, the company of a vehicle offer (the vehicles module calls this; decisions.md §11). */
+  | { type: 'freight.invited'; freightId: number; companyId: number; vehicle: Record<string, unknown> }
   /** Status events pushed by `companyId` (file push, FSU, …). */
   | { type: 'shipment.status'; companyId: number; events: readonly StatusEvent[] };
 
@@ -54,7 +57,8 @@ const unique = (ids: Array<number | null | undefined>): number[] => [...new Set(
  * - delivery_status: owner and winner only;
  * - bid.*: the owner and the bidder (its own bid only);
  * - booking.requested: the requester, and the provider once it may see the request;
- * - freight.matched: the searcher's company.
+ * - freight.matched: the searcher's company (or the company of the fitting vehicle offer);
+ * - freight.invited: the invited company (of a vehicle offer), once the whitelist admits it.
  */
 async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, { type: 'shipment.status' }>): Promise<Planned[]> {
   const row = (await db.selectFrom('freights').selectAll().where('id', '=', input.freightId).executeTakeFirst()) as FreightRow | undefined;
@@ -68,6 +72,7 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
       candidates = unique([row.company_id, row.winner_id]);
       break;
     case 'freight.matched':
+    case 'freight.invited':
       candidates = [input.companyId];
       break;
     case 'booking.requested':
@@ -91,11 +96,11 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
   }
 
   // Loaded once, on the first rendering (only when some recipient subscribes).
-  let shared: Promise<{ pieces: PieceRow[]; company: { id: number; name: string } }> | undefined;
+  let shared: Promise<{ pieces: PieceRow[]; company: CompanyRef }> | undefined;
   const load = () =>
-    (shared ??= Promise.all([loadPieces(db, [row.id]), companyNames(db, [row.company_id])]).then(([pieces, names]) => ({
+    (shared ??= Promise.all([loadPieces(db, [row.id]), companyRefs(db, [row.company_id])]).then(([pieces, refs]) => ({
       pieces: pieces.get(row.id) ?? [],
-      company: { id: row.company_id, name: names.get(row.company_id) ?? '' },
+      company: refs.get(row.company_id) ?? companyRef(row.company_id, '', false),
     })));
   // As GET /freights/view shows it to that company: `_bids` only while open/pending/taken, all
   // for the owner, the company's own otherwise.
@@ -125,9 +130,16 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
       continue;
     }
     if (!role) continue;
-    if (input.type === 'freight.matched') {
+    if (input.type === 'freight.matched' && input.vehicle) {
+      // A vehicle offer of the company fits the freight (decisions.md §11): `vehicle` instead of `search`.
+      const vehicle = input.vehicle;
+      planned.push({ companyId, freightId: row.id, data: async () => ({ route: await view(companyId, role), vehicle }) });
+    } else if (input.type === 'freight.matched') {
       const search = input.search ?? null;
       planned.push({ companyId, freightId: row.id, data: async () => ({ route: await view(companyId, role), search }) });
+    } else if (input.type === 'freight.invited') {
+      const vehicle = input.vehicle;
+      planned.push({ companyId, freightId: row.id, data: async () => ({ route: await view(companyId, role), vehicle }) });
     } else {
       planned.push({ companyId, freightId: row.id, data: async () => ({ route: await view(companyId, role) }) });
     }

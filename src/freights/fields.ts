@@ -522,7 +522,7 @@ export type FreightView = Record<string, unknown> &
     refs: unknown;
     _route_pieces?: PresentedPiece[];
     _bids?: BidView[];
-    _company?: { id: number; name: string };
+    _company?: { id: number; name: string; verified: boolean };
   };
 
 /** The freight as the caller's role may see it: core fields, nested fields, display fields. */

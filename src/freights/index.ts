@@ -28,6 +28,9 @@ export {
   type ReadContext,
 } from './store.ts';
 export type { Role } from './policy.ts';
+export { audienceOf } from './policy.ts';
+// The parties of a delivered freight, completed counts and display ids (the trust module's ratings)
+export { completedJsonSql, deliveredBetween, displayIdSql, freightParties, type FreightParties } from './parties.ts';
 
 // Bids (the quotes module runs their state machine)
 export {
@@ -47,6 +50,7 @@ export {
 // Transitions and events
 export { attachExpirySweeper, createFreight, lockFreight, lockFreights, updateFreight } from './lifecycle.ts';
 export { BIDS_IN_PLAY, inMarket, isDue } from './in-market.ts';
+export type { EnteredMarket } from './lifecycle.ts';
 export { emitEvent, emitShipmentStatus } from './events.ts';
 
 // Lists, counts and the load search
@@ -63,7 +67,7 @@ export {
   TMS_LIST_IDS,
   type ListId,
 } from './lists/registry.ts';
-export { marketCandidate, searchesMatching } from './search.ts';
+export { fittingFreights, marketCandidate, marketFreight, searchesMatching, type Fit, type FitQuery } from './search.ts';
 // The dispatcher's work queue (the start page, src/desk): page only
 export {
   CHANGED_PARTS,
@@ -82,6 +86,6 @@ export { normaliseFreightForm, problemsFromWarnings, type FormState } from './pa
 export { freightFields } from './pages/form-page.tsx';
 
 // Endpoints and pages
-export { freightEndpoints, freightPageFor } from './routes.tsx';
+export { freightEndpoints, freightPageFor, type FreightSections } from './routes.tsx';
 export { partnerCompanies } from './pages/page-data.ts';
 export { FREIGHT_ERRORS, FREIGHT_MESSAGES } from './messages.ts';

@@ -20,6 +20,17 @@ export function admits(row: Pick<FreightRow, 'visibility' | 'whitelist' | 'compa
   return row.visibility >= 0;
 }
 
+/**
+ * The companies visibility admits to an open freight besides its owner (admits, as a set): every
+ * company, only those listed (whitelist), or none (own company only). Matching reads it to test
+ * many companies in one statement (src/vehicles).
+ */
+export function audienceOf(row: Pick<FreightRow, 'visibility' | 'whitelist'>): { everyone: true } | { everyone: false; only: number[] } {
+  if (row.visibility === VISIBILITY.whitelist) return { everyone: false, only: row.whitelist ?? [] };
+  if (row.visibility === VISIBILITY.ownCompany) return { everyone: false, only: [] };
+  return row.visibility >= 0 ? { everyone: true } : { everyone: false, only: [] };
+}
+
 /** The caller's role for a row, given whether the caller's company had a non-revoked bid. */
 export function roleOf(row: FreightRow, companyId: number, hadBid: boolean): Role | null {
   if (row.company_id === companyId) return 'owner';

@@ -56,13 +56,21 @@ const viewPath = (id: number) => `/freights/view/${id}`;
 /** The answer of view, edit and the transitions (api.md): the freight in `data.route`. */
 type RouteData = { route: FreightView };
 
-async function routePage(outcome: Answer<RouteData>, ctx: Ctx, extra: Pick<FreightPageData, 'bidForm'> = {}): Promise<PageResult> {
+async function routePage(
+  outcome: Answer<RouteData>,
+  ctx: Ctx,
+  extra: Pick<FreightPageData, 'bidForm'> = {},
+  sections?: FreightSections,
+): Promise<PageResult> {
   if (outcome.kind === 'error') return { redirect: listPath(LIST.ownOpen), ok: false, message: outcome.message };
   const route = outcome.data.route;
   const owner = route.company === ctx.caller.companyId;
-  const parts = await readFreightPageParts(ctx.db, ctx.clock, route, ctx.caller.companyId);
-  return freightPage(route, ctx, { ...parts, gaps: owner && route.status === 'draft' ? publishGaps(route) : [], ...extra });
+  const [parts, more] = await Promise.all([readFreightPageParts(ctx.db, ctx.clock, route, ctx.caller.companyId), sections?.(ctx, route)]);
+  return freightPage(route, ctx, { ...parts, gaps: owner && route.status === 'draft' ? publishGaps(route) : [], ...extra, sections: more });
 }
+
+/** Sections other modules add to the freight page (the fitting trucks of src/vehicles), passed in by app.ts. */
+export type FreightSections = (ctx: Ctx, route: FreightView) => Promise<FreightPageData['sections']>;
 
 /**
  * The freight page as the caller sees it now, for another endpoint's form that comes back to it
@@ -150,6 +158,13 @@ export interface FreightParts extends ListPageParts {
   otherLists: ReadonlyMap<number, ExternalList>;
   /** Run in the transaction that puts a freight on the market (saved searches alert). */
   enteredMarket: EnteredMarket;
+  /**
+   * Called once a freight entered the market and the transaction committed (publish, or created
+   * open by winner_direct): work that must not slow the request starts from here (vehicle offers' alerts).
+   */
+  published?: (db: Ctx['db'], clock: Ctx['clock'], freightId: number) => void;
+  /** Sections of the freight page from modules above (the fitting trucks, src/vehicles). */
+  sections?: FreightSections;
 }
 
 export function freightEndpoints(parts: FreightParts): Endpoint[] {
@@ -175,6 +190,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         const creation: Creation =
           provider === undefined ? { kind: 'draft' } : { kind: 'direct', provider, enteredMarket: parts.enteredMarket };
         const row = await createFreight(ctx.db, ctx.clock, ctx.caller, { values, pieces: parsed.pieces }, creation);
+        if (creation.kind === 'direct') parts.published?.(ctx.db, ctx.clock, row.id);
         // api.md: the flat freight in `data` (id at data.id).
         return ok(await presentWritten(ctx, row, 'owner'), withWarnings(warnings));
       },
@@ -212,7 +228,13 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       page: (outcome, ctx, form) =>
         afterFreightForm(outcome.kind === 'ok' ? { ...outcome, data: outcome.data.route } : outcome, ctx, 'edit', form),
     }),
-    userEndpoint({ method: 'GET', path: '/freights/view/:id', doc: FREIGHT_DOCS.view, handle: view, page: routePage }),
+    userEndpoint({
+      method: 'GET',
+      path: '/freights/view/:id',
+      doc: FREIGHT_DOCS.view,
+      handle: view,
+      page: (outcome, ctx) => routePage(outcome, ctx, {}, parts.sections),
+    }),
     userEndpoint({
       // The HTML form behind POST /freights/add (no JSON counterpart in api.md).
       method: 'GET',
@@ -268,9 +290,10 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         if (result.kind === 'not_found') return notFound();
         // api.md: 302 to the freight page whether it worked or not; the flash says which.
         if (result.kind === 'refused') return redirect(viewPath(id), false, ctx.t(result.reason));
+        parts.published?.(ctx.db, ctx.clock, id);
         return redirect(viewPath(id), true, ctx.t('freight.published'));
       },
-      page: routePage,
+      page: (outcome, ctx) => routePage(outcome, ctx, {}, parts.sections),
     }),
     userEndpoint({
       method: 'GET',

@@ -136,7 +136,16 @@ export const FREIGHT_SCHEMA = Type.Object(
         description: 'only while open, pending or taken: all bids for the owner, the caller’s own otherwise; absent is not "no bids"',
       }),
     ),
-    _company: Type.Optional(Type.Object({ id: Type.Integer(), name: Type.String() }, { description: 'the owning company' })),
+    _company: Type.Optional(
+      Type.Object(
+        {
+          id: Type.Integer(),
+          name: Type.String(),
+          verified: Type.Boolean({ description: 'verified by the operator (decisions.md §12): the verified mark' }),
+        },
+        { description: 'the owning company' },
+      ),
+    ),
     f_from: text('origin as CODE (CC); masked: xxx (XX); unset: a placeholder in the caller’s language'),
     f_to: text('destination, as f_from'),
     f_etd: text('YYYY-MM-DD HH:MM or a placeholder'),

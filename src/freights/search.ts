@@ -1,6 +1,11 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import { notBlockedBySql } from '../accounts/blocks.ts';
+import { airportByCode } from '../airports/index.ts';
 import type { DB } from '../db/schema.ts';
+import { airportPoint, airportsWithin, EARTH_KM } from '../places/geo.ts';
 import { inMarketSql } from './in-market.ts';
+import { admitsSql } from './policy.ts';
+import type { FreightRow } from './tables.ts';
 import { containing, nearSql, placesSql, windowSql, type LoadSearch, type PlaceColumns, type WindowColumns } from '../market/index.ts';
 
 /**
@@ -129,4 +134,87 @@ export async function searchesMatching(
     .where('freights.id', '=', freightId)
     .executeTakeFirst();
   return row && searches.map((_, k) => (row as Record<string, unknown>)[`m${k}`] === true);
+}
+
+/**
+ * What a freight fitting a vehicle offer must be (decisions.md §11), beside the load search the
+ * offer amounts to (its origin and radius, its destinations, its availability as the loading
+ * window, its capacity as the largest weight): a road freight (`rfs`) in the market, of another
+ * company, visible to the offer's company (the market list's rule, list 8), and of a company the
+ * offer's whitelist admits (`owners`, empty: any).
+ */
+export interface FitQuery {
+  /** the offer's company: the freight must be visible to it, and not its own */
+  companyId: number;
+  /** the offer's whitelist: only freights of these companies (empty: any) */
+  owners: readonly number[];
+  search: LoadSearch;
+  /** the offer's origin: distances are measured from it */
+  from: { latitude: number; longitude: number };
+  now: Date;
+  limit: number;
+}
+
+/** A fitting freight: its id, owner and creating user, and the distance of its origin from the offer's. */
+export interface Fit {
+  id: number;
+  company_id: number;
+  user_id: number;
+  from_code: string | null;
+  from_country: string | null;
+  distance_km: number | null;
+}
+
+/**
+ * The freights fitting a vehicle offer, nearest origin first, as ONE statement over the market's
+ * partial indexes (migration 0013: a radius search starts from the market's freights near the
+ * centre). The distance is that of the freight's coordinates, else of its airport (the airports in
+ * the circle are passed with their points); a freight placed only by its postal code fits by the
+ * code's centre (decisions.md §7) and comes after those, its distance left null for the caller
+ * to compute from the packaged centres (docs/decisions.md).
+ */
+export async function fittingFreights(db: Kysely<DB> | Transaction<DB>, q: FitQuery): Promise<Fit[]> {
+  const near = q.search.fromNear;
+  if (!near) return [];
+  const airports = airportsWithin(near.center, near.km);
+  const points = airports.map((code) => airportPoint(airportByCode(code)!));
+  const { latitude, longitude } = q.from;
+  const haversine = (lat: RawBuilder<unknown>, lon: RawBuilder<unknown>) =>
+    sql<number>`${EARTH_KM}::float8 * 2 * asin(least(1, sqrt(power(sin(radians(${lat}::float8 - ${latitude}::float8) / 2), 2) + cos(radians(${lat}::float8)) * cos(radians(${latitude}::float8)) * power(sin(radians(${lon}::float8 - ${longitude}::float8) / 2), 2))))`;
+  const at = sql`array_position(${airports}::text[], (upper(regexp_replace(freights.from_code, '[^0-9A-Za-z]', '', 'g')) collate "C"))`;
+  const distance = sql<number | null>`case when freights.from_latitude is not null then ${haversine(
+    sql`freights.from_latitude`,
+    sql`freights.from_longitude`,
+  )} when ${at} is not null then ${haversine(sql`(${points.map((p) => p.latitude)}::float8[])[${at}]`, sql`(${points.map((p) => p.longitude)}::float8[])[${at}]`)} end`;
+  const rows = await db
+    .selectFrom('freights')
+    .select([
+      'freights.id',
+      'freights.company_id',
+      'freights.user_id',
+      'freights.from_code',
+      'freights.from_country',
+      distance.as('distance_km'),
+    ])
+    .where(inMarketSql(q.now))
+    .where(sql<SqlBool>`freights.class = 'rfs'`)
+    .where('freights.company_id', '<>', q.companyId)
+    .where((eb) => admitsSql(eb, q.companyId))
+    // Neither company blocked the other (decisions.md §12): no match, no alert, either way.
+    .where(notBlockedBySql(q.companyId, sql`freights.company_id`))
+    .where(notBlockedBySql(sql<number>`freights.company_id`, sql`${q.companyId}::integer`))
+    .$if(q.owners.length > 0, (qb) => qb.where('freights.company_id', 'in', [...q.owners]))
+    .where((eb) => eb.and(searchConditions(eb, q.search, q.companyId, q.now, { mayBeMasked: false })))
+    .orderBy(sql`distance_km nulls last`)
+    .orderBy('freights.id')
+    .limit(q.limit)
+    .execute();
+  return rows.map((r) => ({ ...r, distance_km: r.distance_km === null ? null : Number(r.distance_km) }));
+}
+
+/** A freight in the market at `now`, its whole row (matching reads its places, window and weight); undefined otherwise. */
+export async function marketFreight(db: Kysely<DB> | Transaction<DB>, freightId: number, now: Date): Promise<FreightRow | undefined> {
+  return (await db.selectFrom('freights').selectAll().where('id', '=', freightId).where(inMarketSql(now)).executeTakeFirst()) as
+    | FreightRow
+    | undefined;
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
 import { companyNameSql as companyNameOf } from '../accounts/companies.ts';
+import { companyRef, companyVerifiedSql as verifiedOf } from '../accounts/mark.tsx';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
@@ -155,6 +156,8 @@ export function freightRowFromJson(o: Record<string, unknown>): FreightRow {
 
 /** SQL: the name of the freight's company (a primary-key lookup per row, whatever the number of companies). */
 export const companyNameSql = companyNameOf(sql`freights.company_id`);
+/** SQL: whether the freight's company is verified (accounts/mark.tsx, the verified mark). */
+export const companyVerifiedSql = verifiedOf(sql`freights.company_id`);
 
 /**
  * The bid columns a freight's view reads, each once: the compiler refuses a column of the bids
@@ -227,6 +230,8 @@ export interface FreightRead {
   row: FreightRow;
   hadBid: boolean;
   companyName: string;
+  /** its company is verified by the operator (the verified mark) */
+  companyVerified: boolean;
   pieces: PieceRow[];
   bids: ShownBid[];
 }
@@ -246,7 +251,7 @@ export function viewStatement(): PreparedStatement<ViewArgs> {
       .selectFrom('freights')
       .innerJoinLateral(freightJsonRow(now).as('r'), (join) => join.onTrue())
       .select(
-        sql<string>`json_build_object('row', r, 'company_name', ${companyNameSql}, 'pieces', ${piecesJsonSql},
+        sql<string>`json_build_object('row', r, 'company_name', ${companyNameSql}, 'company_verified', ${companyVerifiedSql}, 'pieces', ${piecesJsonSql},
           'bids', ${bidsJsonSql(companyId)})::text`.as('view'),
       )
       .where('freights.id', '=', id),
@@ -257,6 +262,7 @@ export function viewStatement(): PreparedStatement<ViewArgs> {
 interface ViewJson {
   row: Record<string, unknown>;
   company_name: string;
+  company_verified: boolean;
   pieces: PieceRow[];
   bids: { had: boolean; list: BidJson[] };
 }
@@ -274,6 +280,7 @@ export async function readFreight(db: Kysely<DB>, now: Date, companyId: number, 
     row: freightRowFromJson(view.row),
     hadBid: view.bids.had,
     companyName: view.company_name,
+    companyVerified: view.company_verified,
     pieces: view.pieces,
     bids: view.bids.list.map(bidFromJson),
   };
@@ -307,7 +314,11 @@ export async function loadVisibleFreight(db: Kysely<DB>, clock: Clock, caller: C
 export function presentRead(found: CallerFreight, ctx: PresentContext) {
   const { row, role } = found;
   const bids = BIDS_SHOWN_STATUSES.includes(row.status) ? found.bids.map((b) => presentBid(b, ctx.clock)) : undefined;
-  return presentFreight(row, role, ctx, { pieces: found.pieces, bids, company: { id: row.company_id, name: found.companyName } });
+  return presentFreight(row, role, ctx, {
+    pieces: found.pieces,
+    bids,
+    company: companyRef(row.company_id, found.companyName, found.companyVerified),
+  });
 }
 
 /** A freight as a list page read it: with the caller's role, its company's name and its piece lines. */
@@ -315,13 +326,14 @@ export interface FreightWithParts {
   row: FreightRow;
   role: Role;
   companyName: string;
+  companyVerified?: boolean;
   pieces: PieceRow[];
 }
 
 /** A page of a list (lists read the pieces in the same statement; other readers with `withPieces`). Reads nothing. */
 export function presentMany(rows: readonly FreightWithParts[], ctx: PresentContext) {
-  return rows.map(({ row, role, companyName, pieces }) =>
-    presentFreight(row, role, ctx, { pieces, company: { id: row.company_id, name: companyName } }),
+  return rows.map(({ row, role, companyName, companyVerified, pieces }) =>
+    presentFreight(row, role, ctx, { pieces, company: companyRef(row.company_id, companyName, companyVerified) }),
   );
 }
 
@@ -349,18 +361,18 @@ export async function visibleFreights(
   now: Date,
   companyId: number,
   ids: readonly number[],
-): Promise<Array<{ row: FreightRow; role: Role; companyName: string }>> {
+): Promise<Array<{ row: FreightRow; role: Role; companyName: string; companyVerified: boolean }>> {
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('freights')
     .select(freightSelection(now))
-    .select((eb) => [companyNameSql.as('company_name'), hadBidSql(eb, companyId).as('had_bid')])
+    .select((eb) => [companyNameSql.as('company_name'), companyVerifiedSql.as('company_verified'), hadBidSql(eb, companyId).as('had_bid')])
     .where('freights.id', 'in', [...new Set(ids)])
     .execute();
-  const out: Array<{ row: FreightRow; role: Role; companyName: string }> = [];
-  for (const { company_name, had_bid, ...row } of rows) {
+  const out: Array<{ row: FreightRow; role: Role; companyName: string; companyVerified: boolean }> = [];
+  for (const { company_name, company_verified, had_bid, ...row } of rows) {
     const role = roleOf(row as FreightRow, companyId, Boolean(had_bid));
-    if (role) out.push({ row: row as FreightRow, role, companyName: company_name });
+    if (role) out.push({ row: row as FreightRow, role, companyName: company_name, companyVerified: Boolean(company_verified) });
   }
   return out;
 }

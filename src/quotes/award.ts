@@ -19,6 +19,7 @@ import {
   type FreightRow,
   loadVisibleFreight,
 } from '../freights/index.ts';
+import { isBlocked } from '../accounts/blocks.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { BidInput } from './fields.ts';
@@ -45,7 +46,7 @@ export type { BidRow, FreightRow };
 const LIVE: readonly BidStatus[] = BIDS_IN_PLAY;
 
 /** Why a submitted bid is refused (`status` = `error`, with the reason as its code). */
-export type SubmitRefusal = 'quotes.route_mismatch' | 'quotes.freight_not_biddable' | 'quotes.bid_not_open';
+export type SubmitRefusal = 'quotes.route_mismatch' | 'quotes.freight_not_biddable' | 'quotes.bid_not_open' | 'quotes.bidder_blocked';
 /** Why a revocation is refused (`status` = `error`, with the reason as its code). */
 export type RevokeRefusal = 'quotes.bid_not_revocable';
 /** Why a confirmation is refused: a 302 back to the freight page with the message (api.md). */
@@ -104,6 +105,9 @@ export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, in
   const visible = await loadVisibleFreight(db, clock, caller, freightId);
   if (!visible) return notFound;
   if (!isOpenForBids(visible, now)) return refused('quotes.freight_not_biddable', freightId);
+  // The freight's company blocked the bidder's (decisions.md §12): its bids are refused.
+  if (visible.company_id !== caller.companyId && (await isBlocked(db, visible.company_id, caller.companyId)))
+    return refused('quotes.bidder_blocked', freightId);
 
   const values = {
     amount: input.amount,

@@ -13,6 +13,7 @@ export const QUOTE_MESSAGES = catalogue(
     'quotes.freight_not_biddable': 'This freight is not open for bids.',
     'quotes.bid_not_open': 'Only an open bid can be changed.',
     'quotes.bid_not_revocable': 'This bid can no longer be revoked.',
+    'quotes.bidder_blocked': 'The freight’s company does not take bids from your company.',
     'quotes.confirmed_waiting': 'Bid confirmed. Waiting for the other side to confirm.',
     'quotes.awarded': 'Bid confirmed by both sides: the freight is awarded.',
     'quotes.already_confirmed': 'You have already confirmed this bid.',
@@ -38,6 +39,7 @@ export const QUOTE_MESSAGES = catalogue(
     'quotes.freight_not_biddable': 'Auf diese Fracht kann nicht (mehr) geboten werden.',
     'quotes.bid_not_open': 'Nur ein offenes Gebot kann geändert werden.',
     'quotes.bid_not_revocable': 'Dieses Gebot kann nicht mehr zurückgezogen werden.',
+    'quotes.bidder_blocked': 'Die Firma dieser Fracht nimmt keine Gebote Ihrer Firma an.',
     'quotes.confirmed_waiting': 'Gebot bestätigt. Die Bestätigung der Gegenseite steht aus.',
     'quotes.awarded': 'Gebot von beiden Seiten bestätigt: die Fracht ist vergeben.',
     'quotes.already_confirmed': 'Sie haben dieses Gebot bereits bestätigt.',
@@ -69,6 +71,7 @@ export const QUOTE_ERRORS = errorCodes(QUOTE_MESSAGES, [
   'quotes.freight_not_biddable',
   'quotes.bid_not_open',
   'quotes.bid_not_revocable',
+  'quotes.bidder_blocked',
 ]);
 
 declare module '../kernel/errors.ts' {

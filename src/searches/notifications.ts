@@ -7,22 +7,36 @@ import { notificationsOf, type NotificationRow } from './store.ts';
 export interface NotificationParts {
   routes: Map<number, FreightView>;
   searches: Map<number, PresentedSearch>;
+  vehicles: Map<number, unknown>;
 }
 
-/** Reads the parts of `rows` (three statements whatever their number). */
-export async function readNotificationParts(rc: ReadContext, rows: readonly NotificationRow[]): Promise<NotificationParts> {
+/**
+ * The vehicle offers of notifications as the user may see them now (by id; an offer it may not
+ * see is left out): the vehicles module's reader, passed in by app.ts (vehicles is above searches).
+ */
+export type VehicleReader = (rc: ReadContext, ids: readonly number[]) => Promise<Map<number, unknown>>;
+
+/** Reads the parts of `rows` (three statements whatever their number, four with vehicle offers). */
+export async function readNotificationParts(
+  rc: ReadContext,
+  rows: readonly NotificationRow[],
+  readVehicles?: VehicleReader,
+): Promise<NotificationParts> {
   const freightIds = [...new Set(rows.map((r) => r.freight_id))];
   const searchIds = [...new Set(rows.map((r) => r.search_id).filter((id): id is number => id !== null))];
-  const [visible, searches] = await Promise.all([
+  const vehicleIds = [...new Set(rows.map((r) => r.vehicle_id).filter((id): id is number => id !== null))];
+  const [visible, searches, vehicles] = await Promise.all([
     visibleFreights(rc.db, rc.clock.now(), rc.caller.companyId, freightIds),
     searchIds.length
       ? rc.db.selectFrom('saved_searches').selectAll().where('id', 'in', searchIds).where('user_id', '=', rc.caller.userId).execute()
       : [],
+    vehicleIds.length && readVehicles ? readVehicles(rc, vehicleIds) : new Map<number, unknown>(),
   ]);
   const presented = presentMany(await withPieces(rc.db, visible), rc);
   return {
     routes: new Map(visible.map((v, i) => [v.row.id, presented[i]!])),
     searches: new Map(searches.map((s) => [s.id, presentSearch(s, rc.clock)])),
+    vehicles,
   };
 }
 
@@ -38,8 +52,13 @@ export function presentNotifications(rows: readonly NotificationRow[], parts: No
     created: clock.format(n.created),
     read: n.read_at ? 1 : 0,
     read_at: clock.format(n.read_at),
-    search: (n.search_id !== null && parts.searches.get(n.search_id)) || { id: null, name: n.search_name },
-    search_id: n.search_id,
+    // A vehicle offer's notification names the offer instead of a search (decisions.md §11).
+    ...(n.vehicle_id !== null
+      ? { vehicle: parts.vehicles.get(n.vehicle_id) ?? null, vehicle_id: n.vehicle_id }
+      : {
+          search: (n.search_id !== null && parts.searches.get(n.search_id)) || { id: null, name: n.search_name },
+          search_id: n.search_id,
+        }),
     route: parts.routes.get(n.freight_id) ?? null,
     route_id: n.freight_id,
   }));
@@ -49,10 +68,18 @@ export function presentNotifications(rows: readonly NotificationRow[], parts: No
 export type NotificationView = ReturnType<typeof presentNotifications>[number];
 
 /** Notifications read for the caller and presented. */
-export async function notificationViews(rc: ReadContext, rows: NotificationRow[]): Promise<NotificationView[]> {
-  return presentNotifications(rows, await readNotificationParts(rc, rows), rc.clock);
+export async function notificationViews(
+  rc: ReadContext,
+  rows: NotificationRow[],
+  readVehicles?: VehicleReader,
+): Promise<NotificationView[]> {
+  return presentNotifications(rows, await readNotificationParts(rc, rows, readVehicles), rc.clock);
 }
 
-export async function listNotifications(rc: ReadContext, options: { limit: number; offset: number; unreadOnly: boolean }) {
-  return notificationViews(rc, await notificationsOf(rc.db, rc.caller.userId, options));
+export async function listNotifications(
+  rc: ReadContext,
+  options: { limit: number; offset: number; unreadOnly: boolean },
+  readVehicles?: VehicleReader,
+) {
+  return notificationViews(rc, await notificationsOf(rc.db, rc.caller.userId, options), readVehicles);
 }

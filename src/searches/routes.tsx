@@ -18,7 +18,7 @@ import {
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { countLists } from './counts.ts';
 import { SEARCH_DOCS } from './schema.ts';
-import { listNotifications, notificationViews } from './notifications.ts';
+import { listNotifications, notificationViews, type VehicleReader } from './notifications.ts';
 import { presentSearch, searchUrl, type PresentedSearch } from './present.ts';
 import { countSearches, deleteSearch, findNotification, insertSearch, markRead, searchesOf, unreadCount, updateSearch } from './store.ts';
 import { notificationsPage, searchesPage } from './views.tsx';
@@ -145,7 +145,12 @@ function back(fallback: string) {
   };
 }
 
-export function searchEndpoints(): Endpoint[] {
+/** What the search endpoints take from modules above (app.ts): the vehicle offers that notifications name. */
+export interface SearchParts {
+  readVehicles?: VehicleReader;
+}
+
+export function searchEndpoints(parts: SearchParts = {}): Endpoint[] {
   return [
     userEndpoint({
       method: 'GET',
@@ -235,7 +240,7 @@ export function searchEndpoints(): Endpoint[] {
         const page = readIntWithin(ctx.params.page, 1, 1, 100_000);
         const unreadOnly = readFlag(ctx.params.unread) === 1;
         const [notifications, unread] = await Promise.all([
-          listNotifications(rc(ctx), { limit, offset: (page - 1) * limit, unreadOnly }),
+          listNotifications(rc(ctx), { limit, offset: (page - 1) * limit, unreadOnly }, parts.readVehicles),
           unreadCount(ctx.db, ctx.caller.userId),
         ]);
         return ok({ notifications, unread });
@@ -260,7 +265,7 @@ export function searchEndpoints(): Endpoint[] {
         const found = await findById(ctx.path.id, (id) => findNotification(ctx.db, ctx.caller.userId, id));
         if (!found) return notFound();
         const [changed] = await markRead(ctx.db, ctx.caller.userId, ctx.clock.now(), found.id);
-        const [notification] = await notificationViews(rc(ctx), [changed ?? found]);
+        const [notification] = await notificationViews(rc(ctx), [changed ?? found], parts.readVehicles);
         return ok({ notification });
       },
       page: back('/notifications/index'),

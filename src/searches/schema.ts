@@ -31,18 +31,28 @@ const NAMED_SEARCH = Type.Union([
 export const NOTIFICATION_SCHEMA = Type.Object(
   {
     id: Type.Integer(),
-    type: Type.Literal('freight.matched'),
+    type: Type.Union([Type.Literal('freight.matched'), Type.Literal('vehicle.matched'), Type.Literal('freight.invited')], {
+      description:
+        'freight.matched: a freight entered the market and matches a saved search, or fits a vehicle offer of the company; vehicle.matched: a new vehicle offer fits an own freight; freight.invited: a freight’s owner invited the company (its vehicle offer)',
+    }),
     created: timestamp(),
     read: Type.Integer({ enum: [0, 1] }),
     read_at: Type.Union([timestamp(), Type.Null()]),
-    search: NAMED_SEARCH,
-    search_id: Type.Union([Type.Integer(), Type.Null()]),
+    search: Type.Optional(NAMED_SEARCH),
+    search_id: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+    vehicle: Type.Optional(
+      Type.Union([Type.Ref('Vehicle'), Type.Null()], {
+        description:
+          'instead of search, for vehicle offers (decisions.md §11): the offer as the user may see it now; null once it is not visible',
+      }),
+    ),
+    vehicle_id: Type.Optional(Type.Integer()),
     route: Type.Union([Type.Ref('Freight'), Type.Null()], {
       description: 'the freight as the user may see it now; null once it is no longer visible',
     }),
     route_id: Type.Integer(),
   },
-  { $id: 'Notification', description: 'A saved search’s alert: a freight that entered the market and matches' },
+  { $id: 'Notification', description: 'An alert: a saved search’s or a vehicle offer’s match, or an invitation' },
 );
 
 const SEARCH_INPUT = Type.Object({
@@ -102,11 +112,14 @@ export const SEARCH_DOCS = {
 /** A saved search's match (searches/alerts.ts), for the API description. */
 export const SEARCH_EVENT_DOCS = {
   'freight.matched': {
-    summary: 'A freight that entered the market matches a saved search with alert = 1.',
-    recipients: 'the company of the search’s user only, the freight as the market shows it.',
+    summary: 'A freight that entered the market matches a saved search with alert = 1, or fits an open vehicle offer (decisions.md §11).',
+    recipients: 'the company of the search’s user, or of the vehicle offer, only; the freight as the market shows it.',
     data: Type.Object({
       route: Type.Ref('Freight'),
-      search: Type.Union([SAVED_SEARCH_SCHEMA, Type.Null()], { description: 'the saved search that matched' }),
+      search: Type.Optional(
+        Type.Union([SAVED_SEARCH_SCHEMA, Type.Null()], { description: 'the saved search that matched (absent for a vehicle offer)' }),
+      ),
+      vehicle: Type.Optional(Type.Ref('Vehicle', { description: 'the vehicle offer the freight fits, instead of search' })),
     }),
   },
 } satisfies Record<'freight.matched', EventDoc>;

@@ -1,4 +1,5 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { notBlockedBySql } from '../accounts/blocks.ts';
 import type { DB } from '../db/schema.ts';
 import type { NotificationsTable, SavedSearchesTable } from './tables.ts';
 import { VISIBILITY } from '../freights/index.ts';
@@ -89,14 +90,18 @@ export async function alertingSearches(
 ): Promise<SavedSearchRow[]> {
   if (freight.visibility === VISIBILITY.ownCompany || freight.visibility < VISIBILITY.whitelist) return [];
   if (freight.visibility === VISIBILITY.whitelist && !freight.whitelist.length) return [];
-  return db
-    .selectFrom('saved_searches')
-    .selectAll()
-    .where('alert', '=', true)
-    .where('company_id', '<>', freight.company_id)
-    .$if(freight.visibility === VISIBILITY.whitelist, (q) => q.where('company_id', 'in', freight.whitelist))
-    .orderBy('id')
-    .execute();
+  return (
+    db
+      .selectFrom('saved_searches')
+      .selectAll()
+      .where('alert', '=', true)
+      .where('company_id', '<>', freight.company_id)
+      // A company that blocked the freight's company hears nothing of its freights (decisions.md §12).
+      .where(notBlockedBySql(sql<number>`saved_searches.company_id`, sql`${freight.company_id}::integer`))
+      .$if(freight.visibility === VISIBILITY.whitelist, (q) => q.where('company_id', 'in', freight.whitelist))
+      .orderBy('id')
+      .execute()
+  );
 }
 
 /** Notifications for users (one per user and freight); answers those written (not already there). */
@@ -117,7 +122,37 @@ export async function insertNotifications(
         created: r.created,
       })),
     )
-    .onConflict((oc) => oc.columns(['user_id', 'freight_id']).doNothing())
+    .onConflict((oc) => oc.columns(['user_id', 'freight_id']).where('vehicle_id', 'is', null).doNothing())
+    .returningAll()
+    .execute();
+}
+
+/** What a vehicle offer's match or invitation writes (decisions.md §11): one per user, freight and offer. */
+export type VehicleNotificationType = 'freight.matched' | 'vehicle.matched' | 'freight.invited';
+
+/**
+ * Notifications of vehicle offers (the vehicles module calls this): one per user, freight, offer
+ * and type; answers those written (not already there).
+ */
+export async function insertVehicleNotifications(
+  db: Db,
+  rows: Array<{ userId: number; type: VehicleNotificationType; freightId: number; vehicleId: number; created: Date }>,
+): Promise<NotificationRow[]> {
+  if (!rows.length) return [];
+  return db
+    .insertInto('notifications')
+    .values(
+      rows.map((r) => ({
+        user_id: r.userId,
+        type: r.type,
+        search_id: null,
+        search_name: '',
+        freight_id: r.freightId,
+        vehicle_id: r.vehicleId,
+        created: r.created,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['user_id', 'freight_id', 'vehicle_id', 'type']).where('vehicle_id', 'is not', null).doNothing())
     .returningAll()
     .execute();
 }

@@ -360,7 +360,18 @@ export async function notificationsPage(ctx: Ctx<Caller>, data: { notifications:
             },
             {
               label: t('notifications.col.search'),
-              cell: (n) => ('url' in n.search && n.search.url ? <a href={n.search.url}>{n.search.name}</a> : n.search.name),
+              cell: (n) =>
+                'search' in n && n.search ? (
+                  'url' in n.search && n.search.url ? (
+                    <a href={n.search.url}>{n.search.name}</a>
+                  ) : (
+                    n.search.name
+                  )
+                ) : 'vehicle_id' in n ? (
+                  <a href={`/vehicles/view/${n.vehicle_id}`}>
+                    {t(n.type === 'freight.invited' ? 'notifications.invited' : 'notifications.vehicle', { id: n.vehicle_id })}
+                  </a>
+                ) : null,
             },
             {
               label: t('notifications.col.freight'),

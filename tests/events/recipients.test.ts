@@ -6,6 +6,8 @@ import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { Contract } from '../support/contract.ts';
 import { addWebhook, deliverAll, startReceiver, verifyStandardWebhook, type Receiver } from './support.ts';
+import { deliveredFreight } from '../trust/helpers.ts';
+import { FREIGHT, OFFER } from '../vehicles/helpers.ts';
 
 /**
  * decisions.md §8: every event type reaches exactly the companies entitled to it, each with the
@@ -304,6 +306,52 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
     );
     assert.equal(events[0]!.data.route.from_addr, null);
     assert.deepEqual(events[0]!.data.search, saved);
+  });
+
+  /** Deliveries until `types` all arrived (vehicle alerts run after the publishing commit). */
+  const takeUntil = async (types: string[]) => {
+    const events: Awaited<ReturnType<typeof take>> = [];
+    for (const until = Date.now() + 10_000; !types.every((t) => events.some((e) => e.type === t)); ) {
+      assert.ok(Date.now() < until, `not delivered: ${types.filter((t) => !events.some((e) => e.type === t)).join(', ')}`);
+      events.push(...(await take()));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return events;
+  };
+
+  test('vehicle.published, .matched, .withdrawn reach the offer’s company and the owners of the freights it fits; freight.invited the invited company', async () => {
+    const add = ok(await app.post('/freights/add.json', { token: shipper.token, json: { ...FREIGHT, from_addr: SECRET_ADDR_FROM } }));
+    await app.post(`/freights/view/${add.id}.json`, { token: shipper.token, json: { action: 'publish' } });
+    await take();
+    const offer = ok(await app.post('/vehicles/add.json', { token: carrierA.token, json: OFFER })).vehicle;
+    let events = await takeUntil(['vehicle.published', 'vehicle.matched']);
+    assert.deepEqual(recipients(events, 'vehicle.published'), sorted(carrierA.company, shipper.company));
+    assert.deepEqual(recipients(events, 'vehicle.matched'), sorted(carrierA.company, shipper.company));
+    const toOwner = events.find((e) => e.type === 'vehicle.matched' && e.company === shipper.company)!.data;
+    assert.equal(toOwner.vehicle.id, offer.id);
+    assert.ok(toOwner.matches.some((m: { route_id: number }) => m.route_id === add.id));
+    assert.ok(!events.some((e) => [carrierB.company, outsider.company, handler.company].includes(e.company)));
+
+    ok(await app.post(`/vehicles/invite/${offer.id}.json`, { token: shipper.token, json: { freight: add.id } }));
+    events = await take();
+    assert.deepEqual(recipients(events, 'freight.invited'), [carrierA.company]);
+    assert.equal(events.find((e) => e.type === 'freight.invited')!.data.vehicle.id, offer.id);
+
+    ok(await app.post(`/vehicles/withdraw/${offer.id}.json`, { token: carrierA.token }));
+    events = await take();
+    assert.deepEqual(recipients(events, 'vehicle.withdrawn'), sorted(carrierA.company, shipper.company));
+  });
+
+  test('rating.received reaches the rated company alone', async () => {
+    const freight = await deliveredFreight(app, shipper, carrierB);
+    await take();
+    ok(await app.post(`/companies/rate/${freight}.json`, { token: shipper.token, json: { score: 5, comment: 'on time' } }));
+    const events = await take();
+    assert.deepEqual(
+      events.map((e) => [e.type, e.company]),
+      [['rating.received', carrierB.company]],
+    );
+    assert.equal(events[0]!.data.rating.score, 5);
   });
 
   test('webhook.test reaches the one webhook it was sent to', async () => {

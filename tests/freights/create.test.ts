@@ -346,7 +346,7 @@ describe('view and visibility', () => {
     assert.ok(!JSON.stringify(f).includes('SECRET'));
     assert.ok(!JSON.stringify(f).includes('Hauptstr'));
     assert.equal(f.editable, false);
-    assert.deepEqual(f._company, { id: shipper.company, name: shipper.companyName });
+    assert.deepEqual(f._company, { id: shipper.company, name: shipper.companyName, verified: false });
   });
 
   test('visibility -1 and -2', async () => {

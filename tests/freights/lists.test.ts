@@ -84,7 +84,7 @@ describe('enlist filters: exact membership', () => {
       assert.equal(r.f_from, 'xxx (XX)');
       assert.ok(Array.isArray(r._route_pieces));
       assert.ok(!('_bids' in r));
-      assert.deepEqual(r._company, { id: shipper.company, name: shipper.companyName });
+      assert.deepEqual(r._company, { id: shipper.company, name: shipper.companyName, verified: false });
     }
     assert.ok(!JSON.stringify(six).includes('Secret'));
     const nine = (await app.get('/freights/enlist/9.json', { token: carrier.token })).body.data.routes;

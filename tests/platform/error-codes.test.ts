@@ -11,6 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ERROR_CODES } from '../../src/app.ts';
 import { MAX_FILE_BYTES } from '../../src/files/content.ts';
 import { MAX_SAVED_SEARCHES } from '../../src/searches/routes.tsx';
+import { MAX_BLOCKS } from '../../src/accounts/blocks.ts';
 import { MAX_WEBHOOKS } from '../../src/webhooks/manage.ts';
 import { Contract } from '../support/contract.ts';
 import { startTestApp, type Actor, type ApiResponse, type RequestOptions, type TestApp } from '../support/harness.ts';
@@ -122,6 +123,25 @@ async function milkrunShipment(owner: Actor, awb: string): Promise<number> {
   return row.id;
 }
 
+/** An open vehicle offer of `who` (decisions.md §11), withdrawn when asked. */
+async function offerOf(who: Actor, withdrawn = false): Promise<number> {
+  const res = await app.post('/vehicles/add.json', {
+    token: who.token,
+    json: { from: 'airport:FRA', available_from: '2030-05-04 06:00', available_to: '2030-05-06 18:00', body: 'box', capacity: 9000 },
+  });
+  assert.equal(res.body.status, 'success', res.text);
+  const id = res.body.data.vehicle.id as number;
+  if (withdrawn) await app.post(`/vehicles/withdraw/${id}.json`, { token: who.token });
+  return id;
+}
+
+/** An invitation of the carrier's offer (withdrawn when asked) into a freight of the shipper. */
+const invite = (freight: () => Promise<number>, withdrawn = false) =>
+  withSetup(post('/vehicles/invite/0.json', {}), async () => ({
+    url: `/vehicles/invite/${await offerOf(carrier, withdrawn)}.json`,
+    options: { json: { freight: await freight() } },
+  }));
+
 let seq = 0;
 /** A public receiver address (an IP literal: no DNS lookup), distinct per call. */
 const publicHook = () => `https://8.8.8.8/hooks/${++seq}`;
@@ -203,6 +223,35 @@ const CASES: Record<string, Case> = {
   'flight.invalid': post('/flights/add.json', { from: 'FRA' }),
   'template.name_required': post('/templates/add.json', { from: 'airport:FRA' }),
   'tracking.unsupported_type': { ...get('/freights/track/176-12345675.json?type=hawb'), as: undefined },
+
+  // vehicle offers (decisions.md §11)
+  'vehicle.invalid': post('/vehicles/add.json', { from: 'airport:FRA', body: 'rocket' }, () => carrier),
+  'vehicle.edit.not_open': withSetup(
+    post('/vehicles/edit/0.json', { capacity: 5 }, () => carrier),
+    async () => ({
+      url: `/vehicles/edit/${await offerOf(carrier, true)}.json`,
+    }),
+  ),
+  'vehicle.withdraw.not_open': withSetup(
+    post('/vehicles/withdraw/0.json', {}, () => carrier),
+    async () => ({
+      url: `/vehicles/withdraw/${await offerOf(carrier, true)}.json`,
+    }),
+  ),
+  'vehicle.invite.freight_required': withSetup(post('/vehicles/invite/0.json', {}), async () => ({
+    url: `/vehicles/invite/${await offerOf(carrier)}.json`,
+  })),
+  'vehicle.invite.own_offer': withSetup(post('/vehicles/invite/0.json', {}), async () => ({
+    url: `/vehicles/invite/${await offerOf(shipper)}.json`,
+    options: { json: { freight: await freightIn('open') } },
+  })),
+  'vehicle.invite.not_in_market': invite(() => freightIn('draft')),
+  'vehicle.invite.offer_closed': invite(() => freightIn('open'), true),
+  'vehicle.invite.own_company_only': invite(async () => {
+    const id = await freightIn('open');
+    await app.services.db.updateTable('freights').set({ visibility: -1 }).where('id', '=', id).execute();
+    return id;
+  }),
 
   // freights
   'freight.edit.not_allowed': withSetup(post('/freights/edit/0.json', { weight: 5 }), async () => ({
@@ -311,6 +360,74 @@ const CASES: Record<string, Case> = {
     },
   ),
 
+  'quotes.bidder_blocked': withSetup(
+    post('/quotes/add.json', {}, () => mine.pest),
+    async () => {
+      const freight = await freightIn('open');
+      await app.services.db
+        .insertInto('company_blocks')
+        .values({ blocker_id: shipper.company, blocked_id: mine.pest.company, created: new Date() })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      return { options: { json: bid(freight) } };
+    },
+  ),
+
+  // trust (decisions.md §12): profiles, ratings, blocks
+  'companies.invalid': post('/companies/edit.json', { vat_id: 'DE136695977' }),
+  'companies.block_self': withSetup(post('/companies/block/0.json', {}), async () => ({ url: `/companies/block/${shipper.company}.json` })),
+  'companies.too_many_blocks': withSetup(
+    post('/companies/block/0.json', {}, () => mine.blocker),
+    async () => {
+      const many = await app.services.db
+        .insertInto('companies')
+        .values(Array.from({ length: MAX_BLOCKS }, (_, i) => ({ name: `Blocked ${i}` })))
+        .returning('id')
+        .execute();
+      await app.services.db
+        .insertInto('company_blocks')
+        .values(many.map((c) => ({ blocker_id: mine.blocker.company, blocked_id: c.id, created: new Date() })))
+        .execute();
+      return { url: `/companies/block/${shipper.company}.json` };
+    },
+  ),
+  'ratings.not_delivered': withSetup(post('/companies/rate/0.json', { score: 4 }), async () => ({
+    url: `/companies/rate/${await freightIn('taken')}.json`,
+  })),
+  'ratings.self': withSetup(post('/companies/rate/0.json', { score: 4 }), async () => {
+    const id = await insertFreight(app, shipper, { status: 'closed', winner: shipper });
+    await app.services.db.updateTable('freights').set({ delivery_status: 3 }).where('id', '=', id).execute();
+    return { url: `/companies/rate/${id}.json` };
+  }),
+  'ratings.score_invalid': withSetup(post('/companies/rate/0.json', { score: 6 }), async () => ({
+    url: `/companies/rate/${await freightIn('closed', { delivery_status: 3 })}.json`,
+  })),
+  'ratings.comment_too_long': withSetup(post('/companies/rate/0.json', { score: 4, comment: 'x'.repeat(1001) }), async () => ({
+    url: `/companies/rate/${await freightIn('closed', { delivery_status: 3 })}.json`,
+  })),
+  'ratings.already_rated': withSetup(post('/companies/rate/0.json', { score: 4 }), async () => {
+    const id = await freightIn('closed', { delivery_status: 3 });
+    assert.equal((await app.post(`/companies/rate/${id}.json`, { token: shipper.token, json: { score: 5 } })).body.status, 'success');
+    return { url: `/companies/rate/${id}.json` };
+  }),
+  'ratings.reply_required': withSetup(
+    post('/companies/reply/0.json', { reply: '' }, () => carrier),
+    async () => ({
+      url: `/companies/reply/${await ratingOfCarrier()}.json`,
+    }),
+  ),
+  'ratings.already_replied': withSetup(
+    post('/companies/reply/0.json', { reply: 'Again.' }, () => carrier),
+    async () => {
+      const id = await ratingOfCarrier();
+      assert.equal(
+        (await app.post(`/companies/reply/${id}.json`, { token: carrier.token, json: { reply: 'Thanks.' } })).body.status,
+        'success',
+      );
+      return { url: `/companies/reply/${id}.json` };
+    },
+  ),
+
   // saved searches
   'searches.name_required': post('/searches/add.json', { filter: 8 }),
   'searches.filter_unknown': post('/searches/add.json', { name: 'Mine', filter: 4711 }),
@@ -392,7 +509,15 @@ const CASES: Record<string, Case> = {
  * Actors of their own for the cases that change what they are or fill a limit. The webhooks'
  * companies do nothing else, so no event is ever delivered to their (public) addresses.
  */
-const mine = {} as Record<'wrong' | 'mismatch' | 'length' | 'searcher' | 'hooks' | 'twins', Actor>;
+const mine = {} as Record<'wrong' | 'mismatch' | 'length' | 'searcher' | 'hooks' | 'twins' | 'blocker' | 'pest', Actor>;
+
+/** A rating of the carrier by the shipper on a delivered freight; answers its id. */
+async function ratingOfCarrier(): Promise<number> {
+  const id = await freightIn('closed', { delivery_status: 3 });
+  const res = await app.post(`/companies/rate/${id}.json`, { token: shipper.token, json: { score: 3 } });
+  assert.equal(res.body.status, 'success', res.text);
+  return res.body.data.rating.id;
+}
 
 async function newCase(): Promise<number> {
   const res = await app.post('/cdr/cases/add.json', { token: shipper.token, json: { name: 'Damaged pallet' } });
@@ -411,7 +536,8 @@ async function storedSearch(): Promise<number> {
 
 describe('error codes', () => {
   before(async () => {
-    for (const key of ['wrong', 'mismatch', 'length', 'searcher', 'hooks', 'twins'] as const) mine[key] = await app.actor(key);
+    for (const key of ['wrong', 'mismatch', 'length', 'searcher', 'hooks', 'twins', 'blocker', 'pest'] as const)
+      mine[key] = await app.actor(key);
     // The password cases that need the right current password: it is known only now.
     (CASES['password.mismatch'] as ApiCase).options = {
       json: { current_password: mine.mismatch.password, password: 'new-password', password_repeat: 'other-password' },

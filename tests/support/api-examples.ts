@@ -140,12 +140,33 @@ async function more(app: TestApp, world: World): Promise<void> {
   await app.post('/searches/add.json', { ...C, json: { name: 'Loads from Germany', params: { from: 'DE' }, alert: 1 } });
   await openFreight(app, world.shipper, { from: 'city:DE-60311', to: 'airport:FRA', weight: 800, etd: '2031-03-12 08:00' });
   await app.get('/notifications/index.json', C);
+  // Trust (decisions.md §12): profiles, ratings after delivery, replies, blocks.
+  await app.post('/companies/edit.json', {
+    ...C,
+    json: { country: 'DE', city: 'Leipzig', postcode: '04109', vat_id: 'DE136695976', website: 'https://carrier.example', fleet_size: 24 },
+  });
+  await app.get(`/companies/view/${world.carrier.company}.json`, S);
+  const closed = world.freights.closed;
+  if (closed !== undefined) {
+    const rated = await app.post(`/companies/rate/${closed}.json`, {
+      ...S,
+      json: { score: 5, comment: 'On time, careful with the pallets.' },
+    });
+    const ratingId = rated.body?.data?.rating?.id;
+    if (ratingId) await app.post(`/companies/reply/${ratingId}.json`, { ...C, json: { reply: 'Thank you, glad to drive for you again.' } });
+  }
+  await app.get(`/companies/ratings/${world.carrier.company}.json`, { ...S, query: { page: '1', limit: '20' } });
+  const bystander = await app.company('Blocked Haulage');
+  await app.post(`/companies/block/${bystander.id}.json`, S);
+  await app.get('/companies/blocked.json', S);
+  await app.post(`/companies/unblock/${bystander.id}.json`, S);
   await app.get('/notifications/unread.json', C);
   for (const token of [C.token, S.token]) {
     const list = await app.get('/notifications/index.json', { token });
     const first = JSON.stringify(list.body?.data ?? {}).match(/"id":(\d+)/)?.[1];
     if (first) await app.post(`/notifications/read/${first}.json`, { token });
   }
+  await vehicleSpace(app, world);
   await app.get('/webhooks/index.json', S);
   const hook = id('webhook');
   if (hook) {
@@ -176,6 +197,59 @@ async function more(app: TestApp, world: World): Promise<void> {
     ...S,
     json: { current_password: world.shipper.password, password: world.shipper.password, password_repeat: world.shipper.password },
   });
+}
+
+/** Vehicle space (decisions.md §11): the carrier's offer, a fitting freight of the shipper, matching both ways, the invitation. */
+async function vehicleSpace(app: TestApp, world: World): Promise<void> {
+  const S = { token: world.shipper.token };
+  const C = { token: world.carrier.token };
+  const offer = {
+    from: 'city:60311',
+    from_country: 'DE',
+    from_radius: 100,
+    to: 'DE',
+    available_from: '2031-03-03 06:00:00',
+    available_to: '2031-03-05 18:00:00',
+    body: 'tautliner',
+    capacity: 24000,
+    loading_meters: 13.6,
+    price_per_km: 1.1,
+    note: 'Tail lift',
+  };
+  const vehicle = (await app.post('/vehicles/add.json', { ...C, json: offer })).body?.data?.vehicle?.id;
+  const lane = (
+    await app.post('/freights/add.json', {
+      ...S,
+      json: {
+        from: 'city:60311',
+        from_country: 'DE',
+        from_latitude: 50.1109,
+        from_longitude: 8.6821,
+        to: 'city:20095',
+        to_country: 'DE',
+        weight: 12000,
+        etd: '2031-03-04 08:00',
+        refs: { customer: 'PO-4712' },
+      },
+    })
+  ).body?.data?.id;
+  if (lane)
+    await app.post(`/freights/view/${lane}.json`, {
+      ...S,
+      json: { action: 'publish', visibility: -2, whitelist: [world.carrier.company] },
+    });
+  if (!vehicle) return;
+  await app.get(`/vehicles/view/${vehicle}.json`, S);
+  await app.get('/vehicles/index.json', { ...S, query: { from_near: '50.11,8.68', from_radius: '50', pickup_from: '2031-03-04' } });
+  await app.get('/vehicles/mine.json', C);
+  await app.get(`/vehicles/matches/${vehicle}.json`, C);
+  if (lane) {
+    await app.get(`/freights/vehicles/${lane}.json`, S);
+    await app.post(`/vehicles/invite/${vehicle}.json`, { ...S, json: { freight: lane } });
+  }
+  await app.post(`/vehicles/edit/${vehicle}.json`, { ...C, json: { capacity: 22000 } });
+  const spare = (await app.post('/vehicles/add.json', { ...C, json: { ...offer, note: 'Second truck' } })).body?.data?.vehicle?.id;
+  if (spare) await app.post(`/vehicles/withdraw/${spare}.json`, C);
 }
 
 const FILTER_IDS = [

@@ -20,6 +20,8 @@ import * as webhooks from './0051_webhooks.ts';
 import * as webhookClaims from './0052_webhook_claims.ts';
 import * as wellformedJson from './0053_wellformed_json.ts';
 import * as loginAttemptsUser from './0054_login_attempts_user.ts';
+import * as vehicles from './0060_vehicles.ts';
+import * as trust from './0070_trust.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +46,6 @@ export const migrations: Record<string, Migration> = {
   '0052_webhook_claims': webhookClaims,
   '0053_wellformed_json': wellformedJson,
   '0054_login_attempts_user': loginAttemptsUser,
+  '0060_vehicles': vehicles,
+  '0070_trust': trust,
 };

@@ -1,4 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { notBlockedBySql } from '../../accounts/blocks.ts';
 import type { DB } from '../../db/schema.ts';
 import { dueSql, MARKET_STATUSES, notDueSql, storedInSql, type Instant } from '../in-market.ts';
 import { admitsSql, hadBidSql } from '../policy.ts';
@@ -23,7 +24,13 @@ const ARCHIVE: readonly FreightStatus[] = ['archived', 'closed', 'revoked', 'exp
 const DONE_BY_WINNER: readonly FreightStatus[] = ['taken', 'closed', 'archived'];
 
 const own = (eb: EB, c: number) => eb('freights.company_id', '=', c);
-const foreign = (eb: EB, c: number) => eb('freights.company_id', '<>', c);
+/**
+ * Another company's freight, unless the company blocked that company (decisions.md §12): a
+ * blocked company's freights leave every list, search and count of the blocker, in the same
+ * statement (accounts/blocks.ts notBlockedBySql, read once per statement).
+ */
+const notBlocked = (c: number) => notBlockedBySql(c, sql`freights.company_id`);
+const foreign = (eb: EB, c: number) => eb.and([eb('freights.company_id', '<>', c), notBlocked(c)]);
 const storedIn = (list: readonly FreightStatus[]) => storedInSql(list);
 /**
  * The effective status is one of `list`: market statuses only while the deadline has not passed;
@@ -103,7 +110,7 @@ export const FILTERS: Partial<Record<ListId, Where>> = {
   [LIST.market]: (eb, c, now) => eb.and([foreign(eb, c), status(eb, MARKET, now), admitsSql(eb, c), eb.not(hadBidSql(eb, c))]),
   [LIST.bidOn]: (eb, c, now) => eb.and([VIA_BIDS[LIST.bidOn]!.rest(eb, c, now), bidOn(c)]),
   [LIST.lost]: (eb, c, now) => eb.and([VIA_BIDS[LIST.lost]!.rest(eb, c, now), bidOn(c)]),
-  [LIST.won]: (eb, c, now) => eb.and([eb('freights.winner_id', '=', c), status(eb, ['taken'], now)]),
+  [LIST.won]: (eb, c, now) => eb.and([eb('freights.winner_id', '=', c), status(eb, ['taken'], now), notBlocked(c)]),
   [LIST.foreignArchive]: (eb, c, now) => eb.and([VIA_BIDS[LIST.foreignArchive]!.rest(eb, c, now), bidOn(c, true)]),
   // As principal
   [LIST.drafts]: (eb, c, now) => eb.and([own(eb, c), status(eb, ['draft'], now)]),

@@ -9,7 +9,7 @@ import type { PieceRow } from '../fields.ts';
 import { piecesJsonSql } from '../pieces.ts';
 import { hadBidSql, roleOf, type Role } from '../policy.ts';
 import { searchConditions } from '../search.ts';
-import { companyNameSql, freightJsonRow, freightRowFromJson, presentMany, type ReadContext } from '../store.ts';
+import { companyNameSql, companyVerifiedSql, freightJsonRow, freightRowFromJson, presentMany, type ReadContext } from '../store.ts';
 import type { FreightRow } from '../tables.ts';
 import { distanceSql } from './distance.ts';
 import { membershipOf, viaBidsOf, type EB, type Instant, type Where } from './membership.ts';
@@ -50,6 +50,8 @@ export interface ListedFreight {
   row: FreightRow;
   role: Role;
   companyName: string;
+  /** its company is verified by the operator (the verified mark) */
+  companyVerified: boolean;
   /** the piece lines, when the list was asked for them */
   pieces?: PieceRow[];
 }
@@ -138,7 +140,7 @@ function listQuery(r: ListPageRequest) {
     .selectFrom(page.as('freights'))
     .innerJoinLateral(freightJsonRow(r.now).as('r'), (join) => join.onTrue())
     .select(
-      sql<string>`coalesce(json_agg(json_build_object('row', r, 'company_name', ${companyNameSql}${pieces}) order by ${inOrder}), '[]')::text`.as(
+      sql<string>`coalesce(json_agg(json_build_object('row', r, 'company_name', ${companyNameSql}, 'company_verified', ${companyVerifiedSql}${pieces}) order by ${inOrder}), '[]')::text`.as(
         'page',
       ),
     );
@@ -309,13 +311,18 @@ export async function listFreights(
     : planAlike(search!)
       ? await executeShape<Page>(rc.db, searched)
       : (await rc.db.executeQuery<Page>(searched)).rows;
-  const rows = JSON.parse(found?.page ?? '[]') as Array<{ row: Record<string, unknown>; company_name: string; pieces?: PieceRow[] }>;
+  const rows = JSON.parse(found?.page ?? '[]') as Array<{
+    row: Record<string, unknown>;
+    company_name: string;
+    company_verified: boolean;
+    pieces?: PieceRow[];
+  }>;
   const items: ListedFreight[] = [];
-  for (const { row: json, company_name, pieces } of rows) {
+  for (const { row: json, company_name, company_verified, pieces } of rows) {
     const row = freightRowFromJson(json);
     // Membership implies visibility; the role decides masking (6 and 9 masked unless winner).
     const role = roleOf(row, company, true);
-    if (role) items.push({ row, role, companyName: company_name, pieces });
+    if (role) items.push({ row, role, companyName: company_name, companyVerified: company_verified, pieces });
   }
   return items;
 }

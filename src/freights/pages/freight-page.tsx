@@ -5,6 +5,7 @@ import { CsrfField } from '../../kernel/html.tsx';
 import { formatKg, formatMoney, formatNumber, formatStamp, formatWindow } from '../../kernel/locale.ts';
 import { Badge, ConfirmAction, DataTable, Facts, Field, PostButton, Select, type Column } from '../../kernel/ui.tsx';
 import type { Contact } from '../../accounts/companies.ts';
+import { BlockAction, CompanyName, profilePath, type CompanyRef } from '../../accounts/mark.tsx';
 import type { BidView } from '../bids.ts';
 import { BIDS_IN_PLAY, MARKET_STATUSES } from '../in-market.ts';
 import { ARCHIVABLE_STATUSES, REVOCABLE_STATUSES } from '../lifecycle.ts';
@@ -27,6 +28,10 @@ import type { Translate } from '../../kernel/i18n.ts';
 
 export interface FreightPageData {
   companyNames: Map<number, string>;
+  /** the companies named on the page, with the verified mark */
+  companies: Map<number, CompanyRef>;
+  /** the caller's company blocked the freight's company */
+  blocked: boolean;
   /** the other side's person after the award (owner and winner only) */
   contact: Contact | null;
   /** publish requirements not met yet (field keys), for the owner's draft */
@@ -41,6 +46,8 @@ export interface FreightPageData {
   awardedToOther?: boolean;
   /** a refused bid (HTML): the form as typed, each problem by field, and what to say above it */
   bidForm?: { typed: Record<string, string>; problems: Record<string, string>; message?: string };
+  /** sections of modules above freights, after the pieces (the owner's fitting trucks; routes.tsx FreightSections) */
+  sections?: ComponentChildren;
 }
 
 /** The bid form's fields in the order a problem is looked for (the first one gets the focus). */
@@ -143,6 +150,11 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   const myOpenBid = mine.find((b) => b.status === 'open');
   const myPendingBid = mine.find((b) => b.status === 'pending');
   const name = (id: unknown) => (typeof id === 'number' ? (data.companyNames.get(id) ?? t('fv.company_unknown')) : '–');
+  /** A company on the page: its name linking to its profile, with the verified mark (accounts/mark.tsx). */
+  const who = (id: unknown): ComponentChildren => {
+    const ref = typeof id === 'number' ? data.companies.get(id) : undefined;
+    return ref ? <CompanyName company={ref} t={t} /> : name(id);
+  };
   const money = (v: unknown, c?: unknown) => formatMoney(v, c, lang) || '–';
   const none = t('placeholder.undefined');
   const booking = route.type === 'FFR';
@@ -270,7 +282,17 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     return <OutcomeBadge outcome={bidOutcome({ status: b.status, lost: Boolean(data.awardedToOther) }, status, winner)} t={t} />;
   };
   const bidColumns: Column<BidView>[] = [
-    { label: t('fv.col.company'), cell: (b) => (b.company === me ? `${name(b.company)} (${t('fv.you')})` : name(b.company)) },
+    {
+      label: t('fv.col.company'),
+      cell: (b) =>
+        b.company === me ? (
+          <>
+            {who(b.company)} ({t('fv.you')})
+          </>
+        ) : (
+          who(b.company)
+        ),
+    },
     { label: t('fv.col.amount'), cell: (b) => <strong>{money(b.amount, b.currency_code)}</strong>, numeric: true },
     {
       label: t('fv.col.rates'),
@@ -548,10 +570,17 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     facts.push([t('fv.target_rate'), money(refs.target_rate, refs.target_currency)]);
   if (route.price !== null && route.price !== undefined)
     facts.push([t('fv.col.price'), money(route.price, bids.find((b) => b.status === 'accepted')?.currency_code ?? refs.target_currency)]);
-  facts.push([t('fv.owner'), route._company ? String(route._company.name) : name(route.company)]);
+  facts.push([
+    t('fv.owner'),
+    <span data-testid="fact-owner">{route._company ? <CompanyName company={route._company} t={t} /> : who(route.company)}</span>,
+  ]);
   if (owner && route.visibility === VISIBILITY.whitelist && addressedTo.length)
     facts.push([t('fv.addressed_to'), addressedTo.map(name).join(', ')]);
-  if (route.winner) facts.push([t('fv.winner'), name(route.winner)]);
+  if (route.winner) facts.push([t('fv.winner'), who(route.winner)]);
+  // After delivery each party may rate the other (decisions.md §12), on the other's profile.
+  const delivered = route.delivery_status === DELIVERY.delivered && (route.status === 'closed' || route.status === 'archived');
+  const ratedParty =
+    delivered && route.winner !== null && route.winner !== route.company ? (owner ? route.winner : winner ? route.company : null) : null;
   if (deliveryWords) facts.push([t('fv.delivery'), String(deliveryWords)]);
 
   // The owner's decision is among the bids: while they are live, they come right after the next step.
@@ -604,6 +633,24 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
           <div class="panel">
             <h2>{t('fv.details')}</h2>
             <Facts items={facts} />
+            {(ratedParty !== null || !owner) && (
+              <p class="toolbar" data-testid="company-actions">
+                {ratedParty !== null && (
+                  <a class="button secondary" href={`${profilePath(ratedParty)}#rate`} data-testid="rate-link">
+                    {t('company.rate.link', { company: name(ratedParty) })}
+                  </a>
+                )}
+                {!owner && (
+                  <BlockAction
+                    t={t}
+                    csrf={ctx.reply.generateCsrf()}
+                    company={{ id: route.company, name: route._company?.name ?? name(route.company) }}
+                    blocked={data.blocked}
+                    back={`/freights/view/${route.id}`}
+                  />
+                )}
+              </p>
+            )}
           </div>
           <div class="panel">
             <h2>{t('fv.actions')}</h2>
@@ -637,6 +684,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
           testId="pieces"
         />
         {!bidsFirst && bidsSection}
+        {data.sections}
       </section>
     ),
   };

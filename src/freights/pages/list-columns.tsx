@@ -4,6 +4,7 @@ import { formatDay, formatKg, formatMoney, formatStamp, formatWindow } from '../
 import { Badge, type Column } from '../../kernel/ui.tsx';
 import { distanceText, OutcomeBadge, placeLabel, YourMove } from './freight-page.tsx';
 import { namesOfCompanies } from '../../accounts/companies.ts';
+import { CompanyName } from '../../accounts/mark.tsx';
 import { bidOutcome, bidSummaries, cityOf, ownBids, priceCurrencies, type OwnBid } from './page-data.ts';
 import type { FreightView } from '../fields.ts';
 import { isCallersMove } from '../lists/moves.ts';
@@ -149,7 +150,7 @@ export async function freightListColumns(
       sorted: sort.sorted('deadline'),
     });
   if (FOREIGN_SIDES.includes(side))
-    columns.push({ label: t('fv.owner'), wrap: true, cell: (r) => (r._company?.name ? String(r._company.name) : none) });
+    columns.push({ label: t('fv.owner'), wrap: true, cell: (r) => (r._company?.name ? <CompanyName company={r._company} t={t} /> : none) });
   if (side === 'ownMarket')
     // One column for both (the count and the best), so every column fits at 1366 px.
     columns.push({

@@ -3,7 +3,9 @@ import type { DB } from '../../db/schema.ts';
 import { airportByCode } from '../../airports/index.ts';
 import { cityNear } from '../../places/cities.ts';
 import { postalCentre } from '../../places/postal-centres.ts';
-import { companiesToPick, companyNameSql, contactOf, namesOfCompanies, type Contact } from '../../accounts/companies.ts';
+import { companiesToPick, companyNameSql, companyRefs, contactOf, type Contact } from '../../accounts/companies.ts';
+import { isBlocked } from '../../accounts/blocks.ts';
+import type { CompanyRef } from '../../accounts/mark.tsx';
 import type { Clock } from '../../kernel/time.ts';
 import { presentBid, type BidView } from '../bids.ts';
 import { BIDS_SHOWN_STATUSES, type FreightView } from '../fields.ts';
@@ -37,6 +39,10 @@ async function acceptedBidUser(db: Db, freightId: number): Promise<number | null
 /** What the freight page shows beside the presented freight: names, cities, the other side's contact, the partners to address a draft to. */
 export interface FreightPageParts {
   companyNames: Map<number, string>;
+  /** the companies named on the page, with the verified mark (accounts/mark.tsx) */
+  companies: Map<number, CompanyRef>;
+  /** the caller's company blocked the freight's company (decisions.md §12) */
+  blocked: boolean;
   contact: Contact | null;
   partners: Array<{ id: number; name: string }>;
   fromCity: string | null;
@@ -104,17 +110,22 @@ export async function readFreightPageParts(db: Db, clock: Clock, route: FreightV
   const contactUser = !awarded ? null : owner ? (accepted ?? acceptedBidUser(db, route.id)) : winner ? route.user : null;
   // A former bidder (masked view) learns that its bid lost: taken and closed freights have a winner, an archived one may.
   const formerBidder = !owner && !winner && ['taken', 'closed', 'archived'].includes(route.status);
-  const [companyNames, contact, partners, fromCity, toCity, past, awardedToOther] = await Promise.all([
-    namesOfCompanies(db, names),
+  const [companies, contact, partners, fromCity, toCity, past, awardedToOther, blocked] = await Promise.all([
+    companyRefs(db, [...names, ...(route._bids === undefined && route.status !== 'draft' ? [] : [])]),
     Promise.resolve(contactUser).then((user) => contactOf(db, user)),
     owner && route.status === 'draft' && route.type !== 'FFR' ? partnerCompanies(db, companyId) : Promise.resolve([]),
     cityOf(route.from, route.from_latitude, route.from_longitude, route.from_country),
     cityOf(route.to, route.to_latitude, route.to_longitude, route.to_country),
     pastBidsOf(db, clock, route, companyId),
     formerBidder ? (route.status === 'archived' ? hasWinner(db, route.id) : Promise.resolve(true)) : Promise.resolve(false),
+    owner ? Promise.resolve(false) : isBlocked(db, companyId, route.company),
   ]);
-  for (const [id, name] of past?.names ?? []) companyNames.set(id, name);
-  return { companyNames, contact, partners, fromCity, toCity, pastBids: past?.bids, awardedToOther };
+  // Past bids' companies (read with the bids, names only) join those read above.
+  const missing = [...(past?.names.keys() ?? [])].filter((id) => !companies.has(id));
+  if (missing.length) for (const [id, ref] of await companyRefs(db, missing)) companies.set(id, ref);
+  const companyNames = new Map([...companies].map(([id, ref]) => [id, ref.name] as const));
+  for (const [id, name] of past?.names ?? []) if (!companyNames.has(id)) companyNames.set(id, name);
+  return { companyNames, companies, blocked, contact, partners, fromCity, toCity, pastBids: past?.bids, awardedToOther };
 }
 
 export interface BidSummary {

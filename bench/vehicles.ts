@@ -1,0 +1,159 @@
+// npm run bench:vehicles — vehicle space (decisions.md §11) with 100,000 freights and 20,000 open
+// vehicle offers: the offers list with a place and date search, the matches of one offer, the
+// fitting offers of one freight (p50 each), and publishing a freight with 20,000 open offers vs
+// none (the alert runs after the commit). Seeds by SQL (generate_series), measures through HTTP on
+// loopback with autocannon (bench/load.ts), 8 connections, and prints the floor (bench/floor.ts)
+// beside each figure. PostgreSQL when DATABASE_URL (or BENCH_DATABASE_URL) names a server (a fresh
+// database, dropped afterwards); the embedded database otherwise.
+import pg from 'pg';
+import { sql } from 'kysely';
+import { buildApp } from '../src/app.ts';
+import { createCompany, createUser } from '../src/accounts/commands.ts';
+import { readConfig } from '../src/config/config.ts';
+import { createPglite, openDatabase, type Database } from '../src/db/connection.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { createPostgresDatabase } from '../tests/support/databases.ts';
+import { pgFloorQuery, pgliteFloorQuery, startFloor } from './floor.ts';
+import { line, load, type LoadResult } from './load.ts';
+import type { PGlite } from '@electric-sql/pglite';
+
+const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 100_000);
+const OFFERS = Number(process.env.BENCH_OFFERS ?? 20_000);
+const COMPANIES = 20;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 8;
+
+async function open(): Promise<{ database: Database; pgUrl?: string; pglite?: PGlite; drop?: () => Promise<void> }> {
+  const server = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (server) {
+    process.env.TEST_DATABASE_URL = server;
+    const { url, drop } = await createPostgresDatabase();
+    return { database: await openDatabase({ databaseUrl: url, dataDir: '' }), pgUrl: url, drop };
+  }
+  const client = await createPglite();
+  const database = await openDatabase({ databaseUrl: undefined, dataDir: '' }, { pglite: client, migrate: false });
+  await migrateToLatest(database.db);
+  return { database, pglite: client };
+}
+
+const { database, pgUrl, pglite, drop } = await open();
+const config = readConfig({ APP_ENV: 'demo', TOKEN_SECRET: 'bench-secret-0123456789', LOG_LEVEL: 'silent' });
+const app = await buildApp({ config, database });
+const db = database.db;
+
+try {
+  const users: Array<{ company: number; user: number; token: string }> = [];
+  for (let i = 0; i < COMPANIES; i++) {
+    const company = await createCompany(db, `Bench ${i}`);
+    const u = await createUser(db, app.tokens, { company: company.id, email: `bench${i}@example.test`, password: 'bench-password' });
+    users.push({ company: company.id, user: u.id, token: u.token });
+  }
+  const c0 = users[0]!.company;
+  const u0 = users[0]!.user;
+  const seedStart = performance.now();
+  // Freights: two thirds road, about half in the market, origins and destinations over Europe,
+  // loading windows over the next 30 days.
+  await sql`
+    insert into freights (class, status, from_code, from_country, from_latitude, from_longitude, to_code, to_country,
+                          weight, etd, etd_end, deadline, visibility, company_id, user_id, refs, created, modified)
+    select case when i % 3 = 0 then 'air' else 'rfs' end,
+           case when i % 2 = 0 then 'open' else 'taken' end,
+           lpad((i % 99999)::text, 5, '0'), (array['DE','FR','PL','IT','NL'])[1 + i % 5],
+           45 + (i % 1000) / 100.0, 2 + (i % 1700) / 100.0,
+           lpad(((i * 7) % 99999)::text, 5, '0'), (array['DE','FR','PL','IT','NL','ES'])[1 + (i / 5) % 6],
+           1000 + i % 24000, now() + (i % 30) * interval '1 day', now() + (i % 30) * interval '1 day' + interval '8 hours',
+           now() + interval '40 days', 0, ${c0}::int + (i % ${COMPANIES}), ${u0}::int + (i % ${COMPANIES}),
+           ('{"customer":"B-' || i || '"}')::json, now() - i * interval '1 minute', now() - i * interval '1 minute'
+    from generate_series(1, ${FREIGHTS}) as i`.execute(db);
+  const seedOffers = (n: number) => sql`
+    insert into vehicle_offers (company_id, user_id, status, from_code, from_country, from_latitude, from_longitude, from_radius,
+                                to_patterns, available_from, available_to, body, capacity, created, modified)
+    select ${c0}::int + (i % ${COMPANIES}), ${u0}::int + (i % ${COMPANIES}), 'open', null, null,
+           45 + (i % 997) / 99.7, 2 + (i % 1693) / 99.6, 25 + i % 150,
+           case when i % 3 = 0 then '{}'::text[] else array[(array['DE','FR','PL','IT','NL','ES'])[1 + i % 6]] end,
+           now() + (i % 30) * interval '1 day', now() + (i % 30) * interval '1 day' + interval '2 days',
+           (array['tautliner','box','reefer','flatbed','van','tank','other'])[1 + i % 7], 3000 + i % 21000, now(), now()
+    from generate_series(1, ${n}) as i`;
+  await seedOffers(OFFERS).execute(db);
+  await sql`analyze`.execute(db);
+  console.log(`seeded ${FREIGHTS} freights and ${OFFERS} offers in ${Math.round(performance.now() - seedStart)} ms`);
+
+  const floorPool = pgUrl ? new pg.Pool({ connectionString: pgUrl, max: 10 }) : undefined;
+  floorPool?.on('error', () => {});
+  const floor = await startFloor(floorPool ? pgFloorQuery(floorPool) : pgliteFloorQuery(pglite!));
+  await app.http.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.http.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const token = users[1]!.token;
+  const headers = { authorization: `TokenPass ${token}` };
+  const ids = (table: 'freights' | 'vehicle_offers', where: string) =>
+    sql.raw<{ id: number }>(`select id from ${table} where ${where} order by random() limit 200`).execute(db);
+  const ownOffers = (await ids('vehicle_offers', `company_id = ${users[1]!.company} and status = 'open'`)).rows.map((r) => r.id);
+  const ownFreights = (await ids('freights', `company_id = ${users[1]!.company} and status = 'open' and class = 'rfs'`)).rows.map(
+    (r) => r.id,
+  );
+  const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+
+  const floorRun = async () => {
+    const paths = Array.from({ length: 200 }, () => `/floor/${1 + Math.floor(Math.random() * FREIGHTS)}`);
+    return (await load({ url: floor.url, paths, connections: CONNECTIONS, duration: SECONDS })).p50;
+  };
+  const rows: string[] = [];
+  const measure = async (name: string, paths: string[], options: { method?: string; body?: string } = {}): Promise<LoadResult> => {
+    const before = await floorRun();
+    const r = await load({
+      url: base,
+      paths,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      headers: { ...headers, 'content-type': 'application/json' },
+      ...options,
+    });
+    const after = await floorRun();
+    const text = `${line(name, r)}  (floor p50 ${before}–${after} ms)`;
+    rows.push(text);
+    console.log(text);
+    return r;
+  };
+
+  await measure('GET /vehicles/index from=DE-6 pickup 3 days', [`/vehicles/index.json?from=DE&pickup_from=${day(5)}&pickup_to=${day(7)}`]);
+  await measure('GET /vehicles/index from_near + pickup', [
+    `/vehicles/index.json?from_near=50.11,8.68&from_radius=100&pickup_from=${day(5)}`,
+  ]);
+  await measure(
+    'GET /vehicles/matches/{id}',
+    ownOffers.map((id) => `/vehicles/matches/${id}.json`),
+  );
+  await measure(
+    'GET /freights/vehicles/{id}',
+    ownFreights.map((id) => `/freights/vehicles/${id}.json`),
+  );
+
+  // Publishing: drafts published one each (a POST that commits); with 20,000 open offers, then none.
+  const publish = async (label: string) => {
+    const drafts = (
+      await sql<{ id: number }>`
+        insert into freights (class, status, from_code, from_country, from_latitude, from_longitude, to_code, to_country, weight, etd,
+                              company_id, user_id, refs, created, modified)
+        select 'rfs', 'draft', '60311', 'DE', 50.11, 8.68, '20095', 'DE', 12000, now() + interval '5 days',
+               ${users[1]!.company}::int, ${users[1]!.user}::int, '{}'::json, now(), now()
+        from generate_series(1, 20000) returning id`.execute(db)
+    ).rows.map((r) => r.id);
+    return measure(
+      label,
+      drafts.map((id) => `/freights/view/${id}.json`),
+      { method: 'POST', body: JSON.stringify({ action: 'publish' }) },
+    );
+  };
+  const withOffers = await publish('POST publish, 20,000 open offers');
+  await sql`update vehicle_offers set status = 'withdrawn'`.execute(db);
+  const without = await publish('POST publish, no open offer');
+  console.log(`\npublish p50 with offers / without: ${(withOffers.p50 / Math.max(1, without.p50)).toFixed(2)} (target ≤ 1.2)`);
+  console.log(`\n${rows.join('\n')}`);
+  await floor.close();
+  await floorPool?.end();
+} finally {
+  await app.http.close();
+  await database.close();
+  await drop?.();
+}

@@ -1,0 +1,82 @@
+import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+
+/**
+ * Blocks between companies (decisions.md §12): a company (the blocker) no longer sees the
+ * freights (and, with the vehicles module, the vehicle offers) of a blocked company in its
+ * lists, searches, counts, matches and alerts, and refuses its bids. The table belongs to the
+ * accounts module because the freight lists read it in their own statements (an SQL piece,
+ * `notBlockedBySql`); the trust module has the endpoints.
+ */
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** At most this many companies blocked by one company (a bound on the lists' piece). */
+export const MAX_BLOCKS = 1000;
+
+/**
+ * SQL: the company whose id is `owner` (an SQL expression of the outer statement, e.g.
+ * sql`freights.company_id` or sql`vehicles.company_id`) is not blocked by the company `viewer`.
+ * The viewer's blocks are read once per statement (an InitPlan over the primary key), then each
+ * row is one comparison against that small array: no join, no second query, and an empty
+ * array (no blocks, the usual case) admits every row.
+ */
+export function notBlockedBySql(viewer: number | RawBuilder<number>, owner: RawBuilder<unknown>) {
+  return sql<SqlBool>`${owner} <> all(array(select company_blocks.blocked_id from company_blocks where company_blocks.blocker_id = ${viewer}))`;
+}
+
+/** Whether `blocker` has blocked `blocked`. */
+export async function isBlocked(db: Db, blocker: number, blocked: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('company_blocks')
+    .select('blocked_id')
+    .where('blocker_id', '=', blocker)
+    .where('blocked_id', '=', blocked)
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+/** The companies `blocker` blocked, by name. */
+export async function blockedCompanies(db: Db, blocker: number): Promise<Array<{ id: number; name: string }>> {
+  return db
+    .selectFrom('company_blocks')
+    .innerJoin('companies', 'companies.id', 'company_blocks.blocked_id')
+    .select(['companies.id', 'companies.name'])
+    .where('company_blocks.blocker_id', '=', blocker)
+    .orderBy('companies.name')
+    .orderBy('companies.id')
+    .execute();
+}
+
+export type BlockResult = 'done' | 'unknown' | 'self' | 'too_many';
+
+/** Blocks a company (again: nothing changes). Unknown id, the company itself, or too many blocks: refused. */
+export async function block(db: Kysely<DB>, blocker: number, blocked: number, now: Date): Promise<BlockResult> {
+  if (blocker === blocked) return 'self';
+  return db.transaction().execute(async (trx) => {
+    const target = await trx.selectFrom('companies').select('id').where('id', '=', blocked).executeTakeFirst();
+    if (!target) return 'unknown';
+    // The blocker's row serializes its own block changes, so the bound holds under concurrency.
+    await trx.selectFrom('companies').select('id').where('id', '=', blocker).forUpdate().executeTakeFirst();
+    const count = await trx
+      .selectFrom('company_blocks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('blocker_id', '=', blocker)
+      .executeTakeFirstOrThrow();
+    if (Number(count.n) >= MAX_BLOCKS && !(await isBlocked(trx, blocker, blocked))) return 'too_many';
+    await trx
+      .insertInto('company_blocks')
+      .values({ blocker_id: blocker, blocked_id: blocked, created: now })
+      .onConflict((oc) => oc.columns(['blocker_id', 'blocked_id']).doNothing())
+      .execute();
+    return 'done';
+  });
+}
+
+/** Lifts a block; answers false for an unknown company id. */
+export async function unblock(db: Db, blocker: number, blocked: number): Promise<boolean> {
+  const target = await db.selectFrom('companies').select('id').where('id', '=', blocked).executeTakeFirst();
+  if (!target) return false;
+  await db.deleteFrom('company_blocks').where('blocker_id', '=', blocker).where('blocked_id', '=', blocked).execute();
+  return true;
+}

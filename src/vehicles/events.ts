@@ -1,0 +1,60 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { Clock } from '../kernel/time.ts';
+import { announce, type PlannedEvent } from '../webhooks/outbox.ts';
+import { presentVehicle, type VehicleRead } from './fields.ts';
+
+/**
+ * The events of a vehicle offer (decisions.md §8, §11), written to the webhooks module's outbox
+ * in the transaction of what they announce: `vehicle.published`, `vehicle.withdrawn` and
+ * `vehicle.matched`, to the offer's company and to the owners of the freights it fits (each
+ * names its own freights only: a match reveals nothing the lists would not). The offer is shown
+ * as the API shows it (every company that receives it may see it: matching requires that).
+ */
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+export type VehicleEventType = 'vehicle.published' | 'vehicle.withdrawn' | 'vehicle.matched';
+
+/** A freight the offer fits: its owner and its id (and how far its origin is, for the offer's company). */
+export interface MatchedFreight {
+  id: number;
+  company_id: number;
+  distance_km: number | null;
+}
+
+/**
+ * Writes the event for the offer's company (`matches`: every freight named, nearest first) and
+ * for each owner of a matched freight (its own freights only); answers how many were written.
+ */
+export async function emitVehicleEvent(
+  db: Db,
+  clock: Clock,
+  type: VehicleEventType,
+  offer: VehicleRead,
+  matched: readonly MatchedFreight[] = [],
+  /** false: only to the owners of the matched freights (the offer's company had it already) */
+  toOfferCompany = true,
+): Promise<number> {
+  return announce(db, clock, type, async () => {
+    const vehicle = presentVehicle(offer, clock);
+    const round = (km: number | null) => (km === null ? null : Math.round(km * 10) / 10);
+    const planned: PlannedEvent[] = [];
+    if (toOfferCompany)
+      planned.push({
+        companyId: offer.company_id,
+        freightId: matched[0]?.id ?? null,
+        data: () => ({ vehicle, matches: matched.map((m) => ({ route_id: m.id, distance_km: round(m.distance_km) })) }),
+      });
+    const byOwner = new Map<number, MatchedFreight[]>();
+    for (const m of matched) if (m.company_id !== offer.company_id) byOwner.set(m.company_id, [...(byOwner.get(m.company_id) ?? []), m]);
+    for (const [companyId, own] of byOwner) {
+      planned.push({
+        companyId,
+        freightId: own[0]!.id,
+        data: () => ({ vehicle, matches: own.map((m) => ({ route_id: m.id, distance_km: round(m.distance_km) })) }),
+      });
+    }
+    return planned;
+  });
+}

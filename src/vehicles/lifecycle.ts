@@ -1,0 +1,127 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { emitEvent, inMarket, lockFreight, updateFreight, VISIBILITY } from '../freights/index.ts';
+import type { Caller } from '../kernel/context.ts';
+import type { FailureCode } from '../kernel/errors.ts';
+import type { Clock } from '../kernel/time.ts';
+import { insertVehicleNotifications } from '../searches/store.ts';
+import { emitVehicleEvent } from './events.ts';
+import { presentVehicle, type OfferValues, type VehicleRead } from './fields.ts';
+import { fitsOfOffer } from './matching.ts';
+import { offerInMarket, seesOffer } from './policy.ts';
+import { readOffer } from './store.ts';
+
+/**
+ * Every transition of a vehicle offer, in one place, each in one transaction with its events
+ * (decisions.md §11): created open, edited by its company while open, withdrawn by its company;
+ * expiry is read, never written (policy.ts). The invitation of an offer's company into a freight
+ * is here too: it changes the freight (its whitelist) through the freights module.
+ */
+
+export type Result = { kind: 'ok'; offer: VehicleRead } | { kind: 'not_found' } | { kind: 'refused'; reason: FailureCode };
+
+/** The offer locked for the rest of the transaction, with its company's name. */
+async function lockOffer(trx: Transaction<DB>, id: number): Promise<VehicleRead | undefined> {
+  const locked = await trx.selectFrom('vehicle_offers').select('id').where('id', '=', id).forUpdate().executeTakeFirst();
+  return locked ? readOffer(trx, id) : undefined;
+}
+
+/** Creates an open offer of the caller's company; `vehicle.published` to its company in the same transaction. */
+export async function createOffer(db: Kysely<DB>, clock: Clock, caller: Caller, values: OfferValues): Promise<VehicleRead> {
+  return db.transaction().execute(async (trx) => {
+    const now = clock.now();
+    const { id } = await trx
+      .insertInto('vehicle_offers')
+      .values({ ...values, company_id: caller.companyId, user_id: caller.userId, status: 'open', created: now, modified: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const offer = (await readOffer(trx, id))!;
+    await emitVehicleEvent(trx, clock, 'vehicle.published', offer);
+    return offer;
+  });
+}
+
+/** Changes an offer: its company only (another company: 404), while it is open (not withdrawn, not expired). */
+export async function editOffer(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  id: number,
+  read: (existing: VehicleRead) => { ok: true; values: OfferValues } | { ok: false; errors: Record<string, string> },
+): Promise<Result | { kind: 'invalid'; errors: Record<string, string> }> {
+  return db.transaction().execute(async (trx) => {
+    const offer = await lockOffer(trx, id);
+    if (!offer || offer.company_id !== caller.companyId) return { kind: 'not_found' };
+    if (!offerInMarket(offer, clock.now())) return { kind: 'refused', reason: 'vehicle.edit.not_open' };
+    const parsed = read(offer);
+    if (!parsed.ok) return { kind: 'invalid', errors: parsed.errors };
+    await trx
+      .updateTable('vehicle_offers')
+      .set({ ...parsed.values, modified: clock.now() })
+      .where('id', '=', id)
+      .execute();
+    return { kind: 'ok', offer: (await readOffer(trx, id))! };
+  });
+}
+
+/**
+ * open -> withdrawn, by its company (another company: 404); an expired or withdrawn offer is
+ * refused. `vehicle.withdrawn` to its company and to the owners of the freights it fitted.
+ */
+export async function withdrawOffer(db: Kysely<DB>, clock: Clock, caller: Caller, id: number): Promise<Result> {
+  return db.transaction().execute(async (trx) => {
+    const offer = await lockOffer(trx, id);
+    if (!offer || offer.company_id !== caller.companyId) return { kind: 'not_found' };
+    const now = clock.now();
+    if (!offerInMarket(offer, now)) return { kind: 'refused', reason: 'vehicle.withdraw.not_open' };
+    const fitted = await fitsOfOffer(trx, offer, now);
+    await trx.updateTable('vehicle_offers').set({ status: 'withdrawn', modified: now }).where('id', '=', id).execute();
+    const withdrawn = (await readOffer(trx, id))!;
+    await emitVehicleEvent(trx, clock, 'vehicle.withdrawn', withdrawn, fitted);
+    return { kind: 'ok', offer: withdrawn };
+  });
+}
+
+export type InviteResult =
+  | { kind: 'ok'; offer: VehicleRead; freightId: number; whitelisted: boolean }
+  | { kind: 'not_found' }
+  | { kind: 'refused'; reason: FailureCode };
+
+/**
+ * The freight's owner invites the offer's company (decisions.md §11): the freight must be the
+ * caller's own and in the market; a whitelisted freight (visibility -2) gets the company added to
+ * its whitelist, a freight of the own company only is refused (the company could not see it).
+ * The offer's creating user is notified (`freight.invited`) and its company gets the event, the
+ * freight as it may now see it; then it bids as usual. An offer the caller may not see, or a
+ * freight that is not the caller's own: 404.
+ */
+export async function inviteToFreight(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  offerId: number,
+  freightId: number,
+): Promise<InviteResult> {
+  return db.transaction().execute(async (trx) => {
+    const offer = await readOffer(trx, offerId);
+    if (!offer || !seesOffer(offer, caller.companyId)) return { kind: 'not_found' };
+    const freight = await lockFreight(trx, freightId, clock);
+    if (!freight || freight.company_id !== caller.companyId) return { kind: 'not_found' };
+    const now = clock.now();
+    if (offer.company_id === caller.companyId) return { kind: 'refused', reason: 'vehicle.invite.own_offer' };
+    if (!offerInMarket(offer, now)) return { kind: 'refused', reason: 'vehicle.invite.offer_closed' };
+    if (!inMarket(freight, now)) return { kind: 'refused', reason: 'vehicle.invite.not_in_market' };
+    if (freight.visibility === VISIBILITY.ownCompany) return { kind: 'refused', reason: 'vehicle.invite.own_company_only' };
+    let whitelisted = false;
+    if (freight.visibility === VISIBILITY.whitelist) {
+      whitelisted = true;
+      if (!freight.whitelist.includes(offer.company_id))
+        await updateFreight(trx, freight.id, { whitelist: [...freight.whitelist, offer.company_id], modified: now });
+    }
+    await insertVehicleNotifications(trx, [
+      { userId: offer.user_id, type: 'freight.invited', freightId, vehicleId: offer.id, created: now },
+    ]);
+    await emitEvent(trx, clock, { type: 'freight.invited', freightId, companyId: offer.company_id, vehicle: presentVehicle(offer, clock) });
+    return { kind: 'ok', offer, freightId, whitelisted };
+  });
+}

@@ -1,0 +1,55 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { fittingFreights, type Fit } from '../freights/index.ts';
+import type { LoadSearch } from '../market/index.ts';
+import { distanceKm } from '../places/geo.ts';
+import { postalCentre } from '../places/postal-centres.ts';
+import { patternsOf } from './fields.ts';
+import type { VehicleRow } from './tables.ts';
+
+/**
+ * Matching from the offer's side (decisions.md §11): a freight fits an offer when it is a road
+ * freight in the market visible to the offer's company, its origin within the offer's radius of
+ * the offer's origin, its destination among the offer's patterns (or the offer goes anywhere),
+ * its loading window overlapping the availability window and its weight at most the capacity.
+ * The offer is the load search it amounts to; the freights module runs it as one statement
+ * (freights/search.ts fittingFreights) with its own rules of visibility and the market.
+ */
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** The load search an offer amounts to. */
+export function offerSearch(offer: VehicleRow): LoadSearch {
+  const search: LoadSearch = {
+    fromNear: { center: { latitude: offer.from_latitude, longitude: offer.from_longitude }, km: offer.from_radius },
+    pickup: { start: offer.available_from, end: offer.available_to },
+    weightMax: offer.capacity,
+  };
+  const to = patternsOf(offer.to_patterns);
+  if (to.length) search.to = to;
+  return search;
+}
+
+/** The most freights one match reads (an offer's page, an alert). */
+export const MAX_FITS = 100;
+
+/**
+ * The freights fitting the offer, nearest origin first, each with its distance in km; a freight
+ * placed only by its postal code comes last, its distance from the code's packaged centre.
+ */
+export async function fitsOfOffer(db: Db, offer: VehicleRow, now: Date, limit = MAX_FITS): Promise<Fit[]> {
+  const fits = await fittingFreights(db, {
+    companyId: offer.company_id,
+    owners: offer.whitelist,
+    search: offerSearch(offer),
+    from: { latitude: offer.from_latitude, longitude: offer.from_longitude },
+    now,
+    limit,
+  });
+  const origin = { latitude: offer.from_latitude, longitude: offer.from_longitude };
+  return fits.map((f) => {
+    if (f.distance_km !== null || !f.from_code || !f.from_country) return f;
+    const centre = postalCentre(f.from_country, f.from_code);
+    return { ...f, distance_km: centre ? distanceKm(origin, centre) : null };
+  });
+}

@@ -1,0 +1,44 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { VehicleRow, VehicleStatus } from './tables.ts';
+
+/**
+ * Who sees a vehicle offer and what it reads as (decisions.md §11), in TypeScript for rows in
+ * hand and in SQL for the statements, written once here:
+ * - an offer is in the market while it is stored `open` and `available_to` has not passed; past
+ *   it, it reads as `expired` everywhere at once (computed at read time with the app's clock,
+ *   never SQL now(), like a freight's deadline in freights/in-market.ts);
+ * - its company always sees it; another company only when the whitelist is empty or names it
+ *   (anyone else: 404, as an unknown id).
+ */
+
+/** Whether the offer is in the market at `now`. */
+export function offerInMarket(row: Pick<VehicleRow, 'status' | 'available_to'>, now: Date): boolean {
+  return row.status === 'open' && row.available_to >= now;
+}
+
+/** The status an offer reads as at `now`. */
+export function effectiveStatus(row: Pick<VehicleRow, 'status' | 'available_to'>, now: Date): VehicleStatus {
+  return row.status === 'open' && row.available_to < now ? 'expired' : row.status;
+}
+
+/** Whether the company may see the offer. */
+export function seesOffer(row: Pick<VehicleRow, 'company_id' | 'whitelist'>, companyId: number): boolean {
+  return row.company_id === companyId || row.whitelist.length === 0 || row.whitelist.includes(companyId);
+}
+
+// SQL: the same rules on an offer row (`v` unless another alias is named). The status is a
+// literal, so the partial indexes on `status = 'open'` match in any plan.
+
+const ref = (alias: string, column: string) => sql.ref(`${alias}.${column}`);
+
+/** SQL of offerInMarket. */
+export const offerInMarketSql = (now: Date | RawBuilder<Date>, alias = 'v'): RawBuilder<SqlBool> =>
+  sql<SqlBool>`(${ref(alias, 'status')} = 'open' and ${ref(alias, 'available_to')} >= ${now})`;
+
+/** SQL of effectiveStatus. */
+export const effectiveStatusSql = (now: Date, alias = 'v') =>
+  sql<VehicleStatus>`case when ${ref(alias, 'status')} = 'open' and ${ref(alias, 'available_to')} < ${now} then 'expired' else ${ref(alias, 'status')} end`;
+
+/** SQL of seesOffer for a company given as a value or as an expression (a freight's owner). */
+export const seesOfferSql = (company: number | RawBuilder<number>, alias = 'v'): RawBuilder<SqlBool> =>
+  sql<SqlBool>`(${ref(alias, 'company_id')} = ${company} or cardinality(${ref(alias, 'whitelist')}) = 0 or ${company} = any(${ref(alias, 'whitelist')}))`;

@@ -1,0 +1,311 @@
+import type { Caller, Ctx } from '../kernel/context.ts';
+import { fail, notFound, ok, type Outcome, type Warning } from '../kernel/outcome.ts';
+import { readId, readPageWindow, readString } from '../kernel/params.ts';
+import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
+import { loadFreightForCaller, presentMany, visibleFreights, withPieces, type FreightView, type ReadContext } from '../freights/index.ts';
+import { readLoadSearch } from '../market/index.ts';
+import type { VehicleAlerts } from './alerts.ts';
+import { OFFER_FIELDS, presentVehicle, readOffer as readOfferBody, type OfferField, type VehicleView } from './fields.ts';
+import { createOffer, editOffer, inviteToFreight, withdrawOffer, type Result } from './lifecycle.ts';
+import { fitsOfOffer } from './matching.ts';
+import { VEHICLE_DOCS } from './schema.ts';
+import {
+  countMarketOffers,
+  fittingOffers,
+  listMarketOffers,
+  listOwnOffers,
+  readVisibleOffer,
+  readVisibleOffers,
+  SORTS,
+  type Sort,
+} from './store.ts';
+import { BODIES, type Body } from './tables.ts';
+import { backTo, formPage, listPage, minePage, offerPage, type FormState } from './views.tsx';
+
+/**
+ * The vehicle offers' endpoints (decisions.md §11). Routes are thin: read the path and
+ * parameters, call one function, turn its result into an outcome.
+ */
+
+const withWarnings = (warnings: Warning[]) => (warnings.length ? warnings : undefined);
+const rc = (ctx: Ctx<Caller>): ReadContext => ({ db: ctx.db, clock: ctx.clock, t: ctx.t, caller: ctx.caller });
+export const viewPath = (id: number) => `/vehicles/view/${id}`;
+
+/** What the endpoints take from app.ts: the alerts run after a commit that publishes. */
+export interface VehicleParts {
+  alerts: VehicleAlerts;
+}
+
+/** The refusal of an offer with a problem: each field named, in the message and in `data.errors`. */
+function refused(ctx: Ctx<Caller>, errors: Partial<Record<OfferField, string>>): Outcome<never> {
+  const fields = Object.entries(errors)
+    .map(([field, reason]) => `${field}: ${reason}`)
+    .join('; ');
+  return fail(ctx.t, 'vehicle.invalid', { fields }, { errors });
+}
+
+function answer(ctx: Ctx<Caller>, result: Result): Outcome<{ vehicle: VehicleView }> {
+  if (result.kind === 'not_found') return notFound();
+  if (result.kind === 'refused') return fail(ctx.t, result.reason);
+  return ok({ vehicle: presentVehicle(result.offer, ctx.clock) });
+}
+
+/** `sort=Vehicles.created` (or `Vehicles.available_from`), optionally followed by `asc`/`desc`; `direction` too. */
+function readSort(ctx: Ctx, warnings: Warning[]): { sort: Sort; direction: 'asc' | 'desc' } {
+  let sort: Sort = 'created';
+  let direction: 'asc' | 'desc' = 'desc';
+  const text = readString(ctx.params.sort)?.trim();
+  if (text) {
+    const m = /^(?:Vehicles\.)?([a-z_]+)(?:\s+(asc|desc))?$/i.exec(text);
+    const key = m?.[1]?.toLowerCase();
+    if (m && key && (SORTS as readonly string[]).includes(key)) {
+      sort = key as Sort;
+      if (m[2]) direction = m[2].toLowerCase() as 'asc' | 'desc';
+    } else warnings.push({ field: 'sort', reason: `not one of ${SORTS.map((s) => `Vehicles.${s}`).join(', ')}` });
+  }
+  const dir = readString(ctx.params.direction)?.trim().toLowerCase();
+  if (dir === 'asc' || dir === 'desc') direction = dir;
+  else if (dir) warnings.push({ field: 'direction', reason: 'not asc or desc' });
+  return { sort, direction };
+}
+
+function readBodies(ctx: Ctx, warnings: Warning[]): Body[] {
+  const text = readString(ctx.params.body)?.trim().toLowerCase();
+  if (!text) return [];
+  const out: Body[] = [];
+  for (const item of text.split(',').slice(0, BODIES.length + 1)) {
+    const b = item.trim();
+    if ((BODIES as readonly string[]).includes(b)) {
+      if (!out.includes(b as Body)) out.push(b as Body);
+    } else if (b) warnings.push({ field: 'body', reason: `${b.slice(0, 20)} is not one of ${BODIES.join(', ')}: ignored` });
+  }
+  return out;
+}
+
+/** The market list's input, read once for the list and its page. */
+function readList(ctx: Ctx) {
+  const warnings: Warning[] = [];
+  const { page, limit } = readPageWindow(ctx.params, warnings);
+  const search = readLoadSearch(ctx.params, ctx.clock.zone, warnings);
+  // The offers list reads these of §7's parameters; the others say so.
+  for (const name of ['to_near', 'to_radius', 'delivery_from', 'delivery_to', 'weight_max', 'media', 'q'])
+    if (ctx.params[name] !== undefined && ctx.params[name] !== '')
+      warnings.push({ field: name, reason: 'not a parameter of the offers list: ignored' });
+  const { toNear: _a, delivery: _b, weightMax: _c, media: _d, q: _e, ...kept } = search;
+  return { page, limit, search: kept, bodies: readBodies(ctx, warnings), ...readSort(ctx, warnings), warnings };
+}
+
+/** Freights as the caller sees them, with the distance of each, in the order given. */
+async function freightsWithDistance(ctx: Ctx<Caller>, fits: Array<{ id: number; distance_km: number | null }>) {
+  const visible = await visibleFreights(
+    ctx.db,
+    ctx.clock.now(),
+    ctx.caller.companyId,
+    fits.map((f) => f.id),
+  );
+  const presented = presentMany(await withPieces(ctx.db, visible), rc(ctx));
+  const byId = new Map<number, FreightView>(visible.map((v, i) => [v.row.id, presented[i]!]));
+  return fits.flatMap((f) => {
+    const route = byId.get(f.id);
+    return route ? [{ ...route, distance_km: f.distance_km === null ? null : Math.round(f.distance_km * 10) / 10 }] : [];
+  });
+}
+
+/** The vehicle offers notifications name, as the user may see them (searches' notifications, via app.ts). */
+export async function vehicleViews(rc: ReadContext, ids: readonly number[]): Promise<Map<number, unknown>> {
+  const rows = await readVisibleOffers(rc.db, rc.caller.companyId, ids);
+  return new Map(rows.map((r) => [r.id, presentVehicle(r, rc.clock)]));
+}
+
+/** Open offers fitting a freight of the caller's company (the freight page's section too); undefined when it is not the caller's. */
+export async function fittingVehiclesOf(ctx: Ctx<Caller>, freightId: number) {
+  const found = await loadFreightForCaller(ctx.db, ctx.clock, ctx.caller, freightId);
+  if (found?.role !== 'owner') return undefined;
+  if (found.row.class !== 'rfs' || !['open', 'pending'].includes(found.row.status)) return [];
+  const fits = await fittingOffers(ctx.db, found.row, ctx.clock.now(), 100);
+  return fits.map((f) => ({ ...presentVehicle(f.offer, ctx.clock), distance_km: Math.round(f.distance_km * 10) / 10 }));
+}
+
+export type FittingVehicle = NonNullable<Awaited<ReturnType<typeof fittingVehiclesOf>>>[number];
+
+export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
+  return [
+    userEndpoint({
+      method: 'POST',
+      path: '/vehicles/add',
+      doc: VEHICLE_DOCS.add,
+      async handle(ctx) {
+        const read = readOfferBody(ctx.params, ctx.clock);
+        if (!read.ok) return refused(ctx, read.errors);
+        const offer = await createOffer(ctx.db, ctx.clock, ctx.caller, read.values);
+        // Committed: the owners of fitting freights are alerted on the next turn, not in this request.
+        parts.alerts.offerPublished(ctx.db, ctx.clock, offer.id);
+        return ok({ vehicle: presentVehicle(offer, ctx.clock) });
+      },
+      page: (outcome, ctx) =>
+        outcome.kind === 'ok'
+          ? { redirect: viewPath(outcome.data.vehicle.id), message: ctx.t('vv.saved') }
+          : formPage(ctx, { mode: 'add', state: formState(ctx, outcome.data) }),
+    }),
+    userEndpoint({
+      // The HTML form behind POST /vehicles/add.
+      method: 'GET',
+      path: '/vehicles/add',
+      json: false,
+      handle: async () => ok({}),
+      page: (_outcome, ctx) => formPage(ctx, { mode: 'add' }),
+    }),
+    userEndpoint({
+      method: 'GET',
+      path: '/vehicles/view/:id',
+      doc: VEHICLE_DOCS.view,
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        const offer = id ? await readVisibleOffer(ctx.db, ctx.caller.companyId, id) : undefined;
+        return offer ? ok({ vehicle: presentVehicle(offer, ctx.clock) }) : notFound();
+      },
+      async page(outcome, ctx) {
+        if (outcome.kind === 'error') return backTo(ctx, '/vehicles/index', outcome.message);
+        const vehicle = outcome.data.vehicle;
+        const own = vehicle.company.id === ctx.caller.companyId;
+        const matches = own && vehicle.status === 'open' ? await ownMatches(ctx, vehicle.id) : undefined;
+        return offerPage(ctx, vehicle, matches);
+      },
+    }),
+    userEndpoint({
+      // The HTML form behind POST /vehicles/edit/{id}.
+      method: 'GET',
+      path: '/vehicles/edit/:id',
+      json: false,
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        const offer = id ? await readVisibleOffer(ctx.db, ctx.caller.companyId, id) : undefined;
+        return offer && offer.company_id === ctx.caller.companyId ? ok({ vehicle: presentVehicle(offer, ctx.clock) }) : notFound();
+      },
+      page: (outcome, ctx) =>
+        outcome.kind === 'ok'
+          ? formPage(ctx, { mode: 'edit', vehicle: outcome.data.vehicle })
+          : backTo(ctx, '/vehicles/mine', outcome.message),
+    }),
+    userEndpoint({
+      method: 'POST',
+      path: '/vehicles/edit/:id',
+      doc: VEHICLE_DOCS.edit,
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        if (!id) return notFound();
+        const result = await editOffer(ctx.db, ctx.clock, ctx.caller, id, (existing) => readOfferBody(ctx.params, ctx.clock, existing));
+        if (result.kind === 'invalid') return refused(ctx, result.errors);
+        return answer(ctx, result);
+      },
+      async page(outcome, ctx) {
+        const id = readId(ctx.path.id)!;
+        if (outcome.kind === 'ok') return { redirect: viewPath(id), message: ctx.t('vv.changed') };
+        const state = formState(ctx, outcome.data);
+        if (!Object.keys(state.problems).length) return backTo(ctx, viewPath(id), outcome.message);
+        const offer = await readVisibleOffer(ctx.db, ctx.caller.companyId, id);
+        return formPage(ctx, { mode: 'edit', vehicle: offer ? presentVehicle(offer, ctx.clock) : undefined, state });
+      },
+    }),
+    userEndpoint({
+      method: 'POST',
+      path: '/vehicles/withdraw/:id',
+      doc: VEHICLE_DOCS.withdraw,
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        return id ? answer(ctx, await withdrawOffer(ctx.db, ctx.clock, ctx.caller, id)) : notFound();
+      },
+      page: (outcome, ctx) =>
+        outcome.kind === 'ok'
+          ? { redirect: viewPath(outcome.data.vehicle.id), message: ctx.t('vv.withdrawn') }
+          : backTo(ctx, viewPath(readId(ctx.path.id) ?? 0), outcome.message),
+    }),
+    userEndpoint({
+      method: 'GET',
+      path: '/vehicles/index',
+      doc: VEHICLE_DOCS.index,
+      read: readList,
+      async handle(ctx, input) {
+        const rows = await listMarketOffers(ctx.db, ctx.caller.companyId, ctx.clock.now(), input);
+        return ok({ vehicles: rows.map((r) => presentVehicle(r, ctx.clock)) }, withWarnings(input.warnings));
+      },
+      async page(outcome, ctx, input) {
+        const total = await countMarketOffers(ctx.db, ctx.caller.companyId, ctx.clock.now());
+        return listPage(ctx, outcome.kind === 'ok' ? outcome.data.vehicles : [], { ...input, total });
+      },
+    }),
+    userEndpoint({
+      method: 'GET',
+      path: '/vehicles/mine',
+      doc: VEHICLE_DOCS.mine,
+      async handle(ctx) {
+        const { page, limit } = readPageWindow(ctx.params);
+        const rows = await listOwnOffers(ctx.db, ctx.caller.companyId, page, limit);
+        return ok({ vehicles: rows.map((r) => presentVehicle(r, ctx.clock)) });
+      },
+      page: (outcome, ctx) => minePage(ctx, outcome.kind === 'ok' ? outcome.data.vehicles : []),
+    }),
+    userEndpoint({
+      method: 'GET',
+      path: '/vehicles/matches/:id',
+      doc: VEHICLE_DOCS.matches,
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        const freights = id ? await ownMatches(ctx, id) : undefined;
+        return freights ? ok({ freights }) : notFound();
+      },
+    }),
+    userEndpoint({
+      method: 'GET',
+      path: '/freights/vehicles/:id',
+      doc: VEHICLE_DOCS.fitting,
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        const vehicles = id ? await fittingVehiclesOf(ctx, id) : undefined;
+        return vehicles ? ok({ vehicles }) : notFound();
+      },
+    }),
+    userEndpoint({
+      method: 'POST',
+      path: '/vehicles/invite/:id',
+      doc: VEHICLE_DOCS.invite,
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        if (!id) return notFound();
+        const raw = ctx.params.freight;
+        const freightId = readId(raw);
+        if (raw === undefined || raw === null || raw === '') return fail(ctx.t, 'vehicle.invite.freight_required');
+        if (!freightId) return notFound();
+        const result = await inviteToFreight(ctx.db, ctx.clock, ctx.caller, id, freightId);
+        if (result.kind === 'not_found') return notFound();
+        if (result.kind === 'refused') return fail(ctx.t, result.reason);
+        return ok({ vehicle: presentVehicle(result.offer, ctx.clock), freight: result.freightId, whitelisted: result.whitelisted });
+      },
+      page: (outcome, ctx) => {
+        const freight = readId(ctx.params.freight);
+        const to = freight ? `/freights/view/${freight}` : '/vehicles/index';
+        return outcome.kind === 'ok' ? { redirect: to, message: ctx.t('vv.invited') } : backTo(ctx, to, outcome.message);
+      },
+    }),
+  ];
+}
+
+/** The freights fitting an own offer, as its company sees them; undefined for an offer that is not the caller's. */
+async function ownMatches(ctx: Ctx<Caller>, id: number) {
+  const offer = await readVisibleOffer(ctx.db, ctx.caller.companyId, id);
+  if (!offer || offer.company_id !== ctx.caller.companyId) return undefined;
+  const now = ctx.clock.now();
+  if (offer.status !== 'open' || offer.available_to < now) return [];
+  return freightsWithDistance(ctx, await fitsOfOffer(ctx.db, offer, now));
+}
+
+/** The form as typed, with each refused field's problem, for the page to show again. */
+function formState(ctx: Ctx, data: unknown): FormState {
+  const errors = (data as { errors?: Record<string, string> } | undefined)?.errors ?? {};
+  const values: Record<string, string> = {};
+  for (const f of OFFER_FIELDS) {
+    const v = ctx.params[f];
+    if (typeof v === 'string' || typeof v === 'number') values[f] = String(v);
+  }
+  return { values, problems: errors };
+}

@@ -1,0 +1,248 @@
+import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import { notBlockedBySql } from '../accounts/blocks.ts';
+import { companyNameSql } from '../accounts/companies.ts';
+import { companyVerifiedSql } from '../accounts/mark.tsx';
+import type { DB } from '../db/schema.ts';
+import { audienceOf, type FreightRow } from '../freights/index.ts';
+import { nearSql, placesSql, type LoadSearch, type PlaceColumns, type PlacePattern } from '../market/index.ts';
+import { airportByCode } from '../airports/index.ts';
+import { airportPoint, boundingBox, EARTH_KM, type Point } from '../places/geo.ts';
+import { postalCentre } from '../places/postal-centres.ts';
+import { postalKey } from '../places/postal.ts';
+import { isIataForm } from '../places/location.ts';
+import { MAX_RADIUS_KM } from '../market/index.ts';
+import type { VehicleRead } from './fields.ts';
+import { offerInMarketSql, seesOfferSql } from './policy.ts';
+import type { Body } from './tables.ts';
+
+/**
+ * The vehicle offers' SQL (decisions.md §11): reading offers as a company may see them, the
+ * market list with the load search, the own offers, and the fitting offers of a freight. The
+ * statements and the indexes that serve them are named in migration 0060_vehicles.
+ */
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** An offer's origin as the market's SQL pieces read it (offers always have a point). */
+const ORIGIN: PlaceColumns = { code: 'v.from_code', country: 'v.from_country', latitude: 'v.from_latitude', longitude: 'v.from_longitude' };
+
+const withCompany = (db: Db) =>
+  db
+    .selectFrom('vehicle_offers as v')
+    .selectAll('v')
+    .select([
+      companyNameSql(sql.ref('v.company_id')).as('company_name'),
+      companyVerifiedSql(sql.ref('v.company_id')).as('company_verified'),
+    ]);
+
+/**
+ * Neither company blocked the other (decisions.md §12): the blocker's lists and matches leave out
+ * the blocked company's offers, and a blocked company's offers are not matched to the blocker's
+ * freights, nor the blocker's offers to the blocked company's freights (no alert either way).
+ * The lists need only the first direction; matching reads both.
+ */
+const notBlockedBy = (viewer: number) => notBlockedBySql(viewer, sql`v.company_id`);
+const blocksNeither = (company: number) =>
+  sql<SqlBool>`(${notBlockedBy(company)} and ${notBlockedBySql(sql<number>`v.company_id`, sql`${company}::integer`)})`;
+
+/** The offer with its company's name, whoever asks (the transitions check who may act). */
+export async function readOffer(db: Db, id: number): Promise<VehicleRead | undefined> {
+  return (await withCompany(db).where('v.id', '=', id).executeTakeFirst()) as VehicleRead | undefined;
+}
+
+/** The offer when the company may see it (its own, or the whitelist is empty or names it); else undefined. */
+export async function readVisibleOffer(db: Db, companyId: number, id: number): Promise<VehicleRead | undefined> {
+  return (await withCompany(db).where('v.id', '=', id).where(seesOfferSql(companyId)).executeTakeFirst()) as VehicleRead | undefined;
+}
+
+/** Offers by id that the company may see (notifications name them). */
+export async function readVisibleOffers(db: Db, companyId: number, ids: readonly number[]): Promise<VehicleRead[]> {
+  if (!ids.length) return [];
+  return (await withCompany(db)
+    .where('v.id', 'in', [...ids])
+    .where(seesOfferSql(companyId))
+    .execute()) as VehicleRead[];
+}
+
+export const SORTS = ['available_from', 'created'] as const;
+export type Sort = (typeof SORTS)[number];
+
+export interface OfferListQuery {
+  search: LoadSearch;
+  bodies: Body[];
+  page: number;
+  limit: number;
+  sort: Sort;
+  direction: 'asc' | 'desc';
+}
+
+/** `to` of a search against an offer's destinations: it names the place, a part of it, a whole it lies in, or anywhere. */
+function destinationsSql(patterns: readonly PlacePattern[]): RawBuilder<SqlBool> {
+  const exact = new Set<string>();
+  const likes = new Set<string>();
+  for (const p of patterns) {
+    if (p.kind === 'country') {
+      exact.add(p.country);
+      likes.add(`${p.country}-%`);
+    } else if (p.kind === 'postal') {
+      exact.add(p.country);
+      for (let i = 1; i <= p.prefix.length; i++) exact.add(`${p.country}-${p.prefix.slice(0, i)}`);
+      likes.add(`${p.country}-${p.prefix}%`);
+    } else {
+      exact.add(`airport:${p.code}`);
+      const country = airportByCode(p.code)?.country;
+      if (country) exact.add(country);
+    }
+  }
+  return sql<SqlBool>`(cardinality(v.to_patterns) = 0 or v.to_patterns && ${[...exact]}::text[] or exists (select 1 from unnest(v.to_patterns) as pattern where pattern like any(${[...likes]}::text[])))`;
+}
+
+/** The availability window overlaps the instants [start, end) (either end open). */
+const windowSql = (start: Date | null, end: Date | null) =>
+  sql<SqlBool>`tstzrange(v.available_from, v.available_to, '[]') && tstzrange(${start}::timestamptz, ${end}::timestamptz, '[)')`;
+
+/**
+ * GET /vehicles/index: open offers of other companies the caller may see, narrowed by §7's
+ * `from`, `to`, `from_near`/`from_radius`, `pickup_from`/`pickup_to` (against the availability
+ * window), `weight_min` (against capacity) and `body`; one statement.
+ *
+ * As generated for `from_near=50.11,8.68&pickup_from=…&pickup_to=…` (vehicle_offers_market_point_idx,
+ * vehicle_offers_window_idx):
+ *   select v.*, (select name from companies …) as company_name from vehicle_offers as v
+ *   where (v.status = 'open' and v.available_to >= $1) and v.company_id <> $2
+ *     and (v.company_id = $3 or cardinality(v.whitelist) = 0 or $4 = any(v.whitelist))
+ *     and v.company_id <> all(array(select blocked_id from company_blocks where blocker_id = $5))
+ *     and (v.from_latitude between $5 and $6 and v.from_longitude between $7 and $8 and <great circle> <= $9)
+ *     and tstzrange(v.available_from, v.available_to, '[]') && tstzrange($10, $11, '[)')
+ *   order by v.created desc, v.id desc limit $12 offset $13
+ */
+export async function listMarketOffers(db: Db, companyId: number, now: Date, q: OfferListQuery): Promise<VehicleRead[]> {
+  const s = q.search;
+  let query = withCompany(db)
+    .where(offerInMarketSql(now))
+    .where('v.company_id', '<>', companyId)
+    .where(seesOfferSql(companyId))
+    .where(notBlockedBy(companyId));
+  if (s.from) query = query.where(placesSql(ORIGIN, s.from));
+  if (s.fromNear) query = query.where(nearSql(ORIGIN, { ...s.fromNear, way: 'point' }));
+  if (s.to) query = query.where(destinationsSql(s.to));
+  if (s.pickup) query = query.where(windowSql(s.pickup.start, s.pickup.end));
+  if (s.weightMin !== undefined) query = query.where(sql<SqlBool>`v.capacity >= ${s.weightMin}::numeric`);
+  if (q.bodies.length) query = query.where('v.body', 'in', q.bodies);
+  const rows = await query
+    .orderBy(`v.${q.sort}`, q.direction)
+    .orderBy('v.id', q.direction)
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit)
+    .execute();
+  return rows as VehicleRead[];
+}
+
+/** GET /vehicles/mine: the company's own offers, every status, newest first (vehicle_offers_company_idx). */
+export async function listOwnOffers(db: Db, companyId: number, page: number, limit: number): Promise<VehicleRead[]> {
+  const rows = await withCompany(db)
+    .where('v.company_id', '=', companyId)
+    .orderBy('v.id', 'desc')
+    .limit(limit)
+    .offset((page - 1) * limit)
+    .execute();
+  return rows as VehicleRead[];
+}
+
+/** How many open offers of other companies the caller may see (the list page's count). */
+export async function countMarketOffers(db: Db, companyId: number, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom('vehicle_offers as v')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where(offerInMarketSql(now))
+    .where('v.company_id', '<>', companyId)
+    .where(seesOfferSql(companyId))
+    .where(notBlockedBy(companyId))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fitting offers of a freight (decisions.md §11)
+
+/** A freight's origin as a point: its coordinates, else its airport's, else its postal code's centre. */
+export function freightOrigin(row: FreightRow): Point | undefined {
+  if (row.from_latitude !== null && row.from_longitude !== null)
+    return { latitude: Number(row.from_latitude), longitude: Number(row.from_longitude) };
+  const code = row.from_code?.trim();
+  if (!code) return undefined;
+  if (isIataForm(code)) {
+    const airport = airportByCode(code.toUpperCase());
+    return airport ? airportPoint(airport) : undefined;
+  }
+  const centre = row.from_country ? postalCentre(row.from_country, code) : undefined;
+  return centre ? { latitude: centre.latitude, longitude: centre.longitude } : undefined;
+}
+
+/** Every offer pattern a freight's destination answers to: its country, its postal prefixes or its airport. */
+export function destinationPatterns(row: FreightRow): string[] {
+  const country = row.to_country?.trim().toUpperCase();
+  const code = row.to_code?.trim() ?? '';
+  const out: string[] = country ? [country] : [];
+  if (isIataForm(code)) out.push(`airport:${code.toUpperCase()}`);
+  else if (country && code) {
+    const key = postalKey(code).toUpperCase();
+    for (let i = 1; i <= key.length; i++) out.push(`${country}-${key.slice(0, i)}`);
+  }
+  return out;
+}
+
+export interface OfferFit {
+  offer: VehicleRead;
+  distance_km: number;
+}
+
+/**
+ * The open offers a freight fits, nearest first, ONE statement over vehicle_offers_market_point_idx:
+ * a box of the largest radius (500 km) around the freight's origin, then each offer's own radius
+ * on the great circle, its destinations (vehicle_offers_to_idx), window and capacity, and who may
+ * see whom: the offer's whitelist admits the freight's owner, the freight's visibility admits the
+ * offer's company, and neither company blocked the other. The freight must be a road freight in the market (the caller checks).
+ *
+ * As generated:
+ *   select v.*, … as company_name, <great circle from $lat,$lon> as distance_km from vehicle_offers as v
+ *   where (v.status = 'open' and v.available_to >= $now) and v.company_id <> $owner
+ *     and (v.company_id = $owner or cardinality(v.whitelist) = 0 or $owner = any(v.whitelist))
+ *     and [v.company_id = any($whitelist) when the freight is whitelisted]
+ *     and v.company_id <> all(array(<blocked by $owner>)) and $owner <> all(array(<blocked by v.company_id>))
+ *     and v.from_latitude between $a and $b and v.from_longitude between $c and $d
+ *     and <great circle> <= v.from_radius
+ *     and (cardinality(v.to_patterns) = 0 or v.to_patterns && $patterns)
+ *     and tstzrange(v.available_from, v.available_to, '[]') && tstzrange($etd, $etd_end, '[]')
+ *     and v.capacity >= $weight
+ *   order by distance_km, v.id limit $limit
+ */
+export async function fittingOffers(db: Db, freight: FreightRow, now: Date, limit: number): Promise<OfferFit[]> {
+  const point = freightOrigin(freight);
+  if (!point || freight.etd === null || freight.weight === null) return [];
+  const audience = audienceOf(freight);
+  if (!audience.everyone && audience.only.length === 0) return [];
+  const end = freight.etd_end && freight.etd_end >= freight.etd ? freight.etd_end : freight.etd;
+  const box = boundingBox(point, MAX_RADIUS_KM);
+  const distance = sql<number>`${EARTH_KM}::float8 * 2 * asin(least(1, sqrt(power(sin(radians(v.from_latitude - ${point.latitude}::float8) / 2), 2) + cos(radians(v.from_latitude)) * cos(radians(${point.latitude}::float8)) * power(sin(radians(v.from_longitude - ${point.longitude}::float8) / 2), 2))))`;
+  let query = withCompany(db)
+    .select(distance.as('distance_km'))
+    .where(offerInMarketSql(now))
+    .where('v.company_id', '<>', freight.company_id)
+    .where(seesOfferSql(freight.company_id))
+    .where(blocksNeither(freight.company_id))
+    .where(sql<SqlBool>`v.from_latitude between ${box.minLat} and ${box.maxLat}`)
+    .where(sql<SqlBool>`${distance} <= v.from_radius`)
+    .where(sql<SqlBool>`(cardinality(v.to_patterns) = 0 or v.to_patterns && ${destinationPatterns(freight)}::text[])`)
+    .where(
+      sql<SqlBool>`tstzrange(v.available_from, v.available_to, '[]') && tstzrange(${freight.etd}::timestamptz, ${end}::timestamptz, '[]')`,
+    )
+    .where(sql<SqlBool>`v.capacity >= ${freight.weight}::numeric`);
+  if (box.minLon !== null) query = query.where(sql<SqlBool>`v.from_longitude between ${box.minLon} and ${box.maxLon}`);
+  if (!audience.everyone) query = query.where('v.company_id', 'in', audience.only);
+  const rows = await query.orderBy('distance_km').orderBy('v.id').limit(limit).execute();
+  return rows.map((r) => {
+    const { distance_km, ...offer } = r as VehicleRead & { distance_km: number };
+    return { offer: offer as VehicleRead, distance_km: Number(distance_km) };
+  });
+}

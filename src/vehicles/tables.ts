@@ -1,0 +1,51 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { Decimal } from '../db/columns.ts';
+
+/**
+ * The vehicles module's table (decisions.md §11) and the types that explain its rows. Behaviour
+ * lives in the other files; this one imports none of them, so db/schema.ts can join it.
+ */
+
+/**
+ * A vehicle offer's stored status: open until its owner withdraws it. `expired` is what an open
+ * offer reads as once `available_to` has passed (policy.ts, computed at read time); it is never
+ * written by a request.
+ */
+export const VEHICLE_STATUSES = ['open', 'withdrawn', 'expired'] as const;
+export type VehicleStatus = (typeof VEHICLE_STATUSES)[number];
+
+/** The kinds of body a truck may have. */
+export const BODIES = ['tautliner', 'box', 'reefer', 'flatbed', 'van', 'tank', 'other'] as const;
+export type Body = (typeof BODIES)[number];
+
+export interface VehicleOffersTable {
+  id: Generated<number>;
+  company_id: number;
+  user_id: number;
+  status: Generated<VehicleStatus>;
+  /** the origin code as freights store it: an IATA code (three letters) or a postal code; null for coordinates only */
+  from_code: string | null;
+  from_country: string | null;
+  /** the origin's point, always known (resolved from the airport or postal code when not sent) */
+  from_latitude: number;
+  from_longitude: number;
+  from_radius: number;
+  /** normalised destination patterns (`DE`, `FR-75`, `airport:JFK`); empty: anywhere */
+  to_patterns: ColumnType<string[], string[] | undefined, string[]>;
+  available_from: Date;
+  available_to: Date;
+  body: Body;
+  capacity: Decimal;
+  loading_meters: Decimal | null;
+  price_per_km: Decimal | null;
+  note: Generated<string>;
+  whitelist: ColumnType<number[], number[] | undefined, number[]>;
+  created: Date;
+  modified: Date;
+}
+
+export type VehicleRow = Selectable<VehicleOffersTable>;
+
+export interface VehicleTables {
+  vehicle_offers: VehicleOffersTable;
+}

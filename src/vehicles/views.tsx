@@ -1,0 +1,334 @@
+import { CompanyName } from '../accounts/mark.tsx';
+import type { Caller, Ctx } from '../kernel/context.ts';
+import { CsrfField, type Page } from '../kernel/html.tsx';
+import { formatKg, formatStamp } from '../kernel/locale.ts';
+import { isOneOf } from '../kernel/params.ts';
+import type { PageResult } from '../kernel/route.tsx';
+import { DataTable, Facts, Field, PostButton, Tabs, text, type Column } from '../kernel/ui.tsx';
+import type { FreightView } from '../freights/index.ts';
+import { searchToParams, type LoadSearch } from '../market/index.ts';
+import type { OfferField, VehicleView } from './fields.ts';
+import { BODIES, VEHICLE_STATUSES } from './tables.ts';
+
+/**
+ * The vehicle offers' pages (routes.tsx), in English and German, at the desk and on a phone
+ * (DataTable turns rows into cards): the offers list with its search bar and count, the own
+ * offers, the offer with its fitting freights, the form, and the fitting trucks on a freight's
+ * page. They render the JSON answers' data; forms post to the same API paths.
+ */
+
+export interface FormState {
+  values: Record<string, string>;
+  problems: Record<string, string>;
+}
+
+export const backTo = (_ctx: Ctx, to: string, message: string): PageResult => ({ redirect: to, ok: false, message });
+
+function tabs(ctx: Ctx, active: 'market' | 'mine' | 'add') {
+  const t = ctx.t;
+  return (
+    <Tabs
+      label={t('nav.vehicles')}
+      tabs={[
+        { href: '/vehicles/index', label: t('vv.tab.market'), active: active === 'market' },
+        { href: '/vehicles/mine', label: t('vv.tab.mine'), active: active === 'mine' },
+        { href: '/vehicles/add', label: t('vv.tab.add'), active: active === 'add' },
+      ]}
+    />
+  );
+}
+
+const bodyLabel = (ctx: Ctx, body: string) => (isOneOf(BODIES, body) ? ctx.t(`vv.body.${body}`) : body);
+const statusLabel = (ctx: Ctx, status: string) => (isOneOf(VEHICLE_STATUSES, status) ? ctx.t(`vv.status.${status}`) : status);
+
+function fromText(ctx: Ctx, v: VehicleView): string {
+  const place = v.from ? v.from.replace(/^(city|airport):/, '') : `${v.from_latitude.toFixed(3)}, ${v.from_longitude.toFixed(3)}`;
+  return `${ctx.t('vv.radius', { km: v.from_radius })} ${place}${v.from_country && !v.from?.startsWith('airport:') ? ` (${v.from_country})` : ''}`;
+}
+
+const window = (ctx: Ctx, v: VehicleView) =>
+  `${formatStamp(v.available_from, ctx.language)} – ${formatStamp(v.available_to, ctx.language)}`;
+
+function offerColumns<R extends VehicleView>(ctx: Ctx, extra: Column<R>[] = []): Column<R>[] {
+  const t = ctx.t;
+  return [
+    {
+      label: t('vv.col.from'),
+      lead: true,
+      wrap: true,
+      cell: (v) => <a href={`/vehicles/view/${v.id}`}>{`${fromText(ctx, v)} → ${v.to || t('vv.anywhere')}`}</a>,
+    },
+    { label: t('vv.col.window'), wrap: true, cell: (v) => window(ctx, v) },
+    { label: t('vv.col.body'), cell: (v) => bodyLabel(ctx, v.body) },
+    { label: t('vv.col.capacity'), numeric: true, cell: (v) => formatKg(String(v.capacity), ctx.language) },
+    { label: t('vv.col.company'), wrap: true, cell: (v) => <CompanyName company={v.company} t={t} /> },
+    ...extra,
+  ];
+}
+
+/** GET /vehicles/index: the search bar, the count, the offers. */
+export function listPage(
+  ctx: Ctx<Caller>,
+  vehicles: VehicleView[],
+  read: { search: LoadSearch; bodies: string[]; total: number; page: number; limit: number },
+): Page {
+  const t = ctx.t;
+  const params = searchToParams(read.search);
+  const input = (name: keyof typeof params, label: string, extra: Record<string, string> = {}) => (
+    <Field id={`vs-${name}`} label={label}>
+      <input id={`vs-${name}`} name={name} value={params[name] ?? ''} {...extra} />
+    </Field>
+  );
+  return {
+    title: t('vv.title.market'),
+    body: (
+      <section>
+        <h1>{t('vv.title.market')}</h1>
+        {tabs(ctx, 'market')}
+        <form class="search-bar stack" method="get" action="/vehicles/index" data-testid="vehicle-search">
+          <div class="row wrap">
+            {input('from', t('vv.search.from'), { 'data-place': 'filter', 'data-near': 'from_near', autocomplete: 'off' })}
+            {input('from_near', t('vv.search.near'), { 'data-place': 'near', autocomplete: 'off' })}
+            {input('from_radius', t('vv.search.radius'), { inputmode: 'numeric' })}
+            {input('to', t('vv.search.to'), { 'data-place': 'filter', autocomplete: 'off' })}
+            {input('pickup_from', t('vv.search.pickup_from'), { type: 'date' })}
+            {input('pickup_to', t('vv.search.pickup_to'), { type: 'date' })}
+            {input('weight_min', t('vv.search.weight_min'), { inputmode: 'decimal' })}
+            <Field id="vs-body" label={t('vv.search.body')}>
+              <select id="vs-body" name="body">
+                <option value="">{t('vv.search.any')}</option>
+                {BODIES.map((b) => (
+                  <option value={b} selected={read.bodies.length === 1 && read.bodies[0] === b}>
+                    {bodyLabel(ctx, b)}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </div>
+          <button type="submit">{t('vv.search')}</button>
+        </form>
+        <p class="muted" data-testid="vehicle-count">
+          {t('vv.count', { count: read.total })}
+        </p>
+        <DataTable testId="vehicles" caption={t('vv.title.market')} rows={vehicles} empty={t('vv.empty')} columns={offerColumns(ctx)} />
+      </section>
+    ),
+  };
+}
+
+/** GET /vehicles/mine: the own offers, every status. */
+export function minePage(ctx: Ctx<Caller>, vehicles: VehicleView[]): Page {
+  const t = ctx.t;
+  return {
+    title: t('vv.title.mine'),
+    body: (
+      <section>
+        <h1>{t('vv.title.mine')}</h1>
+        {tabs(ctx, 'mine')}
+        <p class="muted">{t('vv.count', { count: vehicles.length })}</p>
+        <DataTable
+          testId="my-vehicles"
+          caption={t('vv.title.mine')}
+          rows={vehicles}
+          empty={t('vv.empty')}
+          columns={offerColumns(ctx, [
+            { label: t('vv.col.status'), cell: (v) => <span class={`badge ${v.status}`}>{statusLabel(ctx, v.status)}</span> },
+          ])}
+        />
+      </section>
+    ),
+  };
+}
+
+type MatchedFreight = FreightView & { distance_km: number | null };
+
+/** GET /vehicles/view/{id}: the offer; for its company, its actions and the fitting freights. */
+export function offerPage(ctx: Ctx<Caller>, v: VehicleView, matches: MatchedFreight[] | undefined): Page {
+  const t = ctx.t;
+  const csrf = ctx.reply.generateCsrf();
+  const own = v.company.id === ctx.caller.companyId;
+  return {
+    title: t('vv.title.view', { id: v.id }),
+    body: (
+      <section>
+        <div class="toolbar">
+          <h1>{t('vv.title.view', { id: v.id })}</h1>
+          <span class={`badge ${v.status}`} data-testid="vehicle-status">
+            {statusLabel(ctx, v.status)}
+          </span>
+          <span class="spacer" />
+          {own &&
+            v.status === 'open' && [
+              <a class="button secondary" href={`/vehicles/edit/${v.id}`}>
+                {t('vv.edit')}
+              </a>,
+              <PostButton action={`/vehicles/withdraw/${v.id}`} label={t('vv.withdraw')} csrf={csrf} variant="danger" />,
+            ]}
+        </div>
+        <Facts
+          items={[
+            [t('vv.col.company'), <CompanyName company={v.company} t={t} />],
+            [t('vv.col.from'), fromText(ctx, v)],
+            [t('vv.col.to'), v.to || t('vv.anywhere')],
+            [t('vv.col.window'), window(ctx, v)],
+            [t('vv.col.body'), bodyLabel(ctx, v.body)],
+            [t('vv.col.capacity'), formatKg(String(v.capacity), ctx.language)],
+            [t('vv.loading_meters'), text(v.loading_meters)],
+            [t('vv.price'), v.price_per_km === null ? '–' : `${v.price_per_km} €`],
+            [t('vv.note'), text(v.note)],
+          ]}
+        />
+        {matches && [
+          <h2>{t('vv.matches')}</h2>,
+          <DataTable
+            testId="vehicle-matches"
+            caption={t('vv.matches')}
+            rows={matches}
+            empty={t('vv.matches.none')}
+            columns={[
+              {
+                label: t('vv.col.freight'),
+                lead: true,
+                wrap: true,
+                cell: (f) => <a href={`/freights/view/${f.id}`}>{`${f.f_from} → ${f.f_to} · ${f.display_id}`}</a>,
+              },
+              { label: t('vv.col.loading'), wrap: true, cell: (f) => f.f_etd },
+              {
+                label: t('vv.col.weight'),
+                numeric: true,
+                cell: (f) => formatKg(f.weight === null ? null : String(f.weight), ctx.language),
+              },
+              { label: t('vv.col.distance'), numeric: true, cell: (f) => text(f.distance_km) },
+            ]}
+          />,
+        ]}
+      </section>
+    ),
+  };
+}
+
+/** The fitting trucks on the page of an own freight in the market, each with an Invite button. */
+export function fittingSection(ctx: Ctx<Caller>, freightId: number, vehicles: Array<VehicleView & { distance_km: number }>) {
+  const t = ctx.t;
+  const csrf = ctx.reply.generateCsrf();
+  return (
+    <section class="panel" data-testid="fitting-vehicles">
+      <h2>{t('vv.fitting')}</h2>
+      <DataTable
+        caption={t('vv.fitting')}
+        rows={vehicles}
+        empty={t('vv.fitting.none')}
+        columns={offerColumns<VehicleView & { distance_km: number }>(ctx, [
+          { label: t('vv.col.distance'), numeric: true, cell: (v) => text(v.distance_km) },
+          {
+            label: '',
+            cell: (v) => (
+              <PostButton action={`/vehicles/invite/${v.id}`} label={t('vv.invite')} csrf={csrf} fields={{ freight: String(freightId) }} />
+            ),
+          },
+        ])}
+      />
+    </section>
+  );
+}
+
+/** GET /vehicles/add and /vehicles/edit/{id}: the offer form; a refused one comes back with each problem beside its field. */
+export function formPage(ctx: Ctx<Caller>, form: { mode: 'add' | 'edit'; vehicle?: VehicleView; state?: FormState }): Page {
+  const t = ctx.t;
+  const v = form.vehicle;
+  const typed = form.state?.values ?? {};
+  const problems = form.state?.problems ?? {};
+  const local = (s: string | null | undefined) => (s ? s.slice(0, 16).replace(' ', 'T') : '');
+  const value = (name: OfferField, stored: string | number | null | undefined) =>
+    name in typed ? typed[name]! : stored === null || stored === undefined ? '' : String(stored);
+  const field = (name: OfferField, label: string, input: Record<string, unknown>, required = false, hint?: string) => (
+    <Field id={`vf-${name}`} label={label} error={problems[name]} required={required} hint={hint}>
+      <input
+        id={`vf-${name}`}
+        name={name}
+        aria-invalid={problems[name] ? 'true' : undefined}
+        aria-describedby={problems[name] ? `vf-${name}-error` : undefined}
+        {...input}
+      />
+    </Field>
+  );
+  const title = form.mode === 'add' ? t('vv.title.add') : t('vv.title.edit');
+  const action = form.mode === 'add' ? '/vehicles/add' : `/vehicles/edit/${v?.id ?? 0}`;
+  const fromValue = v?.from ?? '';
+  return {
+    title,
+    body: (
+      <section>
+        <h1>{title}</h1>
+        {form.mode === 'add' && tabs(ctx, 'add')}
+        {Object.keys(problems).length > 0 && (
+          <p class="flash error" role="alert">
+            {t('vv.not_saved')}
+          </p>
+        )}
+        <form class="stack panel" method="post" action={action} data-testid="vehicle-form" noValidate>
+          <CsrfField token={ctx.reply.generateCsrf()} />
+          <div class="row wrap">
+            {field(
+              'from',
+              t('vv.field.from'),
+              {
+                value: value('from', fromValue),
+                'data-place': 'freight',
+                'data-side': 'from',
+                autocomplete: 'off',
+              },
+              true,
+              t('vv.field.from.hint'),
+            )}
+            {field('from_country', t('fv.form.country'), { value: value('from_country', v?.from_country), maxLength: 2, size: 3 })}
+            {field('from_radius', t('vv.field.from_radius'), { value: value('from_radius', v?.from_radius ?? 50), inputmode: 'numeric' })}
+          </div>
+          <input type="hidden" name="from_latitude" value={value('from_latitude', v?.from_latitude)} />
+          <input type="hidden" name="from_longitude" value={value('from_longitude', v?.from_longitude)} />
+          {field('to', t('vv.field.to'), { value: value('to', v?.to) })}
+          <div class="row wrap">
+            {field(
+              'available_from',
+              t('vv.field.available_from'),
+              { type: 'datetime-local', value: local(value('available_from', v?.available_from)) },
+              true,
+            )}
+            {field(
+              'available_to',
+              t('vv.field.available_to'),
+              { type: 'datetime-local', value: local(value('available_to', v?.available_to)) },
+              true,
+            )}
+          </div>
+          <div class="row wrap">
+            <Field id="vf-body" label={t('vv.field.body')} error={problems.body} required>
+              <select id="vf-body" name="body">
+                {BODIES.map((b) => (
+                  <option value={b} selected={value('body', v?.body ?? 'tautliner') === b}>
+                    {bodyLabel(ctx, b)}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            {field('capacity', t('vv.field.capacity'), { value: value('capacity', v?.capacity), inputmode: 'decimal' }, true)}
+            {field('loading_meters', t('vv.field.loading_meters'), {
+              value: value('loading_meters', v?.loading_meters),
+              inputmode: 'decimal',
+            })}
+            {field('price_per_km', t('vv.field.price_per_km'), { value: value('price_per_km', v?.price_per_km), inputmode: 'decimal' })}
+          </div>
+          <Field id="vf-note" label={t('vv.field.note')} error={problems.note}>
+            <textarea id="vf-note" name="note" maxLength={500}>
+              {value('note', v?.note)}
+            </textarea>
+          </Field>
+          {field('whitelist', t('vv.field.whitelist'), { value: value('whitelist', v?.whitelist.join(',')) })}
+          <div>
+            <button type="submit">{form.mode === 'add' ? t('vv.save') : t('vv.save.edit')}</button>
+          </div>
+        </form>
+      </section>
+    ),
+  };
+}
