@@ -139,10 +139,29 @@ type Json = Record<string, unknown>;
 
 const EMPTY_LIST = Type.Array(Type.Never(), { maxItems: 0 });
 
-/** `data` of a failure: an empty array (api.md), or the endpoint's keys with empty lists (`{"routes": []}`). */
-const ERROR_DATA = Type.Union([EMPTY_LIST, Type.Object({}, { additionalProperties: EMPTY_LIST })], {
-  description: 'an empty array, or the success’s keys each with an empty list (`{"routes": []}`)',
-});
+/**
+ * `data` of a failure: an empty array (api.md), or the endpoint's keys with empty lists
+ * (`{"routes": []}`); a refused form (a vehicle offer, a company profile) adds `errors`, each
+ * field with its problem.
+ */
+const ERROR_DATA = Type.Union(
+  [
+    EMPTY_LIST,
+    Type.Object(
+      {
+        errors: Type.Optional(
+          Type.Array(Type.Object({ field: Type.String(), reason: Type.String() }), {
+            description: 'each refused field with its problem (vehicle.invalid, companies.invalid)',
+          }),
+        ),
+      },
+      { additionalProperties: EMPTY_LIST },
+    ),
+  ],
+  {
+    description: 'an empty array, or the success’s keys each with an empty list (`{"routes": []}`), with `errors` for a refused form',
+  },
+);
 
 /** The envelope of every JSON answer (api.md, Response envelope), as reusable components. */
 const COMPONENT_SCHEMAS: Record<string, TSchema> = {
@@ -189,6 +208,7 @@ function successEnvelope(data: TSchema | undefined, operationId: string): TSchem
 const TAG_DESCRIPTIONS: Record<string, string> = {
   accounts: 'Log in for the API token, the caller, the password.',
   cases: 'Case records linking shipments (preview).',
+  companies: 'Company profiles, the operator’s verification, ratings after delivery and their replies, blocking (decisions.md §12).',
   events: 'The events a webhook receives (decisions.md §8): signed POSTs of JSON to the URL it registered.',
   files: 'File push: status messages and rate sheets (preview).',
   flights: 'Scheduled flights a booking request can be made from.',
@@ -203,6 +223,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   shipments: 'The Shipment view of freights and of the TMS and milk-run lists (preview).',
   templates: 'Freight templates and freights created from them.',
   tms: 'Tours of won orders (TMS, preview).',
+  vehicles: 'Vehicle offers: free trucks of carriers, searched by shippers and matched with freights both ways (decisions.md §11).',
   webhooks: 'Webhooks: register a URL for event types, list, delete, recent deliveries, test event.',
 };
 

@@ -26,6 +26,18 @@ import { blockedPage, editPage, profilePage, type ProfilePageData } from './view
 
 /** Delivered freights offered for rating on a profile page. */
 const RATABLE = 20;
+/** The profile fields whose problems the edit page names in words of its own. */
+const PROFILE_FIELDS: readonly string[] = [
+  'country',
+  'city',
+  'postcode',
+  'vat_id',
+  'phone',
+  'website',
+  'description',
+  'fleet_size',
+  'founded',
+];
 
 const presentProfile = (row: NonNullable<Awaited<ReturnType<typeof readProfile>>>, clock: Clock) => COMPANY_PROFILE.present(row, { clock });
 const presentRating = (row: NonNullable<Awaited<ReturnType<typeof ratingById>>>, clock: Clock) => RATING.present(row, { clock });
@@ -184,10 +196,18 @@ export function trustEndpoints(): Endpoint[] {
         if (outcome.kind === 'ok') return { redirect: '/companies/edit', message: ctx.t('company.saved') };
         const found = await readProfile(ctx.db, ctx.caller.companyId);
         const errors = ((outcome.data as { errors?: Warning[] } | undefined)?.errors ?? []) as Warning[];
-        return editPage(ctx, found ? presentProfile(found, ctx.clock) : undefined, outcome.message, {
-          typed: ctx.params as Record<string, unknown>,
-          problems: Object.fromEntries(errors.map((e) => [e.field, e.reason])),
-        });
+        // The page names each problem in the reader's language beside its field (the API's reasons are English).
+        const problem = (field: string) =>
+          PROFILE_FIELDS.includes(field) ? ctx.t(`company.problem.${field}` as 'company.problem.city') : field;
+        return editPage(
+          ctx,
+          found ? presentProfile(found, ctx.clock) : undefined,
+          errors.length ? ctx.t('company.form.problems') : outcome.message,
+          {
+            typed: ctx.params as Record<string, unknown>,
+            problems: Object.fromEntries(errors.map((e) => [e.field, problem(e.field)])),
+          },
+        );
       },
     }),
     userEndpoint({

@@ -90,7 +90,7 @@ export function profilePage(ctx: Ctx, data: ProfilePageData): Page {
         {data.blocked && <p class="flash warn">{t('company.blocked_note')}</p>}
         <Facts
           items={[
-            [t('company.field.country'), show(p.country)],
+            [t('company.country'), show(p.country)],
             [t('company.field.city'), [p.postcode, p.city].filter(Boolean).join(' ') || none],
             [t('company.field.vat_id'), show(p.vat_id)],
             [t('company.field.phone'), p.phone ? <a href={`tel:${p.phone.replace(/[^+\d]/g, '')}`}>{p.phone}</a> : none],

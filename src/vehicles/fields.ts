@@ -2,6 +2,7 @@ import { companyRef } from '../accounts/mark.tsx';
 import { Type } from '@sinclair/typebox';
 import { airportByCode } from '../airports/index.ts';
 import { field, presenter } from '../kernel/fields.ts';
+import { readLocaleDecimal, readLocaleWeightKg } from '../kernel/locale.ts';
 import { isRecord, readDecimal, readIdList, readString, type Params } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
 import { formatPlacePattern, MAX_RADIUS_KM, MIN_RADIUS_KM, parsePlacePattern, type PlacePattern } from '../market/index.ts';
@@ -192,6 +193,23 @@ function bodyOf(row: VehicleRow, clock: Clock): Params {
     note: row.note,
     whitelist: row.whitelist,
   };
+}
+
+/**
+ * The form's numbers as the person typed them, read in their language (the freight form's reader):
+ * `20.000` is 20,000 kg in German, `12,5 t` is 12,500 kg, `1,20` € per km. What cannot be read
+ * stays as typed, for readOffer to name beside its field. The JSON API reads plain numbers only.
+ */
+export function typedInLanguage(params: Params, language: string): Params {
+  const out: Params = { ...params };
+  const read = (name: string, reader: (v: unknown, l: string) => string | undefined) => {
+    const raw = readString(params[name])?.trim();
+    const value = raw ? reader(raw, language) : undefined;
+    if (value !== undefined) out[name] = value;
+  };
+  read('capacity', readLocaleWeightKg);
+  for (const name of ['from_radius', 'loading_meters', 'price_per_km']) read(name, readLocaleDecimal);
+  return out;
 }
 
 /**

@@ -5,7 +5,7 @@ import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { loadFreightForCaller, presentMany, visibleFreights, withPieces, type FreightView, type ReadContext } from '../freights/index.ts';
 import { readLoadSearch } from '../market/index.ts';
 import type { VehicleAlerts } from './alerts.ts';
-import { OFFER_FIELDS, presentVehicle, readOffer as readOfferBody, type OfferField, type VehicleView } from './fields.ts';
+import { OFFER_FIELDS, presentVehicle, readOffer, typedInLanguage, type OfferField, type VehicleView } from './fields.ts';
 import { createOffer, editOffer, inviteToFreight, withdrawOffer, type Result } from './lifecycle.ts';
 import { fitsOfOffer } from './matching.ts';
 import { VEHICLE_DOCS } from './schema.ts';
@@ -36,12 +36,15 @@ export interface VehicleParts {
   alerts: VehicleAlerts;
 }
 
-/** The refusal of an offer with a problem: each field named, in the message and in `data.errors`. */
+/** The sent offer: a page's form is read in the person's language first. */
+const readOfferBody = (ctx: Ctx<Caller>, existing?: Parameters<typeof readOffer>[2]) =>
+  readOffer(ctx.format === 'html' ? typedInLanguage(ctx.params, ctx.language) : ctx.params, ctx.clock, existing);
+
+/** The refusal of an offer with a problem: each field named, in the message and in `data.errors` (`field`, `reason`). */
 function refused(ctx: Ctx<Caller>, errors: Partial<Record<OfferField, string>>): Outcome<never> {
-  const fields = Object.entries(errors)
-    .map(([field, reason]) => `${field}: ${reason}`)
-    .join('; ');
-  return fail(ctx.t, 'vehicle.invalid', { fields }, { errors });
+  const problems = Object.entries(errors).map(([field, reason]) => ({ field, reason: String(reason) }));
+  const fields = problems.map((p) => `${p.field}: ${p.reason}`).join('; ');
+  return fail(ctx.t, 'vehicle.invalid', { fields }, { errors: problems });
 }
 
 function answer(ctx: Ctx<Caller>, result: Result): Outcome<{ vehicle: VehicleView }> {
@@ -135,7 +138,7 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
       path: '/vehicles/add',
       doc: VEHICLE_DOCS.add,
       async handle(ctx) {
-        const read = readOfferBody(ctx.params, ctx.clock);
+        const read = readOfferBody(ctx);
         if (!read.ok) return refused(ctx, read.errors);
         const offer = await createOffer(ctx.db, ctx.clock, ctx.caller, read.values);
         // Committed: the owners of fitting freights are alerted on the next turn, not in this request.
@@ -194,7 +197,7 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
       async handle(ctx) {
         const id = readId(ctx.path.id);
         if (!id) return notFound();
-        const result = await editOffer(ctx.db, ctx.clock, ctx.caller, id, (existing) => readOfferBody(ctx.params, ctx.clock, existing));
+        const result = await editOffer(ctx.db, ctx.clock, ctx.caller, id, (existing) => readOfferBody(ctx, existing));
         if (result.kind === 'invalid') return refused(ctx, result.errors);
         return answer(ctx, result);
       },

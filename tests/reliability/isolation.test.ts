@@ -37,6 +37,17 @@ const publicKinds = new Set(['freight:market', 'flight', 'company', 'user', 'rat
 const NOT_A_RECORD = new Set(['filterId', 'query', 'type', 'entity', 'companyId']);
 /** `:id` paths whose id is a list number, not a record (api.md: the milk-run filter ids). */
 const LIST_PATHS = new Set(['/milkrun/import/short/:id']);
+/**
+ * Company profiles are public to every logged-in user (decisions.md §12): a profile, its ratings
+ * and the block actions name the company, and the blocked list names what the outsider blocked.
+ */
+const NAMES_COMPANIES = new Set([
+  '/companies/view/:id',
+  '/companies/ratings/:id',
+  '/companies/block/:id',
+  '/companies/unblock/:id',
+  '/companies/blocked',
+]);
 const FILTER_IDS = [
   2, 6, 7, 8, 9, 10, 12, 17, 18, 19, 20, 51, 52, 53, 70, 71, 72, 73, 74, 75, 78, 80, 81, 82, 83, 84, 200, 201, 209, 210, 211, 219,
 ];
@@ -199,7 +210,7 @@ test('isolation matrix: every endpoint × every id of another company answers no
               (entity === 'direct' && kind === 'company');
             strict = !reachable;
           }
-          const echo = [String(v)];
+          const echo = NAMES_COMPANIES.has(e.spec.path) ? [String(v), world.carrier.companyName] : [String(v)];
           probes.push({ method, url: `${path}.json`, html: false, body: kitchenSink, strict, echo });
           // `id` alone (with the others it would be refused first: an update of the caller's own record).
           if (!params.length && method === 'POST')

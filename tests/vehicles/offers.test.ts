@@ -36,7 +36,7 @@ describe('add', () => {
     });
     assert.equal(typeof v.id, 'number');
     assert.equal(v.status, 'open');
-    assert.deepEqual(v.company, { id: carrier.company, name: carrier.companyName });
+    assert.deepEqual(v.company, { id: carrier.company, name: carrier.companyName, verified: false });
     assert.equal(v.from, 'city:60311');
     assert.equal(v.from_country, 'DE');
     assert.ok(Math.abs(v.from_latitude - 50.11) < 0.05 && Math.abs(v.from_longitude - 8.68) < 0.05, 'the postal code’s centre');
@@ -98,7 +98,7 @@ describe('add', () => {
       assert.equal(res.status, 200, res.text);
       assert.equal(res.body.status, 'error', JSON.stringify(change));
       assert.equal(res.body.code, 'vehicle.invalid');
-      assert.deepEqual(Object.keys(res.body.data.errors).sort(), [...fields].sort(), JSON.stringify(change));
+      assert.deepEqual(res.body.data.errors.map((e: { field: string }) => e.field).sort(), [...fields].sort(), JSON.stringify(change));
       for (const f of fields) assert.match(res.body.message, new RegExp(`${f}: `));
     }
     const after = (await get(carrier, '/vehicles/mine.json?limit=100')).body.data.vehicles.length;
@@ -153,7 +153,7 @@ describe('view, edit, withdraw', () => {
     assert.equal(e.created, '2030-05-01 10:00:00');
     const bad = await post(carrier, `/vehicles/edit/${v.id}.json`, { capacity: 50000, available_to: '2030-05-04 05:00:00' });
     assert.equal(bad.body.status, 'error');
-    assert.deepEqual(Object.keys(bad.body.data.errors).sort(), ['available_to', 'capacity']);
+    assert.deepEqual(bad.body.data.errors.map((e: { field: string }) => e.field).sort(), ['available_to', 'capacity']);
     assert.equal((await get(carrier, `/vehicles/view/${v.id}.json`)).body.data.vehicle.capacity, 8000, 'nothing changed');
     const foreign = await post(shipper, `/vehicles/edit/${v.id}.json`, { capacity: 1 });
     assert.equal(foreign.status, 404);

@@ -53,7 +53,7 @@ describe('browser: templates, flights, milk-run, cases and tours', { skip: !HAVE
     assert.equal(await rows('templates').count(), 1);
     const row = await rows('templates').first().innerText();
     assert.match(row, /Weekly <b>FRA<\/b>/, 'the name is shown as text');
-    assert.match(row, /FRA → 60311 \(DE\)/);
+    assert.match(row, /FRA → 60311 Frankfurt am Main \(DE\)/);
     assert.match(row, /750 kg/);
     assert.equal(await page.locator('[data-testid="templates"] b').count(), 0, 'markup in a name is escaped');
     await screenshot(page, 'templates');
@@ -86,7 +86,7 @@ describe('browser: templates, flights, milk-run, cases and tours', { skip: !HAVE
     await page.fill('input[name="to_country"]', 'Italy');
     await Promise.all([page.waitForURL(`${base}/templates/index`), page.click('form[action="/templates/add"] button[type="submit"]')]);
     assert.equal(await rows('templates').count(), 2);
-    assert.match(await rows('templates').filter({ hasText: 'Milano' }).innerText(), /20121 \(IT\)[\s\S]*12,500 kg/);
+    assert.match(await rows('templates').filter({ hasText: 'Milano' }).innerText(), /20121 Milano \(IT\)[\s\S]*12,500 kg/);
   });
 
   test('a flight is added and a booking requested from the schedule', async () => {

@@ -1292,6 +1292,384 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/vehicles/add.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer a vehicle: free capacity of the caller’s company (open at once)
+         * @description Validated, unlike freights: a missing or impossible field answers status = error (code vehicle.invalid) with data.errors naming each field and its problem; nothing is stored.
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `vehicle`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postVehiclesAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vehicles/view/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A vehicle offer (its status reads expired once available_to has passed)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `vehicle`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        get: operations["getVehiclesView"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vehicles/edit/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change an own open offer: only the fields sent change, the result is validated as on add
+         * @description Validated, unlike freights: a missing or impossible field answers status = error (code vehicle.invalid) with data.errors naming each field and its problem; nothing is stored.
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `vehicle`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postVehiclesEdit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vehicles/withdraw/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw an own open offer (status withdrawn)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `vehicle`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postVehiclesWithdraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vehicles/index.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open vehicle offers of other companies visible to the caller, narrowed by the load search
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `vehicles`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        get: operations["getVehiclesIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vehicles/mine.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller’s company’s own offers, every status, newest first
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `vehicles`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        get: operations["getVehiclesMine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vehicles/matches/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Freights fitting an own offer, as the offer’s company sees them, nearest origin first
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `freights`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        get: operations["getVehiclesMatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/freights/vehicles/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open vehicle offers fitting an own freight, nearest first
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `vehicles`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        get: operations["getFreightsVehicles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vehicles/invite/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite an offer’s company to an own freight in the market: added to its whitelist when it has one, and notified
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `vehicle`, `freight`, `whitelisted`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postVehiclesInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/companies/view/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A company’s profile: its details, the operator’s verification, completed freights and ratings (any logged-in user)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `company`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        get: operations["getCompaniesView"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/companies/edit.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the caller’s own company’s profile (only the fields sent; empty clears). name, verified and the counts are not the company’s: ignored with a warning. Any invalid field refuses the change (status error, data.errors names each field).
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `company`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postCompaniesEdit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/companies/rate/{freightId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rate the other party of a delivered (closed) freight, once per side: the owner rates the winner, the winner the owner. Anyone else: 404.
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `rating`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postCompaniesRate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/companies/ratings/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A company’s ratings, newest first, with paging
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `ratings`, `count`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        get: operations["getCompaniesRatings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/companies/reply/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a rating of the caller’s company, once (another company’s rating: 404)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `rating`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postCompaniesReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/companies/block/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Block a company: its freights leave the caller’s company’s lists, searches, counts and alerts, and its bids on the company’s freights are refused
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `company`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postCompaniesBlock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/companies/unblock/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a block
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `company`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postCompaniesUnblock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/companies/blocked.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The companies the caller’s company has blocked
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `companies`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        get: operations["getCompaniesBlocked"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/places/suggest.json": {
         parameters: {
             query?: never;
@@ -1678,12 +2056,122 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A freight that entered the market matches a saved search with alert = 1.
-         * @description Sent to: the company of the search’s user only, the freight as the market shows it.
+         * A freight that entered the market matches a saved search with alert = 1, or fits an open vehicle offer (decisions.md §11).
+         * @description Sent to: the company of the search’s user, or of the vehicle offer, only; the freight as the market shows it.
          *
          *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
          */
         post: operations["onFreightMatched"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "vehicle.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A vehicle offer was published.
+         * @description Sent to: the offer’s company, and the owners of the freights it fits (each told of its own freights only). The owners receive it with the match, after the publishing commit.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onVehiclePublished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "vehicle.withdrawn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A vehicle offer was withdrawn by its company.
+         * @description Sent to: the offer’s company, and the owners of the freights it fits (each told of its own freights only).
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onVehicleWithdrawn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "vehicle.matched": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A vehicle offer and freights fit each other (the offer or the freight was just published).
+         * @description Sent to: the offer’s company, and the owners of the freights it fits (each told of its own freights only).
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onVehicleMatched"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "freight.invited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A freight’s owner invited the company of a vehicle offer to the freight (decisions.md §11); it may now bid.
+         * @description Sent to: the invited company only, the freight as it may see it now.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onFreightInvited"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "rating.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A party of a delivered freight rated the company.
+         * @description Sent to: the rated company only.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onRatingReceived"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1730,10 +2218,16 @@ export interface components {
         };
         /** @description a functional failure (200) or a refusal (401, 404, 4xx) */
         ErrorEnvelope: {
-            /** @description an empty array, or the success’s keys each with an empty list (`{"routes": []}`) */
-            data: unknown[] | {
+            /** @description an empty array, or the success’s keys each with an empty list (`{"routes": []}`), with `errors` for a refused form */
+            data: unknown[] | ({
+                /** @description each refused field with its problem (vehicle.invalid, companies.invalid) */
+                errors?: {
+                    field: string;
+                    reason: string;
+                }[];
+            } & {
                 [key: string]: unknown[];
-            };
+            });
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1752,6 +2246,9 @@ export interface components {
          *     - `cases.name_too_long`: name: at most {max} characters
          *     - `cases.route_not_found`: route_id: shipment {id} not found
          *     - `cases.route_required`: route_id: the id of the shipment to link is required
+         *     - `companies.block_self`: A company cannot block itself.
+         *     - `companies.invalid`: The profile was not saved: {fields}.
+         *     - `companies.too_many_blocks`: Your company has blocked {max} companies: unblock one first.
          *     - `files.refused`: file refused: {problems}
          *     - `files.too_large`: the file is too large (at most {max} MiB)
          *     - `flight.invalid`: A flight needs from and to (known IATA codes), etd and eta (YYYY-MM-DD HH:MM) with eta after etd, and a flight number.
@@ -1785,11 +2282,19 @@ export interface components {
          *     - `quotes.amount_required`: amount: a positive number with at most 2 decimals is required
          *     - `quotes.bid_not_open`: Only an open bid can be changed.
          *     - `quotes.bid_not_revocable`: This bid can no longer be revoked.
+         *     - `quotes.bidder_blocked`: The freight’s company does not take bids from your company.
          *     - `quotes.currency_required`: currency_code: a 3-letter currency code such as EUR is required
          *     - `quotes.freight_not_biddable`: This freight is not open for bids.
          *     - `quotes.note_too_long`: note: at most {max} characters
          *     - `quotes.route_mismatch`: route: a bid cannot be moved to another freight
          *     - `quotes.route_required`: route: the id of the freight to bid on is required
+         *     - `ratings.already_rated`: Your company has already rated this freight.
+         *     - `ratings.already_replied`: This rating has already been answered.
+         *     - `ratings.comment_too_long`: comment: at most {max} characters.
+         *     - `ratings.not_delivered`: A freight can be rated once it is delivered (closed).
+         *     - `ratings.reply_required`: reply: a text of at most {max} characters is required.
+         *     - `ratings.score_invalid`: score: a whole number from 1 to 5 is required.
+         *     - `ratings.self`: Your company carried its own freight: there is nobody to rate.
          *     - `request.headers_too_large`: The request line and headers are larger than 16 KiB (431).
          *     - `request.path_too_long`: A path parameter is longer than the server reads (414).
          *     - `request.timeout`: The request did not arrive completely in time (408).
@@ -1809,6 +2314,14 @@ export interface components {
          *     - `tms.route_ids_invalid`: route_ids: "{value}" is not a freight id
          *     - `tms.too_many_routes`: route_ids: at most {max} freights on one tour
          *     - `tracking.unsupported_type`: Only tracking by AWB (type=awb) is supported.
+         *     - `vehicle.edit.not_open`: Only an open offer can be changed (this one is withdrawn or expired).
+         *     - `vehicle.invalid`: The vehicle offer was refused: {fields}.
+         *     - `vehicle.invite.freight_required`: Name the freight to invite the company to (freight: the id of an own freight in the market).
+         *     - `vehicle.invite.not_in_market`: The freight is not in the market (open or pending).
+         *     - `vehicle.invite.offer_closed`: The offer is no longer open.
+         *     - `vehicle.invite.own_company_only`: The freight is visible to your own company only: publish it to a whitelist or to everyone first.
+         *     - `vehicle.invite.own_offer`: This is your own company’s offer.
+         *     - `vehicle.withdraw.not_open`: Only an open offer can be withdrawn (this one is withdrawn or expired).
          *     - `webhooks.event_unknown`: events: unknown event type "{type}"
          *     - `webhooks.events_required`: events: at least one event type, or "*" for all
          *     - `webhooks.events_too_many`: events: at most {max} entries
@@ -1822,7 +2335,7 @@ export interface components {
          *     - `webhooks.url_unresolvable`: url: the host name does not resolve
          * @enum {string}
          */
-        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "internal" | "login.failed" | "login.throttled" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.currency_required" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.route_mismatch" | "quotes.route_required" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
+        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "internal" | "login.failed" | "login.throttled" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.currency_required" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
         /** @description A success of postUsersLogin: the payload in `data`. */
         PostUsersLoginSuccess: {
             data: {
@@ -2200,6 +2713,8 @@ export interface components {
             _company?: {
                 id: number;
                 name: string;
+                /** @description verified by the operator (decisions.md §12): the verified mark */
+                verified: boolean;
             };
             /** @description origin as CODE (CC); masked: xxx (XX); unset: a placeholder in the caller’s language */
             f_from: string;
@@ -2806,7 +3321,7 @@ export interface components {
             /** @description http or https */
             url: string;
             /** @description the event types it receives; ["*"]: all */
-            events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "*")[];
+            events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "*")[];
             /** @description whsec_ + base64 of the signing key: in full only in the answer of add, masked elsewhere */
             secret: string;
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
@@ -3004,21 +3519,24 @@ export interface components {
             auth: components["schemas"]["Auth"];
             warnings?: components["schemas"]["Warning"][];
         };
-        /** @description A saved search’s alert: a freight that entered the market and matches */
+        /** @description An alert: a saved search’s or a vehicle offer’s match, or an invitation */
         Notification: {
             id: number;
-            /** @constant */
-            type: "freight.matched";
+            /** @description freight.matched: a freight entered the market and matches a saved search, or fits a vehicle offer of the company; vehicle.matched: a new vehicle offer fits an own freight; freight.invited: a freight’s owner invited the company (its vehicle offer) */
+            type: "freight.matched" | "vehicle.matched" | "freight.invited";
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
             created: string;
             /** @enum {integer} */
             read: 0 | 1;
             read_at: string | null;
-            search: components["schemas"]["SavedSearch"] | {
+            search?: components["schemas"]["SavedSearch"] | {
                 id: null;
                 name: string;
             };
-            search_id: number | null;
+            search_id?: number | null;
+            /** @description instead of search, for vehicle offers (decisions.md §11): the offer as the user may see it now; null once it is not visible */
+            vehicle?: components["schemas"]["Vehicle"] | null;
+            vehicle_id?: number;
             /** @description the freight as the user may see it now; null once it is no longer visible */
             route: components["schemas"]["Freight"] | null;
             route_id: number;
@@ -3068,6 +3586,352 @@ export interface components {
             data: {
                 /** @description how many were unread */
                 read: number;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A vehicle offer: free capacity of a carrier (decisions.md §11) */
+        Vehicle: {
+            id: number;
+            /** @description open; withdrawn by its company; expired once available_to has passed */
+            status: "open" | "withdrawn" | "expired";
+            company: {
+                id: number;
+                name: string;
+                /** @description the operator verified the company (decisions.md §12) */
+                verified: boolean;
+            };
+            /** @description the origin as sent: airport:FRA, city:60311; null for coordinates only */
+            from: string | null;
+            from_country: string | null;
+            from_latitude: number;
+            from_longitude: number;
+            /** @description km */
+            from_radius: number;
+            /** @description comma-separated destination patterns (DE, FR-75, airport:JFK); empty: anywhere */
+            to: string;
+            /** @description YYYY-MM-DD HH:MM:SS, application time zone */
+            available_from: string;
+            /** @description YYYY-MM-DD HH:MM:SS, application time zone */
+            available_to: string;
+            body: "tautliner" | "box" | "reefer" | "flatbed" | "van" | "tank" | "other";
+            /** @description kg */
+            capacity: number;
+            /** @description m */
+            loading_meters: number | null;
+            /** @description EUR per km, non-binding */
+            price_per_km: number | null;
+            note: string;
+            /** @description company ids; empty: every company */
+            whitelist: number[];
+            /** @description YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description YYYY-MM-DD HH:MM:SS, application time zone */
+            modified: string;
+        };
+        /** @description A success of postVehiclesAdd: the payload in `data`. */
+        PostVehiclesAddSuccess: {
+            data: {
+                vehicle: components["schemas"]["Vehicle"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getVehiclesView: the payload in `data`. */
+        GetVehiclesViewSuccess: {
+            data: {
+                vehicle: components["schemas"]["Vehicle"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postVehiclesEdit: the payload in `data`. */
+        PostVehiclesEditSuccess: {
+            data: {
+                vehicle: components["schemas"]["Vehicle"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postVehiclesWithdraw: the payload in `data`. */
+        PostVehiclesWithdrawSuccess: {
+            data: {
+                vehicle: components["schemas"]["Vehicle"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getVehiclesIndex: the payload in `data`. */
+        GetVehiclesIndexSuccess: {
+            data: {
+                vehicles: components["schemas"]["Vehicle"][];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getVehiclesMine: the payload in `data`. */
+        GetVehiclesMineSuccess: {
+            data: {
+                vehicles: components["schemas"]["Vehicle"][];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getVehiclesMatches: the payload in `data`. */
+        GetVehiclesMatchesSuccess: {
+            data: {
+                /** @description road freights in the market visible to the company: origin within the radius, destination among the patterns, loading window overlapping, weight at most the capacity */
+                freights: (components["schemas"]["Freight"] & {
+                    /** @description great-circle km between the origins */
+                    distance_km: number;
+                })[];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getFreightsVehicles: the payload in `data`. */
+        GetFreightsVehiclesSuccess: {
+            data: {
+                vehicles: (components["schemas"]["Vehicle"] & {
+                    /** @description great-circle km between the origins */
+                    distance_km: number;
+                })[];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postVehiclesInvite: the payload in `data`. */
+        PostVehiclesInviteSuccess: {
+            data: {
+                vehicle: components["schemas"]["Vehicle"];
+                freight: number;
+                /** @description true when the company was added to the freight’s whitelist (the freight has one) */
+                whitelisted: boolean;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A company as the exchange knows it (decisions.md §12) */
+        CompanyProfile: {
+            id: number;
+            /** @description the operator’s; not editable */
+            name: string;
+            /** @description ISO 3166-1 alpha-2 */
+            country: string | null;
+            city: string | null;
+            postcode: string | null;
+            /** @description checked for its country’s format and check digits */
+            vat_id: string | null;
+            phone: string | null;
+            website: string | null;
+            description: string | null;
+            /** @description vehicles in the fleet */
+            fleet_size: number | null;
+            /** @description year */
+            founded: number | null;
+            /** @description when the company joined the exchange */
+            member_since: string;
+            /** @description verified by the operator */
+            verified: boolean;
+            /** @description when the operator verified it; null when not verified */
+            verified_at: string | null;
+            /** @description freights awarded and closed */
+            completed: {
+                /** @description its freights awarded to another company and delivered (closed) */
+                as_owner: number;
+                /** @description freights it won and delivered (closed) */
+                as_carrier: number;
+            };
+            ratings: {
+                count: number;
+                /** @description to one decimal; null below 3 ratings */
+                average: number | null;
+            };
+        };
+        /** @description A success of getCompaniesView: the payload in `data`. */
+        GetCompaniesViewSuccess: {
+            data: {
+                company: components["schemas"]["CompanyProfile"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postCompaniesEdit: the payload in `data`. */
+        PostCompaniesEditSuccess: {
+            data: {
+                company: components["schemas"]["CompanyProfile"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A rating one party of a delivered freight gave the other (decisions.md §12) */
+        Rating: {
+            id: number;
+            /** @description 1 to 5 */
+            score: number;
+            comment: string;
+            /** @description YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the rating company */
+            company: {
+                id: number;
+                name: string;
+                /** @description verified by the operator */
+                verified: boolean;
+            };
+            /** @description the rating company’s name */
+            company_name: string;
+            /** @description the rated company */
+            rated: number;
+            /** @description the freight’s display id (its references for its parties, else its id); never price or addresses */
+            display_id: string;
+            /** @description the rated company’s answer (once) */
+            reply: string | null;
+            /** @description YYYY-MM-DD HH:MM:SS, application time zone */
+            replied: string | null;
+        };
+        /** @description A success of postCompaniesRate: the payload in `data`. */
+        PostCompaniesRateSuccess: {
+            data: {
+                rating: components["schemas"]["Rating"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getCompaniesRatings: the payload in `data`. */
+        GetCompaniesRatingsSuccess: {
+            data: {
+                ratings: components["schemas"]["Rating"][];
+                /** @description all ratings of the company */
+                count: number;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postCompaniesReply: the payload in `data`. */
+        PostCompaniesReplySuccess: {
+            data: {
+                rating: components["schemas"]["Rating"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postCompaniesBlock: the payload in `data`. */
+        PostCompaniesBlockSuccess: {
+            data: {
+                company: {
+                    id: number;
+                    name: string;
+                    blocked: boolean;
+                };
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postCompaniesUnblock: the payload in `data`. */
+        PostCompaniesUnblockSuccess: {
+            data: {
+                company: {
+                    id: number;
+                    name: string;
+                    blocked: boolean;
+                };
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getCompaniesBlocked: the payload in `data`. */
+        GetCompaniesBlockedSuccess: {
+            data: {
+                companies: {
+                    id: number;
+                    name: string;
+                }[];
             };
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3578,7 +4442,7 @@ export interface components {
                 };
             };
         };
-        /** @description The `freight.matched` event: A freight that entered the market matches a saved search with alert = 1. */
+        /** @description The `freight.matched` event: A freight that entered the market matches a saved search with alert = 1, or fits an open vehicle offer (decisions.md §11). */
         FreightMatchedEvent: {
             /** @description the event id, also sent as webhook-id */
             id: string;
@@ -3590,8 +4454,96 @@ export interface components {
             company: number;
             data: {
                 route: components["schemas"]["Freight"];
-                /** @description the saved search that matched */
-                search: components["schemas"]["SavedSearch"] | null;
+                /** @description the saved search that matched (absent for a vehicle offer) */
+                search?: components["schemas"]["SavedSearch"] | null;
+                /** @description the vehicle offer the freight fits, instead of search */
+                vehicle?: components["schemas"]["Vehicle"];
+            };
+        };
+        /** @description The `vehicle.published` event: A vehicle offer was published. */
+        VehiclePublishedEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "vehicle.published";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                vehicle: components["schemas"]["Vehicle"];
+                /** @description the matched freights the recipient may know of: every one for the offer’s company, its own for a freight’s owner */
+                matches: {
+                    route_id: number;
+                    distance_km: number | null;
+                }[];
+            };
+        };
+        /** @description The `vehicle.withdrawn` event: A vehicle offer was withdrawn by its company. */
+        VehicleWithdrawnEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "vehicle.withdrawn";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                vehicle: components["schemas"]["Vehicle"];
+                /** @description the matched freights the recipient may know of: every one for the offer’s company, its own for a freight’s owner */
+                matches: {
+                    route_id: number;
+                    distance_km: number | null;
+                }[];
+            };
+        };
+        /** @description The `vehicle.matched` event: A vehicle offer and freights fit each other (the offer or the freight was just published). */
+        VehicleMatchedEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "vehicle.matched";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                vehicle: components["schemas"]["Vehicle"];
+                /** @description the matched freights the recipient may know of: every one for the offer’s company, its own for a freight’s owner */
+                matches: {
+                    route_id: number;
+                    distance_km: number | null;
+                }[];
+            };
+        };
+        /** @description The `freight.invited` event: A freight’s owner invited the company of a vehicle offer to the freight (decisions.md §11); it may now bid. */
+        FreightInvitedEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "freight.invited";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                route: components["schemas"]["Freight"];
+                vehicle: components["schemas"]["Vehicle"];
+            };
+        };
+        /** @description The `rating.received` event: A party of a delivered freight rated the company. */
+        RatingReceivedEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "rating.received";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                rating: components["schemas"]["Rating"];
             };
         };
         /** @description The `webhook.test` event: A test event, sent by the "send test event" action (POST /webhooks/test/{id}.json). */
@@ -7172,12 +8124,12 @@ export interface operations {
                 "application/json": {
                     url: string;
                     /** @description or a comma list */
-                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "*")[];
+                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "*")[];
                 };
                 "application/x-www-form-urlencoded": {
                     url: string;
                     /** @description or a comma list */
-                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "*")[];
+                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "*")[];
                 };
             };
         };
@@ -8033,6 +8985,1112 @@ export interface operations {
             };
         };
     };
+    postVehiclesAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description origin: airport:FRA, city:60311 (with from_country) or city:DE-60311; or leave it empty and send from_latitude/from_longitude */
+                    from?: string;
+                    /** @description country of a postal code (DE) */
+                    from_country?: string;
+                    from_latitude?: number;
+                    from_longitude?: number;
+                    /** @description km; default 50 */
+                    from_radius?: number;
+                    /** @description comma-separated destination patterns as in the load search: DE, FR-75, airport:JFK; empty: anywhere */
+                    to?: string;
+                    /** @description YYYY-MM-DD HH:MM[:SS], application time zone */
+                    available_from: string;
+                    /** @description YYYY-MM-DD HH:MM[:SS], after available_from and not passed */
+                    available_to: string;
+                    body: "tautliner" | "box" | "reefer" | "flatbed" | "van" | "tank" | "other";
+                    /** @description kg, up to 3 decimals */
+                    capacity: number;
+                    /** @description m, up to 2 decimals */
+                    loading_meters?: number;
+                    /** @description EUR per km, up to 2 decimals; non-binding */
+                    price_per_km?: number;
+                    note?: string;
+                    /** @description company ids that may see the offer; empty: every company */
+                    whitelist?: number[];
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description origin: airport:FRA, city:60311 (with from_country) or city:DE-60311; or leave it empty and send from_latitude/from_longitude */
+                    from?: string;
+                    /** @description country of a postal code (DE) */
+                    from_country?: string;
+                    from_latitude?: number;
+                    from_longitude?: number;
+                    /** @description km; default 50 */
+                    from_radius?: number;
+                    /** @description comma-separated destination patterns as in the load search: DE, FR-75, airport:JFK; empty: anywhere */
+                    to?: string;
+                    /** @description YYYY-MM-DD HH:MM[:SS], application time zone */
+                    available_from: string;
+                    /** @description YYYY-MM-DD HH:MM[:SS], after available_from and not passed */
+                    available_to: string;
+                    body: "tautliner" | "box" | "reefer" | "flatbed" | "van" | "tank" | "other";
+                    /** @description kg, up to 3 decimals */
+                    capacity: number;
+                    /** @description m, up to 2 decimals */
+                    loading_meters?: number;
+                    /** @description EUR per km, up to 2 decimals; non-binding */
+                    price_per_km?: number;
+                    note?: string;
+                    /** @description company ids that may see the offer; empty: every company */
+                    whitelist?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostVehiclesAddSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getVehiclesView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetVehiclesViewSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such offer, or one whose whitelist leaves the caller’s company out. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postVehiclesEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description origin: airport:FRA, city:60311 (with from_country) or city:DE-60311; or leave it empty and send from_latitude/from_longitude */
+                    from?: string;
+                    /** @description country of a postal code (DE) */
+                    from_country?: string;
+                    from_latitude?: number;
+                    from_longitude?: number;
+                    /** @description km; default 50 */
+                    from_radius?: number;
+                    /** @description comma-separated destination patterns as in the load search: DE, FR-75, airport:JFK; empty: anywhere */
+                    to?: string;
+                    /** @description YYYY-MM-DD HH:MM[:SS], application time zone */
+                    available_from?: string;
+                    /** @description YYYY-MM-DD HH:MM[:SS], after available_from and not passed */
+                    available_to?: string;
+                    body?: "tautliner" | "box" | "reefer" | "flatbed" | "van" | "tank" | "other";
+                    /** @description kg, up to 3 decimals */
+                    capacity?: number;
+                    /** @description m, up to 2 decimals */
+                    loading_meters?: number;
+                    /** @description EUR per km, up to 2 decimals; non-binding */
+                    price_per_km?: number;
+                    note?: string;
+                    /** @description company ids that may see the offer; empty: every company */
+                    whitelist?: number[];
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description origin: airport:FRA, city:60311 (with from_country) or city:DE-60311; or leave it empty and send from_latitude/from_longitude */
+                    from?: string;
+                    /** @description country of a postal code (DE) */
+                    from_country?: string;
+                    from_latitude?: number;
+                    from_longitude?: number;
+                    /** @description km; default 50 */
+                    from_radius?: number;
+                    /** @description comma-separated destination patterns as in the load search: DE, FR-75, airport:JFK; empty: anywhere */
+                    to?: string;
+                    /** @description YYYY-MM-DD HH:MM[:SS], application time zone */
+                    available_from?: string;
+                    /** @description YYYY-MM-DD HH:MM[:SS], after available_from and not passed */
+                    available_to?: string;
+                    body?: "tautliner" | "box" | "reefer" | "flatbed" | "van" | "tank" | "other";
+                    /** @description kg, up to 3 decimals */
+                    capacity?: number;
+                    /** @description m, up to 2 decimals */
+                    loading_meters?: number;
+                    /** @description EUR per km, up to 2 decimals; non-binding */
+                    price_per_km?: number;
+                    note?: string;
+                    /** @description company ids that may see the offer; empty: every company */
+                    whitelist?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostVehiclesEditSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No offer of the caller’s company with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postVehiclesWithdraw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostVehiclesWithdrawSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No offer of the caller’s company with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getVehiclesIndex: {
+        parameters: {
+            query?: {
+                /** @description origin: comma-separated DE (country), DE-60 (country and postal prefix), airport:FRA */
+                from?: string;
+                /** @description destination patterns: an offer going there (or to a part or a whole of it, or anywhere) */
+                to?: string;
+                /** @description origin within from_radius of lat,lon or airport:XXX (the freight’s coordinates, else its airport’s) */
+                from_near?: string;
+                /** @description km; default 50 */
+                from_radius?: number;
+                /** @description YYYY-MM-DD: the availability window overlaps the days from here */
+                pickup_from?: string;
+                /** @description YYYY-MM-DD, inclusive */
+                pickup_to?: string;
+                /** @description kg: capacity at least this */
+                weight_min?: number;
+                /** @description comma-separated: tautliner, box, reefer, flatbed, van, tank, other */
+                body?: string;
+                page?: number;
+                limit?: number;
+                /** @description Vehicles.available_from or Vehicles.created (default), optionally followed by asc or desc */
+                sort?: string;
+                direction?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetVehiclesIndexSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getVehiclesMine: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetVehiclesMineSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getVehiclesMatches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetVehiclesMatchesSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No offer of the caller’s company with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getFreightsVehicles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetFreightsVehiclesSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No freight of the caller’s company with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postVehiclesInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description an own freight in the market (open or pending) */
+                    freight: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description an own freight in the market (open or pending) */
+                    freight: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostVehiclesInviteSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No offer visible to the caller, or no freight of the caller’s company with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCompaniesView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the company id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetCompaniesViewSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postCompaniesEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description two letters, ISO 3166-1 (DE); empty clears */
+                    country?: string | null;
+                    city?: string;
+                    postcode?: string;
+                    /** @description with its country prefix (DE…, FR…, EL for Greece), or without when country is set */
+                    vat_id?: string;
+                    phone?: string;
+                    /** @description http(s) address; without scheme https:// is added */
+                    website?: string;
+                    description?: string;
+                    fleet_size?: number;
+                    founded?: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description two letters, ISO 3166-1 (DE); empty clears */
+                    country?: string | null;
+                    city?: string;
+                    postcode?: string;
+                    /** @description with its country prefix (DE…, FR…, EL for Greece), or without when country is set */
+                    vat_id?: string;
+                    phone?: string;
+                    /** @description http(s) address; without scheme https:// is added */
+                    website?: string;
+                    description?: string;
+                    fleet_size?: number;
+                    founded?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostCompaniesEditSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postCompaniesRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                freightId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    score: number;
+                    comment?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    score: number;
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostCompaniesRateSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCompaniesRatings: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the company id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetCompaniesRatingsSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postCompaniesReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the rating id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reply: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    reply: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostCompaniesReplySuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postCompaniesBlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the company id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostCompaniesBlockSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postCompaniesUnblock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the company id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostCompaniesUnblockSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCompaniesBlocked: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetCompaniesBlockedSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getPlacesSuggest: {
         parameters: {
             query: {
@@ -8687,6 +10745,191 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["FreightMatchedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onVehiclePublished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VehiclePublishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onVehicleWithdrawn: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VehicleWithdrawnEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onVehicleMatched: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VehicleMatchedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFreightInvited: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FreightInvitedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRatingReceived: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RatingReceivedEvent"];
             };
         };
         responses: {
