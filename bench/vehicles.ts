@@ -68,7 +68,8 @@ try {
   const seedOffers = (n: number) => sql`
     insert into vehicle_offers (company_id, user_id, status, from_code, from_country, from_latitude, from_longitude, from_radius,
                                 to_patterns, available_from, available_to, body, capacity, created, modified)
-    select ${c0}::int + (i % ${COMPANIES}), ${u0}::int + (i % ${COMPANIES}), 'open', null, null,
+    select ${c0}::int + (i % ${COMPANIES}), ${u0}::int + (i % ${COMPANIES}), 'open',
+           lpad((i % 99999)::text, 5, '0'), (array['DE','FR','PL','IT','NL'])[1 + i % 5],
            45 + (i % 997) / 99.7, 2 + (i % 1693) / 99.6, 25 + i % 150,
            case when i % 3 = 0 then '{}'::text[] else array[(array['DE','FR','PL','IT','NL','ES'])[1 + i % 6]] end,
            now() + (i % 30) * interval '1 day', now() + (i % 30) * interval '1 day' + interval '2 days',
@@ -84,12 +85,13 @@ try {
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   const address = app.http.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const token = users[1]!.token;
+  // The caller: a company whose seeded freights are in the market (even i: open) and that has offers.
+  const token = users[2]!.token;
   const headers = { authorization: `TokenPass ${token}` };
   const ids = (table: 'freights' | 'vehicle_offers', where: string) =>
     sql.raw<{ id: number }>(`select id from ${table} where ${where} order by random() limit 200`).execute(db);
-  const ownOffers = (await ids('vehicle_offers', `company_id = ${users[1]!.company} and status = 'open'`)).rows.map((r) => r.id);
-  const ownFreights = (await ids('freights', `company_id = ${users[1]!.company} and status = 'open' and class = 'rfs'`)).rows.map(
+  const ownOffers = (await ids('vehicle_offers', `company_id = ${users[2]!.company} and status = 'open'`)).rows.map((r) => r.id);
+  const ownFreights = (await ids('freights', `company_id = ${users[2]!.company} and status = 'open' and class = 'rfs'`)).rows.map(
     (r) => r.id,
   );
   const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
@@ -136,7 +138,7 @@ try {
         insert into freights (class, status, from_code, from_country, from_latitude, from_longitude, to_code, to_country, weight, etd,
                               company_id, user_id, refs, created, modified)
         select 'rfs', 'draft', '60311', 'DE', 50.11, 8.68, '20095', 'DE', 12000, now() + interval '5 days',
-               ${users[1]!.company}::int, ${users[1]!.user}::int, '{}'::json, now(), now()
+               ${users[2]!.company}::int, ${users[2]!.user}::int, '{}'::json, now(), now()
         from generate_series(1, 20000) returning id`.execute(db)
     ).rows.map((r) => r.id);
     return measure(

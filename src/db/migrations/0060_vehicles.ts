@@ -10,12 +10,17 @@ import { sql, type Kysely } from 'kysely';
  *   the alert when a freight is published: `status = 'open' and from_latitude between … and
  *   from_longitude between …` (a box of the largest radius, 500 km, around the freight's origin),
  *   then the exact great circle within each offer's own radius; it carries what the statement tests.
- * - vehicle_offers_window_idx (GiST): the offers list's `pickup_from`/`pickup_to` and matching's
- *   window overlap, `tstzrange(available_from, available_to, '[]') && …`.
+ * - The availability window is compared on its two columns (`available_to >= start and
+ *   available_from < end`), tested on the rows the place indexes found: a window index (GiST over
+ *   tstzrange) was measured and dropped, the planner chose it over the point index for open-ended
+ *   windows and read nine tenths of the offers (bench/vehicles.ts).
  * - vehicle_offers_to_idx (GIN): `to_patterns && '{DE,DE-6,DE-60,…}'` (the patterns a freight's
  *   destination answers to), or `to_patterns = '{}'` (anywhere).
  * - vehicle_offers_company_idx: the caller's own offers (GET /vehicles/mine), newest first.
  * - vehicle_offers_market_created_idx: the offers list's default order (created desc) over open offers.
+ * - vehicle_offers_from_place_idx: the offers list's `from=DE` / `from=DE-6` (`upper(from_country) =
+ *   'DE'`, then the postal prefix), newest first; its expression also gives the planner statistics
+ *   of the country, without which it guessed one row and read every offer (bench/vehicles.ts).
  *
  * Notifications gain the offer that matched (`vehicle_id`): one per user, freight, offer and type; the
  * saved searches' notifications (vehicle_id null) keep their rule of one per user and freight.
@@ -51,9 +56,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     db,
   );
   await sql`create index vehicle_offers_market_created_idx on vehicle_offers (created desc, id desc) where status = 'open'`.execute(db);
-  await sql`create index vehicle_offers_window_idx on vehicle_offers using gist (tstzrange(available_from, available_to, '[]')) where status = 'open'`.execute(
-    db,
-  );
+  await sql`create index vehicle_offers_from_place_idx on vehicle_offers (upper(from_country), created desc, id desc)`.execute(db);
   await sql`create index vehicle_offers_to_idx on vehicle_offers using gin (to_patterns) where status = 'open'`.execute(db);
 
   await sql`alter table notifications add column vehicle_id integer references vehicle_offers(id) on delete cascade`.execute(db);
