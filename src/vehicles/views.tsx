@@ -1,12 +1,14 @@
 import { CompanyName } from '../accounts/mark.tsx';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { CsrfField, type Page } from '../kernel/html.tsx';
-import { formatKg, formatStamp } from '../kernel/locale.ts';
+import { formatKg, formatNumber, formatStamp } from '../kernel/locale.ts';
 import { isOneOf } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
 import { DataTable, Facts, Field, PostButton, Tabs, text, type Column } from '../kernel/ui.tsx';
 import type { FreightView } from '../freights/index.ts';
 import { searchToParams, type LoadSearch } from '../market/index.ts';
+import { airportByCode } from '../airports/index.ts';
+import { postalCentre } from '../places/postal-centres.ts';
 import type { OfferField, VehicleView } from './fields.ts';
 import { BODIES, VEHICLE_STATUSES } from './tables.ts';
 
@@ -41,10 +43,32 @@ function tabs(ctx: Ctx, active: 'market' | 'mine' | 'add') {
 const bodyLabel = (ctx: Ctx, body: string) => (isOneOf(BODIES, body) ? ctx.t(`vv.body.${body}`) : body);
 const statusLabel = (ctx: Ctx, status: string) => (isOneOf(VEHICLE_STATUSES, status) ? ctx.t(`vv.status.${status}`) : status);
 
-function fromText(ctx: Ctx, v: VehicleView): string {
-  const place = v.from ? v.from.replace(/^(city|airport):/, '') : `${v.from_latitude.toFixed(3)}, ${v.from_longitude.toFixed(3)}`;
-  return `${ctx.t('vv.radius', { km: v.from_radius })} ${place}${v.from_country && !v.from?.startsWith('airport:') ? ` (${v.from_country})` : ''}`;
+/**
+ * A place as dispatchers name it: `60311 Frankfurt am Main (DE)` (the town of a postal code the
+ * packaged data knows), `FRA Frankfurt` (an airport and its city), else the code and country.
+ */
+function placeName(location: unknown, countryCode: unknown): string {
+  const text = typeof location === 'string' ? location : '';
+  const country = typeof countryCode === 'string' && countryCode ? countryCode : null;
+  const code = text.replace(/^(city|airport):/, '').trim();
+  if (!code) return '–';
+  const airport = /^airport:/.test(text) || (!country && /^[A-Z]{3}$/.test(code)) ? airportByCode(code) : undefined;
+  if (airport) return `${code} ${airport.city || airport.name}`;
+  const town = country ? postalCentre(country, code) : undefined;
+  const name = town?.exact && town.city ? ` ${town.city}` : '';
+  return `${code}${name}${country ? ` (${country})` : ''}`;
 }
+
+function fromText(ctx: Ctx, v: VehicleView): string {
+  const place = v.from ? placeName(v.from, v.from_country) : `${v.from_latitude.toFixed(3)}, ${v.from_longitude.toFixed(3)}`;
+  return `${ctx.t('vv.radius', { km: v.from_radius })} ${place}`;
+}
+
+/** `0,8` km (deu), `0.8` (eng); none: a dash. */
+const km = (ctx: Ctx, value: number | null) => (value === null ? '–' : formatNumber(value, ctx.language, 1));
+
+/** `1 offer`, `2 offers`. */
+const offerCount = (ctx: Ctx, count: number) => (count === 1 ? ctx.t('vv.count.one') : ctx.t('vv.count', { count }));
 
 const window = (ctx: Ctx, v: VehicleView) =>
   `${formatStamp(v.available_from, ctx.language)} – ${formatStamp(v.available_to, ctx.language)}`;
@@ -86,7 +110,7 @@ export function listPage(
         <h1>{t('vv.title.market')}</h1>
         {tabs(ctx, 'market')}
         <form class="search-bar stack" method="get" action="/vehicles/index" data-testid="vehicle-search">
-          <div class="row wrap">
+          <div class="form-grid">
             {input('from', t('vv.search.from'), { 'data-place': 'filter', 'data-near': 'from_near', autocomplete: 'off' })}
             {input('from_near', t('vv.search.near'), { 'data-place': 'near', autocomplete: 'off' })}
             {input('from_radius', t('vv.search.radius'), { inputmode: 'numeric' })}
@@ -108,7 +132,7 @@ export function listPage(
           <button type="submit">{t('vv.search')}</button>
         </form>
         <p class="muted" data-testid="vehicle-count">
-          {t('vv.count', { count: read.total })}
+          {offerCount(ctx, read.total)}
         </p>
         <DataTable testId="vehicles" caption={t('vv.title.market')} rows={vehicles} empty={t('vv.empty')} columns={offerColumns(ctx)} />
       </section>
@@ -125,7 +149,7 @@ export function minePage(ctx: Ctx<Caller>, vehicles: VehicleView[]): Page {
       <section>
         <h1>{t('vv.title.mine')}</h1>
         {tabs(ctx, 'mine')}
-        <p class="muted">{t('vv.count', { count: vehicles.length })}</p>
+        <p class="muted">{offerCount(ctx, vehicles.length)}</p>
         <DataTable
           testId="my-vehicles"
           caption={t('vv.title.mine')}
@@ -190,15 +214,19 @@ export function offerPage(ctx: Ctx<Caller>, v: VehicleView, matches: MatchedFrei
                 label: t('vv.col.freight'),
                 lead: true,
                 wrap: true,
-                cell: (f) => <a href={`/freights/view/${f.id}`}>{`${f.f_from} → ${f.f_to} · ${f.display_id}`}</a>,
+                cell: (f) => (
+                  <a
+                    href={`/freights/view/${f.id}`}
+                  >{`${placeName(f.from, f.from_country)} → ${placeName(f.to, f.to_country)} · ${f.display_id}`}</a>
+                ),
               },
-              { label: t('vv.col.loading'), wrap: true, cell: (f) => f.f_etd },
+              { label: t('vv.col.loading'), wrap: true, cell: (f) => formatStamp(f.etd, ctx.language) || '–' },
               {
                 label: t('vv.col.weight'),
                 numeric: true,
                 cell: (f) => formatKg(f.weight === null ? null : String(f.weight), ctx.language),
               },
-              { label: t('vv.col.distance'), numeric: true, cell: (f) => text(f.distance_km) },
+              { label: t('vv.col.distance'), numeric: true, cell: (f) => km(ctx, f.distance_km) },
             ]}
           />,
         ]}
@@ -219,7 +247,7 @@ export function fittingSection(ctx: Ctx<Caller>, freightId: number, vehicles: Ar
         rows={vehicles}
         empty={t('vv.fitting.none')}
         columns={offerColumns<VehicleView & { distance_km: number }>(ctx, [
-          { label: t('vv.col.distance'), numeric: true, cell: (v) => text(v.distance_km) },
+          { label: t('vv.col.distance'), numeric: true, cell: (v) => km(ctx, v.distance_km) },
           {
             label: '',
             cell: (v) => (
@@ -268,7 +296,7 @@ export function formPage(ctx: Ctx<Caller>, form: { mode: 'add' | 'edit'; vehicle
         )}
         <form class="stack panel" method="post" action={action} data-testid="vehicle-form" noValidate>
           <CsrfField token={ctx.reply.generateCsrf()} />
-          <div class="row wrap">
+          <div class="form-grid">
             {field(
               'from',
               t('vv.field.from'),
@@ -287,7 +315,7 @@ export function formPage(ctx: Ctx<Caller>, form: { mode: 'add' | 'edit'; vehicle
           <input type="hidden" name="from_latitude" value={value('from_latitude', v?.from_latitude)} />
           <input type="hidden" name="from_longitude" value={value('from_longitude', v?.from_longitude)} />
           {field('to', t('vv.field.to'), { value: value('to', v?.to) })}
-          <div class="row wrap">
+          <div class="form-grid">
             {field(
               'available_from',
               t('vv.field.available_from'),
@@ -301,7 +329,7 @@ export function formPage(ctx: Ctx<Caller>, form: { mode: 'add' | 'edit'; vehicle
               true,
             )}
           </div>
-          <div class="row wrap">
+          <div class="form-grid">
             <Field id="vf-body" label={t('vv.field.body')} error={problems.body} required>
               <select id="vf-body" name="body">
                 {BODIES.map((b) => (
