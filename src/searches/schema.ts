@@ -117,7 +117,7 @@ export const SEARCH_EVENT_DOCS = {
     data: Type.Object({
       route: Type.Ref('Freight'),
       search: Type.Optional(
-        Type.Union([SAVED_SEARCH_SCHEMA, Type.Null()], { description: 'the saved search that matched (absent for a vehicle offer)' }),
+        Type.Union([SAVED_SEARCH_SCHEMA, Type.Null()], { description: 'the saved search the freight met; absent for a vehicle offer' }),
       ),
       vehicle: Type.Optional(Type.Ref('Vehicle', { description: 'the vehicle offer the freight fits, instead of search' })),
     }),

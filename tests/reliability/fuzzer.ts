@@ -953,7 +953,8 @@ export function problemOf(req: FuzzRequest, a: Answer, limitMs: number): string 
     if (a.error && /ECONNRESET|socket hang up|EPIPE/.test(a.error) && req.body && req.body.length > 1024 * 1024) return null; // body over the limit: answered 413 and closed while we were still sending
     return `no answer: ${a.error ?? 'closed'}`;
   }
-  if (/\/work\/|node_modules|at [\w.]+ \(/.test(a.text)) return 'the answer names server files (stack trace)';
+  // A stack frame is `at name (file:line:column)`; prose such as 'that matched (…)' is none.
+  if (/\/work\/|node_modules|\bat [\w.<>]+ \([^()\s]*:\d+:\d+\)/.test(a.text)) return 'the answer names server files (stack trace)';
   // Node's own clients and common proxies refuse answers whose header is over 16 KB (a 502 behind nginx).
   const headerBytes = Object.entries(a.headers).reduce((n, [k, v]) => n + k.length + 4 + String(v ?? '').length, 0);
   if (headerBytes > 16 * 1024)
