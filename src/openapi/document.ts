@@ -23,6 +23,8 @@ export interface MediaRouteDoc {
   doc: EndpointDoc;
   mediaType: string;
   error: TSchema;
+  /** the media type of a failure, when it is not `mediaType` (a download's failures are the JSON envelope) */
+  errorType?: string;
 }
 
 /** A self-described route as registered: its method and path (`:name` parameters). */
@@ -39,7 +41,7 @@ interface Described {
   auth: 'user' | 'public';
   doc: EndpointDoc;
   /** answers outside the envelope: their media type and the body of a failure */
-  media?: { type: string; error: TSchema };
+  media?: { type: string; error: TSchema; errorType?: string };
 }
 
 /** A JSON Schema as the description writes it: TypeBox's schemas inlined, named ones as `$ref`. */
@@ -267,8 +269,11 @@ export function buildOpenApiDocument(
       });
   }
   for (const route of mediaRoutes) {
-    const { method, path, auth, doc, mediaType, error } = route;
-    all.push({ at: openApiPath(path), described: { method: method.toLowerCase(), path, auth, doc, media: { type: mediaType, error } } });
+    const { method, path, auth, doc, mediaType, error, errorType } = route;
+    all.push({
+      at: openApiPath(path),
+      described: { method: method.toLowerCase(), path, auth, doc, media: { type: mediaType, error, errorType } },
+    });
   }
   const ids = operationIds(all.map((a) => a.described));
   const paths: Record<string, Record<string, OperationObject>> = {};
@@ -401,7 +406,7 @@ function operation(described: Described, operationId: string, components: Compon
   const errorAnswer = (description: string): ResponseObject => ({
     description,
     content: media
-      ? { [media.type]: { schema: components.inline(media.error) } }
+      ? { [media.errorType ?? media.type]: { schema: components.inline(media.error) } }
       : { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
   });
   const answers: Record<string, ResponseObject> = {};
