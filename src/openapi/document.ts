@@ -211,10 +211,14 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   accounts: 'Log in for the API token, the caller, the password.',
   cases: 'Case records linking shipments (preview).',
   companies: 'Company profiles, the operator’s verification, ratings after delivery and their replies, blocking (decisions.md §12).',
+  documents:
+    'Documents of a freight’s two parties (decisions.md §13): attach (PDF, JPEG, PNG), list, download; the transport order the exchange adds on award.',
   events: 'The events a webhook receives (decisions.md §8): signed POSTs of JSON to the URL it registered.',
   files: 'File push: status messages and rate sheets (preview).',
   flights: 'Scheduled flights a booking request can be made from.',
   freights: 'Freights (transport requests): create, edit, publish, the lists and counts, booking requests, tracking.',
+  messages:
+    'The conversation beside a freight between its owner and each company that may see it, and the unread count (decisions.md §13).',
   milkrun: 'Milk-run import shipments built from status events, their lists and steps (preview).',
   notifications: 'Alerts of saved searches: freights that entered the market and match.',
   onerecord: 'IATA ONE Record (JSON-LD) view of the company’s air shipments and their events, outside the envelope.',
