@@ -85,7 +85,7 @@ export const DEAL_MESSAGES = catalogue(
     'deal.documents.size': 'Größe',
     'deal.documents.added': 'Hinzugefügt',
     'deal.documents.by': 'Von',
-    'deal.documents.exchange': 'der Börse',
+    'deal.documents.exchange': 'die Börse',
     'deal.documents.file': 'Datei (PDF, JPEG oder PNG, höchstens {max} MB)',
     'deal.documents.upload': 'Dokument hochladen',
     'deal.documents.uploaded': 'Dokument hinzugefügt.',

@@ -1,5 +1,6 @@
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { CsrfField, type Page } from '../kernel/html.tsx';
+import { formatNumber, formatStamp } from '../kernel/locale.ts';
 import { DataTable, Field } from '../kernel/ui.tsx';
 import type { Conversation } from './room.ts';
 import type { DocumentRead } from './store.ts';
@@ -25,11 +26,15 @@ export interface DealRoomData {
 
 const kindLabel = (ctx: Ctx, kind: DocumentKind) => ctx.t(`deal.kind.${kind}`);
 
-/** 1.2 MB, 830 KB (the user's decimal separator). */
+/** 1.2 MB, 830 KB, 16 B (the reader's decimal separator). */
 function size(ctx: Ctx, bytes: number): string {
-  const nf = (n: number) => n.toLocaleString(ctx.language === 'deu' ? 'de-DE' : 'en-GB', { maximumFractionDigits: 1 });
-  return bytes >= 1024 * 1024 ? `${nf(bytes / 1024 / 1024)} MB` : `${nf(Math.max(0.1, bytes / 1024))} KB`;
+  const nf = (n: number) => formatNumber(n, ctx.language, 1);
+  if (bytes >= 1024 * 1024) return `${nf(bytes / 1024 / 1024)} MB`;
+  return bytes >= 1024 ? `${nf(bytes / 1024)} KB` : `${bytes} B`;
 }
+
+/** A moment as the pages show it: in APP_TIMEZONE, in the reader's order (26.11.2026 08:00). */
+const when = (ctx: Ctx, at: Date) => formatStamp(ctx.clock.format(at), ctx.language);
 
 function ConversationView({ ctx, data, c, csrf }: { ctx: Ctx<Caller>; data: DealRoomData; c: Conversation; csrf: string }) {
   const t = ctx.t;
@@ -44,7 +49,7 @@ function ConversationView({ ctx, data, c, csrf }: { ctx: Ctx<Caller>; data: Deal
             <li class={m.from_company_id === me ? 'message mine' : 'message theirs'} data-testid="message">
               <p class="meta">
                 <strong>{m.from_company_id === me ? t('deal.messages.you') : m.from_name}</strong>{' '}
-                <time>{ctx.clock.format(m.created)}</time>
+                <time dateTime={m.created.toISOString()}>{when(ctx, m.created)}</time>
                 {m.to_company_id === me && m.read_at === null && <span class="badge new">{t('deal.messages.new')}</span>}
               </p>
               <p class="text">{m.text}</p>
@@ -108,7 +113,7 @@ export function dealRoomSection(ctx: Ctx<Caller>, data: DealRoomData) {
               { label: t('deal.documents.kind'), cell: (d) => kindLabel(ctx, d.kind) },
               { label: t('deal.documents.size'), numeric: true, cell: (d) => size(ctx, d.size) },
               { label: t('deal.documents.by'), wrap: true, cell: (d) => d.company_name ?? t('deal.documents.exchange') },
-              { label: t('deal.documents.added'), cell: (d) => ctx.clock.format(d.created) },
+              { label: t('deal.documents.added'), cell: (d) => when(ctx, d.created) },
             ]}
           />
           <form method="post" action={`/freights/upload/${data.freightId}`} enctype="multipart/form-data" class="upload-form">
