@@ -8,8 +8,7 @@
 import { companyName } from '../accounts/companies.ts';
 import type { FreightView } from '../freights/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
-import { isDocumentParty } from './policy.ts';
-import { listDocuments, readConversations, seenBy } from './room.ts';
+import { conversationsSeen, documentsSeen, seenBy } from './room.ts';
 import { dealRoomSection } from './views.tsx';
 
 export { DEAL_ERRORS, DEAL_MESSAGES } from './messages.ts';
@@ -32,10 +31,9 @@ export async function dealRoom(ctx: Ctx, route: FreightView) {
   if (!seen) return undefined;
   const owner = seen.row.company_id === caller.companyId;
   const winnerId = seen.row.winner_id;
-  const [conversations, documents] = [
-    (await readConversations(ctx.db, ctx.clock, caller, route.id)) ?? [],
-    isDocumentParty(seen.row, caller.companyId) ? await listDocuments(ctx.db, ctx.clock, caller.companyId, route.id) : undefined,
-  ];
+  // Visibility is read once for both parts.
+  const conversations = await conversationsSeen(ctx.db, ctx.clock, caller.companyId, seen);
+  const documents = await documentsSeen(ctx.db, caller.companyId, seen);
   const winner =
     owner && winnerId !== null && winnerId !== caller.companyId
       ? { id: winnerId, name: (await companyName(ctx.db, winnerId)) ?? '' }

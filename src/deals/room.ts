@@ -33,13 +33,14 @@ import { TEXT_MAX, TEXT_MIN } from './tables.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
+/** A freight as a company may see it, with its role on it. */
+export interface Seen {
+  row: FreightRow;
+  role: Role;
+}
+
 /** The freight as the company may see it, with its role; undefined when it may not (a 404). */
-export async function seenBy(
-  db: Kysely<DB>,
-  clock: Clock,
-  companyId: number,
-  freightId: number,
-): Promise<{ row: FreightRow; role: Role } | undefined> {
+export async function seenBy(db: Kysely<DB>, clock: Clock, companyId: number, freightId: number): Promise<Seen | undefined> {
   const [found] = await visibleFreights(db, clock.now(), companyId, [freightId]);
   return found ? { row: found.row, role: found.role } : undefined;
 }
@@ -101,7 +102,7 @@ export interface Conversation {
   messages: MessageRead[];
 }
 
-/** The conversations the caller's company may read (every one for the owner), marked read. */
+/** The conversations the caller's company may read (every one for the owner), marked read; undefined: a 404. */
 export async function readConversations(
   db: Kysely<DB>,
   clock: Clock,
@@ -109,10 +110,15 @@ export async function readConversations(
   freightId: number,
 ): Promise<Conversation[] | undefined> {
   const seen = await seenBy(db, clock, caller.companyId, freightId);
-  if (!seen) return undefined;
-  const partner = ownConversation(sideOf(seen.role), caller.companyId);
+  return seen ? conversationsSeen(db, clock, caller.companyId, seen) : undefined;
+}
+
+/** The conversations of a freight the company was found to see (`seenBy`), marked read. */
+export async function conversationsSeen(db: Kysely<DB>, clock: Clock, companyId: number, seen: Seen): Promise<Conversation[]> {
+  const freightId = seen.row.id;
+  const partner = ownConversation(sideOf(seen.role), companyId);
   const rows = await messagesOf(db, freightId, partner);
-  await markRead(db, freightId, caller.companyId, clock.now(), partner);
+  await markRead(db, freightId, companyId, clock.now(), partner);
   const byPartner = new Map<number, Conversation>();
   for (const m of rows) {
     const name = m.partner_id === m.from_company_id ? m.from_name : m.to_name;
@@ -148,21 +154,23 @@ export async function unreadOf(
 }
 
 /** The freight when the company is one of its document parties (owner, winner), else undefined (a 404). */
-async function documentFreight(db: Kysely<DB>, clock: Clock, companyId: number, freightId: number): Promise<FreightRow | undefined> {
+export async function documentFreight(db: Kysely<DB>, clock: Clock, companyId: number, freightId: number): Promise<FreightRow | undefined> {
   const seen = await seenBy(db, clock, companyId, freightId);
   return seen && isDocumentParty(seen.row, companyId) ? seen.row : undefined;
 }
 
-/** Attaches a party's document; the other party hears of it in the same transaction. */
+/**
+ * Attaches a party's document to the freight (found by `documentFreight`, before the document was
+ * read); the other party hears of it in the same transaction.
+ */
 export async function addDocument(
   db: Kysely<DB>,
   clock: Clock,
   caller: Caller,
-  freightId: number,
+  freight: FreightRow,
   input: DocumentInput,
 ): Promise<DocumentRead | undefined> {
-  const freight = await documentFreight(db, clock, caller.companyId, freightId);
-  if (!freight) return undefined;
+  const freightId = freight.id;
   const id = await db.transaction().execute(async (trx) => {
     const written = await insertDocument(trx, {
       freight_id: freightId,
@@ -191,6 +199,11 @@ export async function listDocuments(
   freightId: number,
 ): Promise<DocumentRead[] | undefined> {
   return (await documentFreight(db, clock, companyId, freightId)) ? documentsOf(db, freightId) : undefined;
+}
+
+/** The documents of a freight the company was found to see; undefined when it is not one of its parties. */
+export async function documentsSeen(db: Kysely<DB>, companyId: number, seen: Seen): Promise<DocumentRead[] | undefined> {
+  return isDocumentParty(seen.row, companyId) ? documentsOf(db, seen.row.id) : undefined;
 }
 
 /** A document and its bytes for one of its freight's parties; undefined for anyone else (a 404). */

@@ -9,7 +9,16 @@ import { renderJson } from '../kernel/render.tsx';
 import { callerOfRequest, registerEndpoints, userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
 import type { Clock } from '../kernel/time.ts';
 import { attachment, decodeContent, problemData, readDocument, UPLOAD_BODY_LIMIT, type DocumentProblem } from './content.ts';
-import { addDocument, downloadDocument, listDocuments, postMessage, readConversations, unreadOf, type Conversation } from './room.ts';
+import {
+  addDocument,
+  documentFreight,
+  downloadDocument,
+  listDocuments,
+  postMessage,
+  readConversations,
+  unreadOf,
+  type Conversation,
+} from './room.ts';
 import { DEAL_DOCS, DOCUMENT, MESSAGE, type DocumentView, type MessageView } from './schema.ts';
 import { MAX_DOCUMENT_BYTES, NAME_MAX, TEXT_MAX, TEXT_MIN } from './tables.ts';
 import { unreadPage } from './views.tsx';
@@ -53,10 +62,11 @@ async function attach(
   const freightId = readId(ctx.path.freightId);
   if (freightId === undefined) return notFound();
   // Who may attach is checked before the document is: an outsider learns nothing from a refusal.
-  if (!(await listDocuments(ctx.db, ctx.clock, ctx.caller.companyId, freightId))) return notFound();
+  const freight = await documentFreight(ctx.db, ctx.clock, ctx.caller.companyId, freightId);
+  if (!freight) return notFound();
   const read = readDocument(ctx.params, bytes, fileName);
   if (!read.ok) return refusedDocument(ctx, read.problem);
-  const added = await addDocument(ctx.db, ctx.clock, ctx.caller, freightId, read.input);
+  const added = await addDocument(ctx.db, ctx.clock, ctx.caller, freight, read.input);
   return added ? ok({ document: DOCUMENT.present(added, ctx) }) : notFound();
 }
 
@@ -69,8 +79,7 @@ export function dealEndpoints(): Endpoint[] {
       async handle(ctx): Promise<Outcome<{ message: MessageView }>> {
         const freightId = readId(ctx.path.freightId);
         if (freightId === undefined) return notFound();
-        const company = ctx.params.company === undefined || ctx.params.company === '' ? undefined : (readId(ctx.params.company) ?? -1);
-        const result = await postMessage(ctx.db, ctx.clock, ctx.caller, freightId, ctx.params.text, company);
+        const result = await postMessage(ctx.db, ctx.clock, ctx.caller, freightId, ctx.params.text, readId(ctx.params.company));
         if (result.kind === 'not_found') return notFound();
         if (result.kind === 'refused') {
           const vars = { min: TEXT_MIN, max: TEXT_MAX };

@@ -97,6 +97,7 @@ describe(`conversations beside a freight (${TEST_DB})`, () => {
     const hidden = await openFreight(app, shipper, {}, { visibility: -2, whitelist: [carrierA.company] });
     fieldError(await say(app, shipper, hidden, { text: 'to nobody' }), 'messages.company_required', 'company');
     fieldError(await say(app, shipper, hidden, { text: 'to myself', company: shipper.company }), 'messages.company_required', 'company');
+    fieldError(await say(app, shipper, hidden, { text: 'to whom?', company: 'the carrier' }), 'messages.company_required', 'company');
     fieldError(
       await say(app, shipper, hidden, { text: 'to a stranger', company: outsider.company }),
       'messages.company_not_audience',
