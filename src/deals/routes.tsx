@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller, Ctx, Services } from '../kernel/context.ts';
 import { translator } from '../kernel/i18n.ts';
 import { fail, notFound, ok, rejected, type Answer, type Outcome } from '../kernel/outcome.ts';
@@ -137,12 +137,14 @@ export function dealEndpoints(): Endpoint[] {
 
 /** The page's file as the multipart reader left it on the request (`onFile`). */
 const UPLOADED = Symbol('deals.uploaded');
+/** Set once the multipart body was read in full (the scope's preHandler). */
+const BODY_READ = Symbol('deals.bodyRead');
 interface Uploaded {
   fileName: string;
   bytes: Buffer;
   truncated: boolean;
 }
-type WithUpload = FastifyRequest & { [UPLOADED]?: Uploaded };
+type WithUpload = FastifyRequest & { [UPLOADED]?: Uploaded; [BODY_READ]?: boolean };
 
 /** The page's upload form (multipart): the same rules as the JSON upload, the file instead of base64. */
 const uploadEndpoint = userEndpoint({
@@ -179,6 +181,15 @@ export async function registerDealRoutes(http: FastifyInstance, services: Servic
         // The body keeps the other fields; the bytes stay on the request.
         (part as unknown as { value: string }).value = '';
       },
+    });
+    // A multipart body that cannot be read (cut off, a broken part header) is the sender's fault:
+    // 400, never a 500. Once the body is read (preHandler), any other error keeps its status.
+    scope.addHook('preHandler', async (req) => {
+      (req as WithUpload)[BODY_READ] = true;
+    });
+    scope.setErrorHandler((error: FastifyError, req) => {
+      if (!(req as WithUpload)[BODY_READ] && !(error.statusCode && error.statusCode < 500)) error.statusCode = 400;
+      throw error; // answered by the server's own error handler, in the contract's shapes
     });
     registerEndpoints(scope, services, [uploadEndpoint]);
   });

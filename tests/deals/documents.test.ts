@@ -287,6 +287,23 @@ describe(`documents beside a freight (${TEST_DB})`, () => {
     });
     assert.equal(JSON.parse(elsewhere.body).status, 'error');
     assert.equal(await stored(taken), before + 1);
+    // A body cut off in the middle of the file, or two files: refused as unreadable or too large, never a 500.
+    const whole = multipart(PDF, 'cut.pdf');
+    const cut = await app.http.inject({
+      method: 'POST',
+      url: `/freights/upload/${taken}`,
+      headers: whole.headers,
+      payload: whole.payload.subarray(0, whole.payload.length - 40),
+    });
+    assert.equal(cut.statusCode, 400, cut.body.slice(0, 200));
+    const two = multipart(PDF, 'one.pdf');
+    two.payload = Buffer.concat([
+      two.payload.subarray(0, two.payload.length - '------deal-room-test--\r\n'.length),
+      multipart(PNG, 'two.png').payload,
+    ]);
+    const twice = await app.http.inject({ method: 'POST', url: `/freights/upload/${taken}`, headers: two.headers, payload: two.payload });
+    assert.equal(twice.statusCode, 413, twice.body.slice(0, 200));
+    assert.equal(await stored(taken), before + 1);
     // An outsider's upload: 404.
     const stranger = await browserSession(app, outsider);
     const strangers = await app.http.inject({
