@@ -171,22 +171,32 @@
   // Unread notifications (alerts of saved searches) as a count beside the header link. The link's
   // name stays its text, read on into the count: "Notifications 13 unread" (WCAG 2.5.3: the name
   // contains what is seen, so no aria-label); the space and the word are for screen readers only.
+  function showCount(link, unread) {
+    if (!unread) return;
+    var hidden = function (text) {
+      var span = document.createElement('span');
+      span.className = 'visually-hidden';
+      span.textContent = text;
+      return span;
+    };
+    var count = document.createElement('span');
+    count.className = 'count';
+    count.textContent = unread > 99 ? '99+' : String(unread);
+    link.appendChild(hidden(' '));
+    link.appendChild(count);
+    link.appendChild(hidden(' ' + (link.getAttribute('data-unread-label') || '')));
+  }
   var bell = document.querySelector('[data-notifications]');
   if (bell) {
     getData('/notifications/unread.json').then(function (d) {
-      if (!d.unread) return;
-      var hidden = function (text) {
-        var span = document.createElement('span');
-        span.className = 'visually-hidden';
-        span.textContent = text;
-        return span;
-      };
-      var count = document.createElement('span');
-      count.className = 'count';
-      count.textContent = d.unread > 99 ? '99+' : String(d.unread);
-      bell.appendChild(hidden(' '));
-      bell.appendChild(count);
-      bell.appendChild(hidden(' ' + (bell.getAttribute('data-unread-label') || '')));
+      showCount(bell, d.unread);
+    });
+  }
+  // Unread messages of the deal room, the same way (GET /messages/unread.json: data.unread.count).
+  var letters = document.querySelector('[data-messages]');
+  if (letters) {
+    getData('/messages/unread.json').then(function (d) {
+      showCount(letters, d.unread && d.unread.count);
     });
   }
 })();

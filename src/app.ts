@@ -28,6 +28,15 @@ import { WEBHOOK_ERRORS, WEBHOOK_MESSAGES } from './webhooks/messages.ts';
 import { TRUST_ERRORS, TRUST_MESSAGES } from './trust/messages.ts';
 import { TRUST_SECTION, trustEndpoints } from './trust/routes.tsx';
 import { TRUST_EVENT_DOCS } from './trust/schema.ts';
+import {
+  addTransportOrder,
+  DEAL_ERRORS,
+  DEAL_EVENT_DOCS,
+  DEAL_MESSAGES,
+  dealEndpoints,
+  dealRoom,
+  registerDealRoutes,
+} from './deals/index.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { openApiRoutes } from './openapi/routes.tsx';
 import { ONE_RECORD_PREFIX, registerOneRecordRoutes, sendFailure as oneRecordRefusal } from './onerecord/routes.ts';
@@ -113,6 +122,7 @@ export const CATALOGUES = [
   TMS_MESSAGES,
   VEHICLE_MESSAGES,
   TRUST_MESSAGES,
+  DEAL_MESSAGES,
   WEBHOOK_MESSAGES,
 ];
 
@@ -125,6 +135,7 @@ export const EVENT_DOCS = {
   ...SEARCH_EVENT_DOCS,
   ...VEHICLE_EVENT_DOCS,
   ...TRUST_EVENT_DOCS,
+  ...DEAL_EVENT_DOCS,
   ...WEBHOOK_EVENT_DOCS,
 } satisfies Record<DeliveredEventType, EventDoc>;
 
@@ -149,6 +160,7 @@ export const ERROR_CODES = {
   ...TMS_ERRORS,
   ...VEHICLE_ERRORS,
   ...TRUST_ERRORS,
+  ...DEAL_ERRORS,
   ...WEBHOOK_ERRORS,
 } as const satisfies Record<ErrorCode, string>;
 
@@ -200,14 +212,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...accountEndpoints(tokens),
     ...passwordEndpoints(),
     ...pricingEndpoints(),
-    ...quoteEndpoints(),
+    ...quoteEndpoints({ awarded: addTransportOrder }), // the transport order, in the award's transaction
     ...freightEndpoints({
       otherLists: tmsFreightLists(),
       listColumns: new Map([[LIST.tmsTours, tourColumns]]),
       countLists,
       enteredMarket: alertSavedSearches,
       published: (db, clock, id) => vehicleAlerts.freightPublished(db, clock, id),
-      sections: fittingTrucksSection,
+      // Below the freight: the owner's fitting trucks, then the deal room (messages, documents).
+      sections: async (ctx, route) => [await fittingTrucksSection(ctx, route), await dealRoom(ctx, route)],
     }),
     ...templateEndpoints(),
     ...flightEndpoints(),
@@ -221,12 +234,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...searchEndpoints({ readVehicles: vehicleViews }),
     ...vehicleEndpoints({ alerts: vehicleAlerts }),
     ...trustEndpoints(), // company profiles, ratings, blocks (decisions.md §12)
+    ...dealEndpoints(), // conversations and documents beside a freight (decisions.md §13)
     ...placeEndpoints(),
     ...deskEndpoints(), // the start page: the dispatcher's work queue
   ];
   // The API description of every JSON endpoint above (GET /openapi.json) and its reference page.
   endpoints.push(openApiRoutes(http, () => endpoints, { events: EVENT_DOCS, errorCodes: ERROR_CODES }).docs);
   registerEndpoints(http, services, endpoints);
+  // The deal room's multipart upload (its own scope: no other route reads multipart) and its download (bytes, not the envelope).
+  endpoints.push(...(await registerDealRoutes(http, services)));
   // Expiry written down in the background while the server listens (reads compute it anyway).
   attachExpirySweeper(http, services);
   // Closing waits for the vehicle alerts under way.

@@ -11,6 +11,7 @@ import type { SearchTables } from '../searches/tables.ts';
 import type { TemplateTables } from '../templates/tables.ts';
 import type { VehicleTables } from '../vehicles/tables.ts';
 import type { TrustTables } from '../trust/tables.ts';
+import type { DealTables } from '../deals/tables.ts';
 
 /**
  * The whole database as Kysely sees it: each module declares its own tables next to its code
@@ -29,4 +30,5 @@ export interface DB
     SearchTables,
     TemplateTables,
     VehicleTables,
-    TrustTables {}
+    TrustTables,
+    DealTables {}

@@ -124,6 +124,10 @@ export function renderDocument(props: LayoutProps): string {
                 <a href="/notifications/index" class="notifications" data-notifications data-unread-label={t('nav.unread')}>
                   {t('nav.notifications')}
                 </a>
+                {/* Unread messages of the deal room (GET /messages/unread); public/app.js adds the count as above. */}
+                <a href="/messages/unread" class="notifications messages" data-messages data-unread-label={t('nav.unread')}>
+                  {t('nav.messages')}
+                </a>
                 <a href="/users/password" title={t('nav.account')} class="account">
                   <span class="who">{caller.realname || caller.email} · </span>
                   {caller.companyName}

@@ -182,6 +182,15 @@ function hasToken(req: FastifyRequest, params: Params): boolean {
   return req.headers.authorization !== undefined || params.auth_token !== undefined;
 }
 
+/**
+ * The caller of a route outside the kernel's endpoints that serves the API and the pages alike
+ * (a document's download): by API token when the request carries one, else by the browser session.
+ */
+export async function callerOfRequest(services: Services, req: FastifyRequest): Promise<Caller | null> {
+  const params = (req.query ?? {}) as Params;
+  return hasToken(req, params) ? callerByToken(services, req, params) : callerBySession(services, req);
+}
+
 async function callerBySession(services: Services, req: FastifyRequest): Promise<Caller | null> {
   const id = req.cookies[SESSION_COOKIE];
   return id ? services.auth.bySession(id) : null;

@@ -23,6 +23,8 @@ export interface MediaRouteDoc {
   doc: EndpointDoc;
   mediaType: string;
   error: TSchema;
+  /** the media type of a failure, when it is not `mediaType` (a download's failures are the JSON envelope) */
+  errorType?: string;
 }
 
 /** A self-described route as registered: its method and path (`:name` parameters). */
@@ -39,7 +41,7 @@ interface Described {
   auth: 'user' | 'public';
   doc: EndpointDoc;
   /** answers outside the envelope: their media type and the body of a failure */
-  media?: { type: string; error: TSchema };
+  media?: { type: string; error: TSchema; errorType?: string };
 }
 
 /** A JSON Schema as the description writes it: TypeBox's schemas inlined, named ones as `$ref`. */
@@ -209,10 +211,14 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   accounts: 'Log in for the API token, the caller, the password.',
   cases: 'Case records linking shipments (preview).',
   companies: 'Company profiles, the operator’s verification, ratings after delivery and their replies, blocking (decisions.md §12).',
+  documents:
+    'Documents of a freight’s two parties (decisions.md §13): attach (PDF, JPEG, PNG), list, download; the transport order the exchange adds on award.',
   events: 'The events a webhook receives (decisions.md §8): signed POSTs of JSON to the URL it registered.',
   files: 'File push: status messages and rate sheets (preview).',
   flights: 'Scheduled flights a booking request can be made from.',
   freights: 'Freights (transport requests): create, edit, publish, the lists and counts, booking requests, tracking.',
+  messages:
+    'The conversation beside a freight between its owner and each company that may see it, and the unread count (decisions.md §13).',
   milkrun: 'Milk-run import shipments built from status events, their lists and steps (preview).',
   notifications: 'Alerts of saved searches: freights that entered the market and match.',
   onerecord: 'IATA ONE Record (JSON-LD) view of the company’s air shipments and their events, outside the envelope.',
@@ -267,8 +273,11 @@ export function buildOpenApiDocument(
       });
   }
   for (const route of mediaRoutes) {
-    const { method, path, auth, doc, mediaType, error } = route;
-    all.push({ at: openApiPath(path), described: { method: method.toLowerCase(), path, auth, doc, media: { type: mediaType, error } } });
+    const { method, path, auth, doc, mediaType, error, errorType } = route;
+    all.push({
+      at: openApiPath(path),
+      described: { method: method.toLowerCase(), path, auth, doc, media: { type: mediaType, error, errorType } },
+    });
   }
   const ids = operationIds(all.map((a) => a.described));
   const paths: Record<string, Record<string, OperationObject>> = {};
@@ -401,7 +410,7 @@ function operation(described: Described, operationId: string, components: Compon
   const errorAnswer = (description: string): ResponseObject => ({
     description,
     content: media
-      ? { [media.type]: { schema: components.inline(media.error) } }
+      ? { [media.errorType ?? media.type]: { schema: components.inline(media.error) } }
       : { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
   });
   const answers: Record<string, ResponseObject> = {};

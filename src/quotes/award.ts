@@ -45,6 +45,13 @@ export type { BidRow, FreightRow };
 /** Bid states that can still take part in an award (freights' in-market.ts). */
 const LIVE: readonly BidStatus[] = BIDS_IN_PLAY;
 
+/**
+ * What else happens in the award's transaction, from a module above (app.ts passes it in): the
+ * deal room's transport order. It runs after the freight is taken; should it fail, the award
+ * rolls back with it.
+ */
+export type Awarded = (trx: Transaction<DB>, clock: Clock, freight: FreightRow, bid: BidRow) => Promise<void>;
+
 /** Why a submitted bid is refused (`status` = `error`, with the reason as its code). */
 export type SubmitRefusal = 'quotes.route_mismatch' | 'quotes.freight_not_biddable' | 'quotes.bid_not_open' | 'quotes.bidder_blocked';
 /** Why a revocation is refused (`status` = `error`, with the reason as its code). */
@@ -156,7 +163,13 @@ export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, in
  * (a `selling` bid) it holds both sides and confirms twice, like two parties would.
  * A company that is neither side cannot see the bid: not found.
  */
-export async function confirmBid(db: Kysely<DB>, clock: Clock, caller: Caller, bidId: number): Promise<Transition<ConfirmRefusal>> {
+export async function confirmBid(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  bidId: number,
+  awarded?: Awarded,
+): Promise<Transition<ConfirmRefusal>> {
   const now = clock.now();
   const probe = await bidParties(db, bidId);
   if (!probe || (probe.owner !== caller.companyId && probe.bidder !== caller.companyId)) return notFound;
@@ -197,6 +210,7 @@ export async function confirmBid(db: Kysely<DB>, clock: Clock, caller: Caller, b
     });
     await emitEvent(trx, clock, { type: 'bid.confirmed', freightId: freight.id, bidId: bid.id });
     await emitEvent(trx, clock, { type: 'freight.awarded', freightId: freight.id });
+    await awarded?.(trx, clock, taken, accepted);
     return { kind: 'done', bid: accepted, freight: taken, awarded: true };
   });
 }

@@ -5,7 +5,16 @@ import { fail, failWith, notFound, ok, redirect, type Answer, type Outcome } fro
 import { readId } from '../kernel/params.ts';
 import { readLocaleDecimal } from '../kernel/locale.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
-import { confirmBid, revokeBid, submitBid, type ConfirmRefusal, type RevokeRefusal, type SubmitRefusal, type Transition } from './award.ts';
+import {
+  confirmBid,
+  revokeBid,
+  submitBid,
+  type Awarded,
+  type ConfirmRefusal,
+  type RevokeRefusal,
+  type SubmitRefusal,
+  type Transition,
+} from './award.ts';
 import { NOTE_MAX, parseBid, readMoney } from './fields.ts';
 import { freightPageFor, presentBid, type BidView } from '../freights/index.ts';
 import { AWARD_DATA, BID_DATA, BID_INPUT } from './present.ts';
@@ -82,8 +91,11 @@ function backToFreight(key: MessageKey) {
   };
 }
 
-/** Quotes (bids): submit, two-sided confirmation, revoke. The rules are in award.ts. */
-export function quoteEndpoints(): Endpoint[] {
+/**
+ * Quotes (bids): submit, two-sided confirmation, revoke. The rules are in award.ts; `awarded` is
+ * what a module above adds to the award's transaction (the deal room's transport order).
+ */
+export function quoteEndpoints(parts: { awarded?: Awarded } = {}): Endpoint[] {
   return [
     userEndpoint({
       method: 'POST',
@@ -121,7 +133,7 @@ export function quoteEndpoints(): Endpoint[] {
       async handle(ctx) {
         const id = readId(ctx.path.id);
         if (id === undefined) return notFound();
-        const result = await confirmBid(ctx.db, ctx.clock, ctx.caller, id);
+        const result = await confirmBid(ctx.db, ctx.clock, ctx.caller, id, parts.awarded);
         if (result.kind !== 'done') return refusedConfirmation(ctx, result);
         // api.md: the first confirmation stage is a 302 to the freight page; the award a 200.
         if (!result.awarded) return redirect(freightPage(result.freight.id), true, ctx.t('quotes.confirmed_waiting'));

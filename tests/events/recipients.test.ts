@@ -6,7 +6,7 @@ import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { Contract } from '../support/contract.ts';
 import { addWebhook, deliverAll, startReceiver, verifyStandardWebhook, type Receiver } from './support.ts';
-import { deliveredFreight } from '../trust/helpers.ts';
+import { deliveredFreight, takenFreight } from '../trust/helpers.ts';
 import { FREIGHT, OFFER } from '../vehicles/helpers.ts';
 
 /**
@@ -352,6 +352,43 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
       [['rating.received', carrierB.company]],
     );
     assert.equal(events[0]!.data.rating.score, 5);
+  });
+
+  test('message.created reaches the recipient alone; document.added the other party, the transport order both', async () => {
+    const freight = await takenFreight(app, shipper, carrierB);
+    let events = await take();
+    assert.deepEqual(recipients(events, 'document.added'), sorted(shipper.company, carrierB.company));
+    assert.ok(
+      events.filter((e) => e.type === 'document.added').every((e) => e.data.document.kind === 'order' && e.data.document.company === null),
+    );
+    ok(await app.post(`/freights/messages/${freight}.json`, { token: carrierB.token, json: { text: 'Loaded, on my way.' } }));
+    events = await take();
+    assert.deepEqual(
+      events.map((e) => [e.type, e.company]),
+      [['message.created', shipper.company]],
+    );
+    assert.equal(events[0]!.data.message.text, 'Loaded, on my way.');
+    ok(
+      await app.post(`/freights/messages/${freight}.json`, { token: shipper.token, json: { text: 'Thanks.', company: carrierB.company } }),
+    );
+    events = await take();
+    assert.deepEqual(
+      events.map((e) => [e.type, e.company]),
+      [['message.created', carrierB.company]],
+    );
+    const pod = Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64');
+    ok(
+      await app.post(`/freights/documents/${freight}.json`, {
+        token: carrierB.token,
+        json: { kind: 'pod', name: 'pod.pdf', content: pod },
+      }),
+    );
+    events = await take();
+    assert.deepEqual(
+      events.map((e) => [e.type, e.company]),
+      [['document.added', shipper.company]],
+    );
+    assert.equal(events[0]!.data.document.company.id, carrierB.company);
   });
 
   test('webhook.test reaches the one webhook it was sent to', async () => {

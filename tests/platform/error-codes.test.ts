@@ -13,6 +13,7 @@ import { MAX_FILE_BYTES } from '../../src/files/content.ts';
 import { MAX_SAVED_SEARCHES } from '../../src/searches/routes.tsx';
 import { MAX_BLOCKS } from '../../src/accounts/blocks.ts';
 import { MAX_WEBHOOKS } from '../../src/webhooks/manage.ts';
+import { MAX_DOCUMENT_BYTES } from '../../src/deals/tables.ts';
 import { Contract } from '../support/contract.ts';
 import { startTestApp, type Actor, type ApiResponse, type RequestOptions, type TestApp } from '../support/harness.ts';
 import { insertFreight, pushStatus, statusCsv } from '../preview/fixtures.ts';
@@ -100,6 +101,9 @@ const freightIn = (status: 'draft' | 'open' | 'pending' | 'taken' | 'closed', ex
       await app.services.db.updateTable('freights').set({ delivery_status: extra.delivery_status }).where('id', '=', id).execute();
     return id;
   });
+
+/** A PDF's first bytes, base64: a document the deal room accepts. */
+const DOC = Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64');
 
 const bid = (route: number, extra: Record<string, unknown> = {}) => ({ route, amount: '900', currency_code: 'EUR', ...extra });
 
@@ -426,6 +430,46 @@ const CASES: Record<string, Case> = {
       );
       return { url: `/companies/reply/${id}.json` };
     },
+  ),
+
+  // the deal room (decisions.md §13): messages and documents beside a freight
+  'messages.text_invalid': withSetup(
+    post('/freights/messages/0.json', { text: '' }, () => carrier),
+    async () => ({
+      url: `/freights/messages/${await freightIn('open')}.json`,
+    }),
+  ),
+  'messages.company_required': withSetup(post('/freights/messages/0.json', { text: 'To whom?' }), async () => ({
+    url: `/freights/messages/${await freightIn('open')}.json`,
+  })),
+  'messages.company_not_audience': withSetup(post('/freights/messages/0.json', { text: 'Hello' }), async () => {
+    const id = await freightIn('open');
+    await app.services.db.updateTable('freights').set({ visibility: -1 }).where('id', '=', id).execute();
+    return { url: `/freights/messages/${id}.json`, options: { json: { text: 'Hello', company: carrier.company } } };
+  }),
+  'documents.kind_invalid': withSetup(post('/freights/documents/0.json', { kind: 'passport', name: 'a.pdf', content: DOC }), async () => ({
+    url: `/freights/documents/${await freightIn('open')}.json`,
+  })),
+  'documents.kind_reserved': withSetup(post('/freights/documents/0.json', { kind: 'order', name: 'a.pdf', content: DOC }), async () => ({
+    url: `/freights/documents/${await freightIn('open')}.json`,
+  })),
+  'documents.name_invalid': withSetup(post('/freights/documents/0.json', { kind: 'cmr', name: '', content: DOC }), async () => ({
+    url: `/freights/documents/${await freightIn('open')}.json`,
+  })),
+  'documents.content_invalid': withSetup(post('/freights/documents/0.json', { kind: 'cmr', name: 'a.pdf', content: '%%%' }), async () => ({
+    url: `/freights/documents/${await freightIn('open')}.json`,
+  })),
+  'documents.type_refused': withSetup(
+    post('/freights/documents/0.json', { kind: 'cmr', name: 'a.gif', content: Buffer.from('GIF89a').toString('base64') }),
+    async () => ({ url: `/freights/documents/${await freightIn('open')}.json` }),
+  ),
+  'documents.too_large': withSetup(
+    post('/freights/documents/0.json', {
+      kind: 'cmr',
+      name: 'a.pdf',
+      content: Buffer.alloc(MAX_DOCUMENT_BYTES + 1, 0x25).toString('base64'),
+    }),
+    async () => ({ url: `/freights/documents/${await freightIn('open')}.json` }),
   ),
 
   // saved searches

@@ -245,6 +245,15 @@ test('isolation matrix: every endpoint × every id of another company answers no
     }
   }
 
+  // A document's download (outside the table: the bytes, not the envelope): every record id, by token and as a page.
+  if (app.http.hasRoute({ method: 'GET', url: '/freights/document/:id' })) {
+    for (const v of values) {
+      const strict = !publicKinds.has(kindOf.get(v)!);
+      probes.push({ method: 'GET', url: `/freights/document/${v}`, html: false, body: {}, strict, echo: [String(v)] });
+      probes.push({ method: 'GET', url: `/freights/document/${v}`, html: true, body: {}, strict, echo: [String(v)] });
+    }
+  }
+
   const leaks: string[] = [];
   const tally: Record<string, number> = {};
   const answers = new Map<Probe, ApiResponse>();
@@ -260,7 +269,10 @@ test('isolation matrix: every endpoint × every id of another company answers no
   for (const p of probes) {
     const res = answers.get(p)!;
     const status = res.status;
-    const ok = status === 200 && (p.oneRecord || (p.html ? !/class="flash error"/.test(res.text) : res.body?.status === 'success'));
+    // A download answers the bytes themselves: any 200 is a success.
+    const download = p.url.startsWith('/freights/document/');
+    const ok =
+      status === 200 && (p.oneRecord || download || (p.html ? !/class="flash error"/.test(res.text) : res.body?.status === 'success'));
     const outcome = status >= 500 ? '5xx' : ok ? 'success' : status === 200 ? 'refused (status error)' : String(status);
     tally[outcome] = (tally[outcome] ?? 0) + 1;
     const label = `${p.method} ${p.url}${p.html ? ' (page)' : ''} body=${JSON.stringify(p.body).slice(0, 120)}`;

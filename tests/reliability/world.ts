@@ -5,8 +5,8 @@ import type { Actor, ApiResponse, TestApp } from '../support/harness.ts';
 /**
  * A small exchange built through the API, with something of every kind the API has an id for:
  * freights in every state, bids, booking requests, templates, flights, rate sheets and their
- * lines, searches, files, milk-run shipments, cases, tours (and saved searches and webhooks
- * when the route table has them). Every text the owners typed carries a distinctive marker,
+ * lines, searches, files, milk-run shipments, cases, tours (and saved searches, webhooks and
+ * the deal room's messages and documents when the route table has them). Every text the owners typed carries a distinctive marker,
  * so a test can tell whether an answer to someone else contains any of it.
  */
 export interface World {
@@ -336,6 +336,23 @@ export async function buildWorld(app: TestApp, options: WorldOptions = {}): Prom
   if (has('POST', '/webhooks/add')) {
     const hook = await app.post('/webhooks/add.json', { ...S, json: { url: `http://127.0.0.1:9/${secret('hook')}`, events: ['*'] } });
     if (hook.body?.data?.webhook?.id) add('webhook', hook.body.data.webhook.id);
+  }
+  if (has('POST', '/freights/messages/:freightId')) {
+    // The deal room of the taken freight: a message each way, the carrier's document (and the transport order).
+    const taken = freights.taken!;
+    const said = await app.post(`/freights/messages/${taken}.json`, { ...C, json: { text: secret('message') } });
+    add('message', expectSuccess(said, 'message').message.id);
+    const answered = await app.post(`/freights/messages/${taken}.json`, {
+      ...S,
+      json: { text: secret('answer'), company: carrier.company },
+    });
+    add('message', expectSuccess(answered, 'answer').message.id);
+    const pdf = Buffer.from(`%PDF-1.4\n% ${secret('pdf')}\n%%EOF\n`).toString('base64');
+    const doc = await app.post(`/freights/documents/${taken}.json`, {
+      ...C,
+      json: { kind: 'pod', name: `${secret('document')}.pdf`, content: pdf },
+    });
+    add('document', expectSuccess(doc, 'document').document.id);
   }
   add('company', shipper.company);
   add('company', carrier.company);

@@ -76,7 +76,8 @@ export async function recordExamples(app: TestApp): Promise<Examples> {
       method: method.toLowerCase(),
       url: path,
       ...(request ? { request } : {}),
-      ...(ok ? { response: media ? JSON.parse(res.text) : res.body } : {}),
+      // A media answer that is no JSON (a document's download) is shown as its text.
+      ...(ok ? { response: media ? (/json/.test(String(res.headers['content-type'])) ? JSON.parse(res.text) : res.text) : res.body } : {}),
     };
     return res;
   };
@@ -167,6 +168,14 @@ async function more(app: TestApp, world: World): Promise<void> {
     if (first) await app.post(`/notifications/read/${first}.json`, { token });
   }
   await vehicleSpace(app, world);
+  // The deal room (decisions.md §13): the carrier's unread answer, its conversation, the documents and one download.
+  if (world.freights.taken !== undefined) {
+    await app.get('/messages/unread.json', C);
+    await app.get(`/freights/messages/${world.freights.taken}.json`, C);
+    await app.get(`/freights/documents/${world.freights.taken}.json`, S);
+    const document = id('document');
+    if (document) await app.get(`/freights/document/${document}`, S);
+  }
   await app.get('/webhooks/index.json', S);
   const hook = id('webhook');
   if (hook) {

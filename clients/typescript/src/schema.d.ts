@@ -1670,6 +1670,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/freights/messages/{freightId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The conversations beside a freight: every one for its owner, its own for any other company that may see it (masking of the freight holds). Reading marks them read.
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `conversations`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        get: operations["getFreightsMessages"];
+        put?: never;
+        /**
+         * Write in the conversation beside a freight: any company that may see the freight talks to its owner; the owner names `company`, whom it answers (a company that may see the freight). A company that may not see the freight: 404.
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `message`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postFreightsMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/messages/unread.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many messages the caller’s company has not read, and on which freights
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `unread`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        get: operations["getMessagesUnread"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/freights/documents/{freightId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The documents of a freight, oldest first (its owner and winner only; anyone else: 404)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `documents`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        get: operations["getFreightsDocuments"];
+        put?: never;
+        /**
+         * Attach a document to a freight (the owner; the winner once the freight is awarded): PDF, JPEG or PNG, recognised by its first bytes, at most 10485760 bytes. Anything else: a field error, nothing stored. Anyone else: 404.
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `document`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postFreightsDocuments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/places/suggest.json": {
         parameters: {
             query?: never;
@@ -1772,6 +1850,26 @@ export interface paths {
          *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
          */
         get: operations["getOnerecordLogisticsObjectsLogisticsEventsByEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/freights/document/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a document’s exact bytes (Content-Disposition: attachment, X-Content-Type-Options: nosniff), by API token or from the page. The freight’s owner and winner only; anyone else: 404.
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         */
+        get: operations["getFreightsDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2178,6 +2276,50 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "message.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A message was written to the company in a freight’s conversation.
+         * @description Sent to: the receiving company only (the owner, or the company the owner wrote to).
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onMessageCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A document was attached to a freight: by the other party, or the transport order by the exchange on award.
+         * @description Sent to: the freight’s other party (owner or winner); both for the transport order.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onDocumentAdded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -2249,6 +2391,12 @@ export interface components {
          *     - `companies.block_self`: A company cannot block itself.
          *     - `companies.invalid`: The profile was not saved: {fields}.
          *     - `companies.too_many_blocks`: Your company has blocked {max} companies: unblock one first.
+         *     - `documents.content_invalid`: content: the file is missing or not base64.
+         *     - `documents.kind_invalid`: kind: one of cmr, pod, invoice, other.
+         *     - `documents.kind_reserved`: kind: order is the transport order the exchange adds on award; choose cmr, pod, invoice or other.
+         *     - `documents.name_invalid`: name: a file name of at most {max} characters is required.
+         *     - `documents.too_large`: content: the file is larger than {max} MB.
+         *     - `documents.type_refused`: content: only PDF, JPEG and PNG files are accepted.
          *     - `files.refused`: file refused: {problems}
          *     - `files.too_large`: the file is too large (at most {max} MiB)
          *     - `flight.invalid`: A flight needs from and to (known IATA codes), etd and eta (YYYY-MM-DD HH:MM) with eta after etd, and a flight number.
@@ -2262,6 +2410,9 @@ export interface components {
          *     - `internal`: An error of the server (500), logged as a bug; the request may be tried again later.
          *     - `login.failed`: Unknown user or wrong password.
          *     - `login.throttled`: Too many failed logins. Try again in {minutes} minutes.
+         *     - `messages.company_not_audience`: company: this company may not see the freight, so it cannot be written to here.
+         *     - `messages.company_required`: company: name the company your message answers (not your own).
+         *     - `messages.text_invalid`: text: a message of {min} to {max} characters is required.
          *     - `milkrun.carrier_required`: carrier: the company id of the trucker is required to dispatch
          *     - `milkrun.carrier_unknown`: carrier: no company {carrier}
          *     - `milkrun.move_not_allowed`: {move}: not allowed for you while the shipment is {state}
@@ -2335,7 +2486,7 @@ export interface components {
          *     - `webhooks.url_unresolvable`: url: the host name does not resolve
          * @enum {string}
          */
-        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "internal" | "login.failed" | "login.throttled" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.currency_required" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
+        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "documents.content_invalid" | "documents.kind_invalid" | "documents.kind_reserved" | "documents.name_invalid" | "documents.too_large" | "documents.type_refused" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "internal" | "login.failed" | "login.throttled" | "messages.company_not_audience" | "messages.company_required" | "messages.text_invalid" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.currency_required" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
         /** @description A success of postUsersLogin: the payload in `data`. */
         PostUsersLoginSuccess: {
             data: {
@@ -3321,7 +3472,7 @@ export interface components {
             /** @description http or https */
             url: string;
             /** @description the event types it receives; ["*"]: all */
-            events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "*")[];
+            events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "*")[];
             /** @description whsec_ + base64 of the signing key: in full only in the answer of add, masked elsewhere */
             secret: string;
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
@@ -3941,6 +4092,129 @@ export interface components {
             auth: components["schemas"]["Auth"];
             warnings?: components["schemas"]["Warning"][];
         };
+        /** @description A message of a freight’s conversation (decisions.md §13) */
+        Message: {
+            id: number;
+            /** @description the freight id */
+            freight: number;
+            /** @description the writing company */
+            from: {
+                id: number;
+                name: string;
+            };
+            /** @description the receiving company */
+            to: {
+                id: number;
+                name: string;
+            };
+            /** @description 1 to 4000 characters */
+            text: string;
+            /** @description YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+        };
+        /** @description A success of postFreightsMessages: the payload in `data`. */
+        PostFreightsMessagesSuccess: {
+            data: {
+                message: components["schemas"]["Message"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getFreightsMessages: the payload in `data`. */
+        GetFreightsMessagesSuccess: {
+            data: {
+                conversations: {
+                    /** @description the company the freight’s owner talks to (never the owner) */
+                    company: {
+                        id: number;
+                        name: string;
+                    };
+                    /** @description oldest first */
+                    messages: components["schemas"]["Message"][];
+                }[];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getMessagesUnread: the payload in `data`. */
+        GetMessagesUnreadSuccess: {
+            data: {
+                unread: {
+                    /** @description messages the caller’s company has not read */
+                    count: number;
+                    /** @description the freights with unread messages, newest freight first */
+                    freights: {
+                        freight: number;
+                        count: number;
+                    }[];
+                };
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A document of a freight’s two parties (decisions.md §13) */
+        Document: {
+            id: number;
+            /** @description the freight id */
+            freight: number;
+            /** @description `order`: the transport order the exchange adds on award */
+            kind: "cmr" | "pod" | "invoice" | "other" | "order";
+            name: string;
+            /** @description application/pdf, image/jpeg or image/png, recognised from the first bytes */
+            type: string;
+            /** @description bytes */
+            size: number;
+            /** @description hex */
+            sha256: string;
+            /** @description YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the uploading company; null: the exchange itself */
+            company: {
+                id: number;
+                name: string;
+            } | null;
+        };
+        /** @description A success of postFreightsDocuments: the payload in `data`. */
+        PostFreightsDocumentsSuccess: {
+            data: {
+                document: components["schemas"]["Document"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getFreightsDocuments: the payload in `data`. */
+        GetFreightsDocumentsSuccess: {
+            data: {
+                documents: components["schemas"]["Document"][];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
         /** @description A place a person can type: a country, a postal area, an airport or a city */
         Place: {
             kind: "country" | "postal" | "airport" | "city";
@@ -4544,6 +4818,34 @@ export interface components {
             company: number;
             data: {
                 rating: components["schemas"]["Rating"];
+            };
+        };
+        /** @description The `message.created` event: A message was written to the company in a freight’s conversation. */
+        MessageCreatedEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "message.created";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                message: components["schemas"]["Message"];
+            };
+        };
+        /** @description The `document.added` event: A document was attached to a freight: by the other party, or the transport order by the exchange on award. */
+        DocumentAddedEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "document.added";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                document: components["schemas"]["Document"];
             };
         };
         /** @description The `webhook.test` event: A test event, sent by the "send test event" action (POST /webhooks/test/{id}.json). */
@@ -8124,12 +8426,12 @@ export interface operations {
                 "application/json": {
                     url: string;
                     /** @description or a comma list */
-                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "*")[];
+                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "*")[];
                 };
                 "application/x-www-form-urlencoded": {
                     url: string;
                     /** @description or a comma list */
-                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "*")[];
+                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "*")[];
                 };
             };
         };
@@ -10091,6 +10393,305 @@ export interface operations {
             };
         };
     };
+    getFreightsMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the freight id */
+                freightId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetFreightsMessagesSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postFreightsMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the freight id */
+                freightId: number;
+            };
+            cookie?: never;
+        };
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    text: string;
+                    /** @description the owner’s only: the company it writes to */
+                    company?: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    text: string;
+                    /** @description the owner’s only: the company it writes to */
+                    company?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostFreightsMessagesSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getMessagesUnread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetMessagesUnreadSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getFreightsDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the freight id */
+                freightId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetFreightsDocumentsSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postFreightsDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the freight id */
+                freightId: number;
+            };
+            cookie?: never;
+        };
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description `order` is reserved for the exchange’s transport order */
+                    kind: "cmr" | "pod" | "invoice" | "other";
+                    /** @description the file name */
+                    name: string;
+                    /** @description the file, base64 */
+                    content: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description `order` is reserved for the exchange’s transport order */
+                    kind: "cmr" | "pod" | "invoice" | "other";
+                    /** @description the file name */
+                    name: string;
+                    /** @description the file, base64 */
+                    content: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostFreightsDocumentsSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getPlacesSuggest: {
         parameters: {
             query: {
@@ -10279,6 +10880,47 @@ export interface operations {
                 };
                 content: {
                     "application/ld+json": components["schemas"]["OneRecordError"];
+                };
+            };
+        };
+    };
+    getFreightsDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the document id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The application/octet-stream document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -10930,6 +11572,80 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RatingReceivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onMessageCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDocumentAdded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentAddedEvent"];
             };
         };
         responses: {

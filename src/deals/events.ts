@@ -1,0 +1,41 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { Clock } from '../kernel/time.ts';
+import { announce } from '../webhooks/outbox.ts';
+import { DOCUMENT, MESSAGE } from './schema.ts';
+import { documentById, messageById } from './store.ts';
+
+/**
+ * The deal room's events (decisions.md §8, §13), written to the outbox in the transaction of
+ * what they announce: `message.created` to the receiving company, `document.added` to the
+ * freight's other party. Both name only what the recipient reads through the API anyway.
+ */
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+export async function messageCreated(db: Db, clock: Clock, messageId: number, recipient: number, freightId: number): Promise<void> {
+  await announce(db, clock, 'message.created', async () => [
+    {
+      companyId: recipient,
+      freightId,
+      data: async () => {
+        const row = await messageById(db, messageId);
+        return { message: row ? MESSAGE.present(row, { clock }) : null };
+      },
+    },
+  ]);
+}
+
+export async function documentAdded(
+  db: Db,
+  clock: Clock,
+  documentId: number,
+  recipients: readonly number[],
+  freightId: number,
+): Promise<void> {
+  await announce(db, clock, 'document.added', async () => {
+    const row = await documentById(db, documentId);
+    const document = row ? DOCUMENT.present(row, { clock }) : null;
+    return recipients.map((companyId) => ({ companyId, freightId, data: () => ({ document }) }));
+  });
+}

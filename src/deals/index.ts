@@ -1,0 +1,42 @@
+/**
+ * The deal room (decisions.md §13): the conversation beside a freight between its owner and each
+ * company that may see it, and the two parties' documents, with the transport order the exchange
+ * adds on award. Above freights (who sees a freight is the freights module's policy, read through
+ * its public surface); the award (quotes) gets `addTransportOrder` from app.ts. The module's
+ * public surface.
+ */
+import { companyName } from '../accounts/companies.ts';
+import type { FreightView } from '../freights/index.ts';
+import type { Caller, Ctx } from '../kernel/context.ts';
+import { conversationsSeen, documentsSeen, seenBy } from './room.ts';
+import { dealRoomSection } from './views.tsx';
+
+export { DEAL_ERRORS, DEAL_MESSAGES } from './messages.ts';
+export { dealEndpoints, registerDealRoutes } from './routes.tsx';
+export { DEAL_EVENT_DOCS } from './schema.ts';
+export { addTransportOrder } from './room.ts';
+
+/** The menu's link to the unread messages (the header shows their count). */
+export const MESSAGES_PATH = '/messages/unread';
+
+/**
+ * The freight page's "Messages" and "Documents" (the freight page's sections, passed in by
+ * app.ts): the caller's conversations, read (so marked read) as the page shows them, and the
+ * documents for the owner and the winner.
+ */
+export async function dealRoom(ctx: Ctx, route: FreightView) {
+  if (!ctx.caller) return undefined;
+  const caller = ctx.caller as Caller;
+  const seen = await seenBy(ctx.db, ctx.clock, caller.companyId, route.id);
+  if (!seen) return undefined;
+  const owner = seen.row.company_id === caller.companyId;
+  const winnerId = seen.row.winner_id;
+  // Visibility is read once for both parts.
+  const conversations = await conversationsSeen(ctx.db, ctx.clock, caller.companyId, seen);
+  const documents = await documentsSeen(ctx.db, caller.companyId, seen);
+  const winner =
+    owner && winnerId !== null && winnerId !== caller.companyId
+      ? { id: winnerId, name: (await companyName(ctx.db, winnerId)) ?? '' }
+      : null;
+  return dealRoomSection(ctx as Ctx<Caller>, { freightId: route.id, owner, winner, conversations, documents, awarded: winnerId !== null });
+}

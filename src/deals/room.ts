@@ -1,0 +1,276 @@
+import type { Kysely, Transaction } from 'kysely';
+import { companyName } from '../accounts/companies.ts';
+import type { DB } from '../db/schema.ts';
+import { visibleFreights, type BidRow, type FreightRow, type Role } from '../freights/index.ts';
+import type { Caller } from '../kernel/context.ts';
+import { translator } from '../kernel/i18n.ts';
+import type { Clock } from '../kernel/time.ts';
+import type { DocumentInput } from './content.ts';
+import { sha256 } from './content.ts';
+import { documentAdded, messageCreated } from './events.ts';
+import { textPdf } from './pdf.ts';
+import { isDocumentParty, otherParties, ownConversation, sideOf } from './policy.ts';
+import {
+  documentById,
+  documentContent,
+  documentsOf,
+  insertDocument,
+  insertMessage,
+  markRead,
+  messageById,
+  messagesOf,
+  unreadByFreight,
+  type DocumentRead,
+  type MessageRead,
+} from './store.ts';
+import { TEXT_MAX, TEXT_MIN } from './tables.ts';
+
+/**
+ * What happens in a freight's deal room (decisions.md §13), each in one place: who sees the
+ * freight is the freights module's policy, read in one statement (`visibleFreights`); a message
+ * or a document and its event are written in one transaction, so nothing is half written.
+ */
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** A freight as a company may see it, with its role on it. */
+export interface Seen {
+  row: FreightRow;
+  role: Role;
+}
+
+/** The freight as the company may see it, with its role; undefined when it may not (a 404). */
+export async function seenBy(db: Kysely<DB>, clock: Clock, companyId: number, freightId: number): Promise<Seen | undefined> {
+  const [found] = await visibleFreights(db, clock.now(), companyId, [freightId]);
+  return found ? { row: found.row, role: found.role } : undefined;
+}
+
+export type PostRefusal = 'messages.text_invalid' | 'messages.company_required' | 'messages.company_not_audience';
+export type Posted = { kind: 'done'; message: MessageRead } | { kind: 'not_found' } | { kind: 'refused'; reason: PostRefusal };
+
+/** A message's text: 1 to 4,000 characters once trimmed, else undefined. */
+export function readText(raw: unknown): string | undefined {
+  const text = typeof raw === 'string' ? raw.trim() : undefined;
+  return text !== undefined && text.length >= TEXT_MIN && text.length <= TEXT_MAX ? text : undefined;
+}
+
+/**
+ * Writes a message: a company that may see the freight to its owner; the owner to `company`,
+ * which must itself be allowed to see the freight (a conversation exists only between the owner
+ * and a company that may see it), else the message is refused.
+ */
+export async function postMessage(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  freightId: number,
+  rawText: unknown,
+  rawCompany: number | undefined,
+): Promise<Posted> {
+  const seen = await seenBy(db, clock, caller.companyId, freightId);
+  if (!seen) return { kind: 'not_found' };
+  const text = readText(rawText);
+  if (text === undefined) return { kind: 'refused', reason: 'messages.text_invalid' };
+  const owner = seen.row.company_id;
+  let partner: number;
+  if (sideOf(seen.role) === 'owner') {
+    if (rawCompany === undefined || rawCompany === owner) return { kind: 'refused', reason: 'messages.company_required' };
+    if (!(await seenBy(db, clock, rawCompany, freightId))) return { kind: 'refused', reason: 'messages.company_not_audience' };
+    partner = rawCompany;
+  } else partner = caller.companyId;
+  const to = caller.companyId === owner ? partner : owner;
+  const id = await db.transaction().execute(async (trx) => {
+    const written = await insertMessage(trx, {
+      freightId,
+      partner,
+      from: caller.companyId,
+      to,
+      userId: caller.userId,
+      text,
+      created: clock.now(),
+    });
+    await messageCreated(trx, clock, written, to, freightId);
+    return written;
+  });
+  const message = await messageById(db, id);
+  return message ? { kind: 'done', message } : { kind: 'not_found' };
+}
+
+/** A conversation: the company the owner talks to and the messages, oldest first. */
+export interface Conversation {
+  company: { id: number; name: string };
+  messages: MessageRead[];
+}
+
+/** The conversations the caller's company may read (every one for the owner), marked read; undefined: a 404. */
+export async function readConversations(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  freightId: number,
+): Promise<Conversation[] | undefined> {
+  const seen = await seenBy(db, clock, caller.companyId, freightId);
+  return seen ? conversationsSeen(db, clock, caller.companyId, seen) : undefined;
+}
+
+/** The conversations of a freight the company was found to see (`seenBy`), marked read. */
+export async function conversationsSeen(db: Kysely<DB>, clock: Clock, companyId: number, seen: Seen): Promise<Conversation[]> {
+  const freightId = seen.row.id;
+  const partner = ownConversation(sideOf(seen.role), companyId);
+  const rows = await messagesOf(db, freightId, partner);
+  await markRead(db, freightId, companyId, clock.now(), partner);
+  const byPartner = new Map<number, Conversation>();
+  for (const m of rows) {
+    const name = m.partner_id === m.from_company_id ? m.from_name : m.to_name;
+    const c = byPartner.get(m.partner_id) ?? { company: { id: m.partner_id, name }, messages: [] };
+    c.messages.push(m);
+    byPartner.set(m.partner_id, c);
+  }
+  return [...byPartner.values()];
+}
+
+/**
+ * The caller's company's unread messages, on the freights it may still see (a conversation on a
+ * freight it lost sight of is not counted: it could not be read).
+ */
+export async function unreadOf(
+  db: Kysely<DB>,
+  clock: Clock,
+  companyId: number,
+): Promise<{ count: number; freights: Array<{ freight: number; count: number }> }> {
+  const all = await unreadByFreight(db, companyId);
+  const visible = new Set(
+    (
+      await visibleFreights(
+        db,
+        clock.now(),
+        companyId,
+        all.map((u) => u.freight),
+      )
+    ).map((f) => f.row.id),
+  );
+  const freights = all.filter((u) => visible.has(u.freight));
+  return { count: freights.reduce((n, u) => n + u.count, 0), freights };
+}
+
+/** The freight when the company is one of its document parties (owner, winner), else undefined (a 404). */
+export async function documentFreight(db: Kysely<DB>, clock: Clock, companyId: number, freightId: number): Promise<FreightRow | undefined> {
+  const seen = await seenBy(db, clock, companyId, freightId);
+  return seen && isDocumentParty(seen.row, companyId) ? seen.row : undefined;
+}
+
+/**
+ * Attaches a party's document to the freight (found by `documentFreight`, before the document was
+ * read); the other party hears of it in the same transaction.
+ */
+export async function addDocument(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  freight: FreightRow,
+  input: DocumentInput,
+): Promise<DocumentRead | undefined> {
+  const freightId = freight.id;
+  const id = await db.transaction().execute(async (trx) => {
+    const written = await insertDocument(trx, {
+      freight_id: freightId,
+      company_id: caller.companyId,
+      user_id: caller.userId,
+      kind: input.kind,
+      name: input.name,
+      media_type: input.mediaType,
+      size: input.bytes.length,
+      sha256: input.sha256,
+      content: input.bytes,
+      created: clock.now(),
+    });
+    if (written === undefined) throw new Error('a party document cannot conflict with the transport order index');
+    await documentAdded(trx, clock, written, otherParties(freight, caller.companyId), freightId);
+    return written;
+  });
+  return documentById(db, id);
+}
+
+/** The documents of a freight for one of its parties; undefined for anyone else (a 404). */
+export async function listDocuments(
+  db: Kysely<DB>,
+  clock: Clock,
+  companyId: number,
+  freightId: number,
+): Promise<DocumentRead[] | undefined> {
+  return (await documentFreight(db, clock, companyId, freightId)) ? documentsOf(db, freightId) : undefined;
+}
+
+/** The documents of a freight the company was found to see; undefined when it is not one of its parties. */
+export async function documentsSeen(db: Kysely<DB>, companyId: number, seen: Seen): Promise<DocumentRead[] | undefined> {
+  return isDocumentParty(seen.row, companyId) ? documentsOf(db, seen.row.id) : undefined;
+}
+
+/** A document and its bytes for one of its freight's parties; undefined for anyone else (a 404). */
+export async function downloadDocument(
+  db: Kysely<DB>,
+  clock: Clock,
+  companyId: number,
+  id: number,
+): Promise<{ document: DocumentRead; bytes: Buffer } | undefined> {
+  const document = await documentById(db, id);
+  if (!document || !(await documentFreight(db, clock, companyId, document.freight_id))) return undefined;
+  const bytes = await documentContent(db, id);
+  return bytes ? { document, bytes } : undefined;
+}
+
+/**
+ * The transport order the exchange adds on award (decisions.md §13), in the award's transaction:
+ * a one-page PDF naming both parties, the route and the agreed price, in English and German.
+ * Both parties hear of it. A freight its owner carries itself has no other party: no order.
+ */
+export async function addTransportOrder(
+  trx: Db,
+  clock: Clock,
+  freight: FreightRow,
+  bid: Pick<BidRow, 'amount' | 'currency_code'>,
+): Promise<void> {
+  if (freight.winner_id === null || freight.winner_id === freight.company_id) return;
+  const shipper = (await companyName(trx, freight.company_id)) ?? '';
+  const carrier = (await companyName(trx, freight.winner_id)) ?? '';
+  const price = bid.amount === null ? '-' : `${bid.amount} ${bid.currency_code ?? ''}`.trim();
+  const pdf = transportOrderPdf(freight, { shipper, carrier, price, awarded: clock.format(clock.now()) ?? '' });
+  const id = await insertDocument(trx, {
+    freight_id: freight.id,
+    company_id: null,
+    user_id: null,
+    kind: 'order',
+    name: `transport-order-${freight.id}.pdf`,
+    media_type: 'application/pdf',
+    size: pdf.length,
+    sha256: sha256(pdf),
+    content: pdf,
+    created: clock.now(),
+  });
+  if (id !== undefined) await documentAdded(trx, clock, id, otherParties(freight, null), freight.id);
+}
+
+const en = translator('eng');
+const de = translator('deu');
+
+/** The transport order's text: every label in English and German. */
+export function transportOrderPdf(f: FreightRow, p: { shipper: string; carrier: string; price: string; awarded: string }): Buffer {
+  const place = (code: string | null, country: string | null, addr: string | null) =>
+    [[code, country && `(${country})`].filter(Boolean).join(' '), addr].filter(Boolean).join(', ') || '-';
+  const both = (key: Parameters<typeof en>[0]) => `${en(key)} / ${de(key)}`;
+  return textPdf(`${en('order.title')} ${f.id}`, [
+    { text: `${both('order.title')} ${f.id}`, heading: true },
+    { text: '' },
+    { text: `${both('order.freight')}: ${f.id}` },
+    { text: `${both('order.shipper')}: ${p.shipper}` },
+    { text: `${both('order.carrier')}: ${p.carrier}` },
+    { text: `${both('order.from')}: ${place(f.from_code, f.from_country, f.from_addr)}` },
+    { text: `${both('order.to')}: ${place(f.to_code, f.to_country, f.to_addr)}` },
+    { text: `${both('order.weight')}: ${f.weight === null ? '-' : `${f.weight} kg`}` },
+    { text: `${both('order.price')}: ${p.price}` },
+    { text: `${both('order.awarded')}: ${p.awarded}` },
+    { text: '' },
+    { text: en('order.note') },
+    { text: de('order.note') },
+  ]);
+}

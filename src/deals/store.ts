@@ -1,0 +1,136 @@
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { companyNameSql } from '../accounts/companies.ts';
+import type { DB } from '../db/schema.ts';
+import type { DealDocumentsTable, DealMessagesTable } from './tables.ts';
+
+/** The deal room's SQL: messages with their companies' names, read marks, unread counts, documents. */
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** A message as the API shows it: with the names of both companies. */
+export interface MessageRead extends Selectable<DealMessagesTable> {
+  from_name: string;
+  to_name: string;
+}
+
+const messageColumns = [
+  'deal_messages.id',
+  'deal_messages.freight_id',
+  'deal_messages.partner_id',
+  'deal_messages.from_company_id',
+  'deal_messages.to_company_id',
+  'deal_messages.user_id',
+  'deal_messages.text',
+  'deal_messages.created',
+  'deal_messages.read_at',
+  companyNameSql(sql`deal_messages.from_company_id`).as('from_name'),
+  companyNameSql(sql`deal_messages.to_company_id`).as('to_name'),
+] as const;
+
+export async function insertMessage(
+  db: Db,
+  values: { freightId: number; partner: number; from: number; to: number; userId: number; text: string; created: Date },
+): Promise<number> {
+  const row = await db
+    .insertInto('deal_messages')
+    .values({
+      freight_id: values.freightId,
+      partner_id: values.partner,
+      from_company_id: values.from,
+      to_company_id: values.to,
+      user_id: values.userId,
+      text: values.text,
+      created: values.created,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function messageById(db: Db, id: number): Promise<MessageRead | undefined> {
+  return db.selectFrom('deal_messages').select(messageColumns).where('deal_messages.id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The messages of a freight's conversations, oldest first per conversation: every conversation
+ * (the owner), or the one with `partner` (any other company).
+ */
+export async function messagesOf(db: Db, freightId: number, partner?: number): Promise<MessageRead[]> {
+  let q = db.selectFrom('deal_messages').select(messageColumns).where('deal_messages.freight_id', '=', freightId);
+  if (partner !== undefined) q = q.where('deal_messages.partner_id', '=', partner);
+  return q.orderBy('deal_messages.partner_id').orderBy('deal_messages.id').execute();
+}
+
+/** Marks read what the company received on the freight (of one conversation when `partner` is given). */
+export async function markRead(db: Db, freightId: number, companyId: number, now: Date, partner?: number): Promise<void> {
+  let q = db
+    .updateTable('deal_messages')
+    .set({ read_at: now })
+    .where('freight_id', '=', freightId)
+    .where('to_company_id', '=', companyId)
+    .where('read_at', 'is', null);
+  if (partner !== undefined) q = q.where('partner_id', '=', partner);
+  await q.execute();
+}
+
+/** The company's unread messages per freight (partial index deal_messages_unread_idx). */
+export async function unreadByFreight(db: Db, companyId: number): Promise<Array<{ freight: number; count: number }>> {
+  const rows = await db
+    .selectFrom('deal_messages')
+    .select(['freight_id', sql<string>`count(*)`.as('count')])
+    .where('to_company_id', '=', companyId)
+    .where('read_at', 'is', null)
+    .groupBy('freight_id')
+    .orderBy('freight_id', 'desc')
+    .execute();
+  return rows.map((r) => ({ freight: r.freight_id, count: Number(r.count) }));
+}
+
+/** A document without its bytes, with the uploading company's name (null: the exchange). */
+export type DocumentRead = Omit<Selectable<DealDocumentsTable>, 'content'> & { company_name: string | null };
+
+const documentColumns = [
+  'deal_documents.id',
+  'deal_documents.freight_id',
+  'deal_documents.company_id',
+  'deal_documents.user_id',
+  'deal_documents.kind',
+  'deal_documents.name',
+  'deal_documents.media_type',
+  'deal_documents.size',
+  'deal_documents.sha256',
+  'deal_documents.created',
+  companyNameSql(sql`deal_documents.company_id`).as('company_name'),
+] as const;
+
+export type NewDocument = Omit<Selectable<DealDocumentsTable>, 'id'>;
+
+/** Writes a document; undefined when it is a second transport order of the freight (the unique index decides). */
+export async function insertDocument(db: Db, values: NewDocument): Promise<number | undefined> {
+  const row = await db
+    .insertInto('deal_documents')
+    .values(values)
+    .onConflict((oc) => oc.column('freight_id').where('kind', '=', 'order').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export async function documentsOf(db: Db, freightId: number): Promise<DocumentRead[]> {
+  return db
+    .selectFrom('deal_documents')
+    .select(documentColumns)
+    .where('deal_documents.freight_id', '=', freightId)
+    .orderBy('deal_documents.id')
+    .execute();
+}
+
+export async function documentById(db: Db, id: number): Promise<DocumentRead | undefined> {
+  return db.selectFrom('deal_documents').select(documentColumns).where('deal_documents.id', '=', id).executeTakeFirst();
+}
+
+/** A document's bytes. */
+export async function documentContent(db: Db, id: number): Promise<Buffer | undefined> {
+  const row = await db.selectFrom('deal_documents').select('content').where('id', '=', id).executeTakeFirst();
+  return row ? Buffer.from(row.content) : undefined;
+}

@@ -1,0 +1,61 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * The deal room's tables (decisions.md §13) and the named values that explain their rows.
+ * Behaviour lives in the other files; this one imports none of them, so db/schema.ts can join it.
+ */
+
+/** A message of the conversation between a freight's owner and one other company (`partner_id`). */
+export interface DealMessagesTable {
+  id: Generated<number>;
+  freight_id: number;
+  /** the other company of the conversation (never the owner): one conversation per partner */
+  partner_id: number;
+  from_company_id: number;
+  to_company_id: number;
+  /** the writing user; null once deleted */
+  user_id: number | null;
+  text: string;
+  created: Date;
+  /** when the recipient company read the conversation; null while unread */
+  read_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** A document of a freight's two parties; its bytes are stored here (bytea). */
+export interface DealDocumentsTable {
+  id: Generated<number>;
+  freight_id: number;
+  /** the uploading company; null for the exchange's own transport order (`order`, written on award) */
+  company_id: number | null;
+  /** the uploading user; null for the exchange's transport order */
+  user_id: number | null;
+  kind: DocumentKind;
+  name: string;
+  /** recognised from the first bytes: application/pdf, image/jpeg, image/png */
+  media_type: string;
+  size: number;
+  /** hex */
+  sha256: string;
+  content: Uint8Array;
+  created: Date;
+}
+
+export interface DealTables {
+  deal_messages: DealMessagesTable;
+  deal_documents: DealDocumentsTable;
+}
+
+/** Characters of a message. */
+export const TEXT_MIN = 1;
+export const TEXT_MAX = 4000;
+
+/** Every kind of document; `order` is the exchange's own (the transport order on award). */
+export const DOCUMENT_KINDS = ['cmr', 'pod', 'invoice', 'other', 'order'] as const;
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+/** The kinds a party may upload. */
+export const UPLOAD_KINDS = ['cmr', 'pod', 'invoice', 'other'] as const satisfies readonly DocumentKind[];
+
+/** Largest document, decoded (decisions.md §13). */
+export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+/** Characters of a document's name. */
+export const NAME_MAX = 200;

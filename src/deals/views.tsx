@@ -1,0 +1,165 @@
+import type { Caller, Ctx } from '../kernel/context.ts';
+import { CsrfField, type Page } from '../kernel/html.tsx';
+import { formatNumber, formatStamp } from '../kernel/locale.ts';
+import { DataTable, Field } from '../kernel/ui.tsx';
+import type { Conversation } from './room.ts';
+import type { DocumentRead } from './store.ts';
+import { MAX_DOCUMENT_BYTES, TEXT_MAX, UPLOAD_KINDS, type DocumentKind } from './tables.ts';
+
+/**
+ * The deal room on the freight page (its "Messages" and "Documents" sections, passed in by
+ * app.ts) and the unread messages' page. The same data the JSON answers carry; the forms post
+ * to the same endpoints (the file through the page's multipart upload).
+ */
+
+/** What the freight page's deal room shows the caller: its conversations, and the documents for a party. */
+export interface DealRoomData {
+  freightId: number;
+  owner: boolean;
+  /** the winner, when there is one the owner may write to (no conversation yet) */
+  winner: { id: number; name: string } | null;
+  conversations: Conversation[];
+  /** undefined: the caller is not a party of the documents */
+  documents: DocumentRead[] | undefined;
+  awarded: boolean;
+}
+
+const kindLabel = (ctx: Ctx, kind: DocumentKind) => ctx.t(`deal.kind.${kind}`);
+
+/** 1.2 MB, 830 KB, 16 B (the reader's decimal separator). */
+function size(ctx: Ctx, bytes: number): string {
+  const nf = (n: number) => formatNumber(n, ctx.language, 1);
+  if (bytes >= 1024 * 1024) return `${nf(bytes / 1024 / 1024)} MB`;
+  return bytes >= 1024 ? `${nf(bytes / 1024)} KB` : `${bytes} B`;
+}
+
+/** A moment as the pages show it: in APP_TIMEZONE, in the reader's order (26.11.2026 08:00). */
+const when = (ctx: Ctx, at: Date) => formatStamp(ctx.clock.format(at), ctx.language);
+
+function ConversationView({ ctx, data, c, csrf }: { ctx: Ctx<Caller>; data: DealRoomData; c: Conversation; csrf: string }) {
+  const t = ctx.t;
+  const me = ctx.caller.companyId;
+  const formId = `deal-text-${c.company.id}`;
+  return (
+    <article class="conversation" data-testid="conversation" data-company={c.company.id}>
+      {data.owner && <h3>{t('deal.messages.with', { company: c.company.name })}</h3>}
+      {c.messages.length ? (
+        <ol class="messages">
+          {c.messages.map((m) => (
+            <li class={m.from_company_id === me ? 'message mine' : 'message theirs'} data-testid="message">
+              <p class="meta">
+                <strong>{m.from_company_id === me ? t('deal.messages.you') : m.from_name}</strong>{' '}
+                <time dateTime={m.created.toISOString()}>{when(ctx, m.created)}</time>
+                {m.to_company_id === me && m.read_at === null && <span class="badge new">{t('deal.messages.new')}</span>}
+              </p>
+              <p class="text">{m.text}</p>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p class="muted">{t('deal.messages.none')}</p>
+      )}
+      <form method="post" action={`/freights/messages/${data.freightId}`} class="message-form">
+        <CsrfField token={csrf} />
+        {data.owner && <input type="hidden" name="company" value={String(c.company.id)} />}
+        <Field id={formId} label={t('deal.messages.text')}>
+          <textarea id={formId} name="text" rows={3} maxLength={TEXT_MAX} required />
+        </Field>
+        <button type="submit">{t('deal.messages.send')}</button>
+      </form>
+    </article>
+  );
+}
+
+export function dealRoomSection(ctx: Ctx<Caller>, data: DealRoomData) {
+  const t = ctx.t;
+  const csrf = ctx.reply.generateCsrf();
+  const conversations = [...data.conversations];
+  // The owner may open the conversation with its carrier; anyone else always has its own.
+  if (data.owner && data.winner && !conversations.some((c) => c.company.id === data.winner!.id))
+    conversations.push({ company: data.winner, messages: [] });
+  if (!data.owner && !conversations.length)
+    conversations.push({ company: { id: ctx.caller.companyId, name: ctx.caller.companyName }, messages: [] });
+  return (
+    <>
+      <section class="panel deal-room" id="messages" data-testid="deal-messages">
+        <h2>{t('deal.messages')}</h2>
+        {conversations.length ? (
+          conversations.map((c) => <ConversationView ctx={ctx} data={data} c={c} csrf={csrf} />)
+        ) : (
+          <p class="muted">{t('deal.messages.nobody')}</p>
+        )}
+      </section>
+      {data.documents && (
+        <section class="panel deal-room" id="documents" data-testid="deal-documents">
+          <h2>{t('deal.documents')}</h2>
+          {!data.awarded && <p class="muted">{t('deal.documents.after_award')}</p>}
+          <DataTable
+            caption={t('deal.documents')}
+            rows={data.documents}
+            empty={t('deal.documents.none')}
+            testId="documents"
+            columns={[
+              {
+                label: t('deal.documents.name'),
+                lead: true,
+                wrap: true,
+                cell: (d) => (
+                  <a href={`/freights/document/${d.id}`} download={d.name}>
+                    {d.name}
+                  </a>
+                ),
+              },
+              { label: t('deal.documents.kind'), cell: (d) => kindLabel(ctx, d.kind) },
+              { label: t('deal.documents.size'), numeric: true, cell: (d) => size(ctx, d.size) },
+              { label: t('deal.documents.by'), wrap: true, cell: (d) => d.company_name ?? t('deal.documents.exchange') },
+              { label: t('deal.documents.added'), cell: (d) => when(ctx, d.created) },
+            ]}
+          />
+          <form method="post" action={`/freights/upload/${data.freightId}`} enctype="multipart/form-data" class="upload-form">
+            <CsrfField token={csrf} />
+            <Field id="deal-kind" label={t('deal.documents.kind')}>
+              <select id="deal-kind" name="kind">
+                {UPLOAD_KINDS.map((k) => (
+                  <option value={k}>{kindLabel(ctx, k)}</option>
+                ))}
+              </select>
+            </Field>
+            <Field id="deal-file" label={t('deal.documents.file', { max: MAX_DOCUMENT_BYTES / 1024 / 1024 })}>
+              <input id="deal-file" type="file" name="file" accept=".pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png" required />
+            </Field>
+            <button type="submit">{t('deal.documents.upload')}</button>
+          </form>
+        </section>
+      )}
+    </>
+  );
+}
+
+/** GET /messages/unread: the freights with unread messages, each a link to its conversation. */
+export function unreadPage(ctx: Ctx<Caller>, unread: { count: number; freights: Array<{ freight: number; count: number }> }): Page {
+  const t = ctx.t;
+  return {
+    title: t('deal.unread.title'),
+    body: (
+      <section>
+        <h1>{t('deal.unread.title')}</h1>
+        <DataTable
+          caption={t('deal.unread.title')}
+          rows={unread.freights}
+          empty={t('deal.unread.none')}
+          testId="unread"
+          skipTarget
+          columns={[
+            {
+              label: t('order.freight'),
+              lead: true,
+              cell: (u) => <a href={`/freights/view/${u.freight}#messages`}>{t('deal.unread.freight', { freight: u.freight })}</a>,
+            },
+            { label: t('deal.messages'), numeric: true, cell: (u) => t('deal.unread.count', { count: u.count }) },
+          ]}
+        />
+      </section>
+    ),
+  };
+}

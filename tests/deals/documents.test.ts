@@ -1,0 +1,317 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { openFreight } from '../freights/helpers.ts';
+import { TEST_DB } from '../support/databases.ts';
+import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { browserSession, csrfOf } from '../support/session.ts';
+import { attach, documents, download, fieldError, JPEG, PDF, PNG, success } from './helpers.ts';
+
+const MB = 1024 * 1024;
+
+/** decisions.md §13: the documents of a freight's two parties, their bounds, their download and the transport order. */
+describe(`documents beside a freight (${TEST_DB})`, () => {
+  let app: TestApp;
+  let shipper: Actor, carrier: Actor, loser: Actor, outsider: Actor;
+  /** open, the carrier and the loser bid on it */
+  let open: number;
+  /** awarded to the carrier */
+  let taken: number;
+
+  const bidOn = async (who: Actor, freight: number, amount: string) =>
+    success(await app.post('/quotes/add.json', { token: who.token, json: { route: freight, amount, currency_code: 'EUR' } })).bid;
+  const award = async (freight: number, to: Actor, amount: string) => {
+    const bid = await bidOn(to, freight, amount);
+    assert.equal((await app.post(`/quotes/confirm/${bid.id}.json`, { token: shipper.token })).status, 302);
+    success(await app.post(`/quotes/confirm/${bid.id}.json`, { token: to.token }));
+  };
+  const stored = async (freight: number) =>
+    Number(
+      (
+        await app.services.db
+          .selectFrom('deal_documents')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('freight_id', '=', freight)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  before(async () => {
+    app = await startTestApp();
+    shipper = await app.actor('Shipper');
+    carrier = await app.actor('Carrier');
+    loser = await app.actor('Loser');
+    outsider = await app.actor('Outsider');
+    for (const who of [shipper, carrier, loser, outsider])
+      success(
+        await app.post('/webhooks/add.json', { token: who.token, json: { url: `http://127.0.0.1:9/c/${who.company}`, events: ['*'] } }),
+      );
+    open = await openFreight(app, shipper);
+    await bidOn(carrier, open, '700.00');
+    await bidOn(loser, open, '650.00');
+    taken = await openFreight(app, shipper, { from_addr: 'Hafenstraße 1, Frankfurt', to_addr: 'Keizersgracht 2, Amsterdam' });
+    await bidOn(loser, taken, '1100.00');
+    await award(taken, carrier, '1234.56');
+  });
+  after(() => app?.close());
+
+  test('before the award only the owner attaches and sees documents; bidders and others get 404', async () => {
+    const added = success(await attach(app, shipper, open, 'other', 'loading-plan.pdf', PDF)).document;
+    assert.equal(added.kind, 'other');
+    assert.equal(added.name, 'loading-plan.pdf');
+    assert.equal(added.size, PDF.length);
+    assert.equal(added.sha256, createHash('sha256').update(PDF).digest('hex'));
+    assert.deepEqual(added.company, { id: shipper.company, name: shipper.companyName });
+    assert.equal(added.type, 'application/pdf');
+    for (const who of [carrier, loser, outsider]) {
+      assert.equal((await documents(app, who, open)).status, 404);
+      assert.equal((await attach(app, who, open, 'cmr', 'x.pdf', PDF)).status, 404);
+      assert.equal((await download(app, who, added.id)).status, 404);
+    }
+    assert.equal(await stored(open), 1);
+    assert.deepEqual(
+      success(await documents(app, shipper, open)).documents.map((d: any) => d.id),
+      [added.id],
+    );
+  });
+
+  test('after the award owner and winner exchange documents; the losing bidder and others get 404', async () => {
+    const cmr = success(await attach(app, carrier, taken, 'cmr', 'CMR 4711.jpg', JPEG)).document;
+    assert.equal(cmr.type, 'image/jpeg');
+    const pod = success(await attach(app, shipper, taken, 'pod', 'pod.png', PNG)).document;
+    assert.equal(pod.type, 'image/png');
+    for (const who of [shipper, carrier]) {
+      const list = success(await documents(app, who, taken)).documents;
+      assert.deepEqual(
+        list.map((d: any) => d.kind),
+        ['order', 'cmr', 'pod'],
+      );
+      for (const key of ['id', 'kind', 'name', 'size', 'sha256', 'created', 'company']) assert.ok(key in list[1], key);
+    }
+    for (const who of [loser, outsider]) {
+      assert.equal((await documents(app, who, taken)).status, 404);
+      assert.equal((await download(app, who, cmr.id)).status, 404);
+      assert.equal((await attach(app, who, taken, 'pod', 'x.png', PNG)).status, 404);
+    }
+    assert.equal((await download(app, outsider, 99_999_999)).status, 404);
+    assert.equal((await app.get('/freights/document/abc', { token: outsider.token })).status, 404);
+  });
+
+  test('a download is the exact bytes, as an attachment, never sniffed', async () => {
+    const bytes = Buffer.concat([PNG, Buffer.from([0, 1, 2, 255, 254, 13, 10, 0])]);
+    const doc = success(await attach(app, carrier, taken, 'other', 'Lieferschein Müller "A".png', bytes)).document;
+    for (const who of [shipper, carrier]) {
+      const got = await download(app, who, doc.id);
+      assert.equal(got.status, 200);
+      assert.ok(got.bytes.equals(bytes), 'the same bytes');
+      assert.equal(got.headers['content-type'], 'image/png');
+      assert.equal(got.headers['x-content-type-options'], 'nosniff');
+      assert.match(
+        String(got.headers['content-disposition']),
+        /^attachment; filename="Lieferschein M_ller _A_.png"; filename\*=UTF-8''Lieferschein%20M%C3%BCller%20%22A%22.png$/,
+      );
+      assert.equal(createHash('sha256').update(got.bytes).digest('hex'), doc.sha256);
+    }
+    // Without a token: 401, never the bytes.
+    const anonymous = await app.http.inject({ method: 'GET', url: `/freights/document/${doc.id}` });
+    assert.equal(anonymous.statusCode, 401);
+  });
+
+  test('only PDF, JPEG and PNG by their first bytes, at most 10 MB, a kind and a name: else a field error and nothing stored', async () => {
+    const before = await stored(taken);
+    const refusals: Array<[Record<string, unknown>, string, string]> = [
+      [
+        { kind: 'cmr', name: 'a.pdf', content: Buffer.from('just text, called .pdf').toString('base64') },
+        'documents.type_refused',
+        'content',
+      ],
+      [{ kind: 'cmr', name: 'a.gif', content: Buffer.from('GIF89a....').toString('base64') }, 'documents.type_refused', 'content'],
+      [
+        { kind: 'cmr', name: 'a.html', content: Buffer.from('<html><script>alert(1)</script>').toString('base64') },
+        'documents.type_refused',
+        'content',
+      ],
+      [{ kind: 'cmr', name: 'a.pdf', content: '%%% not base64 %%%' }, 'documents.content_invalid', 'content'],
+      [{ kind: 'cmr', name: 'a.pdf' }, 'documents.content_invalid', 'content'],
+      [{ kind: 'cmr', name: 'a.pdf', content: '' }, 'documents.content_invalid', 'content'],
+      [{ kind: 'cmr', name: 'a.pdf', content: { bytes: 1 } }, 'documents.content_invalid', 'content'],
+      [{ kind: 'order', name: 'a.pdf', content: PDF.toString('base64') }, 'documents.kind_reserved', 'kind'],
+      [{ kind: 'passport', name: 'a.pdf', content: PDF.toString('base64') }, 'documents.kind_invalid', 'kind'],
+      [{ name: 'a.pdf', content: PDF.toString('base64') }, 'documents.kind_invalid', 'kind'],
+      [{ kind: 'cmr', content: PDF.toString('base64') }, 'documents.name_invalid', 'name'],
+      [{ kind: 'cmr', name: 'x'.repeat(201), content: PDF.toString('base64') }, 'documents.name_invalid', 'name'],
+      [
+        { kind: 'cmr', name: 'big.pdf', content: Buffer.concat([PDF, Buffer.alloc(10 * MB)]).toString('base64') },
+        'documents.too_large',
+        'content',
+      ],
+    ];
+    for (const [json, code, field] of refusals)
+      fieldError(await app.post(`/freights/documents/${taken}.json`, { token: carrier.token, json }), code, field);
+    // Far beyond the bound the body itself is refused before it is read (413), still no 500.
+    const huge = await app.post(`/freights/documents/${taken}.json`, {
+      token: carrier.token,
+      json: { kind: 'cmr', name: 'a.pdf', content: 'A'.repeat(16 * MB) },
+    });
+    assert.equal(huge.status, 413, huge.text.slice(0, 200));
+    assert.equal(await stored(taken), before, 'nothing stored');
+    // Exactly 10 MB is accepted.
+    const edge = Buffer.concat([PDF, Buffer.alloc(10 * MB - PDF.length)]);
+    assert.equal(success(await attach(app, shipper, taken, 'invoice', 'invoice.pdf', edge)).document.size, 10 * MB);
+  });
+
+  test('on award the exchange adds the transport order: a PDF naming both parties, the route and the agreed price', async () => {
+    const list = success(await documents(app, carrier, taken)).documents;
+    const order = list.find((d: any) => d.kind === 'order');
+    assert.ok(order);
+    assert.equal(order.company, null, 'added by the exchange');
+    assert.equal(order.type, 'application/pdf');
+    const got = await download(app, shipper, order.id);
+    assert.equal(got.status, 200);
+    const text = got.bytes.toString('latin1');
+    assert.ok(text.startsWith('%PDF-1.4'));
+    assert.ok(text.trimEnd().endsWith('%%EOF'));
+    for (const part of [
+      shipper.companyName,
+      carrier.companyName,
+      '1234.56 EUR',
+      'Hafenstra\xdfe 1, Frankfurt',
+      'Keizersgracht 2, Amsterdam',
+      'FRA',
+    ])
+      assert.ok(text.includes(part), part);
+    assert.ok(!text.includes(loser.companyName), 'the losing bidder is not named');
+    // The cross-reference table points at each object.
+    const xref = Number(/startxref\n(\d+)/.exec(text)![1]);
+    assert.equal(text.slice(xref, xref + 4), 'xref');
+    const offsets = [...text.matchAll(/(\d{10}) 00000 n /g)].map((m) => Number(m[1]));
+    assert.equal(offsets.length, 6);
+    for (const [i, offset] of offsets.entries()) assert.equal(text.slice(offset, offset + `${i + 1} 0 obj`.length), `${i + 1} 0 obj`);
+    assert.equal(got.bytes.length, order.size);
+    // One transport order per freight, whatever happens later.
+    assert.equal(list.filter((d: any) => d.kind === 'order').length, 1);
+    // A freight its owner carries itself gets none (no other party).
+    const own = await openFreight(app, shipper);
+    await award(own, shipper, '10.00');
+    assert.deepEqual(success(await documents(app, shipper, own)).documents, []);
+  });
+
+  test('document.added goes to the other party; the transport order to both', async () => {
+    const events = async (type: string, freight: number) =>
+      (
+        await app.services.db
+          .selectFrom('events')
+          .select(['company_id', 'body'])
+          .where('type', '=', type)
+          .where('freight_id', '=', freight)
+          .orderBy('seq')
+          .execute()
+      ).map((e) => ({ company: e.company_id, data: JSON.parse(e.body).data }));
+    const orders = (await events('document.added', taken)).filter((e) => e.data.document.kind === 'order');
+    assert.deepEqual(
+      orders.map((e) => e.company).sort((a, b) => a - b),
+      [shipper.company, carrier.company].sort((a, b) => a - b),
+    );
+    const freight = await openFreight(app, shipper);
+    await award(freight, carrier, '500.00');
+    const doc = success(await attach(app, carrier, freight, 'pod', 'pod.pdf', PDF)).document;
+    const added = (await events('document.added', freight)).filter((e) => e.data.document.id === doc.id);
+    assert.deepEqual(
+      added.map((e) => e.company),
+      [shipper.company],
+    );
+    assert.equal(added[0]!.data.document.sha256, doc.sha256);
+    const message = success(
+      await app.post(`/freights/messages/${freight}.json`, { token: shipper.token, json: { text: 'Thanks!', company: carrier.company } }),
+    ).message;
+    const created = await events('message.created', freight);
+    assert.deepEqual(
+      created.map((e) => [e.company, e.data.message.id]),
+      [[carrier.company, message.id]],
+    );
+  });
+
+  test("the page's multipart upload: only its own route reads multipart, with the same bounds", async () => {
+    const session = await browserSession(app, carrier);
+    const page = await app.get(`/freights/view/${taken}`, { headers: { cookie: session.cookie } });
+    assert.equal(page.status, 200);
+    assert.match(page.text, /id="documents"/);
+    assert.match(page.text, /enctype="multipart\/form-data"/);
+    const csrf = csrfOf(page.text);
+    const multipart = (file: Buffer, name: string, kind = 'pod') => {
+      const boundary = '----deal-room-test';
+      const part = (header: string, body: Buffer | string) =>
+        Buffer.concat([Buffer.from(`--${boundary}\r\n${header}\r\n\r\n`), Buffer.from(body), Buffer.from('\r\n')]);
+      return {
+        headers: { cookie: session.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: Buffer.concat([
+          part('Content-Disposition: form-data; name="_csrf"', csrf),
+          part('Content-Disposition: form-data; name="kind"', kind),
+          part(`Content-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream`, file),
+          Buffer.from(`--${boundary}--\r\n`),
+        ]),
+      };
+    };
+    const before = await stored(taken);
+    const sent = await app.http.inject({ method: 'POST', url: `/freights/upload/${taken}`, ...multipart(PDF, 'signed-pod.pdf') });
+    assert.equal(sent.statusCode, 302, sent.body);
+    assert.equal(sent.headers.location, `/freights/view/${taken}#documents`);
+    const list = success(await documents(app, carrier, taken)).documents;
+    const last = list.at(-1);
+    assert.equal(last.name, 'signed-pod.pdf');
+    assert.equal(last.kind, 'pod');
+    assert.ok((await download(app, shipper, last.id)).bytes.equals(PDF));
+    // Too large, or not a PDF/JPEG/PNG: back to the page with the refusal, nothing stored.
+    for (const [file, name] of [
+      [Buffer.concat([PDF, Buffer.alloc(10 * MB)]), 'big.pdf'],
+      [Buffer.from('MZ executable'), 'tool.exe'],
+    ] as const) {
+      const refused = await app.http.inject({ method: 'POST', url: `/freights/upload/${taken}`, ...multipart(file, name) });
+      assert.equal(refused.statusCode, 302);
+      assert.equal(refused.headers.location, `/freights/view/${taken}#documents`);
+    }
+    const reserved = await app.http.inject({ method: 'POST', url: `/freights/upload/${taken}`, ...multipart(PDF, 'order.pdf', 'order') });
+    assert.equal(reserved.statusCode, 302);
+    assert.equal(await stored(taken), before + 1, 'only the first upload stored');
+    // Without the CSRF token the form is refused.
+    const forged = multipart(PDF, 'forged.pdf');
+    forged.payload = Buffer.from(forged.payload.toString('latin1').replace(csrf, 'forged'), 'latin1');
+    const refusedForgery = await app.http.inject({ method: 'POST', url: `/freights/upload/${taken}`, ...forged });
+    assert.ok(refusedForgery.statusCode >= 400, String(refusedForgery.statusCode));
+    // The JSON route reads no multipart: the same form there is not a document.
+    const elsewhere = await app.http.inject({
+      method: 'POST',
+      url: `/freights/documents/${taken}.json`,
+      ...multipart(PDF, 'json.pdf'),
+      headers: { ...multipart(PDF, 'json.pdf').headers, authorization: `TokenPass ${carrier.token}` },
+    });
+    assert.equal(JSON.parse(elsewhere.body).status, 'error');
+    assert.equal(await stored(taken), before + 1);
+    // A body cut off in the middle of the file, or two files: refused as unreadable or too large, never a 500.
+    const whole = multipart(PDF, 'cut.pdf');
+    const cut = await app.http.inject({
+      method: 'POST',
+      url: `/freights/upload/${taken}`,
+      headers: whole.headers,
+      payload: whole.payload.subarray(0, whole.payload.length - 40),
+    });
+    assert.equal(cut.statusCode, 400, cut.body.slice(0, 200));
+    const two = multipart(PDF, 'one.pdf');
+    two.payload = Buffer.concat([
+      two.payload.subarray(0, two.payload.length - '------deal-room-test--\r\n'.length),
+      multipart(PNG, 'two.png').payload,
+    ]);
+    const twice = await app.http.inject({ method: 'POST', url: `/freights/upload/${taken}`, headers: two.headers, payload: two.payload });
+    assert.equal(twice.statusCode, 413, twice.body.slice(0, 200));
+    assert.equal(await stored(taken), before + 1);
+    // An outsider's upload: 404.
+    const stranger = await browserSession(app, outsider);
+    const strangers = await app.http.inject({
+      method: 'POST',
+      url: `/freights/upload/${taken}`,
+      ...multipart(PDF, 'x.pdf'),
+      headers: { ...multipart(PDF, 'x.pdf').headers, cookie: stranger.cookie },
+    });
+    assert.ok([403, 404].includes(strangers.statusCode), String(strangers.statusCode));
+  });
+});
