@@ -4728,7 +4728,7 @@ export interface components {
             company: number;
             data: {
                 route: components["schemas"]["Freight"];
-                /** @description the saved search that matched (absent for a vehicle offer) */
+                /** @description the saved search the freight met; absent for a vehicle offer */
                 search?: components["schemas"]["SavedSearch"] | null;
                 /** @description the vehicle offer the freight fits, instead of search */
                 vehicle?: components["schemas"]["Vehicle"];
