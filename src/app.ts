@@ -26,6 +26,7 @@ import { SHIPMENT_ERRORS, SHIPMENT_MESSAGES } from './shipments/messages.ts';
 import { TMS_ERRORS, TMS_MESSAGES } from './tms/messages.ts';
 import { WEBHOOK_ERRORS, WEBHOOK_MESSAGES } from './webhooks/messages.ts';
 import { TRUST_ERRORS, TRUST_MESSAGES } from './trust/messages.ts';
+import { LANE_ERRORS, LANE_MESSAGES, laneEndpoints, marketPriceHint, PRICES_SECTION } from './lanes/index.ts';
 import { TRUST_SECTION, trustEndpoints } from './trust/routes.tsx';
 import { TRUST_EVENT_DOCS } from './trust/schema.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
@@ -102,6 +103,7 @@ export const CATALOGUES = [
   FILE_MESSAGES,
   FLIGHT_MESSAGES,
   FREIGHT_MESSAGES,
+  LANE_MESSAGES,
   MILKRUN_MESSAGES,
   OPENAPI_MESSAGES,
   PLACE_MESSAGES,
@@ -139,6 +141,7 @@ export const ERROR_CODES = {
   ...FILE_ERRORS,
   ...FLIGHT_ERRORS,
   ...FREIGHT_ERRORS,
+  ...LANE_ERRORS,
   ...MILKRUN_ERRORS,
   ...PLACE_ERRORS,
   ...PRICING_ERRORS,
@@ -177,6 +180,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         FREIGHTS_SECTION,
         VEHICLES_SECTION,
         PRICING_SECTION,
+        PRICES_SECTION,
         TEMPLATES_SECTION,
         FLIGHTS_SECTION,
         MILKRUN_SECTION,
@@ -208,6 +212,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       enteredMarket: alertSavedSearches,
       published: (db, clock, id) => vehicleAlerts.freightPublished(db, clock, id),
       sections: fittingTrucksSection,
+      marketPrice: marketPriceHint,
     }),
     ...templateEndpoints(),
     ...flightEndpoints(),
@@ -221,6 +226,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...searchEndpoints({ readVehicles: vehicleViews }),
     ...vehicleEndpoints({ alerts: vehicleAlerts }),
     ...trustEndpoints(), // company profiles, ratings, blocks (decisions.md §12)
+    ...laneEndpoints(), // lane prices (decisions.md §14)
     ...placeEndpoints(),
     ...deskEndpoints(), // the start page: the dispatcher's work queue
   ];

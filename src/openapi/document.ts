@@ -213,6 +213,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   files: 'File push: status messages and rate sheets (preview).',
   flights: 'Scheduled flights a booking request can be made from.',
   freights: 'Freights (transport requests): create, edit, publish, the lists and counts, booking requests, tracking.',
+  market: 'Lane prices (decisions.md §14): what awarded road freights on a lane cost, by month, never a single deal.',
   milkrun: 'Milk-run import shipments built from status events, their lists and steps (preview).',
   notifications: 'Alerts of saved searches: freights that entered the market and match.',
   onerecord: 'IATA ONE Record (JSON-LD) view of the company’s air shipments and their events, outside the envelope.',
