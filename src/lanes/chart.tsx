@@ -10,9 +10,10 @@ import type { LaneMonth } from './store.ts';
  * image with its title).
  */
 
-const W = 640;
-const H = 300;
-const PAD = { left: 64, right: 12, top: 16, bottom: 58 };
+// Drawn small and scaled up (CSS caps its width): at 390 px the text stays about 11 px high.
+const W = 420;
+const H = 270;
+const PAD = { left: 70, right: 24, top: 14, bottom: 64 };
 
 /** A round step for about `count` ticks up to `max`: 1, 2 or 5 times a power of ten. */
 function niceStep(max: number, count: number): number {
@@ -53,9 +54,10 @@ export function LaneChart({
   const x = (i: number) => PAD.left + slot * (i + 0.5);
   const y = (v: number) => PAD.top + plotH - (v / max) * plotH;
   const ticks = Array.from({ length: Math.round(max / step) + 1 }, (_, i) => i * step);
-  // Every month keeps its slot; its label only where there is room (about 48 px of 640 per label).
-  const every = Math.max(1, Math.ceil(months.length / Math.floor(plotW / 48)));
+  // Every month keeps its slot; its label only where there is room (about 50 units per label).
+  const every = Math.max(1, Math.ceil(months.length / Math.floor(plotW / 50)));
   const bar = Math.max(2, Math.min(18, slot * 0.5));
+  const dot = Math.max(2, Math.min(4, slot / 3));
   // The median line runs through consecutive months with figures; a hidden month breaks it.
   const segments: string[] = [];
   let current: string[] = [];
@@ -87,16 +89,17 @@ export function LaneChart({
           </g>
         ))}
         {months.map((m, i) =>
-          i % every === 0 || i === months.length - 1 ? (
+          // Counted back from the newest month, which is always labelled.
+          (months.length - 1 - i) % every === 0 ? (
             <text x={x(i)} y={H - PAD.bottom + 16} text-anchor="middle">
               {monthLabel(m.month)}
             </text>
           ) : null,
         )}
-        <text x={PAD.left + plotW / 2} y={H - 8} text-anchor="middle" class="axis-label">
+        <text x={PAD.left + plotW / 2} y={H - 6} text-anchor="middle" class="axis-label">
           {text.xAxis}
         </text>
-        <text x={14} y={PAD.top + plotH / 2} text-anchor="middle" class="axis-label" transform={`rotate(-90 14 ${PAD.top + plotH / 2})`}>
+        <text x={12} y={PAD.top + plotH / 2} text-anchor="middle" class="axis-label" transform={`rotate(-90 12 ${PAD.top + plotH / 2})`}>
           {text.yAxis}
         </text>
       </g>
@@ -109,15 +112,15 @@ export function LaneChart({
         {segments.map((points) => (
           <polyline class="median-line" points={points} />
         ))}
-        {months.map((m, i) => (m.median !== null ? <circle class="median" cx={x(i)} cy={y(m.median)} r="4" /> : null))}
+        {months.map((m, i) => (m.median !== null ? <circle class="median" cx={x(i)} cy={y(m.median)} r={dot} /> : null))}
       </g>
       <g class="legend">
-        <rect class="range" x={PAD.left} y={H - 30} width="10" height="10" rx="2" />
-        <text x={PAD.left + 14} y={H - 21}>
+        <rect class="range" x={PAD.left} y={H - 36} width="10" height="10" rx="2" />
+        <text x={PAD.left + 14} y={H - 27}>
           {text.range}
         </text>
-        <circle class="median" cx={PAD.left + 190} cy={H - 25} r="4" />
-        <text x={PAD.left + 198} y={H - 21}>
+        <circle class="median" cx={PAD.left + 170} cy={H - 31} r="4" />
+        <text x={PAD.left + 178} y={H - 27}>
           {text.median}
         </text>
       </g>

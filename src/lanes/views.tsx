@@ -34,12 +34,9 @@ const centsMoney = (value: number, currency: string, language: string) => {
   }
 };
 
-/** `Mar 2031` / `März 2031` in a table; `03/31` under the chart's narrow slots. */
-const monthName = (month: string, language: string) =>
-  new Intl.DateTimeFormat(TAG[language] ?? 'en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(`${month}-01T12:00:00Z`),
-  );
-const monthShort = (month: string) => `${month.slice(5, 7)}/${month.slice(2, 4)}`;
+/** `Mar 2031` / `März 2031` in the table; `Mar 31` / `März 31` under the chart's narrow slots. */
+const monthName = (month: string, language: string, year: 'numeric' | '2-digit' = 'numeric') =>
+  new Intl.DateTimeFormat(TAG[language] ?? 'en-GB', { month: 'short', year, timeZone: 'UTC' }).format(new Date(`${month}-01T12:00:00Z`));
 
 export function pricesPage(ctx: Ctx, outcome: Answer<LanePricesData>, query: LaneQuery | undefined, warnings: Warning[]): Page {
   const t = ctx.t;
@@ -52,16 +49,17 @@ export function pricesPage(ctx: Ctx, outcome: Answer<LanePricesData>, query: Lan
   const data = outcome.kind === 'ok' ? outcome.data : undefined;
   const currency = data?.lane.currency ?? query?.currency ?? DEFAULT_CURRENCY;
   const money = (n: number) => wholeMoney(n, currency, lang);
-  const hidden = <span class="muted">{t('lp.hidden')}</span>;
+  // A month without awards has no figures to hide: a dash; with awards below the rule, the reason.
+  const none = (m: LaneMonth) => (m.count === 0 ? '–' : <span class="muted">{t('lp.hidden')}</span>);
   const columns = [
     { label: t('lp.col.month'), cell: (m: LaneMonth) => monthName(m.month, lang), lead: true },
     { label: t('lp.col.count'), cell: (m: LaneMonth) => formatNumber(m.count, lang), numeric: true },
-    { label: t('lp.col.median'), cell: (m: LaneMonth) => (m.median === null ? hidden : money(m.median)), numeric: true },
-    { label: t('lp.col.p25'), cell: (m: LaneMonth) => (m.p25 === null ? hidden : money(m.p25)), numeric: true },
-    { label: t('lp.col.p75'), cell: (m: LaneMonth) => (m.p75 === null ? hidden : money(m.p75)), numeric: true },
+    { label: t('lp.col.median'), cell: (m: LaneMonth) => (m.median === null ? none(m) : money(m.median)), numeric: true },
+    { label: t('lp.col.p25'), cell: (m: LaneMonth) => (m.p25 === null ? none(m) : money(m.p25)), numeric: true },
+    { label: t('lp.col.p75'), cell: (m: LaneMonth) => (m.p75 === null ? none(m) : money(m.p75)), numeric: true },
     {
       label: t('lp.col.per_km'),
-      cell: (m: LaneMonth) => (m.median_per_km === null ? hidden : centsMoney(m.median_per_km, currency, lang)),
+      cell: (m: LaneMonth) => (m.median_per_km === null ? none(m) : centsMoney(m.median_per_km, currency, lang)),
       numeric: true,
     },
   ];
@@ -119,7 +117,7 @@ export function pricesPage(ctx: Ctx, outcome: Answer<LanePricesData>, query: Lan
                 <LaneChart
                   months={data.months}
                   money={money}
-                  monthLabel={monthShort}
+                  monthLabel={(month) => monthName(month, lang, '2-digit')}
                   text={{
                     title: t('lp.chart.title', { from: data.lane.from, to: data.lane.to, currency }),
                     desc: t('lp.chart.desc'),
