@@ -53,6 +53,6 @@ export function awardsSql(q: AwardQuery): RawBuilder<unknown> {
     where f.status in ('taken', 'closed', 'archived') and f.class <> 'air' -- the partial index's own predicate (0090)
       and f.winner_id <> f.company_id
       and ${places('from', q.from)} and ${places('to', q.to)}
-      and upper(b.currency_code) = ${q.currency}
+      and b.currency_code = ${q.currency} -- stored upper case (quotes/fields.ts)
       and b.modified >= ${q.start}::timestamptz and b.modified < ${q.end}::timestamptz)`;
 }
