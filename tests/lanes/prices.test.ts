@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { takenFreight } from '../trust/helpers.ts';
+import { addFreight } from '../freights/helpers.ts';
+import { browserSession } from '../support/session.ts';
 import { FRANKFURT, greatCircleKm, PARIS, prices, seedAward, type Place } from './helpers.ts';
 
 /**
@@ -74,7 +76,13 @@ describe('the answer', () => {
   });
 
   test('from and to are required: missing or unreadable, status error prices.lane_required', async () => {
-    const asked: Record<string, string>[] = [{ to: 'FR-75' }, { from: 'DE-60' }, {}, { from: 'D-6x!', to: 'FR-75' }, { from: 'DE-60', to: 'XX' }];
+    const asked: Record<string, string>[] = [
+      { to: 'FR-75' },
+      { from: 'DE-60' },
+      {},
+      { from: 'D-6x!', to: 'FR-75' },
+      { from: 'DE-60', to: 'XX' },
+    ];
     for (const query of asked) {
       const res = await prices(app, carrier, query);
       assert.equal(res.status, 200, res.text);
@@ -274,5 +282,53 @@ describe('patterns (decisions.md §7)', () => {
     assert.equal(await count('AT-4,airport:VIE', 'CZ-11'), 2);
     const res = await prices(app, carrier, { from: 'at-4, VIE', to: 'cz 11' });
     assert.deepEqual(res.body.data.lane, { from: 'AT-4,airport:VIE', to: 'CZ-11', currency: 'EUR' });
+  });
+});
+
+describe('the freight form’s and page’s hint (the lane’s last median)', () => {
+  let cookie: string;
+  let shipper: Actor;
+  before(async () => {
+    shipper = await app.actor('Hint Shipper');
+    cookie = (await browserSession(app, shipper)).cookie;
+    // Hamburg (DE-22) -> Lille (FR-59): January shown (5 of 3), March hidden (4): the hint is January's.
+    await awards(
+      place('DE', '22041'),
+      place('FR', '59800'),
+      ['900.00', '950.00', '1000.00', '1050.00', '1100.00'],
+      3,
+      at('2031-01-20T10:00:00Z'),
+    );
+    await awards(place('DE', '22041'), place('FR', '59800'), ['2000.00', '2000.00', '2000.00', '2000.00'], 3);
+  });
+  const html = async (url: string) => (await app.get(url, { headers: { cookie } })).text.replace(/[\u00a0\u202f]/g, ' ');
+  const hintOf = (page: string) => /data-testid="market-hint">([^<(]*)/.exec(page)?.[1]?.trim();
+
+  test('a road freight on the lane: the newest month with figures, on the form and the page', async () => {
+    const id = await addFreight(app, shipper, { from: 'city:22041', from_country: 'DE', to: 'city:59800', to_country: 'FR' });
+    assert.equal(hintOf(await html(`/freights/view/${id}`)), 'market: €1,000 median, 5 awards');
+    assert.equal(hintOf(await html(`/freights/edit/${id}`)), 'market: €1,000 median, 5 awards');
+    assert.match(await html(`/freights/view/${id}`), /href="\/market\/prices\?from=DE-22&amp;to=FR-59&amp;currency=EUR"/);
+  });
+
+  test('no hint for an air freight, a lane without figures, or another currency without figures', async () => {
+    const air = await addFreight(app, shipper, {
+      class: 'air',
+      from: 'city:22041',
+      from_country: 'DE',
+      to: 'city:59800',
+      to_country: 'FR',
+    });
+    assert.equal(hintOf(await html(`/freights/view/${air}`)), undefined);
+    const quiet = await addFreight(app, shipper, { from: 'city:22041', from_country: 'DE', to: 'city:62000', to_country: 'FR' });
+    assert.equal(hintOf(await html(`/freights/view/${quiet}`)), undefined);
+    const chf = await addFreight(app, shipper, {
+      from: 'city:22041',
+      from_country: 'DE',
+      to: 'city:59800',
+      to_country: 'FR',
+      refs: { target_rate: '900', target_currency: 'CHF' },
+    });
+    assert.equal(hintOf(await html(`/freights/edit/${chf}`)), undefined);
   });
 });
