@@ -26,6 +26,7 @@ import { SHIPMENT_ERRORS, SHIPMENT_MESSAGES } from './shipments/messages.ts';
 import { TMS_ERRORS, TMS_MESSAGES } from './tms/messages.ts';
 import { WEBHOOK_ERRORS, WEBHOOK_MESSAGES } from './webhooks/messages.ts';
 import { TRUST_ERRORS, TRUST_MESSAGES } from './trust/messages.ts';
+import { LANE_ERRORS, LANE_MESSAGES, laneEndpoints, marketPriceHint, PRICES_SECTION } from './lanes/index.ts';
 import { TRUST_SECTION, trustEndpoints } from './trust/routes.tsx';
 import { TRUST_EVENT_DOCS } from './trust/schema.ts';
 import {
@@ -111,6 +112,7 @@ export const CATALOGUES = [
   FILE_MESSAGES,
   FLIGHT_MESSAGES,
   FREIGHT_MESSAGES,
+  LANE_MESSAGES,
   MILKRUN_MESSAGES,
   OPENAPI_MESSAGES,
   PLACE_MESSAGES,
@@ -150,6 +152,7 @@ export const ERROR_CODES = {
   ...FILE_ERRORS,
   ...FLIGHT_ERRORS,
   ...FREIGHT_ERRORS,
+  ...LANE_ERRORS,
   ...MILKRUN_ERRORS,
   ...PLACE_ERRORS,
   ...PRICING_ERRORS,
@@ -189,6 +192,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         FREIGHTS_SECTION,
         VEHICLES_SECTION,
         PRICING_SECTION,
+        PRICES_SECTION,
         TEMPLATES_SECTION,
         FLIGHTS_SECTION,
         MILKRUN_SECTION,
@@ -221,6 +225,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       published: (db, clock, id) => vehicleAlerts.freightPublished(db, clock, id),
       // Below the freight: the owner's fitting trucks, then the deal room (messages, documents).
       sections: async (ctx, route) => [await fittingTrucksSection(ctx, route), await dealRoom(ctx, route)],
+      marketPrice: marketPriceHint,
     }),
     ...templateEndpoints(),
     ...flightEndpoints(),
@@ -235,6 +240,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...vehicleEndpoints({ alerts: vehicleAlerts }),
     ...trustEndpoints(), // company profiles, ratings, blocks (decisions.md §12)
     ...dealEndpoints(), // conversations and documents beside a freight (decisions.md §13)
+    ...laneEndpoints(), // lane prices (decisions.md §14)
     ...placeEndpoints(),
     ...deskEndpoints(), // the start page: the dispatcher's work queue
   ];

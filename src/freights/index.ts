@@ -32,6 +32,9 @@ export { audienceOf } from './policy.ts';
 // The parties of a delivered freight, completed counts and display ids (the trust module's ratings)
 export { completedJsonSql, deliveredBetween, displayIdSql, freightParties, type FreightParties } from './parties.ts';
 
+// Awarded road freights with their accepted bids' prices (the lane prices, src/lanes)
+export { awardsSql, type AwardQuery } from './awards.ts';
+
 // Bids (the quotes module runs their state machine)
 export {
   BID,

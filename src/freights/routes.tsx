@@ -26,7 +26,8 @@ import { loadFreightForCaller, presentRead, type ReadContext } from './store.ts'
 import { addRefs, readWinnerDirect } from './create.ts';
 import { enlistPage, type ListPageParts } from './pages/list-page.tsx';
 import { freightPage, publishGaps, type FreightPageData } from './pages/freight-page.tsx';
-import { freightFormPage } from './pages/form-page.tsx';
+import { freightFormPage, type FormPageOptions } from './pages/form-page.tsx';
+import type { ComponentChildren } from 'preact';
 import {
   mergeRefs,
   normaliseBookingForm,
@@ -60,17 +61,59 @@ async function routePage(
   outcome: Answer<RouteData>,
   ctx: Ctx,
   extra: Pick<FreightPageData, 'bidForm'> = {},
-  sections?: FreightSections,
+  above: Pick<FreightParts, 'sections' | 'marketPrice'> = {},
 ): Promise<PageResult> {
   if (outcome.kind === 'error') return { redirect: listPath(LIST.ownOpen), ok: false, message: outcome.message };
   const route = outcome.data.route;
   const owner = route.company === ctx.caller.companyId;
-  const [parts, more] = await Promise.all([readFreightPageParts(ctx.db, ctx.clock, route, ctx.caller.companyId), sections?.(ctx, route)]);
-  return freightPage(route, ctx, { ...parts, gaps: owner && route.status === 'draft' ? publishGaps(route) : [], ...extra, sections: more });
+  const [parts, more, marketPrice] = await Promise.all([
+    readFreightPageParts(ctx.db, ctx.clock, route, ctx.caller.companyId),
+    above.sections?.(ctx, route),
+    above.marketPrice?.(ctx, laneOfView(route)),
+  ]);
+  return freightPage(route, ctx, {
+    ...parts,
+    gaps: owner && route.status === 'draft' ? publishGaps(route) : [],
+    ...extra,
+    sections: more,
+    marketPrice,
+  });
+}
+
+/** What the lane prices read of a freight as the caller sees it (masked ends are null: no lane). */
+function laneOfView(route: Partial<FreightView>): FreightLane {
+  const refs = isRecord(route.refs) ? route.refs : {};
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+  return {
+    class: text(route.class),
+    from: text(route.from),
+    from_country: text(route.from_country),
+    to: text(route.to),
+    to_country: text(route.to_country),
+    currency: refs.target_currency,
+  };
+}
+
+/** The freight form with the lane's market price beside the price field (when the form knows the lane). */
+async function formPage(ctx: Ctx, options: FormPageOptions, marketPrice: FreightParts['marketPrice']): Promise<PageResult> {
+  const hint = options.route && marketPrice ? await marketPrice(ctx, laneOfView(options.route)) : undefined;
+  return freightFormPage(ctx, { ...options, marketPrice: hint });
 }
 
 /** Sections other modules add to the freight page (the fitting trucks of src/vehicles), passed in by app.ts. */
 export type FreightSections = (ctx: Ctx, route: FreightView) => Promise<FreightPageData['sections']>;
+
+/** A freight's lane as the lane prices read it: its class, both ends as the caller sees them, its target currency. */
+export interface FreightLane {
+  class: string | null;
+  from: string | null;
+  from_country: string | null;
+  to: string | null;
+  to_country: string | null;
+  currency: unknown;
+}
+/** The lane's market price beside a freight's price field (src/lanes), passed in by app.ts; undefined: nothing to show. */
+export type MarketPrice = (ctx: Ctx, lane: FreightLane) => Promise<ComponentChildren>;
 
 /**
  * The freight page as the caller sees it now, for another endpoint's form that comes back to it
@@ -88,6 +131,7 @@ async function afterFreightForm(
   ctx: Ctx,
   mode: 'add' | 'edit',
   state: FormState | undefined,
+  marketPrice?: MarketPrice,
 ): Promise<PageResult> {
   if (outcome.kind === 'error') return backToFreight(outcome, ctx);
   const route = outcome.data;
@@ -96,7 +140,7 @@ async function afterFreightForm(
     return { redirect: viewPath(route.id), ok: true, message: ctx.t(mode === 'add' ? 'fv.saved.add' : 'fv.saved.edit') };
   }
   // Saved (a draft may be incomplete); the form comes back as the edit form of what was saved.
-  return freightFormPage(ctx, { route, mode: 'edit', state, warnings });
+  return formPage(ctx, { route, mode: 'edit', state, warnings }, marketPrice);
 }
 
 /** HTML form posts of the transitions land back on the freight page with a flash message. */
@@ -165,6 +209,8 @@ export interface FreightParts extends ListPageParts {
   published?: (db: Ctx['db'], clock: Ctx['clock'], freightId: number) => void;
   /** Sections of the freight page from modules above (the fitting trucks, src/vehicles). */
   sections?: FreightSections;
+  /** The lane's last market median beside the price field of the freight form and page (src/lanes). */
+  marketPrice?: MarketPrice;
 }
 
 export function freightEndpoints(parts: FreightParts): Endpoint[] {
@@ -196,7 +242,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       },
       page: (outcome, ctx, form) =>
         outcome.kind === 'ok'
-          ? afterFreightForm(outcome, ctx, 'add', form)
+          ? afterFreightForm(outcome, ctx, 'add', form, parts.marketPrice)
           : { redirect: listPath(LIST.drafts), ok: false, message: outcome.message },
     }),
     userEndpoint({
@@ -226,14 +272,14 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       },
       // add answers the flat freight, edit `data.route` (api.md): the form after either shows the freight.
       page: (outcome, ctx, form) =>
-        afterFreightForm(outcome.kind === 'ok' ? { ...outcome, data: outcome.data.route } : outcome, ctx, 'edit', form),
+        afterFreightForm(outcome.kind === 'ok' ? { ...outcome, data: outcome.data.route } : outcome, ctx, 'edit', form, parts.marketPrice),
     }),
     userEndpoint({
       method: 'GET',
       path: '/freights/view/:id',
       doc: FREIGHT_DOCS.view,
       handle: view,
-      page: (outcome, ctx) => routePage(outcome, ctx, {}, parts.sections),
+      page: (outcome, ctx) => routePage(outcome, ctx, {}, parts),
     }),
     userEndpoint({
       // The HTML form behind POST /freights/add (no JSON counterpart in api.md).
@@ -248,7 +294,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       },
       page: (outcome, ctx) => {
         const source = outcome.kind === 'ok' ? outcome.data.route : undefined;
-        return freightFormPage(ctx, { mode: 'add', route: source ? copyForForm(source) : undefined, copyOf: source?.id });
+        return formPage(ctx, { mode: 'add', route: source ? copyForForm(source) : undefined, copyOf: source?.id }, parts.marketPrice);
       },
     }),
     userEndpoint({
@@ -258,7 +304,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       doc: FREIGHT_DOCS.editForm,
       handle: view,
       page: (outcome, ctx) =>
-        outcome.kind === 'ok' ? freightFormPage(ctx, { mode: 'edit', route: outcome.data.route }) : routePage(outcome, ctx),
+        outcome.kind === 'ok' ? formPage(ctx, { mode: 'edit', route: outcome.data.route }, parts.marketPrice) : routePage(outcome, ctx),
     }),
     userEndpoint({
       method: 'POST',
@@ -293,7 +339,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         parts.published?.(ctx.db, ctx.clock, id);
         return redirect(viewPath(id), true, ctx.t('freight.published'));
       },
-      page: (outcome, ctx) => routePage(outcome, ctx, {}, parts.sections),
+      page: (outcome, ctx) => routePage(outcome, ctx, {}, parts),
     }),
     userEndpoint({
       method: 'GET',

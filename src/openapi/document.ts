@@ -219,6 +219,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   freights: 'Freights (transport requests): create, edit, publish, the lists and counts, booking requests, tracking.',
   messages:
     'The conversation beside a freight between its owner and each company that may see it, and the unread count (decisions.md §13).',
+  market: 'Lane prices (decisions.md §14): what awarded road freights on a lane cost, by month, never a single deal.',
   milkrun: 'Milk-run import shipments built from status events, their lists and steps (preview).',
   notifications: 'Alerts of saved searches: freights that entered the market and match.',
   onerecord: 'IATA ONE Record (JSON-LD) view of the company’s air shipments and their events, outside the envelope.',

@@ -377,6 +377,9 @@ const CASES: Record<string, Case> = {
     },
   ),
 
+  // lane prices (decisions.md §14): a lane has two ends
+  'prices.lane_required': get('/market/prices.json?from=DE-60'),
+
   // trust (decisions.md §12): profiles, ratings, blocks
   'companies.invalid': post('/companies/edit.json', { vat_id: 'DE136695977' }),
   'companies.block_self': withSetup(post('/companies/block/0.json', {}), async () => ({ url: `/companies/block/${shipper.company}.json` })),

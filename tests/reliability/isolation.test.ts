@@ -222,6 +222,19 @@ test('isolation matrix: every endpoint × every id of another company answers no
     }
   }
 
+  // Lane prices (decisions.md §14) are market-wide: any logged-in caller reads them, so a success
+  // is no leak; but no answer may carry a deal's price (the world's bid amounts are secrets), on
+  // the world's own lane, wider and narrower patterns, the longest window, the page too.
+  const lanes = [
+    { from: 'airport:FRA', to: 'DE-60' },
+    { from: 'airport:FRA,DE', to: 'DE', months: '36' },
+    { from: 'FRA', to: 'DE-603', months: '1' },
+  ];
+  for (const body of lanes) {
+    probes.push({ method: 'GET', url: '/market/prices.json', html: false, body, strict: false, echo: [] });
+    probes.push({ method: 'GET', url: '/market/prices', html: true, body, strict: false, echo: [] });
+  }
+
   // ONE Record (outside the table: JSON-LD, read-only): every record id as each logistics object.
   if (app.http.hasRoute({ method: 'GET', url: '/onerecord/logistics-objects/:object' })) {
     // The probes name real objects: the owner reads its milk-run shipment as a ONE Record shipment.

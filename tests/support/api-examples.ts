@@ -202,10 +202,40 @@ async function more(app: TestApp, world: World): Promise<void> {
     const event = String(events.text).match(/logistics-events\/([\w-]+)/)?.[1];
     if (event) await app.get(`/onerecord/logistics-objects/${object}/logistics-events/${event}`, S);
   }
+  await lanePrices(app, world);
   await app.post('/users/password.json', {
     ...S,
     json: { current_password: world.shipper.password, password: world.shipper.password, password_repeat: world.shipper.password },
   });
+}
+
+/**
+ * Lane prices (decisions.md §14): five road freights Frankfurt -> Paris of three shippers awarded
+ * to the carrier this month, so that the month shows its figures, then the lane asked.
+ */
+async function lanePrices(app: TestApp, world: World): Promise<void> {
+  const owners = [world.shipper, await app.actor('Rhein Logistik'), await app.actor('Main Spedition')];
+  for (const [i, amount] of ['1150.00', '1180.00', '1195.50', '1240.00', '1275.00'].entries()) {
+    const owner = owners[i % owners.length]!;
+    const freight = await openFreight(app, owner, {
+      from: 'city:60311',
+      from_country: 'DE',
+      from_latitude: 50.1109,
+      from_longitude: 8.6821,
+      to: 'city:75001',
+      to_country: 'FR',
+      to_latitude: 48.8566,
+      to_longitude: 2.3522,
+      weight: 12000,
+      etd: '2031-03-04 08:00',
+    });
+    const bid = await app.post('/quotes/add.json', { token: world.carrier.token, json: { route: freight, amount, currency_code: 'EUR' } });
+    const bidId = bid.body?.data?.bid?.id;
+    if (!bidId) continue;
+    await app.post(`/quotes/confirm/${bidId}.json`, { token: owner.token });
+    await app.post(`/quotes/confirm/${bidId}.json`, { token: world.carrier.token });
+  }
+  await app.get('/market/prices.json', { token: world.carrier.token, query: { from: 'DE-60', to: 'FR-75', months: '3' } });
 }
 
 /** Vehicle space (decisions.md §11): the carrier's offer, a fitting freight of the shipper, matching both ways, the invitation. */

@@ -23,6 +23,7 @@ import * as loginAttemptsUser from './0054_login_attempts_user.ts';
 import * as vehicles from './0060_vehicles.ts';
 import * as trust from './0070_trust.ts';
 import * as deals from './0080_deals.ts';
+import * as lanePrices from './0090_lane_prices.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0060_vehicles': vehicles,
   '0070_trust': trust,
   '0080_deals': deals,
+  '0090_lane_prices': lanePrices,
 };

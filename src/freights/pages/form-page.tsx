@@ -27,6 +27,8 @@ export interface FormPageOptions {
   /** per field: the API's warnings of the save, as messages */
   warnings?: Record<string, string>;
   copyOf?: number;
+  /** the lane's market price, shown beside the price field (src/lanes, through routes.tsx) */
+  marketPrice?: ComponentChildren;
 }
 
 const CATEGORIES = ['ftl', 'ltl', 'express', 'air'] as const;
@@ -47,6 +49,8 @@ export interface FreightFieldsOptions {
   warnings?: Record<string, string>;
   /** mark what publishing needs with * (the freight form; a template is never published) */
   markRequired: boolean;
+  /** the lane's market price beside the price field (the freight form) */
+  marketPrice?: ComponentChildren;
 }
 
 /**
@@ -80,7 +84,7 @@ export function freightFields(
   const describedBy = (name: string, hint?: unknown) => [hint ? `${id(name)}-hint` : null, `${id(name)}-error`].filter(Boolean).join(' ');
   // Fields render in the form's order: the first one with a problem takes the focus (no script needed).
   let focusTaken = false;
-  const field = (name: string, label: string, input: (attrs: Record<string, unknown>) => ComponentChildren, hint?: string) => {
+  const field = (name: string, label: string, input: (attrs: Record<string, unknown>) => ComponentChildren, hint?: ComponentChildren) => {
     const focus = !focusTaken && !!problems[name];
     if (focus) focusTaken = true;
     return (
@@ -236,9 +240,14 @@ export function freightFields(
         {field('refs[customer]', t('fv.form.customer'), (a) => (
           <input {...a} value={value('refs[customer]', refs.customer)} />
         ))}
-        {field('refs[target_rate]', targetPriceLabel(refs, t), (a) => (
-          <input {...a} value={value('refs[target_rate]', number(refs.target_rate, 2))} inputMode="decimal" data-check="number" />
-        ))}
+        {field(
+          'refs[target_rate]',
+          targetPriceLabel(refs, t),
+          (a) => (
+            <input {...a} value={value('refs[target_rate]', number(refs.target_rate, 2))} inputMode="decimal" data-check="number" />
+          ),
+          options.marketPrice,
+        )}
         {field('refs[target_currency]', t('fv.currency'), (a) => (
           <input {...a} value={value('refs[target_currency]', refs.target_currency ?? 'EUR')} maxLength={3} />
         ))}
@@ -287,6 +296,7 @@ export function freightFormPage(ctx: Ctx<Caller>, options: FormPageOptions): Pag
     state: options.state,
     warnings: options.warnings,
     markRequired: true,
+    marketPrice: options.marketPrice,
   });
   const title = options.mode === 'edit' ? t('fv.form.title.edit') : t('fv.form.title.add');
   const hasProblems = Object.keys(problems).length > 0;

@@ -48,6 +48,8 @@ export interface FreightPageData {
   bidForm?: { typed: Record<string, string>; problems: Record<string, string>; message?: string };
   /** sections of modules above freights, after the pieces (the owner's fitting trucks; routes.tsx FreightSections) */
   sections?: ComponentChildren;
+  /** the lane's market price (src/lanes; routes.tsx MarketPrice), shown beside the price */
+  marketPrice?: ComponentChildren;
 }
 
 /** The bid form's fields in the order a problem is looked for (the first one gets the focus). */
@@ -570,6 +572,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     facts.push([t('fv.target_rate'), money(refs.target_rate, refs.target_currency)]);
   if (route.price !== null && route.price !== undefined)
     facts.push([t('fv.col.price'), money(route.price, bids.find((b) => b.status === 'accepted')?.currency_code ?? refs.target_currency)]);
+  if (data.marketPrice) facts.push([t('fv.market_price'), data.marketPrice]);
   facts.push([
     t('fv.owner'),
     <span data-testid="fact-owner">{route._company ? <CompanyName company={route._company} t={t} /> : who(route.company)}</span>,

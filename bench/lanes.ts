@@ -1,0 +1,137 @@
+// npm run bench:lanes — lane prices (decisions.md §14) with 100,000 freights, two thirds of them
+// road, about 60 % awarded over the last 36 months with their accepted bids: GET /market/prices
+// for a busy postal lane (DE-60 -> FR-75, 2 % of all freights, 12 and 36 months), a country pair
+// (DE -> FR, 36 months), several patterns at once and an airport origin (p50 each). The same
+// statement serves the freight form's and page's hint (12 months, the freight's own lane). Seeds
+// by SQL (generate_series), measures through HTTP on loopback with autocannon (bench/load.ts),
+// 8 connections, and prints the floor (bench/floor.ts) beside each figure. PostgreSQL when
+// DATABASE_URL (or BENCH_DATABASE_URL) names a server (a fresh database, dropped afterwards); the
+// embedded database otherwise.
+import pg from 'pg';
+import { sql } from 'kysely';
+import { buildApp } from '../src/app.ts';
+import { createCompany, createUser } from '../src/accounts/commands.ts';
+import { readConfig } from '../src/config/config.ts';
+import { createPglite, openDatabase, type Database } from '../src/db/connection.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { createPostgresDatabase } from '../tests/support/databases.ts';
+import { pgFloorQuery, pgliteFloorQuery, startFloor } from './floor.ts';
+import { line, load } from './load.ts';
+import type { PGlite } from '@electric-sql/pglite';
+
+const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 100_000);
+const COMPANIES = 20;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 8;
+
+async function open(): Promise<{ database: Database; pgUrl?: string; pglite?: PGlite; drop?: () => Promise<void> }> {
+  const server = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (server) {
+    process.env.TEST_DATABASE_URL = server;
+    const { url, drop } = await createPostgresDatabase();
+    return { database: await openDatabase({ databaseUrl: url, dataDir: '' }), pgUrl: url, drop };
+  }
+  const client = await createPglite();
+  const database = await openDatabase({ databaseUrl: undefined, dataDir: '' }, { pglite: client, migrate: false });
+  await migrateToLatest(database.db);
+  return { database, pglite: client };
+}
+
+const { database, pgUrl, pglite, drop } = await open();
+const config = readConfig({ APP_ENV: 'demo', TOKEN_SECRET: 'bench-secret-0123456789', LOG_LEVEL: 'silent' });
+const app = await buildApp({ config, database });
+const db = database.db;
+
+try {
+  const users: Array<{ company: number; user: number; token: string }> = [];
+  for (let i = 0; i < COMPANIES; i++) {
+    const company = await createCompany(db, `Bench ${i}`);
+    const u = await createUser(db, app.tokens, { company: company.id, email: `bench${i}@example.test`, password: 'bench-password' });
+    users.push({ company: company.id, user: u.id, token: u.token });
+  }
+  const c0 = users[0]!.company;
+  const u0 = users[0]!.user;
+  const seedStart = performance.now();
+  // Freights: every third air, the rest road, of 20 owner companies in turn; every 50th on the busy lane Frankfurt (DE-60) ->
+  // Paris (FR-75), the others over five origin and six destination countries with ten postal
+  // prefixes each; most with coordinates; 60 % awarded (taken, closed, archived) to the next
+  // company, the award spread over 36 months; the others open or expired.
+  await sql`
+    insert into freights (class, status, from_code, from_country, from_latitude, from_longitude, to_code, to_country,
+                          to_latitude, to_longitude, weight, price, visibility, company_id, user_id, winner_id,
+                          transport_company_id, refs, created, modified)
+    select case when i % 3 = 0 then 'air' else 'rfs' end,
+           case when i % 10 < 3 then 'taken' when i % 10 < 5 then 'closed' when i % 10 < 6 then 'archived'
+                when i % 10 < 8 then 'open' else 'expired' end,
+           case when i % 50 = 0 then '60' || lpad((i % 997)::text, 3, '0') else ((i % 10) + 1)::text || lpad((i % 9973)::text, 4, '0') end,
+           case when i % 50 = 0 then 'DE' else (array['DE','FR','PL','IT','NL'])[1 + i % 5] end,
+           case when i % 7 = 0 then null else 45 + (i % 1000) / 100.0 end, 2 + (i % 1700) / 100.0,
+           case when i % 50 = 0 then '75' || lpad((i % 991)::text, 3, '0') else (((i / 7) % 10) + 1)::text || lpad((i % 9967)::text, 4, '0') end,
+           case when i % 50 = 0 then 'FR' else (array['DE','FR','PL','IT','NL','ES'])[1 + (i / 5) % 6] end,
+           40 + (i % 1300) / 100.0, -3 + (i % 2000) / 100.0,
+           1000 + i % 24000,
+           case when i % 10 < 6 then 600 + (i % 1400) end,
+           0, ${c0}::int + ((i + i / 50) % ${COMPANIES}), ${u0}::int + ((i + i / 50) % ${COMPANIES}),
+           case when i % 10 < 6 then ${c0}::int + ((i + i / 50 + 1) % ${COMPANIES}) end,
+           case when i % 10 < 6 then ${c0}::int + ((i + i / 50 + 1) % ${COMPANIES}) end,
+           ('{"customer":"B-' || i || '"}')::json, now() - (i % 1095) * interval '1 day', now() - (i % 1095) * interval '1 day'
+    from generate_series(1, ${FREIGHTS}) as i`.execute(db);
+  // The accepted bid of every awarded freight (the award's instant is its modified), and an open
+  // bid of another company on a tenth of all freights.
+  await sql`
+    insert into bids (freight_id, company_id, user_id, amount, currency_code, status, owner_confirmed, bidder_confirmed,
+                      type, created, modified)
+    select f.id, f.winner_id, ${u0}::int + (f.winner_id - ${c0}::int), f.price, 'EUR', 'accepted', true, true, 'buying',
+           f.created, f.created + interval '1 day'
+    from freights f where f.winner_id is not null`.execute(db);
+  await sql`
+    insert into bids (freight_id, company_id, user_id, amount, currency_code, status, type, created, modified)
+    select f.id, ${c0}::int + ((f.id + 3) % ${COMPANIES}), ${u0}::int + ((f.id + 3) % ${COMPANIES}), 900, 'EUR', 'open', 'buying',
+           f.created, f.created
+    from freights f where f.id % 10 = 0`.execute(db);
+  await sql`analyze`.execute(db);
+  const awarded = await sql<{ n: number }>`select count(*)::int as n from bids where status = 'accepted'`.execute(db);
+  console.log(`seeded ${FREIGHTS} freights, ${awarded.rows[0]!.n} awards in ${Math.round(performance.now() - seedStart)} ms`);
+
+  const floorPool = pgUrl ? new pg.Pool({ connectionString: pgUrl, max: 10 }) : undefined;
+  floorPool?.on('error', () => {});
+  const floor = await startFloor(floorPool ? pgFloorQuery(floorPool) : pgliteFloorQuery(pglite!));
+  await app.http.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.http.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const headers = { authorization: `TokenPass ${users[3]!.token}` };
+
+  const floorRun = async () => {
+    const paths = Array.from({ length: 200 }, () => `/floor/${1 + Math.floor(Math.random() * FREIGHTS)}`);
+    return (await load({ url: floor.url, paths, connections: CONNECTIONS, duration: SECONDS })).p50;
+  };
+  const rows: string[] = [];
+  const measure = async (name: string, paths: string[]) => {
+    const before = await floorRun();
+    const r = await load({ url: base, paths, connections: CONNECTIONS, duration: SECONDS, headers });
+    const after = await floorRun();
+    const text = `${line(name, r)}  (floor p50 ${before}–${after} ms)`;
+    rows.push(text);
+    console.log(text);
+  };
+
+  // What the lanes answer, once, so that a wrong plan shows as a wrong count rather than a fast figure.
+  const probe = await fetch(`${base}/market/prices.json?from=DE-60&to=FR-75&months=12`, { headers });
+  const months = ((await probe.json()) as { data: { months: Array<{ count: number; median: number | null }> } }).data.months;
+  console.log(
+    `DE-60 -> FR-75, 12 months: ${months.reduce((n, m) => n + m.count, 0)} awards, ${months.filter((m) => m.median !== null).length} months with figures`,
+  );
+
+  await measure('GET /market/prices DE-60 -> FR-75, 12 months (the freight hint)', ['/market/prices.json?from=DE-60&to=FR-75']);
+  await measure('GET /market/prices DE-60 -> FR-75, 36 months', ['/market/prices.json?from=DE-60&to=FR-75&months=36']);
+  await measure('GET /market/prices DE -> FR, 36 months', ['/market/prices.json?from=DE&to=FR&months=36']);
+  await measure('GET /market/prices DE-1,PL-2,NL -> FR,ES, 12 months', ['/market/prices.json?from=DE-1,PL-2,NL&to=FR,ES']);
+  await measure('GET /market/prices airport:FRA -> FR, 12 months', ['/market/prices.json?from=airport:FRA&to=FR']);
+  console.log(`\n${rows.join('\n')}`);
+  await floor.close();
+  await floorPool?.end();
+} finally {
+  await app.http.close();
+  await database.close();
+  await drop?.();
+}

@@ -1,0 +1,102 @@
+import { DateTime } from 'luxon';
+import type { Warning } from '../kernel/outcome.ts';
+import { readInt, readString, type Params } from '../kernel/params.ts';
+import { formatPlacePattern, parsePlacePattern, readLoadSearch, type PlacePattern } from '../market/index.ts';
+
+/**
+ * What a lane-price request asks (decisions.md §14): the lane as two load-search patterns (§7,
+ * read by the market module), the months back from now, the currency. The rules of disclosure are
+ * here too, once: the statement (store.ts) applies them before any figure leaves the database.
+ */
+
+export const MIN_MONTHS = 1;
+export const MAX_MONTHS = 36;
+export const DEFAULT_MONTHS = 12;
+export const DEFAULT_CURRENCY = 'EUR';
+
+/**
+ * A month's figures are shown only when they come from at least MIN_AWARDS awards of at least
+ * MIN_OWNERS different owner companies (decisions.md §14); else its count alone. The per-km
+ * median is a figure of its own set (the awards with both ends' coordinates) and needs the same.
+ */
+export const MIN_AWARDS = 5;
+export const MIN_OWNERS = 3;
+
+export interface LaneQuery {
+  from: PlacePattern[];
+  to: PlacePattern[];
+  months: number;
+  currency: string;
+}
+
+/** The lane as the answer and the links write it back: the patterns normalised, comma-separated. */
+export const laneText = (patterns: readonly PlacePattern[]) => patterns.map(formatPlacePattern).join(',');
+
+/**
+ * Reads the request. `from` and `to` are required (a lane has two ends): missing, or without one
+ * readable pattern, the answer is `undefined` (the endpoint refuses with `prices.lane_required`).
+ * An unreadable pattern among readable ones, `months` outside 1–36 and a currency that is not
+ * three letters are ignored with a warning (api.md).
+ */
+export function readLaneQuery(params: Params, zone: string, warnings: Warning[]): LaneQuery | undefined {
+  // Only the two place parameters of the load search: its other parameters narrow no lane.
+  const search = readLoadSearch({ from: params.from, to: params.to }, zone, warnings);
+  const rawMonths = params.months;
+  let months = DEFAULT_MONTHS;
+  if (rawMonths !== undefined && rawMonths !== null && rawMonths !== '') {
+    const n = readInt(rawMonths);
+    if (n === undefined || n < MIN_MONTHS || n > MAX_MONTHS)
+      warnings.push({ field: 'months', reason: `not a whole number from ${MIN_MONTHS} to ${MAX_MONTHS}: ${DEFAULT_MONTHS} used` });
+    else months = n;
+  }
+  let currency = DEFAULT_CURRENCY;
+  const rawCurrency = params.currency;
+  if (rawCurrency !== undefined && rawCurrency !== null && rawCurrency !== '') {
+    const code = readString(rawCurrency)?.trim();
+    if (code && /^[A-Za-z]{3}$/.test(code)) currency = code.toUpperCase();
+    else warnings.push({ field: 'currency', reason: `not a three-letter currency code: ${DEFAULT_CURRENCY} used` });
+  }
+  if (!search.from || !search.to) return undefined;
+  return { from: search.from, to: search.to, months, currency };
+}
+
+/** The months of the window, oldest first (`YYYY-MM` in the zone), and the instants it spans ([start, end)). */
+export function monthWindow(now: Date, zone: string, months: number): { months: string[]; start: Date; end: Date } {
+  const current = DateTime.fromJSDate(now, { zone }).startOf('month');
+  const first = current.minus({ months: months - 1 });
+  return {
+    months: Array.from({ length: months }, (_, i) => first.plus({ months: i }).toFormat('yyyy-MM')),
+    start: first.toJSDate(),
+    end: current.plus({ months: 1 }).toJSDate(),
+  };
+}
+
+/**
+ * The lane a freight is on, as patterns: an airport code is the airport, a postal code its
+ * country and first two characters (DE-60, the contract's example), else the country alone.
+ * Undefined when an end has none of these.
+ */
+export function laneOfFreight(f: {
+  from?: string | null;
+  from_country?: string | null;
+  to?: string | null;
+  to_country?: string | null;
+}): { from: PlacePattern[]; to: PlacePattern[] } | undefined {
+  const end = (code: string | null | undefined, country: string | null | undefined): PlacePattern | undefined => {
+    const key = (code ?? '').replace(/[^0-9A-Za-z]/g, '').toUpperCase();
+    const c = (country ?? '').trim().toUpperCase();
+    if (/^[A-Z]{3}$/.test(key)) {
+      const airport = parsePlacePattern(`airport:${key}`);
+      if (typeof airport !== 'string') return airport;
+    }
+    if (c && key.length >= 2) {
+      const postal = parsePlacePattern(`${c}-${key.slice(0, 2)}`);
+      if (typeof postal !== 'string') return postal;
+    }
+    const byCountry = c ? parsePlacePattern(c) : undefined;
+    return byCountry && typeof byCountry !== 'string' ? byCountry : undefined;
+  };
+  const from = end(f.from, f.from_country);
+  const to = end(f.to, f.to_country);
+  return from && to ? { from: [from], to: [to] } : undefined;
+}

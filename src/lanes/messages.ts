@@ -1,0 +1,79 @@
+import { errorCodes, type CodesOf } from '../kernel/errors.ts';
+import { catalogue, type KeysOf } from '../kernel/i18n.ts';
+
+/** The lane prices' texts in English and German (app.ts installs them; kernel/i18n.ts). */
+export const LANE_MESSAGES = catalogue(
+  {
+    'prices.lane_required':
+      'Name the lane: from and to, each a country (DE), a country with a postal prefix (DE-60) or an airport (airport:FRA).',
+    'nav.prices': 'Market prices',
+    'lp.title': 'Market prices',
+    'lp.intro':
+      'What transport on a lane really cost: the accepted prices of awarded road freights, by month. A month shows figures only from {awards} awards by {owners} different shippers on; no single deal can be read from them.',
+    'lp.field.from': 'From',
+    'lp.field.to': 'To',
+    'lp.field.places.hint': 'DE, DE-60 or airport:FRA; several comma-separated',
+    'lp.field.months': 'Months',
+    'lp.field.currency': 'Currency',
+    'lp.show': 'Show prices',
+    'lp.enter_lane': 'Enter a lane to see its prices.',
+    'lp.chart.title': 'Median price per month, {from} to {to} ({currency})',
+    'lp.chart.desc': 'Median with the middle half of the prices (25th to 75th percentile) for each month with enough awards.',
+    'lp.axis.month': 'Month',
+    'lp.axis.price': 'Price ({currency})',
+    'lp.no_figures': 'No month of this window has enough awards to show figures.',
+    'lp.col.month': 'Month',
+    'lp.col.count': 'Awards',
+    'lp.col.median': 'Median',
+    'lp.col.p25': '25th percentile',
+    'lp.col.p75': '75th percentile',
+    'lp.col.per_km': 'Median per km',
+    'lp.hidden': 'too few awards',
+    'lp.legend.median': 'median',
+    'lp.legend.range': '25th–75th percentile',
+    'lp.hint': 'market: {price} median, {count} awards',
+    'lp.hint.link': 'Prices on this lane',
+  },
+  {
+    'prices.lane_required':
+      'Bitte die Strecke angeben: von und nach, jeweils ein Land (DE), ein Land mit Postleitzahl-Anfang (DE-60) oder ein Flughafen (airport:FRA).',
+    'nav.prices': 'Marktpreise',
+    'lp.title': 'Marktpreise',
+    'lp.intro':
+      'Was Transporte auf einer Strecke wirklich gekostet haben: die angenommenen Preise vergebener Straßenfrachten, je Monat. Ein Monat zeigt Zahlen erst ab {awards} Vergaben von {owners} verschiedenen Auftraggebern; kein einzelnes Geschäft lässt sich daraus ablesen.',
+    'lp.field.from': 'Von',
+    'lp.field.to': 'Nach',
+    'lp.field.places.hint': 'DE, DE-60 oder airport:FRA; mehrere mit Komma getrennt',
+    'lp.field.months': 'Monate',
+    'lp.field.currency': 'Währung',
+    'lp.show': 'Preise zeigen',
+    'lp.enter_lane': 'Geben Sie eine Strecke ein, um ihre Preise zu sehen.',
+    'lp.chart.title': 'Medianpreis je Monat, {from} nach {to} ({currency})',
+    'lp.chart.desc': 'Median mit der mittleren Hälfte der Preise (25. bis 75. Perzentil) für jeden Monat mit genug Vergaben.',
+    'lp.axis.month': 'Monat',
+    'lp.axis.price': 'Preis ({currency})',
+    'lp.no_figures': 'Kein Monat dieses Zeitraums hat genug Vergaben, um Zahlen zu zeigen.',
+    'lp.col.month': 'Monat',
+    'lp.col.count': 'Vergaben',
+    'lp.col.median': 'Median',
+    'lp.col.p25': '25. Perzentil',
+    'lp.col.p75': '75. Perzentil',
+    'lp.col.per_km': 'Median je km',
+    'lp.hidden': 'zu wenige Vergaben',
+    'lp.legend.median': 'Median',
+    'lp.legend.range': '25.–75. Perzentil',
+    'lp.hint': 'Markt: {price} Median, {count} Vergaben',
+    'lp.hint.link': 'Preise dieser Strecke',
+  },
+);
+
+declare module '../kernel/i18n.ts' {
+  interface MessageKeys extends KeysOf<typeof LANE_MESSAGES> {}
+}
+
+/** The codes of the lane prices' failures (kernel/errors.ts): code -> its English text. */
+export const LANE_ERRORS = errorCodes(LANE_MESSAGES, ['prices.lane_required']);
+
+declare module '../kernel/errors.ts' {
+  interface ErrorCodes extends CodesOf<typeof LANE_ERRORS> {}
+}

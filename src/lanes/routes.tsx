@@ -1,0 +1,63 @@
+import type { Ctx } from '../kernel/context.ts';
+import { fail, ok, type Outcome, type Warning } from '../kernel/outcome.ts';
+import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
+import { laneOfFreight, laneText, readLaneQuery, type LaneQuery } from './lane.ts';
+import { LANE_DOCS, type LanePricesData } from './schema.ts';
+import { lanePrices } from './store.ts';
+import { pricesPage } from './views.tsx';
+
+/** GET /market/prices (decisions.md §14): the lane's prices by month, as JSON and as a page with its chart. */
+
+interface Read {
+  query: LaneQuery | undefined;
+  warnings: Warning[];
+}
+
+const readQuery = (ctx: Ctx): Read => {
+  const warnings: Warning[] = [];
+  return { query: readLaneQuery(ctx.params, ctx.clock.zone, warnings), warnings };
+};
+
+async function prices(ctx: Ctx, { query, warnings }: Read): Promise<Outcome<LanePricesData>> {
+  if (!query) return fail(ctx.t, 'prices.lane_required', undefined, warnings.length ? { warnings } : undefined);
+  const months = await lanePrices(ctx.db, query, ctx.clock.now(), ctx.clock.zone);
+  return ok(
+    { lane: { from: laneText(query.from), to: laneText(query.to), currency: query.currency }, months },
+    warnings.length ? warnings : undefined,
+  );
+}
+
+/** The lane prices' place in the menu. */
+export const PRICES_SECTION = { prefix: '/market', href: '/market/prices', label: 'nav.prices' } as const;
+
+export function laneEndpoints(): Endpoint[] {
+  return [
+    userEndpoint<LanePricesData, Read>({
+      method: 'GET',
+      path: '/market/prices',
+      doc: LANE_DOCS.prices,
+      read: readQuery,
+      handle: prices,
+      page: (outcome, ctx, input) => pricesPage(ctx, outcome, input.query, input.warnings),
+    }),
+  ];
+}
+
+/**
+ * The lane's last median for the freight form and page (the freights module asks through app.ts):
+ * the newest month of the default window that shows figures, in the freight's target currency
+ * (EUR without one). One statement over the lane's awards; undefined when no month shows figures.
+ */
+export async function lastMedianOf(
+  ctx: Ctx,
+  freight: { from?: string | null; from_country?: string | null; to?: string | null; to_country?: string | null; currency?: unknown },
+): Promise<{ median: number; count: number; currency: string; month: string; from: string; to: string } | undefined> {
+  const lane = laneOfFreight(freight);
+  if (!lane) return undefined;
+  const currency = typeof freight.currency === 'string' && /^[A-Za-z]{3}$/.test(freight.currency) ? freight.currency.toUpperCase() : 'EUR';
+  const months = await lanePrices(ctx.db, { ...lane, months: 12, currency }, ctx.clock.now(), ctx.clock.zone);
+  const last = [...months].reverse().find((m) => m.median !== null);
+  return last && last.median !== null
+    ? { median: last.median, count: last.count, currency, month: last.month, from: laneText(lane.from), to: laneText(lane.to) }
+    : undefined;
+}

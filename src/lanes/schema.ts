@@ -1,0 +1,51 @@
+import { Type } from '@sinclair/typebox';
+import { DEFAULT_CURRENCY, DEFAULT_MONTHS, MAX_MONTHS, MIN_AWARDS, MIN_MONTHS, MIN_OWNERS } from './lane.ts';
+
+/** The lane prices' API description (decisions.md §14). */
+
+const figure = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
+const rule = `null unless the month has at least ${MIN_AWARDS} awards by at least ${MIN_OWNERS} different owner companies`;
+const places = (side: string) =>
+  Type.String({
+    description: `${side}: comma-separated patterns as in the load search (decisions.md §7): DE (country), DE-60 (country and postal prefix), airport:FRA`,
+    examples: [side === 'origin' ? 'DE-60' : 'FR-75'],
+  });
+
+export const LANE_MONTH = Type.Object(
+  {
+    month: Type.String({ pattern: '^\\d{4}-\\d{2}$', description: 'YYYY-MM in the application time zone: the month of the award' }),
+    count: Type.Integer({ minimum: 0, description: 'awarded road freights on the lane in the month' }),
+    median: figure(`median price of the accepted bids, rounded to whole units of the currency; ${rule}`),
+    p25: figure(`25th percentile (linear interpolation), rounded to whole units; ${rule}`),
+    p75: figure(`75th percentile (linear interpolation), rounded to whole units; ${rule}`),
+    median_per_km: figure(
+      `median of price ÷ great-circle km between origin and destination coordinates, to the cent; over the awards with both ends' coordinates, ${rule.replace('the month has', 'these are')}`,
+    ),
+  },
+  { description: 'One month of a lane (decisions.md §14)' },
+);
+
+export const LANE_DOCS = {
+  prices: {
+    summary: `The market price of a lane by month (decisions.md §14): the accepted prices of awarded road freights whose origin and destination match, oldest month first, every month of the window (empty months with count 0). from and to are required (else status error, prices.lane_required); months ${MIN_MONTHS}–${MAX_MONTHS} (default ${DEFAULT_MONTHS}) and currency (default ${DEFAULT_CURRENCY}) outside their values are ignored with a warning.`,
+    tag: 'market',
+    input: Type.Object({
+      from: places('origin'),
+      to: places('destination'),
+      months: Type.Optional(Type.Integer({ minimum: MIN_MONTHS, maximum: MAX_MONTHS, default: DEFAULT_MONTHS })),
+      currency: Type.Optional(
+        Type.String({ pattern: '^[A-Za-z]{3}$', default: DEFAULT_CURRENCY, description: 'only prices in this currency count' }),
+      ),
+    }),
+    data: Type.Object({
+      lane: Type.Object({
+        from: Type.String({ description: 'the origin patterns read, normalised' }),
+        to: Type.String({ description: 'the destination patterns read, normalised' }),
+        currency: Type.String({ description: 'three letters' }),
+      }),
+      months: Type.Array(LANE_MONTH),
+    }),
+  },
+};
+
+export type LanePricesData = { lane: { from: string; to: string; currency: string }; months: import('./store.ts').LaneMonth[] };

@@ -1,0 +1,159 @@
+import type { Ctx } from '../kernel/context.ts';
+import type { Page } from '../kernel/html.tsx';
+import { formatNumber } from '../kernel/locale.ts';
+import type { Answer, Warning } from '../kernel/outcome.ts';
+import { DataTable, Field } from '../kernel/ui.tsx';
+import { LaneChart } from './chart.tsx';
+import { DEFAULT_CURRENCY, DEFAULT_MONTHS, laneText, MAX_MONTHS, MIN_AWARDS, MIN_MONTHS, MIN_OWNERS, type LaneQuery } from './lane.ts';
+import type { LanePricesData } from './schema.ts';
+import type { LaneMonth } from './store.ts';
+
+/** The lane prices' page (/market/prices): the lane inputs, the chart and its values as a table. */
+
+const TAG: Record<string, string> = { eng: 'en-GB', deu: 'de-DE' };
+
+/** A price in whole units, in the reader's language: `1.180 €` (German), `€1,180` (English). */
+export function wholeMoney(value: number, currency: string, language: string): string {
+  try {
+    return new Intl.NumberFormat(TAG[language] ?? 'en-GB', {
+      style: 'currency',
+      currency,
+      maximumFractionDigits: 0,
+      minimumFractionDigits: 0,
+    }).format(value);
+  } catch {
+    return `${formatNumber(value, language, 0)} ${currency}`;
+  }
+}
+
+const centsMoney = (value: number, currency: string, language: string) => {
+  try {
+    return new Intl.NumberFormat(TAG[language] ?? 'en-GB', { style: 'currency', currency, minimumFractionDigits: 2 }).format(value);
+  } catch {
+    return `${formatNumber(value, language, 2, 2)} ${currency}`;
+  }
+};
+
+/** `Mar 2031` / `März 2031` in the table; `Mar 31` / `März 31` under the chart's narrow slots. */
+const monthName = (month: string, language: string, year: 'numeric' | '2-digit' = 'numeric') =>
+  new Intl.DateTimeFormat(TAG[language] ?? 'en-GB', { month: 'short', year, timeZone: 'UTC' }).format(new Date(`${month}-01T12:00:00Z`));
+
+export function pricesPage(ctx: Ctx, outcome: Answer<LanePricesData>, query: LaneQuery | undefined, warnings: Warning[]): Page {
+  const t = ctx.t;
+  const lang = ctx.language;
+  const p = ctx.params;
+  const typed = (name: string, fallback: string) => (typeof p[name] === 'string' ? (p[name] as string) : fallback);
+  const from = query ? laneText(query.from) : typed('from', '');
+  const to = query ? laneText(query.to) : typed('to', '');
+  const asked = ['from', 'to'].some((k) => typeof p[k] === 'string' && (p[k] as string).trim() !== '');
+  const data = outcome.kind === 'ok' ? outcome.data : undefined;
+  const currency = data?.lane.currency ?? query?.currency ?? DEFAULT_CURRENCY;
+  const money = (n: number) => wholeMoney(n, currency, lang);
+  // A month without awards has no figures to hide: a dash; with awards below the rule, the reason.
+  const none = (m: LaneMonth) => (m.count === 0 ? '–' : <span class="muted">{t('lp.hidden')}</span>);
+  const columns = [
+    { label: t('lp.col.month'), cell: (m: LaneMonth) => monthName(m.month, lang), lead: true },
+    { label: t('lp.col.count'), cell: (m: LaneMonth) => formatNumber(m.count, lang), numeric: true },
+    { label: t('lp.col.median'), cell: (m: LaneMonth) => (m.median === null ? none(m) : money(m.median)), numeric: true },
+    { label: t('lp.col.p25'), cell: (m: LaneMonth) => (m.p25 === null ? none(m) : money(m.p25)), numeric: true },
+    { label: t('lp.col.p75'), cell: (m: LaneMonth) => (m.p75 === null ? none(m) : money(m.p75)), numeric: true },
+    {
+      label: t('lp.col.per_km'),
+      cell: (m: LaneMonth) => (m.median_per_km === null ? none(m) : centsMoney(m.median_per_km, currency, lang)),
+      numeric: true,
+    },
+  ];
+  const field = (name: string, label: string, value: string, extra: Record<string, unknown> = {}, hint?: string) => (
+    <Field id={`lp-${name}`} label={label} hint={hint}>
+      <input id={`lp-${name}`} name={name} value={value} aria-describedby={hint ? `lp-${name}-hint` : undefined} {...extra} />
+    </Field>
+  );
+  return {
+    title: t('lp.title'),
+    body: (
+      <section>
+        <h1>{t('lp.title')}</h1>
+        <p class="muted">{t('lp.intro', { awards: MIN_AWARDS, owners: MIN_OWNERS })}</p>
+        <form method="get" action="/market/prices" class="panel stack" data-testid="lane-form">
+          <div class="form-grid">
+            {field('from', t('lp.field.from'), from, { required: true, autocomplete: 'off' }, t('lp.field.places.hint'))}
+            {field('to', t('lp.field.to'), to, { required: true, autocomplete: 'off' }, t('lp.field.places.hint'))}
+            {field('months', t('lp.field.months'), String(query?.months ?? DEFAULT_MONTHS), {
+              type: 'number',
+              min: MIN_MONTHS,
+              max: MAX_MONTHS,
+              inputMode: 'numeric',
+            })}
+            {field('currency', t('lp.field.currency'), currency, { maxLength: 3, size: 4, autocapitalize: 'characters' })}
+          </div>
+          <div>
+            <button type="submit">{t('lp.show')}</button>
+          </div>
+        </form>
+        {warnings.length > 0 && asked && (
+          <ul class="flash warn" data-testid="lane-warnings">
+            {warnings.map((w) => (
+              <li>
+                {w.field}: {w.reason}
+              </li>
+            ))}
+          </ul>
+        )}
+        {outcome.kind === 'error' &&
+          (asked ? (
+            <p class="flash error" role="alert">
+              {outcome.message}
+            </p>
+          ) : (
+            <p class="muted">{t('lp.enter_lane')}</p>
+          ))}
+        {data && (
+          <div class="stack" data-testid="lane-prices">
+            <h2>
+              {data.lane.from} → {data.lane.to}
+            </h2>
+            {data.months.some((m) => m.median !== null) ? (
+              <figure class="lane-figure">
+                <LaneChart
+                  months={data.months}
+                  money={money}
+                  monthLabel={(month) => monthName(month, lang, '2-digit')}
+                  text={{
+                    title: t('lp.chart.title', { from: data.lane.from, to: data.lane.to, currency }),
+                    desc: t('lp.chart.desc'),
+                    xAxis: t('lp.axis.month'),
+                    yAxis: t('lp.axis.price', { currency }),
+                    median: t('lp.legend.median'),
+                    range: t('lp.legend.range'),
+                  }}
+                />
+              </figure>
+            ) : (
+              <p class="muted" data-testid="lane-no-figures">
+                {t('lp.no_figures')}
+              </p>
+            )}
+            <DataTable
+              columns={columns}
+              rows={data.months}
+              empty=""
+              testId="lane-months"
+              caption={t('lp.chart.title', { from: data.lane.from, to: data.lane.to, currency })}
+            />
+          </div>
+        )}
+      </section>
+    ),
+  };
+}
+
+/** The freight form's and page's hint: "market: €1,180 median, 24 awards", linking to the lane's chart. */
+export function marketHint(ctx: Ctx, hint: { median: number; count: number; currency: string; from: string; to: string }) {
+  const href = `/market/prices?${new URLSearchParams({ from: hint.from, to: hint.to, currency: hint.currency }).toString()}`;
+  return (
+    <span class="market-hint" data-testid="market-hint">
+      {ctx.t('lp.hint', { price: wholeMoney(hint.median, hint.currency, ctx.language), count: formatNumber(hint.count, ctx.language) })} (
+      <a href={href}>{ctx.t('lp.hint.link')}</a>)
+    </span>
+  );
+}

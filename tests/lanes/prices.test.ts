@@ -1,0 +1,334 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { takenFreight } from '../trust/helpers.ts';
+import { addFreight } from '../freights/helpers.ts';
+import { browserSession } from '../support/session.ts';
+import { FRANKFURT, greatCircleKm, PARIS, prices, seedAward, type Place } from './helpers.ts';
+
+/**
+ * decisions.md §14, GET /market/prices.json: the months of the window with their count and, from
+ * 5 awards by 3 owner companies on, median, quartiles and per-km median of the accepted prices of
+ * awarded road freights on the lane; months in APP_TIMEZONE; the lane as §7 patterns.
+ */
+
+const NOW = new Date('2031-03-15T10:00:00Z');
+const THIS_MONTH = new Date('2031-03-10T10:00:00Z');
+
+let app: TestApp;
+let owners: Actor[];
+let carrier: Actor;
+
+before(async () => {
+  app = await startTestApp({ env: { APP_TIMEZONE: 'Europe/Berlin' } });
+  app.setNow(NOW);
+  owners = [];
+  for (const name of ['Shipper A', 'Shipper B', 'Shipper C', 'Shipper D']) owners.push(await app.actor(name));
+  carrier = await app.actor('Carrier');
+});
+after(() => app.close());
+
+const at = (iso: string) => new Date(iso);
+/** A place of a test's own lane (postal codes nobody else's test uses), without coordinates. */
+const place = (country: string, code: string): Place => ({ code, country });
+
+/** `count` awards on the lane at `when`, their owners taken in turn from the first `ownerCount`. */
+async function awards(from: Place, to: Place, list: string[], ownerCount: number, when = THIS_MONTH) {
+  for (const [i, price] of list.entries())
+    await seedAward(app, { owner: owners[i % ownerCount]!, winner: carrier, price, at: when, from, to });
+}
+
+const monthOf = (body: any, month: string) => (body.data.months as any[]).find((m) => m.month === month);
+
+describe('the answer', () => {
+  test('no token: 401', async () => {
+    const res = await app.get('/market/prices.json', { query: { from: 'DE-60', to: 'FR-75' } });
+    assert.equal(res.status, 401, res.text);
+  });
+
+  test('lane, and every month of the window oldest first, empty months with count 0', async () => {
+    const res = await prices(app, carrier, { from: 'DE-99', to: 'FR-99' });
+    assert.equal(res.body.status, 'success', res.text);
+    assert.deepEqual(res.body.data.lane, { from: 'DE-99', to: 'FR-99', currency: 'EUR' });
+    const months = res.body.data.months as any[];
+    assert.equal(months.length, 12);
+    assert.equal(months[0].month, '2030-04');
+    assert.equal(months[11].month, '2031-03');
+    for (const m of months) assert.deepEqual(m, { month: m.month, count: 0, median: null, p25: null, p75: null, median_per_km: null });
+    assert.equal(res.body.warnings, undefined);
+  });
+
+  test('months 1 to 36; another value is ignored with a warning (12 used)', async () => {
+    const one = await prices(app, carrier, { from: 'DE-99', to: 'FR-99', months: '1' });
+    assert.deepEqual(
+      one.body.data.months.map((m: any) => m.month),
+      ['2031-03'],
+    );
+    const most = await prices(app, carrier, { from: 'DE-99', to: 'FR-99', months: '36' });
+    assert.equal(most.body.data.months.length, 36);
+    assert.equal(most.body.data.months[0].month, '2028-04');
+    for (const bad of ['0', '37', '-1', 'abc', '2.5']) {
+      const res = await prices(app, carrier, { from: 'DE-99', to: 'FR-99', months: bad });
+      assert.equal(res.body.status, 'success', bad);
+      assert.equal(res.body.data.months.length, 12, bad);
+      assert.equal(res.body.warnings?.[0]?.field, 'months', bad);
+    }
+  });
+
+  test('from and to are required: missing or unreadable, status error prices.lane_required', async () => {
+    const asked: Record<string, string>[] = [
+      { to: 'FR-75' },
+      { from: 'DE-60' },
+      {},
+      { from: 'D-6x!', to: 'FR-75' },
+      { from: 'DE-60', to: 'XX' },
+    ];
+    for (const query of asked) {
+      const res = await prices(app, carrier, query);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.status, 'error', JSON.stringify(query));
+      assert.equal(res.body.code, 'prices.lane_required');
+    }
+    // An unreadable pattern beside a readable one is ignored with a warning.
+    const some = await prices(app, carrier, { from: 'DE-60,QQ', to: 'FR-75' });
+    assert.equal(some.body.status, 'success', some.text);
+    assert.equal(some.body.data.lane.from, 'DE-60');
+    assert.equal(some.body.warnings[0].field, 'from');
+  });
+});
+
+describe('figures', () => {
+  test('median, p25, p75 exact on known data (odd and even counts), rounded to whole euros', async () => {
+    const from = place('DE', '10115');
+    const to = place('FR', '13001');
+    await awards(from, to, ['1000.00', '1100.00', '1200.50', '1300.00', '1450.00'], 3);
+    const odd = monthOf((await prices(app, carrier, { from: 'DE-10', to: 'FR-13' })).body, '2031-03');
+    // Sorted 1000, 1100, 1200.50, 1300, 1450: median the third, quartiles the second and fourth.
+    assert.deepEqual(odd, { month: '2031-03', count: 5, median: 1201, p25: 1100, p75: 1300, median_per_km: null });
+
+    await awards(from, to, ['1500.00'], 3);
+    const even = monthOf((await prices(app, carrier, { from: 'DE-10', to: 'FR-13' })).body, '2031-03');
+    // Six prices: median (1200.50 + 1300) / 2 = 1250.25; p25 at 1.25: 1100 + 0.25 × 100.50 = 1125.125;
+    // p75 at 3.75: 1300 + 0.75 × 150 = 1412.50 (linear interpolation, then whole euros).
+    assert.deepEqual(even, { month: '2031-03', count: 6, median: 1250, p25: 1125, p75: 1413, median_per_km: null });
+  });
+
+  test('median per km: price ÷ great-circle km, over the awards with both ends’ coordinates', async () => {
+    const list = ['900.00', '950.00', '1000.00', '1050.00', '1100.00'];
+    await awards(FRANKFURT, PARIS, list, 3);
+    // Two without coordinates count for the price figures, not per km.
+    await awards({ ...FRANKFURT, latitude: null, longitude: null }, PARIS, ['5000.00', '5000.00'], 3);
+    const res = await prices(app, carrier, { from: 'DE-60', to: 'FR-75' });
+    const m = monthOf(res.body, '2031-03');
+    const km = greatCircleKm(FRANKFURT as any, PARIS as any);
+    assert.ok(km > 470 && km < 490, String(km));
+    assert.equal(m.count, 7);
+    assert.equal(m.median, 1050);
+    assert.equal(m.median_per_km, Math.round((1000 / km) * 100) / 100);
+  });
+
+  test('per km needs 5 awards by 3 owners with coordinates of its own', async () => {
+    const from = place('DE', '20095');
+    const to = place('FR', '69001');
+    const withPoints = (p: Place, lat: string, lon: string): Place => ({ ...p, latitude: lat, longitude: lon });
+    // Four with coordinates, three without: the month shows prices, but no per-km median.
+    for (const [i, price] of ['800.00', '820.00', '840.00', '860.00'].entries())
+      await seedAward(app, {
+        owner: owners[i % 3]!,
+        winner: carrier,
+        price,
+        at: THIS_MONTH,
+        from: withPoints(from, '53.55', '9.99'),
+        to: withPoints(to, '45.76', '4.83'),
+      });
+    await awards(from, to, ['900.00', '910.00', '920.00'], 3);
+    const m = monthOf((await prices(app, carrier, { from: 'DE-20', to: 'FR-69' })).body, '2031-03');
+    assert.equal(m.count, 7);
+    assert.equal(m.median, 860);
+    assert.equal(m.median_per_km, null);
+  });
+});
+
+describe('privacy: figures from 5 awards by 3 owner companies on', () => {
+  test('4 awards of 3 owners: count only', async () => {
+    await awards(place('DE', '30159'), place('FR', '31000'), ['700.00', '710.00', '720.00', '730.00'], 3);
+    const m = monthOf((await prices(app, carrier, { from: 'DE-30', to: 'FR-31' })).body, '2031-03');
+    assert.deepEqual(m, { month: '2031-03', count: 4, median: null, p25: null, p75: null, median_per_km: null });
+  });
+
+  test('5 awards of 2 owners: count only', async () => {
+    await awards(place('DE', '40210'), place('FR', '33000'), ['700.00', '710.00', '720.00', '730.00', '740.00'], 2);
+    const m = monthOf((await prices(app, carrier, { from: 'DE-40', to: 'FR-33' })).body, '2031-03');
+    assert.deepEqual(m, { month: '2031-03', count: 5, median: null, p25: null, p75: null, median_per_km: null });
+  });
+
+  test('5 awards of 3 owners: shown', async () => {
+    await awards(place('DE', '50667'), place('FR', '44000'), ['700.00', '710.00', '720.00', '730.00', '740.00'], 3);
+    const m = monthOf((await prices(app, carrier, { from: 'DE-50', to: 'FR-44' })).body, '2031-03');
+    assert.deepEqual(m, { month: '2031-03', count: 5, median: 720, p25: 710, p75: 730, median_per_km: null });
+  });
+
+  test('the winner counts for nothing: 5 awards of one owner to 5 carriers stay hidden', async () => {
+    const carriers: Actor[] = [];
+    for (let i = 0; i < 5; i++) carriers.push(await app.actor(`Haulier ${i}`));
+    for (const [i, c] of carriers.entries())
+      await seedAward(app, {
+        owner: owners[0]!,
+        winner: c,
+        price: `${600 + i}.00`,
+        at: THIS_MONTH,
+        from: place('DE', '70173'),
+        to: place('FR', '59000'),
+      });
+    const m = monthOf((await prices(app, carrier, { from: 'DE-70', to: 'FR-59' })).body, '2031-03');
+    assert.equal(m.count, 5);
+    assert.equal(m.median, null);
+  });
+});
+
+describe('months in APP_TIMEZONE', () => {
+  test('an award at 00:30 in Berlin on the 1st is that month’s, though still the last day of the month before in UTC', async () => {
+    const from = place('DE', '80331');
+    const to = place('FR', '67000');
+    // 2031-02-28 23:30 UTC is 2031-03-01 00:30 in Berlin; 2031-02-28 22:30 UTC is 23:30 there.
+    await awards(from, to, ['100.00', '100.00', '100.00'], 3, at('2031-02-28T23:30:00Z'));
+    await awards(from, to, ['200.00', '200.00'], 2, at('2031-02-28T22:30:00Z'));
+    const res = await prices(app, carrier, { from: 'DE-80', to: 'FR-67', months: '2' });
+    assert.deepEqual(
+      res.body.data.months.map((m: any) => [m.month, m.count]),
+      [
+        ['2031-02', 2],
+        ['2031-03', 3],
+      ],
+    );
+  });
+
+  test('the window starts at the first of the month in Berlin: earlier awards are left out', async () => {
+    const from = place('DE', '90402');
+    const to = place('FR', '21000');
+    // 2030-03-31 22:30 UTC is 2030-04-01 00:30 in Berlin (CEST): the window's first month.
+    await awards(from, to, ['100.00'], 1, at('2030-03-31T22:30:00Z'));
+    await awards(from, to, ['100.00'], 1, at('2030-03-31T21:30:00Z'));
+    const res = await prices(app, carrier, { from: 'DE-90', to: 'FR-21' });
+    assert.equal(res.body.data.months[0].month, '2030-04');
+    assert.equal(res.body.data.months[0].count, 1);
+    assert.equal(
+      res.body.data.months.reduce((n: number, m: any) => n + m.count, 0),
+      1,
+    );
+  });
+});
+
+describe('which freights count', () => {
+  const from = place('DE', '01067');
+  const to = place('PL', '00001');
+  const lane = { from: 'DE-01', to: 'PL-00' };
+  const count = async (query: Record<string, string> = {}) =>
+    monthOf((await prices(app, carrier, { ...lane, ...query })).body, '2031-03').count as number;
+
+  test('taken, closed and archived road freights with their accepted bid; not air, not own bids, not other currencies', async () => {
+    const base = { owner: owners[0]!, winner: carrier, price: '500.00', at: THIS_MONTH, from, to };
+    await seedAward(app, base);
+    await seedAward(app, { ...base, status: 'closed' });
+    await seedAward(app, { ...base, status: 'archived' });
+    await seedAward(app, { ...base, class: 'rfs_order' });
+    assert.equal(await count(), 4);
+    await seedAward(app, { ...base, class: 'air' });
+    await seedAward(app, { ...base, status: 'open', bidStatus: 'open' });
+    await seedAward(app, { ...base, status: 'expired', bidStatus: 'revoked' });
+    // The owner's own bid on its own freight is no market deal.
+    await seedAward(app, { ...base, winner: owners[0]! });
+    await seedAward(app, { ...base, currency: 'CHF' });
+    assert.equal(await count(), 4);
+    // Prices in another currency are another market, never mixed into one median.
+    assert.equal(await count({ currency: 'chf' }), 1);
+    const bad = await prices(app, carrier, { ...lane, currency: 'euro' });
+    assert.equal(bad.body.data.lane.currency, 'EUR');
+    assert.equal(bad.body.warnings[0].field, 'currency');
+  });
+
+  test('an award through the API counts in the month of its award', async () => {
+    const shipper = await app.actor('API Shipper');
+    const before = await count();
+    await takenFreight(app, shipper, carrier, { from: 'city:DE-01067', to: 'city:PL-00001', weight: 500 });
+    assert.equal(await count(), before + 1);
+  });
+});
+
+describe('patterns (decisions.md §7)', () => {
+  before(async () => {
+    const by = (from: Place, to: Place, price: string) =>
+      seedAward(app, { owner: owners[0]!, winner: carrier, price, at: THIS_MONTH, from, to });
+    await by(place('AT', '1010'), place('CZ', '11000'), '300.00');
+    await by(place('AT', '1200'), place('CZ', '11000'), '300.00');
+    await by(place('AT', '4020'), place('CZ', '11000'), '300.00');
+    await by({ code: 'VIE', country: 'AT' }, place('CZ', '11000'), '300.00');
+    await by(place('AT', '1010'), { code: 'PRG', country: 'CZ' }, '300.00');
+  });
+  const count = async (from: string, to: string) => {
+    const res = await prices(app, carrier, { from, to, months: '1' });
+    assert.equal(res.body.status, 'success', res.text);
+    return res.body.data.months[0].count as number;
+  };
+
+  test('country, postal prefix, airport, several patterns', async () => {
+    assert.equal(await count('AT', 'CZ'), 5);
+    assert.equal(await count('AT-1', 'CZ'), 3);
+    assert.equal(await count('AT-10', 'CZ-11'), 1);
+    // A postal prefix never matches an airport code.
+    assert.equal(await count('AT', 'CZ-1'), 4);
+    assert.equal(await count('airport:VIE', 'CZ'), 1);
+    assert.equal(await count('AT-10', 'airport:PRG'), 1);
+    assert.equal(await count('AT-4,airport:VIE', 'CZ-11'), 2);
+    const res = await prices(app, carrier, { from: 'at-4, VIE', to: 'cz 11' });
+    assert.deepEqual(res.body.data.lane, { from: 'AT-4,airport:VIE', to: 'CZ-11', currency: 'EUR' });
+  });
+});
+
+describe('the freight form’s and page’s hint (the lane’s last median)', () => {
+  let cookie: string;
+  let shipper: Actor;
+  before(async () => {
+    shipper = await app.actor('Hint Shipper');
+    cookie = (await browserSession(app, shipper)).cookie;
+    // Hamburg (DE-22) -> Lille (FR-59): January shown (5 of 3), March hidden (4): the hint is January's.
+    await awards(
+      place('DE', '22041'),
+      place('FR', '59800'),
+      ['900.00', '950.00', '1000.00', '1050.00', '1100.00'],
+      3,
+      at('2031-01-20T10:00:00Z'),
+    );
+    await awards(place('DE', '22041'), place('FR', '59800'), ['2000.00', '2000.00', '2000.00', '2000.00'], 3);
+  });
+  const html = async (url: string) => (await app.get(url, { headers: { cookie } })).text.replace(/[\u00a0\u202f]/g, ' ');
+  const hintOf = (page: string) => /data-testid="market-hint">([^<(]*)/.exec(page)?.[1]?.trim();
+
+  test('a road freight on the lane: the newest month with figures, on the form and the page', async () => {
+    const id = await addFreight(app, shipper, { from: 'city:22041', from_country: 'DE', to: 'city:59800', to_country: 'FR' });
+    assert.equal(hintOf(await html(`/freights/view/${id}`)), 'market: €1,000 median, 5 awards');
+    assert.equal(hintOf(await html(`/freights/edit/${id}`)), 'market: €1,000 median, 5 awards');
+    assert.match(await html(`/freights/view/${id}`), /href="\/market\/prices\?from=DE-22&amp;to=FR-59&amp;currency=EUR"/);
+  });
+
+  test('no hint for an air freight, a lane without figures, or another currency without figures', async () => {
+    const air = await addFreight(app, shipper, {
+      class: 'air',
+      from: 'city:22041',
+      from_country: 'DE',
+      to: 'city:59800',
+      to_country: 'FR',
+    });
+    assert.equal(hintOf(await html(`/freights/view/${air}`)), undefined);
+    const quiet = await addFreight(app, shipper, { from: 'city:22041', from_country: 'DE', to: 'city:62000', to_country: 'FR' });
+    assert.equal(hintOf(await html(`/freights/view/${quiet}`)), undefined);
+    const chf = await addFreight(app, shipper, {
+      from: 'city:22041',
+      from_country: 'DE',
+      to: 'city:59800',
+      to_country: 'FR',
+      refs: { target_rate: '900', target_currency: 'CHF' },
+    });
+    assert.equal(hintOf(await html(`/freights/edit/${chf}`)), undefined);
+  });
+});
