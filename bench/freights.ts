@@ -9,16 +9,10 @@ import fs from 'node:fs';
 import inspector from 'node:inspector';
 import os from 'node:os';
 import path from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { CompiledQuery, sql } from 'kysely';
-import { buildApp } from '../src/app.ts';
-import { createCompany, createUser } from '../src/accounts/commands.ts';
-import { readConfig } from '../src/config/config.ts';
-import { createPglite, openDatabase, type Database } from '../src/db/connection.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
-import { createPostgresDatabase } from '../tests/support/databases.ts';
 import { pgFloorQuery, pgliteFloorQuery, startFloor } from './floor.ts';
+import { benchCompanies, buildBenchApp, openBenchDatabase } from './setup.ts';
 import { line, load, type LoadResult } from './load.ts';
 
 const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 100_000);
@@ -39,19 +33,6 @@ const SEARCHES: Array<[number, Record<string, string>]> = [
   [10, { from: 'DE-60' }],
   [8, { from: 'DE' }],
 ];
-
-async function open(): Promise<{ database: Database; label: string; pgUrl?: string; pglite?: PGlite; drop?: () => Promise<void> }> {
-  const server = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (server) {
-    process.env.TEST_DATABASE_URL = server;
-    const { url, drop } = await createPostgresDatabase();
-    return { database: await openDatabase({ databaseUrl: url, dataDir: '' }), label: 'postgres', pgUrl: url, drop };
-  }
-  const client = await createPglite();
-  const database = await openDatabase({ databaseUrl: undefined, dataDir: '' }, { pglite: client, migrate: false });
-  await migrateToLatest(database.db);
-  return { database, label: 'pglite', pglite: client };
-}
 
 /**
  * BENCH_CPU_PROF=<dir>: a CPU profile of the server's thread during each measurement (the format
@@ -79,19 +60,12 @@ async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
-const { database, label, pgUrl, pglite, drop } = await open();
-const config = readConfig({ APP_ENV: 'demo', TOKEN_SECRET: 'bench-secret-0123456789', LOG_LEVEL: 'silent' });
-const app = await buildApp({ config, database });
+const { database, label, pgUrl, pglite, drop } = await openBenchDatabase();
+const app = await buildBenchApp(database);
 const db = database.db;
 
 try {
-  // Companies with one user each (password hashing is slow on purpose: only 20).
-  const users: Array<{ company: number; user: number; token: string }> = [];
-  for (let i = 0; i < COMPANIES; i++) {
-    const company = await createCompany(db, `Bench ${i}`);
-    const u = await createUser(db, app.tokens, { company: company.id, email: `bench${i}@example.test`, password: 'bench-password' });
-    users.push({ company: company.id, user: u.id, token: u.token });
-  }
+  const users = await benchCompanies(db, app.tokens, COMPANIES);
   const c0 = users[0]!.company;
   const u0 = users[0]!.user;
 
