@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { airportByCode } from '../airports/index.ts';
 import { boundingBox, distanceKm, type Point } from './geo.ts';
 import { postalKey } from './postal.ts';
 
@@ -262,4 +263,18 @@ export function postalRangesWithin(center: Point, km: number): PostalRange[] {
     if (letters) for (const [a, b] of ranges) out.push({ country: cc, from: letters + a, to: letters + b });
   }
   return out;
+}
+
+/**
+ * The town a place code names by itself, before any coordinates: an airport's city (a code of
+ * three capital letters), else the town of a postal code the packaged data knows exactly. The
+ * pages name places by it (`60311 Frankfurt am Main (DE)`); null when the code alone says none.
+ */
+export function townOfCode(code: unknown, country: unknown): string | null {
+  if (typeof code === 'string' && /^[A-Z]{3}$/.test(code)) {
+    const airport = airportByCode(code);
+    if (airport) return airport.city || airport.name || null;
+  }
+  const postal = typeof code === 'string' && typeof country === 'string' && country ? postalCentre(country, code) : undefined;
+  return postal?.exact && postal.city ? postal.city : null;
 }

@@ -7,8 +7,7 @@ import type { PageResult } from '../kernel/route.tsx';
 import { DataTable, Facts, Field, PostButton, Tabs, text, type Column } from '../kernel/ui.tsx';
 import type { FreightView } from '../freights/index.ts';
 import { searchToParams, type LoadSearch } from '../market/index.ts';
-import { airportByCode } from '../airports/index.ts';
-import { postalCentre } from '../places/postal-centres.ts';
+import { townOfCode } from '../places/postal-centres.ts';
 import type { OfferField, VehicleView } from './fields.ts';
 import { BODIES, VEHICLE_STATUSES } from './tables.ts';
 
@@ -48,15 +47,11 @@ const statusLabel = (ctx: Ctx, status: string) => (isOneOf(VEHICLE_STATUSES, sta
  * packaged data knows), `FRA Frankfurt` (an airport and its city), else the code and country.
  */
 function placeName(location: unknown, countryCode: unknown): string {
-  const text = typeof location === 'string' ? location : '';
-  const country = typeof countryCode === 'string' && countryCode ? countryCode : null;
-  const code = text.replace(/^(city|airport):/, '').trim();
+  const code = (typeof location === 'string' ? location : '').replace(/^(city|airport):/, '').trim();
   if (!code) return '–';
-  const airport = /^airport:/.test(text) || (!country && /^[A-Z]{3}$/.test(code)) ? airportByCode(code) : undefined;
-  if (airport) return `${code} ${airport.city || airport.name}`;
-  const town = country ? postalCentre(country, code) : undefined;
-  const name = town?.exact && town.city ? ` ${town.city}` : '';
-  return `${code}${name}${country ? ` (${country})` : ''}`;
+  const country = typeof countryCode === 'string' && countryCode ? countryCode : null;
+  const town = townOfCode(code, country);
+  return `${code}${town ? ` ${town}` : ''}${country ? ` (${country})` : ''}`;
 }
 
 function fromText(ctx: Ctx, v: VehicleView): string {

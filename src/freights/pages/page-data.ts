@@ -1,8 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { airportByCode } from '../../airports/index.ts';
 import { cityNear } from '../../places/cities.ts';
-import { postalCentre } from '../../places/postal-centres.ts';
+import { postalCentre, townOfCode } from '../../places/postal-centres.ts';
 import { companiesToPick, companyNameSql, companyRefs, contactOf, type Contact } from '../../accounts/companies.ts';
 import { isBlocked } from '../../accounts/blocks.ts';
 import type { CompanyRef } from '../../accounts/mark.tsx';
@@ -272,12 +271,9 @@ export async function partnerCompanies(db: Db, company: number, limit = 200): Pr
  * longest known prefix.
  */
 export async function cityOf(code: unknown, latitude: unknown, longitude: unknown, country?: unknown): Promise<string | null> {
-  if (typeof code === 'string' && /^[A-Z]{3}$/.test(code)) {
-    const airport = airportByCode(code);
-    if (airport) return airport.city || airport.name || null;
-  }
+  const known = townOfCode(code, country);
+  if (known) return known;
   const postal = typeof code === 'string' && typeof country === 'string' && country ? postalCentre(country, code) : undefined;
-  if (postal?.exact && postal.city) return postal.city;
   const lat = Number(latitude);
   const lon = Number(longitude);
   if (
