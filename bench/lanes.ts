@@ -1,4 +1,4 @@
-// npm run bench:lanes — lane prices (decisions.md §14) with 100,000 freights, two thirds of them
+// npm run bench:lanes — lane prices (decisions.md §14) with 100,000 freights (BENCH_FREIGHTS), two thirds of them
 // road, about 60 % awarded over the last 36 months with their accepted bids: GET /market/prices
 // for a busy postal lane (DE-60 -> FR-75, 2 % of all freights, 12 and 36 months), a country pair
 // (DE -> FR, 36 months), several patterns at once and an airport origin (p50 each). The same
@@ -10,6 +10,7 @@
 import pg from 'pg';
 import { sql } from 'kysely';
 import { pgFloorQuery, pgliteFloorQuery, startFloor } from './floor.ts';
+import { rebuildLaneCells, recordLaneAward } from '../src/lanes/index.ts';
 import { benchCompanies, buildBenchApp, openBenchDatabase } from './setup.ts';
 import { line, load } from './load.ts';
 
@@ -67,6 +68,12 @@ try {
   await sql`analyze`.execute(db);
   const awarded = await sql<{ n: number }>`select count(*)::int as n from bids where status = 'accepted'`.execute(db);
   console.log(`seeded ${FREIGHTS} freights, ${awarded.rows[0]!.n} awards in ${Math.round(performance.now() - seedStart)} ms`);
+  // The lane cells of the seeded awards, as a start after an upgrade builds them (ensureLaneCells).
+  const cellStart = performance.now();
+  await rebuildLaneCells(db, app.services.clock.zone);
+  await sql`analyze lane_price_cells`.execute(db);
+  const cells = await sql<{ n: number }>`select count(*)::int as n from lane_price_cells`.execute(db);
+  console.log(`built ${cells.rows[0]!.n} lane cells in ${Math.round(performance.now() - cellStart)} ms`);
 
   const floorPool = pgUrl ? new pg.Pool({ connectionString: pgUrl, max: 10 }) : undefined;
   floorPool?.on('error', () => {});
@@ -102,6 +109,50 @@ try {
   await measure('GET /market/prices DE -> FR, 36 months', ['/market/prices.json?from=DE&to=FR&months=36']);
   await measure('GET /market/prices DE-1,PL-2,NL -> FR,ES, 12 months', ['/market/prices.json?from=DE-1,PL-2,NL&to=FR,ES']);
   await measure('GET /market/prices airport:FRA -> FR, 12 months', ['/market/prices.json?from=airport:FRA&to=FR']);
+
+  // Awarding: the bidder's confirmation of a bid the owner confirmed, one at a time over HTTP, on
+  // freights of the busy lane; then the lane cell's upsert alone (what the award's transaction
+  // now does in addition), on the same freights again (their cells grow by a duplicate: measured
+  // last, after every lane read).
+  const AWARDS = Number(process.env.BENCH_AWARDS ?? 300);
+  const owner = users[5]!;
+  const bidder = users[6]!;
+  const pending = await sql<{ bid: number; freight: number }>`
+    with f as (
+      insert into freights (class, status, from_code, from_country, from_latitude, from_longitude, to_code, to_country,
+                            to_latitude, to_longitude, weight, visibility, company_id, user_id, created, modified)
+      select 'rfs', 'pending', '60311', 'DE', 50.11, 8.68, '75001', 'FR', 48.86, 2.35, 1000, 0, ${owner.company}::int,
+             ${owner.user}::int, now(), now()
+      from generate_series(1, ${AWARDS}) returning id)
+    insert into bids (freight_id, company_id, user_id, amount, currency_code, status, owner_confirmed, bidder_confirmed,
+                      type, created, modified)
+    select f.id, ${bidder.company}::int, ${bidder.user}::int, 1000 + f.id % 300, 'EUR', 'pending', true, false, 'buying', now(), now()
+    from f returning id as bid, freight_id as freight`.execute(db);
+  const awardMs: number[] = [];
+  for (const { bid } of pending.rows) {
+    const t0 = performance.now();
+    const res = await fetch(`${base}/quotes/confirm/${bid}.json`, {
+      method: 'POST',
+      headers: { authorization: `TokenPass ${bidder.token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    await res.text();
+    awardMs.push(performance.now() - t0);
+  }
+  const taken = await sql<{ n: number }>`select count(*)::int as n from freights
+    where id = any(${pending.rows.map((r) => r.freight)}::int[]) and status = 'taken'`.execute(db);
+  const upsertMs: number[] = [];
+  for (const { freight } of pending.rows) {
+    const t0 = performance.now();
+    await recordLaneAward(db, app.services.clock.zone, freight);
+    upsertMs.push(performance.now() - t0);
+  }
+  const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const award50 = p50(awardMs);
+  const upsert50 = p50(upsertMs);
+  const awardLine = `award (POST /quotes/confirm, one at a time, ${taken.rows[0]!.n}/${AWARDS} taken): p50 ${award50.toFixed(1)} ms; its lane-cell upsert alone p50 ${upsert50.toFixed(2)} ms: award ÷ award without it ${(award50 / (award50 - upsert50)).toFixed(2)}×`;
+  rows.push(awardLine);
+  console.log(awardLine);
   console.log(`\n${rows.join('\n')}`);
   await floor.close();
   await floorPool?.end();

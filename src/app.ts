@@ -26,7 +26,7 @@ import { SHIPMENT_ERRORS, SHIPMENT_MESSAGES } from './shipments/messages.ts';
 import { TMS_ERRORS, TMS_MESSAGES } from './tms/messages.ts';
 import { WEBHOOK_ERRORS, WEBHOOK_MESSAGES } from './webhooks/messages.ts';
 import { TRUST_ERRORS, TRUST_MESSAGES } from './trust/messages.ts';
-import { LANE_ERRORS, LANE_MESSAGES, laneEndpoints, marketPriceHint, PRICES_SECTION } from './lanes/index.ts';
+import { ensureLaneCells, LANE_ERRORS, LANE_MESSAGES, laneEndpoints, marketPriceHint, PRICES_SECTION, recordLaneAward } from './lanes/index.ts';
 import { TRUST_SECTION, trustEndpoints } from './trust/routes.tsx';
 import { TRUST_EVENT_DOCS } from './trust/schema.ts';
 import {
@@ -179,6 +179,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clock,
     auth: createAuthenticator(database.db, tokens, clock),
   };
+  // Lane cells for this APP_TIMEZONE: built once from the awards (a new or upgraded database, or the zone changed).
+  await ensureLaneCells(database.db, clock.zone);
 
   const http = await createHttpServer({
     logger: options.logger ?? false,
@@ -216,7 +218,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...accountEndpoints(tokens),
     ...passwordEndpoints(),
     ...pricingEndpoints(),
-    ...quoteEndpoints({ awarded: addTransportOrder }), // the transport order, in the award's transaction
+    // In the award's transaction: the transport order, and the award in its lane cell.
+    ...quoteEndpoints({
+      awarded: async (trx, clock, freight, bid) => {
+        await addTransportOrder(trx, clock, freight, bid);
+        await recordLaneAward(trx, clock.zone, freight.id);
+      },
+    }),
     ...freightEndpoints({
       otherLists: tmsFreightLists(),
       listColumns: new Map([[LIST.tmsTours, tourColumns]]),

@@ -12,6 +12,7 @@ import type { TemplateTables } from '../templates/tables.ts';
 import type { VehicleTables } from '../vehicles/tables.ts';
 import type { TrustTables } from '../trust/tables.ts';
 import type { DealTables } from '../deals/tables.ts';
+import type { LaneTables } from '../lanes/tables.ts';
 
 /**
  * The whole database as Kysely sees it: each module declares its own tables next to its code
@@ -31,4 +32,5 @@ export interface DB
     TemplateTables,
     VehicleTables,
     TrustTables,
-    DealTables {}
+    DealTables,
+    LaneTables {}

@@ -1,5 +1,4 @@
 import { sql, type RawBuilder } from 'kysely';
-import { placesSql, type PlacePattern } from '../market/index.ts';
 import { EARTH_KM } from '../places/geo.ts';
 
 /**
@@ -25,34 +24,19 @@ const distanceKm = sql`(case when f.from_latitude is not null and f.from_longitu
     + cos(radians(f.from_latitude::float8)) * cos(radians(f.to_latitude::float8))
       * power(sin(radians(f.to_longitude::float8 - f.from_longitude::float8) / 2), 2)))) end)`;
 
-export interface AwardQuery {
-  from: readonly PlacePattern[];
-  to: readonly PlacePattern[];
-  /** three letters, upper case: prices of other currencies are another market */
-  currency: string;
-  /** the awards' instants in [start, end) */
-  start: Date;
-  end: Date;
-}
-
 /**
- * The awards on a lane as rows `(awarded timestamptz, owner int, price numeric, km float8)`: `km`
- * the great-circle distance, null without both ends' coordinates. A sub-query for a `from`; the
- * origin index of migration 0090 finds a lane's awarded freights, the accepted bid is read by
- * `bids_one_accepted_idx`.
+ * The awards as rows `(freight int, awarded timestamptz, owner int, price numeric, currency text,
+ * km float8, from_code, from_country, to_code, to_country)`: `km` the great-circle distance, null
+ * without both ends' coordinates; `currency` upper case as bids store it (quotes/fields.ts). One
+ * freight's award (the award's own transaction reads it back) or, without an id, every award
+ * (the lanes module rebuilds its cells from them). A sub-query for a `from`.
  */
-export function awardsSql(q: AwardQuery): RawBuilder<unknown> {
-  // The load search's pieces (decisions.md §7) over the freight's columns, the table read as `f`.
-  const places = (side: 'from' | 'to', patterns: readonly PlacePattern[]) =>
-    placesSql(
-      { code: `f.${side}_code`, country: `f.${side}_country`, latitude: `f.${side}_latitude`, longitude: `f.${side}_longitude` },
-      patterns,
-    );
-  return sql`(select b.modified as awarded, f.company_id as owner, b.amount as price, ${distanceKm} as km
+export function awardRowsSql(freightId?: number): RawBuilder<unknown> {
+  const one = freightId === undefined ? sql`` : sql` and f.id = ${freightId}`;
+  return sql`(select f.id as freight, b.modified as awarded, f.company_id as owner, b.amount as price,
+      b.currency_code as currency, ${distanceKm} as km,
+      f.from_code, f.from_country, f.to_code, f.to_country
     from freights f join bids b on b.freight_id = f.id and b.status = 'accepted'
-    where f.status in ('taken', 'closed', 'archived') and f.class <> 'air' -- the partial index's own predicate (0090)
-      and f.winner_id <> f.company_id
-      and ${places('from', q.from)} and ${places('to', q.to)}
-      and b.currency_code = ${q.currency} -- stored upper case (quotes/fields.ts)
-      and b.modified >= ${q.start}::timestamptz and b.modified < ${q.end}::timestamptz)`;
+    where f.status in ('taken', 'closed', 'archived') and f.class <> 'air'
+      and f.winner_id <> f.company_id${one})`;
 }

@@ -33,7 +33,7 @@ export { audienceOf } from './policy.ts';
 export { completedJsonSql, deliveredBetween, displayIdSql, freightParties, type FreightParties } from './parties.ts';
 
 // Awarded road freights with their accepted bids' prices (the lane prices, src/lanes)
-export { awardsSql, type AwardQuery } from './awards.ts';
+export { awardRowsSql } from './awards.ts';
 
 // Bids (the quotes module runs their state machine)
 export {

@@ -57,7 +57,26 @@ export function readLaneQuery(params: Params, zone: string, warnings: Warning[])
     else warnings.push({ field: 'currency', reason: `not a three-letter currency code: ${DEFAULT_CURRENCY} used` });
   }
   if (!search.from || !search.to) return undefined;
-  return { from: search.from, to: search.to, months, currency };
+  return { from: toCells(search.from, 'from', warnings), to: toCells(search.to, 'to', warnings), months, currency };
+}
+
+/** A lane cell's postal area: a country and the postal code's first two characters (cells.ts). */
+export const CELL_PREFIX = 2;
+
+/**
+ * Prices are kept per lane cell (a postal area of two characters, an airport, a country), so a
+ * longer postal prefix is read as its area, with a warning: DE-603 asks DE-60. Figures for less
+ * than an area would let two answers differ by one deal (docs/decisions.md, "Lane prices").
+ */
+function toCells(patterns: PlacePattern[], field: 'from' | 'to', warnings: Warning[]): PlacePattern[] {
+  const out: PlacePattern[] = [];
+  for (const p of patterns) {
+    const cell = p.kind === 'postal' && p.prefix.length > CELL_PREFIX ? { ...p, prefix: p.prefix.slice(0, CELL_PREFIX) } : p;
+    if (cell !== p)
+      warnings.push({ field, reason: `prices are kept per postal area: ${formatPlacePattern(p)} read as ${formatPlacePattern(cell)}` });
+    if (!out.some((q) => formatPlacePattern(q) === formatPlacePattern(cell))) out.push(cell);
+  }
+  return out;
 }
 
 /** The months of the window, oldest first (`YYYY-MM` in the zone), and the instants it spans ([start, end)). */

@@ -1,13 +1,14 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { awardsSql } from '../freights/index.ts';
+import { cellsMatch, releaseSet, releaseWaits } from './cells.ts';
 import { MIN_AWARDS, MIN_OWNERS, monthWindow, type LaneQuery } from './lane.ts';
 
 /**
- * The lane prices' one statement (decisions.md §14): the lane's awards in the window (the
- * freights module's piece, freights/awards.ts), by month in APP_TIMEZONE, each month's count and,
- * only where the disclosure rule of lane.ts holds, its quartiles and per-km median. Figures of a
- * month below the rule are never computed, so they cannot leave the database.
+ * The lane prices' one statement (decisions.md §14): the lane's cells (cells.ts) in the window,
+ * released where a whole batch waits (the statement's update), then by month: the count of every
+ * award, and the quartiles and per-km median of the released ones where the disclosure rule of
+ * lane.ts holds. Figures of a month below the rule are never computed, so they cannot leave the
+ * database.
  *
  * Quartiles are exact on the decimal prices (linear interpolation between the two nearest
  * prices, as percentile_cont, but over numeric: percentile_cont works in float8 and could round
@@ -15,25 +16,24 @@ import { MIN_AWARDS, MIN_OWNERS, monthWindow, type LaneQuery } from './lane.ts';
  * figure is a market price, not a deal's (docs/decisions.md, "Lane prices").
  *
  * Generated SQL (PostgreSQL), for DE-60 -> FR-75, 12 months, EUR:
- *   with award as (
- *     select to_char(timezone($1, a.awarded), 'YYYY-MM') as month, a.owner, a.price,
- *            case when a.km >= 1 then a.price / a.km::numeric end as per_km
- *     from (select b.modified as awarded, f.company_id as owner, b.amount as price, <great circle> as km
- *           from freights f join bids b on b.freight_id = f.id and b.status = 'accepted'
- *           where f.status in ('taken', 'closed', 'archived') and f.class <> 'air' and f.winner_id <> f.company_id
- *             and (upper(f.from_country) = $2 and <from key> >= $3 and <from key> < $4 and not <airport>)
- *             and (upper(f.to_country) = $5 and <to key> >= $6 and <to key> < $7 and not <airport>)
- *             and upper(b.currency_code) = $8 and b.modified >= $9 and b.modified < $10) a),
- *   by_month as (select month, count(*) as n, count(distinct owner) as owners, array_agg(price order by price) as prices,
- *            count(per_km) as km_n, count(distinct owner) filter (where per_km is not null) as km_owners,
- *            array_agg(per_km order by per_km) filter (where per_km is not null) as per_km
- *     from award group by month)
- *   select coalesce(json_agg(json_build_object('month', month, 'count', n,
- *            'median', case when n >= 5 and owners >= 3 then round(<quantile 0.5 of prices>) end, 'p25', …, 'p75', …,
- *            'median_per_km', case when km_n >= 5 and km_owners >= 3 then round(<quantile 0.5 of per_km>, 2) end)), '[]')::text
- *   from by_month
- * Plan at 100,000 freights: freights_awarded_lane_idx (0090) for the origin and destination
- * country, the postal range inside it, then bids_one_accepted_idx per freight.
+ *   with cell as (select c.id from lane_price_cells c where c.zone = $1 and c.currency = $2 and c.month = any($3)
+ *                   and (c.from_country = $4 and not c.from_airport and left(c.from_key, $5) = $6)
+ *                   and (c.to_country = $7 and not c.to_airport and left(c.to_key, $8) = $9)),
+ *     released as (update lane_price_cells as c set released = case when <batch waits> then cardinality(c.prices) else c.released end,
+ *                    km_released = … from cell where c.id = cell.id and <a batch waits> returning c.id, c.released, c.km_released),
+ *     shown as (select c.month, c.prices, c.owners, c.km_prices, c.km_owners, coalesce(r.released, c.released) as rel, …
+ *               from lane_price_cells c join cell using (id) left join released r using (id)),
+ *     award as (select s.month, p.price, p.owner from shown s cross join lateral unnest(s.prices[1:s.rel], s.owners[1:s.rel]) as p(price, owner)),
+ *     per_km as (… the same over km_prices, km_owners, km_rel),
+ *     counted as (select month, sum(cardinality(prices))::int as n from shown group by month),
+ *     by_month as (select month, count(*)::int as n, count(distinct owner)::int as owners, array_agg(price order by price) as prices from award group by month),
+ *     km_month as (… the same over per_km)
+ *   select coalesce(json_agg(json_build_object('month', month, 'count', counted.n,
+ *            'median', case when by_month.n >= 5 and owners >= 3 then round(<quantile 0.5 of prices>) end, 'p25', …, 'p75', …,
+ *            'median_per_km', case when km_month.n >= 5 and km_owners >= 3 then round(<quantile 0.5>, 2) end)), '[]')::text
+ *   from counted left join by_month using (month) left join km_month using (month)
+ * Plan at 100,000 freights: lane_price_cells_cell_idx on currency, countries and month; a dozen
+ * rows for a postal lane over 12 months.
  */
 
 /** One month of the answer; figures null where the disclosure rule does not hold. */
@@ -60,27 +60,42 @@ const disclosed = (n: RawBuilder<unknown>, owners: RawBuilder<unknown>) =>
 /** The lane's months, oldest first, every month of the window (count 0 for a month without awards). */
 export async function lanePrices(db: Kysely<DB>, q: LaneQuery, now: Date, zone: string): Promise<LaneMonth[]> {
   const window = monthWindow(now, zone, q.months);
-  const awards = awardsSql({ from: q.from, to: q.to, currency: q.currency, start: window.start, end: window.end });
   const prices = sql`prices`;
   const perKm = sql`per_km`;
-  const n = sql`n`;
-  const kmN = sql`km_n`;
-  const { rows } = await sql<{ months: string }>`with award as (
-      select to_char(timezone(${zone}, a.awarded), 'YYYY-MM') as month, a.owner, a.price,
-             case when a.km >= 1 then a.price / a.km::numeric end as per_km
-      from ${awards} as a),
+  const n = sql`by_month.n`;
+  const kmN = sql`km_month.n`;
+  const { rows } = await sql<{ months: string }>`with cell as (
+      select c.id from lane_price_cells c
+      where c.zone = ${zone} and c.currency = ${q.currency} and c.month = any(${window.months}::text[])
+        and ${cellsMatch('from', q.from)} and ${cellsMatch('to', q.to)}),
+    released as (
+      update lane_price_cells as c set ${releaseSet}
+      from cell where c.id = cell.id and ${releaseWaits}
+      returning c.id, c.released, c.km_released),
+    shown as (
+      select c.month, c.prices, c.owners, c.km_prices, c.km_owners,
+             coalesce(r.released, c.released) as rel, coalesce(r.km_released, c.km_released) as km_rel
+      from lane_price_cells c join cell using (id) left join released r using (id)),
+    award as (
+      select s.month, p.price, p.owner from shown s
+      cross join lateral unnest(s.prices[1:s.rel], s.owners[1:s.rel]) as p(price, owner)),
+    km_award as (
+      select s.month, k.per_km, k.owner from shown s
+      cross join lateral unnest(s.km_prices[1:s.km_rel], s.km_owners[1:s.km_rel]) as k(per_km, owner)),
+    counted as (select month, sum(cardinality(prices))::int as n from shown group by month),
     by_month as (
-      select month, count(*)::int as n, count(distinct owner)::int as owners, array_agg(price order by price) as prices,
-             count(per_km)::int as km_n, (count(distinct owner) filter (where per_km is not null))::int as km_owners,
-             array_agg(per_km order by per_km) filter (where per_km is not null) as per_km
-      from award group by month)
+      select month, count(*)::int as n, count(distinct owner)::int as owners, array_agg(price order by price) as prices
+      from award group by month),
+    km_month as (
+      select month, count(*)::int as n, count(distinct owner)::int as km_owners, array_agg(per_km order by per_km) as per_km
+      from km_award group by month)
     select coalesce(json_agg(json_build_object(
-        'month', month, 'count', n,
+        'month', counted.month, 'count', counted.n,
         'median', case when ${disclosed(n, sql`owners`)} then round(${quantile(prices, n, '0.5')}) end,
         'p25', case when ${disclosed(n, sql`owners`)} then round(${quantile(prices, n, '0.25')}) end,
         'p75', case when ${disclosed(n, sql`owners`)} then round(${quantile(prices, n, '0.75')}) end,
         'median_per_km', case when ${disclosed(kmN, sql`km_owners`)} then round(${quantile(perKm, kmN, '0.5')}, 2) end)), '[]')::text as months
-    from by_month`.execute(db);
+    from counted left join by_month using (month) left join km_month using (month)`.execute(db);
   const found = new Map((JSON.parse(rows[0]?.months ?? '[]') as LaneMonth[]).map((m) => [m.month, m]));
   const num = (v: number | string | null) => (v === null ? null : Number(v));
   return window.months.map((month) => {

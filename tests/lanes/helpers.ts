@@ -1,3 +1,4 @@
+import { recordLaneAward } from '../../src/lanes/index.ts';
 import type { Actor, TestApp } from '../support/harness.ts';
 
 /** Frankfurt (DE-60311) and Paris (FR-75001): the lane of these tests, with coordinates. */
@@ -29,7 +30,7 @@ export interface AwardSpec {
 /**
  * An awarded freight written directly (the award is the quotes module's; these tests seed many
  * awards at chosen instants): the freight taken with its winner and price, its accepted bid.
- * Answers the freight id.
+ * Recorded in its lane cell as the award's transaction records it. Answers the freight id.
  */
 export async function seedAward(app: TestApp, a: AwardSpec): Promise<number> {
   const from = a.from ?? FRANKFURT;
@@ -74,6 +75,8 @@ export async function seedAward(app: TestApp, a: AwardSpec): Promise<number> {
       modified: a.at,
     })
     .execute();
+  // What the award's transaction does after it (quotes/award.ts, through app.ts): the award into its lane cell.
+  await recordLaneAward(db, app.services.clock.zone, freight.id);
   return freight.id;
 }
 

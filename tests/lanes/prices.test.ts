@@ -99,15 +99,13 @@ describe('the answer', () => {
 
 describe('figures', () => {
   test('median, p25, p75 exact on known data (odd and even counts), rounded to whole euros', async () => {
-    const from = place('DE', '10115');
-    const to = place('FR', '13001');
-    await awards(from, to, ['1000.00', '1100.00', '1200.50', '1300.00', '1450.00'], 3);
+    await awards(place('DE', '10115'), place('FR', '13001'), ['1000.00', '1100.00', '1200.50', '1300.00', '1450.00'], 3);
     const odd = monthOf((await prices(app, carrier, { from: 'DE-10', to: 'FR-13' })).body, '2031-03');
     // Sorted 1000, 1100, 1200.50, 1300, 1450: median the third, quartiles the second and fourth.
     assert.deepEqual(odd, { month: '2031-03', count: 5, median: 1201, p25: 1100, p75: 1300, median_per_km: null });
 
-    await awards(from, to, ['1500.00'], 3);
-    const even = monthOf((await prices(app, carrier, { from: 'DE-10', to: 'FR-13' })).body, '2031-03');
+    await awards(place('DE', '12043'), place('FR', '13002'), ['1000.00', '1100.00', '1200.50', '1300.00', '1450.00', '1500.00'], 3);
+    const even = monthOf((await prices(app, carrier, { from: 'DE-12', to: 'FR-13' })).body, '2031-03');
     // Six prices: median (1200.50 + 1300) / 2 = 1250.25; p25 at 1.25: 1100 + 0.25 × 100.50 = 1125.125;
     // p75 at 3.75: 1300 + 0.75 × 150 = 1412.50 (linear interpolation, then whole euros).
     assert.deepEqual(even, { month: '2031-03', count: 6, median: 1250, p25: 1125, p75: 1413, median_per_km: null });
@@ -183,6 +181,64 @@ describe('privacy: figures from 5 awards by 3 owner companies on', () => {
     const m = monthOf((await prices(app, carrier, { from: 'DE-70', to: 'FR-59' })).body, '2031-03');
     assert.equal(m.count, 5);
     assert.equal(m.median, null);
+  });
+});
+
+describe('differencing: no two answers differ by one deal (docs/decisions.md, "Lane prices")', () => {
+  test('before and after one award: the figures stay until 5 more awards of 3 owners wait, then move at once', async () => {
+    const lane = { from: 'DE-14', to: 'FR-14' };
+    const [from, to] = [place('DE', '14467'), place('FR', '14000')];
+    await awards(from, to, ['800.00', '810.00', '820.00', '830.00', '840.00'], 3);
+    const first = monthOf((await prices(app, carrier, lane)).body, '2031-03');
+    assert.deepEqual(first, { month: '2031-03', count: 5, median: 820, p25: 810, p75: 830, median_per_km: null });
+
+    // One more deal: the count says so, the figures do not move (they would give away its price).
+    await awards(from, to, ['1000.00'], 3);
+    const one = monthOf((await prices(app, carrier, lane)).body, '2031-03');
+    assert.deepEqual(one, { ...first, count: 6 });
+
+    // Four more of 3 owners: five wait, but of 3 owners only when the batch has them.
+    await awards(from, to, ['1010.00', '1020.00', '1030.00', '1040.00'], 3);
+    const ten = monthOf((await prices(app, carrier, lane)).body, '2031-03');
+    // All ten: 800 … 840, 1000 … 1040; median (840 + 1000) / 2 = 920.
+    assert.deepEqual(ten, { month: '2031-03', count: 10, median: 920, p25: 823, p75: 1018, median_per_km: null });
+  });
+
+  test('a batch of one owner does not release: five more awards of one shipper wait for two others', async () => {
+    const lane = { from: 'DE-15', to: 'FR-15' };
+    const [from, to] = [place('DE', '15230'), place('FR', '15000')];
+    await awards(from, to, ['500.00', '510.00', '520.00', '530.00', '540.00'], 3);
+    const first = monthOf((await prices(app, carrier, lane)).body, '2031-03');
+    assert.equal(first.median, 520);
+    await awards(from, to, ['900.00', '900.00', '900.00', '900.00', '900.00'], 1);
+    const later = monthOf((await prices(app, carrier, lane)).body, '2031-03');
+    assert.deepEqual(later, { ...first, count: 10 });
+  });
+
+  test('narrower and wider lanes: a postal area with one deal adds nothing to the wider figures', async () => {
+    // Five awards of 3 owners in DE-16 -> FR-16, one in DE-17 -> FR-16.
+    await awards(place('DE', '16225'), place('FR', '16000'), ['600.00', '610.00', '620.00', '630.00', '640.00'], 3);
+    await awards(place('DE', '17033'), place('FR', '16000'), ['2000.00'], 3);
+    const narrow = monthOf((await prices(app, carrier, { from: 'DE-16', to: 'FR-16' })).body, '2031-03');
+    const wide = monthOf((await prices(app, carrier, { from: 'DE-1', to: 'FR-16' })).body, '2031-03');
+    const both = monthOf((await prices(app, carrier, { from: 'DE-16,DE-17', to: 'FR-16' })).body, '2031-03');
+    assert.equal(narrow.median, 620);
+    // The wider answers count the sixth deal, and their figures are the narrow ones: DE-17's cell has
+    // one award, which never reaches a batch of its own.
+    assert.deepEqual(wide, { ...narrow, count: 6 });
+    assert.deepEqual(both, { ...narrow, count: 6 });
+  });
+
+  test('a postal prefix longer than an area is read as its area, with a warning', async () => {
+    const res = await prices(app, carrier, { from: 'DE-164', to: 'FR-16000' });
+    assert.equal(res.body.status, 'success');
+    assert.deepEqual(res.body.data.lane, { from: 'DE-16', to: 'FR-16', currency: 'EUR' });
+    assert.deepEqual(
+      res.body.warnings.map((w: any) => w.field),
+      ['from', 'to'],
+    );
+    const m = monthOf(res.body, '2031-03');
+    assert.equal(m.median, 620);
   });
 });
 

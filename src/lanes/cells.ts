@@ -1,0 +1,119 @@
+import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { awardRowsSql } from '../freights/index.ts';
+import type { PlacePattern } from '../market/index.ts';
+import { MIN_AWARDS, MIN_OWNERS } from './lane.ts';
+
+/**
+ * The lane cells (migration 0100): the awards of one origin cell, destination cell, month (in
+ * APP_TIMEZONE) and currency, kept as arrays in award order, and how many of them are released.
+ *
+ * A cell is a postal area (country and the postal code's first two characters: DE-60), an airport
+ * (a three-letter code), or a country alone (a place without a postal code). Every lane query is a
+ * union of whole cells, so two answers can differ only by whole cells.
+ *
+ * Release (docs/decisions.md, "Lane prices"): the figures of a cell come from its first `released`
+ * awards. They grow only by a batch of at least MIN_AWARDS awards of at least MIN_OWNERS owner
+ * companies, at the first read that finds such a batch waiting; per-km figures the same, over the
+ * awards with both ends' coordinates (`km_released`). So whatever a caller combines (patterns,
+ * months, before and after an award), two answers differ by at least five awards of three owners,
+ * never by one deal.
+ */
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** The cell of one end of an award row `a` (awardRowsSql): country, key, airport or not. */
+function cellOf(side: 'from' | 'to') {
+  const code = sql.ref(`a.${side}_code`);
+  const airport = sql<boolean>`coalesce(${code} ~ '^[A-Za-z]{3}$', false)`;
+  return {
+    country: sql<string>`upper(coalesce(${sql.ref(`a.${side}_country`)}, ''))`,
+    airport,
+    key: sql<string>`(case when ${airport} then upper(${code})
+      else left(upper(regexp_replace(coalesce(${code}, ''), '[^0-9A-Za-z]', '', 'g')), 2) end)`,
+  };
+}
+
+const from = cellOf('from');
+const to = cellOf('to');
+const monthOf = (zone: string) => sql<string>`to_char(timezone(${zone}, a.awarded), 'YYYY-MM')`;
+/** Price per km of an award whose ends lie at least 1 km apart; null otherwise. */
+const perKm = sql`(case when a.km >= 1 then a.price / a.km::numeric end)`;
+const CELL = sql.raw('currency, from_country, to_country, month, from_key, from_airport, to_key, to_airport, zone');
+
+/**
+ * Adds one award to its cell, in the award's transaction (app.ts passes it to the quotes module):
+ * nothing for a freight that is no market award (air, own bid). Not released here: the next read
+ * releases when a whole batch waits.
+ */
+export async function recordLaneAward(db: Db, zone: string, freightId: number): Promise<void> {
+  await sql`insert into lane_price_cells (${CELL}, prices, owners, km_prices, km_owners)
+    select a.currency, ${from.country}, ${to.country}, ${monthOf(zone)}, ${from.key}, ${from.airport}, ${to.key}, ${to.airport}, ${zone},
+           array[a.price], array[a.owner],
+           case when ${perKm} is null then '{}'::numeric[] else array[${perKm}] end,
+           case when ${perKm} is null then '{}'::int[] else array[a.owner] end
+    from ${awardRowsSql(freightId)} as a
+    on conflict (${CELL}) do update set
+      prices = lane_price_cells.prices || excluded.prices, owners = lane_price_cells.owners || excluded.owners,
+      km_prices = lane_price_cells.km_prices || excluded.km_prices, km_owners = lane_price_cells.km_owners || excluded.km_owners`.execute(db);
+}
+
+/** The release condition over `values` and `owners` arrays from position `after` + 1 on. */
+const batchWaits = (values: RawBuilder<unknown>, owners: RawBuilder<unknown>, after: RawBuilder<unknown>) =>
+  sql<SqlBool>`(cardinality(${values}) - ${after} >= ${sql.lit(MIN_AWARDS)}
+    and (select count(distinct o) from unnest(${owners}[${after} + 1:]) as o) >= ${sql.lit(MIN_OWNERS)})`;
+
+/** Set `released`/`km_released` to the arrays' length where a whole batch waits (an UPDATE's SET, over table `c`). */
+export const releaseSet = sql`released = case when ${batchWaits(sql`c.prices`, sql`c.owners`, sql`c.released`)}
+      then cardinality(c.prices) else c.released end,
+    km_released = case when ${batchWaits(sql`c.km_prices`, sql`c.km_owners`, sql`c.km_released`)}
+      then cardinality(c.km_prices) else c.km_released end`;
+export const releaseWaits = sql<SqlBool>`(${batchWaits(sql`c.prices`, sql`c.owners`, sql`c.released`)}
+    or ${batchWaits(sql`c.km_prices`, sql`c.km_owners`, sql`c.km_released`)})`;
+
+/**
+ * Rebuilds every cell from the awards, for `zone` (a new database, an older one upgraded, or
+ * APP_TIMEZONE changed: the months move), releasing what meets the rule, in one transaction that
+ * holds the state row so that two processes starting together build once. Answers whether it
+ * built.
+ */
+export async function ensureLaneCells(db: Kysely<DB>, zone: string): Promise<boolean> {
+  const built = await sql<{ zone: string }>`select zone from lane_price_state where id = 1`.execute(db);
+  if (built.rows[0]?.zone === zone) return false;
+  return db.transaction().execute(async (trx) => {
+    await sql`lock table lane_price_state in exclusive mode`.execute(trx);
+    const again = await sql<{ zone: string }>`select zone from lane_price_state where id = 1`.execute(trx);
+    if (again.rows[0]?.zone === zone) return false;
+    await rebuildLaneCells(trx, zone);
+    await sql`insert into lane_price_state (id, zone) values (1, ${zone}) on conflict (id) do update set zone = excluded.zone`.execute(trx);
+    return true;
+  });
+}
+
+/** Every cell anew from the awards (in award order), released where the rule holds. */
+export async function rebuildLaneCells(db: Db, zone: string): Promise<void> {
+  await sql`delete from lane_price_cells`.execute(db);
+  const order = sql`order by a.awarded, a.freight`;
+  await sql`insert into lane_price_cells (${CELL}, prices, owners, km_prices, km_owners)
+    select a.currency, ${from.country}, ${to.country}, ${monthOf(zone)}, ${from.key}, ${from.airport}, ${to.key}, ${to.airport}, ${zone},
+           array_agg(a.price ${order}), array_agg(a.owner ${order}),
+           coalesce(array_agg(${perKm} ${order}) filter (where ${perKm} is not null), '{}'),
+           coalesce(array_agg(a.owner ${order}) filter (where ${perKm} is not null), '{}')
+    from ${awardRowsSql()} as a
+    group by 1, 2, 3, 4, 5, 6, 7, 8`.execute(db);
+  await sql`update lane_price_cells as c set ${releaseSet} where ${releaseWaits}`.execute(db);
+}
+
+/** One end of the lane over the cells' columns: any of the patterns (decisions.md §7). */
+export function cellsMatch(side: 'from' | 'to', patterns: readonly PlacePattern[]): RawBuilder<SqlBool> {
+  const country = sql.ref(`c.${side}_country`);
+  const key = sql.ref(`c.${side}_key`);
+  const airport = sql.ref(`c.${side}_airport`);
+  const one = (p: PlacePattern) => {
+    if (p.kind === 'country') return sql<SqlBool>`${country} = ${p.country}`;
+    if (p.kind === 'airport') return sql<SqlBool>`(${airport} and ${key} = ${p.code})`;
+    // A postal prefix is at most a cell's two characters (lane.ts widens a longer one).
+    return sql<SqlBool>`(${country} = ${p.country} and not ${airport} and left(${key}, ${p.prefix.length}) = ${p.prefix})`;
+  };
+  return patterns.length === 1 ? one(patterns[0]!) : sql<SqlBool>`(${sql.join(patterns.map(one), sql` or `)})`;
+}

@@ -1,0 +1,45 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The lanes module's tables (migration 0100): the lane cells, the compact aggregate of awards per
+ * origin cell, destination cell, month and currency (cells.ts), and the zone they were built for.
+ */
+
+export interface LanePriceCellsTable {
+  id: Generated<string>;
+  /** APP_TIMEZONE when the row was written: the month is that zone's */
+  zone: string;
+  /** three letters, upper case: prices of other currencies are another market */
+  currency: string;
+  /** `YYYY-MM` of the award in `zone` */
+  month: string;
+  /** upper case; '' for a place without a country */
+  from_country: string;
+  /** a postal code's first two characters (letters and digits, upper case), an airport's code, or '' */
+  from_key: string;
+  from_airport: boolean;
+  to_country: string;
+  to_key: string;
+  to_airport: boolean;
+  /** the accepted bids' amounts, in award order */
+  prices: Generated<string[]>;
+  /** each price's owner company */
+  owners: Generated<number[]>;
+  /** price ÷ great-circle km of the awards with both ends' coordinates, in award order */
+  km_prices: Generated<string[]>;
+  km_owners: Generated<number[]>;
+  /** how many of `prices` (from the first) the figures may use */
+  released: Generated<number>;
+  /** how many of `km_prices` the per-km median may use */
+  km_released: Generated<number>;
+}
+
+export interface LanePriceStateTable {
+  id: number;
+  zone: string;
+}
+
+export interface LaneTables {
+  lane_price_cells: LanePriceCellsTable;
+  lane_price_state: LanePriceStateTable;
+}
