@@ -26,7 +26,15 @@ import { SHIPMENT_ERRORS, SHIPMENT_MESSAGES } from './shipments/messages.ts';
 import { TMS_ERRORS, TMS_MESSAGES } from './tms/messages.ts';
 import { WEBHOOK_ERRORS, WEBHOOK_MESSAGES } from './webhooks/messages.ts';
 import { TRUST_ERRORS, TRUST_MESSAGES } from './trust/messages.ts';
-import { ensureLaneCells, LANE_ERRORS, LANE_MESSAGES, laneEndpoints, marketPriceHint, PRICES_SECTION, recordLaneAward } from './lanes/index.ts';
+import {
+  ensureLaneCells,
+  LANE_ERRORS,
+  LANE_MESSAGES,
+  laneEndpoints,
+  marketPriceHint,
+  PRICES_SECTION,
+  recordLaneAward,
+} from './lanes/index.ts';
 import { TRUST_SECTION, trustEndpoints } from './trust/routes.tsx';
 import { TRUST_EVENT_DOCS } from './trust/schema.ts';
 import {

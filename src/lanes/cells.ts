@@ -55,7 +55,9 @@ export async function recordLaneAward(db: Db, zone: string, freightId: number): 
     from ${awardRowsSql(freightId)} as a
     on conflict (${CELL}) do update set
       prices = lane_price_cells.prices || excluded.prices, owners = lane_price_cells.owners || excluded.owners,
-      km_prices = lane_price_cells.km_prices || excluded.km_prices, km_owners = lane_price_cells.km_owners || excluded.km_owners`.execute(db);
+      km_prices = lane_price_cells.km_prices || excluded.km_prices, km_owners = lane_price_cells.km_owners || excluded.km_owners`.execute(
+    db,
+  );
 }
 
 /** The release condition over `values` and `owners` arrays from position `after` + 1 on. */
