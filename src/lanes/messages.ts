@@ -9,7 +9,10 @@ export const LANE_MESSAGES = catalogue(
     'nav.prices': 'Market prices',
     'lp.title': 'Market prices',
     'lp.intro':
-      'What transport on a lane really cost: the accepted prices of awarded road freights, by month. A month shows figures only from {awards} awards by {owners} different shippers on; no single deal can be read from them.',
+      'What transport on a lane really cost: the accepted prices of awarded road freights, by month. A month shows figures only from {awards} awards by {owners} different shippers on, and new awards join the figures {awards} at a time: no single deal can be read from them.',
+    'lp.warn.area': '{pattern} read as {area}: prices are kept per postal area.',
+    'lp.warn.months': 'Months: a whole number from {min} to {max}. {months} shown.',
+    'lp.warn.currency': 'Currency: a three-letter code such as EUR. {currency} shown.',
     'lp.field.from': 'From',
     'lp.field.to': 'To',
     'lp.field.places.hint': 'DE, DE-60 or airport:FRA; several comma-separated',
@@ -40,7 +43,10 @@ export const LANE_MESSAGES = catalogue(
     'nav.prices': 'Marktpreise',
     'lp.title': 'Marktpreise',
     'lp.intro':
-      'Was Transporte auf einer Strecke wirklich gekostet haben: die angenommenen Preise vergebener Straßenfrachten, je Monat. Ein Monat zeigt Zahlen erst ab {awards} Vergaben von {owners} verschiedenen Auftraggebern; kein einzelnes Geschäft lässt sich daraus ablesen.',
+      'Was Transporte auf einer Strecke wirklich gekostet haben: die angenommenen Preise vergebener Straßenfrachten, je Monat. Ein Monat zeigt Zahlen erst ab {awards} Vergaben von {owners} verschiedenen Auftraggebern, und neue Vergaben fließen zu je {awards} in die Zahlen ein: kein einzelnes Geschäft lässt sich daraus ablesen.',
+    'lp.warn.area': '{pattern} als {area} gelesen: Preise werden je Postleitgebiet geführt.',
+    'lp.warn.months': 'Monate: eine ganze Zahl von {min} bis {max}. {months} gezeigt.',
+    'lp.warn.currency': 'Währung: ein Code aus drei Buchstaben wie EUR. {currency} gezeigt.',
     'lp.field.from': 'Von',
     'lp.field.to': 'Nach',
     'lp.field.places.hint': 'DE, DE-60 oder airport:FRA; mehrere mit Komma getrennt',

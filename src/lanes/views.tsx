@@ -1,3 +1,4 @@
+import { problemsFromWarnings } from '../freights/index.ts';
 import type { Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { formatNumber } from '../kernel/locale.ts';
@@ -37,6 +38,16 @@ const centsMoney = (value: number, currency: string, language: string) => {
 /** `Mar 2031` / `März 2031` in the table; `Mar 31` / `März 31` under the chart's narrow slots. */
 const monthName = (month: string, language: string, year: 'numeric' | '2-digit' = 'numeric') =>
   new Intl.DateTimeFormat(TAG[language] ?? 'en-GB', { month: 'short', year, timeZone: 'UTC' }).format(new Date(`${month}-01T12:00:00Z`));
+
+/** A warning of the request in the user's words (the JSON answer keeps the API's English reasons). */
+function warningText(w: Warning, t: Ctx['t']): string {
+  const area = /^prices are kept per postal area: (\S+) read as (\S+)$/.exec(w.reason);
+  if (area) return t('lp.warn.area', { pattern: area[1]!, area: area[2]! });
+  if (w.field === 'months') return t('lp.warn.months', { min: MIN_MONTHS, max: MAX_MONTHS, months: DEFAULT_MONTHS });
+  if (w.field === 'currency') return t('lp.warn.currency', { currency: DEFAULT_CURRENCY });
+  const label = w.field === 'from' ? t('lp.field.from') : w.field === 'to' ? t('lp.field.to') : w.field;
+  return `${label}: ${problemsFromWarnings([w], t)[w.field] ?? w.reason}`;
+}
 
 export function pricesPage(ctx: Ctx, outcome: Answer<LanePricesData>, query: LaneQuery | undefined, warnings: Warning[]): Page {
   const t = ctx.t;
@@ -93,9 +104,7 @@ export function pricesPage(ctx: Ctx, outcome: Answer<LanePricesData>, query: Lan
         {warnings.length > 0 && asked && (
           <ul class="flash warn" data-testid="lane-warnings">
             {warnings.map((w) => (
-              <li>
-                {w.field}: {w.reason}
-              </li>
+              <li>{warningText(w, t)}</li>
             ))}
           </ul>
         )}

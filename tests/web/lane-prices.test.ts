@@ -21,6 +21,8 @@ const TEXT = {
     title: 'Market prices',
     hidden: 'too few awards',
     median: '€1,180',
+    area: 'DE-60311 read as DE-60: prices are kept per postal area.',
+    months: 'Months: a whole number from 1 to 36. 12 shown.',
   },
   deu: {
     hint: 'Markt: 1.180 € Median, 5 Vergaben',
@@ -28,6 +30,8 @@ const TEXT = {
     title: 'Marktpreise',
     hidden: 'zu wenige Vergaben',
     median: '1.180 €',
+    area: 'DE-60311 als DE-60 gelesen: Preise werden je Postleitgebiet geführt.',
+    months: 'Monate: eine ganze Zahl von 1 bis 36. 12 gezeigt.',
   },
 } as const;
 type Lang = keyof typeof TEXT;
@@ -128,6 +132,19 @@ describe('lane prices: the freight form’s and page’s hint, the chart page (d
       await page.fill('#lp-months', '3');
       await Promise.all([page.waitForURL(/months=3/), page.locator('[data-testid="lane-form"] button[type="submit"]').click()]);
       assert.equal(await page.locator('[data-testid="lane-months"] tbody tr').count(), 3);
+
+      // A postal code typed whole is read as its area, said in the user's language.
+      await page.fill('#lp-from', 'DE-60311');
+      await page.fill('#lp-months', '12');
+      await Promise.all([page.waitForURL(/from=DE-60311/), page.locator('[data-testid="lane-form"] button[type="submit"]').click()]);
+      assert.ok(plain(await page.locator('[data-testid="lane-warnings"]').innerText()).includes(text.area));
+      // The form takes 1 to 36 months; a link or bookmark with more says so.
+      await page.goto(`${page.url().replace(/months=\d+/, 'months=40')}`);
+      const notes = plain(await page.locator('[data-testid="lane-warnings"]').innerText());
+      assert.ok(notes.includes(text.area), notes);
+      assert.ok(notes.includes(text.months), notes);
+      assert.equal(await page.locator('[data-testid="lane-months"] tbody tr').count(), 12);
+      assert.ok(plain(await page.locator('[data-testid="lane-months"] tbody tr').nth(11).innerText()).includes(text.median));
     });
   }
 
