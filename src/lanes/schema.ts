@@ -27,7 +27,7 @@ export const LANE_MONTH = Type.Object(
 
 export const LANE_DOCS = {
   prices: {
-    summary: `The market price of a lane by month (decisions.md §14): the accepted prices of awarded road freights whose origin and destination match, oldest month first, every month of the window (empty months with count 0). from and to are required (else status error, prices.lane_required); months ${MIN_MONTHS}–${MAX_MONTHS} (default ${DEFAULT_MONTHS}) and currency (default ${DEFAULT_CURRENCY}) outside their values are ignored with a warning.`,
+    summary: `The market price of a lane by month (decisions.md §14): the accepted prices of awarded road freights whose origin and destination match, oldest month first, every month of the window (empty months with count 0). from and to are required (else status error, prices.lane_required); months ${MIN_MONTHS}–${MAX_MONTHS} (default ${DEFAULT_MONTHS}) and currency (default ${DEFAULT_CURRENCY}) outside their values are ignored with a warning. Prices are kept per lane cell (postal area of two characters, airport, or country): a longer postal prefix is read as its area, with a warning. Figures come from at least ${MIN_AWARDS} awards by ${MIN_OWNERS} owner companies, and new awards join them in batches of as many, so that no two answers differ by one deal; count is always the month's number of awards.`,
     tag: 'market',
     input: Type.Object({
       from: places('origin'),

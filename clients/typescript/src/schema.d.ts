@@ -1756,7 +1756,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The market price of a lane by month (decisions.md §14): the accepted prices of awarded road freights whose origin and destination match, oldest month first, every month of the window (empty months with count 0). from and to are required (else status error, prices.lane_required); months 1–36 (default 12) and currency (default EUR) outside their values are ignored with a warning.
+         * The market price of a lane by month (decisions.md §14): the accepted prices of awarded road freights whose origin and destination match, oldest month first, every month of the window (empty months with count 0). from and to are required (else status error, prices.lane_required); months 1–36 (default 12) and currency (default EUR) outside their values are ignored with a warning. Prices are kept per lane cell (postal area of two characters, airport, or country): a longer postal prefix is read as its area, with a warning. Figures come from at least 5 awards by 3 owner companies, and new awards join them in batches of as many, so that no two answers differ by one deal; count is always the month's number of awards.
          * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
          *
          *     On success `data` holds `lane`, `months`; a functional failure is 200 with `status` = `error` and a `message`.
