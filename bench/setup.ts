@@ -1,5 +1,5 @@
 // What every database benchmark starts with: a fresh database (a PostgreSQL server's when
-// DATABASE_URL or BENCH_DATABASE_URL names one, dropped afterwards; else PGlite in memory), the
+// DATABASE_URL or BENCH_DATABASE_URL names one, dropped afterwards unless BENCH_KEEP=1; else PGlite in memory), the
 // app on it, and the companies with one user each that ask.
 import type { PGlite } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
@@ -27,7 +27,10 @@ export async function openBenchDatabase(): Promise<BenchDatabase> {
   if (server) {
     process.env.TEST_DATABASE_URL = server;
     const { url, drop } = await createPostgresDatabase();
-    return { database: await openDatabase({ databaseUrl: url, dataDir: '' }), label: 'postgres', pgUrl: url, drop };
+    // BENCH_KEEP=1 keeps the database for a look at its plans afterwards (EXPLAIN), and says where.
+    const keep = process.env.BENCH_KEEP === '1';
+    if (keep) console.log(`keeping the database: ${url}`);
+    return { database: await openDatabase({ databaseUrl: url, dataDir: '' }), label: 'postgres', pgUrl: url, drop: keep ? undefined : drop };
   }
   const client = await createPglite();
   const database = await openDatabase({ databaseUrl: undefined, dataDir: '' }, { pglite: client, migrate: false });
