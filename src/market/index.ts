@@ -22,4 +22,4 @@ export {
   type SearchParamName,
 } from './search.ts';
 export { SEARCH_INPUT_PROPERTIES } from './schema.ts';
-export { containing, nearSql, nearWays, placesSql, windowSql, type PlaceColumns, type WindowColumns } from './sql.ts';
+export { containing, inBoxSql, nearSql, nearWays, placesSql, windowSql, type PlaceColumns, type WindowColumns } from './sql.ts';

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { airportsWithin, boundingBox, EARTH_KM } from '../places/geo.ts';
+import { airportsWithin, boundingBox, EARTH_KM, type Box } from '../places/geo.ts';
 import { postalRangesWithin } from '../places/postal-centres.ts';
 import type { DayWindow, LoadSearch, Near, PlacePattern } from './search.ts';
 
@@ -12,7 +12,7 @@ import type { DayWindow, LoadSearch, Near, PlacePattern } from './search.ts';
  * The expressions are the ones its indexes are built on (migration 0020_load_search for
  * freights; the planner matches them by structure, whatever the quoting): codes as letters and
  * digits in upper case in the "C" collation (a prefix is then a range on the index in every
- * database locale), points as a latitude/longitude btree (a bounding box, then the exact great
+ * database locale), points as `point(longitude, latitude)` on GiST (a bounding box, then the exact great
  * circle), windows as GiST-indexed ranges. They work the same on PGlite and PostgreSQL, without
  * extensions.
  */
@@ -113,7 +113,18 @@ function around(near: Near): Around {
 }
 
 /**
- * Within `km` of the centre: by the row's coordinates (bounding box on the btree, then the exact
+ * The row's point in the box, as the GiST indexes of migration 0110 hold it: `point(longitude,
+ * latitude)` contained in the box's corners (a box over a pole or the antimeridian spans every
+ * longitude). A GiST index reads only the box's points; a btree on (latitude, longitude) read the
+ * whole band of latitudes.
+ */
+export function inBoxSql(c: Pick<PlaceColumns, 'latitude' | 'longitude'>, box: Box): RawBuilder<SqlBool> {
+  const [minLon, maxLon] = box.minLon === null ? [-180, 180] : [box.minLon, box.maxLon!];
+  return sql<SqlBool>`(point(${col(c.longitude)}, ${col(c.latitude)}) <@ box(point(${minLon}::float8, ${box.minLat}::float8), point(${maxLon}::float8, ${box.maxLat}::float8)))`;
+}
+
+/**
+ * Within `km` of the centre: by the row's coordinates (bounding box on the GiST index, then the exact
  * great circle), else, without coordinates, by its airport's position or by the centre of its
  * postal code (decisions.md §7: packaged data, nothing stored).
  */
@@ -122,8 +133,7 @@ export function nearSql(c: PlaceColumns, near: Near): RawBuilder<SqlBool> {
   const lon = col(c.longitude);
   const box = boundingBox(near.center, near.km);
   const { latitude, longitude } = near.center;
-  const lonBox = box.minLon === null ? sql`` : sql` and ${lon} between ${box.minLon} and ${box.maxLon}`;
-  const byPoint = sql<SqlBool>`(${lat} between ${box.minLat} and ${box.maxLat}${lonBox} and ${EARTH_KM}::float8 * 2 * asin(least(1, sqrt(
+  const byPoint = sql<SqlBool>`(${inBoxSql(c, box)} and ${EARTH_KM}::float8 * 2 * asin(least(1, sqrt(
       power(sin(radians(${lat}::float8 - ${latitude}::float8) / 2), 2)
       + cos(radians(${lat}::float8)) * cos(radians(${latitude}::float8)) * power(sin(radians(${lon}::float8 - ${longitude}::float8) / 2), 2)))) <= ${near.km}::float8)`;
   if (near.way === 'point') return byPoint;

@@ -4,7 +4,7 @@ import { companyNameSql } from '../accounts/companies.ts';
 import { companyVerifiedSql } from '../accounts/mark.tsx';
 import type { DB } from '../db/schema.ts';
 import { audienceOf, type FreightRow } from '../freights/index.ts';
-import { nearSql, placesSql, type LoadSearch, type PlaceColumns, type PlacePattern } from '../market/index.ts';
+import { inBoxSql, nearSql, placesSql, type LoadSearch, type PlaceColumns, type PlacePattern } from '../market/index.ts';
 import { airportByCode } from '../airports/index.ts';
 import { airportPoint, boundingBox, EARTH_KM, type Point } from '../places/geo.ts';
 import { postalCentre } from '../places/postal-centres.ts';
@@ -116,7 +116,7 @@ function windowSql(start: Date | null, end: Date | null): RawBuilder<SqlBool> {
  *   where (v.status = 'open' and v.available_to >= $1) and v.company_id <> $2
  *     and (v.company_id = $3 or cardinality(v.whitelist) = 0 or $4 = any(v.whitelist))
  *     and v.company_id <> all(array(select blocked_id from company_blocks where blocker_id = $5))
- *     and (v.from_latitude between $5 and $6 and v.from_longitude between $7 and $8 and <great circle> <= $9)
+ *     and (point(v.from_longitude, v.from_latitude) <@ box(point($7, $5), point($8, $6)) and <great circle> <= $9)
  *     and v.available_to >= $10 and v.available_from < $11
  *   order by v.created desc, v.id desc limit $12 offset $13
  */
@@ -214,7 +214,7 @@ export interface OfferFit {
  *     and (v.company_id = $owner or cardinality(v.whitelist) = 0 or $owner = any(v.whitelist))
  *     and [v.company_id = any($whitelist) when the freight is whitelisted]
  *     and v.company_id <> all(array(<blocked by $owner>)) and $owner <> all(array(<blocked by v.company_id>))
- *     and v.from_latitude between $a and $b and v.from_longitude between $c and $d
+ *     and point(v.from_longitude, v.from_latitude) <@ box(point($c, $a), point($d, $b))
  *     and <great circle> <= v.from_radius
  *     and (cardinality(v.to_patterns) = 0 or v.to_patterns && $patterns)
  *     and v.available_to >= $etd and v.available_from <= $etd_end
@@ -235,12 +235,11 @@ export async function fittingOffers(db: Db, freight: FreightRow, now: Date, limi
     .where('v.company_id', '<>', freight.company_id)
     .where(seesOfferSql(freight.company_id))
     .where(blocksNeither(freight.company_id))
-    .where(sql<SqlBool>`v.from_latitude between ${box.minLat} and ${box.maxLat}`)
+    .where(inBoxSql({ latitude: 'v.from_latitude', longitude: 'v.from_longitude' }, box))
     .where(sql<SqlBool>`${distance} <= v.from_radius`)
     .where(sql<SqlBool>`(cardinality(v.to_patterns) = 0 or v.to_patterns && ${destinationPatterns(freight)}::text[])`)
     .where(sql<SqlBool>`v.available_to >= ${freight.etd} and v.available_from <= ${end}`)
     .where(sql<SqlBool>`v.capacity >= ${freight.weight}::numeric`);
-  if (box.minLon !== null) query = query.where(sql<SqlBool>`v.from_longitude between ${box.minLon} and ${box.maxLon}`);
   if (!audience.everyone) query = query.where('v.company_id', 'in', audience.only);
   const rows = await query.orderBy('distance_km').orderBy('v.id').limit(limit).execute();
   return rows.map((r) => {
