@@ -4,6 +4,7 @@ import { passwordEndpoints } from './accounts/password.tsx';
 import { createAuthenticator } from './accounts/authenticator.ts';
 import { resolveTokenSecret } from './accounts/secret.ts';
 import { TokenIssuer } from './accounts/tokens.ts';
+import { ReadReplicas } from './db/replicas.ts';
 import type { Config } from './config/config.ts';
 import type { Database } from './db/connection.ts';
 import type { Services } from './kernel/context.ts';
@@ -213,6 +214,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
       home: listPath(HOME_LIST),
     },
   });
+  // Reads on replicas, when DATABASE_READ_URL names some (db/replicas.ts): sampled from the start.
+  if (config.databaseReadUrls.length && database.kind === 'postgres') {
+    const replicas = new ReadReplicas(database.db, config.databaseReadUrls, config.databaseReadMaxLagMs, (err, replica) =>
+      http.log.warn({ err, replica }, 'replica unavailable'),
+    );
+    await replicas.start();
+    http.addHook('onClose', async () => replicas.stop());
+    services.reads = replicas;
+  }
   registerOpsRoutes(http, services);
   registerOneRecordRoutes(http, services); // ONE Record: JSON-LD with its own errors, outside the envelope
 

@@ -9,6 +9,10 @@ export interface Config {
   /** Directory of the embedded database; used only when databaseUrl is unset. */
   dataDir: string;
   databaseUrl: string | undefined;
+  /** DATABASE_READ_URL: PostgreSQL streaming replicas for reads (comma-separated; db/replicas.ts). */
+  databaseReadUrls: string[];
+  /** DATABASE_READ_MAX_LAG_MS: a replica that has not replayed what the primary wrote this long ago is skipped. */
+  databaseReadMaxLagMs: number;
   appEnv: 'demo' | 'production';
   /** Explicit secret; when unset (demo only) one is generated and kept (see accounts/secret.ts). */
   tokenSecret: string | undefined;
@@ -41,6 +45,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://');
 
+  const databaseReadUrls = (env.DATABASE_READ_URL ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
+  if (databaseReadUrls.some((u) => !/^postgres(ql)?:\/\//.test(u)))
+    problems.push('DATABASE_READ_URL must be postgres:// URLs, comma-separated');
+  if (databaseReadUrls.length && !databaseUrl) problems.push('DATABASE_READ_URL needs DATABASE_URL (the primary)');
+  const lagText = env.DATABASE_READ_MAX_LAG_MS ?? '5000';
+  const databaseReadMaxLagMs = Number(lagText);
+  if (!/^\d+$/.test(lagText) || databaseReadMaxLagMs < 100 || databaseReadMaxLagMs > 600_000)
+    problems.push(`DATABASE_READ_MAX_LAG_MS must be milliseconds from 100 to 600000, got "${lagText}"`);
+
   const tokenSecret = env.TOKEN_SECRET || undefined;
   if (appEnv === 'production' && !tokenSecret) problems.push('TOKEN_SECRET is required when APP_ENV=production');
   if (tokenSecret && tokenSecret.length < 16) problems.push('TOKEN_SECRET must be at least 16 characters');
@@ -61,6 +77,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl,
+    databaseReadUrls,
+    databaseReadMaxLagMs,
     appEnv: appEnv as Config['appEnv'],
     tokenSecret,
     timezone,

@@ -278,6 +278,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       method: 'GET',
       path: '/freights/view/:id',
       doc: FREIGHT_DOCS.view,
+      reads: 'replica-json',
       handle: view,
       page: (outcome, ctx) => routePage(outcome, ctx, {}, parts),
     }),
@@ -345,6 +346,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       method: 'GET',
       path: '/freights/enlist/:filterId',
       doc: freightEnlistDoc(parts.otherLists),
+      reads: 'replica',
       // Read once for the list and its page: the list, paging and sort, and the load search
       // (decisions.md §7; unreadable parameters are ignored with a warning).
       read(ctx) {

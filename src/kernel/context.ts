@@ -25,9 +25,24 @@ export interface Authenticator {
   bySession(sessionId: string): Promise<Caller | null>;
 }
 
+/**
+ * Reads on replicas (db/replicas.ts), when DATABASE_READ_URL names some: where a company's read
+ * goes, the fence after its write, a replica that failed.
+ */
+export interface ReadRouter {
+  dbFor(companyId: number): Promise<Kysely<DB>>;
+  wrote(companyId: number): Promise<void>;
+  failed(db: Kysely<DB>): void;
+  /** each replica's name, state, lag and reads, for /healthz */
+  status(): Array<{ name: string; state: string; lag_bytes: number | null; reads: number }>;
+}
+
 /** What every module gets: the database, the configuration, the clock, authentication. */
 export interface Services {
+  /** the primary: every write, and every read not routed to a replica */
   db: Kysely<DB>;
+  /** replicas for the endpoints that declare `reads: 'replica'`; absent without DATABASE_READ_URL */
+  reads?: ReadRouter;
   dbKind: 'pglite' | 'postgres';
   config: Config;
   clock: Clock;
@@ -40,6 +55,7 @@ export interface Ctx<C extends Caller | null = Caller> {
   req: FastifyRequest;
   reply: FastifyReply;
   services: Services;
+  /** the database this request reads: the primary, or a replica for an endpoint that declares `reads` */
   db: Kysely<DB>;
   clock: Clock;
   caller: C;

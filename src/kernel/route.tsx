@@ -1,4 +1,7 @@
+import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { isReplicaFailure } from '../db/replicas.ts';
+import type { DB } from '../db/schema.ts';
 import type { Caller, Ctx, Services } from './context.ts';
 import type { EndpointDoc } from './doc.ts';
 import { formatOf } from './format.ts';
@@ -29,6 +32,13 @@ export interface EndpointSpec<C extends Caller | null, D = unknown, I = undefine
   /** `false`: a page without a JSON counterpart (a form): `.json` answers 404 and the API description leaves it out. */
   json?: false;
   bodyLimit?: number;
+  /**
+   * `replica`: a GET that only reads (a list, a search, counts, a view) and may read from a
+   * replica (db/replicas.ts) once the caller's own writes are there; `replica-json`: only its
+   * JSON form (the page around it writes, e.g. read marks). Should anything in it write after
+   * all, or the replica fail, the request is answered again from the primary.
+   */
+  reads?: 'replica' | 'replica-json';
   /** Reads the request's input once (parameters, path, an HTML form in the user's language), for `handle` and `page`. */
   read?(ctx: Ctx<C>): I | Promise<I>;
   handle(ctx: Ctx<C>, input: I): Promise<Outcome<D>>;
@@ -99,11 +109,31 @@ async function run(endpoint: Endpoint, services: Services, req: FastifyRequest, 
     language,
     t: translator(language),
   };
-  const input = await endpoint.spec.read?.(ctx);
-  const outcome = await endpoint.spec.handle(ctx, input);
-  // ctx.caller, not caller: a login makes its user the caller the envelope repeats.
-  if (format === 'json') return renderJson(reply, outcome, ctx.caller);
-  return renderHtml(endpoint.spec, outcome, ctx, input);
+  const answer = async (db: Kysely<DB>) => {
+    ctx.db = db;
+    const input = await endpoint.spec.read?.(ctx);
+    const outcome = await endpoint.spec.handle(ctx, input);
+    // A write request: the company's next reads wait until a replica has it (read-your-writes).
+    if (services.reads && ctx.caller && req.method !== 'GET' && req.method !== 'HEAD') await services.reads.wrote(ctx.caller.companyId);
+    // ctx.caller, not caller: a login makes its user the caller the envelope repeats.
+    if (format === 'json') return renderJson(reply, outcome, ctx.caller);
+    return renderHtml(endpoint.spec, outcome, ctx, input);
+  };
+  const reads = endpoint.spec.reads;
+  const replica =
+    services.reads && caller && req.method === 'GET' && (reads === 'replica' || (reads === 'replica-json' && format === 'json'))
+      ? await services.reads.dbFor(caller.companyId)
+      : services.db;
+  if (replica === services.db) return answer(services.db);
+  try {
+    return await answer(replica);
+  } catch (err) {
+    if (!isReplicaFailure(err) || reply.sent) throw err;
+    // Down, or something in the request writes (25006): this request, then, from the primary.
+    if ((err as { code?: string }).code !== '25006') services.reads?.failed(replica);
+    req.log.warn({ err }, 'read on a replica failed; answered from the primary');
+    return answer(services.db);
+  }
 }
 
 async function renderHtml(spec: EndpointSpec<Caller | null, unknown, unknown>, outcome: Outcome, ctx: Ctx<Caller | null>, input: unknown) {

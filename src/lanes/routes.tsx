@@ -20,11 +20,22 @@ const readQuery = (ctx: Ctx): Read => {
 
 async function prices(ctx: Ctx, { query, warnings }: Read): Promise<Outcome<LanePricesData>> {
   if (!query) return fail(ctx.t, 'prices.lane_required', undefined, warnings.length ? { warnings } : undefined);
-  const months = await lanePrices(ctx.db, query, ctx.clock.now(), ctx.clock.zone);
+  const months = await monthsOf(ctx, query);
   return ok(
     { lane: { from: laneText(query.from), to: laneText(query.to), currency: query.currency }, months },
     warnings.length ? warnings : undefined,
   );
+}
+
+/**
+ * The lane's months as the request's database has them: on a replica (db/replicas.ts) the figures
+ * released so far, unless a batch waits: then from the primary, which releases it.
+ */
+async function monthsOf(ctx: Ctx, query: LaneQuery) {
+  const onReplica = ctx.db !== ctx.services.db;
+  const read = await lanePrices(ctx.db, query, ctx.clock.now(), ctx.clock.zone, { release: !onReplica });
+  if (onReplica && read.waiting) return (await lanePrices(ctx.services.db, query, ctx.clock.now(), ctx.clock.zone)).months;
+  return read.months;
 }
 
 /** The lane prices' place in the menu. */
@@ -36,6 +47,7 @@ export function laneEndpoints(): Endpoint[] {
       method: 'GET',
       path: '/market/prices',
       doc: LANE_DOCS.prices,
+      reads: 'replica',
       read: readQuery,
       handle: prices,
       page: (outcome, ctx, input) => pricesPage(ctx, outcome, input.query, input.warnings),
@@ -55,7 +67,7 @@ export async function lastMedianOf(
   const lane = laneOfFreight(freight);
   if (!lane) return undefined;
   const currency = typeof freight.currency === 'string' && /^[A-Za-z]{3}$/.test(freight.currency) ? freight.currency.toUpperCase() : 'EUR';
-  const months = await lanePrices(ctx.db, { ...lane, months: 12, currency }, ctx.clock.now(), ctx.clock.zone);
+  const months = await monthsOf(ctx, { ...lane, months: 12, currency });
   const last = [...months].reverse().find((m) => m.median !== null);
   return last && last.median !== null
     ? { median: last.median, count: last.count, currency, month: last.month, from: laneText(lane.from), to: laneText(lane.to) }

@@ -57,21 +57,34 @@ function quantile(values: RawBuilder<unknown>, n: RawBuilder<unknown>, p: '0.25'
 const disclosed = (n: RawBuilder<unknown>, owners: RawBuilder<unknown>) =>
   sql`(${n} >= ${sql.lit(MIN_AWARDS)} and ${owners} >= ${sql.lit(MIN_OWNERS)})`;
 
-/** The lane's months, oldest first, every month of the window (count 0 for a month without awards). */
-export async function lanePrices(db: Kysely<DB>, q: LaneQuery, now: Date, zone: string): Promise<LaneMonth[]> {
+/**
+ * The lane's months, oldest first, every month of the window (count 0 for a month without
+ * awards). `release: false` for a replica, which cannot write: the figures as released so far,
+ * and `waiting` says whether a batch waits (the caller then asks the primary, which releases it).
+ */
+export async function lanePrices(
+  db: Kysely<DB>,
+  q: LaneQuery,
+  now: Date,
+  zone: string,
+  options: { release: boolean } = { release: true },
+): Promise<{ months: LaneMonth[]; waiting: boolean }> {
   const window = monthWindow(now, zone, q.months);
   const prices = sql`prices`;
   const perKm = sql`per_km`;
   const n = sql`by_month.n`;
   const kmN = sql`km_month.n`;
-  const { rows } = await sql<{ months: string }>`with cell as (
+  const { rows } = await sql<{ months: string; waiting: boolean }>`with cell as (
       select c.id from lane_price_cells c
       where c.zone = ${zone} and c.currency = ${q.currency} and c.month = any(${window.months}::text[])
         and ${cellsMatch('from', q.from)} and ${cellsMatch('to', q.to)}),
-    released as (
-      update lane_price_cells as c set ${releaseSet}
+    released as (${
+      options.release
+        ? sql`update lane_price_cells as c set ${releaseSet}
       from cell where c.id = cell.id and ${releaseWaits}
-      returning c.id, c.released, c.km_released),
+      returning c.id, c.released, c.km_released`
+        : sql`select null::bigint as id, 0 as released, 0 as km_released where false`
+    }),
     shown as (
       select c.month, c.prices, c.owners, c.km_prices, c.km_owners,
              coalesce(r.released, c.released) as rel, coalesce(r.km_released, c.km_released) as km_rel
@@ -89,19 +102,23 @@ export async function lanePrices(db: Kysely<DB>, q: LaneQuery, now: Date, zone: 
     km_month as (
       select month, count(*)::int as n, count(distinct owner)::int as km_owners, array_agg(per_km order by per_km) as per_km
       from km_award group by month)
-    select coalesce(json_agg(json_build_object(
+    select (select coalesce(json_agg(json_build_object(
         'month', counted.month, 'count', counted.n,
         'median', case when ${disclosed(n, sql`owners`)} then round(${quantile(prices, n, '0.5')}) end,
         'p25', case when ${disclosed(n, sql`owners`)} then round(${quantile(prices, n, '0.25')}) end,
         'p75', case when ${disclosed(n, sql`owners`)} then round(${quantile(prices, n, '0.75')}) end,
         'median_per_km', case when ${disclosed(kmN, sql`km_owners`)} then round(${quantile(perKm, kmN, '0.5')}, 2) end)), '[]')::text as months
-    from counted left join by_month using (month) left join km_month using (month)`.execute(db);
+    from counted left join by_month using (month) left join km_month using (month)) as months,
+    ${options.release ? sql`false` : sql`(select coalesce(bool_or(${releaseWaits}), false) from lane_price_cells c join cell using (id))`} as waiting`.execute(
+    db,
+  );
   const found = new Map((JSON.parse(rows[0]?.months ?? '[]') as LaneMonth[]).map((m) => [m.month, m]));
   const num = (v: number | string | null) => (v === null ? null : Number(v));
-  return window.months.map((month) => {
+  const months = window.months.map((month) => {
     const m = found.get(month);
     return m
       ? { month, count: Number(m.count), median: num(m.median), p25: num(m.p25), p75: num(m.p75), median_per_km: num(m.median_per_km) }
       : { month, count: 0, median: null, p25: null, p75: null, median_per_km: null };
   });
+  return { months, waiting: rows[0]?.waiting === true };
 }

@@ -11,7 +11,8 @@ export function registerOpsRoutes(app: FastifyInstance, services: Services): voi
   app.get('/healthz', async (_req, reply) => {
     try {
       await sql`select 1`.execute(services.db);
-      return reply.send({ status: 'ok', database: services.dbKind, env: services.config.appEnv });
+      const replicas = services.reads?.status();
+      return reply.send({ status: 'ok', database: services.dbKind, env: services.config.appEnv, ...(replicas ? { replicas } : {}) });
     } catch {
       return reply.code(503).send({ status: 'error', database: 'unreachable' });
     }

@@ -156,6 +156,7 @@ export function searchEndpoints(parts: SearchParts = {}): Endpoint[] {
       method: 'GET',
       path: '/freights/counts',
       doc: SEARCH_DOCS.counts,
+      reads: 'replica',
       async handle(ctx) {
         const warnings: Warning[] = [];
         const search = readLoadSearch(ctx.params, ctx.clock.zone, warnings);

@@ -162,6 +162,7 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
       method: 'GET',
       path: '/vehicles/view/:id',
       doc: VEHICLE_DOCS.view,
+      reads: 'replica-json',
       async handle(ctx) {
         const id = readId(ctx.path.id);
         const offer = id ? await readVisibleOffer(ctx.db, ctx.caller.companyId, id) : undefined;
@@ -227,6 +228,7 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
       method: 'GET',
       path: '/vehicles/index',
       doc: VEHICLE_DOCS.index,
+      reads: 'replica',
       read: readList,
       async handle(ctx, input) {
         const rows = await listMarketOffers(ctx.db, ctx.caller.companyId, ctx.clock.now(), input);

@@ -26,6 +26,7 @@ import * as deals from './0080_deals.ts';
 import * as lanePrices from './0090_lane_prices.ts';
 import * as lanePriceCells from './0100_lane_price_cells.ts';
 import * as pointGist from './0110_point_gist.ts';
+import * as readFences from './0120_read_fences.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0090_lane_prices': lanePrices,
   '0100_lane_price_cells': lanePriceCells,
   '0110_point_gist': pointGist,
+  '0120_read_fences': readFences,
 };
