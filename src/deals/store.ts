@@ -134,3 +134,19 @@ export async function documentContent(db: Db, id: number): Promise<Buffer | unde
   const row = await db.selectFrom('deal_documents').select('content').where('id', '=', id).executeTakeFirst();
   return row ? Buffer.from(row.content) : undefined;
 }
+
+/** The transport order's content beside its PDF (written once per freight, in the award's transaction). */
+export async function insertOrder(
+  db: Db,
+  values: { freight_id: number; document_id: number; content: string; created: Date },
+): Promise<void> {
+  await db.insertInto('deal_orders').values(values).execute();
+}
+
+/** A freight's transport order: its JSON text as issued and its PDF (without the bytes); undefined when it has none. */
+export async function orderOf(db: Db, freightId: number): Promise<{ content: string; document: DocumentRead } | undefined> {
+  const row = await db.selectFrom('deal_orders').select(['content', 'document_id']).where('freight_id', '=', freightId).executeTakeFirst();
+  if (!row) return undefined;
+  const document = await documentById(db, row.document_id);
+  return document ? { content: row.content, document } : undefined;
+}
