@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import autocannon from 'autocannon';
 
-const { url, paths, connections, duration, headers, method, body } = workerData;
+const { url, paths, connections, duration, headers, method, body, overallRate } = workerData;
 let next = 0;
 // Inside a worker thread autocannon leaves the aggregation to the caller.
 const options = {
@@ -12,6 +12,7 @@ const options = {
   duration,
   ...(method && { method }),
   ...(body && { body }),
+  ...(overallRate && { overallRate }),
   headers: { 'user-agent': 'bench / 1.0', ...headers },
   requests: paths?.length ? [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }] : undefined,
 };

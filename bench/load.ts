@@ -21,6 +21,8 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   method?: string;
   body?: string;
+  /** requests per second over all connections (an open load below capacity); unbounded when absent */
+  overallRate?: number;
 }
 
 /** Runs autocannon in a worker thread, so the load generator does not steal the server's event loop. */

@@ -34,9 +34,21 @@ export async function dealRoom(ctx: Ctx, route: FreightView) {
   // Visibility is read once for both parts.
   const conversations = await conversationsSeen(ctx.db, ctx.clock, caller.companyId, seen);
   const documents = await documentsSeen(ctx.db, caller.companyId, seen);
+  // The transport order's issue time and its PDF (with the SHA-256 the page shows), for the parties.
+  const order = documents?.find((d) => d.kind === 'order');
   const winner =
     owner && winnerId !== null && winnerId !== caller.companyId
       ? { id: winnerId, name: (await companyName(ctx.db, winnerId)) ?? '' }
       : null;
-  return dealRoomSection(ctx as Ctx<Caller>, { freightId: route.id, owner, winner, conversations, documents, awarded: winnerId !== null });
+  return dealRoomSection(ctx as Ctx<Caller>, {
+    freightId: route.id,
+    owner,
+    winner,
+    conversations,
+    documents,
+    awarded: winnerId !== null,
+    order,
+    // The proof of delivery is the winner's next step while the freight is taken; the owner waits for it.
+    podStep: seen.row.status === 'taken' ? (winnerId === caller.companyId ? 'upload' : 'waiting') : null,
+  });
 }

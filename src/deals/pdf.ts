@@ -1,58 +1,193 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as fontkit from 'fontkit';
+import PDFDocument from 'pdfkit';
+import { translator, type MessageKey } from '../kernel/i18n.ts';
+import { formatMoney } from '../kernel/locale.ts';
+import type { OrderPackage, OrderParty, OrderPlace, TransportOrder } from './order.ts';
+
 /**
- * A one-page PDF of plain text lines (PDF 1.4, Helvetica in WinAnsi encoding), written by hand:
- * the transport order needs no more, and no PDF library is installed. Characters outside
- * Latin-1 are written as `?`; the cross-reference table holds the exact byte offsets.
+ * The transport order as a PDF (A4), rendered by pdfkit (docs/decisions.md, "The transport
+ * order") from the order's content: every value of the JSON is printed, each label in English
+ * and German, and the JSON itself is embedded as a file of the PDF (`transport-order-N.json`),
+ * so the PDF's SHA-256 covers both. The text is set in DejaVu Sans, embedded as a subset:
+ * pdfkit's standard fonts know only WinAnsi, which has € and the German umlauts but not the
+ * letters of Polish, Czech or Hungarian company names and addresses (Ł, ő, č…).
  */
 
-const PAGE_WIDTH = 595; // A4 in points
-const PAGE_HEIGHT = 842;
-const MARGIN = 56;
-const LINES_MAX = 60;
+const require = createRequire(import.meta.url);
+type Font = ReturnType<typeof fontkit.create>;
 
-export interface PdfLine {
-  text: string;
-  /** a heading: larger type */
-  heading?: boolean;
+/** The fonts, parsed once per process (pdfkit takes a parsed fontkit font as it is). */
+let fonts: { regular: Font; bold: Font } | undefined;
+function loadFonts() {
+  const read = (file: string) => fontkit.create(fs.readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`)));
+  fonts ??= { regular: read('DejaVuSans.ttf'), bold: read('DejaVuSans-Bold.ttf') };
+  return fonts;
 }
 
-/** A PDF string literal of the text: Latin-1, with `\`, `(` and `)` escaped. */
-function literal(text: string): string {
-  let out = '';
-  for (const ch of text) {
-    const code = ch.codePointAt(0)!;
-    const c = code < 32 || code > 255 ? '?' : ch;
-    out += c === '\\' || c === '(' || c === ')' ? `\\${c}` : c;
-  }
-  return `(${out})`;
-}
+const en = translator('eng');
+const de = translator('deu');
+/** A label in both languages: `Carrier / Frachtführer`. */
+const both = (key: MessageKey) => `${en(key)} / ${de(key)}`;
 
-export function textPdf(title: string, lines: readonly PdfLine[]): Buffer {
-  let y = PAGE_HEIGHT - MARGIN;
-  const ops: string[] = ['BT'];
-  for (const line of lines.slice(0, LINES_MAX)) {
-    const size = line.heading ? 16 : 11;
-    y -= line.heading ? 26 : 16;
-    ops.push(`/F1 ${size} Tf`, `1 0 0 1 ${MARGIN} ${y} Tm`, `${literal(line.text)} Tj`);
-  }
-  ops.push('ET');
-  const stream = ops.join('\n');
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`,
-    `<< /Title ${literal(title)} /Producer (freight-exchange) >>`,
+const MARGIN = 48;
+const LABEL_WIDTH = 170;
+const GAP = 12;
+
+const or = (v: string | number | null | undefined, none = '–') => (v === null || v === undefined || v === '' ? none : String(v));
+
+function partyLines(p: OrderParty): string[] {
+  const place = [p.address.postcode, p.address.city].filter(Boolean).join(' ');
+  return [
+    `${p.name} (${en('order.company_no')} ${p.id})`,
+    [place, p.address.country].filter(Boolean).join(', ') || `${both('order.address')}: –`,
+    `${both('order.vat_id')}: ${or(p.vat_id)}`,
+    `${both('order.confirmed_by')}: ${
+      p.confirmed_by ? `${p.confirmed_by.name} <${p.confirmed_by.email}> (${en('order.user_no')} ${p.confirmed_by.id})` : '–'
+    }${p.confirmed ? `, ${p.confirmed}` : ''}`,
   ];
-  let body = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
-  const offsets: number[] = [];
-  objects.forEach((o, i) => {
-    offsets.push(Buffer.byteLength(body, 'latin1'));
-    body += `${i + 1} 0 obj\n${o}\nendobj\n`;
+}
+
+function placeLines(p: OrderPlace): string[] {
+  return [
+    [p.location, p.country].filter(Boolean).join(', ') || '–',
+    ...(p.address ? [p.address] : []),
+    `${both('order.window')}: ${or(p.window.from)} – ${or(p.window.until)}`,
+  ];
+}
+
+function packageLine(p: OrderPackage, i: number): string {
+  const size = [p.length, p.width, p.height].some((v) => v !== null)
+    ? `${[p.length, p.width, p.height].map((v) => or(v)).join(' × ')} cm`
+    : '';
+  const weight =
+    p.gross_weight === null ? '' : `${p.gross_weight} kg${p.weight_per_package ? ` ${en('order.each')} / ${de('order.each')}` : ''}`;
+  const stack = p.stackable === null ? '' : both(p.stackable ? 'order.stackable' : 'order.not_stackable');
+  return [`${i + 1}. ${or(p.number_of_packages)} ×`, size, weight, stack].filter(Boolean).join(', ');
+}
+
+/** The rows of the order: a heading, or a label and its lines. */
+type Row = { heading: string } | { label: string; lines: string[] };
+
+export function orderRows(o: TransportOrder): Row[] {
+  const price = o.agreed_price;
+  const money =
+    price.amount === null
+      ? '–'
+      : `${price.amount} ${price.currency ?? ''}`.trim() +
+        (price.currency
+          ? ` (${formatMoney(price.amount, price.currency, 'eng')} · ${formatMoney(price.amount, price.currency, 'deu')})`
+          : '');
+  const refs = Object.entries(o.references);
+  return [
+    { heading: both('order.parties') },
+    { label: `${both('order.consignor')} (CMR 1)`, lines: partyLines(o.consignor) },
+    { label: `${both('order.carrier')} (CMR 16)`, lines: partyLines(o.carrier) },
+    { label: `${both('order.consignee')} (CMR 2)`, lines: [both('order.consignee_none')] },
+    { heading: both('order.route') },
+    { label: `${both('order.taking_over')} (CMR 4)`, lines: placeLines(o.place_of_taking_over) },
+    { label: `${both('order.delivery')} (CMR 3)`, lines: placeLines(o.place_of_delivery) },
+    { heading: both('order.goods') },
+    { label: `${both('order.description')} (CMR 9)`, lines: [or(o.goods.description)] },
+    { label: `${both('order.packages')} (CMR 7)`, lines: [or(o.goods.number_of_packages), ...o.goods.packages.map(packageLine)] },
+    { label: `${both('order.gross_weight')} (CMR 11)`, lines: [o.goods.gross_weight === null ? '–' : `${o.goods.gross_weight} kg`] },
+    { label: both('order.dangerous'), lines: [or(o.goods.dangerous_goods)] },
+    { heading: both('order.agreement') },
+    { label: both('order.price'), lines: [money] },
+    { label: both('order.references'), lines: refs.length ? refs.map(([k, v]) => `${k}: ${v}`) : ['–'] },
+    { label: both('order.awarded'), lines: [`${o.issued} (${o.timezone})`, `${both('order.bid')}: ${o.bid}`] },
+  ];
+}
+
+/**
+ * The PDF's bytes, with the order's JSON text (`json`, as stored) embedded; `created` (the award)
+ * is its creation date, so the same order renders the same text.
+ */
+export async function transportOrderPdf(o: TransportOrder, json: string, created: Date): Promise<Buffer> {
+  const { regular, bold } = loadFonts();
+  const title = `${both('order.title')} ${o.freight}`;
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    info: { Title: title, Producer: 'freight-exchange', Creator: 'freight-exchange', CreationDate: created },
+    lang: 'en',
   });
-  const xref = Buffer.byteLength(body, 'latin1');
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info ${objects.length} 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((resolve, reject) => {
+    doc.on('end', resolve);
+    doc.on('error', reject);
+  });
+  // pdfkit takes a parsed fontkit font as well as a file (its types name only the file).
+  const font = (f: Font) => f as unknown as PDFKit.Mixins.PDFFontSource;
+  doc.registerFont('regular', font(regular));
+  doc.registerFont('bold', font(bold));
+
+  const width = doc.page.width - 2 * MARGIN;
+  const valueX = MARGIN + LABEL_WIDTH + GAP;
+  const valueWidth = width - LABEL_WIDTH - GAP;
+  doc.font('bold').fontSize(16).text(title, MARGIN, MARGIN, { width });
+  doc.moveDown(0.3);
+  doc
+    .font('regular')
+    .fontSize(9)
+    .fillColor('#444')
+    .text(`${both('order.issued')}: ${o.issued} (${o.timezone}) · ${en('order.freight')} ${o.freight}`, { width });
+  doc.fillColor('black');
+  let y = doc.y + 10;
+  for (const row of orderRows(o)) {
+    if ('heading' in row) {
+      if (y > doc.page.height - MARGIN - 60) {
+        doc.addPage();
+        y = MARGIN;
+      }
+      y += 6;
+      doc.font('bold').fontSize(11).text(row.heading, MARGIN, y, { width });
+      y = doc.y + 2;
+      doc
+        .moveTo(MARGIN, y)
+        .lineTo(MARGIN + width, y)
+        .lineWidth(0.5)
+        .strokeColor('#999')
+        .stroke();
+      y += 5;
+      continue;
+    }
+    doc.fontSize(9);
+    const value = row.lines.join('\n');
+    const height = Math.max(
+      doc.font('bold').heightOfString(row.label, { width: LABEL_WIDTH }),
+      doc.font('regular').heightOfString(value, { width: valueWidth }),
+    );
+    if (y + height > doc.page.height - MARGIN) {
+      doc.addPage();
+      y = MARGIN;
+    }
+    doc.font('bold').text(row.label, MARGIN, y, { width: LABEL_WIDTH });
+    doc.font('regular').text(value, valueX, y, { width: valueWidth });
+    y += height + 6;
+  }
+  doc.font('regular').fontSize(8).fillColor('#444');
+  const note = [
+    en('order.note'),
+    de('order.note'),
+    `${en('order.json_note', { freight: o.freight })} ${de('order.json_note', { freight: o.freight })}`,
+    `${o.format}`,
+  ].join('\n');
+  if (y + doc.heightOfString(note, { width }) > doc.page.height - MARGIN) {
+    doc.addPage();
+    y = MARGIN;
+  }
+  doc.text(note, MARGIN, y + 10, { width });
+  doc.file(Buffer.from(json, 'utf8'), {
+    name: `transport-order-${o.freight}.json`,
+    type: 'application/json',
+    description: title,
+    creationDate: created,
+    modifiedDate: created,
+  });
+  doc.end();
+  await done;
+  return Buffer.concat(chunks);
 }

@@ -1,14 +1,13 @@
 import type { Kysely, Transaction } from 'kysely';
-import { companyName } from '../accounts/companies.ts';
 import type { DB } from '../db/schema.ts';
-import { visibleFreights, type BidRow, type FreightRow, type Role } from '../freights/index.ts';
+import { DELIVERY, setDeliveryStatus, visibleFreights, type BidRow, type FreightRow, type Role } from '../freights/index.ts';
 import type { Caller } from '../kernel/context.ts';
-import { translator } from '../kernel/i18n.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { DocumentInput } from './content.ts';
 import { sha256 } from './content.ts';
 import { documentAdded, messageCreated } from './events.ts';
-import { textPdf } from './pdf.ts';
+import { readTransportOrder, type TransportOrder } from './order.ts';
+import { transportOrderPdf } from './pdf.ts';
 import { isDocumentParty, otherParties, ownConversation, sideOf } from './policy.ts';
 import {
   documentById,
@@ -16,9 +15,11 @@ import {
   documentsOf,
   insertDocument,
   insertMessage,
+  insertOrder,
   markRead,
   messageById,
   messagesOf,
+  orderOf,
   unreadByFreight,
   type DocumentRead,
   type MessageRead,
@@ -221,20 +222,16 @@ export async function downloadDocument(
 
 /**
  * The transport order the exchange adds on award (decisions.md §13), in the award's transaction:
- * a one-page PDF naming both parties, the route and the agreed price, in English and German.
- * Both parties hear of it. A freight its owner carries itself has no other party: no order.
+ * its content (order.ts: both companies with address and VAT id, who confirmed on each side,
+ * the route with its windows, the goods, the price, the references), stored as JSON text, and
+ * the PDF rendered from it, which embeds the same JSON. Both parties hear of it. A freight its
+ * owner carries itself has no other party: no order.
  */
-export async function addTransportOrder(
-  trx: Db,
-  clock: Clock,
-  freight: FreightRow,
-  bid: Pick<BidRow, 'amount' | 'currency_code'>,
-): Promise<void> {
+export async function addTransportOrder(trx: Db, clock: Clock, freight: FreightRow, bid: BidRow): Promise<void> {
   if (freight.winner_id === null || freight.winner_id === freight.company_id) return;
-  const shipper = (await companyName(trx, freight.company_id)) ?? '';
-  const carrier = (await companyName(trx, freight.winner_id)) ?? '';
-  const price = bid.amount === null ? '-' : `${bid.amount} ${bid.currency_code ?? ''}`.trim();
-  const pdf = transportOrderPdf(freight, { shipper, carrier, price, awarded: clock.format(clock.now()) ?? '' });
+  const order = await readTransportOrder(trx, clock, freight, bid);
+  const json = JSON.stringify(order);
+  const pdf = await transportOrderPdf(order, json, clock.now());
   const id = await insertDocument(trx, {
     freight_id: freight.id,
     company_id: null,
@@ -247,30 +244,57 @@ export async function addTransportOrder(
     content: pdf,
     created: clock.now(),
   });
-  if (id !== undefined) await documentAdded(trx, clock, id, otherParties(freight, null), freight.id);
+  if (id === undefined) return; // written already (the unique index decides)
+  await insertOrder(trx, { freight_id: freight.id, document_id: id, content: json, created: clock.now() });
+  await documentAdded(trx, clock, id, otherParties(freight, null), freight.id);
 }
 
-const en = translator('eng');
-const de = translator('deu');
+/** A freight's transport order for one of its parties: the content as issued and its PDF; undefined for anyone else, or none yet (a 404). */
+export async function readOrder(
+  db: Kysely<DB>,
+  clock: Clock,
+  companyId: number,
+  freightId: number,
+): Promise<{ order: TransportOrder; document: DocumentRead } | undefined> {
+  if (!(await documentFreight(db, clock, companyId, freightId))) return undefined;
+  const found = await orderOf(db, freightId);
+  return found && { order: JSON.parse(found.content) as TransportOrder, document: found.document };
+}
 
-/** The transport order's text: every label in English and German. */
-export function transportOrderPdf(f: FreightRow, p: { shipper: string; carrier: string; price: string; awarded: string }): Buffer {
-  const place = (code: string | null, country: string | null, addr: string | null) =>
-    [[code, country && `(${country})`].filter(Boolean).join(' '), addr].filter(Boolean).join(', ') || '-';
-  const both = (key: Parameters<typeof en>[0]) => `${en(key)} / ${de(key)}`;
-  return textPdf(`${en('order.title')} ${f.id}`, [
-    { text: `${both('order.title')} ${f.id}`, heading: true },
-    { text: '' },
-    { text: `${both('order.freight')}: ${f.id}` },
-    { text: `${both('order.shipper')}: ${p.shipper}` },
-    { text: `${both('order.carrier')}: ${p.carrier}` },
-    { text: `${both('order.from')}: ${place(f.from_code, f.from_country, f.from_addr)}` },
-    { text: `${both('order.to')}: ${place(f.to_code, f.to_country, f.to_addr)}` },
-    { text: `${both('order.weight')}: ${f.weight === null ? '-' : `${f.weight} kg`}` },
-    { text: `${both('order.price')}: ${p.price}` },
-    { text: `${both('order.awarded')}: ${p.awarded}` },
-    { text: '' },
-    { text: en('order.note') },
-    { text: de('order.note') },
-  ]);
+export type Delivered = { kind: 'done'; document: DocumentRead } | { kind: 'not_found' } | { kind: 'refused'; reason: 'pod.not_taken' };
+
+/**
+ * The proof of delivery and the delivery in one transaction (docs/decisions.md, "Proof of
+ * delivery"): a party of the freight (found by `documentFreight`) adds its `pod` document and
+ * marks the freight delivered, the freights module's transition `taken` -> `closed` (delivery
+ * status 3), or neither happens. The other party hears of the document and of the delivery.
+ */
+export async function deliverWithPod(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  freight: FreightRow,
+  input: DocumentInput,
+): Promise<Delivered> {
+  let written: number | undefined;
+  const moved = await setDeliveryStatus(db, clock, caller, freight.id, DELIVERY.delivered, async (trx, row) => {
+    written = await insertDocument(trx, {
+      freight_id: row.id,
+      company_id: caller.companyId,
+      user_id: caller.userId,
+      kind: 'pod',
+      name: input.name,
+      media_type: input.mediaType,
+      size: input.bytes.length,
+      sha256: input.sha256,
+      content: input.bytes,
+      created: clock.now(),
+    });
+    if (written === undefined) throw new Error('a party document cannot conflict with the transport order index');
+    await documentAdded(trx, clock, written, otherParties(row, caller.companyId), row.id);
+  });
+  if (moved.kind === 'not_found') return { kind: 'not_found' };
+  if (moved.kind === 'refused' || written === undefined) return { kind: 'refused', reason: 'pod.not_taken' };
+  const document = await documentById(db, written);
+  return document ? { kind: 'done', document } : { kind: 'not_found' };
 }

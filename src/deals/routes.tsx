@@ -11,11 +11,13 @@ import type { Clock } from '../kernel/time.ts';
 import { attachment, decodeContent, problemData, readDocument, UPLOAD_BODY_LIMIT, type DocumentProblem } from './content.ts';
 import {
   addDocument,
+  deliverWithPod,
   documentFreight,
   downloadDocument,
   listDocuments,
   postMessage,
   readConversations,
+  readOrder,
   unreadOf,
   type Conversation,
 } from './room.ts';
@@ -46,7 +48,7 @@ function refusedDocument(ctx: Ctx<Caller>, problem: DocumentProblem): Outcome<ne
 
 /** HTML forms go back to the freight page's part they were sent from, with the outcome as the flash. */
 const backTo =
-  (part: 'messages' | 'documents', done: 'deal.messages.sent' | 'deal.documents.uploaded') =>
+  (part: 'messages' | 'documents', done: 'deal.messages.sent' | 'deal.documents.uploaded' | 'deal.pod.done') =>
   (outcome: Answer, ctx: Ctx<Caller>): PageResult => {
     const id = readId(ctx.path.freightId);
     const to = id === undefined ? '/messages/unread' : freightPage(id, part);
@@ -69,6 +71,30 @@ async function attach(
   const added = await addDocument(ctx.db, ctx.clock, ctx.caller, freight, read.input);
   return added ? ok({ document: DOCUMENT.present(added, ctx) }) : notFound();
 }
+
+/**
+ * Adds the proof of delivery and marks the freight delivered (room.ts deliverWithPod), or refuses
+ * the file with its field error, or the step (not taken) with its code.
+ */
+async function deliver(
+  ctx: Ctx<Caller>,
+  bytes: Buffer | { problem: DocumentProblem },
+  fileName?: string,
+): Promise<Outcome<{ document: DocumentView; freight: { id: number; status: 'closed'; delivery_status: 3 } }>> {
+  const freightId = readId(ctx.path.freightId);
+  if (freightId === undefined) return notFound();
+  const freight = await documentFreight(ctx.db, ctx.clock, ctx.caller.companyId, freightId);
+  if (!freight) return notFound();
+  const read = readDocument({ ...ctx.params, kind: 'pod' }, bytes, fileName);
+  if (!read.ok) return refusedDocument(ctx, read.problem);
+  const done = await deliverWithPod(ctx.db, ctx.clock, ctx.caller, freight, read.input);
+  if (done.kind === 'not_found') return notFound();
+  if (done.kind === 'refused') return fail(ctx.t, done.reason);
+  return ok({ document: DOCUMENT.present(done.document, ctx), freight: { id: freightId, status: 'closed', delivery_status: 3 } });
+}
+
+/** The page's proof of delivery goes back to the documents, with the outcome as the flash. */
+const backFromPod = backTo('documents', 'deal.pod.done');
 
 export function dealEndpoints(): Endpoint[] {
   return [
@@ -132,6 +158,28 @@ export function dealEndpoints(): Endpoint[] {
       },
       page: (_outcome, ctx) => ({ redirect: freightPage(readId(ctx.path.freightId)!, 'documents') }),
     }),
+    userEndpoint({
+      method: 'GET',
+      path: '/freights/order/:freightId',
+      doc: DEAL_DOCS.order,
+      async handle(ctx) {
+        const freightId = readId(ctx.path.freightId);
+        const found = freightId === undefined ? undefined : await readOrder(ctx.db, ctx.clock, ctx.caller.companyId, freightId);
+        return found ? ok({ order: found.order, document: DOCUMENT.present(found.document, ctx) }) : notFound();
+      },
+      page: (_outcome, ctx) => ({ redirect: freightPage(readId(ctx.path.freightId)!, 'documents') }),
+    }),
+    userEndpoint({
+      method: 'POST',
+      path: '/freights/pod/:freightId',
+      doc: DEAL_DOCS.pod,
+      bodyLimit: UPLOAD_BODY_LIMIT,
+      async handle(ctx) {
+        const decoded = decodeContent(ctx.params.content);
+        return deliver(ctx, decoded.ok ? decoded.bytes : { problem: decoded.problem });
+      },
+      page: backFromPod,
+    }),
   ];
 }
 
@@ -146,21 +194,35 @@ interface Uploaded {
 }
 type WithUpload = FastifyRequest & { [UPLOADED]?: Uploaded; [BODY_READ]?: boolean };
 
+/** The file the multipart reader left on the request, or why there is none to read. */
+function uploadedFile(ctx: Ctx<Caller>): { bytes: Buffer | { problem: DocumentProblem }; fileName?: string } {
+  const file = (ctx.req as WithUpload)[UPLOADED];
+  if (!file) return { bytes: { problem: 'documents.content_invalid' } };
+  return { bytes: file.truncated ? { problem: 'documents.too_large' } : file.bytes, fileName: file.fileName };
+}
+
 /** The page's upload form (multipart): the same rules as the JSON upload, the file instead of base64. */
 const uploadEndpoint = userEndpoint({
   method: 'POST',
   path: '/freights/upload/:freightId',
   json: false,
   async handle(ctx) {
-    const file = (ctx.req as WithUpload)[UPLOADED];
-    const bytes = !file
-      ? { problem: 'documents.content_invalid' as const }
-      : file.truncated
-        ? { problem: 'documents.too_large' as const }
-        : file.bytes;
-    return attach(ctx, bytes, file?.fileName);
+    const file = uploadedFile(ctx);
+    return attach(ctx, file.bytes, file.fileName);
   },
   page: backTo('documents', 'deal.documents.uploaded'),
+});
+
+/** The page's proof of delivery (multipart): the POD's file, and the freight marked delivered. */
+const podUploadEndpoint = userEndpoint({
+  method: 'POST',
+  path: '/freights/pod-upload/:freightId',
+  json: false,
+  async handle(ctx) {
+    const file = uploadedFile(ctx);
+    return deliver(ctx, file.bytes, file.fileName);
+  },
+  page: backFromPod,
 });
 
 /**
@@ -191,7 +253,7 @@ export async function registerDealRoutes(http: FastifyInstance, services: Servic
       if (!(req as WithUpload)[BODY_READ] && !(error.statusCode && error.statusCode < 500)) error.statusCode = 400;
       throw error; // answered by the server's own error handler, in the contract's shapes
     });
-    registerEndpoints(scope, services, [uploadEndpoint]);
+    registerEndpoints(scope, services, [uploadEndpoint, podUploadEndpoint]);
   });
   http.get(
     '/freights/document/:id',
@@ -208,7 +270,7 @@ export async function registerDealRoutes(http: FastifyInstance, services: Servic
     },
     (req, reply) => download(services, req, reply),
   );
-  return [uploadEndpoint];
+  return [uploadEndpoint, podUploadEndpoint];
 }
 
 /** GET /freights/document/{id}: the exact bytes, never rendered by the browser (attachment, nosniff). */

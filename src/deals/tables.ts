@@ -40,9 +40,21 @@ export interface DealDocumentsTable {
   created: Date;
 }
 
+/**
+ * The transport order's content (one per awarded freight, written in the award's transaction):
+ * the JSON text exactly as issued, beside its PDF (`document_id`, a `deal_documents` row of kind `order`).
+ */
+export interface DealOrdersTable {
+  freight_id: number;
+  document_id: number;
+  content: string;
+  created: Date;
+}
+
 export interface DealTables {
   deal_messages: DealMessagesTable;
   deal_documents: DealDocumentsTable;
+  deal_orders: DealOrdersTable;
 }
 
 /** Characters of a message. */

@@ -22,6 +22,10 @@ export interface DealRoomData {
   /** undefined: the caller is not a party of the documents */
   documents: DocumentRead[] | undefined;
   awarded: boolean;
+  /** the transport order's PDF, once issued */
+  order: DocumentRead | undefined;
+  /** taken: the winner's next step (upload), or what the owner waits for; null otherwise */
+  podStep: 'upload' | 'waiting' | null;
 }
 
 const kindLabel = (ctx: Ctx, kind: DocumentKind) => ctx.t(`deal.kind.${kind}`);
@@ -71,6 +75,52 @@ function ConversationView({ ctx, data, c, csrf }: { ctx: Ctx<Caller>; data: Deal
   );
 }
 
+/** The transport order: its PDF, its JSON, and the PDF's SHA-256 that either side can show. */
+function OrderPanel({ ctx, freightId, order }: { ctx: Ctx; freightId: number; order: DocumentRead }) {
+  const t = ctx.t;
+  return (
+    <div class="order-panel" data-testid="transport-order">
+      <h3>
+        {t('deal.order')} {freightId}
+      </h3>
+      <p class="muted">{t('deal.order.lead', { issued: when(ctx, order.created) })}</p>
+      <p class="actions">
+        <a class="button" href={`/freights/document/${order.id}`} download={order.name} data-testid="order-pdf">
+          {t('deal.order.pdf')}
+        </a>{' '}
+        <a class="button secondary" href={`/freights/order/${freightId}.json`} data-testid="order-json">
+          {t('deal.order.json')}
+        </a>
+      </p>
+      <p class="sha256">
+        <span>{t('deal.order.sha256')}:</span> <code data-testid="order-sha256">{order.sha256}</code>
+      </p>
+    </div>
+  );
+}
+
+/** The winner's next step once the freight is taken: the proof of delivery, which marks it delivered. */
+function PodStep({ ctx, freightId, csrf }: { ctx: Ctx; freightId: number; csrf: string }) {
+  const t = ctx.t;
+  return (
+    <form
+      method="post"
+      action={`/freights/pod-upload/${freightId}`}
+      enctype="multipart/form-data"
+      class="pod-step next-step"
+      data-testid="pod-step"
+    >
+      <h3>{t('deal.pod')}</h3>
+      <p class="muted">{t('deal.pod.lead')}</p>
+      <CsrfField token={csrf} />
+      <Field id="deal-pod-file" label={t('deal.pod.file', { max: MAX_DOCUMENT_BYTES / 1024 / 1024 })}>
+        <input id="deal-pod-file" type="file" name="file" accept=".pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png" required />
+      </Field>
+      <button type="submit">{t('deal.pod.submit')}</button>
+    </form>
+  );
+}
+
 export function dealRoomSection(ctx: Ctx<Caller>, data: DealRoomData) {
   const t = ctx.t;
   const csrf = ctx.reply.generateCsrf();
@@ -94,6 +144,13 @@ export function dealRoomSection(ctx: Ctx<Caller>, data: DealRoomData) {
         <section class="panel deal-room" id="documents" data-testid="deal-documents">
           <h2>{t('deal.documents')}</h2>
           {!data.awarded && <p class="muted">{t('deal.documents.after_award')}</p>}
+          {data.podStep === 'upload' && <PodStep ctx={ctx} freightId={data.freightId} csrf={csrf} />}
+          {data.podStep === 'waiting' && (
+            <p class="muted" data-testid="pod-waiting">
+              {t('deal.pod.waiting')}
+            </p>
+          )}
+          {data.order && <OrderPanel ctx={ctx} freightId={data.freightId} order={data.order} />}
           <DataTable
             caption={t('deal.documents')}
             rows={data.documents}

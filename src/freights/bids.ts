@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { BID_STATUSES, type BidRow, type BidsTable } from './tables.ts';
+import { BID_STATUSES, type BidConfirmerColumn, type BidRow, type BidsTable } from './tables.ts';
 import { field, presenter } from '../kernel/fields.ts';
 import type { Clock } from '../kernel/time.ts';
 
@@ -12,7 +12,7 @@ import type { Clock } from '../kernel/time.ts';
 
 /** A bid as api.md's Bid table shows it (in `data.bid` and in a freight's `_bids`). */
 /** A bid as it is shown: its row without the freight's creation time copied onto it for the lists' order. */
-export type ShownBid = Omit<BidRow, 'freight_created'>;
+export type ShownBid = Omit<BidRow, 'freight_created' | BidConfirmerColumn>;
 
 export const BID = presenter<ShownBid>()('Bid', 'A bid (quote) on one freight (api.md, Bid)', {
   id: field.id('id'),
@@ -85,11 +85,21 @@ export function ownBidFreight(db: Db, bidId: number, companyId: number): Promise
     .executeTakeFirst();
 }
 
+/** A bid's confirmations cleared: neither side, nobody, never (back to open, or revoked). */
+export const NO_CONFIRMATION = {
+  owner_confirmed: false,
+  bidder_confirmed: false,
+  owner_confirmed_by: null,
+  owner_confirmed_at: null,
+  bidder_confirmed_by: null,
+  bidder_confirmed_at: null,
+} as const;
+
 /** Every other pending bid of the freight back to open, confirmations cleared (the award). */
 export async function reopenPendingBids(trx: Transaction<DB>, freightId: number, exceptBidId: number, now: Date): Promise<void> {
   await trx
     .updateTable('bids')
-    .set({ status: 'open', owner_confirmed: false, bidder_confirmed: false, modified: now })
+    .set({ status: 'open', ...NO_CONFIRMATION, modified: now })
     .where('freight_id', '=', freightId)
     .where('id', '!=', exceptBidId)
     .where('status', '=', 'pending')

@@ -42,6 +42,7 @@ export {
   hasPendingBid,
   insertBid,
   lockBid,
+  NO_CONFIRMATION,
   ownBid,
   ownBidFreight,
   presentBid,
@@ -51,9 +52,9 @@ export {
 } from './bids.ts';
 
 // Transitions and events
-export { attachExpirySweeper, createFreight, lockFreight, lockFreights, updateFreight } from './lifecycle.ts';
+export { attachExpirySweeper, createFreight, lockFreight, lockFreights, setDeliveryStatus, updateFreight } from './lifecycle.ts';
 export { BIDS_IN_PLAY, inMarket, isDue } from './in-market.ts';
-export type { EnteredMarket } from './lifecycle.ts';
+export type { AlongDelivery, EnteredMarket, TransitionResult } from './lifecycle.ts';
 export { emitEvent, emitShipmentStatus } from './events.ts';
 
 // Lists, counts and the load search

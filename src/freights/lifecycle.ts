@@ -402,6 +402,12 @@ export async function archiveFreight(db: Kysely<DB>, clock: Clock, caller: Calle
 }
 
 /**
+ * What else is written in a delivery step's transaction, from a module above: the deal room's
+ * proof of delivery (deals). It runs on the moved row; should it fail, the step rolls back with it.
+ */
+export type AlongDelivery = (trx: Transaction<DB>, row: FreightRow) => Promise<void>;
+
+/**
  * Delivery progress of a taken freight, by its winner or owner: 0 not started, 1 picked up,
  * 2 in transit, 3 delivered (taken -> closed). The status never goes backwards.
  */
@@ -411,6 +417,7 @@ export async function setDeliveryStatus(
   caller: Caller,
   id: number,
   deliveryStatus: number | undefined,
+  along?: AlongDelivery,
 ): Promise<TransitionResult> {
   return onLockedFreight<FailureCode>(db, clock, id, async (row, trx) => {
     if (row.company_id !== caller.companyId && row.winner_id !== caller.companyId) return { kind: 'not_found' };
@@ -426,6 +433,7 @@ export async function setDeliveryStatus(
         : { delivery_status: deliveryStatus },
       clock.now(),
     );
+    await along?.(trx, moved.row);
     await emitEvent(trx, clock, { type: 'freight.delivery_status', freightId: row.id });
     return moved;
   });

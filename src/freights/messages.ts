@@ -42,6 +42,7 @@ export const FREIGHT_MESSAGES = catalogue(
     'fv.col.best': 'Best bid',
     'fv.col.my_bid': 'My bid',
     'fv.next.your_move': 'Your move:',
+    'fv.next.documents': 'To the documents',
     'fv.next.their_move': 'Waiting:',
     'fv.next.owner.draft': 'check the details and publish the freight.',
     'fv.next.owner.draft_gaps': 'complete the details marked below, then publish.',
@@ -50,9 +51,11 @@ export const FREIGHT_MESSAGES = catalogue(
     'fv.next.owner.waiting': 'you accepted the bid of {company} ({amount}); now {company} must confirm it.',
     'fv.next.owner.choose': '{count} bid(s) received. Confirm the one you accept (binding); bids are possible until {deadline}.',
     'fv.next.owner.no_bids': 'published; carriers can bid until {deadline}. No bids yet.',
-    'fv.next.owner.taken': 'awarded to {company} for {price}. The carrier reports the delivery status.',
+    'fv.next.owner.taken':
+      'awarded to {company} for {price}. The transport order is under Documents; the carrier reports the delivery status and uploads the proof of delivery there.',
     'fv.next.owner.expired': 'the bidding time ended without an award. Publish it again as a new draft, or archive it.',
-    'fv.next.winner.taken': 'you won this order for {price}. Set the delivery status as the transport goes on.',
+    'fv.next.winner.taken':
+      'you won this order for {price}. The transport order is under Documents. Set the delivery status as the transport goes on; once delivered, upload the proof of delivery there.',
     'fv.next.bidder.bid': 'open for bids until {deadline}.',
     'fv.next.bidder.with_owner': 'your bid of {amount} is with the shipper, who confirms first. You can still change it.',
     'fv.next.bidder.confirm': 'the shipper accepted your bid of {amount}: your confirmation is awaited.',
@@ -332,6 +335,7 @@ export const FREIGHT_MESSAGES = catalogue(
     'fv.col.best': 'Bestes Gebot',
     'fv.col.my_bid': 'Mein Gebot',
     'fv.next.your_move': 'Sie sind dran:',
+    'fv.next.documents': 'Zu den Dokumenten',
     'fv.next.their_move': 'Warten:',
     'fv.next.owner.draft': 'Angaben prüfen und die Fracht veröffentlichen.',
     'fv.next.owner.draft_gaps': 'die unten genannten Angaben ergänzen, dann veröffentlichen.',
@@ -341,9 +345,11 @@ export const FREIGHT_MESSAGES = catalogue(
     'fv.next.owner.choose':
       '{count} Gebot(e) eingegangen. Bestätigen Sie das gewünschte (verbindlich); Gebote sind bis {deadline} möglich.',
     'fv.next.owner.no_bids': 'veröffentlicht; Frachtführer können bis {deadline} bieten. Noch keine Gebote.',
-    'fv.next.owner.taken': 'vergeben an {company} für {price}. Der Frachtführer meldet den Lieferstatus.',
+    'fv.next.owner.taken':
+      'vergeben an {company} für {price}. Der Transportauftrag liegt unter Dokumente; der Frachtführer meldet den Lieferstatus und lädt dort den Ablieferbeleg hoch.',
     'fv.next.owner.expired': 'die Gebotsfrist ist ohne Vergabe abgelaufen. Als neuen Entwurf erneut veröffentlichen oder archivieren.',
-    'fv.next.winner.taken': 'Sie haben diesen Auftrag für {price} erhalten. Bitte den Lieferstatus im Verlauf setzen.',
+    'fv.next.winner.taken':
+      'Sie haben diesen Auftrag für {price} erhalten. Der Transportauftrag liegt unter Dokumente. Bitte den Lieferstatus im Verlauf setzen; nach der Zustellung dort den Ablieferbeleg hochladen.',
     'fv.next.bidder.bid': 'Gebote möglich bis {deadline}.',
     'fv.next.bidder.with_owner': 'Ihr Gebot über {amount} liegt beim Auftraggeber, der zuerst bestätigt. Sie können es noch ändern.',
     'fv.next.bidder.confirm': 'der Auftraggeber hat Ihr Gebot über {amount} angenommen: Ihre Bestätigung wird erwartet.',

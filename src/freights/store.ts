@@ -10,7 +10,7 @@ import { BIDS_SHOWN_STATUSES, presentFreight, type FreightValues, type PieceRow,
 import { effectiveStatusSql } from './in-market.ts';
 import { hadBidSql, liveBidOfSql, partyToAwbSql, roleOf, type Role } from './policy.ts';
 import { insertPieces, loadPieces, piecesJsonSql } from './pieces.ts';
-import type { BidRow, BidsTable, FreightRow, FreightsTable } from './tables.ts';
+import type { BidConfirmerColumn, BidRow, BidsTable, FreightRow, FreightsTable } from './tables.ts';
 import type { Translate } from '../kernel/i18n.ts';
 
 export interface NewFreight {
@@ -183,8 +183,13 @@ const BID_JSON_COLUMNS = [
   'created',
   'modified',
 ] as const satisfies ReadonlyArray<keyof BidsTable>;
-/** Left out (bids.ts ShownBid): the freight's creation time, copied onto the bid for the lists' order (migration 0011). */
-const everyBidColumn: Exclude<keyof BidsTable, (typeof BID_JSON_COLUMNS)[number] | 'freight_created'> extends never ? true : never = true;
+/**
+ * Left out (bids.ts ShownBid): the freight's creation time, copied onto the bid for the lists'
+ * order (migration 0011), and who confirmed (migration 0014: the transport order's alone).
+ */
+const everyBidColumn: Exclude<keyof BidsTable, (typeof BID_JSON_COLUMNS)[number] | 'freight_created' | BidConfirmerColumn> extends never
+  ? true
+  : never = true;
 void everyBidColumn;
 const BID_DECIMAL_COLUMNS = new Set<string>(['amount', 'rate_base', 'rate_fsc', 'rate_ssc']);
 

@@ -104,6 +104,11 @@ export interface BidsTable {
   type: Generated<string>;
   owner_confirmed: Generated<boolean>;
   bidder_confirmed: Generated<boolean>;
+  /** who confirmed on each side and when (migration 0014); cleared with the flags, kept on the accepted bid */
+  owner_confirmed_by: ColumnType<number | null, number | null | undefined, number | null>;
+  owner_confirmed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  bidder_confirmed_by: ColumnType<number | null, number | null | undefined, number | null>;
+  bidder_confirmed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   deadline: Date | null;
   created: Date;
   modified: Date;
@@ -119,5 +124,8 @@ export interface FreightTables {
 
 /** A freight as its row is read back. */
 export type FreightRow = Selectable<FreightsTable>;
+/** Who confirmed a bid and when: the transport order's (deals), not the freight view's nor the API's bid. */
+export type BidConfirmerColumn = 'owner_confirmed_by' | 'owner_confirmed_at' | 'bidder_confirmed_by' | 'bidder_confirmed_at';
+
 /** A bid as its row is read back. */
 export type BidRow = Selectable<BidsTable>;

@@ -6,6 +6,7 @@ import {
   hasPendingBid,
   insertBid,
   lockBid,
+  NO_CONFIRMATION,
   ownBid,
   ownBidFreight,
   reopenPendingBids,
@@ -190,8 +191,13 @@ export async function confirmBid(
     if (bid[side]) return refused('quotes.already_confirmed', freight.id);
 
     const both = side === 'owner_confirmed' ? bid.bidder_confirmed : bid.owner_confirmed;
+    // Who gave this confirmation, and when: the transport order names both (deals).
+    const by =
+      side === 'owner_confirmed'
+        ? { owner_confirmed_by: caller.userId, owner_confirmed_at: now }
+        : { bidder_confirmed_by: caller.userId, bidder_confirmed_at: now };
     if (!both) {
-      const pending = await updateBid(trx, bid.id, { [side]: true, status: 'pending', modified: now });
+      const pending = await updateBid(trx, bid.id, { [side]: true, ...by, status: 'pending', modified: now });
       const f = freight.status === 'open' ? await updateFreight(trx, freight.id, { status: 'pending', modified: now }) : freight;
       await emitEvent(trx, clock, { type: 'bid.confirmed', freightId: freight.id, bidId: bid.id });
       return { kind: 'done', bid: pending, freight: f, awarded: false };
@@ -199,7 +205,13 @@ export async function confirmBid(
 
     // The award. The accepted bid is written first: if another bid of this freight were
     // accepted already (impossible under the lock), the unique index stops here.
-    const accepted = await updateBid(trx, bid.id, { owner_confirmed: true, bidder_confirmed: true, status: 'accepted', modified: now });
+    const accepted = await updateBid(trx, bid.id, {
+      owner_confirmed: true,
+      bidder_confirmed: true,
+      ...by,
+      status: 'accepted',
+      modified: now,
+    });
     await reopenPendingBids(trx, freight.id, bid.id, now);
     const taken = await updateFreight(trx, freight.id, {
       status: 'taken',
@@ -232,7 +244,7 @@ export async function revokeBid(db: Kysely<DB>, clock: Clock, caller: Caller, bi
     if (!freight || !bid || bid.company_id !== caller.companyId) return notFound;
     if (!LIVE.includes(bid.status) || !isOpenForBids(freight, now)) return refused('quotes.bid_not_revocable', freight.id);
 
-    const revoked = await updateBid(trx, bid.id, { status: 'revoked', owner_confirmed: false, bidder_confirmed: false, modified: now });
+    const revoked = await updateBid(trx, bid.id, { status: 'revoked', ...NO_CONFIRMATION, modified: now });
     let f = freight;
     if (freight.status === 'pending') {
       if (!(await hasPendingBid(trx, freight.id))) f = await updateFreight(trx, freight.id, { status: 'open', modified: now });

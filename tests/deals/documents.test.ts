@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { openFreight } from '../freights/helpers.ts';
 import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { pdfText } from '../support/pdf.ts';
 import { browserSession, csrfOf } from '../support/session.ts';
 import { attach, documents, download, fieldError, JPEG, PDF, PNG, success } from './helpers.ts';
 
@@ -168,25 +169,19 @@ describe(`documents beside a freight (${TEST_DB})`, () => {
     assert.equal(order.type, 'application/pdf');
     const got = await download(app, shipper, order.id);
     assert.equal(got.status, 200);
-    const text = got.bytes.toString('latin1');
-    assert.ok(text.startsWith('%PDF-1.4'));
-    assert.ok(text.trimEnd().endsWith('%%EOF'));
+    assert.ok(got.bytes.subarray(0, 5).toString('latin1') === '%PDF-');
+    // What the PDF prints (read by PDF.js), umlauts included: the full content is tests/deals/order.test.ts's.
+    const text = await pdfText(got.bytes);
     for (const part of [
       shipper.companyName,
       carrier.companyName,
       '1234.56 EUR',
-      'Hafenstra\xdfe 1, Frankfurt',
+      'Hafenstraße 1, Frankfurt',
       'Keizersgracht 2, Amsterdam',
       'FRA',
     ])
       assert.ok(text.includes(part), part);
     assert.ok(!text.includes(loser.companyName), 'the losing bidder is not named');
-    // The cross-reference table points at each object.
-    const xref = Number(/startxref\n(\d+)/.exec(text)![1]);
-    assert.equal(text.slice(xref, xref + 4), 'xref');
-    const offsets = [...text.matchAll(/(\d{10}) 00000 n /g)].map((m) => Number(m[1]));
-    assert.equal(offsets.length, 6);
-    for (const [i, offset] of offsets.entries()) assert.equal(text.slice(offset, offset + `${i + 1} 0 obj`.length), `${i + 1} 0 obj`);
     assert.equal(got.bytes.length, order.size);
     // One transport order per freight, whatever happens later.
     assert.equal(list.filter((d: any) => d.kind === 'order').length, 1);

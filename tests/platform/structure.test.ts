@@ -107,6 +107,7 @@ describe('module structure', () => {
       'db/lock.ts held': "the embedded database's data directories this process holds",
       'db/prepared.ts preparedOn': 'which statements each connection has prepared',
       'db/prepared.ts shapes': 'prepared statements of searched lists by their text, at most 100',
+      'deals/pdf.ts fonts': 'the packaged fonts of the transport order, parsed on first use (docs/benchmarks.md)',
       'files/airport-time.ts offsets': "airports' UTC offsets by day, computed from static data",
       'files/airport-time.ts years': 'the years of day-month dates, by day, computed',
       'freights/lists/read.ts listStatements': 'the prepared list statements, one per list, order and shape',

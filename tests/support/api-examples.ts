@@ -175,6 +175,7 @@ async function more(app: TestApp, world: World): Promise<void> {
     await app.get(`/freights/documents/${world.freights.taken}.json`, S);
     const document = id('document');
     if (document) await app.get(`/freights/document/${document}`, S);
+    await app.get(`/freights/order/${world.freights.taken}.json`, C);
   }
   await app.get('/webhooks/index.json', S);
   const hook = id('webhook');
@@ -215,6 +216,7 @@ async function more(app: TestApp, world: World): Promise<void> {
  */
 async function lanePrices(app: TestApp, world: World): Promise<void> {
   const owners = [world.shipper, await app.actor('Rhein Logistik'), await app.actor('Main Spedition')];
+  let delivered: number | undefined;
   for (const [i, amount] of ['1150.00', '1180.00', '1195.50', '1240.00', '1275.00'].entries()) {
     const owner = owners[i % owners.length]!;
     const freight = await openFreight(app, owner, {
@@ -234,8 +236,17 @@ async function lanePrices(app: TestApp, world: World): Promise<void> {
     if (!bidId) continue;
     await app.post(`/quotes/confirm/${bidId}.json`, { token: owner.token });
     await app.post(`/quotes/confirm/${bidId}.json`, { token: world.carrier.token });
+    delivered = freight;
   }
   await app.get('/market/prices.json', { token: world.carrier.token, query: { from: 'DE-60', to: 'FR-75', months: '3' } });
+  // The carrier delivers the last of them with its proof of delivery (a small PDF).
+  if (delivered !== undefined) {
+    const pod = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1');
+    await app.post(`/freights/pod/${delivered}.json`, {
+      token: world.carrier.token,
+      json: { name: 'POD signed.pdf', content: pod.toString('base64') },
+    });
+  }
 }
 
 /** Vehicle space (decisions.md §11): the carrier's offer, a fitting freight of the shipper, matching both ways, the invitation. */

@@ -1,52 +1,106 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { openFreight } from '../freights/helpers.ts';
 import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
-import { takenFreight } from '../trust/helpers.ts';
-import { assertNoSideScroll, DESKTOP, flashText, pageFor, PHONE } from './helpers.ts';
+import { pdfText } from '../support/pdf.ts';
+import { assertNoSideScroll, DESKTOP, flashText, pageFor, PHONE, plain, setRealname } from './helpers.ts';
 
 /**
- * decisions.md §13 in a browser: after the award the carrier writes to the shipper and uploads
- * its signed CMR from the freight page; the shipper sees the unread count in the header, finds
- * the conversation through it, answers and downloads the exact file. English at the desk, German
- * on a phone (390 px, nothing scrolls sideways).
+ * decisions.md §13 in a browser, the whole deal: the carrier asks the shipper beside the open
+ * freight, the shipper finds the question through the header's unread count and answers; the
+ * award issues the transport order, which both download from the freight page (its text read
+ * from the PDF, its SHA-256 the one the page shows); the carrier uploads its signed CMR, then the
+ * proof of delivery, which marks the freight delivered; the shipper downloads the exact POD.
+ * English and German, each at the desk (1366 px) and on a phone (390 px, nothing scrolls sideways).
  */
 
 const TEXT = {
-  eng: { sent: 'Message sent', uploaded: 'Document added', cmr: 'CMR consignment note', order: 'Transport order', messages: 'Messages' },
+  eng: {
+    sent: 'Message sent',
+    uploaded: 'Document added',
+    delivered: 'Proof of delivery added',
+    cmr: 'CMR consignment note',
+    pod: 'Proof of delivery',
+    order: 'Transport order',
+    messages: 'Messages',
+    closed: 'delivered',
+  },
   deu: {
     sent: 'Nachricht gesendet',
     uploaded: 'Dokument hinzugefügt',
+    delivered: 'Ablieferbeleg hinzugefügt',
     cmr: 'CMR-Frachtbrief',
+    pod: 'Ablieferbeleg',
     order: 'Transportauftrag',
     messages: 'Nachrichten',
+    closed: 'zugestellt',
   },
 } as const;
 
-/** A small PDF with bytes a text round trip would spoil. */
-const SIGNED_CMR = Buffer.concat([
-  Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1'),
-  Buffer.from([0, 255, 13, 10, 128]),
-  Buffer.from('\n%%EOF\n'),
-]);
+/** Small PDFs with bytes a text round trip would spoil. */
+const pdf = (tag: string) =>
+  Buffer.concat([
+    Buffer.from(`%PDF-1.4\n%\xe2\xe3\xcf\xd3\n% ${tag}\n`, 'latin1'),
+    Buffer.from([0, 255, 13, 10, 128]),
+    Buffer.from('\n%%EOF\n'),
+  ]);
+const SIGNED_CMR = pdf('cmr');
+const SIGNED_POD = pdf('pod');
 
-describe('pages: the deal room beside an awarded freight (decisions.md §13)', {
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** Clicks a download link and answers the file's name and bytes. */
+async function downloadFrom(page: Page, selector: string): Promise<{ name: string; bytes: Buffer }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator(selector).first().click()]);
+  return { name: download.suggestedFilename(), bytes: fs.readFileSync((await download.path())!) };
+}
+
+describe('pages: the deal room from the first question to the proof of delivery (decisions.md §13)', {
   skip: !HAVE_CHROMIUM && 'chromium is not installed',
 }, () => {
   let app: TestApp;
   let browser: Browser;
   let base: string;
   const contexts: BrowserContext[] = [];
-  const people = {} as Record<'eng' | 'deu', { shipper: Actor; carrier: Actor; freight: number }>;
+  const CASES = [
+    ['eng', DESKTOP],
+    ['deu', PHONE],
+    ['eng', PHONE],
+    ['deu', DESKTOP],
+  ] as const;
+  const people = new Map<string, { shipper: Actor; carrier: Actor; freight: number }>();
 
   before(async () => {
     app = await startTestApp({ env: { APP_TIMEZONE: 'Europe/Berlin' } });
-    for (const lang of ['eng', 'deu'] as const) {
-      const shipper = await app.actor(`Verlader Rhein ${lang}`, { language: lang });
-      const carrier = await app.actor(`Spedition Elbe ${lang}`, { language: lang });
-      people[lang] = { shipper, carrier, freight: await takenFreight(app, shipper, carrier) };
+    for (const [lang, viewport] of CASES) {
+      const shipper = await app.actor(`Möbelhaus Rhein ${lang}`, { language: lang });
+      const carrier = await app.actor(`Przewozy Łódź ${lang}`, { language: lang });
+      await setRealname(app, shipper, 'Jürgen Weiß');
+      await setRealname(app, carrier, 'Łukasz Wójcik');
+      await app.post('/companies/edit.json', {
+        token: shipper.token,
+        json: { country: 'DE', city: 'Köln', postcode: '50667', vat_id: 'DE136695976' },
+      });
+      await app.post('/companies/edit.json', {
+        token: carrier.token,
+        json: { country: 'PL', city: 'Łódź', postcode: '90-001', vat_id: 'PL5260001246' },
+      });
+      const freight = await openFreight(app, shipper, {
+        from: 'city:50667',
+        from_country: 'DE',
+        to: 'city:90-001',
+        from_addr: 'Domstraße 3, Köln',
+        to_country: 'PL',
+        to_addr: 'ul. Piotrkowska 5, Łódź',
+        weight: 4200,
+        etd: '2031-05-05 08:00',
+        refs: { customer: `PO-${lang}-${viewport.width}`, commodity: 'Küchenmöbel' },
+      });
+      people.set(`${lang}-${viewport.width}`, { shipper, carrier, freight });
     }
     base = await app.listen();
     browser = await launchBrowser();
@@ -57,37 +111,23 @@ describe('pages: the deal room beside an awarded freight (decisions.md §13)', {
     await app?.close();
   });
 
-  for (const [lang, viewport] of [
-    ['eng', DESKTOP],
-    ['deu', PHONE],
-  ] as const) {
+  for (const [lang, viewport] of CASES) {
     const T = TEXT[lang];
-    test(`${lang} ${viewport.width}px: carrier and shipper exchange a message and a document`, async () => {
-      const { shipper, carrier, freight } = people[lang];
+    test(`${lang} ${viewport.width}px: they talk, the award issues the transport order, the carrier delivers with its POD`, async () => {
+      const { shipper, carrier, freight } = people.get(`${lang}-${viewport.width}`)!;
+      const phone = viewport === PHONE;
+
+      // The carrier asks beside the open freight.
       const carrierPage = await pageFor(browser, base, carrier, viewport, contexts);
       await carrierPage.goto(`${base}/freights/view/${freight}`);
       const messages = carrierPage.locator('[data-testid="deal-messages"]');
-      await messages.locator('textarea[name="text"]').fill('Loaded at 06:10.\nArriving around 14:00.');
+      await messages.locator('textarea[name="text"]').fill('Can we load at 06:00?\nThe truck is in Köln tonight.');
       await Promise.all([carrierPage.waitForURL(/#messages$/), messages.locator('button[type="submit"]').click()]);
       assert.ok((await flashText(carrierPage)).includes(T.sent));
-      assert.match(await messages.locator('[data-testid="message"]').last().innerText(), /Loaded at 06:10\.\nArriving around 14:00\./);
 
-      // The signed CMR, through the page's file field.
-      const documents = carrierPage.locator('[data-testid="deal-documents"]');
-      assert.ok((await documents.innerText()).includes(T.order), 'the transport order is there');
-      await documents.locator('select[name="kind"]').selectOption('cmr');
-      await documents
-        .locator('input[type="file"]')
-        .setInputFiles({ name: 'CMR signed.pdf', mimeType: 'application/pdf', buffer: SIGNED_CMR });
-      await Promise.all([carrierPage.waitForURL(/#documents$/), documents.locator('button[type="submit"]').click()]);
-      assert.ok((await flashText(carrierPage)).includes(T.uploaded));
-      assert.ok((await documents.locator('[data-testid="documents"]').innerText()).includes(T.cmr));
-      if (viewport === PHONE) await assertNoSideScroll(carrierPage, 'the freight page with its deal room');
-      await screenshot(carrierPage, `deal-room-${lang}-${viewport.width}`);
-
-      // The shipper: the header counts the unread message and leads to it.
+      // The shipper: the header counts the unread message and leads to it; it answers.
       const shipperPage = await pageFor(browser, base, shipper, viewport, contexts);
-      await shipperPage.goto(`${base}/freights/enlist/8`);
+      await shipperPage.goto(`${base}/freights/enlist/10`);
       const link = shipperPage.locator('[data-messages]');
       await link.locator('.count').waitFor();
       assert.equal(await link.locator('.count').innerText(), '1');
@@ -97,22 +137,83 @@ describe('pages: the deal room beside an awarded freight (decisions.md §13)', {
         shipperPage.locator('[data-testid="unread"] a').first().click(),
       ]);
       const conversation = shipperPage.locator('[data-testid="conversation"]');
-      assert.match(await conversation.innerText(), /Arriving around 14:00/);
-      await conversation.locator('textarea[name="text"]').fill('Thank you, the ramp is free.');
+      assert.match(await conversation.innerText(), /The truck is in Köln tonight\./);
+      await conversation.locator('textarea[name="text"]').fill('Yes, ramp 4 opens at 06:00.');
       await Promise.all([shipperPage.waitForURL(/#messages$/), conversation.locator('button[type="submit"]').click()]);
       assert.ok((await flashText(shipperPage)).includes(T.sent));
-      if (viewport === PHONE) await assertNoSideScroll(shipperPage, "the shipper's freight page");
 
-      // The download is the carrier's exact file.
-      const row = shipperPage.locator('[data-testid="documents"] a', { hasText: 'CMR signed.pdf' });
-      const [download] = await Promise.all([shipperPage.waitForEvent('download'), row.click()]);
-      assert.equal(download.suggestedFilename(), 'CMR signed.pdf');
-      assert.ok(fs.readFileSync((await download.path())!).equals(SIGNED_CMR), 'the same bytes');
+      // The award (its pages are the journey's test): the carrier's bid, confirmed by both sides.
+      const bid = await app.post('/quotes/add.json', {
+        token: carrier.token,
+        json: { route: freight, amount: '1745.50', currency_code: 'EUR' },
+      });
+      await app.post(`/quotes/confirm/${bid.body.data.bid.id}.json`, { token: shipper.token });
+      assert.equal((await app.post(`/quotes/confirm/${bid.body.data.bid.id}.json`, { token: carrier.token })).body.status, 'success');
 
-      // The carrier reads the answer where it wrote.
+      // The carrier reads the answer and finds the transport order with its SHA-256.
       await carrierPage.goto(`${base}/freights/view/${freight}`);
-      assert.match(await messages.innerText(), /Thank you, the ramp is free\./);
-      assert.ok((await carrierPage.locator('header').innerText()).includes(T.messages));
+      assert.match(await messages.innerText(), /Yes, ramp 4 opens at 06:00\./);
+      const order = carrierPage.locator('[data-testid="transport-order"]');
+      assert.ok((await order.innerText()).includes(T.order));
+      const shown = await order.locator('[data-testid="order-sha256"]').innerText();
+      const got = await downloadFrom(carrierPage, '[data-testid="order-pdf"]');
+      assert.equal(got.name, `transport-order-${freight}.pdf`);
+      assert.equal(sha256(got.bytes), shown, 'the SHA-256 on the page is the bytes’');
+      const text = plain(await pdfText(got.bytes));
+      for (const part of [
+        'Transport order / Transportauftrag',
+        shipper.companyName,
+        carrier.companyName,
+        'Köln',
+        'Łódź',
+        'DE136695976',
+        'PL5260001246',
+        'Jürgen Weiß',
+        'Łukasz Wójcik',
+        'Domstraße 3, Köln',
+        'ul. Piotrkowska 5, Łódź',
+        'Küchenmöbel',
+        '4200 kg',
+        '1745.50 EUR',
+        '1.745,50 €',
+        `PO-${lang}-${viewport.width}`,
+      ])
+        assert.ok(text.includes(part), `the PDF prints ${part}`);
+
+      // The signed CMR, through the documents' file field.
+      const documents = carrierPage.locator('[data-testid="deal-documents"]');
+      await documents.locator('.upload-form select[name="kind"]').selectOption('cmr');
+      await documents
+        .locator('.upload-form input[type="file"]')
+        .setInputFiles({ name: 'CMR signed.pdf', mimeType: 'application/pdf', buffer: SIGNED_CMR });
+      await Promise.all([carrierPage.waitForURL(/#documents$/), documents.locator('.upload-form button[type="submit"]').click()]);
+      assert.ok((await flashText(carrierPage)).includes(T.uploaded));
+      assert.ok((await documents.locator('[data-testid="documents"]').innerText()).includes(T.cmr));
+
+      // Delivered: the proof of delivery is the carrier's next step.
+      const pod = documents.locator('[data-testid="pod-step"]');
+      if (phone) await screenshot(carrierPage, `deal-room-pod-${lang}-${viewport.width}`);
+      await pod.locator('input[type="file"]').setInputFiles({ name: 'POD Łódź.pdf', mimeType: 'application/pdf', buffer: SIGNED_POD });
+      await Promise.all([carrierPage.waitForURL(/#documents$/), pod.locator('button[type="submit"]').click()]);
+      assert.ok((await flashText(carrierPage)).includes(T.delivered), await flashText(carrierPage));
+      assert.equal(await documents.locator('[data-testid="pod-step"]').count(), 0, 'no longer offered once delivered');
+      assert.ok((await documents.locator('[data-testid="documents"]').innerText()).includes(T.pod));
+      if (phone) await assertNoSideScroll(carrierPage, "the carrier's freight page with its deal room");
+
+      // The shipper: the same transport order, and the carrier's exact POD.
+      await shipperPage.goto(`${base}/freights/view/${freight}`);
+      assert.ok((await shipperPage.locator('main').innerText()).toLowerCase().includes(T.closed));
+      const mine = await downloadFrom(shipperPage, '[data-testid="order-pdf"]');
+      assert.ok(mine.bytes.equals(got.bytes), 'both parties download the same transport order');
+      assert.equal(await shipperPage.locator('[data-testid="order-sha256"]').innerText(), shown);
+      const podFile = await downloadFrom(shipperPage, '[data-testid="documents"] a:has-text("POD")');
+      assert.equal(podFile.name, 'POD Łódź.pdf');
+      assert.ok(podFile.bytes.equals(SIGNED_POD), 'the same bytes');
+      if (phone) {
+        await assertNoSideScroll(shipperPage, "the shipper's freight page");
+        await screenshot(shipperPage, `deal-room-shipper-${lang}-${viewport.width}`);
+      }
+      assert.ok((await shipperPage.locator('header').innerText()).includes(T.messages));
     });
   }
 });

@@ -1748,6 +1748,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/freights/order/{freightId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The transport order of an awarded freight as JSON: the content issued on award (the same the `order` PDF prints and embeds) and the PDF document with its SHA-256. Owner and winner only; anyone else, or a freight without an order (not awarded, or carried by its owner): 404.
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `order`, `document`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        get: operations["getFreightsOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/freights/pod/{freightId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Proof of delivery: attach a `pod` document (PDF, JPEG or PNG, as for documents) and mark the freight delivered (`delivery_status` 3, status `taken` -> `closed`) in one transaction, or neither. The owner or the winner. A freight not `taken`: `status` = `error`, code `pod.not_taken`; a refused file: a field error (`documents.*`); anyone else: 404. Events: `document.added` to the other party, `freight.delivery_status`.
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `document`, `freight`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postFreightsPod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/market/prices.json": {
         parameters: {
             query?: never;
@@ -2445,6 +2489,7 @@ export interface components {
          *     - `password.wrong_current`: current_password: this is not your current password
          *     - `places.input_unknown`: for must be filter, near, freight or rate.
          *     - `places.query_short`: Type at least 2 characters of a place.
+         *     - `pod.not_taken`: Only a freight that is awarded and not yet delivered can be marked delivered.
          *     - `prices.lane_required`: Name the lane: from and to, each a country (DE), a country with a postal prefix (DE-60) or an airport (airport:FRA).
          *     - `pricing.query_short`: The search text needs at least 2 characters
          *     - `pricing.rate_id_invalid`: rate_id must be the id of a rate
@@ -2509,7 +2554,7 @@ export interface components {
          *     - `webhooks.url_unresolvable`: url: the host name does not resolve
          * @enum {string}
          */
-        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "documents.content_invalid" | "documents.kind_invalid" | "documents.kind_reserved" | "documents.name_invalid" | "documents.too_large" | "documents.type_refused" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "internal" | "login.failed" | "login.throttled" | "messages.company_not_audience" | "messages.company_required" | "messages.text_invalid" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "prices.lane_required" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.currency_required" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
+        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "documents.content_invalid" | "documents.kind_invalid" | "documents.kind_reserved" | "documents.name_invalid" | "documents.too_large" | "documents.type_refused" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "internal" | "login.failed" | "login.throttled" | "messages.company_not_audience" | "messages.company_required" | "messages.text_invalid" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pod.not_taken" | "prices.lane_required" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.currency_required" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
         /** @description A success of postUsersLogin: the payload in `data`. */
         PostUsersLoginSuccess: {
             data: {
@@ -4229,6 +4274,133 @@ export interface components {
         GetFreightsDocumentsSuccess: {
             data: {
                 documents: components["schemas"]["Document"][];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getFreightsOrder: the payload in `data`. */
+        GetFreightsOrderSuccess: {
+            data: {
+                /** @description The transport order as issued on award; its PDF (the `order` document) prints every value and embeds this JSON */
+                order: {
+                    /** @constant */
+                    format: "freight-exchange/transport-order/1";
+                    freight: number;
+                    /** @description the accepted bid */
+                    bid: number;
+                    /** @description the award (the second confirmation): YYYY-MM-DD HH:MM:SS in `timezone` */
+                    issued: string;
+                    /** @description the exchange’s APP_TIMEZONE, e.g. Europe/Berlin */
+                    timezone: string;
+                    /** @description the freight’s company, which contracts the carriage (CMR box 1, eFTI consignor) */
+                    consignor: {
+                        /** @description the company id */
+                        id: number;
+                        name: string;
+                        address: {
+                            postcode: string | null;
+                            city: string | null;
+                            country: string | null;
+                        };
+                        vat_id: string | null;
+                        confirmed_by: {
+                            id: number;
+                            name: string;
+                            email: string;
+                        } | null;
+                        confirmed: string | null;
+                    };
+                    /** @description the winner (CMR box 16, eFTI carrier) */
+                    carrier: {
+                        /** @description the company id */
+                        id: number;
+                        name: string;
+                        address: {
+                            postcode: string | null;
+                            city: string | null;
+                            country: string | null;
+                        };
+                        vat_id: string | null;
+                        confirmed_by: {
+                            id: number;
+                            name: string;
+                            email: string;
+                        } | null;
+                        confirmed: string | null;
+                    };
+                    /** @description CMR box 2: not recorded by the exchange; the place of delivery names where the goods go */
+                    consignee: null;
+                    /** @description CMR box 4 (eFTI carrier acceptance location), with the loading window */
+                    place_of_taking_over: {
+                        location: string | null;
+                        country: string | null;
+                        address: string | null;
+                        window: {
+                            from: string | null;
+                            until: string | null;
+                        };
+                    };
+                    /** @description CMR box 3 (eFTI consignee receipt location), with the delivery window */
+                    place_of_delivery: {
+                        location: string | null;
+                        country: string | null;
+                        address: string | null;
+                        window: {
+                            from: string | null;
+                            until: string | null;
+                        };
+                    };
+                    goods: {
+                        description: string | null;
+                        gross_weight: number | null;
+                        number_of_packages: number | null;
+                        /** @description the freight’s piece lines */
+                        packages: {
+                            number_of_packages: number | null;
+                            length: number | null;
+                            width: number | null;
+                            height: number | null;
+                            gross_weight: number | null;
+                            weight_per_package: boolean;
+                            stackable: boolean | null;
+                        }[];
+                        dangerous_goods: string | null;
+                    };
+                    agreed_price: {
+                        amount: string | null;
+                        currency: string | null;
+                    };
+                    /** @description the freight’s refs customer, external_ref, awb, uld, incoterm, incoterm_place, where given */
+                    references: {
+                        [key: string]: string;
+                    };
+                };
+                document: components["schemas"]["Document"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postFreightsPod: the payload in `data`. */
+        PostFreightsPodSuccess: {
+            data: {
+                document: components["schemas"]["Document"];
+                freight: {
+                    id: number;
+                    /** @constant */
+                    status: "closed";
+                    /** @constant */
+                    delivery_status: 3;
+                };
             };
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -10700,6 +10872,140 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PostFreightsDocumentsSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getFreightsOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the freight id */
+                freightId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetFreightsOrderSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postFreightsPod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the freight id */
+                freightId: number;
+            };
+            cookie?: never;
+        };
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description the file name */
+                    name: string;
+                    /** @description the file, base64 */
+                    content: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description the file name */
+                    name: string;
+                    /** @description the file, base64 */
+                    content: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostFreightsPodSuccess"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The body could not be parsed (malformed JSON). */

@@ -6,6 +6,7 @@ import * as freightLists from './0010_freight_lists.ts';
 import * as freightHotPaths from './0011_freight_hot_paths.ts';
 import * as freightCounts from './0012_freight_counts.ts';
 import * as marketSearch from './0013_market_search.ts';
+import * as bidConfirmers from './0014_bid_confirmers.ts';
 import * as loadSearch from './0020_load_search.ts';
 import * as savedSearches from './0021_saved_searches.ts';
 import * as pricing from './0030_pricing.ts';
@@ -23,6 +24,7 @@ import * as loginAttemptsUser from './0054_login_attempts_user.ts';
 import * as vehicles from './0060_vehicles.ts';
 import * as trust from './0070_trust.ts';
 import * as deals from './0080_deals.ts';
+import * as transportOrders from './0081_transport_orders.ts';
 import * as lanePrices from './0090_lane_prices.ts';
 import * as lanePriceCells from './0100_lane_price_cells.ts';
 import * as pointGist from './0110_point_gist.ts';
@@ -37,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   '0011_freight_hot_paths': freightHotPaths,
   '0012_freight_counts': freightCounts,
   '0013_market_search': marketSearch,
+  '0014_bid_confirmers': bidConfirmers,
   '0020_load_search': loadSearch,
   '0021_saved_searches': savedSearches,
   '0030_pricing': pricing,
@@ -54,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   '0060_vehicles': vehicles,
   '0070_trust': trust,
   '0080_deals': deals,
+  '0081_transport_orders': transportOrders,
   '0090_lane_prices': lanePrices,
   '0100_lane_price_cells': lanePriceCells,
   '0110_point_gist': pointGist,

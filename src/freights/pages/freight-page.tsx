@@ -625,6 +625,15 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
         <p class={next.yours ? 'next-step yours' : 'next-step'} data-testid="next-step" role="status">
           {next.yours !== null && <strong>{next.yours ? t('fv.next.your_move') : t('fv.next.their_move')} </strong>}
           {next.yours === null ? capitalise(next.text) : next.text}
+          {/* A taken freight's papers (the transport order, the proof of delivery) are in the deal room's documents, far down on a phone. */}
+          {status === 'taken' && (owner || winner) && (
+            <>
+              {' '}
+              <a href="#documents" data-testid="to-documents">
+                {t('fv.next.documents')}
+              </a>
+            </>
+          )}
         </p>
         {data.bidForm?.message && !bidFormShown && (
           <p class="flash error" role="alert" data-testid="bid-problems">
