@@ -82,6 +82,8 @@ export class ReadReplicas {
       const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 2_000 });
       // A replica that goes away must not crash the process: the next sample marks it down.
       pool.on('error', () => {});
+      // …nor one whose connection drops while a query is in flight (that query fails and is answered again).
+      pool.on('connect', (client) => client.on('error', () => {}));
       return {
         name: nameOf(url),
         db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }),

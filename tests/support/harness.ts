@@ -65,12 +65,14 @@ export interface TestApp {
 
 export interface TestAppOptions {
   env?: Record<string, string>;
+  /** a database of the test's own (a primary with replicas), instead of a fresh one of the engine under test */
+  database?: Database;
 }
 
 /** A complete app on a fresh database of the engine under test (tests/support/databases.ts). */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = readConfig({ APP_ENV: 'demo', TOKEN_SECRET: 'test-secret-0123456789abcdef', ...options.env });
-  const database = await freshDatabase();
+  const database = options.database ?? (await freshDatabase());
   let fixedNow: Date | null = null;
   const clock = new Clock(config.timezone, () => fixedNow ?? new Date());
   const { http, services, tokens, endpoints } = await buildApp({ config, database, clock });
