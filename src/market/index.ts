@@ -12,6 +12,7 @@ export {
   MIN_RADIUS_KM,
   parseCenter,
   parsePlacePattern,
+  placeKeys,
   readLoadSearch,
   SEARCH_PARAMS,
   searchToParams,

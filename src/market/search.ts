@@ -264,6 +264,24 @@ export function readLoadSearch(params: Params, zone: string, warnings: Warning[]
 
 const round = (n: number, digits: number) => String(Number(n.toFixed(digits)));
 
+/**
+ * Every pattern text (formatPlacePattern) a place matches, for finding saved searches by a
+ * freight's places: its country, its country with each prefix of its postal key, and the airport
+ * when its code is three letters. A superset where placeSql excludes airport codes from postal
+ * patterns: the exact match follows.
+ */
+export function placeKeys(code: string | null | undefined, country: string | null | undefined): string[] {
+  const key = (code ?? '').replace(/[^0-9A-Za-z]/g, '').toUpperCase();
+  const c = (country ?? '').trim().toUpperCase();
+  const keys: string[] = [];
+  if (c) {
+    keys.push(c);
+    for (let i = 1; i <= Math.min(key.length, 12); i++) keys.push(`${c}-${key.slice(0, i)}`);
+  }
+  if (/^[A-Z]{3}$/.test(key)) keys.push(`airport:${key}`);
+  return keys;
+}
+
 export function formatPlacePattern(p: PlacePattern): string {
   if (p.kind === 'country') return p.country;
   if (p.kind === 'postal') return `${p.country}-${p.prefix}`;

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely';
+import { placeKeys } from '../market/index.ts';
 import { notBlockedBySql } from '../accounts/blocks.ts';
 import type { DB } from '../db/schema.ts';
 import type { NotificationsTable, SavedSearchesTable } from './tables.ts';
@@ -82,11 +83,21 @@ export async function deleteSearch(db: Db, userId: number, id: number): Promise<
 
 /**
  * The alerting searches of companies other than the owner that the freight's visibility admits
- * (decisions.md §4: >= 0 everyone, -2 the whitelist, -1 nobody else).
+ * (decisions.md §4: >= 0 everyone, -2 the whitelist, -1 nobody else) and whose place patterns
+ * could match it: on each side no pattern, or one of the patterns its place matches (market
+ * placeKeys; GIN indexes of migration 0130). The caller matches these exactly.
  */
 export async function alertingSearches(
   db: Db,
-  freight: { company_id: number; visibility: number; whitelist: number[] },
+  freight: {
+    company_id: number;
+    visibility: number;
+    whitelist: number[];
+    from_code: string | null;
+    from_country: string | null;
+    to_code: string | null;
+    to_country: string | null;
+  },
 ): Promise<SavedSearchRow[]> {
   if (freight.visibility === VISIBILITY.ownCompany || freight.visibility < VISIBILITY.whitelist) return [];
   if (freight.visibility === VISIBILITY.whitelist && !freight.whitelist.length) return [];
@@ -99,6 +110,8 @@ export async function alertingSearches(
       // A company that blocked the freight's company hears nothing of its freights (decisions.md §12).
       .where(notBlockedBySql(sql<number>`saved_searches.company_id`, sql`${freight.company_id}::integer`))
       .$if(freight.visibility === VISIBILITY.whitelist, (q) => q.where('company_id', 'in', freight.whitelist))
+      .where(sql<SqlBool>`(from_keys is null or from_keys && ${placeKeys(freight.from_code, freight.from_country)}::text[])`)
+      .where(sql<SqlBool>`(to_keys is null or to_keys && ${placeKeys(freight.to_code, freight.to_country)}::text[])`)
       .orderBy('id')
       .execute()
   );

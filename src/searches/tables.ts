@@ -11,6 +11,9 @@ export interface SavedSearchesTable {
   alert: Generated<boolean>;
   created: Date;
   modified: Date;
+  /** the `from` patterns' texts, kept by PostgreSQL from `params` (migration 0130); null: none */
+  from_keys: ColumnType<string[] | null, never, never>;
+  to_keys: ColumnType<string[] | null, never, never>;
 }
 
 export interface NotificationsTable {

@@ -278,3 +278,58 @@ describe('answers conform to the API description (GET /openapi.json)', () => {
     await check('post', `/searches/delete/${added.body.data.search.id}.json`);
   });
 });
+
+describe('alerts find their searches by the freight’s places (migration 0130: the patterns as keys)', () => {
+  test('country, postal prefix, airport, several patterns, radius only and no place at all: each alerted exactly when it matches', async () => {
+    const searcher = await app.actor('Key searcher');
+    const owner = await app.actor('Key shipper');
+    const cases: Array<[string, Record<string, string>, boolean]> = [
+      ['country', { from: 'AT' }, true],
+      ['postal prefix', { from: 'AT-40' }, true],
+      ['longer prefix', { from: 'AT-4020' }, true],
+      ['other prefix', { from: 'AT-45' }, false],
+      ['other country', { from: 'CZ' }, false],
+      ['airport', { from: 'airport:LNZ' }, false],
+      ['one of several', { from: 'CZ,AT-4' }, true],
+      ['destination', { to: 'SK-8' }, true],
+      ['wrong destination', { to: 'SK-9' }, false],
+      ['both sides', { from: 'AT', to: 'SK' }, true],
+      ['radius only', { from_near: '48.3069,14.2858', from_radius: '30' }, true],
+      ['no place', { weight_min: '100' }, true],
+    ];
+    const ids = new Map<number, string>();
+    for (const [name, params, _] of cases) {
+      const res = await saveSearch(searcher, { name, filter: 8, params, alert: 1 });
+      assert.equal(res.body.status, 'success', res.text);
+      ids.set(res.body.data.search.id, name);
+    }
+    // A freight from Linz (AT-4020) to Bratislava (SK-811 01).
+    await openFreight(app, owner, {
+      from: 'city:AT-4020',
+      from_latitude: 48.3069,
+      from_longitude: 14.2858,
+      to: 'city:SK-81101',
+      weight: 1000,
+    });
+    // One notification per user: the first matching search names it; every matching one is a candidate.
+    const { notifications: list } = await notifications(searcher);
+    assert.equal(list.length, 1);
+    assert.equal(ids.get(list[0].search.id), 'country');
+    // Each search alone: the others switched off, a new freight each time.
+    for (const [id, name] of ids) {
+      for (const other of ids.keys())
+        await app.post(`/searches/edit/${other}.json`, { token: searcher.token, json: { alert: other === id ? 1 : 0 } });
+      const before = (await notifications(searcher)).notifications.length;
+      await openFreight(app, owner, {
+        from: 'city:AT-4020',
+        from_latitude: 48.3069,
+        from_longitude: 14.2858,
+        to: 'city:SK-81101',
+        weight: 1000,
+      });
+      const after = (await notifications(searcher)).notifications.length;
+      const expected = cases.find(([n]) => n === name)![2];
+      assert.equal(after - before, expected ? 1 : 0, `${name}: ${expected ? 'alerted' : 'quiet'}`);
+    }
+  });
+});

@@ -29,6 +29,7 @@ import * as lanePrices from './0090_lane_prices.ts';
 import * as lanePriceCells from './0100_lane_price_cells.ts';
 import * as pointGist from './0110_point_gist.ts';
 import * as readFences from './0120_read_fences.ts';
+import * as savedSearchKeys from './0130_saved_search_keys.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0100_lane_price_cells': lanePriceCells,
   '0110_point_gist': pointGist,
   '0120_read_fences': readFences,
+  '0130_saved_search_keys': savedSearchKeys,
 };
