@@ -314,7 +314,7 @@ describe('alerts find their searches by the freight’s places (migration 0130: 
     // One notification per user: the first matching search names it; every matching one is a candidate.
     const { notifications: list } = await notifications(searcher);
     assert.equal(list.length, 1);
-    assert.equal(ids.get(list[0].search.id), 'country');
+    assert.equal(ids.get(list[0]!.search.id), 'country');
     // Each search alone: the others switched off, a new freight each time.
     for (const [id, name] of ids) {
       for (const other of ids.keys())
