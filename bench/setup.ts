@@ -30,7 +30,12 @@ export async function openBenchDatabase(): Promise<BenchDatabase> {
     // BENCH_KEEP=1 keeps the database for a look at its plans afterwards (EXPLAIN), and says where.
     const keep = process.env.BENCH_KEEP === '1';
     if (keep) console.log(`keeping the database: ${url}`);
-    return { database: await openDatabase({ databaseUrl: url, dataDir: '' }), label: 'postgres', pgUrl: url, drop: keep ? undefined : drop };
+    return {
+      database: await openDatabase({ databaseUrl: url, dataDir: '' }),
+      label: 'postgres',
+      pgUrl: url,
+      drop: keep ? undefined : drop,
+    };
   }
   const client = await createPglite();
   const database = await openDatabase({ databaseUrl: undefined, dataDir: '' }, { pglite: client, migrate: false });
