@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import autocannon from 'autocannon';
 
-const { url, paths, connections, duration, headers, method, body, overallRate } = workerData;
+const { url, paths, requests, connections, duration, headers, method, body, overallRate } = workerData;
 let next = 0;
 // Inside a worker thread autocannon leaves the aggregation to the caller.
 const options = {
@@ -14,7 +14,19 @@ const options = {
   ...(body && { body }),
   ...(overallRate && { overallRate }),
   headers: { 'user-agent': 'bench / 1.0', ...headers },
-  requests: paths?.length ? [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }] : undefined,
+  requests: requests?.length
+    ? // Whole requests cycled (several companies' tokens, reads and writes mixed): method, path, headers, body each.
+      [
+        {
+          setupRequest: (req) => {
+            const r = requests[next++ % requests.length];
+            return { ...req, method: r.method ?? req.method, path: r.path, headers: { ...req.headers, ...r.headers }, body: r.body ?? req.body };
+          },
+        },
+      ]
+    : paths?.length
+      ? [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }]
+      : undefined,
 };
 const result = autocannon.aggregateResult([await autocannon(options)], options);
 parentPort.postMessage({
@@ -24,6 +36,8 @@ parentPort.postMessage({
   p50: result.latency.p50,
   p99: result.latency.p99,
   non2xx: result.non2xx,
+  s4xx: result['4xx'] ?? 0,
+  s5xx: result['5xx'] ?? 0,
   errors: result.errors,
   timeouts: result.timeouts,
 });

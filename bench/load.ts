@@ -8,6 +8,9 @@ export interface LoadResult {
   p50: number;
   p99: number;
   non2xx: number;
+  /** answers by class (redirects are non-2xx too: publish and confirm answer 302) */
+  s4xx: number;
+  s5xx: number;
   errors: number;
   timeouts: number;
 }
@@ -16,6 +19,8 @@ export interface LoadOptions {
   url: string;
   /** request paths, cycled through (pre-generated so the worker needs no code from here) */
   paths?: string[];
+  /** whole requests, cycled through (instead of `paths`): each its method, path, headers and body */
+  requests?: Array<{ method?: string; path: string; headers?: Record<string, string>; body?: string }>;
   connections: number;
   duration: number;
   headers?: Record<string, string>;
