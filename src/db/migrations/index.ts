@@ -24,6 +24,7 @@ import * as vehicles from './0060_vehicles.ts';
 import * as trust from './0070_trust.ts';
 import * as deals from './0080_deals.ts';
 import * as lanePrices from './0090_lane_prices.ts';
+import * as live from './0100_live.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0070_trust': trust,
   '0080_deals': deals,
   '0090_lane_prices': lanePrices,
+  '0100_live': live,
 };
