@@ -43,7 +43,9 @@ describe(`the heartbeat (${TEST_DB})`, () => {
   });
 });
 
-describe(`two server processes on one database (${TEST_DB})`, { skip: TEST_DB !== 'postgres' && 'the embedded database has one process' }, () => {
+describe(`two server processes on one database (${TEST_DB})`, {
+  skip: TEST_DB !== 'postgres' && 'the embedded database has one process',
+}, () => {
   let drop: () => Promise<void>;
   const databases: Database[] = [];
   const apps: App[] = [];
@@ -77,7 +79,12 @@ describe(`two server processes on one database (${TEST_DB})`, { skip: TEST_DB !=
   before(async () => {
     const created = await createPostgresDatabase();
     drop = created.drop;
-    const config = readConfig({ APP_ENV: 'demo', TOKEN_SECRET: 'test-secret-0123456789abcdef', DATABASE_URL: created.url, LOG_LEVEL: 'silent' });
+    const config = readConfig({
+      APP_ENV: 'demo',
+      TOKEN_SECRET: 'test-secret-0123456789abcdef',
+      DATABASE_URL: created.url,
+      LOG_LEVEL: 'silent',
+    });
     for (let i = 0; i < 2; i++) {
       const database = await openDatabase({ databaseUrl: created.url, dataDir: '' });
       databases.push(database);
@@ -129,7 +136,9 @@ describe(`two server processes on one database (${TEST_DB})`, { skip: TEST_DB !=
     const [, b] = bases as [string, string];
     for (let i = 0; i < 5; i++) await stream(b, carrier.token);
     const listening = await sql<{ n: number }>`
-      select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen%'`.execute(databases[0]!.db);
+      select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen%'`.execute(
+      databases[0]!.db,
+    );
     assert.equal(listening.rows[0]!.n, 2, 'one per process');
   });
 
