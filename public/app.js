@@ -238,7 +238,7 @@
     var body;
     try {
       body = JSON.parse(event.data);
-    } catch (e) {
+    } catch (_unreadable) {
       return;
     }
     var type = String(body.type || '');
@@ -279,7 +279,7 @@
 
   // What changed, said in a status line that floats over the page (app.css), so that it moves
   // nothing; on a list it is a button to the new rows at the top.
-  function say(box, text, target) {
+  function say(text, target) {
     var note = document.querySelector('[data-live-note]');
     if (!note) {
       note = document.createElement('div');
@@ -348,7 +348,7 @@
       });
       if (anchor && anchor.parentNode) window.scrollBy(0, anchor.getBoundingClientRect().top - before);
       var words = listBox.getAttribute('data-live-new') || '{n}';
-      say(listBox, words.split('{n}').join(String(body.querySelectorAll('tr.live-new').length)), body.parentNode);
+      say(words.split('{n}').join(String(body.querySelectorAll('tr.live-new').length)), body.parentNode);
     });
   }
 
@@ -378,7 +378,7 @@
         marked(copy, 'live-changed');
         changed = true;
       });
-      if (changed) say(freightBox, freightBox.getAttribute('data-live-updated') || '');
+      if (changed) say(freightBox.getAttribute('data-live-updated') || '');
     });
   }
 

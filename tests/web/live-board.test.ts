@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { LIST, listPath } from '../../src/freights/index.ts';
 import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
-import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { startTestApp, type TestApp } from '../support/harness.ts';
 import { addFreight, openFreight } from '../freights/helpers.ts';
 import { DESKTOP, PHONE, pageFor, plain } from './helpers.ts';
 
