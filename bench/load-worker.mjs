@@ -20,7 +20,13 @@ const options = {
         {
           setupRequest: (req) => {
             const r = requests[next++ % requests.length];
-            return { ...req, method: r.method ?? req.method, path: r.path, headers: { ...req.headers, ...r.headers }, body: r.body ?? req.body };
+            return {
+              ...req,
+              method: r.method ?? req.method,
+              path: r.path,
+              headers: { ...req.headers, ...r.headers },
+              body: r.body ?? req.body,
+            };
           },
         },
       ]

@@ -171,33 +171,253 @@
   // Unread notifications (alerts of saved searches) as a count beside the header link. The link's
   // name stays its text, read on into the count: "Notifications 13 unread" (WCAG 2.5.3: the name
   // contains what is seen, so no aria-label); the space and the word are for screen readers only.
+  // Shown again whenever the live board says the count may have changed (below).
   function showCount(link, unread) {
+    Array.prototype.forEach.call(link.querySelectorAll('[data-count-part]'), function (old) {
+      old.parentNode.removeChild(old);
+    });
     if (!unread) return;
-    var hidden = function (text) {
+    var part = function (className, text) {
       var span = document.createElement('span');
-      span.className = 'visually-hidden';
+      span.className = className;
+      span.setAttribute('data-count-part', '');
       span.textContent = text;
       return span;
     };
-    var count = document.createElement('span');
-    count.className = 'count';
-    count.textContent = unread > 99 ? '99+' : String(unread);
-    link.appendChild(hidden(' '));
-    link.appendChild(count);
-    link.appendChild(hidden(' ' + (link.getAttribute('data-unread-label') || '')));
+    link.appendChild(part('visually-hidden', ' '));
+    link.appendChild(part('count', unread > 99 ? '99+' : String(unread)));
+    link.appendChild(part('visually-hidden', ' ' + (link.getAttribute('data-unread-label') || '')));
   }
   var bell = document.querySelector('[data-notifications]');
-  if (bell) {
+  function countNotifications() {
+    if (!bell) return;
     getData('/notifications/unread.json').then(function (d) {
       showCount(bell, d.unread);
     });
   }
   // Unread messages of the deal room, the same way (GET /messages/unread.json: data.unread.count).
   var letters = document.querySelector('[data-messages]');
-  if (letters) {
+  function countMessages() {
+    if (!letters) return;
     getData('/messages/unread.json').then(function (d) {
       showCount(letters, d.unread && d.unread.count);
     });
+  }
+  countNotifications();
+  countMessages();
+
+  // ---------------------------------------------------------------------------------------------
+  // The live board (decisions.md §15): the page listens to GET /events/stream (its path is the
+  // body's data-live, set on logged-in pages) while it is visible, and on an event it concerns:
+  // - a list page (data-live-list) reads itself again and puts the rows it does not show yet at
+  //   the top, marked new; when the reader has scrolled into the list, the page scrolls by their
+  //   height, so the row being read stays where it is; rows already shown are updated in place;
+  // - a freight page (data-live-freight) reads itself again and replaces the parts that changed
+  //   (data-live-part: status, next step, bids, actions), unless the user is typing in one;
+  // - the header's counts are asked again (messages, notifications).
+  // Without this script, or without the stream, every page is the same, current at its load.
+  var liveUrl = document.body && document.body.getAttribute('data-live');
+  var listBox = document.querySelector('[data-live-list]');
+  var freightBox = document.querySelector('[data-live-freight]');
+  var freightId = freightBox ? Number(freightBox.getAttribute('data-live-freight')) : null;
+  var source = null;
+  var due = {};
+  var flushTimer = null;
+  var retryTimer = null;
+
+  function freightOf(body) {
+    var d = (body && body.data) || {};
+    if (d.route && d.route.id) return d.route.id;
+    if (d.bid && d.bid.route) return d.bid.route;
+    if (d.message && d.message.freight) return d.message.freight;
+    if (d.document && d.document.freight) return d.document.freight;
+    return null;
+  }
+
+  function onEvent(event) {
+    var body;
+    try {
+      body = JSON.parse(event.data);
+    } catch (_unreadable) {
+      return;
+    }
+    var type = String(body.type || '');
+    if (type === 'message.created') due.messages = true;
+    if (type === 'freight.matched' || type === 'freight.invited' || type === 'vehicle.matched') due.notifications = true;
+    if (/^(freight|bid|booking)\./.test(type)) {
+      if (listBox) due.list = true;
+      if (freightBox && freightOf(body) === freightId) due.freight = true;
+    }
+    // A little later, spread over a moment: a burst of events is one reading, and the readers of a
+    // busy market do not all ask at the same instant.
+    if (!flushTimer) flushTimer = setTimeout(flush, 100 + Math.floor(Math.random() * 300));
+  }
+
+  function flush() {
+    flushTimer = null;
+    if (document.hidden) return; // read when the page is seen again (visibilitychange)
+    var now = due;
+    due = {};
+    if (now.messages) countMessages();
+    if (now.notifications) countNotifications();
+    if (now.list) refreshList();
+    if (now.freight) refreshFreight();
+  }
+
+  function readSelf() {
+    return fetch(location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } })
+      .then(function (r) {
+        return r.ok && !r.redirected ? r.text() : null;
+      })
+      .then(function (html) {
+        return html ? new DOMParser().parseFromString(html, 'text/html') : null;
+      })
+      .catch(function () {
+        return null;
+      });
+  }
+
+  // What changed, said in a status line that floats over the page (app.css), so that it moves
+  // nothing; on a list it is a button to the new rows at the top.
+  function say(text, target) {
+    var note = document.querySelector('[data-live-note]');
+    if (!note) {
+      note = document.createElement('div');
+      note.className = 'live-note';
+      note.setAttribute('role', 'status');
+      note.setAttribute('data-live-note', '');
+      document.body.appendChild(note);
+    }
+    note.textContent = '';
+    if (target) {
+      var button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'link';
+      button.textContent = text;
+      button.addEventListener('click', function () {
+        target.scrollIntoView();
+        note.hidden = true;
+      });
+      note.appendChild(button);
+    } else note.textContent = text;
+    note.hidden = false;
+  }
+
+  function marked(row, className) {
+    row.classList.remove(className);
+    // Restarts the highlight's animation (app.css) for a row marked again.
+    void row.offsetWidth;
+    row.classList.add(className);
+  }
+
+  function refreshList() {
+    readSelf().then(function (doc) {
+      var fresh = doc && doc.querySelector('[data-live-list]');
+      var body = listBox.querySelector('[data-testid="freight-list"] tbody');
+      var freshBody = fresh && fresh.querySelector('[data-testid="freight-list"] tbody');
+      if (!body || !freshBody) return;
+      var tabs = listBox.querySelector('nav.tabs');
+      var freshTabs = fresh.querySelector('nav.tabs');
+      if (tabs && freshTabs && tabs.innerHTML !== freshTabs.innerHTML) tabs.innerHTML = freshTabs.innerHTML;
+      var known = {};
+      Array.prototype.forEach.call(body.querySelectorAll('tr[data-key]'), function (row) {
+        known[row.getAttribute('data-key')] = row;
+      });
+      var added = [];
+      Array.prototype.forEach.call(freshBody.querySelectorAll('tr[data-key]'), function (row) {
+        var mine = known[row.getAttribute('data-key')];
+        if (!mine) added.push(document.importNode(row, true));
+        else if (mine.innerHTML !== row.innerHTML) {
+          mine.innerHTML = row.innerHTML;
+          marked(mine, 'live-changed');
+        }
+      });
+      if (!added.length) return;
+      // The row being read: the first whose bottom is below the top of the window. It stays where
+      // it is: the page scrolls by what was put above it (as far as the page can scroll).
+      var rows = body.querySelectorAll('tr');
+      var anchor = null;
+      for (var i = 0; i < rows.length && !anchor; i++) if (rows[i].getBoundingClientRect().bottom > 0) anchor = rows[i];
+      var before = anchor ? anchor.getBoundingClientRect().top : 0;
+      var empty = body.querySelector('td.empty');
+      if (empty) body.removeChild(empty.parentNode);
+      var first = body.firstChild;
+      added.forEach(function (row) {
+        row.classList.add('live-new');
+        body.insertBefore(row, first);
+      });
+      if (anchor && anchor.parentNode) window.scrollBy(0, anchor.getBoundingClientRect().top - before);
+      var words = listBox.getAttribute('data-live-new') || '{n}';
+      say(words.split('{n}').join(String(body.querySelectorAll('tr.live-new').length)), body.parentNode);
+    });
+  }
+
+  // A part the user is working in (focus in a field, or a field changed) is left as it is.
+  function busy(part) {
+    var active = document.activeElement;
+    if (active && part.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) return true;
+    var fields = part.querySelectorAll('input, textarea');
+    for (var i = 0; i < fields.length; i++) {
+      var f = fields[i];
+      if (f.type !== 'hidden' && f.type !== 'checkbox' && f.type !== 'radio' && f.value !== f.defaultValue) return true;
+    }
+    return false;
+  }
+
+  function refreshFreight() {
+    readSelf().then(function (doc) {
+      var fresh = doc && doc.querySelector('[data-live-freight]');
+      if (!fresh) return;
+      var changed = false;
+      Array.prototype.forEach.call(fresh.querySelectorAll('[data-live-part]'), function (part) {
+        var name = part.getAttribute('data-live-part');
+        var mine = freightBox.querySelector('[data-live-part="' + name + '"]');
+        if (!mine || mine.outerHTML === part.outerHTML || busy(mine)) return;
+        var copy = document.importNode(part, true);
+        mine.parentNode.replaceChild(copy, mine);
+        marked(copy, 'live-changed');
+        changed = true;
+      });
+      if (changed) say(freightBox.getAttribute('data-live-updated') || '');
+    });
+  }
+
+  function connect() {
+    if (source || !liveUrl || !window.EventSource || document.hidden) return;
+    source = new EventSource(liveUrl);
+    source.onmessage = onEvent;
+    // Whether the page listens, for whoever wants to know (the tests do).
+    source.onopen = function () {
+      document.body.setAttribute('data-live-state', 'open');
+    };
+    source.onerror = function () {
+      document.body.setAttribute('data-live-state', 'connecting');
+      // The browser reconnects by itself (with Last-Event-ID); a refusal (401, 429) ends the
+      // stream for good: try again later.
+      if (source && source.readyState === 2) {
+        source = null;
+        clearTimeout(retryTimer);
+        retryTimer = setTimeout(connect, 30000);
+      }
+    };
+  }
+
+  function disconnect() {
+    if (source) source.close();
+    source = null;
+    document.body.setAttribute('data-live-state', 'closed');
+  }
+
+  if (liveUrl && window.EventSource && window.fetch && window.DOMParser) {
+    // Only a page someone sees holds a stream (a browser allows few connections per server).
+    document.addEventListener('visibilitychange', function () {
+      if (document.hidden) return disconnect();
+      // What happened meanwhile: read once, then listen again.
+      due = { messages: true, notifications: true, list: !!listBox, freight: !!freightBox };
+      flush();
+      connect();
+    });
+    connect();
   }
 })();
 

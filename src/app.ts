@@ -76,6 +76,9 @@ import { countLists } from './searches/counts.ts';
 import { alertSavedSearches } from './searches/alerts.ts';
 import { trackingEndpoints } from './tracking/routes.ts';
 import { SETTINGS_SECTION, webhookEndpoints } from './webhooks/routes.tsx';
+import { LiveHub } from './live/hub.ts';
+import { LIVE_ERRORS, LIVE_MESSAGES } from './live/messages.ts';
+import { attachLiveHub, LIVE_PATH, registerLiveRoutes } from './live/routes.ts';
 import { searchEndpoints } from './searches/routes.tsx';
 import { placeEndpoints } from './places/routes.ts';
 import { attachWebhookDispatcher } from './webhooks/start.ts';
@@ -109,6 +112,8 @@ export interface App {
   tokens: TokenIssuer;
   /** The route table (paths without `.json`), read-only: tests and tools walk every endpoint from it. */
   endpoints: readonly Endpoint[];
+  /** The live board's streams of this process (decisions.md §15). */
+  live: LiveHub;
 }
 
 /** Builds the HTTP application: services shared by every module, then each module's endpoints. */
@@ -134,6 +139,7 @@ export const CATALOGUES = [
   VEHICLE_MESSAGES,
   TRUST_MESSAGES,
   DEAL_MESSAGES,
+  LIVE_MESSAGES,
   WEBHOOK_MESSAGES,
 ];
 
@@ -173,6 +179,7 @@ export const ERROR_CODES = {
   ...VEHICLE_ERRORS,
   ...TRUST_ERRORS,
   ...DEAL_ERRORS,
+  ...LIVE_ERRORS,
   ...WEBHOOK_ERRORS,
 } as const satisfies Record<ErrorCode, string>;
 
@@ -212,6 +219,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         SETTINGS_SECTION,
       ],
       home: listPath(HOME_LIST),
+      live: LIVE_PATH,
     },
   });
   // Reads on replicas, when DATABASE_READ_URL names some (db/replicas.ts): sampled from the start.
@@ -273,6 +281,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // The API description of every JSON endpoint above (GET /openapi.json) and its reference page.
   endpoints.push(openApiRoutes(http, () => endpoints, { events: EVENT_DOCS, errorCodes: ERROR_CODES }).docs);
   registerEndpoints(http, services, endpoints);
+  // The live board (decisions.md §15): GET /events/stream, its streams ended when the server begins to close.
+  const live = new LiveHub({ db: database.db, clock, listen: database.listen, log: http.log });
+  registerLiveRoutes(http, services, live);
+  attachLiveHub(http, live);
   // The deal room's multipart upload (its own scope: no other route reads multipart) and its download (bytes, not the envelope).
   endpoints.push(...(await registerDealRoutes(http, services)));
   // Expiry written down in the background while the server listens (reads compute it anyway).
@@ -281,5 +293,5 @@ export async function buildApp(options: AppOptions): Promise<App> {
   attachVehicleAlerts(http, vehicleAlerts);
   // Webhook deliveries: started when the server listens, stopped when it closes.
   attachWebhookDispatcher(http, services);
-  return { http, services, tokens, endpoints: Object.freeze([...endpoints]) };
+  return { http, services, tokens, endpoints: Object.freeze([...endpoints]), live };
 }

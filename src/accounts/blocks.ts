@@ -36,6 +36,24 @@ export async function isBlocked(db: Db, blocker: number, blocked: number): Promi
   return Boolean(row);
 }
 
+/** Those of `among` that blocked `blocked` (the live board: who no longer sees a company's freights). */
+export async function blockersAmong(db: Db, blocked: number, among: readonly number[]): Promise<Set<number>> {
+  if (!among.length) return new Set();
+  const rows = await db
+    .selectFrom('company_blocks')
+    .select('blocker_id')
+    .where('blocked_id', '=', blocked)
+    .where('blocker_id', 'in', [...among])
+    .execute();
+  return new Set(rows.map((r) => r.blocker_id));
+}
+
+/** The ids of the companies `blocker` blocked. */
+export async function blockedIds(db: Db, blocker: number): Promise<Set<number>> {
+  const rows = await db.selectFrom('company_blocks').select('blocked_id').where('blocker_id', '=', blocker).execute();
+  return new Set(rows.map((r) => r.blocked_id));
+}
+
 /** The companies `blocker` blocked, by name. */
 export async function blockedCompanies(db: Db, blocker: number): Promise<Array<{ id: number; name: string }>> {
   return db

@@ -10,8 +10,19 @@ import type { DB } from './schema.ts';
 export interface Database {
   db: Kysely<DB>;
   kind: 'pglite' | 'postgres';
+  /** Listens for notifications on a channel (NOTIFY), on one connection of its own (see Listen). */
+  listen: Listen;
   close(): Promise<void>;
 }
+
+/**
+ * Listens on `channel`: `message` gets each notification's payload, delivered at the commit of
+ * the transaction that sent it, from any process on the database. PostgreSQL: one connection of
+ * its own, outside the pool; when it breaks, `lost` is called (notifications sent meanwhile are
+ * missed) and it reconnects, with growing pauses. The embedded database has one process and one
+ * connection, on which PGlite delivers its own notifications. Answers how to stop listening.
+ */
+export type Listen = (channel: string, message: (payload: string) => void, lost?: () => void) => Promise<() => Promise<void>>;
 
 // One shape of values from both engines: bigint counts as numbers, dates as 'YYYY-MM-DD'
 // strings (never a Date shifted by the process time zone), numeric stays a string (exact money).
@@ -43,7 +54,7 @@ export async function openDatabase(
       if (config.logLevel !== 'silent') reportIdleError(err);
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    database = { db, kind: 'postgres', close: () => db.destroy() };
+    database = { db, kind: 'postgres', listen: postgresListen(config.databaseUrl), close: () => db.destroy() };
   } else {
     const release = await lockDataDir(config.dataDir);
     try {
@@ -74,11 +85,64 @@ export function createPglite(options: { loadDataDir?: Blob } = {}): Promise<PGli
   return PGlite.create({ parsers: pgliteParsers, ...options });
 }
 
+/** LISTEN on a connection of its own, reconnecting after a loss (Listen). */
+function postgresListen(url: string): Listen {
+  return async (channel, message, lost) => {
+    let current: pg.Client | null = null;
+    let stopped = false;
+    let retry: NodeJS.Timeout | undefined;
+    const connect = async () => {
+      const client = new pg.Client({ connectionString: url });
+      client.on('notification', (n) => {
+        if (n.channel === channel && n.payload !== undefined) message(n.payload);
+      });
+      // A broken connection ends: 'end' below reconnects; the error itself needs no handling.
+      client.on('error', () => {});
+      client.on('end', () => {
+        if (current !== client || stopped) return;
+        current = null;
+        lost?.();
+        again(500);
+      });
+      try {
+        await client.connect();
+        await client.query(`listen ${client.escapeIdentifier(channel)}`);
+      } catch (err) {
+        await client.end().catch(() => {});
+        throw err;
+      }
+      if (stopped) await client.end().catch(() => {});
+      else current = client;
+    };
+    const again = (delay: number) => {
+      retry = setTimeout(() => {
+        if (!stopped) connect().catch(() => again(Math.min(delay * 2, 30_000)));
+      }, delay);
+      retry.unref();
+    };
+    await connect();
+    return async () => {
+      stopped = true;
+      clearTimeout(retry);
+      const client = current;
+      current = null;
+      await client?.end().catch(() => {});
+    };
+  };
+}
+
 function pgliteDatabase(client: PGlite, release: () => void): Database {
   const db = new Kysely<DB>({ dialect: new PGliteDialect(client) });
   return {
     db,
     kind: 'pglite',
+    listen: async (channel, message) => {
+      const unlisten = await client.listen(channel, message);
+      return async () => {
+        // Closed with the database already (the app stops before it): nothing left to end.
+        if (!client.closed) await unlisten();
+      };
+    },
     close: async () => {
       await db.destroy(); // closes the PGlite client too
       release();

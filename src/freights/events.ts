@@ -4,10 +4,10 @@ import { translator } from '../kernel/i18n.ts';
 import type { Clock } from '../kernel/time.ts';
 import { eventsByAwb, type BidEventType, type FreightEventType, type StatusEvent } from '../events/types.ts';
 import { announce, type PlannedEvent as Planned } from '../webhooks/outbox.ts';
-import { anySubscriber } from '../webhooks/store.ts';
 import { presentBid } from './bids.ts';
 import { BIDS_SHOWN_STATUSES, presentFreight, type PieceRow } from './fields.ts';
-import { roleOf, type Role } from './policy.ts';
+import { audienceOf, roleOf, type Role } from './policy.ts';
+import { inMarket } from './in-market.ts';
 import { awbDigits, freightsOfAwbParties } from './store.ts';
 import { companyRefs, namesOfCompanies as companyNames } from '../accounts/companies.ts';
 import { companyRef, type CompanyRef } from '../accounts/mark.tsx';
@@ -19,8 +19,11 @@ import { type FreightRow, type BidRow, VISIBILITY } from './tables.ts';
  * (webhooks/outbox.ts announce). `emitEvent` is called inside the transaction of the change it
  * announces, so the event exists exactly when the change committed. It renders the event for
  * each company entitled to it, as that company sees the freight through the API at this moment
- * (fields.ts presentFreight with the company's role, bids.ts presentBid). Nothing is rendered or
- * written when no webhook subscribes to the type.
+ * (fields.ts presentFreight with the company's role, bids.ts presentBid). Every event is written
+ * (the live board streams and replays it, decisions.md §15); the outbox queues deliveries only for
+ * subscribed webhooks. A freight published to the whole market is also one market event, rendered
+ * as the market sees it, for every company that may see it there (src/live decides who when it
+ * reads the event: no row per company).
  */
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -38,7 +41,7 @@ export type EmitInput =
 /** Display fields (f_*, placeholders) of event payloads are in English; logic uses raw fields. */
 const ENG = translator('eng');
 
-/** Writes the event for every entitled, subscribed company; answers how many events were written. */
+/** Writes the event for every entitled company (and the market); answers how many events were written. */
 export async function emitEvent(db: Db, clock: Clock, input: EmitInput): Promise<number> {
   return announce(db, clock, input.type, () =>
     input.type === 'shipment.status' ? planShipmentStatus(db, clock, input) : planFreightEvent(db, clock, input),
@@ -58,7 +61,9 @@ const unique = (ids: Array<number | null | undefined>): number[] => [...new Set(
  * - bid.*: the owner and the bidder (its own bid only);
  * - booking.requested: the requester, and the provider once it may see the request;
  * - freight.matched: the searcher's company (or the company of the fitting vehicle offer);
- * - freight.invited: the invited company (of a vehicle offer), once the whitelist admits it.
+ * - freight.invited: the invited company (of a vehicle offer), once the whitelist admits it;
+ * - published, to every company: also the market (one event, as the market sees the freight, for
+ *   each company that may see it there besides those above).
  */
 async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, { type: 'shipment.status' }>): Promise<Planned[]> {
   const row = (await db.selectFrom('freights').selectAll().where('id', '=', input.freightId).executeTakeFirst()) as FreightRow | undefined;
@@ -95,7 +100,7 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
       ]);
   }
 
-  // Loaded once, on the first rendering (only when some recipient subscribes).
+  // Loaded once, on the first rendering.
   let shared: Promise<{ pieces: PieceRow[]; company: CompanyRef }> | undefined;
   const load = () =>
     (shared ??= Promise.all([loadPieces(db, [row.id]), companyRefs(db, [row.company_id])]).then(([pieces, refs]) => ({
@@ -144,6 +149,21 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
       planned.push({ companyId, freightId: row.id, data: async () => ({ route: await view(companyId, role) }) });
     }
   }
+  // A freight entering the whole market: one event for every company that may see it there, as
+  // the market sees it (policy.ts role `market`: no addresses, no refs, no bids but one's own, of
+  // which it has none yet); the recipients above have theirs.
+  if (input.type === 'freight.published' && audienceOf(row).everyone && inMarket(row, clock.now())) {
+    planned.push({
+      companyId: null,
+      freightId: row.id,
+      except: candidates,
+      data: async () => {
+        const { pieces, company } = await load();
+        const noBids = BIDS_SHOWN_STATUSES.includes(row.status) ? [] : undefined;
+        return { route: presentFreight(row, 'market', { clock, t: ENG }, { pieces, bids: noBids, company }) };
+      },
+    });
+  }
   return planned;
 }
 
@@ -190,7 +210,7 @@ async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput
 
 /** `freight.expired` for freights an expiry just wrote (call it in the expiry's transaction, with its clock). */
 export async function emitExpired(db: Db, clock: Clock, freightIds: readonly number[]): Promise<void> {
-  if (!freightIds.length || !(await anySubscriber(db, 'freight.expired'))) return;
+  if (!freightIds.length) return;
   for (const freightId of freightIds) await emitEvent(db, clock, { type: 'freight.expired', freightId });
 }
 

@@ -29,6 +29,8 @@ export {
 } from './store.ts';
 export type { Role } from './policy.ts';
 export { audienceOf } from './policy.ts';
+// Who may see a freight in the market now, for many companies at once (the live board, src/live)
+export { marketFreightsOf, marketViewers } from './audience.ts';
 // The parties of a delivered freight, completed counts and display ids (the trust module's ratings)
 export { completedJsonSql, deliveredBetween, displayIdSql, freightParties, type FreightParties } from './parties.ts';
 

@@ -42,6 +42,11 @@ export interface Layout {
   sections: readonly Section[];
   /** Where "back to the start" leads (the not-found page). */
   home: string;
+  /**
+   * The live board's stream (src/live, decisions.md §15): on a logged-in page, public/app.js
+   * listens to it and shows new rows, changed statuses and unread counts without a reload.
+   */
+  live?: string;
 }
 
 /**
@@ -90,7 +95,7 @@ export function renderDocument(props: LayoutProps): string {
           <link rel="stylesheet" href="/assets/app.css" />
           <script src="/assets/app.js" defer></script>
         </head>
-        <body>
+        <body data-live={caller && props.layout.live ? props.layout.live : undefined}>
           {/* WCAG 2.4.1: past the menu to the page's heading, and on a list page past the search and
               the tabs to the list's first row. */}
           <a class="skip-link" href="#main">

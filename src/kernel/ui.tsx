@@ -54,6 +54,7 @@ export function DataTable<R>({
   testId,
   caption,
   skipTarget,
+  rowKey,
 }: {
   columns: Column<R>[];
   rows: R[];
@@ -61,6 +62,8 @@ export function DataTable<R>({
   testId?: string;
   caption?: string;
   skipTarget?: boolean;
+  /** A row's identity (`data-key`): the live board's script (public/app.js) tells new rows from known ones by it. */
+  rowKey?: (row: R) => string | number | undefined;
 }) {
   const scope = useContext(PageScopeContext);
   const t = scope.t ?? translator('eng');
@@ -98,7 +101,7 @@ export function DataTable<R>({
             </tr>
           ) : (
             rows.map((r) => (
-              <tr>
+              <tr data-key={rowKey?.(r)}>
                 {columns.map((c) => (
                   <td
                     class={[c.numeric ? 'num' : '', c.wrap ? 'wrap' : '', c.lead ? 'lead' : ''].filter(Boolean).join(' ') || undefined}

@@ -25,6 +25,8 @@ export interface MediaRouteDoc {
   error: TSchema;
   /** the media type of a failure, when it is not `mediaType` (a download's failures are the JSON envelope) */
   errorType?: string;
+  /** Request headers it reads, beyond authentication (the stream's `Last-Event-ID`). */
+  headers?: Record<string, TSchema>;
 }
 
 /** A self-described route as registered: its method and path (`:name` parameters). */
@@ -41,7 +43,7 @@ interface Described {
   auth: 'user' | 'public';
   doc: EndpointDoc;
   /** answers outside the envelope: their media type and the body of a failure */
-  media?: { type: string; error: TSchema; errorType?: string };
+  media?: { type: string; error: TSchema; errorType?: string; headers?: Record<string, TSchema> };
 }
 
 /** A JSON Schema as the description writes it: TypeBox's schemas inlined, named ones as `$ref`. */
@@ -213,7 +215,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   companies: 'Company profiles, the operator’s verification, ratings after delivery and their replies, blocking (decisions.md §12).',
   documents:
     'Documents of a freight’s two parties (decisions.md §13): attach (PDF, JPEG, PNG), list, download; the transport order the exchange adds on award.',
-  events: 'The events a webhook receives (decisions.md §8): signed POSTs of JSON to the URL it registered.',
+  events:
+    'The events (decisions.md §8): the signed POSTs of JSON a webhook receives at the URL it registered, and the live board’s stream of the same events (decisions.md §15, GET /events/stream).',
   files: 'File push: status messages and rate sheets (preview).',
   flights: 'Scheduled flights a booking request can be made from.',
   freights: 'Freights (transport requests): create, edit, publish, the lists and counts, booking requests, tracking.',
@@ -274,10 +277,10 @@ export function buildOpenApiDocument(
       });
   }
   for (const route of mediaRoutes) {
-    const { method, path, auth, doc, mediaType, error, errorType } = route;
+    const { method, path, auth, doc, mediaType, error, errorType, headers } = route;
     all.push({
       at: openApiPath(path),
-      described: { method: method.toLowerCase(), path, auth, doc, media: { type: mediaType, error, errorType } },
+      described: { method: method.toLowerCase(), path, auth, doc, media: { type: mediaType, error, errorType, headers } },
     });
   }
   const ids = operationIds(all.map((a) => a.described));
@@ -372,6 +375,10 @@ function operation(described: Described, operationId: string, components: Compon
     tags: [doc.tag ?? tagOf(described.path)],
     security: user ? [{ TokenPass: [] }, { auth_token: [] }] : [],
   };
+  for (const [name, schema] of Object.entries(media?.headers ?? {})) {
+    const { description, ...rest } = components.inline(schema);
+    parameters.push({ name, in: 'header', required: false, schema: rest, ...(typeof description === 'string' ? { description } : {}) });
+  }
   if (doc.input) {
     if (method === 'get') {
       const input = components.inline(doc.input);

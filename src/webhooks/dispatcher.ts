@@ -5,6 +5,7 @@ import type { Clock } from '../kernel/time.ts';
 import { postWebhook, type SendResult } from './send.ts';
 import type { WebhookSettings } from '../config/webhooks.ts';
 import { signedHeaders } from './signing.ts';
+import { REPLAY_MS } from './feed.ts';
 
 /**
  * Delivers due webhook deliveries (decisions.md §8). Every server process runs one; they share
@@ -55,6 +56,9 @@ const CLAIM_LOCKS = 0x57484b31;
 /** Kept this long after their last delivery ended (the delivery log's horizon). */
 const RETENTION_MS = 30 * 86400_000;
 const PRUNE_EVERY_MS = 3600_000;
+const PRUNE_BATCH = 5000;
+/** At most this many batches a run (an hour's events of a very busy exchange); the rest waits for the next. */
+const PRUNE_ROUNDS = 40;
 
 /** An attempt claimed and not recorded whose lease has not run out (delivery `d`). */
 const leaseRunning = (now: Date) => sql<boolean>`d.in_flight and d.next_attempt > ${now}`;
@@ -202,15 +206,30 @@ export async function recordAttempt(
   });
 }
 
-/** Deletes events (with deliveries and log) older than the retention that nothing waits for. */
-export async function pruneOld(db: Kysely<DB>, now: Date): Promise<void> {
-  const cutoff = new Date(now.getTime() - RETENTION_MS);
-  await sql`
-    delete from events where seq in (
-      select e.seq from events e
-       where e.created < ${cutoff}
-         and not exists (select 1 from webhook_deliveries d where d.event_seq = e.seq and d.state = 'pending')
-       limit 5000)`.execute(db);
+/**
+ * Deletes what no one needs any more, in batches (a busy day's events are many): events with a
+ * delivery (and their deliveries and log) RETENTION_MS after the change unless a delivery still
+ * waits; events no webhook received, once the live board's replay no longer reaches them
+ * (feed.ts REPLAY_MS, and an hour to spare). Answers how many events were deleted.
+ */
+export async function pruneOld(db: Kysely<DB>, now: Date): Promise<number> {
+  const delivered = new Date(now.getTime() - RETENTION_MS);
+  const replayed = new Date(now.getTime() - REPLAY_MS - 3600_000);
+  let deleted = 0;
+  for (let round = 0; round < PRUNE_ROUNDS; round++) {
+    const result = await sql`
+      delete from events where seq in (
+        select e.seq from events e
+         where e.created < ${replayed}
+           and (not exists (select 1 from webhook_deliveries d where d.event_seq = e.seq)
+                or (e.created < ${delivered}
+                    and not exists (select 1 from webhook_deliveries d where d.event_seq = e.seq and d.state = 'pending')))
+         limit ${PRUNE_BATCH})`.execute(db);
+    const n = Number(result.numAffectedRows ?? 0);
+    deleted += n;
+    if (n < PRUNE_BATCH) break;
+  }
+  return deleted;
 }
 
 export class WebhookDispatcher {

@@ -2,51 +2,66 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
-import { anySubscriber, enqueueDeliveries, subscribedWebhooks } from './store.ts';
+import { notifyEvents } from './feed.ts';
+import { enqueueDeliveries, subscribedWebhooks } from './store.ts';
 
 /**
- * The outbox (decisions.md §8): the `events` table holds each event's exact delivery body, and
- * one delivery per subscribed webhook is queued beside it, in the transaction of the change the
- * event announces. What an event says and to whom is the announcing module's (freights/events.ts
- * plans freight, bid, match and status events); nothing is planned, rendered or written when no
- * webhook subscribes to the type (one probe on the small webhooks table).
+ * The outbox (decisions.md §8, §15): the `events` table holds each event's exact delivery body,
+ * written in the transaction of the change the event announces. What an event says and to whom
+ * is the announcing module's (freights/events.ts plans freight, bid, match and status events).
+ *
+ * Every planned event is recorded, subscribed or not: the live board's streams receive it and
+ * replay it after a reconnect (feed.ts). Deliveries are queued only for the webhooks that
+ * subscribe to the type (one indexed probe of the small webhooks table for the recipients). A
+ * market row (`companyId` null) stands for every company that may see the freight in the market:
+ * one row however large the market, its audience decided when a stream reads it, never a row
+ * per company. The transaction notifies the event positions on the live channel; PostgreSQL
+ * delivers the notification at commit (never for a rollback), to every server process listening.
  */
 
 type Db = Kysely<DB> | Transaction<DB>;
 
-/** An event for one recipient company; `data` is rendered only when the company subscribes. */
+/** An event for one recipient company (or the market); `data` is rendered once, when the event is written. */
 export interface PlannedEvent {
-  companyId: number;
+  /** The recipient; null: the market (every company that may see `freightId` there, read when streamed). */
+  companyId: number | null;
   freightId: number | null;
+  /** A market event: the companies planned a row of their own for the same change (they never get this one too). */
+  except?: readonly number[];
   data: () => Promise<Record<string, unknown>> | Record<string, unknown>;
 }
 
 export interface NewEvent {
-  companyId: number;
+  companyId: number | null;
   freightId: number | null;
+  except?: readonly number[];
   data: Record<string, unknown>;
 }
 
 const BATCH = 500;
 
 /**
- * Writes the planned events of every subscribed recipient and queues their deliveries; `plan`
- * runs only when some webhook subscribes to the type. Answers how many events were written.
+ * Writes the planned events, queues their deliveries to subscribed webhooks and notifies the
+ * live channel (at commit). Answers how many events were written.
  */
 export async function announce(db: Db, clock: Clock, type: string, plan: () => Promise<PlannedEvent[]>): Promise<number> {
-  if (!(await anySubscriber(db, type))) return 0;
   const planned = await plan();
   if (!planned.length) return 0;
-  const hooks = await subscribedWebhooks(db, type, [...new Set(planned.map((p) => p.companyId))]);
-  const wanted: NewEvent[] = [];
-  for (const p of planned) {
-    if (hooks.has(p.companyId)) wanted.push({ companyId: p.companyId, freightId: p.freightId, data: await p.data() });
-  }
-  const written = await insertEvents(db, clock, type, wanted);
+  const recipients = [...new Set(planned.flatMap((p) => (p.companyId === null ? [] : [p.companyId])))];
+  const hooks = await subscribedWebhooks(db, type, recipients);
+  const rows: NewEvent[] = [];
+  for (const p of planned) rows.push({ companyId: p.companyId, freightId: p.freightId, except: p.except, data: await p.data() });
+  const written = await insertEvents(db, clock, type, rows);
   await enqueueDeliveries(
     db,
     clock.now(),
-    written.flatMap((e) => (hooks.get(e.company_id) ?? []).map((webhookId) => ({ webhookId, eventSeq: e.seq }))),
+    written.flatMap((e) =>
+      e.company_id === null ? [] : (hooks.get(e.company_id) ?? []).map((webhookId) => ({ webhookId, eventSeq: e.seq })),
+    ),
+  );
+  await notifyEvents(
+    db,
+    written.map((e) => e.seq),
   );
   return written.length;
 }
@@ -62,15 +77,16 @@ export async function insertEvents(
   clock: Clock,
   type: string,
   events: readonly NewEvent[],
-): Promise<Array<{ seq: number; id: string; company_id: number }>> {
+): Promise<Array<{ seq: number; id: string; company_id: number | null }>> {
   const now = clock.now();
   const created = clock.format(now);
-  const out: Array<{ seq: number; id: string; company_id: number }> = [];
+  const out: Array<{ seq: number; id: string; company_id: number | null }> = [];
   for (let i = 0; i < events.length; i += BATCH) {
     const rows = events.slice(i, i + BATCH).map((e) => {
       const id = newEventId();
       const body = JSON.stringify({ id, type, created, company: e.companyId, data: e.data });
-      return { id, type, company_id: e.companyId, freight_id: e.freightId, body, created: now };
+      const except = e.companyId === null && e.except?.length ? [...e.except] : null;
+      return { id, type, company_id: e.companyId, freight_id: e.freightId, except_companies: except, body, created: now };
     });
     out.push(...(await db.insertInto('events').values(rows).returning(['seq', 'id', 'company_id']).execute()));
   }

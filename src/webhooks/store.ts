@@ -8,12 +8,6 @@ export type WebhookRow = Selectable<WebhooksTable>;
 /** `events && array[type, '*']`: the webhook wants this type. */
 const wants = (type: string) => sql<boolean>`events && array[${type}, '*']::text[]`;
 
-/** Whether any webhook at all subscribes to the type (the outbox's cheap first question). */
-export async function anySubscriber(db: Db, type: string): Promise<boolean> {
-  const row = await db.selectFrom('webhooks').select('id').where(wants(type)).limit(1).executeTakeFirst();
-  return Boolean(row);
-}
-
 /** Webhook ids by company, for the companies given, that subscribe to the type. */
 export async function subscribedWebhooks(db: Db, type: string, companies: number[]): Promise<Map<number, number[]>> {
   const map = new Map<number, number[]>();

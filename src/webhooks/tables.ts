@@ -44,15 +44,22 @@ export interface WebhookAttemptsTable {
   next_retry: Date | null;
 }
 
-/** The outbox (outbox.ts): one row per event and recipient company, with the exact body delivered. */
+/**
+ * The outbox (outbox.ts): one row per event and recipient company, with the exact body delivered,
+ * recorded whether or not a webhook subscribes (the live board's streams read it too, feed.ts);
+ * and market rows (`company_id` null), one per freight entering the market, for every company
+ * that may see it there (decided when a stream reads the row).
+ */
 export interface EventsTable {
   /** Order of writing (internal); `id` is the public, unguessable event id. */
   seq: Generated<number>;
   id: string;
   type: string;
-  /** The recipient: the company whose view `body` renders. */
-  company_id: number;
+  /** The recipient: the company whose view `body` renders; null: a market row (its body's `company` is null). */
+  company_id: number | null;
   freight_id: number | null;
+  /** A market row: the companies that got a row of their own for the same change (never this one too). */
+  except_companies: ColumnType<number[] | null, number[] | null | undefined, number[] | null>;
   /** The exact JSON delivered: {id, type, created, company, data}. */
   body: string;
   created: Date;

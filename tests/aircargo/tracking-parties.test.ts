@@ -22,13 +22,14 @@ async function trackedCodes(query = shipped): Promise<string[]> {
   return res.body.data.tracking.events.map((e: { code: string }) => e.code);
 }
 
-/** `shipment.status` events in the outbox for a company (a subscribing webhook makes them exist). */
+/** `shipment.status` events in the outbox for a company, in order of writing. */
 async function statusEventsFor(who: Actor) {
   const rows = await app.services.db
     .selectFrom('events')
     .select('body')
     .where('company_id', '=', who.company)
     .where('type', '=', 'shipment.status')
+    .orderBy('seq')
     .execute();
   return rows.map((r) => JSON.parse(r.body).data);
 }

@@ -204,7 +204,7 @@ describe(`documents beside a freight (${TEST_DB})`, () => {
       ).map((e) => ({ company: e.company_id, data: JSON.parse(e.body).data }));
     const orders = (await events('document.added', taken)).filter((e) => e.data.document.kind === 'order');
     assert.deepEqual(
-      orders.map((e) => e.company).sort((a, b) => a - b),
+      orders.map((e) => e.company!).sort((a, b) => a - b),
       [shipper.company, carrier.company].sort((a, b) => a - b),
     );
     const freight = await openFreight(app, shipper);

@@ -206,8 +206,9 @@ describe(`the transport order and the proof of delivery (${TEST_DB})`, () => {
       .select(['type', 'company_id'])
       .where('freight_id', '=', freight)
       .where('type', 'in', ['document.added', 'freight.delivery_status'])
+      .where('company_id', 'is not', null)
       .execute();
-    const podEvents = events.filter((e) => e.type === 'document.added').map((e) => e.company_id);
+    const podEvents = events.filter((e) => e.type === 'document.added').map((e) => e.company_id!);
     // The transport order went to both parties; the POD to the shipper only.
     assert.deepEqual(
       podEvents.sort((a, b) => a - b),
@@ -216,7 +217,7 @@ describe(`the transport order and the proof of delivery (${TEST_DB})`, () => {
     assert.deepEqual(
       events
         .filter((e) => e.type === 'freight.delivery_status')
-        .map((e) => e.company_id)
+        .map((e) => e.company_id!)
         .sort((a, b) => a - b),
       [shipper.company, carrier.company].sort((a, b) => a - b),
     );

@@ -14,6 +14,8 @@ import { MAX_SAVED_SEARCHES } from '../../src/searches/routes.tsx';
 import { MAX_BLOCKS } from '../../src/accounts/blocks.ts';
 import { MAX_WEBHOOKS } from '../../src/webhooks/manage.ts';
 import { MAX_DOCUMENT_BYTES } from '../../src/deals/tables.ts';
+import { MAX_STREAMS_PER_USER } from '../../src/live/hub.ts';
+import { openStream, type SseStream } from '../live/support.ts';
 import { Contract } from '../support/contract.ts';
 import { startTestApp, type Actor, type ApiResponse, type RequestOptions, type TestApp } from '../support/harness.ts';
 import { insertFreight, pushStatus, statusCsv } from '../preview/fixtures.ts';
@@ -175,6 +177,21 @@ const CASES: Record<string, Case> = {
     run: async () => parseRaw(await raw(`GET /freights/view/1.json?q=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`)),
   },
   'request.timeout': { status: 408, run: async () => parseRaw(await slowAnswer) },
+  // The live board's stream answers outside the envelope (an event stream) until it refuses one more.
+  'live.too_many_streams': {
+    status: 429,
+    async run() {
+      const user = await app.actor('Many tabs');
+      const open: SseStream[] = [];
+      try {
+        for (let i = 0; i < MAX_STREAMS_PER_USER; i++) open.push(await openStream(base.origin, { token: user.token }));
+        const refused = await openStream(base.origin, { token: user.token });
+        return { status: refused.status, headers: {}, text: JSON.stringify(refused.refusal), body: refused.refusal };
+      } finally {
+        for (const s of open) s.close();
+      }
+    },
+  },
   internal: {
     status: 500,
     // A database that is gone: the request fails where no rule expects it.

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { ApiResponse, RequestOptions, TestApp } from './harness.ts';
 import { Contract } from './contract.ts';
 import { openFreight } from '../freights/helpers.ts';
@@ -91,6 +93,8 @@ export async function recordExamples(app: TestApp): Promise<Examples> {
       secrets.set(actor.password, PASSWORD_PLACEHOLDER);
     }
     await more(app, world);
+    const stream = ids.get('get /events/stream');
+    if (stream) recorded[stream] = { method: 'get', url: '/events/stream', response: await streamExample(app, world.carrier.token) };
     await sweep(app, world, doc, recorded);
   } finally {
     app.request = original;
@@ -98,6 +102,48 @@ export async function recordExamples(app: TestApp): Promise<Examples> {
   const ordered: Examples = {};
   for (const o of operationsOf(doc)) if (recorded[o.id]) ordered[o.id] = scrub(recorded[o.id], secrets) as OperationExample;
   return ordered;
+}
+
+/**
+ * GET /events/stream (decisions.md §15): an answer that never ends, so it is read on a socket of
+ * its own until its first two events (what the carrier missed in the last 24 hours: the stream is
+ * opened with an unknown Last-Event-ID), then closed. Routed into the app without listening, so
+ * nothing that runs only while the server listens (deliveries, expiry) changes the world.
+ */
+async function streamExample(app: TestApp, token: string): Promise<string> {
+  const server = http.createServer((req, res) => app.http.routing(req, res));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      const { port } = server.address() as AddressInfo;
+      const req = http.get(
+        `http://127.0.0.1:${port}/events/stream`,
+        { headers: { authorization: `TokenPass ${token}`, 'last-event-id': 'evt_0' }, agent: false },
+        (res) => {
+          let text = '';
+          const done = () => {
+            clearTimeout(timer);
+            req.destroy();
+            resolve(text);
+          };
+          const timer = setTimeout(done, 5000);
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+            const events = text.split('\n\n').filter((block) => block.includes('\ndata: '));
+            if (events.length >= 2) {
+              text = `${text.slice(0, text.indexOf(events[1]!) + events[1]!.length)}\n\n`;
+              done();
+            }
+          });
+        },
+      );
+      req.on('error', reject);
+    });
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
 }
 
 /** Operations the world does not call: each once, as its owner would. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import type { Endpoint } from '../../src/kernel/route.tsx';
+import type { LiveHub } from '../../src/live/hub.ts';
 import { createCompany, createUser } from '../../src/accounts/commands.ts';
 import type { TokenIssuer } from '../../src/accounts/tokens.ts';
 import { readConfig, type Config } from '../../src/config/config.ts';
@@ -48,6 +49,8 @@ export interface TestApp {
   database: Database;
   tokens: TokenIssuer;
   config: Config;
+  /** The live board's streams of this app (decisions.md §15). */
+  live: LiveHub;
   /** Moves the exchange's clock (deadlines, expiry); `null` returns to real time. */
   setNow(date: Date | null): void;
   company(name?: string): Promise<{ id: number; name: string }>;
@@ -75,7 +78,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = options.database ?? (await freshDatabase());
   let fixedNow: Date | null = null;
   const clock = new Clock(config.timezone, () => fixedNow ?? new Date());
-  const { http, services, tokens, endpoints } = await buildApp({ config, database, clock });
+  const { http, services, tokens, endpoints, live } = await buildApp({ config, database, clock });
   await http.ready();
   let seq = 0;
 
@@ -107,6 +110,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     database,
     tokens,
     config,
+    live,
     setNow(date) {
       fixedNow = date;
     },

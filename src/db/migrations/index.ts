@@ -30,6 +30,7 @@ import * as lanePriceCells from './0100_lane_price_cells.ts';
 import * as pointGist from './0110_point_gist.ts';
 import * as readFences from './0120_read_fences.ts';
 import * as savedSearchKeys from './0130_saved_search_keys.ts';
+import * as live from './0100_live.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '0110_point_gist': pointGist,
   '0120_read_fences': readFences,
   '0130_saved_search_keys': savedSearchKeys,
+  '0100_live': live,
 };

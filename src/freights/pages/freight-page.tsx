@@ -590,7 +590,8 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   const bidsFirst = owner && market && live.length > 0;
   const bidsSection =
     route._bids !== undefined || data.pastBids !== undefined
-      ? [
+      ? // One part the live board's script replaces when the freight changes (public/app.js).
+        [
           <h2>{t('fv.bids')}</h2>,
           route._bids === undefined && (
             <p class="muted" data-testid="past-bids">
@@ -605,16 +606,22 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
           />,
         ]
       : null;
+  const bidsPart = bidsSection && <div data-live-part="bids">{bidsSection}</div>;
   const heading = `${placeLabel(route, 'from', data.fromCity, none)} → ${placeLabel(route, 'to', data.toCity, none)}`;
   return {
     title: heading,
     body: (
-      <section>
+      // The live board (public/app.js, decisions.md §15): on an event of this freight the script
+      // reads the page again and replaces its parts (data-live-part) that changed, unless the user
+      // is typing in one.
+      <section data-live-freight={route.id} data-live-updated={t('fv.live.updated')}>
         <div class="toolbar">
           <h1>
             {heading} <span class="muted">{refs.customer ? String(refs.customer) : `#${route.id}`}</span>
           </h1>
-          <Badge value={status} t={t} />
+          <span data-live-part="status">
+            <Badge value={status} t={t} />
+          </span>
           <span class="spacer" />
           {route.editable && (
             <a class="button secondary" href={`/freights/edit/${route.id}`}>
@@ -622,7 +629,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
             </a>
           )}
         </div>
-        <p class={next.yours ? 'next-step yours' : 'next-step'} data-testid="next-step" role="status">
+        <p class={next.yours ? 'next-step yours' : 'next-step'} data-testid="next-step" role="status" data-live-part="next">
           {next.yours !== null && <strong>{next.yours ? t('fv.next.your_move') : t('fv.next.their_move')} </strong>}
           {next.yours === null ? capitalise(next.text) : next.text}
           {/* A taken freight's papers (the transport order, the proof of delivery) are in the deal room's documents, far down on a phone. */}
@@ -640,7 +647,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
             {data.bidForm.message}
           </p>
         )}
-        {bidsFirst && bidsSection}
+        {bidsFirst && bidsPart}
         <div class="columns">
           <div class="panel">
             <h2>{t('fv.details')}</h2>
@@ -664,7 +671,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
               </p>
             )}
           </div>
-          <div class="panel">
+          <div class="panel" data-live-part="actions">
             <h2>{t('fv.actions')}</h2>
             {data.contact && (
               <div class="contact" data-testid="contact">
@@ -695,7 +702,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
           empty={t('fv.no_pieces')}
           testId="pieces"
         />
-        {!bidsFirst && bidsSection}
+        {!bidsFirst && bidsPart}
         {data.sections}
       </section>
     ),

@@ -419,7 +419,9 @@ export async function enlistPage(
   return {
     title: t(listLabel(state.filterId)),
     body: (
-      <section>
+      // The live board (public/app.js, decisions.md §15): on a freight event the script reads this
+      // page again and puts the rows it does not show yet at the top, marked new.
+      <section data-live-list data-live-new={t('fv.live.new')}>
         <div class="toolbar">
           <h1>{t(listLabel(state.filterId))}</h1>
           <span class="spacer" />
@@ -458,7 +460,13 @@ export async function enlistPage(
           </details>
         )}
         <Tabs tabs={tabs} label={t('fv.lists')} />
-        <DataTable columns={columns} rows={routes} empty={t('fv.empty')} testId="freight-list" />
+        <DataTable
+          columns={columns}
+          rows={routes}
+          empty={t('fv.empty')}
+          testId="freight-list"
+          rowKey={(r) => (isListedFreight(r) ? r.id : undefined)}
+        />
         <Pager page={state.page} limit={state.limit} count={routes.length} href={(page) => listHref(state, { page }, search)} t={t} />
       </section>
     ),

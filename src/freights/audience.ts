@@ -1,0 +1,43 @@
+import type { Kysely, Transaction } from 'kysely';
+import { blockedIds, blockersAmong } from '../accounts/blocks.ts';
+import type { DB } from '../db/schema.ts';
+import { inMarket } from './in-market.ts';
+import { admits } from './policy.ts';
+
+/**
+ * Who may see a freight in the market at a given moment, for many companies at once (the live
+ * board's market events, decisions.md §15, read when a stream reads them): the freight is in the
+ * market (in-market.ts), its visibility admits the company (policy.ts admits), it is another
+ * company's, and the company has not blocked its owner (decisions.md §12, accounts/blocks.ts): the
+ * rules of the market list (lists/membership.ts), applied to the rows in hand.
+ */
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+const marketRows = (db: Db, ids: readonly number[]) =>
+  db
+    .selectFrom('freights')
+    .select(['id', 'company_id', 'status', 'deadline', 'visibility', 'whitelist'])
+    .where('id', 'in', [...ids])
+    .execute();
+
+/** Those of `companies` that may see the freight in the market at `now`. */
+export async function marketViewers(db: Db, freightId: number, companies: readonly number[], now: Date): Promise<Set<number>> {
+  if (!companies.length) return new Set();
+  const [row] = await marketRows(db, [freightId]);
+  if (!row || !inMarket(row, now)) return new Set();
+  const admitted = companies.filter((c) => c !== row.company_id && admits(row, c));
+  const blockers = await blockersAmong(db, row.company_id, admitted);
+  return new Set(admitted.filter((c) => !blockers.has(c)));
+}
+
+/** Those of `freightIds` the company may see in the market at `now`. */
+export async function marketFreightsOf(db: Db, companyId: number, freightIds: readonly number[], now: Date): Promise<Set<number>> {
+  if (!freightIds.length) return new Set();
+  const [rows, blocked] = await Promise.all([marketRows(db, [...new Set(freightIds)]), blockedIds(db, companyId)]);
+  return new Set(
+    rows
+      .filter((r) => inMarket(r, now) && r.company_id !== companyId && admits(r, companyId) && !blocked.has(r.company_id))
+      .map((r) => r.id),
+  );
+}

@@ -1,0 +1,97 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { TEST_EVENT } from '../events/types.ts';
+
+/**
+ * The outbox read as a feed (decisions.md §15, src/live): the live board's streams are told the
+ * positions (`seq`) of new events by a notification on LIVE_CHANNEL, sent in the transaction that
+ * wrote them (PostgreSQL delivers it at commit, to every process listening), and read the rows
+ * by those positions; a stream that reconnects with the id of the last event it received reads
+ * what followed it, up to REPLAY_MS back. Rows are read as written: the body is the exact JSON a
+ * webhook receives. The test event of one webhook (`webhook.test`) is no event of the feed.
+ */
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** The channel of NOTIFY/LISTEN: its payload is event positions, comma-separated. */
+export const LIVE_CHANNEL = 'fx_events';
+/** How far back a reconnecting stream is given what it missed. */
+export const REPLAY_MS = 24 * 3600_000;
+/** A notification's payload stays below PostgreSQL's 8,000 bytes. */
+const PAYLOAD_MAX = 7_000;
+
+/** An event as the feed reads it. */
+export interface FeedRow {
+  seq: number;
+  id: string;
+  type: string;
+  /** The recipient company; null: a market row (every company that may see `freight_id` in the market). */
+  company_id: number | null;
+  freight_id: number | null;
+  /** A market row: companies that got a row of their own for the same change. */
+  except_companies: number[] | null;
+  /** {id, type, created, company, data}; a market row's `company` is null. */
+  body: string;
+}
+
+/** Tells every listening process (at commit) the positions of events just written. */
+export async function notifyEvents(db: Db, seqs: readonly number[]): Promise<void> {
+  let payload = '';
+  for (const seq of seqs) {
+    const next = payload ? `${payload},${seq}` : String(seq);
+    if (next.length > PAYLOAD_MAX) {
+      await sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`.execute(db);
+      payload = String(seq);
+    } else payload = next;
+  }
+  if (payload) await sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`.execute(db);
+}
+
+/** The positions a notification carries (anything else in it is ignored). */
+export function positionsOf(payload: string): number[] {
+  return payload
+    .split(',')
+    .map(Number)
+    .filter((n) => Number.isSafeInteger(n) && n > 0);
+}
+
+const COLUMNS = ['seq', 'id', 'type', 'company_id', 'freight_id', 'except_companies', 'body'] as const;
+
+/** The events at these positions, in order of writing. */
+export async function eventsAt(db: Db, seqs: readonly number[]): Promise<FeedRow[]> {
+  if (!seqs.length) return [];
+  return db
+    .selectFrom('events')
+    .select(COLUMNS)
+    .where('seq', '=', sql<number>`any(${[...seqs]}::bigint[])`)
+    .where('type', '<>', TEST_EVENT)
+    .orderBy('seq')
+    .execute();
+}
+
+/** The position of the event with this public id, if it is still kept. */
+export async function positionOfEvent(db: Db, id: string): Promise<number | undefined> {
+  const row = await db.selectFrom('events').select('seq').where('id', '=', id).executeTakeFirst();
+  return row?.seq;
+}
+
+/**
+ * What a company may have missed: its own events and the market rows after position `after`
+ * (0: from the start) written at `since` or later, in order of writing, at most `limit`. Each part
+ * reads its own index (the company's rows; the market rows), so neither scans the other's.
+ */
+export async function eventsAfter(db: Db, companyId: number, after: number, since: Date, limit: number): Promise<FeedRow[]> {
+  const cols = sql.raw(COLUMNS.join(', '));
+  const rows = await sql<FeedRow>`
+    select * from (
+      (select ${cols} from events
+        where company_id = ${companyId} and seq > ${after} and created >= ${since} and type <> ${TEST_EVENT}
+        order by seq limit ${limit})
+      union all
+      (select ${cols} from events
+        where company_id is null and seq > ${after} and created >= ${since}
+        order by seq limit ${limit})
+    ) missed
+    order by seq limit ${limit}`.execute(db);
+  return rows.rows;
+}
