@@ -13,6 +13,7 @@ import type { VehicleTables } from '../vehicles/tables.ts';
 import type { TrustTables } from '../trust/tables.ts';
 import type { DealTables } from '../deals/tables.ts';
 import type { LaneTables } from '../lanes/tables.ts';
+import type { DbTables } from './tables.ts';
 
 /**
  * The whole database as Kysely sees it: each module declares its own tables next to its code
@@ -33,4 +34,5 @@ export interface DB
     VehicleTables,
     TrustTables,
     DealTables,
-    LaneTables {}
+    LaneTables,
+    DbTables {}

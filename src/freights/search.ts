@@ -105,7 +105,19 @@ function searchConditionsUnguarded(s: LoadSearch, companyId: number, now: Date):
 export function marketCandidate(db: Kysely<DB> | Transaction<DB>, freightId: number, now: Date) {
   return db
     .selectFrom('freights')
-    .select(['id', 'company_id', 'visibility', 'whitelist', 'status', 'from_code', 'from_country', 'to_code', 'to_country'])
+    .select([
+      'id',
+      'company_id',
+      'visibility',
+      'whitelist',
+      'status',
+      'from_code',
+      'from_country',
+      'from_latitude',
+      'from_longitude',
+      'to_code',
+      'to_country',
+    ])
     .where('id', '=', freightId)
     .where(inMarketSql(now))
     .executeTakeFirst();

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely';
-import { placeKeys } from '../market/index.ts';
+import { MAX_RADIUS_KM, placeKeys } from '../market/index.ts';
+import { EARTH_KM } from '../places/geo.ts';
 import { notBlockedBySql } from '../accounts/blocks.ts';
 import type { DB } from '../db/schema.ts';
 import type { NotificationsTable, SavedSearchesTable } from './tables.ts';
@@ -82,6 +83,30 @@ export async function deleteSearch(db: Db, userId: number, id: number): Promise<
 }
 
 /**
+ * The origin side of a search could match the freight: one of its patterns is one the freight's
+ * origin matches, or it has none. Of those without patterns, a circle around a point (migration
+ * 0130's numbers) is asked only when the freight's coordinates lie in it (a radius search measures
+ * a freight with coordinates by them, market nearSql; the latitude band reads the index, 1 km of
+ * slack for rounding); a search without one, or around an airport, stays a candidate.
+ */
+function fromSideCouldMatch(freight: {
+  from_code: string | null;
+  from_country: string | null;
+  from_latitude: string | null;
+  from_longitude: string | null;
+}) {
+  const keys = sql<SqlBool>`from_keys && ${placeKeys(freight.from_code, freight.from_country)}::text[]`;
+  if (freight.from_latitude === null || freight.from_longitude === null) return sql<SqlBool>`(from_keys is null or ${keys})`;
+  const lat = Number(freight.from_latitude);
+  const lon = Number(freight.from_longitude);
+  const band = MAX_RADIUS_KM / 111 + 0.1;
+  const km = sql`${EARTH_KM}::float8 * 2 * asin(least(1, sqrt(power(sin(radians(from_near_lat - ${lat}::float8) / 2), 2)
+    + cos(radians(from_near_lat)) * cos(radians(${lat}::float8)) * power(sin(radians(from_near_lon - ${lon}::float8) / 2), 2))))`;
+  return sql<SqlBool>`(${keys} or (from_keys is null and (from_near_lat is null or (from_near_lat between ${lat - band}::float8 and ${lat + band}::float8
+    and ${km} <= coalesce(from_near_km, ${MAX_RADIUS_KM}::float8) + 1))))`;
+}
+
+/**
  * The alerting searches of companies other than the owner that the freight's visibility admits
  * (decisions.md §4: >= 0 everyone, -2 the whitelist, -1 nobody else) and whose place patterns
  * could match it: on each side no pattern, or one of the patterns its place matches (market
@@ -95,6 +120,8 @@ export async function alertingSearches(
     whitelist: number[];
     from_code: string | null;
     from_country: string | null;
+    from_latitude: string | null;
+    from_longitude: string | null;
     to_code: string | null;
     to_country: string | null;
   },
@@ -110,7 +137,7 @@ export async function alertingSearches(
       // A company that blocked the freight's company hears nothing of its freights (decisions.md §12).
       .where(notBlockedBySql(sql<number>`saved_searches.company_id`, sql`${freight.company_id}::integer`))
       .$if(freight.visibility === VISIBILITY.whitelist, (q) => q.where('company_id', 'in', freight.whitelist))
-      .where(sql<SqlBool>`(from_keys is null or from_keys && ${placeKeys(freight.from_code, freight.from_country)}::text[])`)
+      .where(fromSideCouldMatch(freight))
       .where(sql<SqlBool>`(to_keys is null or to_keys && ${placeKeys(freight.to_code, freight.to_country)}::text[])`)
       .orderBy('id')
       .execute()

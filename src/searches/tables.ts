@@ -14,6 +14,10 @@ export interface SavedSearchesTable {
   /** the `from` patterns' texts, kept by PostgreSQL from `params` (migration 0130); null: none */
   from_keys: ColumnType<string[] | null, never, never>;
   to_keys: ColumnType<string[] | null, never, never>;
+  /** a `from_near` point's latitude and longitude and the radius in km, as numbers (migration 0130); null otherwise */
+  from_near_lat: ColumnType<number | null, never, never>;
+  from_near_lon: ColumnType<number | null, never, never>;
+  from_near_km: ColumnType<number | null, never, never>;
 }
 
 export interface NotificationsTable {

@@ -491,6 +491,10 @@ const CASES: Record<string, Case> = {
     }),
     async () => ({ url: `/freights/documents/${await freightIn('open')}.json` }),
   ),
+  // a proof of delivery for a freight that is not taken (open: nothing to deliver yet)
+  'pod.not_taken': withSetup(post('/freights/pod/0.json', { name: 'pod.pdf', content: DOC }), async () => ({
+    url: `/freights/pod/${await freightIn('open')}.json`,
+  })),
 
   // saved searches
   'searches.name_required': post('/searches/add.json', { filter: 8 }),

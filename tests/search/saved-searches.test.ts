@@ -295,6 +295,9 @@ describe('alerts find their searches by the freight’s places (migration 0130: 
       ['wrong destination', { to: 'SK-9' }, false],
       ['both sides', { from: 'AT', to: 'SK' }, true],
       ['radius only', { from_near: '48.3069,14.2858', from_radius: '30' }, true],
+      ['radius nearby, default 50 km', { from_near: '48.5,14.5' }, true],
+      ['radius elsewhere', { from_near: '48.8566,2.3522', from_radius: '300' }, false],
+      ['radius around an airport', { from_near: 'airport:LNZ', from_radius: '20' }, true],
       ['no place', { weight_min: '100' }, true],
     ];
     const ids = new Map<number, string>();
