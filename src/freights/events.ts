@@ -31,12 +31,22 @@ type Db = Kysely<DB> | Transaction<DB>;
 export type EmitInput =
   | { type: FreightEventType; freightId: number }
   | { type: BidEventType; freightId: number; bidId: number }
-  /** A saved search of `companyId` matched the freight (the saved-searches module calls this). */
-  | { type: 'freight.matched'; freightId: number; companyId: number; search?: Record<string, unknown>; vehicle?: Record<string, unknown> }
+  /**
+   * Saved searches or vehicle offers matched the freight (the saved-searches and vehicles modules
+   * call this), all of one freight at once: the freight is read and presented once for them.
+   */
+  | { type: 'freight.matched'; freightId: number; matches: ReadonlyArray<FreightMatch> }
   /** The freight's owner invited `companyId`, the company of a vehicle offer (the vehicles module calls this; decisions.md §11). */
   | { type: 'freight.invited'; freightId: number; companyId: number; vehicle: Record<string, unknown> }
   /** Status events pushed by `companyId` (file push, FSU, …). */
   | { type: 'shipment.status'; companyId: number; events: readonly StatusEvent[] };
+
+/** One match of a freight: the company of the saved search (`search`) or of the fitting vehicle offer (`vehicle`). */
+export interface FreightMatch {
+  companyId: number;
+  search?: Record<string, unknown>;
+  vehicle?: Record<string, unknown>;
+}
 
 /** Display fields (f_*, placeholders) of event payloads are in English; logic uses raw fields. */
 const ENG = translator('eng');
@@ -77,6 +87,8 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
       candidates = unique([row.company_id, row.winner_id]);
       break;
     case 'freight.matched':
+      candidates = unique(input.matches.map((m) => m.companyId));
+      break;
     case 'freight.invited':
       candidates = [input.companyId];
       break;
@@ -135,13 +147,12 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
       continue;
     }
     if (!role) continue;
-    if (input.type === 'freight.matched' && input.vehicle) {
-      // A vehicle offer of the company fits the freight (decisions.md §11): `vehicle` instead of `search`.
-      const vehicle = input.vehicle;
-      planned.push({ companyId, freightId: row.id, data: async () => ({ route: await view(companyId, role), vehicle }) });
-    } else if (input.type === 'freight.matched') {
-      const search = input.search ?? null;
-      planned.push({ companyId, freightId: row.id, data: async () => ({ route: await view(companyId, role), search }) });
+    if (input.type === 'freight.matched') {
+      // One event per match; a fitting vehicle offer (decisions.md §11) says `vehicle` instead of `search`.
+      for (const m of input.matches.filter((x) => x.companyId === companyId)) {
+        const said = m.vehicle ? { vehicle: m.vehicle } : { search: m.search ?? null };
+        planned.push({ companyId, freightId: row.id, data: async () => ({ route: await view(companyId, role), ...said }) });
+      }
     } else if (input.type === 'freight.invited') {
       const vehicle = input.vehicle;
       planned.push({ companyId, freightId: row.id, data: async () => ({ route: await view(companyId, role), vehicle }) });

@@ -47,9 +47,13 @@ export async function alertSavedSearches(trx: Db, clock: Clock, freightId: numbe
     trx,
     [...firstPerUser.values()].map((s) => ({ userId: s.user_id, searchId: s.id, searchName: s.name, freightId, created: now })),
   );
-  for (const n of written) {
-    const search = firstPerUser.get(n.user_id)!;
-    await emitEvent(trx, clock, { type: 'freight.matched', freightId, companyId: search.company_id, search: presentSearch(search, clock) });
+  // One event per notification written, the freight read and presented once for all of them.
+  if (written.length) {
+    const matches = written.map((n) => {
+      const search = firstPerUser.get(n.user_id)!;
+      return { companyId: search.company_id, search: presentSearch(search, clock) };
+    });
+    await emitEvent(trx, clock, { type: 'freight.matched', freightId, matches });
   }
   return written.length;
 }

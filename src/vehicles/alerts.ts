@@ -93,15 +93,13 @@ export async function alertFreight(db: Kysely<DB>, clock: Clock, freightId: numb
       trx,
       fits.map((f) => ({ userId: f.offer.user_id, type: 'freight.matched' as const, freightId, vehicleId: f.offer.id, created: now })),
     );
-    for (const { offer, distance_km } of fits) {
-      await emitEvent(trx, clock, {
-        type: 'freight.matched',
-        freightId,
-        companyId: offer.company_id,
-        vehicle: presentVehicle(offer, clock),
-      });
+    await emitEvent(trx, clock, {
+      type: 'freight.matched',
+      freightId,
+      matches: fits.map(({ offer }) => ({ companyId: offer.company_id, vehicle: presentVehicle(offer, clock) })),
+    });
+    for (const { offer, distance_km } of fits)
       await emitVehicleEvent(trx, clock, 'vehicle.matched', offer, [{ id: freightId, company_id: freight.company_id, distance_km }]);
-    }
     return written.length;
   });
 }

@@ -295,8 +295,7 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
       emitEvent(trx, app.services.clock, {
         type: 'freight.matched',
         freightId: add.id,
-        companyId: outsider.company,
-        search: saved,
+        matches: [{ companyId: outsider.company, search: saved }],
       }),
     );
     const events = await take();
