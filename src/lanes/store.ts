@@ -25,15 +25,17 @@ import { MIN_AWARDS, MIN_OWNERS, monthWindow, type LaneQuery } from './lane.ts';
  *               from lane_price_cells c join cell using (id) left join released r using (id)),
  *     award as (select s.month, p.price, p.owner from shown s cross join lateral unnest(s.prices[1:s.rel], s.owners[1:s.rel]) as p(price, owner)),
  *     per_km as (… the same over km_prices, km_owners, km_rel),
- *     counted as (select month, sum(cardinality(prices))::int as n from shown group by month),
- *     by_month as (select month, count(*)::int as n, count(distinct owner)::int as owners, array_agg(price order by price) as prices from award group by month),
- *     km_month as (… the same over per_km)
+ *     counted as materialized (select month, sum(cardinality(prices))::int as n from shown group by month),
+ *     by_month as materialized (select month, count(*)::int as n, count(distinct owner)::int as owners, array_agg(price order by price) as prices from award group by month),
+ *     km_month as materialized (… the same over per_km)
  *   select coalesce(json_agg(json_build_object('month', month, 'count', counted.n,
  *            'median', case when by_month.n >= 5 and owners >= 3 then round(<quantile 0.5 of prices>) end, 'p25', …, 'p75', …,
  *            'median_per_km', case when km_month.n >= 5 and km_owners >= 3 then round(<quantile 0.5>, 2) end)), '[]')::text
  *   from counted left join by_month using (month) left join km_month using (month)
  * Plan at 100,000 freights: lane_price_cells_cell_idx on currency, countries and month; a dozen
- * rows for a postal lane over 12 months.
+ * rows for a postal lane over 12 months. The months' aggregates are MATERIALIZED: the planner
+ * guesses one row for each and would otherwise run them again for every month (36 months of 1,000
+ * awards each: 410 ms, materialized 80 ms).
  */
 
 /** One month of the answer; figures null where the disclosure rule does not hold. */
@@ -95,11 +97,11 @@ export async function lanePrices(
     km_award as (
       select s.month, k.per_km, k.owner from shown s
       cross join lateral unnest(s.km_prices[1:s.km_rel], s.km_owners[1:s.km_rel]) as k(per_km, owner)),
-    counted as (select month, sum(cardinality(prices))::int as n from shown group by month),
-    by_month as (
+    counted as materialized (select month, sum(cardinality(prices))::int as n from shown group by month),
+    by_month as materialized (
       select month, count(*)::int as n, count(distinct owner)::int as owners, array_agg(price order by price) as prices
       from award group by month),
-    km_month as (
+    km_month as materialized (
       select month, count(*)::int as n, count(distinct owner)::int as km_owners, array_agg(per_km order by per_km) as per_km
       from km_award group by month)
     select (select coalesce(json_agg(json_build_object(
