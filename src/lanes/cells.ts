@@ -65,11 +65,22 @@ const batchWaits = (values: RawBuilder<unknown>, owners: RawBuilder<unknown>, af
   sql<SqlBool>`(cardinality(${values}) - ${after} >= ${sql.lit(MIN_AWARDS)}
     and (select count(distinct o) from unnest(${owners}[${after} + 1:]) as o) >= ${sql.lit(MIN_OWNERS)})`;
 
-/** Set `released`/`km_released` to the arrays' length where a whole batch waits (an UPDATE's SET, over table `c`). */
-export const releaseSet = sql`released = case when ${batchWaits(sql`c.prices`, sql`c.owners`, sql`c.released`)}
-      then cardinality(c.prices) else c.released end,
-    km_released = case when ${batchWaits(sql`c.km_prices`, sql`c.km_owners`, sql`c.km_released`)}
-      then cardinality(c.km_prices) else c.km_released end`;
+/**
+ * A release (an UPDATE's SET, over table `c`), where a whole batch waits: every award of the cell
+ * becomes released, its prices sorted (the owners along with them) and its owners counted, so that
+ * a month of one cell reads its quartiles from the sorted prefix without sorting (store.ts). The
+ * order of released awards no longer matters: a batch is counted after the prefix. Per-km the same.
+ */
+function release(values: 'prices' | 'km_prices', owners: 'owners' | 'km_owners', released: 'released' | 'km_released', counted: string) {
+  const [v, o, r, n] = [sql.ref(`c.${values}`), sql.ref(`c.${owners}`), sql.ref(`c.${released}`), sql.ref(`c.${counted}`)];
+  const waits = batchWaits(v, o, r);
+  return sql`${sql.ref(values)} = case when ${waits} then (select array_agg(x.v order by x.v, x.o) from unnest(${v}, ${o}) as x(v, o)) else ${v} end,
+    ${sql.ref(owners)} = case when ${waits} then (select array_agg(x.o order by x.v, x.o) from unnest(${v}, ${o}) as x(v, o)) else ${o} end,
+    ${sql.ref(counted)} = case when ${waits} then (select count(distinct x) from unnest(${o}) as x)::int else ${n} end,
+    ${sql.ref(released)} = case when ${waits} then cardinality(${v}) else ${r} end`;
+}
+export const releaseSet = sql`${release('prices', 'owners', 'released', 'owners_released')},
+    ${release('km_prices', 'km_owners', 'km_released', 'km_owners_released')}`;
 export const releaseWaits = sql<SqlBool>`(${batchWaits(sql`c.prices`, sql`c.owners`, sql`c.released`)}
     or ${batchWaits(sql`c.km_prices`, sql`c.km_owners`, sql`c.km_released`)})`;
 

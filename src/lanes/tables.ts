@@ -21,7 +21,7 @@ export interface LanePriceCellsTable {
   to_country: string;
   to_key: string;
   to_airport: boolean;
-  /** the accepted bids' amounts, in award order */
+  /** the accepted bids' amounts: the released ones sorted, then the waiting ones in award order */
   prices: Generated<string[]>;
   /** each price's owner company */
   owners: Generated<number[]>;
@@ -32,6 +32,9 @@ export interface LanePriceCellsTable {
   released: Generated<number>;
   /** how many of `km_prices` the per-km median may use */
   km_released: Generated<number>;
+  /** the distinct owners of the released prices (counted at the release, which sorts the released prefix) */
+  owners_released: Generated<number>;
+  km_owners_released: Generated<number>;
 }
 
 export interface LanePriceStateTable {

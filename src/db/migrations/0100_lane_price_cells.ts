@@ -29,7 +29,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     km_prices numeric[] not null default '{}',
     km_owners int[] not null default '{}',
     released int not null default 0,
-    km_released int not null default 0
+    km_released int not null default 0,
+    owners_released int not null default 0,
+    km_owners_released int not null default 0
   )`.execute(db);
   // The cell's identity (the award's upsert), and the lane query's way in: currency, the two
   // countries, the month; the keys narrow inside. Airports are found by their codes.
