@@ -94,7 +94,7 @@ try {
                    case when s < 5 then 'open' when s < 6 then 'pending' when s < 10 then 'taken' when s < 25 then 'closed'
                         when s < 80 then 'archived' when s < 90 then 'expired' when s < 95 then 'revoked' else 'draft' end as st,
                    s < 6 as market, (s >= 6 and s < 25) or (s >= 25 and s < 80 and i % 2 = 0) as awarded
-            from (select i, (i * 7919) % 100 as s, now() - (i % 730) * interval '1 day' - (i % 1440) * interval '1 minute' as created
+            from (select i, ((i::bigint * 7919) % 100)::int as s, now() - (i % 730) * interval '1 day' - (i % 1440) * interval '1 minute' as created
                   from generate_series(1, ${FREIGHTS}) as i) as g) as f`.execute(db),
   );
   await timed('seeded the accepted bids and open bids on a third of the market', async () => {
