@@ -12,12 +12,11 @@
 // number of 10 MB uploads.
 import os from 'node:os';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { readTransportOrder } from '../src/deals/order.ts';
 import { transportOrderPdf } from '../src/deals/pdf.ts';
-import { pgFloorQuery, pgliteFloorQuery, SEED_FLOOR_FREIGHTS, startFloor } from './floor.ts';
+import { SEED_FLOOR_FREIGHTS } from './floor.ts';
 import { line, load, type LoadResult } from './load.ts';
-import { benchCompanies, buildBenchApp, openBenchDatabase } from './setup.ts';
+import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase, startBenchFloor } from './setup.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 6);
@@ -72,12 +71,8 @@ try {
     from generate_series(1, ${MESSAGES}) as i`.execute(db);
   await sql`analyze`.execute(db);
 
-  await app.http.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.http.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const floorPool = pgUrl ? new pg.Pool({ connectionString: pgUrl, max: 10 }) : undefined;
-  floorPool?.on('error', () => {});
-  const floor = await startFloor(floorPool ? pgFloorQuery(floorPool) : pgliteFloorQuery(pglite!));
+  const base = await listenLocal(app.http);
+  const floor = await startBenchFloor({ pgUrl, pglite });
   const floorIds = (await sql<{ id: number }>`select id from freights where refs->>'customer' = 'floor' order by id`.execute(db)).rows.map(
     (r) => r.id,
   );
@@ -241,7 +236,6 @@ try {
   );
   console.log(`award with transport order         p50 ${ms(pct(awards, 50))}   of which the order p50 ${ms(pct(renders, 50))}`);
   await floor.close();
-  await floorPool?.end();
 } finally {
   await app.http.close();
   await database.close();

@@ -11,8 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { CompiledQuery, sql } from 'kysely';
-import { pgFloorQuery, pgliteFloorQuery, startFloor } from './floor.ts';
-import { benchCompanies, buildBenchApp, openBenchDatabase } from './setup.ts';
+import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase, startBenchFloor } from './setup.ts';
 import { line, load, type LoadResult } from './load.ts';
 
 const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 100_000);
@@ -208,17 +207,11 @@ try {
     });
   }
 
-  await app.http.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.http.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const base = `http://127.0.0.1:${port}`;
+  const base = await listenLocal(app.http);
   const token = users[1]!.token;
   const maxId = counts.rows[0]!.f;
   // The floor, on the same data: one PK select of a freight through pg (a pool like the app's) or PGlite.
-  const floorPool = pgUrl ? new pg.Pool({ connectionString: pgUrl, max: 10 }) : undefined;
-  // Dropping the benchmark database ends its connections: not an error here.
-  floorPool?.on('error', () => {});
-  const floor = await startFloor(floorPool ? pgFloorQuery(floorPool) : pgliteFloorQuery(pglite!));
+  const floor = await startBenchFloor({ pgUrl, pglite });
 
   console.log(
     `freights benchmark on ${label}: ${counts.rows[0]!.f} freights, ${counts.rows[0]!.b} bids, ${COMPANIES} companies; seeded in ${(seedMs / 1000).toFixed(1)} s`,
@@ -371,7 +364,6 @@ try {
   );
   for (const { name, r, floor: f } of results) console.log(`${line(name, r, f)}  (floor ${Math.round(f)} req/s)`);
   await floor.close();
-  await floorPool?.end();
 } finally {
   await app.http.close();
   await database.close();

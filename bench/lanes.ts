@@ -7,11 +7,9 @@
 // 8 connections, and prints the floor (bench/floor.ts) beside each figure. PostgreSQL when
 // DATABASE_URL (or BENCH_DATABASE_URL) names a server (a fresh database, dropped afterwards); the
 // embedded database otherwise.
-import pg from 'pg';
 import { sql } from 'kysely';
-import { pgFloorQuery, pgliteFloorQuery, startFloor } from './floor.ts';
 import { rebuildLaneCells, recordLaneAward } from '../src/lanes/index.ts';
-import { benchCompanies, buildBenchApp, openBenchDatabase } from './setup.ts';
+import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase, startBenchFloor } from './setup.ts';
 import { line, load } from './load.ts';
 
 const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 100_000);
@@ -75,12 +73,8 @@ try {
   const cells = await sql<{ n: number }>`select count(*)::int as n from lane_price_cells`.execute(db);
   console.log(`built ${cells.rows[0]!.n} lane cells in ${Math.round(performance.now() - cellStart)} ms`);
 
-  const floorPool = pgUrl ? new pg.Pool({ connectionString: pgUrl, max: 10 }) : undefined;
-  floorPool?.on('error', () => {});
-  const floor = await startFloor(floorPool ? pgFloorQuery(floorPool) : pgliteFloorQuery(pglite!));
-  await app.http.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.http.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const floor = await startBenchFloor({ pgUrl, pglite });
+  const base = await listenLocal(app.http);
   const headers = { authorization: `TokenPass ${users[3]!.token}` };
 
   const floorRun = async () => {
@@ -155,7 +149,6 @@ try {
   console.log(awardLine);
   console.log(`\n${rows.join('\n')}`);
   await floor.close();
-  await floorPool?.end();
 } finally {
   await app.http.close();
   await database.close();

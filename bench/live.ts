@@ -11,7 +11,7 @@
 import { fork } from 'node:child_process';
 import os from 'node:os';
 import { sql } from 'kysely';
-import { benchCompanies, buildBenchApp, openBenchDatabase } from './setup.ts';
+import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase } from './setup.ts';
 import { line, load } from './load.ts';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
@@ -58,9 +58,7 @@ try {
     select id, 0, 1 + id % 5, 120, 80, 100, 50 from freights`.execute(db);
   await sql`analyze`.execute(db);
 
-  await app.http.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.http.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const base = await listenLocal(app.http);
   console.log(
     `live benchmark on ${label}: ${STREAMS} streams of ${COMPANIES} companies (${PER_USER} each), ${FREIGHTS} open freights, ${os.cpus().length} cores, loopback; load average ${os
       .loadavg()

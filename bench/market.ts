@@ -19,7 +19,7 @@ import { hashPassword } from '../src/accounts/passwords.ts';
 import { rebuildLaneCells } from '../src/lanes/index.ts';
 import { pgFloorQuery, startFloor } from './floor.ts';
 import { line, load, type LoadOptions, type LoadResult } from './load.ts';
-import { buildBenchApp, openBenchDatabase } from './setup.ts';
+import { buildBenchApp, listenLocal, openBenchDatabase } from './setup.ts';
 
 if (!process.env.BENCH_DATABASE_URL && !process.env.DATABASE_URL) {
   console.error('bench:market needs PostgreSQL: set DATABASE_URL or BENCH_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres)');
@@ -161,9 +161,7 @@ try {
   await jsonb.listen({ port: 0, host: '127.0.0.1' });
   const jsonbAddress = jsonb.server.address();
   const jsonbUrl = `http://127.0.0.1:${typeof jsonbAddress === 'object' && jsonbAddress ? jsonbAddress.port : 0}`;
-  await app.http.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.http.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const base = await listenLocal(app.http);
 
   const docIds = (await pool.query<{ id: number }>('select id from floor_docs order by random() limit 1000')).rows.map((r) => r.id);
   const floors = async () => {

@@ -2,7 +2,9 @@
 // DATABASE_URL or BENCH_DATABASE_URL names one, dropped afterwards unless BENCH_KEEP=1; else PGlite in memory), the
 // app on it, and the companies with one user each that ask.
 import type { PGlite } from '@electric-sql/pglite';
+import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import pg from 'pg';
 import { createCompany, createUser } from '../src/accounts/commands.ts';
 import type { TokenIssuer } from '../src/accounts/tokens.ts';
 import { buildApp } from '../src/app.ts';
@@ -11,6 +13,7 @@ import { createPglite, openDatabase, type Database } from '../src/db/connection.
 import { migrateToLatest } from '../src/db/migrate.ts';
 import type { DB } from '../src/db/schema.ts';
 import { createPostgresDatabase } from '../tests/support/databases.ts';
+import { pgFloorQuery, pgliteFloorQuery, startFloor } from './floor.ts';
 
 export interface BenchDatabase {
   database: Database;
@@ -64,4 +67,31 @@ export async function benchCompanies(db: Kysely<DB>, tokens: TokenIssuer, count:
     users.push({ company: company.id, user: u.id, token: u.token });
   }
   return users;
+}
+
+/** Listens on a free loopback port; answers the base URL. */
+export async function listenLocal(http: FastifyInstance): Promise<string> {
+  await http.listen({ port: 0, host: '127.0.0.1' });
+  const address = http.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}
+
+/**
+ * The floor (bench/floor.ts) on the benchmark's own database: one primary-key select of a freight
+ * through a `pg` pool like the app's, or through the PGlite client. `close` ends both.
+ */
+export async function startBenchFloor(
+  bench: Pick<BenchDatabase, 'pgUrl' | 'pglite'>,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const pool = bench.pgUrl ? new pg.Pool({ connectionString: bench.pgUrl, max: 10 }) : undefined;
+  // Dropping the benchmark database ends its connections: not an error here.
+  pool?.on('error', () => {});
+  const floor = await startFloor(pool ? pgFloorQuery(pool) : pgliteFloorQuery(bench.pglite!));
+  return {
+    url: floor.url,
+    close: async () => {
+      await floor.close();
+      await pool?.end();
+    },
+  };
 }

@@ -6,10 +6,8 @@
 // company has ratings. BENCH_SECONDS the time per endpoint; PostgreSQL when DATABASE_URL (or
 // BENCH_DATABASE_URL) names a server (a fresh database, dropped afterwards), else PGlite in memory.
 import os from 'node:os';
-import pg from 'pg';
 import { sql } from 'kysely';
-import { pgFloorQuery, pgliteFloorQuery, startFloor } from './floor.ts';
-import { benchCompanies, buildBenchApp, openBenchDatabase } from './setup.ts';
+import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase, startBenchFloor } from './setup.ts';
 import { line, load, type LoadResult } from './load.ts';
 
 const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 100_000);
@@ -65,12 +63,8 @@ try {
     r: number;
   }>`select (select count(*)::int from freights) as f, (select count(*)::int from ratings) as r`.execute(db);
 
-  await app.http.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.http.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const floorPool = pgUrl ? new pg.Pool({ connectionString: pgUrl, max: 10 }) : undefined;
-  floorPool?.on('error', () => {});
-  const floor = await startFloor(floorPool ? pgFloorQuery(floorPool) : pgliteFloorQuery(pglite!));
+  const base = await listenLocal(app.http);
+  const floor = await startBenchFloor({ pgUrl, pglite });
   console.log(
     `trust benchmark on ${label}: ${counts.rows[0]!.f} freights, ${counts.rows[0]!.r} ratings, ${COMPANIES} companies (half verified), the caller blocked ${BLOCKED}; seeded in ${(seedMs / 1000).toFixed(1)} s`,
   );
@@ -119,7 +113,6 @@ try {
   for (const { name, r, floor: f } of results)
     console.log(`${name.padEnd(52)} p50 ${String(r.p50).padStart(3)} ms   floor p50 ${f.p50} ms`);
   await floor.close();
-  await floorPool?.end();
 } finally {
   await app.http.close();
   await database.close();

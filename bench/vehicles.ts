@@ -5,10 +5,8 @@
 // loopback with autocannon (bench/load.ts), 8 connections, and prints the floor (bench/floor.ts)
 // beside each figure. PostgreSQL when DATABASE_URL (or BENCH_DATABASE_URL) names a server (a fresh
 // database, dropped afterwards); the embedded database otherwise.
-import pg from 'pg';
 import { sql } from 'kysely';
-import { pgFloorQuery, pgliteFloorQuery, startFloor } from './floor.ts';
-import { benchCompanies, buildBenchApp, openBenchDatabase } from './setup.ts';
+import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase, startBenchFloor } from './setup.ts';
 import { line, load, type LoadResult } from './load.ts';
 
 const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 100_000);
@@ -54,12 +52,8 @@ try {
   await sql`analyze`.execute(db);
   console.log(`seeded ${FREIGHTS} freights and ${OFFERS} offers in ${Math.round(performance.now() - seedStart)} ms`);
 
-  const floorPool = pgUrl ? new pg.Pool({ connectionString: pgUrl, max: 10 }) : undefined;
-  floorPool?.on('error', () => {});
-  const floor = await startFloor(floorPool ? pgFloorQuery(floorPool) : pgliteFloorQuery(pglite!));
-  await app.http.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.http.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const floor = await startBenchFloor({ pgUrl, pglite });
+  const base = await listenLocal(app.http);
   // The caller: a company whose seeded freights are in the market (even i: open) and that has offers.
   const token = users[2]!.token;
   const headers = { authorization: `TokenPass ${token}` };
@@ -128,7 +122,6 @@ try {
   console.log(`\npublish p50 with offers / without: ${(withOffers.p50 / Math.max(1, without.p50)).toFixed(2)} (target ≤ 1.2)`);
   console.log(`\n${rows.join('\n')}`);
   await floor.close();
-  await floorPool?.end();
 } finally {
   await app.http.close();
   await database.close();
