@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import { EARTH_KM } from '../places/geo.ts';
+import { greatCircleKmSql } from '../places/geo.ts';
 
 /**
  * Awarded road freights as the market's price history reads them (decisions.md §14, src/lanes):
@@ -19,10 +19,10 @@ import { EARTH_KM } from '../places/geo.ts';
  * (the `case`: least() skips a null, so without it a missing point would be half the globe away).
  */
 const distanceKm = sql`(case when f.from_latitude is not null and f.from_longitude is not null
-    and f.to_latitude is not null and f.to_longitude is not null then ${EARTH_KM}::float8 * 2 * asin(least(1, sqrt(
-    power(sin(radians(f.to_latitude::float8 - f.from_latitude::float8) / 2), 2)
-    + cos(radians(f.from_latitude::float8)) * cos(radians(f.to_latitude::float8))
-      * power(sin(radians(f.to_longitude::float8 - f.from_longitude::float8) / 2), 2)))) end)`;
+    and f.to_latitude is not null and f.to_longitude is not null then ${greatCircleKmSql(
+      { latitude: sql`f.from_latitude`, longitude: sql`f.from_longitude` },
+      { latitude: sql`f.to_latitude`, longitude: sql`f.to_longitude` },
+    )} end)`;
 
 /**
  * The awards as rows `(freight int, awarded timestamptz, owner int, price numeric, currency text,

@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuil
 import { notBlockedBySql } from '../accounts/blocks.ts';
 import { airportByCode } from '../airports/index.ts';
 import type { DB } from '../db/schema.ts';
-import { airportPoint, airportsWithin, EARTH_KM } from '../places/geo.ts';
+import { airportPoint, airportsWithin, greatCircleKmSql } from '../places/geo.ts';
 import { inMarketSql } from './in-market.ts';
 import { admitsSql } from './policy.ts';
 import type { FreightRow } from './tables.ts';
@@ -192,7 +192,7 @@ export async function fittingFreights(db: Kysely<DB> | Transaction<DB>, q: FitQu
   const points = airports.map((code) => airportPoint(airportByCode(code)!));
   const { latitude, longitude } = q.from;
   const haversine = (lat: RawBuilder<unknown>, lon: RawBuilder<unknown>) =>
-    sql<number>`${EARTH_KM}::float8 * 2 * asin(least(1, sqrt(power(sin(radians(${lat}::float8 - ${latitude}::float8) / 2), 2) + cos(radians(${lat}::float8)) * cos(radians(${latitude}::float8)) * power(sin(radians(${lon}::float8 - ${longitude}::float8) / 2), 2))))`;
+    greatCircleKmSql({ latitude: lat, longitude: lon }, { latitude: sql`${latitude}`, longitude: sql`${longitude}` });
   const at = sql`array_position(${airports}::text[], (upper(regexp_replace(freights.from_code, '[^0-9A-Za-z]', '', 'g')) collate "C"))`;
   const distance = sql<number | null>`case when freights.from_latitude is not null then ${haversine(
     sql`freights.from_latitude`,

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { airportsWithin, boundingBox, EARTH_KM, type Box } from '../places/geo.ts';
+import { airportsWithin, boundingBox, greatCircleKmSql, type Box } from '../places/geo.ts';
 import { postalRangesWithin } from '../places/postal-centres.ts';
 import type { DayWindow, LoadSearch, Near, PlacePattern } from './search.ts';
 
@@ -133,9 +133,8 @@ export function nearSql(c: PlaceColumns, near: Near): RawBuilder<SqlBool> {
   const lon = col(c.longitude);
   const box = boundingBox(near.center, near.km);
   const { latitude, longitude } = near.center;
-  const byPoint = sql<SqlBool>`(${inBoxSql(c, box)} and ${EARTH_KM}::float8 * 2 * asin(least(1, sqrt(
-      power(sin(radians(${lat}::float8 - ${latitude}::float8) / 2), 2)
-      + cos(radians(${lat}::float8)) * cos(radians(${latitude}::float8)) * power(sin(radians(${lon}::float8 - ${longitude}::float8) / 2), 2)))) <= ${near.km}::float8)`;
+  const km = greatCircleKmSql({ latitude: lat, longitude: lon }, { latitude: sql`${latitude}`, longitude: sql`${longitude}` });
+  const byPoint = sql<SqlBool>`(${inBoxSql(c, box)} and ${km} <= ${near.km}::float8)`;
   if (near.way === 'point') return byPoint;
   const { airports, postal, bounds } = around(near);
   // One array value, whatever the number of airports: the statement's text is the same for every centre.

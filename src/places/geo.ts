@@ -1,3 +1,4 @@
+import { sql, type RawBuilder } from 'kysely';
 import { airportByCode, type Airport } from '../airports/index.ts';
 
 /** Distances on the earth (mean radius, great circle) and the boxes that bound a radius. */
@@ -15,6 +16,23 @@ export function distanceKm(a: Point, b: Point): number {
   const dLon = (b.longitude - a.longitude) * RAD;
   const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * RAD) * Math.cos(b.latitude * RAD) * Math.sin(dLon / 2) ** 2;
   return 2 * EARTH_KM * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** A point as SQL expressions of its degrees (columns, parameters, array elements). */
+export interface PointSql {
+  latitude: RawBuilder<unknown>;
+  longitude: RawBuilder<unknown>;
+}
+
+/**
+ * SQL: the great-circle km between two points, as distanceKm computes it (mean earth radius as a
+ * literal: a piece of only columns and literals stays free of parameters, for the prepared list
+ * statements). `least` skips a null: a caller whose point may lack a coordinate tests it first.
+ */
+export function greatCircleKmSql(a: PointSql, b: PointSql): RawBuilder<number> {
+  const deg = (x: RawBuilder<unknown>) => sql`(${x})::float8`;
+  return sql<number>`(${sql.lit(EARTH_KM)}::float8 * 2 * asin(least(1, sqrt(power(sin(radians(${deg(b.latitude)} - ${deg(a.latitude)}) / 2), 2)
+    + cos(radians(${deg(a.latitude)})) * cos(radians(${deg(b.latitude)})) * power(sin(radians(${deg(b.longitude)} - ${deg(a.longitude)}) / 2), 2)))))`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import { MAX_RADIUS_KM, placeKeys } from '../market/index.ts';
-import { EARTH_KM } from '../places/geo.ts';
+import { greatCircleKmSql } from '../places/geo.ts';
 import { notBlockedBySql } from '../accounts/blocks.ts';
 import type { DB } from '../db/schema.ts';
 import type { NotificationsTable, SavedSearchesTable } from './tables.ts';
@@ -100,8 +100,10 @@ function fromSideCouldMatch(freight: {
   const lat = Number(freight.from_latitude);
   const lon = Number(freight.from_longitude);
   const band = MAX_RADIUS_KM / 111 + 0.1;
-  const km = sql`${EARTH_KM}::float8 * 2 * asin(least(1, sqrt(power(sin(radians(from_near_lat - ${lat}::float8) / 2), 2)
-    + cos(radians(from_near_lat)) * cos(radians(${lat}::float8)) * power(sin(radians(from_near_lon - ${lon}::float8) / 2), 2))))`;
+  const km = greatCircleKmSql(
+    { latitude: sql`from_near_lat`, longitude: sql`from_near_lon` },
+    { latitude: sql`${lat}`, longitude: sql`${lon}` },
+  );
   return sql<SqlBool>`(${keys} or (from_keys is null and (from_near_lat is null or (from_near_lat between ${lat - band}::float8 and ${lat + band}::float8
     and ${km} <= coalesce(from_near_km, ${MAX_RADIUS_KM}::float8) + 1))))`;
 }

@@ -6,7 +6,7 @@ import type { DB } from '../db/schema.ts';
 import { audienceOf, type FreightRow } from '../freights/index.ts';
 import { inBoxSql, nearSql, placesSql, type LoadSearch, type PlaceColumns, type PlacePattern } from '../market/index.ts';
 import { airportByCode } from '../airports/index.ts';
-import { airportPoint, boundingBox, EARTH_KM, type Point } from '../places/geo.ts';
+import { airportPoint, boundingBox, greatCircleKmSql, type Point } from '../places/geo.ts';
 import { postalCentre } from '../places/postal-centres.ts';
 import { postalKey } from '../places/postal.ts';
 import { isIataForm } from '../places/location.ts';
@@ -228,7 +228,10 @@ export async function fittingOffers(db: Db, freight: FreightRow, now: Date, limi
   if (!audience.everyone && audience.only.length === 0) return [];
   const end = freight.etd_end && freight.etd_end >= freight.etd ? freight.etd_end : freight.etd;
   const box = boundingBox(point, MAX_RADIUS_KM);
-  const distance = sql<number>`${EARTH_KM}::float8 * 2 * asin(least(1, sqrt(power(sin(radians(v.from_latitude - ${point.latitude}::float8) / 2), 2) + cos(radians(v.from_latitude)) * cos(radians(${point.latitude}::float8)) * power(sin(radians(v.from_longitude - ${point.longitude}::float8) / 2), 2))))`;
+  const distance = greatCircleKmSql(
+    { latitude: sql`v.from_latitude`, longitude: sql`v.from_longitude` },
+    { latitude: sql`${point.latitude}`, longitude: sql`${point.longitude}` },
+  );
   let query = withCompany(db)
     .select(distance.as('distance_km'))
     .where(offerInMarketSql(now))

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { airportByCode } from '../../airports/index.ts';
-import { distanceKm, EARTH_KM, type Point } from '../../places/geo.ts';
+import { distanceKm, greatCircleKmSql, type Point } from '../../places/geo.ts';
 
 /**
  * A freight's distance: the great circle between its origin's and its destination's coordinates,
@@ -10,9 +10,6 @@ import { distanceKm, EARTH_KM, type Point } from '../../places/geo.ts';
  * an address is not resolved, api.md Endpoints 7). The JSON answers carry no distance field.
  */
 
-/** One column of the freight's coordinates, as float8 (numeric in the table). */
-const coordinate = (alias: string, name: string) => `${alias}.${name}::float8`;
-
 /**
  * SQL: the great-circle distance in km between the stored coordinates of origin and destination,
  * null when one of the four is missing. Constants only (no parameter), so it fits the prepared
@@ -20,13 +17,11 @@ const coordinate = (alias: string, name: string) => `${alias}.${name}::float8`;
  */
 export function distanceSql(alias = 'freights'): RawBuilder<number | null> {
   const columns = ['from_latitude', 'from_longitude', 'to_latitude', 'to_longitude'];
-  const [fLat, fLon, tLat, tLon] = columns.map((c) => coordinate(alias, c));
+  const [fLat, fLon, tLat, tLon] = columns.map((c) => sql.raw(`${alias}.${c}`));
   // `least` ignores a null, so a missing coordinate is tested first (else it reads as half the earth).
-  const known = columns.map((c) => `${alias}.${c} is not null`).join(' and ');
-  return sql.raw(
-    `(case when ${known} then ${EARTH_KM}::float8 * 2 * asin(least(1, sqrt(power(sin(radians(${tLat} - ${fLat}) / 2), 2)` +
-      ` + cos(radians(${fLat})) * cos(radians(${tLat})) * power(sin(radians(${tLon} - ${fLon}) / 2), 2)))) end)`,
-  );
+  const known = sql.raw(columns.map((c) => `${alias}.${c} is not null`).join(' and '));
+  const km = greatCircleKmSql({ latitude: fLat!, longitude: fLon! }, { latitude: tLat!, longitude: tLon! });
+  return sql<number | null>`(case when ${known} then ${km} end)`;
 }
 
 /** A presented freight (or a row in its API names): `from`, `to` and the four coordinates are read. */
