@@ -171,25 +171,33 @@ export async function addDocument(
   freight: FreightRow,
   input: DocumentInput,
 ): Promise<DocumentRead | undefined> {
-  const freightId = freight.id;
-  const id = await db.transaction().execute(async (trx) => {
-    const written = await insertDocument(trx, {
-      freight_id: freightId,
-      company_id: caller.companyId,
-      user_id: caller.userId,
-      kind: input.kind,
-      name: input.name,
-      media_type: input.mediaType,
-      size: input.bytes.length,
-      sha256: input.sha256,
-      content: input.bytes,
-      created: clock.now(),
-    });
-    if (written === undefined) throw new Error('a party document cannot conflict with the transport order index');
-    await documentAdded(trx, clock, written, otherParties(freight, caller.companyId), freightId);
-    return written;
-  });
+  const id = await db.transaction().execute((trx) => insertPartyDocument(trx, clock, caller, freight, input));
   return documentById(db, id);
+}
+
+/** A party's document written, and the other party told, in the caller's transaction; answers its id. */
+async function insertPartyDocument(
+  trx: Transaction<DB>,
+  clock: Clock,
+  caller: Caller,
+  freight: FreightRow,
+  input: DocumentInput,
+): Promise<number> {
+  const written = await insertDocument(trx, {
+    freight_id: freight.id,
+    company_id: caller.companyId,
+    user_id: caller.userId,
+    kind: input.kind,
+    name: input.name,
+    media_type: input.mediaType,
+    size: input.bytes.length,
+    sha256: input.sha256,
+    content: input.bytes,
+    created: clock.now(),
+  });
+  if (written === undefined) throw new Error('a party document cannot conflict with the transport order index');
+  await documentAdded(trx, clock, written, otherParties(freight, caller.companyId), freight.id);
+  return written;
 }
 
 /** The documents of a freight for one of its parties; undefined for anyone else (a 404). */
@@ -278,20 +286,7 @@ export async function deliverWithPod(
 ): Promise<Delivered> {
   let written: number | undefined;
   const moved = await setDeliveryStatus(db, clock, caller, freight.id, DELIVERY.delivered, async (trx, row) => {
-    written = await insertDocument(trx, {
-      freight_id: row.id,
-      company_id: caller.companyId,
-      user_id: caller.userId,
-      kind: 'pod',
-      name: input.name,
-      media_type: input.mediaType,
-      size: input.bytes.length,
-      sha256: input.sha256,
-      content: input.bytes,
-      created: clock.now(),
-    });
-    if (written === undefined) throw new Error('a party document cannot conflict with the transport order index');
-    await documentAdded(trx, clock, written, otherParties(row, caller.companyId), row.id);
+    written = await insertPartyDocument(trx, clock, caller, row, { ...input, kind: 'pod' });
   });
   if (moved.kind === 'not_found') return { kind: 'not_found' };
   if (moved.kind === 'refused' || written === undefined) return { kind: 'refused', reason: 'pod.not_taken' };
