@@ -4,7 +4,7 @@ import { greatCircleKmSql } from '../places/geo.ts';
 import { notBlockedBySql } from '../accounts/blocks.ts';
 import type { DB } from '../db/schema.ts';
 import type { NotificationsTable, SavedSearchesTable } from './tables.ts';
-import { VISIBILITY } from '../freights/index.ts';
+import { VISIBILITY, type FreightRow } from '../freights/index.ts';
 
 /** SQL of saved searches and notifications; every query is scoped to the caller's user. */
 
@@ -89,12 +89,7 @@ export async function deleteSearch(db: Db, userId: number, id: number): Promise<
  * a freight with coordinates by them, market nearSql; the latitude band reads the index, 1 km of
  * slack for rounding); a search without one, or around an airport, stays a candidate.
  */
-function fromSideCouldMatch(freight: {
-  from_code: string | null;
-  from_country: string | null;
-  from_latitude: string | null;
-  from_longitude: string | null;
-}) {
+function fromSideCouldMatch(freight: Pick<FreightRow, 'from_code' | 'from_country' | 'from_latitude' | 'from_longitude'>) {
   const keys = sql<SqlBool>`from_keys && ${placeKeys(freight.from_code, freight.from_country)}::text[]`;
   if (freight.from_latitude === null || freight.from_longitude === null) return sql<SqlBool>`(from_keys is null or ${keys})`;
   const lat = Number(freight.from_latitude);
@@ -116,17 +111,10 @@ function fromSideCouldMatch(freight: {
  */
 export async function alertingSearches(
   db: Db,
-  freight: {
-    company_id: number;
-    visibility: number;
-    whitelist: number[];
-    from_code: string | null;
-    from_country: string | null;
-    from_latitude: string | null;
-    from_longitude: string | null;
-    to_code: string | null;
-    to_country: string | null;
-  },
+  freight: Pick<
+    FreightRow,
+    'company_id' | 'visibility' | 'whitelist' | 'from_code' | 'from_country' | 'from_latitude' | 'from_longitude' | 'to_code' | 'to_country'
+  >,
 ): Promise<SavedSearchRow[]> {
   if (freight.visibility === VISIBILITY.ownCompany || freight.visibility < VISIBILITY.whitelist) return [];
   if (freight.visibility === VISIBILITY.whitelist && !freight.whitelist.length) return [];
