@@ -11,6 +11,9 @@ import type { Services } from './kernel/context.ts';
 import { createHttpServer } from './kernel/http.tsx';
 import { registerEndpoints, type Endpoint } from './kernel/route.tsx';
 import { Clock } from './kernel/time.ts';
+import type { Transaction } from 'kysely';
+import type { DB } from './db/schema.ts';
+import { AlertWorker, attachAlertWorker, enqueueAlert, type AlertSubject } from './alerts/index.ts';
 import { installCatalogues, KERNEL_MESSAGES } from './kernel/i18n.ts';
 import { KERNEL_ERRORS, type ErrorCode } from './kernel/errors.ts';
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from './accounts/messages.ts';
@@ -88,12 +91,12 @@ import { SEARCH_EVENT_DOCS } from './searches/schema.ts';
 import { FREIGHT_EVENT_DOCS } from './freights/index.ts';
 import type { DeliveredEventType, EventDoc } from './events/types.ts';
 import {
-  attachVehicleAlerts,
+  alertFreight,
+  alertOffer,
   fittingTrucksSection,
   VEHICLE_ERRORS,
   VEHICLE_EVENT_DOCS,
   VEHICLE_MESSAGES,
-  VehicleAlerts,
   VEHICLES_SECTION,
   vehicleEndpoints,
   vehicleViews,
@@ -114,6 +117,8 @@ export interface App {
   endpoints: readonly Endpoint[];
   /** The live board's streams of this process (decisions.md §15). */
   live: LiveHub;
+  /** The worker that computes this process's alerts after their commits (tests wait for it). */
+  alerts: AlertWorker;
 }
 
 /** Builds the HTTP application: services shared by every module, then each module's endpoints. */
@@ -234,8 +239,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerOpsRoutes(http, services);
   registerOneRecordRoutes(http, services); // ONE Record: JSON-LD with its own errors, outside the envelope
 
-  // Vehicle offers' alerts run after the commit that publishes (an offer or a freight), never in the request.
-  const vehicleAlerts = new VehicleAlerts((err) => http.log.error({ err }, 'vehicle alert failed'));
+  // Alerts run after the commit that publishes (a freight or an offer), never in the request: the
+  // publishing transaction queues the job, this worker computes it (saved searches, fitting offers
+  // or freights) in a transaction of its own.
+  const alerts = new AlertWorker({
+    db: database.db,
+    clock,
+    handlers: { freight: [alertSavedSearches, alertFreight], vehicle: [alertOffer] },
+    log: http.log,
+  });
+  const queueAlert = (subject: AlertSubject) => (trx: Transaction<DB>, at: Clock, id: number) => enqueueAlert(trx, subject, id, at.now());
+  const alertsCommitted = () => alerts.poke();
   // Each module contributes its endpoints; one line per module. A module's endpoints that use a
   // module above it get its parts here, as parameters (docs/architecture.md): the freight lists
   // serve TMS 51-53 and show counts, a freight entering the market alerts saved searches, and
@@ -255,8 +269,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       otherLists: tmsFreightLists(),
       listColumns: new Map([[LIST.tmsTours, tourColumns]]),
       countLists,
-      enteredMarket: alertSavedSearches,
-      published: (db, clock, id) => vehicleAlerts.freightPublished(db, clock, id),
+      enteredMarket: queueAlert('freight'),
+      published: alertsCommitted,
       // Below the freight: the owner's fitting trucks, then the deal room (messages, documents).
       sections: async (ctx, route) => [await fittingTrucksSection(ctx, route), await dealRoom(ctx, route)],
       marketPrice: marketPriceHint,
@@ -271,7 +285,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...caseEndpoints(),
     ...webhookEndpoints(),
     ...searchEndpoints({ readVehicles: vehicleViews }),
-    ...vehicleEndpoints({ alerts: vehicleAlerts }),
+    ...vehicleEndpoints({ published: queueAlert('vehicle'), committed: alertsCommitted }),
     ...trustEndpoints(), // company profiles, ratings, blocks (decisions.md §12)
     ...dealEndpoints(), // conversations and documents beside a freight (decisions.md §13)
     ...laneEndpoints(), // lane prices (decisions.md §14)
@@ -289,9 +303,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   endpoints.push(...(await registerDealRoutes(http, services)));
   // Expiry written down in the background while the server listens (reads compute it anyway).
   attachExpirySweeper(http, services);
-  // Closing waits for the vehicle alerts under way.
-  attachVehicleAlerts(http, vehicleAlerts);
+  // The alerts' worker sweeps while the server listens; closing waits for the alert under way.
+  attachAlertWorker(http, alerts);
   // Webhook deliveries: started when the server listens, stopped when it closes.
   attachWebhookDispatcher(http, services);
-  return { http, services, tokens, endpoints: Object.freeze([...endpoints]), live };
+  return { http, services, tokens, endpoints: Object.freeze([...endpoints]), live, alerts };
 }

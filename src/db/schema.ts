@@ -14,6 +14,7 @@ import type { TrustTables } from '../trust/tables.ts';
 import type { DealTables } from '../deals/tables.ts';
 import type { LaneTables } from '../lanes/tables.ts';
 import type { DbTables } from './tables.ts';
+import type { AlertTables } from '../alerts/tables.ts';
 
 /**
  * The whole database as Kysely sees it: each module declares its own tables next to its code
@@ -35,4 +36,5 @@ export interface DB
     TrustTables,
     DealTables,
     LaneTables,
+    AlertTables,
     DbTables {}

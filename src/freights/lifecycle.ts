@@ -220,7 +220,8 @@ const includes = <T extends string>(list: readonly T[], value: string): boolean 
 
 /**
  * A freight entered the market (published, or created open): what modules above freights do
- * about it in the same transaction (app.ts passes the saved searches' alert).
+ * about it in the same transaction (app.ts passes the alerts module's queue: the alert of
+ * matching saved searches and vehicle offers is computed after the commit).
  */
 export type EnteredMarket = (trx: Transaction<DB>, clock: Clock, freightId: number) => Promise<unknown>;
 
@@ -374,8 +375,8 @@ export async function publishFreight(
     if (visibility === -2 && input.visibility === -2 && input.whitelist !== undefined) values.whitelist = input.whitelist;
     const updated = await trx.updateTable('freights').set(values).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
     await emitEvent(trx, clock, { type: 'freight.published', freightId: row.id });
-    // Other modules' reaction, same transaction (saved searches of other companies that match:
-    // notifications and freight.matched).
+    // Other modules' reaction, same transaction (the alert of matching saved searches and
+    // vehicle offers, queued to run after the commit).
     await enteredMarket(trx, clock, row.id);
     return { kind: 'ok', row: updated };
   });

@@ -200,13 +200,13 @@ async function fromPricingSearch(ctx: Ctx, warnings: Warning[]): Promise<{ base:
 export interface FreightParts extends ListPageParts {
   /** Other modules' lists on GET /freights/enlist, by filter id (TMS 51-53). */
   otherLists: ReadonlyMap<number, ExternalList>;
-  /** Run in the transaction that puts a freight on the market (saved searches alert). */
+  /** Run in the transaction that puts a freight on the market (queues its alert). */
   enteredMarket: EnteredMarket;
   /**
    * Called once a freight entered the market and the transaction committed (publish, or created
-   * open by winner_direct): work that must not slow the request starts from here (vehicle offers' alerts).
+   * open by winner_direct): the queued alert starts from here, after the answer.
    */
-  published?: (db: Ctx['db'], clock: Ctx['clock'], freightId: number) => void;
+  published?: () => void;
   /** Sections of the freight page from modules above (the fitting trucks, src/vehicles). */
   sections?: FreightSections;
   /** The lane's last market median beside the price field of the freight form and page (src/lanes). */
@@ -236,7 +236,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         const creation: Creation =
           provider === undefined ? { kind: 'draft' } : { kind: 'direct', provider, enteredMarket: parts.enteredMarket };
         const row = await createFreight(ctx.db, ctx.clock, ctx.caller, { values, pieces: parsed.pieces }, creation);
-        if (creation.kind === 'direct') parts.published?.(ctx.db, ctx.clock, row.id);
+        if (creation.kind === 'direct') parts.published?.();
         // api.md: the flat freight in `data` (id at data.id).
         return ok(await presentWritten(ctx, row, 'owner'), withWarnings(warnings));
       },
@@ -337,7 +337,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         if (result.kind === 'not_found') return notFound();
         // api.md: 302 to the freight page whether it worked or not; the flash says which.
         if (result.kind === 'refused') return redirect(viewPath(id), false, ctx.t(result.reason));
-        parts.published?.(ctx.db, ctx.clock, id);
+        parts.published?.();
         return redirect(viewPath(id), true, ctx.t('freight.published'));
       },
       page: (outcome, ctx) => routePage(outcome, ctx, {}, parts),

@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { emitEvent, marketFreight } from '../freights/index.ts';
 import type { Clock } from '../kernel/time.ts';
@@ -11,95 +10,53 @@ import { offerInMarket } from './policy.ts';
 import { fittingOffers, readOffer } from './store.ts';
 
 /**
- * The alerts of matching (decisions.md §11), computed after the commit that publishes, so they
- * never slow the publishing request:
+ * The alerts of matching (decisions.md §11), computed after the commit that publishes (the
+ * alerts module's queue runs them, each in the transaction that removes its job), so they never
+ * slow the publishing request:
  * - an offer published: the creating user of every fitting freight gets a `vehicle.matched`
  *   notification; `vehicle.matched` goes to the offer's company (every match) and to the owners
  *   of the fitting freights (their own), with `vehicle.published` to those owners;
  * - a freight published: the creating user of every fitting open offer gets a `freight.matched`
  *   notification naming the offer (`vehicle` instead of `search`); its company gets
  *   `freight.matched` and both sides `vehicle.matched`.
- * Each alert is one transaction of its own (notifications and events together) started on the
- * next turn after the publishing transaction committed. A server stopped in between loses that
- * alert (docs/decisions.md, Vehicle space); closing the app waits for the alerts under way.
  */
 
 /** The most matches one alert writes (nearest first). */
 const MAX_ALERTS = 500;
 
-export class VehicleAlerts {
-  private readonly pending = new Set<Promise<unknown>>();
-
-  constructor(private readonly onError: (err: unknown) => void = () => {}) {}
-
-  /** After an offer was created (committed): the owners of fitting freights. */
-  offerPublished(db: Kysely<DB>, clock: Clock, offerId: number): void {
-    this.later(() => alertOffer(db, clock.at(clock.now()), offerId));
-  }
-
-  /** After a freight entered the market (committed): the companies with a fitting open offer. */
-  freightPublished(db: Kysely<DB>, clock: Clock, freightId: number): void {
-    this.later(() => alertFreight(db, clock.at(clock.now()), freightId));
-  }
-
-  /** Resolves when every alert under way has finished (closing the app; tests). */
-  async idle(): Promise<void> {
-    while (this.pending.size) await Promise.allSettled([...this.pending]);
-  }
-
-  private later(work: () => Promise<unknown>) {
-    const run = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(work)
-      .catch((err) => this.onError(err))
-      .finally(() => this.pending.delete(run));
-    this.pending.add(run);
-  }
-}
-
-/** Closing the server waits for the alerts under way (before the database closes). */
-export function attachVehicleAlerts(http: FastifyInstance, alerts: VehicleAlerts): void {
-  http.addHook('onClose', async () => {
-    await alerts.idle();
-  });
+/** Answers the number of notifications written. */
+export async function alertOffer(trx: Transaction<DB>, clock: Clock, offerId: number): Promise<number> {
+  const now = clock.now();
+  const offer = await readOffer(trx, offerId);
+  if (!offer || !offerInMarket(offer, now)) return 0;
+  const fits = await fitsOfOffer(trx, offer, now, MAX_ALERTS);
+  if (!fits.length) return 0;
+  const written = await insertVehicleNotifications(
+    trx,
+    fits.map((f) => ({ userId: f.user_id, type: 'vehicle.matched' as const, freightId: f.id, vehicleId: offer.id, created: now })),
+  );
+  await emitVehicleEvent(trx, clock, 'vehicle.published', offer, fits, false);
+  await emitVehicleEvent(trx, clock, 'vehicle.matched', offer, fits);
+  return written.length;
 }
 
 /** Answers the number of notifications written. */
-export async function alertOffer(db: Kysely<DB>, clock: Clock, offerId: number): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const now = clock.now();
-    const offer = await readOffer(trx, offerId);
-    if (!offer || !offerInMarket(offer, now)) return 0;
-    const fits = await fitsOfOffer(trx, offer, now, MAX_ALERTS);
-    if (!fits.length) return 0;
-    const written = await insertVehicleNotifications(
-      trx,
-      fits.map((f) => ({ userId: f.user_id, type: 'vehicle.matched' as const, freightId: f.id, vehicleId: offer.id, created: now })),
-    );
-    await emitVehicleEvent(trx, clock, 'vehicle.published', offer, fits, false);
-    await emitVehicleEvent(trx, clock, 'vehicle.matched', offer, fits);
-    return written.length;
+export async function alertFreight(trx: Transaction<DB>, clock: Clock, freightId: number): Promise<number> {
+  const now = clock.now();
+  const freight = await marketFreight(trx, freightId, now);
+  if (freight?.class !== 'rfs') return 0;
+  const fits = await fittingOffers(trx, freight, now, MAX_ALERTS);
+  if (!fits.length) return 0;
+  const written = await insertVehicleNotifications(
+    trx,
+    fits.map((f) => ({ userId: f.offer.user_id, type: 'freight.matched' as const, freightId, vehicleId: f.offer.id, created: now })),
+  );
+  await emitEvent(trx, clock, {
+    type: 'freight.matched',
+    freightId,
+    matches: fits.map(({ offer }) => ({ companyId: offer.company_id, vehicle: presentVehicle(offer, clock) })),
   });
-}
-
-/** Answers the number of notifications written. */
-export async function alertFreight(db: Kysely<DB>, clock: Clock, freightId: number): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const now = clock.now();
-    const freight = await marketFreight(trx, freightId, now);
-    if (freight?.class !== 'rfs') return 0;
-    const fits = await fittingOffers(trx, freight, now, MAX_ALERTS);
-    if (!fits.length) return 0;
-    const written = await insertVehicleNotifications(
-      trx,
-      fits.map((f) => ({ userId: f.offer.user_id, type: 'freight.matched' as const, freightId, vehicleId: f.offer.id, created: now })),
-    );
-    await emitEvent(trx, clock, {
-      type: 'freight.matched',
-      freightId,
-      matches: fits.map(({ offer }) => ({ companyId: offer.company_id, vehicle: presentVehicle(offer, clock) })),
-    });
-    for (const { offer, distance_km } of fits)
-      await emitVehicleEvent(trx, clock, 'vehicle.matched', offer, [{ id: freightId, company_id: freight.company_id, distance_km }]);
-    return written.length;
-  });
+  for (const { offer, distance_km } of fits)
+    await emitVehicleEvent(trx, clock, 'vehicle.matched', offer, [{ id: freightId, company_id: freight.company_id, distance_km }]);
+  return written.length;
 }

@@ -10,7 +10,7 @@ import type { FreightView } from '../freights/index.ts';
 import { fittingVehiclesOf } from './routes.tsx';
 import { fittingSection } from './views.tsx';
 
-export { attachVehicleAlerts, VehicleAlerts } from './alerts.ts';
+export { alertFreight, alertOffer } from './alerts.ts';
 export { vehicleEndpoints, vehicleViews } from './routes.tsx';
 export { VEHICLE_ERRORS, VEHICLE_MESSAGES } from './messages.ts';
 export { VEHICLE_EVENT_DOCS } from './schema.ts';

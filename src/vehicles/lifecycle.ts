@@ -26,8 +26,23 @@ async function lockOffer(trx: Transaction<DB>, id: number): Promise<VehicleRead 
   return locked ? readOffer(trx, id) : undefined;
 }
 
-/** Creates an open offer of the caller's company; `vehicle.published` to its company in the same transaction. */
-export async function createOffer(db: Kysely<DB>, clock: Clock, caller: Caller, values: OfferValues): Promise<VehicleRead> {
+/**
+ * What a new offer entering the market sets off in its transaction (app.ts passes the alerts
+ * module's queue: its alert is computed after the commit).
+ */
+export type OfferPublished = (trx: Transaction<DB>, clock: Clock, offerId: number) => Promise<unknown>;
+
+/**
+ * Creates an open offer of the caller's company; `vehicle.published` to its company, and what
+ * `published` does, in the same transaction.
+ */
+export async function createOffer(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  values: OfferValues,
+  published: OfferPublished,
+): Promise<VehicleRead> {
   return db.transaction().execute(async (trx) => {
     const now = clock.now();
     const { id } = await trx
@@ -37,6 +52,7 @@ export async function createOffer(db: Kysely<DB>, clock: Clock, caller: Caller, 
       .executeTakeFirstOrThrow();
     const offer = (await readOffer(trx, id))!;
     await emitVehicleEvent(trx, clock, 'vehicle.published', offer);
+    await published(trx, clock, id);
     return offer;
   });
 }

@@ -4,9 +4,8 @@ import { readId, readPageWindow, readString } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { loadFreightForCaller, presentMany, visibleFreights, withPieces, type FreightView, type ReadContext } from '../freights/index.ts';
 import { readLoadSearch } from '../market/index.ts';
-import type { VehicleAlerts } from './alerts.ts';
 import { OFFER_FIELDS, presentVehicle, readOffer, typedInLanguage, type OfferField, type VehicleView } from './fields.ts';
-import { createOffer, editOffer, inviteToFreight, withdrawOffer, type Result } from './lifecycle.ts';
+import { createOffer, editOffer, inviteToFreight, withdrawOffer, type OfferPublished, type Result } from './lifecycle.ts';
 import { fitsOfOffer } from './matching.ts';
 import { VEHICLE_DOCS } from './schema.ts';
 import {
@@ -31,9 +30,13 @@ const withWarnings = (warnings: Warning[]) => (warnings.length ? warnings : unde
 const rc = (ctx: Ctx<Caller>): ReadContext => ({ db: ctx.db, clock: ctx.clock, t: ctx.t, caller: ctx.caller });
 export const viewPath = (id: number) => `/vehicles/view/${id}`;
 
-/** What the endpoints take from app.ts: the alerts run after a commit that publishes. */
+/**
+ * What the endpoints take from app.ts: a new offer's alert is queued in its transaction
+ * (`published`) and run after the commit (`committed` wakes the queue's worker).
+ */
 export interface VehicleParts {
-  alerts: VehicleAlerts;
+  published: OfferPublished;
+  committed: () => void;
 }
 
 /** The sent offer: a page's form is read in the person's language first. */
@@ -140,9 +143,9 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
       async handle(ctx) {
         const read = readOfferBody(ctx);
         if (!read.ok) return refused(ctx, read.errors);
-        const offer = await createOffer(ctx.db, ctx.clock, ctx.caller, read.values);
+        const offer = await createOffer(ctx.db, ctx.clock, ctx.caller, read.values, parts.published);
         // Committed: the owners of fitting freights are alerted on the next turn, not in this request.
-        parts.alerts.offerPublished(ctx.db, ctx.clock, offer.id);
+        parts.committed();
         return ok({ vehicle: presentVehicle(offer, ctx.clock) });
       },
       page: (outcome, ctx) =>

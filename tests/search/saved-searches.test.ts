@@ -6,8 +6,8 @@ import { addFreight, openFreight } from '../freights/helpers.ts';
 
 /**
  * Saved searches per user and their alerts (decisions.md §7, §8): a freight entering the market
- * that matches gives the searcher a notification and its company a freight.matched event, in
- * the transaction of the publish; a non-matching or invisible freight gives nothing.
+ * that matches gives the searcher a notification and its company a freight.matched event, after
+ * the publish committed (tests/alerts/queue.test.ts); a non-matching or invisible freight gives nothing.
  */
 
 let app: TestApp;

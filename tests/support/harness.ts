@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import type { Endpoint } from '../../src/kernel/route.tsx';
 import type { LiveHub } from '../../src/live/hub.ts';
+import type { AlertWorker } from '../../src/alerts/index.ts';
 import { createCompany, createUser } from '../../src/accounts/commands.ts';
 import type { TokenIssuer } from '../../src/accounts/tokens.ts';
 import { readConfig, type Config } from '../../src/config/config.ts';
@@ -51,6 +52,8 @@ export interface TestApp {
   config: Config;
   /** The live board's streams of this app (decisions.md §15). */
   live: LiveHub;
+  /** the worker computing alerts after their commits (requests through the harness wait for it) */
+  alerts: AlertWorker;
   /** Moves the exchange's clock (deadlines, expiry); `null` returns to real time. */
   setNow(date: Date | null): void;
   company(name?: string): Promise<{ id: number; name: string }>;
@@ -78,7 +81,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = options.database ?? (await freshDatabase());
   let fixedNow: Date | null = null;
   const clock = new Clock(config.timezone, () => fixedNow ?? new Date());
-  const { http, services, tokens, endpoints, live } = await buildApp({ config, database, clock });
+  const { http, services, tokens, endpoints, live, alerts } = await buildApp({ config, database, clock });
   await http.ready();
   let seq = 0;
 
@@ -94,6 +97,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       payload = typeof o.form === 'string' ? o.form : new URLSearchParams(o.form).toString();
     }
     const res = await http.inject({ method: method as 'GET', url, headers, payload, query: o.query });
+    // Alerts run after the commit, after the answer (src/alerts): a test reads them once they
+    // are written, as a person would a moment later; tests/alerts/queue.test.ts checks the delay itself.
+    await alerts.idle();
     const type = String(res.headers['content-type'] ?? '');
     return {
       status: res.statusCode,
@@ -111,6 +117,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     tokens,
     config,
     live,
+    alerts,
     setNow(date) {
       fixedNow = date;
     },

@@ -31,6 +31,7 @@ import * as pointGist from './0110_point_gist.ts';
 import * as readFences from './0120_read_fences.ts';
 import * as savedSearchKeys from './0130_saved_search_keys.ts';
 import * as live from './0100_live.ts';
+import * as alertJobs from './0140_alert_jobs.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '0120_read_fences': readFences,
   '0130_saved_search_keys': savedSearchKeys,
   '0100_live': live,
+  '0140_alert_jobs': alertJobs,
 };
