@@ -33,6 +33,8 @@ const SEARCHES = Number(env.BENCH_SEARCHES ?? 100_000);
 const OFFERS = Number(env.BENCH_OFFERS ?? 50_000);
 const SECONDS = Number(env.BENCH_SECONDS ?? 10);
 const MIXED_SECONDS = Number(env.BENCH_MIXED_SECONDS ?? 300);
+/** publishes per second of the paced run that measures alert delivery */
+const PUBLISH_RATE = Number(env.BENCH_PUBLISH_RATE ?? 5);
 const CLIENTS = Math.min(COMPANIES, 500);
 const CONNECTIONS = 8;
 const MIXED_CONNECTIONS = 50;
@@ -176,8 +178,14 @@ try {
 
   type Req = NonNullable<LoadOptions['requests']>[number];
   const rows: string[] = [];
-  const measure = async (name: string, requests: Req[], connections = CONNECTIONS, duration = SECONDS): Promise<LoadResult> => {
-    const r = await load({ url: base, requests, connections, duration, headers: { 'content-type': 'application/json' } });
+  const measure = async (
+    name: string,
+    requests: Req[],
+    connections = CONNECTIONS,
+    duration = SECONDS,
+    overallRate?: number,
+  ): Promise<LoadResult> => {
+    const r = await load({ url: base, requests, connections, duration, overallRate, headers: { 'content-type': 'application/json' } });
     const text = `${line(name, r)}${r.s5xx ? `  5xx ${r.s5xx}` : ''}`;
     rows.push(text);
     console.log(text);
@@ -240,14 +248,50 @@ try {
     body: JSON.stringify({ action: 'publish' }),
   }));
   const notificationsBefore = Number((await pool.query('select count(*) from notifications')).rows[0].count);
-  const publish = await measure('POST publish (alerts in its transaction)', publishes.slice(0, 10_000));
+  const delays: number[] = [];
+  app.alerts.observe((w) => delays.push(w.delayMs));
+  const queued = async () => Number((await pool.query('select count(*) from alert_jobs')).rows[0].count);
+  /** Waits until the worker has written every queued alert (at most `ms`); answers the seconds taken and what is left. */
+  const drained = async (ms: number) => {
+    const t0 = performance.now();
+    let left = await queued();
+    while (left && performance.now() - t0 < ms) {
+      await new Promise((r) => setTimeout(r, 200));
+      left = await queued();
+    }
+    return { seconds: (performance.now() - t0) / 1000, left };
+  };
+  const percentile = (xs: number[], q: number) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
+  };
+  // As fast as 8 connections go: the answer only queues the alert.
+  const publish = await measure('POST publish (its alert queued)', publishes.slice(0, 5_000));
+  const backlog = await queued();
+  const written0 = delays.length;
+  const drain = await drained(600_000);
   const published = Number(
     (await pool.query(`select count(*) from freights where id = any($1) and status = 'open'`, [drafts.map((d) => d.id)])).rows[0].count,
   );
   const notified = Number((await pool.query('select count(*) from notifications')).rows[0].count) - notificationsBefore;
+  const alertRate = (delays.length - written0) / Math.max(drain.seconds, 0.001);
   console.log(
-    `published ${published} freights; ${notified} notifications written in their transactions (each alert is there when its publish answers)`,
+    `published ${published} freights; ${backlog} alerts queued at the end, drained in ${drain.seconds.toFixed(1)} s (${Math.round(alertRate)} alerts/s on one process, ${drain.left} left); ${notified} notifications`,
   );
+  // At a steady rate below the worker's throughput: how long after its publish an alert is written.
+  delays.length = 0;
+  await measure(
+    `POST publish at ${PUBLISH_RATE}/s (alert delivery measured)`,
+    publishes.slice(5_000, 10_000),
+    CONNECTIONS,
+    20,
+    PUBLISH_RATE,
+  );
+  await drained(60_000);
+  const delivery = { count: delays.length, p50: percentile(delays, 0.5), p99: percentile(delays, 0.99) };
+  const deliveryLine = `alert delivery after publish at ${PUBLISH_RATE}/s: ${delivery.count} alerts, p50 ${delivery.p50} ms, p99 ${delivery.p99} ms`;
+  rows.push(deliveryLine);
+  console.log(deliveryLine);
   const bids = marketIds.map((f, i) => {
     const bidder = pick(
       clients.filter((c) => c !== f.company_id),
@@ -304,6 +348,9 @@ try {
   sample();
   console.log(`memory (rss/heap MB) every 10 s: ${memory.join(' ')}`);
   console.log(`mixed: errors ${mix.errors}, timeouts ${mix.timeouts}, 5xx ${mix.s5xx}, 4xx ${mix.s4xx}`);
+  const mixBacklog = await queued();
+  const mixDrain = await drained(600_000);
+  console.log(`mixed: ${mixBacklog} alerts queued at its end, drained in ${mixDrain.seconds.toFixed(1)} s (${mixDrain.left} left)`);
 
   const floorAfter = await floors();
   console.log(`\n${rows.join('\n')}`);

@@ -28,6 +28,13 @@ export interface AlertWorkerDeps {
   log?: { error: LogFn; warn?: LogFn };
 }
 
+/** An alert committed: what entered the market, and how long after its publish (wall clock). */
+export interface AlertWritten {
+  subject: AlertSubject;
+  subjectId: number;
+  delayMs: number;
+}
+
 /** How often a listening process looks for jobs another process left (stopped, or failed and due again). */
 const SWEEP_MS = 1000;
 /** A job failing this many times is dropped (and logged): an alert must not block the queue for ever. */
@@ -45,6 +52,7 @@ export class AlertWorker {
   /** A poke arrived while draining: look once more before stopping. */
   private again = false;
   private timer: NodeJS.Timeout | null = null;
+  private readonly observers = new Set<(written: AlertWritten) => void>();
 
   constructor(private readonly deps: AlertWorkerDeps) {}
 
@@ -77,6 +85,12 @@ export class AlertWorker {
     await this.idle();
   }
 
+  /** Told of every alert written by this worker, after its commit (benchmarks: the delay a user sees). */
+  observe(observer: (written: AlertWritten) => void): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
   /** Resolves when no drain is under way (tests read alerts after it). */
   async idle(): Promise<void> {
     while (this.draining) await this.draining;
@@ -95,12 +109,12 @@ export class AlertWorker {
   async runOne(): Promise<boolean> {
     const { db, clock, handlers } = this.deps;
     const now = clock.now();
-    let claimed: { id: number; subject: AlertSubject; subject_id: number; attempts: number } | undefined;
+    let claimed: { id: number; subject: AlertSubject; subject_id: number; attempts: number; created: Date } | undefined;
     try {
       await db.transaction().execute(async (trx) => {
         claimed = await trx
           .selectFrom('alert_jobs')
-          .select(['id', 'subject', 'subject_id', 'attempts'])
+          .select(['id', 'subject', 'subject_id', 'attempts', 'created'])
           .where('due', '<=', now)
           .orderBy('due')
           .orderBy('id')
@@ -116,6 +130,11 @@ export class AlertWorker {
     } catch (err) {
       if (!claimed) throw err;
       await this.failed(claimed, err);
+      return true;
+    }
+    if (claimed && this.observers.size) {
+      const written = { subject: claimed.subject, subjectId: claimed.subject_id, delayMs: Date.now() - claimed.created.getTime() };
+      for (const observer of this.observers) observer(written);
     }
     return Boolean(claimed);
   }

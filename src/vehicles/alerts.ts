@@ -3,7 +3,7 @@ import type { DB } from '../db/schema.ts';
 import { emitEvent, marketFreight } from '../freights/index.ts';
 import type { Clock } from '../kernel/time.ts';
 import { insertVehicleNotifications } from '../searches/store.ts';
-import { emitVehicleEvent } from './events.ts';
+import { emitFreightMatches, emitVehicleEvent } from './events.ts';
 import { presentVehicle } from './fields.ts';
 import { fitsOfOffer } from './matching.ts';
 import { offerInMarket } from './policy.ts';
@@ -56,7 +56,6 @@ export async function alertFreight(trx: Transaction<DB>, clock: Clock, freightId
     freightId,
     matches: fits.map(({ offer }) => ({ companyId: offer.company_id, vehicle: presentVehicle(offer, clock) })),
   });
-  for (const { offer, distance_km } of fits)
-    await emitVehicleEvent(trx, clock, 'vehicle.matched', offer, [{ id: freightId, company_id: freight.company_id, distance_km }]);
+  await emitFreightMatches(trx, clock, { id: freightId, company_id: freight.company_id }, fits);
   return written.length;
 }

@@ -36,25 +36,43 @@ export async function emitVehicleEvent(
   /** false: only to the owners of the matched freights (the offer's company had it already) */
   toOfferCompany = true,
 ): Promise<number> {
-  return announce(db, clock, type, async () => {
-    const vehicle = presentVehicle(offer, clock);
-    const round = (km: number | null) => (km === null ? null : Math.round(km * 10) / 10);
-    const planned: PlannedEvent[] = [];
-    if (toOfferCompany)
-      planned.push({
-        companyId: offer.company_id,
-        freightId: matched[0]?.id ?? null,
-        data: () => ({ vehicle, matches: matched.map((m) => ({ route_id: m.id, distance_km: round(m.distance_km) })) }),
-      });
-    const byOwner = new Map<number, MatchedFreight[]>();
-    for (const m of matched) if (m.company_id !== offer.company_id) byOwner.set(m.company_id, [...(byOwner.get(m.company_id) ?? []), m]);
-    for (const [companyId, own] of byOwner) {
-      planned.push({
-        companyId,
-        freightId: own[0]!.id,
-        data: () => ({ vehicle, matches: own.map((m) => ({ route_id: m.id, distance_km: round(m.distance_km) })) }),
-      });
-    }
-    return planned;
-  });
+  return announce(db, clock, type, async () => planned(clock, offer, matched, toOfferCompany));
+}
+
+/**
+ * `vehicle.matched` of a freight that fits several offers, written at once (one statement, not
+ * one per offer): for each offer, to its company and to the freight's owner, as emitVehicleEvent
+ * would write them one by one.
+ */
+export async function emitFreightMatches(
+  db: Db,
+  clock: Clock,
+  freight: { id: number; company_id: number },
+  fits: ReadonlyArray<{ offer: VehicleRead; distance_km: number | null }>,
+): Promise<number> {
+  return announce(db, clock, 'vehicle.matched', async () =>
+    fits.flatMap(({ offer, distance_km }) => planned(clock, offer, [{ ...freight, distance_km }], true)),
+  );
+}
+
+function planned(clock: Clock, offer: VehicleRead, matched: readonly MatchedFreight[], toOfferCompany: boolean): PlannedEvent[] {
+  const vehicle = presentVehicle(offer, clock);
+  const round = (km: number | null) => (km === null ? null : Math.round(km * 10) / 10);
+  const events: PlannedEvent[] = [];
+  if (toOfferCompany)
+    events.push({
+      companyId: offer.company_id,
+      freightId: matched[0]?.id ?? null,
+      data: () => ({ vehicle, matches: matched.map((m) => ({ route_id: m.id, distance_km: round(m.distance_km) })) }),
+    });
+  const byOwner = new Map<number, MatchedFreight[]>();
+  for (const m of matched) if (m.company_id !== offer.company_id) byOwner.set(m.company_id, [...(byOwner.get(m.company_id) ?? []), m]);
+  for (const [companyId, own] of byOwner) {
+    events.push({
+      companyId,
+      freightId: own[0]!.id,
+      data: () => ({ vehicle, matches: own.map((m) => ({ route_id: m.id, distance_km: round(m.distance_km) })) }),
+    });
+  }
+  return events;
 }
