@@ -1,5 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { BidStatus, FreightRow, FreightStatus } from './tables.ts';
 
 /**
@@ -30,14 +29,17 @@ export function inMarket(row: Pick<FreightRow, 'status' | 'deadline'>, now: Date
   return isMarketStatus(row.status) && !isDue(row, now);
 }
 
-// SQL: the same rules on a freight row (`freights` unless another alias is named). Statuses are
-// literals, so partial indexes on `status in ('open', 'pending')` match in any plan.
+// SQL: the same rules on a freight row (`freights` unless another alias is named), read from
+// `market_until` (migration 0150: the deadline while the stored status is open or pending,
+// `infinity` without one, null otherwise): in the market is `market_until >= now`, due is
+// `market_until < now`. One range of one column, so the planner estimates the market as it is
+// (status and deadline as two conditions made it multiply two selectivities of the same rows),
+// and the market's partial indexes (`where market_until is not null`) match in any plan.
 
-type EB = ExpressionBuilder<DB, 'freights'>;
 /** The clock in a statement: a date, or (prepared statements) the statement's argument hidden from the planner. */
 export type Instant = Date | Expression<Date>;
 
-const column = (alias: string, name: 'status' | 'deadline') => sql.ref(`${alias}.${name}`);
+const column = (alias: string, name: 'status' | 'market_until') => sql.ref(`${alias}.${name}`);
 const literals = (list: readonly string[]) => sql.raw(list.map((s) => `'${s}'`).join(', '));
 
 /** The stored status is one of `list` (a literal list of this module's statuses, never input). */
@@ -45,18 +47,15 @@ export const storedInSql = (list: readonly FreightStatus[], alias = 'freights') 
   sql<SqlBool>`${column(alias, 'status')} in (${literals(list)})`;
 
 /** SQL of isMarketStatus on the stored status. */
-export const marketStatusSql = (alias = 'freights') => storedInSql(MARKET_STATUSES, alias);
-
-/** SQL: the deadline has not passed at `now` (none set: never). */
-export const notDueSql = (eb: EB, now: Instant) => eb.or([eb('freights.deadline', 'is', null), eb('freights.deadline', '>=', now)]);
+export const marketStatusSql = (alias = 'freights') => sql<SqlBool>`${column(alias, 'market_until')} is not null`;
 
 /** SQL of isDue. */
 export const dueSql = (now: Instant, alias = 'freights'): RawBuilder<SqlBool> =>
-  sql<SqlBool>`(${marketStatusSql(alias)} and ${column(alias, 'deadline')} < ${now})`;
+  sql<SqlBool>`(${column(alias, 'market_until')} < ${now})`;
 
 /** SQL of inMarket. */
 export const inMarketSql = (now: Instant, alias = 'freights'): RawBuilder<SqlBool> =>
-  sql<SqlBool>`(${marketStatusSql(alias)} and (${column(alias, 'deadline')} is null or ${column(alias, 'deadline')} >= ${now}))`;
+  sql<SqlBool>`(${column(alias, 'market_until')} >= ${now})`;
 
 /** SQL: the status a freight reads as at `now` (`expired` when due). */
 export const effectiveStatusSql = (now: Instant) => sql<string>`case when ${dueSql(now)} then 'expired' else freights.status end`;

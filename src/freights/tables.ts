@@ -72,6 +72,12 @@ export interface FreightsTable {
   refs: ColumnType<unknown, string | undefined, string>;
   created: Date;
   modified: Date;
+  /**
+   * The deadline while the stored status is open or pending (`infinity` without one), else
+   * null: kept by PostgreSQL (migration 0150), so "in the market at now" is one range of one
+   * column (in-market.ts inMarketSql). Never written.
+   */
+  market_until: ColumnType<Date | null, never, never>;
 }
 
 export interface FreightPiecesTable {
@@ -122,8 +128,8 @@ export interface FreightTables {
   bids: BidsTable;
 }
 
-/** A freight as its row is read back. */
-export type FreightRow = Selectable<FreightsTable>;
+/** A freight as its row is read back (`market_until` is for conditions only, never read). */
+export type FreightRow = Omit<Selectable<FreightsTable>, 'market_until'>;
 /** Who confirmed a bid and when: the transport order's (deals), not the freight view's nor the API's bid. */
 export type BidConfirmerColumn = 'owner_confirmed_by' | 'owner_confirmed_at' | 'bidder_confirmed_by' | 'bidder_confirmed_at';
 

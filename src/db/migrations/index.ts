@@ -32,6 +32,7 @@ import * as readFences from './0120_read_fences.ts';
 import * as savedSearchKeys from './0130_saved_search_keys.ts';
 import * as live from './0100_live.ts';
 import * as alertJobs from './0140_alert_jobs.ts';
+import * as marketUntil from './0150_market_until.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0130_saved_search_keys': savedSearchKeys,
   '0100_live': live,
   '0140_alert_jobs': alertJobs,
+  '0150_market_until': marketUntil,
 };

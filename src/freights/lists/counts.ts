@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { isEmptySearch, type LoadSearch } from '../../market/index.ts';
-import { marketStatusSql } from '../in-market.ts';
+import { inMarketSql } from '../in-market.ts';
 import { maskGuard, searchConditions } from '../search.ts';
 import { FILTERS, VIA_BIDS } from './membership.ts';
 import { LIST, LISTS, listInfo, listsCounted, type ListId } from './registry.ts';
@@ -116,7 +116,7 @@ export function freightCountsQuery(db: Kysely<DB>, companyId: number, now: Date,
       // The other modules' lists (the TMS's orders on the company's tours, and its tours).
       ...Object.entries(others.counts(c)).map(([id, count]) => count!.as(column(Number(id) as ListId))),
       sql<string>`pg_current_snapshot()::text`.as('snapshot'),
-      sql<Date | null>`(select min(m.deadline) from freights as m where ${marketStatusSql('m')} and m.deadline >= ${now})`.as('until'),
+      sql<Date | null>`(select min(m.market_until) from freights as m where ${inMarketSql(now, 'm')} and m.market_until < 'infinity')`.as('until'),
     ]);
 }
 

@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { notBlockedBySql } from '../../accounts/blocks.ts';
 import type { DB } from '../../db/schema.ts';
-import { dueSql, MARKET_STATUSES, notDueSql, storedInSql, type Instant } from '../in-market.ts';
+import { dueSql, inMarketSql, MARKET_STATUSES, marketStatusSql, storedInSql, type Instant } from '../in-market.ts';
 import { admitsSql, hadBidSql } from '../policy.ts';
 import { type FreightStatus, VISIBILITY } from '../tables.ts';
 import { LIST, type ListId } from './registry.ts';
@@ -38,10 +38,10 @@ const storedIn = (list: readonly FreightStatus[]) => storedInSql(list);
  */
 const status = (eb: EB, list: readonly FreightStatus[], now: Instant): Expression<SqlBool> => {
   const market = list.filter((s) => MARKET.includes(s));
-  const notDue = notDueSql(eb, now);
   if (market.length && !list.includes('expired')) {
-    if (market.length === list.length) return eb.and([storedIn(list), notDue]);
-    return eb.and([storedIn(list), eb.or([eb.not(storedIn(MARKET)), notDue])]);
+    // The whole market is one range of market_until (in-market.ts); part of it, that range and the status.
+    if (market.length === list.length) return market.length === MARKET.length ? inMarketSql(now) : eb.and([storedIn(list), inMarketSql(now)]);
+    return eb.and([storedIn(list), eb.or([eb.not(marketStatusSql()), inMarketSql(now)])]);
   }
   if (list.includes('expired') && !market.length) return eb.or([storedIn(list), dueSql(now)]);
   return storedIn(list);
