@@ -47,7 +47,8 @@ export async function openDatabase(
   if (options.pglite) {
     database = pgliteDatabase(options.pglite, () => {});
   } else if (config.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    // No JIT: compiling a plan costs 10-50 ms, more than any statement of ours runs (docs/scaling.md).
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10, options: '-c jit=off' });
     // An idle connection the server ends (restart, failover, terminate) must not crash the
     // process: the pool replaces it; the next query reconnects.
     pool.on('error', (err) => {

@@ -79,7 +79,7 @@ export class ReadReplicas {
     private readonly onError: (err: unknown, replica: string) => void = () => {},
   ) {
     this.replicas = urls.map((url) => {
-      const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 2_000 });
+      const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 2_000, options: '-c jit=off' });
       // A replica that goes away must not crash the process: the next sample marks it down.
       pool.on('error', () => {});
       // …nor one whose connection drops while a query is in flight (that query fails and is answered again).

@@ -50,8 +50,7 @@ export const storedInSql = (list: readonly FreightStatus[], alias = 'freights') 
 export const marketStatusSql = (alias = 'freights') => sql<SqlBool>`${column(alias, 'market_until')} is not null`;
 
 /** SQL of isDue. */
-export const dueSql = (now: Instant, alias = 'freights'): RawBuilder<SqlBool> =>
-  sql<SqlBool>`(${column(alias, 'market_until')} < ${now})`;
+export const dueSql = (now: Instant, alias = 'freights'): RawBuilder<SqlBool> => sql<SqlBool>`(${column(alias, 'market_until')} < ${now})`;
 
 /** SQL of inMarket. */
 export const inMarketSql = (now: Instant, alias = 'freights'): RawBuilder<SqlBool> =>

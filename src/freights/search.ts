@@ -6,7 +6,17 @@ import { airportPoint, airportsWithin, greatCircleKmSql } from '../places/geo.ts
 import { inMarketSql } from './in-market.ts';
 import { admitsSql } from './policy.ts';
 import type { FreightRow } from './tables.ts';
-import { containing, nearSql, placesSql, windowSql, type LoadSearch, type PlaceColumns, type WindowColumns } from '../market/index.ts';
+import {
+  codeKey,
+  containing,
+  nearSql,
+  placesSql,
+  windowSql,
+  type LoadSearch,
+  type PlaceColumns,
+  type PostalRanges,
+  type WindowColumns,
+} from '../market/index.ts';
 
 /**
  * Load search over freights (decisions.md §7): the one definition of "a freight matches these
@@ -28,6 +38,26 @@ const PLACES: Record<'from' | 'to', PlaceColumns> = {
     longitude: 'freights.from_longitude',
   },
   to: { code: 'freights.to_code', country: 'freights.to_country', latitude: 'freights.to_latitude', longitude: 'freights.to_longitude' },
+};
+/**
+ * The same places for a list of the market alone (list 8), whose radius search reads the postal
+ * way range by range: the ids of the market's freights without coordinates whose postal key lies
+ * in one of the circle's ranges, each range an index range of `freights_market_{side}_place_idx`
+ * (migration 0150). A lateral subquery with `offset 0` stays a loop over the ranges (joined, the
+ * planner hashed every row of the market without coordinates and ran the regular expression on
+ * each, 300 ms at a million freights); the ids then go to the primary key.
+ */
+const marketPostalRows =
+  (side: 'from' | 'to') =>
+  (r: PostalRanges): RawBuilder<SqlBool> => {
+    const f = { ...PLACES[side], code: `f.${side}_code` };
+    return sql<SqlBool>`freights.id = any(array(select f.id from unnest(${r.countries}::text[], ${r.from}::text[], ${r.to}::text[]) as r(country, low, high)
+      cross join lateral (select f.id from freights as f where upper(${sql.ref(`f.${side}_country`)}) = r.country and ${codeKey(f)} >= r.low and ${codeKey(f)} < r.high
+        and ${sql.ref(`f.${side}_latitude`)} is null and f.market_until is not null offset 0) as f))`;
+  };
+const MARKET_PLACES: Record<'from' | 'to', PlaceColumns> = {
+  from: { ...PLACES.from, postalRows: marketPostalRows('from') },
+  to: { ...PLACES.to, postalRows: marketPostalRows('to') },
 };
 const LOADING: WindowColumns = { start: 'freights.etd', end: 'freights.etd_end' };
 const DELIVERY: WindowColumns = { start: 'freights.eta', end: 'freights.eta_end' };
@@ -63,10 +93,10 @@ export function searchConditions(
   s: LoadSearch,
   companyId: number,
   now: Date,
-  options: { mayBeMasked?: boolean } = {},
+  options: { mayBeMasked?: boolean; marketOnly?: boolean } = {},
 ): Expression<SqlBool>[] {
   const guard = options.mayBeMasked === false ? undefined : maskGuard(eb, s, companyId, now);
-  return [...(guard ? [guard] : []), ...searchConditionsUnguarded(s, companyId, now)];
+  return [...(guard ? [guard] : []), ...searchConditionsUnguarded(s, companyId, now, options.marketOnly ? MARKET_PLACES : PLACES)];
 }
 
 /** Whether the search has conditions on fields a former bidder sees masked (places and radii). */
@@ -82,13 +112,18 @@ export function maskGuard(_eb: EB, s: LoadSearch, companyId: number, now: Date):
 }
 
 /** The search's conditions without the role test of maskGuard (rows the caller sees unmasked). */
-function searchConditionsUnguarded(s: LoadSearch, companyId: number, now: Date): Expression<SqlBool>[] {
+function searchConditionsUnguarded(
+  s: LoadSearch,
+  companyId: number,
+  now: Date,
+  places: Record<'from' | 'to', PlaceColumns> = PLACES,
+): Expression<SqlBool>[] {
   const out: Expression<SqlBool>[] = [];
   for (const side of ['from', 'to'] as const) {
-    const places = s[side];
-    if (places) out.push(placesSql(PLACES[side], places));
+    const patterns = s[side];
+    if (patterns) out.push(placesSql(places[side], patterns));
     const near = side === 'from' ? s.fromNear : s.toNear;
-    if (near) out.push(nearSql(PLACES[side], near));
+    if (near) out.push(nearSql(places[side], near));
   }
   // Lists whose members are never masked for the caller (all but 6, 9, 219: lists.ts MAY_BE_MASKED)
   // skip the role test (maskGuard), which would only cost the planner an index scan of the whole market.

@@ -97,9 +97,8 @@ export const FREIGHT_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof FreightsTable>;
 // Compile-time check that no column is forgotten (a new column must be read too); `market_until`
 // is derived from status and deadline for the statements' conditions (in-market.ts), never read.
-const everyColumn: Exclude<keyof FreightsTable, (typeof FREIGHT_COLUMNS)[number] | 'status' | 'market_until'> extends never
-  ? true
-  : never = true;
+const everyColumn: Exclude<keyof FreightsTable, (typeof FREIGHT_COLUMNS)[number] | 'status' | 'market_until'> extends never ? true : never =
+  true;
 void everyColumn;
 
 /** The freight's columns with the effective status: the select list of every freight read. */

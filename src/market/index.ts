@@ -23,4 +23,15 @@ export {
   type SearchParamName,
 } from './search.ts';
 export { SEARCH_INPUT_PROPERTIES } from './schema.ts';
-export { containing, inBoxSql, nearSql, nearWays, placesSql, windowSql, type PlaceColumns, type WindowColumns } from './sql.ts';
+export {
+  codeKey,
+  containing,
+  inBoxSql,
+  nearSql,
+  nearWays,
+  placesSql,
+  windowSql,
+  type PlaceColumns,
+  type PostalRanges,
+  type WindowColumns,
+} from './sql.ts';

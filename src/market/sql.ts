@@ -23,6 +23,18 @@ export interface PlaceColumns {
   country: string;
   latitude: string;
   longitude: string;
+  /**
+   * The postal way of a radius search over the owner's table as the owner reads it best (freights:
+   * the market's rows range by range); without it, a test of each row against the ranges.
+   */
+  postalRows?: (ranges: PostalRanges) => RawBuilder<SqlBool>;
+}
+
+/** Postal ranges as three parallel arrays (one array value each: a statement's text is the same for every centre). */
+export interface PostalRanges {
+  countries: string[];
+  from: string[];
+  to: string[];
 }
 
 /** The columns of a time window: its start and its (optional) end. */
@@ -85,8 +97,8 @@ export function placesSql(c: PlaceColumns, patterns: readonly PlacePattern[]): R
  */
 interface Around {
   airports: string[];
-  /** the postal ranges as three parallel arrays (one array value each: the statement's text is the same for every centre) */
-  postal: { countries: string[]; from: string[]; to: string[] };
+  /** the postal ranges */
+  postal: PostalRanges;
   /**
    * the same ranges as the sorted bounds of "CC key" (the space sorts before every letter and
    * digit, so a country's bounds stay together whatever follows): a row is inside when
@@ -142,8 +154,8 @@ export function nearSql(c: PlaceColumns, near: Near): RawBuilder<SqlBool> {
   if (near.way === 'airport') return airports.length ? byAirport : sql<SqlBool>`false`;
   if (near.way === 'postal') {
     if (!bounds.length) return sql<SqlBool>`false`;
-    // Alone (a way of its own, nearWays), as ranges to join: the planner can read each range from
-    // the place index (country, postal key) instead of testing every row without coordinates.
+    // Alone (a way of its own, nearWays): as the owner reads its rows by range, or as ranges to join.
+    if (c.postalRows) return sql<SqlBool>`(${lat} is null and not ${isAirportCode(c)} and ${c.postalRows(postal)})`;
     return sql<SqlBool>`(${lat} is null and not ${isAirportCode(c)} and exists (select 1 from unnest(${postal.countries}::text[], ${postal.from}::text[], ${postal.to}::text[]) as postal_range(country, low, high)
       where ${countryKey(c)} = postal_range.country and ${codeKey(c)} >= postal_range.low and ${codeKey(c)} < postal_range.high))`;
   }

@@ -11,9 +11,10 @@ import { sql, type Kysely } from 'kysely';
  * 62,000 were) and read the market by the wrong index: 120-210 ms per search at a million
  * freights. The market's partial indexes are rebuilt on `market_until is not null` (which every
  * `market_until >= now` implies) and carry it instead of the deadline, one more holds the market
- * by `market_until` (in the market and due as ranges of it); the radius search's
- * postal way gets an index of its own (country and postal key of the market's freights without
- * coordinates). Adding the column rewrites the table once (about 20 s per million freights).
+ * by `market_until` (in the market and due as ranges of it), and one by place (country and
+ * postal key, covering what the market list tests and sorts by): a country or postal search of
+ * the market reads it alone, the radius search's postal way reads its ranges from it
+ * (freights/search.ts marketPostalRows). Adding the column rewrites the table once (about 20 s per million freights).
  */
 const COVERED = 'id, created, company_id, market_until, visibility, whitelist';
 const key = (side: string) => `(upper(regexp_replace(${side}_code, '[^0-9A-Za-z]', '', 'g')) collate "C")`;
@@ -33,7 +34,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     'freights_market_deadline_idx',
     '(deadline, id) include (company_id, visibility, whitelist, market_until) where market_until is not null',
   );
-  await rebuild('freights_market_until_idx', '(market_until, id) include (company_id, visibility, whitelist) where market_until is not null');
+  await rebuild(
+    'freights_market_until_idx',
+    '(market_until, id) include (company_id, visibility, whitelist) where market_until is not null',
+  );
   for (const side of ['from', 'to'] as const) {
     await rebuild(
       `freights_market_${side}_point_idx`,
@@ -43,9 +47,11 @@ export async function up(db: Kysely<any>): Promise<void> {
       `freights_market_${side}_airport_idx`,
       `(${key(side)}) include (${side}_code, ${COVERED}) where market_until is not null and ${side}_latitude is null`,
     );
+    // The market by place (country, postal key), covering what the market list tests and sorts by:
+    // a country or prefix search reads the index alone, the radius search's postal way its ranges.
     await rebuild(
-      `freights_market_${side}_postal_idx`,
-      `(upper(${side}_country), ${key(side)}) include (${side}_code, ${COVERED}) where market_until is not null and ${side}_latitude is null`,
+      `freights_market_${side}_place_idx`,
+      `(upper(${side}_country), ${key(side)}) include (id, created, weight, class, company_id, market_until, visibility, whitelist, ${side}_latitude) where market_until is not null`,
     );
   }
 }
@@ -57,7 +63,7 @@ export async function down(db: Kysely<any>): Promise<void> {
     await sql.raw(`create index ${name} on freights ${definition}`).execute(db);
   };
   for (const side of ['from', 'to'] as const) {
-    await sql.raw(`drop index if exists freights_market_${side}_postal_idx`).execute(db);
+    await sql.raw(`drop index if exists freights_market_${side}_place_idx`).execute(db);
     await rebuild(
       `freights_market_${side}_point_idx`,
       `using gist (point(${side}_longitude, ${side}_latitude)) include (${MARKET}) where status in ('open', 'pending') and ${side}_latitude is not null`,

@@ -116,7 +116,9 @@ export function freightCountsQuery(db: Kysely<DB>, companyId: number, now: Date,
       // The other modules' lists (the TMS's orders on the company's tours, and its tours).
       ...Object.entries(others.counts(c)).map(([id, count]) => count!.as(column(Number(id) as ListId))),
       sql<string>`pg_current_snapshot()::text`.as('snapshot'),
-      sql<Date | null>`(select min(m.market_until) from freights as m where ${inMarketSql(now, 'm')} and m.market_until < 'infinity')`.as('until'),
+      sql<Date | null>`(select min(m.market_until) from freights as m where ${inMarketSql(now, 'm')} and m.market_until < 'infinity')`.as(
+        'until',
+      ),
     ]);
 }
 

@@ -40,7 +40,8 @@ const status = (eb: EB, list: readonly FreightStatus[], now: Instant): Expressio
   const market = list.filter((s) => MARKET.includes(s));
   if (market.length && !list.includes('expired')) {
     // The whole market is one range of market_until (in-market.ts); part of it, that range and the status.
-    if (market.length === list.length) return market.length === MARKET.length ? inMarketSql(now) : eb.and([storedIn(list), inMarketSql(now)]);
+    if (market.length === list.length)
+      return market.length === MARKET.length ? inMarketSql(now) : eb.and([storedIn(list), inMarketSql(now)]);
     return eb.and([storedIn(list), eb.or([eb.not(marketStatusSql()), inMarketSql(now)])]);
   }
   if (list.includes('expired') && !market.length) return eb.or([storedIn(list), dueSql(now)]);

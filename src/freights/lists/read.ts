@@ -13,7 +13,7 @@ import { companyNameSql, companyVerifiedSql, freightJsonRow, freightRowFromJson,
 import type { FreightRow } from '../tables.ts';
 import { distanceSql } from './distance.ts';
 import { membershipOf, viaBidsOf, type EB, type Instant, type Where } from './membership.ts';
-import { listInfo } from './registry.ts';
+import { LIST, listInfo } from './registry.ts';
 
 /**
  * GET /freights/enlist/{filterId}: every list page is one SQL statement (membership, order, page,
@@ -152,7 +152,10 @@ export function searchedListQuery(filterId: number, paging: Paging, withPieces: 
   const narrow =
     (s: LoadSearch): Narrow =>
     (eb) =>
-      searchConditions(eb, s, company, now, { mayBeMasked: listInfo(filterId)?.mayBeMasked ?? false });
+      searchConditions(eb, s, company, now, {
+        mayBeMasked: listInfo(filterId)?.mayBeMasked ?? false,
+        marketOnly: filterId === LIST.market,
+      });
   // A radius search reads its two ways apart when the page comes from one scan (not via bids).
   const ways = paging.sort === 'created' && viaBidsOf(filterId) ? undefined : nearWays(search);
   return listQuery({
