@@ -59,9 +59,10 @@ try {
     await sql`insert into users (company_id, email, username, password_hash, token_nonce)
       select id, 'm' || id || '@example.test', 'm' || id, ${hash}, 'nonce-' || id from companies order by id`.execute(db);
   });
-  const first = await sql<{ c0: number; u0: number }>`select min(c.id)::int as c0, min(u.id)::int as u0 from companies c, users u`.execute(
-    db,
-  );
+  const first = await sql<{
+    c0: number;
+    u0: number;
+  }>`select (select min(id) from companies)::int as c0, (select min(id) from users)::int as u0`.execute(db);
   const { c0, u0 } = first.rows[0]!;
   const tokenOf = (company: number) => app.tokens.issue(u0 + (company - c0), `nonce-${company}`);
   const clients = Array.from({ length: CLIENTS }, (_, i) => c0 + i);
