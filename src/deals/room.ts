@@ -12,8 +12,11 @@ import { isDocumentParty, otherParties, ownConversation, sideOf } from './policy
 import {
   documentById,
   documentContent,
+  dropUpload,
+  finishUpload,
   documentsOf,
   insertDocument,
+  storeDocumentParts,
   insertMessage,
   insertOrder,
   markRead,
@@ -171,19 +174,31 @@ export async function addDocument(
   freight: FreightRow,
   input: DocumentInput,
 ): Promise<DocumentRead | undefined> {
-  const id = await db.transaction().execute((trx) => insertPartyDocument(trx, clock, caller, freight, input));
-  return documentById(db, id);
+  // The bytes first, in parts outside the transaction; then the row and the event, together.
+  const parts = await storeDocumentParts(db, input.bytes, clock.now());
+  try {
+    await db.transaction().execute((trx) => insertPartyDocument(trx, clock, caller, freight, input, parts));
+  } catch (err) {
+    await dropUpload(db, parts).catch(() => {});
+    throw err;
+  }
+  return documentById(db, parts);
 }
 
-/** A party's document written, and the other party told, in the caller's transaction; answers its id. */
+/**
+ * A party's document's row written (its bytes stored before as parts under the id `parts`,
+ * storeDocumentParts), and the other party told, in the caller's transaction; answers its id.
+ */
 async function insertPartyDocument(
   trx: Transaction<DB>,
   clock: Clock,
   caller: Caller,
   freight: FreightRow,
   input: DocumentInput,
+  parts: number,
 ): Promise<number> {
   const written = await insertDocument(trx, {
+    id: parts,
     freight_id: freight.id,
     company_id: caller.companyId,
     user_id: caller.userId,
@@ -192,10 +207,11 @@ async function insertPartyDocument(
     media_type: input.mediaType,
     size: input.bytes.length,
     sha256: input.sha256,
-    content: input.bytes,
+    content: null,
     created: clock.now(),
   });
   if (written === undefined) throw new Error('a party document cannot conflict with the transport order index');
+  await finishUpload(trx, written);
   await documentAdded(trx, clock, written, otherParties(freight, caller.companyId), freight.id);
   return written;
 }
@@ -285,9 +301,17 @@ export async function deliverWithPod(
   input: DocumentInput,
 ): Promise<Delivered> {
   let written: number | undefined;
-  const moved = await setDeliveryStatus(db, clock, caller, freight.id, DELIVERY.delivered, async (trx, row) => {
-    written = await insertPartyDocument(trx, clock, caller, row, { ...input, kind: 'pod' });
-  });
+  const parts = await storeDocumentParts(db, input.bytes, clock.now());
+  let moved: Awaited<ReturnType<typeof setDeliveryStatus>>;
+  try {
+    moved = await setDeliveryStatus(db, clock, caller, freight.id, DELIVERY.delivered, async (trx, row) => {
+      written = await insertPartyDocument(trx, clock, caller, row, { ...input, kind: 'pod' }, parts);
+    });
+  } catch (err) {
+    await dropUpload(db, parts).catch(() => {});
+    throw err;
+  }
+  if (written === undefined) await dropUpload(db, parts);
   if (moved.kind === 'not_found') return { kind: 'not_found' };
   if (moved.kind === 'refused' || written === undefined) return { kind: 'refused', reason: 'pod.not_taken' };
   const document = await documentById(db, written);

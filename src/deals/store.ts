@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { companyNameSql } from '../accounts/companies.ts';
 import type { DB } from '../db/schema.ts';
+import { nextTurn } from '../kernel/pace.ts';
 import type { DealDocumentsTable, DealMessagesTable } from './tables.ts';
 
 /** The deal room's SQL: messages with their companies' names, read marks, unread counts, documents. */
@@ -103,7 +104,7 @@ const documentColumns = [
   companyNameSql(sql`deal_documents.company_id`).as('company_name'),
 ] as const;
 
-export type NewDocument = Omit<Selectable<DealDocumentsTable>, 'id'>;
+export type NewDocument = Omit<Selectable<DealDocumentsTable>, 'id'> & { id?: number };
 
 /**
  * The bytes as SQL: base64 text decoded by the database. The embedded database turns a bytea
@@ -117,11 +118,65 @@ const bytesSql = (bytes: Uint8Array) =>
 export async function insertDocument(db: Db, values: NewDocument): Promise<number | undefined> {
   const row = await db
     .insertInto('deal_documents')
-    .values({ ...values, content: bytesSql(values.content) })
+    .values({ ...values, content: values.content === null ? null : bytesSql(values.content) })
     .onConflict((oc) => oc.column('freight_id').where('kind', '=', 'order').doNothing())
     .returning('id')
     .executeTakeFirst();
   return row?.id;
+}
+
+/** Bytes per part of a party's document (migration 0160). */
+export const PART_BYTES = 256 * 1024;
+/** An upload whose row is not written this long after it began was abandoned (its process stopped). */
+const ABANDONED_MS = 3600_000;
+
+/**
+ * A party's document's bytes, stored before its row: draws the document's id, notes the upload,
+ * and writes the bytes in parts, each one short statement with a turn of the event loop between
+ * them, outside any transaction (one 10 MB statement held the embedded database, and every
+ * other request, for a third of a second). The row follows (`insertDocument` with this id and
+ * `finishUpload`, in one transaction), or `dropUpload` when it cannot be written.
+ */
+export async function storeDocumentParts(db: Kysely<DB>, bytes: Uint8Array, now: Date): Promise<number> {
+  await removeAbandonedUploads(db, now);
+  const drawn = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('deal_documents', 'id'))::int as id`.execute(db);
+  const id = drawn.rows[0]!.id;
+  await db.insertInto('deal_uploads').values({ document_id: id, started: now }).execute();
+  try {
+    for (let part = 0; part * PART_BYTES < bytes.length; part++) {
+      const slice = bytes.subarray(part * PART_BYTES, Math.min(bytes.length, (part + 1) * PART_BYTES));
+      await db
+        .insertInto('deal_document_parts')
+        .values({ document_id: id, part, bytes: bytesSql(slice) })
+        .execute();
+      await nextTurn();
+    }
+  } catch (err) {
+    await dropUpload(db, id).catch(() => {});
+    throw err;
+  }
+  return id;
+}
+
+/** The upload's row is written (in the caller's transaction): it is a document now. */
+export async function finishUpload(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('deal_uploads').where('document_id', '=', id).execute();
+}
+
+/** An upload whose row could not be written: its parts go. */
+export async function dropUpload(db: Kysely<DB>, id: number): Promise<void> {
+  await db.deleteFrom('deal_document_parts').where('document_id', '=', id).execute();
+  await db.deleteFrom('deal_uploads').where('document_id', '=', id).execute();
+}
+
+/** Parts of uploads that never got their row (a process stopped in between), older than ABANDONED_MS. */
+async function removeAbandonedUploads(db: Kysely<DB>, now: Date): Promise<void> {
+  const gone = await db
+    .deleteFrom('deal_uploads')
+    .where('started', '<', new Date(now.getTime() - ABANDONED_MS))
+    .returning('document_id')
+    .execute();
+  for (const { document_id } of gone) await db.deleteFrom('deal_document_parts').where('document_id', '=', document_id).execute();
 }
 
 export async function documentsOf(db: Db, freightId: number): Promise<DocumentRead[]> {
@@ -137,14 +192,31 @@ export async function documentById(db: Db, id: number): Promise<DocumentRead | u
   return db.selectFrom('deal_documents').select(documentColumns).where('deal_documents.id', '=', id).executeTakeFirst();
 }
 
-/** A document's bytes (read as base64, as they are written: bytesSql). */
-export async function documentContent(db: Db, id: number): Promise<Buffer | undefined> {
+/**
+ * A document's bytes (read as base64, as they are written: bytesSql): the content column, or its
+ * parts one statement each, with a turn of the event loop between them.
+ */
+export async function documentContent(db: Kysely<DB>, id: number): Promise<Buffer | undefined> {
   const row = await db
     .selectFrom('deal_documents')
-    .select(sql<string>`encode(content, 'base64')`.as('content'))
+    .select(sql<string | null>`encode(content, 'base64')`.as('content'))
     .where('id', '=', id)
     .executeTakeFirst();
-  return row ? Buffer.from(row.content, 'base64') : undefined;
+  if (!row) return undefined;
+  if (row.content !== null) return Buffer.from(row.content, 'base64');
+  const parts: Buffer[] = [];
+  for (let part = 0; ; part++) {
+    const found = await db
+      .selectFrom('deal_document_parts')
+      .select(sql<string>`encode(bytes, 'base64')`.as('bytes'))
+      .where('document_id', '=', id)
+      .where('part', '=', part)
+      .executeTakeFirst();
+    if (!found) break;
+    parts.push(Buffer.from(found.bytes, 'base64'));
+    await nextTurn();
+  }
+  return Buffer.concat(parts);
 }
 
 /** The transport order's content beside its PDF (written once per freight, in the award's transaction). */

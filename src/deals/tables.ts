@@ -36,8 +36,22 @@ export interface DealDocumentsTable {
   size: number;
   /** hex */
   sha256: string;
-  content: Uint8Array;
+  /** the bytes of the transport order (and of documents stored before parts); null: in deal_document_parts */
+  content: Uint8Array | null;
   created: Date;
+}
+
+/** A part of a party's document (migration 0160): 256 KiB of its bytes, in order of `part`. */
+export interface DealDocumentPartsTable {
+  document_id: number;
+  part: number;
+  bytes: Uint8Array;
+}
+
+/** An upload under way: its document id drawn, its parts being written, its row not yet (parts of one left behind are removed). */
+export interface DealUploadsTable {
+  document_id: number;
+  started: Date;
 }
 
 /**
@@ -54,6 +68,8 @@ export interface DealOrdersTable {
 export interface DealTables {
   deal_messages: DealMessagesTable;
   deal_documents: DealDocumentsTable;
+  deal_document_parts: DealDocumentPartsTable;
+  deal_uploads: DealUploadsTable;
   deal_orders: DealOrdersTable;
 }
 

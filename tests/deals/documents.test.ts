@@ -161,6 +161,43 @@ describe(`documents beside a freight (${TEST_DB})`, () => {
     assert.equal(success(await attach(app, shipper, taken, 'invoice', 'invoice.pdf', edge)).document.size, 10 * MB);
   });
 
+  test('a document is stored in parts of 256 KiB, read back whole; an upload that never got its row leaves nothing behind', async () => {
+    const db = app.services.db;
+    const bytes = Buffer.concat([PDF, Buffer.alloc(600 * 1024, 7), Buffer.from('tail')]);
+    const doc = success(await attach(app, carrier, taken, 'cmr', 'cmr.pdf', bytes)).document;
+    const parts = await db.selectFrom('deal_document_parts').select(['part']).where('document_id', '=', doc.id).orderBy('part').execute();
+    assert.deepEqual(
+      parts.map((p) => p.part),
+      [0, 1, 2],
+      'ceil(size / 256 KiB) parts',
+    );
+    assert.ok((await download(app, shipper, doc.id)).bytes.equals(bytes), 'the same bytes, parts joined');
+    assert.equal((await db.selectFrom('deal_uploads').selectAll().execute()).length, 0, 'no upload left under way');
+    // A refused proof of delivery (the open freight is not taken) keeps none of its parts.
+    const refused = await app.post(`/freights/pod/${open}.json`, {
+      token: shipper.token,
+      json: { name: 'pod.pdf', content: PDF.toString('base64') },
+    });
+    assert.notEqual(refused.body.status, 'success', refused.text);
+    // An upload abandoned an hour ago (its process stopped before the row): the next upload removes its parts.
+    await db
+      .insertInto('deal_uploads')
+      .values({ document_id: 987654, started: new Date(Date.now() - 2 * 3600_000) })
+      .execute();
+    await db
+      .insertInto('deal_document_parts')
+      .values({ document_id: 987654, part: 0, bytes: new Uint8Array([1, 2, 3]) })
+      .execute();
+    success(await attach(app, carrier, taken, 'other', 'next.png', PNG));
+    assert.equal((await db.selectFrom('deal_document_parts').select('part').where('document_id', '=', 987654).execute()).length, 0);
+    const orphans = await db
+      .selectFrom('deal_document_parts as p')
+      .select('p.document_id')
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('deal_documents as d').select('d.id').whereRef('d.id', '=', 'p.document_id'))))
+      .execute();
+    assert.deepEqual(orphans, [], 'every part belongs to a document');
+  });
+
   test('on award the exchange adds the transport order: a PDF naming both parties, the route and the agreed price', async () => {
     const list = success(await documents(app, carrier, taken)).documents;
     const order = list.find((d: any) => d.kind === 'order');

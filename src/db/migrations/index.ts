@@ -33,6 +33,7 @@ import * as savedSearchKeys from './0130_saved_search_keys.ts';
 import * as live from './0100_live.ts';
 import * as alertJobs from './0140_alert_jobs.ts';
 import * as marketUntil from './0150_market_until.ts';
+import * as dealDocumentParts from './0160_deal_document_parts.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '0100_live': live,
   '0140_alert_jobs': alertJobs,
   '0150_market_until': marketUntil,
+  '0160_deal_document_parts': dealDocumentParts,
 };
