@@ -4,13 +4,12 @@ import { companyNameSql } from '../accounts/companies.ts';
 import { companyVerifiedSql } from '../accounts/mark.tsx';
 import type { DB } from '../db/schema.ts';
 import { audienceOf, type FreightRow } from '../freights/index.ts';
-import { inBoxSql, nearSql, placesSql, type LoadSearch, type PlaceColumns, type PlacePattern } from '../market/index.ts';
+import { nearSql, placesSql, type LoadSearch, type PlaceColumns, type PlacePattern } from '../market/index.ts';
 import { airportByCode } from '../airports/index.ts';
-import { airportPoint, boundingBox, greatCircleKmSql, type Point } from '../places/geo.ts';
+import { airportPoint, greatCircleKmSql, type Point } from '../places/geo.ts';
 import { postalCentre } from '../places/postal-centres.ts';
 import { postalKey } from '../places/postal.ts';
 import { isIataForm } from '../places/location.ts';
-import { MAX_RADIUS_KM } from '../market/index.ts';
 import type { VehicleRead } from './fields.ts';
 import { offerInMarketSql, seesOfferSql } from './policy.ts';
 import type { Body } from './tables.ts';
@@ -202,9 +201,9 @@ export interface OfferFit {
 }
 
 /**
- * The open offers a freight fits, nearest first, ONE statement over vehicle_offers_market_point_idx:
- * a box of the largest radius (500 km) around the freight's origin, then each offer's own radius
- * on the great circle, its destinations (vehicle_offers_to_idx), window and capacity, and who may
+ * The open offers a freight fits, nearest first, ONE statement over vehicle_offers_reach_idx
+ * (migration 0170): the offers whose reach (the box around their own radius) holds the freight's
+ * origin, then each offer's radius on the great circle, its destinations (vehicle_offers_to_idx), window and capacity, and who may
  * see whom: the offer's whitelist admits the freight's owner, the freight's visibility admits the
  * offer's company, and neither company blocked the other. The freight must be a road freight in the market (the caller checks).
  *
@@ -214,7 +213,7 @@ export interface OfferFit {
  *     and (v.company_id = $owner or cardinality(v.whitelist) = 0 or $owner = any(v.whitelist))
  *     and [v.company_id = any($whitelist) when the freight is whitelisted]
  *     and v.company_id <> all(array(<blocked by $owner>)) and $owner <> all(array(<blocked by v.company_id>))
- *     and point(v.from_longitude, v.from_latitude) <@ box(point($c, $a), point($d, $b))
+ *     and v.reach @> box(point($lon, $lat), point($lon, $lat))
  *     and <great circle> <= v.from_radius
  *     and (cardinality(v.to_patterns) = 0 or v.to_patterns && $patterns)
  *     and v.available_to >= $etd and v.available_from <= $etd_end
@@ -227,7 +226,6 @@ export async function fittingOffers(db: Db, freight: FreightRow, now: Date, limi
   const audience = audienceOf(freight);
   if (!audience.everyone && audience.only.length === 0) return [];
   const end = freight.etd_end && freight.etd_end >= freight.etd ? freight.etd_end : freight.etd;
-  const box = boundingBox(point, MAX_RADIUS_KM);
   const distance = greatCircleKmSql(
     { latitude: sql`v.from_latitude`, longitude: sql`v.from_longitude` },
     { latitude: sql`${point.latitude}`, longitude: sql`${point.longitude}` },
@@ -238,7 +236,11 @@ export async function fittingOffers(db: Db, freight: FreightRow, now: Date, limi
     .where('v.company_id', '<>', freight.company_id)
     .where(seesOfferSql(freight.company_id))
     .where(blocksNeither(freight.company_id))
-    .where(inBoxSql({ latitude: 'v.from_latitude', longitude: 'v.from_longitude' }, box))
+    // The offers whose reach (the box around their radius, migration 0170, GiST) holds the
+    // freight's origin; then the exact circle.
+    .where(
+      sql<SqlBool>`v.reach @> box(point(${point.longitude}::float8, ${point.latitude}::float8), point(${point.longitude}::float8, ${point.latitude}::float8))`,
+    )
     .where(sql<SqlBool>`${distance} <= v.from_radius`)
     .where(sql<SqlBool>`(cardinality(v.to_patterns) = 0 or v.to_patterns && ${destinationPatterns(freight)}::text[])`)
     .where(sql<SqlBool>`v.available_to >= ${freight.etd} and v.available_from <= ${end}`)

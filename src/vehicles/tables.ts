@@ -42,9 +42,15 @@ export interface VehicleOffersTable {
   whitelist: ColumnType<number[], number[] | undefined, number[]>;
   created: Date;
   modified: Date;
+  /**
+   * The box around the origin that holds the whole radius, kept by PostgreSQL (migration 0170,
+   * the SQL twin of places/geo.ts boundingBox) for the fitting offers of a freight: compared,
+   * never read or written.
+   */
+  reach: ColumnType<string | null, never, never>;
 }
 
-export type VehicleRow = Selectable<VehicleOffersTable>;
+export type VehicleRow = Omit<Selectable<VehicleOffersTable>, 'reach'>;
 
 export interface VehicleTables {
   vehicle_offers: VehicleOffersTable;

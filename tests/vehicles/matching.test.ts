@@ -132,6 +132,59 @@ describe('matching', () => {
     await post(shipper, `/vehicles/withdraw/${ownOffer.id}.json`);
   });
 
+  test('an offer fits by its own radius, whatever it is: just inside fits, just outside not (the reach box, then the circle)', async () => {
+    // The freight near Frankfurt (50.1109, 8.6821); offers due north at known distances.
+    const northOf = (km: number) => 50.1109 + km / 111.195;
+    const inside = await addOffer(app, carrier, {
+      from: '',
+      from_country: undefined,
+      from_latitude: northOf(24.5),
+      from_longitude: 8.6821,
+      from_radius: 25,
+    });
+    const outside = await addOffer(app, carrier, {
+      from: '',
+      from_country: undefined,
+      from_latitude: northOf(25.5),
+      from_longitude: 8.6821,
+      from_radius: 25,
+    });
+    const wide = await addOffer(app, carrier, {
+      from: '',
+      from_country: undefined,
+      from_latitude: northOf(495),
+      from_longitude: 8.6821,
+      from_radius: 500,
+    });
+    const ids = (await get(shipper, `/freights/vehicles/${f.near}.json`)).body.data.vehicles.map((v: { id: number }) => v.id);
+    assert.ok(ids.includes(inside.id), '24.5 km away, radius 25');
+    assert.ok(!ids.includes(outside.id), '25.5 km away, radius 25');
+    assert.ok(ids.includes(wide.id), '495 km away, radius 500');
+    for (const v of [inside, outside, wide]) await post(carrier, `/vehicles/withdraw/${v.id}.json`);
+  });
+
+  test('the reach box kept by the database is the one places/geo.ts computes, near the poles and the date line too', async () => {
+    const { boundingBox } = await import('../../src/places/geo.ts');
+    for (const [lat, lon, km] of [
+      [50.11, 8.68, 100],
+      [-33.9, 151.2, 500],
+      [89.5, 10, 100],
+      [-89.9, -20, 25],
+      [10, 179.8, 100],
+      [10, -179.8, 100],
+      [0, 0, 1],
+    ] as const) {
+      const { rows } = await sql<{ b: string }>`select fx_reach_box(${lat}::float8, ${lon}::float8, ${km}::float8)::text as b`.execute(
+        app.services.db,
+      );
+      const [x1, y1, x2, y2] = rows[0]!.b.match(/-?[\d.e-]+/g)!.map(Number) as [number, number, number, number];
+      const box = boundingBox({ latitude: lat, longitude: lon }, km);
+      const close = (a: number, b: number) => Math.abs(a - b) < 1e-9;
+      assert.ok(close(Math.min(y1, y2), box.minLat) && close(Math.max(y1, y2), box.maxLat), `latitudes at ${lat},${lon}`);
+      assert.ok(close(Math.min(x1, x2), box.minLon ?? -180) && close(Math.max(x1, x2), box.maxLon ?? 180), `longitudes at ${lat},${lon}`);
+    }
+  });
+
   test('anyone else asking for an offer’s matches or a freight’s fitting offers gets 404', async () => {
     assert.equal((await get(shipper, `/vehicles/matches/${offer.id}.json`)).status, 404);
     assert.equal((await get(outsider, `/vehicles/matches/${offer.id}.json`)).status, 404);

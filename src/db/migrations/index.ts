@@ -34,6 +34,7 @@ import * as live from './0100_live.ts';
 import * as alertJobs from './0140_alert_jobs.ts';
 import * as marketUntil from './0150_market_until.ts';
 import * as dealDocumentParts from './0160_deal_document_parts.ts';
+import * as offerReach from './0170_offer_reach.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '0140_alert_jobs': alertJobs,
   '0150_market_until': marketUntil,
   '0160_deal_document_parts': dealDocumentParts,
+  '0170_offer_reach': offerReach,
 };
