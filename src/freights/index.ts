@@ -24,6 +24,7 @@ export {
   loadVisibleFreight,
   presentMany,
   visibleFreights,
+  visibleFreightsWithPieces,
   withPieces,
   type ReadContext,
 } from './store.ts';

@@ -2,11 +2,12 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuil
 import { notBlockedBySql } from '../accounts/blocks.ts';
 import { airportByCode } from '../airports/index.ts';
 import type { DB } from '../db/schema.ts';
-import { airportPoint, airportsWithin, greatCircleKmSql } from '../places/geo.ts';
+import { airportPoint, greatCircleKmSql } from '../places/geo.ts';
 import { inMarketSql } from './in-market.ts';
 import { admitsSql } from './policy.ts';
 import type { FreightRow } from './tables.ts';
 import {
+  airportsNear,
   codeKey,
   containing,
   nearSql,
@@ -223,7 +224,7 @@ export interface Fit {
 export async function fittingFreights(db: Kysely<DB> | Transaction<DB>, q: FitQuery): Promise<Fit[]> {
   const near = q.search.fromNear;
   if (!near) return [];
-  const airports = airportsWithin(near.center, near.km);
+  const airports = [...airportsNear(near)];
   const points = airports.map((code) => airportPoint(airportByCode(code)!));
   const { latitude, longitude } = q.from;
   const haversine = (lat: RawBuilder<unknown>, lon: RawBuilder<unknown>) =>

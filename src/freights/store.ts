@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
 import { companyNameSql as companyNameOf } from '../accounts/companies.ts';
 import { companyRef, companyVerifiedSql as verifiedOf } from '../accounts/mark.tsx';
@@ -360,8 +360,9 @@ export async function withPieces<T extends { row: FreightRow }>(
 
 /**
  * The freights among `ids` the company may see at `now` (decisions.md §4), each with the
- * company's role on it and the name of the freight's company; missing or invisible ones are
- * absent. One statement whatever the number of ids (Shipments, notifications).
+ * company's role on it and the name of the freight's company (and, asked for, its piece lines);
+ * missing or invisible ones are absent. One statement whatever the number of ids (Shipments,
+ * notifications, a vehicle offer's matches).
  */
 export async function visibleFreights(
   db: Kysely<DB>,
@@ -369,17 +370,37 @@ export async function visibleFreights(
   companyId: number,
   ids: readonly number[],
 ): Promise<Array<{ row: FreightRow; role: Role; companyName: string; companyVerified: boolean }>> {
+  return visibleFreightsRead(db, now, companyId, ids, false);
+}
+
+/** visibleFreights with each freight's piece lines, read in the same statement. */
+export async function visibleFreightsWithPieces(
+  db: Kysely<DB>,
+  now: Date,
+  companyId: number,
+  ids: readonly number[],
+): Promise<Array<{ row: FreightRow; role: Role; companyName: string; companyVerified: boolean; pieces: PieceRow[] }>> {
+  return visibleFreightsRead(db, now, companyId, ids, true) as Promise<
+    Array<{ row: FreightRow; role: Role; companyName: string; companyVerified: boolean; pieces: PieceRow[] }>
+  >;
+}
+
+async function visibleFreightsRead(db: Kysely<DB>, now: Date, companyId: number, ids: readonly number[], pieces: boolean) {
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('freights')
     .select(freightSelection(now))
     .select((eb) => [companyNameSql.as('company_name'), companyVerifiedSql.as('company_verified'), hadBidSql(eb, companyId).as('had_bid')])
-    .where('freights.id', 'in', [...new Set(ids)])
+    .$if(pieces, (qb) => qb.select(sql<string>`${piecesJsonSql}::text`.as('pieces_json')))
+    .where(sql<SqlBool>`freights.id = any(${[...new Set(ids)]}::int[])`)
     .execute();
-  const out: Array<{ row: FreightRow; role: Role; companyName: string; companyVerified: boolean }> = [];
-  for (const { company_name, company_verified, had_bid, ...row } of rows) {
+  const out: Array<{ row: FreightRow; role: Role; companyName: string; companyVerified: boolean; pieces?: PieceRow[] }> = [];
+  for (const { company_name, company_verified, had_bid, ...rest } of rows) {
+    const { pieces_json, ...row } = rest as typeof rest & { pieces_json?: string };
     const role = roleOf(row as FreightRow, companyId, Boolean(had_bid));
-    if (role) out.push({ row: row as FreightRow, role, companyName: company_name, companyVerified: Boolean(company_verified) });
+    if (!role) continue;
+    const read = { row: row as FreightRow, role, companyName: company_name, companyVerified: Boolean(company_verified) };
+    out.push(pieces_json === undefined ? read : { ...read, pieces: JSON.parse(pieces_json) as PieceRow[] });
   }
   return out;
 }

@@ -24,6 +24,7 @@ export {
 } from './search.ts';
 export { SEARCH_INPUT_PROPERTIES } from './schema.ts';
 export {
+  airportsNear,
   codeKey,
   containing,
   inBoxSql,

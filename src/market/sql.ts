@@ -124,6 +124,9 @@ function around(near: Near): Around {
   return found;
 }
 
+/** The airports within the radius (the same cached list nearSql reads). */
+export const airportsNear = (near: Near): readonly string[] => around(near).airports;
+
 /**
  * The row's point in the box, as the GiST indexes of migration 0110 hold it: `point(longitude,
  * latitude)` contained in the box's corners (a box over a pole or the antimeridian spans every

@@ -2,7 +2,7 @@ import type { Caller, Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, type Outcome, type Warning } from '../kernel/outcome.ts';
 import { readId, readPageWindow, readString } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
-import { loadFreightForCaller, presentMany, visibleFreights, withPieces, type FreightView, type ReadContext } from '../freights/index.ts';
+import { loadFreightForCaller, presentMany, visibleFreightsWithPieces, type FreightView, type ReadContext } from '../freights/index.ts';
 import { readLoadSearch } from '../market/index.ts';
 import { OFFER_FIELDS, presentVehicle, readOffer, typedInLanguage, type OfferField, type VehicleView } from './fields.ts';
 import { createOffer, editOffer, inviteToFreight, withdrawOffer, type OfferPublished, type Result } from './lifecycle.ts';
@@ -103,13 +103,13 @@ function readList(ctx: Ctx) {
 
 /** Freights as the caller sees them, with the distance of each, in the order given. */
 async function freightsWithDistance(ctx: Ctx<Caller>, fits: Array<{ id: number; distance_km: number | null }>) {
-  const visible = await visibleFreights(
+  const visible = await visibleFreightsWithPieces(
     ctx.db,
     ctx.clock.now(),
     ctx.caller.companyId,
     fits.map((f) => f.id),
   );
-  const presented = presentMany(await withPieces(ctx.db, visible), rc(ctx));
+  const presented = presentMany(visible, rc(ctx));
   const byId = new Map<number, FreightView>(visible.map((v, i) => [v.row.id, presented[i]!]));
   return fits.flatMap((f) => {
     const route = byId.get(f.id);

@@ -132,6 +132,19 @@ describe('matching', () => {
     await post(shipper, `/vehicles/withdraw/${ownOffer.id}.json`);
   });
 
+  test('a match shows the freight as its view does (bids aside), piece lines included', async () => {
+    const withPieces = await openFreight(app, shipper, { ...FREIGHT, pieces: [{ pieces: 3, weight: '1500.25', depth: '1.2' }] });
+    const matches = (await get(carrier, `/vehicles/matches/${offer.id}.json`)).body.data.freights as Array<Record<string, any>>;
+    const found = matches.find((m) => m.id === withPieces)!;
+    assert.ok(found, 'fits');
+    // As the view shows it, but for the bids (a list row, like the lists' rows, carries none).
+    const { _bids: __, ...view } = (await get(carrier, `/freights/view/${withPieces}.json`)).body.data.route;
+    const { distance_km: _, ...asMatched } = found;
+    assert.deepEqual(asMatched, view);
+    assert.equal(found._route_pieces.length, 1);
+    await post(shipper, `/freights/view/${withPieces}.json`, { action: 'revoke' });
+  });
+
   test('an offer fits by its own radius, whatever it is: just inside fits, just outside not (the reach box, then the circle)', async () => {
     // The freight near Frankfurt (50.1109, 8.6821); offers due north at known distances.
     const northOf = (km: number) => 50.1109 + km / 111.195;
