@@ -3,6 +3,7 @@ import { companyVerifiedSql } from '../accounts/mark.tsx';
 import { companyNameSql } from '../accounts/companies.ts';
 import { companyProfileJsonSql, profileRowFromJson, type CompanyProfileRow } from '../accounts/profile.ts';
 import type { DB } from '../db/schema.ts';
+import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
 import { completedJsonSql, displayIdSql } from '../freights/index.ts';
 import type { RatingsTable } from './tables.ts';
 
@@ -17,16 +18,32 @@ export interface ProfileRead extends CompanyProfileRow {
   ratings: { count: number; average: number | null };
 }
 
+let profilePrepared: PreparedStatement<[id: number]> | undefined;
+
+/**
+ * The statement of readProfile, prepared (src/db/prepared.ts): the profile, its completed
+ * freights (counted from the partial indexes alone, migration 0180) and its ratings' count and
+ * average (ratings_rated_idx, which carries the score), as one JSON text.
+ */
+function profileStatement(): PreparedStatement<[id: number]> {
+  profilePrepared ??= new PreparedStatement<[id: number]>('fx_company_profile', 1, (id: number) =>
+    statementBuilder<DB>().selectNoFrom(
+      sql<string>`json_build_object(
+        'company', ${companyProfileJsonSql(id)},
+        'completed', ${completedJsonSql(id)},
+        'ratings', (select json_build_object('count', count(*), 'average', round(avg(r.score), 1)) from ratings r where r.rated_id = ${id})
+      )::text`.as('profile'),
+    ),
+  );
+  return profilePrepared;
+}
+
 /**
  * A company's profile, its completed freights (freights' partial indexes) and its ratings'
  * count and average, as one statement and one JSON text; undefined for an unknown id.
  */
-export async function readProfile(db: Db, id: number): Promise<ProfileRead | undefined> {
-  const { rows } = await sql<{ profile: string }>`select json_build_object(
-      'company', ${companyProfileJsonSql(id)},
-      'completed', ${completedJsonSql(id)},
-      'ratings', (select json_build_object('count', count(*), 'average', round(avg(r.score), 1)) from ratings r where r.rated_id = ${id})
-    )::text as profile`.execute(db);
+export async function readProfile(db: Kysely<DB>, id: number): Promise<ProfileRead | undefined> {
+  const rows = await profileStatement().execute<{ profile: string }>(db, id);
   const found = JSON.parse(rows[0]?.profile ?? 'null') as {
     company: Record<string, unknown> | null;
     completed: { as_owner: number; as_carrier: number };

@@ -35,6 +35,7 @@ import * as alertJobs from './0140_alert_jobs.ts';
 import * as marketUntil from './0150_market_until.ts';
 import * as dealDocumentParts from './0160_deal_document_parts.ts';
 import * as offerReach from './0170_offer_reach.ts';
+import * as completedIndexes from './0180_completed_indexes.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '0150_market_until': marketUntil,
   '0160_deal_document_parts': dealDocumentParts,
   '0170_offer_reach': offerReach,
+  '0180_completed_indexes': completedIndexes,
 };
