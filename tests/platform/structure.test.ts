@@ -127,6 +127,7 @@ describe('module structure', () => {
       'places/postal.ts formats': 'the packaged postal code formats, indexed on first use',
       'pricing/import.ts autovacuumOf': 'whether a database (handle) runs autovacuum, asked once',
       'searches/counts.ts caches': 'list counts per database snapshot (docs/architecture.md, Counts cache)',
+      'trust/store.ts profilePrepared': 'the prepared company profile statement',
     };
     const found: string[] = [];
     for (const f of checked) {
