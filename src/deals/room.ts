@@ -12,11 +12,10 @@ import { isDocumentParty, otherParties, ownConversation, sideOf } from './policy
 import {
   documentById,
   documentContent,
-  dropUpload,
   finishUpload,
   documentsOf,
   insertDocument,
-  storeDocumentParts,
+  withDocumentParts,
   insertMessage,
   insertOrder,
   markRead,
@@ -175,19 +174,15 @@ export async function addDocument(
   input: DocumentInput,
 ): Promise<DocumentRead | undefined> {
   // The bytes first, in parts outside the transaction; then the row and the event, together.
-  const parts = await storeDocumentParts(db, input.bytes, clock.now());
-  try {
-    await db.transaction().execute((trx) => insertPartyDocument(trx, clock, caller, freight, input, parts));
-  } catch (err) {
-    await dropUpload(db, parts).catch(() => {});
-    throw err;
-  }
-  return documentById(db, parts);
+  const id = await withDocumentParts(db, input.bytes, clock.now(), (parts) =>
+    db.transaction().execute((trx) => insertPartyDocument(trx, clock, caller, freight, input, parts)),
+  );
+  return documentById(db, id);
 }
 
 /**
  * A party's document's row written (its bytes stored before as parts under the id `parts`,
- * storeDocumentParts), and the other party told, in the caller's transaction; answers its id.
+ * withDocumentParts), and the other party told, in the caller's transaction; answers its id.
  */
 async function insertPartyDocument(
   trx: Transaction<DB>,
@@ -301,17 +296,16 @@ export async function deliverWithPod(
   input: DocumentInput,
 ): Promise<Delivered> {
   let written: number | undefined;
-  const parts = await storeDocumentParts(db, input.bytes, clock.now());
-  let moved: Awaited<ReturnType<typeof setDeliveryStatus>>;
-  try {
-    moved = await setDeliveryStatus(db, clock, caller, freight.id, DELIVERY.delivered, async (trx, row) => {
-      written = await insertPartyDocument(trx, clock, caller, row, { ...input, kind: 'pod' }, parts);
-    });
-  } catch (err) {
-    await dropUpload(db, parts).catch(() => {});
-    throw err;
-  }
-  if (written === undefined) await dropUpload(db, parts);
+  const moved = await withDocumentParts(
+    db,
+    input.bytes,
+    clock.now(),
+    (parts) =>
+      setDeliveryStatus(db, clock, caller, freight.id, DELIVERY.delivered, async (trx, row) => {
+        written = await insertPartyDocument(trx, clock, caller, row, { ...input, kind: 'pod' }, parts);
+      }),
+    () => written !== undefined,
+  );
   if (moved.kind === 'not_found') return { kind: 'not_found' };
   if (moved.kind === 'refused' || written === undefined) return { kind: 'refused', reason: 'pod.not_taken' };
   const document = await documentById(db, written);

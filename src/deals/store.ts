@@ -134,10 +134,9 @@ const ABANDONED_MS = 3600_000;
  * A party's document's bytes, stored before its row: draws the document's id, notes the upload,
  * and writes the bytes in parts, each one short statement with a turn of the event loop between
  * them, outside any transaction (one 10 MB statement held the embedded database, and every
- * other request, for a third of a second). The row follows (`insertDocument` with this id and
- * `finishUpload`, in one transaction), or `dropUpload` when it cannot be written.
+ * other request, for a third of a second). The row follows (withDocumentParts).
  */
-export async function storeDocumentParts(db: Kysely<DB>, bytes: Uint8Array, now: Date): Promise<number> {
+async function storeDocumentParts(db: Kysely<DB>, bytes: Uint8Array, now: Date): Promise<number> {
   await removeAbandonedUploads(db, now);
   const drawn = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('deal_documents', 'id'))::int as id`.execute(db);
   const id = drawn.rows[0]!.id;
@@ -158,13 +157,37 @@ export async function storeDocumentParts(db: Kysely<DB>, bytes: Uint8Array, now:
   return id;
 }
 
+/**
+ * Stores the bytes in parts (storeDocumentParts), then runs `write`, which writes the document's
+ * row under the drawn id (insertDocument with it, and finishUpload, in one transaction). The
+ * parts are dropped when `write` throws or `written` says it wrote no row.
+ */
+export async function withDocumentParts<T>(
+  db: Kysely<DB>,
+  bytes: Uint8Array,
+  now: Date,
+  write: (id: number) => Promise<T>,
+  written: (result: T) => boolean = () => true,
+): Promise<T> {
+  const id = await storeDocumentParts(db, bytes, now);
+  let result: T;
+  try {
+    result = await write(id);
+  } catch (err) {
+    await dropUpload(db, id).catch(() => {});
+    throw err;
+  }
+  if (!written(result)) await dropUpload(db, id);
+  return result;
+}
+
 /** The upload's row is written (in the caller's transaction): it is a document now. */
 export async function finishUpload(db: Db, id: number): Promise<void> {
   await db.deleteFrom('deal_uploads').where('document_id', '=', id).execute();
 }
 
 /** An upload whose row could not be written: its parts go. */
-export async function dropUpload(db: Kysely<DB>, id: number): Promise<void> {
+async function dropUpload(db: Kysely<DB>, id: number): Promise<void> {
   await db.deleteFrom('deal_document_parts').where('document_id', '=', id).execute();
   await db.deleteFrom('deal_uploads').where('document_id', '=', id).execute();
 }
