@@ -358,34 +358,40 @@ export async function withPieces<T extends { row: FreightRow }>(
   return rows.map((r) => ({ ...r, pieces: loaded.get(r.row.id) ?? [] }));
 }
 
+/** A freight among ids the company may see, with its role on it and its company. */
+export interface VisibleFreight {
+  row: FreightRow;
+  role: Role;
+  companyName: string;
+  companyVerified: boolean;
+}
+
 /**
  * The freights among `ids` the company may see at `now` (decisions.md §4), each with the
- * company's role on it and the name of the freight's company (and, asked for, its piece lines);
- * missing or invisible ones are absent. One statement whatever the number of ids (Shipments,
- * notifications, a vehicle offer's matches).
+ * company's role on it and the name of the freight's company; missing or invisible ones are
+ * absent. One statement whatever the number of ids (Shipments, notifications).
  */
-export async function visibleFreights(
-  db: Kysely<DB>,
-  now: Date,
-  companyId: number,
-  ids: readonly number[],
-): Promise<Array<{ row: FreightRow; role: Role; companyName: string; companyVerified: boolean }>> {
+export async function visibleFreights(db: Kysely<DB>, now: Date, companyId: number, ids: readonly number[]): Promise<VisibleFreight[]> {
   return visibleFreightsRead(db, now, companyId, ids, false);
 }
 
-/** visibleFreights with each freight's piece lines, read in the same statement. */
+/** visibleFreights with each freight's piece lines, read in the same statement (a vehicle offer's matches). */
 export async function visibleFreightsWithPieces(
   db: Kysely<DB>,
   now: Date,
   companyId: number,
   ids: readonly number[],
-): Promise<Array<{ row: FreightRow; role: Role; companyName: string; companyVerified: boolean; pieces: PieceRow[] }>> {
-  return visibleFreightsRead(db, now, companyId, ids, true) as Promise<
-    Array<{ row: FreightRow; role: Role; companyName: string; companyVerified: boolean; pieces: PieceRow[] }>
-  >;
+): Promise<Array<VisibleFreight & { pieces: PieceRow[] }>> {
+  return visibleFreightsRead(db, now, companyId, ids, true) as Promise<Array<VisibleFreight & { pieces: PieceRow[] }>>;
 }
 
-async function visibleFreightsRead(db: Kysely<DB>, now: Date, companyId: number, ids: readonly number[], pieces: boolean) {
+async function visibleFreightsRead(
+  db: Kysely<DB>,
+  now: Date,
+  companyId: number,
+  ids: readonly number[],
+  pieces: boolean,
+): Promise<Array<VisibleFreight & { pieces?: PieceRow[] }>> {
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('freights')
@@ -394,7 +400,7 @@ async function visibleFreightsRead(db: Kysely<DB>, now: Date, companyId: number,
     .$if(pieces, (qb) => qb.select(sql<string>`${piecesJsonSql}::text`.as('pieces_json')))
     .where(sql<SqlBool>`freights.id = any(${[...new Set(ids)]}::int[])`)
     .execute();
-  const out: Array<{ row: FreightRow; role: Role; companyName: string; companyVerified: boolean; pieces?: PieceRow[] }> = [];
+  const out: Array<VisibleFreight & { pieces?: PieceRow[] }> = [];
   for (const { company_name, company_verified, had_bid, ...rest } of rows) {
     const { pieces_json, ...row } = rest as typeof rest & { pieces_json?: string };
     const role = roleOf(row as FreightRow, companyId, Boolean(had_bid));
