@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { AlertWorker, enqueueAlert } from '../../src/alerts/index.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { addFreight, openFreight } from '../freights/helpers.ts';
+import { addOffer, FREIGHT } from '../vehicles/helpers.ts';
 
 /**
  * Alerts after the commit (src/alerts, docs/decisions.md): publishing writes a job in its own
@@ -15,15 +16,6 @@ import { addFreight, openFreight } from '../freights/helpers.ts';
 let app: TestApp;
 let shipper: Actor;
 let carrier: Actor;
-
-const FRANKFURT = {
-  from: 'city:DE-60311',
-  from_latitude: 50.1109,
-  from_longitude: 8.6821,
-  to: 'airport:MXP',
-  weight: 11000,
-  etd: '2030-05-04 08:00',
-};
 
 const jobs = async () =>
   (
@@ -52,7 +44,7 @@ after(() => app?.close());
 
 describe('alerts after the commit', () => {
   test('the publish answers before its alert is written; the alert follows, and its job is gone', async () => {
-    const id = await addFreight(app, shipper, FRANKFURT);
+    const id = await addFreight(app, shipper, FREIGHT);
     // Hold the worker at its door: the answer must not wait for it.
     let open!: () => void;
     const gate = new Promise<void>((resolve) => {
@@ -83,14 +75,14 @@ describe('alerts after the commit', () => {
   });
 
   test('a refused publish queues nothing', async () => {
-    const id = await addFreight(app, shipper, FRANKFURT);
+    const id = await addFreight(app, shipper, FREIGHT);
     const res = await app.post(`/freights/view/${id}.json`, { token: carrier.token, json: { action: 'publish' } });
     assert.equal(res.status, 404);
     assert.deepEqual(await jobs(), []);
   });
 
   test('a job left by a stopped process is run by the next worker, exactly once', async () => {
-    const id = await openFreight(app, shipper, FRANKFURT);
+    const id = await openFreight(app, shipper, FREIGHT);
     await sql`delete from notifications where freight_id = ${id}`.execute(app.services.db);
     // As if the publishing process had stopped right after its commit.
     await app.services.db.transaction().execute((trx) => enqueueAlert(trx, 'freight', id, new Date()));
@@ -104,7 +96,7 @@ describe('alerts after the commit', () => {
   });
 
   test('a failing alert rolls back, is retried later, and is dropped after five failures', async () => {
-    const id = await openFreight(app, shipper, FRANKFURT);
+    const id = await openFreight(app, shipper, FREIGHT);
     const errors: unknown[] = [];
     let calls = 0;
     const failing = new AlertWorker({
@@ -140,25 +132,13 @@ describe('alerts after the commit', () => {
   });
 
   test('an offer published queues its alert too: the owner of a fitting freight is notified after the commit', async () => {
-    const freight = await openFreight(app, shipper, { class: 'rfs', ...FRANKFURT, to: 'city:DE-20095', etd: '2030-05-05 08:00' });
-    const res = await app.post('/vehicles/add.json', {
-      token: carrier.token,
-      json: {
-        from: 'city:60311',
-        from_country: 'DE',
-        from_radius: 100,
-        available_from: '2030-05-04 06:00:00',
-        available_to: '2030-05-06 18:00:00',
-        body: 'tautliner',
-        capacity: 24000,
-      },
-    });
-    assert.equal(res.body.status, 'success', res.text);
+    const freight = await openFreight(app, shipper, FREIGHT);
+    const offer = await addOffer(app, carrier);
     const rows = await sql<{
       type: string;
       vehicle_id: number;
     }>`select type, vehicle_id from notifications where freight_id = ${freight} and vehicle_id is not null`.execute(app.services.db);
-    assert.deepEqual(rows.rows, [{ type: 'vehicle.matched', vehicle_id: res.body.data.vehicle.id }]);
+    assert.deepEqual(rows.rows, [{ type: 'vehicle.matched', vehicle_id: offer.id }]);
     assert.deepEqual(await jobs(), []);
   });
 });
