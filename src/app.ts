@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { accountEndpoints } from './accounts/routes.tsx';
 import { passwordEndpoints } from './accounts/password.tsx';
-import { createAuthenticator } from './accounts/authenticator.ts';
+import { attachTokenRefresh, createAuthenticator } from './accounts/authenticator.ts';
 import { resolveTokenSecret } from './accounts/secret.ts';
 import { TokenIssuer } from './accounts/tokens.ts';
 import { ReadReplicas } from './db/replicas.ts';
@@ -193,13 +193,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const { config, database } = options;
   const clock = options.clock ?? new Clock(config.timezone);
   const tokens = new TokenIssuer(await resolveTokenSecret(config, database.db), config.appEnv);
-  const services: Services = {
-    db: database.db,
-    dbKind: database.kind,
-    config,
-    clock,
-    auth: createAuthenticator(database.db, tokens, clock),
-  };
+  const auth = createAuthenticator(database.db, tokens, clock);
+  const services: Services = { db: database.db, dbKind: database.kind, config, clock, auth };
   // Lane cells for this APP_TIMEZONE: built once from the awards (a new or upgraded database, or the zone changed).
   await ensureLaneCells(database.db, clock.zone);
 
@@ -301,6 +296,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   attachLiveHub(http, live);
   // The deal room's multipart upload (its own scope: no other route reads multipart) and its download (bytes, not the envelope).
   endpoints.push(...(await registerDealRoutes(http, services)));
+  // Tokens in steady use looked up again in the background while the server listens (no request waits for one).
+  attachTokenRefresh(http, auth);
   // Expiry written down in the background while the server listens (reads compute it anyway).
   attachExpirySweeper(http, services);
   // The alerts' worker sweeps while the server listens; closing waits for the alert under way.

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Authenticator, Caller } from '../kernel/context.ts';
 import { isLanguage } from '../kernel/i18n.ts';
 import type { Clock } from '../kernel/time.ts';
-import { findUserById, findUserBySession, type UserRecord } from './store.ts';
+import { findUserById, findUserBySession, findUsersByIds, type UserRecord } from './store.ts';
 import type { TokenIssuer } from './tokens.ts';
 
 export function hashSessionId(id: string): string {
@@ -34,6 +35,25 @@ export function callerFrom(user: UserRecord, tokens: TokenIssuer, token = tokens
 export const TOKEN_CACHE_MS = 1_000;
 /** At most this many tokens are remembered (the oldest go first). */
 export const TOKEN_CACHE_SIZE = 10_000;
+/**
+ * While the server listens, every TOKEN_REFRESH_MS the tokens used since their last lookup and
+ * at least half of TOKEN_CACHE_MS old are looked up again, all in one statement, so that a token
+ * in steady use never makes a request wait for its lookup (docs/benchmarks.md, "The view at a
+ * million freights": with 500 companies asking, a third of the views waited for one).
+ */
+export const TOKEN_REFRESH_MS = 250;
+const REFRESH_AFTER_MS = TOKEN_CACHE_MS / 2;
+
+interface CachedCaller {
+  caller: Caller;
+  /** when the lookup it came from was sent (performance.now()) */
+  at: number;
+  /** served since that lookup: worth looking up again before it expires */
+  used: boolean;
+}
+
+/** Looks up the callers of many tokens at once: the caller of each token still valid, by token. */
+type LookupMany = (tokens: readonly string[]) => Promise<Map<string, Caller>>;
 
 /**
  * Verified tokens, for at most TOKEN_CACHE_MS (docs/architecture.md, Authentication cache).
@@ -41,17 +61,43 @@ export const TOKEN_CACHE_SIZE = 10_000;
  * Lookups of the same token in flight at once share one query.
  */
 class TokenCache {
-  private readonly entries = new Map<string, { caller: Caller; at: number }>();
+  private readonly entries = new Map<string, CachedCaller>();
   private readonly loading = new Map<string, Promise<Caller | null>>();
   /** Bumped by `forget`: a lookup started before it does not store its (maybe stale) result. */
   private epoch = 0;
 
-  constructor(private readonly lookup: (token: string) => Promise<Caller | null>) {}
+  constructor(
+    private readonly lookup: (token: string) => Promise<Caller | null>,
+    private readonly lookupMany: LookupMany,
+  ) {}
 
   get(token: string): Promise<Caller | null> {
     const hit = this.entries.get(token);
-    if (hit && performance.now() - hit.at < TOKEN_CACHE_MS) return Promise.resolve(hit.caller);
+    if (hit && performance.now() - hit.at < TOKEN_CACHE_MS) {
+      hit.used = true;
+      return Promise.resolve(hit.caller);
+    }
     return this.loading.get(token) ?? this.load(token);
+  }
+
+  /**
+   * Looks up again, in one statement, the tokens served since their last lookup that are at
+   * least REFRESH_AFTER_MS old: each gets the caller read now and the time this lookup was sent
+   * (so none is ever older than TOKEN_CACHE_MS), or goes when its token is no longer valid.
+   * Tokens nobody used meanwhile are left to expire.
+   */
+  async refresh(): Promise<void> {
+    const sent = performance.now();
+    const due = [...this.entries].filter(([, e]) => e.used && sent - e.at >= REFRESH_AFTER_MS);
+    if (!due.length) return;
+    const callers = await this.lookupMany(due.map(([token]) => token));
+    for (const [token, entry] of due) {
+      // Forgotten (forgetCachedCallers) or looked up anew meanwhile: that one stands.
+      if (this.entries.get(token) !== entry) continue;
+      const caller = callers.get(token);
+      if (caller) this.entries.set(token, { caller: Object.freeze(caller), at: sent, used: false });
+      else this.entries.delete(token);
+    }
   }
 
   private load(token: string): Promise<Caller | null> {
@@ -63,7 +109,7 @@ class TokenCache {
         this.entries.delete(token);
         if (caller && epoch === this.epoch) {
           if (this.entries.size >= TOKEN_CACHE_SIZE) this.entries.delete(this.entries.keys().next().value!);
-          this.entries.set(token, { caller: Object.freeze(caller), at });
+          this.entries.set(token, { caller: Object.freeze(caller), at, used: false });
         }
         return caller;
       },
@@ -102,16 +148,32 @@ export function forgetCachedCallers(userId?: number): void {
  * Resolves API tokens (cached for at most TOKEN_CACHE_MS, see above) and browser sessions (one
  * indexed lookup each, not cached: a logout ends the session at once).
  */
-export function createAuthenticator(db: Kysely<DB>, tokens: TokenIssuer, clock: Clock): Authenticator {
-  const byToken = new TokenCache(async (token) => {
-    const userId = tokens.claimedUser(token);
-    if (userId === null) return null;
-    const user = await findUserById(db, userId);
-    if (!user || !tokens.matches(token, user.id, user.token_nonce)) return null;
-    return callerFrom(user, tokens, token);
-  });
+export interface TokenAuthenticator extends Authenticator {
+  /** Looks up again the tokens in steady use (TokenCache.refresh); the app runs it every TOKEN_REFRESH_MS while it listens. */
+  refreshTokens(): Promise<void>;
+}
+
+export function createAuthenticator(db: Kysely<DB>, tokens: TokenIssuer, clock: Clock): TokenAuthenticator {
+  const verified = (token: string, user: UserRecord | undefined) =>
+    user && tokens.matches(token, user.id, user.token_nonce) ? callerFrom(user, tokens, token) : null;
+  const byToken = new TokenCache(
+    async (token) => {
+      const userId = tokens.claimedUser(token);
+      return userId === null ? null : verified(token, await findUserById(db, userId));
+    },
+    async (list) => {
+      const users = new Map((await findUsersByIds(db, [...new Set(list.map((t) => tokens.claimedUser(t) ?? 0))])).map((u) => [u.id, u]));
+      const callers = new Map<string, Caller>();
+      for (const token of list) {
+        const caller = verified(token, users.get(tokens.claimedUser(token) ?? 0));
+        if (caller) callers.set(token, caller);
+      }
+      return callers;
+    },
+  );
   caches.add(new WeakRef(byToken));
   return {
+    refreshTokens: () => byToken.refresh(),
     byToken(token) {
       // Malformed tokens never reach the cache or the database.
       if (tokens.claimedUser(token) === null) return Promise.resolve(null);
@@ -123,4 +185,29 @@ export function createAuthenticator(db: Kysely<DB>, tokens: TokenIssuer, clock: 
       return user ? callerFrom(user, tokens) : null;
     },
   };
+}
+
+/**
+ * Runs the token refresh every TOKEN_REFRESH_MS while the server listens, one at a time; a failed
+ * one (the database away) is logged, its tokens expire as they would without it. Closing waits for
+ * the one under way.
+ */
+export function attachTokenRefresh(http: FastifyInstance, auth: TokenAuthenticator): void {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  const turn = () => {
+    running ??= auth
+      .refreshTokens()
+      .catch((err: unknown) => http.log.warn({ err }, 'token refresh failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  http.addHook('onListen', async () => {
+    timer ??= setInterval(turn, TOKEN_REFRESH_MS).unref();
+  });
+  http.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
 }

@@ -35,6 +35,13 @@ export function findUserById(db: Kysely<DB>, id: number): Promise<UserRecord | u
   return usersWithCompany(db).where('users.id', '=', id).executeTakeFirst();
 }
 
+/** The users of these ids that exist (at most TOKEN_CACHE_SIZE at once: the token cache's refresh). */
+export function findUsersByIds(db: Kysely<DB>, ids: readonly number[]): Promise<UserRecord[]> {
+  return usersWithCompany(db)
+    .where(sql<boolean>`users.id = any(${[...ids]}::int[])`)
+    .execute();
+}
+
 /** Login accepts the e-mail or the username, both case-insensitive. */
 export function findUserByLogin(db: Kysely<DB>, login: string): Promise<UserRecord | undefined> {
   const key = login.trim().toLowerCase();

@@ -5,6 +5,7 @@ import pg from 'pg';
 import type { Config } from '../config/config.ts';
 import { lockDataDir } from './lock.ts';
 import { migrateToLatest } from './migrate.ts';
+import { registerProtocolPool } from './prepared.ts';
 import type { DB } from './schema.ts';
 
 export interface Database {
@@ -55,6 +56,7 @@ export async function openDatabase(
       if (config.logLevel !== 'silent') reportIdleError(err);
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    registerProtocolPool(db, pool);
     database = { db, kind: 'postgres', listen: postgresListen(config.databaseUrl), close: () => db.destroy() };
   } else {
     const release = await lockDataDir(config.dataDir);

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
+import { registerProtocolPool } from './prepared.ts';
 
 /**
  * Reads on PostgreSQL streaming replicas (DATABASE_READ_URL, docs/scaling.md): the endpoints that
@@ -84,9 +85,11 @@ export class ReadReplicas {
       pool.on('error', () => {});
       // …nor one whose connection drops while a query is in flight (that query fails and is answered again).
       pool.on('connect', (client) => client.on('error', () => {}));
+      const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+      registerProtocolPool(db, pool);
       return {
         name: nameOf(url),
-        db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }),
+        db,
         state: 'starting',
         replayed: null,
         reads: 0,

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { DatabaseConnection } from 'kysely';
-import { forgetCachedCallers, TOKEN_CACHE_MS } from '../../src/accounts/authenticator.ts';
+import pg from 'pg';
+import { forgetCachedCallers, TOKEN_CACHE_MS, type TokenAuthenticator } from '../../src/accounts/authenticator.ts';
 import { newNonce } from '../../src/accounts/tokens.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { openFreight } from './helpers.ts';
@@ -18,7 +19,9 @@ before(async () => {
   app = await startTestApp();
   shipper = await app.actor('Shipper');
   carrier = await app.actor('Carrier');
-  // Count what reaches the database, on either engine: the connection class's executeQuery.
+  // Count what reaches the database, on either engine: the connection class's executeQuery, and
+  // on a PostgreSQL server the statements prepared by the wire protocol (db/prepared.ts), which
+  // `pg` runs by name without Kysely.
   await app.services.db.getExecutor().provideConnection(async (conn: DatabaseConnection) => {
     const proto = Object.getPrototypeOf(conn) as DatabaseConnection;
     const original = proto.executeQuery;
@@ -27,6 +30,12 @@ before(async () => {
       return original.call(this, query);
     } as DatabaseConnection['executeQuery'];
   });
+  const query = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0] as { name?: string } | undefined;
+    if (typeof config === 'object' && config?.name) statements.push(`execute ${config.name.replace(/_w$/, '')}`);
+    return query.apply(this, args);
+  } as typeof pg.Client.prototype.query;
 });
 after(() => app.close());
 
@@ -87,6 +96,31 @@ describe('the token cache', () => {
     await app.services.db.updateTable('users').set({ token_nonce: newNonce() }).where('id', '=', other.user).execute();
     forgetCachedCallers(other.user);
     assert.equal((await app.get('/users/me.json', { token: other.token })).status, 401);
+  });
+
+  test('a token in steady use is looked up again in the background, in one statement, never by a request', async () => {
+    const refresh = () => (app.services.auth as TokenAuthenticator).refreshTokens();
+    const [steady, idle, rotated] = [await app.actor('Steady'), await app.actor('Idle'), await app.actor('Rotated')];
+    for (const user of [steady, idle, rotated]) assert.equal((await app.get('/users/me.json', { token: user.token })).status, 200);
+    const firstLookup = performance.now();
+    await new Promise((r) => setTimeout(r, TOKEN_CACHE_MS / 2 + 50));
+    // Used since their lookup: steady and rotated (whose nonce another process changes); idle not.
+    statements = [];
+    for (const user of [steady, rotated]) assert.equal((await app.get('/users/me.json', { token: user.token })).status, 200);
+    assert.deepEqual(statements, [], 'served from the cache');
+    await app.services.db.updateTable('users').set({ token_nonce: newNonce() }).where('id', '=', rotated.user).execute();
+    statements = [];
+    await refresh();
+    assert.equal(statements.length, 1, statements.join(' | '));
+
+    await new Promise((r) => setTimeout(r, Math.max(0, TOKEN_CACHE_MS + 50 - (performance.now() - firstLookup))));
+    statements = [];
+    assert.equal((await app.get('/users/me.json', { token: steady.token })).status, 200);
+    assert.deepEqual(statements, [], 'refreshed: still served without a lookup, a second after the first');
+    assert.equal((await app.get('/users/me.json', { token: rotated.token })).status, 401);
+    statements = [];
+    assert.equal((await app.get('/users/me.json', { token: idle.token })).status, 200);
+    assert.equal(statements.length, 1, 'not used meanwhile: expired, looked up by its request');
   });
 
   test('a changed name shows within TOKEN_CACHE_MS; wrong tokens are never cached', async () => {

@@ -106,6 +106,7 @@ describe('module structure', () => {
       'airports/index.ts byCode': 'the packaged airport data, indexed on first use',
       'db/lock.ts held': "the embedded database's data directories this process holds",
       'db/prepared.ts preparedOn': 'which statements each connection has prepared',
+      'db/prepared.ts protocolPools': "the pg pool behind each PostgreSQL server's Kysely, for statements prepared by the wire protocol",
       'db/prepared.ts shapes': 'prepared statements of searched lists by their text, at most 100',
       'deals/pdf.ts fonts': 'the packaged fonts of the transport order, parsed on first use (docs/benchmarks.md)',
       'files/airport-time.ts offsets': "airports' UTC offsets by day, computed from static data",
