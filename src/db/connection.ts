@@ -33,6 +33,15 @@ pg.types.setTypeParser(INT8, (v) => Number(v));
 pg.types.setTypeParser(DATE, (v) => v);
 const pgliteParsers = { [INT8]: (v: string) => Number(v), [DATE]: (v: string) => v };
 
+/**
+ * Settings of every server connection (primary and replicas; docs/decisions.md, Scale). No JIT:
+ * compiling a plan costs 10-50 ms, more than any statement of ours runs. No parallel workers:
+ * starting them costs a short statement more than they save, and under concurrent requests they
+ * take the cores the other requests need (the counts of a company: 25 ms alone, 60-65 ms with two
+ * workers on two cores).
+ */
+export const SESSION_OPTIONS = '-c jit=off -c max_parallel_workers_per_gather=0';
+
 export interface OpenOptions {
   /** Use this PGlite instance (tests load a migrated snapshot into one). */
   pglite?: PGlite;
@@ -48,8 +57,7 @@ export async function openDatabase(
   if (options.pglite) {
     database = pgliteDatabase(options.pglite, () => {});
   } else if (config.databaseUrl) {
-    // No JIT: compiling a plan costs 10-50 ms, more than any statement of ours runs (docs/scaling.md).
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10, options: '-c jit=off' });
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10, options: SESSION_OPTIONS });
     // An idle connection the server ends (restart, failover, terminate) must not crash the
     // process: the pool replaces it; the next query reconnects.
     pool.on('error', (err) => {

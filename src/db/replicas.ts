@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
+import { SESSION_OPTIONS } from './connection.ts';
 import { registerProtocolPool } from './prepared.ts';
 
 /**
@@ -80,7 +81,7 @@ export class ReadReplicas {
     private readonly onError: (err: unknown, replica: string) => void = () => {},
   ) {
     this.replicas = urls.map((url) => {
-      const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 2_000, options: '-c jit=off' });
+      const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 2_000, options: SESSION_OPTIONS });
       // A replica that goes away must not crash the process: the next sample marks it down.
       pool.on('error', () => {});
       // …nor one whose connection drops while a query is in flight (that query fails and is answered again).

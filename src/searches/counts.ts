@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { executeShape } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
 import { countsOfRow, freightCountsQuery, LIST } from '../freights/index.ts';
 import { notOnTourSql, plannedOrdersCountSql, toursCountSql } from '../tms/store.ts';
@@ -38,7 +39,9 @@ export async function countLists(db: Kysely<DB>, companyId: number, now: Date, s
     if (holds(shared, now)) return shared.counts;
   }
   const entry = (async (): Promise<Entry> => {
-    const row = (await countsQuery(db, companyId, now, search).executeTakeFirstOrThrow()) as Record<string, unknown>;
+    // Prepared by its text (one text per search shape): planning it cost half its run (12 of 25 ms).
+    const [row] = await executeShape<Record<string, unknown>>(db, countsQuery(db, companyId, now, search).compile());
+    if (!row) throw new Error('the counts statement answered no row');
     const counted: Entry = { counts: countsOfRow(row), from: now, until: row.until === null ? null : new Date(row.until as Date) };
     cache.set(`${String(row.snapshot)}|${key}`, counted);
     return counted;
