@@ -58,8 +58,11 @@ export interface ListedFreight {
 
 type ListArgs = [company: number, now: Date, limit: number, offset: number, upto: number];
 
+/** Pages of the default size up to this one are prepared with their window written in (listStatement). */
+const WRITTEN_PAGES = 5;
+
 const builder = statementBuilder<DB>();
-/** Prepared list statements by filter, order, shape and first page or not (at most 17 × 7 × 2 × 2 × 2). */
+/** Prepared list statements by filter, order, shape and page window (at most 17 × 7 × 2 × 2 × 6). */
 const listStatements = new Map<string, PreparedStatement<ListArgs>>();
 
 /**
@@ -75,11 +78,12 @@ export function listStatement(
 ): PreparedStatement<ListArgs> | undefined {
   if (!membershipOf(filterId)) return undefined;
   const { sort, direction } = paging;
-  // The first page in the default size, by far the most read, has its limit and offset written
-  // in: with them as parameters PostgreSQL assumes a tenth of the rows are wanted, rates a generic
-  // plan too dear and plans every execution anew (as long as the statement itself runs).
-  const first = paging.page === 1 && paging.limit === DEFAULT_LIMIT;
-  const key = `fx_list_${filterId}_${sort}_${direction}_${withPieces ? 'pieces' : 'rows'}${first ? '_first' : ''}`;
+  // The first pages in the default size, by far the most read, have their limit and offset
+  // written in: with them as parameters PostgreSQL assumes a tenth of the rows are wanted, rates a
+  // generic plan too dear and plans every execution anew, which cost the market list's pages 2
+  // and 3 about 2.5 ms of the server each (docs/benchmarks.md).
+  const written = paging.limit === DEFAULT_LIMIT && paging.page <= WRITTEN_PAGES ? paging.page : undefined;
+  const key = `fx_list_${filterId}_${sort}_${direction}_${withPieces ? 'pieces' : 'rows'}${written ? `_page${written}` : ''}`;
   let statement = listStatements.get(key);
   if (!statement) {
     statement = new PreparedStatement<ListArgs>(key, 5, (c: number, now: Date, limit: number, offset: number, upto: number) => {
@@ -88,8 +92,12 @@ export function listStatement(
       // plan after five runs instead of planning 7, 10, 17 and 18 anew on every execution. With
       // the value visible, custom plans priced lower (nearly every deadline is ahead) and won.
       const hidden = sql<Date>`(select ${now}::timestamptz)`;
-      const window: PageWindowSql = first
-        ? { limit: sql.lit(DEFAULT_LIMIT) as never, offset: sql.lit(0) as never, upto: sql.lit(DEFAULT_LIMIT) as never }
+      const window: PageWindowSql = written
+        ? {
+            limit: sql.lit(DEFAULT_LIMIT) as never,
+            offset: sql.lit((written - 1) * DEFAULT_LIMIT) as never,
+            upto: sql.lit(written * DEFAULT_LIMIT) as never,
+          }
         : { limit, offset, upto };
       return listQuery({ filterId, order: paging, withPieces, company: c, now, memberNow: hidden, ...window });
     });
