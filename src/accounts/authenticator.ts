@@ -38,8 +38,8 @@ export const TOKEN_CACHE_SIZE = 10_000;
 /**
  * While the server listens, every TOKEN_REFRESH_MS the tokens used since their last lookup and
  * at least half of TOKEN_CACHE_MS old are looked up again, all in one statement, so that a token
- * in steady use never makes a request wait for its lookup (docs/benchmarks.md, "The view at a
- * million freights": with 500 companies asking, a third of the views waited for one).
+ * in steady use never makes a request wait for its lookup (docs/benchmarks.md, "Where the view's
+ * time went at a million freights": with 500 companies asking, a third of the views waited for one).
  */
 export const TOKEN_REFRESH_MS = 250;
 const REFRESH_AFTER_MS = TOKEN_CACHE_MS / 2;
@@ -162,10 +162,12 @@ export function createAuthenticator(db: Kysely<DB>, tokens: TokenIssuer, clock: 
       return userId === null ? null : verified(token, await findUserById(db, userId));
     },
     async (list) => {
-      const users = new Map((await findUsersByIds(db, [...new Set(list.map((t) => tokens.claimedUser(t) ?? 0))])).map((u) => [u.id, u]));
+      // Each token's claimed user read once (only verified tokens are cached, so each claims one).
+      const claims = list.map((token) => [token, tokens.claimedUser(token) ?? 0] as const);
+      const users = new Map((await findUsersByIds(db, [...new Set(claims.map(([, id]) => id))])).map((u) => [u.id, u]));
       const callers = new Map<string, Caller>();
-      for (const token of list) {
-        const caller = verified(token, users.get(tokens.claimedUser(token) ?? 0));
+      for (const [token, userId] of claims) {
+        const caller = verified(token, users.get(userId));
         if (caller) callers.set(token, caller);
       }
       return callers;

@@ -25,7 +25,8 @@ import {
  * On a PostgreSQL server (`registerProtocolPool`) the statement is prepared by the wire
  * protocol instead: `pg` sends Parse once per connection and Bind/Execute with the arguments as
  * parameters after that, which costs the server a third less than parsing an EXECUTE text and the
- * process a third less than writing one (docs/benchmarks.md, "The view at a million freights").
+ * process a third less than writing one (docs/benchmarks.md, "Where the view's time went at a
+ * million freights").
  * PGlite's driver has no named statements, so there, and inside a transaction, the statement runs
  * as SQL: EXECUTE is a utility statement, which takes no bind parameters, so the arguments travel
  * as SQL literals written by this file: integers and null as such, anything else as a quoted
