@@ -41,6 +41,17 @@ const MIXED_CONNECTIONS = 50;
 
 const { database, pgUrl, drop } = await openBenchDatabase();
 const app = await buildBenchApp(database);
+// Per operation in the mix: each request names its kind (x-bench-op), the server records its own
+// time for it (Fastify's elapsed time, from the request read to the answer sent; no socket queue).
+const opTimes = new Map<string, number[]>();
+let recordOps = false;
+app.http.addHook('onResponse', async (req, reply) => {
+  const op = req.headers['x-bench-op'];
+  if (!recordOps || typeof op !== 'string') return;
+  const times = opTimes.get(op) ?? [];
+  if (times.length === 0) opTimes.set(op, times);
+  times.push(reply.elapsedTime);
+});
 const db = database.db;
 const timed = async (label: string, work: () => Promise<unknown>) => {
   const t0 = performance.now();
@@ -325,17 +336,20 @@ try {
 
   // The mix: 50 connections, reads and writes of many companies interleaved.
   const mixed: Req[] = [];
+  const as = (op: string, r: Req): Req => ({ ...r, headers: { ...r.headers, 'x-bench-op': op } });
   for (let i = 0; i < 20_000; i++) {
     const k = i % 100;
-    if (k < 35) mixed.push(pick(lists, i));
-    else if (k < 55) mixed.push(pick(searches, i));
-    else if (k < 63) mixed.push(pick(ownLists, i));
-    else if (k < 70) mixed.push(pick(counts, i));
-    else if (k < 90) mixed.push(pick(views, i));
-    else if (k < 95) mixed.push(pick(bids, i));
-    else if (k < 98) mixed.push(publishes[10_000 + (i % 10_000)]!);
-    else mixed.push(confirms[half + (i % Math.max(1, confirms.length - half))]!);
+    if (k < 35) mixed.push(as('market list', pick(lists, i)));
+    else if (k < 55) mixed.push(as('searched list', pick(searches, i)));
+    else if (k < 63) mixed.push(as('own list', pick(ownLists, i)));
+    else if (k < 70) mixed.push(as('counts', pick(counts, i)));
+    else if (k < 90) mixed.push(as('view', pick(views, i)));
+    else if (k < 95) mixed.push(as('bid', pick(bids, i)));
+    else if (k < 98) mixed.push(as('publish', publishes[10_000 + (i % 10_000)]!));
+    else mixed.push(as('award', confirms[half + (i % Math.max(1, confirms.length - half))]!));
   }
+  // Memory: the server's heap is the main thread's (the load generator's worker has a heap of its
+  // own); the resident size is the whole process's, the load generator included.
   const memory: string[] = [];
   const mb = (n: number) => Math.round(n / 1048576);
   const sample = () => {
@@ -344,10 +358,19 @@ try {
   };
   sample();
   const sampler = setInterval(sample, 10_000);
+  recordOps = true;
   const mix = await measure(`mixed, ${MIXED_CONNECTIONS} connections, ${MIXED_SECONDS} s`, mixed, MIXED_CONNECTIONS, MIXED_SECONDS);
+  recordOps = false;
   clearInterval(sampler);
   sample();
-  console.log(`memory (rss/heap MB) every 10 s: ${memory.join(' ')}`);
+  console.log(`memory (process rss / server heap, MB) every 10 s: ${memory.join(' ')}`);
+  for (const [op, times] of opTimes) {
+    const sorted = [...times].sort((a, b) => a - b);
+    const at = (q: number) => (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(1);
+    const opLine = `mixed: ${op.padEnd(14)} ${String(times.length).padStart(7)} answered, server time p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`;
+    rows.push(opLine);
+    console.log(opLine);
+  }
   console.log(`mixed: errors ${mix.errors}, timeouts ${mix.timeouts}, 5xx ${mix.s5xx}, 4xx ${mix.s4xx}`);
   const mixBacklog = await queued();
   const mixDrain = await drained(600_000);
