@@ -28,7 +28,7 @@ type LogFn = (obj: object, msg: string) => void;
 export interface DispatcherDeps {
   db: Kysely<DB>;
   clock: Clock;
-  /** Schedule, timeout, and whether receivers must be at public addresses (checked again at delivery). */
+  /** Schedule, timeout, and which receiver addresses may be reached (checked again at delivery). */
   settings: WebhookSettings;
   log?: { error: LogFn; info?: LogFn; debug?: LogFn };
 }
@@ -321,9 +321,15 @@ export class WebhookDispatcher {
       const headers = signedHeaders(job.secret, job.event_id, started, job.body);
       const result = await postWebhook(job.url, job.body, headers, {
         timeoutMs: settings.timeoutMs,
-        publicOnly: settings.publicOnly,
+        addresses: settings.addresses,
         signal: this.abort.signal,
       });
+      // The delivery log says only that no answer came (send.ts NO_ANSWER); the reason is the operator's.
+      if (result.status === null && result.detail)
+        this.deps.log?.info?.(
+          { delivery: job.id, webhook: job.webhook_id, attempt: job.attempts, reason: result.detail },
+          'webhook attempt got no answer',
+        );
       const recorded = await recordAttempt(db, settings, job, started, result, clock.now());
       // Deleting a webhook does not wait for its attempts: expected, not an error.
       if (recorded === 'gone')

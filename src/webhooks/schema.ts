@@ -27,9 +27,11 @@ export const ATTEMPT_SCHEMA = Type.Object(
     attempt: Type.Integer({ description: '0: queued, not tried yet' }),
     next_retry: time,
     state: Type.String({ description: 'pending, delivered or failed' }),
-    error: Type.Union([Type.String(), Type.Null()]),
+    error: Type.Union([Type.String(), Type.Null()], {
+      description: 'null with an answer; every attempt without an HTTP answer says only that (refused, reset, timeout, TLS or DNS alike)',
+    }),
     started: time,
-    duration_ms: Type.Union([Type.Integer(), Type.Null()]),
+    duration_ms: Type.Union([Type.Integer(), Type.Null()], { description: 'null without an HTTP answer' }),
     delivery_id: Type.Integer(),
   },
   { $id: 'DeliveryAttempt', description: 'One delivery attempt of an event to a webhook' },
