@@ -27,11 +27,9 @@ export const ATTEMPT_SCHEMA = Type.Object(
     attempt: Type.Integer({ description: '0: queued, not tried yet' }),
     next_retry: time,
     state: Type.String({ description: 'pending, delivered or failed' }),
-    error: Type.Union([Type.String(), Type.Null()], {
-      description: 'null with an answer; every attempt without an HTTP answer says only that (refused, reset, timeout, TLS or DNS alike)',
-    }),
+    error: Type.Union([Type.String(), Type.Null()]),
     started: time,
-    duration_ms: Type.Union([Type.Integer(), Type.Null()], { description: 'null without an HTTP answer' }),
+    duration_ms: Type.Union([Type.Integer(), Type.Null()]),
     delivery_id: Type.Integer(),
   },
   { $id: 'DeliveryAttempt', description: 'One delivery attempt of an event to a webhook' },
