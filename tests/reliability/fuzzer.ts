@@ -348,7 +348,25 @@ function plausible(rng: Rng, key: string, t: FuzzTarget): unknown {
       : rng.pick(['http://127.0.0.1:9/hook', 'https://example.test/hook', 'ftp://x', 'http://[::1]/', 'javascript:alert(1)']);
   if (k === 'events') return rng.pick([['*'], ['freight.published'], ['nope']]);
   if (k === 'next' || k === 'back')
-    return rng.pick(['/', '/freights/enlist/10', '//evil.example', '/\\evil.example', 'http://evil.example']);
+    // Other sites, and line breaks, separators, lone surrogates and characters above U+00FF
+    // (a Location header carries none of them; issue 22 answered 500 for them).
+    return rng.pick([
+      '/',
+      '/freights/enlist/10',
+      '//evil.example',
+      '/\\evil.example',
+      'http://evil.example',
+      '/searches/index\r\nSet-Cookie: x=1',
+      '/companies/blocked\r',
+      '/notifications/index\n',
+      '/searches/\u2028',
+      '/companies/\u2029x',
+      '/freights/view/1\ud800',
+      '/freights/enlist/8?q=K\u00f6ln\u0100',
+      '/companies/\u65e5\u672c',
+      '/searches/\u{1F69A}',
+      String(rng.int(100)),
+    ]);
   if (k === 'refs' || k === 'params') {
     // Now and then a lone surrogate in a value or a key: stored, then read by another company's search.
     const text = () => (rng.chance(0.2) ? rng.pick(LONE_SURROGATES) : 'PO-1');
