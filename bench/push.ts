@@ -4,6 +4,9 @@
 // and the machine's load average.
 // One fresh server per action, so the peak belongs to that push. Loopback only.
 // BENCH_ACTIONS=status,fsu,xfsu,rates (default: all four); BENCH_MIB=15 (file size).
+// Hostile shapes (issue 22), pushed as action=xfsu, encoding=plain: `nested` is
+// `<StatusMessage>` + `<a>`×32,000 + `</a>`×32,000 + `</StatusMessage>` (218 KB), `nested15`
+// the same shape grown to BENCH_MIB; both are to be refused at once without holding /healthz.
 // Runs on the embedded database, and on PostgreSQL when BENCH_DATABASE_URL (or
 // TEST_DATABASE_URL) names a server (a fresh database is created and dropped).
 // The server runs from the sources (tsx), so the numbers are those of the working tree;
@@ -100,7 +103,30 @@ function ratesCsv() {
   });
 }
 
-const FILES: Record<string, () => { text: string; records: number }> = { status: statusCsv, fsu, xfsu, rates: ratesCsv };
+/** `<StatusMessage>` + `<a>`×depth + `</a>`×depth + `</StatusMessage>`: the nesting of issue 22 (a message has 10–15 levels). */
+function nestedXml(depth: number) {
+  return { text: `<StatusMessage>${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}</StatusMessage>`, records: depth };
+}
+
+interface BenchFile {
+  text: string;
+  /** lines, or the nesting depth of the hostile shapes */
+  records: number;
+  /** the push's action (default: the name) */
+  action?: string;
+  /** sent as text (`encoding=plain`) rather than base64 */
+  plain?: boolean;
+}
+
+const FILES: Record<string, () => BenchFile> = {
+  status: statusCsv,
+  fsu,
+  xfsu,
+  rates: ratesCsv,
+  nested: () => ({ ...nestedXml(32_000), action: 'xfsu', plain: true }),
+  // The same shape as large as a push may be: 7 bytes a level.
+  nested15: () => ({ ...nestedXml(Math.floor((TARGET - 31) / 7)), action: 'xfsu', plain: true }),
+};
 
 function peakRssMiB(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -122,8 +148,13 @@ async function waitForServer(url: string, server: ChildProcess) {
 }
 
 async function run(label: string, env: NodeJS.ProcessEnv, action: string) {
-  const { text, records } = FILES[action]!();
-  const body = JSON.stringify({ name: `bench.${action}`, action, content: Buffer.from(text).toString('base64') });
+  const file = FILES[action]!();
+  const { text, records } = file;
+  const body = JSON.stringify(
+    file.plain
+      ? { name: `bench.${action}.xml`, action: file.action ?? action, encoding: 'plain', content: text }
+      : { name: `bench.${action}`, action: file.action ?? action, content: Buffer.from(text).toString('base64') },
+  );
   cli(env, ['company', 'create', '--name', 'Bench Co']);
   const user = cli(env, ['user', 'create', '--company', '1', '--email', `bench@example.test`, '--password', 'bench-password']);
   const port = 18000 + Math.floor(Math.random() * 1000);
@@ -173,7 +204,7 @@ async function run(label: string, env: NodeJS.ProcessEnv, action: string) {
         ? `${answer.data?.file?.records} records`
         : `HTTP ${res.status} ${answer.message ?? ''}`;
     console.log(
-      `${label.padEnd(9)} ${action.padEnd(7)} ${(text.length / 1024 / 1024).toFixed(1)} MiB, ${records} lines → ${outcome} | push ${(pushMs / 1000).toFixed(1)} s | ` +
+      `${label.padEnd(9)} ${action.padEnd(8)} ${(text.length / 1024 / 1024).toFixed(2)} MiB, ${records} ${file.plain ? 'levels' : 'lines'} → ${outcome} | push ${(pushMs / 1000).toFixed(2)} s | ` +
         `/healthz worst ${worst.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, ${over} of ${polls} polls over 100 ms (idle server: worst ${Math.max(...idle).toFixed(0)} ms) | ` +
         `peak RSS ${peak.toFixed(0)} MiB (idle ${baseline.toFixed(0)} MiB) | load ${os.loadavg()[0]!.toFixed(1)}`,
     );
@@ -187,7 +218,7 @@ async function run(label: string, env: NodeJS.ProcessEnv, action: string) {
 
 console.log(`file push benchmark: ${MIB} MiB per file, ${os.cpus().length} cores`);
 for (const action of ACTIONS) {
-  if (!FILES[action]) throw new Error(`unknown action ${action} (status, fsu, xfsu, rates)`);
+  if (!FILES[action]) throw new Error(`unknown action ${action} (${Object.keys(FILES).join(', ')})`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fx-bench-push-'));
   try {
     await run('embedded', { ...process.env, DATA_DIR: dataDir, TOKEN_SECRET: 'bench-secret-0123456789', DATABASE_URL: '' }, action);

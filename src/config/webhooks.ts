@@ -2,6 +2,9 @@
  * Delivery settings, from the environment (read by src/config.ts, listed in the README).
  * Defaults follow the Standard Webhooks example schedule: 9 retries over about 75 hours.
  */
+/** Which receiver addresses a webhook may reach (WEBHOOK_ALLOW_PRIVATE; webhooks/address.ts applies it). */
+export type AddressRule = 'public' | 'loopback' | 'any';
+
 export interface WebhookSettings {
   /** Delay before retry n (seconds); a delivery fails for good after the last. */
   retryDelays: number[];
@@ -9,8 +12,12 @@ export interface WebhookSettings {
   pollMs: number;
   /** Whole-request timeout for a receiver (connect, headers, answer). */
   timeoutMs: number;
-  /** Receivers only at public addresses (WEBHOOK_ALLOW_PRIVATE=false; always with APP_ENV=production). */
-  publicOnly: boolean;
+  /**
+   * Which receiver addresses webhooks may reach (WEBHOOK_ALLOW_PRIVATE): `public` (`false`;
+   * always with APP_ENV=production), `loopback` (public and loopback: the demo's default),
+   * `any` (`true`).
+   */
+  addresses: AddressRule;
 }
 
 export const DEFAULT_RETRY_DELAYS = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400];
@@ -27,23 +34,25 @@ function readInteger(text: string | undefined, fallback: number, min: number, ma
 }
 
 /**
- * WEBHOOK_ALLOW_PRIVATE: receivers on loopback, private and link-local addresses. Allowed by
- * default in the demo environment (integrators run receivers on their own machine against a demo
- * server); never in production, where decisions.md §8 refuses them.
+ * WEBHOOK_ALLOW_PRIVATE: receivers on loopback, private and link-local addresses. Unset in the
+ * demo environment, only the server's own loopback besides public addresses (integrators run a
+ * receiver on their machine against a local demo server; a wider default would let any account
+ * probe the server's network); `true` allows every address, `false` only public ones. Never in
+ * production, where decisions.md §8 refuses them.
  */
-function readAllowPrivate(text: string | undefined, appEnv: string, problems: string[]): boolean {
+function readAddressRule(text: string | undefined, appEnv: string, problems: string[]): AddressRule {
   const production = appEnv === 'production';
   const value = (text ?? '').trim().toLowerCase();
-  if (value === '') return !production;
+  if (value === '') return production ? 'public' : 'loopback';
   if (value !== 'true' && value !== 'false') {
     problems.push(`WEBHOOK_ALLOW_PRIVATE must be true or false, got "${text}"`);
-    return false;
+    return 'public';
   }
   if (value === 'true' && production) {
     problems.push('WEBHOOK_ALLOW_PRIVATE=true is not allowed with APP_ENV=production (private receiver addresses are refused there)');
-    return false;
+    return 'public';
   }
-  return value === 'true';
+  return value === 'true' ? 'any' : 'public';
 }
 
 /** Reads WEBHOOK_RETRY_DELAYS, WEBHOOK_POLL_MS, WEBHOOK_TIMEOUT_MS, WEBHOOK_ALLOW_PRIVATE; problems are named by variable. */
@@ -66,6 +75,6 @@ export function readWebhookSettings(env: NodeJS.ProcessEnv, appEnv: string, prob
     retryDelays,
     pollMs: readInteger(env.WEBHOOK_POLL_MS, 1000, 10, 60_000, 'WEBHOOK_POLL_MS', problems),
     timeoutMs: readInteger(env.WEBHOOK_TIMEOUT_MS, 15_000, 100, 60_000, 'WEBHOOK_TIMEOUT_MS', problems),
-    publicOnly: !readAllowPrivate(env.WEBHOOK_ALLOW_PRIVATE, appEnv, problems),
+    addresses: readAddressRule(env.WEBHOOK_ALLOW_PRIVATE, appEnv, problems),
   };
 }

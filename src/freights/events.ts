@@ -6,7 +6,7 @@ import { eventsByAwb, type BidEventType, type FreightEventType, type StatusEvent
 import { announce, type PlannedEvent as Planned } from '../webhooks/outbox.ts';
 import { presentBid } from './bids.ts';
 import { BIDS_SHOWN_STATUSES, presentFreight, type PieceRow } from './fields.ts';
-import { audienceOf, roleOf, type Role } from './policy.ts';
+import { audienceOf, partiesOf, roleOf, type Role } from './policy.ts';
 import { inMarket } from './in-market.ts';
 import { awbDigits, freightsOfAwbParties } from './store.ts';
 import { companyRefs, namesOfCompanies as companyNames } from '../accounts/companies.ts';
@@ -179,10 +179,12 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
 }
 
 /**
- * Status events go to the company that pushed them (every field) and, when that company is a
- * party to a freight carrying the AWB (owner, winner, transport company of a freight awarded
- * between two companies: policy.ts partyToAwbSql), to the other parties (what public tracking
- * shows, plus their freight ids and the sender). One event per AWB and recipient.
+ * Status events go to the company that pushed them (every field) and, through each freight
+ * carrying the AWB to which that company itself is a party (owner, winner, transport company of
+ * a freight awarded between two companies: policy.ts partyToAwbSql), to that freight's other
+ * parties, with its freight id and the sender. Never through a freight the sender is no party
+ * to: a company that names someone's AWB on a tender of its own, won by an honest carrier, speaks
+ * to that carrier only, not to the shipment's real parties. One event per AWB and recipient.
  */
 async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput, { type: 'shipment.status' }>): Promise<Planned[]> {
   const byAwb = eventsByAwb(input.events);
@@ -200,14 +202,12 @@ async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput
   const planned: Planned[] = [];
   for (const [awb, lines] of byAwb) {
     planned.push({ companyId: input.companyId, freightId: null, data: () => ({ awb, events: lines.map(full) }) });
-    const carrying = freights.filter((x) => x.awb !== null && awbDigits(x.awb) === awbDigits(awb));
-    // Only a party to the shipment speaks for it (the rule of public tracking, docs/decisions.md):
+    // Only the freights the sender is a party to carry its word (docs/decisions.md, Tracking);
     // anyone else's events reach nobody but their pusher.
-    const involved = carrying.some((f) => [f.company_id, f.winner_id, f.transport_company_id].includes(input.companyId));
+    const own = freights.filter((f) => f.awb !== null && awbDigits(f.awb) === awbDigits(awb) && partiesOf(f).includes(input.companyId));
     const parties = new Map<number, number[]>();
-    for (const f of involved ? carrying : []) {
-      for (const c of unique([f.company_id, f.winner_id, f.transport_company_id]))
-        if (c !== input.companyId) parties.set(c, [...(parties.get(c) ?? []), f.id]);
+    for (const f of own) {
+      for (const c of partiesOf(f)) if (c !== input.companyId) parties.set(c, [...(parties.get(c) ?? []), f.id]);
     }
     if (!parties.size) continue;
     // Who sent the statuses, named in what the other parties receive: a party's word, not the exchange's.

@@ -8,7 +8,7 @@ import type { Clock } from '../kernel/time.ts';
 import { presentBid, type ShownBid } from './bids.ts';
 import { BIDS_SHOWN_STATUSES, presentFreight, type FreightValues, type PieceRow, type PieceValues, type PresentContext } from './fields.ts';
 import { effectiveStatusSql } from './in-market.ts';
-import { hadBidSql, liveBidOfSql, partyToAwbSql, roleOf, type Role } from './policy.ts';
+import { hadBidSql, liveBidOfSql, partiesOf, partyToAwbSql, roleOf, speakingFreights, type AwbFreight, type Role } from './policy.ts';
 import { insertPieces, loadPieces, piecesJsonSql } from './pieces.ts';
 import type { BidConfirmerColumn, BidRow, BidsTable, FreightRow, FreightsTable } from './tables.ts';
 import type { Translate } from '../kernel/i18n.ts';
@@ -416,24 +416,29 @@ export const awbDigits = (awb: string) => awb.replace(/\D/g, '');
 
 /**
  * The freights carrying any of the AWBs (compared by their digits, freights_awb_digits_idx) that
- * make their companies parties to it (policy.ts partyToAwbSql): the rule of public tracking
- * (src/tracking/policy.ts) and of `shipment.status` events (events.ts); at most `limit` when given.
+ * make their companies parties to it (policy.ts partyToAwbSql), with when each was awarded (its
+ * accepted bid), the first awarded first: the rule of public tracking (src/tracking/policy.ts)
+ * and of `shipment.status` events (events.ts); at most `limit` when given.
  */
-export function freightsOfAwbParties(db: Kysely<DB> | Transaction<DB>, awbs: readonly string[], limit?: number) {
+export function freightsOfAwbParties(db: Kysely<DB> | Transaction<DB>, awbs: readonly string[], limit?: number): Promise<AwbFreight[]> {
+  const awarded = sql<Date | null>`(select max(b.modified) from bids b where b.freight_id = freights.id and b.status = 'accepted')`;
   return db
     .selectFrom('freights')
-    .select(['id', 'company_id', 'winner_id', 'transport_company_id', 'awb'])
+    .select(['id', 'company_id', 'winner_id', 'transport_company_id', 'awb', awarded.as('awarded')])
     .where('awb', 'is not', null)
     .where(sql<string>`regexp_replace(awb, '\\D', '', 'g')`, 'in', [...new Set(awbs.map(awbDigits))])
     .where(partyToAwbSql)
+    .orderBy(sql`awarded`, (ob) => ob.asc().nullsLast())
+    .orderBy('id')
     .$if(limit !== undefined, (q) => q.limit(limit!))
     .execute();
 }
 
-/** The parties (owner, winner, transport company) to an AWB (freightsOfAwbParties); at most 100 freights read. */
+/**
+ * The companies that speak for an AWB on public tracking: the parties (owner, winner, transport
+ * company) of its speaking freights (policy.ts speakingFreights); at most 100 freights read.
+ */
 export async function awbParties(db: Kysely<DB>, awb: string): Promise<number[]> {
   const freights = await freightsOfAwbParties(db, [awb], 100);
-  const ids = new Set<number>();
-  for (const f of freights) for (const id of [f.company_id, f.winner_id, f.transport_company_id]) if (id !== null) ids.add(id);
-  return [...ids];
+  return [...new Set(speakingFreights(freights).flatMap(partiesOf))];
 }

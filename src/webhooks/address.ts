@@ -1,13 +1,18 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
+import type { AddressRule } from '../config/webhooks.ts';
 
 /**
- * Where a webhook may point (decisions.md §8): only http/https; unless private receivers are
- * allowed (WEBHOOK_ALLOW_PRIVATE, the demo's default, never in production) only public unicast
- * addresses, so a webhook cannot reach the server's own network (loopback, private, link-local,
- * and every other special range ipaddr.js knows: unspecified, carrier-grade NAT, unique-local,
- * …), nor an IPv4 host of such a range through an IPv6 form that carries its address.
+ * Where a webhook may point (decisions.md §8): only http/https, and under the address rule of
+ * WEBHOOK_ALLOW_PRIVATE (config/webhooks.ts):
+ * - `public` (production; `false`): only public unicast addresses, so a webhook cannot reach
+ *   the server's own network (loopback, private, link-local, and every other special range
+ *   ipaddr.js knows: unspecified, carrier-grade NAT, unique-local, …), nor an IPv4 host of such
+ *   a range through an IPv6 form that carries its address;
+ * - `loopback` (the demo's default): those, and the server's own loopback (127.0.0.0/8, ::1 as
+ *   written: a receiver on the integrator's machine against a local demo server);
+ * - `any` (`true`, never in production): every address.
  * Checked at registration and again at delivery, where the connection goes to the address that
  * passed the check.
  */
@@ -48,6 +53,15 @@ export function isPublicAddress(address: string): boolean {
   return ip.range() === 'unicast';
 }
 
+/**
+ * An address the rule allows. Loopback is the address as written (127.0.0.0/8 or ::1): an IPv6
+ * form that carries 127.0.0.1 (`::ffff:127.0.0.1`, `::127.0.0.1`, NAT64, …) stays refused.
+ */
+export function isAllowedAddress(address: string, rule: AddressRule): boolean {
+  if (rule === 'any' || isPublicAddress(address)) return true;
+  return rule === 'loopback' && ipaddr.isValid(address) && ipaddr.parse(address).range() === 'loopback';
+}
+
 /** The host of a URL as an IP literal, without IPv6 brackets; null for a name. */
 function literal(hostname: string): string | null {
   const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
@@ -84,19 +98,21 @@ function lookupAll(hostname: string): Promise<dns.LookupAddress[]> {
   });
 }
 
-/** Registration: the shape, and with `publicOnly` every address the name resolves to is public. */
-export async function checkWebhookUrl(text: string, publicOnly: boolean): Promise<UrlCheck> {
+/** Registration: the shape, and every address the name resolves to is one the rule allows. */
+export async function checkWebhookUrl(text: string, rule: AddressRule): Promise<UrlCheck> {
   const parsed = parseWebhookUrl(text);
-  if (!parsed.ok || !publicOnly) return parsed;
+  if (!parsed.ok || rule === 'any') return parsed;
   const ip = literal(parsed.url.hostname);
-  if (ip) return isPublicAddress(ip) ? parsed : { ok: false, reason: 'url_private' };
+  if (ip) return isAllowedAddress(ip, rule) ? parsed : { ok: false, reason: 'url_private' };
   let addresses: dns.LookupAddress[];
   try {
     addresses = await lookupAll(parsed.url.hostname);
   } catch {
-    return { ok: false, reason: 'url_unresolvable' };
+    // On a demo server a name it cannot resolve yet is judged at delivery, as every name is
+    // (integrators register hosts of their own test setups); production refuses it at once.
+    return rule === 'loopback' ? parsed : { ok: false, reason: 'url_unresolvable' };
   }
-  return addresses.length && addresses.every((a) => isPublicAddress(a.address)) ? parsed : { ok: false, reason: 'url_private' };
+  return addresses.length && addresses.every((a) => isAllowedAddress(a.address, rule)) ? parsed : { ok: false, reason: 'url_private' };
 }
 
 export class AddressRefused extends Error {
@@ -104,26 +120,28 @@ export class AddressRefused extends Error {
 }
 
 /** Refuses an IP-literal host at delivery (no DNS lookup happens for literals). */
-export function refuseLiteral(hostname: string): AddressRefused | null {
+export function refuseLiteral(hostname: string, rule: AddressRule = 'public'): AddressRefused | null {
   const ip = literal(hostname);
-  return ip && !isPublicAddress(ip) ? new AddressRefused(`address ${ip} is not public`) : null;
+  return ip && !isAllowedAddress(ip, rule) ? new AddressRefused(`address ${ip} is not public`) : null;
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
 
 /**
- * A `lookup` for http.request: resolves, refuses the connection when any address is not
- * public, and hands the socket exactly the checked addresses (no second resolution between
- * check and connect).
+ * A `lookup` for http.request: resolves, refuses the connection when any address is not one
+ * the rule allows, and hands the socket exactly the checked addresses (no second resolution
+ * between check and connect).
  */
-export function guardedLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void {
-  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, '');
-    const list = addresses as dns.LookupAddress[];
-    const bad = list.find((a) => !isPublicAddress(a.address));
-    if (bad || !list.length)
-      return callback(new AddressRefused(`${hostname} resolves to ${bad?.address ?? 'nothing'}, not a public address`), '');
-    if (options.all) return callback(null, list);
-    callback(null, list[0]!.address, list[0]!.family);
-  });
-}
+export const guardedLookup =
+  (rule: AddressRule) =>
+  (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '');
+      const list = addresses as dns.LookupAddress[];
+      const bad = list.find((a) => !isAllowedAddress(a.address, rule));
+      if (bad || !list.length)
+        return callback(new AddressRefused(`${hostname} resolves to ${bad?.address ?? 'nothing'}, not a public address`), '');
+      if (options.all) return callback(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };

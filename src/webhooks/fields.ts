@@ -64,7 +64,9 @@ export function presentAttempt(entry: DeliveryLogEntry, clock: Clock) {
     state: entry.state,
     error: entry.error,
     started: clock.format(entry.started),
-    duration_ms: entry.duration_ms,
+    // Without an answer, how long the attempt took would tell a closed port (at once) from a
+    // filtered one (the timeout): shown only with an answer, like the status.
+    duration_ms: entry.http_status === null ? null : entry.duration_ms,
     delivery_id: Number(entry.delivery_id),
   };
 }

@@ -5,6 +5,7 @@ import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import { checkWebhookUrl, parseWebhookUrl } from './address.ts';
+import type { AddressRule } from '../config/webhooks.ts';
 import type { WebhookInput } from './fields.ts';
 import { newSecret } from './signing.ts';
 import { enqueueDeliveries, findWebhook, insertWebhook, listWebhooks, lockRegistrations, type WebhookRow } from './store.ts';
@@ -36,24 +37,18 @@ function refusal(registered: WebhookRow[], receiver: string | undefined): AddRes
 }
 
 /**
- * Registers a webhook for the caller's company; with `publicOnly` its URL must be public. One
+ * Registers a webhook for the caller's company; its URL must reach an address the rule allows. One
  * webhook per receiver and company: a second registration of the same address (as the URL
  * parser reads it) is refused, naming the first; the events of an address are changed by
  * deleting its webhook and adding it again. Checked before the address is resolved and again
  * under the company's registration lock, so two adds at once cannot both pass.
  */
-export async function addWebhook(
-  db: Kysely<DB>,
-  clock: Clock,
-  caller: Caller,
-  input: WebhookInput,
-  publicOnly: boolean,
-): Promise<AddResult> {
+export async function addWebhook(db: Kysely<DB>, clock: Clock, caller: Caller, input: WebhookInput, rule: AddressRule): Promise<AddResult> {
   if (input.kind === 'invalid') return input;
   const receiver = receiverOf(input.url);
   const early = refusal(await listWebhooks(db, caller.companyId), receiver);
   if (early) return early;
-  const checked = await checkWebhookUrl(input.url, publicOnly);
+  const checked = await checkWebhookUrl(input.url, rule);
   if (!checked.ok) return { kind: 'invalid', key: `webhooks.${checked.reason}` };
   return db.transaction().execute(async (trx): Promise<AddResult> => {
     await lockRegistrations(trx, caller.companyId);

@@ -21,7 +21,7 @@ export function webhookEndpoints(): Endpoint[] {
           ctx.clock,
           ctx.caller,
           readWebhookInput(ctx.params),
-          ctx.services.config.webhooks.publicOnly,
+          ctx.services.config.webhooks.addresses,
         );
         if (result.kind === 'invalid') return fail(ctx.t, result.key, result.vars);
         return ok({ webhook: presentWebhook(result.webhook, ctx.clock, true) });

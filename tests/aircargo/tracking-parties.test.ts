@@ -11,6 +11,7 @@ let app: TestApp;
 let shipper: Actor; // tendered the shipment
 let carrier: Actor; // won it
 let intruder: Actor; // names the shipment's AWB on freights of its own
+let order: number; // the shipment's tender: the shipper's, won by the carrier
 const shipped = awb(701);
 
 const csv = (code: string, time: string) =>
@@ -20,6 +21,17 @@ async function trackedCodes(query = shipped): Promise<string[]> {
   const res = await app.get(`/freights/track/${query}.json`);
   assert.equal(res.status, 200, res.text);
   return res.body.data.tracking.events.map((e: { code: string }) => e.code);
+}
+
+/** Deliveries queued for a company's webhooks. */
+async function deliveriesFor(who: Actor): Promise<number> {
+  const row = await app.services.db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('w.company_id', '=', who.company)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** `shipment.status` events in the outbox for a company, in order of writing. */
@@ -62,7 +74,7 @@ before(async () => {
     });
     assert.equal(res.body.status, 'success', res.text);
   }
-  const order = await award(shipper, carrier, { awb: shipped });
+  order = await award(shipper, carrier, { awb: shipped });
   const view = await app.get(`/freights/view/${order}.json`, { token: shipper.token });
   assert.equal(view.body.data.route.status, 'taken');
   assert.equal((await push(app, shipper, 'status', csv('RCS', '2026-04-14 07:30'))).status, 200);
@@ -140,7 +152,11 @@ describe("a company that names someone else's AWB is no party to it (issue 22, i
 
   /** After each way of naming the AWB the intruder pushes a forged DLV: nobody but the intruder hears of it. */
   async function assertNoTakeover(way: string) {
-    const before = { shipper: (await statusEventsFor(shipper)).length, carrier: (await statusEventsFor(carrier)).length };
+    const before = {
+      shipper: (await statusEventsFor(shipper)).length,
+      carrier: (await statusEventsFor(carrier)).length,
+      hooks: await deliveriesFor(shipper),
+    };
     forged++;
     const res = await push(app, intruder, 'status', csv('DLV', `2026-04-15 0${forged % 10}:00`));
     assert.equal(res.status, 200, res.text);
@@ -148,7 +164,42 @@ describe("a company that names someone else's AWB is no party to it (issue 22, i
     assert.deepEqual(await trackedCodes(shipped.replace('-', '')), ['RCS', 'DEP'], `${way}: by digits too`);
     assert.equal((await statusEventsFor(shipper)).length, before.shipper, `${way}: no forged status reaches the owner`);
     assert.equal((await statusEventsFor(carrier)).length, before.carrier, `${way}: no forged status reaches the winner`);
+    assert.equal(await deliveriesFor(shipper), before.hooks, `${way}: nor the owner's webhook`);
   }
+
+  test('an own tender with the AWB that an honest carrier wins: the intruder speaks to that carrier, under its own freight, never for the shipment', async () => {
+    const honest = await app.actor('Honest Haulage');
+    const tender = await award(intruder, honest, { awb: shipped });
+    assert.equal((await app.get(`/freights/view/${tender}.json`, { token: honest.token })).body.data.route.status, 'taken');
+    await assertNoTakeover('an own tender, awarded to an honest carrier');
+    // The intruder's DLV went to the party of its own freight, named as the intruder's.
+    const heard = (await statusEventsFor(honest)).at(-1);
+    assert.deepEqual(
+      heard.events.map((e: { code: string }) => e.code),
+      ['DLV'],
+    );
+    assert.deepEqual(heard.routes, [tender]);
+    assert.deepEqual(heard.sender, { id: intruder.company, name: intruder.companyName });
+
+    // Even when the shipment's own carrier wins the intruder's tender: it hears the intruder under
+    // that tender's id only; the shipper hears nothing and tracking stays the parties'.
+    const second = await award(intruder, carrier, { awb: shipped });
+    const before = { shipper: (await statusEventsFor(shipper)).length, hooks: await deliveriesFor(shipper) };
+    assert.equal((await push(app, intruder, 'status', csv('DLV', '2026-04-16 08:00'))).status, 200);
+    assert.deepEqual(await trackedCodes(), ['RCS', 'DEP']);
+    assert.equal((await statusEventsFor(shipper)).length, before.shipper);
+    assert.equal(await deliveriesFor(shipper), before.hooks);
+    const toCarrier = (await statusEventsFor(carrier)).at(-1);
+    assert.deepEqual(toCarrier.routes, [second], 'never under the shipper’s freight id');
+    assert.deepEqual(toCarrier.sender, { id: intruder.company, name: intruder.companyName });
+
+    // The shipment's parties still speak for it: the carrier's arrival reaches the shipper under
+    // the shipper's freight, and shows on tracking.
+    assert.equal((await push(app, carrier, 'status', csv('ARR', '2026-04-14 18:00'))).status, 200);
+    const real = (await statusEventsFor(shipper)).at(-1);
+    assert.deepEqual(real.routes, [order]);
+    assert.deepEqual(await trackedCodes(), ['RCS', 'DEP', 'ARR']);
+  });
 
   test('before any award, the first pusher speaks for the AWB, whatever drafts name it', async () => {
     const fresh = awb(702);

@@ -86,14 +86,14 @@ export function verifyStandardWebhook(secret: string, headers: http.IncomingHttp
   });
 }
 
-export const FAST: Omit<WebhookSettings, 'publicOnly'> = { retryDelays: [5, 60, 600], pollMs: 20, timeoutMs: 2000 };
+export const FAST: Omit<WebhookSettings, 'addresses'> = { retryDelays: [5, 60, 600], pollMs: 20, timeoutMs: 2000 };
 
 /** A dispatcher on the test app's database and clock (address rule from its config), driven by the test (`deliverDue`). */
 export function dispatcher(app: TestApp, settings: Partial<WebhookSettings> = {}, log?: DispatcherDeps['log']): WebhookDispatcher {
   return new WebhookDispatcher({
     db: app.services.db,
     clock: app.services.clock,
-    settings: { ...FAST, publicOnly: app.config.webhooks.publicOnly, ...settings },
+    settings: { ...FAST, addresses: app.config.webhooks.addresses, ...settings },
     log,
   });
 }

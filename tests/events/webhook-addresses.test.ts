@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
+import net, { type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { ConfigError, readConfig } from '../../src/config/config.ts';
-import { isPublicAddress, refuseLiteral } from '../../src/webhooks/address.ts';
+import { isAllowedAddress, isPublicAddress, refuseLiteral } from '../../src/webhooks/address.ts';
+import { ADDRESS_REFUSED, NO_ANSWER } from '../../src/webhooks/send.ts';
 import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
-import { deliverAll, startReceiver, type Receiver } from './support.ts';
+import { browserSession } from '../support/session.ts';
+import { addWebhook, deliverAll, dispatcher, startReceiver, type Receiver } from './support.ts';
 
 /**
  * Which receiver addresses are refused (decisions.md §8): IPv6 forms that carry an IPv4 address
@@ -73,18 +76,29 @@ describe('webhook receiver addresses', () => {
     }
   });
 
-  test('WEBHOOK_ALLOW_PRIVATE: true by default in demo, false in production, where true is a configuration error', () => {
+  test('WEBHOOK_ALLOW_PRIVATE: unset in demo public and loopback, true everything, false public only; production public, where true is a configuration error', () => {
     const production = { APP_ENV: 'production', TOKEN_SECRET: 'x'.repeat(20) };
-    assert.equal(readConfig({}).webhooks.publicOnly, false);
-    assert.equal(readConfig({ WEBHOOK_ALLOW_PRIVATE: 'false' }).webhooks.publicOnly, true);
-    assert.equal(readConfig({ WEBHOOK_ALLOW_PRIVATE: 'true' }).webhooks.publicOnly, false);
-    assert.equal(readConfig(production).webhooks.publicOnly, true);
-    assert.equal(readConfig({ ...production, WEBHOOK_ALLOW_PRIVATE: 'false' }).webhooks.publicOnly, true);
+    assert.equal(readConfig({}).webhooks.addresses, 'loopback');
+    assert.equal(readConfig({ WEBHOOK_ALLOW_PRIVATE: '' }).webhooks.addresses, 'loopback');
+    assert.equal(readConfig({ WEBHOOK_ALLOW_PRIVATE: 'false' }).webhooks.addresses, 'public');
+    assert.equal(readConfig({ WEBHOOK_ALLOW_PRIVATE: 'true' }).webhooks.addresses, 'any');
+    assert.equal(readConfig(production).webhooks.addresses, 'public');
+    assert.equal(readConfig({ ...production, WEBHOOK_ALLOW_PRIVATE: 'false' }).webhooks.addresses, 'public');
     assert.throws(
       () => readConfig({ ...production, WEBHOOK_ALLOW_PRIVATE: 'true' }),
       (err: Error) => err instanceof ConfigError && /WEBHOOK_ALLOW_PRIVATE/.test(err.message) && /production/.test(err.message),
     );
     assert.throws(() => readConfig({ WEBHOOK_ALLOW_PRIVATE: 'sometimes' }), /WEBHOOK_ALLOW_PRIVATE must be true or false/);
+  });
+
+  test('the loopback rule: public addresses and loopback as written; every other refused range, and loopback carried in IPv6, refused', () => {
+    for (const [form, kind, address, expected] of ROWS) {
+      const allowed = expected || address === '127.0.0.1' || address === '::1';
+      assert.equal(isAllowedAddress(address, 'loopback'), allowed, `${form} of ${kind}: ${address}`);
+      assert.equal(isAllowedAddress(address, 'public'), expected, `${form} of ${kind}: ${address}`);
+      assert.equal(isAllowedAddress(address, 'any'), true);
+    }
+    for (const address of ['127.0.0.1', '127.45.6.7', '::1', '0:0:0:0:0:0:0:1']) assert.ok(isAllowedAddress(address, 'loopback'), address);
   });
 });
 
@@ -150,7 +164,7 @@ function publicOnlyApp(label: string, env: Record<string, string>) {
       for (const hook of hooks) {
         const log = (await app.get(`/webhooks/deliveries/${hook.id}.json`, { token: who.token })).body.data.deliveries;
         assert.equal(log[0].attempt, 1, hook.url);
-        assert.match(log[0].error, /not public/, hook.url);
+        assert.equal(log[0].error, ADDRESS_REFUSED, hook.url);
       }
     });
   });
@@ -158,3 +172,168 @@ function publicOnlyApp(label: string, env: Record<string, string>) {
 
 publicOnlyApp('APP_ENV=production', { APP_ENV: 'production' });
 publicOnlyApp('APP_ENV=demo with WEBHOOK_ALLOW_PRIVATE=false', { WEBHOOK_ALLOW_PRIVATE: 'false' });
+
+describe(`APP_ENV=demo, WEBHOOK_ALLOW_PRIVATE unset: public addresses and loopback (${TEST_DB})`, () => {
+  let app: TestApp;
+  let receiver: Receiver;
+  before(async () => {
+    app = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE: '' } });
+    receiver = await startReceiver();
+  });
+  after(async () => {
+    await receiver?.close();
+    await app?.close();
+  });
+
+  const register = (who: Actor, url: string) => app.post('/webhooks/add.json', { token: who.token, json: { url, events: ['*'] } });
+
+  test('registration takes loopback and public receivers and refuses every other range, loopback carried in IPv6 included', async () => {
+    const port = new URL(receiver.url).port;
+    const who = await app.actor('Integrator');
+    for (const url of [
+      `${receiver.url}/a`,
+      `http://localhost:${port}/b`,
+      `http://[::1]:${port}/c`,
+      'http://127.8.9.10/d',
+      'https://8.8.8.8/e',
+    ])
+      assert.equal((await register(who, url)).body.status, 'success', url);
+    const prober = await app.actor('Prober');
+    for (const host of [
+      '10.1.2.3',
+      '172.16.5.4',
+      '192.168.0.10',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '198.18.0.1',
+      '[fd00::1]',
+      '[fe80::1]',
+      '[::]',
+      '[::ffff:127.0.0.1]',
+      '[::127.0.0.1]',
+      '[64:ff9b::7f00:1]',
+      '[::ffff:10.0.0.1]',
+      '[2002:a9fe:a9fe::1]',
+    ]) {
+      const res = await register(prober, `http://${host}:${port}/probe`);
+      assert.equal(res.body.status, 'error', `${host}: ${res.text}`);
+      assert.match(res.body.message, /^url: /);
+    }
+    assert.deepEqual((await app.get('/webhooks/index.json', { token: prober.token })).body.data.webhooks, []);
+  });
+
+  test('delivery reaches a loopback receiver and refuses a stored private address', async () => {
+    const who = await app.actor('Deliveries');
+    const port = new URL(receiver.url).port;
+    const hook = await addWebhook(app, who, `${receiver.url}/loop`);
+    // As if registered under another rule: a private address, and loopback through an IPv4-mapped form.
+    for (const host of ['10.1.2.3', '[::ffff:127.0.0.1]'])
+      await app.services.db
+        .insertInto('webhooks')
+        .values({
+          company_id: who.company,
+          user_id: who.user,
+          url: `http://${host}:${port}/stored`,
+          events: ['*'],
+          secret: `whsec_${Buffer.alloc(24, 7).toString('base64')}`,
+          created: new Date(),
+        })
+        .execute();
+    const hooks = (await app.get('/webhooks/index.json', { token: who.token })).body.data.webhooks as Array<{ id: number; url: string }>;
+    for (const h of hooks) await app.post(`/webhooks/test/${h.id}.json`, { token: who.token });
+    await deliverAll(app);
+    assert.deepEqual(
+      receiver.received.map((r) => r.path),
+      ['/loop'],
+    );
+    for (const h of hooks.filter((x) => x.id !== hook.id)) {
+      const log = (await app.get(`/webhooks/deliveries/${h.id}.json`, { token: who.token })).body.data.deliveries;
+      assert.equal(log[0].error, ADDRESS_REFUSED, h.url);
+    }
+  });
+
+  test('the delivery log tells no kind of failed connection from another: refused, reset, not HTTP, timeout, TLS, DNS', async () => {
+    const who = await app.actor('Port Scanner');
+    // Receivers that fail in every way a port can: closed, reset at once, answering something
+    // that is not HTTP, never answering (the timeout); TLS spoken to a plain HTTP port; a name
+    // that does not resolve.
+    const closed = await freePort();
+    const reset = await rawServer((socket) => socket.destroy());
+    const garbage = await rawServer((socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n'));
+    const silent = await rawServer(() => {});
+    const targets: Record<string, string> = {
+      refused: `http://127.0.0.1:${closed}/x`,
+      reset: `http://127.0.0.1:${reset.port}/x`,
+      'not HTTP': `http://127.0.0.1:${garbage.port}/x`,
+      timeout: `http://127.0.0.1:${silent.port}/x`,
+      TLS: `https://127.0.0.1:${new URL(receiver.url).port}/secure`,
+      DNS: 'http://no-such-host.invalid/x',
+    };
+    const ids: Record<string, number> = {};
+    try {
+      for (const [kind, url] of Object.entries(targets)) {
+        ids[kind] = (await addWebhook(app, who, url)).id;
+        await app.post(`/webhooks/test/${ids[kind]}.json`, { token: who.token });
+      }
+      const answered = await addWebhook(app, who, `${receiver.url}/error`);
+      receiver.answer = (r) => (r.path === '/error' ? 500 : 200);
+      await app.post(`/webhooks/test/${answered.id}.json`, { token: who.token });
+      const logged: string[] = [];
+      const log = { error: () => {}, info: (o: object) => logged.push(JSON.stringify(o)) };
+      await deliverAll(app, dispatcher(app, { timeoutMs: 500 }, log));
+
+      const session = await browserSession(app, who);
+      for (const [kind, id] of Object.entries(ids)) {
+        const res = await app.get(`/webhooks/deliveries/${id}.json`, { token: who.token });
+        const [entry] = res.body.data.deliveries;
+        assert.equal(entry.attempt, 1, kind);
+        assert.equal(entry.status, null, kind);
+        assert.equal(entry.error, NO_ANSWER, `${kind}: one wording for every attempt without an answer`);
+        assert.equal(entry.duration_ms, null, `${kind}: how long it took is not shown either`);
+        const page = await app.get(`/webhooks/deliveries/${id}`, { headers: { cookie: session.cookie } });
+        assert.equal(page.status, 200);
+        for (const text of [res.text, page.text])
+          assert.doesNotMatch(text, /ECONN|EPROTO|ENOTFOUND|EAI_|within \d+ ms|hang up|SSL|wrong version|Parse Error|HPE_/i, kind);
+      }
+      // An answer keeps its status (and its duration).
+      const [entry] = (await app.get(`/webhooks/deliveries/${answered.id}.json`, { token: who.token })).body.data.deliveries;
+      assert.equal(entry.status, 500);
+      assert.equal(entry.error, null);
+      assert.equal(typeof entry.duration_ms, 'number');
+      // The server's log keeps the reason for the operator.
+      assert.ok(logged.some((l) => /ECONNREFUSED/.test(l)) && logged.some((l) => /ENOTFOUND/.test(l)), logged.join('\n'));
+    } finally {
+      receiver.answer = () => 200;
+      await Promise.all([reset, garbage, silent].map((s) => s.close()));
+    }
+  });
+});
+
+/** A port nothing listens on (listened on, then closed). */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** A TCP server on loopback that treats each connection as `onConnection` says. */
+async function rawServer(onConnection: (socket: net.Socket) => void): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+    onConnection(socket);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}

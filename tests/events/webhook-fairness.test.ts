@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
-import { claimDue, MAX_IN_FLIGHT_PER_COMPANY } from '../../src/webhooks/dispatcher.ts';
+import { claimDue, MAX_IN_FLIGHT_PER_COMPANY, MAX_SLOW_IN_FLIGHT, SLOW_MS } from '../../src/webhooks/dispatcher.ts';
 import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { addWebhook, dispatcher, startReceiver, type Receiver } from './support.ts';
@@ -8,8 +8,10 @@ import { addWebhook, dispatcher, startReceiver, type Receiver } from './support.
 /**
  * Webhook delivery is fair between companies: a company's hanging receiver with a long queue
  * holds at most MAX_IN_FLIGHT_PER_COMPANY attempts, counted in the database (every process
- * alike), and claims go round-robin, so another company's delivery is claimed at once. A webhook
- * deleted while its attempt runs is nothing to complain about.
+ * alike), and claims go round-robin, so another company's delivery is claimed at once. Slow
+ * companies are claimed for into slots of their own, so any number of hanging receivers leaves
+ * a process's ordinary slots to the others. A webhook deleted while its attempt runs is nothing
+ * to complain about.
  */
 
 const LEASE_MS = 60_000;
@@ -117,6 +119,102 @@ describe(`fair webhook delivery (${TEST_DB})`, () => {
     assert.deepEqual(recorded, [], 'no attempt of the hanging receiver has ended yet');
     await waitFor(() => hanging.received.length === MAX_IN_FLIGHT_PER_COMPANY, 50_000, 'the hanging company’s share');
     assert.equal(hanging.received.length, MAX_IN_FLIGHT_PER_COMPANY);
+  });
+
+  test('companies a process found slow are claimed for into its slow slots only', async () => {
+    const app = await startTestApp();
+    cleanups.push(() => app.close());
+    const hanging = await startReceiver();
+    hanging.answer = () => 'hold';
+    cleanups.push(() => hanging.close());
+    const slow: Actor[] = [];
+    const slowHooks: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const who = await app.actor(`Known Slow ${i}`);
+      const hook = await addWebhook(app, who, `${hanging.url}/slow${i}`);
+      for (let n = 0; n < 3; n++) await queueTest(app, who, hook.id);
+      slow.push(who);
+      slowHooks.push(hook.id);
+    }
+    const fine = await app.actor('Prompt Air');
+    const fineHook = await addWebhook(app, fine, `${hanging.url}/fine`);
+    await queueTest(app, fine, fineHook.id);
+    const now = app.services.clock.now();
+
+    // This process knows the five are slow and has no slow slot free: only the healthy delivery is claimed.
+    const jobs = await claimDue(app.services.db, now, LEASE_MS, 16, { slowLimit: 0, slowCompanies: slow.map((a) => a.company) });
+    assert.deepEqual(
+      jobs.map((j) => [j.webhook_id, j.slow]),
+      [[fineHook.id, false]],
+    );
+    // With slow slots free, they get them, marked as slow claims.
+    const slowJobs = await claimDue(app.services.db, now, LEASE_MS, 0, { slowLimit: 2, slowCompanies: slow.map((a) => a.company) });
+    assert.equal(slowJobs.length, 2);
+    assert.ok(slowJobs.every((j) => j.slow && slowHooks.includes(j.webhook_id)));
+  });
+
+  test('a company with an attempt in flight longer than SLOW_MS is slow to every process, which knows nothing of it', async () => {
+    const app = await startTestApp();
+    cleanups.push(() => app.close());
+    const stalled = await app.actor('Stalled Freight');
+    const hook = await addWebhook(app, stalled, 'http://127.0.0.1:9/stalled');
+    for (let n = 0; n < 6; n++) await queueTest(app, stalled, hook.id);
+    const now = app.services.clock.now();
+    const first = await claimDue(app.services.db, now, LEASE_MS, 2, { slowLimit: 0 });
+    assert.deepEqual(
+      first.map((j) => [j.webhook_id, j.slow]),
+      [
+        [hook.id, false],
+        [hook.id, false],
+      ],
+    );
+    const later = new Date(now.getTime() + SLOW_MS + 500);
+    assert.equal((await claimDue(app.services.db, later, LEASE_MS, 16, { slowLimit: 0 })).length, 0, 'no ordinary slot for it');
+    const slowJobs = await claimDue(app.services.db, later, LEASE_MS, 16, { slowLimit: 16 });
+    assert.deepEqual(
+      slowJobs.map((j) => [j.webhook_id, j.slow]),
+      [
+        [hook.id, true],
+        [hook.id, true],
+      ],
+      'its share, in the slow slots',
+    );
+  });
+
+  test('five and more companies whose receivers hang, then a healthy one: its event is delivered while every hanging attempt is still open', async (t) => {
+    const app = await startTestApp();
+    cleanups.push(() => app.close());
+    const hanging = await startReceiver();
+    hanging.answer = () => 'hold';
+    const healthy = await startReceiver();
+    cleanups.push(
+      () => hanging.close(),
+      () => healthy.close(),
+    );
+    // More hanging companies than the ordinary slots hold (16 / 4) and than the slow slots hold (64 / 4).
+    const HANGING = MAX_SLOW_IN_FLIGHT / MAX_IN_FLIGHT_PER_COMPANY + 2;
+    const hooks: number[] = [];
+    for (let i = 0; i < HANGING; i++) {
+      const who = await app.actor(`Hanging Receiver ${i}`);
+      const hook = await addWebhook(app, who, `${hanging.url}/hang${i}`);
+      for (let n = 0; n < MAX_IN_FLIGHT_PER_COMPANY + 1; n++) await queueTest(app, who, hook.id);
+      hooks.push(hook.id);
+    }
+    const fine = await app.actor('Healthy Forwarding');
+    const fineHook = await addWebhook(app, fine, `${healthy.url}/ok`);
+    // The hanging requests would end only at this timeout (stop() aborts them first).
+    const d = dispatcher(app, { timeoutMs: 60_000, pollMs: 50 });
+    cleanups.push(() => d.stop());
+    d.start();
+    // Every ordinary slot of the process taken by a hanging receiver, and long enough for them to be slow.
+    await waitFor(() => hanging.received.length >= 16, 30_000, 'the hanging receivers to hold the ordinary slots');
+    await new Promise((r) => setTimeout(r, SLOW_MS + 200));
+    const queued = Date.now();
+    await queueTest(app, fine, fineHook.id);
+    await waitFor(() => healthy.received.length === 1, 20_000, 'the healthy delivery (before any hanging attempt times out)');
+    const recorded = await app.services.db.selectFrom('webhook_attempts').select('id').where('webhook_id', 'in', hooks).execute();
+    assert.deepEqual(recorded, [], 'no attempt of a hanging receiver has ended yet');
+    t.diagnostic(`the healthy delivery came ${Date.now() - queued} ms after its event, ${hanging.received.length} hanging requests open`);
   });
 
   test('deleting a webhook while its attempt is in flight records nothing and logs no error', async () => {

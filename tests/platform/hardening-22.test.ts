@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { rotateToken } from '../../src/accounts/commands.ts';
 import { up as repairJson } from '../../src/db/migrations/0053_wellformed_json.ts';
+import { pushStatus, statusCsv } from '../preview/fixtures.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
-import { browserSession } from '../support/session.ts';
+import { browserSession, cookiesOf } from '../support/session.ts';
 
 let app: TestApp;
 let shipper: Actor;
@@ -21,29 +22,131 @@ after(() => app.close());
 
 const LONE = ['\udc00', '\ud800', 'a\udfffb', '\ud83d'];
 
+/** Redirect targets a form may send back: line breaks, line and paragraph separators, lone surrogates, other sites, characters above U+00FF. */
+const BACKS = [
+  '/searches/index\r\nSet-Cookie: x=1',
+  '/searches/index\rSet-Cookie: x=1',
+  '/searches/index\nSet-Cookie: x=1',
+  '/freights/enlist/8?q=Köln',
+  '/searches/\u2028x',
+  '/companies/\u2029x',
+  '/notifications/\ud800',
+  '/notifications/index\udc00',
+  '/freights/view/1\u0100',
+  '/companies/日本',
+  '/searches/\u{1F69A}',
+  '/freights/view/1\u0000',
+  '//evil.example/searches/',
+  '/\\evil.example/companies/',
+  '/\t/evil.example',
+  'https://evil.example/',
+];
+
+/**
+ * Every form that takes a place to go back to (`back`, `next`), as a page posts it, with what
+ * makes it answer by going back (an outcome, not a 404): `path` gets the ids of `Forms`.
+ */
+interface Forms {
+  draft: number;
+  rating: number;
+  notification: number;
+  shipment: number;
+  search(): Promise<number>;
+}
+const BACK_FORMS: Array<{ path: (f: Forms) => string | Promise<string>; fields: Record<string, string>; good?: string }> = [
+  // `good`: a target of the form's own kind, followed (so the values above are read, not ignored).
+  { path: () => '/searches/add', fields: { name: '', filter: '8' }, good: '/notifications/index?page=2' }, // refused: no name
+  { path: () => '/searches/edit/999999', fields: { name: '', filter: '8' }, good: '/notifications/index?page=2' }, // refused before the lookup
+  { path: async (f) => `/searches/delete/${await f.search()}`, fields: {}, good: '/notifications/index?page=2' },
+  { path: (f) => `/notifications/read/${f.notification}`, fields: {}, good: '/freights/enlist/8?page=2' },
+  { path: (f) => `/companies/rate/${f.draft}`, fields: { score: '5' }, good: '/companies/blocked?page=2' }, // refused: not delivered
+  { path: (f) => `/companies/reply/${f.rating}`, fields: { reply: '' }, good: '/companies/blocked?page=2' }, // refused: no text
+  { path: () => `/companies/block/${carrier.company}`, fields: {}, good: '/companies/blocked?page=2' },
+  { path: () => `/companies/unblock/${carrier.company}`, fields: {}, good: '/companies/blocked?page=2' },
+  { path: (f) => `/milkrun/select/${f.shipment}`, fields: {} }, // `back` is a list number there
+  { path: (f) => `/milkrun/deselect/${f.shipment}`, fields: {} },
+];
+
+/** The records the forms act on: a draft, a rating of the shipper, a notification, a milk-run shipment, saved searches. */
+async function formRecords(): Promise<Forms> {
+  const db = app.services.db;
+  const now = new Date();
+  const draft = (await app.post('/freights/add.json', { token: shipper.token, json: { from: 'FRA', to: 'JFK', weight: 5 } })).body.data.id;
+  const rating = await db
+    .insertInto('ratings')
+    .values({ freight_id: draft, rater_id: carrier.company, rated_id: shipper.company, score: 4, comment: 'ok', created: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const notification = await db
+    .insertInto('notifications')
+    .values({ user_id: shipper.user, type: 'freight.matched', search_id: null, search_name: 'x', freight_id: draft, created: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const pushed = await pushStatus(app, shipper, statusCsv('176-20000220,RCF,2026-03-02 06:10,FRA,EK9901,4,1250,,'));
+  assert.equal(pushed.body.status, 'success', pushed.text);
+  const shipment = await db
+    .selectFrom('milkrun_shipments')
+    .select('id')
+    .where('company_id', '=', shipper.company)
+    .where('awb', '=', '176-20000220')
+    .executeTakeFirstOrThrow();
+  const search = async () => {
+    const res = await app.post('/searches/add.json', { token: shipper.token, json: { name: 'Back', filter: 8 } });
+    assert.equal(res.body.status, 'success', res.text);
+    return res.body.data.search.id as number;
+  };
+  return { draft, rating: rating.id, notification: notification.id, shipment: shipment.id, search };
+}
+
+/** A 302 to a path of this site, nothing but printable ASCII in its Location, the security headers on. */
+function assertSafeRedirect(res: { status: number; headers: Record<string, unknown>; text: string }, what: string) {
+  assert.equal(res.status, 302, `${what}: ${res.status} ${res.text.slice(0, 200)}`);
+  const location = String(res.headers.location);
+  assert.match(location, /^\/([^/\\]|$)/, `${what}: ${location}`);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: what must not be there
+  assert.doesNotMatch(location, /[\u0000-\u0020\u007f-\uffff]/, `${what}: ${location}`);
+  assert.ok(res.headers['content-security-policy'], `${what}: the security headers are there`);
+  assert.equal(String(res.headers['set-cookie'] ?? '').includes('x=1'), false, what);
+}
+
 describe('3. a redirect target a form sent back never breaks the answer', () => {
-  test('CR/LF and characters above U+00FF in `back` answer a 302 to a path of this site, with the security headers', async () => {
+  test('CR/LF, U+2028, lone surrogates, other sites and characters above U+00FF in `back`: every form answers a 302 to a path of this site', async () => {
     const session = await browserSession(app, shipper);
-    for (const back of [
-      '/searches/index\r\nSet-Cookie: x=1',
-      '/freights/enlist/8?q=Köln',
-      '/searches/\u2028x',
-      '/notifications/\ud800',
-      '//evil.example/searches/',
-    ]) {
-      // Each answers by going back: a refused add, an edit of nothing there.
-      for (const path of ['/searches/add', '/searches/edit/999999']) {
-        const res = await app.post(path, {
-          headers: { cookie: session.cookie },
-          form: { _csrf: session.csrf, name: '', filter: '8', back },
+    const records = await formRecords();
+    for (const form of BACK_FORMS.filter((f) => f.good)) {
+      const path = await form.path(records);
+      const res = await app.post(path, {
+        headers: { cookie: session.cookie },
+        form: { _csrf: session.csrf, ...form.fields, back: form.good! },
+      });
+      assert.equal(res.headers.location, form.good, `${path} goes back where it was sent from`);
+    }
+    for (const back of BACKS) {
+      for (const form of BACK_FORMS) {
+        const path = await form.path(records);
+        const res = await app.post(path, { headers: { cookie: session.cookie }, form: { _csrf: session.csrf, ...form.fields, back } });
+        assertSafeRedirect(res, `${path} ${JSON.stringify(back)}`);
+      }
+    }
+  });
+
+  test('the same in `next` of the login form: its page, a login, a refused login', async () => {
+    for (const [i, next] of BACKS.entries()) {
+      const page = await app.get('/users/login', { query: { next } });
+      assert.equal(page.status, 200, `${JSON.stringify(next)}: ${page.status}`);
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1]!;
+      const jar = cookiesOf(page);
+      const login = await app.post('/users/login', {
+        headers: { cookie: jar },
+        form: { _csrf: csrf, 'auth[user]': shipper.email, 'auth[password]': shipper.password, next },
+      });
+      assertSafeRedirect(login, `login, next ${JSON.stringify(next)}`);
+      if (i < 4) {
+        const refused = await app.post('/users/login', {
+          headers: { cookie: jar },
+          form: { _csrf: csrf, 'auth[user]': `nobody-${i}@example.test`, 'auth[password]': 'wrong', next },
         });
-        assert.equal(res.status, 302, `${path} ${JSON.stringify(back)}: ${res.status} ${res.text.slice(0, 200)}`);
-        const location = String(res.headers.location);
-        assert.match(location, /^\/[^/]/, location);
-        // biome-ignore lint/suspicious/noControlCharactersInRegex: what must not be there
-        assert.doesNotMatch(location, /[\u0000-\u001f\u007f-\uffff]/, location);
-        assert.ok(res.headers['content-security-policy'], 'the security headers are there');
-        assert.equal(res.headers['set-cookie']?.toString().includes('x=1'), false);
+        assertSafeRedirect(refused, `refused login, next ${JSON.stringify(next)}`);
       }
     }
   });
