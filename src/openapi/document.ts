@@ -243,6 +243,8 @@ export interface DocumentOptions {
   events?: Readonly<Record<string, EventDoc>>;
   /** One recorded request and answer per operation id (src/openapi/examples.json), attached as Example Objects. */
   examples?: Readonly<Record<string, RecordedExample>>;
+  /** One recorded delivery body per event type (src/openapi/event-examples.json), attached to its webhook. */
+  eventExamples?: Readonly<Record<string, unknown>>;
   /** Every code of an error answer -> its meaning (app.ts ERROR_CODES): the ErrorCode schema. */
   errorCodes?: Readonly<Record<string, string>>;
 }
@@ -293,7 +295,8 @@ export function buildOpenApiDocument(
     if (example) attachExample(operations[described.method]!, at, example);
   });
   const webhooks: Record<string, { post: OperationObject }> = {};
-  for (const [type, doc] of Object.entries(options.events ?? {})) webhooks[type] = { post: eventOperation(type, doc, components) };
+  for (const [type, doc] of Object.entries(options.events ?? {}))
+    webhooks[type] = { post: eventOperation(type, doc, components, options.eventExamples?.[type]) };
   const operations = [...Object.values(paths).flatMap((ops) => Object.values(ops)), ...Object.values(webhooks).map((w) => w.post)];
   return {
     openapi: '3.1.0',
@@ -473,6 +476,7 @@ function operation(described: Described, operationId: string, components: Compon
 }
 
 const RECORDED = 'Recorded from a test run (npm run examples:generate)';
+const RECORDED_EVENT = 'Delivered in a test run (npm run examples:generate): the exact body, as its recipient company receives it';
 
 /** The recorded request (body, query and path values) and 200 answer of an operation, as its Example Objects. */
 function attachExample(op: OperationObject, at: string, example: RecordedExample): void {
@@ -487,8 +491,10 @@ function attachExample(op: OperationObject, at: string, example: RecordedExample
     const typed = parameter.schema.type === 'integer' || parameter.schema.type === 'number' ? Number(value) : value;
     parameter.examples = { recorded: { summary: RECORDED, value: Number.isNaN(typed) ? value : typed } };
   }
-  const json = op.requestBody?.content['application/json'];
-  if (json && example.request && example.method !== 'get') json.examples = { recorded: { summary: RECORDED, value: example.request } };
+  // The same parameters as a form: its value is the object the encoding writes with bracket keys.
+  if (example.request && example.method !== 'get')
+    for (const media of Object.values(op.requestBody?.content ?? {}))
+      media.examples = { recorded: { summary: RECORDED, value: example.request } };
   const answer = Object.values(op.responses?.['200']?.content ?? {})[0];
   if (answer && example.response !== undefined) answer.examples = { recorded: { summary: RECORDED, value: example.response } };
 }
@@ -578,8 +584,8 @@ const EVENT_HEADERS: ParameterObject[] = [
 const EVENT_DELIVERY =
   'Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.';
 
-/** One event type as the OpenAPI 3.1 `webhooks` entry: the POST a subscriber receives. */
-function eventOperation(type: string, doc: EventDoc, components: Components): OperationObject {
+/** One event type as the OpenAPI 3.1 `webhooks` entry: the POST a subscriber receives, with a recorded delivery when there is one. */
+function eventOperation(type: string, doc: EventDoc, components: Components, example: unknown): OperationObject {
   const schema = components.add(
     `${pascal(type)}Event`,
     Type.Object(
@@ -600,7 +606,16 @@ function eventOperation(type: string, doc: EventDoc, components: Components): Op
     tags: ['events'],
     security: [],
     parameters: EVENT_HEADERS,
-    requestBody: { description: 'The event.', required: true, content: { 'application/json': { schema: { $ref: schema } } } },
+    requestBody: {
+      description: 'The event.',
+      required: true,
+      content: {
+        'application/json': {
+          schema: { $ref: schema },
+          ...(example === undefined ? {} : { examples: { recorded: { summary: RECORDED_EVENT, value: example } } }),
+        },
+      },
+    },
     responses: {
       '2XX': { description: 'Received: the delivery ends.' },
       '4XX': { description: 'Refused: retried later with the same webhook-id (as any answer but a 2xx).' },
