@@ -145,8 +145,9 @@ const EMPTY_LIST = Type.Array(Type.Never(), { maxItems: 0 });
 
 /**
  * `data` of a failure: an empty array (api.md), or the endpoint's keys with empty lists
- * (`{"routes": []}`); a refused form (a vehicle offer, a company profile) adds `errors`, each
- * field with its problem.
+ * (`{"routes": []}`); a refused form (a vehicle offer, a company profile, a message, a document)
+ * adds `errors`, each field with its problem; a refused query (a lane without its two ends) adds
+ * `warnings`, the parameters it read otherwise or ignored on the way.
  */
 const ERROR_DATA = Type.Union(
   [
@@ -155,7 +156,12 @@ const ERROR_DATA = Type.Union(
       {
         errors: Type.Optional(
           Type.Array(Type.Object({ field: Type.String(), reason: Type.String() }), {
-            description: 'each refused field with its problem (vehicle.invalid, companies.invalid)',
+            description: 'each refused field with its problem (vehicle.invalid, companies.invalid, messages.*, documents.*)',
+          }),
+        ),
+        warnings: Type.Optional(
+          Type.Array(Type.Ref('Warning'), {
+            description: 'parameters that were read otherwise or ignored before the refusal (prices.lane_required)',
           }),
         ),
       },
@@ -163,7 +169,8 @@ const ERROR_DATA = Type.Union(
     ),
   ],
   {
-    description: 'an empty array, or the success’s keys each with an empty list (`{"routes": []}`), with `errors` for a refused form',
+    description:
+      'an empty array, or the success’s keys each with an empty list (`{"routes": []}`), with `errors` for a refused form and `warnings` for what a refused query ignored',
   },
 );
 
@@ -450,8 +457,10 @@ function operation(described: Described, operationId: string, components: Compon
   if (user) answers[401] = errorAnswer('Token missing, invalid or from the other environment.');
   if (pathNames.length)
     answers[404] = errorAnswer(`Missing or not visible to the caller (indistinguishable)${media ? '' : '; `data` is an empty array'}.`);
-  // The router refuses an over-long path parameter before any route runs (kernel/http.tsx); ONE Record answers those 404.
-  if (pathNames.length && !media) answers[414] = errorAnswer('A path parameter is longer than 500 characters.');
+  // The router refuses an over-long path parameter before any route runs (kernel/http.tsx), in the envelope where
+  // the route's failures are the envelope (a download); ONE Record answers those 404.
+  if (pathNames.length && (!media || media.errorType === 'application/json'))
+    answers[414] = errorAnswer('A path parameter is longer than 500 characters.');
   if (method !== 'get') {
     answers[400] = errorAnswer('The body could not be parsed (malformed JSON).');
     answers[413] = errorAnswer('The body is larger than the endpoint accepts.');
