@@ -4,7 +4,8 @@
 // dependencies (`npm ci --omit=dev` of a built checkout) keeps the dist/ it has. A development
 // install also installs the independent client's tooling (tools/independent-client: its own
 // package and lock, for tests/client/independent-client.test.ts) when its lock is newer than
-// what is installed there.
+// what is installed there. Under CI (`CI` set, as .ci/run does) a failed install of the tool fails
+// this script, and so the install: elsewhere its test is skipped, under CI it would fail anyway.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -29,5 +30,10 @@ function installTool(dir) {
   if (lock < 0 || mtime('node_modules/.package-lock.json') >= lock) return;
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const install = spawnSync(npm, ['ci', '--prefix', dir.pathname, '--no-audit', '--no-fund'], { stdio: 'inherit' });
-  if (install.status !== 0) console.error(`freight-exchange: npm ci in ${dir.pathname} failed: its tests will be skipped`);
+  if (install.status === 0) return;
+  if (process.env.CI) {
+    console.error(`freight-exchange: npm ci in ${dir.pathname} failed (CI: its test must run)`);
+    process.exit(install.status ?? 1);
+  }
+  console.error(`freight-exchange: npm ci in ${dir.pathname} failed: its tests will be skipped`);
 }

@@ -49,6 +49,7 @@ import {
   dealEndpoints,
   dealRoom,
   registerDealRoutes,
+  DOCUMENT_DOWNLOAD,
 } from './deals/index.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { openApiRoutes } from './openapi/routes.tsx';
@@ -204,6 +205,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     trustProxy: config.trustProxy,
     // ONE Record answers even an unreadable URL under its prefix as JSON-LD.
     refusals: { [ONE_RECORD_PREFIX]: oneRecordRefusal },
+    // The document download and the event stream are no pages: every failure is the envelope with its code.
+    jsonFailures: [DOCUMENT_DOWNLOAD, LIVE_PATH],
     // The pages' menu, a section per module, and where the not-found page leads back to.
     layout: {
       sections: [

@@ -12,7 +12,7 @@ import { conversationsSeen, documentsSeen, seenBy } from './room.ts';
 import { dealRoomSection } from './views.tsx';
 
 export { DEAL_ERRORS, DEAL_MESSAGES } from './messages.ts';
-export { dealEndpoints, registerDealRoutes } from './routes.tsx';
+export { DOCUMENT_DOWNLOAD, dealEndpoints, registerDealRoutes } from './routes.tsx';
 export { DEAL_EVENT_DOCS } from './schema.ts';
 export { addTransportOrder } from './room.ts';
 

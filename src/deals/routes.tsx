@@ -256,7 +256,7 @@ export async function registerDealRoutes(http: FastifyInstance, services: Servic
     registerEndpoints(scope, services, [uploadEndpoint, podUploadEndpoint]);
   });
   http.get(
-    '/freights/document/:id',
+    `${DOCUMENT_DOWNLOAD}/:id`,
     {
       config: {
         openapi: {
@@ -272,6 +272,9 @@ export async function registerDealRoutes(http: FastifyInstance, services: Servic
   );
   return [uploadEndpoint, podUploadEndpoint];
 }
+
+/** Where a document is downloaded (`/freights/document/{id}`): its failures are the JSON envelope (app.ts jsonFailures). */
+export const DOCUMENT_DOWNLOAD = '/freights/document';
 
 /** GET /freights/document/{id}: the exact bytes, never rendered by the browser (attachment, nosniff). */
 async function download(services: Services, req: FastifyRequest, reply: FastifyReply) {

@@ -6,16 +6,23 @@ const TOKEN_QUERY = /([?&]auth_token=)[^&]*/g;
 
 /**
  * The `.json` suffix picks the rendering (api.md, Endpoints 1): it is removed from the path
- * before routing, so one route serves both the API and the HTML page.
+ * before routing, so one route serves both the API and the HTML page. Under `jsonPrefixes` (the
+ * API's routes outside the envelope whose failures are the envelope: a document's download, the
+ * event stream) the path stays as it is and the failures are JSON too.
  */
-export function rewriteUrl(raw: IncomingMessage): string {
+export function rewriteUrl(raw: IncomingMessage, jsonPrefixes: readonly string[] = []): string {
   const url = raw.url ?? '/';
   const q = url.indexOf('?');
   const pathPart = q < 0 ? url : url.slice(0, q);
   const json = pathPart.endsWith('.json');
-  (raw as IncomingMessage & { [FORMAT]?: Format })[FORMAT] = json ? 'json' : 'html';
+  const jsonFailures = json || jsonPrefixes.some((prefix) => underPrefix(pathPart, prefix));
+  (raw as IncomingMessage & { [FORMAT]?: Format })[FORMAT] = jsonFailures ? 'json' : 'html';
   return json ? pathPart.slice(0, -5) + (q < 0 ? '' : url.slice(q)) : url;
 }
+
+/** Whether a path is `prefix` or below it (`/onerecord`, `/onerecord/…`; never `/onerecords`). */
+export const underPrefix = (path: string, prefix: string) =>
+  path.startsWith(prefix) && (path.length === prefix.length || '/?'.includes(path[prefix.length]!));
 
 export function formatOf(raw: IncomingMessage): Format {
   return (raw as IncomingMessage & { [FORMAT]?: Format })[FORMAT] ?? 'html';

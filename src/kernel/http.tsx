@@ -3,7 +3,7 @@ import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import helmet from 'helmet';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import { formatOf, redactUrl, rewriteUrl } from './format.ts';
+import { formatOf, redactUrl, rewriteUrl, underPrefix } from './format.ts';
 import { translator } from './i18n.ts';
 import { QS_OPTIONS, parseQueryString, safeReviver } from './params.ts';
 import type { ErrorCode } from './errors.ts';
@@ -30,6 +30,12 @@ export interface HttpOptions {
   layout: Layout;
   /** Path prefix (`/onerecord`) -> how the router's refusals under it are answered; elsewhere as api.md's. */
   refusals?: Readonly<Record<string, RefusalAnswer>>;
+  /**
+   * Path prefixes of API routes without `.json` whose failures are the JSON envelope (a document's
+   * download, the event stream): a refusal, a 404 or a 500 under them answers JSON with its `code`,
+   * never a page.
+   */
+  jsonFailures?: readonly string[];
   /** Fastify's trustProxy (TRUST_PROXY): only then are X-Forwarded-Proto/-For believed. */
   trustProxy?: boolean | number | string;
 }
@@ -41,7 +47,7 @@ export interface HttpOptions {
 export async function createHttpServer(options: HttpOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger,
-    rewriteUrl: (raw) => rewriteUrl(raw),
+    rewriteUrl: (raw) => rewriteUrl(raw, options.jsonFailures),
     // Long path parameters (tracking references, autocomplete queries) are allowed up to 500 characters.
     routerOptions: { querystringParser: (text: string) => parseQueryString(text), ignoreTrailingSlash: true, maxParamLength: 500 },
     // Malformed URLs and over-long parameters answer in the contract's shape too.
@@ -153,8 +159,7 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
 }
 
 function refusalAnswerOf(refusals: HttpOptions['refusals'], url: string): RefusalAnswer | undefined {
-  for (const [prefix, answer] of Object.entries(refusals ?? {}))
-    if (url.startsWith(prefix) && (url.length === prefix.length || '/?'.includes(url[prefix.length]!))) return answer;
+  for (const [prefix, answer] of Object.entries(refusals ?? {})) if (underPrefix(url, prefix)) return answer;
   return undefined;
 }
 

@@ -4,7 +4,7 @@ import type { Services } from '../kernel/context.ts';
 import type { EndpointDoc } from '../kernel/doc.ts';
 import { translator } from '../kernel/i18n.ts';
 import { rejected } from '../kernel/outcome.ts';
-import { renderJson } from '../kernel/render.tsx';
+import { refusalEnvelope, renderJson } from '../kernel/render.tsx';
 import { callerOfRequest } from '../kernel/route.tsx';
 import { HEARTBEAT_MS, type LiveHub, MAX_STREAMS_PER_USER } from './hub.ts';
 
@@ -72,8 +72,12 @@ export function registerLiveRoutes(http: FastifyInstance, services: Services, hu
         await hub.open(caller, reply.raw, reply.getHeaders() as Record<string, string>, lastEventId);
       } catch (err) {
         req.log.error({ err }, 'live: a stream could not start');
-        if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-        reply.raw.end();
+        // Before the stream's head: the envelope of every 500 (`internal`), as the description says of this route's failures.
+        if (reply.raw.headersSent) reply.raw.end();
+        else
+          reply.raw
+            .writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
+            .end(JSON.stringify(refusalEnvelope('internal', 'internal error', caller)));
       }
     },
   );

@@ -145,8 +145,9 @@ const EMPTY_LIST = Type.Array(Type.Never(), { maxItems: 0 });
 
 /**
  * `data` of a failure: an empty array (api.md), or the endpoint's keys with empty lists
- * (`{"routes": []}`); a refused form (a vehicle offer, a company profile) adds `errors`, each
- * field with its problem.
+ * (`{"routes": []}`); a refused form (a vehicle offer, a company profile, a message, a document)
+ * adds `errors`, each field with its problem; a refused query (a lane without its two ends) adds
+ * `warnings`, the parameters it read otherwise or ignored on the way.
  */
 const ERROR_DATA = Type.Union(
   [
@@ -155,7 +156,12 @@ const ERROR_DATA = Type.Union(
       {
         errors: Type.Optional(
           Type.Array(Type.Object({ field: Type.String(), reason: Type.String() }), {
-            description: 'each refused field with its problem (vehicle.invalid, companies.invalid)',
+            description: 'each refused field with its problem (vehicle.invalid, companies.invalid, messages.*, documents.*)',
+          }),
+        ),
+        warnings: Type.Optional(
+          Type.Array(Type.Ref('Warning'), {
+            description: 'parameters that were read otherwise or ignored before the refusal (prices.lane_required)',
           }),
         ),
       },
@@ -163,7 +169,8 @@ const ERROR_DATA = Type.Union(
     ),
   ],
   {
-    description: 'an empty array, or the success’s keys each with an empty list (`{"routes": []}`), with `errors` for a refused form',
+    description:
+      'an empty array, or the success’s keys each with an empty list (`{"routes": []}`), with `errors` for a refused form and `warnings` for what a refused query ignored',
   },
 );
 
@@ -243,6 +250,8 @@ export interface DocumentOptions {
   events?: Readonly<Record<string, EventDoc>>;
   /** One recorded request and answer per operation id (src/openapi/examples.json), attached as Example Objects. */
   examples?: Readonly<Record<string, RecordedExample>>;
+  /** One recorded delivery body per event type (src/openapi/event-examples.json), attached to its webhook. */
+  eventExamples?: Readonly<Record<string, unknown>>;
   /** Every code of an error answer -> its meaning (app.ts ERROR_CODES): the ErrorCode schema. */
   errorCodes?: Readonly<Record<string, string>>;
 }
@@ -293,7 +302,8 @@ export function buildOpenApiDocument(
     if (example) attachExample(operations[described.method]!, at, example);
   });
   const webhooks: Record<string, { post: OperationObject }> = {};
-  for (const [type, doc] of Object.entries(options.events ?? {})) webhooks[type] = { post: eventOperation(type, doc, components) };
+  for (const [type, doc] of Object.entries(options.events ?? {}))
+    webhooks[type] = { post: eventOperation(type, doc, components, options.eventExamples?.[type]) };
   const operations = [...Object.values(paths).flatMap((ops) => Object.values(ops)), ...Object.values(webhooks).map((w) => w.post)];
   return {
     openapi: '3.1.0',
@@ -447,8 +457,10 @@ function operation(described: Described, operationId: string, components: Compon
   if (user) answers[401] = errorAnswer('Token missing, invalid or from the other environment.');
   if (pathNames.length)
     answers[404] = errorAnswer(`Missing or not visible to the caller (indistinguishable)${media ? '' : '; `data` is an empty array'}.`);
-  // The router refuses an over-long path parameter before any route runs (kernel/http.tsx); ONE Record answers those 404.
-  if (pathNames.length && !media) answers[414] = errorAnswer('A path parameter is longer than 500 characters.');
+  // The router refuses an over-long path parameter before any route runs (kernel/http.tsx), in the envelope where
+  // the route's failures are the envelope (a download); ONE Record answers those 404.
+  if (pathNames.length && (!media || media.errorType === 'application/json'))
+    answers[414] = errorAnswer('A path parameter is longer than 500 characters.');
   if (method !== 'get') {
     answers[400] = errorAnswer('The body could not be parsed (malformed JSON).');
     answers[413] = errorAnswer('The body is larger than the endpoint accepts.');
@@ -473,6 +485,7 @@ function operation(described: Described, operationId: string, components: Compon
 }
 
 const RECORDED = 'Recorded from a test run (npm run examples:generate)';
+const RECORDED_EVENT = 'Delivered in a test run (npm run examples:generate): the exact body, as its recipient company receives it';
 
 /** The recorded request (body, query and path values) and 200 answer of an operation, as its Example Objects. */
 function attachExample(op: OperationObject, at: string, example: RecordedExample): void {
@@ -487,8 +500,10 @@ function attachExample(op: OperationObject, at: string, example: RecordedExample
     const typed = parameter.schema.type === 'integer' || parameter.schema.type === 'number' ? Number(value) : value;
     parameter.examples = { recorded: { summary: RECORDED, value: Number.isNaN(typed) ? value : typed } };
   }
-  const json = op.requestBody?.content['application/json'];
-  if (json && example.request && example.method !== 'get') json.examples = { recorded: { summary: RECORDED, value: example.request } };
+  // The same parameters as a form: its value is the object the encoding writes with bracket keys.
+  if (example.request && example.method !== 'get')
+    for (const media of Object.values(op.requestBody?.content ?? {}))
+      media.examples = { recorded: { summary: RECORDED, value: example.request } };
   const answer = Object.values(op.responses?.['200']?.content ?? {})[0];
   if (answer && example.response !== undefined) answer.examples = { recorded: { summary: RECORDED, value: example.response } };
 }
@@ -578,8 +593,8 @@ const EVENT_HEADERS: ParameterObject[] = [
 const EVENT_DELIVERY =
   'Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.';
 
-/** One event type as the OpenAPI 3.1 `webhooks` entry: the POST a subscriber receives. */
-function eventOperation(type: string, doc: EventDoc, components: Components): OperationObject {
+/** One event type as the OpenAPI 3.1 `webhooks` entry: the POST a subscriber receives, with a recorded delivery when there is one. */
+function eventOperation(type: string, doc: EventDoc, components: Components, example: unknown): OperationObject {
   const schema = components.add(
     `${pascal(type)}Event`,
     Type.Object(
@@ -600,7 +615,16 @@ function eventOperation(type: string, doc: EventDoc, components: Components): Op
     tags: ['events'],
     security: [],
     parameters: EVENT_HEADERS,
-    requestBody: { description: 'The event.', required: true, content: { 'application/json': { schema: { $ref: schema } } } },
+    requestBody: {
+      description: 'The event.',
+      required: true,
+      content: {
+        'application/json': {
+          schema: { $ref: schema },
+          ...(example === undefined ? {} : { examples: { recorded: { summary: RECORDED_EVENT, value: example } } }),
+        },
+      },
+    },
     responses: {
       '2XX': { description: 'Received: the delivery ends.' },
       '4XX': { description: 'Refused: retried later with the same webhook-id (as any answer but a 2xx).' },

@@ -29,6 +29,7 @@ export const OPENAPI_MESSAGES = catalogue(
     'docs.events.intro':
       'A webhook receives these events as signed POSTs of JSON (Standard Webhooks headers webhook-id, webhook-timestamp, webhook-signature).',
     'docs.events.data': 'data of the event',
+    'docs.events.example': 'Example event (as delivered)',
     'docs.errors': 'Error codes',
   },
   {
@@ -58,6 +59,7 @@ export const OPENAPI_MESSAGES = catalogue(
     'docs.events.intro':
       'Ein Webhook erhält diese Ereignisse als signierte POSTs mit JSON (Standard-Webhooks-Header webhook-id, webhook-timestamp, webhook-signature).',
     'docs.events.data': 'data des Ereignisses',
+    'docs.events.example': 'Beispielereignis (wie zugestellt)',
     'docs.errors': 'Fehlercodes',
   },
 );

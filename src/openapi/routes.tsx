@@ -10,6 +10,7 @@ import {
   type OpenApiDocument,
   type RecordedExample,
 } from './document.ts';
+import recordedEvents from './event-examples.json' with { type: 'json' };
 import recorded from './examples.json' with { type: 'json' };
 import { referencePage } from './views.tsx';
 
@@ -18,6 +19,8 @@ export const API_VERSION = '1.0.0';
 
 /** One recorded request and answer per operation (`npm run examples:generate`; tests/support/api-examples.ts). */
 const examples = recorded as unknown as Readonly<Record<string, RecordedExample>>;
+/** One delivered event per event type, from the same run. */
+const eventExamples = recordedEvents as Readonly<Record<string, unknown>>;
 
 /**
  * GET /openapi.json (the document itself, not in the envelope) and GET /docs (its readable
@@ -39,7 +42,8 @@ export function openApiRoutes(
     for (const method of [route.method].flat()) if (method !== 'HEAD') mediaRoutes.push({ ...described, method, path: route.url });
   });
   let document: OpenApiDocument | undefined;
-  const get = () => (document ??= buildOpenApiDocument(endpoints(), { version: API_VERSION, ...options, examples }, mediaRoutes));
+  const get = () =>
+    (document ??= buildOpenApiDocument(endpoints(), { version: API_VERSION, ...options, examples, eventExamples }, mediaRoutes));
   http.get('/openapi', async (req, reply) => {
     if (formatOf(req.raw) !== 'json') return reply.redirect('/docs');
     return reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(JSON.stringify(get()));

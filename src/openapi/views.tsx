@@ -326,7 +326,8 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
             <h2>{t('docs.events')}</h2>
             <p>{t('docs.events.intro')}</p>
             {events.map(([type, { post }]) => {
-              const ref = post.requestBody?.content['application/json']?.schema.$ref;
+              const body = post.requestBody?.content['application/json'];
+              const ref = body?.schema.$ref;
               const event = ref ? doc.components.schemas[String(ref).split('/').pop()!] : undefined;
               return (
                 <article class="operation" id={`event-${type}`}>
@@ -346,6 +347,12 @@ export function referencePage(doc: OpenApiDocument, t: Translate): Page {
                         <p>{typeOf(event.properties.data)}</p>
                       )}
                     </>
+                  )}
+                  {recordedValue(body) !== undefined && (
+                    <details>
+                      <summary>{t('docs.events.example')}</summary>
+                      <Example value={recordedValue(body)} />
+                    </details>
                   )}
                 </article>
               );

@@ -4,6 +4,7 @@
 // table's codes are exactly the documented ones (none documented that no request produces, none
 // answered that is not documented).
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { ValidateFunction } from 'ajv';
@@ -394,8 +395,8 @@ const CASES: Record<string, Case> = {
     },
   ),
 
-  // lane prices (decisions.md §14): a lane has two ends
-  'prices.lane_required': get('/market/prices.json?from=DE-60'),
+  // lane prices (decisions.md §14): a lane has two ends; what the query read otherwise comes along in `data.warnings`
+  'prices.lane_required': get('/market/prices.json?from=DE-60&months=many'),
 
   // trust (decisions.md §12): profiles, ratings, blocks
   'companies.invalid': post('/companies/edit.json', { vat_id: 'DE136695977' }),
@@ -602,6 +603,24 @@ async function storedSearch(): Promise<number> {
   return res.body.data.searchEntity.id;
 }
 
+/** A test app answering on a socket of its own through its routes only (nothing that runs while it listens), its database then closed. */
+async function brokenApp(): Promise<{ base: string; actors: Actor[]; close: () => Promise<void> }> {
+  const broken = await startTestApp();
+  const actors = [await broken.actor('One')];
+  const server = http.createServer((req, res) => broken.http.routing(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await broken.database.close();
+  return {
+    base: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    actors,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await broken.http.close();
+    },
+  };
+}
+
 describe('error codes', () => {
   before(async () => {
     for (const key of ['wrong', 'mismatch', 'length', 'searcher', 'hooks', 'twins', 'blocker', 'pest'] as const)
@@ -643,4 +662,47 @@ describe('error codes', () => {
       if (operation) assert.ok(operation.op.responses[String(res.status)], `${operation.path}: ${res.status} not described`);
     });
   }
+
+  test('a refused query’s data is the documented envelope: the lane keeps the warnings of what it read otherwise', async () => {
+    const res = await app.get('/market/prices.json?from=DE-60&months=many', { token: shipper.token });
+    assert.equal(res.body.code, 'prices.lane_required');
+    assert.deepEqual(
+      res.body.data.warnings.map((w: { field: string }) => w.field),
+      ['months'],
+    );
+    assert.ok(errorEnvelope(res.body), JSON.stringify(errorEnvelope.errors));
+    assert.deepEqual(contract.check('get', '/market/prices.json', res.status, res.body), []);
+  });
+
+  test('the routes outside the envelope fail in it: a download’s over-long id (414); 500 on a broken database, or a stream that cannot start', async () => {
+    const long = `/freights/document/${'1'.repeat(600)}`;
+    const tooLong = await app.get(long, { token: shipper.token });
+    assert.equal(tooLong.status, 414);
+    assert.equal(tooLong.body.code, 'request.path_too_long');
+    assert.deepEqual(contract.check('get', long, 414, tooLong.body), []);
+    const internal = async (res: Response, what: string) => {
+      assert.equal(res.status, 500, what);
+      assert.match(String(res.headers.get('content-type')), /^application\/json/, what);
+      const body = await res.json();
+      assert.equal(body.code, 'internal', what);
+      assert.ok(errorEnvelope(body), JSON.stringify(errorEnvelope.errors));
+    };
+    const broken = await brokenApp();
+    try {
+      for (const url of ['/freights/document/1', '/events/stream'])
+        await internal(await fetch(`${broken.base}${url}`, { headers: { authorization: `TokenPass ${broken.actors[0]!.token}` } }), url);
+    } finally {
+      await broken.close();
+    }
+    // The caller is known, and the stream fails as it opens (its answer not begun yet).
+    const open = app.live.open;
+    app.live.open = async () => {
+      throw new Error('the stream cannot start');
+    };
+    try {
+      await internal(await fetch(new URL('/events/stream', base), { headers: { authorization: `TokenPass ${carrier.token}` } }), 'stream');
+    } finally {
+      app.live.open = open;
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sweepExpiredFreights } from '../../src/freights/lifecycle.ts';
 import type { Endpoint } from '../../src/kernel/route.tsx';
 import type { Actor, ApiResponse, TestApp } from '../support/harness.ts';
 
@@ -6,8 +7,11 @@ import type { Actor, ApiResponse, TestApp } from '../support/harness.ts';
  * A small exchange built through the API, with something of every kind the API has an id for:
  * freights in every state, bids, booking requests, templates, flights, rate sheets and their
  * lines, searches, files, milk-run shipments, cases, tours (and saved searches, webhooks and
- * the deal room's messages and documents when the route table has them). Every text the owners typed carries a distinctive marker,
- * so a test can tell whether an answer to someone else contains any of it.
+ * the deal room's messages and documents when the route table has them), and with them the
+ * events of a freight's and a bid's life (a bid changed, a deadline passed: `bid.updated`,
+ * `freight.expired`; the recorded event examples of the API description come from here). Every
+ * text the owners typed carries a distinctive marker, so a test can tell whether an answer to
+ * someone else contains any of it.
  */
 export interface World {
   shipper: Actor;
@@ -110,7 +114,16 @@ export async function buildWorld(app: TestApp, options: WorldOptions = {}): Prom
   let id = await newFreight();
   await publish(id, restricted);
   freight('open', id);
-  add('bid:open', (await bid(id)).id);
+  const open = await bid(id);
+  add('bid:open', open.id);
+  // The carrier changes its open bid (`bid.updated`).
+  expectSuccess(
+    await app.post('/quotes/add.json', {
+      ...C,
+      json: { id: open.id, route: id, amount: money(), currency_code: 'EUR', note: secret('note') },
+    }),
+    'bid update',
+  );
 
   id = await newFreight();
   await publish(id, restricted);
@@ -150,12 +163,14 @@ export async function buildWorld(app: TestApp, options: WorldOptions = {}): Prom
   id = await newFreight();
   await publish(id, restricted);
   add('bid:expired', (await bid(id)).id);
-  // The deadline passed (time is not the API's to move), and the expiry was written.
+  // The deadline passed (time is not the API's to move); the server's expiry sweep writes the
+  // expiry and its `freight.expired` event, as it does while the server listens.
   await app.services.db
     .updateTable('freights')
-    .set({ deadline: new Date(Date.now() - 60_000), status: 'expired' })
+    .set({ deadline: new Date(app.services.clock.now().getTime() - 60_000) })
     .where('id', '=', id)
     .execute();
+  await sweepExpiredFreights(app.services.db, app.services.clock);
   freight('expired', id);
 
   // On the market (every company may see it, masked parts aside); a bystander's bid loses.

@@ -11,8 +11,10 @@ import { buildWorld, type World } from '../reliability/world.ts';
  * in every state, bids, booking requests, rate sheets, searches, files, milk run, cases, tours,
  * saved searches, webhooks) is built through the API on a test app, and then every operation
  * not yet answered is asked with the world's ids. Tokens and passwords are replaced by
- * placeholders; ids and timestamps stay as recorded. `npm run examples:generate` writes the
- * result to src/openapi/examples.json, which the description attaches to its operations.
+ * placeholders; ids and timestamps stay as recorded. The events the world's changes wrote to the
+ * outbox give one delivered example per event type. `npm run examples:generate` writes the
+ * results to src/openapi/examples.json and event-examples.json, which the description attaches
+ * to its operations and to its webhooks.
  */
 
 export interface OperationExample {
@@ -26,6 +28,15 @@ export interface OperationExample {
 }
 
 export type Examples = Record<string, OperationExample>;
+
+/** One delivered event per type (the outbox's exact body, as its recipient company receives it), by event type. */
+export type EventExamples = Record<string, Record<string, unknown>>;
+
+/** What a recording produces: the operations' examples (src/openapi/examples.json) and the events' (event-examples.json). */
+export interface Recorded {
+  operations: Examples;
+  events: EventExamples;
+}
 
 export const TOKEN_PLACEHOLDER = '<API_TOKEN>';
 export const PASSWORD_PLACEHOLDER = '<PASSWORD>';
@@ -51,8 +62,13 @@ function scrub(value: unknown, secrets: Map<string, string>): unknown {
   return value;
 }
 
-/** Records the examples on a test app (its clock fixed, so that the timestamps are stable). */
-export async function recordExamples(app: TestApp): Promise<Examples> {
+/**
+ * Records the examples on a test app (its clock fixed, so that the timestamps are stable): an
+ * operation's first success, and each event type's first delivery body from the outbox (the
+ * `events` table holds the exact JSON a webhook receives; a market row, written for every company
+ * that may see a freight, is no delivery and is passed over).
+ */
+export async function recordExamples(app: TestApp): Promise<Recorded> {
   app.setNow(new Date('2031-03-01T09:00:00Z'));
   const doc = (await app.get('/openapi.json')).body as Json;
   const contract = new Contract(doc);
@@ -101,7 +117,21 @@ export async function recordExamples(app: TestApp): Promise<Examples> {
   }
   const ordered: Examples = {};
   for (const o of operationsOf(doc)) if (recorded[o.id]) ordered[o.id] = scrub(recorded[o.id], secrets) as OperationExample;
-  return ordered;
+  return { operations: ordered, events: scrub(await deliveredEvents(app, Object.keys(doc.webhooks ?? {})), secrets) as EventExamples };
+}
+
+/** The first delivery body of each event type the description lists, in its order (a type never written is left out). */
+async function deliveredEvents(app: TestApp, types: readonly string[]): Promise<EventExamples> {
+  const rows = await app.services.db
+    .selectFrom('events')
+    .select(['type', 'body'])
+    .where('company_id', 'is not', null)
+    .where('type', 'in', types.length ? [...types] : [''])
+    .orderBy('seq')
+    .execute();
+  const first = new Map<string, Record<string, unknown>>();
+  for (const row of rows) if (!first.has(row.type)) first.set(row.type, JSON.parse(row.body));
+  return Object.fromEntries(types.flatMap((type) => (first.has(type) ? [[type, first.get(type)!]] : [])));
 }
 
 /**

@@ -29,6 +29,31 @@ after(async () => {
 /** The page's text outside <code> elements. */
 const proseOf = (html: string) => html.replace(/<code>[\s\S]*?<\/code>/g, '').replace(/<[^>]+>/g, '');
 
+/** Text as the page shows it: markup dropped, entities read. */
+const textOf = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+
+/** Each `<article class="operation" id="…">` of the page (operations, events, resources) by id: its HTML. */
+function articles(html: string): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  for (const m of html.matchAll(/<article class="operation" id="([^"]+)">([\s\S]*?)<\/article>/g)) {
+    found.set(m[1]!, [...(found.get(m[1]!) ?? []), m[2]!]);
+  }
+  return found;
+}
+
+/** The `<pre class="example"><code>` blocks of a part of the page, as text. */
+const examplesIn = (html: string) => [...html.matchAll(/<pre class="example"><code>([\s\S]*?)<\/code><\/pre>/g)].map((m) => textOf(m[1]!));
+
+/** A value as the page prints an example. */
+const printed = (value: unknown) => JSON.stringify(value, null, 2);
+
 describe('the API reference page', () => {
   test('shows the Markdown of the descriptions as text: code, lists, no backticks', async () => {
     const res = await app.get('/docs');
@@ -61,6 +86,85 @@ describe('the API reference page', () => {
     assert.ok(html.includes('[evil](javascript:alert(1))'), 'an unsafe link stays text');
     assert.ok(!html.includes('<img'), 'markup is text');
     assert.ok(html.includes('&lt;img src=x onerror=alert(1)>'));
+  });
+
+  test('says how to authenticate: the login, then the token in the Authorization header (English and German)', async () => {
+    for (const [language, title] of [
+      ['en', 'Authentication'],
+      ['de', 'Authentifizierung'],
+    ]) {
+      const res = await app.get('/docs', { headers: { 'accept-language': language! } });
+      const section = /<section id="authentication"[^>]*>([\s\S]*?)<\/section>/.exec(res.text)?.[1];
+      assert.ok(section, `${language}: an authentication section`);
+      assert.match(section, new RegExp(`<h2 id="authentication-title">${title}</h2>`));
+      const samples = examplesIn(section);
+      assert.ok(
+        samples.some((s) => s.startsWith('curl -X POST "$BASE_URL/users/login.json"') && s.includes('"auth": {"user"')),
+        'the login as curl',
+      );
+      assert.ok(samples.includes('Authorization: TokenPass <API_TOKEN>'), 'the header to send');
+      assert.match(textOf(section), /auth_token=<API_TOKEN>/, 'the query parameter, for tests only');
+    }
+  });
+
+  test('every operation of /openapi.json has its curl sample and its recorded examples', async () => {
+    const doc = (await app.get('/openapi.json')).body as OpenApiDocument;
+    const page = articles((await app.get('/docs')).text);
+    let operations = 0;
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        operations++;
+        const id = op.operationId;
+        assert.equal(page.get(id)?.length, 1, `${method} ${path}: one entry (#${id})`);
+        const html = page.get(id)![0]!;
+        const [curl = '', ...shown] = examplesIn(html);
+        assert.ok(curl?.startsWith('curl '), `${id}: a curl sample`);
+        // Its URL: the path with the recorded values of its path parameters (and the recorded query).
+        let url = path;
+        const query: string[] = [];
+        for (const p of op.parameters ?? []) {
+          const value = p.examples?.recorded?.value;
+          if (value === undefined) continue;
+          if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(String(value)));
+          if (p.in === 'query') query.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(String(value))}`);
+        }
+        const first = curl.split('\n')[0]!.replace(/ \\$/, '');
+        const target = `$BASE_URL${url}${query.length ? `?${query.join('&')}` : ''}`;
+        assert.equal(first, `curl${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} '${target}'`, id);
+        assert.ok(!target.includes('{'), `${id}: every path parameter filled in`);
+        assert.equal(curl.includes("-H 'Authorization: TokenPass <API_TOKEN>'"), op.security.length > 0, `${id}: the token header`);
+        const request = op.requestBody?.content['application/json']?.examples?.recorded?.value;
+        if (request !== undefined) {
+          assert.ok(
+            curl.includes(`-d '${JSON.stringify(request).replaceAll("'", "'\\''")}'`),
+            `${id}: the recorded body in the curl sample`,
+          );
+          assert.ok(shown.includes(printed(request)), `${id}: the request example`);
+        }
+        const answer = Object.values(op.responses?.['200']?.content ?? {})[0]?.examples?.recorded?.value;
+        if (answer !== undefined) assert.ok(shown.includes(printed(answer)), `${id}: the response example`);
+        else assert.ok(op.responses?.['302'], `${id}: a response example, unless its success is a redirect`);
+      }
+    }
+    assert.ok(operations > 80, `${operations} operations`);
+  });
+
+  test('every event type has one entry with its data and a delivered example', async () => {
+    const doc = (await app.get('/openapi.json')).body as OpenApiDocument;
+    const html = (await app.get('/docs')).text;
+    const page = articles(html);
+    const types = Object.keys(doc.webhooks);
+    assert.ok(types.includes('freight.published') && types.includes('webhook.test'), types.join());
+    assert.match(html, /<li><a href="#events">Events \(webhooks\)<\/a><\/li>/, 'the contents lead to them');
+    for (const type of types) {
+      assert.equal(page.get(`event-${type}`)?.length, 1, `${type}: one entry`);
+      const entry = page.get(`event-${type}`)![0]!;
+      assert.match(entry, new RegExp(`<h3><code>${type.replace('.', '\\.')}</code></h3>`));
+      const example = doc.webhooks[type]!.post.requestBody?.content['application/json']?.examples?.recorded?.value;
+      assert.ok(example, `${type}: a recorded example in the description`);
+      assert.deepEqual(examplesIn(entry), [printed(example)], `${type}: the example on the page`);
+    }
+    assert.equal([...page.keys()].filter((id) => id.startsWith('event-')).length, types.length, 'nothing but the event types');
   });
 
   test('the contents are a list of links', async () => {

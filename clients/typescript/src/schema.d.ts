@@ -2454,13 +2454,15 @@ export interface components {
         };
         /** @description a functional failure (200) or a refusal (401, 404, 4xx) */
         ErrorEnvelope: {
-            /** @description an empty array, or the success’s keys each with an empty list (`{"routes": []}`), with `errors` for a refused form */
+            /** @description an empty array, or the success’s keys each with an empty list (`{"routes": []}`), with `errors` for a refused form and `warnings` for what a refused query ignored */
             data: unknown[] | ({
-                /** @description each refused field with its problem (vehicle.invalid, companies.invalid) */
+                /** @description each refused field with its problem (vehicle.invalid, companies.invalid, messages.*, documents.*) */
                 errors?: {
                     field: string;
                     reason: string;
                 }[];
+                /** @description parameters that were read otherwise or ignored before the refusal (prices.lane_required) */
+                warnings?: components["schemas"]["Warning"][];
             } & {
                 [key: string]: unknown[];
             });
@@ -11388,6 +11390,15 @@ export interface operations {
             };
             /** @description Missing or not visible to the caller (indistinguishable). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
