@@ -62,7 +62,12 @@ try {
     });
     const id = ((await add.json()) as { data: { id: number } }).data.id;
     const t0 = performance.now();
-    const res = await fetch(`${base}/freights/view/${id}.json`, { method: 'POST', redirect: 'manual', headers, body: '{"action":"publish"}' });
+    const res = await fetch(`${base}/freights/view/${id}.json`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers,
+      body: '{"action":"publish"}',
+    });
     await res.text();
     return performance.now() - t0;
   };
@@ -85,7 +90,9 @@ try {
   }
   await setTrigger(true);
   const unset = await sql<{ n: number }>`select count(*)::int as n from events where pos is null`.execute(db);
-  console.log(`${label}: ${WRITES} outbox transactions one at a time and ${WRITES} by eight writers per variant (2 rows each), ${PUBLISHES} publishes; rows without a position (trigger off): ${unset.rows[0]!.n}`);
+  console.log(
+    `${label}: ${WRITES} outbox transactions one at a time and ${WRITES} by eight writers per variant (2 rows each), ${PUBLISHES} publishes; rows without a position (trigger off): ${unset.rows[0]!.n}`,
+  );
   for (const [name, r] of Object.entries(results)) {
     console.log(
       `position ${name}: one writer p50 ${ms(pct(r.one, 0.5))} ms p99 ${ms(pct(r.one, 0.99))} ms; ${WRITERS} writers ${Math.round(
