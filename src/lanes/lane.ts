@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { Warning } from '../kernel/outcome.ts';
 import { readInt, readString, type Params } from '../kernel/params.ts';
 import { formatPlacePattern, parsePlacePattern, readLoadSearch, type PlacePattern } from '../market/index.ts';
+import { POSTAL_AREA } from '../places/postal.ts';
 
 /**
  * What a lane-price request asks (decisions.md §14): the lane as two load-search patterns (§7,
@@ -60,8 +61,8 @@ export function readLaneQuery(params: Params, zone: string, warnings: Warning[])
   return { from: toCells(search.from, 'from', warnings), to: toCells(search.to, 'to', warnings), months, currency };
 }
 
-/** A lane cell's postal area: a country and the postal code's first two characters (cells.ts). */
-export const CELL_PREFIX = 2;
+/** A lane cell's postal area: a country and the postal code's first two characters (cells.ts; places' POSTAL_AREA). */
+export const CELL_PREFIX = POSTAL_AREA;
 
 /**
  * Prices are kept per lane cell (a postal area of two characters, an airport, a country), so a

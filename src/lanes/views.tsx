@@ -87,8 +87,15 @@ export function pricesPage(ctx: Ctx, outcome: Answer<LanePricesData>, query: Lan
         <p class="muted">{t('lp.intro', { awards: MIN_AWARDS, owners: MIN_OWNERS })}</p>
         <form method="get" action="/market/prices" class="panel stack" data-testid="lane-form">
           <div class="form-grid">
-            {field('from', t('lp.field.from'), from, { required: true, autocomplete: 'off' }, t('lp.field.places.hint'))}
-            {field('to', t('lp.field.to'), to, { required: true, autocomplete: 'off' }, t('lp.field.places.hint'))}
+            {/* data-place="lane": public/app.js suggests countries, postal areas, airports and cities as areas (places/suggest.ts). */}
+            {field(
+              'from',
+              t('lp.field.from'),
+              from,
+              { required: true, autocomplete: 'off', 'data-place': 'lane' },
+              t('lp.field.places.hint'),
+            )}
+            {field('to', t('lp.field.to'), to, { required: true, autocomplete: 'off', 'data-place': 'lane' }, t('lp.field.places.hint'))}
             {field('months', t('lp.field.months'), String(query?.months ?? DEFAULT_MONTHS), {
               type: 'number',
               min: MIN_MONTHS,

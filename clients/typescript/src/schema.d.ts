@@ -11125,7 +11125,8 @@ export interface operations {
         parameters: {
             query: {
                 q: string;
-                for?: "filter" | "near" | "freight" | "rate";
+                /** @description the input: `filter` (list search from/to), `near` (a radius centre), `freight` (freight form), `rate` (rate search), `lane` (lane prices: postal areas, a city as the area of its centre) */
+                for?: "filter" | "near" | "freight" | "rate" | "lane";
                 /** @description a country the form knows already: its postal areas first */
                 country?: string;
                 limit?: number;
