@@ -2,13 +2,14 @@
 // road, about 60 % awarded over the last 36 months with their accepted bids: GET /market/prices
 // for a busy postal lane (DE-60 -> FR-75, 2 % of all freights, 12 and 36 months), a country pair
 // (DE -> FR, 36 months), several patterns at once and an airport origin (p50 each). The same
-// statement serves the freight form's and page's hint (12 months, the freight's own lane). Seeds
+// statement serves the freight form's and page's hint (12 months, the freight's own lane). Then
+// awarding, A/B: with the award's lane cell and without it (a second app that skips it). Seeds
 // by SQL (generate_series), measures through HTTP on loopback with autocannon (bench/load.ts),
 // 8 connections, and prints the floor (bench/floor.ts) beside each figure. PostgreSQL when
 // DATABASE_URL (or BENCH_DATABASE_URL) names a server (a fresh database, dropped afterwards); the
 // embedded database otherwise.
 import { sql } from 'kysely';
-import { rebuildLaneCells, recordLaneAward } from '../src/lanes/index.ts';
+import { rebuildLaneCells } from '../src/lanes/index.ts';
 import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase, startBenchFloor } from './setup.ts';
 import { line, load } from './load.ts';
 
@@ -104,49 +105,75 @@ try {
   await measure('GET /market/prices DE-1,PL-2,NL -> FR,ES, 12 months', ['/market/prices.json?from=DE-1,PL-2,NL&to=FR,ES']);
   await measure('GET /market/prices airport:FRA -> FR, 12 months', ['/market/prices.json?from=airport:FRA&to=FR']);
 
-  // Awarding: the bidder's confirmation of a bid the owner confirmed, one at a time over HTTP, on
-  // freights of the busy lane; then the lane cell's upsert alone (what the award's transaction
-  // now does in addition), on the same freights again (their cells grow by a duplicate: measured
-  // last, after every lane read).
-  const AWARDS = Number(process.env.BENCH_AWARDS ?? 300);
+  // Awarding, A/B: the bidder's confirmation of a bid the owner confirmed, one at a time over HTTP,
+  // on fresh freights of the busy lane, through this app (A: the award enters its lane cell in its
+  // transaction) and through a second app on the same database that skips the lane cell
+  // (B: AppOptions.recordLaneAwards false), alternated A, B, A, B so that drift hits both. The floor
+  // beside each: one primary-key select behind Fastify, also one request at a time.
+  const AWARDS = Number(process.env.BENCH_AWARDS ?? 400);
+  const ROUNDS = 2;
   const owner = users[5]!;
   const bidder = users[6]!;
-  const pending = await sql<{ bid: number; freight: number }>`
+  const without = await buildBenchApp(database, { recordLaneAwards: false });
+  const baseWithout = await listenLocal(without.http);
+  const pendingBids = async (n: number) =>
+    (
+      await sql<{ bid: number; freight: number }>`
     with f as (
       insert into freights (class, status, from_code, from_country, from_latitude, from_longitude, to_code, to_country,
                             to_latitude, to_longitude, weight, visibility, company_id, user_id, created, modified)
       select 'rfs', 'pending', '60311', 'DE', 50.11, 8.68, '75001', 'FR', 48.86, 2.35, 1000, 0, ${owner.company}::int,
              ${owner.user}::int, now(), now()
-      from generate_series(1, ${AWARDS}) returning id)
+      from generate_series(1, ${n}) returning id)
     insert into bids (freight_id, company_id, user_id, amount, currency_code, status, owner_confirmed, bidder_confirmed,
                       type, created, modified)
     select f.id, ${bidder.company}::int, ${bidder.user}::int, 1000 + f.id % 300, 'EUR', 'pending', true, false, 'buying', now(), now()
-    from f returning id as bid, freight_id as freight`.execute(db);
-  const awardMs: number[] = [];
-  for (const { bid } of pending.rows) {
-    const t0 = performance.now();
-    const res = await fetch(`${base}/quotes/confirm/${bid}.json`, {
-      method: 'POST',
-      headers: { authorization: `TokenPass ${bidder.token}`, 'content-type': 'application/json' },
-      body: '{}',
-    });
-    await res.text();
-    awardMs.push(performance.now() - t0);
+    from f returning id as bid, freight_id as freight`.execute(db)
+    ).rows;
+  const oneAtATime = async (url: string, paths: string[], init: RequestInit = {}) => {
+    const ms: number[] = [];
+    for (const path of paths) {
+      const t0 = performance.now();
+      const res = await fetch(`${url}${path}`, init);
+      await res.text();
+      ms.push(performance.now() - t0);
+    }
+    return ms;
+  };
+  const award = { method: 'POST', headers: { authorization: `TokenPass ${bidder.token}`, 'content-type': 'application/json' }, body: '{}' };
+  const results = { with: { award: [] as number[], floor: [] as number[] }, without: { award: [] as number[], floor: [] as number[] } };
+  const confirmed: number[] = [];
+  for (let round = 0; round < 2 * ROUNDS; round++) {
+    const name = round % 2 === 0 ? 'with' : 'without';
+    const url = name === 'with' ? base : baseWithout;
+    const pending = await pendingBids(AWARDS / (2 * ROUNDS));
+    results[name].floor.push(
+      ...(await oneAtATime(
+        floor.url,
+        Array.from({ length: 100 }, () => `/floor/${1 + Math.floor(Math.random() * FREIGHTS)}`),
+      )),
+    );
+    results[name].award.push(
+      ...(await oneAtATime(
+        url,
+        pending.map((p) => `/quotes/confirm/${p.bid}.json`),
+        award,
+      )),
+    );
+    confirmed.push(...pending.map((p) => p.freight));
   }
   const taken = await sql<{ n: number }>`select count(*)::int as n from freights
-    where id = any(${pending.rows.map((r) => r.freight)}::int[]) and status = 'taken'`.execute(db);
-  const upsertMs: number[] = [];
-  for (const { freight } of pending.rows) {
-    const t0 = performance.now();
-    await recordLaneAward(db, app.services.clock.zone, freight);
-    upsertMs.push(performance.now() - t0);
-  }
+    where id = any(${confirmed}::int[]) and status = 'taken'`.execute(db);
   const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const award50 = p50(awardMs);
-  const upsert50 = p50(upsertMs);
-  const awardLine = `award (POST /quotes/confirm, one at a time, ${taken.rows[0]!.n}/${AWARDS} taken): p50 ${award50.toFixed(1)} ms; its lane-cell upsert alone p50 ${upsert50.toFixed(2)} ms: award ÷ award without it ${(award50 / (award50 - upsert50)).toFixed(2)}×`;
-  rows.push(awardLine);
-  console.log(awardLine);
+  const [a, b] = [p50(results.with.award), p50(results.without.award)];
+  const awardLines = [
+    `award with its lane cell (POST /quotes/confirm, one at a time): p50 ${a.toFixed(1)} ms  (floor p50 ${p50(results.with.floor).toFixed(2)} ms)`,
+    `award without the lane cell (recordLaneAwards false):          p50 ${b.toFixed(1)} ms  (floor p50 ${p50(results.without.floor).toFixed(2)} ms)`,
+    `awarding with ÷ without: ${(a / b).toFixed(2)}× (${taken.rows[0]!.n}/${confirmed.length} taken; ${ROUNDS} rounds of each, alternated)`,
+  ];
+  rows.push(...awardLines);
+  for (const l of awardLines) console.log(l);
+  await without.http.close();
   console.log(`\n${rows.join('\n')}`);
   await floor.close();
 } finally {

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { createCompany, createUser } from '../src/accounts/commands.ts';
 import type { TokenIssuer } from '../src/accounts/tokens.ts';
-import { buildApp } from '../src/app.ts';
+import { buildApp, type AppOptions } from '../src/app.ts';
 import { readConfig } from '../src/config/config.ts';
 import { createPglite, openDatabase, type Database } from '../src/db/connection.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
@@ -46,10 +46,10 @@ export async function openBenchDatabase(): Promise<BenchDatabase> {
   return { database, label: 'pglite', pglite: client };
 }
 
-/** The app as the benchmarks run it: demo settings, silent logs. */
-export function buildBenchApp(database: Database) {
+/** The app as the benchmarks run it: demo settings, silent logs (`options`: a benchmark's A/B switch). */
+export function buildBenchApp(database: Database, options: Pick<AppOptions, 'recordLaneAwards'> = {}) {
   const config = readConfig({ APP_ENV: 'demo', TOKEN_SECRET: 'bench-secret-0123456789', LOG_LEVEL: 'silent' });
-  return buildApp({ config, database });
+  return buildApp({ config, database, ...options });
 }
 
 export interface BenchUser {

@@ -3,7 +3,7 @@
   'use strict';
 
   // ---------------------------------------------------------------------------------------------
-  // Places a person can type. Inputs marked data-place="filter|near|freight|rate" get suggestions
+  // Places a person can type. Inputs marked data-place="filter|near|freight|rate|lane" get suggestions
   // (countries, postal areas, airports, cities) from GET /places/suggest.json in a <datalist>;
   // each suggestion's value is what that input takes (docs/decisions.md, Load search). Picking a
   // city does more where the input needs coordinates rather than a name:
@@ -58,8 +58,8 @@
     var raw = input.value;
     var prefix = '';
     var q = raw;
-    // The list search takes several places, comma separated: suggest for the last one.
-    if (mode === 'filter' && raw.lastIndexOf(',') >= 0) {
+    // The list search and a lane take several places, comma separated: suggest for the last one.
+    if ((mode === 'filter' || mode === 'lane') && raw.lastIndexOf(',') >= 0) {
       prefix = raw.slice(0, raw.lastIndexOf(',') + 1) + ' ';
       q = raw.slice(raw.lastIndexOf(',') + 1);
     }

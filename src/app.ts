@@ -108,6 +108,11 @@ export interface AppOptions {
   database: Database;
   logger?: FastifyServerOptions['logger'];
   clock?: Clock;
+  /**
+   * Whether an award enters its lane cell in its transaction (decisions.md §14; default true).
+   * False only for bench/lanes.ts, which measures awarding with the cell against without it.
+   */
+  recordLaneAwards?: boolean;
 }
 
 export interface App {
@@ -260,7 +265,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...quoteEndpoints({
       awarded: async (trx, clock, freight, bid) => {
         await addTransportOrder(trx, clock, freight, bid);
-        await recordLaneAward(trx, clock.zone, freight.id);
+        if (options.recordLaneAwards !== false) await recordLaneAward(trx, clock.zone, freight.id);
       },
     }),
     ...freightEndpoints({

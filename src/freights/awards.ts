@@ -25,15 +25,16 @@ const distanceKm = sql`(case when f.from_latitude is not null and f.from_longitu
     )} end)`;
 
 /**
- * The awards as rows `(freight int, awarded timestamptz, owner int, price numeric, currency text,
- * km float8, from_code, from_country, to_code, to_country)`: `km` the great-circle distance, null
+ * The awards as rows `(freight int, awarded timestamptz, owner int, winner int, price numeric,
+ * currency text, km float8, from_code, from_country, to_code, to_country)`: `winner` the company of
+ * the accepted bid, `km` the great-circle distance, null
  * without both ends' coordinates; `currency` upper case as bids store it (quotes/fields.ts). One
  * freight's award (the award's own transaction reads it back) or, without an id, every award
  * (the lanes module rebuilds its cells from them). A sub-query for a `from`.
  */
 export function awardRowsSql(freightId?: number): RawBuilder<unknown> {
   const one = freightId === undefined ? sql`` : sql` and f.id = ${freightId}`;
-  return sql`(select f.id as freight, b.modified as awarded, f.company_id as owner, b.amount as price,
+  return sql`(select f.id as freight, b.modified as awarded, f.company_id as owner, b.company_id as winner, b.amount as price,
       b.currency_code as currency, ${distanceKm} as km,
       f.from_code, f.from_country, f.to_code, f.to_country
     from freights f join bids b on b.freight_id = f.id and b.status = 'accepted'

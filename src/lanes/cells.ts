@@ -2,22 +2,24 @@ import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } fro
 import type { DB } from '../db/schema.ts';
 import { awardRowsSql } from '../freights/index.ts';
 import type { PlacePattern } from '../market/index.ts';
-import { MIN_AWARDS, MIN_OWNERS } from './lane.ts';
+import { MIN_AWARDS, MIN_OWNERS, OTHERS_MIN_AWARDS, OTHERS_MIN_PARTIES } from './lane.ts';
 
 /**
- * The lane cells (migration 0100): the awards of one origin cell, destination cell, month (in
- * APP_TIMEZONE) and currency, kept as arrays in award order, and how many of them are released.
+ * The lane cells (migrations 0100, 0200): the awards of one origin cell, destination cell, month
+ * (in APP_TIMEZONE) and currency, kept as arrays in award order (price, owner, winner; per km the
+ * same over the awards with coordinates), and how many of them are released.
  *
  * A cell is a postal area (country and the postal code's first two characters: DE-60), an airport
  * (a three-letter code), or a country alone (a place without a postal code). Every lane query is a
  * union of whole cells, so two answers can differ only by whole cells.
  *
  * Release (docs/decisions.md, "Lane prices"): the figures of a cell come from its first `released`
- * awards. They grow only by a batch of at least MIN_AWARDS awards of at least MIN_OWNERS owner
- * companies, at the first read that finds such a batch waiting; per-km figures the same, over the
- * awards with both ends' coordinates (`km_released`). So whatever a caller combines (patterns,
- * months, before and after an award), two answers differ by at least five awards of three owners,
- * never by one deal.
+ * awards. They grow only by a whole batch, at the first read that finds one waiting: at least
+ * MIN_AWARDS awards of at least MIN_OWNERS owner companies, in which no company (as owner or as
+ * winner) takes part in so many that the others could be read off the quartiles (lane.ts
+ * OTHERS_MIN_AWARDS); per-km figures the same, over the awards with both ends' coordinates
+ * (`km_released`). So two answers of a cell differ by a whole batch, never by one deal, and no
+ * company can place its own prices around the others' to read them.
  */
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -40,6 +42,7 @@ const monthOf = (zone: string) => sql<string>`to_char(timezone(${zone}, a.awarde
 /** Price per km of an award whose ends lie at least 1 km apart; null otherwise. */
 const perKm = sql`(case when a.km >= 1 then a.price / a.km::numeric end)`;
 const CELL = sql.raw('currency, from_country, to_country, month, from_key, from_airport, to_key, to_airport, zone');
+const ARRAYS = sql.raw('prices, owners, winners, km_prices, km_owners, km_winners');
 
 /**
  * Adds one award to its cell, in the award's transaction (app.ts passes it to the quotes module):
@@ -47,42 +50,67 @@ const CELL = sql.raw('currency, from_country, to_country, month, from_key, from_
  * releases when a whole batch waits.
  */
 export async function recordLaneAward(db: Db, zone: string, freightId: number): Promise<void> {
-  await sql`insert into lane_price_cells (${CELL}, prices, owners, km_prices, km_owners)
+  await sql`insert into lane_price_cells (${CELL}, ${ARRAYS})
     select a.currency, ${from.country}, ${to.country}, ${monthOf(zone)}, ${from.key}, ${from.airport}, ${to.key}, ${to.airport}, ${zone},
-           array[a.price], array[a.owner],
+           array[a.price], array[a.owner], array[a.winner],
            case when ${perKm} is null then '{}'::numeric[] else array[${perKm}] end,
-           case when ${perKm} is null then '{}'::int[] else array[a.owner] end
+           case when ${perKm} is null then '{}'::int[] else array[a.owner] end,
+           case when ${perKm} is null then '{}'::int[] else array[a.winner] end
     from ${awardRowsSql(freightId)} as a
     on conflict (${CELL}) do update set
       prices = lane_price_cells.prices || excluded.prices, owners = lane_price_cells.owners || excluded.owners,
-      km_prices = lane_price_cells.km_prices || excluded.km_prices, km_owners = lane_price_cells.km_owners || excluded.km_owners`.execute(
-    db,
-  );
+      winners = lane_price_cells.winners || excluded.winners,
+      km_prices = lane_price_cells.km_prices || excluded.km_prices, km_owners = lane_price_cells.km_owners || excluded.km_owners,
+      km_winners = lane_price_cells.km_winners || excluded.km_winners`.execute(db);
 }
 
-/** The release condition over `values` and `owners` arrays from position `after` + 1 on. */
-const batchWaits = (values: RawBuilder<unknown>, owners: RawBuilder<unknown>, after: RawBuilder<unknown>) =>
-  sql<SqlBool>`(cardinality(${values}) - ${after} >= ${sql.lit(MIN_AWARDS)}
-    and (select count(distinct o) from unnest(${owners}[${after} + 1:]) as o) >= ${sql.lit(MIN_OWNERS)})`;
+/**
+ * The release rule (lane.ts) over the awards from position `after` + 1 on of `values`, `owners`
+ * and `winners` arrays: at least MIN_AWARDS awards of MIN_OWNERS owners, and for every company
+ * taking part (owner or winner), the awards it took no part in number OTHERS_MIN_AWARDS, of
+ * OTHERS_MIN_PARTIES owners and as many winners. The cheap tests first (evaluated in order, the
+ * first false ends it): the size of the batch, its owners and winners, the largest company's part;
+ * only then each company's others (companies × awards, run when a batch is about to be released).
+ */
+function batchWaits(values: RawBuilder<unknown>, owners: RawBuilder<unknown>, winners: RawBuilder<unknown>, after: RawBuilder<unknown>) {
+  const [o, w] = [sql`${owners}[${after} + 1:]`, sql`${winners}[${after} + 1:]`];
+  return sql<SqlBool>`(case when cardinality(${values}) - ${after} >= ${sql.lit(MIN_AWARDS)} then (
+      select count(distinct b.o) >= ${sql.lit(MIN_OWNERS)} and count(distinct b.w) >= ${sql.lit(OTHERS_MIN_PARTIES + 1)}
+        and count(*) - (select max(n) from (select count(*) as n from unnest(${o} || ${w}) as p(id) group by p.id) as part)
+            >= ${sql.lit(OTHERS_MIN_AWARDS)}
+        and not exists (
+          select 1 from (select unnest(${o}) union select unnest(${w})) as p(id)
+          where (select count(*) >= ${sql.lit(OTHERS_MIN_AWARDS)} and count(distinct r.o) >= ${sql.lit(OTHERS_MIN_PARTIES)}
+                        and count(distinct r.w) >= ${sql.lit(OTHERS_MIN_PARTIES)}
+                   from unnest(${o}, ${w}) as r(o, w) where r.o <> p.id and r.w <> p.id) is not true)
+      from unnest(${o}, ${w}) as b(o, w))
+    else false end)`;
+}
 
 /**
  * A release (an UPDATE's SET, over table `c`), where a whole batch waits: every award of the cell
- * becomes released, its prices sorted (the owners along with them) and its owners counted, so that
- * a month of one cell reads its quartiles from the sorted prefix without sorting (store.ts). The
- * order of released awards no longer matters: a batch is counted after the prefix. Per-km the same.
+ * becomes released, its prices sorted (owners and winners along with them) and its owners counted,
+ * so that a month of one cell reads its quartiles from the sorted prefix without sorting
+ * (store.ts). The order of released awards no longer matters: a batch is counted after the prefix.
+ * Per-km the same.
  */
-function release(values: 'prices' | 'km_prices', owners: 'owners' | 'km_owners', released: 'released' | 'km_released', counted: string) {
-  const [v, o, r, n] = [sql.ref(`c.${values}`), sql.ref(`c.${owners}`), sql.ref(`c.${released}`), sql.ref(`c.${counted}`)];
-  const waits = batchWaits(v, o, r);
-  return sql`${sql.ref(values)} = case when ${waits} then (select array_agg(x.v order by x.v, x.o) from unnest(${v}, ${o}) as x(v, o)) else ${v} end,
-    ${sql.ref(owners)} = case when ${waits} then (select array_agg(x.o order by x.v, x.o) from unnest(${v}, ${o}) as x(v, o)) else ${o} end,
+function release(kind: '' | 'km_', released: 'released' | 'km_released', counted: 'owners_released' | 'km_owners_released') {
+  const values = kind === '' ? 'prices' : 'km_prices';
+  const [v, o, w] = [sql.ref(`c.${values}`), sql.ref(`c.${kind}owners`), sql.ref(`c.${kind}winners`)];
+  const [r, n] = [sql.ref(`c.${released}`), sql.ref(`c.${counted}`)];
+  const waits = batchWaits(v, o, w, r);
+  const sorted = (col: 'v' | 'o' | 'w') =>
+    sql`(select array_agg(x.${sql.raw(col)} order by x.v, x.o, x.w) from unnest(${v}, ${o}, ${w}) as x(v, o, w))`;
+  return sql`${sql.ref(values)} = case when ${waits} then ${sorted('v')} else ${v} end,
+    ${sql.ref(`${kind}owners`)} = case when ${waits} then ${sorted('o')} else ${o} end,
+    ${sql.ref(`${kind}winners`)} = case when ${waits} then ${sorted('w')} else ${w} end,
     ${sql.ref(counted)} = case when ${waits} then (select count(distinct x) from unnest(${o}) as x)::int else ${n} end,
     ${sql.ref(released)} = case when ${waits} then cardinality(${v}) else ${r} end`;
 }
-export const releaseSet = sql`${release('prices', 'owners', 'released', 'owners_released')},
-    ${release('km_prices', 'km_owners', 'km_released', 'km_owners_released')}`;
-export const releaseWaits = sql<SqlBool>`(${batchWaits(sql`c.prices`, sql`c.owners`, sql`c.released`)}
-    or ${batchWaits(sql`c.km_prices`, sql`c.km_owners`, sql`c.km_released`)})`;
+export const releaseSet = sql`${release('', 'released', 'owners_released')},
+    ${release('km_', 'km_released', 'km_owners_released')}`;
+export const releaseWaits = sql<SqlBool>`(${batchWaits(sql`c.prices`, sql`c.owners`, sql`c.winners`, sql`c.released`)}
+    or ${batchWaits(sql`c.km_prices`, sql`c.km_owners`, sql`c.km_winners`, sql`c.km_released`)})`;
 
 /**
  * Rebuilds every cell from the awards, for `zone` (a new database, an older one upgraded, or
@@ -107,11 +135,12 @@ export async function ensureLaneCells(db: Kysely<DB>, zone: string): Promise<boo
 export async function rebuildLaneCells(db: Db, zone: string): Promise<void> {
   await sql`delete from lane_price_cells`.execute(db);
   const order = sql`order by a.awarded, a.freight`;
-  await sql`insert into lane_price_cells (${CELL}, prices, owners, km_prices, km_owners)
+  await sql`insert into lane_price_cells (${CELL}, ${ARRAYS})
     select a.currency, ${from.country}, ${to.country}, ${monthOf(zone)}, ${from.key}, ${from.airport}, ${to.key}, ${to.airport}, ${zone},
-           array_agg(a.price ${order}), array_agg(a.owner ${order}),
+           array_agg(a.price ${order}), array_agg(a.owner ${order}), array_agg(a.winner ${order}),
            coalesce(array_agg(${perKm} ${order}) filter (where ${perKm} is not null), '{}'),
-           coalesce(array_agg(a.owner ${order}) filter (where ${perKm} is not null), '{}')
+           coalesce(array_agg(a.owner ${order}) filter (where ${perKm} is not null), '{}'),
+           coalesce(array_agg(a.winner ${order}) filter (where ${perKm} is not null), '{}')
     from ${awardRowsSql()} as a
     group by 1, 2, 3, 4, 5, 6, 7, 8`.execute(db);
   await sql`update lane_price_cells as c set ${releaseSet} where ${releaseWaits}`.execute(db);

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { Warning } from '../kernel/outcome.ts';
 import { readInt, readString, type Params } from '../kernel/params.ts';
 import { formatPlacePattern, parsePlacePattern, readLoadSearch, type PlacePattern } from '../market/index.ts';
+import { POSTAL_AREA } from '../places/postal.ts';
 
 /**
  * What a lane-price request asks (decisions.md §14): the lane as two load-search patterns (§7,
@@ -21,6 +22,20 @@ export const DEFAULT_CURRENCY = 'EUR';
  */
 export const MIN_AWARDS = 5;
 export const MIN_OWNERS = 3;
+
+/**
+ * Against insiders (docs/decisions.md, "Lane prices", the bracketing attack): awards join the
+ * figures in batches (cells.ts), and a batch is released only when, for every company taking
+ * part in it as owner or as winner, the batch's awards that company took no part in number at
+ * least OTHERS_MIN_AWARDS, of at least OTHERS_MIN_PARTIES owners and OTHERS_MIN_PARTIES winners.
+ * The three quartiles give a caller at most three equations in the prices it does not know: with
+ * four or more of them, whatever prices the company chose for its own awards, at least one of the
+ * others stays unknown, and what it learns is spread over two owners and two carriers at least.
+ * (So every company takes part in at most all but four of a batch: a batch of five has five
+ * owners and five winners; and there are at least three owners and three winners.)
+ */
+export const OTHERS_MIN_AWARDS = 4;
+export const OTHERS_MIN_PARTIES = 2;
 
 export interface LaneQuery {
   from: PlacePattern[];
@@ -60,8 +75,8 @@ export function readLaneQuery(params: Params, zone: string, warnings: Warning[])
   return { from: toCells(search.from, 'from', warnings), to: toCells(search.to, 'to', warnings), months, currency };
 }
 
-/** A lane cell's postal area: a country and the postal code's first two characters (cells.ts). */
-export const CELL_PREFIX = 2;
+/** A lane cell's postal area: a country and the postal code's first two characters (cells.ts; places' POSTAL_AREA). */
+export const CELL_PREFIX = POSTAL_AREA;
 
 /**
  * Prices are kept per lane cell (a postal area of two characters, an airport, a country), so a

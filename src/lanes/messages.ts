@@ -9,7 +9,7 @@ export const LANE_MESSAGES = catalogue(
     'nav.prices': 'Market prices',
     'lp.title': 'Market prices',
     'lp.intro':
-      'What transport on a lane really cost: the accepted prices of awarded road freights, by month. A month shows figures only from {awards} awards by {owners} different shippers on, and new awards join the figures {awards} at a time: no single deal can be read from them.',
+      'What transport on a lane really cost: the accepted prices of awarded road freights, by month. A month shows figures only from {awards} awards by {owners} different shippers on. Awards join the figures in batches, each at least {awards} awards by {owners} shippers in which every company, shipper or carrier, took no part in at least {others}: no single deal can be read from them, not even by a company that knows some of them.',
     'lp.warn.area': '{pattern} read as {area}: prices are kept per postal area.',
     'lp.warn.months': 'Months: a whole number from {min} to {max}. {months} shown.',
     'lp.warn.currency': 'Currency: a three-letter code such as EUR. {currency} shown.',
@@ -27,6 +27,7 @@ export const LANE_MESSAGES = catalogue(
     'lp.no_figures': 'No month of this window has enough awards to show figures.',
     'lp.col.month': 'Month',
     'lp.col.count': 'Awards',
+    'lp.col.released': 'In the figures',
     'lp.col.median': 'Median',
     'lp.col.p25': '25th percentile',
     'lp.col.p75': '75th percentile',
@@ -43,7 +44,7 @@ export const LANE_MESSAGES = catalogue(
     'nav.prices': 'Marktpreise',
     'lp.title': 'Marktpreise',
     'lp.intro':
-      'Was Transporte auf einer Strecke wirklich gekostet haben: die angenommenen Preise vergebener Straßenfrachten, je Monat. Ein Monat zeigt Zahlen erst ab {awards} Vergaben von {owners} verschiedenen Auftraggebern, und neue Vergaben fließen zu je {awards} in die Zahlen ein: kein einzelnes Geschäft lässt sich daraus ablesen.',
+      'Was Transporte auf einer Strecke wirklich gekostet haben: die angenommenen Preise vergebener Straßenfrachten, je Monat. Ein Monat zeigt Zahlen erst ab {awards} Vergaben von {owners} verschiedenen Auftraggebern. Vergaben fließen gebündelt in die Zahlen ein, je mindestens {awards} Vergaben von {owners} Auftraggebern, an denen jedes Unternehmen, Auftraggeber oder Frachtführer, bei mindestens {others} nicht beteiligt war: kein einzelnes Geschäft lässt sich daraus ablesen, auch nicht von einem Unternehmen, das einige davon kennt.',
     'lp.warn.area': '{pattern} als {area} gelesen: Preise werden je Postleitgebiet geführt.',
     'lp.warn.months': 'Monate: eine ganze Zahl von {min} bis {max}. {months} gezeigt.',
     'lp.warn.currency': 'Währung: ein Code aus drei Buchstaben wie EUR. {currency} gezeigt.',
@@ -61,6 +62,7 @@ export const LANE_MESSAGES = catalogue(
     'lp.no_figures': 'Kein Monat dieses Zeitraums hat genug Vergaben, um Zahlen zu zeigen.',
     'lp.col.month': 'Monat',
     'lp.col.count': 'Vergaben',
+    'lp.col.released': 'In den Zahlen',
     'lp.col.median': 'Median',
     'lp.col.p25': '25. Perzentil',
     'lp.col.p75': '75. Perzentil',

@@ -58,7 +58,9 @@ export function laneEndpoints(): Endpoint[] {
 /**
  * The lane's last median for the freight form and page (the freights module asks through app.ts):
  * the newest month of the default window that shows figures, in the freight's target currency
- * (EUR without one). One statement over the lane's awards; undefined when no month shows figures.
+ * (EUR without one), with the number of awards it rests on (`released`, not the month's count: "median,
+ * 24 awards" reads as the median of 24). One statement over the lane's awards; undefined when no
+ * month shows figures.
  */
 export async function lastMedianOf(
   ctx: Ctx,
@@ -70,6 +72,6 @@ export async function lastMedianOf(
   const months = await monthsOf(ctx, { ...lane, months: 12, currency });
   const last = [...months].reverse().find((m) => m.median !== null);
   return last && last.median !== null
-    ? { median: last.median, count: last.count, currency, month: last.month, from: laneText(lane.from), to: laneText(lane.to) }
+    ? { median: last.median, count: last.released, currency, month: last.month, from: laneText(lane.from), to: laneText(lane.to) }
     : undefined;
 }

@@ -1,5 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import { DEFAULT_CURRENCY, DEFAULT_MONTHS, MAX_MONTHS, MIN_AWARDS, MIN_MONTHS, MIN_OWNERS } from './lane.ts';
+import {
+  DEFAULT_CURRENCY,
+  DEFAULT_MONTHS,
+  MAX_MONTHS,
+  MIN_AWARDS,
+  MIN_MONTHS,
+  MIN_OWNERS,
+  OTHERS_MIN_AWARDS,
+  OTHERS_MIN_PARTIES,
+} from './lane.ts';
 
 /** The lane prices' API description (decisions.md §14). */
 
@@ -21,13 +30,22 @@ export const LANE_MONTH = Type.Object(
     median_per_km: figure(
       `median of price ÷ great-circle km between origin and destination coordinates, to the cent; over the awards with both ends' coordinates, ${rule.replace('the month has', 'these are')}`,
     ),
+    released: Type.Integer({
+      minimum: 0,
+      description:
+        'how many of the month’s awards median, p25 and p75 rest on: awards join the figures in whole batches (see the summary), so this can be less than count; 0 while the figures are null',
+    }),
+    released_per_km: Type.Integer({
+      minimum: 0,
+      description: 'how many awards median_per_km rests on (released, with both ends’ coordinates); 0 while it is null',
+    }),
   },
   { description: 'One month of a lane (decisions.md §14)' },
 );
 
 export const LANE_DOCS = {
   prices: {
-    summary: `The market price of a lane by month (decisions.md §14): the accepted prices of awarded road freights whose origin and destination match, oldest month first, every month of the window (empty months with count 0). from and to are required (else status error, prices.lane_required); months ${MIN_MONTHS}–${MAX_MONTHS} (default ${DEFAULT_MONTHS}) and currency (default ${DEFAULT_CURRENCY}) outside their values are ignored with a warning. Prices are kept per lane cell (postal area of two characters, airport, or country): a longer postal prefix is read as its area, with a warning. Figures come from at least ${MIN_AWARDS} awards by ${MIN_OWNERS} owner companies, and new awards join them in batches of as many, so that no two answers differ by one deal; count is always the month's number of awards.`,
+    summary: `The market price of a lane by month (decisions.md §14): the accepted prices of awarded road freights whose origin and destination match, oldest month first, every month of the window (empty months with count 0). from and to are required (else status error, prices.lane_required); months ${MIN_MONTHS}–${MAX_MONTHS} (default ${DEFAULT_MONTHS}) and currency (default ${DEFAULT_CURRENCY}) outside their values are ignored with a warning. Prices are kept per lane cell (postal area of two characters, airport, or country): a longer postal prefix is read as its area, with a warning. Figures come from at least ${MIN_AWARDS} awards by ${MIN_OWNERS} owner companies, and awards join them in whole batches: at least ${MIN_AWARDS} awards by ${MIN_OWNERS} owners, in which every company (as owner or as winner) took no part in at least ${OTHERS_MIN_AWARDS} awards of at least ${OTHERS_MIN_PARTIES} other owners and ${OTHERS_MIN_PARTIES} other winners. So no two answers differ by one deal, and no company can place prices of its own around the others' to read them. count is always the month's number of awards; released the number the figures rest on.`,
     tag: 'market',
     input: Type.Object({
       from: places('origin'),

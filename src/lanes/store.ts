@@ -19,7 +19,7 @@ import { MIN_AWARDS, MIN_OWNERS, monthWindow, type LaneQuery } from './lane.ts';
  *   with cell as (select c.id from lane_price_cells c where c.zone = $1 and c.currency = $2 and c.month = any($3)
  *                   and (c.from_country = $4 and not c.from_airport and left(c.from_key, $5) = $6)
  *                   and (c.to_country = $7 and not c.to_airport and left(c.to_key, $8) = $9)),
- *     released as (update lane_price_cells as c set <cells.ts releaseSet: prices and owners sorted, counted, released>
+ *     released as (update lane_price_cells as c set <cells.ts releaseSet: prices, owners, winners sorted, counted, released>
  *                    from cell where c.id = cell.id and <a batch waits> returning c.id, c.released, c.prices, …),
  *     shown as (select c.month, coalesce(r.prices, c.prices) as prices, …, coalesce(r.released, c.released) as rel, …
  *               from lane_price_cells c join cell using (id) left join released r using (id)),
@@ -33,7 +33,8 @@ import { MIN_AWARDS, MIN_OWNERS, monthWindow, type LaneQuery } from './lane.ts';
  *     km_month as materialized (… the same over km_award and the one-cell months)
  *   select coalesce(json_agg(json_build_object('month', month, 'count', counted.n,
  *            'median', case when by_month.n >= 5 and owners >= 3 then round(<quantile 0.5 of prices>) end, 'p25', …, 'p75', …,
- *            'median_per_km', case when km_month.n >= 5 and km_owners >= 3 then round(<quantile 0.5>, 2) end)), '[]')::text
+ *            'median_per_km', case when km_month.n >= 5 and km_owners >= 3 then round(<quantile 0.5>, 2) end,
+ *            'released', <by_month.n where shown, else 0>, 'released_per_km', <km_month.n likewise>)), '[]')::text
  *   from counted left join by_month using (month) left join km_month using (month)
  * Plan at 100,000 freights: lane_price_cells_cell_idx on currency, countries and month; a dozen
  * rows for a postal lane over 12 months. A month of one cell (a postal lane) reads its quartiles
@@ -46,11 +47,16 @@ import { MIN_AWARDS, MIN_OWNERS, monthWindow, type LaneQuery } from './lane.ts';
 /** One month of the answer; figures null where the disclosure rule does not hold. */
 export interface LaneMonth {
   month: string;
+  /** every award of the month on the lane */
   count: number;
   median: number | null;
   p25: number | null;
   p75: number | null;
   median_per_km: number | null;
+  /** the awards median, p25 and p75 rest on (the released ones; 0 while they are null) */
+  released: number;
+  /** the awards median_per_km rests on (released, with both ends' coordinates; 0 while it is null) */
+  released_per_km: number;
 }
 
 /** The p-quantile of a sorted numeric array of n values, interpolated linearly, exact (numeric). */
@@ -122,7 +128,9 @@ export async function lanePrices(
         'median', case when ${disclosed(n, sql`owners`)} then round(${quantile(prices, n, '0.5')}) end,
         'p25', case when ${disclosed(n, sql`owners`)} then round(${quantile(prices, n, '0.25')}) end,
         'p75', case when ${disclosed(n, sql`owners`)} then round(${quantile(prices, n, '0.75')}) end,
-        'median_per_km', case when ${disclosed(kmN, sql`km_owners`)} then round(${quantile(perKm, kmN, '0.5')}, 2) end)), '[]')::text as months
+        'median_per_km', case when ${disclosed(kmN, sql`km_owners`)} then round(${quantile(perKm, kmN, '0.5')}, 2) end,
+        'released', case when ${disclosed(n, sql`owners`)} then ${n} else 0 end,
+        'released_per_km', case when ${disclosed(kmN, sql`km_owners`)} then ${kmN} else 0 end)), '[]')::text as months
     from counted left join by_month using (month) left join km_month using (month)) as months,
     ${options.release ? sql`false` : sql`(select coalesce(bool_or(${releaseWaits}), false) from lane_price_cells c join cell using (id))`} as waiting`.execute(
     db,
@@ -132,8 +140,17 @@ export async function lanePrices(
   const months = window.months.map((month) => {
     const m = found.get(month);
     return m
-      ? { month, count: Number(m.count), median: num(m.median), p25: num(m.p25), p75: num(m.p75), median_per_km: num(m.median_per_km) }
-      : { month, count: 0, median: null, p25: null, p75: null, median_per_km: null };
+      ? {
+          month,
+          count: Number(m.count),
+          median: num(m.median),
+          p25: num(m.p25),
+          p75: num(m.p75),
+          median_per_km: num(m.median_per_km),
+          released: Number(m.released),
+          released_per_km: Number(m.released_per_km),
+        }
+      : { month, count: 0, median: null, p25: null, p75: null, median_per_km: null, released: 0, released_per_km: 0 };
   });
   return { months, waiting: rows[0]?.waiting === true };
 }

@@ -25,9 +25,12 @@ export interface LanePriceCellsTable {
   prices: Generated<string[]>;
   /** each price's owner company */
   owners: Generated<number[]>;
+  /** each price's winner (the accepted bid's company; migration 0200): the release rule counts both parties */
+  winners: Generated<number[]>;
   /** price ÷ great-circle km of the awards with both ends' coordinates, in award order */
   km_prices: Generated<string[]>;
   km_owners: Generated<number[]>;
+  km_winners: Generated<number[]>;
   /** how many of `prices` (from the first) the figures may use */
   released: Generated<number>;
   /** how many of `km_prices` the per-km median may use */

@@ -5,7 +5,17 @@ import { formatNumber } from '../kernel/locale.ts';
 import type { Answer, Warning } from '../kernel/outcome.ts';
 import { DataTable, Field } from '../kernel/ui.tsx';
 import { LaneChart } from './chart.tsx';
-import { DEFAULT_CURRENCY, DEFAULT_MONTHS, laneText, MAX_MONTHS, MIN_AWARDS, MIN_MONTHS, MIN_OWNERS, type LaneQuery } from './lane.ts';
+import {
+  DEFAULT_CURRENCY,
+  DEFAULT_MONTHS,
+  laneText,
+  MAX_MONTHS,
+  MIN_AWARDS,
+  MIN_MONTHS,
+  MIN_OWNERS,
+  OTHERS_MIN_AWARDS,
+  type LaneQuery,
+} from './lane.ts';
 import type { LanePricesData } from './schema.ts';
 import type { LaneMonth } from './store.ts';
 
@@ -65,6 +75,8 @@ export function pricesPage(ctx: Ctx, outcome: Answer<LanePricesData>, query: Lan
   const columns = [
     { label: t('lp.col.month'), cell: (m: LaneMonth) => monthName(m.month, lang), lead: true },
     { label: t('lp.col.count'), cell: (m: LaneMonth) => formatNumber(m.count, lang), numeric: true },
+    // The figures rest on the released awards (whole batches), which can be fewer than the month's.
+    { label: t('lp.col.released'), cell: (m: LaneMonth) => (m.released ? formatNumber(m.released, lang) : '–'), numeric: true },
     { label: t('lp.col.median'), cell: (m: LaneMonth) => (m.median === null ? none(m) : money(m.median)), numeric: true },
     { label: t('lp.col.p25'), cell: (m: LaneMonth) => (m.p25 === null ? none(m) : money(m.p25)), numeric: true },
     { label: t('lp.col.p75'), cell: (m: LaneMonth) => (m.p75 === null ? none(m) : money(m.p75)), numeric: true },
@@ -84,11 +96,18 @@ export function pricesPage(ctx: Ctx, outcome: Answer<LanePricesData>, query: Lan
     body: (
       <section>
         <h1>{t('lp.title')}</h1>
-        <p class="muted">{t('lp.intro', { awards: MIN_AWARDS, owners: MIN_OWNERS })}</p>
+        <p class="muted">{t('lp.intro', { awards: MIN_AWARDS, owners: MIN_OWNERS, others: OTHERS_MIN_AWARDS })}</p>
         <form method="get" action="/market/prices" class="panel stack" data-testid="lane-form">
           <div class="form-grid">
-            {field('from', t('lp.field.from'), from, { required: true, autocomplete: 'off' }, t('lp.field.places.hint'))}
-            {field('to', t('lp.field.to'), to, { required: true, autocomplete: 'off' }, t('lp.field.places.hint'))}
+            {/* data-place="lane": public/app.js suggests countries, postal areas, airports and cities as areas (places/suggest.ts). */}
+            {field(
+              'from',
+              t('lp.field.from'),
+              from,
+              { required: true, autocomplete: 'off', 'data-place': 'lane' },
+              t('lp.field.places.hint'),
+            )}
+            {field('to', t('lp.field.to'), to, { required: true, autocomplete: 'off', 'data-place': 'lane' }, t('lp.field.places.hint'))}
             {field('months', t('lp.field.months'), String(query?.months ?? DEFAULT_MONTHS), {
               type: 'number',
               min: MIN_MONTHS,
@@ -156,7 +175,10 @@ export function pricesPage(ctx: Ctx, outcome: Answer<LanePricesData>, query: Lan
   };
 }
 
-/** The freight form's and page's hint: "market: €1,180 median, 24 awards", linking to the lane's chart. */
+/**
+ * The freight form's and page's hint: "market: €1,180 median, 24 awards", linking to the lane's
+ * chart; `count` the awards the median rests on (routes.tsx lastMedianOf).
+ */
 export function marketHint(ctx: Ctx, hint: { median: number; count: number; currency: string; from: string; to: string }) {
   const href = `/market/prices?${new URLSearchParams({ from: hint.from, to: hint.to, currency: hint.currency }).toString()}`;
   return (

@@ -289,7 +289,7 @@ export class LiveHub {
         s.res.write(frame(row, s.companyId));
       }
       if (rows.length < REPLAY_BATCH) return;
-      after = rows[rows.length - 1]!.seq;
+      after = rows[rows.length - 1]!.pos;
       // Backpressure: a long replay waits for the client to take what was written (or to leave).
       if (s.res.writableNeedDrain) {
         await new Promise<void>((resolve) => {

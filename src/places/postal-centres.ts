@@ -210,6 +210,29 @@ export function postalCentre(countryCode: string, code: string): PostalCentre | 
   return undefined;
 }
 
+/**
+ * The postal key of the code whose centre lies nearest a point, in one country, if one lies within
+ * `km` (a city's centre gives the code of its middle: the lane form offers a city as that code's
+ * area). One pass over the country's codes (at most some 15,000), comparing flat distances.
+ */
+export function nearestPostalKey(countryCode: string, point: Point, km: number): string | undefined {
+  const c = country(countryCode);
+  if (!c?.keys.length) return undefined;
+  const cos = Math.cos((point.latitude * Math.PI) / 180);
+  let best = 0;
+  let bestFlat = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < c.keys.length; i++) {
+    const dLat = c.latitude[i]! - point.latitude;
+    const dLon = (c.longitude[i]! - point.longitude) * cos;
+    const flat = dLat * dLat + dLon * dLon;
+    if (flat < bestFlat) {
+      bestFlat = flat;
+      best = i;
+    }
+  }
+  return distanceKm(point, { latitude: c.latitude[best]!, longitude: c.longitude[best]! }) <= km ? c.keys[best] : undefined;
+}
+
 /** A run of postal keys of one country: from `from` up to, not including, `to` (C collation; keys are letters and digits, "~" follows them all). */
 export interface PostalRange {
   country: string;

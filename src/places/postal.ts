@@ -52,6 +52,12 @@ function load(): Map<string, PostalFormat | null> {
   return formats;
 }
 
+/**
+ * A postal area: a country and its codes' first this many characters of the postal key (DE-60).
+ * Lane prices are kept per area (lanes/lane.ts), so the lane form's suggestions offer areas.
+ */
+export const POSTAL_AREA = 2;
+
 /** A postal code or prefix as stored for search: letters and digits only, upper case ("SE5 0EG" -> "SE50EG"). */
 export function postalKey(text: string): string {
   return text.replace(/[^0-9A-Za-z]/g, '').toUpperCase();

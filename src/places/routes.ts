@@ -10,8 +10,8 @@ const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 20;
 
 /**
- * GET /places/suggest.json?q=…&for=filter|near|freight|rate[&country=DE][&limit=10]: places
- * matching what a person typed, for the list search bar, the freight form and rate search
+ * GET /places/suggest.json?q=…&for=filter|near|freight|rate|lane[&country=DE][&limit=10]: places
+ * matching what a person typed, for the list search bar, the freight form, rate search and lane prices
  * (public/app.js). `data.places`; `data.cities_pending` while the city data is still loading
  * (the first question starts it; answers never wait for it long).
  */

@@ -27,7 +27,11 @@ export const PLACE_DOCS = {
     input: Type.Object({
       q: Type.String({ minLength: 2, maxLength: 100 }),
       for: Type.Optional(
-        Type.Union([Type.Literal('filter'), Type.Literal('near'), Type.Literal('freight'), Type.Literal('rate')], { default: 'filter' }),
+        Type.Union([Type.Literal('filter'), Type.Literal('near'), Type.Literal('freight'), Type.Literal('rate'), Type.Literal('lane')], {
+          default: 'filter',
+          description:
+            'the input: `filter` (list search from/to), `near` (a radius centre), `freight` (freight form), `rate` (rate search), `lane` (lane prices: postal areas, a city as the area of its centre)',
+        }),
       ),
       country: Type.Optional(Type.String({ description: 'a country the form knows already: its postal areas first' })),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 10 })),

@@ -4,8 +4,8 @@ import { cityLocalName, cityNameIn } from './city-names.ts';
 import { countryByCode, countryName, searchCountries } from './countries.ts';
 import { airportPoint, airportsNear } from './geo.ts';
 import { airportText, cityText } from './location.ts';
-import { countriesForPostal, isPostalCode, isPostalPrefix, postalKey } from './postal.ts';
-import { postalCentre } from './postal-centres.ts';
+import { countriesForPostal, isPostalCode, isPostalPrefix, POSTAL_AREA, postalKey } from './postal.ts';
+import { nearestPostalKey, postalCentre } from './postal-centres.ts';
 
 /**
  * Places a person can type (docs/decisions.md, Load search): countries, postal areas, airports
@@ -18,10 +18,13 @@ import { postalCentre } from './postal-centres.ts';
  *   `airport:FRA`; a city has no postal code in the data, so its value is empty and the form
  *   takes its country, name (address) and coordinates instead;
  * - `rate` (rate search origin/destination): `city:DE-60311` or a shorter postal area,
- *   `airport:FRA`; a city offers the airports around it (rate zones are postal areas).
+ *   `airport:FRA`; a city offers the airports around it (rate zones are postal areas);
+ * - `lane` (lane prices `from`/`to`, kept per postal area): `DE`, `DE-60` (a longer code is
+ *   offered as its area, POSTAL_AREA), `airport:FRA`; a city's value is the area of the postal
+ *   code nearest its centre (Frankfurt am Main: `DE-60`), its country where the data has none.
  */
 
-export const PLACE_INPUTS = ['filter', 'near', 'freight', 'rate'] as const;
+export const PLACE_INPUTS = ['filter', 'near', 'freight', 'rate', 'lane'] as const;
 export type PlaceInput = (typeof PLACE_INPUTS)[number];
 
 export interface PlaceSuggestion {
@@ -82,6 +85,8 @@ const EUROPE = [
 ];
 
 const coord = (n: number) => String(Number(n.toFixed(4)));
+/** A city's postal area is that of a code whose centre lies this near the city's (else its country). */
+const CITY_POSTAL_KM = 25;
 
 function airportSuggestion(a: Airport, language: string, near?: { city: City; km: number }): PlaceSuggestion {
   const point = airportPoint(a);
@@ -99,12 +104,14 @@ function airportSuggestion(a: Airport, language: string, near?: { city: City; km
 }
 
 /** A postal area, with its town and centre where the postal data knows the code (or its area). */
-function postalSuggestion(country: string, code: string, input: PlaceInput, language: string): PlaceSuggestion {
+function postalSuggestion(country: string, typed: string, input: PlaceInput, language: string): PlaceSuggestion {
   const area = language === 'deu' ? 'PLZ-Gebiet' : 'postal area';
-  const centre = postalCentre(country, code);
+  const code = input === 'lane' ? typed.slice(0, POSTAL_AREA) : typed;
+  // A lane's area is named by the town of the code typed (DE-60 Frankfurt am Main for 60311).
+  const centre = postalCentre(country, typed);
   return {
     kind: 'postal',
-    value: input === 'filter' ? `${country}-${code}` : cityText(country, code),
+    value: input === 'filter' || input === 'lane' ? `${country}-${code}` : cityText(country, code),
     label: `${country}-${code}${centre ? ` ${centre.city}` : ''} · ${area}, ${countryName(country, language)}`,
     country,
     postal: code,
@@ -151,10 +158,17 @@ function citySuggestion(city: City, input: PlaceInput, language: string, duplica
     : '';
   const shown = cityNameIn(city, language);
   const local = cityLocalName(city);
+  let value = input === 'freight' ? '' : `${coord(city.latitude)},${coord(city.longitude)}`;
+  let area = '';
+  if (input === 'lane') {
+    const key = nearestPostalKey(city.country, city, CITY_POSTAL_KM);
+    value = key ? `${city.country}-${key.slice(0, POSTAL_AREA)}` : city.country;
+    area = ` · ${value}`;
+  }
   return {
     kind: 'city',
-    value: input === 'freight' ? '' : `${coord(city.latitude)},${coord(city.longitude)}`,
-    label: `${shown === local ? shown : `${shown} / ${local}`} (${city.country})${inhabitants}`,
+    value,
+    label: `${shown === local ? shown : `${shown} / ${local}`} (${city.country})${inhabitants}${area}`,
     country: city.country,
     name: local,
     latitude: city.latitude,
@@ -179,7 +193,7 @@ export async function suggestPlaces(
   const airports = looksPostal ? [] : searchAirports(text, 5).map((a) => airportSuggestion(a, language));
   const exactAirport = airports.filter((a) => a.value === airportText(text.toUpperCase()));
   const countries =
-    input === 'filter' && !looksPostal
+    (input === 'filter' || input === 'lane') && !looksPostal
       ? searchCountries(text, 3).map(
           (c): PlaceSuggestion => ({
             kind: 'country',

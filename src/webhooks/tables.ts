@@ -51,8 +51,13 @@ export interface WebhookAttemptsTable {
  * that may see it there (decided when a stream reads the row).
  */
 export interface EventsTable {
-  /** Order of writing (internal); `id` is the public, unguessable event id. */
+  /** The row's identity, drawn when it is written (internal); `id` is the public, unguessable event id. */
   seq: Generated<number>;
+  /**
+   * Its position in the order of commits, set at the writing transaction's commit (migration
+   * 0190; null only inside that transaction): what a replay reads after (webhooks/feed.ts).
+   */
+  pos: ColumnType<number | null, never, never>;
   id: string;
   type: string;
   /** The recipient: the company whose view `body` renders; null: a market row (its body's `company` is null). */

@@ -9,15 +9,22 @@ import { FRANKFURT, greatCircleKm, PARIS, prices, seedAward, type Place } from '
 /**
  * decisions.md §14, GET /market/prices.json: the months of the window with their count and, from
  * 5 awards by 3 owner companies on, median, quartiles and per-km median of the accepted prices of
- * awarded road freights on the lane; months in APP_TIMEZONE; the lane as §7 patterns.
+ * awarded road freights on the lane; months in APP_TIMEZONE; the lane as §7 patterns. Awards join
+ * the figures in whole batches in which no company, as owner or as winner, takes part in so many
+ * that it could read the others' prices off the quartiles (docs/decisions.md, "Lane prices").
  */
 
 const NOW = new Date('2031-03-15T10:00:00Z');
 const THIS_MONTH = new Date('2031-03-10T10:00:00Z');
+/** Shippers and carriers the figures' tests take in turn (fresh ones for each call of `awards`). */
+const POOL = 10;
 
 let app: TestApp;
 let owners: Actor[];
 let carrier: Actor;
+let shippers: Actor[];
+let carriers: Actor[];
+let turn = 0;
 
 before(async () => {
   app = await startTestApp({ env: { APP_TIMEZONE: 'Europe/Berlin' } });
@@ -25,6 +32,12 @@ before(async () => {
   owners = [];
   for (const name of ['Shipper A', 'Shipper B', 'Shipper C', 'Shipper D']) owners.push(await app.actor(name));
   carrier = await app.actor('Carrier');
+  shippers = [];
+  carriers = [];
+  for (let i = 0; i < POOL; i++) {
+    shippers.push(await app.actor(`Verlader ${i}`));
+    carriers.push(await app.actor(`Frachtführer ${i}`));
+  }
 });
 after(() => app.close());
 
@@ -32,13 +45,38 @@ const at = (iso: string) => new Date(iso);
 /** A place of a test's own lane (postal codes nobody else's test uses), without coordinates. */
 const place = (country: string, code: string): Place => ({ code, country });
 
-/** `count` awards on the lane at `when`, their owners taken in turn from the first `ownerCount`. */
-async function awards(from: Place, to: Place, list: string[], ownerCount: number, when = THIS_MONTH) {
+/**
+ * The prices of `list` awarded on the lane at `when`: owners taken in turn from `owners` shippers,
+ * winners from `winners` carriers (by default one of each per award: no company takes part in two
+ * of them), companies the previous call did not use.
+ */
+async function awards(from: Place, to: Place, list: string[], parties: { owners?: number; winners?: number } = {}, when = THIS_MONTH) {
+  const [o, w] = [parties.owners ?? list.length, parties.winners ?? list.length];
+  const first = turn;
+  turn += Math.max(o, w);
   for (const [i, price] of list.entries())
-    await seedAward(app, { owner: owners[i % ownerCount]!, winner: carrier, price, at: when, from, to });
+    await seedAward(app, {
+      owner: shippers[(first + (i % o)) % POOL]!,
+      winner: carriers[(first + (i % w)) % POOL]!,
+      price,
+      at: when,
+      from,
+      to,
+    });
 }
 
 const monthOf = (body: any, month: string) => (body.data.months as any[]).find((m) => m.month === month);
+/** A month of the answer without figures: its count alone. */
+const countOnly = (month: string, count: number) => ({
+  month,
+  count,
+  median: null,
+  p25: null,
+  p75: null,
+  median_per_km: null,
+  released: 0,
+  released_per_km: 0,
+});
 
 describe('the answer', () => {
   test('no token: 401', async () => {
@@ -54,7 +92,7 @@ describe('the answer', () => {
     assert.equal(months.length, 12);
     assert.equal(months[0].month, '2030-04');
     assert.equal(months[11].month, '2031-03');
-    for (const m of months) assert.deepEqual(m, { month: m.month, count: 0, median: null, p25: null, p75: null, median_per_km: null });
+    for (const m of months) assert.deepEqual(m, countOnly(m.month, 0));
     assert.equal(res.body.warnings, undefined);
   });
 
@@ -99,23 +137,23 @@ describe('the answer', () => {
 
 describe('figures', () => {
   test('median, p25, p75 exact on known data (odd and even counts), rounded to whole euros', async () => {
-    await awards(place('DE', '10115'), place('FR', '13001'), ['1000.00', '1100.00', '1200.50', '1300.00', '1450.00'], 3);
+    await awards(place('DE', '10115'), place('FR', '13001'), ['1000.00', '1100.00', '1200.50', '1300.00', '1450.00']);
     const odd = monthOf((await prices(app, carrier, { from: 'DE-10', to: 'FR-13' })).body, '2031-03');
     // Sorted 1000, 1100, 1200.50, 1300, 1450: median the third, quartiles the second and fourth.
-    assert.deepEqual(odd, { month: '2031-03', count: 5, median: 1201, p25: 1100, p75: 1300, median_per_km: null });
+    assert.deepEqual(odd, { ...countOnly('2031-03', 5), median: 1201, p25: 1100, p75: 1300, released: 5 });
 
-    await awards(place('DE', '12043'), place('FR', '13002'), ['1000.00', '1100.00', '1200.50', '1300.00', '1450.00', '1500.00'], 3);
+    await awards(place('DE', '12043'), place('FR', '13002'), ['1000.00', '1100.00', '1200.50', '1300.00', '1450.00', '1500.00']);
     const even = monthOf((await prices(app, carrier, { from: 'DE-12', to: 'FR-13' })).body, '2031-03');
     // Six prices: median (1200.50 + 1300) / 2 = 1250.25; p25 at 1.25: 1100 + 0.25 × 100.50 = 1125.125;
     // p75 at 3.75: 1300 + 0.75 × 150 = 1412.50 (linear interpolation, then whole euros).
-    assert.deepEqual(even, { month: '2031-03', count: 6, median: 1250, p25: 1125, p75: 1413, median_per_km: null });
+    assert.deepEqual(even, { ...countOnly('2031-03', 6), median: 1250, p25: 1125, p75: 1413, released: 6 });
   });
 
   test('median per km: price ÷ great-circle km, over the awards with both ends’ coordinates', async () => {
     const list = ['900.00', '950.00', '1000.00', '1050.00', '1100.00'];
-    await awards(FRANKFURT, PARIS, list, 3);
+    await awards(FRANKFURT, PARIS, list);
     // Two without coordinates count for the price figures, not per km.
-    await awards({ ...FRANKFURT, latitude: null, longitude: null }, PARIS, ['5000.00', '5000.00'], 3);
+    await awards({ ...FRANKFURT, latitude: null, longitude: null }, PARIS, ['5000.00', '5000.00']);
     const res = await prices(app, carrier, { from: 'DE-60', to: 'FR-75' });
     const m = monthOf(res.body, '2031-03');
     const km = greatCircleKm(FRANKFURT as any, PARIS as any);
@@ -123,6 +161,8 @@ describe('figures', () => {
     assert.equal(m.count, 7);
     assert.equal(m.median, 1050);
     assert.equal(m.median_per_km, Math.round((1000 / km) * 100) / 100);
+    assert.equal(m.released, 7);
+    assert.equal(m.released_per_km, 5);
   });
 
   test('per km needs 5 awards by 3 owners with coordinates of its own', async () => {
@@ -130,95 +170,161 @@ describe('figures', () => {
     const to = place('FR', '69001');
     const withPoints = (p: Place, lat: string, lon: string): Place => ({ ...p, latitude: lat, longitude: lon });
     // Four with coordinates, three without: the month shows prices, but no per-km median.
-    for (const [i, price] of ['800.00', '820.00', '840.00', '860.00'].entries())
-      await seedAward(app, {
-        owner: owners[i % 3]!,
-        winner: carrier,
-        price,
-        at: THIS_MONTH,
-        from: withPoints(from, '53.55', '9.99'),
-        to: withPoints(to, '45.76', '4.83'),
-      });
-    await awards(from, to, ['900.00', '910.00', '920.00'], 3);
+    await awards(withPoints(from, '53.55', '9.99'), withPoints(to, '45.76', '4.83'), ['800.00', '820.00', '840.00', '860.00']);
+    await awards(from, to, ['900.00', '910.00', '920.00']);
     const m = monthOf((await prices(app, carrier, { from: 'DE-20', to: 'FR-69' })).body, '2031-03');
     assert.equal(m.count, 7);
     assert.equal(m.median, 860);
     assert.equal(m.median_per_km, null);
+    assert.equal(m.released, 7);
+    assert.equal(m.released_per_km, 0);
   });
 });
 
 describe('privacy: figures from 5 awards by 3 owner companies on', () => {
-  test('4 awards of 3 owners: count only', async () => {
-    await awards(place('DE', '30159'), place('FR', '31000'), ['700.00', '710.00', '720.00', '730.00'], 3);
+  test('4 awards of 4 owners: count only', async () => {
+    await awards(place('DE', '30159'), place('FR', '31000'), ['700.00', '710.00', '720.00', '730.00']);
     const m = monthOf((await prices(app, carrier, { from: 'DE-30', to: 'FR-31' })).body, '2031-03');
-    assert.deepEqual(m, { month: '2031-03', count: 4, median: null, p25: null, p75: null, median_per_km: null });
+    assert.deepEqual(m, countOnly('2031-03', 4));
   });
 
   test('5 awards of 2 owners: count only', async () => {
-    await awards(place('DE', '40210'), place('FR', '33000'), ['700.00', '710.00', '720.00', '730.00', '740.00'], 2);
+    await awards(place('DE', '40210'), place('FR', '33000'), ['700.00', '710.00', '720.00', '730.00', '740.00'], { owners: 2 });
     const m = monthOf((await prices(app, carrier, { from: 'DE-40', to: 'FR-33' })).body, '2031-03');
-    assert.deepEqual(m, { month: '2031-03', count: 5, median: null, p25: null, p75: null, median_per_km: null });
+    assert.deepEqual(m, countOnly('2031-03', 5));
   });
 
-  test('5 awards of 3 owners: shown', async () => {
-    await awards(place('DE', '50667'), place('FR', '44000'), ['700.00', '710.00', '720.00', '730.00', '740.00'], 3);
+  test('5 awards of 5 owners to 5 carriers: shown', async () => {
+    await awards(place('DE', '50667'), place('FR', '44000'), ['700.00', '710.00', '720.00', '730.00', '740.00']);
     const m = monthOf((await prices(app, carrier, { from: 'DE-50', to: 'FR-44' })).body, '2031-03');
-    assert.deepEqual(m, { month: '2031-03', count: 5, median: 720, p25: 710, p75: 730, median_per_km: null });
+    assert.deepEqual(m, { ...countOnly('2031-03', 5), median: 720, p25: 710, p75: 730, released: 5 });
   });
 
-  test('the winner counts for nothing: 5 awards of one owner to 5 carriers stay hidden', async () => {
-    const carriers: Actor[] = [];
-    for (let i = 0; i < 5; i++) carriers.push(await app.actor(`Haulier ${i}`));
-    for (const [i, c] of carriers.entries())
+  test('5 awards of 3 owners: count only, since a shipper with two could place them around the other three; a sixth of new companies releases all six', async () => {
+    const lane = { from: 'DE-51', to: 'FR-44' };
+    const [from, to] = [place('DE', '51063'), place('FR', '44000')];
+    await awards(from, to, ['700.00', '710.00', '720.00', '730.00', '740.00'], { owners: 3 });
+    assert.deepEqual(monthOf((await prices(app, carrier, lane)).body, '2031-03'), countOnly('2031-03', 5));
+    // Now every company took no part in at least four awards of at least two other owners and two other carriers.
+    await awards(from, to, ['750.00']);
+    const six = monthOf((await prices(app, carrier, lane)).body, '2031-03');
+    assert.deepEqual(six, { ...countOnly('2031-03', 6), median: 725, p25: 713, p75: 738, released: 6 });
+  });
+
+  test('the winner counts too: 5 awards of one owner to 5 carriers, of 5 owners to 3 carriers, a carrier that won 4 of 5: count only', async () => {
+    const list = ['600.00', '601.00', '602.00', '603.00', '604.00'];
+    await awards(place('DE', '70173'), place('FR', '59000'), list, { owners: 1 });
+    await awards(place('DE', '71032'), place('FR', '59000'), list, { winners: 3 });
+    // The fifth award of another carrier: the one that won four knows every price but one.
+    const [from, to] = [place('DE', '72070'), place('FR', '59000')];
+    const first = turn;
+    turn += 5;
+    for (const [i, price] of list.entries())
       await seedAward(app, {
-        owner: owners[0]!,
-        winner: c,
-        price: `${600 + i}.00`,
+        owner: shippers[(first + i) % POOL]!,
+        winner: carriers[(first + (i === 4 ? 1 : 0)) % POOL]!,
+        price,
         at: THIS_MONTH,
-        from: place('DE', '70173'),
-        to: place('FR', '59000'),
+        from,
+        to,
       });
-    const m = monthOf((await prices(app, carrier, { from: 'DE-70', to: 'FR-59' })).body, '2031-03');
-    assert.equal(m.count, 5);
-    assert.equal(m.median, null);
+    for (const from of ['DE-70', 'DE-71', 'DE-72'])
+      assert.deepEqual(monthOf((await prices(app, carrier, { from, to: 'FR-59' })).body, '2031-03'), countOnly('2031-03', 5), from);
+  });
+});
+
+describe('insiders: no company can place its own prices around the others’ and read them off (docs/decisions.md, "Lane prices")', () => {
+  /**
+   * The bracketing attack: a shipper has a friendly carrier win three of its own freights at
+   * chosen extreme prices, in a cell and month where two other shippers have one award each. Five
+   * awards of three owners: the old rule released them, and the quartiles of five are the second,
+   * third and fourth prices: 2, the first victim's and the second victim's. Seeded on two lanes
+   * whose victims paid different prices, the answers must be the same.
+   */
+  const attack = async (from: Place, victims: [string, string]) => {
+    const [shipper, friend] = [shippers[0]!, carriers[0]!];
+    for (const price of ['1.00', '2.00', '99999.00'])
+      await seedAward(app, { owner: shipper, winner: friend, price, at: THIS_MONTH, from, to: PARIS });
+    for (const [i, price] of victims.entries())
+      await seedAward(app, { owner: shippers[1 + i]!, winner: carriers[1 + i]!, price, at: THIS_MONTH, from, to: PARIS });
+  };
+
+  test('a shipper that had a friendly carrier win three of its freights at extreme prices learns nothing of the other two shippers’ prices', async () => {
+    await attack(place('DE', '04109'), ['1180.00', '1240.00']);
+    await attack(place('DE', '06108'), ['1090.00', '1310.00']);
+    const a = await prices(app, shippers[0]!, { from: 'DE-04', to: 'FR-75' });
+    const b = await prices(app, shippers[0]!, { from: 'DE-06', to: 'FR-75' });
+    assert.deepEqual(monthOf(a.body, '2031-03'), countOnly('2031-03', 5));
+    assert.deepEqual(a.body.data, { ...b.body.data, lane: a.body.data.lane }, 'the victims’ prices change nothing in the answer');
+    for (const victim of ['1180', '1240']) assert.ok(!a.text.includes(victim), `${victim} in ${a.text}`);
+    // Nor in a wider lane, or the page.
+    const wide = await prices(app, shippers[0]!, { from: 'DE-0', to: 'FR' });
+    assert.equal(monthOf(wide.body, '2031-03').median, null);
+  });
+
+  test('more fake awards do not help; once four awards of others are in, the batch is released, and the others’ prices it does not show stay unknown', async () => {
+    // Five fakes (two low, three high) and four victims of four shippers and four carriers: nine awards.
+    const seed = async (from: Place, victims: string[]) => {
+      const [shipper, friend] = [shippers[0]!, carriers[0]!];
+      for (const price of ['1.00', '2.00', '99997.00', '99998.00', '99999.00'])
+        await seedAward(app, { owner: shipper, winner: friend, price, at: THIS_MONTH, from, to: PARIS });
+      for (const [i, price] of victims.entries()) {
+        await seedAward(app, { owner: shippers[5 + i]!, winner: carriers[5 + i]!, price, at: THIS_MONTH, from, to: PARIS });
+        // Until the fourth, the shipper and its carrier take part in too many: nothing is released.
+        if (i < 3)
+          assert.equal(
+            monthOf((await prices(app, shipper, { from: `DE-${from.code.slice(0, 2)}`, to: 'FR-75' })).body, '2031-03').median,
+            null,
+          );
+      }
+    };
+    await seed(place('DE', '08056'), ['1100.00', '1150.00', '1200.00', '1250.00']);
+    await seed(place('DE', '09111'), ['1100.00', '1170.00', '1200.00', '1330.00']);
+    const a = monthOf((await prices(app, shippers[0]!, { from: 'DE-08', to: 'FR-75' })).body, '2031-03');
+    const b = monthOf((await prices(app, shippers[0]!, { from: 'DE-09', to: 'FR-75' })).body, '2031-03');
+    // Sorted 1, 2, v1, v2, v3, v4, 99997, …: the quartiles of nine are the 3rd, 5th and 7th prices.
+    // The shipper reads two of the four others (v1 and v3, what the rule leaves: never all of
+    // them); the second and the highest differ between the lanes, and the answers do not.
+    assert.deepEqual(a, { ...countOnly('2031-03', 9), median: 1200, p25: 1100, p75: 99997, released: 9 });
+    assert.deepEqual(b, a);
   });
 });
 
 describe('differencing: no two answers differ by one deal (docs/decisions.md, "Lane prices")', () => {
-  test('before and after one award: the figures stay until 5 more awards of 3 owners wait, then move at once', async () => {
+  test('before and after one award: the figures stay until a new batch waits, then move at once', async () => {
     const lane = { from: 'DE-14', to: 'FR-14' };
     const [from, to] = [place('DE', '14467'), place('FR', '14000')];
-    await awards(from, to, ['800.00', '810.00', '820.00', '830.00', '840.00'], 3);
+    await awards(from, to, ['800.00', '810.00', '820.00', '830.00', '840.00']);
     const first = monthOf((await prices(app, carrier, lane)).body, '2031-03');
-    assert.deepEqual(first, { month: '2031-03', count: 5, median: 820, p25: 810, p75: 830, median_per_km: null });
+    assert.deepEqual(first, { ...countOnly('2031-03', 5), median: 820, p25: 810, p75: 830, released: 5 });
 
     // One more deal: the count says so, the figures do not move (they would give away its price).
-    await awards(from, to, ['1000.00'], 3);
+    await awards(from, to, ['1000.00']);
     const one = monthOf((await prices(app, carrier, lane)).body, '2031-03');
     assert.deepEqual(one, { ...first, count: 6 });
 
-    // Four more of 3 owners: five wait, but of 3 owners only when the batch has them.
-    await awards(from, to, ['1010.00', '1020.00', '1030.00', '1040.00'], 3);
+    // Four more of other companies: a batch of five waits and is released.
+    await awards(from, to, ['1010.00', '1020.00', '1030.00', '1040.00']);
     const ten = monthOf((await prices(app, carrier, lane)).body, '2031-03');
     // All ten: 800 … 840, 1000 … 1040; median (840 + 1000) / 2 = 920.
-    assert.deepEqual(ten, { month: '2031-03', count: 10, median: 920, p25: 823, p75: 1018, median_per_km: null });
+    assert.deepEqual(ten, { ...countOnly('2031-03', 10), median: 920, p25: 823, p75: 1018, released: 10 });
   });
 
-  test('a batch of one owner does not release: five more awards of one shipper wait for two others', async () => {
+  test('a batch of one owner does not release: five more awards of one shipper wait for others', async () => {
     const lane = { from: 'DE-15', to: 'FR-15' };
     const [from, to] = [place('DE', '15230'), place('FR', '15000')];
-    await awards(from, to, ['500.00', '510.00', '520.00', '530.00', '540.00'], 3);
+    await awards(from, to, ['500.00', '510.00', '520.00', '530.00', '540.00']);
     const first = monthOf((await prices(app, carrier, lane)).body, '2031-03');
     assert.equal(first.median, 520);
-    await awards(from, to, ['900.00', '900.00', '900.00', '900.00', '900.00'], 1);
+    await awards(from, to, ['900.00', '900.00', '900.00', '900.00', '900.00'], { owners: 1 });
     const later = monthOf((await prices(app, carrier, lane)).body, '2031-03');
     assert.deepEqual(later, { ...first, count: 10 });
   });
 
   test('narrower and wider lanes: a postal area with one deal adds nothing to the wider figures', async () => {
-    // Five awards of 3 owners in DE-16 -> FR-16, one in DE-17 -> FR-16.
-    await awards(place('DE', '16225'), place('FR', '16000'), ['600.00', '610.00', '620.00', '630.00', '640.00'], 3);
-    await awards(place('DE', '17033'), place('FR', '16000'), ['2000.00'], 3);
+    // Five awards of 5 owners in DE-16 -> FR-16, one in DE-17 -> FR-16.
+    await awards(place('DE', '16225'), place('FR', '16000'), ['600.00', '610.00', '620.00', '630.00', '640.00']);
+    await awards(place('DE', '17033'), place('FR', '16000'), ['2000.00']);
     const narrow = monthOf((await prices(app, carrier, { from: 'DE-16', to: 'FR-16' })).body, '2031-03');
     const wide = monthOf((await prices(app, carrier, { from: 'DE-1', to: 'FR-16' })).body, '2031-03');
     const both = monthOf((await prices(app, carrier, { from: 'DE-16,DE-17', to: 'FR-16' })).body, '2031-03');
@@ -247,8 +353,8 @@ describe('months in APP_TIMEZONE', () => {
     const from = place('DE', '80331');
     const to = place('FR', '67000');
     // 2031-02-28 23:30 UTC is 2031-03-01 00:30 in Berlin; 2031-02-28 22:30 UTC is 23:30 there.
-    await awards(from, to, ['100.00', '100.00', '100.00'], 3, at('2031-02-28T23:30:00Z'));
-    await awards(from, to, ['200.00', '200.00'], 2, at('2031-02-28T22:30:00Z'));
+    await awards(from, to, ['100.00', '100.00', '100.00'], {}, at('2031-02-28T23:30:00Z'));
+    await awards(from, to, ['200.00', '200.00'], {}, at('2031-02-28T22:30:00Z'));
     const res = await prices(app, carrier, { from: 'DE-80', to: 'FR-67', months: '2' });
     assert.deepEqual(
       res.body.data.months.map((m: any) => [m.month, m.count]),
@@ -263,8 +369,8 @@ describe('months in APP_TIMEZONE', () => {
     const from = place('DE', '90402');
     const to = place('FR', '21000');
     // 2030-03-31 22:30 UTC is 2030-04-01 00:30 in Berlin (CEST): the window's first month.
-    await awards(from, to, ['100.00'], 1, at('2030-03-31T22:30:00Z'));
-    await awards(from, to, ['100.00'], 1, at('2030-03-31T21:30:00Z'));
+    await awards(from, to, ['100.00'], {}, at('2030-03-31T22:30:00Z'));
+    await awards(from, to, ['100.00'], {}, at('2030-03-31T21:30:00Z'));
     const res = await prices(app, carrier, { from: 'DE-90', to: 'FR-21' });
     assert.equal(res.body.data.months[0].month, '2030-04');
     assert.equal(res.body.data.months[0].count, 1);
@@ -347,15 +453,15 @@ describe('the freight form’s and page’s hint (the lane’s last median)', ()
   before(async () => {
     shipper = await app.actor('Hint Shipper');
     cookie = (await browserSession(app, shipper)).cookie;
-    // Hamburg (DE-22) -> Lille (FR-59): January shown (5 of 3), March hidden (4): the hint is January's.
+    // Hamburg (DE-22) -> Lille (FR-59): January shown (5 awards), March hidden (4): the hint is January's.
     await awards(
       place('DE', '22041'),
       place('FR', '59800'),
       ['900.00', '950.00', '1000.00', '1050.00', '1100.00'],
-      3,
+      {},
       at('2031-01-20T10:00:00Z'),
     );
-    await awards(place('DE', '22041'), place('FR', '59800'), ['2000.00', '2000.00', '2000.00', '2000.00'], 3);
+    await awards(place('DE', '22041'), place('FR', '59800'), ['2000.00', '2000.00', '2000.00', '2000.00']);
   });
   const html = async (url: string) => (await app.get(url, { headers: { cookie } })).text.replace(/[\u00a0\u202f]/g, ' ');
   const hintOf = (page: string) => /data-testid="market-hint">([^<(]*)/.exec(page)?.[1]?.trim();
@@ -365,6 +471,23 @@ describe('the freight form’s and page’s hint (the lane’s last median)', ()
     assert.equal(hintOf(await html(`/freights/view/${id}`)), 'market: €1,000 median, 5 awards');
     assert.equal(hintOf(await html(`/freights/edit/${id}`)), 'market: €1,000 median, 5 awards');
     assert.match(await html(`/freights/view/${id}`), /href="\/market\/prices\?from=DE-22&amp;to=FR-59&amp;currency=EUR"/);
+  });
+
+  test('the hint counts the awards its median rests on, not the month’s: the answer says both', async () => {
+    // Bremen (DE-28) -> Lille: five awards released by a first answer, then a sixth that waits for a batch.
+    const [from, to] = [place('DE', '28195'), place('FR', '59800')];
+    await awards(from, to, ['700.00', '720.00', '740.00', '760.00', '780.00']);
+    await prices(app, carrier, { from: 'DE-28', to: 'FR-59' });
+    await awards(from, to, ['5000.00']);
+    const m = monthOf((await prices(app, carrier, { from: 'DE-28', to: 'FR-59' })).body, '2031-03');
+    assert.deepEqual(m, { ...countOnly('2031-03', 6), median: 740, p25: 720, p75: 760, released: 5 });
+    const id = await addFreight(app, shipper, { from: 'city:28195', from_country: 'DE', to: 'city:59800', to_country: 'FR' });
+    assert.equal(hintOf(await html(`/freights/view/${id}`)), 'market: €740 median, 5 awards');
+    // The page's table says both: six awards, five in the figures.
+    const page = await html('/market/prices?from=DE-28&to=FR-59&months=1');
+    const row = /<tbody>([\s\S]*?)<\/tbody>/.exec(page)?.[1] ?? '';
+    const cells = [...row.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((c) => c[1]!.replace(/<[^>]+>/g, '').trim());
+    assert.deepEqual(cells.slice(0, 4), ['Mar 2031', '6', '5', '€740'], row);
   });
 
   test('no hint for an air freight, a lane without figures, or another currency without figures', async () => {

@@ -3,18 +3,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { buildApp, type App } from '../../src/app.ts';
-import { createCompany, createUser } from '../../src/accounts/commands.ts';
-import { readConfig } from '../../src/config/config.ts';
-import { openDatabase, type Database } from '../../src/db/connection.ts';
 import { LiveHub } from '../../src/live/hub.ts';
-import { createPostgresDatabase, TEST_DB } from '../support/databases.ts';
+import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type TestApp } from '../support/harness.ts';
+import { serverDatabase, startServer, type ServerActor, type ServerDatabase, type ServerProcess } from '../reliability/server-process.ts';
 import { about, openStream, type SseStream } from './support.ts';
 
 /**
  * decisions.md §15: events reach streams on every server process (PostgreSQL LISTEN/NOTIFY, one
- * listening connection per process), and a stream is kept alive by a comment line.
+ * listening connection per process: two real server processes here, as in production), and a
+ * stream is kept alive by a comment line.
  */
 
 describe(`the heartbeat (${TEST_DB})`, () => {
@@ -46,13 +44,12 @@ describe(`the heartbeat (${TEST_DB})`, () => {
 describe(`two server processes on one database (${TEST_DB})`, {
   skip: TEST_DB !== 'postgres' && 'the embedded database has one process',
 }, () => {
-  let drop: () => Promise<void>;
-  const databases: Database[] = [];
-  const apps: App[] = [];
+  let database: ServerDatabase;
+  const servers: ServerProcess[] = [];
   const bases: string[] = [];
   const open: SseStream[] = [];
-  let shipper: { company: number; token: string; user: number };
-  let carrier: { company: number; token: string; user: number };
+  let shipper: ServerActor;
+  let carrier: ServerActor;
 
   const call = async (base: string, token: string, method: string, path: string, json?: unknown) => {
     const res = await fetch(`${base}${path}`, {
@@ -75,45 +72,33 @@ describe(`two server processes on one database (${TEST_DB})`, {
     assert.equal((await call(base, shipper.token, 'POST', `/freights/view/${id}.json`, { action: 'publish' })).status, 302);
     return id;
   };
+  /** The listening sessions of the test's database (the servers' own, one per process). */
+  const listening = () =>
+    database.inspect(async (db) => {
+      const r = await sql<{ n: number }>`
+        select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen%'`.execute(db);
+      return r.rows[0]!.n;
+    });
 
   before(async () => {
-    const created = await createPostgresDatabase();
-    drop = created.drop;
-    const config = readConfig({
-      APP_ENV: 'demo',
-      TOKEN_SECRET: 'test-secret-0123456789abcdef',
-      DATABASE_URL: created.url,
-      LOG_LEVEL: 'silent',
-    });
+    database = await serverDatabase(['Shipper', 'Carrier']);
+    [shipper, carrier] = database.actors as [ServerActor, ServerActor];
+    // Two real server processes (bin/freight-exchange.js serve), each with its own pool and listening connection.
     for (let i = 0; i < 2; i++) {
-      const database = await openDatabase({ databaseUrl: created.url, dataDir: '' });
-      databases.push(database);
-      const app = await buildApp({ config, database });
-      apps.push(app);
-      await app.http.listen({ port: 0, host: '127.0.0.1' });
-      bases.push(`http://127.0.0.1:${(app.http.server.address() as AddressInfo).port}`);
+      const server = await startServer(database.env);
+      servers.push(server);
+      bases.push(server.base);
     }
-    const actor = async (name: string) => {
-      const company = await createCompany(databases[0]!.db, name);
-      const user = await createUser(databases[0]!.db, apps[0]!.tokens, {
-        company: company.id,
-        email: `${name.toLowerCase()}@example.test`,
-        password: 'pw-12345678',
-      });
-      return { company: company.id, token: user.token, user: user.id };
-    };
-    shipper = await actor('Shipper');
-    carrier = await actor('Carrier');
   });
   after(async () => {
     for (const s of open) s.close();
-    for (const app of apps) await app.http.close();
-    for (const database of databases) await database.close();
-    await drop?.();
+    for (const server of servers) await server.kill('SIGKILL');
+    await database?.drop();
   });
 
-  test('a freight published on one process reaches the streams of the other, each as its company sees it', async () => {
+  test('a freight published through one process reaches the streams of the other, each as its company sees it', async () => {
     const [a, b] = bases as [string, string];
+    assert.notEqual(servers[0]!.child.pid, servers[1]!.child.pid);
     const carrierOnB = await stream(b, carrier.token);
     const shipperOnB = await stream(b, shipper.token);
     const id = await publishOn(a);
@@ -122,24 +107,19 @@ describe(`two server processes on one database (${TEST_DB})`, {
     assert.equal(market.json.data.route.from_addr, null);
     const own = await shipperOnB.waitFor(about('freight.published', id));
     assert.equal(own.json.company, shipper.company);
-    // And back: a bid on the second process reaches the owner's stream on the first.
+    // And back: a bid made through the second process reaches the owner's stream on the first.
     const shipperOnA = await stream(a, shipper.token);
     const bid = await call(b, carrier.token, 'POST', '/quotes/add.json', { route: id, amount: '700.00', currency_code: 'EUR' });
     assert.equal(bid.body.status, 'success');
     const seen = await shipperOnA.waitFor(about('bid.created', id));
     assert.equal(seen.json.data.bid.id, bid.body.data.bid.id);
-    assert.equal(apps[0]!.live.size, 1);
-    assert.equal(apps[1]!.live.size, 2);
   });
 
   test('one listening connection per process, however many streams', async () => {
-    const [, b] = bases as [string, string];
+    const [a, b] = bases as [string, string];
     for (let i = 0; i < 5; i++) await stream(b, carrier.token);
-    const listening = await sql<{ n: number }>`
-      select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen%'`.execute(
-      databases[0]!.db,
-    );
-    assert.equal(listening.rows[0]!.n, 2, 'one per process');
+    for (let i = 0; i < 3; i++) await stream(a, carrier.token);
+    assert.equal(await listening(), 2, 'one per process');
   });
 
   test('when a process loses its listening connection, its streams end; reconnecting with Last-Event-ID replays what was missed', async () => {
@@ -148,8 +128,10 @@ describe(`two server processes on one database (${TEST_DB})`, {
     const watched = await stream(b, carrier.token);
     const first = await publishOn(a);
     const last = await watched.waitFor(about('freight.published', first));
-    await sql`select pg_terminate_backend(pid) from pg_stat_activity
-               where datname = current_database() and query ilike 'listen%' and pid <> pg_backend_pid()`.execute(databases[0]!.db);
+    await database.inspect((db) =>
+      sql`select pg_terminate_backend(pid) from pg_stat_activity
+                   where datname = current_database() and query ilike 'listen%' and pid <> pg_backend_pid()`.execute(db),
+    );
     await watched.ended;
     const missed = await publishOn(a);
     const again = await stream(b, carrier.token, last.id);

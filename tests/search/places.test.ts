@@ -128,6 +128,34 @@ describe('GET /places/suggest', () => {
     assert.ok(places.every((p) => p.kind === 'airport'));
   });
 
+  test('lane prices: postal areas (a longer code as its area), a city as the area of its centre, countries and airports as they are', async () => {
+    const city = await suggest(user, 'Frankf', 'lane');
+    assert.deepEqual(
+      city
+        .filter((p) => p.kind === 'city')
+        .map((p) => [p.value, p.label])
+        .slice(0, 2),
+      [
+        ['DE-60', 'Frankfurt am Main (DE) · DE-60'],
+        ['DE-15', 'Frankfurt (Oder) (DE) · DE-15'],
+      ],
+    );
+    assert.ok(city.some((p) => p.value === 'airport:FRA'));
+    const postal = await suggest(german, '60311', 'lane');
+    assert.equal(postal[0]!.value, 'DE-60');
+    assert.match(postal[0]!.label, /^DE-60 Frankfurt am Main · PLZ-Gebiet, Deutschland/);
+    assert.ok(
+      postal.every((p) => /^[A-Z]{2}-[0-9A-Z]{2}$/.test(p.value)),
+      JSON.stringify(postal),
+    );
+    assert.ok((await suggest(user, 'Germany', 'lane')).some((p) => p.kind === 'country' && p.value === 'DE'));
+    // A city far from every code of the data: its country.
+    const far = (await suggest(user, 'Paris', 'lane')).find((p) => p.kind === 'city' && p.country === 'US');
+    assert.equal(far?.value, 'US');
+    // Every value reads as a lane pattern (market's parsePlacePattern), none as coordinates.
+    for (const p of [...city, ...postal]) assert.notEqual(typeof parsePlacePattern(p.value), 'string', p.value);
+  });
+
   test('the freight form: a city has no postal code, so its value is empty and it carries what the form needs', async () => {
     const city = (await suggest(user, 'Frankfurt am Main', 'freight'))[0]!;
     assert.equal(city.kind, 'city');

@@ -287,14 +287,22 @@ async function more(app: TestApp, world: World): Promise<void> {
 }
 
 /**
- * Lane prices (decisions.md §14): five road freights Frankfurt -> Paris of three shippers awarded
- * to the carrier this month, so that the month shows its figures, then the lane asked.
+ * Lane prices (decisions.md §14): five road freights Frankfurt -> Paris of five shippers awarded
+ * to five carriers (the world's carrier the last) this month, so that the month shows its figures
+ * (no company takes part in two awards of the batch: lanes/cells.ts), then the lane asked.
  */
 async function lanePrices(app: TestApp, world: World): Promise<void> {
-  const owners = [world.shipper, await app.actor('Rhein Logistik'), await app.actor('Main Spedition')];
+  const owners = [world.shipper];
+  const carriers = [];
+  for (const name of ['Rhein', 'Main', 'Mosel', 'Lahn']) {
+    owners.push(await app.actor(`${name} Logistik`));
+    carriers.push(await app.actor(`${name} Haulage`));
+  }
+  carriers.push(world.carrier);
   let delivered: number | undefined;
   for (const [i, amount] of ['1150.00', '1180.00', '1195.50', '1240.00', '1275.00'].entries()) {
-    const owner = owners[i % owners.length]!;
+    const owner = owners[i]!;
+    const carrier = carriers[i]!;
     const freight = await openFreight(app, owner, {
       from: 'city:60311',
       from_country: 'DE',
@@ -307,11 +315,11 @@ async function lanePrices(app: TestApp, world: World): Promise<void> {
       weight: 12000,
       etd: '2031-03-04 08:00',
     });
-    const bid = await app.post('/quotes/add.json', { token: world.carrier.token, json: { route: freight, amount, currency_code: 'EUR' } });
+    const bid = await app.post('/quotes/add.json', { token: carrier.token, json: { route: freight, amount, currency_code: 'EUR' } });
     const bidId = bid.body?.data?.bid?.id;
     if (!bidId) continue;
     await app.post(`/quotes/confirm/${bidId}.json`, { token: owner.token });
-    await app.post(`/quotes/confirm/${bidId}.json`, { token: world.carrier.token });
+    await app.post(`/quotes/confirm/${bidId}.json`, { token: carrier.token });
     delivered = freight;
   }
   await app.get('/market/prices.json', { token: world.carrier.token, query: { from: 'DE-60', to: 'FR-75', months: '3' } });

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { addFreight } from '../freights/helpers.ts';
 import { seedAward } from '../lanes/helpers.ts';
+import { citiesReady } from '../../src/places/cities.ts';
 import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { assertNoSideScroll, axeProblems, DESKTOP, pageFor, PHONE, plain } from './helpers.ts';
@@ -23,6 +24,8 @@ const TEXT = {
     median: '€1,180',
     area: 'DE-60311 read as DE-60: prices are kept per postal area.',
     months: 'Months: a whole number from 1 to 36. 12 shown.',
+    typed: 'Frankf',
+    suggested: { value: 'DE-60', label: 'Frankfurt am Main (DE) · DE-60' },
   },
   deu: {
     hint: 'Markt: 1.180 € Median, 5 Vergaben',
@@ -32,6 +35,8 @@ const TEXT = {
     median: '1.180 €',
     area: 'DE-60311 als DE-60 gelesen: Preise werden je Postleitgebiet geführt.',
     months: 'Monate: eine ganze Zahl von 1 bis 36. 12 gezeigt.',
+    typed: 'Mailand',
+    suggested: { value: 'IT-20', label: 'Mailand / Milano (IT) · IT-20' },
   },
 } as const;
 type Lang = keyof typeof TEXT;
@@ -48,13 +53,18 @@ describe('lane prices: the freight form’s and page’s hint, the chart page (d
   before(async () => {
     app = await startTestApp({ env: { APP_TIMEZONE: 'Europe/Berlin' } });
     app.setNow(new Date('2031-03-15T10:00:00Z'));
-    const owners = [await app.actor('Rhein Logistik'), await app.actor('Main Spedition'), await app.actor('Taunus Transporte')];
-    const carrier = await app.actor('Seine Haulage');
+    // Six shippers and six carriers: no company takes part in two awards of a month (a batch's rule, cells.ts).
+    const owners: Actor[] = [];
+    const carriers: Actor[] = [];
+    for (const name of ['Rhein', 'Main', 'Taunus', 'Mosel', 'Lahn', 'Nahe']) {
+      owners.push(await app.actor(`${name} Logistik`));
+      carriers.push(await app.actor(`${name} Haulage`));
+    }
     const from = { code: '60311', country: 'DE', latitude: '50.1109', longitude: '8.6821' };
     const to = { code: '75001', country: 'FR', latitude: '48.8566', longitude: '2.3522' };
     const seed = async (when: string, list: string[]) => {
       for (const [i, price] of list.entries())
-        await seedAward(app, { owner: owners[i % 3]!, winner: carrier, price, at: new Date(when), from, to });
+        await seedAward(app, { owner: owners[i]!, winner: carriers[i]!, price, at: new Date(when), from, to });
     };
     await seed('2031-01-12T09:00:00Z', ['1050.00', '1100.00', '1120.00', '1150.00', '1210.00', '1260.00']);
     await seed('2031-02-10T09:00:00Z', ['990.00', '1400.00']); // too few: count only
@@ -71,6 +81,7 @@ describe('lane prices: the freight form’s and page’s hint, the chart page (d
       });
       people[lang] = { shipper, freight };
     }
+    await citiesReady();
     base = await app.listen();
     browser = await launchBrowser();
   });
@@ -145,6 +156,28 @@ describe('lane prices: the freight form’s and page’s hint, the chart page (d
       assert.ok(notes.includes(text.months), notes);
       assert.equal(await page.locator('[data-testid="lane-months"] tbody tr').count(), 12);
       assert.ok(plain(await page.locator('[data-testid="lane-months"] tbody tr').nth(11).innerText()).includes(text.median));
+
+      // Typing a city suggests places (public/app.js, data-place="lane"): the city as its postal area, named in the user's language.
+      await page.fill('#lp-to', '');
+      await page.locator('#lp-to').pressSequentially(text.typed, { delay: 30 });
+      await page.waitForFunction(
+        (label) => [...document.querySelectorAll('datalist option')].some((o) => (o as HTMLOptionElement).label === label),
+        text.suggested.label,
+      );
+      const options = page.locator(`datalist#${await page.locator('#lp-to').getAttribute('list')} option`);
+      const offered = await options.evaluateAll((os) => (os as HTMLOptionElement[]).map((o) => ({ value: o.value, label: o.label })));
+      assert.ok(
+        offered.some((o) => o.value === text.suggested.value && o.label === text.suggested.label),
+        JSON.stringify(offered),
+      );
+      // The suggestion's value is a lane the page reads as it is (no warning about it).
+      await page.fill('#lp-to', text.suggested.value);
+      await Promise.all([
+        page.waitForURL(new RegExp(`to=${text.suggested.value}`)),
+        page.locator('[data-testid="lane-form"] button[type="submit"]').click(),
+      ]);
+      assert.equal(await page.locator('#lp-to').inputValue(), text.suggested.value);
+      assert.ok(!plain(await page.locator('body').innerText()).includes(`${text.suggested.value} read as`));
     });
   }
 

@@ -1800,7 +1800,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The market price of a lane by month (decisions.md §14): the accepted prices of awarded road freights whose origin and destination match, oldest month first, every month of the window (empty months with count 0). from and to are required (else status error, prices.lane_required); months 1–36 (default 12) and currency (default EUR) outside their values are ignored with a warning. Prices are kept per lane cell (postal area of two characters, airport, or country): a longer postal prefix is read as its area, with a warning. Figures come from at least 5 awards by 3 owner companies, and new awards join them in batches of as many, so that no two answers differ by one deal; count is always the month's number of awards.
+         * The market price of a lane by month (decisions.md §14): the accepted prices of awarded road freights whose origin and destination match, oldest month first, every month of the window (empty months with count 0). from and to are required (else status error, prices.lane_required); months 1–36 (default 12) and currency (default EUR) outside their values are ignored with a warning. Prices are kept per lane cell (postal area of two characters, airport, or country): a longer postal prefix is read as its area, with a warning. Figures come from at least 5 awards by 3 owner companies, and awards join them in whole batches: at least 5 awards by 3 owners, in which every company (as owner or as winner) took no part in at least 4 awards of at least 2 other owners and 2 other winners. So no two answers differ by one deal, and no company can place prices of its own around the others' to read them. count is always the month's number of awards; released the number the figures rest on.
          * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
          *
          *     On success `data` holds `lane`, `months`; a functional failure is 200 with `status` = `error` and a `message`.
@@ -4465,6 +4465,10 @@ export interface components {
                     p75: number | null;
                     /** @description median of price ÷ great-circle km between origin and destination coordinates, to the cent; over the awards with both ends' coordinates, null unless these are at least 5 awards by at least 3 different owner companies */
                     median_per_km: number | null;
+                    /** @description how many of the month’s awards median, p25 and p75 rest on: awards join the figures in whole batches (see the summary), so this can be less than count; 0 while the figures are null */
+                    released: number;
+                    /** @description how many awards median_per_km rests on (released, with both ends’ coordinates); 0 while it is null */
+                    released_per_km: number;
                 }[];
             };
             /**
@@ -11127,7 +11131,8 @@ export interface operations {
         parameters: {
             query: {
                 q: string;
-                for?: "filter" | "near" | "freight" | "rate";
+                /** @description the input: `filter` (list search from/to), `near` (a radius centre), `freight` (freight form), `rate` (rate search), `lane` (lane prices: postal areas, a city as the area of its centre) */
+                for?: "filter" | "near" | "freight" | "rate" | "lane";
                 /** @description a country the form knows already: its postal areas first */
                 country?: string;
                 limit?: number;

@@ -36,6 +36,8 @@ import * as marketUntil from './0150_market_until.ts';
 import * as dealDocumentParts from './0160_deal_document_parts.ts';
 import * as offerReach from './0170_offer_reach.ts';
 import * as completedIndexes from './0180_completed_indexes.ts';
+import * as eventPositions from './0190_event_positions.ts';
+import * as lanePriceWinners from './0200_lane_price_winners.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -76,4 +78,6 @@ export const migrations: Record<string, Migration> = {
   '0160_deal_document_parts': dealDocumentParts,
   '0170_offer_reach': offerReach,
   '0180_completed_indexes': completedIndexes,
+  '0190_event_positions': eventPositions,
+  '0200_lane_price_winners': lanePriceWinners,
 };
