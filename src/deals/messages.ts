@@ -10,7 +10,7 @@ export const DEAL_MESSAGES = catalogue(
     'documents.kind_invalid': 'kind: one of cmr, pod, invoice, other.',
     'documents.kind_reserved': 'kind: order is the transport order the exchange adds on award; choose cmr, pod, invoice or other.',
     'documents.name_invalid': 'name: a file name of at most {max} characters is required.',
-    'documents.content_invalid': 'content: the file is missing or not base64.',
+    'documents.content_invalid': 'content: the file is missing, empty or not base64.',
     'documents.type_refused': 'content: only PDF, JPEG and PNG files are accepted.',
     'documents.too_large': 'content: the file is larger than {max} MB.',
     'nav.messages': 'Messages',
@@ -98,7 +98,7 @@ export const DEAL_MESSAGES = catalogue(
     'documents.kind_reserved':
       'kind: order ist der Transportauftrag, den die Börse bei der Vergabe beifügt; wählen Sie cmr, pod, invoice oder other.',
     'documents.name_invalid': 'name: ein Dateiname mit höchstens {max} Zeichen ist erforderlich.',
-    'documents.content_invalid': 'content: die Datei fehlt oder ist kein Base64.',
+    'documents.content_invalid': 'content: die Datei fehlt, ist leer oder ist kein Base64.',
     'documents.type_refused': 'content: nur PDF-, JPEG- und PNG-Dateien werden angenommen.',
     'documents.too_large': 'content: die Datei ist größer als {max} MB.',
     'nav.messages': 'Nachrichten',

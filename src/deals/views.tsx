@@ -4,7 +4,7 @@ import { formatNumber, formatStamp } from '../kernel/locale.ts';
 import { DataTable, Field } from '../kernel/ui.tsx';
 import type { Conversation } from './room.ts';
 import type { DocumentRead } from './store.ts';
-import { MAX_DOCUMENT_BYTES, TEXT_MAX, UPLOAD_KINDS, type DocumentKind } from './tables.ts';
+import { MAX_DOCUMENT_MB, TEXT_MAX, UPLOAD_KINDS, type DocumentKind } from './tables.ts';
 
 /**
  * The deal room on the freight page (its "Messages" and "Documents" sections, passed in by
@@ -30,11 +30,11 @@ export interface DealRoomData {
 
 const kindLabel = (ctx: Ctx, kind: DocumentKind) => ctx.t(`deal.kind.${kind}`);
 
-/** 1.2 MB, 830 KB, 16 B (the reader's decimal separator). */
+/** 1.2 MB, 830 kB, 16 B (SI, as the 10 MB bound is read; the reader's decimal separator). */
 function size(ctx: Ctx, bytes: number): string {
   const nf = (n: number) => formatNumber(n, ctx.language, 1);
-  if (bytes >= 1024 * 1024) return `${nf(bytes / 1024 / 1024)} MB`;
-  return bytes >= 1024 ? `${nf(bytes / 1024)} KB` : `${bytes} B`;
+  if (bytes >= 1_000_000) return `${nf(bytes / 1_000_000)} MB`;
+  return bytes >= 1000 ? `${nf(bytes / 1000)} kB` : `${bytes} B`;
 }
 
 /** A moment as the pages show it: in APP_TIMEZONE, in the reader's order (26.11.2026 08:00). */
@@ -113,7 +113,7 @@ function PodStep({ ctx, freightId, csrf }: { ctx: Ctx; freightId: number; csrf: 
       <h3>{t('deal.pod')}</h3>
       <p class="muted">{t('deal.pod.lead')}</p>
       <CsrfField token={csrf} />
-      <Field id="deal-pod-file" label={t('deal.pod.file', { max: MAX_DOCUMENT_BYTES / 1024 / 1024 })}>
+      <Field id="deal-pod-file" label={t('deal.pod.file', { max: MAX_DOCUMENT_MB })}>
         <input id="deal-pod-file" type="file" name="file" accept=".pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png" required />
       </Field>
       <button type="submit">{t('deal.pod.submit')}</button>
@@ -182,7 +182,7 @@ export function dealRoomSection(ctx: Ctx<Caller>, data: DealRoomData) {
                 ))}
               </select>
             </Field>
-            <Field id="deal-file" label={t('deal.documents.file', { max: MAX_DOCUMENT_BYTES / 1024 / 1024 })}>
+            <Field id="deal-file" label={t('deal.documents.file', { max: MAX_DOCUMENT_MB })}>
               <input id="deal-file" type="file" name="file" accept=".pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png" required />
             </Field>
             <button type="submit">{t('deal.documents.upload')}</button>
