@@ -116,6 +116,21 @@ describe(`conversations beside a freight (${TEST_DB})`, () => {
     assert.equal(success(await say(app, carrierA, freight, { text: 'x'.repeat(4000) })).message.text.length, 4000);
   });
 
+  test('characters are code points: 4,000 emoji (8,000 UTF-16 units) are accepted, 4,001 refused', async () => {
+    const freight = await openFreight(app, shipper);
+    const emoji = '\u{1F69A}'; // 🚚, a surrogate pair in UTF-16
+    fieldError(await say(app, carrierA, freight, { text: emoji.repeat(4001) }), 'messages.text_invalid', 'text');
+    fieldError(await say(app, carrierA, freight, { text: `${emoji.repeat(4000)}x` }), 'messages.text_invalid', 'text');
+    assert.deepEqual(success(await conversations(app, carrierA, freight)).conversations, [], 'nothing written');
+    const sent = success(await say(app, carrierA, freight, { text: emoji.repeat(4000) })).message;
+    assert.equal([...sent.text].length, 4000);
+    assert.equal(sent.text, emoji.repeat(4000), 'stored and answered whole');
+    const read = success(await conversations(app, carrierA, freight)).conversations[0].messages[0];
+    assert.equal(read.text, emoji.repeat(4000));
+    // Umlauts and letters with marks are one character each too.
+    success(await say(app, carrierA, freight, { text: 'ä'.repeat(4000) }));
+  });
+
   test('masking holds: a bidder that lost keeps its conversation readable, the freight stays masked', async () => {
     const freight = await openFreight(app, shipper, { from_addr: 'Secret Dock 7' });
     const bid = await app.post('/quotes/add.json', {
