@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { companyRef, type CompanyRef } from '../accounts/mark.tsx';
 import type { DB } from '../db/schema.ts';
 import { DELIVERY, setDeliveryStatus, visibleFreights, type BidRow, type FreightRow, type Role } from '../freights/index.ts';
 import type { Caller } from '../kernel/context.ts';
@@ -112,9 +113,9 @@ export async function postMessage(
   return message ? { kind: 'done', message } : { kind: 'not_found' };
 }
 
-/** A conversation: the company the owner talks to and the messages, oldest first. */
+/** A conversation: the company the owner talks to (with its verified mark) and the messages, oldest first. */
 export interface Conversation {
-  company: { id: number; name: string };
+  company: CompanyRef;
   messages: MessageRead[];
 }
 
@@ -137,8 +138,9 @@ export async function conversationsSeen(db: Kysely<DB>, clock: Clock, companyId:
   await markRead(db, freightId, companyId, clock.now(), partner);
   const byPartner = new Map<number, Conversation>();
   for (const m of rows) {
-    const name = m.partner_id === m.from_company_id ? m.from_name : m.to_name;
-    const c = byPartner.get(m.partner_id) ?? { company: { id: m.partner_id, name }, messages: [] };
+    const from = m.partner_id === m.from_company_id;
+    const company = companyRef(m.partner_id, from ? m.from_name : m.to_name, from ? m.from_verified : m.to_verified);
+    const c = byPartner.get(m.partner_id) ?? { company, messages: [] };
     c.messages.push(m);
     byPartner.set(m.partner_id, c);
   }

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { companyRef } from '../accounts/mark.tsx';
 import type { EventDoc } from '../events/types.ts';
 import { field, presenter } from '../kernel/fields.ts';
 import { MAX_BASE64_CHARS } from './content.ts';
@@ -8,13 +9,22 @@ import { DOCUMENT_KINDS, MAX_DOCUMENT_BYTES, NAME_MAX, TEXT_MAX, TEXT_MIN, UPLOA
 
 /** The deal room (decisions.md §13): the field tables of messages and documents, and the API description. */
 
-const COMPANY = (description: string) => Type.Object({ id: Type.Integer(), name: Type.String() }, { description });
+/** A company beside a message or document, as every list shows one (accounts/mark.tsx): with its verified mark. */
+const COMPANY = (description: string) =>
+  Type.Object(
+    {
+      id: Type.Integer(),
+      name: Type.String(),
+      verified: Type.Boolean({ description: 'verified by the operator (decisions.md §12): the verified mark' }),
+    },
+    { description },
+  );
 
 export const MESSAGE = presenter<MessageRead>()('Message', 'A message of a freight’s conversation (decisions.md §13)', {
   id: field.id('id'),
   freight: field.id('freight_id', 'the freight id'),
-  from: field.computed(COMPANY('the writing company'), (m) => ({ id: m.from_company_id, name: m.from_name })),
-  to: field.computed(COMPANY('the receiving company'), (m) => ({ id: m.to_company_id, name: m.to_name })),
+  from: field.computed(COMPANY('the writing company'), (m) => companyRef(m.from_company_id, m.from_name, m.from_verified)),
+  to: field.computed(COMPANY('the receiving company'), (m) => companyRef(m.to_company_id, m.to_name, m.to_verified)),
   text: field.text('text', `${TEXT_MIN} to ${TEXT_MAX} characters`),
   created: field.time('created'),
 });
@@ -40,7 +50,7 @@ export const DOCUMENT = presenter<DocumentRead>()('Document', 'A document of a f
   created: field.time('created'),
   company: field.computed(
     Type.Union([COMPANY('the uploading company'), Type.Null()], { description: 'the uploading company; null: the exchange itself' }),
-    (d) => (d.company_id === null ? null : { id: d.company_id, name: d.company_name ?? '' }),
+    (d) => (d.company_id === null ? null : companyRef(d.company_id, d.company_name ?? '', d.company_verified)),
   ),
 });
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { companyNameSql } from '../accounts/companies.ts';
+import { companyVerifiedSql } from '../accounts/mark.tsx';
 import type { DB } from '../db/schema.ts';
 import { nextTurn } from '../kernel/pace.ts';
 import type { DealDocumentsTable, DealMessagesTable } from './tables.ts';
@@ -8,10 +9,12 @@ import type { DealDocumentsTable, DealMessagesTable } from './tables.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
-/** A message as the API shows it: with the names of both companies. */
+/** A message as the API shows it: with the names and verified marks of both companies (accounts/mark.tsx). */
 export interface MessageRead extends Selectable<DealMessagesTable> {
   from_name: string;
   to_name: string;
+  from_verified: boolean;
+  to_verified: boolean;
 }
 
 const messageColumns = [
@@ -26,6 +29,8 @@ const messageColumns = [
   'deal_messages.read_at',
   companyNameSql(sql`deal_messages.from_company_id`).as('from_name'),
   companyNameSql(sql`deal_messages.to_company_id`).as('to_name'),
+  companyVerifiedSql(sql`deal_messages.from_company_id`).as('from_verified'),
+  companyVerifiedSql(sql`deal_messages.to_company_id`).as('to_verified'),
 ] as const;
 
 export async function insertMessage(
@@ -87,8 +92,8 @@ export async function unreadByFreight(db: Db, companyId: number): Promise<Array<
   return rows.map((r) => ({ freight: r.freight_id, count: Number(r.count) }));
 }
 
-/** A document without its bytes, with the uploading company's name (null: the exchange). */
-export type DocumentRead = Omit<Selectable<DealDocumentsTable>, 'content'> & { company_name: string | null };
+/** A document without its bytes, with the uploading company's name and verified mark (null: the exchange). */
+export type DocumentRead = Omit<Selectable<DealDocumentsTable>, 'content'> & { company_name: string | null; company_verified: boolean };
 
 const documentColumns = [
   'deal_documents.id',
@@ -102,6 +107,7 @@ const documentColumns = [
   'deal_documents.sha256',
   'deal_documents.created',
   companyNameSql(sql`deal_documents.company_id`).as('company_name'),
+  companyVerifiedSql(sql`deal_documents.company_id`).as('company_verified'),
 ] as const;
 
 export type NewDocument = Omit<Selectable<DealDocumentsTable>, 'id'> & { id?: number };

@@ -1,3 +1,4 @@
+import { CompanyName, companyRef, type CompanyRef } from '../accounts/mark.tsx';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { CsrfField, type Page } from '../kernel/html.tsx';
 import { formatNumber, formatStamp } from '../kernel/locale.ts';
@@ -17,7 +18,7 @@ export interface DealRoomData {
   freightId: number;
   owner: boolean;
   /** the winner, when there is one the owner may write to (no conversation yet) */
-  winner: { id: number; name: string } | null;
+  winner: CompanyRef | null;
   conversations: Conversation[];
   /** undefined: the caller is not a party of the documents */
   documents: DocumentRead[] | undefined;
@@ -46,13 +47,23 @@ function ConversationView({ ctx, data, c, csrf }: { ctx: Ctx<Caller>; data: Deal
   const formId = `deal-text-${c.company.id}`;
   return (
     <article class="conversation" data-testid="conversation" data-company={c.company.id}>
-      {data.owner && <h3>{t('deal.messages.with', { company: c.company.name })}</h3>}
+      {data.owner && (
+        <h3>
+          {t('deal.messages.with')} <CompanyName company={c.company} t={t} />
+        </h3>
+      )}
       {c.messages.length ? (
         <ol class="messages">
           {c.messages.map((m) => (
             <li class={m.from_company_id === me ? 'message mine' : 'message theirs'} data-testid="message">
               <p class="meta">
-                <strong>{m.from_company_id === me ? t('deal.messages.you') : m.from_name}</strong>{' '}
+                <strong>
+                  {m.from_company_id === me ? (
+                    t('deal.messages.you')
+                  ) : (
+                    <CompanyName company={companyRef(m.from_company_id, m.from_name, m.from_verified)} t={t} />
+                  )}
+                </strong>{' '}
                 <time dateTime={m.created.toISOString()}>{when(ctx, m.created)}</time>
                 {m.to_company_id === me && m.read_at === null && <span class="badge new">{t('deal.messages.new')}</span>}
               </p>
@@ -129,7 +140,8 @@ export function dealRoomSection(ctx: Ctx<Caller>, data: DealRoomData) {
   if (data.owner && data.winner && !conversations.some((c) => c.company.id === data.winner!.id))
     conversations.push({ company: data.winner, messages: [] });
   if (!data.owner && !conversations.length)
-    conversations.push({ company: { id: ctx.caller.companyId, name: ctx.caller.companyName }, messages: [] });
+    // Its own conversation, before the first message (its heading is the owner's only: the mark is not shown).
+    conversations.push({ company: { id: ctx.caller.companyId, name: ctx.caller.companyName, verified: false }, messages: [] });
   return (
     <>
       <section class="panel deal-room" id="messages" data-testid="deal-messages">
@@ -169,7 +181,16 @@ export function dealRoomSection(ctx: Ctx<Caller>, data: DealRoomData) {
               },
               { label: t('deal.documents.kind'), cell: (d) => kindLabel(ctx, d.kind) },
               { label: t('deal.documents.size'), numeric: true, cell: (d) => size(ctx, d.size) },
-              { label: t('deal.documents.by'), wrap: true, cell: (d) => d.company_name ?? t('deal.documents.exchange') },
+              {
+                label: t('deal.documents.by'),
+                wrap: true,
+                cell: (d) =>
+                  d.company_id === null ? (
+                    t('deal.documents.exchange')
+                  ) : (
+                    <CompanyName company={companyRef(d.company_id, d.company_name ?? '', d.company_verified)} t={t} />
+                  ),
+              },
               { label: t('deal.documents.added'), cell: (d) => when(ctx, d.created) },
             ]}
           />

@@ -74,7 +74,7 @@ describe(`documents beside a freight (${TEST_DB})`, () => {
     assert.equal(added.name, 'loading-plan.pdf');
     assert.equal(added.size, PDF.length);
     assert.equal(added.sha256, createHash('sha256').update(PDF).digest('hex'));
-    assert.deepEqual(added.company, { id: shipper.company, name: shipper.companyName });
+    assert.deepEqual(added.company, { id: shipper.company, name: shipper.companyName, verified: false });
     assert.equal(added.type, 'application/pdf');
     for (const who of [carrier, loser, outsider]) {
       assert.equal((await documents(app, who, open)).status, 404);
