@@ -46,35 +46,46 @@ function ConversationView({ ctx, data, c, csrf }: { ctx: Ctx<Caller>; data: Deal
   const me = ctx.caller.companyId;
   const formId = `deal-text-${c.company.id}`;
   return (
-    <article class="conversation" data-testid="conversation" data-company={c.company.id}>
+    // With the page's script (public/app.js) the form is sent as JSON without a reload and its
+    // answer added to the list; the list is a live part, read again when a message arrives.
+    <article class="conversation" data-testid="conversation" data-company={c.company.id} data-you={t('deal.messages.you')}>
       {data.owner && (
         <h3>
           {t('deal.messages.with')} <CompanyName company={c.company} t={t} />
         </h3>
       )}
-      {c.messages.length ? (
-        <ol class="messages">
-          {c.messages.map((m) => (
-            <li class={m.from_company_id === me ? 'message mine' : 'message theirs'} data-testid="message">
-              <p class="meta">
-                <strong>
-                  {m.from_company_id === me ? (
-                    t('deal.messages.you')
-                  ) : (
-                    <CompanyName company={companyRef(m.from_company_id, m.from_name, m.from_verified)} t={t} />
-                  )}
-                </strong>{' '}
-                <time dateTime={m.created.toISOString()}>{when(ctx, m.created)}</time>
-                {m.to_company_id === me && m.read_at === null && <span class="badge new">{t('deal.messages.new')}</span>}
-              </p>
-              <p class="text">{m.text}</p>
-            </li>
-          ))}
-        </ol>
-      ) : (
-        <p class="muted">{t('deal.messages.none')}</p>
-      )}
-      <form method="post" action={`/freights/messages/${data.freightId}`} class="message-form">
+      <div class="message-list" data-live-part={`messages-${c.company.id}`}>
+        {c.messages.length ? (
+          <ol class="messages">
+            {c.messages.map((m) => (
+              <li class={m.from_company_id === me ? 'message mine' : 'message theirs'} data-testid="message">
+                <p class="meta">
+                  <strong>
+                    {m.from_company_id === me ? (
+                      t('deal.messages.you')
+                    ) : (
+                      <CompanyName company={companyRef(m.from_company_id, m.from_name, m.from_verified)} t={t} />
+                    )}
+                  </strong>{' '}
+                  <time dateTime={m.created.toISOString()}>{when(ctx, m.created)}</time>
+                  {m.to_company_id === me && m.read_at === null && <span class="badge new">{t('deal.messages.new')}</span>}
+                </p>
+                <p class="text">{m.text}</p>
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p class="muted">{t('deal.messages.none')}</p>
+        )}
+      </div>
+      <form
+        method="post"
+        action={`/freights/messages/${data.freightId}`}
+        class="message-form"
+        data-message-form
+        data-lang={ctx.language}
+        data-sent={t('deal.messages.sent')}
+      >
         <CsrfField token={csrf} />
         {data.owner && <input type="hidden" name="company" value={String(c.company.id)} />}
         <Field id={formId} label={t('deal.messages.text')}>
@@ -149,7 +160,9 @@ export function dealRoomSection(ctx: Ctx<Caller>, data: DealRoomData) {
         {conversations.length ? (
           conversations.map((c) => <ConversationView ctx={ctx} data={data} c={c} csrf={csrf} />)
         ) : (
-          <p class="muted">{t('deal.messages.nobody')}</p>
+          <p class="muted" data-no-conversation>
+            {t('deal.messages.nobody')}
+          </p>
         )}
       </section>
       {data.documents && (
@@ -163,37 +176,39 @@ export function dealRoomSection(ctx: Ctx<Caller>, data: DealRoomData) {
             </p>
           )}
           {data.order && <OrderPanel ctx={ctx} freightId={data.freightId} order={data.order} />}
-          <DataTable
-            caption={t('deal.documents')}
-            rows={data.documents}
-            empty={t('deal.documents.none')}
-            testId="documents"
-            columns={[
-              {
-                label: t('deal.documents.name'),
-                lead: true,
-                wrap: true,
-                cell: (d) => (
-                  <a href={`/freights/document/${d.id}`} download={d.name}>
-                    {d.name}
-                  </a>
-                ),
-              },
-              { label: t('deal.documents.kind'), cell: (d) => kindLabel(ctx, d.kind) },
-              { label: t('deal.documents.size'), numeric: true, cell: (d) => size(ctx, d.size) },
-              {
-                label: t('deal.documents.by'),
-                wrap: true,
-                cell: (d) =>
-                  d.company_id === null ? (
-                    t('deal.documents.exchange')
-                  ) : (
-                    <CompanyName company={companyRef(d.company_id, d.company_name ?? '', d.company_verified)} t={t} />
+          <div data-live-part="documents">
+            <DataTable
+              caption={t('deal.documents')}
+              rows={data.documents}
+              empty={t('deal.documents.none')}
+              testId="documents"
+              columns={[
+                {
+                  label: t('deal.documents.name'),
+                  lead: true,
+                  wrap: true,
+                  cell: (d) => (
+                    <a href={`/freights/document/${d.id}`} download={d.name}>
+                      {d.name}
+                    </a>
                   ),
-              },
-              { label: t('deal.documents.added'), cell: (d) => when(ctx, d.created) },
-            ]}
-          />
+                },
+                { label: t('deal.documents.kind'), cell: (d) => kindLabel(ctx, d.kind) },
+                { label: t('deal.documents.size'), numeric: true, cell: (d) => size(ctx, d.size) },
+                {
+                  label: t('deal.documents.by'),
+                  wrap: true,
+                  cell: (d) =>
+                    d.company_id === null ? (
+                      t('deal.documents.exchange')
+                    ) : (
+                      <CompanyName company={companyRef(d.company_id, d.company_name ?? '', d.company_verified)} t={t} />
+                    ),
+                },
+                { label: t('deal.documents.added'), cell: (d) => when(ctx, d.created) },
+              ]}
+            />
+          </div>
           <form method="post" action={`/freights/upload/${data.freightId}`} enctype="multipart/form-data" class="upload-form">
             <CsrfField token={csrf} />
             <Field id="deal-kind" label={t('deal.documents.kind')}>
