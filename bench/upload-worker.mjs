@@ -41,7 +41,8 @@ for (let i = 0; i < count; i++) {
           const answer = JSON.parse(text);
           return answer.status === 'success' && answer.data.document.size === size;
         })()
-      : res.status === 302 && res.headers.getSetCookie().some((c) => c.startsWith('fx_flash=') && decodeURIComponent(c).includes('"ok":true'));
+      : res.status === 302 &&
+        res.headers.getSetCookie().some((c) => c.startsWith('fx_flash=') && decodeURIComponent(c).includes('"ok":true'));
   if (!ok) {
     parentPort.postMessage({ error: `${mode} upload ${i}: HTTP ${res.status} ${text.slice(0, 300)}` });
     process.exit(0);

@@ -59,7 +59,11 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 /** Marks the page's window: a reload or a navigation would lose the mark (stayed). */
 const stay = (page: Page) => page.evaluate(() => Object.assign(window, { __stayed: true }));
 async function stayed(page: Page, what: string) {
-  assert.equal(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed), true, `${what}: the page was not reloaded`);
+  assert.equal(
+    await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed),
+    true,
+    `${what}: the page was not reloaded`,
+  );
 }
 /** What the page's status line says (the live note, public/app.js). */
 const liveNote = async (page: Page) => plain(await page.locator('[data-live-note]').innerText());
