@@ -243,6 +243,8 @@
     }
     var type = String(body.type || '');
     if (type === 'message.created') due.messages = true;
+    // The deal room's parts of the freight page open (its conversations, its documents).
+    if ((type === 'message.created' || type === 'document.added') && freightBox && freightOf(body) === freightId) due.freight = true;
     if (type === 'freight.matched' || type === 'freight.invited' || type === 'vehicle.matched') due.notifications = true;
     if (/^(freight|bid|booking)\./.test(type)) {
       if (listBox) due.list = true;
@@ -278,7 +280,9 @@
   }
 
   // What changed, said in a status line that floats over the page (app.css), so that it moves
-  // nothing; on a list it is a button to the new rows at the top.
+  // nothing; on a list it is a button to the new rows at the top. A line of text alone goes after
+  // a while (it is not in the way meanwhile: clicks go through it).
+  var noteTimer = null;
   function say(text, target) {
     var note = document.querySelector('[data-live-note]');
     if (!note) {
@@ -301,6 +305,11 @@
       note.appendChild(button);
     } else note.textContent = text;
     note.hidden = false;
+    clearTimeout(noteTimer);
+    if (!target)
+      noteTimer = setTimeout(function () {
+        note.hidden = true;
+      }, 8000);
   }
 
   function marked(row, className) {
@@ -378,9 +387,125 @@
         marked(copy, 'live-changed');
         changed = true;
       });
-      if (changed) say(freightBox.getAttribute('data-live-updated') || '');
+      // A conversation that began meanwhile (the owner's page: a company wrote for the first time).
+      var room = freightBox.querySelector('[data-testid="deal-messages"]');
+      var freshRoom = fresh.querySelector('[data-testid="deal-messages"]');
+      if (room && freshRoom) {
+        Array.prototype.forEach.call(freshRoom.querySelectorAll('article.conversation[data-company]'), function (article) {
+          if (room.querySelector('article.conversation[data-company="' + article.getAttribute('data-company') + '"]')) return;
+          var nobody = room.querySelector('[data-no-conversation]');
+          if (nobody) nobody.parentNode.removeChild(nobody);
+          var copy = document.importNode(article, true);
+          room.appendChild(copy);
+          marked(copy, 'live-changed');
+          changed = true;
+        });
+      }
+      if (changed) {
+        say(freightBox.getAttribute('data-live-updated') || '');
+        // Reading the page read its conversations: the header's count follows.
+        countMessages();
+      }
     });
   }
+
+  // ---------------------------------------------------------------------------------------------
+  // The deal room's conversation (decisions.md §13): a message is sent as JSON (POST
+  // /freights/messages/{id}.json, with the page's session and the form's CSRF token) without a
+  // reload, and the answer is added to the conversation; a refusal is shown under the field. Any
+  // other answer (the session ended, no connection) sends the form as it is, as without this
+  // script. Messages to this company arrive through the live board above (message.created), which
+  // reads the page's conversation parts again.
+  function stamp(text, lang) {
+    var m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2})/.exec(String(text || ''));
+    if (!m) return '';
+    return lang === 'deu'
+      ? m[3] + '.' + m[2] + '.' + m[1] + ' ' + m[4] + ':' + m[5]
+      : m[1] + '-' + m[2] + '-' + m[3] + ' ' + m[4] + ':' + m[5];
+  }
+
+  function addMessage(form, message) {
+    var article = form.closest('.conversation');
+    var box = article && article.querySelector('.message-list');
+    if (!box) return;
+    var list = box.querySelector('ol.messages');
+    if (!list) {
+      box.textContent = '';
+      list = document.createElement('ol');
+      list.className = 'messages';
+      box.appendChild(list);
+    }
+    var item = document.createElement('li');
+    item.className = 'message mine';
+    item.setAttribute('data-testid', 'message');
+    var meta = document.createElement('p');
+    meta.className = 'meta';
+    var who = document.createElement('strong');
+    who.textContent = article.getAttribute('data-you') || '';
+    var time = document.createElement('time');
+    time.setAttribute('datetime', String(message.created || '').replace(' ', 'T'));
+    time.textContent = stamp(message.created, form.getAttribute('data-lang'));
+    meta.appendChild(who);
+    meta.appendChild(document.createTextNode(' '));
+    meta.appendChild(time);
+    var text = document.createElement('p');
+    text.className = 'text';
+    text.textContent = message.text;
+    item.appendChild(meta);
+    item.appendChild(text);
+    list.appendChild(item);
+    marked(item, 'live-new');
+  }
+
+  document.addEventListener('submit', function (event) {
+    var form = event.target;
+    if (!form || !form.matches || !form.matches('form[data-message-form]')) return;
+    if (!window.fetch || !window.FormData || !window.URLSearchParams) return;
+    event.preventDefault();
+    if (form.hasAttribute('data-sending')) return;
+    var field = form.querySelector('textarea[name="text"]');
+    var error = field && document.querySelector('[data-error-for="' + field.id + '"]');
+    var button = form.querySelector('button[type="submit"]');
+    var problem = function (text) {
+      if (error) error.textContent = text;
+      var box = field && field.closest('.field');
+      if (box) box.classList.toggle('invalid', !!text);
+      if (text && field) field.setAttribute('aria-invalid', 'true');
+      else if (field) field.removeAttribute('aria-invalid');
+    };
+    var done = function () {
+      form.removeAttribute('data-sending');
+      if (button) button.disabled = false;
+    };
+    form.setAttribute('data-sending', '');
+    if (button) button.disabled = true;
+    fetch(form.getAttribute('action') + '.json', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(new FormData(form)).toString(),
+    })
+      .then(function (r) {
+        return r.status === 200 ? r.json() : null;
+      })
+      .then(function (body) {
+        done();
+        if (!body || (body.status !== 'success' && body.status !== 'error')) return form.submit();
+        if (body.status === 'error') {
+          problem(body.message || '');
+          if (field) field.focus();
+          return;
+        }
+        problem('');
+        if (field) field.value = '';
+        addMessage(form, body.data.message);
+        say(form.getAttribute('data-sent') || '');
+      })
+      .catch(function () {
+        done();
+        form.submit();
+      });
+  });
 
   function connect() {
     if (source || !liveUrl || !window.EventSource || document.hidden) return;

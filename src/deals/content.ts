@@ -2,6 +2,10 @@ import { createHash } from 'node:crypto';
 import { isOneOf, readString, type Params } from '../kernel/params.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { MAX_DOCUMENT_BYTES, NAME_MAX, UPLOAD_KINDS, type DocumentKind } from './tables.ts';
+import type { DocumentUpload, StoredBytes, UploadResult } from './upload.ts';
+
+/** Characters of a JSON upload's fields other than `content`, together (the kind, the name). */
+export const OTHER_FIELDS_CHARS = 64 * 1024;
 
 /**
  * A document as a party sends it (decisions.md §13): its kind, its name and its bytes, read and
@@ -16,17 +20,25 @@ const SIGNATURES: ReadonlyArray<{ type: string; magic: readonly number[] }> = [
   { type: 'image/png', magic: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
 ];
 
+/** Bytes enough to tell every accepted type (PNG's signature is the longest). */
+export const SIGNATURE_BYTES = 8;
+
 export function mediaTypeOf(bytes: Uint8Array): string | undefined {
   return SIGNATURES.find((s) => bytes.length >= s.magic.length && s.magic.every((b, i) => bytes[i] === b))?.type;
 }
 
 /**
  * The longest base64 text that can hold MAX_DOCUMENT_BYTES, with room for line breaks (MIME
- * writes one every 76 characters): a longer text is refused before it is decoded.
+ * writes CRLF every 76 characters): a longer text is refused as too large without decoding more.
  */
 export const MAX_BASE64_CHARS = Math.ceil(MAX_DOCUMENT_BYTES / 3) * 4 + Math.ceil(MAX_DOCUMENT_BYTES / 57) * 2;
-/** The JSON upload's body limit: the longest content and the other fields; a larger body is a 413. */
-export const UPLOAD_BODY_LIMIT = MAX_BASE64_CHARS + 64 * 1024;
+/**
+ * The JSON upload's body limit: the longest content as JSON writes it (each line break as the
+ * four characters `\r\n`; a slash as `\/` where an encoder escapes it, room for twice the share
+ * of slashes in random bytes), and 64 KiB for the other fields. A larger body is a 413.
+ */
+export const UPLOAD_BODY_LIMIT =
+  MAX_BASE64_CHARS + Math.ceil(MAX_DOCUMENT_BYTES / 57) * 2 + Math.ceil(MAX_BASE64_CHARS / 32) + OTHER_FIELDS_CHARS;
 
 /** Why a document is refused: the failure's code, its field and its words. */
 export type DocumentProblem =
@@ -46,25 +58,60 @@ export const PROBLEM_FIELD: Record<DocumentProblem, string> = {
   'documents.too_large': 'content',
 };
 
+/** A document read: its kind and name, its bytes stored as parts (upload.ts). */
 export interface DocumentInput {
   kind: Exclude<DocumentKind, 'order'>;
   name: string;
-  bytes: Buffer;
-  mediaType: string;
-  sha256: string;
+  stored: StoredBytes;
 }
 
 export type DocumentRead = { ok: true; input: DocumentInput } | { ok: false; problem: DocumentProblem };
 
-/** The content of a JSON upload: base64, bounded by its length first, then decoded. */
-export function decodeContent(raw: unknown): { ok: true; bytes: Buffer } | { ok: false; problem: DocumentProblem } {
-  if (typeof raw !== 'string' || raw.trim() === '') return { ok: false, problem: 'documents.content_invalid' };
-  if (raw.length > MAX_BASE64_CHARS) return { ok: false, problem: 'documents.too_large' };
-  const text = raw.replace(/\s+/g, '');
-  // Standard and URL-safe alphabets, padding optional; anything else is not base64.
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text) || text.length % 4 === 1) return { ok: false, problem: 'documents.content_invalid' };
-  const bytes = Buffer.from(text, text.includes('-') || text.includes('_') ? 'base64url' : 'base64');
-  return bytes.length > MAX_DOCUMENT_BYTES ? { ok: false, problem: 'documents.too_large' } : { ok: true, bytes };
+const BASE64_TEXT = /^[A-Za-z0-9+/_-]*$/;
+const WHITESPACE = /\s/;
+
+/**
+ * The JSON upload's `content` as it arrives (a slice at a time, kernel/json-stream.ts), decoded
+ * into the upload: whitespace (MIME line breaks) skipped, standard or URL-safe base64 (Node
+ * reads both), padding only at the end; anything else refuses the document as not base64.
+ * Each slice is checked and decoded on its own, so no step takes longer than one slice.
+ */
+export class Base64Reader {
+  private carry = '';
+  private chars = 0;
+  private padding = 0;
+
+  constructor(private readonly upload: DocumentUpload) {}
+
+  async write(text: string): Promise<void> {
+    if (this.upload.problem) return;
+    this.chars += text.length;
+    if (this.chars > MAX_BASE64_CHARS) return this.upload.refuse('documents.too_large');
+    let clean = WHITESPACE.test(text) ? text.replace(/\s+/g, '') : text;
+    const pad = clean.indexOf('=');
+    if (pad !== -1 || this.padding) {
+      // `=` ends the text: one or two of them, and nothing after.
+      const tail = pad === -1 ? clean : clean.slice(pad);
+      this.padding += tail.length;
+      if (!/^=*$/.test(tail) || this.padding > 2) return this.upload.refuse('documents.content_invalid');
+      clean = pad === -1 ? '' : clean.slice(0, pad);
+    }
+    if (!BASE64_TEXT.test(clean)) return this.upload.refuse('documents.content_invalid');
+    this.carry += clean;
+    const whole = this.carry.length - (this.carry.length % 4);
+    if (whole === 0) return;
+    const quads = this.carry.slice(0, whole);
+    this.carry = this.carry.slice(whole);
+    await this.upload.write(Buffer.from(quads, 'base64'));
+  }
+
+  /** The text is complete: what is left decoded (2 or 3 characters make 1 or 2 bytes; 1 is no base64). */
+  async end(): Promise<void> {
+    if (this.upload.problem) return;
+    if (this.carry.length % 4 === 1) return this.upload.refuse('documents.content_invalid');
+    if (this.carry) await this.upload.write(Buffer.from(this.carry, 'base64'));
+    this.carry = '';
+  }
 }
 
 /** A file name as stored: no path, no control characters, at most NAME_MAX characters. */
@@ -79,21 +126,19 @@ export function readName(raw: unknown): string | undefined {
 }
 
 /**
- * Reads a document: `kind`, `name` and the bytes (decoded from `content` by the JSON upload, the
- * file itself from the page's multipart form, whose name stands in for a missing `name`).
+ * Reads a document: `kind`, `name` and the bytes as the upload took them (decoded from
+ * `content` by the JSON upload, the file itself from the page's multipart form, whose name
+ * stands in for a missing `name`). The problems in the order they are answered: kind, name, bytes.
  */
-export function readDocument(params: Params, bytes: Buffer | { problem: DocumentProblem }, fileName?: string): DocumentRead {
+export function readDocument(params: Params, bytes: UploadResult, fileName?: string): DocumentRead {
   const kind = params.kind;
   if (kind === 'order') return { ok: false, problem: 'documents.kind_reserved' };
   if (!isOneOf(UPLOAD_KINDS, kind)) return { ok: false, problem: 'documents.kind_invalid' };
   const given = params.name === undefined || params.name === '' ? fileName : params.name;
   const name = readName(given);
   if (name === undefined) return { ok: false, problem: 'documents.name_invalid' };
-  if (!Buffer.isBuffer(bytes)) return { ok: false, problem: bytes.problem };
-  if (bytes.length === 0) return { ok: false, problem: 'documents.content_invalid' };
-  const mediaType = mediaTypeOf(bytes);
-  if (!mediaType) return { ok: false, problem: 'documents.type_refused' };
-  return { ok: true, input: { kind, name, bytes, mediaType, sha256: sha256(bytes) } };
+  if (!bytes.ok) return { ok: false, problem: bytes.problem };
+  return { ok: true, input: { kind, name, stored: bytes.stored } };
 }
 
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

@@ -5,7 +5,7 @@
  * its public surface); the award (quotes) gets `addTransportOrder` from app.ts. The module's
  * public surface.
  */
-import { companyName } from '../accounts/companies.ts';
+import { companyRefs } from '../accounts/companies.ts';
 import type { FreightView } from '../freights/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { conversationsSeen, documentsSeen, seenBy } from './room.ts';
@@ -38,7 +38,7 @@ export async function dealRoom(ctx: Ctx, route: FreightView) {
   const order = documents?.find((d) => d.kind === 'order');
   const winner =
     owner && winnerId !== null && winnerId !== caller.companyId
-      ? { id: winnerId, name: (await companyName(ctx.db, winnerId)) ?? '' }
+      ? ((await companyRefs(ctx.db, [winnerId])).get(winnerId) ?? { id: winnerId, name: '', verified: false })
       : null;
   return dealRoomSection(ctx as Ctx<Caller>, {
     freightId: route.id,

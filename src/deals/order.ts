@@ -11,15 +11,19 @@ import type { Clock } from '../kernel/time.ts';
  * transaction and stored as JSON text exactly as issued (table deal_orders). The PDF is rendered
  * from this content (pdf.ts) and carries it as an embedded file, so the PDF's SHA-256 proves both.
  *
- * The field names follow the CMR consignment note as the e-CMR (UN/CEFACT) and the EU eFTI common
- * data set carry it on: consignor (CMR box 1), consignee (box 2), place of delivery (box 3), place
- * of taking over (box 4), number of packages (box 7), goods description (box 9), gross weight
- * (box 11), carrier (box 16). What a freight exchange adds (the agreed price, the references, who
- * confirmed) has its own plain names. Times are the API's (`YYYY-MM-DD HH:MM:SS` in `timezone`),
- * weights kg, lengths cm.
+ * Its members are named as the EU eFTI common data set names them (the consignment of the eFTI
+ * reference implementation's consignment-common.xsd, its camelCase written in snake_case; the
+ * element ids in docs/decisions.md), and the CMR consignment note's box is noted beside each:
+ * consignor (box 1), consignee (box 2), consignee_receipt_location (box 3),
+ * carrier_acceptance_location (box 4), number_of_packages (box 7), nature_identification_cargo
+ * (box 9), gross_weight (box 11), carrier (box 16), applicable_service_charge (the freight
+ * charge). What eFTI has no element for keeps a plain name of the exchange's own: the order's
+ * own facts (format, freight, bid, issued, timezone), who confirmed for each party, the window's
+ * place in each location, a package line's weight per package and stackability, the references.
+ * Times are the API's (`YYYY-MM-DD HH:MM:SS` in `timezone`), weights kg, lengths cm.
  */
 
-export const ORDER_FORMAT = 'freight-exchange/transport-order/1';
+export const ORDER_FORMAT = 'freight-exchange/transport-order/2';
 
 export interface OrderUser {
   id: number;
@@ -27,31 +31,37 @@ export interface OrderUser {
   email: string;
 }
 
-/** A party of the contract: the company with its address and VAT id, and who confirmed for it. */
+/** A party of the contract (eFTI TradeParty): the company with its address and VAT id, and who confirmed for it. */
 export interface OrderParty {
   id: number;
   name: string;
-  address: { postcode: string | null; city: string | null; country: string | null };
-  vat_id: string | null;
+  /** eFTI postalAddress: postcode, cityName, countryCode */
+  postal_address: { postcode: string | null; city_name: string | null; country_code: string | null };
+  /** eFTI taxRegistration: the VAT id */
+  tax_registration: { id: string } | null;
   /** the user who confirmed the bid for this company; null for bids confirmed before this was kept */
   confirmed_by: OrderUser | null;
   confirmed: string | null;
 }
 
-/** Where the goods are taken over or delivered, and when (the freight's window). */
+/** Where the goods are taken over or delivered (eFTI LogisticsLocation), and when (the freight's window). */
 export interface OrderPlace {
-  /** the freight's place code (`city:10115`, an airport, a country) */
-  location: string | null;
-  country: string | null;
-  address: string | null;
-  window: { from: string | null; until: string | null };
+  /** eFTI id: the freight's place code (`city:10115`, an airport, a country) */
+  id: string | null;
+  /** eFTI name: the freight's address text */
+  name: string | null;
+  /** eFTI postalAddress */
+  postal_address: { country_code: string | null };
+  /** eFTI scheduledOccurrencePeriod (SpecifiedPeriod): the freight's window */
+  scheduled_occurrence_period: { start_date_time: string | null; end_date_time: string | null };
 }
 
-export interface OrderPackage {
-  number_of_packages: number | null;
-  length: number | null;
-  width: number | null;
-  height: number | null;
+/** A piece line (eFTI includedConsignmentItem). */
+export interface OrderItem {
+  /** eFTI goodsUnitQuantity */
+  goods_unit_quantity: number | null;
+  /** eFTI dimensions (SpatialDimension), cm */
+  dimensions: { length: number | null; width: number | null; height: number | null };
   /** kg: of each package when `weight_per_package`, else of the line */
   gross_weight: number | null;
   weight_per_package: boolean;
@@ -67,20 +77,21 @@ export interface TransportOrder {
   issued: string;
   timezone: string;
   consignor: OrderParty;
-  carrier: OrderParty;
-  /** the exchange records no consignee: the place of delivery names where the goods go */
+  /** the exchange records no consignee: the consignee receipt location names where the goods go */
   consignee: null;
-  place_of_taking_over: OrderPlace;
-  place_of_delivery: OrderPlace;
-  goods: {
-    description: string | null;
-    /** kg */
-    gross_weight: number | null;
-    number_of_packages: number | null;
-    packages: OrderPackage[];
-    dangerous_goods: string | null;
-  };
-  agreed_price: { amount: string | null; currency: string | null };
+  consignee_receipt_location: OrderPlace;
+  carrier_acceptance_location: OrderPlace;
+  number_of_packages: number | null;
+  /** eFTI natureIdentificationCargo: the description of the goods (identificationText) */
+  nature_identification_cargo: { identification_text: string } | null;
+  /** kg */
+  gross_weight: number | null;
+  included_consignment_item: OrderItem[];
+  /** eFTI dangerousGoods: the freight's dangerous goods text (information) */
+  dangerous_goods: { information: string } | null;
+  carrier: OrderParty;
+  /** eFTI applicableServiceCharge: the freight charge agreed (appliedAmount with its currencyId) */
+  applicable_service_charge: { applied_amount: string | null; currency_id: string | null };
   /** the freight's references (refs): customer, external_ref, awb, incoterm, incoterm_place, as given */
   references: Record<string, string>;
 }
@@ -103,8 +114,8 @@ async function party(db: Db, clock: Clock, companyId: number, userId: number | n
   return {
     id: companyId,
     name: profile?.name ?? '',
-    address: { postcode: profile?.postcode ?? null, city: profile?.city ?? null, country: profile?.country ?? null },
-    vat_id: profile?.vat_id ?? null,
+    postal_address: { postcode: profile?.postcode ?? null, city_name: profile?.city ?? null, country_code: profile?.country ?? null },
+    tax_registration: profile?.vat_id ? { id: profile.vat_id } : null,
     confirmed_by: user && userId !== null ? { id: userId, name: user.realname || user.email, email: user.email } : null,
     confirmed: clock.format(at),
   };
@@ -113,10 +124,10 @@ async function party(db: Db, clock: Clock, companyId: number, userId: number | n
 function place(f: FreightRow, side: 'from' | 'to', clock: Clock): OrderPlace {
   const [start, end] = side === 'from' ? [f.etd, f.etd_end] : [f.eta, f.eta_end];
   return {
-    location: f[`${side}_code`],
-    country: f[`${side}_country`],
-    address: f[`${side}_addr`],
-    window: { from: clock.format(start), until: clock.format(end ?? start) },
+    id: f[`${side}_code`],
+    name: f[`${side}_addr`],
+    postal_address: { country_code: f[`${side}_country`] },
+    scheduled_occurrence_period: { start_date_time: clock.format(start), end_date_time: clock.format(end ?? start) },
   };
 }
 
@@ -150,6 +161,8 @@ export async function readTransportOrder(
   }
   const counted = lines.map((l) => num(l.pieces)).filter((n): n is number => n !== null);
   const packages = counted.length ? counted.reduce((a, b) => a + b, 0) : num(refs.pieces);
+  const description = text(refs.commodity);
+  const dangerous = text(freight.dangerous_goods) ?? (freight.dangerous && freight.dangerous !== '0' ? text(freight.dangerous) : null);
   return {
     format: ORDER_FORMAT,
     freight: freight.id,
@@ -157,26 +170,22 @@ export async function readTransportOrder(
     issued: clock.format(freight.modified) ?? '', // the award's instant (quotes/award.ts writes it as the freight's modified), as the confirmation's
     timezone: clock.zone,
     consignor: await party(db, clock, freight.company_id, bid.owner_confirmed_by, bid.owner_confirmed_at),
-    carrier: await party(db, clock, bid.company_id, bid.bidder_confirmed_by, bid.bidder_confirmed_at),
     consignee: null,
-    place_of_taking_over: place(freight, 'from', clock),
-    place_of_delivery: place(freight, 'to', clock),
-    goods: {
-      description: text(refs.commodity),
-      gross_weight: num(freight.weight),
-      number_of_packages: packages,
-      packages: lines.map((l) => ({
-        number_of_packages: num(l.pieces),
-        length: num(l.depth),
-        width: num(l.width),
-        height: num(l.height),
-        gross_weight: num(l.weight),
-        weight_per_package: l.weight_per_piece === 1,
-        stackable: l.stackable === null || l.stackable === undefined ? null : l.stackable === 1,
-      })),
-      dangerous_goods: text(freight.dangerous_goods) ?? (freight.dangerous && freight.dangerous !== '0' ? text(freight.dangerous) : null),
-    },
-    agreed_price: { amount: bid.amount === null ? null : String(bid.amount), currency: bid.currency_code },
+    consignee_receipt_location: place(freight, 'to', clock),
+    carrier_acceptance_location: place(freight, 'from', clock),
+    number_of_packages: packages,
+    nature_identification_cargo: description === null ? null : { identification_text: description },
+    gross_weight: num(freight.weight),
+    included_consignment_item: lines.map((l) => ({
+      goods_unit_quantity: num(l.pieces),
+      dimensions: { length: num(l.depth), width: num(l.width), height: num(l.height) },
+      gross_weight: num(l.weight),
+      weight_per_package: l.weight_per_piece === 1,
+      stackable: l.stackable === null || l.stackable === undefined ? null : l.stackable === 1,
+    })),
+    dangerous_goods: dangerous === null ? null : { information: dangerous },
+    carrier: await party(db, clock, bid.company_id, bid.bidder_confirmed_by, bid.bidder_confirmed_at),
+    applicable_service_charge: { applied_amount: bid.amount === null ? null : String(bid.amount), currency_id: bid.currency_code },
     references,
   };
 }

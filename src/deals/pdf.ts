@@ -4,7 +4,7 @@ import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
 import { translator, type MessageKey } from '../kernel/i18n.ts';
 import { formatMoney } from '../kernel/locale.ts';
-import type { OrderPackage, OrderParty, OrderPlace, TransportOrder } from './order.ts';
+import type { OrderItem, OrderParty, OrderPlace, TransportOrder } from './order.ts';
 
 /**
  * The transport order as a PDF (A4), rendered by pdfkit (docs/decisions.md, "The transport
@@ -38,11 +38,12 @@ const GAP = 12;
 const or = (v: string | number | null | undefined, none = '–') => (v === null || v === undefined || v === '' ? none : String(v));
 
 function partyLines(p: OrderParty): string[] {
-  const place = [p.address.postcode, p.address.city].filter(Boolean).join(' ');
+  const address = p.postal_address;
+  const place = [address.postcode, address.city_name].filter(Boolean).join(' ');
   return [
     `${p.name} (${en('order.company_no')} ${p.id})`,
-    [place, p.address.country].filter(Boolean).join(', ') || `${both('order.address')}: –`,
-    `${both('order.vat_id')}: ${or(p.vat_id)}`,
+    [place, address.country_code].filter(Boolean).join(', ') || `${both('order.address')}: –`,
+    `${both('order.vat_id')}: ${or(p.tax_registration?.id)}`,
     `${both('order.confirmed_by')}: ${
       p.confirmed_by ? `${p.confirmed_by.name} <${p.confirmed_by.email}> (${en('order.user_no')} ${p.confirmed_by.id})` : '–'
     }${p.confirmed ? `, ${p.confirmed}` : ''}`,
@@ -50,35 +51,33 @@ function partyLines(p: OrderParty): string[] {
 }
 
 function placeLines(p: OrderPlace): string[] {
+  const period = p.scheduled_occurrence_period;
   return [
-    [p.location, p.country].filter(Boolean).join(', ') || '–',
-    ...(p.address ? [p.address] : []),
-    `${both('order.window')}: ${or(p.window.from)} – ${or(p.window.until)}`,
+    [p.id, p.postal_address.country_code].filter(Boolean).join(', ') || '–',
+    ...(p.name ? [p.name] : []),
+    `${both('order.window')}: ${or(period.start_date_time)} – ${or(period.end_date_time)}`,
   ];
 }
 
-function packageLine(p: OrderPackage, i: number): string {
-  const size = [p.length, p.width, p.height].some((v) => v !== null)
-    ? `${[p.length, p.width, p.height].map((v) => or(v)).join(' × ')} cm`
-    : '';
+function packageLine(p: OrderItem, i: number): string {
+  const { length, width, height } = p.dimensions;
+  const size = [length, width, height].some((v) => v !== null) ? `${[length, width, height].map((v) => or(v)).join(' × ')} cm` : '';
   const weight =
     p.gross_weight === null ? '' : `${p.gross_weight} kg${p.weight_per_package ? ` ${en('order.each')} / ${de('order.each')}` : ''}`;
   const stack = p.stackable === null ? '' : both(p.stackable ? 'order.stackable' : 'order.not_stackable');
-  return [`${i + 1}. ${or(p.number_of_packages)} ×`, size, weight, stack].filter(Boolean).join(', ');
+  return [`${i + 1}. ${or(p.goods_unit_quantity)} ×`, size, weight, stack].filter(Boolean).join(', ');
 }
 
 /** The rows of the order: a heading, or a label and its lines. */
 type Row = { heading: string } | { label: string; lines: string[] };
 
 export function orderRows(o: TransportOrder): Row[] {
-  const price = o.agreed_price;
+  const { applied_amount: amount, currency_id: currency } = o.applicable_service_charge;
   const money =
-    price.amount === null
+    amount === null
       ? '–'
-      : `${price.amount} ${price.currency ?? ''}`.trim() +
-        (price.currency
-          ? ` (${formatMoney(price.amount, price.currency, 'eng')} · ${formatMoney(price.amount, price.currency, 'deu')})`
-          : '');
+      : `${amount} ${currency ?? ''}`.trim() +
+        (currency ? ` (${formatMoney(amount, currency, 'eng')} · ${formatMoney(amount, currency, 'deu')})` : '');
   const refs = Object.entries(o.references);
   return [
     { heading: both('order.parties') },
@@ -86,13 +85,13 @@ export function orderRows(o: TransportOrder): Row[] {
     { label: `${both('order.carrier')} (CMR 16)`, lines: partyLines(o.carrier) },
     { label: `${both('order.consignee')} (CMR 2)`, lines: [both('order.consignee_none')] },
     { heading: both('order.route') },
-    { label: `${both('order.taking_over')} (CMR 4)`, lines: placeLines(o.place_of_taking_over) },
-    { label: `${both('order.delivery')} (CMR 3)`, lines: placeLines(o.place_of_delivery) },
+    { label: `${both('order.taking_over')} (CMR 4)`, lines: placeLines(o.carrier_acceptance_location) },
+    { label: `${both('order.delivery')} (CMR 3)`, lines: placeLines(o.consignee_receipt_location) },
     { heading: both('order.goods') },
-    { label: `${both('order.description')} (CMR 9)`, lines: [or(o.goods.description)] },
-    { label: `${both('order.packages')} (CMR 7)`, lines: [or(o.goods.number_of_packages), ...o.goods.packages.map(packageLine)] },
-    { label: `${both('order.gross_weight')} (CMR 11)`, lines: [o.goods.gross_weight === null ? '–' : `${o.goods.gross_weight} kg`] },
-    { label: both('order.dangerous'), lines: [or(o.goods.dangerous_goods)] },
+    { label: `${both('order.description')} (CMR 9)`, lines: [or(o.nature_identification_cargo?.identification_text)] },
+    { label: `${both('order.packages')} (CMR 7)`, lines: [or(o.number_of_packages), ...o.included_consignment_item.map(packageLine)] },
+    { label: `${both('order.gross_weight')} (CMR 11)`, lines: [o.gross_weight === null ? '–' : `${o.gross_weight} kg`] },
+    { label: both('order.dangerous'), lines: [or(o.dangerous_goods?.information)] },
     { heading: both('order.agreement') },
     { label: both('order.price'), lines: [money] },
     { label: both('order.references'), lines: refs.length ? refs.map(([k, v]) => `${k}: ${v}`) : ['–'] },

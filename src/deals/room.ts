@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { companyRef, type CompanyRef } from '../accounts/mark.tsx';
 import type { DB } from '../db/schema.ts';
 import { DELIVERY, setDeliveryStatus, visibleFreights, type BidRow, type FreightRow, type Role } from '../freights/index.ts';
 import type { Caller } from '../kernel/context.ts';
@@ -14,8 +15,8 @@ import {
   documentContent,
   finishUpload,
   documentsOf,
+  dropUpload,
   insertDocument,
-  withDocumentParts,
   insertMessage,
   insertOrder,
   markRead,
@@ -51,10 +52,23 @@ export async function seenBy(db: Kysely<DB>, clock: Clock, companyId: number, fr
 export type PostRefusal = 'messages.text_invalid' | 'messages.company_required' | 'messages.company_not_audience';
 export type Posted = { kind: 'done'; message: MessageRead } | { kind: 'not_found' } | { kind: 'refused'; reason: PostRefusal };
 
-/** A message's text: 1 to 4,000 characters once trimmed, else undefined. */
+/**
+ * A message's text: 1 to 4,000 characters once trimmed, else undefined. Characters are code
+ * points (4,000 emoji fit), not UTF-16 units; a text of more units than 4,000 code points can
+ * have is refused before they are counted.
+ */
 export function readText(raw: unknown): string | undefined {
   const text = typeof raw === 'string' ? raw.trim() : undefined;
-  return text !== undefined && text.length >= TEXT_MIN && text.length <= TEXT_MAX ? text : undefined;
+  if (text === undefined || text.length > 2 * TEXT_MAX) return undefined;
+  const chars = codePoints(text);
+  return chars >= TEXT_MIN && chars <= TEXT_MAX ? text : undefined;
+}
+
+/** The code points of a text (a surrogate pair is one). */
+function codePoints(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
 }
 
 /**
@@ -99,9 +113,9 @@ export async function postMessage(
   return message ? { kind: 'done', message } : { kind: 'not_found' };
 }
 
-/** A conversation: the company the owner talks to and the messages, oldest first. */
+/** A conversation: the company the owner talks to (with its verified mark) and the messages, oldest first. */
 export interface Conversation {
-  company: { id: number; name: string };
+  company: CompanyRef;
   messages: MessageRead[];
 }
 
@@ -124,8 +138,9 @@ export async function conversationsSeen(db: Kysely<DB>, clock: Clock, companyId:
   await markRead(db, freightId, companyId, clock.now(), partner);
   const byPartner = new Map<number, Conversation>();
   for (const m of rows) {
-    const name = m.partner_id === m.from_company_id ? m.from_name : m.to_name;
-    const c = byPartner.get(m.partner_id) ?? { company: { id: m.partner_id, name }, messages: [] };
+    const from = m.partner_id === m.from_company_id;
+    const company = companyRef(m.partner_id, from ? m.from_name : m.to_name, from ? m.from_verified : m.to_verified);
+    const c = byPartner.get(m.partner_id) ?? { company, messages: [] };
     c.messages.push(m);
     byPartner.set(m.partner_id, c);
   }
@@ -163,8 +178,9 @@ export async function documentFreight(db: Kysely<DB>, clock: Clock, companyId: n
 }
 
 /**
- * Attaches a party's document to the freight (found by `documentFreight`, before the document was
- * read); the other party hears of it in the same transaction.
+ * Attaches a party's document to the freight (found by `documentFreight` before the document was
+ * read), its bytes stored as parts already (upload.ts): the row and the other party's event in
+ * one transaction; should that fail, the parts go.
  */
 export async function addDocument(
   db: Kysely<DB>,
@@ -173,16 +189,23 @@ export async function addDocument(
   freight: FreightRow,
   input: DocumentInput,
 ): Promise<DocumentRead | undefined> {
-  // The bytes first, in parts outside the transaction; then the row and the event, together.
-  const id = await withDocumentParts(db, input.bytes, clock.now(), (parts) =>
-    db.transaction().execute((trx) => insertPartyDocument(trx, clock, caller, freight, input, parts)),
-  );
+  const id = await orDropParts(db, input, () => db.transaction().execute((trx) => insertPartyDocument(trx, clock, caller, freight, input)));
   return documentById(db, id);
 }
 
+/** Runs `write` (which writes the document's row); when it throws, the upload's parts are removed. */
+async function orDropParts<T>(db: Kysely<DB>, input: DocumentInput, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    await dropUpload(db, input.stored.id).catch(() => {});
+    throw err;
+  }
+}
+
 /**
- * A party's document's row written (its bytes stored before as parts under the id `parts`,
- * withDocumentParts), and the other party told, in the caller's transaction; answers its id.
+ * A party's document's row written under the id its parts were stored with (upload.ts), and the
+ * other party told, in the caller's transaction; answers its id.
  */
 async function insertPartyDocument(
   trx: Transaction<DB>,
@@ -190,18 +213,17 @@ async function insertPartyDocument(
   caller: Caller,
   freight: FreightRow,
   input: DocumentInput,
-  parts: number,
 ): Promise<number> {
   const written = await insertDocument(trx, {
-    id: parts,
+    id: input.stored.id,
     freight_id: freight.id,
     company_id: caller.companyId,
     user_id: caller.userId,
     kind: input.kind,
     name: input.name,
-    media_type: input.mediaType,
-    size: input.bytes.length,
-    sha256: input.sha256,
+    media_type: input.stored.mediaType,
+    size: input.stored.size,
+    sha256: input.stored.sha256,
     content: null,
     created: clock.now(),
   });
@@ -226,17 +248,16 @@ export async function documentsSeen(db: Kysely<DB>, companyId: number, seen: See
   return isDocumentParty(seen.row, companyId) ? documentsOf(db, seen.row.id) : undefined;
 }
 
-/** A document and its bytes for one of its freight's parties; undefined for anyone else (a 404). */
+/** A document and its bytes (part by part, store.ts documentContent) for one of its freight's parties; undefined for anyone else (a 404). */
 export async function downloadDocument(
   db: Kysely<DB>,
   clock: Clock,
   companyId: number,
   id: number,
-): Promise<{ document: DocumentRead; bytes: Buffer } | undefined> {
+): Promise<{ document: DocumentRead; bytes: AsyncGenerator<Buffer> } | undefined> {
   const document = await documentById(db, id);
   if (!document || !(await documentFreight(db, clock, companyId, document.freight_id))) return undefined;
-  const bytes = await documentContent(db, id);
-  return bytes ? { document, bytes } : undefined;
+  return { document, bytes: documentContent(db, id) };
 }
 
 /**
@@ -296,16 +317,13 @@ export async function deliverWithPod(
   input: DocumentInput,
 ): Promise<Delivered> {
   let written: number | undefined;
-  const moved = await withDocumentParts(
-    db,
-    input.bytes,
-    clock.now(),
-    (parts) =>
-      setDeliveryStatus(db, clock, caller, freight.id, DELIVERY.delivered, async (trx, row) => {
-        written = await insertPartyDocument(trx, clock, caller, row, { ...input, kind: 'pod' }, parts);
-      }),
-    () => written !== undefined,
+  const moved = await orDropParts(db, input, () =>
+    setDeliveryStatus(db, clock, caller, freight.id, DELIVERY.delivered, async (trx, row) => {
+      written = await insertPartyDocument(trx, clock, caller, row, { ...input, kind: 'pod' });
+    }),
   );
+  // Not taken (refused) or gone: no row was written, so the parts go.
+  if (written === undefined) await dropUpload(db, input.stored.id);
   if (moved.kind === 'not_found') return { kind: 'not_found' };
   if (moved.kind === 'refused' || written === undefined) return { kind: 'refused', reason: 'pod.not_taken' };
   const document = await documentById(db, written);

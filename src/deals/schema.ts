@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { companyRef } from '../accounts/mark.tsx';
 import type { EventDoc } from '../events/types.ts';
 import { field, presenter } from '../kernel/fields.ts';
 import { MAX_BASE64_CHARS } from './content.ts';
@@ -8,13 +9,22 @@ import { DOCUMENT_KINDS, MAX_DOCUMENT_BYTES, NAME_MAX, TEXT_MAX, TEXT_MIN, UPLOA
 
 /** The deal room (decisions.md §13): the field tables of messages and documents, and the API description. */
 
-const COMPANY = (description: string) => Type.Object({ id: Type.Integer(), name: Type.String() }, { description });
+/** A company beside a message or document, as every list shows one (accounts/mark.tsx): with its verified mark. */
+const COMPANY = (description: string) =>
+  Type.Object(
+    {
+      id: Type.Integer(),
+      name: Type.String(),
+      verified: Type.Boolean({ description: 'verified by the operator (decisions.md §12): the verified mark' }),
+    },
+    { description },
+  );
 
 export const MESSAGE = presenter<MessageRead>()('Message', 'A message of a freight’s conversation (decisions.md §13)', {
   id: field.id('id'),
   freight: field.id('freight_id', 'the freight id'),
-  from: field.computed(COMPANY('the writing company'), (m) => ({ id: m.from_company_id, name: m.from_name })),
-  to: field.computed(COMPANY('the receiving company'), (m) => ({ id: m.to_company_id, name: m.to_name })),
+  from: field.computed(COMPANY('the writing company'), (m) => companyRef(m.from_company_id, m.from_name, m.from_verified)),
+  to: field.computed(COMPANY('the receiving company'), (m) => companyRef(m.to_company_id, m.to_name, m.to_verified)),
   text: field.text('text', `${TEXT_MIN} to ${TEXT_MAX} characters`),
   created: field.time('created'),
 });
@@ -40,7 +50,7 @@ export const DOCUMENT = presenter<DocumentRead>()('Document', 'A document of a f
   created: field.time('created'),
   company: field.computed(
     Type.Union([COMPANY('the uploading company'), Type.Null()], { description: 'the uploading company; null: the exchange itself' }),
-    (d) => (d.company_id === null ? null : { id: d.company_id, name: d.company_name ?? '' }),
+    (d) => (d.company_id === null ? null : companyRef(d.company_id, d.company_name ?? '', d.company_verified)),
   ),
 });
 
@@ -54,9 +64,14 @@ const ORDER_PARTY = (description: string) =>
   Type.Object(
     {
       id: Type.Integer({ description: 'the company id' }),
-      name: Type.String(),
-      address: Type.Object({ postcode: NULLABLE(Type.String()), city: NULLABLE(Type.String()), country: NULLABLE(Type.String()) }),
-      vat_id: NULLABLE(Type.String({ description: 'from the company profile' })),
+      name: Type.String({ description: 'eFTI name' }),
+      postal_address: Type.Object(
+        { postcode: NULLABLE(Type.String()), city_name: NULLABLE(Type.String()), country_code: NULLABLE(Type.String()) },
+        { description: 'eFTI postalAddress (postcode, cityName, countryCode), from the company profile' },
+      ),
+      tax_registration: NULLABLE(
+        Type.Object({ id: Type.String({ description: 'the VAT id' }) }, { description: 'eFTI taxRegistration, from the company profile' }),
+      ),
       confirmed_by: NULLABLE(
         Type.Object(
           { id: Type.Integer(), name: Type.String(), email: Type.String() },
@@ -70,17 +85,21 @@ const ORDER_PARTY = (description: string) =>
 const ORDER_PLACE = (description: string) =>
   Type.Object(
     {
-      location: NULLABLE(Type.String({ description: 'the freight’s place code (`city:10115`, an airport, a country)' })),
-      country: NULLABLE(Type.String()),
-      address: NULLABLE(Type.String()),
-      window: Type.Object({ from: TIME('start'), until: TIME('end') }),
+      id: NULLABLE(Type.String({ description: 'eFTI id: the freight’s place code (`city:10115`, an airport, a country)' })),
+      name: NULLABLE(Type.String({ description: 'eFTI name: the freight’s address text' })),
+      postal_address: Type.Object({ country_code: NULLABLE(Type.String()) }, { description: 'eFTI postalAddress' }),
+      scheduled_occurrence_period: Type.Object(
+        { start_date_time: TIME('start'), end_date_time: TIME('end') },
+        { description: 'eFTI scheduledOccurrencePeriod (startDateTime, endDateTime): the freight’s window' },
+      ),
     },
     { description },
   );
 
 /**
- * The transport order's content (order.ts), named after the CMR consignment note's boxes as the
- * e-CMR and the EU eFTI common data set carry them on (docs/decisions.md, "The transport order").
+ * The transport order's content (order.ts), named as the EU eFTI common data set names the
+ * consignment (snake_case), each with its CMR consignment note box (docs/decisions.md, "The
+ * transport order").
  */
 export const TRANSPORT_ORDER = Type.Object(
   {
@@ -89,33 +108,47 @@ export const TRANSPORT_ORDER = Type.Object(
     bid: Type.Integer({ description: 'the accepted bid' }),
     issued: Type.String({ description: 'the award (the second confirmation): YYYY-MM-DD HH:MM:SS in `timezone`' }),
     timezone: Type.String({ description: 'the exchange’s APP_TIMEZONE, e.g. Europe/Berlin' }),
-    consignor: ORDER_PARTY('the freight’s company, which contracts the carriage (CMR box 1, eFTI consignor)'),
-    carrier: ORDER_PARTY('the winner (CMR box 16, eFTI carrier)'),
-    consignee: Type.Null({ description: 'CMR box 2: not recorded by the exchange; the place of delivery names where the goods go' }),
-    place_of_taking_over: ORDER_PLACE('CMR box 4 (eFTI carrier acceptance location), with the loading window'),
-    place_of_delivery: ORDER_PLACE('CMR box 3 (eFTI consignee receipt location), with the delivery window'),
-    goods: Type.Object({
-      description: NULLABLE(Type.String({ description: 'CMR box 9: the freight’s `refs.commodity`' })),
-      gross_weight: NULLABLE(Type.Number({ description: 'CMR box 11, kg' })),
-      number_of_packages: NULLABLE(Type.Integer({ description: 'CMR box 7: the piece lines’ total' })),
-      packages: Type.Array(
-        Type.Object({
-          number_of_packages: NULLABLE(Type.Integer()),
-          length: NULLABLE(Type.Number({ description: 'cm' })),
-          width: NULLABLE(Type.Number({ description: 'cm' })),
-          height: NULLABLE(Type.Number({ description: 'cm' })),
-          gross_weight: NULLABLE(Type.Number({ description: 'kg, of each package when `weight_per_package`' })),
-          weight_per_package: Type.Boolean(),
-          stackable: NULLABLE(Type.Boolean()),
-        }),
-        { description: 'the freight’s piece lines' },
+    consignor: ORDER_PARTY('eFTI consignor (CMR box 1): the freight’s company, which contracts the carriage'),
+    consignee: Type.Null({
+      description: 'eFTI consignee (CMR box 2): not recorded by the exchange; the consignee receipt location names where the goods go',
+    }),
+    consignee_receipt_location: ORDER_PLACE('eFTI consigneeReceiptLocation (CMR box 3, place of delivery), with the delivery window'),
+    carrier_acceptance_location: ORDER_PLACE('eFTI carrierAcceptanceLocation (CMR box 4, place of taking over), with the loading window'),
+    number_of_packages: NULLABLE(Type.Integer({ description: 'eFTI numberOfPackages (CMR box 7): the piece lines’ total' })),
+    nature_identification_cargo: NULLABLE(
+      Type.Object(
+        { identification_text: Type.String({ description: 'the freight’s `refs.commodity`' }) },
+        { description: 'eFTI natureIdentificationCargo (CMR box 9): the nature of the goods' },
       ),
-      dangerous_goods: NULLABLE(Type.String()),
-    }),
-    agreed_price: Type.Object({
-      amount: NULLABLE(Type.String({ description: 'the accepted bid’s amount, exact decimal text' })),
-      currency: NULLABLE(Type.String()),
-    }),
+    ),
+    gross_weight: NULLABLE(Type.Number({ description: 'eFTI grossWeight (CMR box 11), kg' })),
+    included_consignment_item: Type.Array(
+      Type.Object({
+        goods_unit_quantity: NULLABLE(Type.Integer({ description: 'eFTI goodsUnitQuantity' })),
+        dimensions: Type.Object(
+          { length: NULLABLE(Type.Number()), width: NULLABLE(Type.Number()), height: NULLABLE(Type.Number()) },
+          { description: 'eFTI dimensions (length, width, height), cm' },
+        ),
+        gross_weight: NULLABLE(Type.Number({ description: 'kg, of each package when `weight_per_package`' })),
+        weight_per_package: Type.Boolean(),
+        stackable: NULLABLE(Type.Boolean()),
+      }),
+      { description: 'eFTI includedConsignmentItem: the freight’s piece lines' },
+    ),
+    dangerous_goods: NULLABLE(
+      Type.Object(
+        { information: Type.String({ description: 'the freight’s dangerous goods text' }) },
+        { description: 'eFTI dangerousGoods' },
+      ),
+    ),
+    carrier: ORDER_PARTY('eFTI carrier (CMR box 16): the winner'),
+    applicable_service_charge: Type.Object(
+      {
+        applied_amount: NULLABLE(Type.String({ description: 'the accepted bid’s amount, exact decimal text (eFTI appliedAmount)' })),
+        currency_id: NULLABLE(Type.String({ description: 'eFTI currencyId' })),
+      },
+      { description: 'eFTI applicableServiceCharge: the freight charge agreed' },
+    ),
     references: Type.Record(Type.String(), Type.String(), {
       description: 'the freight’s refs customer, external_ref, awb, uld, incoterm, incoterm_place, where given',
     }),

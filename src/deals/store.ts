@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { companyNameSql } from '../accounts/companies.ts';
+import { companyVerifiedSql } from '../accounts/mark.tsx';
 import type { DB } from '../db/schema.ts';
 import { nextTurn } from '../kernel/pace.ts';
 import type { DealDocumentsTable, DealMessagesTable } from './tables.ts';
@@ -8,10 +9,12 @@ import type { DealDocumentsTable, DealMessagesTable } from './tables.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
-/** A message as the API shows it: with the names of both companies. */
+/** A message as the API shows it: with the names and verified marks of both companies (accounts/mark.tsx). */
 export interface MessageRead extends Selectable<DealMessagesTable> {
   from_name: string;
   to_name: string;
+  from_verified: boolean;
+  to_verified: boolean;
 }
 
 const messageColumns = [
@@ -26,6 +29,8 @@ const messageColumns = [
   'deal_messages.read_at',
   companyNameSql(sql`deal_messages.from_company_id`).as('from_name'),
   companyNameSql(sql`deal_messages.to_company_id`).as('to_name'),
+  companyVerifiedSql(sql`deal_messages.from_company_id`).as('from_verified'),
+  companyVerifiedSql(sql`deal_messages.to_company_id`).as('to_verified'),
 ] as const;
 
 export async function insertMessage(
@@ -87,8 +92,8 @@ export async function unreadByFreight(db: Db, companyId: number): Promise<Array<
   return rows.map((r) => ({ freight: r.freight_id, count: Number(r.count) }));
 }
 
-/** A document without its bytes, with the uploading company's name (null: the exchange). */
-export type DocumentRead = Omit<Selectable<DealDocumentsTable>, 'content'> & { company_name: string | null };
+/** A document without its bytes, with the uploading company's name and verified mark (null: the exchange). */
+export type DocumentRead = Omit<Selectable<DealDocumentsTable>, 'content'> & { company_name: string | null; company_verified: boolean };
 
 const documentColumns = [
   'deal_documents.id',
@@ -102,6 +107,7 @@ const documentColumns = [
   'deal_documents.sha256',
   'deal_documents.created',
   companyNameSql(sql`deal_documents.company_id`).as('company_name'),
+  companyVerifiedSql(sql`deal_documents.company_id`).as('company_verified'),
 ] as const;
 
 export type NewDocument = Omit<Selectable<DealDocumentsTable>, 'id'> & { id?: number };
@@ -131,54 +137,26 @@ export const PART_BYTES = 256 * 1024;
 const ABANDONED_MS = 3600_000;
 
 /**
- * A party's document's bytes, stored before its row: draws the document's id, notes the upload,
- * and writes the bytes in parts, each one short statement with a turn of the event loop between
- * them, outside any transaction (one 10 MB statement held the embedded database, and every
- * other request, for a third of a second). The row follows (withDocumentParts).
+ * A party's document's bytes are stored before its row (deals/upload.ts DocumentUpload): an
+ * upload draws the document's id and is noted (deal_uploads), then its parts are written as they
+ * arrive, each one short statement outside any transaction (one 10 MB statement held the
+ * embedded database, and every other request, for a third of a second); the row follows with
+ * finishUpload in one transaction, or dropUpload removes the parts.
  */
-async function storeDocumentParts(db: Kysely<DB>, bytes: Uint8Array, now: Date): Promise<number> {
+export async function beginUpload(db: Kysely<DB>, now: Date): Promise<number> {
   await removeAbandonedUploads(db, now);
   const drawn = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('deal_documents', 'id'))::int as id`.execute(db);
   const id = drawn.rows[0]!.id;
   await db.insertInto('deal_uploads').values({ document_id: id, started: now }).execute();
-  try {
-    for (let part = 0; part * PART_BYTES < bytes.length; part++) {
-      const slice = bytes.subarray(part * PART_BYTES, Math.min(bytes.length, (part + 1) * PART_BYTES));
-      await db
-        .insertInto('deal_document_parts')
-        .values({ document_id: id, part, bytes: bytesSql(slice) })
-        .execute();
-      await nextTurn();
-    }
-  } catch (err) {
-    await dropUpload(db, id).catch(() => {});
-    throw err;
-  }
   return id;
 }
 
-/**
- * Stores the bytes in parts (storeDocumentParts), then runs `write`, which writes the document's
- * row under the drawn id (insertDocument with it, and finishUpload, in one transaction). The
- * parts are dropped when `write` throws or `written` says it wrote no row.
- */
-export async function withDocumentParts<T>(
-  db: Kysely<DB>,
-  bytes: Uint8Array,
-  now: Date,
-  write: (id: number) => Promise<T>,
-  written: (result: T) => boolean = () => true,
-): Promise<T> {
-  const id = await storeDocumentParts(db, bytes, now);
-  let result: T;
-  try {
-    result = await write(id);
-  } catch (err) {
-    await dropUpload(db, id).catch(() => {});
-    throw err;
-  }
-  if (!written(result)) await dropUpload(db, id);
-  return result;
+/** One part of an upload's bytes (PART_BYTES, the last one shorter). */
+export async function insertPart(db: Kysely<DB>, id: number, part: number, bytes: Uint8Array): Promise<void> {
+  await db
+    .insertInto('deal_document_parts')
+    .values({ document_id: id, part, bytes: bytesSql(bytes) })
+    .execute();
 }
 
 /** The upload's row is written (in the caller's transaction): it is a document now. */
@@ -186,8 +164,8 @@ export async function finishUpload(db: Db, id: number): Promise<void> {
   await db.deleteFrom('deal_uploads').where('document_id', '=', id).execute();
 }
 
-/** An upload whose row could not be written: its parts go. */
-async function dropUpload(db: Kysely<DB>, id: number): Promise<void> {
+/** An upload whose row will not be written (refused, failed): its parts go. */
+export async function dropUpload(db: Kysely<DB>, id: number): Promise<void> {
   await db.deleteFrom('deal_document_parts').where('document_id', '=', id).execute();
   await db.deleteFrom('deal_uploads').where('document_id', '=', id).execute();
 }
@@ -216,18 +194,22 @@ export async function documentById(db: Db, id: number): Promise<DocumentRead | u
 }
 
 /**
- * A document's bytes (read as base64, as they are written: bytesSql): the content column, or its
- * parts one statement each, with a turn of the event loop between them.
+ * A document's bytes, part by part as they are stored (read as base64, as they are written:
+ * bytesSql): the content column (the transport order) in one piece, else its parts, one
+ * statement each with a turn of the event loop between them, so a download holds neither the
+ * whole document nor the server's thread. Nothing when there is no such document.
  */
-export async function documentContent(db: Kysely<DB>, id: number): Promise<Buffer | undefined> {
+export async function* documentContent(db: Kysely<DB>, id: number): AsyncGenerator<Buffer> {
   const row = await db
     .selectFrom('deal_documents')
     .select(sql<string | null>`encode(content, 'base64')`.as('content'))
     .where('id', '=', id)
     .executeTakeFirst();
-  if (!row) return undefined;
-  if (row.content !== null) return Buffer.from(row.content, 'base64');
-  const parts: Buffer[] = [];
+  if (!row) return;
+  if (row.content !== null) {
+    yield Buffer.from(row.content, 'base64');
+    return;
+  }
   for (let part = 0; ; part++) {
     const found = await db
       .selectFrom('deal_document_parts')
@@ -235,11 +217,10 @@ export async function documentContent(db: Kysely<DB>, id: number): Promise<Buffe
       .where('document_id', '=', id)
       .where('part', '=', part)
       .executeTakeFirst();
-    if (!found) break;
-    parts.push(Buffer.from(found.bytes, 'base64'));
+    if (!found) return;
+    yield Buffer.from(found.bytes, 'base64');
     await nextTurn();
   }
-  return Buffer.concat(parts);
 }
 
 /** The transport order's content beside its PDF (written once per freight, in the award's transaction). */

@@ -73,7 +73,7 @@ export interface DealTables {
   deal_orders: DealOrdersTable;
 }
 
-/** Characters of a message. */
+/** Characters of a message, counted as Unicode code points (an emoji is one), not UTF-16 units. */
 export const TEXT_MIN = 1;
 export const TEXT_MAX = 4000;
 
@@ -83,7 +83,12 @@ export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 /** The kinds a party may upload. */
 export const UPLOAD_KINDS = ['cmr', 'pod', 'invoice', 'other'] as const satisfies readonly DocumentKind[];
 
-/** Largest document, decoded (decisions.md §13). */
-export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+/**
+ * Largest document, decoded (decisions.md §13: "at most 10 MB"), read to the letter as SI
+ * megabytes: 10,000,000 bytes, not 10 MiB (docs/decisions.md, "Deal room").
+ */
+export const MAX_DOCUMENT_BYTES = 10_000_000;
+/** The bound in the megabytes the pages and messages name (SI: 1 MB = 1,000,000 bytes). */
+export const MAX_DOCUMENT_MB = MAX_DOCUMENT_BYTES / 1_000_000;
 /** Characters of a document's name. */
 export const NAME_MAX = 200;

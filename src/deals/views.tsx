@@ -1,10 +1,11 @@
+import { CompanyName, companyRef, type CompanyRef } from '../accounts/mark.tsx';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { CsrfField, type Page } from '../kernel/html.tsx';
 import { formatNumber, formatStamp } from '../kernel/locale.ts';
 import { DataTable, Field } from '../kernel/ui.tsx';
 import type { Conversation } from './room.ts';
 import type { DocumentRead } from './store.ts';
-import { MAX_DOCUMENT_BYTES, TEXT_MAX, UPLOAD_KINDS, type DocumentKind } from './tables.ts';
+import { MAX_DOCUMENT_MB, TEXT_MAX, UPLOAD_KINDS, type DocumentKind } from './tables.ts';
 
 /**
  * The deal room on the freight page (its "Messages" and "Documents" sections, passed in by
@@ -17,7 +18,7 @@ export interface DealRoomData {
   freightId: number;
   owner: boolean;
   /** the winner, when there is one the owner may write to (no conversation yet) */
-  winner: { id: number; name: string } | null;
+  winner: CompanyRef | null;
   conversations: Conversation[];
   /** undefined: the caller is not a party of the documents */
   documents: DocumentRead[] | undefined;
@@ -30,11 +31,11 @@ export interface DealRoomData {
 
 const kindLabel = (ctx: Ctx, kind: DocumentKind) => ctx.t(`deal.kind.${kind}`);
 
-/** 1.2 MB, 830 KB, 16 B (the reader's decimal separator). */
+/** 1.2 MB, 830 kB, 16 B (SI, as the 10 MB bound is read; the reader's decimal separator). */
 function size(ctx: Ctx, bytes: number): string {
   const nf = (n: number) => formatNumber(n, ctx.language, 1);
-  if (bytes >= 1024 * 1024) return `${nf(bytes / 1024 / 1024)} MB`;
-  return bytes >= 1024 ? `${nf(bytes / 1024)} KB` : `${bytes} B`;
+  if (bytes >= 1_000_000) return `${nf(bytes / 1_000_000)} MB`;
+  return bytes >= 1000 ? `${nf(bytes / 1000)} kB` : `${bytes} B`;
 }
 
 /** A moment as the pages show it: in APP_TIMEZONE, in the reader's order (26.11.2026 08:00). */
@@ -45,25 +46,46 @@ function ConversationView({ ctx, data, c, csrf }: { ctx: Ctx<Caller>; data: Deal
   const me = ctx.caller.companyId;
   const formId = `deal-text-${c.company.id}`;
   return (
-    <article class="conversation" data-testid="conversation" data-company={c.company.id}>
-      {data.owner && <h3>{t('deal.messages.with', { company: c.company.name })}</h3>}
-      {c.messages.length ? (
-        <ol class="messages">
-          {c.messages.map((m) => (
-            <li class={m.from_company_id === me ? 'message mine' : 'message theirs'} data-testid="message">
-              <p class="meta">
-                <strong>{m.from_company_id === me ? t('deal.messages.you') : m.from_name}</strong>{' '}
-                <time dateTime={m.created.toISOString()}>{when(ctx, m.created)}</time>
-                {m.to_company_id === me && m.read_at === null && <span class="badge new">{t('deal.messages.new')}</span>}
-              </p>
-              <p class="text">{m.text}</p>
-            </li>
-          ))}
-        </ol>
-      ) : (
-        <p class="muted">{t('deal.messages.none')}</p>
+    // With the page's script (public/app.js) the form is sent as JSON without a reload and its
+    // answer added to the list; the list is a live part, read again when a message arrives.
+    <article class="conversation" data-testid="conversation" data-company={c.company.id} data-you={t('deal.messages.you')}>
+      {data.owner && (
+        <h3>
+          {t('deal.messages.with')} <CompanyName company={c.company} t={t} />
+        </h3>
       )}
-      <form method="post" action={`/freights/messages/${data.freightId}`} class="message-form">
+      <div class="message-list" data-live-part={`messages-${c.company.id}`}>
+        {c.messages.length ? (
+          <ol class="messages">
+            {c.messages.map((m) => (
+              <li class={m.from_company_id === me ? 'message mine' : 'message theirs'} data-testid="message">
+                <p class="meta">
+                  <strong>
+                    {m.from_company_id === me ? (
+                      t('deal.messages.you')
+                    ) : (
+                      <CompanyName company={companyRef(m.from_company_id, m.from_name, m.from_verified)} t={t} />
+                    )}
+                  </strong>{' '}
+                  <time dateTime={m.created.toISOString()}>{when(ctx, m.created)}</time>
+                  {m.to_company_id === me && m.read_at === null && <span class="badge new">{t('deal.messages.new')}</span>}
+                </p>
+                <p class="text">{m.text}</p>
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p class="muted">{t('deal.messages.none')}</p>
+        )}
+      </div>
+      <form
+        method="post"
+        action={`/freights/messages/${data.freightId}`}
+        class="message-form"
+        data-message-form
+        data-lang={ctx.language}
+        data-sent={t('deal.messages.sent')}
+      >
         <CsrfField token={csrf} />
         {data.owner && <input type="hidden" name="company" value={String(c.company.id)} />}
         <Field id={formId} label={t('deal.messages.text')}>
@@ -113,7 +135,7 @@ function PodStep({ ctx, freightId, csrf }: { ctx: Ctx; freightId: number; csrf: 
       <h3>{t('deal.pod')}</h3>
       <p class="muted">{t('deal.pod.lead')}</p>
       <CsrfField token={csrf} />
-      <Field id="deal-pod-file" label={t('deal.pod.file', { max: MAX_DOCUMENT_BYTES / 1024 / 1024 })}>
+      <Field id="deal-pod-file" label={t('deal.pod.file', { max: MAX_DOCUMENT_MB })}>
         <input id="deal-pod-file" type="file" name="file" accept=".pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png" required />
       </Field>
       <button type="submit">{t('deal.pod.submit')}</button>
@@ -129,7 +151,8 @@ export function dealRoomSection(ctx: Ctx<Caller>, data: DealRoomData) {
   if (data.owner && data.winner && !conversations.some((c) => c.company.id === data.winner!.id))
     conversations.push({ company: data.winner, messages: [] });
   if (!data.owner && !conversations.length)
-    conversations.push({ company: { id: ctx.caller.companyId, name: ctx.caller.companyName }, messages: [] });
+    // Its own conversation, before the first message (its heading is the owner's only: the mark is not shown).
+    conversations.push({ company: { id: ctx.caller.companyId, name: ctx.caller.companyName, verified: false }, messages: [] });
   return (
     <>
       <section class="panel deal-room" id="messages" data-testid="deal-messages">
@@ -137,7 +160,9 @@ export function dealRoomSection(ctx: Ctx<Caller>, data: DealRoomData) {
         {conversations.length ? (
           conversations.map((c) => <ConversationView ctx={ctx} data={data} c={c} csrf={csrf} />)
         ) : (
-          <p class="muted">{t('deal.messages.nobody')}</p>
+          <p class="muted" data-no-conversation>
+            {t('deal.messages.nobody')}
+          </p>
         )}
       </section>
       {data.documents && (
@@ -151,28 +176,39 @@ export function dealRoomSection(ctx: Ctx<Caller>, data: DealRoomData) {
             </p>
           )}
           {data.order && <OrderPanel ctx={ctx} freightId={data.freightId} order={data.order} />}
-          <DataTable
-            caption={t('deal.documents')}
-            rows={data.documents}
-            empty={t('deal.documents.none')}
-            testId="documents"
-            columns={[
-              {
-                label: t('deal.documents.name'),
-                lead: true,
-                wrap: true,
-                cell: (d) => (
-                  <a href={`/freights/document/${d.id}`} download={d.name}>
-                    {d.name}
-                  </a>
-                ),
-              },
-              { label: t('deal.documents.kind'), cell: (d) => kindLabel(ctx, d.kind) },
-              { label: t('deal.documents.size'), numeric: true, cell: (d) => size(ctx, d.size) },
-              { label: t('deal.documents.by'), wrap: true, cell: (d) => d.company_name ?? t('deal.documents.exchange') },
-              { label: t('deal.documents.added'), cell: (d) => when(ctx, d.created) },
-            ]}
-          />
+          <div data-live-part="documents">
+            <DataTable
+              caption={t('deal.documents')}
+              rows={data.documents}
+              empty={t('deal.documents.none')}
+              testId="documents"
+              columns={[
+                {
+                  label: t('deal.documents.name'),
+                  lead: true,
+                  wrap: true,
+                  cell: (d) => (
+                    <a href={`/freights/document/${d.id}`} download={d.name}>
+                      {d.name}
+                    </a>
+                  ),
+                },
+                { label: t('deal.documents.kind'), cell: (d) => kindLabel(ctx, d.kind) },
+                { label: t('deal.documents.size'), numeric: true, cell: (d) => size(ctx, d.size) },
+                {
+                  label: t('deal.documents.by'),
+                  wrap: true,
+                  cell: (d) =>
+                    d.company_id === null ? (
+                      t('deal.documents.exchange')
+                    ) : (
+                      <CompanyName company={companyRef(d.company_id, d.company_name ?? '', d.company_verified)} t={t} />
+                    ),
+                },
+                { label: t('deal.documents.added'), cell: (d) => when(ctx, d.created) },
+              ]}
+            />
+          </div>
           <form method="post" action={`/freights/upload/${data.freightId}`} enctype="multipart/form-data" class="upload-form">
             <CsrfField token={csrf} />
             <Field id="deal-kind" label={t('deal.documents.kind')}>
@@ -182,7 +218,7 @@ export function dealRoomSection(ctx: Ctx<Caller>, data: DealRoomData) {
                 ))}
               </select>
             </Field>
-            <Field id="deal-file" label={t('deal.documents.file', { max: MAX_DOCUMENT_BYTES / 1024 / 1024 })}>
+            <Field id="deal-file" label={t('deal.documents.file', { max: MAX_DOCUMENT_MB })}>
               <input id="deal-file" type="file" name="file" accept=".pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png" required />
             </Field>
             <button type="submit">{t('deal.documents.upload')}</button>

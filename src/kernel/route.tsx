@@ -2,13 +2,13 @@ import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { isReplicaFailure } from '../db/replicas.ts';
 import type { DB } from '../db/schema.ts';
-import type { Caller, Ctx, Services } from './context.ts';
+import type { Caller, Ctx, Format, Services } from './context.ts';
 import type { EndpointDoc } from './doc.ts';
 import { formatOf } from './format.ts';
 import type { Page } from './html.tsx';
 import { isLanguage, translator, type Language, type Translate } from './i18n.ts';
 import { rejected, type Answer, type Outcome } from './outcome.ts';
-import { cleanInput, mergeParams, readString, type Params } from './params.ts';
+import { cleanInput, isRecord, mergeParams, readString, type Params } from './params.ts';
 import { layoutOf, renderJson, sendPage, sendRedirect } from './render.tsx';
 
 export const SESSION_COOKIE = 'fx_session';
@@ -39,6 +39,14 @@ export interface EndpointSpec<C extends Caller | null, D = unknown, I = undefine
    * all, or the replica fail, the request is answered again from the primary.
    */
   reads?: 'replica' | 'replica-json';
+  /**
+   * An upload's gate, before a byte of the request's body is read: the caller is authenticated
+   * from the request line and headers alone (a JSON call by its token in the Authorization
+   * header or the query, api.md; a page by its session), a user endpoint answers 401 (or the
+   * login page) without one, and `admit` may refuse with its outcome (a 404), answered at once.
+   * `ctx.params` holds the query only. The caller it admitted is the request's caller after.
+   */
+  admit?(ctx: Ctx<C>): Promise<Outcome<never> | undefined>;
   /** Reads the request's input once (parameters, path, an HTML form in the user's language), for `handle` and `page`. */
   read?(ctx: Ctx<C>): I | Promise<I>;
   handle(ctx: Ctx<C>, input: I): Promise<Outcome<D>>;
@@ -64,39 +72,74 @@ export function registerEndpoints(app: FastifyInstance, services: Services, endp
       method: endpoint.spec.method,
       url: endpoint.spec.path,
       bodyLimit: endpoint.spec.bodyLimit,
-      // Forms of the HTML interface carry a CSRF token; API calls authenticate by token instead.
+      onRequest: endpoint.spec.admit ? (req, reply) => admitBeforeBody(endpoint, services, req, reply) : undefined,
+      // Forms of the HTML interface carry a CSRF token; API calls authenticate by token instead,
+      // and a page's script writing JSON with the session carries the page's token like a form.
       preHandler: (req, reply, done) => {
-        if (req.method !== 'GET' && formatOf(req.raw) === 'html') app.csrfProtection(req, reply, done);
-        else done();
+        if (req.method === 'GET' || req.method === 'HEAD') return done();
+        const format = formatOf(req.raw);
+        if (format === 'html') return app.csrfProtection(req, reply, done);
+        if (format === 'json' && sessionWrite(req)) {
+          (req as SessionWriting)[SESSION_WRITE] = true;
+          return app.csrfProtection(req, reply, done);
+        }
+        done();
       },
       handler: (req, reply) => run(endpoint, services, req, reply),
     });
   }
 }
 
-async function run(endpoint: Endpoint, services: Services, req: FastifyRequest, reply: FastifyReply) {
+/** The caller an endpoint's `admit` let in, before the body was read (null: a public endpoint's visitor). */
+const ADMITTED = Symbol('kernel.admitted');
+/** A JSON write by the page's session whose CSRF token was checked (sessionWrite). */
+const SESSION_WRITE = Symbol('kernel.sessionWrite');
+type SessionWriting = FastifyRequest & { [SESSION_WRITE]?: true; [ADMITTED]?: Caller | null };
+
+/**
+ * A JSON write from a page's own script: no API token anywhere, the browser's session cookie,
+ * and the page's CSRF token (the form's `_csrf`, or the `X-CSRF-Token` header). Checked like a
+ * form's token (preHandler); without a token it is not one, and stays a 401 as before.
+ */
+function sessionWrite(req: FastifyRequest): boolean {
+  const body = isRecord(req.body) ? req.body : {};
+  const query = isRecord(req.query) ? req.query : {};
+  if (req.headers.authorization !== undefined || query.auth_token !== undefined || body.auth_token !== undefined) return false;
+  if (!req.cookies[SESSION_COOKIE]) return false;
+  return typeof body._csrf === 'string' || typeof req.headers['x-csrf-token'] === 'string';
+}
+
+/** The onRequest hook of an endpoint with `admit` (EndpointSpec.admit): authenticate and admit before the body. */
+async function admitBeforeBody(endpoint: Endpoint, services: Services, req: FastifyRequest, reply: FastifyReply) {
   const format = formatOf(req.raw);
-  if (format === 'json' && endpoint.spec.json === false) return renderJson(reply, { kind: 'not_found' }, null);
-  const params = mergeParams(req.query, req.body);
-  // JSON calls authenticate by token. A GET without a token may use the browser session, so the
-  // pages' own scripts can read JSON (autocomplete); GETs change nothing and SameSite cookies
-  // are not sent on cross-site fetches, so this opens no CSRF hole.
-  const caller =
-    format === 'json'
-      ? ((await callerByToken(services, req, params)) ??
-        (req.method === 'GET' && !hasToken(req, params) ? await callerBySession(services, req) : null))
-      : await callerBySession(services, req);
-
+  if (format === 'json' && endpoint.spec.json === false) return; // run() answers 404 without reading anything
+  const query = cleanInput(isRecord(req.query) ? req.query : {}) as Params;
+  const caller = format === 'json' ? await callerByToken(services, req, query) : await callerBySession(services, req);
   if (endpoint.auth === 'user' && !caller) {
-    // In English: a JSON 401 has no caller whose language it could speak.
-    if (format === 'json') return renderJson(reply, rejected(401, 'auth.unauthorized', ENGLISH('error.unauthorized')), null);
-    return sendRedirect(reply, loginPath(req.url));
+    if (format === 'json') renderJson(reply, rejected(401, 'auth.unauthorized', ENGLISH('error.unauthorized')), null);
+    else sendRedirect(reply, loginPath(req.url));
+    return reply;
   }
-  // Log lines of a caller's request name it; a silent logger writes none, so it gets no child.
-  if (caller && logsAt(req.log, 'fatal')) req.log = req.log.child({ user: caller.userId, company: caller.companyId });
+  const ctx = contextOf(services, req, reply, caller, query, format);
+  const refused = await endpoint.spec.admit!(ctx);
+  if (refused) {
+    if (format === 'json') renderJson(reply, refused, caller);
+    else await renderHtml(endpoint.spec, refused, ctx, undefined);
+    return reply;
+  }
+  (req as SessionWriting)[ADMITTED] = caller;
+}
 
+function contextOf(
+  services: Services,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  caller: Caller | null,
+  params: Params,
+  format: Format,
+): Ctx<Caller | null> {
   const language = caller?.language ?? languageFromHeader(req.headers['accept-language']);
-  const ctx: Ctx<Caller | null> = {
+  return {
     req,
     reply,
     services,
@@ -109,6 +152,37 @@ async function run(endpoint: Endpoint, services: Services, req: FastifyRequest, 
     language,
     t: translator(language),
   };
+}
+
+async function run(endpoint: Endpoint, services: Services, req: FastifyRequest, reply: FastifyReply) {
+  const format = formatOf(req.raw);
+  if (format === 'json' && endpoint.spec.json === false) return renderJson(reply, { kind: 'not_found' }, null);
+  const params = mergeParams(req.query, req.body);
+  // JSON calls authenticate by token. A GET without a token may use the browser session, so the
+  // pages' own scripts can read JSON (autocomplete); GETs change nothing and SameSite cookies
+  // are not sent on cross-site fetches, so this opens no CSRF hole. A write may use the session
+  // only with the page's CSRF token, checked before (sessionWrite). An endpoint with `admit`
+  // authenticated before its body was read (admitBeforeBody).
+  const admitted = (req as SessionWriting)[ADMITTED];
+  const caller =
+    admitted !== undefined
+      ? admitted
+      : format === 'json'
+        ? ((await callerByToken(services, req, params)) ??
+          ((req.method === 'GET' || (req as SessionWriting)[SESSION_WRITE]) && !hasToken(req, params)
+            ? await callerBySession(services, req)
+            : null))
+        : await callerBySession(services, req);
+
+  if (endpoint.auth === 'user' && !caller) {
+    // In English: a JSON 401 has no caller whose language it could speak.
+    if (format === 'json') return renderJson(reply, rejected(401, 'auth.unauthorized', ENGLISH('error.unauthorized')), null);
+    return sendRedirect(reply, loginPath(req.url));
+  }
+  // Log lines of a caller's request name it; a silent logger writes none, so it gets no child.
+  if (caller && logsAt(req.log, 'fatal')) req.log = req.log.child({ user: caller.userId, company: caller.companyId });
+
+  const ctx = contextOf(services, req, reply, caller, params, format);
   const answer = async (db: Kysely<DB>) => {
     ctx.db = db;
     const input = await endpoint.spec.read?.(ctx);

@@ -1,5 +1,6 @@
 // Issue 15: the typed TypeScript client (clients/typescript) against a real server.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { FreightExchange, type FreightExchangeError } from '../../clients/typescript/src/index.ts';
@@ -96,5 +97,54 @@ describe('the TypeScript client', () => {
     assert.equal((await c.confirm(bid.id)).awarded, false);
     await s.post('/freights/revoke/{id}.json', { path: { id: open.id } });
     await assert.rejects(s.confirm(bid.id), /confirm refused/);
+  });
+
+  test('the deal room: a message each way, a small PDF uploaded, listed and downloaded with its exact bytes', async () => {
+    const s = new FreightExchange({ baseUrl: base, token: shipper.token });
+    const c = new FreightExchange({ baseUrl: base, token: carrier.token });
+    const draft = await s.post('/freights/add.json', { body: { from: 'FRA', to: 'AMS' } });
+    const freight = await s.publish(draft.id, { deadline: '+48 hours' });
+    const { message } = await c.post('/freights/messages/{freightId}.json', {
+      path: { freightId: freight.id },
+      body: { text: 'Can we load at 06:00? 🚚' },
+    });
+    assert.deepEqual(message.to, { id: shipper.company, name: shipper.companyName, verified: false });
+    await s.post('/freights/messages/{freightId}.json', {
+      path: { freightId: freight.id },
+      body: { text: 'Yes, ramp 4.', company: carrier.company },
+    });
+    const { conversations } = await c.get('/freights/messages/{freightId}.json', { path: { freightId: freight.id } });
+    assert.deepEqual(
+      conversations[0]!.messages.map((m) => m.text),
+      ['Can we load at 06:00? 🚚', 'Yes, ramp 4.'],
+    );
+    // The shipper's loading plan: a small PDF with bytes a text round trip would spoil.
+    const pdf = Buffer.concat([
+      Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1'),
+      Buffer.from([0, 255, 13, 10, 128]),
+      Buffer.from('\n%%EOF\n'),
+    ]);
+    const { document } = await s.post('/freights/documents/{freightId}.json', {
+      path: { freightId: freight.id },
+      body: { kind: 'other', name: 'Ladeplan Müller.pdf', content: pdf.toString('base64') },
+    });
+    assert.equal(document.size, pdf.length);
+    const { documents } = await s.get('/freights/documents/{freightId}.json', { path: { freightId: freight.id } });
+    assert.deepEqual(
+      documents.map((d) => [d.id, d.name, d.type]),
+      [[document.id, 'Ladeplan Müller.pdf', 'application/pdf']],
+    );
+    const got = await s.download(document.id);
+    assert.ok(Buffer.from(got.bytes).equals(pdf), 'the exact bytes');
+    assert.equal(createHash('sha256').update(got.bytes).digest('hex'), document.sha256);
+    assert.equal(got.type, 'application/pdf');
+    assert.equal(got.name, 'Ladeplan Müller.pdf');
+    // Before the award the carrier sees no documents: a typed 404, for the list and the file alike.
+    await assert.rejects(c.download(document.id), (e: FreightExchangeError) => e.notFound && e.code === 'not_found');
+    await assert.rejects(
+      c.get('/freights/documents/{freightId}.json', { path: { freightId: freight.id } }),
+      (e: FreightExchangeError) => e.notFound,
+    );
+    await assert.rejects(new FreightExchange({ baseUrl: base }).download(document.id), (e: FreightExchangeError) => e.httpStatus === 401);
   });
 });

@@ -25,13 +25,13 @@ describe(`conversations beside a freight (${TEST_DB})`, () => {
     const freight = await openFreight(app, shipper);
     const first = success(await say(app, carrierA, freight, { text: '  Is the loading ramp free at 6?  ' })).message;
     assert.equal(first.freight, freight);
-    assert.deepEqual(first.from, { id: carrierA.company, name: carrierA.companyName });
-    assert.deepEqual(first.to, { id: shipper.company, name: shipper.companyName });
+    assert.deepEqual(first.from, { id: carrierA.company, name: carrierA.companyName, verified: false });
+    assert.deepEqual(first.to, { id: shipper.company, name: shipper.companyName, verified: false });
     assert.equal(first.text, 'Is the loading ramp free at 6?', 'trimmed');
     assert.match(first.created, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     success(await say(app, carrierB, freight, { text: 'Can you take a tail-lift truck?' }));
     const answer = success(await say(app, shipper, freight, { text: 'Yes, from 5:30.', company: carrierA.company })).message;
-    assert.deepEqual(answer.to, { id: carrierA.company, name: carrierA.companyName });
+    assert.deepEqual(answer.to, { id: carrierA.company, name: carrierA.companyName, verified: false });
 
     const owner = success(await conversations(app, shipper, freight)).conversations;
     assert.deepEqual(
@@ -116,6 +116,21 @@ describe(`conversations beside a freight (${TEST_DB})`, () => {
     assert.equal(success(await say(app, carrierA, freight, { text: 'x'.repeat(4000) })).message.text.length, 4000);
   });
 
+  test('characters are code points: 4,000 emoji (8,000 UTF-16 units) are accepted, 4,001 refused', async () => {
+    const freight = await openFreight(app, shipper);
+    const emoji = '\u{1F69A}'; // 🚚, a surrogate pair in UTF-16
+    fieldError(await say(app, carrierA, freight, { text: emoji.repeat(4001) }), 'messages.text_invalid', 'text');
+    fieldError(await say(app, carrierA, freight, { text: `${emoji.repeat(4000)}x` }), 'messages.text_invalid', 'text');
+    assert.deepEqual(success(await conversations(app, carrierA, freight)).conversations, [], 'nothing written');
+    const sent = success(await say(app, carrierA, freight, { text: emoji.repeat(4000) })).message;
+    assert.equal([...sent.text].length, 4000);
+    assert.equal(sent.text, emoji.repeat(4000), 'stored and answered whole');
+    const read = success(await conversations(app, carrierA, freight)).conversations[0].messages[0];
+    assert.equal(read.text, emoji.repeat(4000));
+    // Umlauts and letters with marks are one character each too.
+    success(await say(app, carrierA, freight, { text: 'ä'.repeat(4000) }));
+  });
+
   test('masking holds: a bidder that lost keeps its conversation readable, the freight stays masked', async () => {
     const freight = await openFreight(app, shipper, { from_addr: 'Secret Dock 7' });
     const bid = await app.post('/quotes/add.json', {
@@ -173,5 +188,56 @@ describe(`conversations beside a freight (${TEST_DB})`, () => {
     );
     const list = await app.get('/messages/unread', { headers: { cookie: session.cookie } });
     assert.equal(list.status, 200);
+  });
+
+  test('companies are named as every list names them: linked to their profile, with the verified mark (JSON and page)', async () => {
+    const verified = await app.actor('Verified Haulage');
+    await app.services.db.updateTable('companies').set({ verified_at: new Date() }).where('id', '=', verified.company).execute();
+    const freight = await openFreight(app, shipper);
+    success(await say(app, carrierA, freight, { text: 'Still free?' }));
+    const bid = success(
+      await app.post('/quotes/add.json', { token: verified.token, json: { route: freight, amount: '900.00', currency_code: 'EUR' } }),
+    ).bid;
+    await app.post(`/quotes/confirm/${bid.id}.json`, { token: shipper.token });
+    success(await app.post(`/quotes/confirm/${bid.id}.json`, { token: verified.token }));
+    const sent = success(await say(app, verified, freight, { text: 'Loaded, on the way.' })).message;
+    assert.deepEqual(sent.from, { id: verified.company, name: verified.companyName, verified: true });
+    assert.deepEqual(sent.to, { id: shipper.company, name: shipper.companyName, verified: false });
+    const owner = success(await conversations(app, shipper, freight)).conversations;
+    assert.deepEqual(
+      owner.map((c: any) => c.company),
+      [
+        { id: verified.company, name: verified.companyName, verified: true },
+        { id: carrierA.company, name: carrierA.companyName, verified: false },
+      ].sort((a, b) => a.id - b.id),
+    );
+    // The documents name their uploader the same way.
+    const doc = success(
+      await app.post(`/freights/documents/${freight}.json`, {
+        token: verified.token,
+        json: { kind: 'cmr', name: 'cmr.pdf', content: Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64') },
+      }),
+    ).document;
+    assert.deepEqual(doc.company, { id: verified.company, name: verified.companyName, verified: true });
+
+    // The owner's page: each conversation's heading and each message's author link to the
+    // profile, the verified one with its mark; the documents' uploader too.
+    const { cookie } = await browserSession(app, shipper);
+    const page = (await app.get(`/freights/view/${freight}`, { headers: { cookie } })).text;
+    const messages = page.slice(page.indexOf('id="messages"'), page.indexOf('id="documents"'));
+    const headingOf = (company: number) => new RegExp(`<h3>With <span class="company-name"><a href="/companies/view/${company}">`);
+    assert.match(messages, headingOf(verified.company));
+    assert.match(messages, headingOf(carrierA.company));
+    const verifiedLinks = messages.match(
+      new RegExp(`<a href="/companies/view/${verified.company}">[^<]*</a> <span class="verified"[^>]*data-testid="verified-mark"`, 'g'),
+    );
+    assert.equal(verifiedLinks?.length, 2, 'the heading and the message, each with the mark');
+    assert.doesNotMatch(
+      messages,
+      new RegExp(`<a href="/companies/view/${carrierA.company}">[^<]*</a> <span class="verified"`),
+      'no mark for a company not verified',
+    );
+    const documentsPart = page.slice(page.indexOf('id="documents"'));
+    assert.match(documentsPart, new RegExp(`<a href="/companies/view/${verified.company}">[^<]*</a> <span class="verified"`));
   });
 });

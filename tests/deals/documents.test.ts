@@ -6,9 +6,10 @@ import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { pdfText } from '../support/pdf.ts';
 import { browserSession, csrfOf } from '../support/session.ts';
-import { attach, documents, download, fieldError, JPEG, PDF, PNG, success } from './helpers.ts';
+import { attach, documents, download, EXE, fieldError, flashOf, JPEG, PDF, pdfOf, PNG, success } from './helpers.ts';
 
-const MB = 1024 * 1024;
+/** decisions.md §13: "at most 10 MB", read as SI megabytes (docs/decisions.md, "Deal room"). */
+const MAX = 10_000_000;
 
 /** decisions.md §13: the documents of a freight's two parties, their bounds, their download and the transport order. */
 describe(`documents beside a freight (${TEST_DB})`, () => {
@@ -36,6 +37,17 @@ describe(`documents beside a freight (${TEST_DB})`, () => {
           .executeTakeFirstOrThrow()
       ).n,
     );
+  /** Nothing half-written: no upload under way, every part belongs to a document. */
+  const noLooseParts = async () => {
+    const db = app.services.db;
+    assert.deepEqual(await db.selectFrom('deal_uploads').selectAll().execute(), [], 'no upload left under way');
+    const orphans = await db
+      .selectFrom('deal_document_parts as p')
+      .select('p.document_id')
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('deal_documents as d').select('d.id').whereRef('d.id', '=', 'p.document_id'))))
+      .execute();
+    assert.deepEqual(orphans, [], 'every part belongs to a document');
+  };
 
   before(async () => {
     app = await startTestApp();
@@ -62,7 +74,7 @@ describe(`documents beside a freight (${TEST_DB})`, () => {
     assert.equal(added.name, 'loading-plan.pdf');
     assert.equal(added.size, PDF.length);
     assert.equal(added.sha256, createHash('sha256').update(PDF).digest('hex'));
-    assert.deepEqual(added.company, { id: shipper.company, name: shipper.companyName });
+    assert.deepEqual(added.company, { id: shipper.company, name: shipper.companyName, verified: false });
     assert.equal(added.type, 'application/pdf');
     for (const who of [carrier, loser, outsider]) {
       assert.equal((await documents(app, who, open)).status, 404);
@@ -132,7 +144,12 @@ describe(`documents beside a freight (${TEST_DB})`, () => {
         'documents.type_refused',
         'content',
       ],
+      // A Windows executable renamed to a document's name: its first bytes say what it is.
+      [{ kind: 'invoice', name: 'invoice.pdf', content: EXE.toString('base64') }, 'documents.type_refused', 'content'],
+      [{ kind: 'cmr', name: 'scan.png', content: EXE.toString('base64') }, 'documents.type_refused', 'content'],
       [{ kind: 'cmr', name: 'a.pdf', content: '%%% not base64 %%%' }, 'documents.content_invalid', 'content'],
+      [{ kind: 'cmr', name: 'a.pdf', content: `${PDF.toString('base64')}==QQ` }, 'documents.content_invalid', 'content'],
+      [{ kind: 'cmr', name: 'a.pdf', content: 'QUJDR' }, 'documents.content_invalid', 'content'],
       [{ kind: 'cmr', name: 'a.pdf' }, 'documents.content_invalid', 'content'],
       [{ kind: 'cmr', name: 'a.pdf', content: '' }, 'documents.content_invalid', 'content'],
       [{ kind: 'cmr', name: 'a.pdf', content: { bytes: 1 } }, 'documents.content_invalid', 'content'],
@@ -141,24 +158,79 @@ describe(`documents beside a freight (${TEST_DB})`, () => {
       [{ name: 'a.pdf', content: PDF.toString('base64') }, 'documents.kind_invalid', 'kind'],
       [{ kind: 'cmr', content: PDF.toString('base64') }, 'documents.name_invalid', 'name'],
       [{ kind: 'cmr', name: 'x'.repeat(201), content: PDF.toString('base64') }, 'documents.name_invalid', 'name'],
-      [
-        { kind: 'cmr', name: 'big.pdf', content: Buffer.concat([PDF, Buffer.alloc(10 * MB)]).toString('base64') },
-        'documents.too_large',
-        'content',
-      ],
+      // One byte over 10,000,000 (SI megabytes), and far over it.
+      [{ kind: 'cmr', name: 'big.pdf', content: pdfOf(MAX + 1).toString('base64') }, 'documents.too_large', 'content'],
+      [{ kind: 'cmr', name: 'big.pdf', content: pdfOf(10 * 1024 * 1024).toString('base64') }, 'documents.too_large', 'content'],
     ];
     for (const [json, code, field] of refusals)
       fieldError(await app.post(`/freights/documents/${taken}.json`, { token: carrier.token, json }), code, field);
-    // Far beyond the bound the body itself is refused before it is read (413), still no 500.
+    // Far beyond the bound the body itself is refused (413), still no 500.
     const huge = await app.post(`/freights/documents/${taken}.json`, {
       token: carrier.token,
-      json: { kind: 'cmr', name: 'a.pdf', content: 'A'.repeat(16 * MB) },
+      json: { kind: 'cmr', name: 'a.pdf', content: 'A'.repeat(16_000_000) },
     });
     assert.equal(huge.status, 413, huge.text.slice(0, 200));
+    assert.equal(huge.body.code, 'request.too_large');
     assert.equal(await stored(taken), before, 'nothing stored');
-    // Exactly 10 MB is accepted.
-    const edge = Buffer.concat([PDF, Buffer.alloc(10 * MB - PDF.length)]);
-    assert.equal(success(await attach(app, shipper, taken, 'invoice', 'invoice.pdf', edge)).document.size, 10 * MB);
+    await noLooseParts();
+    // Exactly 10,000,000 bytes are accepted, base64 with MIME line breaks and escaped slashes too.
+    const edge = pdfOf(MAX);
+    const doc = success(await attach(app, shipper, taken, 'invoice', 'invoice.pdf', edge)).document;
+    assert.equal(doc.size, MAX);
+    assert.equal(doc.sha256, createHash('sha256').update(edge).digest('hex'));
+    assert.ok((await download(app, carrier, doc.id)).bytes.equals(edge), 'the exact bytes back');
+    const mime = (edge.toString('base64').match(/.{1,76}/g) ?? []).join('\r\n');
+    const escaped = JSON.stringify({ kind: 'cmr', name: 'mime.pdf', content: mime }).replaceAll('/', '\\/');
+    const res = await app.http.inject({
+      method: 'POST',
+      url: `/freights/documents/${taken}.json`,
+      headers: { authorization: `TokenPass ${shipper.token}`, 'content-type': 'application/json' },
+      payload: escaped,
+    });
+    const viaMime = JSON.parse(res.body).data.document;
+    assert.equal(viaMime.sha256, doc.sha256, res.body.slice(0, 200));
+    await noLooseParts();
+  });
+
+  test('an upload is admitted before its body is read: no token 401, a company that is no party 404, whatever the body', async () => {
+    const body = JSON.stringify({ kind: 'cmr', name: 'a.pdf', content: 'A'.repeat(16_000_000) });
+    const send = (headers: Record<string, string>) =>
+      app.http.inject({
+        method: 'POST',
+        url: `/freights/documents/${taken}.json`,
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: body,
+      });
+    const anonymous = await send({});
+    assert.equal(anonymous.statusCode, 401);
+    const outsiders = await send({ authorization: `TokenPass ${outsider.token}` });
+    assert.equal(outsiders.statusCode, 404, 'a 404, not the 413 its body would earn');
+    const bidders = await send({ authorization: `TokenPass ${loser.token}` });
+    assert.equal(bidders.statusCode, 404);
+    assert.equal((await send({ authorization: 'TokenPass nope' })).statusCode, 401);
+    // A token in the body is not read (api.md: the header or the query): 401 before the body.
+    const inBody = await app.http.inject({
+      method: 'POST',
+      url: `/freights/documents/${taken}.json`,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ auth_token: carrier.token, kind: 'cmr', name: 'a.pdf', content: PDF.toString('base64') }),
+    });
+    assert.equal(inBody.statusCode, 401);
+    // The query's token is read before the body.
+    const byQuery = await app.http.inject({
+      method: 'POST',
+      url: `/freights/documents/${taken}.json?auth_token=${carrier.token}`,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ kind: 'other', name: 'q.png', content: PNG.toString('base64') }),
+    });
+    assert.equal(JSON.parse(byQuery.body).status, 'success', byQuery.body);
+    // A short form body works as every body does (the kernel's form parser).
+    const form = await app.post(`/freights/documents/${taken}.json`, {
+      token: carrier.token,
+      form: { kind: 'other', name: 'form.png', content: PNG.toString('base64') },
+    });
+    assert.equal(success(form).document.sha256, createHash('sha256').update(PNG).digest('hex'));
+    await noLooseParts();
   });
 
   test('a document is stored in parts of 256 KiB, read back whole; an upload that never got its row leaves nothing behind', async () => {
@@ -293,18 +365,39 @@ describe(`documents beside a freight (${TEST_DB})`, () => {
     assert.equal(last.name, 'signed-pod.pdf');
     assert.equal(last.kind, 'pod');
     assert.ok((await download(app, shipper, last.id)).bytes.equals(PDF));
-    // Too large, or not a PDF/JPEG/PNG: back to the page with the refusal, nothing stored.
-    for (const [file, name] of [
-      [Buffer.concat([PDF, Buffer.alloc(10 * MB)]), 'big.pdf'],
-      [Buffer.from('MZ executable'), 'tool.exe'],
+    // Exactly 10,000,000 bytes: accepted, the exact bytes back.
+    const edge = pdfOf(MAX);
+    const accepted = await app.http.inject({ method: 'POST', url: `/freights/upload/${taken}`, ...multipart(edge, 'edge.pdf', 'invoice') });
+    assert.equal(accepted.statusCode, 302, accepted.body);
+    assert.deepEqual(flashOf(accepted), { ok: true, message: 'Document added.' });
+    const edgeDoc = success(await documents(app, carrier, taken)).documents.at(-1);
+    assert.equal(edgeDoc.size, MAX);
+    assert.ok((await download(app, shipper, edgeDoc.id)).bytes.equals(edge));
+    const afterEdge = await stored(taken);
+    // One byte more, an executable renamed to a PDF or a PNG, an empty file: back to the page
+    // with the refusal's words (the field error's), nothing stored.
+    for (const [file, name, message] of [
+      [pdfOf(MAX + 1), 'big.pdf', 'content: the file is larger than 10 MB.'],
+      [Buffer.concat([PDF, Buffer.alloc(11_000_000)]), 'bigger.pdf', 'content: the file is larger than 10 MB.'],
+      [EXE, 'invoice.pdf', 'content: only PDF, JPEG and PNG files are accepted.'],
+      [EXE, 'scan.png', 'content: only PDF, JPEG and PNG files are accepted.'],
+      [Buffer.from('MZ executable'), 'tool.exe', 'content: only PDF, JPEG and PNG files are accepted.'],
+      [Buffer.alloc(0), 'empty.pdf', 'content: the file is missing, empty or not base64.'],
     ] as const) {
       const refused = await app.http.inject({ method: 'POST', url: `/freights/upload/${taken}`, ...multipart(file, name) });
-      assert.equal(refused.statusCode, 302);
+      assert.equal(refused.statusCode, 302, name);
       assert.equal(refused.headers.location, `/freights/view/${taken}#documents`);
+      assert.deepEqual(flashOf(refused), { ok: false, message }, name);
     }
+    assert.equal(await stored(taken), afterEdge, 'nothing stored');
+    await noLooseParts();
     const reserved = await app.http.inject({ method: 'POST', url: `/freights/upload/${taken}`, ...multipart(PDF, 'order.pdf', 'order') });
     assert.equal(reserved.statusCode, 302);
-    assert.equal(await stored(taken), before + 1, 'only the first upload stored');
+    assert.equal(
+      flashOf(reserved)?.message,
+      'kind: order is the transport order the exchange adds on award; choose cmr, pod, invoice or other.',
+    );
+    assert.equal(await stored(taken), before + 2, 'only the first upload and the edge stored');
     // Without the CSRF token the form is refused.
     const forged = multipart(PDF, 'forged.pdf');
     forged.payload = Buffer.from(forged.payload.toString('latin1').replace(csrf, 'forged'), 'latin1');
@@ -318,7 +411,7 @@ describe(`documents beside a freight (${TEST_DB})`, () => {
       headers: { ...multipart(PDF, 'json.pdf').headers, authorization: `TokenPass ${carrier.token}` },
     });
     assert.equal(JSON.parse(elsewhere.body).status, 'error');
-    assert.equal(await stored(taken), before + 1);
+    assert.equal(await stored(taken), before + 2);
     // A body cut off in the middle of the file, or two files: refused as unreadable or too large, never a 500.
     const whole = multipart(PDF, 'cut.pdf');
     const cut = await app.http.inject({
@@ -335,7 +428,7 @@ describe(`documents beside a freight (${TEST_DB})`, () => {
     ]);
     const twice = await app.http.inject({ method: 'POST', url: `/freights/upload/${taken}`, headers: two.headers, payload: two.payload });
     assert.equal(twice.statusCode, 413, twice.body.slice(0, 200));
-    assert.equal(await stored(taken), before + 1);
+    assert.equal(await stored(taken), before + 2);
     // An outsider's upload: 404.
     const stranger = await browserSession(app, outsider);
     const strangers = await app.http.inject({

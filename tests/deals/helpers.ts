@@ -50,3 +50,17 @@ export function fieldError(res: { status: number; body: any; text: string }, cod
     [field],
   );
 }
+
+/** The message a redirect carries to the next page (the flash cookie), or undefined. */
+export function flashOf(res: { headers: Record<string, unknown> }): { ok: boolean; message: string } | undefined {
+  const set = res.headers['set-cookie'];
+  const list = Array.isArray(set) ? set : set ? [String(set)] : [];
+  const raw = list.map(String).find((c) => c.startsWith('fx_flash='));
+  return raw ? JSON.parse(decodeURIComponent(raw.slice('fx_flash='.length).split(';')[0]!)) : undefined;
+}
+
+/** A file of exactly `size` bytes that starts as a PDF. */
+export const pdfOf = (size: number) => Buffer.concat([PDF, Buffer.alloc(size - PDF.length, 0x20)]);
+
+/** A Windows executable's first bytes (MZ), as a renamed file would bring them. */
+export const EXE = Buffer.concat([Buffer.from('MZ\x90\x00\x03\x00\x00\x00', 'latin1'), Buffer.alloc(200, 0)]);

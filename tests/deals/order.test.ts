@@ -83,48 +83,63 @@ describe(`the transport order and the proof of delivery (${TEST_DB})`, () => {
 
   test('the order is complete: both companies with address and VAT id, the confirming users, route, goods, price, references', async () => {
     const { order, document } = success(await orderOf(shipper));
-    assert.equal(order.format, 'freight-exchange/transport-order/1');
+    assert.equal(order.format, 'freight-exchange/transport-order/2');
     assert.equal(order.freight, freight);
     assert.equal(order.bid, bidId);
     assert.equal(order.timezone, 'Europe/Berlin');
     assert.match(order.issued, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    // Named as the EU eFTI common data set names the consignment (docs/decisions.md, "The transport order").
     assert.deepEqual(order.consignor, {
       id: shipper.company,
       name: shipper.companyName,
-      address: { postcode: '40213', city: 'Düsseldorf', country: 'DE' },
-      vat_id: 'DE136695976',
+      postal_address: { postcode: '40213', city_name: 'Düsseldorf', country_code: 'DE' },
+      tax_registration: { id: 'DE136695976' },
       confirmed_by: { id: shipper.user, name: shipper.email, email: shipper.email },
       confirmed: order.consignor.confirmed,
     });
     assert.deepEqual(order.carrier, {
       id: carrier.company,
       name: carrier.companyName,
-      address: { postcode: '90-001', city: 'Łódź', country: 'PL' },
-      vat_id: 'PL5260001246',
+      postal_address: { postcode: '90-001', city_name: 'Łódź', country_code: 'PL' },
+      tax_registration: { id: 'PL5260001246' },
       confirmed_by: { id: colleague.user, name: colleague.email, email: colleague.email },
       confirmed: order.issued,
     });
     assert.ok(order.consignor.confirmed <= order.issued);
     assert.equal(order.consignee, null);
-    assert.deepEqual(order.place_of_taking_over, {
-      location: 'FRA',
-      country: 'DE',
-      address: 'Königsallee 1, Düsseldorf',
-      window: { from: '2031-05-05 08:00:00', until: '2031-05-05 12:00:00' },
+    assert.deepEqual(order.carrier_acceptance_location, {
+      id: 'FRA',
+      name: 'Königsallee 1, Düsseldorf',
+      postal_address: { country_code: 'DE' },
+      scheduled_occurrence_period: { start_date_time: '2031-05-05 08:00:00', end_date_time: '2031-05-05 12:00:00' },
     });
-    assert.equal(order.place_of_delivery.address, 'ul. Piotrkowska 5, Łódź');
-    assert.deepEqual(order.place_of_delivery.window, { from: '2031-05-06 09:00:00', until: '2031-05-06 09:00:00' });
-    assert.deepEqual(order.goods, {
-      description: 'Möbel und Küchengeräte',
-      gross_weight: 4200,
-      number_of_packages: 8,
-      packages: [
-        { number_of_packages: 6, length: 120, width: 80, height: 150, gross_weight: 500, weight_per_package: false, stackable: false },
-        { number_of_packages: 2, length: 120, width: 100, height: 100, gross_weight: 600, weight_per_package: false, stackable: null },
-      ],
-      dangerous_goods: 'UN 1263, 3, III',
+    assert.equal(order.consignee_receipt_location.name, 'ul. Piotrkowska 5, Łódź');
+    assert.deepEqual(order.consignee_receipt_location.postal_address, { country_code: 'PL' });
+    assert.deepEqual(order.consignee_receipt_location.scheduled_occurrence_period, {
+      start_date_time: '2031-05-06 09:00:00',
+      end_date_time: '2031-05-06 09:00:00',
     });
-    assert.deepEqual(order.agreed_price, { amount: '1745.50', currency: 'EUR' });
+    assert.deepEqual(order.nature_identification_cargo, { identification_text: 'Möbel und Küchengeräte' });
+    assert.equal(order.gross_weight, 4200);
+    assert.equal(order.number_of_packages, 8);
+    assert.deepEqual(order.included_consignment_item, [
+      {
+        goods_unit_quantity: 6,
+        dimensions: { length: 120, width: 80, height: 150 },
+        gross_weight: 500,
+        weight_per_package: false,
+        stackable: false,
+      },
+      {
+        goods_unit_quantity: 2,
+        dimensions: { length: 120, width: 100, height: 100 },
+        gross_weight: 600,
+        weight_per_package: false,
+        stackable: null,
+      },
+    ]);
+    assert.deepEqual(order.dangerous_goods, { information: 'UN 1263, 3, III' });
+    assert.deepEqual(order.applicable_service_charge, { applied_amount: '1745.50', currency_id: 'EUR' });
     assert.deepEqual(order.references, { customer: 'PO-4711 Möbel', external_ref: 'EXT-9', incoterm: 'dap' });
     assert.equal(document.kind, 'order');
     assert.equal(document.company, null);

@@ -230,6 +230,28 @@ describe('browser session', () => {
     assert.equal(wrongToken.status, 401, 'a bad token is not rescued by the session');
   });
 
+  test("a page's script writes JSON with the session only together with the page's CSRF token", async () => {
+    const { cookie, csrf } = await browserSession(app, alice);
+    const page = await app.get('/', { headers: { cookie } });
+    const token = csrfOf(page.text);
+    const jar = `${cookie}; ${cookiesOf(page)}`;
+    const draft = { from: 'FRA', to: 'AMS' };
+    const withToken = await app.post('/freights/add.json', { headers: { cookie: jar }, form: { ...draft, _csrf: token } });
+    assert.equal(withToken.status, 200, withToken.text);
+    assert.equal(withToken.body.status, 'success', withToken.text);
+    const byHeader = await app.post('/freights/add.json', { headers: { cookie: jar, 'x-csrf-token': csrf }, json: draft });
+    assert.equal(byHeader.body.status, 'success', byHeader.text);
+    const forged = await app.post('/freights/add.json', { headers: { cookie: jar }, form: { ...draft, _csrf: 'forged' } });
+    assert.equal(forged.status, 403, 'a wrong CSRF token is refused');
+    const none = await app.post('/freights/add.json', { headers: { cookie: jar }, json: draft });
+    assert.equal(none.status, 401, 'without the token the session does not write');
+    const elsewhere = await app.post('/freights/add.json', {
+      headers: { authorization: 'TokenPass bogus', cookie: jar },
+      form: { ...draft, _csrf: token },
+    });
+    assert.equal(elsewhere.status, 401, 'a bad API token is not rescued by the session and its CSRF token');
+  });
+
   test('a form post without the CSRF token is refused', async () => {
     const res = await app.post('/users/login', { form: { 'auth[user]': alice.email, 'auth[password]': alice.password } });
     assert.equal(res.status, 403);

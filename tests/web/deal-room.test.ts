@@ -11,8 +11,9 @@ import { assertNoSideScroll, DESKTOP, flashText, pageFor, PHONE, plain, setRealn
 
 /**
  * decisions.md §13 in a browser, the whole deal: the carrier asks the shipper beside the open
- * freight, the shipper finds the question through the header's unread count and answers; the
- * award issues the transport order, which both download from the freight page (its text read
+ * freight, the shipper finds the question through the header's unread count and answers, each
+ * message sent without a reload and appearing on the other side's open page (the live board);
+ * the award issues the transport order, which both download from the freight page (its text read
  * from the PDF, its SHA-256 the one the page shows); the carrier uploads its signed CMR, then the
  * proof of delivery, which marks the freight delivered; the shipper downloads the exact POD.
  * English and German, each at the desk (1366 px) and on a phone (390 px, nothing scrolls sideways).
@@ -20,7 +21,8 @@ import { assertNoSideScroll, DESKTOP, flashText, pageFor, PHONE, plain, setRealn
 
 const TEXT = {
   eng: {
-    sent: 'Message sent',
+    sent: 'Message sent.',
+    textInvalid: 'text: a message of 1 to 4000 characters is required.',
     uploaded: 'Document added',
     delivered: 'Proof of delivery added',
     cmr: 'CMR consignment note',
@@ -30,7 +32,8 @@ const TEXT = {
     closed: 'delivered',
   },
   deu: {
-    sent: 'Nachricht gesendet',
+    sent: 'Nachricht gesendet.',
+    textInvalid: 'text: eine Nachricht mit 1 bis 4000 Zeichen ist erforderlich.',
     uploaded: 'Dokument hinzugefügt',
     delivered: 'Ablieferbeleg hinzugefügt',
     cmr: 'CMR-Frachtbrief',
@@ -52,6 +55,18 @@ const SIGNED_CMR = pdf('cmr');
 const SIGNED_POD = pdf('pod');
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** Marks the page's window: a reload or a navigation would lose the mark (stayed). */
+const stay = (page: Page) => page.evaluate(() => Object.assign(window, { __stayed: true }));
+async function stayed(page: Page, what: string) {
+  assert.equal(
+    await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed),
+    true,
+    `${what}: the page was not reloaded`,
+  );
+}
+/** What the page's status line says (the live note, public/app.js). */
+const liveNote = async (page: Page) => plain(await page.locator('[data-live-note]').innerText());
 
 /** Clicks a download link and answers the file's name and bytes. */
 async function downloadFrom(page: Page, selector: string): Promise<{ name: string; bytes: Buffer }> {
@@ -117,15 +132,20 @@ describe('pages: the deal room from the first question to the proof of delivery 
       const { shipper, carrier, freight } = people.get(`${lang}-${viewport.width}`)!;
       const phone = viewport === PHONE;
 
-      // The carrier asks beside the open freight.
+      // The carrier asks beside the open freight: sent by the page's script, no reload.
       const carrierPage = await pageFor(browser, base, carrier, viewport, contexts);
       await carrierPage.goto(`${base}/freights/view/${freight}`);
+      await carrierPage.locator('body[data-live-state="open"]').waitFor({ state: 'attached' });
+      await stay(carrierPage);
       const messages = carrierPage.locator('[data-testid="deal-messages"]');
       await messages.locator('textarea[name="text"]').fill('Can we load at 06:00?\nThe truck is in Köln tonight.');
-      await Promise.all([carrierPage.waitForURL(/#messages$/), messages.locator('button[type="submit"]').click()]);
-      assert.ok((await flashText(carrierPage)).includes(T.sent));
+      await messages.locator('button[type="submit"]').click();
+      await messages.locator('[data-testid="message"]', { hasText: 'The truck is in Köln tonight.' }).waitFor();
+      assert.equal(await liveNote(carrierPage), T.sent);
+      assert.equal(await messages.locator('textarea[name="text"]').inputValue(), '', 'the field is emptied for the next message');
+      await stayed(carrierPage, 'sending');
 
-      // The shipper: the header counts the unread message and leads to it; it answers.
+      // The shipper: the header counts the unread message and leads to it.
       const shipperPage = await pageFor(browser, base, shipper, viewport, contexts);
       await shipperPage.goto(`${base}/freights/enlist/10`);
       const link = shipperPage.locator('[data-messages]');
@@ -136,11 +156,32 @@ describe('pages: the deal room from the first question to the proof of delivery 
         shipperPage.waitForURL(new RegExp(`/freights/view/${freight}#messages$`)),
         shipperPage.locator('[data-testid="unread"] a').first().click(),
       ]);
+      await shipperPage.locator('body[data-live-state="open"]').waitFor({ state: 'attached' });
+      await stay(shipperPage);
       const conversation = shipperPage.locator('[data-testid="conversation"]');
       assert.match(await conversation.innerText(), /The truck is in Köln tonight\./);
+
+      // The carrier writes again: the message appears on the shipper's open page, no reload.
+      await messages.locator('textarea[name="text"]').fill('We have a tail lift.');
+      await messages.locator('button[type="submit"]').click();
+      await conversation.locator('[data-testid="message"]', { hasText: 'We have a tail lift.' }).waitFor();
+      await stayed(shipperPage, 'a message arriving');
+
+      // The shipper answers, no reload; the answer appears on the carrier's open page.
       await conversation.locator('textarea[name="text"]').fill('Yes, ramp 4 opens at 06:00.');
-      await Promise.all([shipperPage.waitForURL(/#messages$/), conversation.locator('button[type="submit"]').click()]);
-      assert.ok((await flashText(shipperPage)).includes(T.sent));
+      await conversation.locator('button[type="submit"]').click();
+      await conversation.locator('[data-testid="message"]', { hasText: 'Yes, ramp 4 opens at 06:00.' }).waitFor();
+      assert.equal(await liveNote(shipperPage), T.sent);
+      await stayed(shipperPage, 'sending');
+      await messages.locator('[data-testid="message"]', { hasText: 'Yes, ramp 4 opens at 06:00.' }).waitFor();
+      await stayed(carrierPage, 'the answer arriving');
+      // A refusal (an empty message) is said under the field, nothing sent, still no reload.
+      await messages.locator('textarea[name="text"]').fill('   ');
+      await messages.locator('button[type="submit"]').click();
+      await carrierPage.locator('.message-form .field-error', { hasText: T.textInvalid }).waitFor();
+      await stayed(carrierPage, 'a refusal');
+      assert.equal(await messages.locator('[data-testid="message"]').count(), 3);
+      if (phone) await assertNoSideScroll(carrierPage, "the carrier's conversation");
 
       // The award (its pages are the journey's test): the carrier's bid, confirmed by both sides.
       const bid = await app.post('/quotes/add.json', {

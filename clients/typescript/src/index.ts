@@ -76,6 +76,15 @@ export interface ClientOptions {
   fetch?: typeof fetch;
 }
 
+/** A document's file as GET /freights/document/{id} answers it: the exact bytes, its media type and its name. */
+export interface DownloadedDocument {
+  bytes: Uint8Array;
+  /** application/pdf, image/jpeg or image/png (what its first bytes said) */
+  type: string;
+  /** the file name (Content-Disposition's UTF-8 name) */
+  name: string;
+}
+
 export interface Result<D> {
   data: D;
   /** Fields the server ignored, and why (create, edit). */
@@ -176,6 +185,27 @@ export class FreightExchange {
     return { awarded: false, freight };
   }
 
+  /**
+   * A document of a freight (GET /freights/document/{id}): its exact bytes, not the JSON
+   * envelope, so not through get/call (which read JSON). Refusals (401, 404) throw
+   * FreightExchangeError like every other call.
+   */
+  async download(id: number): Promise<DownloadedDocument> {
+    const { data, error, response } = await this.api.GET('/freights/document/{id}', {
+      params: { path: { id } },
+      parseAs: 'arrayBuffer',
+    });
+    if (!response.ok || !(data instanceof ArrayBuffer)) {
+      const body = error as { message?: string } | undefined;
+      throw new FreightExchangeError(body?.message ?? `HTTP ${response.status}`, response.status, body);
+    }
+    return {
+      bytes: new Uint8Array(data),
+      type: response.headers.get('content-type') ?? 'application/octet-stream',
+      name: fileNameOf(response.headers.get('content-disposition')),
+    };
+  }
+
   private companyId: Promise<number> | undefined;
 
   /** The caller's company id (GET /users/me.json, once). */
@@ -192,4 +222,17 @@ export class FreightExchange {
     const body: unknown = json ? (data ?? error) : undefined;
     return { status: response.status, body, location: response.headers.get('location') ?? undefined };
   }
+}
+
+/** The file name of a Content-Disposition header: its UTF-8 `filename*` (RFC 6266), else `filename`. */
+function fileNameOf(header: string | null): string {
+  const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(header ?? '')?.[1];
+  if (utf8) {
+    try {
+      return decodeURIComponent(utf8);
+    } catch {
+      // an unreadable encoding: the plain name below
+    }
+  }
+  return /filename="([^"]*)"/i.exec(header ?? '')?.[1] ?? '';
 }

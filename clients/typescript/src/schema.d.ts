@@ -1736,7 +1736,7 @@ export interface paths {
         get: operations["getFreightsDocuments"];
         put?: never;
         /**
-         * Attach a document to a freight (the owner; the winner once the freight is awarded): PDF, JPEG or PNG, recognised by its first bytes, at most 10485760 bytes. Anything else: a field error, nothing stored. Anyone else: 404.
+         * Attach a document to a freight (the owner; the winner once the freight is awarded): PDF, JPEG or PNG, recognised by its first bytes, at most 10000000 bytes. Anything else: a field error, nothing stored. Anyone else: 404.
          * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
          *
          *     On success `data` holds `document`; a functional failure is 200 with `status` = `error` and a `message`.
@@ -1764,28 +1764,6 @@ export interface paths {
         get: operations["getFreightsOrder"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/freights/pod/{freightId}.json": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Proof of delivery: attach a `pod` document (PDF, JPEG or PNG, as for documents) and mark the freight delivered (`delivery_status` 3, status `taken` -> `closed`) in one transaction, or neither. The owner or the winner. A freight not `taken`: `status` = `error`, code `pod.not_taken`; a refused file: a field error (`documents.*`); anyone else: 404. Events: `document.added` to the other party, `freight.delivery_status`.
-         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
-         *
-         *     On success `data` holds `document`, `freight`; a functional failure is 200 with `status` = `error` and a `message`.
-         */
-        post: operations["postFreightsPod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1830,6 +1808,28 @@ export interface paths {
         get: operations["getPlacesSuggest"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/freights/pod/{freightId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Proof of delivery: attach a `pod` document (PDF, JPEG or PNG, as for documents) and mark the freight delivered (`delivery_status` 3, status `taken` -> `closed`) in one transaction, or neither. The owner or the winner. A freight not `taken`: `status` = `error`, code `pod.not_taken`; a refused file: a field error (`documents.*`); anyone else: 404. Events: `document.added` to the other party, `freight.delivery_status`.
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `document`, `freight`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postFreightsPod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2487,7 +2487,7 @@ export interface components {
          *     - `companies.block_self`: A company cannot block itself.
          *     - `companies.invalid`: The profile was not saved: {fields}.
          *     - `companies.too_many_blocks`: Your company has blocked {max} companies: unblock one first.
-         *     - `documents.content_invalid`: content: the file is missing or not base64.
+         *     - `documents.content_invalid`: content: the file is missing, empty or not base64.
          *     - `documents.kind_invalid`: kind: one of cmr, pod, invoice, other.
          *     - `documents.kind_reserved`: kind: order is the transport order the exchange adds on award; choose cmr, pod, invoice or other.
          *     - `documents.name_invalid`: name: a file name of at most {max} characters is required.
@@ -4200,11 +4200,15 @@ export interface components {
             from: {
                 id: number;
                 name: string;
+                /** @description verified by the operator (decisions.md §12): the verified mark */
+                verified: boolean;
             };
             /** @description the receiving company */
             to: {
                 id: number;
                 name: string;
+                /** @description verified by the operator (decisions.md §12): the verified mark */
+                verified: boolean;
             };
             /** @description 1 to 4000 characters */
             text: string;
@@ -4232,6 +4236,8 @@ export interface components {
                     company: {
                         id: number;
                         name: string;
+                        /** @description verified by the operator (decisions.md §12): the verified mark */
+                        verified: boolean;
                     };
                     /** @description oldest first */
                     messages: components["schemas"]["Message"][];
@@ -4286,20 +4292,9 @@ export interface components {
             company: {
                 id: number;
                 name: string;
+                /** @description verified by the operator (decisions.md §12): the verified mark */
+                verified: boolean;
             } | null;
-        };
-        /** @description A success of postFreightsDocuments: the payload in `data`. */
-        PostFreightsDocumentsSuccess: {
-            data: {
-                document: components["schemas"]["Document"];
-            };
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            status: "success";
-            auth: components["schemas"]["Auth"];
-            warnings?: components["schemas"]["Warning"][];
         };
         /** @description A success of getFreightsDocuments: the payload in `data`. */
         GetFreightsDocumentsSuccess: {
@@ -4320,7 +4315,7 @@ export interface components {
                 /** @description The transport order as issued on award; its PDF (the `order` document) prints every value and embeds this JSON */
                 order: {
                     /** @constant */
-                    format: "freight-exchange/transport-order/1";
+                    format: "freight-exchange/transport-order/2";
                     freight: number;
                     /** @description the accepted bid */
                     bid: number;
@@ -4328,17 +4323,22 @@ export interface components {
                     issued: string;
                     /** @description the exchange’s APP_TIMEZONE, e.g. Europe/Berlin */
                     timezone: string;
-                    /** @description the freight’s company, which contracts the carriage (CMR box 1, eFTI consignor) */
+                    /** @description eFTI consignor (CMR box 1): the freight’s company, which contracts the carriage */
                     consignor: {
                         /** @description the company id */
                         id: number;
+                        /** @description eFTI name */
                         name: string;
-                        address: {
+                        /** @description eFTI postalAddress (postcode, cityName, countryCode), from the company profile */
+                        postal_address: {
                             postcode: string | null;
-                            city: string | null;
-                            country: string | null;
+                            city_name: string | null;
+                            country_code: string | null;
                         };
-                        vat_id: string | null;
+                        tax_registration: {
+                            /** @description the VAT id */
+                            id: string;
+                        } | null;
                         confirmed_by: {
                             id: number;
                             name: string;
@@ -4346,65 +4346,86 @@ export interface components {
                         } | null;
                         confirmed: string | null;
                     };
-                    /** @description the winner (CMR box 16, eFTI carrier) */
-                    carrier: {
-                        /** @description the company id */
-                        id: number;
-                        name: string;
-                        address: {
-                            postcode: string | null;
-                            city: string | null;
-                            country: string | null;
-                        };
-                        vat_id: string | null;
-                        confirmed_by: {
-                            id: number;
-                            name: string;
-                            email: string;
-                        } | null;
-                        confirmed: string | null;
-                    };
-                    /** @description CMR box 2: not recorded by the exchange; the place of delivery names where the goods go */
+                    /** @description eFTI consignee (CMR box 2): not recorded by the exchange; the consignee receipt location names where the goods go */
                     consignee: null;
-                    /** @description CMR box 4 (eFTI carrier acceptance location), with the loading window */
-                    place_of_taking_over: {
-                        location: string | null;
-                        country: string | null;
-                        address: string | null;
-                        window: {
-                            from: string | null;
-                            until: string | null;
+                    /** @description eFTI consigneeReceiptLocation (CMR box 3, place of delivery), with the delivery window */
+                    consignee_receipt_location: {
+                        id: string | null;
+                        name: string | null;
+                        /** @description eFTI postalAddress */
+                        postal_address: {
+                            country_code: string | null;
+                        };
+                        /** @description eFTI scheduledOccurrencePeriod (startDateTime, endDateTime): the freight’s window */
+                        scheduled_occurrence_period: {
+                            start_date_time: string | null;
+                            end_date_time: string | null;
                         };
                     };
-                    /** @description CMR box 3 (eFTI consignee receipt location), with the delivery window */
-                    place_of_delivery: {
-                        location: string | null;
-                        country: string | null;
-                        address: string | null;
-                        window: {
-                            from: string | null;
-                            until: string | null;
+                    /** @description eFTI carrierAcceptanceLocation (CMR box 4, place of taking over), with the loading window */
+                    carrier_acceptance_location: {
+                        id: string | null;
+                        name: string | null;
+                        /** @description eFTI postalAddress */
+                        postal_address: {
+                            country_code: string | null;
+                        };
+                        /** @description eFTI scheduledOccurrencePeriod (startDateTime, endDateTime): the freight’s window */
+                        scheduled_occurrence_period: {
+                            start_date_time: string | null;
+                            end_date_time: string | null;
                         };
                     };
-                    goods: {
-                        description: string | null;
-                        gross_weight: number | null;
-                        number_of_packages: number | null;
-                        /** @description the freight’s piece lines */
-                        packages: {
-                            number_of_packages: number | null;
+                    number_of_packages: number | null;
+                    nature_identification_cargo: {
+                        /** @description the freight’s `refs.commodity` */
+                        identification_text: string;
+                    } | null;
+                    gross_weight: number | null;
+                    /** @description eFTI includedConsignmentItem: the freight’s piece lines */
+                    included_consignment_item: {
+                        goods_unit_quantity: number | null;
+                        /** @description eFTI dimensions (length, width, height), cm */
+                        dimensions: {
                             length: number | null;
                             width: number | null;
                             height: number | null;
-                            gross_weight: number | null;
-                            weight_per_package: boolean;
-                            stackable: boolean | null;
-                        }[];
-                        dangerous_goods: string | null;
+                        };
+                        gross_weight: number | null;
+                        weight_per_package: boolean;
+                        stackable: boolean | null;
+                    }[];
+                    dangerous_goods: {
+                        /** @description the freight’s dangerous goods text */
+                        information: string;
+                    } | null;
+                    /** @description eFTI carrier (CMR box 16): the winner */
+                    carrier: {
+                        /** @description the company id */
+                        id: number;
+                        /** @description eFTI name */
+                        name: string;
+                        /** @description eFTI postalAddress (postcode, cityName, countryCode), from the company profile */
+                        postal_address: {
+                            postcode: string | null;
+                            city_name: string | null;
+                            country_code: string | null;
+                        };
+                        tax_registration: {
+                            /** @description the VAT id */
+                            id: string;
+                        } | null;
+                        confirmed_by: {
+                            id: number;
+                            name: string;
+                            email: string;
+                        } | null;
+                        confirmed: string | null;
                     };
-                    agreed_price: {
-                        amount: string | null;
-                        currency: string | null;
+                    /** @description eFTI applicableServiceCharge: the freight charge agreed */
+                    applicable_service_charge: {
+                        applied_amount: string | null;
+                        currency_id: string | null;
                     };
                     /** @description the freight’s refs customer, external_ref, awb, uld, incoterm, incoterm_place, where given */
                     references: {
@@ -4412,26 +4433,6 @@ export interface components {
                     };
                 };
                 document: components["schemas"]["Document"];
-            };
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            status: "success";
-            auth: components["schemas"]["Auth"];
-            warnings?: components["schemas"]["Warning"][];
-        };
-        /** @description A success of postFreightsPod: the payload in `data`. */
-        PostFreightsPodSuccess: {
-            data: {
-                document: components["schemas"]["Document"];
-                freight: {
-                    id: number;
-                    /** @constant */
-                    status: "closed";
-                    /** @constant */
-                    delivery_status: 3;
-                };
             };
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -4500,6 +4501,39 @@ export interface components {
                 places: components["schemas"]["Place"][];
                 /** @description the city data is still loading (the first question starts it) */
                 cities_pending: boolean;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postFreightsDocuments: the payload in `data`. */
+        PostFreightsDocumentsSuccess: {
+            data: {
+                document: components["schemas"]["Document"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postFreightsPod: the payload in `data`. */
+        PostFreightsPodSuccess: {
+            data: {
+                document: components["schemas"]["Document"];
+                freight: {
+                    id: number;
+                    /** @constant */
+                    status: "closed";
+                    /** @constant */
+                    delivery_status: 3;
+                };
             };
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -11006,6 +11040,79 @@ export interface operations {
             };
         };
     };
+    getMarketPrices: {
+        parameters: {
+            query: {
+                /** @description origin: comma-separated patterns as in the load search (decisions.md §7): DE (country), DE-60 (country and postal prefix), airport:FRA */
+                from: string;
+                /** @description destination: comma-separated patterns as in the load search (decisions.md §7): DE (country), DE-60 (country and postal prefix), airport:FRA */
+                to: string;
+                months?: number;
+                /** @description only prices in this currency count */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetMarketPricesSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPlacesSuggest: {
+        parameters: {
+            query: {
+                q: string;
+                /** @description the input: `filter` (list search from/to), `near` (a radius centre), `freight` (freight form), `rate` (rate search), `lane` (lane prices: postal areas, a city as the area of its centre) */
+                for?: "filter" | "near" | "freight" | "rate" | "lane";
+                /** @description a country the form knows already: its postal areas first */
+                country?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetPlacesSuggestSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     postFreightsPod: {
         parameters: {
             query?: never;
@@ -11081,79 +11188,6 @@ export interface operations {
             };
             /** @description A path parameter is longer than 500 characters. */
             414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    getMarketPrices: {
-        parameters: {
-            query: {
-                /** @description origin: comma-separated patterns as in the load search (decisions.md §7): DE (country), DE-60 (country and postal prefix), airport:FRA */
-                from: string;
-                /** @description destination: comma-separated patterns as in the load search (decisions.md §7): DE (country), DE-60 (country and postal prefix), airport:FRA */
-                to: string;
-                months?: number;
-                /** @description only prices in this currency count */
-                currency?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GetMarketPricesSuccess"] | components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Token missing, invalid or from the other environment. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    getPlacesSuggest: {
-        parameters: {
-            query: {
-                q: string;
-                /** @description the input: `filter` (list search from/to), `near` (a radius centre), `freight` (freight form), `rate` (rate search), `lane` (lane prices: postal areas, a city as the area of its centre) */
-                for?: "filter" | "near" | "freight" | "rate" | "lane";
-                /** @description a country the form knows already: its postal areas first */
-                country?: string;
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GetPlacesSuggestSuccess"] | components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Token missing, invalid or from the other environment. */
-            401: {
                 headers: {
                     [name: string]: unknown;
                 };

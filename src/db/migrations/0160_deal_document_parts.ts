@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * A party's document in parts of 256 KiB (deals/store.ts storeDocumentParts): a 10 MB value
+ * A party's document in parts of 256 KiB (deals/upload.ts DocumentUpload): a 10 MB value
  * written in one statement holds the embedded database, and with it every other request, for a
  * third of a second; parts are written one short statement at a time with a turn of the event
  * loop between them. The parts are written before the document's row (its id drawn from the

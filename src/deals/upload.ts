@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { nextTurn } from '../kernel/pace.ts';
+import { mediaTypeOf, SIGNATURE_BYTES, type DocumentProblem } from './content.ts';
+import { beginUpload, dropUpload, insertPart, PART_BYTES } from './store.ts';
+import { MAX_DOCUMENT_BYTES } from './tables.ts';
+
+/**
+ * A party's document as its bytes arrive (decisions.md §13; docs/decisions.md, "Deal room"):
+ * from the JSON upload's base64, decoded slice by slice (content.ts Base64Reader), or from the
+ * page's multipart file as the request brings it. Nothing is held whole: the bytes are counted
+ * (more than 10,000,000 is refused at the first byte beyond), their type is read from the first
+ * bytes (anything but PDF, JPEG or PNG is refused before a part is written), and they are
+ * hashed and written in parts of 256 KiB as each part fills, one short statement each with a
+ * turn of the event loop after it. A refused upload writes no further part and removes those
+ * written; the document's row is written by room.ts under the id drawn here, or `discard`
+ * removes the parts.
+ */
+
+/** Bytes stored as parts, waiting for their document's row. */
+export interface StoredBytes {
+  /** the document id drawn for them (the row is written under it) */
+  id: number;
+  size: number;
+  sha256: string;
+  mediaType: string;
+}
+
+export type UploadResult = { ok: true; stored: StoredBytes } | { ok: false; problem: DocumentProblem };
+
+export class DocumentUpload {
+  private id: number | undefined;
+  private part = 0;
+  private size = 0;
+  private readonly hash = createHash('sha256');
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private mediaType: string | undefined;
+  private problemFound: DocumentProblem | undefined;
+  private kept = false;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly now: Date,
+  ) {}
+
+  /** Why the bytes are refused, once they are: later bytes are not looked at. */
+  get problem(): DocumentProblem | undefined {
+    return this.problemFound;
+  }
+
+  /** The next bytes of the document. */
+  async write(bytes: Buffer): Promise<void> {
+    if (this.problemFound || bytes.length === 0) return;
+    this.size += bytes.length;
+    if (this.size > MAX_DOCUMENT_BYTES) return this.refuse('documents.too_large');
+    this.pending.push(bytes);
+    this.pendingBytes += bytes.length;
+    if (this.mediaType === undefined && this.pendingBytes >= SIGNATURE_BYTES && !this.recognise()) return;
+    while (this.pendingBytes >= PART_BYTES) await this.flush(PART_BYTES);
+  }
+
+  /** Refuses the document (a problem found outside the bytes, e.g. a truncated file); removes what was written. */
+  async refuse(problem: DocumentProblem): Promise<void> {
+    this.problemFound ??= problem;
+    this.pending = [];
+    this.pendingBytes = 0;
+    await this.discard();
+  }
+
+  /** The bytes are complete: the last part written, or why they are refused. */
+  async finish(): Promise<UploadResult> {
+    if (!this.problemFound && this.size === 0) await this.refuse('documents.content_invalid');
+    if (!this.problemFound && this.mediaType === undefined) this.recognise();
+    if (this.problemFound) {
+      await this.discard();
+      return { ok: false, problem: this.problemFound };
+    }
+    if (this.pendingBytes > 0) await this.flush(this.pendingBytes);
+    return { ok: true, stored: { id: this.id!, size: this.size, sha256: this.hash.digest('hex'), mediaType: this.mediaType! } };
+  }
+
+  /** The parts are the document's now (its row was written): `discard` leaves them. */
+  keep(): void {
+    this.kept = true;
+  }
+
+  /** Removes the parts written (unless kept); safe to call more than once. */
+  async discard(): Promise<void> {
+    if (this.kept || this.id === undefined) return;
+    const id = this.id;
+    this.id = undefined;
+    await dropUpload(this.db, id);
+  }
+
+  /** The type from the first bytes, or the refusal; answers whether it was recognised. */
+  private recognise(): boolean {
+    const head = Buffer.concat(this.pending).subarray(0, SIGNATURE_BYTES);
+    this.mediaType = mediaTypeOf(head);
+    if (this.mediaType) return true;
+    this.problemFound = 'documents.type_refused';
+    this.pending = [];
+    this.pendingBytes = 0;
+    return false;
+  }
+
+  /** Hashes and writes the next `n` pending bytes as a part (the upload noted at its first part). */
+  private async flush(n: number): Promise<void> {
+    const all = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
+    const part = all.subarray(0, n);
+    const rest = all.subarray(n);
+    this.pending = rest.length ? [rest] : [];
+    this.pendingBytes = rest.length;
+    this.hash.update(part);
+    this.id ??= await beginUpload(this.db, this.now);
+    await insertPart(this.db, this.id, this.part++, part);
+    await nextTurn();
+  }
+}
