@@ -56,7 +56,7 @@ export {
 
 // Transitions and events
 export { attachExpirySweeper, createFreight, lockFreight, lockFreights, setDeliveryStatus, updateFreight } from './lifecycle.ts';
-export { BIDS_IN_PLAY, inMarket, isDue } from './in-market.ts';
+export { BIDS_IN_PLAY, inMarket, isDue, isMarketStatus } from './in-market.ts';
 export type { AlongDelivery, EnteredMarket, TransitionResult } from './lifecycle.ts';
 export { emitEvent, emitShipmentStatus } from './events.ts';
 

@@ -3,7 +3,7 @@ import { notBlockedBySql } from '../accounts/blocks.ts';
 import { airportByCode } from '../airports/index.ts';
 import type { DB } from '../db/schema.ts';
 import { airportPoint, greatCircleKmSql } from '../places/geo.ts';
-import { inMarketSql } from './in-market.ts';
+import { inMarketSql, marketStatusSql } from './in-market.ts';
 import { admitsSql } from './policy.ts';
 import type { FreightRow } from './tables.ts';
 import {
@@ -54,7 +54,7 @@ const marketPostalRows =
     const f = { ...PLACES[side], code: `f.${side}_code` };
     return sql<SqlBool>`freights.id = any(array(select f.id from unnest(${r.countries}::text[], ${r.from}::text[], ${r.to}::text[]) as r(country, low, high)
       cross join lateral (select f.id from freights as f where upper(${sql.ref(`f.${side}_country`)}) = r.country and ${codeKey(f)} >= r.low and ${codeKey(f)} < r.high
-        and ${sql.ref(`f.${side}_latitude`)} is null and f.market_until is not null offset 0) as f))`;
+        and ${sql.ref(`f.${side}_latitude`)} is null and ${marketStatusSql('f')} offset 0) as f))`;
   };
 const MARKET_PLACES: Record<'from' | 'to', PlaceColumns> = {
   from: { ...PLACES.from, postalRows: marketPostalRows('from') },

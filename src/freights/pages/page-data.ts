@@ -8,9 +8,9 @@ import type { CompanyRef } from '../../accounts/mark.tsx';
 import type { Clock } from '../../kernel/time.ts';
 import { presentBid, type BidView } from '../bids.ts';
 import { BIDS_SHOWN_STATUSES, type FreightView } from '../fields.ts';
-import { BIDS_IN_PLAY } from '../in-market.ts';
+import { BIDS_IN_PLAY, isMarketStatus } from '../in-market.ts';
 import type { Confirmations } from '../lists/moves.ts';
-import type { BidStatus } from '../tables.ts';
+import type { BidStatus, FreightStatus } from '../tables.ts';
 
 /**
  * What the HTML pages show beyond the JSON answers (never part of them): company names for
@@ -181,12 +181,12 @@ export interface OwnBid extends Confirmations {
  * The outcome of a company's own bid on a freight in the status it reads as now (a masked
  * freight's status is shown; its winner is not, so `lost` comes from ownBids).
  */
-export function bidOutcome(bid: Pick<OwnBid, 'status' | 'lost'>, freightStatus: string, won: boolean): BidOutcome {
+export function bidOutcome(bid: Pick<OwnBid, 'status' | 'lost'>, freightStatus: FreightStatus, won: boolean): BidOutcome {
   if (won || bid.status === 'accepted') return 'won';
   if (bid.lost) return 'lost';
   if (freightStatus === 'expired') return 'expired';
   if (freightStatus === 'revoked') return 'withdrawn';
-  if (freightStatus === 'open' || freightStatus === 'pending') return bid.status === 'pending' ? 'pending' : 'open';
+  if (isMarketStatus(freightStatus)) return bid.status === 'pending' ? 'pending' : 'open';
   return 'not_awarded';
 }
 
