@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DELIVERY } from '../freights/index.ts';
 import type { Caller, Ctx, Services } from '../kernel/context.ts';
 import { translator } from '../kernel/i18n.ts';
 import { fail, notFound, ok, rejected, type Answer, type Outcome } from '../kernel/outcome.ts';
@@ -80,7 +81,7 @@ async function deliver(
   ctx: Ctx<Caller>,
   bytes: Buffer | { problem: DocumentProblem },
   fileName?: string,
-): Promise<Outcome<{ document: DocumentView; freight: { id: number; status: 'closed'; delivery_status: 3 } }>> {
+): Promise<Outcome<{ document: DocumentView; freight: { id: number; status: 'closed'; delivery_status: typeof DELIVERY.delivered } }>> {
   const freightId = readId(ctx.path.freightId);
   if (freightId === undefined) return notFound();
   const freight = await documentFreight(ctx.db, ctx.clock, ctx.caller.companyId, freightId);
@@ -90,7 +91,10 @@ async function deliver(
   const done = await deliverWithPod(ctx.db, ctx.clock, ctx.caller, freight, read.input);
   if (done.kind === 'not_found') return notFound();
   if (done.kind === 'refused') return fail(ctx.t, done.reason);
-  return ok({ document: DOCUMENT.present(done.document, ctx), freight: { id: freightId, status: 'closed', delivery_status: 3 } });
+  return ok({
+    document: DOCUMENT.present(done.document, ctx),
+    freight: { id: freightId, status: 'closed', delivery_status: DELIVERY.delivered },
+  });
 }
 
 /** The page's proof of delivery goes back to the documents, with the outcome as the flash. */

@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { EventDoc } from '../events/types.ts';
+import { DELIVERY } from '../freights/index.ts';
 import { field, presenter } from '../kernel/fields.ts';
 import { MAX_BASE64_CHARS } from './content.ts';
 import { ORDER_FORMAT } from './order.ts';
@@ -194,7 +195,7 @@ export const DEAL_DOCS = {
       freight: Type.Object({
         id: Type.Integer(),
         status: Type.Literal('closed'),
-        delivery_status: Type.Literal(3),
+        delivery_status: Type.Literal(DELIVERY.delivered),
       }),
     }),
   },

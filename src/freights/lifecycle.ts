@@ -372,7 +372,8 @@ export async function publishFreight(
     if (input.visibility !== undefined) values.visibility = input.visibility;
     const visibility = input.visibility ?? row.visibility;
     // The whitelist is taken only together with visibility -2 (api.md).
-    if (visibility === -2 && input.visibility === -2 && input.whitelist !== undefined) values.whitelist = input.whitelist;
+    if (visibility === VISIBILITY.whitelist && input.visibility === VISIBILITY.whitelist && input.whitelist !== undefined)
+      values.whitelist = input.whitelist;
     const updated = await trx.updateTable('freights').set(values).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
     await emitEvent(trx, clock, { type: 'freight.published', freightId: row.id });
     // Other modules' reaction, same transaction (the alert of matching saved searches and

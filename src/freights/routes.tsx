@@ -6,7 +6,7 @@ import { searchForFreight } from '../pricing/handover.ts';
 import { bookingRequest } from './booking.ts';
 import { parseFreight, presentFreight, readIds, type FreightView } from './fields.ts';
 import type { Role } from './policy.ts';
-import type { FreightRow } from './tables.ts';
+import { type FreightRow, VISIBILITY } from './tables.ts';
 import { FREIGHT_DOCS, freightEnlistDoc } from './schema.ts';
 import {
   archiveFreight,
@@ -328,7 +328,8 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
           ctx.caller,
           id,
           {
-            visibility: visibility !== undefined && visibility >= -2 && visibility <= 1000 ? visibility : undefined,
+            visibility:
+              visibility !== undefined && visibility >= VISIBILITY.whitelist && visibility <= VISIBILITY.max ? visibility : undefined,
             whitelist: ctx.params.whitelist === undefined ? undefined : readIds(ctx.params.whitelist),
             deadline: ctx.params.deadline,
           },

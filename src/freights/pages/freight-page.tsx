@@ -358,7 +358,9 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
         </form>,
       );
     } else {
-      const visibility = String(route.visibility ?? 0);
+      const visibility = String(route.visibility ?? VISIBILITY.everyone);
+      // Everyone first, then the companies listed, then the own company (the publish form's choice).
+      const choices = [`${VISIBILITY.everyone}`, `${VISIBILITY.whitelist}`, `${VISIBILITY.ownCompany}`] as const;
       actions.push(
         <form class="stack" method="post" action={`/freights/view/${route.id}`} data-testid="publish">
           <CsrfField token={csrf} />
@@ -367,8 +369,8 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
             {t('fv.visibility')}
             <Select
               name="visibility"
-              value={['0', '-1', '-2'].includes(visibility) ? visibility : '0'}
-              options={(['0', '-2', '-1'] as const).map((v) => [v, t(`fv.vis.${v}`)])}
+              value={(choices as readonly string[]).includes(visibility) ? visibility : choices[0]}
+              options={choices.map((v) => [v, t(`fv.vis.${v}`)])}
             />
           </label>
           <label>
