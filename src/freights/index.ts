@@ -65,12 +65,14 @@ export { freightIdPage, isWonOrder, listFreights, type ExternalList } from './li
 export { countsOfRow, freightCountsQuery } from './lists/counts.ts';
 export {
   FREIGHT_LIST_IDS,
+  FREIGHT_LISTS_NAMED,
   FREIGHTS_SECTION,
   HOME_LIST,
   isFreightList,
   LIST,
   listLabel,
   listPath,
+  listRange,
   TMS_LIST_IDS,
   type ListId,
 } from './lists/registry.ts';

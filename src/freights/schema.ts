@@ -4,6 +4,7 @@ import { MAX_PIECE_LINES } from '../kernel/params.ts';
 import { BID } from './bids.ts';
 import { FIELDS, MAX_WHITELIST, type FieldDef } from './fields.ts';
 import { DELIVERY, FREIGHT_STATUSES, VISIBILITY } from './tables.ts';
+import { LIST, listRange, listsOfGroup } from './lists/registry.ts';
 import { SEARCH_INPUT_PROPERTIES } from '../market/index.ts';
 import type { BidEventType, EventDoc, FreightEventType } from '../events/types.ts';
 
@@ -266,7 +267,10 @@ export const FREIGHT_DOCS = {
   },
   enlist: {
     summary:
-      'A list of freights by filter id (8 market, 7 bid on, 6 lost, 2 won, 9 archive; 20 drafts, 10 own open, 17/18 with/without bids, 12 awarded, 19 own archive; 200–219 booking requests; 51–53 TMS)',
+      `A list of freights by filter id (${LIST.market} market, ${LIST.bidOn} bid on, ${LIST.lost} lost, ${LIST.won} won, ` +
+      `${LIST.foreignArchive} archive; ${LIST.drafts} drafts, ${LIST.ownOpen} own open, ${LIST.withBids}/${LIST.withoutBids} with/without bids, ` +
+      `${LIST.awarded} awarded, ${LIST.ownArchive} own archive; ${listRange(listsOfGroup('booking'))} booking requests; ` +
+      `${listRange(listsOfGroup('tms'))} TMS)`,
     path: { filterId: Type.Integer({ description: 'the list' }) },
     input: Type.Object({
       page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),

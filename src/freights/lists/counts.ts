@@ -4,7 +4,7 @@ import { isEmptySearch, type LoadSearch } from '../../market/index.ts';
 import { inMarketSql } from '../in-market.ts';
 import { maskGuard, searchConditions } from '../search.ts';
 import { FILTERS, VIA_BIDS } from './membership.ts';
-import { LIST, LISTS, listInfo, listsCounted, type ListId } from './registry.ts';
+import { type FreightListId, LIST, LISTS, listInfo, listsCounted, type ListId } from './registry.ts';
 
 /** The lists counted over the company's own freights. */
 const OWN = listsCounted('own');
@@ -52,7 +52,7 @@ export function freightCountsQuery(db: Kysely<DB>, companyId: number, now: Date,
     .selectFrom('freights')
     .where('freights.company_id', '=', c)
     .where((eb) => all(eb, searched(eb)))
-    .select((eb) => OWN.map((id) => countWhere(member(eb, id, FILTERS[id]!(eb, c, now))).as(column(id))));
+    .select((eb) => OWN.map((id) => countWhere(member(eb, id, FILTERS[id](eb, c, now))).as(column(id))));
 
   // The company's live bids and won freights, one row per freight: `had_bid` is the lists'
   // "had bid" (bidOn in lists.ts), every row is "had bid or won" (bidOn with orWon).
@@ -84,10 +84,10 @@ export function freightCountsQuery(db: Kysely<DB>, companyId: number, now: Date,
     .select((eb) => {
       const f = eb as unknown as EB;
       const hadBid = sql<SqlBool>`d.had_bid`;
-      const membership = (id: ListId): Expression<SqlBool> => {
+      const membership = (id: FreightListId): Expression<SqlBool> => {
         const via = VIA_BIDS[id];
         // VIA_BIDS lists: their rest and "had bid" (or, with orWon, any row of d); others: FILTERS.
-        if (!via) return FILTERS[id]!(f, c, now);
+        if (!via) return FILTERS[id](f, c, now);
         return via.orWon ? via.rest(f, c, now) : f.and([via.rest(f, c, now), hadBid]);
       };
       const counts = BID_OR_WON.map((id) => countWhere(member(f, id, membership(id))).as(column(id)));
@@ -96,14 +96,14 @@ export function freightCountsQuery(db: Kysely<DB>, companyId: number, now: Date,
 
   const market = db
     .selectFrom('freights')
-    .where((eb) => all(eb, [FILTERS[LIST.market]!(eb, c, now), ...searched(eb)]))
+    .where((eb) => all(eb, [FILTERS[LIST.market](eb, c, now), ...searched(eb)]))
     .select(sql<number>`count(*)::int`.as(column(LIST.market)));
 
-  const single = (id: ListId) =>
+  const single = (id: FreightListId) =>
     db
       .selectFrom('freights')
       .select(sql<number>`count(*)::int`.as('n'))
-      .where((eb) => all(eb, [member(eb, id, FILTERS[id]!(eb, c, now)), ...searched(eb)]));
+      .where((eb) => all(eb, [member(eb, id, FILTERS[id](eb, c, now)), ...searched(eb)]));
 
   return db
     .selectFrom([own.as('own'), bidOrWon.as('bid_or_won'), market.as('market')])
