@@ -42,7 +42,6 @@ export { awardRowsSql } from './awards.ts';
 export {
   BID,
   bidParties,
-  hasPendingBid,
   insertBid,
   lockBid,
   NO_CONFIRMATION,
@@ -55,7 +54,17 @@ export {
 } from './bids.ts';
 
 // Transitions and events
-export { attachExpirySweeper, createFreight, lockFreight, lockFreights, setDeliveryStatus, updateFreight } from './lifecycle.ts';
+export {
+  admitToWhitelist,
+  attachExpirySweeper,
+  awardTo,
+  bidConfirmed,
+  bidWithdrawn,
+  createFreight,
+  lockFreight,
+  lockFreights,
+  setDeliveryStatus,
+} from './lifecycle.ts';
 export { BIDS_IN_PLAY, inMarket, isDue, isMarketStatus } from './in-market.ts';
 export type { AlongDelivery, EnteredMarket, TransitionResult } from './lifecycle.ts';
 export { emitEvent, emitShipmentStatus } from './events.ts';
