@@ -252,7 +252,7 @@ try {
   let lastFloor = await measureFloor();
   /**
    * Other transactions committing all the time (about one a millisecond), as on a busy exchange:
-   * every commit moves the database snapshot on, so the counts cache (src/searches/counts.ts)
+   * every commit moves the database snapshot on, so the counts cache (src/market/counts.ts)
    * misses and each request counts anew.
    */
   async function whileCommitting<T>(run: () => Promise<T>): Promise<T> {

@@ -71,7 +71,7 @@ export { emitEvent, emitShipmentStatus } from './events.ts';
 
 // Lists, counts and the load search
 export { freightIdPage, isWonOrder, listFreights, type ExternalList } from './lists/read.ts';
-export { countsOfRow, freightCountsQuery } from './lists/counts.ts';
+export { countFreightLists, freightCountsQuery, type OtherListCounts } from './lists/counts.ts';
 export {
   FREIGHT_LIST_IDS,
   FREIGHT_LISTS_NAMED,

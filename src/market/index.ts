@@ -23,6 +23,7 @@ export {
   type SearchParamName,
 } from './search.ts';
 export { SEARCH_INPUT_PROPERTIES } from './schema.ts';
+export { countsAt, type Counted } from './counts.ts';
 export {
   airportsNear,
   codeKey,

@@ -152,7 +152,7 @@ describe('module structure', () => {
       'places/postal-centres.ts parsed': 'the packaged postal code centres, parsed per country on first use',
       'places/postal.ts formats': 'the packaged postal code formats, indexed on first use',
       'pricing/import.ts autovacuumOf': 'whether a database (handle) runs autovacuum, asked once',
-      'searches/counts.ts caches': 'list counts per database snapshot (docs/architecture.md, Counts cache)',
+      'market/counts.ts caches': 'list counts per database snapshot (docs/architecture.md, Counts cache)',
       'trust/store.ts profilePrepared': 'the prepared company profile statement',
     };
     const found = moduleState(checked);
