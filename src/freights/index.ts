@@ -85,7 +85,7 @@ export {
   TMS_LIST_IDS,
   type ListId,
 } from './lists/registry.ts';
-export { fittingFreights, marketCandidate, marketFreight, searchesMatching, type Fit, type FitQuery } from './search.ts';
+export { marketCandidate, marketFreight, nearestMarketFreights, searchesMatching, type NearFreight, type NearestQuery } from './search.ts';
 // The dispatcher's work queue (the start page, src/desk): page only
 export {
   CHANGED_PARTS,

@@ -8,10 +8,9 @@ import { isEmptySearch, nearWays, type LoadSearch } from '../../market/index.ts'
 import type { PieceRow } from '../fields.ts';
 import { piecesJsonSql } from '../pieces.ts';
 import { hadBidSql, roleOf, type Role } from '../policy.ts';
-import { searchConditions } from '../search.ts';
+import { freightDistanceSql, searchConditions } from '../search.ts';
 import { companyNameSql, companyVerifiedSql, freightJsonRow, freightRowFromJson, presentMany, type ReadContext } from '../store.ts';
 import type { FreightRow } from '../tables.ts';
-import { distanceSql } from './distance.ts';
 import { membershipOf, viaBidsOf, type EB, type Instant, type Where } from './membership.ts';
 import { LIST, listInfo } from './registry.ts';
 
@@ -34,15 +33,15 @@ export interface ExternalList {
 const NOT_NULL_SORTS = new Set<string>(['id', 'created', 'modified']);
 
 /**
- * SQL: the sort key that is no column, the distance (distance.ts), over the row `alias`. A list
+ * SQL: the sort key that is no column, the distance (market/distance.ts), over the row `freights`. A list
  * that may hold masked rows (a former bidder's view, decisions.md §4) orders only the rows the
  * caller won by it (their places are shown); the masked ones have none, so their order tells
  * nothing about the places hidden.
  */
-function distanceKeySql(alias: string, maskedUnlessWinner: boolean, company: number) {
+function distanceKeySql(maskedUnlessWinner: boolean, company: number) {
   return maskedUnlessWinner
-    ? sql<number | null>`(case when ${sql.ref(`${alias}.winner_id`)} = ${company} then ${distanceSql(alias)} end)`
-    : distanceSql(alias);
+    ? sql<number | null>`(case when ${sql.ref('freights.winner_id')} = ${company} then ${freightDistanceSql()} end)`
+    : freightDistanceSql();
 }
 
 /** A freight of a list with the caller's role on it (which decides masking). */
@@ -141,7 +140,7 @@ function listQuery(r: ListPageRequest) {
   // in list order. `sort` and `direction` are names from SORTS and asc/desc, never input text.
   const inOrder =
     sort === 'distance'
-      ? sql`${distanceKeySql('freights', maskedUnlessWinner(r.filterId), r.company)} ${sql.raw(direction)} nulls last, freights.id ${sql.raw(direction)}`
+      ? sql`${distanceKeySql(maskedUnlessWinner(r.filterId), r.company)} ${sql.raw(direction)} nulls last, freights.id ${sql.raw(direction)}`
       : sql.raw(`freights.${sort} ${direction}${NOT_NULL_SORTS.has(sort) ? '' : ' nulls last'}, freights.id ${direction}`);
   const pieces = r.withPieces ? sql`, 'pieces', ${piecesJsonSql}` : sql``;
   return builder
@@ -207,7 +206,7 @@ function pageOf(r: ListPageRequest, order: (ob: OrderByItemBuilder) => OrderByIt
   const { filterId, limit, offset, upto, company: c } = r;
   const { sort, direction } = r.order;
   // The order's key: a column, or the distance (an expression over the row's coordinates).
-  const key = sort === 'distance' ? distanceKeySql('freights', maskedUnlessWinner(filterId), c) : sql.ref<unknown>(`freights.${sort}`);
+  const key = sort === 'distance' ? distanceKeySql(maskedUnlessWinner(filterId), c) : sql.ref<unknown>(`freights.${sort}`);
   const now = r.memberNow ?? r.now;
   const narrows = r.narrow;
   const via = sort === 'created' ? viaBidsOf(filterId) : undefined;
@@ -378,7 +377,7 @@ export function freightIdPage<C extends string>(
     .select('freights.id')
     .select(Object.entries<RawBuilder<unknown>>(columns).map(([name, value]) => value.as(name)))
     .where(where)
-    .orderBy(paging.sort === 'distance' ? distanceSql() : sql.ref(`freights.${paging.sort}`), (ob) =>
+    .orderBy(paging.sort === 'distance' ? freightDistanceSql() : sql.ref(`freights.${paging.sort}`), (ob) =>
       (paging.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast(),
     )
     .orderBy('freights.id', paging.direction)

@@ -7,6 +7,7 @@ import { Badge, ConfirmAction, DataTable, Facts, Field, PostButton, Select, type
 import type { Contact } from '../../accounts/companies.ts';
 import { BlockAction, CompanyName, profilePath, type CompanyRef } from '../../accounts/mark.tsx';
 import type { BidView } from '../bids.ts';
+import { routeDistanceKm } from '../../market/index.ts';
 import { BIDS_IN_PLAY, MARKET_STATUSES } from '../in-market.ts';
 import { ARCHIVABLE_STATUSES, REVOCABLE_STATUSES } from '../lifecycle.ts';
 import type { FreightView, PresentedPiece } from '../fields.ts';
@@ -15,7 +16,6 @@ import { type BidStatus, DELIVERY, DELIVERY_STATUSES, type FreightStatus, VISIBI
 import { isOneOf } from '../../kernel/params.ts';
 import { CLASSES, TYPES } from '../fields.ts';
 import { bidOutcome, type BidOutcome } from './page-data.ts';
-import { freightDistanceKm } from '../lists/distance.ts';
 import type { Translate } from '../../kernel/i18n.ts';
 
 /**
@@ -67,9 +67,9 @@ export function placeLabel(route: FreightView, side: 'from' | 'to', city: string
   return [code, city, country ? `(${country})` : null].filter(Boolean).join(' ');
 }
 
-/** "1.234 km" in the user's language, or '' when the distance is unknown (lists/distance.ts). */
+/** "1.234 km" in the user's language, or '' when the distance is unknown (market/distance.ts). */
 export function distanceText(route: FreightView, language: string): string {
-  const km = freightDistanceKm(route);
+  const km = routeDistanceKm(route);
   return km === null ? '' : `${formatNumber(km, language, 0, 0)} km`;
 }
 
