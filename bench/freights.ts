@@ -188,13 +188,13 @@ try {
         );
         console.log(`\n### ${title}\n${r.rows.map((x) => x['QUERY PLAN']).join('\n')}`);
       };
-      const { planAlike } = await import('../src/freights/lists/read.ts');
+      const { planAlike } = await import('../src/market/index.ts');
       const { PreparedStatement } = await import('../src/db/prepared.ts');
       for (const [filter, query] of SEARCHES) {
         const search = readLoadSearch(query, 'UTC');
         const compiled = searchedListQuery(filter, readPaging({}), true, caller, now, search);
         const title = `enlist ${filter} ${new URLSearchParams(query)}`;
-        // As the server runs it: prepared by its text where one plan serves every value (lists.ts planAlike).
+        // As the server runs it: prepared by its text where one plan serves every value (market/lists.ts planAlike).
         if (planAlike(search))
           await plan(`${title} (prepared)`, new PreparedStatement('fx_bench_shape', compiled.parameters.length, compiled.sql), [
             ...compiled.parameters,

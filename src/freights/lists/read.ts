@@ -1,10 +1,10 @@
 import type { TSchema } from '@sinclair/typebox';
 import { sql, type Expression, type Kysely, type OrderByItemBuilder, type RawBuilder, type SqlBool } from 'kysely';
-import { executeShape, PreparedStatement, statementBuilder } from '../../db/prepared.ts';
+import { PreparedStatement, statementBuilder } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Paging } from '../../kernel/paging.ts';
 import { DEFAULT_LIMIT, offsetOf } from '../../kernel/params.ts';
-import { isEmptySearch, nearWays, type LoadSearch } from '../../market/index.ts';
+import { isEmptySearch, nearWays, runSearched, writtenPage, type LoadSearch } from '../../market/index.ts';
 import type { PieceRow } from '../fields.ts';
 import { piecesJsonSql } from '../pieces.ts';
 import { hadBidSql, roleOf, type Role } from '../policy.ts';
@@ -57,9 +57,6 @@ export interface ListedFreight {
 
 type ListArgs = [company: number, now: Date, limit: number, offset: number, upto: number];
 
-/** Pages of the default size up to this one are prepared with their window written in (listStatement). */
-const WRITTEN_PAGES = 5;
-
 const builder = statementBuilder<DB>();
 /** Prepared list statements by filter, order, shape and page window (at most 17 × 7 × 2 × 2 × 6). */
 const listStatements = new Map<string, PreparedStatement<ListArgs>>();
@@ -77,11 +74,8 @@ export function listStatement(
 ): PreparedStatement<ListArgs> | undefined {
   if (!membershipOf(filterId)) return undefined;
   const { sort, direction } = paging;
-  // The first pages in the default size, by far the most read, have their limit and offset
-  // written in: with them as parameters PostgreSQL assumes a tenth of the rows are wanted, rates a
-  // generic plan too dear and plans every execution anew, which cost the market list's pages 2
-  // and 3 about 2.5 ms of the server each (docs/benchmarks.md).
-  const written = paging.limit === DEFAULT_LIMIT && paging.page <= WRITTEN_PAGES ? paging.page : undefined;
+  // The first pages in the default size have their limit and offset written in (market/lists.ts).
+  const written = writtenPage(paging);
   const key = `fx_list_${filterId}_${sort}_${direction}_${withPieces ? 'pieces' : 'rows'}${written ? `_page${written}` : ''}`;
   let statement = listStatements.get(key);
   if (!statement) {
@@ -176,20 +170,6 @@ export function searchedListQuery(filterId: number, paging: Paging, withPieces: 
     upto: paging.limit + offset,
     narrow: ways ? ways.map(narrow) : narrow(search),
   }).compile();
-}
-
-/**
- * Whether one plan serves a search whatever its values, so its statement may be prepared (a
- * generic plan). A radius, a postal prefix or an airport is always a narrow start on an index (a
- * radius's ways read only covering indexes on the market). A country or loading/delivery days are
- * not: Germany holds a good part of the market (read in list order, stopping at a page), Malta
- * almost none (read from the place index); a window of the coming days matches many freights, one
- * next year hardly any. Only a plan for the values tells these apart.
- */
-export function planAlike(s: LoadSearch): boolean {
-  const places = [...(s.from ?? []), ...(s.to ?? [])];
-  if (places.some((p) => p.kind === 'country')) return false;
-  return places.length > 0 || Boolean(s.fromNear || s.toNear) || !(s.pickup || s.delivery);
 }
 
 /**
@@ -318,9 +298,7 @@ export async function listFreights(
     search && !isEmptySearch(search) ? searchedListQuery(filterId, paging, options.withPieces ?? false, company, now, search) : undefined;
   const [found] = !searched
     ? await statement.execute<Page>(rc.db, company, now, paging.limit, offset, paging.limit + offset)
-    : planAlike(search!)
-      ? await executeShape<Page>(rc.db, searched)
-      : (await rc.db.executeQuery<Page>(searched)).rows;
+    : await runSearched<Page>(rc.db, searched, search!);
   const rows = JSON.parse(found?.page ?? '[]') as Array<{
     row: Record<string, unknown>;
     company_name: string;
