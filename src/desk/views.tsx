@@ -3,7 +3,8 @@ import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { formatDay, formatMoney, formatStamp } from '../kernel/locale.ts';
 import { isOneOf } from '../kernel/params.ts';
-import { CHANGED_PARTS, listPath, QUEUE_LISTS, WAITING_PARTS, type QueueEntry, type QueuePart, type WorkQueue } from '../freights/index.ts';
+import { listPath } from '../freights/index.ts';
+import { CHANGED_PARTS, QUEUE_LISTS, WAITING_PARTS, type QueueEntry, type QueuePart, type WorkQueue } from './queue.ts';
 
 /**
  * The dispatcher's start page: what waits for the company's move, then what changed since the

@@ -1,7 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { cityNear } from '../../places/cities.ts';
-import { postalCentre, townOfCode } from '../../places/postal-centres.ts';
+import { cityOf } from '../../places/cities.ts';
 import { companiesToPick, companyNameSql, companyRefs, contactOf, type Contact } from '../../accounts/companies.ts';
 import { isBlocked } from '../../accounts/blocks.ts';
 import type { CompanyRef } from '../../accounts/mark.tsx';
@@ -259,33 +258,4 @@ export async function partnerCompanies(db: Db, company: number, limit = 200): Pr
        or exists (select 1 from freights f where f.company_id = ${company} and ${c} = any(f.whitelist)))`,
     limit,
   );
-}
-
-/**
- * The town of a place for pages: an airport's city; else the town of a postal code the packaged
- * data knows (in process: `60311` in DE reads "Frankfurt am Main" whether the form
- * filled the coordinates or an API client sent `city:DE-60311` alone, and at once, before the
- * city worker has loaded); else the town at the freight's coordinates (the largest city within
- * 3 km, else the nearest: a wider circle names the nearby big city, so Hanau would read
- * "Frankfurt am Main"); else, without coordinates, the town of the codes sharing the code's
- * longest known prefix.
- */
-export async function cityOf(code: unknown, latitude: unknown, longitude: unknown, country?: unknown): Promise<string | null> {
-  const known = townOfCode(code, country);
-  if (known) return known;
-  const postal = typeof code === 'string' && typeof country === 'string' && country ? postalCentre(country, code) : undefined;
-  const lat = Number(latitude);
-  const lon = Number(longitude);
-  if (
-    latitude === null ||
-    latitude === undefined ||
-    longitude === null ||
-    longitude === undefined ||
-    !Number.isFinite(lat) ||
-    !Number.isFinite(lon)
-  )
-    // An unknown code without coordinates: the town of the codes sharing its longest known prefix.
-    return postal?.city || null;
-  const city = await cityNear(lat, lon, 3, 400);
-  return city?.name ?? null;
 }
