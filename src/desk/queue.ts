@@ -137,15 +137,17 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
     .map((d) => ({ d, gaps: publishGaps({ from: d.from_code, to: d.to_code, etd: d.etd, weight: d.weight }) }))
     .filter((x) => x.gaps.length > 0);
 
+  /** An entry of a bid: its freight, the other party, the amount, and when (`at`). */
+  const bidEntry = async (
+    b: QueueFreightColumns & { amount: string | null; currency_code: string | null },
+    other: string,
+    at: Date | null | undefined,
+    masked = false,
+  ): Promise<QueueEntry> => ({ freight: await f(b, masked), company: other, amount: b.amount, currency: b.currency_code, at: time(at) });
+
   const [confirmBids, chooseBids, confirmMine, answerRequests, deliveriesDue, draftsWithGaps, newBidsSince, wonSince, lostSince] =
     await Promise.all([
-      section(toConfirm, async (b) => ({
-        freight: await f(b),
-        company: b.bidder,
-        amount: b.amount,
-        currency: b.currency_code,
-        at: time(b.bid_modified),
-      })),
+      section(toConfirm, (b) => bidEntry(b, b.bidder, b.bid_modified)),
       section(toChoose, async ({ row, bids }) => ({
         freight: await f(row),
         bids: bids.length,
@@ -153,38 +155,14 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
         currency: row.currency_code,
         at: time(row.deadline),
       })),
-      section(awaited, async (b) => ({
-        freight: await f(b),
-        company: b.owner,
-        amount: b.amount,
-        currency: b.currency_code,
-        at: time(b.bid_modified),
-      })),
+      section(awaited, (b) => bidEntry(b, b.owner, b.bid_modified)),
       section(unanswered, async (r) => ({ freight: await f(r), company: r.owner, at: time(r.deadline) })),
       section(deliveries, async (r) => ({ freight: await f(r), company: r.owner, delivery: r.delivery_status })),
       section(withGaps, async ({ d, gaps }) => ({ freight: await f(d), gaps, at: time(d.modified) })),
-      section(newBids, async (b) => ({
-        freight: await f(b),
-        company: b.bidder,
-        amount: b.amount,
-        currency: b.currency_code,
-        at: time(b.bid_created),
-      })),
-      section(won, async (b) => ({
-        freight: await f(b),
-        company: b.owner,
-        amount: b.amount,
-        currency: b.currency_code,
-        at: time(b.bid_modified),
-      })),
+      section(newBids, (b) => bidEntry(b, b.bidder, b.bid_created)),
+      section(won, (b) => bidEntry(b, b.owner, b.bid_modified)),
       // A lost load is masked for its former bidder (decisions.md §4): its number, day and the own bid.
-      section(lost, async (b) => ({
-        freight: await f(b, true),
-        company: b.owner,
-        amount: b.amount,
-        currency: b.currency_code,
-        at: time(b.awarded),
-      })),
+      section(lost, (b) => bidEntry(b, b.owner, b.awarded, true)),
     ]);
   return {
     confirmBids,
