@@ -136,18 +136,20 @@ export interface BidSummary {
 
 const IN_PLAY: readonly BidStatus[] = BIDS_IN_PLAY;
 
+/** The live (non-revoked) bids on the page's freights, with their freight: what a list row shows of each (amount, status, confirmations). */
+const liveBidsOn = (db: Db, freightIds: number[]) =>
+  db
+    .selectFrom('bids')
+    .innerJoin('freights', 'freights.id', 'bids.freight_id')
+    .select(['bids.freight_id', 'bids.amount', 'bids.currency_code', 'bids.status', 'bids.owner_confirmed', 'bids.bidder_confirmed'])
+    .where('bids.freight_id', 'in', freightIds)
+    .where('bids.status', '<>', 'revoked');
+
 /** Owner lists: number of live (non-revoked) bids and the lowest amount per freight. Only the caller's own freights. */
 export async function bidSummaries(db: Db, ownerCompany: number, freightIds: number[]): Promise<Map<number, BidSummary>> {
   const wanted = ids(freightIds);
   if (!wanted.length) return new Map();
-  const rows = await db
-    .selectFrom('bids')
-    .innerJoin('freights', 'freights.id', 'bids.freight_id')
-    .select(['bids.freight_id', 'bids.amount', 'bids.currency_code', 'bids.status', 'bids.owner_confirmed', 'bids.bidder_confirmed'])
-    .where('freights.company_id', '=', ownerCompany)
-    .where('bids.freight_id', 'in', wanted)
-    .where('bids.status', '<>', 'revoked')
-    .execute();
+  const rows = await liveBidsOn(db, wanted).where('freights.company_id', '=', ownerCompany).execute();
   const out = new Map<number, BidSummary>();
   for (const r of rows) {
     const s = out.get(r.freight_id) ?? { count: 0, best: null, live: [] };
@@ -196,18 +198,13 @@ export function bidOutcome(bid: Pick<OwnBid, 'status' | 'lost'>, freightStatus: 
 export async function ownBids(db: Db, company: number, freightIds: number[]): Promise<Map<number, OwnBid>> {
   const wanted = ids(freightIds);
   if (!wanted.length) return new Map();
-  const rows = await db
-    .selectFrom('bids')
-    .innerJoin('freights', 'freights.id', 'bids.freight_id')
-    .select(['bids.freight_id', 'bids.amount', 'bids.currency_code', 'bids.status', 'bids.owner_confirmed', 'bids.bidder_confirmed'])
+  const rows = await liveBidsOn(db, wanted)
     .select(
       sql<boolean>`(freights.winner_id is not null and freights.winner_id <> ${company} and freights.status in ('taken', 'closed', 'archived'))`.as(
         'lost',
       ),
     )
     .where('bids.company_id', '=', company)
-    .where('bids.freight_id', 'in', wanted)
-    .where('bids.status', '<>', 'revoked')
     .orderBy(sql`bids.status = 'accepted'`)
     .orderBy('bids.id')
     .execute();
