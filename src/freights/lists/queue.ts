@@ -67,6 +67,8 @@ const customerSql = sql<string | null>`(freights.refs ->> 'customer')`;
 export async function queueRows(db: Kysely<DB>, now: Date, company: number, since: Date) {
   const freightColumns = () => [...FREIGHT_COLUMNS, effectiveStatusSql(now).as('status'), customerSql.as('customer')] as const;
   const inMarket = inMarketSql(now);
+  /** Bids with their freight's columns. */
+  const bidsWithFreight = () => db.selectFrom('bids').innerJoin('freights', 'freights.id', 'bids.freight_id').select(freightColumns());
 
   const [ownBids, myBids, requests, deliveries, drafts, newBids, won, lost] = await Promise.all([
     // Bids in play on the company's freights in the market (its move: confirm one, or choose).
@@ -91,10 +93,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
       .limit(QUEUE_BOUND * 4)
       .execute(),
     // The company's bids in play on other companies' freights in the market (its move: confirm an accepted one).
-    db
-      .selectFrom('bids')
-      .innerJoin('freights', 'freights.id', 'bids.freight_id')
-      .select(freightColumns())
+    bidsWithFreight()
       .select([
         'bids.amount',
         'bids.currency_code',
@@ -145,10 +144,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
       .limit(QUEUE_BOUND)
       .execute(),
     // Bids other companies made on the company's freights since.
-    db
-      .selectFrom('bids')
-      .innerJoin('freights', 'freights.id', 'bids.freight_id')
-      .select(freightColumns())
+    bidsWithFreight()
       .select(['bids.amount', 'bids.currency_code', 'bids.created as bid_created', companyNameSql(sql`bids.company_id`).as('bidder')])
       .where('freights.company_id', '=', company)
       .where('bids.company_id', '<>', company)
@@ -158,10 +154,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
       .limit(QUEUE_BOUND)
       .execute(),
     // The company's bids accepted since (the award: both confirmations).
-    db
-      .selectFrom('bids')
-      .innerJoin('freights', 'freights.id', 'bids.freight_id')
-      .select(freightColumns())
+    bidsWithFreight()
       .select(['bids.amount', 'bids.currency_code', 'bids.modified as bid_modified', companyNameSql(sql`freights.company_id`).as('owner')])
       .where('bids.company_id', '=', company)
       .where('freights.company_id', '<>', company)
