@@ -9,10 +9,12 @@
 export {
   BID_STATUSES,
   DELIVERY,
+  DELIVERY_STATUSES,
   FREIGHT_STATUSES,
   VISIBILITY,
   type BidRow,
   type BidStatus,
+  type DeliveryStatus,
   type FreightRow,
   type FreightStatus,
 } from './tables.ts';
