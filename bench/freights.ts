@@ -188,13 +188,13 @@ try {
         );
         console.log(`\n### ${title}\n${r.rows.map((x) => x['QUERY PLAN']).join('\n')}`);
       };
-      const { planAlike } = await import('../src/freights/lists/read.ts');
+      const { planAlike } = await import('../src/market/index.ts');
       const { PreparedStatement } = await import('../src/db/prepared.ts');
       for (const [filter, query] of SEARCHES) {
         const search = readLoadSearch(query, 'UTC');
         const compiled = searchedListQuery(filter, readPaging({}), true, caller, now, search);
         const title = `enlist ${filter} ${new URLSearchParams(query)}`;
-        // As the server runs it: prepared by its text where one plan serves every value (lists.ts planAlike).
+        // As the server runs it: prepared by its text where one plan serves every value (market/lists.ts planAlike).
         if (planAlike(search))
           await plan(`${title} (prepared)`, new PreparedStatement('fx_bench_shape', compiled.parameters.length, compiled.sql), [
             ...compiled.parameters,
@@ -252,7 +252,7 @@ try {
   let lastFloor = await measureFloor();
   /**
    * Other transactions committing all the time (about one a millisecond), as on a busy exchange:
-   * every commit moves the database snapshot on, so the counts cache (src/searches/counts.ts)
+   * every commit moves the database snapshot on, so the counts cache (src/market/counts.ts)
    * misses and each request counts anew.
    */
   async function whileCommitting<T>(run: () => Promise<T>): Promise<T> {

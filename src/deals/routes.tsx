@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import multipart, { type MultipartFile, type Multipart } from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { FreightRow } from '../freights/index.ts';
+import { DELIVERY, type FreightRow } from '../freights/index.ts';
 import type { Caller, Ctx, Services } from '../kernel/context.ts';
 import { translator } from '../kernel/i18n.ts';
 import { readStreamedJson } from '../kernel/json-stream.ts';
@@ -96,7 +96,7 @@ async function attach(ctx: Ctx<Caller>, received: Received): Promise<Outcome<{ d
 async function deliver(
   ctx: Ctx<Caller>,
   received: Received,
-): Promise<Outcome<{ document: DocumentView; freight: { id: number; status: 'closed'; delivery_status: 3 } }>> {
+): Promise<Outcome<{ document: DocumentView; freight: { id: number; status: 'closed'; delivery_status: typeof DELIVERY.delivered } }>> {
   const freight = admittedFreight(ctx);
   const read = readDocument({ ...ctx.params, kind: 'pod' }, received.result, received.fileName);
   if (!read.ok) {
@@ -107,7 +107,10 @@ async function deliver(
   const done = await deliverWithPod(ctx.db, ctx.clock, ctx.caller, freight, read.input);
   if (done.kind === 'not_found') return notFound();
   if (done.kind === 'refused') return fail(ctx.t, done.reason);
-  return ok({ document: DOCUMENT.present(done.document, ctx), freight: { id: freight.id, status: 'closed', delivery_status: 3 } });
+  return ok({
+    document: DOCUMENT.present(done.document, ctx),
+    freight: { id: freight.id, status: 'closed', delivery_status: DELIVERY.delivered },
+  });
 }
 
 /** The page's proof of delivery goes back to the documents, with the outcome as the flash. */

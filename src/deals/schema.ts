@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { companyRef } from '../accounts/mark.tsx';
 import type { EventDoc } from '../events/types.ts';
+import { DELIVERY } from '../freights/index.ts';
 import { field, presenter } from '../kernel/fields.ts';
 import { MAX_BASE64_CHARS } from './content.ts';
 import { ORDER_FORMAT } from './order.ts';
@@ -227,7 +228,7 @@ export const DEAL_DOCS = {
       freight: Type.Object({
         id: Type.Integer(),
         status: Type.Literal('closed'),
-        delivery_status: Type.Literal(3),
+        delivery_status: Type.Literal(DELIVERY.delivered),
       }),
     }),
   },

@@ -1,7 +1,7 @@
 import type { Ctx } from '../kernel/context.ts';
 import { ok } from '../kernel/outcome.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
-import { workQueue } from '../freights/index.ts';
+import { workQueue } from './queue.ts';
 import { deskPage, type DeskData } from './views.tsx';
 
 /**

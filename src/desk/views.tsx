@@ -2,8 +2,8 @@ import type { ComponentChildren } from 'preact';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { formatDay, formatMoney, formatStamp } from '../kernel/locale.ts';
-import { isOneOf } from '../kernel/params.ts';
-import { CHANGED_PARTS, listPath, QUEUE_LISTS, WAITING_PARTS, type QueueEntry, type QueuePart, type WorkQueue } from '../freights/index.ts';
+import { DELIVERY, DELIVERY_STATUSES, listPath, type DeliveryStatus } from '../freights/index.ts';
+import { CHANGED_PARTS, QUEUE_LISTS, WAITING_PARTS, type QueueEntry, type QueuePart, type WorkQueue } from './queue.ts';
 
 /**
  * The dispatcher's start page: what waits for the company's move, then what changed since the
@@ -17,8 +17,7 @@ export interface DeskData {
   since: string | null;
 }
 
-const DELIVERY_STATES = ['0', '1', '2', '3'] as const;
-const GAPS = ['from', 'to', 'etd', 'weight'] as const;
+const isDeliveryStatus = (n: number): n is DeliveryStatus => (DELIVERY_STATUSES as readonly number[]).includes(n);
 
 export function deskPage(data: DeskData, ctx: Ctx<Caller>): Page {
   const t = ctx.t;
@@ -41,15 +40,15 @@ export function deskPage(data: DeskData, ctx: Ctx<Caller>): Page {
       case 'answerRequests':
         return t('desk.item.answerRequests', { company, deadline: stamp(e.at) });
       case 'deliveries': {
-        const state = String(e.delivery ?? 0);
+        const state = e.delivery ?? DELIVERY.notStarted;
         return t('desk.item.deliveries', {
-          status: isOneOf(DELIVERY_STATES, state) ? t(`freight.delivery.${state}`) : state,
+          status: isDeliveryStatus(state) ? t(`freight.delivery.${state}`) : String(state),
           etd: stamp(e.freight.etd),
           company,
         });
       }
       case 'drafts':
-        return t('desk.item.drafts', { gaps: (e.gaps ?? []).map((g) => (isOneOf(GAPS, g) ? t(`fv.gap.${g}`) : g)).join(', ') });
+        return t('desk.item.drafts', { gaps: (e.gaps ?? []).map((g) => t(`fv.gap.${g}`)).join(', ') });
       case 'newBids':
         return t('desk.item.newBids', { company, amount });
       case 'won':

@@ -19,7 +19,7 @@ import {
 } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { BidView } from './bids.ts';
-import type { FreightRow, FreightStatus, FreightPiecesTable, FreightsTable } from './tables.ts';
+import { type FreightRow, type FreightStatus, type FreightPiecesTable, type FreightsTable, VISIBILITY } from './tables.ts';
 import type { Role } from './policy.ts';
 
 /**
@@ -114,7 +114,7 @@ export const FIELDS: readonly FieldDef[] = [
   { api: 'dutiable', column: 'dutiable', kind: FLAG, input: 'write' },
   { api: 'awb', column: 'awb', kind: TEXT(50), input: 'write' },
   { api: 'price', column: 'price', kind: { type: 'decimal', spec: { int: 12, scale: 2, min: 0 } }, input: 'write', hide: 'masked' },
-  { api: 'visibility', column: 'visibility', kind: { type: 'int', min: -2, max: 1000 }, input: 'write' },
+  { api: 'visibility', column: 'visibility', kind: { type: 'int', min: VISIBILITY.whitelist, max: VISIBILITY.max }, input: 'write' },
   { api: 'whitelist', column: 'whitelist', kind: { type: 'ids' }, input: 'write', hide: 'masked' },
   { api: 'company', column: 'company_id', kind: ID, input: 'server' },
   { api: 'user', column: 'user_id', kind: ID, input: 'server' },

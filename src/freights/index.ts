@@ -9,10 +9,12 @@
 export {
   BID_STATUSES,
   DELIVERY,
+  DELIVERY_STATUSES,
   FREIGHT_STATUSES,
   VISIBILITY,
   type BidRow,
   type BidStatus,
+  type DeliveryStatus,
   type FreightRow,
   type FreightStatus,
 } from './tables.ts';
@@ -42,7 +44,6 @@ export { awardRowsSql } from './awards.ts';
 export {
   BID,
   bidParties,
-  hasPendingBid,
   insertBid,
   lockBid,
   NO_CONFIRMATION,
@@ -55,36 +56,41 @@ export {
 } from './bids.ts';
 
 // Transitions and events
-export { attachExpirySweeper, createFreight, lockFreight, lockFreights, setDeliveryStatus, updateFreight } from './lifecycle.ts';
-export { BIDS_IN_PLAY, inMarket, isDue } from './in-market.ts';
+export {
+  admitToWhitelist,
+  attachExpirySweeper,
+  awardTo,
+  bidConfirmed,
+  bidWithdrawn,
+  createFreight,
+  lockFreight,
+  lockFreights,
+  setDeliveryStatus,
+} from './lifecycle.ts';
+export { BIDS_IN_PLAY, inMarket, isDue, isMarketStatus } from './in-market.ts';
 export type { AlongDelivery, EnteredMarket, TransitionResult } from './lifecycle.ts';
 export { emitEvent, emitShipmentStatus } from './events.ts';
 
 // Lists, counts and the load search
 export { freightIdPage, isWonOrder, listFreights, type ExternalList } from './lists/read.ts';
-export { countsOfRow, freightCountsQuery } from './lists/counts.ts';
+export { countFreightLists, freightCountsQuery, type OtherListCounts } from './lists/counts.ts';
 export {
   FREIGHT_LIST_IDS,
+  FREIGHT_LISTS_NAMED,
   FREIGHTS_SECTION,
   HOME_LIST,
   isFreightList,
   LIST,
   listLabel,
   listPath,
+  listRange,
   TMS_LIST_IDS,
   type ListId,
 } from './lists/registry.ts';
-export { fittingFreights, marketCandidate, marketFreight, searchesMatching, type Fit, type FitQuery } from './search.ts';
-// The dispatcher's work queue (the start page, src/desk): page only
-export {
-  CHANGED_PARTS,
-  QUEUE_LISTS,
-  WAITING_PARTS,
-  workQueue,
-  type QueueEntry,
-  type QueuePart,
-  type WorkQueue,
-} from './lists/queue.ts';
+export { marketCandidate, marketFreight, nearestMarketFreights, searchesMatching, type NearFreight, type NearestQuery } from './search.ts';
+// The dispatcher's work queue (the start page, src/desk): its candidate rows and whose move it is
+export { queueRows, type QueueFreightColumns } from './lists/queue.ts';
+export { bidderMustConfirm, isCallersMove, ownerMoveOf, publishGaps, type PublishGap } from './lists/moves.ts';
 
 // Reading a freight body, and the freight form (templates replay both)
 export { FIELDS, parseFreight, type FreightView } from './fields.ts';

@@ -7,7 +7,8 @@ import type { Clock } from '../kernel/time.ts';
 import { storableDate } from './fields.ts';
 import { dueSql, isDue } from './in-market.ts';
 import { roleOf } from './policy.ts';
-import { type FreightRow, type FreightsTable, DELIVERY, DELIVERY_STATUSES } from './tables.ts';
+import { type BidRow, type FreightRow, type FreightsTable, DELIVERY, DELIVERY_STATUSES } from './tables.ts';
+import { hasPendingBid } from './bids.ts';
 import type { FailureCode } from '../kernel/errors.ts';
 import type { MessageKey } from '../kernel/i18n.ts';
 import { insertFreight, type NewFreight } from './store.ts';
@@ -16,8 +17,9 @@ import { VISIBILITY } from './tables.ts';
 import { replacePieces } from './pieces.ts';
 
 /**
- * Every freight transition this module owns, in one place (decisions.md §4). Awarding
- * (open -> pending -> taken) belongs to the quotes module (src/quotes/award.ts).
+ * Every freight transition, in one place (decisions.md §4). The bid state machine (src/quotes/award.ts)
+ * decides when a freight goes open -> pending -> taken (or back to open) and calls the steps here
+ * (`bidConfirmed`, `awardTo`, `bidWithdrawn`) on the row it locked, in its own transaction.
  */
 
 /** States the owner may revoke a freight from. */
@@ -372,7 +374,8 @@ export async function publishFreight(
     if (input.visibility !== undefined) values.visibility = input.visibility;
     const visibility = input.visibility ?? row.visibility;
     // The whitelist is taken only together with visibility -2 (api.md).
-    if (visibility === -2 && input.visibility === -2 && input.whitelist !== undefined) values.whitelist = input.whitelist;
+    if (visibility === VISIBILITY.whitelist && input.visibility === VISIBILITY.whitelist && input.whitelist !== undefined)
+      values.whitelist = input.whitelist;
     const updated = await trx.updateTable('freights').set(values).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
     await emitEvent(trx, clock, { type: 'freight.published', freightId: row.id });
     // Other modules' reaction, same transaction (the alert of matching saved searches and
@@ -446,9 +449,46 @@ export async function lockFreight(trx: Transaction<DB>, id: number, clock: Clock
   return row && persistExpiry(trx, row, clock);
 }
 
-/** Writes columns of a (locked) freight: the bid state machine's status, winner and price. */
-export function updateFreight(trx: Transaction<DB>, id: number, set: Updateable<FreightsTable>): Promise<FreightRow> {
+/** Writes columns of a locked freight (the steps below). */
+function updateFreight(trx: Transaction<DB>, id: number, set: Updateable<FreightsTable>): Promise<FreightRow> {
   return trx.updateTable('freights').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+// The bid state machine's steps of the freight (src/quotes/award.ts). Each takes the row the
+// award locked (lockFreight) in the award's transaction and answers it as written: the award
+// stays race-proof there (the lock, and the unique index of one accepted bid per freight).
+
+/** A first side confirmed a bid: an open freight becomes pending (one already pending stays). */
+export async function bidConfirmed(trx: Transaction<DB>, freight: FreightRow, now: Date): Promise<FreightRow> {
+  return freight.status === 'open' ? updateFreight(trx, freight.id, { status: 'pending', modified: now }) : freight;
+}
+
+/** Both sides confirmed the bid: the freight is taken, its winner and carrier the bidder's company, its price the bid's amount. */
+export function awardTo(
+  trx: Transaction<DB>,
+  freight: FreightRow,
+  bid: Pick<BidRow, 'company_id' | 'amount'>,
+  now: Date,
+): Promise<FreightRow> {
+  return updateFreight(trx, freight.id, {
+    status: 'taken',
+    winner_id: bid.company_id,
+    transport_company_id: bid.company_id,
+    price: bid.amount!,
+    modified: now,
+  });
+}
+
+/** A bid was revoked: a pending freight left without a pending bid is open again. */
+export async function bidWithdrawn(trx: Transaction<DB>, freight: FreightRow, now: Date): Promise<FreightRow> {
+  if (freight.status !== 'pending' || (await hasPendingBid(trx, freight.id))) return freight;
+  return updateFreight(trx, freight.id, { status: 'open', modified: now });
+}
+
+/** A company invited into a whitelisted freight in the market (src/vehicles: an offer's company) joins its whitelist. */
+export async function admitToWhitelist(trx: Transaction<DB>, freight: FreightRow, companyId: number, now: Date): Promise<FreightRow> {
+  if (freight.whitelist.includes(companyId)) return freight;
+  return updateFreight(trx, freight.id, { whitelist: [...freight.whitelist, companyId], modified: now });
 }
 
 /** Locks freights in id order (planning them on a tour); their id, winner and stored status. */

@@ -17,7 +17,7 @@ export function admits(row: Pick<FreightRow, 'visibility' | 'whitelist' | 'compa
   if (row.company_id === companyId) return true;
   if (row.visibility === VISIBILITY.whitelist) return (row.whitelist ?? []).includes(companyId);
   if (row.visibility === VISIBILITY.ownCompany) return false;
-  return row.visibility >= 0;
+  return row.visibility >= VISIBILITY.everyone;
 }
 
 /**
@@ -28,7 +28,7 @@ export function admits(row: Pick<FreightRow, 'visibility' | 'whitelist' | 'compa
 export function audienceOf(row: Pick<FreightRow, 'visibility' | 'whitelist'>): { everyone: true } | { everyone: false; only: number[] } {
   if (row.visibility === VISIBILITY.whitelist) return { everyone: false, only: row.whitelist ?? [] };
   if (row.visibility === VISIBILITY.ownCompany) return { everyone: false, only: [] };
-  return row.visibility >= 0 ? { everyone: true } : { everyone: false, only: [] };
+  return row.visibility >= VISIBILITY.everyone ? { everyone: true } : { everyone: false, only: [] };
 }
 
 /** The caller's role for a row, given whether the caller's company had a non-revoked bid. */
@@ -59,7 +59,7 @@ export function hadBidSql(eb: ExpressionBuilder<DB, 'freights'>, companyId: numb
 /** SQL: visibility admits the company (for freights of other companies). */
 export function admitsSql(eb: ExpressionBuilder<DB, 'freights'>, companyId: number) {
   return eb.or([
-    sql<SqlBool>`freights.visibility >= 0`,
+    sql<SqlBool>`freights.visibility >= ${sql.lit(VISIBILITY.everyone)}`,
     eb.and([sql<SqlBool>`freights.visibility = ${sql.lit(VISIBILITY.whitelist)}`, sql<SqlBool>`${companyId} = any(freights.whitelist)`]),
   ]);
 }

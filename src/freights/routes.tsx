@@ -1,21 +1,18 @@
 import type { Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, redirect, type Answer, type Outcome, type Warning } from '../kernel/outcome.ts';
-import { readId, readInt, type Params } from '../kernel/params.ts';
+import { readId, readInt } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
-import { searchForFreight } from '../pricing/handover.ts';
 import { bookingRequest } from './booking.ts';
 import { parseFreight, presentFreight, readIds, type FreightView } from './fields.ts';
 import type { Role } from './policy.ts';
-import type { FreightRow } from './tables.ts';
+import { type FreightRow, VISIBILITY } from './tables.ts';
 import { FREIGHT_DOCS, freightEnlistDoc } from './schema.ts';
 import {
   archiveFreight,
-  createFreight,
   editFreight,
   publishFreight,
   revokeFreight,
   setDeliveryStatus,
-  type Creation,
   type EnteredMarket,
   type TransitionResult,
 } from './lifecycle.ts';
@@ -23,7 +20,7 @@ import { enlist, type ExternalList } from './lists/read.ts';
 import { LIST, listPath } from './lists/registry.ts';
 import { readPaging } from '../kernel/paging.ts';
 import { loadFreightForCaller, presentRead, type ReadContext } from './store.ts';
-import { addRefs, readWinnerDirect } from './create.ts';
+import { addFreight } from './create.ts';
 import { enlistPage, type ListPageParts } from './pages/list-page.tsx';
 import { freightPage, publishGaps, type FreightPageData } from './pages/freight-page.tsx';
 import { freightFormPage, type FormPageOptions } from './pages/form-page.tsx';
@@ -177,22 +174,6 @@ async function view(ctx: Ctx): Promise<Outcome<RouteData>> {
   return ok({ route: presentRead(found, ctx) });
 }
 
-/** `pricing_search_id` (api.md): the stored search's from, to, weight and pieces, under the body's own values. */
-async function fromPricingSearch(ctx: Ctx, warnings: Warning[]): Promise<{ base: Params; refs: Record<string, unknown> }> {
-  const raw = ctx.params.pricing_search_id;
-  if (raw === undefined || raw === null || raw === '') return { base: {}, refs: {} };
-  const id = readId(raw);
-  const search = id ? await searchForFreight(ctx.db, ctx.caller.companyId, id) : null;
-  if (!id || !search) {
-    warnings.push({ field: 'pricing_search_id', reason: 'no stored search of your company with this id' });
-    return { base: {}, refs: {} };
-  }
-  const base: Params = { from: search.origin, to: search.destination, pieces: search.pieces };
-  const bodyHasWeight = ['weight', 'weight_actual', 'weight_volume'].some((k) => k in ctx.params);
-  if (search.weight !== null && !bodyHasWeight) base.weight = search.weight;
-  return { base, refs: { pricing_search_id: id } };
-}
-
 /**
  * What the freight endpoints take from modules above freights, passed in by app.ts (the freights
  * module imports none of them; docs/architecture.md, "Which way imports point").
@@ -222,23 +203,11 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       // The HTML form's input in the user's language, read before the API's rules (docs/decisions.md).
       read: (ctx) => (ctx.format === 'html' ? normaliseFreightForm(ctx, 'add') : undefined),
       async handle(ctx) {
-        const warnings: Warning[] = [];
-        const search = await fromPricingSearch(ctx, warnings);
-        const parsed = parseFreight(
-          { ...search.base, ...ctx.params },
-          { clock: ctx.clock, handled: ['pricing_search_id', 'winner_direct'] },
-        );
-        warnings.push(...parsed.warnings);
-        const values = { ...parsed.values };
-        addRefs(values, search.refs);
-        const provider = await readWinnerDirect(ctx, ctx.params.winner_direct, warnings);
-        // Created open for one company (winner_direct), it enters the market: matching saved searches alert.
-        const creation: Creation =
-          provider === undefined ? { kind: 'draft' } : { kind: 'direct', provider, enteredMarket: parts.enteredMarket };
-        const row = await createFreight(ctx.db, ctx.clock, ctx.caller, { values, pieces: parsed.pieces }, creation);
-        if (creation.kind === 'direct') parts.published?.();
+        const added = await addFreight(ctx, parts.enteredMarket);
+        // Created open for one company (winner_direct), it entered the market: its alert starts after the commit.
+        if (added.enteredMarket) parts.published?.();
         // api.md: the flat freight in `data` (id at data.id).
-        return ok(await presentWritten(ctx, row, 'owner'), withWarnings(warnings));
+        return ok(await presentWritten(ctx, added.row, 'owner'), withWarnings(added.warnings));
       },
       page: (outcome, ctx, form) =>
         outcome.kind === 'ok'
@@ -328,7 +297,8 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
           ctx.caller,
           id,
           {
-            visibility: visibility !== undefined && visibility >= -2 && visibility <= 1000 ? visibility : undefined,
+            visibility:
+              visibility !== undefined && visibility >= VISIBILITY.whitelist && visibility <= VISIBILITY.max ? visibility : undefined,
             whitelist: ctx.params.whitelist === undefined ? undefined : readIds(ctx.params.whitelist),
             deadline: ctx.params.deadline,
           },

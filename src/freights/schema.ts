@@ -3,7 +3,8 @@ import { timestamp } from '../kernel/fields.ts';
 import { MAX_PIECE_LINES } from '../kernel/params.ts';
 import { BID } from './bids.ts';
 import { FIELDS, MAX_WHITELIST, type FieldDef } from './fields.ts';
-import { FREIGHT_STATUSES } from './tables.ts';
+import { DELIVERY, FREIGHT_STATUSES, VISIBILITY } from './tables.ts';
+import { LIST, listRange, listsOfGroup } from './lists/registry.ts';
 import { SEARCH_INPUT_PROPERTIES } from '../market/index.ts';
 import type { BidEventType, EventDoc, FreightEventType } from '../events/types.ts';
 
@@ -38,8 +39,8 @@ const DESCRIPTIONS: Record<string, string> = {
   weight: 'kg, exact to the gram',
   deadline: 'end of the bidding window',
   price: 'set by the award (or for direct orders)',
-  visibility: '-2 only the companies in whitelist; -1 own company only; 0 and above every company',
-  whitelist: 'company ids (taken with visibility -2)',
+  visibility: `${VISIBILITY.whitelist} only the companies in whitelist; ${VISIBILITY.ownCompany} own company only; ${VISIBILITY.everyone} and above every company`,
+  whitelist: `company ids (taken with visibility ${VISIBILITY.whitelist})`,
   winner: 'company id, set by the award',
   refs: 'free JSON container, returned as sent (customer, commodity, incoterm, …)',
 };
@@ -209,7 +210,9 @@ export const FREIGHT_DOCS = {
     input: Type.Composite([
       FREIGHT_INPUT_SCHEMA,
       Type.Object({
-        winner_direct: Type.Optional(ID('a company: the freight opens at once for it alone (visibility -2, whitelist [winner_direct])')),
+        winner_direct: Type.Optional(
+          ID(`a company: the freight opens at once for it alone (visibility ${VISIBILITY.whitelist}, whitelist [winner_direct])`),
+        ),
         pricing_search_id: Type.Optional(
           ID('a stored rate search of the caller’s company: from, to, weight and pieces taken from it (also as query parameter)'),
         ),
@@ -246,8 +249,15 @@ export const FREIGHT_DOCS = {
       action: Type.Optional(
         Type.Literal('publish', { description: 'publish; without it the POST reads like GET /freights/view/{id}.json' }),
       ),
-      visibility: Type.Optional(Type.Integer({ minimum: -2, description: '-2 whitelist only, -1 own company, 0+ everyone' })),
-      whitelist: Type.Optional(Type.Array(Type.Integer(), { description: 'company ids; taken only with visibility -2' })),
+      visibility: Type.Optional(
+        Type.Integer({
+          minimum: VISIBILITY.whitelist,
+          description: `${VISIBILITY.whitelist} whitelist only, ${VISIBILITY.ownCompany} own company, ${VISIBILITY.everyone}+ everyone`,
+        }),
+      ),
+      whitelist: Type.Optional(
+        Type.Array(Type.Integer(), { description: `company ids; taken only with visibility ${VISIBILITY.whitelist}` }),
+      ),
       deadline: Type.Optional(
         Type.String({ description: 'end of bidding: YYYY-MM-DD HH:MM[:SS] or +N minutes|hours|days|weeks; default now + 24 hours' }),
       ),
@@ -257,7 +267,10 @@ export const FREIGHT_DOCS = {
   },
   enlist: {
     summary:
-      'A list of freights by filter id (8 market, 7 bid on, 6 lost, 2 won, 9 archive; 20 drafts, 10 own open, 17/18 with/without bids, 12 awarded, 19 own archive; 200–219 booking requests; 51–53 TMS)',
+      `A list of freights by filter id (${LIST.market} market, ${LIST.bidOn} bid on, ${LIST.lost} lost, ${LIST.won} won, ` +
+      `${LIST.foreignArchive} archive; ${LIST.drafts} drafts, ${LIST.ownOpen} own open, ${LIST.withBids}/${LIST.withoutBids} with/without bids, ` +
+      `${LIST.awarded} awarded, ${LIST.ownArchive} own archive; ${listRange(listsOfGroup('booking'))} booking requests; ` +
+      `${listRange(listsOfGroup('tms'))} TMS)`,
     path: { filterId: Type.Integer({ description: 'the list' }) },
     input: Type.Object({
       page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
@@ -282,9 +295,9 @@ export const FREIGHT_DOCS = {
     data: Type.Object({ route: FREIGHT_SCHEMA }),
   },
   delivery: {
-    summary: 'Delivery progress of a taken freight, by owner or winner: 0 not started, 1 picked up, 2 in transit, 3 delivered (closes it)',
+    summary: `Delivery progress of a taken freight, by owner or winner: ${DELIVERY.notStarted} not started, ${DELIVERY.pickedUp} picked up, ${DELIVERY.inTransit} in transit, ${DELIVERY.delivered} delivered (closes it)`,
     path: { id: ID('the freight id') },
-    input: Type.Object({ delivery_status: Type.Integer({ minimum: 0, maximum: 3 }) }),
+    input: Type.Object({ delivery_status: Type.Integer({ minimum: DELIVERY.notStarted, maximum: DELIVERY.delivered }) }),
     data: Type.Object({ route: FREIGHT_SCHEMA }),
   },
   request: {

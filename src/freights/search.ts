@@ -1,15 +1,15 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import { notBlockedBySql } from '../accounts/blocks.ts';
-import { airportByCode } from '../airports/index.ts';
 import type { DB } from '../db/schema.ts';
-import { airportPoint, greatCircleKmSql } from '../places/geo.ts';
-import { inMarketSql } from './in-market.ts';
+import { inMarketSql, marketStatusSql } from './in-market.ts';
 import { admitsSql } from './policy.ts';
 import type { FreightRow } from './tables.ts';
 import {
   airportsNear,
   codeKey,
   containing,
+  distanceFromSql,
+  distanceSql,
   nearSql,
   placesSql,
   windowSql,
@@ -54,12 +54,15 @@ const marketPostalRows =
     const f = { ...PLACES[side], code: `f.${side}_code` };
     return sql<SqlBool>`freights.id = any(array(select f.id from unnest(${r.countries}::text[], ${r.from}::text[], ${r.to}::text[]) as r(country, low, high)
       cross join lateral (select f.id from freights as f where upper(${sql.ref(`f.${side}_country`)}) = r.country and ${codeKey(f)} >= r.low and ${codeKey(f)} < r.high
-        and ${sql.ref(`f.${side}_latitude`)} is null and f.market_until is not null offset 0) as f))`;
+        and ${sql.ref(`f.${side}_latitude`)} is null and ${marketStatusSql('f')} offset 0) as f))`;
   };
 const MARKET_PLACES: Record<'from' | 'to', PlaceColumns> = {
   from: { ...PLACES.from, postalRows: marketPostalRows('from') },
   to: { ...PLACES.to, postalRows: marketPostalRows('to') },
 };
+/** SQL: a freight's distance, origin to destination (market/distance.ts), the lists' sort key `distance`. */
+export const freightDistanceSql = () => distanceSql(PLACES.from, PLACES.to);
+
 const LOADING: WindowColumns = { start: 'freights.etd', end: 'freights.etd_end' };
 const DELIVERY: WindowColumns = { start: 'freights.eta', end: 'freights.eta_end' };
 
@@ -185,26 +188,27 @@ export async function searchesMatching(
 }
 
 /**
- * What a freight fitting a vehicle offer must be (decisions.md §11), beside the load search the
- * offer amounts to (its origin and radius, its destinations, its availability as the loading
- * window, its capacity as the largest weight): a road freight (`rfs`) in the market, of another
- * company, visible to the offer's company (the market list's rule, list 8), and of a company the
- * offer's whitelist admits (`owners`, empty: any).
+ * What nearestMarketFreights reads: the freights of one class in the market that a company may
+ * take (the market list's rule, list 8: another company's, visible to it, neither company blocking
+ * the other), of the given owners only (empty: any), matching a load search, nearest origin first.
  */
-export interface FitQuery {
-  /** the offer's company: the freight must be visible to it, and not its own */
+export interface NearestQuery {
+  /** the company looking: the freight must be visible to it, and not its own */
   companyId: number;
-  /** the offer's whitelist: only freights of these companies (empty: any) */
+  /** only freights of these companies (empty: any) */
   owners: readonly number[];
+  /** the freight's class (`rfs`: road) */
+  class: string;
+  /** a search with a radius around the origin (`fromNear`): without one, nothing is near */
   search: LoadSearch;
-  /** the offer's origin: distances are measured from it */
+  /** distances are measured from this point */
   from: { latitude: number; longitude: number };
   now: Date;
   limit: number;
 }
 
-/** A fitting freight: its id, owner and creating user, and the distance of its origin from the offer's. */
-export interface Fit {
+/** A freight near a point: its id, owner and creating user, its origin, and the origin's distance from the point. */
+export interface NearFreight {
   id: number;
   company_id: number;
   user_id: number;
@@ -214,26 +218,18 @@ export interface Fit {
 }
 
 /**
- * The freights fitting a vehicle offer, nearest origin first, as ONE statement over the market's
+ * The market's freights near a point, nearest origin first, as ONE statement over the market's
  * partial indexes (migration 0013: a radius search starts from the market's freights near the
- * centre). The distance is that of the freight's coordinates, else of its airport (the airports in
- * the circle are passed with their points); a freight placed only by its postal code fits by the
- * code's centre (decisions.md §7) and comes after those, its distance left null for the caller
- * to compute from the packaged centres (docs/decisions.md).
+ * centre). The distance is that of the freight's coordinates, else of its airport (the airports
+ * in the circle: market/distance.ts distanceFromSql); a freight placed only by its postal code is
+ * found by the code's centre (decisions.md §7) and comes after those, its distance left null for
+ * the caller to compute from the packaged centres (docs/decisions.md). The vehicle offers read
+ * what fits an offer with it (src/vehicles/matching.ts).
  */
-export async function fittingFreights(db: Kysely<DB> | Transaction<DB>, q: FitQuery): Promise<Fit[]> {
+export async function nearestMarketFreights(db: Kysely<DB> | Transaction<DB>, q: NearestQuery): Promise<NearFreight[]> {
   const near = q.search.fromNear;
   if (!near) return [];
-  const airports = [...airportsNear(near)];
-  const points = airports.map((code) => airportPoint(airportByCode(code)!));
-  const { latitude, longitude } = q.from;
-  const haversine = (lat: RawBuilder<unknown>, lon: RawBuilder<unknown>) =>
-    greatCircleKmSql({ latitude: lat, longitude: lon }, { latitude: sql`${latitude}`, longitude: sql`${longitude}` });
-  const at = sql`array_position(${airports}::text[], (upper(regexp_replace(freights.from_code, '[^0-9A-Za-z]', '', 'g')) collate "C"))`;
-  const distance = sql<number | null>`case when freights.from_latitude is not null then ${haversine(
-    sql`freights.from_latitude`,
-    sql`freights.from_longitude`,
-  )} when ${at} is not null then ${haversine(sql`(${points.map((p) => p.latitude)}::float8[])[${at}]`, sql`(${points.map((p) => p.longitude)}::float8[])[${at}]`)} end`;
+  const distance = distanceFromSql(PLACES.from, q.from, airportsNear(near));
   const rows = await db
     .selectFrom('freights')
     .select([
@@ -245,7 +241,7 @@ export async function fittingFreights(db: Kysely<DB> | Transaction<DB>, q: FitQu
       distance.as('distance_km'),
     ])
     .where(inMarketSql(q.now))
-    .where(sql<SqlBool>`freights.class = 'rfs'`)
+    .where('freights.class', '=', q.class)
     .where('freights.company_id', '<>', q.companyId)
     .where((eb) => admitsSql(eb, q.companyId))
     // Neither company blocked the other (decisions.md §12): no match, no alert, either way.

@@ -15,9 +15,9 @@ export type FreightStatus = (typeof FREIGHT_STATUSES)[number];
 
 /**
  * Who a freight is open to (decisions.md §4, `visibility`): the companies of its whitelist only,
- * its own company only, or (0 and above, the stored default) every company on the exchange.
+ * its own company only, or (0 and above, the stored default, up to `max`) every company on the exchange.
  */
-export const VISIBILITY = { whitelist: -2, ownCompany: -1, everyone: 0 } as const;
+export const VISIBILITY = { whitelist: -2, ownCompany: -1, everyone: 0, max: 1000 } as const;
 
 /** How far a taken freight's transport has come (decisions.md §4, `delivery_status`); delivered closes it. */
 export const DELIVERY = { notStarted: 0, pickedUp: 1, inTransit: 2, delivered: 3 } as const;

@@ -3,7 +3,7 @@ import { readPageWindow, readString, type PageWindow, type Params } from './para
 
 /**
  * The sort keys of a list (`sort=Routes.<field>`); the freight lists order by them. `distance` is
- * no column: the great circle between a freight's origin and destination (freights/lists/distance.ts).
+ * no column: the great circle between a freight's origin and destination (market/distance.ts).
  */
 export const SORTS = {
   id: 'id',

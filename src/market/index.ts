@@ -23,6 +23,9 @@ export {
   type SearchParamName,
 } from './search.ts';
 export { SEARCH_INPUT_PROPERTIES } from './schema.ts';
+export { countsAt, type Counted } from './counts.ts';
+export { planAlike, runSearched, writtenPage } from './lists.ts';
+export { distanceFromSql, distanceSql, routeDistanceKm, type Placed } from './distance.ts';
 export {
   airportsNear,
   codeKey,

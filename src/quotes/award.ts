@@ -3,7 +3,6 @@ import type { DB } from '../db/schema.ts';
 import {
   emitEvent,
   bidParties,
-  hasPendingBid,
   insertBid,
   lockBid,
   NO_CONFIRMATION,
@@ -16,7 +15,9 @@ import {
   BIDS_IN_PLAY,
   inMarket,
   lockFreight,
-  updateFreight,
+  awardTo,
+  bidConfirmed,
+  bidWithdrawn,
   type FreightRow,
   loadVisibleFreight,
 } from '../freights/index.ts';
@@ -198,7 +199,7 @@ export async function confirmBid(
         : { bidder_confirmed_by: caller.userId, bidder_confirmed_at: now };
     if (!both) {
       const pending = await updateBid(trx, bid.id, { [side]: true, ...by, status: 'pending', modified: now });
-      const f = freight.status === 'open' ? await updateFreight(trx, freight.id, { status: 'pending', modified: now }) : freight;
+      const f = await bidConfirmed(trx, freight, now);
       await emitEvent(trx, clock, { type: 'bid.confirmed', freightId: freight.id, bidId: bid.id });
       return { kind: 'done', bid: pending, freight: f, awarded: false };
     }
@@ -213,13 +214,7 @@ export async function confirmBid(
       modified: now,
     });
     await reopenPendingBids(trx, freight.id, bid.id, now);
-    const taken = await updateFreight(trx, freight.id, {
-      status: 'taken',
-      winner_id: bid.company_id,
-      transport_company_id: bid.company_id,
-      price: bid.amount!,
-      modified: now,
-    });
+    const taken = await awardTo(trx, freight, bid, now);
     await emitEvent(trx, clock, { type: 'bid.confirmed', freightId: freight.id, bidId: bid.id });
     await emitEvent(trx, clock, { type: 'freight.awarded', freightId: freight.id });
     await awarded?.(trx, clock, taken, accepted);
@@ -245,10 +240,7 @@ export async function revokeBid(db: Kysely<DB>, clock: Clock, caller: Caller, bi
     if (!LIVE.includes(bid.status) || !isOpenForBids(freight, now)) return refused('quotes.bid_not_revocable', freight.id);
 
     const revoked = await updateBid(trx, bid.id, { status: 'revoked', ...NO_CONFIRMATION, modified: now });
-    let f = freight;
-    if (freight.status === 'pending') {
-      if (!(await hasPendingBid(trx, freight.id))) f = await updateFreight(trx, freight.id, { status: 'open', modified: now });
-    }
+    const f = await bidWithdrawn(trx, freight, now);
     await emitEvent(trx, clock, { type: 'bid.revoked', freightId: freight.id, bidId: bid.id });
     return { kind: 'done', bid: revoked, freight: f, awarded: false };
   });

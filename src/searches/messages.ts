@@ -1,3 +1,4 @@
+import { FREIGHT_LISTS_NAMED } from '../freights/index.ts';
 import { errorCodes, type CodesOf } from '../kernel/errors.ts';
 import { catalogue, type KeysOf } from '../kernel/i18n.ts';
 
@@ -5,7 +6,7 @@ import { catalogue, type KeysOf } from '../kernel/i18n.ts';
 export const SEARCH_MESSAGES = catalogue(
   {
     'searches.name_required': 'A saved search needs a name (up to 200 characters).',
-    'searches.filter_unknown': 'filter must be the id of a freight list (8, 7, 6, 2, 9, 20, 10, 17, 18, 12, 19, 200–219).',
+    'searches.filter_unknown': `filter must be the id of a freight list (${FREIGHT_LISTS_NAMED}).`,
     'searches.too_many': 'You have {max} saved searches: delete one first.',
     'searches.params_invalid': 'params must be an object of search parameters.',
     'searches.saved': 'Search saved.',
@@ -49,7 +50,7 @@ export const SEARCH_MESSAGES = catalogue(
   },
   {
     'searches.name_required': 'Eine gespeicherte Suche braucht einen Namen (bis 200 Zeichen).',
-    'searches.filter_unknown': 'filter muss die Nummer einer Frachtliste sein (8, 7, 6, 2, 9, 20, 10, 17, 18, 12, 19, 200–219).',
+    'searches.filter_unknown': `filter muss die Nummer einer Frachtliste sein (${FREIGHT_LISTS_NAMED}).`,
     'searches.too_many': 'Sie haben {max} gespeicherte Suchen: bitte zuerst eine löschen.',
     'searches.params_invalid': 'params muss ein Objekt mit Suchparametern sein.',
     'searches.saved': 'Suche gespeichert.',

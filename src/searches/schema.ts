@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { timestamp } from '../kernel/fields.ts';
+import { LIST } from '../freights/index.ts';
 import { SEARCH_INPUT_PROPERTIES } from '../market/index.ts';
 import type { EventDoc } from '../events/types.ts';
 
@@ -57,7 +58,7 @@ export const NOTIFICATION_SCHEMA = Type.Object(
 
 const SEARCH_INPUT = Type.Object({
   name: Type.String({ maxLength: 200 }),
-  filter: Type.Optional(Type.Integer({ description: 'a freight list; default 8 (open requests)' })),
+  filter: Type.Optional(Type.Integer({ description: `a freight list; default ${LIST.market} (open requests)` })),
   params: Type.Optional(Type.Union([Type.Object(SEARCH_INPUT_PROPERTIES), Type.String({ description: 'JSON text or a query string' })])),
   alert: Type.Optional(Type.Integer({ enum: [0, 1] })),
 });

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import { MAX_RADIUS_KM, placeKeys } from '../market/index.ts';
 import { greatCircleKmSql } from '../places/geo.ts';
 import { notBlockedBySql } from '../accounts/blocks.ts';
@@ -134,27 +134,42 @@ export async function alertingSearches(
   );
 }
 
-/** Notifications for users (one per user and freight); answers those written (not already there). */
-export async function insertNotifications(
-  db: Db,
-  rows: Array<{ userId: number; searchId: number; searchName: string; freightId: number; created: Date }>,
-): Promise<NotificationRow[]> {
+/**
+ * Writes notifications once each: a row that its unique index already holds (a saved search's:
+ * one per user and freight; a vehicle offer's: one per user, freight, offer and type) is
+ * skipped. Answers those written.
+ */
+async function insertOnce(db: Db, rows: Insertable<NotificationsTable>[], vehicle: boolean): Promise<NotificationRow[]> {
   if (!rows.length) return [];
   return db
     .insertInto('notifications')
-    .values(
-      rows.map((r) => ({
-        user_id: r.userId,
-        type: 'freight.matched',
-        search_id: r.searchId,
-        search_name: r.searchName,
-        freight_id: r.freightId,
-        created: r.created,
-      })),
+    .values(rows)
+    .onConflict((oc) =>
+      vehicle
+        ? oc.columns(['user_id', 'freight_id', 'vehicle_id', 'type']).where('vehicle_id', 'is not', null).doNothing()
+        : oc.columns(['user_id', 'freight_id']).where('vehicle_id', 'is', null).doNothing(),
     )
-    .onConflict((oc) => oc.columns(['user_id', 'freight_id']).where('vehicle_id', 'is', null).doNothing())
     .returningAll()
     .execute();
+}
+
+/** Notifications for users (one per user and freight); answers those written (not already there). */
+export function insertNotifications(
+  db: Db,
+  rows: Array<{ userId: number; searchId: number; searchName: string; freightId: number; created: Date }>,
+): Promise<NotificationRow[]> {
+  return insertOnce(
+    db,
+    rows.map((r) => ({
+      user_id: r.userId,
+      type: 'freight.matched',
+      search_id: r.searchId,
+      search_name: r.searchName,
+      freight_id: r.freightId,
+      created: r.created,
+    })),
+    false,
+  );
 }
 
 /** What a vehicle offer's match or invitation writes (decisions.md §11): one per user, freight and offer. */
@@ -164,27 +179,23 @@ export type VehicleNotificationType = 'freight.matched' | 'vehicle.matched' | 'f
  * Notifications of vehicle offers (the vehicles module calls this): one per user, freight, offer
  * and type; answers those written (not already there).
  */
-export async function insertVehicleNotifications(
+export function insertVehicleNotifications(
   db: Db,
   rows: Array<{ userId: number; type: VehicleNotificationType; freightId: number; vehicleId: number; created: Date }>,
 ): Promise<NotificationRow[]> {
-  if (!rows.length) return [];
-  return db
-    .insertInto('notifications')
-    .values(
-      rows.map((r) => ({
-        user_id: r.userId,
-        type: r.type,
-        search_id: null,
-        search_name: '',
-        freight_id: r.freightId,
-        vehicle_id: r.vehicleId,
-        created: r.created,
-      })),
-    )
-    .onConflict((oc) => oc.columns(['user_id', 'freight_id', 'vehicle_id', 'type']).where('vehicle_id', 'is not', null).doNothing())
-    .returningAll()
-    .execute();
+  return insertOnce(
+    db,
+    rows.map((r) => ({
+      user_id: r.userId,
+      type: r.type,
+      search_id: null,
+      search_name: '',
+      freight_id: r.freightId,
+      vehicle_id: r.vehicleId,
+      created: r.created,
+    })),
+    true,
+  );
 }
 
 export async function notificationsOf(

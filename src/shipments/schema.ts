@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { LIST, listRange, TMS_LIST_IDS } from '../freights/index.ts';
 
 const PAGING = {
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
@@ -18,7 +19,11 @@ export const SHIPMENT_SCHEMA = Type.Object(
     to: Type.Union([Type.String(), Type.Null()], { description: 'destination shortcode' }),
     weight: Type.Union([Type.Integer(), Type.Null()], { description: 'chargeable weight in whole kg, rounded up' }),
     capacity: Type.Union([Type.Integer(), Type.Null()], { description: 'refs.capacity in whole cbm, rounded up; owner and winner only' }),
-    tour_id: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'lists 51 and 52: the tour it is planned on' })),
+    tour_id: Type.Optional(
+      Type.Union([Type.Integer(), Type.Null()], {
+        description: `lists ${LIST.tmsUnplanned} and ${LIST.tmsPlanned}: the tour it is planned on`,
+      }),
+    ),
   },
   { $id: 'Shipment', description: 'A shipment (preview)' },
 );
@@ -43,7 +48,7 @@ export function distinctSchemas(schemas: readonly TSchema[]): TSchema[] {
 export function shipmentEnlistDoc(otherItems: readonly TSchema[]) {
   const items = distinctSchemas([SHIPMENT_SCHEMA, ...otherItems]);
   return {
-    summary: 'A list as Shipments: the freight lists’ filter ids, TMS 51–53, milk-run 70–84',
+    summary: `A list as Shipments: the freight lists’ filter ids, TMS ${listRange(TMS_LIST_IDS)}, milk-run 70–84`,
     path: { filterId: Type.Integer() },
     input: PAGING_INPUT,
     data: Type.Object({

@@ -139,7 +139,7 @@ export async function tourFreightIds(db: Kysely<DB>, tourIds: readonly number[])
   return out;
 }
 
-// SQL pieces for the list counts (src/searches/counts.ts): the TMS lists counted in the freight lists' statement.
+// SQL pieces for the list counts (src/searches/counts.ts passes them to freights/lists/counts.ts): the TMS lists counted in the freight lists' statement.
 
 /** SQL: the freight (its id an SQL expression of the outer statement) is on no tour. */
 export function notOnTourSql(freightId: RawBuilder<number>) {

@@ -2,14 +2,14 @@ import type { Kysely } from 'kysely';
 import { block, blockedCompanies, isBlocked, unblock } from '../accounts/blocks.ts';
 import { companyName } from '../accounts/companies.ts';
 import { profilePath } from '../accounts/mark.tsx';
-import { readProfileInput, updateProfile } from '../accounts/profile.ts';
+import { PROFILE_FIELDS, readProfileInput, updateProfile } from '../accounts/profile.ts';
 import { MAX_BLOCKS } from '../accounts/blocks.ts';
 import type { DB } from '../db/schema.ts';
 import { deliveredBetween, freightParties } from '../freights/index.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { sitePath } from '../kernel/format.ts';
 import { fail, notFound, ok, type Answer, type Outcome, type Warning } from '../kernel/outcome.ts';
-import { DEFAULT_LIMIT, findById, MAX_LIMIT, readId, readIntWithin, readString } from '../kernel/params.ts';
+import { DEFAULT_LIMIT, findById, isOneOf, MAX_LIMIT, readId, readIntWithin, readString } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
 import type { Clock } from '../kernel/time.ts';
 import { announce } from '../webhooks/outbox.ts';
@@ -26,18 +26,6 @@ import { blockedPage, editPage, profilePage, type ProfilePageData } from './view
 
 /** Delivered freights offered for rating on a profile page. */
 const RATABLE = 20;
-/** The profile fields whose problems the edit page names in words of its own. */
-const PROFILE_FIELDS: readonly string[] = [
-  'country',
-  'city',
-  'postcode',
-  'vat_id',
-  'phone',
-  'website',
-  'description',
-  'fleet_size',
-  'founded',
-];
 
 const presentProfile = (row: NonNullable<Awaited<ReturnType<typeof readProfile>>>, clock: Clock) => COMPANY_PROFILE.present(row, { clock });
 const presentRating = (row: NonNullable<Awaited<ReturnType<typeof ratingById>>>, clock: Clock) => RATING.present(row, { clock });
@@ -197,8 +185,7 @@ export function trustEndpoints(): Endpoint[] {
         const found = await readProfile(ctx.db, ctx.caller.companyId);
         const errors = ((outcome.data as { errors?: Warning[] } | undefined)?.errors ?? []) as Warning[];
         // The page names each problem in the reader's language beside its field (the API's reasons are English).
-        const problem = (field: string) =>
-          PROFILE_FIELDS.includes(field) ? ctx.t(`company.problem.${field}` as 'company.problem.city') : field;
+        const problem = (field: string) => (isOneOf(PROFILE_FIELDS, field) ? ctx.t(`company.problem.${field}`) : field);
         return editPage(
           ctx,
           found ? presentProfile(found, ctx.clock) : undefined,

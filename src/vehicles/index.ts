@@ -6,7 +6,7 @@
  * notifications through the searches module). The module's public surface.
  */
 import type { Caller, Ctx } from '../kernel/context.ts';
-import type { FreightView } from '../freights/index.ts';
+import { isMarketStatus, type FreightView } from '../freights/index.ts';
 import { fittingVehiclesOf } from './routes.tsx';
 import { fittingSection } from './views.tsx';
 
@@ -23,8 +23,7 @@ export const VEHICLES_SECTION = { prefix: '/vehicles', href: '/vehicles/index', 
  * button (the freight page's sections, passed in by app.ts); nothing for anyone else.
  */
 export async function fittingTrucksSection(ctx: Ctx, route: FreightView) {
-  if (!ctx.caller || route.company !== ctx.caller.companyId || route.class !== 'rfs' || !['open', 'pending'].includes(route.status))
-    return undefined;
+  if (!ctx.caller || route.company !== ctx.caller.companyId || route.class !== 'rfs' || !isMarketStatus(route.status)) return undefined;
   const vehicles = await fittingVehiclesOf(ctx as Ctx<Caller>, route.id);
   return vehicles ? fittingSection(ctx as Ctx<Caller>, route.id, vehicles) : undefined;
 }

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { emitEvent, inMarket, lockFreight, updateFreight, VISIBILITY } from '../freights/index.ts';
+import { admitToWhitelist, emitEvent, inMarket, lockFreight, VISIBILITY } from '../freights/index.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { FailureCode } from '../kernel/errors.ts';
 import type { Clock } from '../kernel/time.ts';
@@ -131,8 +131,7 @@ export async function inviteToFreight(
     let whitelisted = false;
     if (freight.visibility === VISIBILITY.whitelist) {
       whitelisted = true;
-      if (!freight.whitelist.includes(offer.company_id))
-        await updateFreight(trx, freight.id, { whitelist: [...freight.whitelist, offer.company_id], modified: now });
+      await admitToWhitelist(trx, freight, offer.company_id, now);
     }
     await insertVehicleNotifications(trx, [
       { userId: offer.user_id, type: 'freight.invited', freightId, vehicleId: offer.id, created: now },

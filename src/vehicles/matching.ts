@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { fittingFreights, type Fit } from '../freights/index.ts';
+import { nearestMarketFreights, type NearFreight } from '../freights/index.ts';
 import type { LoadSearch } from '../market/index.ts';
 import { distanceKm } from '../places/geo.ts';
 import { postalCentre } from '../places/postal-centres.ts';
@@ -12,9 +12,16 @@ import type { VehicleRow } from './tables.ts';
  * freight in the market visible to the offer's company, its origin within the offer's radius of
  * the offer's origin, its destination among the offer's patterns (or the offer goes anywhere),
  * its loading window overlapping the availability window and its weight at most the capacity.
- * The offer is the load search it amounts to; the freights module runs it as one statement
- * (freights/search.ts fittingFreights) with its own rules of visibility and the market.
+ * The offer is the load search it amounts to; the freights module runs it as one statement over
+ * its table, with its own rules of visibility and the market (freights/search.ts
+ * nearestMarketFreights: a class of freights in the market near a point).
  */
+
+/** A fitting freight: its id, owner and creating user, and the distance of its origin from the offer's. */
+export type Fit = NearFreight;
+
+/** The freights a truck can carry: road freights (class `rfs`). */
+const ROAD = 'rfs';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -38,9 +45,10 @@ export const MAX_FITS = 100;
  * placed only by its postal code comes last, its distance from the code's packaged centre.
  */
 export async function fitsOfOffer(db: Db, offer: VehicleRow, now: Date, limit = MAX_FITS): Promise<Fit[]> {
-  const fits = await fittingFreights(db, {
+  const fits = await nearestMarketFreights(db, {
     companyId: offer.company_id,
     owners: offer.whitelist,
+    class: ROAD,
     search: offerSearch(offer),
     from: { latitude: offer.from_latitude, longitude: offer.from_longitude },
     now,

@@ -2,7 +2,14 @@ import type { Caller, Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, type Outcome, type Warning } from '../kernel/outcome.ts';
 import { readId, readPageWindow, readString } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
-import { loadFreightForCaller, presentMany, visibleFreightsWithPieces, type FreightView, type ReadContext } from '../freights/index.ts';
+import {
+  isMarketStatus,
+  loadFreightForCaller,
+  presentMany,
+  visibleFreightsWithPieces,
+  type FreightView,
+  type ReadContext,
+} from '../freights/index.ts';
 import { readLoadSearch } from '../market/index.ts';
 import { OFFER_FIELDS, presentVehicle, readOffer, typedInLanguage, type OfferField, type VehicleView } from './fields.ts';
 import { createOffer, editOffer, inviteToFreight, withdrawOffer, type OfferPublished, type Result } from './lifecycle.ts';
@@ -127,7 +134,7 @@ export async function vehicleViews(rc: ReadContext, ids: readonly number[]): Pro
 export async function fittingVehiclesOf(ctx: Ctx<Caller>, freightId: number) {
   const found = await loadFreightForCaller(ctx.db, ctx.clock, ctx.caller, freightId);
   if (found?.role !== 'owner') return undefined;
-  if (found.row.class !== 'rfs' || !['open', 'pending'].includes(found.row.status)) return [];
+  if (found.row.class !== 'rfs' || !isMarketStatus(found.row.status)) return [];
   const fits = await fittingOffers(ctx.db, found.row, ctx.clock.now(), 100);
   return fits.map((f) => ({ ...presentVehicle(f.offer, ctx.clock), distance_km: Math.round(f.distance_km * 10) / 10 }));
 }

@@ -10,6 +10,7 @@ import {
   foreignTableUses,
   migrationTables,
   moduleImports,
+  moduleState,
   sourceFiles,
   tableOwners,
 } from '../support/structure.ts';
@@ -31,6 +32,26 @@ const SCHEMA_AGGREGATE = 'db/schema.ts';
 
 const files = sourceFiles();
 const checked = files.filter((f) => f.file !== SCHEMA_AGGREGATE);
+
+/**
+ * List ids written into texts (descriptions, messages): a run of two or more list ids (`8, 7, 6`,
+ * `17/18`, `200–219`), or one named as a list or filter (`default 8`, `list 10`, `filter 8`).
+ * Template literals count only outside their `${…}` parts: an id read from the registry is no copy.
+ */
+function listIdsInStrings(text: string, isId: (n: string) => boolean): string[] {
+  const strings = [...text.matchAll(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g)].map((m) =>
+    m[0].replace(/\$\{[^}]*\}/g, ' '),
+  );
+  const found: string[] = [];
+  for (const s of strings) {
+    for (const m of s.matchAll(/\b\d+(?:\s*(?:,|\/|–|-)\s*\d+)+\b/g)) {
+      const numbers = m[0].split(/\s*(?:,|\/|–|-)\s*/);
+      if (numbers.every(isId)) found.push(numbers.join(','));
+    }
+    for (const m of s.matchAll(/\b(?:default|list|lists|filter)\s+(\d+)\b/gi)) if (isId(m[1]!)) found.push(m[1]!);
+  }
+  return found;
+}
 
 describe('module structure', () => {
   test('no import cycle between modules (code imports)', () => {
@@ -90,6 +111,8 @@ describe('module structure', () => {
           .map((m) => m[1]!.split(/\s*,\s*/))
           .filter((numbers) => numbers.every(isId))
           .map((numbers) => numbers.join(',')),
+        // Migrations are history and write SQL types (`numeric(10, 2)`), never a list.
+        ...(f.file.startsWith(`db${path.sep}migrations`) ? [] : listIdsInStrings(text, isId)),
       ].filter((n) => n.split(',').every(isId));
       for (const use of uses) found.push(`${f.file}: ${use}`);
     }
@@ -99,8 +122,10 @@ describe('module structure', () => {
   test('no module-level mutable state in request paths but the caches named here, each for a reason', () => {
     // What a request writes that another request (or process) reads belongs in the database; per
     // request, it travels as the endpoint's input (kernel/route.tsx `read`), never in a module-level
-    // map keyed by the request. Constants (UPPER_CASE) are not state. What is left is caches that
-    // nobody else needs, each bounded and true whatever process answers.
+    // map keyed by the request. A `let`, a collection under a variable's name, and any constant,
+    // array or object the file changes after it is built (`push`, `set`, an assignment into it)
+    // count (support/structure.ts moduleState); a table built once is a constant. What is left is
+    // caches that nobody else needs, each bounded and true whatever process answers.
     const ALLOWED: Record<string, string> = {
       'accounts/authenticator.ts caches': 'the 1-second token cache of each app (docs/architecture.md, Authentication cache)',
       'airports/index.ts byCode': 'the packaged airport data, indexed on first use',
@@ -127,19 +152,10 @@ describe('module structure', () => {
       'places/postal-centres.ts parsed': 'the packaged postal code centres, parsed per country on first use',
       'places/postal.ts formats': 'the packaged postal code formats, indexed on first use',
       'pricing/import.ts autovacuumOf': 'whether a database (handle) runs autovacuum, asked once',
-      'searches/counts.ts caches': 'list counts per database snapshot (docs/architecture.md, Counts cache)',
+      'market/counts.ts caches': 'list counts per database snapshot (docs/architecture.md, Counts cache)',
       'trust/store.ts profilePrepared': 'the prepared company profile statement',
     };
-    const found: string[] = [];
-    for (const f of checked) {
-      for (const m of code(f.text).matchAll(
-        /^(?:export )?(?:let|var) (\w+)|^(?:export )?const (\w+)(?:: [^=]+)? = new (?:Map|Set|WeakMap|WeakSet)\b/gm,
-      )) {
-        const name = (m[1] ?? m[2])!;
-        if (/^[A-Z][A-Z0-9_]*$/.test(name)) continue;
-        found.push(`${f.file.split(path.sep).join('/')} ${name}`);
-      }
-    }
+    const found = moduleState(checked);
     assert.deepEqual(found.filter((entry) => !Object.hasOwn(ALLOWED, entry)).sort(), [], 'module-level state without a reason');
     assert.deepEqual(
       Object.keys(ALLOWED)
@@ -223,5 +239,26 @@ describe('module structure', () => {
     assert.equal(tableOwners(files).get('bids'), 'freights');
     assert.equal(tableOwners(files).get('awb_events'), 'files');
     assert.equal(tableOwners(files).get('events'), 'webhooks');
+    // State under a constant's name, in an array or in an object, changed by a request; a table filled once is none.
+    const injected = [
+      'const SEEN = new Set<number>();',
+      'const lastIds: number[] = [];',
+      'const BY_CALLER: Record<string, number> = {};',
+      'let calls = 0;',
+      "const TABLE = new Map([[1, 'a']]);",
+      'export function remember(id: number, caller: string) {',
+      '  SEEN.add(id);',
+      '  lastIds.push(id);',
+      '  BY_CALLER[caller] = id;',
+      '  calls += 1;',
+      '  return TABLE.get(id);',
+      '}',
+    ].join('\n');
+    assert.deepEqual(moduleState([{ file: 'x/state.ts', module: 'x', text: injected }]).sort(), [
+      'x/state.ts BY_CALLER',
+      'x/state.ts SEEN',
+      'x/state.ts calls',
+      'x/state.ts lastIds',
+    ]);
   });
 });

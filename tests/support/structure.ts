@@ -174,3 +174,39 @@ export function foreignTableTypeImports(files: SourceFile[], except: readonly st
   }
   return uses.sort();
 }
+
+/** Whether the file's code changes what `name` holds: a collection's or array's mutators, or an assignment into it. */
+function mutates(text: string, name: string): boolean {
+  const n = name.replace(/\$/g, '\\$');
+  return new RegExp(
+    [
+      `\\b${n}\\.(?:set|add|delete|clear|push|pop|shift|unshift|splice|sort|reverse|fill|copyWithin)\\(`,
+      `\\b${n}(?:\\[[^\\]\\n]*\\]|\\.\\w+)\\s*(?:[-+*/|&?]{0,2})=(?!=)`,
+      `\\bdelete\\s+${n}\\b`,
+      `\\bObject\\.assign\\(\\s*${n}\\b`,
+    ].join('|'),
+  ).test(text);
+}
+
+/**
+ * Module-level state, as `file name` entries (the structure test allows only caches it names
+ * with a reason): a `let` or `var` at the top of a file; a collection (`new Map`, `Set`,
+ * `WeakMap`, `WeakSet`) under a variable's name; and under a constant's name (UPPER_CASE), or an
+ * array or object literal under any name, once the file changes it (`push`, `set`, an assignment
+ * into it): a table filled once and never touched again is a constant, one that changes is state.
+ */
+export function moduleState(files: SourceFile[]): string[] {
+  const found: string[] = [];
+  for (const f of files) {
+    const text = code(f.text);
+    const names = new Set<string>();
+    for (const m of text.matchAll(/^(?:export )?(?:let|var) (\w+)/gm)) names.add(m[1]!);
+    for (const m of text.matchAll(/^(?:export )?const (\w+)(?:: [^=]+)? = (new (?:Map|Set|WeakMap|WeakSet)\b|\[|\{)/gm)) {
+      const name = m[1]!;
+      const constant = /^[A-Z][A-Z0-9_]*$/.test(name);
+      if ((m[2]!.startsWith('new') && !constant) || mutates(text, name)) names.add(name);
+    }
+    for (const name of names) found.push(`${f.file.split(path.sep).join('/')} ${name}`);
+  }
+  return found;
+}

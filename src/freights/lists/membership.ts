@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import { dueSql, inMarketSql, MARKET_STATUSES, marketStatusSql, storedInSql, type Instant } from '../in-market.ts';
 import { admitsSql, hadBidSql } from '../policy.ts';
 import { type FreightStatus, VISIBILITY } from '../tables.ts';
-import { LIST, type ListId } from './registry.ts';
+import { type FreightListId, isFreightList, LIST } from './registry.ts';
 
 /**
  * Who belongs to each freight list (registry.ts), as one condition on `freights`: decisions.md §4
@@ -91,7 +91,7 @@ const bidOn = (c: number, orWon = false) => {
  * 0011), so a page stops after its rows instead of sorting everything the company ever bid on.
  * `rest` is the membership besides "had bid"; `orWon` adds freights the company won without a bid.
  */
-export const VIA_BIDS: Partial<Record<ListId, { rest: Where; orWon?: boolean }>> = {
+export const VIA_BIDS: Partial<Record<FreightListId, { rest: Where; orWon?: boolean }>> = {
   [LIST.bidOn]: { rest: (eb, c, now) => eb.and([foreign(eb, c), status(eb, MARKET, now)]) },
   [LIST.lost]: {
     rest: (eb, c, now) =>
@@ -105,8 +105,11 @@ export const VIA_BIDS: Partial<Record<ListId, { rest: Where; orWon?: boolean }>>
   [LIST.bookingsInArchive]: { rest: (eb, c, now) => eb.and([foreign(eb, c), ffr(), status(eb, ARCHIVE, now)]), orWon: true },
 };
 
-/** Membership of every freight list (decisions.md §4), as one condition on `freights`. */
-export const FILTERS: Partial<Record<ListId, Where>> = {
+/**
+ * Membership of every freight list (decisions.md §4), as one condition on `freights`: a full
+ * record over the registry's freight lists, so a list without its rule fails the typecheck.
+ */
+export const FILTERS: Record<FreightListId, Where> = {
   // As provider
   [LIST.market]: (eb, c, now) => eb.and([foreign(eb, c), status(eb, MARKET, now), admitsSql(eb, c), eb.not(hadBidSql(eb, c))]),
   [LIST.bidOn]: (eb, c, now) => eb.and([VIA_BIDS[LIST.bidOn]!.rest(eb, c, now), bidOn(c)]),
@@ -130,7 +133,7 @@ export const FILTERS: Partial<Record<ListId, Where>> = {
 };
 
 /** The membership of a list by its number, or undefined for a number that is no freight list. */
-export const membershipOf = (id: number): Where | undefined => (Object.hasOwn(FILTERS, id) ? FILTERS[id as ListId] : undefined);
+export const membershipOf = (id: number): Where | undefined => (isFreightList(id) ? FILTERS[id] : undefined);
 
 /** How a list is read from the company's bids (VIA_BIDS), by its number. */
-export const viaBidsOf = (id: number) => (Object.hasOwn(VIA_BIDS, id) ? VIA_BIDS[id as ListId] : undefined);
+export const viaBidsOf = (id: number) => (isFreightList(id) ? VIA_BIDS[id] : undefined);

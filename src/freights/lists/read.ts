@@ -1,17 +1,16 @@
 import type { TSchema } from '@sinclair/typebox';
 import { sql, type Expression, type Kysely, type OrderByItemBuilder, type RawBuilder, type SqlBool } from 'kysely';
-import { executeShape, PreparedStatement, statementBuilder } from '../../db/prepared.ts';
+import { PreparedStatement, statementBuilder } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Paging } from '../../kernel/paging.ts';
 import { DEFAULT_LIMIT, offsetOf } from '../../kernel/params.ts';
-import { isEmptySearch, nearWays, type LoadSearch } from '../../market/index.ts';
+import { isEmptySearch, nearWays, runSearched, writtenPage, type LoadSearch } from '../../market/index.ts';
 import type { PieceRow } from '../fields.ts';
 import { piecesJsonSql } from '../pieces.ts';
 import { hadBidSql, roleOf, type Role } from '../policy.ts';
-import { searchConditions } from '../search.ts';
+import { freightDistanceSql, searchConditions } from '../search.ts';
 import { companyNameSql, companyVerifiedSql, freightJsonRow, freightRowFromJson, presentMany, type ReadContext } from '../store.ts';
 import type { FreightRow } from '../tables.ts';
-import { distanceSql } from './distance.ts';
 import { membershipOf, viaBidsOf, type EB, type Instant, type Where } from './membership.ts';
 import { LIST, listInfo } from './registry.ts';
 
@@ -34,15 +33,15 @@ export interface ExternalList {
 const NOT_NULL_SORTS = new Set<string>(['id', 'created', 'modified']);
 
 /**
- * SQL: the sort key that is no column, the distance (distance.ts), over the row `alias`. A list
+ * SQL: the sort key that is no column, the distance (market/distance.ts), over the row `freights`. A list
  * that may hold masked rows (a former bidder's view, decisions.md §4) orders only the rows the
  * caller won by it (their places are shown); the masked ones have none, so their order tells
  * nothing about the places hidden.
  */
-function distanceKeySql(alias: string, maskedUnlessWinner: boolean, company: number) {
+function distanceKeySql(maskedUnlessWinner: boolean, company: number) {
   return maskedUnlessWinner
-    ? sql<number | null>`(case when ${sql.ref(`${alias}.winner_id`)} = ${company} then ${distanceSql(alias)} end)`
-    : distanceSql(alias);
+    ? sql<number | null>`(case when ${sql.ref('freights.winner_id')} = ${company} then ${freightDistanceSql()} end)`
+    : freightDistanceSql();
 }
 
 /** A freight of a list with the caller's role on it (which decides masking). */
@@ -57,9 +56,6 @@ export interface ListedFreight {
 }
 
 type ListArgs = [company: number, now: Date, limit: number, offset: number, upto: number];
-
-/** Pages of the default size up to this one are prepared with their window written in (listStatement). */
-const WRITTEN_PAGES = 5;
 
 const builder = statementBuilder<DB>();
 /** Prepared list statements by filter, order, shape and page window (at most 17 × 7 × 2 × 2 × 6). */
@@ -78,11 +74,8 @@ export function listStatement(
 ): PreparedStatement<ListArgs> | undefined {
   if (!membershipOf(filterId)) return undefined;
   const { sort, direction } = paging;
-  // The first pages in the default size, by far the most read, have their limit and offset
-  // written in: with them as parameters PostgreSQL assumes a tenth of the rows are wanted, rates a
-  // generic plan too dear and plans every execution anew, which cost the market list's pages 2
-  // and 3 about 2.5 ms of the server each (docs/benchmarks.md).
-  const written = paging.limit === DEFAULT_LIMIT && paging.page <= WRITTEN_PAGES ? paging.page : undefined;
+  // The first pages in the default size have their limit and offset written in (market/lists.ts).
+  const written = writtenPage(paging);
   const key = `fx_list_${filterId}_${sort}_${direction}_${withPieces ? 'pieces' : 'rows'}${written ? `_page${written}` : ''}`;
   let statement = listStatements.get(key);
   if (!statement) {
@@ -141,7 +134,7 @@ function listQuery(r: ListPageRequest) {
   // in list order. `sort` and `direction` are names from SORTS and asc/desc, never input text.
   const inOrder =
     sort === 'distance'
-      ? sql`${distanceKeySql('freights', maskedUnlessWinner(r.filterId), r.company)} ${sql.raw(direction)} nulls last, freights.id ${sql.raw(direction)}`
+      ? sql`${distanceKeySql(maskedUnlessWinner(r.filterId), r.company)} ${sql.raw(direction)} nulls last, freights.id ${sql.raw(direction)}`
       : sql.raw(`freights.${sort} ${direction}${NOT_NULL_SORTS.has(sort) ? '' : ' nulls last'}, freights.id ${direction}`);
   const pieces = r.withPieces ? sql`, 'pieces', ${piecesJsonSql}` : sql``;
   return builder
@@ -180,20 +173,6 @@ export function searchedListQuery(filterId: number, paging: Paging, withPieces: 
 }
 
 /**
- * Whether one plan serves a search whatever its values, so its statement may be prepared (a
- * generic plan). A radius, a postal prefix or an airport is always a narrow start on an index (a
- * radius's ways read only covering indexes on the market). A country or loading/delivery days are
- * not: Germany holds a good part of the market (read in list order, stopping at a page), Malta
- * almost none (read from the place index); a window of the coming days matches many freights, one
- * next year hardly any. Only a plan for the values tells these apart.
- */
-export function planAlike(s: LoadSearch): boolean {
-  const places = [...(s.from ?? []), ...(s.to ?? [])];
-  if (places.some((p) => p.kind === 'country')) return false;
-  return places.length > 0 || Boolean(s.fromNear || s.toNear) || !(s.pickup || s.delivery);
-}
-
-/**
  * Extra conditions on a list's freights: the load search (src/freights/search.ts); several
  * narrows are alternatives whose rows never overlap (search.ts nearWays).
  */
@@ -207,7 +186,7 @@ function pageOf(r: ListPageRequest, order: (ob: OrderByItemBuilder) => OrderByIt
   const { filterId, limit, offset, upto, company: c } = r;
   const { sort, direction } = r.order;
   // The order's key: a column, or the distance (an expression over the row's coordinates).
-  const key = sort === 'distance' ? distanceKeySql('freights', maskedUnlessWinner(filterId), c) : sql.ref<unknown>(`freights.${sort}`);
+  const key = sort === 'distance' ? distanceKeySql(maskedUnlessWinner(filterId), c) : sql.ref<unknown>(`freights.${sort}`);
   const now = r.memberNow ?? r.now;
   const narrows = r.narrow;
   const via = sort === 'created' ? viaBidsOf(filterId) : undefined;
@@ -319,9 +298,7 @@ export async function listFreights(
     search && !isEmptySearch(search) ? searchedListQuery(filterId, paging, options.withPieces ?? false, company, now, search) : undefined;
   const [found] = !searched
     ? await statement.execute<Page>(rc.db, company, now, paging.limit, offset, paging.limit + offset)
-    : planAlike(search!)
-      ? await executeShape<Page>(rc.db, searched)
-      : (await rc.db.executeQuery<Page>(searched)).rows;
+    : await runSearched<Page>(rc.db, searched, search!);
   const rows = JSON.parse(found?.page ?? '[]') as Array<{
     row: Record<string, unknown>;
     company_name: string;
@@ -378,7 +355,7 @@ export function freightIdPage<C extends string>(
     .select('freights.id')
     .select(Object.entries<RawBuilder<unknown>>(columns).map(([name, value]) => value.as(name)))
     .where(where)
-    .orderBy(paging.sort === 'distance' ? distanceSql() : sql.ref(`freights.${paging.sort}`), (ob) =>
+    .orderBy(paging.sort === 'distance' ? freightDistanceSql() : sql.ref(`freights.${paging.sort}`), (ob) =>
       (paging.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast(),
     )
     .orderBy('freights.id', paging.direction)

@@ -46,6 +46,15 @@ export const LIST = {
 
 export type ListId = (typeof LIST)[keyof typeof LIST];
 
+/** The lists another module serves on the same path (the TMS's, app.ts passes them in). */
+export type OtherListId = typeof LIST.tmsUnplanned | typeof LIST.tmsPlanned | typeof LIST.tmsTours;
+
+/**
+ * The lists of freights this module serves: each has its membership (membership.ts `FILTERS`, a
+ * full record over these ids), so a list added here without its rule fails the typecheck.
+ */
+export type FreightListId = Exclude<ListId, OtherListId>;
+
 /** How the counts statement counts a list (lists/counts.ts). */
 export type CountFamily =
   /** over the company's own freights */
@@ -99,7 +108,7 @@ export interface ListInfo {
 }
 
 const freightList = (
-  id: ListId,
+  id: FreightListId,
   group: ListInfo['group'],
   side: ListSide,
   phase: ListPhase,
@@ -115,7 +124,7 @@ const freightList = (
   mayBeMasked,
   servedBy: 'freights',
 });
-const otherList = (id: ListId): ListInfo => ({
+const otherList = (id: OtherListId): ListInfo => ({
   id,
   group: 'tms',
   side: 'other',
@@ -164,10 +173,27 @@ export const FREIGHT_LIST_IDS: readonly ListId[] = LISTS.filter((l) => l.servedB
 export const TMS_LIST_IDS: readonly ListId[] = LISTS.filter((l) => l.group === 'tms').map((l) => l.id);
 
 /** Whether a number names a list of freights (saved searches keep one; decisions.md §7). */
-export const isFreightList = (id: number): id is ListId => listInfo(id)?.servedBy === 'freights';
+export const isFreightList = (id: number): id is FreightListId => listInfo(id)?.servedBy === 'freights';
 
-/** The lists a family counts, in tab order. */
-export const listsCounted = (family: CountFamily): ListId[] => LISTS.filter((l) => l.count === family).map((l) => l.id);
+/** The lists of a tab group, in tab order. */
+export const listsOfGroup = (group: ListInfo['group']): ListId[] => LISTS.filter((l) => l.group === group).map((l) => l.id);
+
+/** A run of lists as a text names it: `200–219`. */
+export const listRange = (ids: readonly ListId[]) => `${ids[0]}–${ids[ids.length - 1]}`;
+
+/**
+ * The freight lists by number as the messages name them (a saved search keeps one): the
+ * provider's, the principal's, then the booking requests as a range.
+ */
+export const FREIGHT_LISTS_NAMED = [...listsOfGroup('provider'), ...listsOfGroup('principal'), listRange(listsOfGroup('booking'))].join(
+  ', ',
+);
+
+/** The freight lists a family counts, in tab order. */
+export const listsCounted = (family: Exclude<CountFamily, 'other'>): FreightListId[] =>
+  LISTS.filter((l) => l.count === family)
+    .map((l) => l.id)
+    .filter(isFreightList);
 
 /** The page of a list. */
 export const listPath = (id: number) => `/freights/enlist/${id}`;

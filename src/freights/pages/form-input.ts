@@ -6,6 +6,7 @@ import { searchCountries } from '../../places/countries.ts';
 import { postalCentre, type PostalCentre } from '../../places/postal-centres.ts';
 import { searchForFreight } from '../../pricing/handover.ts';
 import type { ExactPlaces } from '../booking.ts';
+import { VISIBILITY } from '../tables.ts';
 import { companiesByName } from '../../accounts/companies.ts';
 
 /**
@@ -220,7 +221,7 @@ export async function normalisePublishForm(ctx: Ctx<Caller>): Promise<string | n
   if (unknown.length) return ctx.t('form.error.companies', { names: unknown.join(', ') });
   ctx.params.whitelist = ids;
   // Naming companies is choosing them: the tender goes to them alone (unless kept in-house).
-  if (ids.length && String(ctx.params.visibility) !== '-1') ctx.params.visibility = '-2';
+  if (ids.length && String(ctx.params.visibility) !== String(VISIBILITY.ownCompany)) ctx.params.visibility = String(VISIBILITY.whitelist);
   return null;
 }
 

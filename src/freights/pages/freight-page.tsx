@@ -7,6 +7,7 @@ import { Badge, ConfirmAction, DataTable, Facts, Field, PostButton, Select, type
 import type { Contact } from '../../accounts/companies.ts';
 import { BlockAction, CompanyName, profilePath, type CompanyRef } from '../../accounts/mark.tsx';
 import type { BidView } from '../bids.ts';
+import { routeDistanceKm } from '../../market/index.ts';
 import { BIDS_IN_PLAY, MARKET_STATUSES } from '../in-market.ts';
 import { ARCHIVABLE_STATUSES, REVOCABLE_STATUSES } from '../lifecycle.ts';
 import type { FreightView, PresentedPiece } from '../fields.ts';
@@ -15,7 +16,6 @@ import { type BidStatus, DELIVERY, DELIVERY_STATUSES, type FreightStatus, VISIBI
 import { isOneOf } from '../../kernel/params.ts';
 import { CLASSES, TYPES } from '../fields.ts';
 import { bidOutcome, type BidOutcome } from './page-data.ts';
-import { freightDistanceKm } from '../lists/distance.ts';
 import type { Translate } from '../../kernel/i18n.ts';
 
 /**
@@ -67,9 +67,9 @@ export function placeLabel(route: FreightView, side: 'from' | 'to', city: string
   return [code, city, country ? `(${country})` : null].filter(Boolean).join(' ');
 }
 
-/** "1.234 km" in the user's language, or '' when the distance is unknown (lists/distance.ts). */
+/** "1.234 km" in the user's language, or '' when the distance is unknown (market/distance.ts). */
 export function distanceText(route: FreightView, language: string): string {
-  const km = freightDistanceKm(route);
+  const km = routeDistanceKm(route);
   return km === null ? '' : `${formatNumber(km, language, 0, 0)} km`;
 }
 
@@ -358,7 +358,9 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
         </form>,
       );
     } else {
-      const visibility = String(route.visibility ?? 0);
+      const visibility = String(route.visibility ?? VISIBILITY.everyone);
+      // Everyone first, then the companies listed, then the own company (the publish form's choice).
+      const choices = [`${VISIBILITY.everyone}`, `${VISIBILITY.whitelist}`, `${VISIBILITY.ownCompany}`] as const;
       actions.push(
         <form class="stack" method="post" action={`/freights/view/${route.id}`} data-testid="publish">
           <CsrfField token={csrf} />
@@ -367,8 +369,8 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
             {t('fv.visibility')}
             <Select
               name="visibility"
-              value={['0', '-1', '-2'].includes(visibility) ? visibility : '0'}
-              options={(['0', '-2', '-1'] as const).map((v) => [v, t(`fv.vis.${v}`)])}
+              value={(choices as readonly string[]).includes(visibility) ? visibility : choices[0]}
+              options={choices.map((v) => [v, t(`fv.vis.${v}`)])}
             />
           </label>
           <label>

@@ -145,6 +145,21 @@ function SearchBar({
   const more = ['pickup_from', 'pickup_to', 'delivery_from', 'delivery_to', 'weight_min', 'weight_max', 'media'].some(
     (k) => search[k as SearchParamName] || problems[k],
   );
+  /** A day of a window: pick-up or delivery, from or to. */
+  const day = (name: SearchParamName) => (
+    <input type="date" name={name} value={v(name)} aria-label={fieldLabel(name, t)} aria-invalid={invalid(name)} />
+  );
+  /** A bound of the weight: at least, at most. */
+  const weight = (name: 'weight_min' | 'weight_max') => (
+    <input
+      name={name}
+      inputMode="decimal"
+      value={v(name)}
+      placeholder={t(`fv.search.${name}`)}
+      aria-label={fieldLabel(name, t)}
+      aria-invalid={invalid(name)}
+    />
+  );
   const side = (name: 'from' | 'to') => {
     const radius = v(`${name}_radius`) || String(DEFAULT_RADIUS_KM);
     return (
@@ -207,56 +222,18 @@ function SearchBar({
         <div class="form-grid">
           <fieldset class="pair">
             <legend>{t('fv.search.pickup')}</legend>
-            <input
-              type="date"
-              name="pickup_from"
-              value={v('pickup_from')}
-              aria-label={fieldLabel('pickup_from', t)}
-              aria-invalid={invalid('pickup_from')}
-            />
-            <input
-              type="date"
-              name="pickup_to"
-              value={v('pickup_to')}
-              aria-label={fieldLabel('pickup_to', t)}
-              aria-invalid={invalid('pickup_to')}
-            />
+            {day('pickup_from')}
+            {day('pickup_to')}
           </fieldset>
           <fieldset class="pair">
             <legend>{t('fv.search.delivery')}</legend>
-            <input
-              type="date"
-              name="delivery_from"
-              value={v('delivery_from')}
-              aria-label={fieldLabel('delivery_from', t)}
-              aria-invalid={invalid('delivery_from')}
-            />
-            <input
-              type="date"
-              name="delivery_to"
-              value={v('delivery_to')}
-              aria-label={fieldLabel('delivery_to', t)}
-              aria-invalid={invalid('delivery_to')}
-            />
+            {day('delivery_from')}
+            {day('delivery_to')}
           </fieldset>
           <fieldset class="pair">
             <legend>{t('fv.search.weight')}</legend>
-            <input
-              name="weight_min"
-              inputMode="decimal"
-              value={v('weight_min')}
-              placeholder={t('fv.search.weight_min')}
-              aria-label={fieldLabel('weight_min', t)}
-              aria-invalid={invalid('weight_min')}
-            />
-            <input
-              name="weight_max"
-              inputMode="decimal"
-              value={v('weight_max')}
-              placeholder={t('fv.search.weight_max')}
-              aria-label={fieldLabel('weight_max', t)}
-              aria-invalid={invalid('weight_max')}
-            />
+            {weight('weight_min')}
+            {weight('weight_max')}
           </fieldset>
           <label>
             {t('fv.search.media')}

@@ -1,16 +1,15 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { cityNear } from '../../places/cities.ts';
-import { postalCentre, townOfCode } from '../../places/postal-centres.ts';
+import { cityOf } from '../../places/cities.ts';
 import { companiesToPick, companyNameSql, companyRefs, contactOf, type Contact } from '../../accounts/companies.ts';
 import { isBlocked } from '../../accounts/blocks.ts';
 import type { CompanyRef } from '../../accounts/mark.tsx';
 import type { Clock } from '../../kernel/time.ts';
 import { presentBid, type BidView } from '../bids.ts';
 import { BIDS_SHOWN_STATUSES, type FreightView } from '../fields.ts';
-import { BIDS_IN_PLAY } from '../in-market.ts';
+import { BIDS_IN_PLAY, isMarketStatus } from '../in-market.ts';
 import type { Confirmations } from '../lists/moves.ts';
-import type { BidStatus } from '../tables.ts';
+import type { BidStatus, FreightStatus } from '../tables.ts';
 
 /**
  * What the HTML pages show beyond the JSON answers (never part of them): company names for
@@ -137,18 +136,20 @@ export interface BidSummary {
 
 const IN_PLAY: readonly BidStatus[] = BIDS_IN_PLAY;
 
+/** The live (non-revoked) bids on the page's freights, with their freight: what a list row shows of each (amount, status, confirmations). */
+const liveBidsOn = (db: Db, freightIds: number[]) =>
+  db
+    .selectFrom('bids')
+    .innerJoin('freights', 'freights.id', 'bids.freight_id')
+    .select(['bids.freight_id', 'bids.amount', 'bids.currency_code', 'bids.status', 'bids.owner_confirmed', 'bids.bidder_confirmed'])
+    .where('bids.freight_id', 'in', freightIds)
+    .where('bids.status', '<>', 'revoked');
+
 /** Owner lists: number of live (non-revoked) bids and the lowest amount per freight. Only the caller's own freights. */
 export async function bidSummaries(db: Db, ownerCompany: number, freightIds: number[]): Promise<Map<number, BidSummary>> {
   const wanted = ids(freightIds);
   if (!wanted.length) return new Map();
-  const rows = await db
-    .selectFrom('bids')
-    .innerJoin('freights', 'freights.id', 'bids.freight_id')
-    .select(['bids.freight_id', 'bids.amount', 'bids.currency_code', 'bids.status', 'bids.owner_confirmed', 'bids.bidder_confirmed'])
-    .where('freights.company_id', '=', ownerCompany)
-    .where('bids.freight_id', 'in', wanted)
-    .where('bids.status', '<>', 'revoked')
-    .execute();
+  const rows = await liveBidsOn(db, wanted).where('freights.company_id', '=', ownerCompany).execute();
   const out = new Map<number, BidSummary>();
   for (const r of rows) {
     const s = out.get(r.freight_id) ?? { count: 0, best: null, live: [] };
@@ -181,12 +182,12 @@ export interface OwnBid extends Confirmations {
  * The outcome of a company's own bid on a freight in the status it reads as now (a masked
  * freight's status is shown; its winner is not, so `lost` comes from ownBids).
  */
-export function bidOutcome(bid: Pick<OwnBid, 'status' | 'lost'>, freightStatus: string, won: boolean): BidOutcome {
+export function bidOutcome(bid: Pick<OwnBid, 'status' | 'lost'>, freightStatus: FreightStatus, won: boolean): BidOutcome {
   if (won || bid.status === 'accepted') return 'won';
   if (bid.lost) return 'lost';
   if (freightStatus === 'expired') return 'expired';
   if (freightStatus === 'revoked') return 'withdrawn';
-  if (freightStatus === 'open' || freightStatus === 'pending') return bid.status === 'pending' ? 'pending' : 'open';
+  if (isMarketStatus(freightStatus)) return bid.status === 'pending' ? 'pending' : 'open';
   return 'not_awarded';
 }
 
@@ -197,18 +198,13 @@ export function bidOutcome(bid: Pick<OwnBid, 'status' | 'lost'>, freightStatus: 
 export async function ownBids(db: Db, company: number, freightIds: number[]): Promise<Map<number, OwnBid>> {
   const wanted = ids(freightIds);
   if (!wanted.length) return new Map();
-  const rows = await db
-    .selectFrom('bids')
-    .innerJoin('freights', 'freights.id', 'bids.freight_id')
-    .select(['bids.freight_id', 'bids.amount', 'bids.currency_code', 'bids.status', 'bids.owner_confirmed', 'bids.bidder_confirmed'])
+  const rows = await liveBidsOn(db, wanted)
     .select(
       sql<boolean>`(freights.winner_id is not null and freights.winner_id <> ${company} and freights.status in ('taken', 'closed', 'archived'))`.as(
         'lost',
       ),
     )
     .where('bids.company_id', '=', company)
-    .where('bids.freight_id', 'in', wanted)
-    .where('bids.status', '<>', 'revoked')
     .orderBy(sql`bids.status = 'accepted'`)
     .orderBy('bids.id')
     .execute();
@@ -259,33 +255,4 @@ export async function partnerCompanies(db: Db, company: number, limit = 200): Pr
        or exists (select 1 from freights f where f.company_id = ${company} and ${c} = any(f.whitelist)))`,
     limit,
   );
-}
-
-/**
- * The town of a place for pages: an airport's city; else the town of a postal code the packaged
- * data knows (in process: `60311` in DE reads "Frankfurt am Main" whether the form
- * filled the coordinates or an API client sent `city:DE-60311` alone, and at once, before the
- * city worker has loaded); else the town at the freight's coordinates (the largest city within
- * 3 km, else the nearest: a wider circle names the nearby big city, so Hanau would read
- * "Frankfurt am Main"); else, without coordinates, the town of the codes sharing the code's
- * longest known prefix.
- */
-export async function cityOf(code: unknown, latitude: unknown, longitude: unknown, country?: unknown): Promise<string | null> {
-  const known = townOfCode(code, country);
-  if (known) return known;
-  const postal = typeof code === 'string' && typeof country === 'string' && country ? postalCentre(country, code) : undefined;
-  const lat = Number(latitude);
-  const lon = Number(longitude);
-  if (
-    latitude === null ||
-    latitude === undefined ||
-    longitude === null ||
-    longitude === undefined ||
-    !Number.isFinite(lat) ||
-    !Number.isFinite(lon)
-  )
-    // An unknown code without coordinates: the town of the codes sharing its longest known prefix.
-    return postal?.city || null;
-  const city = await cityNear(lat, lon, 3, 400);
-  return city?.name ?? null;
 }

@@ -1,0 +1,191 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import {
+  bidderMustConfirm,
+  isCallersMove,
+  LIST,
+  ownerMoveOf,
+  publishGaps,
+  queueRows,
+  type FreightStatus,
+  type ListId,
+  type PublishGap,
+  type QueueFreightColumns,
+} from '../freights/index.ts';
+import type { Clock } from '../kernel/time.ts';
+import { cityOf } from '../places/cities.ts';
+
+/**
+ * The dispatcher's work queue (the start page): what waits for the company's move and what
+ * changed since the user last looked, each entry a freight to open. Page only, never in a JSON
+ * answer. The freights module reads the candidates (freights/lists/queue.ts queueRows: one
+ * bounded statement per part, run together); whose move each is comes from its rule
+ * (freights/lists/moves.ts, which the freight page and the lists read too), and what an entry
+ * shows is decided here.
+ */
+
+/** Entries shown per part; the rest are counted. */
+const SHOWN = 8;
+
+type Db = Kysely<DB>;
+
+/** A freight of the queue as the caller may see it. */
+export interface QueueFreight {
+  id: number;
+  /** the customer reference to owner and winner (refs, decisions.md §4), else the number */
+  ref: string;
+  /** `60311 Frankfurt am Main (DE) → 20121 Milano (IT)`; null for a lost load (masked: no places) */
+  route: string | null;
+  /** the pick-up time (`YYYY-MM-DD HH:MM:SS`), null when unknown */
+  etd: string | null;
+}
+
+export interface QueueEntry {
+  freight: QueueFreight;
+  /** the other party: the bidder, the shipper */
+  company?: string;
+  amount?: string | null;
+  currency?: string | null;
+  /** bids in play (bids to answer) */
+  bids?: number;
+  /** what a draft lacks */
+  gaps?: PublishGap[];
+  /** the delivery status (0–2) of an order to deliver */
+  delivery?: number;
+  /** when it happened or falls due (`YYYY-MM-DD HH:MM:SS`) */
+  at?: string | null;
+}
+
+export interface QueueSection {
+  /** how many (at most the freights module's QUEUE_BOUND) */
+  count: number;
+  /** the first of them, at most eight */
+  entries: QueueEntry[];
+}
+
+/** The parts of the queue, in the order the start page shows them. */
+export const WAITING_PARTS = ['confirmBids', 'chooseBids', 'confirmMine', 'answerRequests', 'deliveries', 'drafts'] as const;
+export const CHANGED_PARTS = ['newBids', 'won', 'lost'] as const;
+export type QueuePart = (typeof WAITING_PARTS)[number] | (typeof CHANGED_PARTS)[number];
+
+export type WorkQueue = Record<QueuePart, QueueSection>;
+
+/** `CODE City (CC)`, as the freight page names a place (freight-page.tsx placeLabel). */
+async function placeText(code: string | null, country: string | null, lat: string | null, lon: string | null): Promise<string> {
+  if (!code) return '–';
+  const city = await cityOf(code, lat, lon, country);
+  return [code, city, country ? `(${country})` : null].filter(Boolean).join(' ');
+}
+
+/** A freight of the queue; `masked` for a former bidder (no places, no reference). */
+async function queueFreight(f: QueueFreightColumns, company: number, clock: Clock, masked = false): Promise<QueueFreight> {
+  const mayReadRefs = f.company_id === company || f.winner_id === company;
+  const route = masked
+    ? null
+    : `${await placeText(f.from_code, f.from_country, f.from_latitude, f.from_longitude)} → ${await placeText(
+        f.to_code,
+        f.to_country,
+        f.to_latitude,
+        f.to_longitude,
+      )}`;
+  return {
+    id: f.id,
+    ref: mayReadRefs && f.customer ? f.customer : String(f.id),
+    route,
+    etd: clock.format(f.etd),
+  };
+}
+
+/** A part of the queue from its rows: counted, the first SHOWN made entries. */
+async function section<R>(rows: readonly R[], entry: (row: R) => Promise<QueueEntry>): Promise<QueueSection> {
+  return { count: rows.length, entries: await Promise.all(rows.slice(0, SHOWN).map(entry)) };
+}
+
+/**
+ * The company's work queue at the clock's now; `since`: when the user last looked (the start
+ * page keeps it), the start of "what changed".
+ */
+export async function workQueue(db: Db, clock: Clock, company: number, since: Date): Promise<WorkQueue> {
+  const { ownBids, myBids, requests, deliveries, drafts, newBids, won, lost } = await queueRows(db, clock.now(), company, since);
+
+  const f = (row: QueueFreightColumns, masked = false) => queueFreight(row, company, clock, masked);
+  const time = (d: Date | null | undefined) => clock.format(d ?? null);
+
+  // The owner's bids, by freight, in the order read (nearest deadline first): whose move each is.
+  const byFreight = new Map<number, typeof ownBids>();
+  for (const b of ownBids) byFreight.set(b.id, [...(byFreight.get(b.id) ?? []), b]);
+  const toConfirm: typeof ownBids = [];
+  const toChoose: Array<{ row: (typeof ownBids)[number]; bids: typeof ownBids }> = [];
+  for (const bids of byFreight.values()) {
+    const move = ownerMoveOf(bids);
+    if (move === 'confirm') toConfirm.push(...bids.filter((b) => b.bidder_confirmed && !b.owner_confirmed));
+    else if (move === 'choose') {
+      const best = [...bids].sort((a, b) => Number(a.amount ?? Infinity) - Number(b.amount ?? Infinity))[0]!;
+      toChoose.push({ row: best, bids });
+    }
+  }
+  const awaited = myBids.filter((b) => bidderMustConfirm(b));
+  const unanswered = requests.filter((r) =>
+    isCallersMove(
+      { status: r.status as FreightStatus, company: r.company_id, winner: r.winner_id, type: r.type, whitelist: r.whitelist },
+      company,
+      undefined,
+      undefined,
+    ),
+  );
+  const withGaps = drafts
+    .map((d) => ({ d, gaps: publishGaps({ from: d.from_code, to: d.to_code, etd: d.etd, weight: d.weight }) }))
+    .filter((x) => x.gaps.length > 0);
+
+  /** An entry of a bid: its freight, the other party, the amount, and when (`at`). */
+  const bidEntry = async (
+    b: QueueFreightColumns & { amount: string | null; currency_code: string | null },
+    other: string,
+    at: Date | null | undefined,
+    masked = false,
+  ): Promise<QueueEntry> => ({ freight: await f(b, masked), company: other, amount: b.amount, currency: b.currency_code, at: time(at) });
+
+  const [confirmBids, chooseBids, confirmMine, answerRequests, deliveriesDue, draftsWithGaps, newBidsSince, wonSince, lostSince] =
+    await Promise.all([
+      section(toConfirm, (b) => bidEntry(b, b.bidder, b.bid_modified)),
+      section(toChoose, async ({ row, bids }) => ({
+        freight: await f(row),
+        bids: bids.length,
+        amount: row.amount,
+        currency: row.currency_code,
+        at: time(row.deadline),
+      })),
+      section(awaited, (b) => bidEntry(b, b.owner, b.bid_modified)),
+      section(unanswered, async (r) => ({ freight: await f(r), company: r.owner, at: time(r.deadline) })),
+      section(deliveries, async (r) => ({ freight: await f(r), company: r.owner, delivery: r.delivery_status })),
+      section(withGaps, async ({ d, gaps }) => ({ freight: await f(d), gaps, at: time(d.modified) })),
+      section(newBids, (b) => bidEntry(b, b.bidder, b.bid_created)),
+      section(won, (b) => bidEntry(b, b.owner, b.bid_modified)),
+      // A lost load is masked for its former bidder (decisions.md §4): its number, day and the own bid.
+      section(lost, (b) => bidEntry(b, b.owner, b.awarded, true)),
+    ]);
+  return {
+    confirmBids,
+    chooseBids,
+    confirmMine,
+    answerRequests,
+    deliveries: deliveriesDue,
+    drafts: draftsWithGaps,
+    newBids: newBidsSince,
+    won: wonSince,
+    lost: lostSince,
+  };
+}
+
+/** Where each part of the queue is listed in full (freights' list registry), for "all of them". */
+export const QUEUE_LISTS: Record<QueuePart, ListId> = {
+  confirmBids: LIST.withBids,
+  chooseBids: LIST.withBids,
+  confirmMine: LIST.bidOn,
+  answerRequests: LIST.bookingsIn,
+  deliveries: LIST.won,
+  drafts: LIST.drafts,
+  newBids: LIST.withBids,
+  won: LIST.won,
+  lost: LIST.lost,
+};

@@ -1,0 +1,76 @@
+import { sql, type RawBuilder } from 'kysely';
+import { airportByCode } from '../airports/index.ts';
+import { airportPoint, distanceKm, greatCircleKmSql, type Point } from '../places/geo.ts';
+import { codeKey, type PlaceColumns } from './sql.ts';
+
+/**
+ * Distances in the market (docs/decisions.md, "Distance"): the great circle between a row's
+ * origin and destination, which the lists sort by in SQL (`sort=Routes.distance`, an addition to
+ * api.md) and the pages show; and the distance of a row's origin from a point, by which matching
+ * orders what fits (decisions.md §11). Over the owner's place columns, like the search's pieces
+ * (sql.ts). The JSON answers carry no distance field.
+ */
+
+type Coordinates = Pick<PlaceColumns, 'latitude' | 'longitude'>;
+
+/**
+ * SQL: the great-circle distance in km between the stored coordinates of origin and destination,
+ * null when one of the four is missing. Constants only (no parameter), so it fits prepared
+ * statements (src/db/prepared.ts).
+ */
+export function distanceSql(from: Coordinates, to: Coordinates): RawBuilder<number | null> {
+  const columns = [from.latitude, from.longitude, to.latitude, to.longitude].map((c) => sql.ref(c));
+  const [fLat, fLon, tLat, tLon] = columns;
+  // `least` ignores a null, so a missing coordinate is tested first (else it reads as half the earth).
+  const known = sql.join(
+    columns.map((c) => sql`${c} is not null`),
+    sql` and `,
+  );
+  const km = greatCircleKmSql({ latitude: fLat!, longitude: fLon! }, { latitude: tLat!, longitude: tLon! });
+  return sql<number | null>`(case when ${known} then ${km} end)`;
+}
+
+/**
+ * SQL: the great-circle distance in km of a side's place from `point`: by its coordinates, else,
+ * when its code is one of `airports` (those within the search's radius: sql.ts airportsNear), by
+ * that airport's position; null otherwise (a place known by its postal code alone: the caller
+ * measures from the code's packaged centre).
+ */
+export function distanceFromSql(side: PlaceColumns, point: Point, airports: readonly string[]): RawBuilder<number | null> {
+  const codes = [...airports];
+  const points = codes.map((code) => airportPoint(airportByCode(code)!));
+  const km = (latitude: RawBuilder<unknown>, longitude: RawBuilder<unknown>) =>
+    greatCircleKmSql({ latitude, longitude }, { latitude: sql`${point.latitude}`, longitude: sql`${point.longitude}` });
+  const at = sql`array_position(${codes}::text[], ${codeKey(side)})`;
+  return sql<
+    number | null
+  >`case when ${sql.ref(side.latitude)} is not null then ${km(sql.ref(side.latitude), sql.ref(side.longitude))} when ${at} is not null then ${km(
+    sql`(${points.map((p) => p.latitude)}::float8[])[${at}]`,
+    sql`(${points.map((p) => p.longitude)}::float8[])[${at}]`,
+  )} end`;
+}
+
+/** A presented row (its API names): `from`, `to` and the four coordinates are read. */
+export type Placed = Readonly<Record<string, unknown>>;
+
+const given = (v: unknown) => v !== null && v !== undefined && v !== '' && Number.isFinite(Number(v));
+
+/** A side's point: its coordinates, else its airport's (a three-letter code the airport data knows). */
+function pointOf(route: Placed, side: 'from' | 'to'): Point | null {
+  const lat = route[`${side}_latitude`];
+  const lon = route[`${side}_longitude`];
+  if (given(lat) && given(lon)) return { latitude: Number(lat), longitude: Number(lon) };
+  const code = route[side];
+  const airport = typeof code === 'string' && /^[A-Z]{3}$/.test(code) ? airportByCode(code) : undefined;
+  return airport ? airportPoint(airport) : null;
+}
+
+/**
+ * The row's great-circle distance in whole km as the caller sees it, or null: a masked row (a
+ * former bidder's view of a freight) has no places, so no distance either.
+ */
+export function routeDistanceKm(route: Placed): number | null {
+  const from = pointOf(route, 'from');
+  const to = pointOf(route, 'to');
+  return from && to ? Math.round(distanceKm(from, to)) : null;
+}
