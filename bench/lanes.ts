@@ -69,7 +69,7 @@ try {
   console.log(`seeded ${FREIGHTS} freights, ${awarded.rows[0]!.n} awards in ${Math.round(performance.now() - seedStart)} ms`);
   // The lane cells of the seeded awards, as a start after an upgrade builds them (ensureLaneCells).
   const cellStart = performance.now();
-  await rebuildLaneCells(db, app.services.clock.zone);
+  await rebuildLaneCells(db, app.services.clock.zone, app.services.config.lanePricesRelease);
   await sql`analyze lane_price_cells`.execute(db);
   const cells = await sql<{ n: number }>`select count(*)::int as n from lane_price_cells`.execute(db);
   console.log(`built ${cells.rows[0]!.n} lane cells in ${Math.round(performance.now() - cellStart)} ms`);

@@ -149,7 +149,7 @@ try {
              (array['tautliner','box','reefer','flatbed','van','tank','other'])[1 + i % 7], 3000 + i % 21000, now(), now()
       from generate_series(1, ${OFFERS}) as i`.execute(db),
   );
-  await timed('built the lane cells', () => rebuildLaneCells(db, app.services.clock.zone));
+  await timed('built the lane cells', () => rebuildLaneCells(db, app.services.clock.zone, app.services.config.lanePricesRelease));
   // The jsonb floor's documents: freights as JSON of a view's size.
   await sql`create table floor_docs as select id, to_jsonb(f) || jsonb_build_object('bids', '[]'::jsonb) as doc from freights f
     where f.status in ('open', 'pending') limit 20000`.execute(db);

@@ -201,8 +201,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const tokens = new TokenIssuer(await resolveTokenSecret(config, database.db), config.appEnv);
   const auth = createAuthenticator(database.db, tokens, clock);
   const services: Services = { db: database.db, dbKind: database.kind, config, clock, auth };
-  // Lane cells for this APP_TIMEZONE: built once from the awards (a new or upgraded database, or the zone changed).
-  await ensureLaneCells(database.db, clock.zone);
+  // Lane cells for this APP_TIMEZONE and LANE_PRICES_RELEASE: built once from the awards (a new or
+  // upgraded database, or the zone or the release rule changed).
+  await ensureLaneCells(database.db, clock.zone, config.lanePricesRelease);
 
   const http = await createHttpServer({
     logger: options.logger ?? false,

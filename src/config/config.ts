@@ -27,7 +27,17 @@ export interface Config {
    * (login throttling).
    */
   trustProxy: boolean | number | string;
+  /** LANE_PRICES_RELEASE: `threshold` (default, the contract's) or `strict` (above). */
+  lanePricesRelease: LanePricesRelease;
 }
+
+/**
+ * How lane prices release awards into their figures (LANE_PRICES_RELEASE; lanes/cells.ts,
+ * docs/decisions.md "Lane prices"): `threshold`, the contract's (decisions.md §14: batches of at
+ * least 5 awards by 3 owner companies), or `strict`, an operator's opt-in against insiders that
+ * also asks every company in a batch, as owner or as winner, to have taken no part in four of it.
+ */
+export type LanePricesRelease = 'threshold' | 'strict';
 
 export class ConfigError extends Error {}
 
@@ -70,6 +80,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const webhooks = readWebhookSettings(env, appEnv, problems);
 
+  const lanePricesRelease = (env.LANE_PRICES_RELEASE || 'threshold').trim().toLowerCase();
+  if (lanePricesRelease !== 'threshold' && lanePricesRelease !== 'strict')
+    problems.push(`LANE_PRICES_RELEASE must be "threshold" or "strict", got "${env.LANE_PRICES_RELEASE}"`);
+
   if (problems.length) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
 
   return {
@@ -85,6 +99,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     webhooks,
     trustProxy: trustProxy ?? false,
+    lanePricesRelease: lanePricesRelease as LanePricesRelease,
   };
 }
 

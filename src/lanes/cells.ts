@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } fro
 import type { DB } from '../db/schema.ts';
 import { awardRowsSql } from '../freights/index.ts';
 import type { PlacePattern } from '../market/index.ts';
-import { MIN_AWARDS, MIN_OWNERS, OTHERS_MIN_AWARDS, OTHERS_MIN_PARTIES } from './lane.ts';
+import { MIN_AWARDS, MIN_OWNERS, OTHERS_MIN_AWARDS, OTHERS_MIN_PARTIES, type LaneRelease } from './lane.ts';
 
 /**
  * The lane cells (migrations 0100, 0200): the awards of one origin cell, destination cell, month
@@ -14,12 +14,13 @@ import { MIN_AWARDS, MIN_OWNERS, OTHERS_MIN_AWARDS, OTHERS_MIN_PARTIES } from '.
  * union of whole cells, so two answers can differ only by whole cells.
  *
  * Release (docs/decisions.md, "Lane prices"): the figures of a cell come from its first `released`
- * awards. They grow only by a whole batch, at the first read that finds one waiting: at least
- * MIN_AWARDS awards of at least MIN_OWNERS owner companies, in which no company (as owner or as
- * winner) takes part in so many that the others could be read off the quartiles (lane.ts
- * OTHERS_MIN_AWARDS); per-km figures the same, over the awards with both ends' coordinates
- * (`km_released`). So two answers of a cell differ by a whole batch, never by one deal, and no
- * company can place its own prices around the others' to read them.
+ * awards. They grow only by a whole batch, at the first read that finds one waiting. The batch
+ * rule is the operator's (LANE_PRICES_RELEASE, lane.ts): `threshold`, the contract's, at least
+ * MIN_AWARDS awards of at least MIN_OWNERS owner companies; `strict` also asks that no company (as
+ * owner or as winner) takes part in so many that it could read the others' prices off the
+ * quartiles (OTHERS_MIN_AWARDS). Per-km figures the same, over the awards with both ends'
+ * coordinates (`km_released`). So two answers of a cell differ by a whole batch, never by one
+ * deal. The cells are built under one rule: a start under another rebuilds them (ensureLaneCells).
  */
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -66,14 +67,24 @@ export async function recordLaneAward(db: Db, zone: string, freightId: number): 
 
 /**
  * The release rule (lane.ts) over the awards from position `after` + 1 on of `values`, `owners`
- * and `winners` arrays: at least MIN_AWARDS awards of MIN_OWNERS owners, and for every company
- * taking part (owner or winner), the awards it took no part in number OTHERS_MIN_AWARDS, of
- * OTHERS_MIN_PARTIES owners and as many winners. The cheap tests first (evaluated in order, the
- * first false ends it): the size of the batch, its owners and winners, the largest company's part;
- * only then each company's others (companies × awards, run when a batch is about to be released).
+ * and `winners` arrays. `threshold` (the contract's): at least MIN_AWARDS awards of MIN_OWNERS
+ * owners. `strict`: besides, for every company taking part (owner or winner), the awards it took
+ * no part in number OTHERS_MIN_AWARDS, of OTHERS_MIN_PARTIES owners and as many winners; the cheap
+ * tests first (evaluated in order, the first false ends it): the size of the batch, its owners and
+ * winners, the largest company's part; only then each company's others (companies × awards, run
+ * when a batch is about to be released).
  */
-function batchWaits(values: RawBuilder<unknown>, owners: RawBuilder<unknown>, winners: RawBuilder<unknown>, after: RawBuilder<unknown>) {
+function batchWaits(
+  rule: LaneRelease,
+  values: RawBuilder<unknown>,
+  owners: RawBuilder<unknown>,
+  winners: RawBuilder<unknown>,
+  after: RawBuilder<unknown>,
+) {
   const [o, w] = [sql`${owners}[${after} + 1:]`, sql`${winners}[${after} + 1:]`];
+  if (rule === 'threshold')
+    return sql<SqlBool>`(cardinality(${values}) - ${after} >= ${sql.lit(MIN_AWARDS)}
+      and (select count(distinct b.o) from unnest(${o}) as b(o)) >= ${sql.lit(MIN_OWNERS)})`;
   return sql<SqlBool>`(case when cardinality(${values}) - ${after} >= ${sql.lit(MIN_AWARDS)} then (
       select count(distinct b.o) >= ${sql.lit(MIN_OWNERS)} and count(distinct b.w) >= ${sql.lit(OTHERS_MIN_PARTIES + 1)}
         and count(*) - (select max(n) from (select count(*) as n from unnest(${o} || ${w}) as p(id) group by p.id) as part)
@@ -94,11 +105,16 @@ function batchWaits(values: RawBuilder<unknown>, owners: RawBuilder<unknown>, wi
  * (store.ts). The order of released awards no longer matters: a batch is counted after the prefix.
  * Per-km the same.
  */
-function release(kind: '' | 'km_', released: 'released' | 'km_released', counted: 'owners_released' | 'km_owners_released') {
+function release(
+  rule: LaneRelease,
+  kind: '' | 'km_',
+  released: 'released' | 'km_released',
+  counted: 'owners_released' | 'km_owners_released',
+) {
   const values = kind === '' ? 'prices' : 'km_prices';
   const [v, o, w] = [sql.ref(`c.${values}`), sql.ref(`c.${kind}owners`), sql.ref(`c.${kind}winners`)];
   const [r, n] = [sql.ref(`c.${released}`), sql.ref(`c.${counted}`)];
-  const waits = batchWaits(v, o, w, r);
+  const waits = batchWaits(rule, v, o, w, r);
   const sorted = (col: 'v' | 'o' | 'w') =>
     sql`(select array_agg(x.${sql.raw(col)} order by x.v, x.o, x.w) from unnest(${v}, ${o}, ${w}) as x(v, o, w))`;
   return sql`${sql.ref(values)} = case when ${waits} then ${sorted('v')} else ${v} end,
@@ -107,32 +123,39 @@ function release(kind: '' | 'km_', released: 'released' | 'km_released', counted
     ${sql.ref(counted)} = case when ${waits} then (select count(distinct x) from unnest(${o}) as x)::int else ${n} end,
     ${sql.ref(released)} = case when ${waits} then cardinality(${v}) else ${r} end`;
 }
-export const releaseSet = sql`${release('', 'released', 'owners_released')},
-    ${release('km_', 'km_released', 'km_owners_released')}`;
-export const releaseWaits = sql<SqlBool>`(${batchWaits(sql`c.prices`, sql`c.owners`, sql`c.winners`, sql`c.released`)}
-    or ${batchWaits(sql`c.km_prices`, sql`c.km_owners`, sql`c.km_winners`, sql`c.km_released`)})`;
+/** The release of every cell `c` where a batch waits under `rule` (an UPDATE's SET). */
+export const releaseSet = (rule: LaneRelease) => sql`${release(rule, '', 'released', 'owners_released')},
+    ${release(rule, 'km_', 'km_released', 'km_owners_released')}`;
+/** Whether a batch waits in cell `c` under `rule`, of prices or of per-km prices. */
+export const releaseWaits = (
+  rule: LaneRelease,
+) => sql<SqlBool>`(${batchWaits(rule, sql`c.prices`, sql`c.owners`, sql`c.winners`, sql`c.released`)}
+    or ${batchWaits(rule, sql`c.km_prices`, sql`c.km_owners`, sql`c.km_winners`, sql`c.km_released`)})`;
 
 /**
- * Rebuilds every cell from the awards, for `zone` (a new database, an older one upgraded, or
- * APP_TIMEZONE changed: the months move), releasing what meets the rule, in one transaction that
- * holds the state row so that two processes starting together build once. Answers whether it
- * built.
+ * Rebuilds every cell from the awards, for `zone` and `rule`, when the cells were built for
+ * another (a new database, an older one upgraded; APP_TIMEZONE changed: the months move;
+ * LANE_PRICES_RELEASE changed: what was released under one rule must not stay released under a
+ * stricter one, and a looser one releases what it allows), releasing what meets the rule, in one
+ * transaction that holds the state row so that two processes starting together build once.
+ * Answers whether it built.
  */
-export async function ensureLaneCells(db: Kysely<DB>, zone: string): Promise<boolean> {
-  const built = await sql<{ zone: string }>`select zone from lane_price_state where id = 1`.execute(db);
-  if (built.rows[0]?.zone === zone) return false;
+export async function ensureLaneCells(db: Kysely<DB>, zone: string, rule: LaneRelease): Promise<boolean> {
+  const current = (row: { zone: string; rule: string | null } | undefined) => row?.zone === zone && row.rule === rule;
+  const state = sql<{ zone: string; rule: string | null }>`select zone, rule from lane_price_state where id = 1`;
+  if (current((await state.execute(db)).rows[0])) return false;
   return db.transaction().execute(async (trx) => {
     await sql`lock table lane_price_state in exclusive mode`.execute(trx);
-    const again = await sql<{ zone: string }>`select zone from lane_price_state where id = 1`.execute(trx);
-    if (again.rows[0]?.zone === zone) return false;
-    await rebuildLaneCells(trx, zone);
-    await sql`insert into lane_price_state (id, zone) values (1, ${zone}) on conflict (id) do update set zone = excluded.zone`.execute(trx);
+    if (current((await state.execute(trx)).rows[0])) return false;
+    await rebuildLaneCells(trx, zone, rule);
+    await sql`insert into lane_price_state (id, zone, rule) values (1, ${zone}, ${rule})
+      on conflict (id) do update set zone = excluded.zone, rule = excluded.rule`.execute(trx);
     return true;
   });
 }
 
-/** Every cell anew from the awards (in award order), released where the rule holds. */
-export async function rebuildLaneCells(db: Db, zone: string): Promise<void> {
+/** Every cell anew from the awards (in award order), released where `rule` holds. */
+export async function rebuildLaneCells(db: Db, zone: string, rule: LaneRelease): Promise<void> {
   await sql`delete from lane_price_cells`.execute(db);
   const order = sql`order by a.awarded, a.freight`;
   await sql`insert into lane_price_cells (${CELL}, ${ARRAYS})
@@ -143,7 +166,7 @@ export async function rebuildLaneCells(db: Db, zone: string): Promise<void> {
            coalesce(array_agg(a.winner ${order}) filter (where ${perKm} is not null), '{}')
     from ${awardRowsSql()} as a
     group by 1, 2, 3, 4, 5, 6, 7, 8`.execute(db);
-  await sql`update lane_price_cells as c set ${releaseSet} where ${releaseWaits}`.execute(db);
+  await sql`update lane_price_cells as c set ${releaseSet(rule)} where ${releaseWaits(rule)}`.execute(db);
 }
 
 /** One end of the lane over the cells' columns: any of the patterns (decisions.md §7). */

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import type { LanePricesRelease } from '../config/config.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { readInt, readString, type Params } from '../kernel/params.ts';
 import { formatPlacePattern, parsePlacePattern, readLoadSearch, type PlacePattern } from '../market/index.ts';
@@ -19,20 +20,27 @@ export const DEFAULT_CURRENCY = 'EUR';
  * A month's figures are shown only when they come from at least MIN_AWARDS awards of at least
  * MIN_OWNERS different owner companies (decisions.md §14); else its count alone. The per-km
  * median is a figure of its own set (the awards with both ends' coordinates) and needs the same.
+ * Awards join the figures in batches (cells.ts) that meet the same threshold by themselves.
  */
 export const MIN_AWARDS = 5;
 export const MIN_OWNERS = 3;
 
 /**
- * Against insiders (docs/decisions.md, "Lane prices", the bracketing attack): awards join the
- * figures in batches (cells.ts), and a batch is released only when, for every company taking
- * part in it as owner or as winner, the batch's awards that company took no part in number at
- * least OTHERS_MIN_AWARDS, of at least OTHERS_MIN_PARTIES owners and OTHERS_MIN_PARTIES winners.
- * The three quartiles give a caller at most three equations in the prices it does not know: with
- * four or more of them, whatever prices the company chose for its own awards, at least one of the
- * others stays unknown, and what it learns is spread over two owners and two carriers at least.
- * (So every company takes part in at most all but four of a batch: a batch of five has five
- * owners and five winners; and there are at least three owners and three winners.)
+ * Which batches are released (LANE_PRICES_RELEASE, read by config): `threshold`, the contract's
+ * (the default), or `strict`, an operator's opt-in against insiders (docs/decisions.md, "Lane
+ * prices", the bracketing attack).
+ */
+export type LaneRelease = LanePricesRelease;
+
+/**
+ * Under `strict`: a batch is released only when, for every company taking part in it as owner or
+ * as winner, the batch's awards that company took no part in number at least OTHERS_MIN_AWARDS,
+ * of at least OTHERS_MIN_PARTIES owners and OTHERS_MIN_PARTIES winners. The three quartiles give
+ * a caller at most three equations in the prices it does not know: with four or more of them,
+ * whatever prices the company chose for its own awards, at least one of the others stays unknown,
+ * and what it learns is spread over two owners and two carriers at least. (So every company takes
+ * part in at most all but four of a batch: a batch of five has five owners and five winners; and
+ * there are at least three owners and three winners.)
  */
 export const OTHERS_MIN_AWARDS = 4;
 export const OTHERS_MIN_PARTIES = 2;

@@ -33,8 +33,9 @@ async function prices(ctx: Ctx, { query, warnings }: Read): Promise<Outcome<Lane
  */
 async function monthsOf(ctx: Ctx, query: LaneQuery) {
   const onReplica = ctx.db !== ctx.services.db;
-  const read = await lanePrices(ctx.db, query, ctx.clock.now(), ctx.clock.zone, { release: !onReplica });
-  if (onReplica && read.waiting) return (await lanePrices(ctx.services.db, query, ctx.clock.now(), ctx.clock.zone)).months;
+  const rule = ctx.services.config.lanePricesRelease;
+  const read = await lanePrices(ctx.db, query, ctx.clock.now(), ctx.clock.zone, { rule, release: !onReplica });
+  if (onReplica && read.waiting) return (await lanePrices(ctx.services.db, query, ctx.clock.now(), ctx.clock.zone, { rule })).months;
   return read.months;
 }
 

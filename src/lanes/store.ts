@@ -1,11 +1,11 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { cellsMatch, releaseSet, releaseWaits } from './cells.ts';
-import { MIN_AWARDS, MIN_OWNERS, monthWindow, type LaneQuery } from './lane.ts';
+import { MIN_AWARDS, MIN_OWNERS, monthWindow, type LaneQuery, type LaneRelease } from './lane.ts';
 
 /**
  * The lane prices' one statement (decisions.md §14): the lane's cells (cells.ts) in the window,
- * released where a whole batch waits (the statement's update), then by month: the count of every
+ * released where a whole batch waits under the operator's rule (the statement's update), then by month: the count of every
  * award, and the quartiles and per-km median of the released ones where the disclosure rule of
  * lane.ts holds. Figures of a month below the rule are never computed, so they cannot leave the
  * database.
@@ -72,16 +72,18 @@ const disclosed = (n: RawBuilder<unknown>, owners: RawBuilder<unknown>) =>
 
 /**
  * The lane's months, oldest first, every month of the window (count 0 for a month without
- * awards). `release: false` for a replica, which cannot write: the figures as released so far,
- * and `waiting` says whether a batch waits (the caller then asks the primary, which releases it).
+ * awards). `rule`: which batches are released (LANE_PRICES_RELEASE; the cells were built under
+ * it at start). `release: false` for a replica, which cannot write: the figures as released so
+ * far, and `waiting` says whether a batch waits (the caller then asks the primary, which releases it).
  */
 export async function lanePrices(
   db: Kysely<DB>,
   q: LaneQuery,
   now: Date,
   zone: string,
-  options: { release: boolean } = { release: true },
+  options: { rule: LaneRelease; release?: boolean },
 ): Promise<{ months: LaneMonth[]; waiting: boolean }> {
+  const release = options.release !== false;
   const window = monthWindow(now, zone, q.months);
   const prices = sql`prices`;
   const perKm = sql`per_km`;
@@ -92,9 +94,9 @@ export async function lanePrices(
       where c.zone = ${zone} and c.currency = ${q.currency} and c.month = any(${window.months}::text[])
         and ${cellsMatch('from', q.from)} and ${cellsMatch('to', q.to)}),
     released as (${
-      options.release
-        ? sql`update lane_price_cells as c set ${releaseSet}
-      from cell where c.id = cell.id and ${releaseWaits}
+      release
+        ? sql`update lane_price_cells as c set ${releaseSet(options.rule)}
+      from cell where c.id = cell.id and ${releaseWaits(options.rule)}
       returning c.id, c.released, c.km_released, c.prices, c.owners, c.km_prices, c.km_owners, c.owners_released, c.km_owners_released`
         : sql`select null::bigint as id, 0 as released, 0 as km_released, null::numeric[] as prices, null::int[] as owners,
             null::numeric[] as km_prices, null::int[] as km_owners, 0 as owners_released, 0 as km_owners_released where false`
@@ -132,7 +134,7 @@ export async function lanePrices(
         'released', case when ${disclosed(n, sql`owners`)} then ${n} else 0 end,
         'released_per_km', case when ${disclosed(kmN, sql`km_owners`)} then ${kmN} else 0 end)), '[]')::text as months
     from counted left join by_month using (month) left join km_month using (month)) as months,
-    ${options.release ? sql`false` : sql`(select coalesce(bool_or(${releaseWaits}), false) from lane_price_cells c join cell using (id))`} as waiting`.execute(
+    ${release ? sql`false` : sql`(select coalesce(bool_or(${releaseWaits(options.rule)}), false) from lane_price_cells c join cell using (id))`} as waiting`.execute(
     db,
   );
   const found = new Map((JSON.parse(rows[0]?.months ?? '[]') as LaneMonth[]).map((m) => [m.month, m]));

@@ -2,7 +2,8 @@ import type { Generated } from 'kysely';
 
 /**
  * The lanes module's tables (migration 0100): the lane cells, the compact aggregate of awards per
- * origin cell, destination cell, month and currency (cells.ts), and the zone they were built for.
+ * origin cell, destination cell, month and currency (cells.ts), and the zone and release rule they
+ * were built for.
  */
 
 export interface LanePriceCellsTable {
@@ -43,6 +44,8 @@ export interface LanePriceCellsTable {
 export interface LanePriceStateTable {
   id: number;
   zone: string;
+  /** LANE_PRICES_RELEASE the cells were built under (migration 0210; null before: rebuilt at start) */
+  rule: string | null;
 }
 
 export interface LaneTables {

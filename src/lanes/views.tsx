@@ -96,7 +96,14 @@ export function pricesPage(ctx: Ctx, outcome: Answer<LanePricesData>, query: Lan
     body: (
       <section>
         <h1>{t('lp.title')}</h1>
-        <p class="muted">{t('lp.intro', { awards: MIN_AWARDS, owners: MIN_OWNERS, others: OTHERS_MIN_AWARDS })}</p>
+        {/* The release rule is the operator's (LANE_PRICES_RELEASE): the page says which one holds. */}
+        <p class="muted">
+          {t(ctx.services.config.lanePricesRelease === 'strict' ? 'lp.intro.strict' : 'lp.intro', {
+            awards: MIN_AWARDS,
+            owners: MIN_OWNERS,
+            others: OTHERS_MIN_AWARDS,
+          })}
+        </p>
         <form method="get" action="/market/prices" class="panel stack" data-testid="lane-form">
           <div class="form-grid">
             {/* data-place="lane": public/app.js suggests countries, postal areas, airports and cities as areas (places/suggest.ts). */}

@@ -91,3 +91,64 @@ export function greatCircleKm(a: { latitude: string; longitude: string }, b: { l
 
 export const prices = (app: TestApp, who: Actor, query: Record<string, string>) =>
   app.get('/market/prices.json', { token: who.token, query });
+
+/** A place of a test's own lane (postal codes nobody else's test uses), without coordinates. */
+export const place = (country: string, code: string): Place => ({ code, country });
+
+/** Shippers and carriers a test file's awards take in turn (`seedAwards`), and whose turn is next. */
+export interface Pool {
+  shippers: Actor[];
+  carriers: Actor[];
+  turn: number;
+}
+
+export async function actorPool(app: TestApp, size = 10): Promise<Pool> {
+  const pool: Pool = { shippers: [], carriers: [], turn: 0 };
+  for (let i = 0; i < size; i++) {
+    pool.shippers.push(await app.actor(`Verlader ${i}`));
+    pool.carriers.push(await app.actor(`Frachtführer ${i}`));
+  }
+  return pool;
+}
+
+/**
+ * The prices of `list` awarded on the lane at `when`: owners taken in turn from `owners` shippers
+ * (award i's owner the (i mod owners)-th), winners likewise from `winners` carriers (by default one
+ * of each per award: no company takes part in two of them), companies the previous call did not use.
+ */
+export async function seedAwards(
+  app: TestApp,
+  pool: Pool,
+  lane: { from: Place; to: Place; when: Date },
+  list: string[],
+  parties: { owners?: number; winners?: number } = {},
+): Promise<void> {
+  const size = pool.shippers.length;
+  const [o, w] = [parties.owners ?? list.length, parties.winners ?? list.length];
+  const first = pool.turn;
+  pool.turn += Math.max(o, w);
+  for (const [i, price] of list.entries())
+    await seedAward(app, {
+      owner: pool.shippers[(first + (i % o)) % size]!,
+      winner: pool.carriers[(first + (i % w)) % size]!,
+      price,
+      at: lane.when,
+      from: lane.from,
+      to: lane.to,
+    });
+}
+
+/** One month of an answer's body. */
+export const monthOf = (body: any, month: string) => (body.data.months as any[]).find((m) => m.month === month);
+
+/** A month of the answer without figures: its count alone. */
+export const countOnly = (month: string, count: number) => ({
+  month,
+  count,
+  median: null,
+  p25: null,
+  p75: null,
+  median_per_km: null,
+  released: 0,
+  released_per_km: 0,
+});

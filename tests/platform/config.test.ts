@@ -11,6 +11,17 @@ test('defaults match decisions.md §1', () => {
   assert.equal(c.databaseUrl, undefined);
   assert.equal(c.appEnv, 'demo');
   assert.equal(c.timezone, 'UTC');
+  assert.equal(c.lanePricesRelease, 'threshold');
+});
+
+test('LANE_PRICES_RELEASE: threshold (the contract’s, default) or strict; anything else is named', () => {
+  assert.equal(readConfig({ LANE_PRICES_RELEASE: 'strict' }).lanePricesRelease, 'strict');
+  assert.equal(readConfig({ LANE_PRICES_RELEASE: 'threshold' }).lanePricesRelease, 'threshold');
+  assert.equal(readConfig({ LANE_PRICES_RELEASE: '' }).lanePricesRelease, 'threshold');
+  assert.throws(
+    () => readConfig({ LANE_PRICES_RELEASE: 'paranoid' }),
+    /LANE_PRICES_RELEASE must be "threshold" or "strict", got "paranoid"/,
+  );
 });
 
 test('every invalid variable is named in one message', () => {

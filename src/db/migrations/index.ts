@@ -38,6 +38,7 @@ import * as offerReach from './0170_offer_reach.ts';
 import * as completedIndexes from './0180_completed_indexes.ts';
 import * as eventPositions from './0190_event_positions.ts';
 import * as lanePriceWinners from './0200_lane_price_winners.ts';
+import * as lanePriceRule from './0210_lane_price_rule.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   '0180_completed_indexes': completedIndexes,
   '0190_event_positions': eventPositions,
   '0200_lane_price_winners': lanePriceWinners,
+  '0210_lane_price_rule': lanePriceRule,
 };
