@@ -137,7 +137,8 @@ export function deliveriesPage(outcome: Answer<{ webhook: Webhook; deliveries: A
     { label: t('wh.col.state'), cell: (a) => t(`wh.state.${a.state}`) },
     { label: t('wh.col.started'), cell: (a) => text(a.started) },
     { label: t('wh.col.next'), cell: (a) => text(a.next_retry) },
-    { label: t('wh.col.error'), cell: (a) => text(a.error) },
+    // The one wording of a failed connection is a sentence: it wraps instead of widening the table.
+    { label: t('wh.col.error'), cell: (a) => <span class="wrap-text">{text(a.error)}</span>, wrap: true },
   ];
   const href = (page: number) =>
     `/webhooks/deliveries/${webhook.id}?${new URLSearchParams({ page: String(page), limit: String(paging.limit) })}`;

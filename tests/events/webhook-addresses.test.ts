@@ -293,8 +293,10 @@ describe(`APP_ENV=demo, WEBHOOK_ALLOW_PRIVATE unset: public addresses and loopba
         assert.equal(entry.duration_ms, null, `${kind}: how long it took is not shown either`);
         const page = await app.get(`/webhooks/deliveries/${id}`, { headers: { cookie: session.cookie } });
         assert.equal(page.status, 200);
+        // Random ids and form tokens can spell anything ("…hhSSlE…"): they are left out of the look.
+        const scrub = (text: string) => text.replace(/evt_[\w-]+/g, 'evt').replace(/value="[^"]*"/g, '');
         for (const text of [res.text, page.text])
-          assert.doesNotMatch(text, /ECONN|EPROTO|ENOTFOUND|EAI_|within \d+ ms|hang up|SSL|wrong version|Parse Error|HPE_/i, kind);
+          assert.doesNotMatch(scrub(text), /ECONN|EPROTO|ENOTFOUND|EAI_|within \d+ ms|hang up|SSL|wrong version|Parse Error|HPE_/i, kind);
       }
       // An answer keeps its status (and its duration).
       const [entry] = (await app.get(`/webhooks/deliveries/${answered.id}.json`, { token: who.token })).body.data.deliveries;

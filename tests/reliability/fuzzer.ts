@@ -665,7 +665,7 @@ export function makeRequest(
   // Health check, static assets and ONE Record are no API endpoints: `.json` on them promises no envelope.
   const envelope = json && method !== 'HEAD' && !/^\/(healthz|assets\/|onerecord[/.]|onerecord$)/.test(pathname);
   const headers: Record<string, string> = { 'user-agent': 'freight-exchange-fuzz / 1.0' };
-  const query: Record<string, unknown> = {};
+  const query: Record<string, unknown> = Object.create(null);
 
   // Who asks.
   const who = rng.next();
@@ -694,7 +694,9 @@ export function makeRequest(
   if (extraAuth) headers.authorization = extraAuth;
 
   // The parameters: plausible values for some of the names the server reads, some replaced by nasty ones.
-  const params: Record<string, unknown> = {};
+  // Without a prototype, so a key named `__proto__` is a key like any other (sent as such), never
+  // the object's prototype (which once made the parameters pass for a Raw value).
+  const params: Record<string, unknown> = Object.create(null);
   const keyCount = rng.int(7) + (method === 'GET' ? 0 : 1);
   for (let i = 0; i < keyCount; i++) {
     const key = rng.chance(0.93)
