@@ -42,10 +42,7 @@ export async function blocksEither(db: Db, a: number, b: number): Promise<boolea
     .selectFrom('company_blocks')
     .select('blocker_id')
     .where((eb) =>
-      eb.or([
-        eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]),
-        eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)]),
-      ]),
+      eb.or([eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]), eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)])]),
     )
     .executeTakeFirst();
   return Boolean(row);
