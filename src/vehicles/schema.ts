@@ -104,7 +104,7 @@ export const VEHICLE_DOCS = {
   matches: {
     summary: 'Freights fitting an own offer, as the offer’s company sees them, nearest origin first, a page of them',
     description:
-      'A list like every list: page (default 1) and limit (default 20, at most 100: more reads as 100); the order (distance, then id) runs on across pages. An offer that is withdrawn or expired has none.',
+      'A list like every list: page (1 unless given) and limit (20 rows unless given, at most 100: more reads as 100); the order (distance, then id) runs on across pages. An offer that is withdrawn or expired has none.',
     path: ID,
     input: Type.Object(PAGING),
     data: Type.Object({
@@ -118,7 +118,7 @@ export const VEHICLE_DOCS = {
   fitting: {
     summary: 'Open vehicle offers fitting an own freight, nearest first, a page of them',
     description:
-      'A list like every list: page (default 1) and limit (default 20, at most 100: more reads as 100); the order (distance, then id) runs on across pages. A freight not in the market, or not a road freight, has none.',
+      'A list like every list: page (1 unless given) and limit (20 rows unless given, at most 100: more reads as 100); the order (distance, then id) runs on across pages. A freight not in the market, or not a road freight, has none.',
     tag: 'freights',
     path: ID,
     input: Type.Object(PAGING),

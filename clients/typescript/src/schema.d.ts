@@ -1437,7 +1437,7 @@ export interface paths {
         };
         /**
          * Freights fitting an own offer, as the offer’s company sees them, nearest origin first, a page of them
-         * @description A list like every list: page (default 1) and limit (default 20, at most 100: more reads as 100); the order (distance, then id) runs on across pages. An offer that is withdrawn or expired has none.
+         * @description A list like every list: page (1 unless given) and limit (20 rows unless given, at most 100: more reads as 100); the order (distance, then id) runs on across pages. An offer that is withdrawn or expired has none.
          *
          *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
          *
@@ -1461,7 +1461,7 @@ export interface paths {
         };
         /**
          * Open vehicle offers fitting an own freight, nearest first, a page of them
-         * @description A list like every list: page (default 1) and limit (default 20, at most 100: more reads as 100); the order (distance, then id) runs on across pages. A freight not in the market, or not a road freight, has none.
+         * @description A list like every list: page (1 unless given) and limit (20 rows unless given, at most 100: more reads as 100); the order (distance, then id) runs on across pages. A freight not in the market, or not a road freight, has none.
          *
          *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
          *
