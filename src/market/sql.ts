@@ -107,8 +107,6 @@ interface Around {
    * width_bucket puts it in an odd bucket
    */
   bounds: string[];
-  /** the codes' centres for distances (postalCentres), computed when first asked */
-  centres?: PostalCentres;
 }
 /**
  * The centres of the codes in a circle as parallel arrays sorted by `bounds` ("CC key", the first
@@ -140,20 +138,36 @@ function around(near: Near): Around {
 /** The airports within the radius (the same cached list nearSql reads). */
 export const airportsNear = (near: Near): readonly string[] => around(near).airports;
 
-/** The centres of the postal codes within the radius (the codes whose ranges nearSql reads), kept with them. */
+/**
+ * The centres of the last circles measured from (matching pages through one offer's fits), kept
+ * while they hold at most CENTRES_BUDGET codes together: a circle of 500 km in the middle of
+ * Europe holds some 30,000 codes, far more than its ranges, so they are kept apart and fewer.
+ */
+const centresCache = new Map<string, PostalCentres>();
+const CENTRES_BUDGET = 250_000;
+let centresHeld = 0;
+
+/** The centres of the postal codes within the radius (the codes whose ranges nearSql reads). */
 function postalCentresNear(near: Near): PostalCentres {
-  const found = around(near);
-  if (!found.centres) {
-    const starts = postalCentresWithin(near.center, near.km)
-      .map((s) => ({ bound: `${s.country} ${s.from}`, latitude: s.latitude, longitude: s.longitude }))
-      .sort((a, b) => (a.bound < b.bound ? -1 : a.bound > b.bound ? 1 : 0));
-    found.centres = {
-      bounds: starts.map((s) => s.bound),
-      latitudes: starts.map((s) => s.latitude),
-      longitudes: starts.map((s) => s.longitude),
-    };
+  const key = `${near.center.latitude},${near.center.longitude},${near.km}`;
+  const cached = centresCache.get(key);
+  if (cached) return cached;
+  const starts = postalCentresWithin(near.center, near.km)
+    .map((s) => ({ bound: `${s.country} ${s.from}`, latitude: s.latitude, longitude: s.longitude }))
+    .sort((a, b) => (a.bound < b.bound ? -1 : a.bound > b.bound ? 1 : 0));
+  const found: PostalCentres = {
+    bounds: starts.map((s) => s.bound),
+    latitudes: starts.map((s) => s.latitude),
+    longitudes: starts.map((s) => s.longitude),
+  };
+  while (centresCache.size && centresHeld + found.bounds.length > CENTRES_BUDGET) {
+    const [oldest, entry] = centresCache.entries().next().value!;
+    centresCache.delete(oldest);
+    centresHeld -= entry.bounds.length;
   }
-  return found.centres;
+  centresCache.set(key, found);
+  centresHeld += found.bounds.length;
+  return found;
 }
 
 /**
