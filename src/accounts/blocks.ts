@@ -36,6 +36,18 @@ export async function isBlocked(db: Db, blocker: number, blocked: number): Promi
   return Boolean(row);
 }
 
+/** Whether either company blocked the other (one statement over the primary key, both ways). */
+export async function blocksEither(db: Db, a: number, b: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('company_blocks')
+    .select('blocker_id')
+    .where((eb) =>
+      eb.or([eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]), eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)])]),
+    )
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
 /** Those of `among` that blocked `blocked` (the live board: who no longer sees a company's freights). */
 export async function blockersAmong(db: Db, blocked: number, among: readonly number[]): Promise<Set<number>> {
   if (!among.length) return new Set();

@@ -35,7 +35,7 @@ export { audienceOf } from './policy.ts';
 // Who may see a freight in the market now, for many companies at once (the live board, src/live)
 export { marketFreightsOf, marketViewers } from './audience.ts';
 // The parties of a delivered freight, completed counts and display ids (the trust module's ratings)
-export { completedJsonSql, deliveredBetween, displayIdSql, freightParties, type FreightParties } from './parties.ts';
+export { completedJsonSql, deliveredBetween, displayIdSql, freightOwners, freightParties, type FreightParties } from './parties.ts';
 
 // Awarded road freights with their accepted bids' prices (the lane prices, src/lanes)
 export { awardRowsSql } from './awards.ts';

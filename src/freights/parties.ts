@@ -5,7 +5,7 @@ import { DELIVERY, type FreightStatus } from './tables.ts';
 /**
  * What the trust module (decisions.md §12, above freights) reads of freights: the parties of a
  * delivered freight (who may rate whom), how many freights a company completed, and a freight's
- * display id as a company may see it. The freights module owns the table, so the SQL is here.
+ * display id as a company may see it; and the owners of freights (the vehicle offers, §11). The freights module owns the table, so the SQL is here.
  */
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -29,6 +29,17 @@ export async function freightParties(db: Db, id: number): Promise<FreightParties
   if (!row) return undefined;
   const delivered = row.delivery_status === DELIVERY.delivered && (row.status === 'closed' || row.status === 'archived');
   return { id: row.id, owner: row.company_id, winner: row.winner_id, status: row.status, delivered };
+}
+
+/** The owners of freights by id (the vehicle offers tell the owners of the freights once matched, src/vehicles). */
+export async function freightOwners(db: Db, ids: readonly number[]): Promise<Array<{ id: number; company_id: number }>> {
+  if (!ids.length) return [];
+  return db
+    .selectFrom('freights')
+    .select(['id', 'company_id'])
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .execute();
 }
 
 /** A freight delivered between two companies (awarded to another company, then closed). */

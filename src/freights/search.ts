@@ -5,7 +5,6 @@ import { inMarketSql, marketStatusSql } from './in-market.ts';
 import { admitsSql } from './policy.ts';
 import type { FreightRow } from './tables.ts';
 import {
-  airportsNear,
   codeKey,
   containing,
   distanceFromSql,
@@ -199,47 +198,39 @@ export interface NearestQuery {
   owners: readonly number[];
   /** the freight's class (`rfs`: road) */
   class: string;
-  /** a search with a radius around the origin (`fromNear`): without one, nothing is near */
+  /** a search with a radius around the origin (`fromNear`): without one, nothing is near; distances are from its centre */
   search: LoadSearch;
-  /** distances are measured from this point */
-  from: { latitude: number; longitude: number };
   now: Date;
   limit: number;
+  /** the rows skipped before the first (paging) */
+  offset?: number;
 }
 
-/** A freight near a point: its id, owner and creating user, its origin, and the origin's distance from the point. */
+/** A freight near a point: its id, owner and creating user, and its origin's distance from the point. */
 export interface NearFreight {
   id: number;
   company_id: number;
   user_id: number;
-  from_code: string | null;
-  from_country: string | null;
+  /** null only for a row without a place the search reads (none is found by the radius) */
   distance_km: number | null;
 }
 
 /**
  * The market's freights near a point, nearest origin first, as ONE statement over the market's
  * partial indexes (migration 0013: a radius search starts from the market's freights near the
- * centre). The distance is that of the freight's coordinates, else of its airport (the airports
- * in the circle: market/distance.ts distanceFromSql); a freight placed only by its postal code is
- * found by the code's centre (decisions.md §7) and comes after those, its distance left null for
- * the caller to compute from the packaged centres (docs/decisions.md). The vehicle offers read
- * what fits an offer with it (src/vehicles/matching.ts).
+ * centre). The distance is measured in the statement for every way the radius search finds a
+ * freight (market/distance.ts distanceFromSql: its coordinates, else its airport, else its postal
+ * code's centre), and the rows are sorted by it before the limit, so a page is the nearest ones
+ * whichever way each is placed. The vehicle offers read what fits an offer with it
+ * (src/vehicles/matching.ts).
  */
 export async function nearestMarketFreights(db: Kysely<DB> | Transaction<DB>, q: NearestQuery): Promise<NearFreight[]> {
   const near = q.search.fromNear;
   if (!near) return [];
-  const distance = distanceFromSql(PLACES.from, q.from, airportsNear(near));
+  const distance = distanceFromSql(PLACES.from, near);
   const rows = await db
     .selectFrom('freights')
-    .select([
-      'freights.id',
-      'freights.company_id',
-      'freights.user_id',
-      'freights.from_code',
-      'freights.from_country',
-      distance.as('distance_km'),
-    ])
+    .select(['freights.id', 'freights.company_id', 'freights.user_id', distance.as('distance_km')])
     .where(inMarketSql(q.now))
     .where('freights.class', '=', q.class)
     .where('freights.company_id', '<>', q.companyId)
@@ -249,9 +240,11 @@ export async function nearestMarketFreights(db: Kysely<DB> | Transaction<DB>, q:
     .where(notBlockedBySql(sql<number>`freights.company_id`, sql`${q.companyId}::integer`))
     .$if(q.owners.length > 0, (qb) => qb.where('freights.company_id', 'in', [...q.owners]))
     .where((eb) => eb.and(searchConditions(eb, q.search, q.companyId, q.now, { mayBeMasked: false })))
+    // Every row the radius finds has a distance; `nulls last` only keeps the order total.
     .orderBy(sql`distance_km nulls last`)
     .orderBy('freights.id')
     .limit(q.limit)
+    .offset(q.offset ?? 0)
     .execute();
   return rows.map((r) => ({ ...r, distance_km: r.distance_km === null ? null : Number(r.distance_km) }));
 }

@@ -1,7 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import { airportByCode } from '../airports/index.ts';
 import { airportPoint, distanceKm, greatCircleKmSql, type Point } from '../places/geo.ts';
-import { codeKey, type PlaceColumns } from './sql.ts';
+import { airportsNear, codeKey, postalCentreNearSql, type PlaceColumns } from './sql.ts';
+import type { Near } from './search.ts';
 
 /**
  * Distances in the market (docs/decisions.md, "Distance"): the great circle between a row's
@@ -31,23 +32,26 @@ export function distanceSql(from: Coordinates, to: Coordinates): RawBuilder<numb
 }
 
 /**
- * SQL: the great-circle distance in km of a side's place from `point`: by its coordinates, else,
- * when its code is one of `airports` (those within the search's radius: sql.ts airportsNear), by
- * that airport's position; null otherwise (a place known by its postal code alone: the caller
- * measures from the code's packaged centre).
+ * SQL: the great-circle distance in km of a side's place from the centre of a radius search, by
+ * every way the search finds it (sql.ts nearSql, decisions.md §7): its coordinates; else, when its
+ * code is an airport in the circle (airportsNear), that airport's position; else the centre of
+ * the postal code whose range it was found in (postalCentreNearSql). Null for a row the search
+ * would not find. One expression, so a statement sorts by it before its limit.
  */
-export function distanceFromSql(side: PlaceColumns, point: Point, airports: readonly string[]): RawBuilder<number | null> {
-  const codes = [...airports];
+export function distanceFromSql(side: PlaceColumns, near: Near): RawBuilder<number | null> {
+  const point = near.center;
+  const codes = [...airportsNear(near)];
   const points = codes.map((code) => airportPoint(airportByCode(code)!));
   const km = (latitude: RawBuilder<unknown>, longitude: RawBuilder<unknown>) =>
     greatCircleKmSql({ latitude, longitude }, { latitude: sql`${point.latitude}`, longitude: sql`${point.longitude}` });
   const at = sql`array_position(${codes}::text[], ${codeKey(side)})`;
+  const postal = postalCentreNearSql(side, near);
   return sql<
     number | null
   >`case when ${sql.ref(side.latitude)} is not null then ${km(sql.ref(side.latitude), sql.ref(side.longitude))} when ${at} is not null then ${km(
     sql`(${points.map((p) => p.latitude)}::float8[])[${at}]`,
     sql`(${points.map((p) => p.longitude)}::float8[])[${at}]`,
-  )} end`;
+  )} when ${postal.placed} then ${km(postal.latitude, postal.longitude)} end`;
 }
 
 /** A presented row (its API names): `from`, `to` and the four coordinates are read. */

@@ -55,6 +55,11 @@ export interface DayWindow {
   to?: string;
   start: Date | null;
   end: Date | null;
+  /**
+   * `end` is an instant of the window too ([start, end]): a window of instants rather than days
+   * (a vehicle offer's availability, a freight's loading window as matching reads them).
+   */
+  closed?: boolean;
 }
 
 /** A load search (decisions.md §7), read: what a list of freights (or, later, of vehicle offers) is narrowed by. */

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { airportsWithin, boundingBox, greatCircleKmSql, type Box } from '../places/geo.ts';
-import { postalRangesWithin } from '../places/postal-centres.ts';
+import { postalCentresWithin, postalRangesWithin } from '../places/postal-centres.ts';
 import type { DayWindow, LoadSearch, Near, PlacePattern } from './search.ts';
 
 /**
@@ -49,6 +49,8 @@ const col = (name: string) => sql.ref(name);
 export const codeKey = (c: PlaceColumns) => sql`(upper(regexp_replace(${col(c.code)}, '[^0-9A-Za-z]', '', 'g')) collate "C")`;
 const countryKey = (c: PlaceColumns) => sql`upper(${col(c.country)})`;
 const isAirportCode = (c: PlaceColumns) => sql`(${col(c.code)} ~ '^[A-Za-z]{3}$')`;
+/** A row's country and postal key as one text, as the radius search's bounds hold them (`DE 60311`). */
+const countryAndKey = (c: PlaceColumns) => sql`((${countryKey(c)} || ' ' || ${codeKey(c)}) collate "C")`;
 
 /**
  * A window as a range (the indexed expression); a window ending before it starts counts as its
@@ -106,6 +108,15 @@ interface Around {
    */
   bounds: string[];
 }
+/**
+ * The centres of the codes in a circle as parallel arrays sorted by `bounds` ("CC key", the first
+ * key each code stands for): width_bucket of a row's "CC key" names its code's index.
+ */
+export interface PostalCentres {
+  bounds: string[];
+  latitudes: number[];
+  longitudes: number[];
+}
 const aroundCentres = new Map<string, Around>();
 const MAX_CENTRES = 1000;
 function around(near: Near): Around {
@@ -126,6 +137,57 @@ function around(near: Near): Around {
 
 /** The airports within the radius (the same cached list nearSql reads). */
 export const airportsNear = (near: Near): readonly string[] => around(near).airports;
+
+/**
+ * The centres of the last circles measured from (matching pages through one offer's fits), kept
+ * while they hold at most CENTRES_BUDGET codes together: a circle of 500 km in the middle of
+ * Europe holds some 30,000 codes, far more than its ranges, so they are kept apart and fewer.
+ */
+const centresCache = new Map<string, PostalCentres>();
+const CENTRES_BUDGET = 250_000;
+let centresHeld = 0;
+
+/** The centres of the postal codes within the radius (the codes whose ranges nearSql reads). */
+function postalCentresNear(near: Near): PostalCentres {
+  const key = `${near.center.latitude},${near.center.longitude},${near.km}`;
+  const cached = centresCache.get(key);
+  if (cached) return cached;
+  const starts = postalCentresWithin(near.center, near.km)
+    .map((s) => ({ bound: `${s.country} ${s.from}`, latitude: s.latitude, longitude: s.longitude }))
+    .sort((a, b) => (a.bound < b.bound ? -1 : a.bound > b.bound ? 1 : 0));
+  const found: PostalCentres = {
+    bounds: starts.map((s) => s.bound),
+    latitudes: starts.map((s) => s.latitude),
+    longitudes: starts.map((s) => s.longitude),
+  };
+  while (centresCache.size && centresHeld + found.bounds.length > CENTRES_BUDGET) {
+    const [oldest, entry] = centresCache.entries().next().value!;
+    centresCache.delete(oldest);
+    centresHeld -= entry.bounds.length;
+  }
+  centresCache.set(key, found);
+  centresHeld += found.bounds.length;
+  return found;
+}
+
+/**
+ * SQL: the centre of the postal code a row without coordinates was found by in the radius search
+ * (its postal key in one of the circle's ranges: the code whose run it falls in), as latitude
+ * and longitude expressions; null for a row placed otherwise or outside the circle's codes.
+ */
+export function postalCentreNearSql(
+  c: PlaceColumns,
+  near: Near,
+): { placed: RawBuilder<SqlBool>; latitude: RawBuilder<number>; longitude: RawBuilder<number> } {
+  const { bounds, latitudes, longitudes } = postalCentresNear(near);
+  if (!bounds.length) return { placed: sql<SqlBool>`false`, latitude: sql<number>`null`, longitude: sql<number>`null` };
+  const at = sql`width_bucket(${countryAndKey(c)}, ${bounds}::text[])`;
+  return {
+    placed: sql<SqlBool>`(${col(c.latitude)} is null and not ${isAirportCode(c)} and ${at} > 0)`,
+    latitude: sql<number>`(${latitudes}::float8[])[${at}]`,
+    longitude: sql<number>`(${longitudes}::float8[])[${at}]`,
+  };
+}
 
 /**
  * The row's point in the box, as the GiST indexes of migration 0110 hold it: `point(longitude,
@@ -164,7 +226,7 @@ export function nearSql(c: PlaceColumns, near: Near): RawBuilder<SqlBool> {
   }
   // Among the other ways, a test of the row: a binary search of its country and key among the
   // ranges' bounds (width_bucket: bucket i when bound i-1 <= value < bound i; odd: in a range).
-  const byPostal = sql<SqlBool>`(${lat} is null and not ${isAirportCode(c)} and width_bucket((${countryKey(c)} || ' ' || ${codeKey(c)}) collate "C", ${bounds}::text[]) % 2 = 1)`;
+  const byPostal = sql<SqlBool>`(${lat} is null and not ${isAirportCode(c)} and width_bucket(${countryAndKey(c)}, ${bounds}::text[]) % 2 = 1)`;
   const ways = [byPoint, ...(airports.length ? [byAirport] : []), ...(bounds.length ? [byPostal] : [])];
   return ways.length === 1 ? byPoint : sql<SqlBool>`(${sql.join(ways, sql` or `)})`;
 }
@@ -188,9 +250,10 @@ export function nearWays(s: LoadSearch): LoadSearch[] | undefined {
   return ways.length > 1 ? ways : undefined;
 }
 
-/** The window overlaps the days searched. */
+/** The window overlaps the days searched (or, `closed`, the instants from start to end, both included). */
 export function windowSql(w: WindowColumns, days: DayWindow): RawBuilder<SqlBool> {
-  return sql<SqlBool>`${windowRange(w)} && tstzrange(${days.start}::timestamptz, ${days.end}::timestamptz, '[)')`;
+  const bounds = days.closed ? sql.lit('[]') : sql.lit('[)');
+  return sql<SqlBool>`${windowRange(w)} && tstzrange(${days.start}::timestamptz, ${days.end}::timestamptz, ${bounds})`;
 }
 
 /** LIKE pattern for text containing `word`, matched case-insensitively (the escape character is `\`). */

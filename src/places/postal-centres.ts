@@ -288,6 +288,50 @@ export function postalRangesWithin(center: Point, km: number): PostalRange[] {
   return out;
 }
 
+/** A code within a radius: the first key of the run it stands for, and its centre. */
+export interface PostalCentreStart {
+  country: string;
+  /** the code's key; for a country's first code, '' (every key before it falls to it too) */
+  from: string;
+  latitude: number;
+  longitude: number;
+}
+
+/**
+ * The codes whose centre lies within `km` of a point, each as the start of the keys it stands for
+ * in postalRangesWithin's ranges (the same test of the same centres): from its key up to the next
+ * code of the data, a key the data does not know falling to the code before it. A row placed by
+ * its postal code alone lies at the centre of the code whose start is the last at or before its
+ * key (market/distance.ts: the distance the radius search placed it by). Countries whose codes may
+ * carry their letters get each start with them too.
+ */
+export function postalCentresWithin(center: Point, km: number): PostalCentreStart[] {
+  const box = boundingBox(center, km);
+  const out: PostalCentreStart[] = [];
+  for (const [cc, raw] of Object.entries(data().countries)) {
+    const [minLat, minLon, maxLat, maxLon] = raw.box.split(' ').map(Number) as [number, number, number, number];
+    if (maxLat < box.minLat || minLat > box.maxLat) continue;
+    if (box.minLon !== null && box.maxLon !== null && (maxLon < box.minLon || minLon > box.maxLon)) continue;
+    const c = country(cc)!;
+    const letters = COUNTRY_LETTERS[cc];
+    for (let i = 0; i < c.keys.length; i++) {
+      const lat = c.latitude[i]!;
+      const lon = c.longitude[i]!;
+      const inside =
+        lat >= box.minLat &&
+        lat <= box.maxLat &&
+        (box.minLon === null || (lon >= box.minLon && lon <= box.maxLon!)) &&
+        distanceKm(center, { latitude: lat, longitude: lon }) <= km;
+      if (!inside) continue;
+      const from = i === 0 ? '' : c.keys[i]!;
+      const at = { latitude: round(lat), longitude: round(lon) };
+      out.push({ country: cc, from, ...at });
+      if (letters) out.push({ country: cc, from: letters + from, ...at });
+    }
+  }
+  return out;
+}
+
 /**
  * The town a place code names by itself, before any coordinates: an airport's city (a code of
  * three capital letters), else the town of a postal code the packaged data knows exactly. The

@@ -21,7 +21,7 @@ import {
   type FreightRow,
   loadVisibleFreight,
 } from '../freights/index.ts';
-import { isBlocked } from '../accounts/blocks.ts';
+import { blocksEither, isBlocked } from '../accounts/blocks.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { BidInput } from './fields.ts';
@@ -59,7 +59,7 @@ export type SubmitRefusal = 'quotes.route_mismatch' | 'quotes.freight_not_biddab
 /** Why a revocation is refused (`status` = `error`, with the reason as its code). */
 export type RevokeRefusal = 'quotes.bid_not_revocable';
 /** Why a confirmation is refused: a 302 back to the freight page with the message (api.md). */
-export type ConfirmRefusal = 'quotes.not_confirmable' | 'quotes.already_confirmed';
+export type ConfirmRefusal = 'quotes.not_confirmable' | 'quotes.already_confirmed' | 'quotes.party_blocked';
 export type Refusal = SubmitRefusal | RevokeRefusal | ConfirmRefusal;
 
 export type Transition<R extends Refusal = Refusal> =
@@ -114,9 +114,6 @@ export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, in
   const visible = await loadVisibleFreight(db, clock, caller, freightId);
   if (!visible) return notFound;
   if (!isOpenForBids(visible, now)) return refused('quotes.freight_not_biddable', freightId);
-  // The freight's company blocked the bidder's (decisions.md §12): its bids are refused.
-  if (visible.company_id !== caller.companyId && (await isBlocked(db, visible.company_id, caller.companyId)))
-    return refused('quotes.bidder_blocked', freightId);
 
   const values = {
     amount: input.amount,
@@ -132,6 +129,10 @@ export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, in
     if (!freight) return notFound;
     // Re-checked under the lock: an award or expiry may have happened since the read above.
     if (!isOpenForBids(freight, now)) return refused('quotes.freight_not_biddable', freightId);
+    // The freight's company blocked the bidder's (decisions.md §12): its bids are refused, read
+    // under the freight's lock like a confirmation's (confirmBid).
+    if (freight.company_id !== caller.companyId && (await isBlocked(trx, freight.company_id, caller.companyId)))
+      return refused('quotes.bidder_blocked', freightId);
     if (existing) {
       const bid = await lockBid(trx, existing.id);
       if (!bid) return notFound;
@@ -184,6 +185,11 @@ export async function confirmBid(
     const isBidder = bid.company_id === caller.companyId;
     if (!isOwner && !isBidder) return notFound;
     if (!LIVE.includes(bid.status) || !isOpenForBids(freight, now)) return refused('quotes.not_confirmable', freight.id);
+    // A block between the two companies (decisions.md §12, either way) stops a bid placed before
+    // it: neither side confirms it any more. Read here, under the freight's lock, so a block
+    // committed before this transaction took the lock is seen, whatever was read before.
+    if (bid.company_id !== freight.company_id && (await blocksEither(trx, freight.company_id, bid.company_id)))
+      return refused('quotes.party_blocked', freight.id);
 
     // Which side this confirmation is. A company holding both sides fills the owner's first.
     let side: 'owner_confirmed' | 'bidder_confirmed';

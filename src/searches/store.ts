@@ -198,6 +198,25 @@ export function insertVehicleNotifications(
   );
 }
 
+/**
+ * The freights whose owners were told of a match with the offer: the freight named in every
+ * `vehicle.matched` notification of the offer (its owner was told) and in every `freight.matched`
+ * one (the offer's company was told, the freight's owner got `vehicle.matched` as an event), at
+ * most `limit`, by id (notifications_vehicle_idx, migration 0220).
+ */
+export async function freightsToldOfVehicle(db: Db, vehicleId: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('notifications')
+    .select('freight_id')
+    .distinct()
+    .where('vehicle_id', '=', vehicleId)
+    .where('type', 'in', ['vehicle.matched', 'freight.matched'])
+    .orderBy('freight_id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.freight_id);
+}
+
 export async function notificationsOf(
   db: Db,
   userId: number,

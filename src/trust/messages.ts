@@ -12,6 +12,7 @@ export const TRUST_MESSAGES = catalogue(
     'ratings.already_rated': 'Your company has already rated this freight.',
     'ratings.score_invalid': 'score: a whole number from 1 to 5 is required.',
     'ratings.comment_too_long': 'comment: at most {max} characters.',
+    'ratings.comment_invalid': 'comment: a text of at most {max} characters (or none) is required.',
     'ratings.reply_required': 'reply: a text of at most {max} characters is required.',
     'ratings.already_replied': 'This rating has already been answered.',
     'nav.company': 'Company',
@@ -77,6 +78,7 @@ export const TRUST_MESSAGES = catalogue(
     'ratings.already_rated': 'Ihre Firma hat diese Fracht bereits bewertet.',
     'ratings.score_invalid': 'score: eine ganze Zahl von 1 bis 5 ist erforderlich.',
     'ratings.comment_too_long': 'comment: höchstens {max} Zeichen.',
+    'ratings.comment_invalid': 'comment: ein Text mit höchstens {max} Zeichen (oder keiner) ist erforderlich.',
     'ratings.reply_required': 'reply: ein Text mit höchstens {max} Zeichen ist erforderlich.',
     'ratings.already_replied': 'Diese Bewertung wurde bereits beantwortet.',
     'nav.company': 'Firma',
@@ -150,6 +152,7 @@ export const TRUST_ERRORS = errorCodes(TRUST_MESSAGES, [
   'ratings.already_rated',
   'ratings.score_invalid',
   'ratings.comment_too_long',
+  'ratings.comment_invalid',
   'ratings.reply_required',
   'ratings.already_replied',
 ]);

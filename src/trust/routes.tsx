@@ -42,7 +42,9 @@ async function rate(ctx: Ctx): Promise<Outcome<{ rating: RatingView }>> {
   const score = readScore(ctx.params.score);
   if (score === undefined) return fail(ctx.t, 'ratings.score_invalid');
   const comment = ctx.params.comment === undefined || ctx.params.comment === null ? '' : readString(ctx.params.comment);
-  if (comment === undefined || comment.length > TEXT_MAX) return fail(ctx.t, 'ratings.comment_too_long', { max: TEXT_MAX });
+  // Not a text (a list, an object): the field's own code; a text too long: its bound.
+  if (comment === undefined) return fail(ctx.t, 'ratings.comment_invalid', { max: TEXT_MAX });
+  if (comment.length > TEXT_MAX) return fail(ctx.t, 'ratings.comment_too_long', { max: TEXT_MAX });
   const rated = parties.owner === me ? parties.winner : parties.owner;
   const now = ctx.clock.now();
   const id = await ctx.db.transaction().execute(async (trx) => {
@@ -143,6 +145,9 @@ async function profilePageData(db: Kysely<DB>, ctx: Ctx, id: number, page: numbe
   };
 }
 
+/** A functional failure on a profile page: back to the own profile with its message. */
+const backToProfile = (ctx: Ctx, message: string): PageResult => ({ redirect: profilePath(ctx.caller.companyId), ok: false, message });
+
 const blockedName = (o: Answer) => (o.kind === 'ok' ? (o.data as { company: { name: string } }).company.name : '');
 
 export const TRUST_SECTION = { prefix: '/companies', href: '/companies/edit', label: 'nav.company' } as const;
@@ -158,7 +163,8 @@ export function trustEndpoints(): Endpoint[] {
         return found ? ok({ company: presentProfile(found, ctx.clock) }) : notFound();
       },
       async page(outcome, ctx) {
-        if (outcome.kind !== 'ok') return editPage(ctx, undefined, outcome.message);
+        // handle answers a profile or not_found, which is the 404 page (kernel/route.tsx); an error has none to show.
+        if (outcome.kind !== 'ok') return backToProfile(ctx, outcome.message);
         const profile = outcome.data.company;
         const page = readIntWithin(ctx.params.page, 1, 1, 10_000);
         return profilePage(ctx, { profile, ...(await profilePageData(ctx.db, ctx, profile.id, page)) });

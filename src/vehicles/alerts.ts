@@ -29,7 +29,7 @@ export async function alertOffer(trx: Transaction<DB>, clock: Clock, offerId: nu
   const now = clock.now();
   const offer = await readOffer(trx, offerId);
   if (!offer || !offerInMarket(offer, now)) return 0;
-  const fits = await fitsOfOffer(trx, offer, now, MAX_ALERTS);
+  const fits = await fitsOfOffer(trx, offer, now, { limit: MAX_ALERTS, offset: 0 });
   if (!fits.length) return 0;
   const written = await insertVehicleNotifications(
     trx,
@@ -45,7 +45,7 @@ export async function alertFreight(trx: Transaction<DB>, clock: Clock, freightId
   const now = clock.now();
   const freight = await marketFreight(trx, freightId, now);
   if (freight?.class !== 'rfs') return 0;
-  const fits = await fittingOffers(trx, freight, now, MAX_ALERTS);
+  const fits = await fittingOffers(trx, freight, now, { limit: MAX_ALERTS, offset: 0 });
   if (!fits.length) return 0;
   const written = await insertVehicleNotifications(
     trx,

@@ -7,7 +7,7 @@
  */
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { isMarketStatus, type FreightView } from '../freights/index.ts';
-import { fittingVehiclesOf } from './routes.tsx';
+import { FIRST_PAGE, fittingVehiclesOf } from './routes.tsx';
 import { fittingSection } from './views.tsx';
 
 export { alertFreight, alertOffer } from './alerts.ts';
@@ -20,10 +20,11 @@ export const VEHICLES_SECTION = { prefix: '/vehicles', href: '/vehicles/index', 
 
 /**
  * The fitting trucks on the page of an own road freight in the market, each with an Invite
- * button (the freight page's sections, passed in by app.ts); nothing for anyone else.
+ * button, the first page with a link to more (the freight page's sections, passed in by app.ts);
+ * nothing for anyone else.
  */
 export async function fittingTrucksSection(ctx: Ctx, route: FreightView) {
   if (!ctx.caller || route.company !== ctx.caller.companyId || route.class !== 'rfs' || !isMarketStatus(route.status)) return undefined;
-  const vehicles = await fittingVehiclesOf(ctx as Ctx<Caller>, route.id);
+  const vehicles = await fittingVehiclesOf(ctx as Ctx<Caller>, route.id, FIRST_PAGE);
   return vehicles ? fittingSection(ctx as Ctx<Caller>, route.id, vehicles) : undefined;
 }

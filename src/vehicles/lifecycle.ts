@@ -1,11 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { admitToWhitelist, emitEvent, inMarket, lockFreight, VISIBILITY } from '../freights/index.ts';
+import { blockedIds, blockersAmong } from '../accounts/blocks.ts';
+import { admitToWhitelist, emitEvent, freightOwners, inMarket, lockFreight, VISIBILITY } from '../freights/index.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { FailureCode } from '../kernel/errors.ts';
 import type { Clock } from '../kernel/time.ts';
-import { insertVehicleNotifications } from '../searches/store.ts';
-import { emitVehicleEvent } from './events.ts';
+import { freightsToldOfVehicle, insertVehicleNotifications } from '../searches/store.ts';
+import { emitVehicleEvent, type MatchedFreight } from './events.ts';
 import { presentVehicle, type OfferValues, type VehicleRead } from './fields.ts';
 import { fitsOfOffer } from './matching.ts';
 import { offerInMarket, seesOffer } from './policy.ts';
@@ -80,20 +81,46 @@ export async function editOffer(
   });
 }
 
+/** The most freights a withdrawal names from the offer's past matches (each told once, by an alert). */
+export const MAX_TOLD = 10_000;
+
+/**
+ * The freights to name in `vehicle.withdrawn`: those fitting now (a page of MAX_FITS, nearest
+ * first) and every freight whose owner was told of a match with the offer before (its
+ * notifications: the offer's alert reached up to 500, each freight published later one more),
+ * as long as the owner may still see the offer and neither company blocked the other. A freight
+ * told of but no longer fitting has no distance.
+ */
+async function matchedSoFar(trx: Transaction<DB>, offer: VehicleRead, now: Date, maxTold: number): Promise<MatchedFreight[]> {
+  const fitting = await fitsOfOffer(trx, offer, now);
+  const known = new Set(fitting.map((f) => f.id));
+  const told = (await freightOwners(trx, await freightsToldOfVehicle(trx, offer.id, maxTold))).filter((f) => !known.has(f.id));
+  if (!told.length) return fitting;
+  const owners = [...new Set(told.map((f) => f.company_id))];
+  const [blockedByOffer, blockingOffer] = await Promise.all([
+    blockedIds(trx, offer.company_id),
+    blockersAmong(trx, offer.company_id, owners),
+  ]);
+  const reachable = (company: number) =>
+    company !== offer.company_id && seesOffer(offer, company) && !blockedByOffer.has(company) && !blockingOffer.has(company);
+  return [...fitting, ...told.filter((f) => reachable(f.company_id)).map((f) => ({ ...f, distance_km: null }))];
+}
+
 /**
  * open -> withdrawn, by its company (another company: 404); an expired or withdrawn offer is
- * refused. `vehicle.withdrawn` to its company and to the owners of the freights it fitted.
+ * refused. `vehicle.withdrawn` to its company and to the owners of the freights it fits or was
+ * matched with (matchedSoFar).
  */
-export async function withdrawOffer(db: Kysely<DB>, clock: Clock, caller: Caller, id: number): Promise<Result> {
+export async function withdrawOffer(db: Kysely<DB>, clock: Clock, caller: Caller, id: number, maxTold = MAX_TOLD): Promise<Result> {
   return db.transaction().execute(async (trx) => {
     const offer = await lockOffer(trx, id);
     if (!offer || offer.company_id !== caller.companyId) return { kind: 'not_found' };
     const now = clock.now();
     if (!offerInMarket(offer, now)) return { kind: 'refused', reason: 'vehicle.withdraw.not_open' };
-    const fitted = await fitsOfOffer(trx, offer, now);
+    const matched = await matchedSoFar(trx, offer, now, maxTold);
     await trx.updateTable('vehicle_offers').set({ status: 'withdrawn', modified: now }).where('id', '=', id).execute();
     const withdrawn = (await readOffer(trx, id))!;
-    await emitVehicleEvent(trx, clock, 'vehicle.withdrawn', withdrawn, fitted);
+    await emitVehicleEvent(trx, clock, 'vehicle.withdrawn', withdrawn, matched);
     return { kind: 'ok', offer: withdrawn };
   });
 }

@@ -2,9 +2,8 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { nearestMarketFreights, type NearFreight } from '../freights/index.ts';
 import type { LoadSearch } from '../market/index.ts';
-import { distanceKm } from '../places/geo.ts';
-import { postalCentre } from '../places/postal-centres.ts';
 import { patternsOf } from './fields.ts';
+import { availabilityOf } from './policy.ts';
 import type { VehicleRow } from './tables.ts';
 
 /**
@@ -29,7 +28,7 @@ type Db = Kysely<DB> | Transaction<DB>;
 export function offerSearch(offer: VehicleRow): LoadSearch {
   const search: LoadSearch = {
     fromNear: { center: { latitude: offer.from_latitude, longitude: offer.from_longitude }, km: offer.from_radius },
-    pickup: { start: offer.available_from, end: offer.available_to },
+    pickup: availabilityOf(offer),
     weightMax: offer.capacity,
   };
   const to = patternsOf(offer.to_patterns);
@@ -37,27 +36,32 @@ export function offerSearch(offer: VehicleRow): LoadSearch {
   return search;
 }
 
-/** The most freights one match reads (an offer's page, an alert). */
+/** The most freights one match reads at once (an offer's page, an alert reads MAX_ALERTS). */
 export const MAX_FITS = 100;
 
+/** A page of fits: how many, after how many. */
+export interface FitWindow {
+  limit: number;
+  offset: number;
+}
+
 /**
- * The freights fitting the offer, nearest origin first, each with its distance in km; a freight
- * placed only by its postal code comes last, its distance from the code's packaged centre.
+ * The freights fitting the offer, nearest origin first (each with its distance in km, however its
+ * origin is placed: measured and sorted in the statement), a page of them.
  */
-export async function fitsOfOffer(db: Db, offer: VehicleRow, now: Date, limit = MAX_FITS): Promise<Fit[]> {
-  const fits = await nearestMarketFreights(db, {
+export async function fitsOfOffer(
+  db: Db,
+  offer: VehicleRow,
+  now: Date,
+  window: FitWindow = { limit: MAX_FITS, offset: 0 },
+): Promise<Fit[]> {
+  return nearestMarketFreights(db, {
     companyId: offer.company_id,
     owners: offer.whitelist,
     class: ROAD,
     search: offerSearch(offer),
-    from: { latitude: offer.from_latitude, longitude: offer.from_longitude },
     now,
-    limit,
-  });
-  const origin = { latitude: offer.from_latitude, longitude: offer.from_longitude };
-  return fits.map((f) => {
-    if (f.distance_km !== null || !f.from_code || !f.from_country) return f;
-    const centre = postalCentre(f.from_country, f.from_code);
-    return { ...f, distance_km: centre ? distanceKm(origin, centre) : null };
+    limit: window.limit,
+    offset: window.offset,
   });
 }

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { DayWindow, WindowColumns } from '../market/index.ts';
 import type { VehicleRow, VehicleStatus } from './tables.ts';
 
 /**
@@ -47,3 +48,25 @@ export const effectiveStatusSql = (now: Date, alias = 'v') =>
  */
 export const seesOfferSql = (company: number | RawBuilder<number>, alias = 'v'): RawBuilder<SqlBool> =>
   sql<SqlBool>`(${ref(alias, 'whitelist')} = '{}'::integer[] or ${ref(alias, 'company_id')} = ${company} or ${company} = any(${ref(alias, 'whitelist')}))`;
+
+/**
+ * When an offer and a freight meet in time (decisions.md §11, "its loading window overlaps the
+ * availability window"), written once for both directions of matching: the availability
+ * [available_from, available_to] and the loading window [etd, etd_end] (etd alone without an
+ * end) both include their ends, so a freight loading exactly at `available_to` fits, as the offer
+ * is still in the market at that instant (offerInMarket). Each side is one of the market's
+ * windows (market/sql.ts windowSql): the offer's window searched against the freights' indexed
+ * loading range, the freight's against the offers' columns.
+ */
+export const AVAILABILITY: WindowColumns = { start: 'v.available_from', end: 'v.available_to' };
+
+/** A window of instants, both ends included (DayWindow `closed`). */
+export const instants = (start: Date, end: Date): DayWindow => ({ start, end, closed: true });
+
+/** The offer's availability, searched against the freights' loading windows. */
+export const availabilityOf = (offer: Pick<VehicleRow, 'available_from' | 'available_to'>): DayWindow =>
+  instants(offer.available_from, offer.available_to);
+
+/** A freight's loading window, searched against the offers' availability (AVAILABILITY): an end before etd counts as etd. */
+export const loadingOf = (freight: { etd: Date; etd_end: Date | null }): DayWindow =>
+  instants(freight.etd, freight.etd_end && freight.etd_end >= freight.etd ? freight.etd_end : freight.etd);

@@ -1,6 +1,6 @@
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, type Outcome, type Warning } from '../kernel/outcome.ts';
-import { readId, readPageWindow, readString } from '../kernel/params.ts';
+import { DEFAULT_LIMIT, offsetOf, readId, readPageWindow, readString, type PageWindow } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import {
   isMarketStatus,
@@ -14,6 +14,7 @@ import { readLoadSearch } from '../market/index.ts';
 import { OFFER_FIELDS, presentVehicle, readOffer, typedInLanguage, type OfferField, type VehicleView } from './fields.ts';
 import { createOffer, editOffer, inviteToFreight, withdrawOffer, type OfferPublished, type Result } from './lifecycle.ts';
 import { fitsOfOffer } from './matching.ts';
+import { offerInMarket } from './policy.ts';
 import { VEHICLE_DOCS } from './schema.ts';
 import {
   countMarketOffers,
@@ -26,7 +27,7 @@ import {
   type Sort,
 } from './store.ts';
 import { BODIES, type Body } from './tables.ts';
-import { backTo, formPage, listPage, minePage, offerPage, type FormState } from './views.tsx';
+import { backTo, fittingPage, formPage, listPage, matchesPage, minePage, offerPage, type FormState } from './views.tsx';
 
 /**
  * The vehicle offers' endpoints (decisions.md §11). Routes are thin: read the path and
@@ -130,14 +131,23 @@ export async function vehicleViews(rc: ReadContext, ids: readonly number[]): Pro
   return new Map(rows.map((r) => [r.id, presentVehicle(r, rc.clock)]));
 }
 
-/** Open offers fitting a freight of the caller's company (the freight page's section too); undefined when it is not the caller's. */
-export async function fittingVehiclesOf(ctx: Ctx<Caller>, freightId: number) {
+/** A page of fits as the statements read it. */
+const fitWindow = (p: PageWindow) => ({ limit: p.limit, offset: offsetOf(p) });
+
+/**
+ * A page of the open offers fitting a freight of the caller's company, nearest first (the freight
+ * page's section reads the first); undefined when it is not the caller's.
+ */
+export async function fittingVehiclesOf(ctx: Ctx<Caller>, freightId: number, page: PageWindow) {
   const found = await loadFreightForCaller(ctx.db, ctx.clock, ctx.caller, freightId);
   if (found?.role !== 'owner') return undefined;
   if (found.row.class !== 'rfs' || !isMarketStatus(found.row.status)) return [];
-  const fits = await fittingOffers(ctx.db, found.row, ctx.clock.now(), 100);
+  const fits = await fittingOffers(ctx.db, found.row, ctx.clock.now(), fitWindow(page));
   return fits.map((f) => ({ ...presentVehicle(f.offer, ctx.clock), distance_km: Math.round(f.distance_km * 10) / 10 }));
 }
+
+/** The first page a page shows inside another (the offer's, the freight's), one row more to know whether there is a next. */
+export const FIRST_PAGE: PageWindow = { page: 1, limit: DEFAULT_LIMIT + 1 };
 
 export type FittingVehicle = NonNullable<Awaited<ReturnType<typeof fittingVehiclesOf>>>[number];
 
@@ -182,7 +192,7 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
         if (outcome.kind === 'error') return backTo(ctx, '/vehicles/index', outcome.message);
         const vehicle = outcome.data.vehicle;
         const own = vehicle.company.id === ctx.caller.companyId;
-        const matches = own && vehicle.status === 'open' ? await ownMatches(ctx, vehicle.id) : undefined;
+        const matches = own && vehicle.status === 'open' ? await ownMatches(ctx, vehicle.id, FIRST_PAGE) : undefined;
         return offerPage(ctx, vehicle, matches);
       },
     }),
@@ -245,7 +255,7 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
         return ok({ vehicles: rows.map((r) => presentVehicle(r, ctx.clock)) }, withWarnings(input.warnings));
       },
       async page(outcome, ctx, input) {
-        const total = await countMarketOffers(ctx.db, ctx.caller.companyId, ctx.clock.now());
+        const total = await countMarketOffers(ctx.db, ctx.caller.companyId, ctx.clock.now(), input);
         return listPage(ctx, outcome.kind === 'ok' ? outcome.data.vehicles : [], { ...input, total });
       },
     }),
@@ -264,21 +274,31 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
       method: 'GET',
       path: '/vehicles/matches/:id',
       doc: VEHICLE_DOCS.matches,
-      async handle(ctx) {
+      read: readPaging,
+      async handle(ctx, input) {
         const id = readId(ctx.path.id);
-        const freights = id ? await ownMatches(ctx, id) : undefined;
-        return freights ? ok({ freights }) : notFound();
+        const freights = id ? await ownMatches(ctx, id, input.page) : undefined;
+        return freights ? ok({ freights }, withWarnings(input.warnings)) : notFound();
       },
+      page: (outcome, ctx, input) =>
+        outcome.kind === 'ok'
+          ? matchesPage(ctx, readId(ctx.path.id)!, outcome.data.freights, input.page)
+          : backTo(ctx, '/vehicles/mine', outcome.message),
     }),
     userEndpoint({
       method: 'GET',
       path: '/freights/vehicles/:id',
       doc: VEHICLE_DOCS.fitting,
-      async handle(ctx) {
+      read: readPaging,
+      async handle(ctx, input) {
         const id = readId(ctx.path.id);
-        const vehicles = id ? await fittingVehiclesOf(ctx, id) : undefined;
-        return vehicles ? ok({ vehicles }) : notFound();
+        const vehicles = id ? await fittingVehiclesOf(ctx, id, input.page) : undefined;
+        return vehicles ? ok({ vehicles }, withWarnings(input.warnings)) : notFound();
       },
+      page: (outcome, ctx, input) =>
+        outcome.kind === 'ok'
+          ? fittingPage(ctx, readId(ctx.path.id)!, outcome.data.vehicles, input.page)
+          : backTo(ctx, `/freights/view/${readId(ctx.path.id) ?? 0}`, outcome.message),
     }),
     userEndpoint({
       method: 'POST',
@@ -305,13 +325,19 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
   ];
 }
 
-/** The freights fitting an own offer, as its company sees them; undefined for an offer that is not the caller's. */
-async function ownMatches(ctx: Ctx<Caller>, id: number) {
+/** `page` and `limit` of a list of matches (api.md: page 1 and 20 by default, at most 100 a page). */
+function readPaging(ctx: Ctx) {
+  const warnings: Warning[] = [];
+  return { page: readPageWindow(ctx.params, warnings), warnings };
+}
+
+/** A page of the freights fitting an own offer, as its company sees them; undefined for an offer that is not the caller's. */
+async function ownMatches(ctx: Ctx<Caller>, id: number, page: PageWindow) {
   const offer = await readVisibleOffer(ctx.db, ctx.caller.companyId, id);
   if (!offer || offer.company_id !== ctx.caller.companyId) return undefined;
   const now = ctx.clock.now();
-  if (offer.status !== 'open' || offer.available_to < now) return [];
-  return freightsWithDistance(ctx, await fitsOfOffer(ctx.db, offer, now));
+  if (!offerInMarket(offer, now)) return [];
+  return freightsWithDistance(ctx, await fitsOfOffer(ctx.db, offer, now, fitWindow(page)));
 }
 
 /** The form as typed, with each refused field's problem, for the page to show again. */

@@ -102,8 +102,11 @@ export const VEHICLE_DOCS = {
     data: Type.Object({ vehicles: Type.Array(VEHICLE.schema) }),
   },
   matches: {
-    summary: 'Freights fitting an own offer, as the offer’s company sees them, nearest origin first',
+    summary: 'Freights fitting an own offer, as the offer’s company sees them, nearest origin first, a page of them',
+    description:
+      'A list like every list: page (1 unless given) and limit (20 rows unless given, at most 100: more reads as 100); the order (distance, then id) runs on across pages. An offer that is withdrawn or expired has none.',
     path: ID,
+    input: Type.Object(PAGING),
     data: Type.Object({
       freights: Type.Array(Type.Intersect([Type.Ref('Freight'), WITH_DISTANCE]), {
         description:
@@ -113,9 +116,12 @@ export const VEHICLE_DOCS = {
     answers: { 404: 'No offer of the caller’s company with this id.' },
   },
   fitting: {
-    summary: 'Open vehicle offers fitting an own freight, nearest first',
+    summary: 'Open vehicle offers fitting an own freight, nearest first, a page of them',
+    description:
+      'A list like every list: page (1 unless given) and limit (20 rows unless given, at most 100: more reads as 100); the order (distance, then id) runs on across pages. A freight not in the market, or not a road freight, has none.',
     tag: 'freights',
     path: ID,
+    input: Type.Object(PAGING),
     data: Type.Object({ vehicles: Type.Array(Type.Intersect([VEHICLE.schema, WITH_DISTANCE])) }),
     answers: { 404: 'No freight of the caller’s company with this id.' },
   },
@@ -145,7 +151,12 @@ export const VEHICLE_EVENT_DOCS = {
     recipients: `${PARTIES} The owners receive it with the match, after the publishing commit.`,
     data: VEHICLE_EVENT,
   },
-  'vehicle.withdrawn': { summary: 'A vehicle offer was withdrawn by its company.', recipients: PARTIES, data: VEHICLE_EVENT },
+  'vehicle.withdrawn': {
+    summary: 'A vehicle offer was withdrawn by its company.',
+    recipients:
+      'the offer’s company, and the owners of the freights it fits now or was matched with before (each told of its own freights only; distance_km is null for a freight that no longer fits).',
+    data: VEHICLE_EVENT,
+  },
   'vehicle.matched': {
     summary: 'A vehicle offer and freights fit each other (the offer or the freight was just published).',
     recipients: PARTIES,

@@ -4,14 +4,21 @@ import { companyNameSql } from '../accounts/companies.ts';
 import { companyVerifiedSql } from '../accounts/mark.tsx';
 import type { DB } from '../db/schema.ts';
 import { audienceOf, type FreightRow } from '../freights/index.ts';
-import { nearSql, placesSql, type LoadSearch, type PlaceColumns, type PlacePattern } from '../market/index.ts';
+import {
+  nearSql,
+  placesSql,
+  windowSql as marketWindowSql,
+  type LoadSearch,
+  type PlaceColumns,
+  type PlacePattern,
+} from '../market/index.ts';
 import { airportByCode } from '../airports/index.ts';
 import { airportPoint, greatCircleKmSql, type Point } from '../places/geo.ts';
 import { postalCentre } from '../places/postal-centres.ts';
 import { postalKey } from '../places/postal.ts';
 import { isIataForm } from '../places/location.ts';
 import type { VehicleRead } from './fields.ts';
-import { offerInMarketSql, seesOfferSql } from './policy.ts';
+import { AVAILABILITY, loadingOf, offerInMarketSql, seesOfferSql } from './policy.ts';
 import type { Body } from './tables.ts';
 
 /**
@@ -106,9 +113,29 @@ function windowSql(start: Date | null, end: Date | null): RawBuilder<SqlBool> {
 }
 
 /**
- * GET /vehicles/index: open offers of other companies the caller may see, narrowed by §7's
+ * The market list's rows: open offers of other companies the caller may see, narrowed by §7's
  * `from`, `to`, `from_near`/`from_radius`, `pickup_from`/`pickup_to` (against the availability
- * window), `weight_min` (against capacity) and `body`; one statement.
+ * window), `weight_min` (against capacity) and `body`. The list and its count read the same.
+ */
+function marketOffersSql(companyId: number, now: Date, q: Pick<OfferListQuery, 'search' | 'bodies'>): RawBuilder<SqlBool> {
+  const s = q.search;
+  const conditions: RawBuilder<SqlBool>[] = [
+    offerInMarketSql(now),
+    sql<SqlBool>`v.company_id <> ${companyId}`,
+    seesOfferSql(companyId),
+    notBlockedBy(companyId),
+  ];
+  if (s.from) conditions.push(placesSql(ORIGIN, s.from));
+  if (s.fromNear) conditions.push(nearSql(ORIGIN, { ...s.fromNear, way: 'point' }));
+  if (s.to) conditions.push(destinationsSql(s.to));
+  if (s.pickup) conditions.push(windowSql(s.pickup.start, s.pickup.end));
+  if (s.weightMin !== undefined) conditions.push(sql<SqlBool>`v.capacity >= ${s.weightMin}::numeric`);
+  if (q.bodies.length) conditions.push(sql<SqlBool>`v.body in (${sql.join(q.bodies)})`);
+  return sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
+}
+
+/**
+ * GET /vehicles/index: the market list (marketOffers), a page of it; one statement.
  *
  * As generated for `from_near=50.11,8.68&pickup_from=…&pickup_to=…` (vehicle_offers_market_point_idx):
  *   select v.*, (select name from companies …) as company_name from vehicle_offers as v
@@ -120,19 +147,8 @@ function windowSql(start: Date | null, end: Date | null): RawBuilder<SqlBool> {
  *   order by v.created desc, v.id desc limit $12 offset $13
  */
 export async function listMarketOffers(db: Db, companyId: number, now: Date, q: OfferListQuery): Promise<VehicleRead[]> {
-  const s = q.search;
-  let query = withCompany(db)
-    .where(offerInMarketSql(now))
-    .where('v.company_id', '<>', companyId)
-    .where(seesOfferSql(companyId))
-    .where(notBlockedBy(companyId));
-  if (s.from) query = query.where(placesSql(ORIGIN, s.from));
-  if (s.fromNear) query = query.where(nearSql(ORIGIN, { ...s.fromNear, way: 'point' }));
-  if (s.to) query = query.where(destinationsSql(s.to));
-  if (s.pickup) query = query.where(windowSql(s.pickup.start, s.pickup.end));
-  if (s.weightMin !== undefined) query = query.where(sql<SqlBool>`v.capacity >= ${s.weightMin}::numeric`);
-  if (q.bodies.length) query = query.where('v.body', 'in', q.bodies);
-  const rows = await query
+  const rows = await withCompany(db)
+    .where(marketOffersSql(companyId, now, q))
     .orderBy(`v.${q.sort}`, q.direction)
     .orderBy('v.id', q.direction)
     .limit(q.limit)
@@ -152,15 +168,17 @@ export async function listOwnOffers(db: Db, companyId: number, page: number, lim
   return rows as VehicleRead[];
 }
 
-/** How many open offers of other companies the caller may see (the list page's count). */
-export async function countMarketOffers(db: Db, companyId: number, now: Date): Promise<number> {
+/** How many offers the market list holds for the same search (the list page's count): one statement. */
+export async function countMarketOffers(
+  db: Db,
+  companyId: number,
+  now: Date,
+  q: Pick<OfferListQuery, 'search' | 'bodies'>,
+): Promise<number> {
   const row = await db
     .selectFrom('vehicle_offers as v')
     .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where(offerInMarketSql(now))
-    .where('v.company_id', '<>', companyId)
-    .where(seesOfferSql(companyId))
-    .where(notBlockedBy(companyId))
+    .where(marketOffersSql(companyId, now, q))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -216,16 +234,20 @@ export interface OfferFit {
  *     and v.reach @> box(point($lon, $lat), point($lon, $lat))
  *     and <great circle> <= v.from_radius
  *     and (cardinality(v.to_patterns) = 0 or v.to_patterns && $patterns)
- *     and v.available_to >= $etd and v.available_from <= $etd_end
+ *     and <availability range> && tstzrange($etd, $etd_end, '[]')   (policy.ts: both ends included)
  *     and v.capacity >= $weight
- *   order by distance_km, v.id limit $limit
+ *   order by distance_km, v.id limit $limit offset $offset
  */
-export async function fittingOffers(db: Db, freight: FreightRow, now: Date, limit: number): Promise<OfferFit[]> {
+export async function fittingOffers(
+  db: Db,
+  freight: FreightRow,
+  now: Date,
+  window: { limit: number; offset: number },
+): Promise<OfferFit[]> {
   const point = freightOrigin(freight);
   if (!point || freight.etd === null || freight.weight === null) return [];
   const audience = audienceOf(freight);
   if (!audience.everyone && audience.only.length === 0) return [];
-  const end = freight.etd_end && freight.etd_end >= freight.etd ? freight.etd_end : freight.etd;
   const distance = greatCircleKmSql(
     { latitude: sql`v.from_latitude`, longitude: sql`v.from_longitude` },
     { latitude: sql`${point.latitude}`, longitude: sql`${point.longitude}` },
@@ -243,10 +265,10 @@ export async function fittingOffers(db: Db, freight: FreightRow, now: Date, limi
     )
     .where(sql<SqlBool>`${distance} <= v.from_radius`)
     .where(sql<SqlBool>`(cardinality(v.to_patterns) = 0 or v.to_patterns && ${destinationPatterns(freight)}::text[])`)
-    .where(sql<SqlBool>`v.available_to >= ${freight.etd} and v.available_from <= ${end}`)
+    .where(marketWindowSql(AVAILABILITY, loadingOf({ etd: freight.etd, etd_end: freight.etd_end })))
     .where(sql<SqlBool>`v.capacity >= ${freight.weight}::numeric`);
   if (!audience.everyone) query = query.where('v.company_id', 'in', audience.only);
-  const rows = await query.orderBy('distance_km').orderBy('v.id').limit(limit).execute();
+  const rows = await query.orderBy('distance_km').orderBy('v.id').limit(window.limit).offset(window.offset).execute();
   return rows.map((r) => {
     const { distance_km, ...offer } = r as VehicleRead & { distance_km: number };
     return { offer: offer as VehicleRead, distance_km: Number(distance_km) };

@@ -2,11 +2,12 @@ import { CompanyName } from '../accounts/mark.tsx';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { CsrfField, type Page } from '../kernel/html.tsx';
 import { formatKg, formatNumber, formatStamp } from '../kernel/locale.ts';
-import { isOneOf } from '../kernel/params.ts';
+import { DEFAULT_LIMIT, isOneOf, type PageWindow } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
-import { DataTable, Facts, Field, PostButton, Tabs, text, type Column } from '../kernel/ui.tsx';
+import { DataTable, Facts, Field, Pager, PostButton, Tabs, text, type Column } from '../kernel/ui.tsx';
 import type { FreightView } from '../freights/index.ts';
 import { searchToParams, type LoadSearch } from '../market/index.ts';
+import type { Sort } from './store.ts';
 import { townOfCode } from '../places/postal-centres.ts';
 import type { OfferField, VehicleView } from './fields.ts';
 import { BODIES, VEHICLE_STATUSES } from './tables.ts';
@@ -89,10 +90,20 @@ function offerColumns<R extends VehicleView>(ctx: Ctx, extra: Column<R>[] = []):
 export function listPage(
   ctx: Ctx<Caller>,
   vehicles: VehicleView[],
-  read: { search: LoadSearch; bodies: string[]; total: number; page: number; limit: number },
+  read: { search: LoadSearch; bodies: string[]; total: number; page: number; limit: number; sort: Sort; direction: 'asc' | 'desc' },
 ): Page {
   const t = ctx.t;
   const params = searchToParams(read.search);
+  // A page of the same search in the same order (the defaults left out of the address).
+  const pageHref = (page: number) => {
+    const query = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => Boolean(e[1])));
+    if (read.bodies.length) query.set('body', read.bodies.join(','));
+    if (read.sort !== 'created' || read.direction !== 'desc') query.set('sort', `Vehicles.${read.sort} ${read.direction}`);
+    if (read.limit !== DEFAULT_LIMIT) query.set('limit', String(read.limit));
+    if (page > 1) query.set('page', String(page));
+    const text = query.toString();
+    return text ? `/vehicles/index?${text}` : '/vehicles/index';
+  };
   const input = (name: keyof typeof params, label: string, extra: Record<string, string> = {}) => (
     <Field id={`vs-${name}`} label={label}>
       <input id={`vs-${name}`} name={name} value={params[name] ?? ''} {...extra} />
@@ -130,6 +141,7 @@ export function listPage(
           {offerCount(ctx, read.total)}
         </p>
         <DataTable testId="vehicles" caption={t('vv.title.market')} rows={vehicles} empty={t('vv.empty')} columns={offerColumns(ctx)} />
+        <Pager page={read.page} limit={read.limit} count={vehicles.length} href={pageHref} t={t} />
       </section>
     ),
   };
@@ -161,11 +173,61 @@ export function minePage(ctx: Ctx<Caller>, vehicles: VehicleView[]): Page {
 
 type MatchedFreight = FreightView & { distance_km: number | null };
 
-/** GET /vehicles/view/{id}: the offer; for its company, its actions and the fitting freights. */
+/** The fitting freights of an offer as a table (the offer's page, the page of its matches). */
+function matchesTable(ctx: Ctx<Caller>, matches: MatchedFreight[]) {
+  const t = ctx.t;
+  return (
+    <DataTable
+      testId="vehicle-matches"
+      caption={t('vv.matches')}
+      rows={matches}
+      empty={t('vv.matches.none')}
+      columns={[
+        {
+          label: t('vv.col.freight'),
+          lead: true,
+          wrap: true,
+          cell: (f) => (
+            <a
+              href={`/freights/view/${f.id}`}
+            >{`${placeName(f.from, f.from_country)} → ${placeName(f.to, f.to_country)} · ${f.display_id}`}</a>
+          ),
+        },
+        { label: t('vv.col.loading'), wrap: true, cell: (f) => formatStamp(f.etd, ctx.language) || '–' },
+        {
+          label: t('vv.col.weight'),
+          numeric: true,
+          cell: (f) => formatKg(f.weight === null ? null : String(f.weight), ctx.language),
+        },
+        { label: t('vv.col.distance'), numeric: true, cell: (f) => km(ctx, f.distance_km) },
+      ]}
+    />
+  );
+}
+
+/**
+ * The first page of a list shown inside another page: its rows (read one more than a page) and,
+ * when there are more, a link to the list's own page 2.
+ */
+function firstPage<R>(rows: R[], more: string, label: string) {
+  const shown = rows.slice(0, DEFAULT_LIMIT);
+  const link =
+    rows.length > DEFAULT_LIMIT ? (
+      <p>
+        <a href={more} data-testid="more-matches">
+          {label} →
+        </a>
+      </p>
+    ) : null;
+  return { shown, link };
+}
+
+/** GET /vehicles/view/{id}: the offer; for its company, its actions and the first page of fitting freights. */
 export function offerPage(ctx: Ctx<Caller>, v: VehicleView, matches: MatchedFreight[] | undefined): Page {
   const t = ctx.t;
   const csrf = ctx.reply.generateCsrf();
   const own = v.company.id === ctx.caller.companyId;
+  const first = matches && firstPage(matches, `/vehicles/matches/${v.id}?page=2`, t('vv.matches.more'));
   return {
     title: t('vv.title.view', { id: v.id }),
     body: (
@@ -197,62 +259,91 @@ export function offerPage(ctx: Ctx<Caller>, v: VehicleView, matches: MatchedFrei
             [t('vv.note'), text(v.note)],
           ]}
         />
-        {matches && [
-          <h2>{t('vv.matches')}</h2>,
-          <DataTable
-            testId="vehicle-matches"
-            caption={t('vv.matches')}
-            rows={matches}
-            empty={t('vv.matches.none')}
-            columns={[
-              {
-                label: t('vv.col.freight'),
-                lead: true,
-                wrap: true,
-                cell: (f) => (
-                  <a
-                    href={`/freights/view/${f.id}`}
-                  >{`${placeName(f.from, f.from_country)} → ${placeName(f.to, f.to_country)} · ${f.display_id}`}</a>
-                ),
-              },
-              { label: t('vv.col.loading'), wrap: true, cell: (f) => formatStamp(f.etd, ctx.language) || '–' },
-              {
-                label: t('vv.col.weight'),
-                numeric: true,
-                cell: (f) => formatKg(f.weight === null ? null : String(f.weight), ctx.language),
-              },
-              { label: t('vv.col.distance'), numeric: true, cell: (f) => km(ctx, f.distance_km) },
-            ]}
-          />,
-        ]}
+        {first && [<h2>{t('vv.matches')}</h2>, matchesTable(ctx, first.shown), first.link]}
       </section>
     ),
   };
 }
 
-/** The fitting trucks on the page of an own freight in the market, each with an Invite button. */
-export function fittingSection(ctx: Ctx<Caller>, freightId: number, vehicles: Array<VehicleView & { distance_km: number }>) {
+/** GET /vehicles/matches/{id}: a page of the fitting freights of an own offer, nearest first. */
+export function matchesPage(ctx: Ctx<Caller>, vehicleId: number, matches: MatchedFreight[], page: PageWindow): Page {
+  const t = ctx.t;
+  const title = t('vv.matches.title', { id: vehicleId });
+  return {
+    title,
+    body: (
+      <section>
+        <h1>{title}</h1>
+        <p>
+          <a href={`/vehicles/view/${vehicleId}`}>← {t('vv.matches.back')}</a>
+        </p>
+        {matchesTable(ctx, matches)}
+        <Pager page={page.page} limit={page.limit} count={matches.length} href={(n) => `/vehicles/matches/${vehicleId}?page=${n}`} t={t} />
+      </section>
+    ),
+  };
+}
+
+type FittingVehicle = VehicleView & { distance_km: number };
+
+/** The fitting trucks of an own freight as a table, each with an Invite button. */
+function fittingTable(ctx: Ctx<Caller>, freightId: number, vehicles: FittingVehicle[]) {
   const t = ctx.t;
   const csrf = ctx.reply.generateCsrf();
   return (
+    <DataTable
+      caption={t('vv.fitting')}
+      rows={vehicles}
+      empty={t('vv.fitting.none')}
+      columns={offerColumns<FittingVehicle>(ctx, [
+        { label: t('vv.col.distance'), numeric: true, cell: (v) => km(ctx, v.distance_km) },
+        {
+          label: '',
+          cell: (v) => (
+            <PostButton action={`/vehicles/invite/${v.id}`} label={t('vv.invite')} csrf={csrf} fields={{ freight: String(freightId) }} />
+          ),
+        },
+      ])}
+    />
+  );
+}
+
+/** The first page of fitting trucks on the page of an own freight in the market, with a link to more. */
+export function fittingSection(ctx: Ctx<Caller>, freightId: number, vehicles: FittingVehicle[]) {
+  const t = ctx.t;
+  const first = firstPage(vehicles, `/freights/vehicles/${freightId}?page=2`, t('vv.fitting.more'));
+  return (
     <section class="panel" data-testid="fitting-vehicles">
       <h2>{t('vv.fitting')}</h2>
-      <DataTable
-        caption={t('vv.fitting')}
-        rows={vehicles}
-        empty={t('vv.fitting.none')}
-        columns={offerColumns<VehicleView & { distance_km: number }>(ctx, [
-          { label: t('vv.col.distance'), numeric: true, cell: (v) => km(ctx, v.distance_km) },
-          {
-            label: '',
-            cell: (v) => (
-              <PostButton action={`/vehicles/invite/${v.id}`} label={t('vv.invite')} csrf={csrf} fields={{ freight: String(freightId) }} />
-            ),
-          },
-        ])}
-      />
+      {fittingTable(ctx, freightId, first.shown)}
+      {first.link}
     </section>
   );
+}
+
+/** GET /freights/vehicles/{id}: a page of the trucks fitting an own freight, nearest first, each with an Invite button. */
+export function fittingPage(ctx: Ctx<Caller>, freightId: number, vehicles: FittingVehicle[], page: PageWindow): Page {
+  const t = ctx.t;
+  const title = t('vv.fitting.title', { id: freightId });
+  return {
+    title,
+    body: (
+      <section data-testid="fitting-vehicles">
+        <h1>{title}</h1>
+        <p>
+          <a href={`/freights/view/${freightId}`}>← {t('vv.fitting.back')}</a>
+        </p>
+        {fittingTable(ctx, freightId, vehicles)}
+        <Pager
+          page={page.page}
+          limit={page.limit}
+          count={vehicles.length}
+          href={(n) => `/freights/vehicles/${freightId}?page=${n}`}
+          t={t}
+        />
+      </section>
+    ),
+  };
 }
 
 /** GET /vehicles/add and /vehicles/edit/{id}: the offer form; a refused one comes back with each problem beside its field. */

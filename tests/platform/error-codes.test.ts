@@ -430,6 +430,9 @@ const CASES: Record<string, Case> = {
   'ratings.comment_too_long': withSetup(post('/companies/rate/0.json', { score: 4, comment: 'x'.repeat(1001) }), async () => ({
     url: `/companies/rate/${await freightIn('closed', { delivery_status: 3 })}.json`,
   })),
+  'ratings.comment_invalid': withSetup(post('/companies/rate/0.json', { score: 4, comment: ['On time.'] }), async () => ({
+    url: `/companies/rate/${await freightIn('closed', { delivery_status: 3 })}.json`,
+  })),
   'ratings.already_rated': withSetup(post('/companies/rate/0.json', { score: 4 }), async () => {
     const id = await freightIn('closed', { delivery_status: 3 });
     assert.equal((await app.post(`/companies/rate/${id}.json`, { token: shipper.token, json: { score: 5 } })).body.status, 'success');

@@ -140,6 +140,8 @@ describe('module structure', () => {
       'freights/store.ts viewPrepared': 'the prepared view statement',
       'kernel/i18n.ts installed': 'the catalogues app.ts installs at start',
       'market/sql.ts aroundCentres': 'airports and postal ranges within a radius of the last 1,000 centres: static data',
+      'market/sql.ts centresCache': 'the postal codes’ centres within the last radii measured from, at most 250,000 codes: static data',
+      'market/sql.ts centresHeld': 'the postal codes’ centres within the last radii measured from, at most 250,000 codes: static data',
       'places/cities.ts worker': 'the worker thread holding the city data',
       'places/cities.ts ready': 'the worker thread holding the city data',
       'places/cities.ts loaded': 'the worker thread holding the city data',

@@ -6,6 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import { main } from '../../src/cli.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { createPostgresDatabase, TEST_DB } from '../support/databases.ts';
+import { browserSession } from '../support/session.ts';
+import { openFreight } from '../freights/helpers.ts';
 import { deliveredFreight, profileOf } from './helpers.ts';
 
 /** decisions.md §12: company profiles, editing the own profile, VAT ids, the operator's verification. */
@@ -154,6 +156,9 @@ describe('POST /companies/edit.json', () => {
     }
     assert.deepEqual((await profileOf(app, carrier, carrier.company)).body.data.company, before);
     // Valid ids of other EU countries; without a prefix the profile's country is taken.
+    // The VAT id's own country decides, not the profile's (docs/decisions.md): a company in DE may
+    // hold a registration of another member state.
+    assert.equal((await app.post('/companies/edit.json', { token: carrier.token, json: { country: 'DE' } })).body.status, 'success');
     for (const [vat, stored] of [
       ['ATU13585627', 'ATU13585627'],
       ['NL 004495445B01', 'NL004495445B01'],
@@ -266,5 +271,67 @@ describe('verification in the app', () => {
     assert.equal(row._company.verified, true);
     const other = list.body.data.routes.find((r: { _company: { id: number } }) => r._company.id === carrier.company);
     if (other) assert.equal(other._company.verified, false);
+  });
+});
+
+describe('the profile page and the mark on the pages', () => {
+  const html = async (who: Actor, url: string) => {
+    const session = await browserSession(app, who);
+    return app.get(url, { headers: { cookie: session.cookie } });
+  };
+  /** The table row (or card) holding `marker`. */
+  const rowWith = (page: string, marker: string) => {
+    const at = page.indexOf(marker);
+    assert.ok(at >= 0, `${marker} on the page`);
+    return page.slice(page.lastIndexOf('<tr', at), page.indexOf('</tr>', at));
+  };
+  const MARK = 'data-testid="verified-mark"';
+
+  test('an unknown or unreadable company id is the 404 page', async () => {
+    for (const id of ['999999', 'abc', '0']) {
+      const res = await html(outsider, `/companies/view/${id}`);
+      assert.equal(res.status, 404, id);
+      assert.match(res.text, /<h1>Not found<\/h1>/, id);
+      assert.ok(!res.text.includes('data-testid="profile-form"'), `${id}: not the settings page`);
+    }
+  });
+
+  test('list rows and bid rows name the company with a link to its profile, and the mark when it is verified', async () => {
+    const verifiedOwner = await app.actor('Verified owner');
+    const plainOwner = await app.actor('Plain owner');
+    const verifiedBidder = await app.actor('Verified bidder');
+    const plainBidder = await app.actor('Plain bidder');
+    const viewer = await app.actor('List viewer');
+    await app.services.db
+      .updateTable('companies')
+      .set({ verified_at: new Date() })
+      .where('id', 'in', [verifiedOwner.company, verifiedBidder.company])
+      .execute();
+    const verifiedFreight = await openFreight(app, verifiedOwner);
+    const plainFreight = await openFreight(app, plainOwner);
+
+    const list = (await html(viewer, '/freights/enlist/8?limit=100')).text;
+    const verifiedRow = rowWith(list, `href="/freights/view/${verifiedFreight}"`);
+    assert.ok(verifiedRow.includes(`<a href="/companies/view/${verifiedOwner.company}">${verifiedOwner.companyName}</a>`), verifiedRow);
+    assert.ok(verifiedRow.includes(MARK), 'the verified owner’s mark');
+    const plainRow = rowWith(list, `href="/freights/view/${plainFreight}"`);
+    assert.ok(plainRow.includes(`<a href="/companies/view/${plainOwner.company}">${plainOwner.companyName}</a>`), plainRow);
+    assert.ok(!plainRow.includes(MARK), 'no mark for a company not verified');
+
+    for (const bidder of [verifiedBidder, plainBidder]) {
+      const res = await app.post('/quotes/add.json', {
+        token: bidder.token,
+        json: { route: verifiedFreight, amount: '700', currency_code: 'EUR' },
+      });
+      assert.equal(res.body.status, 'success', res.text);
+    }
+    const page = (await html(verifiedOwner, `/freights/view/${verifiedFreight}`)).text;
+    const bids = page.slice(page.indexOf('data-testid="bids"'));
+    const verifiedBid = rowWith(bids, `href="/companies/view/${verifiedBidder.company}"`);
+    assert.ok(verifiedBid.includes(`>${verifiedBidder.companyName}</a>`));
+    assert.ok(verifiedBid.includes(MARK), 'the verified bidder’s mark');
+    const plainBid = rowWith(bids, `href="/companies/view/${plainBidder.company}"`);
+    assert.ok(plainBid.includes(`>${plainBidder.companyName}</a>`));
+    assert.ok(!plainBid.includes(MARK));
   });
 });

@@ -98,6 +98,12 @@ describe('POST /companies/rate/{freightId}.json', () => {
     }
     const long = await rate(shipper, id, { score: 3, comment: 'x'.repeat(1001) });
     assert.equal(long.body.code, 'ratings.comment_too_long');
+    // A comment that is no text at all: the field's invalid value, not a length.
+    for (const comment of [['Fine.'], { text: 'Fine.' }, true]) {
+      const res = await rate(shipper, id, { score: 3, comment });
+      assert.equal(res.body.status, 'error', JSON.stringify(comment));
+      assert.equal(res.body.code, 'ratings.comment_invalid', JSON.stringify(comment));
+    }
     assert.equal((await app.services.db.selectFrom('ratings').select('id').where('freight_id', '=', id).execute()).length, 0);
     const max = await rate(shipper, id, { score: 1, comment: 'y'.repeat(1000) });
     assert.equal(max.body.status, 'success');
@@ -129,8 +135,7 @@ describe('GET /companies/ratings/{id}.json and the profile’s average', () => {
       assert.equal((await rate(rater, id, { score: scores[i], comment: `comment ${i}` })).body.status, 'success');
     }
     app.setNow(null);
-    // Two ratings: no average yet.
-    let profile = (await profileOf(app, outsider, rated.company)).body.data.company;
+    const profile = (await profileOf(app, outsider, rated.company)).body.data.company;
     assert.deepEqual(profile.ratings, { count: 3, average: 4.3 });
 
     const all = await ratingsOf(outsider, rated.company);
@@ -158,11 +163,21 @@ describe('GET /companies/ratings/{id}.json and the profile’s average', () => {
     );
     assert.equal((await ratingsOf(outsider, 999999)).status, 404);
     assert.equal((await ratingsOf(outsider, rated.company, '?limit=abc&page=-4')).body.data.ratings.length, 3);
+  });
 
-    // Below three ratings the average is null.
-    profile = (await profileOf(app, outsider, carrier.company)).body.data.company;
-    assert.ok(profile.ratings.count >= 1);
-    if (profile.ratings.count < 3) assert.equal(profile.ratings.average, null);
+  test('averages only from 3 ratings on: none, one and two ratings have a count and no average', async () => {
+    const rated = await app.actor('Rated twice');
+    const ratingsNow = async () => (await profileOf(app, outsider, rated.company)).body.data.company.ratings;
+    assert.deepEqual(await ratingsNow(), { count: 0, average: null });
+    for (const [i, score] of [5, 1].entries()) {
+      const rater = await app.actor(`Rater ${i}`);
+      const id = await deliveredFreight(app, rater, rated);
+      assert.equal((await rate(rater, id, { score })).body.status, 'success');
+      assert.deepEqual(await ratingsNow(), { count: i + 1, average: null }, `${i + 1} rating(s)`);
+    }
+    const third = await app.actor('Rater 2');
+    assert.equal((await rate(third, await deliveredFreight(app, third, rated), { score: 3 })).body.status, 'success');
+    assert.deepEqual(await ratingsNow(), { count: 3, average: 3 });
   });
 });
 

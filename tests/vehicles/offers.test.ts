@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { browserSession } from '../support/session.ts';
 import { addOffer, OFFER } from './helpers.ts';
 
 /**
@@ -283,6 +284,29 @@ describe('lists', () => {
     assert.equal(first.body.data.vehicles.length, 1);
     assert.notEqual(first.body.data.vehicles[0].id, second.body.data.vehicles[0].id);
     assert.equal((await get(viewer, '/vehicles/index.json?limit=1000')).body.status, 'success');
+  });
+
+  test('the list page counts what its search lists, and pages through it with the search kept', async () => {
+    const session = await browserSession(app, viewer);
+    const page = (query: string) => app.get(`/vehicles/index${query}`, { headers: { cookie: session.cookie } });
+    const count = (html: string) => Number(/data-testid="vehicle-count"[^>]*>\s*(\d+)/.exec(html)?.[1]);
+    const rows = (html: string) => [...html.matchAll(/<a href="\/vehicles\/view\/(\d+)"/g)].map((m) => Number(m[1]));
+    for (const query of ['from=DE-2,DE-6', 'body=reefer,van', 'to=IT&weight_min=5000', '']) {
+      const listedThere = (await get(viewer, `/vehicles/index.json?limit=100&${query}`)).body.data.vehicles.length;
+      assert.equal(count((await page(`?${query}`)).text), listedThere, query);
+    }
+    assert.ok(count((await page('')).text) > count((await page('?from=DE-2,DE-6')).text), 'a search counts fewer');
+    // The pager: the next page of the same search.
+    const first = await page('?from=DE-2,DE-6&limit=1');
+    const next = /<a href="([^"]*page=2[^"]*)">/.exec(first.text)?.[1]?.replaceAll('&amp;', '&');
+    assert.ok(next, 'a link to the next page');
+    assert.match(next, /from=DE-2(%2C|,)DE-6/);
+    assert.match(next, /limit=1/);
+    const second = await page(next.replace('/vehicles/index', ''));
+    const firstTwo = (await get(viewer, '/vehicles/index.json?limit=2&from=DE-2,DE-6')).body.data.vehicles.map((v: { id: number }) => v.id);
+    assert.equal(firstTwo.length, 2);
+    assert.deepEqual([...rows(first.text), ...rows(second.text)], firstTwo);
+    assert.equal(count(second.text), count(first.text), 'the count is the search’s, whatever the page');
   });
 
   test('mine lists the own company’s offers, every status, and nothing of others', async () => {

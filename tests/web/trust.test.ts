@@ -22,6 +22,10 @@ const TEXT = {
     verified: 'verified by the operator',
     saved: 'Profile saved',
     vat: 'Not a valid VAT id',
+    verifiedSince: 'Verified since',
+    memberSince: 'Member since',
+    completed: '1 as shipper, 0 as carrier',
+    fewer: 'Fewer than 3 ratings (1)',
   },
   deu: {
     rate: 'bewerten',
@@ -30,6 +34,10 @@ const TEXT = {
     verified: 'vom Betreiber geprüft',
     saved: 'Profil gespeichert',
     vat: 'Keine gültige USt-IdNr.',
+    verifiedSince: 'Geprüft seit',
+    memberSince: 'Mitglied seit',
+    completed: '1 als Verlader, 0 als Frachtführer',
+    fewer: 'Weniger als 3 Bewertungen (1)',
   },
 } as const;
 type Lang = keyof typeof TEXT;
@@ -88,6 +96,14 @@ describe('pages: company profile, rating after delivery, blocking, own profile (
       assert.ok(rating.includes(`Punctual ${lang}`), rating);
       assert.ok(rating.includes(carrier.companyName), rating);
       assert.equal(await page.locator('[data-testid="rate-form"]').count(), 0, 'rated once: no form any more');
+      // The facts a carrier decides by: the operator's mark and since when, membership, completed freights, the ratings.
+      const profile = (await app.get(`/companies/view/${shipper.company}.json`, { token: carrier.token })).body.data.company;
+      assert.equal(await page.locator('h1 [data-testid="verified-mark"]').getAttribute('title'), T.verified);
+      assert.equal(plain(await page.locator('[data-testid="verification"]').innerText()), `${T.verifiedSince} ${profile.verified_at}`);
+      const facts = plain(await page.locator('[data-testid="company-profile"] dl.facts').innerText()).replace(/\s+/g, ' ');
+      assert.ok(facts.includes(`${T.memberSince} ${profile.member_since.slice(0, 10)}`), facts);
+      assert.ok(facts.includes(T.completed), facts);
+      assert.equal(plain(await page.locator('[data-testid="rating-summary"]').innerText()), T.fewer);
       await assertNoSideScroll(page, `profile ${lang}`);
       await screenshot(page, `trust-profile-${lang}-1366`);
     });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
+import { citiesReady } from '../../src/places/cities.ts';
 import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
 import { startTestApp, type TestApp } from '../support/harness.ts';
 import { openFreight } from '../freights/helpers.ts';
@@ -23,6 +24,8 @@ describe('browser: offer a truck, be invited, bid', { skip: !HAVE_CHROMIUM && 'c
     app.setNow(new Date('2030-05-01T08:00:00Z'));
     base = await app.listen();
     browser = await launchBrowser();
+    // Towns are suggested once the city data is loaded (places/cities.ts answers without them before).
+    await citiesReady();
   });
   after(async () => {
     for (const c of contexts) await c.close();
@@ -60,8 +63,22 @@ describe('browser: offer a truck, be invited, bid', { skip: !HAVE_CHROMIUM && 'c
         const c = await pageFor(browser, base, carrier, viewport, contexts);
         await c.goto(`${base}/vehicles/add`);
         await assertNoSideScroll(c, 'the offer form');
+        // The place from the suggestions: typing a town offers it; picking it fills the country and
+        // the point (public/app.js), and the postal code is left to type.
+        await c.locator('input[name="from"]').pressSequentially('Frankf');
+        const town = 'Frankfurt am Main (DE)';
+        await c.waitForFunction(
+          (label) => [...document.querySelectorAll('datalist#places-from option')].some((o) => (o as HTMLOptionElement).label === label),
+          town,
+          { polling: 100 },
+        );
+        const value = await c
+          .locator('datalist#places-from option')
+          .evaluateAll((options, label) => (options as HTMLOptionElement[]).find((o) => o.label === label)!.value, town);
+        await c.fill('input[name="from"]', value);
+        assert.equal(await c.inputValue('input[name="from_country"]'), 'DE');
+        assert.ok(Math.abs(Number(await c.inputValue('input[name="from_latitude"]')) - 50.11) < 0.05, 'the town’s point');
         await c.fill('input[name="from"]', '60311');
-        await c.fill('input[name="from_country"]', 'DE');
         await c.fill('input[name="from_radius"]', '80');
         await c.fill('input[name="available_from"]', '2030-05-04T06:00');
         await c.fill('input[name="available_to"]', '2030-05-06T18:00');
@@ -74,6 +91,8 @@ describe('browser: offer a truck, be invited, bid', { skip: !HAVE_CHROMIUM && 'c
         assert.equal(offer.capacity, 20000);
         assert.equal(offer.available_from, '2030-05-04 06:00:00');
         assert.equal(offer.body, 'box');
+        assert.equal(offer.from_country, 'DE');
+        assert.ok(Math.abs(offer.from_latitude - 50.11) < 0.05 && Math.abs(offer.from_longitude - 8.68) < 0.05, 'picked near Frankfurt');
         await assertNoSideScroll(c, 'the offer page');
         if (shot) await screenshot(c, `vehicles-offer-${lang}-${viewport.width}`);
 
