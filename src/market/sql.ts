@@ -30,11 +30,25 @@ export interface PlaceColumns {
   postalRows?: (ranges: PostalRanges) => RawBuilder<SqlBool>;
 }
 
-/** Postal ranges as three parallel arrays (one array value each: a statement's text is the same for every centre). */
+/**
+ * Postal ranges as three parallel arrays, each one array value in PostgreSQL's text form
+ * (arrayText: a statement's text is the same for every centre, and the value is written once per
+ * circle, not escaped element by element on every request).
+ */
 export interface PostalRanges {
-  countries: string[];
-  from: string[];
-  to: string[];
+  countries: string;
+  from: string;
+  to: string;
+}
+
+/**
+ * An array in PostgreSQL's text form (`{"DE 6","DE 7"}`, `{50.1,8.6}`), sent as one text and cast
+ * by the statement (`::text[]`, `::float8[]`). The circles' arrays hold hundreds to tens of
+ * thousands of elements: `pg` escapes a JavaScript array element by element on every execution
+ * (a fifth of the matching statement's time in the server's thread), a cached text not at all.
+ */
+export function arrayText(values: readonly (string | number)[]): string {
+  return `{${values.map((v) => (typeof v === 'number' ? String(v) : `"${v.replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
 }
 
 /** The columns of a time window: its start and its (optional) end. */
@@ -107,15 +121,19 @@ interface Around {
    * width_bucket puts it in an odd bucket
    */
   bounds: string[];
+  /** `bounds` as one array text (arrayText) */
+  boundsText: string;
 }
 /**
  * The centres of the codes in a circle as parallel arrays sorted by `bounds` ("CC key", the first
- * key each code stands for): width_bucket of a row's "CC key" names its code's index.
+ * key each code stands for): width_bucket of a row's "CC key" names its code's index. Each array
+ * also as its text (arrayText), which the statements send.
  */
 export interface PostalCentres {
   bounds: string[];
-  latitudes: number[];
-  longitudes: number[];
+  boundsText: string;
+  latitudesText: string;
+  longitudesText: string;
 }
 const aroundCentres = new Map<string, Around>();
 const MAX_CENTRES = 1000;
@@ -124,10 +142,16 @@ function around(near: Near): Around {
   let found = aroundCentres.get(key);
   if (!found) {
     const ranges = postalRangesWithin(near.center, near.km);
+    const bounds = ranges.flatMap((r) => [`${r.country} ${r.from}`, `${r.country} ${r.to}`]).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     found = {
       airports: airportsWithin(near.center, near.km),
-      postal: { countries: ranges.map((r) => r.country), from: ranges.map((r) => r.from), to: ranges.map((r) => r.to) },
-      bounds: ranges.flatMap((r) => [`${r.country} ${r.from}`, `${r.country} ${r.to}`]).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+      postal: {
+        countries: arrayText(ranges.map((r) => r.country)),
+        from: arrayText(ranges.map((r) => r.from)),
+        to: arrayText(ranges.map((r) => r.to)),
+      },
+      bounds,
+      boundsText: arrayText(bounds),
     };
     if (aroundCentres.size >= MAX_CENTRES) aroundCentres.delete(aroundCentres.keys().next().value!);
     aroundCentres.set(key, found);
@@ -155,10 +179,12 @@ function postalCentresNear(near: Near): PostalCentres {
   const starts = postalCentresWithin(near.center, near.km)
     .map((s) => ({ bound: `${s.country} ${s.from}`, latitude: s.latitude, longitude: s.longitude }))
     .sort((a, b) => (a.bound < b.bound ? -1 : a.bound > b.bound ? 1 : 0));
+  const bounds = starts.map((s) => s.bound);
   const found: PostalCentres = {
-    bounds: starts.map((s) => s.bound),
-    latitudes: starts.map((s) => s.latitude),
-    longitudes: starts.map((s) => s.longitude),
+    bounds,
+    boundsText: arrayText(bounds),
+    latitudesText: arrayText(starts.map((s) => s.latitude)),
+    longitudesText: arrayText(starts.map((s) => s.longitude)),
   };
   while (centresCache.size && centresHeld + found.bounds.length > CENTRES_BUDGET) {
     const [oldest, entry] = centresCache.entries().next().value!;
@@ -179,13 +205,13 @@ export function postalCentreNearSql(
   c: PlaceColumns,
   near: Near,
 ): { placed: RawBuilder<SqlBool>; latitude: RawBuilder<number>; longitude: RawBuilder<number> } {
-  const { bounds, latitudes, longitudes } = postalCentresNear(near);
+  const { bounds, boundsText, latitudesText, longitudesText } = postalCentresNear(near);
   if (!bounds.length) return { placed: sql<SqlBool>`false`, latitude: sql<number>`null`, longitude: sql<number>`null` };
-  const at = sql`width_bucket(${countryAndKey(c)}, ${bounds}::text[])`;
+  const at = sql`width_bucket(${countryAndKey(c)}, ${boundsText}::text[])`;
   return {
     placed: sql<SqlBool>`(${col(c.latitude)} is null and not ${isAirportCode(c)} and ${at} > 0)`,
-    latitude: sql<number>`(${latitudes}::float8[])[${at}]`,
-    longitude: sql<number>`(${longitudes}::float8[])[${at}]`,
+    latitude: sql<number>`(${latitudesText}::float8[])[${at}]`,
+    longitude: sql<number>`(${longitudesText}::float8[])[${at}]`,
   };
 }
 
@@ -213,7 +239,7 @@ export function nearSql(c: PlaceColumns, near: Near): RawBuilder<SqlBool> {
   const km = greatCircleKmSql({ latitude: lat, longitude: lon }, { latitude: sql`${latitude}`, longitude: sql`${longitude}` });
   const byPoint = sql<SqlBool>`(${inBoxSql(c, box)} and ${km} <= ${near.km}::float8)`;
   if (near.way === 'point') return byPoint;
-  const { airports, postal, bounds } = around(near);
+  const { airports, postal, bounds, boundsText } = around(near);
   // One array value, whatever the number of airports: the statement's text is the same for every centre.
   const byAirport = sql<SqlBool>`(${lat} is null and ${codeKey(c)} = any(${airports}::text[]))`;
   if (near.way === 'airport') return airports.length ? byAirport : sql<SqlBool>`false`;
@@ -226,7 +252,7 @@ export function nearSql(c: PlaceColumns, near: Near): RawBuilder<SqlBool> {
   }
   // Among the other ways, a test of the row: a binary search of its country and key among the
   // ranges' bounds (width_bucket: bucket i when bound i-1 <= value < bound i; odd: in a range).
-  const byPostal = sql<SqlBool>`(${lat} is null and not ${isAirportCode(c)} and width_bucket(${countryAndKey(c)}, ${bounds}::text[]) % 2 = 1)`;
+  const byPostal = sql<SqlBool>`(${lat} is null and not ${isAirportCode(c)} and width_bucket(${countryAndKey(c)}, ${boundsText}::text[]) % 2 = 1)`;
   const ways = [byPoint, ...(airports.length ? [byAirport] : []), ...(bounds.length ? [byPostal] : [])];
   return ways.length === 1 ? byPoint : sql<SqlBool>`(${sql.join(ways, sql` or `)})`;
 }
