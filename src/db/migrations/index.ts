@@ -39,6 +39,7 @@ import * as completedIndexes from './0180_completed_indexes.ts';
 import * as eventPositions from './0190_event_positions.ts';
 import * as lanePriceWinners from './0200_lane_price_winners.ts';
 import * as lanePriceRule from './0210_lane_price_rule.ts';
+import * as freightShare from './0220_freight_share.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -82,4 +83,5 @@ export const migrations: Record<string, Migration> = {
   '0190_event_positions': eventPositions,
   '0200_lane_price_winners': lanePriceWinners,
   '0210_lane_price_rule': lanePriceRule,
+  '0220_freight_share': freightShare,
 };
