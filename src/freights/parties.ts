@@ -31,8 +31,11 @@ export async function freightParties(db: Db, id: number): Promise<FreightParties
   return { id: row.id, owner: row.company_id, winner: row.winner_id, status: row.status, delivered };
 }
 
-/** A freight delivered between two companies (awarded to another company, then closed). */
-const completed = (alias: string) =>
+/**
+ * SQL: a freight delivered between two companies (awarded to another company, then closed), the
+ * predicate of the partial indexes freights_completed_owner_idx and _winner_idx (migration 0180).
+ */
+export const completed = (alias: string) =>
   sql.raw(`${alias}.delivery_status = ${DELIVERY.delivered} and ${alias}.winner_id is not null and ${alias}.winner_id <> ${alias}.company_id
     and ${alias}.status in ('closed', 'archived')`);
 
