@@ -139,8 +139,8 @@ export function deliveriesPage(outcome: Answer<{ webhook: Webhook; deliveries: A
     { label: t('wh.col.next'), cell: (a) => text(a.next_retry) },
     { label: t('wh.col.error'), cell: (a) => text(a.error) },
   ];
-  const href = (page: number) =>
-    `/webhooks/deliveries/${webhook.id}?${new URLSearchParams({ page: String(page), limit: String(paging.limit) })}`;
+  const href = (page: number, limit = paging.limit) =>
+    `/webhooks/deliveries/${webhook.id}?${new URLSearchParams({ page: String(page), limit: String(limit) })}`;
   return {
     title: t('wh.log.title', { id: webhook.id }),
     body: (
@@ -154,7 +154,14 @@ export function deliveriesPage(outcome: Answer<{ webhook: Webhook; deliveries: A
         </p>
         <PostButton action={`/webhooks/test/${webhook.id}`} label={t('wh.test')} csrf={ctx.reply.generateCsrf()} variant="secondary" />
         <DataTable columns={columns} rows={deliveries} empty={t('wh.log.empty')} testId="webhook-deliveries" />
-        <Pager page={paging.page} limit={paging.limit} count={deliveries.length} href={href} t={t} />
+        <Pager
+          page={paging.page}
+          limit={paging.limit}
+          count={deliveries.length}
+          href={(page) => href(page)}
+          sizeHref={(limit, page) => href(page, limit)}
+          t={t}
+        />
       </section>
     ),
   };
