@@ -68,12 +68,12 @@ export function deskPage(data: DeskData, ctx: Ctx<Caller>): Page {
   /** A link that makes the move where it is not on the freight's page: the counterpart's rate form. */
   const action = (part: QueuePart, e: QueueEntry): ComponentChildren =>
     part === 'rateCounterparts' && e.companyId ? (
-      <>
-        {' '}
+      // On a line of its own, a target of its own size (WCAG 2.5.8), apart from the freight's link.
+      <div class="desk-action">
         <a href={`${profilePath(e.companyId)}#rate`} data-testid="desk-rate">
           {t('desk.rate', { company: e.company ?? '–' })}
         </a>
-      </>
+      </div>
     ) : null;
 
   /** The freight's name in an entry: its reference and route; a lost load its number and day (masked); a rating its freight's number. */

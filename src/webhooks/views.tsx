@@ -137,7 +137,8 @@ export function deliveriesPage(outcome: Answer<{ webhook: Webhook; deliveries: A
     { label: t('wh.col.state'), cell: (a) => t(`wh.state.${a.state}`) },
     { label: t('wh.col.started'), cell: (a) => text(a.started) },
     { label: t('wh.col.next'), cell: (a) => text(a.next_retry) },
-    { label: t('wh.col.error'), cell: (a) => text(a.error) },
+    // The error is a sentence: it wraps, so the table fits at 1366 px (no region to scroll).
+    { label: t('wh.col.error'), cell: (a) => text(a.error), wrap: true },
   ];
   const href = (page: number, limit = paging.limit) =>
     `/webhooks/deliveries/${webhook.id}?${new URLSearchParams({ page: String(page), limit: String(limit) })}`;
