@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { importRateSheet } from '../../src/pricing/import.ts';
-import { HAVE_CHROMIUM, launchBrowser } from '../support/browser.ts';
+import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
 import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { DESKTOP, pageFor, PHONE } from './helpers.ts';
@@ -403,6 +403,12 @@ describe('accessibility of the main pages (axe-core, keyboard)', { skip: !HAVE_C
       );
       assert.ok(after <= 1, `the first row is the next Tab stop after the skip link (${after})`);
       assert.ok(presses + after <= 3, `at most 3 Tab presses reach the first row (${presses + after})`);
+      // Seen: the header's unread count (its link's name says what it counts) and the skip links
+      // shown on the first Tab press.
+      await page.goto(list);
+      await page.waitForFunction(() => document.querySelector('[data-notifications] .count'), null, { timeout: 20_000 });
+      await page.keyboard.press('Tab');
+      await screenshot(page, 'issue24-skip-link-deu-1366', { fullPage: false });
       // The first skip link still leads to the page's heading, on every page.
       for (const path of ['/freights/enlist/10', '/webhooks/index']) {
         await page.goto(`${base}${path}`);
