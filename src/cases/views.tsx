@@ -25,14 +25,22 @@ export function casesPage(ctx: Ctx<Caller>, cases: CaseView[], paging: { page: n
     { label: t('cv.col.created'), cell: (c) => formatStamp(c.created, ctx.language) || text(c.created) },
     { label: t('cv.col.modified'), cell: (c) => formatStamp(c.modified, ctx.language) || text(c.modified) },
   ];
-  const href = (page: number) => `/cdr/cases/index?${new URLSearchParams({ page: String(page), limit: String(paging.limit) })}`;
+  const href = (page: number, limit = paging.limit) =>
+    `/cdr/cases/index?${new URLSearchParams({ page: String(page), limit: String(limit) })}`;
   return {
     title: t('cv.title'),
     body: (
       <section>
         <h1>{t('cv.title')}</h1>
         <DataTable columns={columns} rows={cases} empty={t('cv.empty')} testId="cases" />
-        <Pager page={paging.page} limit={paging.limit} count={cases.length} href={href} t={t} />
+        <Pager
+          page={paging.page}
+          limit={paging.limit}
+          count={cases.length}
+          href={(page) => href(page)}
+          sizeHref={(limit, page) => href(page, limit)}
+          t={t}
+        />
         <h2>{t('cv.add')}</h2>
         <form class="inline panel" method="post" action="/cdr/cases/add">
           <CsrfField token={ctx.reply.generateCsrf()} />

@@ -2,10 +2,12 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import {
   bidderMustConfirm,
+  deliveredToRate,
   isCallersMove,
   LIST,
   ownerMoveOf,
   publishGaps,
+  QUEUE_BOUND,
   queueRows,
   type FreightStatus,
   type ListId,
@@ -14,12 +16,15 @@ import {
 } from '../freights/index.ts';
 import type { Clock } from '../kernel/time.ts';
 import { cityOf } from '../places/cities.ts';
+import { notRatedBySql, ratingsToAnswer } from '../trust/queue.ts';
 
 /**
  * The dispatcher's work queue (the start page): what waits for the company's move and what
  * changed since the user last looked, each entry a freight to open. Page only, never in a JSON
  * answer. The freights module reads the candidates (freights/lists/queue.ts queueRows: one
- * bounded statement per part, run together); whose move each is comes from its rule
+ * bounded statement per part, run together), and the ratings' parts with the trust module (the
+ * deliveries to rate: the freights module's statement with the trust module's "not rated" piece;
+ * the ratings to answer: the trust module's); whose move each is comes from its rule
  * (freights/lists/moves.ts, which the freight page and the lists read too), and what an entry
  * shows is decided here.
  */
@@ -54,6 +59,10 @@ export interface QueueEntry {
   delivery?: number;
   /** when it happened or falls due (`YYYY-MM-DD HH:MM:SS`) */
   at?: string | null;
+  /** the other party's company id (a counterpart to rate: its profile holds the rate form) */
+  companyId?: number | null;
+  /** a rating's score (a rating to answer) */
+  score?: number;
 }
 
 export interface QueueSection {
@@ -64,7 +73,16 @@ export interface QueueSection {
 }
 
 /** The parts of the queue, in the order the start page shows them. */
-export const WAITING_PARTS = ['confirmBids', 'chooseBids', 'confirmMine', 'answerRequests', 'deliveries', 'drafts'] as const;
+export const WAITING_PARTS = [
+  'confirmBids',
+  'chooseBids',
+  'confirmMine',
+  'answerRequests',
+  'deliveries',
+  'rateCounterparts',
+  'answerRatings',
+  'drafts',
+] as const;
 export const CHANGED_PARTS = ['newBids', 'won', 'lost'] as const;
 export type QueuePart = (typeof WAITING_PARTS)[number] | (typeof CHANGED_PARTS)[number];
 
@@ -106,7 +124,11 @@ async function section<R>(rows: readonly R[], entry: (row: R) => Promise<QueueEn
  * page keeps it), the start of "what changed".
  */
 export async function workQueue(db: Db, clock: Clock, company: number, since: Date): Promise<WorkQueue> {
-  const { ownBids, myBids, requests, deliveries, drafts, newBids, won, lost } = await queueRows(db, clock.now(), company, since);
+  const [{ ownBids, myBids, requests, deliveries, drafts, newBids, won, lost }, toRate, toAnswer] = await Promise.all([
+    queueRows(db, clock.now(), company, since),
+    deliveredToRate(db, clock.now(), company, notRatedBySql(company)),
+    ratingsToAnswer(db, company, QUEUE_BOUND),
+  ]);
 
   const f = (row: QueueFreightColumns, masked = false) => queueFreight(row, company, clock, masked);
   const time = (d: Date | null | undefined) => clock.format(d ?? null);
@@ -145,25 +167,44 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
     masked = false,
   ): Promise<QueueEntry> => ({ freight: await f(b, masked), company: other, amount: b.amount, currency: b.currency_code, at: time(at) });
 
-  const [confirmBids, chooseBids, confirmMine, answerRequests, deliveriesDue, draftsWithGaps, newBidsSince, wonSince, lostSince] =
-    await Promise.all([
-      section(toConfirm, (b) => bidEntry(b, b.bidder, b.bid_modified)),
-      section(toChoose, async ({ row, bids }) => ({
-        freight: await f(row),
-        bids: bids.length,
-        amount: row.amount,
-        currency: row.currency_code,
-        at: time(row.deadline),
-      })),
-      section(awaited, (b) => bidEntry(b, b.owner, b.bid_modified)),
-      section(unanswered, async (r) => ({ freight: await f(r), company: r.owner, at: time(r.deadline) })),
-      section(deliveries, async (r) => ({ freight: await f(r), company: r.owner, delivery: r.delivery_status })),
-      section(withGaps, async ({ d, gaps }) => ({ freight: await f(d), gaps, at: time(d.modified) })),
-      section(newBids, (b) => bidEntry(b, b.bidder, b.bid_created)),
-      section(won, (b) => bidEntry(b, b.owner, b.bid_modified)),
-      // A lost load is masked for its former bidder (decisions.md §4): its number, day and the own bid.
-      section(lost, (b) => bidEntry(b, b.owner, b.awarded, true)),
-    ]);
+  const [
+    confirmBids,
+    chooseBids,
+    confirmMine,
+    answerRequests,
+    deliveriesDue,
+    draftsWithGaps,
+    newBidsSince,
+    wonSince,
+    lostSince,
+    rateCounterparts,
+    answerRatings,
+  ] = await Promise.all([
+    section(toConfirm, (b) => bidEntry(b, b.bidder, b.bid_modified)),
+    section(toChoose, async ({ row, bids }) => ({
+      freight: await f(row),
+      bids: bids.length,
+      amount: row.amount,
+      currency: row.currency_code,
+      at: time(row.deadline),
+    })),
+    section(awaited, (b) => bidEntry(b, b.owner, b.bid_modified)),
+    section(unanswered, async (r) => ({ freight: await f(r), company: r.owner, at: time(r.deadline) })),
+    section(deliveries, async (r) => ({ freight: await f(r), company: r.owner, delivery: r.delivery_status })),
+    section(withGaps, async ({ d, gaps }) => ({ freight: await f(d), gaps, at: time(d.modified) })),
+    section(newBids, (b) => bidEntry(b, b.bidder, b.bid_created)),
+    section(won, (b) => bidEntry(b, b.owner, b.bid_modified)),
+    // A lost load is masked for its former bidder (decisions.md §4): its number, day and the own bid.
+    section(lost, (b) => bidEntry(b, b.owner, b.awarded, true)),
+    section(toRate, async (r) => ({ freight: await f(r), company: r.other, companyId: r.other_id, at: time(r.delivered_at) })),
+    // A rating names its freight by the display id the company may see; its reply form is on the company's profile.
+    section(toAnswer, async (r) => ({
+      freight: { id: r.freight_id, ref: r.display_id, route: null, etd: null },
+      company: r.rater,
+      score: r.score,
+      at: time(r.created),
+    })),
+  ]);
   return {
     confirmBids,
     chooseBids,
@@ -174,11 +215,16 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
     newBids: newBidsSince,
     won: wonSince,
     lost: lostSince,
+    rateCounterparts,
+    answerRatings,
   };
 }
 
-/** Where each part of the queue is listed in full (freights' list registry), for "all of them". */
-export const QUEUE_LISTS: Record<QueuePart, ListId> = {
+/**
+ * Where each part of the queue is listed in full (freights' list registry), for "all of them"; the
+ * ratings to answer are on the company's own profile, the deliveries to rate in no one list.
+ */
+export const QUEUE_LISTS: Record<Exclude<QueuePart, 'rateCounterparts' | 'answerRatings'>, ListId> = {
   confirmBids: LIST.withBids,
   chooseBids: LIST.withBids,
   confirmMine: LIST.bidOn,

@@ -2,13 +2,16 @@ import type { ComponentChildren } from 'preact';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { formatDay, formatMoney, formatStamp } from '../kernel/locale.ts';
+import { profilePath } from '../accounts/mark.tsx';
 import { DELIVERY, DELIVERY_STATUSES, listPath, type DeliveryStatus } from '../freights/index.ts';
 import { CHANGED_PARTS, QUEUE_LISTS, WAITING_PARTS, type QueueEntry, type QueuePart, type WorkQueue } from './queue.ts';
 
 /**
  * The dispatcher's start page: what waits for the company's move, then what changed since the
  * user last looked, each part with its count and its freights (the first eight, the rest in their
- * list). Every entry links to its freight, whose page offers the move.
+ * list). Every entry links to its freight, whose page offers the move; a counterpart to rate links
+ * to its profile's rate form too, a rating to answer to the company's own profile, where the reply
+ * form is.
  */
 
 export interface DeskData {
@@ -23,6 +26,7 @@ export function deskPage(data: DeskData, ctx: Ctx<Caller>): Page {
   const t = ctx.t;
   const lang = ctx.language;
   const { queue } = data;
+  const me = ctx.caller.companyId;
   const money = (amount: unknown, currency: unknown) => formatMoney(amount, currency, lang) || '–';
   const stamp = (value: string | null | undefined) => formatStamp(value, lang) || t('desk.unknown');
 
@@ -55,11 +59,26 @@ export function deskPage(data: DeskData, ctx: Ctx<Caller>): Page {
         return t('desk.item.won', { company, amount });
       case 'lost':
         return t('desk.item.lost', { amount });
+      case 'rateCounterparts':
+        return t('desk.item.rateCounterparts', { company, at: stamp(e.at) });
+      case 'answerRatings':
+        return t('desk.item.answerRatings', { company, score: e.score ?? 0 });
     }
   };
+  /** A link that makes the move where it is not on the freight's page: the counterpart's rate form. */
+  const action = (part: QueuePart, e: QueueEntry): ComponentChildren =>
+    part === 'rateCounterparts' && e.companyId ? (
+      // On a line of its own, a target of its own size (WCAG 2.5.8), apart from the freight's link.
+      <div class="desk-action">
+        <a href={`${profilePath(e.companyId)}#rate`} data-testid="desk-rate">
+          {t('desk.rate', { company: e.company ?? '–' })}
+        </a>
+      </div>
+    ) : null;
 
-  /** The freight's name in an entry: its reference and route; a lost load its number and day (masked). */
-  const freightLink = (e: QueueEntry): ComponentChildren => {
+  /** The freight's name in an entry: its reference and route; a lost load its number and day (masked); a rating its freight's number. */
+  const freightLink = (part: QueuePart, e: QueueEntry): ComponentChildren => {
+    if (part === 'answerRatings') return <a href={profilePath(me)}>{t('desk.rating_freight', { id: e.freight.ref })}</a>;
     const href = `/freights/view/${e.freight.id}`;
     if (e.freight.route === null) {
       const day = e.freight.etd ? formatDay(e.freight.etd.slice(0, 10), lang) : '';
@@ -76,6 +95,9 @@ export function deskPage(data: DeskData, ctx: Ctx<Caller>): Page {
     ];
   };
 
+  /** Where all of a part are: its list, the own profile for ratings; none for the deliveries to rate (no one list holds them). */
+  const more = (name: QueuePart): string | null =>
+    name === 'answerRatings' ? profilePath(me) : name === 'rateCounterparts' ? null : listPath(QUEUE_LISTS[name]);
   const part = (name: QueuePart, changes: boolean) => {
     const s = queue[name];
     if (!s.count) return null;
@@ -87,14 +109,15 @@ export function deskPage(data: DeskData, ctx: Ctx<Caller>): Page {
         <ul>
           {s.entries.map((e) => (
             <li data-testid="desk-entry">
-              {freightLink(e)}
+              {freightLink(name, e)}
               <br />
               <span>{detail(name, e)}</span>
+              {action(name, e)}
               {changes && e.at && <span class="muted"> {t('desk.when', { time: stamp(e.at) })}</span>}
             </li>
           ))}
         </ul>
-        {s.count > s.entries.length && <a href={listPath(QUEUE_LISTS[name])}>{t('desk.more', { count: s.count })}</a>}
+        {s.count > s.entries.length && more(name) !== null && <a href={more(name) ?? undefined}>{t('desk.more', { count: s.count })}</a>}
       </div>
     );
   };

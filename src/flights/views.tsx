@@ -46,14 +46,22 @@ export async function flightsPage(ctx: Ctx<Caller>, flights: FlightView[], pagin
       cell: (r) => <PostButton action={`/freights/request/flight/${r.id}`} label={t('flv.request')} csrf={csrf} variant="secondary" />,
     },
   ];
-  const href = (page: number) => `/flights/index?${new URLSearchParams({ page: String(page), limit: String(paging.limit) })}`;
+  const href = (page: number, limit = paging.limit) =>
+    `/flights/index?${new URLSearchParams({ page: String(page), limit: String(limit) })}`;
   return {
     title: t('flv.title'),
     body: (
       <section>
         <h1>{t('flv.title')}</h1>
         <DataTable columns={columns} rows={flights} empty={t('flv.empty')} testId="flights" />
-        <Pager page={paging.page} limit={paging.limit} count={flights.length} href={href} t={t} />
+        <Pager
+          page={paging.page}
+          limit={paging.limit}
+          count={flights.length}
+          href={(page) => href(page)}
+          sizeHref={(limit, page) => href(page, limit)}
+          t={t}
+        />
         <h2>{t('flv.add')}</h2>
         <form class="stack panel" method="post" action="/flights/add">
           <CsrfField token={csrf} />

@@ -13,6 +13,7 @@ import {
   readIdList,
   readInt,
   readLines,
+  readList,
   readString,
   type ListRead,
   type Params,
@@ -50,6 +51,8 @@ type Kind =
   | { type: 'deadline' }
   | { type: 'ids' }
   | { type: 'refs' }
+  | { type: 'set'; values: readonly string[] }
+  | { type: 'shared' }
   | { type: 'location' }
   | { type: 'id' };
 
@@ -75,6 +78,14 @@ const FLAG: Kind = { type: 'flag' };
 const ID: Kind = { type: 'id' };
 
 export const MAX_WHITELIST = 1000;
+
+/**
+ * What the owner may show carriers of its refs (docs/decisions.md, "What a carrier prices a load
+ * by"): the goods description (`refs.commodity`) and the target price (`refs.target_rate`,
+ * `refs.target_currency`). Stored in `share`; presented to the freight's audience in `shared`.
+ */
+export const SHARE_KEYS = ['goods', 'target_price'] as const;
+export type ShareKey = (typeof SHARE_KEYS)[number];
 
 export const CLASSES = ['rfs', 'air', 'rfs_order'] as const;
 /** The statuses in which a freight shows its bids (`_bids`): on the market and once taken. */
@@ -124,6 +135,10 @@ export const FIELDS: readonly FieldDef[] = [
   { api: 'delivery_status', column: 'delivery_status', kind: ID, input: 'server' },
   { api: 'parent_id', column: 'parent_id', kind: ID, input: 'server' },
   { api: 'refs', column: 'refs', kind: { type: 'refs' }, input: 'write', hide: 'market' },
+  // The owner's choice of refs to show carriers: its own setting, seen like refs.
+  { api: 'share', column: 'share', kind: { type: 'set', values: SHARE_KEYS }, input: 'write', hide: 'market' },
+  // Derived from share and refs: what every company that sees the freight unmasked is shown.
+  { api: 'shared', kind: { type: 'shared' }, input: 'server', hide: 'masked' },
   { api: 'created', column: 'created', kind: TIME, input: 'server' },
   { api: 'modified', column: 'modified', kind: TIME, input: 'server' },
 ];
@@ -219,6 +234,7 @@ function readField(def: FieldDef, raw: unknown, clock: Clock): FieldResult {
   // Not-null columns: an empty whitelist or refs container means "none".
   if (k.type === 'ids' && blank(raw)) return { ok: true, value: [] };
   if (k.type === 'refs' && blank(raw)) return { ok: true, value: '{}' };
+  if (k.type === 'set' && blank(raw)) return { ok: true, value: [] };
   if (raw === null || blank(raw)) {
     if (k.type === 'enum' || k.type === 'int') return { ok: false, reason: 'may not be empty' };
     return { ok: true, value: null };
@@ -269,13 +285,38 @@ function readField(def: FieldDef, raw: unknown, clock: Clock): FieldResult {
       if (!isRecord(raw)) return { ok: false, reason: 'not an object' };
       return { ok: true, value: JSON.stringify(raw) };
     }
+    case 'set': {
+      const v = readSet(raw, k.values);
+      return v === undefined ? { ok: false, reason: `not a list of ${k.values.join(', ')}` } : { ok: true, value: v };
+    }
     case 'location': {
       const loc = parseLocation(raw);
       return loc ? { ok: true, value: loc } : { ok: false, reason: 'not a location' };
     }
     case 'id':
+    case 'shared':
       return { ok: false, reason: 'set by the server' };
   }
+}
+
+/**
+ * Some of `values`: a list (JSON array, a form's repeated or bracket keys) or a comma-separated
+ * text; blank items are skipped (the form sends an empty one beside its checkboxes), case and
+ * order do not matter. Answered in the order of `values`, each once; undefined when an item is
+ * none of them.
+ */
+export function readSet(raw: unknown, values: readonly string[]): string[] | undefined {
+  const list = readList(raw, values.length * 4);
+  if (!list.ok) return undefined;
+  const chosen = new Set<string>();
+  for (const item of list.items) {
+    const text = readString(item)?.trim().toLowerCase();
+    if (text === undefined) return undefined;
+    if (text === '') continue;
+    if (!values.includes(text)) return undefined;
+    chosen.add(text);
+  }
+  return values.filter((v) => chosen.has(v));
 }
 
 const PIECE_FIELDS: Record<string, Kind> = {
@@ -464,8 +505,38 @@ export interface PresentExtras {
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
+/**
+ * What the owner shows carriers of its refs (`share`): `commodity` for goods, `target_rate` and
+ * `target_currency` for the target price, only the shared keys (null where refs have no such
+ * value, the rate as a number); null when nothing is shared.
+ */
+export interface SharedRefs {
+  commodity?: string | null;
+  target_rate?: number | null;
+  target_currency?: string | null;
+}
+
+export function sharedOf(row: Pick<FreightRow, 'share' | 'refs'>): SharedRefs | null {
+  const share = row.share ?? [];
+  if (!share.length) return null;
+  const refs = isRecord(row.refs) ? row.refs : {};
+  const text = (v: unknown) => {
+    const s = readString(v)?.trim();
+    return s ? s : null;
+  };
+  const out: SharedRefs = {};
+  if (share.includes('goods')) out.commodity = text(refs.commodity);
+  if (share.includes('target_price')) {
+    const rate = readDecimal(refs.target_rate);
+    out.target_rate = rate === undefined ? null : Number(rate);
+    out.target_currency = text(refs.target_currency);
+  }
+  return out;
+}
+
 function presentValue(def: FieldDef, row: FreightRow, clock: Clock): unknown {
   if (def.api === 'target') return targetOf(row.class);
+  if (def.kind.type === 'shared') return sharedOf(row);
   const v = row[def.column as keyof FreightRow];
   switch (def.kind.type) {
     case 'decimal':
@@ -477,6 +548,8 @@ function presentValue(def: FieldDef, row: FreightRow, clock: Clock): unknown {
       return v ?? {};
     case 'ids':
       return ((v as number[] | null) ?? []).map(Number);
+    case 'set':
+      return [...((v as string[] | null) ?? [])];
     case 'flag':
       return v === null || v === undefined ? null : Number(v);
     default:
@@ -520,6 +593,10 @@ export type FreightView = Record<string, unknown> &
     winner: number | null;
     etd: string | null;
     refs: unknown;
+    /** the owner's choice of refs shown to carriers (owner and winner only) */
+    share: string[] | null;
+    /** the shared refs (null: nothing shared, or masked) */
+    shared: SharedRefs | null;
     _route_pieces?: PresentedPiece[];
     _bids?: BidView[];
     _company?: { id: number; name: string; verified: boolean };

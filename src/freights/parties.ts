@@ -42,8 +42,11 @@ export async function freightOwners(db: Db, ids: readonly number[]): Promise<Arr
     .execute();
 }
 
-/** A freight delivered between two companies (awarded to another company, then closed). */
-const completed = (alias: string) =>
+/**
+ * SQL: a freight delivered between two companies (awarded to another company, then closed), the
+ * predicate of the partial indexes freights_completed_owner_idx and _winner_idx (migration 0180).
+ */
+export const completed = (alias: string) =>
   sql.raw(`${alias}.delivery_status = ${DELIVERY.delivered} and ${alias}.winner_id is not null and ${alias}.winner_id <> ${alias}.company_id
     and ${alias}.status in ('closed', 'archived')`);
 

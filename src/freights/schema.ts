@@ -42,7 +42,11 @@ const DESCRIPTIONS: Record<string, string> = {
   visibility: `${VISIBILITY.whitelist} only the companies in whitelist; ${VISIBILITY.ownCompany} own company only; ${VISIBILITY.everyone} and above every company`,
   whitelist: `company ids (taken with visibility ${VISIBILITY.whitelist})`,
   winner: 'company id, set by the award',
-  refs: 'free JSON container, returned as sent (customer, commodity, incoterm, …)',
+  refs: 'free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only',
+  share:
+    'what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only',
+  shared:
+    'the refs the owner shares (share), for every company that sees the freight unmasked: only the shared keys, the rate as a number; null when nothing is shared or the freight is masked',
 };
 
 function valueSchema(def: FieldDef, input: boolean): TSchema {
@@ -78,6 +82,26 @@ function valueSchema(def: FieldDef, input: boolean): TSchema {
       return Type.Array(Type.Integer({ minimum: 1 }), { ...o, maxItems: MAX_WHITELIST });
     case 'refs':
       return Type.Object({}, { ...o, additionalProperties: true });
+    case 'set': {
+      const item = Type.Union(k.values.map((v) => Type.Literal(v)));
+      return input
+        ? Type.Union([Type.Array(item, { maxItems: k.values.length * 4 }), Type.String()], {
+            ...o,
+            description: `${description}; as a list or comma separated, empty for none`,
+          })
+        : Type.Array(item, { ...o, uniqueItems: true });
+    }
+    case 'shared':
+      return Type.Object(
+        {
+          commodity: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'refs.commodity (share: goods)' })),
+          target_rate: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'refs.target_rate (share: target_price)' })),
+          target_currency: Type.Optional(
+            Type.Union([Type.String(), Type.Null()], { description: 'refs.target_currency (share: target_price)' }),
+          ),
+        },
+        { ...o, additionalProperties: false },
+      );
     case 'location':
       return input
         ? Type.String({ description: 'airport:<IATA>, city:<postal code>, city:<CC>-<postal code>, or a bare IATA code' })

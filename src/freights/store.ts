@@ -92,6 +92,7 @@ export const FREIGHT_COLUMNS = [
   'delivery_status',
   'parent_id',
   'refs',
+  'share',
   'created',
   'modified',
 ] as const satisfies ReadonlyArray<keyof FreightsTable>;

@@ -70,6 +70,8 @@ export interface FreightsTable {
   parent_id: number | null;
   /** JSON text as sent (json column): write with JSON.stringify, read back parsed */
   refs: ColumnType<unknown, string | undefined, string>;
+  /** What of refs the owner shows carriers (fields.ts SHARE_KEYS: goods, target_price); none by default */
+  share: ColumnType<string[], string[] | undefined, string[]>;
   created: Date;
   modified: Date;
   /**

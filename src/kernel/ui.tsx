@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useContext } from 'preact/hooks';
 import { CsrfField, LIST_TARGET, PageScopeContext } from './html.tsx';
 import { translator, type Translate } from './i18n.ts';
-import { isOneOf } from './params.ts';
+import { DEFAULT_LIMIT, isOneOf, MAX_LIMIT } from './params.ts';
 
 /**
  * Building blocks of the HTML pages, so every module's views look alike. Everything is
@@ -174,19 +174,30 @@ export function Tabs({ tabs, label }: { tabs: Tab[]; label?: string }) {
 }
 
 /** Previous/next links: the contract returns no total, the last page is the first short one. */
+/** The page sizes a list page offers (api.md caps `limit` at 100; 20 is the default). */
+export const PAGE_SIZES = [DEFAULT_LIMIT, 50, MAX_LIMIT] as const;
+
+/**
+ * Previous and next page; with `sizeHref`, the page sizes as links (no script needed: the size is
+ * the URL's `limit`), each to the page of the new size that holds the first row shown now.
+ */
 export function Pager({
   page,
   limit,
   count,
   href,
+  sizeHref,
   t,
 }: {
   page: number;
   limit: number;
   count: number;
   href: (page: number) => string;
+  /** the URL of the list with another page size on the given page */
+  sizeHref?: (limit: number, page: number) => string;
   t: Translate;
 }) {
+  const first = (page - 1) * limit;
   return (
     <div class="pager">
       {page > 1 ? <a href={href(page - 1)}>{t('pager.prev')}</a> : <span class="muted">{t('pager.prev')}</span>}
@@ -194,6 +205,20 @@ export function Pager({
         {t('pager.page')} {page}
       </span>
       {count >= limit ? <a href={href(page + 1)}>{t('pager.next')}</a> : <span class="muted">{t('pager.next')}</span>}
+      {sizeHref && (
+        <span class="page-size" data-testid="page-size">
+          <span class="muted">{t('pager.size')}</span>
+          {PAGE_SIZES.map((n) =>
+            n === limit ? (
+              <strong aria-current="true">{n}</strong>
+            ) : (
+              <a href={sizeHref(n, Math.floor(first / n) + 1)} aria-label={t('pager.size.choose', { count: n })}>
+                {n}
+              </a>
+            ),
+          )}
+        </span>
+      )}
     </div>
   );
 }

@@ -121,7 +121,8 @@ export function milkrunPage(
       ),
     },
   ];
-  const href = (page: number) => `${listPath(listId)}?${new URLSearchParams({ page: String(page), limit: String(paging.limit) })}`;
+  const href = (page: number, limit = paging.limit) =>
+    `${listPath(listId)}?${new URLSearchParams({ page: String(page), limit: String(limit) })}`;
   return {
     title,
     body: (
@@ -134,7 +135,14 @@ export function milkrunPage(
             <option value={c.name} />
           ))}
         </datalist>
-        <Pager page={paging.page} limit={paging.limit} count={shipments.length} href={href} t={t} />
+        <Pager
+          page={paging.page}
+          limit={paging.limit}
+          count={shipments.length}
+          href={(page) => href(page)}
+          sizeHref={(limit, page) => href(page, limit)}
+          t={t}
+        />
         <p class="hint">{t('mv.hint')}</p>
       </section>
     ),

@@ -137,11 +137,12 @@ export function deliveriesPage(outcome: Answer<{ webhook: Webhook; deliveries: A
     { label: t('wh.col.state'), cell: (a) => t(`wh.state.${a.state}`) },
     { label: t('wh.col.started'), cell: (a) => text(a.started) },
     { label: t('wh.col.next'), cell: (a) => text(a.next_retry) },
-    // The one wording of a failed connection is a sentence: it wraps instead of widening the table.
+    // The one wording of a failed connection is a sentence: it wraps instead of widening the table
+    // (so it fits at 1366 px, no region to scroll).
     { label: t('wh.col.error'), cell: (a) => <span class="wrap-text">{text(a.error)}</span>, wrap: true },
   ];
-  const href = (page: number) =>
-    `/webhooks/deliveries/${webhook.id}?${new URLSearchParams({ page: String(page), limit: String(paging.limit) })}`;
+  const href = (page: number, limit = paging.limit) =>
+    `/webhooks/deliveries/${webhook.id}?${new URLSearchParams({ page: String(page), limit: String(limit) })}`;
   return {
     title: t('wh.log.title', { id: webhook.id }),
     body: (
@@ -155,7 +156,14 @@ export function deliveriesPage(outcome: Answer<{ webhook: Webhook; deliveries: A
         </p>
         <PostButton action={`/webhooks/test/${webhook.id}`} label={t('wh.test')} csrf={ctx.reply.generateCsrf()} variant="secondary" />
         <DataTable columns={columns} rows={deliveries} empty={t('wh.log.empty')} testId="webhook-deliveries" />
-        <Pager page={paging.page} limit={paging.limit} count={deliveries.length} href={href} t={t} />
+        <Pager
+          page={paging.page}
+          limit={paging.limit}
+          count={deliveries.length}
+          href={(page) => href(page)}
+          sizeHref={(limit, page) => href(page, limit)}
+          t={t}
+        />
       </section>
     ),
   };

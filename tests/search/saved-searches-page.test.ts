@@ -23,6 +23,9 @@ describe('browser: saved searches and notifications in a dispatcher’s words', 
   const carriers: Record<'deu' | 'eng', Actor> = {} as never;
   const contexts: BrowserContext[] = [];
   const searchIds: Record<'deu' | 'eng', number> = {} as never;
+  /** For each language and width, a dispatcher with a saved search of its own to change and delete. */
+  const editors: Record<string, { actor: Actor; search: number }> = {};
+  const editor = (lang: string, viewport: { width: number }) => editors[`${lang}-${viewport.width}`]!;
   let matched = 0;
 
   const FRANKFURT = { from_near: '50.1109,8.6821', from_radius: '50', to: 'IT', weight_min: '5000', pickup_from: '2030-05-01' };
@@ -40,6 +43,15 @@ describe('browser: saved searches and notifications in a dispatcher’s words', 
       });
       assert.equal(res.body.status, 'success', res.text);
       searchIds[lang] = res.body.data.search.id;
+      for (const viewport of [DESKTOP, PHONE]) {
+        const actor = await app.actor(`Disponent ${lang} ${viewport.width}`, { language: lang });
+        const own = await app.post('/searches/add.json', {
+          token: actor.token,
+          json: { name: 'Rhein-Main → Italien', filter: 8, params: FRANKFURT, alert: 1 },
+        });
+        assert.equal(own.body.status, 'success', own.text);
+        editors[`${lang}-${viewport.width}`] = { actor, search: own.body.data.search.id };
+      }
     }
     matched = await openFreight(app, shipper, {
       from: 'city:DE-60311',
@@ -101,10 +113,13 @@ describe('browser: saved searches and notifications in a dispatcher’s words', 
 
   for (const [lang, viewport, typed] of [
     ['deu', DESKTOP, '7.500'],
+    ['deu', PHONE, '7.500'],
+    ['eng', DESKTOP, '7,500'],
     ['eng', PHONE, '7,500'],
   ] as const) {
     test(`${lang} at ${viewport.width} px: a saved search is changed from its page, its weight read in the reader’s language`, async () => {
-      const page = await pageFor(browser, base, carriers[lang], viewport, contexts);
+      const { actor, search: searchId } = editor(lang, viewport);
+      const page = await pageFor(browser, base, actor, viewport, contexts);
       await page.goto(`${base}/searches/index`);
       await Promise.all([page.waitForURL(/edit=/), rowOf(page, 'Rhein-Main').locator('a[href*="edit="]').click()]);
       const form = page.locator('[data-testid="search-form"]');
@@ -119,8 +134,8 @@ describe('browser: saved searches and notifications in a dispatcher’s words', 
       await form.locator('input[name="alert"]').uncheck();
       await Promise.all([page.waitForURL(`${base}/searches/index`), form.locator('button[type="submit"]').click()]);
       assert.match(await flashText(page), lang === 'deu' ? /Suche geändert/ : /Search changed/);
-      const search = (await app.get('/searches/index.json', { token: carriers[lang].token })).body.data.searches.find(
-        (s: { id: number }) => s.id === searchIds[lang],
+      const search = (await app.get('/searches/index.json', { token: actor.token })).body.data.searches.find(
+        (s: { id: number }) => s.id === searchId,
       );
       assert.equal(search.params.weight_min, '7500');
       assert.equal(search.params.from_near, FRANKFURT.from_near, 'the rest stays');
@@ -128,12 +143,14 @@ describe('browser: saved searches and notifications in a dispatcher’s words', 
       assert.equal(search.alert, 0);
       assert.equal(search.name, 'Rhein-Main → Italien, schwer');
       assert.match(plain(await rowOf(page, 'schwer').innerText()), lang === 'deu' ? /7\.500–… kg/ : /7,500–… kg/);
+      await assertNoSideScroll(page, `saved searches ${lang}`);
     });
   }
 
   test('deu: an unreadable weight keeps the saved one and is said next to its field, with the text as typed', async () => {
-    const page = await pageFor(browser, base, carriers.deu, DESKTOP, contexts);
-    await page.goto(`${base}/searches/index?edit=${searchIds.deu}`);
+    const { actor, search: searchId } = editor('deu', DESKTOP);
+    const page = await pageFor(browser, base, actor, DESKTOP, contexts);
+    await page.goto(`${base}/searches/index?edit=${searchId}`);
     const form = page.locator('[data-testid="search-form"]');
     await form.locator('input[name="params[weight_min]"]').fill('schwer');
     await form.locator('input[name="params[q]"]').fill('Maschinen');
@@ -141,19 +158,22 @@ describe('browser: saved searches and notifications in a dispatcher’s words', 
     await page.waitForSelector('[data-testid="search-form"] .field-error:not(:empty)');
     assert.match(await page.locator('#s-params-weight-min-error').innerText(), /Kein Gewicht in kg/);
     assert.equal(await page.locator('input[name="params[weight_min]"]').inputValue(), 'schwer');
-    const search = (await app.get('/searches/index.json', { token: carriers.deu.token })).body.data.searches[0];
+    const search = (await app.get('/searches/index.json', { token: actor.token })).body.data.searches[0];
     assert.equal(search.params.weight_min, '7500', 'the saved weight stays');
     assert.equal(search.params.q, 'Maschinen', 'the rest was saved');
   });
 
   for (const [lang, viewport] of [
+    ['deu', DESKTOP],
     ['deu', PHONE],
     ['eng', DESKTOP],
+    ['eng', PHONE],
   ] as const) {
     test(`${lang} at ${viewport.width} px: deleting a saved search asks first`, async () => {
-      const page = await pageFor(browser, base, carriers[lang], viewport, contexts);
+      const { actor, search: searchId } = editor(lang, viewport);
+      const page = await pageFor(browser, base, actor, viewport, contexts);
       await page.goto(`${base}/searches/index`);
-      const box = page.locator(`[data-testid="delete-search-${searchIds[lang]}"]`);
+      const box = page.locator(`[data-testid="delete-search-${searchId}"]`);
       await box.locator('summary').click();
       assert.match(
         plain(await box.locator('.confirm-box').innerText()),
@@ -161,10 +181,11 @@ describe('browser: saved searches and notifications in a dispatcher’s words', 
           ? /gespeicherte Suche „Rhein-Main → Italien, schwer“ löschen\?/
           : /Delete the saved search “Rhein-Main → Italien, schwer”\?/,
       );
-      assert.equal((await app.get('/searches/index.json', { token: carriers[lang].token })).body.data.searches.length, 1, 'not yet');
-      if (viewport === PHONE) await screenshot(page, 'saved-search-delete-phone-deu');
+      assert.equal((await app.get('/searches/index.json', { token: actor.token })).body.data.searches.length, 1, 'not yet');
+      await assertNoSideScroll(page, `delete confirmation ${lang}`);
+      if (viewport === PHONE && lang === 'deu') await screenshot(page, 'saved-search-delete-phone-deu');
       await Promise.all([page.waitForURL(`${base}/searches/index`), box.locator('.confirm-box button[type="submit"]').click()]);
-      assert.equal((await app.get('/searches/index.json', { token: carriers[lang].token })).body.data.searches.length, 0);
+      assert.equal((await app.get('/searches/index.json', { token: actor.token })).body.data.searches.length, 0);
       assert.ok(matched > 0);
     });
   }

@@ -34,12 +34,13 @@ const SCRATCH = path.resolve(new URL('../../.test-cache/screenshots/', import.me
  * The README's copy in docs/screenshots/ is written when missing or with UPDATE_SCREENSHOTS=1;
  * otherwise it goes to .test-cache/, so a test run leaves the work tree clean.
  */
-export async function screenshot(page: Page, name: string): Promise<void> {
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   if (process.env.TEST_DB === 'postgres') return;
   const readme = path.join(SCREENSHOTS, `${name}.png`);
   const dir = process.env.UPDATE_SCREENSHOTS === '1' || !fs.existsSync(readme) ? SCREENSHOTS : SCRATCH;
   fs.mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+  // The whole page by default; `fullPage: false` for the first screen of a long page (/docs).
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: options.fullPage ?? true });
 }
 
 /** Logs in through the login form and waits for the page after it. */

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { importRateSheet } from '../../src/pricing/import.ts';
-import { HAVE_CHROMIUM, launchBrowser } from '../support/browser.ts';
+import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
 import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { DESKTOP, pageFor, PHONE } from './helpers.ts';
@@ -13,9 +13,11 @@ import { seedExchange, type SeededExchange } from './seed.ts';
 /**
  * WCAG 2.2 A/AA on every main page of a realistic exchange (tests/web/seed.ts): axe-core finds no
  * serious or critical violation on the lists, the freight pages in their states (as owner and as
- * carrier), the forms, rates, templates, flights, milk-run, cases, tours, saved searches,
- * notifications (with unread ones: the header's count), webhooks, the account, /docs and the
- * login, in German and English at 1366 and 390 px. One browser; each page once per language and
+ * carrier; one with its conversation and documents), the forms, rates, templates, flights,
+ * milk-run, cases, tours, saved searches, notifications (with unread ones: the header's count),
+ * webhooks, the account, /docs and the login, the vehicle offers, company profiles (ratings,
+ * replies, the rate form), the blocked companies, unread messages, the Shipments preview and lane
+ * prices, in German and English at 1366 and 390 px. One browser; each page once per language and
  * width. A failure names the page, the width, the language and the rule.
  *
  * And the keyboard: from the top of a list, the skip links lead to the list's rows in a few Tab
@@ -151,6 +153,65 @@ describe('accessibility of the main pages (axe-core, keyboard)', { skip: !HAVE_C
     ids.carrierWon = bids.find((b) => b.status === 'taken' && b.winner_id === carrier.company)!.id;
     ids.carrierLost = bids.find((b) => (b.status === 'taken' || b.status === 'closed') && b.winner_id !== carrier.company)?.id ?? 0;
     ids.carrierPending = bids.find((b) => b.status === 'pending')?.id ?? 0;
+
+    // The pages of issues 25-30: a freight of the shipper won by the carrier with a conversation
+    // and documents; two more delivered, one rated by both sides (the other offers the rate form);
+    // a vehicle offer; a tour; a blocked company.
+    const award = async (json: Record<string, unknown> = {}) => {
+      const id = (
+        await post(shipper, '/freights/add.json', {
+          from: 'city:DE-60311',
+          from_latitude: 50.11,
+          from_longitude: 8.68,
+          to: 'city:IT-20121',
+          to_latitude: 45.47,
+          to_longitude: 9.19,
+          weight: 11000,
+          etd: '2030-05-05 08:00',
+          refs: { customer: `DEAL-${Math.floor(Math.random() * 1e6)}`, commodity: 'Papierrollen' },
+          share: ['goods'],
+          ...json,
+        })
+      ).data.id as number;
+      await post(shipper, `/freights/view/${id}.json`, { action: 'publish', deadline: '+3 days' });
+      const bid = (await post(carrier, '/quotes/add.json', { route: id, amount: '1650', currency_code: 'EUR' })).data.bid.id;
+      await post(shipper, `/quotes/confirm/${bid}.json`, {});
+      await post(carrier, `/quotes/confirm/${bid}.json`, {});
+      return id;
+    };
+    ids.deal = await award();
+    await post(shipper, `/freights/messages/${ids.deal}.json`, { text: 'Rampe 4, bitte vorher anrufen.', company: carrier.company });
+    await post(carrier, `/freights/messages/${ids.deal}.json`, { text: 'Fahrer ist um 7:30 da.' });
+    await post(carrier, `/freights/documents/${ids.deal}.json`, {
+      kind: 'cmr',
+      name: 'cmr.pdf',
+      content: Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1').toString(
+        'base64',
+      ),
+    });
+    for (const rated of [true, false]) {
+      const id = await award();
+      await post(carrier, `/freights/delivery/${id}.json`, { delivery_status: 3 });
+      if (rated) {
+        await post(shipper, `/companies/rate/${id}.json`, { score: 4, comment: 'Pünktlich, sauber.' });
+        const rating = (await post(carrier, `/companies/rate/${id}.json`, { score: 5, comment: 'Klare Absprachen.' })).data.rating.id;
+        await post(shipper, `/companies/reply/${rating}.json`, { reply: 'Danke!' });
+      }
+    }
+    ids.vehicle = (
+      await post(carrier, '/vehicles/add.json', {
+        from: 'city:60311',
+        from_country: 'DE',
+        from_radius: 150,
+        available_from: '2030-05-04 06:00:00',
+        available_to: '2030-05-06 18:00:00',
+        body: 'tautliner',
+        capacity: 24000,
+      })
+    ).data.vehicle.id;
+    ids.tour = (await post(carrier, '/tours/add.json', { name: 'Montag Süd', date: '2030-05-05', route_ids: [ids.deal] })).data.tour.id;
+    const blocked = await app.actor('Blocked Freight GmbH');
+    await post(shipper, `/companies/block/${blocked.company}.json`, {});
     base = await app.listen();
     browser = await launchBrowser();
   });
@@ -215,6 +276,22 @@ describe('accessibility of the main pages (axe-core, keyboard)', { skip: !HAVE_C
       '/users/password',
       '/docs',
       '/no/such/page',
+      // The pages of issues 25-30.
+      '/vehicles/index',
+      '/vehicles/mine',
+      '/vehicles/add',
+      `/vehicles/view/${ids.vehicle}`,
+      `/companies/view/${carrier.company}`,
+      `/companies/view/${shipper.company}`,
+      '/companies/edit',
+      `/companies/ratings/${carrier.company}`,
+      '/companies/blocked',
+      '/messages/unread',
+      `/freights/view/${ids.deal}`,
+      '/routes/enlist/10',
+      `/routes/view/${ids.deal}`,
+      '/market/prices',
+      '/market/prices?from=DE-60&to=IT-20',
     ];
   };
   const carrierPages = (): string[] => [
@@ -230,6 +307,13 @@ describe('accessibility of the main pages (axe-core, keyboard)', { skip: !HAVE_C
     `/freights/view/${ids.carrierWon}`,
     ...(ids.carrierLost ? [`/freights/view/${ids.carrierLost}`] : []),
     `/freights/view/${seeded.freights.booking[1]}`,
+    '/vehicles/mine',
+    `/vehicles/view/${ids.vehicle}`,
+    `/freights/view/${ids.deal}`,
+    `/companies/view/${carrier.company}`,
+    '/messages/unread',
+    `/tours/view/${ids.tour}`,
+    '/freights/enlist/53',
   ];
 
   const found: Array<{ where: string; v: Violation }> = [];
@@ -319,6 +403,12 @@ describe('accessibility of the main pages (axe-core, keyboard)', { skip: !HAVE_C
       );
       assert.ok(after <= 1, `the first row is the next Tab stop after the skip link (${after})`);
       assert.ok(presses + after <= 3, `at most 3 Tab presses reach the first row (${presses + after})`);
+      // Seen: the header's unread count (its link's name says what it counts) and the skip links
+      // shown on the first Tab press.
+      await page.goto(list);
+      await page.waitForFunction(() => document.querySelector('[data-notifications] .count'), null, { timeout: 20_000 });
+      await page.keyboard.press('Tab');
+      await screenshot(page, 'issue24-skip-link-deu-1366', { fullPage: false });
       // The first skip link still leads to the page's heading, on every page.
       for (const path of ['/freights/enlist/10', '/webhooks/index']) {
         await page.goto(`${base}${path}`);

@@ -9,8 +9,9 @@ import { assertNoSideScroll, DESKTOP, pageFor, PHONE, plain } from './helpers.ts
 /**
  * Issue 24, item 5: a carrier prices a load from what the freight page and the lists show while
  * the freight is open: category, distance, the loading and delivery windows, pieces, weight,
- * volume and handling (decisions.md §4 shows all but addresses and refs). The target price is a
- * ref: owner and winner only, on the page as in the JSON. The lists show the distance and sort by
+ * volume and handling (decisions.md §4 shows all but addresses and refs). Goods and target price
+ * are refs: owner and winner only, on the page as in the JSON, unless the shipper shares them
+ * (tests/web/shared-terms.test.ts; the API shares nothing by default). The lists show the distance and sort by
  * it (`sort=Routes.distance`, an addition to the API). Item 8 (part): the publish form's audience
  * field says it takes company names. In German and English, at 1366 and 390 px.
  */
@@ -155,13 +156,15 @@ describe('pages: a carrier sees what it prices a load by (issue 24, items 5 and 
       });
     }
 
-    test(`${lang}: the publish form's audience field asks for company names`, async () => {
-      const page = await pageFor(browser, base, shippers[lang], DESKTOP, contexts);
-      await page.goto(`${base}/freights/view/${drafts[lang]}`);
-      const form = plain(await page.locator('[data-testid="publish"]').innerText());
-      assert.ok(form.includes(T.audience), form);
-      assert.doesNotMatch(form, T.audienceOld);
-    });
+    for (const viewport of [DESKTOP, PHONE])
+      test(`${lang} ${viewport.width}px: the publish form's audience field asks for company names`, async () => {
+        const page = await pageFor(browser, base, shippers[lang], viewport, contexts);
+        await page.goto(`${base}/freights/view/${drafts[lang]}`);
+        const form = plain(await page.locator('[data-testid="publish"]').innerText());
+        assert.ok(form.includes(T.audience), form);
+        assert.doesNotMatch(form, T.audienceOld);
+        await assertNoSideScroll(page, `publish form ${lang}`);
+      });
   }
 
   test('JSON: sort=Routes.distance orders by the great circle, unknown last; answers keep their fields and hide the refs', async () => {

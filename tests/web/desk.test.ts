@@ -10,8 +10,9 @@ import { assertNoSideScroll, DESKTOP, pageFor, PHONE, plain } from './helpers.ts
  * move (bids to answer and to confirm, confirmations awaited from it, deliveries to report,
  * drafts with gaps) and what changed since the user last looked (new bids, its bids accepted or
  * lost), with counts, each entry linking to its freight. The list rows say whose move it is; the
- * awarded lists show the price with its currency and the delivery status. German and English,
- * 1366 and 390 px.
+ * awarded lists show the price with its currency and the delivery status. Ratings (issue 27)
+ * joined it: a delivered freight whose counterpart the company has not rated yet, and a rating of
+ * the company it has not answered. German and English, 1366 and 390 px.
  */
 
 const T0 = new Date('2030-03-01T08:00:00Z');
@@ -39,6 +40,12 @@ const TEXT = {
     yourMove: 'Sie sind dran',
     price: '2.100,00 €',
     notStarted: 'nicht begonnen',
+    rate: (n: number) => `Partner zu bewerten (${n})`,
+    rateItem: (company: string) => `Geliefert 01.03.2030 09:01; mit ${company}.`,
+    rateLink: (company: string) => `${company} bewerten`,
+    answer: (n: number) => `Bewertungen zu beantworten (${n})`,
+    answerItem: (company: string) => `${company} hat Sie mit 4 von 5 bewertet: antworten Sie auf Ihrem Profil.`,
+    ratingFreight: (ref: string) => `Bewertung zu Fracht ${ref}`,
   },
   eng: {
     title: 'Work queue',
@@ -61,6 +68,12 @@ const TEXT = {
     yourMove: 'your move',
     price: '€2,100.00',
     notStarted: 'not started',
+    rate: (n: number) => `Counterparts to rate (${n})`,
+    rateItem: (company: string) => `Delivered 2030-03-01 09:01; with ${company}.`,
+    rateLink: (company: string) => `Rate ${company}`,
+    answer: (n: number) => `Ratings to answer (${n})`,
+    answerItem: (company: string) => `${company} rated you 4 of 5: answer it on your profile.`,
+    ratingFreight: (ref: string) => `Rating for freight ${ref}`,
   },
 } as const;
 type Lang = keyof typeof TEXT;
@@ -82,14 +95,15 @@ describe('pages: the start page is the dispatcher’s work queue (issue 24, item
   const parties = {} as Record<Lang, Party>;
   const contexts: BrowserContext[] = [];
 
+  const post = async (who: Actor, url: string, json: Record<string, unknown> = {}) => {
+    const res = await app.post(url, { token: who.token, json });
+    assert.ok(res.status === 200 || res.status === 302, `${url}: ${res.text}`);
+    return res.body;
+  };
+
   before(async () => {
     app = await startTestApp({ env: { APP_TIMEZONE: 'Europe/Berlin' } });
     app.setNow(T0);
-    const post = async (who: Actor, url: string, json: Record<string, unknown> = {}) => {
-      const res = await app.post(url, { token: who.token, json });
-      assert.ok(res.status === 200 || res.status === 302, `${url}: ${res.text}`);
-      return res.body;
-    };
     const freight = async (shipper: Actor, extra: Record<string, unknown> = {}) => {
       const id = (
         await post(shipper, '/freights/add.json', {
@@ -224,6 +238,90 @@ describe('pages: the start page is the dispatcher’s work queue (issue 24, item
         assert.deepEqual(await links(lostPage, 'lost'), [`/freights/view/${ids.awarded}`]);
       });
     }
+
+    for (const viewport of [DESKTOP, PHONE])
+      test(`${lang} ${viewport.width}px: ratings in the queue: counterparts to rate, a rating to answer; each gone once done`, async () => {
+        // A shipper and a carrier with two freights delivered between them; the shipper rated the first.
+        const shipper = await app.actor(`Versand ${lang} ${viewport.width}`, { language: lang });
+        const carrier = await app.actor(`Fuhrpark ${lang} ${viewport.width}`, { language: lang });
+        const names = {
+          shipper: (await app.get(`/companies/view/${shipper.company}.json`, { token: shipper.token })).body.data.company.name as string,
+          carrier: (await app.get(`/companies/view/${carrier.company}.json`, { token: carrier.token })).body.data.company.name as string,
+        };
+        const delivered: number[] = [];
+        for (const customer of ['RATE-1', 'RATE-2']) {
+          const id = (
+            await post(shipper, '/freights/add.json', {
+              from: 'city:DE-60311',
+              to: 'city:IT-20121',
+              etd: '2030-05-04 08:00',
+              weight: 9000,
+              refs: { customer: `${customer}-${lang}-${viewport.width}` },
+            })
+          ).data.id as number;
+          await post(shipper, `/freights/view/${id}.json`, { action: 'publish', deadline: '+7 days' });
+          const bid = (await post(carrier, '/quotes/add.json', { route: id, amount: '800', currency_code: 'EUR' })).data.bid.id;
+          await post(shipper, `/quotes/confirm/${bid}.json`);
+          await post(carrier, `/quotes/confirm/${bid}.json`);
+          await post(carrier, `/freights/delivery/${id}.json`, { delivery_status: 3 });
+          delivered.push(id);
+        }
+        const [first, second] = delivered as [number, number];
+        await post(shipper, `/companies/rate/${first}.json`, { score: 4, comment: 'On time.' });
+
+        // The shipper: the second freight's carrier to rate (the first is rated); its link opens the rate form.
+        const owner = await pageFor(browser, base, shipper, viewport, contexts);
+        await owner.goto(`${base}/`);
+        let rate = await text(owner, 'rateCounterparts');
+        assert.ok(rate.includes(T.rate(1)), rate);
+        assert.ok(rate.includes(T.rateItem(names.carrier)), rate);
+        assert.deepEqual(await links(owner, 'rateCounterparts'), [`/freights/view/${second}`, `/companies/view/${carrier.company}#rate`]);
+        assert.equal(await part(owner, 'answerRatings').count(), 0);
+        await assertNoSideScroll(owner, `desk with ratings ${lang}`);
+        await Promise.all([
+          owner.waitForURL(new RegExp(`/companies/view/${carrier.company}#rate$`)),
+          part(owner, 'rateCounterparts')
+            .getByRole('link', { name: T.rateLink(names.carrier) })
+            .click(),
+        ]);
+        await Promise.all([
+          owner.waitForURL(/\/companies\/view\//),
+          owner.locator('[data-testid="rate-form"] button[type="submit"]').click(),
+        ]);
+        await owner.goto(`${base}/`);
+        assert.equal(await part(owner, 'rateCounterparts').count(), 0, 'rated: no longer waiting');
+
+        // The carrier: both deliveries to rate, and the shipper's rating to answer (on its own profile).
+        const driver = await pageFor(browser, base, carrier, viewport, contexts);
+        await driver.goto(`${base}/`);
+        rate = await text(driver, 'rateCounterparts');
+        assert.ok(rate.includes(T.rate(2)) && rate.includes(T.rateItem(names.shipper)), rate);
+        const answer = await text(driver, 'answerRatings');
+        assert.ok(answer.includes(T.answer(2)), answer);
+        assert.ok(answer.includes(T.answerItem(names.shipper)), answer);
+        assert.ok(answer.includes(T.ratingFreight(`RATE-1-${lang}-${viewport.width}`)), answer);
+        // Both ratings (the first by the API, the second by the form just now), each linking to the own profile.
+        assert.deepEqual(await links(driver, 'answerRatings'), [
+          `/companies/view/${carrier.company}`,
+          `/companies/view/${carrier.company}`,
+        ]);
+        assert.ok(
+          plain(await driver.locator('[data-testid="desk-summary"]').innerText()).includes(lang === 'deu' ? '4 Vorgänge' : '4 things'),
+        );
+        await assertNoSideScroll(driver, `carrier desk with ratings ${lang}`);
+        await screenshot(driver, `issue24-desk-ratings-${lang}-${viewport.width}`);
+        await Promise.all([
+          driver.waitForURL(`${base}/companies/view/${carrier.company}`),
+          part(driver, 'answerRatings').locator('a').first().click(),
+        ]);
+        const firstRating = driver.locator('[data-testid="rating"]').first();
+        await firstRating.locator('details summary').click();
+        await firstRating.locator('textarea[name="reply"]').fill('Thank you.');
+        await Promise.all([driver.waitForURL(/\/companies\/view\//), firstRating.locator('form button[type="submit"]').click()]);
+        await driver.goto(`${base}/`);
+        assert.ok((await text(driver, 'answerRatings')).includes(T.answer(1)), 'the answered one no longer waits');
+        assert.ok((await text(driver, 'rateCounterparts')).includes(T.rate(2)));
+      });
 
     test(`${lang}: "what changed" starts when the user last looked`, async () => {
       const { shipper, loser, ids } = parties[lang];

@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { renderToString } from 'preact-render-to-string';
 import type { OpenApiDocument } from '../../src/openapi/document.ts';
 import { referencePage } from '../../src/openapi/views.tsx';
-import { HAVE_CHROMIUM, launchBrowser } from '../support/browser.ts';
+import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
 import { startTestApp, type TestApp } from '../support/harness.ts';
 import { DESKTOP, PHONE, assertNoSideScroll } from './helpers.ts';
 
@@ -179,6 +179,10 @@ describe('the API reference page', () => {
         const page = await context.newPage();
         await page.goto(`${base}/docs`);
         await assertNoSideScroll(page, '/docs');
+        await screenshot(page, `issue24-docs-${viewport.width}`, { fullPage: false });
+        // An operation as it reads: its description's Markdown as text, code and links, its curl sample.
+        await page.locator('article.operation').first().scrollIntoViewIfNeeded();
+        await screenshot(page, `issue24-docs-operation-${viewport.width}`, { fullPage: false });
         const boxes = await page.locator('.toc a').evaluateAll((links) =>
           links.map((a) => {
             const r = a.getBoundingClientRect();

@@ -5,7 +5,7 @@ import { importRateSheet } from '../../src/pricing/import.ts';
 import { HAVE_CHROMIUM, launchBrowser } from '../support/browser.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { addFreight } from '../freights/helpers.ts';
-import { DESKTOP, PHONE, pageFor, plain } from './helpers.ts';
+import { assertNoSideScroll, DESKTOP, PHONE, pageFor, plain } from './helpers.ts';
 
 /**
  * Issue 24, item 8 (the freight form): a date picker never tells a person to type the API's
@@ -106,18 +106,23 @@ describe('browser: the freight form speaks of picking dates and names the price 
       });
     }
 
-    test(`${lang}: the target price is the rate's price only where it came from a rate`, async () => {
-      const page = await pageFor(browser, base, shippers[lang], DESKTOP, contexts);
-      await page.goto(`${base}/freights/edit/${own[lang]}`);
-      assert.equal(
-        plain(await page.locator('label[for="f-refs-target-rate-"]').innerText()).trim(),
-        lang === 'deu' ? 'Zielpreis (unverbindlich)' : 'Target price (non-binding)',
-      );
-      await page.goto(`${base}/freights/edit/${booked[lang]}`);
-      assert.equal(
-        plain(await page.locator('label[for="f-refs-target-rate-"]').innerText()).trim(),
-        lang === 'deu' ? 'Preis (aus der Rate)' : 'Price (from the rate)',
-      );
-    });
+    for (const viewport of [DESKTOP, PHONE])
+      test(`${lang} at ${viewport.width} px: the target price is the rate's price only where it came from a rate, in the form and on the page`, async () => {
+        const own_ = lang === 'deu' ? 'Zielpreis (unverbindlich)' : 'Target price (non-binding)';
+        const fromRate = lang === 'deu' ? 'Preis (aus der Rate)' : 'Price (from the rate)';
+        const page = await pageFor(browser, base, shippers[lang], viewport, contexts);
+        await page.goto(`${base}/freights/edit/${own[lang]}`);
+        assert.equal(plain(await page.locator('label[for="f-refs-target-rate-"]').innerText()).trim(), own_);
+        await assertNoSideScroll(page, `freight form ${lang}`);
+        await page.goto(`${base}/freights/view/${own[lang]}`);
+        let facts = plain(await page.locator('dl.facts').first().innerText());
+        assert.ok(facts.includes(own_) && !facts.includes(fromRate), facts);
+        await page.goto(`${base}/freights/edit/${booked[lang]}`);
+        assert.equal(plain(await page.locator('label[for="f-refs-target-rate-"]').innerText()).trim(), fromRate);
+        await page.goto(`${base}/freights/view/${booked[lang]}`);
+        facts = plain(await page.locator('dl.facts').first().innerText());
+        assert.ok(facts.includes(fromRate), facts);
+        await assertNoSideScroll(page, `freight page ${lang}`);
+      });
   }
 });

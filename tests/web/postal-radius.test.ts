@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { HAVE_CHROMIUM, launchBrowser } from '../support/browser.ts';
+import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { openFreight, publish, view } from '../freights/helpers.ts';
 import { DESKTOP, PHONE, pageFor, plain } from './helpers.ts';
@@ -97,6 +97,7 @@ describe('browser: a freight typed as postal code and country is found by radius
           0,
           'the API’s Munich freight is not around Frankfurt',
         );
+        await screenshot(carrier, `issue24-postal-radius-${lang}-${viewport.width}`);
       });
     }
   }

@@ -155,6 +155,8 @@ export async function seedExchange(app: TestApp, options: { now?: Date } = {}): 
       weight,
       category,
       refs: { customer: `PO-${++sequence}`, commodity },
+      // As the web form does by default: carriers see the goods (docs/decisions.md, "What a carrier prices a load by").
+      share: ['goods'],
       pieces: [{ pieces: pallets, depth: 120, width: 80, height: between(100, 180), weight: (weight / pallets).toFixed(1) }],
       ...extra,
     });
@@ -238,6 +240,7 @@ export async function seedExchange(app: TestApp, options: { now?: Date } = {}): 
       visibility: -2,
       whitelist: [carrier.company],
       refs: { customer: `BK-${++sequence}`, commodity: 'Maschinenteile', target_rate: '1450.00', target_currency: 'EUR' },
+      share: ['goods', 'target_price'],
     });
     freights.booking.push(id);
   }

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { EVENT_TYPES } from '../../src/events/types.ts';
 import { HAVE_CHROMIUM, launchBrowser } from '../support/browser.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
-import { DESKTOP, flashText, pageFor, PHONE } from './helpers.ts';
+import { assertNoSideScroll, DESKTOP, flashText, pageFor, PHONE } from './helpers.ts';
 
 /**
  * The company's webhook settings as a dispatcher uses them (issue 24, item 9), in German and
@@ -94,12 +94,14 @@ describe('browser: the webhook settings page', { skip: !HAVE_CHROMIUM && 'chromi
 
   for (const [lang, viewport] of [
     ['deu', DESKTOP],
+    ['deu', PHONE],
+    ['eng', DESKTOP],
     ['eng', PHONE],
   ] as const) {
     test(`adding an address twice is refused with the reason; deleting asks first (${lang}, ${viewport.width} px)`, async () => {
       const T = TEXT[lang];
       const page = await pageFor(browser, base, actors[lang], viewport, contexts);
-      const url = `https://hooks.example.com/${lang}`;
+      const url = `https://hooks.example.com/${lang}/${viewport.width}`;
       const add = async () => {
         await page.goto(`${base}/webhooks/index`);
         await page.fill('input[name="url"]', url);
@@ -112,6 +114,7 @@ describe('browser: the webhook settings page', { skip: !HAVE_CHROMIUM && 'chromi
       assert.equal(new URL(page.url()).pathname, '/webhooks/index', 'back to the list');
       assert.match(await flashText(page), T.twice);
       assert.equal(await page.locator('[data-testid="webhooks"] tbody tr').count(), 1, 'still one webhook');
+      await assertNoSideScroll(page, `webhooks ${lang}`);
 
       // Delete: the first click only asks.
       const box = page.locator('[data-testid="delete-webhook"]').first();

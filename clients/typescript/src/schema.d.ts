@@ -2953,9 +2953,20 @@ export interface components {
             transport_company_id: number | null;
             delivery_status: number;
             parent_id: number | null;
-            /** @description free JSON container, returned as sent (customer, commodity, incoterm, …) */
+            /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
             refs: {
                 [key: string]: unknown;
+            } | null;
+            /** @description what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only */
+            share: ("goods" | "target_price")[] | null;
+            /** @description the refs the owner shares (share), for every company that sees the freight unmasked: only the shared keys, the rate as a number; null when nothing is shared or the freight is masked */
+            shared: {
+                /** @description refs.commodity (share: goods) */
+                commodity?: string | null;
+                /** @description refs.target_rate (share: target_price) */
+                target_rate?: number | null;
+                /** @description refs.target_currency (share: target_price) */
+                target_currency?: string | null;
             } | null;
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
             created: string;
@@ -6062,10 +6073,12 @@ export interface operations {
                     visibility?: number;
                     /** @description company ids (taken with visibility -2) */
                     whitelist?: number[];
-                    /** @description free JSON container, returned as sent (customer, commodity, incoterm, …) */
+                    /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
                         [key: string]: unknown;
                     };
+                    /** @description what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only; as a list or comma separated, empty for none */
+                    share?: ("goods" | "target_price")[] | string;
                     /** @description replaces the piece lines; always send the complete list */
                     pieces?: {
                         pieces?: number;
@@ -6141,10 +6154,12 @@ export interface operations {
                     visibility?: number;
                     /** @description company ids (taken with visibility -2) */
                     whitelist?: number[];
-                    /** @description free JSON container, returned as sent (customer, commodity, incoterm, …) */
+                    /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
                         [key: string]: unknown;
                     };
+                    /** @description what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only; as a list or comma separated, empty for none */
+                    share?: ("goods" | "target_price")[] | string;
                     /** @description replaces the piece lines; always send the complete list */
                     pieces?: {
                         pieces?: number;
@@ -6325,10 +6340,12 @@ export interface operations {
                     visibility?: number;
                     /** @description company ids (taken with visibility -2) */
                     whitelist?: number[];
-                    /** @description free JSON container, returned as sent (customer, commodity, incoterm, …) */
+                    /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
                         [key: string]: unknown;
                     };
+                    /** @description what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only; as a list or comma separated, empty for none */
+                    share?: ("goods" | "target_price")[] | string;
                     /** @description replaces the piece lines; always send the complete list */
                     pieces?: {
                         pieces?: number;
@@ -6401,10 +6418,12 @@ export interface operations {
                     visibility?: number;
                     /** @description company ids (taken with visibility -2) */
                     whitelist?: number[];
-                    /** @description free JSON container, returned as sent (customer, commodity, incoterm, …) */
+                    /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
                         [key: string]: unknown;
                     };
+                    /** @description what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only; as a list or comma separated, empty for none */
+                    share?: ("goods" | "target_price")[] | string;
                     /** @description replaces the piece lines; always send the complete list */
                     pieces?: {
                         pieces?: number;
@@ -7004,10 +7023,12 @@ export interface operations {
                     visibility?: number;
                     /** @description company ids (taken with visibility -2) */
                     whitelist?: number[];
-                    /** @description free JSON container, returned as sent (customer, commodity, incoterm, …) */
+                    /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
                         [key: string]: unknown;
                     };
+                    /** @description what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only; as a list or comma separated, empty for none */
+                    share?: ("goods" | "target_price")[] | string;
                     /** @description replaces the piece lines; always send the complete list */
                     pieces?: {
                         pieces?: number;
@@ -7080,10 +7101,12 @@ export interface operations {
                     visibility?: number;
                     /** @description company ids (taken with visibility -2) */
                     whitelist?: number[];
-                    /** @description free JSON container, returned as sent (customer, commodity, incoterm, …) */
+                    /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
                         [key: string]: unknown;
                     };
+                    /** @description what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only; as a list or comma separated, empty for none */
+                    share?: ("goods" | "target_price")[] | string;
                     /** @description replaces the piece lines; always send the complete list */
                     pieces?: {
                         pieces?: number;
@@ -7226,10 +7249,12 @@ export interface operations {
                     visibility?: number;
                     /** @description company ids (taken with visibility -2) */
                     whitelist?: number[];
-                    /** @description free JSON container, returned as sent (customer, commodity, incoterm, …) */
+                    /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
                         [key: string]: unknown;
                     };
+                    /** @description what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only; as a list or comma separated, empty for none */
+                    share?: ("goods" | "target_price")[] | string;
                     /** @description replaces the piece lines; always send the complete list */
                     pieces?: {
                         pieces?: number;
@@ -7303,10 +7328,12 @@ export interface operations {
                     visibility?: number;
                     /** @description company ids (taken with visibility -2) */
                     whitelist?: number[];
-                    /** @description free JSON container, returned as sent (customer, commodity, incoterm, …) */
+                    /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
                         [key: string]: unknown;
                     };
+                    /** @description what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only; as a list or comma separated, empty for none */
+                    share?: ("goods" | "target_price")[] | string;
                     /** @description replaces the piece lines; always send the complete list */
                     pieces?: {
                         pieces?: number;

@@ -40,6 +40,7 @@ import * as eventPositions from './0190_event_positions.ts';
 import * as lanePriceWinners from './0200_lane_price_winners.ts';
 import * as lanePriceRule from './0210_lane_price_rule.ts';
 import * as vehicleNotifications from './0220_vehicle_notifications.ts';
+import * as freightShare from './0230_freight_share.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -84,4 +85,5 @@ export const migrations: Record<string, Migration> = {
   '0200_lane_price_winners': lanePriceWinners,
   '0210_lane_price_rule': lanePriceRule,
   '0220_vehicle_notifications': vehicleNotifications,
+  '0230_freight_share': freightShare,
 };

@@ -1,7 +1,8 @@
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { companyNameSql } from '../../accounts/companies.ts';
 import type { DB } from '../../db/schema.ts';
 import { BIDS_IN_PLAY, effectiveStatusSql, inMarketSql } from '../in-market.ts';
+import { completed } from '../parties.ts';
 import { hadBidSql } from '../policy.ts';
 import type { FreightStatus } from '../tables.ts';
 
@@ -60,22 +61,60 @@ export interface QueueFreightColumns {
 
 const customerSql = sql<string | null>`(freights.refs ->> 'customer')`;
 
+/** The columns of a queue entry's freight (QueueFreightColumns), the status effective at `now`. */
+const freightColumns = (now: Date) => [...FREIGHT_COLUMNS, effectiveStatusSql(now).as('status'), customerSql.as('customer')] as const;
+
+/** Deliveries are offered for rating on the desk for this long after they closed (older ones stay ratable on the profile). */
+export const RATE_WITHIN_DAYS = 30;
+
+/**
+ * The company's freights delivered in the last RATE_WITHIN_DAYS between it and another company
+ * (as owner or as carrier) that it has not rated yet, newest first, at most QUEUE_BOUND: the
+ * queue's "rate your counterpart". Whether the company rated a freight is the trust module's
+ * (`notRatedBy`, its SQL over its ratings, passed in from above, as the TMS lists pass theirs),
+ * so this stays one statement; the two partial indexes of completed freights find the rows.
+ */
+export async function deliveredToRate(
+  db: Kysely<DB>,
+  now: Date,
+  company: number,
+  notRatedBy: (freightId: RawBuilder<number>) => RawBuilder<SqlBool>,
+) {
+  const since = new Date(now.getTime() - RATE_WITHIN_DAYS * 86_400_000);
+  return db
+    .selectFrom('freights')
+    .select(freightColumns(now))
+    .select([
+      'freights.modified as delivered_at',
+      sql<number>`(case when freights.company_id = ${company} then freights.winner_id else freights.company_id end)`.as('other_id'),
+      companyNameSql(sql`(case when freights.company_id = ${company} then freights.winner_id else freights.company_id end)`).as('other'),
+    ])
+    .where((eb) => eb.or([eb('freights.company_id', '=', company), eb('freights.winner_id', '=', company)]))
+    .where(sql<SqlBool>`${completed('freights')}`)
+    .where('freights.modified', '>', since)
+    .where(notRatedBy(sql<number>`freights.id`))
+    .orderBy('freights.modified', 'desc')
+    .orderBy('freights.id', 'desc')
+    .limit(QUEUE_BOUND)
+    .execute();
+}
+
 /**
  * The queue's candidate rows for the company at `now`; `since`: the start of "what changed"
  * (new bids, won and lost since). Each row carries the freight's columns (QueueFreightColumns).
  */
 export async function queueRows(db: Kysely<DB>, now: Date, company: number, since: Date) {
-  const freightColumns = () => [...FREIGHT_COLUMNS, effectiveStatusSql(now).as('status'), customerSql.as('customer')] as const;
+  const columns = () => freightColumns(now);
   const inMarket = inMarketSql(now);
   /** Bids with their freight's columns. */
-  const bidsWithFreight = () => db.selectFrom('bids').innerJoin('freights', 'freights.id', 'bids.freight_id').select(freightColumns());
+  const bidsWithFreight = () => db.selectFrom('bids').innerJoin('freights', 'freights.id', 'bids.freight_id').select(columns());
 
   const [ownBids, myBids, requests, deliveries, drafts, newBids, won, lost] = await Promise.all([
     // Bids in play on the company's freights in the market (its move: confirm one, or choose).
     db
       .selectFrom('freights')
       .innerJoin('bids', 'bids.freight_id', 'freights.id')
-      .select(freightColumns())
+      .select(columns())
       .select([
         'bids.amount',
         'bids.currency_code',
@@ -112,7 +151,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
     // Booking requests and direct requests addressed to the company, not answered yet.
     db
       .selectFrom('freights')
-      .select(freightColumns())
+      .select(columns())
       .select(['freights.deadline', companyNameSql(sql`freights.company_id`).as('owner')])
       .where('freights.company_id', '<>', company)
       .where(sql<SqlBool>`freights.type <> 'AHR'`)
@@ -125,7 +164,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
     // Orders the company won whose delivery it reports.
     db
       .selectFrom('freights')
-      .select(freightColumns())
+      .select(columns())
       .select(companyNameSql(sql`freights.company_id`).as('owner'))
       .where('freights.winner_id', '=', company)
       .where('freights.status', '=', 'taken')
@@ -136,7 +175,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
     // The company's drafts (those with gaps wait for it).
     db
       .selectFrom('freights')
-      .select(freightColumns())
+      .select(columns())
       .select('freights.modified')
       .where('freights.company_id', '=', company)
       .where('freights.status', '=', 'draft')
@@ -170,7 +209,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
       .innerJoin('bids as accepted', (join) =>
         join.onRef('accepted.freight_id', '=', 'freights.id').on(sql<SqlBool>`accepted.status = 'accepted'`),
       )
-      .select(freightColumns())
+      .select(columns())
       .select(['bids.amount', 'bids.currency_code', 'accepted.modified as awarded', companyNameSql(sql`freights.company_id`).as('owner')])
       .distinctOn(['accepted.modified', 'freights.id'])
       .where('bids.company_id', '=', company)

@@ -181,6 +181,11 @@ export async function normaliseFreightForm(ctx: Ctx<Caller>, mode: 'add' | 'edit
     });
     p.pieces = out;
   }
+  if ('share' in p) {
+    // The form's checkboxes beside an empty value (form-page.tsx): what was ticked, kept for the form.
+    const ticked = (Array.isArray(p.share) ? p.share : [p.share]).filter((v) => typeof v === 'string' && v.trim() !== '');
+    typed.share = ticked.join(',');
+  }
   if (isRecord(p.refs)) {
     const refs: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(p.refs)) {

@@ -6,7 +6,7 @@ import { formatNumber, toDateTimeLocal } from '../../kernel/locale.ts';
 import { Field } from '../../kernel/ui.tsx';
 import { countryName } from '../../places/countries.ts';
 import { centreOfPostalPlace, type FormState } from './form-input.ts';
-import type { FreightView, PresentedPiece } from '../fields.ts';
+import { SHARE_KEYS, type FreightView, type PresentedPiece, type ShareKey } from '../fields.ts';
 import { isOneOf, isRecord } from '../../kernel/params.ts';
 
 /**
@@ -191,6 +191,10 @@ export function freightFields(
     ));
   };
   const category = String(r.category ?? 'ftl');
+  // What carriers see of the refs before the award: as ticked when the form comes back, else as
+  // stored (edit, a copy); a new freight shows its goods, never its price (docs/decisions.md).
+  const shared = (key: ShareKey): boolean =>
+    'share' in typed ? typed.share!.split(',').includes(key) : Array.isArray(r.share) ? r.share.includes(key) : key === 'goods';
   const fieldsets = [
     options.markRequired && <p class="hint">{t('form.required.legend')}</p>,
     <fieldset>
@@ -252,6 +256,25 @@ export function freightFields(
           <input {...a} value={value('refs[target_currency]', refs.target_currency ?? 'EUR')} maxLength={3} />
         ))}
       </div>
+      <fieldset class="checks share" data-testid="share" aria-describedby="f-share-hint">
+        <legend>{t('fv.form.share')}</legend>
+        {/* Sent with the boxes, so that none ticked says "share nothing" (an unticked box sends nothing). */}
+        <input type="hidden" name="share" value="" />
+        {SHARE_KEYS.map((key) => (
+          <label class="check">
+            <input type="checkbox" name="share" value={key} checked={shared(key)} />
+            {t(`fv.form.share.${key}`)}
+          </label>
+        ))}
+        <span class="hint" id="f-share-hint">
+          {t('fv.form.share.hint')}
+        </span>
+        {problems.share && (
+          <span class="field-error" role="alert">
+            {problems.share}
+          </span>
+        )}
+      </fieldset>
     </fieldset>,
     <fieldset data-pieces>
       <legend>{t('fv.form.pieces')}</legend>

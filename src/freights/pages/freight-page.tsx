@@ -10,7 +10,8 @@ import type { BidView } from '../bids.ts';
 import { routeDistanceKm } from '../../market/index.ts';
 import { BIDS_IN_PLAY, MARKET_STATUSES } from '../in-market.ts';
 import { ARCHIVABLE_STATUSES, REVOCABLE_STATUSES } from '../lifecycle.ts';
-import type { FreightView, PresentedPiece } from '../fields.ts';
+import type { FreightView, PresentedPiece, ShareKey } from '../fields.ts';
+import { targetPriceLabel } from './form-page.tsx';
 import { isRecord } from '../../kernel/params.ts';
 import { type BidStatus, DELIVERY, DELIVERY_STATUSES, type FreightStatus, VISIBILITY } from '../tables.ts';
 import { isOneOf } from '../../kernel/params.ts';
@@ -538,8 +539,8 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     ],
   ];
   // What a carrier prices a load by (decisions.md §4 shows it to every company the freight is open
-  // to): category, distance, the windows, weight, pieces, volume and handling. Not the target price:
-  // it is a ref, shown to owner and winner only.
+  // to): category, distance, the windows, weight, pieces, volume and handling; the goods and the
+  // target price where the owner shares them (below).
   if (category) facts.splice(1, 0, [t('fv.category'), <span data-testid="fact-category">{category}</span>]);
   if (distance) facts.push([t('fv.distance'), <span data-testid="fact-distance">{t('fv.distance.value', { km: distance })}</span>]);
   facts.push(
@@ -565,13 +566,37 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     facts.push([t('fv.volume'), <span data-testid="fact-volume">{t('fv.volume.pieces', { m3: formatNumber(volume, lang, 1, 1) })}</span>]);
   else if (Number.isFinite(capacity) && capacity > 0) facts.push([t('fv.volume'), `${formatNumber(capacity, lang, 1)} m³`]);
   if (handling.length) facts.push([t('fv.handling'), handling.join(' · ')]);
-  // Goods and references are the owner's and the winner's to see (refs, decisions.md §4).
-  if (owner || refs.commodity)
-    facts.push([t('fv.form.commodity'), refs.commodity ? <span class="wrap-text">{String(refs.commodity)}</span> : none]);
+  // Goods, references and the target price are refs, the owner's and the winner's to see
+  // (decisions.md §4), except what the owner shares with carriers (`shared`; docs/decisions.md,
+  // "What a carrier prices a load by"); the owner is told what carriers see.
+  const shared = route.shared ?? null;
+  const sharedNote = (key: ShareKey) =>
+    owner && Array.isArray(route.share) && route.share.includes(key) ? <span class="muted"> · {t('fv.shared.note')}</span> : null;
+  const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+  const goods = given(refs.commodity) ? refs.commodity : shared?.commodity;
+  if (owner || given(goods))
+    facts.push([
+      t('fv.form.commodity'),
+      [
+        given(goods) ? (
+          <span class="wrap-text" data-testid="fact-goods">
+            {String(goods)}
+          </span>
+        ) : (
+          none
+        ),
+        sharedNote('goods'),
+      ],
+    ]);
   if (owner || refs.customer) facts.push([owner ? t('fv.form.customer') : t('fv.reference'), refs.customer ? String(refs.customer) : none]);
   if (!booking || route.deadline) facts.push([t('fv.col.deadline'), formatStamp(route.deadline, lang) || none]);
-  if (refs.target_rate !== undefined && refs.target_rate !== null && refs.target_rate !== '')
-    facts.push([t('fv.target_rate'), money(refs.target_rate, refs.target_currency)]);
+  const target = given(refs.target_rate)
+    ? { label: targetPriceLabel(refs, t), rate: refs.target_rate, currency: refs.target_currency }
+    : given(shared?.target_rate)
+      ? { label: t('fv.form.target_rate'), rate: shared?.target_rate, currency: shared?.target_currency }
+      : null;
+  if (target)
+    facts.push([target.label, [<span data-testid="fact-target">{money(target.rate, target.currency)}</span>, sharedNote('target_price')]]);
   if (route.price !== null && route.price !== undefined)
     facts.push([t('fv.col.price'), money(route.price, bids.find((b) => b.status === 'accepted')?.currency_code ?? refs.target_currency)]);
   if (data.marketPrice) facts.push([t('fv.market_price'), data.marketPrice]);

@@ -106,11 +106,28 @@ export async function freightListColumns(
       );
     }
     const [from, to] = cityBy.get(r.id) ?? [null, null];
-    return (
+    return [
       <a href={view(r)} class="route">
         {placeLabel(r, 'from', from, none)} → {placeLabel(r, 'to', to, none)}
-      </a>
-    );
+      </a>,
+      sharedLine(r),
+    ];
+  };
+  // What the owner shares with carriers (goods, target price), under the route of another company's freight.
+  const sharedLine = (r: FreightView): ComponentChildren => {
+    const shared = r.company === me ? null : r.shared;
+    if (!shared) return null;
+    const parts = [
+      shared.commodity ? shared.commodity : null,
+      shared.target_rate !== null && shared.target_rate !== undefined
+        ? t('fv.shared.target', { price: formatMoney(shared.target_rate, shared.target_currency, lang) })
+        : null,
+    ].filter((p): p is string => Boolean(p));
+    return parts.length ? (
+      <div class="muted wrap-text" data-testid="shared">
+        {parts.join(' · ')}
+      </div>
+    ) : null;
   };
   const columns: Column<FreightView>[] = [
     {

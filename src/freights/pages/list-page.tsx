@@ -11,7 +11,7 @@ import { LISTS, listInfo, listLabel, listPath } from '../lists/registry.ts';
 import { freightListColumns, isListedFreight } from './list-columns.tsx';
 import type { FreightView } from '../fields.ts';
 import { searchToParams, DEFAULT_RADIUS_KM, SEARCH_PARAMS, type LoadSearch, type SearchParamName } from '../../market/index.ts';
-import { isOneOf } from '../../kernel/params.ts';
+import { DEFAULT_LIMIT, isOneOf } from '../../kernel/params.ts';
 import { countryCode, problemsFromWarnings } from './form-input.ts';
 
 /**
@@ -36,9 +36,9 @@ function listHref(s: ListState, change: Partial<ListState>, search: SearchQuery 
   return `${listPath(n.filterId)}?${q}`;
 }
 
-/** A tab: another list with the same search (its own default order and first page). */
-function tabHref(filterId: number, search: SearchQuery): string {
-  const q = new URLSearchParams(search).toString();
+/** A tab: another list with the same search and page size (its own default order and first page). */
+function tabHref(filterId: number, search: SearchQuery, limit: number): string {
+  const q = new URLSearchParams({ ...search, ...(limit !== DEFAULT_LIMIT ? { limit: String(limit) } : {}) }).toString();
   return `${listPath(filterId)}${q ? `?${q}` : ''}`;
 }
 const RADII = ['10', '25', '50', '75', '100', '150', '200', '300', '500'];
@@ -371,7 +371,7 @@ export async function enlistPage(
     nearCity(search.to_near, ctx.language),
   ]);
   const tabs: Tab[] = LISTS.map((list, i) => ({
-    href: tabHref(list.id, list.searchable ? search : {}),
+    href: tabHref(list.id, list.searchable ? search : {}, state.limit),
     label: counts[String(list.id)] === undefined ? t(listLabel(list.id)) : `${t(listLabel(list.id))} (${counts[String(list.id)]})`,
     active: list.id === state.filterId,
     // The first tab of a group names it.
@@ -444,7 +444,14 @@ export async function enlistPage(
           testId="freight-list"
           rowKey={(r) => (isListedFreight(r) ? r.id : undefined)}
         />
-        <Pager page={state.page} limit={state.limit} count={routes.length} href={(page) => listHref(state, { page }, search)} t={t} />
+        <Pager
+          page={state.page}
+          limit={state.limit}
+          count={routes.length}
+          href={(page) => listHref(state, { page }, search)}
+          sizeHref={(limit, page) => listHref(state, { limit, page }, search)}
+          t={t}
+        />
       </section>
     ),
   };
