@@ -30,14 +30,15 @@ export function writtenPage(paging: Pick<Paging, 'limit' | 'page'>): number | un
 /**
  * Whether one plan serves a search whatever its values, so its statement may be prepared (a
  * generic plan). A radius, a postal prefix or an airport is always a narrow start on an index (a
- * radius's ways read only covering indexes on the market). A country or loading/delivery days are
- * not: Germany holds a good part of the market (read in list order, stopping at a page), Malta
- * almost none (read from the place index); a window of the coming days matches many rows, one
- * next year hardly any. Only a plan for the values tells these apart.
+ * radius's ways read only covering indexes on the market). A country is written into the
+ * statement's text (market/sql.ts placeSql), so its prepared statement has a plan for that
+ * country: Germany holds a good part of the market (read in list order, stopping at a page),
+ * Malta almost none (read from the place index). Loading or delivery days alone are not alike:
+ * a window of the coming days matches many rows, one next year hardly any; only a plan for the
+ * values tells these apart.
  */
 export function planAlike(s: LoadSearch): boolean {
   const places = [...(s.from ?? []), ...(s.to ?? [])];
-  if (places.some((p) => p.kind === 'country')) return false;
   return places.length > 0 || Boolean(s.fromNear || s.toNear) || !(s.pickup || s.delivery);
 }
 

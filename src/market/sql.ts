@@ -89,7 +89,9 @@ function prefixRange(c: PlaceColumns, prefix: string) {
 }
 
 function placeSql(c: PlaceColumns, p: PlacePattern) {
-  if (p.kind === 'country') return sql<SqlBool>`${countryKey(c)} = ${p.country}`;
+  // A country is written into the statement (a code the country list knows, so no input text):
+  // its statement is prepared by its text (market/lists.ts planAlike) with a plan for that country.
+  if (p.kind === 'country') return sql<SqlBool>`${countryKey(c)} = ${sql.lit(p.country)}`;
   if (p.kind === 'postal')
     return sql<SqlBool>`(${countryKey(c)} = ${p.country} and ${prefixRange(c, p.prefix)} and not ${isAirportCode(c)})`;
   return sql<SqlBool>`${codeKey(c)} = ${p.code}`;
