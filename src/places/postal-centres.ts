@@ -256,26 +256,15 @@ const AFTER_DIGITS = ':';
  * whose codes may carry the country's letters (COUNTRY_LETTERS) get each range with them too.
  */
 export function postalRangesWithin(center: Point, km: number): PostalRange[] {
-  const box = boundingBox(center, km);
   const out: PostalRange[] = [];
-  for (const [cc, raw] of Object.entries(data().countries)) {
-    const [minLat, minLon, maxLat, maxLon] = raw.box.split(' ').map(Number) as [number, number, number, number];
-    if (maxLat < box.minLat || minLat > box.maxLat) continue;
-    if (box.minLon !== null && box.maxLon !== null && (maxLon < box.minLon || minLon > box.maxLon)) continue;
-    const c = country(cc)!;
+  for (const { cc, c, inside } of countriesInCircle(center, km)) {
     const ranges: Array<[string, string]> = [];
     let from: string | undefined;
     for (let i = 0; i < c.keys.length; i++) {
-      const lat = c.latitude[i]!;
-      const lon = c.longitude[i]!;
-      const inside =
-        lat >= box.minLat &&
-        lat <= box.maxLat &&
-        (box.minLon === null || (lon >= box.minLon && lon <= box.maxLon!)) &&
-        distanceKm(center, { latitude: lat, longitude: lon }) <= km;
+      const isInside = inside(i);
       // A run from the country's first code takes every key before it too, as the last one every key after it.
-      if (inside && from === undefined) from = i === 0 ? '' : c.keys[i]!;
-      else if (!inside && from !== undefined) {
+      if (isInside && from === undefined) from = i === 0 ? '' : c.keys[i]!;
+      else if (!isInside && from !== undefined) {
         ranges.push([from, c.keys[i]!]);
         from = undefined;
       }
@@ -286,6 +275,34 @@ export function postalRangesWithin(center: Point, km: number): PostalRange[] {
     if (letters) for (const [a, b] of ranges) out.push({ country: cc, from: letters + a, to: letters + b });
   }
   return out;
+}
+
+/**
+ * The countries whose box meets the circle's, each with the one test of its i-th code's centre
+ * (in the circle's box, then within `km` by the great circle) that postalRangesWithin and
+ * postalCentresWithin share, so that a code's range and its centre always agree.
+ */
+function countriesInCircle(center: Point, km: number): Array<{ cc: string; c: CountryCodes; inside: (i: number) => boolean }> {
+  const box = boundingBox(center, km);
+  const found: Array<{ cc: string; c: CountryCodes; inside: (i: number) => boolean }> = [];
+  for (const [cc, raw] of Object.entries(data().countries)) {
+    const [minLat, minLon, maxLat, maxLon] = raw.box.split(' ').map(Number) as [number, number, number, number];
+    if (maxLat < box.minLat || minLat > box.maxLat) continue;
+    if (box.minLon !== null && box.maxLon !== null && (maxLon < box.minLon || minLon > box.maxLon)) continue;
+    const c = country(cc)!;
+    const inside = (i: number) => {
+      const lat = c.latitude[i]!;
+      const lon = c.longitude[i]!;
+      return (
+        lat >= box.minLat &&
+        lat <= box.maxLat &&
+        (box.minLon === null || (lon >= box.minLon && lon <= box.maxLon!)) &&
+        distanceKm(center, { latitude: lat, longitude: lon }) <= km
+      );
+    };
+    found.push({ cc, c, inside });
+  }
+  return found;
 }
 
 /** A code within a radius: the first key of the run it stands for, and its centre. */
@@ -306,25 +323,13 @@ export interface PostalCentreStart {
  * carry their letters get each start with them too.
  */
 export function postalCentresWithin(center: Point, km: number): PostalCentreStart[] {
-  const box = boundingBox(center, km);
   const out: PostalCentreStart[] = [];
-  for (const [cc, raw] of Object.entries(data().countries)) {
-    const [minLat, minLon, maxLat, maxLon] = raw.box.split(' ').map(Number) as [number, number, number, number];
-    if (maxLat < box.minLat || minLat > box.maxLat) continue;
-    if (box.minLon !== null && box.maxLon !== null && (maxLon < box.minLon || minLon > box.maxLon)) continue;
-    const c = country(cc)!;
+  for (const { cc, c, inside } of countriesInCircle(center, km)) {
     const letters = COUNTRY_LETTERS[cc];
     for (let i = 0; i < c.keys.length; i++) {
-      const lat = c.latitude[i]!;
-      const lon = c.longitude[i]!;
-      const inside =
-        lat >= box.minLat &&
-        lat <= box.maxLat &&
-        (box.minLon === null || (lon >= box.minLon && lon <= box.maxLon!)) &&
-        distanceKm(center, { latitude: lat, longitude: lon }) <= km;
-      if (!inside) continue;
+      if (!inside(i)) continue;
       const from = i === 0 ? '' : c.keys[i]!;
-      const at = { latitude: round(lat), longitude: round(lon) };
+      const at = { latitude: round(c.latitude[i]!), longitude: round(c.longitude[i]!) };
       out.push({ country: cc, from, ...at });
       if (letters) out.push({ country: cc, from: letters + from, ...at });
     }
