@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { greatCircleKmSql } from '../places/geo.ts';
+import { AWARDED_STATUSES, storedInSql } from './in-market.ts';
 
 /**
  * Awarded road freights as the market's price history reads them (decisions.md §14, src/lanes):
@@ -38,6 +39,6 @@ export function awardRowsSql(freightId?: number): RawBuilder<unknown> {
       b.currency_code as currency, ${distanceKm} as km,
       f.from_code, f.from_country, f.to_code, f.to_country
     from freights f join bids b on b.freight_id = f.id and b.status = 'accepted'
-    where f.status in ('taken', 'closed', 'archived') and f.class <> 'air'
+    where ${storedInSql(AWARDED_STATUSES, 'f')} and f.class <> 'air'
       and f.winner_id <> f.company_id${one})`;
 }

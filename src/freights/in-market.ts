@@ -16,6 +16,19 @@ export const MARKET_STATUSES = ['open', 'pending'] as const satisfies readonly F
 /** Bids that can still take part in an award: open, or confirmed by one side. */
 export const BIDS_IN_PLAY = ['open', 'pending'] as const satisfies readonly BidStatus[];
 
+/**
+ * The stored statuses after an award: taken, then closed at delivery, then archived (an archived
+ * freight may also be one that left the market unawarded: readers that need the award test the
+ * winner too). Read by the lists of the winner, the work queue, the lane prices, the freight page
+ * and the AWB's parties.
+ */
+export const AWARDED_STATUSES = ['taken', 'closed', 'archived'] as const satisfies readonly FreightStatus[];
+
+export type AwardedStatus = (typeof AWARDED_STATUSES)[number];
+
+/** Whether a status (stored or read back) is one of AWARDED_STATUSES. */
+export const isAwardedStatus = (status: string): status is AwardedStatus => (AWARDED_STATUSES as readonly string[]).includes(status);
+
 /** Whether a status is one of the market's (the deadline aside: statuses read back are effective already). */
 export const isMarketStatus = (status: FreightStatus): boolean => (MARKET_STATUSES as readonly FreightStatus[]).includes(status);
 

@@ -1,6 +1,6 @@
 import { sql, type AliasableExpression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { isMarketStatus } from './in-market.ts';
+import { AWARDED_STATUSES, isMarketStatus } from './in-market.ts';
 import { type FreightRow, VISIBILITY } from './tables.ts';
 
 /**
@@ -73,7 +73,7 @@ export function admitsSql(eb: ExpressionBuilder<DB, 'freights'>, companyId: numb
  */
 export function partyToAwbSql(eb: ExpressionBuilder<DB, 'freights'>) {
   return eb.and([
-    eb('freights.status', 'in', ['taken', 'closed', 'archived']),
+    eb('freights.status', 'in', [...AWARDED_STATUSES]),
     eb('freights.winner_id', 'is not', null),
     eb('freights.winner_id', '<>', eb.ref('freights.company_id')),
   ]);

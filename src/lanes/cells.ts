@@ -66,8 +66,9 @@ export async function recordLaneAward(db: Db, zone: string, freightId: number): 
 }
 
 /**
- * The release rule (lane.ts) over the awards from position `after` + 1 on of `values`, `owners`
- * and `winners` arrays. `threshold` (the contract's): at least MIN_AWARDS awards of MIN_OWNERS
+ * The release rule (lane.ts) over the awards from position `after` + 1 on of the `owners` and
+ * `winners` arrays, of which there are `count` (the cell's `awards` or `km_awards` column, kept by
+ * PostgreSQL: a cell with no batch waiting is told by two numbers, its arrays never read). `threshold` (the contract's): at least MIN_AWARDS awards of MIN_OWNERS
  * owners. `strict`: besides, for every company taking part (owner or winner), the awards it took
  * no part in number OTHERS_MIN_AWARDS, of OTHERS_MIN_PARTIES owners and as many winners; the cheap
  * tests first (evaluated in order, the first false ends it): the size of the batch, its owners and
@@ -76,16 +77,16 @@ export async function recordLaneAward(db: Db, zone: string, freightId: number): 
  */
 function batchWaits(
   rule: LaneRelease,
-  values: RawBuilder<unknown>,
+  count: RawBuilder<unknown>,
   owners: RawBuilder<unknown>,
   winners: RawBuilder<unknown>,
   after: RawBuilder<unknown>,
 ) {
   const [o, w] = [sql`${owners}[${after} + 1:]`, sql`${winners}[${after} + 1:]`];
   if (rule === 'threshold')
-    return sql<SqlBool>`(cardinality(${values}) - ${after} >= ${sql.lit(MIN_AWARDS)}
+    return sql<SqlBool>`(${count} - ${after} >= ${sql.lit(MIN_AWARDS)}
       and (select count(distinct b.o) from unnest(${o}) as b(o)) >= ${sql.lit(MIN_OWNERS)})`;
-  return sql<SqlBool>`(case when cardinality(${values}) - ${after} >= ${sql.lit(MIN_AWARDS)} then (
+  return sql<SqlBool>`(case when ${count} - ${after} >= ${sql.lit(MIN_AWARDS)} then (
       select count(distinct b.o) >= ${sql.lit(MIN_OWNERS)} and count(distinct b.w) >= ${sql.lit(OTHERS_MIN_PARTIES + 1)}
         and count(*) - (select max(n) from (select count(*) as n from unnest(${o} || ${w}) as p(id) group by p.id) as part)
             >= ${sql.lit(OTHERS_MIN_AWARDS)}
@@ -114,7 +115,7 @@ function release(
   const values = kind === '' ? 'prices' : 'km_prices';
   const [v, o, w] = [sql.ref(`c.${values}`), sql.ref(`c.${kind}owners`), sql.ref(`c.${kind}winners`)];
   const [r, n] = [sql.ref(`c.${released}`), sql.ref(`c.${counted}`)];
-  const waits = batchWaits(rule, v, o, w, r);
+  const waits = batchWaits(rule, sql.ref(`c.${kind}awards`), o, w, r);
   const sorted = (col: 'v' | 'o' | 'w') =>
     sql`(select array_agg(x.${sql.raw(col)} order by x.v, x.o, x.w) from unnest(${v}, ${o}, ${w}) as x(v, o, w))`;
   return sql`${sql.ref(values)} = case when ${waits} then ${sorted('v')} else ${v} end,
@@ -129,8 +130,8 @@ export const releaseSet = (rule: LaneRelease) => sql`${release(rule, '', 'releas
 /** Whether a batch waits in cell `c` under `rule`, of prices or of per-km prices. */
 export const releaseWaits = (
   rule: LaneRelease,
-) => sql<SqlBool>`(${batchWaits(rule, sql`c.prices`, sql`c.owners`, sql`c.winners`, sql`c.released`)}
-    or ${batchWaits(rule, sql`c.km_prices`, sql`c.km_owners`, sql`c.km_winners`, sql`c.km_released`)})`;
+) => sql<SqlBool>`(${batchWaits(rule, sql`c.awards`, sql`c.owners`, sql`c.winners`, sql`c.released`)}
+    or ${batchWaits(rule, sql`c.km_awards`, sql`c.km_owners`, sql`c.km_winners`, sql`c.km_released`)})`;
 
 /**
  * Rebuilds every cell from the awards, for `zone` and `rule`, when the cells were built for

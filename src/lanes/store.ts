@@ -20,28 +20,34 @@ import { MIN_AWARDS, MIN_OWNERS, monthWindow, type LaneQuery, type LaneRelease }
  *                   and (c.from_country = $4 and not c.from_airport and left(c.from_key, $5) = $6)
  *                   and (c.to_country = $7 and not c.to_airport and left(c.to_key, $8) = $9)),
  *     released as (update lane_price_cells as c set <cells.ts releaseSet: prices, owners, winners sorted, counted, released>
- *                    from cell where c.id = cell.id and <a batch waits> returning c.id, c.released, c.prices, …),
- *     shown as (select c.month, coalesce(r.prices, c.prices) as prices, …, coalesce(r.released, c.released) as rel, …
+ *                    from cell where c.id = cell.id and <a batch waits: c.awards - c.released >= 5 and …>
+ *                    returning c.id, c.released, c.prices, …, c.released_median, c.released_p25, …),
+ *     shown as (select c.id, c.month, c.awards, coalesce(r.released, c.released) as rel, …,
+ *                 <r's or c's released_median, _p25, _p75, km_released_median> as median, p25, p75, km_median
  *               from lane_price_cells c join cell using (id) left join released r using (id)),
- *     counted as materialized (select month, count(*) as cells, sum(cardinality(prices))::int as n from shown group by month),
+ *     counted as materialized (select month, count(*) as cells, sum(awards)::int as n from shown group by month),
  *     award as (select s.month, p.price, p.owner from shown s join counted m on m.month = s.month and m.cells > 1
- *               cross join lateral unnest(s.prices[1:s.rel], s.owners[1:s.rel]) as p(price, owner)),
+ *               join lane_price_cells c on c.id = s.id left join released r on r.id = s.id
+ *               cross join lateral unnest(coalesce(r.prices, c.prices)[1:s.rel], coalesce(r.owners, c.owners)[1:s.rel]) as p(price, owner)),
  *     km_award as (… the same over km_prices, km_owners, km_rel),
- *     by_month as materialized (select month, count(*) as n, count(distinct owner) as owners, array_agg(price order by price) as prices
- *                 from award group by month
- *               union all select s.month, s.rel, s.rel_owners, s.prices from shown s join counted m on … and m.cells = 1),
+ *     by_month as materialized (select month, n, owners, <quantiles 0.5, 0.25, 0.75 of prices> from
+ *                 (select month, count(*) as n, count(distinct owner) as owners, array_agg(price order by price) as prices
+ *                  from award group by month) as merged
+ *               union all select s.month, s.rel, s.rel_owners, s.median, s.p25, s.p75 from shown s join counted m on … and m.cells = 1),
  *     km_month as materialized (… the same over km_award and the one-cell months)
  *   select coalesce(json_agg(json_build_object('month', month, 'count', counted.n,
- *            'median', case when by_month.n >= 5 and owners >= 3 then round(<quantile 0.5 of prices>) end, 'p25', …, 'p75', …,
- *            'median_per_km', case when km_month.n >= 5 and km_owners >= 3 then round(<quantile 0.5>, 2) end,
+ *            'median', case when by_month.n >= 5 and owners >= 3 then round(by_month.median) end, 'p25', …, 'p75', …,
+ *            'median_per_km', case when km_month.n >= 5 and km_owners >= 3 then round(km_month.km_median, 2) end,
  *            'released', <by_month.n where shown, else 0>, 'released_per_km', <km_month.n likewise>)), '[]')::text
  *   from counted left join by_month using (month) left join km_month using (month)
  * Plan at 100,000 freights: lane_price_cells_cell_idx on currency, countries and month; a dozen
- * rows for a postal lane over 12 months. A month of one cell (a postal lane) reads its quartiles
- * from the cell's released prices as they are, sorted at the release; only a month of several
- * cells merges and sorts. The months' aggregates are MATERIALIZED: the planner guesses one row for
- * each and would otherwise run them again for every month (36 months of 1,000 awards each: 410 ms;
- * materialized 80 ms; one cell's sorted prefix 9 ms).
+ * rows for a postal lane over 12 months. A cell is read as numbers: whether a batch waits is its
+ * `awards` against `released`, and a month of one cell (a postal lane) takes the quartiles of its
+ * released prefix that PostgreSQL keeps beside the arrays (migration 0240: generated columns, the
+ * same `quantile` over the prefix the release sorted), so the arrays (hundreds of awards a month
+ * on a busy lane) are read only to release a batch or to merge a month of several cells. The
+ * months' aggregates are MATERIALIZED: the planner guesses one row for each and would otherwise
+ * run them again for every month (36 months of 1,000 awards each: 410 ms; materialized 80 ms).
  */
 
 /** One month of the answer; figures null where the disclosure rule does not hold. */
@@ -97,40 +103,53 @@ export async function lanePrices(
       release
         ? sql`update lane_price_cells as c set ${releaseSet(options.rule)}
       from cell where c.id = cell.id and ${releaseWaits(options.rule)}
-      returning c.id, c.released, c.km_released, c.prices, c.owners, c.km_prices, c.km_owners, c.owners_released, c.km_owners_released`
+      returning c.id, c.released, c.km_released, c.prices, c.owners, c.km_prices, c.km_owners, c.owners_released, c.km_owners_released,
+        c.released_median, c.released_p25, c.released_p75, c.km_released_median`
         : sql`select null::bigint as id, 0 as released, 0 as km_released, null::numeric[] as prices, null::int[] as owners,
-            null::numeric[] as km_prices, null::int[] as km_owners, 0 as owners_released, 0 as km_owners_released where false`
+            null::numeric[] as km_prices, null::int[] as km_owners, 0 as owners_released, 0 as km_owners_released,
+            null::numeric as released_median, null::numeric as released_p25, null::numeric as released_p75,
+            null::numeric as km_released_median where false`
     }),
+    -- The cells as numbers (the row as this statement's release left it): no array is read here.
     shown as (
-      select c.month, coalesce(r.prices, c.prices) as prices, coalesce(r.owners, c.owners) as owners,
-             coalesce(r.km_prices, c.km_prices) as km_prices, coalesce(r.km_owners, c.km_owners) as km_owners,
+      select c.id, c.month, c.awards,
              coalesce(r.released, c.released) as rel, coalesce(r.km_released, c.km_released) as km_rel,
-             coalesce(r.owners_released, c.owners_released) as rel_owners, coalesce(r.km_owners_released, c.km_owners_released) as km_rel_owners
+             coalesce(r.owners_released, c.owners_released) as rel_owners, coalesce(r.km_owners_released, c.km_owners_released) as km_rel_owners,
+             case when r.id is null then c.released_median else r.released_median end as median,
+             case when r.id is null then c.released_p25 else r.released_p25 end as p25,
+             case when r.id is null then c.released_p75 else r.released_p75 end as p75,
+             case when r.id is null then c.km_released_median else r.km_released_median end as km_median
       from lane_price_cells c join cell using (id) left join released r using (id)),
-    counted as materialized (select month, count(*)::int as cells, sum(cardinality(prices))::int as n from shown group by month),
-    -- A month of several cells: their released prices merged and sorted; of one cell: its sorted prefix as it is.
+    counted as materialized (select month, count(*)::int as cells, sum(awards)::int as n from shown group by month),
+    -- A month of several cells: their released prices merged and sorted (the arrays read only here).
     award as (
       select s.month, p.price, p.owner from shown s join counted m on m.month = s.month and m.cells > 1
-      cross join lateral unnest(s.prices[1:s.rel], s.owners[1:s.rel]) as p(price, owner)),
+      join lane_price_cells c on c.id = s.id left join released r on r.id = s.id
+      cross join lateral unnest((coalesce(r.prices, c.prices))[1:s.rel], (coalesce(r.owners, c.owners))[1:s.rel]) as p(price, owner)),
     km_award as (
       select s.month, k.per_km, k.owner from shown s join counted m on m.month = s.month and m.cells > 1
-      cross join lateral unnest(s.km_prices[1:s.km_rel], s.km_owners[1:s.km_rel]) as k(per_km, owner)),
+      join lane_price_cells c on c.id = s.id left join released r on r.id = s.id
+      cross join lateral unnest((coalesce(r.km_prices, c.km_prices))[1:s.km_rel], (coalesce(r.km_owners, c.km_owners))[1:s.km_rel]) as k(per_km, owner)),
+    -- A month of one cell: its released figures as PostgreSQL keeps them (migration 0240).
     by_month as materialized (
-      select month, count(*)::int as n, count(distinct owner)::int as owners, array_agg(price order by price) as prices
-      from award group by month
+      select month, n, owners, ${quantile(prices, sql`n`, '0.5')} as median, ${quantile(prices, sql`n`, '0.25')} as p25,
+             ${quantile(prices, sql`n`, '0.75')} as p75
+      from (select month, count(*)::int as n, count(distinct owner)::int as owners, array_agg(price order by price) as prices
+            from award group by month) as merged
       union all
-      select s.month, s.rel, s.rel_owners, s.prices from shown s join counted m on m.month = s.month and m.cells = 1),
+      select s.month, s.rel, s.rel_owners, s.median, s.p25, s.p75 from shown s join counted m on m.month = s.month and m.cells = 1),
     km_month as materialized (
-      select month, count(*)::int as n, count(distinct owner)::int as km_owners, array_agg(per_km order by per_km) as per_km
-      from km_award group by month
+      select month, n, km_owners, ${quantile(perKm, sql`n`, '0.5')} as km_median
+      from (select month, count(*)::int as n, count(distinct owner)::int as km_owners, array_agg(per_km order by per_km) as per_km
+            from km_award group by month) as merged
       union all
-      select s.month, s.km_rel, s.km_rel_owners, s.km_prices from shown s join counted m on m.month = s.month and m.cells = 1)
+      select s.month, s.km_rel, s.km_rel_owners, s.km_median from shown s join counted m on m.month = s.month and m.cells = 1)
     select (select coalesce(json_agg(json_build_object(
         'month', counted.month, 'count', counted.n,
-        'median', case when ${disclosed(n, sql`owners`)} then round(${quantile(prices, n, '0.5')}) end,
-        'p25', case when ${disclosed(n, sql`owners`)} then round(${quantile(prices, n, '0.25')}) end,
-        'p75', case when ${disclosed(n, sql`owners`)} then round(${quantile(prices, n, '0.75')}) end,
-        'median_per_km', case when ${disclosed(kmN, sql`km_owners`)} then round(${quantile(perKm, kmN, '0.5')}, 2) end,
+        'median', case when ${disclosed(n, sql`owners`)} then round(by_month.median) end,
+        'p25', case when ${disclosed(n, sql`owners`)} then round(by_month.p25) end,
+        'p75', case when ${disclosed(n, sql`owners`)} then round(by_month.p75) end,
+        'median_per_km', case when ${disclosed(kmN, sql`km_owners`)} then round(km_month.km_median, 2) end,
         'released', case when ${disclosed(n, sql`owners`)} then ${n} else 0 end,
         'released_per_km', case when ${disclosed(kmN, sql`km_owners`)} then ${kmN} else 0 end)), '[]')::text as months
     from counted left join by_month using (month) left join km_month using (month)) as months,

@@ -1,7 +1,7 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
- * The lanes module's tables (migration 0100): the lane cells, the compact aggregate of awards per
+ * The lanes module's tables (migrations 0100, 0200, 0210, 0240): the lane cells, the compact aggregate of awards per
  * origin cell, destination cell, month and currency (cells.ts), and the zone and release rule they
  * were built for.
  */
@@ -39,6 +39,15 @@ export interface LanePriceCellsTable {
   /** the distinct owners of the released prices (counted at the release, which sorts the released prefix) */
   owners_released: Generated<number>;
   km_owners_released: Generated<number>;
+  /** kept by PostgreSQL (migration 0240): cardinality(prices), cardinality(km_prices) */
+  awards: ColumnType<number, never, never>;
+  km_awards: ColumnType<number, never, never>;
+  /** kept by PostgreSQL (migration 0240): the quartiles of the released (sorted) prices, null before any release */
+  released_median: ColumnType<string | null, never, never>;
+  released_p25: ColumnType<string | null, never, never>;
+  released_p75: ColumnType<string | null, never, never>;
+  /** the median of the released per-km prices */
+  km_released_median: ColumnType<string | null, never, never>;
 }
 
 export interface LanePriceStateTable {

@@ -41,6 +41,7 @@ import * as lanePriceWinners from './0200_lane_price_winners.ts';
 import * as lanePriceRule from './0210_lane_price_rule.ts';
 import * as vehicleNotifications from './0220_vehicle_notifications.ts';
 import * as freightShare from './0230_freight_share.ts';
+import * as laneCellFigures from './0240_lane_cell_figures.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -86,4 +87,5 @@ export const migrations: Record<string, Migration> = {
   '0210_lane_price_rule': lanePriceRule,
   '0220_vehicle_notifications': vehicleNotifications,
   '0230_freight_share': freightShare,
+  '0240_lane_cell_figures': laneCellFigures,
 };

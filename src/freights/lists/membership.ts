@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { notBlockedBySql } from '../../accounts/blocks.ts';
 import type { DB } from '../../db/schema.ts';
-import { dueSql, inMarketSql, MARKET_STATUSES, marketStatusSql, storedInSql, type Instant } from '../in-market.ts';
+import { AWARDED_STATUSES, dueSql, inMarketSql, MARKET_STATUSES, marketStatusSql, storedInSql, type Instant } from '../in-market.ts';
 import { admitsSql, hadBidSql } from '../policy.ts';
 import { type FreightStatus, VISIBILITY } from '../tables.ts';
 import { type FreightListId, isFreightList, LIST } from './registry.ts';
@@ -21,7 +21,7 @@ export type Where = (eb: EB, company: number, now: Instant) => Expression<SqlBoo
 /** The market's stored statuses (in-market.ts); past the deadline they read as expired. */
 const MARKET: readonly FreightStatus[] = MARKET_STATUSES;
 const ARCHIVE: readonly FreightStatus[] = ['archived', 'closed', 'revoked', 'expired'];
-const DONE_BY_WINNER: readonly FreightStatus[] = ['taken', 'closed', 'archived'];
+const DONE_BY_WINNER: readonly FreightStatus[] = AWARDED_STATUSES;
 
 const own = (eb: EB, c: number) => eb('freights.company_id', '=', c);
 /**

@@ -1,10 +1,9 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { companyNameSql } from '../../accounts/companies.ts';
 import type { DB } from '../../db/schema.ts';
-import { BIDS_IN_PLAY, effectiveStatusSql, inMarketSql } from '../in-market.ts';
+import { AWARDED_STATUSES, BIDS_IN_PLAY, effectiveStatusSql, inMarketSql } from '../in-market.ts';
 import { completed } from '../parties.ts';
 import { hadBidSql } from '../policy.ts';
-import type { FreightStatus } from '../tables.ts';
 
 /**
  * The candidates of the dispatcher's work queue (the start page, src/desk/queue.ts), read from
@@ -16,7 +15,6 @@ import type { FreightStatus } from '../tables.ts';
 export const QUEUE_BOUND = 500;
 
 const IN_PLAY = sql.raw(BIDS_IN_PLAY.map((s) => `'${s}'`).join(', '));
-const AWARDED: readonly FreightStatus[] = ['taken', 'closed', 'archived'];
 
 /** The freight columns an entry is made of (places, pick-up, the customer reference). */
 const FREIGHT_COLUMNS = [
@@ -217,7 +215,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
       .where(sql<SqlBool>`bids.status in (${IN_PLAY})`)
       .where('freights.winner_id', 'is not', null)
       .where('freights.winner_id', '<>', company)
-      .where('freights.status', 'in', AWARDED)
+      .where('freights.status', 'in', [...AWARDED_STATUSES])
       .where('accepted.modified', '>', since)
       .orderBy('accepted.modified', 'desc')
       .orderBy('freights.id', 'desc')

@@ -8,7 +8,7 @@ import type { Contact } from '../../accounts/companies.ts';
 import { BlockAction, CompanyName, profilePath, type CompanyRef } from '../../accounts/mark.tsx';
 import type { BidView } from '../bids.ts';
 import { routeDistanceKm } from '../../market/index.ts';
-import { BIDS_IN_PLAY, MARKET_STATUSES } from '../in-market.ts';
+import { BIDS_IN_PLAY, isAwardedStatus, MARKET_STATUSES } from '../in-market.ts';
 import { ARCHIVABLE_STATUSES, REVOCABLE_STATUSES } from '../lifecycle.ts';
 import type { FreightView, PresentedPiece, ShareKey } from '../fields.ts';
 import { targetPriceLabel } from './form-page.tsx';
@@ -267,7 +267,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     else next = { text: t('fv.next.bidder.bid', { deadline: formatStamp(route.deadline, lang) }), yours: true };
   } else {
     next = {
-      text: t(status === 'taken' || status === 'closed' || status === 'archived' ? 'fv.next.lost' : `fv.next.${status}`),
+      text: t(isAwardedStatus(status) ? 'fv.next.lost' : `fv.next.${status}`),
       yours: null,
     };
   }

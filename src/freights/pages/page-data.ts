@@ -7,7 +7,7 @@ import type { CompanyRef } from '../../accounts/mark.tsx';
 import type { Clock } from '../../kernel/time.ts';
 import { presentBid, type BidView } from '../bids.ts';
 import { BIDS_SHOWN_STATUSES, type FreightView } from '../fields.ts';
-import { BIDS_IN_PLAY, isMarketStatus } from '../in-market.ts';
+import { AWARDED_STATUSES, BIDS_IN_PLAY, isAwardedStatus, isMarketStatus, storedInSql } from '../in-market.ts';
 import type { Confirmations } from '../lists/moves.ts';
 import type { BidStatus, FreightStatus } from '../tables.ts';
 
@@ -96,7 +96,7 @@ async function pastBidsOf(
 export async function readFreightPageParts(db: Db, clock: Clock, route: FreightView, companyId: number): Promise<FreightPageParts> {
   const owner = route.company === companyId;
   const winner = route.winner !== null && route.winner === companyId;
-  const awarded = ['taken', 'closed', 'archived'].includes(route.status) && route.winner !== null;
+  const awarded = isAwardedStatus(route.status) && route.winner !== null;
   const names = [
     route.winner,
     route.company,
@@ -107,7 +107,7 @@ export async function readFreightPageParts(db: Db, clock: Clock, route: FreightV
   const accepted = route._bids?.find((b) => b.status === 'accepted')?.user;
   const contactUser = !awarded ? null : owner ? (accepted ?? acceptedBidUser(db, route.id)) : winner ? route.user : null;
   // A former bidder (masked view) learns that its bid lost: taken and closed freights have a winner, an archived one may.
-  const formerBidder = !owner && !winner && ['taken', 'closed', 'archived'].includes(route.status);
+  const formerBidder = !owner && !winner && isAwardedStatus(route.status);
   const [companies, contact, partners, fromCity, toCity, past, awardedToOther, blocked] = await Promise.all([
     companyRefs(db, [...names, ...(route._bids === undefined && route.status !== 'draft' ? [] : [])]),
     Promise.resolve(contactUser).then((user) => contactOf(db, user)),
@@ -200,9 +200,7 @@ export async function ownBids(db: Db, company: number, freightIds: number[]): Pr
   if (!wanted.length) return new Map();
   const rows = await liveBidsOn(db, wanted)
     .select(
-      sql<boolean>`(freights.winner_id is not null and freights.winner_id <> ${company} and freights.status in ('taken', 'closed', 'archived'))`.as(
-        'lost',
-      ),
+      sql<boolean>`(freights.winner_id is not null and freights.winner_id <> ${company} and ${storedInSql(AWARDED_STATUSES)})`.as('lost'),
     )
     .where('bids.company_id', '=', company)
     .orderBy(sql`bids.status = 'accepted'`)
