@@ -102,14 +102,19 @@ function toCells(patterns: PlacePattern[], field: 'from' | 'to', warnings: Warni
   return out;
 }
 
-/** The months of the window, oldest first (`YYYY-MM` in the zone), and the instants it spans ([start, end)). */
-export function monthWindow(now: Date, zone: string, months: number): { months: string[]; start: Date; end: Date } {
-  const current = DateTime.fromJSDate(now, { zone }).startOf('month');
-  const first = current.minus({ months: months - 1 });
+/**
+ * The months of the window, oldest first (`YYYY-MM` in the zone). The zone is read once, for the
+ * current month; the rest is arithmetic on (year, month) (luxon's `plus` and `toFormat` per month
+ * cost about 1 ms a request).
+ */
+export function monthWindow(now: Date, zone: string, months: number): { months: string[] } {
+  const current = DateTime.fromJSDate(now, { zone });
+  const last = current.year * 12 + (current.month - 1);
   return {
-    months: Array.from({ length: months }, (_, i) => first.plus({ months: i }).toFormat('yyyy-MM')),
-    start: first.toJSDate(),
-    end: current.plus({ months: 1 }).toJSDate(),
+    months: Array.from({ length: months }, (_, i) => {
+      const m = last - (months - 1) + i;
+      return `${String(Math.floor(m / 12)).padStart(4, '0')}-${String((m % 12) + 1).padStart(2, '0')}`;
+    }),
   };
 }
 
