@@ -42,6 +42,7 @@ import * as lanePriceRule from './0210_lane_price_rule.ts';
 import * as vehicleNotifications from './0220_vehicle_notifications.ts';
 import * as freightShare from './0230_freight_share.ts';
 import * as laneCellFigures from './0240_lane_cell_figures.ts';
+import * as marketCountryOrder from './0250_market_country_order.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -88,4 +89,5 @@ export const migrations: Record<string, Migration> = {
   '0220_vehicle_notifications': vehicleNotifications,
   '0230_freight_share': freightShare,
   '0240_lane_cell_figures': laneCellFigures,
+  '0250_market_country_order': marketCountryOrder,
 };
