@@ -6,6 +6,7 @@ import {
   PostgresAdapter,
   PostgresIntrospector,
   PostgresQueryCompiler,
+  sql,
   type Compilable,
   type DatabaseConnection,
 } from 'kysely';
@@ -176,11 +177,21 @@ export class PreparedStatement<A extends Argument[]> {
  * (it compares a generic plan's cost with the custom ones'), plans it once as well. At most
  * MAX_SHAPES statements per process (each connection keeps what it prepared); beyond, and for
  * values no literal can carry, the statement runs as an ordinary query.
+ *
+ * `generic: true` runs it on its generic plan whatever PostgreSQL's estimate (`set local
+ * plan_cache_mode` in a short transaction of its own; inside a caller's transaction as it is): for
+ * statements whose planning costs more than their running and whose generic plan PostgreSQL rates
+ * dearer than it is, so that it would plan them on every execution (lanes/store.ts).
  */
 const shapes = new Map<string, PreparedStatement<Argument[]>>();
 const MAX_SHAPES = 100;
 
-export async function executeShape<R>(db: Kysely<any>, query: CompiledQuery): Promise<R[]> {
+export async function executeShape<R>(db: Kysely<any>, query: CompiledQuery, options: { generic?: boolean } = {}): Promise<R[]> {
+  if (options.generic && !db.isTransaction)
+    return db.transaction().execute(async (trx) => {
+      await sql`set local plan_cache_mode = force_generic_plan`.execute(trx);
+      return executeShape<R>(trx, query);
+    });
   let statement = shapes.get(query.sql);
   if (!statement && shapes.size < MAX_SHAPES) {
     statement = new PreparedStatement<Argument[]>(

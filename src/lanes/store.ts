@@ -177,14 +177,7 @@ async function laneMonths(
   // generic plan: planning these CTEs costs PostgreSQL 2.5 ms, twice what running them costs for a
   // busy postal lane, and PostgreSQL keeps planning a statement whose generic plan it estimates
   // dearer than a custom one (it is not: 0.4 against 1.2-1.4 ms of execution, measured).
-  const compiled = statement.compile(db);
-  const run = (d: Kysely<DB>) => executeShape<{ months: string; waiting: boolean }>(d, compiled);
-  const rows = db.isTransaction
-    ? await run(db)
-    : await db.transaction().execute(async (trx) => {
-        await sql`set local plan_cache_mode = force_generic_plan`.execute(trx);
-        return run(trx);
-      });
+  const rows = await executeShape<{ months: string; waiting: boolean }>(db, statement.compile(db), { generic: true });
   const found = new Map((JSON.parse(rows[0]?.months ?? '[]') as LaneMonth[]).map((m) => [m.month, m]));
   const num = (v: number | string | null) => (v === null ? null : Number(v));
   const months = window.months.map((month) => {
