@@ -107,15 +107,13 @@ function toCells(patterns: PlacePattern[], field: 'from' | 'to', warnings: Warni
  * current month; the rest is arithmetic on (year, month) (luxon's `plus` and `toFormat` per month
  * cost about 1 ms a request).
  */
-export function monthWindow(now: Date, zone: string, months: number): { months: string[] } {
+export function monthWindow(now: Date, zone: string, months: number): string[] {
   const current = DateTime.fromJSDate(now, { zone });
   const last = current.year * 12 + (current.month - 1);
-  return {
-    months: Array.from({ length: months }, (_, i) => {
-      const m = last - (months - 1) + i;
-      return `${String(Math.floor(m / 12)).padStart(4, '0')}-${String((m % 12) + 1).padStart(2, '0')}`;
-    }),
-  };
+  return Array.from({ length: months }, (_, i) => {
+    const m = last - (months - 1) + i;
+    return `${String(Math.floor(m / 12)).padStart(4, '0')}-${String((m % 12) + 1).padStart(2, '0')}`;
+  });
 }
 
 /**

@@ -116,7 +116,7 @@ async function laneMonths(
   const kmN = sql`km_month.n`;
   const statement = sql<{ months: string; waiting: boolean }>`with cell as (
       select c.id from lane_price_cells c
-      where c.zone = ${zone} and c.currency = ${q.currency} and c.month = any(${window.months}::text[])
+      where c.zone = ${zone} and c.currency = ${q.currency} and c.month = any(${window}::text[])
         and ${cellsMatch('from', q.from)} and ${cellsMatch('to', q.to)}),
     released as (${
       release
@@ -180,7 +180,7 @@ async function laneMonths(
   const rows = await executeShape<{ months: string; waiting: boolean }>(db, statement.compile(db), { generic: true });
   const found = new Map((JSON.parse(rows[0]?.months ?? '[]') as LaneMonth[]).map((m) => [m.month, m]));
   const num = (v: number | string | null) => (v === null ? null : Number(v));
-  const months = window.months.map((month) => {
+  const months = window.map((month) => {
     const m = found.get(month);
     return m
       ? {
