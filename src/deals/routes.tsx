@@ -14,6 +14,7 @@ import { callerOfRequest, registerEndpoints, userEndpoint, type Endpoint, type P
 import type { Clock } from '../kernel/time.ts';
 import {
   attachment,
+  downloadName,
   Base64Reader,
   OTHER_FIELDS_CHARS,
   problemData,
@@ -431,7 +432,7 @@ async function download(services: Services, req: FastifyRequest, reply: FastifyR
     .code(200)
     .header('content-type', found.document.media_type)
     .header('content-length', String(found.document.size))
-    .header('content-disposition', attachment(found.document.name))
+    .header('content-disposition', attachment(downloadName(found.document.name, found.document.media_type)))
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'private, no-store')
     .send(Readable.from(found.bytes));

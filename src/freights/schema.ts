@@ -40,7 +40,7 @@ const DESCRIPTIONS: Record<string, string> = {
   deadline: 'end of the bidding window',
   price: 'set by the award (or for direct orders)',
   visibility: `${VISIBILITY.whitelist} only the companies in whitelist; ${VISIBILITY.ownCompany} own company only; ${VISIBILITY.everyone} and above every company`,
-  whitelist: `company ids (taken with visibility ${VISIBILITY.whitelist})`,
+  whitelist: `company ids (taken with visibility ${VISIBILITY.whitelist}); shown to the owner only, null for every other company`,
   winner: 'company id, set by the award',
   refs: 'free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only',
   share:
