@@ -183,9 +183,20 @@ const COMPONENT_SCHEMAS: Record<string, TSchema> = {
         token: Type.String({ description: 'the API token (api.md, Authentication)' }),
         language: Type.String({ description: 'three-letter language code: eng or deu' }),
       }),
+      Type.Object(
+        {
+          email: Type.String(),
+          language: Type.String({ description: 'three-letter language code: eng or deu' }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'a caller by the browser session (the pages’ own scripts): never the token, which a compressed answer beside echoed input would give away',
+        },
+      ),
       Type.Object({}, { additionalProperties: false, description: 'anonymous or failed authentication' }),
     ],
-    { description: 'repeats the caller' },
+    { description: 'repeats the caller: its token only to a caller that sent the token or logged in with its password' },
   ),
   Warning: Type.Object(
     { field: Type.String(), reason: Type.String() },
