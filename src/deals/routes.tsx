@@ -14,6 +14,7 @@ import { callerOfRequest, registerEndpoints, userEndpoint, type Endpoint, type P
 import type { Clock } from '../kernel/time.ts';
 import {
   attachment,
+  DOCUMENT_MEDIA_TYPES,
   downloadName,
   Base64Reader,
   OTHER_FIELDS_CHARS,
@@ -407,7 +408,8 @@ export async function registerDealRoutes(http: FastifyInstance, services: Servic
         openapi: {
           auth: 'user',
           doc: DEAL_DOCS.download,
-          mediaType: 'application/octet-stream',
+          // What the first bytes were recognised as (deals/content.ts): the download's Content-Type.
+          mediaType: DOCUMENT_MEDIA_TYPES,
           error: Type.Ref('ErrorEnvelope'),
           errorType: 'application/json',
         },

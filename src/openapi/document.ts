@@ -21,7 +21,8 @@ import type { Endpoint } from '../kernel/route.tsx';
 export interface MediaRouteDoc {
   auth: 'user' | 'public';
   doc: EndpointDoc;
-  mediaType: string;
+  /** the media type of a success; several when the answer is one of them (a document: PDF, JPEG or PNG) */
+  mediaType: string | readonly string[];
   error: TSchema;
   /** the media type of a failure, when it is not `mediaType` (a download's failures are the JSON envelope) */
   errorType?: string;
@@ -42,8 +43,8 @@ interface Described {
   path: string;
   auth: 'user' | 'public';
   doc: EndpointDoc;
-  /** answers outside the envelope: their media type and the body of a failure */
-  media?: { type: string; error: TSchema; errorType?: string; headers?: Record<string, TSchema> };
+  /** answers outside the envelope: their media types and the body of a failure */
+  media?: { types: readonly string[]; error: TSchema; errorType?: string; headers?: Record<string, TSchema> };
 }
 
 /** A JSON Schema as the description writes it: TypeBox's schemas inlined, named ones as `$ref`. */
@@ -141,17 +142,19 @@ export interface OpenApiDocument {
 
 type Json = Record<string, unknown>;
 
-const EMPTY_LIST = Type.Array(Type.Never(), { maxItems: 0 });
-
 /**
  * `data` of a failure: an empty array (api.md), or the endpoint's keys with empty lists
  * (`{"routes": []}`); a refused form (a vehicle offer, a company profile, a message, a document)
- * adds `errors`, each field with its problem; a refused query (a lane without its two ends) adds
- * `warnings`, the parameters it read otherwise or ignored on the way.
+ * has `errors`, each field with its problem; a refused query (a lane without its two ends)
+ * `warnings`, the parameters it read otherwise or ignored on the way. The other keys are allowed
+ * as any value in the schema (their empty lists are said in words): an object whose named members
+ * share it with an index signature of another type (`errors` beside "every other key an empty
+ * list") does not compile as TypeScript generators write it (orval: TS2411, issue 39), and clients
+ * are generated from this as it is; `data.errors` stays typed for a client that reads it.
  */
 const ERROR_DATA = Type.Union(
   [
-    EMPTY_LIST,
+    Type.Array(Type.Unknown(), { maxItems: 0, description: 'nothing: an empty array (api.md)' }),
     Type.Object(
       {
         errors: Type.Optional(
@@ -165,7 +168,11 @@ const ERROR_DATA = Type.Union(
           }),
         ),
       },
-      { additionalProperties: EMPTY_LIST },
+      {
+        additionalProperties: true,
+        description:
+          'the success’s keys, each with an empty list (`{"routes": []}`); `errors` for a refused form; `warnings` for a refused query',
+      },
     ),
   ],
   {
@@ -300,7 +307,13 @@ export function buildOpenApiDocument(
     const { method, path, auth, doc, mediaType, error, errorType, headers } = route;
     all.push({
       at: openApiPath(path),
-      described: { method: method.toLowerCase(), path, auth, doc, media: { type: mediaType, error, errorType, headers } },
+      described: {
+        method: method.toLowerCase(),
+        path,
+        auth,
+        doc,
+        media: { types: typeof mediaType === 'string' ? [mediaType] : mediaType, error, errorType, headers },
+      },
     });
   }
   const ids = operationIds(all.map((a) => a.described));
@@ -439,14 +452,15 @@ function operation(described: Described, operationId: string, components: Compon
   const errorAnswer = (description: string): ResponseObject => ({
     description,
     content: media
-      ? { [media.errorType ?? media.type]: { schema: components.inline(media.error) } }
+      ? { [media.errorType ?? media.types[0]!]: { schema: components.inline(media.error) } }
       : { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
   });
   const answers: Record<string, ResponseObject> = {};
   if (media) {
+    const schema = components.inline(doc.data ?? Type.Unknown());
     answers[200] = {
-      description: `The ${media.type} document.`,
-      content: { [media.type]: { schema: components.inline(doc.data ?? Type.Unknown()) } },
+      description: `The ${media.types.join(', ')} document${media.types.length > 1 ? ', as its Content-Type says' : ''}.`,
+      content: Object.fromEntries(media.types.map((type) => [type, { schema }])),
     };
   } else {
     // A named success per operation, so that the discriminator can map `status` to it.
