@@ -102,10 +102,19 @@ export interface MediaObject {
   encoding?: Record<string, EncodingObject>;
 }
 
+/** An OpenAPI Link Object: the operation a client may call next, with values taken from this answer. */
+export interface LinkObject {
+  operationId: string;
+  description: string;
+  parameters: Record<string, string>;
+  requestBody?: unknown;
+}
+
 export interface ResponseObject {
   description: string;
   content?: Record<string, MediaObject>;
   headers?: Record<string, { schema: SchemaObject; description: string }>;
+  links?: Record<string, LinkObject>;
 }
 
 export interface OperationObject {
@@ -124,14 +133,21 @@ export interface OperationObject {
 export interface ServerObject {
   url: string;
   description: string;
-  variables?: Record<string, { default: string; description: string }>;
+  variables?: Record<string, { default: string; description?: string }>;
 }
 
 /** The OpenAPI 3.1 document as buildOpenApiDocument writes it. */
 export interface OpenApiDocument {
   openapi: string;
   jsonSchemaDialect: string;
-  info: { title: string; version: string; summary: string; description: string; license: { name: string; identifier: string } };
+  info: {
+    title: string;
+    version: string;
+    summary: string;
+    description: string;
+    contact: { name: string; url: string };
+    license: { name: string; identifier: string };
+  };
   servers: ServerObject[];
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, OperationObject>>;
@@ -317,11 +333,13 @@ export function buildOpenApiDocument(
     });
   }
   const ids = operationIds(all.map((a) => a.described));
+  // An operation by method and path as registered (`GET /freights/view/:id`): the targets of links.
+  const byRoute = new Map(all.map(({ described }, i) => [`${described.method.toUpperCase()} ${described.path}`, ids[i]!]));
   const paths: Record<string, Record<string, OperationObject>> = {};
   all.forEach(({ at, described }, i) => {
     const operations = paths[at] ?? {};
     paths[at] = operations;
-    operations[described.method] = operation(described, ids[i]!, components);
+    operations[described.method] = operation(described, ids[i]!, components, byRoute);
     const example = options.examples?.[ids[i]!];
     if (example) attachExample(operations[described.method]!, at, example);
   });
@@ -337,18 +355,17 @@ export function buildOpenApiDocument(
       version: options.version,
       summary: 'Freights, bids, rate search and the preview endpoints of a self-hosted freight exchange.',
       description: CONVENTIONS,
+      // A self-hosted exchange is run by its operator: its home page (relative to the server) is where users reach it.
+      contact: { name: 'The operator of this exchange', url: '/' },
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [
       {
         url: '{baseUrl}',
-        description: 'A server of the exchange (demo and production are separate deployments with separate tokens).',
-        variables: {
-          baseUrl: {
-            default: 'http://127.0.0.1:8080',
-            description: 'Scheme, host and port of the server, without a trailing slash (the default is where `npm start` listens).',
-          },
-        },
+        // The variable's meaning in the server's text: orval's validator refuses a description on a server variable.
+        description:
+          'A server of the exchange: `baseUrl` is its scheme, host and port, without a trailing slash (the default is where `npm start` listens). Demo and production are separate deployments with separate tokens.',
+        variables: { baseUrl: { default: 'http://127.0.0.1:8080' } },
       },
     ],
     tags: [...new Set(operations.flatMap((o) => o.tags))].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
@@ -389,7 +406,12 @@ function nested(schema: SchemaObject): boolean {
   return (schema.anyOf ?? schema.oneOf ?? []).some(nested);
 }
 
-function operation(described: Described, operationId: string, components: Components): OperationObject {
+function operation(
+  described: Described,
+  operationId: string,
+  components: Components,
+  byRoute: ReadonlyMap<string, string>,
+): OperationObject {
   const { method, doc, media } = described;
   const user = described.auth === 'user';
   const pathNames = [...described.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
@@ -478,6 +500,21 @@ function operation(described: Described, operationId: string, components: Compon
         },
       },
     };
+  }
+  if (doc.links) {
+    const links: Record<string, LinkObject> = {};
+    for (const [name, link] of Object.entries(doc.links)) {
+      const target = byRoute.get(link.to);
+      // A link to an operation that is not described is a mistake of the code, found by the document's tests.
+      if (!target) throw new Error(`link ${name} of ${operationId}: no operation ${link.to}`);
+      links[name] = {
+        operationId: target,
+        description: link.description,
+        parameters: link.parameters,
+        ...(link.requestBody === undefined ? {} : { requestBody: link.requestBody }),
+      };
+    }
+    answers[200]!.links = links;
   }
   if (user) answers[401] = errorAnswer('Token missing, invalid or from the other environment.');
   if (pathNames.length)
@@ -704,4 +741,6 @@ Conventions that hold for every endpoint:
 - Some answers are 302 to an HTML page (publish, confirm, refusals): clients must not follow redirects; verify with the GET the endpoint names.
 - Timestamps are \`YYYY-MM-DD HH:MM:SS\` in the server's time zone, without zone. Money is exact to the cent, weights to the gram.
 - Lists take \`page\`, \`limit\` (at most 100), \`sort\`, \`direction\`; the last page is the first one shorter than \`limit\`.
+- A list (every GET that takes \`limit\`) ignores a query parameter it does not take, and one whose value it cannot read (\`limit=ten\`, \`weight_min=heavy\`, \`sort=Routes.price\`), and names each in \`warnings\` with the reason: the answer is the list without it, never an error.
+- Operations link to what a client calls next with their answer (OpenAPI \`links\`): a created freight to its view, edit and publish; a bid to its confirmation.
 - Endpoints marked \`x-preview\` (file push, shipments, milk-run, TMS, cases) may change without notice.`;
