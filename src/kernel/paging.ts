@@ -55,7 +55,7 @@ const PLUMBING = new Set(['auth_token', '_csrf']);
  * What a list ignored of its query, said in its answer's `warnings` (issue 39; the API description
  * says so): a parameter the list does not take (not in its description's parameters), and a
  * `page` or `limit` that is no whole number in range, unless the list named that field already.
- * A list is a JSON GET whose description takes `limit`. Checked here for every list alike, from
+ * A list is a JSON GET (`.json`, the envelope) whose description takes `limit`. Checked here for every list alike, from
  * the description each endpoint already gives, so a list cannot forget it.
  */
 export function listParameterWarnings(doc: EndpointDoc | undefined, params: Params, said: readonly Warning[] = []): Warning[] {

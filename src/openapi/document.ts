@@ -741,6 +741,6 @@ Conventions that hold for every endpoint:
 - Some answers are 302 to an HTML page (publish, confirm, refusals): clients must not follow redirects; verify with the GET the endpoint names.
 - Timestamps are \`YYYY-MM-DD HH:MM:SS\` in the server's time zone, without zone. Money is exact to the cent, weights to the gram.
 - Lists take \`page\`, \`limit\` (at most 100), \`sort\`, \`direction\`; the last page is the first one shorter than \`limit\`.
-- A list (every GET that takes \`limit\`) ignores a query parameter it does not take, and one whose value it cannot read (\`limit=ten\`, \`weight_min=heavy\`, \`sort=Routes.price\`), and names each in \`warnings\` with the reason: the answer is the list without it, never an error.
+- A list (every \`.json\` GET that takes \`limit\`) ignores a query parameter it does not take, and one whose value it cannot read (\`limit=ten\`, \`weight_min=heavy\`, \`sort=Routes.price\`), and names each in \`warnings\` with the reason: the answer is the list without it, never an error.
 - Operations link to what a client calls next with their answer (OpenAPI \`links\`): a created freight to its view, edit and publish; a bid to its confirmation.
 - Endpoints marked \`x-preview\` (file push, shipments, milk-run, TMS, cases) may change without notice.`;
