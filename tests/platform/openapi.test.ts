@@ -150,7 +150,10 @@ describe('issue 39: what an integrator’s tools read from the description', () 
       assert.ok(link.parameters[name], `the link gives ${name}`);
       return String(pointer(body, link.parameters[name]));
     });
-    return app.request(target.method.toUpperCase(), url, { token: who.token, json: target.method === 'post' ? (link.requestBody ?? {}) : undefined });
+    return app.request(target.method.toUpperCase(), url, {
+      token: who.token,
+      json: target.method === 'post' ? (link.requestBody ?? {}) : undefined,
+    });
   };
 
   test('links: a created freight to its view, edit and publish; a bid to its confirmation and its freight; followed, each works', async () => {
@@ -162,7 +165,10 @@ describe('issue 39: what an integrator’s tools read from the description', () 
     const bid = doc.paths['/quotes/add.json'].post.responses['200'].links;
     assert.equal(bid.confirm.operationId, 'postQuotesConfirm');
 
-    const created = await app.post('/freights/add.json', { token: shipper.token, json: { from: 'airport:FRA', to: 'airport:AMS', weight: 300 } });
+    const created = await app.post('/freights/add.json', {
+      token: shipper.token,
+      json: { from: 'airport:FRA', to: 'airport:AMS', weight: 300 },
+    });
     const read = await follow(add.read, created.body, shipper);
     assert.equal(read.status, 200);
     assert.equal(read.body.data.route.id, created.body.data.id);
@@ -182,7 +188,10 @@ describe('issue 39: what an integrator’s tools read from the description', () 
 
   test('info.contact, and the description says what a list does with query parameters it does not take or cannot read', () => {
     assert.deepEqual(doc.info.contact, { name: 'The operator of this exchange', url: '/' });
-    assert.match(doc.info.description, /A list \(every `\.json` GET that takes `limit`\) ignores a query parameter it does not take, and one whose value it cannot read/);
+    assert.match(
+      doc.info.description,
+      /A list \(every `\.json` GET that takes `limit`\) ignores a query parameter it does not take, and one whose value it cannot read/,
+    );
   });
 
   test('a document downloads as application/pdf, image/jpeg or image/png, as described', () => {
@@ -198,7 +207,12 @@ describe('issue 39: what an integrator’s tools read from the description', () 
       if (path.includes('{') || !path.endsWith('.json')) continue;
       lists.push(path);
     }
-    lists.push('/freights/enlist/8.json', '/freights/enlist/20.json', '/routes/enlist/73.json', `/companies/ratings/${carrier.company}.json`);
+    lists.push(
+      '/freights/enlist/8.json',
+      '/freights/enlist/20.json',
+      '/routes/enlist/73.json',
+      `/companies/ratings/${carrier.company}.json`,
+    );
     assert.ok(lists.length >= 8, lists.join(' '));
     for (const path of lists) {
       const required = (doc.paths[path.replace(/\/\d+\.json$/, '/{x}.json')]?.get ?? doc.paths[path]?.get)?.parameters?.filter(
@@ -213,7 +227,9 @@ describe('issue 39: what an integrator’s tools read from the description', () 
       assert.deepEqual(named, ['limit', 'page', 'zz_mistyped_limit'], `${path}: ${JSON.stringify(res.body.warnings)}`);
     }
     // A list's declared parameters draw no warning of their own.
-    const plain = await app.get('/freights/enlist/8.json?limit=5&page=1&sort=Routes.created&direction=asc&from=DE', { token: shipper.token });
+    const plain = await app.get('/freights/enlist/8.json?limit=5&page=1&sort=Routes.created&direction=asc&from=DE', {
+      token: shipper.token,
+    });
     assert.equal(plain.body.warnings, undefined, JSON.stringify(plain.body.warnings));
   });
 });
