@@ -82,14 +82,15 @@ export async function announce(db: Db, clock: Clock, type: string, plan: () => P
 
 /** The planned events whose recipient may receive them (pushRule); market rows stay (their audience is read when streamed). */
 async function reachable(db: Db, planned: PlannedEvent[]): Promise<PlannedEvent[]> {
-  const addressed = planned.filter((p) => p.companyId !== null);
+  // Events to their own makers only (an award to its two parties) need no question.
+  const addressed = planned.filter((p) => p.companyId !== null && !p.from.includes(p.companyId));
   if (!addressed.length) return planned;
   const may = await pushRule(
     db,
     addressed.flatMap((p) => p.from),
     addressed.map((p) => p.companyId!),
   );
-  return planned.filter((p) => p.companyId === null || may(p.companyId, p.from));
+  return planned.filter((p) => p.companyId === null || p.from.includes(p.companyId) || may(p.companyId, p.from));
 }
 
 /** `evt_` + 128 random bits (base64url): unguessable, no `.` (Standard Webhooks signs id.timestamp.body). */
