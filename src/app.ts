@@ -13,7 +13,7 @@ import { registerEndpoints, type Endpoint } from './kernel/route.tsx';
 import { Clock } from './kernel/time.ts';
 import type { Transaction } from 'kysely';
 import type { DB } from './db/schema.ts';
-import { AlertWorker, attachAlertWorker, enqueueAlert, type AlertSubject } from './alerts/index.ts';
+import { AlertWorker, alertQueueStats, attachAlertWorker, enqueueAlert, type AlertSubject } from './alerts/index.ts';
 import { installCatalogues, KERNEL_MESSAGES } from './kernel/i18n.ts';
 import { KERNEL_ERRORS, type ErrorCode } from './kernel/errors.ts';
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from './accounts/messages.ts';
@@ -52,6 +52,8 @@ import {
   DOCUMENT_DOWNLOAD,
 } from './deals/index.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
+import { attachMetrics, type Metrics } from './ops/metrics.ts';
+import { outboxStats } from './webhooks/stats.ts';
 import { openApiRoutes } from './openapi/routes.tsx';
 import { ONE_RECORD_PREFIX, registerOneRecordRoutes, sendFailure as oneRecordRefusal } from './onerecord/routes.ts';
 import { PRICING_SECTION, pricingEndpoints } from './pricing/routes.tsx';
@@ -125,6 +127,8 @@ export interface App {
   live: LiveHub;
   /** The worker that computes this process's alerts after their commits (tests wait for it). */
   alerts: AlertWorker;
+  /** GET /metrics's registry, when METRICS_TOKEN is set (ops/metrics.ts). */
+  metrics?: Metrics;
 }
 
 /** Builds the HTTP application: services shared by every module, then each module's endpoints. */
@@ -240,6 +244,23 @@ export async function buildApp(options: AppOptions): Promise<App> {
     http.addHook('onClose', async () => replicas.stop());
     services.reads = replicas;
   }
+  // GET /metrics, and the request hook that counts every route registered below (only with METRICS_TOKEN).
+  const metrics = config.metricsToken
+    ? attachMetrics(http, config.metricsToken, {
+        now: () => clock.now(),
+        // Queues in the database, each read by the module that owns it. The mail outbox (issue 46) adds `mail` here.
+        queues: {
+          webhooks: (now) => outboxStats(database.db, now),
+          alerts: (now) => alertQueueStats(database.db, now),
+        },
+        pool:
+          database.pool &&
+          (() => ({ total: database.pool!.totalCount, idle: database.pool!.idleCount, waiting: database.pool!.waitingCount })),
+        liveStreams: () => live.size,
+        replicas: services.reads && (() => services.reads!.status()),
+      })
+    : undefined;
+  if (metrics) services.observe = metrics;
   registerOpsRoutes(http, services);
   registerOneRecordRoutes(http, services); // ONE Record: JSON-LD with its own errors, outside the envelope
 
@@ -313,5 +334,5 @@ export async function buildApp(options: AppOptions): Promise<App> {
   attachAlertWorker(http, alerts);
   // Webhook deliveries: started when the server listens, stopped when it closes.
   attachWebhookDispatcher(http, services);
-  return { http, services, tokens, endpoints: Object.freeze([...endpoints]), live, alerts };
+  return { http, services, tokens, endpoints: Object.freeze([...endpoints]), live, alerts, metrics };
 }

@@ -47,6 +47,16 @@ export async function enqueueAlert(trx: Transaction<DB>, subject: AlertSubject, 
   await trx.insertInto('alert_jobs').values({ subject, subject_id: subjectId, created: at, due: at }).execute();
 }
 
+/** The queue as the operator's metrics read it: jobs waiting, and how long the oldest has waited since its publish. */
+export async function alertQueueStats(db: Kysely<DB>, now: Date): Promise<{ pending: number; oldestAgeSeconds: number | null }> {
+  const row = await db
+    .selectFrom('alert_jobs')
+    .select((eb) => [eb.fn.countAll<number>().as('pending'), eb.fn.min('created').as('oldest')])
+    .executeTakeFirstOrThrow();
+  const oldest = row.oldest ? new Date(row.oldest as Date).getTime() : null;
+  return { pending: Number(row.pending), oldestAgeSeconds: oldest === null ? null : Math.max(0, (now.getTime() - oldest) / 1000) };
+}
+
 export class AlertWorker {
   private draining: Promise<void> | null = null;
   /** A poke arrived while draining: look once more before stopping. */

@@ -29,6 +29,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** LANE_PRICES_RELEASE: `threshold` (default, the contract's) or `strict` (above). */
   lanePricesRelease: LanePricesRelease;
+  /** METRICS_TOKEN: GET /metrics answers only with this bearer token; unset, there is no /metrics (ops/metrics.ts). */
+  metricsToken: string | undefined;
 }
 
 /**
@@ -84,6 +86,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (lanePricesRelease !== 'threshold' && lanePricesRelease !== 'strict')
     problems.push(`LANE_PRICES_RELEASE must be "threshold" or "strict", got "${env.LANE_PRICES_RELEASE}"`);
 
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,200}$/.test(metricsToken))
+    problems.push('METRICS_TOKEN must be 16 to 200 printable characters without spaces');
+
   if (problems.length) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
 
   return {
@@ -100,6 +106,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks,
     trustProxy: trustProxy ?? false,
     lanePricesRelease: lanePricesRelease as LanePricesRelease,
+    metricsToken,
   };
 }
 

@@ -1,0 +1,268 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * GET /metrics in the Prometheus text format (issue 48; README, "Operating it"). It exists only
+ * when METRICS_TOKEN is set, and answers only a request with `Authorization: Bearer <token>`.
+ *
+ * What each process counts itself (requests, login throttling, its live streams, its replicas'
+ * states as it samples them, its memory and event loop) is per process: sum or pick by instance.
+ * What is read from the database at the scrape (the queues: webhook outbox, alert queue, and
+ * the mail outbox once it exists) is the same for every process sharing it: take `max()`.
+ *
+ * The hot path pays one `onResponse` hook per request (a map lookup and a histogram's
+ * observe) and only when METRICS_TOKEN is set; everything else is read when Prometheus scrapes.
+ */
+
+/** A queue kept in the database, as the scrape reads it. */
+export interface QueueStats {
+  /** items waiting (queued or retrying) */
+  pending: number;
+  /** seconds since the oldest waiting item was queued; null: none waits */
+  oldestAgeSeconds: number | null;
+  /** companies with an item whose last attempt failed (a count, never their names); only queues that deliver to companies */
+  failingCompanies?: number;
+}
+
+/** A read replica as this process samples it (db/replicas.ts status()). */
+export interface ReplicaSample {
+  name: string;
+  state: string;
+  lag_bytes: number | null;
+  reads: number;
+}
+
+/** Where the numbers come from; app.ts wires each module's own reader (the modules own their tables). */
+export interface MetricSources {
+  /**
+   * The queues in the database, by name (the `queue` label): `webhooks` (the outbox's deliveries)
+   * and `alerts` (alerts after the commit). The mail outbox (issue 46) adds its reader here as
+   * `mail` in app.ts: its series are then fx_queue_pending{queue="mail"}, fx_queue_oldest_age_seconds
+   * {queue="mail"} and, when it reports them, fx_queue_failing_companies{queue="mail"}; nothing
+   * else to change, and the README's alerts already cover every queue.
+   */
+  queues: Record<string, (now: Date) => Promise<QueueStats>>;
+  /** PostgreSQL: the connection pool's use (the embedded database has one connection and no pool) */
+  pool?: () => { total: number; idle: number; waiting: number };
+  /** the live board's open streams in this process */
+  liveStreams?: () => number;
+  /** the read replicas as this process last sampled them (DATABASE_READ_URL) */
+  replicas?: () => readonly ReplicaSample[];
+  now: () => Date;
+}
+
+/** What the rest of the app tells the metrics (kernel/context.ts Observations). */
+export interface Metrics {
+  loginThrottled(reason: 'throttled' | 'user_blocked'): void;
+  /** The text Prometheus reads (tests and the route). */
+  scrape(): Promise<{ contentType: string; text: string }>;
+}
+
+/** Label of a request no route matched (404s of unknown paths: their paths would be unbounded). */
+const UNMATCHED = '(unmatched)';
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const REPLICA_STATES = ['starting', 'ok', 'lagging', 'down'] as const;
+
+/**
+ * Sets up the registry, the request hook and GET /metrics on `http`. Call before the routes are
+ * registered (the hook then sees every route). Answers the metrics for the app's other parts.
+ */
+export function attachMetrics(http: FastifyInstance, token: string, sources: MetricSources): Metrics {
+  const registry = new Registry();
+  // Process memory, CPU, event loop lag (nodejs_eventloop_lag_*), heap, GC, handles: prom-client's own.
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+
+  const requests = new Histogram({
+    name: 'fx_http_request_duration_seconds',
+    help: 'Requests by method, route template (with .json for the API) and status, and how long each took to answer.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  // One child per method, route and status, found by one string key (the labels' hash is built once).
+  const children = new Map<string, { observe(v: number): void }>();
+  http.addHook('onResponse', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    const method = METHODS.has(req.method) ? req.method : 'OTHER';
+    const template = req.routeOptions.url;
+    let route = UNMATCHED;
+    if (template !== undefined) {
+      const url = req.originalUrl;
+      const q = url.indexOf('?');
+      route = (q < 0 ? url : url.slice(0, q)).endsWith('.json') && !template.endsWith('.json') ? `${template}.json` : template;
+    }
+    const status = reply.statusCode;
+    const key = `${method} ${status} ${route}`;
+    let child = children.get(key);
+    if (!child) {
+      child = requests.labels(method, route, String(status));
+      children.set(key, child);
+    }
+    child.observe(reply.elapsedTime / 1000);
+    done();
+  });
+
+  const throttled = new Counter({
+    name: 'fx_login_throttled_total',
+    help: 'Logins refused by login throttling (429 for a name or an address; user_blocked: a user blocked under its other name, answered as a failure).',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  throttled.labels('throttled').inc(0);
+  throttled.labels('user_blocked').inc(0);
+
+  const failedReads = new Counter({
+    name: 'fx_metrics_source_errors_total',
+    help: 'Scrapes in which a number could not be read from the database (its series keep their last value).',
+    labelNames: ['source'] as const,
+    registers: [registry],
+  });
+
+  // Read before the queues' statements take connections of their own (collected in order of registration).
+  const pool = sources.pool;
+  if (pool) {
+    new Gauge({
+      name: 'fx_db_pool_connections',
+      help: 'Connections of the PostgreSQL pool of this process (10 at most), by state.',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      collect() {
+        const use = pool();
+        this.labels('busy').set(use.total - use.idle);
+        this.labels('idle').set(use.idle);
+      },
+    });
+    new Gauge({
+      name: 'fx_db_pool_waiting',
+      help: 'Queries of this process waiting for a free connection of the pool.',
+      registers: [registry],
+      collect() {
+        this.set(pool().waiting);
+      },
+    });
+  }
+
+  // One scrape reads every queue once, whichever of the three gauges prom-client collects first.
+  let queueRead: Promise<void> | null = null;
+  const readQueues = () => {
+    queueRead ??= (async () => {
+      const now = sources.now();
+      await Promise.all(
+        Object.entries(sources.queues).map(async ([queue, read]) => {
+          try {
+            const stats = await read(now);
+            pending.labels(queue).set(stats.pending);
+            oldest.labels(queue).set(stats.oldestAgeSeconds ?? 0);
+            if (stats.failingCompanies !== undefined) failing.labels(queue).set(stats.failingCompanies);
+          } catch {
+            failedReads.labels(`queue:${queue}`).inc();
+          }
+        }),
+      );
+    })().finally(() => {
+      queueRead = null;
+    });
+    return queueRead;
+  };
+  const pending = new Gauge({
+    name: 'fx_queue_pending',
+    help: 'Items waiting in a queue kept in the database (the same for every process: use max()).',
+    labelNames: ['queue'] as const,
+    registers: [registry],
+    collect: readQueues,
+  });
+  const oldest = new Gauge({
+    name: 'fx_queue_oldest_age_seconds',
+    help: 'Age of the oldest waiting item of a queue (0 when none waits).',
+    labelNames: ['queue'] as const,
+    registers: [registry],
+    collect: readQueues,
+  });
+  const failing = new Gauge({
+    name: 'fx_queue_failing_companies',
+    help: 'Companies with a waiting item whose last attempt failed (webhooks: receivers that fail), a count, never their names.',
+    labelNames: ['queue'] as const,
+    registers: [registry],
+    collect: readQueues,
+  });
+
+  const liveStreams = sources.liveStreams;
+  if (liveStreams)
+    new Gauge({
+      name: 'fx_live_streams',
+      help: 'Live board streams (GET /events/stream) open on this process.',
+      registers: [registry],
+      collect() {
+        this.set(liveStreams());
+      },
+    });
+
+  const replicas = sources.replicas;
+  if (replicas) {
+    new Gauge({
+      name: 'fx_replica_up',
+      help: 'Whether a read replica serves reads (1: ok; 0: starting, lagging or down), as this process samples it.',
+      labelNames: ['replica'] as const,
+      registers: [registry],
+      collect() {
+        for (const r of replicas()) this.labels(r.name).set(r.state === 'ok' ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'fx_replica_state',
+      help: 'A read replica’s state: 1 for the state it is in, 0 for the others.',
+      labelNames: ['replica', 'state'] as const,
+      registers: [registry],
+      collect() {
+        for (const r of replicas()) for (const s of REPLICA_STATES) this.labels(r.name, s).set(r.state === s ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'fx_replica_lag_bytes',
+      help: 'Bytes of WAL a read replica has not replayed yet, at the last sample (-1: unknown, the replica did not answer).',
+      labelNames: ['replica'] as const,
+      registers: [registry],
+      collect() {
+        for (const r of replicas()) this.labels(r.name).set(r.lag_bytes ?? -1);
+      },
+    });
+    new Gauge({
+      name: 'fx_replica_reads',
+      help: 'Reads this process sent to a read replica since it started (a counter kept by db/replicas.ts).',
+      labelNames: ['replica'] as const,
+      registers: [registry],
+      collect() {
+        for (const r of replicas()) this.labels(r.name).set(r.reads);
+      },
+    });
+  }
+
+  const expected = digest(`Bearer ${token}`);
+  http.get('/metrics', async (req, reply) => {
+    const given = req.headers.authorization;
+    // Compared as digests: equal lengths, and the time taken says nothing about the token.
+    if (typeof given !== 'string' || !timingSafeEqual(digest(given), expected)) {
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer realm="metrics"')
+        .header('cache-control', 'no-store')
+        .type('text/plain; charset=utf-8')
+        .send('GET /metrics needs the header Authorization: Bearer <METRICS_TOKEN>\n');
+    }
+    const { contentType, text } = await scrape();
+    return reply.header('cache-control', 'no-store').type(contentType).send(text);
+  });
+
+  async function scrape() {
+    return { contentType: registry.contentType, text: await registry.metrics() };
+  }
+
+  return {
+    loginThrottled: (reason) => throttled.labels(reason).inc(),
+    scrape,
+  };
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
