@@ -106,7 +106,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     assert.equal(count(s, '/freights/view/:id', String(page.status)) - count(before, '/freights/view/:id', String(page.status)), 1);
     assert.equal(count(s, '/freights/add.json', '200', 'POST') - count(before, '/freights/add.json', '200', 'POST'), 1);
     assert.equal(count(s, '(unmatched)', '404') - count(before, '(unmatched)', '404'), 25);
-    const routes = new Set(s.sampleLabels(`${REQUESTS}_count`).map((m) => m.route));
+    const routes = new Set(s.sampleLabels(`${REQUESTS}_count`).map((m) => m.route ?? ''));
     assert.ok(![...routes].some((r) => r.includes('/no/such') || /\/\d+/.test(r)), `no path nor id as a label: ${[...routes].join(' ')}`);
     const view = s.histogram(REQUESTS, { method: 'GET', route: '/freights/view/:id.json', status: '200' })!;
     assert.equal(view.buckets.get('+Inf'), view.count, 'every request falls in a bucket');
