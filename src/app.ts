@@ -53,6 +53,7 @@ import {
 } from './deals/index.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { attachMetrics, type Metrics } from './ops/metrics.ts';
+import { attachBackupSocket } from './ops/backup/serve.ts';
 import { outboxStats } from './webhooks/stats.ts';
 import { openApiRoutes } from './openapi/routes.tsx';
 import { ONE_RECORD_PREFIX, registerOneRecordRoutes, sendFailure as oneRecordRefusal } from './onerecord/routes.ts';
@@ -262,6 +263,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     : undefined;
   if (metrics) services.observe = metrics;
   registerOpsRoutes(http, services);
+  // The embedded database: `freight-exchange backup` asks the listening server for a copy (ops/backup/socket.ts).
+  attachBackupSocket(http, database);
   registerOneRecordRoutes(http, services); // ONE Record: JSON-LD with its own errors, outside the envelope
 
   // Alerts run after the commit that publishes (a freight or an offer), never in the request: the
