@@ -137,9 +137,13 @@ export async function readArchive(
     throw new BackupRefused(`cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
   let manifest: Manifest | undefined;
+  /** the file began as a backup does (its manifest's header was read) */
+  let ours = false;
   let failure: Error | undefined;
   const seen = new Map<string, PayloadFile>();
   const writes: Promise<void>[] = [];
+  /** members still being read: when the input ends first, the file was cut inside one */
+  const unfinished = new Set<ReadEntry>();
   const parser = new Parser({ strict: true });
   const refuse = (message: string) => {
     failure ??= new BackupRefused(message);
@@ -152,6 +156,7 @@ export async function readArchive(
         entry.resume();
         return refuse(`${file} is not a freight-exchange backup (it does not begin with ${MANIFEST_NAME})`);
       }
+      ours = true;
       const chunks: Buffer[] = [];
       entry.on('data', (c: Buffer) => chunks.push(c));
       entry.on('end', () => {
@@ -176,6 +181,8 @@ export async function readArchive(
       return refuse(`${file} holds ${name}, which its manifest does not name: damaged or not ours`);
     }
     seen.set(name, expected);
+    unfinished.add(entry);
+    entry.on('end', () => unfinished.delete(entry));
     const target = path.join(into, name);
     fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
     const hash = createHash('sha256');
@@ -223,10 +230,14 @@ export async function readArchive(
   } catch (err) {
     // zlib's "unexpected end of file", tar's "truncated input": a file cut short, or not a tar at all.
     failure ??= new BackupRefused(
-      read === 0 || !manifest
+      !ours
         ? `${file} is not a freight-exchange backup (${(err as Error).message})`
         : `${file} is incomplete or damaged (${(err as Error).message}): was it cut short while copying?`,
     );
+  }
+  if (unfinished.size) {
+    failure ??= new BackupRefused(`${file} is incomplete: it ends inside ${[...unfinished][0]!.path}; was it cut short while copying?`);
+    for (const entry of unfinished) entry.destroy(failure);
   }
   await Promise.all(writes);
   if (failure) throw failure;
