@@ -23,6 +23,8 @@ export interface QueueStats {
   oldestAgeSeconds: number | null;
   /** companies with an item whose last attempt failed (a count, never their names); only queues that deliver to companies */
   failingCompanies?: number;
+  /** how long the item due longest has waited past its time, not being worked on (0: none): the workers' lag */
+  dueLagSeconds?: number;
 }
 
 /** A read replica as this process samples it (db/replicas.ts status()). */
@@ -39,8 +41,8 @@ export interface MetricSources {
    * The queues in the database, by name (the `queue` label): `webhooks` (the outbox's deliveries)
    * and `alerts` (alerts after the commit). The mail outbox (issue 46) adds its reader here as
    * `mail` in app.ts: its series are then fx_queue_pending{queue="mail"}, fx_queue_oldest_age_seconds
-   * {queue="mail"} and, when it reports them, fx_queue_failing_companies{queue="mail"}; nothing
-   * else to change, and the README's alerts already cover every queue.
+   * {queue="mail"} and, when it reports them, fx_queue_due_lag_seconds and fx_queue_failing_companies
+   * {queue="mail"}; nothing else to change, and the README's alerts already cover every queue.
    */
   queues: Record<string, (now: Date) => Promise<QueueStats>>;
   /** PostgreSQL: the connection pool's use (the embedded database has one connection and no pool) */
@@ -154,6 +156,7 @@ export function attachMetrics(http: FastifyInstance, token: string, sources: Met
             pending.labels(queue).set(stats.pending);
             oldest.labels(queue).set(stats.oldestAgeSeconds ?? 0);
             if (stats.failingCompanies !== undefined) failing.labels(queue).set(stats.failingCompanies);
+            if (stats.dueLagSeconds !== undefined) lag.labels(queue).set(stats.dueLagSeconds);
           } catch {
             failedReads.labels(`queue:${queue}`).inc();
           }
@@ -174,6 +177,13 @@ export function attachMetrics(http: FastifyInstance, token: string, sources: Met
   const oldest = new Gauge({
     name: 'fx_queue_oldest_age_seconds',
     help: 'Age of the oldest waiting item of a queue (0 when none waits).',
+    labelNames: ['queue'] as const,
+    registers: [registry],
+    collect: readQueues,
+  });
+  const lag = new Gauge({
+    name: 'fx_queue_due_lag_seconds',
+    help: 'How long the item of a queue due longest has waited past its time without being worked on (0: none): the workers are behind.',
     labelNames: ['queue'] as const,
     registers: [registry],
     collect: readQueues,

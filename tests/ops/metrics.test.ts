@@ -130,8 +130,11 @@ describe('GET /metrics with METRICS_TOKEN', () => {
       assert.equal(s.value('fx_queue_pending', { queue: 'webhooks' }), 1);
       assert.equal(s.value('fx_queue_failing_companies', { queue: 'webhooks' }), 1);
       assert.ok(s.value('fx_queue_oldest_age_seconds', { queue: 'webhooks' })! >= 3.5);
+      assert.equal(s.value('fx_queue_due_lag_seconds', { queue: 'webhooks' }), 0, 'its retry is not due yet: no lag');
+      app.setNow(new Date(start + 15_000));
+      assert.ok((await scrape(app)).value('fx_queue_due_lag_seconds', { queue: 'webhooks' })! >= 5, 'due and not delivered: lag');
       receiver.answer = () => 200;
-      app.setNow(new Date(start + 10_000));
+      app.setNow(new Date(start + 20_000));
       assert.equal(await d.deliverDue(), 1);
       s = await scrape(app);
       assert.equal(s.value('fx_queue_pending', { queue: 'webhooks' }), 0);
@@ -150,6 +153,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     let s = await scrape(app);
     assert.equal(s.value('fx_queue_pending', { queue: 'alerts' }), 1);
     assert.ok(s.value('fx_queue_oldest_age_seconds', { queue: 'alerts' })! >= 29);
+    assert.ok(s.value('fx_queue_due_lag_seconds', { queue: 'alerts' })! >= 29);
     app.alerts.poke();
     await app.alerts.idle();
     s = await scrape(app);
