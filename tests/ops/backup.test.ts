@@ -183,7 +183,15 @@ describe(`backup and restore (${TEST_DB})`, () => {
       const [expected, answered] = [await recordGolden(app, world), await recordGolden(copy, world)];
       assert.ok(expected.length > 800, `golden answers: ${expected.length}`);
       assert.equal(answered.length, expected.length);
-      for (const [i, e] of expected.entries()) assert.equal(answered[i]!.text, e.text, e.file);
+      const differing = expected.filter((e, i) => answered[i]!.text !== e.text);
+      const first = differing[0];
+      const at = first ? [...first.text].findIndex((c, i) => answered[expected.indexOf(first)]!.text[i] !== c) : 0;
+      assert.deepEqual(
+        differing.map((e) => e.file),
+        [],
+        first &&
+          `first difference in ${first.file}: …${first.text.slice(at - 150, at + 150)}… answered …${answered[expected.indexOf(first)]!.text.slice(at - 150, at + 150)}…`,
+      );
     } finally {
       await copy.close();
     }
