@@ -183,14 +183,23 @@ describe(`backup and restore (${TEST_DB})`, () => {
       const [expected, answered] = [await recordGolden(app, world), await recordGolden(copy, world)];
       assert.ok(expected.length > 800, `golden answers: ${expected.length}`);
       assert.equal(answered.length, expected.length);
-      const differing = expected.filter((e, i) => answered[i]!.text !== e.text);
-      const first = differing[0];
-      const at = first ? [...first.text].findIndex((c, i) => answered[expected.indexOf(first)]!.text[i] !== c) : 0;
+      let differing = expected.filter((e, i) => answered[i]!.text !== e.text);
+      let pairs = differing.map((e) => [e, answered[expected.indexOf(e)]!] as const);
+      // Place names come from a worker thread within a time bound (places/cities.ts): on a loaded
+      // machine an answer may lack a city. Those answers are asked again of both; data differs every time.
+      for (let look = 0; look < 2 && pairs.length; look++) {
+        const again = new Set(pairs.map(([e]) => e.file));
+        const [e2, a2] = [await recordGolden(app, world, again), await recordGolden(copy, world, again)];
+        pairs = e2.map((e, i) => [e, a2[i]!] as const).filter(([e, a]) => e.text !== a.text);
+      }
+      differing = pairs.map(([e]) => e);
+      const first = pairs[0];
+      const at = first ? [...first[0].text].findIndex((c, i) => first[1].text[i] !== c) : 0;
       assert.deepEqual(
         differing.map((e) => e.file),
         [],
         first &&
-          `first difference in ${first.file}: …${first.text.slice(at - 150, at + 150)}… answered …${answered[expected.indexOf(first)]!.text.slice(at - 150, at + 150)}…`,
+          `first difference in ${first[0].file}: …${first[0].text.slice(at - 150, at + 150)}… answered …${first[1].text.slice(at - 150, at + 150)}…`,
       );
     } finally {
       await copy.close();

@@ -47,8 +47,11 @@ export interface GoldenAnswer {
   length: number;
 }
 
-/** Asks `app` every golden request of `world` (its clock at GOLDEN_NOW) and answers what it said, in order. */
-export async function recordGolden(app: TestApp, world: GoldenWorld): Promise<GoldenAnswer[]> {
+/**
+ * Asks `app` every golden request of `world` (its clock at GOLDEN_NOW) and answers what it said,
+ * in order; with `only`, just the answers of those file names (asked again).
+ */
+export async function recordGolden(app: TestApp, world: GoldenWorld, only?: ReadonlySet<string>): Promise<GoldenAnswer[]> {
   await citiesReady();
   const { seeded, actors, sessions } = world;
   const secrets = actors.map(([, a]) => a.token);
@@ -66,12 +69,13 @@ export async function recordGolden(app: TestApp, world: GoldenWorld): Promise<Go
   let n = 0;
   const answers: GoldenAnswer[] = [];
   async function record(name: string, url: string, who: string | null, format: 'json' | 'html') {
+    const file = `${String(++n).padStart(3, '0')}-${name}.txt`;
+    if (only && !only.has(file)) return;
     const actor = who ? actors.find(([k]) => k === who)![1] : null;
     const headers: Record<string, string> = {};
     if (format === 'html' && who) headers.cookie = sessions.get(who)!.cookie;
     const res = await app.get(url, { token: format === 'json' ? actor?.token : undefined, headers });
     const body = normalise(res.text);
-    const file = `${String(++n).padStart(3, '0')}-${name}.txt`;
     const head = `GET ${url} as ${who ?? 'anonymous'}\nstatus ${res.status}\ncontent-type ${res.headers['content-type'] ?? ''}\nlocation ${res.headers.location ?? ''}\n\n`;
     answers.push({ file, text: head + body, status: res.status, length: body.length });
   }
