@@ -49,6 +49,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index mail_messages_due_idx on mail_messages (next_attempt, id) where state = 'pending'`.execute(db);
   await sql`create index mail_messages_event_idx on mail_messages (event_seq) where event_seq is not null`.execute(db);
   await sql`create index mail_messages_finished_idx on mail_messages (finished) where state <> 'pending'`.execute(db);
+  await sql`create index mail_messages_failed_idx on mail_messages (finished) where state = 'failed'`.execute(db);
   await sql`
     create table mail_digest_items (
       id bigserial primary key,
