@@ -228,18 +228,12 @@ export function compose(letter: Letter, items: readonly MailItem[]): Composed {
     ]
       .filter(Boolean)
       .join('\n');
-  const text = [
-    hello,
-    intro,
-    items.map(textItem).join('\n\n'),
-    more,
-    '-- ',
+  // The footer after the usual signature separator ("-- "), so clients fold it away from the reply.
+  const text = `${[hello, intro, items.map(textItem).join('\n\n'), more].filter(Boolean).join('\n\n')}\n\n-- \n${[
     why,
     `${t('mail.footer.settings')}: ${settings}`,
     `${unsubscribeLabel}: ${letter.unsubscribe}`,
-  ]
-    .filter(Boolean)
-    .join('\n\n');
+  ].join('\n')}\n`;
 
   const button = (href: string, label: string, primary: boolean): ComponentChildren => (
     <a
