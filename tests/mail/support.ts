@@ -23,6 +23,9 @@ export interface TestSmtp {
   port: number;
   received: Received[];
   refuse?: (nth: number) => number | undefined;
+  /** Messages offered so far (taken or not). */
+  seen: number;
+  /** Vanish when the message after this many offered (`seen`) arrives. */
   vanishAfter?: number;
   /** Recipients refused at RCPT TO with 550 (unknown user). */
   unknown: Set<string>;
@@ -33,10 +36,10 @@ export interface TestSmtp {
 
 export async function startSmtp(port = 0): Promise<TestSmtp> {
   const sockets = new Set<Socket>();
-  let seen = 0;
   const smtp: TestSmtp = {
     url: '',
     port: 0,
+    seen: 0,
     received: [],
     unknown: new Set(),
     close: async () => {
@@ -60,7 +63,7 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        const nth = ++seen;
+        const nth = ++smtp.seen;
         if (smtp.vanishAfter !== undefined && nth > smtp.vanishAfter) {
           // Gone before answering: the client never hears that this one was taken (it was not).
           void smtp.vanish();
