@@ -97,6 +97,9 @@ async function fanOutRows(trx: Kysely<DB>, now: Date, which: { limit: number } |
   const instant: Array<{ user_id: number; kind: MailKind; event_seq: number; created: Date; next_attempt: Date }> = [];
   const daily: Array<{ user_id: number; kind: MailKind; event_seq: number; created: Date }> = [];
   for (const { c, addressee } of told) {
+    // MAIL-BLOCKS: the recipients are the event's own (its outbox row's company), so the events'
+    // one recipient filter of blocks (decisions.md §12; issue 39) keeps a blocked company's mail
+    // from the blocker with no rule of its own here (tests/mail/privacy.test.ts).
     let people = byCompany.get(c.company_id) ?? [];
     // An alert goes to the user it alerted, if that user belongs to the recipient company.
     if (addressee) {
