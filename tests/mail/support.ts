@@ -36,6 +36,8 @@ export interface TestSmtp {
 
 export async function startSmtp(port = 0): Promise<TestSmtp> {
   const sockets = new Set<Socket>();
+  // Once gone, a message whose answer was still to be written was never taken (it is not kept).
+  let gone = false;
   const smtp: TestSmtp = {
     url: '',
     port: 0,
@@ -47,6 +49,7 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
       await new Promise<void>((r) => server.close(() => r()));
     },
     vanish: async () => {
+      gone = true;
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => server.server.close(() => r()));
     },
@@ -75,6 +78,7 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
         const envelope = { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address) };
         simpleParser(raw).then(
           (mail) => {
+            if (gone) return;
             smtp.received.push({ ...envelope, raw, mail });
             callback();
           },
