@@ -88,7 +88,8 @@ export async function describe(told: Told, tell: Telling): Promise<MailItem | nu
   const amount = formatMoney(bid.amount, bid.currency_code, language);
   const nameOf = (id: number | null) => (id === null ? t('mail.someone') : (names.get(id) ?? t('mail.someone')));
   const bidder = nameOf(idOf(bid.company));
-  const price = route && route.price !== null && route.price !== undefined ? formatMoney(route.price, currencyOf(route, data), language) : '';
+  const price =
+    route && route.price !== null && route.price !== undefined ? formatMoney(route.price, currencyOf(route, data), language) : '';
   const facts = [...(named?.facts ?? []), ...(price ? [t('mail.price', { price })] : [])];
   const item = (subject: string, headline: string, extra: Partial<MailItem> = {}): MailItem => ({
     subject,
@@ -104,9 +105,13 @@ export async function describe(told: Told, tell: Telling): Promise<MailItem | nu
       if (idOf(search.id) !== null) {
         const name = textOf(search.name);
         const more = textOf(search.url) ? { href: `${publicUrl}${textOf(search.url)}`, label: t('mail.open.search') } : undefined;
-        return item(t('mail.matched.search.subject', { search: name, route: routeText }), t('mail.matched.search.headline', { search: name }), {
-          more,
-        });
+        return item(
+          t('mail.matched.search.subject', { search: name, route: routeText }),
+          t('mail.matched.search.headline', { search: name }),
+          {
+            more,
+          },
+        );
       }
       return item(t('mail.matched.vehicle.subject', { route: routeText }), t('mail.matched.vehicle.headline'));
     }
@@ -126,13 +131,20 @@ export async function describe(told: Told, tell: Telling): Promise<MailItem | nu
     case 'bid.confirmed':
       return idOf(bid.company) === company
         ? item(t('mail.bid_confirmed.bidder.subject', { route: routeText }), t('mail.bid_confirmed.bidder.headline', { amount }))
-        : item(t('mail.bid_confirmed.owner.subject', { company: bidder, route: routeText }), t('mail.bid_confirmed.owner.headline', { company: bidder, amount }));
+        : item(
+            t('mail.bid_confirmed.owner.subject', { company: bidder, route: routeText }),
+            t('mail.bid_confirmed.owner.headline', { company: bidder, amount }),
+          );
     case 'freight.awarded': {
       const winner = route ? idOf(route.winner) : null;
-      if (winner === company) return item(t('mail.awarded.winner.subject', { route: routeText }), t('mail.awarded.winner.headline', { price }));
+      if (winner === company)
+        return item(t('mail.awarded.winner.subject', { route: routeText }), t('mail.awarded.winner.headline', { price }));
       if (owner) {
         const name = nameOf(winner);
-        return item(t('mail.awarded.owner.subject', { route: routeText, company: name }), t('mail.awarded.owner.headline', { company: name, price }));
+        return item(
+          t('mail.awarded.owner.subject', { route: routeText, company: name }),
+          t('mail.awarded.owner.headline', { company: name, price }),
+        );
       }
       return item(t('mail.awarded.other.subject', { route: routeText }), t('mail.awarded.other.headline'));
     }
@@ -255,7 +267,9 @@ export function compose(letter: Letter, items: readonly MailItem[]): Composed {
         </div>
       )}
       {i.quote && (
-        <blockquote style={`margin:0 0 12px;padding:8px 12px;border-left:4px solid ${COLORS.line};white-space:pre-wrap;font-size:15px;line-height:1.5;`}>
+        <blockquote
+          style={`margin:0 0 12px;padding:8px 12px;border-left:4px solid ${COLORS.line};white-space:pre-wrap;font-size:15px;line-height:1.5;`}
+        >
           {i.quote}
         </blockquote>
       )}

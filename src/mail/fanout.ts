@@ -112,12 +112,17 @@ async function fanOutRows(trx: Kysely<DB>, now: Date, which: { limit: number } |
       else if (mode === 'daily') daily.push({ user_id: u.id, kind: c.kind, event_seq: c.event_seq, created: c.created });
     }
   }
-  for (let i = 0; i < instant.length; i += 1000) await trx.insertInto('mail_messages').values(instant.slice(i, i + 1000)).execute();
-  for (let i = 0; i < daily.length; i += 1000) await trx.insertInto('mail_digest_items').values(daily.slice(i, i + 1000)).execute();
-  await trx
-    .deleteFrom('mail_events')
-    .where(sql<boolean>`event_seq = any(${seqs}::bigint[])`)
-    .execute();
+  for (let i = 0; i < instant.length; i += 1000)
+    await trx
+      .insertInto('mail_messages')
+      .values(instant.slice(i, i + 1000))
+      .execute();
+  for (let i = 0; i < daily.length; i += 1000)
+    await trx
+      .insertInto('mail_digest_items')
+      .values(daily.slice(i, i + 1000))
+      .execute();
+  await trx.deleteFrom('mail_events').where(sql<boolean>`event_seq = any(${seqs}::bigint[])`).execute();
   return claimed.length;
 }
 
@@ -135,7 +140,11 @@ async function addresseesOf(
     else if ('offer' in a) offers.push(a.offer);
     else freights.push(...a.freights);
   }
-  const [bySearch, byOffer, creators] = await Promise.all([searchUsers(db, searches), offerUsers(db, offers), freightCreators(db, freights)]);
+  const [bySearch, byOffer, creators] = await Promise.all([
+    searchUsers(db, searches),
+    offerUsers(db, offers),
+    freightCreators(db, freights),
+  ]);
   const byFreight = new Map(creators.map((f) => [f.id, f]));
   return (a, company) => {
     if ('search' in a) return new Set(bySearch.has(a.search) ? [bySearch.get(a.search)!] : []);

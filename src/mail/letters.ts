@@ -88,7 +88,8 @@ export async function writeLetters(deps: LetterDeps, mails: readonly ClaimedMail
   const freights = new Map<string, FreightView>();
   for (const [company, ids] of wanted) {
     const visible = await withPieces(db, await visibleFreights(db, now, company, [...ids]));
-    presentMany(visible, { clock, t: ENG }).forEach((view, i) => freights.set(`${company}:${visible[i]!.row.id}`, view));
+    const views = presentMany(visible, { clock, t: ENG });
+    for (const [i, view] of views.entries()) freights.set(`${company}:${visible[i]!.row.id}`, view);
   }
   const names = await namesOfCompanies(
     db,
@@ -128,7 +129,10 @@ export async function writeLetters(deps: LetterDeps, mails: readonly ClaimedMail
       if (item) said.push(item);
     }
     if (!said.length) {
-      letters.set(mail.id, { kind: 'skip', outcome: { kind: 'dropped', reason: 'nothing left to tell (the freight is no longer visible)' } });
+      letters.set(mail.id, {
+        kind: 'skip',
+        outcome: { kind: 'dropped', reason: 'nothing left to tell (the freight is no longer visible)' },
+      });
       continue;
     }
     const unsubscribe = `${deps.publicUrl}/mail/unsubscribe/${deps.tokens.token(reader.id, mail.kind)}`;

@@ -145,9 +145,11 @@ export const MAIL_MESSAGES = catalogue(
     'mail.bid_revoked.subject': 'Gebot zurückgezogen zu {route}',
     'mail.bid_revoked.headline': '{company} hat sein Gebot über {amount} zurückgezogen.',
     'mail.bid_confirmed.owner.subject': '{company} hat sein Gebot zu {route} bestätigt',
-    'mail.bid_confirmed.owner.headline': '{company} hat sein Gebot über {amount} bestätigt. Bestätigen Sie es ebenfalls, um den Zuschlag zu erteilen.',
+    'mail.bid_confirmed.owner.headline':
+      '{company} hat sein Gebot über {amount} bestätigt. Bestätigen Sie es ebenfalls, um den Zuschlag zu erteilen.',
     'mail.bid_confirmed.bidder.subject': 'Ihr Gebot zu {route} wurde gewählt: bitte bestätigen',
-    'mail.bid_confirmed.bidder.headline': 'Der Auftraggeber hat Ihr Gebot über {amount} bestätigt. Bestätigen Sie es ebenfalls, um die Ladung zu übernehmen.',
+    'mail.bid_confirmed.bidder.headline':
+      'Der Auftraggeber hat Ihr Gebot über {amount} bestätigt. Bestätigen Sie es ebenfalls, um die Ladung zu übernehmen.',
     'mail.awarded.winner.subject': 'Zuschlag erhalten: {route}',
     'mail.awarded.winner.headline': 'Die Fracht gehört Ihnen, zu {price}.',
     'mail.awarded.owner.subject': '{route} an {company} vergeben',

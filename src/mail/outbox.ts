@@ -64,7 +64,11 @@ export type MailOutcome =
   | { kind: 'failed'; error: string; permanent: boolean };
 
 /** Records outcomes of attempts (one statement per kind of outcome); rows that moved on (their lease ran out and they were claimed again) are left alone. */
-export async function recordMails(db: Kysely<DB>, now: Date, results: ReadonlyArray<{ mail: ClaimedMail; outcome: MailOutcome }>): Promise<void> {
+export async function recordMails(
+  db: Kysely<DB>,
+  now: Date,
+  results: ReadonlyArray<{ mail: ClaimedMail; outcome: MailOutcome }>,
+): Promise<void> {
   const current = (list: typeof results) => sql.join(list.map((r) => sql`(${r.mail.id}::bigint, ${r.mail.attempts}::int)`));
   const where = (list: typeof results) => sql`(m.id, m.attempts) in (${current(list)}) and m.state = 'pending'`;
   const sent = results.filter((r) => r.outcome.kind === 'sent');
@@ -107,7 +111,9 @@ export function mailKeepsEvent(seq: RawBuilder<number>): RawBuilder<SqlBool> {
 /** Deletes mails done for RETENTION_MS (their digest items with them); answers how many. */
 export async function pruneMail(db: Kysely<DB>, now: Date): Promise<number> {
   const result = await sql`delete from mail_messages where id in (
-      select id from mail_messages where state <> 'pending' and finished < ${new Date(now.getTime() - RETENTION_MS)} limit 5000)`.execute(db);
+      select id from mail_messages where state <> 'pending' and finished < ${new Date(now.getTime() - RETENTION_MS)} limit 5000)`.execute(
+    db,
+  );
   return Number(result.numAffectedRows ?? 0);
 }
 
@@ -132,7 +138,12 @@ export interface MailStatus {
 
 const COUNT_CAP = 100_000;
 
-export async function mailStatus(db: Kysely<DB>, now: Date, sending: boolean, format: (d: Date | null) => string | null): Promise<MailStatus> {
+export async function mailStatus(
+  db: Kysely<DB>,
+  now: Date,
+  sending: boolean,
+  format: (d: Date | null) => string | null,
+): Promise<MailStatus> {
   const row = await sql<{
     queued: string;
     retrying: string;

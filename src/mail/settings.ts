@@ -11,8 +11,10 @@ type Db = Kysely<DB> | Transaction<DB>;
 
 export type MailSettingsView = Record<MailKind, MailMode>;
 
-export const isMailKind = (value: unknown): value is MailKind => typeof value === 'string' && (MAIL_KINDS as readonly string[]).includes(value);
-export const isMailMode = (value: unknown): value is MailMode => typeof value === 'string' && (MAIL_MODES as readonly string[]).includes(value);
+export const isMailKind = (value: unknown): value is MailKind =>
+  typeof value === 'string' && (MAIL_KINDS as readonly string[]).includes(value);
+export const isMailMode = (value: unknown): value is MailMode =>
+  typeof value === 'string' && (MAIL_MODES as readonly string[]).includes(value);
 
 /** Every kind's mode for the user (the default where the user chose nothing). */
 export async function settingsOf(db: Db, userId: number): Promise<MailSettingsView> {
@@ -41,7 +43,12 @@ export const modeOf = (chosen: Map<string, MailMode>, userId: number, kind: Mail
 
 /** Sets the modes given (one statement); the other kinds keep theirs. */
 export async function setModes(db: Db, userId: number, modes: Partial<MailSettingsView>, now: Date): Promise<void> {
-  const rows = Object.entries(modes).map(([kind, mode]) => ({ user_id: userId, kind: kind as MailKind, mode: mode as MailMode, modified: now }));
+  const rows = Object.entries(modes).map(([kind, mode]) => ({
+    user_id: userId,
+    kind: kind as MailKind,
+    mode: mode as MailMode,
+    modified: now,
+  }));
   if (!rows.length) return;
   await db
     .insertInto('mail_settings')

@@ -179,7 +179,10 @@ export class MailWorker {
       await recordMails(
         db,
         clock.now(),
-        mails.map((mail) => ({ mail, outcome: { kind: 'failed', error: `could not write the mail: ${(err as Error).message}`, permanent: false } })),
+        mails.map((mail) => ({
+          mail,
+          outcome: { kind: 'failed', error: `could not write the mail: ${(err as Error).message}`, permanent: false },
+        })),
       ).catch(() => undefined);
       return;
     }

@@ -16,7 +16,13 @@ export function registerOpsRoutes(app: FastifyInstance, services: Services, part
       await sql`select 1`.execute(services.db);
       const replicas = services.reads?.status();
       const more = Object.fromEntries(await Promise.all(Object.entries(parts).map(async ([name, read]) => [name, await read()])));
-      return reply.send({ status: 'ok', database: services.dbKind, env: services.config.appEnv, ...(replicas ? { replicas } : {}), ...more });
+      return reply.send({
+        status: 'ok',
+        database: services.dbKind,
+        env: services.config.appEnv,
+        ...(replicas ? { replicas } : {}),
+        ...more,
+      });
     } catch {
       return reply.code(503).send({ status: 'error', database: 'unreachable' });
     }

@@ -262,6 +262,10 @@ export async function findNotification(db: Db, userId: number, id: number): Prom
 /** The users of these saved searches (mail: an alert's mail goes to the search's user). */
 export async function searchUsers(db: Db, ids: readonly number[]): Promise<Map<number, number>> {
   if (!ids.length) return new Map();
-  const rows = await db.selectFrom('saved_searches').select(['id', 'user_id']).where('id', 'in', [...new Set(ids)]).execute();
+  const rows = await db
+    .selectFrom('saved_searches')
+    .select(['id', 'user_id'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
   return new Map(rows.map((r) => [r.id, r.user_id]));
 }

@@ -32,13 +32,18 @@ describe('mail: the daily digest', () => {
 
   test('alerts (daily by default) wait for 07:00, then arrive as one mail per user and kind', async () => {
     app.setNow(berlin('2031-03-10T10:00:00'));
-    const saved = await app.post('/searches/add.json', { token: carrier.token, json: { name: 'Hessen', filter: 8, params: { from: 'DE-6' }, alert: 1 } });
+    const saved = await app.post('/searches/add.json', {
+      token: carrier.token,
+      json: { name: 'Hessen', filter: 8, params: { from: 'DE-6' }, alert: 1 },
+    });
     assert.equal(saved.body.status, 'success', saved.text);
     // Bids of the shipper's freights go into a digest too, for the shipper: another kind, another mail.
     const freights: number[] = [];
     for (const [i, zip] of ['60311', '65183', '64283'].entries()) {
       app.setNow(berlin(`2031-03-10T1${i}:30:00`));
-      freights.push(await openFreight(app, shipper, { from: `city:${zip}`, from_country: 'DE', to: 'city:80331', to_country: 'DE', weight: 1000 + i }));
+      freights.push(
+        await openFreight(app, shipper, { from: `city:${zip}`, from_country: 'DE', to: 'city:80331', to_country: 'DE', weight: 1000 + i }),
+      );
     }
     assert.equal((await flush(app, smtp)).length, 0, 'nothing at once');
 

@@ -79,7 +79,10 @@ describe('mail: when the SMTP server refuses or vanishes', () => {
 
     // A request while the mail server is gone: answered as usual (mail is never in a request).
     const freight = await openFreight(app, shipper);
-    const bid = await app.post('/quotes/add.json', { token: carriers[0]!.token, json: { route: freight, amount: 1, currency_code: 'EUR' } });
+    const bid = await app.post('/quotes/add.json', {
+      token: carriers[0]!.token,
+      json: { route: freight, amount: 1, currency_code: 'EUR' },
+    });
     assert.equal(bid.body.status, 'success');
 
     // Back, on the same address.

@@ -117,7 +117,13 @@ describe('mail: alerts, awards, messages, documents and offers', () => {
       json: { name: 'Frankfurt to Paris', filter: 8, params: { from: 'DE-60' }, alert: 1 },
     });
     assert.equal(saved.body.status, 'success', saved.text);
-    const freight = await openFreight(app, shipper, { from: 'city:60311', from_country: 'DE', to: 'city:75001', to_country: 'FR', weight: 800 });
+    const freight = await openFreight(app, shipper, {
+      from: 'city:60311',
+      from_country: 'DE',
+      to: 'city:75001',
+      to_country: 'FR',
+      weight: 800,
+    });
     const got = await flush(app, smtp);
     assert.equal(to(got, colleague.email).length, 0, 'the colleague saved no search');
     const [mail] = to(got, carrier.email);
@@ -153,7 +159,10 @@ describe('mail: alerts, awards, messages, documents and offers', () => {
     // Documents: on at once for the shipper; the carrier attaches its proof of delivery.
     await setModes(app, shipper.token, { documents: 'instant' });
     const pdf = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n').toString('base64');
-    const doc = await app.post(`/freights/documents/${freight}.json`, { token: carrier.token, json: { kind: 'cmr', name: 'cmr-0815.pdf', content: pdf } });
+    const doc = await app.post(`/freights/documents/${freight}.json`, {
+      token: carrier.token,
+      json: { kind: 'cmr', name: 'cmr-0815.pdf', content: pdf },
+    });
     assert.equal(doc.body.status, 'success', doc.text);
     const docs = await flush(app, smtp);
     assert.match(to(docs, shipper.email)[0]?.mail.subject ?? '', /^New document on .*cmr-0815\.pdf/);
@@ -162,7 +171,10 @@ describe('mail: alerts, awards, messages, documents and offers', () => {
 
   test('a message is mailed to the company it is for, its text quoted', async () => {
     const freight = await openFreight(app, shipper, { weight: 500 });
-    const sent = await app.post(`/freights/messages/${freight}.json`, { token: carrier.token, json: { text: 'Can you load at 06:00?\nWe have a tail lift.' } });
+    const sent = await app.post(`/freights/messages/${freight}.json`, {
+      token: carrier.token,
+      json: { text: 'Can you load at 06:00?\nWe have a tail lift.' },
+    });
     assert.equal(sent.body.status, 'success', sent.text);
     const got = await flush(app, smtp);
     const [mail] = to(got, shipper.email);
@@ -176,10 +188,22 @@ describe('mail: alerts, awards, messages, documents and offers', () => {
   test('an invitation from a vehicle offer is an offer, mailed at once', async () => {
     const offer = await app.post('/vehicles/add.json', {
       token: carrier.token,
-      json: { from: 'airport:FRA', from_radius: 100, available_from: '2031-06-01 08:00:00', available_to: '2031-06-03 18:00:00', body: 'box', capacity: 12000 },
+      json: {
+        from: 'airport:FRA',
+        from_radius: 100,
+        available_from: '2031-06-01 08:00:00',
+        available_to: '2031-06-03 18:00:00',
+        body: 'box',
+        capacity: 12000,
+      },
     });
     assert.equal(offer.body.status, 'success', offer.text);
-    const freight = await openFreight(app, shipper, { from: 'airport:FRA', to: 'airport:MUC', weight: 900, etd: '2031-06-02 08:00' }, { visibility: -2, whitelist: [shipper.company] });
+    const freight = await openFreight(
+      app,
+      shipper,
+      { from: 'airport:FRA', to: 'airport:MUC', weight: 900, etd: '2031-06-02 08:00' },
+      { visibility: -2, whitelist: [shipper.company] },
+    );
     await flush(app, smtp);
     const invited = await app.post(`/vehicles/invite/${offer.body.data.vehicle.id}.json`, { token: shipper.token, json: { freight } });
     assert.equal(invited.body.status, 'success', invited.text);

@@ -61,7 +61,10 @@ describe('mail: what a reader may not see is never in its mail', () => {
     await app.post(`/quotes/confirm/${won}.json`, { token: winner.token });
     all.push(...(await flush(app, smtp)));
     // Messages between the owner and the winner after the award.
-    await app.post(`/freights/messages/${freight}.json`, { token: shipper.token, json: { company: winner.company, text: 'Gate 4, ask for Mr. Secret' } });
+    await app.post(`/freights/messages/${freight}.json`, {
+      token: shipper.token,
+      json: { company: winner.company, text: 'Gate 4, ask for Mr. Secret' },
+    });
     all.push(...(await flush(app, smtp)));
 
     const lost = to(all, loser.email);
@@ -69,10 +72,24 @@ describe('mail: what a reader may not see is never in its mail', () => {
     assert.ok(lostAward, 'the loser is told');
     assert.match(lostAward.mail.subject ?? '', new RegExp(`^Freight ${freight} of 2031-07-01`), 'named by number and day only');
     for (const m of lost) {
-      for (const secret of ['Geheimweg', 'Cachée', 'PO-SECRET-77', '60311', '75001', 'Frankfurt', 'Paris', '1,111.11', '1111.11', winner.companyName, 'Mr. Secret'])
+      for (const secret of [
+        'Geheimweg',
+        'Cachée',
+        'PO-SECRET-77',
+        '60311',
+        '75001',
+        'Frankfurt',
+        'Paris',
+        '1,111.11',
+        '1111.11',
+        winner.companyName,
+        'Mr. Secret',
+      ])
         assert.ok(!text(m).includes(secret), `the loser's mail "${m.mail.subject}" shows ${secret}`);
     }
-    for (const m of to(all, winner.email)) for (const secret of ['2,222.22', '2222.22', loser.companyName]) assert.ok(!text(m).includes(secret), `the winner's mail shows ${secret}`);
+    for (const m of to(all, winner.email))
+      for (const secret of ['2,222.22', '2222.22', loser.companyName])
+        assert.ok(!text(m).includes(secret), `the winner's mail shows ${secret}`);
     const market = to(all, outsider.email);
     assert.equal(market.length, 1, 'the outsider: the alert of its search, nothing else');
     for (const secret of ['Geheimweg', 'Cachée', 'PO-SECRET-77', '1,111.11', '2,222.22', winner.companyName, loser.companyName])

@@ -75,7 +75,10 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
         const code = smtp.refuse?.(nth);
         if (code) return callback(Object.assign(new Error(code >= 500 ? 'refused for good' : 'try again later'), { responseCode: code }));
         const raw = Buffer.concat(chunks).toString('utf8');
-        const envelope = { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address) };
+        const envelope = {
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+        };
         simpleParser(raw).then(
           (mail) => {
             if (gone) return;

@@ -76,7 +76,12 @@ describe('mail: one-click unsubscribe', () => {
     assert.equal((await outbox(app)).at(-1)?.state, 'pending');
     const boundary = 'x-boundary-1';
     const body = `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--${boundary}--\r\n`;
-    const post = await app.http.inject({ method: 'POST', url: path, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: body });
+    const post = await app.http.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: body,
+    });
     assert.equal(post.statusCode, 200, post.body);
     assert.equal((await modes(shipper)).bids, 'off');
     assert.equal(to(await flush(app, smtp), shipper.email).length, 0);

@@ -45,7 +45,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       check ((event_seq is null) <> (digest_day is null))
     )`.execute(db);
   // One digest per user, kind and day, however often (and by however many processes) the sweep runs.
-  await sql`create unique index mail_messages_digest_idx on mail_messages (user_id, kind, digest_day) where digest_day is not null`.execute(db);
+  await sql`create unique index mail_messages_digest_idx on mail_messages (user_id, kind, digest_day) where digest_day is not null`.execute(
+    db,
+  );
   await sql`create index mail_messages_due_idx on mail_messages (next_attempt, id) where state = 'pending'`.execute(db);
   await sql`create index mail_messages_event_idx on mail_messages (event_seq) where event_seq is not null`.execute(db);
   await sql`create index mail_messages_finished_idx on mail_messages (finished) where state <> 'pending'`.execute(db);
