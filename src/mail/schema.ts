@@ -31,14 +31,12 @@ const SETTINGS = Type.Object({
 export const MAIL_DOCS = {
   get: {
     summary: 'The caller’s e-mail settings: for each kind of mail, instant, daily or off',
-    tag: 'users',
     data: SETTINGS,
   },
   set: {
     summary: 'Change the caller’s e-mail settings (the kinds given; the others stay)',
     description:
       'A kind this exchange does not know is ignored with a warning; a mode other than instant, daily or off refuses the request (nothing changes). A form sends email[alerts]=daily.',
-    tag: 'users',
     input: Type.Object({ email: Type.Partial(EMAIL) }),
     data: SETTINGS,
   },
