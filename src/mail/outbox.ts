@@ -63,30 +63,35 @@ export type MailOutcome =
   /** `permanent`: the server refused it for good (no retry) */
   | { kind: 'failed'; error: string; permanent: boolean };
 
-/** Records outcomes of attempts (one statement per kind of outcome); rows that moved on (their lease ran out and they were claimed again) are left alone. */
+/**
+ * Records outcomes of attempts (the sent ones in one statement); rows that moved on (their lease
+ * ran out and they were claimed again) are left alone.
+ */
 export async function recordMails(
   db: Kysely<DB>,
   now: Date,
   results: ReadonlyArray<{ mail: ClaimedMail; outcome: MailOutcome }>,
 ): Promise<void> {
-  const current = (list: typeof results) => sql.join(list.map((r) => sql`(${r.mail.id}::bigint, ${r.mail.attempts}::int)`));
-  const where = (list: typeof results) => sql`(m.id, m.attempts) in (${current(list)}) and m.state = 'pending'`;
+  const current = (list: typeof results) =>
+    sql`(select unnest(${list.map((r) => r.mail.id)}::bigint[]) as id, unnest(${list.map((r) => r.mail.attempts)}::int[]) as attempts)`;
   const sent = results.filter((r) => r.outcome.kind === 'sent');
   if (sent.length)
     await sql`update mail_messages m set state = 'sent', in_flight = false, next_attempt = null, last_error = null, finished = ${now}
-               where ${where(sent)}`.execute(db);
+                from ${current(sent)} r
+               where m.id = r.id and m.attempts = r.attempts and m.state = 'pending'`.execute(db);
   for (const r of results) {
     const o = r.outcome;
+    const at = sql`m.id = ${r.mail.id} and m.attempts = ${r.mail.attempts} and m.state = 'pending'`;
     if (o.kind === 'dropped') {
       await sql`update mail_messages m set state = 'dropped', in_flight = false, next_attempt = null, last_error = ${o.reason}, finished = ${now}
-                 where ${where([r])}`.execute(db);
+                 where ${at}`.execute(db);
     } else if (o.kind === 'failed') {
       const giveUp = o.permanent || now.getTime() - r.mail.created.getTime() >= GIVE_UP_MS;
       const next = giveUp ? null : new Date(now.getTime() + retryDelayMs(r.mail.attempts));
       await sql`update mail_messages m
                    set state = ${giveUp ? 'failed' : 'pending'}, in_flight = false, next_attempt = ${next},
                        last_error = ${o.error.slice(0, 500)}, finished = ${giveUp ? now : null}
-                 where ${where([r])}`.execute(db);
+                 where ${at}`.execute(db);
     }
   }
 }

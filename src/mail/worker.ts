@@ -47,8 +47,9 @@ export interface MailWorkerDeps {
   pollMs?: number;
 }
 
-/** Mails in flight per process (the pool's connections carry them in turn). */
-export const MAX_IN_FLIGHT = 16;
+/** Mails in flight per process (the pool's connections carry them in turn), claimed in batches of at most BATCH. */
+export const MAX_IN_FLIGHT = 64;
+const BATCH = 32;
 /** SMTP connections per process. */
 const CONNECTIONS = 4;
 /** A claimed mail is this process's for so long: longer than the worst SMTP conversation of a full queue. */
@@ -100,6 +101,8 @@ export class MailWorker {
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Mails of the batches in flight. */
+  private sending = 0;
   private lastSweep = 0;
   private lastPrune = 0;
 
@@ -126,7 +129,7 @@ export class MailWorker {
     await sweepDigests(this.deps.db, this.deps.clock, now);
     let attempted = 0;
     for (;;) {
-      const claimed = await claimMails(this.deps.db, this.deps.clock.now(), LEASE_MS, MAX_IN_FLIGHT);
+      const claimed = await claimMails(this.deps.db, this.deps.clock.now(), LEASE_MS, BATCH);
       if (!claimed.length) return attempted;
       await this.sendAll(claimed);
       attempted += claimed.length;
@@ -147,11 +150,13 @@ export class MailWorker {
           this.lastPrune = Date.now();
           await pruneMail(this.deps.db, now);
         }
-        const free = MAX_IN_FLIGHT - this.inFlight.size;
+        const free = Math.min(MAX_IN_FLIGHT - this.sending, BATCH);
         if (free > 0) {
           const claimed = await claimMails(this.deps.db, this.deps.clock.now(), LEASE_MS, free);
           if (claimed.length) {
+            this.sending += claimed.length;
             const p: Promise<void> = this.sendAll(claimed).finally(() => {
+              this.sending -= claimed.length;
               this.inFlight.delete(p);
               this.wake?.();
             });
@@ -163,7 +168,7 @@ export class MailWorker {
         if (!this.stopping) this.deps.log?.error({ err }, 'mail worker: a round failed');
       }
       if (this.stopping) break;
-      if (!more || this.inFlight.size >= MAX_IN_FLIGHT) await this.idle(this.deps.pollMs ?? 1000);
+      if (!more || this.sending >= MAX_IN_FLIGHT) await this.idle(this.deps.pollMs ?? 1000);
     }
   }
 
