@@ -23,8 +23,8 @@ import { MailWorker, smtpTransport } from '../src/mail/worker.ts';
 import { benchCompanies, listenLocal, openBenchDatabase, startBenchFloor } from './setup.ts';
 
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 10_000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const PER_ROUND = Number(process.env.BENCH_PUBLISHES ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const PER_ROUND = Number(process.env.BENCH_PUBLISHES ?? 2);
 const DIGEST_USERS = Number(process.env.BENCH_DIGEST_USERS ?? 100_000);
 const SEND = Number(process.env.BENCH_SEND ?? 10_000);
 
@@ -52,6 +52,22 @@ const port = await new Promise<number>((resolve) => {
   };
   wait();
 });
+
+// The publishing client, a process of its own (bench/mail-client.mjs).
+const client = spawn(process.execPath, [new URL('./mail-client.mjs', import.meta.url).pathname], { stdio: ['pipe', 'pipe', 'inherit'] });
+let clientOut = '';
+client.stdout.on('data', (d) => (clientOut += String(d)));
+const clientPost = (url: string, token: string, body: string) =>
+  new Promise<number>((resolve) => {
+    clientOut = '';
+    client.stdin.write(`${JSON.stringify({ url, token, body })}\n`);
+    const wait = () => {
+      const m = /ms ([\d.]+)/.exec(clientOut);
+      if (m) resolve(Number(m[1]));
+      else setTimeout(wait, 1);
+    };
+    wait();
+  });
 
 const { database, label, drop, pgUrl, pglite } = await openBenchDatabase();
 const config = readConfig({
@@ -223,5 +239,6 @@ try {
   await database.close();
   await drop?.();
   sink.kill('SIGTERM');
+  client.kill('SIGTERM');
 }
 console.log(`\n${lines.join('\n')}`);
