@@ -52,6 +52,7 @@ import {
   DOCUMENT_DOWNLOAD,
 } from './deals/index.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
+import { attachMail, MAIL_ERRORS, MAIL_MESSAGES, MAIL_SECTION, mailEndpoints, mailKeepsEvent, type MailWorker } from './mail/index.ts';
 import { openApiRoutes } from './openapi/routes.tsx';
 import { ONE_RECORD_PREFIX, registerOneRecordRoutes, sendFailure as oneRecordRefusal } from './onerecord/routes.ts';
 import { PRICING_SECTION, pricingEndpoints } from './pricing/routes.tsx';
@@ -125,6 +126,8 @@ export interface App {
   live: LiveHub;
   /** The worker that computes this process's alerts after their commits (tests wait for it). */
   alerts: AlertWorker;
+  /** This process's mail worker (decisions.md §20); null without SMTP_URL (tests drain it). */
+  mail: MailWorker | null;
 }
 
 /** Builds the HTTP application: services shared by every module, then each module's endpoints. */
@@ -152,6 +155,7 @@ export const CATALOGUES = [
   DEAL_MESSAGES,
   LIVE_MESSAGES,
   WEBHOOK_MESSAGES,
+  MAIL_MESSAGES,
 ];
 
 /**
@@ -192,6 +196,7 @@ export const ERROR_CODES = {
   ...DEAL_ERRORS,
   ...LIVE_ERRORS,
   ...WEBHOOK_ERRORS,
+  ...MAIL_ERRORS,
 } as const satisfies Record<ErrorCode, string>;
 
 export async function buildApp(options: AppOptions): Promise<App> {
@@ -226,6 +231,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         CASES_SECTION,
         TRUST_SECTION,
         SETTINGS_SECTION,
+        MAIL_SECTION,
       ],
       home: listPath(HOME_LIST),
       live: LIVE_PATH,
@@ -240,7 +246,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     http.addHook('onClose', async () => replicas.stop());
     services.reads = replicas;
   }
-  registerOpsRoutes(http, services);
+  // E-mail (decisions.md §20): which events are mailed (none without SMTP_URL), the unsubscribe
+  // links, and the worker that sends while the server listens; its outbox's state in /healthz.
+  const mail = await attachMail(http, services, { unsubscribeKey: tokens.derivedKey('mail-unsubscribe') });
+  registerOpsRoutes(http, services, { mail: mail.status });
   registerOneRecordRoutes(http, services); // ONE Record: JSON-LD with its own errors, outside the envelope
 
   // Alerts run after the commit that publishes (a freight or an offer), never in the request: the
@@ -295,6 +304,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...laneEndpoints(), // lane prices (decisions.md §14)
     ...placeEndpoints(),
     ...deskEndpoints(), // the start page: the dispatcher's work queue
+    ...mailEndpoints(), // the user's e-mail settings (decisions.md §20)
   ];
   // The API description of every JSON endpoint above (GET /openapi.json) and its reference page.
   endpoints.push(openApiRoutes(http, () => endpoints, { events: EVENT_DOCS, errorCodes: ERROR_CODES }).docs);
@@ -312,6 +322,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // The alerts' worker sweeps while the server listens; closing waits for the alert under way.
   attachAlertWorker(http, alerts);
   // Webhook deliveries: started when the server listens, stopped when it closes.
-  attachWebhookDispatcher(http, services);
-  return { http, services, tokens, endpoints: Object.freeze([...endpoints]), live, alerts };
+  // Events with mail still to send are kept however old (src/mail).
+  attachWebhookDispatcher(http, services, { keeps: mailKeepsEvent });
+  return { http, services, tokens, endpoints: Object.freeze([...endpoints]), live, alerts, mail: mail.worker };
 }

@@ -6,11 +6,13 @@ import { ConfigError, readConfig } from './config/config.ts';
 import { DataDirInUseError } from './db/lock.ts';
 import { serve } from './main.ts';
 import { rateCommands } from './pricing/cli.ts';
+import { mailCommands } from './mail/index.ts';
 
 /** Every admin command (decisions.md §2); modules contribute theirs. */
 const commands: Command[] = [
   ...accountCommands,
   ...rateCommands,
+  ...mailCommands,
   {
     words: ['serve'],
     usage: 'serve',
