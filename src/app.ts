@@ -55,6 +55,16 @@ import { registerOpsRoutes } from './ops/routes.ts';
 import { attachMetrics, type Metrics } from './ops/metrics.ts';
 import { attachBackupSocket } from './ops/backup/serve.ts';
 import { outboxStats } from './webhooks/stats.ts';
+import {
+  attachMail,
+  MAIL_ERRORS,
+  MAIL_MESSAGES,
+  MAIL_SECTION,
+  mailEndpoints,
+  mailKeepsEvent,
+  mailQueueStats,
+  type MailWorker,
+} from './mail/index.ts';
 import { openApiRoutes } from './openapi/routes.tsx';
 import { ONE_RECORD_PREFIX, registerOneRecordRoutes, sendFailure as oneRecordRefusal } from './onerecord/routes.ts';
 import { PRICING_SECTION, pricingEndpoints } from './pricing/routes.tsx';
@@ -130,6 +140,8 @@ export interface App {
   alerts: AlertWorker;
   /** GET /metrics's registry, when METRICS_TOKEN is set (ops/metrics.ts). */
   metrics?: Metrics;
+  /** This process's mail worker (decisions.md §20); null without SMTP_URL (tests drain it). */
+  mail: MailWorker | null;
 }
 
 /** Builds the HTTP application: services shared by every module, then each module's endpoints. */
@@ -157,6 +169,7 @@ export const CATALOGUES = [
   DEAL_MESSAGES,
   LIVE_MESSAGES,
   WEBHOOK_MESSAGES,
+  MAIL_MESSAGES,
 ];
 
 /**
@@ -197,6 +210,7 @@ export const ERROR_CODES = {
   ...DEAL_ERRORS,
   ...LIVE_ERRORS,
   ...WEBHOOK_ERRORS,
+  ...MAIL_ERRORS,
 } as const satisfies Record<ErrorCode, string>;
 
 export async function buildApp(options: AppOptions): Promise<App> {
@@ -231,6 +245,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         CASES_SECTION,
         TRUST_SECTION,
         SETTINGS_SECTION,
+        MAIL_SECTION,
       ],
       home: listPath(HOME_LIST),
       live: LIVE_PATH,
@@ -249,10 +264,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const metrics = config.metricsToken
     ? attachMetrics(http, config.metricsToken, {
         now: () => clock.now(),
-        // Queues in the database, each read by the module that owns it. The mail outbox (issue 46) adds `mail` here.
+        // Queues in the database, each read by the module that owns it (a new queue adds its line here).
         queues: {
           webhooks: (now) => outboxStats(database.db, now),
           alerts: (now) => alertQueueStats(database.db, now),
+          mail: (now) => mailQueueStats(database.db, now),
         },
         pool:
           database.pool &&
@@ -262,9 +278,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
       })
     : undefined;
   if (metrics) services.observe = metrics;
-  registerOpsRoutes(http, services);
   // The embedded database: `freight-exchange backup` asks the listening server for a copy (ops/backup/socket.ts).
   attachBackupSocket(http, database);
+  // E-mail (decisions.md §20): which events are mailed (none without SMTP_URL), the unsubscribe
+  // links, and the worker that sends while the server listens; its outbox's state in /healthz.
+  const mail = await attachMail(http, services, { unsubscribeKey: tokens.derivedKey('mail-unsubscribe') });
+  registerOpsRoutes(http, services, { mail: mail.status });
   registerOneRecordRoutes(http, services); // ONE Record: JSON-LD with its own errors, outside the envelope
 
   // Alerts run after the commit that publishes (a freight or an offer), never in the request: the
@@ -319,6 +338,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...laneEndpoints(), // lane prices (decisions.md §14)
     ...placeEndpoints(),
     ...deskEndpoints(), // the start page: the dispatcher's work queue
+    ...mailEndpoints(), // the user's e-mail settings (decisions.md §20)
   ];
   // The API description of every JSON endpoint above (GET /openapi.json) and its reference page.
   endpoints.push(openApiRoutes(http, () => endpoints, { events: EVENT_DOCS, errorCodes: ERROR_CODES }).docs);
@@ -336,6 +356,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // The alerts' worker sweeps while the server listens; closing waits for the alert under way.
   attachAlertWorker(http, alerts);
   // Webhook deliveries: started when the server listens, stopped when it closes.
-  attachWebhookDispatcher(http, services);
-  return { http, services, tokens, endpoints: Object.freeze([...endpoints]), live, alerts, metrics };
+  // Events with mail still to send are kept however old (src/mail).
+  attachWebhookDispatcher(http, services, { keeps: mailKeepsEvent });
+  return { http, services, tokens, endpoints: Object.freeze([...endpoints]), live, alerts, mail: mail.worker, metrics };
 }

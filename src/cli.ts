@@ -7,12 +7,14 @@ import { DataDirInUseError } from './db/lock.ts';
 import { serve } from './main.ts';
 import { backupCommands } from './ops/backup/cli.ts';
 import { rateCommands } from './pricing/cli.ts';
+import { mailCommands } from './mail/index.ts';
 
 /** Every admin command (decisions.md §2); modules contribute theirs. */
 const commands: Command[] = [
   ...accountCommands,
   ...rateCommands,
   ...backupCommands,
+  ...mailCommands,
   {
     words: ['serve'],
     usage: 'serve',

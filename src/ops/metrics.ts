@@ -39,11 +39,11 @@ export interface ReplicaSample {
 /** Where the numbers come from; app.ts wires each module's own reader (the modules own their tables). */
 export interface MetricSources {
   /**
-   * The queues in the database, by name (the `queue` label): `webhooks` (the outbox's deliveries)
-   * and `alerts` (alerts after the commit). The mail outbox (issue 46) adds its reader here as
-   * `mail` in app.ts: its series are then fx_queue_pending{queue="mail"}, fx_queue_oldest_age_seconds
-   * {queue="mail"} and, when it reports them, fx_queue_due_lag_seconds and fx_queue_failing_companies
-   * {queue="mail"}; nothing else to change, and the README's alerts already cover every queue.
+   * The queues in the database, by name (the `queue` label): `webhooks` (the outbox's deliveries),
+   * `alerts` (alerts after the commit) and `mail` (the mail outbox), each read by its module and
+   * wired in app.ts. A new queue adds one line there: its series are then fx_queue_pending,
+   * fx_queue_oldest_age_seconds and, when it reports them, fx_queue_due_lag_seconds and
+   * fx_queue_failing_companies with its name; the README's alerts already cover every queue.
    */
   queues: Record<string, (now: Date) => Promise<QueueStats>>;
   /** PostgreSQL: the connection pool's use (the embedded database has one connection and no pool) */

@@ -85,7 +85,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
       assert.equal(types.get(name), type, name);
     assert.ok(s.value('process_resident_memory_bytes')! > 10_000_000);
     assert.ok(s.value('nodejs_eventloop_lag_p99_seconds')! >= 0);
-    for (const queue of ['webhooks', 'alerts']) assert.equal(s.value('fx_queue_pending', { queue }), 0, queue);
+    for (const queue of ['webhooks', 'alerts', 'mail']) assert.equal(s.value('fx_queue_pending', { queue }), 0, queue);
     // The pool is PostgreSQL's (the embedded database has one connection, no pool).
     if (TEST_DB === 'postgres') {
       assert.ok(s.value('fx_db_pool_connections', { state: 'idle' })! + s.value('fx_db_pool_connections', { state: 'busy' })! >= 1);
