@@ -5,6 +5,7 @@ import { CliError, type CliIo, type Command } from './cli/command.ts';
 import { ConfigError, readConfig } from './config/config.ts';
 import { DataDirInUseError } from './db/lock.ts';
 import { serve } from './main.ts';
+import { backupCommands } from './ops/backup/cli.ts';
 import { rateCommands } from './pricing/cli.ts';
 import { mailCommands } from './mail/index.ts';
 
@@ -12,6 +13,7 @@ import { mailCommands } from './mail/index.ts';
 const commands: Command[] = [
   ...accountCommands,
   ...rateCommands,
+  ...backupCommands,
   ...mailCommands,
   {
     words: ['serve'],

@@ -30,6 +30,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** LANE_PRICES_RELEASE: `threshold` (default, the contract's) or `strict` (above). */
   lanePricesRelease: LanePricesRelease;
+  /** METRICS_TOKEN: GET /metrics answers only with this bearer token; unset, there is no /metrics (ops/metrics.ts). */
+  metricsToken: string | undefined;
   /** SMTP_URL, MAIL_FROM, PUBLIC_URL (mail.ts; decisions.md §20). */
   mail: MailSettings;
 }
@@ -87,6 +89,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (lanePricesRelease !== 'threshold' && lanePricesRelease !== 'strict')
     problems.push(`LANE_PRICES_RELEASE must be "threshold" or "strict", got "${env.LANE_PRICES_RELEASE}"`);
 
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,200}$/.test(metricsToken))
+    problems.push('METRICS_TOKEN must be 16 to 200 printable characters without spaces');
   const host = env.HOST || '127.0.0.1';
   const mail = readMailSettings(env, host, port, problems);
 
@@ -106,6 +111,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks,
     trustProxy: trustProxy ?? false,
     lanePricesRelease: lanePricesRelease as LanePricesRelease,
+    metricsToken,
     mail,
   };
 }

@@ -15,7 +15,7 @@ import { MailWorker, smtpTransport, type MailTransport } from './worker.ts';
 
 export { mailEndpoints } from './routes.tsx';
 export { MAIL_ERRORS, MAIL_MESSAGES } from './messages.ts';
-export { mailKeepsEvent, type MailStatus } from './outbox.ts';
+export { mailKeepsEvent, mailQueueStats, type MailStatus } from './outbox.ts';
 export { mailCommands } from './cli.ts';
 export type { MailWorker } from './worker.ts';
 

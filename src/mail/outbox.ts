@@ -143,6 +143,26 @@ export interface MailStatus {
 
 const COUNT_CAP = 100_000;
 
+/**
+ * The outbox as the operator's metrics read it (ops/metrics.ts, `queue="mail"`): mails waiting
+ * (up to COUNT_CAP counted), how long the oldest has waited since it was queued, and how long
+ * the mail due longest has waited past its time without being sent (the workers' lag).
+ */
+export async function mailQueueStats(
+  db: Kysely<DB>,
+  now: Date,
+): Promise<{ pending: number; oldestAgeSeconds: number | null; dueLagSeconds: number }> {
+  const { rows } = await sql<{ pending: string; oldest: Date | null; due: Date | null }>`
+    select (select count(*) from (select 1 from mail_messages where state = 'pending' limit ${COUNT_CAP}) q) as pending,
+           (select min(created) from mail_messages where state = 'pending') as oldest,
+           (select min(next_attempt) from mail_messages where state = 'pending' and not in_flight and next_attempt <= ${now}) as due`.execute(
+    db,
+  );
+  const r = rows[0]!;
+  const age = (at: Date | null) => (at ? Math.max(0, (now.getTime() - new Date(at).getTime()) / 1000) : null);
+  return { pending: Number(r.pending), oldestAgeSeconds: age(r.oldest), dueLagSeconds: age(r.due) ?? 0 };
+}
+
 export async function mailStatus(
   db: Kysely<DB>,
   now: Date,
