@@ -126,14 +126,9 @@ try {
     });
     const id = ((await add.json()) as { data: { id: number } }).data.id;
     const t0 = performance.now();
-    const res = await fetch(`${base}/freights/view/${id}.json`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers,
-      body: '{"action":"publish"}',
-    });
-    await res.text();
-    const request = performance.now() - t0;
+    // The publish is timed by the client in its own process (the server's alert work after the
+    // commit runs in this event loop and would hold up a timing taken here).
+    const request = await clientPost(`${base}/freights/view/${id}.json`, shipper!.token, '{"action":"publish"}');
     await new Promise((r) => setTimeout(r, 5));
     await app.alerts.idle();
     // Until no alert job is left (a read that finds no row answered, e.g. while the embedded database's one connection is busy, counts as waiting).
