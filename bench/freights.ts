@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { CompiledQuery, sql } from 'kysely';
-import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase, startBenchFloor } from './setup.ts';
+import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase, seedMarket, startBenchFloor } from './setup.ts';
 import { line, load, type LoadResult } from './load.ts';
 
 const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 100_000);
@@ -65,52 +65,9 @@ const db = database.db;
 
 try {
   const users = await benchCompanies(db, app.tokens, COMPANIES);
-  const c0 = users[0]!.company;
-  const u0 = users[0]!.user;
 
   const seedStart = performance.now();
-  // Status mix: 40 % open, 10 % pending, 10 % draft, 15 % taken, 10 % expired, 10 % archived, 5 % revoked.
-  await sql`
-    insert into freights (class, type, status, from_code, from_country, to_code, to_country, weight, etd, deadline,
-                          visibility, whitelist, company_id, user_id, winner_id, refs, created, modified)
-    select case when i % 3 = 0 then 'air' else 'rfs' end,
-           case when i % 17 = 0 then 'FFR' else 'AHR' end,
-           -- s = (i / companies) % 20: every company gets every status (company is i % companies).
-           case when s < 8 then 'open' when s < 10 then 'pending' when s < 12 then 'draft'
-                when s < 15 then 'taken' when s < 17 then 'expired' when s < 19 then 'archived' else 'revoked' end,
-           'FRA', 'DE', lpad((i % 99999)::text, 5, '0'), 'DE', (i % 5000) + 0.5,
-           now() + (i % 30) * interval '1 day', now() + interval '30 days',
-           case when i % 25 = 0 then -2 else 0 end,
-           case when i % 25 = 0 then array[${c0}::int + ((i + 1) % ${COMPANIES})] else '{}'::int[] end,
-           ${c0}::int + (i % ${COMPANIES}), ${u0}::int + (i % ${COMPANIES}),
-           case when s between 12 and 18 then ${c0}::int + ((i + 3) % ${COMPANIES}) end,
-           ('{"customer":"B-' || i || '"}')::json,
-           now() - i * interval '1 minute', now() - i * interval '1 minute'
-    from generate_series(1, ${FREIGHTS}) as i, lateral (select (i / ${COMPANIES}) % 20 as s) as mix`.execute(db);
-  await sql`
-    insert into freight_pieces (freight_id, position, pieces, depth, width, height, weight)
-    select id, 0, 1 + id % 5, 120, 80, 100, 50 from freights`.execute(db);
-  // Bids from two other companies on every third freight.
-  await sql`
-    insert into bids (freight_id, company_id, user_id, amount, currency_code, status, created, modified)
-    select f.id, ${c0}::int + ((f.company_id - ${c0}::int + k) % ${COMPANIES}), ${u0}::int + ((f.company_id - ${c0}::int + k) % ${COMPANIES}),
-           100 + f.id % 900, 'EUR', case when f.id % 7 = 0 then 'revoked' else 'open' end, now(), now()
-    from freights f cross join (values (1), (2)) as k(k) where f.id % 3 = 0`.execute(db);
-  // Load search (issue 12): origins and destinations spread over ten countries each, postal codes,
-  // coordinates across Europe (5 % airport-only freights without coordinates), loading windows of
-  // up to three days and delivery one to four days later.
-  await sql`
-    update freights set
-      from_country = case when id % 20 = 0 then null else (array['DE','FR','IT','ES','NL','BE','PL','AT','CZ','DK'])[1 + id % 10] end,
-      from_code = case when id % 20 = 0 then (array['FRA','MUC','AMS','CDG','MXP','MAD','WAW','VIE','PRG','CPH'])[1 + (id / 20) % 10] else lpad(((id::bigint * 7919) % 100000)::text, 5, '0') end,
-      from_latitude = case when id % 20 = 0 then null else round(36 + ((id::bigint * 104729) % 2400) / 100.0, 6) end,
-      from_longitude = case when id % 20 = 0 then null else round(-9 + ((id::bigint * 1299709) % 3300) / 100.0, 6) end,
-      to_country = (array['IT','DE','FR','PL','ES','NL','AT','CH','HU','SE'])[1 + (id / 7) % 10],
-      to_code = lpad(((id::bigint * 6007) % 100000)::text, 5, '0'),
-      to_latitude = round(36 + ((id::bigint * 15485863) % 2400) / 100.0, 6),
-      to_longitude = round(-9 + ((id::bigint * 32452843) % 3300) / 100.0, 6),
-      etd_end = etd + (id % 3) * interval '1 day',
-      eta = etd + (1 + id % 4) * interval '1 day'`.execute(db);
+  await seedMarket(db, users, FREIGHTS);
   // As autovacuum would have it on a live database: statistics and the visibility map (index-only scans).
   await sql`vacuum analyze`.execute(db);
   const seedMs = performance.now() - seedStart;

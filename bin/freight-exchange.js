@@ -9,4 +9,9 @@ if (!fs.existsSync(entry)) {
   process.exit(1);
 }
 const { main } = await import(entry.href);
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+// A command other than `serve` is done: end now. After closing an embedded database, PGlite can
+// leave a timer of its statistics running that keeps the process alive for minutes (its
+// setitimer emulation); stdout and stderr are written synchronously, nothing is lost.
+if (process.argv[2] === 'serve' && code === 0) process.exitCode = code;
+else process.exit(code);

@@ -13,7 +13,7 @@ import { registerEndpoints, type Endpoint } from './kernel/route.tsx';
 import { Clock } from './kernel/time.ts';
 import type { Transaction } from 'kysely';
 import type { DB } from './db/schema.ts';
-import { AlertWorker, attachAlertWorker, enqueueAlert, type AlertSubject } from './alerts/index.ts';
+import { AlertWorker, alertQueueStats, attachAlertWorker, enqueueAlert, type AlertSubject } from './alerts/index.ts';
 import { installCatalogues, KERNEL_MESSAGES } from './kernel/i18n.ts';
 import { KERNEL_ERRORS, type ErrorCode } from './kernel/errors.ts';
 import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from './accounts/messages.ts';
@@ -52,6 +52,19 @@ import {
   DOCUMENT_DOWNLOAD,
 } from './deals/index.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
+import { attachMetrics, type Metrics } from './ops/metrics.ts';
+import { attachBackupSocket } from './ops/backup/serve.ts';
+import { outboxStats } from './webhooks/stats.ts';
+import {
+  attachMail,
+  MAIL_ERRORS,
+  MAIL_MESSAGES,
+  MAIL_SECTION,
+  mailEndpoints,
+  mailKeepsEvent,
+  mailQueueStats,
+  type MailWorker,
+} from './mail/index.ts';
 import { openApiRoutes } from './openapi/routes.tsx';
 import { ONE_RECORD_PREFIX, registerOneRecordRoutes, sendFailure as oneRecordRefusal } from './onerecord/routes.ts';
 import { PRICING_SECTION, pricingEndpoints } from './pricing/routes.tsx';
@@ -125,6 +138,10 @@ export interface App {
   live: LiveHub;
   /** The worker that computes this process's alerts after their commits (tests wait for it). */
   alerts: AlertWorker;
+  /** GET /metrics's registry, when METRICS_TOKEN is set (ops/metrics.ts). */
+  metrics?: Metrics;
+  /** This process's mail worker (decisions.md §20); null without SMTP_URL (tests drain it). */
+  mail: MailWorker | null;
 }
 
 /** Builds the HTTP application: services shared by every module, then each module's endpoints. */
@@ -152,6 +169,7 @@ export const CATALOGUES = [
   DEAL_MESSAGES,
   LIVE_MESSAGES,
   WEBHOOK_MESSAGES,
+  MAIL_MESSAGES,
 ];
 
 /**
@@ -192,6 +210,7 @@ export const ERROR_CODES = {
   ...DEAL_ERRORS,
   ...LIVE_ERRORS,
   ...WEBHOOK_ERRORS,
+  ...MAIL_ERRORS,
 } as const satisfies Record<ErrorCode, string>;
 
 export async function buildApp(options: AppOptions): Promise<App> {
@@ -226,6 +245,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         CASES_SECTION,
         TRUST_SECTION,
         SETTINGS_SECTION,
+        MAIL_SECTION,
       ],
       home: listPath(HOME_LIST),
       live: LIVE_PATH,
@@ -240,7 +260,30 @@ export async function buildApp(options: AppOptions): Promise<App> {
     http.addHook('onClose', async () => replicas.stop());
     services.reads = replicas;
   }
-  registerOpsRoutes(http, services);
+  // GET /metrics, and the request hook that counts every route registered below (only with METRICS_TOKEN).
+  const metrics = config.metricsToken
+    ? attachMetrics(http, config.metricsToken, {
+        now: () => clock.now(),
+        // Queues in the database, each read by the module that owns it (a new queue adds its line here).
+        queues: {
+          webhooks: (now) => outboxStats(database.db, now),
+          alerts: (now) => alertQueueStats(database.db, now),
+          mail: (now) => mailQueueStats(database.db, now),
+        },
+        pool:
+          database.pool &&
+          (() => ({ total: database.pool!.totalCount, idle: database.pool!.idleCount, waiting: database.pool!.waitingCount })),
+        liveStreams: () => live.size,
+        replicas: services.reads && (() => services.reads!.status()),
+      })
+    : undefined;
+  if (metrics) services.observe = metrics;
+  // The embedded database: `freight-exchange backup` asks the listening server for a copy (ops/backup/socket.ts).
+  attachBackupSocket(http, database);
+  // E-mail (decisions.md §20): which events are mailed (none without SMTP_URL), the unsubscribe
+  // links, and the worker that sends while the server listens; its outbox's state in /healthz.
+  const mail = await attachMail(http, services, { unsubscribeKey: tokens.derivedKey('mail-unsubscribe') });
+  registerOpsRoutes(http, services, { mail: mail.status });
   registerOneRecordRoutes(http, services); // ONE Record: JSON-LD with its own errors, outside the envelope
 
   // Alerts run after the commit that publishes (a freight or an offer), never in the request: the
@@ -295,6 +338,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...laneEndpoints(), // lane prices (decisions.md §14)
     ...placeEndpoints(),
     ...deskEndpoints(), // the start page: the dispatcher's work queue
+    ...mailEndpoints(), // the user's e-mail settings (decisions.md §20)
   ];
   // The API description of every JSON endpoint above (GET /openapi.json) and its reference page.
   endpoints.push(openApiRoutes(http, () => endpoints, { events: EVENT_DOCS, errorCodes: ERROR_CODES }).docs);
@@ -312,6 +356,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // The alerts' worker sweeps while the server listens; closing waits for the alert under way.
   attachAlertWorker(http, alerts);
   // Webhook deliveries: started when the server listens, stopped when it closes.
-  attachWebhookDispatcher(http, services);
-  return { http, services, tokens, endpoints: Object.freeze([...endpoints]), live, alerts };
+  // Events with mail still to send are kept however old (src/mail).
+  attachWebhookDispatcher(http, services, { keeps: mailKeepsEvent });
+  return { http, services, tokens, endpoints: Object.freeze([...endpoints]), live, alerts, mail: mail.worker, metrics };
 }

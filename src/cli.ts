@@ -5,12 +5,16 @@ import { CliError, type CliIo, type Command } from './cli/command.ts';
 import { ConfigError, readConfig } from './config/config.ts';
 import { DataDirInUseError } from './db/lock.ts';
 import { serve } from './main.ts';
+import { backupCommands } from './ops/backup/cli.ts';
 import { rateCommands } from './pricing/cli.ts';
+import { mailCommands } from './mail/index.ts';
 
 /** Every admin command (decisions.md §2); modules contribute theirs. */
 const commands: Command[] = [
   ...accountCommands,
   ...rateCommands,
+  ...backupCommands,
+  ...mailCommands,
   {
     words: ['serve'],
     usage: 'serve',

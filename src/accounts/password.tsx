@@ -25,6 +25,7 @@ async function changePassword(ctx: Ctx) {
   const attempt = await beginLoginAttempt(ctx.db, { login: user.email, userId: user.id }, ctx.req.ip, ctx.clock.now());
   // The caller is the user: a block under its username may be named here.
   if (attempt.kind !== 'allowed') {
+    ctx.services.observe?.loginThrottled(attempt.kind);
     if (attempt.kind === 'user_blocked') await endLoginAttempt(ctx.db, attempt.id);
     ctx.reply.header('retry-after', String(attempt.retryAfterSeconds));
     return rejected(429, 'login.throttled', ctx.t('login.throttled', { minutes: Math.ceil(attempt.retryAfterSeconds / 60) }));

@@ -50,6 +50,7 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
         const now = ctx.clock.now();
         const user = login && login.length <= 254 ? await findUserByLogin(ctx.db, login) : undefined;
         const attempt = await beginLoginAttempt(ctx.db, { login, userId: user?.id }, ctx.req.ip, now);
+        if (attempt.kind !== 'allowed') ctx.services.observe?.loginThrottled(attempt.kind);
         if (attempt.kind === 'throttled') {
           ctx.req.log.warn({ login: login.slice(0, 100), address: ctx.req.ip }, 'login throttled');
           ctx.reply.header('retry-after', String(attempt.retryAfterSeconds));

@@ -73,3 +73,33 @@ export async function emailOrUsernameTaken(db: Kysely<DB>, email: string, userna
   if (!row) return null;
   return row.email.toLowerCase() === email.toLowerCase() ? 'email' : 'username';
 }
+
+/** A user as mail addresses them (src/mail): whom, in which language. */
+export interface Addressee {
+  id: number;
+  company_id: number;
+  email: string;
+  realname: string;
+  language: string;
+}
+
+/** The users of these companies (mail: an event's recipient company is told through its users). */
+export function usersOfCompanies(db: Kysely<DB>, companyIds: readonly number[]): Promise<Addressee[]> {
+  if (!companyIds.length) return Promise.resolve([]);
+  return db
+    .selectFrom('users')
+    .select(['id', 'company_id', 'email', 'realname', 'language'])
+    .where(sql<boolean>`company_id = any(${[...new Set(companyIds)]}::int[])`)
+    .orderBy('id')
+    .execute();
+}
+
+/** These users as mail addresses them (those that exist). */
+export function addressees(db: Kysely<DB>, ids: readonly number[]): Promise<Addressee[]> {
+  if (!ids.length) return Promise.resolve([]);
+  return db
+    .selectFrom('users')
+    .select(['id', 'company_id', 'email', 'realname', 'language'])
+    .where(sql<boolean>`id = any(${[...new Set(ids)]}::int[])`)
+    .execute();
+}

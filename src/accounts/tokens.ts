@@ -34,6 +34,11 @@ export class TokenIssuer {
     return createHmac('sha256', this.secret).update('cookie-signing').digest('base64url');
   }
 
+  /** A key for another purpose (mail's unsubscribe links), derived from the same secret. */
+  derivedKey(purpose: string): Buffer {
+    return createHmac('sha256', this.secret).update(`${this.appEnv}:key:${purpose}`).digest();
+  }
+
   private mac(userId: number, nonce: string): string {
     return createHmac('sha256', this.secret).update(`${this.appEnv}:${userId}:${nonce}`).digest('base64url');
   }

@@ -47,6 +47,22 @@ export async function enqueueAlert(trx: Transaction<DB>, subject: AlertSubject, 
   await trx.insertInto('alert_jobs').values({ subject, subject_id: subjectId, created: at, due: at }).execute();
 }
 
+/**
+ * The queue as the operator's metrics read it: jobs waiting, how long the oldest has waited since
+ * its publish, and how long the job due longest has waited past its time (the workers' lag).
+ */
+export async function alertQueueStats(
+  db: Kysely<DB>,
+  now: Date,
+): Promise<{ pending: number; oldestAgeSeconds: number | null; dueLagSeconds: number }> {
+  const row = await db
+    .selectFrom('alert_jobs')
+    .select((eb) => [eb.fn.countAll<number>().as('pending'), eb.fn.min('created').as('oldest'), eb.fn.min('due').as('due')])
+    .executeTakeFirstOrThrow();
+  const age = (at: unknown) => (at ? Math.max(0, (now.getTime() - new Date(at as Date).getTime()) / 1000) : null);
+  return { pending: Number(row.pending), oldestAgeSeconds: age(row.oldest), dueLagSeconds: age(row.due) ?? 0 };
+}
+
 export class AlertWorker {
   private draining: Promise<void> | null = null;
   /** A poke arrived while draining: look once more before stopping. */

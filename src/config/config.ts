@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { IANAZone } from 'luxon';
+import { readMailSettings, type MailSettings } from './mail.ts';
 import { readWebhookSettings, type WebhookSettings } from './webhooks.ts';
 
 /** Settings read once from the environment at start (decisions.md §1). */
@@ -29,6 +30,10 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** LANE_PRICES_RELEASE: `threshold` (default, the contract's) or `strict` (above). */
   lanePricesRelease: LanePricesRelease;
+  /** METRICS_TOKEN: GET /metrics answers only with this bearer token; unset, there is no /metrics (ops/metrics.ts). */
+  metricsToken: string | undefined;
+  /** SMTP_URL, MAIL_FROM, PUBLIC_URL (mail.ts; decisions.md §20). */
+  mail: MailSettings;
 }
 
 /**
@@ -85,11 +90,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (lanePricesRelease !== 'threshold' && lanePricesRelease !== 'strict')
     problems.push(`LANE_PRICES_RELEASE must be "threshold" or "strict", got "${env.LANE_PRICES_RELEASE}"`);
 
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,200}$/.test(metricsToken))
+    problems.push('METRICS_TOKEN must be 16 to 200 printable characters without spaces');
+  const host = env.HOST || '127.0.0.1';
+  const mail = readMailSettings(env, host, port, problems);
+
   if (problems.length) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
 
   return {
     port,
-    host: env.HOST || '127.0.0.1',
+    host,
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl,
     databaseReadUrls,
@@ -101,6 +112,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks,
     trustProxy: trustProxy ?? false,
     lanePricesRelease: lanePricesRelease as LanePricesRelease,
+    metricsToken,
+    mail,
   };
 }
 

@@ -14,6 +14,10 @@ export interface Database {
   /** Listens for notifications on a channel (NOTIFY), on one connection of its own (see Listen). */
   listen: Listen;
   close(): Promise<void>;
+  /** PostgreSQL: the connection pool (the metrics read its use). */
+  pool?: pg.Pool;
+  /** The embedded database: its PGlite instance and data directory ('' when in memory); a backup copies it (ops/backup). */
+  embedded?: { client: PGlite; dataDir: string };
 }
 
 /**
@@ -55,7 +59,7 @@ export async function openDatabase(
 ): Promise<Database> {
   let database: Database;
   if (options.pglite) {
-    database = pgliteDatabase(options.pglite, () => {});
+    database = pgliteDatabase(options.pglite, '', () => {});
   } else if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10, options: SESSION_OPTIONS });
     // An idle connection the server ends (restart, failover, terminate) must not crash the
@@ -65,12 +69,12 @@ export async function openDatabase(
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     registerProtocolPool(db, pool);
-    database = { db, kind: 'postgres', listen: postgresListen(config.databaseUrl), close: () => db.destroy() };
+    database = { db, kind: 'postgres', listen: postgresListen(config.databaseUrl), close: () => db.destroy(), pool };
   } else {
     const release = await lockDataDir(config.dataDir);
     try {
       const client = await PGlite.create({ dataDir: config.dataDir, parsers: pgliteParsers });
-      database = pgliteDatabase(client, release);
+      database = pgliteDatabase(client, config.dataDir, release);
     } catch (err) {
       release();
       throw err;
@@ -142,11 +146,12 @@ function postgresListen(url: string): Listen {
   };
 }
 
-function pgliteDatabase(client: PGlite, release: () => void): Database {
+function pgliteDatabase(client: PGlite, dataDir: string, release: () => void): Database {
   const db = new Kysely<DB>({ dialect: new PGliteDialect(client) });
   return {
     db,
     kind: 'pglite',
+    embedded: { client, dataDir },
     listen: async (channel, message) => {
       const unlisten = await client.listen(channel, message);
       return async () => {

@@ -22,8 +22,7 @@ const held = new Set<string>();
  */
 export async function lockDataDir(dir: string): Promise<() => void> {
   fs.mkdirSync(dir, { recursive: true });
-  const stat = fs.statSync(dir);
-  const key = createHash('sha256').update(`${stat.dev}:${stat.ino}`).digest('hex').slice(0, 32);
+  const key = dataDirKey(dir);
   if (held.has(key)) throw new DataDirInUseError(`the data directory ${dir} is already open in this process`);
   const info = path.join(dir, INFO_FILE);
   const server = net.createServer((socket) => socket.destroy());
@@ -48,6 +47,12 @@ export async function lockDataDir(dir: string): Promise<() => void> {
     if (readInfo(info) === String(process.pid)) fs.rmSync(info, { force: true });
     server.close();
   };
+}
+
+/** The directory's identity (device and inode): the name of its lock, and of the running server's backup socket (ops/backup). */
+export function dataDirKey(dir: string): string {
+  const stat = fs.statSync(dir);
+  return createHash('sha256').update(`${stat.dev}:${stat.ino}`).digest('hex').slice(0, 32);
 }
 
 /**

@@ -15,6 +15,7 @@ import type { DealTables } from '../deals/tables.ts';
 import type { LaneTables } from '../lanes/tables.ts';
 import type { DbTables } from './tables.ts';
 import type { AlertTables } from '../alerts/tables.ts';
+import type { MailTables } from '../mail/tables.ts';
 
 /**
  * The whole database as Kysely sees it: each module declares its own tables next to its code
@@ -37,4 +38,5 @@ export interface DB
     DealTables,
     LaneTables,
     AlertTables,
+    MailTables,
     DbTables {}

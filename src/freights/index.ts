@@ -35,7 +35,15 @@ export { audienceOf } from './policy.ts';
 // Who may see a freight in the market now, for many companies at once (the live board, src/live)
 export { marketFreightsOf, marketViewers } from './audience.ts';
 // The parties of a delivered freight, completed counts and display ids (the trust module's ratings)
-export { completedJsonSql, deliveredBetween, displayIdSql, freightOwners, freightParties, type FreightParties } from './parties.ts';
+export {
+  completedJsonSql,
+  deliveredBetween,
+  displayIdSql,
+  freightCreators,
+  freightOwners,
+  freightParties,
+  type FreightParties,
+} from './parties.ts';
 
 // Awarded road freights with their accepted bids' prices (the lane prices, src/lanes)
 export { awardRowsSql } from './awards.ts';
@@ -101,4 +109,6 @@ export { freightFields } from './pages/form-page.tsx';
 // Endpoints and pages
 export { freightEndpoints, freightPageFor, type FreightSections } from './routes.tsx';
 export { partnerCompanies } from './pages/page-data.ts';
+// A freight's place as the lists name it (mail names freights as the lists do)
+export { placeLabel } from './pages/freight-page.tsx';
 export { FREIGHT_ERRORS, FREIGHT_MESSAGES } from './messages.ts';

@@ -42,6 +42,16 @@ export async function freightOwners(db: Db, ids: readonly number[]): Promise<Arr
     .execute();
 }
 
+/** The creating users of these freights with their companies (mail: a match's mail goes to whom its notification went). */
+export async function freightCreators(db: Db, ids: readonly number[]): Promise<Array<{ id: number; company_id: number; user_id: number }>> {
+  if (!ids.length) return [];
+  return db
+    .selectFrom('freights')
+    .select(['id', 'company_id', 'user_id'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+}
+
 /**
  * SQL: a freight delivered between two companies (awarded to another company, then closed), the
  * predicate of the partial indexes freights_completed_owner_idx and _winner_idx (migration 0180).

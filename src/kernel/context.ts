@@ -43,6 +43,12 @@ export interface ReadRouter {
   status(): Array<{ name: string; state: string; lag_bytes: number | null; reads: number }>;
 }
 
+/** What requests tell the operator's metrics (ops/metrics.ts, GET /metrics); absent unless METRICS_TOKEN is set. */
+export interface Observations {
+  /** A login refused by throttling (decisions.md §9): a 429, or a user blocked under its other name. */
+  loginThrottled(reason: 'throttled' | 'user_blocked'): void;
+}
+
 /** What every module gets: the database, the configuration, the clock, authentication. */
 export interface Services {
   /** the primary: every write, and every read not routed to a replica */
@@ -53,6 +59,8 @@ export interface Services {
   config: Config;
   clock: Clock;
   auth: Authenticator;
+  /** the operator's metrics, when METRICS_TOKEN is set */
+  observe?: Observations;
 }
 
 export type Format = 'json' | 'html';

@@ -258,3 +258,14 @@ export async function markRead(db: Db, userId: number, now: Date, id?: number): 
 export async function findNotification(db: Db, userId: number, id: number): Promise<NotificationRow | undefined> {
   return db.selectFrom('notifications').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
 }
+
+/** The users of these saved searches (mail: an alert's mail goes to the search's user). */
+export async function searchUsers(db: Db, ids: readonly number[]): Promise<Map<number, number>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .selectFrom('saved_searches')
+    .select(['id', 'user_id'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.user_id]));
+}

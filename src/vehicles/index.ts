@@ -11,6 +11,7 @@ import { FIRST_PAGE, fittingVehiclesOf } from './routes.tsx';
 import { fittingSection } from './views.tsx';
 
 export { alertFreight, alertOffer } from './alerts.ts';
+export { offerUsers } from './store.ts';
 export { vehicleEndpoints, vehicleViews } from './routes.tsx';
 export { VEHICLE_ERRORS, VEHICLE_MESSAGES } from './messages.ts';
 export { VEHICLE_EVENT_DOCS } from './schema.ts';

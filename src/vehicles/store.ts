@@ -70,6 +70,17 @@ export async function readVisibleOffers(db: Db, companyId: number, ids: readonly
     .execute()) as VehicleRead[];
 }
 
+/** The creating users of these offers (mail: a match's mail goes to whom its notification went). */
+export async function offerUsers(db: Db, ids: readonly number[]): Promise<Map<number, number>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .selectFrom('vehicle_offers')
+    .select(['id', 'user_id'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.user_id]));
+}
+
 export const SORTS = ['available_from', 'created'] as const;
 export type Sort = (typeof SORTS)[number];
 

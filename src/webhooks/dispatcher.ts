@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
 import { postWebhook, type SendResult } from './send.ts';
@@ -36,7 +36,12 @@ export interface DispatcherDeps {
   /** Schedule, timeout, and which receiver addresses may be reached (checked again at delivery). */
   settings: WebhookSettings;
   log?: { error: LogFn; info?: LogFn; debug?: LogFn };
+  /** Events another module still needs (mail not sent yet, src/mail): kept by pruneOld whatever their age. */
+  keeps?: EventsKept;
 }
+
+/** SQL: whether the event whose `seq` is given is still needed by a module above (passed in by app.ts). */
+export type EventsKept = (seq: RawBuilder<number>) => RawBuilder<SqlBool>;
 
 export interface Job {
   id: number;
@@ -248,9 +253,10 @@ export async function recordAttempt(
  * Deletes what no one needs any more, in batches (a busy day's events are many): events with a
  * delivery (and their deliveries and log) RETENTION_MS after the change unless a delivery still
  * waits; events no webhook received, once the live board's replay no longer reaches them
- * (feed.ts REPLAY_MS, and an hour to spare). Answers how many events were deleted.
+ * (feed.ts REPLAY_MS, and an hour to spare); never an event `keeps` says another module still
+ * needs. Answers how many events were deleted.
  */
-export async function pruneOld(db: Kysely<DB>, now: Date): Promise<number> {
+export async function pruneOld(db: Kysely<DB>, now: Date, keeps?: EventsKept): Promise<number> {
   const delivered = new Date(now.getTime() - RETENTION_MS);
   const replayed = new Date(now.getTime() - REPLAY_MS - 3600_000);
   let deleted = 0;
@@ -259,6 +265,7 @@ export async function pruneOld(db: Kysely<DB>, now: Date): Promise<number> {
       delete from events where seq in (
         select e.seq from events e
          where e.created < ${replayed}
+           and not ${keeps ? keeps(sql<number>`e.seq`) : sql<SqlBool>`false`}
            and (not exists (select 1 from webhook_deliveries d where d.event_seq = e.seq)
                 or (e.created < ${delivered}
                     and not exists (select 1 from webhook_deliveries d where d.event_seq = e.seq and d.state = 'pending')))
@@ -337,7 +344,7 @@ export class WebhookDispatcher {
         }
         if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
           this.lastPrune = Date.now();
-          await pruneOld(this.deps.db, this.deps.clock.now());
+          await pruneOld(this.deps.db, this.deps.clock.now(), this.deps.keeps);
         }
       } catch (err) {
         if (!this.stopping) this.deps.log?.error({ err }, 'webhook dispatcher: claiming failed');

@@ -584,6 +584,8 @@ const CASES: Record<string, Case> = {
       return { options: { json: { url, events: ['bid.created'] } } };
     },
   ),
+  'mail.email_invalid': post('/users/settings.json', { email: 'daily' }),
+  'mail.mode_invalid': post('/users/settings.json', { email: { alerts: 'hourly' } }),
   'webhooks.events_required': post('/webhooks/add.json', { url: 'https://8.8.8.8/hook', events: [] }),
   'webhooks.events_too_many': post('/webhooks/add.json', { url: 'https://8.8.8.8/hook', events: Array.from({ length: 100 }, () => '*') }),
   'webhooks.event_unknown': post('/webhooks/add.json', { url: 'https://8.8.8.8/hook', events: ['freight.teleported'] }),

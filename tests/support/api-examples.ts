@@ -183,6 +183,8 @@ async function more(app: TestApp, world: World): Promise<void> {
   const id = (kind: string) => world.ids.find((i) => i.kind === kind)?.id;
   await app.post('/users/login.json', { json: { auth: { user: world.shipper.email, password: world.shipper.password } } });
   await app.get('/users/me.json', S);
+  await app.post('/users/settings.json', { ...C, json: { email: { alerts: 'instant', documents: 'daily' } } });
+  await app.get('/users/settings.json', C);
   await app.get('/freights/counts.json', C);
   await app.get(`/freights/view/${world.freights.open}.json`, S);
   await app.get(`/freights/edit/${world.freights.draft}.json`, S);

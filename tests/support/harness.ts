@@ -4,6 +4,7 @@ import { buildApp } from '../../src/app.ts';
 import type { Endpoint } from '../../src/kernel/route.tsx';
 import type { LiveHub } from '../../src/live/hub.ts';
 import type { AlertWorker } from '../../src/alerts/index.ts';
+import type { MailWorker } from '../../src/mail/index.ts';
 import { createCompany, createUser } from '../../src/accounts/commands.ts';
 import type { TokenIssuer } from '../../src/accounts/tokens.ts';
 import { readConfig, type Config } from '../../src/config/config.ts';
@@ -54,6 +55,8 @@ export interface TestApp {
   live: LiveHub;
   /** the worker computing alerts after their commits (requests through the harness wait for it) */
   alerts: AlertWorker;
+  /** the mail worker (with SMTP_URL in `env`; tests drain it), else null */
+  mail: MailWorker | null;
   /** Moves the exchange's clock (deadlines, expiry); `null` returns to real time. */
   setNow(date: Date | null): void;
   company(name?: string): Promise<{ id: number; name: string }>;
@@ -81,7 +84,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = options.database ?? (await freshDatabase());
   let fixedNow: Date | null = null;
   const clock = new Clock(config.timezone, () => fixedNow ?? new Date());
-  const { http, services, tokens, endpoints, live, alerts } = await buildApp({ config, database, clock });
+  const { http, services, tokens, endpoints, live, alerts, mail } = await buildApp({ config, database, clock });
   await http.ready();
   let seq = 0;
 
@@ -118,6 +121,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     config,
     live,
     alerts,
+    mail,
     setNow(date) {
       fixedNow = date;
     },

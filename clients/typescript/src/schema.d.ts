@@ -1782,7 +1782,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The market price of a lane by month (decisions.md §14): the accepted prices of awarded road freights whose origin and destination match, oldest month first, every month of the window (empty months with count 0). from and to are required (else status error, prices.lane_required); months 1–36 (default 12) and currency (default EUR) outside their values are ignored with a warning. Prices are kept per lane cell (postal area of two characters, airport, or country): a longer postal prefix is read as its area, with a warning. Figures come from at least 5 awards by 3 owner companies, and awards join them in whole batches of at least 5 awards by 3 owners, so that no two answers differ by one deal. A server may be set to a stricter release (LANE_PRICES_RELEASE=strict): then a batch also needs every coalition of up to 4 companies in it, owners or winners, to have taken no part in at least 4 of its awards, of at least 2 other owners and 2 other winners, so that neither a company nor 4 acting together can place prices of their own around the others' to read them all. count is always the month's number of awards; released the number the figures rest on.
+         * The market price of a lane by month (decisions.md §14): the accepted prices of awarded road freights whose origin and destination match, oldest month first, every month of the window (empty months with count 0). from and to are required (else status error, prices.lane_required); months 1–36 (default 12) and currency (default EUR) outside their values are ignored with a warning. Prices are kept per lane cell (postal area of two characters, airport, or country): a longer postal prefix is read as its area, with a warning. Figures come from at least 5 awards by 3 owner companies, and awards join them in whole batches of at least 5 awards by 3 owners, so that no two answers differ by one deal. A server may be set to a stricter release (LANE_PRICES_RELEASE=strict): then a batch also needs every company in it, as owner or as winner, to have taken no part in at least 4 of its awards, of at least 2 other owners and 2 other winners, so that no company can place prices of its own around the others' to read them. count is always the month's number of awards; released the number the figures rest on.
          * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
          *
          *     On success `data` holds `lane`, `months`; a functional failure is 200 with `status` = `error` and a `message`.
@@ -1812,6 +1812,36 @@ export interface paths {
         get: operations["getPlacesSuggest"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/settings.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller’s e-mail settings: for each kind of mail, instant, daily or off
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `email`, `sending`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        get: operations["getUsersSettings"];
+        put?: never;
+        /**
+         * Change the caller’s e-mail settings (the kinds given; the others stay)
+         * @description A kind this exchange does not know is ignored with a warning; a mode other than instant, daily or off refuses the request (nothing changes). A form sends email[alerts]=daily.
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `email`, `sending`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postUsersSettings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2443,15 +2473,11 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description repeats the caller: its token only to a caller that sent the token or logged in with its password */
+        /** @description repeats the caller */
         Auth: {
             email: string;
             /** @description the API token (api.md, Authentication) */
             token: string;
-            /** @description three-letter language code: eng or deu */
-            language: string;
-        } | {
-            email: string;
             /** @description three-letter language code: eng or deu */
             language: string;
         } | Record<string, never>;
@@ -2472,7 +2498,7 @@ export interface components {
                 /** @description parameters that were read otherwise or ignored before the refusal (prices.lane_required) */
                 warnings?: components["schemas"]["Warning"][];
             } & {
-                [key: string]: unknown;
+                [key: string]: unknown[];
             });
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2515,7 +2541,8 @@ export interface components {
          *     - `live.too_many_streams`: Too many open event streams for this user ({max} on this server); close one (another tab or client) and try again.
          *     - `login.failed`: Unknown user or wrong password.
          *     - `login.throttled`: Too many failed logins. Try again in {minutes} minutes.
-         *     - `messages.blocked`: company: this company takes no messages from yours.
+         *     - `mail.email_invalid`: email: an object from kind (alerts, bids, messages, offers, documents) to instant, daily or off
+         *     - `mail.mode_invalid`: email.{kind}: must be instant, daily or off
          *     - `messages.company_not_audience`: company: this company may not see the freight, so it cannot be written to here.
          *     - `messages.company_required`: company: name the company your message answers (not your own).
          *     - `messages.text_invalid`: text: a message of {min} to {max} characters is required.
@@ -2576,7 +2603,6 @@ export interface components {
          *     - `tracking.unsupported_type`: Only tracking by AWB (type=awb) is supported.
          *     - `vehicle.edit.not_open`: Only an open offer can be changed (this one is withdrawn or expired).
          *     - `vehicle.invalid`: The vehicle offer was refused: {fields}.
-         *     - `vehicle.invite.blocked`: This company takes no invitations from yours.
          *     - `vehicle.invite.freight_required`: Name the freight to invite the company to (freight: the id of an own freight in the market).
          *     - `vehicle.invite.not_in_market`: The freight is not in the market (open or pending).
          *     - `vehicle.invite.offer_closed`: The offer is no longer open.
@@ -2596,7 +2622,7 @@ export interface components {
          *     - `webhooks.url_unresolvable`: url: the host name does not resolve
          * @enum {string}
          */
-        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "documents.content_invalid" | "documents.kind_invalid" | "documents.kind_reserved" | "documents.name_invalid" | "documents.too_large" | "documents.type_refused" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "internal" | "live.too_many_streams" | "login.failed" | "login.throttled" | "messages.blocked" | "messages.company_not_audience" | "messages.company_required" | "messages.text_invalid" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pod.not_taken" | "prices.lane_required" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.currency_required" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_invalid" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.blocked" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
+        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "documents.content_invalid" | "documents.kind_invalid" | "documents.kind_reserved" | "documents.name_invalid" | "documents.too_large" | "documents.type_refused" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "internal" | "live.too_many_streams" | "login.failed" | "login.throttled" | "mail.email_invalid" | "mail.mode_invalid" | "messages.company_not_audience" | "messages.company_required" | "messages.text_invalid" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pod.not_taken" | "prices.lane_required" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.currency_required" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_invalid" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
         /** @description A success of postUsersLogin: the payload in `data`. */
         PostUsersLoginSuccess: {
             data: {
@@ -2950,7 +2976,7 @@ export interface components {
             price: number | null;
             /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
             visibility: number;
-            /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
+            /** @description company ids (taken with visibility -2) */
             whitelist: number[] | null;
             company: number;
             user: number;
@@ -3899,8 +3925,8 @@ export interface components {
             /** @description EUR per km, non-binding */
             price_per_km: number | null;
             note: string;
-            /** @description company ids; empty: every company. Shown to the offer’s company only (its partners are its own): null for anyone else */
-            whitelist: number[] | null;
+            /** @description company ids; empty: every company */
+            whitelist: number[];
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
             created: string;
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
@@ -4523,6 +4549,60 @@ export interface components {
                 places: components["schemas"]["Place"][];
                 /** @description the city data is still loading (the first question starts it) */
                 cities_pending: boolean;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getUsersSettings: the payload in `data`. */
+        GetUsersSettingsSuccess: {
+            data: {
+                /** @description each kind of mail and how it reaches the user */
+                email: {
+                    /** @description saved-search alerts and vehicle matches; default daily */
+                    alerts: "instant" | "daily" | "off";
+                    /** @description bids, confirmations and awards on the company’s freights and bids; default instant */
+                    bids: "instant" | "daily" | "off";
+                    /** @description messages beside a freight; default instant */
+                    messages: "instant" | "daily" | "off";
+                    /** @description invitations to bid, booking requests (later: waterfall turns, tender invitations); default instant */
+                    offers: "instant" | "daily" | "off";
+                    /** @description documents the other party adds; default off */
+                    documents: "instant" | "daily" | "off";
+                };
+                /** @description whether this exchange sends e-mail at all (its operator set SMTP_URL) */
+                sending: boolean;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postUsersSettings: the payload in `data`. */
+        PostUsersSettingsSuccess: {
+            data: {
+                /** @description each kind of mail and how it reaches the user */
+                email: {
+                    /** @description saved-search alerts and vehicle matches; default daily */
+                    alerts: "instant" | "daily" | "off";
+                    /** @description bids, confirmations and awards on the company’s freights and bids; default instant */
+                    bids: "instant" | "daily" | "off";
+                    /** @description messages beside a freight; default instant */
+                    messages: "instant" | "daily" | "off";
+                    /** @description invitations to bid, booking requests (later: waterfall turns, tender invitations); default instant */
+                    offers: "instant" | "daily" | "off";
+                    /** @description documents the other party adds; default off */
+                    documents: "instant" | "daily" | "off";
+                };
+                /** @description whether this exchange sends e-mail at all (its operator set SMTP_URL) */
+                sending: boolean;
             };
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -6077,7 +6157,7 @@ export interface operations {
                     price?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
-                    /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
+                    /** @description company ids (taken with visibility -2) */
                     whitelist?: number[];
                     /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
@@ -6158,7 +6238,7 @@ export interface operations {
                     price?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
-                    /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
+                    /** @description company ids (taken with visibility -2) */
                     whitelist?: number[];
                     /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
@@ -6344,7 +6424,7 @@ export interface operations {
                     price?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
-                    /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
+                    /** @description company ids (taken with visibility -2) */
                     whitelist?: number[];
                     /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
@@ -6422,7 +6502,7 @@ export interface operations {
                     price?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
-                    /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
+                    /** @description company ids (taken with visibility -2) */
                     whitelist?: number[];
                     /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
@@ -7027,7 +7107,7 @@ export interface operations {
                     price?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
-                    /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
+                    /** @description company ids (taken with visibility -2) */
                     whitelist?: number[];
                     /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
@@ -7105,7 +7185,7 @@ export interface operations {
                     price?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
-                    /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
+                    /** @description company ids (taken with visibility -2) */
                     whitelist?: number[];
                     /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
@@ -7253,7 +7333,7 @@ export interface operations {
                     price?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
-                    /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
+                    /** @description company ids (taken with visibility -2) */
                     whitelist?: number[];
                     /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
@@ -7332,7 +7412,7 @@ export interface operations {
                     price?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
-                    /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
+                    /** @description company ids (taken with visibility -2) */
                     whitelist?: number[];
                     /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
@@ -11157,6 +11237,116 @@ export interface operations {
             };
         };
     };
+    getUsersSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetUsersSettingsSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postUsersSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description each kind of mail and how it reaches the user */
+                    email: {
+                        /** @description saved-search alerts and vehicle matches; default daily */
+                        alerts?: "instant" | "daily" | "off";
+                        /** @description bids, confirmations and awards on the company’s freights and bids; default instant */
+                        bids?: "instant" | "daily" | "off";
+                        /** @description messages beside a freight; default instant */
+                        messages?: "instant" | "daily" | "off";
+                        /** @description invitations to bid, booking requests (later: waterfall turns, tender invitations); default instant */
+                        offers?: "instant" | "daily" | "off";
+                        /** @description documents the other party adds; default off */
+                        documents?: "instant" | "daily" | "off";
+                    };
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description each kind of mail and how it reaches the user */
+                    email: {
+                        /** @description saved-search alerts and vehicle matches; default daily */
+                        alerts?: "instant" | "daily" | "off";
+                        /** @description bids, confirmations and awards on the company’s freights and bids; default instant */
+                        bids?: "instant" | "daily" | "off";
+                        /** @description messages beside a freight; default instant */
+                        messages?: "instant" | "daily" | "off";
+                        /** @description invitations to bid, booking requests (later: waterfall turns, tender invitations); default instant */
+                        offers?: "instant" | "daily" | "off";
+                        /** @description documents the other party adds; default off */
+                        documents?: "instant" | "daily" | "off";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostUsersSettingsSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     postFreightsPod: {
         parameters: {
             query?: never;
@@ -11453,15 +11643,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The application/pdf, image/jpeg, image/png document, as its Content-Type says. */
+            /** @description The application/octet-stream document. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": string;
-                    "image/jpeg": string;
-                    "image/png": string;
+                    "application/octet-stream": string;
                 };
             };
             /** @description Token missing, invalid or from the other environment. */

@@ -144,6 +144,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
       .where(sql<SqlBool>`bids.status in (${IN_PLAY})`)
       .where(inMarket)
       .orderBy('bids.modified', 'desc')
+      .orderBy('bids.id', 'desc')
       .limit(QUEUE_BOUND)
       .execute(),
     // Booking requests and direct requests addressed to the company, not answered yet.
@@ -157,6 +158,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
       .where(inMarket)
       .where((eb) => eb.not(hadBidSql(eb, company)))
       .orderBy('freights.deadline')
+      .orderBy('freights.id')
       .limit(QUEUE_BOUND)
       .execute(),
     // Orders the company won whose delivery it reports.
@@ -178,6 +180,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
       .where('freights.company_id', '=', company)
       .where('freights.status', '=', 'draft')
       .orderBy('freights.modified', 'desc')
+      .orderBy('freights.id', 'desc')
       .limit(QUEUE_BOUND)
       .execute(),
     // Bids other companies made on the company's freights since.
@@ -188,6 +191,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
       .where('bids.status', '<>', 'revoked')
       .where('bids.created', '>', since)
       .orderBy('bids.created', 'desc')
+      .orderBy('bids.id', 'desc')
       .limit(QUEUE_BOUND)
       .execute(),
     // The company's bids accepted since (the award: both confirmations).
@@ -198,6 +202,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
       .where('bids.status', '=', 'accepted')
       .where('bids.modified', '>', since)
       .orderBy('bids.modified', 'desc')
+      .orderBy('bids.id', 'desc')
       .limit(QUEUE_BOUND)
       .execute(),
     // The company's bids on freights awarded to another company since (the accepted bid's time).
