@@ -34,8 +34,8 @@ try {
   const write = () =>
     db.transaction().execute((trx) =>
       announce(trx, clock, 'freight.published', async () => [
-        { companyId: company, freightId: 1, data: () => ({ route: { id: 1, note: 'owner' } }) },
-        { companyId: null, freightId: 1, except: [company], data: () => ({ route: { id: 1, note: 'market' } }) },
+        { companyId: company, freightId: 1, from: [company], data: () => ({ route: { id: 1, note: 'owner' } }) },
+        { companyId: null, freightId: 1, from: [company], except: [company], data: () => ({ route: { id: 1, note: 'market' } }) },
       ]),
     );
   const floorOnce = () => db.transaction().execute((trx) => sql`select id from companies where id = ${company}`.execute(trx));

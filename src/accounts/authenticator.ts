@@ -184,7 +184,7 @@ export function createAuthenticator(db: Kysely<DB>, tokens: TokenIssuer, clock: 
     async bySession(sessionId) {
       if (sessionId.length > 200) return null;
       const user = await findUserBySession(db, hashSessionId(sessionId), clock.now());
-      return user ? callerFrom(user, tokens) : null;
+      return user ? { ...callerFrom(user, tokens), session: true } : null;
     },
   };
 }

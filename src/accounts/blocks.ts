@@ -48,6 +48,48 @@ export async function blocksEither(db: Db, a: number, b: number): Promise<boolea
   return Boolean(row);
 }
 
+/**
+ * Who a company's doing may reach: the one rule of every push (decisions.md §12, docs/decisions.md
+ * "Blocks stop every push"). Events (and so webhooks, the live board's streams and their replay,
+ * and whatever else is fed from the outbox), invitations and messages all ask it: a push made by
+ * `makers` (the companies whose doing it is) reaches a recipient only when the recipient is a
+ * company that exists and, unless it is one of the makers itself (its own doing comes back to it),
+ * has blocked none of them. One statement over the primary keys, whatever the number of recipients.
+ * Answers the test, to apply to each (recipient, makers) pair of the push.
+ */
+export async function pushRule(
+  db: Db,
+  makers: Iterable<number>,
+  recipients: Iterable<number>,
+): Promise<(recipient: number, by: readonly number[]) => boolean> {
+  const who = [...new Set(recipients)];
+  const by = [...new Set(makers)];
+  if (!who.length) return () => false;
+  const rows = await db
+    .selectFrom('companies')
+    .select([
+      'companies.id',
+      (by.length
+        ? sql<number[]>`array(select company_blocks.blocked_id from company_blocks
+            where company_blocks.blocker_id = companies.id and company_blocks.blocked_id = any(${by}::int[]))`
+        : sql<number[]>`'{}'::int[]`
+      ).as('blocked'),
+    ])
+    .where('companies.id', 'in', who)
+    .execute();
+  const blocked = new Map(rows.map((r) => [r.id, new Set(r.blocked)]));
+  return (recipient, makers) => {
+    const theirs = blocked.get(recipient);
+    if (!theirs) return false;
+    return makers.includes(recipient) || !makers.some((m) => theirs.has(m));
+  };
+}
+
+/** Whether a push of `from`'s making may reach `to` (pushRule for one pair): `to` exists and has not blocked `from`. */
+export async function mayReach(db: Db, from: number, to: number): Promise<boolean> {
+  return (await pushRule(db, [from], [to]))(to, [from]);
+}
+
 /** Those of `among` that blocked `blocked` (the live board: who no longer sees a company's freights). */
 export async function blockersAmong(db: Db, blocked: number, among: readonly number[]): Promise<Set<number>> {
   if (!among.length) return new Set();

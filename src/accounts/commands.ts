@@ -74,8 +74,8 @@ async function findUser(db: Kysely<DB>, ref: string) {
 /**
  * A new API token for a user (the old one is a 401 from now on): a new nonce, since the token is
  * derived from it. For a leaked token; api.md's tokens otherwise never change. The user's browser
- * sessions end with it, as with a password change: a session opened by whoever held the leaked
- * token's password would otherwise read the new token from every JSON answer (`auth.token`).
+ * sessions end with it, as with a password change: whoever leaked the token may hold a session
+ * too. (A session's answers never carry the token, render.tsx envelope.)
  */
 export async function rotateToken(db: Kysely<DB>, tokens: TokenIssuer, ref: string) {
   const user = await findUser(db, ref);

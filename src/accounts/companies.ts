@@ -35,6 +35,26 @@ export async function isCompany(db: Db, id: number): Promise<boolean> {
   return Boolean(await db.selectFrom('companies').select('id').where('id', '=', id).executeTakeFirst());
 }
 
+/** Those of `ids` that are companies' (a list of ids someone sent: a whitelist). */
+export async function existingCompanies(db: Db, ids: readonly number[]): Promise<Set<number>> {
+  const wanted = [...new Set(ids)];
+  if (!wanted.length) return new Set();
+  const rows = await db.selectFrom('companies').select('id').where('id', 'in', wanted).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * The ids of a sent list that name no company (`sent` against what was kept), as the warning that
+ * says they were dropped (undefined: none were): unknown input is ignored with a warning everywhere.
+ */
+export function droppedIdsWarning(field: string, sent: unknown, kept: readonly number[]): { field: string; reason: string } | undefined {
+  if (!Array.isArray(sent)) return undefined;
+  const dropped = [...new Set((sent as unknown[]).filter((id): id is number => typeof id === 'number' && !kept.includes(id)))];
+  if (!dropped.length) return undefined;
+  const shown = dropped.slice(0, 10).join(', ') + (dropped.length > 10 ? ` and ${dropped.length - 10} more` : '');
+  return { field, reason: `no company has the id ${shown}: dropped` };
+}
+
 /** The company's name, or undefined. */
 export async function companyName(db: Db, companyId: number): Promise<string | undefined> {
   const row = await db.selectFrom('companies').select('name').where('id', '=', companyId).executeTakeFirst();

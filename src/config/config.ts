@@ -40,7 +40,8 @@ export interface Config {
  * How lane prices release awards into their figures (LANE_PRICES_RELEASE; lanes/cells.ts,
  * docs/decisions.md "Lane prices"): `threshold`, the contract's (decisions.md §14: batches of at
  * least 5 awards by 3 owner companies), or `strict`, an operator's opt-in against insiders that
- * also asks every company in a batch, as owner or as winner, to have taken no part in four of it.
+ * also asks every coalition of up to four companies of a batch, owners or winners, to have taken
+ * no part in four of it (lanes/lane.ts resistsCoalitions).
  */
 export type LanePricesRelease = 'threshold' | 'strict';
 

@@ -14,11 +14,14 @@ export const OTHER_FIELDS_CHARS = 64 * 1024;
  */
 
 /** The media types the exchange accepts, each recognised by its first bytes. */
-const SIGNATURES: ReadonlyArray<{ type: string; magic: readonly number[] }> = [
-  { type: 'application/pdf', magic: [0x25, 0x50, 0x44, 0x46, 0x2d] }, // %PDF-
-  { type: 'image/jpeg', magic: [0xff, 0xd8, 0xff] },
-  { type: 'image/png', magic: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
+const SIGNATURES: ReadonlyArray<{ type: string; magic: readonly number[]; extensions: readonly string[] }> = [
+  { type: 'application/pdf', magic: [0x25, 0x50, 0x44, 0x46, 0x2d], extensions: ['pdf'] }, // %PDF-
+  { type: 'image/jpeg', magic: [0xff, 0xd8, 0xff], extensions: ['jpg', 'jpeg'] },
+  { type: 'image/png', magic: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], extensions: ['png'] },
 ];
+
+/** The media types a document may have (what its first bytes are recognised as). */
+export const DOCUMENT_MEDIA_TYPES = SIGNATURES.map((s) => s.type);
 
 /** Bytes enough to tell every accepted type (PNG's signature is the longest). */
 export const SIGNATURE_BYTES = 8;
@@ -114,15 +117,33 @@ export class Base64Reader {
   }
 }
 
-/** A file name as stored: no path, no control characters, at most NAME_MAX characters. */
+/**
+ * Characters a file name never keeps: controls (C0, DEL, C1), the bidirectional formatting
+ * characters (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069: `\u202Egpj.exe` shows as
+ * `exe.jpg`) and the line and paragraph separators.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
+const UNSAFE_IN_NAMES = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+
+/** A file name as stored: no path, no control or bidirectional formatting characters, at most NAME_MAX characters. */
 export function readName(raw: unknown): string | undefined {
-  const text = readString(raw)
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
-    ?.replace(/[\u0000-\u001f\u007f]/g, '')
-    .split(/[\\/]/)
-    .pop()
-    ?.trim();
+  const text = readString(raw)?.replace(UNSAFE_IN_NAMES, '').split(/[\\/]/).pop()?.trim();
   return text && text.length <= NAME_MAX ? text : undefined;
+}
+
+/**
+ * The name a document is downloaded under: the stored name cleaned again (names stored before
+ * the cleaning), ending in the recognised type's extension: a name whose last extension is
+ * another (`poly.html` holding a PDF) loses it for the type's (`poly.pdf`); one without an
+ * extension gains it. So the file opens as what it is, whatever it was called.
+ */
+export function downloadName(name: string, mediaType: string): string {
+  const extensions = SIGNATURES.find((s) => s.type === mediaType)?.extensions ?? [];
+  const clean = name.replace(UNSAFE_IN_NAMES, '').trim();
+  const dot = clean.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [clean.slice(0, dot), clean.slice(dot + 1).toLowerCase()] : [clean, ''];
+  if (!extensions.length || extensions.includes(ext)) return clean || 'document';
+  return `${(ext && /^[a-z0-9]{1,10}$/.test(ext) ? stem : clean).trim() || 'document'}.${extensions[0]}`;
 }
 
 /**

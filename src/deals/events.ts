@@ -13,11 +13,19 @@ import { documentById, messageById } from './store.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
-export async function messageCreated(db: Db, clock: Clock, messageId: number, recipient: number, freightId: number): Promise<void> {
+export async function messageCreated(
+  db: Db,
+  clock: Clock,
+  messageId: number,
+  sender: number,
+  recipient: number,
+  freightId: number,
+): Promise<void> {
   await announce(db, clock, 'message.created', async () => [
     {
       companyId: recipient,
       freightId,
+      from: [sender],
       data: async () => {
         const row = await messageById(db, messageId);
         return { message: row ? MESSAGE.present(row, { clock }) : null };
@@ -26,16 +34,19 @@ export async function messageCreated(db: Db, clock: Clock, messageId: number, re
   ]);
 }
 
+/** `uploader`: the party that added it; null for the exchange's own transport order (nobody's doing but the exchange's). */
 export async function documentAdded(
   db: Db,
   clock: Clock,
   documentId: number,
+  uploader: number | null,
   recipients: readonly number[],
   freightId: number,
 ): Promise<void> {
   await announce(db, clock, 'document.added', async () => {
     const row = await documentById(db, documentId);
     const document = row ? DOCUMENT.present(row, { clock }) : null;
-    return recipients.map((companyId) => ({ companyId, freightId, data: () => ({ document }) }));
+    const from = uploader === null ? [] : [uploader];
+    return recipients.map((companyId) => ({ companyId, freightId, from, data: () => ({ document }) }));
   });
 }

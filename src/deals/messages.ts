@@ -7,6 +7,7 @@ export const DEAL_MESSAGES = catalogue(
     'messages.text_invalid': 'text: a message of {min} to {max} characters is required.',
     'messages.company_required': 'company: name the company your message answers (not your own).',
     'messages.company_not_audience': 'company: this company may not see the freight, so it cannot be written to here.',
+    'messages.blocked': 'company: this company takes no messages from yours.',
     'documents.kind_invalid': 'kind: one of cmr, pod, invoice, other.',
     'documents.kind_reserved': 'kind: order is the transport order the exchange adds on award; choose cmr, pod, invoice or other.',
     'documents.name_invalid': 'name: a file name of at most {max} characters is required.',
@@ -94,6 +95,7 @@ export const DEAL_MESSAGES = catalogue(
     'messages.text_invalid': 'text: eine Nachricht mit {min} bis {max} Zeichen ist erforderlich.',
     'messages.company_required': 'company: nennen Sie die Firma, der Ihre Nachricht antwortet (nicht Ihre eigene).',
     'messages.company_not_audience': 'company: diese Firma darf die Fracht nicht sehen; ihr kann hier nicht geschrieben werden.',
+    'messages.blocked': 'company: diese Firma nimmt keine Nachrichten Ihrer Firma an.',
     'documents.kind_invalid': 'kind: eines von cmr, pod, invoice, other.',
     'documents.kind_reserved':
       'kind: order ist der Transportauftrag, den die Börse bei der Vergabe beifügt; wählen Sie cmr, pod, invoice oder other.',
@@ -190,6 +192,7 @@ export const DEAL_ERRORS = errorCodes(DEAL_MESSAGES, [
   'messages.text_invalid',
   'messages.company_required',
   'messages.company_not_audience',
+  'messages.blocked',
   'documents.kind_invalid',
   'documents.kind_reserved',
   'documents.name_invalid',

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { mayReach } from '../accounts/blocks.ts';
 import { companyRef, type CompanyRef } from '../accounts/mark.tsx';
 import type { DB } from '../db/schema.ts';
 import { DELIVERY, setDeliveryStatus, visibleFreights, type BidRow, type FreightRow, type Role } from '../freights/index.ts';
@@ -49,7 +50,7 @@ export async function seenBy(db: Kysely<DB>, clock: Clock, companyId: number, fr
   return found ? { row: found.row, role: found.role } : undefined;
 }
 
-export type PostRefusal = 'messages.text_invalid' | 'messages.company_required' | 'messages.company_not_audience';
+export type PostRefusal = 'messages.text_invalid' | 'messages.company_required' | 'messages.company_not_audience' | 'messages.blocked';
 export type Posted = { kind: 'done'; message: MessageRead } | { kind: 'not_found' } | { kind: 'refused'; reason: PostRefusal };
 
 /**
@@ -74,7 +75,9 @@ function codePoints(text: string): number {
 /**
  * Writes a message: a company that may see the freight to its owner; the owner to `company`,
  * which must itself be allowed to see the freight (a conversation exists only between the owner
- * and a company that may see it), else the message is refused.
+ * and a company that may see it), else the message is refused. A recipient that blocked the
+ * sender's company takes no message from it (decisions.md §12, accounts/blocks.ts mayReach, the
+ * rule every push asks): refused, nothing written; the blocker still writes to the blocked.
  */
 export async function postMessage(
   db: Kysely<DB>,
@@ -96,6 +99,7 @@ export async function postMessage(
     partner = rawCompany;
   } else partner = caller.companyId;
   const to = caller.companyId === owner ? partner : owner;
+  if (to !== caller.companyId && !(await mayReach(db, caller.companyId, to))) return { kind: 'refused', reason: 'messages.blocked' };
   const id = await db.transaction().execute(async (trx) => {
     const written = await insertMessage(trx, {
       freightId,
@@ -106,7 +110,7 @@ export async function postMessage(
       text,
       created: clock.now(),
     });
-    await messageCreated(trx, clock, written, to, freightId);
+    await messageCreated(trx, clock, written, caller.companyId, to, freightId);
     return written;
   });
   const message = await messageById(db, id);
@@ -229,7 +233,7 @@ async function insertPartyDocument(
   });
   if (written === undefined) throw new Error('a party document cannot conflict with the transport order index');
   await finishUpload(trx, written);
-  await documentAdded(trx, clock, written, otherParties(freight, caller.companyId), freight.id);
+  await documentAdded(trx, clock, written, caller.companyId, otherParties(freight, caller.companyId), freight.id);
   return written;
 }
 
@@ -286,7 +290,7 @@ export async function addTransportOrder(trx: Db, clock: Clock, freight: FreightR
   });
   if (id === undefined) return; // written already (the unique index decides)
   await insertOrder(trx, { freight_id: freight.id, document_id: id, content: json, created: clock.now() });
-  await documentAdded(trx, clock, id, otherParties(freight, null), freight.id);
+  await documentAdded(trx, clock, id, null, otherParties(freight, null), freight.id);
 }
 
 /** A freight's transport order for one of its parties: the content as issued and its PDF; undefined for anyone else, or none yet (a 404). */

@@ -14,6 +14,8 @@ import { callerOfRequest, registerEndpoints, userEndpoint, type Endpoint, type P
 import type { Clock } from '../kernel/time.ts';
 import {
   attachment,
+  DOCUMENT_MEDIA_TYPES,
+  downloadName,
   Base64Reader,
   OTHER_FIELDS_CHARS,
   problemData,
@@ -406,7 +408,8 @@ export async function registerDealRoutes(http: FastifyInstance, services: Servic
         openapi: {
           auth: 'user',
           doc: DEAL_DOCS.download,
-          mediaType: 'application/octet-stream',
+          // What the first bytes were recognised as (deals/content.ts): the download's Content-Type.
+          mediaType: DOCUMENT_MEDIA_TYPES,
           error: Type.Ref('ErrorEnvelope'),
           errorType: 'application/json',
         },
@@ -431,7 +434,7 @@ async function download(services: Services, req: FastifyRequest, reply: FastifyR
     .code(200)
     .header('content-type', found.document.media_type)
     .header('content-length', String(found.document.size))
-    .header('content-disposition', attachment(found.document.name))
+    .header('content-disposition', attachment(downloadName(found.document.name, found.document.media_type)))
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'private, no-store')
     .send(Readable.from(found.bytes));

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { blockedIds, blockersAmong } from '../accounts/blocks.ts';
+import { blockedIds, pushRule } from '../accounts/blocks.ts';
 import type { DB } from '../db/schema.ts';
 import { inMarket } from './in-market.ts';
 import { admits } from './policy.ts';
@@ -27,8 +27,10 @@ export async function marketViewers(db: Db, freightId: number, companies: readon
   const [row] = await marketRows(db, [freightId]);
   if (!row || !inMarket(row, now)) return new Set();
   const admitted = companies.filter((c) => c !== row.company_id && admits(row, c));
-  const blockers = await blockersAmong(db, row.company_id, admitted);
-  return new Set(admitted.filter((c) => !blockers.has(c)));
+  // The rule every push asks (accounts/blocks.ts pushRule): a company that blocked the owner gets no market event of its.
+  const owner = [row.company_id];
+  const may = await pushRule(db, owner, admitted);
+  return new Set(admitted.filter((c) => may(c, owner)));
 }
 
 /** Those of `freightIds` the company may see in the market at `now`. */

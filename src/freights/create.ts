@@ -1,4 +1,4 @@
-import { isCompany } from '../accounts/companies.ts';
+import { droppedIdsWarning, isCompany } from '../accounts/companies.ts';
 import type { Ctx } from '../kernel/context.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { readId, type Params } from '../kernel/params.ts';
@@ -31,6 +31,9 @@ export async function addFreight(ctx: Ctx, enteredMarket: EnteredMarket): Promis
   const provider = await readWinnerDirect(ctx, ctx.params.winner_direct, warnings);
   const creation: Creation = provider === undefined ? { kind: 'draft' } : { kind: 'direct', provider, enteredMarket };
   const row = await createFreight(ctx.db, ctx.clock, ctx.caller, { values, pieces: parsed.pieces }, creation);
+  // Ids of the whitelist that name no company were dropped (lifecycle.ts): said, as unknown input is.
+  const dropped = creation.kind === 'draft' ? droppedIdsWarning('whitelist', values.whitelist, row.whitelist) : undefined;
+  if (dropped) warnings.push(dropped);
   return { row, warnings, enteredMarket: creation.kind === 'direct' };
 }
 

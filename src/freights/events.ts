@@ -29,8 +29,10 @@ import { type FreightRow, type BidRow, VISIBILITY } from './tables.ts';
 type Db = Kysely<DB> | Transaction<DB>;
 
 export type EmitInput =
-  | { type: FreightEventType; freightId: number }
-  | { type: BidEventType; freightId: number; bidId: number }
+  /** `by`: the company that made the change when it is not the owner (the winner reporting delivery). */
+  | { type: FreightEventType; freightId: number; by?: number }
+  /** `by`: the company that made the change when it is not the bidder (the owner confirming). */
+  | { type: BidEventType; freightId: number; bidId: number; by?: number }
   /**
    * Saved searches or vehicle offers matched the freight (the saved-searches and vehicles modules
    * call this), all of one freight at once: the freight is read and presented once for them.
@@ -129,6 +131,17 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
     return presentFreight(row, role, { clock, t: ENG }, { pieces, bids: visibleBids, company });
   };
 
+  // Whose doing the event is (webhooks/outbox.ts: a recipient that blocked one of them gets nothing,
+  // decisions.md §12): a bid's event its bidder's, or the confirming side's; an award both sides';
+  // anything else about the freight its owner's (also what the exchange does on the owner's
+  // behalf: expiry, matches), or the company that reported it (delivery by the winner).
+  const by = 'by' in input && input.by !== undefined ? input.by : undefined;
+  const from: number[] = bid
+    ? [by ?? bid.company_id]
+    : input.type === 'freight.awarded'
+      ? unique([row.company_id, row.winner_id])
+      : [by ?? row.company_id];
+
   const planned: Planned[] = [];
   for (const companyId of candidates) {
     const role = roleOf(
@@ -142,6 +155,7 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
       planned.push({
         companyId,
         freightId: row.id,
+        from,
         data: async () => ({ bid: presentBid(theBid, clock), route: role ? await view(companyId, role) : null }),
       });
       continue;
@@ -151,13 +165,13 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
       // One event per match; a fitting vehicle offer (decisions.md §11) says `vehicle` instead of `search`.
       for (const m of input.matches.filter((x) => x.companyId === companyId)) {
         const said = m.vehicle ? { vehicle: m.vehicle } : { search: m.search ?? null };
-        planned.push({ companyId, freightId: row.id, data: async () => ({ route: await view(companyId, role), ...said }) });
+        planned.push({ companyId, freightId: row.id, from, data: async () => ({ route: await view(companyId, role), ...said }) });
       }
     } else if (input.type === 'freight.invited') {
       const vehicle = input.vehicle;
-      planned.push({ companyId, freightId: row.id, data: async () => ({ route: await view(companyId, role), vehicle }) });
+      planned.push({ companyId, freightId: row.id, from, data: async () => ({ route: await view(companyId, role), vehicle }) });
     } else {
-      planned.push({ companyId, freightId: row.id, data: async () => ({ route: await view(companyId, role) }) });
+      planned.push({ companyId, freightId: row.id, from, data: async () => ({ route: await view(companyId, role) }) });
     }
   }
   // A freight entering the whole market: one event for every company that may see it there, as
@@ -167,6 +181,7 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
     planned.push({
       companyId: null,
       freightId: row.id,
+      from,
       except: candidates,
       data: async () => {
         const { pieces, company } = await load();
@@ -201,7 +216,7 @@ async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput
   });
   const planned: Planned[] = [];
   for (const [awb, lines] of byAwb) {
-    planned.push({ companyId: input.companyId, freightId: null, data: () => ({ awb, events: lines.map(full) }) });
+    planned.push({ companyId: input.companyId, freightId: null, from: [input.companyId], data: () => ({ awb, events: lines.map(full) }) });
     // Only the freights the sender is a party to carry its word (docs/decisions.md, Tracking);
     // anyone else's events reach nobody but their pusher.
     const own = freights.filter((f) => f.awb !== null && awbDigits(f.awb) === awbDigits(awb) && partiesOf(f).includes(input.companyId));
@@ -213,7 +228,12 @@ async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput
     // Who sent the statuses, named in what the other parties receive: a party's word, not the exchange's.
     const sender = { id: input.companyId, name: (await companyNames(db, [input.companyId])).get(input.companyId) ?? null };
     for (const [companyId, routes] of parties) {
-      planned.push({ companyId, freightId: routes[0] ?? null, data: () => ({ awb, events: lines.map(tracking), routes, sender }) });
+      planned.push({
+        companyId,
+        freightId: routes[0] ?? null,
+        from: [input.companyId],
+        data: () => ({ awb, events: lines.map(tracking), routes, sender }),
+      });
     }
   }
   return planned;

@@ -66,8 +66,11 @@ export interface FieldDef {
    * Endpoints 8); `server`: set by the server, a sent value is ignored with a warning.
    */
   input: 'write' | 'weight' | 'server';
-  /** `market`: hidden from everyone but owner and winner; `masked`: hidden from a former bidder only */
-  hide?: 'market' | 'masked';
+  /**
+   * `market`: hidden from everyone but owner and winner; `masked`: hidden from a former bidder
+   * only; `owner`: shown to the owner alone (the whitelist: the owner's other partners are its own)
+   */
+  hide?: 'market' | 'masked' | 'owner';
 }
 
 const TEXT = (max = 255): Kind => ({ type: 'text', max });
@@ -126,7 +129,8 @@ export const FIELDS: readonly FieldDef[] = [
   { api: 'awb', column: 'awb', kind: TEXT(50), input: 'write' },
   { api: 'price', column: 'price', kind: { type: 'decimal', spec: { int: 12, scale: 2, min: 0 } }, input: 'write', hide: 'masked' },
   { api: 'visibility', column: 'visibility', kind: { type: 'int', min: VISIBILITY.whitelist, max: VISIBILITY.max }, input: 'write' },
-  { api: 'whitelist', column: 'whitelist', kind: { type: 'ids' }, input: 'write', hide: 'masked' },
+  // Whom the owner addressed it to: its own business, never another company's (a whitelisted company too sees null).
+  { api: 'whitelist', column: 'whitelist', kind: { type: 'ids' }, input: 'write', hide: 'owner' },
   { api: 'company', column: 'company_id', kind: ID, input: 'server' },
   { api: 'user', column: 'user_id', kind: ID, input: 'server' },
   { api: 'winner', column: 'winner_id', kind: ID, input: 'server', hide: 'masked' },
@@ -558,7 +562,9 @@ function presentValue(def: FieldDef, row: FreightRow, clock: Clock): unknown {
 }
 
 function hidden(def: FieldDef, role: Role): boolean {
-  if (!def.hide || role === 'owner' || role === 'winner') return false;
+  if (!def.hide || role === 'owner') return false;
+  if (def.hide === 'owner') return true;
+  if (role === 'winner') return false;
   return role === 'bidder' || def.hide === 'market';
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely, Transaction, Updateable } from 'kysely';
+import { existingCompanies } from '../accounts/companies.ts';
 import type { DB } from '../db/schema.ts';
 import { emitEvent, emitExpired } from './events.ts';
 import type { Caller, Services } from '../kernel/context.ts';
@@ -221,6 +222,20 @@ async function setStatus(
 const includes = <T extends string>(list: readonly T[], value: string): boolean => (list as readonly string[]).includes(value);
 
 /**
+ * A whitelist names companies: an id that names none is dropped, wherever a whitelist is written
+ * (created, edited, published), so no freight is addressed to a company that does not exist and
+ * no event is planned for one. The answers that can say so warn of what was dropped (create.ts,
+ * routes.tsx: the sent list against the written one; accounts droppedIdsWarning).
+ */
+async function knownWhitelist(db: Kysely<DB> | Transaction<DB>, whitelist: unknown): Promise<number[] | undefined> {
+  if (!Array.isArray(whitelist)) return undefined;
+  const ids = whitelist as number[];
+  if (!ids.length) return ids;
+  const known = await existingCompanies(db, ids);
+  return ids.filter((id) => known.has(id));
+}
+
+/**
  * A freight entered the market (published, or created open): what modules above freights do
  * about it in the same transaction (app.ts passes the alerts module's queue: the alert of
  * matching saved searches and vehicle offers is computed after the commit).
@@ -249,6 +264,7 @@ export async function editFreight(
     const row = await persistExpiry(trx, locked, clock);
     if (!(EDITABLE_STATUSES as readonly string[]).includes(row.status)) return { kind: 'refused' } as const;
     const { values, pieces } = parse(row);
+    if (values.whitelist !== undefined) values.whitelist = await knownWhitelist(trx, values.whitelist);
     const updated = await trx
       .updateTable('freights')
       .set({ ...(values as object), modified: clock.now() })
@@ -291,6 +307,7 @@ export async function createFreight(
   creation: Creation,
 ): Promise<FreightRow> {
   const values: FreightValues = { ...freight.values };
+  if (values.whitelist !== undefined) values.whitelist = await knownWhitelist(db, values.whitelist);
   const now = clock.now();
   switch (creation.kind) {
     case 'draft':
@@ -375,7 +392,7 @@ export async function publishFreight(
     const visibility = input.visibility ?? row.visibility;
     // The whitelist is taken only together with visibility -2 (api.md).
     if (visibility === VISIBILITY.whitelist && input.visibility === VISIBILITY.whitelist && input.whitelist !== undefined)
-      values.whitelist = input.whitelist;
+      values.whitelist = await knownWhitelist(trx, input.whitelist);
     const updated = await trx.updateTable('freights').set(values).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
     await emitEvent(trx, clock, { type: 'freight.published', freightId: row.id });
     // Other modules' reaction, same transaction (the alert of matching saved searches and
@@ -438,7 +455,7 @@ export async function setDeliveryStatus(
       clock.now(),
     );
     await along?.(trx, moved.row);
-    await emitEvent(trx, clock, { type: 'freight.delivery_status', freightId: row.id });
+    await emitEvent(trx, clock, { type: 'freight.delivery_status', freightId: row.id, by: caller.companyId });
     return moved;
   });
 }

@@ -1,3 +1,4 @@
+import { droppedIdsWarning } from '../accounts/companies.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, redirect, type Answer, type Outcome, type Warning } from '../kernel/outcome.ts';
 import { readId, readInt } from '../kernel/params.ts';
@@ -226,16 +227,21 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         const warnings: Warning[] = [];
         for (const key of ['winner_direct', 'pricing_search_id'])
           if (key in ctx.params) warnings.push({ field: key, reason: 'only on creation' });
+        let sentWhitelist: unknown;
         const result = await editFreight(ctx.db, ctx.clock, ctx.caller, id, (existing) => {
           // The form shows some refs keys; the stored others (entity, obj_id, …) stay.
           const params =
             html && isRecord(ctx.params.refs) ? { ...ctx.params, refs: mergeRefs(existing.refs, ctx.params.refs) } : ctx.params;
           const parsed = parseFreight(params, { clock: ctx.clock, existing, handled: ['winner_direct', 'pricing_search_id'] });
           warnings.push(...parsed.warnings);
-          return parsed;
+          sentWhitelist = parsed.values.whitelist;
+          return { ...parsed, values: { ...parsed.values } };
         });
         if (result.kind === 'not_found') return notFound();
         if (result.kind === 'refused') return fail(ctx.t, 'freight.edit.not_allowed');
+        // Ids of the whitelist that name no company were dropped (lifecycle.ts).
+        const dropped = droppedIdsWarning('whitelist', sentWhitelist, result.row.whitelist);
+        if (dropped) warnings.push(dropped);
         // Decided (docs/decisions.md): edit answers in data.route, as its own description says.
         return ok({ route: await presentWritten(ctx, result.row, 'owner') }, withWarnings(warnings));
       },

@@ -40,7 +40,7 @@ const DESCRIPTIONS: Record<string, string> = {
   deadline: 'end of the bidding window',
   price: 'set by the award (or for direct orders)',
   visibility: `${VISIBILITY.whitelist} only the companies in whitelist; ${VISIBILITY.ownCompany} own company only; ${VISIBILITY.everyone} and above every company`,
-  whitelist: `company ids (taken with visibility ${VISIBILITY.whitelist})`,
+  whitelist: `company ids (taken with visibility ${VISIBILITY.whitelist}); shown to the owner only, null for every other company`,
   winner: 'company id, set by the award',
   refs: 'free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only',
   share:
@@ -249,6 +249,24 @@ export const FREIGHT_DOCS = {
       }),
     ]),
     data: FREIGHT_SCHEMA,
+    links: {
+      read: {
+        to: 'GET /freights/view/:id',
+        description: 'The freight just created, as GET reads it.',
+        parameters: { id: '$response.body#/data/id' },
+      },
+      edit: {
+        to: 'POST /freights/edit/:id',
+        description: 'Change fields of the freight just created (only those sent change).',
+        parameters: { id: '$response.body#/data/id' },
+      },
+      publish: {
+        to: 'POST /freights/view/:id',
+        description: 'Publish the draft just created (answers 302: verify with GET /freights/view/{id}.json).',
+        parameters: { id: '$response.body#/data/id' },
+        requestBody: { action: 'publish' },
+      },
+    },
   },
   edit: {
     summary: 'Change the sent fields of an own draft or open freight (a pending one is frozen: status error)',

@@ -15,8 +15,14 @@ export interface Caller {
   username: string | null;
   realname: string;
   language: Language;
-  /** The API token, repeated in every envelope's `auth`. */
+  /** The API token, repeated in the envelope's `auth` of a caller that sent it (api.md, Response envelope). */
   token: string;
+  /**
+   * Came by the browser session, not by the token: its answers never carry the token (render.tsx
+   * envelope), since a compressed answer that also echoes the request would let a page of another
+   * site read the token out by the answers' sizes (BREACH; docs/decisions.md, Safety).
+   */
+  session?: true;
 }
 
 /** Resolves callers; implemented by the accounts module, used by every route. */

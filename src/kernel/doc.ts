@@ -20,4 +20,18 @@ export interface EndpointDoc {
   answers?: Record<number, string>;
   /** Part of api.md's preview group (may change without notice). */
   preview?: boolean;
+  /**
+   * What a client can do next with the answer (OpenAPI `links` of the 200 answer): the operation
+   * by method and path as registered (`GET /freights/view/:id`), and where each of its parameters
+   * (and body) comes from in this answer (`$response.body#/data/id`).
+   */
+  links?: Record<string, EndpointLink>;
+}
+
+export interface EndpointLink {
+  /** `METHOD /path/:param`, as the endpoint is registered */
+  to: string;
+  description: string;
+  parameters: Record<string, string>;
+  requestBody?: unknown;
 }

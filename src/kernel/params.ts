@@ -213,7 +213,7 @@ export interface PageWindow {
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
-const MAX_PAGE = 1_000_000;
+export const MAX_PAGE = 1_000_000;
 
 /**
  * `page` (default 1; outside 1 to 1,000,000 it is 1) and `limit` (default 20; below 1 it is 20,

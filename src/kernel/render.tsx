@@ -8,12 +8,24 @@ import type { Outcome } from './outcome.ts';
 
 const FLASH_COOKIE = 'fx_flash';
 
-/** The envelope of every JSON answer (api.md, Response envelope). */
+/**
+ * The envelope of every JSON answer (api.md, Response envelope): `auth` repeats the caller, its
+ * token included for a caller that sent the token (or logged in with its password). A caller by
+ * the browser session gets `email` and `language` only: the token is a secret that does not
+ * expire, and a JSON answer is compressed beside text the request chose (a warning that quotes
+ * a parameter), so its size would tell a page of another site, which makes the browser send
+ * requests with its cookie, whether a guess matched the token (BREACH; docs/decisions.md,
+ * "Safety: no secret beside reflected input in a compressed answer").
+ */
 export function envelope(status: 'success' | 'error', data: unknown, caller: Caller | null, extra: Record<string, unknown> = {}) {
   return {
     data,
     status,
-    auth: caller ? { email: caller.email, token: caller.token, language: caller.language } : {},
+    auth: caller
+      ? caller.session
+        ? { email: caller.email, language: caller.language }
+        : { email: caller.email, token: caller.token, language: caller.language }
+      : {},
     ...extra,
   };
 }

@@ -8,6 +8,7 @@ import { formatOf } from './format.ts';
 import type { Page } from './html.tsx';
 import { isLanguage, translator, type Language, type Translate } from './i18n.ts';
 import { rejected, type Answer, type Outcome } from './outcome.ts';
+import { listParameterWarnings } from './paging.ts';
 import { cleanInput, isRecord, mergeParams, readString, type Params } from './params.ts';
 import { layoutOf, renderJson, sendPage, sendRedirect } from './render.tsx';
 
@@ -186,7 +187,13 @@ async function run(endpoint: Endpoint, services: Services, req: FastifyRequest, 
   const answer = async (db: Kysely<DB>) => {
     ctx.db = db;
     const input = await endpoint.spec.read?.(ctx);
-    const outcome = await endpoint.spec.handle(ctx, input);
+    const handled = await endpoint.spec.handle(ctx, input);
+    // A list says what of its query it ignored (paging.ts listParameterWarnings), every list alike.
+    const ignored =
+      format === 'json' && req.method === 'GET' && handled.kind === 'ok'
+        ? listParameterWarnings(endpoint.spec.doc, params, handled.warnings)
+        : [];
+    const outcome = ignored.length && handled.kind === 'ok' ? { ...handled, warnings: [...(handled.warnings ?? []), ...ignored] } : handled;
     // A write request: the company's next reads wait until a replica has it (read-your-writes).
     if (services.reads && ctx.caller && req.method !== 'GET' && req.method !== 'HEAD') await services.reads.wrote(ctx.caller.companyId);
     // ctx.caller, not caller: a login makes its user the caller the envelope repeats.

@@ -2,7 +2,15 @@ import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } fro
 import type { DB } from '../db/schema.ts';
 import { awardRowsSql } from '../freights/index.ts';
 import type { PlacePattern } from '../market/index.ts';
-import { MIN_AWARDS, MIN_OWNERS, OTHERS_MIN_AWARDS, OTHERS_MIN_PARTIES, type LaneRelease } from './lane.ts';
+import {
+  COALITION_MAX,
+  MIN_AWARDS,
+  MIN_OWNERS,
+  OTHERS_MIN_AWARDS,
+  OTHERS_MIN_PARTIES,
+  resistsCoalitions,
+  type LaneRelease,
+} from './lane.ts';
 
 /**
  * The lane cells (migrations 0100, 0200): the awards of one origin cell, destination cell, month
@@ -69,11 +77,14 @@ export async function recordLaneAward(db: Db, zone: string, freightId: number): 
  * The release rule (lane.ts) over the awards from position `after` + 1 on of the `owners` and
  * `winners` arrays, of which there are `count` (the cell's `awards` or `km_awards` column, kept by
  * PostgreSQL: a cell with no batch waiting is told by two numbers, its arrays never read). `threshold` (the contract's): at least MIN_AWARDS awards of MIN_OWNERS
- * owners. `strict`: besides, for every company taking part (owner or winner), the awards it took
- * no part in number OTHERS_MIN_AWARDS, of OTHERS_MIN_PARTIES owners and as many winners; the cheap
- * tests first (evaluated in order, the first false ends it): the size of the batch, its owners and
- * winners, the largest company's part; only then each company's others (companies × awards, run
- * when a batch is about to be released).
+ * owners. `strict`: what SQL tells of it, the rule for a coalition of one company: for every
+ * company taking part (owner or winner), the awards it took no part in number OTHERS_MIN_AWARDS,
+ * of OTHERS_MIN_PARTIES owners and as many winners; the cheap tests first (evaluated in order, the
+ * first false ends it): the size of the batch, its owners and winners, the largest company's part;
+ * only then each company's others. Every batch that resists larger coalitions meets it, so under
+ * `strict` it says that a batch may be released; the coalitions of up to COALITION_MAX companies
+ * are then checked over the batch itself (approveStrict, lane.ts resistsCoalitions) and the
+ * release names the cells that passed (`Approval`).
  */
 function batchWaits(
   rule: LaneRelease,
@@ -111,11 +122,12 @@ function release(
   kind: '' | 'km_',
   released: 'released' | 'km_released',
   counted: 'owners_released' | 'km_owners_released',
+  approval: Approval | undefined,
 ) {
   const values = kind === '' ? 'prices' : 'km_prices';
   const [v, o, w] = [sql.ref(`c.${values}`), sql.ref(`c.${kind}owners`), sql.ref(`c.${kind}winners`)];
   const [r, n] = [sql.ref(`c.${released}`), sql.ref(`c.${counted}`)];
-  const waits = batchWaits(rule, sql.ref(`c.${kind}awards`), o, w, r);
+  const waits = waitsUnder(rule, kind, approval);
   const sorted = (col: 'v' | 'o' | 'w') =>
     sql`(select array_agg(x.${sql.raw(col)} order by x.v, x.o, x.w) from unnest(${v}, ${o}, ${w}) as x(v, o, w))`;
   return sql`${sql.ref(values)} = case when ${waits} then ${sorted('v')} else ${v} end,
@@ -124,14 +136,80 @@ function release(
     ${sql.ref(counted)} = case when ${waits} then (select count(distinct x) from unnest(${o}) as x)::int else ${n} end,
     ${sql.ref(released)} = case when ${waits} then cardinality(${v}) else ${r} end`;
 }
-/** The release of every cell `c` where a batch waits under `rule` (an UPDATE's SET). */
-export const releaseSet = (rule: LaneRelease) => sql`${release(rule, '', 'released', 'owners_released')},
-    ${release(rule, 'km_', 'km_released', 'km_owners_released')}`;
-/** Whether a batch waits in cell `c` under `rule`, of prices or of per-km prices. */
-export const releaseWaits = (
+/**
+ * Under `strict`, the cells whose waiting batch resists the coalitions (approveStrict): their ids,
+ * each with the `released` (`km_released`) its batch was read after. A cell released meanwhile
+ * (another process, another request) is not released again by it: its batch would be another.
+ */
+export interface Approval {
+  prices: { ids: string[]; after: number[] };
+  km: { ids: string[]; after: number[] };
+}
+
+/** Whether a batch of prices (kind '') or per-km prices ('km_') of cell `c` is released: the rule, or under `strict` the approval. */
+function waitsUnder(rule: LaneRelease, kind: '' | 'km_', approval: Approval | undefined) {
+  const after = sql.ref(`c.${kind}released`);
+  if (rule === 'strict') {
+    const approved = kind === '' ? approval?.prices : approval?.km;
+    if (!approved?.ids.length) return sql<SqlBool>`false`;
+    return sql<SqlBool>`exists (select 1 from unnest(${approved.ids}::bigint[], ${approved.after}::int[]) as a(id, after)
+      where a.id = c.id and a.after = ${after})`;
+  }
+  return batchWaits(rule, sql.ref(`c.${kind}awards`), sql.ref(`c.${kind}owners`), sql.ref(`c.${kind}winners`), after);
+}
+
+/** The release of every cell `c` where a batch waits under `rule` (an UPDATE's SET); under `strict`, the approved ones. */
+export const releaseSet = (rule: LaneRelease, approval?: Approval) => sql`${release(rule, '', 'released', 'owners_released', approval)},
+    ${release(rule, 'km_', 'km_released', 'km_owners_released', approval)}`;
+/** Whether a batch is released in cell `c` under `rule` (under `strict`: approved), of prices or of per-km prices. */
+export const releaseWaits = (rule: LaneRelease, approval?: Approval) =>
+  sql<SqlBool>`(${waitsUnder(rule, '', approval)} or ${waitsUnder(rule, 'km_', approval)})`;
+/**
+ * Whether a batch may wait in cell `c`: the rule as SQL tells it (batchWaits; under `strict` the
+ * coalitions are checked afterwards, approveStrict), of prices or of per-km prices.
+ */
+export const batchMayWait = (
   rule: LaneRelease,
 ) => sql<SqlBool>`(${batchWaits(rule, sql`c.awards`, sql`c.owners`, sql`c.winners`, sql`c.released`)}
     or ${batchWaits(rule, sql`c.km_awards`, sql`c.km_owners`, sql`c.km_winners`, sql`c.km_released`)})`;
+
+/**
+ * Under `strict`: the cells (`where`, over `c`) in which a batch may wait, their batches read
+ * (owners and winners after the released prefix, of prices and of per-km prices) and checked
+ * against every coalition of up to COALITION_MAX companies (lane.ts resistsCoalitions); answers
+ * those that resist, for the release (releaseSet, releaseWaits). A batch that does not waits for
+ * more awards: a larger batch resists whatever a smaller one did (an award added takes no unknown
+ * award away from any coalition).
+ */
+export async function approveStrict(db: Db, where: RawBuilder<SqlBool>): Promise<Approval> {
+  const rows = await sql<{
+    id: string;
+    released: number;
+    owners: number[];
+    winners: number[];
+    km_released: number;
+    km_owners: number[];
+    km_winners: number[];
+  }>`select c.id, c.released, c.owners[c.released + 1:] as owners, c.winners[c.released + 1:] as winners,
+      c.km_released, c.km_owners[c.km_released + 1:] as km_owners, c.km_winners[c.km_released + 1:] as km_winners
+    from lane_price_cells c where ${where} and ${batchMayWait('strict')}`.execute(db);
+  const approval: Approval = { prices: { ids: [], after: [] }, km: { ids: [], after: [] } };
+  for (const r of rows.rows) {
+    // The SQL test admits a batch of prices or of per-km prices: each is checked if it has one.
+    if (r.owners.length >= MIN_AWARDS && resistsCoalitions(r.owners, r.winners)) {
+      approval.prices.ids.push(String(r.id));
+      approval.prices.after.push(r.released);
+    }
+    if (r.km_owners.length >= MIN_AWARDS && resistsCoalitions(r.km_owners, r.km_winners)) {
+      approval.km.ids.push(String(r.id));
+      approval.km.after.push(r.km_released);
+    }
+  }
+  return approval;
+}
+
+/** Whether an approval names any cell. */
+export const approves = (a: Approval) => a.prices.ids.length > 0 || a.km.ids.length > 0;
 
 /**
  * Rebuilds every cell from the awards, for `zone` and `rule`, when the cells were built for
@@ -142,18 +220,26 @@ export const releaseWaits = (
  * Answers whether it built.
  */
 export async function ensureLaneCells(db: Kysely<DB>, zone: string, rule: LaneRelease): Promise<boolean> {
-  const current = (row: { zone: string; rule: string | null } | undefined) => row?.zone === zone && row.rule === rule;
+  const name = ruleName(rule);
+  const current = (row: { zone: string; rule: string | null } | undefined) => row?.zone === zone && row.rule === name;
   const state = sql<{ zone: string; rule: string | null }>`select zone, rule from lane_price_state where id = 1`;
   if (current((await state.execute(db)).rows[0])) return false;
   return db.transaction().execute(async (trx) => {
     await sql`lock table lane_price_state in exclusive mode`.execute(trx);
     if (current((await state.execute(trx)).rows[0])) return false;
     await rebuildLaneCells(trx, zone, rule);
-    await sql`insert into lane_price_state (id, zone, rule) values (1, ${zone}, ${rule})
+    await sql`insert into lane_price_state (id, zone, rule) values (1, ${zone}, ${name})
       on conflict (id) do update set zone = excluded.zone, rule = excluded.rule`.execute(trx);
     return true;
   });
 }
+
+/**
+ * The rule as the cells record it (lane_price_state.rule): `strict` names the coalition size it
+ * resists (issue 39: one company before, COALITION_MAX since), so cells released under an older
+ * `strict` are rebuilt under the present one.
+ */
+export const ruleName = (rule: LaneRelease): string => (rule === 'strict' ? `strict/${COALITION_MAX}` : rule);
 
 /** Every cell anew from the awards (in award order), released where `rule` holds. */
 export async function rebuildLaneCells(db: Db, zone: string, rule: LaneRelease): Promise<void> {
@@ -167,7 +253,8 @@ export async function rebuildLaneCells(db: Db, zone: string, rule: LaneRelease):
            coalesce(array_agg(a.winner ${order}) filter (where ${perKm} is not null), '{}')
     from ${awardRowsSql()} as a
     group by 1, 2, 3, 4, 5, 6, 7, 8`.execute(db);
-  await sql`update lane_price_cells as c set ${releaseSet(rule)} where ${releaseWaits(rule)}`.execute(db);
+  const approval = rule === 'strict' ? await approveStrict(db, sql<SqlBool>`true`) : undefined;
+  await sql`update lane_price_cells as c set ${releaseSet(rule, approval)} where ${releaseWaits(rule, approval)}`.execute(db);
 }
 
 /** One end of the lane over the cells' columns: any of the patterns (decisions.md §7). */

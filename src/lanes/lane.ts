@@ -33,17 +33,92 @@ export const MIN_OWNERS = 3;
 export type LaneRelease = LanePricesRelease;
 
 /**
- * Under `strict`: a batch is released only when, for every company taking part in it as owner or
- * as winner, the batch's awards that company took no part in number at least OTHERS_MIN_AWARDS,
- * of at least OTHERS_MIN_PARTIES owners and OTHERS_MIN_PARTIES winners. The three quartiles give
- * a caller at most three equations in the prices it does not know: with four or more of them,
- * whatever prices the company chose for its own awards, at least one of the others stays unknown,
- * and what it learns is spread over two owners and two carriers at least. (So every company takes
- * part in at most all but four of a batch: a batch of five has five owners and five winners; and
- * there are at least three owners and three winners.)
+ * Under `strict`: a batch is released only when, for every coalition of at most COALITION_MAX
+ * companies (owners or winners, any mix), the batch's awards in which no member took part number
+ * at least OTHERS_MIN_AWARDS, of at least OTHERS_MIN_PARTIES owners and OTHERS_MIN_PARTIES
+ * winners (docs/decisions.md, "Lane prices": the math). A coalition knows the prices of every
+ * award a member took part in and may have chosen them; the three quartiles give it at most three
+ * equations in the prices it does not know: with four or more of them, at least one stays unknown
+ * whatever prices it chose, and what it learns is spread over two owners and two carriers at
+ * least. COALITION_MAX = 4 resists the review's attack (2 shippers and 2 carriers, 4 fabricated
+ * awards around 3 victims); five companies that together took part in all but three awards of a
+ * batch would read those three, so such a batch is never released.
  */
 export const OTHERS_MIN_AWARDS = 4;
 export const OTHERS_MIN_PARTIES = 2;
+export const COALITION_MAX = 4;
+
+/**
+ * Whether a batch (its awards' owners and winners, position by position) resists every coalition
+ * of at most `k` companies (above). Exact, and quick for any batch: a coalition breaks the rule
+ * when the awards it took no part in are fewer than OTHERS_MIN_AWARDS (it took part in all but at
+ * most three), or all of one owner, or all of one winner (or none). Each is the question whether
+ * at most `k` companies can take part in every award of a set but a few, which a search answers
+ * by taking the first award nobody chosen took part in: its owner joins, or its winner, or (while
+ * a few may stay unknown) it stays unknown. At most 3^(k+3) branches, each a pass over the batch.
+ */
+export function resistsCoalitions(owners: readonly number[], winners: readonly number[], k = COALITION_MAX): boolean {
+  const all = owners.map((_, i) => i);
+  // Awards of which no two share a company: each company of a coalition takes part in at most one
+  // of them. So k + 4 of them leave every coalition four unknown awards of four owners and four
+  // winners, and k + 2 leave it two of two owners and two winners: the searches are then needless.
+  const apart = disjointAwards(owners, winners);
+  if (apart >= k + OTHERS_MIN_AWARDS) return true;
+  if (covers(owners, winners, all, k, OTHERS_MIN_AWARDS - 1)) return false;
+  if (apart >= k + OTHERS_MIN_PARTIES) return true;
+  // The unknown awards all of one owner (or of one winner): the others covered by at most k companies.
+  for (const side of [owners, winners])
+    for (const one of new Set(side))
+      if (
+        covers(
+          owners,
+          winners,
+          all.filter((i) => side[i] !== one),
+          k,
+          0,
+        )
+      )
+        return false;
+  return true;
+}
+
+/** How many awards a greedy pass finds of which no two share a company (a maximal matching of the batch). */
+function disjointAwards(owners: readonly number[], winners: readonly number[]): number {
+  const used = new Set<number>();
+  let found = 0;
+  owners.forEach((o, i) => {
+    const w = winners[i]!;
+    if (used.has(o) || used.has(w)) return;
+    used.add(o).add(w);
+    found++;
+  });
+  return found;
+}
+
+/**
+ * Whether at most `k` companies (owners or winners) take part in every award of `awards` but at
+ * most `spare` of them: the first award none of the chosen took part in gets its owner, or its
+ * winner, or stays unknown (while `spare` allows).
+ */
+function covers(
+  owners: readonly number[],
+  winners: readonly number[],
+  awards: readonly number[],
+  k: number,
+  spare: number,
+  chosen: ReadonlySet<number> = new Set(),
+  from = 0,
+): boolean {
+  let at = from;
+  while (at < awards.length && (chosen.has(owners[awards[at]!]!) || chosen.has(winners[awards[at]!]!))) at++;
+  if (at === awards.length) return true;
+  const i = awards[at]!;
+  if (k > 0) {
+    for (const company of [owners[i]!, winners[i]!])
+      if (covers(owners, winners, awards, k - 1, spare, new Set([...chosen, company]), at)) return true;
+  }
+  return spare > 0 && covers(owners, winners, awards, k, spare - 1, chosen, at + 1);
+}
 
 export interface LaneQuery {
   from: PlacePattern[];

@@ -11,7 +11,7 @@ export const LANE_MESSAGES = catalogue(
     'lp.intro':
       'What transport on a lane really cost: the accepted prices of awarded road freights, by month. A month shows figures only from {awards} awards by {owners} different shippers on, and new awards join the figures in batches of at least {awards} awards by {owners} shippers, never one deal at a time.',
     'lp.intro.strict':
-      'What transport on a lane really cost: the accepted prices of awarded road freights, by month. A month shows figures only from {awards} awards by {owners} different shippers on. Awards join the figures in batches, each at least {awards} awards by {owners} shippers in which every company, shipper or carrier, took no part in at least {others}: never one deal at a time, and no company can place prices of its own around the others’ to read them.',
+      'What transport on a lane really cost: the accepted prices of awarded road freights, by month. A month shows figures only from {awards} awards by {owners} different shippers on. Awards join the figures in batches, each at least {awards} awards by {owners} shippers in which any {coalition} companies together, shippers or carriers, took no part in at least {others}: never one deal at a time, and no company, nor {coalition} acting together, can place prices of their own around the others’ to read them.',
     'lp.warn.area': '{pattern} read as {area}: prices are kept per postal area.',
     'lp.warn.months': 'Months: a whole number from {min} to {max}. {months} shown.',
     'lp.warn.currency': 'Currency: a three-letter code such as EUR. {currency} shown.',
@@ -48,7 +48,7 @@ export const LANE_MESSAGES = catalogue(
     'lp.intro':
       'Was Transporte auf einer Strecke wirklich gekostet haben: die angenommenen Preise vergebener Straßenfrachten, je Monat. Ein Monat zeigt Zahlen erst ab {awards} Vergaben von {owners} verschiedenen Auftraggebern, und neue Vergaben fließen gebündelt in die Zahlen ein, je mindestens {awards} Vergaben von {owners} Auftraggebern, nie ein einzelnes Geschäft.',
     'lp.intro.strict':
-      'Was Transporte auf einer Strecke wirklich gekostet haben: die angenommenen Preise vergebener Straßenfrachten, je Monat. Ein Monat zeigt Zahlen erst ab {awards} Vergaben von {owners} verschiedenen Auftraggebern. Vergaben fließen gebündelt in die Zahlen ein, je mindestens {awards} Vergaben von {owners} Auftraggebern, an denen jedes Unternehmen, Auftraggeber oder Frachtführer, bei mindestens {others} nicht beteiligt war: nie ein einzelnes Geschäft, und kein Unternehmen kann eigene Preise so um die der anderen legen, dass es diese abliest.',
+      'Was Transporte auf einer Strecke wirklich gekostet haben: die angenommenen Preise vergebener Straßenfrachten, je Monat. Ein Monat zeigt Zahlen erst ab {awards} Vergaben von {owners} verschiedenen Auftraggebern. Vergaben fließen gebündelt in die Zahlen ein, je mindestens {awards} Vergaben von {owners} Auftraggebern, an denen je {coalition} Unternehmen zusammen, Auftraggeber oder Frachtführer, bei mindestens {others} nicht beteiligt waren: nie ein einzelnes Geschäft, und kein Unternehmen, auch nicht {coalition} gemeinsam, kann eigene Preise so um die der anderen legen, dass es diese abliest.',
     'lp.warn.area': '{pattern} als {area} gelesen: Preise werden je Postleitgebiet geführt.',
     'lp.warn.months': 'Monate: eine ganze Zahl von {min} bis {max}. {months} gezeigt.',
     'lp.warn.currency': 'Währung: ein Code aus drei Buchstaben wie EUR. {currency} gezeigt.',

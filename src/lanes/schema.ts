@@ -6,6 +6,7 @@ import {
   MIN_AWARDS,
   MIN_MONTHS,
   MIN_OWNERS,
+  COALITION_MAX,
   OTHERS_MIN_AWARDS,
   OTHERS_MIN_PARTIES,
 } from './lane.ts';
@@ -45,7 +46,7 @@ export const LANE_MONTH = Type.Object(
 
 export const LANE_DOCS = {
   prices: {
-    summary: `The market price of a lane by month (decisions.md §14): the accepted prices of awarded road freights whose origin and destination match, oldest month first, every month of the window (empty months with count 0). from and to are required (else status error, prices.lane_required); months ${MIN_MONTHS}–${MAX_MONTHS} (default ${DEFAULT_MONTHS}) and currency (default ${DEFAULT_CURRENCY}) outside their values are ignored with a warning. Prices are kept per lane cell (postal area of two characters, airport, or country): a longer postal prefix is read as its area, with a warning. Figures come from at least ${MIN_AWARDS} awards by ${MIN_OWNERS} owner companies, and awards join them in whole batches of at least ${MIN_AWARDS} awards by ${MIN_OWNERS} owners, so that no two answers differ by one deal. A server may be set to a stricter release (LANE_PRICES_RELEASE=strict): then a batch also needs every company in it, as owner or as winner, to have taken no part in at least ${OTHERS_MIN_AWARDS} of its awards, of at least ${OTHERS_MIN_PARTIES} other owners and ${OTHERS_MIN_PARTIES} other winners, so that no company can place prices of its own around the others' to read them. count is always the month's number of awards; released the number the figures rest on.`,
+    summary: `The market price of a lane by month (decisions.md §14): the accepted prices of awarded road freights whose origin and destination match, oldest month first, every month of the window (empty months with count 0). from and to are required (else status error, prices.lane_required); months ${MIN_MONTHS}–${MAX_MONTHS} (default ${DEFAULT_MONTHS}) and currency (default ${DEFAULT_CURRENCY}) outside their values are ignored with a warning. Prices are kept per lane cell (postal area of two characters, airport, or country): a longer postal prefix is read as its area, with a warning. Figures come from at least ${MIN_AWARDS} awards by ${MIN_OWNERS} owner companies, and awards join them in whole batches of at least ${MIN_AWARDS} awards by ${MIN_OWNERS} owners, so that no two answers differ by one deal. A server may be set to a stricter release (LANE_PRICES_RELEASE=strict): then a batch also needs every coalition of up to ${COALITION_MAX} companies in it, owners or winners, to have taken no part in at least ${OTHERS_MIN_AWARDS} of its awards, of at least ${OTHERS_MIN_PARTIES} other owners and ${OTHERS_MIN_PARTIES} other winners, so that neither a company nor ${COALITION_MAX} acting together can place prices of their own around the others' to read them all. count is always the month's number of awards; released the number the figures rest on.`,
     tag: 'market',
     input: Type.Object({
       from: places('origin'),

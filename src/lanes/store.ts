@@ -1,7 +1,7 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { executeShape } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
-import { cellsMatch, releaseSet, releaseWaits } from './cells.ts';
+import { approves, approveStrict, batchMayWait, cellsMatch, releaseSet, releaseWaits, type Approval } from './cells.ts';
 import { MIN_AWARDS, MIN_OWNERS, monthWindow, type LaneQuery, type LaneRelease } from './lane.ts';
 
 /**
@@ -97,31 +97,42 @@ export async function lanePrices(
 ): Promise<{ months: LaneMonth[]; waiting: boolean }> {
   const read = await laneMonths(db, q, now, zone, options.rule, false);
   if (!read.waiting || options.release === false) return read;
-  return laneMonths(db, q, now, zone, options.rule, true);
+  if (options.rule === 'threshold') return laneMonths(db, q, now, zone, options.rule, true);
+  // Under `strict` the read says that a batch may wait: its coalitions are checked over the
+  // batch (cells.ts approveStrict), and only the cells that resist them are released.
+  const approval = await approveStrict(db, laneCells(q, monthWindow(now, zone, q.months), zone));
+  return approves(approval) ? laneMonths(db, q, now, zone, options.rule, approval) : read;
 }
 
-/** The statement of lanePrices, with the release (`release`) or without it (then `waiting` is read). */
+/** The lane's cells of the window (over `c`). */
+const laneCells = (q: LaneQuery, window: string[], zone: string) =>
+  sql<SqlBool>`c.zone = ${zone} and c.currency = ${q.currency} and c.month = any(${window}::text[])
+    and ${cellsMatch('from', q.from)} and ${cellsMatch('to', q.to)}`;
+
+/**
+ * The statement of lanePrices, with the release (`release`: true, or under `strict` the cells
+ * approved) or without it (then `waiting` is read).
+ */
 async function laneMonths(
   db: Kysely<DB>,
   q: LaneQuery,
   now: Date,
   zone: string,
   rule: LaneRelease,
-  release: boolean,
+  release: boolean | Approval,
 ): Promise<{ months: LaneMonth[]; waiting: boolean }> {
+  const approval = typeof release === 'object' ? release : undefined;
   const window = monthWindow(now, zone, q.months);
   const prices = sql`prices`;
   const perKm = sql`per_km`;
   const n = sql`by_month.n`;
   const kmN = sql`km_month.n`;
   const statement = sql<{ months: string; waiting: boolean }>`with cell as (
-      select c.id from lane_price_cells c
-      where c.zone = ${zone} and c.currency = ${q.currency} and c.month = any(${window}::text[])
-        and ${cellsMatch('from', q.from)} and ${cellsMatch('to', q.to)}),
+      select c.id from lane_price_cells c where ${laneCells(q, window, zone)}),
     released as (${
       release
-        ? sql`update lane_price_cells as c set ${releaseSet(rule)}
-      from cell where c.id = cell.id and ${releaseWaits(rule)}
+        ? sql`update lane_price_cells as c set ${releaseSet(rule, approval)}
+      from cell where c.id = cell.id and ${releaseWaits(rule, approval)}
       returning c.id, c.released, c.km_released, c.prices, c.owners, c.km_prices, c.km_owners, c.owners_released, c.km_owners_released,
         c.released_median, c.released_p25, c.released_p75, c.km_released_median`
         : sql`select null::bigint as id, 0 as released, 0 as km_released, null::numeric[] as prices, null::int[] as owners,
@@ -172,7 +183,7 @@ async function laneMonths(
         'released', case when ${disclosed(n, sql`owners`)} then ${n} else 0 end,
         'released_per_km', case when ${disclosed(kmN, sql`km_owners`)} then ${kmN} else 0 end)), '[]')::text as months
     from counted left join by_month using (month) left join km_month using (month)) as months,
-    ${release ? sql`false` : sql`(select coalesce(bool_or(${releaseWaits(rule)}), false) from lane_price_cells c join cell using (id))`} as waiting`;
+    ${release ? sql`false` : sql`(select coalesce(bool_or(${batchMayWait(rule)}), false) from lane_price_cells c join cell using (id))`} as waiting`;
   // Prepared by its text (one per lane shape: the kinds and number of patterns) and run on its
   // generic plan: planning these CTEs costs PostgreSQL 2.5 ms, twice what running them costs for a
   // busy postal lane, and PostgreSQL keeps planning a statement whose generic plan it estimates

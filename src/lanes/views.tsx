@@ -13,6 +13,7 @@ import {
   MIN_AWARDS,
   MIN_MONTHS,
   MIN_OWNERS,
+  COALITION_MAX,
   OTHERS_MIN_AWARDS,
   type LaneQuery,
 } from './lane.ts';
@@ -102,6 +103,7 @@ export function pricesPage(ctx: Ctx, outcome: Answer<LanePricesData>, query: Lan
             awards: MIN_AWARDS,
             owners: MIN_OWNERS,
             others: OTHERS_MIN_AWARDS,
+            coalition: COALITION_MAX,
           })}
         </p>
         <form method="get" action="/market/prices" class="panel stack" data-testid="lane-form">

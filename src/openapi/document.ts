@@ -21,7 +21,8 @@ import type { Endpoint } from '../kernel/route.tsx';
 export interface MediaRouteDoc {
   auth: 'user' | 'public';
   doc: EndpointDoc;
-  mediaType: string;
+  /** the media type of a success; several when the answer is one of them (a document: PDF, JPEG or PNG) */
+  mediaType: string | readonly string[];
   error: TSchema;
   /** the media type of a failure, when it is not `mediaType` (a download's failures are the JSON envelope) */
   errorType?: string;
@@ -42,8 +43,8 @@ interface Described {
   path: string;
   auth: 'user' | 'public';
   doc: EndpointDoc;
-  /** answers outside the envelope: their media type and the body of a failure */
-  media?: { type: string; error: TSchema; errorType?: string; headers?: Record<string, TSchema> };
+  /** answers outside the envelope: their media types and the body of a failure */
+  media?: { types: readonly string[]; error: TSchema; errorType?: string; headers?: Record<string, TSchema> };
 }
 
 /** A JSON Schema as the description writes it: TypeBox's schemas inlined, named ones as `$ref`. */
@@ -101,10 +102,19 @@ export interface MediaObject {
   encoding?: Record<string, EncodingObject>;
 }
 
+/** An OpenAPI Link Object: the operation a client may call next, with values taken from this answer. */
+export interface LinkObject {
+  operationId: string;
+  description: string;
+  parameters: Record<string, string>;
+  requestBody?: unknown;
+}
+
 export interface ResponseObject {
   description: string;
   content?: Record<string, MediaObject>;
   headers?: Record<string, { schema: SchemaObject; description: string }>;
+  links?: Record<string, LinkObject>;
 }
 
 export interface OperationObject {
@@ -123,14 +133,21 @@ export interface OperationObject {
 export interface ServerObject {
   url: string;
   description: string;
-  variables?: Record<string, { default: string; description: string }>;
+  variables?: Record<string, { default: string; description?: string }>;
 }
 
 /** The OpenAPI 3.1 document as buildOpenApiDocument writes it. */
 export interface OpenApiDocument {
   openapi: string;
   jsonSchemaDialect: string;
-  info: { title: string; version: string; summary: string; description: string; license: { name: string; identifier: string } };
+  info: {
+    title: string;
+    version: string;
+    summary: string;
+    description: string;
+    contact: { name: string; url: string };
+    license: { name: string; identifier: string };
+  };
   servers: ServerObject[];
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, OperationObject>>;
@@ -141,17 +158,19 @@ export interface OpenApiDocument {
 
 type Json = Record<string, unknown>;
 
-const EMPTY_LIST = Type.Array(Type.Never(), { maxItems: 0 });
-
 /**
  * `data` of a failure: an empty array (api.md), or the endpoint's keys with empty lists
  * (`{"routes": []}`); a refused form (a vehicle offer, a company profile, a message, a document)
- * adds `errors`, each field with its problem; a refused query (a lane without its two ends) adds
- * `warnings`, the parameters it read otherwise or ignored on the way.
+ * has `errors`, each field with its problem; a refused query (a lane without its two ends)
+ * `warnings`, the parameters it read otherwise or ignored on the way. The other keys are allowed
+ * as any value in the schema (their empty lists are said in words): an object whose named members
+ * share it with an index signature of another type (`errors` beside "every other key an empty
+ * list") does not compile as TypeScript generators write it (orval: TS2411, issue 39), and clients
+ * are generated from this as it is; `data.errors` stays typed for a client that reads it.
  */
 const ERROR_DATA = Type.Union(
   [
-    EMPTY_LIST,
+    Type.Array(Type.Unknown(), { maxItems: 0, description: 'nothing: an empty array (api.md)' }),
     Type.Object(
       {
         errors: Type.Optional(
@@ -165,7 +184,11 @@ const ERROR_DATA = Type.Union(
           }),
         ),
       },
-      { additionalProperties: EMPTY_LIST },
+      {
+        additionalProperties: true,
+        description:
+          'the success’s keys, each with an empty list (`{"routes": []}`); `errors` for a refused form; `warnings` for a refused query',
+      },
     ),
   ],
   {
@@ -183,9 +206,20 @@ const COMPONENT_SCHEMAS: Record<string, TSchema> = {
         token: Type.String({ description: 'the API token (api.md, Authentication)' }),
         language: Type.String({ description: 'three-letter language code: eng or deu' }),
       }),
+      Type.Object(
+        {
+          email: Type.String(),
+          language: Type.String({ description: 'three-letter language code: eng or deu' }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'a caller by the browser session (the pages’ own scripts): never the token, which a compressed answer beside echoed input would give away',
+        },
+      ),
       Type.Object({}, { additionalProperties: false, description: 'anonymous or failed authentication' }),
     ],
-    { description: 'repeats the caller' },
+    { description: 'repeats the caller: its token only to a caller that sent the token or logged in with its password' },
   ),
   Warning: Type.Object(
     { field: Type.String(), reason: Type.String() },
@@ -289,15 +323,23 @@ export function buildOpenApiDocument(
     const { method, path, auth, doc, mediaType, error, errorType, headers } = route;
     all.push({
       at: openApiPath(path),
-      described: { method: method.toLowerCase(), path, auth, doc, media: { type: mediaType, error, errorType, headers } },
+      described: {
+        method: method.toLowerCase(),
+        path,
+        auth,
+        doc,
+        media: { types: typeof mediaType === 'string' ? [mediaType] : mediaType, error, errorType, headers },
+      },
     });
   }
   const ids = operationIds(all.map((a) => a.described));
+  // An operation by method and path as registered (`GET /freights/view/:id`): the targets of links.
+  const byRoute = new Map(all.map(({ described }, i) => [`${described.method.toUpperCase()} ${described.path}`, ids[i]!]));
   const paths: Record<string, Record<string, OperationObject>> = {};
   all.forEach(({ at, described }, i) => {
     const operations = paths[at] ?? {};
     paths[at] = operations;
-    operations[described.method] = operation(described, ids[i]!, components);
+    operations[described.method] = operation(described, ids[i]!, components, byRoute);
     const example = options.examples?.[ids[i]!];
     if (example) attachExample(operations[described.method]!, at, example);
   });
@@ -313,18 +355,17 @@ export function buildOpenApiDocument(
       version: options.version,
       summary: 'Freights, bids, rate search and the preview endpoints of a self-hosted freight exchange.',
       description: CONVENTIONS,
+      // A self-hosted exchange is run by its operator: its home page (relative to the server) is where users reach it.
+      contact: { name: 'The operator of this exchange', url: '/' },
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [
       {
         url: '{baseUrl}',
-        description: 'A server of the exchange (demo and production are separate deployments with separate tokens).',
-        variables: {
-          baseUrl: {
-            default: 'http://127.0.0.1:8080',
-            description: 'Scheme, host and port of the server, without a trailing slash (the default is where `npm start` listens).',
-          },
-        },
+        // The variable's meaning in the server's text: orval's validator refuses a description on a server variable.
+        description:
+          'A server of the exchange: `baseUrl` is its scheme, host and port, without a trailing slash (the default is where `npm start` listens). Demo and production are separate deployments with separate tokens.',
+        variables: { baseUrl: { default: 'http://127.0.0.1:8080' } },
       },
     ],
     tags: [...new Set(operations.flatMap((o) => o.tags))].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
@@ -365,7 +406,12 @@ function nested(schema: SchemaObject): boolean {
   return (schema.anyOf ?? schema.oneOf ?? []).some(nested);
 }
 
-function operation(described: Described, operationId: string, components: Components): OperationObject {
+function operation(
+  described: Described,
+  operationId: string,
+  components: Components,
+  byRoute: ReadonlyMap<string, string>,
+): OperationObject {
   const { method, doc, media } = described;
   const user = described.auth === 'user';
   const pathNames = [...described.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
@@ -428,14 +474,15 @@ function operation(described: Described, operationId: string, components: Compon
   const errorAnswer = (description: string): ResponseObject => ({
     description,
     content: media
-      ? { [media.errorType ?? media.type]: { schema: components.inline(media.error) } }
+      ? { [media.errorType ?? media.types[0]!]: { schema: components.inline(media.error) } }
       : { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
   });
   const answers: Record<string, ResponseObject> = {};
   if (media) {
+    const schema = components.inline(doc.data ?? Type.Unknown());
     answers[200] = {
-      description: `The ${media.type} document.`,
-      content: { [media.type]: { schema: components.inline(doc.data ?? Type.Unknown()) } },
+      description: `The ${media.types.join(', ')} document${media.types.length > 1 ? ', as its Content-Type says' : ''}.`,
+      content: Object.fromEntries(media.types.map((type) => [type, { schema }])),
     };
   } else {
     // A named success per operation, so that the discriminator can map `status` to it.
@@ -453,6 +500,21 @@ function operation(described: Described, operationId: string, components: Compon
         },
       },
     };
+  }
+  if (doc.links) {
+    const links: Record<string, LinkObject> = {};
+    for (const [name, link] of Object.entries(doc.links)) {
+      const target = byRoute.get(link.to);
+      // A link to an operation that is not described is a mistake of the code, found by the document's tests.
+      if (!target) throw new Error(`link ${name} of ${operationId}: no operation ${link.to}`);
+      links[name] = {
+        operationId: target,
+        description: link.description,
+        parameters: link.parameters,
+        ...(link.requestBody === undefined ? {} : { requestBody: link.requestBody }),
+      };
+    }
+    answers[200]!.links = links;
   }
   if (user) answers[401] = errorAnswer('Token missing, invalid or from the other environment.');
   if (pathNames.length)
@@ -679,4 +741,6 @@ Conventions that hold for every endpoint:
 - Some answers are 302 to an HTML page (publish, confirm, refusals): clients must not follow redirects; verify with the GET the endpoint names.
 - Timestamps are \`YYYY-MM-DD HH:MM:SS\` in the server's time zone, without zone. Money is exact to the cent, weights to the gram.
 - Lists take \`page\`, \`limit\` (at most 100), \`sort\`, \`direction\`; the last page is the first one shorter than \`limit\`.
+- A list (every \`.json\` GET that takes \`limit\`) ignores a query parameter it does not take, and one whose value it cannot read (\`limit=ten\`, \`weight_min=heavy\`, \`sort=Routes.price\`), and names each in \`warnings\` with the reason: the answer is the list without it, never an error.
+- Operations link to what a client calls next with their answer (OpenAPI \`links\`): a created freight to its view, edit and publish; a bid to its confirmation.
 - Endpoints marked \`x-preview\` (file push, shipments, milk-run, TMS, cases) may change without notice.`;

@@ -206,7 +206,7 @@ export async function confirmBid(
     if (!both) {
       const pending = await updateBid(trx, bid.id, { [side]: true, ...by, status: 'pending', modified: now });
       const f = await bidConfirmed(trx, freight, now);
-      await emitEvent(trx, clock, { type: 'bid.confirmed', freightId: freight.id, bidId: bid.id });
+      await emitEvent(trx, clock, { type: 'bid.confirmed', freightId: freight.id, bidId: bid.id, by: caller.companyId });
       return { kind: 'done', bid: pending, freight: f, awarded: false };
     }
 
@@ -221,7 +221,7 @@ export async function confirmBid(
     });
     await reopenPendingBids(trx, freight.id, bid.id, now);
     const taken = await awardTo(trx, freight, bid, now);
-    await emitEvent(trx, clock, { type: 'bid.confirmed', freightId: freight.id, bidId: bid.id });
+    await emitEvent(trx, clock, { type: 'bid.confirmed', freightId: freight.id, bidId: bid.id, by: caller.companyId });
     await emitEvent(trx, clock, { type: 'freight.awarded', freightId: freight.id });
     await awarded?.(trx, clock, taken, accepted);
     return { kind: 'done', bid: accepted, freight: taken, awarded: true };

@@ -105,6 +105,18 @@ export function quoteEndpoints(parts: { awarded?: Awarded } = {}): Endpoint[] {
         input: BID_INPUT,
         data: BID_DATA,
         answers: { 404: 'The freight (route) or the bid (id) does not exist or is not visible to the caller.' },
+        links: {
+          confirm: {
+            to: 'POST /quotes/confirm/:id',
+            description: 'Confirm the bid just placed (the bidder’s side; the owner confirms the same bid id from its side).',
+            parameters: { id: '$response.body#/data/bid/id' },
+          },
+          freight: {
+            to: 'GET /freights/view/:id',
+            description: 'The freight bid on, with the bid in `_bids`.',
+            parameters: { id: '$response.body#/data/bid/route' },
+          },
+        },
       },
       // The page's bid form takes amounts as people write them (1.745,50 in German); the API keeps its readers.
       read: (ctx) => (ctx.format === 'html' ? readBidForm(ctx) : undefined),

@@ -55,6 +55,7 @@ async function rate(ctx: Ctx): Promise<Outcome<{ rating: RatingView }>> {
         {
           companyId: rated,
           freightId,
+          from: [me],
           data: async () => {
             const row = await ratingById(trx, written, rated);
             return { rating: row ? presentRating(row, ctx.clock) : null };

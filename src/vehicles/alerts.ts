@@ -54,7 +54,7 @@ export async function alertFreight(trx: Transaction<DB>, clock: Clock, freightId
   await emitEvent(trx, clock, {
     type: 'freight.matched',
     freightId,
-    matches: fits.map(({ offer }) => ({ companyId: offer.company_id, vehicle: presentVehicle(offer, clock) })),
+    matches: fits.map(({ offer }) => ({ companyId: offer.company_id, vehicle: presentVehicle(offer, clock, offer.company_id) })),
   });
   await emitFreightMatches(trx, clock, { id: freightId, company_id: freight.company_id }, fits);
   return written.length;

@@ -36,7 +36,7 @@ export async function emitVehicleEvent(
   /** false: only to the owners of the matched freights (the offer's company had it already) */
   toOfferCompany = true,
 ): Promise<number> {
-  return announce(db, clock, type, async () => planned(clock, offer, matched, toOfferCompany));
+  return announce(db, clock, type, async () => planned(clock, offer, matched, toOfferCompany, [offer.company_id]));
 }
 
 /**
@@ -51,18 +51,33 @@ export async function emitFreightMatches(
   fits: ReadonlyArray<{ offer: VehicleRead; distance_km: number | null }>,
 ): Promise<number> {
   return announce(db, clock, 'vehicle.matched', async () =>
-    fits.flatMap(({ offer, distance_km }) => planned(clock, offer, [{ ...freight, distance_km }], true)),
+    fits.flatMap(({ offer, distance_km }) => planned(clock, offer, [{ ...freight, distance_km }], true, [freight.company_id])),
   );
 }
 
-function planned(clock: Clock, offer: VehicleRead, matched: readonly MatchedFreight[], toOfferCompany: boolean): PlannedEvent[] {
-  const vehicle = presentVehicle(offer, clock);
+/**
+ * The events of one offer. Whose doing each is (webhooks/outbox.ts `from`: a recipient that blocked
+ * it hears nothing): what the freights' owners receive is the offer's, its company's; what the
+ * offer's company receives is `toOfferFrom`'s: its own when it published or withdrew the offer, the
+ * freight's owner when a published freight matched it.
+ */
+function planned(
+  clock: Clock,
+  offer: VehicleRead,
+  matched: readonly MatchedFreight[],
+  toOfferCompany: boolean,
+  toOfferFrom: readonly number[],
+): PlannedEvent[] {
+  // Its whitelist for the offer's company only (the freights' owners see null).
+  const vehicle = presentVehicle(offer, clock, offer.company_id);
+  const seen = presentVehicle(offer, clock, -1);
   const round = (km: number | null) => (km === null ? null : Math.round(km * 10) / 10);
   const events: PlannedEvent[] = [];
   if (toOfferCompany)
     events.push({
       companyId: offer.company_id,
       freightId: matched[0]?.id ?? null,
+      from: toOfferFrom,
       data: () => ({ vehicle, matches: matched.map((m) => ({ route_id: m.id, distance_km: round(m.distance_km) })) }),
     });
   const byOwner = new Map<number, MatchedFreight[]>();
@@ -71,7 +86,8 @@ function planned(clock: Clock, offer: VehicleRead, matched: readonly MatchedFrei
     events.push({
       companyId,
       freightId: own[0]!.id,
-      data: () => ({ vehicle, matches: own.map((m) => ({ route_id: m.id, distance_km: round(m.distance_km) })) }),
+      from: [offer.company_id],
+      data: () => ({ vehicle: seen, matches: own.map((m) => ({ route_id: m.id, distance_km: round(m.distance_km) })) }),
     });
   }
   return events;

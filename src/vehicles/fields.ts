@@ -322,7 +322,7 @@ export type VehicleRead = VehicleRow & { company_name: string; company_verified:
 const number = (v: string | null) => (v === null ? null : Number(v));
 
 /** `data.vehicle`: the offer as the API answers it (the status as it reads at `now`: expired once available_to passed). */
-export const VEHICLE = presenter<VehicleRead & { now: Date }>()(
+export const VEHICLE = presenter<VehicleRead & { now: Date; viewer: number }>()(
   'Vehicle',
   'A vehicle offer: free capacity of a carrier (decisions.md §11)',
   {
@@ -366,7 +366,13 @@ export const VEHICLE = presenter<VehicleRead & { now: Date }>()(
       number(row.price_per_km),
     ),
     note: field.text('note'),
-    whitelist: field.computed(Type.Array(Type.Integer(), { description: 'company ids; empty: every company' }), (row) => row.whitelist),
+    whitelist: field.computed(
+      Type.Union([Type.Array(Type.Integer()), Type.Null()], {
+        description:
+          'company ids; empty: every company. Shown to the offer’s company only (its partners are its own): null for anyone else',
+      }),
+      (row) => (row.viewer === row.company_id ? row.whitelist : null),
+    ),
     created: field.time('created'),
     modified: field.time('modified'),
   },
@@ -374,8 +380,9 @@ export const VEHICLE = presenter<VehicleRead & { now: Date }>()(
 
 export type VehicleView = ReturnType<typeof VEHICLE.present>;
 
-export function presentVehicle(row: VehicleRead, clock: Clock): VehicleView {
-  return VEHICLE.present({ ...row, now: clock.now() }, { clock });
+/** The offer as company `viewer` may see it: its whitelist only for the offer's own company. */
+export function presentVehicle(row: VehicleRead, clock: Clock, viewer: number): VehicleView {
+  return VEHICLE.present({ ...row, now: clock.now(), viewer }, { clock });
 }
 
 /** Whether a parameter object looks like one (bodies may arrive as anything). */

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { blockedIds, blockersAmong } from '../accounts/blocks.ts';
+import { blockedIds, blockersAmong, mayReach } from '../accounts/blocks.ts';
+import { existingCompanies } from '../accounts/companies.ts';
 import { admitToWhitelist, emitEvent, freightOwners, inMarket, lockFreight, VISIBILITY } from '../freights/index.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { FailureCode } from '../kernel/errors.ts';
@@ -46,9 +47,10 @@ export async function createOffer(
 ): Promise<VehicleRead> {
   return db.transaction().execute(async (trx) => {
     const now = clock.now();
+    const whitelist = await knownCompanies(trx, values.whitelist);
     const { id } = await trx
       .insertInto('vehicle_offers')
-      .values({ ...values, company_id: caller.companyId, user_id: caller.userId, status: 'open', created: now, modified: now })
+      .values({ ...values, whitelist, company_id: caller.companyId, user_id: caller.userId, status: 'open', created: now, modified: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     const offer = (await readOffer(trx, id))!;
@@ -56,6 +58,16 @@ export async function createOffer(
     await published(trx, clock, id);
     return offer;
   });
+}
+
+/**
+ * The whitelist's ids that name a company: one that names none is dropped (the answer warns of it,
+ * routes.tsx), as for a freight's whitelist (freights/lifecycle.ts).
+ */
+async function knownCompanies(trx: Transaction<DB>, ids: readonly number[]): Promise<number[]> {
+  if (!ids.length) return [...ids];
+  const known = await existingCompanies(trx, ids);
+  return ids.filter((id) => known.has(id));
 }
 
 /** Changes an offer: its company only (another company: 404), while it is open (not withdrawn, not expired). */
@@ -74,7 +86,7 @@ export async function editOffer(
     if (!parsed.ok) return { kind: 'invalid', errors: parsed.errors };
     await trx
       .updateTable('vehicle_offers')
-      .set({ ...parsed.values, modified: clock.now() })
+      .set({ ...parsed.values, whitelist: await knownCompanies(trx, parsed.values.whitelist), modified: clock.now() })
       .where('id', '=', id)
       .execute();
     return { kind: 'ok', offer: (await readOffer(trx, id))! };
@@ -155,15 +167,27 @@ export async function inviteToFreight(
     if (!offerInMarket(offer, now)) return { kind: 'refused', reason: 'vehicle.invite.offer_closed' };
     if (!inMarket(freight, now)) return { kind: 'refused', reason: 'vehicle.invite.not_in_market' };
     if (freight.visibility === VISIBILITY.ownCompany) return { kind: 'refused', reason: 'vehicle.invite.own_company_only' };
+    // The offer's company blocked the inviter's: it takes no invitation from it (decisions.md §12,
+    // the rule every push asks), whatever the freight's whitelist; nothing changes.
+    if (!(await mayReach(trx, caller.companyId, offer.company_id))) return { kind: 'refused', reason: 'vehicle.invite.blocked' };
     let whitelisted = false;
     if (freight.visibility === VISIBILITY.whitelist) {
       whitelisted = true;
       await admitToWhitelist(trx, freight, offer.company_id, now);
     }
-    await insertVehicleNotifications(trx, [
+    // One invitation per offer and freight: the notification's unique index decides (the freight's
+    // lock above makes parallel invitations wait for each other), and only the first one that wrote
+    // it sends the event; inviting again answers the same and sends nothing.
+    const told = await insertVehicleNotifications(trx, [
       { userId: offer.user_id, type: 'freight.invited', freightId, vehicleId: offer.id, created: now },
     ]);
-    await emitEvent(trx, clock, { type: 'freight.invited', freightId, companyId: offer.company_id, vehicle: presentVehicle(offer, clock) });
+    if (told.length)
+      await emitEvent(trx, clock, {
+        type: 'freight.invited',
+        freightId,
+        companyId: offer.company_id,
+        vehicle: presentVehicle(offer, clock, offer.company_id),
+      });
     return { kind: 'ok', offer, freightId, whitelisted };
   });
 }

@@ -12,6 +12,7 @@ export const VEHICLE_MESSAGES = catalogue(
     'vehicle.invite.offer_closed': 'The offer is no longer open.',
     'vehicle.invite.not_in_market': 'The freight is not in the market (open or pending).',
     'vehicle.invite.own_company_only': 'The freight is visible to your own company only: publish it to a whitelist or to everyone first.',
+    'vehicle.invite.blocked': 'This company takes no invitations from yours.',
     'nav.vehicles': 'Trucks',
     'vv.title.market': 'Free trucks',
     'vv.title.mine': 'My truck offers',
@@ -105,6 +106,7 @@ export const VEHICLE_MESSAGES = catalogue(
     'vehicle.invite.not_in_market': 'Die Fracht ist nicht am Markt (offen oder in Bestätigung).',
     'vehicle.invite.own_company_only':
       'Die Fracht ist nur für Ihre eigene Firma sichtbar: erst für eine Auswahl von Firmen oder für alle veröffentlichen.',
+    'vehicle.invite.blocked': 'Diese Firma nimmt keine Einladungen Ihrer Firma an.',
     'nav.vehicles': 'Laderaum',
     'vv.title.market': 'Freie Fahrzeuge',
     'vv.title.mine': 'Meine Fahrzeugangebote',
@@ -203,6 +205,7 @@ export const VEHICLE_ERRORS = errorCodes(VEHICLE_MESSAGES, [
   'vehicle.invite.offer_closed',
   'vehicle.invite.not_in_market',
   'vehicle.invite.own_company_only',
+  'vehicle.invite.blocked',
 ]);
 
 declare module '../kernel/errors.ts' {

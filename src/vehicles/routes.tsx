@@ -1,3 +1,4 @@
+import { droppedIdsWarning } from '../accounts/companies.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, type Outcome, type Warning } from '../kernel/outcome.ts';
 import { DEFAULT_LIMIT, offsetOf, readId, readPageWindow, readString, type PageWindow } from '../kernel/params.ts';
@@ -58,10 +59,12 @@ function refused(ctx: Ctx<Caller>, errors: Partial<Record<OfferField, string>>):
   return fail(ctx.t, 'vehicle.invalid', { fields }, { errors: problems });
 }
 
-function answer(ctx: Ctx<Caller>, result: Result): Outcome<{ vehicle: VehicleView }> {
+function answer(ctx: Ctx<Caller>, result: Result, sentWhitelist?: readonly number[]): Outcome<{ vehicle: VehicleView }> {
   if (result.kind === 'not_found') return notFound();
   if (result.kind === 'refused') return fail(ctx.t, result.reason);
-  return ok({ vehicle: presentVehicle(result.offer, ctx.clock) });
+  // Ids of the whitelist that name no company were dropped (lifecycle.ts): said, as unknown input is.
+  const dropped = droppedIdsWarning('whitelist', sentWhitelist, result.offer.whitelist);
+  return ok({ vehicle: presentVehicle(result.offer, ctx.clock, ctx.caller.companyId) }, dropped ? [dropped] : undefined);
 }
 
 /** `sort=Vehicles.created` (or `Vehicles.available_from`), optionally followed by `asc`/`desc`; `direction` too. */
@@ -128,7 +131,7 @@ async function freightsWithDistance(ctx: Ctx<Caller>, fits: Array<{ id: number; 
 /** The vehicle offers notifications name, as the user may see them (searches' notifications, via app.ts). */
 export async function vehicleViews(rc: ReadContext, ids: readonly number[]): Promise<Map<number, unknown>> {
   const rows = await readVisibleOffers(rc.db, rc.caller.companyId, ids);
-  return new Map(rows.map((r) => [r.id, presentVehicle(r, rc.clock)]));
+  return new Map(rows.map((r) => [r.id, presentVehicle(r, rc.clock, rc.caller.companyId)]));
 }
 
 /** A page of fits as the statements read it. */
@@ -143,7 +146,10 @@ export async function fittingVehiclesOf(ctx: Ctx<Caller>, freightId: number, pag
   if (found?.role !== 'owner') return undefined;
   if (found.row.class !== 'rfs' || !isMarketStatus(found.row.status)) return [];
   const fits = await fittingOffers(ctx.db, found.row, ctx.clock.now(), fitWindow(page));
-  return fits.map((f) => ({ ...presentVehicle(f.offer, ctx.clock), distance_km: Math.round(f.distance_km * 10) / 10 }));
+  return fits.map((f) => ({
+    ...presentVehicle(f.offer, ctx.clock, ctx.caller.companyId),
+    distance_km: Math.round(f.distance_km * 10) / 10,
+  }));
 }
 
 /** The first page a page shows inside another (the offer's, the freight's), one row more to know whether there is a next. */
@@ -163,7 +169,7 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
         const offer = await createOffer(ctx.db, ctx.clock, ctx.caller, read.values, parts.published);
         // Committed: the owners of fitting freights are alerted on the next turn, not in this request.
         parts.committed();
-        return ok({ vehicle: presentVehicle(offer, ctx.clock) });
+        return answer(ctx, { kind: 'ok', offer }, read.values.whitelist);
       },
       page: (outcome, ctx) =>
         outcome.kind === 'ok'
@@ -186,7 +192,7 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
       async handle(ctx) {
         const id = readId(ctx.path.id);
         const offer = id ? await readVisibleOffer(ctx.db, ctx.caller.companyId, id) : undefined;
-        return offer ? ok({ vehicle: presentVehicle(offer, ctx.clock) }) : notFound();
+        return offer ? ok({ vehicle: presentVehicle(offer, ctx.clock, ctx.caller.companyId) }) : notFound();
       },
       async page(outcome, ctx) {
         if (outcome.kind === 'error') return backTo(ctx, '/vehicles/index', outcome.message);
@@ -204,7 +210,9 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
       async handle(ctx) {
         const id = readId(ctx.path.id);
         const offer = id ? await readVisibleOffer(ctx.db, ctx.caller.companyId, id) : undefined;
-        return offer && offer.company_id === ctx.caller.companyId ? ok({ vehicle: presentVehicle(offer, ctx.clock) }) : notFound();
+        return offer && offer.company_id === ctx.caller.companyId
+          ? ok({ vehicle: presentVehicle(offer, ctx.clock, ctx.caller.companyId) })
+          : notFound();
       },
       page: (outcome, ctx) =>
         outcome.kind === 'ok'
@@ -218,9 +226,14 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
       async handle(ctx) {
         const id = readId(ctx.path.id);
         if (!id) return notFound();
-        const result = await editOffer(ctx.db, ctx.clock, ctx.caller, id, (existing) => readOfferBody(ctx, existing));
+        let sent: readonly number[] | undefined;
+        const result = await editOffer(ctx.db, ctx.clock, ctx.caller, id, (existing) => {
+          const read = readOfferBody(ctx, existing);
+          if (read.ok) sent = read.values.whitelist;
+          return read;
+        });
         if (result.kind === 'invalid') return refused(ctx, result.errors);
-        return answer(ctx, result);
+        return answer(ctx, result, sent);
       },
       async page(outcome, ctx) {
         const id = readId(ctx.path.id)!;
@@ -228,7 +241,7 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
         const state = formState(ctx, outcome.data);
         if (!Object.keys(state.problems).length) return backTo(ctx, viewPath(id), outcome.message);
         const offer = await readVisibleOffer(ctx.db, ctx.caller.companyId, id);
-        return formPage(ctx, { mode: 'edit', vehicle: offer ? presentVehicle(offer, ctx.clock) : undefined, state });
+        return formPage(ctx, { mode: 'edit', vehicle: offer ? presentVehicle(offer, ctx.clock, ctx.caller.companyId) : undefined, state });
       },
     }),
     userEndpoint({
@@ -252,7 +265,7 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
       read: readList,
       async handle(ctx, input) {
         const rows = await listMarketOffers(ctx.db, ctx.caller.companyId, ctx.clock.now(), input);
-        return ok({ vehicles: rows.map((r) => presentVehicle(r, ctx.clock)) }, withWarnings(input.warnings));
+        return ok({ vehicles: rows.map((r) => presentVehicle(r, ctx.clock, ctx.caller.companyId)) }, withWarnings(input.warnings));
       },
       async page(outcome, ctx, input) {
         const total = await countMarketOffers(ctx.db, ctx.caller.companyId, ctx.clock.now(), input);
@@ -266,7 +279,7 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
       async handle(ctx) {
         const { page, limit } = readPageWindow(ctx.params);
         const rows = await listOwnOffers(ctx.db, ctx.caller.companyId, page, limit);
-        return ok({ vehicles: rows.map((r) => presentVehicle(r, ctx.clock)) });
+        return ok({ vehicles: rows.map((r) => presentVehicle(r, ctx.clock, ctx.caller.companyId)) });
       },
       page: (outcome, ctx) => minePage(ctx, outcome.kind === 'ok' ? outcome.data.vehicles : []),
     }),
@@ -314,7 +327,11 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
         const result = await inviteToFreight(ctx.db, ctx.clock, ctx.caller, id, freightId);
         if (result.kind === 'not_found') return notFound();
         if (result.kind === 'refused') return fail(ctx.t, result.reason);
-        return ok({ vehicle: presentVehicle(result.offer, ctx.clock), freight: result.freightId, whitelisted: result.whitelisted });
+        return ok({
+          vehicle: presentVehicle(result.offer, ctx.clock, ctx.caller.companyId),
+          freight: result.freightId,
+          whitelisted: result.whitelisted,
+        });
       },
       page: (outcome, ctx) => {
         const freight = readId(ctx.params.freight);

@@ -437,7 +437,7 @@ export function formPage(ctx: Ctx<Caller>, form: { mode: 'add' | 'edit'; vehicle
               {value('note', v?.note)}
             </textarea>
           </Field>
-          {field('whitelist', t('vv.field.whitelist'), { value: value('whitelist', v?.whitelist.join(',')) })}
+          {field('whitelist', t('vv.field.whitelist'), { value: value('whitelist', v?.whitelist?.join(',')) })}
           <div>
             <button type="submit">{form.mode === 'add' ? t('vv.save') : t('vv.save.edit')}</button>
           </div>

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
+import { pushRule } from '../accounts/blocks.ts';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
 import { notifyEvents } from './feed.ts';
@@ -17,6 +18,13 @@ import { enqueueDeliveries, subscribedWebhooks } from './store.ts';
  * one row however large the market, its audience decided when a stream reads it, never a row
  * per company. The transaction notifies the event positions on the live channel; PostgreSQL
  * delivers the notification at commit (never for a rollback), to every server process listening.
+ *
+ * Who an event may reach is decided here, once for every kind of event (accounts/blocks.ts
+ * pushRule, decisions.md §12): each planned event names the companies whose doing it is (`from`),
+ * and a recipient that does not exist, or that blocked one of them (its own doing excepted), gets
+ * no row, so no webhook delivery, no stream event, no replay, nor anything a later channel reads
+ * from the outbox. A market row's audience is the market list's rule, which honours the same
+ * blocks when the row is streamed (freights/audience.ts).
  */
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -26,6 +34,12 @@ export interface PlannedEvent {
   /** The recipient; null: the market (every company that may see `freightId` there, read when streamed). */
   companyId: number | null;
   freightId: number | null;
+  /**
+   * The companies whose doing the event reports (the acting company; for a change of a freight or
+   * an offer, its owner too where the change is the exchange's on its behalf): a recipient that
+   * blocked one of them does not receive it, unless it is one of them. Empty: the exchange's own.
+   */
+  from: readonly number[];
   /** A market event: the companies planned a row of their own for the same change (they never get this one too). */
   except?: readonly number[];
   data: () => Promise<Record<string, unknown>> | Record<string, unknown>;
@@ -45,7 +59,7 @@ const BATCH = 500;
  * live channel (at commit). Answers how many events were written.
  */
 export async function announce(db: Db, clock: Clock, type: string, plan: () => Promise<PlannedEvent[]>): Promise<number> {
-  const planned = await plan();
+  const planned = await reachable(db, await plan());
   if (!planned.length) return 0;
   const recipients = [...new Set(planned.flatMap((p) => (p.companyId === null ? [] : [p.companyId])))];
   const hooks = await subscribedWebhooks(db, type, recipients);
@@ -64,6 +78,19 @@ export async function announce(db: Db, clock: Clock, type: string, plan: () => P
     written.map((e) => e.seq),
   );
   return written.length;
+}
+
+/** The planned events whose recipient may receive them (pushRule); market rows stay (their audience is read when streamed). */
+async function reachable(db: Db, planned: PlannedEvent[]): Promise<PlannedEvent[]> {
+  // Events to their own makers only (an award to its two parties) need no question.
+  const addressed = planned.filter((p) => p.companyId !== null && !p.from.includes(p.companyId));
+  if (!addressed.length) return planned;
+  const may = await pushRule(
+    db,
+    addressed.flatMap((p) => p.from),
+    addressed.map((p) => p.companyId!),
+  );
+  return planned.filter((p) => p.companyId === null || p.from.includes(p.companyId) || may(p.companyId, p.from));
 }
 
 /** `evt_` + 128 random bits (base64url): unguessable, no `.` (Standard Webhooks signs id.timestamp.body). */

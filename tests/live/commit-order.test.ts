@@ -37,7 +37,9 @@ describe(`replay follows the order of commits (${TEST_DB})`, {
 
   /** One event for the actor's company in `trx`, as the change modules write them (the outbox's announce). */
   const write = (trx: Parameters<typeof announce>[0], note: string) =>
-    announce(trx, app.services.clock, 'freight.updated', async () => [{ companyId: who.company, freightId: null, data: () => ({ note }) }]);
+    announce(trx, app.services.clock, 'freight.updated', async () => [
+      { companyId: who.company, freightId: null, from: [who.company], data: () => ({ note }) },
+    ]);
   const noted = (note: string) => (e: { json: { data?: { note?: string } } }) => e.json.data?.note === note;
 
   test('an event written first and committed last, while the client is away, is replayed after the one it received', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { openFreight } from '../freights/helpers.ts';
+import { takenFreight } from '../trust/helpers.ts';
 import type { Actor, TestApp } from '../support/harness.ts';
 import { flush, mailApp, setModes, startSmtp, to, type Received, type TestSmtp } from './support.ts';
 
@@ -96,15 +97,25 @@ describe('mail: what a reader may not see is never in its mail', () => {
       assert.ok(!text(market[0]!).includes(secret), `the outsider's mail shows ${secret}`);
   });
 
-  test('a blocked company reaches the blocker by no mail (its message; its bid is refused anyway)', { todo: blockedTodo() }, async () => {
+  test('a blocked company reaches the blocker by no mail (its message and bid are refused; a document of a deal made before is not told)', async () => {
     const blocked = await app.actor('Blocked');
     const freight = await openFreight(app, shipper, { weight: 300 });
+    // A deal made before the block: the blocked company's freight, won by the shipper.
+    const theirs = await takenFreight(app, blocked, shipper, { weight: 300 });
     await flush(app, smtp);
     const block = await app.post(`/companies/block/${blocked.company}.json`, { token: shipper.token });
     assert.equal(block.body.status, 'success', block.text);
-    // Whatever the blocked company may still send (decisions.md §12 refuses its bids): nothing of it arrives by mail.
-    await app.post(`/freights/messages/${freight}.json`, { token: blocked.token, json: { text: 'Let me in' } });
+    // Whatever the blocked company may still send (decisions.md §12 refuses its bids and messages): nothing of it arrives by mail.
+    const said = await app.post(`/freights/messages/${freight}.json`, { token: blocked.token, json: { text: 'Let me in' } });
+    assert.equal(said.body.code, 'messages.blocked', said.text);
     await app.post('/quotes/add.json', { token: blocked.token, json: { route: freight, amount: 10, currency_code: 'EUR' } });
+    // Its document on the deal is stored, but the outbox has no event of it for the blocker (issue 39), so no mail.
+    const pdf = Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64');
+    const doc = await app.post(`/freights/documents/${theirs}.json`, {
+      token: blocked.token,
+      json: { kind: 'cmr', name: 'cmr.pdf', content: pdf },
+    });
+    assert.equal(doc.body.status, 'success', doc.text);
     const got = to(await flush(app, smtp), shipper.email);
     assert.deepEqual(
       got.map((m) => m.mail.subject),
@@ -112,13 +123,3 @@ describe('mail: what a reader may not see is never in its mail', () => {
     );
   });
 });
-
-/**
- * The blocks' one recipient filter for events (issue 39, session h39a) is what keeps a blocked
- * company's messages from the blocker's events, and so from its mail (mail is made from the
- * events' recipients). Until it is on main, the message still reaches the blocker's event, and
- * this test says so as a todo; it passes unchanged once the filter is merged. (MAIL-BLOCKS)
- */
-function blockedTodo(): string | false {
-  return 'waits for the events’ recipient filter of blocks (issue 39, h39a)';
-}

@@ -149,6 +149,14 @@ const invite = (freight: () => Promise<number>, withdrawn = false) =>
     options: { json: { freight: await freight() } },
   }));
 
+/** The recluse blocks the shipper (once; a second block is the same). */
+const recluseBlocksShipper = () =>
+  app.services.db
+    .insertInto('company_blocks')
+    .values({ blocker_id: mine.recluse.company, blocked_id: shipper.company, created: new Date() })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+
 let seq = 0;
 /** A public receiver address (an IP literal: no DNS lookup), distinct per call. */
 const publicHook = () => `https://8.8.8.8/hooks/${++seq}`;
@@ -269,6 +277,11 @@ const CASES: Record<string, Case> = {
   })),
   'vehicle.invite.not_in_market': invite(() => freightIn('draft')),
   'vehicle.invite.offer_closed': invite(() => freightIn('open'), true),
+  // the offer's company (the recluse) blocked the shipper: no invitation from it (decisions.md §12)
+  'vehicle.invite.blocked': withSetup(post('/vehicles/invite/0.json', {}), async () => {
+    await recluseBlocksShipper();
+    return { url: `/vehicles/invite/${await offerOf(mine.recluse)}.json`, options: { json: { freight: await freightIn('open') } } };
+  }),
   'vehicle.invite.own_company_only': invite(async () => {
     const id = await freightIn('open');
     await app.services.db.updateTable('freights').set({ visibility: -1 }).where('id', '=', id).execute();
@@ -471,6 +484,14 @@ const CASES: Record<string, Case> = {
     await app.services.db.updateTable('freights').set({ visibility: -1 }).where('id', '=', id).execute();
     return { url: `/freights/messages/${id}.json`, options: { json: { text: 'Hello', company: carrier.company } } };
   }),
+  // the shipper writes to a company that may see its freight but blocked it
+  'messages.blocked': withSetup(post('/freights/messages/0.json', { text: 'Hello' }), async () => {
+    await recluseBlocksShipper();
+    return {
+      url: `/freights/messages/${await freightIn('open')}.json`,
+      options: { json: { text: 'Hello', company: mine.recluse.company } },
+    };
+  }),
   'documents.kind_invalid': withSetup(post('/freights/documents/0.json', { kind: 'passport', name: 'a.pdf', content: DOC }), async () => ({
     url: `/freights/documents/${await freightIn('open')}.json`,
   })),
@@ -584,7 +605,7 @@ const CASES: Record<string, Case> = {
  * Actors of their own for the cases that change what they are or fill a limit. The webhooks'
  * companies do nothing else, so no event is ever delivered to their (public) addresses.
  */
-const mine = {} as Record<'wrong' | 'mismatch' | 'length' | 'searcher' | 'hooks' | 'twins' | 'blocker' | 'pest', Actor>;
+const mine = {} as Record<'wrong' | 'mismatch' | 'length' | 'searcher' | 'hooks' | 'twins' | 'blocker' | 'pest' | 'recluse', Actor>;
 
 /** A rating of the carrier by the shipper on a delivered freight; answers its id. */
 async function ratingOfCarrier(): Promise<number> {
@@ -629,7 +650,7 @@ async function brokenApp(): Promise<{ base: string; actors: Actor[]; close: () =
 
 describe('error codes', () => {
   before(async () => {
-    for (const key of ['wrong', 'mismatch', 'length', 'searcher', 'hooks', 'twins', 'blocker', 'pest'] as const)
+    for (const key of ['wrong', 'mismatch', 'length', 'searcher', 'hooks', 'twins', 'blocker', 'pest', 'recluse'] as const)
       mine[key] = await app.actor(key);
     // The password cases that need the right current password: it is known only now.
     (CASES['password.mismatch'] as ApiCase).options = {

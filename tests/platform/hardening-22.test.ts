@@ -158,7 +158,9 @@ describe('7. rotating a token ends the browser sessions', () => {
     const session = await browserSession(app, user);
     const before = await app.get('/users/me.json', { headers: { cookie: session.cookie } });
     assert.equal(before.status, 200);
-    assert.equal(before.body.auth.token, user.token);
+    // A session's answers never carry the token at all (issue 39: BREACH), old or new.
+    assert.deepEqual(before.body.auth, { email: user.email, language: 'eng' });
+    assert.ok(!before.text.includes(user.token));
     const rotated = await rotateToken(app.services.db, app.tokens, user.email);
     assert.equal(rotated.sessions_ended, 1);
     const after = await app.get('/users/me.json', { headers: { cookie: session.cookie } });

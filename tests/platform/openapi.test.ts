@@ -128,6 +128,112 @@ describe('the API description', () => {
   });
 });
 
+describe('issue 39: what an integrator’s tools read from the description', () => {
+  /** The value a runtime expression `$response.body#/a/b` names in an answer's body (JSON Pointer). */
+  const pointer = (body: any, expression: string) => {
+    assert.match(expression, /^\$response\.body#\//, expression);
+    return expression
+      .slice('$response.body#/'.length)
+      .split('/')
+      .reduce((v, key) => v?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], body);
+  };
+  const operationById = (id: string) => {
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>))
+      for (const [method, op] of Object.entries(ops)) if (op.operationId === id) return { path, method, op };
+    return undefined;
+  };
+  /** Calls a linked operation with the link's parameters and body, read from `body`. */
+  const follow = (link: any, body: any, who: Actor) => {
+    const target = operationById(link.operationId);
+    assert.ok(target, `${link.operationId} is an operation of the description`);
+    const url = target.path.replace(/\{(\w+)\}/g, (_m: string, name: string) => {
+      assert.ok(link.parameters[name], `the link gives ${name}`);
+      return String(pointer(body, link.parameters[name]));
+    });
+    return app.request(target.method.toUpperCase(), url, {
+      token: who.token,
+      json: target.method === 'post' ? (link.requestBody ?? {}) : undefined,
+    });
+  };
+
+  test('links: a created freight to its view, edit and publish; a bid to its confirmation and its freight; followed, each works', async () => {
+    const add = doc.paths['/freights/add.json'].post.responses['200'].links;
+    assert.deepEqual(Object.keys(add).sort(), ['edit', 'publish', 'read']);
+    assert.equal(add.read.operationId, 'getFreightsView');
+    assert.equal(add.edit.operationId, 'postFreightsEdit');
+    assert.equal(add.publish.operationId, 'postFreightsView');
+    const bid = doc.paths['/quotes/add.json'].post.responses['200'].links;
+    assert.equal(bid.confirm.operationId, 'postQuotesConfirm');
+
+    const created = await app.post('/freights/add.json', {
+      token: shipper.token,
+      json: { from: 'airport:FRA', to: 'airport:AMS', weight: 300 },
+    });
+    const read = await follow(add.read, created.body, shipper);
+    assert.equal(read.status, 200);
+    assert.equal(read.body.data.route.id, created.body.data.id);
+    assert.equal((await follow(add.edit, created.body, shipper)).body.status, 'success');
+    assert.equal((await follow(add.publish, created.body, shipper)).status, 302);
+    assert.equal((await app.get(`/freights/view/${created.body.data.id}.json`, { token: shipper.token })).body.data.route.status, 'open');
+
+    const placed = await app.post('/quotes/add.json', {
+      token: carrier.token,
+      json: { route: created.body.data.id, amount: '410.00', currency_code: 'EUR' },
+    });
+    assert.equal(placed.body.status, 'success', placed.text);
+    assert.equal((await follow(bid.freight, placed.body, carrier)).body.data.route.id, created.body.data.id);
+    const confirmed = await follow(bid.confirm, placed.body, shipper);
+    assert.equal(confirmed.status, 302, 'the owner’s side of the bid’s confirmation');
+  });
+
+  test('info.contact, and the description says what a list does with query parameters it does not take or cannot read', () => {
+    assert.deepEqual(doc.info.contact, { name: 'The operator of this exchange', url: '/' });
+    assert.match(
+      doc.info.description,
+      /A list \(every `\.json` GET that takes `limit`\) ignores a query parameter it does not take, and one whose value it cannot read/,
+    );
+  });
+
+  test('a document downloads as application/pdf, image/jpeg or image/png, as described', () => {
+    const answer = doc.paths['/freights/document/{id}'].get.responses['200'];
+    assert.deepEqual(Object.keys(answer.content), ['application/pdf', 'image/jpeg', 'image/png']);
+  });
+
+  test('every list without a path parameter, and the freight lists: an unknown parameter and an unreadable limit and page are ignored and named', async () => {
+    const lists: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      const get = ops.get;
+      if (!get || !(get.parameters ?? []).some((p: any) => p.in === 'query' && p.name === 'limit')) continue;
+      if (path.includes('{') || !path.endsWith('.json')) continue;
+      lists.push(path);
+    }
+    lists.push(
+      '/freights/enlist/8.json',
+      '/freights/enlist/20.json',
+      '/routes/enlist/73.json',
+      `/companies/ratings/${carrier.company}.json`,
+    );
+    assert.ok(lists.length >= 8, lists.join(' '));
+    for (const path of lists) {
+      const required = (doc.paths[path.replace(/\/\d+\.json$/, '/{x}.json')]?.get ?? doc.paths[path]?.get)?.parameters?.filter(
+        (p: any) => p.in === 'query' && p.required,
+      );
+      const query = new URLSearchParams({ zz_mistyped_limit: '5', limit: 'ten', page: 'second' });
+      for (const p of required ?? []) query.set(p.name, 'fr');
+      const res = await app.get(`${path}?${query}`, { token: shipper.token });
+      assert.equal(res.status, 200, `${path}: ${res.text.slice(0, 300)}`);
+      assert.equal(res.body.status, 'success', path);
+      const named = (res.body.warnings ?? []).map((w: any) => w.field).sort();
+      assert.deepEqual(named, ['limit', 'page', 'zz_mistyped_limit'], `${path}: ${JSON.stringify(res.body.warnings)}`);
+    }
+    // A list's declared parameters draw no warning of their own.
+    const plain = await app.get('/freights/enlist/8.json?limit=5&page=1&sort=Routes.created&direction=asc&from=DE', {
+      token: shipper.token,
+    });
+    assert.equal(plain.body.warnings, undefined, JSON.stringify(plain.body.warnings));
+  });
+});
+
 describe('real answers conform to the description', () => {
   const conforms = (method: string, url: string, res: { status: number; body: unknown }) =>
     assert.deepEqual(contract.check(method, url, res.status, res.body), []);

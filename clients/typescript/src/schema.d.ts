@@ -1782,7 +1782,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The market price of a lane by month (decisions.md §14): the accepted prices of awarded road freights whose origin and destination match, oldest month first, every month of the window (empty months with count 0). from and to are required (else status error, prices.lane_required); months 1–36 (default 12) and currency (default EUR) outside their values are ignored with a warning. Prices are kept per lane cell (postal area of two characters, airport, or country): a longer postal prefix is read as its area, with a warning. Figures come from at least 5 awards by 3 owner companies, and awards join them in whole batches of at least 5 awards by 3 owners, so that no two answers differ by one deal. A server may be set to a stricter release (LANE_PRICES_RELEASE=strict): then a batch also needs every company in it, as owner or as winner, to have taken no part in at least 4 of its awards, of at least 2 other owners and 2 other winners, so that no company can place prices of its own around the others' to read them. count is always the month's number of awards; released the number the figures rest on.
+         * The market price of a lane by month (decisions.md §14): the accepted prices of awarded road freights whose origin and destination match, oldest month first, every month of the window (empty months with count 0). from and to are required (else status error, prices.lane_required); months 1–36 (default 12) and currency (default EUR) outside their values are ignored with a warning. Prices are kept per lane cell (postal area of two characters, airport, or country): a longer postal prefix is read as its area, with a warning. Figures come from at least 5 awards by 3 owner companies, and awards join them in whole batches of at least 5 awards by 3 owners, so that no two answers differ by one deal. A server may be set to a stricter release (LANE_PRICES_RELEASE=strict): then a batch also needs every coalition of up to 4 companies in it, owners or winners, to have taken no part in at least 4 of its awards, of at least 2 other owners and 2 other winners, so that neither a company nor 4 acting together can place prices of their own around the others' to read them all. count is always the month's number of awards; released the number the figures rest on.
          * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
          *
          *     On success `data` holds `lane`, `months`; a functional failure is 200 with `status` = `error` and a `message`.
@@ -2473,11 +2473,15 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description repeats the caller */
+        /** @description repeats the caller: its token only to a caller that sent the token or logged in with its password */
         Auth: {
             email: string;
             /** @description the API token (api.md, Authentication) */
             token: string;
+            /** @description three-letter language code: eng or deu */
+            language: string;
+        } | {
+            email: string;
             /** @description three-letter language code: eng or deu */
             language: string;
         } | Record<string, never>;
@@ -2498,7 +2502,7 @@ export interface components {
                 /** @description parameters that were read otherwise or ignored before the refusal (prices.lane_required) */
                 warnings?: components["schemas"]["Warning"][];
             } & {
-                [key: string]: unknown[];
+                [key: string]: unknown;
             });
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2543,6 +2547,7 @@ export interface components {
          *     - `login.throttled`: Too many failed logins. Try again in {minutes} minutes.
          *     - `mail.email_invalid`: email: an object from kind (alerts, bids, messages, offers, documents) to instant, daily or off
          *     - `mail.mode_invalid`: email.{kind}: must be instant, daily or off
+         *     - `messages.blocked`: company: this company takes no messages from yours.
          *     - `messages.company_not_audience`: company: this company may not see the freight, so it cannot be written to here.
          *     - `messages.company_required`: company: name the company your message answers (not your own).
          *     - `messages.text_invalid`: text: a message of {min} to {max} characters is required.
@@ -2603,6 +2608,7 @@ export interface components {
          *     - `tracking.unsupported_type`: Only tracking by AWB (type=awb) is supported.
          *     - `vehicle.edit.not_open`: Only an open offer can be changed (this one is withdrawn or expired).
          *     - `vehicle.invalid`: The vehicle offer was refused: {fields}.
+         *     - `vehicle.invite.blocked`: This company takes no invitations from yours.
          *     - `vehicle.invite.freight_required`: Name the freight to invite the company to (freight: the id of an own freight in the market).
          *     - `vehicle.invite.not_in_market`: The freight is not in the market (open or pending).
          *     - `vehicle.invite.offer_closed`: The offer is no longer open.
@@ -2622,7 +2628,7 @@ export interface components {
          *     - `webhooks.url_unresolvable`: url: the host name does not resolve
          * @enum {string}
          */
-        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "documents.content_invalid" | "documents.kind_invalid" | "documents.kind_reserved" | "documents.name_invalid" | "documents.too_large" | "documents.type_refused" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "internal" | "live.too_many_streams" | "login.failed" | "login.throttled" | "mail.email_invalid" | "mail.mode_invalid" | "messages.company_not_audience" | "messages.company_required" | "messages.text_invalid" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pod.not_taken" | "prices.lane_required" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.currency_required" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_invalid" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
+        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "documents.content_invalid" | "documents.kind_invalid" | "documents.kind_reserved" | "documents.name_invalid" | "documents.too_large" | "documents.type_refused" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "internal" | "live.too_many_streams" | "login.failed" | "login.throttled" | "mail.email_invalid" | "mail.mode_invalid" | "messages.blocked" | "messages.company_not_audience" | "messages.company_required" | "messages.text_invalid" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pod.not_taken" | "prices.lane_required" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.currency_required" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_invalid" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.blocked" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
         /** @description A success of postUsersLogin: the payload in `data`. */
         PostUsersLoginSuccess: {
             data: {
@@ -2976,7 +2982,7 @@ export interface components {
             price: number | null;
             /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
             visibility: number;
-            /** @description company ids (taken with visibility -2) */
+            /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
             whitelist: number[] | null;
             company: number;
             user: number;
@@ -3925,8 +3931,8 @@ export interface components {
             /** @description EUR per km, non-binding */
             price_per_km: number | null;
             note: string;
-            /** @description company ids; empty: every company */
-            whitelist: number[];
+            /** @description company ids; empty: every company. Shown to the offer’s company only (its partners are its own): null for anyone else */
+            whitelist: number[] | null;
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
             created: string;
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
@@ -6157,7 +6163,7 @@ export interface operations {
                     price?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
-                    /** @description company ids (taken with visibility -2) */
+                    /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
                     whitelist?: number[];
                     /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
@@ -6238,7 +6244,7 @@ export interface operations {
                     price?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
-                    /** @description company ids (taken with visibility -2) */
+                    /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
                     whitelist?: number[];
                     /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
@@ -6424,7 +6430,7 @@ export interface operations {
                     price?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
-                    /** @description company ids (taken with visibility -2) */
+                    /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
                     whitelist?: number[];
                     /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
@@ -6502,7 +6508,7 @@ export interface operations {
                     price?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
-                    /** @description company ids (taken with visibility -2) */
+                    /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
                     whitelist?: number[];
                     /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
@@ -7107,7 +7113,7 @@ export interface operations {
                     price?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
-                    /** @description company ids (taken with visibility -2) */
+                    /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
                     whitelist?: number[];
                     /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
@@ -7185,7 +7191,7 @@ export interface operations {
                     price?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
-                    /** @description company ids (taken with visibility -2) */
+                    /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
                     whitelist?: number[];
                     /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
@@ -7333,7 +7339,7 @@ export interface operations {
                     price?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
-                    /** @description company ids (taken with visibility -2) */
+                    /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
                     whitelist?: number[];
                     /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
@@ -7412,7 +7418,7 @@ export interface operations {
                     price?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
-                    /** @description company ids (taken with visibility -2) */
+                    /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
                     whitelist?: number[];
                     /** @description free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only */
                     refs?: {
@@ -11643,13 +11649,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The application/octet-stream document. */
+            /** @description The application/pdf, image/jpeg, image/png document, as its Content-Type says. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/pdf": string;
+                    "image/jpeg": string;
+                    "image/png": string;
                 };
             };
             /** @description Token missing, invalid or from the other environment. */

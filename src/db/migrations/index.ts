@@ -43,6 +43,7 @@ import * as vehicleNotifications from './0220_vehicle_notifications.ts';
 import * as freightShare from './0230_freight_share.ts';
 import * as laneCellFigures from './0240_lane_cell_figures.ts';
 import * as marketCountryOrder from './0250_market_country_order.ts';
+import * as documentNames from './0260_document_names.ts';
 import * as mail from './0300_mail.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
@@ -91,5 +92,6 @@ export const migrations: Record<string, Migration> = {
   '0230_freight_share': freightShare,
   '0240_lane_cell_figures': laneCellFigures,
   '0250_market_country_order': marketCountryOrder,
+  '0260_document_names': documentNames,
   '0300_mail': mail,
 };

@@ -1,5 +1,5 @@
 import { isMarketStatus } from '../in-market.ts';
-import type { FreightStatus } from '../tables.ts';
+import { type FreightStatus, VISIBILITY } from '../tables.ts';
 
 /**
  * Whose move it is on a freight, read from its live bids: the freight page states it in its
@@ -35,7 +35,9 @@ export interface RowForMove {
   company: number;
   winner: number | null;
   type?: unknown;
+  /** the stored whitelist (the desk's rows), or null as another company is shown it (presented rows) */
   whitelist?: unknown;
+  visibility?: unknown;
 }
 
 /**
@@ -62,7 +64,10 @@ export function isCallersMove(
   if (!isMarketStatus(row.status)) return false;
   if (myBid) return bidderMustConfirm(myBid);
   // A booking request (or a direct request or order) addressed to this company waits for its answer.
-  const addressed = row.winner === company || (Array.isArray(row.whitelist) && row.whitelist.includes(company));
+  // A presented row shows another company no whitelist (the owner's alone): one addressed to a
+  // whitelist that this company sees in the market names it, or it could not see it.
+  const named = Array.isArray(row.whitelist) ? row.whitelist.includes(company) : row.visibility === VISIBILITY.whitelist;
+  const addressed = row.winner === company || named;
   return row.type !== 'AHR' && addressed;
 }
 
