@@ -71,7 +71,10 @@ describe(`links without an account (${TEST_DB})`, () => {
     const b = await issueLink(db, { ...input, freightId: freight });
     const c = await issueLink(db, { ...input, freightId: freight, purpose: 'cmr' });
     const d = await issueLink(db, { ...input, freightId: other });
-    assert.deepEqual((await liveLinks(db, freight, 'tracking', now)).map((l) => l.id), [b.id, a.id]);
+    assert.deepEqual(
+      (await liveLinks(db, freight, 'tracking', now)).map((l) => l.id),
+      [b.id, a.id],
+    );
     assert.equal(await revokeLinks(db, freight, now, 'tracking'), 2);
     assert.equal(await openLink(db, 'tracking', a.token, now), null);
     assert.equal(await openLink(db, 'tracking', b.token, now), null);
