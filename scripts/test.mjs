@@ -149,11 +149,7 @@ function laneBrowser() {
 function runJob(job, browserWs) {
   const started = Date.now();
   return new Promise((resolve) => {
-    // PGlite's WebAssembly on V8's baseline compiler only (Liftoff): a test process is short,
-    // optimising postgres.wasm in the background cost it more CPU than it won (measured: a
-    // 30-test file 12.7 s of CPU before, 8.2 s after; a long one the same either way).
-    const flags = job.engine === 'pglite' ? ['--no-wasm-tier-up'] : [];
-    const child = spawn(process.execPath, [...flags, '--import', 'tsx', '--test', '--test-reporter=spec', job.file], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', job.file], {
       cwd: root,
       env: {
         ...process.env,
