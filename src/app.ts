@@ -51,6 +51,7 @@ import {
   registerDealRoutes,
   DOCUMENT_DOWNLOAD,
 } from './deals/index.ts';
+import { CMR_ERRORS, CMR_EVENT_DOCS, CMR_MESSAGES, cmrEndpoints, issueCmr } from './cmr/index.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { attachMetrics, type Metrics } from './ops/metrics.ts';
 import { attachBackupSocket } from './ops/backup/serve.ts';
@@ -170,6 +171,7 @@ export const CATALOGUES = [
   LIVE_MESSAGES,
   WEBHOOK_MESSAGES,
   MAIL_MESSAGES,
+  CMR_MESSAGES,
 ];
 
 /**
@@ -182,6 +184,7 @@ export const EVENT_DOCS = {
   ...VEHICLE_EVENT_DOCS,
   ...TRUST_EVENT_DOCS,
   ...DEAL_EVENT_DOCS,
+  ...CMR_EVENT_DOCS,
   ...WEBHOOK_EVENT_DOCS,
 } satisfies Record<DeliveredEventType, EventDoc>;
 
@@ -211,6 +214,7 @@ export const ERROR_CODES = {
   ...LIVE_ERRORS,
   ...WEBHOOK_ERRORS,
   ...MAIL_ERRORS,
+  ...CMR_ERRORS,
 } as const satisfies Record<ErrorCode, string>;
 
 export async function buildApp(options: AppOptions): Promise<App> {
@@ -305,10 +309,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...accountEndpoints(tokens),
     ...passwordEndpoints(),
     ...pricingEndpoints(),
-    // In the award's transaction: the transport order, and the award in its lane cell.
+    // In the award's transaction: the transport order, the e-CMR filled from it, and the award in its lane cell.
     ...quoteEndpoints({
       awarded: async (trx, clock, freight, bid) => {
         await addTransportOrder(trx, clock, freight, bid);
+        await issueCmr(trx, clock, freight);
         if (options.recordLaneAwards !== false) await recordLaneAward(trx, clock.zone, freight.id);
       },
     }),
@@ -339,6 +344,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...placeEndpoints(),
     ...deskEndpoints(), // the start page: the dispatcher's work queue
     ...mailEndpoints(), // the user's e-mail settings (decisions.md §20)
+    ...cmrEndpoints(config.mail.publicUrl), // the electronic consignment note (decisions.md §19)
   ];
   // The API description of every JSON endpoint above (GET /openapi.json) and its reference page.
   endpoints.push(openApiRoutes(http, () => endpoints, { events: EVENT_DOCS, errorCodes: ERROR_CODES }).docs);

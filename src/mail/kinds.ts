@@ -15,7 +15,7 @@ import type { MailKind, MailMode } from './tables.ts';
  *
  * The events still to come map in one line each: `bid.countered` bids (to the bidder),
  * `freight.offered` offers, `tender.published` offers, `tender.awarded` and `tender.lost` bids,
- * `cmr.signed` documents, `freight.milestone` and `freight.late` bids (owner and winner).
+ * `freight.milestone` and `freight.late` bids (owner and winner).
  */
 
 /** The event's `data`, as its recipient company received it. */
@@ -93,7 +93,9 @@ export const MAIL_OF_EVENT: Readonly<Record<EventType, MailRule | null>> = {
   },
   'rating.received': null,
   'message.created': { kind: 'messages' },
-  'document.added': { kind: 'documents' },
+  // The e-CMR's PDF after a signature is announced by `cmr.signed` (which names it): not a second mail.
+  'document.added': { kind: 'documents', tells: (data) => part(data, 'document').kind !== 'cmr' },
+  'cmr.signed': { kind: 'documents' },
 };
 
 /** The mailed event types and their kinds (what the trigger routes). */
