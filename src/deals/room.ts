@@ -305,12 +305,13 @@ export async function issuedOrder(trx: Db, freightId: number): Promise<Transport
 /**
  * A PDF the exchange itself adds to a freight's documents on a party's act (the e-CMR's note after
  * each signature, kind `cmr`), in the caller's transaction: `by` is the company whose act it was
- * (null: the exchange's own), its user `userId`; the other party hears of it (`document.added`).
+ * (null: the exchange's own), its user `userId`. No `document.added`: the act's own event names the
+ * document (`cmr.signed`), one event per change.
  */
 export async function addIssuedDocument(
   trx: Db,
   clock: Clock,
-  freight: Pick<FreightRow, 'id' | 'company_id' | 'winner_id'>,
+  freight: Pick<FreightRow, 'id'>,
   doc: { kind: 'cmr'; name: string; pdf: Buffer; by: number | null; userId: number | null },
 ): Promise<DocumentRead> {
   const id = await insertDocument(trx, {
@@ -326,7 +327,6 @@ export async function addIssuedDocument(
     created: clock.now(),
   });
   if (id === undefined) throw new Error('only a transport order can conflict with the documents index');
-  await documentAdded(trx, clock, id, doc.by, otherParties(freight, doc.by), freight.id);
   return (await documentById(trx, id))!;
 }
 

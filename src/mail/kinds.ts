@@ -93,8 +93,7 @@ export const MAIL_OF_EVENT: Readonly<Record<EventType, MailRule | null>> = {
   },
   'rating.received': null,
   'message.created': { kind: 'messages' },
-  // The e-CMR's PDF after a signature is announced by `cmr.signed` (which names it): not a second mail.
-  'document.added': { kind: 'documents', tells: (data) => part(data, 'document').kind !== 'cmr' },
+  'document.added': { kind: 'documents' },
   'cmr.signed': { kind: 'documents' },
 };
 

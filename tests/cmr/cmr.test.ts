@@ -255,8 +255,9 @@ describe(`the e-CMR (decisions.md §19) (${TEST_DB})`, () => {
   });
 
   test('no note for an air freight', async () => {
-    const air = await award({ from: 'airport:FRA', to: 'airport:JFK', weight: 100 });
-    const view = success(await app.get(`/freights/view/${air}.json`, { token: shipper.token }));
-    if (view.class === 'air' || view.media_types?.includes('air')) assert.equal((await cmrOf(shipper, air)).status, 404);
+    const air = await award({ class: 'air', from: 'airport:FRA', to: 'airport:JFK', weight: 100 });
+    assert.deepEqual(success(await app.get(`/freights/view/${air}.json`, { token: shipper.token })).route.media_types, ['air']);
+    assert.equal((await cmrOf(shipper, air)).status, 404);
+    assert.equal(success(await app.get(`/freights/order/${air}.json`, { token: shipper.token })).order.freight, air);
   });
 });

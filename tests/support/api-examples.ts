@@ -325,6 +325,17 @@ async function lanePrices(app: TestApp, world: World): Promise<void> {
     delivered = freight;
   }
   await app.get('/market/prices.json', { token: world.carrier.token, query: { from: 'DE-60', to: 'FR-75', months: '3' } });
+  // The e-CMR of the last of them (decisions.md §19): the carrier and the sender sign at loading, the note is read and checked.
+  if (delivered !== undefined) {
+    const C = { token: world.carrier.token };
+    await app.post(`/freights/cmr-sign/${delivered}.json`, {
+      ...C,
+      json: { role: 'carrier', name: 'Jan Kowalski', reservations: 'One pallet’s wrap torn' },
+    });
+    await app.post(`/freights/cmr-sign/${delivered}.json`, { token: owners[4]!.token, json: { role: 'sender', name: 'Anna Lahn' } });
+    const cmr = (await app.get(`/freights/cmr/${delivered}.json`, C)).body?.data?.cmr;
+    if (cmr) await app.get(`/cmr/verify/${cmr.number}.json`, { query: { hash: cmr.hash } });
+  }
   // The carrier delivers the last of them with its proof of delivery (a small PDF).
   if (delivered !== undefined) {
     const pod = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1');
