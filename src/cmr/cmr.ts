@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { addIssuedDocument, issuedOrder, type DocumentRead } from '../deals/index.ts';
-import { DELIVERY, lockFreight, setDeliveryStatus, visibleFreights, type FreightRow } from '../freights/index.ts';
+import { DELIVERY, lockFreight, setDeliveryStatus, visibleFreights, type AwardStep, type FreightRow } from '../freights/index.ts';
 import type { Clock } from '../kernel/time.ts';
 import { canonicalJson, nextLink, recomputeChain, sha256Hex, type SignatureEntry } from './chain.ts';
 import { cmrSigned } from './events.ts';
@@ -58,19 +58,21 @@ const isRoadAward = (f: Pick<FreightRow, 'class' | 'winner_id' | 'company_id'>) 
   f.class !== 'air' && f.winner_id !== null && f.winner_id !== f.company_id;
 
 /**
- * Issues the freight's note in the award's transaction, after its transport order (deals),
- * from which it is filled; a freight without an order (its owner carries it) or by air gets
- * none, and a second call writes nothing (the unique index on the freight).
+ * The award's step of the e-CMR (app.ts registers it after the transport order's): the freight's
+ * note issued in the award's transaction, filled from its transport order (deals); a freight
+ * without an order (its owner carries it) or by air gets none, and a second call writes nothing
+ * (the unique index on the freight).
  */
-export async function issueCmr(trx: Transaction<DB>, clock: Clock, freight: FreightRow): Promise<void> {
-  if (!isRoadAward(freight)) return;
+export const issueCmr: AwardStep = async (trx, clock, won) => {
+  const freight = won.freight;
+  if (!won.bid || !isRoadAward(freight)) return;
   const order = await issuedOrder(trx, freight.id);
   if (!order) return;
   const id = await drawNoteId(trx);
   const note = noteFromOrder(order, noteNumber(id, order.issued));
   const content = canonicalJson(note as never);
   await insertNote(trx, { id, freight_id: freight.id, number: note.number, content, hash: sha256Hex(content), created: clock.now() });
-}
+};
 
 /** The freight when the company is one of its parties (owner, winner), else undefined (a 404). */
 async function partyFreight(db: Kysely<DB>, clock: Clock, companyId: number, freightId: number): Promise<FreightRow | undefined> {
