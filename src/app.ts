@@ -51,7 +51,7 @@ import {
   registerDealRoutes,
   DOCUMENT_DOWNLOAD,
 } from './deals/index.ts';
-import { CMR_ERRORS, CMR_EVENT_DOCS, CMR_MESSAGES, cmrEndpoints, issueCmr } from './cmr/index.ts';
+import { CMR_ERRORS, CMR_EVENT_DOCS, CMR_MESSAGES, cmrEndpoints, consigneeEndpoints, issueCmr } from './cmr/index.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { attachMetrics, type Metrics } from './ops/metrics.ts';
 import { attachBackupSocket } from './ops/backup/serve.ts';
@@ -348,6 +348,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...deskEndpoints(), // the start page: the dispatcher's work queue
     ...mailEndpoints(), // the user's e-mail settings (decisions.md §20)
     ...cmrEndpoints(config.mail.publicUrl), // the electronic consignment note (decisions.md §19)
+    ...consigneeEndpoints(config.mail.publicUrl), // its consignee's link and page (src/links)
   ];
   // The API description of every JSON endpoint above (GET /openapi.json) and its reference page.
   endpoints.push(openApiRoutes(http, () => endpoints, { events: EVENT_DOCS, errorCodes: ERROR_CODES }).docs);

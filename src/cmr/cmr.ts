@@ -3,6 +3,7 @@ import type { DB } from '../db/schema.ts';
 import { addIssuedDocument, issuedOrder, type DocumentRead } from '../deals/index.ts';
 import { DELIVERY, lockFreight, setDeliveryStatus, visibleFreights, type AwardStep, type FreightRow } from '../freights/index.ts';
 import type { Clock } from '../kernel/time.ts';
+import { issueLink, openLink, revokeLinks, type OpenedLink } from '../links/index.ts';
 import { canonicalJson, nextLink, recomputeChain, sha256Hex, type SignatureEntry } from './chain.ts';
 import { cmrSigned } from './events.ts';
 import { noteFromOrder, noteNumber, type CmrNote } from './note.ts';
@@ -161,6 +162,8 @@ async function append(
   const signatures = await signaturesOf(trx, note.id);
   const roles = signatures.map((s) => s.role);
   if (roles.includes(input.role)) throw new Refused('cmr.already_signed');
+  // At loading the freight is taken; the consignee's signature is the move from taken to delivered (its row as moved).
+  if (input.role !== 'consignee' && freight.status !== 'taken') throw new Refused('cmr.not_taken');
   if (input.role === 'consignee' && statusOf(roles) !== 'loaded') throw new Refused('cmr.not_loaded');
   const entry: SignatureEntry = {
     role: input.role,
@@ -230,7 +233,6 @@ export async function signCmr(
       if (input.role === 'consignee') throw new Refused('cmr.consignee_by_link');
       const party = input.role === 'sender' ? freight.company_id : freight.winner_id;
       if (party !== signer.companyId) throw new Refused('cmr.wrong_party');
-      if (freight.status !== 'taken') throw new Refused('cmr.not_taken');
       return { kind: 'done', ...(await append(trx, clock, freight, input, signer, publicUrl)) } as const;
     }),
   );
@@ -253,6 +255,8 @@ export async function signAsConsignee(
   const result = await refusing(() =>
     setDeliveryStatus(db, clock, issuer, freightId, DELIVERY.delivered, async (trx, row) => {
       done = await append(trx, clock, row, { ...input, role: 'consignee' }, { companyId: null, userId: issuer.userId }, publicUrl);
+      // Delivered: every link of the freight ends with it (src/links).
+      await revokeLinks(trx, freightId, clock.now());
     }),
   );
   if (result.kind === 'not_found') return { kind: 'not_found' };
@@ -307,4 +311,54 @@ export async function sidesOf(
 ): Promise<{ owner: boolean; winner: boolean }> {
   const row = await partyFreight(db, clock, companyId, freightId);
   return { owner: row?.company_id === companyId, winner: row?.winner_id === companyId };
+}
+
+export type LinkRefusal = 'cmr.link_by_carrier' | 'cmr.not_taken';
+export type LinkIssued = { kind: 'done'; token: string; expires: Date } | { kind: 'not_found' } | { kind: 'refused'; reason: LinkRefusal };
+
+/**
+ * POST /freights/cmr-link/{id}: the consignee's signing link, issued by the winner (the carrier,
+ * whose driver hands it over at delivery) while the freight is taken and has a note; earlier
+ * links keep opening until the delivery ends them all (src/links).
+ */
+export async function issueConsigneeLink(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: { companyId: number; userId: number },
+  freightId: number,
+): Promise<LinkIssued> {
+  const freight = await partyFreight(db, clock, caller.companyId, freightId);
+  if (!freight || !(await noteOfFreight(db, freightId))) return { kind: 'not_found' };
+  if (freight.winner_id !== caller.companyId) return { kind: 'refused', reason: 'cmr.link_by_carrier' };
+  if (freight.status !== 'taken') return { kind: 'refused', reason: 'cmr.not_taken' };
+  const link = await issueLink(db, { freightId, purpose: 'cmr', companyId: caller.companyId, userId: caller.userId, now: clock.now() });
+  return { kind: 'done', token: link.token, expires: link.expires };
+}
+
+/** What a consignee's link opens: the note of its freight (undefined: no such link, or it ended: a 404). */
+export async function openConsigneeLink(
+  db: Kysely<DB>,
+  clock: Clock,
+  token: string,
+): Promise<{ link: OpenedLink; cmr: CmrView } | undefined> {
+  const link = await openLink(db, 'cmr', token, clock.now());
+  if (!link) return undefined;
+  const note = await noteOfFreight(db, link.freightId);
+  return note && { link, cmr: present(note, await signaturesOf(db, note.id)) };
+}
+
+/**
+ * POST /cmr/consignee/{token}: the consignee's signature through its link (signAsConsignee), on
+ * behalf of the company that issued it; the delivery it records ends the freight's links.
+ */
+export async function signThroughLink(
+  db: Kysely<DB>,
+  clock: Clock,
+  token: string,
+  input: Omit<SignatureInput, 'role'>,
+  publicUrl: string,
+): Promise<Signed> {
+  const link = await openLink(db, 'cmr', token, clock.now());
+  if (!link) return { kind: 'not_found' };
+  return signAsConsignee(db, clock, link.freightId, { companyId: link.companyId, userId: null }, input, publicUrl);
 }

@@ -8,5 +8,5 @@
  */
 export { CMR_ERRORS, CMR_MESSAGES } from './messages.ts';
 export { CMR_EVENT_DOCS } from './schema.ts';
-export { cmrEndpoints } from './routes.tsx';
+export { cmrEndpoints, consigneeEndpoints } from './routes.tsx';
 export { issueCmr } from './cmr.ts';

@@ -12,6 +12,20 @@ export const CMR_MESSAGES = catalogue(
     'cmr.not_loaded': 'The consignee signs once the sender and the carrier have signed at loading.',
     'cmr.not_taken': 'The consignment note is signed only while the freight is awarded and not yet delivered.',
     'cmr.consignee_by_link': 'The consignee signs through the link the carrier gives it, not here.',
+    'cmr.link_by_carrier': 'Only the carrier (the winner) issues the consignee’s signing link.',
+    'cmr.link.title': 'Link for the consignee',
+    'cmr.link.intro':
+      'At delivery the consignee signs on the driver’s phone through a link, without an account. The link shows this note only and ends with the delivery.',
+    'cmr.link.make': 'Create the consignee’s link',
+    'cmr.link.made': 'Link for the consignee (shown once, valid until {expires}): {url}',
+    'cmr.consignee.title': 'Sign the consignment note {number}',
+    'cmr.consignee.intro':
+      'You receive the goods of this consignment note. Check them, write any reservations about their condition, and sign with your name.',
+    'cmr.consignee.language': 'Language',
+    'cmr.consignee.saved': 'No connection: your signature is kept on this phone and sent as soon as it is online again.',
+    'cmr.consignee.sending': 'Sending…',
+    'cmr.consignee.done': 'Thank you: the delivery is signed.',
+    'cmr.consignee.not_yet': 'The consignee signs once the sender and the carrier have signed at loading.',
     'cmr.title': 'Consignment note (e-CMR)',
     'cmr.freight': 'freight',
     'cmr.sender': 'Sender',
@@ -76,6 +90,21 @@ export const CMR_MESSAGES = catalogue(
     'cmr.not_loaded': 'Der Empfänger unterschreibt, nachdem Absender und Frachtführer bei der Beladung unterschrieben haben.',
     'cmr.not_taken': 'Der Frachtbrief wird nur unterschrieben, solange die Fracht vergeben und noch nicht zugestellt ist.',
     'cmr.consignee_by_link': 'Der Empfänger unterschreibt über den Link, den ihm der Frachtführer gibt, nicht hier.',
+    'cmr.link_by_carrier': 'Nur der Frachtführer (der Zuschlagsempfänger) erstellt den Unterschriftslink des Empfängers.',
+    'cmr.link.title': 'Link für den Empfänger',
+    'cmr.link.intro':
+      'Bei der Ablieferung unterschreibt der Empfänger auf dem Telefon des Fahrers über einen Link, ohne Konto. Der Link zeigt nur diesen Frachtbrief und endet mit der Zustellung.',
+    'cmr.link.make': 'Link für den Empfänger erstellen',
+    'cmr.link.made': 'Link für den Empfänger (nur einmal angezeigt, gültig bis {expires}): {url}',
+    'cmr.consignee.title': 'Frachtbrief {number} unterschreiben',
+    'cmr.consignee.intro':
+      'Sie empfangen die Güter dieses Frachtbriefs. Prüfen Sie sie, schreiben Sie Vorbehalte zu ihrem Zustand auf und unterschreiben Sie mit Ihrem Namen.',
+    'cmr.consignee.language': 'Sprache',
+    'cmr.consignee.saved':
+      'Keine Verbindung: Ihre Unterschrift bleibt auf diesem Telefon gespeichert und wird gesendet, sobald es wieder online ist.',
+    'cmr.consignee.sending': 'Wird gesendet…',
+    'cmr.consignee.done': 'Danke: die Ablieferung ist unterschrieben.',
+    'cmr.consignee.not_yet': 'Der Empfänger unterschreibt, nachdem Absender und Frachtführer bei der Beladung unterschrieben haben.',
     'cmr.title': 'Frachtbrief (e-CMR)',
     'cmr.freight': 'Fracht',
     'cmr.sender': 'Absender',
@@ -146,6 +175,7 @@ export const CMR_ERRORS = errorCodes(CMR_MESSAGES, [
   'cmr.not_loaded',
   'cmr.not_taken',
   'cmr.consignee_by_link',
+  'cmr.link_by_carrier',
 ]);
 
 declare module '../kernel/errors.ts' {

@@ -81,6 +81,8 @@ export const CMR = Type.Object(
   },
 );
 
+const TOKEN = { token: Type.String({ description: 'the link’s secret token, as its address carries it' }) };
+
 const FREIGHT_ID = { freightId: Type.Integer({ description: 'the freight id' }) };
 
 export const CMR_DOCS = {
@@ -109,6 +111,38 @@ export const CMR_DOCS = {
     path: { number: Type.String({ description: 'the note’s number' }) },
     input: Type.Object({ hash: Type.Optional(Type.String({ description: 'the hash printed on the copy (64 hex characters)' })) }),
     data: Type.Object({ valid: Type.Boolean(), status: STATUS }),
+  },
+  link: {
+    summary:
+      'The consignee’s signing link, issued by the winner (the carrier) while the freight is taken: an address without an account that opens this note only and ends with the delivery (or after 14 days). The owner: `status` = `error` (`cmr.link_by_carrier`); anyone else, or a freight without a note: 404.',
+    tag: 'cmr',
+    path: FREIGHT_ID,
+    data: Type.Object({
+      link: Type.Object({
+        url: Type.String({ description: 'the consignee’s page (PUBLIC_URL/cmr/consignee/<token>); shown once' }),
+        expires: Type.String({ description: 'YYYY-MM-DD HH:MM:SS in APP_TIMEZONE' }),
+      }),
+    }),
+  },
+  consignee: {
+    summary: 'What the consignee’s link shows (no login: the link is the key): the note. A link unknown, revoked or ended: 404.',
+    tag: 'cmr',
+    path: TOKEN,
+    input: Type.Object({
+      lang: Type.Optional(Type.Union([Type.Literal('eng'), Type.Literal('deu')], { description: 'the page’s language' })),
+    }),
+    data: Type.Object({ cmr: CMR, expires: Type.String({ description: 'when the link stops opening' }) }),
+  },
+  consigneeSign: {
+    summary:
+      'The consignee signs at delivery through its link (no login): `name` and optional `reservations`. Once sender and carrier have signed; the note becomes `delivered` and the freight delivered (status `closed`, delivery status 3) in the same transaction, and the freight’s links end. Before loading: `cmr.not_loaded`; twice: `cmr.already_signed`; events `cmr.signed` to both parties and `freight.delivery_status`.',
+    tag: 'cmr',
+    path: TOKEN,
+    input: Type.Object({
+      name: Type.String({ minLength: NAME_MIN, maxLength: NAME_MAX }),
+      reservations: Type.Optional(Type.String({ maxLength: RESERVATIONS_MAX })),
+    }),
+    data: Type.Object({ cmr: CMR }),
   },
 };
 

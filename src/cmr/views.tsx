@@ -136,6 +136,16 @@ export function cmrPage(
         {waiting.map((role) => (
           <p class="next-step">{t('cmr.page.waiting', { role: t(`cmr.role.${role}`) })}</p>
         ))}
+        {sides.winner && cmr.status !== 'delivered' && (
+          <form method="post" action={`/freights/cmr-link/${freightId}`} class="panel" data-testid="cmr-link">
+            <CsrfField token={csrf} />
+            <h2>{t('cmr.link.title')}</h2>
+            <p>{t('cmr.link.intro')}</p>
+            <button type="submit" class="secondary">
+              {t('cmr.link.make')}
+            </button>
+          </form>
+        )}
         <NoteBody ctx={ctx} cmr={cmr} />
       </div>
     ),
@@ -170,6 +180,78 @@ export function verifyPage(
             <p>{t('cmr.verify.status', { status: t(`cmr.status.${result.status}` as 'cmr.status.issued') })}</p>
           </div>
         )}
+      </div>
+    ),
+  };
+}
+
+/**
+ * GET /cmr/consignee/{token}: the consignee's page on the driver's phone, without an account: the
+ * language chosen on the page (`lang`), the note, and the signature's large fields. With the
+ * script (public/app.js, `data-offline-sign`) the signature is kept on the phone while there is
+ * no connection and sent when there is again; without it the form posts as any form.
+ */
+export function consigneePage(ctx: Ctx<Caller | null>, token: string, cmr: CmrView): Page {
+  const t = ctx.t;
+  const self = `/cmr/consignee/${token}`;
+  const lang = ctx.language;
+  return {
+    title: t('cmr.consignee.title', { number: cmr.number }),
+    body: (
+      <div class="cmr-consignee" lang={lang === 'deu' ? 'de' : 'en'}>
+        <nav class="cmr-languages" aria-label={t('cmr.consignee.language')}>
+          {(['eng', 'deu'] as const).map((l) => (
+            <a
+              href={`${self}?lang=${l}`}
+              aria-current={l === lang ? 'true' : undefined}
+              lang={l === 'deu' ? 'de' : 'en'}
+              hreflang={l === 'deu' ? 'de' : 'en'}
+            >
+              {l === 'deu' ? 'Deutsch' : 'English'}
+            </a>
+          ))}
+        </nav>
+        <h1>{t('cmr.consignee.title', { number: cmr.number })}</h1>
+        {cmr.status === 'loaded' && (
+          <form
+            method="post"
+            action={`${self}?lang=${lang}`}
+            class="panel cmr-sign cmr-sign-large"
+            data-testid="cmr-sign-consignee"
+            data-offline-sign={`${self}.json`}
+            data-saved={t('cmr.consignee.saved')}
+            data-sending={t('cmr.consignee.sending')}
+          >
+            <CsrfField token={ctx.reply.generateCsrf()} />
+            <p>{t('cmr.consignee.intro')}</p>
+            <div class="field">
+              <label for="consignee-name">{t('cmr.page.name')}</label>
+              <input id="consignee-name" name="name" required maxLength={NAME_MAX} autocomplete="name" />
+            </div>
+            <div class="field">
+              <label for="consignee-reservations">{t('cmr.reservations')}</label>
+              <textarea
+                id="consignee-reservations"
+                name="reservations"
+                rows={5}
+                maxLength={RESERVATIONS_MAX}
+                aria-describedby="consignee-reservations-hint"
+              />
+              <span class="hint" id="consignee-reservations-hint">
+                {t('cmr.page.reservations_hint', { max: RESERVATIONS_MAX })}
+              </span>
+            </div>
+            <p class="offline-state" role="status" aria-live="polite" />
+            <button type="submit">{t('cmr.page.sign')}</button>
+          </form>
+        )}
+        {cmr.status === 'issued' && <p class="next-step">{t('cmr.consignee.not_yet')}</p>}
+        {cmr.status === 'delivered' && (
+          <p class="flash ok" data-testid="cmr-consignee-done">
+            {t('cmr.consignee.done')}
+          </p>
+        )}
+        <NoteBody ctx={ctx} cmr={cmr} />
       </div>
     ),
   };

@@ -254,6 +254,74 @@ describe(`the e-CMR (decisions.md §19) (${TEST_DB})`, () => {
     assert.deepEqual(success(await verify(cmr.number, cmr.hash)), { valid: true, status: 'loaded' });
   });
 
+  test('the consignee signs through its link: before loading refused, then delivered with the freight, the links end', async () => {
+    // The owner does not issue it; anyone else does not see it.
+    refused(await app.post(`/freights/cmr-link/${freight}.json`, { token: shipper.token }), 'cmr.link_by_carrier');
+    assert.equal((await app.post(`/freights/cmr-link/${freight}.json`, { token: outsider.token })).status, 404);
+    // A second note not loaded yet: the consignee waits for sender and carrier.
+    const other = await award({ to_country: 'AT', weight: 300 });
+    const early = success(await app.post(`/freights/cmr-link/${other}.json`, { token: carrier.token })).link;
+    const earlyToken = early.url.split('/').at(-1);
+    refused(await app.post(`/cmr/consignee/${earlyToken}.json`, { json: { name: 'Eva' } }), 'cmr.not_loaded');
+    assert.equal(success(await cmrOf(shipper, other)).cmr.signatures.length, 0);
+
+    const { link } = success(await app.post(`/freights/cmr-link/${freight}.json`, { token: carrier.token }));
+    assert.match(link.url, /^https:\/\/fx\.example\/cmr\/consignee\/[A-Za-z0-9_-]{43}$/);
+    assert.match(link.expires, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    const token = link.url.split('/').at(-1);
+    // The link opens the note, without login, and nothing else.
+    const opened = success(await app.get(`/cmr/consignee/${token}.json`));
+    assert.deepEqual(opened.cmr, success(await cmrOf(shipper)).cmr);
+    assert.equal((await app.get(`/cmr/consignee/${token.slice(0, -1)}x.json`)).status, 404);
+    assert.equal((await app.get(`/cmr/consignee/${earlyToken}.json`)).body.data.cmr.freight, other);
+    // The page in the language chosen on it.
+    const german = await app.get(`/cmr/consignee/${token}?lang=deu`);
+    assert.equal(german.status, 200);
+    assert.match(german.text, /Frachtbrief .* unterschreiben/);
+    assert.match((await app.get(`/cmr/consignee/${token}?lang=eng`)).text, /Sign the consignment note/);
+    // Bad input changes nothing.
+    const bad = await app.post(`/cmr/consignee/${token}.json`, { json: { name: '' } });
+    refused(bad, 'cmr.name_invalid');
+    refused(
+      await app.post(`/cmr/consignee/${token}.json`, { json: { name: 'Eva', reservations: 'x'.repeat(2001) } }),
+      'cmr.reservations_invalid',
+    );
+
+    const signed = success(await app.post(`/cmr/consignee/${token}.json`, { json: { name: 'Eva Nowak', reservations: 'Carton 3 wet' } }));
+    assert.equal(signed.cmr.status, 'delivered');
+    assert.deepEqual(
+      signed.cmr.signatures.map((x: any) => x.role),
+      ['carrier', 'sender', 'consignee'],
+    );
+    assert.deepEqual(
+      chainOf(signed.cmr).slice(1),
+      signed.cmr.signatures.map((x: any) => x.hash),
+    );
+    // The delivery recorded: the same transition as the delivery status.
+    const view = success(await app.get(`/freights/view/${freight}.json`, { token: shipper.token })).route;
+    assert.equal(view.status, 'closed');
+    assert.equal(view.delivery_status, 3);
+    // The link ended with the delivery; the other freight's links stay.
+    assert.equal((await app.get(`/cmr/consignee/${token}.json`)).status, 404);
+    assert.equal((await app.post(`/cmr/consignee/${token}.json`, { json: { name: 'Eva' } })).status, 404);
+    assert.equal((await app.get(`/cmr/consignee/${earlyToken}.json`)).status, 200);
+    // Both parties hear of it; the verify page says delivered.
+    const events = await sql<{
+      company_id: number;
+      body: string;
+    }>`select company_id, body from events where type = 'cmr.signed' and freight_id = ${freight} order by seq`.execute(app.database.db);
+    assert.deepEqual(
+      events.rows
+        .slice(2)
+        .map((e) => e.company_id)
+        .sort(),
+      [shipper.company, carrier.company].sort(),
+    );
+    assert.deepEqual(success(await verify(signed.cmr.number, signed.cmr.hash)), { valid: true, status: 'delivered' });
+    // Signed and delivered: no more signatures.
+    refused(await sign(shipper, { role: 'sender', name: 'Anna' }), 'cmr.already_signed');
+  });
+
   test('no note for an air freight', async () => {
     const air = await award({ class: 'air', from: 'airport:FRA', to: 'airport:JFK', weight: 100 });
     assert.deepEqual(success(await app.get(`/freights/view/${air}.json`, { token: shipper.token })).route.media_types, ['air']);

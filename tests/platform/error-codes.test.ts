@@ -550,6 +550,18 @@ const CASES: Record<string, Case> = {
     );
     return { url: `/freights/cmr-sign/${id}.json` };
   }),
+  'cmr.link_by_carrier': withSetup(post('/freights/cmr-link/0.json', {}), async () => ({
+    url: `/freights/cmr-link/${await awardedRoad()}.json`,
+  })),
+  // the consignee through its link before sender and carrier signed
+  'cmr.not_loaded': withSetup(
+    { status: 200, method: 'POST', url: '/cmr/consignee/x.json', options: { json: { name: 'Eva' } } },
+    async () => {
+      const id = await awardedRoad();
+      const link = (await app.post(`/freights/cmr-link/${id}.json`, { token: carrier.token })).body.data.link;
+      return { url: `/cmr/consignee/${link.url.split('/').at(-1)}.json` };
+    },
+  ),
   // delivered (by the winner's delivery status) before the sender signed
   'cmr.not_taken': withSetup(post('/freights/cmr-sign/0.json', { role: 'sender', name: 'Anna' }), async () => {
     const id = await awardedRoad();
