@@ -51,7 +51,7 @@ import {
   registerDealRoutes,
   DOCUMENT_DOWNLOAD,
 } from './deals/index.ts';
-import { CMR_ERRORS, CMR_EVENT_DOCS, CMR_MESSAGES, cmrEndpoints, consigneeEndpoints, issueCmr } from './cmr/index.ts';
+import { CMR_ERRORS, CMR_EVENT_DOCS, CMR_MESSAGES, cmrEndpoints, cmrSection, consigneeEndpoints, issueCmr } from './cmr/index.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { attachMetrics, type Metrics } from './ops/metrics.ts';
 import { attachBackupSocket } from './ops/backup/serve.ts';
@@ -326,8 +326,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       countLists,
       enteredMarket: queueAlert('freight'),
       published: alertsCommitted,
-      // Below the freight: the owner's fitting trucks, then the deal room (messages, documents).
-      sections: async (ctx, route) => [await fittingTrucksSection(ctx, route), await dealRoom(ctx, route)],
+      // Below the freight: the owner's fitting trucks, the e-CMR, then the deal room (messages, documents).
+      sections: async (ctx, route) => [await fittingTrucksSection(ctx, route), await cmrSection(ctx, route), await dealRoom(ctx, route)],
       marketPrice: marketPriceHint,
     }),
     ...templateEndpoints({ award }), // a freight from a template is an own order, awarded by the same path

@@ -256,3 +256,19 @@ export function consigneePage(ctx: Ctx<Caller | null>, token: string, cmr: CmrVi
     ),
   };
 }
+
+/** The freight page's line for its two parties: the note's number and status, linking to its page. */
+export function cmrLine(ctx: Ctx<Caller>, freightId: number, cmr: CmrView) {
+  const t = ctx.t;
+  return (
+    <section class="panel" id="cmr" data-testid="cmr-section">
+      <h2>{t('cmr.page.open')}</h2>
+      <p>
+        <a href={`/freights/cmr/${freightId}`} data-testid="cmr-open">
+          {cmr.number}
+        </a>{' '}
+        · {t('cmr.status')}: {t(`cmr.status.${cmr.status}`)}
+      </p>
+    </section>
+  );
+}

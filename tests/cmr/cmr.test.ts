@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import jsQRModule from 'jsqr';
 import { sql } from 'kysely';
@@ -36,6 +40,16 @@ function chainOf(cmr: any): string[] {
   for (const s of signatures)
     links.push(sha(links.at(-1)! + canonical({ role: s.role, name: s.name, at: s.at, reservations: s.reservations })));
   return links;
+}
+
+/** The verifier docs/decisions.md prints ("The e-CMR's hash chain"), loaded from the document itself. */
+async function docsVerifier(): Promise<(cmr: unknown) => string[]> {
+  const text = fs.readFileSync(new URL('../../docs/decisions.md', import.meta.url), 'utf8');
+  const block = text.split('<!-- e-cmr-verifier -->')[1]?.match(/```js\n([\s\S]*?)```/)?.[1];
+  assert.ok(block, 'docs/decisions.md prints the verifier');
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cmr-verifier-')), 'verifier.mjs');
+  fs.writeFileSync(file, block);
+  return (await import(pathToFileURL(file).href)).chain;
 }
 
 function refused(res: { status: number; body: any; text: string }, code: string) {
@@ -297,6 +311,10 @@ describe(`the e-CMR (decisions.md §19) (${TEST_DB})`, () => {
       chainOf(signed.cmr).slice(1),
       signed.cmr.signatures.map((x: any) => x.hash),
     );
+    // The documented verifier, run as printed, agrees with the server link for link.
+    const documented = await docsVerifier();
+    assert.deepEqual(documented(signed.cmr), chainOf(signed.cmr));
+    assert.equal(documented(signed.cmr).at(-1), signed.cmr.hash);
     // The delivery recorded: the same transition as the delivery status.
     const view = success(await app.get(`/freights/view/${freight}.json`, { token: shipper.token })).route;
     assert.equal(view.status, 'closed');
