@@ -129,6 +129,11 @@ export interface AppOptions {
    * False only for bench/lanes.ts, which measures awarding with the cell against without it.
    */
   recordLaneAwards?: boolean;
+  /**
+   * Whether an award issues its e-CMR in its transaction (decisions.md §19; default true). False
+   * only for bench/cmr.ts, which measures awarding with the note against without it.
+   */
+  issueCmrs?: boolean;
 }
 
 export interface App {
@@ -307,7 +312,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // transaction and in this order. A module whose work belongs to the award adds its step here.
   const awardSteps: AwardStep[] = [
     issueTransportOrder, // the deal room's transport order (decisions.md §13)
-    issueCmr, // the e-CMR, filled from that order (decisions.md §19)
+    ...(options.issueCmrs !== false ? [issueCmr] : []), // the e-CMR, filled from that order (decisions.md §19)
     ...(options.recordLaneAwards !== false ? [enterLaneCell] : []), // the award in its lane cell (decisions.md §14)
   ];
   const award = new AwardPath(awardSteps);
