@@ -728,7 +728,7 @@
           return res.json().then(function (body) {
             sending = false;
             forget();
-            if (res.ok && body && body.status === 'success') window.location.reload();
+            if (res.ok && body && body.status === 'success') signed(body.data.cmr);
             else tell((body && body.message) || String(res.status));
           });
         })
@@ -737,16 +737,40 @@
           tell(form.getAttribute('data-saved'));
         });
     }
+    // Signed: the link ended with the delivery, so the page is not loaded again; it shows the note as signed.
+    function signed(cmr) {
+      var done = document.createElement('p');
+      done.className = 'flash ok';
+      done.setAttribute('data-testid', 'cmr-consignee-done');
+      done.textContent = form.getAttribute('data-done');
+      form.parentNode.replaceChild(done, form);
+      var status = document.querySelector('[data-testid="cmr-status"]');
+      if (status) status.textContent = form.getAttribute('data-delivered');
+      var head = document.querySelector('[data-testid="cmr-head"]');
+      if (head && cmr) head.textContent = cmr.hash;
+      var list = document.querySelector('.cmr-signatures');
+      var last = cmr && cmr.signatures && cmr.signatures[cmr.signatures.length - 1];
+      if (list && last) {
+        var item = document.createElement('li');
+        item.textContent = last.name + ', ' + last.at + (last.reservations ? ' · ' + last.reservations : '') + ' · ' + last.hash;
+        list.appendChild(item);
+      }
+    }
     form.addEventListener('submit', function (event) {
       event.preventDefault();
       var fields = { name: form.elements.name.value, reservations: form.elements.reservations.value };
       keep(fields);
       send(fields);
     });
-    window.addEventListener('online', function () {
+    function retry() {
       var fields = stored();
       if (fields) send(fields);
-    });
+    }
+    window.addEventListener('online', retry);
+    // Phones do not always say when they are back: try again every few seconds while one is kept.
+    window.setInterval(function () {
+      if (navigator.onLine !== false) retry();
+    }, 4000);
     var waiting = stored();
     if (waiting) {
       form.elements.name.value = waiting.name || '';

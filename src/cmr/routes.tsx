@@ -156,10 +156,11 @@ export function consigneeEndpoints(publicUrl: string): Endpoint[] {
         if (signed.kind === 'refused') return fail(ctx.t, signed.reason);
         return ok({ cmr: signed.cmr });
       },
+      // Signed: the link ended with the delivery, so the answer is the signed note's page itself (no redirect to an ended link).
       page(outcome, ctx): PageResult {
         const to = `/cmr/consignee/${encodeURIComponent(tokenOf(ctx))}?lang=${ctx.language}`;
         return outcome.kind === 'ok'
-          ? { redirect: to, ok: true, message: ctx.t('cmr.consignee.done') }
+          ? consigneePage(ctx, tokenOf(ctx), outcome.data.cmr)
           : { redirect: to, ok: false, message: outcome.message };
       },
     }),

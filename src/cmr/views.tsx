@@ -221,6 +221,8 @@ export function consigneePage(ctx: Ctx<Caller | null>, token: string, cmr: CmrVi
             data-offline-sign={`${self}.json`}
             data-saved={t('cmr.consignee.saved')}
             data-sending={t('cmr.consignee.sending')}
+            data-done={t('cmr.consignee.done')}
+            data-delivered={t('cmr.status.delivered')}
           >
             <CsrfField token={ctx.reply.generateCsrf()} />
             <p>{t('cmr.consignee.intro')}</p>
