@@ -55,8 +55,8 @@ try {
       select 'rfs', 'pending', '60311', 'DE', '75001', 'FR', 4200, 0, ${owner.company}::int, ${owner.user}::int,
              now() + interval '2 days', '{"customer":"PO-1","commodity":"Möbel"}'::json, now(), now()
       from generate_series(1, ${n}) returning id),
-    p as (insert into freight_pieces (freight_id, pieces, depth, width, height, weight)
-          select id, 33, 120, 80, 150, 4200 from f)
+    p as (insert into freight_pieces (freight_id, position, pieces, depth, width, height, weight)
+          select id, 0, 33, 120, 80, 150, 4200 from f)
     insert into bids (freight_id, company_id, user_id, amount, currency_code, status, owner_confirmed, bidder_confirmed,
                       owner_confirmed_by, owner_confirmed_at, type, created, modified)
     select f.id, ${bidder.company}::int, ${bidder.user}::int, 1000 + f.id % 300, 'EUR', 'pending', true, false,
