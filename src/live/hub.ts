@@ -14,7 +14,11 @@ import { eventsAfter, eventsAt, type FeedRow, LIVE_CHANNEL, positionOfEvent, pos
  * are left out). The process listens once (one database connection, not one per stream); a
  * notification names the positions of new events, and the hub reads those rows once for all its
  * streams. A stream reconnecting with `Last-Event-ID` is first given what it missed (REPLAY_MS
- * back), while what arrives meanwhile waits, so nothing is skipped or sent twice.
+ * back), while what arrives meanwhile waits. Each stream keeps the position (order of commits)
+ * of the last event it was given or that its replay read past, and never sends a position at or
+ * below it: an event both the replay and the live reader read (its notification arriving, or read,
+ * after the replay had sent it) goes once, and none goes after a later one (decisions.md,
+ * Reliability: "Exactly once, in the order of commits, across a reconnect").
  *
  * Nothing here is needed by another process: a stream lives on the connection it serves, and
  * whatever it missed is in the database.
@@ -44,10 +48,13 @@ interface Stream {
   userId: number;
   companyId: number;
   res: ServerResponse;
-  /** While the replay runs: the live events that arrived meanwhile, sent after it. */
-  waiting: Array<{ seq: number; text: string }> | null;
-  /** The positions the replay sent (a waiting event among them is not sent twice). */
-  replayed: Set<number> | null;
+  /** While the replay runs: the live events that arrived meanwhile, sent after it (those past `sent`). */
+  waiting: Array<{ pos: number; text: string }> | null;
+  /**
+   * The position (order of commits) of the last event sent or read past by the replay: a live
+   * event at or below it was sent already (or was not the stream's when the replay read it).
+   */
+  sent: number;
 }
 
 export interface Opener {
@@ -108,7 +115,7 @@ export class LiveHub {
       res.end(`retry: ${RETRY_MS}\n\n`);
       return refused;
     }
-    const stream: Stream = { userId: who.userId, companyId: who.companyId, res, waiting: [], replayed: new Set() };
+    const stream: Stream = { userId: who.userId, companyId: who.companyId, res, waiting: [], sent: 0 };
     this.add(stream);
     res.on('close', () => {
       this.remove(stream);
@@ -138,11 +145,9 @@ export class LiveHub {
       res.end();
       return 'open';
     }
-    const waiting = stream.waiting ?? [];
-    const replayed = stream.replayed ?? new Set();
+    const waiting = (stream.waiting ?? []).sort((x, y) => x.pos - y.pos);
     stream.waiting = null;
-    stream.replayed = null;
-    for (const w of waiting) if (!replayed.has(w.seq)) this.write(stream, w.text);
+    for (const w of waiting) this.pass(stream, w.pos, w.text);
     return 'open';
   }
 
@@ -258,8 +263,15 @@ export class LiveHub {
 
   private send(s: Stream, row: FeedRow): void {
     const text = frame(row, s.companyId);
-    if (s.waiting) s.waiting.push({ seq: row.seq, text });
-    else this.write(s, text);
+    if (s.waiting) s.waiting.push({ pos: row.pos, text });
+    else this.pass(s, row.pos, text);
+  }
+
+  /** Writes the event at `pos` unless the stream is past it already (sent, or read past by the replay). */
+  private pass(s: Stream, pos: number, text: string): void {
+    if (pos <= s.sent) return;
+    s.sent = pos;
+    this.write(s, text);
   }
 
   /**
@@ -271,6 +283,8 @@ export class LiveHub {
     const { db, clock } = this.options;
     const since = new Date(clock.now().getTime() - REPLAY_MS);
     let after = (lastEventId && (await positionOfEvent(db, lastEventId))) || 0;
+    // The client has every event up to its last one (a later live event at or below it is not sent).
+    s.sent = Math.max(s.sent, after);
     for (;;) {
       if (s.res.writableEnded || s.res.destroyed) return;
       const rows = await eventsAfter(db, s.companyId, after, since, REPLAY_BATCH);
@@ -284,7 +298,8 @@ export class LiveHub {
         clock.now(),
       );
       for (const row of rows) {
-        s.replayed?.add(row.seq);
+        if (row.pos <= s.sent) continue;
+        s.sent = row.pos;
         if (row.company_id === null && !(market.includes(row) && visible.has(row.freight_id!))) continue;
         s.res.write(frame(row, s.companyId));
       }
