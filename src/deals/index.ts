@@ -16,6 +16,7 @@ export { DEAL_ERRORS, DEAL_MESSAGES } from './messages.ts';
 export { DOCUMENT_DOWNLOAD, dealEndpoints, registerDealRoutes } from './routes.tsx';
 export { DEAL_EVENT_DOCS } from './schema.ts';
 export { issueTransportOrder } from './room.ts';
+export { attachUploadSweeper } from './sweep.ts';
 
 /** The menu's link to the unread messages (the header shows their count). */
 export const MESSAGES_PATH = '/messages/unread';

@@ -28,8 +28,15 @@ import { eventsAfter, eventsAt, type FeedRow, LIVE_CHANNEL, positionOfEvent, pos
 export const MAX_STREAMS_PER_USER = 10;
 /** A comment line this often keeps proxies and clients from taking the stream for dead. */
 export const HEARTBEAT_MS = 25_000;
-/** A stream whose client does not read (more than this waits unsent) is ended: it replays on reconnect. */
-const MAX_BUFFERED = 1 << 20;
+/**
+ * A stream whose client does not read is cut off (its socket destroyed, not ended: an end waits
+ * for the client to take what is queued): when more than this waits in the process beyond what
+ * the kernel holds, or when the kernel's buffer stays full STALL_MS (decisions.md, Reliability:
+ * "A stream that does not read is cut off"). Its client replays on reconnect.
+ */
+export const MAX_BUFFERED = 256 * 1024;
+/** How long a stream's socket may stay full (no `drain`) before it is cut off. */
+export const STALL_MS = 30_000;
 /** Rows a replay reads at a time. */
 const REPLAY_BATCH = 500;
 /** What a client waits before reconnecting (the SSE `retry` field), in milliseconds. */
@@ -42,6 +49,8 @@ export interface HubOptions {
   log?: { error: (obj: object, msg: string) => void; warn?: (obj: object, msg: string) => void };
   heartbeatMs?: number;
   maxPerUser?: number;
+  /** STALL_MS (tests shorten it) */
+  stallMs?: number;
 }
 
 interface Stream {
@@ -55,6 +64,8 @@ interface Stream {
    * event at or below it was sent already (or was not the stream's when the replay read it).
    */
   sent: number;
+  /** Armed while the socket is full: cuts the stream off unless it drains first. */
+  stall: NodeJS.Timeout | null;
 }
 
 export interface Opener {
@@ -115,7 +126,7 @@ export class LiveHub {
       res.end(`retry: ${RETRY_MS}\n\n`);
       return refused;
     }
-    const stream: Stream = { userId: who.userId, companyId: who.companyId, res, waiting: [], sent: 0 };
+    const stream: Stream = { userId: who.userId, companyId: who.companyId, res, waiting: [], sent: 0, stall: null };
     this.add(stream);
     res.on('close', () => {
       this.remove(stream);
@@ -203,6 +214,8 @@ export class LiveHub {
   }
 
   private remove(s: Stream): void {
+    if (s.stall) clearTimeout(s.stall);
+    s.stall = null;
     if (!this.streams.delete(s)) return;
     const set = this.byCompany.get(s.companyId);
     set?.delete(s);
@@ -214,13 +227,29 @@ export class LiveHub {
 
   private write(s: Stream, text: string): void {
     if (s.res.writableEnded || s.res.destroyed) return;
-    if (s.res.writableLength > MAX_BUFFERED) {
-      // A client that does not read: ended rather than held in memory; it replays when it comes back.
-      this.remove(s);
-      s.res.end();
-      return;
-    }
-    s.res.write(text);
+    if (s.res.writableLength > MAX_BUFFERED) this.cut(s);
+    else if (!s.res.write(text)) this.watch(s);
+  }
+
+  /** The socket is full: unless it drains within the stall time, the stream is cut off. */
+  private watch(s: Stream): void {
+    if (s.stall || !this.streams.has(s)) return;
+    s.stall = setTimeout(() => this.cut(s), this.options.stallMs ?? STALL_MS);
+    s.stall.unref();
+    s.res.once('drain', () => {
+      if (s.stall) clearTimeout(s.stall);
+      s.stall = null;
+    });
+  }
+
+  /**
+   * A client that does not read: its socket is destroyed (an end would wait for it to take what
+   * is queued, the kernel's megabytes included, for as long as it stays), nothing held for it; it
+   * replays when it comes back.
+   */
+  private cut(s: Stream): void {
+    this.remove(s);
+    s.res.destroy();
   }
 
   private notified(seqs: number[]): void {
@@ -301,7 +330,7 @@ export class LiveHub {
         if (row.pos <= s.sent) continue;
         s.sent = row.pos;
         if (row.company_id === null && !(market.includes(row) && visible.has(row.freight_id!))) continue;
-        s.res.write(frame(row, s.companyId));
+        if (!s.res.write(frame(row, s.companyId))) this.watch(s);
       }
       if (rows.length < REPLAY_BATCH) return;
       after = rows[rows.length - 1]!.pos;
