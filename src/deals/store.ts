@@ -154,11 +154,16 @@ export async function beginUpload(db: Kysely<DB>, now: Date): Promise<number> {
   return id;
 }
 
-/** One part of an upload's bytes (PART_BYTES, the last one shorter). */
-export async function insertPart(db: Kysely<DB>, id: number, part: number, bytes: Uint8Array): Promise<void> {
+/**
+ * Parts of an upload's bytes (PART_BYTES each, the last one shorter), numbered from `first`, in
+ * one statement: a few parts at once, so that an upload beside busy clients queues for the
+ * embedded database's one connection a few times, not once per part (deals/upload.ts WRITE_BYTES).
+ */
+export async function insertParts(db: Kysely<DB>, id: number, first: number, parts: readonly Uint8Array[]): Promise<void> {
+  if (!parts.length) return;
   await db
     .insertInto('deal_document_parts')
-    .values({ document_id: id, part, bytes: bytesSql(bytes) })
+    .values(parts.map((bytes, k) => ({ document_id: id, part: first + k, bytes: bytesSql(bytes) })))
     .execute();
 }
 
