@@ -390,6 +390,23 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
     assert.equal(events[0]!.data.document.company.id, carrierB.company);
   });
 
+  test('cmr.signed reaches the other party of the signature alone', async () => {
+    const freight = await takenFreight(app, shipper, carrierB);
+    await take();
+    ok(await app.post(`/freights/cmr-sign/${freight}.json`, { token: shipper.token, json: { role: 'sender', name: 'S. Sender' } }));
+    let events = await take();
+    assert.deepEqual(
+      events.map((e) => [e.type, e.company]),
+      [['cmr.signed', carrierB.company]],
+    );
+    ok(await app.post(`/freights/cmr-sign/${freight}.json`, { token: carrierB.token, json: { role: 'carrier', name: 'C. Driver' } }));
+    events = await take();
+    assert.deepEqual(
+      events.map((e) => [e.type, e.company]),
+      [['cmr.signed', shipper.company]],
+    );
+  });
+
   test('webhook.test reaches the one webhook it was sent to', async () => {
     const hook = (await app.get('/webhooks/index.json', { token: handler.token })).body.data.webhooks[0];
     ok(await app.post(`/webhooks/test/${hook.id}.json`, { token: handler.token }));
