@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { awardRowsSql, type AwardStep } from '../freights/index.ts';
+import type { AwardStep } from '../freights/index.ts';
+import { awardRowsSql } from './awards.ts';
 import type { PlacePattern } from '../market/index.ts';
 import {
   COALITION_MAX,

@@ -5,7 +5,7 @@ import { profilePath } from '../accounts/mark.tsx';
 import { PROFILE_FIELDS, readProfileInput, updateProfile } from '../accounts/profile.ts';
 import { MAX_BLOCKS } from '../accounts/blocks.ts';
 import type { DB } from '../db/schema.ts';
-import { deliveredBetween, freightParties } from '../freights/index.ts';
+import { deliveredBetween, freightParties } from './parties.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { sitePath } from '../kernel/format.ts';
 import { fail, notFound, ok, type Answer, type Outcome, type Warning } from '../kernel/outcome.ts';

@@ -4,7 +4,7 @@ import { companyNameSql } from '../accounts/companies.ts';
 import { companyProfileJsonSql, profileRowFromJson, type CompanyProfileRow } from '../accounts/profile.ts';
 import type { DB } from '../db/schema.ts';
 import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
-import { completedJsonSql, displayIdSql } from '../freights/index.ts';
+import { completedJsonSql, displayIdSql } from './parties.ts';
 import type { RatingsTable } from './tables.ts';
 
 /** The trust module's SQL: a profile with its counts in one statement, ratings and replies. */

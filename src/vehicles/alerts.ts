@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { emitEvent, marketFreight } from '../freights/index.ts';
+import { emitEvent } from '../freights/index.ts';
+import { marketFreight } from './nearest.ts';
 import type { Clock } from '../kernel/time.ts';
 import { insertVehicleNotifications } from '../searches/store.ts';
 import { emitFreightMatches, emitVehicleEvent } from './events.ts';

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { blockedIds, blockersAmong, mayReach } from '../accounts/blocks.ts';
 import { existingCompanies } from '../accounts/companies.ts';
-import { admitToWhitelist, emitEvent, freightOwners, inMarket, lockFreight, VISIBILITY } from '../freights/index.ts';
+import { admitToWhitelist, emitEvent, fromFreights, inMarket, lockFreight, VISIBILITY } from '../freights/index.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { FailureCode } from '../kernel/errors.ts';
 import type { Clock } from '../kernel/time.ts';
@@ -190,4 +190,14 @@ export async function inviteToFreight(
       });
     return { kind: 'ok', offer, freightId, whitelisted };
   });
+}
+
+/** The owners of freights by id (an offer tells the owners of the freights it was matched to), through the freights' read model. */
+async function freightOwners(db: Kysely<DB> | Transaction<DB>, ids: readonly number[]): Promise<Array<{ id: number; company_id: number }>> {
+  if (!ids.length) return [];
+  return fromFreights(db)
+    .select(['id', 'company_id'])
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .execute();
 }

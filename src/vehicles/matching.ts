@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { nearestMarketFreights, type NearFreight } from '../freights/index.ts';
+import { nearestMarketFreights, type NearFreight } from './nearest.ts';
 import type { LoadSearch } from '../market/index.ts';
 import { patternsOf } from './fields.ts';
 import { availabilityOf } from './policy.ts';

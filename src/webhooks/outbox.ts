@@ -24,7 +24,7 @@ import { enqueueDeliveries, subscribedWebhooks } from './store.ts';
  * and a recipient that does not exist, or that blocked one of them (its own doing excepted), gets
  * no row, so no webhook delivery, no stream event, no replay, nor anything a later channel reads
  * from the outbox. A market row's audience is the market list's rule, which honours the same
- * blocks when the row is streamed (freights/audience.ts).
+ * blocks when the row is streamed (live/audience.ts).
  */
 
 type Db = Kysely<DB> | Transaction<DB>;

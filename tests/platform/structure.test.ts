@@ -89,6 +89,31 @@ describe('module structure', () => {
     assert.deepEqual(wrong, []);
   });
 
+  test('other modules read freights through the read model: its SQL pieces come from read-model.ts and the rule files', () => {
+    // docs/architecture.md, "The read model": another module's statement over freights is its own,
+    // started from freights/read-model.ts with the freights' rules as SQL pieces. A statement start
+    // or an SQL piece the public surface exports from any other file of freights is a statement
+    // of another module growing back into freights.
+    const RULE_FILES = new Set(['./read-model.ts', './in-market.ts', './policy.ts', './search.ts']);
+    const index = code(files.find((f) => f.file === path.join('freights', 'index.ts'))!.text);
+    const wrong: string[] = [];
+    for (const m of index.matchAll(/export\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'([^']+)'/g)) {
+      const names = m[1]!.split(',').map(
+        (n) =>
+          n
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)
+            .pop()!,
+      );
+      for (const name of names) {
+        const piece = /Sql$/.test(name) || /^from[A-Z]/.test(name) || /^(freights|bids)With[A-Z]/.test(name) || name === 'FREIGHTS' || name === 'BIDS';
+        if (piece && !RULE_FILES.has(m[2]!)) wrong.push(`${name} from ${m[2]}`);
+      }
+    }
+    assert.deepEqual(wrong, []);
+  });
+
   test('the freight list registry is the only place the list ids are written', () => {
     const REGISTRY = path.join('freights', 'lists', 'registry.ts');
     const registry = files.find((f) => f.file === REGISTRY)!.text;
