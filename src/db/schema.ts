@@ -16,6 +16,7 @@ import type { LaneTables } from '../lanes/tables.ts';
 import type { DbTables } from './tables.ts';
 import type { AlertTables } from '../alerts/tables.ts';
 import type { MailTables } from '../mail/tables.ts';
+import type { LinkTables } from '../links/tables.ts';
 
 /**
  * The whole database as Kysely sees it: each module declares its own tables next to its code
@@ -39,4 +40,5 @@ export interface DB
     LaneTables,
     AlertTables,
     MailTables,
+    LinkTables,
     DbTables {}
