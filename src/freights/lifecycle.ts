@@ -16,7 +16,6 @@ import { insertFreight, type NewFreight } from './store.ts';
 import type { FreightValues } from './fields.ts';
 import { VISIBILITY } from './tables.ts';
 import { replacePieces } from './pieces.ts';
-import type { AwardPath } from './award.ts';
 
 /**
  * Every freight transition, in one place (decisions.md §4). The bid state machine (bidding.ts)
@@ -289,13 +288,14 @@ export async function editFreight(
  * - `booking`: POST /freights/request/…, a booking request (FFR, air) addressed to its provider
  *   alone, a draft; a flight's provider is its winner at once (booking.requested);
  * - `ownOrder`: POST /freights/create-from-template, taken with the own company as carrier,
- *   awarded by the award path (award.ts, `own_order`: freight.awarded and the award's steps).
+ *   awarded in the same transaction by `awarded` (the award path, award.ts `own_order`: freight.awarded
+ *   and the award's steps; the caller passes it, so this file needs no import of the path).
  */
 export type Creation =
   | { kind: 'draft' }
   | { kind: 'direct'; provider: number; enteredMarket: EnteredMarket }
   | { kind: 'booking'; provider: number; providerWins: boolean }
-  | { kind: 'ownOrder'; award: AwardPath };
+  | { kind: 'ownOrder'; awarded: (trx: Transaction<DB>, clock: Clock, freightId: number) => Promise<unknown> };
 
 /** Bidding window when a freight opens without a deadline (api.md, Limits). */
 export const DEFAULT_WINDOW_MS = 24 * 3600_000;
@@ -340,7 +340,7 @@ export async function createFreight(
     } else if (creation.kind === 'booking') {
       await emitEvent(trx, clock, { type: 'booking.requested', freightId: row.id });
     } else if (creation.kind === 'ownOrder') {
-      await creation.award.award(trx, clock, { way: 'own_order', freightId: row.id });
+      await creation.awarded(trx, clock, row.id);
     }
   });
 }

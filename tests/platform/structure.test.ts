@@ -68,6 +68,13 @@ describe('module structure', () => {
     assert.deepEqual(cycles(fileImports(checked, 'values')), []);
   });
 
+  test('no import circle of files at all, type imports included (inside a module too)', () => {
+    // A file that needs a type of a file that needs it is one file's design split in two: the
+    // type goes to the lower one, or the higher one passes a function in (lifecycle.ts createFreight
+    // takes the own order's `awarded` rather than importing the award path).
+    assert.deepEqual(cycles(fileImports(checked, 'all')), []);
+  });
+
   test('no import circle of files that crosses modules, type imports and db/schema.ts included', () => {
     // db/schema.ts imports every tables.ts and every module imports DB from it: a loop through
     // it is only avoided when the tables.ts files import no behaviour (their statuses and row
@@ -107,7 +114,8 @@ describe('module structure', () => {
             .pop()!,
       );
       for (const name of names) {
-        const piece = /Sql$/.test(name) || /^from[A-Z]/.test(name) || /^(freights|bids)With[A-Z]/.test(name) || name === 'FREIGHTS' || name === 'BIDS';
+        const piece =
+          /Sql$/.test(name) || /^from[A-Z]/.test(name) || /^(freights|bids)With[A-Z]/.test(name) || name === 'FREIGHTS' || name === 'BIDS';
         if (piece && !RULE_FILES.has(m[2]!)) wrong.push(`${name} from ${m[2]}`);
       }
     }
