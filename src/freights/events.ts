@@ -1,5 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { Db } from '../db/schema.ts';
 import { translator } from '../kernel/i18n.ts';
 import type { Clock } from '../kernel/time.ts';
 import { eventsByAwb, type BidEventType, type FreightEventType, type StatusEvent } from '../events/types.ts';
@@ -25,8 +24,6 @@ import { type FreightRow, type BidRow, VISIBILITY } from './tables.ts';
  * as the market sees it, for every company that may see it there (src/live decides who when it
  * reads the event: no row per company).
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 export type EmitInput =
   /** `by`: the company that made the change when it is not the owner (the winner reporting delivery). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import { existingCompanies } from '../accounts/companies.ts';
-import type { DB } from '../db/schema.ts';
+import type { DB, Db } from '../db/schema.ts';
 import { emitEvent, emitExpired } from './events.ts';
 import type { Caller, Services } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
@@ -228,7 +228,7 @@ const includes = <T extends string>(list: readonly T[], value: string): boolean 
  * no event is planned for one. The answers that can say so warn of what was dropped (create.ts,
  * routes.tsx: the sent list against the written one; accounts droppedIdsWarning).
  */
-async function knownWhitelist(db: Kysely<DB> | Transaction<DB>, whitelist: unknown): Promise<number[] | undefined> {
+async function knownWhitelist(db: Db, whitelist: unknown): Promise<number[] | undefined> {
   if (!Array.isArray(whitelist)) return undefined;
   const ids = whitelist as number[];
   if (!ids.length) return ids;

@@ -1,5 +1,5 @@
-import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { Db } from '../db/schema.ts';
 import { DELIVERY } from './tables.ts';
 
 /**
@@ -15,8 +15,6 @@ import { DELIVERY } from './tables.ts';
  * The structure test refuses a table of this module named anywhere else, and an SQL piece of it
  * exported from any file but this one and the rule files it re-exports (index.ts).
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** A statement over freights (`freights`). */
 export const fromFreights = (db: Db) => db.selectFrom('freights');

@@ -1,5 +1,5 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
+import type { DB, Db } from '../db/schema.ts';
 import { inMarketSql, marketStatusSql } from './in-market.ts';
 import {
   codeKey,
@@ -137,7 +137,7 @@ function searchConditionsUnguarded(
 }
 
 /** A freight in the market at `now` (in-market.ts), as saved searches are matched against it (src/searches/alerts.ts); undefined otherwise. */
-export function marketCandidate(db: Kysely<DB> | Transaction<DB>, freightId: number, now: Date) {
+export function marketCandidate(db: Db, freightId: number, now: Date) {
   return db
     .selectFrom('freights')
     .select([
@@ -164,7 +164,7 @@ export function marketCandidate(db: Kysely<DB> | Transaction<DB>, freightId: num
  * undefined when the freight is missing.
  */
 export async function searchesMatching(
-  db: Kysely<DB> | Transaction<DB>,
+  db: Db,
   freightId: number,
   searches: Array<{ search: () => LoadSearch; company: number }>,
   now: Date,

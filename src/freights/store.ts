@@ -2,7 +2,7 @@ import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
 import { companyNameSql as companyNameOf } from '../accounts/companies.ts';
 import { companyRef, companyVerifiedSql as verifiedOf } from '../accounts/mark.tsx';
-import type { DB } from '../db/schema.ts';
+import type { DB, Db } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import { presentBid, type ShownBid } from './bids.ts';
@@ -421,7 +421,7 @@ export const awbDigits = (awb: string) => awb.replace(/\D/g, '');
  * accepted bid), the first awarded first: the rule of public tracking (src/tracking/policy.ts)
  * and of `shipment.status` events (events.ts); at most `limit` when given.
  */
-export function freightsOfAwbParties(db: Kysely<DB> | Transaction<DB>, awbs: readonly string[], limit?: number): Promise<AwbFreight[]> {
+export function freightsOfAwbParties(db: Db, awbs: readonly string[], limit?: number): Promise<AwbFreight[]> {
   const awarded = sql<Date | null>`(select max(b.modified) from bids b where b.freight_id = freights.id and b.status = 'accepted')`;
   return db
     .selectFrom('freights')

@@ -1,6 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
 import { blockedIds, pushRule } from '../accounts/blocks.ts';
-import type { DB } from '../db/schema.ts';
+import type { Db } from '../db/schema.ts';
 import { admits, fromFreights, inMarket } from '../freights/index.ts';
 
 /**
@@ -11,8 +10,6 @@ import { admits, fromFreights, inMarket } from '../freights/index.ts';
  * (decisions.md §12, accounts/blocks.ts): the rules of the market list
  * (freights/lists/membership.ts), applied to the rows in hand.
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 const marketRows = (db: Db, ids: readonly number[]) =>
   fromFreights(db)

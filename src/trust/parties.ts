@@ -1,5 +1,5 @@
-import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../db/schema.ts';
 import { completedSql as completed, DELIVERY, FREIGHTS, fromFreights, type FreightStatus } from '../freights/index.ts';
 
 /**
@@ -7,8 +7,6 @@ import { completedSql as completed, DELIVERY, FREIGHTS, fromFreights, type Freig
  * (freights/read-model.ts): the parties of a delivered freight (who may rate whom), how many
  * freights a company completed, and a freight's display id as a company may see it.
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** A freight's parties and whether it was delivered (`closed`, or archived after closing). */
 export interface FreightParties {

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB, Db } from '../db/schema.ts';
 import { blockedIds, blockersAmong, mayReach } from '../accounts/blocks.ts';
 import { existingCompanies } from '../accounts/companies.ts';
 import { admitToWhitelist, emitEvent, fromFreights, inMarket, lockFreight, VISIBILITY } from '../freights/index.ts';
@@ -193,7 +193,7 @@ export async function inviteToFreight(
 }
 
 /** The owners of freights by id (an offer tells the owners of the freights it was matched to), through the freights' read model. */
-async function freightOwners(db: Kysely<DB> | Transaction<DB>, ids: readonly number[]): Promise<Array<{ id: number; company_id: number }>> {
+async function freightOwners(db: Db, ids: readonly number[]): Promise<Array<{ id: number; company_id: number }>> {
   if (!ids.length) return [];
   return fromFreights(db)
     .select(['id', 'company_id'])

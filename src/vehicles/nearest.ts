@@ -1,6 +1,6 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import { notBlockedBySql } from '../accounts/blocks.ts';
-import type { DB } from '../db/schema.ts';
+import type { Db } from '../db/schema.ts';
 import { admitsSql, fromFreights, inMarketSql, originDistanceSql, searchConditions, type FreightRow } from '../freights/index.ts';
 import type { LoadSearch } from '../market/index.ts';
 
@@ -42,7 +42,7 @@ export interface NearFreight {
  * whichever way each is placed. Read through the freights' read model and its rules (the market
  * list's, the load search's); what fits an offer is matching.ts's.
  */
-export async function nearestMarketFreights(db: Kysely<DB> | Transaction<DB>, q: NearestQuery): Promise<NearFreight[]> {
+export async function nearestMarketFreights(db: Db, q: NearestQuery): Promise<NearFreight[]> {
   const near = q.search.fromNear;
   if (!near) return [];
   const distance = originDistanceSql(near);
@@ -67,7 +67,7 @@ export async function nearestMarketFreights(db: Kysely<DB> | Transaction<DB>, q:
 }
 
 /** A freight in the market at `now`, its whole row (matching reads its places, window and weight); undefined otherwise. */
-export async function marketFreight(db: Kysely<DB> | Transaction<DB>, freightId: number, now: Date): Promise<FreightRow | undefined> {
+export async function marketFreight(db: Db, freightId: number, now: Date): Promise<FreightRow | undefined> {
   return (await fromFreights(db).selectAll().where('id', '=', freightId).where(inMarketSql(now)).executeTakeFirst()) as
     | FreightRow
     | undefined;

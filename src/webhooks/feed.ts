@@ -1,5 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import { sql } from 'kysely';
+import type { Db } from '../db/schema.ts';
 import { TEST_EVENT } from '../events/types.ts';
 
 /**
@@ -13,8 +13,6 @@ import { TEST_EVENT } from '../events/types.ts';
  * the client's last event misses nothing. Rows are read as written: the body is the exact JSON a
  * webhook receives. The test event of one webhook (`webhook.test`) is no event of the feed.
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** The channel of NOTIFY/LISTEN: its payload is event positions, comma-separated. */
 export const LIVE_CHANNEL = 'fx_events';

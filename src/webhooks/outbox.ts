@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
 import { pushRule } from '../accounts/blocks.ts';
-import type { DB } from '../db/schema.ts';
+import type { Db } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
 import { notifyEvents } from './feed.ts';
 import { enqueueDeliveries, subscribedWebhooks } from './store.ts';
@@ -26,8 +25,6 @@ import { enqueueDeliveries, subscribedWebhooks } from './store.ts';
  * from the outbox. A market row's audience is the market list's rule, which honours the same
  * blocks when the row is streamed (live/audience.ts).
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** An event for one recipient company (or the market); `data` is rendered once, when the event is written. */
 export interface PlannedEvent {

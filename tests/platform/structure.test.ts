@@ -122,6 +122,15 @@ describe('module structure', () => {
     assert.deepEqual(wrong, []);
   });
 
+  test('one Db type: `Kysely<DB> | Transaction<DB>` is written only in db/schema.ts', () => {
+    const again = files
+      .filter(
+        (f) => f.file !== SCHEMA_AGGREGATE && /Kysely<DB>\s*\|\s*Transaction<DB>|Transaction<DB>\s*\|\s*Kysely<DB>/.test(code(f.text)),
+      )
+      .map((f) => f.file);
+    assert.deepEqual(again, []);
+  });
+
   test('the freight list registry is the only place the list ids are written', () => {
     const REGISTRY = path.join('freights', 'lists', 'registry.ts');
     const registry = files.find((f) => f.file === REGISTRY)!.text;
