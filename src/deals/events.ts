@@ -1,6 +1,6 @@
 import type { Db } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
-import { announce } from '../webhooks/outbox.ts';
+import { announce } from '../webhooks/index.ts';
 import { DOCUMENT, MESSAGE } from './schema.ts';
 import { documentById, messageById } from './store.ts';
 

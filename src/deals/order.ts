@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-import { contactOf } from '../accounts/companies.ts';
-import { companyProfile } from '../accounts/profile.ts';
+import { contactOf, companyProfile } from '../accounts/index.ts';
 import type { DB, Db } from '../db/schema.ts';
 import { withPieces, type BidRow, type FreightRow } from '../freights/index.ts';
 import type { Clock } from '../kernel/time.ts';

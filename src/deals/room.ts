@@ -1,6 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { mayReach } from '../accounts/blocks.ts';
-import { companyRef, type CompanyRef } from '../accounts/mark.tsx';
+import { mayReach, companyRef, type CompanyRef } from '../accounts/index.ts';
 import type { DB, Db } from '../db/schema.ts';
 import {
   DELIVERY,

@@ -1,6 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { companyNameSql } from '../accounts/companies.ts';
-import { companyVerifiedSql } from '../accounts/mark.tsx';
+import { companyNameSql, companyVerifiedSql } from '../accounts/index.ts';
 import type { DB, Db } from '../db/schema.ts';
 import { nextTurn } from '../kernel/pace.ts';
 import type { DealDocumentsTable, DealMessagesTable } from './tables.ts';

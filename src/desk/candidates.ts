@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { companyNameSql } from '../accounts/companies.ts';
+import { companyNameSql } from '../accounts/index.ts';
 import type { DB } from '../db/schema.ts';
 import {
   AWARDED_STATUSES,

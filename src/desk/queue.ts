@@ -12,8 +12,8 @@ import {
 } from '../freights/index.ts';
 import { deliveredToRate, QUEUE_BOUND, queueRows, type QueueFreightColumns } from './candidates.ts';
 import type { Clock } from '../kernel/time.ts';
-import { cityOf } from '../places/cities.ts';
-import { notRatedBySql, ratingsToAnswer } from '../trust/queue.ts';
+import { cityOf } from '../places/index.ts';
+import { notRatedBySql, ratingsToAnswer } from '../trust/index.ts';
 
 /**
  * The dispatcher's work queue (the start page): what waits for the company's move and what

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely, Transaction, Updateable } from 'kysely';
-import { existingCompanies } from '../accounts/companies.ts';
+import { existingCompanies } from '../accounts/index.ts';
 import type { DB, Db } from '../db/schema.ts';
 import { emitEvent, emitExpired } from './events.ts';
 import type { Caller, Services } from '../kernel/context.ts';

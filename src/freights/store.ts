@@ -1,7 +1,6 @@
 import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
-import { companyNameSql as companyNameOf } from '../accounts/companies.ts';
-import { companyRef, companyVerifiedSql as verifiedOf } from '../accounts/mark.tsx';
+import { companyNameSql as companyNameOf, companyRef, companyVerifiedSql as verifiedOf } from '../accounts/index.ts';
 import type { DB, Db } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { AWARDED_STATUSES, BIDS, FREIGHTS, storedInSql } from '../freights/index.ts';
-import { greatCircleKmSql } from '../places/geo.ts';
+import { greatCircleKmSql } from '../places/index.ts';
 
 /**
  * Awarded road freights as the market's price history reads them (decisions.md §14): what an

@@ -1,4 +1,4 @@
-import { blockedIds, pushRule } from '../accounts/blocks.ts';
+import { blockedIds, pushRule } from '../accounts/index.ts';
 import type { Db } from '../db/schema.ts';
 import { admits, fromFreights, inMarket } from '../freights/index.ts';
 

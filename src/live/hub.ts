@@ -4,7 +4,7 @@ import type { Listen } from '../db/connection.ts';
 import type { DB } from '../db/schema.ts';
 import { marketFreightsOf, marketViewers } from './audience.ts';
 import type { Clock } from '../kernel/time.ts';
-import { eventsAfter, eventsAt, type FeedRow, LIVE_CHANNEL, positionOfEvent, positionsOf, REPLAY_MS } from '../webhooks/feed.ts';
+import { eventsAfter, eventsAt, type FeedRow, LIVE_CHANNEL, positionOfEvent, positionsOf, REPLAY_MS } from '../webhooks/index.ts';
 
 /**
  * The live board's streams of one server process (decisions.md §15). Events are the outbox's

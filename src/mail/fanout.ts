@@ -1,12 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import { usersOfCompanies, type Addressee as User } from '../accounts/store.ts';
+import { usersOfCompanies, type Addressee as User } from '../accounts/index.ts';
 import type { DB } from '../db/schema.ts';
-import { isEventType } from '../events/types.ts';
+import { isEventType } from '../events/index.ts';
 import { fromFreights } from '../freights/index.ts';
 import { isRecord } from '../kernel/params.ts';
-import { searchUsers } from '../searches/store.ts';
+import { searchUsers } from '../searches/index.ts';
 import { offerUsers } from '../vehicles/index.ts';
-import { eventsAt } from '../webhooks/feed.ts';
+import { eventsAt } from '../webhooks/index.ts';
 import { MAIL_OF_EVENT, type Addressee, type EventData } from './kinds.ts';
 import { chosenModes, modeOf } from './settings.ts';
 import type { MailKind } from './tables.ts';

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable, type SqlBool } from 'kysely';
 import { MAX_RADIUS_KM, placeKeys } from '../market/index.ts';
-import { greatCircleKmSql } from '../places/geo.ts';
-import { notBlockedBySql } from '../accounts/blocks.ts';
+import { greatCircleKmSql } from '../places/index.ts';
+import { notBlockedBySql } from '../accounts/index.ts';
 import type { Db } from '../db/schema.ts';
 import type { NotificationsTable, SavedSearchesTable } from './tables.ts';
 import { VISIBILITY, type FreightRow } from '../freights/index.ts';

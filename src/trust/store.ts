@@ -1,7 +1,11 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { companyVerifiedSql } from '../accounts/mark.tsx';
-import { companyNameSql } from '../accounts/companies.ts';
-import { companyProfileJsonSql, profileRowFromJson, type CompanyProfileRow } from '../accounts/profile.ts';
+import {
+  companyVerifiedSql,
+  companyNameSql,
+  companyProfileJsonSql,
+  profileRowFromJson,
+  type CompanyProfileRow,
+} from '../accounts/index.ts';
 import type { DB, Db } from '../db/schema.ts';
 import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
 import { completedJsonSql, displayIdSql } from './parties.ts';

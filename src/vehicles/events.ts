@@ -1,6 +1,6 @@
 import type { Db } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
-import { announce, type PlannedEvent } from '../webhooks/outbox.ts';
+import { announce, type PlannedEvent } from '../webhooks/index.ts';
 import { presentVehicle, type VehicleRead } from './fields.ts';
 
 /**

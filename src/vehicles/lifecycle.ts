@@ -1,12 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB, Db } from '../db/schema.ts';
-import { blockedIds, blockersAmong, mayReach } from '../accounts/blocks.ts';
-import { existingCompanies } from '../accounts/companies.ts';
+import { blockedIds, blockersAmong, mayReach, existingCompanies } from '../accounts/index.ts';
 import { admitToWhitelist, emitEvent, fromFreights, inMarket, lockFreight, VISIBILITY } from '../freights/index.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { FailureCode } from '../kernel/errors.ts';
 import type { Clock } from '../kernel/time.ts';
-import { freightsToldOfVehicle, insertVehicleNotifications } from '../searches/store.ts';
+import { freightsToldOfVehicle, insertVehicleNotifications } from '../searches/index.ts';
 import { emitVehicleEvent, type MatchedFreight } from './events.ts';
 import { presentVehicle, type OfferValues, type VehicleRead } from './fields.ts';
 import { fitsOfOffer } from './matching.ts';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { notBlockedBySql } from '../accounts/blocks.ts';
+import { notBlockedBySql } from '../accounts/index.ts';
 import type { Db } from '../db/schema.ts';
 import { admitsSql, fromFreights, inMarketSql, originDistanceSql, searchConditions, type FreightRow } from '../freights/index.ts';
 import type { LoadSearch } from '../market/index.ts';

@@ -1,7 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { notBlockedBySql } from '../accounts/blocks.ts';
-import { companyNameSql } from '../accounts/companies.ts';
-import { companyVerifiedSql } from '../accounts/mark.tsx';
+import { notBlockedBySql, companyNameSql, companyVerifiedSql } from '../accounts/index.ts';
 import type { Db } from '../db/schema.ts';
 import { audienceOf, type FreightRow } from '../freights/index.ts';
 import {
@@ -13,10 +11,7 @@ import {
   type PlacePattern,
 } from '../market/index.ts';
 import { airportByCode } from '../airports/index.ts';
-import { airportPoint, greatCircleKmSql, type Point } from '../places/geo.ts';
-import { postalCentre } from '../places/postal-centres.ts';
-import { postalKey } from '../places/postal.ts';
-import { isIataForm } from '../places/location.ts';
+import { airportPoint, greatCircleKmSql, type Point, postalCentre, postalKey, isIataForm } from '../places/index.ts';
 import type { VehicleRead } from './fields.ts';
 import { AVAILABILITY, loadingOf, offerInMarketSql, seesOfferSql } from './policy.ts';
 import type { Body } from './tables.ts';

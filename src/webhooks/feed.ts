@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/schema.ts';
-import { TEST_EVENT } from '../events/types.ts';
+import { TEST_EVENT } from '../events/index.ts';
 
 /**
  * The outbox read as a feed (decisions.md §15, src/live): the live board's streams are told the

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { pushRule } from '../accounts/blocks.ts';
+import { pushRule } from '../accounts/index.ts';
 import type { Db } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
 import { notifyEvents } from './feed.ts';
