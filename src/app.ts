@@ -62,6 +62,7 @@ import {
   DOCUMENT_DOWNLOAD,
 } from './deals/index.ts';
 import { registerOpsRoutes, attachMetrics, type Metrics, attachBackupSocket } from './ops/index.ts';
+import { CMR_ERRORS, CMR_EVENT_DOCS, CMR_MESSAGES, cmrEndpoints, cmrSection, consigneeEndpoints, issueCmr } from './cmr/index.ts';
 import {
   attachMail,
   MAIL_ERRORS,
@@ -113,6 +114,11 @@ export interface AppOptions {
    * False only for bench/lanes.ts, which measures awarding with the cell against without it.
    */
   recordLaneAwards?: boolean;
+  /**
+   * Whether an award issues its e-CMR in its transaction (decisions.md §19; default true). False
+   * only for bench/cmr.ts, which measures awarding with the note against without it.
+   */
+  issueCmrs?: boolean;
 }
 
 export interface App {
@@ -157,6 +163,7 @@ export const CATALOGUES = [
   LIVE_MESSAGES,
   WEBHOOK_MESSAGES,
   MAIL_MESSAGES,
+  CMR_MESSAGES,
 ];
 
 /**
@@ -169,6 +176,7 @@ export const EVENT_DOCS = {
   ...VEHICLE_EVENT_DOCS,
   ...TRUST_EVENT_DOCS,
   ...DEAL_EVENT_DOCS,
+  ...CMR_EVENT_DOCS,
   ...WEBHOOK_EVENT_DOCS,
 } satisfies Record<DeliveredEventType, EventDoc>;
 
@@ -198,6 +206,7 @@ export const ERROR_CODES = {
   ...LIVE_ERRORS,
   ...WEBHOOK_ERRORS,
   ...MAIL_ERRORS,
+  ...CMR_ERRORS,
 } as const satisfies Record<ErrorCode, string>;
 
 export async function buildApp(options: AppOptions): Promise<App> {
@@ -288,6 +297,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // transaction and in this order. A module whose work belongs to the award adds its step here.
   const awardSteps: AwardStep[] = [
     issueTransportOrder, // the deal room's transport order (decisions.md §13)
+    ...(options.issueCmrs !== false ? [issueCmr] : []), // the e-CMR, filled from that order (decisions.md §19)
     ...(options.recordLaneAwards !== false ? [enterLaneCell] : []), // the award in its lane cell (decisions.md §14)
   ];
   const award = new AwardPath(awardSteps);
@@ -306,8 +316,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       countLists,
       enteredMarket: queueAlert('freight'),
       published: alertsCommitted,
-      // Below the freight: the owner's fitting trucks, then the deal room (messages, documents).
-      sections: async (ctx, route) => [await fittingTrucksSection(ctx, route), await dealRoom(ctx, route)],
+      // Below the freight: the owner's fitting trucks, the e-CMR, then the deal room (messages, documents).
+      sections: async (ctx, route) => [await fittingTrucksSection(ctx, route), await cmrSection(ctx, route), await dealRoom(ctx, route)],
       marketPrice: marketPriceHint,
     }),
     ...templateEndpoints({ award }), // a freight from a template is an own order, awarded by the same path
@@ -327,6 +337,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...placeEndpoints(),
     ...deskEndpoints(), // the start page: the dispatcher's work queue
     ...mailEndpoints(), // the user's e-mail settings (decisions.md §20)
+    ...cmrEndpoints(config.mail.publicUrl), // the electronic consignment note (decisions.md §19)
+    ...consigneeEndpoints(config.mail.publicUrl), // its consignee's link and page (src/links)
   ];
   // The API description of every JSON endpoint above (GET /openapi.json) and its reference page.
   endpoints.push(openApiRoutes(http, () => endpoints, { events: EVENT_DOCS, errorCodes: ERROR_CODES }).docs);
