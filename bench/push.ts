@@ -42,7 +42,7 @@ function commandLine(args: string[]): string[] {
     'tsx',
     '--input-type=module',
     '-e',
-    `const { main } = await import('./src/cli.ts'); process.exitCode = await main(${JSON.stringify(args)});`,
+    `const { main } = await import('./src/admin.ts'); process.exitCode = await main(${JSON.stringify(args)});`,
   ];
 }
 

@@ -18,7 +18,7 @@ const SERVERS = {
     '--import',
     'tsx',
     '--eval',
-    "const { main } = await import('./src/cli.ts'); process.exitCode = await main(['serve']);",
+    "const { main } = await import('./src/admin.ts'); process.exitCode = await main(['serve']);",
     '--input-type=module',
   ],
 } as const;

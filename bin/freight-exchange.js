@@ -3,7 +3,7 @@
 // plain node, from any working directory.
 import fs from 'node:fs';
 
-const entry = new URL('../dist/cli.js', import.meta.url);
+const entry = new URL('../dist/admin.js', import.meta.url);
 if (!fs.existsSync(entry)) {
   process.stderr.write('freight-exchange: not built yet; run "npm run build" (npm install does it) in the package directory\n');
   process.exit(1);

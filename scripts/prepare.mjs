@@ -14,7 +14,7 @@ const require = createRequire(import.meta.url);
 try {
   require.resolve('typescript/package.json');
 } catch {
-  if (!fs.existsSync(new URL('../dist/cli.js', import.meta.url))) {
+  if (!fs.existsSync(new URL('../dist/admin.js', import.meta.url))) {
     console.error('freight-exchange: no dist/ and no TypeScript compiler: install with development dependencies, or build first');
   }
   process.exit(0);

@@ -1,9 +1,14 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { accountEndpoints } from './accounts/routes.tsx';
-import { passwordEndpoints } from './accounts/password.tsx';
-import { attachTokenRefresh, createAuthenticator } from './accounts/authenticator.ts';
-import { resolveTokenSecret } from './accounts/secret.ts';
-import { TokenIssuer } from './accounts/tokens.ts';
+import {
+  accountEndpoints,
+  passwordEndpoints,
+  attachTokenRefresh,
+  createAuthenticator,
+  resolveTokenSecret,
+  TokenIssuer,
+  ACCOUNT_ERRORS,
+  ACCOUNT_MESSAGES,
+} from './accounts/index.ts';
 import { ReadReplicas } from './db/replicas.ts';
 import type { Config } from './config/config.ts';
 import type { Database } from './db/connection.ts';
@@ -16,20 +21,27 @@ import type { DB } from './db/schema.ts';
 import { AlertWorker, alertQueueStats, attachAlertWorker, enqueueAlert, type AlertSubject } from './alerts/index.ts';
 import { installCatalogues, KERNEL_MESSAGES } from './kernel/i18n.ts';
 import { KERNEL_ERRORS, type ErrorCode } from './kernel/errors.ts';
-import { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from './accounts/messages.ts';
-import { CASE_ERRORS, CASE_MESSAGES } from './cases/messages.ts';
-import { DESK_MESSAGES } from './desk/messages.ts';
-import { FILE_ERRORS, FILE_MESSAGES } from './files/messages.ts';
-import { MILKRUN_ERRORS, MILKRUN_MESSAGES } from './milkrun/messages.ts';
-import { OPENAPI_MESSAGES } from './openapi/messages.ts';
-import { PLACE_ERRORS, PLACE_MESSAGES } from './places/messages.ts';
-import { PRICING_ERRORS, PRICING_MESSAGES } from './pricing/messages.ts';
-import { QUOTE_ERRORS, QUOTE_MESSAGES } from './quotes/messages.ts';
-import { SEARCH_ERRORS, SEARCH_MESSAGES } from './searches/messages.ts';
-import { SHIPMENT_ERRORS, SHIPMENT_MESSAGES } from './shipments/messages.ts';
-import { TMS_ERRORS, TMS_MESSAGES } from './tms/messages.ts';
-import { WEBHOOK_ERRORS, WEBHOOK_MESSAGES } from './webhooks/messages.ts';
-import { TRUST_ERRORS, TRUST_MESSAGES } from './trust/messages.ts';
+import { CASE_ERRORS, CASE_MESSAGES, CASES_SECTION, caseEndpoints } from './cases/index.ts';
+import { DESK_MESSAGES, deskEndpoints } from './desk/index.ts';
+import { FILE_ERRORS, FILE_MESSAGES, fileEndpoints } from './files/index.ts';
+import { MILKRUN_ERRORS, MILKRUN_MESSAGES, milkrunEndpoints, milkrunShipmentList, MILKRUN_SECTION } from './milkrun/index.ts';
+import { OPENAPI_MESSAGES, openApiRoutes } from './openapi/index.ts';
+import { PLACE_ERRORS, PLACE_MESSAGES, placeEndpoints } from './places/index.ts';
+import { PRICING_ERRORS, PRICING_MESSAGES, PRICING_SECTION, pricingEndpoints } from './pricing/index.ts';
+import { QUOTE_ERRORS, QUOTE_MESSAGES, quoteEndpoints } from './quotes/index.ts';
+import { SEARCH_ERRORS, SEARCH_MESSAGES, countLists, alertSavedSearches, searchEndpoints, SEARCH_EVENT_DOCS } from './searches/index.ts';
+import { SHIPMENT_ERRORS, SHIPMENT_MESSAGES, shipmentEndpoints } from './shipments/index.ts';
+import { TMS_ERRORS, TMS_MESSAGES, tmsEndpoints, tmsFreightLists, tmsShipmentList, tourColumns } from './tms/index.ts';
+import {
+  WEBHOOK_ERRORS,
+  WEBHOOK_MESSAGES,
+  outboxStats,
+  SETTINGS_SECTION,
+  webhookEndpoints,
+  attachWebhookDispatcher,
+  WEBHOOK_EVENT_DOCS,
+} from './webhooks/index.ts';
+import { TRUST_ERRORS, TRUST_MESSAGES, TRUST_SECTION, trustEndpoints, TRUST_EVENT_DOCS } from './trust/index.ts';
 import {
   enterLaneCell,
   ensureLaneCells,
@@ -39,8 +51,6 @@ import {
   marketPriceHint,
   PRICES_SECTION,
 } from './lanes/index.ts';
-import { TRUST_SECTION, trustEndpoints } from './trust/routes.tsx';
-import { TRUST_EVENT_DOCS } from './trust/schema.ts';
 import {
   DEAL_ERRORS,
   DEAL_EVENT_DOCS,
@@ -52,11 +62,8 @@ import {
   attachUploadSweeper,
   DOCUMENT_DOWNLOAD,
 } from './deals/index.ts';
+import { registerOpsRoutes, attachMetrics, type Metrics, attachBackupSocket } from './ops/index.ts';
 import { CMR_ERRORS, CMR_EVENT_DOCS, CMR_MESSAGES, cmrEndpoints, cmrSection, consigneeEndpoints, issueCmr } from './cmr/index.ts';
-import { registerOpsRoutes } from './ops/routes.ts';
-import { attachMetrics, type Metrics } from './ops/metrics.ts';
-import { attachBackupSocket } from './ops/backup/serve.ts';
-import { outboxStats } from './webhooks/stats.ts';
 import {
   attachMail,
   MAIL_ERRORS,
@@ -67,10 +74,7 @@ import {
   mailQueueStats,
   type MailWorker,
 } from './mail/index.ts';
-import { openApiRoutes } from './openapi/routes.tsx';
-import { ONE_RECORD_PREFIX, registerOneRecordRoutes, sendFailure as oneRecordRefusal } from './onerecord/routes.ts';
-import { PRICING_SECTION, pricingEndpoints } from './pricing/routes.tsx';
-import { quoteEndpoints } from './quotes/routes.tsx';
+import { ONE_RECORD_PREFIX, registerOneRecordRoutes, sendFailure as oneRecordRefusal } from './onerecord/index.ts';
 import {
   attachExpirySweeper,
   AwardPath,
@@ -82,32 +86,13 @@ import {
   HOME_LIST,
   LIST,
   listPath,
+  FREIGHT_EVENT_DOCS,
 } from './freights/index.ts';
 import { FLIGHT_ERRORS, FLIGHT_MESSAGES, FLIGHTS_SECTION, flightEndpoints } from './flights/index.ts';
 import { TEMPLATE_ERRORS, TEMPLATE_MESSAGES, TEMPLATES_SECTION, templateEndpoints } from './templates/index.ts';
-import { CASES_SECTION, caseEndpoints } from './cases/routes.ts';
-import { fileEndpoints } from './files/routes.ts';
-import { milkrunEndpoints, milkrunShipmentList } from './milkrun/routes.ts';
-import { shipmentEndpoints } from './shipments/routes.ts';
-import { tmsEndpoints } from './tms/routes.ts';
-import { tmsFreightLists, tmsShipmentList } from './tms/lists.ts';
-import { tourColumns } from './tms/views.tsx';
-import { MILKRUN_SECTION } from './milkrun/views.tsx';
-import { countLists } from './searches/counts.ts';
-import { alertSavedSearches } from './searches/alerts.ts';
-import { trackingEndpoints } from './tracking/routes.ts';
-import { SETTINGS_SECTION, webhookEndpoints } from './webhooks/routes.tsx';
-import { LiveHub } from './live/hub.ts';
-import { LIVE_ERRORS, LIVE_MESSAGES } from './live/messages.ts';
-import { attachLiveHub, LIVE_PATH, registerLiveRoutes } from './live/routes.ts';
-import { searchEndpoints } from './searches/routes.tsx';
-import { placeEndpoints } from './places/routes.ts';
-import { attachWebhookDispatcher } from './webhooks/start.ts';
-import { deskEndpoints } from './desk/routes.tsx';
-import { WEBHOOK_EVENT_DOCS } from './webhooks/schema.ts';
-import { SEARCH_EVENT_DOCS } from './searches/schema.ts';
-import { FREIGHT_EVENT_DOCS } from './freights/index.ts';
-import type { DeliveredEventType, EventDoc } from './events/types.ts';
+import { trackingEndpoints } from './tracking/index.ts';
+import { LiveHub, LIVE_ERRORS, LIVE_MESSAGES, attachLiveHub, LIVE_PATH, registerLiveRoutes } from './live/index.ts';
+import type { DeliveredEventType, EventDoc } from './events/index.ts';
 import {
   alertFreight,
   alertOffer,

@@ -1,5 +1,5 @@
-import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { DB, Db } from '../db/schema.ts';
 
 /**
  * Blocks between companies (decisions.md §12): a company (the blocker) no longer sees the
@@ -8,8 +8,6 @@ import type { DB } from '../db/schema.ts';
  * accounts module because the freight lists read it in their own statements (an SQL piece,
  * `notBlockedBySql`); the trust module has the endpoints.
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** At most this many companies blocked by one company (a bound on the lists' piece). */
 export const MAX_BLOCKS = 1000;

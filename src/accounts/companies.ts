@@ -1,5 +1,5 @@
-import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../db/schema.ts';
 import { companyRef, type CompanyRef } from './mark.tsx';
 
 /**
@@ -8,7 +8,6 @@ import { companyRef, type CompanyRef } from './mark.tsx';
  * statements of other modules that show a company's name.
  */
 
-type Db = Kysely<DB> | Transaction<DB>;
 const MAX_IDS = 500;
 
 const ids = (list: Array<number | null | undefined>) =>

@@ -1,6 +1,6 @@
 import { checkVAT, countries as VAT_COUNTRIES } from 'jsvat';
-import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../db/schema.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import type { Params } from '../kernel/params.ts';
 import { readInt, readString } from '../kernel/params.ts';
@@ -11,8 +11,6 @@ import { readInt, readString } from '../kernel/params.ts';
  * module's endpoints call these. A VAT id is checked by jsvat (format and check digits of the EU
  * countries, and a few more).
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** The fields a company may change of its own profile, in answer order. */
 export const PROFILE_FIELDS = [

@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
-import type { Shipment } from '../shipments/present.ts';
-import { visibleShipments } from '../shipments/store.ts';
+import { type Shipment, visibleShipments } from '../shipments/index.ts';
 import { linksOf, type CaseLinkRow, type CaseRow } from './store.ts';
 
 /** What cases are presented with beside their rows: their links, and each link's Shipment as the caller may see it. */

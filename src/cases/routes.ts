@@ -2,7 +2,7 @@ import { fail, notFound, ok } from '../kernel/outcome.ts';
 import { findById, readId, readString } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { readPaging } from '../kernel/paging.ts';
-import { visibleShipments } from '../shipments/store.ts';
+import { visibleShipments } from '../shipments/index.ts';
 import { caseViews } from './present.ts';
 import { CASE_DOCS } from './schema.ts';
 import { createCase, findCase, linkFreight, linksOf, listCases } from './store.ts';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { PAGING_INPUT, SHIPMENT_SCHEMA } from '../shipments/schema.ts';
+import { PAGING_INPUT, SHIPMENT_SCHEMA } from '../shipments/index.ts';
 
 const short = Type.Union([Type.String({ description: 'YYYY-MM-DD HH:MM' }), Type.Null()]);
 

@@ -1,12 +1,14 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB, Db } from '../db/schema.ts';
 import { addIssuedDocument, issuedOrder, type DocumentRead } from '../deals/index.ts';
 import { DELIVERY, lockFreight, setDeliveryStatus, visibleFreights, type AwardStep, type FreightRow } from '../freights/index.ts';
 import type { Clock } from '../kernel/time.ts';
 import { issueLink, openLink, revokeLinks, type OpenedLink } from '../links/index.ts';
 import { canonicalJson, nextLink, recomputeChain, sha256Hex, type SignatureEntry } from './chain.ts';
 import { cmrSigned } from './events.ts';
-import { noteFromOrder, noteNumber, type CmrNote } from './note.ts';
+import { noteFromOrder, noteNumber, type CmrNote, type CmrView } from './note.ts';
+
+export type { CmrView, SignatureView } from './note.ts';
 import { cmrPdf } from './pdf.ts';
 import {
   drawNoteId,
@@ -29,16 +31,6 @@ import { NAME_MAX, NAME_MIN, RESERVATIONS_MAX, type CmrRole, type CmrStatus } fr
  * one entry to the hash chain (chain.ts), adds the note's PDF to the freight's documents (`cmr`)
  * and tells the other party (`cmr.signed`). Nothing of a note changes once written.
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
-
-/** A signature as the API shows it. */
-export interface SignatureView extends SignatureEntry {
-  hash: string;
-}
-
-/** The note as the API shows it (`data.cmr`): the issued note, its status, signatures and the chain's head. */
-export type CmrView = CmrNote & { status: CmrStatus; signatures: SignatureView[]; hash: string };
 
 export const statusOf = (roles: readonly CmrRole[]): CmrStatus =>
   roles.includes('consignee') ? 'delivered' : roles.includes('sender') && roles.includes('carrier') ? 'loaded' : 'issued';

@@ -1,10 +1,9 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { Db } from '../db/schema.ts';
 import { DOCUMENT, type DocumentRead } from '../deals/index.ts';
 import type { FreightRow } from '../freights/index.ts';
 import type { Clock } from '../kernel/time.ts';
-import { announce } from '../webhooks/outbox.ts';
-import type { CmrView } from './cmr.ts';
+import { announce } from '../webhooks/index.ts';
+import type { CmrView } from './note.ts';
 
 /**
  * `cmr.signed` (decisions.md §8, §19), written to the outbox in the signature's transaction: to
@@ -12,8 +11,6 @@ import type { CmrView } from './cmr.ts';
  * both when the consignee signs, which is no company's doing), with the signature, the note's
  * status and head, and the note's new PDF among the documents.
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 export async function cmrSigned(
   db: Db,

@@ -1,5 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { OrderParty, TransportOrder } from '../deals/index.ts';
+import type { SignatureEntry } from './chain.ts';
+import type { CmrStatus } from './tables.ts';
 
 /**
  * The consignment note's content (decisions.md §19), filled from the transport order as issued
@@ -116,3 +118,11 @@ export function noteFromOrder(order: TransportOrder, number: string): CmrNote {
 
 /** The note's number: unique on the exchange, from its id and the year it was issued. */
 export const noteNumber = (id: number, issued: string) => `CMR-${issued.slice(0, 4)}-${String(id).padStart(6, '0')}`;
+
+/** A signature as the API shows it. */
+export interface SignatureView extends SignatureEntry {
+  hash: string;
+}
+
+/** The note as the API shows it (`data.cmr`): the issued note, its status, signatures and the chain's head. */
+export type CmrView = CmrNote & { status: CmrStatus; signatures: SignatureView[]; hash: string };

@@ -2,7 +2,7 @@ import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import { pdfFonts } from '../deals/index.ts';
 import { translator, type MessageKey } from '../kernel/i18n.ts';
-import type { CmrView } from './cmr.ts';
+import type { CmrView } from './note.ts';
 import type { CmrParty, CmrPlace } from './note.ts';
 import type { CmrRole } from './tables.ts';
 

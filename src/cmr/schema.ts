@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { DOCUMENT } from '../deals/index.ts';
-import type { EventDoc } from '../events/types.ts';
+import type { EventDoc } from '../events/index.ts';
 import { CMR_FORMAT } from './note.ts';
 import { CMR_ROLES, CMR_STATUSES, NAME_MAX, NAME_MIN, RESERVATIONS_MAX } from './tables.ts';
 

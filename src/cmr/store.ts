@@ -1,10 +1,8 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import { sql, type Selectable, type Transaction } from 'kysely';
+import type { DB, Db } from '../db/schema.ts';
 import type { CmrNotesTable, CmrRole, CmrSignaturesTable } from './tables.ts';
 
 /** The e-CMR's SQL: notes and their signature entries, both only ever inserted (migration 0350). */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 export type NoteRow = Selectable<CmrNotesTable>;
 export type SignatureRow = Selectable<CmrSignaturesTable>;

@@ -1,3 +1,4 @@
+import type { Kysely, Transaction } from 'kysely';
 import type { AccountTables } from '../accounts/tables.ts';
 import type { FlightTables } from '../flights/tables.ts';
 import type { FreightTables } from '../freights/tables.ts';
@@ -44,3 +45,9 @@ export interface DB
     CmrTables,
     LinkTables,
     DbTables {}
+
+/**
+ * Where a statement runs: the database, or a transaction of it. Every function that only reads or
+ * writes, and may run inside a caller's transaction, takes this one type.
+ */
+export type Db = Kysely<DB> | Transaction<DB>;

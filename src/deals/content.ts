@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { isOneOf, readString, type Params } from '../kernel/params.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { MAX_DOCUMENT_BYTES, NAME_MAX, UPLOAD_KINDS, type DocumentKind } from './tables.ts';
-import type { DocumentUpload, StoredBytes, UploadResult } from './upload.ts';
 
 /** Characters of a JSON upload's fields other than `content`, together (the kind, the name). */
 export const OTHER_FIELDS_CHARS = 64 * 1024;
@@ -61,6 +60,24 @@ export const PROBLEM_FIELD: Record<DocumentProblem, string> = {
   'documents.too_large': 'content',
 };
 
+/** Bytes stored as a document's parts (upload.ts DocumentUpload). */
+export interface StoredBytes {
+  /** the document id drawn for them (the row is written under it) */
+  id: number;
+  size: number;
+  sha256: string;
+  mediaType: string;
+}
+
+export type UploadResult = { ok: true; stored: StoredBytes } | { ok: false; problem: DocumentProblem };
+
+/** Where a document's decoded bytes go, a part at a time (upload.ts DocumentUpload). */
+export interface DocumentSink {
+  readonly problem: DocumentProblem | undefined;
+  write(bytes: Buffer): Promise<void>;
+  refuse(problem: DocumentProblem): Promise<void>;
+}
+
 /** A document read: its kind and name, its bytes stored as parts (upload.ts). */
 export interface DocumentInput {
   kind: Exclude<DocumentKind, 'order'>;
@@ -84,7 +101,7 @@ export class Base64Reader {
   private chars = 0;
   private padding = 0;
 
-  constructor(private readonly upload: DocumentUpload) {}
+  constructor(private readonly upload: DocumentSink) {}
 
   async write(text: string): Promise<void> {
     if (this.upload.problem) return;

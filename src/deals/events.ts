@@ -1,7 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { Db } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
-import { announce } from '../webhooks/outbox.ts';
+import { announce } from '../webhooks/index.ts';
 import { DOCUMENT, MESSAGE } from './schema.ts';
 import { documentById, messageById } from './store.ts';
 
@@ -10,8 +9,6 @@ import { documentById, messageById } from './store.ts';
  * what they announce: `message.created` to the receiving company, `document.added` to the
  * freight's other party. Both name only what the recipient reads through the API anyway.
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 export async function messageCreated(
   db: Db,

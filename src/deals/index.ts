@@ -6,7 +6,7 @@
  * app.ts registers. The module's
  * public surface.
  */
-import { companyRefs } from '../accounts/companies.ts';
+import { companyRefs } from '../accounts/index.ts';
 import type { FreightView } from '../freights/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { conversationsSeen, documentsSeen, seenBy } from './room.ts';

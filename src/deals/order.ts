@@ -1,7 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
-import { contactOf } from '../accounts/companies.ts';
-import { companyProfile } from '../accounts/profile.ts';
-import type { DB } from '../db/schema.ts';
+import type { Kysely } from 'kysely';
+import { contactOf, companyProfile } from '../accounts/index.ts';
+import type { DB, Db } from '../db/schema.ts';
 import { withPieces, type BidRow, type FreightRow } from '../freights/index.ts';
 import type { Clock } from '../kernel/time.ts';
 
@@ -105,8 +104,6 @@ const num = (v: unknown): number | null => {
   return Number.isFinite(n) ? n : null;
 };
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' ? String(v) : null);
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 async function party(db: Db, clock: Clock, companyId: number, userId: number | null, at: Date | null): Promise<OrderParty> {
   const profile = await companyProfile(db, companyId);

@@ -1,7 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
-import { mayReach } from '../accounts/blocks.ts';
-import { companyRef, type CompanyRef } from '../accounts/mark.tsx';
-import type { DB } from '../db/schema.ts';
+import { mayReach, companyRef, type CompanyRef } from '../accounts/index.ts';
+import type { DB, Db } from '../db/schema.ts';
 import {
   DELIVERY,
   setDeliveryStatus,
@@ -43,8 +42,6 @@ import { TEXT_MAX, TEXT_MIN } from './tables.ts';
  * freight is the freights module's policy, read in one statement (`visibleFreights`); a message
  * or a document and its event are written in one transaction, so nothing is half written.
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** A freight as a company may see it, with its role on it. */
 export interface Seen {

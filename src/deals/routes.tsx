@@ -22,6 +22,7 @@ import {
   readDocument,
   UPLOAD_BODY_LIMIT,
   type DocumentProblem,
+  type UploadResult,
 } from './content.ts';
 import {
   addDocument,
@@ -37,7 +38,7 @@ import {
 } from './room.ts';
 import { DEAL_DOCS, DOCUMENT, MESSAGE, type DocumentView, type MessageView } from './schema.ts';
 import { MAX_DOCUMENT_BYTES, MAX_DOCUMENT_MB, NAME_MAX, TEXT_MAX, TEXT_MIN } from './tables.ts';
-import { DocumentUpload, type UploadResult } from './upload.ts';
+import { DocumentUpload } from './upload.ts';
 import { unreadPage } from './views.tsx';
 
 /**

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { companyRef } from '../accounts/mark.tsx';
-import type { EventDoc } from '../events/types.ts';
+import { companyRef } from '../accounts/index.ts';
+import type { EventDoc } from '../events/index.ts';
 import { DELIVERY } from '../freights/index.ts';
 import { field, presenter } from '../kernel/fields.ts';
 import { MAX_BASE64_CHARS } from './content.ts';

@@ -1,13 +1,10 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { companyNameSql } from '../accounts/companies.ts';
-import { companyVerifiedSql } from '../accounts/mark.tsx';
-import type { DB } from '../db/schema.ts';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { companyNameSql, companyVerifiedSql } from '../accounts/index.ts';
+import type { DB, Db } from '../db/schema.ts';
 import { nextTurn } from '../kernel/pace.ts';
 import type { DealDocumentsTable, DealMessagesTable } from './tables.ts';
 
 /** The deal room's SQL: messages with their companies' names, read marks, unread counts, documents. */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** A message as the API shows it: with the names and verified marks of both companies (accounts/mark.tsx). */
 export interface MessageRead extends Selectable<DealMessagesTable> {

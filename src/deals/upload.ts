@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { nextTurn } from '../kernel/pace.ts';
-import { mediaTypeOf, SIGNATURE_BYTES, type DocumentProblem } from './content.ts';
+import { mediaTypeOf, SIGNATURE_BYTES, type DocumentProblem, type DocumentSink, type UploadResult } from './content.ts';
 import { beginUpload, dropUpload, insertParts, PART_BYTES } from './store.ts';
 import { MAX_DOCUMENT_BYTES } from './tables.ts';
 
@@ -26,18 +26,8 @@ import { MAX_DOCUMENT_BYTES } from './tables.ts';
  */
 export const WRITE_BYTES = 4 * PART_BYTES;
 
-/** Bytes stored as parts, waiting for their document's row. */
-export interface StoredBytes {
-  /** the document id drawn for them (the row is written under it) */
-  id: number;
-  size: number;
-  sha256: string;
-  mediaType: string;
-}
-
-export type UploadResult = { ok: true; stored: StoredBytes } | { ok: false; problem: DocumentProblem };
-
-export class DocumentUpload {
+/** One document's bytes as they arrive, stored as parts waiting for their document's row. */
+export class DocumentUpload implements DocumentSink {
   private id: number | undefined;
   private part = 0;
   private size = 0;

@@ -1,4 +1,4 @@
-import { CompanyName, companyRef, type CompanyRef } from '../accounts/mark.tsx';
+import { CompanyName, companyRef, type CompanyRef } from '../accounts/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { CsrfField, type Page } from '../kernel/html.tsx';
 import { formatNumber, formatStamp } from '../kernel/locale.ts';

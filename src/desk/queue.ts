@@ -2,29 +2,26 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import {
   bidderMustConfirm,
-  deliveredToRate,
   isCallersMove,
   LIST,
   ownerMoveOf,
   publishGaps,
-  QUEUE_BOUND,
-  queueRows,
   type FreightStatus,
   type ListId,
   type PublishGap,
-  type QueueFreightColumns,
 } from '../freights/index.ts';
+import { deliveredToRate, QUEUE_BOUND, queueRows, type QueueFreightColumns } from './candidates.ts';
 import type { Clock } from '../kernel/time.ts';
-import { cityOf } from '../places/cities.ts';
-import { notRatedBySql, ratingsToAnswer } from '../trust/queue.ts';
+import { cityOf } from '../places/index.ts';
+import { notRatedBySql, ratingsToAnswer } from '../trust/index.ts';
 
 /**
  * The dispatcher's work queue (the start page): what waits for the company's move and what
  * changed since the user last looked, each entry a freight to open. Page only, never in a JSON
- * answer. The freights module reads the candidates (freights/lists/queue.ts queueRows: one
- * bounded statement per part, run together), and the ratings' parts with the trust module (the
- * deliveries to rate: the freights module's statement with the trust module's "not rated" piece;
- * the ratings to answer: the trust module's); whose move each is comes from its rule
+ * answer. The candidates are read here through the freights' read model (candidates.ts queueRows:
+ * one bounded statement per part, run together), and the ratings' parts with the trust module (the
+ * deliveries to rate: candidates.ts's statement with the trust module's "not rated" piece; the
+ * ratings to answer: the trust module's); whose move each is comes from its rule
  * (freights/lists/moves.ts, which the freight page and the lists read too), and what an entry
  * shows is decided here.
  */

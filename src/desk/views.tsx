@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { formatDay, formatMoney, formatStamp } from '../kernel/locale.ts';
-import { profilePath } from '../accounts/mark.tsx';
+import { profilePath } from '../accounts/index.ts';
 import { DELIVERY, DELIVERY_STATUSES, listPath, type DeliveryStatus } from '../freights/index.ts';
 import { CHANGED_PARTS, QUEUE_LISTS, WAITING_PARTS, type QueueEntry, type QueuePart, type WorkQueue } from './queue.ts';
 

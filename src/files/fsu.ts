@@ -1,4 +1,4 @@
-import type { StatusEvent } from '../events/types.ts';
+import type { StatusEvent } from '../events/index.ts';
 import { airportZone, yearlessTime } from './airport-time.ts';
 import { pacer } from '../kernel/pace.ts';
 import { FileRefused } from './problems.ts';

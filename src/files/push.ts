@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { eventsByAwb, type StatusEvent } from '../events/types.ts';
+import { eventsByAwb, type StatusEvent } from '../events/index.ts';
 import type { Caller } from '../kernel/context.ts';
 import { ownEntry, readString, type Params } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
-import { checkRateSheet, RateImportError, storeRateSheet } from '../pricing/import.ts';
+import { checkRateSheet, RateImportError, storeRateSheet } from '../pricing/index.ts';
 import { recordStatusEvents } from './status-events.ts';
 import { decodeContent, utf8Text } from './content.ts';
 import { parseFsu } from './fsu.ts';

@@ -1,5 +1,5 @@
 import type { Clock } from '../kernel/time.ts';
-import type { StatusEvent } from '../events/types.ts';
+import type { StatusEvent } from '../events/index.ts';
 import { readCsvInSlices } from '../kernel/pace.ts';
 import { normaliseAwb } from './awb.ts';
 import { FileRefused } from './problems.ts';

@@ -2,9 +2,9 @@ import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysel
 import type { DB } from '../db/schema.ts';
 import type { AwbEventsTable } from './tables.ts';
 import { emitShipmentStatus } from '../freights/index.ts';
-import type { StatusEvent } from '../events/types.ts';
+import type { StatusEvent } from '../events/index.ts';
 import type { Clock } from '../kernel/time.ts';
-import { applyStatusEvents } from '../milkrun/store.ts';
+import { applyStatusEvents } from '../milkrun/index.ts';
 
 /** A stored status event. */
 export type EventRow = Selectable<AwbEventsTable>;

@@ -1,5 +1,5 @@
 import { SaxesParser } from 'saxes';
-import type { StatusEvent } from '../events/types.ts';
+import type { StatusEvent } from '../events/index.ts';
 import { airportZone, localTime } from './airport-time.ts';
 import { nextTurn, pacer } from '../kernel/pace.ts';
 import { normaliseAwb } from './awb.ts';

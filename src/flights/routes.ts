@@ -5,7 +5,7 @@ import type { DB } from '../db/schema.ts';
 import { fail, ok } from '../kernel/outcome.ts';
 import { offsetOf, readPageWindow, readString } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
-import { isIataForm, splitLocation } from '../places/location.ts';
+import { isIataForm, splitLocation } from '../places/index.ts';
 import { FLIGHT, presentFlight } from './present.ts';
 import { flightAdded, flightsPage } from './views.tsx';
 

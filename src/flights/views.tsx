@@ -5,7 +5,7 @@ import type { Answer } from '../kernel/outcome.ts';
 import type { PageResult } from '../kernel/route.tsx';
 import { DataTable, Pager, PostButton, text, type Column } from '../kernel/ui.tsx';
 import { formatStamp } from '../kernel/locale.ts';
-import { namesOfCompanies } from '../accounts/companies.ts';
+import { namesOfCompanies } from '../accounts/index.ts';
 import type { FlightView } from './present.ts';
 
 /**

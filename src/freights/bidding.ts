@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { blocksEither, isBlocked } from '../accounts/blocks.ts';
+import { blocksEither, isBlocked } from '../accounts/index.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { AwardPath } from './award.ts';

@@ -1,5 +1,5 @@
-import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { Insertable, Transaction, Updateable } from 'kysely';
+import type { DB, Db } from '../db/schema.ts';
 import { BID_STATUSES, type BidConfirmerColumn, type BidRow, type BidsTable } from './tables.ts';
 import { field, presenter } from '../kernel/fields.ts';
 import type { Clock } from '../kernel/time.ts';
@@ -43,8 +43,6 @@ export function presentBid(bid: ShownBid, clock: Clock) {
 export type BidView = ReturnType<typeof presentBid>;
 
 // The bid state machine's reads and writes (bidding.ts and award.ts decide; these only touch rows).
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** The bid, locked for the rest of the transaction (after its freight: lock order freights -> bids). */
 export function lockBid(trx: Transaction<DB>, id: number): Promise<BidRow | undefined> {

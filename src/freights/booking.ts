@@ -1,8 +1,8 @@
-import { isCompany } from '../accounts/companies.ts';
+import { isCompany } from '../accounts/index.ts';
 import { flightForBooking } from '../flights/index.ts';
 import type { Ctx } from '../kernel/context.ts';
 import type { Warning } from '../kernel/outcome.ts';
-import { rateLineForBooking } from '../pricing/handover.ts';
+import { rateLineForBooking } from '../pricing/index.ts';
 import { addRefs } from './create.ts';
 import { parseFreight, type FreightValues } from './fields.ts';
 import { createFreight } from './lifecycle.ts';

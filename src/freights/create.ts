@@ -1,8 +1,8 @@
-import { droppedIdsWarning, isCompany } from '../accounts/companies.ts';
+import { droppedIdsWarning, isCompany } from '../accounts/index.ts';
 import type { Ctx } from '../kernel/context.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { readId, type Params } from '../kernel/params.ts';
-import { searchForFreight } from '../pricing/handover.ts';
+import { searchForFreight } from '../pricing/index.ts';
 import { parseFreight, type FreightValues } from './fields.ts';
 import { createFreight, type Creation, type EnteredMarket } from './lifecycle.ts';
 import type { FreightRow } from './tables.ts';

@@ -1,16 +1,14 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { Db } from '../db/schema.ts';
 import { translator } from '../kernel/i18n.ts';
 import type { Clock } from '../kernel/time.ts';
-import { eventsByAwb, type BidEventType, type FreightEventType, type StatusEvent } from '../events/types.ts';
-import { announce, type PlannedEvent as Planned } from '../webhooks/outbox.ts';
+import { eventsByAwb, type BidEventType, type FreightEventType, type StatusEvent } from '../events/index.ts';
+import { announce, type PlannedEvent as Planned } from '../webhooks/index.ts';
 import { presentBid } from './bids.ts';
 import { BIDS_SHOWN_STATUSES, presentFreight, type PieceRow } from './fields.ts';
 import { audienceOf, partiesOf, roleOf, type Role } from './policy.ts';
 import { inMarket } from './in-market.ts';
 import { awbDigits, freightsOfAwbParties } from './store.ts';
-import { companyRefs, namesOfCompanies as companyNames } from '../accounts/companies.ts';
-import { companyRef, type CompanyRef } from '../accounts/mark.tsx';
+import { companyRefs, namesOfCompanies as companyNames, companyRef, type CompanyRef } from '../accounts/index.ts';
 import { loadPieces } from './pieces.ts';
 import { type FreightRow, type BidRow, VISIBILITY } from './tables.ts';
 
@@ -25,8 +23,6 @@ import { type FreightRow, type BidRow, VISIBILITY } from './tables.ts';
  * as the market sees it, for every company that may see it there (src/live decides who when it
  * reads the event: no row per company).
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 export type EmitInput =
   /** `by`: the company that made the change when it is not the owner (the winner reporting delivery). */

@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { Insertable } from 'kysely';
 import { airportAddress, airportByCode } from '../airports/index.ts';
 import type { Translate } from '../kernel/i18n.ts';
-import { countryAndPostal, isIataForm, splitLocation } from '../places/location.ts';
+import { countryAndPostal, isIataForm, splitLocation } from '../places/index.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import {
   isRecord,

@@ -31,22 +31,20 @@ export {
   type ReadContext,
 } from './store.ts';
 export type { Role } from './policy.ts';
-export { audienceOf } from './policy.ts';
-// Who may see a freight in the market now, for many companies at once (the live board, src/live)
-export { marketFreightsOf, marketViewers } from './audience.ts';
-// The parties of a delivered freight, completed counts and display ids (the trust module's ratings)
-export {
-  completedJsonSql,
-  deliveredBetween,
-  displayIdSql,
-  freightCreators,
-  freightOwners,
-  freightParties,
-  type FreightParties,
-} from './parties.ts';
+export { admits, admitsSql, audienceOf, hadBidSql } from './policy.ts';
 
-// Awarded road freights with their accepted bids' prices (the lane prices, src/lanes)
-export { awardRowsSql } from './awards.ts';
+// The read model: other modules' statements over freights and bids start here (read-model.ts),
+// with the rules above and below as their SQL pieces; no other module names the tables
+export {
+  BIDS,
+  bidsWithAward,
+  bidsWithFreights,
+  completedSql,
+  FREIGHTS,
+  freightsWithBids,
+  fromBids,
+  fromFreights,
+} from './read-model.ts';
 
 // Bids as shown, and their state machine beside their table (the quotes module is its HTTP face)
 export { BID, presentBid, type BidView } from './bids.ts';
@@ -65,7 +63,16 @@ export { AwardPath, type AwardInput, type AwardResult, type AwardStep, type WayO
 
 // Transitions and events
 export { admitToWhitelist, attachExpirySweeper, createFreight, lockFreight, lockFreights, setDeliveryStatus } from './lifecycle.ts';
-export { inMarket, isDue, isMarketStatus } from './in-market.ts';
+export {
+  AWARDED_STATUSES,
+  BIDS_IN_PLAY,
+  effectiveStatusSql,
+  inMarket,
+  inMarketSql,
+  isDue,
+  isMarketStatus,
+  storedInSql,
+} from './in-market.ts';
 export type { AlongDelivery, EnteredMarket, TransitionResult } from './lifecycle.ts';
 export { emitEvent, emitShipmentStatus } from './events.ts';
 
@@ -85,9 +92,8 @@ export {
   TMS_LIST_IDS,
   type ListId,
 } from './lists/registry.ts';
-export { marketCandidate, marketFreight, nearestMarketFreights, searchesMatching, type NearFreight, type NearestQuery } from './search.ts';
-// The dispatcher's work queue (the start page, src/desk): its candidate rows and whose move it is
-export { deliveredToRate, QUEUE_BOUND, queueRows, RATE_WITHIN_DAYS, type QueueFreightColumns } from './lists/queue.ts';
+export { marketCandidate, originDistanceSql, searchConditions, searchesMatching } from './search.ts';
+// Whose move a freight is (the lists, the freight page, and the desk's work queue)
 export { bidderMustConfirm, isCallersMove, ownerMoveOf, publishGaps, type PublishGap } from './lists/moves.ts';
 
 // Reading a freight body, and the freight form (templates replay both)

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely, Transaction, Updateable } from 'kysely';
-import { existingCompanies } from '../accounts/companies.ts';
-import type { DB } from '../db/schema.ts';
+import { existingCompanies } from '../accounts/index.ts';
+import type { DB, Db } from '../db/schema.ts';
 import { emitEvent, emitExpired } from './events.ts';
 import type { Caller, Services } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
@@ -16,7 +16,6 @@ import { insertFreight, type NewFreight } from './store.ts';
 import type { FreightValues } from './fields.ts';
 import { VISIBILITY } from './tables.ts';
 import { replacePieces } from './pieces.ts';
-import type { AwardPath } from './award.ts';
 
 /**
  * Every freight transition, in one place (decisions.md §4). The bid state machine (bidding.ts)
@@ -229,7 +228,7 @@ const includes = <T extends string>(list: readonly T[], value: string): boolean 
  * no event is planned for one. The answers that can say so warn of what was dropped (create.ts,
  * routes.tsx: the sent list against the written one; accounts droppedIdsWarning).
  */
-async function knownWhitelist(db: Kysely<DB> | Transaction<DB>, whitelist: unknown): Promise<number[] | undefined> {
+async function knownWhitelist(db: Db, whitelist: unknown): Promise<number[] | undefined> {
   if (!Array.isArray(whitelist)) return undefined;
   const ids = whitelist as number[];
   if (!ids.length) return ids;
@@ -289,13 +288,14 @@ export async function editFreight(
  * - `booking`: POST /freights/request/…, a booking request (FFR, air) addressed to its provider
  *   alone, a draft; a flight's provider is its winner at once (booking.requested);
  * - `ownOrder`: POST /freights/create-from-template, taken with the own company as carrier,
- *   awarded by the award path (award.ts, `own_order`: freight.awarded and the award's steps).
+ *   awarded in the same transaction by `awarded` (the award path, award.ts `own_order`: freight.awarded
+ *   and the award's steps; the caller passes it, so this file needs no import of the path).
  */
 export type Creation =
   | { kind: 'draft' }
   | { kind: 'direct'; provider: number; enteredMarket: EnteredMarket }
   | { kind: 'booking'; provider: number; providerWins: boolean }
-  | { kind: 'ownOrder'; award: AwardPath };
+  | { kind: 'ownOrder'; awarded: (trx: Transaction<DB>, clock: Clock, freightId: number) => Promise<unknown> };
 
 /** Bidding window when a freight opens without a deadline (api.md, Limits). */
 export const DEFAULT_WINDOW_MS = 24 * 3600_000;
@@ -340,7 +340,7 @@ export async function createFreight(
     } else if (creation.kind === 'booking') {
       await emitEvent(trx, clock, { type: 'booking.requested', freightId: row.id });
     } else if (creation.kind === 'ownOrder') {
-      await creation.award.award(trx, clock, { way: 'own_order', freightId: row.id });
+      await creation.awarded(trx, clock, row.id);
     }
   });
 }

@@ -1,5 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import { sql } from 'kysely';
+import type { Db } from '../db/schema.ts';
 import type { PieceRow, PieceValues } from './fields.ts';
 
 /**
@@ -7,8 +7,6 @@ import type { PieceRow, PieceValues } from './fields.ts';
  * (store.ts) and read with it, by the view and list statements (piecesJsonSql) or for several
  * freights at once (loadPieces: events, lists without their pieces).
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** Adds the piece lines of a freight (positions from 0, in the order given). */
 export async function insertPieces(trx: Db, freightId: number, pieces: PieceValues[]) {

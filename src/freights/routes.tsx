@@ -1,4 +1,4 @@
-import { droppedIdsWarning } from '../accounts/companies.ts';
+import { droppedIdsWarning } from '../accounts/index.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, redirect, type Answer, type Outcome, type Warning } from '../kernel/outcome.ts';
 import { readId, readInt } from '../kernel/params.ts';

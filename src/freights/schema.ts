@@ -6,7 +6,7 @@ import { FIELDS, MAX_WHITELIST, type FieldDef } from './fields.ts';
 import { DELIVERY, FREIGHT_STATUSES, VISIBILITY } from './tables.ts';
 import { LIST, listRange, listsOfGroup } from './lists/registry.ts';
 import { SEARCH_INPUT_PROPERTIES } from '../market/index.ts';
-import type { BidEventType, EventDoc, FreightEventType } from '../events/types.ts';
+import type { BidEventType, EventDoc, FreightEventType } from '../events/index.ts';
 
 /**
  * The freight as JSON Schema for the API description, derived from the field table that

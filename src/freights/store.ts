@@ -1,8 +1,7 @@
 import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
-import { companyNameSql as companyNameOf } from '../accounts/companies.ts';
-import { companyRef, companyVerifiedSql as verifiedOf } from '../accounts/mark.tsx';
-import type { DB } from '../db/schema.ts';
+import { companyNameSql as companyNameOf, companyRef, companyVerifiedSql as verifiedOf } from '../accounts/index.ts';
+import type { DB, Db } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import { presentBid, type ShownBid } from './bids.ts';
@@ -426,17 +425,13 @@ export const awbDigits = (awb: string) => awb.replace(/\D/g, '');
  * every awarded freight by `freights_winner_idx` instead (a third of the table) and tested each
  * (about 50–80 ms per 1,000 AWBs at 100,000 freights; docs/decisions.md, Reliability).
  */
-export async function freightsOfAwbParties(
-  db: Kysely<DB> | Transaction<DB>,
-  awbs: readonly string[],
-  limit?: number,
-): Promise<AwbFreight[]> {
+export async function freightsOfAwbParties(db: Db, awbs: readonly string[], limit?: number): Promise<AwbFreight[]> {
   if (!awbs.length) return [];
   return (await awbPartiesQuery(db, awbs, limit).execute()) as AwbFreight[];
 }
 
 /** The statement of freightsOfAwbParties (its plan is tested: tests/aircargo/awb-parties.test.ts). */
-export function awbPartiesQuery(db: Kysely<DB> | Transaction<DB>, awbs: readonly string[], limit?: number) {
+export function awbPartiesQuery(db: Db, awbs: readonly string[], limit?: number) {
   const digits = [...new Set(awbs.map(awbDigits))];
   const awarded = sql<Date | null>`(select max(b.modified) from bids b where b.freight_id = freights.id and b.status = 'accepted')`;
   return db

@@ -1,6 +1,7 @@
-import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
-import { awardRowsSql, type AwardStep } from '../freights/index.ts';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { DB, Db } from '../db/schema.ts';
+import type { AwardStep } from '../freights/index.ts';
+import { awardRowsSql } from './awards.ts';
 import type { PlacePattern } from '../market/index.ts';
 import {
   COALITION_MAX,
@@ -30,8 +31,6 @@ import {
  * coordinates (`km_released`). So two answers of a cell differ by a whole batch, never by one
  * deal. The cells are built under one rule: a start under another rebuilds them (ensureLaneCells).
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** The cell of one end of an award row `a` (awardRowsSql): country, key, airport or not. */
 function cellOf(side: 'from' | 'to') {

@@ -3,7 +3,7 @@ import type { LanePricesRelease } from '../config/config.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { readInt, readString, type Params } from '../kernel/params.ts';
 import { formatPlacePattern, parsePlacePattern, readLoadSearch, type PlacePattern } from '../market/index.ts';
-import { POSTAL_AREA } from '../places/postal.ts';
+import { POSTAL_AREA } from '../places/index.ts';
 
 /**
  * What a lane-price request asks (decisions.md §14): the lane as two load-search patterns (§7,

@@ -1,9 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { Db } from '../db/schema.ts';
 import type { LinkPurpose } from './tables.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** How long a link opens at most when nothing ends it sooner (the trip, with days to spare). */
 export const LINK_LIFETIME_DAYS = 14;

@@ -2,14 +2,14 @@ import type { ServerResponse } from 'node:http';
 import type { Kysely } from 'kysely';
 import type { Listen } from '../db/connection.ts';
 import type { DB } from '../db/schema.ts';
-import { marketFreightsOf, marketViewers } from '../freights/index.ts';
+import { marketFreightsOf, marketViewers } from './audience.ts';
 import type { Clock } from '../kernel/time.ts';
-import { eventsAfter, eventsAt, type FeedRow, LIVE_CHANNEL, positionOfEvent, positionsOf, REPLAY_MS } from '../webhooks/feed.ts';
+import { eventsAfter, eventsAt, type FeedRow, LIVE_CHANNEL, positionOfEvent, positionsOf, REPLAY_MS } from '../webhooks/index.ts';
 
 /**
  * The live board's streams of one server process (decisions.md §15). Events are the outbox's
  * rows (webhooks/feed.ts): a company's own rows go to its streams; a market row to the streams of
- * every company that may see the freight in the market at that moment (freights/audience.ts:
+ * every company that may see the freight in the market at that moment (audience.ts, over the freights' read model:
  * in the market, admitted by visibility, not blocked; the companies that got a row of their own
  * are left out). The process listens once (one database connection, not one per stream); a
  * notification names the positions of new events, and the hub reads those rows once for all its

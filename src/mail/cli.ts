@@ -1,4 +1,4 @@
-import { withDatabase } from '../accounts/cli.ts';
+import { withDatabase } from '../accounts/index.ts';
 import { print, type Command } from '../cli/command.ts';
 import { sendsMail } from '../config/mail.ts';
 import { Clock } from '../kernel/time.ts';

@@ -4,7 +4,7 @@ import { placeLabel, type FreightView } from '../freights/index.ts';
 import type { Language, Translate } from '../kernel/i18n.ts';
 import { formatDay, formatKg, formatMoney, formatWindow } from '../kernel/locale.ts';
 import { isRecord } from '../kernel/params.ts';
-import { cityOf } from '../places/cities.ts';
+import { cityOf } from '../places/index.ts';
 import type { EventData } from './kinds.ts';
 import type { MailKind, MailMode } from './tables.ts';
 

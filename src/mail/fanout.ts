@@ -1,12 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import { usersOfCompanies, type Addressee as User } from '../accounts/store.ts';
+import { usersOfCompanies, type Addressee as User } from '../accounts/index.ts';
 import type { DB } from '../db/schema.ts';
-import { isEventType } from '../events/types.ts';
-import { freightCreators } from '../freights/index.ts';
+import { isEventType } from '../events/index.ts';
+import { fromFreights } from '../freights/index.ts';
 import { isRecord } from '../kernel/params.ts';
-import { searchUsers } from '../searches/store.ts';
+import { searchUsers } from '../searches/index.ts';
 import { offerUsers } from '../vehicles/index.ts';
-import { eventsAt } from '../webhooks/feed.ts';
+import { eventsAt } from '../webhooks/index.ts';
 import { MAIL_OF_EVENT, type Addressee, type EventData } from './kinds.ts';
 import { chosenModes, modeOf } from './settings.ts';
 import type { MailKind } from './tables.ts';
@@ -156,4 +156,16 @@ async function addresseesOf(
       }),
     );
   };
+}
+
+/** The creating users of these freights with their companies (a match's mail goes to whom its notification went), through the freights' read model. */
+async function freightCreators(
+  db: Kysely<DB>,
+  ids: readonly number[],
+): Promise<Array<{ id: number; company_id: number; user_id: number }>> {
+  if (!ids.length) return [];
+  return fromFreights(db)
+    .select(['id', 'company_id', 'user_id'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
 }

@@ -1,4 +1,4 @@
-import type { EventType } from '../events/types.ts';
+import type { EventType } from '../events/index.ts';
 import { isRecord } from '../kernel/params.ts';
 import type { MailKind, MailMode } from './tables.ts';
 

@@ -1,12 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import { addressees, type Addressee } from '../accounts/store.ts';
-import { namesOfCompanies } from '../accounts/companies.ts';
+import { addressees, type Addressee, namesOfCompanies } from '../accounts/index.ts';
 import type { DB } from '../db/schema.ts';
 import { presentMany, visibleFreights, withPieces, type FreightView } from '../freights/index.ts';
 import { isLanguage, translator } from '../kernel/i18n.ts';
 import { isRecord } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
-import { eventsAt } from '../webhooks/feed.ts';
+import { eventsAt } from '../webhooks/index.ts';
 import { compose, describe, type Composed, type MailItem, type Told } from './content.tsx';
 import type { EventData } from './kinds.ts';
 import type { ClaimedMail, MailOutcome } from './outbox.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { addressees } from '../accounts/store.ts';
+import { addressees } from '../accounts/index.ts';
 import { sendsMail } from '../config/mail.ts';
 import type { Services } from '../kernel/context.ts';
 import { isLanguage, translator, type Language } from '../kernel/i18n.ts';

@@ -1,13 +1,11 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import { sql } from 'kysely';
+import type { Db } from '../db/schema.ts';
 import { isRecord, type Params } from '../kernel/params.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { DEFAULT_MODES } from './kinds.ts';
 import { MAIL_KINDS, MAIL_MODES, type MailKind, type MailMode } from './tables.ts';
 
 /** A user's e-mail settings (decisions.md §20): each kind's mode, the defaults where nothing was chosen. */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 export type MailSettingsView = Record<MailKind, MailMode>;
 

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { airportByCode } from '../airports/index.ts';
-import { airportPoint, distanceKm, greatCircleKmSql, type Point } from '../places/geo.ts';
+import { airportPoint, distanceKm, greatCircleKmSql, type Point } from '../places/index.ts';
 import { airportsNear, codeKey, postalCentreNearSql, type PlaceColumns } from './sql.ts';
 import type { Near } from './search.ts';
 

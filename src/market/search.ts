@@ -2,9 +2,7 @@ import { DateTime } from 'luxon';
 import { airportByCode } from '../airports/index.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { preview, readDecimal, readList, readString, type Params } from '../kernel/params.ts';
-import { countryByCode } from '../places/countries.ts';
-import { airportPoint, type Point } from '../places/geo.ts';
-import { isPostalPrefix, postalKey } from '../places/postal.ts';
+import { countryByCode, airportPoint, type Point, isPostalPrefix, postalKey } from '../places/index.ts';
 
 /**
  * The load search's parameters (decisions.md §7), read and written: `readLoadSearch` reads them

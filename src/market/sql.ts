@@ -1,6 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { airportsWithin, boundingBox, greatCircleKmSql, type Box } from '../places/geo.ts';
-import { postalCentresWithin, postalRangesWithin } from '../places/postal-centres.ts';
+import { airportsWithin, boundingBox, greatCircleKmSql, type Box, postalCentresWithin, postalRangesWithin } from '../places/index.ts';
 import type { DayWindow, LoadSearch, Near, PlacePattern } from './search.ts';
 
 /**

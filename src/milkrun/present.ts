@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Clock } from '../kernel/time.ts';
-import { wholeUp, type Shipment } from '../shipments/present.ts';
+import { wholeUp, type Shipment } from '../shipments/index.ts';
 import type { MilkrunShipmentsTable } from './tables.ts';
 
 export type MilkrunRow = Selectable<MilkrunShipmentsTable>;

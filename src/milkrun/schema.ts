@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { timestamp } from '../kernel/fields.ts';
-import { PAGING_INPUT } from '../shipments/schema.ts';
+import { PAGING_INPUT } from '../shipments/index.ts';
 import type { MOVES } from './states.ts';
 import { STATES } from './tables.ts';
 

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import { isCompany } from '../accounts/companies.ts';
+import { isCompany } from '../accounts/index.ts';
 import type { DB } from '../db/schema.ts';
-import { eventsByAwb, type StatusEvent } from '../events/types.ts';
+import { eventsByAwb, type StatusEvent } from '../events/index.ts';
 import type { Caller } from '../kernel/context.ts';
 import { offsetOf } from '../kernel/params.ts';
 import type { Paging } from '../kernel/paging.ts';

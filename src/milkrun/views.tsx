@@ -9,7 +9,7 @@ import type { MilkrunView } from './present.ts';
 import { decideMove, isMilkrunList, LISTS, MOVES, type Move } from './states.ts';
 import type { State } from './tables.ts';
 import { formatNumber, formatStamp } from '../kernel/locale.ts';
-import { companiesByName, namesOfCompanies } from '../accounts/companies.ts';
+import { companiesByName, namesOfCompanies } from '../accounts/index.ts';
 import { partnerCompanies } from '../freights/index.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { MilkrunRow } from '../milkrun/present.ts';
-import type { EventRow } from '../files/status-events.ts';
+import type { MilkrunRow } from '../milkrun/index.ts';
+import type { EventRow } from '../files/index.ts';
 
 /**
  * IATA ONE Record logistics objects (data model 3.2, cargo ontology

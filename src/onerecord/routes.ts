@@ -16,8 +16,8 @@ import {
   presentWaybill,
 } from './present.ts';
 import { ERROR_SCHEMA, ONE_RECORD_DOCS } from './schema.ts';
-import { shipmentOfParty, shipmentsOfParty } from '../milkrun/store.ts';
-import { shipmentEvents, shipmentTotals } from '../files/status-events.ts';
+import { shipmentOfParty, shipmentsOfParty } from '../milkrun/index.ts';
+import { shipmentEvents, shipmentTotals } from '../files/index.ts';
 import { requestToken } from '../kernel/route.tsx';
 
 const LD = 'application/ld+json';

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { EventDoc } from '../events/types.ts';
+import type { EventDoc } from '../events/index.ts';
 import type { EndpointDoc } from '../kernel/doc.ts';
 import { timestamp } from '../kernel/fields.ts';
 import type { Endpoint } from '../kernel/route.tsx';

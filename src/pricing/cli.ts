@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import cliProgress from 'cli-progress';
-import { withDatabase } from '../accounts/cli.ts';
+import { withDatabase } from '../accounts/index.ts';
 import { CliError, positiveInt, print, required, type Command } from '../cli/command.ts';
 import { describeProblem, importRateSheet, RateImportError, sheetOptionProblems } from './import.ts';
 

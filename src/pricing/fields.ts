@@ -1,5 +1,5 @@
 import { airportByCode } from '../airports/index.ts';
-import { airportText, cityText, countryAndPostal, isIataForm, splitLocation } from '../places/location.ts';
+import { airportText, cityText, countryAndPostal, isIataForm, splitLocation } from '../places/index.ts';
 import {
   isRecord,
   MAX_PIECE_LINES,

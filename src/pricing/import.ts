@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { DateTime } from 'luxon';
-import { isCompany } from '../accounts/companies.ts';
+import { isCompany } from '../accounts/index.ts';
 import type { DB } from '../db/schema.ts';
 import { nextTurn, readCsvInSlices } from '../kernel/pace.ts';
 import { formatLocation, parseLocation, type Location } from './fields.ts';

@@ -5,7 +5,7 @@ import { PAGE_FORM_INVALID } from '../kernel/errors.ts';
 import { fail, failWith, notFound, ok, type Outcome } from '../kernel/outcome.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, readId, readInt, readIntWithin, readString } from '../kernel/params.ts';
 import { publicEndpoint, userEndpoint, type Endpoint } from '../kernel/route.tsx';
-import { airportText, cityText } from '../places/location.ts';
+import { airportText, cityText } from '../places/index.ts';
 import {
   normaliseSearchForm,
   problemOfRefusal,
@@ -18,7 +18,7 @@ import { rateLineForBooking } from './handover.ts';
 import { historyPage, searchPage } from './views.tsx';
 import { FEEDBACK_DATA, LOCATIONS_DATA, SEARCH_INPUT, SEARCH_RECORD_SCHEMA, SEARCH_RESULT_SCHEMA } from './schema.ts';
 import { presentSearch, runSearch, type SearchResult, type SearchView } from './search.ts';
-import { companyName } from '../accounts/companies.ts';
+import { companyName } from '../accounts/index.ts';
 import { findSearch, insertFeedback, insertSearch, knownZones, searchHistory, type SearchScope } from './store.ts';
 
 const LOCATIONS_LIMIT = 20;

@@ -1,8 +1,8 @@
 import type { Decimal } from 'decimal.js';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { companyNameSql } from '../accounts/companies.ts';
+import { companyNameSql } from '../accounts/index.ts';
 import type { DB } from '../db/schema.ts';
-import { airportText } from '../places/location.ts';
+import { airportText } from '../places/index.ts';
 import { postalPrefixes, type Location, type SearchParams } from './fields.ts';
 import { priceSql, surchargeSql } from './formula.ts';
 import { KIND } from './tables.ts';

@@ -1,12 +1,9 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { Db } from '../db/schema.ts';
 import { emitEvent, marketCandidate, searchesMatching } from '../freights/index.ts';
 import type { Clock } from '../kernel/time.ts';
 import { presentSearch } from './present.ts';
 import { alertingSearches, insertNotifications, type SavedSearchRow } from './store.ts';
 import { readLoadSearch } from '../market/index.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** Searches evaluated per statement (one boolean column each). */
 const BATCH = 100;

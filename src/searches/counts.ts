@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { countFreightLists, freightCountsQuery, LIST, type OtherListCounts } from '../freights/index.ts';
 import type { LoadSearch } from '../market/index.ts';
-import { notOnTourSql, plannedOrdersCountSql, toursCountSql } from '../tms/store.ts';
+import { notOnTourSql, plannedOrdersCountSql, toursCountSql } from '../tms/index.ts';
 
 /**
  * The counts of GET /freights/counts (an endpoint of this module, beside the saved searches): the

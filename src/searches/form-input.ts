@@ -2,7 +2,7 @@ import type { Caller, Ctx } from '../kernel/context.ts';
 import { readLocaleDecimal, readLocaleWeightKg } from '../kernel/locale.ts';
 import { isRecord, readId, readString } from '../kernel/params.ts';
 import { SEARCH_PARAMS } from '../market/index.ts';
-import { fold, searchCountries } from '../places/countries.ts';
+import { fold, searchCountries } from '../places/index.ts';
 import { searchOf } from './store.ts';
 
 /**

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { timestamp } from '../kernel/fields.ts';
 import { LIST } from '../freights/index.ts';
 import { SEARCH_INPUT_PROPERTIES } from '../market/index.ts';
-import type { EventDoc } from '../events/types.ts';
+import type { EventDoc } from '../events/index.ts';
 
 /** Counts, saved searches and notifications (decisions.md §7), for the API description. */
 

@@ -1,14 +1,13 @@
-import { sql, type Insertable, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Insertable, type Selectable, type SqlBool } from 'kysely';
 import { MAX_RADIUS_KM, placeKeys } from '../market/index.ts';
-import { greatCircleKmSql } from '../places/geo.ts';
-import { notBlockedBySql } from '../accounts/blocks.ts';
-import type { DB } from '../db/schema.ts';
+import { greatCircleKmSql } from '../places/index.ts';
+import { notBlockedBySql } from '../accounts/index.ts';
+import type { Db } from '../db/schema.ts';
 import type { NotificationsTable, SavedSearchesTable } from './tables.ts';
 import { VISIBILITY, type FreightRow } from '../freights/index.ts';
 
 /** SQL of saved searches and notifications; every query is scoped to the caller's user. */
 
-type Db = Kysely<DB> | Transaction<DB>;
 export type SavedSearchRow = Selectable<SavedSearchesTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
 

@@ -104,7 +104,10 @@ export function templateEndpoints(parts: { award: AwardPath }): Endpoint[] {
           ctx.clock,
           ctx.caller,
           { values: parsed.values, pieces: parsed.pieces },
-          { kind: 'ownOrder', award: parts.award },
+          {
+            kind: 'ownOrder',
+            awarded: (trx, clock, freightId) => parts.award.award(trx, clock, { way: 'own_order', freightId }),
+          },
         );
         return ok({ route_id: row.id }, parsed.warnings.length ? parsed.warnings : undefined);
       },

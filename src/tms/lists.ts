@@ -5,10 +5,7 @@ import type { Clock } from '../kernel/time.ts';
 import { freightIdPage, isWonOrder, LIST, TMS_LIST_IDS, type ExternalList } from '../freights/index.ts';
 import { offsetOf } from '../kernel/params.ts';
 import type { Paging } from '../kernel/paging.ts';
-import type { ShipmentList } from '../shipments/routes.ts';
-import type { Shipment } from '../shipments/present.ts';
-import { visibleShipments } from '../shipments/store.ts';
-import { SHIPMENT_SCHEMA } from '../shipments/schema.ts';
+import { type ShipmentList, type Shipment, visibleShipments, SHIPMENT_SCHEMA } from '../shipments/index.ts';
 import { TOUR_SCHEMA } from './schema.ts';
 import { notOnTourSql, onToursOfSql, tourFreightIds, tourOfSql, type TourRow } from './store.ts';
 

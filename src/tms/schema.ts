@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { timestamp } from '../kernel/fields.ts';
-import { SHIPMENT_SCHEMA } from '../shipments/schema.ts';
+import { SHIPMENT_SCHEMA } from '../shipments/index.ts';
 import { MAX_NAME, MAX_TOUR_ROUTES } from './fields.ts';
 
 export const TOUR_SCHEMA = Type.Object(

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { firstPusher } from '../files/status-events.ts';
+import { firstPusher } from '../files/index.ts';
 import { awbParties } from '../freights/index.ts';
 
 /**

@@ -2,9 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { fail, ok } from '../kernel/outcome.ts';
 import { readInt, readString } from '../kernel/params.ts';
 import { publicEndpoint, type Endpoint } from '../kernel/route.tsx';
-import { awbCheckDigitValid, normaliseAwb } from '../files/awb.ts';
+import { awbCheckDigitValid, normaliseAwb, eventsOfCompanies } from '../files/index.ts';
 import { involvedCompanies } from './policy.ts';
-import { eventsOfCompanies } from '../files/status-events.ts';
 
 /**
  * GET /freights/track/{query} without token (decisions.md §4): the AWB, its check digit and the

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { companyNameSql } from '../accounts/companies.ts';
+import { companyNameSql } from '../accounts/index.ts';
 import type { DB } from '../db/schema.ts';
-import { displayIdSql } from '../freights/index.ts';
+import { displayIdSql } from './parties.ts';
 
 /**
  * What the dispatcher's work queue (src/desk) reads of the ratings, this module's table: whether

@@ -1,18 +1,25 @@
 import type { Kysely } from 'kysely';
-import { block, blockedCompanies, isBlocked, unblock } from '../accounts/blocks.ts';
-import { companyName } from '../accounts/companies.ts';
-import { profilePath } from '../accounts/mark.tsx';
-import { PROFILE_FIELDS, readProfileInput, updateProfile } from '../accounts/profile.ts';
-import { MAX_BLOCKS } from '../accounts/blocks.ts';
+import {
+  block,
+  blockedCompanies,
+  isBlocked,
+  unblock,
+  companyName,
+  profilePath,
+  PROFILE_FIELDS,
+  readProfileInput,
+  updateProfile,
+  MAX_BLOCKS,
+} from '../accounts/index.ts';
 import type { DB } from '../db/schema.ts';
-import { deliveredBetween, freightParties } from '../freights/index.ts';
+import { deliveredBetween, freightParties } from './parties.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { sitePath } from '../kernel/format.ts';
 import { fail, notFound, ok, type Answer, type Outcome, type Warning } from '../kernel/outcome.ts';
 import { DEFAULT_LIMIT, findById, isOneOf, MAX_LIMIT, readId, readIntWithin, readString } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
 import type { Clock } from '../kernel/time.ts';
-import { announce } from '../webhooks/outbox.ts';
+import { announce } from '../webhooks/index.ts';
 import { COMPANY_PROFILE, RATING, TRUST_DOCS, type ProfileView, type RatingView } from './schema.ts';
 import { insertRating, ratedFreights, ratingById, ratingsOf, readProfile, replyTo } from './store.ts';
 import { SCORE_MAX, SCORE_MIN, TEXT_MAX } from './tables.ts';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { EventDoc } from '../events/types.ts';
+import type { EventDoc } from '../events/index.ts';
 import { field, presenter } from '../kernel/fields.ts';
 import type { ProfileRead, RatingRead } from './store.ts';
 import { AVERAGE_FROM, SCORE_MAX, SCORE_MIN, TEXT_MAX } from './tables.ts';

@@ -1,15 +1,18 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { companyVerifiedSql } from '../accounts/mark.tsx';
-import { companyNameSql } from '../accounts/companies.ts';
-import { companyProfileJsonSql, profileRowFromJson, type CompanyProfileRow } from '../accounts/profile.ts';
-import type { DB } from '../db/schema.ts';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import {
+  companyVerifiedSql,
+  companyNameSql,
+  companyProfileJsonSql,
+  profileRowFromJson,
+  type CompanyProfileRow,
+} from '../accounts/index.ts';
+import type { DB, Db } from '../db/schema.ts';
 import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
-import { completedJsonSql, displayIdSql } from '../freights/index.ts';
+import { completedJsonSql, displayIdSql } from './parties.ts';
 import type { RatingsTable } from './tables.ts';
 
 /** The trust module's SQL: a profile with its counts in one statement, ratings and replies. */
 
-type Db = Kysely<DB> | Transaction<DB>;
 export type RatingRow = Selectable<RatingsTable>;
 
 /** A profile with what the exchange counts about the company. */

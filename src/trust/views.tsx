@@ -1,5 +1,4 @@
-import { BlockAction, CompanyName, VerifiedMark, profilePath } from '../accounts/mark.tsx';
-import { PROFILE_LIMITS } from '../accounts/profile.ts';
+import { BlockAction, CompanyName, VerifiedMark, profilePath, PROFILE_LIMITS } from '../accounts/index.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { CsrfField, type Page } from '../kernel/html.tsx';
 import { Facts, Field, Pager } from '../kernel/ui.tsx';

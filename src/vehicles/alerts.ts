@@ -1,8 +1,9 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { emitEvent, marketFreight } from '../freights/index.ts';
+import { emitEvent } from '../freights/index.ts';
+import { marketFreight } from './nearest.ts';
 import type { Clock } from '../kernel/time.ts';
-import { insertVehicleNotifications } from '../searches/store.ts';
+import { insertVehicleNotifications } from '../searches/index.ts';
 import { emitFreightMatches, emitVehicleEvent } from './events.ts';
 import { presentVehicle } from './fields.ts';
 import { fitsOfOffer } from './matching.ts';

@@ -1,7 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { Db } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
-import { announce, type PlannedEvent } from '../webhooks/outbox.ts';
+import { announce, type PlannedEvent } from '../webhooks/index.ts';
 import { presentVehicle, type VehicleRead } from './fields.ts';
 
 /**
@@ -11,8 +10,6 @@ import { presentVehicle, type VehicleRead } from './fields.ts';
  * names its own freights only: a match reveals nothing the lists would not). The offer is shown
  * as the API shows it (every company that receives it may see it: matching requires that).
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 export type VehicleEventType = 'vehicle.published' | 'vehicle.withdrawn' | 'vehicle.matched';
 

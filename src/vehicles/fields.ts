@@ -1,4 +1,4 @@
-import { companyRef } from '../accounts/mark.tsx';
+import { companyRef } from '../accounts/index.ts';
 import { Type } from '@sinclair/typebox';
 import { airportByCode } from '../airports/index.ts';
 import { field, presenter } from '../kernel/fields.ts';
@@ -6,10 +6,7 @@ import { readLocaleDecimal, readLocaleWeightKg } from '../kernel/locale.ts';
 import { isRecord, readDecimal, readIdList, readString, type Params } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
 import { formatPlacePattern, MAX_RADIUS_KM, MIN_RADIUS_KM, parsePlacePattern, type PlacePattern } from '../market/index.ts';
-import { countryByCode } from '../places/countries.ts';
-import { airportPoint, type Point } from '../places/geo.ts';
-import { countryAndPostal, isIataForm, splitLocation } from '../places/location.ts';
-import { postalCentre } from '../places/postal-centres.ts';
+import { countryByCode, airportPoint, type Point, countryAndPostal, isIataForm, splitLocation, postalCentre } from '../places/index.ts';
 import { effectiveStatus } from './policy.ts';
 import { BODIES, VEHICLE_STATUSES, type Body, type VehicleRow } from './tables.ts';
 

@@ -1,12 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
-import { blockedIds, blockersAmong, mayReach } from '../accounts/blocks.ts';
-import { existingCompanies } from '../accounts/companies.ts';
-import { admitToWhitelist, emitEvent, freightOwners, inMarket, lockFreight, VISIBILITY } from '../freights/index.ts';
+import type { DB, Db } from '../db/schema.ts';
+import { blockedIds, blockersAmong, mayReach, existingCompanies } from '../accounts/index.ts';
+import { admitToWhitelist, emitEvent, fromFreights, inMarket, lockFreight, VISIBILITY } from '../freights/index.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { FailureCode } from '../kernel/errors.ts';
 import type { Clock } from '../kernel/time.ts';
-import { freightsToldOfVehicle, insertVehicleNotifications } from '../searches/store.ts';
+import { freightsToldOfVehicle, insertVehicleNotifications } from '../searches/index.ts';
 import { emitVehicleEvent, type MatchedFreight } from './events.ts';
 import { presentVehicle, type OfferValues, type VehicleRead } from './fields.ts';
 import { fitsOfOffer } from './matching.ts';
@@ -190,4 +189,14 @@ export async function inviteToFreight(
       });
     return { kind: 'ok', offer, freightId, whitelisted };
   });
+}
+
+/** The owners of freights by id (an offer tells the owners of the freights it was matched to), through the freights' read model. */
+async function freightOwners(db: Db, ids: readonly number[]): Promise<Array<{ id: number; company_id: number }>> {
+  if (!ids.length) return [];
+  return fromFreights(db)
+    .select(['id', 'company_id'])
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .execute();
 }

@@ -1,6 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
-import { nearestMarketFreights, type NearFreight } from '../freights/index.ts';
+import type { Db } from '../db/schema.ts';
+import { nearestMarketFreights, type NearFreight } from './nearest.ts';
 import type { LoadSearch } from '../market/index.ts';
 import { patternsOf } from './fields.ts';
 import { availabilityOf } from './policy.ts';
@@ -21,8 +20,6 @@ export type Fit = NearFreight;
 
 /** The freights a truck can carry: road freights (class `rfs`). */
 const ROAD = 'rfs';
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** The load search an offer amounts to. */
 export function offerSearch(offer: VehicleRow): LoadSearch {

@@ -1,4 +1,4 @@
-import { droppedIdsWarning } from '../accounts/companies.ts';
+import { droppedIdsWarning } from '../accounts/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, type Outcome, type Warning } from '../kernel/outcome.ts';
 import { DEFAULT_LIMIT, offsetOf, readId, readPageWindow, readString, type PageWindow } from '../kernel/params.ts';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { EndpointDoc } from '../kernel/doc.ts';
-import type { EventDoc } from '../events/types.ts';
+import type { EventDoc } from '../events/index.ts';
 import { MAX_RADIUS_KM, MIN_RADIUS_KM, SEARCH_INPUT_PROPERTIES } from '../market/index.ts';
 import { DEFAULT_RADIUS, MAX_CAPACITY_KG, MAX_LOADING_METERS, MAX_NOTE, MAX_PRICE_PER_KM, MAX_WHITELIST, VEHICLE } from './fields.ts';
 import { BODIES } from './tables.ts';

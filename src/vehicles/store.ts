@@ -1,8 +1,6 @@
-import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
-import { notBlockedBySql } from '../accounts/blocks.ts';
-import { companyNameSql } from '../accounts/companies.ts';
-import { companyVerifiedSql } from '../accounts/mark.tsx';
-import type { DB } from '../db/schema.ts';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { notBlockedBySql, companyNameSql, companyVerifiedSql } from '../accounts/index.ts';
+import type { Db } from '../db/schema.ts';
 import { audienceOf, type FreightRow } from '../freights/index.ts';
 import {
   nearSql,
@@ -13,10 +11,7 @@ import {
   type PlacePattern,
 } from '../market/index.ts';
 import { airportByCode } from '../airports/index.ts';
-import { airportPoint, greatCircleKmSql, type Point } from '../places/geo.ts';
-import { postalCentre } from '../places/postal-centres.ts';
-import { postalKey } from '../places/postal.ts';
-import { isIataForm } from '../places/location.ts';
+import { airportPoint, greatCircleKmSql, type Point, postalCentre, postalKey, isIataForm } from '../places/index.ts';
 import type { VehicleRead } from './fields.ts';
 import { AVAILABILITY, loadingOf, offerInMarketSql, seesOfferSql } from './policy.ts';
 import type { Body } from './tables.ts';
@@ -26,8 +21,6 @@ import type { Body } from './tables.ts';
  * market list with the load search, the own offers, and the fitting offers of a freight. The
  * statements and the indexes that serve them are named in migration 0060_vehicles.
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** An offer's origin as the market's SQL pieces read it (offers always have a point). */
 const ORIGIN: PlaceColumns = { code: 'v.from_code', country: 'v.from_country', latitude: 'v.from_latitude', longitude: 'v.from_longitude' };

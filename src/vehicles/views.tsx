@@ -1,4 +1,4 @@
-import { CompanyName } from '../accounts/mark.tsx';
+import { CompanyName } from '../accounts/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { CsrfField, type Page } from '../kernel/html.tsx';
 import { formatKg, formatNumber, formatStamp } from '../kernel/locale.ts';
@@ -8,7 +8,7 @@ import { DataTable, Facts, Field, Pager, PostButton, Tabs, text, type Column } f
 import type { FreightView } from '../freights/index.ts';
 import { searchToParams, type LoadSearch } from '../market/index.ts';
 import type { Sort } from './store.ts';
-import { townOfCode } from '../places/postal-centres.ts';
+import { townOfCode } from '../places/index.ts';
 import type { OfferField, VehicleView } from './fields.ts';
 import { BODIES, VEHICLE_STATUSES } from './tables.ts';
 

@@ -1,6 +1,6 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
-import { TEST_EVENT } from '../events/types.ts';
+import { sql } from 'kysely';
+import type { Db } from '../db/schema.ts';
+import { TEST_EVENT } from '../events/index.ts';
 
 /**
  * The outbox read as a feed (decisions.md §15, src/live): the live board's streams are told the
@@ -13,8 +13,6 @@ import { TEST_EVENT } from '../events/types.ts';
  * the client's last event misses nothing. Rows are read as written: the body is the exact JSON a
  * webhook receives. The test event of one webhook (`webhook.test`) is no event of the feed.
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** The channel of NOTIFY/LISTEN: its payload is event positions, comma-separated. */
 export const LIVE_CHANNEL = 'fx_events';

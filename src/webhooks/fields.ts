@@ -1,4 +1,4 @@
-import { EVENT_TYPES, isEventType } from '../events/types.ts';
+import { EVENT_TYPES, isEventType } from '../events/index.ts';
 import { readList, readString, type Params } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
 import { maskSecret } from './signing.ts';

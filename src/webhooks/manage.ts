@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { insertEvents } from './outbox.ts';
-import { TEST_EVENT } from '../events/types.ts';
+import { TEST_EVENT } from '../events/index.ts';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';

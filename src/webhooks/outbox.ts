@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
-import { pushRule } from '../accounts/blocks.ts';
-import type { DB } from '../db/schema.ts';
+import { pushRule } from '../accounts/index.ts';
+import type { Db } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
 import { notifyEvents } from './feed.ts';
 import { queueDeliveries } from './store.ts';
@@ -25,10 +24,8 @@ import { queueDeliveries } from './store.ts';
  * and a recipient that does not exist, or that blocked one of them (its own doing excepted), gets
  * no row, so no webhook delivery, no stream event, no replay, nor anything a later channel reads
  * from the outbox. A market row's audience is the market list's rule, which honours the same
- * blocks when the row is streamed (freights/audience.ts).
+ * blocks when the row is streamed (live/audience.ts).
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** An event for one recipient company (or the market); `data` is rendered once, when the event is written. */
 export interface PlannedEvent {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { EVENT_TYPES, TEST_EVENT, type EventDoc } from '../events/types.ts';
+import { EVENT_TYPES, TEST_EVENT, type EventDoc } from '../events/index.ts';
 import { timestamp } from '../kernel/fields.ts';
 
 /** The webhook endpoints' parameters and answers (decisions.md §8), for the API description. */

@@ -1,8 +1,7 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import { sql, type Selectable, type Transaction } from 'kysely';
+import type { DB, Db } from '../db/schema.ts';
 import type { DeliveryState, WebhooksTable } from './tables.ts';
 
-type Db = Kysely<DB> | Transaction<DB>;
 export type WebhookRow = Selectable<WebhooksTable>;
 
 /** `events && array[type, '*']`: the webhook wants this type. */

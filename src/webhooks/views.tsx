@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '../events/types.ts';
+import { EVENT_TYPES } from '../events/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { CsrfField, type Page } from '../kernel/html.tsx';
 import type { Translate } from '../kernel/i18n.ts';

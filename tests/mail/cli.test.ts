@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createCompany, createUser } from '../../src/accounts/commands.ts';
 import { TokenIssuer } from '../../src/accounts/tokens.ts';
-import { main } from '../../src/cli.ts';
+import { main } from '../../src/admin.ts';
 import { readConfig } from '../../src/config/config.ts';
 import { openDatabase } from '../../src/db/connection.ts';
 import { createPostgresDatabase, TEST_DB } from '../support/databases.ts';

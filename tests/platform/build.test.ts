@@ -9,7 +9,7 @@ const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
 test('the command runs dist/ with plain node and no TypeScript loader', () => {
   const bin = fs.readFileSync(path.join(ROOT, 'bin/freight-exchange.js'), 'utf8');
   assert.doesNotMatch(bin, /tsx|register\(/);
-  assert.ok(fs.existsSync(path.join(ROOT, 'dist/cli.js')), 'npm test builds dist/ first');
+  assert.ok(fs.existsSync(path.join(ROOT, 'dist/admin.js')), 'npm test builds dist/ first');
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   for (const dev of ['tsx', 'typescript']) assert.ok(!(dev in pkg.dependencies) && dev in pkg.devDependencies, dev);
 });

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { main } from '../../src/cli.ts';
+import { main } from '../../src/admin.ts';
 import { createPostgresDatabase, TEST_DB } from '../support/databases.ts';
 
 const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);

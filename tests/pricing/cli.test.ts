@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { main } from '../../src/cli.ts';
+import { main } from '../../src/admin.ts';
 import type { CliIo } from '../../src/cli/command.ts';
 import { readConfig } from '../../src/config/config.ts';
 import { openDatabase } from '../../src/db/connection.ts';

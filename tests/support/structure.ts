@@ -4,7 +4,7 @@ import path from 'node:path';
 /**
  * The module structure of src/ as data, for the structure test: which module imports which,
  * and which module's code names which table. A module is a directory of src/ (src/app.ts,
- * main.ts and cli.ts are the composition root, above every module).
+ * main.ts and admin.ts are the composition root, above every module).
  */
 export const SRC = path.resolve(new URL('../../src', import.meta.url).pathname);
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { main } from '../../src/cli.ts';
+import { main } from '../../src/admin.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { createPostgresDatabase, TEST_DB } from '../support/databases.ts';
 import { browserSession } from '../support/session.ts';

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * A company's completed freights as owner and as carrier (freights/parties.ts completedJsonSql,
+ * A company's completed freights as owner and as carrier (trust/parties.ts completedJsonSql,
  * on every profile) counted from the indexes alone: their predicate is now the whole rule
  * (awarded to another company, delivered, closed or archived), so the count needs no row of the
  * table. With only part of it in the predicate, each count read every completed freight's row

@@ -1,5 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import { notBlockedBySql } from '../../accounts/blocks.ts';
+import { notBlockedBySql } from '../../accounts/index.ts';
 import type { DB } from '../../db/schema.ts';
 import { AWARDED_STATUSES, dueSql, inMarketSql, MARKET_STATUSES, marketStatusSql, storedInSql, type Instant } from '../in-market.ts';
 import { admitsSql, hadBidSql } from '../policy.ts';

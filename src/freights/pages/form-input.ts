@@ -2,12 +2,11 @@ import type { Caller, Ctx } from '../../kernel/context.ts';
 import { readLocaleDateTime, readLocaleDecimal, readLocaleWeightKg } from '../../kernel/locale.ts';
 import type { Warning } from '../../kernel/outcome.ts';
 import { isRecord, readString, type Params } from '../../kernel/params.ts';
-import { searchCountries } from '../../places/countries.ts';
-import { postalCentre, type PostalCentre } from '../../places/postal-centres.ts';
-import { searchForFreight } from '../../pricing/handover.ts';
+import { searchCountries, postalCentre, type PostalCentre } from '../../places/index.ts';
+import { searchForFreight } from '../../pricing/index.ts';
 import type { ExactPlaces } from '../booking.ts';
 import { VISIBILITY } from '../tables.ts';
-import { companiesByName } from '../../accounts/companies.ts';
+import { companiesByName } from '../../accounts/index.ts';
 
 /**
  * The HTML freight forms' normalising (decided, docs/decisions.md "Web interface"): what a

@@ -4,7 +4,7 @@ import type { Page } from '../../kernel/html.tsx';
 import { CsrfField } from '../../kernel/html.tsx';
 import { formatNumber, toDateTimeLocal } from '../../kernel/locale.ts';
 import { Field } from '../../kernel/ui.tsx';
-import { countryName } from '../../places/countries.ts';
+import { countryName } from '../../places/index.ts';
 import { centreOfPostalPlace, type FormState } from './form-input.ts';
 import { SHARE_KEYS, type FreightView, type PresentedPiece, type ShareKey } from '../fields.ts';
 import { isOneOf, isRecord } from '../../kernel/params.ts';

@@ -1,9 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { cityOf } from '../../places/cities.ts';
-import { companiesToPick, companyNameSql, companyRefs, contactOf, type Contact } from '../../accounts/companies.ts';
-import { isBlocked } from '../../accounts/blocks.ts';
-import type { CompanyRef } from '../../accounts/mark.tsx';
+import { cityOf } from '../../places/index.ts';
+import { companiesToPick, companyNameSql, companyRefs, contactOf, type Contact, isBlocked, type CompanyRef } from '../../accounts/index.ts';
 import type { Clock } from '../../kernel/time.ts';
 import { presentBid, type BidView } from '../bids.ts';
 import { BIDS_SHOWN_STATUSES, type FreightView } from '../fields.ts';

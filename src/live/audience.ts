@@ -1,22 +1,18 @@
-import type { Kysely, Transaction } from 'kysely';
-import { blockedIds, pushRule } from '../accounts/blocks.ts';
-import type { DB } from '../db/schema.ts';
-import { inMarket } from './in-market.ts';
-import { admits } from './policy.ts';
+import { blockedIds, pushRule } from '../accounts/index.ts';
+import type { Db } from '../db/schema.ts';
+import { admits, fromFreights, inMarket } from '../freights/index.ts';
 
 /**
  * Who may see a freight in the market at a given moment, for many companies at once (the live
- * board's market events, decisions.md §15, read when a stream reads them): the freight is in the
- * market (in-market.ts), its visibility admits the company (policy.ts admits), it is another
- * company's, and the company has not blocked its owner (decisions.md §12, accounts/blocks.ts): the
- * rules of the market list (lists/membership.ts), applied to the rows in hand.
+ * board's market events, decisions.md §15, read when a stream reads them), through the freights'
+ * read model and rules: the freight is in the market (`inMarket`), its visibility admits the
+ * company (`admits`), it is another company's, and the company has not blocked its owner
+ * (decisions.md §12, accounts/blocks.ts): the rules of the market list
+ * (freights/lists/membership.ts), applied to the rows in hand.
  */
 
-type Db = Kysely<DB> | Transaction<DB>;
-
 const marketRows = (db: Db, ids: readonly number[]) =>
-  db
-    .selectFrom('freights')
+  fromFreights(db)
     .select(['id', 'company_id', 'status', 'deadline', 'visibility', 'whitelist'])
     .where('id', 'in', [...ids])
     .execute();

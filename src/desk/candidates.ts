@@ -1,14 +1,24 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { companyNameSql } from '../../accounts/companies.ts';
-import type { DB } from '../../db/schema.ts';
-import { AWARDED_STATUSES, BIDS_IN_PLAY, effectiveStatusSql, inMarketSql } from '../in-market.ts';
-import { completed } from '../parties.ts';
-import { hadBidSql } from '../policy.ts';
+import { companyNameSql } from '../accounts/index.ts';
+import type { DB } from '../db/schema.ts';
+import {
+  AWARDED_STATUSES,
+  BIDS_IN_PLAY,
+  bidsWithAward,
+  bidsWithFreights,
+  completedSql as completed,
+  effectiveStatusSql,
+  freightsWithBids,
+  fromFreights,
+  hadBidSql,
+  inMarketSql,
+} from '../freights/index.ts';
 
 /**
- * The candidates of the dispatcher's work queue (the start page, src/desk/queue.ts), read from
- * this module's tables: one bounded statement per part, at most QUEUE_BOUND rows each, run
- * together. Whose move each candidate is (moves.ts) and what the page shows of it is the desk's.
+ * The candidates of the dispatcher's work queue (the start page, queue.ts), read through the
+ * freights' read model (freights/read-model.ts) and its rules: one bounded statement per part, at
+ * most QUEUE_BOUND rows each, run together. Whose move each candidate is (freights/lists/moves.ts)
+ * and what the page shows of it is queue.ts's.
  */
 
 /** At most this many rows are read per part (its count stops there). */
@@ -79,8 +89,7 @@ export async function deliveredToRate(
   notRatedBy: (freightId: RawBuilder<number>) => RawBuilder<SqlBool>,
 ) {
   const since = new Date(now.getTime() - RATE_WITHIN_DAYS * 86_400_000);
-  return db
-    .selectFrom('freights')
+  return fromFreights(db)
     .select(freightColumns(now))
     .select([
       'freights.modified as delivered_at',
@@ -105,13 +114,11 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
   const columns = () => freightColumns(now);
   const inMarket = inMarketSql(now);
   /** Bids with their freight's columns. */
-  const bidsWithFreight = () => db.selectFrom('bids').innerJoin('freights', 'freights.id', 'bids.freight_id').select(columns());
+  const bidsWithFreight = () => bidsWithFreights(db).select(columns());
 
   const [ownBids, myBids, requests, deliveries, drafts, newBids, won, lost] = await Promise.all([
     // Bids in play on the company's freights in the market (its move: confirm one, or choose).
-    db
-      .selectFrom('freights')
-      .innerJoin('bids', 'bids.freight_id', 'freights.id')
+    freightsWithBids(db)
       .select(columns())
       .select([
         'bids.amount',
@@ -148,8 +155,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
       .limit(QUEUE_BOUND)
       .execute(),
     // Booking requests and direct requests addressed to the company, not answered yet.
-    db
-      .selectFrom('freights')
+    fromFreights(db)
       .select(columns())
       .select(['freights.deadline', companyNameSql(sql`freights.company_id`).as('owner')])
       .where('freights.company_id', '<>', company)
@@ -162,8 +168,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
       .limit(QUEUE_BOUND)
       .execute(),
     // Orders the company won whose delivery it reports.
-    db
-      .selectFrom('freights')
+    fromFreights(db)
       .select(columns())
       .select(companyNameSql(sql`freights.company_id`).as('owner'))
       .where('freights.winner_id', '=', company)
@@ -173,8 +178,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
       .limit(QUEUE_BOUND)
       .execute(),
     // The company's drafts (those with gaps wait for it).
-    db
-      .selectFrom('freights')
+    fromFreights(db)
       .select(columns())
       .select('freights.modified')
       .where('freights.company_id', '=', company)
@@ -206,12 +210,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
       .limit(QUEUE_BOUND)
       .execute(),
     // The company's bids on freights awarded to another company since (the accepted bid's time).
-    db
-      .selectFrom('bids')
-      .innerJoin('freights', 'freights.id', 'bids.freight_id')
-      .innerJoin('bids as accepted', (join) =>
-        join.onRef('accepted.freight_id', '=', 'freights.id').on(sql<SqlBool>`accepted.status = 'accepted'`),
-      )
+    bidsWithAward(db)
       .select(columns())
       .select(['bids.amount', 'bids.currency_code', 'accepted.modified as awarded', companyNameSql(sql`freights.company_id`).as('owner')])
       .distinctOn(['accepted.modified', 'freights.id'])

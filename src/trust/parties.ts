@@ -1,14 +1,12 @@
-import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
-import { DELIVERY, type FreightStatus } from './tables.ts';
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../db/schema.ts';
+import { completedSql as completed, DELIVERY, FREIGHTS, fromFreights, type FreightStatus } from '../freights/index.ts';
 
 /**
- * What the trust module (decisions.md §12, above freights) reads of freights: the parties of a
- * delivered freight (who may rate whom), how many freights a company completed, and a freight's
- * display id as a company may see it; and the owners of freights (the vehicle offers, §11). The freights module owns the table, so the SQL is here.
+ * What the trust module (decisions.md §12) reads of freights, through the freights' read model
+ * (freights/read-model.ts): the parties of a delivered freight (who may rate whom), how many
+ * freights a company completed, and a freight's display id as a company may see it.
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** A freight's parties and whether it was delivered (`closed`, or archived after closing). */
 export interface FreightParties {
@@ -21,8 +19,7 @@ export interface FreightParties {
 
 /** The parties of a freight, or undefined for an unknown id. */
 export async function freightParties(db: Db, id: number): Promise<FreightParties | undefined> {
-  const row = await db
-    .selectFrom('freights')
+  const row = await fromFreights(db)
     .select(['id', 'company_id', 'winner_id', 'status', 'delivery_status'])
     .where('id', '=', id)
     .executeTakeFirst();
@@ -31,35 +28,6 @@ export async function freightParties(db: Db, id: number): Promise<FreightParties
   return { id: row.id, owner: row.company_id, winner: row.winner_id, status: row.status, delivered };
 }
 
-/** The owners of freights by id (the vehicle offers tell the owners of the freights once matched, src/vehicles). */
-export async function freightOwners(db: Db, ids: readonly number[]): Promise<Array<{ id: number; company_id: number }>> {
-  if (!ids.length) return [];
-  return db
-    .selectFrom('freights')
-    .select(['id', 'company_id'])
-    .where('id', 'in', [...ids])
-    .orderBy('id')
-    .execute();
-}
-
-/** The creating users of these freights with their companies (mail: a match's mail goes to whom its notification went). */
-export async function freightCreators(db: Db, ids: readonly number[]): Promise<Array<{ id: number; company_id: number; user_id: number }>> {
-  if (!ids.length) return [];
-  return db
-    .selectFrom('freights')
-    .select(['id', 'company_id', 'user_id'])
-    .where('id', 'in', [...new Set(ids)])
-    .execute();
-}
-
-/**
- * SQL: a freight delivered between two companies (awarded to another company, then closed), the
- * predicate of the partial indexes freights_completed_owner_idx and _winner_idx (migration 0180).
- */
-export const completed = (alias: string) =>
-  sql.raw(`${alias}.delivery_status = ${DELIVERY.delivered} and ${alias}.winner_id is not null and ${alias}.winner_id <> ${alias}.company_id
-    and ${alias}.status in ('closed', 'archived')`);
-
 /**
  * SQL: `{as_owner, as_carrier}`, how many freights the company `id` (an SQL expression or a
  * value) completed as the freight's owner and as its carrier (awarded and closed), each from a
@@ -67,8 +35,8 @@ export const completed = (alias: string) =>
  */
 export function completedJsonSql(id: RawBuilder<unknown> | number) {
   return sql<{ as_owner: number; as_carrier: number }>`json_build_object(
-    'as_owner', (select count(*) from freights as co where co.company_id = ${id} and ${completed('co')}),
-    'as_carrier', (select count(*) from freights as cw where cw.winner_id = ${id} and ${completed('cw')}))`;
+    'as_owner', (select count(*) from ${FREIGHTS} as co where co.company_id = ${id} and ${completed('co')}),
+    'as_carrier', (select count(*) from ${FREIGHTS} as cw where cw.winner_id = ${id} and ${completed('cw')}))`;
 }
 
 /**
@@ -80,7 +48,7 @@ export function displayIdSql(freightId: RawBuilder<unknown>, viewer: number) {
   return sql<string>`(select case when (df.company_id = ${viewer} or df.winner_id = ${viewer})
         and json_typeof(df.refs) = 'object' and coalesce(df.refs->>'customer', '') <> ''
       then df.refs->>'customer' else df.id::text end
-    from freights as df where df.id = ${freightId})`;
+    from ${FREIGHTS} as df where df.id = ${freightId})`;
 }
 
 /**
@@ -94,8 +62,7 @@ export async function deliveredBetween(
   other: number,
   limit: number,
 ): Promise<Array<{ id: number; display_id: string }>> {
-  return db
-    .selectFrom('freights')
+  return fromFreights(db)
     .select(['freights.id', displayIdSql(sql`freights.id`, viewer).as('display_id')])
     .where((eb) =>
       eb.or([

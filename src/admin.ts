@@ -1,12 +1,11 @@
 import { parseArgs } from 'node:util';
-import { accountCommands } from './accounts/cli.ts';
-import { AccountInputError } from './accounts/commands.ts';
+import { accountCommands, AccountInputError } from './accounts/index.ts';
 import { CliError, type CliIo, type Command } from './cli/command.ts';
 import { ConfigError, readConfig } from './config/config.ts';
 import { DataDirInUseError } from './db/lock.ts';
 import { serve } from './main.ts';
-import { backupCommands } from './ops/backup/cli.ts';
-import { rateCommands } from './pricing/cli.ts';
+import { backupCommands } from './ops/index.ts';
+import { rateCommands } from './pricing/index.ts';
 import { mailCommands } from './mail/index.ts';
 
 /** Every admin command (decisions.md §2); modules contribute theirs. */

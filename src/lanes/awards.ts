@@ -1,12 +1,12 @@
 import { sql, type RawBuilder } from 'kysely';
-import { greatCircleKmSql } from '../places/geo.ts';
-import { AWARDED_STATUSES, storedInSql } from './in-market.ts';
+import { AWARDED_STATUSES, BIDS, FREIGHTS, storedInSql } from '../freights/index.ts';
+import { greatCircleKmSql } from '../places/index.ts';
 
 /**
- * Awarded road freights as the market's price history reads them (decisions.md §14, src/lanes):
- * the freights module's rule of what an award is, as one SQL piece over its own tables.
+ * Awarded road freights as the market's price history reads them (decisions.md §14): what an
+ * award is, as one SQL piece over the freights' read model (freights/read-model.ts) and its rules.
  *
- * An award is a freight with its accepted bid (award.ts writes both in one transaction):
+ * An award is a freight with its accepted bid (freights/award.ts writes both in one transaction):
  * status taken, or closed/archived after it (a freight is archived only from expired, revoked or
  * closed, and only an awarded one has an accepted bid; a template's freight is taken without a
  * bid and counts nowhere). Road: every class but `air` (the load search's `media=road`). A bid of
@@ -38,7 +38,7 @@ export function awardRowsSql(freightId?: number): RawBuilder<unknown> {
   return sql`(select f.id as freight, b.modified as awarded, f.company_id as owner, b.company_id as winner, b.amount as price,
       b.currency_code as currency, ${distanceKm} as km,
       f.from_code, f.from_country, f.to_code, f.to_country
-    from freights f join bids b on b.freight_id = f.id and b.status = 'accepted'
+    from ${FREIGHTS} f join ${BIDS} b on b.freight_id = f.id and b.status = 'accepted'
     where ${storedInSql(AWARDED_STATUSES, 'f')} and f.class <> 'air'
       and f.winner_id <> f.company_id${one})`;
 }

@@ -1,0 +1,7 @@
+/**
+ * The cases module's public surface: what other modules (and the composition root) may use of it.
+ * Everything else in this directory is the module's own; the structure test refuses an import of it
+ * from outside.
+ */
+export { CASE_ERRORS, CASE_MESSAGES } from './messages.ts';
+export { caseEndpoints, CASES_SECTION } from './routes.ts';

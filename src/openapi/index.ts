@@ -1,0 +1,7 @@
+/**
+ * The openapi module's public surface: what other modules (and the composition root) may use of it.
+ * Everything else in this directory is the module's own; the structure test refuses an import of it
+ * from outside.
+ */
+export { OPENAPI_MESSAGES } from './messages.ts';
+export { openApiRoutes } from './routes.tsx';
