@@ -31,6 +31,14 @@ import { TMS_ERRORS, TMS_MESSAGES } from './tms/messages.ts';
 import { WEBHOOK_ERRORS, WEBHOOK_MESSAGES } from './webhooks/messages.ts';
 import { TRUST_ERRORS, TRUST_MESSAGES } from './trust/messages.ts';
 import {
+  attachTrackingSweeper,
+  POSITION_ERRORS,
+  POSITION_EVENT_DOCS,
+  POSITION_MESSAGES,
+  positionEndpoints,
+  trackingSection,
+} from './positions/index.ts';
+import {
   ensureLaneCells,
   LANE_ERRORS,
   LANE_MESSAGES,
@@ -170,6 +178,7 @@ export const CATALOGUES = [
   LIVE_MESSAGES,
   WEBHOOK_MESSAGES,
   MAIL_MESSAGES,
+  POSITION_MESSAGES,
 ];
 
 /**
@@ -183,6 +192,7 @@ export const EVENT_DOCS = {
   ...TRUST_EVENT_DOCS,
   ...DEAL_EVENT_DOCS,
   ...WEBHOOK_EVENT_DOCS,
+  ...POSITION_EVENT_DOCS,
 } satisfies Record<DeliveredEventType, EventDoc>;
 
 /**
@@ -211,6 +221,7 @@ export const ERROR_CODES = {
   ...LIVE_ERRORS,
   ...WEBHOOK_ERRORS,
   ...MAIL_ERRORS,
+  ...POSITION_ERRORS,
 } as const satisfies Record<ErrorCode, string>;
 
 export async function buildApp(options: AppOptions): Promise<App> {
@@ -318,8 +329,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
       countLists,
       enteredMarket: queueAlert('freight'),
       published: alertsCommitted,
-      // Below the freight: the owner's fitting trucks, then the deal room (messages, documents).
-      sections: async (ctx, route) => [await fittingTrucksSection(ctx, route), await dealRoom(ctx, route)],
+      // Below the freight: the owner's fitting trucks, where the load is (its two parties), then the deal room (messages, documents).
+      sections: async (ctx, route) => [
+        await fittingTrucksSection(ctx, route),
+        await trackingSection(ctx, route),
+        await dealRoom(ctx, route),
+      ],
       marketPrice: marketPriceHint,
     }),
     ...templateEndpoints(),
@@ -339,6 +354,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...placeEndpoints(),
     ...deskEndpoints(), // the start page: the dispatcher's work queue
     ...mailEndpoints(), // the user's e-mail settings (decisions.md §20)
+    ...positionEndpoints(), // tracking by permission: positions, ETA, milestones, the driver's link (decisions.md §18)
   ];
   // The API description of every JSON endpoint above (GET /openapi.json) and its reference page.
   endpoints.push(openApiRoutes(http, () => endpoints, { events: EVENT_DOCS, errorCodes: ERROR_CODES }).docs);
@@ -353,6 +369,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   attachTokenRefresh(http, auth);
   // Expiry written down in the background while the server listens (reads compute it anyway).
   attachExpirySweeper(http, services);
+  // Tracking's lateness, delivery and retention swept in the background on every process (src/positions).
+  attachTrackingSweeper(http, services);
   // The alerts' worker sweeps while the server listens; closing waits for the alert under way.
   attachAlertWorker(http, alerts);
   // Webhook deliveries: started when the server listens, stopped when it closes.

@@ -17,6 +17,7 @@ import type { DbTables } from './tables.ts';
 import type { AlertTables } from '../alerts/tables.ts';
 import type { MailTables } from '../mail/tables.ts';
 import type { LinkTables } from '../links/tables.ts';
+import type { PositionTables } from '../positions/tables.ts';
 
 /**
  * The whole database as Kysely sees it: each module declares its own tables next to its code
@@ -41,4 +42,5 @@ export interface DB
     AlertTables,
     MailTables,
     LinkTables,
+    PositionTables,
     DbTables {}

@@ -42,6 +42,8 @@ export {
   freightCreators,
   freightOwners,
   freightParties,
+  trackedFreights,
+  type TrackedFreight,
   type FreightParties,
 } from './parties.ts';
 

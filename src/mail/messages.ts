@@ -84,6 +84,13 @@ export const MAIL_MESSAGES = catalogue(
     'mail.message.headline': '{company} wrote about the freight:',
     'mail.document.subject': 'New document on {route}: {name}',
     'mail.document.headline': '{company} added a document ({kind}): {name}.',
+    'mail.milestone.subject': '{milestone}: {route}',
+    'mail.milestone.headline': 'The truck of this freight: {milestone} ({at}).',
+    'mail.milestone.arrived_pickup': 'Arrived at pickup',
+    'mail.milestone.departed_pickup': 'Departed pickup',
+    'mail.milestone.arrived_delivery': 'Arrived at delivery',
+    'mail.late.subject': 'Late: {route}',
+    'mail.late.headline': 'The expected arrival ({eta}) is after the end of the delivery window ({end}).',
   },
   {
     'mail.email_invalid': 'email: ein Objekt von Art (alerts, bids, messages, offers, documents) zu instant, daily oder off',
@@ -170,6 +177,13 @@ export const MAIL_MESSAGES = catalogue(
     'mail.message.headline': '{company} schreibt zur Fracht:',
     'mail.document.subject': 'Neues Dokument zu {route}: {name}',
     'mail.document.headline': '{company} hat ein Dokument hinzugefügt ({kind}): {name}.',
+    'mail.milestone.subject': '{milestone}: {route}',
+    'mail.milestone.headline': 'Der Lkw dieser Fracht: {milestone} ({at}).',
+    'mail.milestone.arrived_pickup': 'An der Beladestelle angekommen',
+    'mail.milestone.departed_pickup': 'Von der Beladestelle abgefahren',
+    'mail.milestone.arrived_delivery': 'An der Entladestelle angekommen',
+    'mail.late.subject': 'Verspätet: {route}',
+    'mail.late.headline': 'Die erwartete Ankunft ({eta}) liegt nach dem Ende des Lieferfensters ({end}).',
   },
 );
 
