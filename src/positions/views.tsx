@@ -35,7 +35,7 @@ export function TrackingSection({
   const winner = extras.role === 'winner';
   const csrf = winner && freight.underway ? ctx.reply.generateCsrf() : '';
   return (
-    <section class="tracking" id="tracking" aria-labelledby="tracking-title" data-testid="tracking">
+    <section class="panel tracking" id="tracking" aria-labelledby="tracking-title" data-testid="tracking">
       <h2 id="tracking-title">{t('tracking.title')}</h2>
       <div data-live-part="tracking" data-tracking-underway={freight.underway ? '' : undefined}>
         <TrackingMap
