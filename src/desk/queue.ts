@@ -9,6 +9,7 @@ import {
   publishGaps,
   QUEUE_BOUND,
   queueRows,
+  underwayFreights,
   type FreightStatus,
   type ListId,
   type PublishGap,
@@ -17,6 +18,7 @@ import {
 import type { Clock } from '../kernel/time.ts';
 import { cityOf } from '../places/cities.ts';
 import { notRatedBySql, ratingsToAnswer } from '../trust/queue.ts';
+import { trackingStates, type MilestoneType } from '../positions/index.ts';
 
 /**
  * The dispatcher's work queue (the start page): what waits for the company's move and what
@@ -63,6 +65,8 @@ export interface QueueEntry {
   companyId?: number | null;
   /** a rating's score (a rating to answer) */
   score?: number;
+  /** the milestone a truck reached (tracking, decisions.md §18) */
+  milestone?: MilestoneType;
 }
 
 export interface QueueSection {
@@ -81,9 +85,10 @@ export const WAITING_PARTS = [
   'deliveries',
   'rateCounterparts',
   'answerRatings',
+  'late',
   'drafts',
 ] as const;
-export const CHANGED_PARTS = ['newBids', 'won', 'lost'] as const;
+export const CHANGED_PARTS = ['newBids', 'won', 'lost', 'milestones'] as const;
 export type QueuePart = (typeof WAITING_PARTS)[number] | (typeof CHANGED_PARTS)[number];
 
 export type WorkQueue = Record<QueuePart, QueueSection>;
@@ -124,11 +129,29 @@ async function section<R>(rows: readonly R[], entry: (row: R) => Promise<QueueEn
  * page keeps it), the start of "what changed".
  */
 export async function workQueue(db: Db, clock: Clock, company: number, since: Date): Promise<WorkQueue> {
-  const [{ ownBids, myBids, requests, deliveries, drafts, newBids, won, lost }, toRate, toAnswer] = await Promise.all([
+  const [{ ownBids, myBids, requests, deliveries, drafts, newBids, won, lost }, toRate, toAnswer, underway] = await Promise.all([
     queueRows(db, clock.now(), company, since),
     deliveredToRate(db, clock.now(), company, notRatedBySql(company)),
     ratingsToAnswer(db, company, QUEUE_BOUND),
+    underwayFreights(db, clock.now(), company),
   ]);
+  // Tracking (decisions.md §18): of the freights underway, the late ones (waiting: a call to make)
+  // and the milestones reached since the last look, newest first.
+  const states = new Map(
+    (
+      await trackingStates(
+        db,
+        underway.map((f) => f.id),
+      )
+    ).map((s) => [s.freightId, s]),
+  );
+  const late = underway.flatMap((f) => {
+    const s = states.get(f.id);
+    return s?.late ? [{ f, eta: s.eta }] : [];
+  });
+  const reached = underway
+    .flatMap((f) => (states.get(f.id)?.milestones ?? []).filter((m) => m.at > since).map((m) => ({ f, m })))
+    .sort((a, b) => b.m.at.getTime() - a.m.at.getTime());
 
   const f = (row: QueueFreightColumns, masked = false) => queueFreight(row, company, clock, masked);
   const time = (d: Date | null | undefined) => clock.format(d ?? null);
@@ -179,6 +202,8 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
     lostSince,
     rateCounterparts,
     answerRatings,
+    lateOrders,
+    milestonesSince,
   ] = await Promise.all([
     section(toConfirm, (b) => bidEntry(b, b.bidder, b.bid_modified)),
     section(toChoose, async ({ row, bids }) => ({
@@ -204,6 +229,8 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
       score: r.score,
       at: time(r.created),
     })),
+    section(late, async ({ f: r, eta }) => ({ freight: await f(r), company: r.other, at: time(eta) })),
+    section(reached, async ({ f: r, m }) => ({ freight: await f(r), company: r.other, milestone: m.type, at: time(m.at) })),
   ]);
   return {
     confirmBids,
@@ -217,6 +244,8 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
     lost: lostSince,
     rateCounterparts,
     answerRatings,
+    late: lateOrders,
+    milestones: milestonesSince,
   };
 }
 
@@ -224,7 +253,7 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
  * Where each part of the queue is listed in full (freights' list registry), for "all of them"; the
  * ratings to answer are on the company's own profile, the deliveries to rate in no one list.
  */
-export const QUEUE_LISTS: Record<Exclude<QueuePart, 'rateCounterparts' | 'answerRatings'>, ListId> = {
+export const QUEUE_LISTS: Record<Exclude<QueuePart, 'rateCounterparts' | 'answerRatings' | 'late' | 'milestones'>, ListId> = {
   confirmBids: LIST.withBids,
   chooseBids: LIST.withBids,
   confirmMine: LIST.bidOn,

@@ -99,7 +99,7 @@ export {
 } from './lists/registry.ts';
 export { marketCandidate, marketFreight, nearestMarketFreights, searchesMatching, type NearFreight, type NearestQuery } from './search.ts';
 // The dispatcher's work queue (the start page, src/desk): its candidate rows and whose move it is
-export { deliveredToRate, QUEUE_BOUND, queueRows, RATE_WITHIN_DAYS, type QueueFreightColumns } from './lists/queue.ts';
+export { deliveredToRate, QUEUE_BOUND, queueRows, RATE_WITHIN_DAYS, underwayFreights, type QueueFreightColumns } from './lists/queue.ts';
 export { bidderMustConfirm, isCallersMove, ownerMoveOf, publishGaps, type PublishGap } from './lists/moves.ts';
 
 // Reading a freight body, and the freight form (templates replay both)

@@ -17,6 +17,7 @@ export { POSITION_EVENT_DOCS } from './schema.ts';
 export { sweepTracking, TrackingSweeper, KEPT_AFTER_DELIVERY_DAYS, MAX_POSITIONS, SWEEP_INTERVAL_MS } from './store.ts';
 export { etaFrom, greatCircleKm, foldMilestones, AVERAGE_SPEED_KMH, ROAD_FACTOR, GEOFENCE_KM } from './eta.ts';
 export { MILESTONE_TYPES, type MilestoneType, type PositionTables } from './tables.ts';
+export { trackingStates, type TrackingState } from './queue.ts';
 
 /** Sweeps lateness, delivery and retention while the server listens, on every process (the sweep is safe at once on several). */
 export function attachTrackingSweeper(

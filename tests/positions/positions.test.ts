@@ -4,6 +4,7 @@ import { sweepTracking } from '../../src/positions/index.ts';
 import { openFreight } from '../freights/helpers.ts';
 import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { browserSession } from '../support/session.ts';
 
 /** decisions.md §18: tracking by permission, through the API. */
 describe(`tracking by permission (${TEST_DB})`, () => {
@@ -313,6 +314,27 @@ describe(`tracking by permission (${TEST_DB})`, () => {
     assert.deepEqual(open, []);
     refused(await app.post(`/freights/tracking-link/${freight}.json`, { token: carrier.token }), 'positions.not_underway');
     assert.equal(await stored(freight), 1);
+  });
+
+  test('the work queue: a late order waits for both parties, milestones are among the changes; not for the others', async () => {
+    const freight = await awarded({ eta: stamp(new Date(NOW.getTime() + hour)), eta_end: stamp(new Date(NOW.getTime() + 2 * hour)) });
+    success(await post(carrier, freight, [{ latitude: 50.111, longitude: 8.6822, at: stamp(NOW) }]));
+    for (const [who, sees] of [
+      [shipper, true],
+      [carrier, true],
+      [loser, false],
+    ] as const) {
+      const { cookie } = await browserSession(app, who);
+      const desk = (await app.get('/', { headers: { cookie } })).text;
+      const late = /data-testid="desk-late"[\s\S]*?<\/div>/.exec(desk)?.[0] ?? '';
+      const milestones = /data-testid="desk-milestones"[\s\S]*?<\/div>/.exec(desk)?.[0] ?? '';
+      assert.equal(late.includes(`/freights/view/${freight}`), sees, `${who.companyName}: late`);
+      assert.equal(milestones.includes(`/freights/view/${freight}`), sees, `${who.companyName}: milestones`);
+      if (sees) {
+        assert.match(late, /after the delivery window/);
+        assert.match(milestones, /Arrived at pickup; with/);
+      }
+    }
   });
 
   test('retention: positions, milestones and reads are deleted 30 days after delivery (moved clock)', async () => {
