@@ -39,23 +39,23 @@ import {
   trackingSection,
 } from './positions/index.ts';
 import {
+  enterLaneCell,
   ensureLaneCells,
   LANE_ERRORS,
   LANE_MESSAGES,
   laneEndpoints,
   marketPriceHint,
   PRICES_SECTION,
-  recordLaneAward,
 } from './lanes/index.ts';
 import { TRUST_SECTION, trustEndpoints } from './trust/routes.tsx';
 import { TRUST_EVENT_DOCS } from './trust/schema.ts';
 import {
-  addTransportOrder,
   DEAL_ERRORS,
   DEAL_EVENT_DOCS,
   DEAL_MESSAGES,
   dealEndpoints,
   dealRoom,
+  issueTransportOrder,
   registerDealRoutes,
   DOCUMENT_DOWNLOAD,
 } from './deals/index.ts';
@@ -79,6 +79,8 @@ import { PRICING_SECTION, pricingEndpoints } from './pricing/routes.tsx';
 import { quoteEndpoints } from './quotes/routes.tsx';
 import {
   attachExpirySweeper,
+  AwardPath,
+  type AwardStep,
   FREIGHT_ERRORS,
   FREIGHT_MESSAGES,
   FREIGHTS_SECTION,
@@ -308,6 +310,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   const queueAlert = (subject: AlertSubject) => (trx: Transaction<DB>, at: Clock, id: number) => enqueueAlert(trx, subject, id, at.now());
   const alertsCommitted = () => alerts.poke();
+  // The one award path (freights/award.ts): what an award does besides taking the freight, in its
+  // transaction and in this order. A module whose work belongs to the award adds its step here.
+  const awardSteps: AwardStep[] = [
+    issueTransportOrder, // the deal room's transport order (decisions.md §13)
+    ...(options.recordLaneAwards !== false ? [enterLaneCell] : []), // the award in its lane cell (decisions.md §14)
+  ];
+  const award = new AwardPath(awardSteps);
   // Each module contributes its endpoints; one line per module. A module's endpoints that use a
   // module above it get its parts here, as parameters (docs/architecture.md): the freight lists
   // serve TMS 51-53 and show counts, a freight entering the market alerts saved searches, and
@@ -316,13 +325,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...accountEndpoints(tokens),
     ...passwordEndpoints(),
     ...pricingEndpoints(),
-    // In the award's transaction: the transport order, and the award in its lane cell.
-    ...quoteEndpoints({
-      awarded: async (trx, clock, freight, bid) => {
-        await addTransportOrder(trx, clock, freight, bid);
-        if (options.recordLaneAwards !== false) await recordLaneAward(trx, clock.zone, freight.id);
-      },
-    }),
+    ...quoteEndpoints({ award }), // bids; a confirmed pair awards through the award path
     ...freightEndpoints({
       otherLists: tmsFreightLists(),
       listColumns: new Map([[LIST.tmsTours, tourColumns]]),
@@ -337,7 +340,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       ],
       marketPrice: marketPriceHint,
     }),
-    ...templateEndpoints(),
+    ...templateEndpoints({ award }), // a freight from a template is an own order, awarded by the same path
     ...flightEndpoints(),
     ...trackingEndpoints(),
     ...fileEndpoints(),
