@@ -67,7 +67,10 @@ try {
   // The rest of the exchange: the market list and a freight's view, by every company in turn.
   const exchangeReads = users.flatMap((u, i) => [
     { path: '/freights/enlist/8.json?limit=20', headers: { authorization: `TokenPass ${u.token}` } },
-    { path: `/freights/view/${taken[i % taken.length]!.id}.json`, headers: { authorization: `TokenPass ${tokenOf.get(taken[i % taken.length]!.company_id)}` } },
+    {
+      path: `/freights/view/${taken[i % taken.length]!.id}.json`,
+      headers: { authorization: `TokenPass ${tokenOf.get(taken[i % taken.length]!.company_id)}` },
+    },
   ]);
   // The trucks: one position each, in turn, by the winner's token (the requests cycle).
   const now = () => app.services.clock.format(new Date())!;
