@@ -59,6 +59,7 @@ import {
   registerDealRoutes,
   DOCUMENT_DOWNLOAD,
 } from './deals/index.ts';
+import { CMR_ERRORS, CMR_EVENT_DOCS, CMR_MESSAGES, cmrEndpoints, cmrSection, consigneeEndpoints, issueCmr } from './cmr/index.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { attachMetrics, type Metrics } from './ops/metrics.ts';
 import { attachBackupSocket } from './ops/backup/serve.ts';
@@ -136,6 +137,11 @@ export interface AppOptions {
    * False only for bench/lanes.ts, which measures awarding with the cell against without it.
    */
   recordLaneAwards?: boolean;
+  /**
+   * Whether an award issues its e-CMR in its transaction (decisions.md §19; default true). False
+   * only for bench/cmr.ts, which measures awarding with the note against without it.
+   */
+  issueCmrs?: boolean;
 }
 
 export interface App {
@@ -181,6 +187,7 @@ export const CATALOGUES = [
   WEBHOOK_MESSAGES,
   MAIL_MESSAGES,
   POSITION_MESSAGES,
+  CMR_MESSAGES,
 ];
 
 /**
@@ -193,6 +200,7 @@ export const EVENT_DOCS = {
   ...VEHICLE_EVENT_DOCS,
   ...TRUST_EVENT_DOCS,
   ...DEAL_EVENT_DOCS,
+  ...CMR_EVENT_DOCS,
   ...WEBHOOK_EVENT_DOCS,
   ...POSITION_EVENT_DOCS,
 } satisfies Record<DeliveredEventType, EventDoc>;
@@ -224,6 +232,7 @@ export const ERROR_CODES = {
   ...WEBHOOK_ERRORS,
   ...MAIL_ERRORS,
   ...POSITION_ERRORS,
+  ...CMR_ERRORS,
 } as const satisfies Record<ErrorCode, string>;
 
 export async function buildApp(options: AppOptions): Promise<App> {
@@ -314,6 +323,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // transaction and in this order. A module whose work belongs to the award adds its step here.
   const awardSteps: AwardStep[] = [
     issueTransportOrder, // the deal room's transport order (decisions.md §13)
+    ...(options.issueCmrs !== false ? [issueCmr] : []), // the e-CMR, filled from that order (decisions.md §19)
     ...(options.recordLaneAwards !== false ? [enterLaneCell] : []), // the award in its lane cell (decisions.md §14)
   ];
   const award = new AwardPath(awardSteps);
@@ -332,10 +342,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
       countLists,
       enteredMarket: queueAlert('freight'),
       published: alertsCommitted,
-      // Below the freight: the owner's fitting trucks, where the load is (its two parties), then the deal room (messages, documents).
+      // Below the freight: the owner's fitting trucks, where the load is (its two parties), the e-CMR, then the deal room (messages, documents).
       sections: async (ctx, route) => [
         await fittingTrucksSection(ctx, route),
         await trackingSection(ctx, route),
+        await cmrSection(ctx, route),
         await dealRoom(ctx, route),
       ],
       marketPrice: marketPriceHint,
@@ -358,6 +369,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...deskEndpoints(), // the start page: the dispatcher's work queue
     ...mailEndpoints(), // the user's e-mail settings (decisions.md §20)
     ...positionEndpoints(), // tracking by permission: positions, ETA, milestones, the driver's link (decisions.md §18)
+    ...cmrEndpoints(config.mail.publicUrl), // the electronic consignment note (decisions.md §19)
+    ...consigneeEndpoints(config.mail.publicUrl), // its consignee's link and page (src/links)
   ];
   // The API description of every JSON endpoint above (GET /openapi.json) and its reference page.
   endpoints.push(openApiRoutes(http, () => endpoints, { events: EVENT_DOCS, errorCodes: ERROR_CODES }).docs);

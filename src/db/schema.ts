@@ -16,6 +16,7 @@ import type { LaneTables } from '../lanes/tables.ts';
 import type { DbTables } from './tables.ts';
 import type { AlertTables } from '../alerts/tables.ts';
 import type { MailTables } from '../mail/tables.ts';
+import type { CmrTables } from '../cmr/tables.ts';
 import type { LinkTables } from '../links/tables.ts';
 import type { PositionTables } from '../positions/tables.ts';
 
@@ -41,6 +42,7 @@ export interface DB
     LaneTables,
     AlertTables,
     MailTables,
+    CmrTables,
     LinkTables,
     PositionTables,
     DbTables {}

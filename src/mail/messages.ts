@@ -91,6 +91,8 @@ export const MAIL_MESSAGES = catalogue(
     'mail.milestone.arrived_delivery': 'Arrived at delivery',
     'mail.late.subject': 'Late: {route}',
     'mail.late.headline': 'The expected arrival ({eta}) is after the end of the delivery window ({end}).',
+    'mail.cmr.subject': 'Consignment note {number} signed ({role}) on {route}',
+    'mail.cmr.headline': '{name} signed the consignment note {number} as {role}; it is now {status}. Its PDF is among the documents.',
   },
   {
     'mail.email_invalid': 'email: ein Objekt von Art (alerts, bids, messages, offers, documents) zu instant, daily oder off',
@@ -184,6 +186,9 @@ export const MAIL_MESSAGES = catalogue(
     'mail.milestone.arrived_delivery': 'An der Entladestelle angekommen',
     'mail.late.subject': 'Verspätet: {route}',
     'mail.late.headline': 'Die erwartete Ankunft ({eta}) liegt nach dem Ende des Lieferfensters ({end}).',
+    'mail.cmr.subject': 'Frachtbrief {number} unterschrieben ({role}) zu {route}',
+    'mail.cmr.headline':
+      '{name} hat den Frachtbrief {number} als {role} unterschrieben; Stand: {status}. Das PDF liegt bei den Dokumenten.',
   },
 );
 
