@@ -57,6 +57,7 @@ import {
   dealRoom,
   issueTransportOrder,
   registerDealRoutes,
+  attachUploadSweeper,
   DOCUMENT_DOWNLOAD,
 } from './deals/index.ts';
 import { CMR_ERRORS, CMR_EVENT_DOCS, CMR_MESSAGES, cmrEndpoints, cmrSection, consigneeEndpoints, issueCmr } from './cmr/index.ts';
@@ -158,6 +159,8 @@ export interface App {
   metrics?: Metrics;
   /** This process's mail worker (decisions.md §20); null without SMTP_URL (tests drain it). */
   mail: MailWorker | null;
+  /** The sweep of what killed uploads left (at start and every 5 minutes; tests call it) and its state for /healthz. */
+  uploads: ReturnType<typeof attachUploadSweeper>;
 }
 
 /** Builds the HTTP application: services shared by every module, then each module's endpoints. */
@@ -305,7 +308,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // E-mail (decisions.md §20): which events are mailed (none without SMTP_URL), the unsubscribe
   // links, and the worker that sends while the server listens; its outbox's state in /healthz.
   const mail = await attachMail(http, services, { unsubscribeKey: tokens.derivedKey('mail-unsubscribe') });
-  registerOpsRoutes(http, services, { mail: mail.status });
+  // What killed uploads left is swept at start and every 5 minutes; what is left and under way in /healthz.
+  const uploads = attachUploadSweeper(http, services);
+  registerOpsRoutes(http, services, { mail: mail.status, uploads: uploads.status });
   registerOneRecordRoutes(http, services); // ONE Record: JSON-LD with its own errors, outside the envelope
 
   // Alerts run after the commit that publishes (a freight or an offer), never in the request: the
@@ -392,5 +397,5 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Webhook deliveries: started when the server listens, stopped when it closes.
   // Events with mail still to send are kept however old (src/mail).
   attachWebhookDispatcher(http, services, { keeps: mailKeepsEvent });
-  return { http, services, tokens, endpoints: Object.freeze([...endpoints]), live, alerts, mail: mail.worker, metrics };
+  return { http, services, tokens, endpoints: Object.freeze([...endpoints]), live, alerts, mail: mail.worker, metrics, uploads };
 }

@@ -20,6 +20,7 @@ export { pdfFonts } from './pdf.ts';
 export type { DocumentRead } from './store.ts';
 export type { OrderItem, OrderParty, OrderPlace, TransportOrder } from './order.ts';
 export { DOCUMENT, type DocumentView } from './schema.ts';
+export { attachUploadSweeper } from './sweep.ts';
 
 /** The menu's link to the unread messages (the header shows their count). */
 export const MESSAGES_PATH = '/messages/unread';
