@@ -231,6 +231,8 @@
     if (d.bid && d.bid.route) return d.bid.route;
     if (d.message && d.message.freight) return d.message.freight;
     if (d.document && d.document.freight) return d.document.freight;
+    // Tracking's events (freight.milestone, freight.late) name the freight by id.
+    if (d.route_id) return d.route_id;
     return null;
   }
 
@@ -543,7 +545,145 @@
       connect();
     });
     connect();
+    // Tracking (decisions.md §18): positions have no event of their own (a batch a minute from every
+    // truck would flood the streams), so while the freight is underway its part is read again every
+    // 30 seconds, when the page is seen; milestones and lateness arrive at once above.
+    if (freightBox && freightBox.querySelector('[data-tracking-underway]')) {
+      setInterval(function () {
+        if (document.hidden) return;
+        due.freight = true;
+        flush();
+      }, 30000);
+    }
   }
+})();
+
+// -------------------------------------------------------------------------------------------------
+// The driver's page (decisions.md §18, section[data-driver]): while it is open and sharing, the
+// phone's position is read (Geolocation API) at once and then every minute, kept in the page's
+// storage, and sent to the link's address (up to 1,000 a call); offline they wait and go when the
+// connection is back. A 404 means the link ended (revoked, expired, delivered): sharing stops.
+(function () {
+  var box = document.querySelector('[data-driver]');
+  if (!box) return;
+  var url = box.getAttribute('data-driver');
+  var texts = {};
+  try {
+    texts = JSON.parse(box.getAttribute('data-driver-texts') || '{}');
+  } catch (_unreadable) {}
+  var state = box.querySelector('[data-testid="driver-state"]');
+  var start = box.querySelector('[data-driver-start]');
+  var stop = box.querySelector('[data-driver-stop]');
+  var key = 'fx-driver:' + url;
+  var timer = null;
+  var sending = false;
+  var ended = false;
+
+  function show(name, vars) {
+    var text = texts[name] || '';
+    for (var k in vars || {}) text = text.split('{' + k + '}').join(String(vars[k]));
+    state.textContent = text;
+    box.setAttribute('data-driver-state', name);
+  }
+  function queued() {
+    try {
+      return JSON.parse(localStorage.getItem(key) || '[]');
+    } catch (_unreadable) {
+      return [];
+    }
+  }
+  function keep(list) {
+    try {
+      localStorage.setItem(key, JSON.stringify(list.slice(-5000)));
+    } catch (_full) {}
+  }
+  function send() {
+    var list = queued();
+    if (sending || ended || !list.length) return;
+    sending = true;
+    var batch = list.slice(0, 1000);
+    fetch(url, {
+      method: 'POST',
+      credentials: 'omit',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ positions: batch }),
+    })
+      .then(function (r) {
+        sending = false;
+        if (r.status === 404) return finish();
+        if (!r.ok) throw new Error('not sent');
+        return r.json().then(function (body) {
+          // Sent, or refused whole (a bad reading): either way these leave the queue.
+          keep(queued().slice(batch.length));
+          if (body.status === 'success') show('sharing', { time: new Date().toLocaleTimeString() });
+          if (queued().length) send();
+        });
+      })
+      .catch(function () {
+        sending = false;
+        show('queued', { count: queued().length });
+      });
+  }
+  function finish() {
+    ended = true;
+    clearInterval(timer);
+    timer = null;
+    localStorage.removeItem(key);
+    start.hidden = true;
+    stop.hidden = true;
+    show('ended');
+  }
+  function read() {
+    navigator.geolocation.getCurrentPosition(
+      function (p) {
+        var speed = p.coords.speed;
+        var list = queued();
+        list.push({
+          latitude: Math.round(p.coords.latitude * 1e6) / 1e6,
+          longitude: Math.round(p.coords.longitude * 1e6) / 1e6,
+          at: new Date(p.timestamp || Date.now()).toISOString(),
+          speed: typeof speed === 'number' && Number.isFinite(speed) && speed >= 0 ? Math.min(300, Math.round(speed * 36) / 10) : null,
+        });
+        keep(list);
+        if (navigator.onLine === false) show('queued', { count: list.length });
+        send();
+      },
+      function (err) {
+        if (err && err.code === 1) {
+          show('denied');
+          halt();
+        }
+      },
+      { enableHighAccuracy: true, maximumAge: 0, timeout: 50000 },
+    );
+  }
+  function halt() {
+    clearInterval(timer);
+    timer = null;
+    start.hidden = false;
+    stop.hidden = true;
+  }
+  if (!navigator.geolocation) {
+    show('unsupported');
+    start.disabled = true;
+    return;
+  }
+  start.addEventListener('click', function () {
+    if (ended) return;
+    show('asking');
+    start.hidden = true;
+    stop.hidden = false;
+    read();
+    clearInterval(timer);
+    timer = setInterval(read, 60000);
+  });
+  stop.addEventListener('click', function () {
+    halt();
+    show('idle');
+  });
+  window.addEventListener('online', send);
+  // Positions left from before (the page closed while offline) go now.
+  send();
 })();
 
 // -------------------------------------------------------------------------------------------------

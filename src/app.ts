@@ -43,6 +43,14 @@ import {
 } from './webhooks/index.ts';
 import { TRUST_ERRORS, TRUST_MESSAGES, TRUST_SECTION, trustEndpoints, TRUST_EVENT_DOCS } from './trust/index.ts';
 import {
+  attachTrackingSweeper,
+  POSITION_ERRORS,
+  POSITION_EVENT_DOCS,
+  POSITION_MESSAGES,
+  positionEndpoints,
+  trackingSection,
+} from './positions/index.ts';
+import {
   enterLaneCell,
   ensureLaneCells,
   LANE_ERRORS,
@@ -166,6 +174,7 @@ export const CATALOGUES = [
   LIVE_MESSAGES,
   WEBHOOK_MESSAGES,
   MAIL_MESSAGES,
+  POSITION_MESSAGES,
   CMR_MESSAGES,
 ];
 
@@ -181,6 +190,7 @@ export const EVENT_DOCS = {
   ...DEAL_EVENT_DOCS,
   ...CMR_EVENT_DOCS,
   ...WEBHOOK_EVENT_DOCS,
+  ...POSITION_EVENT_DOCS,
 } satisfies Record<DeliveredEventType, EventDoc>;
 
 /**
@@ -209,6 +219,7 @@ export const ERROR_CODES = {
   ...LIVE_ERRORS,
   ...WEBHOOK_ERRORS,
   ...MAIL_ERRORS,
+  ...POSITION_ERRORS,
   ...CMR_ERRORS,
 } as const satisfies Record<ErrorCode, string>;
 
@@ -321,8 +332,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
       countLists,
       enteredMarket: queueAlert('freight'),
       published: alertsCommitted,
-      // Below the freight: the owner's fitting trucks, the e-CMR, then the deal room (messages, documents).
-      sections: async (ctx, route) => [await fittingTrucksSection(ctx, route), await cmrSection(ctx, route), await dealRoom(ctx, route)],
+      // Below the freight: the owner's fitting trucks, where the load is (its two parties), the e-CMR, then the deal room (messages, documents).
+      sections: async (ctx, route) => [
+        await fittingTrucksSection(ctx, route),
+        await trackingSection(ctx, route),
+        await cmrSection(ctx, route),
+        await dealRoom(ctx, route),
+      ],
       marketPrice: marketPriceHint,
     }),
     ...templateEndpoints({ award }), // a freight from a template is an own order, awarded by the same path
@@ -342,6 +358,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...placeEndpoints(),
     ...deskEndpoints(), // the start page: the dispatcher's work queue
     ...mailEndpoints(), // the user's e-mail settings (decisions.md §20)
+    ...positionEndpoints(), // tracking by permission: positions, ETA, milestones, the driver's link (decisions.md §18)
     ...cmrEndpoints(config.mail.publicUrl), // the electronic consignment note (decisions.md §19)
     ...consigneeEndpoints(config.mail.publicUrl), // its consignee's link and page (src/links)
   ];
@@ -358,6 +375,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   attachTokenRefresh(http, auth);
   // Expiry written down in the background while the server listens (reads compute it anyway).
   attachExpirySweeper(http, services);
+  // Tracking's lateness, delivery and retention swept in the background on every process (src/positions).
+  attachTrackingSweeper(http, services);
   // The alerts' worker sweeps while the server listens; closing waits for the alert under way.
   attachAlertWorker(http, alerts);
   // Webhook deliveries: started when the server listens, stopped when it closes.

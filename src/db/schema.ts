@@ -19,6 +19,7 @@ import type { AlertTables } from '../alerts/tables.ts';
 import type { MailTables } from '../mail/tables.ts';
 import type { CmrTables } from '../cmr/tables.ts';
 import type { LinkTables } from '../links/tables.ts';
+import type { PositionTables } from '../positions/tables.ts';
 
 /**
  * The whole database as Kysely sees it: each module declares its own tables next to its code
@@ -44,6 +45,7 @@ export interface DB
     MailTables,
     CmrTables,
     LinkTables,
+    PositionTables,
     DbTables {}
 
 /**

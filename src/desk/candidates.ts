@@ -233,3 +233,23 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
 
 /** The candidate rows of each part of the queue. */
 export type QueueRows = Awaited<ReturnType<typeof queueRows>>;
+
+/**
+ * The company's freights underway (taken: owner or winner), newest first, at most `bound`, with
+ * the queue's columns and the other party's name: the desk asks tracking (src/positions) which of
+ * them are late or reached a milestone.
+ */
+export async function underwayFreights(db: Kysely<DB>, now: Date, company: number, bound = QUEUE_BOUND) {
+  return fromFreights(db)
+    .select(freightColumns(now))
+    .select(
+      sql<string>`case when freights.company_id = ${company} then ${companyNameSql(sql`freights.winner_id`)} else ${companyNameSql(sql`freights.company_id`)} end`.as(
+        'other',
+      ),
+    )
+    .where('freights.status', '=', 'taken')
+    .where((eb) => eb.or([eb('freights.company_id', '=', company), eb('freights.winner_id', '=', company)]))
+    .orderBy('freights.id', 'desc')
+    .limit(bound)
+    .execute();
+}

@@ -10,10 +10,11 @@ import {
   type ListId,
   type PublishGap,
 } from '../freights/index.ts';
-import { deliveredToRate, QUEUE_BOUND, queueRows, type QueueFreightColumns } from './candidates.ts';
+import { deliveredToRate, QUEUE_BOUND, queueRows, underwayFreights, type QueueFreightColumns } from './candidates.ts';
 import type { Clock } from '../kernel/time.ts';
 import { cityOf } from '../places/index.ts';
 import { notRatedBySql, ratingsToAnswer } from '../trust/index.ts';
+import { trackingStates, type MilestoneType } from '../positions/index.ts';
 
 /**
  * The dispatcher's work queue (the start page): what waits for the company's move and what
@@ -60,6 +61,8 @@ export interface QueueEntry {
   companyId?: number | null;
   /** a rating's score (a rating to answer) */
   score?: number;
+  /** the milestone a truck reached (tracking, decisions.md §18) */
+  milestone?: MilestoneType;
 }
 
 export interface QueueSection {
@@ -78,9 +81,10 @@ export const WAITING_PARTS = [
   'deliveries',
   'rateCounterparts',
   'answerRatings',
+  'late',
   'drafts',
 ] as const;
-export const CHANGED_PARTS = ['newBids', 'won', 'lost'] as const;
+export const CHANGED_PARTS = ['newBids', 'won', 'lost', 'milestones'] as const;
 export type QueuePart = (typeof WAITING_PARTS)[number] | (typeof CHANGED_PARTS)[number];
 
 export type WorkQueue = Record<QueuePart, QueueSection>;
@@ -121,11 +125,29 @@ async function section<R>(rows: readonly R[], entry: (row: R) => Promise<QueueEn
  * page keeps it), the start of "what changed".
  */
 export async function workQueue(db: Db, clock: Clock, company: number, since: Date): Promise<WorkQueue> {
-  const [{ ownBids, myBids, requests, deliveries, drafts, newBids, won, lost }, toRate, toAnswer] = await Promise.all([
+  const [{ ownBids, myBids, requests, deliveries, drafts, newBids, won, lost }, toRate, toAnswer, underway] = await Promise.all([
     queueRows(db, clock.now(), company, since),
     deliveredToRate(db, clock.now(), company, notRatedBySql(company)),
     ratingsToAnswer(db, company, QUEUE_BOUND),
+    underwayFreights(db, clock.now(), company),
   ]);
+  // Tracking (decisions.md §18): of the freights underway, the late ones (waiting: a call to make)
+  // and the milestones reached since the last look, newest first.
+  const states = new Map(
+    (
+      await trackingStates(
+        db,
+        underway.map((f) => f.id),
+      )
+    ).map((s) => [s.freightId, s]),
+  );
+  const late = underway.flatMap((f) => {
+    const s = states.get(f.id);
+    return s?.late ? [{ f, eta: s.eta }] : [];
+  });
+  const reached = underway
+    .flatMap((f) => (states.get(f.id)?.milestones ?? []).filter((m) => m.at > since).map((m) => ({ f, m })))
+    .sort((a, b) => b.m.at.getTime() - a.m.at.getTime());
 
   const f = (row: QueueFreightColumns, masked = false) => queueFreight(row, company, clock, masked);
   const time = (d: Date | null | undefined) => clock.format(d ?? null);
@@ -176,6 +198,8 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
     lostSince,
     rateCounterparts,
     answerRatings,
+    lateOrders,
+    milestonesSince,
   ] = await Promise.all([
     section(toConfirm, (b) => bidEntry(b, b.bidder, b.bid_modified)),
     section(toChoose, async ({ row, bids }) => ({
@@ -201,6 +225,8 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
       score: r.score,
       at: time(r.created),
     })),
+    section(late, async ({ f: r, eta }) => ({ freight: await f(r), company: r.other, at: time(eta) })),
+    section(reached, async ({ f: r, m }) => ({ freight: await f(r), company: r.other, milestone: m.type, at: time(m.at) })),
   ]);
   return {
     confirmBids,
@@ -214,6 +240,8 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
     lost: lostSince,
     rateCounterparts,
     answerRatings,
+    late: lateOrders,
+    milestones: milestonesSince,
   };
 }
 
@@ -221,7 +249,7 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
  * Where each part of the queue is listed in full (freights' list registry), for "all of them"; the
  * ratings to answer are on the company's own profile, the deliveries to rate in no one list.
  */
-export const QUEUE_LISTS: Record<Exclude<QueuePart, 'rateCounterparts' | 'answerRatings'>, ListId> = {
+export const QUEUE_LISTS: Record<Exclude<QueuePart, 'rateCounterparts' | 'answerRatings' | 'late' | 'milestones'>, ListId> = {
   confirmBids: LIST.withBids,
   chooseBids: LIST.withBids,
   confirmMine: LIST.bidOn,

@@ -63,6 +63,10 @@ export function deskPage(data: DeskData, ctx: Ctx<Caller>): Page {
         return t('desk.item.rateCounterparts', { company, at: stamp(e.at) });
       case 'answerRatings':
         return t('desk.item.answerRatings', { company, score: e.score ?? 0 });
+      case 'late':
+        return t('desk.item.late', { eta: stamp(e.at), company });
+      case 'milestones':
+        return e.milestone ? t(`desk.item.milestone.${e.milestone}`, { company }) : '';
     }
   };
   /** A link that makes the move where it is not on the freight's page: the counterpart's rate form. */
@@ -97,7 +101,11 @@ export function deskPage(data: DeskData, ctx: Ctx<Caller>): Page {
 
   /** Where all of a part are: its list, the own profile for ratings; none for the deliveries to rate (no one list holds them). */
   const more = (name: QueuePart): string | null =>
-    name === 'answerRatings' ? profilePath(me) : name === 'rateCounterparts' ? null : listPath(QUEUE_LISTS[name]);
+    name === 'answerRatings'
+      ? profilePath(me)
+      : name === 'rateCounterparts' || name === 'late' || name === 'milestones'
+        ? null
+        : listPath(QUEUE_LISTS[name]);
   const part = (name: QueuePart, changes: boolean) => {
     const s = queue[name];
     if (!s.count) return null;

@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 
-/** The event types of decisions.md §8 (in the order a freight's life produces them), then those of vehicle offers (§11), ratings (§12), the deal room (§13) and the e-CMR (§19). */
+/** The event types of decisions.md §8 (in the order a freight's life produces them), then those of vehicle offers (§11), ratings (§12), the deal room (§13), tracking (§18) and the e-CMR (§19). */
 export const EVENT_TYPES = [
   'freight.published',
   'freight.updated',
@@ -22,6 +22,8 @@ export const EVENT_TYPES = [
   'rating.received',
   'message.created',
   'document.added',
+  'freight.milestone',
+  'freight.late',
   'cmr.signed',
 ] as const;
 

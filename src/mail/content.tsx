@@ -178,6 +178,21 @@ export async function describe(told: Told, tell: Telling): Promise<MailItem | nu
         t('mail.document.headline', { company: from, kind: textOf(document.kind), name }),
       );
     }
+    case 'freight.milestone': {
+      const milestone = part(data, 'milestone');
+      const type = textOf(milestone.type);
+      const name =
+        type === 'arrived_pickup' || type === 'departed_pickup' || type === 'arrived_delivery' ? t(`mail.milestone.${type}`) : type;
+      return item(
+        t('mail.milestone.subject', { milestone: name, route: routeText }),
+        t('mail.milestone.headline', { milestone: name, at: textOf(milestone.at) }),
+      );
+    }
+    case 'freight.late':
+      return item(
+        t('mail.late.subject', { route: routeText }),
+        t('mail.late.headline', { eta: textOf(part(data, 'eta').at), end: textOf(data.window_end) }),
+      );
     case 'cmr.signed': {
       const cmr = part(data, 'cmr');
       const signature = part(cmr, 'signature');

@@ -14,8 +14,7 @@ import type { MailKind, MailMode } from './tables.ts';
  * Otherwise every user of the company whose setting for the kind is not `off` gets it.
  *
  * The events still to come map in one line each: `bid.countered` bids (to the bidder),
- * `freight.offered` offers, `tender.published` offers, `tender.awarded` and `tender.lost` bids,
- * `freight.milestone` and `freight.late` bids (owner and winner).
+ * `freight.offered` offers, `tender.published` offers, `tender.awarded` and `tender.lost` bids.
  */
 
 /** The event's `data`, as its recipient company received it. */
@@ -94,6 +93,9 @@ export const MAIL_OF_EVENT: Readonly<Record<EventType, MailRule | null>> = {
   'rating.received': null,
   'message.created': { kind: 'messages' },
   'document.added': { kind: 'documents' },
+  // Tracking (decisions.md §18): to the freight's owner and winner, who follow the order as they follow its bids and award.
+  'freight.milestone': { kind: 'bids' },
+  'freight.late': { kind: 'bids' },
   'cmr.signed': { kind: 'documents' },
 };
 

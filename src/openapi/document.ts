@@ -274,6 +274,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   searches: 'Saved load searches and their alerts.',
   shipments: 'The Shipment view of freights and of the TMS and milk-run lists (preview).',
   templates: 'Freight templates and freights created from them.',
+  tracking:
+    'Tracking by permission (decisions.md §18): the winner’s truck positions of an awarded freight, its ETA and milestones, for the freight’s two parties only and until delivery; the driver’s link without an account.',
   tms: 'Tours of won orders (TMS, preview).',
   vehicles: 'Vehicle offers: free trucks of carriers, searched by shippers and matched with freights both ways (decisions.md §11).',
   webhooks: 'Webhooks: register a URL for event types, list, delete, recent deliveries, test event.',

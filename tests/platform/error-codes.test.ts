@@ -523,6 +523,34 @@ const CASES: Record<string, Case> = {
     url: `/freights/pod/${await freightIn('open')}.json`,
   })),
 
+  // tracking by permission (decisions.md §18): the carrier's positions of a freight it won
+  ...Object.fromEntries(
+    (
+      [
+        ['positions.count', []],
+        ['positions.item_invalid', [7]],
+        ['positions.latitude_invalid', [{ latitude: 91, longitude: 8, at: '2031-01-01 10:00' }]],
+        ['positions.longitude_invalid', [{ latitude: 50, longitude: 181, at: '2031-01-01 10:00' }]],
+        ['positions.at_invalid', [{ latitude: 50, longitude: 8, at: '9999-01-01 10:00' }]],
+        ['positions.speed_invalid', [{ latitude: 50, longitude: 8, at: '2020-01-01 10:00', speed: 999 }]],
+      ] as const
+    ).map(([code, positions]) => [
+      code,
+      withSetup(
+        post('/freights/positions/0.json', { positions }, () => carrier),
+        async () => ({
+          url: `/freights/positions/${await freightIn('taken')}.json`,
+        }),
+      ),
+    ]),
+  ),
+  // positions of a freight before its award; and by its owner, who does not drive it
+  'positions.not_underway': withSetup(post('/freights/positions/0.json', { positions: [] }), async () => ({
+    url: `/freights/positions/${await freightIn('open')}.json`,
+  })),
+  'positions.winner_only': withSetup(post('/freights/tracking-link/0.json', {}), async () => ({
+    url: `/freights/tracking-link/${await freightIn('taken')}.json`,
+  })),
   // the e-CMR (decisions.md §19), on a freight awarded through the API (its note is issued with the award)
   'cmr.role_invalid': withSetup(post('/freights/cmr-sign/0.json', { role: 'driver', name: 'Anna' }), async () => ({
     url: `/freights/cmr-sign/${await awardedRoad()}.json`,

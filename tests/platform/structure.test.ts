@@ -209,6 +209,7 @@ describe('module structure', () => {
       'places/postal-centres.ts file': 'the packaged postal code centres, read on first use',
       'places/postal-centres.ts parsed': 'the packaged postal code centres, parsed per country on first use',
       'places/postal.ts formats': 'the packaged postal code formats, indexed on first use',
+      'positions/map.tsx atlas': 'the packaged land and borders (world-atlas), read on first use',
       'pricing/import.ts autovacuumOf': 'whether a database (handle) runs autovacuum, asked once',
       'market/counts.ts caches': 'list counts per database snapshot (docs/architecture.md, Counts cache)',
       'trust/store.ts profilePrepared': 'the prepared company profile statement',

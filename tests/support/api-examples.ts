@@ -282,6 +282,7 @@ async function more(app: TestApp, world: World): Promise<void> {
     if (event) await app.get(`/onerecord/logistics-objects/${object}/logistics-events/${event}`, S);
   }
   await lanePrices(app, world);
+  await tracking(app, world);
   await app.post('/users/password.json', {
     ...S,
     json: { current_password: world.shipper.password, password: world.shipper.password, password_repeat: world.shipper.password },
@@ -365,6 +366,54 @@ async function lanePrices(app: TestApp, world: World): Promise<void> {
       json: { name: 'POD signed.pdf', content: pod.toString('base64') },
     });
   }
+}
+
+/**
+ * Tracking by permission (decisions.md §18): a road freight Frankfurt -> Paris of the shipper awarded
+ * to the carrier, whose delivery window ends within the hour: the carrier's positions at the pickup
+ * and leaving it (milestones; the ETA after the window: late), both parties' reads, the driver's
+ * link, a position from it, the link revoked.
+ */
+async function tracking(app: TestApp, world: World): Promise<void> {
+  const S = { token: world.shipper.token };
+  const C = { token: world.carrier.token };
+  const stamp = (ms: number) => app.services.clock.format(new Date(app.services.clock.now().getTime() + ms))!;
+  const freight = await openFreight(app, world.shipper, {
+    from: 'city:60311',
+    from_country: 'DE',
+    from_latitude: 50.1109,
+    from_longitude: 8.6821,
+    to: 'city:75001',
+    to_country: 'FR',
+    to_latitude: 48.8566,
+    to_longitude: 2.3522,
+    weight: 8000,
+    etd: stamp(-3 * 3_600_000),
+    eta: stamp(0),
+    eta_end: stamp(3_600_000),
+  });
+  const bid = (await app.post('/quotes/add.json', { ...C, json: { route: freight, amount: '980.00', currency_code: 'EUR' } })).body?.data
+    ?.bid?.id;
+  if (!bid) return;
+  await app.post(`/quotes/confirm/${bid}.json`, S);
+  await app.post(`/quotes/confirm/${bid}.json`, C);
+  await app.post(`/freights/positions/${freight}.json`, {
+    ...C,
+    json: {
+      positions: [
+        { latitude: 50.1112, longitude: 8.6824, at: stamp(-40 * 60_000), speed: 0 },
+        { latitude: 50.0901, longitude: 8.5502, at: stamp(-20 * 60_000), speed: 62.5 },
+        { latitude: 50.0412, longitude: 8.2313, at: stamp(-60_000), speed: 81 },
+      ],
+    },
+  });
+  await app.get(`/freights/positions/${freight}.json`, S);
+  await app.get(`/freights/positions/${freight}.json`, C);
+  const url = (await app.post(`/freights/tracking-link/${freight}.json`, C)).body?.data?.link?.url;
+  const token = typeof url === 'string' ? url.split('/driver/')[1] : undefined;
+  if (token)
+    await app.post(`/driver/${token}.json`, { json: { positions: [{ latitude: 50.0213, longitude: 8.0102, at: stamp(0), speed: 84 }] } });
+  await app.post(`/freights/tracking-link-revoke/${freight}.json`, C);
 }
 
 /** Vehicle space (decisions.md §11): the carrier's offer, a fitting freight of the shipper, matching both ways, the invitation. */

@@ -1848,6 +1848,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/freights/positions/{freightId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the load is (owner and winner only; anyone else: 404): the last 500 positions, the ETA and the milestones; deleted 30 days after delivery. The owner’s reads are logged for the winner.
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `positions`, `eta`, `milestones`, `late`, `reads`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        get: operations["getFreightsPositions"];
+        put?: never;
+        /**
+         * Share the truck’s positions (the winner, from the award until delivery): 1000 at most a call, validated whole. Before the award or after delivery, or by the owner: `status` = `error`. A company that may not see the freight: 404.
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `stored`, `eta`, `milestones`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postFreightsPositions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/freights/tracking-link/{freightId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A link for the driver’s phone (the winner, from the award until delivery): a page without an account that shares the phone’s position every minute while open, and allows nothing else. It ends at delivery or when revoked. Before the award or after delivery, or by the owner: `status` = `error`; anyone else: 404.
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `link`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postFreightsTrackingLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/freights/tracking-link-revoke/{freightId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every driver’s link of the freight (the winner). Anyone else: 404; the owner: `status` = `error`.
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `revoked`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postFreightsTrackingLinkRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/driver/{token}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The driver’s page posts the phone’s positions here (no account: the link’s token in the path is the permission). The same rules as the winner’s positions; an ended, revoked or unknown link: 404.
+         * @description Public: no token needed.
+         *
+         *     On success `data` holds `stored`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postDriver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/freights/cmr/{freightId}.json": {
         parameters: {
             query?: never;
@@ -2608,6 +2702,50 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "freight.milestone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The truck reached a milestone: within 1 km of the pickup (`arrived_pickup`), out of it again (`departed_pickup`), within 1 km of the delivery (`arrived_delivery`).
+         * @description Sent to: the freight’s owner and winner only.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onFreightMilestone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "freight.late": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ETA passed the end of the delivery window (`eta_end`, else `eta`): told once a freight, by the first position that shows it or by the sweeper as time passes without arrival.
+         * @description Sent to: the freight’s owner and winner only.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onFreightLate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2709,6 +2847,14 @@ export interface components {
          *     - `places.input_unknown`: for must be filter, near, freight or rate.
          *     - `places.query_short`: Type at least 2 characters of a place.
          *     - `pod.not_taken`: Only a freight that is awarded and not yet delivered can be marked delivered.
+         *     - `positions.at_invalid`: positions[{item}].at: a time (YYYY-MM-DD HH:MM:SS) at most 5 minutes ahead is required.
+         *     - `positions.count`: positions: a list of 1 to {max} positions is required.
+         *     - `positions.item_invalid`: positions[{item}]: an object with latitude, longitude and at is required.
+         *     - `positions.latitude_invalid`: positions[{item}].latitude: a number from -90 to 90 is required.
+         *     - `positions.longitude_invalid`: positions[{item}].longitude: a number from -180 to 180 is required.
+         *     - `positions.not_underway`: Positions are taken only from the award until delivery.
+         *     - `positions.speed_invalid`: positions[{item}].speed: km/h from 0 to 300, or nothing.
+         *     - `positions.winner_only`: Only the carrier that won the freight shares its positions.
          *     - `prices.lane_required`: Name the lane: from and to, each a country (DE), a country with a postal prefix (DE-60) or an airport (airport:FRA).
          *     - `pricing.query_short`: The search text needs at least 2 characters
          *     - `pricing.rate_id_invalid`: rate_id must be the id of a rate
@@ -2775,7 +2921,7 @@ export interface components {
          *     - `webhooks.url_unresolvable`: url: the host name does not resolve
          * @enum {string}
          */
-        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "cmr.already_signed" | "cmr.consignee_by_link" | "cmr.link_by_carrier" | "cmr.name_invalid" | "cmr.not_loaded" | "cmr.not_taken" | "cmr.reservations_invalid" | "cmr.role_invalid" | "cmr.wrong_party" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "documents.content_invalid" | "documents.kind_invalid" | "documents.kind_reserved" | "documents.name_invalid" | "documents.too_large" | "documents.type_refused" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "internal" | "live.too_many_streams" | "login.failed" | "login.throttled" | "mail.email_invalid" | "mail.mode_invalid" | "messages.blocked" | "messages.company_not_audience" | "messages.company_required" | "messages.text_invalid" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pod.not_taken" | "prices.lane_required" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.currency_required" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_invalid" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.blocked" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
+        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "cmr.already_signed" | "cmr.consignee_by_link" | "cmr.link_by_carrier" | "cmr.name_invalid" | "cmr.not_loaded" | "cmr.not_taken" | "cmr.reservations_invalid" | "cmr.role_invalid" | "cmr.wrong_party" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "documents.content_invalid" | "documents.kind_invalid" | "documents.kind_reserved" | "documents.name_invalid" | "documents.too_large" | "documents.type_refused" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "internal" | "live.too_many_streams" | "login.failed" | "login.throttled" | "mail.email_invalid" | "mail.mode_invalid" | "messages.blocked" | "messages.company_not_audience" | "messages.company_required" | "messages.text_invalid" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pod.not_taken" | "positions.at_invalid" | "positions.count" | "positions.item_invalid" | "positions.latitude_invalid" | "positions.longitude_invalid" | "positions.not_underway" | "positions.speed_invalid" | "positions.winner_only" | "prices.lane_required" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.currency_required" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_invalid" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.blocked" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
         /** @description A success of postUsersLogin: the payload in `data`. */
         PostUsersLoginSuccess: {
             data: {
@@ -3772,7 +3918,7 @@ export interface components {
             /** @description http or https */
             url: string;
             /** @description the event types it receives; ["*"]: all */
-            events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "cmr.signed" | "*")[];
+            events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "freight.milestone" | "freight.late" | "cmr.signed" | "*")[];
             /** @description whsec_ + base64 of the signing key: in full only in the answer of add, masked elsewhere */
             secret: string;
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
@@ -4756,6 +4902,123 @@ export interface components {
                 };
                 /** @description whether this exchange sends e-mail at all (its operator set SMTP_URL) */
                 sending: boolean;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postFreightsPositions: the payload in `data`. */
+        PostFreightsPositionsSuccess: {
+            data: {
+                /** @description how many positions were stored */
+                stored: number;
+                eta: {
+                    /** @description expected arrival: YYYY-MM-DD HH:MM:SS in `timezone` */
+                    at: string;
+                    /** @description road km from the last position to the destination */
+                    km_left: number;
+                } | null;
+                /** @description every milestone recognised so far */
+                milestones: {
+                    /** @description recognised when positions come within 1 km of the origin or destination, and leave the origin */
+                    type: "arrived_pickup" | "departed_pickup" | "arrived_delivery";
+                    /** @description the time of the position that made it: YYYY-MM-DD HH:MM:SS in `timezone` */
+                    at: string;
+                }[];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getFreightsPositions: the payload in `data`. */
+        GetFreightsPositionsSuccess: {
+            data: {
+                /** @description oldest first, at most the last 500 */
+                positions: {
+                    latitude: number;
+                    longitude: number;
+                    /** @description when it was taken: YYYY-MM-DD HH:MM:SS in `timezone` */
+                    at: string;
+                    speed: number | null;
+                    /** @description `api`: a telematics system; `link`: the driver’s phone */
+                    source: "api" | "link";
+                }[];
+                eta: {
+                    /** @description expected arrival: YYYY-MM-DD HH:MM:SS in `timezone` */
+                    at: string;
+                    /** @description road km from the last position to the destination */
+                    km_left: number;
+                } | null;
+                milestones: {
+                    /** @description recognised when positions come within 1 km of the origin or destination, and leave the origin */
+                    type: "arrived_pickup" | "departed_pickup" | "arrived_delivery";
+                    /** @description the time of the position that made it: YYYY-MM-DD HH:MM:SS in `timezone` */
+                    at: string;
+                }[];
+                /** @description the ETA passed the end of the delivery window (`freight.late` was sent) */
+                late: boolean;
+                /** @description the winner’s answer only: who of the owner’s company read the positions and when, newest first (at most 100; reads of one user within 5 minutes are one) */
+                reads?: {
+                    user: {
+                        id: number | null;
+                        name: string;
+                    };
+                    /** @description when: YYYY-MM-DD HH:MM:SS in `timezone` */
+                    at: string;
+                }[];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postFreightsTrackingLink: the payload in `data`. */
+        PostFreightsTrackingLinkSuccess: {
+            data: {
+                link: {
+                    /** @description the driver’s page: opens that page of this freight and nothing else; shown only here */
+                    url: string;
+                    /** @description the link stops working then, or at delivery, or when revoked: YYYY-MM-DD HH:MM:SS in `timezone` */
+                    expires: string;
+                };
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postFreightsTrackingLinkRevoke: the payload in `data`. */
+        PostFreightsTrackingLinkRevokeSuccess: {
+            data: {
+                /** @description how many links ended */
+                revoked: number;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postDriver: the payload in `data`. */
+        PostDriverSuccess: {
+            data: {
+                stored: number;
             };
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -5899,6 +6162,46 @@ export interface components {
                 /** @description the webhook’s URL */
                 url: string;
                 message: string;
+            };
+        };
+        /** @description The `freight.milestone` event: The truck reached a milestone: within 1 km of the pickup (`arrived_pickup`), out of it again (`departed_pickup`), within 1 km of the delivery (`arrived_delivery`). */
+        FreightMilestoneEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "freight.milestone";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                route_id: number;
+                milestone: {
+                    /** @description recognised when positions come within 1 km of the origin or destination, and leave the origin */
+                    type: "arrived_pickup" | "departed_pickup" | "arrived_delivery";
+                    /** @description the time of the position that made it: YYYY-MM-DD HH:MM:SS in `timezone` */
+                    at: string;
+                };
+            };
+        };
+        /** @description The `freight.late` event: The ETA passed the end of the delivery window (`eta_end`, else `eta`): told once a freight, by the first position that shows it or by the sweeper as time passes without arrival. */
+        FreightLateEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "freight.late";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                route_id: number;
+                eta: {
+                    /** @description expected arrival: YYYY-MM-DD HH:MM:SS in `timezone` */
+                    at: string;
+                    km_left: number | null;
+                };
+                window_end: string | null;
             };
         };
     };
@@ -9477,12 +9780,12 @@ export interface operations {
                 "application/json": {
                     url: string;
                     /** @description or a comma list */
-                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "cmr.signed" | "*")[];
+                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "freight.milestone" | "freight.late" | "cmr.signed" | "*")[];
                 };
                 "application/x-www-form-urlencoded": {
                     url: string;
                     /** @description or a comma list */
-                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "cmr.signed" | "*")[];
+                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "freight.milestone" | "freight.late" | "cmr.signed" | "*")[];
                 };
             };
         };
@@ -11982,6 +12285,367 @@ export interface operations {
             };
         };
     };
+    getFreightsPositions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the freight id */
+                freightId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetFreightsPositionsSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postFreightsPositions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the freight id */
+                freightId: number;
+            };
+            cookie?: never;
+        };
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 1000 positions, in any order; one bad item refuses them all (named in the message, e.g. `positions[3].latitude`), nothing stored */
+                    positions: {
+                        latitude: number;
+                        longitude: number;
+                        /** @description when the position was taken: YYYY-MM-DD HH:MM:SS in `timezone`, or ISO 8601 with its zone; at most 5 minutes ahead */
+                        at: string;
+                        speed?: number | null;
+                    }[];
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description 1 to 1000 positions, in any order; one bad item refuses them all (named in the message, e.g. `positions[3].latitude`), nothing stored */
+                    positions: {
+                        latitude: number;
+                        longitude: number;
+                        /** @description when the position was taken: YYYY-MM-DD HH:MM:SS in `timezone`, or ISO 8601 with its zone; at most 5 minutes ahead */
+                        at: string;
+                        speed?: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostFreightsPositionsSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postFreightsTrackingLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the freight id */
+                freightId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostFreightsTrackingLinkSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postFreightsTrackingLinkRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the freight id */
+                freightId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostFreightsTrackingLinkRevokeSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postDriver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the token of the driver’s link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 1000 positions, in any order; one bad item refuses them all (named in the message, e.g. `positions[3].latitude`), nothing stored */
+                    positions: {
+                        latitude: number;
+                        longitude: number;
+                        /** @description when the position was taken: YYYY-MM-DD HH:MM:SS in `timezone`, or ISO 8601 with its zone; at most 5 minutes ahead */
+                        at: string;
+                        speed?: number | null;
+                    }[];
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description 1 to 1000 positions, in any order; one bad item refuses them all (named in the message, e.g. `positions[3].latitude`), nothing stored */
+                    positions: {
+                        latitude: number;
+                        longitude: number;
+                        /** @description when the position was taken: YYYY-MM-DD HH:MM:SS in `timezone`, or ISO 8601 with its zone; at most 5 minutes ahead */
+                        at: string;
+                        speed?: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostDriverSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getFreightsCmr: {
         parameters: {
             query?: never;
@@ -13474,6 +14138,80 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFreightMilestone: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FreightMilestoneEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFreightLate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FreightLateEvent"];
             };
         };
         responses: {

@@ -1,0 +1,391 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB, Db } from '../db/schema.ts';
+import { trackedFreights, type TrackedFreight } from './tracked.ts';
+import type { Clock } from '../kernel/time.ts';
+import { isRecord } from '../kernel/params.ts';
+import { deleteEndedLinks, revokeLinks } from '../links/index.ts';
+import { etaFrom, foldMilestones, type Milestones } from './eta.ts';
+import { freightLate, milestoneReached } from './events.ts';
+import { MILESTONE_TYPES, type MilestoneType, type PositionRow, type PositionSource, type TrackingRow } from './tables.ts';
+
+/**
+ * Tracking by permission (decisions.md §18): taking positions (validated whole, written with the
+ * milestones and the ETA they make, in one transaction), reading them for the two parties (the
+ * owner's reads logged for the winner), and the sweeper (lateness without a request, delivery
+ * noted and the driver's links ended, positions deleted 30 days after delivery).
+ */
+
+/** decisions.md §18: 1–1,000 positions a call. */
+export const MAX_POSITIONS = 1000;
+/** decisions.md §18: an `at` more than this far ahead of the exchange's clock refuses the request. */
+export const FUTURE_MS = 5 * 60_000;
+/** GET answers at most the last this many positions. */
+export const POSITIONS_SHOWN = 500;
+/** decisions.md §18: positions (and milestones, the read log) are deleted this long after delivery. */
+export const KEPT_AFTER_DELIVERY_DAYS = 30;
+/** A user's reads within this long of its last logged read are one read (a page updating itself is one reader). */
+export const READ_COALESCE_MS = 5 * 60_000;
+/** The winner's answer shows at most this many reads, newest first. */
+export const READS_SHOWN = 100;
+const MAX_SPEED = 300;
+
+export interface PositionInput {
+  latitude: number;
+  longitude: number;
+  at: Date;
+  speed: number | null;
+}
+
+export type PositionProblem =
+  | 'positions.count'
+  | 'positions.item_invalid'
+  | 'positions.latitude_invalid'
+  | 'positions.longitude_invalid'
+  | 'positions.at_invalid'
+  | 'positions.speed_invalid';
+
+export type PositionsRead =
+  | { ok: true; positions: PositionInput[] }
+  | { ok: false; problem: PositionProblem; item?: number; field?: string };
+
+const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** A number as JSON or form text gives it; anything else undefined. */
+function numberOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'string' && value.length <= 32 && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
+  return undefined;
+}
+
+/** A position's time: `YYYY-MM-DD HH:MM[:SS]` in APP_TIMEZONE (api.md), or ISO 8601 with its zone (what telematics systems send). */
+export function readTime(value: unknown, clock: Clock): Date | null {
+  if (typeof value !== 'string' || value.length > 40) return null;
+  const local = clock.parse(value);
+  if (local) return local;
+  if (!ISO_WITH_ZONE.test(value.trim())) return null;
+  const d = new Date(value.trim());
+  return Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1900 ? null : d;
+}
+
+/**
+ * The request's positions, all or none (decisions.md §18): the count is checked before anything
+ * else (§9), then every item; the first bad item refuses the request, named by its index.
+ */
+export function readPositions(value: unknown, clock: Clock): PositionsRead {
+  if (!Array.isArray(value) || value.length < 1 || value.length > MAX_POSITIONS) {
+    // Form bracket keys (`positions[0][latitude]`) arrive as an object keyed by index.
+    if (!isRecord(value)) return { ok: false, problem: 'positions.count' };
+    let count = 0;
+    for (const _ in value) if (++count > MAX_POSITIONS) return { ok: false, problem: 'positions.count' };
+    if (count < 1) return { ok: false, problem: 'positions.count' };
+    return readPositions(Object.values(value), clock);
+  }
+  const latest = clock.now().getTime() + FUTURE_MS;
+  const positions: PositionInput[] = [];
+  for (const [item, raw] of value.entries()) {
+    if (!isRecord(raw)) return { ok: false, problem: 'positions.item_invalid', item };
+    const latitude = numberOf(raw.latitude);
+    if (latitude === undefined || latitude < -90 || latitude > 90)
+      return { ok: false, problem: 'positions.latitude_invalid', item, field: 'latitude' };
+    const longitude = numberOf(raw.longitude);
+    if (longitude === undefined || longitude < -180 || longitude > 180)
+      return { ok: false, problem: 'positions.longitude_invalid', item, field: 'longitude' };
+    const at = readTime(raw.at, clock);
+    if (!at || at.getTime() > latest) return { ok: false, problem: 'positions.at_invalid', item, field: 'at' };
+    let speed: number | null = null;
+    if (raw.speed !== undefined && raw.speed !== null && raw.speed !== '') {
+      const s = numberOf(raw.speed);
+      if (s === undefined || s < 0 || s > MAX_SPEED) return { ok: false, problem: 'positions.speed_invalid', item, field: 'speed' };
+      speed = Math.round(s * 10) / 10;
+    }
+    positions.push({ latitude, longitude, at, speed });
+  }
+  return { ok: true, positions };
+}
+
+/** The freight as tracking reads it, or undefined for an unknown id. */
+export async function trackedFreight(db: Db, id: number): Promise<TrackedFreight | undefined> {
+  return (await trackedFreights(db, [id]))[0];
+}
+
+export type Role = 'owner' | 'winner';
+
+/** The caller's part in a freight's tracking: its owner or winner (both, for a freight won by its own company: winner), else null. */
+export function roleIn(freight: TrackedFreight, companyId: number): Role | null {
+  if (freight.winner === companyId) return 'winner';
+  if (freight.owner === companyId) return 'owner';
+  return null;
+}
+
+/** The freight's tracking row, created on first use; locked for the rest of the transaction. */
+async function lockTracking(trx: Transaction<DB>, freightId: number, now: Date): Promise<TrackingRow> {
+  await trx
+    .insertInto('freight_tracking')
+    .values({ freight_id: freightId, created: now })
+    .onConflict((oc) => oc.column('freight_id').doNothing())
+    .execute();
+  return trx.selectFrom('freight_tracking').selectAll().where('freight_id', '=', freightId).forUpdate().executeTakeFirstOrThrow();
+}
+
+/** Makes sure a freight has its tracking row (a driver's link issued before any position: the sweeper ends it at delivery). */
+export async function ensureTracking(db: Db, freightId: number, now: Date): Promise<void> {
+  await db
+    .insertInto('freight_tracking')
+    .values({ freight_id: freightId, created: now })
+    .onConflict((oc) => oc.column('freight_id').doNothing())
+    .execute();
+}
+
+export interface Taken {
+  stored: number;
+  milestones: Array<{ type: MilestoneType; at: Date }>;
+}
+
+/**
+ * Writes the positions of an underway freight (the caller checked who may send them) with the
+ * milestones and the ETA they make, and the events of both, in one transaction.
+ */
+export async function takePositions(
+  db: Kysely<DB>,
+  clock: Clock,
+  freight: TrackedFreight,
+  positions: readonly PositionInput[],
+  source: PositionSource,
+): Promise<Taken> {
+  const at = clock.at(clock.now());
+  const now = at.now();
+  return db.transaction().execute(async (trx) => {
+    const tracking = await lockTracking(trx, freight.id, now);
+    await trx
+      .insertInto('freight_positions')
+      .values(
+        positions.map((p) => ({
+          freight_id: freight.id,
+          at: p.at,
+          latitude: p.latitude,
+          longitude: p.longitude,
+          speed: p.speed,
+          source,
+          received: now,
+        })),
+      )
+      .execute();
+    const sorted = [...positions].sort((a, b) => a.at.getTime() - b.at.getTime());
+    const before: Milestones = {
+      arrived_pickup: tracking.arrived_pickup,
+      departed_pickup: tracking.departed_pickup,
+      arrived_delivery: tracking.arrived_delivery,
+    };
+    const after = foldMilestones(before, sorted, freight.from, freight.to);
+    const reached = MILESTONE_TYPES.flatMap((type) => (!before[type] && after[type] ? [{ type, at: after[type]! }] : []));
+    const newest = sorted[sorted.length - 1]!;
+    const moved = !tracking.last_at || newest.at >= tracking.last_at;
+    const last = moved ? newest : null;
+    const eta = last ? etaFrom(last, freight.to) : null;
+    const late =
+      !tracking.late && !after.arrived_delivery && freight.windowEnd !== null && eta !== null && eta.at > freight.windowEnd ? now : null;
+    await trx
+      .updateTable('freight_tracking')
+      .set({
+        ...after,
+        ...(last
+          ? {
+              last_at: last.at,
+              last_latitude: last.latitude,
+              last_longitude: last.longitude,
+              eta_at: eta?.at ?? null,
+              km_left: eta ? eta.kmLeft.toFixed(1) : null,
+            }
+          : {}),
+        ...(late ? { late } : {}),
+      })
+      .where('freight_id', '=', freight.id)
+      .execute();
+    for (const m of reached) await milestoneReached(trx, at, freight, m);
+    if (late && eta) await freightLate(trx, at, freight, { at: eta.at, kmLeft: eta.kmLeft });
+    return { stored: positions.length, milestones: reached };
+  });
+}
+
+export interface TrackingView {
+  positions: PositionRow[];
+  tracking: TrackingRow | undefined;
+}
+
+/** The last POSITIONS_SHOWN positions (oldest first) and the tracking state of a freight. */
+export async function readTracking(db: Db, freightId: number): Promise<TrackingView> {
+  const [rows, tracking] = await Promise.all([
+    db
+      .selectFrom('freight_positions')
+      .select(['id', 'freight_id', 'at', 'latitude', 'longitude', 'speed', 'source', 'received'])
+      .where('freight_id', '=', freightId)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(POSITIONS_SHOWN)
+      .execute(),
+    db.selectFrom('freight_tracking').selectAll().where('freight_id', '=', freightId).executeTakeFirst(),
+  ]);
+  return { positions: rows.reverse(), tracking };
+}
+
+/**
+ * Logs a read of a freight's positions by a user of its owner's company (the winner sees who and
+ * when). Reads of one user within READ_COALESCE_MS of its last logged one are that read.
+ */
+export async function logRead(db: Db, freightId: number, reader: { companyId: number; userId: number; name: string }, now: Date) {
+  const since = new Date(now.getTime() - READ_COALESCE_MS);
+  await sql`insert into freight_position_reads (freight_id, company_id, user_id, user_name, at)
+    select ${freightId}::int, ${reader.companyId}::int, ${reader.userId}::int, ${reader.name}::text, ${now}::timestamptz
+    where not exists (select 1 from freight_position_reads
+      where freight_id = ${freightId}::int and user_id = ${reader.userId}::int and at > ${since}::timestamptz)`.execute(db);
+}
+
+/** The owner's reads of a freight's positions, newest first (the winner's `data.reads`). */
+export async function readsOf(db: Db, freightId: number) {
+  return db
+    .selectFrom('freight_position_reads')
+    .select(['user_id', 'user_name', 'at'])
+    .where('freight_id', '=', freightId)
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(READS_SHOWN)
+    .execute();
+}
+
+const SWEEP_BATCH = 500;
+
+export interface Swept {
+  late: number;
+  delivered: number;
+  deleted: number;
+}
+
+/**
+ * One sweep, safe on any number of processes at once (each step a conditional write, so each
+ * thing is done once): lateness told for undelivered freights whose ETA, or the clock itself when
+ * the truck has not arrived, passed the end of the delivery window; delivery noted (its time is
+ * where retention counts from) and the freight's driver links ended; everything of freights
+ * delivered more than KEPT_AFTER_DELIVERY_DAYS ago deleted; ended links deleted (links module).
+ */
+export async function sweepTracking(db: Kysely<DB>, clock: Clock): Promise<Swept> {
+  const at = clock.at(clock.now());
+  const now = at.now();
+  const swept: Swept = { late: 0, delivered: 0, deleted: 0 };
+  let after = 0;
+  for (;;) {
+    const open = await db
+      .selectFrom('freight_tracking')
+      .select(['freight_id', 'eta_at', 'km_left', 'late', 'arrived_delivery'])
+      .where('delivered', 'is', null)
+      .where('freight_id', '>', after)
+      .orderBy('freight_id')
+      .limit(SWEEP_BATCH)
+      .execute();
+    if (!open.length) break;
+    after = open[open.length - 1]!.freight_id;
+    const freights = new Map(
+      (
+        await trackedFreights(
+          db,
+          open.map((r) => r.freight_id),
+        )
+      ).map((f) => [f.id, f]),
+    );
+    for (const row of open) {
+      const freight = freights.get(row.freight_id);
+      if (!freight) continue;
+      if (freight.delivered) {
+        const noted = await db.transaction().execute(async (trx) => {
+          const done = await trx
+            .updateTable('freight_tracking')
+            .set({ delivered: now })
+            .where('freight_id', '=', freight.id)
+            .where('delivered', 'is', null)
+            .executeTakeFirst();
+          if (!Number(done.numUpdatedRows)) return false;
+          await revokeLinks(trx, freight.id, now, 'tracking');
+          return true;
+        });
+        if (noted) swept.delivered++;
+        continue;
+      }
+      if (!freight.underway || row.late || row.arrived_delivery || !row.eta_at || !freight.windowEnd) continue;
+      const expected = new Date(Math.max(row.eta_at.getTime(), now.getTime()));
+      if (expected <= freight.windowEnd) continue;
+      const told = await db.transaction().execute(async (trx) => {
+        const done = await trx
+          .updateTable('freight_tracking')
+          .set({ late: now })
+          .where('freight_id', '=', freight.id)
+          .where('late', 'is', null)
+          .where('arrived_delivery', 'is', null)
+          .executeTakeFirst();
+        if (!Number(done.numUpdatedRows)) return false;
+        await freightLate(trx, at, freight, { at: expected, kmLeft: row.km_left === null ? null : Number(row.km_left) });
+        return true;
+      });
+      if (told) swept.late++;
+    }
+    if (open.length < SWEEP_BATCH) break;
+  }
+  swept.deleted = await deleteExpired(db, now);
+  await deleteEndedLinks(db, now);
+  return swept;
+}
+
+/** Deletes the positions, reads and tracking of freights delivered more than KEPT_AFTER_DELIVERY_DAYS ago; answers how many freights. */
+async function deleteExpired(db: Kysely<DB>, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - KEPT_AFTER_DELIVERY_DAYS * 86_400_000);
+  return db.transaction().execute(async (trx) => {
+    const gone = await trx.deleteFrom('freight_tracking').where('delivered', '<', before).returning('freight_id').execute();
+    const ids = gone.map((r) => r.freight_id);
+    if (!ids.length) return 0;
+    await trx.deleteFrom('freight_positions').where('freight_id', 'in', ids).execute();
+    await trx.deleteFrom('freight_position_reads').where('freight_id', 'in', ids).execute();
+    return ids.length;
+  });
+}
+
+/**
+ * Sweeps while the server listens (app.ts): every SWEEP_INTERVAL_MS, on every process (the sweep
+ * is safe to run at once on several), stopped when the server closes.
+ */
+export class TrackingSweeper {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopped = true;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: Clock,
+    private readonly options: { intervalMs?: number; onError?: (err: unknown) => void } = {},
+  ) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(delay: number) {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = sweepTracking(this.db, this.clock)
+        .catch((err) => this.options.onError?.(err))
+        .finally(() => {
+          this.running = undefined;
+          this.schedule(this.options.intervalMs ?? SWEEP_INTERVAL_MS);
+        });
+    }, delay);
+    this.timer.unref();
+  }
+}
+
+/** How often lateness, delivery and retention are swept. */
+export const SWEEP_INTERVAL_MS = 60_000;
