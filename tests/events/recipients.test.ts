@@ -407,6 +407,32 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
     );
   });
 
+  test('freight.milestone and freight.late reach owner and winner only', async () => {
+    const stamp = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
+    const now = app.services.clock.now();
+    const freight = await takenFreight(app, shipper, carrierB, {
+      // an airport has coordinates: the ETA needs the destination's point
+      to: 'airport:MUC',
+      eta: stamp(new Date(now.getTime() + 3_600_000)),
+      eta_end: stamp(new Date(now.getTime() + 2 * 3_600_000)),
+    });
+    await take();
+    const from = await app.services.db
+      .selectFrom('freights')
+      .select(['from_latitude', 'from_longitude'])
+      .where('id', '=', freight)
+      .executeTakeFirstOrThrow();
+    assert.ok(from.from_latitude !== null && from.from_longitude !== null, 'the freight has an origin point');
+    // At the origin: arrived at pickup; and Munich is hours away by road while the window ends in
+    // two hours: late, told at once.
+    const at = { latitude: Number(from.from_latitude), longitude: Number(from.from_longitude), at: stamp(now) };
+    ok(await app.post(`/freights/positions/${freight}.json`, { token: carrierB.token, json: { positions: [at] } }));
+    const events = await take();
+    assert.deepEqual(recipients(events, 'freight.milestone'), sorted(shipper.company, carrierB.company));
+    assert.deepEqual(recipients(events, 'freight.late'), sorted(shipper.company, carrierB.company));
+    assert.deepEqual(new Set(events.map((e) => e.type)), new Set(['freight.milestone', 'freight.late']));
+  });
+
   test('webhook.test reaches the one webhook it was sent to', async () => {
     const hook = (await app.get('/webhooks/index.json', { token: handler.token })).body.data.webhooks[0];
     ok(await app.post(`/webhooks/test/${hook.id}.json`, { token: handler.token }));
