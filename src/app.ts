@@ -69,8 +69,14 @@ import { openApiRoutes } from './openapi/routes.tsx';
 import { ONE_RECORD_PREFIX, registerOneRecordRoutes, sendFailure as oneRecordRefusal } from './onerecord/routes.ts';
 import { PRICING_SECTION, pricingEndpoints } from './pricing/routes.tsx';
 import { quoteEndpoints } from './quotes/routes.tsx';
+import { oneStepAward } from './quotes/award.ts';
+import { oneStepEndpoints } from './quotes/one-step.tsx';
+import { ONE_STEP_ERRORS, ONE_STEP_MESSAGES } from './quotes/one-step-messages.ts';
 import {
   attachExpirySweeper,
+  attachWaterfallSweeper,
+  type BidRow,
+  type FreightRow,
   FREIGHT_ERRORS,
   FREIGHT_MESSAGES,
   FREIGHTS_SECTION,
@@ -142,6 +148,8 @@ export interface App {
   metrics?: Metrics;
   /** This process's mail worker (decisions.md §20); null without SMTP_URL (tests drain it). */
   mail: MailWorker | null;
+  /** Waterfall turns' sweeper (decisions.md §16): `sweep()` runs one pass now (tests move the clock). */
+  waterfalls: { sweep(): Promise<number> };
 }
 
 /** Builds the HTTP application: services shared by every module, then each module's endpoints. */
@@ -160,6 +168,7 @@ export const CATALOGUES = [
   PLACE_MESSAGES,
   PRICING_MESSAGES,
   QUOTE_MESSAGES,
+  ONE_STEP_MESSAGES,
   SEARCH_MESSAGES,
   SHIPMENT_MESSAGES,
   TEMPLATE_MESSAGES,
@@ -201,6 +210,7 @@ export const ERROR_CODES = {
   ...PLACE_ERRORS,
   ...PRICING_ERRORS,
   ...QUOTE_ERRORS,
+  ...ONE_STEP_ERRORS,
   ...SEARCH_ERRORS,
   ...SHIPMENT_ERRORS,
   ...TEMPLATE_ERRORS,
@@ -297,6 +307,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   const queueAlert = (subject: AlertSubject) => (trx: Transaction<DB>, at: Clock, id: number) => enqueueAlert(trx, subject, id, at.now());
   const alertsCommitted = () => alerts.poke();
+  // In the award's transaction: the transport order, and the award in its lane cell.
+  const awarded = async (trx: Transaction<DB>, at: Clock, freight: FreightRow, bid: BidRow) => {
+    await addTransportOrder(trx, at, freight, bid);
+    if (options.recordLaneAwards !== false) await recordLaneAward(trx, at.zone, freight.id);
+  };
+  // Deals in one step (decisions.md §16) award through the same steps; a waterfall's last turn
+  // may open the freight to the market, which alerts saved searches like a publish.
+  const oneStep = { award: oneStepAward(awarded), work: { enteredMarket: queueAlert('freight') } };
   // Each module contributes its endpoints; one line per module. A module's endpoints that use a
   // module above it get its parts here, as parameters (docs/architecture.md): the freight lists
   // serve TMS 51-53 and show counts, a freight entering the market alerts saved searches, and
@@ -305,13 +323,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...accountEndpoints(tokens),
     ...passwordEndpoints(),
     ...pricingEndpoints(),
-    // In the award's transaction: the transport order, and the award in its lane cell.
-    ...quoteEndpoints({
-      awarded: async (trx, clock, freight, bid) => {
-        await addTransportOrder(trx, clock, freight, bid);
-        if (options.recordLaneAwards !== false) await recordLaneAward(trx, clock.zone, freight.id);
-      },
-    }),
+    ...quoteEndpoints({ awarded, award: oneStep.award }),
+    ...oneStepEndpoints(oneStep), // Book Now, counter-offers, waterfalls (decisions.md §16)
     ...freightEndpoints({
       otherLists: tmsFreightLists(),
       listColumns: new Map([[LIST.tmsTours, tourColumns]]),
@@ -353,10 +366,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   attachTokenRefresh(http, auth);
   // Expiry written down in the background while the server listens (reads compute it anyway).
   attachExpirySweeper(http, services);
+  // Waterfall turns end by their deadline without a request: every process sweeps (decisions.md §16).
+  const waterfalls = attachWaterfallSweeper(http, services, oneStep.work);
   // The alerts' worker sweeps while the server listens; closing waits for the alert under way.
   attachAlertWorker(http, alerts);
   // Webhook deliveries: started when the server listens, stopped when it closes.
   // Events with mail still to send are kept however old (src/mail).
   attachWebhookDispatcher(http, services, { keeps: mailKeepsEvent });
-  return { http, services, tokens, endpoints: Object.freeze([...endpoints]), live, alerts, mail: mail.worker, metrics };
+  return { http, services, tokens, endpoints: Object.freeze([...endpoints]), live, alerts, mail: mail.worker, metrics, waterfalls };
 }

@@ -25,6 +25,7 @@ export {
   loadFreightForCaller,
   loadVisibleFreight,
   presentMany,
+  presentRead,
   visibleFreights,
   visibleFreightsWithPieces,
   withPieces,
@@ -78,6 +79,33 @@ export {
 export { BIDS_IN_PLAY, inMarket, isDue, isMarketStatus } from './in-market.ts';
 export type { AlongDelivery, EnteredMarket, TransitionResult } from './lifecycle.ts';
 export { emitEvent, emitShipmentStatus } from './events.ts';
+// Deals in one step (decisions.md §16): Book Now, automatic award, counter-offers, waterfalls
+export {
+  acceptCounter,
+  autoAward,
+  bidHistory,
+  bookNow,
+  counterBid,
+  NO_COUNTER,
+  recordOffer,
+  type AwardBid,
+  type AwardBidInput,
+  type OneStepRefusal,
+  type OneStepResult,
+} from './one-step.ts';
+export {
+  attachWaterfallSweeper,
+  declineTurn,
+  MAX_WATERFALL_CARRIERS,
+  MAX_WATERFALL_MINUTES,
+  startWaterfall,
+  sweepWaterfalls,
+  type WaterfallInput,
+  type WaterfallResult,
+  type WaterfallWork,
+} from './waterfall.ts';
+export type { WaterfallView } from './waterfall-view.ts';
+export { WATERFALL_THEN, type WaterfallRow, type WaterfallThen } from './tables.ts';
 
 // Lists, counts and the load search
 export { freightIdPage, isWonOrder, listFreights, type ExternalList } from './lists/read.ts';
@@ -102,7 +130,7 @@ export { bidderMustConfirm, isCallersMove, ownerMoveOf, publishGaps, type Publis
 
 // Reading a freight body, and the freight form (templates replay both)
 export { FIELDS, parseFreight, type FreightView } from './fields.ts';
-export { FREIGHT_EVENT_DOCS, FREIGHT_INPUT_SCHEMA } from './schema.ts';
+export { FREIGHT_EVENT_DOCS, FREIGHT_INPUT_SCHEMA, FREIGHT_SCHEMA } from './schema.ts';
 export { normaliseFreightForm, problemsFromWarnings, type FormState } from './pages/form-input.ts';
 export { freightFields } from './pages/form-page.tsx';
 

@@ -20,6 +20,10 @@ import {
   bidWithdrawn,
   type FreightRow,
   loadVisibleFreight,
+  autoAward,
+  recordOffer,
+  NO_COUNTER,
+  type AwardBid,
 } from '../freights/index.ts';
 import { blocksEither, isBlocked } from '../accounts/blocks.ts';
 import type { Caller } from '../kernel/context.ts';
@@ -101,7 +105,13 @@ async function transition<R extends Refusal>(
  * company, type (selling when the freight's own company bids) and deadline (the freight's
  * bidding deadline) are the server's.
  */
-export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, input: BidInput): Promise<Transition<SubmitRefusal>> {
+export async function submitBid(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  input: BidInput,
+  award?: AwardBid,
+): Promise<Transition<SubmitRefusal>> {
   const now = clock.now();
   let existing: BidRow | undefined;
   if (input.id !== undefined) {
@@ -138,9 +148,20 @@ export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, in
       if (!bid) return notFound;
       // Only an open bid changes: once a side has confirmed, the offer is what was confirmed.
       if (bid.status !== 'open') return refused('quotes.bid_not_open', freightId);
-      const updated = await updateBid(trx, bid.id, values);
+      // A new amount ends the owner's standing counter (decisions.md §16) and joins the bid's history.
+      const newAmount = Number(bid.amount) !== Number(values.amount) || bid.currency_code !== values.currency_code;
+      const updated = await updateBid(trx, bid.id, newAmount ? { ...values, ...NO_COUNTER } : values);
+      if (newAmount)
+        await recordOffer(
+          trx,
+          updated,
+          'bidder',
+          caller.userId,
+          { amount: values.amount, currency: values.currency_code, note: updated.note },
+          now,
+        );
       await emitEvent(trx, clock, { type: 'bid.updated', freightId, bidId: bid.id });
-      return { kind: 'done', bid: updated, freight, awarded: false };
+      return oneStep(trx, freight, updated);
     }
     const created = await insertBid(trx, {
       ...values,
@@ -153,9 +174,46 @@ export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, in
       deadline: freight.deadline,
       created: now,
     });
+    await recordOffer(
+      trx,
+      created,
+      'bidder',
+      caller.userId,
+      { amount: values.amount, currency: values.currency_code, note: created.note },
+      now,
+    );
     await emitEvent(trx, clock, { type: 'bid.created', freightId, bidId: created.id });
-    return { kind: 'done', bid: created, freight, awarded: false };
+    return oneStep(trx, freight, created);
   });
+
+  /** A bid at or below the freight's walk-away price is awarded at once (decisions.md §16). */
+  async function oneStep(trx: Transaction<DB>, freight: FreightRow, bid: BidRow): Promise<Transition<SubmitRefusal>> {
+    const won = award ? await autoAward(trx, clock.at(now), freight, bid, award) : null;
+    return won ? { kind: 'done', bid: won.bid, freight: won.freight, awarded: true } : { kind: 'done', bid, freight, awarded: false };
+  }
+}
+
+/**
+ * The award of a bid in one step (Book Now, automatic award, an accepted counter), through the
+ * award the confirmation makes (confirmBid's second side): the bid accepted with both sides, the
+ * other pending bids back to open, the freight taken, the way's events and `freight.awarded`,
+ * and what `awarded` adds. The one function to move onto the freights module's award path.
+ */
+export function oneStepAward(awarded?: Awarded): AwardBid {
+  return async (trx, clock, input) => {
+    const now = clock.now();
+    const freight = await lockFreight(trx, input.freightId, clock.at(now));
+    const bid = await lockBid(trx, input.bidId);
+    if (!freight || !bid || bid.freight_id !== freight.id || !LIVE.includes(bid.status) || !isOpenForBids(freight, now))
+      return { kind: 'not_awardable' };
+    const accepted = await updateBid(trx, bid.id, { owner_confirmed: true, bidder_confirmed: true, status: 'accepted', modified: now });
+    await reopenPendingBids(trx, freight.id, bid.id, now);
+    const taken = await awardTo(trx, freight, accepted, now);
+    for (const event of input.announce ?? []) await emitEvent(trx, clock, event);
+    await emitEvent(trx, clock, { type: 'freight.awarded', freightId: freight.id });
+    await awarded?.(trx, clock, taken, accepted);
+    return { kind: 'awarded', freight: taken, bid: accepted };
+  };
 }
 
 /**

@@ -7,6 +7,7 @@ import { readLocaleDecimal } from '../kernel/locale.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
 import {
   confirmBid,
+  oneStepAward,
   revokeBid,
   submitBid,
   type Awarded,
@@ -16,7 +17,7 @@ import {
   type Transition,
 } from './award.ts';
 import { NOTE_MAX, parseBid, readMoney } from './fields.ts';
-import { freightPageFor, presentBid, type BidView } from '../freights/index.ts';
+import { freightPageFor, presentBid, type AwardBid, type BidView } from '../freights/index.ts';
 import { AWARD_DATA, BID_DATA, BID_INPUT } from './present.ts';
 import type { MessageKey } from '../kernel/i18n.ts';
 
@@ -95,7 +96,9 @@ function backToFreight(key: MessageKey) {
  * Quotes (bids): submit, two-sided confirmation, revoke. The rules are in award.ts; `awarded` is
  * what a module above adds to the award's transaction (the deal room's transport order).
  */
-export function quoteEndpoints(parts: { awarded?: Awarded } = {}): Endpoint[] {
+export function quoteEndpoints(parts: { awarded?: Awarded; award?: AwardBid } = {}): Endpoint[] {
+  // A bid at or below the freight's walk-away price is awarded at once (decisions.md §16).
+  const award = parts.award ?? oneStepAward(parts.awarded);
   return [
     userEndpoint({
       method: 'POST',
@@ -125,7 +128,7 @@ export function quoteEndpoints(parts: { awarded?: Awarded } = {}): Endpoint[] {
         const parsed = parseBid(ctx.params, ctx.t, ctx.caller.companyId);
         if (parsed.kind === 'no_such_bid') return notFound();
         if (parsed.kind === 'invalid') return fail(ctx.t, parsed.reason, parsed.vars);
-        const result = await submitBid(ctx.db, ctx.clock, ctx.caller, parsed.input);
+        const result = await submitBid(ctx.db, ctx.clock, ctx.caller, parsed.input, award);
         if (result.kind !== 'done') return refusal(ctx, result);
         return ok({ bid: presentBid(result.bid, ctx.clock) }, parsed.warnings.length ? parsed.warnings : undefined);
       },

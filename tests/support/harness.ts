@@ -57,6 +57,8 @@ export interface TestApp {
   alerts: AlertWorker;
   /** the mail worker (with SMTP_URL in `env`; tests drain it), else null */
   mail: MailWorker | null;
+  /** The waterfall turns' sweeper of this app (decisions.md §16): one pass now, at the app's clock. */
+  waterfalls: { sweep(): Promise<number> };
   /** Moves the exchange's clock (deadlines, expiry); `null` returns to real time. */
   setNow(date: Date | null): void;
   company(name?: string): Promise<{ id: number; name: string }>;
@@ -84,7 +86,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = options.database ?? (await freshDatabase());
   let fixedNow: Date | null = null;
   const clock = new Clock(config.timezone, () => fixedNow ?? new Date());
-  const { http, services, tokens, endpoints, live, alerts, mail } = await buildApp({ config, database, clock });
+  const { http, services, tokens, endpoints, live, alerts, mail, waterfalls } = await buildApp({ config, database, clock });
   await http.ready();
   let seq = 0;
 
@@ -122,6 +124,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     live,
     alerts,
     mail,
+    waterfalls,
     setNow(date) {
       fixedNow = date;
     },
