@@ -6,7 +6,7 @@ import type { Caller, Services } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import { emitEvent } from './events.ts';
 import { inMarket, isAwardedStatus } from './in-market.ts';
-import { DEFAULT_WINDOW_MS, lockFreight, type EnteredMarket } from './lifecycle.ts';
+import { DEFAULT_WINDOW_MS, lockFreight, persistExpiry, type EnteredMarket } from './lifecycle.ts';
 import { admits } from './policy.ts';
 import { type FreightRow, VISIBILITY, type WaterfallRow, type WaterfallState, type WaterfallThen } from './tables.ts';
 
@@ -152,7 +152,12 @@ export async function catchUpWaterfall(
   const at = clock.at(now);
   for (let turns = 0; w.state === 'running' && turns <= MAX_WATERFALL_CARRIERS; turns++) {
     if (!inMarket(f, now)) {
-      const state: WaterfallState = isAwardedStatus(f.status) ? 'booked' : 'ended';
+      // Taken: booked. Expired at the deadline that ends the last turn of a `stop` waterfall: stopped.
+      const state: WaterfallState = isAwardedStatus(f.status)
+        ? 'booked'
+        : f.status === 'expired' && w.afterwards === 'stop'
+          ? 'stopped'
+          : 'ended';
       w = await writeFall(trx, f.id, { state, step_until: null, modified: now });
       break;
     }
@@ -284,14 +289,16 @@ export async function sweepWaterfalls(db: Kysely<DB>, clock: Clock, work: Waterf
     for (const { freight_id } of due) {
       after = freight_id;
       const did = await db.transaction().execute(async (trx) => {
-        const freight = (await trx
+        const locked = (await trx
           .selectFrom('freights')
           .selectAll()
           .where('id', '=', freight_id)
           .forUpdate()
           .skipLocked()
           .executeTakeFirst()) as FreightRow | undefined;
-        if (!freight) return false;
+        if (!locked) return false;
+        // Past its deadline, written expired first (with its event), as every transition does.
+        const freight = await persistExpiry(trx, locked, at);
         const fall = await lockWaterfall(trx, freight_id);
         if (fall?.state !== 'running' || !fall.step_until || fall.step_until > now) return false;
         await catchUpWaterfall(trx, at, freight, fall, now, work);
