@@ -31,23 +31,23 @@ import { TMS_ERRORS, TMS_MESSAGES } from './tms/messages.ts';
 import { WEBHOOK_ERRORS, WEBHOOK_MESSAGES } from './webhooks/messages.ts';
 import { TRUST_ERRORS, TRUST_MESSAGES } from './trust/messages.ts';
 import {
+  enterLaneCell,
   ensureLaneCells,
   LANE_ERRORS,
   LANE_MESSAGES,
   laneEndpoints,
   marketPriceHint,
   PRICES_SECTION,
-  recordLaneAward,
 } from './lanes/index.ts';
 import { TRUST_SECTION, trustEndpoints } from './trust/routes.tsx';
 import { TRUST_EVENT_DOCS } from './trust/schema.ts';
 import {
-  addTransportOrder,
   DEAL_ERRORS,
   DEAL_EVENT_DOCS,
   DEAL_MESSAGES,
   dealEndpoints,
   dealRoom,
+  issueTransportOrder,
   registerDealRoutes,
   DOCUMENT_DOWNLOAD,
 } from './deals/index.ts';
@@ -69,14 +69,13 @@ import { openApiRoutes } from './openapi/routes.tsx';
 import { ONE_RECORD_PREFIX, registerOneRecordRoutes, sendFailure as oneRecordRefusal } from './onerecord/routes.ts';
 import { PRICING_SECTION, pricingEndpoints } from './pricing/routes.tsx';
 import { quoteEndpoints } from './quotes/routes.tsx';
-import { oneStepAward } from './quotes/award.ts';
 import { oneStepEndpoints } from './quotes/one-step.tsx';
 import { ONE_STEP_ERRORS, ONE_STEP_MESSAGES } from './quotes/one-step-messages.ts';
 import {
   attachExpirySweeper,
   attachWaterfallSweeper,
-  type BidRow,
-  type FreightRow,
+  AwardPath,
+  type AwardStep,
   FREIGHT_ERRORS,
   FREIGHT_MESSAGES,
   FREIGHTS_SECTION,
@@ -307,14 +306,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   const queueAlert = (subject: AlertSubject) => (trx: Transaction<DB>, at: Clock, id: number) => enqueueAlert(trx, subject, id, at.now());
   const alertsCommitted = () => alerts.poke();
-  // In the award's transaction: the transport order, and the award in its lane cell.
-  const awarded = async (trx: Transaction<DB>, at: Clock, freight: FreightRow, bid: BidRow) => {
-    await addTransportOrder(trx, at, freight, bid);
-    if (options.recordLaneAwards !== false) await recordLaneAward(trx, at.zone, freight.id);
-  };
-  // Deals in one step (decisions.md §16) award through the same steps; a waterfall's last turn
-  // may open the freight to the market, which alerts saved searches like a publish.
-  const oneStep = { award: oneStepAward(awarded), work: { enteredMarket: queueAlert('freight') } };
+  // The one award path (freights/award.ts): what an award does besides taking the freight, in its
+  // transaction and in this order. A module whose work belongs to the award adds its step here.
+  const awardSteps: AwardStep[] = [
+    issueTransportOrder, // the deal room's transport order (decisions.md §13)
+    ...(options.recordLaneAwards !== false ? [enterLaneCell] : []), // the award in its lane cell (decisions.md §14)
+  ];
+  const award = new AwardPath(awardSteps);
+  // Deals in one step (decisions.md §16) award through the same path, each with its way; a
+  // waterfall's last turn may open the freight to the market, which alerts saved searches like a publish.
+  const oneStep = { award, work: { enteredMarket: queueAlert('freight') } };
   // Each module contributes its endpoints; one line per module. A module's endpoints that use a
   // module above it get its parts here, as parameters (docs/architecture.md): the freight lists
   // serve TMS 51-53 and show counts, a freight entering the market alerts saved searches, and
@@ -323,7 +324,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...accountEndpoints(tokens),
     ...passwordEndpoints(),
     ...pricingEndpoints(),
-    ...quoteEndpoints({ awarded, award: oneStep.award }),
+    ...quoteEndpoints({ award }), // bids; a confirmed pair awards through the award path
     ...oneStepEndpoints(oneStep), // Book Now, counter-offers, waterfalls (decisions.md §16)
     ...freightEndpoints({
       otherLists: tmsFreightLists(),
@@ -335,7 +336,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       sections: async (ctx, route) => [await fittingTrucksSection(ctx, route), await dealRoom(ctx, route)],
       marketPrice: marketPriceHint,
     }),
-    ...templateEndpoints(),
+    ...templateEndpoints({ award }), // a freight from a template is an own order, awarded by the same path
     ...flightEndpoints(),
     ...trackingEndpoints(),
     ...fileEndpoints(),

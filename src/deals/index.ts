@@ -2,7 +2,8 @@
  * The deal room (decisions.md §13): the conversation beside a freight between its owner and each
  * company that may see it, and the two parties' documents, with the transport order the exchange
  * adds on award. Above freights (who sees a freight is the freights module's policy, read through
- * its public surface); the award (quotes) gets `addTransportOrder` from app.ts. The module's
+ * its public surface); the award path (freights/award.ts) runs `issueTransportOrder`, a step
+ * app.ts registers. The module's
  * public surface.
  */
 import { companyRefs } from '../accounts/companies.ts';
@@ -14,7 +15,7 @@ import { dealRoomSection } from './views.tsx';
 export { DEAL_ERRORS, DEAL_MESSAGES } from './messages.ts';
 export { DOCUMENT_DOWNLOAD, dealEndpoints, registerDealRoutes } from './routes.tsx';
 export { DEAL_EVENT_DOCS } from './schema.ts';
-export { addTransportOrder } from './room.ts';
+export { issueTransportOrder } from './room.ts';
 
 /** The menu's link to the unread messages (the header shows their count). */
 export const MESSAGES_PATH = '/messages/unread';

@@ -167,7 +167,7 @@ export async function readTransportOrder(
     format: ORDER_FORMAT,
     freight: freight.id,
     bid: bid.id,
-    issued: clock.format(freight.modified) ?? '', // the award's instant (quotes/award.ts writes it as the freight's modified), as the confirmation's
+    issued: clock.format(freight.modified) ?? '', // the award's instant (freights/award.ts writes it as the freight's modified), as the confirmation's
     timezone: clock.zone,
     consignor: await party(db, clock, freight.company_id, bid.owner_confirmed_by, bid.owner_confirmed_at),
     consignee: null,

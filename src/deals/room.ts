@@ -2,7 +2,15 @@ import type { Kysely, Transaction } from 'kysely';
 import { mayReach } from '../accounts/blocks.ts';
 import { companyRef, type CompanyRef } from '../accounts/mark.tsx';
 import type { DB } from '../db/schema.ts';
-import { DELIVERY, setDeliveryStatus, visibleFreights, type BidRow, type FreightRow, type Role } from '../freights/index.ts';
+import {
+  DELIVERY,
+  setDeliveryStatus,
+  visibleFreights,
+  type AwardStep,
+  type BidRow,
+  type FreightRow,
+  type Role,
+} from '../freights/index.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { DocumentInput } from './content.ts';
@@ -292,6 +300,11 @@ export async function addTransportOrder(trx: Db, clock: Clock, freight: FreightR
   await insertOrder(trx, { freight_id: freight.id, document_id: id, content: json, created: clock.now() });
   await documentAdded(trx, clock, id, null, otherParties(freight, null), freight.id);
 }
+
+/** The award's step of the deal room (app.ts registers it): a bid won, its transport order issued; an own order has none. */
+export const issueTransportOrder: AwardStep = async (trx, clock, won) => {
+  if (won.bid) await addTransportOrder(trx, clock, won.freight, won.bid);
+};
 
 /** A freight's transport order for one of its parties: the content as issued and its PDF; undefined for anyone else, or none yet (a 404). */
 export async function readOrder(

@@ -6,7 +6,7 @@ import { AWARDED_STATUSES, storedInSql } from './in-market.ts';
  * Awarded road freights as the market's price history reads them (decisions.md §14, src/lanes):
  * the freights module's rule of what an award is, as one SQL piece over its own tables.
  *
- * An award is a freight with its accepted bid (quotes/award.ts writes both in one transaction):
+ * An award is a freight with its accepted bid (award.ts writes both in one transaction):
  * status taken, or closed/archived after it (a freight is archived only from expired, revoked or
  * closed, and only an awarded one has an accepted bid; a template's freight is taken without a
  * bid and counts nowhere). Road: every class but `air` (the load search's `media=road`). A bid of

@@ -8,7 +8,7 @@ import type { Clock } from '../kernel/time.ts';
 /**
  * Bids as rows and as api.md's Bid: the freights module owns the `bids` table, since a freight's
  * visibility, its lists and its view are read from its bids (decisions.md §4); the quotes module
- * runs the bid state machine (quotes/award.ts) through the functions below.
+ * and the bid state machine (bidding.ts, award.ts) runs through the functions below.
  */
 
 /** A bid as api.md's Bid table shows it (in `data.bid` and in a freight's `_bids`). */
@@ -70,7 +70,7 @@ export function presentBid(bid: ShownBid, clock: Clock) {
 
 export type BidView = ReturnType<typeof presentBid>;
 
-// The bid state machine's reads and writes (quotes/award.ts decides; these only touch rows).
+// The bid state machine's reads and writes (bidding.ts and award.ts decide; these only touch rows).
 
 type Db = Kysely<DB> | Transaction<DB>;
 

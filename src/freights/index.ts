@@ -49,34 +49,24 @@ export {
 // Awarded road freights with their accepted bids' prices (the lane prices, src/lanes)
 export { awardRowsSql } from './awards.ts';
 
-// Bids (the quotes module runs their state machine)
+// Bids as shown, and their state machine beside their table (the quotes module is its HTTP face)
+export { BID, presentBid, type BidView } from './bids.ts';
 export {
-  BID,
-  bidParties,
-  insertBid,
-  lockBid,
-  NO_CONFIRMATION,
-  ownBid,
-  ownBidFreight,
-  presentBid,
-  reopenPendingBids,
-  updateBid,
-  type BidView,
-} from './bids.ts';
+  confirmBid,
+  revokeBid,
+  submitBid,
+  type BidInput,
+  type ConfirmRefusal,
+  type RevokeRefusal,
+  type SubmitRefusal,
+  type Transition,
+} from './bidding.ts';
+// The one award path: every way of winning; what else an award does is a step app.ts registers
+export { AwardPath, type AwardInput, type AwardResult, type AwardStep, type WayOfWinning, type Won } from './award.ts';
 
 // Transitions and events
-export {
-  admitToWhitelist,
-  attachExpirySweeper,
-  awardTo,
-  bidConfirmed,
-  bidWithdrawn,
-  createFreight,
-  lockFreight,
-  lockFreights,
-  setDeliveryStatus,
-} from './lifecycle.ts';
-export { BIDS_IN_PLAY, inMarket, isDue, isMarketStatus } from './in-market.ts';
+export { admitToWhitelist, attachExpirySweeper, createFreight, lockFreight, lockFreights, setDeliveryStatus } from './lifecycle.ts';
+export { inMarket, isDue, isMarketStatus } from './in-market.ts';
 export type { AlongDelivery, EnteredMarket, TransitionResult } from './lifecycle.ts';
 export { emitEvent, emitShipmentStatus } from './events.ts';
 // Deals in one step (decisions.md §16): Book Now, automatic award, counter-offers, waterfalls
@@ -88,8 +78,6 @@ export {
   counterBid,
   NO_COUNTER,
   recordOffer,
-  type AwardBid,
-  type AwardBidInput,
   type OneStepRefusal,
   type OneStepResult,
 } from './one-step.ts';

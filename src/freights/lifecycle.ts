@@ -16,11 +16,13 @@ import { insertFreight, type NewFreight } from './store.ts';
 import type { FreightValues } from './fields.ts';
 import { VISIBILITY } from './tables.ts';
 import { replacePieces } from './pieces.ts';
+import type { AwardPath } from './award.ts';
 
 /**
- * Every freight transition, in one place (decisions.md §4). The bid state machine (src/quotes/award.ts)
- * decides when a freight goes open -> pending -> taken (or back to open) and calls the steps here
- * (`bidConfirmed`, `awardTo`, `bidWithdrawn`) on the row it locked, in its own transaction.
+ * Every freight transition, in one place (decisions.md §4). The bid state machine (bidding.ts)
+ * and the award path (award.ts, every way of winning) decide when a freight goes open -> pending
+ * -> taken (or back to open) and call the steps here (`bidConfirmed`, `awardTo`, `bidWithdrawn`)
+ * on the row they locked, in their own transaction.
  */
 
 /** States the owner may revoke a freight from. */
@@ -286,14 +288,14 @@ export async function editFreight(
  *   enters the market (freight.published, and what `enteredMarket` does);
  * - `booking`: POST /freights/request/…, a booking request (FFR, air) addressed to its provider
  *   alone, a draft; a flight's provider is its winner at once (booking.requested);
- * - `ownOrder`: POST /freights/create-from-template, taken with the own company as carrier
- *   (freight.awarded, the company being owner and winner).
+ * - `ownOrder`: POST /freights/create-from-template, taken with the own company as carrier,
+ *   awarded by the award path (award.ts, `own_order`: freight.awarded and the award's steps).
  */
 export type Creation =
   | { kind: 'draft' }
   | { kind: 'direct'; provider: number; enteredMarket: EnteredMarket }
   | { kind: 'booking'; provider: number; providerWins: boolean }
-  | { kind: 'ownOrder' };
+  | { kind: 'ownOrder'; award: AwardPath };
 
 /** Bidding window when a freight opens without a deadline (api.md, Limits). */
 export const DEFAULT_WINDOW_MS = 24 * 3600_000;
@@ -338,7 +340,7 @@ export async function createFreight(
     } else if (creation.kind === 'booking') {
       await emitEvent(trx, clock, { type: 'booking.requested', freightId: row.id });
     } else if (creation.kind === 'ownOrder') {
-      await emitEvent(trx, clock, { type: 'freight.awarded', freightId: row.id });
+      await creation.award.award(trx, clock, { way: 'own_order', freightId: row.id });
     }
   });
 }
@@ -471,9 +473,9 @@ function updateFreight(trx: Transaction<DB>, id: number, set: Updateable<Freight
   return trx.updateTable('freights').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-// The bid state machine's steps of the freight (src/quotes/award.ts). Each takes the row the
-// award locked (lockFreight) in the award's transaction and answers it as written: the award
-// stays race-proof there (the lock, and the unique index of one accepted bid per freight).
+// The bid state machine's steps of the freight (bidding.ts, and the award path: award.ts). Each
+// takes the row the transition locked (lockFreight) in its transaction and answers it as written:
+// the award stays race-proof there (the lock, and the unique index of one accepted bid per freight).
 
 /** A first side confirmed a bid: an open freight becomes pending (one already pending stays). */
 export async function bidConfirmed(trx: Transaction<DB>, freight: FreightRow, now: Date): Promise<FreightRow> {

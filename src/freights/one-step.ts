@@ -5,7 +5,8 @@ import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import { insertBid, lockBid, updateBid } from './bids.ts';
-import { emitEvent, type EmitInput } from './events.ts';
+import type { AwardPath } from './award.ts';
+import { emitEvent } from './events.ts';
 import { BIDS_IN_PLAY, inMarket } from './in-market.ts';
 import { lockFreight } from './lifecycle.ts';
 import { admits } from './policy.ts';
@@ -15,31 +16,12 @@ import { catchUpWaterfall, lockWaterfall, waterfallWon, type WaterfallWork } fro
 /**
  * Deals in one step (decisions.md §16): Book Now, automatic award and counter-offers. Each runs
  * in one transaction that locks the freight row first, then the bid (the lock order of every bid
- * transition: freights → bids), and awards through the one award path it is given (`AwardBid`,
+ * transition: freights → bids), and awards through the one award path it is given (`AwardPath`,
  * built by app.ts), so a deal made in one step does everything an award does (events, transport
  * order, lane cell, other bids back to open). Two companies booking one freight at once, on one
  * server process or on many sharing one PostgreSQL, queue on the freight's lock: the second reads
  * the freight taken and is refused.
  */
-
-/** The ways of winning in one step (the award path's `WayOfWinning` beside `confirmed` and `own_order`). */
-export type OneStepWay = 'book_now' | 'auto_award' | 'counter_accepted';
-
-/** What the award path is asked for (its `AwardInput` for a bid). */
-export interface AwardBidInput {
-  way: OneStepWay;
-  freightId: number;
-  bidId: number;
-  /** the way's own events, announced after the award is written and before `freight.awarded` */
-  announce?: readonly EmitInput[];
-}
-
-/** The award path, as one step's work calls it in its own transaction (app.ts builds it). */
-export type AwardBid = (
-  trx: Transaction<DB>,
-  clock: Clock,
-  input: AwardBidInput,
-) => Promise<{ kind: 'awarded'; freight: FreightRow; bid: BidRow | null } | { kind: 'not_awardable' }>;
 
 /** Why a step is refused (`status` = `error`, its reason the code). */
 export type OneStepRefusal =
@@ -142,7 +124,7 @@ export async function bookNow(
   clock: Clock,
   caller: Caller,
   freightId: number,
-  award: AwardBid,
+  award: AwardPath,
   work: WaterfallWork,
 ): Promise<OneStepResult> {
   const now = clock.now();
@@ -187,7 +169,7 @@ export async function bookNow(
       { amount: freight.book_now, currency: freight.book_now_currency, note: null },
       now,
     );
-    const won = await award(trx, clock.at(now), {
+    const won = await award.award(trx, clock.at(now), {
       way: 'book_now',
       freightId,
       bidId: bid.id,
@@ -209,11 +191,11 @@ export async function autoAward(
   clock: Clock,
   freight: FreightRow,
   bid: BidRow,
-  award: AwardBid,
+  award: AwardPath,
 ): Promise<{ freight: FreightRow; bid: BidRow } | null> {
   if (!autoAwards(freight, bid)) return null;
   if (await blocksEither(trx, freight.company_id, bid.company_id)) return null;
-  const won = await award(trx, clock, { way: 'auto_award', freightId: freight.id, bidId: bid.id });
+  const won = await award.award(trx, clock, { way: 'auto_award', freightId: freight.id, bidId: bid.id });
   if (won.kind !== 'awarded' || !won.bid) return null;
   await waterfallWon(trx, freight.id, clock.now());
   return { freight: won.freight, bid: won.bid };
@@ -271,7 +253,7 @@ export async function counterBid(
  * freight is awarded to it at the counter's amount (the bid's amount becomes the counter's).
  * Anyone but the bidder: not found; no counter, a revoked bid, a freight out of the market: refused.
  */
-export async function acceptCounter(db: Kysely<DB>, clock: Clock, caller: Caller, bidId: number, award: AwardBid): Promise<OneStepResult> {
+export async function acceptCounter(db: Kysely<DB>, clock: Clock, caller: Caller, bidId: number, award: AwardPath): Promise<OneStepResult> {
   const now = clock.now();
   const probe = await partiesOfBid(db, bidId);
   if (!probe || probe.bidder !== caller.companyId) return notFound;
@@ -284,7 +266,7 @@ export async function acceptCounter(db: Kysely<DB>, clock: Clock, caller: Caller
     if (bid.counter_amount === null) return refused('quotes.accept.no_counter', freight.id);
     if (await blocksEither(trx, freight.company_id, bid.company_id)) return refused('quotes.one_step.blocked', freight.id);
     await updateBid(trx, bid.id, { amount: bid.counter_amount, modified: now });
-    const won = await award(trx, clock.at(now), { way: 'counter_accepted', freightId: freight.id, bidId: bid.id });
+    const won = await award.award(trx, clock.at(now), { way: 'counter_accepted', freightId: freight.id, bidId: bid.id });
     if (won.kind !== 'awarded' || !won.bid) throw Object.assign(new Error('not awardable'), { code: '40001' });
     await waterfallWon(trx, freight.id, now);
     return { kind: 'done', freight: won.freight, bid: won.bid };

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { awardRowsSql } from '../freights/index.ts';
+import { awardRowsSql, type AwardStep } from '../freights/index.ts';
 import type { PlacePattern } from '../market/index.ts';
 import {
   COALITION_MAX,
@@ -54,7 +54,7 @@ const CELL = sql.raw('currency, from_country, to_country, month, from_key, from_
 const ARRAYS = sql.raw('prices, owners, winners, km_prices, km_owners, km_winners');
 
 /**
- * Adds one award to its cell, in the award's transaction (app.ts passes it to the quotes module):
+ * Adds one award to its cell, in the award's transaction (enterLaneCell, the award path's step):
  * nothing for a freight that is no market award (air, own bid). Not released here: the next read
  * releases when a whole batch waits.
  */
@@ -72,6 +72,11 @@ export async function recordLaneAward(db: Db, zone: string, freightId: number): 
       km_prices = lane_price_cells.km_prices || excluded.km_prices, km_owners = lane_price_cells.km_owners || excluded.km_owners,
       km_winners = lane_price_cells.km_winners || excluded.km_winners`.execute(db);
 }
+
+/** The award's step of the lane prices (app.ts registers it): a bid won, the award enters its cell; an own order is no market award. */
+export const enterLaneCell: AwardStep = async (trx, clock, won) => {
+  if (won.bid) await recordLaneAward(trx, clock.zone, won.freight.id);
+};
 
 /**
  * The release rule (lane.ts) over the awards from position `after` + 1 on of the `owners` and

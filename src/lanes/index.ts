@@ -12,7 +12,7 @@ import { marketHint } from './views.tsx';
 
 export { LANE_ERRORS, LANE_MESSAGES } from './messages.ts';
 export { laneEndpoints, PRICES_SECTION } from './routes.tsx';
-export { ensureLaneCells, rebuildLaneCells, recordLaneAward } from './cells.ts';
+export { enterLaneCell, ensureLaneCells, rebuildLaneCells, recordLaneAward } from './cells.ts';
 
 /**
  * The lane's last median beside a freight's price field (the freight form and page; passed in by

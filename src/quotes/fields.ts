@@ -2,21 +2,9 @@ import type { Warning } from '../kernel/outcome.ts';
 import { readDecimal, readId, readString, type Params } from '../kernel/params.ts';
 import type { FailureCode } from '../kernel/errors.ts';
 import type { Translate } from '../kernel/i18n.ts';
+import type { BidInput } from '../freights/index.ts';
 
 export const NOTE_MAX = 2000;
-
-/** What POST /quotes/add.json may set; everything else about a bid is set by the server. */
-export interface BidInput {
-  /** Present: update that bid (the caller's company's, while open). */
-  id?: number;
-  route?: number;
-  amount: string;
-  currency_code: string;
-  rate_base?: string | null;
-  rate_fsc?: string | null;
-  rate_ssc?: string | null;
-  note?: string | null;
-}
 
 export type ParsedBid =
   | { kind: 'ok'; input: BidInput; warnings: Warning[] }

@@ -19,7 +19,7 @@ import {
   presentBid,
   startWaterfall,
   WATERFALL_THEN,
-  type AwardBid,
+  type AwardPath,
   type OneStepResult,
   type WaterfallInput,
   type WaterfallResult,
@@ -109,7 +109,7 @@ function waterfallAnswer(ctx: Ctx<Caller>, result: WaterfallResult) {
 
 const ERRORS = (codes: string) => `\`status\` = \`error\` with \`code\`: ${codes}; nothing changed.`;
 
-export function oneStepEndpoints(parts: { award: AwardBid; work: WaterfallWork }): Endpoint[] {
+export function oneStepEndpoints(parts: { award: AwardPath; work: WaterfallWork }): Endpoint[] {
   const pathId = (ctx: Ctx<Caller>) => readId(ctx.path.id);
   return [
     userEndpoint({

@@ -5,19 +5,20 @@ import { fail, failWith, notFound, ok, redirect, type Answer, type Outcome } fro
 import { readId } from '../kernel/params.ts';
 import { readLocaleDecimal } from '../kernel/locale.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
+import { NOTE_MAX, parseBid, readMoney } from './fields.ts';
 import {
   confirmBid,
-  oneStepAward,
+  freightPageFor,
+  presentBid,
   revokeBid,
   submitBid,
-  type Awarded,
+  type AwardPath,
+  type BidView,
   type ConfirmRefusal,
   type RevokeRefusal,
   type SubmitRefusal,
   type Transition,
-} from './award.ts';
-import { NOTE_MAX, parseBid, readMoney } from './fields.ts';
-import { freightPageFor, presentBid, type AwardBid, type BidView } from '../freights/index.ts';
+} from '../freights/index.ts';
 import { AWARD_DATA, BID_DATA, BID_INPUT } from './present.ts';
 import type { MessageKey } from '../kernel/i18n.ts';
 
@@ -93,12 +94,10 @@ function backToFreight(key: MessageKey) {
 }
 
 /**
- * Quotes (bids): submit, two-sided confirmation, revoke. The rules are in award.ts; `awarded` is
- * what a module above adds to the award's transaction (the deal room's transport order).
+ * Quotes (bids): submit, two-sided confirmation, revoke. The rules are the freights module's
+ * (bidding.ts, beside the bids table); `award` is the award path app.ts built with its steps.
  */
-export function quoteEndpoints(parts: { awarded?: Awarded; award?: AwardBid } = {}): Endpoint[] {
-  // A bid at or below the freight's walk-away price is awarded at once (decisions.md §16).
-  const award = parts.award ?? oneStepAward(parts.awarded);
+export function quoteEndpoints(parts: { award: AwardPath }): Endpoint[] {
   return [
     userEndpoint({
       method: 'POST',
@@ -128,7 +127,7 @@ export function quoteEndpoints(parts: { awarded?: Awarded; award?: AwardBid } = 
         const parsed = parseBid(ctx.params, ctx.t, ctx.caller.companyId);
         if (parsed.kind === 'no_such_bid') return notFound();
         if (parsed.kind === 'invalid') return fail(ctx.t, parsed.reason, parsed.vars);
-        const result = await submitBid(ctx.db, ctx.clock, ctx.caller, parsed.input, award);
+        const result = await submitBid(ctx.db, ctx.clock, ctx.caller, parsed.input, parts.award);
         if (result.kind !== 'done') return refusal(ctx, result);
         return ok({ bid: presentBid(result.bid, ctx.clock) }, parsed.warnings.length ? parsed.warnings : undefined);
       },
@@ -148,7 +147,7 @@ export function quoteEndpoints(parts: { awarded?: Awarded; award?: AwardBid } = 
       async handle(ctx) {
         const id = readId(ctx.path.id);
         if (id === undefined) return notFound();
-        const result = await confirmBid(ctx.db, ctx.clock, ctx.caller, id, parts.awarded);
+        const result = await confirmBid(ctx.db, ctx.clock, ctx.caller, id, parts.award);
         if (result.kind !== 'done') return refusedConfirmation(ctx, result);
         // api.md: the first confirmation stage is a 302 to the freight page; the award a 200.
         if (!result.awarded) return redirect(freightPage(result.freight.id), true, ctx.t('quotes.confirmed_waiting'));

@@ -11,6 +11,7 @@ import {
   normaliseFreightForm,
   parseFreight,
   problemsFromWarnings,
+  type AwardPath,
 } from '../freights/index.ts';
 import { presentTemplate, TEMPLATE } from './present.ts';
 import { createdFromTemplate, templateAdded, templatesPage } from './views.tsx';
@@ -25,7 +26,7 @@ const companyTemplates = (ctx: Ctx<Caller>) =>
  * Templates (decisions.md §4): the freight fields as sent, replayed through the field table
  * when a freight is created from one, so relative deadlines count from the time of use.
  */
-export function templateEndpoints(): Endpoint[] {
+export function templateEndpoints(parts: { award: AwardPath }): Endpoint[] {
   return [
     userEndpoint({
       method: 'POST',
@@ -96,13 +97,14 @@ export function templateEndpoints(): Endpoint[] {
           .executeTakeFirst();
         if (!template) return notFound();
         const parsed = parseFreight(isRecord(template.fields) ? template.fields : {}, { clock: ctx.clock });
-        // api.md: the new freight starts taken, the own company is the carrier (freights' createFreight, `ownOrder`).
+        // api.md: the new freight starts taken, the own company is the carrier (freights' createFreight,
+        // `ownOrder`): awarded by the award path, its steps included.
         const row = await createFreight(
           ctx.db,
           ctx.clock,
           ctx.caller,
           { values: parsed.values, pieces: parsed.pieces },
-          { kind: 'ownOrder' },
+          { kind: 'ownOrder', award: parts.award },
         );
         return ok({ route_id: row.id }, parsed.warnings.length ? parsed.warnings : undefined);
       },

@@ -75,7 +75,7 @@ export async function seedAward(app: TestApp, a: AwardSpec): Promise<number> {
       modified: a.at,
     })
     .execute();
-  // What the award's transaction does after it (quotes/award.ts, through app.ts): the award into its lane cell.
+  // What the award's transaction does after it (freights/award.ts, its step registered in app.ts): the award into its lane cell.
   await recordLaneAward(db, app.services.clock.zone, freight.id);
   return freight.id;
 }

@@ -21,7 +21,7 @@ import type { Translate } from '../../kernel/i18n.ts';
 
 /**
  * The freight page: what the freight is, whose move it is, and only the actions that can
- * succeed for this caller now. The rules mirror the state machines (quotes/award.ts: a bid is
+ * succeed for this caller now. The rules mirror the state machines (bidding.ts: a bid is
  * confirmed by the owner first, then by the bidder; an open bid changes, a pending one does not;
  * freights/lifecycle.ts: publish a draft, revoke draft/open/pending, archive
  * expired/revoked/closed, delivery forward only). Binding actions ask again before they post.
@@ -166,11 +166,11 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   const totalPieces = pieces.reduce((sum, p) => sum + (Number(p.pieces) || 0), 0);
   const addressedTo: number[] = Array.isArray(route.whitelist) ? route.whitelist : [];
 
-  /** Owner confirms first; the bidder confirms a bid the owner accepted (quotes/award.ts allows both orders, the page leads one way). */
+  /** Owner confirms first; the bidder confirms a bid the owner accepted (bidding.ts allows both orders, the page leads one way). */
   const ownerMayConfirm = (b: BidView) => owner && market && LIVE.includes(b.status) && !b.owner_confirmed;
   const bidderMayConfirm = (b: BidView) =>
     b.company === me && market && LIVE.includes(b.status) && b.owner_confirmed && !b.bidder_confirmed;
-  // Several bids may be accepted at once (award.ts): the first carrier to confirm gets the freight; say so.
+  // Several bids may be accepted at once (bidding.ts): the first carrier to confirm gets the freight; say so.
   const ownerQuestion = (b: BidView) => {
     const accepted = bids.filter((o) => o.id !== b.id && LIVE.includes(o.status) && o.owner_confirmed);
     const values = { company: name(b.company), amount: money(b.amount, b.currency_code) };

@@ -1,38 +1,21 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import {
-  emitEvent,
-  bidParties,
-  insertBid,
-  lockBid,
-  NO_CONFIRMATION,
-  ownBid,
-  ownBidFreight,
-  reopenPendingBids,
-  updateBid,
-  type BidRow,
-  type BidStatus,
-  BIDS_IN_PLAY,
-  inMarket,
-  lockFreight,
-  awardTo,
-  bidConfirmed,
-  bidWithdrawn,
-  type FreightRow,
-  loadVisibleFreight,
-  autoAward,
-  recordOffer,
-  NO_COUNTER,
-  type AwardBid,
-} from '../freights/index.ts';
 import { blocksEither, isBlocked } from '../accounts/blocks.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
-import type { BidInput } from './fields.ts';
+import type { AwardPath } from './award.ts';
+import { bidParties, insertBid, lockBid, NO_CONFIRMATION, ownBid, ownBidFreight, updateBid } from './bids.ts';
+import { emitEvent } from './events.ts';
+import { BIDS_IN_PLAY, inMarket } from './in-market.ts';
+import { bidConfirmed, bidWithdrawn, lockFreight } from './lifecycle.ts';
+import { autoAward, NO_COUNTER, recordOffer } from './one-step.ts';
+import { loadVisibleFreight } from './store.ts';
+import type { BidRow, BidStatus, FreightRow } from './tables.ts';
 
 /**
- * The bid state machine, in one place (api.md "Bid status" and "Freight status";
- * decisions.md §4). Every transition runs in one transaction that locks the freight row first
+ * The bid state machine, in one place beside its table (api.md "Bid status" and "Freight status";
+ * decisions.md §4); the award itself is award.ts's, the one path every way of winning takes.
+ * Every transition runs in one transaction that locks the freight row first
  * (`select … for update`), then the bid, and re-reads both after the lock: so submissions,
  * confirmations and revocations on one freight serialize, on one server process or on many
  * sharing one PostgreSQL. The unique partial index `bids_one_accepted_idx` (one accepted bid
@@ -46,17 +29,21 @@ import type { BidInput } from './fields.ts';
  * Lock order is always freights → bids, so two transitions never wait on each other in a cycle.
  */
 
-export type { BidRow, FreightRow };
-
-/** Bid states that can still take part in an award (freights' in-market.ts). */
+/** Bid states that can still take part in an award (in-market.ts). */
 const LIVE: readonly BidStatus[] = BIDS_IN_PLAY;
 
-/**
- * What else happens in the award's transaction, from a module above (app.ts passes it in): the
- * deal room's transport order. It runs after the freight is taken; should it fail, the award
- * rolls back with it.
- */
-export type Awarded = (trx: Transaction<DB>, clock: Clock, freight: FreightRow, bid: BidRow) => Promise<void>;
+/** What POST /quotes/add.json may set (the quotes module parses it); everything else about a bid is set by the server. */
+export interface BidInput {
+  /** Present: update that bid (the caller's company's, while open). */
+  id?: number;
+  route?: number;
+  amount: string;
+  currency_code: string;
+  rate_base?: string | null;
+  rate_fsc?: string | null;
+  rate_ssc?: string | null;
+  note?: string | null;
+}
 
 /** Why a submitted bid is refused (`status` = `error`, with the reason as its code). */
 export type SubmitRefusal = 'quotes.route_mismatch' | 'quotes.freight_not_biddable' | 'quotes.bid_not_open' | 'quotes.bidder_blocked';
@@ -110,7 +97,7 @@ export async function submitBid(
   clock: Clock,
   caller: Caller,
   input: BidInput,
-  award?: AwardBid,
+  award?: AwardPath,
 ): Promise<Transition<SubmitRefusal>> {
   const now = clock.now();
   let existing: BidRow | undefined;
@@ -194,29 +181,6 @@ export async function submitBid(
 }
 
 /**
- * The award of a bid in one step (Book Now, automatic award, an accepted counter), through the
- * award the confirmation makes (confirmBid's second side): the bid accepted with both sides, the
- * other pending bids back to open, the freight taken, the way's events and `freight.awarded`,
- * and what `awarded` adds. The one function to move onto the freights module's award path.
- */
-export function oneStepAward(awarded?: Awarded): AwardBid {
-  return async (trx, clock, input) => {
-    const now = clock.now();
-    const freight = await lockFreight(trx, input.freightId, clock.at(now));
-    const bid = await lockBid(trx, input.bidId);
-    if (!freight || !bid || bid.freight_id !== freight.id || !LIVE.includes(bid.status) || !isOpenForBids(freight, now))
-      return { kind: 'not_awardable' };
-    const accepted = await updateBid(trx, bid.id, { owner_confirmed: true, bidder_confirmed: true, status: 'accepted', modified: now });
-    await reopenPendingBids(trx, freight.id, bid.id, now);
-    const taken = await awardTo(trx, freight, accepted, now);
-    for (const event of input.announce ?? []) await emitEvent(trx, clock, event);
-    await emitEvent(trx, clock, { type: 'freight.awarded', freightId: freight.id });
-    await awarded?.(trx, clock, taken, accepted);
-    return { kind: 'awarded', freight: taken, bid: accepted };
-  };
-}
-
-/**
  * POST /quotes/confirm/{bidId}.json. The two sides are the freight's owner and the bidder's
  * company. The first side's confirmation makes bid and freight pending; the second side's
  * awards the freight: taken, winner and transport company = the bidder, price = the amount,
@@ -229,7 +193,7 @@ export async function confirmBid(
   clock: Clock,
   caller: Caller,
   bidId: number,
-  awarded?: Awarded,
+  award: AwardPath,
 ): Promise<Transition<ConfirmRefusal>> {
   const now = clock.now();
   const probe = await bidParties(db, bidId);
@@ -268,21 +232,17 @@ export async function confirmBid(
       return { kind: 'done', bid: pending, freight: f, awarded: false };
     }
 
-    // The award. The accepted bid is written first: if another bid of this freight were
-    // accepted already (impossible under the lock), the unique index stops here.
-    const accepted = await updateBid(trx, bid.id, {
-      owner_confirmed: true,
-      bidder_confirmed: true,
-      ...by,
-      status: 'accepted',
-      modified: now,
+    // The award (award.ts): the bid accepted with this confirmation, the freight taken, then this
+    // confirmation's event before `freight.awarded`, and the award's steps.
+    const won = await award.award(trx, clock, {
+      way: 'confirmed',
+      freightId: freight.id,
+      bidId: bid.id,
+      confirmation: by,
+      announce: [{ type: 'bid.confirmed', freightId: freight.id, bidId: bid.id, by: caller.companyId }],
     });
-    await reopenPendingBids(trx, freight.id, bid.id, now);
-    const taken = await awardTo(trx, freight, bid, now);
-    await emitEvent(trx, clock, { type: 'bid.confirmed', freightId: freight.id, bidId: bid.id, by: caller.companyId });
-    await emitEvent(trx, clock, { type: 'freight.awarded', freightId: freight.id });
-    await awarded?.(trx, clock, taken, accepted);
-    return { kind: 'done', bid: accepted, freight: taken, awarded: true };
+    if (won.kind !== 'awarded') return refused('quotes.not_confirmable', freight.id);
+    return { kind: 'done', bid: won.bid!, freight: won.freight, awarded: true };
   });
 }
 
