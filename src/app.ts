@@ -74,6 +74,7 @@ import { ONE_STEP_ERRORS, ONE_STEP_MESSAGES } from './quotes/one-step-messages.t
 import {
   attachExpirySweeper,
   attachWaterfallSweeper,
+  ONE_STEP_PAGE_MESSAGES,
   AwardPath,
   type AwardStep,
   FREIGHT_ERRORS,
@@ -168,6 +169,7 @@ export const CATALOGUES = [
   PRICING_MESSAGES,
   QUOTE_MESSAGES,
   ONE_STEP_MESSAGES,
+  ONE_STEP_PAGE_MESSAGES,
   SEARCH_MESSAGES,
   SHIPMENT_MESSAGES,
   TEMPLATE_MESSAGES,

@@ -128,3 +128,4 @@ export { partnerCompanies } from './pages/page-data.ts';
 // A freight's place as the lists name it (mail names freights as the lists do)
 export { placeLabel } from './pages/freight-page.tsx';
 export { FREIGHT_ERRORS, FREIGHT_MESSAGES } from './messages.ts';
+export { ONE_STEP_PAGE_MESSAGES } from './one-step-messages.ts';

@@ -102,6 +102,8 @@ export async function readFreightPageParts(db: Db, clock: Clock, route: FreightV
     route.company,
     ...(Array.isArray(route.whitelist) ? route.whitelist : []),
     ...(Array.isArray(route._bids) ? route._bids.map((b) => b.company) : []),
+    // A waterfall's carriers (decisions.md §16), named to its owner.
+    ...(route.waterfall?.carriers ?? []),
   ];
   // The bids are in the freight while it is taken; closed or archived, the accepted one is read.
   const accepted = route._bids?.find((b) => b.status === 'accepted')?.user;
@@ -119,7 +121,7 @@ export async function readFreightPageParts(db: Db, clock: Clock, route: FreightV
     owner ? Promise.resolve(false) : isBlocked(db, companyId, route.company),
   ]);
   // Past bids' companies (read with the bids, names only) join those read above.
-  const missing = [...(past?.names.keys() ?? [])].filter((id) => !companies.has(id));
+  const missing = [...(past?.names.keys() ?? []), ...partners.map((p) => p.id)].filter((id) => !companies.has(id));
   if (missing.length) for (const [id, ref] of await companyRefs(db, missing)) companies.set(id, ref);
   const companyNames = new Map([...companies].map(([id, ref]) => [id, ref.name] as const));
   for (const [id, name] of past?.names ?? []) if (!companyNames.has(id)) companyNames.set(id, name);
