@@ -8,6 +8,7 @@
 //
 //   npm run bench:backup
 //   BENCH_SIZES=100000 BENCH_ENGINES=pglite npm run bench:backup
+//   BENCH_DATA_DIR=/path/data-1000000 BENCH_SIZES=1000000 BENCH_ENGINES=pglite npm run bench:backup (a seeded data directory kept)
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -90,10 +91,12 @@ for (const engine of ENGINES) {
   for (const size of SIZES) {
     const tag = `${engine} ${size.toLocaleString('en')} freights`;
     if (engine === 'pglite') {
-      const dataDir = path.join(work, `data-${size}`);
+      // BENCH_DATA_DIR: a data directory seeded by an earlier run at this size (a million takes most of an hour to seed).
+      const reused = process.env.BENCH_DATA_DIR && fs.existsSync(process.env.BENCH_DATA_DIR) ? process.env.BENCH_DATA_DIR : undefined;
+      const dataDir = reused ?? path.join(work, `data-${size}`);
       const database = await openDatabase({ databaseUrl: undefined, dataDir });
-      const { app, seedMs } = await seed(database, size);
-      report(`\n${tag}: seeded in ${seconds(seedMs)}; data directory ${mb(du(dataDir))}`);
+      const { app, seedMs } = reused ? { app: await buildBenchApp(database), seedMs: 0 } : await seed(database, size);
+      report(`\n${tag}: ${reused ? `reused ${reused}` : `seeded in ${seconds(seedMs)}`}; data directory ${mb(du(dataDir))}`);
       // The server listens and answers requests (a view a few times a second) while the backup copies.
       const base = await listenLocal(app.http);
       let requests = 0;
@@ -126,7 +129,7 @@ for (const engine of ENGINES) {
           `(with the check of every table); PGlite's own dumpDataDir('gzip') ${seconds(dumpMs)} (${mb(dump.size)}, in memory); ` +
           `cp -r of the data directory ${seconds(cpMs)}`,
       );
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!reused) fs.rmSync(dataDir, { recursive: true, force: true });
       fs.rmSync(into, { recursive: true, force: true });
       fs.rmSync(file, { force: true });
     } else {
