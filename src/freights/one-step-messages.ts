@@ -44,6 +44,9 @@ export const ONE_STEP_PAGE_MESSAGES = catalogue(
     'fv.waterfall.stopped': 'No carrier booked: the offer stopped and the freight expired.',
     'fv.waterfall.ended': 'The offer ended with the freight.',
     'desk.turn': 'Your turn until {until}: book for {price} or pass',
+    'fv.history': 'History ({count})',
+    'fv.history.owner': '{at}: counter-offer {amount}',
+    'fv.history.bidder': '{at}: bid {amount}',
   },
   {
     'fv.form.book_now': 'Sofort-Buchen-Preis',
@@ -87,6 +90,9 @@ export const ONE_STEP_PAGE_MESSAGES = catalogue(
     'fv.waterfall.stopped': 'Kein Frachtführer hat gebucht: das Angebot endete, die Fracht ist abgelaufen.',
     'fv.waterfall.ended': 'Das Angebot endete mit der Fracht.',
     'desk.turn': 'Sie sind an der Reihe bis {until}: für {price} buchen oder ablehnen',
+    'fv.history': 'Verlauf ({count})',
+    'fv.history.owner': '{at}: Gegenangebot {amount}',
+    'fv.history.bidder': '{at}: Gebot {amount}',
   },
 );
 

@@ -144,6 +144,8 @@ describe(`deals in one step on the pages (${TEST_DB})`, () => {
     const bidderPage = await page(first, `/freights/view/${id}`);
     assert.match(bidderPage, /Counter-offer: /);
     assert.match(bidderPage, /Accept /);
+    assert.match(bidderPage, /History \(2\)/, 'the bid’s history: its amount, then the counter');
+    assert.match(bidderPage, /counter-offer €950.50/);
     const accepted = await form(first, `/quotes/accept/${bid.id}`, { route: String(id) });
     assert.equal(accepted.status, 302);
     const row = await freightRow(app, id);

@@ -16,7 +16,7 @@ import { isRecord } from '../../kernel/params.ts';
 import { type BidStatus, DELIVERY, DELIVERY_STATUSES, type FreightStatus, VISIBILITY } from '../tables.ts';
 import { isOneOf } from '../../kernel/params.ts';
 import { CLASSES, TYPES } from '../fields.ts';
-import { bidOutcome, type BidOutcome } from './page-data.ts';
+import { bidOutcome, type BidOffer, type BidOutcome } from './page-data.ts';
 import type { Translate } from '../../kernel/i18n.ts';
 
 /**
@@ -45,6 +45,8 @@ export interface FreightPageData {
   pastBids?: BidView[];
   /** a former bidder's freight went to another company (page only: the JSON masks the winner) */
   awardedToOther?: boolean;
+  /** each shown bid's history (page-data.ts; decisions.md §16) */
+  history?: Map<number, BidOffer[]>;
   /** a refused bid (HTML): the form as typed, each problem by field, and what to say above it */
   bidForm?: { typed: Record<string, string>; problems: Record<string, string>; message?: string };
   /** sections of modules above freights, after the pieces (the owner's fitting trucks; routes.tsx FreightSections) */
@@ -325,7 +327,34 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
           who(b.company)
         ),
     },
-    { label: t('fv.col.amount'), cell: (b) => <strong>{money(b.amount, b.currency_code)}</strong>, numeric: true },
+    {
+      label: t('fv.col.amount'),
+      cell: (b) => {
+        // The bid's history for its two parties (decisions.md §16): who offered what, when.
+        const offers = data.history?.get(b.id) ?? [];
+        return (
+          <>
+            <strong>{money(b.amount, b.currency_code)}</strong>
+            {offers.length > 1 && (
+              <details class="more" data-testid="bid-history">
+                <summary>{t('fv.history', { count: offers.length })}</summary>
+                <ol class="history">
+                  {offers.map((o) => (
+                    <li>
+                      {t(o.side === 'owner' ? 'fv.history.owner' : 'fv.history.bidder', {
+                        amount: money(o.amount, o.currency_code),
+                        at: formatStamp(ctx.clock.format(o.created), lang),
+                      })}
+                    </li>
+                  ))}
+                </ol>
+              </details>
+            )}
+          </>
+        );
+      },
+      numeric: true,
+    },
     {
       label: t('fv.col.rates'),
       cell: (b) =>

@@ -6,6 +6,7 @@ import { isBlocked } from '../../accounts/blocks.ts';
 import type { CompanyRef } from '../../accounts/mark.tsx';
 import type { Clock } from '../../kernel/time.ts';
 import { presentBid, type BidView } from '../bids.ts';
+import { bidHistory } from '../one-step.ts';
 import { BIDS_SHOWN_STATUSES, type FreightView } from '../fields.ts';
 import { AWARDED_STATUSES, BIDS_IN_PLAY, isAwardedStatus, isMarketStatus, storedInSql } from '../in-market.ts';
 import type { Confirmations } from '../lists/moves.ts';
@@ -53,6 +54,16 @@ export interface FreightPageParts {
   pastBids?: BidView[];
   /** a former bidder's freight went to another company (page only: the JSON masks the winner) */
   awardedToOther?: boolean;
+  /** each shown bid's history (decisions.md §16: who offered what, when), for its two parties */
+  history: Map<number, BidOffer[]>;
+}
+
+/** One offer of a bid's history: the bidder's amount or the owner's counter. */
+export interface BidOffer {
+  side: 'bidder' | 'owner';
+  amount: string;
+  currency_code: string;
+  created: Date;
 }
 
 /** Whether a freight has a winner (a former bidder's archived freight: lost, or ended without an award). */
@@ -125,7 +136,13 @@ export async function readFreightPageParts(db: Db, clock: Clock, route: FreightV
   if (missing.length) for (const [id, ref] of await companyRefs(db, missing)) companies.set(id, ref);
   const companyNames = new Map([...companies].map(([id, ref]) => [id, ref.name] as const));
   for (const [id, name] of past?.names ?? []) if (!companyNames.has(id)) companyNames.set(id, name);
-  return { companyNames, companies, blocked, contact, partners, fromCity, toCity, pastBids: past?.bids, awardedToOther };
+  // The shown bids are the caller's to see (all for the owner, its own for a bidder): so is their history.
+  const shownBids = [...(route._bids ?? []), ...(past?.bids ?? [])].map((b) => b.id);
+  const history = new Map<number, BidOffer[]>();
+  for (const offer of await bidHistory(db as Kysely<DB>, shownBids)) {
+    history.set(offer.bid_id, [...(history.get(offer.bid_id) ?? []), offer]);
+  }
+  return { companyNames, companies, blocked, contact, partners, fromCity, toCity, pastBids: past?.bids, awardedToOther, history };
 }
 
 export interface BidSummary {
