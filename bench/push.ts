@@ -11,15 +11,24 @@
 // TEST_DATABASE_URL) names a server (a fresh database is created and dropped).
 // The server runs from the sources (tsx), so the numbers are those of the working tree;
 // BENCH_BUILT=1 runs the built server (bin/, dist/) instead.
+// BENCH_LINES=100000: the status file (and the others) stops at that many lines (below BENCH_MIB).
+// BENCH_FREIGHTS=100000: the exchange holds that many freights before the push (issue 39, item 10:
+// the push's time must grow with the file, not with the exchange): the pushing company's, a third
+// awarded to a second company, every fourth carrying one of the file's AWBs, so the push's
+// `shipment.status` events reach that carrier through them.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
+import { openDatabase } from '../src/db/connection.ts';
 import { createPostgresDatabase } from '../tests/support/databases.ts';
 
 const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
 const MIB = Number(process.env.BENCH_MIB ?? 15);
 const TARGET = Math.floor(MIB * 1024 * 1024) - 4096;
+const MAX_LINES = Number(process.env.BENCH_LINES ?? Number.POSITIVE_INFINITY);
+const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 0);
 const ACTIONS = (process.env.BENCH_ACTIONS ?? 'status,fsu,xfsu,rates')
   .split(',')
   .map((a) => a.trim())
@@ -59,7 +68,7 @@ function fill(head: string, line: (i: number) => string, tail = ''): { text: str
   let i = 0;
   for (;;) {
     const l = line(i);
-    if (size + l.length > TARGET) break;
+    if (size + l.length > TARGET || i >= MAX_LINES) break;
     parts.push(l);
     size += l.length;
     i++;
@@ -157,6 +166,27 @@ async function run(label: string, env: NodeJS.ProcessEnv, action: string) {
   );
   cli(env, ['company', 'create', '--name', 'Bench Co']);
   const user = cli(env, ['user', 'create', '--company', '1', '--email', `bench@example.test`, '--password', 'bench-password']);
+  if (FREIGHTS > 0) {
+    const carrier = cli(env, ['company', 'create', '--name', 'Bench Carrier']);
+    const seeded = performance.now();
+    // Before the server starts: the embedded data directory is held by one process at a time.
+    const database = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir: env.DATA_DIR ?? '', logLevel: 'silent' });
+    try {
+      await sql`
+        insert into freights (class, type, status, from_code, from_country, to_code, to_country, weight, etd, deadline,
+                              visibility, whitelist, company_id, user_id, winner_id, awb, refs, created, modified)
+        select 'air', 'AHR', (array['open','taken','closed','archived','draft','expired'])[1 + i % 6],
+               'FRA', 'DE', 'JFK', 'US', 100, now(), now() + interval '30 days', 0, '{}'::int[], 1, ${user.id}::int,
+               case when i % 6 in (1, 2, 3) then ${carrier.id}::int end,
+               case when i % 4 = 0 then '020-' || lpad((1000000 + (i / 4) % 8999999)::text, 7, '0') || ((1000000 + (i / 4) % 8999999) % 7)::text end,
+               '{}'::json, now(), now()
+          from generate_series(0, ${FREIGHTS - 1}) as i`.execute(database.db);
+      await sql`vacuum analyze freights`.execute(database.db);
+    } finally {
+      await database.close();
+    }
+    console.log(`  ${FREIGHTS} freights written in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+  }
   const port = 18000 + Math.floor(Math.random() * 1000);
   // BENCH_SERVER_FLAGS: node flags for the server process (e.g. --trace-gc), when looking into a number.
   const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
@@ -174,7 +204,10 @@ async function run(label: string, env: NodeJS.ProcessEnv, action: string) {
       const times: number[] = [];
       while (running()) {
         const t = performance.now();
-        await fetch(`${base}/healthz`).then((r) => r.arrayBuffer());
+        // A kept-alive connection the server closed as it was reused: counted as a poll, tried again.
+        await fetch(`${base}/healthz`)
+          .then((r) => r.arrayBuffer())
+          .catch(() => undefined);
         times.push(performance.now() - t); // a poll started during the push counts, however late it ends
         await new Promise((r) => setTimeout(r, 10));
       }
@@ -217,7 +250,9 @@ async function run(label: string, env: NodeJS.ProcessEnv, action: string) {
 }
 
 console.log(`file push benchmark: ${MIB} MiB per file, ${os.cpus().length} cores`);
-for (const action of ACTIONS) {
+// BENCH_ENGINES=postgres (or embedded): one of the two only.
+const ENGINES = (process.env.BENCH_ENGINES ?? 'embedded,postgres').split(',');
+for (const action of ENGINES.includes('embedded') ? ACTIONS : []) {
   if (!FILES[action]) throw new Error(`unknown action ${action} (${Object.keys(FILES).join(', ')})`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fx-bench-push-'));
   try {
@@ -227,7 +262,7 @@ for (const action of ACTIONS) {
   }
 }
 const pgServer = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-if (pgServer) {
+if (pgServer && ENGINES.includes('postgres')) {
   process.env.TEST_DATABASE_URL = pgServer;
   for (const action of ACTIONS) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fx-bench-push-'));

@@ -47,7 +47,7 @@ export async function openBenchDatabase(): Promise<BenchDatabase> {
 }
 
 /** The app as the benchmarks run it: demo settings, silent logs (`options`: a benchmark's A/B switch). */
-export function buildBenchApp(database: Database, options: Pick<AppOptions, 'recordLaneAwards'> = {}) {
+export function buildBenchApp(database: Database, options: Pick<AppOptions, 'recordLaneAwards' | 'issueCmrs'> = {}) {
   // METRICS_TOKEN from the environment: the same benchmark with GET /metrics and its request hook on.
   const metrics = process.env.METRICS_TOKEN ? { METRICS_TOKEN: process.env.METRICS_TOKEN } : {};
   const config = readConfig({ APP_ENV: 'demo', TOKEN_SECRET: 'bench-secret-0123456789', LOG_LEVEL: 'silent', ...metrics });

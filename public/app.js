@@ -679,4 +679,103 @@
       if (firstInput) firstInput.focus();
     });
   });
+
+  // ---------------------------------------------------------------------------------------------
+  // The consignee's signature (e-CMR, decisions.md §19) on the driver's phone: a form marked
+  // data-offline-sign="<json url>" is sent by fetch; while there is no connection (fetch fails,
+  // or the phone says it is offline) the fields are kept in localStorage under the link's address
+  // and sent when the phone is online again, also after the page was reloaded. A refusal from the
+  // server is shown under the form; success reloads the page, which then shows the signed note.
+  Array.prototype.forEach.call(document.querySelectorAll('form[data-offline-sign]'), function (form) {
+    var url = form.getAttribute('data-offline-sign');
+    var key = 'fx-cmr-sign:' + url;
+    var state = form.querySelector('.offline-state');
+    var sending = false;
+    function tell(text) {
+      if (state) state.textContent = text;
+    }
+    function stored() {
+      try {
+        return JSON.parse(window.localStorage.getItem(key) || 'null');
+      } catch (_e) {
+        return null;
+      }
+    }
+    function keep(fields) {
+      try {
+        window.localStorage.setItem(key, JSON.stringify(fields));
+      } catch (_e) {
+        // private mode: kept in the page only
+      }
+    }
+    function forget() {
+      try {
+        window.localStorage.removeItem(key);
+      } catch (_e) {
+        // nothing kept
+      }
+    }
+    function send(fields) {
+      if (sending) return;
+      if (navigator.onLine === false) {
+        tell(form.getAttribute('data-saved'));
+        return;
+      }
+      sending = true;
+      tell(form.getAttribute('data-sending'));
+      fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(fields), credentials: 'omit' })
+        .then(function (res) {
+          return res.json().then(function (body) {
+            sending = false;
+            forget();
+            if (res.ok && body && body.status === 'success') signed(body.data.cmr);
+            else tell((body && body.message) || String(res.status));
+          });
+        })
+        .catch(function () {
+          sending = false;
+          tell(form.getAttribute('data-saved'));
+        });
+    }
+    // Signed: the link ended with the delivery, so the page is not loaded again; it shows the note as signed.
+    function signed(cmr) {
+      var done = document.createElement('p');
+      done.className = 'flash ok';
+      done.setAttribute('data-testid', 'cmr-consignee-done');
+      done.textContent = form.getAttribute('data-done');
+      form.parentNode.replaceChild(done, form);
+      var status = document.querySelector('[data-testid="cmr-status"]');
+      if (status) status.textContent = form.getAttribute('data-delivered');
+      var head = document.querySelector('[data-testid="cmr-head"]');
+      if (head && cmr) head.textContent = cmr.hash;
+      var list = document.querySelector('.cmr-signatures');
+      var last = cmr && cmr.signatures && cmr.signatures[cmr.signatures.length - 1];
+      if (list && last) {
+        var item = document.createElement('li');
+        item.textContent = last.name + ', ' + last.at + (last.reservations ? ' · ' + last.reservations : '') + ' · ' + last.hash;
+        list.appendChild(item);
+      }
+    }
+    form.addEventListener('submit', function (event) {
+      event.preventDefault();
+      var fields = { name: form.elements.name.value, reservations: form.elements.reservations.value };
+      keep(fields);
+      send(fields);
+    });
+    function retry() {
+      var fields = stored();
+      if (fields) send(fields);
+    }
+    window.addEventListener('online', retry);
+    // Phones do not always say when they are back: try again every few seconds while one is kept.
+    window.setInterval(function () {
+      if (navigator.onLine !== false) retry();
+    }, 4000);
+    var waiting = stored();
+    if (waiting) {
+      form.elements.name.value = waiting.name || '';
+      form.elements.reservations.value = waiting.reservations || '';
+      send(waiting);
+    }
+  });
 })();

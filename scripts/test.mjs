@@ -1,20 +1,48 @@
 #!/usr/bin/env node
-// npm test: every suite on the embedded database (PGlite), then again on PostgreSQL when
+// npm test: every suite on the embedded database (PGlite), and on PostgreSQL too when
 // TEST_DATABASE_URL is set (CI sets it). Extra arguments narrow the files: npm test -- freights
 //
-// Files run two at a time (the machines have two cores), each in its own `node --test` process;
-// a file's report is printed whole when it ends, with its duration, and the slowest files are
-// named at the end, so that a suite growing slow is seen before CI's time limit is reached.
-// The slowest files start first (tests/durations.json, written by the last full run), so the
-// two lanes end together.
+// What runs where (README, "Tests"):
+// - API and database suites run on every engine of the run;
+// - browser files (they import tests/support/browser.ts) run once, on PostgreSQL when it is set
+//   (the engine CI ships with), else on PGlite: a page renders the same markup from either;
+// - engine-independent files run once (on PGlite): those that never open a database of the engine
+//   under test (unit tests, structure, build; found by reading their imports within tests/), and
+//   those that say so with an `@engine-independent` comment.
+// Every (file, engine) job goes into one queue, the longest first by tests/durations.json, run
+// two at a time (the machines have two cores), each in its own `node --test` process; a job's
+// report is printed whole when it ends, with its duration, and the slowest are named at the end.
+// `--shard k/n` runs the k-th of n shares of the queue, balanced by the recorded durations (a
+// CI with n machines runs one share on each). The migrated PGlite snapshot and the migrated
+// PostgreSQL template database are built once, before the jobs start (tests/support/prepare.ts).
+// With TEST_RECORD_DURATIONS=1 the measured seconds are written back into tests/durations.json.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(new URL('..', import.meta.url).pathname);
-const filters = process.argv.slice(2);
-const LANES = 2;
+const LANES = Number(process.env.TEST_LANES ?? 2);
 const durationsFile = path.join(root, 'tests', 'durations.json');
+/** The seconds assumed for a job without a recorded duration (it starts early: it may be long). */
+const UNKNOWN = 60;
+
+const filters = [];
+let shard = null;
+for (let i = 2; i < process.argv.length; i++) {
+  const a = process.argv[i];
+  const m = /^--shard(?:=|$)(.*)/.exec(a);
+  if (!m) {
+    filters.push(a);
+    continue;
+  }
+  const spec = m[1] || process.argv[++i] || '';
+  const s = /^(\d+)\/(\d+)$/.exec(spec);
+  if (!s || Number(s[1]) < 1 || Number(s[1]) > Number(s[2])) {
+    console.error(`--shard k/n with 1 <= k <= n, not ${spec}`);
+    process.exit(2);
+  }
+  shard = { k: Number(s[1]), n: Number(s[2]) };
+}
 
 function collect(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -24,80 +52,183 @@ function collect(dir) {
   });
 }
 
+// ---- what a file needs: read from its source and the files it imports within tests/ ----
+const ENGINE = /\b(startTestApp|freshDatabase|createPostgresDatabase|serverDatabase|TEST_DB|TEST_DATABASE_URL)\b/;
+const sources = new Map();
+function source(file) {
+  if (!sources.has(file)) sources.set(file, fs.existsSync(path.join(root, file)) ? fs.readFileSync(path.join(root, file), 'utf8') : '');
+  return sources.get(file);
+}
+/** The file and every file it imports (transitively) inside tests/. */
+function closure(file, seen = new Set()) {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const m of source(file).matchAll(/\bfrom\s+'(\.{1,2}\/[^']+)'/g)) {
+    const target = path.relative(root, path.resolve(root, path.dirname(file), m[1]));
+    if (target.startsWith('tests/')) closure(target, seen);
+  }
+  return seen;
+}
+function kind(file) {
+  if (/\bfrom\s+'[./]*\/support\/browser\.ts'/.test(source(file))) return 'browser';
+  if (/@engine-independent\b/.test(source(file))) return 'once';
+  for (const f of closure(file)) if (f !== 'tests/support/browser.ts' && ENGINE.test(source(f))) return 'engines';
+  return 'once';
+}
+
+const postgres = Boolean(process.env.TEST_DATABASE_URL);
+const engines = ['pglite', ...(postgres ? ['postgres'] : [])];
 const known = fs.existsSync(durationsFile) ? JSON.parse(fs.readFileSync(durationsFile, 'utf8')) : {};
-const files = collect(path.join(root, 'tests'))
-  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
-  .sort((a, b) => (known[b]?.pglite ?? 60) - (known[a]?.pglite ?? 60) || a.localeCompare(b));
+const files = collect(path.join(root, 'tests')).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ')}`);
   process.exit(1);
+}
+// A file's figure on the other engine where this one has none (a browser file runs on either).
+const seconds = (job) => known[job.file]?.[job.engine] ?? known[job.file]?.pglite ?? known[job.file]?.postgres ?? UNKNOWN;
+let jobs = files
+  .flatMap((file) => {
+    const k = kind(file);
+    if (k === 'browser') return [{ file, engine: postgres ? 'postgres' : 'pglite', kind: k }];
+    if (k === 'once') return [{ file, engine: 'pglite', kind: k }];
+    return engines.map((engine) => ({ file, engine, kind: k }));
+  })
+  .sort((a, b) => seconds(b) - seconds(a) || a.file.localeCompare(b.file) || a.engine.localeCompare(b.engine));
+if (shard) {
+  // Longest first onto the least loaded share: the shares end within a job of each other.
+  const load = Array.from({ length: shard.n }, () => 0);
+  jobs = jobs.filter((job) => {
+    const i = load.indexOf(Math.min(...load));
+    load[i] += seconds(job);
+    return i === shard.k - 1;
+  });
 }
 
 // Spawned servers and the installed command run the compiled code: build it first.
 const build = spawnSync(process.execPath, ['scripts/prepare.mjs'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
+// The migrated PGlite snapshot, and the migrated PostgreSQL template, once before the jobs.
+const needed = [...new Set(jobs.map((j) => j.engine))];
+const prep = spawnSync(process.execPath, ['--import', 'tsx', 'tests/support/prepare.ts', ...needed], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, LOG_LEVEL: 'silent' },
+});
+if (prep.status !== 0) process.exit(prep.status ?? 1);
 
-function runFile(file, engine) {
+// One Chromium per lane, started when the lane meets its first browser file and shared by the
+// browser files it runs after (each connects to it: tests/support/browser.ts). Without one (no
+// Chromium, or it did not start) each browser file starts its own.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const browsers = [];
+function laneBrowser() {
+  if (!fs.existsSync(CHROMIUM)) return Promise.resolve(null);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/browser-server.ts'], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  browsers.push(child);
+  return new Promise((resolve) => {
+    let text = '';
+    const timer = setTimeout(() => resolve(null), 60_000);
+    child.stdout.on('data', (d) => {
+      text += d;
+      const line = /^(ws:\/\/\S+)\n/.exec(text);
+      if (line) {
+        clearTimeout(timer);
+        resolve(line[1]);
+      }
+    });
+    child.on('exit', () => {
+      clearTimeout(timer);
+      resolve(null);
+    });
+  });
+}
+
+function runJob(job, browserWs) {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', job.file], {
       cwd: root,
-      env: { ...process.env, TEST_DB: engine, LOG_LEVEL: 'silent' },
+      env: {
+        ...process.env,
+        TEST_DB: job.engine,
+        LOG_LEVEL: 'silent',
+        ...(job.kind === 'browser' && browserWs ? { TEST_BROWSER_WS: browserWs } : {}),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const out = [];
     child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', (d) => out.push(d));
-    child.on('close', (code) =>
-      resolve({ file, ok: code === 0, seconds: (Date.now() - started) / 1000, output: Buffer.concat(out).toString() }),
-    );
+    child.on('close', (code) => {
+      const output = Buffer.concat(out).toString();
+      // The spec reporter's summary: ℹ tests 12, ℹ pass 12, ℹ fail 0, ℹ skipped 0 …
+      const count = (name) => Number(new RegExp(`^\\S* ${name} (\\d+)$`, 'm').exec(output)?.[1] ?? 0);
+      resolve({
+        ...job,
+        ok: code === 0,
+        seconds: (Date.now() - started) / 1000,
+        output,
+        counts: { tests: count('tests'), pass: count('pass'), fail: count('fail'), skipped: count('skipped') },
+      });
+    });
   });
 }
 
-async function runAll(engine) {
-  const queue = [...files];
-  const results = [];
-  const lane = async () => {
-    for (let file = queue.shift(); file; file = queue.shift()) {
-      const r = await runFile(file, engine);
-      results.push(r);
-      process.stdout.write(`\n--- ${r.file} (${engine}): ${r.ok ? 'ok' : 'FAILED'} in ${r.seconds.toFixed(1)} s\n${r.output}`);
-    }
-  };
-  await Promise.all(Array.from({ length: LANES }, lane));
-  return results;
+const runStarted = Date.now();
+const what = shard ? `share ${shard.k}/${shard.n}: ` : '';
+console.log(
+  `\n=== ${what}${jobs.length} jobs of ${files.length} test files on ${engines.join(' and ')} ` +
+    `(${jobs.filter((j) => j.kind === 'browser').length} browser files once on ${postgres ? 'postgres' : 'pglite'}, ` +
+    `${jobs.filter((j) => j.kind === 'once').length} engine-independent files once), ${LANES} at a time ===`,
+);
+const queue = [...jobs];
+const results = [];
+const lane = async () => {
+  let browser;
+  for (let job = queue.shift(); job; job = queue.shift()) {
+    if (job.kind === 'browser') browser ??= laneBrowser();
+    const r = await runJob(job, job.kind === 'browser' ? await browser : null);
+    results.push(r);
+    process.stdout.write(`\n--- ${r.file} (${r.engine}): ${r.ok ? 'ok' : 'FAILED'} in ${r.seconds.toFixed(1)} s\n${r.output}`);
+  }
+};
+await Promise.all(Array.from({ length: LANES }, lane));
+for (const b of browsers) b.stdin.end();
+
+const failures = results.filter((r) => !r.ok).map((r) => `${r.file} (${r.engine})`);
+const wall = (Date.now() - runStarted) / 1000;
+console.log(`\n=== ${what}${results.length} jobs in ${wall.toFixed(0)} s; slowest:`);
+for (const r of [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 8))
+  console.log(`    ${r.seconds.toFixed(1).padStart(7)} s  ${r.file} (${r.engine})`);
+for (const engine of engines) {
+  const mine = results.filter((r) => r.engine === engine);
+  const sum = (k) => mine.reduce((s, r) => s + r.counts[k], 0);
+  const serial = mine.reduce((s, r) => s + r.seconds, 0);
+  console.log(
+    `=== ${engine}: ${mine.length} files, ${sum('tests')} tests (${sum('pass')} passed, ${sum('fail')} failed, ` +
+      `${sum('skipped')} skipped), ${serial.toFixed(0)} s serial`,
+  );
 }
 
-const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
-const failures = [];
-const measured = {};
-for (const engine of engines) {
-  console.log(`\n=== ${files.length} test files on ${engine} ===`);
-  const started = Date.now();
-  if (engine === 'pglite') {
-    // Build the migrated snapshot once, before the files run in parallel.
-    const prep = spawnSync(process.execPath, ['--import', 'tsx', 'tests/support/prepare.ts'], { cwd: root, stdio: 'inherit' });
-    if (prep.status !== 0) process.exit(prep.status ?? 1);
-  }
-  const results = await runAll(engine);
-  for (const r of results) {
-    if (!r.ok) failures.push(`${r.file} (${engine})`);
-    measured[r.file] = { ...measured[r.file], [engine]: Math.round(r.seconds) };
-  }
-  const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 8);
-  console.log(`\n=== ${engine}: ${results.length} files in ${((Date.now() - started) / 1000).toFixed(0)} s; slowest:`);
-  for (const r of slowest) console.log(`    ${r.seconds.toFixed(1).padStart(7)} s  ${r.file}`);
-}
-// A full run (no filter) records what each file took, for the next run's order.
-if (filters.length === 0 && process.env.TEST_RECORD_DURATIONS) {
+// Recorded durations (TEST_RECORD_DURATIONS=1), merged into what is known: the next run's order
+// and the shares' balance. A file that no longer exists leaves the record.
+if (process.env.TEST_RECORD_DURATIONS) {
+  const all = new Set(collect(path.join(root, 'tests')));
+  const merged = Object.fromEntries(Object.entries(known).filter(([f]) => all.has(f)));
+  for (const r of results) merged[r.file] = { ...merged[r.file], [r.engine]: Math.max(1, Math.round(r.seconds)) };
+  // An engine-independent file runs on PGlite only: a PostgreSQL figure of it is no longer true.
+  for (const f of Object.keys(merged)) if (kind(f) === 'once') delete merged[f].postgres;
   const sorted = Object.fromEntries(
-    Object.keys(measured)
+    Object.keys(merged)
       .sort()
-      .map((f) => [f, measured[f]]),
+      .map((f) => [f, merged[f]]),
   );
   fs.writeFileSync(durationsFile, `${JSON.stringify(sorted, null, 2)}\n`);
 }
 if (failures.length > 0) {
-  console.log(`\n${failures.length} file(s) failed:\n${failures.map((f) => `    ${f}`).join('\n')}`);
+  console.log(`\n${failures.length} job(s) failed:\n${failures.map((f) => `    ${f}`).join('\n')}`);
   process.exit(1);
 }

@@ -49,8 +49,10 @@ import {
   dealRoom,
   issueTransportOrder,
   registerDealRoutes,
+  attachUploadSweeper,
   DOCUMENT_DOWNLOAD,
 } from './deals/index.ts';
+import { CMR_ERRORS, CMR_EVENT_DOCS, CMR_MESSAGES, cmrEndpoints, cmrSection, consigneeEndpoints, issueCmr } from './cmr/index.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { attachMetrics, type Metrics } from './ops/metrics.ts';
 import { attachBackupSocket } from './ops/backup/serve.ts';
@@ -132,6 +134,11 @@ export interface AppOptions {
    * False only for bench/lanes.ts, which measures awarding with the cell against without it.
    */
   recordLaneAwards?: boolean;
+  /**
+   * Whether an award issues its e-CMR in its transaction (decisions.md §19; default true). False
+   * only for bench/cmr.ts, which measures awarding with the note against without it.
+   */
+  issueCmrs?: boolean;
 }
 
 export interface App {
@@ -148,6 +155,8 @@ export interface App {
   metrics?: Metrics;
   /** This process's mail worker (decisions.md §20); null without SMTP_URL (tests drain it). */
   mail: MailWorker | null;
+  /** The sweep of what killed uploads left (at start and every 5 minutes; tests call it) and its state for /healthz. */
+  uploads: ReturnType<typeof attachUploadSweeper>;
   /** Waterfall turns' sweeper (decisions.md §16): `sweep()` runs one pass now (tests move the clock). */
   waterfalls: { sweep(): Promise<number> };
 }
@@ -180,6 +189,7 @@ export const CATALOGUES = [
   LIVE_MESSAGES,
   WEBHOOK_MESSAGES,
   MAIL_MESSAGES,
+  CMR_MESSAGES,
 ];
 
 /**
@@ -192,6 +202,7 @@ export const EVENT_DOCS = {
   ...VEHICLE_EVENT_DOCS,
   ...TRUST_EVENT_DOCS,
   ...DEAL_EVENT_DOCS,
+  ...CMR_EVENT_DOCS,
   ...WEBHOOK_EVENT_DOCS,
 } satisfies Record<DeliveredEventType, EventDoc>;
 
@@ -222,6 +233,7 @@ export const ERROR_CODES = {
   ...LIVE_ERRORS,
   ...WEBHOOK_ERRORS,
   ...MAIL_ERRORS,
+  ...CMR_ERRORS,
 } as const satisfies Record<ErrorCode, string>;
 
 export async function buildApp(options: AppOptions): Promise<App> {
@@ -294,7 +306,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // E-mail (decisions.md §20): which events are mailed (none without SMTP_URL), the unsubscribe
   // links, and the worker that sends while the server listens; its outbox's state in /healthz.
   const mail = await attachMail(http, services, { unsubscribeKey: tokens.derivedKey('mail-unsubscribe') });
-  registerOpsRoutes(http, services, { mail: mail.status });
+  // What killed uploads left is swept at start and every 5 minutes; what is left and under way in /healthz.
+  const uploads = attachUploadSweeper(http, services);
+  registerOpsRoutes(http, services, { mail: mail.status, uploads: uploads.status });
   registerOneRecordRoutes(http, services); // ONE Record: JSON-LD with its own errors, outside the envelope
 
   // Alerts run after the commit that publishes (a freight or an offer), never in the request: the
@@ -312,6 +326,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // transaction and in this order. A module whose work belongs to the award adds its step here.
   const awardSteps: AwardStep[] = [
     issueTransportOrder, // the deal room's transport order (decisions.md §13)
+    ...(options.issueCmrs !== false ? [issueCmr] : []), // the e-CMR, filled from that order (decisions.md §19)
     ...(options.recordLaneAwards !== false ? [enterLaneCell] : []), // the award in its lane cell (decisions.md §14)
   ];
   const award = new AwardPath(awardSteps);
@@ -334,8 +349,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       countLists,
       enteredMarket: queueAlert('freight'),
       published: alertsCommitted,
-      // Below the freight: the owner's fitting trucks, then the deal room (messages, documents).
-      sections: async (ctx, route) => [await fittingTrucksSection(ctx, route), await dealRoom(ctx, route)],
+      // Below the freight: the owner's fitting trucks, the e-CMR, then the deal room (messages, documents).
+      sections: async (ctx, route) => [await fittingTrucksSection(ctx, route), await cmrSection(ctx, route), await dealRoom(ctx, route)],
       marketPrice: marketPriceHint,
     }),
     ...templateEndpoints({ award }), // a freight from a template is an own order, awarded by the same path
@@ -355,6 +370,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...placeEndpoints(),
     ...deskEndpoints(), // the start page: the dispatcher's work queue
     ...mailEndpoints(), // the user's e-mail settings (decisions.md §20)
+    ...cmrEndpoints(config.mail.publicUrl), // the electronic consignment note (decisions.md §19)
+    ...consigneeEndpoints(config.mail.publicUrl), // its consignee's link and page (src/links)
   ];
   // The API description of every JSON endpoint above (GET /openapi.json) and its reference page.
   endpoints.push(openApiRoutes(http, () => endpoints, { events: EVENT_DOCS, errorCodes: ERROR_CODES }).docs);
@@ -376,5 +393,5 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Webhook deliveries: started when the server listens, stopped when it closes.
   // Events with mail still to send are kept however old (src/mail).
   attachWebhookDispatcher(http, services, { keeps: mailKeepsEvent });
-  return { http, services, tokens, endpoints: Object.freeze([...endpoints]), live, alerts, mail: mail.worker, metrics, waterfalls };
+  return { http, services, tokens, endpoints: Object.freeze([...endpoints]), live, alerts, mail: mail.worker, metrics, uploads, waterfalls };
 }

@@ -16,6 +16,7 @@ import type { LaneTables } from '../lanes/tables.ts';
 import type { DbTables } from './tables.ts';
 import type { AlertTables } from '../alerts/tables.ts';
 import type { MailTables } from '../mail/tables.ts';
+import type { CmrTables } from '../cmr/tables.ts';
 import type { LinkTables } from '../links/tables.ts';
 
 /**
@@ -40,5 +41,6 @@ export interface DB
     LaneTables,
     AlertTables,
     MailTables,
+    CmrTables,
     LinkTables,
     DbTables {}

@@ -15,7 +15,12 @@ import { dealRoomSection } from './views.tsx';
 export { DEAL_ERRORS, DEAL_MESSAGES } from './messages.ts';
 export { DOCUMENT_DOWNLOAD, dealEndpoints, registerDealRoutes } from './routes.tsx';
 export { DEAL_EVENT_DOCS } from './schema.ts';
-export { issueTransportOrder } from './room.ts';
+export { addIssuedDocument, issuedOrder, issueTransportOrder } from './room.ts';
+export { pdfFonts } from './pdf.ts';
+export type { DocumentRead } from './store.ts';
+export type { OrderItem, OrderParty, OrderPlace, TransportOrder } from './order.ts';
+export { DOCUMENT, type DocumentView } from './schema.ts';
+export { attachUploadSweeper } from './sweep.ts';
 
 /** The menu's link to the unread messages (the header shows their count). */
 export const MESSAGES_PATH = '/messages/unread';

@@ -20,7 +20,8 @@ type Font = ReturnType<typeof fontkit.create>;
 
 /** The fonts, parsed once per process (pdfkit takes a parsed fontkit font as it is). */
 let fonts: { regular: Font; bold: Font } | undefined;
-function loadFonts() {
+/** DejaVu Sans, regular and bold, parsed once per process: every PDF the exchange writes (the e-CMR's too) is set in it. */
+export function pdfFonts() {
   const read = (file: string) => fontkit.create(fs.readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`)));
   fonts ??= { regular: read('DejaVuSans.ttf'), bold: read('DejaVuSans-Bold.ttf') };
   return fonts;
@@ -104,7 +105,7 @@ export function orderRows(o: TransportOrder): Row[] {
  * is its creation date, so the same order renders the same text.
  */
 export async function transportOrderPdf(o: TransportOrder, json: string, created: Date): Promise<Buffer> {
-  const { regular, bold } = loadFonts();
+  const { regular, bold } = pdfFonts();
   const title = `${both('order.title')} ${o.freight}`;
   const doc = new PDFDocument({
     size: 'A4',

@@ -306,6 +306,43 @@ export const issueTransportOrder: AwardStep = async (trx, clock, won) => {
   if (won.bid) await addTransportOrder(trx, clock, won.freight, won.bid);
 };
 
+/**
+ * The transport order as issued (its content), read in the award's transaction by a module above
+ * (the e-CMR, src/cmr, is filled from it); undefined when the freight has none.
+ */
+export async function issuedOrder(trx: Db, freightId: number): Promise<TransportOrder | undefined> {
+  const found = await orderOf(trx, freightId);
+  return found && (JSON.parse(found.content) as TransportOrder);
+}
+
+/**
+ * A PDF the exchange itself adds to a freight's documents on a party's act (the e-CMR's note after
+ * each signature, kind `cmr`), in the caller's transaction: `by` is the company whose act it was
+ * (null: the exchange's own), its user `userId`. No `document.added`: the act's own event names the
+ * document (`cmr.signed`), one event per change.
+ */
+export async function addIssuedDocument(
+  trx: Db,
+  clock: Clock,
+  freight: Pick<FreightRow, 'id'>,
+  doc: { kind: 'cmr'; name: string; pdf: Buffer; by: number | null; userId: number | null },
+): Promise<DocumentRead> {
+  const id = await insertDocument(trx, {
+    freight_id: freight.id,
+    company_id: doc.by,
+    user_id: doc.userId,
+    kind: doc.kind,
+    name: doc.name,
+    media_type: 'application/pdf',
+    size: doc.pdf.length,
+    sha256: sha256(doc.pdf),
+    content: doc.pdf,
+    created: clock.now(),
+  });
+  if (id === undefined) throw new Error('only a transport order can conflict with the documents index');
+  return (await documentById(trx, id))!;
+}
+
 /** A freight's transport order for one of its parties: the content as issued and its PDF; undefined for anyone else, or none yet (a 404). */
 export async function readOrder(
   db: Kysely<DB>,

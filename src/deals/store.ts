@@ -133,8 +133,12 @@ export async function insertDocument(db: Db, values: NewDocument): Promise<numbe
 
 /** Bytes per part of a party's document (migration 0160). */
 export const PART_BYTES = 256 * 1024;
-/** An upload whose row is not written this long after it began was abandoned (its process stopped). */
-const ABANDONED_MS = 3600_000;
+/**
+ * An upload whose row is not written this long after it began was abandoned (its process was
+ * killed): no upload runs longer, since the server ends any request not received whole within
+ * 120 s (kernel/http.tsx `requestTimeout`), whichever process serves it.
+ */
+export const ABANDONED_MS = 10 * 60_000;
 
 /**
  * A party's document's bytes are stored before its row (deals/upload.ts DocumentUpload): an
@@ -144,18 +148,22 @@ const ABANDONED_MS = 3600_000;
  * finishUpload in one transaction, or dropUpload removes the parts.
  */
 export async function beginUpload(db: Kysely<DB>, now: Date): Promise<number> {
-  await removeAbandonedUploads(db, now);
   const drawn = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('deal_documents', 'id'))::int as id`.execute(db);
   const id = drawn.rows[0]!.id;
   await db.insertInto('deal_uploads').values({ document_id: id, started: now }).execute();
   return id;
 }
 
-/** One part of an upload's bytes (PART_BYTES, the last one shorter). */
-export async function insertPart(db: Kysely<DB>, id: number, part: number, bytes: Uint8Array): Promise<void> {
+/**
+ * Parts of an upload's bytes (PART_BYTES each, the last one shorter), numbered from `first`, in
+ * one statement: a few parts at once, so that an upload beside busy clients queues for the
+ * embedded database's one connection a few times, not once per part (deals/upload.ts WRITE_BYTES).
+ */
+export async function insertParts(db: Kysely<DB>, id: number, first: number, parts: readonly Uint8Array[]): Promise<void> {
+  if (!parts.length) return;
   await db
     .insertInto('deal_document_parts')
-    .values({ document_id: id, part, bytes: bytesSql(bytes) })
+    .values(parts.map((bytes, k) => ({ document_id: id, part: first + k, bytes: bytesSql(bytes) })))
     .execute();
 }
 
@@ -170,14 +178,39 @@ export async function dropUpload(db: Kysely<DB>, id: number): Promise<void> {
   await db.deleteFrom('deal_uploads').where('document_id', '=', id).execute();
 }
 
-/** Parts of uploads that never got their row (a process stopped in between), older than ABANDONED_MS. */
-async function removeAbandonedUploads(db: Kysely<DB>, now: Date): Promise<void> {
-  const gone = await db
-    .deleteFrom('deal_uploads')
-    .where('started', '<', new Date(now.getTime() - ABANDONED_MS))
-    .returning('document_id')
-    .execute();
-  for (const { document_id } of gone) await db.deleteFrom('deal_document_parts').where('document_id', '=', document_id).execute();
+/**
+ * Removes what killed uploads left (decisions.md, Reliability: "Leftovers of killed uploads are
+ * swept"): the uploads begun more than ABANDONED_MS ago whose row was never written, with their
+ * parts, in one statement (so no part outlives its upload's note; dropUpload removes the parts
+ * before the note, so a process killed between the two leaves the note, swept here). Safe on every
+ * process at once: an upload still running is younger, a row is deleted once. Answers what went.
+ */
+export async function sweepAbandonedUploads(db: Kysely<DB>, now: Date): Promise<{ uploads: number; parts: number; bytes: number }> {
+  const before = new Date(now.getTime() - ABANDONED_MS);
+  const r = await sql<{ uploads: number; parts: number; bytes: number }>`
+    with gone as (
+      delete from deal_uploads where started < ${before} returning document_id
+    ), parts as (
+      delete from deal_document_parts p where p.document_id in (select document_id from gone)
+      returning octet_length(p.bytes) as n
+    )
+    select (select count(*) from gone)::int as uploads, (select count(*) from parts)::int as parts,
+           (select coalesce(sum(n), 0) from parts)::bigint as bytes`.execute(db);
+  return r.rows[0]!;
+}
+
+/** Uploads under way and left by killed ones (older than ABANDONED_MS), with their parts' bytes: for /healthz. */
+export async function uploadsStatus(db: Kysely<DB>, now: Date) {
+  const before = new Date(now.getTime() - ABANDONED_MS);
+  const r = await sql<{ running: number; abandoned: number; abandoned_parts: number; abandoned_bytes: number }>`
+    select count(*) filter (where u.started >= ${before})::int as running,
+           count(*) filter (where u.started < ${before})::int as abandoned,
+           coalesce(sum(p.n) filter (where u.started < ${before}), 0)::int as abandoned_parts,
+           coalesce(sum(p.bytes) filter (where u.started < ${before}), 0)::bigint as abandoned_bytes
+      from deal_uploads u
+      left join lateral (select count(*) as n, sum(octet_length(bytes)) as bytes
+                           from deal_document_parts where document_id = u.document_id) p on true`.execute(db);
+  return r.rows[0]!;
 }
 
 export async function documentsOf(db: Db, freightId: number): Promise<DocumentRead[]> {

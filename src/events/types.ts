@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 
-/** The event types of decisions.md §8 (in the order a freight's life produces them), then those of deals in one step (§16), vehicle offers (§11), ratings (§12) and the deal room (§13). */
+/** The event types of decisions.md §8 (in the order a freight's life produces them), then those of deals in one step (§16), vehicle offers (§11), ratings (§12), the deal room (§13) and the e-CMR (§19). */
 export const EVENT_TYPES = [
   'freight.published',
   'freight.updated',
@@ -24,6 +24,7 @@ export const EVENT_TYPES = [
   'rating.received',
   'message.created',
   'document.added',
+  'cmr.signed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -227,18 +227,26 @@ async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput
     warehouse_location: e.warehouse_location,
   });
   const planned: Planned[] = [];
+  let sender: { id: number; name: string | null } | undefined;
+  // The freights by their AWB's digits (one look-up per AWB of the file, not a pass over all of them).
+  const byDigits = new Map<string, typeof freights>();
+  for (const f of freights) {
+    if (f.awb === null) continue;
+    const key = awbDigits(f.awb);
+    byDigits.set(key, [...(byDigits.get(key) ?? []), f]);
+  }
   for (const [awb, lines] of byAwb) {
     planned.push({ companyId: input.companyId, freightId: null, from: [input.companyId], data: () => ({ awb, events: lines.map(full) }) });
     // Only the freights the sender is a party to carry its word (docs/decisions.md, Tracking);
     // anyone else's events reach nobody but their pusher.
-    const own = freights.filter((f) => f.awb !== null && awbDigits(f.awb) === awbDigits(awb) && partiesOf(f).includes(input.companyId));
+    const own = (byDigits.get(awbDigits(awb)) ?? []).filter((f) => partiesOf(f).includes(input.companyId));
     const parties = new Map<number, number[]>();
     for (const f of own) {
       for (const c of partiesOf(f)) if (c !== input.companyId) parties.set(c, [...(parties.get(c) ?? []), f.id]);
     }
     if (!parties.size) continue;
-    // Who sent the statuses, named in what the other parties receive: a party's word, not the exchange's.
-    const sender = { id: input.companyId, name: (await companyNames(db, [input.companyId])).get(input.companyId) ?? null };
+    // Who sent the statuses, named in what the other parties receive: a party's word, not the exchange's (read once).
+    sender ??= { id: input.companyId, name: (await companyNames(db, [input.companyId])).get(input.companyId) ?? null };
     for (const [companyId, routes] of parties) {
       planned.push({
         companyId,

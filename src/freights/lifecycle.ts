@@ -437,7 +437,7 @@ export type AlongDelivery = (trx: Transaction<DB>, row: FreightRow) => Promise<v
 export async function setDeliveryStatus(
   db: Kysely<DB>,
   clock: Clock,
-  caller: Caller,
+  caller: Pick<Caller, 'companyId'>,
   id: number,
   deliveryStatus: number | undefined,
   along?: AlongDelivery,

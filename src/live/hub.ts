@@ -14,7 +14,11 @@ import { eventsAfter, eventsAt, type FeedRow, LIVE_CHANNEL, positionOfEvent, pos
  * are left out). The process listens once (one database connection, not one per stream); a
  * notification names the positions of new events, and the hub reads those rows once for all its
  * streams. A stream reconnecting with `Last-Event-ID` is first given what it missed (REPLAY_MS
- * back), while what arrives meanwhile waits, so nothing is skipped or sent twice.
+ * back), while what arrives meanwhile waits. Each stream keeps the position (order of commits)
+ * of the last event it was given or that its replay read past, and never sends a position at or
+ * below it: an event both the replay and the live reader read (its notification arriving, or read,
+ * after the replay had sent it) goes once, and none goes after a later one (decisions.md,
+ * Reliability: "Exactly once, in the order of commits, across a reconnect").
  *
  * Nothing here is needed by another process: a stream lives on the connection it serves, and
  * whatever it missed is in the database.
@@ -24,8 +28,15 @@ import { eventsAfter, eventsAt, type FeedRow, LIVE_CHANNEL, positionOfEvent, pos
 export const MAX_STREAMS_PER_USER = 10;
 /** A comment line this often keeps proxies and clients from taking the stream for dead. */
 export const HEARTBEAT_MS = 25_000;
-/** A stream whose client does not read (more than this waits unsent) is ended: it replays on reconnect. */
-const MAX_BUFFERED = 1 << 20;
+/**
+ * A stream whose client does not read is cut off (its socket destroyed, not ended: an end waits
+ * for the client to take what is queued): when more than this waits in the process beyond what
+ * the kernel holds, or when the kernel's buffer stays full STALL_MS (decisions.md, Reliability:
+ * "A stream that does not read is cut off"). Its client replays on reconnect.
+ */
+export const MAX_BUFFERED = 256 * 1024;
+/** How long a stream's socket may stay full (no `drain`) before it is cut off. */
+export const STALL_MS = 30_000;
 /** Rows a replay reads at a time. */
 const REPLAY_BATCH = 500;
 /** What a client waits before reconnecting (the SSE `retry` field), in milliseconds. */
@@ -38,16 +49,23 @@ export interface HubOptions {
   log?: { error: (obj: object, msg: string) => void; warn?: (obj: object, msg: string) => void };
   heartbeatMs?: number;
   maxPerUser?: number;
+  /** STALL_MS (tests shorten it) */
+  stallMs?: number;
 }
 
 interface Stream {
   userId: number;
   companyId: number;
   res: ServerResponse;
-  /** While the replay runs: the live events that arrived meanwhile, sent after it. */
-  waiting: Array<{ seq: number; text: string }> | null;
-  /** The positions the replay sent (a waiting event among them is not sent twice). */
-  replayed: Set<number> | null;
+  /** While the replay runs: the live events that arrived meanwhile, sent after it (those past `sent`). */
+  waiting: Array<{ pos: number; text: string }> | null;
+  /**
+   * The position (order of commits) of the last event sent or read past by the replay: a live
+   * event at or below it was sent already (or was not the stream's when the replay read it).
+   */
+  sent: number;
+  /** Armed while the socket is full: cuts the stream off unless it drains first. */
+  stall: NodeJS.Timeout | null;
 }
 
 export interface Opener {
@@ -108,7 +126,7 @@ export class LiveHub {
       res.end(`retry: ${RETRY_MS}\n\n`);
       return refused;
     }
-    const stream: Stream = { userId: who.userId, companyId: who.companyId, res, waiting: [], replayed: new Set() };
+    const stream: Stream = { userId: who.userId, companyId: who.companyId, res, waiting: [], sent: 0, stall: null };
     this.add(stream);
     res.on('close', () => {
       this.remove(stream);
@@ -138,11 +156,9 @@ export class LiveHub {
       res.end();
       return 'open';
     }
-    const waiting = stream.waiting ?? [];
-    const replayed = stream.replayed ?? new Set();
+    const waiting = (stream.waiting ?? []).sort((x, y) => x.pos - y.pos);
     stream.waiting = null;
-    stream.replayed = null;
-    for (const w of waiting) if (!replayed.has(w.seq)) this.write(stream, w.text);
+    for (const w of waiting) this.pass(stream, w.pos, w.text);
     return 'open';
   }
 
@@ -198,6 +214,8 @@ export class LiveHub {
   }
 
   private remove(s: Stream): void {
+    if (s.stall) clearTimeout(s.stall);
+    s.stall = null;
     if (!this.streams.delete(s)) return;
     const set = this.byCompany.get(s.companyId);
     set?.delete(s);
@@ -209,13 +227,29 @@ export class LiveHub {
 
   private write(s: Stream, text: string): void {
     if (s.res.writableEnded || s.res.destroyed) return;
-    if (s.res.writableLength > MAX_BUFFERED) {
-      // A client that does not read: ended rather than held in memory; it replays when it comes back.
-      this.remove(s);
-      s.res.end();
-      return;
-    }
-    s.res.write(text);
+    if (s.res.writableLength > MAX_BUFFERED) this.cut(s);
+    else if (!s.res.write(text)) this.watch(s);
+  }
+
+  /** The socket is full: unless it drains within the stall time, the stream is cut off. */
+  private watch(s: Stream): void {
+    if (s.stall || !this.streams.has(s)) return;
+    s.stall = setTimeout(() => this.cut(s), this.options.stallMs ?? STALL_MS);
+    s.stall.unref();
+    s.res.once('drain', () => {
+      if (s.stall) clearTimeout(s.stall);
+      s.stall = null;
+    });
+  }
+
+  /**
+   * A client that does not read: its socket is destroyed (an end would wait for it to take what
+   * is queued, the kernel's megabytes included, for as long as it stays), nothing held for it; it
+   * replays when it comes back.
+   */
+  private cut(s: Stream): void {
+    this.remove(s);
+    s.res.destroy();
   }
 
   private notified(seqs: number[]): void {
@@ -258,8 +292,15 @@ export class LiveHub {
 
   private send(s: Stream, row: FeedRow): void {
     const text = frame(row, s.companyId);
-    if (s.waiting) s.waiting.push({ seq: row.seq, text });
-    else this.write(s, text);
+    if (s.waiting) s.waiting.push({ pos: row.pos, text });
+    else this.pass(s, row.pos, text);
+  }
+
+  /** Writes the event at `pos` unless the stream is past it already (sent, or read past by the replay). */
+  private pass(s: Stream, pos: number, text: string): void {
+    if (pos <= s.sent) return;
+    s.sent = pos;
+    this.write(s, text);
   }
 
   /**
@@ -271,6 +312,8 @@ export class LiveHub {
     const { db, clock } = this.options;
     const since = new Date(clock.now().getTime() - REPLAY_MS);
     let after = (lastEventId && (await positionOfEvent(db, lastEventId))) || 0;
+    // The client has every event up to its last one (a later live event at or below it is not sent).
+    s.sent = Math.max(s.sent, after);
     for (;;) {
       if (s.res.writableEnded || s.res.destroyed) return;
       const rows = await eventsAfter(db, s.companyId, after, since, REPLAY_BATCH);
@@ -284,9 +327,10 @@ export class LiveHub {
         clock.now(),
       );
       for (const row of rows) {
-        s.replayed?.add(row.seq);
+        if (row.pos <= s.sent) continue;
+        s.sent = row.pos;
         if (row.company_id === null && !(market.includes(row) && visible.has(row.freight_id!))) continue;
-        s.res.write(frame(row, s.companyId));
+        if (!s.res.write(frame(row, s.companyId))) this.watch(s);
       }
       if (rows.length < REPLAY_BATCH) return;
       after = rows[rows.length - 1]!.pos;

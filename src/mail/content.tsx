@@ -200,6 +200,16 @@ export async function describe(told: Told, tell: Telling): Promise<MailItem | nu
         t('mail.document.headline', { company: from, kind: textOf(document.kind), name }),
       );
     }
+    case 'cmr.signed': {
+      const cmr = part(data, 'cmr');
+      const signature = part(cmr, 'signature');
+      const number = textOf(cmr.number);
+      const role = textOf(signature.role);
+      return item(
+        t('mail.cmr.subject', { route: routeText, number, role }),
+        t('mail.cmr.headline', { name: textOf(signature.name), number, role, status: textOf(cmr.status) }),
+      );
+    }
     default:
       return null;
   }

@@ -14,7 +14,7 @@ import type { MailKind, MailMode } from './tables.ts';
  * Otherwise every user of the company whose setting for the kind is not `off` gets it.
  *
  * The events still to come map in one line each: `tender.published` offers, `tender.awarded` and `tender.lost` bids,
- * `cmr.signed` documents, `freight.milestone` and `freight.late` bids (owner and winner).
+ * `freight.milestone` and `freight.late` bids (owner and winner).
  */
 
 /** The event's `data`, as its recipient company received it. */
@@ -97,6 +97,7 @@ export const MAIL_OF_EVENT: Readonly<Record<EventType, MailRule | null>> = {
   'rating.received': null,
   'message.created': { kind: 'messages' },
   'document.added': { kind: 'documents' },
+  'cmr.signed': { kind: 'documents' },
 };
 
 /** The mailed event types and their kinds (what the trigger routes). */

@@ -88,6 +88,8 @@ export const MAIL_MESSAGES = catalogue(
     'mail.message.headline': '{company} wrote about the freight:',
     'mail.document.subject': 'New document on {route}: {name}',
     'mail.document.headline': '{company} added a document ({kind}): {name}.',
+    'mail.cmr.subject': 'Consignment note {number} signed ({role}) on {route}',
+    'mail.cmr.headline': '{name} signed the consignment note {number} as {role}; it is now {status}. Its PDF is among the documents.',
   },
   {
     'mail.email_invalid': 'email: ein Objekt von Art (alerts, bids, messages, offers, documents) zu instant, daily oder off',
@@ -180,6 +182,9 @@ export const MAIL_MESSAGES = catalogue(
     'mail.message.headline': '{company} schreibt zur Fracht:',
     'mail.document.subject': 'Neues Dokument zu {route}: {name}',
     'mail.document.headline': '{company} hat ein Dokument hinzugefügt ({kind}): {name}.',
+    'mail.cmr.subject': 'Frachtbrief {number} unterschrieben ({role}) zu {route}',
+    'mail.cmr.headline':
+      '{name} hat den Frachtbrief {number} als {role} unterschrieben; Stand: {status}. Das PDF liegt bei den Dokumenten.',
   },
 );
 

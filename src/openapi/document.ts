@@ -253,6 +253,7 @@ function successEnvelope(data: TSchema | undefined, operationId: string): TSchem
 const TAG_DESCRIPTIONS: Record<string, string> = {
   accounts: 'Log in for the API token, the caller, the password.',
   cases: 'Case records linking shipments (preview).',
+  cmr: 'The electronic consignment note, e-CMR (decisions.md §19): issued on the award of a road freight, signed at loading by sender and carrier and at delivery by the consignee through a link, checked by anyone with a copy.',
   companies: 'Company profiles, the operator’s verification, ratings after delivery and their replies, blocking (decisions.md §12).',
   documents:
     'Documents of a freight’s two parties (decisions.md §13): attach (PDF, JPEG, PNG), list, download; the transport order the exchange adds on award.',

@@ -77,7 +77,7 @@ export async function sendTestEvent(
   webhookId: number,
 ): Promise<{ webhook: WebhookRow; eventId: string } | undefined> {
   return db.transaction().execute(async (trx) => {
-    const webhook = await findWebhook(trx, caller.companyId, webhookId);
+    const webhook = await findWebhook(trx, caller.companyId, webhookId, true);
     if (!webhook) return undefined;
     const [event] = await insertEvents(trx, clock, TEST_EVENT, [
       {

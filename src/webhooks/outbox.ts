@@ -4,7 +4,7 @@ import { pushRule } from '../accounts/blocks.ts';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
 import { notifyEvents } from './feed.ts';
-import { enqueueDeliveries, subscribedWebhooks } from './store.ts';
+import { queueDeliveries } from './store.ts';
 
 /**
  * The outbox (decisions.md §8, §15): the `events` table holds each event's exact delivery body,
@@ -13,7 +13,8 @@ import { enqueueDeliveries, subscribedWebhooks } from './store.ts';
  *
  * Every planned event is recorded, subscribed or not: the live board's streams receive it and
  * replay it after a reconnect (feed.ts). Deliveries are queued only for the webhooks that
- * subscribe to the type (one indexed probe of the small webhooks table for the recipients). A
+ * subscribe to the type and still exist, read locked by the statement that queues them
+ * (store.ts queueDeliveries): a webhook deleted meanwhile never fails the write. A
  * market row (`companyId` null) stands for every company that may see the freight in the market:
  * one row however large the market, its audience decided when a stream reads it, never a row
  * per company. The transaction notifies the event positions on the live channel; PostgreSQL
@@ -61,18 +62,12 @@ const BATCH = 500;
 export async function announce(db: Db, clock: Clock, type: string, plan: () => Promise<PlannedEvent[]>): Promise<number> {
   const planned = await reachable(db, await plan());
   if (!planned.length) return 0;
-  const recipients = [...new Set(planned.flatMap((p) => (p.companyId === null ? [] : [p.companyId])))];
-  const hooks = await subscribedWebhooks(db, type, recipients);
   const rows: NewEvent[] = [];
   for (const p of planned) rows.push({ companyId: p.companyId, freightId: p.freightId, except: p.except, data: await p.data() });
   const written = await insertEvents(db, clock, type, rows);
-  await enqueueDeliveries(
-    db,
-    clock.now(),
-    written.flatMap((e) =>
-      e.company_id === null ? [] : (hooks.get(e.company_id) ?? []).map((webhookId) => ({ webhookId, eventSeq: e.seq })),
-    ),
-  );
+  // The webhooks are read, locked, by the statement that queues their deliveries: one deleted
+  // meanwhile is skipped, never a foreign key that fails the write the event describes.
+  await queueDeliveries(db, clock.now(), type, written);
   await notifyEvents(
     db,
     written.map((e) => e.seq),

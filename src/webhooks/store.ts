@@ -8,22 +8,45 @@ export type WebhookRow = Selectable<WebhooksTable>;
 /** `events && array[type, '*']`: the webhook wants this type. */
 const wants = (type: string) => sql<boolean>`events && array[${type}, '*']::text[]`;
 
-/** Webhook ids by company, for the companies given, that subscribe to the type. */
-export async function subscribedWebhooks(db: Db, type: string, companies: number[]): Promise<Map<number, number[]>> {
-  const map = new Map<number, number[]>();
-  if (!companies.length) return map;
-  const rows = await db
-    .selectFrom('webhooks')
-    .select(['id', 'company_id'])
-    .where('company_id', 'in', companies)
-    .where(wants(type))
-    .orderBy('id')
-    .execute();
-  for (const r of rows) map.set(r.company_id, [...(map.get(r.company_id) ?? []), r.id]);
-  return map;
+/**
+ * Queues one pending delivery, due now, for each event and each webhook of its company that
+ * subscribes to the type, in one statement per 1,000 events that reads the webhooks locked
+ * `FOR KEY SHARE` (decisions.md, Reliability: "No event bookkeeping fails the write it
+ * describes"). A webhook deleted by a transaction still open is waited for and then skipped (read
+ * committed reads the row again and finds it gone); a delete that comes later waits for this
+ * transaction, then removes its deliveries with it (cascade). So no delivery ever names a webhook
+ * that is gone, and the foreign key never fails the write that announced the event. Answers how
+ * many deliveries were queued.
+ */
+export async function queueDeliveries(
+  db: Db,
+  now: Date,
+  type: string,
+  events: ReadonlyArray<{ seq: number; company_id: number | null }>,
+): Promise<number> {
+  const addressed = events.filter((e): e is { seq: number; company_id: number } => e.company_id !== null);
+  let queued = 0;
+  for (let i = 0; i < addressed.length; i += 1000) {
+    const chunk = addressed.slice(i, i + 1000);
+    const companies = [...new Set(chunk.map((e) => e.company_id))];
+    const rows = await sql<{ n: number }>`
+      with queued as (
+        insert into webhook_deliveries (webhook_id, event_seq, state, next_attempt, created)
+        select w.id, e.seq, 'pending', ${now}, ${now}
+          from webhooks w
+          join unnest(${chunk.map((e) => e.company_id)}::int[], ${chunk.map((e) => e.seq)}::bigint[]) as e(company_id, seq)
+            on e.company_id = w.company_id
+         where w.company_id = any(${companies}::int[]) and ${wants(type)}
+         order by e.seq, w.id
+           for key share of w
+        returning 1)
+      select count(*)::int as n from queued`.execute(db);
+    queued += rows.rows[0]?.n ?? 0;
+  }
+  return queued;
 }
 
-/** One pending delivery per (webhook, event), due now. */
+/** One pending delivery per (webhook, event), due now; the webhook is the caller's, read locked (findWebhook `locked`). */
 export async function enqueueDeliveries(db: Db, now: Date, items: Array<{ webhookId: number; eventSeq: number }>): Promise<void> {
   for (let i = 0; i < items.length; i += 1000) {
     await db
@@ -70,9 +93,19 @@ export async function listWebhooks(db: Db, companyId: number): Promise<WebhookRo
   return db.selectFrom('webhooks').selectAll().where('company_id', '=', companyId).orderBy('id').execute();
 }
 
-/** The company's webhook, or undefined (another company's is as missing: a 404). */
-export async function findWebhook(db: Db, companyId: number, id: number): Promise<WebhookRow | undefined> {
-  return db.selectFrom('webhooks').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
+/**
+ * The company's webhook, or undefined (another company's is as missing: a 404). `locked`: read
+ * `FOR KEY SHARE` in the caller's transaction, so a delete waits for it to end (or, committed
+ * meanwhile, the webhook is not found) and a delivery written for it keeps its foreign key.
+ */
+export async function findWebhook(db: Db, companyId: number, id: number, locked = false): Promise<WebhookRow | undefined> {
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('id', '=', id)
+    .where('company_id', '=', companyId)
+    .$if(locked, (q) => q.forKeyShare())
+    .executeTakeFirst();
 }
 
 /** Deletes the webhook with its deliveries and their log (cascade). */

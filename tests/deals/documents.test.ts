@@ -251,7 +251,7 @@ describe(`documents beside a freight (${TEST_DB})`, () => {
       json: { name: 'pod.pdf', content: PDF.toString('base64') },
     });
     assert.notEqual(refused.body.status, 'success', refused.text);
-    // An upload abandoned an hour ago (its process stopped before the row): the next upload removes its parts.
+    // An upload abandoned an hour ago (its process stopped before the row): the sweep (at start, every 5 minutes) removes its parts.
     await db
       .insertInto('deal_uploads')
       .values({ document_id: 987654, started: new Date(Date.now() - 2 * 3600_000) })
@@ -261,6 +261,7 @@ describe(`documents beside a freight (${TEST_DB})`, () => {
       .values({ document_id: 987654, part: 0, bytes: new Uint8Array([1, 2, 3]) })
       .execute();
     success(await attach(app, carrier, taken, 'other', 'next.png', PNG));
+    await app.uploads.sweep();
     assert.equal((await db.selectFrom('deal_document_parts').select('part').where('document_id', '=', 987654).execute()).length, 0);
     const orphans = await db
       .selectFrom('deal_document_parts as p')

@@ -17,6 +17,7 @@ import { MAX_WEBHOOKS } from '../../src/webhooks/manage.ts';
 import { MAX_DOCUMENT_BYTES } from '../../src/deals/tables.ts';
 import { MAX_STREAMS_PER_USER } from '../../src/live/hub.ts';
 import { openStream, type SseStream } from '../live/support.ts';
+import { addFreight, publish } from '../freights/helpers.ts';
 import { Contract } from '../support/contract.ts';
 import { startTestApp, type Actor, type ApiResponse, type RequestOptions, type TestApp } from '../support/harness.ts';
 import { insertFreight, pushStatus, statusCsv } from '../preview/fixtures.ts';
@@ -592,6 +593,53 @@ const CASES: Record<string, Case> = {
     url: `/freights/pod/${await freightIn('open')}.json`,
   })),
 
+  // the e-CMR (decisions.md §19), on a freight awarded through the API (its note is issued with the award)
+  'cmr.role_invalid': withSetup(post('/freights/cmr-sign/0.json', { role: 'driver', name: 'Anna' }), async () => ({
+    url: `/freights/cmr-sign/${await awardedRoad()}.json`,
+  })),
+  'cmr.name_invalid': withSetup(post('/freights/cmr-sign/0.json', { role: 'sender', name: ' ' }), async () => ({
+    url: `/freights/cmr-sign/${await awardedRoad()}.json`,
+  })),
+  'cmr.reservations_invalid': withSetup(
+    post('/freights/cmr-sign/0.json', { role: 'sender', name: 'Anna', reservations: 'x'.repeat(2001) }),
+    async () => ({
+      url: `/freights/cmr-sign/${await awardedRoad()}.json`,
+    }),
+  ),
+  'cmr.wrong_party': withSetup(post('/freights/cmr-sign/0.json', { role: 'carrier', name: 'Anna' }), async () => ({
+    url: `/freights/cmr-sign/${await awardedRoad()}.json`,
+  })),
+  'cmr.consignee_by_link': withSetup(post('/freights/cmr-sign/0.json', { role: 'consignee', name: 'Anna' }), async () => ({
+    url: `/freights/cmr-sign/${await awardedRoad()}.json`,
+  })),
+  'cmr.already_signed': withSetup(post('/freights/cmr-sign/0.json', { role: 'sender', name: 'Anna' }), async () => {
+    const id = await awardedRoad();
+    assert.equal(
+      (await app.post(`/freights/cmr-sign/${id}.json`, { token: shipper.token, json: { role: 'sender', name: 'Anna' } })).body.status,
+      'success',
+    );
+    return { url: `/freights/cmr-sign/${id}.json` };
+  }),
+  'cmr.link_by_carrier': withSetup(post('/freights/cmr-link/0.json', {}), async () => ({
+    url: `/freights/cmr-link/${await awardedRoad()}.json`,
+  })),
+  // the consignee through its link before sender and carrier signed
+  'cmr.not_loaded': withSetup(
+    { status: 200, method: 'POST', url: '/cmr/consignee/x.json', options: { json: { name: 'Eva' } } },
+    async () => {
+      const id = await awardedRoad();
+      const link = (await app.post(`/freights/cmr-link/${id}.json`, { token: carrier.token })).body.data.link;
+      return { url: `/cmr/consignee/${link.url.split('/').at(-1)}.json` };
+    },
+  ),
+  // delivered (by the winner's delivery status) before the sender signed
+  'cmr.not_taken': withSetup(post('/freights/cmr-sign/0.json', { role: 'sender', name: 'Anna' }), async () => {
+    const id = await awardedRoad();
+    const res = await app.post(`/freights/delivery/${id}.json`, { token: carrier.token, json: { delivery_status: 3 } });
+    assert.equal(res.body.status, 'success', res.text);
+    return { url: `/freights/cmr-sign/${id}.json` };
+  }),
+
   // saved searches
   'searches.name_required': post('/searches/add.json', { filter: 8 }),
   'searches.filter_unknown': post('/searches/add.json', { name: 'Mine', filter: 4711 }),
@@ -676,6 +724,17 @@ const CASES: Record<string, Case> = {
  * companies do nothing else, so no event is ever delivered to their (public) addresses.
  */
 const mine = {} as Record<'wrong' | 'mismatch' | 'length' | 'searcher' | 'hooks' | 'twins' | 'blocker' | 'pest' | 'recluse', Actor>;
+
+/** A road freight of the shipper awarded to the carrier through the API (bid, both confirmations): its e-CMR is issued. */
+async function awardedRoad(): Promise<number> {
+  const id = await addFreight(app, shipper, { from: 'city:10115', from_country: 'DE', to: 'city:60311', to_country: 'DE' });
+  await publish(app, shipper, id);
+  const bid = (await app.post('/quotes/add.json', { token: carrier.token, json: { route: id, amount: '500.00', currency_code: 'EUR' } }))
+    .body.data.bid;
+  await app.post(`/quotes/confirm/${bid.id}.json`, { token: shipper.token });
+  assert.equal((await app.post(`/quotes/confirm/${bid.id}.json`, { token: carrier.token })).body.status, 'success');
+  return id;
+}
 
 /** A rating of the carrier by the shipper on a delivered freight; answers its id. */
 async function ratingOfCarrier(): Promise<number> {

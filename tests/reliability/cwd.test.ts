@@ -11,6 +11,9 @@ import { serverDatabase, startServer, type ServerDatabase, type ServerProcess } 
  * compiled with the working directory's tsconfig (none: pages answered 500 "React is not
  * defined"). The directory holds another project's tsconfig.json and package.json, and tsx's
  * cache is off, so nothing compiled from the checkout can hide a regression.
+ *
+ * @engine-independent: what is tested is how the sources are found and compiled, the same on
+ * either database; scripts/test.mjs runs this file once (on the embedded database).
  */
 
 let database: ServerDatabase;

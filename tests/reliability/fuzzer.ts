@@ -321,9 +321,17 @@ const OBJECTS = (): unknown[] => [
   raw('{"a":1,"a":2}'),
 ];
 
+/**
+ * Ids that name nothing (issue 39: a whitelist naming no company answered 500): every list of ids
+ * gets them beside known ones, and the ids of vehicle space, trust, the deal room, lane prices and
+ * the live board's operations (decisions.md §11–§15: `freight`, `company`, `whitelist`) too.
+ */
+const UNKNOWN_IDS = [999_999, 2_147_483_647, 987_654_321];
+
 /** A plausible value for a parameter name, so requests get past the first check into deeper code. */
 function plausible(rng: Rng, key: string, t: FuzzTarget): unknown {
   const id = () => (t.ids.length && rng.chance(0.85) ? rng.pick(t.ids) : rng.int(50) + 1);
+  const unknown = () => rng.pick(UNKNOWN_IDS);
   const k = key.toLowerCase();
   if (k === 'auth') return { user: rng.pick(['nobody@example.test', 'x', '']), password: rng.pick(['wrong', '', 'x'.repeat(100)]) };
   if (k === 'action') return rng.pick(['publish', 'rates', 'status', 'fsu', 'xfsu', 'xfsu', 'unknown', 'PUBLISH', 'toString']);
@@ -381,9 +389,14 @@ function plausible(rng: Rng, key: string, t: FuzzTarget): unknown {
     if (rng.chance(0.1)) line[rng.pick(['toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf'])] = 1;
     return [line];
   }
-  if (k === 'whitelist' || k.endsWith('_ids') || k === 'ids') return [id(), id()];
+  if (k === 'whitelist' || k.endsWith('_ids') || k === 'ids') {
+    // Known ids, then now and then one or more that name nothing, in every list of ids.
+    const shape = rng.int(4);
+    return shape === 0 ? [id(), id()] : shape === 1 ? [id(), unknown()] : shape === 2 ? [unknown()] : [unknown(), id(), unknown()];
+  }
+  if (k === 'freight' || k === 'company' || k === 'vehicle' || k === 'offer') return rng.chance(0.3) ? unknown() : id();
   if (k === 'id' || k === 'route' || k.endsWith('_id') || k === 'filter' || k === 'carrier' || k === 'winner_direct')
-    return rng.chance(0.7) ? id() : String(id());
+    return rng.chance(0.15) ? unknown() : rng.chance(0.7) ? id() : String(id());
   if (
     /weight|amount|price|rate_|charge|lat|lon|radius|count|limit|page|rating|pieces|depth|width|height|status|alert|flag|secured|stackable|dangerous/.test(
       k,

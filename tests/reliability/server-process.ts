@@ -42,7 +42,7 @@ export async function serverDatabase(labels: string[]): Promise<ServerDatabase> 
   let env: Record<string, string>;
   let drop: () => Promise<void>;
   if (TEST_DB === 'postgres') {
-    const pg = await createPostgresDatabase();
+    const pg = await createPostgresDatabase({ migrated: true });
     env = { DATABASE_URL: pg.url, DATA_DIR: '' };
     open = () => openDatabase({ databaseUrl: pg.url, dataDir: '' });
     drop = pg.drop;

@@ -333,6 +333,7 @@ async function lanePrices(app: TestApp, world: World): Promise<void> {
   }
   carriers.push(world.carrier);
   let delivered: number | undefined;
+  const awarded: number[] = [];
   for (const [i, amount] of ['1150.00', '1180.00', '1195.50', '1240.00', '1275.00'].entries()) {
     const owner = owners[i]!;
     const carrier = carriers[i]!;
@@ -353,9 +354,40 @@ async function lanePrices(app: TestApp, world: World): Promise<void> {
     if (!bidId) continue;
     await app.post(`/quotes/confirm/${bidId}.json`, { token: owner.token });
     await app.post(`/quotes/confirm/${bidId}.json`, { token: carrier.token });
+    awarded.push(freight);
     delivered = freight;
   }
   await app.get('/market/prices.json', { token: world.carrier.token, query: { from: 'DE-60', to: 'FR-75', months: '3' } });
+  // The e-CMR of the last of them (decisions.md §19): the carrier and the sender sign at loading, the note is read and checked.
+  if (delivered !== undefined) {
+    const C = { token: world.carrier.token };
+    await app.post(`/freights/cmr-sign/${delivered}.json`, {
+      ...C,
+      json: { role: 'carrier', name: 'Jan Kowalski', reservations: 'One pallet’s wrap torn' },
+    });
+    await app.post(`/freights/cmr-sign/${delivered}.json`, { token: owners[4]!.token, json: { role: 'sender', name: 'Anna Lahn' } });
+    const cmr = (await app.get(`/freights/cmr/${delivered}.json`, C)).body?.data?.cmr;
+    if (cmr) await app.get(`/cmr/verify/${cmr.number}.json`, { query: { hash: cmr.hash } });
+  }
+  // The one before it is delivered by its consignee through the link its carrier issued.
+  const signedAtDelivery = awarded.at(-2);
+  if (signedAtDelivery !== undefined) {
+    const i = awarded.length - 2;
+    await app.post(`/freights/cmr-sign/${signedAtDelivery}.json`, {
+      token: carriers[i]!.token,
+      json: { role: 'carrier', name: 'Piotr Zieliński' },
+    });
+    await app.post(`/freights/cmr-sign/${signedAtDelivery}.json`, {
+      token: owners[i]!.token,
+      json: { role: 'sender', name: 'Karl Mosel' },
+    });
+    const link = (await app.post(`/freights/cmr-link/${signedAtDelivery}.json`, { token: carriers[i]!.token })).body?.data?.link;
+    const token = typeof link?.url === 'string' ? link.url.split('/').at(-1) : undefined;
+    if (token) {
+      await app.get(`/cmr/consignee/${token}.json`, { query: { lang: 'deu' } });
+      await app.post(`/cmr/consignee/${token}.json`, { json: { name: 'Marie Dubois', reservations: 'Palette 2: Folie eingerissen' } });
+    }
+  }
   // The carrier delivers the last of them with its proof of delivery (a small PDF).
   if (delivered !== undefined) {
     const pod = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1');

@@ -8,39 +8,53 @@ export const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
 // On a developer machine without Chromium the browser suites skip; in CI they must run.
 if (!HAVE_CHROMIUM && process.env.CI) throw new Error(`CI needs Debian's chromium at ${CHROMIUM} (.ci/run installs it)`);
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // The machine has no network: keep Chromium from trying to reach anything.
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+/** How every test's Chromium is started (the machine has no network: Chromium reaches nothing). */
+export const LAUNCH_OPTIONS = {
+  executablePath: CHROMIUM,
+  headless: true,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-dev-shm-usage',
+  ],
+};
+
+/**
+ * A Chromium for a test file. scripts/test.mjs starts one Chromium per lane
+ * (tests/support/browser-server.ts) and names it in TEST_BROWSER_WS: the file connects to it
+ * (its contexts and pages are its own, and close with it) instead of starting a browser of its
+ * own. Without it (a file run alone), or when it cannot be reached, the file starts its own.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const shared = process.env.TEST_BROWSER_WS;
+  if (shared) {
+    try {
+      return await chromium.connect(shared, { timeout: 15_000 });
+    } catch (err) {
+      process.stderr.write(`the lane's Chromium at ${shared} cannot be reached (${(err as Error).message}): starting one\n`);
+    }
+  }
+  return chromium.launch(LAUNCH_OPTIONS);
 }
 
 const SCREENSHOTS = path.resolve(new URL('../../docs/screenshots/', import.meta.url).pathname);
-const SCRATCH = path.resolve(new URL('../../.test-cache/screenshots/', import.meta.url).pathname);
 
 /**
- * Takes a screenshot of a main page (on the embedded-database run only, so once per test run).
- * The README's copy in docs/screenshots/ is written when missing or with UPDATE_SCREENSHOTS=1;
- * otherwise it goes to .test-cache/, so a test run leaves the work tree clean.
+ * Takes a screenshot of a main page for the README (docs/screenshots/) when asked with
+ * UPDATE_SCREENSHOTS=1, or when the README's copy is missing; otherwise none is taken (a test run
+ * leaves the work tree clean and spends no time on pictures nobody keeps).
  */
 export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
-  if (process.env.TEST_DB === 'postgres') return;
   const readme = path.join(SCREENSHOTS, `${name}.png`);
-  const dir = process.env.UPDATE_SCREENSHOTS === '1' || !fs.existsSync(readme) ? SCREENSHOTS : SCRATCH;
-  fs.mkdirSync(dir, { recursive: true });
+  if (process.env.UPDATE_SCREENSHOTS !== '1' && fs.existsSync(readme)) return;
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
   // The whole page by default; `fullPage: false` for the first screen of a long page (/docs).
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: options.fullPage ?? true });
+  await page.screenshot({ path: readme, fullPage: options.fullPage ?? true });
 }
 
 /** Logs in through the login form and waits for the page after it. */

@@ -14,13 +14,14 @@ export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite
 /**
  * A fresh, migrated database for one test app. PGlite: a clone of a migrated snapshot
  * (initdb and migrations once per change of the migrations, ~0.5 s a clone after that).
- * PostgreSQL: a new database on TEST_DATABASE_URL's server, dropped on close.
+ * PostgreSQL: a new database on TEST_DATABASE_URL's server, copied from a migrated template
+ * (`CREATE DATABASE … TEMPLATE`, built once per change of the migrations), dropped on close.
  */
 export async function freshDatabase(): Promise<Database> {
   return TEST_DB === 'postgres' ? freshPostgres() : freshPglite();
 }
 
-function migrationsHash(): string {
+export function migrationsHash(): string {
   const dir = path.join(ROOT, 'src/db/migrations');
   const h = createHash('sha256');
   for (const f of fs.readdirSync(dir).sort()) h.update(f).update(fs.readFileSync(path.join(dir, f)));
@@ -54,14 +55,68 @@ function serverUrl(): string {
   return url;
 }
 
-/** A new empty database on the test server; its URL and a function that drops it. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** The migrated template database of the current migrations (its name carries their hash). */
+export const postgresTemplateName = (): string => `fx_template_${migrationsHash()}`;
+
+/**
+ * Builds the migrated template database on the test server once per change of the migrations
+ * (scripts/test.mjs does it before the files run; a file run alone builds it on first use). It is
+ * migrated under a name of its own and renamed when complete, so a copy is never taken of half a
+ * migration; concurrent builders are serialised by an advisory lock.
+ */
+export async function postgresTemplate(): Promise<string> {
+  const name = postgresTemplateName();
+  const admin = new pg.Client({ connectionString: serverUrl() });
+  await admin.connect();
+  try {
+    const exists = async () => (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+    if (await exists()) return name;
+    await admin.query('select pg_advisory_lock(hashtext($1))', [name]);
+    try {
+      if (await exists()) return name;
+      const building = `${name}_building`;
+      await admin.query(`drop database if exists ${building} with (force)`);
+      await admin.query(`create database ${building}`);
+      const url = new URL(serverUrl());
+      url.pathname = `/${building}`;
+      const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+      await database.close();
+      await admin.query(`alter database ${building} rename to ${name}`);
+      // Only a copy's source from now on: nobody connects to it.
+      await admin.query(`alter database ${name} with is_template true allow_connections false`);
+      return name;
+    } finally {
+      await admin.query('select pg_advisory_unlock(hashtext($1))', [name]);
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * A new database on the test server, empty (the default: for tests of migrating) or a copy of the
+ * migrated template; its URL and a function that drops it.
+ */
+export async function createPostgresDatabase(options: { migrated?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const admin = serverUrl();
+  const template = options.migrated ? await postgresTemplate() : null;
   const name = `fx_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
-  await client.query(`create database ${name}`);
-  await client.end();
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await client.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
+        break;
+      } catch (err) {
+        // 55006: the template is being copied by another session's CREATE DATABASE at this instant.
+        if ((err as { code?: string }).code !== '55006' || attempt === 20) throw err;
+        await new Promise((r) => setTimeout(r, 50 * attempt));
+      }
+    }
+  } finally {
+    await client.end();
+  }
   const url = new URL(admin);
   url.pathname = `/${name}`;
   return {
@@ -76,7 +131,8 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
 }
 
 async function freshPostgres(): Promise<Database> {
-  const { url, drop } = await createPostgresDatabase();
+  const { url, drop } = await createPostgresDatabase({ migrated: true });
+  // A copy of the migrated template: the migrator finds every migration applied (its check is kept).
   const database = await openDatabase({ databaseUrl: url, dataDir: '' });
   return {
     ...database,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { type App, buildApp } from '../../src/app.ts';
 import type { Endpoint } from '../../src/kernel/route.tsx';
 import type { LiveHub } from '../../src/live/hub.ts';
 import type { AlertWorker } from '../../src/alerts/index.ts';
@@ -57,6 +57,8 @@ export interface TestApp {
   alerts: AlertWorker;
   /** the mail worker (with SMTP_URL in `env`; tests drain it), else null */
   mail: MailWorker | null;
+  /** the sweep of what killed uploads left (src/deals/sweep.ts) */
+  uploads: App['uploads'];
   /** The waterfall turns' sweeper of this app (decisions.md §16): one pass now, at the app's clock. */
   waterfalls: { sweep(): Promise<number> };
   /** Moves the exchange's clock (deadlines, expiry); `null` returns to real time. */
@@ -86,7 +88,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = options.database ?? (await freshDatabase());
   let fixedNow: Date | null = null;
   const clock = new Clock(config.timezone, () => fixedNow ?? new Date());
-  const { http, services, tokens, endpoints, live, alerts, mail, waterfalls } = await buildApp({ config, database, clock });
+  const { http, services, tokens, endpoints, live, alerts, mail, uploads, waterfalls } = await buildApp({ config, database, clock });
   await http.ready();
   let seq = 0;
 
@@ -124,6 +126,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     live,
     alerts,
     mail,
+    uploads,
     waterfalls,
     setNow(date) {
       fixedNow = date;

@@ -47,3 +47,45 @@ export async function pdfPages(bytes: Uint8Array): Promise<number> {
     await doc.destroy();
   }
 }
+
+/** The images drawn on the first page, as RGBA pixels (PDF.js decodes them; no canvas needed). */
+export async function pdfImages(bytes: Uint8Array): Promise<Array<{ width: number; height: number; rgba: Uint8ClampedArray }>> {
+  const { OPS } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await getDocument({
+    data: new Uint8Array(bytes),
+    useSystemFonts: false,
+    isEvalSupported: false,
+    verbosity: 0,
+    isOffscreenCanvasSupported: false,
+  }).promise;
+  try {
+    const page = await doc.getPage(1);
+    const ops = await page.getOperatorList();
+    const images: Array<{ width: number; height: number; rgba: Uint8ClampedArray }> = [];
+    for (let i = 0; i < ops.fnArray.length; i++) {
+      if (ops.fnArray[i] !== OPS.paintImageXObject) continue;
+      const name = ops.argsArray[i][0] as string;
+      const img = await new Promise<{ width: number; height: number; kind: number; data: Uint8Array | Uint8ClampedArray }>((resolve) =>
+        page.objs.get(name, resolve),
+      );
+      const n = img.width * img.height;
+      const rgba = new Uint8ClampedArray(n * 4);
+      if (img.kind === 3) rgba.set(img.data.subarray(0, n * 4));
+      else if (img.kind === 2)
+        for (let p = 0; p < n; p++) rgba.set([img.data[p * 3]!, img.data[p * 3 + 1]!, img.data[p * 3 + 2]!, 255], p * 4);
+      else {
+        // 1 bit per pixel, rows padded to bytes
+        const row = (img.width + 7) >> 3;
+        for (let y = 0; y < img.height; y++)
+          for (let x = 0; x < img.width; x++) {
+            const v = (img.data[y * row + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
+            rgba.set([v, v, v, 255], (y * img.width + x) * 4);
+          }
+      }
+      images.push({ width: img.width, height: img.height, rgba });
+    }
+    return images;
+  } finally {
+    await doc.destroy();
+  }
+}

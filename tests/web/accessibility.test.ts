@@ -5,7 +5,6 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { importRateSheet } from '../../src/pricing/import.ts';
 import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
-import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { DESKTOP, pageFor, PHONE } from './helpers.ts';
 import { seedExchange, type SeededExchange } from './seed.ts';
@@ -318,18 +317,13 @@ describe('accessibility of the main pages (axe-core, keyboard)', { skip: !HAVE_C
 
   const found: Array<{ where: string; v: Violation }> = [];
 
-  // Every language and width on the embedded database's run; the PostgreSQL run renders the same
-  // markup from the same data, so it scans one of the four (German on a phone, the longest words
-  // in the narrowest layout) and the file stays within a minute there.
-  const variants =
-    TEST_DB === 'postgres'
-      ? ([['deu', PHONE]] as const)
-      : ([
-          ['deu', DESKTOP],
-          ['deu', PHONE],
-          ['eng', DESKTOP],
-          ['eng', PHONE],
-        ] as const);
+  // Every language and width (the file runs once a test run: scripts/test.mjs).
+  const variants = [
+    ['deu', DESKTOP],
+    ['deu', PHONE],
+    ['eng', DESKTOP],
+    ['eng', PHONE],
+  ] as const;
   for (const [lang, viewport] of variants) {
     test(`axe-core: no serious or critical violation (${lang}, ${viewport.width} px)`, async () => {
       await setLanguage(lang);

@@ -1,0 +1,161 @@
+import PDFDocument from 'pdfkit';
+import QRCode from 'qrcode';
+import { pdfFonts } from '../deals/index.ts';
+import { translator, type MessageKey } from '../kernel/i18n.ts';
+import type { CmrView } from './cmr.ts';
+import type { CmrParty, CmrPlace } from './note.ts';
+import type { CmrRole } from './tables.ts';
+
+/**
+ * The consignment note as a PDF (A4), rendered by pdfkit in the transport order's fonts
+ * (deals/pdf.ts: DejaVu Sans, every label in English and German) after every signature: each box
+ * with its CMR number, the signatures with their reservations and links, the chain's head, the
+ * verify address and its QR code (npm `qrcode`, a PNG image), and the note's JSON (`data.cmr`)
+ * embedded as a file, so the PDF's SHA-256 covers both.
+ */
+
+const en = translator('eng');
+const de = translator('deu');
+const both = (key: MessageKey) => `${en(key)} / ${de(key)}`;
+const or = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? '–' : String(v));
+
+const MARGIN = 40;
+const LABEL_WIDTH = 170;
+const GAP = 10;
+const QR_SIZE = 110;
+
+function partyLines(p: CmrParty): string[] {
+  const a = p.postal_address;
+  return [
+    or(p.name),
+    [[a.postcode, a.city_name].filter(Boolean).join(' '), a.country_code].filter(Boolean).join(', ') || '–',
+    ...(p.tax_registration ? [`${both('cmr.vat_id')}: ${p.tax_registration.id}`] : []),
+  ];
+}
+
+const placeLines = (p: CmrPlace) => [[p.name, p.id].filter(Boolean).join(' · ') || '–', or(p.country_code)];
+
+type Row = { heading: string } | { label: string; lines: string[] };
+
+export function cmrRows(c: CmrView): Row[] {
+  const rows: Row[] = [
+    { label: `1 ${both('cmr.sender')}`, lines: partyLines(c.sender) },
+    { label: `2 ${both('cmr.consignee')}`, lines: c.consignee.name ? partyLines(c.consignee) : [both('cmr.consignee_at_delivery')] },
+    { label: `3 ${both('cmr.delivery_place')}`, lines: placeLines(c.delivery_place) },
+    { label: `4 ${both('cmr.taking_over')}`, lines: [...placeLines(c.taking_over), or(c.taking_over.date)] },
+    { label: `16 ${both('cmr.carrier')}`, lines: partyLines(c.carrier) },
+    { heading: both('cmr.goods') },
+    ...c.goods.map((g, i) => ({
+      label: `6-11 ${both('cmr.line')} ${i + 1}`,
+      lines: [
+        `${both('cmr.marks')}: ${or(g.marks)}`,
+        `${both('cmr.packages')}: ${or(g.packages)}`,
+        `${both('cmr.nature')}: ${or(g.nature)}`,
+        `${both('cmr.gross_weight')}: ${g.gross_weight === null ? '–' : `${g.gross_weight} kg`}`,
+      ],
+    })),
+    { label: `11 ${both('cmr.gross_weight_total')}`, lines: [c.gross_weight === null ? '–' : `${c.gross_weight} kg`] },
+    { label: both('cmr.dangerous'), lines: [or(c.dangerous_goods)] },
+    { heading: both('cmr.signatures') },
+  ];
+  for (const s of c.signatures)
+    rows.push({
+      label: `${s.role === 'sender' ? '22' : s.role === 'carrier' ? '23' : '24'} ${both(`cmr.role.${s.role as CmrRole}`)}`,
+      lines: [`${s.name}, ${s.at} (${c.timezone})`, `${both('cmr.reservations')}: ${or(s.reservations)}`, `SHA-256: ${s.hash}`],
+    });
+  if (!c.signatures.length) rows.push({ label: '–', lines: [both('cmr.unsigned')] });
+  return rows;
+}
+
+/** The PDF's bytes; `created` (the signature's time) is its creation date. */
+export async function cmrPdf(c: CmrView, verifyAddress: string, created: Date): Promise<Buffer> {
+  const { regular, bold } = pdfFonts();
+  const title = `${both('cmr.title')} ${c.number}`;
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    info: { Title: title, Producer: 'freight-exchange', Creator: 'freight-exchange', CreationDate: created },
+    lang: 'en',
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<void>((resolve, reject) => {
+    doc.on('end', resolve);
+    doc.on('error', reject);
+  });
+  const font = (f: typeof regular) => f as unknown as PDFKit.Mixins.PDFFontSource;
+  doc.registerFont('regular', font(regular));
+  doc.registerFont('bold', font(bold));
+  const width = doc.page.width - 2 * MARGIN;
+  const qr = await QRCode.toBuffer(verifyAddress, { type: 'png', errorCorrectionLevel: 'M', margin: 4, scale: 4 });
+  doc.image(qr, MARGIN + width - QR_SIZE, MARGIN, { width: QR_SIZE, height: QR_SIZE });
+  const headWidth = width - QR_SIZE - GAP;
+  doc.font('bold').fontSize(15).text(title, MARGIN, MARGIN, { width: headWidth });
+  doc.moveDown(0.3);
+  doc
+    .font('regular')
+    .fontSize(8.5)
+    .fillColor('#333')
+    .text(
+      [
+        `${both('cmr.status')}: ${both(`cmr.status.${c.status}`)}`,
+        `${both('cmr.issued')}: ${c.issued} (${c.timezone}) · ${en('cmr.freight')} ${c.freight}`,
+        `${both('cmr.head')}: ${c.hash}`,
+        `${both('cmr.verify_at')}: ${verifyAddress}`,
+      ].join('\n'),
+      { width: headWidth },
+    );
+  doc.fillColor('black');
+  let y = Math.max(doc.y, MARGIN + QR_SIZE) + 8;
+  const valueX = MARGIN + LABEL_WIDTH + GAP;
+  const valueWidth = width - LABEL_WIDTH - GAP;
+  for (const row of cmrRows(c)) {
+    if ('heading' in row) {
+      if (y > doc.page.height - MARGIN - 60) {
+        doc.addPage();
+        y = MARGIN;
+      }
+      y += 4;
+      doc.font('bold').fontSize(10.5).text(row.heading, MARGIN, y, { width });
+      y = doc.y + 2;
+      doc
+        .moveTo(MARGIN, y)
+        .lineTo(MARGIN + width, y)
+        .lineWidth(0.5)
+        .strokeColor('#999')
+        .stroke();
+      y += 4;
+      continue;
+    }
+    doc.fontSize(8.5);
+    const value = row.lines.join('\n');
+    const height = Math.max(
+      doc.font('bold').heightOfString(row.label, { width: LABEL_WIDTH }),
+      doc.font('regular').heightOfString(value, { width: valueWidth }),
+    );
+    if (y + height > doc.page.height - MARGIN) {
+      doc.addPage();
+      y = MARGIN;
+    }
+    doc.font('bold').text(row.label, MARGIN, y, { width: LABEL_WIDTH });
+    doc.font('regular').text(value, valueX, y, { width: valueWidth });
+    y += height + 5;
+  }
+  const note = [en('cmr.pdf_note'), de('cmr.pdf_note'), c.format].join('\n');
+  doc.font('regular').fontSize(7.5).fillColor('#444');
+  if (y + doc.heightOfString(note, { width }) > doc.page.height - MARGIN) {
+    doc.addPage();
+    y = MARGIN;
+  }
+  doc.text(note, MARGIN, y + 8, { width });
+  doc.file(Buffer.from(JSON.stringify(c), 'utf8'), {
+    name: `${c.number}.json`,
+    type: 'application/json',
+    description: title,
+    creationDate: created,
+    modifiedDate: created,
+  });
+  doc.end();
+  await done;
+  return Buffer.concat(chunks);
+}
