@@ -28,7 +28,7 @@ import { MILKRUN_ERRORS, MILKRUN_MESSAGES, milkrunEndpoints, milkrunShipmentList
 import { OPENAPI_MESSAGES, openApiRoutes } from './openapi/index.ts';
 import { PLACE_ERRORS, PLACE_MESSAGES, placeEndpoints } from './places/index.ts';
 import { PRICING_ERRORS, PRICING_MESSAGES, PRICING_SECTION, pricingEndpoints } from './pricing/index.ts';
-import { QUOTE_ERRORS, QUOTE_MESSAGES, quoteEndpoints } from './quotes/index.ts';
+import { ONE_STEP_ERRORS, ONE_STEP_MESSAGES, oneStepEndpoints, QUOTE_ERRORS, QUOTE_MESSAGES, quoteEndpoints } from './quotes/index.ts';
 import { SEARCH_ERRORS, SEARCH_MESSAGES, countLists, alertSavedSearches, searchEndpoints, SEARCH_EVENT_DOCS } from './searches/index.ts';
 import { SHIPMENT_ERRORS, SHIPMENT_MESSAGES, shipmentEndpoints } from './shipments/index.ts';
 import { TMS_ERRORS, TMS_MESSAGES, tmsEndpoints, tmsFreightLists, tmsShipmentList, tourColumns } from './tms/index.ts';
@@ -85,6 +85,8 @@ import {
 import { ONE_RECORD_PREFIX, registerOneRecordRoutes, sendFailure as oneRecordRefusal } from './onerecord/index.ts';
 import {
   attachExpirySweeper,
+  attachWaterfallSweeper,
+  ONE_STEP_PAGE_MESSAGES,
   AwardPath,
   type AwardStep,
   FREIGHT_ERRORS,
@@ -146,6 +148,8 @@ export interface App {
   mail: MailWorker | null;
   /** The sweep of what killed uploads left (at start and every 5 minutes; tests call it) and its state for /healthz. */
   uploads: ReturnType<typeof attachUploadSweeper>;
+  /** Waterfall turns' sweeper (decisions.md §16): `sweep()` runs one pass now (tests move the clock). */
+  waterfalls: { sweep(): Promise<number> };
 }
 
 /** Builds the HTTP application: services shared by every module, then each module's endpoints. */
@@ -164,6 +168,8 @@ export const CATALOGUES = [
   PLACE_MESSAGES,
   PRICING_MESSAGES,
   QUOTE_MESSAGES,
+  ONE_STEP_MESSAGES,
+  ONE_STEP_PAGE_MESSAGES,
   SEARCH_MESSAGES,
   SHIPMENT_MESSAGES,
   TEMPLATE_MESSAGES,
@@ -209,6 +215,7 @@ export const ERROR_CODES = {
   ...PLACE_ERRORS,
   ...PRICING_ERRORS,
   ...QUOTE_ERRORS,
+  ...ONE_STEP_ERRORS,
   ...SEARCH_ERRORS,
   ...SHIPMENT_ERRORS,
   ...TEMPLATE_ERRORS,
@@ -317,6 +324,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...(options.recordLaneAwards !== false ? [enterLaneCell] : []), // the award in its lane cell (decisions.md §14)
   ];
   const award = new AwardPath(awardSteps);
+  // Deals in one step (decisions.md §16) award through the same path, each with its way; a
+  // waterfall's last turn may open the freight to the market, which alerts saved searches like a publish.
+  const oneStep = { award, work: { enteredMarket: queueAlert('freight') } };
   // Each module contributes its endpoints; one line per module. A module's endpoints that use a
   // module above it get its parts here, as parameters (docs/architecture.md): the freight lists
   // serve TMS 51-53 and show counts, a freight entering the market alerts saved searches, and
@@ -326,6 +336,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...passwordEndpoints(),
     ...pricingEndpoints(),
     ...quoteEndpoints({ award }), // bids; a confirmed pair awards through the award path
+    ...oneStepEndpoints(oneStep), // Book Now, counter-offers, waterfalls (decisions.md §16)
     ...freightEndpoints({
       otherLists: tmsFreightLists(),
       listColumns: new Map([[LIST.tmsTours, tourColumns]]),
@@ -377,10 +388,23 @@ export async function buildApp(options: AppOptions): Promise<App> {
   attachExpirySweeper(http, services);
   // Tracking's lateness, delivery and retention swept in the background on every process (src/positions).
   attachTrackingSweeper(http, services);
+  // Waterfall turns end by their deadline without a request: every process sweeps (decisions.md §16).
+  const waterfalls = attachWaterfallSweeper(http, services, oneStep.work);
   // The alerts' worker sweeps while the server listens; closing waits for the alert under way.
   attachAlertWorker(http, alerts);
   // Webhook deliveries: started when the server listens, stopped when it closes.
   // Events with mail still to send are kept however old (src/mail).
   attachWebhookDispatcher(http, services, { keeps: mailKeepsEvent });
-  return { http, services, tokens, endpoints: Object.freeze([...endpoints]), live, alerts, mail: mail.worker, metrics, uploads };
+  return {
+    http,
+    services,
+    tokens,
+    endpoints: Object.freeze([...endpoints]),
+    live,
+    alerts,
+    mail: mail.worker,
+    metrics,
+    uploads,
+    waterfalls,
+  };
 }

@@ -10,6 +10,7 @@ import {
   effectiveStatusSql,
   freightsWithBids,
   fromFreights,
+  freightsWithWaterfalls,
   hadBidSql,
   inMarketSql,
 } from '../freights/index.ts';
@@ -116,7 +117,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
   /** Bids with their freight's columns. */
   const bidsWithFreight = () => bidsWithFreights(db).select(columns());
 
-  const [ownBids, myBids, requests, deliveries, drafts, newBids, won, lost] = await Promise.all([
+  const [ownBids, myBids, requests, deliveries, drafts, newBids, won, lost, turns] = await Promise.all([
     // Bids in play on the company's freights in the market (its move: confirm one, or choose).
     freightsWithBids(db)
       .select(columns())
@@ -226,9 +227,21 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
       .orderBy('bids.id', 'desc')
       .limit(QUEUE_BOUND)
       .execute(),
+    // A waterfall's turn of the company (decisions.md §16): offered to it alone until its turn ends.
+    freightsWithWaterfalls(db)
+      .select(columns())
+      .select(['freights.book_now', 'freights.book_now_currency', 'w.step_until', companyNameSql(sql`freights.company_id`).as('owner')])
+      .where(sql<SqlBool>`w.state = 'running'`)
+      .where(sql<SqlBool>`w.carriers[w.step + 1] = ${company}`)
+      .where('w.step_until', '>', now)
+      .where(inMarket)
+      .orderBy('w.step_until')
+      .orderBy('freights.id')
+      .limit(QUEUE_BOUND)
+      .execute(),
   ]);
 
-  return { ownBids, myBids, requests, deliveries, drafts, newBids, won, lost };
+  return { ownBids, myBids, requests, deliveries, drafts, newBids, won, lost, turns };
 }
 
 /** The candidate rows of each part of the queue. */

@@ -74,6 +74,7 @@ export interface QueueSection {
 
 /** The parts of the queue, in the order the start page shows them. */
 export const WAITING_PARTS = [
+  'yourTurn',
   'confirmBids',
   'chooseBids',
   'confirmMine',
@@ -125,7 +126,7 @@ async function section<R>(rows: readonly R[], entry: (row: R) => Promise<QueueEn
  * page keeps it), the start of "what changed".
  */
 export async function workQueue(db: Db, clock: Clock, company: number, since: Date): Promise<WorkQueue> {
-  const [{ ownBids, myBids, requests, deliveries, drafts, newBids, won, lost }, toRate, toAnswer, underway] = await Promise.all([
+  const [{ ownBids, myBids, requests, deliveries, drafts, newBids, won, lost, turns }, toRate, toAnswer, underway] = await Promise.all([
     queueRows(db, clock.now(), company, since),
     deliveredToRate(db, clock.now(), company, notRatedBySql(company)),
     ratingsToAnswer(db, company, QUEUE_BOUND),
@@ -187,6 +188,7 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
   ): Promise<QueueEntry> => ({ freight: await f(b, masked), company: other, amount: b.amount, currency: b.currency_code, at: time(at) });
 
   const [
+    yourTurn,
     confirmBids,
     chooseBids,
     confirmMine,
@@ -201,6 +203,14 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
     lateOrders,
     milestonesSince,
   ] = await Promise.all([
+    // A waterfall's turn: the price to book at and the turn's end (decisions.md §16).
+    section(turns, async (r) => ({
+      freight: await f(r),
+      company: r.owner,
+      amount: r.book_now,
+      currency: r.book_now_currency,
+      at: time(r.step_until),
+    })),
     section(toConfirm, (b) => bidEntry(b, b.bidder, b.bid_modified)),
     section(toChoose, async ({ row, bids }) => ({
       freight: await f(row),
@@ -229,6 +239,7 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
     section(reached, async ({ f: r, m }) => ({ freight: await f(r), company: r.other, milestone: m.type, at: time(m.at) })),
   ]);
   return {
+    yourTurn,
     confirmBids,
     chooseBids,
     confirmMine,
@@ -250,6 +261,7 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
  * ratings to answer are on the company's own profile, the deliveries to rate in no one list.
  */
 export const QUEUE_LISTS: Record<Exclude<QueuePart, 'rateCounterparts' | 'answerRatings' | 'late' | 'milestones'>, ListId> = {
+  yourTurn: LIST.market,
   confirmBids: LIST.withBids,
   chooseBids: LIST.withBids,
   confirmMine: LIST.bidOn,

@@ -35,6 +35,8 @@ export function deskPage(data: DeskData, ctx: Ctx<Caller>): Page {
     const company = e.company ?? '–';
     const amount = money(e.amount, e.currency);
     switch (part) {
+      case 'yourTurn':
+        return `${company}: ${t('desk.turn', { until: stamp(e.at), price: amount })}`;
       case 'confirmBids':
         return t('desk.item.confirmBids', { company, amount });
       case 'chooseBids':

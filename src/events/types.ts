@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 
-/** The event types of decisions.md §8 (in the order a freight's life produces them), then those of vehicle offers (§11), ratings (§12), the deal room (§13), tracking (§18) and the e-CMR (§19). */
+/** The event types of decisions.md §8 (in the order a freight's life produces them), then those of deals in one step (§16), vehicle offers (§11), ratings (§12), the deal room (§13), tracking (§18) and the e-CMR (§19). */
 export const EVENT_TYPES = [
   'freight.published',
   'freight.updated',
@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'shipment.status',
   'freight.matched',
   'freight.invited',
+  'bid.countered',
+  'freight.offered',
   'vehicle.published',
   'vehicle.withdrawn',
   'vehicle.matched',
@@ -59,7 +61,7 @@ export const FREIGHT_EVENTS = [
 ] as const;
 export type FreightEventType = (typeof FREIGHT_EVENTS)[number];
 
-export const BID_EVENTS = ['bid.created', 'bid.updated', 'bid.confirmed', 'bid.revoked'] as const;
+export const BID_EVENTS = ['bid.created', 'bid.updated', 'bid.confirmed', 'bid.revoked', 'bid.countered'] as const;
 export type BidEventType = (typeof BID_EVENTS)[number];
 
 export function isEventType(value: string): value is EventType {

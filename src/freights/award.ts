@@ -18,9 +18,9 @@ import type { BidConfirmerColumn, BidRow, FreightRow } from './tables.ts';
  * - `confirmed`: both sides confirmed a bid (bidding.ts confirmBid, decisions.md §4);
  * - `own_order`: a freight created taken by its own company, its carrier (from a template:
  *   lifecycle.ts createFreight, `ownOrder`); no bid, no other party;
- * - `book_now`, `auto_award`, `counter_accepted`: the ways of issue 42 (a price to book at once,
- *   the best bid at the deadline, an accepted counter-offer). Named here so that they come in by
- *   this path; nothing takes them yet.
+ * - `book_now`, `auto_award`, `counter_accepted`: deals in one step (one-step.ts, decisions.md §16):
+ *   a carrier takes the freight at its Book Now price, a bid at or below the owner's walk-away
+ *   price, the bidder accepts the owner's counter-offer.
  */
 export type WayOfWinning = 'confirmed' | 'own_order' | 'book_now' | 'auto_award' | 'counter_accepted';
 

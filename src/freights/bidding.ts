@@ -8,6 +8,7 @@ import { bidParties, insertBid, lockBid, NO_CONFIRMATION, ownBid, ownBidFreight,
 import { emitEvent } from './events.ts';
 import { BIDS_IN_PLAY, inMarket } from './in-market.ts';
 import { bidConfirmed, bidWithdrawn, lockFreight } from './lifecycle.ts';
+import { autoAward, NO_COUNTER, recordOffer } from './one-step.ts';
 import { loadVisibleFreight } from './store.ts';
 import type { BidRow, BidStatus, FreightRow } from './tables.ts';
 
@@ -91,7 +92,13 @@ async function transition<R extends Refusal>(
  * company, type (selling when the freight's own company bids) and deadline (the freight's
  * bidding deadline) are the server's.
  */
-export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, input: BidInput): Promise<Transition<SubmitRefusal>> {
+export async function submitBid(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  input: BidInput,
+  award?: AwardPath,
+): Promise<Transition<SubmitRefusal>> {
   const now = clock.now();
   let existing: BidRow | undefined;
   if (input.id !== undefined) {
@@ -128,9 +135,20 @@ export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, in
       if (!bid) return notFound;
       // Only an open bid changes: once a side has confirmed, the offer is what was confirmed.
       if (bid.status !== 'open') return refused('quotes.bid_not_open', freightId);
-      const updated = await updateBid(trx, bid.id, values);
+      // A new amount ends the owner's standing counter (decisions.md §16) and joins the bid's history.
+      const newAmount = Number(bid.amount) !== Number(values.amount) || bid.currency_code !== values.currency_code;
+      const updated = await updateBid(trx, bid.id, newAmount ? { ...values, ...NO_COUNTER } : values);
+      if (newAmount)
+        await recordOffer(
+          trx,
+          updated,
+          'bidder',
+          caller.userId,
+          { amount: values.amount, currency: values.currency_code, note: updated.note },
+          now,
+        );
       await emitEvent(trx, clock, { type: 'bid.updated', freightId, bidId: bid.id });
-      return { kind: 'done', bid: updated, freight, awarded: false };
+      return oneStep(trx, freight, updated);
     }
     const created = await insertBid(trx, {
       ...values,
@@ -143,9 +161,23 @@ export async function submitBid(db: Kysely<DB>, clock: Clock, caller: Caller, in
       deadline: freight.deadline,
       created: now,
     });
+    await recordOffer(
+      trx,
+      created,
+      'bidder',
+      caller.userId,
+      { amount: values.amount, currency: values.currency_code, note: created.note },
+      now,
+    );
     await emitEvent(trx, clock, { type: 'bid.created', freightId, bidId: created.id });
-    return { kind: 'done', bid: created, freight, awarded: false };
+    return oneStep(trx, freight, created);
   });
+
+  /** A bid at or below the freight's walk-away price is awarded at once (decisions.md §16). */
+  async function oneStep(trx: Transaction<DB>, freight: FreightRow, bid: BidRow): Promise<Transition<SubmitRefusal>> {
+    const won = award ? await autoAward(trx, clock.at(now), freight, bid, award) : null;
+    return won ? { kind: 'done', bid: won.bid, freight: won.freight, awarded: true } : { kind: 'done', bid, freight, awarded: false };
+  }
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Insertable, Transaction, Updateable } from 'kysely';
 import type { DB, Db } from '../db/schema.ts';
 import { BID_STATUSES, type BidConfirmerColumn, type BidRow, type BidsTable } from './tables.ts';
-import { field, presenter } from '../kernel/fields.ts';
+import { Type } from '@sinclair/typebox';
+import { field, presenter, timestamp } from '../kernel/fields.ts';
 import type { Clock } from '../kernel/time.ts';
 
 /**
@@ -34,6 +35,33 @@ export const BID = presenter<ShownBid>()('Bid', 'A bid (quote) on one freight (a
   deadline: field.timeOrNull('deadline', 'the freight’s bidding deadline when the bid was made'),
   created: field.time('created'),
   modified: field.time('modified'),
+  // decisions.md §16: seen by the two parties only, as the bid itself (the owner, the bidder).
+  counter: field.computed(
+    Type.Union(
+      [
+        Type.Object({
+          amount: Type.Number({ description: 'the owner’s price, in the bid’s currency' }),
+          currency_code: Type.String(),
+          note: Type.Union([Type.String(), Type.Null()]),
+          created: timestamp(),
+        }),
+        Type.Null(),
+      ],
+      {
+        description:
+          'the freight owner’s standing counter-offer (decisions.md §16): the bidder accepts it with POST /quotes/accept/{id}.json; a new counter replaces it, a change of the bid’s amount ends it (null)',
+      },
+    ),
+    (row: ShownBid, ctx) =>
+      row.counter_amount === null
+        ? null
+        : {
+            amount: Number(row.counter_amount),
+            currency_code: row.counter_currency ?? row.currency_code ?? 'EUR',
+            note: row.counter_note,
+            created: ctx.clock.format(row.counter_created) ?? '',
+          },
+  ),
 });
 
 export function presentBid(bid: ShownBid, clock: Clock) {

@@ -34,6 +34,8 @@ export type EmitInput =
    * call this), all of one freight at once: the freight is read and presented once for them.
    */
   | { type: 'freight.matched'; freightId: number; matches: ReadonlyArray<FreightMatch> }
+  /** A waterfall's turn started for `companyId` (waterfall.ts; decisions.md §16), until `until`. */
+  | { type: 'freight.offered'; freightId: number; companyId: number; until: Date }
   /** The freight's owner invited `companyId`, the company of a vehicle offer (the vehicles module calls this; decisions.md §11). */
   | { type: 'freight.invited'; freightId: number; companyId: number; vehicle: Record<string, unknown> }
   /** Status events pushed by `companyId` (file push, FSU, …). */
@@ -88,6 +90,7 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
       candidates = unique(input.matches.map((m) => m.companyId));
       break;
     case 'freight.invited':
+    case 'freight.offered':
       candidates = [input.companyId];
       break;
     case 'booking.requested':
@@ -100,6 +103,12 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
       bid = bids.find((b) => b.id === input.bidId);
       if (!bid) return [];
       candidates = unique([row.company_id, bid.company_id]);
+      break;
+    case 'bid.countered':
+      // decisions.md §16: to the bidder (the owner countered: it knows).
+      bid = bids.find((b) => b.id === input.bidId);
+      if (!bid) return [];
+      candidates = [bid.company_id];
       break;
     default:
       candidates = unique([
@@ -163,6 +172,9 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
         const said = m.vehicle ? { vehicle: m.vehicle } : { search: m.search ?? null };
         planned.push({ companyId, freightId: row.id, from, data: async () => ({ route: await view(companyId, role), ...said }) });
       }
+    } else if (input.type === 'freight.offered') {
+      const until = clock.format(input.until);
+      planned.push({ companyId, freightId: row.id, from, data: async () => ({ route: await view(companyId, role), step_until: until }) });
     } else if (input.type === 'freight.invited') {
       const vehicle = input.vehicle;
       planned.push({ companyId, freightId: row.id, from, data: async () => ({ route: await view(companyId, role), vehicle }) });

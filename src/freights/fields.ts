@@ -22,6 +22,7 @@ import type { Clock } from '../kernel/time.ts';
 import type { BidView } from './bids.ts';
 import { type FreightRow, type FreightStatus, type FreightPiecesTable, type FreightsTable, VISIBILITY } from './tables.ts';
 import type { Role } from './policy.ts';
+import type { WaterfallView } from './waterfall-view.ts';
 
 /**
  * The freight's one field table (api.md, Freight): it drives lenient parsing of create/edit
@@ -39,6 +40,8 @@ interface DecimalSpec {
   round?: boolean;
   min?: number;
   max?: number;
+  /** greater than zero (a price one may book or be awarded at) */
+  positive?: boolean;
 }
 
 type Kind =
@@ -54,6 +57,7 @@ type Kind =
   | { type: 'set'; values: readonly string[] }
   | { type: 'shared' }
   | { type: 'location' }
+  | { type: 'currency' }
   | { type: 'id' };
 
 export interface FieldDef {
@@ -79,6 +83,8 @@ const WEIGHT: Kind = { type: 'decimal', spec: { int: 11, scale: 3, min: 0 } };
 const TIME: Kind = { type: 'time' };
 const FLAG: Kind = { type: 'flag' };
 const ID: Kind = { type: 'id' };
+/** A price > 0 with cents (decisions.md §16: book_now, auto_award; numeric(14,2)). */
+const PRICE: Kind = { type: 'decimal', spec: { int: 12, scale: 2, min: 0, positive: true } };
 
 export const MAX_WHITELIST = 1000;
 
@@ -128,6 +134,11 @@ export const FIELDS: readonly FieldDef[] = [
   { api: 'dutiable', column: 'dutiable', kind: FLAG, input: 'write' },
   { api: 'awb', column: 'awb', kind: TEXT(50), input: 'write' },
   { api: 'price', column: 'price', kind: { type: 'decimal', spec: { int: 12, scale: 2, min: 0 } }, input: 'write', hide: 'masked' },
+  // decisions.md §16: the price to take it at once, shown wherever the freight is shown; the
+  // walk-away price of automatic award, the owner's secret (never in another company's answer).
+  { api: 'book_now', column: 'book_now', kind: PRICE, input: 'write' },
+  { api: 'book_now_currency', column: 'book_now_currency', kind: { type: 'currency' }, input: 'write' },
+  { api: 'auto_award', column: 'auto_award', kind: PRICE, input: 'write', hide: 'owner' },
   { api: 'visibility', column: 'visibility', kind: { type: 'int', min: VISIBILITY.whitelist, max: VISIBILITY.max }, input: 'write' },
   // Whom the owner addressed it to: its own business, never another company's (a whitelisted company too sees null).
   { api: 'whitelist', column: 'whitelist', kind: { type: 'ids' }, input: 'write', hide: 'owner' },
@@ -190,6 +201,7 @@ function readDecimalField(value: unknown, spec: DecimalSpec): string | undefined
   if (d.abs().truncated().toString().length > spec.int) return undefined;
   if (spec.min !== undefined && d.lessThan(spec.min)) return undefined;
   if (spec.max !== undefined && d.greaterThan(spec.max)) return undefined;
+  if (spec.positive && !d.greaterThan(0)) return undefined;
   text = d.toFixed();
   return text;
 }
@@ -239,6 +251,8 @@ function readField(def: FieldDef, raw: unknown, clock: Clock): FieldResult {
   if (k.type === 'ids' && blank(raw)) return { ok: true, value: [] };
   if (k.type === 'refs' && blank(raw)) return { ok: true, value: '{}' };
   if (k.type === 'set' && blank(raw)) return { ok: true, value: [] };
+  // The currency of book_now and auto_award is never empty: EUR unless another is named.
+  if (k.type === 'currency' && (raw === null || raw === undefined || blank(raw))) return { ok: true, value: 'EUR' };
   if (raw === null || blank(raw)) {
     if (k.type === 'enum' || k.type === 'int') return { ok: false, reason: 'may not be empty' };
     return { ok: true, value: null };
@@ -292,6 +306,12 @@ function readField(def: FieldDef, raw: unknown, clock: Clock): FieldResult {
     case 'set': {
       const v = readSet(raw, k.values);
       return v === undefined ? { ok: false, reason: `not a list of ${k.values.join(', ')}` } : { ok: true, value: v };
+    }
+    case 'currency': {
+      const c = readString(raw)?.trim();
+      return c !== undefined && /^[A-Za-z]{3}$/.test(c)
+        ? { ok: true, value: c.toUpperCase() }
+        : { ok: false, reason: 'not a currency (three letters)' };
     }
     case 'location': {
       const loc = parseLocation(raw);
@@ -505,6 +525,8 @@ export interface PresentExtras {
   /** already presented bids; undefined leaves `_bids` out */
   bids?: BidView[];
   company?: { id: number; name: string };
+  /** the view's waterfall as the caller sees it (decisions.md §16); undefined leaves `waterfall` out */
+  waterfall?: WaterfallView | null;
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -606,6 +628,9 @@ export type FreightView = Record<string, unknown> &
     _route_pieces?: PresentedPiece[];
     _bids?: BidView[];
     _company?: { id: number; name: string; verified: boolean };
+    waterfall?: WaterfallView | null;
+    book_now: number | null;
+    book_now_currency: string;
   };
 
 /** The freight as the caller's role may see it: core fields, nested fields, display fields. */
@@ -616,6 +641,7 @@ export function presentFreight(row: FreightRow, role: Role, ctx: PresentContext,
   if (extras.pieces) out._route_pieces = extras.pieces.map((p) => presentPiece(p, masked || role === 'market'));
   if (extras.bids) out._bids = extras.bids;
   if (extras.company) out._company = extras.company;
+  if (extras.waterfall !== undefined) out.waterfall = extras.waterfall;
   // The loop above wrote every field of FIELDS; FreightView names those it types.
   return Object.assign(out, displayFields(row, out, role, ctx, extras.pieces)) as FreightView;
 }

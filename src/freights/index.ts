@@ -25,6 +25,7 @@ export {
   loadFreightForCaller,
   loadVisibleFreight,
   presentMany,
+  presentRead,
   visibleFreights,
   visibleFreightsWithPieces,
   withPieces,
@@ -42,6 +43,7 @@ export {
   completedSql,
   FREIGHTS,
   freightsWithBids,
+  freightsWithWaterfalls,
   fromBids,
   fromFreights,
 } from './read-model.ts';
@@ -75,6 +77,31 @@ export {
 } from './in-market.ts';
 export type { AlongDelivery, EnteredMarket, TransitionResult } from './lifecycle.ts';
 export { emitEvent, emitShipmentStatus } from './events.ts';
+// Deals in one step (decisions.md §16): Book Now, automatic award, counter-offers, waterfalls
+export {
+  acceptCounter,
+  autoAward,
+  bidHistory,
+  bookNow,
+  counterBid,
+  NO_COUNTER,
+  recordOffer,
+  type OneStepRefusal,
+  type OneStepResult,
+} from './one-step.ts';
+export {
+  attachWaterfallSweeper,
+  declineTurn,
+  MAX_WATERFALL_CARRIERS,
+  MAX_WATERFALL_MINUTES,
+  startWaterfall,
+  sweepWaterfalls,
+  type WaterfallInput,
+  type WaterfallResult,
+  type WaterfallWork,
+} from './waterfall.ts';
+export type { WaterfallView } from './waterfall-view.ts';
+export { WATERFALL_THEN, type WaterfallRow, type WaterfallThen } from './tables.ts';
 
 // Lists, counts and the load search
 export { freightIdPage, isWonOrder, listFreights, type ExternalList } from './lists/read.ts';
@@ -98,7 +125,7 @@ export { bidderMustConfirm, isCallersMove, ownerMoveOf, publishGaps, type Publis
 
 // Reading a freight body, and the freight form (templates replay both)
 export { FIELDS, parseFreight, type FreightView } from './fields.ts';
-export { FREIGHT_EVENT_DOCS, FREIGHT_INPUT_SCHEMA } from './schema.ts';
+export { FREIGHT_EVENT_DOCS, FREIGHT_INPUT_SCHEMA, FREIGHT_SCHEMA } from './schema.ts';
 export { normaliseFreightForm, problemsFromWarnings, type FormState } from './pages/form-input.ts';
 export { freightFields } from './pages/form-page.tsx';
 
@@ -108,3 +135,4 @@ export { partnerCompanies } from './pages/page-data.ts';
 // A freight's place as the lists name it (mail names freights as the lists do)
 export { placeLabel } from './pages/freight-page.tsx';
 export { FREIGHT_ERRORS, FREIGHT_MESSAGES } from './messages.ts';
+export { ONE_STEP_PAGE_MESSAGES } from './one-step-messages.ts';

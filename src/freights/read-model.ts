@@ -34,6 +34,10 @@ export const bidsWithAward = (db: Db) =>
     join.onRef('accepted.freight_id', '=', 'freights.id').on(sql<SqlBool>`accepted.status = 'accepted'`),
   );
 
+/** Freights with their running or ended waterfall (`freights`, `w`: freight_waterfalls; decisions.md §16): whose turn it is. */
+export const freightsWithWaterfalls = (db: Db) =>
+  db.selectFrom('freights').innerJoin('freight_waterfalls as w', 'w.freight_id', 'freights.id');
+
 /** The two tables for a statement written in SQL: `from ${FREIGHTS} as f join ${BIDS} as b …`. */
 export const FREIGHTS: RawBuilder<unknown> = sql.table('freights');
 export const BIDS: RawBuilder<unknown> = sql.table('bids');

@@ -25,6 +25,7 @@ const ALWAYS = new Set([
   'company',
   'user',
   'delivery_status',
+  'book_now_currency',
   'refs',
   'created',
   'modified',
@@ -42,6 +43,11 @@ const DESCRIPTIONS: Record<string, string> = {
   visibility: `${VISIBILITY.whitelist} only the companies in whitelist; ${VISIBILITY.ownCompany} own company only; ${VISIBILITY.everyone} and above every company`,
   whitelist: `company ids (taken with visibility ${VISIBILITY.whitelist}); shown to the owner only, null for every other company`,
   winner: 'company id, set by the award',
+  book_now:
+    'decisions.md §16: a price (> 0) at which a carrier may take the freight at once (POST /quotes/book/{id}.json); null: none. Frozen with the other terms once pending',
+  book_now_currency: 'three letters, the currency of book_now and auto_award; EUR unless another is named',
+  auto_award:
+    'decisions.md §16: the owner’s walk-away price (> 0, in book_now_currency): a bid at or below it is awarded at once at its own amount. Shown to the owner only, null for every other company',
   refs: 'free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only',
   share:
     'what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only',
@@ -102,6 +108,8 @@ function valueSchema(def: FieldDef, input: boolean): TSchema {
         },
         { ...o, additionalProperties: false },
       );
+    case 'currency':
+      return Type.String({ ...o, pattern: '^[A-Za-z]{3}$' });
     case 'location':
       return input
         ? Type.String({ description: 'airport:<IATA>, city:<postal code>, city:<CC>-<postal code>, or a bare IATA code' })
@@ -169,6 +177,53 @@ export const FREIGHT_SCHEMA = Type.Object(
           verified: Type.Boolean({ description: 'verified by the operator (decisions.md §12): the verified mark' }),
         },
         { description: 'the owning company' },
+      ),
+    ),
+    waterfall: Type.Optional(
+      Type.Union(
+        [
+          Type.Object(
+            {
+              carriers: Type.Union([Type.Array(Type.Integer()), Type.Null()], { description: 'the carriers in order (owner only)' }),
+              prices: Type.Union([Type.Array(Type.Number()), Type.Null()], { description: 'each carrier’s price (owner only)' }),
+              currency: Type.Union([Type.String(), Type.Null()], { description: 'owner only' }),
+              minutes: Type.Union([Type.Integer(), Type.Null()], { description: 'each turn’s length (owner only)' }),
+              step: Type.Union([Type.Integer(), Type.Null()], {
+                description: '0-based index of the carrier whose turn it is (owner only)',
+              }),
+              step_until: Type.Union([timestamp(), Type.Null()], {
+                description: 'the end of the running turn (owner; the carrier in its turn)',
+              }),
+              // biome-ignore lint/suspicious/noThenProperty: decisions.md §16 names the field `then`
+              then: Type.Union([Type.Literal('market'), Type.Literal('stop'), Type.Null()], {
+                description: 'after the last turn (owner only)',
+              }),
+              state: Type.Union(
+                [
+                  Type.Literal('running'),
+                  Type.Literal('booked'),
+                  Type.Literal('market'),
+                  Type.Literal('stopped'),
+                  Type.Literal('ended'),
+                  Type.Null(),
+                ],
+                {
+                  description:
+                    'owner only: running; booked (a carrier took it); market (went to every company); stopped (expired after the last turn); ended (the freight left the market otherwise)',
+                },
+              ),
+              guide: Type.Union([Type.Boolean(), Type.Null()], {
+                description: 'the carriers came from the owner’s contracts (owner only)',
+              }),
+            },
+            { description: 'decisions.md §16: the freight’s waterfall offer' },
+          ),
+          Type.Null(),
+        ],
+        {
+          description:
+            'GET /freights/view only: the waterfall (decisions.md §16), all of it for the owner, the turn’s end for the carrier whose turn it is; null for anyone else or without one',
+        },
       ),
     ),
     f_from: text('origin as CODE (CC); masked: xxx (XX); unset: a placeholder in the caller’s language'),
@@ -399,6 +454,20 @@ export const FREIGHT_EVENT_DOCS = {
   'bid.updated': { summary: 'A bid was changed.', recipients: BID_PARTIES, data: BID_EVENT },
   'bid.confirmed': { summary: 'One side confirmed a bid.', recipients: BID_PARTIES, data: BID_EVENT },
   'bid.revoked': { summary: 'The bidder revoked its bid.', recipients: BID_PARTIES, data: BID_EVENT },
+  'bid.countered': {
+    summary: 'The freight’s owner answered a bid with its own price (decisions.md §16): `bid.counter`.',
+    recipients: 'the bidder alone; `route` as it may see the freight.',
+    data: BID_EVENT,
+  },
+  'freight.offered': {
+    summary:
+      'A waterfall’s turn started (decisions.md §16): the freight is offered to the recipient alone until `step_until`, to take at `route.book_now` (POST /quotes/book/{id}.json) or pass (POST /quotes/decline/{id}.json).',
+    recipients: 'the carrier whose turn it is.',
+    data: Type.Object({
+      route: FREIGHT_SCHEMA,
+      step_until: timestamp('the end of the recipient’s turn; then the next carrier’s turn starts'),
+    }),
+  },
   'shipment.status': {
     summary: 'Status events of an air waybill arrived (file push): one event per AWB.',
     recipients:
@@ -415,4 +484,4 @@ export const FREIGHT_EVENT_DOCS = {
       ),
     }),
   },
-} satisfies Record<FreightEventType | BidEventType | 'shipment.status', EventDoc>;
+} satisfies Record<FreightEventType | BidEventType | 'shipment.status' | 'freight.offered', EventDoc>;

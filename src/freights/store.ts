@@ -11,6 +11,7 @@ import { hadBidSql, liveBidOfSql, partiesOf, partyToAwbSql, roleOf, speakingFrei
 import { insertPieces, loadPieces, piecesJsonSql } from './pieces.ts';
 import type { BidConfirmerColumn, BidRow, BidsTable, FreightRow, FreightsTable } from './tables.ts';
 import type { Translate } from '../kernel/i18n.ts';
+import { presentWaterfall, waterfallJsonSql, type WaterfallJson, type WaterfallView } from './waterfall-view.ts';
 
 export interface NewFreight {
   values: FreightValues;
@@ -92,6 +93,9 @@ export const FREIGHT_COLUMNS = [
   'parent_id',
   'refs',
   'share',
+  'book_now',
+  'book_now_currency',
+  'auto_award',
   'created',
   'modified',
 ] as const satisfies ReadonlyArray<keyof FreightsTable>;
@@ -119,6 +123,8 @@ const DECIMAL_COLUMNS = new Set<string>([
   'weight_actual',
   'weight_volume',
   'price',
+  'book_now',
+  'auto_award',
 ]);
 const TIME_SET = new Set<string>(TIME_COLUMNS);
 
@@ -184,6 +190,10 @@ const BID_JSON_COLUMNS = [
   'deadline',
   'created',
   'modified',
+  'counter_amount',
+  'counter_currency',
+  'counter_note',
+  'counter_created',
 ] as const satisfies ReadonlyArray<keyof BidsTable>;
 /**
  * Left out (bids.ts ShownBid): the freight's creation time, copied onto the bid for the lists'
@@ -193,7 +203,7 @@ const everyBidColumn: Exclude<keyof BidsTable, (typeof BID_JSON_COLUMNS)[number]
   ? true
   : never = true;
 void everyBidColumn;
-const BID_DECIMAL_COLUMNS = new Set<string>(['amount', 'rate_base', 'rate_fsc', 'rate_ssc']);
+const BID_DECIMAL_COLUMNS = new Set<string>(['amount', 'rate_base', 'rate_fsc', 'rate_ssc', 'counter_amount']);
 
 /** `'id', b.id, 'amount', b.amount::text, …`: the pairs of the bid's JSON object (numerics as exact text). */
 const BID_JSON_PAIRS = sql.join(
@@ -215,8 +225,9 @@ function bidsJsonSql(companyId: number) {
 }
 
 /** A bid as the view's JSON holds it: the columns read, timestamps as text. */
-type BidJson = Omit<Pick<BidRow, (typeof BID_JSON_COLUMNS)[number]>, 'deadline' | 'created' | 'modified'> & {
+type BidJson = Omit<Pick<BidRow, (typeof BID_JSON_COLUMNS)[number]>, 'deadline' | 'created' | 'modified' | 'counter_created'> & {
   deadline: string | null;
+  counter_created: string | null;
   created: string;
   modified: string;
 };
@@ -224,6 +235,7 @@ type BidJson = Omit<Pick<BidRow, (typeof BID_JSON_COLUMNS)[number]>, 'deadline' 
 const bidFromJson = (b: BidJson): ShownBid => ({
   ...b,
   deadline: b.deadline === null ? null : new Date(b.deadline),
+  counter_created: b.counter_created === null ? null : new Date(b.counter_created),
   created: new Date(b.created),
   modified: new Date(b.modified),
 });
@@ -241,11 +253,15 @@ export interface FreightRead {
   companyVerified: boolean;
   pieces: PieceRow[];
   bids: ShownBid[];
+  /** its waterfall (decisions.md §16), as stored: presented by the reader's part in it */
+  waterfall: WaterfallJson | null;
 }
 
 /** A freight read for a caller who may see it, with the caller's role on it. */
 export interface CallerFreight extends FreightRead {
   role: Role;
+  /** what of the waterfall the caller sees (the owner all of it, the carrier in its turn its end) */
+  waterfallView: WaterfallView | null;
 }
 
 type ViewArgs = [now: Date, companyId: number, id: number];
@@ -259,7 +275,7 @@ export function viewStatement(): PreparedStatement<ViewArgs> {
       .innerJoinLateral(freightJsonRow(now).as('r'), (join) => join.onTrue())
       .select(
         sql<string>`json_build_object('row', r, 'company_name', ${companyNameSql}, 'company_verified', ${companyVerifiedSql}, 'pieces', ${piecesJsonSql},
-          'bids', ${bidsJsonSql(companyId)})::text`.as('view'),
+          'bids', ${bidsJsonSql(companyId)}, 'waterfall', ${waterfallJsonSql})::text`.as('view'),
       )
       .where('freights.id', '=', id),
   );
@@ -272,6 +288,7 @@ interface ViewJson {
   company_verified: boolean;
   pieces: PieceRow[];
   bids: { had: boolean; list: BidJson[] };
+  waterfall: WaterfallJson | null;
 }
 
 /**
@@ -290,6 +307,7 @@ export async function readFreight(db: Kysely<DB>, now: Date, companyId: number, 
     companyVerified: view.company_verified,
     pieces: view.pieces,
     bids: view.bids.list.map(bidFromJson),
+    waterfall: view.waterfall,
   };
 }
 
@@ -302,7 +320,7 @@ export async function loadFreightForCaller(db: Kysely<DB>, clock: Clock, caller:
   const found = await readFreight(db, clock.now(), caller.companyId, freightId);
   if (!found) return null;
   const role = roleOf(found.row, caller.companyId, found.hadBid);
-  return role ? { ...found, role } : null;
+  return role ? { ...found, role, waterfallView: presentWaterfall(found.waterfall, role, caller.companyId, clock) } : null;
 }
 
 /**
@@ -325,6 +343,7 @@ export function presentRead(found: CallerFreight, ctx: PresentContext) {
     pieces: found.pieces,
     bids,
     company: companyRef(row.company_id, found.companyName, found.companyVerified),
+    waterfall: found.waterfallView,
   });
 }
 

@@ -72,6 +72,12 @@ export interface FreightsTable {
   refs: ColumnType<unknown, string | undefined, string>;
   /** What of refs the owner shows carriers (fields.ts SHARE_KEYS: goods, target_price); none by default */
   share: ColumnType<string[], string[] | undefined, string[]>;
+  /** decisions.md §16: the price a carrier may take the freight at, at once (null: none) */
+  book_now: Decimal | null;
+  /** the currency of book_now and auto_award (EUR by default) */
+  book_now_currency: Generated<string>;
+  /** decisions.md §16: the owner's walk-away price; a bid at or below it is awarded at once. The owner's alone (fields.ts hide 'owner') */
+  auto_award: Decimal | null;
   created: Date;
   modified: Date;
   /**
@@ -120,15 +126,67 @@ export interface BidsTable {
   deadline: Date | null;
   created: Date;
   modified: Date;
+  /** the owner's standing counter-offer (decisions.md §16; migration 0320): null when none stands */
+  counter_amount: Decimal | null;
+  counter_currency: string | null;
+  counter_note: string | null;
+  counter_created: Date | null;
   /** the freight's `created`, filled by a trigger (migration 0011): the order of lists 6, 7, 9, 219 */
   freight_created: Generated<Date>;
+}
+
+/** Who made an offer of a bid's history: the bidder (its amounts) or the freight's owner (its counters). */
+export type OfferSide = 'bidder' | 'owner';
+
+/** A bid's history (decisions.md §16): every amount the bidder offered and every counter of the owner. */
+export interface BidOffersTable {
+  id: Generated<number>;
+  bid_id: number;
+  side: OfferSide;
+  user_id: number | null;
+  amount: Decimal;
+  currency_code: string;
+  note: string | null;
+  created: Date;
+}
+
+/** What became of a waterfall: its turns run, a carrier booked, it went to the market, it stopped (freight expired), or the freight left it otherwise. */
+export const WATERFALL_STATES = ['running', 'booked', 'market', 'stopped', 'ended'] as const;
+export type WaterfallState = (typeof WATERFALL_STATES)[number];
+/** What follows the last carrier's turn (decisions.md §16). */
+export const WATERFALL_THEN = ['market', 'stop'] as const;
+export type WaterfallThen = (typeof WATERFALL_THEN)[number];
+
+/** A freight offered to carriers one after the other (decisions.md §16; freights/waterfall.ts). */
+export interface FreightWaterfallsTable {
+  freight_id: number;
+  /** the carriers in order; `prices` holds each one's price (the same price, or a routing guide's contract prices) */
+  carriers: number[];
+  prices: ColumnType<string[], string[], string[]>;
+  currency: string;
+  minutes: number;
+  /** what follows the last turn (the API's `then`) */
+  afterwards: WaterfallThen;
+  /** the carriers came from the owner's contracts (§17) */
+  guide: Generated<boolean>;
+  /** 0-based index of the carrier whose turn it is (the last one's once ended) */
+  step: number;
+  step_until: Date | null;
+  state: WaterfallState;
+  created: Date;
+  modified: Date;
 }
 
 export interface FreightTables {
   freights: FreightsTable;
   freight_pieces: FreightPiecesTable;
   bids: BidsTable;
+  bid_offers: BidOffersTable;
+  freight_waterfalls: FreightWaterfallsTable;
 }
+
+export type WaterfallRow = Selectable<FreightWaterfallsTable>;
+export type BidOfferRow = Selectable<BidOffersTable>;
 
 /** A freight as its row is read back (`market_until` is for conditions only, never read). */
 export type FreightRow = Omit<Selectable<FreightsTable>, 'market_until'>;

@@ -158,6 +158,28 @@ export async function describe(told: Told, tell: Telling): Promise<MailItem | nu
       const requester = textOf(route?._company?.name) || nameOf(route ? idOf(route.company) : null);
       return item(t('mail.booking.subject', { company: requester, route: routeText }), t('mail.booking.headline', { company: requester }));
     }
+    case 'bid.countered': {
+      const counter = part(bid, 'counter');
+      const offered = formatMoney(counter.amount, counter.currency_code, language);
+      const owner = textOf(route?._company?.name) || nameOf(route ? idOf(route.company) : null);
+      return item(
+        t('mail.countered.subject', { route: routeText, amount: offered }),
+        t('mail.countered.headline', { company: owner, amount: offered, bid: amount }),
+        {
+          quote: textOf(counter.note),
+        },
+      );
+    }
+    case 'freight.offered': {
+      const offerer = textOf(route?._company?.name) || nameOf(route ? idOf(route.company) : null);
+      const at =
+        route?.book_now !== null && route?.book_now !== undefined ? formatMoney(route.book_now, route.book_now_currency, language) : '';
+      const until = textOf(data.step_until);
+      return item(
+        t('mail.offered.subject', { company: offerer, route: routeText }),
+        t('mail.offered.headline', { company: offerer, price: at, until }),
+      );
+    }
     case 'freight.invited': {
       const inviter = textOf(route?._company?.name) || nameOf(route ? idOf(route.company) : null);
       return item(t('mail.invited.subject', { company: inviter, route: routeText }), t('mail.invited.headline', { company: inviter }));

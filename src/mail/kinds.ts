@@ -13,8 +13,7 @@ import type { MailKind, MailMode } from './tables.ts';
  *   offer's or the freight's creator: whom the notification went to), not to every colleague.
  * Otherwise every user of the company whose setting for the kind is not `off` gets it.
  *
- * The events still to come map in one line each: `bid.countered` bids (to the bidder),
- * `freight.offered` offers, `tender.published` offers, `tender.awarded` and `tender.lost` bids.
+ * The events still to come map in one line each: `tender.published` offers, `tender.awarded` and `tender.lost` bids.
  */
 
 /** The event's `data`, as its recipient company received it. */
@@ -77,6 +76,10 @@ export const MAIL_OF_EVENT: Readonly<Record<EventType, MailRule | null>> = {
     },
   },
   'freight.invited': { kind: 'offers' },
+  // decisions.md §16: the owner's counter-offer, to the bidder (its only recipient); a waterfall's
+  // turn starting, to the carrier whose turn it is.
+  'bid.countered': { kind: 'bids', tells: notByOwner },
+  'freight.offered': { kind: 'offers' },
   'vehicle.published': null,
   'vehicle.withdrawn': null,
   // To the owners of the fitting freights (their creators were notified); the offer's own company

@@ -78,6 +78,10 @@ export const MAIL_MESSAGES = catalogue(
     'mail.expired.other.headline': 'The freight you bid on expired without an award.',
     'mail.booking.subject': 'Booking request from {company}: {route}',
     'mail.booking.headline': '{company} sent your company a booking request.',
+    'mail.countered.subject': 'Counter-offer of {amount} on {route}',
+    'mail.countered.headline': '{company} answers your bid of {bid} with {amount}. Accept it on the freight’s page to take the load.',
+    'mail.offered.subject': '{company} offers you a load: {route}',
+    'mail.offered.headline': '{company} offers your company its freight for {price}, until {until}. Book it or pass on the freight’s page.',
     'mail.invited.subject': '{company} invites you to bid: {route}',
     'mail.invited.headline': '{company} invites your company to bid on its freight.',
     'mail.message.subject': 'Message from {company}: {route}',
@@ -173,6 +177,12 @@ export const MAIL_MESSAGES = catalogue(
     'mail.expired.other.headline': 'Die Fracht, für die Sie geboten haben, ist ohne Zuschlag abgelaufen.',
     'mail.booking.subject': 'Buchungsanfrage von {company}: {route}',
     'mail.booking.headline': '{company} hat Ihrer Firma eine Buchungsanfrage geschickt.',
+    'mail.countered.subject': 'Gegenangebot über {amount} zu {route}',
+    'mail.countered.headline':
+      '{company} antwortet auf Ihr Gebot über {bid} mit {amount}. Nehmen Sie es auf der Seite der Fracht an, um die Ladung zu übernehmen.',
+    'mail.offered.subject': '{company} bietet Ihnen eine Ladung an: {route}',
+    'mail.offered.headline':
+      '{company} bietet Ihrer Firma seine Fracht für {price} an, bis {until}. Buchen Sie sie oder lehnen Sie ab, auf der Seite der Fracht.',
     'mail.invited.subject': '{company} lädt Sie zum Bieten ein: {route}',
     'mail.invited.headline': '{company} lädt Ihre Firma ein, für seine Fracht zu bieten.',
     'mail.message.subject': 'Nachricht von {company}: {route}',

@@ -5,3 +5,5 @@
  */
 export { QUOTE_ERRORS, QUOTE_MESSAGES } from './messages.ts';
 export { quoteEndpoints } from './routes.tsx';
+export { oneStepEndpoints } from './one-step.tsx';
+export { ONE_STEP_ERRORS, ONE_STEP_MESSAGES } from './one-step-messages.ts';

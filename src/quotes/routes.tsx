@@ -127,7 +127,7 @@ export function quoteEndpoints(parts: { award: AwardPath }): Endpoint[] {
         const parsed = parseBid(ctx.params, ctx.t, ctx.caller.companyId);
         if (parsed.kind === 'no_such_bid') return notFound();
         if (parsed.kind === 'invalid') return fail(ctx.t, parsed.reason, parsed.vars);
-        const result = await submitBid(ctx.db, ctx.clock, ctx.caller, parsed.input);
+        const result = await submitBid(ctx.db, ctx.clock, ctx.caller, parsed.input, parts.award);
         if (result.kind !== 'done') return refusal(ctx, result);
         return ok({ bid: presentBid(result.bid, ctx.clock) }, parsed.warnings.length ? parsed.warnings : undefined);
       },

@@ -433,6 +433,47 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
     assert.deepEqual(new Set(events.map((e) => e.type)), new Set(['freight.milestone', 'freight.late']));
   });
 
+  test('bid.countered reaches the bidder alone; freight.offered the carrier whose turn starts, and no one else (decisions.md §16)', async () => {
+    const open = ok(
+      await app.post('/freights/add.json', { token: shipper.token, json: { from: 'airport:FRA', to: 'airport:AMS', weight: 900 } }),
+    );
+    assert.equal(
+      (await app.post(`/freights/view/${open.id}.json`, { token: shipper.token, json: { action: 'publish', deadline: '+2 days' } })).status,
+      302,
+    );
+    const bid = ok(
+      await app.post('/quotes/add.json', { token: carrierA.token, json: { route: open.id, amount: '800', currency_code: 'EUR' } }),
+    ).bid;
+    await take();
+    ok(await app.post(`/quotes/counter/${bid.id}.json`, { token: shipper.token, json: { amount: '750', note: 'budget' } }));
+    let events = await take();
+    assert.deepEqual(
+      events.map((e) => [e.type, e.company]),
+      [['bid.countered', carrierA.company]],
+    );
+    assert.equal(events[0]!.data.bid.counter.amount, 750);
+
+    const draft = ok(
+      await app.post('/freights/add.json', { token: shipper.token, json: { from: 'airport:FRA', to: 'airport:AMS', weight: 900 } }),
+    );
+    await take();
+    ok(
+      await app.post(`/freights/waterfall/${draft.id}.json`, {
+        token: shipper.token,
+        json: { carriers: [carrierB.company, carrierA.company], price: 640, minutes: 60 },
+      }),
+    );
+    events = await take();
+    assert.deepEqual(recipients(events, 'freight.offered'), [carrierB.company]);
+    assert.equal(events.find((e) => e.type === 'freight.offered')!.data.route.book_now, 640);
+    ok(await app.post(`/quotes/decline/${draft.id}.json`, { token: carrierB.token }));
+    events = await take();
+    assert.deepEqual(
+      events.map((e) => [e.type, e.company]),
+      [['freight.offered', carrierA.company]],
+    );
+  });
+
   test('webhook.test reaches the one webhook it was sent to', async () => {
     const hook = (await app.get('/webhooks/index.json', { token: handler.token })).body.data.webhooks[0];
     ok(await app.post(`/webhooks/test/${hook.id}.json`, { token: handler.token }));

@@ -158,6 +158,17 @@ const recluseBlocksShipper = () =>
     .onConflict((oc) => oc.doNothing())
     .execute();
 
+/** A freight of the shipper in a state with a Book Now price (decisions.md §16). */
+async function priced(status: 'open' | 'taken'): Promise<number> {
+  const id = await freightIn(status);
+  await app.services.db.updateTable('freights').set({ book_now: '900' }).where('id', '=', id).execute();
+  return id;
+}
+
+/** A waterfall (decisions.md §16) of the shipper's new draft, with `json`. */
+const waterfall = (json: Record<string, unknown>) =>
+  withSetup(post('/freights/waterfall/0.json', json), async () => ({ url: `/freights/waterfall/${await freightIn('draft')}.json` }));
+
 let seq = 0;
 /** A public receiver address (an IP literal: no DNS lookup), distinct per call. */
 const publicHook = () => `https://8.8.8.8/hooks/${++seq}`;
@@ -408,6 +419,65 @@ const CASES: Record<string, Case> = {
       return { options: { json: bid(freight) } };
     },
   ),
+
+  // deals in one step (decisions.md §16): Book Now, counters, waterfalls
+  'quotes.book.no_price': withSetup(
+    post('/quotes/book/0.json', {}, () => carrier),
+    async () => ({
+      url: `/quotes/book/${await freightIn('open')}.json`,
+    }),
+  ),
+  'quotes.book.own_freight': withSetup(post('/quotes/book/0.json', {}), async () => ({ url: `/quotes/book/${await priced('open')}.json` })),
+  'quotes.book.not_available': withSetup(
+    post('/quotes/book/0.json', {}, () => carrier),
+    async () => ({
+      url: `/quotes/book/${await priced('taken')}.json`,
+    }),
+  ),
+  'quotes.counter.not_open': withSetup(post('/quotes/counter/0.json', { amount: 800 }), async () => {
+    const placed = await carrierBid();
+    assert.equal((await app.post(`/quotes/revoke/${placed.bid}.json`, { token: carrier.token })).body.status, 'success');
+    return { url: `/quotes/counter/${placed.bid}.json` };
+  }),
+  'quotes.counter.own_bid': withSetup(post('/quotes/counter/0.json', { amount: 800 }), async () => {
+    const own = await app.post('/quotes/add.json', { token: shipper.token, json: bid(await freightIn('open')) });
+    return { url: `/quotes/counter/${own.body.data.bid.id}.json` };
+  }),
+  'quotes.counter.amount': withSetup(post('/quotes/counter/0.json', { amount: 0 }), async () => ({
+    url: `/quotes/counter/${(await carrierBid()).bid}.json`,
+  })),
+  'quotes.counter.note': withSetup(post('/quotes/counter/0.json', { amount: 800, note: 'x'.repeat(2001) }), async () => ({
+    url: `/quotes/counter/${(await carrierBid()).bid}.json`,
+  })),
+  'quotes.accept.no_counter': withSetup(
+    post('/quotes/accept/0.json', {}, () => carrier),
+    async () => ({
+      url: `/quotes/accept/${(await carrierBid()).bid}.json`,
+    }),
+  ),
+  'quotes.decline.not_your_turn': withSetup(post('/quotes/decline/0.json', {}), async () => ({
+    url: `/quotes/decline/${await freightIn('open')}.json`,
+  })),
+  'quotes.one_step.blocked': withSetup(post('/quotes/counter/0.json', { amount: 800 }), async () => {
+    const pair = await app.actor('Pair');
+    const placed = await app.post('/quotes/add.json', { token: pair.token, json: bid(await freightIn('open')) });
+    await app.services.db
+      .insertInto('company_blocks')
+      .values({ blocker_id: shipper.company, blocked_id: pair.company, created: new Date() })
+      .execute();
+    return { url: `/quotes/counter/${placed.body.data.bid.id}.json` };
+  }),
+  'freight.waterfall.carriers': waterfall({ carriers: [], price: 900, minutes: 30 }),
+  'freight.waterfall.price': waterfall({ carriers: [1], price: 0, minutes: 30 }),
+  'freight.waterfall.currency': waterfall({ carriers: [1], price: 900, currency: 'EURO', minutes: 30 }),
+  'freight.waterfall.minutes': waterfall({ carriers: [1], price: 900, minutes: 1441 }),
+  'freight.waterfall.then': waterfall({ carriers: [1], price: 900, minutes: 30, then: 'later' }),
+  'freight.waterfall.no_contracts': waterfall({ guide: 1, minutes: 30 }),
+  'freight.waterfall.bad_carrier': waterfall({ carriers: [99_999_999], price: 900, minutes: 30 }),
+  'freight.waterfall.not_draft': withSetup(post('/freights/waterfall/0.json', {}), async () => ({
+    url: `/freights/waterfall/${await freightIn('open')}.json`,
+    options: { json: { carriers: [carrier.company], price: 900, minutes: 30 } },
+  })),
 
   // lane prices (decisions.md §14): a lane has two ends; what the query read otherwise comes along in `data.warnings`
   'prices.lane_required': get('/market/prices.json?from=DE-60&months=many'),

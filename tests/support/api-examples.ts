@@ -283,10 +283,41 @@ async function more(app: TestApp, world: World): Promise<void> {
   }
   await lanePrices(app, world);
   await tracking(app, world);
+  await oneStepDeals(app, world);
   await app.post('/users/password.json', {
     ...S,
     json: { current_password: world.shipper.password, password: world.shipper.password, password_repeat: world.shipper.password },
   });
+}
+
+/**
+ * Deals in one step (decisions.md §16): a freight booked at its Book Now price, a counter-offer
+ * accepted, a waterfall offered to two carriers of which the first passes and the second books.
+ */
+async function oneStepDeals(app: TestApp, world: World): Promise<void> {
+  const S = { token: world.shipper.token };
+  const C = { token: world.carrier.token };
+  const road = { from: 'city:DE-60311', to: 'city:AT-6020', weight: 8000, etd: '2031-03-05 08:00' };
+  const priced = await openFreight(app, world.shipper, { ...road, book_now: '912.50', auto_award: '850.00' });
+  await app.post(`/quotes/book/${priced}.json`, C);
+  const countered = await openFreight(app, world.shipper, road);
+  const bid = await app.post('/quotes/add.json', { ...C, json: { route: countered, amount: '1100.00', currency_code: 'EUR' } });
+  const bidId = bid.body?.data?.bid?.id;
+  if (bidId) {
+    await app.post(`/quotes/counter/${bidId}.json`, { ...S, json: { amount: '1040.00', note: 'Our budget for this lane' } });
+    await app.post(`/quotes/accept/${bidId}.json`, C);
+  }
+  const alpen = await app.actor('Alpen Cargo');
+  const draft = await app.post('/freights/add.json', { ...S, json: road });
+  const id = draft.body?.data?.id;
+  if (id) {
+    await app.post(`/freights/waterfall/${id}.json`, {
+      ...S,
+      json: { carriers: [alpen.company, world.carrier.company], price: '905.00', currency: 'EUR', minutes: 60, then: 'market' },
+    });
+    await app.post(`/quotes/decline/${id}.json`, { token: alpen.token });
+    await app.get(`/freights/view/${id}.json`, C);
+  }
 }
 
 /**

@@ -59,6 +59,8 @@ export interface TestApp {
   mail: MailWorker | null;
   /** the sweep of what killed uploads left (src/deals/sweep.ts) */
   uploads: App['uploads'];
+  /** The waterfall turns' sweeper of this app (decisions.md §16): one pass now, at the app's clock. */
+  waterfalls: { sweep(): Promise<number> };
   /** Moves the exchange's clock (deadlines, expiry); `null` returns to real time. */
   setNow(date: Date | null): void;
   company(name?: string): Promise<{ id: number; name: string }>;
@@ -86,7 +88,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = options.database ?? (await freshDatabase());
   let fixedNow: Date | null = null;
   const clock = new Clock(config.timezone, () => fixedNow ?? new Date());
-  const { http, services, tokens, endpoints, live, alerts, mail, uploads } = await buildApp({ config, database, clock });
+  const { http, services, tokens, endpoints, live, alerts, mail, uploads, waterfalls } = await buildApp({ config, database, clock });
   await http.ready();
   let seq = 0;
 
@@ -125,6 +127,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     alerts,
     mail,
     uploads,
+    waterfalls,
     setNow(date) {
       fixedNow = date;
     },

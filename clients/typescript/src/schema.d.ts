@@ -252,6 +252,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/quotes/book/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book Now: take the freight at its `book_now` price at once (decisions.md §16)
+         * @description A bid at `book_now` is created and awarded in one transaction, with everything an award does (events `bid.created` and `freight.awarded`, the transport order, other bids back to open). Of two companies booking at once, one wins; the other is refused. `status` = `error` with `code`: `quotes.book.no_price`, `quotes.book.own_freight`, `quotes.book.not_available` (taken or out of the market), `quotes.bidder_blocked`, `quotes.party_blocked`; nothing changed.
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `route`, `bid`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postQuotesBook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quotes/counter/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Counter-offer: the freight’s owner answers a bid with its own price (decisions.md §16)
+         * @description `amount` (> 0, the bid’s currency) and an optional `note`; a new counter replaces the standing one. Event `bid.countered` to the bidder. `status` = `error` with `code`: `quotes.counter.amount`, `quotes.counter.note`, `quotes.counter.not_open` (a revoked or accepted bid, a freight no longer open or pending), `quotes.counter.own_bid`, `quotes.party_blocked`; nothing changed.
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `bid`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postQuotesCounter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quotes/accept/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the standing counter-offer: the freight is awarded to the bidder at the counter’s amount (decisions.md §16)
+         * @description `status` = `error` with `code`: `quotes.accept.no_counter`, `quotes.counter.not_open`, `quotes.party_blocked`; nothing changed.
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `route`, `bid`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postQuotesAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quotes/decline/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pass on a waterfall’s turn: the next carrier’s turn starts now (decisions.md §16)
+         * @description `status` = `error` with `code`: `quotes.decline.not_your_turn` (the caller sees the freight but it is not its turn); nothing changed.
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `route`, `status`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postQuotesDecline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/freights/waterfall/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer a draft freight to carriers one after the other, each with a deadline, before the market (decisions.md §16)
+         * @description The freight is published to the first carrier alone (visibility -2, `book_now` = `price`) until `minutes` have passed or it passes; then the next one's turn starts (event `freight.offered`), without any request. After the last: `then` = `market` opens it to every company at `book_now` = `price`, `stop` makes it expired. `status` = `error` with `code`: `freight.waterfall.carriers`, `freight.waterfall.price`, `freight.waterfall.currency`, `freight.waterfall.minutes`, `freight.waterfall.then`, `freight.waterfall.no_contracts` (`guide` = 1 before lane contracts exist), `freight.waterfall.not_draft`, `freight.waterfall.bad_carrier`; nothing changed.
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `route`, `status`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postFreightsWaterfall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/freights/add.json": {
         parameters: {
             query?: never;
@@ -2460,6 +2580,50 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "bid.countered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The freight’s owner answered a bid with its own price (decisions.md §16): `bid.counter`.
+         * @description Sent to: the bidder alone; `route` as it may see the freight.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onBidCountered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "freight.offered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A waterfall’s turn started (decisions.md §16): the freight is offered to the recipient alone until `step_until`, to take at `route.book_now` (POST /quotes/book/{id}.json) or pass (POST /quotes/decline/{id}.json).
+         * @description Sent to: the carrier whose turn it is.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onFreightOffered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "shipment.status": {
         parameters: {
             query?: never;
@@ -2826,6 +2990,14 @@ export interface components {
          *     - `freight.edit.not_allowed`: Only a draft or open freight can be edited; while a confirmation is pending the terms are frozen (revoke the freight instead).
          *     - `freight.enlist.unknown_filter`: Unknown list filter.
          *     - `freight.revoke.not_allowed`: Only a draft, open or pending freight can be revoked.
+         *     - `freight.waterfall.bad_carrier`: carriers: company {id} cannot be offered this freight (unknown, or your own company).
+         *     - `freight.waterfall.carriers`: carriers: 1 to 20 company ids, in order, each once
+         *     - `freight.waterfall.currency`: currency: a three-letter currency code such as EUR
+         *     - `freight.waterfall.minutes`: minutes: a whole number from 1 to 1440
+         *     - `freight.waterfall.no_contracts`: guide: there are no contracts for this lane yet (lane tenders come later); name the carriers instead.
+         *     - `freight.waterfall.not_draft`: Only a draft freight can be offered in a waterfall.
+         *     - `freight.waterfall.price`: price: a positive number with at most 2 decimals is required
+         *     - `freight.waterfall.then`: then: market or stop
          *     - `internal`: An error of the server (500), logged as a bug; the request may be tried again later.
          *     - `live.too_many_streams`: Too many open event streams for this user ({max} on this server); close one (another tab or client) and try again.
          *     - `login.failed`: Unknown user or wrong password.
@@ -2863,13 +3035,23 @@ export interface components {
          *     - `pricing.search_id_required`: search_id is required (the id of a stored search)
          *     - `pricing.search_invalid`: Rate search: {message}
          *     - `pricing.type_unknown`: Unknown location type "{type}": use airport or city
+         *     - `quotes.accept.no_counter`: There is no counter-offer to accept on this bid.
          *     - `quotes.amount_required`: amount: a positive number with at most 2 decimals is required
          *     - `quotes.bid_not_open`: Only an open bid can be changed.
          *     - `quotes.bid_not_revocable`: This bid can no longer be revoked.
          *     - `quotes.bidder_blocked`: The freight’s company does not take bids from your company.
+         *     - `quotes.book.no_price`: This freight has no Book Now price.
+         *     - `quotes.book.not_available`: This freight can no longer be booked: it is taken or out of the market.
+         *     - `quotes.book.own_freight`: Your company cannot book its own freight.
+         *     - `quotes.counter.amount`: amount: a positive number with at most 2 decimals is required
+         *     - `quotes.counter.not_open`: This bid or freight is no longer open.
+         *     - `quotes.counter.note`: note: at most {max} characters
+         *     - `quotes.counter.own_bid`: A counter-offer answers another company’s bid.
          *     - `quotes.currency_required`: currency_code: a 3-letter currency code such as EUR is required
+         *     - `quotes.decline.not_your_turn`: It is not your company’s turn on this freight.
          *     - `quotes.freight_not_biddable`: This freight is not open for bids.
          *     - `quotes.note_too_long`: note: at most {max} characters
+         *     - `quotes.one_step.blocked`: Not possible: one of the two companies has blocked the other.
          *     - `quotes.route_mismatch`: route: a bid cannot be moved to another freight
          *     - `quotes.route_required`: route: the id of the freight to bid on is required
          *     - `ratings.already_rated`: Your company has already rated this freight.
@@ -2921,7 +3103,7 @@ export interface components {
          *     - `webhooks.url_unresolvable`: url: the host name does not resolve
          * @enum {string}
          */
-        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "cmr.already_signed" | "cmr.consignee_by_link" | "cmr.link_by_carrier" | "cmr.name_invalid" | "cmr.not_loaded" | "cmr.not_taken" | "cmr.reservations_invalid" | "cmr.role_invalid" | "cmr.wrong_party" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "documents.content_invalid" | "documents.kind_invalid" | "documents.kind_reserved" | "documents.name_invalid" | "documents.too_large" | "documents.type_refused" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "internal" | "live.too_many_streams" | "login.failed" | "login.throttled" | "mail.email_invalid" | "mail.mode_invalid" | "messages.blocked" | "messages.company_not_audience" | "messages.company_required" | "messages.text_invalid" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pod.not_taken" | "positions.at_invalid" | "positions.count" | "positions.item_invalid" | "positions.latitude_invalid" | "positions.longitude_invalid" | "positions.not_underway" | "positions.speed_invalid" | "positions.winner_only" | "prices.lane_required" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.currency_required" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_invalid" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.blocked" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
+        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "cmr.already_signed" | "cmr.consignee_by_link" | "cmr.link_by_carrier" | "cmr.name_invalid" | "cmr.not_loaded" | "cmr.not_taken" | "cmr.reservations_invalid" | "cmr.role_invalid" | "cmr.wrong_party" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "documents.content_invalid" | "documents.kind_invalid" | "documents.kind_reserved" | "documents.name_invalid" | "documents.too_large" | "documents.type_refused" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "freight.waterfall.bad_carrier" | "freight.waterfall.carriers" | "freight.waterfall.currency" | "freight.waterfall.minutes" | "freight.waterfall.no_contracts" | "freight.waterfall.not_draft" | "freight.waterfall.price" | "freight.waterfall.then" | "internal" | "live.too_many_streams" | "login.failed" | "login.throttled" | "mail.email_invalid" | "mail.mode_invalid" | "messages.blocked" | "messages.company_not_audience" | "messages.company_required" | "messages.text_invalid" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pod.not_taken" | "positions.at_invalid" | "positions.count" | "positions.item_invalid" | "positions.latitude_invalid" | "positions.longitude_invalid" | "positions.not_underway" | "positions.speed_invalid" | "positions.winner_only" | "prices.lane_required" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.accept.no_counter" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.book.no_price" | "quotes.book.not_available" | "quotes.book.own_freight" | "quotes.counter.amount" | "quotes.counter.not_open" | "quotes.counter.note" | "quotes.counter.own_bid" | "quotes.currency_required" | "quotes.decline.not_your_turn" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.one_step.blocked" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_invalid" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.blocked" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
         /** @description A success of postUsersLogin: the payload in `data`. */
         PostUsersLoginSuccess: {
             data: {
@@ -3182,6 +3364,15 @@ export interface components {
             created: string;
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
             modified: string;
+            /** @description the freight owner’s standing counter-offer (decisions.md §16): the bidder accepts it with POST /quotes/accept/{id}.json; a new counter replaces it, a change of the bid’s amount ends it (null) */
+            counter: {
+                /** @description the owner’s price, in the bid’s currency */
+                amount: number;
+                currency_code: string;
+                note: string | null;
+                /** @description YYYY-MM-DD HH:MM:SS, application time zone */
+                created: string;
+            } | null;
         };
         /** @description A success of postQuotesAdd: the payload in `data`. */
         PostQuotesAddSuccess: {
@@ -3273,6 +3464,12 @@ export interface components {
             awb: string | null;
             /** @description set by the award (or for direct orders) */
             price: number | null;
+            /** @description decisions.md §16: a price (> 0) at which a carrier may take the freight at once (POST /quotes/book/{id}.json); null: none. Frozen with the other terms once pending */
+            book_now: number | null;
+            /** @description three letters, the currency of book_now and auto_award; EUR unless another is named */
+            book_now_currency: string;
+            /** @description decisions.md §16: the owner’s walk-away price (> 0, in book_now_currency): a bid at or below it is awarded at once at its own amount. Shown to the owner only, null for every other company */
+            auto_award: number | null;
             /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
             visibility: number;
             /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
@@ -3313,6 +3510,27 @@ export interface components {
                 /** @description verified by the operator (decisions.md §12): the verified mark */
                 verified: boolean;
             };
+            /** @description GET /freights/view only: the waterfall (decisions.md §16), all of it for the owner, the turn’s end for the carrier whose turn it is; null for anyone else or without one */
+            waterfall?: {
+                /** @description the carriers in order (owner only) */
+                carriers: number[] | null;
+                /** @description each carrier’s price (owner only) */
+                prices: number[] | null;
+                /** @description owner only */
+                currency: string | null;
+                /** @description each turn’s length (owner only) */
+                minutes: number | null;
+                /** @description 0-based index of the carrier whose turn it is (owner only) */
+                step: number | null;
+                /** @description the end of the running turn (owner; the carrier in its turn) */
+                step_until: string | null;
+                /** @description after the last turn (owner only) */
+                then: "market" | "stop" | null;
+                /** @description owner only: running; booked (a carrier took it); market (went to every company); stopped (expired after the last turn); ended (the freight left the market otherwise) */
+                state: "running" | "booked" | "market" | "stopped" | "ended" | null;
+                /** @description the carriers came from the owner’s contracts (owner only) */
+                guide: boolean | null;
+            } | null;
             /** @description origin as CODE (CC); masked: xxx (XX); unset: a placeholder in the caller’s language */
             f_from: string;
             /** @description destination, as f_from */
@@ -3356,6 +3574,78 @@ export interface components {
             refs: {
                 [key: string]: unknown;
             } | null;
+        };
+        /** @description A success of postQuotesBook: the payload in `data`. */
+        PostQuotesBookSuccess: {
+            data: {
+                route: components["schemas"]["Freight"];
+                bid: components["schemas"]["Bid"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postQuotesCounter: the payload in `data`. */
+        PostQuotesCounterSuccess: {
+            data: {
+                bid: components["schemas"]["Bid"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postQuotesAccept: the payload in `data`. */
+        PostQuotesAcceptSuccess: {
+            data: {
+                /** @description the awarded freight */
+                route: number;
+                bid: components["schemas"]["Bid"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postQuotesDecline: the payload in `data`. */
+        PostQuotesDeclineSuccess: {
+            data: {
+                route: number;
+                /** @description the freight’s status after the pass */
+                status: string;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postFreightsWaterfall: the payload in `data`. */
+        PostFreightsWaterfallSuccess: {
+            data: {
+                route: number;
+                /** @description open */
+                status: string;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
         };
         /** @description A success of postFreightsAdd: the payload in `data`. */
         PostFreightsAddSuccess: {
@@ -3918,7 +4208,7 @@ export interface components {
             /** @description http or https */
             url: string;
             /** @description the event types it receives; ["*"]: all */
-            events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "freight.milestone" | "freight.late" | "cmr.signed" | "*")[];
+            events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "bid.countered" | "freight.offered" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "freight.milestone" | "freight.late" | "cmr.signed" | "*")[];
             /** @description whsec_ + base64 of the signing key: in full only in the answer of add, masked elsewhere */
             secret: string;
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
@@ -5941,6 +6231,38 @@ export interface components {
                 route: components["schemas"]["Freight"] | null;
             };
         };
+        /** @description The `bid.countered` event: The freight’s owner answered a bid with its own price (decisions.md §16): `bid.counter`. */
+        BidCounteredEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "bid.countered";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                bid: components["schemas"]["Bid"];
+                /** @description the freight as the recipient may see it now; null if it may not */
+                route: components["schemas"]["Freight"] | null;
+            };
+        };
+        /** @description The `freight.offered` event: A waterfall’s turn started (decisions.md §16): the freight is offered to the recipient alone until `step_until`, to take at `route.book_now` (POST /quotes/book/{id}.json) or pass (POST /quotes/decline/{id}.json). */
+        FreightOfferedEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "freight.offered";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                route: components["schemas"]["Freight"];
+                /** @description the end of the recipient’s turn; then the next carrier’s turn starts */
+                step_until: string;
+            };
+        };
         /** @description The `shipment.status` event: Status events of an air waybill arrived (file push): one event per AWB. */
         ShipmentStatusEvent: {
             /** @description the event id, also sent as webhook-id */
@@ -7034,6 +7356,392 @@ export interface operations {
             };
         };
     };
+    postQuotesBook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the freight id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostQuotesBookSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The freight does not exist or the caller may not see it (in a waterfall: it is not the caller’s turn). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postQuotesCounter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the bid id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description the owner’s price; at most 2 decimals */
+                    amount: number | string;
+                    note?: string | null;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description the owner’s price; at most 2 decimals */
+                    amount: number | string;
+                    note?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostQuotesCounterSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The bid does not exist, or the caller is not the owner of its freight. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postQuotesAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the bid id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostQuotesAcceptSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The bid does not exist, or the caller’s company is not the bidder. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postQuotesDecline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the freight id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostQuotesDeclineSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The freight does not exist or the caller may not see it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postFreightsWaterfall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the freight id (a draft of the caller’s company) */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description company ids in order, each once */
+                    carriers: number[];
+                    /** @description the Book Now price of every turn */
+                    price: number | string;
+                    /** @description default EUR */
+                    currency?: string;
+                    /** @description how long each carrier has */
+                    minutes: number;
+                    /** @description after the last carrier; default stop */
+                    then?: "market" | "stop";
+                    /** @description 1: the carriers and prices from the owner’s lane contracts (§17) */
+                    guide?: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description company ids in order, each once */
+                    carriers: number[];
+                    /** @description the Book Now price of every turn */
+                    price: number | string;
+                    /** @description default EUR */
+                    currency?: string;
+                    /** @description how long each carrier has */
+                    minutes: number;
+                    /** @description after the last carrier; default stop */
+                    then?: "market" | "stop";
+                    /** @description 1: the carriers and prices from the owner’s lane contracts (§17) */
+                    guide?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostFreightsWaterfallSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The freight does not exist or is not the caller’s company’s. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     postFreightsAdd: {
         parameters: {
             query?: never;
@@ -7093,6 +7801,12 @@ export interface operations {
                     awb?: string;
                     /** @description set by the award (or for direct orders); also as text, a decimal comma accepted */
                     price?: number | string;
+                    /** @description decisions.md §16: a price (> 0) at which a carrier may take the freight at once (POST /quotes/book/{id}.json); null: none. Frozen with the other terms once pending; also as text, a decimal comma accepted */
+                    book_now?: number | string;
+                    /** @description three letters, the currency of book_now and auto_award; EUR unless another is named */
+                    book_now_currency?: string;
+                    /** @description decisions.md §16: the owner’s walk-away price (> 0, in book_now_currency): a bid at or below it is awarded at once at its own amount. Shown to the owner only, null for every other company; also as text, a decimal comma accepted */
+                    auto_award?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
                     /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
@@ -7174,6 +7888,12 @@ export interface operations {
                     awb?: string;
                     /** @description set by the award (or for direct orders); also as text, a decimal comma accepted */
                     price?: number | string;
+                    /** @description decisions.md §16: a price (> 0) at which a carrier may take the freight at once (POST /quotes/book/{id}.json); null: none. Frozen with the other terms once pending; also as text, a decimal comma accepted */
+                    book_now?: number | string;
+                    /** @description three letters, the currency of book_now and auto_award; EUR unless another is named */
+                    book_now_currency?: string;
+                    /** @description decisions.md §16: the owner’s walk-away price (> 0, in book_now_currency): a bid at or below it is awarded at once at its own amount. Shown to the owner only, null for every other company; also as text, a decimal comma accepted */
+                    auto_award?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
                     /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
@@ -7360,6 +8080,12 @@ export interface operations {
                     awb?: string;
                     /** @description set by the award (or for direct orders); also as text, a decimal comma accepted */
                     price?: number | string;
+                    /** @description decisions.md §16: a price (> 0) at which a carrier may take the freight at once (POST /quotes/book/{id}.json); null: none. Frozen with the other terms once pending; also as text, a decimal comma accepted */
+                    book_now?: number | string;
+                    /** @description three letters, the currency of book_now and auto_award; EUR unless another is named */
+                    book_now_currency?: string;
+                    /** @description decisions.md §16: the owner’s walk-away price (> 0, in book_now_currency): a bid at or below it is awarded at once at its own amount. Shown to the owner only, null for every other company; also as text, a decimal comma accepted */
+                    auto_award?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
                     /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
@@ -7438,6 +8164,12 @@ export interface operations {
                     awb?: string;
                     /** @description set by the award (or for direct orders); also as text, a decimal comma accepted */
                     price?: number | string;
+                    /** @description decisions.md §16: a price (> 0) at which a carrier may take the freight at once (POST /quotes/book/{id}.json); null: none. Frozen with the other terms once pending; also as text, a decimal comma accepted */
+                    book_now?: number | string;
+                    /** @description three letters, the currency of book_now and auto_award; EUR unless another is named */
+                    book_now_currency?: string;
+                    /** @description decisions.md §16: the owner’s walk-away price (> 0, in book_now_currency): a bid at or below it is awarded at once at its own amount. Shown to the owner only, null for every other company; also as text, a decimal comma accepted */
+                    auto_award?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
                     /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
@@ -8043,6 +8775,12 @@ export interface operations {
                     awb?: string;
                     /** @description set by the award (or for direct orders); also as text, a decimal comma accepted */
                     price?: number | string;
+                    /** @description decisions.md §16: a price (> 0) at which a carrier may take the freight at once (POST /quotes/book/{id}.json); null: none. Frozen with the other terms once pending; also as text, a decimal comma accepted */
+                    book_now?: number | string;
+                    /** @description three letters, the currency of book_now and auto_award; EUR unless another is named */
+                    book_now_currency?: string;
+                    /** @description decisions.md §16: the owner’s walk-away price (> 0, in book_now_currency): a bid at or below it is awarded at once at its own amount. Shown to the owner only, null for every other company; also as text, a decimal comma accepted */
+                    auto_award?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
                     /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
@@ -8121,6 +8859,12 @@ export interface operations {
                     awb?: string;
                     /** @description set by the award (or for direct orders); also as text, a decimal comma accepted */
                     price?: number | string;
+                    /** @description decisions.md §16: a price (> 0) at which a carrier may take the freight at once (POST /quotes/book/{id}.json); null: none. Frozen with the other terms once pending; also as text, a decimal comma accepted */
+                    book_now?: number | string;
+                    /** @description three letters, the currency of book_now and auto_award; EUR unless another is named */
+                    book_now_currency?: string;
+                    /** @description decisions.md §16: the owner’s walk-away price (> 0, in book_now_currency): a bid at or below it is awarded at once at its own amount. Shown to the owner only, null for every other company; also as text, a decimal comma accepted */
+                    auto_award?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
                     /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
@@ -8269,6 +9013,12 @@ export interface operations {
                     awb?: string;
                     /** @description set by the award (or for direct orders); also as text, a decimal comma accepted */
                     price?: number | string;
+                    /** @description decisions.md §16: a price (> 0) at which a carrier may take the freight at once (POST /quotes/book/{id}.json); null: none. Frozen with the other terms once pending; also as text, a decimal comma accepted */
+                    book_now?: number | string;
+                    /** @description three letters, the currency of book_now and auto_award; EUR unless another is named */
+                    book_now_currency?: string;
+                    /** @description decisions.md §16: the owner’s walk-away price (> 0, in book_now_currency): a bid at or below it is awarded at once at its own amount. Shown to the owner only, null for every other company; also as text, a decimal comma accepted */
+                    auto_award?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
                     /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
@@ -8348,6 +9098,12 @@ export interface operations {
                     awb?: string;
                     /** @description set by the award (or for direct orders); also as text, a decimal comma accepted */
                     price?: number | string;
+                    /** @description decisions.md §16: a price (> 0) at which a carrier may take the freight at once (POST /quotes/book/{id}.json); null: none. Frozen with the other terms once pending; also as text, a decimal comma accepted */
+                    book_now?: number | string;
+                    /** @description three letters, the currency of book_now and auto_award; EUR unless another is named */
+                    book_now_currency?: string;
+                    /** @description decisions.md §16: the owner’s walk-away price (> 0, in book_now_currency): a bid at or below it is awarded at once at its own amount. Shown to the owner only, null for every other company; also as text, a decimal comma accepted */
+                    auto_award?: number | string;
                     /** @description -2 only the companies in whitelist; -1 own company only; 0 and above every company */
                     visibility?: number;
                     /** @description company ids (taken with visibility -2); shown to the owner only, null for every other company */
@@ -9780,12 +10536,12 @@ export interface operations {
                 "application/json": {
                     url: string;
                     /** @description or a comma list */
-                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "freight.milestone" | "freight.late" | "cmr.signed" | "*")[];
+                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "bid.countered" | "freight.offered" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "freight.milestone" | "freight.late" | "cmr.signed" | "*")[];
                 };
                 "application/x-www-form-urlencoded": {
                     url: string;
                     /** @description or a comma list */
-                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "freight.milestone" | "freight.late" | "cmr.signed" | "*")[];
+                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "bid.countered" | "freight.offered" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "freight.milestone" | "freight.late" | "cmr.signed" | "*")[];
                 };
             };
         };
@@ -13731,6 +14487,80 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["BidRevokedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBidCountered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BidCounteredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFreightOffered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FreightOfferedEvent"];
             };
         };
         responses: {

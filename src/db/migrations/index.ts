@@ -45,6 +45,7 @@ import * as laneCellFigures from './0240_lane_cell_figures.ts';
 import * as marketCountryOrder from './0250_market_country_order.ts';
 import * as documentNames from './0260_document_names.ts';
 import * as mail from './0300_mail.ts';
+import * as oneStepDeals from './0320_one_step_deals.ts';
 import * as positions from './0340_positions.ts';
 import * as cmr from './0350_cmr.ts';
 import * as freightLinks from './0380_freight_links.ts';
@@ -97,6 +98,7 @@ export const migrations: Record<string, Migration> = {
   '0250_market_country_order': marketCountryOrder,
   '0260_document_names': documentNames,
   '0300_mail': mail,
+  '0320_one_step_deals': oneStepDeals,
   '0340_positions': positions,
   '0350_cmr': cmr,
   '0380_freight_links': freightLinks,

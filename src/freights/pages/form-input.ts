@@ -95,6 +95,17 @@ export async function normaliseFreightForm(ctx: Ctx<Caller>, mode: 'add' | 'edit
       } else p.weight = kg;
     }
   }
+  // decisions.md §16: the Book Now and walk-away prices as people write them (912,50 in German), > 0.
+  for (const name of ['book_now', 'auto_award'] as const) {
+    if (!(name in p)) continue;
+    keep(name, p[name]);
+    if (blank(p[name])) continue;
+    const n = readLocaleDecimal(p[name], lang);
+    if (n === undefined || !(Number(n) > 0) || !/^\d+(\.\d{1,2})?$/.test(n)) {
+      problems[name] = t('quotes.form.amount', { example: lang === 'deu' ? '912,50' : '912.50' });
+      delete p[name];
+    } else p[name] = n;
+  }
   for (const name of TIME_FIELDS) {
     if (!(name in p)) continue;
     keep(name, p[name]);

@@ -256,6 +256,27 @@ export function freightFields(
           <input {...a} value={value('refs[target_currency]', refs.target_currency ?? 'EUR')} maxLength={3} />
         ))}
       </div>
+      <div class="form-grid" data-testid="one-step-prices">
+        {field(
+          'book_now',
+          t('fv.form.book_now'),
+          (a) => (
+            <input {...a} value={value('book_now', number(r.book_now, 2))} inputMode="decimal" data-check="number" autocomplete="off" />
+          ),
+          t('fv.form.book_now.hint'),
+        )}
+        {field(
+          'auto_award',
+          t('fv.form.auto_award'),
+          (a) => (
+            <input {...a} value={value('auto_award', number(r.auto_award, 2))} inputMode="decimal" data-check="number" autocomplete="off" />
+          ),
+          t('fv.form.auto_award.hint'),
+        )}
+        {field('book_now_currency', t('fv.form.book_now_currency'), (a) => (
+          <input {...a} value={value('book_now_currency', r.book_now_currency ?? 'EUR')} maxLength={3} />
+        ))}
+      </div>
       <fieldset class="checks share" data-testid="share" aria-describedby="f-share-hint">
         <legend>{t('fv.form.share')}</legend>
         {/* Sent with the boxes, so that none ticked says "share nothing" (an unticked box sends nothing). */}

@@ -15,7 +15,7 @@ import { isRecord } from '../../kernel/params.ts';
 import { type BidStatus, DELIVERY, DELIVERY_STATUSES, type FreightStatus, VISIBILITY } from '../tables.ts';
 import { isOneOf } from '../../kernel/params.ts';
 import { CLASSES, TYPES } from '../fields.ts';
-import { bidOutcome, type BidOutcome } from './page-data.ts';
+import { bidOutcome, type BidOffer, type BidOutcome } from './page-data.ts';
 import type { Translate } from '../../kernel/i18n.ts';
 
 /**
@@ -44,6 +44,8 @@ export interface FreightPageData {
   pastBids?: BidView[];
   /** a former bidder's freight went to another company (page only: the JSON masks the winner) */
   awardedToOther?: boolean;
+  /** each shown bid's history (page-data.ts; decisions.md §16) */
+  history?: Map<number, BidOffer[]>;
   /** a refused bid (HTML): the form as typed, each problem by field, and what to say above it */
   bidForm?: { typed: Record<string, string>; problems: Record<string, string>; message?: string };
   /** sections of modules above freights, after the pieces (the owner's fitting trucks; routes.tsx FreightSections) */
@@ -201,6 +203,35 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     />
   );
 
+  // ----- deals in one step (decisions.md §16): counters, Book Now, the waterfall
+  const counterForm = (b: BidView) => (
+    <form class="inline counter" method="post" action={`/quotes/counter/${b.id}`} data-testid="counter-form">
+      <CsrfField token={csrf} />
+      <input type="hidden" name="route" value={String(route.id)} />
+      <label>
+        {t('fv.counter.amount')}
+        <input name="amount" inputMode="decimal" required size={8} autocomplete="off" />
+      </label>
+      <button type="submit" class="secondary">
+        {t('fv.counter')}
+      </button>
+    </form>
+  );
+  const acceptButton = (b: BidView) => (
+    <ConfirmAction
+      action={`/quotes/accept/${b.id}`}
+      label={t('fv.counter.accept', { amount: money(b.counter?.amount, b.counter?.currency_code) })}
+      question={t('fv.counter.accept.q', { amount: money(b.counter?.amount, b.counter?.currency_code) })}
+      confirmLabel={t('fv.counter.accept.yes')}
+      csrf={csrf}
+      fields={{ route: String(route.id) }}
+      testId="accept-counter"
+    />
+  );
+  const fall = route.waterfall ?? null;
+  const bookPrice = money(route.book_now, route.book_now_currency);
+  const mayBook = !owner && market && route.book_now !== null && route.book_now !== undefined;
+
   // ----- whose move it is
   let next: { text: string; yours: boolean | null };
   const pendingMine = live.find((b) => b.owner_confirmed && !b.bidder_confirmed);
@@ -295,7 +326,34 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
           who(b.company)
         ),
     },
-    { label: t('fv.col.amount'), cell: (b) => <strong>{money(b.amount, b.currency_code)}</strong>, numeric: true },
+    {
+      label: t('fv.col.amount'),
+      cell: (b) => {
+        // The bid's history for its two parties (decisions.md §16): who offered what, when.
+        const offers = data.history?.get(b.id) ?? [];
+        return (
+          <>
+            <strong>{money(b.amount, b.currency_code)}</strong>
+            {offers.length > 1 && (
+              <details class="more" data-testid="bid-history">
+                <summary>{t('fv.history', { count: offers.length })}</summary>
+                <ol class="history">
+                  {offers.map((o) => (
+                    <li>
+                      {t(o.side === 'owner' ? 'fv.history.owner' : 'fv.history.bidder', {
+                        amount: money(o.amount, o.currency_code),
+                        at: formatStamp(ctx.clock.format(o.created), lang),
+                      })}
+                    </li>
+                  ))}
+                </ol>
+              </details>
+            )}
+          </>
+        );
+      },
+      numeric: true,
+    },
     {
       label: t('fv.col.rates'),
       cell: (b) =>
@@ -312,6 +370,10 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
         const parts: ComponentChildren[] = [];
         if (ownerMayConfirm(b)) parts.push(confirmButton(b));
         else if (owner && b.owner_confirmed) parts.push(<span class="muted">{t('fv.waiting_for', { company: name(b.company) })}</span>);
+        if (owner && b.company !== me) parts.push(counterForm(b));
+        if (b.counter)
+          parts.push(<span class="muted">{t('fv.counter.standing', { amount: money(b.counter.amount, b.counter.currency_code) })}</span>);
+        if (b.company === me && !owner && b.counter) parts.push(acceptButton(b));
         if (b.company === me) {
           if (bidderMayConfirm(b)) parts.push(confirmButton(b));
           else if (!owner && b.bidder_confirmed) parts.push(<span class="muted">{t('fv.waiting_for_shipper')}</span>);
@@ -329,6 +391,54 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   const awaitedFromMe = owner ? pendingTheirs : mine.find((b) => bidderMayConfirm(b));
   if (market && awaitedFromMe && (owner ? ownerMayConfirm(awaitedFromMe) : bidderMayConfirm(awaitedFromMe)))
     actions.push(<div class="actions">{confirmButton(awaitedFromMe)}</div>);
+  // A carrier's turn in a waterfall, and Book Now: the deal in one click (after a confirming step).
+  if (!owner && fall?.step_until)
+    actions.push(
+      <p class="flash" data-testid="your-turn">
+        {t('fv.turn', { until: formatStamp(fall.step_until, lang) })}
+      </p>,
+    );
+  if (mayBook)
+    actions.push(
+      <div class="actions">
+        <ConfirmAction
+          action={`/quotes/book/${route.id}`}
+          label={t('fv.book_now', { price: bookPrice })}
+          question={t('fv.book_now.q', { price: bookPrice })}
+          confirmLabel={t('fv.book_now.yes')}
+          csrf={csrf}
+          testId="book-now"
+        />
+        {fall?.step_until && (
+          <ConfirmAction
+            action={`/quotes/decline/${route.id}`}
+            label={t('fv.turn.decline')}
+            question={t('fv.turn.decline.q')}
+            confirmLabel={t('fv.turn.decline.yes')}
+            csrf={csrf}
+            variant="secondary"
+            testId="decline-turn"
+          />
+        )}
+      </div>,
+    );
+  // The owner's waterfall: whose turn, until when, who follows ("C. Transport has until 14:30, then Alpen Cargo, then the market").
+  if (owner && fall?.carriers) {
+    const step = fall.step ?? 0;
+    const text =
+      fall.state === 'running'
+        ? [
+            t('fv.waterfall.now', { company: name(fall.carriers[step]), until: formatStamp(fall.step_until, lang) }),
+            ...fall.carriers.slice(step + 1).map((c) => t('fv.waterfall.next', { company: name(c) })),
+            t(fall.then === 'market' ? 'fv.waterfall.after.market' : 'fv.waterfall.after.stop'),
+          ].join(', ')
+        : t(`fv.waterfall.${fall.state ?? 'ended'}` as 'fv.waterfall.ended');
+    actions.push(
+      <p data-testid="waterfall-state">
+        <strong>{t('fv.waterfall.state')}:</strong> {text}
+      </p>,
+    );
+  }
   if (owner && status === 'draft') {
     if (data.gaps.length) {
       actions.push(
@@ -392,6 +502,58 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
             <button type="submit">{t('fv.publish')}</button>
           </div>
         </form>,
+      );
+      // Or offered to partners one after the other before the market (decisions.md §16).
+      const slots = Math.min(5, Math.max(2, data.partners.length));
+      actions.push(
+        <details class="more" data-testid="waterfall-setup">
+          <summary>{t('fv.waterfall')}</summary>
+          <form class="stack" method="post" action={`/freights/waterfall/${route.id}`} data-testid="waterfall-form">
+            <CsrfField token={csrf} />
+            <p class="hint">{t('fv.waterfall.hint')}</p>
+            <div class="form-grid">
+              {Array.from({ length: slots }, (_, i) => (
+                <label>
+                  {t('fv.waterfall.carrier', { n: i + 1 })}
+                  <select name="carriers" data-testid={`waterfall-carrier-${i}`}>
+                    <option value="">{t('fv.waterfall.none')}</option>
+                    {data.partners.map((c) => (
+                      <option value={String(c.id)}>{`${c.name}${data.companies.get(c.id)?.verified ? ' ✓' : ''}`}</option>
+                    ))}
+                  </select>
+                </label>
+              ))}
+            </div>
+            <div class="form-grid">
+              <label>
+                {t('fv.waterfall.price')}
+                <input name="price" inputMode="decimal" required autocomplete="off" />
+              </label>
+              <label>
+                {t('fv.currency')}
+                <input name="currency" value="EUR" maxLength={3} class="short" />
+              </label>
+              <label>
+                {t('fv.waterfall.minutes')}
+                <input name="minutes" inputMode="numeric" value="60" required />
+              </label>
+              <label>
+                {t('fv.waterfall.then')}
+                <Select
+                  name="then"
+                  value="market"
+                  options={[
+                    ['market', t('fv.waterfall.then.market')],
+                    ['stop', t('fv.waterfall.then.stop')],
+                  ]}
+                />
+              </label>
+            </div>
+            <div>
+              <button type="submit">{t('fv.waterfall.start')}</button>
+            </div>
+          </form>
+        </details>,
       );
     }
   }
@@ -598,6 +760,11 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     facts.push([target.label, [<span data-testid="fact-target">{money(target.rate, target.currency)}</span>, sharedNote('target_price')]]);
   if (route.price !== null && route.price !== undefined)
     facts.push([t('fv.col.price'), money(route.price, bids.find((b) => b.status === 'accepted')?.currency_code ?? refs.target_currency)]);
+  // decisions.md §16: the Book Now price is everyone's; the walk-away price the owner's alone (null for anyone else).
+  if (route.book_now !== null && route.book_now !== undefined)
+    facts.push([t('fv.book_now.fact'), <span data-testid="fact-book-now">{money(route.book_now, route.book_now_currency)}</span>]);
+  if (owner && route.auto_award !== null && route.auto_award !== undefined)
+    facts.push([t('fv.auto_award.fact'), money(route.auto_award, route.book_now_currency)]);
   if (data.marketPrice) facts.push([t('fv.market_price'), data.marketPrice]);
   facts.push([
     t('fv.owner'),

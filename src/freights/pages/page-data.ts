@@ -4,6 +4,7 @@ import { cityOf } from '../../places/index.ts';
 import { companiesToPick, companyNameSql, companyRefs, contactOf, type Contact, isBlocked, type CompanyRef } from '../../accounts/index.ts';
 import type { Clock } from '../../kernel/time.ts';
 import { presentBid, type BidView } from '../bids.ts';
+import { bidHistory } from '../one-step.ts';
 import { BIDS_SHOWN_STATUSES, type FreightView } from '../fields.ts';
 import { AWARDED_STATUSES, BIDS_IN_PLAY, isAwardedStatus, isMarketStatus, storedInSql } from '../in-market.ts';
 import type { Confirmations } from '../lists/moves.ts';
@@ -51,6 +52,16 @@ export interface FreightPageParts {
   pastBids?: BidView[];
   /** a former bidder's freight went to another company (page only: the JSON masks the winner) */
   awardedToOther?: boolean;
+  /** each shown bid's history (decisions.md §16: who offered what, when), for its two parties */
+  history: Map<number, BidOffer[]>;
+}
+
+/** One offer of a bid's history: the bidder's amount or the owner's counter. */
+export interface BidOffer {
+  side: 'bidder' | 'owner';
+  amount: string;
+  currency_code: string;
+  created: Date;
 }
 
 /** Whether a freight has a winner (a former bidder's archived freight: lost, or ended without an award). */
@@ -100,6 +111,8 @@ export async function readFreightPageParts(db: Db, clock: Clock, route: FreightV
     route.company,
     ...(Array.isArray(route.whitelist) ? route.whitelist : []),
     ...(Array.isArray(route._bids) ? route._bids.map((b) => b.company) : []),
+    // A waterfall's carriers (decisions.md §16), named to its owner.
+    ...(route.waterfall?.carriers ?? []),
   ];
   // The bids are in the freight while it is taken; closed or archived, the accepted one is read.
   const accepted = route._bids?.find((b) => b.status === 'accepted')?.user;
@@ -117,11 +130,17 @@ export async function readFreightPageParts(db: Db, clock: Clock, route: FreightV
     owner ? Promise.resolve(false) : isBlocked(db, companyId, route.company),
   ]);
   // Past bids' companies (read with the bids, names only) join those read above.
-  const missing = [...(past?.names.keys() ?? [])].filter((id) => !companies.has(id));
+  const missing = [...(past?.names.keys() ?? []), ...partners.map((p) => p.id)].filter((id) => !companies.has(id));
   if (missing.length) for (const [id, ref] of await companyRefs(db, missing)) companies.set(id, ref);
   const companyNames = new Map([...companies].map(([id, ref]) => [id, ref.name] as const));
   for (const [id, name] of past?.names ?? []) if (!companyNames.has(id)) companyNames.set(id, name);
-  return { companyNames, companies, blocked, contact, partners, fromCity, toCity, pastBids: past?.bids, awardedToOther };
+  // The shown bids are the caller's to see (all for the owner, its own for a bidder): so is their history.
+  const shownBids = [...(route._bids ?? []), ...(past?.bids ?? [])].map((b) => b.id);
+  const history = new Map<number, BidOffer[]>();
+  for (const offer of await bidHistory(db as Kysely<DB>, shownBids)) {
+    history.set(offer.bid_id, [...(history.get(offer.bid_id) ?? []), offer]);
+  }
+  return { companyNames, companies, blocked, contact, partners, fromCity, toCity, pastBids: past?.bids, awardedToOther, history };
 }
 
 export interface BidSummary {

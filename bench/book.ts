@@ -1,0 +1,136 @@
+// npm run bench:book — deals in one step (decisions.md §16, issue 42), each figure beside its
+// floor measured in the same run, over a market of BENCH_FREIGHTS freights (100,000 by default):
+//  1. booking (POST /quotes/book, one at a time) beside the plain award's second confirmation
+//     (POST /quotes/confirm of a bid the other side confirmed), both with the transport order and
+//     the lane cell; the issue's bar: booking's p50 within 1.2x of the confirmation's;
+//  2. 50 carriers booking the same 100 loads at once (5,000 requests in flight): exactly 100
+//     winners, every other answer a refusal; the issue's bar: p99 <= 200 ms;
+//  3. one sweeper pass over 10,000 running waterfalls whose turn has ended; the bar: <= 1 s.
+// PostgreSQL when DATABASE_URL (or BENCH_DATABASE_URL) names a server (a fresh database, dropped
+// afterwards), else PGlite in memory (one process: figures 1 and 2 then wait on one another).
+import { sql } from 'kysely';
+import { sweepWaterfalls } from '../src/freights/index.ts';
+import { Clock } from '../src/kernel/time.ts';
+import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase, seedMarket } from './setup.ts';
+
+const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 100_000);
+const SINGLE = Number(process.env.BENCH_AWARDS ?? 200);
+const CARRIERS = Number(process.env.BENCH_CARRIERS ?? 50);
+const LOADS = Number(process.env.BENCH_LOADS ?? 100);
+const WATERFALLS = Number(process.env.BENCH_WATERFALLS ?? 10_000);
+
+const { database, label, drop } = await openBenchDatabase();
+const app = await buildBenchApp(database);
+const db = database.db;
+
+const pct = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+};
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+try {
+  const users = await benchCompanies(db, app.tokens, CARRIERS + 2);
+  const [owner, bidder] = users;
+  const carriers = users.slice(2);
+  if (!owner || !bidder) throw new Error('no companies');
+  console.log(`seeding ${FREIGHTS.toLocaleString('en')} freights on ${label} …`);
+  await seedMarket(db, users, FREIGHTS);
+  await sql`analyze`.execute(db);
+  const base = await listenLocal(app.http);
+  const post = async (path: string, token: string) => {
+    const started = performance.now();
+    const res = await fetch(base + path, {
+      method: 'POST',
+      headers: { authorization: `TokenPass ${token}`, 'content-type': 'application/json', 'user-agent': 'bench-book / 1.0' },
+      body: '{}',
+      redirect: 'manual',
+    });
+    const body = res.headers.get('content-type')?.includes('json') ? ((await res.json()) as { status?: string }) : await res.text();
+    return { ms: performance.now() - started, status: res.status, ok: typeof body === 'object' && body.status === 'success' };
+  };
+  /** `count` open road freights of the owner, Frankfurt -> Paris, with a Book Now price. */
+  const openFreights = async (count: number): Promise<number[]> =>
+    (
+      await sql<{ id: number }>`insert into freights (class, type, status, from_code, from_country, to_code, to_country, weight, deadline,
+        visibility, company_id, user_id, book_now, refs, created, modified)
+      select 'rfs', 'AHR', 'open', '60311', 'DE', '75001', 'FR', 12000, now() + interval '2 days', 0, ${owner.company}::int, ${owner.user}::int,
+        1000 + i, '{}'::json, now(), now() from generate_series(1, ${count}) as i returning id`.execute(db)
+    ).rows.map((r) => r.id);
+
+  // 1. Booking beside the plain award's second confirmation, alternating, one request at a time.
+  const toBook = await openFreights(SINGLE);
+  const toConfirm = await openFreights(SINGLE);
+  const bids = (
+    await sql<{ id: number }>`insert into bids (freight_id, company_id, user_id, display_company_id, amount, currency_code, status, type,
+      bidder_confirmed, created, modified)
+    select id, ${bidder.company}::int, ${bidder.user}::int, ${bidder.company}::int, 1000, 'EUR', 'pending', 'buying', true, now(), now()
+    from freights where id = any(${toConfirm}::int[]) order by id returning id`.execute(db)
+  ).rows.map((r) => r.id);
+  await sql`update freights set status = 'pending' where id = any(${toConfirm}::int[])`.execute(db);
+  const booking: number[] = [];
+  const confirming: number[] = [];
+  for (let i = 0; i < SINGLE; i++) {
+    const b = await post(`/quotes/book/${toBook[i]}.json`, carriers[i % carriers.length]!.token);
+    if (!b.ok) throw new Error(`booking ${toBook[i]} answered ${b.status}`);
+    booking.push(b.ms);
+    const c = await post(`/quotes/confirm/${bids[i]}.json`, owner.token);
+    if (c.status !== 200) throw new Error(`confirming bid ${bids[i]} answered ${c.status}`);
+    confirming.push(c.ms);
+  }
+  const ratio = pct(booking, 50) / pct(confirming, 50);
+  console.log(
+    `1. booking p50 ${ms(pct(booking, 50))} p99 ${ms(pct(booking, 99))} | floor: the award's second confirmation p50 ${ms(pct(confirming, 50))} p99 ${ms(pct(confirming, 99))} | x${ratio.toFixed(2)} (bar: x1.2) ${ratio <= 1.2 ? 'ok' : 'OVER'}`,
+  );
+
+  // 2. 50 carriers booking the same 100 loads at once.
+  const loads = await openFreights(LOADS);
+  const shots = await Promise.all(loads.flatMap((id) => carriers.map((c) => post(`/quotes/book/${id}.json`, c.token))));
+  const winners = shots.filter((s) => s.ok).length;
+  const failures = shots.filter((s) => s.status !== 200).length;
+  const taken = Number(
+    (await sql<{ n: string }>`select count(*) as n from bids where freight_id = any(${loads}::int[]) and status = 'accepted'`.execute(db))
+      .rows[0]?.n,
+  );
+  const p99 = pct(
+    shots.map((s) => s.ms),
+    99,
+  );
+  console.log(
+    `2. ${CARRIERS} carriers x ${LOADS} loads at once: ${winners} winners (accepted bids ${taken}; bar: exactly ${LOADS}), ${failures} non-200 answers, p50 ${ms(
+      pct(
+        shots.map((s) => s.ms),
+        50,
+      ),
+    )} p99 ${ms(p99)} (bar: 200 ms) ${winners === LOADS && taken === LOADS && p99 <= 200 ? 'ok' : 'OVER'}`,
+  );
+
+  // 3. One sweeper pass over running waterfalls whose turn has ended (the server closed first: its
+  // own sweeper would share the work).
+  await app.http.close();
+  const falls = await openFreights(WATERFALLS);
+  const [c1, c2] = carriers;
+  await sql`update freights set visibility = -2, whitelist = array[${c1!.company}::int] where id = any(${falls}::int[])`.execute(db);
+  await sql`insert into freight_waterfalls (freight_id, carriers, prices, currency, minutes, afterwards, step, step_until, state, created, modified)
+    select id, array[${c1!.company}::int, ${c2!.company}::int], array[900, 900]::numeric[], 'EUR', 30, 'market', 0, now() - interval '1 minute', 'running', now(), now()
+    from freights where id = any(${falls}::int[])`.execute(db);
+  await sql`analyze freight_waterfalls`.execute(db);
+  const clock = new Clock('UTC');
+  const started = performance.now();
+  const moved = await sweepWaterfalls(db, clock, { enteredMarket: async () => undefined });
+  const took = performance.now() - started;
+  const next = Number(
+    (
+      await sql<{ n: string }>`select count(*) as n from freight_waterfalls where step = 1 and freight_id = any(${falls}::int[])`.execute(
+        db,
+      )
+    ).rows[0]?.n,
+  );
+  console.log(
+    `3. a sweeper pass over ${WATERFALLS.toLocaleString('en')} ended turns: ${moved} moved (${next} at their second turn) in ${ms(took)} (bar: 1,000 ms) ${took <= 1000 && next === WATERFALLS ? 'ok' : 'OVER'}`,
+  );
+} finally {
+  if (app.http.server.listening) await app.http.close();
+  await database.close();
+  await drop?.();
+}

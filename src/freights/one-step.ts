@@ -1,0 +1,286 @@
+import { Decimal } from 'decimal.js';
+import type { Kysely, Transaction } from 'kysely';
+import { blocksEither, isBlocked } from '../accounts/index.ts';
+import type { DB } from '../db/schema.ts';
+import type { Caller } from '../kernel/context.ts';
+import type { Clock } from '../kernel/time.ts';
+import { insertBid, lockBid, updateBid } from './bids.ts';
+import type { AwardPath } from './award.ts';
+import { emitEvent } from './events.ts';
+import { BIDS_IN_PLAY, inMarket } from './in-market.ts';
+import { lockFreight } from './lifecycle.ts';
+import { admits } from './policy.ts';
+import type { BidRow, FreightRow, OfferSide } from './tables.ts';
+import { catchUpWaterfall, lockWaterfall, waterfallWon, type WaterfallWork } from './waterfall.ts';
+
+/**
+ * Deals in one step (decisions.md §16): Book Now, automatic award and counter-offers. Each runs
+ * in one transaction that locks the freight row first, then the bid (the lock order of every bid
+ * transition: freights → bids), and awards through the one award path it is given (`AwardPath`,
+ * built by app.ts), so a deal made in one step does everything an award does (events, transport
+ * order, lane cell, other bids back to open). Two companies booking one freight at once, on one
+ * server process or on many sharing one PostgreSQL, queue on the freight's lock: the second reads
+ * the freight taken and is refused.
+ */
+
+/** Why a step is refused (`status` = `error`, its reason the code). */
+export type OneStepRefusal =
+  | 'quotes.book.no_price'
+  | 'quotes.book.own_freight'
+  | 'quotes.book.not_available'
+  | 'quotes.bidder_blocked'
+  | 'quotes.one_step.blocked'
+  | 'quotes.counter.not_open'
+  | 'quotes.counter.own_bid'
+  | 'quotes.accept.no_counter';
+
+export type OneStepResult =
+  | { kind: 'done'; freight: FreightRow; bid: BidRow }
+  | { kind: 'not_found' }
+  | { kind: 'refused'; reason: OneStepRefusal; freightId: number };
+
+const notFound = { kind: 'not_found' } as const;
+const refused = (reason: OneStepRefusal, freightId: number) => ({ kind: 'refused', reason, freightId }) as const;
+
+/**
+ * A concurrent transition won (the unique index of one accepted bid per freight, a serialization
+ * failure or a deadlock): the whole transaction is rolled back and the caller refused.
+ */
+async function inTransaction(
+  db: Kysely<DB>,
+  freightId: number,
+  refusal: OneStepRefusal,
+  work: (trx: Transaction<DB>) => Promise<OneStepResult>,
+): Promise<OneStepResult> {
+  try {
+    return await db.transaction().execute(work);
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === '23505' || code === '40001' || code === '40P01') return refused(refusal, freightId);
+    throw err;
+  }
+}
+
+/** One line of a bid's history (bid_offers): the bidder's amount or the owner's counter. */
+export async function recordOffer(
+  trx: Transaction<DB>,
+  bid: Pick<BidRow, 'id' | 'amount' | 'currency_code'>,
+  side: OfferSide,
+  userId: number | null,
+  offer: { amount: string; currency: string; note: string | null },
+  now: Date,
+): Promise<void> {
+  await trx
+    .insertInto('bid_offers')
+    .values({ bid_id: bid.id, side, user_id: userId, amount: offer.amount, currency_code: offer.currency, note: offer.note, created: now })
+    .execute();
+}
+
+/** The standing counter cleared (a new amount of the bidder ends it, decisions.md §16). */
+export const NO_COUNTER = { counter_amount: null, counter_currency: null, counter_note: null, counter_created: null } as const;
+
+/**
+ * Whether a bid just created or changed is awarded at once (decisions.md §16, automatic award):
+ * the freight has a walk-away price, the bid is in its currency and at or below it, and the bid
+ * is another company's (the owner's own `selling` bid is no offer to it).
+ */
+export function autoAwards(freight: Pick<FreightRow, 'auto_award' | 'book_now_currency' | 'company_id'>, bid: BidRow): boolean {
+  if (freight.auto_award === null || bid.amount === null || bid.company_id === freight.company_id) return false;
+  if ((bid.currency_code ?? '').toUpperCase() !== freight.book_now_currency) return false;
+  return new Decimal(bid.amount).lessThanOrEqualTo(new Decimal(freight.auto_award));
+}
+
+/**
+ * A waterfall's turn is the only way in while it runs (decisions.md §16): the freight's running
+ * waterfall is brought up to date first (turns whose end has passed end here, in this transaction,
+ * whether or not a sweeper came by), then the caller must be the carrier whose turn it is.
+ * Answers the freight as it stands after that, and whether the caller is in its turn.
+ */
+async function throughWaterfall(
+  trx: Transaction<DB>,
+  clock: Clock,
+  freight: FreightRow,
+  companyId: number,
+  work: WaterfallWork,
+): Promise<{ freight: FreightRow; turn: 'none' | 'yours' | 'not_yours' }> {
+  const fall = await lockWaterfall(trx, freight.id);
+  if (fall?.state !== 'running') return { freight, turn: 'none' };
+  const now = clock.now();
+  const caught = await catchUpWaterfall(trx, clock, freight, fall, now, work);
+  if (caught.fall.state !== 'running') return { freight: caught.freight, turn: 'none' };
+  return { freight: caught.freight, turn: caught.fall.carriers[caught.fall.step] === companyId ? 'yours' : 'not_yours' };
+}
+
+/**
+ * POST /quotes/book/{freightId}.json (decisions.md §16): by a company that may bid on the
+ * freight, while it is open or pending and has `book_now`, a bid at `book_now` is created and
+ * awarded in this one transaction. A company that cannot see the freight: not found (a taken
+ * freight stays "there" for every company its visibility admitted, so the loser of a race reads
+ * a refusal, not a 404). The owner's own company, no price, a blocked company, a freight no
+ * longer in the market: refused, nothing written.
+ */
+export async function bookNow(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  freightId: number,
+  award: AwardPath,
+  work: WaterfallWork,
+): Promise<OneStepResult> {
+  const now = clock.now();
+  return inTransaction(db, freightId, 'quotes.book.not_available', async (trx) => {
+    const locked = await lockFreight(trx, freightId, clock.at(now));
+    if (!locked) return notFound;
+    if (locked.company_id === caller.companyId) return refused('quotes.book.own_freight', freightId);
+    const { freight, turn } = await throughWaterfall(trx, clock.at(now), locked, caller.companyId, work);
+    // Whom the freight shows itself to: its visibility's audience (a waterfall's: the carrier
+    // whose turn it is), or a company with a live bid on it.
+    const hasBid = await trx
+      .selectFrom('bids')
+      .select('id')
+      .where('freight_id', '=', freightId)
+      .where('company_id', '=', caller.companyId)
+      .where('status', '<>', 'revoked')
+      .executeTakeFirst();
+    if (freight.status === 'draft' || turn === 'not_yours' || (!admits(freight, caller.companyId) && !hasBid)) return notFound;
+    if (!inMarket(freight, now)) return refused('quotes.book.not_available', freightId);
+    if (await isBlocked(trx, freight.company_id, caller.companyId)) return refused('quotes.bidder_blocked', freightId);
+    if (await blocksEither(trx, freight.company_id, caller.companyId)) return refused('quotes.one_step.blocked', freightId);
+    if (freight.book_now === null) return refused('quotes.book.no_price', freightId);
+
+    const bid = await insertBid(trx, {
+      freight_id: freightId,
+      company_id: caller.companyId,
+      user_id: caller.userId,
+      display_company_id: caller.companyId,
+      amount: freight.book_now,
+      currency_code: freight.book_now_currency,
+      status: 'open',
+      type: 'buying',
+      deadline: freight.deadline,
+      created: now,
+      modified: now,
+    });
+    await recordOffer(
+      trx,
+      bid,
+      'bidder',
+      caller.userId,
+      { amount: freight.book_now, currency: freight.book_now_currency, note: null },
+      now,
+    );
+    const won = await award.award(trx, clock.at(now), {
+      way: 'book_now',
+      freightId,
+      bidId: bid.id,
+      announce: [{ type: 'bid.created', freightId, bidId: bid.id }],
+    });
+    if (won.kind !== 'awarded' || !won.bid) throw Object.assign(new Error('not awardable'), { code: '40001' });
+    await waterfallWon(trx, freightId, now);
+    return { kind: 'done', freight: won.freight, bid: won.bid };
+  });
+}
+
+/**
+ * The automatic award of a bid just created or changed in `trx` (decisions.md §16), called by the
+ * bid state machine on the freight it locked: awarded at the bid's own amount, as if both sides
+ * had confirmed. Answers the award, or null when the bid does not qualify.
+ */
+export async function autoAward(
+  trx: Transaction<DB>,
+  clock: Clock,
+  freight: FreightRow,
+  bid: BidRow,
+  award: AwardPath,
+): Promise<{ freight: FreightRow; bid: BidRow } | null> {
+  if (!autoAwards(freight, bid)) return null;
+  if (await blocksEither(trx, freight.company_id, bid.company_id)) return null;
+  const won = await award.award(trx, clock, { way: 'auto_award', freightId: freight.id, bidId: bid.id });
+  if (won.kind !== 'awarded' || !won.bid) return null;
+  await waterfallWon(trx, freight.id, clock.now());
+  return { freight: won.freight, bid: won.bid };
+}
+
+/** The parties of a bid, read unlocked: its freight, the bidder's company and the owner's. */
+async function partiesOfBid(db: Kysely<DB>, bidId: number) {
+  return db
+    .selectFrom('bids')
+    .innerJoin('freights', 'freights.id', 'bids.freight_id')
+    .select(['bids.freight_id', 'bids.company_id as bidder', 'freights.company_id as owner'])
+    .where('bids.id', '=', bidId)
+    .executeTakeFirst();
+}
+
+/**
+ * POST /quotes/counter/{bidId}.json (decisions.md §16): the freight's owner answers a bid with its
+ * own price, in the bid's currency; a new counter replaces the standing one. Event `bid.countered`
+ * to the bidder. Anyone but the owner: not found; a revoked (or accepted) bid, a freight out of
+ * the market: refused.
+ */
+export async function counterBid(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  bidId: number,
+  offer: { amount: string; note: string | null },
+): Promise<OneStepResult> {
+  const now = clock.now();
+  const probe = await partiesOfBid(db, bidId);
+  if (!probe || probe.owner !== caller.companyId) return notFound;
+  return inTransaction(db, probe.freight_id, 'quotes.counter.not_open', async (trx) => {
+    const freight = await lockFreight(trx, probe.freight_id, clock.at(now));
+    const bid = await lockBid(trx, bidId);
+    if (!freight || !bid || freight.company_id !== caller.companyId) return notFound;
+    if (bid.company_id === freight.company_id) return refused('quotes.counter.own_bid', freight.id);
+    if (!(BIDS_IN_PLAY as readonly string[]).includes(bid.status) || !inMarket(freight, now))
+      return refused('quotes.counter.not_open', freight.id);
+    if (await blocksEither(trx, freight.company_id, bid.company_id)) return refused('quotes.one_step.blocked', freight.id);
+    const currency = bid.currency_code ?? freight.book_now_currency;
+    const countered = await updateBid(trx, bid.id, {
+      counter_amount: offer.amount,
+      counter_currency: currency,
+      counter_note: offer.note,
+      counter_created: now,
+    });
+    await recordOffer(trx, bid, 'owner', caller.userId, { amount: offer.amount, currency, note: offer.note }, now);
+    await emitEvent(trx, clock.at(now), { type: 'bid.countered', freightId: freight.id, bidId: bid.id, by: caller.companyId });
+    return { kind: 'done', freight, bid: countered };
+  });
+}
+
+/**
+ * POST /quotes/accept/{bidId}.json (decisions.md §16): the bidder takes the standing counter; the
+ * freight is awarded to it at the counter's amount (the bid's amount becomes the counter's).
+ * Anyone but the bidder: not found; no counter, a revoked bid, a freight out of the market: refused.
+ */
+export async function acceptCounter(db: Kysely<DB>, clock: Clock, caller: Caller, bidId: number, award: AwardPath): Promise<OneStepResult> {
+  const now = clock.now();
+  const probe = await partiesOfBid(db, bidId);
+  if (!probe || probe.bidder !== caller.companyId) return notFound;
+  return inTransaction(db, probe.freight_id, 'quotes.counter.not_open', async (trx) => {
+    const freight = await lockFreight(trx, probe.freight_id, clock.at(now));
+    const bid = await lockBid(trx, bidId);
+    if (!freight || !bid || bid.company_id !== caller.companyId) return notFound;
+    if (!(BIDS_IN_PLAY as readonly string[]).includes(bid.status) || !inMarket(freight, now))
+      return refused('quotes.counter.not_open', freight.id);
+    if (bid.counter_amount === null) return refused('quotes.accept.no_counter', freight.id);
+    if (await blocksEither(trx, freight.company_id, bid.company_id)) return refused('quotes.one_step.blocked', freight.id);
+    await updateBid(trx, bid.id, { amount: bid.counter_amount, modified: now });
+    const won = await award.award(trx, clock.at(now), { way: 'counter_accepted', freightId: freight.id, bidId: bid.id });
+    if (won.kind !== 'awarded' || !won.bid) throw Object.assign(new Error('not awardable'), { code: '40001' });
+    await waterfallWon(trx, freight.id, now);
+    return { kind: 'done', freight: won.freight, bid: won.bid };
+  });
+}
+
+/** A bid's history for its two parties (the freight page): oldest first. */
+export function bidHistory(db: Kysely<DB>, bidIds: readonly number[]) {
+  if (!bidIds.length) return Promise.resolve([]);
+  return db
+    .selectFrom('bid_offers')
+    .select(['bid_id', 'side', 'amount', 'currency_code', 'note', 'created'])
+    .where('bid_id', 'in', [...bidIds])
+    .orderBy('bid_id')
+    .orderBy('id')
+    .execute();
+}
