@@ -471,6 +471,7 @@ const CASES: Record<string, Case> = {
   'freight.waterfall.price': waterfall({ carriers: [1], price: 0, minutes: 30 }),
   'freight.waterfall.currency': waterfall({ carriers: [1], price: 900, currency: 'EURO', minutes: 30 }),
   'freight.waterfall.minutes': waterfall({ carriers: [1], price: 900, minutes: 1441 }),
+  // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (decisions.md §16)
   'freight.waterfall.then': waterfall({ carriers: [1], price: 900, minutes: 30, then: 'later' }),
   'freight.waterfall.no_contracts': waterfall({ guide: 1, minutes: 30 }),
   'freight.waterfall.bad_carrier': waterfall({ carriers: [99_999_999], price: 900, minutes: 30 }),

@@ -138,7 +138,7 @@ describe(`auto_award is the owner's alone (${TEST_DB})`, () => {
     const found: string[] = [];
     let freights = 0;
     const walk = (value: unknown, where: string) => {
-      if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${where}[${i}]`));
+      if (Array.isArray(value)) for (const [i, v] of value.entries()) walk(v, `${where}[${i}]`);
       else if (value && typeof value === 'object') {
         const o = value as Record<string, unknown>;
         if ('auto_award' in o && 'whitelist' in o) freights++;

@@ -89,6 +89,7 @@ describe(`waterfall offers (${TEST_DB})`, () => {
     refused(await start(id, { ...good, currency: 'EURO' }), 'freight.waterfall.currency');
     refused(await start(id, { ...good, minutes: 0 }), 'freight.waterfall.minutes');
     refused(await start(id, { ...good, minutes: 1441 }), 'freight.waterfall.minutes');
+    // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (decisions.md §16)
     refused(await start(id, { ...good, then: 'later' }), 'freight.waterfall.then');
     refused(await start(id, { guide: 1, minutes: 30 }), 'freight.waterfall.no_contracts');
     refused(await start(id, { ...good, carriers: [first.company, 99_999_999] }), 'freight.waterfall.bad_carrier');
@@ -110,6 +111,7 @@ describe(`waterfall offers (${TEST_DB})`, () => {
       const id = await draft();
       const since = await lastEvent();
       const started = ok(
+        // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (decisions.md §16)
         await start(id, { carriers: [first.company, second.company, third.company], price: '912.50', minutes: 30, then: 'market' }),
       );
       assert.deepEqual(started, { route: id, status: 'open' });
@@ -215,6 +217,7 @@ describe(`waterfall offers (${TEST_DB})`, () => {
 
       const stop = await draft();
       app.setNow(t0);
+      // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (decisions.md §16)
       ok(await start(stop, { carriers: [first.company, second.company], price: 700, minutes: 15, then: 'stop' }));
       // Both turns pass while no process swept: one pass catches up, each turn from the last one's end.
       app.setNow(new Date(t0.getTime() + 31 * 60_000));

@@ -313,6 +313,7 @@ async function oneStepDeals(app: TestApp, world: World): Promise<void> {
   if (id) {
     await app.post(`/freights/waterfall/${id}.json`, {
       ...S,
+      // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (decisions.md §16)
       json: { carriers: [alpen.company, world.carrier.company], price: '905.00', currency: 'EUR', minutes: 60, then: 'market' },
     });
     await app.post(`/quotes/decline/${id}.json`, { token: alpen.token });

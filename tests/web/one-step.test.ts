@@ -19,6 +19,7 @@ const TEXT = {
     pass: 'Ablehnen',
     turn: 'Sie sind an der Reihe',
     book: 'Sofort buchen für 912,50 €',
+    // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (decisions.md §16)
     then: 'dann der Markt',
   },
   eng: {
@@ -27,6 +28,7 @@ const TEXT = {
     pass: 'Pass',
     turn: 'Loads offered to you: your turn',
     book: 'Book now for €912.50',
+    // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (decisions.md §16)
     then: 'then the market',
   },
 } as const;
