@@ -157,11 +157,17 @@ export async function readArchive(
         return refuse(`${file} is not a freight-exchange backup (it does not begin with ${MANIFEST_NAME})`);
       }
       ours = true;
+      unfinished.add(entry);
+      entry.on('end', () => unfinished.delete(entry));
       const chunks: Buffer[] = [];
       entry.on('data', (c: Buffer) => chunks.push(c));
       entry.on('end', () => {
+        const text = Buffer.concat(chunks);
+        // The input ended inside the manifest (its header names more bytes than came): cut short, not foreign.
+        if (text.length < entry.size)
+          return refuse(`${file} is incomplete: it ends inside ${MANIFEST_NAME}; was it cut short while copying?`);
         try {
-          manifest = parseManifest(Buffer.concat(chunks).toString('utf8'), file);
+          manifest = parseManifest(text.toString('utf8'), file);
           accept(manifest);
         } catch (err) {
           refuse((err as Error).message);
