@@ -265,7 +265,7 @@ export function cmrLine(ctx: Ctx<Caller>, freightId: number, cmr: CmrView) {
   return (
     <section class="panel" id="cmr" data-testid="cmr-section">
       <h2>{t('cmr.page.open')}</h2>
-      <p>
+      <p class="cmr-line">
         <a href={`/freights/cmr/${freightId}`} data-testid="cmr-open">
           {cmr.number}
         </a>{' '}
