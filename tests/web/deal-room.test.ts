@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { openFreight } from '../freights/helpers.ts';
@@ -71,7 +70,11 @@ const liveNote = async (page: Page) => plain(await page.locator('[data-live-note
 /** Clicks a download link and answers the file's name and bytes. */
 async function downloadFrom(page: Page, selector: string): Promise<{ name: string; bytes: Buffer }> {
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator(selector).first().click()]);
-  return { name: download.suggestedFilename(), bytes: fs.readFileSync((await download.path())!) };
+  // Read through the download's stream: the lane's shared Chromium is connected to remotely,
+  // where Playwright has no local path of the file.
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
 }
 
 describe('pages: the deal room from the first question to the proof of delivery (decisions.md §13)', {
