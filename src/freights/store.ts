@@ -343,7 +343,8 @@ export function presentRead(found: CallerFreight, ctx: PresentContext) {
     pieces: found.pieces,
     bids,
     company: companyRef(row.company_id, found.companyName, found.companyVerified),
-    waterfall: found.waterfallView,
+    // Only to whom it is shown (the owner; the carrier in its turn): absent otherwise, as in a list's row.
+    waterfall: found.waterfallView ?? undefined,
   });
 }
 

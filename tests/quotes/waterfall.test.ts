@@ -190,7 +190,7 @@ describe(`waterfall offers (${TEST_DB})`, () => {
       const market = ok(await view(outsider, id)).route;
       assert.equal(market.visibility, 0);
       assert.equal(market.book_now, 912.5);
-      assert.equal(market.waterfall, null, 'the waterfall is the owner’s');
+      assert.equal(market.waterfall, undefined, 'the waterfall is the owner’s');
       assert.equal(ok(await view(shipper, id)).route.waterfall.state, 'market');
       const booked = ok(await app.post(`/quotes/book/${id}.json`, { token: outsider.token }));
       assert.equal(booked.route.winner, outsider.company);
