@@ -16,6 +16,7 @@ import { insertFreight, type NewFreight } from './store.ts';
 import type { FreightValues } from './fields.ts';
 import { VISIBILITY } from './tables.ts';
 import { replacePieces } from './pieces.ts';
+import { Sweeper } from '../kernel/sweeper.ts';
 
 /**
  * Every freight transition, in one place (decisions.md §4). The bid state machine (bidding.ts)
@@ -116,42 +117,9 @@ export async function sweepExpiredFreights(db: Kysely<DB>, clock: Clock, batch =
  * stopped on close, before the database closes). Reads do not depend on it; it keeps the stored
  * status close to the effective one, so the lists' partial indexes stay small.
  */
-export class ExpirySweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
-
-  constructor(
-    private readonly db: Kysely<DB>,
-    private readonly clock: Clock,
-    private readonly options: { intervalMs?: number; onError?: (err: unknown) => void } = {},
-  ) {}
-
-  start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
-  }
-
-  /** Stops the timer and waits for a sweep in progress. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(delay: number) {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = sweepExpiredFreights(this.db, this.clock)
-        .catch((err) => this.options.onError?.(err))
-        .finally(() => {
-          this.running = undefined;
-          this.schedule(this.options.intervalMs ?? SWEEP_INTERVAL_MS);
-        });
-    }, delay);
-    // Never the reason the process stays alive.
-    this.timer.unref();
+export class ExpirySweeper extends Sweeper {
+  constructor(db: Kysely<DB>, clock: Clock, options: { intervalMs?: number; onError?: (err: unknown) => void } = {}) {
+    super(() => sweepExpiredFreights(db, clock), options.intervalMs ?? SWEEP_INTERVAL_MS, options.onError);
   }
 }
 

@@ -7,6 +7,7 @@ import { deleteEndedLinks, revokeLinks } from '../links/index.ts';
 import { etaFrom, foldMilestones, type Milestones } from './eta.ts';
 import { freightLate, milestoneReached } from './events.ts';
 import { MILESTONE_TYPES, type MilestoneType, type PositionRow, type PositionSource, type TrackingRow } from './tables.ts';
+import { Sweeper } from '../kernel/sweeper.ts';
 
 /**
  * Tracking by permission (decisions.md §18): taking positions (validated whole, written with the
@@ -350,40 +351,9 @@ async function deleteExpired(db: Kysely<DB>, now: Date): Promise<number> {
  * Sweeps while the server listens (app.ts): every SWEEP_INTERVAL_MS, on every process (the sweep
  * is safe to run at once on several), stopped when the server closes.
  */
-export class TrackingSweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
-
-  constructor(
-    private readonly db: Kysely<DB>,
-    private readonly clock: Clock,
-    private readonly options: { intervalMs?: number; onError?: (err: unknown) => void } = {},
-  ) {}
-
-  start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(delay: number) {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = sweepTracking(this.db, this.clock)
-        .catch((err) => this.options.onError?.(err))
-        .finally(() => {
-          this.running = undefined;
-          this.schedule(this.options.intervalMs ?? SWEEP_INTERVAL_MS);
-        });
-    }, delay);
-    this.timer.unref();
+export class TrackingSweeper extends Sweeper {
+  constructor(db: Kysely<DB>, clock: Clock, options: { intervalMs?: number; onError?: (err: unknown) => void } = {}) {
+    super(() => sweepTracking(db, clock), options.intervalMs ?? SWEEP_INTERVAL_MS, options.onError);
   }
 }
 
