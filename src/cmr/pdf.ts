@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
-import { pdfFonts } from '../deals/index.ts';
+import { drawRows, pdfFonts, type Row } from '../deals/index.ts';
 import { translator, type MessageKey } from '../kernel/i18n.ts';
 import type { CmrView } from './note.ts';
 import type { CmrParty, CmrPlace } from './note.ts';
@@ -34,8 +34,6 @@ function partyLines(p: CmrParty): string[] {
 }
 
 const placeLines = (p: CmrPlace) => [[p.name, p.id].filter(Boolean).join(' · ') || '–', or(p.country_code)];
-
-type Row = { heading: string } | { label: string; lines: string[] };
 
 export function cmrRows(c: CmrView): Row[] {
   const rows: Row[] = [
@@ -107,40 +105,14 @@ export async function cmrPdf(c: CmrView, verifyAddress: string, created: Date): 
     );
   doc.fillColor('black');
   let y = Math.max(doc.y, MARGIN + QR_SIZE) + 8;
-  const valueX = MARGIN + LABEL_WIDTH + GAP;
-  const valueWidth = width - LABEL_WIDTH - GAP;
-  for (const row of cmrRows(c)) {
-    if ('heading' in row) {
-      if (y > doc.page.height - MARGIN - 60) {
-        doc.addPage();
-        y = MARGIN;
-      }
-      y += 4;
-      doc.font('bold').fontSize(10.5).text(row.heading, MARGIN, y, { width });
-      y = doc.y + 2;
-      doc
-        .moveTo(MARGIN, y)
-        .lineTo(MARGIN + width, y)
-        .lineWidth(0.5)
-        .strokeColor('#999')
-        .stroke();
-      y += 4;
-      continue;
-    }
-    doc.fontSize(8.5);
-    const value = row.lines.join('\n');
-    const height = Math.max(
-      doc.font('bold').heightOfString(row.label, { width: LABEL_WIDTH }),
-      doc.font('regular').heightOfString(value, { width: valueWidth }),
-    );
-    if (y + height > doc.page.height - MARGIN) {
-      doc.addPage();
-      y = MARGIN;
-    }
-    doc.font('bold').text(row.label, MARGIN, y, { width: LABEL_WIDTH });
-    doc.font('regular').text(value, valueX, y, { width: valueWidth });
-    y += height + 5;
-  }
+  y = drawRows(doc, cmrRows(c), y, {
+    margin: MARGIN,
+    width,
+    labelWidth: LABEL_WIDTH,
+    gap: GAP,
+    heading: { size: 10.5, before: 4, after: 4 },
+    row: { size: 8.5, after: 5 },
+  });
   const note = [en('cmr.pdf_note'), de('cmr.pdf_note'), c.format].join('\n');
   doc.font('regular').fontSize(7.5).fillColor('#444');
   if (y + doc.heightOfString(note, { width }) > doc.page.height - MARGIN) {

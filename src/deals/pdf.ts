@@ -70,7 +70,62 @@ function packageLine(p: OrderItem, i: number): string {
 }
 
 /** The rows of the order: a heading, or a label and its lines. */
-type Row = { heading: string } | { label: string; lines: string[] };
+/** A line of a document's table: a section's heading, or a label with its value's lines. */
+export type Row = { heading: string } | { label: string; lines: string[] };
+
+/** How a table of rows is laid out: its left edge and width, the label's column, and each kind of row's size and spacing. */
+export interface RowLayout {
+  margin: number;
+  width: number;
+  labelWidth: number;
+  gap: number;
+  heading: { size: number; before: number; after: number };
+  row: { size: number; after: number };
+}
+
+/**
+ * Draws the rows from `y` down (the transport order's and the e-CMR's tables): a heading with a
+ * rule under it, then labelled values in two columns, a new page where a row would not fit.
+ * Answers the `y` below the last row. Needs the fonts `regular` and `bold` registered.
+ */
+export function drawRows(doc: PDFKit.PDFDocument, rows: Iterable<Row>, y: number, layout: RowLayout): number {
+  const { margin, width, labelWidth, gap } = layout;
+  const valueX = margin + labelWidth + gap;
+  const valueWidth = width - labelWidth - gap;
+  for (const row of rows) {
+    if ('heading' in row) {
+      if (y > doc.page.height - margin - 60) {
+        doc.addPage();
+        y = margin;
+      }
+      y += layout.heading.before;
+      doc.font('bold').fontSize(layout.heading.size).text(row.heading, margin, y, { width });
+      y = doc.y + 2;
+      doc
+        .moveTo(margin, y)
+        .lineTo(margin + width, y)
+        .lineWidth(0.5)
+        .strokeColor('#999')
+        .stroke();
+      y += layout.heading.after;
+      continue;
+    }
+    doc.fontSize(layout.row.size);
+    const value = row.lines.join('\n');
+    const height = Math.max(
+      doc.font('bold').heightOfString(row.label, { width: labelWidth }),
+      doc.font('regular').heightOfString(value, { width: valueWidth }),
+    );
+    if (y + height > doc.page.height - margin) {
+      doc.addPage();
+      y = margin;
+    }
+    doc.font('bold').text(row.label, margin, y, { width: labelWidth });
+    doc.font('regular').text(value, valueX, y, { width: valueWidth });
+    y += height + layout.row.after;
+  }
+  return y;
+}
 
 export function orderRows(o: TransportOrder): Row[] {
   const { applied_amount: amount, currency_id: currency } = o.applicable_service_charge;
@@ -125,8 +180,6 @@ export async function transportOrderPdf(o: TransportOrder, json: string, created
   doc.registerFont('bold', font(bold));
 
   const width = doc.page.width - 2 * MARGIN;
-  const valueX = MARGIN + LABEL_WIDTH + GAP;
-  const valueWidth = width - LABEL_WIDTH - GAP;
   doc.font('bold').fontSize(16).text(title, MARGIN, MARGIN, { width });
   doc.moveDown(0.3);
   doc
@@ -136,38 +189,14 @@ export async function transportOrderPdf(o: TransportOrder, json: string, created
     .text(`${both('order.issued')}: ${o.issued} (${o.timezone}) · ${en('order.freight')} ${o.freight}`, { width });
   doc.fillColor('black');
   let y = doc.y + 10;
-  for (const row of orderRows(o)) {
-    if ('heading' in row) {
-      if (y > doc.page.height - MARGIN - 60) {
-        doc.addPage();
-        y = MARGIN;
-      }
-      y += 6;
-      doc.font('bold').fontSize(11).text(row.heading, MARGIN, y, { width });
-      y = doc.y + 2;
-      doc
-        .moveTo(MARGIN, y)
-        .lineTo(MARGIN + width, y)
-        .lineWidth(0.5)
-        .strokeColor('#999')
-        .stroke();
-      y += 5;
-      continue;
-    }
-    doc.fontSize(9);
-    const value = row.lines.join('\n');
-    const height = Math.max(
-      doc.font('bold').heightOfString(row.label, { width: LABEL_WIDTH }),
-      doc.font('regular').heightOfString(value, { width: valueWidth }),
-    );
-    if (y + height > doc.page.height - MARGIN) {
-      doc.addPage();
-      y = MARGIN;
-    }
-    doc.font('bold').text(row.label, MARGIN, y, { width: LABEL_WIDTH });
-    doc.font('regular').text(value, valueX, y, { width: valueWidth });
-    y += height + 6;
-  }
+  y = drawRows(doc, orderRows(o), y, {
+    margin: MARGIN,
+    width,
+    labelWidth: LABEL_WIDTH,
+    gap: GAP,
+    heading: { size: 11, before: 6, after: 5 },
+    row: { size: 9, after: 6 },
+  });
   doc.font('regular').fontSize(8).fillColor('#444');
   const note = [
     en('order.note'),
