@@ -50,7 +50,7 @@ export const EDITABLE_STATUSES = ['draft', 'open'] as const;
  * by it or by `for update skip locked`); answers the ids written. The one place expiry is
  * persisted: an event announcing it belongs here, in the same transaction.
  */
-async function expireInTransaction(trx: Transaction<DB>, ids: number[], clock: Clock): Promise<number[]> {
+export async function expireLocked(trx: Transaction<DB>, ids: number[], clock: Clock): Promise<number[]> {
   if (!ids.length) return [];
   const now = clock.now();
   const rows = await trx
@@ -73,7 +73,7 @@ async function expireInTransaction(trx: Transaction<DB>, ids: number[], clock: C
  */
 export async function persistExpiry(trx: Transaction<DB>, row: FreightRow, clock: Clock): Promise<FreightRow> {
   if (!isDue(row, clock.now())) return row;
-  await expireInTransaction(trx, [row.id], clock);
+  await expireLocked(trx, [row.id], clock);
   return trx.selectFrom('freights').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
 }
 
@@ -99,7 +99,7 @@ export async function sweepExpiredFreights(db: Kysely<DB>, clock: Clock, batch =
         .forUpdate()
         .skipLocked()
         .execute();
-      return expireInTransaction(
+      return expireLocked(
         trx,
         due.map((r) => r.id),
         at,
