@@ -1,8 +1,8 @@
 // npm run bench:waterfall — the waterfall's sweeper (decisions.md §16, issue 42: "a sweeper pass
 // over 10,000 running waterfalls <= 1 s"), beside its floor measured in the same run.
 //
-// Over a market of BENCH_FREIGHTS freights (100,000 by default) and as many running waterfalls
-// not yet due (they stay untouched), each round makes BENCH_WATERFALLS (10,000) waterfalls of three
+// Over a market of BENCH_FREIGHTS freights (100,000 by default) and BENCH_RUNNING (10,000) running
+// waterfalls not yet due (they stay untouched), each round makes BENCH_WATERFALLS (10,000) waterfalls of three
 // carriers due at once, a quarter in each case a pass meets: the first turn ended (the second
 // carrier's starts), two turns ended (the third's), the last ended with `then` = `market` (the
 // whole market, its alert queued), the last ended with `stop` (expired). A third of them carry a
@@ -23,6 +23,7 @@ import { benchCompanies, buildBenchApp, openBenchDatabase, seedMarket } from './
 const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 100_000);
 const WATERFALLS = Number(process.env.BENCH_WATERFALLS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const RUNNING = Number(process.env.BENCH_RUNNING ?? 10_000);
 const CARRIERS = 12;
 
 const { database, label, drop } = await openBenchDatabase();
@@ -69,7 +70,7 @@ try {
       where w.freight_id = any(${ids}::int[]) and w.freight_id % 3 = 0`.execute(db);
     return ids;
   };
-  await waterfalls(FREIGHTS, false);
+  await waterfalls(RUNNING, false);
   await sql`analyze`.execute(db);
 
   const passes: number[] = [];
@@ -115,7 +116,7 @@ try {
     const floor = performance.now() - floorStarted;
     floors.push(floor);
     console.log(
-      `round ${round}: a pass over ${WATERFALLS.toLocaleString('en')} due waterfalls (of ${(FREIGHTS + round * WATERFALLS).toLocaleString('en')} running): ${moved} moved in ${ms(took)} | floor ${ms(floor)} | ${byCase.join(' ')} ${shapeOk ? 'ok' : 'WRONG'} | events: ${events.join(', ')} | offered ${offered === WATERFALLS / 2 ? 'ok' : 'WRONG'} | left due ${leftDue}`,
+      `round ${round}: a pass over ${WATERFALLS.toLocaleString('en')} due waterfalls (of ${(RUNNING + WATERFALLS).toLocaleString('en')} running): ${moved} moved in ${ms(took)} | floor ${ms(floor)} | ${byCase.join(' ')} ${shapeOk ? 'ok' : 'WRONG'} | events: ${events.join(', ')} | offered ${offered === WATERFALLS / 2 ? 'ok' : 'WRONG'} | left due ${leftDue}`,
     );
     // Out of the next round's way: this round's waterfalls end (their turns would come due again).
     await sql`update freight_waterfalls set state = 'ended', step_until = null where freight_id = any(${ids}::int[])`.execute(db);
