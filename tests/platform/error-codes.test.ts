@@ -317,6 +317,16 @@ const CASES: Record<string, Case> = {
   'freight.edit.not_allowed': withSetup(post('/freights/edit/0.json', { weight: 5 }), async () => ({
     url: `/freights/edit/${await freightIn('pending')}.json`,
   })),
+  'freight.edit.waterfall_running': withSetup(post('/freights/edit/0.json', { visibility: 0 }), async () => {
+    // A draft offered in a waterfall (decisions.md §16): its audience moves with the turns.
+    const id = await freightIn('draft');
+    const started = await app.post(`/freights/waterfall/${id}.json`, {
+      token: shipper.token,
+      json: { carriers: [carrier.company], price: 900, minutes: 30 },
+    });
+    assert.equal(started.body.status, 'success', started.text);
+    return { url: `/freights/edit/${id}.json` };
+  }),
   'freight.revoke.not_allowed': withSetup(post('/freights/revoke/0.json', {}), async () => ({
     url: `/freights/revoke/${await freightIn('closed')}.json`,
   })),
