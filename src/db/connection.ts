@@ -1,8 +1,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Config } from '../config/config.ts';
+import { EmbeddedDialect } from './embedded.ts';
 import { lockDataDir } from './lock.ts';
 import { migrateToLatest } from './migrate.ts';
 import { registerProtocolPool } from './prepared.ts';
@@ -147,7 +147,7 @@ function postgresListen(url: string): Listen {
 }
 
 function pgliteDatabase(client: PGlite, dataDir: string, release: () => void): Database {
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(client) });
+  const db = new Kysely<DB>({ dialect: new EmbeddedDialect(client) });
   return {
     db,
     kind: 'pglite',
