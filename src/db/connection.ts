@@ -152,11 +152,13 @@ function pgliteDatabase(client: PGlite, dataDir: string, release: () => void): D
     db,
     kind: 'pglite',
     embedded: { client, dataDir },
+    // LISTEN and UNLISTEN hold the connection (db/embedded.ts): a transaction lets other work
+    // run between its statements, and one of them sent inside it would be undone by its rollback.
     listen: async (channel, message) => {
-      const unlisten = await client.listen(channel, message);
+      const unlisten = await db.connection().execute(() => client.listen(channel, message));
       return async () => {
         // Closed with the database already (the app stops before it): nothing left to end.
-        if (!client.closed) await unlisten();
+        if (!client.closed) await db.connection().execute(() => unlisten());
       };
     },
     close: async () => {

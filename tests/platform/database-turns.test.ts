@@ -127,4 +127,32 @@ describe(`statements leave the event loop turns (${TEST_DB})`, () => {
       .rows;
     assert.deepEqual(left, [{ chain: 1, n: 10 }]);
   });
+
+  test('listening begun while another’s transaction is open survives its rollback', async () => {
+    const db = app.services.db;
+    const heard: string[] = [];
+    let stop: (() => Promise<void>) | undefined;
+    await assert.rejects(
+      db.transaction().execute(async (trx) => {
+        await sql`insert into turn_probe (chain, step) values (1, 0)`.execute(trx);
+        // Asked while the transaction is open: it must not run inside it.
+        const listening = app.database.listen('fx_turn_probe', (payload) => heard.push(payload));
+        await sql`insert into turn_probe (chain, step) values (1, 1)`.execute(trx);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw Object.assign(new Error('rolled back'), { listening });
+      }),
+      (err: Error & { listening?: Promise<() => Promise<void>> }) => {
+        err.listening?.then((s) => {
+          stop = s;
+        });
+        return /rolled back/.test(err.message);
+      },
+    );
+    for (let i = 0; i < 100 && !stop; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.ok(stop, 'listening');
+    await sql`select pg_notify('fx_turn_probe', 'after the rollback')`.execute(db);
+    for (let i = 0; i < 100 && !heard.length; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await stop!();
+    assert.deepEqual(heard, ['after the rollback']);
+  });
 });
