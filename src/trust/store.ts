@@ -146,3 +146,16 @@ export async function ratedFreights(db: Db, rater: number, freightIds: number[])
     .execute();
   return new Set(rows.map((r) => r.freight_id));
 }
+
+/** Companies' ratings (count and average, one decimal) by id, one statement (a tender's evaluation page). */
+export async function ratingSummaries(db: Db, ids: readonly number[]): Promise<Map<number, { count: number; average: number | null }>> {
+  const wanted = [...new Set(ids)];
+  if (!wanted.length) return new Map();
+  const rows = await db
+    .selectFrom('ratings')
+    .select(['rated_id', sql<number>`count(*)::int`.as('count'), sql<string | null>`round(avg(score), 1)::text`.as('average')])
+    .where('rated_id', 'in', wanted)
+    .groupBy('rated_id')
+    .execute();
+  return new Map(rows.map((r) => [r.rated_id, { count: r.count, average: r.average === null ? null : Number(r.average) }]));
+}
