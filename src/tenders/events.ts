@@ -28,9 +28,7 @@ export function tenderHead(clock: Clock, t: TenderRow, ownerName: string, lanes?
 /** `tender.published` to the invited companies; every other company when none is named. */
 export async function tenderPublished(db: Db, clock: Clock, t: TenderRow, lanes: number): Promise<void> {
   const owner = (await namesOfCompanies(db, [t.company_id])).get(t.company_id) ?? '';
-  const recipients = t.invited.length
-    ? t.invited.filter((c) => c !== t.company_id)
-    : await allCompanyIds(db, t.company_id);
+  const recipients = t.invited.length ? t.invited.filter((c) => c !== t.company_id) : await allCompanyIds(db, t.company_id);
   const data = { tender: tenderHead(clock, t, owner, lanes) };
   await announce(db, clock, 'tender.published', async () =>
     recipients.map((companyId) => ({ companyId, freightId: null, from: [t.company_id], data: () => data })),
