@@ -959,12 +959,13 @@
     var locale = award.getAttribute('data-lang') === 'deu' ? 'de-DE' : 'en-GB';
     var sum = function () {
       var total = 0;
-      award.querySelectorAll('select[data-price]').forEach(function (s) {
+      award.querySelectorAll('input[data-price]').forEach(function (s) {
         if (s.value === '1') total += Number(s.getAttribute('data-price')) * Number(s.getAttribute('data-loads'));
       });
       if (out) out.textContent = new Intl.NumberFormat(locale, { style: 'currency', currency: currency }).format(total);
     };
     award.addEventListener('change', sum);
+    award.addEventListener('input', sum);
     sum();
   }
 })();

@@ -73,6 +73,9 @@ import {
 import { registerOpsRoutes, attachMetrics, type Metrics, attachBackupSocket } from './ops/index.ts';
 import {
   attachTenderSweeper,
+  evaluationExport,
+  registerTenderExport,
+  TENDER_EXPORT,
   routingGuide,
   TENDER_ERRORS,
   TENDER_EVENT_DOCS,
@@ -262,7 +265,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     // ONE Record answers even an unreadable URL under its prefix as JSON-LD.
     refusals: { [ONE_RECORD_PREFIX]: oneRecordRefusal },
     // The document download and the event stream are no pages: every failure is the envelope with its code.
-    jsonFailures: [DOCUMENT_DOWNLOAD, LIVE_PATH],
+    jsonFailures: [DOCUMENT_DOWNLOAD, LIVE_PATH, TENDER_EXPORT],
     // The pages' menu, a section per module, and where the not-found page leads back to.
     layout: {
       sections: [
@@ -399,6 +402,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   attachLiveHub(http, live);
   // The deal room's multipart upload (its own scope: no other route reads multipart) and its download (bytes, not the envelope).
   endpoints.push(...(await registerDealRoutes(http, services)));
+  // The owner's tender evaluation as CSV (bytes, not the envelope; decisions.md §17).
+  registerTenderExport(http, services, evaluationExport);
   // Tokens in steady use looked up again in the background while the server listens (no request waits for one).
   attachTokenRefresh(http, auth);
   // Expiry written down in the background while the server listens (reads compute it anyway).

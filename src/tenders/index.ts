@@ -18,7 +18,8 @@ import { sweepTenders } from './tenders.ts';
 
 export { TENDER_ERRORS, TENDER_MESSAGES } from './messages.ts';
 export { TENDER_EVENT_DOCS } from './schema.ts';
-export { tenderEndpoints } from './routes.tsx';
+export { evaluationExport, tenderEndpoints } from './routes.tsx';
+export { registerTenderExport, TENDER_EXPORT } from './export.ts';
 export { guideOffers, pickupDay } from './guide.ts';
 
 /** The tenders' part of the menu. */

@@ -39,7 +39,11 @@ export function presentTender(
 ) {
   const owner = t.company_id === ctx.caller.companyId;
   const byLane = new Map<number, BidRow[]>();
-  for (const b of bids) byLane.set(b.lane_id, [...(byLane.get(b.lane_id) ?? []), b]);
+  for (const b of bids) {
+    const list = byLane.get(b.lane_id);
+    if (list) list.push(b);
+    else byLane.set(b.lane_id, [b]);
+  }
   return {
     id: t.id,
     name: t.name,

@@ -1,7 +1,8 @@
 import { companyRefs, namesOfCompanies } from '../accounts/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
+import { translator } from '../kernel/i18n.ts';
 import { fail, notFound, ok, type Outcome } from '../kernel/outcome.ts';
-import { isRecord, readId } from '../kernel/params.ts';
+import { isRecord, readFlag, readId } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
 import { laneMedian } from '../lanes/index.ts';
 import { ratingSummaries } from '../trust/index.ts';
@@ -21,7 +22,8 @@ import {
   visibleTender,
   type Result,
 } from './tenders.ts';
-import { contractsPage, evaluationPage, tendersPage, tenderPage, type Evaluation } from './views.tsx';
+import type { Services } from '../kernel/context.ts';
+import { contractsPage, evaluationPage, evaluationText, tendersPage, tenderPage, type Evaluation } from './views.tsx';
 
 /** The lane tenders' endpoints (decisions.md §17): HTTP in, one call of tenders.ts, outcome out; the pages from the same spec. */
 
@@ -61,6 +63,9 @@ async function readView(ctx: Ctx<Caller>, t: TenderRow): Promise<TenderView> {
   return presentTender(ctx, t, lanes, bids, names);
 }
 
+/** Lanes whose market price the evaluation reads (a statement each, §14); the others show none. */
+const MARKET_LANES = 20;
+
 /** The owner's evaluation: per lane the bids by price with each bidder's verified mark and rating, and the lane's market price (§14). */
 async function readEvaluation(ctx: Ctx<Caller>, tender: TenderView): Promise<Evaluation> {
   const bidders = [...new Set(tender.lanes.flatMap((l) => (l.bids ?? []).map((b) => b.company)))];
@@ -68,7 +73,7 @@ async function readEvaluation(ctx: Ctx<Caller>, tender: TenderView): Promise<Eva
   const markets = new Map<string, number | null>();
   for (const l of tender.lanes) {
     const key = `${l.from}>${l.to}`;
-    if (markets.has(key) || markets.size >= 50) continue;
+    if (markets.has(key) || markets.size >= MARKET_LANES) continue;
     const [fc, fp = ''] = l.from.split('-');
     const [tc, tp = ''] = l.to.split('-');
     const hint =
@@ -78,6 +83,15 @@ async function readEvaluation(ctx: Ctx<Caller>, tender: TenderView): Promise<Eva
     markets.set(key, hint ? hint.median : null);
   }
   return { refs, ratings, markets };
+}
+
+/** The owner's evaluation as CSV (GET /tenders/export): from the deadline on; else undefined (404). */
+export async function evaluationExport(services: Services, caller: Caller, id: number): Promise<{ name: string; csv: string } | undefined> {
+  const t = await visibleTender(services.db, services.clock, caller, id);
+  if (!t || t.company_id !== caller.companyId || t.status === 'draft' || t.status === 'open') return undefined;
+  const ctx = { ...services, services, caller, t: translator('eng'), language: 'eng', params: {} } as unknown as Ctx<Caller>;
+  const view = await readView(ctx, t);
+  return { name: t.name, csv: evaluationText(view, await readEvaluation(ctx, view)) };
 }
 
 export function tenderEndpoints(): Endpoint[] {
@@ -154,7 +168,9 @@ export function tenderEndpoints(): Endpoint[] {
         const t = outcome.data.tender;
         const mine = t.company.id === ctx.caller.companyId;
         const evaluation = mine && t.status !== 'draft' && t.status !== 'open' ? await readEvaluation(ctx, t) : undefined;
-        return mine && evaluation ? evaluationPage(ctx, t, evaluation) : tenderPage(ctx, outcome, evaluation);
+        return mine && evaluation
+          ? evaluationPage(ctx, t, evaluation, readFlag(ctx.params.all) === 1)
+          : tenderPage(ctx, outcome, evaluation);
       },
     }),
     userEndpoint<{ tender: TenderView }>({

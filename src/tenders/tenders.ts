@@ -132,15 +132,29 @@ export async function visibleTender(db: Db, clock: Clock, caller: Caller, id: nu
 
 /** The bids a caller may read on a tender: its own as a bidder; every bid as the owner from the deadline on; else none. */
 export async function bidsFor(db: Db, clock: Clock, caller: Caller, t: TenderRow): Promise<BidRow[]> {
-  const q = db
-    .selectFrom('tender_bids')
-    .select(['lane_id', 'company_id', sql<string>`price::text`.as('price'), 'capacity'])
-    .where('tender_id', '=', t.id);
   if (t.company_id === caller.companyId) {
     if (t.deadline > clock.now()) return [];
-    return (await q.orderBy('lane_id').orderBy('price').orderBy('company_id').execute()) as BidRow[];
+    // A lane's bids as one text (company:price:capacity, …): a row per lane, not per bid (50,000 bids read as 1,000 rows).
+    const rows = await db
+      .selectFrom('tender_bids')
+      .select(['lane_id', sql<string>`string_agg(company_id || ':' || price || ':' || capacity, ',')`.as('bids')])
+      .where('tender_id', '=', t.id)
+      .groupBy('lane_id')
+      .execute();
+    const out: BidRow[] = [];
+    for (const r of rows)
+      for (const part of r.bids.split(',')) {
+        const [company, price, capacity] = part.split(':');
+        out.push({ lane_id: r.lane_id, company_id: Number(company), price: price!, capacity: Number(capacity) });
+      }
+    return out;
   }
-  return (await q.where('company_id', '=', caller.companyId).execute()) as BidRow[];
+  return (await db
+    .selectFrom('tender_bids')
+    .select(['lane_id', 'company_id', sql<string>`price::text`.as('price'), 'capacity'])
+    .where('tender_id', '=', t.id)
+    .where('company_id', '=', caller.companyId)
+    .execute()) as BidRow[];
 }
 
 /** GET /tenders/index: the caller's own tenders, those open to it, and those it bid on; newest first, at most `limit`. */

@@ -218,6 +218,9 @@ export function tenderPage(ctx: C, outcome: Answer<{ tender: TenderView }>, _eva
   };
 }
 
+/** Bids shown per lane on the evaluation page (the cheapest; `all=1` shows every one, the export holds every one). */
+export const SHOWN_BIDS = 5;
+
 export interface Evaluation {
   refs: Map<number, CompanyRef>;
   ratings: Map<number, { count: number; average: number | null }>;
@@ -262,7 +265,7 @@ export function evaluationText(tender: TenderView, ev: Evaluation): string {
  * of the ranks 1 chosen (the page's script adds it up as ranks change; the server's figure is
  * that of the award made), and the export as CSV.
  */
-export function evaluationPage(ctx: C, tender: TenderView, ev: Evaluation): Page {
+export function evaluationPage(ctx: C, tender: TenderView, ev: Evaluation, all = false): Page {
   const t = ctx.t;
   const csrf = ctx.reply.generateCsrf();
   const open = tender.status === 'closed';
@@ -282,11 +285,7 @@ export function evaluationPage(ctx: C, tender: TenderView, ev: Evaluation): Page
           ]}
         />
         <p>
-          <a
-            download={`tender-${tender.id}-evaluation.csv`}
-            href={`data:text/csv;charset=utf-8,${encodeURIComponent(evaluationText(tender, ev))}`}
-            data-testid="evaluation-csv"
-          >
+          <a href={`/tenders/export/${tender.id}`} download data-testid="evaluation-csv">
             {t('tenders.export')}
           </a>
         </p>
@@ -302,7 +301,7 @@ export function evaluationPage(ctx: C, tender: TenderView, ev: Evaluation): Page
           {tender.lanes.map((l) => {
             const market = ev.markets.get(`${l.from}>${l.to}`);
             return (
-              <section class="panel" data-testid={`evaluate-lane-${l.position}`}>
+              <section class="panel" id={`lane-${l.position}`} data-testid={`evaluate-lane-${l.position}`}>
                 <h2>
                   {t('tenders.lane')} {l.position}: {l.from} → {l.to} · {l.loads} {t('tenders.loads')}
                 </h2>
@@ -325,7 +324,7 @@ export function evaluationPage(ctx: C, tender: TenderView, ev: Evaluation): Page
                         </tr>
                       </thead>
                       <tbody>
-                        {(l.bids ?? []).map((b) => {
+                        {(all ? (l.bids ?? []) : (l.bids ?? []).slice(0, SHOWN_BIDS)).map((b) => {
                           const i = k++;
                           const rating = ev.ratings.get(b.company);
                           return (
@@ -341,17 +340,16 @@ export function evaluationPage(ctx: C, tender: TenderView, ev: Evaluation): Page
                                 <td>
                                   <input type="hidden" name={`awards[${i}][lane]`} value={String(l.id)} />
                                   <input type="hidden" name={`awards[${i}][company]`} value={String(b.company)} />
-                                  <select
+                                  <input
                                     name={`awards[${i}][rank]`}
+                                    type="number"
+                                    min={1}
+                                    max={RANK_MAX}
+                                    size={2}
                                     aria-label={`${t('tenders.rank')} ${b.company_name}`}
                                     data-price={String(b.price)}
                                     data-loads={String(l.loads)}
-                                  >
-                                    <option value="">–</option>
-                                    {Array.from({ length: Math.min(RANK_MAX, 5) }, (_, r) => (
-                                      <option value={String(r + 1)}>{r + 1}</option>
-                                    ))}
-                                  </select>
+                                  />
                                 </td>
                               )}
                             </tr>
@@ -360,6 +358,13 @@ export function evaluationPage(ctx: C, tender: TenderView, ev: Evaluation): Page
                       </tbody>
                     </table>
                   </div>
+                )}
+                {!all && (l.bids ?? []).length > SHOWN_BIDS && (
+                  <p class="hint">
+                    <a href={`/tenders/view/${tender.id}?all=1#lane-${l.position}`}>
+                      {t('tenders.more_bids', { count: (l.bids ?? []).length - SHOWN_BIDS })}
+                    </a>
+                  </p>
                 )}
               </section>
             );

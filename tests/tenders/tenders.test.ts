@@ -211,6 +211,7 @@ describe(`lane tenders (decisions.md §17) (${TEST_DB})`, () => {
     const page = await app.get(`/tenders/view/${tender.id}`, { headers: { cookie: (await browserSession(app, shipper)).cookie } });
     assert.match(page.text, /data-testid="lane-1"/);
     assert.ok(!page.text.includes('950') && !page.text.includes('870'), 'nor on its page');
+    assert.equal((await app.get(`/tenders/export/${tender.id}`, { token: shipper.token })).status, 404, 'nor in an export');
     const events = await app.services.db.selectFrom('events').select('body').execute();
     assert.ok(!events.some((e) => e.body.includes('950.5') || e.body.includes('2222.22')), 'no event carries a bid');
   });
@@ -250,6 +251,11 @@ describe(`lane tenders (decisions.md §17) (${TEST_DB})`, () => {
     const page = await app.get(`/tenders/view/${tender.id}`, { headers: { cookie: (await browserSession(app, shipper)).cookie } });
     assert.match(page.text, /data-testid="evaluate-lane-1"/);
     assert.ok(page.text.indexOf(carrierB.companyName) < page.text.indexOf(carrierA.companyName), 'the evaluation lists bids by price');
+    const csv = await app.get(`/tenders/export/${tender.id}`, { token: shipper.token });
+    assert.equal(csv.status, 200, csv.text);
+    assert.match(String(csv.headers['content-type']), /text\/csv/);
+    assert.match(csv.text, new RegExp(`1;DE-60;FR-75;10;${carrierB.company};[^;]*;870\\.00;EUR;3`));
+    assert.equal((await app.get(`/tenders/export/${tender.id}`, { token: carrierA.token })).status, 404, 'a bidder exports nothing');
   });
 
   test('award only to bidders at their bid prices; awarded, tender.awarded and tender.lost; contracts of both sides', async () => {
