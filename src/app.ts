@@ -74,6 +74,7 @@ import { registerOpsRoutes, attachMetrics, type Metrics, attachBackupSocket } fr
 import {
   attachTenderSweeper,
   evaluationExport,
+  guideSection,
   registerTenderExport,
   TENDER_EXPORT,
   routingGuide,
@@ -364,6 +365,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       published: alertsCommitted,
       // Below the freight: the owner's fitting trucks, where the load is (its two parties), the e-CMR, then the deal room (messages, documents).
       sections: async (ctx, route) => [
+        await guideSection(ctx, route), // the owner's draft: the routing guide, when its contracts cover the lane (decisions.md §17)
         await fittingTrucksSection(ctx, route),
         await trackingSection(ctx, route),
         await cmrSection(ctx, route),

@@ -21,6 +21,7 @@ export { TENDER_EVENT_DOCS } from './schema.ts';
 export { evaluationExport, tenderEndpoints } from './routes.tsx';
 export { registerTenderExport, TENDER_EXPORT } from './export.ts';
 export { guideOffers, pickupDay } from './guide.ts';
+export { guideSection } from './guide-section.tsx';
 
 /** The tenders' part of the menu. */
 export const TENDERS_SECTION = { prefix: '/tenders', href: '/tenders/index', label: 'nav.tenders' } as const;

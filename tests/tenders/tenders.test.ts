@@ -365,6 +365,17 @@ describe(`lane tenders (decisions.md §17) (${TEST_DB})`, () => {
     ok(await app.post(`/quotes/decline/${draft}.json`, { token: carrierB.token }));
     assert.equal(ok(await app.get(`/freights/view/${draft}.json`, { token: carrierA.token })).route.book_now, 950.5);
 
+    // the draft's page offers the guide, with the carriers in order
+    const next = ok(
+      await app.post('/freights/add.json', {
+        token: shipper.token,
+        json: { from: 'city:DE-60311', to: 'city:FR-75001', weight: 100, etd: pickup },
+      }),
+    ).id;
+    const draftPage = await app.get(`/freights/view/${next}`, { headers: { cookie: (await browserSession(app, shipper)).cookie } });
+    assert.match(draftPage.text, /data-testid="routing-guide"/);
+    const guide = /data-testid="routing-guide"[\s\S]*?<\/section>/.exec(draftPage.text)![0];
+    assert.ok(guide.indexOf(carrierB.companyName) >= 0 && guide.indexOf(carrierB.companyName) < guide.indexOf(carrierA.companyName), 'primary first');
     // no contract for the lane, or outside the contract period: refused
     const other = ok(
       await app.post('/freights/add.json', { token: shipper.token, json: { from: 'city:AT-1010', to: 'city:FR-75001', weight: 100 } }),
