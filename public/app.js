@@ -919,3 +919,53 @@
     }
   });
 })();
+
+// -----------------------------------------------------------------------------------------------
+// Lane tenders (decisions.md §17). The new tender's form: a CSV file of lanes is read in the
+// browser, with its progress, into the form's lanes text (the server reads and checks it; without
+// this script the lanes are pasted). The evaluation page: the total a month of the chosen primary
+// carriers (rank 1: price × the lane's loads), added up as ranks are chosen.
+(function () {
+  'use strict';
+  var form = document.querySelector('form[data-tender-csv]');
+  if (form) {
+    var file = form.querySelector('[data-csv-file]');
+    var text = form.querySelector('[data-csv-text]');
+    var state = form.querySelector('[data-csv-state]');
+    if (file && text && window.FileReader) {
+      file.addEventListener('change', function () {
+        var chosen = file.files && file.files[0];
+        if (!chosen) return;
+        var reader = new FileReader();
+        reader.onprogress = function (event) {
+          if (state && event.lengthComputable)
+            state.textContent = (state.getAttribute('data-reading') || '') + ' ' + Math.round((event.loaded / event.total) * 100) + ' %';
+        };
+        reader.onload = function () {
+          text.value = String(reader.result || '');
+          var lines = text.value.split(/\r\n|\r|\n/).filter(function (l) {
+            return l.trim() !== '';
+          }).length;
+          if (state) state.textContent = (state.getAttribute('data-read') || '').replace('{count}', String(Math.max(lines - 1, 0)));
+        };
+        reader.readAsText(chosen);
+      });
+    }
+  }
+  var award = document.querySelector('form[data-award-total]');
+  if (award) {
+    var out = document.querySelector('[data-testid="award-total"]');
+    var currency = award.getAttribute('data-currency') || 'EUR';
+    var locale = award.getAttribute('data-lang') === 'deu' ? 'de-DE' : 'en-GB';
+    var sum = function () {
+      var total = 0;
+      award.querySelectorAll('input[data-price]').forEach(function (s) {
+        if (s.value === '1') total += Number(s.getAttribute('data-price')) * Number(s.getAttribute('data-loads'));
+      });
+      if (out) out.textContent = new Intl.NumberFormat(locale, { style: 'currency', currency: currency }).format(total);
+    };
+    award.addEventListener('change', sum);
+    award.addEventListener('input', sum);
+    sum();
+  }
+})();

@@ -71,6 +71,19 @@ import {
   DOCUMENT_DOWNLOAD,
 } from './deals/index.ts';
 import { registerOpsRoutes, attachMetrics, type Metrics, attachBackupSocket } from './ops/index.ts';
+import {
+  attachTenderSweeper,
+  evaluationExport,
+  guideSection,
+  registerTenderExport,
+  TENDER_EXPORT,
+  routingGuide,
+  TENDER_ERRORS,
+  TENDER_EVENT_DOCS,
+  TENDER_MESSAGES,
+  tenderEndpoints,
+  TENDERS_SECTION,
+} from './tenders/index.ts';
 import { CMR_ERRORS, CMR_EVENT_DOCS, CMR_MESSAGES, cmrEndpoints, cmrSection, consigneeEndpoints, issueCmr } from './cmr/index.ts';
 import {
   attachMail,
@@ -150,6 +163,8 @@ export interface App {
   uploads: ReturnType<typeof attachUploadSweeper>;
   /** Waterfall turns' sweeper (decisions.md §16): `sweep()` runs one pass now (tests move the clock). */
   waterfalls: { sweep(): Promise<number> };
+  /** Tenders' sweeper (decisions.md §17): `sweep()` closes tenders past their deadline now (tests move the clock). */
+  tenders: { sweep(): Promise<number> };
 }
 
 /** Builds the HTTP application: services shared by every module, then each module's endpoints. */
@@ -182,6 +197,7 @@ export const CATALOGUES = [
   MAIL_MESSAGES,
   POSITION_MESSAGES,
   CMR_MESSAGES,
+  TENDER_MESSAGES,
 ];
 
 /**
@@ -197,6 +213,7 @@ export const EVENT_DOCS = {
   ...CMR_EVENT_DOCS,
   ...WEBHOOK_EVENT_DOCS,
   ...POSITION_EVENT_DOCS,
+  ...TENDER_EVENT_DOCS,
 } satisfies Record<DeliveredEventType, EventDoc>;
 
 /**
@@ -228,6 +245,7 @@ export const ERROR_CODES = {
   ...MAIL_ERRORS,
   ...POSITION_ERRORS,
   ...CMR_ERRORS,
+  ...TENDER_ERRORS,
 } as const satisfies Record<ErrorCode, string>;
 
 export async function buildApp(options: AppOptions): Promise<App> {
@@ -248,7 +266,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     // ONE Record answers even an unreadable URL under its prefix as JSON-LD.
     refusals: { [ONE_RECORD_PREFIX]: oneRecordRefusal },
     // The document download and the event stream are no pages: every failure is the envelope with its code.
-    jsonFailures: [DOCUMENT_DOWNLOAD, LIVE_PATH],
+    jsonFailures: [DOCUMENT_DOWNLOAD, LIVE_PATH, TENDER_EXPORT],
     // The pages' menu, a section per module, and where the not-found page leads back to.
     layout: {
       sections: [
@@ -256,6 +274,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         VEHICLES_SECTION,
         PRICING_SECTION,
         PRICES_SECTION,
+        TENDERS_SECTION,
         TEMPLATES_SECTION,
         FLIGHTS_SECTION,
         MILKRUN_SECTION,
@@ -326,12 +345,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const award = new AwardPath(awardSteps);
   // Deals in one step (decisions.md §16) award through the same path, each with its way; a
   // waterfall's last turn may open the freight to the market, which alerts saved searches like a publish.
+  // A waterfall with `guide` = 1 takes its carriers from the owner's lane contracts (decisions.md §17).
   const oneStep = {
     award,
     work: {
       enteredMarket: queueAlert('freight'),
       enteredMarketAll: (trx: Transaction<DB>, at: Clock, ids: readonly number[]) => enqueueAlerts(trx, 'freight', ids, at.now()),
     },
+    guide: routingGuide,
   };
   // Each module contributes its endpoints; one line per module. A module's endpoints that use a
   // module above it get its parts here, as parameters (docs/architecture.md): the freight lists
@@ -351,6 +372,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       published: alertsCommitted,
       // Below the freight: the owner's fitting trucks, where the load is (its two parties), the e-CMR, then the deal room (messages, documents).
       sections: async (ctx, route) => [
+        await guideSection(ctx, route), // the owner's draft: the routing guide, when its contracts cover the lane (decisions.md §17)
         await fittingTrucksSection(ctx, route),
         await trackingSection(ctx, route),
         await cmrSection(ctx, route),
@@ -379,6 +401,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...positionEndpoints(), // tracking by permission: positions, ETA, milestones, the driver's link (decisions.md §18)
     ...cmrEndpoints(config.mail.publicUrl), // the electronic consignment note (decisions.md §19)
     ...consigneeEndpoints(config.mail.publicUrl), // its consignee's link and page (src/links)
+    ...tenderEndpoints(), // lane tenders, sealed bids, the award, contracts (decisions.md §17)
   ];
   // The API description of every JSON endpoint above (GET /openapi.json) and its reference page.
   endpoints.push(openApiRoutes(http, () => endpoints, { events: EVENT_DOCS, errorCodes: ERROR_CODES }).docs);
@@ -389,6 +412,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   attachLiveHub(http, live);
   // The deal room's multipart upload (its own scope: no other route reads multipart) and its download (bytes, not the envelope).
   endpoints.push(...(await registerDealRoutes(http, services)));
+  // The owner's tender evaluation as CSV (bytes, not the envelope; decisions.md §17).
+  registerTenderExport(http, services, evaluationExport);
   // Tokens in steady use looked up again in the background while the server listens (no request waits for one).
   attachTokenRefresh(http, auth);
   // Expiry written down in the background while the server listens (reads compute it anyway).
@@ -397,6 +422,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   attachTrackingSweeper(http, services);
   // Waterfall turns end by their deadline without a request: every process sweeps (decisions.md §16).
   const waterfalls = attachWaterfallSweeper(http, services, oneStep.work);
+  // Tenders close at their deadline without a request: every process sweeps (decisions.md §17).
+  const tenders = attachTenderSweeper(http, services);
   // The alerts' worker sweeps while the server listens; closing waits for the alert under way.
   attachAlertWorker(http, alerts);
   // Webhook deliveries: started when the server listens, stopped when it closes.
@@ -413,5 +440,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
     metrics,
     uploads,
     waterfalls,
+    tenders,
   };
 }

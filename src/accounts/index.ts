@@ -20,6 +20,7 @@ export {
 export { accountCommands, withDatabase } from './cli.ts';
 export { AccountInputError } from './commands.ts';
 export {
+  allCompanyIds,
   companiesByName,
   companiesToPick,
   companyName,

@@ -20,6 +20,7 @@ import type { MailTables } from '../mail/tables.ts';
 import type { CmrTables } from '../cmr/tables.ts';
 import type { LinkTables } from '../links/tables.ts';
 import type { PositionTables } from '../positions/tables.ts';
+import type { TenderTables } from '../tenders/tables.ts';
 
 /**
  * The whole database as Kysely sees it: each module declares its own tables next to its code
@@ -46,6 +47,7 @@ export interface DB
     CmrTables,
     LinkTables,
     PositionTables,
+    TenderTables,
     DbTables {}
 
 /**

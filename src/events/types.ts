@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 
-/** The event types of decisions.md §8 (in the order a freight's life produces them), then those of deals in one step (§16), vehicle offers (§11), ratings (§12), the deal room (§13), tracking (§18) and the e-CMR (§19). */
+/** The event types of decisions.md §8 (in the order a freight's life produces them), then those of deals in one step (§16), vehicle offers (§11), ratings (§12), the deal room (§13), tracking (§18), the e-CMR (§19) and lane tenders (§17). */
 export const EVENT_TYPES = [
   'freight.published',
   'freight.updated',
@@ -27,6 +27,9 @@ export const EVENT_TYPES = [
   'freight.milestone',
   'freight.late',
   'cmr.signed',
+  'tender.published',
+  'tender.awarded',
+  'tender.lost',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

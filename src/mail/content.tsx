@@ -225,6 +225,22 @@ export async function describe(told: Told, tell: Telling): Promise<MailItem | nu
         t('mail.cmr.headline', { name: textOf(signature.name), number, role, status: textOf(cmr.status) }),
       );
     }
+    // Lane tenders (decisions.md §17): no freight; the link leads to the tender.
+    case 'tender.published':
+    case 'tender.awarded':
+    case 'tender.lost': {
+      const tender = part(data, 'tender');
+      const name = textOf(tender.name);
+      const shipper = textOf(part(tender, 'company').name) || t('mail.someone');
+      const lanes = Array.isArray(data.contracts) ? data.contracts.length : 0;
+      const key = told.type === 'tender.published' ? 'published' : told.type === 'tender.awarded' ? 'awarded' : 'lost';
+      return {
+        subject: t(`mail.tender.${key}.subject`, { tender: name, company: shipper }),
+        headline: t(`mail.tender.${key}.headline`, { tender: name, company: shipper, deadline: textOf(tender.deadline), lanes }),
+        route: null,
+        link: { href: `${publicUrl}/tenders/view/${idOf(tender.id) ?? 0}`, label: t('mail.open') },
+      };
+    }
     default:
       return null;
   }

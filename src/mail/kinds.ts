@@ -12,8 +12,7 @@ import type { MailKind, MailMode } from './tables.ts';
  * - `addressee`: an alert is mailed to the user it alerted (the saved search's user, the vehicle
  *   offer's or the freight's creator: whom the notification went to), not to every colleague.
  * Otherwise every user of the company whose setting for the kind is not `off` gets it.
- *
- * The events still to come map in one line each: `tender.published` offers, `tender.awarded` and `tender.lost` bids.
+
  */
 
 /** The event's `data`, as its recipient company received it. */
@@ -100,6 +99,10 @@ export const MAIL_OF_EVENT: Readonly<Record<EventType, MailRule | null>> = {
   'freight.milestone': { kind: 'bids' },
   'freight.late': { kind: 'bids' },
   'cmr.signed': { kind: 'documents' },
+  // Lane tenders (decisions.md §17, §20): an invitation is an offer; an award or a loss answers the company's bids.
+  'tender.published': { kind: 'offers' },
+  'tender.awarded': { kind: 'bids' },
+  'tender.lost': { kind: 'bids' },
 };
 
 /** The mailed event types and their kinds (what the trigger routes). */

@@ -96,6 +96,12 @@ export const MAIL_MESSAGES = catalogue(
     'mail.late.subject': 'Late: {route}',
     'mail.late.headline': 'The expected arrival ({eta}) is after the end of the delivery window ({end}).',
     'mail.cmr.subject': 'Consignment note {number} signed ({role}) on {route}',
+    'mail.tender.published.subject': '{company} invites you to bid: tender {tender}',
+    'mail.tender.published.headline': '{company} has published the lane tender {tender}; bids close {deadline}.',
+    'mail.tender.awarded.subject': 'Tender {tender}: lanes awarded to you',
+    'mail.tender.awarded.headline': '{company} has awarded you {lanes} lanes of the tender {tender}: they are your contracts now.',
+    'mail.tender.lost.subject': 'Tender {tender}: awarded to others',
+    'mail.tender.lost.headline': '{company} has awarded the tender {tender}; none of its lanes went to you this time.',
     'mail.cmr.headline': '{name} signed the consignment note {number} as {role}; it is now {status}. Its PDF is among the documents.',
   },
   {
@@ -197,6 +203,13 @@ export const MAIL_MESSAGES = catalogue(
     'mail.late.subject': 'Verspätet: {route}',
     'mail.late.headline': 'Die erwartete Ankunft ({eta}) liegt nach dem Ende des Lieferfensters ({end}).',
     'mail.cmr.subject': 'Frachtbrief {number} unterschrieben ({role}) zu {route}',
+    'mail.tender.published.subject': '{company} lädt Sie zum Bieten ein: Ausschreibung {tender}',
+    'mail.tender.published.headline': '{company} hat die Ausschreibung {tender} veröffentlicht; Gebote bis {deadline}.',
+    'mail.tender.awarded.subject': 'Ausschreibung {tender}: Relationen an Sie vergeben',
+    'mail.tender.awarded.headline':
+      '{company} hat Ihnen {lanes} Relationen der Ausschreibung {tender} vergeben: sie sind jetzt Ihre Verträge.',
+    'mail.tender.lost.subject': 'Ausschreibung {tender}: an andere vergeben',
+    'mail.tender.lost.headline': '{company} hat die Ausschreibung {tender} vergeben; diesmal ging keine Relation an Sie.',
     'mail.cmr.headline':
       '{name} hat den Frachtbrief {number} als {role} unterschrieben; Stand: {status}. Das PDF liegt bei den Dokumenten.',
   },

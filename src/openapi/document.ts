@@ -274,6 +274,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   searches: 'Saved load searches and their alerts.',
   shipments: 'The Shipment view of freights and of the TMS and milk-run lists (preview).',
   templates: 'Freight templates and freights created from them.',
+  tenders:
+    'Lane tenders and contracts (decisions.md §17): a shipper tenders its lanes, carriers bid sealed per lane, the shipper awards; the awarded lanes are contracts its freights’ routing guide uses.',
   tracking:
     'Tracking by permission (decisions.md §18): the winner’s truck positions of an awarded freight, its ETA and milestones, for the freight’s two parties only and until delivery; the driver’s link without an account.',
   tms: 'Tours of won orders (TMS, preview).',

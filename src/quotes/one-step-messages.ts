@@ -28,7 +28,7 @@ export const ONE_STEP_MESSAGES = catalogue(
     'freight.waterfall.minutes': 'minutes: a whole number from 1 to 1440',
     'freight.waterfall.then': 'then: market or stop',
     'freight.waterfall.no_contracts':
-      'guide: there are no contracts for this lane yet (lane tenders come later); name the carriers instead.',
+      'guide: none of your contracts covers this freight’s lane on its pickup date; name the carriers instead.',
     'freight.waterfall.done': 'Waterfall started: the first carrier has its turn.',
   },
   {
@@ -56,7 +56,7 @@ export const ONE_STEP_MESSAGES = catalogue(
     'freight.waterfall.minutes': 'minutes: eine ganze Zahl von 1 bis 1440',
     'freight.waterfall.then': 'then: market oder stop',
     'freight.waterfall.no_contracts':
-      'guide: für diese Relation gibt es noch keine Verträge (Ausschreibungen folgen); nennen Sie stattdessen die Frachtführer.',
+      'guide: keiner Ihrer Verträge deckt die Relation dieser Fracht an ihrem Ladetag; nennen Sie stattdessen die Frachtführer.',
     'freight.waterfall.done': 'Angebot gestartet: der erste Frachtführer ist an der Reihe.',
   },
 );

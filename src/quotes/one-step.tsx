@@ -69,10 +69,50 @@ function readCounter(ctx: Ctx<Caller>): { amount: string; note: string | null } 
  * company ids, each once), `price` (> 0), `currency` (EUR), `minutes` (1–1440), `then` (`stop`);
  * `guide` = 1 instead of carriers and price (the owner's contracts, §17).
  */
+/**
+ * The routing guide's carriers for a freight (decisions.md §17): the owner's contracts for its lane
+ * valid on its pickup date, primary first, each at its own price; null: not the caller's freight.
+ * The tenders module's reader, passed in by app.ts (tenders is above quotes).
+ */
+export type GuideReader = (
+  db: Ctx['db'],
+  clock: Ctx['clock'],
+  caller: Caller,
+  freightId: number,
+) => Promise<{ offers: Array<{ company: number; price: string; currency: string }> } | null>;
+
+/** `minutes` and `then` of a waterfall, with carriers or a guide alike. */
+function readTurns(ctx: Ctx<Caller>): { minutes: number; afterwards: WaterfallThen } | { problem: FailureCode } {
+  const p = ctx.params;
+  const minutes = readInt(p.minutes);
+  if (minutes === undefined || minutes < 1 || minutes > MAX_WATERFALL_MINUTES) return { problem: 'freight.waterfall.minutes' };
+  const thenText = p.then === undefined || p.then === null || p.then === '' ? 'stop' : readString(p.then)?.trim().toLowerCase();
+  if (!thenText || !(WATERFALL_THEN as readonly string[]).includes(thenText)) return { problem: 'freight.waterfall.then' };
+  return { minutes, afterwards: thenText as WaterfallThen };
+}
+
+/** `guide` = 1: the carriers and their prices from the guide (no contract for the lane: refused). */
+async function readGuide(
+  ctx: Ctx<Caller>,
+  id: number,
+  guide: GuideReader | undefined,
+): Promise<WaterfallInput | { problem: FailureCode } | null> {
+  const turns = readTurns(ctx);
+  if ('problem' in turns) return turns;
+  if (!guide) return { problem: 'freight.waterfall.no_contracts' };
+  const found = await guide(ctx.db, ctx.clock, ctx.caller, id);
+  if (!found) return null;
+  if (!found.offers.length) return { problem: 'freight.waterfall.no_contracts' };
+  return {
+    offers: found.offers.map((o) => ({ company: o.company, price: o.price })),
+    currency: found.offers[0]!.currency,
+    ...turns,
+    guide: true,
+  };
+}
+
 function readWaterfall(ctx: Ctx<Caller>): WaterfallInput | { problem: FailureCode } {
   const p = ctx.params;
-  const guide = readFlag(p.guide) === 1;
-  if (guide) return { problem: 'freight.waterfall.no_contracts' };
   const list = readList(p.carriers, MAX_WATERFALL_CARRIERS);
   if (!list.ok || list.items.length < 1) return { problem: 'freight.waterfall.carriers' };
   const carriers: number[] = [];
@@ -88,15 +128,12 @@ function readWaterfall(ctx: Ctx<Caller>): WaterfallInput | { problem: FailureCod
   if (price === undefined || Number(price) <= 0 || Number(price) >= 1e12) return { problem: 'freight.waterfall.price' };
   const currencyText = p.currency === undefined || p.currency === null || p.currency === '' ? 'EUR' : readString(p.currency)?.trim();
   if (!currencyText || !/^[A-Za-z]{3}$/.test(currencyText)) return { problem: 'freight.waterfall.currency' };
-  const minutes = readInt(p.minutes);
-  if (minutes === undefined || minutes < 1 || minutes > MAX_WATERFALL_MINUTES) return { problem: 'freight.waterfall.minutes' };
-  const thenText = p.then === undefined || p.then === null || p.then === '' ? 'stop' : readString(p.then)?.trim().toLowerCase();
-  if (!thenText || !(WATERFALL_THEN as readonly string[]).includes(thenText)) return { problem: 'freight.waterfall.then' };
+  const turns = readTurns(ctx);
+  if ('problem' in turns) return turns;
   return {
     offers: carriers.map((company) => ({ company, price })),
     currency: currencyText.toUpperCase(),
-    minutes,
-    afterwards: thenText as WaterfallThen,
+    ...turns,
     guide: false,
   };
 }
@@ -109,7 +146,7 @@ function waterfallAnswer(ctx: Ctx<Caller>, result: WaterfallResult) {
 
 const ERRORS = (codes: string) => `\`status\` = \`error\` with \`code\`: ${codes}; nothing changed.`;
 
-export function oneStepEndpoints(parts: { award: AwardPath; work: WaterfallWork }): Endpoint[] {
+export function oneStepEndpoints(parts: { award: AwardPath; work: WaterfallWork; guide?: GuideReader }): Endpoint[] {
   const pathId = (ctx: Ctx<Caller>) => readId(ctx.path.id);
   return [
     userEndpoint({
@@ -212,15 +249,21 @@ export function oneStepEndpoints(parts: { award: AwardPath; work: WaterfallWork 
       path: '/freights/waterfall/:id',
       doc: {
         summary: 'Offer a draft freight to carriers one after the other, each with a deadline, before the market (decisions.md §16)',
-        description: `The freight is published to the first carrier alone (visibility -2, \`book_now\` = \`price\`) until \`minutes\` have passed or it passes; then the next one's turn starts (event \`freight.offered\`), without any request. After the last: \`then\` = \`market\` opens it to every company at \`book_now\` = \`price\`, \`stop\` makes it expired. ${ERRORS('`freight.waterfall.carriers`, `freight.waterfall.price`, `freight.waterfall.currency`, `freight.waterfall.minutes`, `freight.waterfall.then`, `freight.waterfall.no_contracts` (`guide` = 1 before lane contracts exist), `freight.waterfall.not_draft`, `freight.waterfall.bad_carrier`')}`,
+        description: `The freight is published to the first carrier alone (visibility -2, \`book_now\` = \`price\`) until \`minutes\` have passed or it passes; then the next one's turn starts (event \`freight.offered\`), without any request. After the last: \`then\` = \`market\` opens it to every company at \`book_now\` = \`price\`, \`stop\` makes it expired. ${ERRORS('`freight.waterfall.carriers`, `freight.waterfall.price`, `freight.waterfall.currency`, `freight.waterfall.minutes`, `freight.waterfall.then`, `freight.waterfall.no_contracts` (`guide` = 1 and no contract of the owner covers the freight’s lane on its pickup date), `freight.waterfall.not_draft`, `freight.waterfall.bad_carrier`')}`,
         path: PATH_ID('the freight id (a draft of the caller’s company)'),
         input: Type.Object({
-          carriers: Type.Array(Type.Integer({ minimum: 1 }), {
-            minItems: 1,
-            maxItems: MAX_WATERFALL_CARRIERS,
-            description: 'company ids in order, each once',
-          }),
-          price: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.String()], { description: 'the Book Now price of every turn' }),
+          carriers: Type.Optional(
+            Type.Array(Type.Integer({ minimum: 1 }), {
+              minItems: 1,
+              maxItems: MAX_WATERFALL_CARRIERS,
+              description: 'company ids in order, each once (required without `guide`)',
+            }),
+          ),
+          price: Type.Optional(
+            Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.String()], {
+              description: 'the Book Now price of every turn (required without `guide`)',
+            }),
+          ),
           currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$', description: 'default EUR' })),
           minutes: Type.Integer({ minimum: 1, maximum: MAX_WATERFALL_MINUTES, description: 'how long each carrier has' }),
           // biome-ignore lint/suspicious/noThenProperty: decisions.md §16 names the field `then`
@@ -228,7 +271,12 @@ export function oneStepEndpoints(parts: { award: AwardPath; work: WaterfallWork 
             Type.Union([Type.Literal('market'), Type.Literal('stop')], { description: 'after the last carrier; default stop' }),
           ),
           guide: Type.Optional(
-            Type.Integer({ minimum: 0, maximum: 1, description: '1: the carriers and prices from the owner’s lane contracts (§17)' }),
+            Type.Integer({
+              minimum: 0,
+              maximum: 1,
+              description:
+                '1 instead of `carriers` and `price`: the routing guide, the carriers of the owner’s contracts for the freight’s lane valid on its pickup date (its loading window’s start; without one, today), primary first, each at its own contract price and in the contracts’ currency (decisions.md §17)',
+            }),
           ),
         }),
         data: Type.Object({ route: Type.Integer(), status: Type.String({ description: 'open' }) }),
@@ -237,7 +285,8 @@ export function oneStepEndpoints(parts: { award: AwardPath; work: WaterfallWork 
       async handle(ctx) {
         const id = pathId(ctx);
         if (id === undefined) return notFound();
-        const input = readWaterfall(ctx);
+        const input = readFlag(ctx.params.guide) === 1 ? await readGuide(ctx, id, parts.guide) : readWaterfall(ctx);
+        if (input === null) return notFound();
         if ('problem' in input) return fail(ctx.t, input.problem);
         return waterfallAnswer(ctx, await startWaterfall(ctx.db, ctx.clock, ctx.caller, id, input, parts.work));
       },

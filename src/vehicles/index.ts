@@ -15,6 +15,7 @@ export { offerUsers } from './store.ts';
 export { vehicleEndpoints, vehicleViews } from './routes.tsx';
 export { VEHICLE_ERRORS, VEHICLE_MESSAGES } from './messages.ts';
 export { VEHICLE_EVENT_DOCS } from './schema.ts';
+export { BODIES } from './tables.ts';
 
 /** The vehicles' place in the menu. */
 export const VEHICLES_SECTION = { prefix: '/vehicles', href: '/vehicles/index', label: 'nav.vehicles' } as const;

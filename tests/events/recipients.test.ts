@@ -496,6 +496,52 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
     assert.deepEqual(toOutsider, ['freight.matched']);
   });
 
+  test('tender.published reaches the invited, tender.awarded the awarded and tender.lost the other bidders; none carries another’s bid', async () => {
+    const d = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+    const deadline = new Date(Date.now() + 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
+    const tender = ok(
+      await app.post('/tenders/add.json', {
+        token: shipper.token,
+        json: {
+          name: 'T',
+          valid_from: d(1),
+          valid_to: d(200),
+          deadline,
+          invited: [carrierA.company, carrierB.company],
+          lanes: [{ from: 'DE', to: 'FR', loads: 3 }],
+        },
+      }),
+    ).tender;
+    await take();
+    ok(await app.post(`/tenders/publish/${tender.id}.json`, { token: shipper.token }));
+    let events = await take();
+    assert.deepEqual(events.map((e) => [e.type, e.company]).sort(), [
+      ['tender.published', carrierA.company],
+      ['tender.published', carrierB.company],
+    ]);
+    const lane = tender.lanes[0].id;
+    ok(await app.post(`/tenders/bid/${tender.id}.json`, { token: carrierA.token, json: { bids: [{ lane, price: 777.77, capacity: 2 }] } }));
+    ok(await app.post(`/tenders/bid/${tender.id}.json`, { token: carrierB.token, json: { bids: [{ lane, price: 888.88, capacity: 2 }] } }));
+    assert.deepEqual(await take(), [], 'a bid is sealed: no event');
+    await app.services.db
+      .updateTable('tenders')
+      .set({ deadline: new Date(Date.now() - 1000) })
+      .where('id', '=', tender.id)
+      .execute();
+    ok(
+      await app.post(`/tenders/award/${tender.id}.json`, {
+        token: shipper.token,
+        json: { awards: [{ lane, company: carrierA.company, rank: 1 }] },
+      }),
+    );
+    events = await take();
+    assert.deepEqual(events.map((e) => [e.type, e.company]).sort(), [
+      ['tender.awarded', carrierA.company],
+      ['tender.lost', carrierB.company],
+    ]);
+    assert.ok(!JSON.stringify(events.find((e) => e.type === 'tender.lost')).includes('777.77'), 'the loser never sees the winning price');
+  });
+
   test('every event type the description documents was delivered here and conformed to it', async () => {
     const documented = Object.keys((await app.get('/openapi.json')).body.webhooks).sort();
     assert.deepEqual([...conforming].sort(), documented);

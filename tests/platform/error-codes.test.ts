@@ -111,6 +111,49 @@ const post = (url: string, json: unknown, as: () => Actor = () => shipper): ApiC
 const get = (url: string, as: () => Actor = () => shipper): ApiCase => ({ status: 200, method: 'GET', url, as });
 const withSetup = (c: ApiCase, setup: ApiCase['setup']): ApiCase => ({ ...c, setup });
 
+/** A lane tender of the shipper inviting the carrier (decisions.md §17); published, with the carrier's bid, past its deadline, as asked. */
+async function tenderWith(o: { publish?: boolean; bid?: boolean; past?: boolean; award?: boolean } = {}) {
+  const d = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+  const deadline = new Date(Date.now() + 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
+  const made = await app.post('/tenders/add.json', {
+    token: shipper.token,
+    json: {
+      name: 'Codes',
+      valid_from: d(1),
+      valid_to: d(300),
+      deadline,
+      invited: [carrier.company],
+      lanes: [{ from: 'DE-60', to: 'FR', loads: 2 }],
+    },
+  });
+  assert.equal(made.body.status, 'success', made.text);
+  const tender = made.body.data.tender;
+  const lane = tender.lanes[0].id as number;
+  if (o.publish || o.bid || o.past)
+    assert.equal((await app.post(`/tenders/publish/${tender.id}.json`, { token: shipper.token })).body.status, 'success');
+  if (o.bid) {
+    const res = await app.post(`/tenders/bid/${tender.id}.json`, {
+      token: carrier.token,
+      json: { bids: [{ lane, price: 900, capacity: 2 }] },
+    });
+    assert.equal(res.body.status, 'success', res.text);
+  }
+  if (o.past)
+    await app.services.db
+      .updateTable('tenders')
+      .set({ deadline: new Date(Date.now() - 1000) })
+      .where('id', '=', tender.id)
+      .execute();
+  if (o.award) {
+    const res = await app.post(`/tenders/award/${tender.id}.json`, {
+      token: shipper.token,
+      json: { awards: [{ lane, company: carrier.company, rank: 1 }] },
+    });
+    assert.equal(res.body.status, 'success', res.text);
+  }
+  return { id: tender.id as number, lane };
+}
+
 /** A freight of the shipper in a state, written directly (the transitions are tested elsewhere). */
 const freightIn = (status: 'draft' | 'open' | 'pending' | 'taken' | 'closed', extra: { delivery_status?: number } = {}) =>
   insertFreight(app, shipper, { status, winner: status === 'taken' || status === 'closed' ? carrier : null }).then(async (id) => {
@@ -690,6 +733,97 @@ const CASES: Record<string, Case> = {
     const res = await app.post(`/freights/delivery/${id}.json`, { token: carrier.token, json: { delivery_status: 3 } });
     assert.equal(res.body.status, 'success', res.text);
     return { url: `/freights/cmr-sign/${id}.json` };
+  }),
+
+  // lane tenders (decisions.md §17)
+  'tenders.name_invalid': post('/tenders/add.json', {
+    name: '',
+    valid_from: '2031-01-01',
+    valid_to: '2031-12-31',
+    deadline: '2030-12-01 10:00',
+    lanes: [],
+  }),
+  'tenders.period_invalid': post('/tenders/add.json', {
+    name: 'T',
+    valid_from: '2031-12-31',
+    valid_to: '2031-01-01',
+    deadline: '2030-12-01 10:00',
+  }),
+  'tenders.deadline_invalid': post('/tenders/add.json', {
+    name: 'T',
+    valid_from: '2031-01-01',
+    valid_to: '2031-12-31',
+    deadline: '2001-01-01 10:00',
+  }),
+  'tenders.currency_invalid': post('/tenders/add.json', {
+    name: 'T',
+    valid_from: '2031-01-01',
+    valid_to: '2031-12-31',
+    deadline: '2030-12-01 10:00',
+    currency: 'EURO',
+  }),
+  'tenders.invited_invalid': post('/tenders/add.json', {
+    name: 'T',
+    valid_from: '2031-01-01',
+    valid_to: '2031-12-31',
+    deadline: '2030-12-01 10:00',
+    invited: ['me'],
+  }),
+  'tenders.lanes_invalid': post('/tenders/add.json', {
+    name: 'T',
+    valid_from: '2031-01-01',
+    valid_to: '2031-12-31',
+    deadline: '2030-12-01 10:00',
+    lanes: [],
+  }),
+  'tenders.lane_invalid': post('/tenders/add.json', {
+    name: 'T',
+    valid_from: '2031-01-01',
+    valid_to: '2031-12-31',
+    deadline: '2030-12-01 10:00',
+    lanes: [{ from: 'DE', to: 'Mars', loads: 1 }],
+  }),
+  'tenders.not_draft': withSetup(post('/tenders/publish/0.json', {}), async () => ({
+    url: `/tenders/publish/${(await tenderWith({ publish: true })).id}.json`,
+  })),
+  'tenders.own_tender': withSetup(post('/tenders/bid/0.json', {}), async () => {
+    const t = await tenderWith({ publish: true });
+    return { url: `/tenders/bid/${t.id}.json`, options: { json: { bids: [{ lane: t.lane, price: 5, capacity: 1 }] } } };
+  }),
+  'tenders.closed': withSetup(
+    post('/tenders/bid/0.json', {}, () => carrier),
+    async () => {
+      const t = await tenderWith({ past: true });
+      return { url: `/tenders/bid/${t.id}.json`, options: { json: { bids: [{ lane: t.lane, price: 5, capacity: 1 }] } } };
+    },
+  ),
+  'tenders.bids_invalid': withSetup(
+    post('/tenders/bid/0.json', { bids: [] }, () => carrier),
+    async () => ({
+      url: `/tenders/bid/${(await tenderWith({ publish: true })).id}.json`,
+    }),
+  ),
+  'tenders.bid_invalid': withSetup(
+    post('/tenders/bid/0.json', {}, () => carrier),
+    async () => {
+      const t = await tenderWith({ publish: true });
+      return { url: `/tenders/bid/${t.id}.json`, options: { json: { bids: [{ lane: t.lane, price: -5, capacity: 1 }] } } };
+    },
+  ),
+  'tenders.not_closed': withSetup(post('/tenders/award/0.json', {}), async () => {
+    const t = await tenderWith({ bid: true });
+    return { url: `/tenders/award/${t.id}.json`, options: { json: { awards: [{ lane: t.lane, company: carrier.company, rank: 1 }] } } };
+  }),
+  'tenders.already_awarded': withSetup(post('/tenders/award/0.json', {}), async () => {
+    const t = await tenderWith({ bid: true, past: true, award: true });
+    return { url: `/tenders/award/${t.id}.json`, options: { json: { awards: [{ lane: t.lane, company: carrier.company, rank: 1 }] } } };
+  }),
+  'tenders.awards_invalid': withSetup(post('/tenders/award/0.json', { awards: [] }), async () => ({
+    url: `/tenders/award/${(await tenderWith({ bid: true, past: true })).id}.json`,
+  })),
+  'tenders.award_invalid': withSetup(post('/tenders/award/0.json', {}), async () => {
+    const t = await tenderWith({ bid: true, past: true });
+    return { url: `/tenders/award/${t.id}.json`, options: { json: { awards: [{ lane: t.lane, company: shipper.company, rank: 1 }] } } };
   }),
 
   // saved searches

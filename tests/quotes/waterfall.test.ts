@@ -10,7 +10,7 @@ import { freightRow } from './fixtures.ts';
  * decisions.md §16, waterfall offers: one carrier's turn at a time, visibility moving with the
  * turn, turns passing by a pass or by their deadline without any request (the sweeper, run here
  * with a moved clock), then the market or the end; `freight.offered` to each carrier whose turn
- * starts; `guide` refused until contracts exist; every refusal.
+ * starts; `guide` refused without a contract for the lane (tests/tenders: the guide with contracts); every refusal.
  */
 
 let app: TestApp;

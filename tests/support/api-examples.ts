@@ -284,6 +284,7 @@ async function more(app: TestApp, world: World): Promise<void> {
   await lanePrices(app, world);
   await tracking(app, world);
   await oneStepDeals(app, world);
+  await tenders(app, world);
   await app.post('/users/password.json', {
     ...S,
     json: { current_password: world.shipper.password, password: world.shipper.password, password_repeat: world.shipper.password },
@@ -398,6 +399,63 @@ async function lanePrices(app: TestApp, world: World): Promise<void> {
       json: { name: 'POD signed.pdf', content: pod.toString('base64') },
     });
   }
+}
+
+/**
+ * Lane tenders (decisions.md §17): the shipper tenders two lanes to the carrier, which bids; past
+ * the deadline the shipper reads every bid and awards; both read their contracts; a draft on the
+ * contract lane goes down the routing guide (a waterfall with `guide` = 1). The clock returns after.
+ */
+async function tenders(app: TestApp, world: World): Promise<void> {
+  const S = { token: world.shipper.token };
+  const C = { token: world.carrier.token };
+  const now = app.services.clock.now();
+  const other = await app.actor('Spedition Nord');
+  const made = await app.post('/tenders/add.json', {
+    ...S,
+    json: {
+      name: 'Road lanes 2031/32',
+      valid_from: '2031-04-01',
+      valid_to: '2032-03-31',
+      deadline: '2031-03-15 12:00',
+      currency: 'EUR',
+      invited: [world.carrier.company, other.company],
+      lanes: [
+        { from: 'DE-60', to: 'FR-75', loads: 12, weight: 24000, body: 'tautliner' },
+        { from: 'DE-8', to: 'IT-20', loads: 4, body: 'reefer', note: 'ramp 3, slot booking' },
+      ],
+    },
+  });
+  const tender = made.body?.data?.tender;
+  if (!tender) return;
+  await app.post(`/tenders/publish/${tender.id}.json`, S);
+  await app.get('/tenders/index.json', C);
+  await app.post(`/tenders/bid/${tender.id}.json`, {
+    ...C,
+    json: {
+      bids: tender.lanes.map((l: { id: number }, i: number) => ({ lane: l.id, price: i === 0 ? '1180.00' : '1420.50', capacity: 10 })),
+    },
+  });
+  await app.post(`/tenders/bid/${tender.id}.json`, {
+    token: other.token,
+    json: { bids: [{ lane: tender.lanes[0].id, price: '1265.00', capacity: 6 }] },
+  });
+  await app.get(`/tenders/view/${tender.id}.json`, C);
+  app.setNow(new Date('2031-03-16T09:00:00Z'));
+  await app.tenders.sweep();
+  await app.get(`/tenders/view/${tender.id}.json`, S);
+  await app.post(`/tenders/award/${tender.id}.json`, {
+    ...S,
+    json: { awards: [{ lane: tender.lanes[0].id, company: world.carrier.company, rank: 1 }] },
+  });
+  await app.get('/contracts/index.json', C);
+  const draft = await app.post('/freights/add.json', {
+    ...S,
+    json: { from: 'city:DE-60311', to: 'city:FR-75001', weight: 8000, etd: '2031-05-05 08:00', from_addr: 'Dock 1', to_addr: 'Dock 2' },
+  });
+  const id = draft.body?.data?.id;
+  if (id) await app.post(`/freights/waterfall/${id}.json`, { ...S, json: { guide: 1, minutes: 60, then: 'market' } });
+  app.setNow(now);
 }
 
 /**

@@ -61,6 +61,8 @@ export interface TestApp {
   uploads: App['uploads'];
   /** The waterfall turns' sweeper of this app (decisions.md §16): one pass now, at the app's clock. */
   waterfalls: { sweep(): Promise<number> };
+  /** The tenders' sweeper (decisions.md §17): closes tenders past their deadline now, at the app's clock. */
+  tenders: { sweep(): Promise<number> };
   /** Moves the exchange's clock (deadlines, expiry); `null` returns to real time. */
   setNow(date: Date | null): void;
   company(name?: string): Promise<{ id: number; name: string }>;
@@ -88,7 +90,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = options.database ?? (await freshDatabase());
   let fixedNow: Date | null = null;
   const clock = new Clock(config.timezone, () => fixedNow ?? new Date());
-  const { http, services, tokens, endpoints, live, alerts, mail, uploads, waterfalls } = await buildApp({ config, database, clock });
+  const { http, services, tokens, endpoints, live, alerts, mail, uploads, waterfalls, tenders } = await buildApp({
+    config,
+    database,
+    clock,
+  });
   await http.ready();
   let seq = 0;
 
@@ -128,6 +134,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     mail,
     uploads,
     waterfalls,
+    tenders,
     setNow(date) {
       fixedNow = date;
     },

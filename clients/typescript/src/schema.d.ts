@@ -359,7 +359,7 @@ export interface paths {
         put?: never;
         /**
          * Offer a draft freight to carriers one after the other, each with a deadline, before the market (decisions.md §16)
-         * @description The freight is published to the first carrier alone (visibility -2, `book_now` = `price`) until `minutes` have passed or it passes; then the next one's turn starts (event `freight.offered`), without any request. After the last: `then` = `market` opens it to every company at `book_now` = `price`, `stop` makes it expired. `status` = `error` with `code`: `freight.waterfall.carriers`, `freight.waterfall.price`, `freight.waterfall.currency`, `freight.waterfall.minutes`, `freight.waterfall.then`, `freight.waterfall.no_contracts` (`guide` = 1 before lane contracts exist), `freight.waterfall.not_draft`, `freight.waterfall.bad_carrier`; nothing changed.
+         * @description The freight is published to the first carrier alone (visibility -2, `book_now` = `price`) until `minutes` have passed or it passes; then the next one's turn starts (event `freight.offered`), without any request. After the last: `then` = `market` opens it to every company at `book_now` = `price`, `stop` makes it expired. `status` = `error` with `code`: `freight.waterfall.carriers`, `freight.waterfall.price`, `freight.waterfall.currency`, `freight.waterfall.minutes`, `freight.waterfall.then`, `freight.waterfall.no_contracts` (`guide` = 1 and no contract of the owner covers the freight’s lane on its pickup date), `freight.waterfall.not_draft`, `freight.waterfall.bad_carrier`; nothing changed.
          *
          *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
          *
@@ -2180,6 +2180,168 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenders/index.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller’s own tenders, those open to it (invited, before the deadline) and those it bid on; newest first
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `tenders`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        get: operations["getTendersIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenders/add.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a lane tender (a draft): the contract period, the bid deadline, the invited companies and 1–1,000 lanes (decisions.md §17)
+         * @description Any bad lane or field refuses the whole tender and nothing is stored: `data.errors` names the field (`lanes[i].from`) and the lane’s position (1-based). `status` = `error` with `code`: `tenders.name_invalid`, `tenders.period_invalid`, `tenders.deadline_invalid`, `tenders.currency_invalid`, `tenders.invited_invalid`, `tenders.lanes_invalid`, `tenders.lane_invalid`; nothing changed.
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `tender`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postTendersAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenders/publish/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a draft tender (owner): `open`; event `tender.published` to the invited companies (every company when none)
+         * @description `status` = `error` with `code`: `tenders.not_draft`, `tenders.closed` (its deadline has passed); nothing changed.
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `tender`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postTendersPublish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenders/view/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tender with its lanes, sealed: a bidder sees its own `bid` per lane; the owner sees `bids` once the deadline has passed (empty before)
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `tender`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        get: operations["getTendersView"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenders/bid/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bid on lanes of an open tender (an invited company, before the deadline): replaces the company’s earlier bids on those lanes
+         * @description One bad item refuses the request whole (`data.errors` names `bids[i].field`). `status` = `error` with `code`: `tenders.bids_invalid`, `tenders.bid_invalid`, `tenders.own_tender`, `tenders.closed` (after the deadline); nothing changed.
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `tender`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postTendersBid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenders/award/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Award a tender’s lanes (owner, after the deadline): each to companies that bid on the lane, at their bid prices, ranked
+         * @description The awarded lanes become contracts; the tender becomes `awarded`. Events `tender.awarded` to each awarded company, `tender.lost` to the other bidders. `status` = `error` with `code`: `tenders.awards_invalid`, `tenders.award_invalid` (a lane not of the tender, a company that did not bid on it, a rank twice), `tenders.not_closed`, `tenders.already_awarded`; nothing changed.
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `tender`, `contracts`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postTendersAward"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contracts/index.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every awarded lane the caller’s company is a party to, as shipper or carrier (decisions.md §17); newest first
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `contracts`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        get: operations["getContractsIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/freights/pod/{freightId}.json": {
         parameters: {
             query?: never;
@@ -2912,6 +3074,72 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "tender.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A lane tender was published to the company (decisions.md §17): it may bid until the deadline.
+         * @description Sent to: the invited companies (every company when the tender invites none), except those that blocked the owner.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onTenderPublished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tender.awarded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The company was awarded lanes of a tender: its contracts (its own only).
+         * @description Sent to: each awarded company.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onTenderAwarded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tender.lost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A tender the company bid on was awarded without any lane to it.
+         * @description Sent to: every bidder that was awarded no lane.
+         *
+         *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
+         */
+        post: operations["onTenderLost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2997,7 +3225,7 @@ export interface components {
          *     - `freight.waterfall.carriers`: carriers: 1 to 20 company ids, in order, each once
          *     - `freight.waterfall.currency`: currency: a three-letter currency code such as EUR
          *     - `freight.waterfall.minutes`: minutes: a whole number from 1 to 1440
-         *     - `freight.waterfall.no_contracts`: guide: there are no contracts for this lane yet (lane tenders come later); name the carriers instead.
+         *     - `freight.waterfall.no_contracts`: guide: none of your contracts covers this freight’s lane on its pickup date; name the carriers instead.
          *     - `freight.waterfall.not_draft`: Only a draft freight can be offered in a waterfall.
          *     - `freight.waterfall.price`: price: a positive number with at most 2 decimals is required
          *     - `freight.waterfall.then`: then: market or stop
@@ -3076,6 +3304,22 @@ export interface components {
          *     - `searches.too_many`: You have {max} saved searches: delete one first.
          *     - `shipments.unknown_list`: filter {id}: no such list
          *     - `template.name_required`: A template needs a name (up to 200 characters).
+         *     - `tenders.already_awarded`: This tender has been awarded already.
+         *     - `tenders.award_invalid`: Award {position}, {field}: {reason}
+         *     - `tenders.awards_invalid`: Awards: 1 to {max} items.
+         *     - `tenders.bid_invalid`: Bid {position}, {field}: {reason}
+         *     - `tenders.bids_invalid`: Bids: 1 to {max} items, each a lane of this tender once, a price > 0 and a capacity ≥ 1.
+         *     - `tenders.closed`: The tender’s deadline has passed: bids are closed.
+         *     - `tenders.currency_invalid`: Currency: three letters (EUR).
+         *     - `tenders.deadline_invalid`: Deadline: a time YYYY-MM-DD HH:MM in the future, before the contract period ends.
+         *     - `tenders.invited_invalid`: Invited: up to {max} company ids of other companies on the exchange.
+         *     - `tenders.lane_invalid`: Lane {position}, {field}: {reason}
+         *     - `tenders.lanes_invalid`: Lanes: 1 to {max} lanes.
+         *     - `tenders.name_invalid`: Name: 1 to {max} characters.
+         *     - `tenders.not_closed`: A tender is awarded once its deadline has passed.
+         *     - `tenders.not_draft`: Only a draft tender is published.
+         *     - `tenders.own_tender`: A company does not bid on its own tender.
+         *     - `tenders.period_invalid`: Contract period: valid_from and valid_to as YYYY-MM-DD, valid_from not after valid_to, at most {max} days.
          *     - `tms.date_invalid`: date: "{value}" is not a date YYYY-MM-DD
          *     - `tms.name_required`: name: a tour name is required
          *     - `tms.name_too_long`: name: at most {max} characters
@@ -3106,7 +3350,7 @@ export interface components {
          *     - `webhooks.url_unresolvable`: url: the host name does not resolve
          * @enum {string}
          */
-        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "cmr.already_signed" | "cmr.consignee_by_link" | "cmr.link_by_carrier" | "cmr.name_invalid" | "cmr.not_loaded" | "cmr.not_taken" | "cmr.reservations_invalid" | "cmr.role_invalid" | "cmr.wrong_party" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "documents.content_invalid" | "documents.kind_invalid" | "documents.kind_reserved" | "documents.name_invalid" | "documents.too_large" | "documents.type_refused" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.edit.waterfall_running" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "freight.waterfall.bad_carrier" | "freight.waterfall.carriers" | "freight.waterfall.currency" | "freight.waterfall.minutes" | "freight.waterfall.no_contracts" | "freight.waterfall.not_draft" | "freight.waterfall.price" | "freight.waterfall.then" | "internal" | "live.too_many_streams" | "login.failed" | "login.throttled" | "mail.email_invalid" | "mail.mode_invalid" | "messages.blocked" | "messages.company_not_audience" | "messages.company_required" | "messages.text_invalid" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pod.not_taken" | "positions.at_invalid" | "positions.count" | "positions.item_invalid" | "positions.latitude_invalid" | "positions.longitude_invalid" | "positions.not_underway" | "positions.speed_invalid" | "positions.winner_only" | "prices.lane_required" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.accept.no_counter" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.book.no_price" | "quotes.book.not_available" | "quotes.book.own_freight" | "quotes.counter.amount" | "quotes.counter.not_open" | "quotes.counter.note" | "quotes.counter.own_bid" | "quotes.currency_required" | "quotes.decline.not_your_turn" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.one_step.blocked" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_invalid" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.blocked" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
+        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "cmr.already_signed" | "cmr.consignee_by_link" | "cmr.link_by_carrier" | "cmr.name_invalid" | "cmr.not_loaded" | "cmr.not_taken" | "cmr.reservations_invalid" | "cmr.role_invalid" | "cmr.wrong_party" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "documents.content_invalid" | "documents.kind_invalid" | "documents.kind_reserved" | "documents.name_invalid" | "documents.too_large" | "documents.type_refused" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.edit.waterfall_running" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "freight.waterfall.bad_carrier" | "freight.waterfall.carriers" | "freight.waterfall.currency" | "freight.waterfall.minutes" | "freight.waterfall.no_contracts" | "freight.waterfall.not_draft" | "freight.waterfall.price" | "freight.waterfall.then" | "internal" | "live.too_many_streams" | "login.failed" | "login.throttled" | "mail.email_invalid" | "mail.mode_invalid" | "messages.blocked" | "messages.company_not_audience" | "messages.company_required" | "messages.text_invalid" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pod.not_taken" | "positions.at_invalid" | "positions.count" | "positions.item_invalid" | "positions.latitude_invalid" | "positions.longitude_invalid" | "positions.not_underway" | "positions.speed_invalid" | "positions.winner_only" | "prices.lane_required" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.accept.no_counter" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.book.no_price" | "quotes.book.not_available" | "quotes.book.own_freight" | "quotes.counter.amount" | "quotes.counter.not_open" | "quotes.counter.note" | "quotes.counter.own_bid" | "quotes.currency_required" | "quotes.decline.not_your_turn" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.one_step.blocked" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_invalid" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tenders.already_awarded" | "tenders.award_invalid" | "tenders.awards_invalid" | "tenders.bid_invalid" | "tenders.bids_invalid" | "tenders.closed" | "tenders.currency_invalid" | "tenders.deadline_invalid" | "tenders.invited_invalid" | "tenders.lane_invalid" | "tenders.lanes_invalid" | "tenders.name_invalid" | "tenders.not_closed" | "tenders.not_draft" | "tenders.own_tender" | "tenders.period_invalid" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.blocked" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
         /** @description A success of postUsersLogin: the payload in `data`. */
         PostUsersLoginSuccess: {
             data: {
@@ -4211,7 +4455,7 @@ export interface components {
             /** @description http or https */
             url: string;
             /** @description the event types it receives; ["*"]: all */
-            events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "bid.countered" | "freight.offered" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "freight.milestone" | "freight.late" | "cmr.signed" | "*")[];
+            events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "bid.countered" | "freight.offered" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "freight.milestone" | "freight.late" | "cmr.signed" | "tender.published" | "tender.awarded" | "tender.lost" | "*")[];
             /** @description whsec_ + base64 of the signing key: in full only in the answer of add, masked elsewhere */
             secret: string;
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
@@ -5769,6 +6013,414 @@ export interface components {
             auth: components["schemas"]["Auth"];
             warnings?: components["schemas"]["Warning"][];
         };
+        /** @description A success of getTendersIndex: the payload in `data`. */
+        GetTendersIndexSuccess: {
+            data: {
+                tenders: {
+                    id: number;
+                    name: string;
+                    company: {
+                        id: number;
+                        name: string;
+                    };
+                    status: string;
+                    currency: string;
+                    valid_from: string;
+                    valid_to: string;
+                    deadline: string;
+                    lanes_count: number;
+                }[];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postTendersAdd: the payload in `data`. */
+        PostTendersAddSuccess: {
+            data: {
+                /** @description A lane tender as the caller may see it: a bidder sees its own bids only, the owner every bid once the deadline has passed. */
+                tender: {
+                    id: number;
+                    name: string;
+                    company: {
+                        id: number;
+                        name: string;
+                    };
+                    /** @description `draft`, `open` (published, before the deadline), `closed` (the deadline passed), `awarded` */
+                    status: "draft" | "open" | "closed" | "awarded";
+                    currency: string;
+                    /** @description YYYY-MM-DD: the contract period’s first day */
+                    valid_from: string;
+                    /** @description YYYY-MM-DD: its last day */
+                    valid_to: string;
+                    /** @description YYYY-MM-DD HH:MM:SS in APP_TIMEZONE: bids close */
+                    deadline: string;
+                    /** @description the owner’s view: invited company ids; empty: every company */
+                    invited?: number[];
+                    created: string;
+                    published: string | null;
+                    lanes: {
+                        id: number;
+                        /** @description 1-based, in the order given */
+                        position: number;
+                        /** @description origin: one pattern of the load search (decisions.md §7): `DE`, `DE-60`, `airport:FRA`; answered in its normal form */
+                        from: string;
+                        /** @description destination: one pattern of the load search (decisions.md §7): `DE`, `DE-60`, `airport:FRA`; answered in its normal form */
+                        to: string;
+                        /** @description expected loads a month */
+                        loads: number;
+                        weight: number | null;
+                        body: string | null;
+                        note: string | null;
+                        bid?: {
+                            price: number;
+                            capacity: number;
+                        } | null;
+                        /** @description the owner’s view: every bid, sorted by price, only once the deadline has passed; before it empty */
+                        bids?: {
+                            /** @description the bidding company */
+                            company: number;
+                            company_name: string;
+                            /** @description per load, in the tender’s currency */
+                            price: number;
+                            /** @description loads a month */
+                            capacity: number;
+                        }[];
+                    }[];
+                };
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postTendersPublish: the payload in `data`. */
+        PostTendersPublishSuccess: {
+            data: {
+                /** @description A lane tender as the caller may see it: a bidder sees its own bids only, the owner every bid once the deadline has passed. */
+                tender: {
+                    id: number;
+                    name: string;
+                    company: {
+                        id: number;
+                        name: string;
+                    };
+                    /** @description `draft`, `open` (published, before the deadline), `closed` (the deadline passed), `awarded` */
+                    status: "draft" | "open" | "closed" | "awarded";
+                    currency: string;
+                    /** @description YYYY-MM-DD: the contract period’s first day */
+                    valid_from: string;
+                    /** @description YYYY-MM-DD: its last day */
+                    valid_to: string;
+                    /** @description YYYY-MM-DD HH:MM:SS in APP_TIMEZONE: bids close */
+                    deadline: string;
+                    /** @description the owner’s view: invited company ids; empty: every company */
+                    invited?: number[];
+                    created: string;
+                    published: string | null;
+                    lanes: {
+                        id: number;
+                        /** @description 1-based, in the order given */
+                        position: number;
+                        /** @description origin: one pattern of the load search (decisions.md §7): `DE`, `DE-60`, `airport:FRA`; answered in its normal form */
+                        from: string;
+                        /** @description destination: one pattern of the load search (decisions.md §7): `DE`, `DE-60`, `airport:FRA`; answered in its normal form */
+                        to: string;
+                        /** @description expected loads a month */
+                        loads: number;
+                        weight: number | null;
+                        body: string | null;
+                        note: string | null;
+                        bid?: {
+                            price: number;
+                            capacity: number;
+                        } | null;
+                        /** @description the owner’s view: every bid, sorted by price, only once the deadline has passed; before it empty */
+                        bids?: {
+                            /** @description the bidding company */
+                            company: number;
+                            company_name: string;
+                            /** @description per load, in the tender’s currency */
+                            price: number;
+                            /** @description loads a month */
+                            capacity: number;
+                        }[];
+                    }[];
+                };
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getTendersView: the payload in `data`. */
+        GetTendersViewSuccess: {
+            data: {
+                /** @description A lane tender as the caller may see it: a bidder sees its own bids only, the owner every bid once the deadline has passed. */
+                tender: {
+                    id: number;
+                    name: string;
+                    company: {
+                        id: number;
+                        name: string;
+                    };
+                    /** @description `draft`, `open` (published, before the deadline), `closed` (the deadline passed), `awarded` */
+                    status: "draft" | "open" | "closed" | "awarded";
+                    currency: string;
+                    /** @description YYYY-MM-DD: the contract period’s first day */
+                    valid_from: string;
+                    /** @description YYYY-MM-DD: its last day */
+                    valid_to: string;
+                    /** @description YYYY-MM-DD HH:MM:SS in APP_TIMEZONE: bids close */
+                    deadline: string;
+                    /** @description the owner’s view: invited company ids; empty: every company */
+                    invited?: number[];
+                    created: string;
+                    published: string | null;
+                    lanes: {
+                        id: number;
+                        /** @description 1-based, in the order given */
+                        position: number;
+                        /** @description origin: one pattern of the load search (decisions.md §7): `DE`, `DE-60`, `airport:FRA`; answered in its normal form */
+                        from: string;
+                        /** @description destination: one pattern of the load search (decisions.md §7): `DE`, `DE-60`, `airport:FRA`; answered in its normal form */
+                        to: string;
+                        /** @description expected loads a month */
+                        loads: number;
+                        weight: number | null;
+                        body: string | null;
+                        note: string | null;
+                        bid?: {
+                            price: number;
+                            capacity: number;
+                        } | null;
+                        /** @description the owner’s view: every bid, sorted by price, only once the deadline has passed; before it empty */
+                        bids?: {
+                            /** @description the bidding company */
+                            company: number;
+                            company_name: string;
+                            /** @description per load, in the tender’s currency */
+                            price: number;
+                            /** @description loads a month */
+                            capacity: number;
+                        }[];
+                    }[];
+                };
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postTendersBid: the payload in `data`. */
+        PostTendersBidSuccess: {
+            data: {
+                /** @description A lane tender as the caller may see it: a bidder sees its own bids only, the owner every bid once the deadline has passed. */
+                tender: {
+                    id: number;
+                    name: string;
+                    company: {
+                        id: number;
+                        name: string;
+                    };
+                    /** @description `draft`, `open` (published, before the deadline), `closed` (the deadline passed), `awarded` */
+                    status: "draft" | "open" | "closed" | "awarded";
+                    currency: string;
+                    /** @description YYYY-MM-DD: the contract period’s first day */
+                    valid_from: string;
+                    /** @description YYYY-MM-DD: its last day */
+                    valid_to: string;
+                    /** @description YYYY-MM-DD HH:MM:SS in APP_TIMEZONE: bids close */
+                    deadline: string;
+                    /** @description the owner’s view: invited company ids; empty: every company */
+                    invited?: number[];
+                    created: string;
+                    published: string | null;
+                    lanes: {
+                        id: number;
+                        /** @description 1-based, in the order given */
+                        position: number;
+                        /** @description origin: one pattern of the load search (decisions.md §7): `DE`, `DE-60`, `airport:FRA`; answered in its normal form */
+                        from: string;
+                        /** @description destination: one pattern of the load search (decisions.md §7): `DE`, `DE-60`, `airport:FRA`; answered in its normal form */
+                        to: string;
+                        /** @description expected loads a month */
+                        loads: number;
+                        weight: number | null;
+                        body: string | null;
+                        note: string | null;
+                        bid?: {
+                            price: number;
+                            capacity: number;
+                        } | null;
+                        /** @description the owner’s view: every bid, sorted by price, only once the deadline has passed; before it empty */
+                        bids?: {
+                            /** @description the bidding company */
+                            company: number;
+                            company_name: string;
+                            /** @description per load, in the tender’s currency */
+                            price: number;
+                            /** @description loads a month */
+                            capacity: number;
+                        }[];
+                    }[];
+                };
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postTendersAward: the payload in `data`. */
+        PostTendersAwardSuccess: {
+            data: {
+                /** @description A lane tender as the caller may see it: a bidder sees its own bids only, the owner every bid once the deadline has passed. */
+                tender: {
+                    id: number;
+                    name: string;
+                    company: {
+                        id: number;
+                        name: string;
+                    };
+                    /** @description `draft`, `open` (published, before the deadline), `closed` (the deadline passed), `awarded` */
+                    status: "draft" | "open" | "closed" | "awarded";
+                    currency: string;
+                    /** @description YYYY-MM-DD: the contract period’s first day */
+                    valid_from: string;
+                    /** @description YYYY-MM-DD: its last day */
+                    valid_to: string;
+                    /** @description YYYY-MM-DD HH:MM:SS in APP_TIMEZONE: bids close */
+                    deadline: string;
+                    /** @description the owner’s view: invited company ids; empty: every company */
+                    invited?: number[];
+                    created: string;
+                    published: string | null;
+                    lanes: {
+                        id: number;
+                        /** @description 1-based, in the order given */
+                        position: number;
+                        /** @description origin: one pattern of the load search (decisions.md §7): `DE`, `DE-60`, `airport:FRA`; answered in its normal form */
+                        from: string;
+                        /** @description destination: one pattern of the load search (decisions.md §7): `DE`, `DE-60`, `airport:FRA`; answered in its normal form */
+                        to: string;
+                        /** @description expected loads a month */
+                        loads: number;
+                        weight: number | null;
+                        body: string | null;
+                        note: string | null;
+                        bid?: {
+                            price: number;
+                            capacity: number;
+                        } | null;
+                        /** @description the owner’s view: every bid, sorted by price, only once the deadline has passed; before it empty */
+                        bids?: {
+                            /** @description the bidding company */
+                            company: number;
+                            company_name: string;
+                            /** @description per load, in the tender’s currency */
+                            price: number;
+                            /** @description loads a month */
+                            capacity: number;
+                        }[];
+                    }[];
+                };
+                contracts: {
+                    id: number;
+                    /** @description the tender’s id */
+                    tender: number;
+                    /** @description the tender lane’s id */
+                    lane: number;
+                    /** @description origin: one pattern of the load search (decisions.md §7): `DE`, `DE-60`, `airport:FRA`; answered in its normal form */
+                    from: string;
+                    /** @description destination: one pattern of the load search (decisions.md §7): `DE`, `DE-60`, `airport:FRA`; answered in its normal form */
+                    to: string;
+                    shipper: {
+                        id: number;
+                        name: string;
+                    };
+                    carrier: {
+                        id: number;
+                        name: string;
+                    };
+                    /** @description 1 = primary, 2… backups */
+                    rank: number;
+                    /** @description per load: the carrier’s bid */
+                    price: number;
+                    currency: string;
+                    /** @description expected loads a month */
+                    loads: number;
+                    /** @description YYYY-MM-DD */
+                    valid_from: string;
+                    /** @description YYYY-MM-DD */
+                    valid_to: string;
+                }[];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getContractsIndex: the payload in `data`. */
+        GetContractsIndexSuccess: {
+            data: {
+                contracts: {
+                    id: number;
+                    /** @description the tender’s id */
+                    tender: number;
+                    /** @description the tender lane’s id */
+                    lane: number;
+                    /** @description origin: one pattern of the load search (decisions.md §7): `DE`, `DE-60`, `airport:FRA`; answered in its normal form */
+                    from: string;
+                    /** @description destination: one pattern of the load search (decisions.md §7): `DE`, `DE-60`, `airport:FRA`; answered in its normal form */
+                    to: string;
+                    shipper: {
+                        id: number;
+                        name: string;
+                    };
+                    carrier: {
+                        id: number;
+                        name: string;
+                    };
+                    /** @description 1 = primary, 2… backups */
+                    rank: number;
+                    /** @description per load: the carrier’s bid */
+                    price: number;
+                    currency: string;
+                    /** @description expected loads a month */
+                    loads: number;
+                    /** @description YYYY-MM-DD */
+                    valid_from: string;
+                    /** @description YYYY-MM-DD */
+                    valid_to: string;
+                }[];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
         /** @description A success of postFreightsDocuments: the payload in `data`. */
         PostFreightsDocumentsSuccess: {
             data: {
@@ -6527,6 +7179,101 @@ export interface components {
                     km_left: number | null;
                 };
                 window_end: string | null;
+            };
+        };
+        /** @description The `tender.published` event: A lane tender was published to the company (decisions.md §17): it may bid until the deadline. */
+        TenderPublishedEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "tender.published";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                tender: {
+                    id: number;
+                    name: string;
+                    company: {
+                        id: number;
+                        name: string;
+                    };
+                    currency: string;
+                    valid_from: string;
+                    valid_to: string;
+                    deadline: string;
+                    /** @description the number of lanes */
+                    lanes?: number;
+                };
+            };
+        };
+        /** @description The `tender.awarded` event: The company was awarded lanes of a tender: its contracts (its own only). */
+        TenderAwardedEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "tender.awarded";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                tender: {
+                    id: number;
+                    name: string;
+                    company: {
+                        id: number;
+                        name: string;
+                    };
+                    currency: string;
+                    valid_from: string;
+                    valid_to: string;
+                    deadline: string;
+                    /** @description the number of lanes */
+                    lanes?: number;
+                };
+                contracts: {
+                    id: number;
+                    lane: number;
+                    from: string;
+                    to: string;
+                    rank: number;
+                    price: number;
+                    currency: string;
+                    loads: number;
+                    carrier: {
+                        id: number;
+                        name: string;
+                    };
+                }[];
+            };
+        };
+        /** @description The `tender.lost` event: A tender the company bid on was awarded without any lane to it. */
+        TenderLostEvent: {
+            /** @description the event id, also sent as webhook-id */
+            id: string;
+            /** @constant */
+            type: "tender.lost";
+            /** @description when it happened: YYYY-MM-DD HH:MM:SS, application time zone */
+            created: string;
+            /** @description the recipient company: data is as that company sees it through the API */
+            company: number;
+            data: {
+                tender: {
+                    id: number;
+                    name: string;
+                    company: {
+                        id: number;
+                        name: string;
+                    };
+                    currency: string;
+                    valid_from: string;
+                    valid_to: string;
+                    deadline: string;
+                    /** @description the number of lanes */
+                    lanes?: number;
+                };
             };
         };
     };
@@ -7659,31 +8406,31 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description company ids in order, each once */
-                    carriers: number[];
-                    /** @description the Book Now price of every turn */
-                    price: number | string;
+                    /** @description company ids in order, each once (required without `guide`) */
+                    carriers?: number[];
+                    /** @description the Book Now price of every turn (required without `guide`) */
+                    price?: number | string;
                     /** @description default EUR */
                     currency?: string;
                     /** @description how long each carrier has */
                     minutes: number;
                     /** @description after the last carrier; default stop */
                     then?: "market" | "stop";
-                    /** @description 1: the carriers and prices from the owner’s lane contracts (§17) */
+                    /** @description 1 instead of `carriers` and `price`: the routing guide, the carriers of the owner’s contracts for the freight’s lane valid on its pickup date (its loading window’s start; without one, today), primary first, each at its own contract price and in the contracts’ currency (decisions.md §17) */
                     guide?: number;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description company ids in order, each once */
-                    carriers: number[];
-                    /** @description the Book Now price of every turn */
-                    price: number | string;
+                    /** @description company ids in order, each once (required without `guide`) */
+                    carriers?: number[];
+                    /** @description the Book Now price of every turn (required without `guide`) */
+                    price?: number | string;
                     /** @description default EUR */
                     currency?: string;
                     /** @description how long each carrier has */
                     minutes: number;
                     /** @description after the last carrier; default stop */
                     then?: "market" | "stop";
-                    /** @description 1: the carriers and prices from the owner’s lane contracts (§17) */
+                    /** @description 1 instead of `carriers` and `price`: the routing guide, the carriers of the owner’s contracts for the freight’s lane valid on its pickup date (its loading window’s start; without one, today), primary first, each at its own contract price and in the contracts’ currency (decisions.md §17) */
                     guide?: number;
                 };
             };
@@ -10539,12 +11286,12 @@ export interface operations {
                 "application/json": {
                     url: string;
                     /** @description or a comma list */
-                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "bid.countered" | "freight.offered" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "freight.milestone" | "freight.late" | "cmr.signed" | "*")[];
+                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "bid.countered" | "freight.offered" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "freight.milestone" | "freight.late" | "cmr.signed" | "tender.published" | "tender.awarded" | "tender.lost" | "*")[];
                 };
                 "application/x-www-form-urlencoded": {
                     url: string;
                     /** @description or a comma list */
-                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "bid.countered" | "freight.offered" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "freight.milestone" | "freight.late" | "cmr.signed" | "*")[];
+                    events: ("freight.published" | "freight.updated" | "freight.revoked" | "freight.expired" | "freight.awarded" | "freight.delivery_status" | "bid.created" | "bid.updated" | "bid.confirmed" | "bid.revoked" | "booking.requested" | "shipment.status" | "freight.matched" | "freight.invited" | "bid.countered" | "freight.offered" | "vehicle.published" | "vehicle.withdrawn" | "vehicle.matched" | "rating.received" | "message.created" | "document.added" | "freight.milestone" | "freight.late" | "cmr.signed" | "tender.published" | "tender.awarded" | "tender.lost" | "*")[];
                 };
             };
         };
@@ -13766,6 +14513,465 @@ export interface operations {
             };
         };
     };
+    getTendersIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetTendersIndexSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postTendersAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** Format: date */
+                    valid_from: string;
+                    /** Format: date */
+                    valid_to: string;
+                    /** @description YYYY-MM-DD HH:MM in APP_TIMEZONE, in the future, not after the period’s end */
+                    deadline: string;
+                    /** @description default EUR */
+                    currency?: string;
+                    /** @description company ids; empty: every company */
+                    invited?: number[];
+                    lanes: {
+                        /** @description origin: one pattern of the load search (decisions.md §7): `DE`, `DE-60`, `airport:FRA`; answered in its normal form */
+                        from: string;
+                        /** @description destination: one pattern of the load search (decisions.md §7): `DE`, `DE-60`, `airport:FRA`; answered in its normal form */
+                        to: string;
+                        loads: number;
+                        /** @description kg */
+                        weight?: number;
+                        /** @description tautliner, box, reefer, flatbed, van, tank or other */
+                        body?: string;
+                        note?: string;
+                    }[];
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                    /** Format: date */
+                    valid_from: string;
+                    /** Format: date */
+                    valid_to: string;
+                    /** @description YYYY-MM-DD HH:MM in APP_TIMEZONE, in the future, not after the period’s end */
+                    deadline: string;
+                    /** @description default EUR */
+                    currency?: string;
+                    /** @description company ids; empty: every company */
+                    invited?: number[];
+                    lanes: {
+                        /** @description origin: one pattern of the load search (decisions.md §7): `DE`, `DE-60`, `airport:FRA`; answered in its normal form */
+                        from: string;
+                        /** @description destination: one pattern of the load search (decisions.md §7): `DE`, `DE-60`, `airport:FRA`; answered in its normal form */
+                        to: string;
+                        loads: number;
+                        /** @description kg */
+                        weight?: number;
+                        /** @description tautliner, box, reefer, flatbed, van, tank or other */
+                        body?: string;
+                        note?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostTendersAddSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postTendersPublish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the tender id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostTendersPublishSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such tender of the caller’s company. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTendersView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the tender id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetTendersViewSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such tender, or the caller’s company is neither its owner nor invited (or it is a draft of another company). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postTendersBid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the tender id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    bids: {
+                        /** @description a lane id of this tender */
+                        lane: number;
+                        /** @description per load, at most 2 decimals */
+                        price: number | string;
+                        /** @description loads a month */
+                        capacity: number;
+                    }[];
+                };
+                "application/x-www-form-urlencoded": {
+                    bids: {
+                        /** @description a lane id of this tender */
+                        lane: number;
+                        /** @description per load, at most 2 decimals */
+                        price: number | string;
+                        /** @description loads a month */
+                        capacity: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostTendersBidSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such tender, or not open to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postTendersAward: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the tender id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    awards: {
+                        lane: number;
+                        /** @description a company that bid on that lane */
+                        company: number;
+                        /** @description 1 = primary, 2… backups */
+                        rank: number;
+                    }[];
+                };
+                "application/x-www-form-urlencoded": {
+                    awards: {
+                        lane: number;
+                        /** @description a company that bid on that lane */
+                        company: number;
+                        /** @description 1 = primary, 2… backups */
+                        rank: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostTendersAwardSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such tender of the caller’s company. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getContractsIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetContractsIndexSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     postFreightsPod: {
         parameters: {
             query?: never;
@@ -15045,6 +16251,117 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["FreightLateEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTenderPublished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenderPublishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTenderAwarded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenderAwardedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery ends. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: retried later with the same webhook-id (as any answer but a 2xx). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTenderLost: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`id` of the body), the same on every retry of it: drop one already handled. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one far from your clock (a replay). */
+                "webhook-timestamp": number;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded part of the webhook’s secret after `whsec_` (Standard Webhooks); space-separated when several. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenderLostEvent"];
             };
         };
         responses: {

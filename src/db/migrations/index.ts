@@ -46,6 +46,7 @@ import * as marketCountryOrder from './0250_market_country_order.ts';
 import * as documentNames from './0260_document_names.ts';
 import * as mail from './0300_mail.ts';
 import * as oneStepDeals from './0320_one_step_deals.ts';
+import * as tenders from './0330_tenders.ts';
 import * as positions from './0340_positions.ts';
 import * as cmr from './0350_cmr.ts';
 import * as freightLinks from './0380_freight_links.ts';
@@ -99,6 +100,7 @@ export const migrations: Record<string, Migration> = {
   '0260_document_names': documentNames,
   '0300_mail': mail,
   '0320_one_step_deals': oneStepDeals,
+  '0330_tenders': tenders,
   '0340_positions': positions,
   '0350_cmr': cmr,
   '0380_freight_links': freightLinks,

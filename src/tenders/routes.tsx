@@ -1,0 +1,241 @@
+import { companyRefs, namesOfCompanies } from '../accounts/index.ts';
+import type { Caller, Ctx } from '../kernel/context.ts';
+import { translator } from '../kernel/i18n.ts';
+import { fail, notFound, ok, type Outcome } from '../kernel/outcome.ts';
+import { isRecord, readFlag, readId } from '../kernel/params.ts';
+import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
+import { laneMedian } from '../lanes/index.ts';
+import { ratingSummaries } from '../trust/index.ts';
+import { CSV_TEMPLATE, readAwards, readBids, readTender, type Problem } from './input.ts';
+import { presentContract, presentTender, presentTenderRow, type ContractView, type TenderRowView, type TenderView } from './present.ts';
+import { TENDER_DOCS } from './schema.ts';
+import type { TenderRow } from './tables.ts';
+import {
+  awardTender,
+  bidsFor,
+  contractsOf,
+  createTender,
+  lanesOf,
+  placeBids,
+  publishTender,
+  tendersOf,
+  visibleTender,
+  type Result,
+} from './tenders.ts';
+import type { Services } from '../kernel/context.ts';
+import { contractsPage, evaluationPage, evaluationText, tendersPage, tenderPage, type Evaluation } from './views.tsx';
+
+/** The lane tenders' endpoints (decisions.md §17): HTTP in, one call of tenders.ts, outcome out; the pages from the same spec. */
+
+const viewPath = (id: number) => `/tenders/view/${id}`;
+
+/** A refusal with the field it names (`data.errors`), in the caller's words. */
+function refused(ctx: Ctx<Caller>, p: Problem): Outcome<never> {
+  const errors = [
+    {
+      field: p.field ?? '',
+      ...(p.position ? { position: p.position } : {}),
+      ...(p.line ? { line: p.line, column: p.column } : {}),
+      reason: ctx.t(p.code, p.vars),
+    },
+  ];
+  return fail(ctx.t, p.code, p.vars, { errors });
+}
+
+function refusalOf(ctx: Ctx<Caller>, r: Exclude<Result<unknown>, { kind: 'ok' }>, what: 'bid' | 'award'): Outcome<never> {
+  if (r.kind === 'not_found') return notFound();
+  if (r.position !== undefined) {
+    const reason = r.field === 'company' ? 'tenders.reason.company' : 'tenders.reason.lane';
+    return refused(ctx, {
+      code: r.reason,
+      vars: { position: r.position, field: r.field ?? '', reason: ctx.t(reason) },
+      field: `${what === 'bid' ? 'bids' : 'awards'}[${r.position - 1}].${r.field}`,
+      position: r.position,
+    });
+  }
+  return fail(ctx.t, r.reason);
+}
+
+/** The tender as the caller reads it now (sealed: bidsFor). */
+async function readView(ctx: Ctx<Caller>, t: TenderRow): Promise<TenderView> {
+  const [lanes, bids] = await Promise.all([lanesOf(ctx.db, t.id), bidsFor(ctx.db, ctx.clock, ctx.caller, t)]);
+  const names = await namesOfCompanies(ctx.db, [t.company_id, ...bids.map((b) => b.company_id)]);
+  return presentTender(ctx, t, lanes, bids, names);
+}
+
+/** Lanes whose market price the evaluation reads (a statement each, §14); the others show none. */
+const MARKET_LANES = 20;
+
+/** The owner's evaluation: per lane the bids by price with each bidder's verified mark and rating, and the lane's market price (§14). */
+async function readEvaluation(ctx: Ctx<Caller>, tender: TenderView): Promise<Evaluation> {
+  const bidders = [...new Set(tender.lanes.flatMap((l) => (l.bids ?? []).map((b) => b.company)))];
+  const [refs, ratings] = await Promise.all([companyRefs(ctx.db, bidders.slice(0, 500)), ratingSummaries(ctx.db, bidders)]);
+  const markets = new Map<string, number | null>();
+  for (const l of tender.lanes) {
+    const key = `${l.from}>${l.to}`;
+    if (markets.has(key) || markets.size >= MARKET_LANES) continue;
+    const [fc, fp = ''] = l.from.split('-');
+    const [tc, tp = ''] = l.to.split('-');
+    const hint =
+      l.from.startsWith('airport:') || l.to.startsWith('airport:')
+        ? undefined
+        : await laneMedian(ctx, { from: fp, from_country: fc, to: tp, to_country: tc, currency: tender.currency });
+    markets.set(key, hint ? hint.median : null);
+  }
+  return { refs, ratings, markets };
+}
+
+/** The owner's evaluation as CSV (GET /tenders/export): from the deadline on; else undefined (404). */
+export async function evaluationExport(services: Services, caller: Caller, id: number): Promise<{ name: string; csv: string } | undefined> {
+  const t = await visibleTender(services.db, services.clock, caller, id);
+  if (!t || t.company_id !== caller.companyId || t.status === 'draft' || t.status === 'open') return undefined;
+  const ctx = { ...services, services, caller, t: translator('eng'), language: 'eng', params: {} } as unknown as Ctx<Caller>;
+  const view = await readView(ctx, t);
+  return { name: t.name, csv: evaluationText(view, await readEvaluation(ctx, view)) };
+}
+
+export function tenderEndpoints(): Endpoint[] {
+  const pathId = (ctx: Ctx<Caller>) => readId(ctx.path.id);
+  return [
+    userEndpoint<{ tenders: TenderRowView[] }>({
+      method: 'GET',
+      path: '/tenders/index',
+      doc: TENDER_DOCS.index,
+      reads: 'replica',
+      async handle(ctx) {
+        const rows = await tendersOf(ctx.db, ctx.clock, ctx.caller);
+        const names = await namesOfCompanies(
+          ctx.db,
+          rows.map((r) => r.company_id),
+        );
+        return ok({ tenders: rows.map((r) => presentTenderRow(ctx.clock, r, names)) });
+      },
+      page: (outcome, ctx) => tendersPage(ctx, outcome, CSV_TEMPLATE),
+    }),
+    userEndpoint<{ tender: TenderView }>({
+      method: 'POST',
+      path: '/tenders/add',
+      doc: TENDER_DOCS.add,
+      bodyLimit: 4 * 1024 * 1024,
+      async handle(ctx) {
+        const read = await readTender(ctx);
+        if (!read.ok) return refused(ctx, read.problem);
+        const { tender, lanes } = await createTender(ctx.db, ctx.clock, ctx.caller, read.tender);
+        const names = await namesOfCompanies(ctx.db, [tender.company_id]);
+        return ok({ tender: presentTender(ctx, tender, lanes, [], names) });
+      },
+      page(outcome, ctx): PageResult {
+        if (outcome.kind === 'ok') return { redirect: viewPath(outcome.data.tender.id), ok: true, message: ctx.t('tenders.created') };
+        const errors =
+          isRecord(outcome.data) && Array.isArray(outcome.data.errors)
+            ? (outcome.data.errors as Array<{ line?: number; column?: number; reason: string }>)
+            : [];
+        const where = errors[0]?.line
+          ? ctx.t('tenders.csv_error', { line: errors[0].line, column: errors[0].column ?? 1, reason: errors[0].reason })
+          : outcome.message;
+        return { redirect: '/tenders/index', ok: false, message: where };
+      },
+    }),
+    userEndpoint<{ tender: TenderView }>({
+      method: 'POST',
+      path: '/tenders/publish/:id',
+      doc: TENDER_DOCS.publish,
+      async handle(ctx) {
+        const id = pathId(ctx);
+        if (id === undefined) return notFound();
+        const r = await publishTender(ctx.db, ctx.clock, ctx.caller, id);
+        if (r.kind !== 'ok') return r.kind === 'not_found' ? notFound() : fail(ctx.t, r.reason);
+        return ok({ tender: await readView(ctx, r.value) });
+      },
+      page(outcome, ctx): PageResult {
+        const id = pathId(ctx) ?? 0;
+        return outcome.kind === 'ok'
+          ? { redirect: viewPath(id), ok: true, message: ctx.t('tenders.published') }
+          : { redirect: viewPath(id), ok: false, message: outcome.message };
+      },
+    }),
+    userEndpoint<{ tender: TenderView }>({
+      method: 'GET',
+      path: '/tenders/view/:id',
+      doc: TENDER_DOCS.view,
+      async handle(ctx) {
+        const id = pathId(ctx);
+        const t = id === undefined ? undefined : await visibleTender(ctx.db, ctx.clock, ctx.caller, id);
+        return t ? ok({ tender: await readView(ctx, t) }) : notFound();
+      },
+      async page(outcome, ctx) {
+        if (outcome.kind !== 'ok') return tenderPage(ctx, outcome, undefined);
+        const t = outcome.data.tender;
+        const mine = t.company.id === ctx.caller.companyId;
+        const evaluation = mine && t.status !== 'draft' && t.status !== 'open' ? await readEvaluation(ctx, t) : undefined;
+        return mine && evaluation
+          ? evaluationPage(ctx, t, evaluation, readFlag(ctx.params.all) === 1)
+          : tenderPage(ctx, outcome, evaluation);
+      },
+    }),
+    userEndpoint<{ tender: TenderView }>({
+      method: 'POST',
+      path: '/tenders/bid/:id',
+      doc: TENDER_DOCS.bid,
+      bodyLimit: 1024 * 1024,
+      async handle(ctx) {
+        const id = pathId(ctx);
+        if (id === undefined) return notFound();
+        // The page's form holds a row per lane: a row without a price is no bid.
+        if (ctx.format === 'html' && isRecord(ctx.params.bids))
+          ctx.params.bids = Object.values(ctx.params.bids).filter((b) => isRecord(b) && String(b.price ?? '').trim() !== '');
+        const read = readBids(ctx);
+        if (!read.ok) return refused(ctx, read.problem);
+        const r = await placeBids(ctx.db, ctx.clock, ctx.caller, id, read.bids);
+        if (r.kind !== 'ok') return refusalOf(ctx, r, 'bid');
+        return ok({ tender: await readView(ctx, r.value) });
+      },
+      page(outcome, ctx): PageResult {
+        const id = pathId(ctx) ?? 0;
+        return outcome.kind === 'ok'
+          ? { redirect: viewPath(id), ok: true, message: ctx.t('tenders.bid_done') }
+          : { redirect: viewPath(id), ok: false, message: outcome.message };
+      },
+    }),
+    userEndpoint<{ tender: TenderView; contracts: ContractView[] }>({
+      method: 'POST',
+      path: '/tenders/award/:id',
+      doc: TENDER_DOCS.award,
+      bodyLimit: 2 * 1024 * 1024,
+      async handle(ctx) {
+        const id = pathId(ctx);
+        if (id === undefined) return notFound();
+        // The evaluation page's form holds a rank per bid: a bid without a rank is not awarded.
+        if (ctx.format === 'html' && isRecord(ctx.params.awards))
+          ctx.params.awards = Object.values(ctx.params.awards).filter((a) => isRecord(a) && String(a.rank ?? '').trim() !== '');
+        const read = readAwards(ctx);
+        if (!read.ok) return refused(ctx, read.problem);
+        const r = await awardTender(ctx.db, ctx.clock, ctx.caller, id, read.awards);
+        if (r.kind !== 'ok') return refusalOf(ctx, r, 'award');
+        const names = await namesOfCompanies(ctx.db, [r.value.tender.company_id, ...r.value.contracts.map((c) => c.carrier_id)]);
+        return ok({ tender: await readView(ctx, r.value.tender), contracts: r.value.contracts.map((c) => presentContract(c, names)) });
+      },
+      page(outcome, ctx): PageResult {
+        const id = pathId(ctx) ?? 0;
+        return outcome.kind === 'ok'
+          ? { redirect: '/contracts/index', ok: true, message: ctx.t('tenders.awarded_done') }
+          : { redirect: viewPath(id), ok: false, message: outcome.message };
+      },
+    }),
+    userEndpoint<{ contracts: ContractView[] }>({
+      method: 'GET',
+      path: '/contracts/index',
+      doc: TENDER_DOCS.contracts,
+      reads: 'replica',
+      async handle(ctx) {
+        const rows = await contractsOf(ctx.db, ctx.caller.companyId);
+        const names = await namesOfCompanies(
+          ctx.db,
+          rows.flatMap((c) => [c.shipper_id, c.carrier_id]),
+        );
+        return ok({ contracts: rows.map((c) => presentContract(c, names)) });
+      },
+      page: (outcome, ctx) => contractsPage(ctx, outcome),
+    }),
+  ];
+}

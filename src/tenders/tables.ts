@@ -1,0 +1,147 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * The lane tenders' tables (decisions.md §17) and the named values that explain their rows. A
+ * tender, its lanes (each `from` and `to` one pattern of the load search, §7, stored as that
+ * pattern's normal text), the carriers' sealed bids per lane, and the contracts: the awarded
+ * lanes with both parties, copied from the lane and the bid at the award so a contract reads
+ * alone (the routing guide finds a freight's contracts in one index, migration 0330).
+ */
+
+export interface TendersTable {
+  id: Generated<number>;
+  company_id: number;
+  user_id: number | null;
+  name: string;
+  currency: string;
+  /** the contract period, `YYYY-MM-DD` (inclusive) */
+  valid_from: string;
+  valid_to: string;
+  /** bids close */
+  deadline: Date;
+  /** invited company ids; empty: every company */
+  invited: number[];
+  status: TenderStatus;
+  created: Date;
+  modified: Date;
+  published: Date | null;
+}
+
+export interface TenderLanesTable {
+  id: Generated<number>;
+  tender_id: number;
+  /** 1-based, in the order given */
+  position: number;
+  /** a load-search pattern's text (market formatPlacePattern): `DE`, `DE-60`, `airport:FRA` */
+  from_pattern: string;
+  to_pattern: string;
+  loads: number;
+  /** kg, exact decimal text */
+  weight: ColumnType<string | null, string | number | null, string | number | null>;
+  body: string | null;
+  note: string | null;
+}
+
+export interface TenderBidsTable {
+  tender_id: number;
+  lane_id: number;
+  company_id: number;
+  user_id: number | null;
+  price: ColumnType<string, string, string>;
+  capacity: number;
+  created: Date;
+  modified: Date;
+}
+
+export interface ContractsTable {
+  id: Generated<number>;
+  tender_id: number;
+  lane_id: number;
+  shipper_id: number;
+  carrier_id: number;
+  rank: number;
+  price: ColumnType<string, string, string>;
+  currency: string;
+  loads: number;
+  from_pattern: string;
+  to_pattern: string;
+  valid_from: string;
+  valid_to: string;
+  created: Date;
+}
+
+export interface TenderTables {
+  tenders: TendersTable;
+  tender_lanes: TenderLanesTable;
+  tender_bids: TenderBidsTable;
+  contracts: ContractsTable;
+}
+
+/** `draft` → `open` (published) → `closed` (the deadline passed; the sweeper writes it) → `awarded`. */
+export const TENDER_STATUSES = ['draft', 'open', 'closed', 'awarded'] as const;
+export type TenderStatus = (typeof TENDER_STATUSES)[number];
+
+export type TenderRow = {
+  id: number;
+  company_id: number;
+  user_id: number | null;
+  name: string;
+  currency: string;
+  valid_from: string;
+  valid_to: string;
+  deadline: Date;
+  invited: number[];
+  status: TenderStatus;
+  created: Date;
+  modified: Date;
+  published: Date | null;
+};
+
+export type LaneRow = {
+  id: number;
+  tender_id: number;
+  position: number;
+  from_pattern: string;
+  to_pattern: string;
+  loads: number;
+  weight: string | null;
+  body: string | null;
+  note: string | null;
+};
+
+export type BidRow = { lane_id: number; company_id: number; price: string; capacity: number };
+
+export type ContractRow = {
+  id: number;
+  tender_id: number;
+  lane_id: number;
+  shipper_id: number;
+  carrier_id: number;
+  rank: number;
+  price: string;
+  currency: string;
+  loads: number;
+  from_pattern: string;
+  to_pattern: string;
+  valid_from: string;
+  valid_to: string;
+  created: Date;
+};
+
+/** A tender holds 1 to 1,000 lanes (decisions.md §17). */
+export const MAX_LANES = 1000;
+/** At most this many invited companies, bids or awards in one request. */
+export const MAX_INVITED = 1000;
+export const MAX_ITEMS = 1000;
+export const NAME_MAX = 200;
+export const NOTE_MAX = 500;
+/** loads a month and capacity: at most this many */
+export const LOADS_MAX = 100_000;
+/** kg */
+export const WEIGHT_MAX = 100_000;
+/** a price per load */
+export const PRICE_MAX = 10_000_000;
+/** a contract period spans at most this many days */
+export const PERIOD_MAX_DAYS = 1100;
+/** ranks 1 (primary) to this */
+export const RANK_MAX = 20;

@@ -1,0 +1,434 @@
+import type { CompanyRef } from '../accounts/index.ts';
+import type { Caller, Ctx } from '../kernel/context.ts';
+import { CsrfField, type Page } from '../kernel/html.tsx';
+import type { Answer } from '../kernel/outcome.ts';
+import { Facts, PostButton } from '../kernel/ui.tsx';
+import { LOADS_MAX, RANK_MAX } from './tables.ts';
+import type { ContractView, TenderRowView, TenderView } from './present.ts';
+
+/**
+ * The lane tenders' pages (English and German; tables become cards on a phone): the list with the
+ * form of a new tender (its lanes as a CSV file read by the page's script into the form, or pasted),
+ * a tender with the bidding form, the owner's evaluation per lane with the award form and its CSV
+ * export, and the contracts.
+ */
+
+type C = Ctx<Caller>;
+const money = (n: number, currency: string, lang: string) =>
+  new Intl.NumberFormat(lang === 'deu' ? 'de-DE' : 'en-GB', { style: 'currency', currency, maximumFractionDigits: 2 }).format(n);
+
+function failed(_ctx: C, title: string, outcome: Answer<unknown>): Page | undefined {
+  return outcome.kind === 'ok' ? undefined : { title, body: <p class="flash error">{outcome.message}</p> };
+}
+
+/** GET /tenders/index: the caller's tenders and those open to it, and the form of a new one. */
+export function tendersPage(ctx: C, outcome: Answer<{ tenders: TenderRowView[] }>, template: string): Page {
+  const t = ctx.t;
+  const title = t('tenders.title');
+  const bad = failed(ctx, title, outcome);
+  if (bad || outcome.kind !== 'ok') return bad!;
+  const csrf = ctx.reply.generateCsrf();
+  return {
+    title,
+    body: (
+      <div class="tenders">
+        <h1>{title}</h1>
+        <p>
+          <a href="/contracts/index">{t('contracts.title')}</a>
+        </p>
+        {outcome.data.tenders.length === 0 ? (
+          <p class="muted">{t('tenders.none')}</p>
+        ) : (
+          <div class="table-wrap cards">
+            <table class="grid" data-testid="tenders">
+              <thead>
+                <tr>
+                  <th>{t('tenders.name')}</th>
+                  <th>{t('tenders.owner')}</th>
+                  <th>{t('tenders.status')}</th>
+                  <th>{t('tenders.deadline')}</th>
+                  <th class="num">{t('tenders.lanes')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {outcome.data.tenders.map((r) => (
+                  <tr>
+                    <td>
+                      <a href={`/tenders/view/${r.id}`}>{r.name}</a>
+                    </td>
+                    <td>{r.company.name}</td>
+                    <td>{t(`tenders.status.${r.status as 'open'}`)}</td>
+                    <td>{r.deadline}</td>
+                    <td class="num">{r.lanes_count}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <form method="post" action="/tenders/add" class="panel stack" data-testid="tender-form" data-tender-csv>
+          <CsrfField token={csrf} />
+          <h2>{t('tenders.new')}</h2>
+          <div class="field">
+            <label for="tender-name">{t('tenders.name')}</label>
+            <input id="tender-name" name="name" required maxLength={200} />
+          </div>
+          <div class="form-grid">
+            <div class="field">
+              <label for="tender-from">{t('tenders.valid_from')}</label>
+              <input id="tender-from" name="valid_from" type="date" required />
+            </div>
+            <div class="field">
+              <label for="tender-to">{t('tenders.valid_to')}</label>
+              <input id="tender-to" name="valid_to" type="date" required />
+            </div>
+            <div class="field">
+              <label for="tender-deadline">{t('tenders.deadline')}</label>
+              <input id="tender-deadline" name="deadline" placeholder="2031-01-31 12:00" required />
+            </div>
+            <div class="field">
+              <label for="tender-currency">{t('tenders.currency')}</label>
+              <input id="tender-currency" name="currency" value="EUR" maxLength={3} />
+            </div>
+          </div>
+          <div class="field">
+            <label for="tender-invited">{t('tenders.invited')}</label>
+            <input id="tender-invited" name="invited" inputMode="numeric" />
+          </div>
+          <div class="field">
+            <label for="tender-file">{t('tenders.csv_file')}</label>
+            <input id="tender-file" type="file" accept=".csv,text/csv" data-csv-file aria-describedby="tender-file-state" />
+            <span
+              class="hint"
+              id="tender-file-state"
+              data-csv-state
+              aria-live="polite"
+              data-reading={t('tenders.csv_reading')}
+              data-read={t('tenders.csv_read')}
+            ></span>
+            <a
+              download="lanes-template.csv"
+              href={`data:text/csv;charset=utf-8,${encodeURIComponent(template)}`}
+              data-testid="csv-template"
+            >
+              {t('tenders.csv_template')}
+            </a>
+          </div>
+          <div class="field">
+            <label for="tender-lanes">{t('tenders.lanes_text')}</label>
+            <textarea id="tender-lanes" name="lanes_csv" rows={6} data-csv-text placeholder={template} />
+          </div>
+          <button type="submit">{t('tenders.create')}</button>
+        </form>
+      </div>
+    ),
+  };
+}
+
+function laneFacts(_ctx: C, l: TenderView['lanes'][number]) {
+  return [l.note, l.body, l.weight === null ? null : `${l.weight} kg`].filter(Boolean).join(' · ');
+}
+
+/** GET /tenders/view/{id}: the tender, its lanes, and the bidding form (a bidder, while open) or the owner's publish button. */
+export function tenderPage(ctx: C, outcome: Answer<{ tender: TenderView }>, _evaluation: Evaluation | undefined): Page {
+  const t = ctx.t;
+  const bad = failed(ctx, t('tenders.title'), outcome);
+  if (bad || outcome.kind !== 'ok') return bad!;
+  const tender = outcome.data.tender;
+  const mine = tender.company.id === ctx.caller.companyId;
+  const csrf = ctx.reply.generateCsrf();
+  const bidding = !mine && tender.status === 'open';
+  return {
+    title: tender.name,
+    body: (
+      <div class="tender">
+        <h1>{tender.name}</h1>
+        <Facts
+          items={[
+            [t('tenders.owner'), tender.company.name],
+            [t('tenders.status'), <strong data-testid="tender-status">{t(`tenders.status.${tender.status}`)}</strong>],
+            [t('tenders.deadline'), tender.deadline],
+            [t('contracts.valid'), `${tender.valid_from} – ${tender.valid_to}`],
+          ]}
+        />
+        {mine && tender.status === 'draft' && (
+          <PostButton action={`/tenders/publish/${tender.id}`} label={t('tenders.publish')} csrf={csrf} />
+        )}
+        {mine && tender.status === 'open' && <p class="hint">{t('tenders.bids_hidden')}</p>}
+        {!mine && <p class="hint">{t('tenders.sealed')}</p>}
+        <form method="post" action={`/tenders/bid/${tender.id}`} data-testid="bid-form">
+          {bidding && <CsrfField token={csrf} />}
+          <div class="table-wrap cards">
+            <table class="grid">
+              <thead>
+                <tr>
+                  <th class="num">#</th>
+                  <th>{t('tenders.from')}</th>
+                  <th>{t('tenders.to')}</th>
+                  <th class="num">{t('tenders.loads')}</th>
+                  <th>{t('tenders.note')}</th>
+                  {!mine && <th>{t('tenders.your_bid')}</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {tender.lanes.map((l, i) => (
+                  <tr data-testid={`lane-${l.position}`}>
+                    <td class="num">{l.position}</td>
+                    <td>{l.from}</td>
+                    <td>{l.to}</td>
+                    <td class="num">{l.loads}</td>
+                    <td>{laneFacts(ctx, l)}</td>
+                    {!mine && (
+                      <td>
+                        {bidding ? (
+                          <span class="stack">
+                            <input type="hidden" name={`bids[${i}][lane]`} value={String(l.id)} />
+                            <label>
+                              {t('tenders.price')}{' '}
+                              <input name={`bids[${i}][price]`} inputMode="decimal" size={8} value={l.bid ? String(l.bid.price) : ''} />
+                            </label>
+                            <label>
+                              {t('tenders.capacity')}{' '}
+                              <input
+                                name={`bids[${i}][capacity]`}
+                                type="number"
+                                min={1}
+                                max={LOADS_MAX}
+                                size={4}
+                                value={l.bid ? String(l.bid.capacity) : String(l.loads)}
+                              />
+                            </label>
+                          </span>
+                        ) : l.bid ? (
+                          `${money(l.bid.price, tender.currency, ctx.language)} · ${l.bid.capacity}`
+                        ) : (
+                          '–'
+                        )}
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {bidding && <button type="submit">{t('tenders.bid')}</button>}
+        </form>
+      </div>
+    ),
+  };
+}
+
+/** Bids shown per lane on the evaluation page (the cheapest; `all=1` shows every one, the export holds every one). */
+export const SHOWN_BIDS = 5;
+
+export interface Evaluation {
+  refs: Map<number, CompanyRef>;
+  ratings: Map<number, { count: number; average: number | null }>;
+  markets: Map<string, number | null>;
+}
+
+/** The evaluation as CSV (semicolons; one line per bid): lane, places, loads, bidder, price, capacity, rating, verified, market price. */
+export function evaluationText(tender: TenderView, ev: Evaluation): string {
+  const q = (v: unknown) => {
+    const s = v === null || v === undefined ? '' : String(v);
+    return /[;"\n\r]/.test(s) || /^[=+\-@]/.test(s) ? `"${s.replace(/^([=+\-@])/, "'$1").replace(/"/g, '""')}"` : s;
+  };
+  const lines = ['lane;from;to;loads;company;company_name;price;currency;capacity;rating;verified;market_price'];
+  for (const l of tender.lanes) {
+    const market = ev.markets.get(`${l.from}>${l.to}`) ?? '';
+    for (const b of l.bids ?? [])
+      lines.push(
+        [
+          l.position,
+          l.from,
+          l.to,
+          l.loads,
+          b.company,
+          b.company_name,
+          b.price.toFixed(2),
+          tender.currency,
+          b.capacity,
+          ev.ratings.get(b.company)?.average ?? '',
+          ev.refs.get(b.company)?.verified ? 1 : 0,
+          market,
+        ]
+          .map(q)
+          .join(';'),
+      );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The owner's evaluation (from the deadline on): per lane the bids sorted by price, each bidder's
+ * capacity, rating and verified mark, the lane's market price, a rank to award; the total a month
+ * of the ranks 1 chosen (the page's script adds it up as ranks change; the server's figure is
+ * that of the award made), and the export as CSV.
+ */
+export function evaluationPage(ctx: C, tender: TenderView, ev: Evaluation, all = false): Page {
+  const t = ctx.t;
+  const csrf = ctx.reply.generateCsrf();
+  const open = tender.status === 'closed';
+  let k = 0;
+  return {
+    title: `${t('tenders.evaluation')}: ${tender.name}`,
+    body: (
+      <div class="tender-evaluation">
+        <h1>
+          {t('tenders.evaluation')}: {tender.name}
+        </h1>
+        <Facts
+          items={[
+            [t('tenders.status'), <strong data-testid="tender-status">{t(`tenders.status.${tender.status}`)}</strong>],
+            [t('tenders.deadline'), tender.deadline],
+            [t('contracts.valid'), `${tender.valid_from} – ${tender.valid_to}`],
+          ]}
+        />
+        <p>
+          <a href={`/tenders/export/${tender.id}`} download data-testid="evaluation-csv">
+            {t('tenders.export')}
+          </a>
+        </p>
+        <form
+          method="post"
+          action={`/tenders/award/${tender.id}`}
+          data-testid="award-form"
+          data-award-total
+          data-currency={tender.currency}
+          data-lang={ctx.language}
+        >
+          {open && <CsrfField token={csrf} />}
+          {tender.lanes.map((l) => {
+            const market = ev.markets.get(`${l.from}>${l.to}`);
+            return (
+              <section class="panel" id={`lane-${l.position}`} data-testid={`evaluate-lane-${l.position}`}>
+                <h2>
+                  {t('tenders.lane')} {l.position}: {l.from} → {l.to} · {l.loads} {t('tenders.loads')}
+                </h2>
+                <p class="hint">
+                  {t('tenders.market_price')}:{' '}
+                  {market === null || market === undefined ? t('tenders.no_market_price') : money(market, tender.currency, ctx.language)}
+                </p>
+                {(l.bids ?? []).length === 0 ? (
+                  <p class="muted">{t('tenders.no_bids')}</p>
+                ) : (
+                  <div class="table-wrap cards">
+                    <table class="grid">
+                      <thead>
+                        <tr>
+                          <th>{t('tenders.carrier')}</th>
+                          <th class="num">{t('tenders.price')}</th>
+                          <th class="num">{t('tenders.capacity')}</th>
+                          <th>{t('tenders.rating')}</th>
+                          {open && <th>{t('tenders.rank')}</th>}
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {(all ? (l.bids ?? []) : (l.bids ?? []).slice(0, SHOWN_BIDS)).map((b) => {
+                          const i = k++;
+                          const rating = ev.ratings.get(b.company);
+                          return (
+                            <tr>
+                              <td>
+                                {b.company_name}
+                                {ev.refs.get(b.company)?.verified && <span class="badge"> ✓ {t('tenders.verified')}</span>}
+                              </td>
+                              <td class="num">{money(b.price, tender.currency, ctx.language)}</td>
+                              <td class="num">{b.capacity}</td>
+                              <td>{rating?.average === null || rating === undefined ? '–' : `${rating.average} (${rating.count})`}</td>
+                              {open && (
+                                <td>
+                                  <input type="hidden" name={`awards[${i}][lane]`} value={String(l.id)} />
+                                  <input type="hidden" name={`awards[${i}][company]`} value={String(b.company)} />
+                                  <input
+                                    name={`awards[${i}][rank]`}
+                                    type="number"
+                                    min={1}
+                                    max={RANK_MAX}
+                                    size={2}
+                                    aria-label={`${t('tenders.rank')} ${b.company_name}`}
+                                    data-price={String(b.price)}
+                                    data-loads={String(l.loads)}
+                                  />
+                                </td>
+                              )}
+                            </tr>
+                          );
+                        })}
+                      </tbody>
+                    </table>
+                  </div>
+                )}
+                {!all && (l.bids ?? []).length > SHOWN_BIDS && (
+                  <p class="hint">
+                    <a href={`/tenders/view/${tender.id}?all=1#lane-${l.position}`}>
+                      {t('tenders.more_bids', { count: (l.bids ?? []).length - SHOWN_BIDS })}
+                    </a>
+                  </p>
+                )}
+              </section>
+            );
+          })}
+          <p>
+            {t('tenders.total')}: <strong data-testid="award-total">{money(0, tender.currency, ctx.language)}</strong>
+          </p>
+          {open && <button type="submit">{t('tenders.award')}</button>}
+        </form>
+      </div>
+    ),
+  };
+}
+
+/** GET /contracts/index: the company's contracts as shipper and as carrier. */
+export function contractsPage(ctx: C, outcome: Answer<{ contracts: ContractView[] }>): Page {
+  const t = ctx.t;
+  const title = t('contracts.title');
+  const bad = failed(ctx, title, outcome);
+  if (bad || outcome.kind !== 'ok') return bad!;
+  const list = outcome.data.contracts;
+  return {
+    title,
+    body: (
+      <div class="contracts">
+        <h1>{title}</h1>
+        <p>
+          <a href="/tenders/index">{t('tenders.title')}</a>
+        </p>
+        {list.length === 0 ? (
+          <p class="muted">{t('contracts.none')}</p>
+        ) : (
+          <div class="table-wrap cards">
+            <table class="grid" data-testid="contracts">
+              <thead>
+                <tr>
+                  <th>{t('tenders.from')}</th>
+                  <th>{t('tenders.to')}</th>
+                  <th>{t('contracts.shipper')}</th>
+                  <th>{t('contracts.carrier')}</th>
+                  <th class="num">{t('tenders.rank')}</th>
+                  <th class="num">{t('tenders.price')}</th>
+                  <th>{t('contracts.valid')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((c) => (
+                  <tr>
+                    <td>{c.from}</td>
+                    <td>{c.to}</td>
+                    <td>{c.shipper.name}</td>
+                    <td>{c.carrier.name}</td>
+                    <td class="num">{c.rank}</td>
+                    <td class="num">{money(c.price, c.currency, ctx.language)}</td>
+                    <td>
+                      {c.valid_from} – {c.valid_to}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+    ),
+  };
+}

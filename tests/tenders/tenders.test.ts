@@ -1,0 +1,423 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { TEST_DB } from '../support/databases.ts';
+import { browserSession } from '../support/session.ts';
+import { startTestApp, type Actor, type ApiResponse, type TestApp } from '../support/harness.ts';
+
+/**
+ * decisions.md §17, lane tenders and contracts: every refusal of a tender (naming the lane's
+ * position and field, nothing stored), who sees a tender (404 for neither owner nor invited),
+ * sealed bids before and after the deadline through the view, the index, the events (the outbox
+ * webhooks and the live board are fed from) and the owner's pages, replacement of bids, the
+ * deadline closing the tender by the sweeper, the award only to bidders at their bid prices, the
+ * events to winners and losers, the contracts of both sides, and the routing guide (§16) at
+ * each carrier's own contract price.
+ */
+
+let app: TestApp;
+let shipper: Actor, carrierA: Actor, carrierB: Actor, carrierC: Actor, outsider: Actor;
+
+const ok = (res: ApiResponse) => {
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.body.status, 'success', res.text);
+  return res.body.data;
+};
+const refused = (res: ApiResponse, code: string) => {
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.body.status, 'error', res.text);
+  assert.equal(res.body.code, code, res.text);
+  return res.body;
+};
+const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+const inHours = (h: number) => {
+  const d = new Date(Date.now() + h * 3_600_000);
+  return `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 16)}`;
+};
+const LANES = [
+  { from: 'DE-60', to: 'FR-75', loads: 10, weight: 24000, body: 'tautliner' },
+  { from: 'de 80', to: 'IT', loads: 4, note: 'ramp 3' },
+  { from: 'airport:FRA', to: 'PL-0', loads: 2 },
+];
+const base = (over: Record<string, unknown> = {}) => ({
+  name: 'Yearly tender 2031',
+  valid_from: day(1),
+  valid_to: day(366),
+  deadline: inHours(2),
+  lanes: LANES,
+  ...over,
+});
+const add = (json: Record<string, unknown>, who = shipper) => app.post('/tenders/add.json', { token: who.token, json });
+const view = (id: number, who: Actor) => app.get(`/tenders/view/${id}.json`, { token: who.token });
+const bid = (id: number, who: Actor, bids: unknown) => app.post(`/tenders/bid/${id}.json`, { token: who.token, json: { bids } });
+const count = async (table: 'tenders' | 'tender_lanes' | 'tender_bids' | 'contracts') =>
+  Number(
+    (
+      await app.services.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+const eventsOf = async (type: string) =>
+  (await app.services.db.selectFrom('events').select(['company_id', 'body']).where('type', '=', type).orderBy('seq').execute()).map(
+    (e) => ({
+      company: e.company_id,
+      data: JSON.parse(e.body).data,
+    }),
+  );
+
+before(async () => {
+  app = await startTestApp({ env: { APP_TIMEZONE: 'UTC' } });
+  shipper = await app.actor('Shipper');
+  carrierA = await app.actor('Alpha');
+  carrierB = await app.actor('Beta');
+  carrierC = await app.actor('Gamma');
+  outsider = await app.actor('Outsider');
+});
+after(() => {
+  app.setNow(null);
+  return app.close();
+});
+
+describe(`lane tenders (decisions.md §17) (${TEST_DB})`, () => {
+  let tender: any;
+
+  test('refusals of a tender: each names the field, a bad lane its position and field; nothing stored', async () => {
+    const before = await count('tenders');
+    const lanesBefore = await count('tender_lanes');
+    refused(await add(base({ name: '' })), 'tenders.name_invalid');
+    refused(await add(base({ name: 'x'.repeat(201) })), 'tenders.name_invalid');
+    refused(await add(base({ valid_from: '2031-02-30' })), 'tenders.period_invalid');
+    refused(await add(base({ valid_from: day(10), valid_to: day(5) })), 'tenders.period_invalid');
+    refused(await add(base({ deadline: '2020-01-01 10:00' })), 'tenders.deadline_invalid');
+    refused(await add(base({ deadline: 'tomorrow' })), 'tenders.deadline_invalid');
+    refused(await add(base({ currency: 'EURO' })), 'tenders.currency_invalid');
+    refused(await add(base({ invited: [shipper.company] })), 'tenders.invited_invalid');
+    refused(await add(base({ invited: ['x'] })), 'tenders.invited_invalid');
+    refused(await add(base({ lanes: [] })), 'tenders.lanes_invalid');
+    refused(await add(base({ lanes: Array.from({ length: 1001 }, () => LANES[0]) })), 'tenders.lanes_invalid');
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ from: 'XX-60', to: 'FR', loads: 1 }, 'from'],
+      [{ from: 'DE', to: 'Paris', loads: 1 }, 'to'],
+      [{ from: 'DE', to: 'FR', loads: 0 }, 'loads'],
+      [{ from: 'DE', to: 'FR' }, 'loads'],
+      [{ from: 'DE', to: 'FR', loads: 1, weight: -5 }, 'weight'],
+      [{ from: 'DE', to: 'FR', loads: 1, body: 'spaceship' }, 'body'],
+      [{ from: 'DE', to: 'FR', loads: 1, note: 'n'.repeat(501) }, 'note'],
+    ];
+    for (const [lane, field] of cases) {
+      const body = refused(await add(base({ lanes: [LANES[0], LANES[1], lane] })), 'tenders.lane_invalid');
+      assert.deepEqual(body.data.errors[0].field, `lanes[2].${field}`);
+      assert.equal(body.data.errors[0].position, 3);
+      assert.match(body.message, new RegExp(`^Lane 3, ${field}:`));
+    }
+    assert.equal(await count('tenders'), before);
+    assert.equal(await count('tender_lanes'), lanesBefore);
+  });
+
+  test('a draft with its lanes (patterns normalised), unseen by others until published; publish sends tender.published to the invited', async () => {
+    tender = ok(await add(base({ invited: [carrierA.company, carrierB.company, carrierC.company] }))).tender;
+    assert.equal(tender.status, 'draft');
+    assert.deepEqual(
+      tender.lanes.map((l: any) => [l.position, l.from, l.to, l.loads]),
+      [
+        [1, 'DE-60', 'FR-75', 10],
+        [2, 'DE-80', 'IT', 4],
+        [3, 'airport:FRA', 'PL-0', 2],
+      ],
+    );
+    assert.ok(tender.lanes.every((l: any) => Number.isInteger(l.id)));
+    assert.equal((await view(tender.id, carrierA)).status, 404, 'a draft is its owner’s alone');
+    refused(await bid(tender.id, shipper, [{ lane: tender.lanes[0].id, price: 900, capacity: 5 }]), 'tenders.own_tender');
+    const published = ok(await app.post(`/tenders/publish/${tender.id}.json`, { token: shipper.token })).tender;
+    assert.equal(published.status, 'open');
+    refused(await app.post(`/tenders/publish/${tender.id}.json`, { token: shipper.token }), 'tenders.not_draft');
+    assert.equal((await app.post(`/tenders/publish/${tender.id}.json`, { token: carrierA.token })).status, 404);
+    const events = await eventsOf('tender.published');
+    assert.deepEqual(events.map((e) => e.company).sort(), [carrierA.company, carrierB.company, carrierC.company].sort());
+    assert.equal(events[0]!.data.tender.id, tender.id);
+    assert.equal(events[0]!.data.tender.lanes, 3);
+    // neither owner nor invited: 404 everywhere
+    assert.equal((await view(tender.id, outsider)).status, 404);
+    assert.equal((await bid(tender.id, outsider, [{ lane: tender.lanes[0].id, price: 1, capacity: 1 }])).status, 404);
+    assert.ok(!ok(await app.get('/tenders/index.json', { token: outsider.token })).tenders.some((t: any) => t.id === tender.id));
+    assert.ok(ok(await app.get('/tenders/index.json', { token: carrierA.token })).tenders.some((t: any) => t.id === tender.id));
+    assert.ok(ok(await app.get('/tenders/index.json', { token: shipper.token })).tenders.some((t: any) => t.id === tender.id));
+  });
+
+  test('bids: one bad item refuses the whole request; a bidder sees only its own; the owner sees none before the deadline', async () => {
+    const [l1, l2, l3] = tender.lanes.map((l: any) => l.id);
+    const bids = await count('tender_bids');
+    let body = refused(
+      await bid(tender.id, carrierA, [
+        { lane: l1, price: 900, capacity: 5 },
+        { lane: l2, price: 0, capacity: 1 },
+      ]),
+      'tenders.bid_invalid',
+    );
+    assert.equal(body.data.errors[0].field, 'bids[1].price');
+    body = refused(await bid(tender.id, carrierA, [{ lane: l1, price: 900, capacity: 0 }]), 'tenders.bid_invalid');
+    assert.equal(body.data.errors[0].field, 'bids[0].capacity');
+    body = refused(
+      await bid(tender.id, carrierA, [
+        { lane: l1, price: 900, capacity: 2 },
+        { lane: 999999, price: 5, capacity: 1 },
+      ]),
+      'tenders.bid_invalid',
+    );
+    assert.equal(body.data.errors[0].field, 'bids[1].lane');
+    refused(
+      await bid(tender.id, carrierA, [
+        { lane: l1, price: 9, capacity: 1 },
+        { lane: l1, price: 8, capacity: 1 },
+      ]),
+      'tenders.bid_invalid',
+    );
+    refused(await bid(tender.id, carrierA, []), 'tenders.bids_invalid');
+    assert.equal(await count('tender_bids'), bids, 'nothing stored');
+
+    ok(
+      await bid(tender.id, carrierA, [
+        { lane: l1, price: 1111.11, capacity: 5 },
+        { lane: l2, price: 700, capacity: 2 },
+      ]),
+    );
+    // replaces its bid on lane 1, keeps lane 2
+    const a = ok(await bid(tender.id, carrierA, [{ lane: l1, price: '950.50', capacity: 6 }])).tender;
+    assert.deepEqual(a.lanes[0].bid, { price: 950.5, capacity: 6 });
+    assert.deepEqual(a.lanes[1].bid, { price: 700, capacity: 2 });
+    assert.equal(a.lanes[2].bid, null);
+    ok(
+      await bid(tender.id, carrierB, [
+        { lane: l1, price: 870, capacity: 3 },
+        { lane: l3, price: 2222.22, capacity: 1 },
+      ]),
+    );
+    ok(await bid(tender.id, carrierC, [{ lane: l1, price: 990, capacity: 4 }]));
+
+    const b = ok(await view(tender.id, carrierB)).tender;
+    assert.deepEqual(b.lanes[0].bid, { price: 870, capacity: 3 });
+    assert.equal(b.lanes[1].bid, null);
+    assert.ok(
+      b.lanes.every((l: any) => !('bids' in l)),
+      'a bidder never sees `bids`',
+    );
+    assert.ok(!JSON.stringify(b).includes('950.5') && !JSON.stringify(b).includes('990'), 'nor another company’s price');
+    const owner = ok(await view(tender.id, shipper)).tender;
+    assert.ok(
+      owner.lanes.every((l: any) => Array.isArray(l.bids) && l.bids.length === 0),
+      'the owner sees no bid before the deadline',
+    );
+    const page = await app.get(`/tenders/view/${tender.id}`, { headers: { cookie: (await browserSession(app, shipper)).cookie } });
+    assert.match(page.text, /data-testid="lane-1"/);
+    assert.ok(!page.text.includes('950') && !page.text.includes('870'), 'nor on its page');
+    assert.equal((await app.get(`/tenders/export/${tender.id}`, { token: shipper.token })).status, 404, 'nor in an export');
+    const events = await app.services.db.selectFrom('events').select('body').execute();
+    assert.ok(!events.some((e) => e.body.includes('950.5') || e.body.includes('2222.22')), 'no event carries a bid');
+  });
+
+  test('the deadline closes the tender without a request (the sweeper); then bids are refused and the owner sees every bid', async () => {
+    const [l1] = tender.lanes.map((l: any) => l.id);
+    refused(
+      await app.post(`/tenders/award/${tender.id}.json`, {
+        token: shipper.token,
+        json: { awards: [{ lane: l1, company: carrierB.company, rank: 1 }] },
+      }),
+      'tenders.not_closed',
+    );
+    app.setNow(new Date(Date.now() + 3 * 3_600_000));
+    assert.equal(await app.tenders.sweep(), 1);
+    const row = await app.services.db.selectFrom('tenders').select('status').where('id', '=', tender.id).executeTakeFirstOrThrow();
+    assert.equal(row.status, 'closed');
+    refused(await bid(tender.id, carrierA, [{ lane: l1, price: 10, capacity: 1 }]), 'tenders.closed');
+    const owner = ok(await view(tender.id, shipper)).tender;
+    assert.equal(owner.status, 'closed');
+    assert.deepEqual(
+      owner.lanes[0].bids.map((b: any) => [b.company, b.price, b.capacity]),
+      [
+        [carrierB.company, 870, 3],
+        [carrierA.company, 950.5, 6],
+        [carrierC.company, 990, 4],
+      ],
+      'sorted by price',
+    );
+    assert.deepEqual(
+      owner.lanes[1].bids.map((b: any) => b.company),
+      [carrierA.company],
+    );
+    // still sealed for the bidders after the deadline
+    const c = ok(await view(tender.id, carrierC)).tender;
+    assert.ok(c.lanes.every((l: any) => !('bids' in l)));
+    const page = await app.get(`/tenders/view/${tender.id}`, { headers: { cookie: (await browserSession(app, shipper)).cookie } });
+    assert.match(page.text, /data-testid="evaluate-lane-1"/);
+    assert.ok(page.text.indexOf(carrierB.companyName) < page.text.indexOf(carrierA.companyName), 'the evaluation lists bids by price');
+    const csv = await app.get(`/tenders/export/${tender.id}`, { token: shipper.token });
+    assert.equal(csv.status, 200, csv.text);
+    assert.match(String(csv.headers['content-type']), /text\/csv/);
+    assert.match(csv.text, new RegExp(`1;DE-60;FR-75;10;${carrierB.company};[^;]*;870\\.00;EUR;3`));
+    assert.equal((await app.get(`/tenders/export/${tender.id}`, { token: carrierA.token })).status, 404, 'a bidder exports nothing');
+  });
+
+  test('award only to bidders at their bid prices; awarded, tender.awarded and tender.lost; contracts of both sides', async () => {
+    const [l1, l2, l3] = tender.lanes.map((l: any) => l.id);
+    const award = (awards: unknown, who = shipper) => app.post(`/tenders/award/${tender.id}.json`, { token: who.token, json: { awards } });
+    let body = refused(await award([{ lane: l2, company: carrierB.company, rank: 1 }]), 'tenders.award_invalid');
+    assert.equal(body.data.errors[0].field, 'awards[0].company');
+    body = refused(await award([{ lane: 999999, company: carrierB.company, rank: 1 }]), 'tenders.award_invalid');
+    assert.equal(body.data.errors[0].field, 'awards[0].lane');
+    refused(
+      await award([
+        { lane: l1, company: carrierB.company, rank: 1 },
+        { lane: l1, company: carrierA.company, rank: 1 },
+      ]),
+      'tenders.award_invalid',
+    );
+    refused(await award([]), 'tenders.awards_invalid');
+    assert.equal((await award([{ lane: l1, company: carrierB.company, rank: 1 }], carrierA)).status, 404);
+    assert.equal(await count('contracts'), 0);
+    const done = ok(
+      await award([
+        { lane: l1, company: carrierB.company, rank: 1 },
+        { lane: l1, company: carrierA.company, rank: 2 },
+        { lane: l3, company: carrierB.company, rank: 1 },
+      ]),
+    );
+    assert.equal(done.tender.status, 'awarded');
+    assert.deepEqual(
+      done.contracts.map((c: any) => [c.lane, c.carrier.id, c.rank, c.price]),
+      [
+        [l1, carrierB.company, 1, 870],
+        [l1, carrierA.company, 2, 950.5],
+        [l3, carrierB.company, 1, 2222.22],
+      ],
+    );
+    refused(await award([{ lane: l2, company: carrierA.company, rank: 1 }]), 'tenders.already_awarded');
+    const awarded = await eventsOf('tender.awarded');
+    assert.deepEqual(awarded.map((e) => e.company).sort(), [carrierA.company, carrierB.company].sort());
+    const toA = awarded.find((e) => e.company === carrierA.company)!;
+    assert.deepEqual(
+      toA.data.contracts.map((c: any) => [c.lane, c.price]),
+      [[l1, 950.5]],
+      'each its own contracts only',
+    );
+    assert.deepEqual(
+      (await eventsOf('tender.lost')).map((e) => e.company),
+      [carrierC.company],
+    );
+
+    const mine = ok(await app.get('/contracts/index.json', { token: shipper.token })).contracts;
+    assert.equal(mine.length, 3);
+    const c = mine.find((x: any) => x.carrier.id === carrierA.company);
+    assert.deepEqual(
+      { ...c, id: 0 },
+      {
+        id: 0,
+        tender: tender.id,
+        lane: l1,
+        from: 'DE-60',
+        to: 'FR-75',
+        shipper: { id: shipper.company, name: shipper.companyName },
+        carrier: { id: carrierA.company, name: carrierA.companyName },
+        rank: 2,
+        price: 950.5,
+        currency: 'EUR',
+        loads: 10,
+        valid_from: tender.valid_from,
+        valid_to: tender.valid_to,
+      },
+    );
+    const theirs = ok(await app.get('/contracts/index.json', { token: carrierB.token })).contracts;
+    assert.deepEqual(
+      theirs.map((x: any) => [x.lane, x.shipper.id, x.carrier.id]).sort(),
+      [
+        [l1, shipper.company, carrierB.company],
+        [l3, shipper.company, carrierB.company],
+      ].sort(),
+    );
+    assert.deepEqual(ok(await app.get('/contracts/index.json', { token: carrierC.token })).contracts, []);
+    assert.deepEqual(ok(await app.get('/contracts/index.json', { token: outsider.token })).contracts, []);
+    const page = await app.get('/contracts/index', { headers: { cookie: (await browserSession(app, carrierB)).cookie } });
+    assert.match(page.text, /data-testid="contracts"/);
+  });
+
+  test('the routing guide: a freight on a contract lane goes to the primary first, each carrier at its own price', async () => {
+    const pickup = `${day(30)} 08:00`;
+    const draft = ok(
+      await app.post('/freights/add.json', {
+        token: shipper.token,
+        json: { from: 'city:DE-60311', to: 'city:FR-75001', weight: 8000, from_addr: 'Dock 1', to_addr: 'Dock 2', etd: pickup },
+      }),
+    ).id as number;
+    const started = ok(await app.post(`/freights/waterfall/${draft}.json`, { token: shipper.token, json: { guide: 1, minutes: 30 } }));
+    assert.equal(started.status, 'open');
+    const fall = await app.services.db
+      .selectFrom('freight_waterfalls')
+      .selectAll()
+      .where('freight_id', '=', draft)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(fall.carriers, [carrierB.company, carrierA.company]);
+    assert.deepEqual(fall.prices.map(Number), [870, 950.5]);
+    assert.equal(fall.guide, true);
+    const seen = ok(await app.get(`/freights/view/${draft}.json`, { token: carrierB.token })).route;
+    assert.equal(seen.book_now, 870);
+    assert.equal((await app.get(`/freights/view/${draft}.json`, { token: carrierA.token })).status, 404, 'the backup waits for its turn');
+    // its pass: the backup's turn at its own price
+    ok(await app.post(`/quotes/decline/${draft}.json`, { token: carrierB.token }));
+    assert.equal(ok(await app.get(`/freights/view/${draft}.json`, { token: carrierA.token })).route.book_now, 950.5);
+
+    // the draft's page offers the guide, with the carriers in order
+    const next = ok(
+      await app.post('/freights/add.json', {
+        token: shipper.token,
+        json: { from: 'city:DE-60311', to: 'city:FR-75001', weight: 100, etd: pickup },
+      }),
+    ).id;
+    const draftPage = await app.get(`/freights/view/${next}`, { headers: { cookie: (await browserSession(app, shipper)).cookie } });
+    assert.match(draftPage.text, /data-testid="routing-guide"/);
+    const guide = /data-testid="routing-guide"[\s\S]*?<\/section>/.exec(draftPage.text)![0];
+    assert.ok(guide.indexOf(carrierB.companyName) >= 0 && guide.indexOf(carrierB.companyName) < guide.indexOf(carrierA.companyName), 'primary first');
+    // no contract for the lane, or outside the contract period: refused
+    const other = ok(
+      await app.post('/freights/add.json', { token: shipper.token, json: { from: 'city:AT-1010', to: 'city:FR-75001', weight: 100 } }),
+    ).id;
+    refused(
+      await app.post(`/freights/waterfall/${other}.json`, { token: shipper.token, json: { guide: 1, minutes: 30 } }),
+      'freight.waterfall.no_contracts',
+    );
+    const late = ok(
+      await app.post('/freights/add.json', {
+        token: shipper.token,
+        json: { from: 'city:DE-60311', to: 'city:FR-75001', weight: 100, etd: `${day(900)} 08:00` },
+      }),
+    ).id;
+    refused(
+      await app.post(`/freights/waterfall/${late}.json`, { token: shipper.token, json: { guide: 1, minutes: 30 } }),
+      'freight.waterfall.no_contracts',
+    );
+    // another company's contracts are not its guide
+    const carriers = ok(
+      await app.post('/freights/add.json', { token: carrierB.token, json: { from: 'city:DE-60311', to: 'city:FR-75001', weight: 100 } }),
+    ).id;
+    refused(
+      await app.post(`/freights/waterfall/${carriers}.json`, { token: carrierB.token, json: { guide: 1, minutes: 30 } }),
+      'freight.waterfall.no_contracts',
+    );
+    assert.equal(
+      (await app.post(`/freights/waterfall/${other}.json`, { token: carrierB.token, json: { guide: 1, minutes: 30 } })).status,
+      404,
+    );
+  });
+
+  test('every company when none is invited, except one that blocked the shipper (the push rule)', async () => {
+    app.setNow(null);
+    ok(await app.post(`/companies/block/${shipper.company}.json`, { token: outsider.token }));
+    const t = ok(await add(base({ name: 'Open to all' }))).tender;
+    const before = (await eventsOf('tender.published')).length;
+    ok(await app.post(`/tenders/publish/${t.id}.json`, { token: shipper.token }));
+    const to = (await eventsOf('tender.published')).slice(before).map((e) => e.company);
+    assert.ok(to.includes(carrierC.company));
+    assert.ok(!to.includes(outsider.company), 'a company that blocked the shipper gets no push from it');
+    assert.ok(!to.includes(shipper.company));
+    assert.equal((await view(t.id, carrierC)).status, 200);
+  });
+});
