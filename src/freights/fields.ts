@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { Insertable } from 'kysely';
 import { airportAddress, airportByCode } from '../airports/index.ts';
 import type { Translate } from '../kernel/i18n.ts';
-import { countryAndPostal, isIataForm, splitLocation } from '../places/index.ts';
+import { countryAndPostal, isAirportCode, splitLocation } from '../places/index.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import {
   isRecord,
@@ -228,7 +228,7 @@ export function parseLocation(value: unknown): Location | undefined {
   if (!text || text.length > 100 || text.includes('\u0000')) return undefined;
   const { prefix, rest } = splitLocation(text);
   if (prefix && !rest) return undefined;
-  if (prefix !== 'city') return isIataForm(rest) ? { code: rest.toUpperCase(), iata: true } : { code: rest, iata: false };
+  if (prefix !== 'city') return isAirportCode(rest) ? { code: rest.toUpperCase(), iata: true } : { code: rest, iata: false };
   const area = countryAndPostal(rest);
   return area ? { code: area.postal, country: area.country, iata: false } : { code: rest, iata: false };
 }

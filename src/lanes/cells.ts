@@ -12,6 +12,7 @@ import {
   resistsCoalitions,
   type LaneRelease,
 } from './lane.ts';
+import { isAirportCodeSql } from '../places/index.ts';
 
 /**
  * The lane cells (migrations 0100, 0200): the awards of one origin cell, destination cell, month
@@ -35,7 +36,7 @@ import {
 /** The cell of one end of an award row `a` (awardRowsSql): country, key, airport or not. */
 function cellOf(side: 'from' | 'to') {
   const code = sql.ref(`a.${side}_code`);
-  const airport = sql<boolean>`coalesce(${code} ~ '^[A-Za-z]{3}$', false)`;
+  const airport = sql<boolean>`coalesce(${isAirportCodeSql(code)}, false)`;
   return {
     country: sql<string>`upper(coalesce(${sql.ref(`a.${side}_country`)}, ''))`,
     airport,

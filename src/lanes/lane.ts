@@ -3,7 +3,7 @@ import type { LanePricesRelease } from '../config/config.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { readInt, readString, type Params } from '../kernel/params.ts';
 import { formatPlacePattern, parsePlacePattern, readLoadSearch, type PlacePattern } from '../market/index.ts';
-import { POSTAL_AREA } from '../places/index.ts';
+import { isAirportCode, POSTAL_AREA } from '../places/index.ts';
 
 /**
  * What a lane-price request asks (decisions.md §14): the lane as two load-search patterns (§7,
@@ -205,7 +205,7 @@ export function laneOfFreight(f: {
   const end = (code: string | null | undefined, country: string | null | undefined): PlacePattern | undefined => {
     const key = (code ?? '').replace(/[^0-9A-Za-z]/g, '').toUpperCase();
     const c = (country ?? '').trim().toUpperCase();
-    if (/^[A-Z]{3}$/.test(key)) {
+    if (isAirportCode(key)) {
       const airport = parsePlacePattern(`airport:${key}`);
       if (typeof airport !== 'string') return airport;
     }

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { airportByCode } from '../airports/index.ts';
-import { airportPoint, distanceKm, greatCircleKmSql, type Point } from '../places/index.ts';
+import { airportPoint, distanceKm, greatCircleKmSql, placePoint, type Point } from '../places/index.ts';
 import { airportsNear, codeKey, postalCentreNearSql, type PlaceColumns } from './sql.ts';
 import type { Near } from './search.ts';
 
@@ -57,17 +57,14 @@ export function distanceFromSql(side: PlaceColumns, near: Near): RawBuilder<numb
 /** A presented row (its API names): `from`, `to` and the four coordinates are read. */
 export type Placed = Readonly<Record<string, unknown>>;
 
-const given = (v: unknown) => v !== null && v !== undefined && v !== '' && Number.isFinite(Number(v));
-
-/** A side's point: its coordinates, else its airport's (a three-letter code the airport data knows). */
-function pointOf(route: Placed, side: 'from' | 'to'): Point | null {
-  const lat = route[`${side}_latitude`];
-  const lon = route[`${side}_longitude`];
-  if (given(lat) && given(lon)) return { latitude: Number(lat), longitude: Number(lon) };
-  const code = route[side];
-  const airport = typeof code === 'string' && /^[A-Z]{3}$/.test(code) ? airportByCode(code) : undefined;
-  return airport ? airportPoint(airport) : null;
-}
+/** A side's point (places/point.ts placePoint: coordinates, else its airport's, else its postal code's centre). */
+const pointOf = (route: Placed, side: 'from' | 'to'): Point | null =>
+  placePoint({
+    latitude: route[`${side}_latitude`],
+    longitude: route[`${side}_longitude`],
+    code: route[side],
+    country: route[`${side}_country`],
+  });
 
 /**
  * The row's great-circle distance in whole km as the caller sees it, or null: a masked row (a

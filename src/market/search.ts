@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { airportByCode } from '../airports/index.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { preview, readDecimal, readList, readString, type Params } from '../kernel/params.ts';
-import { countryByCode, airportPoint, type Point, isPostalPrefix, postalKey } from '../places/index.ts';
+import { countryByCode, airportCodeOf, airportPoint, type Point, isAirportCode, isPostalPrefix, postalKey } from '../places/index.ts';
 
 /**
  * The load search's parameters (decisions.md §7), read and written: `readLoadSearch` reads them
@@ -113,8 +113,8 @@ function text(params: Params, name: string, warnings: Warning[], max = 500): str
  */
 export function parsePlacePattern(token: string): PlacePattern | string {
   const t = token.trim();
-  const airport = /^(?:airport:\s*)?([A-Za-z]{3})$/i.exec(t);
-  if (airport) return { kind: 'airport', code: airport[1]!.toUpperCase() };
+  const airport = airportCodeOf(t);
+  if (airport !== null) return { kind: 'airport', code: airport };
   const country = /^([A-Za-z]{2})$/.exec(t);
   if (country) {
     const code = country[1]!.toUpperCase();
@@ -158,8 +158,8 @@ export function parseCenter(value: string): { center: Point; airport?: string } 
     if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return 'coordinates out of range';
     return { center: { latitude, longitude } };
   }
-  const code = /^(?:airport:\s*)?([A-Za-z]{3})$/i.exec(value)?.[1]?.toUpperCase();
-  if (code) {
+  const code = airportCodeOf(value);
+  if (code !== null) {
     const airport = airportByCode(code);
     return airport ? { center: airportPoint(airport), airport: code } : `unknown airport ${code}`;
   }
@@ -281,7 +281,7 @@ export function placeKeys(code: string | null | undefined, country: string | nul
     keys.push(c);
     for (let i = 1; i <= Math.min(key.length, 12); i++) keys.push(`${c}-${key.slice(0, i)}`);
   }
-  if (/^[A-Z]{3}$/.test(key)) keys.push(`airport:${key}`);
+  if (isAirportCode(key)) keys.push(`airport:${key}`);
   return keys;
 }
 

@@ -1,5 +1,5 @@
 import { airportByCode } from '../airports/index.ts';
-import { airportText, cityText, countryAndPostal, isIataForm, splitLocation } from '../places/index.ts';
+import { airportCode, airportText, cityText, countryAndPostal, splitLocation } from '../places/index.ts';
 import {
   isRecord,
   MAX_PIECE_LINES,
@@ -31,8 +31,8 @@ export function parseLocation(value: unknown, maxPostal = 12): Location | string
   const text = readString(value)?.trim();
   if (!text) return 'is required (airport:<IATA> or city:<country>-<postal code>)';
   const { prefix, rest } = splitLocation(text);
-  if (prefix !== 'city' && isIataForm(rest)) {
-    const code = rest.toUpperCase();
+  const code = prefix !== 'city' ? airportCode(rest) : null;
+  if (code !== null) {
     return airportByCode(code) ? { kind: 'airport', code } : `"${text}": unknown airport ${code}`;
   }
   const area = prefix === 'city' ? countryAndPostal(rest, true) : null;

@@ -2,7 +2,7 @@ import type { Caller, Ctx } from '../../kernel/context.ts';
 import { readLocaleDateTime, readLocaleDecimal, readLocaleWeightKg } from '../../kernel/locale.ts';
 import type { Warning } from '../../kernel/outcome.ts';
 import { isRecord, readString, type Params } from '../../kernel/params.ts';
-import { searchCountries, postalCentre, type PostalCentre } from '../../places/index.ts';
+import { airportCodeOf, isAirportCode, searchCountries, postalCentre, type PostalCentre } from '../../places/index.ts';
 import { searchForFreight } from '../../pricing/index.ts';
 import type { ExactPlaces } from '../booking.ts';
 import { VISIBILITY } from '../tables.ts';
@@ -44,7 +44,7 @@ export function countryCode(text: string): string | undefined {
  */
 export function centreOfPostalPlace(place: unknown, country: unknown): PostalCentre | undefined {
   const text = readString(place)?.trim();
-  if (!text || /^(?:airport:\s*)?[A-Za-z]{3}$/i.test(text)) return undefined;
+  if (!text || airportCodeOf(text) !== null) return undefined;
   const m = /^city:\s*(?:([A-Za-z]{2})\s*-\s*)?(.+)$/i.exec(text);
   const cc = readString(country)?.trim() || m?.[1];
   return cc ? postalCentre(cc, m ? m[2]! : text) : undefined;
@@ -146,7 +146,7 @@ export async function normaliseFreightForm(ctx: Ctx<Caller>, mode: 'add' | 'edit
       if (cc) {
         p[side] = `city:${cc[1]!.toUpperCase()}-${cc[2]!.trim()}`;
         if (blank(p[key]) && !problems[key]) delete p[key];
-      } else if (/^\p{L}[\p{L} .'-]*$/u.test(text) && !/^[A-Za-z]{3}$/.test(text)) {
+      } else if (/^\p{L}[\p{L} .'-]*$/u.test(text) && !isAirportCode(text)) {
         // A name, not a code: the form needs a postal code or an airport (pick a suggestion).
         problems[side] = t('fv.form.error.place');
         delete p[side];
