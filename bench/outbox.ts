@@ -33,7 +33,7 @@ try {
   const base = await listenLocal(app.http);
   const write = () =>
     db.transaction().execute((trx) =>
-      announce(trx, clock, 'freight.published', async () => [
+      announce(trx, clock, 'freight.published', [
         { companyId: company, freightId: 1, from: [company], data: () => ({ route: { id: 1, note: 'owner' } }) },
         { companyId: null, freightId: 1, from: [company], except: [company], data: () => ({ route: { id: 1, note: 'market' } }) },
       ]),

@@ -27,7 +27,10 @@ export async function cmrSigned(
     cmr: { number: cmr.number, freight: freight.id, status: cmr.status, hash: cmr.hash, signature },
     document: DOCUMENT.present(document, { clock }),
   };
-  await announce(db, clock, 'cmr.signed', async () =>
+  await announce(
+    db,
+    clock,
+    'cmr.signed',
     recipients.map((companyId) => ({ companyId, freightId: freight.id, from: signer === null ? [] : [signer], data: () => data })),
   );
 }

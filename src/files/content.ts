@@ -1,5 +1,5 @@
 import { nextTurn } from '../kernel/pace.ts';
-import { FileRefused } from './problems.ts';
+import { FileRefused } from '../kernel/refused.ts';
 
 /** Largest file accepted (decoded); the endpoint's body limit leaves room for its base64 form. */
 export const MAX_FILE_BYTES = 15 * 1024 * 1024;

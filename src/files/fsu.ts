@@ -1,7 +1,7 @@
 import type { StatusEvent } from '../events/index.ts';
 import { airportZone, yearlessTime } from './airport-time.ts';
 import { pacer } from '../kernel/pace.ts';
-import { FileRefused } from './problems.ts';
+import { FileRefused } from '../kernel/refused.ts';
 import { flightNumber, poundsToKg, Problems, STATUS_CODES, weightText } from './status-fields.ts';
 
 /**

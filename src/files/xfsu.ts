@@ -3,7 +3,7 @@ import type { StatusEvent } from '../events/index.ts';
 import { airportZone, localTime } from './airport-time.ts';
 import { nextTurn, pacer } from '../kernel/pace.ts';
 import { normaliseAwb } from './awb.ts';
-import { FileRefused } from './problems.ts';
+import { FileRefused } from '../kernel/refused.ts';
 import { flightNumber, MAX_PROBLEMS, poundsToKg, Problems, STATUS_CODES, weightText } from './status-fields.ts';
 
 /**

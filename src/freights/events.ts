@@ -53,9 +53,8 @@ const ENG = translator('eng');
 
 /** Writes the event for every entitled company (and the market); answers how many events were written. */
 export async function emitEvent(db: Db, clock: Clock, input: EmitInput): Promise<number> {
-  return announce(db, clock, input.type, () =>
-    input.type === 'shipment.status' ? planShipmentStatus(db, clock, input) : planFreightEvent(db, clock, input),
-  );
+  const planned = input.type === 'shipment.status' ? await planShipmentStatus(db, clock, input) : await planFreightEvent(db, clock, input);
+  return announce(db, clock, input.type, planned);
 }
 
 const unique = (ids: Array<number | null | undefined>): number[] => [...new Set(ids.filter((c): c is number => typeof c === 'number'))];

@@ -58,7 +58,7 @@ async function rate(ctx: Ctx): Promise<Outcome<{ rating: RatingView }>> {
     const written = await insertRating(trx, { freightId, rater: me, rated, score, comment: comment.trim(), created: now });
     if (written !== undefined) {
       // The rated company hears of it (decisions.md §8), in the transaction of the rating.
-      await announce(trx, ctx.clock, 'rating.received', async () => [
+      await announce(trx, ctx.clock, 'rating.received', [
         {
           companyId: rated,
           freightId,

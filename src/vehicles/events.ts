@@ -33,7 +33,7 @@ export async function emitVehicleEvent(
   /** false: only to the owners of the matched freights (the offer's company had it already) */
   toOfferCompany = true,
 ): Promise<number> {
-  return announce(db, clock, type, async () => planned(clock, offer, matched, toOfferCompany, [offer.company_id]));
+  return announce(db, clock, type, planned(clock, offer, matched, toOfferCompany, [offer.company_id]));
 }
 
 /**
@@ -47,7 +47,10 @@ export async function emitFreightMatches(
   freight: { id: number; company_id: number },
   fits: ReadonlyArray<{ offer: VehicleRead; distance_km: number | null }>,
 ): Promise<number> {
-  return announce(db, clock, 'vehicle.matched', async () =>
+  return announce(
+    db,
+    clock,
+    'vehicle.matched',
     fits.flatMap(({ offer, distance_km }) => planned(clock, offer, [{ ...freight, distance_km }], true, [freight.company_id])),
   );
 }

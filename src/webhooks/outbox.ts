@@ -53,11 +53,12 @@ export interface NewEvent {
 const BATCH = 500;
 
 /**
- * Writes the planned events, queues their deliveries to subscribed webhooks and notifies the
- * live channel (at commit). Answers how many events were written.
+ * Writes the planned events (the announcing module plans them: what it says and to whom),
+ * queues their deliveries to subscribed webhooks and notifies the live channel (at commit).
+ * Answers how many events were written.
  */
-export async function announce(db: Db, clock: Clock, type: string, plan: () => Promise<PlannedEvent[]>): Promise<number> {
-  const planned = await reachable(db, await plan());
+export async function announce(db: Db, clock: Clock, type: string, events: readonly PlannedEvent[]): Promise<number> {
+  const planned = await reachable(db, events);
   if (!planned.length) return 0;
   const rows: NewEvent[] = [];
   for (const p of planned) rows.push({ companyId: p.companyId, freightId: p.freightId, except: p.except, data: await p.data() });
@@ -73,7 +74,7 @@ export async function announce(db: Db, clock: Clock, type: string, plan: () => P
 }
 
 /** The planned events whose recipient may receive them (pushRule); market rows stay (their audience is read when streamed). */
-async function reachable(db: Db, planned: PlannedEvent[]): Promise<PlannedEvent[]> {
+async function reachable(db: Db, planned: readonly PlannedEvent[]): Promise<readonly PlannedEvent[]> {
   // Events to their own makers only (an award to its two parties) need no question.
   const addressed = planned.filter((p) => p.companyId !== null && !p.from.includes(p.companyId));
   if (!addressed.length) return planned;

@@ -37,7 +37,7 @@ describe(`replay follows the order of commits (${TEST_DB})`, {
 
   /** One event for the actor's company in `trx`, as the change modules write them (the outbox's announce). */
   const write = (trx: Parameters<typeof announce>[0], note: string) =>
-    announce(trx, app.services.clock, 'freight.updated', async () => [
+    announce(trx, app.services.clock, 'freight.updated', [
       { companyId: who.company, freightId: null, from: [who.company], data: () => ({ note }) },
     ]);
   const noted = (note: string) => (e: { json: { data?: { note?: string } } }) => e.json.data?.note === note;

@@ -65,7 +65,7 @@ describe(`the live board across a reconnect (${TEST_DB})`, () => {
     app.services.db
       .transaction()
       .execute((trx) =>
-        announce(trx, app.services.clock, 'freight.updated', async () => [
+        announce(trx, app.services.clock, 'freight.updated', [
           { companyId: who.company, freightId: null, from: [who.company], data: () => ({ note }) },
         ]),
       );
@@ -122,7 +122,10 @@ describe(`the live board across a reconnect (${TEST_DB})`, () => {
     // 1,200 missed events (three batches of the replay), some notifications late.
     holding = true;
     await app.services.db.transaction().execute((trx) =>
-      announce(trx, app.services.clock, 'freight.updated', async () =>
+      announce(
+        trx,
+        app.services.clock,
+        'freight.updated',
         Array.from({ length: 1200 }, (_, i) => ({
           companyId: who.company,
           freightId: null,

@@ -54,7 +54,10 @@ describe(`a live stream whose client does not read (${TEST_DB})`, () => {
       // Up to 40 MB of events, a megabyte at a time, until the server lets the connection go.
       for (let round = 0; round < 40 && (await connections()) > 0; round++) {
         await app.services.db.transaction().execute((trx) =>
-          announce(trx, app.services.clock, 'freight.updated', async () =>
+          announce(
+            trx,
+            app.services.clock,
+            'freight.updated',
             Array.from({ length: 10 }, (_, k) => ({
               companyId: who.company,
               freightId: null,

@@ -90,7 +90,10 @@ describe("a place's point", () => {
       assert.equal(row.found, true, `${p.name}: found by the radius search`);
       const point = placePoint(p);
       assert.ok(point && row.km !== null, `${p.name}: placed by both`);
-      assert.ok(Math.abs(Number(row.km) - distanceKm(near.center, point)) < 1e-6, `${p.name}: SQL ${row.km} km, TypeScript ${distanceKm(near.center, point)} km`);
+      assert.ok(
+        Math.abs(Number(row.km) - distanceKm(near.center, point)) < 1e-6,
+        `${p.name}: SQL ${row.km} km, TypeScript ${distanceKm(near.center, point)} km`,
+      );
     }
   });
 });
