@@ -6,7 +6,7 @@ import { announce } from '../webhooks/index.ts';
 import type { CmrView } from './note.ts';
 
 /**
- * `cmr.signed` (decisions.md §8, §19), written to the outbox in the signature's transaction: to
+ * `cmr.signed` (docs/reference.md#events, #ecmr), written to the outbox in the signature's transaction: to
  * the freight's other party (the owner when the carrier signs, the winner when the sender signs;
  * both when the consignee signs, which is no company's doing), with the signature, the note's
  * status and head, and the note's new PDF among the documents.

@@ -5,7 +5,7 @@ import { DOCUMENT, MESSAGE } from './schema.ts';
 import { documentById, messageById } from './store.ts';
 
 /**
- * The deal room's events (decisions.md §8, §13), written to the outbox in the transaction of
+ * The deal room's events (docs/reference.md#events, #deal-room), written to the outbox in the transaction of
  * what they announce: `message.created` to the receiving company, `document.added` to the
  * freight's other party. Both name only what the recipient reads through the API anyway.
  */

@@ -5,7 +5,7 @@ import { normaliseAwb } from './awb.ts';
 import { FileRefused } from '../kernel/refused.ts';
 import { flightNumber, Problems } from './status-fields.ts';
 
-/** The columns of a status file (decisions.md §6), in any order; the header row names them. */
+/** The columns of a status file (docs/reference.md#preview), in any order; the header row names them. */
 export const STATUS_COLUMNS = [
   'awb',
   'code',

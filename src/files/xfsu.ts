@@ -10,7 +10,7 @@ import { flightNumber, MAX_PROBLEMS, poundsToKg, Problems, STATUS_CODES, weightT
  * Cargo-XML status messages (XFSU, `rsm:StatusMessage`), read with a streaming XML parser
  * (saxes: well-formedness checked, no DTD, no external entities) fed in slices. Elements are
  * matched by local name (the namespace versions differ between senders); what is read and what
- * is ignored: docs/decisions.md, Air cargo formats.
+ * is ignored: docs/choices.md, Air cargo formats.
  *
  *   MasterConsignment/TransportContractDocument/ID       the AWB
  *   MasterConsignment/GrossWeightMeasure, TotalPieceQuantity   defaults for a status without them

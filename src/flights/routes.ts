@@ -25,7 +25,7 @@ export async function flightForBooking(db: Kysely<DB>, id: number) {
 
 /**
  * Flights, the `flight` entity of booking requests. A flight schedule is public on the
- * exchange: every company sees every flight (decided, docs/decisions.md).
+ * exchange: every company sees every flight (decided, docs/choices.md).
  */
 export function flightEndpoints(): Endpoint[] {
   return [

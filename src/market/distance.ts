@@ -5,10 +5,10 @@ import { airportsNear, codeKey, postalCentreNearSql, type PlaceColumns } from '.
 import type { Near } from './search.ts';
 
 /**
- * Distances in the market (docs/decisions.md, "Distance"): the great circle between a row's
+ * Distances in the market (docs/choices.md, "Distance"): the great circle between a row's
  * origin and destination, which the lists sort by in SQL (`sort=Routes.distance`, an addition to
- * api.md) and the pages show; and the distance of a row's origin from a point, by which matching
- * orders what fits (decisions.md §11). Over the owner's place columns, like the search's pieces
+ * docs/reference.md#the-api) and the pages show; and the distance of a row's origin from a point, by which matching
+ * orders what fits (docs/reference.md#vehicles). Over the owner's place columns, like the search's pieces
  * (sql.ts). The JSON answers carry no distance field.
  */
 
@@ -33,7 +33,7 @@ export function distanceSql(from: Coordinates, to: Coordinates): RawBuilder<numb
 
 /**
  * SQL: the great-circle distance in km of a side's place from the centre of a radius search, by
- * every way the search finds it (sql.ts nearSql, decisions.md §7): its coordinates; else, when its
+ * every way the search finds it (sql.ts nearSql, docs/reference.md#load-search): its coordinates; else, when its
  * code is an airport in the circle (airportsNear), that airport's position; else the centre of
  * the postal code whose range it was found in (postalCentreNearSql). Null for a row the search
  * would not find. One expression, so a statement sorts by it before its limit.

@@ -5,7 +5,7 @@ import { preview, readDecimal, readList, readString, type Params } from '../kern
 import { countryByCode, airportCodeOf, airportPoint, type Point, isAirportCode, isPostalPrefix, postalKey } from '../places/index.ts';
 
 /**
- * The load search's parameters (decisions.md §7), read and written: `readLoadSearch` reads them
+ * The load search's parameters (docs/reference.md#load-search), read and written: `readLoadSearch` reads them
  * leniently (an unreadable one is ignored with a warning) into a `LoadSearch`, `searchToParams`
  * writes one back as the normalised query a link, a bookmark or a saved search keeps. What a
  * search means for rows of a table is sql.ts (the pieces) and the module that owns the table
@@ -60,7 +60,7 @@ export interface DayWindow {
   closed?: boolean;
 }
 
-/** A load search (decisions.md §7), read: what a list of freights (or, later, of vehicle offers) is narrowed by. */
+/** A load search (docs/reference.md#load-search), read: what a list of freights (or, later, of vehicle offers) is narrowed by. */
 export interface LoadSearch {
   from?: PlacePattern[];
   to?: PlacePattern[];
@@ -228,7 +228,7 @@ function readWeight(params: Params, name: string, warnings: Warning[]): string |
 }
 
 /**
- * The search parameters of a list request (decisions.md §7). Each unreadable parameter is
+ * The search parameters of a list request (docs/reference.md#load-search). Each unreadable parameter is
  * ignored and named in `warnings`; the others apply. `zone` is APP_TIMEZONE (dates are days there).
  */
 export function readLoadSearch(params: Params, zone: string, warnings: Warning[] = []): LoadSearch {

@@ -238,7 +238,7 @@ export function inBoxSql(c: Pick<PlaceColumns, 'latitude' | 'longitude'>, box: B
 /**
  * Within `km` of the centre: by the row's coordinates (bounding box on the GiST index, then the exact
  * great circle), else, without coordinates, by its airport's position or by the centre of its
- * postal code (decisions.md §7: packaged data, nothing stored).
+ * postal code (docs/reference.md#load-search: packaged data, nothing stored).
  */
 export function nearSql(c: PlaceColumns, near: Near): RawBuilder<SqlBool> {
   const lat = col(c.latitude);

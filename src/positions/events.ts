@@ -5,7 +5,7 @@ import { announce } from '../webhooks/index.ts';
 import type { MilestoneType } from './tables.ts';
 
 /**
- * Tracking's events (decisions.md §8, §18), written to the outbox in the transaction of what they
+ * Tracking's events (docs/reference.md#events, #tracking), written to the outbox in the transaction of what they
  * announce, to the freight's two parties only: `freight.milestone` and `freight.late`. They carry
  * the freight's id, the milestone or the ETA, never a position.
  */

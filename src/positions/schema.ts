@@ -4,7 +4,7 @@ import type { EndpointDoc } from '../kernel/doc.ts';
 import { KEPT_AFTER_DELIVERY_DAYS, MAX_POSITIONS, POSITIONS_SHOWN, READS_SHOWN } from './store.ts';
 import { MILESTONE_TYPES } from './tables.ts';
 
-/** What tracking by permission (decisions.md §18) tells the API description. */
+/** What tracking by permission (docs/reference.md#tracking) tells the API description. */
 
 const FREIGHT_ID = { freightId: Type.Integer({ description: 'the freight id' }) };
 const NULLABLE = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);

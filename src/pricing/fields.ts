@@ -114,8 +114,8 @@ function readPieces(value: unknown): PieceLine[] {
 }
 
 /**
- * The RateSearchRequest of api.md, read leniently (JSON numbers or form strings) but refused
- * with a message naming the field when a value is present and wrong (decisions.md §5).
+ * The RateSearchRequest of docs/reference.md#the-api, read leniently (JSON numbers or form strings) but refused
+ * with a message naming the field when a value is present and wrong (docs/reference.md#rate-search).
  */
 export function readSearchParams(p: Params): SearchParams {
   const origin = parseLocation(p.origin);
@@ -160,7 +160,7 @@ export function readSearchParams(p: Params): SearchParams {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The rate search page's form (HTML only; docs/decisions.md "Web interface")
+// The rate search page's form (HTML only; docs/choices.md "Web interface")
 
 /** The rate search form as typed: form field name (`weight`, `pieces_json[0][depth]`) -> message, and -> text as typed. */
 export interface SearchFormState {

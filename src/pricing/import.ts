@@ -8,9 +8,9 @@ import { formatLocation, parseLocation, type Location } from './fields.ts';
 import { KIND, VISIBILITIES, type Visibility } from './tables.ts';
 
 /**
- * Rate sheet import from CSV (decisions.md §5), shared by `freight-exchange rates import` and
+ * Rate sheet import from CSV (docs/reference.md#rate-search), shared by `freight-exchange rates import` and
  * file push `action=rates`. A file is checked whole; any problem refuses it whole and nothing
- * is stored. Validation rules: docs/decisions.md, Rate search.
+ * is stored. Validation rules: docs/choices.md, Rate search.
  *
  * A large sheet must not hold up other requests: the file is read in slices with turns of the
  * event loop between them, and the lines are stored in short statements while the sheet cannot
@@ -377,7 +377,7 @@ export async function checkRateSheet(db: Kysely<DB>, input: RateSheetInput): Pro
 /**
  * Stores a checked sheet. The lines go in one short statement per batch, with a turn of the
  * event loop between them, while the sheet cannot be found: private and valid on no day (the
- * search skips it, decisions.md §5; no other company may book its lines). One short transaction
+ * search skips it, docs/reference.md#rate-search; no other company may book its lines). One short transaction
  * then gives the sheet its real visibility and validity, with the caller's own record
  * (`alsoStore`): the sheet becomes searchable whole or not at all. When storing fails part-way,
  * what was stored is removed again.

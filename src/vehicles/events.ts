@@ -4,7 +4,7 @@ import { announce, type PlannedEvent } from '../webhooks/index.ts';
 import { presentVehicle, type VehicleRead } from './fields.ts';
 
 /**
- * The events of a vehicle offer (decisions.md §8, §11), written to the webhooks module's outbox
+ * The events of a vehicle offer (docs/reference.md#events, #vehicles), written to the webhooks module's outbox
  * in the transaction of what they announce: `vehicle.published`, `vehicle.withdrawn` and
  * `vehicle.matched`, to the offer's company and to the owners of the freights it fits (each
  * names its own freights only: a match reveals nothing the lists would not). The offer is shown

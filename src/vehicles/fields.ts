@@ -20,8 +20,8 @@ import { effectiveStatus } from './policy.ts';
 import { BODIES, VEHICLE_STATUSES, type Body, type VehicleRow } from './tables.ts';
 
 /**
- * The vehicle offer's field table (decisions.md §11): reading an add or edit body, strictly
- * (unlike the freight fields of api.md, a missing or impossible field refuses the offer, each
+ * The vehicle offer's field table (docs/reference.md#vehicles): reading an add or edit body, strictly
+ * (unlike the freight fields of docs/reference.md#the-api, a missing or impossible field refuses the offer, each
  * problem named with its field), and presenting a row as `data.vehicle`.
  */
 
@@ -322,7 +322,7 @@ export function readOffer(raw: Params, clock: Clock, existing?: VehicleRow): Off
   };
 }
 
-/** A row with its company's name and verified mark (decisions.md §12), as the store reads it for presenting. */
+/** A row with its company's name and verified mark (docs/reference.md#trust), as the store reads it for presenting. */
 export type VehicleRead = VehicleRow & { company_name: string; company_verified: boolean | null };
 
 const number = (v: string | null) => (v === null ? null : Number(v));

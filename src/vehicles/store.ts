@@ -17,7 +17,7 @@ import { AVAILABILITY, loadingOf, offerInMarketSql, seesOfferSql } from './polic
 import type { Body } from './tables.ts';
 
 /**
- * The vehicle offers' SQL (decisions.md §11): reading offers as a company may see them, the
+ * The vehicle offers' SQL (docs/reference.md#vehicles): reading offers as a company may see them, the
  * market list with the load search, the own offers, and the fitting offers of a freight. The
  * statements and the indexes that serve them are named in migration 0060_vehicles.
  */
@@ -35,7 +35,7 @@ const withCompany = (db: Db) =>
     ]);
 
 /**
- * Neither company blocked the other (decisions.md §12): the blocker's lists and matches leave out
+ * Neither company blocked the other (docs/reference.md#trust): the blocker's lists and matches leave out
  * the blocked company's offers, and a blocked company's offers are not matched to the blocker's
  * freights, nor the blocker's offers to the blocked company's freights (no alert either way).
  * The lists need only the first direction; matching reads both.
@@ -188,7 +188,7 @@ export async function countMarketOffers(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fitting offers of a freight (decisions.md §11)
+// Fitting offers of a freight (docs/reference.md#vehicles)
 
 /** A freight's origin as a point: its coordinates, else its airport's, else its postal code's centre. */
 export function freightOrigin(row: FreightRow): Point | undefined {

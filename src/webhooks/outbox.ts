@@ -6,7 +6,7 @@ import { notifyEvents } from './feed.ts';
 import { queueDeliveries } from './store.ts';
 
 /**
- * The outbox (decisions.md §8, §15): the `events` table holds each event's exact delivery body,
+ * The outbox (docs/reference.md#events, #live-board): the `events` table holds each event's exact delivery body,
  * written in the transaction of the change the event announces. What an event says and to whom
  * is the announcing module's (freights/events.ts plans freight, bid, match and status events).
  *
@@ -20,7 +20,7 @@ import { queueDeliveries } from './store.ts';
  * delivers the notification at commit (never for a rollback), to every server process listening.
  *
  * Who an event may reach is decided here, once for every kind of event (accounts/blocks.ts
- * pushRule, decisions.md §12): each planned event names the companies whose doing it is (`from`),
+ * pushRule, docs/reference.md#trust): each planned event names the companies whose doing it is (`from`),
  * and a recipient that does not exist, or that blocked one of them (its own doing excepted), gets
  * no row, so no webhook delivery, no stream event, no replay, nor anything a later channel reads
  * from the outbox. A market row's audience is the market list's rule, which honours the same

@@ -7,7 +7,7 @@ import { takenFreight } from '../trust/helpers.ts';
 import { browserSession, csrfOf } from '../support/session.ts';
 import { conversations, fieldError, say, success, unread } from './helpers.ts';
 
-/** decisions.md §13: the conversation beside a freight, its read marks and who may take part. */
+/** docs/reference.md#deal-room: the conversation beside a freight, its read marks and who may take part. */
 describe(`conversations beside a freight (${TEST_DB})`, () => {
   let app: TestApp;
   let shipper: Actor, carrierA: Actor, carrierB: Actor, outsider: Actor;

@@ -8,10 +8,10 @@ import { pdfText } from '../support/pdf.ts';
 import { browserSession, csrfOf } from '../support/session.ts';
 import { attach, documents, download, EXE, fieldError, flashOf, JPEG, PDF, pdfOf, PNG, success } from './helpers.ts';
 
-/** decisions.md §13: "at most 10 MB", read as SI megabytes (docs/decisions.md, "Deal room"). */
+/** docs/reference.md#deal-room: "at most 10 MB", read as SI megabytes (docs/choices.md, "Deal room"). */
 const MAX = 10_000_000;
 
-/** decisions.md §13: the documents of a freight's two parties, their bounds, their download and the transport order. */
+/** docs/reference.md#deal-room: the documents of a freight's two parties, their bounds, their download and the transport order. */
 describe(`documents beside a freight (${TEST_DB})`, () => {
   let app: TestApp;
   let shipper: Actor, carrier: Actor, loser: Actor, outsider: Actor;
@@ -208,7 +208,7 @@ describe(`documents beside a freight (${TEST_DB})`, () => {
     const bidders = await send({ authorization: `TokenPass ${loser.token}` });
     assert.equal(bidders.statusCode, 404);
     assert.equal((await send({ authorization: 'TokenPass nope' })).statusCode, 401);
-    // A token in the body is not read (api.md: the header or the query): 401 before the body.
+    // A token in the body is not read (docs/reference.md#the-api: the header or the query): 401 before the body.
     const inBody = await app.http.inject({
       method: 'POST',
       url: `/freights/documents/${taken}.json`,

@@ -19,7 +19,7 @@ function leaves(value: unknown): Array<string | number> {
 }
 
 /**
- * decisions.md §13 and docs/decisions.md "The transport order", "Proof of delivery": the order's
+ * docs/reference.md#deal-room and docs/choices.md "The transport order", "Proof of delivery": the order's
  * content complete (both companies with address and VAT id, who confirmed on each side, route,
  * windows, goods, price, references), the JSON equal to what the PDF prints and embeds, the
  * SHA-256 of the bytes on the page; the proof of delivery that marks the freight delivered.
@@ -88,7 +88,7 @@ describe(`the transport order and the proof of delivery (${TEST_DB})`, () => {
     assert.equal(order.bid, bidId);
     assert.equal(order.timezone, 'Europe/Berlin');
     assert.match(order.issued, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-    // Named as the EU eFTI common data set names the consignment (docs/decisions.md, "The transport order").
+    // Named as the EU eFTI common data set names the consignment (docs/choices.md, "The transport order").
     assert.deepEqual(order.consignor, {
       id: shipper.company,
       name: shipper.companyName,

@@ -47,7 +47,7 @@ describe('expiry is visible everywhere before anything writes it', () => {
         const owner = (await view(app, shipper, id)).body.data.route;
         assert.equal(owner.status, 'expired');
         assert.equal(owner.editable, false);
-        assert.ok(!('_bids' in owner), 'no _bids once expired (api.md)');
+        assert.ok(!('_bids' in owner), 'no _bids once expired (docs/reference.md#the-api)');
         // The bidder sees it masked, an outsider not at all.
         const bidder = (await view(app, carrier, id)).body.data.route;
         assert.equal(bidder.status, 'expired');

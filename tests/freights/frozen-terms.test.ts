@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { addFreight, publish, view } from './helpers.ts';
 
-// decisions.md §9 "Frozen terms": while a freight is pending (a side has confirmed a bid), edit is
+// docs/reference.md#safety "Frozen terms": while a freight is pending (a side has confirmed a bid), edit is
 // refused and nothing changes; the owner may revoke instead.
 
 let app: TestApp;

@@ -11,7 +11,7 @@ import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { openStream, type SseEvent, type SseStream } from './support.ts';
 
 /**
- * Issue 39, item 8 (docs/decisions.md, Reliability: "Exactly once, in the order of commits, across
+ * Issue 39, item 8 (docs/choices.md, Reliability: "Exactly once, in the order of commits, across
  * a reconnect"). The review: 4 of 12 reconnected streams got an event twice and out of the order
  * of commits (positions 228, 230, 232, 232, 234): when the replay ended, the filter of what it had
  * sent was dropped, and an event the live reader had fetched was sent again after it.

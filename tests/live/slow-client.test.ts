@@ -9,7 +9,7 @@ import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 
 /**
- * Issue 39, item 11 (docs/decisions.md, Reliability: "A stream that does not read is cut off").
+ * Issue 39, item 11 (docs/choices.md, Reliability: "A stream that does not read is cut off").
  * The review: a stream whose client never reads kept 3.7 MB queued in the kernel until the client
  * left (the stream was ended, and an end waits for the client to take what is queued). Here a
  * client opens the stream over a raw socket and never reads while events of 100 KB arrive: the

@@ -4,7 +4,7 @@ import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { confirm, placeBid, publishedFreight, revoke, setFreightStatus } from './fixtures.ts';
 
 /**
- * `_bids` in GET /freights/view (api.md, Freights): present only while the freight is open,
+ * `_bids` in GET /freights/view (docs/reference.md#freights): present only while the freight is open,
  * pending or taken; all bids for the owner; for anyone else only its own company's bids.
  */
 let app: TestApp;
@@ -44,7 +44,7 @@ async function bidIdsSeenBy(actor: Actor, route: number): Promise<number[] | 'ab
   if (!('_bids' in data)) return 'absent';
   assert.ok(Array.isArray(data._bids));
   for (const bid of data._bids) {
-    // Every bid shown has the Bid fields of api.md.
+    // Every bid shown has the Bid fields of docs/reference.md#the-api.
     for (const key of [
       'id',
       'route',

@@ -4,7 +4,7 @@ import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { confirm, placeBid, publishedFreight, revoke, setFreightStatus } from './fixtures.ts';
 
 /**
- * Enlist filters whose membership depends on bids (decisions.md §4; "had bid" = a non-revoked
+ * Enlist filters whose membership depends on bids (docs/reference.md#freights; "had bid" = a non-revoked
  * bid of the caller's company), followed through bid actions: create, revoke, confirm, award.
  */
 let app: TestApp;

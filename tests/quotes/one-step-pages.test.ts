@@ -6,7 +6,7 @@ import { browserSession } from '../support/session.ts';
 import { freightRow } from './fixtures.ts';
 
 /**
- * decisions.md §16 on the pages, in German and English, without a browser: the freight form's two
+ * docs/reference.md#one-step on the pages, in German and English, without a browser: the freight form's two
  * prices (as people write them), the waterfall set up from the draft's page, its state for the
  * owner, the carrier's turn on its start page and its freight page (Book Now, pass), counters and
  * their acceptance from the bids table. The browser test (tests/web/one-step.test.ts) clicks them.

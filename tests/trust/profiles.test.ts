@@ -10,7 +10,7 @@ import { browserSession } from '../support/session.ts';
 import { openFreight } from '../freights/helpers.ts';
 import { deliveredFreight, profileOf } from './helpers.ts';
 
-/** decisions.md §12: company profiles, editing the own profile, VAT ids, the operator's verification. */
+/** docs/reference.md#trust: company profiles, editing the own profile, VAT ids, the operator's verification. */
 
 let app: TestApp;
 let shipper: Actor;
@@ -156,7 +156,7 @@ describe('POST /companies/edit.json', () => {
     }
     assert.deepEqual((await profileOf(app, carrier, carrier.company)).body.data.company, before);
     // Valid ids of other EU countries; without a prefix the profile's country is taken.
-    // The VAT id's own country decides, not the profile's (docs/decisions.md): a company in DE may
+    // The VAT id's own country decides, not the profile's (docs/choices.md): a company in DE may
     // hold a registration of another member state.
     assert.equal((await app.post('/companies/edit.json', { token: carrier.token, json: { country: 'DE' } })).body.status, 'success');
     for (const [vat, stored] of [

@@ -4,7 +4,7 @@ import { openFreight } from '../freights/helpers.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { deliveredFreight, profileOf, takenFreight } from './helpers.ts';
 
-/** decisions.md §12: ratings after delivery, once per side; replies once; the rating.received event. */
+/** docs/reference.md#trust: ratings after delivery, once per side; replies once; the rating.received event. */
 
 let app: TestApp;
 let shipper: Actor;

@@ -7,7 +7,7 @@ import { assertNoSideScroll, confirmAction, DESKTOP, pageFor, PHONE, plain } fro
 
 /**
  * Issue 42 in a browser, in German and English, at 1366 and 390 px: a shipper offers a draft to
- * two partners one after the other (decisions.md §16) from its freight page; the first carrier
+ * two partners one after the other (docs/reference.md#one-step) from its freight page; the first carrier
  * passes on its freight page; the second finds the load in its work queue ("your turn") and
  * books it there with one confirmed click. Nothing scrolls sideways.
  */
@@ -19,7 +19,7 @@ const TEXT = {
     pass: 'Ablehnen',
     turn: 'Sie sind an der Reihe',
     book: 'Sofort buchen für 912,50 €',
-    // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (decisions.md §16)
+    // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (docs/reference.md#one-step)
     then: 'dann der Markt',
   },
   eng: {
@@ -28,7 +28,7 @@ const TEXT = {
     pass: 'Pass',
     turn: 'Loads offered to you: your turn',
     book: 'Book now for €912.50',
-    // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (decisions.md §16)
+    // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (docs/reference.md#one-step)
     then: 'then the market',
   },
 } as const;

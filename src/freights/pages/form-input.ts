@@ -9,7 +9,7 @@ import { VISIBILITY } from '../tables.ts';
 import { companiesByName } from '../../accounts/index.ts';
 
 /**
- * The HTML freight forms' normalising (decided, docs/decisions.md "Web interface"): what a
+ * The HTML freight forms' normalising (decided, docs/choices.md "Web interface"): what a
  * person types in their language is turned into the API's field values *before* the same
  * handler runs, so the JSON API keeps its own lenient rules untouched. What cannot be read is
  * left out of the call (an edit keeps the stored value) and reported next to its field, in the
@@ -52,8 +52,8 @@ export function centreOfPostalPlace(place: unknown, country: unknown): PostalCen
 
 /**
  * Fills a side's coordinates, and its address when empty with the town, from the packaged postal
- * data when the person typed a postal code and a country but no coordinates (docs/decisions.md,
- * Postal code centres): the form, being the caller, resolves what the API does not (api.md:
+ * data when the person typed a postal code and a country but no coordinates (docs/choices.md,
+ * Postal code centres): the form, being the caller, resolves what the API does not (docs/reference.md#the-api:
  * `city:` values are not resolved), so radius searches find the freight and lists name its town.
  * Coordinates typed or filled by a city suggestion win, and so does an address.
  */
@@ -95,7 +95,7 @@ export async function normaliseFreightForm(ctx: Ctx<Caller>, mode: 'add' | 'edit
       } else p.weight = kg;
     }
   }
-  // decisions.md §16: the Book Now and walk-away prices as people write them (912,50 in German), > 0.
+  // docs/reference.md#one-step: the Book Now and walk-away prices as people write them (912,50 in German), > 0.
   for (const name of ['book_now', 'auto_award'] as const) {
     if (!(name in p)) continue;
     keep(name, p[name]);

@@ -34,7 +34,7 @@ export interface SortLinks {
  */
 export const isListedFreight = (row: unknown): row is FreightView => isRecord(row) && typeof row.id === 'number';
 
-/** A masked freight (a former bidder's view, decisions.md §4): no places. */
+/** A masked freight (a former bidder's view, docs/reference.md#freights): no places. */
 const isMasked = (r: FreightView) => r.f_from === 'xxx (XX)' && (r.from === null || r.from === undefined);
 
 export async function freightListColumns(
