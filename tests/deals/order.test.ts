@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { openFreight } from '../freights/helpers.ts';
 import { TEST_DB } from '../support/databases.ts';
+import { bidOn, confirmBoth } from '../support/fixtures.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { pdfAttachments, pdfText } from '../support/pdf.ts';
 import { browserSession, csrfOf } from '../support/session.ts';
@@ -245,11 +246,7 @@ describe(`the transport order and the proof of delivery (${TEST_DB})`, () => {
 
   test("the page's proof of delivery (multipart): the winner is offered it, the owner waits for it", async () => {
     const taken = await openFreight(app, shipper);
-    const bid = success(
-      await app.post('/quotes/add.json', { token: carrier.token, json: { route: taken, amount: '500.00', currency_code: 'EUR' } }),
-    ).bid;
-    await app.post(`/quotes/confirm/${bid.id}.json`, { token: shipper.token });
-    success(await app.post(`/quotes/confirm/${bid.id}.json`, { token: carrier.token }));
+    await confirmBoth(app, shipper, carrier, (await bidOn(app, carrier, taken, '500.00')).id);
     const owner = await browserSession(app, shipper);
     const ownerPage = await app.get(`/freights/view/${taken}`, { headers: { cookie: owner.cookie } });
     assert.ok(!ownerPage.text.includes('data-testid="pod-step"'));

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { main } from '../../src/admin.ts';
-import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { startWorld } from '../support/fixtures.ts';
+import type { Actor, TestApp } from '../support/harness.ts';
 import { createPostgresDatabase, TEST_DB } from '../support/databases.ts';
 import { browserSession } from '../support/session.ts';
 import { openFreight } from '../freights/helpers.ts';
@@ -13,16 +14,9 @@ import { deliveredFreight, profileOf } from './helpers.ts';
 /** docs/reference.md#trust: company profiles, editing the own profile, VAT ids, the operator's verification. */
 
 let app: TestApp;
-let shipper: Actor;
-let carrier: Actor;
-let outsider: Actor;
+let shipper: Actor, carrier: Actor, outsider: Actor;
 
-before(async () => {
-  app = await startTestApp({ env: { APP_TIMEZONE: 'Europe/Berlin' } });
-  shipper = await app.actor('Shipper');
-  carrier = await app.actor('Carrier');
-  outsider = await app.actor('Outsider');
-});
+before(async () => ({ app, shipper, carrier, outsider } = await startWorld({ env: { APP_TIMEZONE: 'Europe/Berlin' } })));
 after(() => app.close());
 
 const PROFILE_KEYS = [
