@@ -25,10 +25,11 @@ export const AIRPORT_CODE_PATTERN = '^[A-Za-z]{3}$';
 const AIRPORT_CODE = new RegExp(AIRPORT_CODE_PATTERN);
 
 /** Whether a code has the form of an airport's (three letters, either case). */
-export const isAirportCode = (code: unknown): code is string => typeof code === 'string' && AIRPORT_CODE.test(code);
+export const isAirportCode = (code: unknown): boolean => typeof code === 'string' && AIRPORT_CODE.test(code);
 
 /** A code of the airport form in upper case (the form the airport data and the tables hold), else null. */
-export const airportCode = (code: unknown): string | null => (isAirportCode(code) ? code.toUpperCase() : null);
+export const airportCode = (code: unknown): string | null =>
+  typeof code === 'string' && AIRPORT_CODE.test(code) ? code.toUpperCase() : null;
 
 /** An airport code as a place text gives it (`FRA`, `fra`, `airport:FRA`), upper case; null for anything else (`city:…`). */
 export function airportCodeOf(text: string): string | null {
