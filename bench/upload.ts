@@ -3,11 +3,13 @@
 // confirmations), on the embedded database by default (PGlite: one connection, one statement at a
 // time, where the upload's statements queue behind the awards'); on PostgreSQL with
 // BENCH_DATABASE_URL. Prints each upload's time end to end (median of BENCH_UPLOADS, default 3)
-// alone and beside the awards, their ratio (the rule: within 3×), and the awards a second.
+// alone and beside the awards, their ratio (the rule: within 3×), the awards a second and how
+// late the server's event loop ran meanwhile (how long one stretch of work held it).
 // The upload and the awarding clients run in worker threads, so neither shares the server's
 // event loop.
-import { Worker } from 'node:worker_threads';
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase } from './setup.ts';
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 3);
@@ -58,7 +60,10 @@ const awarded = new Promise<{ awards?: number; error?: string }>((resolve, rejec
 // The awards under way first (a second), then the uploads beside them.
 await new Promise((r) => setTimeout(r, 1000));
 const started = performance.now();
+const loop = monitorEventLoopDelay({ resolution: 5 });
+loop.enable();
 const beside = await uploads();
+loop.disable();
 const seconds = (performance.now() - started) / 1000;
 awarding.postMessage('stop');
 const result = await awarded;
@@ -69,6 +74,10 @@ console.log(`beside 3 awarding:       ${fmt(beside)} s (median ${(median(beside)
 console.log(`ratio (median):          ${(median(beside) / median(alone)).toFixed(2)}× (the rule: within 3×)`);
 console.log(
   `awards meanwhile:        ${result.awards} (${(result.awards! / (seconds + 1)).toFixed(1)} a second) | load ${os.loadavg()[0]!.toFixed(1)}`,
+);
+const ms = (ns: number) => (ns / 1e6).toFixed(0);
+console.log(
+  `server's event loop delay beside: p50 ${ms(loop.percentile(50))} ms, p99 ${ms(loop.percentile(99))} ms, worst ${ms(loop.max)} ms`,
 );
 await app.http.close();
 await bench.database.close();

@@ -18,7 +18,7 @@ import { registerEndpoints, type Endpoint } from './kernel/route.tsx';
 import { Clock } from './kernel/time.ts';
 import type { Transaction } from 'kysely';
 import type { DB } from './db/schema.ts';
-import { AlertWorker, alertQueueStats, attachAlertWorker, enqueueAlert, type AlertSubject } from './alerts/index.ts';
+import { AlertWorker, alertQueueStats, attachAlertWorker, enqueueAlert, enqueueAlerts, type AlertSubject } from './alerts/index.ts';
 import { installCatalogues, KERNEL_MESSAGES } from './kernel/i18n.ts';
 import { KERNEL_ERRORS, type ErrorCode } from './kernel/errors.ts';
 import { CASE_ERRORS, CASE_MESSAGES, CASES_SECTION, caseEndpoints } from './cases/index.ts';
@@ -41,7 +41,7 @@ import {
   attachWebhookDispatcher,
   WEBHOOK_EVENT_DOCS,
 } from './webhooks/index.ts';
-import { TRUST_ERRORS, TRUST_MESSAGES, TRUST_SECTION, trustEndpoints, TRUST_EVENT_DOCS } from './trust/index.ts';
+import { TRUST_ERRORS, TRUST_MESSAGES, TRUST_SECTION, trustEndpoints, TRUST_EVENT_DOCS, ratingSummaries } from './trust/index.ts';
 import {
   attachTrackingSweeper,
   POSITION_ERRORS,
@@ -326,7 +326,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const award = new AwardPath(awardSteps);
   // Deals in one step (docs/reference.md#one-step) award through the same path, each with its way; a
   // waterfall's last turn may open the freight to the market, which alerts saved searches like a publish.
-  const oneStep = { award, work: { enteredMarket: queueAlert('freight') } };
+  const oneStep = {
+    award,
+    work: {
+      enteredMarket: queueAlert('freight'),
+      enteredMarketAll: (trx: Transaction<DB>, at: Clock, ids: readonly number[]) => enqueueAlerts(trx, 'freight', ids, at.now()),
+    },
+  };
   // Each module contributes its endpoints; one line per module. A module's endpoints that use a
   // module above it get its parts here, as parameters (docs/architecture.md): the freight lists
   // serve TMS 51-53 and show counts, a freight entering the market alerts saved searches, and
@@ -351,6 +357,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         await dealRoom(ctx, route),
       ],
       marketPrice: marketPriceHint,
+      partnerRatings: ratingSummaries, // beside the partners' names in the waterfall's picker (docs/reference.md#one-step)
     }),
     ...templateEndpoints({ award }), // a freight from a template is an own order, awarded by the same path
     ...flightEndpoints(),

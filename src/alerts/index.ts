@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AlertWorker } from './queue.ts';
 
-export { AlertWorker, alertQueueStats, enqueueAlert, type AlertHandler, type AlertWritten } from './queue.ts';
+export { AlertWorker, alertQueueStats, enqueueAlert, enqueueAlerts, type AlertHandler, type AlertWritten } from './queue.ts';
 export type { AlertSubject } from './tables.ts';
 
 /** The worker sweeps while the server listens; closing waits for the alert under way (before the database closes). */

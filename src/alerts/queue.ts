@@ -47,6 +47,15 @@ export async function enqueueAlert(trx: Transaction<DB>, subject: AlertSubject, 
   await trx.insertInto('alert_jobs').values({ subject, subject_id: subjectId, created: at, due: at }).execute();
 }
 
+/** `enqueueAlert` for many subjects at once, in one statement (a sweep's batch). */
+export async function enqueueAlerts(trx: Transaction<DB>, subject: AlertSubject, subjectIds: readonly number[], at: Date): Promise<void> {
+  if (!subjectIds.length) return;
+  await trx
+    .insertInto('alert_jobs')
+    .values(subjectIds.map((id) => ({ subject, subject_id: id, created: at, due: at })))
+    .execute();
+}
+
 /**
  * The queue as the operator's metrics read it: jobs waiting, how long the oldest has waited since
  * its publish, and how long the job due longest has waited past its time (the workers' lag).

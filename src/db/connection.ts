@@ -1,8 +1,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Config } from '../config/config.ts';
+import { EmbeddedDialect } from './embedded.ts';
 import { lockDataDir } from './lock.ts';
 import { migrateToLatest } from './migrate.ts';
 import { registerProtocolPool } from './prepared.ts';
@@ -147,16 +147,18 @@ function postgresListen(url: string): Listen {
 }
 
 function pgliteDatabase(client: PGlite, dataDir: string, release: () => void): Database {
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(client) });
+  const db = new Kysely<DB>({ dialect: new EmbeddedDialect(client) });
   return {
     db,
     kind: 'pglite',
     embedded: { client, dataDir },
+    // LISTEN and UNLISTEN hold the connection (db/embedded.ts): a transaction lets other work
+    // run between its statements, and one of them sent inside it would be undone by its rollback.
     listen: async (channel, message) => {
-      const unlisten = await client.listen(channel, message);
+      const unlisten = await db.connection().execute(() => client.listen(channel, message));
       return async () => {
         // Closed with the database already (the app stops before it): nothing left to end.
-        if (!client.closed) await unlisten();
+        if (!client.closed) await db.connection().execute(() => unlisten());
       };
     },
     close: async () => {

@@ -28,7 +28,7 @@ import {
  * parameters after that, which costs the server a third less than parsing an EXECUTE text and the
  * process a third less than writing one (docs/benchmarks.md, "Where the view's time went at a
  * million freights").
- * PGlite's driver has no named statements, so there, and inside a transaction, the statement runs
+ * PGlite's client has no named statements, so there, and inside a transaction, the statement runs
  * as SQL: EXECUTE is a utility statement, which takes no bind parameters, so the arguments travel
  * as SQL literals written by this file: integers and null as such, anything else as a quoted
  * escape string (E'…', backslashes and quotes escaped), which PostgreSQL reads with the parameter
@@ -83,7 +83,7 @@ export function registerProtocolPool(db: Kysely<any>, pool: ProtocolPool): void 
   protocolPools.set(db, pool);
 }
 
-/** What each connection has prepared already. PGlite's dialect wraps its one client anew per use, so that client is the key there. */
+/** What each connection has prepared already, by its PGlite client on the embedded database (db/embedded.ts), by itself on a server. */
 const preparedOn = new WeakMap<object, Set<string>>();
 const connectionKey = (conn: DatabaseConnection): object => (conn as unknown as { client?: object }).client ?? conn;
 

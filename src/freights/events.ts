@@ -1,3 +1,4 @@
+import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/schema.ts';
 import { translator } from '../kernel/i18n.ts';
 import type { Clock } from '../kernel/time.ts';
@@ -53,8 +54,70 @@ const ENG = translator('eng');
 
 /** Writes the event for every entitled company (and the market); answers how many events were written. */
 export async function emitEvent(db: Db, clock: Clock, input: EmitInput): Promise<number> {
-  const planned = input.type === 'shipment.status' ? await planShipmentStatus(db, clock, input) : await planFreightEvent(db, clock, input);
-  return announce(db, clock, input.type, planned);
+  if (input.type === 'shipment.status') return announce(db, clock, input.type, await planShipmentStatus(db, clock, input));
+  return emitFreightEvents(db, clock, [input]);
+}
+
+/** A freight or bid event (every kind but `shipment.status`). */
+export type FreightEmit = Exclude<EmitInput, { type: 'shipment.status' }>;
+
+/**
+ * The same type of event for many freights at once (a sweep: expiry, a waterfall's turns), in the
+ * caller's transaction: each planned and rendered exactly as `emitEvent` would for it alone, the
+ * freights, their bids, pieces and owners read once for all of them, the events written by the
+ * outbox's batched statements. Answers how many events were written.
+ */
+export async function emitFreightEvents(db: Db, clock: Clock, inputs: readonly FreightEmit[]): Promise<number> {
+  const type = inputs[0]?.type;
+  if (!type) return 0;
+  if (inputs.some((i) => i.type !== type)) throw new Error('emitFreightEvents: one type at a time');
+  return announce(db, clock, type, await planFreightEvents(db, clock, inputs));
+}
+
+/** The freights, their bids (by freight, as the freight page orders them), pieces and owners, read once for a batch of events. */
+async function loadForEvents(db: Db, ids: readonly number[]) {
+  const wanted = [...new Set(ids)];
+  const rows = (await db.selectFrom('freights').selectAll().where(sql<SqlBool>`id = any(${wanted}::int[])`).execute()) as FreightRow[];
+  const bidRows = await db
+    .selectFrom('bids')
+    .selectAll()
+    .where(sql<SqlBool>`freight_id = any(${wanted}::int[])`)
+    .orderBy('created')
+    .orderBy('id')
+    .execute();
+  const bids = new Map<number, BidRow[]>();
+  for (const b of bidRows) {
+    const list = bids.get(b.freight_id) ?? [];
+    list.push(b);
+    bids.set(b.freight_id, list);
+  }
+  const found = rows.map((r) => r.id);
+  // Loaded once, on the first rendering.
+  let shared: Promise<{ pieces: Map<number, PieceRow[]>; refs: Map<number, CompanyRef> }> | undefined;
+  const load = () =>
+    (shared ??= Promise.all([loadPieces(db, found), companyRefs(db, unique(rows.map((r) => r.company_id)))]).then(([pieces, refs]) => ({
+      pieces,
+      refs,
+    })));
+  return { rows: new Map(rows.map((r) => [r.id, r])), bids, load };
+}
+
+async function planFreightEvents(db: Db, clock: Clock, inputs: readonly FreightEmit[]): Promise<Planned[]> {
+  const loaded = await loadForEvents(
+    db,
+    inputs.map((i) => i.freightId),
+  );
+  const planned: Planned[] = [];
+  for (const input of inputs) {
+    const row = loaded.rows.get(input.freightId);
+    if (!row) continue;
+    const shared = async () => {
+      const { pieces, refs } = await loaded.load();
+      return { pieces: pieces.get(row.id) ?? [], company: refs.get(row.company_id) ?? companyRef(row.company_id, '', false) };
+    };
+    planned.push(...planFreightEvent(clock, input, row, loaded.bids.get(row.id) ?? [], shared));
+  }
+  return planned;
 }
 
 const unique = (ids: Array<number | null | undefined>): number[] => [...new Set(ids.filter((c): c is number => typeof c === 'number'))];
@@ -74,10 +137,13 @@ const unique = (ids: Array<number | null | undefined>): number[] => [...new Set(
  * - published, to every company: also the market (one event, as the market sees the freight, for
  *   each company that may see it there besides those above).
  */
-async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, { type: 'shipment.status' }>): Promise<Planned[]> {
-  const row = (await db.selectFrom('freights').selectAll().where('id', '=', input.freightId).executeTakeFirst()) as FreightRow | undefined;
-  if (!row) return [];
-  const bids = await db.selectFrom('bids').selectAll().where('freight_id', '=', row.id).orderBy('created').orderBy('id').execute();
+function planFreightEvent(
+  clock: Clock,
+  input: FreightEmit,
+  row: FreightRow,
+  bids: readonly BidRow[],
+  load: () => Promise<{ pieces: PieceRow[]; company: CompanyRef }>,
+): Planned[] {
   const live = bids.filter((b) => b.status !== 'revoked');
   let bid: BidRow | undefined;
   let candidates: number[];
@@ -118,13 +184,6 @@ async function planFreightEvent(db: Db, clock: Clock, input: Exclude<EmitInput, 
       ]);
   }
 
-  // Loaded once, on the first rendering.
-  let shared: Promise<{ pieces: PieceRow[]; company: CompanyRef }> | undefined;
-  const load = () =>
-    (shared ??= Promise.all([loadPieces(db, [row.id]), companyRefs(db, [row.company_id])]).then(([pieces, refs]) => ({
-      pieces: pieces.get(row.id) ?? [],
-      company: refs.get(row.company_id) ?? companyRef(row.company_id, '', false),
-    })));
   // As GET /freights/view shows it to that company: `_bids` only while open/pending/taken, all
   // for the owner, the company's own otherwise.
   const view = async (companyId: number, role: Role) => {
@@ -256,8 +315,11 @@ async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput
 
 /** `freight.expired` for freights an expiry just wrote (call it in the expiry's transaction, with its clock). */
 export async function emitExpired(db: Db, clock: Clock, freightIds: readonly number[]): Promise<void> {
-  if (!freightIds.length) return;
-  for (const freightId of freightIds) await emitEvent(db, clock, { type: 'freight.expired', freightId });
+  await emitFreightEvents(
+    db,
+    clock,
+    freightIds.map((freightId) => ({ type: 'freight.expired', freightId })),
+  );
 }
 
 /** `shipment.status` for status events just stored by `companyId` (in the same transaction). */

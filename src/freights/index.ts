@@ -90,16 +90,15 @@ export {
   type OneStepResult,
 } from './one-step.ts';
 export {
-  attachWaterfallSweeper,
   declineTurn,
   MAX_WATERFALL_CARRIERS,
   MAX_WATERFALL_MINUTES,
   startWaterfall,
-  sweepWaterfalls,
   type WaterfallInput,
   type WaterfallResult,
   type WaterfallWork,
 } from './waterfall.ts';
+export { attachWaterfallSweeper, sweepWaterfalls, WATERFALL_SWEEP_BATCH } from './waterfall-sweep.ts';
 export type { WaterfallView } from './waterfall-view.ts';
 export { WATERFALL_THEN, type WaterfallRow, type WaterfallThen } from './tables.ts';
 

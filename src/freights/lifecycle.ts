@@ -50,7 +50,7 @@ export const EDITABLE_STATUSES = ['draft', 'open'] as const;
  * by it or by `for update skip locked`); answers the ids written. The one place expiry is
  * persisted: an event announcing it belongs here, in the same transaction.
  */
-async function expireInTransaction(trx: Transaction<DB>, ids: number[], clock: Clock): Promise<number[]> {
+export async function expireLocked(trx: Transaction<DB>, ids: number[], clock: Clock): Promise<number[]> {
   if (!ids.length) return [];
   const now = clock.now();
   const rows = await trx
@@ -73,7 +73,7 @@ async function expireInTransaction(trx: Transaction<DB>, ids: number[], clock: C
  */
 export async function persistExpiry(trx: Transaction<DB>, row: FreightRow, clock: Clock): Promise<FreightRow> {
   if (!isDue(row, clock.now())) return row;
-  await expireInTransaction(trx, [row.id], clock);
+  await expireLocked(trx, [row.id], clock);
   return trx.selectFrom('freights').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
 }
 
@@ -99,7 +99,7 @@ export async function sweepExpiredFreights(db: Kysely<DB>, clock: Clock, batch =
         .forUpdate()
         .skipLocked()
         .execute();
-      return expireInTransaction(
+      return expireLocked(
         trx,
         due.map((r) => r.id),
         at,
@@ -211,7 +211,10 @@ async function knownWhitelist(db: Db, whitelist: unknown): Promise<number[] | un
  */
 export type EnteredMarket = (trx: Transaction<DB>, clock: Clock, freightId: number) => Promise<unknown>;
 
-export type EditResult = { kind: 'ok'; row: FreightRow } | { kind: 'not_found' } | { kind: 'refused' };
+export type EditResult =
+  | { kind: 'ok'; row: FreightRow }
+  | { kind: 'not_found' }
+  | { kind: 'refused'; reason: 'freight.edit.not_allowed' | 'freight.edit.waterfall_running' };
 
 /**
  * Changes only the sent fields of an own freight in draft/open (a pending freight's terms are
@@ -231,9 +234,19 @@ export async function editFreight(
     if (!locked || locked.company_id !== caller.companyId) return { kind: 'not_found' } as const;
     // A freight past its deadline is expired (written now), so not editable.
     const row = await persistExpiry(trx, locked, clock);
-    if (!(EDITABLE_STATUSES as readonly string[]).includes(row.status)) return { kind: 'refused' } as const;
+    if (!(EDITABLE_STATUSES as readonly string[]).includes(row.status))
+      return { kind: 'refused', reason: 'freight.edit.not_allowed' } as const;
     const { values, pieces } = parse(row);
     if (values.whitelist !== undefined) values.whitelist = await knownWhitelist(trx, values.whitelist);
+    // A running waterfall (docs/reference.md#one-step) owns the audience: each turn sets the whitelist to its
+    // carrier, the market or the end the visibility. A change of either is refused until it ends
+    // (docs/choices.md, "Editing during a waterfall"); every other field stays editable, and
+    // sending them unchanged (a whole form) is no change. Read under the freight's lock, which every
+    // writer of a waterfall holds.
+    const audience =
+      (values.visibility !== undefined && values.visibility !== row.visibility) ||
+      (values.whitelist !== undefined && !sameIds(values.whitelist as number[], row.whitelist));
+    if (audience && (await waterfallRunning(trx, id))) return { kind: 'refused', reason: 'freight.edit.waterfall_running' } as const;
     const updated = await trx
       .updateTable('freights')
       .set({ ...(values as object), modified: clock.now() })
@@ -244,6 +257,20 @@ export async function editFreight(
     await emitEvent(trx, clock, { type: 'freight.updated', freightId: id });
     return { kind: 'ok', row: updated } as const;
   });
+}
+
+const sameIds = (a: readonly number[] | null, b: readonly number[] | null) =>
+  (a ?? []).length === (b ?? []).length && (a ?? []).every((id, i) => id === (b ?? [])[i]);
+
+/** Whether the freight's waterfall (docs/reference.md#one-step) is running. */
+async function waterfallRunning(trx: Transaction<DB>, freightId: number): Promise<boolean> {
+  const row = await trx
+    .selectFrom('freight_waterfalls')
+    .select('state')
+    .where('freight_id', '=', freightId)
+    .where('state', '=', 'running')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /**

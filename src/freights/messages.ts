@@ -22,6 +22,8 @@ export const FREIGHT_MESSAGES = catalogue(
     'freight.delivery.backwards': 'The delivery status cannot go backwards.',
     'freight.edit.not_allowed':
       'Only a draft or open freight can be edited; while a confirmation is pending the terms are frozen (revoke the freight instead).',
+    'freight.edit.waterfall_running':
+      'This freight is being offered to carriers one after the other (a waterfall): its visibility and whitelist move with each turn and cannot be changed until the waterfall ends.',
     'freight.enlist.unknown_filter': 'Unknown list filter.',
     'tracking.unsupported_type': 'Only tracking by AWB (type=awb) is supported.',
     // Texts of the freight pages (freight-page.tsx, form-page.tsx, list-columns.tsx).
@@ -323,6 +325,8 @@ export const FREIGHT_MESSAGES = catalogue(
     'freight.delivery.backwards': 'Der Lieferstatus kann nicht zurückgesetzt werden.',
     'freight.edit.not_allowed':
       'Nur eine Fracht im Entwurf oder offen kann bearbeitet werden; solange eine Bestätigung aussteht, sind die Bedingungen eingefroren (stattdessen die Fracht zurückziehen).',
+    'freight.edit.waterfall_running':
+      'Diese Fracht wird Frachtführern nacheinander angeboten (Wasserfall): Sichtbarkeit und Freigabeliste wechseln mit jeder Runde und können erst nach dem Wasserfall geändert werden.',
     'freight.enlist.unknown_filter': 'Unbekannter Listenfilter.',
     'tracking.unsupported_type': 'Nur die Sendungsverfolgung per AWB (type=awb) wird unterstützt.',
     'fv.lists': 'Frachtlisten',
@@ -616,6 +620,7 @@ declare module '../kernel/i18n.ts' {
 /** The codes of the freights' failures, and of tracking's (its text is here) (kernel/errors.ts): code -> its English text. */
 export const FREIGHT_ERRORS = errorCodes(FREIGHT_MESSAGES, [
   'freight.edit.not_allowed',
+  'freight.edit.waterfall_running',
   'freight.revoke.not_allowed',
   'freight.archive.not_allowed',
   'freight.delivery.not_taken',

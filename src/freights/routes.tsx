@@ -1,5 +1,6 @@
 import { droppedIdsWarning } from '../accounts/index.ts';
 import type { Ctx } from '../kernel/context.ts';
+import type { Db } from '../db/schema.ts';
 import { fail, notFound, ok, redirect, type Answer, type Outcome, type Warning } from '../kernel/outcome.ts';
 import { readId, readInt } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
@@ -59,7 +60,7 @@ async function routePage(
   outcome: Answer<RouteData>,
   ctx: Ctx,
   extra: Pick<FreightPageData, 'bidForm'> = {},
-  above: Pick<FreightParts, 'sections' | 'marketPrice'> = {},
+  above: Pick<FreightParts, 'sections' | 'marketPrice' | 'partnerRatings'> = {},
 ): Promise<PageResult> {
   if (outcome.kind === 'error') return { redirect: listPath(LIST.ownOpen), ok: false, message: outcome.message };
   const route = outcome.data.route;
@@ -69,12 +70,21 @@ async function routePage(
     above.sections?.(ctx, route),
     above.marketPrice?.(ctx, laneOfView(route)),
   ]);
+  // The partners' ratings beside their names in the waterfall's picker (the owner's draft: src/trust).
+  const partnerRatings =
+    parts.partners.length && above.partnerRatings
+      ? await above.partnerRatings(
+          ctx.db,
+          parts.partners.map((p) => p.id),
+        )
+      : undefined;
   return freightPage(route, ctx, {
     ...parts,
     gaps: owner && route.status === 'draft' ? publishGaps(route) : [],
     ...extra,
     sections: more,
     marketPrice,
+    partnerRatings,
   });
 }
 
@@ -112,6 +122,9 @@ export interface FreightLane {
 }
 /** The lane's market price beside a freight's price field (src/lanes), passed in by app.ts; undefined: nothing to show. */
 export type MarketPrice = (ctx: Ctx, lane: FreightLane) => Promise<ComponentChildren>;
+
+/** Companies' ratings (count, and the average once there are enough), for the partners a page names (src/trust). */
+export type PartnerRatings = (db: Db, companies: readonly number[]) => Promise<Map<number, { count: number; average: number | null }>>;
 
 /**
  * The freight page as the caller sees it now, for another endpoint's form that comes back to it
@@ -193,6 +206,8 @@ export interface FreightParts extends ListPageParts {
   sections?: FreightSections;
   /** The lane's last market median beside the price field of the freight form and page (src/lanes). */
   marketPrice?: MarketPrice;
+  /** The ratings of the partners in the waterfall's picker (src/trust). */
+  partnerRatings?: PartnerRatings;
 }
 
 export function freightEndpoints(parts: FreightParts): Endpoint[] {
@@ -238,7 +253,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
           return { ...parsed, values: { ...parsed.values } };
         });
         if (result.kind === 'not_found') return notFound();
-        if (result.kind === 'refused') return fail(ctx.t, 'freight.edit.not_allowed');
+        if (result.kind === 'refused') return fail(ctx.t, result.reason);
         // Ids of the whitelist that name no company were dropped (lifecycle.ts).
         const dropped = droppedIdsWarning('whitelist', sentWhitelist, result.row.whitelist);
         if (dropped) warnings.push(dropped);

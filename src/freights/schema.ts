@@ -325,6 +325,8 @@ export const FREIGHT_DOCS = {
   },
   edit: {
     summary: 'Change the sent fields of an own draft or open freight (a pending one is frozen: status error)',
+    description:
+      '`status` = `error` with `code`: `freight.edit.not_allowed` (not a draft or open freight), `freight.edit.waterfall_running` (a change of `visibility` or `whitelist` while the freight’s waterfall runs, decisions.md §16: each turn sets them; other fields stay editable); nothing changed.',
     path: { id: ID('the freight id') },
     input: FREIGHT_INPUT_SCHEMA,
     data: Type.Object({ route: FREIGHT_SCHEMA }),

@@ -1,12 +1,11 @@
-import type { FastifyInstance } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import { existingCompanies } from '../accounts/index.ts';
 import type { DB } from '../db/schema.ts';
-import type { Caller, Services } from '../kernel/context.ts';
+import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import { emitEvent } from './events.ts';
 import { inMarket, isAwardedStatus } from './in-market.ts';
-import { DEFAULT_WINDOW_MS, lockFreight, persistExpiry, type EnteredMarket } from './lifecycle.ts';
+import { DEFAULT_WINDOW_MS, lockFreight, type EnteredMarket } from './lifecycle.ts';
 import { admits } from './policy.ts';
 import { type FreightRow, VISIBILITY, type WaterfallRow, type WaterfallState, type WaterfallThen } from './tables.ts';
 
@@ -18,11 +17,11 @@ import { type FreightRow, VISIBILITY, type WaterfallRow, type WaterfallState, ty
  * previous carrier no longer sees it, the lists and the counts follow the turn.
  *
  * A turn ends when its carrier passes (POST /quotes/decline) or when `step_until` passes. The
- * latter needs no request: any server process's sweeper (`sweepWaterfalls`) advances due
- * waterfalls, each in a transaction of its own that locks the freight first (lock order
- * freights → freight_waterfalls, as Book Now takes them), skipping freights another transaction
- * holds. A step is decided on the locked rows and written once, so two sweepers, or a sweeper and
- * a booking, never advance one turn twice. Every transition that meets a waterfall (book,
+ * latter needs no request: any server process's sweeper (waterfall-sweep.ts `sweepWaterfalls`)
+ * advances every due waterfall with a few statements per batch, claiming freight and waterfall
+ * rows with `skip locked` (those another transaction holds are left to it). A step is decided on
+ * the locked rows and written once, so two sweepers, or a sweeper and a booking, never advance
+ * one turn twice. Every transition that meets a waterfall (book,
  * decline, the sweeper) first catches it up to its clock (`catchUpWaterfall`), so a turn whose
  * end has passed is over whatever the sweeper did.
  *
@@ -33,6 +32,8 @@ import { type FreightRow, VISIBILITY, type WaterfallRow, type WaterfallState, ty
 /** What a waterfall's steps do in modules above (app.ts): the freight entering the whole market (alerts). */
 export interface WaterfallWork {
   enteredMarket: EnteredMarket;
+  /** The same for many freights at once (the sweeper's batch); without it, `enteredMarket` for each. */
+  enteredMarketAll?: (trx: Transaction<DB>, clock: Clock, freightIds: readonly number[]) => Promise<unknown>;
 }
 
 /** One carrier's turn: the company and the price it may book at. */
@@ -261,91 +262,4 @@ export async function declineTurn(
     const sees = freight.company_id === caller.companyId || (inMarket(freight, now) && admits(freight, caller.companyId));
     return sees ? { kind: 'refused', reason: 'quotes.decline.not_your_turn' } : { kind: 'not_found' };
   });
-}
-
-export const WATERFALL_SWEEP_BATCH = 200;
-
-/**
- * One sweep (any process, as often as it likes): every running waterfall whose turn has ended is
- * caught up, a freight per transaction, locked first and skipped while another transaction holds
- * it (that transaction catches it up itself, or the next sweep does). Answers how many waterfalls
- * moved.
- */
-export async function sweepWaterfalls(db: Kysely<DB>, clock: Clock, work: WaterfallWork, batch = WATERFALL_SWEEP_BATCH): Promise<number> {
-  const now = clock.now();
-  const at = clock.at(now);
-  let moved = 0;
-  let after = 0;
-  for (;;) {
-    const due = await db
-      .selectFrom('freight_waterfalls')
-      .select('freight_id')
-      .where('state', '=', 'running')
-      .where('step_until', '<=', now)
-      .where('freight_id', '>', after)
-      .orderBy('freight_id')
-      .limit(batch)
-      .execute();
-    for (const { freight_id } of due) {
-      after = freight_id;
-      const did = await db.transaction().execute(async (trx) => {
-        const locked = (await trx
-          .selectFrom('freights')
-          .selectAll()
-          .where('id', '=', freight_id)
-          .forUpdate()
-          .skipLocked()
-          .executeTakeFirst()) as FreightRow | undefined;
-        if (!locked) return false;
-        // Past its deadline, written expired first (with its event), as every transition does.
-        const freight = await persistExpiry(trx, locked, at);
-        const fall = await lockWaterfall(trx, freight_id);
-        if (fall?.state !== 'running' || !fall.step_until || fall.step_until > now) return false;
-        await catchUpWaterfall(trx, at, freight, fall, now, work);
-        return true;
-      });
-      if (did) moved++;
-    }
-    if (due.length < batch) return moved;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
-/** How often a process sweeps waterfalls: a turn ends within this of its `step_until` without any request. */
-export const WATERFALL_SWEEP_MS = 1_000;
-
-/** Sweeps waterfalls while the server listens (started on listen, stopped on close, before the database closes). */
-export function attachWaterfallSweeper(
-  http: FastifyInstance,
-  services: Pick<Services, 'db' | 'clock'>,
-  work: WaterfallWork,
-  intervalMs = WATERFALL_SWEEP_MS,
-): { sweep(): Promise<number> } {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = true;
-  const sweep = () => sweepWaterfalls(services.db, services.clock, work);
-  const schedule = (delay: number) => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = sweep()
-        .catch((err) => http.log.error({ err }, 'waterfall sweep failed'))
-        .finally(() => {
-          running = undefined;
-          schedule(intervalMs);
-        });
-    }, delay);
-    timer.unref();
-  };
-  http.addHook('onListen', async () => {
-    if (!stopped) return;
-    stopped = false;
-    schedule(0);
-  });
-  http.addHook('onClose', async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
-  });
-  return { sweep };
 }

@@ -9,7 +9,7 @@ import {
 import type { DB, Db } from '../db/schema.ts';
 import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
 import { completedJsonSql, displayIdSql } from './parties.ts';
-import type { RatingsTable } from './tables.ts';
+import { AVERAGE_FROM, type RatingsTable } from './tables.ts';
 
 /** The trust module's SQL: a profile with its counts in one statement, ratings and replies. */
 
@@ -58,6 +58,27 @@ export async function readProfile(db: Kysely<DB>, id: number): Promise<ProfileRe
     completed: { as_owner: Number(found.completed.as_owner), as_carrier: Number(found.completed.as_carrier) },
     ratings: { count: Number(found.ratings.count), average: found.ratings.average === null ? null : Number(found.ratings.average) },
   };
+}
+
+/** A company's ratings as a picker shows them beside its name: the count, the average (to one decimal) from AVERAGE_FROM ratings on, else null. */
+export interface RatingSummary {
+  count: number;
+  average: number | null;
+}
+
+/** The rating summaries of `ids` in one statement (ratings_rated_idx, which carries the score); a company without ratings: count 0. */
+export async function ratingSummaries(db: Db, ids: readonly number[]): Promise<Map<number, RatingSummary>> {
+  const wanted = [...new Set(ids)];
+  const out = new Map<number, RatingSummary>(wanted.map((id) => [id, { count: 0, average: null }]));
+  if (!wanted.length) return out;
+  const rows = await sql<{ rated_id: number; count: string; average: string | null }>`
+    select rated_id, count(*) as count, round(avg(score), 1) as average
+      from ratings where rated_id = any(${wanted}::int[]) group by rated_id`.execute(db);
+  for (const r of rows.rows) {
+    const count = Number(r.count);
+    out.set(r.rated_id, { count, average: count >= AVERAGE_FROM && r.average !== null ? Number(r.average) : null });
+  }
+  return out;
 }
 
 /** A rating as lists show it: with the rating company (name, verified mark) and the freight's display id. */

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type ApiResponse, type TestApp } from '../support/harness.ts';
 import { browserSession } from '../support/session.ts';
-import { freightRow } from './fixtures.ts';
+import { freightRow, insertFreight } from './fixtures.ts';
 
 /**
  * docs/reference.md#one-step on the pages, in German and English, without a browser: the freight form's two
@@ -150,5 +150,134 @@ describe(`deals in one step on the pages (${TEST_DB})`, () => {
     assert.equal(accepted.status, 302);
     const row = await freightRow(app, id);
     assert.deepEqual([row.status, row.winner_id, row.price], ['taken', first.company, '950.50']);
+  });
+  test('the waterfall’s picker names each partner with its rating (from 3 ratings on the average)', async () => {
+    const rated = await app.actor('Rated Haulage');
+    const fresh = await app.actor('Fresh Haulage');
+    // Partners: they bid on one of the shipper's freights.
+    const old = ok(
+      await app.post('/freights/add.json', { token: shipper.token, json: { from: 'city:DE-60311', to: 'city:AT-6020', weight: 500 } }),
+    ).id;
+    assert.equal(
+      (await app.post(`/freights/view/${old}.json`, { token: shipper.token, json: { action: 'publish', deadline: '+1 day' } })).status,
+      302,
+    );
+    for (const c of [rated, fresh])
+      ok(await app.post('/quotes/add.json', { token: c.token, json: { route: old, amount: 900, currency_code: 'EUR' } }));
+    // Ratings after deliveries (docs/reference.md#trust): three of `rated` (5, 4, 4: 4.3), one of `fresh`.
+    const rate = async (who: Actor, score: number) => {
+      const freight = await insertFreight(app.services.db, shipper, { status: 'closed' });
+      await app.services.db
+        .insertInto('ratings')
+        .values({ freight_id: freight, rater_id: shipper.company, rated_id: who.company, score, comment: '', created: new Date() })
+        .execute();
+    };
+    for (const score of [5, 4, 4]) await rate(rated, score);
+    await rate(fresh, 2);
+    const id = ok(
+      await app.post('/freights/add.json', {
+        token: shipper.token,
+        json: { from: 'city:DE-60311', to: 'city:AT-6020', weight: 8000, etd: '2031-01-10 08:00' },
+      }),
+    ).id;
+    const option = (html: string, company: number) =>
+      new RegExp(`<option value="${company}">([^<]*)</option>`).exec(html)?.[1]?.replace(/&#x27;|&#39;/g, "'") ?? '';
+    const german = await page(shipper, `/freights/view/${id}`);
+    assert.equal(option(german, rated.company), `${rated.companyName} · ★ 4,3 von 5 (3 Bewertungen)`);
+    assert.equal(option(german, fresh.company), `${fresh.companyName} · weniger als 3 Bewertungen (1)`);
+    const colleague = await app.colleague(shipper, 'english');
+    await app.services.db.updateTable('users').set({ language: 'eng' }).where('id', '=', colleague.user).execute();
+    const english = await page(colleague, `/freights/view/${id}`);
+    assert.equal(option(english, rated.company), `${rated.companyName} · ★ 4.3 of 5 (3 ratings)`);
+    assert.equal(option(english, fresh.company), `${fresh.companyName} · fewer than 3 ratings (1)`);
+  });
+
+  test('Book Now in the rows of a carrier’s lists, one click, English and German; never in the owner’s', async () => {
+    const market = ok(
+      await app.post('/freights/add.json', {
+        token: shipper.token,
+        json: { from: 'city:DE-60311', to: 'city:AT-6020', weight: 800, book_now: '1912.50', auto_award: 1500 },
+      }),
+    ).id as number;
+    assert.equal(
+      (await app.post(`/freights/view/${market}.json`, { token: shipper.token, json: { action: 'publish', deadline: '+1 day' } })).status,
+      302,
+    );
+    const plain = ok(
+      await app.post('/freights/add.json', { token: shipper.token, json: { from: 'city:DE-60311', to: 'city:AT-6020', weight: 700 } }),
+    ).id as number;
+    assert.equal(
+      (await app.post(`/freights/view/${plain}.json`, { token: shipper.token, json: { action: 'publish', deadline: '+1 day' } })).status,
+      302,
+    );
+    const row = (html: string, id: number) => {
+      // A row: from its link to the freight to the end of its table row.
+      const at = html.indexOf(`href="/freights/view/${id}"`);
+      if (at < 0) return null;
+      return html.slice(at, html.indexOf('</tr>', at));
+    };
+    const english = await page(first, '/freights/enlist/8');
+    assert.match(english, /<th[^>]*>Book Now<\/th>/);
+    assert.match(
+      row(english, market) ?? '',
+      new RegExp(`action="/quotes/book/${market}"[\\s\\S]*Book now for (€1,912\\.50|1,912\\.50\\s€)`),
+    );
+    assert.ok(!(row(english, plain) ?? 'missing').includes('/quotes/book/'), 'no price: no button');
+    assert.ok(!english.includes('1500') && !english.includes('1.500'), 'the walk-away price is the owner’s');
+    const german = await page(second, '/freights/enlist/8');
+    assert.match(german, /<th[^>]*>Sofort buchen<\/th>/);
+    assert.match(row(german, market) ?? '', /Sofort buchen für 1\.912,50\s€/);
+    // The owner's own list: its freights are not its to book.
+    assert.ok(!(await page(shipper, '/freights/enlist/10')).includes('/quotes/book/'));
+
+    // One click: the row's form posts, the freight is taken, the freight page says so.
+    const booked = await form(second, `/quotes/book/${market}`, {});
+    assert.equal(booked.status, 302);
+    assert.equal(booked.headers.location, `/freights/view/${market}`);
+    const taken = await freightRow(app, market);
+    assert.deepEqual([taken.status, taken.winner_id, taken.price], ['taken', second.company, '1912.50']);
+    assert.ok(!(row(await page(first, '/freights/enlist/8'), market) ?? '').includes('/quotes/book/'), 'taken: gone from the market');
+  });
+
+  test('while a waterfall runs, its audience is not the owner’s to edit (freight.edit.waterfall_running); other fields are', async () => {
+    const id = ok(
+      await app.post('/freights/add.json', { token: shipper.token, json: { from: 'city:DE-60311', to: 'city:AT-6020', weight: 8000 } }),
+    ).id as number;
+    ok(
+      await app.post(`/freights/waterfall/${id}.json`, {
+        token: shipper.token,
+        // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (docs/reference.md#one-step)
+        json: { carriers: [first.company], price: 900, minutes: 30, then: 'market' },
+      }),
+    );
+    const edit = (json: Record<string, unknown>) => app.post(`/freights/edit/${id}.json`, { token: shipper.token, json });
+    for (const change of [{ visibility: 0 }, { whitelist: [second.company] }, { visibility: -1, weight: 1 }]) {
+      const res = await edit(change);
+      assert.equal(res.body.status, 'error', res.text);
+      assert.equal(res.body.code, 'freight.edit.waterfall_running');
+    }
+    let row = await freightRow(app, id);
+    assert.deepEqual([row.visibility, row.whitelist, Number(row.weight)], [-2, [first.company], 8000], 'nothing changed');
+    // The same audience sent again (a whole form) is no change; other fields stay editable.
+    ok(await edit({ visibility: -2, whitelist: [first.company], weight: 7000 }));
+    row = await freightRow(app, id);
+    assert.equal(Number(row.weight), 7000);
+    // German, on the page's form.
+    const session = await browserSession(app, shipper);
+    const refused = await app.post(`/freights/edit/${id}`, {
+      headers: { cookie: session.cookie },
+      form: new URLSearchParams({ _csrf: session.csrf, visibility: '0' }).toString(),
+    });
+    assert.equal(refused.status, 302);
+    const flash = /fx_flash=[^;]*/.exec(String(refused.headers['set-cookie']))?.[0];
+    assert.ok(flash, 'a flash says why');
+    const back = await app.get(String(refused.headers.location), { headers: { cookie: `${session.cookie}; ${flash}` } });
+    assert.match(back.text, /Wasserfall/);
+    assert.equal((await freightRow(app, id)).visibility, -2);
+    // Once the waterfall ended (the market after the only carrier passed), the audience is the owner's again.
+    ok(await app.post(`/quotes/decline/${id}.json`, { token: first.token }));
+    ok(await edit({ visibility: -2, whitelist: [second.company] }));
+    row = await freightRow(app, id);
+    assert.deepEqual([row.visibility, row.whitelist], [-2, [second.company]]);
   });
 });

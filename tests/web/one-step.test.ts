@@ -3,13 +3,16 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { HAVE_CHROMIUM, launchBrowser } from '../support/browser.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { insertFreight } from '../quotes/fixtures.ts';
 import { assertNoSideScroll, confirmAction, DESKTOP, pageFor, PHONE, plain } from './helpers.ts';
 
 /**
  * Issue 42 in a browser, in German and English, at 1366 and 390 px: a shipper offers a draft to
  * two partners one after the other (docs/reference.md#one-step) from its freight page; the first carrier
  * passes on its freight page; the second finds the load in its work queue ("your turn") and
- * books it there with one confirmed click. Nothing scrolls sideways.
+ * books it there with one confirmed click. The picker names each partner with its rating; a
+ * carrier books a load with a Book Now price from a row of the market list, in one click. Nothing
+ * scrolls sideways.
  */
 
 const TEXT = {
@@ -19,6 +22,8 @@ const TEXT = {
     pass: 'Ablehnen',
     turn: 'Sie sind an der Reihe',
     book: 'Sofort buchen für 912,50 €',
+    rating: '★ 4,3 von 5 (3 Bewertungen)',
+    rowBook: 'Sofort buchen für 1.250,00 €',
     // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (docs/reference.md#one-step)
     then: 'dann der Markt',
   },
@@ -28,6 +33,8 @@ const TEXT = {
     pass: 'Pass',
     turn: 'Loads offered to you: your turn',
     book: 'Book now for €912.50',
+    rating: '★ 4.3 of 5 (3 ratings)',
+    rowBook: 'Book now for €1,250.00',
     // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (docs/reference.md#one-step)
     then: 'then the market',
   },
@@ -64,6 +71,14 @@ describe('a waterfall in the browser: set up, passed, booked from the work queue
         await app.post(`/freights/view/${old}.json`, { token: shipper.token, json: { action: 'publish', deadline: '+1 day' } });
         for (const c of [first, second])
           await app.post('/quotes/add.json', { token: c.token, json: { route: old, amount: 900, currency_code: 'EUR' } });
+        // The first carrier's ratings after three deliveries (docs/reference.md#trust): 5, 4, 4.
+        for (const score of [5, 4, 4]) {
+          const delivered = await insertFreight(app.services.db, shipper, { status: 'closed' });
+          await app.services.db
+            .insertInto('ratings')
+            .values({ freight_id: delivered, rater_id: shipper.company, rated_id: first.company, score, comment: '', created: new Date() })
+            .execute();
+        }
         const id = (
           await app.post('/freights/add.json', {
             token: shipper.token,
@@ -77,6 +92,8 @@ describe('a waterfall in the browser: set up, passed, booked from the work queue
         const setup = s.locator('[data-testid="waterfall-setup"]');
         await setup.locator('summary').click();
         assert.equal(plain(await setup.locator('summary').innerText()), words.waterfall);
+        const rated = plain(await s.locator(`[data-testid="waterfall-carrier-0"] option[value="${first.company}"]`).innerText());
+        assert.ok(rated.startsWith(first.companyName) && rated.endsWith(words.rating), rated);
         await s.selectOption('[data-testid="waterfall-carrier-0"]', String(first.company));
         await s.selectOption('[data-testid="waterfall-carrier-1"]', String(second.company));
         await setup.locator('input[name="price"]').fill(lang === 'deu' ? '912,50' : '912.50');
@@ -106,6 +123,22 @@ describe('a waterfall in the browser: set up, passed, booked from the work queue
         await confirmAction(b, book, `${base}/freights/view/${id}`);
         const row = await app.services.db.selectFrom('freights').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
         assert.deepEqual([row.status, row.winner_id, row.price], ['taken', second.company, '912.50']);
+
+        // A load with a Book Now price, booked by the first carrier from its row in the market list, in one click.
+        const market = (
+          await app.post('/freights/add.json', {
+            token: shipper.token,
+            json: { from: 'city:DE-60311', to: 'city:AT-6020', weight: 900, etd: '2031-01-11 08:00', book_now: 1250 },
+          })
+        ).body.data.id as number;
+        await app.post(`/freights/view/${market}.json`, { token: shipper.token, json: { action: 'publish', deadline: '+1 day' } });
+        await a.goto(`${base}/freights/enlist/8`);
+        const rowBook = a.locator(`form[action="/quotes/book/${market}"] button`);
+        assert.equal(plain(await rowBook.innerText()), words.rowBook);
+        await assertNoSideScroll(a, 'Book Now in the market list');
+        await Promise.all([a.waitForURL(`${base}/freights/view/${market}`), rowBook.click()]);
+        const taken = await app.services.db.selectFrom('freights').selectAll().where('id', '=', market).executeTakeFirstOrThrow();
+        assert.deepEqual([taken.status, taken.winner_id, taken.price], ['taken', first.company, '1250.00']);
       });
     }
   }

@@ -52,6 +52,8 @@ export interface FreightPageData {
   sections?: ComponentChildren;
   /** the lane's market price (src/lanes; routes.tsx MarketPrice), shown beside the price */
   marketPrice?: ComponentChildren;
+  /** the partners' ratings (src/trust; routes.tsx PartnerRatings), beside their names in the waterfall's picker */
+  partnerRatings?: Map<number, { count: number; average: number | null }>;
 }
 
 /** The bid form's fields in the order a problem is looked for (the first one gets the focus). */
@@ -503,7 +505,17 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
           </div>
         </form>,
       );
-      // Or offered to partners one after the other before the market (docs/reference.md#one-step).
+      // Or offered to partners one after the other before the market (docs/reference.md#one-step), each
+      // named with its verified mark and rating (docs/reference.md#trust: the average from 3 ratings on).
+      const partnerRating = (id: number) => {
+        const r = data.partnerRatings?.get(id);
+        if (!r) return '';
+        return ` · ${
+          r.average === null
+            ? t('fv.waterfall.rating.few', { count: r.count })
+            : t('fv.waterfall.rating', { average: formatNumber(r.average, lang, 1, 1), count: r.count })
+        }`;
+      };
       const slots = Math.min(5, Math.max(2, data.partners.length));
       actions.push(
         <details class="more" data-testid="waterfall-setup">
@@ -518,7 +530,9 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
                   <select name="carriers" data-testid={`waterfall-carrier-${i}`}>
                     <option value="">{t('fv.waterfall.none')}</option>
                     {data.partners.map((c) => (
-                      <option value={String(c.id)}>{`${c.name}${data.companies.get(c.id)?.verified ? ' ✓' : ''}`}</option>
+                      <option
+                        value={String(c.id)}
+                      >{`${c.name}${data.companies.get(c.id)?.verified ? ' ✓' : ''}${partnerRating(c.id)}`}</option>
                     ))}
                   </select>
                 </label>

@@ -1,13 +1,14 @@
 import type { ComponentChildren } from 'preact';
 import type { Caller, Ctx } from '../../kernel/context.ts';
 import { formatDay, formatKg, formatMoney, formatStamp, formatWindow } from '../../kernel/locale.ts';
-import { Badge, type Column } from '../../kernel/ui.tsx';
+import { Badge, PostButton, type Column } from '../../kernel/ui.tsx';
 import { distanceText, OutcomeBadge, placeLabel, YourMove } from './freight-page.tsx';
 import { namesOfCompanies, CompanyName } from '../../accounts/index.ts';
 import { bidOutcome, bidSummaries, ownBids, priceCurrencies, type OwnBid } from './page-data.ts';
 import { cityOf } from '../../places/index.ts';
 import type { FreightView } from '../fields.ts';
 import { isCallersMove } from '../lists/moves.ts';
+import { isMarketStatus } from '../in-market.ts';
 import { listInfo, type ListSide } from '../lists/registry.ts';
 import { isRecord } from '../../kernel/params.ts';
 
@@ -194,6 +195,30 @@ export async function freightListColumns(
       ];
     };
     columns.push({ label: t('fv.col.my_bid'), wrap: true, cell: myBid });
+  }
+  // Book Now (docs/reference.md#one-step) in the row of a freight the caller may take at once: another
+  // company's, in the market, with a price. One click books (the price is on the button; the
+  // freight page keeps its confirmation step, docs/choices.md "Book Now in list rows"). The column
+  // is there only when a row of the page has such a price.
+  const bookable = (r: FreightView) =>
+    r.company !== me && !isMasked(r) && isMarketStatus(r.status) && r.book_now !== null && r.book_now !== undefined;
+  if (routes.some(bookable)) {
+    const csrf = ctx.reply.generateCsrf();
+    columns.push({
+      label: t('fv.col.book_now'),
+      cell: (r) =>
+        bookable(r) ? (
+          <span data-testid="row-book-now">
+            <PostButton
+              action={`/quotes/book/${r.id}`}
+              label={t('fv.book_now', { price: formatMoney(r.book_now, r.book_now_currency, lang) })}
+              csrf={csrf}
+            />
+          </span>
+        ) : (
+          none
+        ),
+    });
   }
   if (side === 'ownAwarded')
     columns.push({ label: t('fv.winner'), wrap: true, cell: (r) => (r.winner ? (winners.get(r.winner) ?? none) : none) });

@@ -1,0 +1,135 @@
+import type { PGlite } from '@electric-sql/pglite';
+import {
+  CompiledQuery,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+
+/**
+ * Kysely on the embedded database (PGlite): one connection, taken in turns of the event loop
+ * (docs/choices.md, Reliability: "The embedded connection is taken in turns").
+ *
+ * PGlite runs each statement synchronously in this thread, and a statement that finds the
+ * connection free resolves in a microtask: a request's whole chain of statements (an award's
+ * hundred, transactions included) ran as one stretch of the event loop, and every other request
+ * waited for all of it. Beside 3 clients awarding, a 10 MB upload (its body read in 8 ms slices,
+ * each waiting for such a stretch) took 14–68 s against 0.5–2 s alone (issue 39, item 9).
+ *
+ * Here every statement waits for a turn of the event loop before it runs (setImmediate): the
+ * connection is handed to its waiters in arrival order, each in a turn of its own, and a
+ * transaction's next statement waits a turn too. So no stretch of the event loop runs more than
+ * one statement; requests waiting for the connection take it one statement or transaction at a
+ * time, round-robin (each waits with at most one acquisition), and work that needs no database
+ * (reading an upload's body, rendering an answer) runs between a transaction's statements.
+ * Nothing else changes: a transaction holds the connection from its begin to its end, so no
+ * statement of another request ever runs inside it, and alone a turn costs microseconds.
+ */
+export class EmbeddedDialect implements Dialect {
+  constructor(private readonly client: PGlite) {}
+
+  createAdapter() {
+    return new PostgresAdapter();
+  }
+
+  createDriver(): Driver {
+    return new EmbeddedDriver(this.client);
+  }
+
+  createQueryCompiler() {
+    return new PostgresQueryCompiler();
+  }
+
+  createIntrospector(db: Kysely<any>) {
+    return new PostgresIntrospector(db);
+  }
+}
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+class EmbeddedConnection implements DatabaseConnection {
+  /** Given by a turn of its own and not used since: its first statement runs without another. */
+  fresh = false;
+
+  constructor(readonly client: PGlite) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.fresh) this.fresh = false;
+    else await turn();
+    const result = await this.client.query<R>(query.sql, [...query.parameters]);
+    return result.affectedRows ? { numAffectedRows: BigInt(result.affectedRows), rows: result.rows } : { rows: result.rows };
+  }
+
+  /** PGlite answers the rows whole: they are handed on in chunks. */
+  async *streamQuery<R>(query: CompiledQuery, chunkSize = 100): AsyncIterableIterator<QueryResult<R>> {
+    const { rows } = await this.executeQuery<R>(query);
+    for (let at = 0; at < rows.length; at += chunkSize) yield { rows: rows.slice(at, at + chunkSize) };
+  }
+}
+
+class EmbeddedDriver implements Driver {
+  private readonly connection: EmbeddedConnection;
+  private held = false;
+  /** A turn is already asked for to hand the connection to the first waiter. */
+  private handing = false;
+  private readonly waiting: Array<(connection: DatabaseConnection) => void> = [];
+
+  constructor(private readonly client: PGlite) {
+    this.connection = new EmbeddedConnection(client);
+  }
+
+  async init(): Promise<void> {}
+
+  acquireConnection(): Promise<DatabaseConnection> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.handOn();
+    });
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    if (connection !== this.connection || !this.held) throw new Error('the embedded connection was released twice');
+    this.held = false;
+    this.handOn();
+  }
+
+  /** The connection to the first waiter, in a turn of the event loop of its own. */
+  private handOn(): void {
+    if (this.held || this.handing || this.waiting.length === 0) return;
+    this.handing = true;
+    setImmediate(() => {
+      this.handing = false;
+      const next = this.waiting.shift();
+      if (!next) return;
+      this.held = true;
+      this.connection.fresh = true;
+      next(this.connection);
+    });
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const modes = [
+      settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : '',
+      settings.accessMode ? settings.accessMode : '',
+    ].filter(Boolean);
+    await connection.executeQuery(CompiledQuery.raw(modes.length ? `start transaction ${modes.join(', ')}` : 'begin'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async destroy(): Promise<void> {
+    if (!this.client.closed) await this.client.close();
+  }
+}
