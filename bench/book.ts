@@ -1,4 +1,4 @@
-// npm run bench:book — deals in one step (decisions.md §16, issue 42), each figure beside its
+// npm run bench:book — deals in one step (docs/reference.md#one-step, issue 42), each figure beside its
 // floor measured in the same run, over a market of BENCH_FREIGHTS freights (100,000 by default):
 //  1. booking (POST /quotes/book, one at a time) beside the plain award's second confirmation
 //     (POST /quotes/confirm of a bid the other side confirmed), both with the transport order and

@@ -1,4 +1,4 @@
-// npm run bench:cmr — the e-CMR (decisions.md §19, issue 45): (1) the award with its transport
+// npm run bench:cmr — the e-CMR (docs/reference.md#ecmr, issue 45): (1) the award with its transport
 // order and its e-CMR against the award with its order alone (A/B: this app, and a second app on
 // the same database that skips the note, AppOptions.issueCmrs false; alternated rounds, one
 // award at a time over HTTP), (2) a signature with its new PDF (POST /freights/cmr-sign, one at a

@@ -1,8 +1,8 @@
-// npm run bench:deals — the deal room (decisions.md §13, issue 28), each figure beside its floor
+// npm run bench:deals — the deal room (docs/reference.md#deal-room, issue 28), each figure beside its floor
 // measured in the same run:
 //  1. reading a conversation of 200 messages (GET /freights/messages/{id}.json, one connection:
 //     latency, not throughput) beside the floor (bench/floor.ts: Fastify + one primary-key select);
-//  2. `/healthz` while documents of exactly 10,000,000 bytes (decisions.md §13's 10 MB) are
+//  2. `/healthz` while documents of exactly 10,000,000 bytes (docs/reference.md#deal-room's 10 MB) are
 //     uploaded on a loaded server (autocannon reads conversations at 40 per second on 4
 //     connections meanwhile), once as the JSON upload (base64) and once as the page's multipart
 //     form: its worst case and p99, beside the same probe under the same load without uploads.

@@ -1,4 +1,4 @@
-// npm run bench:lanes — lane prices (decisions.md §14) with 100,000 freights (BENCH_FREIGHTS), two thirds of them
+// npm run bench:lanes — lane prices (docs/reference.md#lane-prices) with 100,000 freights (BENCH_FREIGHTS), two thirds of them
 // road, about 60 % awarded over the last 36 months with their accepted bids: GET /market/prices
 // for a busy postal lane (DE-60 -> FR-75, 2 % of all freights, 12 and 36 months), a country pair
 // (DE -> FR, 36 months), several patterns at once and an airport origin (p50 each). The same

@@ -1,4 +1,4 @@
-// npm run bench:live — the live board (decisions.md §15) with 1,000 streams open on one process:
+// npm run bench:live — the live board (docs/reference.md#live-board) with 1,000 streams open on one process:
 // - delivery: the time from publishing a freight (before its request is sent) to the event's
 //   arrival at every entitled stream, over BENCH_EVENTS freights (every stream is entitled: the
 //   market's streams to the market event, the owner's to its own);

@@ -1,4 +1,4 @@
-// npm run bench:mail — e-mail (decisions.md §20, issue 46), against the floors of the issue:
+// npm run bench:mail — e-mail (docs/reference.md#mail, issue 46), against the floors of the issue:
 // 1. publishing a freight that matches 10,000 alerting saved searches whose users want alerts at
 //    once: the publish (HTTP, its alert queued) and the time until its alert is written (10,000
 //    notifications and events, and, with mail, the trigger's 10,000 mail rows in the same

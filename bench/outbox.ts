@@ -1,4 +1,4 @@
-// npm run bench:outbox — what numbering the outbox at commit costs its writers (decisions.md,
+// npm run bench:outbox — what numbering the outbox at commit costs its writers (docs/choices.md,
 // Live board: "Replay in the order of commits"). A/B on one database: the same writes with the
 // commit-time position (migration 0190's deferred trigger) and with the trigger disabled (the
 // position left unset: the order of writing), alternated A, B, A, B so that drift hits both.
@@ -33,7 +33,7 @@ try {
   const base = await listenLocal(app.http);
   const write = () =>
     db.transaction().execute((trx) =>
-      announce(trx, clock, 'freight.published', async () => [
+      announce(trx, clock, 'freight.published', [
         { companyId: company, freightId: 1, from: [company], data: () => ({ route: { id: 1, note: 'owner' } }) },
         { companyId: null, freightId: 1, from: [company], except: [company], data: () => ({ route: { id: 1, note: 'market' } }) },
       ]),

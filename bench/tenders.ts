@@ -1,4 +1,4 @@
-// npm run bench:tenders — lane tenders (decisions.md §17, issue 43): a tender of LANES (1,000) lanes and
+// npm run bench:tenders — lane tenders (docs/reference.md#tenders, issue 43): a tender of LANES (1,000) lanes and
 // CARRIERS (50) carriers bidding on all of them. Figures, each with its goal and the floor beside it
 // (bench/floor.ts: one primary-key select through the same driver, p50 over loopback HTTP):
 // - the CSV import of 1,000 lanes (POST /tenders/add.json with `lanes_csv`, the page's upload) ≤ 2 s;

@@ -1,4 +1,4 @@
-// npm run bench:tracking — tracking by permission (decisions.md §18, issue 44): TRUCKS (5,000) trucks
+// npm run bench:tracking — tracking by permission (docs/reference.md#tracking, issue 44): TRUCKS (5,000) trucks
 // each sending a position every 60 s (≈ 83 positions/s, BENCH_TRUCKS / 60) into a database of
 // BENCH_FREIGHTS (100,000) freights (bench/setup.ts seedMarket, the taken ones awarded), while the
 // owners read their freights' positions (the last 500 with ETA and milestones: READ_FREIGHTS freights

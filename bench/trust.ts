@@ -1,5 +1,5 @@
 // npm run bench:trust — company profiles and the freight lists with the verified mark and blocking
-// (decisions.md §12) at 100,000 freights. Seeds by SQL like bench/freights.ts (generate_series),
+// (docs/reference.md#trust) at 100,000 freights. Seeds by SQL like bench/freights.ts (generate_series),
 // then measures through HTTP on loopback with autocannon (in a worker thread), bounded in time,
 // with the floor (bench/floor.ts: Fastify + one primary-key select) measured around each figure.
 // The caller has blocked 5 of the 20 companies, half of the companies are verified, every

@@ -1,4 +1,4 @@
-// npm run bench:vehicles — vehicle space (decisions.md §11) with 100,000 freights and 20,000 open
+// npm run bench:vehicles — vehicle space (docs/reference.md#vehicles) with 100,000 freights and 20,000 open
 // vehicle offers: the offers list with a place and date search, the matches of one offer, the
 // fitting offers of one freight (p50 each), and publishing a freight with 20,000 open offers vs
 // none (the alert runs after the commit). Seeds by SQL (generate_series), measures through HTTP on

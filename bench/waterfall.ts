@@ -1,4 +1,4 @@
-// npm run bench:waterfall — the waterfall's sweeper (decisions.md §16, issue 42: "a sweeper pass
+// npm run bench:waterfall — the waterfall's sweeper (docs/reference.md#one-step, issue 42: "a sweeper pass
 // over 10,000 running waterfalls <= 1 s"), beside its floor measured in the same run.
 //
 // Over a market of BENCH_FREIGHTS freights (100,000 by default) and BENCH_RUNNING (10,000) running

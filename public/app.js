@@ -5,7 +5,7 @@
   // ---------------------------------------------------------------------------------------------
   // Places a person can type. Inputs marked data-place="filter|near|freight|rate|lane" get suggestions
   // (countries, postal areas, airports, cities) from GET /places/suggest.json in a <datalist>;
-  // each suggestion's value is what that input takes (docs/decisions.md, Load search). Picking a
+  // each suggestion's value is what that input takes (docs/choices.md, Load search). Picking a
   // city does more where the input needs coordinates rather than a name:
   // - list search "From"/"To": the city's lat,lon goes to the side's "Around" input;
   // - freight form: the city fills the side's country, address and coordinates, and the postal
@@ -207,7 +207,7 @@
   countMessages();
 
   // ---------------------------------------------------------------------------------------------
-  // The live board (decisions.md §15): the page listens to GET /events/stream (its path is the
+  // The live board (docs/reference.md#live-board): the page listens to GET /events/stream (its path is the
   // body's data-live, set on logged-in pages) while it is visible, and on an event it concerns:
   // - a list page (data-live-list) reads itself again and puts the rows it does not show yet at
   //   the top, marked new; when the reader has scrolled into the list, the page scrolls by their
@@ -412,7 +412,7 @@
   }
 
   // ---------------------------------------------------------------------------------------------
-  // The deal room's conversation (decisions.md §13): a message is sent as JSON (POST
+  // The deal room's conversation (docs/reference.md#deal-room): a message is sent as JSON (POST
   // /freights/messages/{id}.json, with the page's session and the form's CSRF token) without a
   // reload, and the answer is added to the conversation; a refusal is shown under the field. Any
   // other answer (the session ended, no connection) sends the form as it is, as without this
@@ -545,7 +545,7 @@
       connect();
     });
     connect();
-    // Tracking (decisions.md §18): positions have no event of their own (a batch a minute from every
+    // Tracking (docs/reference.md#tracking): positions have no event of their own (a batch a minute from every
     // truck would flood the streams), so while the freight is underway its part is read again every
     // 30 seconds, when the page is seen; milestones and lateness arrive at once above.
     if (freightBox && freightBox.querySelector('[data-tracking-underway]')) {
@@ -559,7 +559,7 @@
 })();
 
 // -------------------------------------------------------------------------------------------------
-// The driver's page (decisions.md §18, section[data-driver]): while it is open and sharing, the
+// The driver's page (docs/reference.md#tracking, section[data-driver]): while it is open and sharing, the
 // phone's position is read (Geolocation API) at once and then every minute, kept in the page's
 // storage, and sent to the link's address (up to 1,000 a call); offline they wait and go when the
 // connection is back. A 404 means the link ended (revoked, expired, delivered): sharing stops.
@@ -821,7 +821,7 @@
   });
 
   // ---------------------------------------------------------------------------------------------
-  // The consignee's signature (e-CMR, decisions.md §19) on the driver's phone: a form marked
+  // The consignee's signature (e-CMR, docs/reference.md#ecmr) on the driver's phone: a form marked
   // data-offline-sign="<json url>" is sent by fetch; while there is no connection (fetch fails,
   // or the phone says it is offline) the fields are kept in localStorage under the link's address
   // and sent when the phone is online again, also after the page was reloaded. A refusal from the
@@ -921,7 +921,7 @@
 })();
 
 // -----------------------------------------------------------------------------------------------
-// Lane tenders (decisions.md §17). The new tender's form: a CSV file of lanes is read in the
+// Lane tenders (docs/reference.md#tenders). The new tender's form: a CSV file of lanes is read in the
 // browser, with its progress, into the form's lanes text (the server reads and checks it; without
 // this script the lanes are pasted). The evaluation page: the total a month of the chosen primary
 // carriers (rank 1: price × the lane's loads), added up as ranks are chosen.

@@ -8,7 +8,7 @@
 //   administrative levels (name and code), latitude, longitude, accuracy. In allCountries.txt GB,
 //   NL, IE, MT and CA have only the first part of their codes, which postalCentre reads as a prefix.
 // - the same data converted to CSV by the GitHub repository zauberware/postal-codes-json-xml-csv
-//   (CC BY 4.0; what is packaged today, see docs/decisions.md, Postal code centres): data/<CC>.zip
+//   (CC BY 4.0; what is packaged today, see docs/choices.md, Postal code centres): data/<CC>.zip
 //   holding zipcodes.<cc>.csv with the header country_code, zipcode, place, state, state_code,
 //   province, province_code, community, community_code, latitude, longitude (read with csv-parse).
 // Zip files of either kind are read as they are (their .txt and .csv members), and so are folders
@@ -46,7 +46,7 @@ export const EUROPE = (
 
 /**
  * Countries whose codes are kept to their first characters, to keep the file small
- * (docs/decisions.md, Postal code centres): Portugal's seven-digit codes name streets (about
+ * (docs/choices.md, Postal code centres): Portugal's seven-digit codes name streets (about
  * 200,000); their first four (CP4) name the area, which is what a radius search needs, and
  * postalCentre finds "1000-001" by its prefix "1000". Ukraine's and Belarus' codes name each
  * village's post office (26,600 and 3,100 codes, their names in Cyrillic: a megabyte): kept by

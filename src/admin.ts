@@ -8,7 +8,7 @@ import { backupCommands } from './ops/index.ts';
 import { rateCommands } from './pricing/index.ts';
 import { mailCommands } from './mail/index.ts';
 
-/** Every admin command (decisions.md §2); modules contribute theirs. */
+/** Every admin command (docs/reference.md#admin-cli); modules contribute theirs. */
 const commands: Command[] = [
   ...accountCommands,
   ...rateCommands,

@@ -134,12 +134,12 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   clock?: Clock;
   /**
-   * Whether an award enters its lane cell in its transaction (decisions.md §14; default true).
+   * Whether an award enters its lane cell in its transaction (docs/reference.md#lane-prices; default true).
    * False only for bench/lanes.ts, which measures awarding with the cell against without it.
    */
   recordLaneAwards?: boolean;
   /**
-   * Whether an award issues its e-CMR in its transaction (decisions.md §19; default true). False
+   * Whether an award issues its e-CMR in its transaction (docs/reference.md#ecmr; default true). False
    * only for bench/cmr.ts, which measures awarding with the note against without it.
    */
   issueCmrs?: boolean;
@@ -151,19 +151,19 @@ export interface App {
   tokens: TokenIssuer;
   /** The route table (paths without `.json`), read-only: tests and tools walk every endpoint from it. */
   endpoints: readonly Endpoint[];
-  /** The live board's streams of this process (decisions.md §15). */
+  /** The live board's streams of this process (docs/reference.md#live-board). */
   live: LiveHub;
   /** The worker that computes this process's alerts after their commits (tests wait for it). */
   alerts: AlertWorker;
   /** GET /metrics's registry, when METRICS_TOKEN is set (ops/metrics.ts). */
   metrics?: Metrics;
-  /** This process's mail worker (decisions.md §20); null without SMTP_URL (tests drain it). */
+  /** This process's mail worker (docs/reference.md#mail); null without SMTP_URL (tests drain it). */
   mail: MailWorker | null;
   /** The sweep of what killed uploads left (at start and every 5 minutes; tests call it) and its state for /healthz. */
   uploads: ReturnType<typeof attachUploadSweeper>;
-  /** Waterfall turns' sweeper (decisions.md §16): `sweep()` runs one pass now (tests move the clock). */
+  /** Waterfall turns' sweeper (docs/reference.md#one-step): `sweep()` runs one pass now (tests move the clock). */
   waterfalls: { sweep(): Promise<number> };
-  /** Tenders' sweeper (decisions.md §17): `sweep()` closes tenders past their deadline now (tests move the clock). */
+  /** Tenders' sweeper (docs/reference.md#tenders): `sweep()` closes tenders past their deadline now (tests move the clock). */
   tenders: { sweep(): Promise<number> };
 }
 
@@ -316,7 +316,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (metrics) services.observe = metrics;
   // The embedded database: `freight-exchange backup` asks the listening server for a copy (ops/backup/socket.ts).
   attachBackupSocket(http, database);
-  // E-mail (decisions.md §20): which events are mailed (none without SMTP_URL), the unsubscribe
+  // E-mail (docs/reference.md#mail): which events are mailed (none without SMTP_URL), the unsubscribe
   // links, and the worker that sends while the server listens; its outbox's state in /healthz.
   const mail = await attachMail(http, services, { unsubscribeKey: tokens.derivedKey('mail-unsubscribe') });
   // What killed uploads left is swept at start and every 5 minutes; what is left and under way in /healthz.
@@ -338,14 +338,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // The one award path (freights/award.ts): what an award does besides taking the freight, in its
   // transaction and in this order. A module whose work belongs to the award adds its step here.
   const awardSteps: AwardStep[] = [
-    issueTransportOrder, // the deal room's transport order (decisions.md §13)
-    ...(options.issueCmrs !== false ? [issueCmr] : []), // the e-CMR, filled from that order (decisions.md §19)
-    ...(options.recordLaneAwards !== false ? [enterLaneCell] : []), // the award in its lane cell (decisions.md §14)
+    issueTransportOrder, // the deal room's transport order (docs/reference.md#deal-room)
+    ...(options.issueCmrs !== false ? [issueCmr] : []), // the e-CMR, filled from that order (docs/reference.md#ecmr)
+    ...(options.recordLaneAwards !== false ? [enterLaneCell] : []), // the award in its lane cell (docs/reference.md#lane-prices)
   ];
   const award = new AwardPath(awardSteps);
-  // Deals in one step (decisions.md §16) award through the same path, each with its way; a
+  // Deals in one step (docs/reference.md#one-step) award through the same path, each with its way; a
   // waterfall's last turn may open the freight to the market, which alerts saved searches like a publish.
-  // A waterfall with `guide` = 1 takes its carriers from the owner's lane contracts (decisions.md §17).
+  // A waterfall with `guide` = 1 takes its carriers from the owner's lane contracts (docs/reference.md#tenders).
   const oneStep = {
     award,
     work: {
@@ -363,7 +363,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...passwordEndpoints(),
     ...pricingEndpoints(),
     ...quoteEndpoints({ award }), // bids; a confirmed pair awards through the award path
-    ...oneStepEndpoints(oneStep), // Book Now, counter-offers, waterfalls (decisions.md §16)
+    ...oneStepEndpoints(oneStep), // Book Now, counter-offers, waterfalls (docs/reference.md#one-step)
     ...freightEndpoints({
       otherLists: tmsFreightLists(),
       listColumns: new Map([[LIST.tmsTours, tourColumns]]),
@@ -372,14 +372,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
       published: alertsCommitted,
       // Below the freight: the owner's fitting trucks, where the load is (its two parties), the e-CMR, then the deal room (messages, documents).
       sections: async (ctx, route) => [
-        await guideSection(ctx, route), // the owner's draft: the routing guide, when its contracts cover the lane (decisions.md §17)
+        await guideSection(ctx, route), // the owner's draft: the routing guide, when its contracts cover the lane (docs/reference.md#tenders)
         await fittingTrucksSection(ctx, route),
         await trackingSection(ctx, route),
         await cmrSection(ctx, route),
         await dealRoom(ctx, route),
       ],
       marketPrice: marketPriceHint,
-      partnerRatings: ratingSummaries, // beside the partners' names in the waterfall's picker (decisions.md §16)
+      partnerRatings: ratingSummaries, // beside the partners' names in the waterfall's picker (docs/reference.md#one-step)
     }),
     ...templateEndpoints({ award }), // a freight from a template is an own order, awarded by the same path
     ...flightEndpoints(),
@@ -392,27 +392,27 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...webhookEndpoints(),
     ...searchEndpoints({ readVehicles: vehicleViews }),
     ...vehicleEndpoints({ published: queueAlert('vehicle'), committed: alertsCommitted }),
-    ...trustEndpoints(), // company profiles, ratings, blocks (decisions.md §12)
-    ...dealEndpoints(), // conversations and documents beside a freight (decisions.md §13)
-    ...laneEndpoints(), // lane prices (decisions.md §14)
+    ...trustEndpoints(), // company profiles, ratings, blocks (docs/reference.md#trust)
+    ...dealEndpoints(), // conversations and documents beside a freight (docs/reference.md#deal-room)
+    ...laneEndpoints(), // lane prices (docs/reference.md#lane-prices)
     ...placeEndpoints(),
     ...deskEndpoints(), // the start page: the dispatcher's work queue
-    ...mailEndpoints(), // the user's e-mail settings (decisions.md §20)
-    ...positionEndpoints(), // tracking by permission: positions, ETA, milestones, the driver's link (decisions.md §18)
-    ...cmrEndpoints(config.mail.publicUrl), // the electronic consignment note (decisions.md §19)
+    ...mailEndpoints(), // the user's e-mail settings (docs/reference.md#mail)
+    ...positionEndpoints(), // tracking by permission: positions, ETA, milestones, the driver's link (docs/reference.md#tracking)
+    ...cmrEndpoints(config.mail.publicUrl), // the electronic consignment note (docs/reference.md#ecmr)
     ...consigneeEndpoints(config.mail.publicUrl), // its consignee's link and page (src/links)
-    ...tenderEndpoints(), // lane tenders, sealed bids, the award, contracts (decisions.md §17)
+    ...tenderEndpoints(), // lane tenders, sealed bids, the award, contracts (docs/reference.md#tenders)
   ];
   // The API description of every JSON endpoint above (GET /openapi.json) and its reference page.
   endpoints.push(openApiRoutes(http, () => endpoints, { events: EVENT_DOCS, errorCodes: ERROR_CODES }).docs);
   registerEndpoints(http, services, endpoints);
-  // The live board (decisions.md §15): GET /events/stream, its streams ended when the server begins to close.
+  // The live board (docs/reference.md#live-board): GET /events/stream, its streams ended when the server begins to close.
   const live = new LiveHub({ db: database.db, clock, listen: database.listen, log: http.log });
   registerLiveRoutes(http, services, live);
   attachLiveHub(http, live);
   // The deal room's multipart upload (its own scope: no other route reads multipart) and its download (bytes, not the envelope).
   endpoints.push(...(await registerDealRoutes(http, services)));
-  // The owner's tender evaluation as CSV (bytes, not the envelope; decisions.md §17).
+  // The owner's tender evaluation as CSV (bytes, not the envelope; docs/reference.md#tenders).
   registerTenderExport(http, services, evaluationExport);
   // Tokens in steady use looked up again in the background while the server listens (no request waits for one).
   attachTokenRefresh(http, auth);
@@ -420,9 +420,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   attachExpirySweeper(http, services);
   // Tracking's lateness, delivery and retention swept in the background on every process (src/positions).
   attachTrackingSweeper(http, services);
-  // Waterfall turns end by their deadline without a request: every process sweeps (decisions.md §16).
+  // Waterfall turns end by their deadline without a request: every process sweeps (docs/reference.md#one-step).
   const waterfalls = attachWaterfallSweeper(http, services, oneStep.work);
-  // Tenders close at their deadline without a request: every process sweeps (decisions.md §17).
+  // Tenders close at their deadline without a request: every process sweeps (docs/reference.md#tenders).
   const tenders = attachTenderSweeper(http, services);
   // The alerts' worker sweeps while the server listens; closing waits for the alert under way.
   attachAlertWorker(http, alerts);

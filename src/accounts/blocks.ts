@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB, Db } from '../db/schema.ts';
 
 /**
- * Blocks between companies (decisions.md §12): a company (the blocker) no longer sees the
+ * Blocks between companies (docs/reference.md#trust): a company (the blocker) no longer sees the
  * freights (and, with the vehicles module, the vehicle offers) of a blocked company in its
  * lists, searches, counts, matches and alerts, and refuses its bids. The table belongs to the
  * accounts module because the freight lists read it in their own statements (an SQL piece,
@@ -47,7 +47,7 @@ export async function blocksEither(db: Db, a: number, b: number): Promise<boolea
 }
 
 /**
- * Who a company's doing may reach: the one rule of every push (decisions.md §12, docs/decisions.md
+ * Who a company's doing may reach: the one rule of every push (docs/reference.md#trust, docs/choices.md
  * "Blocks stop every push"). Events (and so webhooks, the live board's streams and their replay,
  * and whatever else is fed from the outbox), invitations and messages all ask it: a push made by
  * `makers` (the companies whose doing it is) reaches a recipient only when the recipient is a

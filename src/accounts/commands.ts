@@ -73,7 +73,7 @@ async function findUser(db: Kysely<DB>, ref: string) {
 
 /**
  * A new API token for a user (the old one is a 401 from now on): a new nonce, since the token is
- * derived from it. For a leaked token; api.md's tokens otherwise never change. The user's browser
+ * derived from it. For a leaked token; docs/reference.md#the-api's tokens otherwise never change. The user's browser
  * sessions end with it, as with a password change: whoever leaked the token may hold a session
  * too. (A session's answers never carry the token, render.tsx envelope.)
  */
@@ -96,7 +96,7 @@ export function checkNewPassword(password: string, field = '--password'): void {
 
 /**
  * Sets a user's password and ends their browser sessions (all of them, or all but `keepSession`,
- * the hash of the session that made the change). The API token stays (api.md: it does not rotate).
+ * the hash of the session that made the change). The API token stays (docs/reference.md#the-api: it does not rotate).
  */
 export async function setPassword(db: Kysely<DB>, userId: number, password: string, keepSession?: string): Promise<number> {
   checkNewPassword(password);

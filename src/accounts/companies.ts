@@ -150,7 +150,7 @@ export async function contactOf(db: Db, userId: number | null | undefined): Prom
 
 /** The user who made the accepted bid of a freight (the winner's contact person). */
 
-/** Every company's id but `except`, in order (a push to every company: a tender that invites none, decisions.md §17). */
+/** Every company's id but `except`, in order (a push to every company: a tender that invites none, docs/reference.md#tenders). */
 export async function allCompanyIds(db: Db, except: number): Promise<number[]> {
   return (await db.selectFrom('companies').select('id').where('id', '<>', except).orderBy('id').execute()).map((r) => r.id);
 }

@@ -3,7 +3,7 @@ import type { Translate } from '../kernel/i18n.ts';
 import { ConfirmAction, PostButton } from '../kernel/ui.tsx';
 
 /**
- * The verified mark (decisions.md §12), once for every place a company is shown: the SQL piece a
+ * The verified mark (docs/reference.md#trust), once for every place a company is shown: the SQL piece a
  * statement reads it with (beside the company's name, one primary-key lookup per row), its
  * JSON shape (`{id, name, verified}`) and its HTML (the name linking to the profile, with the
  * mark). Freight lists, the freight page and its bids use it; the vehicle offers will too.
@@ -57,7 +57,7 @@ export function CompanyName({ company, t }: { company: CompanyRef; t: Translate 
 }
 
 /**
- * Block or unblock `company` for the caller's company (decisions.md §12), coming back to `back`
+ * Block or unblock `company` for the caller's company (docs/reference.md#trust), coming back to `back`
  * (the profile, a freight page, the blocked list); blocking asks again first.
  */
 export function BlockAction({

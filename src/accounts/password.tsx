@@ -14,7 +14,7 @@ const text = (value: unknown) => (readString(value) ?? '').slice(0, MAX_PASSWORD
 
 /**
  * POST /users/password (page and `.json`): the caller changes their own password with the
- * current one. A wrong current password counts as a failed login (throttling, decisions.md §9).
+ * current one. A wrong current password counts as a failed login (throttling, docs/reference.md#safety).
  */
 async function changePassword(ctx: Ctx) {
   const current = text(ctx.params.current_password);

@@ -1,6 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-// scrypt: a slow, salted, memory-hard hash from node itself (decisions.md §3).
+// scrypt: a slow, salted, memory-hard hash from node itself (docs/reference.md#accounts).
 const PARAMS = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 

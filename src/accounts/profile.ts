@@ -6,7 +6,7 @@ import type { Params } from '../kernel/params.ts';
 import { readInt, readString } from '../kernel/params.ts';
 
 /**
- * A company's profile (decisions.md §12): the fields a company edits itself, how each is read and
+ * A company's profile (docs/reference.md#trust): the fields a company edits itself, how each is read and
  * checked, and the operator's verification. The accounts module owns `companies`; the trust
  * module's endpoints call these. A VAT id is checked by jsvat (format and check digits of the EU
  * countries, and a few more).
@@ -81,7 +81,7 @@ const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 /**
  * Reads the profile fields sent (only those sent; an empty one clears it). Each problem is named
  * with its field; nothing is changed when there is one. Fields that are not the company's to
- * change (`name`, `verified`, the counts) are ignored with a warning, as api.md ignores fields.
+ * change (`name`, `verified`, the counts) are ignored with a warning, as docs/reference.md#the-api ignores fields.
  */
 export function readProfileInput(
   params: Params,

@@ -135,7 +135,7 @@ export function accountEndpoints(tokens: TokenIssuer): Endpoint[] {
       },
     }),
     userEndpoint({
-      // Not in api.md: lets a client check its token and learn its user and company ids.
+      // Not in docs/reference.md#the-api: lets a client check its token and learn its user and company ids.
       method: 'GET',
       path: '/users/me',
       doc: { summary: 'The caller: user and company (an addition to api.md, to check a token)', data: ME_DATA },

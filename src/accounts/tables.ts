@@ -6,7 +6,7 @@ export interface CompaniesTable {
   id: Generated<number>;
   name: string;
   created: CreatedAt;
-  // The profile (decisions.md §12), edited by the company itself (accounts/profile.ts).
+  // The profile (docs/reference.md#trust), edited by the company itself (accounts/profile.ts).
   country: ColumnType<string | null, string | null | undefined, string | null>;
   city: ColumnType<string | null, string | null | undefined, string | null>;
   postcode: ColumnType<string | null, string | null | undefined, string | null>;
@@ -20,7 +20,7 @@ export interface CompaniesTable {
   verified_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
-/** A company (blocker) no longer wants to see or hear from another (blocked), decisions.md §12. */
+/** A company (blocker) no longer wants to see or hear from another (blocked), docs/reference.md#trust. */
 export interface CompanyBlocksTable {
   blocker_id: number;
   blocked_id: number;
@@ -52,7 +52,7 @@ export interface SettingsTable {
   value: string;
 }
 
-/** One login attempt: a failure, or one still being checked (decisions.md §9 throttling). */
+/** One login attempt: a failure, or one still being checked (docs/reference.md#safety throttling). */
 export interface LoginAttemptsTable {
   id: Generated<number>;
   /** The login name as typed, trimmed and lower-cased (e-mail or username, whether or not a user has it). */

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 
 /**
- * Login throttling (decisions.md §9): 10 failed logins for one login name, or 100 from one
+ * Login throttling (docs/reference.md#safety): 10 failed logins for one login name, or 100 from one
  * client address, within 10 minutes, and further attempts answer 429 until the window has
  * passed, even with the right password. Counted in the database, so every server process
  * agrees.
@@ -15,7 +15,7 @@ import type { DB } from '../db/schema.ts';
  * A user has two names (e-mail and username). Failures are counted per name as typed, which
  * decides the 429, and per user across both names. A user blocked under one name is refused
  * under the other too, but the login answers that like a wrong password: a 429 there would tell
- * an outsider that this e-mail and that username are one account (docs/decisions.md).
+ * an outsider that this e-mail and that username are one account (docs/choices.md).
  */
 export const WINDOW_MS = 10 * 60_000;
 export const MAX_FAILURES_PER_LOGIN = 10;

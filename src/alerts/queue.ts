@@ -4,7 +4,7 @@ import type { Clock } from '../kernel/time.ts';
 import type { AlertSubject } from './tables.ts';
 
 /**
- * Alerts after the commit (docs/decisions.md, Alerts after the commit). Publishing a freight or
+ * Alerts after the commit (docs/choices.md, Alerts after the commit). Publishing a freight or
  * a vehicle offer only writes one `alert_jobs` row in its own transaction; the alert itself
  * (which saved searches, offers or freights fit, their notifications and events) is computed
  * after the commit by the worker below, in a transaction of its own that also deletes the row.

@@ -27,7 +27,7 @@ export async function readCaseParts(db: Kysely<DB>, clock: Clock, caller: Caller
 }
 
 /**
- * api.md "Case" with `_links` ("Case link"). A link's `object` is the Shipment as the caller
+ * docs/reference.md#the-api "Case" with `_links` ("Case link"). A link's `object` is the Shipment as the caller
  * may see it now: masked for a former bidder, null once the freight is no longer visible.
  */
 export function presentCases(cases: readonly CaseRow[], parts: CaseParts, clock: Clock) {
@@ -49,7 +49,7 @@ export function presentCases(cases: readonly CaseRow[], parts: CaseParts, clock:
   }));
 }
 
-/** A case as api.md presents it, with its links. */
+/** A case as docs/reference.md#the-api presents it, with its links. */
 export type CaseView = ReturnType<typeof presentCases>[number];
 /** One link of a case ("Case link"). */
 export type CaseLinkView = CaseView['_links'][number];

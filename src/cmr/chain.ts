@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The e-CMR's tamper evidence (decisions.md §19; docs/decisions.md, "The e-CMR's hash chain",
+ * The e-CMR's tamper evidence (docs/reference.md#ecmr; docs/choices.md, "The e-CMR's hash chain",
  * which writes the method down with a verifier of a few lines):
  *
  * - **Canonical JSON** of a value: JSON with no white space between tokens, the members of every

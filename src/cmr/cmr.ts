@@ -24,7 +24,7 @@ import {
 import { NAME_MAX, NAME_MIN, RESERVATIONS_MAX, type CmrRole, type CmrStatus } from './tables.ts';
 
 /**
- * The electronic consignment note (decisions.md §19), each rule in one place: issued in the
+ * The electronic consignment note (docs/reference.md#ecmr), each rule in one place: issued in the
  * award's transaction from the transport order; signed by the sender (the freight's owner) and
  * the carrier (the winner) at loading in either order, then by the consignee at delivery through
  * a link, which records the freight's delivery in the same transaction; every signature appends

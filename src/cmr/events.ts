@@ -6,7 +6,7 @@ import { announce } from '../webhooks/index.ts';
 import type { CmrView } from './note.ts';
 
 /**
- * `cmr.signed` (decisions.md §8, §19), written to the outbox in the signature's transaction: to
+ * `cmr.signed` (docs/reference.md#events, #ecmr), written to the outbox in the signature's transaction: to
  * the freight's other party (the owner when the carrier signs, the winner when the sender signs;
  * both when the consignee signs, which is no company's doing), with the signature, the note's
  * status and head, and the note's new PDF among the documents.
@@ -27,7 +27,10 @@ export async function cmrSigned(
     cmr: { number: cmr.number, freight: freight.id, status: cmr.status, hash: cmr.hash, signature },
     document: DOCUMENT.present(document, { clock }),
   };
-  await announce(db, clock, 'cmr.signed', async () =>
+  await announce(
+    db,
+    clock,
+    'cmr.signed',
     recipients.map((companyId) => ({ companyId, freightId: freight.id, from: signer === null ? [] : [signer], data: () => data })),
   );
 }

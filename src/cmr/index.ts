@@ -1,5 +1,5 @@
 /**
- * The electronic consignment note, e-CMR (decisions.md §19): notes and their append-only
+ * The electronic consignment note, e-CMR (docs/reference.md#ecmr): notes and their append-only
  * signature entries with a hash chain, issued on the award of a road freight from its transport
  * order (deals), signed at loading by the sender and the carrier and at delivery by the consignee
  * through a link, verified by anyone holding a copy. Above deals (the order it is filled from,

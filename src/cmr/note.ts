@@ -4,10 +4,10 @@ import type { SignatureEntry } from './chain.ts';
 import type { CmrStatus } from './tables.ts';
 
 /**
- * The consignment note's content (decisions.md §19), filled from the transport order as issued
+ * The consignment note's content (docs/reference.md#ecmr), filled from the transport order as issued
  * on award (deals/order.ts, whose members are named as eFTI names them): each member of the note
  * is a box of the CMR consignment note, and its parts keep the eFTI names of the order
- * (docs/decisions.md, "The e-CMR": the table of boxes and eFTI elements). Only strings, integers
+ * (docs/choices.md, "The e-CMR": the table of boxes and eFTI elements). Only strings, integers
  * and null, so that its canonical JSON (chain.ts) is the same in any language: weights are exact
  * decimal text in kg.
  */

@@ -21,7 +21,7 @@ import { CMR_DOCS } from './schema.ts';
 import { NAME_MAX, NAME_MIN, RESERVATIONS_MAX } from './tables.ts';
 import { cmrPage, consigneePage, verifyPage } from './views.tsx';
 
-/** The e-CMR's endpoints (decisions.md §19): HTTP in, one call of cmr.ts, outcome out. */
+/** The e-CMR's endpoints (docs/reference.md#ecmr): HTTP in, one call of cmr.ts, outcome out. */
 
 const NUMBER = /^[A-Z0-9-]{1,40}$/;
 

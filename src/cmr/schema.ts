@@ -4,7 +4,7 @@ import type { EventDoc } from '../events/index.ts';
 import { CMR_FORMAT } from './note.ts';
 import { CMR_ROLES, CMR_STATUSES, NAME_MAX, NAME_MIN, RESERVATIONS_MAX } from './tables.ts';
 
-/** The e-CMR's API description (decisions.md §19): the note, the signature, verify, and the event. */
+/** The e-CMR's API description (docs/reference.md#ecmr): the note, the signature, verify, and the event. */
 
 const NULLABLE = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const PARTY = (description: string) =>
@@ -77,7 +77,7 @@ export const CMR = Type.Object(
   },
   {
     description:
-      'The consignment note. The issued note is this object without `status`, `signatures` and `hash`; its canonical JSON (docs/decisions.md, "The e-CMR") hashed with SHA-256 is the chain’s first link.',
+      'The consignment note. The issued note is this object without `status`, `signatures` and `hash`; its canonical JSON (docs/choices.md, "The e-CMR") hashed with SHA-256 is the chain’s first link.',
   },
 );
 

@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 
 /**
- * The e-CMR's tables (decisions.md §19) and the named values that explain their rows. Behaviour
+ * The e-CMR's tables (docs/reference.md#ecmr) and the named values that explain their rows. Behaviour
  * lives in the other files; this one imports none of them, so db/schema.ts can join it. Both
  * tables are append-only (migration 0350: a trigger refuses every update and delete): a note is
  * written once on award, each signature once, and the chain (chain.ts) proves it.

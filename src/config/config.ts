@@ -3,7 +3,7 @@ import { IANAZone } from 'luxon';
 import { readMailSettings, type MailSettings } from './mail.ts';
 import { readWebhookSettings, type WebhookSettings } from './webhooks.ts';
 
-/** Settings read once from the environment at start (decisions.md §1). */
+/** Settings read once from the environment at start (docs/reference.md#running). */
 export interface Config {
   port: number;
   host: string;
@@ -32,13 +32,13 @@ export interface Config {
   lanePricesRelease: LanePricesRelease;
   /** METRICS_TOKEN: GET /metrics answers only with this bearer token; unset, there is no /metrics (ops/metrics.ts). */
   metricsToken: string | undefined;
-  /** SMTP_URL, MAIL_FROM, PUBLIC_URL (mail.ts; decisions.md §20). */
+  /** SMTP_URL, MAIL_FROM, PUBLIC_URL (mail.ts; docs/reference.md#mail). */
   mail: MailSettings;
 }
 
 /**
  * How lane prices release awards into their figures (LANE_PRICES_RELEASE; lanes/cells.ts,
- * docs/decisions.md "Lane prices"): `threshold`, the contract's (decisions.md §14: batches of at
+ * docs/choices.md "Lane prices"): `threshold`, the contract's (docs/reference.md#lane-prices: batches of at
  * least 5 awards by 3 owner companies), or `strict`, an operator's opt-in against insiders that
  * also asks every coalition of up to four companies of a batch, owners or winners, to have taken
  * no part in four of it (lanes/lane.ts resistsCoalitions).

@@ -1,5 +1,5 @@
 /**
- * E-mail settings (decisions.md §20), from the environment (read by config.ts, listed in the
+ * E-mail settings (docs/reference.md#mail), from the environment (read by config.ts, listed in the
  * README): SMTP_URL and MAIL_FROM switch mail on; PUBLIC_URL is where links in mails point.
  */
 export interface MailSettings {

@@ -38,7 +38,7 @@ function readInteger(text: string | undefined, fallback: number, min: number, ma
  * demo environment, only the server's own loopback besides public addresses (integrators run a
  * receiver on their machine against a local demo server; a wider default would let any account
  * probe the server's network); `true` allows every address, `false` only public ones. Never in
- * production, where decisions.md §8 refuses them.
+ * production, where docs/reference.md#events refuses them.
  */
 function readAddressRule(text: string | undefined, appEnv: string, problems: string[]): AddressRule {
   const production = appEnv === 'production';
@@ -65,7 +65,7 @@ export function readWebhookSettings(env: NodeJS.ProcessEnv, appEnv: string, prob
     if (parts.length > 30 || parts.some((p) => !/^\d{1,6}(\.\d{1,3})?$/.test(p)) || values.some((v) => v > 7 * DAY)) {
       problems.push(`WEBHOOK_RETRY_DELAYS must be up to 30 comma-separated delays in seconds (each at most 7 days), got "${schedule}"`);
     } else if (appEnv === 'production' && values.reduce((a, b) => a + b, 0) < DAY) {
-      // decisions.md §8: retries for at least 24 hours. Shorter schedules are for tests (demo).
+      // docs/reference.md#events: retries for at least 24 hours. Shorter schedules are for tests (demo).
       problems.push('WEBHOOK_RETRY_DELAYS must add up to at least 24 hours (86400 s) when APP_ENV=production');
     } else {
       retryDelays = values;

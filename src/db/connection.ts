@@ -38,7 +38,7 @@ pg.types.setTypeParser(DATE, (v) => v);
 const pgliteParsers = { [INT8]: (v: string) => Number(v), [DATE]: (v: string) => v };
 
 /**
- * Settings of every server connection (primary and replicas; docs/decisions.md, Scale). No JIT:
+ * Settings of every server connection (primary and replicas; docs/choices.md, Scale). No JIT:
  * compiling a plan costs 10-50 ms, more than any statement of ours runs. No parallel workers:
  * starting them costs a short statement more than they save, and under concurrent requests they
  * take the cores the other requests need (the counts of a company: 25 ms alone, 60-65 ms with two

@@ -14,7 +14,7 @@ import {
 
 /**
  * Kysely on the embedded database (PGlite): one connection, taken in turns of the event loop
- * (docs/decisions.md, Reliability: "The embedded connection is taken in turns").
+ * (docs/choices.md, Reliability: "The embedded connection is taken in turns").
  *
  * PGlite runs each statement synchronously in this thread, and a statement that finds the
  * connection free resolves in a microtask: a request's whole chain of statements (an award's

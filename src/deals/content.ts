@@ -7,7 +7,7 @@ import { MAX_DOCUMENT_BYTES, NAME_MAX, UPLOAD_KINDS, type DocumentKind } from '.
 export const OTHER_FIELDS_CHARS = 64 * 1024;
 
 /**
- * A document as a party sends it (decisions.md §13): its kind, its name and its bytes, read and
+ * A document as a party sends it (docs/reference.md#deal-room): its kind, its name and its bytes, read and
  * bounded before any work. The type is what the first bytes say (PDF, JPEG, PNG), never what the
  * name or the sender claims; anything else is refused with a field error and nothing stored.
  */

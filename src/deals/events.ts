@@ -5,7 +5,7 @@ import { DOCUMENT, MESSAGE } from './schema.ts';
 import { documentById, messageById } from './store.ts';
 
 /**
- * The deal room's events (decisions.md §8, §13), written to the outbox in the transaction of
+ * The deal room's events (docs/reference.md#events, #deal-room), written to the outbox in the transaction of
  * what they announce: `message.created` to the receiving company, `document.added` to the
  * freight's other party. Both name only what the recipient reads through the API anyway.
  */
@@ -18,7 +18,7 @@ export async function messageCreated(
   recipient: number,
   freightId: number,
 ): Promise<void> {
-  await announce(db, clock, 'message.created', async () => [
+  await announce(db, clock, 'message.created', [
     {
       companyId: recipient,
       freightId,
@@ -40,10 +40,13 @@ export async function documentAdded(
   recipients: readonly number[],
   freightId: number,
 ): Promise<void> {
-  await announce(db, clock, 'document.added', async () => {
-    const row = await documentById(db, documentId);
-    const document = row ? DOCUMENT.present(row, { clock }) : null;
-    const from = uploader === null ? [] : [uploader];
-    return recipients.map((companyId) => ({ companyId, freightId, from, data: () => ({ document }) }));
-  });
+  const row = await documentById(db, documentId);
+  const document = row ? DOCUMENT.present(row, { clock }) : null;
+  const from = uploader === null ? [] : [uploader];
+  await announce(
+    db,
+    clock,
+    'document.added',
+    recipients.map((companyId) => ({ companyId, freightId, from, data: () => ({ document }) })),
+  );
 }

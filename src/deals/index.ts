@@ -1,5 +1,5 @@
 /**
- * The deal room (decisions.md §13): the conversation beside a freight between its owner and each
+ * The deal room (docs/reference.md#deal-room): the conversation beside a freight between its owner and each
  * company that may see it, and the two parties' documents, with the transport order the exchange
  * adds on award. Above freights (who sees a freight is the freights module's policy, read through
  * its public surface); the award path (freights/award.ts) runs `issueTransportOrder`, a step

@@ -5,14 +5,14 @@ import { withPieces, type BidRow, type FreightRow } from '../freights/index.ts';
 import type { Clock } from '../kernel/time.ts';
 
 /**
- * The transport order's content (decisions.md §13; docs/decisions.md, "The transport order"):
+ * The transport order's content (docs/reference.md#deal-room; docs/choices.md, "The transport order"):
  * what both parties agreed when the second side confirmed the carrier's bid, read in the award's
  * transaction and stored as JSON text exactly as issued (table deal_orders). The PDF is rendered
  * from this content (pdf.ts) and carries it as an embedded file, so the PDF's SHA-256 proves both.
  *
  * Its members are named as the EU eFTI common data set names them (the consignment of the eFTI
  * reference implementation's consignment-common.xsd, its camelCase written in snake_case; the
- * element ids in docs/decisions.md), and the CMR consignment note's box is noted beside each:
+ * element ids in docs/choices.md), and the CMR consignment note's box is noted beside each:
  * consignor (box 1), consignee (box 2), consignee_receipt_location (box 3),
  * carrier_acceptance_location (box 4), number_of_packages (box 7), nature_identification_cargo
  * (box 9), gross_weight (box 11), carrier (box 16), applicable_service_charge (the freight
@@ -95,7 +95,7 @@ export interface TransportOrder {
   references: Record<string, string>;
 }
 
-/** The refs keys the order carries (api.md, "refs container keys"), in this order. */
+/** The refs keys the order carries (docs/reference.md#refs), in this order. */
 const REFERENCE_KEYS = ['customer', 'external_ref', 'awb', 'uld', 'incoterm', 'incoterm_place'] as const;
 
 const num = (v: unknown): number | null => {

@@ -7,7 +7,7 @@ import { formatMoney } from '../kernel/locale.ts';
 import type { OrderItem, OrderParty, OrderPlace, TransportOrder } from './order.ts';
 
 /**
- * The transport order as a PDF (A4), rendered by pdfkit (docs/decisions.md, "The transport
+ * The transport order as a PDF (A4), rendered by pdfkit (docs/choices.md, "The transport
  * order") from the order's content: every value of the JSON is printed, each label in English
  * and German, and the JSON itself is embedded as a file of the PDF (`transport-order-N.json`),
  * so the PDF's SHA-256 covers both. The text is set in DejaVu Sans, embedded as a subset:

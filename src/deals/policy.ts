@@ -1,7 +1,7 @@
 import type { FreightRow, Role } from '../freights/index.ts';
 
 /**
- * Who may do what in a freight's deal room (decisions.md §13), once. Seeing the freight (the
+ * Who may do what in a freight's deal room (docs/reference.md#deal-room), once. Seeing the freight (the
  * freights module's policy, a role) opens its conversation with the owner; the documents are
  * the two parties' alone: the owner, and the winner once there is one.
  */

@@ -38,7 +38,7 @@ import {
 import { TEXT_MAX, TEXT_MIN } from './tables.ts';
 
 /**
- * What happens in a freight's deal room (decisions.md §13), each in one place: who sees the
+ * What happens in a freight's deal room (docs/reference.md#deal-room), each in one place: who sees the
  * freight is the freights module's policy, read in one statement (`visibleFreights`); a message
  * or a document and its event are written in one transaction, so nothing is half written.
  */
@@ -81,7 +81,7 @@ function codePoints(text: string): number {
  * Writes a message: a company that may see the freight to its owner; the owner to `company`,
  * which must itself be allowed to see the freight (a conversation exists only between the owner
  * and a company that may see it), else the message is refused. A recipient that blocked the
- * sender's company takes no message from it (decisions.md §12, accounts/blocks.ts mayReach, the
+ * sender's company takes no message from it (docs/reference.md#trust, accounts/blocks.ts mayReach, the
  * rule every push asks): refused, nothing written; the blocker still writes to the blocked.
  */
 export async function postMessage(
@@ -270,7 +270,7 @@ export async function downloadDocument(
 }
 
 /**
- * The transport order the exchange adds on award (decisions.md §13), in the award's transaction:
+ * The transport order the exchange adds on award (docs/reference.md#deal-room), in the award's transaction:
  * its content (order.ts: both companies with address and VAT id, who confirmed on each side,
  * the route with its windows, the goods, the price, the references), stored as JSON text, and
  * the PDF rendered from it, which embeds the same JSON. Both parties hear of it. A freight its
@@ -355,7 +355,7 @@ export async function readOrder(
 export type Delivered = { kind: 'done'; document: DocumentRead } | { kind: 'not_found' } | { kind: 'refused'; reason: 'pod.not_taken' };
 
 /**
- * The proof of delivery and the delivery in one transaction (docs/decisions.md, "Proof of
+ * The proof of delivery and the delivery in one transaction (docs/choices.md, "Proof of
  * delivery"): a party of the freight (found by `documentFreight`) adds its `pod` document and
  * marks the freight delivered, the freights module's transition `taken` -> `closed` (delivery
  * status 3), or neither happens. The other party hears of the document and of the delivery.

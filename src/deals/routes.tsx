@@ -42,7 +42,7 @@ import { DocumentUpload } from './upload.ts';
 import { unreadPage } from './views.tsx';
 
 /**
- * The deal room's endpoints (decisions.md §13): conversations and documents beside a freight.
+ * The deal room's endpoints (docs/reference.md#deal-room): conversations and documents beside a freight.
  * HTTP in, one call of room.ts, outcome out. The uploads (the JSON's base64 and the page's
  * multipart file, for documents and the proof of delivery) live in a scope of their own whose
  * bodies are read as they arrive, after the caller is authenticated and found to be a party
@@ -332,7 +332,7 @@ const podUploadEndpoint = userEndpoint({
 });
 
 /**
- * The uploads, in a scope of their own (docs/decisions.md, "Deal room"): the caller is
+ * The uploads, in a scope of their own (docs/choices.md, "Deal room"): the caller is
  * authenticated and found to be a party before the body is read (admit); a JSON body is read
  * as it arrives, its `content` decoded into parts as it comes (kernel/json-stream.ts,
  * Base64Reader, DocumentUpload), never held whole nor cleaned as text; a multipart body is read

@@ -8,7 +8,7 @@ import { ORDER_FORMAT } from './order.ts';
 import type { DocumentRead, MessageRead } from './store.ts';
 import { DOCUMENT_KINDS, MAX_DOCUMENT_BYTES, NAME_MAX, TEXT_MAX, TEXT_MIN, UPLOAD_KINDS } from './tables.ts';
 
-/** The deal room (decisions.md §13): the field tables of messages and documents, and the API description. */
+/** The deal room (docs/reference.md#deal-room): the field tables of messages and documents, and the API description. */
 
 /** A company beside a message or document, as every list shows one (accounts/mark.tsx): with its verified mark. */
 const COMPANY = (description: string) =>
@@ -99,7 +99,7 @@ const ORDER_PLACE = (description: string) =>
 
 /**
  * The transport order's content (order.ts), named as the EU eFTI common data set names the
- * consignment (snake_case), each with its CMR consignment note box (docs/decisions.md, "The
+ * consignment (snake_case), each with its CMR consignment note box (docs/choices.md, "The
  * transport order").
  */
 export const TRANSPORT_ORDER = Type.Object(

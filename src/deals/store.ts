@@ -176,7 +176,7 @@ export async function dropUpload(db: Kysely<DB>, id: number): Promise<void> {
 }
 
 /**
- * Removes what killed uploads left (decisions.md, Reliability: "Leftovers of killed uploads are
+ * Removes what killed uploads left (docs/choices.md, Reliability: "Leftovers of killed uploads are
  * swept"): the uploads begun more than ABANDONED_MS ago whose row was never written, with their
  * parts, in one statement (so no part outlives its upload's note; dropUpload removes the parts
  * before the note, so a process killed between the two leaves the note, swept here). Safe on every

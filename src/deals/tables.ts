@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 
 /**
- * The deal room's tables (decisions.md §13) and the named values that explain their rows.
+ * The deal room's tables (docs/reference.md#deal-room) and the named values that explain their rows.
  * Behaviour lives in the other files; this one imports none of them, so db/schema.ts can join it.
  */
 
@@ -84,8 +84,8 @@ export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 export const UPLOAD_KINDS = ['cmr', 'pod', 'invoice', 'other'] as const satisfies readonly DocumentKind[];
 
 /**
- * Largest document, decoded (decisions.md §13: "at most 10 MB"), read to the letter as SI
- * megabytes: 10,000,000 bytes, not 10 MiB (docs/decisions.md, "Deal room").
+ * Largest document, decoded (docs/reference.md#deal-room: "at most 10 MB"), read to the letter as SI
+ * megabytes: 10,000,000 bytes, not 10 MiB (docs/choices.md, "Deal room").
  */
 export const MAX_DOCUMENT_BYTES = 10_000_000;
 /** The bound in the megabytes the pages and messages name (SI: 1 MB = 1,000,000 bytes). */

@@ -7,7 +7,7 @@ import { beginUpload, dropUpload, insertParts, PART_BYTES } from './store.ts';
 import { MAX_DOCUMENT_BYTES } from './tables.ts';
 
 /**
- * A party's document as its bytes arrive (decisions.md §13; docs/decisions.md, "Deal room"):
+ * A party's document as its bytes arrive (docs/reference.md#deal-room; docs/choices.md, "Deal room"):
  * from the JSON upload's base64, decoded slice by slice (content.ts Base64Reader), or from the
  * page's multipart file as the request brings it. Nothing is held whole: the bytes are counted
  * (more than 10,000,000 is refused at the first byte beyond), their type is read from the first
@@ -22,7 +22,7 @@ import { MAX_DOCUMENT_BYTES } from './tables.ts';
  * Bytes written per statement: four parts. On the embedded database every statement of every
  * request queues for its one connection; a 10 MB upload written part by part queued 40 times
  * behind 3 clients' awards (the review: 14–18 s against 0.6 s alone), four parts at a time 10
- * times, each statement still short (docs/decisions.md, Reliability; `npm run bench:upload`).
+ * times, each statement still short (docs/choices.md, Reliability; `npm run bench:upload`).
  */
 export const WRITE_BYTES = 4 * PART_BYTES;
 

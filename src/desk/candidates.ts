@@ -227,7 +227,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
       .orderBy('bids.id', 'desc')
       .limit(QUEUE_BOUND)
       .execute(),
-    // A waterfall's turn of the company (decisions.md §16): offered to it alone until its turn ends.
+    // A waterfall's turn of the company (docs/reference.md#one-step): offered to it alone until its turn ends.
     freightsWithWaterfalls(db)
       .select(columns())
       .select(['freights.book_now', 'freights.book_now_currency', 'w.step_until', companyNameSql(sql`freights.company_id`).as('owner')])

@@ -35,7 +35,7 @@ type Db = Kysely<DB>;
 /** A freight of the queue as the caller may see it. */
 export interface QueueFreight {
   id: number;
-  /** the customer reference to owner and winner (refs, decisions.md §4), else the number */
+  /** the customer reference to owner and winner (refs, docs/reference.md#freights), else the number */
   ref: string;
   /** `60311 Frankfurt am Main (DE) → 20121 Milano (IT)`; null for a lost load (masked: no places) */
   route: string | null;
@@ -61,7 +61,7 @@ export interface QueueEntry {
   companyId?: number | null;
   /** a rating's score (a rating to answer) */
   score?: number;
-  /** the milestone a truck reached (tracking, decisions.md §18) */
+  /** the milestone a truck reached (tracking, docs/reference.md#tracking) */
   milestone?: MilestoneType;
 }
 
@@ -132,7 +132,7 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
     ratingsToAnswer(db, company, QUEUE_BOUND),
     underwayFreights(db, clock.now(), company),
   ]);
-  // Tracking (decisions.md §18): of the freights underway, the late ones (waiting: a call to make)
+  // Tracking (docs/reference.md#tracking): of the freights underway, the late ones (waiting: a call to make)
   // and the milestones reached since the last look, newest first.
   const states = new Map(
     (
@@ -203,7 +203,7 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
     lateOrders,
     milestonesSince,
   ] = await Promise.all([
-    // A waterfall's turn: the price to book at and the turn's end (decisions.md §16).
+    // A waterfall's turn: the price to book at and the turn's end (docs/reference.md#one-step).
     section(turns, async (r) => ({
       freight: await f(r),
       company: r.owner,
@@ -225,7 +225,7 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
     section(withGaps, async ({ d, gaps }) => ({ freight: await f(d), gaps, at: time(d.modified) })),
     section(newBids, (b) => bidEntry(b, b.bidder, b.bid_created)),
     section(won, (b) => bidEntry(b, b.owner, b.bid_modified)),
-    // A lost load is masked for its former bidder (decisions.md §4): its number, day and the own bid.
+    // A lost load is masked for its former bidder (docs/reference.md#freights): its number, day and the own bid.
     section(lost, (b) => bidEntry(b, b.owner, b.awarded, true)),
     section(toRate, async (r) => ({ freight: await f(r), company: r.other, companyId: r.other_id, at: time(r.delivered_at) })),
     // A rating names its freight by the display id the company may see; its reply form is on the company's profile.

@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 
-/** The event types of decisions.md §8 (in the order a freight's life produces them), then those of deals in one step (§16), vehicle offers (§11), ratings (§12), the deal room (§13), tracking (§18), the e-CMR (§19) and lane tenders (§17). */
+/** The event types of docs/reference.md#events (in the order a freight's life produces them), then those of deals in one step (§16), vehicle offers (§11), ratings (§12), the deal room (§13), tracking (§18), the e-CMR (§19) and lane tenders (§17). */
 export const EVENT_TYPES = [
   'freight.published',
   'freight.updated',
@@ -48,7 +48,7 @@ export type DeliveredEventType = EventType | typeof TEST_EVENT;
  */
 export interface EventDoc {
   summary: string;
-  /** Who receives it, and as whom (decisions.md §8). */
+  /** Who receives it, and as whom (docs/reference.md#events). */
   recipients: string;
   data: TSchema;
 }

@@ -1,5 +1,5 @@
 import { nextTurn } from '../kernel/pace.ts';
-import { FileRefused } from './problems.ts';
+import { FileRefused } from '../kernel/refused.ts';
 
 /** Largest file accepted (decoded); the endpoint's body limit leaves room for its base64 form. */
 export const MAX_FILE_BYTES = 15 * 1024 * 1024;
@@ -16,7 +16,7 @@ const WHITESPACE = /\s+/g;
 const PADDING = /^=\s*(?:=\s*)?$/;
 
 /**
- * The pushed content as bytes. `encoding` base64 (also when absent: api.md's example) is
+ * The pushed content as bytes. `encoding` base64 (also when absent: docs/reference.md#the-api's example) is
  * checked strictly: standard or URL-safe alphabet, whitespace and line breaks allowed,
  * padding optional but correct. `plain` (or text, raw, utf8) takes the content as it is.
  * Large content is checked and decoded in slices, giving other requests a turn in between.

@@ -1,11 +1,11 @@
 import type { StatusEvent } from '../events/index.ts';
 import { airportZone, yearlessTime } from './airport-time.ts';
 import { pacer } from '../kernel/pace.ts';
-import { FileRefused } from './problems.ts';
+import { FileRefused } from '../kernel/refused.ts';
 import { flightNumber, poundsToKg, Problems, STATUS_CODES, weightText } from './status-fields.ts';
 
 /**
- * Cargo-IMP FSU (status update) messages, read as FSU/14 lays them out (docs/decisions.md,
+ * Cargo-IMP FSU (status update) messages, read as FSU/14 lays them out (docs/choices.md,
  * Air cargo formats). A file holds one or more messages:
  *
  *   FSU/14                              standard message identifier (starts a message)
@@ -56,7 +56,7 @@ const LAYOUTS: Record<(typeof STATUS_CODES)[number], Layout> = {
   DOC: AT_AIRPORT,
 };
 
-/** Lines of a message that are no status event: read past (docs/decisions.md). */
+/** Lines of a message that are no status event: read past (docs/choices.md). */
 const READ_PAST = new Set(['DIS', 'OCI', 'OSI', 'TRM', 'ULD', 'SSR', 'OSR', 'REF', 'COR']);
 
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];

@@ -5,12 +5,12 @@ import { eventsByAwb, type StatusEvent } from '../events/index.ts';
 import type { Caller } from '../kernel/context.ts';
 import { ownEntry, readString, type Params } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
-import { checkRateSheet, RateImportError, storeRateSheet } from '../pricing/index.ts';
+import { checkRateSheet, storeRateSheet } from '../pricing/index.ts';
 import { recordStatusEvents } from './status-events.ts';
 import { decodeContent, utf8Text } from './content.ts';
 import { parseFsu } from './fsu.ts';
 import { nextTurn } from '../kernel/pace.ts';
-import { FileRefused } from './problems.ts';
+import { FileRefused } from '../kernel/refused.ts';
 import { parseStatusCsv } from './status-csv.ts';
 import { abandonFile, finishFile, storeFile, type FileRow, type NewFile } from './store.ts';
 import { parseXfsu } from './xfsu.ts';
@@ -97,11 +97,12 @@ export async function pushFile(
         quickStatistics: engine === 'pglite',
       });
     } catch (err) {
-      if (err instanceof RateImportError) {
+      if (err instanceof FileRefused) {
+        // Named as the other pushed files' problems: by field, else by column.
         throw new FileRefused(
           err.problems.map((p) => ({
             line: p.line,
-            field: p.field ?? (p.column !== null ? `column ${p.column}` : null),
+            field: p.field ?? (p.column !== null && p.column !== undefined ? `column ${p.column}` : null),
             message: p.message,
           })),
           err.total,

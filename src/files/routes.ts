@@ -1,7 +1,7 @@
 import { ok, rejected } from '../kernel/outcome.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { FileTooLarge, MAX_FILE_BYTES, PUSH_BODY_LIMIT } from './content.ts';
-import { FileRefused } from './problems.ts';
+import { FileRefused } from '../kernel/refused.ts';
 import { presentFile, pushFile } from './push.ts';
 import { PUSH_DOC } from './schema.ts';
 

@@ -4,7 +4,7 @@ import { MAX_FILE_BYTES } from './content.ts';
 
 const nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
-/** `data.file` of a push (presentFile): api.md's id, name, action, records, plus additions. */
+/** `data.file` of a push (presentFile): docs/reference.md#the-api's id, name, action, records, plus additions. */
 export const FILE_SCHEMA = Type.Object({
   id: Type.Integer(),
   name: Type.String(),

@@ -2,10 +2,10 @@ import type { Clock } from '../kernel/time.ts';
 import type { StatusEvent } from '../events/index.ts';
 import { readCsvInSlices } from '../kernel/pace.ts';
 import { normaliseAwb } from './awb.ts';
-import { FileRefused } from './problems.ts';
+import { FileRefused } from '../kernel/refused.ts';
 import { flightNumber, Problems } from './status-fields.ts';
 
-/** The columns of a status file (decisions.md §6), in any order; the header row names them. */
+/** The columns of a status file (docs/reference.md#preview), in any order; the header row names them. */
 export const STATUS_COLUMNS = [
   'awb',
   'code',

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { FileRefused, type FileProblem } from './problems.ts';
+import { FileRefused, type FileProblem } from '../kernel/refused.ts';
 
 /**
  * What every status reader (CSV, Cargo-IMP FSU, Cargo-XML XFSU) shares, so that the three give

@@ -3,14 +3,15 @@ import type { StatusEvent } from '../events/index.ts';
 import { airportZone, localTime } from './airport-time.ts';
 import { nextTurn, pacer } from '../kernel/pace.ts';
 import { normaliseAwb } from './awb.ts';
-import { FileRefused } from './problems.ts';
+import { FileRefused } from '../kernel/refused.ts';
 import { flightNumber, MAX_PROBLEMS, poundsToKg, Problems, STATUS_CODES, weightText } from './status-fields.ts';
+import { airportCode, isAirportCode } from '../places/index.ts';
 
 /**
  * Cargo-XML status messages (XFSU, `rsm:StatusMessage`), read with a streaming XML parser
  * (saxes: well-formedness checked, no DTD, no external entities) fed in slices. Elements are
  * matched by local name (the namespace versions differ between senders); what is read and what
- * is ignored: docs/decisions.md, Air cargo formats.
+ * is ignored: docs/choices.md, Air cargo formats.
  *
  *   MasterConsignment/TransportContractDocument/ID       the AWB
  *   MasterConsignment/GrossWeightMeasure, TotalPieceQuantity   defaults for a status without them
@@ -298,8 +299,8 @@ async function readMaster(m: MasterConsignment, problems: Problems, events: Stat
       const where = c.location ?? (DEPARTING.has(code) ? c.departureLocation : ARRIVING.has(code) ? c.arrivalLocation : undefined);
       const movement = '/SpecifiedLogisticsTransportMovement';
       if (!where) at(c.at, 'no location of the status (an airport code)', `${movement}/SpecifiedLocation/ID`);
-      else if (!/^[A-Z]{3}$/i.test(where.value)) at(where.at, `"${where.value.slice(0, 20)}" is not an airport code (3 letters)`);
-      const location = where && /^[A-Z]{3}$/i.test(where.value) ? where.value.toUpperCase() : null;
+      else if (!isAirportCode(where.value)) at(where.at, `"${where.value.slice(0, 20)}" is not an airport code (3 letters)`);
+      const location = where ? airportCode(where.value) : null;
       let time: Date | null = null;
       if (!when) at(c.at, 'no time of the status', `${movement}/SpecifiedEvent/OccurrenceDateTime`);
       else time = dateTime(when, location, at);

@@ -1,5 +1,5 @@
 /**
- * Flights (decisions.md §4): a company's scheduled flights, public on the exchange, and the
+ * Flights (docs/reference.md#freights): a company's scheduled flights, public on the exchange, and the
  * `flight` objects of booking requests. The module's public surface.
  */
 export { FLIGHTS_SECTION, flightEndpoints, flightForBooking } from './routes.ts';

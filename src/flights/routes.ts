@@ -5,7 +5,7 @@ import type { DB } from '../db/schema.ts';
 import { fail, ok } from '../kernel/outcome.ts';
 import { offsetOf, readPageWindow, readString } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
-import { isIataForm, splitLocation } from '../places/index.ts';
+import { airportCodeOf } from '../places/index.ts';
 import { FLIGHT, presentFlight } from './present.ts';
 import { flightAdded, flightsPage } from './views.tsx';
 
@@ -13,10 +13,8 @@ import { flightAdded, flightsPage } from './views.tsx';
 const iata = (value: unknown) => {
   const text = readString(value)?.trim();
   if (!text || text.length > 100) return undefined;
-  const { prefix, rest } = splitLocation(text);
-  if (prefix === 'city' || !isIataForm(rest)) return undefined;
-  const code = rest.toUpperCase();
-  return airportByCode(code) ? code : undefined;
+  const code = airportCodeOf(text);
+  return code !== null && airportByCode(code) ? code : undefined;
 };
 
 /** What a booking request takes from a flight (freights' POST /freights/request/flight/{id}): null when there is none. */
@@ -27,7 +25,7 @@ export async function flightForBooking(db: Kysely<DB>, id: number) {
 
 /**
  * Flights, the `flight` entity of booking requests. A flight schedule is public on the
- * exchange: every company sees every flight (decided, docs/decisions.md).
+ * exchange: every company sees every flight (decided, docs/choices.md).
  */
 export function flightEndpoints(): Endpoint[] {
   return [

@@ -15,10 +15,10 @@ import type { BidConfirmerColumn, BidRow, FreightRow } from './tables.ts';
  * steps it is given. A step that fails rolls the award back with it.
  *
  * The ways of winning:
- * - `confirmed`: both sides confirmed a bid (bidding.ts confirmBid, decisions.md §4);
+ * - `confirmed`: both sides confirmed a bid (bidding.ts confirmBid, docs/reference.md#freights);
  * - `own_order`: a freight created taken by its own company, its carrier (from a template:
  *   lifecycle.ts createFreight, `ownOrder`); no bid, no other party;
- * - `book_now`, `auto_award`, `counter_accepted`: deals in one step (one-step.ts, decisions.md §16):
+ * - `book_now`, `auto_award`, `counter_accepted`: deals in one step (one-step.ts, docs/reference.md#one-step):
  *   a carrier takes the freight at its Book Now price, a bid at or below the owner's walk-away
  *   price, the bidder accepts the owner's counter-offer.
  */

@@ -13,8 +13,8 @@ import { loadVisibleFreight } from './store.ts';
 import type { BidRow, BidStatus, FreightRow } from './tables.ts';
 
 /**
- * The bid state machine, in one place beside its table (api.md "Bid status" and "Freight status";
- * decisions.md §4); the award itself is award.ts's, the one path every way of winning takes.
+ * The bid state machine, in one place beside its table (docs/reference.md#bids status" and "Freight status";
+ * docs/reference.md#freights); the award itself is award.ts's, the one path every way of winning takes.
  * Every transition runs in one transaction that locks the freight row first
  * (`select … for update`), then the bid, and re-reads both after the lock: so submissions,
  * confirmations and revocations on one freight serialize, on one server process or on many
@@ -49,13 +49,13 @@ export interface BidInput {
 export type SubmitRefusal = 'quotes.route_mismatch' | 'quotes.freight_not_biddable' | 'quotes.bid_not_open' | 'quotes.bidder_blocked';
 /** Why a revocation is refused (`status` = `error`, with the reason as its code). */
 export type RevokeRefusal = 'quotes.bid_not_revocable';
-/** Why a confirmation is refused: a 302 back to the freight page with the message (api.md). */
+/** Why a confirmation is refused: a 302 back to the freight page with the message (docs/reference.md#the-api). */
 export type ConfirmRefusal = 'quotes.not_confirmable' | 'quotes.already_confirmed' | 'quotes.party_blocked';
 export type Refusal = SubmitRefusal | RevokeRefusal | ConfirmRefusal;
 
 export type Transition<R extends Refusal = Refusal> =
   | { kind: 'done'; bid: BidRow; freight: FreightRow; awarded: boolean }
-  /** Missing, or not visible to the caller (indistinguishable, api.md Errors). */
+  /** Missing, or not visible to the caller (indistinguishable, docs/reference.md#errors). */
   | { kind: 'not_found' }
   /** A party asked for a transition the state machine does not allow; nothing changed. */
   | { kind: 'refused'; reason: R; freightId: number };
@@ -126,7 +126,7 @@ export async function submitBid(
     if (!freight) return notFound;
     // Re-checked under the lock: an award or expiry may have happened since the read above.
     if (!isOpenForBids(freight, now)) return refused('quotes.freight_not_biddable', freightId);
-    // The freight's company blocked the bidder's (decisions.md §12): its bids are refused, read
+    // The freight's company blocked the bidder's (docs/reference.md#trust): its bids are refused, read
     // under the freight's lock like a confirmation's (confirmBid).
     if (freight.company_id !== caller.companyId && (await isBlocked(trx, freight.company_id, caller.companyId)))
       return refused('quotes.bidder_blocked', freightId);
@@ -135,7 +135,7 @@ export async function submitBid(
       if (!bid) return notFound;
       // Only an open bid changes: once a side has confirmed, the offer is what was confirmed.
       if (bid.status !== 'open') return refused('quotes.bid_not_open', freightId);
-      // A new amount ends the owner's standing counter (decisions.md §16) and joins the bid's history.
+      // A new amount ends the owner's standing counter (docs/reference.md#one-step) and joins the bid's history.
       const newAmount = Number(bid.amount) !== Number(values.amount) || bid.currency_code !== values.currency_code;
       const updated = await updateBid(trx, bid.id, newAmount ? { ...values, ...NO_COUNTER } : values);
       if (newAmount)
@@ -173,7 +173,7 @@ export async function submitBid(
     return oneStep(trx, freight, created);
   });
 
-  /** A bid at or below the freight's walk-away price is awarded at once (decisions.md §16). */
+  /** A bid at or below the freight's walk-away price is awarded at once (docs/reference.md#one-step). */
   async function oneStep(trx: Transaction<DB>, freight: FreightRow, bid: BidRow): Promise<Transition<SubmitRefusal>> {
     const won = award ? await autoAward(trx, clock.at(now), freight, bid, award) : null;
     return won ? { kind: 'done', bid: won.bid, freight: won.freight, awarded: true } : { kind: 'done', bid, freight, awarded: false };
@@ -207,7 +207,7 @@ export async function confirmBid(
     const isBidder = bid.company_id === caller.companyId;
     if (!isOwner && !isBidder) return notFound;
     if (!LIVE.includes(bid.status) || !isOpenForBids(freight, now)) return refused('quotes.not_confirmable', freight.id);
-    // A block between the two companies (decisions.md §12, either way) stops a bid placed before
+    // A block between the two companies (docs/reference.md#trust, either way) stops a bid placed before
     // it: neither side confirms it any more. Read here, under the freight's lock, so a block
     // committed before this transaction took the lock is seen, whatever was read before.
     if (bid.company_id !== freight.company_id && (await blocksEither(trx, freight.company_id, bid.company_id)))

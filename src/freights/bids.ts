@@ -6,12 +6,12 @@ import { field, presenter, timestamp } from '../kernel/fields.ts';
 import type { Clock } from '../kernel/time.ts';
 
 /**
- * Bids as rows and as api.md's Bid: the freights module owns the `bids` table, since a freight's
- * visibility, its lists and its view are read from its bids (decisions.md §4); the quotes module
+ * Bids as rows and as docs/reference.md#bids: the freights module owns the `bids` table, since a freight's
+ * visibility, its lists and its view are read from its bids (docs/reference.md#freights); the quotes module
  * and the bid state machine (bidding.ts, award.ts) runs through the functions below.
  */
 
-/** A bid as api.md's Bid table shows it (in `data.bid` and in a freight's `_bids`). */
+/** A bid as docs/reference.md#bids table shows it (in `data.bid` and in a freight's `_bids`). */
 /** A bid as it is shown: its row without the freight's creation time copied onto it for the lists' order. */
 export type ShownBid = Omit<BidRow, 'freight_created' | BidConfirmerColumn>;
 
@@ -35,7 +35,7 @@ export const BID = presenter<ShownBid>()('Bid', 'A bid (quote) on one freight (a
   deadline: field.timeOrNull('deadline', 'the freight’s bidding deadline when the bid was made'),
   created: field.time('created'),
   modified: field.time('modified'),
-  // decisions.md §16: seen by the two parties only, as the bid itself (the owner, the bidder).
+  // docs/reference.md#one-step: seen by the two parties only, as the bid itself (the owner, the bidder).
   counter: field.computed(
     Type.Union(
       [

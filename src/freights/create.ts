@@ -16,7 +16,7 @@ export interface Added {
 }
 
 /**
- * POST /freights/add (api.md): a draft of the caller's company from the body, over the stored
+ * POST /freights/add (docs/reference.md#the-api): a draft of the caller's company from the body, over the stored
  * rate search's from, to, weight and pieces when `pricing_search_id` names one; with
  * `winner_direct`, open at once for that company alone, so it enters the market (`enteredMarket`
  * runs in its transaction). Unknown or unreadable fields are warnings, never a refusal.
@@ -37,7 +37,7 @@ export async function addFreight(ctx: Ctx, enteredMarket: EnteredMarket): Promis
   return { row, warnings, enteredMarket: creation.kind === 'direct' };
 }
 
-/** `pricing_search_id` (api.md): the stored search's from, to, weight and pieces, under the body's own values. */
+/** `pricing_search_id` (docs/reference.md#the-api): the stored search's from, to, weight and pieces, under the body's own values. */
 async function fromPricingSearch(ctx: Ctx, warnings: Warning[]): Promise<{ base: Params; refs: Record<string, unknown> }> {
   const raw = ctx.params.pricing_search_id;
   if (raw === undefined || raw === null || raw === '') return { base: {}, refs: {} };
@@ -54,7 +54,7 @@ async function fromPricingSearch(ctx: Ctx, warnings: Warning[]): Promise<{ base:
 }
 
 /**
- * `winner_direct` of a new freight (api.md: open at once for that company alone): its company id,
+ * `winner_direct` of a new freight (docs/reference.md#the-api: open at once for that company alone): its company id,
  * or undefined when none was sent. An id that names no company is ignored with a warning.
  */
 async function readWinnerDirect(ctx: Ctx, raw: unknown, warnings: Warning[]): Promise<number | undefined> {

@@ -14,12 +14,12 @@ import { loadPieces } from './pieces.ts';
 import { type FreightRow, type BidRow, VISIBILITY } from './tables.ts';
 
 /**
- * The events of a freight's life (decisions.md §8), written to the webhooks module's outbox
+ * The events of a freight's life (docs/reference.md#events), written to the webhooks module's outbox
  * (webhooks/outbox.ts announce). `emitEvent` is called inside the transaction of the change it
  * announces, so the event exists exactly when the change committed. It renders the event for
  * each company entitled to it, as that company sees the freight through the API at this moment
  * (fields.ts presentFreight with the company's role, bids.ts presentBid). Every event is written
- * (the live board streams and replays it, decisions.md §15); the outbox queues deliveries only for
+ * (the live board streams and replays it, docs/reference.md#live-board); the outbox queues deliveries only for
  * subscribed webhooks. A freight published to the whole market is also one market event, rendered
  * as the market sees it, for every company that may see it there (src/live decides who when it
  * reads the event: no row per company).
@@ -35,9 +35,9 @@ export type EmitInput =
    * call this), all of one freight at once: the freight is read and presented once for them.
    */
   | { type: 'freight.matched'; freightId: number; matches: ReadonlyArray<FreightMatch> }
-  /** A waterfall's turn started for `companyId` (waterfall.ts; decisions.md §16), until `until`. */
+  /** A waterfall's turn started for `companyId` (waterfall.ts; docs/reference.md#one-step), until `until`. */
   | { type: 'freight.offered'; freightId: number; companyId: number; until: Date }
-  /** The freight's owner invited `companyId`, the company of a vehicle offer (the vehicles module calls this; decisions.md §11). */
+  /** The freight's owner invited `companyId`, the company of a vehicle offer (the vehicles module calls this; docs/reference.md#vehicles). */
   | { type: 'freight.invited'; freightId: number; companyId: number; vehicle: Record<string, unknown> }
   /** Status events pushed by `companyId` (file push, FSU, …). */
   | { type: 'shipment.status'; companyId: number; events: readonly StatusEvent[] };
@@ -54,7 +54,7 @@ const ENG = translator('eng');
 
 /** Writes the event for every entitled company (and the market); answers how many events were written. */
 export async function emitEvent(db: Db, clock: Clock, input: EmitInput): Promise<number> {
-  if (input.type === 'shipment.status') return announce(db, clock, input.type, () => planShipmentStatus(db, clock, input));
+  if (input.type === 'shipment.status') return announce(db, clock, input.type, await planShipmentStatus(db, clock, input));
   return emitFreightEvents(db, clock, [input]);
 }
 
@@ -71,7 +71,7 @@ export async function emitFreightEvents(db: Db, clock: Clock, inputs: readonly F
   const type = inputs[0]?.type;
   if (!type) return 0;
   if (inputs.some((i) => i.type !== type)) throw new Error('emitFreightEvents: one type at a time');
-  return announce(db, clock, type, () => planFreightEvents(db, clock, inputs));
+  return announce(db, clock, type, await planFreightEvents(db, clock, inputs));
 }
 
 /** The freights, their bids (by freight, as the freight page orders them), pieces and owners, read once for a batch of events. */
@@ -123,7 +123,7 @@ async function planFreightEvents(db: Db, clock: Clock, inputs: readonly FreightE
 const unique = (ids: Array<number | null | undefined>): number[] => [...new Set(ids.filter((c): c is number => typeof c === 'number'))];
 
 /**
- * Who gets a freight or bid event, and as whom (decisions.md §8 and §4):
+ * Who gets a freight or bid event, and as whom (docs/reference.md#events and #freights):
  * - every type: the owner; the winner once there is one;
  * - published/updated/revoked/expired/awarded: also the companies in the whitelist of a
  *   freight addressed to them (visibility -2) and every company with a non-revoked bid, each
@@ -170,7 +170,7 @@ function planFreightEvent(
       candidates = unique([row.company_id, bid.company_id]);
       break;
     case 'bid.countered':
-      // decisions.md §16: to the bidder (the owner countered: it knows).
+      // docs/reference.md#one-step: to the bidder (the owner countered: it knows).
       bid = bids.find((b) => b.id === input.bidId);
       if (!bid) return [];
       candidates = [bid.company_id];
@@ -195,7 +195,7 @@ function planFreightEvent(
   };
 
   // Whose doing the event is (webhooks/outbox.ts: a recipient that blocked one of them gets nothing,
-  // decisions.md §12): a bid's event its bidder's, or the confirming side's; an award both sides';
+  // docs/reference.md#trust): a bid's event its bidder's, or the confirming side's; an award both sides';
   // anything else about the freight its owner's (also what the exchange does on the owner's
   // behalf: expiry, matches), or the company that reported it (delivery by the winner).
   const by = 'by' in input && input.by !== undefined ? input.by : undefined;
@@ -225,7 +225,7 @@ function planFreightEvent(
     }
     if (!role) continue;
     if (input.type === 'freight.matched') {
-      // One event per match; a fitting vehicle offer (decisions.md §11) says `vehicle` instead of `search`.
+      // One event per match; a fitting vehicle offer (docs/reference.md#vehicles) says `vehicle` instead of `search`.
       for (const m of input.matches.filter((x) => x.companyId === companyId)) {
         const said = m.vehicle ? { vehicle: m.vehicle } : { search: m.search ?? null };
         planned.push({ companyId, freightId: row.id, from, data: async () => ({ route: await view(companyId, role), ...said }) });
@@ -291,7 +291,7 @@ async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput
   }
   for (const [awb, lines] of byAwb) {
     planned.push({ companyId: input.companyId, freightId: null, from: [input.companyId], data: () => ({ awb, events: lines.map(full) }) });
-    // Only the freights the sender is a party to carry its word (docs/decisions.md, Tracking);
+    // Only the freights the sender is a party to carry its word (docs/choices.md, Tracking);
     // anyone else's events reach nobody but their pusher.
     const own = (byDigits.get(awbDigits(awb)) ?? []).filter((f) => partiesOf(f).includes(input.companyId));
     const parties = new Map<number, number[]>();

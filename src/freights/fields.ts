@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { Insertable } from 'kysely';
 import { airportAddress, airportByCode } from '../airports/index.ts';
 import type { Translate } from '../kernel/i18n.ts';
-import { countryAndPostal, isIataForm, splitLocation } from '../places/index.ts';
+import { countryAndPostal, isAirportCode, splitLocation } from '../places/index.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import {
   isRecord,
@@ -25,9 +25,9 @@ import type { Role } from './policy.ts';
 import type { WaterfallView } from './waterfall-view.ts';
 
 /**
- * The freight's one field table (api.md, Freight): it drives lenient parsing of create/edit
+ * The freight's one field table (docs/reference.md#freight-fields): it drives lenient parsing of create/edit
  * bodies, normalising (prefixes, airport resolution, weight rule, time windows), presenting
- * (API names, numbers, timestamps) and masking by the caller's role (decisions.md §4).
+ * (API names, numbers, timestamps) and masking by the caller's role (docs/reference.md#freights).
  */
 
 type Column = keyof FreightsTable;
@@ -66,7 +66,7 @@ export interface FieldDef {
   column?: Column;
   kind: Kind;
   /**
-   * `write`: read from create/edit bodies; `weight`: through the weight rule (api.md,
+   * `write`: read from create/edit bodies; `weight`: through the weight rule (docs/reference.md#the-api,
    * Endpoints 8); `server`: set by the server, a sent value is ignored with a warning.
    */
   input: 'write' | 'weight' | 'server';
@@ -83,13 +83,13 @@ const WEIGHT: Kind = { type: 'decimal', spec: { int: 11, scale: 3, min: 0 } };
 const TIME: Kind = { type: 'time' };
 const FLAG: Kind = { type: 'flag' };
 const ID: Kind = { type: 'id' };
-/** A price > 0 with cents (decisions.md §16: book_now, auto_award; numeric(14,2)). */
+/** A price > 0 with cents (docs/reference.md#one-step: book_now, auto_award; numeric(14,2)). */
 const PRICE: Kind = { type: 'decimal', spec: { int: 12, scale: 2, min: 0, positive: true } };
 
 export const MAX_WHITELIST = 1000;
 
 /**
- * What the owner may show carriers of its refs (docs/decisions.md, "What a carrier prices a load
+ * What the owner may show carriers of its refs (docs/choices.md, "What a carrier prices a load
  * by"): the goods description (`refs.commodity`) and the target price (`refs.target_rate`,
  * `refs.target_currency`). Stored in `share`; presented to the freight's audience in `shared`.
  */
@@ -134,7 +134,7 @@ export const FIELDS: readonly FieldDef[] = [
   { api: 'dutiable', column: 'dutiable', kind: FLAG, input: 'write' },
   { api: 'awb', column: 'awb', kind: TEXT(50), input: 'write' },
   { api: 'price', column: 'price', kind: { type: 'decimal', spec: { int: 12, scale: 2, min: 0 } }, input: 'write', hide: 'masked' },
-  // decisions.md §16: the price to take it at once, shown wherever the freight is shown; the
+  // docs/reference.md#one-step: the price to take it at once, shown wherever the freight is shown; the
   // walk-away price of automatic award, the owner's secret (never in another company's answer).
   { api: 'book_now', column: 'book_now', kind: PRICE, input: 'write' },
   { api: 'book_now_currency', column: 'book_now_currency', kind: { type: 'currency' }, input: 'write' },
@@ -228,7 +228,7 @@ export function parseLocation(value: unknown): Location | undefined {
   if (!text || text.length > 100 || text.includes('\u0000')) return undefined;
   const { prefix, rest } = splitLocation(text);
   if (prefix && !rest) return undefined;
-  if (prefix !== 'city') return isIataForm(rest) ? { code: rest.toUpperCase(), iata: true } : { code: rest, iata: false };
+  if (prefix !== 'city') return isAirportCode(rest) ? { code: rest.toUpperCase(), iata: true } : { code: rest, iata: false };
   const area = countryAndPostal(rest);
   return area ? { code: area.postal, country: area.country, iata: false } : { code: rest, iata: false };
 }
@@ -286,7 +286,7 @@ function readField(def: FieldDef, raw: unknown, clock: Clock): FieldResult {
     }
     case 'time': {
       const text = readString(raw)?.trim();
-      // api.md, Endpoints 5: a date without time is dropped, the field becomes null.
+      // docs/reference.md#conventions item 5: a date without time is dropped, the field becomes null.
       if (text !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(text)) return { ok: true, value: null };
       const d = storableDate(clock.parse(text));
       return d ? { ok: true, value: d } : { ok: false, reason: 'not a time YYYY-MM-DD HH:MM[:SS]' };
@@ -384,7 +384,7 @@ export function readPieces(raw: unknown, clock: Clock, warnings: Warning[]): Pie
   return pieces;
 }
 
-/** `a to b` (space, to, space); anything else leaves both fields empty (api.md, Endpoints 6). */
+/** `a to b` (space, to, space); anything else leaves both fields empty (docs/reference.md#conventions item 6). */
 function readRange(raw: unknown, clock: Clock): { start: Date | null; end: Date | null; ok: boolean } {
   const text = readString(raw);
   const parts = text?.split(' to ');
@@ -395,7 +395,7 @@ function readRange(raw: unknown, clock: Clock): { start: Date | null; end: Date 
 
 /**
  * Reads a create/edit body leniently: every readable freight field is taken, everything else
- * is ignored and named in `warnings` (api.md, Endpoints 10). Only sent fields appear in
+ * is ignored and named in `warnings` (docs/reference.md#conventions item 10). Only sent fields appear in
  * `values`, so an edit changes only those.
  */
 export function parseFreight(params: Params, options: ParseOptions): ParsedFreight {
@@ -452,7 +452,7 @@ export function parseFreight(params: Params, options: ParseOptions): ParsedFreig
   return { values, pieces, warnings };
 }
 
-/** api.md, Endpoints 8: `weight`, or `weight_actual` and `weight_volume` together (the larger applies). */
+/** docs/reference.md#conventions item 8: `weight`, or `weight_actual` and `weight_volume` together (the larger applies). */
 function applyWeightRule(
   w: Partial<Record<'weight' | 'weight_actual' | 'weight_volume', string | null>>,
   values: FreightValues,
@@ -475,7 +475,7 @@ function applyWeightRule(
 /**
  * Stores the code (and the country of a `city:CC-…` value); for an IATA code fills country,
  * address and coordinates from the airport data, but only while that side's address is empty
- * (api.md, Endpoints 7). Fields sent in the same body win over resolved ones.
+ * (docs/reference.md#conventions item 7). Fields sent in the same body win over resolved ones.
  */
 function applyLocation(side: 'from' | 'to', loc: Location | null, values: FreightValues, existing: FreightRow | null, warnings: Warning[]) {
   const col = (name: string) => `${side}_${name}` as Column;
@@ -496,7 +496,7 @@ function applyLocation(side: 'from' | 'to', loc: Location | null, values: Freigh
   values[col('longitude')] ??= airport.longitude;
 }
 
-/** class -> target (api.md): air 2, trucking 3. */
+/** class -> target (docs/reference.md#the-api): air 2, trucking 3. */
 export const targetOf = (cls: string) => (cls === 'air' ? 2 : 3);
 
 // ---------------------------------------------------------------------------------------------
@@ -525,7 +525,7 @@ export interface PresentExtras {
   /** already presented bids; undefined leaves `_bids` out */
   bids?: BidView[];
   company?: { id: number; name: string };
-  /** the view's waterfall as the caller sees it (decisions.md §16); undefined leaves `waterfall` out */
+  /** the view's waterfall as the caller sees it (docs/reference.md#one-step); undefined leaves `waterfall` out */
   waterfall?: WaterfallView | null;
 }
 

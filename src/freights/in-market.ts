@@ -2,7 +2,7 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { BidStatus, FreightRow, FreightStatus } from './tables.ts';
 
 /**
- * "In the market", the rule everything else reads (decisions.md §4): a freight is in the market
+ * "In the market", the rule everything else reads (docs/reference.md#freights): a freight is in the market
  * (visible to the companies its visibility admits, open for bids) while its status is open or
  * pending and its deadline has not passed. Past the deadline it reads as `expired` everywhere at
  * once, whether or not the sweeper wrote it down yet (lifecycle.ts). Written once here, in

@@ -77,7 +77,7 @@ export {
 } from './in-market.ts';
 export type { AlongDelivery, EnteredMarket, TransitionResult } from './lifecycle.ts';
 export { emitEvent, emitShipmentStatus } from './events.ts';
-// Deals in one step (decisions.md §16): Book Now, automatic award, counter-offers, waterfalls
+// Deals in one step (docs/reference.md#one-step): Book Now, automatic award, counter-offers, waterfalls
 export {
   acceptCounter,
   autoAward,

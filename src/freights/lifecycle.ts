@@ -19,7 +19,7 @@ import { replacePieces } from './pieces.ts';
 import { Sweeper } from '../kernel/sweeper.ts';
 
 /**
- * Every freight transition, in one place (decisions.md §4). The bid state machine (bidding.ts)
+ * Every freight transition, in one place (docs/reference.md#freights). The bid state machine (bidding.ts)
  * and the award path (award.ts, every way of winning) decide when a freight goes open -> pending
  * -> taken (or back to open) and call the steps here (`bidConfirmed`, `awardTo`, `bidWithdrawn`)
  * on the row they locked, in their own transaction.
@@ -30,13 +30,13 @@ export const REVOCABLE_STATUSES = ['draft', 'open', 'pending'] as const;
 /** Terminal states a freight can be archived from. */
 export const ARCHIVABLE_STATUSES = ['expired', 'revoked', 'closed'] as const;
 /**
- * The states edit accepts: draft and open. A pending freight's terms are frozen (decisions.md §9):
+ * The states edit accepts: draft and open. A pending freight's terms are frozen (docs/reference.md#safety):
  * a side has confirmed a bid on them, so the owner may revoke but not change them.
  */
 export const EDITABLE_STATUSES = ['draft', 'open'] as const;
 
 /**
- * Expiry (decisions.md §4: open/pending -> expired once the deadline has passed, visible on the
+ * Expiry (docs/reference.md#freights: open/pending -> expired once the deadline has passed, visible on the
  * next read at the latest). Reads never wait for it to be written: every read computes the
  * effective status from the deadline and the clock passed in (in-market.ts, the one rule).
  * Writing it down is the sweeper's job (`sweepExpiredFreights`, run by
@@ -218,8 +218,8 @@ export type EditResult =
 
 /**
  * Changes only the sent fields of an own freight in draft/open (a pending freight's terms are
- * frozen, decisions.md §9); `pieces`, when sent,
- * replace the list (api.md, Endpoints 9). `parse` sees the locked stored row (airport resolution
+ * frozen, docs/reference.md#safety); `pieces`, when sent,
+ * replace the list (docs/reference.md#conventions item 9). `parse` sees the locked stored row (airport resolution
  * depends on its addresses).
  */
 export async function editFreight(
@@ -238,9 +238,9 @@ export async function editFreight(
       return { kind: 'refused', reason: 'freight.edit.not_allowed' } as const;
     const { values, pieces } = parse(row);
     if (values.whitelist !== undefined) values.whitelist = await knownWhitelist(trx, values.whitelist);
-    // A running waterfall (decisions.md §16) owns the audience: each turn sets the whitelist to its
+    // A running waterfall (docs/reference.md#one-step) owns the audience: each turn sets the whitelist to its
     // carrier, the market or the end the visibility. A change of either is refused until it ends
-    // (docs/decisions.md, "Editing during a waterfall"); every other field stays editable, and
+    // (docs/choices.md, "Editing during a waterfall"); every other field stays editable, and
     // sending them unchanged (a whole form) is no change. Read under the freight's lock, which every
     // writer of a waterfall holds.
     const audience =
@@ -262,7 +262,7 @@ export async function editFreight(
 const sameIds = (a: readonly number[] | null, b: readonly number[] | null) =>
   (a ?? []).length === (b ?? []).length && (a ?? []).every((id, i) => id === (b ?? [])[i]);
 
-/** Whether the freight's waterfall (decisions.md §16) is running. */
+/** Whether the freight's waterfall (docs/reference.md#one-step) is running. */
 async function waterfallRunning(trx: Transaction<DB>, freightId: number): Promise<boolean> {
   const row = await trx
     .selectFrom('freight_waterfalls')
@@ -274,7 +274,7 @@ async function waterfallRunning(trx: Transaction<DB>, freightId: number): Promis
 }
 
 /**
- * How a freight comes into being (api.md, States and transitions, the rows from "(none)"); each
+ * How a freight comes into being (docs/reference.md#states, the rows from "(none)"); each
  * way sets the status and audience it starts with and announces itself in the same transaction:
  * - `draft`: POST /freights/add, a draft of the caller's company;
  * - `direct`: POST /freights/add with `winner_direct`, open at once for that company alone
@@ -292,7 +292,7 @@ export type Creation =
   | { kind: 'booking'; provider: number; providerWins: boolean }
   | { kind: 'ownOrder'; awarded: (trx: Transaction<DB>, clock: Clock, freightId: number) => Promise<unknown> };
 
-/** Bidding window when a freight opens without a deadline (api.md, Limits). */
+/** Bidding window when a freight opens without a deadline (docs/reference.md#limits). */
 export const DEFAULT_WINDOW_MS = 24 * 3600_000;
 
 /** Creates a freight of the caller's company in one transaction: row, piece lines, starting state and its events. */
@@ -348,7 +348,7 @@ export interface PublishInput {
 }
 
 /**
- * draft -> open (api.md: publish). A freight the caller cannot see is a 404; a visible one of
+ * draft -> open (docs/reference.md#the-api: publish). A freight the caller cannot see is a 404; a visible one of
  * another company, or one that is no draft, is refused (both answer 302 at the HTTP level).
  */
 export async function publishFreight(
@@ -381,13 +381,13 @@ export async function publishFreight(
     } else if (row.deadline && row.deadline > now) {
       deadline = row.deadline;
     } else {
-      // api.md: now + 24 hours when none is given and none exists (a past one counts as none).
+      // docs/reference.md#the-api: now + 24 hours when none is given and none exists (a past one counts as none).
       deadline = new Date(now.getTime() + DEFAULT_WINDOW_MS);
     }
     const values: Record<string, unknown> = { status: 'open', deadline, modified: now };
     if (input.visibility !== undefined) values.visibility = input.visibility;
     const visibility = input.visibility ?? row.visibility;
-    // The whitelist is taken only together with visibility -2 (api.md).
+    // The whitelist is taken only together with visibility -2 (docs/reference.md#the-api).
     if (visibility === VISIBILITY.whitelist && input.visibility === VISIBILITY.whitelist && input.whitelist !== undefined)
       values.whitelist = await knownWhitelist(trx, input.whitelist);
     const updated = await trx.updateTable('freights').set(values).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
@@ -399,7 +399,7 @@ export async function publishFreight(
   });
 }
 
-/** draft/open/pending -> revoked, owner only. Bids keep their status (docs/decisions.md). */
+/** draft/open/pending -> revoked, owner only. Bids keep their status (docs/choices.md). */
 export async function revokeFreight(db: Kysely<DB>, clock: Clock, caller: Caller, id: number): Promise<TransitionResult> {
   return onLockedFreight<FailureCode>(db, clock, id, async (row, trx) => {
     if (row.company_id !== caller.companyId) return { kind: 'not_found' };

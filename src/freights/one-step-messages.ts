@@ -1,6 +1,6 @@
 import { catalogue, type KeysOf } from '../kernel/i18n.ts';
 
-/** The freight pages' texts of deals in one step (decisions.md §16), in English and German (app.ts installs them). */
+/** The freight pages' texts of deals in one step (docs/reference.md#one-step), in English and German (app.ts installs them). */
 export const ONE_STEP_PAGE_MESSAGES = catalogue(
   {
     'fv.form.book_now': 'Book Now price',

@@ -14,7 +14,7 @@ import type { BidRow, FreightRow, OfferSide } from './tables.ts';
 import { catchUpWaterfall, lockWaterfall, waterfallWon, type WaterfallWork } from './waterfall.ts';
 
 /**
- * Deals in one step (decisions.md §16): Book Now, automatic award and counter-offers. Each runs
+ * Deals in one step (docs/reference.md#one-step): Book Now, automatic award and counter-offers. Each runs
  * in one transaction that locks the freight row first, then the bid (the lock order of every bid
  * transition: freights → bids), and awards through the one award path it is given (`AwardPath`,
  * built by app.ts), so a deal made in one step does everything an award does (events, transport
@@ -76,11 +76,11 @@ export async function recordOffer(
     .execute();
 }
 
-/** The standing counter cleared (a new amount of the bidder ends it, decisions.md §16). */
+/** The standing counter cleared (a new amount of the bidder ends it, docs/reference.md#one-step). */
 export const NO_COUNTER = { counter_amount: null, counter_currency: null, counter_note: null, counter_created: null } as const;
 
 /**
- * Whether a bid just created or changed is awarded at once (decisions.md §16, automatic award):
+ * Whether a bid just created or changed is awarded at once (docs/reference.md#one-step, automatic award):
  * the freight has a walk-away price, the bid is in its currency and at or below it, and the bid
  * is another company's (the owner's own `selling` bid is no offer to it).
  */
@@ -91,7 +91,7 @@ export function autoAwards(freight: Pick<FreightRow, 'auto_award' | 'book_now_cu
 }
 
 /**
- * A waterfall's turn is the only way in while it runs (decisions.md §16): the freight's running
+ * A waterfall's turn is the only way in while it runs (docs/reference.md#one-step): the freight's running
  * waterfall is brought up to date first (turns whose end has passed end here, in this transaction,
  * whether or not a sweeper came by), then the caller must be the carrier whose turn it is.
  * Answers the freight as it stands after that, and whether the caller is in its turn.
@@ -112,7 +112,7 @@ async function throughWaterfall(
 }
 
 /**
- * POST /quotes/book/{freightId}.json (decisions.md §16): by a company that may bid on the
+ * POST /quotes/book/{freightId}.json (docs/reference.md#one-step): by a company that may bid on the
  * freight, while it is open or pending and has `book_now`, a bid at `book_now` is created and
  * awarded in this one transaction. A company that cannot see the freight: not found (a taken
  * freight stays "there" for every company its visibility admitted, so the loser of a race reads
@@ -182,7 +182,7 @@ export async function bookNow(
 }
 
 /**
- * The automatic award of a bid just created or changed in `trx` (decisions.md §16), called by the
+ * The automatic award of a bid just created or changed in `trx` (docs/reference.md#one-step), called by the
  * bid state machine on the freight it locked: awarded at the bid's own amount, as if both sides
  * had confirmed. Answers the award, or null when the bid does not qualify.
  */
@@ -212,7 +212,7 @@ async function partiesOfBid(db: Kysely<DB>, bidId: number) {
 }
 
 /**
- * POST /quotes/counter/{bidId}.json (decisions.md §16): the freight's owner answers a bid with its
+ * POST /quotes/counter/{bidId}.json (docs/reference.md#one-step): the freight's owner answers a bid with its
  * own price, in the bid's currency; a new counter replaces the standing one. Event `bid.countered`
  * to the bidder. Anyone but the owner: not found; a revoked (or accepted) bid, a freight out of
  * the market: refused.
@@ -249,7 +249,7 @@ export async function counterBid(
 }
 
 /**
- * POST /quotes/accept/{bidId}.json (decisions.md §16): the bidder takes the standing counter; the
+ * POST /quotes/accept/{bidId}.json (docs/reference.md#one-step): the bidder takes the standing counter; the
  * freight is awarded to it at the counter's amount (the bid's amount becomes the counter's).
  * Anyone but the bidder: not found; no counter, a revoked bid, a freight out of the market: refused.
  */

@@ -17,7 +17,7 @@ export async function insertPieces(trx: Db, freightId: number, pieces: PieceValu
     .execute();
 }
 
-/** The piece lines of a freight, all replaced (edit sends the whole list, api.md Endpoints 9). */
+/** The piece lines of a freight, all replaced (edit sends the whole list, docs/reference.md#conventions item 9). */
 export async function replacePieces(trx: Db, freightId: number, pieces: PieceValues[]) {
   await trx.deleteFrom('freight_pieces').where('freight_id', '=', freightId).execute();
   await insertPieces(trx, freightId, pieces);

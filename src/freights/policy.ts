@@ -4,7 +4,7 @@ import { AWARDED_STATUSES, isMarketStatus } from './in-market.ts';
 import { type FreightRow, VISIBILITY } from './tables.ts';
 
 /**
- * Who sees a freight and how (decisions.md §4):
+ * Who sees a freight and how (docs/reference.md#freights):
  * - owner: always, unmasked; winner: unmasked;
  * - `market`: open/pending and admitted by visibility: unmasked except addresses and refs;
  * - `bidder`: after open/pending, a company that had a non-revoked bid: masked.
@@ -66,7 +66,7 @@ export function admitsSql(eb: ExpressionBuilder<DB, 'freights'>, companyId: numb
 
 /**
  * The freights whose companies (owner, winner, transport company) are parties to the AWB they
- * carry, the rule of public tracking and of `shipment.status` events (docs/decisions.md,
+ * carry, the rule of public tracking and of `shipment.status` events (docs/choices.md,
  * Tracking): awarded by two companies, i.e. taken, closed or archived with a winner other than
  * the owner. A draft, an open tender, or a freight a company awarded to itself (its own bid, a
  * template) costs nothing to create, so naming an AWB on one proves nothing about the shipment.
@@ -96,7 +96,7 @@ export function partiesOf(f: AwbFreight): number[] {
 }
 
 /**
- * The freights of one AWB whose parties speak for it on public tracking (docs/decisions.md,
+ * The freights of one AWB whose parties speak for it on public tracking (docs/choices.md,
  * Tracking): the one awarded first — the shipment's tender, before anyone else knew the AWB —
  * and every freight that one of the speaking parties tendered in turn (the owner's other legs,
  * the winner's subcontract), as far as that reaches. A company that names the AWB on a tender of

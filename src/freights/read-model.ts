@@ -34,7 +34,7 @@ export const bidsWithAward = (db: Db) =>
     join.onRef('accepted.freight_id', '=', 'freights.id').on(sql<SqlBool>`accepted.status = 'accepted'`),
   );
 
-/** Freights with their running or ended waterfall (`freights`, `w`: freight_waterfalls; decisions.md §16): whose turn it is. */
+/** Freights with their running or ended waterfall (`freights`, `w`: freight_waterfalls; docs/reference.md#one-step): whose turn it is. */
 export const freightsWithWaterfalls = (db: Db) =>
   db.selectFrom('freights').innerJoin('freight_waterfalls as w', 'w.freight_id', 'freights.id');
 

@@ -40,7 +40,7 @@ import { isRecord } from '../kernel/params.ts';
 import { readLoadSearch } from '../market/index.ts';
 
 /**
- * The freight endpoints of api.md (Freights) and decisions.md §4. Routes are thin: read the
+ * The freight endpoints of docs/reference.md#freights and docs/reference.md#freights. Routes are thin: read the
  * path and parameters, call one function, turn its result into an outcome.
  */
 
@@ -53,7 +53,7 @@ const viewPath = (id: number) => `/freights/view/${id}`;
  * gives as ids, the cities of both ends, and after the award the other side's contact person
  * (owner and winner only: the user who made the accepted bid, or who created the freight).
  */
-/** The answer of view, edit and the transitions (api.md): the freight in `data.route`. */
+/** The answer of view, edit and the transitions (docs/reference.md#the-api): the freight in `data.route`. */
 type RouteData = { route: FreightView };
 
 async function routePage(
@@ -216,13 +216,13 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       method: 'POST',
       path: '/freights/add',
       doc: FREIGHT_DOCS.add,
-      // The HTML form's input in the user's language, read before the API's rules (docs/decisions.md).
+      // The HTML form's input in the user's language, read before the API's rules (docs/choices.md).
       read: (ctx) => (ctx.format === 'html' ? normaliseFreightForm(ctx, 'add') : undefined),
       async handle(ctx) {
         const added = await addFreight(ctx, parts.enteredMarket);
         // Created open for one company (winner_direct), it entered the market: its alert starts after the commit.
         if (added.enteredMarket) parts.published?.();
-        // api.md: the flat freight in `data` (id at data.id).
+        // docs/reference.md#the-api: the flat freight in `data` (id at data.id).
         return ok(await presentWritten(ctx, added.row, 'owner'), withWarnings(added.warnings));
       },
       page: (outcome, ctx, form) =>
@@ -257,10 +257,10 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         // Ids of the whitelist that name no company were dropped (lifecycle.ts).
         const dropped = droppedIdsWarning('whitelist', sentWhitelist, result.row.whitelist);
         if (dropped) warnings.push(dropped);
-        // Decided (docs/decisions.md): edit answers in data.route, as its own description says.
+        // Decided (docs/choices.md): edit answers in data.route, as its own description says.
         return ok({ route: await presentWritten(ctx, result.row, 'owner') }, withWarnings(warnings));
       },
-      // add answers the flat freight, edit `data.route` (api.md): the form after either shows the freight.
+      // add answers the flat freight, edit `data.route` (docs/reference.md#the-api): the form after either shows the freight.
       page: (outcome, ctx, form) =>
         afterFreightForm(outcome.kind === 'ok' ? { ...outcome, data: outcome.data.route } : outcome, ctx, 'edit', form, parts.marketPrice),
     }),
@@ -273,7 +273,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       page: (outcome, ctx) => routePage(outcome, ctx, {}, parts),
     }),
     userEndpoint({
-      // The HTML form behind POST /freights/add (no JSON counterpart in api.md).
+      // The HTML form behind POST /freights/add (no JSON counterpart in docs/reference.md#the-api).
       method: 'GET',
       path: '/freights/add',
       json: false,
@@ -302,7 +302,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       path: '/freights/view/:id',
       doc: FREIGHT_DOCS.publish,
       async handle(ctx) {
-        // Without action=publish a POST reads like GET (decided, docs/decisions.md).
+        // Without action=publish a POST reads like GET (decided, docs/choices.md).
         if (ctx.params.action !== 'publish') return view(ctx);
         const id = readId(ctx.path.id);
         if (!id) return notFound();
@@ -326,7 +326,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
           parts.enteredMarket,
         );
         if (result.kind === 'not_found') return notFound();
-        // api.md: 302 to the freight page whether it worked or not; the flash says which.
+        // docs/reference.md#the-api: 302 to the freight page whether it worked or not; the flash says which.
         if (result.kind === 'refused') return redirect(viewPath(id), false, ctx.t(result.reason));
         parts.published?.();
         return redirect(viewPath(id), true, ctx.t('freight.published'));
@@ -339,7 +339,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       doc: freightEnlistDoc(parts.otherLists),
       reads: 'replica',
       // Read once for the list and its page: the list, paging and sort, and the load search
-      // (decisions.md §7; unreadable parameters are ignored with a warning).
+      // (docs/reference.md#load-search; unreadable parameters are ignored with a warning).
       read(ctx) {
         const pagingWarnings: Warning[] = [];
         const searchWarnings: Warning[] = [];
@@ -366,7 +366,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
         return enlistPage(outcome.data.routes, state, ctx, parts, { search: input.search, warnings: input.searchWarnings });
       },
     }),
-    // The owner's transitions without parameters (decisions.md §4): revoke and archive.
+    // The owner's transitions without parameters (docs/reference.md#freights): revoke and archive.
     ...(
       [
         ['/freights/revoke/:id', revokeFreight, FREIGHT_DOCS.revoke, 'fv.revoked'],
@@ -408,7 +408,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       doc: FREIGHT_DOCS.request,
       async handle(ctx) {
         const warnings: Warning[] = [];
-        // The rate search's Book button: the search's pieces, weight and exact places (docs/decisions.md).
+        // The rate search's Book button: the search's pieces, weight and exact places (docs/choices.md).
         const refine = ctx.format === 'html' ? await normaliseBookingForm(ctx) : undefined;
         const row = await bookingRequest(ctx, ctx.path.entity ?? '', readId(ctx.path.objId), warnings, refine);
         if (!row) return notFound();

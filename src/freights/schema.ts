@@ -194,7 +194,7 @@ export const FREIGHT_SCHEMA = Type.Object(
               step_until: Type.Union([timestamp(), Type.Null()], {
                 description: 'the end of the running turn (owner; the carrier in its turn)',
               }),
-              // biome-ignore lint/suspicious/noThenProperty: decisions.md §16 names the field `then`
+              // biome-ignore lint/suspicious/noThenProperty: docs/reference.md#one-step names the field `then`
               then: Type.Union([Type.Literal('market'), Type.Literal('stop'), Type.Null()], {
                 description: 'after the last turn (owner only)',
               }),
@@ -376,7 +376,7 @@ export const FREIGHT_DOCS = {
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
       sort: Type.Optional(Type.String({ description: 'Routes.<id|created|modified|deadline|etd|eta|weight>; default Routes.created' })),
       direction: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
-      // Load search (decisions.md §7), src/freights/search.ts; unreadable ones are ignored with a warning.
+      // Load search (docs/reference.md#load-search), src/freights/search.ts; unreadable ones are ignored with a warning.
       ...SEARCH_INPUT_PROPERTIES,
     }),
     data: Type.Object({

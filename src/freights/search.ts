@@ -16,7 +16,7 @@ import {
 } from '../market/index.ts';
 
 /**
- * Load search over freights (decisions.md §7): the one definition of "a freight matches these
+ * Load search over freights (docs/reference.md#load-search): the one definition of "a freight matches these
  * parameters", shared by the lists (GET /freights/enlist), the counts (GET /freights/counts) and
  * the alerts of saved searches. The parameters are read by the market module (readLoadSearch);
  * `searchConditions` turns them into SQL over the `freights` table for a caller's company, from
@@ -65,7 +65,7 @@ const DELIVERY: WindowColumns = { start: 'freights.eta', end: 'freights.eta_end'
 /**
  * The caller sees origin, destination and coordinates unmasked: owner, winner, or the freight is
  * in the market (open/pending, deadline not passed). A former bidder sees them masked
- * (decisions.md §4), so they must not match.
+ * (docs/reference.md#freights), so they must not match.
  */
 function unmasked(companyId: number, now: Date) {
   return sql<SqlBool>`(freights.company_id = ${companyId} or freights.winner_id = ${companyId} or ${inMarketSql(now)})`;

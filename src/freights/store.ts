@@ -253,7 +253,7 @@ export interface FreightRead {
   companyVerified: boolean;
   pieces: PieceRow[];
   bids: ShownBid[];
-  /** its waterfall (decisions.md §16), as stored: presented by the reader's part in it */
+  /** its waterfall (docs/reference.md#one-step), as stored: presented by the reader's part in it */
   waterfall: WaterfallJson | null;
 }
 
@@ -324,7 +324,7 @@ export async function loadFreightForCaller(db: Kysely<DB>, clock: Clock, caller:
 }
 
 /**
- * The freight row when the caller may see it per decisions.md §4, else null (used by the
+ * The freight row when the caller may see it per docs/reference.md#freights, else null (used by the
  * quotes module too); its status is the effective one at the clock's now.
  */
 export async function loadVisibleFreight(db: Kysely<DB>, clock: Clock, caller: Caller, freightId: number): Promise<FreightRow | null> {
@@ -333,7 +333,7 @@ export async function loadVisibleFreight(db: Kysely<DB>, clock: Clock, caller: C
 
 /**
  * One freight as `data.route`, from what was read for the caller (loadFreightForCaller): pieces,
- * `_company`, and `_bids` only while open, pending or taken (absent otherwise, api.md): all bids
+ * `_company`, and `_bids` only while open, pending or taken (absent otherwise, docs/reference.md#the-api): all bids
  * for the owner, the caller's company's own bids for anyone else. Reads nothing.
  */
 export function presentRead(found: CallerFreight, ctx: PresentContext) {
@@ -387,7 +387,7 @@ export interface VisibleFreight {
 }
 
 /**
- * The freights among `ids` the company may see at `now` (decisions.md §4), each with the
+ * The freights among `ids` the company may see at `now` (docs/reference.md#freights), each with the
  * company's role on it and the name of the freight's company; missing or invisible ones are
  * absent. One statement whatever the number of ids (Shipments, notifications).
  */
@@ -445,7 +445,7 @@ export const awbDigits = (awb: string) => awb.replace(/\D/g, '');
  * the planner walked every awarded freight by `freights_winner_idx` instead (a third of the
  * table; about 50–80 ms per 1,000 AWBs at 100,000 freights); as an unfenced lateral join, it
  * pulled the subquery up and read the whole AWB index into a hash join for every batch of the
- * push (25,000 rows, 52 ms for 125 AWBs at 100,000 freights; 0.3 ms fenced; docs/decisions.md,
+ * push (25,000 rows, 52 ms for 125 AWBs at 100,000 freights; 0.3 ms fenced; docs/choices.md,
  * Reliability).
  */
 export async function freightsOfAwbParties(db: Db, awbs: readonly string[], limit?: number): Promise<AwbFreight[]> {

@@ -9,22 +9,22 @@ import type { Decimal } from '../db/columns.ts';
 
 type Json = ColumnType<unknown, string, string>;
 
-/** A freight's status (api.md, Freight): the set the API description lists. */
+/** A freight's status (docs/reference.md#freight-fields): the set the API description lists. */
 export const FREIGHT_STATUSES = ['draft', 'open', 'pending', 'taken', 'expired', 'revoked', 'closed', 'archived'] as const;
 export type FreightStatus = (typeof FREIGHT_STATUSES)[number];
 
 /**
- * Who a freight is open to (decisions.md §4, `visibility`): the companies of its whitelist only,
+ * Who a freight is open to (docs/reference.md#freights, `visibility`): the companies of its whitelist only,
  * its own company only, or (0 and above, the stored default, up to `max`) every company on the exchange.
  */
 export const VISIBILITY = { whitelist: -2, ownCompany: -1, everyone: 0, max: 1000 } as const;
 
-/** How far a taken freight's transport has come (decisions.md §4, `delivery_status`); delivered closes it. */
+/** How far a taken freight's transport has come (docs/reference.md#freights, `delivery_status`); delivered closes it. */
 export const DELIVERY = { notStarted: 0, pickedUp: 1, inTransit: 2, delivered: 3 } as const;
 export type DeliveryStatus = (typeof DELIVERY)[keyof typeof DELIVERY];
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = Object.values(DELIVERY);
 
-/** A bid's status (decisions.md §4): open on creation, pending when one side confirmed, accepted: the winning bid. */
+/** A bid's status (docs/reference.md#freights): open on creation, pending when one side confirmed, accepted: the winning bid. */
 export const BID_STATUSES = ['open', 'pending', 'accepted', 'revoked'] as const;
 export type BidStatus = (typeof BID_STATUSES)[number];
 
@@ -72,11 +72,11 @@ export interface FreightsTable {
   refs: ColumnType<unknown, string | undefined, string>;
   /** What of refs the owner shows carriers (fields.ts SHARE_KEYS: goods, target_price); none by default */
   share: ColumnType<string[], string[] | undefined, string[]>;
-  /** decisions.md §16: the price a carrier may take the freight at, at once (null: none) */
+  /** docs/reference.md#one-step: the price a carrier may take the freight at, at once (null: none) */
   book_now: Decimal | null;
   /** the currency of book_now and auto_award (EUR by default) */
   book_now_currency: Generated<string>;
-  /** decisions.md §16: the owner's walk-away price; a bid at or below it is awarded at once. The owner's alone (fields.ts hide 'owner') */
+  /** docs/reference.md#one-step: the owner's walk-away price; a bid at or below it is awarded at once. The owner's alone (fields.ts hide 'owner') */
   auto_award: Decimal | null;
   created: Date;
   modified: Date;
@@ -126,7 +126,7 @@ export interface BidsTable {
   deadline: Date | null;
   created: Date;
   modified: Date;
-  /** the owner's standing counter-offer (decisions.md §16; migration 0320): null when none stands */
+  /** the owner's standing counter-offer (docs/reference.md#one-step; migration 0320): null when none stands */
   counter_amount: Decimal | null;
   counter_currency: string | null;
   counter_note: string | null;
@@ -138,7 +138,7 @@ export interface BidsTable {
 /** Who made an offer of a bid's history: the bidder (its amounts) or the freight's owner (its counters). */
 export type OfferSide = 'bidder' | 'owner';
 
-/** A bid's history (decisions.md §16): every amount the bidder offered and every counter of the owner. */
+/** A bid's history (docs/reference.md#one-step): every amount the bidder offered and every counter of the owner. */
 export interface BidOffersTable {
   id: Generated<number>;
   bid_id: number;
@@ -153,11 +153,11 @@ export interface BidOffersTable {
 /** What became of a waterfall: its turns run, a carrier booked, it went to the market, it stopped (freight expired), or the freight left it otherwise. */
 export const WATERFALL_STATES = ['running', 'booked', 'market', 'stopped', 'ended'] as const;
 export type WaterfallState = (typeof WATERFALL_STATES)[number];
-/** What follows the last carrier's turn (decisions.md §16). */
+/** What follows the last carrier's turn (docs/reference.md#one-step). */
 export const WATERFALL_THEN = ['market', 'stop'] as const;
 export type WaterfallThen = (typeof WATERFALL_THEN)[number];
 
-/** A freight offered to carriers one after the other (decisions.md §16; freights/waterfall.ts). */
+/** A freight offered to carriers one after the other (docs/reference.md#one-step; freights/waterfall.ts). */
 export interface FreightWaterfallsTable {
   freight_id: number;
   /** the carriers in order; `prices` holds each one's price (the same price, or a routing guide's contract prices) */

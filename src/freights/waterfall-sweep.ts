@@ -11,7 +11,7 @@ import { type FreightRow, VISIBILITY, type WaterfallRow, type WaterfallState } f
 import type { WaterfallWork } from './waterfall.ts';
 
 /**
- * The waterfall's sweeper (decisions.md §16): a turn whose `step_until` has passed ends without
+ * The waterfall's sweeper (docs/reference.md#one-step): a turn whose `step_until` has passed ends without
  * any request. A pass advances every due waterfall with a few statements per batch, however many
  * are due (issue 42: 10,000 ended turns within a second), in one transaction per batch:
  *

@@ -4,11 +4,11 @@ import type { Role } from './policy.ts';
 import type { WaterfallState, WaterfallThen } from './tables.ts';
 
 /**
- * A freight's waterfall as its view shows it (decisions.md §16; the rules are waterfall.ts's): read
+ * A freight's waterfall as its view shows it (docs/reference.md#one-step; the rules are waterfall.ts's): read
  * in the view's one statement (store.ts), presented by the caller's part in it.
  */
 
-/** A waterfall as the view shows it (decisions.md §16): all of it to the owner; `step_until` to the carrier whose turn it is. */
+/** A waterfall as the view shows it (docs/reference.md#one-step): all of it to the owner; `step_until` to the carrier whose turn it is. */
 export interface WaterfallView {
   carriers: number[] | null;
   prices: number[] | null;
@@ -51,7 +51,7 @@ export function presentWaterfall(fall: WaterfallJson | null, role: Role, company
       minutes: fall.minutes,
       step: fall.step,
       step_until: clock.format(until),
-      // biome-ignore lint/suspicious/noThenProperty: decisions.md §16 names the field `then`
+      // biome-ignore lint/suspicious/noThenProperty: docs/reference.md#one-step names the field `then`
       then: fall.then,
       state: fall.state,
       guide: fall.guide,
@@ -64,7 +64,7 @@ export function presentWaterfall(fall: WaterfallJson | null, role: Role, company
       minutes: null,
       step: null,
       step_until: clock.format(until),
-      // biome-ignore lint/suspicious/noThenProperty: decisions.md §16 names the field `then`
+      // biome-ignore lint/suspicious/noThenProperty: docs/reference.md#one-step names the field `then`
       then: null,
       state: null,
       guide: null,

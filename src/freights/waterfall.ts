@@ -10,7 +10,7 @@ import { admits } from './policy.ts';
 import { type FreightRow, VISIBILITY, type WaterfallRow, type WaterfallState, type WaterfallThen } from './tables.ts';
 
 /**
- * Waterfall offers (decisions.md §16): a draft freight offered to carriers one after the other,
+ * Waterfall offers (docs/reference.md#one-step): a draft freight offered to carriers one after the other,
  * each for `minutes`, before the open market (`then` = `market`) or instead of it (`stop`). The
  * freight is published to the carrier whose turn it is alone (visibility -2, its whitelist that
  * one company, `book_now` its price), so every rule of who sees a freight holds as it is: the
@@ -169,7 +169,7 @@ export async function catchUpWaterfall(
 }
 
 /**
- * POST /freights/waterfall/{id}.json (decisions.md §16): the owner's draft is published to the
+ * POST /freights/waterfall/{id}.json (docs/reference.md#one-step): the owner's draft is published to the
  * first carrier alone, for `minutes`, at the first offer's price. The freight's deadline covers
  * every turn (and a day of market after them with `then` = `market`), or stays when later.
  * Another company: not found (a draft is its owner's alone); not a draft, a carrier that is no
@@ -235,7 +235,7 @@ export async function startWaterfall(
 }
 
 /**
- * POST /quotes/decline/{freightId}.json (decisions.md §16): the carrier whose turn it is passes;
+ * POST /quotes/decline/{freightId}.json (docs/reference.md#one-step): the carrier whose turn it is passes;
  * the next turn starts now. A company that cannot see the freight: not found; one that sees it
  * but whose turn it is not (the market after the waterfall): refused.
  */

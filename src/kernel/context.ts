@@ -15,12 +15,12 @@ export interface Caller {
   username: string | null;
   realname: string;
   language: Language;
-  /** The API token, repeated in the envelope's `auth` of a caller that sent it (api.md, Response envelope). */
+  /** The API token, repeated in the envelope's `auth` of a caller that sent it (docs/reference.md#envelope). */
   token: string;
   /**
    * Came by the browser session, not by the token: its answers never carry the token (render.tsx
    * envelope), since a compressed answer that also echoes the request would let a page of another
-   * site read the token out by the answers' sizes (BREACH; docs/decisions.md, Safety).
+   * site read the token out by the answers' sizes (BREACH; docs/choices.md, Safety).
    */
   session?: true;
 }
@@ -45,7 +45,7 @@ export interface ReadRouter {
 
 /** What requests tell the operator's metrics (ops/metrics.ts, GET /metrics); absent unless METRICS_TOKEN is set. */
 export interface Observations {
-  /** A login refused by throttling (decisions.md §9): a 429, or a user blocked under its other name. */
+  /** A login refused by throttling (docs/reference.md#safety): a 429, or a user blocked under its other name. */
   loginThrottled(reason: 'throttled' | 'user_blocked'): void;
 }
 
@@ -73,7 +73,7 @@ export interface Ctx<C extends Caller | null = Caller> {
   db: Kysely<DB>;
   clock: Clock;
   caller: C;
-  /** Query, form and JSON body merged (api.md, Endpoints 2). */
+  /** Query, form and JSON body merged (docs/reference.md#conventions item 2). */
   params: Params;
   /** Path parameters, as strings. */
   path: Record<string, string>;

@@ -12,13 +12,13 @@ export interface EndpointDoc {
   tag?: string;
   /** Path parameters by name (`:id` in the path). */
   path?: Record<string, TSchema>;
-  /** The parameters: query string, form or JSON body alike (api.md, Endpoints 2). */
+  /** The parameters: query string, form or JSON body alike (docs/reference.md#conventions item 2). */
   input?: TSchema;
   /** `data` of a successful answer (`status` = `success`). */
   data?: TSchema;
   /** Answers beyond the contract's usual ones, with their meaning here (302 on publish, 406, 429…). */
   answers?: Record<number, string>;
-  /** Part of api.md's preview group (may change without notice). */
+  /** Part of docs/reference.md#the-api's preview group (may change without notice). */
   preview?: boolean;
   /**
    * What a client can do next with the answer (OpenAPI `links` of the 200 answer): the operation

@@ -10,7 +10,7 @@ import { KERNEL_MESSAGES, type Catalogue, type MessageKey } from './i18n.ts';
  *
  * A functional failure's code is its message key (`FailureCode`): the English text of the
  * catalogue says what it means, and the message is that key's text in the caller's language.
- * Codes are never renamed, only added (docs/decisions.md, Error codes).
+ * Codes are never renamed, only added (docs/choices.md, Error codes).
  */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by the modules' declarations
 export interface ErrorCodes {}

@@ -28,7 +28,7 @@ const opts = (description?: string) => (description ? { description } : {});
 const orNull = <S extends TSchema>(schema: S) => Type.Union([schema, Type.Null()], opts(schema.description));
 const number = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
-/** `YYYY-MM-DD HH:MM:SS` in the application's time zone (api.md, Endpoints 4). */
+/** `YYYY-MM-DD HH:MM:SS` in the application's time zone (docs/reference.md#conventions item 4). */
 export const timestamp = (description = 'YYYY-MM-DD HH:MM:SS, application time zone') =>
   Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$', description });
 

@@ -5,7 +5,7 @@ const FORMAT = Symbol('fx.format');
 const TOKEN_QUERY = /([?&]auth_token=)[^&]*/g;
 
 /**
- * The `.json` suffix picks the rendering (api.md, Endpoints 1): it is removed from the path
+ * The `.json` suffix picks the rendering (docs/reference.md#conventions item 1): it is removed from the path
  * before routing, so one route serves both the API and the HTML page. Under `jsonPrefixes` (the
  * API's routes outside the envelope whose failures are the envelope: a document's download, the
  * event stream) the path stays as it is and the failures are JSON too.
@@ -28,7 +28,7 @@ export function formatOf(raw: IncomingMessage): Format {
   return (raw as IncomingMessage & { [FORMAT]?: Format })[FORMAT] ?? 'html';
 }
 
-/** Query strings appear in logs (api.md, Authentication 3): the token never does. */
+/** Query strings appear in logs (docs/reference.md#authentication item 3): the token never does. */
 export function redactUrl(url: string | undefined): string {
   return (url ?? '').replace(TOKEN_QUERY, '$1[redacted]');
 }

@@ -43,7 +43,7 @@ export interface Layout {
   /** Where "back to the start" leads (the not-found page). */
   home: string;
   /**
-   * The live board's stream (src/live, decisions.md §15): on a logged-in page, public/app.js
+   * The live board's stream (src/live, docs/reference.md#live-board): on a logged-in page, public/app.js
    * listens to it and shows new rows, changed statuses and unread counts without a reload.
    */
   live?: string;

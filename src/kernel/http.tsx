@@ -28,7 +28,7 @@ export interface HttpOptions {
   cookieSecret: string;
   /** The menu and the start page every page's frame links to (render.tsx layoutOf). */
   layout: Layout;
-  /** Path prefix (`/onerecord`) -> how the router's refusals under it are answered; elsewhere as api.md's. */
+  /** Path prefix (`/onerecord`) -> how the router's refusals under it are answered; elsewhere as docs/reference.md#the-api's. */
   refusals?: Readonly<Record<string, RefusalAnswer>>;
   /**
    * Path prefixes of API routes without `.json` whose failures are the JSON envelope (a document's
@@ -41,7 +41,7 @@ export interface HttpOptions {
 }
 
 /**
- * The Fastify instance with api.md's conventions installed once: `.json` routing, merged
+ * The Fastify instance with docs/reference.md#the-api's conventions installed once: `.json` routing, merged
  * query/form/JSON parameters, lenient body parsing, and failures in the contract's shapes.
  */
 export async function createHttpServer(options: HttpOptions): Promise<FastifyInstance> {
@@ -74,7 +74,7 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
     logController: new LogController({ disableRequestLogging: true }),
   });
 
-  // One access-log line per request, with the User-Agent (api.md asks callers to send one)
+  // One access-log line per request, with the User-Agent (docs/reference.md#the-api asks callers to send one)
   // and never the token of an `auth_token` query.
   app.addHook('onResponse', async (req, reply) => {
     // Nothing to build when info lines are off (a silent or absent logger).

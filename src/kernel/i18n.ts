@@ -1,4 +1,4 @@
-/** Languages of the exchange: `auth.language` codes (decisions.md §3). */
+/** Languages of the exchange: `auth.language` codes (docs/reference.md#accounts). */
 export const LANGUAGES = ['eng', 'deu'] as const;
 export type Language = (typeof LANGUAGES)[number];
 

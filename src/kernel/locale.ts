@@ -123,7 +123,7 @@ export function readLocaleWeightKg(input: unknown, language: string): string | u
 /**
  * A time as typed: the native input's `2026-11-26T08:00`, the API's `2026-11-26 08:00`, or German
  * `26.11.2026 08:00` (`26.11.26 8:00` too). A date alone comes back as `YYYY-MM-DD` (which the
- * freight fields drop with a warning, api.md); undefined when it is no date.
+ * freight fields drop with a warning, docs/reference.md#the-api); undefined when it is no date.
  */
 export function readLocaleDateTime(input: unknown): string | undefined {
   if (typeof input !== 'string') return undefined;

@@ -2,7 +2,7 @@ import type { ErrorCode, FailureCode, PageFormCode } from './errors.ts';
 import type { Translate } from './i18n.ts';
 
 /**
- * What a handler decides, before it is rendered as JSON or as HTML. Every answer of api.md's
+ * What a handler decides, before it is rendered as JSON or as HTML. Every answer of docs/reference.md#the-api's
  * Errors table is one of these, so the rendering of each lives in one place (kernel/render.ts).
  * `D` is the `data` of a success: an endpoint is generic over it (kernel/route.tsx), so its page
  * receives the presenter's type.
@@ -35,7 +35,7 @@ export interface NotFound {
   kind: 'not_found';
 }
 
-/** 302 to an HTML page: publish, confirm and refusals (api.md). `ok` tells the page which flash to show. */
+/** 302 to an HTML page: publish, confirm and refusals (docs/reference.md#the-api). `ok` tells the page which flash to show. */
 export interface Redirect {
   kind: 'redirect';
   to: string;

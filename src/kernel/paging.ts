@@ -24,7 +24,7 @@ export interface Paging extends PageWindow {
 
 /**
  * Paging of the freight lists and of the lists read like them (Shipments, milk run, TMS, cases,
- * ONE Record, the webhook delivery log; api.md Endpoints 11, decisions.md §4): the page window,
+ * ONE Record, the webhook delivery log; docs/reference.md#conventions item 11, docs/reference.md#freights): the page window,
  * sort `Routes.<field>`, direction; problems go to `warnings`.
  */
 export function readPaging(params: Params, warnings: Warning[] = []): Paging {
@@ -48,7 +48,7 @@ export function readPaging(params: Params, warnings: Warning[] = []): Paging {
   return { page, limit, sort, direction };
 }
 
-/** Parameters of transport, not of any list (api.md, Authentication 3; the pages' form token). */
+/** Parameters of transport, not of any list (docs/reference.md#authentication item 3; the pages' form token). */
 const PLUMBING = new Set(['auth_token', '_csrf']);
 
 /**
@@ -79,7 +79,7 @@ export function listParameterWarnings(doc: EndpointDoc | undefined, params: Para
     return n === undefined || n < 1 || n > max;
   };
   if (unreadable('page', MAX_PAGE)) add('page', `not a page number from 1 to ${MAX_PAGE}: 1 used`);
-  // Above the largest page size it is that size (api.md: capped), not a mistake.
+  // Above the largest page size it is that size (docs/reference.md#the-api: capped), not a mistake.
   if (unreadable('limit')) add('limit', 'not a whole number of at least 1: the default used');
   return out;
 }

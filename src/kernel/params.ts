@@ -2,7 +2,7 @@ import qs from 'qs';
 import type { Warning } from './outcome.ts';
 
 /**
- * Query, form and JSON body are one set of parameters (api.md, Endpoints 2). Forms and query
+ * Query, form and JSON body are one set of parameters (docs/reference.md#conventions item 2). Forms and query
  * strings use bracket keys (`auth[user]`, `pieces[0][weight]`), parsed into the same nesting
  * a JSON body has. Body values win over query values of the same name.
  */
@@ -144,7 +144,7 @@ export type ListRead = { ok: true; items: unknown[] } | { ok: false; reason: 'no
 /**
  * The items of a list parameter: a JSON array, form bracket keys (an object keyed by index, as
  * qs gives beyond its array limit), a comma-separated string or a single number. The count is
- * checked before anything else is done with the items (decisions.md §9), so a body of 150,000
+ * checked before anything else is done with the items (docs/reference.md#safety), so a body of 150,000
  * entries costs no more than a short one.
  */
 export function readList(value: unknown, max: number): ListRead {
@@ -205,7 +205,7 @@ export function readFlag(value: unknown): 0 | 1 | undefined {
   return undefined;
 }
 
-/** The page of a list (api.md, Endpoints 11 and Limits): 1-based `page`, `limit` rows. */
+/** The page of a list (docs/reference.md#conventions item 11 and Limits): 1-based `page`, `limit` rows. */
 export interface PageWindow {
   page: number;
   limit: number;

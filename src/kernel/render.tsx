@@ -9,12 +9,12 @@ import type { Outcome } from './outcome.ts';
 const FLASH_COOKIE = 'fx_flash';
 
 /**
- * The envelope of every JSON answer (api.md, Response envelope): `auth` repeats the caller, its
+ * The envelope of every JSON answer (docs/reference.md#envelope): `auth` repeats the caller, its
  * token included for a caller that sent the token (or logged in with its password). A caller by
  * the browser session gets `email` and `language` only: the token is a secret that does not
  * expire, and a JSON answer is compressed beside text the request chose (a warning that quotes
  * a parameter), so its size would tell a page of another site, which makes the browser send
- * requests with its cookie, whether a guess matched the token (BREACH; docs/decisions.md,
+ * requests with its cookie, whether a guess matched the token (BREACH; docs/choices.md,
  * "Safety: no secret beside reflected input in a compressed answer").
  */
 export function envelope(status: 'success' | 'error', data: unknown, caller: Caller | null, extra: Record<string, unknown> = {}) {
@@ -41,7 +41,7 @@ export function errorEnvelope(code: ErrorCode | PageFormCode, message: string, c
 /** A refusal of the server itself (unreadable request, too large, not logged in, …). */
 export const refusalEnvelope = (code: ErrorCode, message: string, caller: Caller | null) => errorEnvelope(code, message, caller);
 
-/** 404: missing or not visible (api.md: `data` is an empty array). */
+/** 404: missing or not visible (docs/reference.md#the-api: `data` is an empty array). */
 export const notFoundEnvelope = (caller: Caller | null) => refusalEnvelope('not_found', 'not found', caller);
 
 /**
@@ -54,7 +54,7 @@ export function sendJson(reply: FastifyReply, code: number, body: unknown): Fast
   return reply.code(code).header('cache-control', NO_STORE).type('application/json; charset=utf-8').send(JSON.stringify(body));
 }
 
-/** Renders an outcome as JSON: the status codes and shapes of api.md's Errors table. */
+/** Renders an outcome as JSON: the status codes and shapes of docs/reference.md#errors table. */
 export function renderJson(reply: FastifyReply, outcome: Outcome, caller: Caller | null): FastifyReply {
   switch (outcome.kind) {
     case 'ok':
@@ -66,7 +66,7 @@ export function renderJson(reply: FastifyReply, outcome: Outcome, caller: Caller
     case 'rejected':
       return sendJson(reply, outcome.status, refusalEnvelope(outcome.code, outcome.message, caller));
     case 'redirect':
-      // Clients must not follow it (api.md); the body is an HTML stub, never JSON.
+      // Clients must not follow it (docs/reference.md#the-api); the body is an HTML stub, never JSON.
       return reply.code(302).header('location', redirectTarget(outcome.to)).type('text/html; charset=utf-8').send('');
   }
 }

@@ -43,7 +43,7 @@ export interface EndpointSpec<C extends Caller | null, D = unknown, I = undefine
   /**
    * An upload's gate, before a byte of the request's body is read: the caller is authenticated
    * from the request line and headers alone (a JSON call by its token in the Authorization
-   * header or the query, api.md; a page by its session), a user endpoint answers 401 (or the
+   * header or the query, docs/reference.md#the-api; a page by its session), a user endpoint answers 401 (or the
    * login page) without one, and `admit` may refuse with its outcome (a 404), answered at once.
    * `ctx.params` holds the query only. The caller it admitted is the request's caller after.
    */
@@ -267,7 +267,7 @@ function plainPage(outcome: Answer): Page {
 
 /**
  * The API token a request carries, read once for every part of the site: `Authorization:
- * <scheme> <token>` with one of `schemes` (api.md: `TokenPass`, a fixed literal; ONE Record's
+ * <scheme> <token>` with one of `schemes` (docs/reference.md#the-api: `TokenPass`, a fixed literal; ONE Record's
  * clients also send `Bearer`, in any case), else the `auth_token` parameter (quick tests).
  */
 export function requestToken(

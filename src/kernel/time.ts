@@ -10,7 +10,7 @@ const RELATIVE = /^\+\s*(\d{1,6})\s*(minute|hour|day|week)s?$/i;
 
 /**
  * Wall-clock time of the exchange: every timestamp is read and written in APP_TIMEZONE as
- * `YYYY-MM-DD HH:MM:SS` without a zone (api.md, Endpoints 4).
+ * `YYYY-MM-DD HH:MM:SS` without a zone (docs/reference.md#conventions item 4).
  */
 export class Clock {
   constructor(

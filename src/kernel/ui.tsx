@@ -174,7 +174,7 @@ export function Tabs({ tabs, label }: { tabs: Tab[]; label?: string }) {
 }
 
 /** Previous/next links: the contract returns no total, the last page is the first short one. */
-/** The page sizes a list page offers (api.md caps `limit` at 100; 20 is the default). */
+/** The page sizes a list page offers (docs/reference.md#the-api caps `limit` at 100; 20 is the default). */
 export const PAGE_SIZES = [DEFAULT_LIMIT, 50, MAX_LIMIT] as const;
 
 /**

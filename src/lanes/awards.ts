@@ -3,7 +3,7 @@ import { AWARDED_STATUSES, BIDS, FREIGHTS, storedInSql } from '../freights/index
 import { greatCircleKmSql } from '../places/index.ts';
 
 /**
- * Awarded road freights as the market's price history reads them (decisions.md §14): what an
+ * Awarded road freights as the market's price history reads them (docs/reference.md#lane-prices): what an
  * award is, as one SQL piece over the freights' read model (freights/read-model.ts) and its rules.
  *
  * An award is a freight with its accepted bid (freights/award.ts writes both in one transaction):

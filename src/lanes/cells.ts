@@ -12,6 +12,7 @@ import {
   resistsCoalitions,
   type LaneRelease,
 } from './lane.ts';
+import { isAirportCodeSql } from '../places/index.ts';
 
 /**
  * The lane cells (migrations 0100, 0200): the awards of one origin cell, destination cell, month
@@ -22,7 +23,7 @@ import {
  * (a three-letter code), or a country alone (a place without a postal code). Every lane query is a
  * union of whole cells, so two answers can differ only by whole cells.
  *
- * Release (docs/decisions.md, "Lane prices"): the figures of a cell come from its first `released`
+ * Release (docs/choices.md, "Lane prices"): the figures of a cell come from its first `released`
  * awards. They grow only by a whole batch, at the first read that finds one waiting. The batch
  * rule is the operator's (LANE_PRICES_RELEASE, lane.ts): `threshold`, the contract's, at least
  * MIN_AWARDS awards of at least MIN_OWNERS owner companies; `strict` also asks that no company (as
@@ -35,7 +36,7 @@ import {
 /** The cell of one end of an award row `a` (awardRowsSql): country, key, airport or not. */
 function cellOf(side: 'from' | 'to') {
   const code = sql.ref(`a.${side}_code`);
-  const airport = sql<boolean>`coalesce(${code} ~ '^[A-Za-z]{3}$', false)`;
+  const airport = sql<boolean>`coalesce(${isAirportCodeSql(code)}, false)`;
   return {
     country: sql<string>`upper(coalesce(${sql.ref(`a.${side}_country`)}, ''))`,
     airport,
@@ -261,7 +262,7 @@ export async function rebuildLaneCells(db: Db, zone: string, rule: LaneRelease):
   await sql`update lane_price_cells as c set ${releaseSet(rule, approval)} where ${releaseWaits(rule, approval)}`.execute(db);
 }
 
-/** One end of the lane over the cells' columns: any of the patterns (decisions.md §7). */
+/** One end of the lane over the cells' columns: any of the patterns (docs/reference.md#load-search). */
 export function cellsMatch(side: 'from' | 'to', patterns: readonly PlacePattern[]): RawBuilder<SqlBool> {
   const country = sql.ref(`c.${side}_country`);
   const key = sql.ref(`c.${side}_key`);

@@ -2,7 +2,7 @@ import type { Translate } from '../kernel/i18n.ts';
 import type { LaneMonth } from './store.ts';
 
 /**
- * The lane's chart, drawn on the server as SVG (decisions.md §14: readable without JavaScript):
+ * The lane's chart, drawn on the server as SVG (docs/reference.md#lane-prices: readable without JavaScript):
  * per month the middle half of the prices (p25–p75) as a bar and the median as a point, the
  * medians joined by a line where consecutive months both show figures. It has a title and a
  * description, both axes labelled, and scales with the page (viewBox), so it fits 390 px; the

@@ -1,5 +1,5 @@
 /**
- * Lane prices (decisions.md §14): what awarded road freights on a lane cost, by month, shown so
+ * Lane prices (docs/reference.md#lane-prices): what awarded road freights on a lane cost, by month, shown so
  * that no single deal can be read (lane.ts: the request and the disclosure rule; store.ts: the one
  * statement; views.tsx and chart.tsx: the page and its SVG chart). Above freights, whose awards it
  * reads through the freights' read model (awards.ts), and market, whose load-search patterns name the lane. The

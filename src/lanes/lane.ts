@@ -3,10 +3,10 @@ import type { LanePricesRelease } from '../config/config.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { readInt, readString, type Params } from '../kernel/params.ts';
 import { formatPlacePattern, parsePlacePattern, readLoadSearch, type PlacePattern } from '../market/index.ts';
-import { POSTAL_AREA } from '../places/index.ts';
+import { isAirportCode, POSTAL_AREA } from '../places/index.ts';
 
 /**
- * What a lane-price request asks (decisions.md §14): the lane as two load-search patterns (§7,
+ * What a lane-price request asks (docs/reference.md#lane-prices): the lane as two load-search patterns (§7,
  * read by the market module), the months back from now, the currency. The rules of disclosure are
  * here too, once: the statement (store.ts) applies them before any figure leaves the database.
  */
@@ -18,7 +18,7 @@ export const DEFAULT_CURRENCY = 'EUR';
 
 /**
  * A month's figures are shown only when they come from at least MIN_AWARDS awards of at least
- * MIN_OWNERS different owner companies (decisions.md §14); else its count alone. The per-km
+ * MIN_OWNERS different owner companies (docs/reference.md#lane-prices); else its count alone. The per-km
  * median is a figure of its own set (the awards with both ends' coordinates) and needs the same.
  * Awards join the figures in batches (cells.ts) that meet the same threshold by themselves.
  */
@@ -27,7 +27,7 @@ export const MIN_OWNERS = 3;
 
 /**
  * Which batches are released (LANE_PRICES_RELEASE, read by config): `threshold`, the contract's
- * (the default), or `strict`, an operator's opt-in against insiders (docs/decisions.md, "Lane
+ * (the default), or `strict`, an operator's opt-in against insiders (docs/choices.md, "Lane
  * prices", the bracketing attack).
  */
 export type LaneRelease = LanePricesRelease;
@@ -36,7 +36,7 @@ export type LaneRelease = LanePricesRelease;
  * Under `strict`: a batch is released only when, for every coalition of at most COALITION_MAX
  * companies (owners or winners, any mix), the batch's awards in which no member took part number
  * at least OTHERS_MIN_AWARDS, of at least OTHERS_MIN_PARTIES owners and OTHERS_MIN_PARTIES
- * winners (docs/decisions.md, "Lane prices": the math). A coalition knows the prices of every
+ * winners (docs/choices.md, "Lane prices": the math). A coalition knows the prices of every
  * award a member took part in and may have chosen them; the three quartiles give it at most three
  * equations in the prices it does not know: with four or more of them, at least one stays unknown
  * whatever prices it chose, and what it learns is spread over two owners and two carriers at
@@ -134,7 +134,7 @@ export const laneText = (patterns: readonly PlacePattern[]) => patterns.map(form
  * Reads the request. `from` and `to` are required (a lane has two ends): missing, or without one
  * readable pattern, the answer is `undefined` (the endpoint refuses with `prices.lane_required`).
  * An unreadable pattern among readable ones, `months` outside 1–36 and a currency that is not
- * three letters are ignored with a warning (api.md).
+ * three letters are ignored with a warning (docs/reference.md#the-api).
  */
 export function readLaneQuery(params: Params, zone: string, warnings: Warning[]): LaneQuery | undefined {
   // Only the two place parameters of the load search: its other parameters narrow no lane.
@@ -164,7 +164,7 @@ export const CELL_PREFIX = POSTAL_AREA;
 /**
  * Prices are kept per lane cell (a postal area of two characters, an airport, a country), so a
  * longer postal prefix is read as its area, with a warning: DE-603 asks DE-60. Figures for less
- * than an area would let two answers differ by one deal (docs/decisions.md, "Lane prices").
+ * than an area would let two answers differ by one deal (docs/choices.md, "Lane prices").
  */
 function toCells(patterns: PlacePattern[], field: 'from' | 'to', warnings: Warning[]): PlacePattern[] {
   const out: PlacePattern[] = [];
@@ -205,7 +205,7 @@ export function laneOfFreight(f: {
   const end = (code: string | null | undefined, country: string | null | undefined): PlacePattern | undefined => {
     const key = (code ?? '').replace(/[^0-9A-Za-z]/g, '').toUpperCase();
     const c = (country ?? '').trim().toUpperCase();
-    if (/^[A-Z]{3}$/.test(key)) {
+    if (isAirportCode(key)) {
       const airport = parsePlacePattern(`airport:${key}`);
       if (typeof airport !== 'string') return airport;
     }

@@ -6,7 +6,7 @@ import { LANE_DOCS, type LanePricesData } from './schema.ts';
 import { lanePrices } from './store.ts';
 import { pricesPage } from './views.tsx';
 
-/** GET /market/prices (decisions.md §14): the lane's prices by month, as JSON and as a page with its chart. */
+/** GET /market/prices (docs/reference.md#lane-prices): the lane's prices by month, as JSON and as a page with its chart. */
 
 interface Read {
   query: LaneQuery | undefined;

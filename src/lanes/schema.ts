@@ -11,7 +11,7 @@ import {
   OTHERS_MIN_PARTIES,
 } from './lane.ts';
 
-/** The lane prices' API description (decisions.md §14). */
+/** The lane prices' API description (docs/reference.md#lane-prices). */
 
 const figure = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
 const rule = `null unless the month has at least ${MIN_AWARDS} awards by at least ${MIN_OWNERS} different owner companies`;

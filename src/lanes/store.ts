@@ -5,7 +5,7 @@ import { approves, approveStrict, batchMayWait, cellsMatch, releaseSet, releaseW
 import { MIN_AWARDS, MIN_OWNERS, monthWindow, type LaneQuery, type LaneRelease } from './lane.ts';
 
 /**
- * The lane prices' statement (decisions.md §14): the lane's cells (cells.ts) in the window,
+ * The lane prices' statement (docs/reference.md#lane-prices): the lane's cells (cells.ts) in the window,
  * released where a whole batch waits under the operator's rule (the statement's update), then by month: the count of every
  * award, and the quartiles and per-km median of the released ones where the disclosure rule of
  * lane.ts holds. Figures of a month below the rule are never computed, so they cannot leave the
@@ -14,7 +14,7 @@ import { MIN_AWARDS, MIN_OWNERS, monthWindow, type LaneQuery, type LaneRelease }
  * Quartiles are exact on the decimal prices (linear interpolation between the two nearest
  * prices, as percentile_cont, but over numeric: percentile_cont works in float8 and could round
  * a .5 the wrong way), then rounded to whole units (median, p25, p75) and cents (per km): a
- * figure is a market price, not a deal's (docs/decisions.md, "Lane prices").
+ * figure is a market price, not a deal's (docs/choices.md, "Lane prices").
  *
  * Generated SQL (PostgreSQL), for DE-60 -> FR-75, 12 months, EUR:
  *   with cell as (select c.id from lane_price_cells c where c.zone = $1 and c.currency = $2 and c.month = any($3)

@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 
 /**
- * Links without an account (decisions.md §18 tracking link, §19 consignee's signing link): a
+ * Links without an account (docs/reference.md#tracking tracking link, §19 consignee's signing link): a
  * secret address that opens one page of one freight for one purpose and nothing else.
  * This file imports nothing of the module's behaviour, so db/schema.ts can join it.
  */

@@ -4,10 +4,10 @@ import { admits, fromFreights, inMarket } from '../freights/index.ts';
 
 /**
  * Who may see a freight in the market at a given moment, for many companies at once (the live
- * board's market events, decisions.md §15, read when a stream reads them), through the freights'
+ * board's market events, docs/reference.md#live-board, read when a stream reads them), through the freights'
  * read model and rules: the freight is in the market (`inMarket`), its visibility admits the
  * company (`admits`), it is another company's, and the company has not blocked its owner
- * (decisions.md §12, accounts/blocks.ts): the rules of the market list
+ * (docs/reference.md#trust, accounts/blocks.ts): the rules of the market list
  * (freights/lists/membership.ts), applied to the rows in hand.
  */
 

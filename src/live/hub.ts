@@ -7,7 +7,7 @@ import type { Clock } from '../kernel/time.ts';
 import { eventsAfter, eventsAt, type FeedRow, LIVE_CHANNEL, positionOfEvent, positionsOf, REPLAY_MS } from '../webhooks/index.ts';
 
 /**
- * The live board's streams of one server process (decisions.md §15). Events are the outbox's
+ * The live board's streams of one server process (docs/reference.md#live-board). Events are the outbox's
  * rows (webhooks/feed.ts): a company's own rows go to its streams; a market row to the streams of
  * every company that may see the freight in the market at that moment (audience.ts, over the freights' read model:
  * in the market, admitted by visibility, not blocked; the companies that got a row of their own
@@ -17,7 +17,7 @@ import { eventsAfter, eventsAt, type FeedRow, LIVE_CHANNEL, positionOfEvent, pos
  * back), while what arrives meanwhile waits. Each stream keeps the position (order of commits)
  * of the last event it was given or that its replay read past, and never sends a position at or
  * below it: an event both the replay and the live reader read (its notification arriving, or read,
- * after the replay had sent it) goes once, and none goes after a later one (decisions.md,
+ * after the replay had sent it) goes once, and none goes after a later one (docs/choices.md,
  * Reliability: "Exactly once, in the order of commits, across a reconnect").
  *
  * Nothing here is needed by another process: a stream lives on the connection it serves, and
@@ -31,7 +31,7 @@ export const HEARTBEAT_MS = 25_000;
 /**
  * A stream whose client does not read is cut off (its socket destroyed, not ended: an end waits
  * for the client to take what is queued): when more than this waits in the process beyond what
- * the kernel holds, or when the kernel's buffer stays full STALL_MS (decisions.md, Reliability:
+ * the kernel holds, or when the kernel's buffer stays full STALL_MS (docs/choices.md, Reliability:
  * "A stream that does not read is cut off"). Its client replays on reconnect.
  */
 export const MAX_BUFFERED = 256 * 1024;

@@ -8,7 +8,7 @@ import { refusalEnvelope, renderJson } from '../kernel/render.tsx';
 import { callerOfRequest } from '../kernel/route.tsx';
 import { HEARTBEAT_MS, type LiveHub, MAX_STREAMS_PER_USER } from './hub.ts';
 
-/** The path of the stream (decisions.md §15); the pages' script finds it on the page (kernel/html.tsx). */
+/** The path of the stream (docs/reference.md#live-board); the pages' script finds it on the page (kernel/html.tsx). */
 export const LIVE_PATH = '/events/stream';
 
 /** Seconds a refused client waits before it tries again (429, `Retry-After`). */
@@ -32,7 +32,7 @@ const STREAM_DOC: EndpointDoc = {
 };
 
 /**
- * GET /events/stream (decisions.md §15): outside the envelope (an answer that never ends), so a
+ * GET /events/stream (docs/reference.md#live-board): outside the envelope (an answer that never ends), so a
  * route of its own that says what it is in its route config (src/openapi), like a document's
  * download. Authentication as every GET: the API token, else the browser session.
  */

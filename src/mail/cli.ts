@@ -4,7 +4,7 @@ import { sendsMail } from '../config/mail.ts';
 import { Clock } from '../kernel/time.ts';
 import { mailStatus, retryFailed } from './outbox.ts';
 
-/** The operator's view of the mail outbox (decisions.md §20): what waits, what failed and why; failed mails queued again. */
+/** The operator's view of the mail outbox (docs/reference.md#mail): what waits, what failed and why; failed mails queued again. */
 export const mailCommands: Command[] = [
   {
     words: ['mail', 'status'],

@@ -9,10 +9,10 @@ import type { EventData } from './kinds.ts';
 import type { MailKind, MailMode } from './tables.ts';
 
 /**
- * What a mail says (decisions.md §20), from the event as its recipient company received it: the
+ * What a mail says (docs/reference.md#mail), from the event as its recipient company received it: the
  * freight named as the lists name it (places with their towns, loading and delivery windows,
  * weight; a masked freight by its number and day only), the price only where the event carries
- * it (it carries what the company may see: decisions.md §4, §8), and a link to the page. Plain
+ * it (it carries what the company may see: docs/reference.md#freights, #events), and a link to the page. Plain
  * text and HTML of the same words; the HTML is one column with inline styles (mail clients drop
  * style sheets), readable on a phone.
  */
@@ -49,7 +49,7 @@ const part = (data: EventData, key: string): EventData => (isRecord(data[key]) ?
 const idOf = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) ? value : null);
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/** A masked freight (a former bidder's view, decisions.md §4): no places. */
+/** A masked freight (a former bidder's view, docs/reference.md#freights): no places. */
 const isMasked = (r: FreightView) => r.f_from === 'xxx (XX)' && (r.from === null || r.from === undefined);
 
 /** The freight as a dispatcher names it: `60311 Frankfurt am Main (DE) → 75001 Paris (FR)` and its facts. */
@@ -225,7 +225,7 @@ export async function describe(told: Told, tell: Telling): Promise<MailItem | nu
         t('mail.cmr.headline', { name: textOf(signature.name), number, role, status: textOf(cmr.status) }),
       );
     }
-    // Lane tenders (decisions.md §17): no freight; the link leads to the tender.
+    // Lane tenders (docs/reference.md#tenders): no freight; the link leads to the tender.
     case 'tender.published':
     case 'tender.awarded':
     case 'tender.lost': {

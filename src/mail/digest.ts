@@ -4,7 +4,7 @@ import type { DB } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
 
 /**
- * The daily digest (decisions.md §20): at 07:00 in APP_TIMEZONE, the items of each user and kind
+ * The daily digest (docs/reference.md#mail): at 07:00 in APP_TIMEZONE, the items of each user and kind
  * gathered before then become one mail. Any process may sweep, as often as it likes: one
  * statement writes the day's digests (one per user, kind and day: a unique index, so a second
  * sweep, in this process or another, writes none) and hands each its items. An item that arrives

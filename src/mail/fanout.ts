@@ -12,7 +12,7 @@ import { chosenModes, modeOf } from './settings.ts';
 import type { MailKind } from './tables.ts';
 
 /**
- * From events to mails (decisions.md §20): the trigger on the outbox wrote a `mail_events` row
+ * From events to mails (docs/reference.md#mail): the trigger on the outbox wrote a `mail_events` row
  * in each mailed event's transaction; here, in a transaction of its own, a batch of them is
  * claimed (`for update skip locked`: any process, never two on one row), each told to the users
  * of its recipient company by their settings (kinds.ts narrows who), written as mails to send now
@@ -98,7 +98,7 @@ async function fanOutRows(trx: Kysely<DB>, now: Date, which: { limit: number } |
   const daily: Array<{ user_id: number; kind: MailKind; event_seq: number; created: Date }> = [];
   for (const { c, addressee } of told) {
     // MAIL-BLOCKS: the recipients are the event's own (its outbox row's company), so the events'
-    // one recipient filter of blocks (decisions.md §12; issue 39) keeps a blocked company's mail
+    // one recipient filter of blocks (docs/reference.md#trust; issue 39) keeps a blocked company's mail
     // from the blocker with no rule of its own here (tests/mail/privacy.test.ts).
     let people = byCompany.get(c.company_id) ?? [];
     // An alert goes to the user it alerted, if that user belongs to the recipient company.

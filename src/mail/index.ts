@@ -1,5 +1,5 @@
 /**
- * E-mail (decisions.md §20): per-user settings per kind, mails derived from the outbox of events
+ * E-mail (docs/reference.md#mail): per-user settings per kind, mails derived from the outbox of events
  * (a trigger writes `mail_events` in each event's transaction, migration 0300), fanned out to
  * users, sent by any server process, daily digests at 07:00 and one-click unsubscribe. The
  * module's public surface: what app.ts wires, the CLI's commands, the SQL piece the outbox's

@@ -3,10 +3,10 @@ import { isRecord } from '../kernel/params.ts';
 import type { MailKind, MailMode } from './tables.ts';
 
 /**
- * Which event is which kind of mail (decisions.md §20), in one table: every event type is named,
+ * Which event is which kind of mail (docs/reference.md#mail), in one table: every event type is named,
  * with its kind or null (not mailed), so a new event type fails the typecheck until it is
  * decided here. The recipients are always the event's own (the outbox row's company: the
- * planning's entitlement, masking and blocks, decisions.md §8, §12); a rule only narrows them:
+ * planning's entitlement, masking and blocks, docs/reference.md#events, #trust); a rule only narrows them:
  * - `tells`: whether the recipient company hears of it by mail at all: an event caused by the
  *   recipient itself (its own bid, its own withdrawal) is no news to it;
  * - `addressee`: an alert is mailed to the user it alerted (the saved search's user, the vehicle
@@ -27,7 +27,7 @@ export interface MailRule {
   addressee?: (data: EventData, company: number) => Addressee | null;
 }
 
-/** The defaults of decisions.md §20. */
+/** The defaults of docs/reference.md#mail. */
 export const DEFAULT_MODES: Readonly<Record<MailKind, MailMode>> = {
   alerts: 'daily',
   bids: 'instant',
@@ -75,7 +75,7 @@ export const MAIL_OF_EVENT: Readonly<Record<EventType, MailRule | null>> = {
     },
   },
   'freight.invited': { kind: 'offers' },
-  // decisions.md §16: the owner's counter-offer, to the bidder (its only recipient); a waterfall's
+  // docs/reference.md#one-step: the owner's counter-offer, to the bidder (its only recipient); a waterfall's
   // turn starting, to the carrier whose turn it is.
   'bid.countered': { kind: 'bids', tells: notByOwner },
   'freight.offered': { kind: 'offers' },
@@ -95,11 +95,11 @@ export const MAIL_OF_EVENT: Readonly<Record<EventType, MailRule | null>> = {
   'rating.received': null,
   'message.created': { kind: 'messages' },
   'document.added': { kind: 'documents' },
-  // Tracking (decisions.md §18): to the freight's owner and winner, who follow the order as they follow its bids and award.
+  // Tracking (docs/reference.md#tracking): to the freight's owner and winner, who follow the order as they follow its bids and award.
   'freight.milestone': { kind: 'bids' },
   'freight.late': { kind: 'bids' },
   'cmr.signed': { kind: 'documents' },
-  // Lane tenders (decisions.md §17, §20): an invitation is an offer; an award or a loss answers the company's bids.
+  // Lane tenders (docs/reference.md#tenders, #mail): an invitation is an offer; an award or a loss answers the company's bids.
   'tender.published': { kind: 'offers' },
   'tender.awarded': { kind: 'bids' },
   'tender.lost': { kind: 'bids' },

@@ -4,7 +4,7 @@ import { mailRoutes } from './kinds.ts';
 import type { MailKind } from './tables.ts';
 
 /**
- * The mail outbox (decisions.md §20): `mail_messages` are claimed like webhook deliveries. A
+ * The mail outbox (docs/reference.md#mail): `mail_messages` are claimed like webhook deliveries. A
  * claim is one statement (`for update skip locked`) that counts the attempt and pushes
  * `next_attempt` to the end of a lease, so no other process takes the same mail while it is
  * sent; the SMTP conversation runs after the commit, holding no lock; its outcome is written only

@@ -11,7 +11,7 @@ import { readSettingsInput, setModes, settingsOf } from './settings.ts';
 import type { UnsubscribeTokens } from './unsubscribe.ts';
 import { SETTINGS_PATH, settingsPage, settingsSavedPage, unsubscribeDone, unsubscribeInvalid, unsubscribeQuestion } from './views.tsx';
 
-/** decisions.md §20: the caller's own e-mail settings (API and page on the same path). */
+/** docs/reference.md#mail: the caller's own e-mail settings (API and page on the same path). */
 export function mailEndpoints(): Endpoint[] {
   return [
     userEndpoint({

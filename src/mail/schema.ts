@@ -3,7 +3,7 @@ import type { EndpointDoc } from '../kernel/doc.ts';
 import { DEFAULT_MODES } from './kinds.ts';
 import { MAIL_KINDS, MAIL_MODES } from './tables.ts';
 
-/** The e-mail settings' parameters and answers (decisions.md §20), for the API description. */
+/** The e-mail settings' parameters and answers (docs/reference.md#mail), for the API description. */
 
 const MODE = Type.Union(
   MAIL_MODES.map((m) => Type.Literal(m)),

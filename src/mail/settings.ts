@@ -5,7 +5,7 @@ import type { Warning } from '../kernel/outcome.ts';
 import { DEFAULT_MODES } from './kinds.ts';
 import { MAIL_KINDS, MAIL_MODES, type MailKind, type MailMode } from './tables.ts';
 
-/** A user's e-mail settings (decisions.md §20): each kind's mode, the defaults where nothing was chosen. */
+/** A user's e-mail settings (docs/reference.md#mail): each kind's mode, the defaults where nothing was chosen. */
 
 export type MailSettingsView = Record<MailKind, MailMode>;
 
@@ -62,7 +62,7 @@ export type SettingsInput =
 
 /**
  * Reads `email` (an object from kind to mode; a form sends `email[alerts]=daily`). A kind this
- * exchange does not know is ignored with a warning (as unknown fields are, api.md); a mode other
+ * exchange does not know is ignored with a warning (as unknown fields are, docs/reference.md#the-api); a mode other
  * than instant, daily or off refuses the request, naming the kind, and nothing changes.
  */
 export function readSettingsInput(params: Params): SettingsInput {

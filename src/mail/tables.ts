@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 
 /**
- * The mail module's tables (migration 0300; decisions.md §20). Kinds and modes are named here
+ * The mail module's tables (migration 0300; docs/reference.md#mail). Kinds and modes are named here
  * (kinds.ts decides which event is which kind).
  */
 
@@ -9,7 +9,7 @@ import type { ColumnType, Generated } from 'kysely';
 export const MAIL_MODES = ['instant', 'daily', 'off'] as const;
 export type MailMode = (typeof MAIL_MODES)[number];
 
-/** The kinds of mail (decisions.md §20), in the order the settings page shows them. */
+/** The kinds of mail (docs/reference.md#mail), in the order the settings page shows them. */
 export const MAIL_KINDS = ['alerts', 'bids', 'messages', 'offers', 'documents'] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

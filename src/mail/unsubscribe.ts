@@ -3,7 +3,7 @@ import type { MailKind } from './tables.ts';
 import { isMailKind } from './settings.ts';
 
 /**
- * One-click unsubscribe (RFC 8058, decisions.md §20): every mail carries a link that switches
+ * One-click unsubscribe (RFC 8058, docs/reference.md#mail): every mail carries a link that switches
  * its kind off for its user without a login. The token is `<user>.<kind>.<HMAC>`: unguessable
  * (256 bits keyed by a key derived from TOKEN_SECRET, accounts/tokens.ts), one per user and kind,
  * stored nowhere, and the same in every mail, so a link from an older mail still works.

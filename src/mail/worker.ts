@@ -9,7 +9,7 @@ import { claimMails, pruneMail, recordMails, type ClaimedMail, type MailOutcome 
 import type { UnsubscribeTokens } from './unsubscribe.ts';
 
 /**
- * The mail worker of a server process (decisions.md §20): fans events out to users, writes the
+ * The mail worker of a server process (docs/reference.md#mail): fans events out to users, writes the
  * digests once 07:00 has passed, and sends what is due through the SMTP server, a few mails at
  * once over pooled connections. Every process that listens runs one; they share the work through
  * the database only (outbox.ts), so any number of them sends each mail once. Nothing here runs in

@@ -1,14 +1,14 @@
 import { sql, type RawBuilder } from 'kysely';
 import { airportByCode } from '../airports/index.ts';
-import { airportPoint, distanceKm, greatCircleKmSql, type Point } from '../places/index.ts';
+import { airportPoint, distanceKm, greatCircleKmSql, placePoint, type Point } from '../places/index.ts';
 import { airportsNear, codeKey, postalCentreNearSql, type PlaceColumns } from './sql.ts';
 import type { Near } from './search.ts';
 
 /**
- * Distances in the market (docs/decisions.md, "Distance"): the great circle between a row's
+ * Distances in the market (docs/choices.md, "Distance"): the great circle between a row's
  * origin and destination, which the lists sort by in SQL (`sort=Routes.distance`, an addition to
- * api.md) and the pages show; and the distance of a row's origin from a point, by which matching
- * orders what fits (decisions.md §11). Over the owner's place columns, like the search's pieces
+ * docs/reference.md#the-api) and the pages show; and the distance of a row's origin from a point, by which matching
+ * orders what fits (docs/reference.md#vehicles). Over the owner's place columns, like the search's pieces
  * (sql.ts). The JSON answers carry no distance field.
  */
 
@@ -33,7 +33,7 @@ export function distanceSql(from: Coordinates, to: Coordinates): RawBuilder<numb
 
 /**
  * SQL: the great-circle distance in km of a side's place from the centre of a radius search, by
- * every way the search finds it (sql.ts nearSql, decisions.md §7): its coordinates; else, when its
+ * every way the search finds it (sql.ts nearSql, docs/reference.md#load-search): its coordinates; else, when its
  * code is an airport in the circle (airportsNear), that airport's position; else the centre of
  * the postal code whose range it was found in (postalCentreNearSql). Null for a row the search
  * would not find. One expression, so a statement sorts by it before its limit.
@@ -57,17 +57,14 @@ export function distanceFromSql(side: PlaceColumns, near: Near): RawBuilder<numb
 /** A presented row (its API names): `from`, `to` and the four coordinates are read. */
 export type Placed = Readonly<Record<string, unknown>>;
 
-const given = (v: unknown) => v !== null && v !== undefined && v !== '' && Number.isFinite(Number(v));
-
-/** A side's point: its coordinates, else its airport's (a three-letter code the airport data knows). */
-function pointOf(route: Placed, side: 'from' | 'to'): Point | null {
-  const lat = route[`${side}_latitude`];
-  const lon = route[`${side}_longitude`];
-  if (given(lat) && given(lon)) return { latitude: Number(lat), longitude: Number(lon) };
-  const code = route[side];
-  const airport = typeof code === 'string' && /^[A-Z]{3}$/.test(code) ? airportByCode(code) : undefined;
-  return airport ? airportPoint(airport) : null;
-}
+/** A side's point (places/point.ts placePoint: coordinates, else its airport's, else its postal code's centre). */
+const pointOf = (route: Placed, side: 'from' | 'to'): Point | null =>
+  placePoint({
+    latitude: route[`${side}_latitude`],
+    longitude: route[`${side}_longitude`],
+    code: route[side],
+    country: route[`${side}_country`],
+  });
 
 /**
  * The row's great-circle distance in whole km as the caller sees it, or null: a masked row (a

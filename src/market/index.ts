@@ -1,5 +1,5 @@
 /**
- * The market's load search (decisions.md §7), the engine every list of the exchange narrows by:
+ * The market's load search (docs/reference.md#load-search), the engine every list of the exchange narrows by:
  * its parameters read and written (search.ts), their API description (schema.ts), and what they
  * mean for a table's place and window columns as SQL pieces (sql.ts). Freights use it today,
  * vehicle offers next. The module's public surface.

@@ -2,10 +2,10 @@ import { DateTime } from 'luxon';
 import { airportByCode } from '../airports/index.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { preview, readDecimal, readList, readString, type Params } from '../kernel/params.ts';
-import { countryByCode, airportPoint, type Point, isPostalPrefix, postalKey } from '../places/index.ts';
+import { countryByCode, airportCodeOf, airportPoint, type Point, isAirportCode, isPostalPrefix, postalKey } from '../places/index.ts';
 
 /**
- * The load search's parameters (decisions.md §7), read and written: `readLoadSearch` reads them
+ * The load search's parameters (docs/reference.md#load-search), read and written: `readLoadSearch` reads them
  * leniently (an unreadable one is ignored with a warning) into a `LoadSearch`, `searchToParams`
  * writes one back as the normalised query a link, a bookmark or a saved search keeps. What a
  * search means for rows of a table is sql.ts (the pieces) and the module that owns the table
@@ -60,7 +60,7 @@ export interface DayWindow {
   closed?: boolean;
 }
 
-/** A load search (decisions.md §7), read: what a list of freights (or, later, of vehicle offers) is narrowed by. */
+/** A load search (docs/reference.md#load-search), read: what a list of freights (or, later, of vehicle offers) is narrowed by. */
 export interface LoadSearch {
   from?: PlacePattern[];
   to?: PlacePattern[];
@@ -113,8 +113,8 @@ function text(params: Params, name: string, warnings: Warning[], max = 500): str
  */
 export function parsePlacePattern(token: string): PlacePattern | string {
   const t = token.trim();
-  const airport = /^(?:airport:\s*)?([A-Za-z]{3})$/i.exec(t);
-  if (airport) return { kind: 'airport', code: airport[1]!.toUpperCase() };
+  const airport = airportCodeOf(t);
+  if (airport !== null) return { kind: 'airport', code: airport };
   const country = /^([A-Za-z]{2})$/.exec(t);
   if (country) {
     const code = country[1]!.toUpperCase();
@@ -158,8 +158,8 @@ export function parseCenter(value: string): { center: Point; airport?: string } 
     if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return 'coordinates out of range';
     return { center: { latitude, longitude } };
   }
-  const code = /^(?:airport:\s*)?([A-Za-z]{3})$/i.exec(value)?.[1]?.toUpperCase();
-  if (code) {
+  const code = airportCodeOf(value);
+  if (code !== null) {
     const airport = airportByCode(code);
     return airport ? { center: airportPoint(airport), airport: code } : `unknown airport ${code}`;
   }
@@ -228,7 +228,7 @@ function readWeight(params: Params, name: string, warnings: Warning[]): string |
 }
 
 /**
- * The search parameters of a list request (decisions.md §7). Each unreadable parameter is
+ * The search parameters of a list request (docs/reference.md#load-search). Each unreadable parameter is
  * ignored and named in `warnings`; the others apply. `zone` is APP_TIMEZONE (dates are days there).
  */
 export function readLoadSearch(params: Params, zone: string, warnings: Warning[] = []): LoadSearch {
@@ -281,7 +281,7 @@ export function placeKeys(code: string | null | undefined, country: string | nul
     keys.push(c);
     for (let i = 1; i <= Math.min(key.length, 12); i++) keys.push(`${c}-${key.slice(0, i)}`);
   }
-  if (/^[A-Z]{3}$/.test(key)) keys.push(`airport:${key}`);
+  if (isAirportCode(key)) keys.push(`airport:${key}`);
   return keys;
 }
 

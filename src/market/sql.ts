@@ -1,5 +1,13 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { airportsWithin, boundingBox, greatCircleKmSql, type Box, postalCentresWithin, postalRangesWithin } from '../places/index.ts';
+import {
+  airportsWithin,
+  boundingBox,
+  greatCircleKmSql,
+  type Box,
+  isAirportCodeSql,
+  postalCentresWithin,
+  postalRangesWithin,
+} from '../places/index.ts';
 import type { DayWindow, LoadSearch, Near, PlacePattern } from './search.ts';
 
 /**
@@ -61,7 +69,7 @@ const col = (name: string) => sql.ref(name);
 /** The indexed key of a code: letters and digits in upper case, "C" collation. */
 export const codeKey = (c: PlaceColumns) => sql`(upper(regexp_replace(${col(c.code)}, '[^0-9A-Za-z]', '', 'g')) collate "C")`;
 const countryKey = (c: PlaceColumns) => sql`upper(${col(c.country)})`;
-const isAirportCode = (c: PlaceColumns) => sql`(${col(c.code)} ~ '^[A-Za-z]{3}$')`;
+const isAirportCode = (c: PlaceColumns) => isAirportCodeSql(col(c.code));
 /** A row's country and postal key as one text, as the radius search's bounds hold them (`DE 60311`). */
 const countryAndKey = (c: PlaceColumns) => sql`((${countryKey(c)} || ' ' || ${codeKey(c)}) collate "C")`;
 
@@ -230,7 +238,7 @@ export function inBoxSql(c: Pick<PlaceColumns, 'latitude' | 'longitude'>, box: B
 /**
  * Within `km` of the centre: by the row's coordinates (bounding box on the GiST index, then the exact
  * great circle), else, without coordinates, by its airport's position or by the centre of its
- * postal code (decisions.md §7: packaged data, nothing stored).
+ * postal code (docs/reference.md#load-search: packaged data, nothing stored).
  */
 export function nearSql(c: PlaceColumns, near: Near): RawBuilder<SqlBool> {
   const lat = col(c.latitude);

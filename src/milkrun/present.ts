@@ -9,7 +9,7 @@ export type MilkrunRow = Selectable<MilkrunShipmentsTable>;
 export type MilkrunView = ReturnType<typeof presentMilkrun>;
 
 /**
- * api.md "Milk-run shipment", plus (additions old clients ignore) `state`, `pieces`,
+ * docs/reference.md#preview shipment", plus (additions old clients ignore) `state`, `pieces`,
  * `location` (airport of arrival), `carrier` (the trucker's company id) and `delivered`.
  */
 export function presentMilkrun(row: MilkrunRow, clock: Clock) {

@@ -37,7 +37,7 @@ export function milkrunEndpoints(): Endpoint[] {
         async handle(ctx) {
           const id = readId(ctx.path.id);
           if (id === undefined) return notFound();
-          // The page's dispatch form names the trucker by company name (docs/decisions.md, Web interface).
+          // The page's dispatch form names the trucker by company name (docs/choices.md, Web interface).
           if (ctx.format === 'html' && move === 'dispatch') await carrierByName(ctx);
           const result = await moveShipment(
             ctx.db,

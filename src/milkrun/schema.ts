@@ -6,7 +6,7 @@ import { STATES } from './tables.ts';
 
 const time = (description?: string) => Type.Union([timestamp(description), Type.Null()]);
 
-/** api.md "Milk-run shipment" and our additions (state, pieces, location, carrier, delivered). */
+/** docs/reference.md#preview shipment" and our additions (state, pieces, location, carrier, delivered). */
 export const MILKRUN_SCHEMA = Type.Object(
   {
     id: Type.Integer(),

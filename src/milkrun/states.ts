@@ -1,7 +1,7 @@
 import type { State } from './tables.ts';
 
 /**
- * The milk-run state machine, in one place (decisions.md §6 and docs/decisions.md, Preview).
+ * The milk-run state machine, in one place (docs/reference.md#preview and docs/choices.md, Preview).
  *
  * Parties: the `owner` is the handler/forwarder, i.e. the company whose status file created the
  * shipment; the `carrier` is the trucking company that dispatch assigned. Handling (70-78) and
@@ -51,7 +51,7 @@ export function stateAfterEvent(state: State, code: string): State | null {
   return code === 'DLV' && state !== 'delivered' ? 'delivered' : null;
 }
 
-/** Filter ids of api.md: which party's shipments, in which states. */
+/** Filter ids of docs/reference.md#the-api: which party's shipments, in which states. */
 export const LISTS: Readonly<Record<number, { party: Party; states: readonly State[] }>> = {
   // handling
   70: { party: 'owner', states: ['waiting'] },

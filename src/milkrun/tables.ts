@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { Decimal } from '../db/columns.ts';
 
-/** A milk-run shipment's state (states.ts moves it; decisions.md §6). */
+/** A milk-run shipment's state (states.ts moves it; docs/reference.md#preview). */
 export const STATES = ['waiting', 'selected', 'deselected', 'follow_up', 'dispatched', 'running', 'delivered'] as const;
 export type State = (typeof STATES)[number];
 

@@ -82,7 +82,7 @@ const ROUTES: LdRoute[] = [
 ];
 
 /**
- * IATA ONE Record, read-only (docs/decisions.md, ONE Record): a company's air shipments as
+ * IATA ONE Record, read-only (docs/choices.md, ONE Record): a company's air shipments as
  * logistics objects in JSON-LD. Authenticated by the API token (`Authorization: TokenPass …`,
  * or `Bearer …` as ONE Record clients send it); an object the company may not see is 404, as a
  * missing one. Served outside the `.json` envelope: ONE Record has its own media type and errors.

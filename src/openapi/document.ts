@@ -151,7 +151,7 @@ export interface OpenApiDocument {
   servers: ServerObject[];
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, OperationObject>>;
-  /** The events the webhooks deliver, by type (decisions.md §8): a POST of the event to the subscriber's URL. */
+  /** The events the webhooks deliver, by type (docs/reference.md#events): a POST of the event to the subscriber's URL. */
   webhooks: Record<string, { post: OperationObject }>;
   components: { schemas: Record<string, SchemaObject>; securitySchemes: Record<string, Record<string, string>> };
 }
@@ -159,7 +159,7 @@ export interface OpenApiDocument {
 type Json = Record<string, unknown>;
 
 /**
- * `data` of a failure: an empty array (api.md), or the endpoint's keys with empty lists
+ * `data` of a failure: an empty array (docs/reference.md#the-api), or the endpoint's keys with empty lists
  * (`{"routes": []}`); a refused form (a vehicle offer, a company profile, a message, a document)
  * has `errors`, each field with its problem; a refused query (a lane without its two ends)
  * `warnings`, the parameters it read otherwise or ignored on the way. The other keys are allowed
@@ -197,7 +197,7 @@ const ERROR_DATA = Type.Union(
   },
 );
 
-/** The envelope of every JSON answer (api.md, Response envelope), as reusable components. */
+/** The envelope of every JSON answer (docs/reference.md#envelope), as reusable components. */
 const COMPONENT_SCHEMAS: Record<string, TSchema> = {
   Auth: Type.Union(
     [
@@ -458,7 +458,7 @@ function operation(
       }
     } else {
       const schema = components.inline(doc.input);
-      // Nested fields of a form have bracket keys (`auth[user]`, `pieces[0][weight]`; api.md, Authentication endpoint).
+      // Nested fields of a form have bracket keys (`auth[user]`, `pieces[0][weight]`; docs/reference.md#authentication endpoint).
       const encoding = Object.fromEntries(
         Object.entries(schema.properties ?? {})
           .filter(([, prop]) => nested(prop))
@@ -631,7 +631,7 @@ function tagOf(path: string): string {
   return TAGS[first] ?? first;
 }
 
-/** Standard Webhooks (decisions.md §8): the headers of every delivery. */
+/** Standard Webhooks (docs/reference.md#events): the headers of every delivery. */
 const EVENT_HEADERS: ParameterObject[] = [
   {
     name: 'webhook-id',

@@ -14,7 +14,7 @@ import recordedEvents from './event-examples.json' with { type: 'json' };
 import recorded from './examples.json' with { type: 'json' };
 import { referencePage } from './views.tsx';
 
-/** The interface version api.md carries (Versioning 1); our additions keep it compatible. */
+/** The interface version docs/reference.md#the-api carries (Versioning 1); our additions keep it compatible. */
 export const API_VERSION = '1.0.0';
 
 /** One recorded request and answer per operation (`npm run examples:generate`; tests/support/api-examples.ts). */

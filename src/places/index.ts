@@ -7,8 +7,18 @@ export { cityNear, cityOf } from './cities.ts';
 export { cityNameIn } from './city-names.ts';
 export { countryByCode, countryName, fold, searchCountries } from './countries.ts';
 export { airportPoint, airportsWithin, boundingBox, type Box, distanceKm, greatCircleKmSql, type Point } from './geo.ts';
-export { airportText, cityText, countryAndPostal, isIataForm, splitLocation } from './location.ts';
+export { airportText, cityText, countryAndPostal, splitLocation } from './location.ts';
 export { PLACE_ERRORS, PLACE_MESSAGES } from './messages.ts';
-export { postalCentre, type PostalCentre, postalCentresWithin, postalRangesWithin, townOfCode } from './postal-centres.ts';
+export { postalCentre, type PostalCentre, postalCentresWithin, postalRangesWithin } from './postal-centres.ts';
+export {
+  AIRPORT_CODE_PATTERN,
+  airportCode,
+  airportCodeOf,
+  isAirportCode,
+  isAirportCodeSql,
+  type PlaceOf,
+  placePoint,
+  townOfCode,
+} from './point.ts';
 export { isPostalPrefix, POSTAL_AREA, postalKey } from './postal.ts';
 export { placeEndpoints } from './routes.ts';

@@ -17,9 +17,6 @@ export function splitLocation(text: string): LocationText {
   return m ? { prefix: m[1]!.toLowerCase() as 'airport' | 'city', rest: m[2]!.trim() } : { prefix: null, rest: text };
 }
 
-/** Three letters: the form of an IATA airport code. */
-export const isIataForm = (text: string) => /^[A-Za-z]{3}$/.test(text);
-
 /** `<CC>-<postal code>` with the country's two letters in upper case, or null. `spaced`: spaces may stand around the dash. */
 export function countryAndPostal(rest: string, spaced = false): { country: string; postal: string } | null {
   const m = (spaced ? /^([A-Za-z]{2})\s*-\s*(.+)$/ : /^([A-Za-z]{2})-(.+)$/).exec(rest);

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { airportByCode } from '../airports/index.ts';
 import { boundingBox, distanceKm, type Point } from './geo.ts';
 import { postalKey } from './postal.ts';
 
@@ -211,6 +210,22 @@ export function postalCentre(countryCode: string, code: string): PostalCentre | 
 }
 
 /**
+ * The centre of the code whose run a postal code falls in: the last code of its country the data
+ * knows at or before its key, the country's first code standing for every key before it too. The
+ * radius search places a row by its postal code alone so (postalCentresWithin's starts, the
+ * statement's `width_bucket`); places/point.ts placePoint reads it. Undefined for a country the
+ * data does not hold.
+ */
+export function postalRunCentre(countryCode: string, code: string): Point | undefined {
+  const c = country(countryCode);
+  if (!c?.keys.length) return undefined;
+  const key = postalKeyIn(countryCode, code);
+  const at = lowerBound(c.keys, key);
+  const i = c.keys[at] === key ? at : Math.max(0, at - 1);
+  return { latitude: round(c.latitude[i]!), longitude: round(c.longitude[i]!) };
+}
+
+/**
  * The postal key of the code whose centre lies nearest a point, in one country, if one lies within
  * `km` (a city's centre gives the code of its middle: the lane form offers a city as that code's
  * area). One pass over the country's codes (at most some 15,000), comparing flat distances.
@@ -335,18 +350,4 @@ export function postalCentresWithin(center: Point, km: number): PostalCentreStar
     }
   }
   return out;
-}
-
-/**
- * The town a place code names by itself, before any coordinates: an airport's city (a code of
- * three capital letters), else the town of a postal code the packaged data knows exactly. The
- * pages name places by it (`60311 Frankfurt am Main (DE)`); null when the code alone says none.
- */
-export function townOfCode(code: unknown, country: unknown): string | null {
-  if (typeof code === 'string' && /^[A-Z]{3}$/.test(code)) {
-    const airport = airportByCode(code);
-    if (airport) return airport.city || airport.name || null;
-  }
-  const postal = typeof code === 'string' && typeof country === 'string' && country ? postalCentre(country, code) : undefined;
-  return postal?.exact && postal.city ? postal.city : null;
 }

@@ -8,7 +8,7 @@ import { countriesForPostal, isPostalCode, isPostalPrefix, POSTAL_AREA, postalKe
 import { nearestPostalKey, postalCentre } from './postal-centres.ts';
 
 /**
- * Places a person can type (docs/decisions.md, Load search): countries, postal areas, airports
+ * Places a person can type (docs/choices.md, Load search): countries, postal areas, airports
  * and cities, suggested for one kind of input. Each suggestion's `value` is what that input
  * takes:
  * - `filter` (list search `from`/`to`): `DE`, `DE-60`, `airport:FRA`; a city's value is its

@@ -1,6 +1,6 @@
 /**
- * The ETA and the milestones of tracking by permission (decisions.md §18), pure functions of
- * positions and the freight's ends. The method, as docs/decisions.md ("Tracking: the ETA") states it:
+ * The ETA and the milestones of tracking by permission (docs/reference.md#tracking), pure functions of
+ * positions and the freight's ends. The method, as docs/choices.md ("Tracking: the ETA") states it:
  *
  *   km_left = great-circle distance (haversine, R = 6,371 km) from the last position to the
  *             destination × ROAD_FACTOR (1.3: roads are longer than the straight line);
@@ -17,7 +17,7 @@
 export const ROAD_FACTOR = 1.3;
 export const AVERAGE_SPEED_KMH = 65;
 const EARTH_RADIUS_KM = 6371;
-/** A milestone's geofence: a position within this distance of an end is "at" it (decisions.md §18). */
+/** A milestone's geofence: a position within this distance of an end is "at" it (docs/reference.md#tracking). */
 export const GEOFENCE_KM = 1;
 
 export interface Point {

@@ -5,7 +5,7 @@ import { announce } from '../webhooks/index.ts';
 import type { MilestoneType } from './tables.ts';
 
 /**
- * Tracking's events (decisions.md §8, §18), written to the outbox in the transaction of what they
+ * Tracking's events (docs/reference.md#events, #tracking), written to the outbox in the transaction of what they
  * announce, to the freight's two parties only: `freight.milestone` and `freight.late`. They carry
  * the freight's id, the milestone or the ETA, never a position.
  */
@@ -15,7 +15,10 @@ const partiesOf = (freight: TrackedFreight) => [...new Set([freight.owner, ...(f
 const makerOf = (freight: TrackedFreight) => [freight.winner ?? freight.owner];
 
 export async function milestoneReached(db: Db, clock: Clock, freight: TrackedFreight, milestone: { type: MilestoneType; at: Date }) {
-  await announce(db, clock, 'freight.milestone', async () =>
+  await announce(
+    db,
+    clock,
+    'freight.milestone',
     partiesOf(freight).map((companyId) => ({
       companyId,
       freightId: freight.id,
@@ -26,7 +29,10 @@ export async function milestoneReached(db: Db, clock: Clock, freight: TrackedFre
 }
 
 export async function freightLate(db: Db, clock: Clock, freight: TrackedFreight, eta: { at: Date; kmLeft: number | null }) {
-  await announce(db, clock, 'freight.late', async () =>
+  await announce(
+    db,
+    clock,
+    'freight.late',
     partiesOf(freight).map((companyId) => ({
       companyId,
       freightId: freight.id,

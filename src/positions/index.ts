@@ -1,5 +1,5 @@
 /**
- * Tracking by permission (decisions.md §18): where an awarded freight's load is, for its two
+ * Tracking by permission (docs/reference.md#tracking): where an awarded freight's load is, for its two
  * parties only, until delivery. Positions (from the winner's telematics or the driver's phone
  * through a link without an account, src/links), milestones from 1 km geofences, the ETA
  * (eta.ts, its method), the events `freight.milestone` and `freight.late`, the owner's reads

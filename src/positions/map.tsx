@@ -5,7 +5,7 @@ import type { GeometryCollection, Topology } from 'topojson-specification';
 import type { Point } from './eta.ts';
 
 /**
- * The tracking map (decisions.md §18): an SVG drawn on the server, so no third-party server sees
+ * The tracking map (docs/reference.md#tracking): an SVG drawn on the server, so no third-party server sees
  * who looks at which truck. The land and the borders between countries are Natural Earth's
  * (public domain) at 1:50 million, from the npm package world-atlas (ISC licence), read once a
  * process with topojson-client (ISC). The view is the box around the route's ends and the

@@ -23,7 +23,7 @@ import { MILESTONE_TYPES, type PositionRow, type PositionSource } from './tables
 import { driverPage, TrackingSection, trackingPage, type SectionExtras, type TrackingData } from './views.tsx';
 
 /**
- * Tracking by permission's endpoints (decisions.md §18): positions in (the winner's telematics,
+ * Tracking by permission's endpoints (docs/reference.md#tracking): positions in (the winner's telematics,
  * the driver's phone through its link), where the load is (owner and winner), the driver's link
  * and its page. HTTP in, one call of store.ts, outcome out.
  */

@@ -4,7 +4,7 @@ import type { EndpointDoc } from '../kernel/doc.ts';
 import { KEPT_AFTER_DELIVERY_DAYS, MAX_POSITIONS, POSITIONS_SHOWN, READS_SHOWN } from './store.ts';
 import { MILESTONE_TYPES } from './tables.ts';
 
-/** What tracking by permission (decisions.md §18) tells the API description. */
+/** What tracking by permission (docs/reference.md#tracking) tells the API description. */
 
 const FREIGHT_ID = { freightId: Type.Integer({ description: 'the freight id' }) };
 const NULLABLE = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -45,7 +45,7 @@ export const ETA = NULLABLE(
     },
     {
       description:
-        'From the last position to the destination: great-circle distance × 1.3 at 65 km/h, with 45 minutes’ break per 4.5 h and 11 h rest per 9 h of driving (the method and what it ignores: docs/decisions.md); null without a position or without destination coordinates',
+        'From the last position to the destination: great-circle distance × 1.3 at 65 km/h, with 45 minutes’ break per 4.5 h and 11 h rest per 9 h of driving (the method and what it ignores: docs/choices.md); null without a position or without destination coordinates',
     },
   ),
 );

@@ -10,19 +10,19 @@ import { MILESTONE_TYPES, type MilestoneType, type PositionRow, type PositionSou
 import { Sweeper } from '../kernel/sweeper.ts';
 
 /**
- * Tracking by permission (decisions.md §18): taking positions (validated whole, written with the
+ * Tracking by permission (docs/reference.md#tracking): taking positions (validated whole, written with the
  * milestones and the ETA they make, in one transaction), reading them for the two parties (the
  * owner's reads logged for the winner), and the sweeper (lateness without a request, delivery
  * noted and the driver's links ended, positions deleted 30 days after delivery).
  */
 
-/** decisions.md §18: 1–1,000 positions a call. */
+/** docs/reference.md#tracking: 1–1,000 positions a call. */
 export const MAX_POSITIONS = 1000;
-/** decisions.md §18: an `at` more than this far ahead of the exchange's clock refuses the request. */
+/** docs/reference.md#tracking: an `at` more than this far ahead of the exchange's clock refuses the request. */
 export const FUTURE_MS = 5 * 60_000;
 /** GET answers at most the last this many positions. */
 export const POSITIONS_SHOWN = 500;
-/** decisions.md §18: positions (and milestones, the read log) are deleted this long after delivery. */
+/** docs/reference.md#tracking: positions (and milestones, the read log) are deleted this long after delivery. */
 export const KEPT_AFTER_DELIVERY_DAYS = 30;
 /** A user's reads within this long of its last logged read are one read (a page updating itself is one reader). */
 export const READ_COALESCE_MS = 5 * 60_000;
@@ -58,7 +58,7 @@ function numberOf(value: unknown): number | undefined {
   return undefined;
 }
 
-/** A position's time: `YYYY-MM-DD HH:MM[:SS]` in APP_TIMEZONE (api.md), or ISO 8601 with its zone (what telematics systems send). */
+/** A position's time: `YYYY-MM-DD HH:MM[:SS]` in APP_TIMEZONE (docs/reference.md#the-api), or ISO 8601 with its zone (what telematics systems send). */
 export function readTime(value: unknown, clock: Clock): Date | null {
   if (typeof value !== 'string' || value.length > 40) return null;
   const local = clock.parse(value);
@@ -69,7 +69,7 @@ export function readTime(value: unknown, clock: Clock): Date | null {
 }
 
 /**
- * The request's positions, all or none (decisions.md §18): the count is checked before anything
+ * The request's positions, all or none (docs/reference.md#tracking): the count is checked before anything
  * else (§9), then every item; the first bad item refuses the request, named by its index.
  */
 export function readPositions(value: unknown, clock: Clock): PositionsRead {

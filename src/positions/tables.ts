@@ -2,7 +2,7 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Decimal } from '../db/columns.ts';
 
 /**
- * Tracking by permission (decisions.md §18): the positions of a freight's truck, the freight's
+ * Tracking by permission (docs/reference.md#tracking): the positions of a freight's truck, the freight's
  * tracking state and the log of who of the owner's company read them. Personal data of the
  * driver: only the freight's two parties ever read it, and the sweeper deletes it 30 days after
  * delivery. This file imports nothing of the module's behaviour, so db/schema.ts can join it.

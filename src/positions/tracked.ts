@@ -1,7 +1,7 @@
 import type { Db } from '../db/schema.ts';
 import { DELIVERY, fromFreights, type FreightStatus } from '../freights/index.ts';
 
-/** What tracking by permission (decisions.md §18, src/positions) reads of a freight: its parties, state, ends and delivery window. */
+/** What tracking by permission (docs/reference.md#tracking, src/positions) reads of a freight: its parties, state, ends and delivery window. */
 export interface TrackedFreight {
   id: number;
   owner: number;

@@ -16,7 +16,7 @@ export interface TrackingData {
 }
 
 /**
- * Tracking's pages (decisions.md §18): the part of the freight page (and its own page) that shows
+ * Tracking's pages (docs/reference.md#tracking): the part of the freight page (and its own page) that shows
  * where the load is, to its two parties, and the driver's page behind its link. Both work without
  * a script; public/app.js refreshes the part from the live board and drives the phone's page.
  */

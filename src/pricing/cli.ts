@@ -3,7 +3,8 @@ import path from 'node:path';
 import cliProgress from 'cli-progress';
 import { withDatabase } from '../accounts/index.ts';
 import { CliError, positiveInt, print, required, type Command } from '../cli/command.ts';
-import { describeProblem, importRateSheet, RateImportError, sheetOptionProblems } from './import.ts';
+import { FileRefused } from '../kernel/refused.ts';
+import { describeProblem, importRateSheet, sheetOptionProblems } from './import.ts';
 
 const OPTION_FLAGS: Record<string, string> = { valid_from: '--valid-from', valid_to: '--valid-to', company: '--company', file: '--file' };
 
@@ -48,7 +49,7 @@ export const rateCommands: Command[] = [
       try {
         // Options are checked before the database is opened.
         const optionProblems = sheetOptionProblems(sheetOptions);
-        if (optionProblems.length) throw new RateImportError(optionProblems);
+        if (optionProblems.length) throw new FileRefused(optionProblems);
         const result = await withDatabase(config, (db) =>
           importRateSheet(db, {
             companyId,
@@ -72,7 +73,7 @@ export const rateCommands: Command[] = [
         );
       } catch (err) {
         bar?.stop();
-        if (err instanceof RateImportError) {
+        if (err instanceof FileRefused) {
           // One line on stderr; options are named as their flags.
           const problems = err.problems.map((p) =>
             p.line === null && p.field ? describeProblem({ ...p, field: OPTION_FLAGS[p.field] ?? `--${p.field}` }) : describeProblem(p),

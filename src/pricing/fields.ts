@@ -1,5 +1,5 @@
 import { airportByCode } from '../airports/index.ts';
-import { airportText, cityText, countryAndPostal, isIataForm, splitLocation } from '../places/index.ts';
+import { airportCode, airportText, cityText, countryAndPostal, splitLocation } from '../places/index.ts';
 import {
   isRecord,
   MAX_PIECE_LINES,
@@ -31,8 +31,8 @@ export function parseLocation(value: unknown, maxPostal = 12): Location | string
   const text = readString(value)?.trim();
   if (!text) return 'is required (airport:<IATA> or city:<country>-<postal code>)';
   const { prefix, rest } = splitLocation(text);
-  if (prefix !== 'city' && isIataForm(rest)) {
-    const code = rest.toUpperCase();
+  const code = prefix !== 'city' ? airportCode(rest) : null;
+  if (code !== null) {
     return airportByCode(code) ? { kind: 'airport', code } : `"${text}": unknown airport ${code}`;
   }
   const area = prefix === 'city' ? countryAndPostal(rest, true) : null;
@@ -114,8 +114,8 @@ function readPieces(value: unknown): PieceLine[] {
 }
 
 /**
- * The RateSearchRequest of api.md, read leniently (JSON numbers or form strings) but refused
- * with a message naming the field when a value is present and wrong (decisions.md §5).
+ * The RateSearchRequest of docs/reference.md#the-api, read leniently (JSON numbers or form strings) but refused
+ * with a message naming the field when a value is present and wrong (docs/reference.md#rate-search).
  */
 export function readSearchParams(p: Params): SearchParams {
   const origin = parseLocation(p.origin);
@@ -160,7 +160,7 @@ export function readSearchParams(p: Params): SearchParams {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The rate search page's form (HTML only; docs/decisions.md "Web interface")
+// The rate search page's form (HTML only; docs/choices.md "Web interface")
 
 /** The rate search form as typed: form field name (`weight`, `pieces_json[0][depth]`) -> message, and -> text as typed. */
 export interface SearchFormState {

@@ -3,10 +3,10 @@ import { sql, type RawBuilder } from 'kysely';
 import type { SearchParams } from './fields.ts';
 
 /**
- * The rate formula of decisions.md §5, in one place. Weights are computed exactly with
+ * The rate formula of docs/reference.md#rate-search, in one place. Weights are computed exactly with
  * decimal.js, prices in SQL `numeric` (exact); no binary floating point touches money.
  *
- * Rounding (docs/decisions.md, Rate search): each of rate_base, rate_fsc, rate_ssc is rounded
+ * Rounding (docs/choices.md, Rate search): each of rate_base, rate_fsc, rate_ssc is rounded
  * to cents half-up (PostgreSQL `round(numeric, 2)`; all values are non-negative), rate_fsc is
  * computed from the rounded rate_base, and amount is the sum of the three rounded components,
  * so the components shown always add up to the amount. The chargeable weight is used exactly

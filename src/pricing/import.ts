@@ -3,47 +3,25 @@ import { DateTime } from 'luxon';
 import { isCompany } from '../accounts/index.ts';
 import type { DB } from '../db/schema.ts';
 import { nextTurn, readCsvInSlices } from '../kernel/pace.ts';
+import { describeProblem as describeRefusal, type FileProblem, FileRefused } from '../kernel/refused.ts';
 import { formatLocation, parseLocation, type Location } from './fields.ts';
 import { KIND, VISIBILITIES, type Visibility } from './tables.ts';
 
 /**
- * Rate sheet import from CSV (decisions.md §5), shared by `freight-exchange rates import` and
+ * Rate sheet import from CSV (docs/reference.md#rate-search), shared by `freight-exchange rates import` and
  * file push `action=rates`. A file is checked whole; any problem refuses it whole and nothing
- * is stored. Validation rules: docs/decisions.md, Rate search.
+ * is stored. Validation rules: docs/choices.md, Rate search.
  *
  * A large sheet must not hold up other requests: the file is read in slices with turns of the
  * event loop between them, and the lines are stored in short statements while the sheet cannot
  * be found yet (see storeRateSheet); one last short transaction makes it searchable.
  */
 
-export interface RateImportProblem {
-  /** CSV line (1 = header); null for a problem of the sheet's options. */
-  line: number | null;
-  /** 1-based column; null when the problem is the whole line or an option. */
-  column: number | null;
-  /** The column's header name, or the option (`currency`, `valid_from`, …). */
-  field: string | null;
-  message: string;
-}
+/** A problem of a sheet: line (null for an option), 1-based column (null for the whole line or an option), field. */
+export type RateImportProblem = FileProblem & { column: number | null };
 
-/** A refused import: every problem found (up to MAX_PROBLEMS), each with line and column. */
-export class RateImportError extends Error {
-  constructor(
-    readonly problems: RateImportProblem[],
-    readonly total = problems.length,
-  ) {
-    const shown = problems.slice(0, 5).map(describeProblem).join('; ');
-    super(`rate sheet refused, ${total} problem${total === 1 ? '' : 's'}: ${shown}${total > 5 ? `; … and ${total - 5} more` : ''}`);
-  }
-}
-
-export function describeProblem(p: RateImportProblem): string {
-  const where =
-    p.line === null
-      ? (p.field ?? 'sheet')
-      : `line ${p.line}${p.column !== null ? `, column ${p.column}${p.field ? ` (${p.field})` : ''}` : ''}`;
-  return `${where}: ${p.message}`;
-}
+/** A problem in words: `line 3, column 4 (kg_100): …`, `currency: …`, `sheet: …`. */
+export const describeProblem = (p: FileProblem): string => describeRefusal(p, 'sheet');
 
 export interface RateSheetInput {
   companyId: number;
@@ -222,7 +200,7 @@ export interface CheckedSheet {
 
 /**
  * Imports one rate sheet for a company. Answers the new sheet's id and its number of lines;
- * throws RateImportError (nothing stored) when the options or the file have problems.
+ * throws FileRefused (nothing stored) when the options or the file have problems.
  */
 export async function importRateSheet(db: Kysely<DB>, input: RateSheetInput): Promise<{ sheetId: number; lines: number }> {
   return storeRateSheet(db, await checkRateSheet(db, input), input.alsoStore);
@@ -230,7 +208,7 @@ export async function importRateSheet(db: Kysely<DB>, input: RateSheetInput): Pr
 
 /**
  * Checks the options and the whole file, keeping the good lines in column batches; throws
- * RateImportError with every problem (line and column). Nothing is stored.
+ * FileRefused with every problem (line and column). Nothing is stored.
  */
 export async function checkRateSheet(db: Kysely<DB>, input: RateSheetInput): Promise<CheckedSheet> {
   const problems: RateImportProblem[] = [];
@@ -248,7 +226,7 @@ export async function checkRateSheet(db: Kysely<DB>, input: RateSheetInput): Pro
   }
   if (typeof input.csvText !== 'string' || input.csvText.trim() === '')
     problem({ line: null, column: null, field: 'file', message: 'the file is empty' });
-  if (problems.length) throw new RateImportError(problems, total);
+  if (problems.length) throw new FileRefused(problems, total);
 
   const estimated = Math.max(countLines(input.csvText) - 1, 1);
   const now = input.now ?? new Date();
@@ -390,7 +368,7 @@ export async function checkRateSheet(db: Kysely<DB>, input: RateSheetInput): Pro
   if (!header && total === 0) problem({ line: null, column: null, field: 'file', message: 'the file is empty' });
   if (header && lines === 0 && total === 0)
     problem({ line: 2, column: null, field: null, message: 'the file has a header but no rate lines' });
-  if (total > 0) throw new RateImportError(problems, total);
+  if (total > 0) throw new FileRefused(problems, total);
   if (batch.line_no.length) batches.push(batch);
   const breaks = `{${header!.breaks.map((b) => b.kg).join(',')}}`;
   return { input, options, batches, lines, breaks, now };
@@ -399,7 +377,7 @@ export async function checkRateSheet(db: Kysely<DB>, input: RateSheetInput): Pro
 /**
  * Stores a checked sheet. The lines go in one short statement per batch, with a turn of the
  * event loop between them, while the sheet cannot be found: private and valid on no day (the
- * search skips it, decisions.md §5; no other company may book its lines). One short transaction
+ * search skips it, docs/reference.md#rate-search; no other company may book its lines). One short transaction
  * then gives the sheet its real visibility and validity, with the caller's own record
  * (`alsoStore`): the sheet becomes searchable whole or not at all. When storing fails part-way,
  * what was stored is removed again.

@@ -5,6 +5,6 @@
  */
 export { rateCommands } from './cli.ts';
 export { rateLineForBooking, searchForFreight } from './handover.ts';
-export { checkRateSheet, RateImportError, storeRateSheet } from './import.ts';
+export { checkRateSheet, storeRateSheet } from './import.ts';
 export { PRICING_ERRORS, PRICING_MESSAGES } from './messages.ts';
 export { PRICING_SECTION, pricingEndpoints } from './routes.tsx';

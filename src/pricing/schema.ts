@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { timestamp } from '../kernel/fields.ts';
 
 /**
- * Rate search answers and parameters as JSON Schema (decisions.md §5, contract). The types the
+ * Rate search answers and parameters as JSON Schema (docs/reference.md#rate-search, contract). The types the
  * search code produces are derived from these schemas (RateOut, CombinationOut), so the API
  * description and the answers cannot differ.
  */

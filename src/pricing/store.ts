@@ -7,7 +7,7 @@ import { postalPrefixes, type Location, type SearchParams } from './fields.ts';
 import { priceSql, surchargeSql } from './formula.ts';
 import { KIND } from './tables.ts';
 
-/** Whose sheets a search sees (decisions.md §5). */
+/** Whose sheets a search sees (docs/reference.md#rate-search). */
 export type SearchScope =
   /** An authenticated company: its own sheets, and `exchange` / `public_search` sheets of everyone. */
   | { kind: 'company'; companyId: number }
@@ -95,7 +95,7 @@ function pricedLines(input: SearchInput, match: RawBuilder<unknown>, via: RawBui
 /**
  * Direction (§5): `export` takes only city→airport lines, `import` only airport→city; `auto`
  * every line that fits. For combinations the same rule applies to the search's ends: `export`
- * needs a city origin, `import` a city destination (docs/decisions.md).
+ * needs a city origin, `import` a city destination (docs/choices.md).
  */
 function directMatch(o: Location, d: Location, direction: SearchParams['direction']): RawBuilder<unknown> | null {
   if (o.kind === 'city' && d.kind === 'airport')

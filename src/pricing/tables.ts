@@ -6,13 +6,13 @@ type Decimal = ColumnType<string, string | number, string | number>;
 type DecimalArray = ColumnType<(string | number | null)[], string, string>;
 type Json = ColumnType<unknown, string, string>;
 
-/** Rate sheet visibility (decisions.md §5). */
+/** Rate sheet visibility (docs/reference.md#rate-search). */
 export const VISIBILITIES = ['private', 'exchange', 'public_search'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 
 /**
  * Line kinds: which side is the postal zone. Direction `export` takes only CITY_TO_AIRPORT,
- * `import` only AIRPORT_TO_CITY (decisions.md §5).
+ * `import` only AIRPORT_TO_CITY (docs/reference.md#rate-search).
  */
 export const KIND = { CITY_TO_AIRPORT: 1, AIRPORT_TO_CITY: 2, AIRPORT_TO_AIRPORT: 3 } as const;
 

@@ -31,7 +31,7 @@ const present = (v: unknown) => v !== undefined && v !== null && v !== '';
 /**
  * The bid's field table. Required: `route` (on create), `amount` (> 0) and `currency_code`;
  * missing or unreadable, they make the answer `status: error`. The optional money components
- * follow api.md's lenient convention (unreadable: ignored, reported in `warnings`). Unknown
+ * follow docs/reference.md#the-api's lenient convention (unreadable: ignored, reported in `warnings`). Unknown
  * fields are ignored; company, user, display company, type and status are the server's.
  */
 export function parseBid(params: Params, t: Translate, callerCompany: number): ParsedBid {

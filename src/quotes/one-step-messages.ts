@@ -1,7 +1,7 @@
 import { errorCodes, type CodesOf } from '../kernel/errors.ts';
 import { catalogue, type KeysOf } from '../kernel/i18n.ts';
 
-/** Deals in one step (decisions.md §16), their texts in English and German (app.ts installs them). */
+/** Deals in one step (docs/reference.md#one-step), their texts in English and German (app.ts installs them). */
 export const ONE_STEP_MESSAGES = catalogue(
   {
     'quotes.one_step.blocked': 'Not possible: one of the two companies has blocked the other.',

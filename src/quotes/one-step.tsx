@@ -30,7 +30,7 @@ import { NOTE_MAX, readMoney } from './fields.ts';
 import { AWARD_DATA, BID_DATA } from './present.ts';
 
 /**
- * Deals in one step (decisions.md §16), their endpoints: Book Now, counter-offers and their
+ * Deals in one step (docs/reference.md#one-step), their endpoints: Book Now, counter-offers and their
  * acceptance, a waterfall's start and a carrier's pass. The rules are the freights module's
  * (one-step.ts, waterfall.ts); `award` is the award path app.ts built, `work` what a waterfall's
  * steps do in modules above.
@@ -65,12 +65,12 @@ function readCounter(ctx: Ctx<Caller>): { amount: string; note: string | null } 
 }
 
 /**
- * A waterfall's body (decisions.md §16), every list bounded before any work: `carriers` (1–20
+ * A waterfall's body (docs/reference.md#one-step), every list bounded before any work: `carriers` (1–20
  * company ids, each once), `price` (> 0), `currency` (EUR), `minutes` (1–1440), `then` (`stop`);
  * `guide` = 1 instead of carriers and price (the owner's contracts, §17).
  */
 /**
- * The routing guide's carriers for a freight (decisions.md §17): the owner's contracts for its lane
+ * The routing guide's carriers for a freight (docs/reference.md#tenders): the owner's contracts for its lane
  * valid on its pickup date, primary first, each at its own price; null: not the caller's freight.
  * The tenders module's reader, passed in by app.ts (tenders is above quotes).
  */
@@ -266,7 +266,7 @@ export function oneStepEndpoints(parts: { award: AwardPath; work: WaterfallWork;
           ),
           currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$', description: 'default EUR' })),
           minutes: Type.Integer({ minimum: 1, maximum: MAX_WATERFALL_MINUTES, description: 'how long each carrier has' }),
-          // biome-ignore lint/suspicious/noThenProperty: decisions.md §16 names the field `then`
+          // biome-ignore lint/suspicious/noThenProperty: docs/reference.md#one-step names the field `then`
           then: Type.Optional(
             Type.Union([Type.Literal('market'), Type.Literal('stop')], { description: 'after the last carrier; default stop' }),
           ),

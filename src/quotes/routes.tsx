@@ -29,7 +29,7 @@ function refusal(ctx: Ctx<Caller>, result: Exclude<Transition<SubmitRefusal | Re
   return result.kind === 'not_found' ? notFound() : fail(ctx.t, result.reason);
 }
 
-/** A refused confirmation: a 302 back to the freight page with the message (api.md); not found: 404. */
+/** A refused confirmation: a 302 back to the freight page with the message (docs/reference.md#the-api); not found: 404. */
 function refusedConfirmation(ctx: Ctx<Caller>, result: Exclude<Transition<ConfirmRefusal>, { kind: 'done' }>): Outcome<never> {
   return result.kind === 'not_found' ? notFound() : redirect(freightPage(result.freightId), false, ctx.t(result.reason));
 }
@@ -149,7 +149,7 @@ export function quoteEndpoints(parts: { award: AwardPath }): Endpoint[] {
         if (id === undefined) return notFound();
         const result = await confirmBid(ctx.db, ctx.clock, ctx.caller, id, parts.award);
         if (result.kind !== 'done') return refusedConfirmation(ctx, result);
-        // api.md: the first confirmation stage is a 302 to the freight page; the award a 200.
+        // docs/reference.md#the-api: the first confirmation stage is a 302 to the freight page; the award a 200.
         if (!result.awarded) return redirect(freightPage(result.freight.id), true, ctx.t('quotes.confirmed_waiting'));
         return ok({ route: result.freight.id, bid: presentBid(result.bid, ctx.clock) });
       },

@@ -11,7 +11,7 @@ const BATCH = 100;
 /**
  * A freight has just entered the market (published, or created open by `winner_direct`): every
  * alerting saved search of another company that may see it and that it matches gives its user a
- * notification and its company a `freight.matched` event (decisions.md §7, §8). Run by the alerts
+ * notification and its company a `freight.matched` event (docs/reference.md#load-search, #events). Run by the alerts
  * module's queue after the change committed, in the transaction that removes its job. "Matches" is the
  * lists' own SQL (src/freights/search.ts), evaluated on this one row for each search at once.
  * Answers the number of notifications written.

@@ -6,7 +6,7 @@ import { fold, searchCountries } from '../places/index.ts';
 import { searchOf } from './store.ts';
 
 /**
- * The saved search form of the searches page (docs/decisions.md, Load search): what a person
+ * The saved search form of the searches page (docs/choices.md, Load search): what a person
  * typed is read in their language *before* the same handler as the API's (POST
  * /searches/edit/{id}) runs, as the freight form and the list page's search bar do. The JSON API
  * keeps its lenient readers.

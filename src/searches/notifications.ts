@@ -52,7 +52,7 @@ export function presentNotifications(rows: readonly NotificationRow[], parts: No
     created: clock.format(n.created),
     read: n.read_at ? 1 : 0,
     read_at: clock.format(n.read_at),
-    // A vehicle offer's notification names the offer instead of a search (decisions.md §11).
+    // A vehicle offer's notification names the offer instead of a search (docs/reference.md#vehicles).
     ...(n.vehicle_id !== null
       ? { vehicle: parts.vehicles.get(n.vehicle_id) ?? null, vehicle_id: n.vehicle_id }
       : {

@@ -27,7 +27,7 @@ import { problemsFromWarnings } from '../freights/index.ts';
 import { readLoadSearch, searchToParams, SEARCH_PARAMS } from '../market/index.ts';
 
 /**
- * Load search around the lists (decisions.md §7): counts per list, saved searches and the
+ * Load search around the lists (docs/reference.md#load-search): counts per list, saved searches and the
  * notifications of their alerts. The search itself is src/freights/search.ts.
  */
 

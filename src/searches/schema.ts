@@ -4,7 +4,7 @@ import { LIST } from '../freights/index.ts';
 import { SEARCH_INPUT_PROPERTIES } from '../market/index.ts';
 import type { EventDoc } from '../events/index.ts';
 
-/** Counts, saved searches and notifications (decisions.md §7), for the API description. */
+/** Counts, saved searches and notifications (docs/reference.md#load-search), for the API description. */
 
 const PARAMS = Type.Object(Object.fromEntries(Object.keys(SEARCH_INPUT_PROPERTIES).map((k) => [k, Type.Optional(Type.String())])), {
   description: 'the search parameters, normalised as the lists read them (strings)',

@@ -104,7 +104,7 @@ function fromSideCouldMatch(freight: Pick<FreightRow, 'from_code' | 'from_countr
 
 /**
  * The alerting searches of companies other than the owner that the freight's visibility admits
- * (decisions.md §4: >= 0 everyone, -2 the whitelist, -1 nobody else) and whose place patterns
+ * (docs/reference.md#freights: >= 0 everyone, -2 the whitelist, -1 nobody else) and whose place patterns
  * could match it: on each side no pattern, or one of the patterns its place matches (market
  * placeKeys; GIN indexes of migration 0130). The caller matches these exactly.
  */
@@ -123,7 +123,7 @@ export async function alertingSearches(
       .selectAll()
       .where('alert', '=', true)
       .where('company_id', '<>', freight.company_id)
-      // A company that blocked the freight's company hears nothing of its freights (decisions.md §12).
+      // A company that blocked the freight's company hears nothing of its freights (docs/reference.md#trust).
       .where(notBlockedBySql(sql<number>`saved_searches.company_id`, sql`${freight.company_id}::integer`))
       .$if(freight.visibility === VISIBILITY.whitelist, (q) => q.where('company_id', 'in', freight.whitelist))
       .where(fromSideCouldMatch(freight))
@@ -171,7 +171,7 @@ export function insertNotifications(
   );
 }
 
-/** What a vehicle offer's match or invitation writes (decisions.md §11): one per user, freight and offer. */
+/** What a vehicle offer's match or invitation writes (docs/reference.md#vehicles): one per user, freight and offer. */
 export type VehicleNotificationType = 'freight.matched' | 'vehicle.matched' | 'freight.invited';
 
 /**

@@ -27,7 +27,7 @@ export interface NotificationsTable {
   search_id: number | null;
   search_name: string;
   freight_id: number;
-  /** the vehicle offer of a vehicle match (decisions.md §11); null for a saved search's */
+  /** the vehicle offer of a vehicle match (docs/reference.md#vehicles); null for a saved search's */
   vehicle_id: ColumnType<number | null, number | null | undefined, number | null>;
   created: Date;
   read_at: Date | null;

@@ -21,7 +21,7 @@ export function wholeUp(value: unknown): number | null {
   return d ? d.ceil().toNumber() : null;
 }
 
-/** Chargeable weight: the larger of weight and volume weight (api.md, Endpoints 8), whole kg up. */
+/** Chargeable weight: the larger of weight and volume weight (docs/reference.md#conventions item 8), whole kg up. */
 export function chargeableKg(row: Pick<FreightRow, 'weight' | 'weight_volume'>): number | null {
   const values = [decimalOf(row.weight), decimalOf(row.weight_volume)].filter((d): d is Decimal => d !== null);
   if (values.length === 0) return null;
@@ -36,7 +36,7 @@ export function capacityCbm(refs: unknown): number | null {
 }
 
 /**
- * Masked like the freight itself (decisions.md §4): a former bidder sees no places; refs (and
+ * Masked like the freight itself (docs/reference.md#freights): a former bidder sees no places; refs (and
  * so the capacity taken from them) only owner and winner see.
  */
 export function presentShipment(row: FreightRow, role: Role): Shipment {

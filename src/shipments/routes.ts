@@ -27,7 +27,7 @@ export function shipmentEndpoints(otherLists: readonly ShipmentList[]): Endpoint
       doc: shipmentEnlistDoc(otherLists.flatMap((list) => list.items)),
       reads: 'replica',
       async handle(ctx) {
-        // The freight lists (decisions.md §4), the TMS lists 51-53 and the milk-run lists 70-84,
+        // The freight lists (docs/reference.md#freights), the TMS lists 51-53 and the milk-run lists 70-84,
         // each as Shipments (53: the tours). Milk-run ids are milk-run shipment ids.
         const filterId = readInt(ctx.path.filterId);
         const paging = readPaging(ctx.params);

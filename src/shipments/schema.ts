@@ -11,7 +11,7 @@ const PAGING = {
 /** Paging of the preview lists (the freight lists' rules). */
 export const PAGING_INPUT = Type.Object(PAGING);
 
-/** api.md "Preview resources": a freight (or milk-run shipment) seen through the preview endpoints. */
+/** docs/reference.md#preview resources": a freight (or milk-run shipment) seen through the preview endpoints. */
 export const SHIPMENT_SCHEMA = Type.Object(
   {
     id: Type.Integer(),

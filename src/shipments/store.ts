@@ -22,7 +22,7 @@ export async function freightListShipments(
 }
 
 /**
- * The Shipments among `ids` the caller may see now (decisions.md §4), by id. Freights that are
+ * The Shipments among `ids` the caller may see now (docs/reference.md#freights), by id. Freights that are
  * missing or not visible are absent from the map. One query whatever the number of ids.
  */
 export async function visibleShipments(

@@ -1,5 +1,5 @@
 /**
- * Templates (decisions.md §4): a company's saved freight fields, and freights created from them.
+ * Templates (docs/reference.md#freights): a company's saved freight fields, and freights created from them.
  * Above freights: a template is replayed through the freight field table into a new freight.
  * The module's public surface.
  */

@@ -23,7 +23,7 @@ const companyTemplates = (ctx: Ctx<Caller>) =>
   ctx.db.selectFrom('templates').selectAll().where('company_id', '=', ctx.caller.companyId).orderBy('name').orderBy('id').execute();
 
 /**
- * Templates (decisions.md §4): the freight fields as sent, replayed through the field table
+ * Templates (docs/reference.md#freights): the freight fields as sent, replayed through the field table
  * when a freight is created from one, so relative deadlines count from the time of use.
  */
 export function templateEndpoints(parts: { award: AwardPath }): Endpoint[] {
@@ -97,7 +97,7 @@ export function templateEndpoints(parts: { award: AwardPath }): Endpoint[] {
           .executeTakeFirst();
         if (!template) return notFound();
         const parsed = parseFreight(isRecord(template.fields) ? template.fields : {}, { clock: ctx.clock });
-        // api.md: the new freight starts taken, the own company is the carrier (freights' createFreight,
+        // docs/reference.md#the-api: the new freight starts taken, the own company is the carrier (freights' createFreight,
         // `ownOrder`): awarded by the award path, its steps included.
         const row = await createFreight(
           ctx.db,

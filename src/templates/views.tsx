@@ -8,6 +8,7 @@ import { DataTable, Field, PostButton, text, type Column } from '../kernel/ui.ts
 import { formatKg, formatStamp, readLocaleWeightKg } from '../kernel/locale.ts';
 import { freightFields, problemsFromWarnings, type FormState } from '../freights/index.ts';
 import type { TemplateView } from './present.ts';
+import { isAirportCode } from '../places/index.ts';
 
 /**
  * HTML pages of templates (routes.ts). They render the JSON answers' data (`data.templates`); forms post to the same API paths and land
@@ -25,7 +26,7 @@ function templatePlace(f: Record<string, unknown>, side: 'from' | 'to'): string 
   const raw = typeof place === 'string' ? place.replace(/^(city|airport):/i, '').trim() : '';
   const withCountry = /^([A-Za-z]{2})[-\s]+(\d.*)$/.exec(raw);
   const code = withCountry ? withCountry[2]! : raw;
-  const cc = withCountry ? withCountry[1]!.toUpperCase() : typeof country === 'string' && !/^[A-Za-z]{3}$/.test(code) ? country : '';
+  const cc = withCountry ? withCountry[1]!.toUpperCase() : typeof country === 'string' && !isAirportCode(code) ? country : '';
   const addr = typeof address === 'string' ? address.trim() : '';
   // As the freight page and lists name a place: `04159 Leipzig (DE)` (freight-page.tsx placeLabel).
   return [code, addr, cc && code ? `(${cc})` : ''].filter(Boolean).join(' ') || '–';

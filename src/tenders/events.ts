@@ -5,7 +5,7 @@ import { announce } from '../webhooks/index.ts';
 import type { ContractRow, TenderRow } from './tables.ts';
 
 /**
- * The tenders' events (decisions.md §8, §17), written to the outbox in the transaction of their
+ * The tenders' events (docs/reference.md#events, #tenders), written to the outbox in the transaction of their
  * change, each made by the tender's owner (`from`), so the one push rule (accounts pushRule) keeps
  * them from a company that blocked it. None carries a bid of another company: what a recipient
  * receives is the tender, and to an awarded company its own contracts.
@@ -30,7 +30,10 @@ export async function tenderPublished(db: Db, clock: Clock, t: TenderRow, lanes:
   const owner = (await namesOfCompanies(db, [t.company_id])).get(t.company_id) ?? '';
   const recipients = t.invited.length ? t.invited.filter((c) => c !== t.company_id) : await allCompanyIds(db, t.company_id);
   const data = { tender: tenderHead(clock, t, owner, lanes) };
-  await announce(db, clock, 'tender.published', async () =>
+  await announce(
+    db,
+    clock,
+    'tender.published',
     recipients.map((companyId) => ({ companyId, freightId: null, from: [t.company_id], data: () => data })),
   );
 }
@@ -42,7 +45,10 @@ export async function tenderAwarded(db: Db, clock: Clock, t: TenderRow, contract
   const won = new Map<number, ContractRow[]>();
   for (const c of contracts) won.set(c.carrier_id, [...(won.get(c.carrier_id) ?? []), c]);
   const names = await namesOfCompanies(db, [...won.keys()]);
-  await announce(db, clock, 'tender.awarded', async () =>
+  await announce(
+    db,
+    clock,
+    'tender.awarded',
     [...won].map(([companyId, mine]) => ({
       companyId,
       freightId: null,
@@ -64,7 +70,10 @@ export async function tenderAwarded(db: Db, clock: Clock, t: TenderRow, contract
     })),
   );
   const lost = bidders.filter((b) => !won.has(b));
-  await announce(db, clock, 'tender.lost', async () =>
+  await announce(
+    db,
+    clock,
+    'tender.lost',
     lost.map((companyId) => ({ companyId, freightId: null, from: [t.company_id], data: () => ({ tender: head }) })),
   );
 }

@@ -6,7 +6,7 @@ import { guideOffers } from './guide.ts';
 
 /**
  * The owner's draft page offers the routing guide when its contracts cover the freight's lane on its
- * pickup day (decisions.md §17): the carriers in order with their prices, and the button that starts
+ * pickup day (docs/reference.md#tenders): the carriers in order with their prices, and the button that starts
  * the waterfall with `guide` = 1. Nothing otherwise.
  */
 export async function guideSection(ctx: Ctx, route: FreightView) {

@@ -5,7 +5,7 @@ import type { Clock } from '../kernel/time.ts';
 import { placeKeys } from '../market/index.ts';
 
 /**
- * The routing guide (decisions.md §16 `guide` = 1, §17): the carriers and prices of the owner's
+ * The routing guide (docs/reference.md#one-step `guide` = 1, §17): the carriers and prices of the owner's
  * contracts for the freight's lane valid on its pickup date, primary first. A contract's lane is
  * two patterns of the load search (§7); a freight's place matches every pattern text
  * (market placeKeys) of its country, its country with each prefix of its postal code, and its

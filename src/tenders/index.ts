@@ -1,5 +1,5 @@
 /**
- * Lane tenders and contracts (decisions.md §17): a shipper tenders its lanes, carriers bid sealed
+ * Lane tenders and contracts (docs/reference.md#tenders): a shipper tenders its lanes, carriers bid sealed
  * per lane, the shipper awards; the awarded lanes are contracts, and the routing guide (§16's
  * waterfall with `guide` = 1) offers a freight to the carriers of its lane's contracts, primary
  * first, each at its own price. Above freights (the guide reads the owner's freight), the market

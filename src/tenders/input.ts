@@ -20,8 +20,8 @@ import {
 } from './tables.ts';
 
 /**
- * Reading a tender, bids and awards (decisions.md §17): every list is counted before any item is
- * read (decisions.md §9), every text bounded; the first bad lane or item refuses the whole
+ * Reading a tender, bids and awards (docs/reference.md#tenders): every list is counted before any item is
+ * read (docs/reference.md#safety), every text bounded; the first bad lane or item refuses the whole
  * request, named by its position (1-based) and field. Lanes read their places with the load
  * search's pattern reader (market parsePlacePattern) and keep its normal text.
  */

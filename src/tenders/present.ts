@@ -2,7 +2,7 @@ import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { BidRow, ContractRow, LaneRow, TenderRow } from './tables.ts';
 
-/** Pure presenters (decisions.md §17): a row and the parts read for it in, the API's shape out. */
+/** Pure presenters (docs/reference.md#tenders): a row and the parts read for it in, the API's shape out. */
 
 /** A bid as the owner reads it, from the deadline on. */
 export interface LaneBid {

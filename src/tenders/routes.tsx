@@ -25,7 +25,7 @@ import {
 import type { Services } from '../kernel/context.ts';
 import { contractsPage, evaluationPage, evaluationText, tendersPage, tenderPage, type Evaluation } from './views.tsx';
 
-/** The lane tenders' endpoints (decisions.md §17): HTTP in, one call of tenders.ts, outcome out; the pages from the same spec. */
+/** The lane tenders' endpoints (docs/reference.md#tenders): HTTP in, one call of tenders.ts, outcome out; the pages from the same spec. */
 
 const viewPath = (id: number) => `/tenders/view/${id}`;
 

@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { EventDoc } from '../events/index.ts';
 import { LOADS_MAX, MAX_INVITED, MAX_ITEMS, MAX_LANES, NAME_MAX, NOTE_MAX, RANK_MAX, TENDER_STATUSES, WEIGHT_MAX } from './tables.ts';
 
-/** The lane tenders' API description (decisions.md §17): tenders, sealed bids, the award, contracts, and their events. */
+/** The lane tenders' API description (docs/reference.md#tenders): tenders, sealed bids, the award, contracts, and their events. */
 
 const NULLABLE = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const COMPANY = Type.Object({ id: Type.Integer(), name: Type.String() });

@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 
 /**
- * The lane tenders' tables (decisions.md §17) and the named values that explain their rows. A
+ * The lane tenders' tables (docs/reference.md#tenders) and the named values that explain their rows. A
  * tender, its lanes (each `from` and `to` one pattern of the load search, §7, stored as that
  * pattern's normal text), the carriers' sealed bids per lane, and the contracts: the awarded
  * lanes with both parties, copied from the lane and the bid at the award so a contract reads
@@ -128,7 +128,7 @@ export type ContractRow = {
   created: Date;
 };
 
-/** A tender holds 1 to 1,000 lanes (decisions.md §17). */
+/** A tender holds 1 to 1,000 lanes (docs/reference.md#tenders). */
 export const MAX_LANES = 1000;
 /** At most this many invited companies, bids or awards in one request. */
 export const MAX_INVITED = 1000;

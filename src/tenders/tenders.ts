@@ -8,7 +8,7 @@ import type { AwardItem, BidItem, TenderInput } from './input.ts';
 import type { BidRow, ContractRow, LaneRow, TenderRow, TenderStatus } from './tables.ts';
 
 /**
- * Lane tenders (decisions.md §17): who sees a tender, sealed bids, the award, the contracts. A
+ * Lane tenders (docs/reference.md#tenders): who sees a tender, sealed bids, the award, the contracts. A
  * tender is its owner's; once published it is seen by the companies it invited (every company
  * when it invited none). Its status is read with the clock: an `open` tender past its deadline is
  * `closed` whether or not the sweeper has written it yet (sweepTenders writes it without any

@@ -10,7 +10,7 @@ import { TOUR_SCHEMA } from './schema.ts';
 import { notOnTourSql, onToursOfSql, tourFreightIds, tourOfSql, type TourRow } from './store.ts';
 
 /**
- * The TMS's monitoring lists of api.md (51-53), served on GET /freights/enlist/{filterId}.json
+ * The TMS's monitoring lists of docs/reference.md#the-api (51-53), served on GET /freights/enlist/{filterId}.json
  * and GET /routes/enlist: their ids are the freight list registry's (LIST.tmsUnplanned,
  * LIST.tmsPlanned, LIST.tmsTours), where the tabs and counts also read them.
  */

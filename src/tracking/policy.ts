@@ -4,7 +4,7 @@ import { firstPusher } from '../files/index.ts';
 import { awbParties } from '../freights/index.ts';
 
 /**
- * The companies whose status events public tracking shows for an AWB (docs/decisions.md,
+ * The companies whose status events public tracking shows for an AWB (docs/choices.md,
  * Tracking). Anyone may push a status file for any AWB, so a pushed event alone proves
  * nothing; what the exchange knows about a shipment decides:
  * - freights carrying the AWB awarded between two companies: the parties (owner, winner,

@@ -6,7 +6,7 @@ import { awbCheckDigitValid, normaliseAwb, eventsOfCompanies } from '../files/in
 import { involvedCompanies } from './policy.ts';
 
 /**
- * GET /freights/track/{query} without token (decisions.md §4): the AWB, its check digit and the
+ * GET /freights/track/{query} without token (docs/reference.md#freights): the AWB, its check digit and the
  * status events of the companies involved in the shipment (policy.ts). Only those four event
  * fields leave the server: no price, company, address or refs.
  */

@@ -3,7 +3,7 @@ import type { Db } from '../db/schema.ts';
 import { completedSql as completed, DELIVERY, FREIGHTS, fromFreights, type FreightStatus } from '../freights/index.ts';
 
 /**
- * What the trust module (decisions.md §12) reads of freights, through the freights' read model
+ * What the trust module (docs/reference.md#trust) reads of freights, through the freights' read model
  * (freights/read-model.ts): the parties of a delivered freight (who may rate whom), how many
  * freights a company completed, and a freight's display id as a company may see it.
  */
@@ -42,7 +42,7 @@ export function completedJsonSql(id: RawBuilder<unknown> | number) {
 /**
  * SQL: the display id of the freight `freightId` (an SQL expression) as the company `viewer` sees
  * it: `refs.customer` for its owner and winner, who see the references, the id for anyone else
- * (references are masked for them, decisions.md §4).
+ * (references are masked for them, docs/reference.md#freights).
  */
 export function displayIdSql(freightId: RawBuilder<unknown>, viewer: number) {
   return sql<string>`(select case when (df.company_id = ${viewer} or df.winner_id = ${viewer})

@@ -27,7 +27,7 @@ import { blockedPage, editPage, profilePage, type ProfilePageData } from './view
 
 /**
  * Company profiles, the operator's verification shown, ratings after delivery and blocking
- * (decisions.md §12). The profile fields and blocks are the accounts module's tables; the
+ * (docs/reference.md#trust). The profile fields and blocks are the accounts module's tables; the
  * ratings are this module's; what a freight's parties are is the freights module's.
  */
 
@@ -57,8 +57,8 @@ async function rate(ctx: Ctx): Promise<Outcome<{ rating: RatingView }>> {
   const id = await ctx.db.transaction().execute(async (trx) => {
     const written = await insertRating(trx, { freightId, rater: me, rated, score, comment: comment.trim(), created: now });
     if (written !== undefined) {
-      // The rated company hears of it (decisions.md §8), in the transaction of the rating.
-      await announce(trx, ctx.clock, 'rating.received', async () => [
+      // The rated company hears of it (docs/reference.md#events), in the transaction of the rating.
+      await announce(trx, ctx.clock, 'rating.received', [
         {
           companyId: rated,
           freightId,

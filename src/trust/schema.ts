@@ -4,7 +4,7 @@ import { field, presenter } from '../kernel/fields.ts';
 import type { ProfileRead, RatingRead } from './store.ts';
 import { AVERAGE_FROM, SCORE_MAX, SCORE_MIN, TEXT_MAX } from './tables.ts';
 
-/** Company profiles, ratings and blocks (decisions.md §12): presenters and the API description. */
+/** Company profiles, ratings and blocks (docs/reference.md#trust): presenters and the API description. */
 
 const nullableText = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 

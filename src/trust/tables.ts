@@ -1,6 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 
-/** A rating one party of a delivered freight gave the other (decisions.md §12); the rated company may reply once. */
+/** A rating one party of a delivered freight gave the other (docs/reference.md#trust); the rated company may reply once. */
 export interface RatingsTable {
   id: Generated<number>;
   freight_id: number;

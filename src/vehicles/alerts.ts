@@ -11,7 +11,7 @@ import { offerInMarket } from './policy.ts';
 import { fittingOffers, readOffer } from './store.ts';
 
 /**
- * The alerts of matching (decisions.md §11), computed after the commit that publishes (the
+ * The alerts of matching (docs/reference.md#vehicles), computed after the commit that publishes (the
  * alerts module's queue runs them, each in the transaction that removes its job), so they never
  * slow the publishing request:
  * - an offer published: the creating user of every fitting freight gets a `vehicle.matched`

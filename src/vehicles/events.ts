@@ -4,7 +4,7 @@ import { announce, type PlannedEvent } from '../webhooks/index.ts';
 import { presentVehicle, type VehicleRead } from './fields.ts';
 
 /**
- * The events of a vehicle offer (decisions.md §8, §11), written to the webhooks module's outbox
+ * The events of a vehicle offer (docs/reference.md#events, #vehicles), written to the webhooks module's outbox
  * in the transaction of what they announce: `vehicle.published`, `vehicle.withdrawn` and
  * `vehicle.matched`, to the offer's company and to the owners of the freights it fits (each
  * names its own freights only: a match reveals nothing the lists would not). The offer is shown
@@ -33,7 +33,7 @@ export async function emitVehicleEvent(
   /** false: only to the owners of the matched freights (the offer's company had it already) */
   toOfferCompany = true,
 ): Promise<number> {
-  return announce(db, clock, type, async () => planned(clock, offer, matched, toOfferCompany, [offer.company_id]));
+  return announce(db, clock, type, planned(clock, offer, matched, toOfferCompany, [offer.company_id]));
 }
 
 /**
@@ -47,7 +47,10 @@ export async function emitFreightMatches(
   freight: { id: number; company_id: number },
   fits: ReadonlyArray<{ offer: VehicleRead; distance_km: number | null }>,
 ): Promise<number> {
-  return announce(db, clock, 'vehicle.matched', async () =>
+  return announce(
+    db,
+    clock,
+    'vehicle.matched',
     fits.flatMap(({ offer, distance_km }) => planned(clock, offer, [{ ...freight, distance_km }], true, [freight.company_id])),
   );
 }

@@ -6,13 +6,22 @@ import { readLocaleDecimal, readLocaleWeightKg } from '../kernel/locale.ts';
 import { isRecord, readDecimal, readIdList, readString, type Params } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
 import { formatPlacePattern, MAX_RADIUS_KM, MIN_RADIUS_KM, parsePlacePattern, type PlacePattern } from '../market/index.ts';
-import { countryByCode, airportPoint, type Point, countryAndPostal, isIataForm, splitLocation, postalCentre } from '../places/index.ts';
+import {
+  countryByCode,
+  airportPoint,
+  type Point,
+  countryAndPostal,
+  airportCode,
+  isAirportCode,
+  splitLocation,
+  postalCentre,
+} from '../places/index.ts';
 import { effectiveStatus } from './policy.ts';
 import { BODIES, VEHICLE_STATUSES, type Body, type VehicleRow } from './tables.ts';
 
 /**
- * The vehicle offer's field table (decisions.md §11): reading an add or edit body, strictly
- * (unlike the freight fields of api.md, a missing or impossible field refuses the offer, each
+ * The vehicle offer's field table (docs/reference.md#vehicles): reading an add or edit body, strictly
+ * (unlike the freight fields of docs/reference.md#the-api, a missing or impossible field refuses the offer, each
  * problem named with its field), and presenting a row as `data.vehicle`.
  */
 
@@ -108,8 +117,8 @@ function readOrigin(
     return undefined;
   }
   const { prefix, rest } = splitLocation(text);
-  if (prefix !== 'city' && isIataForm(rest)) {
-    const code = rest.toUpperCase();
+  const code = prefix !== 'city' ? airportCode(rest) : null;
+  if (code !== null) {
     const airport = airportByCode(code);
     if (!airport) {
       errors.from = `unknown airport ${code}`;
@@ -133,7 +142,7 @@ function readOrigin(
     errors.from_country = `${country.slice(0, 10)} is no country code`;
     return undefined;
   }
-  if (!/^[0-9A-Za-z][0-9A-Za-z -]{0,11}$/.test(postal) || isIataForm(postal)) {
+  if (!/^[0-9A-Za-z][0-9A-Za-z -]{0,11}$/.test(postal) || isAirportCode(postal)) {
     errors.from = 'not a postal code';
     return undefined;
   }
@@ -165,7 +174,7 @@ export function readToPatterns(raw: unknown): { patterns: string[] } | { reason:
 }
 
 /** A stored code as a location text: three letters are an airport (as in the market's SQL), anything else a postal code. */
-export const locationText = (code: string | null) => (code === null ? null : isIataForm(code) ? `airport:${code}` : `city:${code}`);
+export const locationText = (code: string | null) => (code === null ? null : isAirportCode(code) ? `airport:${code}` : `city:${code}`);
 
 /** The stored patterns read back for the market's SQL pieces. */
 export function patternsOf(texts: readonly string[]): PlacePattern[] {
@@ -313,7 +322,7 @@ export function readOffer(raw: Params, clock: Clock, existing?: VehicleRow): Off
   };
 }
 
-/** A row with its company's name and verified mark (decisions.md §12), as the store reads it for presenting. */
+/** A row with its company's name and verified mark (docs/reference.md#trust), as the store reads it for presenting. */
 export type VehicleRead = VehicleRow & { company_name: string; company_verified: boolean | null };
 
 const number = (v: string | null) => (v === null ? null : Number(v));

@@ -1,5 +1,5 @@
 /**
- * Vehicle space (decisions.md §11): carriers' free capacity as offers of their own, the offers
+ * Vehicle space (docs/reference.md#vehicles): carriers' free capacity as offers of their own, the offers
  * list with the load search, matching both ways (one statement each), the alerts of a match
  * after the publishing commit, and the invitation into a freight. Above freights (it reads
  * freights through the freights module's exported functions) and searches (it writes

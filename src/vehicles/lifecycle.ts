@@ -14,7 +14,7 @@ import { readOffer } from './store.ts';
 
 /**
  * Every transition of a vehicle offer, in one place, each in one transaction with its events
- * (decisions.md §11): created open, edited by its company while open, withdrawn by its company;
+ * (docs/reference.md#vehicles): created open, edited by its company while open, withdrawn by its company;
  * expiry is read, never written (policy.ts). The invitation of an offer's company into a freight
  * is here too: it changes the freight (its whitelist) through the freights module.
  */
@@ -142,7 +142,7 @@ export type InviteResult =
   | { kind: 'refused'; reason: FailureCode };
 
 /**
- * The freight's owner invites the offer's company (decisions.md §11): the freight must be the
+ * The freight's owner invites the offer's company (docs/reference.md#vehicles): the freight must be the
  * caller's own and in the market; a whitelisted freight (visibility -2) gets the company added to
  * its whitelist, a freight of the own company only is refused (the company could not see it).
  * The offer's creating user is notified (`freight.invited`) and its company gets the event, the
@@ -166,7 +166,7 @@ export async function inviteToFreight(
     if (!offerInMarket(offer, now)) return { kind: 'refused', reason: 'vehicle.invite.offer_closed' };
     if (!inMarket(freight, now)) return { kind: 'refused', reason: 'vehicle.invite.not_in_market' };
     if (freight.visibility === VISIBILITY.ownCompany) return { kind: 'refused', reason: 'vehicle.invite.own_company_only' };
-    // The offer's company blocked the inviter's: it takes no invitation from it (decisions.md §12,
+    // The offer's company blocked the inviter's: it takes no invitation from it (docs/reference.md#trust,
     // the rule every push asks), whatever the freight's whitelist; nothing changes.
     if (!(await mayReach(trx, caller.companyId, offer.company_id))) return { kind: 'refused', reason: 'vehicle.invite.blocked' };
     let whitelisted = false;

@@ -6,7 +6,7 @@ import { availabilityOf } from './policy.ts';
 import type { VehicleRow } from './tables.ts';
 
 /**
- * Matching from the offer's side (decisions.md §11): a freight fits an offer when it is a road
+ * Matching from the offer's side (docs/reference.md#vehicles): a freight fits an offer when it is a road
  * freight in the market visible to the offer's company, its origin within the offer's radius of
  * the offer's origin, its destination among the offer's patterns (or the offer goes anywhere),
  * its loading window overlapping the availability window and its weight at most the capacity.

@@ -52,7 +52,7 @@ export async function nearestMarketFreights(db: Db, q: NearestQuery): Promise<Ne
     .where('freights.class', '=', q.class)
     .where('freights.company_id', '<>', q.companyId)
     .where((eb) => admitsSql(eb, q.companyId))
-    // Neither company blocked the other (decisions.md §12): no match, no alert, either way.
+    // Neither company blocked the other (docs/reference.md#trust): no match, no alert, either way.
     .where(notBlockedBySql(q.companyId, sql`freights.company_id`))
     .where(notBlockedBySql(sql<number>`freights.company_id`, sql`${q.companyId}::integer`))
     .$if(q.owners.length > 0, (qb) => qb.where('freights.company_id', 'in', [...q.owners]))

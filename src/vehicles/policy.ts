@@ -3,7 +3,7 @@ import type { DayWindow, WindowColumns } from '../market/index.ts';
 import type { VehicleRow, VehicleStatus } from './tables.ts';
 
 /**
- * Who sees a vehicle offer and what it reads as (decisions.md §11), in TypeScript for rows in
+ * Who sees a vehicle offer and what it reads as (docs/reference.md#vehicles), in TypeScript for rows in
  * hand and in SQL for the statements, written once here:
  * - an offer is in the market while it is stored `open` and `available_to` has not passed; past
  *   it, it reads as `expired` everywhere at once (computed at read time with the app's clock,
@@ -50,7 +50,7 @@ export const seesOfferSql = (company: number | RawBuilder<number>, alias = 'v'):
   sql<SqlBool>`(${ref(alias, 'whitelist')} = '{}'::integer[] or ${ref(alias, 'company_id')} = ${company} or ${company} = any(${ref(alias, 'whitelist')}))`;
 
 /**
- * When an offer and a freight meet in time (decisions.md §11, "its loading window overlaps the
+ * When an offer and a freight meet in time (docs/reference.md#vehicles, "its loading window overlaps the
  * availability window"), written once for both directions of matching: the availability
  * [available_from, available_to] and the loading window [etd, etd_end] (etd alone without an
  * end) both include their ends, so a freight loading exactly at `available_to` fits, as the offer

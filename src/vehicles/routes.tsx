@@ -31,7 +31,7 @@ import { BODIES, type Body } from './tables.ts';
 import { backTo, fittingPage, formPage, listPage, matchesPage, minePage, offerPage, type FormState } from './views.tsx';
 
 /**
- * The vehicle offers' endpoints (decisions.md §11). Routes are thin: read the path and
+ * The vehicle offers' endpoints (docs/reference.md#vehicles). Routes are thin: read the path and
  * parameters, call one function, turn its result into an outcome.
  */
 
@@ -342,7 +342,7 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
   ];
 }
 
-/** `page` and `limit` of a list of matches (api.md: page 1 and 20 by default, at most 100 a page). */
+/** `page` and `limit` of a list of matches (docs/reference.md#the-api: page 1 and 20 by default, at most 100 a page). */
 function readPaging(ctx: Ctx) {
   const warnings: Warning[] = [];
   return { page: readPageWindow(ctx.params, warnings), warnings };

@@ -5,7 +5,7 @@ import { MAX_RADIUS_KM, MIN_RADIUS_KM, SEARCH_INPUT_PROPERTIES } from '../market
 import { DEFAULT_RADIUS, MAX_CAPACITY_KG, MAX_LOADING_METERS, MAX_NOTE, MAX_PRICE_PER_KM, MAX_WHITELIST, VEHICLE } from './fields.ts';
 import { BODIES } from './tables.ts';
 
-/** The vehicle offers' endpoints and events for the API description (decisions.md §11). */
+/** The vehicle offers' endpoints and events for the API description (docs/reference.md#vehicles). */
 
 const opt = Type.Optional;
 
@@ -144,7 +144,7 @@ const MATCHES = Type.Array(Type.Object({ route_id: Type.Integer(), distance_km: 
 const VEHICLE_EVENT = Type.Object({ vehicle: Type.Ref('Vehicle'), matches: MATCHES });
 const PARTIES = 'the offer’s company, and the owners of the freights it fits (each told of its own freights only).';
 
-/** The events of vehicle offers, and of the invitation they lead to (decisions.md §8, §11). */
+/** The events of vehicle offers, and of the invitation they lead to (docs/reference.md#events, #vehicles). */
 export const VEHICLE_EVENT_DOCS = {
   'vehicle.published': {
     summary: 'A vehicle offer was published.',

@@ -11,13 +11,13 @@ import {
   type PlacePattern,
 } from '../market/index.ts';
 import { airportByCode } from '../airports/index.ts';
-import { airportPoint, greatCircleKmSql, type Point, postalCentre, postalKey, isIataForm } from '../places/index.ts';
+import { greatCircleKmSql, type Point, placePoint, postalKey, isAirportCode } from '../places/index.ts';
 import type { VehicleRead } from './fields.ts';
 import { AVAILABILITY, loadingOf, offerInMarketSql, seesOfferSql } from './policy.ts';
 import type { Body } from './tables.ts';
 
 /**
- * The vehicle offers' SQL (decisions.md §11): reading offers as a company may see them, the
+ * The vehicle offers' SQL (docs/reference.md#vehicles): reading offers as a company may see them, the
  * market list with the load search, the own offers, and the fitting offers of a freight. The
  * statements and the indexes that serve them are named in migration 0060_vehicles.
  */
@@ -35,7 +35,7 @@ const withCompany = (db: Db) =>
     ]);
 
 /**
- * Neither company blocked the other (decisions.md §12): the blocker's lists and matches leave out
+ * Neither company blocked the other (docs/reference.md#trust): the blocker's lists and matches leave out
  * the blocked company's offers, and a blocked company's offers are not matched to the blocker's
  * freights, nor the blocker's offers to the blocked company's freights (no alert either way).
  * The lists need only the first direction; matching reads both.
@@ -188,20 +188,12 @@ export async function countMarketOffers(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fitting offers of a freight (decisions.md §11)
+// Fitting offers of a freight (docs/reference.md#vehicles)
 
 /** A freight's origin as a point: its coordinates, else its airport's, else its postal code's centre. */
 export function freightOrigin(row: FreightRow): Point | undefined {
-  if (row.from_latitude !== null && row.from_longitude !== null)
-    return { latitude: Number(row.from_latitude), longitude: Number(row.from_longitude) };
-  const code = row.from_code?.trim();
-  if (!code) return undefined;
-  if (isIataForm(code)) {
-    const airport = airportByCode(code.toUpperCase());
-    return airport ? airportPoint(airport) : undefined;
-  }
-  const centre = row.from_country ? postalCentre(row.from_country, code) : undefined;
-  return centre ? { latitude: centre.latitude, longitude: centre.longitude } : undefined;
+  const place = { latitude: row.from_latitude, longitude: row.from_longitude, code: row.from_code?.trim(), country: row.from_country };
+  return placePoint(place) ?? undefined;
 }
 
 /** Every offer pattern a freight's destination answers to: its country, its postal prefixes or its airport. */
@@ -209,7 +201,7 @@ export function destinationPatterns(row: FreightRow): string[] {
   const country = row.to_country?.trim().toUpperCase();
   const code = row.to_code?.trim() ?? '';
   const out: string[] = country ? [country] : [];
-  if (isIataForm(code)) out.push(`airport:${code.toUpperCase()}`);
+  if (isAirportCode(code)) out.push(`airport:${code.toUpperCase()}`);
   else if (country && code) {
     const key = postalKey(code).toUpperCase();
     for (let i = 1; i <= key.length; i++) out.push(`${country}-${key.slice(0, i)}`);

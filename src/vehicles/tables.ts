@@ -2,7 +2,7 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Decimal } from '../db/columns.ts';
 
 /**
- * The vehicles module's table (decisions.md §11) and the types that explain its rows. Behaviour
+ * The vehicles module's table (docs/reference.md#vehicles) and the types that explain its rows. Behaviour
  * lives in the other files; this one imports none of them, so db/schema.ts can join it.
  */
 

@@ -4,7 +4,7 @@ import ipaddr from 'ipaddr.js';
 import type { AddressRule } from '../config/webhooks.ts';
 
 /**
- * Where a webhook may point (decisions.md §8): only http/https, and under the address rule of
+ * Where a webhook may point (docs/reference.md#events): only http/https, and under the address rule of
  * WEBHOOK_ALLOW_PRIVATE (config/webhooks.ts):
  * - `public` (production; `false`): only public unicast addresses, so a webhook cannot reach
  *   the server's own network (loopback, private, link-local, and every other special range

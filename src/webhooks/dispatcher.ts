@@ -8,7 +8,7 @@ import { signedHeaders } from './signing.ts';
 import { REPLAY_MS } from './feed.ts';
 
 /**
- * Delivers due webhook deliveries (decisions.md §8). Every server process runs one; they share
+ * Delivers due webhook deliveries (docs/reference.md#events). Every server process runs one; they share
  * the work through the database only:
  * - a claim is a short transaction that counts the attempt and pushes `next_attempt` to the end
  *   of a lease (`in_flight` until its outcome is written), so no other process takes the same

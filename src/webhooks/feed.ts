@@ -3,7 +3,7 @@ import type { Db } from '../db/schema.ts';
 import { TEST_EVENT } from '../events/index.ts';
 
 /**
- * The outbox read as a feed (decisions.md §15, src/live): the live board's streams are told the
+ * The outbox read as a feed (docs/reference.md#live-board, src/live): the live board's streams are told the
  * rows (`seq`) of new events by a notification on LIVE_CHANNEL, sent in the transaction that
  * wrote them (PostgreSQL delivers it at commit, to every process listening), and read them by
  * those numbers; a stream that reconnects with the id of the last event it received reads what

@@ -6,7 +6,7 @@ import { notifyEvents } from './feed.ts';
 import { queueDeliveries } from './store.ts';
 
 /**
- * The outbox (decisions.md §8, §15): the `events` table holds each event's exact delivery body,
+ * The outbox (docs/reference.md#events, #live-board): the `events` table holds each event's exact delivery body,
  * written in the transaction of the change the event announces. What an event says and to whom
  * is the announcing module's (freights/events.ts plans freight, bid, match and status events).
  *
@@ -20,7 +20,7 @@ import { queueDeliveries } from './store.ts';
  * delivers the notification at commit (never for a rollback), to every server process listening.
  *
  * Who an event may reach is decided here, once for every kind of event (accounts/blocks.ts
- * pushRule, decisions.md §12): each planned event names the companies whose doing it is (`from`),
+ * pushRule, docs/reference.md#trust): each planned event names the companies whose doing it is (`from`),
  * and a recipient that does not exist, or that blocked one of them (its own doing excepted), gets
  * no row, so no webhook delivery, no stream event, no replay, nor anything a later channel reads
  * from the outbox. A market row's audience is the market list's rule, which honours the same
@@ -53,11 +53,12 @@ export interface NewEvent {
 const BATCH = 500;
 
 /**
- * Writes the planned events, queues their deliveries to subscribed webhooks and notifies the
- * live channel (at commit). Answers how many events were written.
+ * Writes the planned events (the announcing module plans them: what it says and to whom),
+ * queues their deliveries to subscribed webhooks and notifies the live channel (at commit).
+ * Answers how many events were written.
  */
-export async function announce(db: Db, clock: Clock, type: string, plan: () => Promise<PlannedEvent[]>): Promise<number> {
-  const planned = await reachable(db, await plan());
+export async function announce(db: Db, clock: Clock, type: string, events: readonly PlannedEvent[]): Promise<number> {
+  const planned = await reachable(db, events);
   if (!planned.length) return 0;
   const rows: NewEvent[] = [];
   for (const p of planned) rows.push({ companyId: p.companyId, freightId: p.freightId, except: p.except, data: await p.data() });
@@ -73,7 +74,7 @@ export async function announce(db: Db, clock: Clock, type: string, plan: () => P
 }
 
 /** The planned events whose recipient may receive them (pushRule); market rows stay (their audience is read when streamed). */
-async function reachable(db: Db, planned: PlannedEvent[]): Promise<PlannedEvent[]> {
+async function reachable(db: Db, planned: readonly PlannedEvent[]): Promise<readonly PlannedEvent[]> {
   // Events to their own makers only (an award to its two parties) need no question.
   const addressed = planned.filter((p) => p.companyId !== null && !p.from.includes(p.companyId));
   if (!addressed.length) return planned;

@@ -8,7 +8,7 @@ import { WEBHOOK_DOCS } from './schema.ts';
 import { deleteWebhook, deliveryLog, findWebhook, listWebhooks } from './store.ts';
 import { deletedPage, deliveriesPage, testSentPage, webhookAddedPage, webhooksPage } from './views.tsx';
 
-/** decisions.md §8: a company's webhooks (API and the settings page on the same paths). */
+/** docs/reference.md#events: a company's webhooks (API and the settings page on the same paths). */
 export function webhookEndpoints(): Endpoint[] {
   return [
     userEndpoint({

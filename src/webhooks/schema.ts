@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { EVENT_TYPES, TEST_EVENT, type EventDoc } from '../events/index.ts';
 import { timestamp } from '../kernel/fields.ts';
 
-/** The webhook endpoints' parameters and answers (decisions.md §8), for the API description. */
+/** The webhook endpoints' parameters and answers (docs/reference.md#events), for the API description. */
 
 const time = Type.Union([timestamp(), Type.Null()]);
 const EVENT = Type.Union([...EVENT_TYPES.map((t) => Type.Literal(t)), Type.Literal('*')]);

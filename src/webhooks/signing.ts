@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
 /**
- * Standard Webhooks signing (decisions.md §8), by the specification's reference library:
+ * Standard Webhooks signing (docs/reference.md#events), by the specification's reference library:
  * `webhook-signature` = `v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}`, keyed by the
  * base64-decoded part of the `whsec_` secret.
  */

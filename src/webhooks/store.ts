@@ -10,7 +10,7 @@ const wants = (type: string) => sql<boolean>`events && array[${type}, '*']::text
 /**
  * Queues one pending delivery, due now, for each event and each webhook of its company that
  * subscribes to the type, in one statement per 1,000 events that reads the webhooks locked
- * `FOR KEY SHARE` (decisions.md, Reliability: "No event bookkeeping fails the write it
+ * `FOR KEY SHARE` (docs/choices.md, Reliability: "No event bookkeeping fails the write it
  * describes"). A webhook deleted by a transaction still open is waited for and then skipped (read
  * committed reads the row again and finds it gone); a delete that comes later waits for this
  * transaction, then removes its deliveries with it (cascade). So no delivery ever names a webhook

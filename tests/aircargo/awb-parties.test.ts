@@ -6,7 +6,7 @@ import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 
 /**
- * Issue 39, item 10 (docs/decisions.md, Reliability: "A status push costs what its file holds").
+ * Issue 39, item 10 (docs/choices.md, Reliability: "A status push costs what its file holds").
  * The review: a 100,000-line status push took 75 s on PostgreSQL and 139 s embedded once the
  * exchange held 100,000 freights (22 s on an empty one); one visible cause, the AWB parties'
  * statement (`freightsOfAwbParties`, asked once per batch of the push) walked

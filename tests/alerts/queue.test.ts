@@ -7,7 +7,7 @@ import { addFreight, openFreight } from '../freights/helpers.ts';
 import { addOffer, FREIGHT } from '../vehicles/helpers.ts';
 
 /**
- * Alerts after the commit (src/alerts, docs/decisions.md): publishing writes a job in its own
+ * Alerts after the commit (src/alerts, docs/choices.md): publishing writes a job in its own
  * transaction and answers; the worker writes the alert after the answer, exactly once, and a
  * job left by a stopped process is run by the next worker. (Requests through the harness wait
  * for the worker; these tests go round it where the delay itself is under test.)

@@ -14,7 +14,7 @@ import { pdfAttachments, pdfImages, pdfText } from '../support/pdf.ts';
 import { download, success } from '../deals/helpers.ts';
 
 /**
- * The canonical form and the chain as docs/decisions.md ("The e-CMR's hash chain") writes them
+ * The canonical form and the chain as docs/choices.md ("The e-CMR's hash chain") writes them
  * down, implemented here from that text alone: members sorted by name, no white space, strings
  * as JSON writes them; link 0 = SHA-256 of the issued note (data.cmr without status, signatures
  * and hash), each signature's link = SHA-256 of the previous link's hex followed by its entry.
@@ -42,11 +42,11 @@ function chainOf(cmr: any): string[] {
   return links;
 }
 
-/** The verifier docs/decisions.md prints ("The e-CMR's hash chain"), loaded from the document itself. */
+/** The verifier docs/choices.md prints ("The e-CMR's hash chain"), loaded from the document itself. */
 async function docsVerifier(): Promise<(cmr: unknown) => string[]> {
-  const text = fs.readFileSync(new URL('../../docs/decisions.md', import.meta.url), 'utf8');
+  const text = fs.readFileSync(new URL('../../docs/choices.md', import.meta.url), 'utf8');
   const block = text.split('<!-- e-cmr-verifier -->')[1]?.match(/```js\n([\s\S]*?)```/)?.[1];
-  assert.ok(block, 'docs/decisions.md prints the verifier');
+  assert.ok(block, 'docs/choices.md prints the verifier');
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cmr-verifier-')), 'verifier.mjs');
   fs.writeFileSync(file, block);
   return (await import(pathToFileURL(file).href)).chain;
@@ -58,7 +58,7 @@ function refused(res: { status: number; body: any; text: string }, code: string)
   assert.equal(res.body.code, code, res.text);
 }
 
-describe(`the e-CMR (decisions.md §19) (${TEST_DB})`, () => {
+describe(`the e-CMR (docs/reference.md#ecmr) (${TEST_DB})`, () => {
   let app: TestApp;
   let shipper: Actor, carrier: Actor, outsider: Actor;
   let freight: number;

@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { openFreight } from '../freights/helpers.ts';
 import { TEST_DB } from '../support/databases.ts';
+import { bidOn, confirmBoth } from '../support/fixtures.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { takenFreight } from '../trust/helpers.ts';
 import { browserSession, csrfOf } from '../support/session.ts';
 import { conversations, fieldError, say, success, unread } from './helpers.ts';
 
-/** decisions.md §13: the conversation beside a freight, its read marks and who may take part. */
+/** docs/reference.md#deal-room: the conversation beside a freight, its read marks and who may take part. */
 describe(`conversations beside a freight (${TEST_DB})`, () => {
   let app: TestApp;
   let shipper: Actor, carrierA: Actor, carrierB: Actor, outsider: Actor;
@@ -157,11 +158,7 @@ describe(`conversations beside a freight (${TEST_DB})`, () => {
 
   /** Awards the open freight to carrierA through the API (bid, both confirmations). */
   async function takenFreightOf(freight: number) {
-    const bid = success(
-      await app.post('/quotes/add.json', { token: carrierA.token, json: { route: freight, amount: '900.00', currency_code: 'EUR' } }),
-    ).bid;
-    assert.equal((await app.post(`/quotes/confirm/${bid.id}.json`, { token: shipper.token })).status, 302);
-    success(await app.post(`/quotes/confirm/${bid.id}.json`, { token: carrierA.token }));
+    await confirmBoth(app, shipper, carrierA, (await bidOn(app, carrierA, freight, '900.00')).id);
   }
 
   test('the page: the freight shows the conversation, its form posts back to it, the header links the unread', async () => {
@@ -195,11 +192,7 @@ describe(`conversations beside a freight (${TEST_DB})`, () => {
     await app.services.db.updateTable('companies').set({ verified_at: new Date() }).where('id', '=', verified.company).execute();
     const freight = await openFreight(app, shipper);
     success(await say(app, carrierA, freight, { text: 'Still free?' }));
-    const bid = success(
-      await app.post('/quotes/add.json', { token: verified.token, json: { route: freight, amount: '900.00', currency_code: 'EUR' } }),
-    ).bid;
-    await app.post(`/quotes/confirm/${bid.id}.json`, { token: shipper.token });
-    success(await app.post(`/quotes/confirm/${bid.id}.json`, { token: verified.token }));
+    await confirmBoth(app, shipper, verified, (await bidOn(app, verified, freight, '900.00')).id);
     const sent = success(await say(app, verified, freight, { text: 'Loaded, on the way.' })).message;
     assert.deepEqual(sent.from, { id: verified.company, name: verified.companyName, verified: true });
     assert.deepEqual(sent.to, { id: shipper.company, name: shipper.companyName, verified: false });

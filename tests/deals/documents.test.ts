@@ -2,16 +2,17 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { openFreight } from '../freights/helpers.ts';
+import { bidOn, confirmBoth } from '../support/fixtures.ts';
 import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { pdfText } from '../support/pdf.ts';
 import { browserSession, csrfOf } from '../support/session.ts';
 import { attach, documents, download, EXE, fieldError, flashOf, JPEG, PDF, pdfOf, PNG, success } from './helpers.ts';
 
-/** decisions.md §13: "at most 10 MB", read as SI megabytes (docs/decisions.md, "Deal room"). */
+/** docs/reference.md#deal-room: "at most 10 MB", read as SI megabytes (docs/choices.md, "Deal room"). */
 const MAX = 10_000_000;
 
-/** decisions.md §13: the documents of a freight's two parties, their bounds, their download and the transport order. */
+/** docs/reference.md#deal-room: the documents of a freight's two parties, their bounds, their download and the transport order. */
 describe(`documents beside a freight (${TEST_DB})`, () => {
   let app: TestApp;
   let shipper: Actor, carrier: Actor, loser: Actor, outsider: Actor;
@@ -20,13 +21,8 @@ describe(`documents beside a freight (${TEST_DB})`, () => {
   /** awarded to the carrier */
   let taken: number;
 
-  const bidOn = async (who: Actor, freight: number, amount: string) =>
-    success(await app.post('/quotes/add.json', { token: who.token, json: { route: freight, amount, currency_code: 'EUR' } })).bid;
-  const award = async (freight: number, to: Actor, amount: string) => {
-    const bid = await bidOn(to, freight, amount);
-    assert.equal((await app.post(`/quotes/confirm/${bid.id}.json`, { token: shipper.token })).status, 302);
-    success(await app.post(`/quotes/confirm/${bid.id}.json`, { token: to.token }));
-  };
+  const award = async (freight: number, to: Actor, amount: string) =>
+    confirmBoth(app, shipper, to, (await bidOn(app, to, freight, amount)).id);
   const stored = async (freight: number) =>
     Number(
       (
@@ -60,10 +56,10 @@ describe(`documents beside a freight (${TEST_DB})`, () => {
         await app.post('/webhooks/add.json', { token: who.token, json: { url: `http://127.0.0.1:9/c/${who.company}`, events: ['*'] } }),
       );
     open = await openFreight(app, shipper);
-    await bidOn(carrier, open, '700.00');
-    await bidOn(loser, open, '650.00');
+    await bidOn(app, carrier, open, '700.00');
+    await bidOn(app, loser, open, '650.00');
     taken = await openFreight(app, shipper, { from_addr: 'Hafenstraße 1, Frankfurt', to_addr: 'Keizersgracht 2, Amsterdam' });
-    await bidOn(loser, taken, '1100.00');
+    await bidOn(app, loser, taken, '1100.00');
     await award(taken, carrier, '1234.56');
   });
   after(() => app?.close());
@@ -208,7 +204,7 @@ describe(`documents beside a freight (${TEST_DB})`, () => {
     const bidders = await send({ authorization: `TokenPass ${loser.token}` });
     assert.equal(bidders.statusCode, 404);
     assert.equal((await send({ authorization: 'TokenPass nope' })).statusCode, 401);
-    // A token in the body is not read (api.md: the header or the query): 401 before the body.
+    // A token in the body is not read (docs/reference.md#the-api: the header or the query): 401 before the body.
     const inBody = await app.http.inject({
       method: 'POST',
       url: `/freights/documents/${taken}.json`,

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { openFreight } from '../freights/helpers.ts';
 import { TEST_DB } from '../support/databases.ts';
+import { bidOn, confirmBoth } from '../support/fixtures.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { pdfAttachments, pdfText } from '../support/pdf.ts';
 import { browserSession, csrfOf } from '../support/session.ts';
@@ -19,7 +20,7 @@ function leaves(value: unknown): Array<string | number> {
 }
 
 /**
- * decisions.md §13 and docs/decisions.md "The transport order", "Proof of delivery": the order's
+ * docs/reference.md#deal-room and docs/choices.md "The transport order", "Proof of delivery": the order's
  * content complete (both companies with address and VAT id, who confirmed on each side, route,
  * windows, goods, price, references), the JSON equal to what the PDF prints and embeds, the
  * SHA-256 of the bytes on the page; the proof of delivery that marks the freight delivered.
@@ -88,7 +89,7 @@ describe(`the transport order and the proof of delivery (${TEST_DB})`, () => {
     assert.equal(order.bid, bidId);
     assert.equal(order.timezone, 'Europe/Berlin');
     assert.match(order.issued, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-    // Named as the EU eFTI common data set names the consignment (docs/decisions.md, "The transport order").
+    // Named as the EU eFTI common data set names the consignment (docs/choices.md, "The transport order").
     assert.deepEqual(order.consignor, {
       id: shipper.company,
       name: shipper.companyName,
@@ -245,11 +246,7 @@ describe(`the transport order and the proof of delivery (${TEST_DB})`, () => {
 
   test("the page's proof of delivery (multipart): the winner is offered it, the owner waits for it", async () => {
     const taken = await openFreight(app, shipper);
-    const bid = success(
-      await app.post('/quotes/add.json', { token: carrier.token, json: { route: taken, amount: '500.00', currency_code: 'EUR' } }),
-    ).bid;
-    await app.post(`/quotes/confirm/${bid.id}.json`, { token: shipper.token });
-    success(await app.post(`/quotes/confirm/${bid.id}.json`, { token: carrier.token }));
+    await confirmBoth(app, shipper, carrier, (await bidOn(app, carrier, taken, '500.00')).id);
     const owner = await browserSession(app, shipper);
     const ownerPage = await app.get(`/freights/view/${taken}`, { headers: { cookie: owner.cookie } });
     assert.ok(!ownerPage.text.includes('data-testid="pod-step"'));

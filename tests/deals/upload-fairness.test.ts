@@ -9,7 +9,7 @@ import { attach, download, pdfOf, success } from './helpers.ts';
 import { openFreight } from '../freights/helpers.ts';
 
 /**
- * Issue 39, item 9 (docs/decisions.md, Reliability: "An upload queues a few times, not once per
+ * Issue 39, item 9 (docs/choices.md, Reliability: "An upload queues a few times, not once per
  * part"). The review, on the embedded database: a 10 MB upload took 14–18 s beside 3 clients
  * awarding (0.6 s alone), since each of its 256 KiB parts was a statement of its own, queued
  * behind the awards' on the one connection. Its run is sent here: the upload beside 3 clients

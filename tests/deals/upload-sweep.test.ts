@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from '../support/harness.ts';
 import { pdfOf } from './helpers.ts';
 
 /**
- * Issue 39, item 11 (docs/decisions.md, Reliability: "Leftovers of killed uploads are swept").
+ * Issue 39, item 11 (docs/choices.md, Reliability: "Leftovers of killed uploads are swept").
  * The review: uploads killed with their process left their parts (up to 49 MB) until another
  * upload started an hour later, and nobody could see them. A killed upload leaves what
  * DocumentUpload wrote before the kill: its note and its parts, never its row. They are swept

@@ -10,7 +10,7 @@ import { deliveredFreight, takenFreight } from '../trust/helpers.ts';
 import { FREIGHT, OFFER } from '../vehicles/helpers.ts';
 
 /**
- * decisions.md §8: every event type reaches exactly the companies entitled to it, each with the
+ * docs/reference.md#events: every event type reaches exactly the companies entitled to it, each with the
  * data as that company sees it through the API; every delivery carries a Standard Webhooks
  * signature that an independent implementation (tests/events/support.ts) verifies, and every
  * delivered body conforms to the API description's `webhooks` entry of its type (issue 25).
@@ -433,7 +433,7 @@ describe(`events reach the right companies with the right masking (${TEST_DB})`,
     assert.deepEqual(new Set(events.map((e) => e.type)), new Set(['freight.milestone', 'freight.late']));
   });
 
-  test('bid.countered reaches the bidder alone; freight.offered the carrier whose turn starts, and no one else (decisions.md §16)', async () => {
+  test('bid.countered reaches the bidder alone; freight.offered the carrier whose turn starts, and no one else (docs/reference.md#one-step)', async () => {
     const open = ok(
       await app.post('/freights/add.json', { token: shipper.token, json: { from: 'airport:FRA', to: 'airport:AMS', weight: 900 } }),
     );

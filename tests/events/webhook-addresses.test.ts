@@ -10,7 +10,7 @@ import { browserSession } from '../support/session.ts';
 import { addWebhook, deliverAll, dispatcher, startReceiver, type Receiver } from './support.ts';
 
 /**
- * Which receiver addresses are refused (decisions.md §8): IPv6 forms that carry an IPv4 address
+ * Which receiver addresses are refused (docs/reference.md#events): IPv6 forms that carry an IPv4 address
  * are judged by that address, at registration and at delivery; WEBHOOK_ALLOW_PRIVATE.
  */
 

@@ -8,7 +8,7 @@ import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { addOffer, FREIGHT } from '../vehicles/helpers.ts';
 
 /**
- * Issue 39, item 7 (docs/decisions.md, Reliability: "No event bookkeeping fails the write it
+ * Issue 39, item 7 (docs/choices.md, Reliability: "No event bookkeeping fails the write it
  * describes"). The review: B deletes its webhook while A sends B messages; 7 of 400 messages
  * answered 500 and were not stored (PostgreSQL), and the fuzzer's one 500 was an invitation. The
  * outbox read the webhooks without a lock, then inserted their deliveries; a delete committed in

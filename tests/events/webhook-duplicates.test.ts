@@ -7,7 +7,7 @@ import { addWebhook } from './support.ts';
 
 /**
  * One webhook per receiver and company (issue 24, item 9): a second registration of an address
- * the company already sends to is refused as api.md refuses (`status: error` with a message
+ * the company already sends to is refused as docs/reference.md#the-api refuses (`status: error` with a message
  * naming the first webhook), in the API and on the settings page; another company, another path,
  * or the same address after its webhook was deleted are accepted.
  */

@@ -8,7 +8,7 @@ import { browserSession } from '../support/session.ts';
 import { ADDRESS_REFUSED, NO_ANSWER } from '../../src/webhooks/send.ts';
 import { addWebhook, deliverAll, dispatcher, startReceiver, verifyStandardWebhook, type Receiver } from './support.ts';
 
-/** decisions.md §8: webhook endpoints, signing, retries, timeouts, redirects, address rules. */
+/** docs/reference.md#events: webhook endpoints, signing, retries, timeouts, redirects, address rules. */
 
 describe(`webhooks (${TEST_DB})`, () => {
   let app: TestApp;

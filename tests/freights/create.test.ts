@@ -291,7 +291,7 @@ describe('edit', () => {
       f._route_pieces.map((p: { pieces: number }) => p.pieces),
       [7],
     );
-    // The Frankfurt address is already there: MUC is not resolved (api.md, Endpoints 7).
+    // The Frankfurt address is already there: MUC is not resolved (docs/reference.md#conventions item 7).
     assert.equal(f.from, 'MUC');
     assert.match(f.from_addr, /Frankfurt/);
     assert.deepEqual(res.body.warnings, [{ field: 'bogus', reason: 'unknown field' }]);

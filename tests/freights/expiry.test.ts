@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { ExpirySweeper, sweepExpiredFreights } from '../../src/freights/lifecycle.ts';
 import { Clock } from '../../src/kernel/time.ts';
 import { TEST_DB } from '../support/databases.ts';
+import { startWorld } from '../support/fixtures.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { enlistIds, openFreight, view } from './helpers.ts';
 
@@ -11,16 +12,9 @@ import { enlistIds, openFreight, view } from './helpers.ts';
 // listen, so no sweeper runs unless a test starts one.
 
 let app: TestApp;
-let shipper: Actor;
-let carrier: Actor;
-let outsider: Actor;
+let shipper: Actor, carrier: Actor, outsider: Actor;
 
-before(async () => {
-  app = await startTestApp();
-  shipper = await app.actor('Shipper');
-  carrier = await app.actor('Carrier');
-  outsider = await app.actor('Outsider');
-});
+before(async () => ({ app, shipper, carrier, outsider } = await startWorld()));
 after(() => app.close());
 
 const storedStatus = async (id: number) =>
@@ -47,7 +41,7 @@ describe('expiry is visible everywhere before anything writes it', () => {
         const owner = (await view(app, shipper, id)).body.data.route;
         assert.equal(owner.status, 'expired');
         assert.equal(owner.editable, false);
-        assert.ok(!('_bids' in owner), 'no _bids once expired (api.md)');
+        assert.ok(!('_bids' in owner), 'no _bids once expired (docs/reference.md#the-api)');
         // The bidder sees it masked, an outsider not at all.
         const bidder = (await view(app, carrier, id)).body.data.route;
         assert.equal(bidder.status, 'expired');

@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { startPair } from '../support/fixtures.ts';
+import type { Actor, TestApp } from '../support/harness.ts';
 import { addFreight, publish, view } from './helpers.ts';
 
-// decisions.md §9 "Frozen terms": while a freight is pending (a side has confirmed a bid), edit is
+// docs/reference.md#safety "Frozen terms": while a freight is pending (a side has confirmed a bid), edit is
 // refused and nothing changes; the owner may revoke instead.
 
 let app: TestApp;
-let shipper: Actor;
-let carrier: Actor;
+let shipper: Actor, carrier: Actor;
 
-before(async () => {
-  app = await startTestApp();
-  shipper = await app.actor('Shipper');
-  carrier = await app.actor('Carrier');
-});
+before(async () => ({ app, shipper, carrier } = await startPair()));
 after(() => app.close());
 
 const freightRow = (id: number) => app.services.db.selectFrom('freights').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

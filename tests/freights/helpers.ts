@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
+import { draftFreight, publishedFreight } from '../support/fixtures.ts';
 import type { Actor, TestApp } from '../support/harness.ts';
 import { browserSession } from '../support/session.ts';
 import type { BidStatus } from '../../src/freights/tables.ts';
 
-/** Creates a freight through the API and answers its id. */
-export async function addFreight(app: TestApp, who: Actor, json: Record<string, unknown> = {}, query = ''): Promise<number> {
-  const res = await app.post(`/freights/add.json${query}`, {
-    token: who.token,
-    json: { from: 'airport:FRA', to: 'city:60311', weight: 100, ...json },
-  });
-  assert.equal(res.status, 200, res.text);
-  assert.equal(res.body.status, 'success', res.text);
-  return res.body.data.id as number;
-}
+/** Creates a freight through the API and answers its id (the shared fixture's draft). */
+export const addFreight = draftFreight;
 
 /** Publishes (302 either way) and answers the Location header. */
 export async function publish(app: TestApp, who: Actor, id: number, json: Record<string, unknown> = {}) {
@@ -21,17 +14,8 @@ export async function publish(app: TestApp, who: Actor, id: number, json: Record
   return res;
 }
 
-/** An open freight of `who` (created and published). */
-export async function openFreight(
-  app: TestApp,
-  who: Actor,
-  json: Record<string, unknown> = {},
-  publishJson: Record<string, unknown> = {},
-): Promise<number> {
-  const id = await addFreight(app, who, json);
-  await publish(app, who, id, publishJson);
-  return id;
-}
+/** An open freight of `who` (created and published: the shared fixture's). */
+export const openFreight = publishedFreight;
 
 /** Bids are written by the quotes module; list and visibility tests insert them directly. */
 export async function insertBid(

@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { startWorld } from '../support/fixtures.ts';
+import type { Actor, TestApp } from '../support/harness.ts';
 import { addFreight, force, insertBid, openFreight, view } from './helpers.ts';
 
 let app: TestApp;
-let shipper: Actor;
-let carrier: Actor;
-let outsider: Actor;
+let shipper: Actor, carrier: Actor, outsider: Actor;
 
-before(async () => {
-  app = await startTestApp();
-  shipper = await app.actor('Shipper');
-  carrier = await app.actor('Carrier');
-  outsider = await app.actor('Outsider');
-});
+before(async () => ({ app, shipper, carrier, outsider } = await startWorld()));
 after(() => app.close());
 
 const post = (who: Actor, path: string, json: unknown = {}) => app.post(path, { token: who.token, json });

@@ -5,11 +5,11 @@ import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { addFreight, openFreight, view } from './helpers.ts';
 
 /**
- * Issue 24, item 5, as the shipper's choice (docs/decisions.md, "What a carrier prices a load by"):
+ * Issue 24, item 5, as the shipper's choice (docs/choices.md, "What a carrier prices a load by"):
  * `share` lists what of its refs the owner shows carriers (`goods`: refs.commodity;
  * `target_price`: refs.target_rate and target_currency); nothing by default. Every company that
  * sees the freight unmasked reads it in `shared`, only the shared keys; `refs` stays the owner's
- * and the winner's (decisions.md §4). A masked former bidder sees `shared` null, a company outside
+ * and the winner's (docs/reference.md#freights). A masked former bidder sees `shared` null, a company outside
  * the whitelist still gets 404, and only the owner sets `share`.
  */
 

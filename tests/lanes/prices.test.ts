@@ -20,11 +20,11 @@ import {
 } from './helpers.ts';
 
 /**
- * decisions.md §14, GET /market/prices.json: the months of the window with their count and, from
+ * docs/reference.md#lane-prices, GET /market/prices.json: the months of the window with their count and, from
  * 5 awards by 3 owner companies on, median, quartiles and per-km median of the accepted prices of
  * awarded road freights on the lane; months in APP_TIMEZONE; the lane as §7 patterns. Under the
  * default release (LANE_PRICES_RELEASE=threshold, the contract's), awards join the figures in
- * whole batches of 5 awards by 3 owners (docs/decisions.md, "Lane prices"); the stricter opt-in is
+ * whole batches of 5 awards by 3 owners (docs/choices.md, "Lane prices"); the stricter opt-in is
  * strict.test.ts's.
  */
 
@@ -205,7 +205,7 @@ describe('privacy, the contract’s threshold (the default): figures from 5 awar
     // A shipper's three awards at extreme prices, won by one carrier, and one award each of two
     // other shippers: the contract's threshold holds, so the figures are shown, and sorted 1, 2,
     // 1180, 1240, 99999 their quartiles are 2, 1180 and 1240. The shipper reads the two others'
-    // prices, without knowing which is whose (docs/decisions.md, "Lane prices", what remains).
+    // prices, without knowing which is whose (docs/choices.md, "Lane prices", what remains).
     const [from, to] = [place('DE', '04109'), PARIS];
     const [shipper, friend] = [pool.shippers[0]!, pool.carriers[0]!];
     for (const price of ['1.00', '2.00', '99999.00'])
@@ -217,7 +217,7 @@ describe('privacy, the contract’s threshold (the default): figures from 5 awar
   });
 });
 
-describe('differencing: no two answers differ by one deal (docs/decisions.md, "Lane prices")', () => {
+describe('differencing: no two answers differ by one deal (docs/choices.md, "Lane prices")', () => {
   test('before and after one award: the figures stay until a new batch waits, then move at once', async () => {
     const lane = { from: 'DE-14', to: 'FR-14' };
     const [from, to] = [place('DE', '14467'), place('FR', '14000')];
@@ -344,7 +344,7 @@ describe('which freights count', () => {
   });
 });
 
-describe('patterns (decisions.md §7)', () => {
+describe('patterns (docs/reference.md#load-search)', () => {
   before(async () => {
     const by = (from: Place, to: Place, price: string) =>
       seedAward(app, { owner: owners[0]!, winner: carrier, price, at: THIS_MONTH, from, to });

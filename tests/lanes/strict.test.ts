@@ -6,7 +6,7 @@ import { browserSession } from '../support/session.ts';
 import { actorPool, countOnly, monthOf, PARIS, place, prices, seedAward, seedAwards, type Place, type Pool } from './helpers.ts';
 
 /**
- * The stricter release, an operator's opt-in (LANE_PRICES_RELEASE=strict; docs/decisions.md, "Lane
+ * The stricter release, an operator's opt-in (LANE_PRICES_RELEASE=strict; docs/choices.md, "Lane
  * prices"): on top of the contract's threshold, a batch is released only when every coalition of
  * up to four companies (lane.ts COALITION_MAX), shippers or carriers in any mix, took no part in at
  * least four of its awards, of two other owners and two other winners, so that no company, nor

@@ -6,7 +6,7 @@ import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { openStream, type SseStream } from './support.ts';
 
 /**
- * decisions.md §15: "a client reconnecting with Last-Event-ID gets what it missed". Two writers
+ * docs/reference.md#live-board: "a client reconnecting with Last-Event-ID gets what it missed". Two writers
  * interleave: the first writes its event, the second writes and commits its own after it, and the
  * first commits last, while the client is away. The client received only the second event; on
  * reconnecting it must get the first. Positions drawn when a row is written would put the first
@@ -37,7 +37,7 @@ describe(`replay follows the order of commits (${TEST_DB})`, {
 
   /** One event for the actor's company in `trx`, as the change modules write them (the outbox's announce). */
   const write = (trx: Parameters<typeof announce>[0], note: string) =>
-    announce(trx, app.services.clock, 'freight.updated', async () => [
+    announce(trx, app.services.clock, 'freight.updated', [
       { companyId: who.company, freightId: null, from: [who.company], data: () => ({ note }) },
     ]);
   const noted = (note: string) => (e: { json: { data?: { note?: string } } }) => e.json.data?.note === note;

@@ -10,7 +10,7 @@ import { serverDatabase, startServer, type ServerActor, type ServerDatabase, typ
 import { about, openStream, type SseStream } from './support.ts';
 
 /**
- * decisions.md §15: events reach streams on every server process (PostgreSQL LISTEN/NOTIFY, one
+ * docs/reference.md#live-board: events reach streams on every server process (PostgreSQL LISTEN/NOTIFY, one
  * listening connection per process: two real server processes here, as in production), and a
  * stream is kept alive by a comment line.
  */

@@ -11,7 +11,7 @@ import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { openStream, type SseEvent, type SseStream } from './support.ts';
 
 /**
- * Issue 39, item 8 (docs/decisions.md, Reliability: "Exactly once, in the order of commits, across
+ * Issue 39, item 8 (docs/choices.md, Reliability: "Exactly once, in the order of commits, across
  * a reconnect"). The review: 4 of 12 reconnected streams got an event twice and out of the order
  * of commits (positions 228, 230, 232, 232, 234): when the replay ended, the filter of what it had
  * sent was dropped, and an event the live reader had fetched was sent again after it.
@@ -65,7 +65,7 @@ describe(`the live board across a reconnect (${TEST_DB})`, () => {
     app.services.db
       .transaction()
       .execute((trx) =>
-        announce(trx, app.services.clock, 'freight.updated', async () => [
+        announce(trx, app.services.clock, 'freight.updated', [
           { companyId: who.company, freightId: null, from: [who.company], data: () => ({ note }) },
         ]),
       );
@@ -122,7 +122,10 @@ describe(`the live board across a reconnect (${TEST_DB})`, () => {
     // 1,200 missed events (three batches of the replay), some notifications late.
     holding = true;
     await app.services.db.transaction().execute((trx) =>
-      announce(trx, app.services.clock, 'freight.updated', async () =>
+      announce(
+        trx,
+        app.services.clock,
+        'freight.updated',
         Array.from({ length: 1200 }, (_, i) => ({
           companyId: who.company,
           freightId: null,

@@ -5,7 +5,7 @@ import { serverDatabase, startServer, type ServerDatabase, type ServerProcess } 
 import { about, openStream, type SseStream } from './support.ts';
 
 /**
- * decisions.md §15 and the graceful stop (src/main.ts): SIGTERM ends the open streams at once
+ * docs/reference.md#live-board and the graceful stop (src/main.ts): SIGTERM ends the open streams at once
  * (the server does not wait for their clients, nor cut them at the end of its grace period), and
  * the process exits 0; a client reconnecting with its last event id to the next server gets what
  * happened in between.

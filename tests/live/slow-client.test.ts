@@ -9,7 +9,7 @@ import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 
 /**
- * Issue 39, item 11 (docs/decisions.md, Reliability: "A stream that does not read is cut off").
+ * Issue 39, item 11 (docs/choices.md, Reliability: "A stream that does not read is cut off").
  * The review: a stream whose client never reads kept 3.7 MB queued in the kernel until the client
  * left (the stream was ended, and an end waits for the client to take what is queued). Here a
  * client opens the stream over a raw socket and never reads while events of 100 KB arrive: the
@@ -54,7 +54,10 @@ describe(`a live stream whose client does not read (${TEST_DB})`, () => {
       // Up to 40 MB of events, a megabyte at a time, until the server lets the connection go.
       for (let round = 0; round < 40 && (await connections()) > 0; round++) {
         await app.services.db.transaction().execute((trx) =>
-          announce(trx, app.services.clock, 'freight.updated', async () =>
+          announce(
+            trx,
+            app.services.clock,
+            'freight.updated',
             Array.from({ length: 10 }, (_, k) => ({
               companyId: who.company,
               freightId: null,

@@ -9,7 +9,7 @@ import { addFreight, openFreight, publish } from '../freights/helpers.ts';
 import { about, openStream, type SseEvent, type SseStream } from './support.ts';
 
 /**
- * decisions.md §15: GET /events/stream gives each company the events of §8 it is entitled to,
+ * docs/reference.md#live-board: GET /events/stream gives each company the events of §8 it is entitled to,
  * masked as it sees the freight (the same bodies a webhook receives), plus `freight.published`
  * of every market freight it may see; `Last-Event-ID` replays what was missed; no login, no stream.
  */

@@ -10,7 +10,7 @@ import { readConfig } from '../../src/config/config.ts';
 import { openDatabase } from '../../src/db/connection.ts';
 import { createPostgresDatabase, TEST_DB } from '../support/databases.ts';
 
-/** The operator's view of the mail outbox (decisions.md §20): `mail status` and `mail retry`. */
+/** The operator's view of the mail outbox (docs/reference.md#mail): `mail status` and `mail retry`. */
 describe(`mail: the command line (${TEST_DB})`, () => {
   let dataDir: string;
   let dropDatabase: (() => Promise<void>) | undefined;

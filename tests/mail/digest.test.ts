@@ -7,7 +7,7 @@ import type { Actor, TestApp } from '../support/harness.ts';
 import { flush, mailApp, startSmtp, to, type TestSmtp } from './support.ts';
 
 /**
- * decisions.md §20: the daily digest at 07:00 in APP_TIMEZONE, one mail per user and kind,
+ * docs/reference.md#mail: the daily digest at 07:00 in APP_TIMEZONE, one mail per user and kind,
  * gathering what came since; computed by a sweep any process may run, as often as it likes.
  * The clock is the app's (moved by the test).
  */

@@ -5,7 +5,7 @@ import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { flush, mailApp, outbox, startSmtp, to, type TestSmtp } from './support.ts';
 
 /**
- * decisions.md §20: an unreachable mail server fails no request, loses no mail and sends none
+ * docs/reference.md#mail: an unreachable mail server fails no request, loses no mail and sends none
  * twice. The test's own SMTP server refuses, or vanishes in the middle of a batch; the mails
  * are retried with growing delays (the clock moved past them) and each arrives exactly once.
  */

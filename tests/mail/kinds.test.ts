@@ -5,7 +5,7 @@ import type { Actor, TestApp } from '../support/harness.ts';
 import { flush, mailApp, outbox, PUBLIC_URL, rawHeader, setModes, startSmtp, to, type TestSmtp } from './support.ts';
 
 /**
- * decisions.md §20: each kind in each mode, the defaults, through a real SMTP server: a mail in
+ * docs/reference.md#mail: each kind in each mode, the defaults, through a real SMTP server: a mail in
  * the user's language, plain text and HTML, naming the freight and linking to its page, with
  * RFC 8058's one-click unsubscribe headers.
  */

@@ -6,7 +6,7 @@ import type { Actor, TestApp } from '../support/harness.ts';
 import { flush, mailApp, setModes, startSmtp, to, type Received, type TestSmtp } from './support.ts';
 
 /**
- * A mail never carries what its reader may not see (decisions.md §4, §8, §12, §20): mails are
+ * A mail never carries what its reader may not see (docs/reference.md#freights, #events, #trust, #mail): mails are
  * made from the events as their recipient company received them, so a former bidder reads a
  * masked freight, a carrier never another carrier's bid, an outsider nothing at all, and a
  * blocked company reaches the blocker by no mail.
@@ -105,7 +105,7 @@ describe('mail: what a reader may not see is never in its mail', () => {
     await flush(app, smtp);
     const block = await app.post(`/companies/block/${blocked.company}.json`, { token: shipper.token });
     assert.equal(block.body.status, 'success', block.text);
-    // Whatever the blocked company may still send (decisions.md §12 refuses its bids and messages): nothing of it arrives by mail.
+    // Whatever the blocked company may still send (docs/reference.md#trust refuses its bids and messages): nothing of it arrives by mail.
     const said = await app.post(`/freights/messages/${freight}.json`, { token: blocked.token, json: { text: 'Let me in' } });
     assert.equal(said.body.code, 'messages.blocked', said.text);
     await app.post('/quotes/add.json', { token: blocked.token, json: { route: freight, amount: 10, currency_code: 'EUR' } });

@@ -6,7 +6,7 @@ import type { Actor, TestApp } from '../support/harness.ts';
 import { flush, mailApp, outbox, PUBLIC_URL, rawHeader, startSmtp, to, type TestSmtp } from './support.ts';
 
 /**
- * RFC 8058 one-click unsubscribe (decisions.md §20): every mail's List-Unsubscribe address; a
+ * RFC 8058 one-click unsubscribe (docs/reference.md#mail): every mail's List-Unsubscribe address; a
  * GET shows a question and changes nothing; a POST without any login sets that kind to off; a
  * token is per user and kind and cannot be guessed or bent to another user.
  */

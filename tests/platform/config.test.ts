@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { ConfigError, readConfig } from '../../src/config/config.ts';
 import { Clock } from '../../src/kernel/time.ts';
 
-test('defaults match decisions.md §1', () => {
+test('defaults match docs/reference.md#running', () => {
   const c = readConfig({});
   assert.equal(c.port, 8080);
   assert.equal(c.host, '127.0.0.1');

@@ -5,7 +5,7 @@ import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type TestApp } from '../support/harness.ts';
 
 /**
- * Issue 39, item 9 (docs/decisions.md, Reliability: "The embedded connection is taken in turns").
+ * Issue 39, item 9 (docs/choices.md, Reliability: "The embedded connection is taken in turns").
  * On the embedded database every statement ran in this thread the moment it found the one
  * connection free, so a request's chain of statements (an award's hundred) held the event loop
  * from its first to its last: beside 3 clients awarding, a 10 MB upload, whose body is read in

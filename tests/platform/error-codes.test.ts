@@ -111,7 +111,7 @@ const post = (url: string, json: unknown, as: () => Actor = () => shipper): ApiC
 const get = (url: string, as: () => Actor = () => shipper): ApiCase => ({ status: 200, method: 'GET', url, as });
 const withSetup = (c: ApiCase, setup: ApiCase['setup']): ApiCase => ({ ...c, setup });
 
-/** A lane tender of the shipper inviting the carrier (decisions.md §17); published, with the carrier's bid, past its deadline, as asked. */
+/** A lane tender of the shipper inviting the carrier (docs/reference.md#tenders); published, with the carrier's bid, past its deadline, as asked. */
 async function tenderWith(o: { publish?: boolean; bid?: boolean; past?: boolean; award?: boolean } = {}) {
   const d = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
   const deadline = new Date(Date.now() + 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
@@ -187,7 +187,7 @@ async function milkrunShipment(owner: Actor, awb: string): Promise<number> {
   return row.id;
 }
 
-/** An open vehicle offer of `who` (decisions.md §11), withdrawn when asked. */
+/** An open vehicle offer of `who` (docs/reference.md#vehicles), withdrawn when asked. */
 async function offerOf(who: Actor, withdrawn = false): Promise<number> {
   const res = await app.post('/vehicles/add.json', {
     token: who.token,
@@ -214,14 +214,14 @@ const recluseBlocksShipper = () =>
     .onConflict((oc) => oc.doNothing())
     .execute();
 
-/** A freight of the shipper in a state with a Book Now price (decisions.md §16). */
+/** A freight of the shipper in a state with a Book Now price (docs/reference.md#one-step). */
 async function priced(status: 'open' | 'taken'): Promise<number> {
   const id = await freightIn(status);
   await app.services.db.updateTable('freights').set({ book_now: '900' }).where('id', '=', id).execute();
   return id;
 }
 
-/** A waterfall (decisions.md §16) of the shipper's new draft, with `json`. */
+/** A waterfall (docs/reference.md#one-step) of the shipper's new draft, with `json`. */
 const waterfall = (json: Record<string, unknown>) =>
   withSetup(post('/freights/waterfall/0.json', json), async () => ({ url: `/freights/waterfall/${await freightIn('draft')}.json` }));
 
@@ -322,7 +322,7 @@ const CASES: Record<string, Case> = {
   'template.name_required': post('/templates/add.json', { from: 'airport:FRA' }),
   'tracking.unsupported_type': { ...get('/freights/track/176-12345675.json?type=hawb'), as: undefined },
 
-  // vehicle offers (decisions.md §11)
+  // vehicle offers (docs/reference.md#vehicles)
   'vehicle.invalid': post('/vehicles/add.json', { from: 'airport:FRA', body: 'rocket' }, () => carrier),
   'vehicle.edit.not_open': withSetup(
     post('/vehicles/edit/0.json', { capacity: 5 }, () => carrier),
@@ -345,7 +345,7 @@ const CASES: Record<string, Case> = {
   })),
   'vehicle.invite.not_in_market': invite(() => freightIn('draft')),
   'vehicle.invite.offer_closed': invite(() => freightIn('open'), true),
-  // the offer's company (the recluse) blocked the shipper: no invitation from it (decisions.md §12)
+  // the offer's company (the recluse) blocked the shipper: no invitation from it (docs/reference.md#trust)
   'vehicle.invite.blocked': withSetup(post('/vehicles/invite/0.json', {}), async () => {
     await recluseBlocksShipper();
     return { url: `/vehicles/invite/${await offerOf(mine.recluse)}.json`, options: { json: { freight: await freightIn('open') } } };
@@ -361,7 +361,7 @@ const CASES: Record<string, Case> = {
     url: `/freights/edit/${await freightIn('pending')}.json`,
   })),
   'freight.edit.waterfall_running': withSetup(post('/freights/edit/0.json', { visibility: 0 }), async () => {
-    // A draft offered in a waterfall (decisions.md §16): its audience moves with the turns.
+    // A draft offered in a waterfall (docs/reference.md#one-step): its audience moves with the turns.
     const id = await freightIn('draft');
     const started = await app.post(`/freights/waterfall/${id}.json`, {
       token: shipper.token,
@@ -486,7 +486,7 @@ const CASES: Record<string, Case> = {
     },
   ),
 
-  // deals in one step (decisions.md §16): Book Now, counters, waterfalls
+  // deals in one step (docs/reference.md#one-step): Book Now, counters, waterfalls
   'quotes.book.no_price': withSetup(
     post('/quotes/book/0.json', {}, () => carrier),
     async () => ({
@@ -537,7 +537,7 @@ const CASES: Record<string, Case> = {
   'freight.waterfall.price': waterfall({ carriers: [1], price: 0, minutes: 30 }),
   'freight.waterfall.currency': waterfall({ carriers: [1], price: 900, currency: 'EURO', minutes: 30 }),
   'freight.waterfall.minutes': waterfall({ carriers: [1], price: 900, minutes: 1441 }),
-  // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (decisions.md §16)
+  // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (docs/reference.md#one-step)
   'freight.waterfall.then': waterfall({ carriers: [1], price: 900, minutes: 30, then: 'later' }),
   'freight.waterfall.no_contracts': waterfall({ guide: 1, minutes: 30 }),
   'freight.waterfall.bad_carrier': waterfall({ carriers: [99_999_999], price: 900, minutes: 30 }),
@@ -546,10 +546,10 @@ const CASES: Record<string, Case> = {
     options: { json: { carriers: [carrier.company], price: 900, minutes: 30 } },
   })),
 
-  // lane prices (decisions.md §14): a lane has two ends; what the query read otherwise comes along in `data.warnings`
+  // lane prices (docs/reference.md#lane-prices): a lane has two ends; what the query read otherwise comes along in `data.warnings`
   'prices.lane_required': get('/market/prices.json?from=DE-60&months=many'),
 
-  // trust (decisions.md §12): profiles, ratings, blocks
+  // trust (docs/reference.md#trust): profiles, ratings, blocks
   'companies.invalid': post('/companies/edit.json', { vat_id: 'DE136695977' }),
   'companies.block_self': withSetup(post('/companies/block/0.json', {}), async () => ({ url: `/companies/block/${shipper.company}.json` })),
   'companies.too_many_blocks': withSetup(
@@ -607,7 +607,7 @@ const CASES: Record<string, Case> = {
     },
   ),
 
-  // the deal room (decisions.md §13): messages and documents beside a freight
+  // the deal room (docs/reference.md#deal-room): messages and documents beside a freight
   'messages.text_invalid': withSetup(
     post('/freights/messages/0.json', { text: '' }, () => carrier),
     async () => ({
@@ -660,7 +660,7 @@ const CASES: Record<string, Case> = {
     url: `/freights/pod/${await freightIn('open')}.json`,
   })),
 
-  // tracking by permission (decisions.md §18): the carrier's positions of a freight it won
+  // tracking by permission (docs/reference.md#tracking): the carrier's positions of a freight it won
   ...Object.fromEntries(
     (
       [
@@ -688,7 +688,7 @@ const CASES: Record<string, Case> = {
   'positions.winner_only': withSetup(post('/freights/tracking-link/0.json', {}), async () => ({
     url: `/freights/tracking-link/${await freightIn('taken')}.json`,
   })),
-  // the e-CMR (decisions.md §19), on a freight awarded through the API (its note is issued with the award)
+  // the e-CMR (docs/reference.md#ecmr), on a freight awarded through the API (its note is issued with the award)
   'cmr.role_invalid': withSetup(post('/freights/cmr-sign/0.json', { role: 'driver', name: 'Anna' }), async () => ({
     url: `/freights/cmr-sign/${await awardedRoad()}.json`,
   })),
@@ -735,7 +735,7 @@ const CASES: Record<string, Case> = {
     return { url: `/freights/cmr-sign/${id}.json` };
   }),
 
-  // lane tenders (decisions.md §17)
+  // lane tenders (docs/reference.md#tenders)
   'tenders.name_invalid': post('/tenders/add.json', {
     name: '',
     valid_from: '2031-01-01',
@@ -995,7 +995,7 @@ describe('error codes', () => {
       assert.equal(res.body.status, 'error', res.text.slice(0, 300));
       assert.equal(res.body.code, code, res.text.slice(0, 300));
       assert.ok(typeof res.body.message === 'string' && res.body.message.length > 0);
-      // `code` follows everything the envelope had before (api.md's fields keep their places).
+      // `code` follows everything the envelope had before (docs/reference.md#the-api's fields keep their places).
       assert.deepEqual(Object.keys(res.body), ['data', 'status', 'auth', 'message', 'code']);
       // The body is the documented error envelope (its code one of the enum), and an operation of
       // the description names this status among its answers.

@@ -6,18 +6,14 @@ import { after, before, describe, test } from 'node:test';
 import { rotateToken } from '../../src/accounts/commands.ts';
 import { up as repairJson } from '../../src/db/migrations/0053_wellformed_json.ts';
 import { pushStatus, statusCsv } from '../preview/fixtures.ts';
-import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { startPair } from '../support/fixtures.ts';
+import type { Actor, TestApp } from '../support/harness.ts';
 import { browserSession, cookiesOf } from '../support/session.ts';
 
 let app: TestApp;
-let shipper: Actor;
-let carrier: Actor;
+let shipper: Actor, carrier: Actor;
 
-before(async () => {
-  app = await startTestApp();
-  shipper = await app.actor('Shipper');
-  carrier = await app.actor('Carrier');
-});
+before(async () => ({ app, shipper, carrier } = await startPair()));
 after(() => app.close());
 
 const LONE = ['\udc00', '\ud800', 'a\udfffb', '\ud83d'];

@@ -1,4 +1,4 @@
-// decisions.md §9 login throttling and issue 10 item 7 (password change). Failed before: 40 wrong
+// docs/reference.md#safety login throttling and issue 10 item 7 (password change). Failed before: 40 wrong
 // passwords then the right one answered 200.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

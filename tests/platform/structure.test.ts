@@ -14,6 +14,7 @@ import {
   sourceFiles,
   tableOwners,
 } from '../support/structure.ts';
+import { anchorsOf, citations, commentRanges, outsideCitations, rewriteComment, SECTION_ANCHORS } from '../../scripts/cite-reference.mjs';
 
 /**
  * The module structure of docs/architecture.md ("Modules, tables and which way imports point"),
@@ -84,7 +85,7 @@ describe('module structure', () => {
   });
 
   test('every module another module or the composition root uses has an index.ts, but the ground', () => {
-    // The ground (docs/architecture.md): kernel (api.md's conventions), db, config and cli are
+    // The ground (docs/architecture.md): kernel (docs/reference.md#the-api's conventions), db, config and cli are
     // libraries every module uses a piece of; an index.ts there would be the whole folder again.
     const GROUND = new Set(['kernel', 'db', 'config', 'cli']);
     const used = new Set<string>();
@@ -319,5 +320,38 @@ describe('module structure', () => {
       'x/state.ts calls',
       'x/state.ts lastIds',
     ]);
+  });
+});
+
+/**
+ * The rules the code cites are in the repository (docs/reference.md, by anchor; our choices in
+ * docs/choices.md, by heading): a comment, or a string of the tests, scripts and benches, that
+ * cites a document the repository does not have (the outside `api.md`, `decisions.md §N`) or an
+ * anchor docs/reference.md does not have is refused. `node scripts/cite-reference.mjs` rewrites
+ * the outside citations into anchors (after a merge, say). Strings of src/ and public/ are left
+ * out: they may be answers (OpenAPI descriptions), which must not change by a word.
+ */
+describe('citations', () => {
+  test('every citation names a document of the repository, and an anchor it has', () => {
+    const bad = outsideCitations().map((c) => `${c.where}: ${c.cite}: ${c.problem}`);
+    assert.deepEqual(bad, [], 'run `node scripts/cite-reference.mjs`, or add the section to docs/reference.md');
+  });
+
+  test('the check sees what it checks', () => {
+    const reference = anchorsOf(fs.readFileSync(new URL('../../docs/reference.md', import.meta.url), 'utf8'));
+    for (const anchor of Object.values(SECTION_ANCHORS)) assert.ok(reference.has(anchor), `docs/reference.md#${anchor}`);
+    assert.equal(rewriteComment('(decisions.md §7; api.md, Errors)'), '(docs/reference.md#load-search; docs/reference.md#errors)');
+    assert.equal(rewriteComment('decisions.md §11, §12'), 'docs/reference.md#vehicles, #trust');
+    assert.equal(rewriteComment('docs/decisions.md, "Lane prices"'), 'docs/choices.md, "Lane prices"');
+    const text = ["const a = 'api.md'; // decisions.md §8", 'const b = `$' + '{x}/* no comment */`; /* api.md */', ''].join('\n');
+    const ranges = commentRanges('x.ts', text).map(([a, b]) => text.slice(a, b));
+    assert.deepEqual(ranges, ['// decisions.md §8', '/* api.md */']);
+    // The answers' own citations are seen, as strings: the OpenAPI document's, for one.
+    const found = citations().filter((c) => c.where.startsWith('src/openapi/document.ts'));
+    assert.ok(
+      found.some((c) => !c.comment && c.problem !== null),
+      'an answer citing the outside contract, as a string',
+    );
+    assert.ok(found.every((c) => !c.comment || c.problem === null));
   });
 });

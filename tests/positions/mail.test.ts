@@ -5,7 +5,7 @@ import { flush, mailApp, PUBLIC_URL, startSmtp, to, type TestSmtp } from '../mai
 import { TEST_DB } from '../support/databases.ts';
 import type { Actor, TestApp } from '../support/harness.ts';
 
-/** decisions.md §18 and §20: milestones and lateness are mailed as `bids` to the freight's two parties, and to nobody else. */
+/** docs/reference.md#tracking and #mail: milestones and lateness are mailed as `bids` to the freight's two parties, and to nobody else. */
 describe(`tracking's mail (${TEST_DB})`, () => {
   let smtp: TestSmtp;
   let app: TestApp;

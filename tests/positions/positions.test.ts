@@ -6,7 +6,7 @@ import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { browserSession } from '../support/session.ts';
 
-/** decisions.md §18: tracking by permission, through the API. */
+/** docs/reference.md#tracking: tracking by permission, through the API. */
 describe(`tracking by permission (${TEST_DB})`, () => {
   let app: TestApp;
   let shipper: Actor, carrier: Actor, loser: Actor, outsider: Actor;

@@ -8,7 +8,7 @@ import { browserSession } from '../support/session.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 
 /**
- * decisions.md §18: "nobody but the two parties ever sees them". A truck's positions, its
+ * docs/reference.md#tracking: "nobody but the two parties ever sees them". A truck's positions, its
  * milestones, its ETA and its lateness reach the freight's owner and winner, and nobody else
  * through any route: the freight's view and lists, its page, the positions' endpoints and page,
  * the events (outbox), the webhooks' deliveries and the live board's streams.

@@ -1,4 +1,4 @@
-// The rate formula's weight rules (decisions.md §5), tested where they live (src/pricing/formula.ts).
+// The rate formula's weight rules (docs/reference.md#rate-search), tested where they live (src/pricing/formula.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chargeableWeight, showWeight } from '../../src/pricing/formula.ts';

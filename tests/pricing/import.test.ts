@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { rateLineForBooking, searchForFreight } from '../../src/pricing/handover.ts';
-import { importRateSheet, RateImportError, type RateImportProblem } from '../../src/pricing/import.ts';
+import { FileRefused } from '../../src/kernel/refused.ts';
+import { importRateSheet, type RateImportProblem } from '../../src/pricing/import.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 
 let app: TestApp;
@@ -35,10 +36,10 @@ async function refused(csvText: string, options: Record<string, unknown> = {}): 
   try {
     await importRateSheet(app.services.db, { companyId: carrier.company, csvText, ...options });
   } catch (err) {
-    assert.ok(err instanceof RateImportError, String(err));
+    assert.ok(err instanceof FileRefused, String(err));
     assert.deepEqual(await counts(), before, 'nothing stored');
     assert.ok(!err.message.includes('\n'));
-    return err.problems;
+    return err.problems as RateImportProblem[];
   }
   assert.fail('import was accepted');
 }

@@ -4,7 +4,7 @@ import { searchAirports } from '../../src/airports/index.ts';
 import { importRateSheet } from '../../src/pricing/import.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 
-// Hand-computed cases of decisions.md §5. "Today" is 2030-06-15 (UTC).
+// Hand-computed cases of docs/reference.md#rate-search. "Today" is 2030-06-15 (UTC).
 let app: TestApp;
 let carrierA: Actor; // exchange sheets
 let carrierB: Actor; // a private sheet

@@ -9,7 +9,7 @@ import { browserSession } from '../support/session.ts';
 import { openStream } from '../live/support.ts';
 
 /**
- * decisions.md §16: `auto_award`, the owner's walk-away price, is seen by the owner only — never
+ * docs/reference.md#one-step: `auto_award`, the owner's walk-away price, is seen by the owner only — never
  * in another company's answer, page, list, search, count, event (webhook) or stream, nor in the
  * API description's examples. A distinctive price (4321.09) is looked for as text everywhere a
  * bidder, a whitelisted carrier and an outsider can look, in every form it could be written

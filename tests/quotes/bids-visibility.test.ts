@@ -1,25 +1,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { startWith } from '../support/fixtures.ts';
+import type { Actor, TestApp } from '../support/harness.ts';
 import { confirm, placeBid, publishedFreight, revoke, setFreightStatus } from './fixtures.ts';
 
 /**
- * `_bids` in GET /freights/view (api.md, Freights): present only while the freight is open,
+ * `_bids` in GET /freights/view (docs/reference.md#freights): present only while the freight is open,
  * pending or taken; all bids for the owner; for anyone else only its own company's bids.
  */
 let app: TestApp;
-let owner: Actor;
-let carrierA: Actor;
-let carrierB: Actor;
-let outsider: Actor;
+let owner: Actor, carrierA: Actor, carrierB: Actor, outsider: Actor;
 
-before(async () => {
-  app = await startTestApp();
-  owner = await app.actor('Owner');
-  carrierA = await app.actor('CarrierA');
-  carrierB = await app.actor('CarrierB');
-  outsider = await app.actor('Outsider');
-});
+before(
+  async () =>
+    ({
+      app,
+      actors: [owner, carrierA, carrierB, outsider],
+    } = await startWith(['Owner', 'CarrierA', 'CarrierB', 'Outsider'])),
+);
 after(() => app.close());
 
 /** A freight with two bids of A (one revoked), one of B, none of the outsider. */
@@ -44,7 +42,7 @@ async function bidIdsSeenBy(actor: Actor, route: number): Promise<number[] | 'ab
   if (!('_bids' in data)) return 'absent';
   assert.ok(Array.isArray(data._bids));
   for (const bid of data._bids) {
-    // Every bid shown has the Bid fields of api.md.
+    // Every bid shown has the Bid fields of docs/reference.md#the-api.
     for (const key of [
       'id',
       'route',

@@ -10,7 +10,7 @@ import type { Actor } from '../support/harness.ts';
 import { insertFreight } from './fixtures.ts';
 
 /**
- * decisions.md §16: two companies booking one freight at once, one wins, the other gets
+ * docs/reference.md#one-step: two companies booking one freight at once, one wins, the other gets
  * `status` = `error` — across server processes. Two servers on one PostgreSQL; eight carriers
  * book each of 20 freights at once, half of them through each server.
  */

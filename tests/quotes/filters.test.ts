@@ -1,25 +1,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { startWith } from '../support/fixtures.ts';
+import type { Actor, TestApp } from '../support/harness.ts';
 import { confirm, placeBid, publishedFreight, revoke, setFreightStatus } from './fixtures.ts';
 
 /**
- * Enlist filters whose membership depends on bids (decisions.md §4; "had bid" = a non-revoked
+ * Enlist filters whose membership depends on bids (docs/reference.md#freights; "had bid" = a non-revoked
  * bid of the caller's company), followed through bid actions: create, revoke, confirm, award.
  */
 let app: TestApp;
-let owner: Actor;
-let carrierA: Actor;
-let carrierB: Actor;
-let outsider: Actor;
+let owner: Actor, carrierA: Actor, carrierB: Actor, outsider: Actor;
 
-before(async () => {
-  app = await startTestApp();
-  owner = await app.actor('Owner');
-  carrierA = await app.actor('CarrierA');
-  carrierB = await app.actor('CarrierB');
-  outsider = await app.actor('Outsider');
-});
+before(
+  async () =>
+    ({
+      app,
+      actors: [owner, carrierA, carrierB, outsider],
+    } = await startWith(['Owner', 'CarrierA', 'CarrierB', 'Outsider'])),
+);
 after(() => app.close());
 
 /** The filters (of those given) whose list holds the freight, for one caller. */

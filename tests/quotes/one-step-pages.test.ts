@@ -6,7 +6,7 @@ import { browserSession } from '../support/session.ts';
 import { freightRow, insertFreight } from './fixtures.ts';
 
 /**
- * decisions.md §16 on the pages, in German and English, without a browser: the freight form's two
+ * docs/reference.md#one-step on the pages, in German and English, without a browser: the freight form's two
  * prices (as people write them), the waterfall set up from the draft's page, its state for the
  * owner, the carrier's turn on its start page and its freight page (Book Now, pass), counters and
  * their acceptance from the bids table. The browser test (tests/web/one-step.test.ts) clicks them.
@@ -164,7 +164,7 @@ describe(`deals in one step on the pages (${TEST_DB})`, () => {
     );
     for (const c of [rated, fresh])
       ok(await app.post('/quotes/add.json', { token: c.token, json: { route: old, amount: 900, currency_code: 'EUR' } }));
-    // Ratings after deliveries (decisions.md §12): three of `rated` (5, 4, 4: 4.3), one of `fresh`.
+    // Ratings after deliveries (docs/reference.md#trust): three of `rated` (5, 4, 4: 4.3), one of `fresh`.
     const rate = async (who: Actor, score: number) => {
       const freight = await insertFreight(app.services.db, shipper, { status: 'closed' });
       await app.services.db
@@ -246,7 +246,7 @@ describe(`deals in one step on the pages (${TEST_DB})`, () => {
     ok(
       await app.post(`/freights/waterfall/${id}.json`, {
         token: shipper.token,
-        // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (decisions.md §16)
+        // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (docs/reference.md#one-step)
         json: { carriers: [first.company], price: 900, minutes: 30, then: 'market' },
       }),
     );

@@ -5,7 +5,7 @@ import { startTestApp, type Actor, type ApiResponse, type TestApp } from '../sup
 import { bidsOf, confirm, freightRow, placeBid, revoke } from './fixtures.ts';
 
 /**
- * decisions.md §16, deals in one step: Book Now, automatic award, counter-offers (the waterfall
+ * docs/reference.md#one-step, deals in one step: Book Now, automatic award, counter-offers (the waterfall
  * has its own file, waterfall.test.ts). Each rule and each refusal, on the engine under test.
  */
 

@@ -7,7 +7,7 @@ import { TEST_DB, createPostgresDatabase } from '../support/databases.ts';
 import { startTestApp, type Actor, type ApiResponse, type TestApp } from '../support/harness.ts';
 
 /**
- * decisions.md §16, the waterfall's sweeper done set-based (issue 42): a pass advances every due
+ * docs/reference.md#one-step, the waterfall's sweeper done set-based (issue 42): a pass advances every due
  * waterfall with a few statements per batch. Proved here: (1) it ends every case exactly as the
  * turn-by-turn catch-up of a request does (freight, waterfall and events, byte for byte but for
  * the events' ids): turns passed over, the market, `stop` from the last turn and from an earlier
@@ -65,7 +65,7 @@ async function waterfall(options: { after: 'market' | 'stop'; carriers?: number;
         carriers: carriers.slice(0, options.carriers ?? 3).map((c) => c.company),
         price: '912.50',
         minutes: options.minutes ?? 10,
-        // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (decisions.md §16)
+        // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (docs/reference.md#one-step)
         then: options.after,
       },
     }),

@@ -7,7 +7,7 @@ import { startTestApp, type Actor, type ApiResponse, type TestApp } from '../sup
 import { freightRow } from './fixtures.ts';
 
 /**
- * decisions.md §16, waterfall offers: one carrier's turn at a time, visibility moving with the
+ * docs/reference.md#one-step, waterfall offers: one carrier's turn at a time, visibility moving with the
  * turn, turns passing by a pass or by their deadline without any request (the sweeper, run here
  * with a moved clock), then the market or the end; `freight.offered` to each carrier whose turn
  * starts; `guide` refused without a contract for the lane (tests/tenders: the guide with contracts); every refusal.
@@ -89,7 +89,7 @@ describe(`waterfall offers (${TEST_DB})`, () => {
     refused(await start(id, { ...good, currency: 'EURO' }), 'freight.waterfall.currency');
     refused(await start(id, { ...good, minutes: 0 }), 'freight.waterfall.minutes');
     refused(await start(id, { ...good, minutes: 1441 }), 'freight.waterfall.minutes');
-    // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (decisions.md §16)
+    // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (docs/reference.md#one-step)
     refused(await start(id, { ...good, then: 'later' }), 'freight.waterfall.then');
     refused(await start(id, { guide: 1, minutes: 30 }), 'freight.waterfall.no_contracts');
     refused(await start(id, { ...good, carriers: [first.company, 99_999_999] }), 'freight.waterfall.bad_carrier');
@@ -111,7 +111,7 @@ describe(`waterfall offers (${TEST_DB})`, () => {
       const id = await draft();
       const since = await lastEvent();
       const started = ok(
-        // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (decisions.md §16)
+        // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (docs/reference.md#one-step)
         await start(id, { carriers: [first.company, second.company, third.company], price: '912.50', minutes: 30, then: 'market' }),
       );
       assert.deepEqual(started, { route: id, status: 'open' });
@@ -217,7 +217,7 @@ describe(`waterfall offers (${TEST_DB})`, () => {
 
       const stop = await draft();
       app.setNow(t0);
-      // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (decisions.md §16)
+      // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (docs/reference.md#one-step)
       ok(await start(stop, { carriers: [first.company, second.company], price: 700, minutes: 15, then: 'stop' }));
       // Both turns pass while no process swept: one pass catches up, each turn from the last one's end.
       app.setNow(new Date(t0.getTime() + 31 * 60_000));

@@ -324,7 +324,7 @@ const OBJECTS = (): unknown[] => [
 /**
  * Ids that name nothing (issue 39: a whitelist naming no company answered 500): every list of ids
  * gets them beside known ones, and the ids of vehicle space, trust, the deal room, lane prices and
- * the live board's operations (decisions.md §11–§15: `freight`, `company`, `whitelist`) too.
+ * the live board's operations (docs/reference.md#vehicles–§15: `freight`, `company`, `whitelist`) too.
  */
 const UNKNOWN_IDS = [999_999, 2_147_483_647, 987_654_321];
 

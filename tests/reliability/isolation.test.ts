@@ -35,10 +35,10 @@ let session: { cookie: string; csrf: string };
 const publicKinds = new Set(['freight:market', 'flight', 'company', 'user', 'rate:exchange', 'sheet:exchange']);
 /** Path parameters that are no record of anyone (lists, searches, the entity name). */
 const NOT_A_RECORD = new Set(['filterId', 'query', 'type', 'entity', 'companyId']);
-/** `:id` paths whose id is a list number, not a record (api.md: the milk-run filter ids). */
+/** `:id` paths whose id is a list number, not a record (docs/reference.md#the-api: the milk-run filter ids). */
 const LIST_PATHS = new Set(['/milkrun/import/short/:id']);
 /**
- * Company profiles are public to every logged-in user (decisions.md §12): a profile, its ratings
+ * Company profiles are public to every logged-in user (docs/reference.md#trust): a profile, its ratings
  * and the block actions name the company, and the blocked list names what the outsider blocked.
  */
 const NAMES_COMPANIES = new Set([
@@ -94,7 +94,7 @@ before(async () => {
   // The outsider and everything it creates get ids far above the world's.
   await spreadSequences(1_000_000, 100_000);
   outsider = await app.actor('Outsider');
-  // A market freight the outsider bid on and lost: it may see it, masked (decisions.md §4).
+  // A market freight the outsider bid on and lost: it may see it, masked (docs/reference.md#freights).
   const market = expectSuccess(
     await app.post('/freights/add.json', {
       token: world.shipper.token,
@@ -222,7 +222,7 @@ test('isolation matrix: every endpoint × every id of another company answers no
     }
   }
 
-  // Lane prices (decisions.md §14) are market-wide: any logged-in caller reads them, so a success
+  // Lane prices (docs/reference.md#lane-prices) are market-wide: any logged-in caller reads them, so a success
   // is no leak; but no answer may carry a deal's price (the world's bid amounts are secrets), on
   // the world's own lane, wider and narrower patterns, the longest window, the page too.
   const lanes = [

@@ -54,7 +54,7 @@ async function assertCountsAgree(label: string, searches = SEARCHES) {
           `${label}: list ${id} of company ${who.company}, search ${JSON.stringify(search)}`,
         );
       }
-      // The TMS lists take no search (decisions.md §7): 51 is every won order on no tour.
+      // The TMS lists take no search (docs/reference.md#load-search): 51 is every won order on no tour.
       assert.equal(
         counts['51'],
         await listLength(who, 51, {}),

@@ -5,7 +5,7 @@ import { addFreight, enlistIds, openFreight } from '../freights/helpers.ts';
 import { browserSession } from '../support/session.ts';
 
 /**
- * Load search (decisions.md §7) on the lists: each parameter, their combination, unreadable
+ * Load search (docs/reference.md#load-search) on the lists: each parameter, their combination, unreadable
  * ones ignored with a warning, masked fields that never match, and the counts per list.
  */
 
@@ -50,7 +50,7 @@ before(async () => {
   });
   // Air freight from FRA (the airport fills country and coordinates).
   f.fra = await openFreight(app, shipper, { class: 'air', from: 'airport:FRA', to: 'airport:JFK', weight: 500, etd: '2030-05-04 09:00' });
-  // Airport-only freight: an address was sent, so nothing is resolved (api.md): no country, no coordinates.
+  // Airport-only freight: an address was sent, so nothing is resolved (docs/reference.md#the-api): no country, no coordinates.
   f.fraBare = await openFreight(app, shipper, {
     class: 'air',
     from: 'airport:FRA',

@@ -5,10 +5,10 @@ import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { browserSession } from '../support/session.ts';
 
 /**
- * The radius search's fallback (decisions.md §7, amended by issue 24): a freight without
+ * The radius search's fallback (docs/reference.md#load-search, amended by issue 24): a freight without
  * coordinates lies at the centre of its postal code (the packaged postal data), so "50 km around
  * Frankfurt" finds a freight sent through the JSON API as only `city:DE-60311`. Nothing is
- * stored: the API keeps api.md's rule that `city:` values are not resolved. The same holds for
+ * stored: the API keeps docs/reference.md#the-api's rule that `city:` values are not resolved. The same holds for
  * the lists' every path (the market's ways apart, the bid lists' one condition, both radii), the
  * counts and the saved searches' alerts; the list page names such a freight's town.
  */

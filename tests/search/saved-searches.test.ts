@@ -5,7 +5,7 @@ import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { addFreight, openFreight } from '../freights/helpers.ts';
 
 /**
- * Saved searches per user and their alerts (decisions.md §7, §8): a freight entering the market
+ * Saved searches per user and their alerts (docs/reference.md#load-search, #events): a freight entering the market
  * that matches gives the searcher a notification and its company a freight.matched event, after
  * the publish committed (tests/alerts/queue.test.ts); a non-matching or invisible freight gives nothing.
  */
@@ -146,7 +146,7 @@ describe('saved searches', () => {
 describe('alerts', () => {
   let alerting: number;
   before(async () => {
-    // Webhook subscriptions make the events module write freight.matched events (decisions.md §8).
+    // Webhook subscriptions make the events module write freight.matched events (docs/reference.md#events).
     for (const who of [carrier, outsider, shipper]) {
       const hook = await app.post('/webhooks/add.json', {
         token: who.token,

@@ -135,7 +135,7 @@ async function deliveredEvents(app: TestApp, types: readonly string[]): Promise<
 }
 
 /**
- * GET /events/stream (decisions.md §15): an answer that never ends, so it is read on a socket of
+ * GET /events/stream (docs/reference.md#live-board): an answer that never ends, so it is read on a socket of
  * its own until its first two events (what the carrier missed in the last 24 hours: the stream is
  * opened with an unknown Last-Event-ID), then closed. Routed into the app without listening, so
  * nothing that runs only while the server listens (deliveries, expiry) changes the world.
@@ -219,7 +219,7 @@ async function more(app: TestApp, world: World): Promise<void> {
   await app.post('/searches/add.json', { ...C, json: { name: 'Loads from Germany', params: { from: 'DE' }, alert: 1 } });
   await openFreight(app, world.shipper, { from: 'city:DE-60311', to: 'airport:FRA', weight: 800, etd: '2031-03-12 08:00' });
   await app.get('/notifications/index.json', C);
-  // Trust (decisions.md §12): profiles, ratings after delivery, replies, blocks.
+  // Trust (docs/reference.md#trust): profiles, ratings after delivery, replies, blocks.
   await app.post('/companies/edit.json', {
     ...C,
     json: { country: 'DE', city: 'Leipzig', postcode: '04109', vat_id: 'DE136695976', website: 'https://carrier.example', fleet_size: 24 },
@@ -246,7 +246,7 @@ async function more(app: TestApp, world: World): Promise<void> {
     if (first) await app.post(`/notifications/read/${first}.json`, { token });
   }
   await vehicleSpace(app, world);
-  // The deal room (decisions.md §13): the carrier's unread answer, its conversation, the documents and one download.
+  // The deal room (docs/reference.md#deal-room): the carrier's unread answer, its conversation, the documents and one download.
   if (world.freights.taken !== undefined) {
     await app.get('/messages/unread.json', C);
     await app.get(`/freights/messages/${world.freights.taken}.json`, C);
@@ -292,7 +292,7 @@ async function more(app: TestApp, world: World): Promise<void> {
 }
 
 /**
- * Deals in one step (decisions.md §16): a freight booked at its Book Now price, a counter-offer
+ * Deals in one step (docs/reference.md#one-step): a freight booked at its Book Now price, a counter-offer
  * accepted, a waterfall offered to two carriers of which the first passes and the second books.
  */
 async function oneStepDeals(app: TestApp, world: World): Promise<void> {
@@ -314,7 +314,7 @@ async function oneStepDeals(app: TestApp, world: World): Promise<void> {
   if (id) {
     await app.post(`/freights/waterfall/${id}.json`, {
       ...S,
-      // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (decisions.md §16)
+      // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (docs/reference.md#one-step)
       json: { carriers: [alpen.company, world.carrier.company], price: '905.00', currency: 'EUR', minutes: 60, then: 'market' },
     });
     await app.post(`/quotes/decline/${id}.json`, { token: alpen.token });
@@ -323,7 +323,7 @@ async function oneStepDeals(app: TestApp, world: World): Promise<void> {
 }
 
 /**
- * Lane prices (decisions.md §14): five road freights Frankfurt -> Paris of five shippers awarded
+ * Lane prices (docs/reference.md#lane-prices): five road freights Frankfurt -> Paris of five shippers awarded
  * to five carriers (the world's carrier the last) this month, so that the month shows its figures
  * (no company takes part in two awards of the batch: lanes/cells.ts), then the lane asked.
  */
@@ -361,7 +361,7 @@ async function lanePrices(app: TestApp, world: World): Promise<void> {
     delivered = freight;
   }
   await app.get('/market/prices.json', { token: world.carrier.token, query: { from: 'DE-60', to: 'FR-75', months: '3' } });
-  // The e-CMR of the last of them (decisions.md §19): the carrier and the sender sign at loading, the note is read and checked.
+  // The e-CMR of the last of them (docs/reference.md#ecmr): the carrier and the sender sign at loading, the note is read and checked.
   if (delivered !== undefined) {
     const C = { token: world.carrier.token };
     await app.post(`/freights/cmr-sign/${delivered}.json`, {
@@ -402,7 +402,7 @@ async function lanePrices(app: TestApp, world: World): Promise<void> {
 }
 
 /**
- * Lane tenders (decisions.md §17): the shipper tenders two lanes to the carrier, which bids; past
+ * Lane tenders (docs/reference.md#tenders): the shipper tenders two lanes to the carrier, which bids; past
  * the deadline the shipper reads every bid and awards; both read their contracts; a draft on the
  * contract lane goes down the routing guide (a waterfall with `guide` = 1). The clock returns after.
  */
@@ -454,12 +454,13 @@ async function tenders(app: TestApp, world: World): Promise<void> {
     json: { from: 'city:DE-60311', to: 'city:FR-75001', weight: 8000, etd: '2031-05-05 08:00', from_addr: 'Dock 1', to_addr: 'Dock 2' },
   });
   const id = draft.body?.data?.id;
+  // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (docs/reference.md#one-step)
   if (id) await app.post(`/freights/waterfall/${id}.json`, { ...S, json: { guide: 1, minutes: 60, then: 'market' } });
   app.setNow(now);
 }
 
 /**
- * Tracking by permission (decisions.md §18): a road freight Frankfurt -> Paris of the shipper awarded
+ * Tracking by permission (docs/reference.md#tracking): a road freight Frankfurt -> Paris of the shipper awarded
  * to the carrier, whose delivery window ends within the hour: the carrier's positions at the pickup
  * and leaving it (milestones; the ETA after the window: late), both parties' reads, the driver's
  * link, a position from it, the link revoked.
@@ -506,7 +507,7 @@ async function tracking(app: TestApp, world: World): Promise<void> {
   await app.post(`/freights/tracking-link-revoke/${freight}.json`, C);
 }
 
-/** Vehicle space (decisions.md §11): the carrier's offer, a fitting freight of the shipper, matching both ways, the invitation. */
+/** Vehicle space (docs/reference.md#vehicles): the carrier's offer, a fitting freight of the shipper, matching both ways, the invitation. */
 async function vehicleSpace(app: TestApp, world: World): Promise<void> {
   const S = { token: world.shipper.token };
   const C = { token: world.carrier.token };

@@ -51,7 +51,7 @@ export interface TestApp {
   database: Database;
   tokens: TokenIssuer;
   config: Config;
-  /** The live board's streams of this app (decisions.md §15). */
+  /** The live board's streams of this app (docs/reference.md#live-board). */
   live: LiveHub;
   /** the worker computing alerts after their commits (requests through the harness wait for it) */
   alerts: AlertWorker;
@@ -59,9 +59,9 @@ export interface TestApp {
   mail: MailWorker | null;
   /** the sweep of what killed uploads left (src/deals/sweep.ts) */
   uploads: App['uploads'];
-  /** The waterfall turns' sweeper of this app (decisions.md §16): one pass now, at the app's clock. */
+  /** The waterfall turns' sweeper of this app (docs/reference.md#one-step): one pass now, at the app's clock. */
   waterfalls: { sweep(): Promise<number> };
-  /** The tenders' sweeper (decisions.md §17): closes tenders past their deadline now, at the app's clock. */
+  /** The tenders' sweeper (docs/reference.md#tenders): closes tenders past their deadline now, at the app's clock. */
   tenders: { sweep(): Promise<number> };
   /** Moves the exchange's clock (deadlines, expiry); `null` returns to real time. */
   setNow(date: Date | null): void;

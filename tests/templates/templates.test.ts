@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { startPair } from '../support/fixtures.ts';
+import type { Actor, TestApp } from '../support/harness.ts';
 import { view } from '../freights/helpers.ts';
 
 let app: TestApp;
-let shipper: Actor;
-let carrier: Actor;
+let shipper: Actor, carrier: Actor;
 
-before(async () => {
-  app = await startTestApp();
-  shipper = await app.actor('Shipper');
-  carrier = await app.actor('Carrier');
-});
+before(async () => ({ app, shipper, carrier } = await startPair()));
 after(() => app.close());
 
 const post = (who: Actor, path: string, json: unknown = {}) => app.post(path, { token: who.token, json });

@@ -5,7 +5,7 @@ import { browserSession } from '../support/session.ts';
 import { startTestApp, type Actor, type ApiResponse, type TestApp } from '../support/harness.ts';
 
 /**
- * decisions.md §17, lane tenders and contracts: every refusal of a tender (naming the lane's
+ * docs/reference.md#tenders, lane tenders and contracts: every refusal of a tender (naming the lane's
  * position and field, nothing stored), who sees a tender (404 for neither owner nor invited),
  * sealed bids before and after the deadline through the view, the index, the events (the outbox
  * webhooks and the live board are fed from) and the owner's pages, replacement of bids, the
@@ -79,7 +79,7 @@ after(() => {
   return app.close();
 });
 
-describe(`lane tenders (decisions.md §17) (${TEST_DB})`, () => {
+describe(`lane tenders (docs/reference.md#tenders) (${TEST_DB})`, () => {
   let tender: any;
 
   test('refusals of a tender: each names the field, a bad lane its position and field; nothing stored', async () => {
@@ -375,7 +375,10 @@ describe(`lane tenders (decisions.md §17) (${TEST_DB})`, () => {
     const draftPage = await app.get(`/freights/view/${next}`, { headers: { cookie: (await browserSession(app, shipper)).cookie } });
     assert.match(draftPage.text, /data-testid="routing-guide"/);
     const guide = /data-testid="routing-guide"[\s\S]*?<\/section>/.exec(draftPage.text)![0];
-    assert.ok(guide.indexOf(carrierB.companyName) >= 0 && guide.indexOf(carrierB.companyName) < guide.indexOf(carrierA.companyName), 'primary first');
+    assert.ok(
+      guide.indexOf(carrierB.companyName) >= 0 && guide.indexOf(carrierB.companyName) < guide.indexOf(carrierA.companyName),
+      'primary first',
+    );
     // no contract for the lane, or outside the contract period: refused
     const other = ok(
       await app.post('/freights/add.json', { token: shipper.token, json: { from: 'city:AT-1010', to: 'city:FR-75001', weight: 100 } }),

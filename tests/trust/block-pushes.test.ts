@@ -10,7 +10,7 @@ import { addOffer, eventually, FREIGHT, notificationsOf } from '../vehicles/help
 import { takenFreight } from './helpers.ts';
 
 /**
- * Issue 39, item 1 (decisions.md §12): a block stops every channel from the blocked company to the
+ * Issue 39, item 1 (docs/reference.md#trust): a block stops every channel from the blocked company to the
  * blocker. The review's attacks, after A blocked C: C publishes a freight whitelisted to A
  * (visibility -2, whitelist [A]) or with winner_direct = A, and A's stream and webhook received
  * `freight.published` (the outbox held a row for A); C invited A's vehicle offer to its freight and

@@ -6,7 +6,7 @@ import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { takenFreight } from './helpers.ts';
 
 /**
- * decisions.md §12, blocking: a blocked company's freights leave the blocker's lists, searches,
+ * docs/reference.md#trust, blocking: a blocked company's freights leave the blocker's lists, searches,
  * counts and saved-search alerts; its bids on the blocker's freights are refused.
  */
 
@@ -179,7 +179,7 @@ describe('a blocked company’s freights vanish from the blocker', () => {
     const routes = notes.map((n: { route_id: number }) => n.route_id);
     assert.ok(routes.includes(fromOther));
     assert.ok(!routes.includes(fromBlocked));
-    // Nor the event (decisions.md §8): freight.matched for the other's freight only.
+    // Nor the event (docs/reference.md#events): freight.matched for the other's freight only.
     const { rows } = await sql<{
       body: string;
     }>`select body from events where type = 'freight.matched' and company_id = ${carrier.company}`.execute(app.services.db);
@@ -232,7 +232,7 @@ describe('a bid placed before a block is confirmed by neither side after it', ()
       .executeTakeFirstOrThrow();
     return { bid: b.status, owner: b.owner_confirmed, bidder: b.bidder_confirmed, freight: f.status, winner: f.winner_id };
   };
-  /** A refused confirmation: the 302 back to the freight page (api.md), nothing changed. */
+  /** A refused confirmation: the 302 back to the freight page (docs/reference.md#the-api), nothing changed. */
   const refusedBack = (res: { status: number; headers: Record<string, unknown> }, freight: number) => {
     assert.equal(res.status, 302);
     assert.equal(res.headers.location, `/freights/view/${freight}`);

@@ -4,25 +4,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { main } from '../../src/admin.ts';
-import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { startWorld } from '../support/fixtures.ts';
+import type { Actor, TestApp } from '../support/harness.ts';
 import { createPostgresDatabase, TEST_DB } from '../support/databases.ts';
 import { browserSession } from '../support/session.ts';
 import { openFreight } from '../freights/helpers.ts';
 import { deliveredFreight, profileOf } from './helpers.ts';
 
-/** decisions.md §12: company profiles, editing the own profile, VAT ids, the operator's verification. */
+/** docs/reference.md#trust: company profiles, editing the own profile, VAT ids, the operator's verification. */
 
 let app: TestApp;
-let shipper: Actor;
-let carrier: Actor;
-let outsider: Actor;
+let shipper: Actor, carrier: Actor, outsider: Actor;
 
-before(async () => {
-  app = await startTestApp({ env: { APP_TIMEZONE: 'Europe/Berlin' } });
-  shipper = await app.actor('Shipper');
-  carrier = await app.actor('Carrier');
-  outsider = await app.actor('Outsider');
-});
+before(async () => ({ app, shipper, carrier, outsider } = await startWorld({ env: { APP_TIMEZONE: 'Europe/Berlin' } })));
 after(() => app.close());
 
 const PROFILE_KEYS = [
@@ -156,7 +150,7 @@ describe('POST /companies/edit.json', () => {
     }
     assert.deepEqual((await profileOf(app, carrier, carrier.company)).body.data.company, before);
     // Valid ids of other EU countries; without a prefix the profile's country is taken.
-    // The VAT id's own country decides, not the profile's (docs/decisions.md): a company in DE may
+    // The VAT id's own country decides, not the profile's (docs/choices.md): a company in DE may
     // hold a registration of another member state.
     assert.equal((await app.post('/companies/edit.json', { token: carrier.token, json: { country: 'DE' } })).body.status, 'success');
     for (const [vat, stored] of [

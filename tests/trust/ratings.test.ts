@@ -1,22 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { openFreight } from '../freights/helpers.ts';
-import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { startWorld } from '../support/fixtures.ts';
+import type { Actor, TestApp } from '../support/harness.ts';
 import { deliveredFreight, profileOf, takenFreight } from './helpers.ts';
 
-/** decisions.md §12: ratings after delivery, once per side; replies once; the rating.received event. */
+/** docs/reference.md#trust: ratings after delivery, once per side; replies once; the rating.received event. */
 
 let app: TestApp;
-let shipper: Actor;
-let carrier: Actor;
-let outsider: Actor;
+let shipper: Actor, carrier: Actor, outsider: Actor;
 
-before(async () => {
-  app = await startTestApp();
-  shipper = await app.actor('Shipper');
-  carrier = await app.actor('Carrier');
-  outsider = await app.actor('Outsider');
-});
+before(async () => ({ app, shipper, carrier, outsider } = await startWorld()));
 after(() => app.close());
 
 const rate = (who: Actor, freight: number | string, json: Record<string, unknown>) =>

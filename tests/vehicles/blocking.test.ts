@@ -6,7 +6,7 @@ import { browserSession } from '../support/session.ts';
 import { addOffer, eventually, FREIGHT, notificationsOf } from './helpers.ts';
 
 /**
- * decisions.md §12 on vehicle offers: a blocked company's offers leave the blocker's offer list
+ * docs/reference.md#trust on vehicle offers: a blocked company's offers leave the blocker's offer list
  * and its freights' fitting offers; matching reads blocks both ways, so neither side is matched
  * to or alerted about the other; the verified mark stands beside the offer's company.
  */

@@ -7,7 +7,7 @@ import { openFreight } from '../freights/helpers.ts';
 import { addOffer, eventually, FREIGHT } from './helpers.ts';
 
 /**
- * The rules of matching that the first tests leave open (decisions.md §11): the freight's side
+ * The rules of matching that the first tests leave open (docs/reference.md#vehicles): the freight's side
  * excludes each misfit too (destination, window, the freight's own visibility); an expired offer
  * fits nothing, both ways, at once; nearest first holds whichever way a freight is placed
  * (coordinates, airport, postal code alone), before the limit; the window's edge is the same

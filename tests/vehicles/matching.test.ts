@@ -6,7 +6,7 @@ import { addFreight, openFreight } from '../freights/helpers.ts';
 import { addOffer, eventually, FREIGHT, notificationsOf } from './helpers.ts';
 
 /**
- * Matching both ways (decisions.md §11): which freights fit an offer and which offers fit a
+ * Matching both ways (docs/reference.md#vehicles): which freights fit an offer and which offers fit a
  * freight (each misfit reason excluded), nearest first with distance_km, 404 for anyone else;
  * the alerts of a match both ways (notification and events, after the publishing commit); and
  * the invitation into a whitelisted freight, after which the carrier sees it and bids.

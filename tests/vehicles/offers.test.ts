@@ -5,7 +5,7 @@ import { browserSession } from '../support/session.ts';
 import { addOffer, OFFER } from './helpers.ts';
 
 /**
- * Vehicle offers (decisions.md §11): validated add, view, edit by the owner while open,
+ * Vehicle offers (docs/reference.md#vehicles): validated add, view, edit by the owner while open,
  * withdraw, expiry read everywhere at once, the whitelist's 404, another company's actions 404,
  * the offers list with its search parameters and sort, and the own offers.
  */

@@ -12,9 +12,9 @@ import { browserSession } from '../support/session.ts';
  * with two requests per candidate found it at 14 of 14 positions. The review's attack is run
  * here as it was: for each of 14 positions, every character a token may hold is tried twice, once
  * right after the known prefix and once behind padding (the two-tries method), and the candidate
- * whose first try compresses shortest against its second is taken. The rule (docs/decisions.md,
+ * whose first try compresses shortest against its second is taken. The rule (docs/choices.md,
  * Safety): a session's answers carry no token, so nothing the guess could match is in the body;
- * a caller by token keeps api.md's envelope (auth.token repeated) exactly.
+ * a caller by token keeps docs/reference.md#the-api's envelope (auth.token repeated) exactly.
  */
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -105,7 +105,7 @@ describe(`the API token cannot be read out of compressed answers (${TEST_DB})`, 
     }
   });
 
-  test('a caller by token keeps api.md’s envelope: auth repeats email, token and language, compressed or not', async () => {
+  test('a caller by token keeps docs/reference.md#the-api’s envelope: auth repeats email, token and language, compressed or not', async () => {
     for (const headers of [{}, { 'accept-encoding': 'gzip' }]) {
       const res = await app.http.inject({
         method: 'GET',

@@ -9,7 +9,7 @@ import { assertNoSideScroll, DESKTOP, pageFor, PHONE, plain } from './helpers.ts
 /**
  * Issue 24, item 5: a carrier prices a load from what the freight page and the lists show while
  * the freight is open: category, distance, the loading and delivery windows, pieces, weight,
- * volume and handling (decisions.md §4 shows all but addresses and refs). Goods and target price
+ * volume and handling (docs/reference.md#freights shows all but addresses and refs). Goods and target price
  * are refs: owner and winner only, on the page as in the JSON, unless the shipper shares them
  * (tests/web/shared-terms.test.ts; the API shares nothing by default). The lists show the distance and sort by
  * it (`sort=Routes.distance`, an addition to the API). Item 8 (part): the publish form's audience

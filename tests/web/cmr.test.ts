@@ -8,7 +8,7 @@ import { pdfText } from '../support/pdf.ts';
 import { assertNoSideScroll, DESKTOP, flashText, pageFor, PHONE, plain } from './helpers.ts';
 
 /**
- * decisions.md §19 in a browser: the carrier and the sender sign the e-CMR at loading on its page,
+ * docs/reference.md#ecmr in a browser: the carrier and the sender sign the e-CMR at loading on its page,
  * the carrier makes the consignee's link, the consignee signs on that page at phone width in its
  * language (the phone offline first: kept and sent when it is online again), and the inspector's
  * page confirms the hash printed on the last PDF. English and German, at 1366 and 390 px.
@@ -33,7 +33,7 @@ const TEXT = {
   },
 } as const;
 
-describe('pages: the e-CMR signed at loading and at delivery (decisions.md §19)', {
+describe('pages: the e-CMR signed at loading and at delivery (docs/reference.md#ecmr)', {
   skip: !HAVE_CHROMIUM && 'chromium is not installed',
 }, () => {
   let app: TestApp;

@@ -9,7 +9,7 @@ import { pdfText } from '../support/pdf.ts';
 import { assertNoSideScroll, DESKTOP, flashText, pageFor, PHONE, plain, setRealname } from './helpers.ts';
 
 /**
- * decisions.md §13 in a browser, the whole deal: the carrier asks the shipper beside the open
+ * docs/reference.md#deal-room in a browser, the whole deal: the carrier asks the shipper beside the open
  * freight, the shipper finds the question through the header's unread count and answers, each
  * message sent without a reload and appearing on the other side's open page (the live board);
  * the award issues the transport order, which both download from the freight page (its text read
@@ -77,7 +77,7 @@ async function downloadFrom(page: Page, selector: string): Promise<{ name: strin
   return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
 }
 
-describe('pages: the deal room from the first question to the proof of delivery (decisions.md §13)', {
+describe('pages: the deal room from the first question to the proof of delivery (docs/reference.md#deal-room)', {
   skip: !HAVE_CHROMIUM && 'chromium is not installed',
 }, () => {
   let app: TestApp;

@@ -9,7 +9,7 @@ import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { assertNoSideScroll, axeProblems, DESKTOP, pageFor, PHONE, plain } from './helpers.ts';
 
 /**
- * decisions.md §14 in a browser: the freight form and the freight page show the lane's last median
+ * docs/reference.md#lane-prices in a browser: the freight form and the freight page show the lane's last median
  * beside the price ("market: €1,180 median, 5 awards", German 1.180 €); /market/prices takes the
  * lane and draws its chart on the server (SVG with title and axis labels) with the values as a
  * table; English at 1366 px, German at 390 px.
@@ -41,7 +41,7 @@ const TEXT = {
 } as const;
 type Lang = keyof typeof TEXT;
 
-describe('lane prices: the freight form’s and page’s hint, the chart page (decisions.md §14)', {
+describe('lane prices: the freight form’s and page’s hint, the chart page (docs/reference.md#lane-prices)', {
   skip: !HAVE_CHROMIUM && 'chromium is not installed',
 }, () => {
   let app: TestApp;

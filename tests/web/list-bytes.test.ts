@@ -10,7 +10,7 @@ import { seedExchange, type SeededExchange } from './seed.ts';
 /**
  * Issue 24, item 11's figure: what a 50-row list page of the realistic exchange (tests/web/seed.ts,
  * topped up to 50 open requests) weighs on the wire, asked over a socket as a browser asks it,
- * without Accept-Encoding, with gzip and with brotli. Printed for docs/decisions.md (the
+ * without Accept-Encoding, with gzip and with brotli. Printed for docs/choices.md (the
  * accessibility and compression paragraphs); the test asserts only that the three carry the same
  * page of 50 rows and that compression saves most of it (the figures are measured, not promised).
  */

@@ -8,7 +8,7 @@ import { addFreight, openFreight } from '../freights/helpers.ts';
 import { confirmAction, DESKTOP, PHONE, pageFor, plain } from './helpers.ts';
 
 /**
- * decisions.md §15 in a browser: a carrier's open market list shows a freight that a shipper
+ * docs/reference.md#live-board in a browser: a carrier's open market list shows a freight that a shipper
  * publishes in another browser, within 2 seconds and without a reload, at the top and marked new,
  * while the row the carrier was reading stays where it was; the shipper's freight page shows the
  * carrier's bid the same way, and the carrier's header counts the shipper's message. English at
@@ -23,7 +23,7 @@ const TEXT = {
 /** The contract's bound: a published freight is on the open list within 2 s. */
 const WITHIN_MS = 2_000;
 
-describe('pages: the live board (decisions.md §15)', { skip: !HAVE_CHROMIUM && 'chromium is not installed' }, () => {
+describe('pages: the live board (docs/reference.md#live-board)', { skip: !HAVE_CHROMIUM && 'chromium is not installed' }, () => {
   let app: TestApp;
   let browser: Browser;
   let base: string;

@@ -7,7 +7,7 @@ import { UnsubscribeTokens } from '../../src/mail/unsubscribe.ts';
 import { assertNoSideScroll, axeProblems, DESKTOP, flashText, pageFor, PHONE, plain } from './helpers.ts';
 
 /**
- * The e-mail settings page and the unsubscribe page (decisions.md §20) as a dispatcher uses them,
+ * The e-mail settings page and the unsubscribe page (docs/reference.md#mail) as a dispatcher uses them,
  * in German and English at 1366 and 390 px: one choice per kind, saved with a message; the
  * unsubscribe link asks first, and its button switches the kind off without a login.
  */

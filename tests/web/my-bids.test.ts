@@ -8,7 +8,7 @@ import { assertNoSideScroll, DESKTOP, pageFor, PHONE, plain } from './helpers.ts
 /**
  * Issue 24, item 7: "My bids" shows the own bid without scrolling sideways at 1366 px; a lost
  * load shows its number, day and the own bid as lost (not `xxx (XX) → xxx (XX)` and "open"); an
- * expired tender shows its owner the bids it had (api.md keeps `_bids` out of the JSON for an
+ * expired tender shows its owner the bids it had (docs/reference.md#the-api keeps `_bids` out of the JSON for an
  * expired freight: the page reads them itself). German and English, 1366 and 390 px.
  */
 
@@ -169,7 +169,7 @@ describe('pages: my bids, lost loads and an expired tender’s bids (issue 24, i
     }
   }
 
-  test('JSON: the expired tender keeps `_bids` out, the lost load stays masked (api.md, decisions.md §4)', async () => {
+  test('JSON: the expired tender keeps `_bids` out, the lost load stays masked (docs/reference.md#the-api, docs/reference.md#freights)', async () => {
     const expired = (await app.get(`/freights/view/${ids.deu.expired}.json`, { token: shippers.deu.token })).body.data.route;
     assert.equal(expired.status, 'expired');
     assert.ok(!('_bids' in expired));

@@ -8,7 +8,7 @@ import { assertNoSideScroll, confirmAction, DESKTOP, pageFor, PHONE, plain } fro
 
 /**
  * Issue 42 in a browser, in German and English, at 1366 and 390 px: a shipper offers a draft to
- * two partners one after the other (decisions.md §16) from its freight page; the first carrier
+ * two partners one after the other (docs/reference.md#one-step) from its freight page; the first carrier
  * passes on its freight page; the second finds the load in its work queue ("your turn") and
  * books it there with one confirmed click. The picker names each partner with its rating; a
  * carrier books a load with a Book Now price from a row of the market list, in one click. Nothing
@@ -24,7 +24,7 @@ const TEXT = {
     book: 'Sofort buchen für 912,50 €',
     rating: '★ 4,3 von 5 (3 Bewertungen)',
     rowBook: 'Sofort buchen für 1.250,00 €',
-    // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (decisions.md §16)
+    // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (docs/reference.md#one-step)
     then: 'dann der Markt',
   },
   eng: {
@@ -35,7 +35,7 @@ const TEXT = {
     book: 'Book now for €912.50',
     rating: '★ 4.3 of 5 (3 ratings)',
     rowBook: 'Book now for €1,250.00',
-    // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (decisions.md §16)
+    // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (docs/reference.md#one-step)
     then: 'then the market',
   },
 } as const;
@@ -71,7 +71,7 @@ describe('a waterfall in the browser: set up, passed, booked from the work queue
         await app.post(`/freights/view/${old}.json`, { token: shipper.token, json: { action: 'publish', deadline: '+1 day' } });
         for (const c of [first, second])
           await app.post('/quotes/add.json', { token: c.token, json: { route: old, amount: 900, currency_code: 'EUR' } });
-        // The first carrier's ratings after three deliveries (decisions.md §12): 5, 4, 4.
+        // The first carrier's ratings after three deliveries (docs/reference.md#trust): 5, 4, 4.
         for (const score of [5, 4, 4]) {
           const delivered = await insertFreight(app.services.db, shipper, { status: 'closed' });
           await app.services.db

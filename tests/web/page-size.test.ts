@@ -7,7 +7,7 @@ import { assertNoSideScroll, DESKTOP, PHONE, plain } from './helpers.ts';
 
 /**
  * Issue 24, item 11 (page size): a list page shows 20, 50 or 100 freights, chosen beside the
- * pager (api.md caps `limit` at 100). The choice is the URL's `limit`, so it needs no script and
+ * pager (docs/reference.md#the-api caps `limit` at 100). The choice is the URL's `limit`, so it needs no script and
  * stays through the next page, the sort headers, the search bar and the tabs; choosing another
  * size keeps the first row shown on the page. The browser runs with JavaScript off. In German and
  * English, at 1366 and 390 px.

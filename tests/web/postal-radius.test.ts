@@ -10,7 +10,7 @@ import { DESKTOP, PHONE, pageFor, plain } from './helpers.ts';
  * Issue 24, item 1: a freight entered the normal way — "60311" and "Deutschland" typed into the
  * freight form, no suggestion picked — is found by "50 km around Frankfurt" and the list names
  * its town. The form fills coordinates and the town from the packaged postal data before the
- * handler saves (docs/decisions.md, Postal code centres); the JSON API resolves nothing, and a
+ * handler saves (docs/choices.md, Postal code centres); the JSON API resolves nothing, and a
  * freight it created with only `city:DE-80331` lies at Munich's centre (the radius search's
  * fallback), so it is not found around Frankfurt.
  */
@@ -87,7 +87,7 @@ describe('browser: a freight typed as postal code and country is found by radius
         await carrier.selectOption('select[name="from_radius"]', '50');
         await Promise.all([carrier.waitForURL(/from_near=/), carrier.click('[data-testid="search-bar"] button[type="submit"]')]);
         const rows = carrier.locator('[data-testid="freight-list"] tbody tr');
-        // A carrier does not see the shipper's references (api.md masks refs): the row is known by its link.
+        // A carrier does not see the shipper's references (docs/reference.md#the-api masks refs): the row is known by its link.
         const row = rows.filter({ has: carrier.locator(`a[href="/freights/view/${id}"]`) });
         assert.equal(await row.count(), 1, `the freight ${reference} is found`);
         // The destination is named by its postal code's town (cityOf), as on the freight page.

@@ -155,7 +155,7 @@ export async function seedExchange(app: TestApp, options: { now?: Date } = {}): 
       weight,
       category,
       refs: { customer: `PO-${++sequence}`, commodity },
-      // As the web form does by default: carriers see the goods (docs/decisions.md, "What a carrier prices a load by").
+      // As the web form does by default: carriers see the goods (docs/choices.md, "What a carrier prices a load by").
       share: ['goods'],
       pieces: [{ pieces: pallets, depth: 120, width: 80, height: between(100, 180), weight: (weight / pallets).toFixed(1) }],
       ...extra,

@@ -9,7 +9,7 @@ import { publish, view } from '../freights/helpers.ts';
 import { assertNoSideScroll, DESKTOP, pageFor, PHONE, plain } from './helpers.ts';
 
 /**
- * Issue 24, item 5 ("carriers bid blind"), as the shipper's choice (docs/decisions.md, "What a
+ * Issue 24, item 5 ("carriers bid blind"), as the shipper's choice (docs/choices.md, "What a
  * carrier prices a load by"): the freight form asks what carriers see before the award, the goods
  * description ticked for a new freight, the target price not. A shipper who shares both has a
  * carrier see the goods, the category, the target price and the distance in km on the freight

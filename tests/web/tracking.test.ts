@@ -7,7 +7,7 @@ import { openFreight } from '../freights/helpers.ts';
 import { assertNoSideScroll, DESKTOP, PHONE, pageFor, plain } from './helpers.ts';
 
 /**
- * decisions.md §18 in a browser: the driver's page (no account; the phone's position granted to
+ * docs/reference.md#tracking in a browser: the driver's page (no account; the phone's position granted to
  * the browser) says what it shares and with whom and sends the position; the shipper's freight
  * page, open meanwhile, shows the truck on its map, the milestones and the ETA without a reload.
  * English at the desk, German on a phone.
@@ -31,7 +31,7 @@ const TEXT = {
 const FRANKFURT = { latitude: 50.1109, longitude: 8.6821 };
 const ON_THE_ROAD = { latitude: 50.0501, longitude: 8.2003 };
 
-describe('pages: tracking by permission (decisions.md §18)', { skip: !HAVE_CHROMIUM && 'chromium is not installed' }, () => {
+describe('pages: tracking by permission (docs/reference.md#tracking)', { skip: !HAVE_CHROMIUM && 'chromium is not installed' }, () => {
   let app: TestApp;
   let browser: Browser;
   let base: string;

@@ -8,7 +8,7 @@ import { deliveredFreight } from '../trust/helpers.ts';
 import { assertNoSideScroll, confirmAction, DESKTOP, flashText, pageFor, PHONE, plain } from './helpers.ts';
 
 /**
- * decisions.md §12 in a browser, English and German, 1366 and 390 px: the freight page names its
+ * docs/reference.md#trust in a browser, English and German, 1366 and 390 px: the freight page names its
  * company with the verified mark and a link to the profile; after delivery the carrier rates the
  * shipper from there; a company is blocked from a freight page and its freight leaves the market;
  * the own profile is edited on its settings page.
@@ -42,7 +42,7 @@ const TEXT = {
 } as const;
 type Lang = keyof typeof TEXT;
 
-describe('pages: company profile, rating after delivery, blocking, own profile (decisions.md §12)', {
+describe('pages: company profile, rating after delivery, blocking, own profile (docs/reference.md#trust)', {
   skip: !HAVE_CHROMIUM && 'chromium is not installed',
 }, () => {
   let app: TestApp;

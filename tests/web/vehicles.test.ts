@@ -9,7 +9,7 @@ import { FREIGHT } from '../vehicles/helpers.ts';
 import { assertNoSideScroll, DESKTOP, flashText, PHONE, pageFor } from './helpers.ts';
 
 /**
- * Vehicle space in the browser (decisions.md §11), in English and German, at the desk and on a
+ * Vehicle space in the browser (docs/reference.md#vehicles), in English and German, at the desk and on a
  * phone: a carrier offers a truck through the form, the shipper sees it beside its freight
  * (the fitting trucks) and invites it, and the carrier bids. One app and one browser for all.
  */

@@ -5568,7 +5568,7 @@ export interface components {
         /** @description A success of getFreightsCmr: the payload in `data`. */
         GetFreightsCmrSuccess: {
             data: {
-                /** @description The consignment note. The issued note is this object without `status`, `signatures` and `hash`; its canonical JSON (docs/decisions.md, "The e-CMR") hashed with SHA-256 is the chain’s first link. */
+                /** @description The consignment note. The issued note is this object without `status`, `signatures` and `hash`; its canonical JSON (docs/choices.md, "The e-CMR") hashed with SHA-256 is the chain’s first link. */
                 cmr: {
                     /** @constant */
                     format: "freight-exchange/e-cmr/1";
@@ -5671,7 +5671,7 @@ export interface components {
         /** @description A success of postFreightsCmrSign: the payload in `data`. */
         PostFreightsCmrSignSuccess: {
             data: {
-                /** @description The consignment note. The issued note is this object without `status`, `signatures` and `hash`; its canonical JSON (docs/decisions.md, "The e-CMR") hashed with SHA-256 is the chain’s first link. */
+                /** @description The consignment note. The issued note is this object without `status`, `signatures` and `hash`; its canonical JSON (docs/choices.md, "The e-CMR") hashed with SHA-256 is the chain’s first link. */
                 cmr: {
                     /** @constant */
                     format: "freight-exchange/e-cmr/1";
@@ -5808,7 +5808,7 @@ export interface components {
         /** @description A success of getCmrConsignee: the payload in `data`. */
         GetCmrConsigneeSuccess: {
             data: {
-                /** @description The consignment note. The issued note is this object without `status`, `signatures` and `hash`; its canonical JSON (docs/decisions.md, "The e-CMR") hashed with SHA-256 is the chain’s first link. */
+                /** @description The consignment note. The issued note is this object without `status`, `signatures` and `hash`; its canonical JSON (docs/choices.md, "The e-CMR") hashed with SHA-256 is the chain’s first link. */
                 cmr: {
                     /** @constant */
                     format: "freight-exchange/e-cmr/1";
@@ -5913,7 +5913,7 @@ export interface components {
         /** @description A success of postCmrConsignee: the payload in `data`. */
         PostCmrConsigneeSuccess: {
             data: {
-                /** @description The consignment note. The issued note is this object without `status`, `signatures` and `hash`; its canonical JSON (docs/decisions.md, "The e-CMR") hashed with SHA-256 is the chain’s first link. */
+                /** @description The consignment note. The issued note is this object without `status`, `signatures` and `hash`; its canonical JSON (docs/choices.md, "The e-CMR") hashed with SHA-256 is the chain’s first link. */
                 cmr: {
                     /** @constant */
                     format: "freight-exchange/e-cmr/1";

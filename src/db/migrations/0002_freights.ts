@@ -86,7 +86,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('rate_fsc', 'numeric(14, 2)')
     .addColumn('rate_ssc', 'numeric(14, 2)')
     .addColumn('note', 'text')
-    // open | pending | accepted | revoked (decisions.md §4)
+    // open | pending | accepted | revoked (docs/reference.md#freights)
     .addColumn('status', 'text', (c) => c.notNull().defaultTo('open'))
     // buying | selling
     .addColumn('type', 'text', (c) => c.notNull().defaultTo('buying'))
@@ -99,7 +99,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('bids_freight_idx').on('bids').columns(['freight_id', 'status']).execute();
   await db.schema.createIndex('bids_company_idx').on('bids').columns(['company_id', 'freight_id']).execute();
-  // At most one accepted bid per freight, whatever the timing (decisions.md §4).
+  // At most one accepted bid per freight, whatever the timing (docs/reference.md#freights).
   await sql`create unique index bids_one_accepted_idx on bids (freight_id) where status = 'accepted'`.execute(db);
 
   await db.schema

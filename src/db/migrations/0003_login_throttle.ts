@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-/** Login attempts counted in the database, so every server process throttles alike (decisions.md §9). */
+/** Login attempts counted in the database, so every server process throttles alike (docs/reference.md#safety). */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('login_attempts')

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Who confirmed a bid on each side, and when (decisions.md §4, two-sided confirmation): the
- * transport order names the two confirming users (docs/decisions.md, "The transport order").
+ * Who confirmed a bid on each side, and when (docs/reference.md#freights, two-sided confirmation): the
+ * transport order names the two confirming users (docs/choices.md, "The transport order").
  * Cleared with the flags when a bid goes back to open; kept on the accepted bid. Bids confirmed
  * before this migration have none.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Load search (src/freights/search.ts, decisions.md §7): indexes on the expressions the search
+ * Load search (src/freights/search.ts, docs/reference.md#load-search): indexes on the expressions the search
  * uses, written the same way there, so that a list narrowed by place, radius or dates starts from
  * an index. No extensions: btree and GiST on core types behave alike on PGlite and PostgreSQL.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Saved load searches of users (decisions.md §7) and the notifications their alerts create.
+ * Saved load searches of users (docs/reference.md#load-search) and the notifications their alerts create.
  * A notification keeps the search's name, so it still reads well after the search is deleted.
  */
 export async function up(db: Kysely<any>): Promise<void> {

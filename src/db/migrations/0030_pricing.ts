@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Rate sheets and their lines, stored for index probes (docs/decisions.md, Rate search): a
+ * Rate sheets and their lines, stored for index probes (docs/choices.md, Rate search): a
  * search is a few equality probes on (zone_country, zone_prefix = any(all prefixes), kind,
  * airport) or on the airport pair, never a scan.
  */

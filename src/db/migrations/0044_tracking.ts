@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Tracking shows only the events of the companies involved in a shipment (docs/decisions.md,
+ * Tracking shows only the events of the companies involved in a shipment (docs/choices.md,
  * Tracking): every status event names the company that pushed it, and a freight is found by
  * its AWB whatever separators were typed into the freight's `awb` field.
  */

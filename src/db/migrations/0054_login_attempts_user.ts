@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Login failures are counted per name as typed and, apart, per user (docs/decisions.md, Login
+ * Login failures are counted per name as typed and, apart, per user (docs/choices.md, Login
  * throttling): `login` is now always the typed name, `user_id` the user it named, if any. Rows
  * of the old form (`user:7`, `name:x`) age out of the 10-minute window on their own.
  */

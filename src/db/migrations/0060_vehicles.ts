@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Vehicle offers (decisions.md §11, src/vehicles): free capacity of a carrier, matched against
+ * Vehicle offers (docs/reference.md#vehicles, src/vehicles): free capacity of a carrier, matched against
  * road freights both ways. The origin is stored resolved to a point (an airport's, a postal
  * code's centre, or the coordinates sent), so matching is distance arithmetic on columns.
  *

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Trust (decisions.md §12): a company's profile fields and the operator's verification on
+ * Trust (docs/reference.md#trust): a company's profile fields and the operator's verification on
  * `companies`; blocks between companies (accounts: the freight lists read them, so their owner
  * is below freights); ratings after delivery (trust). Partial indexes count the freights a
  * company completed (awarded and delivered) as owner and as carrier for its profile.

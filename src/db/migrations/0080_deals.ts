@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The deal room (decisions.md §13): the conversations beside a freight, one per other company
+ * The deal room (docs/reference.md#deal-room): the conversations beside a freight, one per other company
  * (`partner_id`), and the documents of its two parties, their bytes in the database (every
  * server process and every backup has them). A message is unread until its recipient company
  * reads the conversation; the partial index answers the header's unread count.

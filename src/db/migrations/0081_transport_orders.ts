@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * The transport order's content (decisions.md §13; docs/decisions.md, "The transport order"):
+ * The transport order's content (docs/reference.md#deal-room; docs/choices.md, "The transport order"):
  * one row per awarded freight, written in the award's transaction beside its PDF (a
  * `deal_documents` row of kind `order`). `content` is the JSON text exactly as issued, the PDF
  * is rendered from it, and `GET /freights/order/{freightId}.json` answers it.

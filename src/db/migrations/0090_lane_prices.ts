@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Lane prices (decisions.md §14, src/lanes; the awards are lanes/awards.ts): the awarded road
+ * Lane prices (docs/reference.md#lane-prices, src/lanes; the awards are lanes/awards.ts): the awarded road
  * freights by origin country and postal key, then destination country, so that a lane's awards
  * are read without the open market around them (at 100,000 freights the place index of 0020 holds
  * every freight of a country). The predicate is the one awardsSql writes. Its accepted bid is

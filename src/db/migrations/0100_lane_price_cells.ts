@@ -1,10 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Lane prices kept per lane cell (decisions.md §14, src/lanes/cells.ts): one row per origin cell,
+ * Lane prices kept per lane cell (docs/reference.md#lane-prices, src/lanes/cells.ts): one row per origin cell,
  * destination cell, month (in the zone the row was written for) and currency, holding that cell's
  * award prices, their owners and their per-km prices in award order, and how many of each are
- * released (the disclosure rule, docs/decisions.md "Lane prices"). A cell is a postal area
+ * released (the disclosure rule, docs/choices.md "Lane prices"). A cell is a postal area
  * (country and the postal code's first two characters), an airport, or a country alone (a place
  * without a postal code). The award's transaction appends to it; a lane query reads a handful of
  * rows instead of every awarded freight, so the freights' lane index of 0090 is no longer read.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The live board (decisions.md §15, src/live): every event is recorded now, whether or not a
+ * The live board (docs/reference.md#live-board, src/live): every event is recorded now, whether or not a
  * webhook subscribes, so that streams receive it and replay it after a reconnect (24 hours).
  * - `company_id` null: a market row, "for every company that may see `freight_id` in the market":
  *   one row per published freight instead of one per company, its entitlement read when a stream

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The outbox's position in the order of commits (decisions.md §15, webhooks/feed.ts): `seq` is
+ * The outbox's position in the order of commits (docs/reference.md#live-board, webhooks/feed.ts): `seq` is
  * drawn when a row is written, so a transaction that wrote a lower `seq` can commit after one
  * that wrote a higher, and a replay reading "after the last event received" would skip it. `pos`
  * is drawn at commit instead: a deferred constraint trigger, the last work of the writing

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The winners of the lane cells' awards (lanes/cells.ts, docs/decisions.md "Lane prices"): a
+ * The winners of the lane cells' awards (lanes/cells.ts, docs/choices.md "Lane prices"): a
  * batch of awards is released only when no company, as owner or as winner, takes part in so many
  * of its awards that it could read the others' prices off the quartiles. The cells are built anew
  * from the awards at the next start (lane_price_state emptied: ensureLaneCells), with their

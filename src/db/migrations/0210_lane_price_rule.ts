@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * The release rule the lane cells were built under (LANE_PRICES_RELEASE; lanes/cells.ts,
- * docs/decisions.md "Lane prices"), beside their zone: a start under another rule rebuilds them
+ * docs/choices.md "Lane prices"), beside their zone: a start under another rule rebuilds them
  * (ensureLaneCells), so that awards released under a looser rule do not stay released under a
  * stricter one. Null on a database built before: rebuilt at the next start, as after 0200.
  */

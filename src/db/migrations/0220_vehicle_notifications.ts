@@ -2,8 +2,8 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * The notifications of a vehicle offer by the offer (searches/store.ts freightsToldOfVehicle):
- * withdrawing an offer tells every freight owner that was told of a match with it (decisions.md
- * §11, `vehicle.withdrawn`), read from the offer's notifications; without the index, a scan of
+ * withdrawing an offer tells every freight owner that was told of a match with it (docs/reference.md#vehicles,
+ * `vehicle.withdrawn`), read from the offer's notifications; without the index, a scan of
  * every notification.
  */
 export async function up(db: Kysely<any>): Promise<void> {

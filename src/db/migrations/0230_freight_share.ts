@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * What of its refs a freight's owner shows carriers (docs/decisions.md, "What a carrier prices a
+ * What of its refs a freight's owner shows carriers (docs/choices.md, "What a carrier prices a
  * load by"; freights/fields.ts SHARE_KEYS): the goods description, the target price, both or
  * neither (the default, as before). A constant default adds the column without rewriting the
  * table; the check guards new writes only (`not valid`: every existing row holds the empty list).

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * E-mail (decisions.md §20, src/mail). Mails are derived from the outbox of events (webhooks'
+ * E-mail (docs/reference.md#mail, src/mail). Mails are derived from the outbox of events (webhooks'
  * `events`): a statement trigger on `events` writes, in the very transaction that writes an
  * event, one `mail_events` row for each event whose type is mailed (`mail_routes`, filled at
  * start from the mail module's table while SMTP_URL is set, empty otherwise: then nothing is

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Deals in one step (decisions.md §16; freights/tables.ts):
+ * Deals in one step (docs/reference.md#one-step; freights/tables.ts):
  * - freights: `book_now` (the price a carrier may take the freight at, at once), its currency
  *   `book_now_currency` (EUR by default) and `auto_award` (the owner's walk-away price, in the same
  *   currency: a bid at or below it is awarded at once). Nullable columns and a constant default:

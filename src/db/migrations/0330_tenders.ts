@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Lane tenders and contracts (decisions.md §17, src/tenders): tenders, their lanes, the carriers'
+ * Lane tenders and contracts (docs/reference.md#tenders, src/tenders): tenders, their lanes, the carriers'
  * sealed bids per lane (one per company and lane: a new bid replaces it), and the contracts, the
  * awarded lanes with both parties. The routing guide finds the contracts of a freight's lane by
  * the shipper and the two patterns' texts (contracts_guide_idx); the sweeper finds open tenders

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Tracking by permission (positions/tables.ts; decisions.md §18): a freight's positions, its
+ * Tracking by permission (positions/tables.ts; docs/reference.md#tracking): a freight's positions, its
  * tracking state (milestones, the last ETA, lateness told, delivery noted) and the log of the
  * owner's reads. All of it belongs to the freight (deleted with it) and is deleted 30 days after
  * delivery by the tracking sweeper.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The electronic consignment note (decisions.md §19, src/cmr): one note per awarded road freight,
+ * The electronic consignment note (docs/reference.md#ecmr, src/cmr): one note per awarded road freight,
  * written in the award's transaction, and its signature entries. Both tables are append-only: a
  * trigger refuses every update and delete, so no field of a note nor a signature changes once
  * written (the hash chain makes any change made around the trigger detectable all the same).

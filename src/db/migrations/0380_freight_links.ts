@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Links without an account (links/tables.ts; decisions.md §18, §19). Only the token's SHA-256 is
+ * Links without an account (links/tables.ts; docs/reference.md#tracking, #ecmr). Only the token's SHA-256 is
  * stored, so a copy of the database opens no page. A link belongs to its freight: deleting the
  * freight deletes its links.
  */

@@ -7,7 +7,7 @@ import { type FreightStatus, VISIBILITY } from '../tables.ts';
 import { type FreightListId, isFreightList, LIST } from './registry.ts';
 
 /**
- * Who belongs to each freight list (registry.ts), as one condition on `freights`: decisions.md §4
+ * Who belongs to each freight list (registry.ts), as one condition on `freights`: docs/reference.md#freights
  * exactly; "had bid" is a non-revoked bid of the caller's company. Statuses are effective ones: a
  * freight past its deadline is in the expired lists and out of the market ones, whether the
  * sweeper wrote it yet or not (lifecycle.ts). The list pages (read.ts), the counts (counts.ts) and
@@ -25,7 +25,7 @@ const DONE_BY_WINNER: readonly FreightStatus[] = AWARDED_STATUSES;
 
 const own = (eb: EB, c: number) => eb('freights.company_id', '=', c);
 /**
- * Another company's freight, unless the company blocked that company (decisions.md §12): a
+ * Another company's freight, unless the company blocked that company (docs/reference.md#trust): a
  * blocked company's freights leave every list, search and count of the blocker, in the same
  * statement (accounts/blocks.ts notBlockedBySql, read once per statement).
  */
@@ -106,7 +106,7 @@ export const VIA_BIDS: Partial<Record<FreightListId, { rest: Where; orWon?: bool
 };
 
 /**
- * Membership of every freight list (decisions.md §4), as one condition on `freights`: a full
+ * Membership of every freight list (docs/reference.md#freights), as one condition on `freights`: a full
  * record over the registry's freight lists, so a list without its rule fails the typecheck.
  */
 export const FILTERS: Record<FreightListId, Where> = {

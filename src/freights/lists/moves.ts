@@ -4,7 +4,7 @@ import { type FreightStatus, VISIBILITY } from '../tables.ts';
 /**
  * Whose move it is on a freight, read from its live bids: the freight page states it in its
  * next-step line, the list rows mark it ("your move") and the dispatcher's start page counts it.
- * The page leads one confirmation order (docs/decisions.md, "Whose move it is"): the owner
+ * The page leads one confirmation order (docs/choices.md, "Whose move it is"): the owner
  * confirms a bid first, then the bidder; a bid the bidder confirmed first waits for the owner.
  */
 
@@ -75,7 +75,7 @@ export function isCallersMove(
 export type PublishGap = 'from' | 'to' | 'etd' | 'weight';
 
 /**
- * The freight's publish requirements that are not met (the HTML side's rule, docs/decisions.md
+ * The freight's publish requirements that are not met (the HTML side's rule, docs/choices.md
  * "What publishing needs"): origin, destination, pick-up time and a weight. Drafts with gaps wait
  * for their owner (the freight page lists them, the desk counts them).
  */

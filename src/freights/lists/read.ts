@@ -20,7 +20,7 @@ import { LIST, listInfo } from './registry.ts';
  */
 
 /**
- * A list of another module served on GET /freights/enlist (TMS 51-53, decisions.md §6): app.ts
+ * A list of another module served on GET /freights/enlist (TMS 51-53, docs/reference.md#preview): app.ts
  * passes them to freightEndpoints (the freights module imports no module above it).
  */
 export interface ExternalList {
@@ -34,7 +34,7 @@ const NOT_NULL_SORTS = new Set<string>(['id', 'created', 'modified']);
 
 /**
  * SQL: the sort key that is no column, the distance (market/distance.ts), over the row `freights`. A list
- * that may hold masked rows (a former bidder's view, decisions.md §4) orders only the rows the
+ * that may hold masked rows (a former bidder's view, docs/reference.md#freights) orders only the rows the
  * caller won by it (their places are shown); the masked ones have none, so their order tells
  * nothing about the places hidden.
  */

@@ -1,6 +1,6 @@
 import type { MessageKey } from '../../kernel/i18n.ts';
 /**
- * The lists of GET /freights/enlist/{filterId} (api.md, Freights; decisions.md §4 and §6), the
+ * The lists of GET /freights/enlist/{filterId} (docs/reference.md#freights; docs/reference.md#freights and #preview), the
  * one place their ids are written. Everything else derives from here: the tabs and their groups,
  * the columns a list shows, how the counts statement counts it, whether it takes the load search,
  * the redirects to a list, and the lists another module serves on the same path (TMS 51–53).
@@ -99,9 +99,9 @@ export interface ListInfo {
   phase: ListPhase;
   /** How it is counted; `difference`: the count of the first list minus the second's. */
   count: CountFamily | { difference: [ListId, ListId] };
-  /** Whether the load search (decisions.md §7) narrows it; lists of other modules take none. */
+  /** Whether the load search (docs/reference.md#load-search) narrows it; lists of other modules take none. */
   searchable: boolean;
-  /** Whether it can hold rows masked for the caller (a former bidder's view, decisions.md §4). */
+  /** Whether it can hold rows masked for the caller (a former bidder's view, docs/reference.md#freights). */
   mayBeMasked: boolean;
   /** Whose rows: another module serves it on the same path (app.ts passes it in). */
   servedBy: 'freights' | 'other';
@@ -172,7 +172,7 @@ export const FREIGHT_LIST_IDS: readonly ListId[] = LISTS.filter((l) => l.servedB
 /** The TMS's monitoring lists, which the tms module serves on the same path. */
 export const TMS_LIST_IDS: readonly ListId[] = LISTS.filter((l) => l.group === 'tms').map((l) => l.id);
 
-/** Whether a number names a list of freights (saved searches keep one; decisions.md §7). */
+/** Whether a number names a list of freights (saved searches keep one; docs/reference.md#load-search). */
 export const isFreightList = (id: number): id is FreightListId => listInfo(id)?.servedBy === 'freights';
 
 /** The lists of a tab group, in tab order. */

@@ -2,14 +2,14 @@ import type { Caller, Ctx } from '../../kernel/context.ts';
 import { readLocaleDateTime, readLocaleDecimal, readLocaleWeightKg } from '../../kernel/locale.ts';
 import type { Warning } from '../../kernel/outcome.ts';
 import { isRecord, readString, type Params } from '../../kernel/params.ts';
-import { searchCountries, postalCentre, type PostalCentre } from '../../places/index.ts';
+import { airportCodeOf, isAirportCode, searchCountries, postalCentre, type PostalCentre } from '../../places/index.ts';
 import { searchForFreight } from '../../pricing/index.ts';
 import type { ExactPlaces } from '../booking.ts';
 import { VISIBILITY } from '../tables.ts';
 import { companiesByName } from '../../accounts/index.ts';
 
 /**
- * The HTML freight forms' normalising (decided, docs/decisions.md "Web interface"): what a
+ * The HTML freight forms' normalising (decided, docs/choices.md "Web interface"): what a
  * person types in their language is turned into the API's field values *before* the same
  * handler runs, so the JSON API keeps its own lenient rules untouched. What cannot be read is
  * left out of the call (an edit keeps the stored value) and reported next to its field, in the
@@ -44,7 +44,7 @@ export function countryCode(text: string): string | undefined {
  */
 export function centreOfPostalPlace(place: unknown, country: unknown): PostalCentre | undefined {
   const text = readString(place)?.trim();
-  if (!text || /^(?:airport:\s*)?[A-Za-z]{3}$/i.test(text)) return undefined;
+  if (!text || airportCodeOf(text) !== null) return undefined;
   const m = /^city:\s*(?:([A-Za-z]{2})\s*-\s*)?(.+)$/i.exec(text);
   const cc = readString(country)?.trim() || m?.[1];
   return cc ? postalCentre(cc, m ? m[2]! : text) : undefined;
@@ -52,8 +52,8 @@ export function centreOfPostalPlace(place: unknown, country: unknown): PostalCen
 
 /**
  * Fills a side's coordinates, and its address when empty with the town, from the packaged postal
- * data when the person typed a postal code and a country but no coordinates (docs/decisions.md,
- * Postal code centres): the form, being the caller, resolves what the API does not (api.md:
+ * data when the person typed a postal code and a country but no coordinates (docs/choices.md,
+ * Postal code centres): the form, being the caller, resolves what the API does not (docs/reference.md#the-api:
  * `city:` values are not resolved), so radius searches find the freight and lists name its town.
  * Coordinates typed or filled by a city suggestion win, and so does an address.
  */
@@ -95,7 +95,7 @@ export async function normaliseFreightForm(ctx: Ctx<Caller>, mode: 'add' | 'edit
       } else p.weight = kg;
     }
   }
-  // decisions.md §16: the Book Now and walk-away prices as people write them (912,50 in German), > 0.
+  // docs/reference.md#one-step: the Book Now and walk-away prices as people write them (912,50 in German), > 0.
   for (const name of ['book_now', 'auto_award'] as const) {
     if (!(name in p)) continue;
     keep(name, p[name]);
@@ -146,7 +146,7 @@ export async function normaliseFreightForm(ctx: Ctx<Caller>, mode: 'add' | 'edit
       if (cc) {
         p[side] = `city:${cc[1]!.toUpperCase()}-${cc[2]!.trim()}`;
         if (blank(p[key]) && !problems[key]) delete p[key];
-      } else if (/^\p{L}[\p{L} .'-]*$/u.test(text) && !/^[A-Za-z]{3}$/.test(text)) {
+      } else if (/^\p{L}[\p{L} .'-]*$/u.test(text) && !isAirportCode(text)) {
         // A name, not a code: the form needs a postal code or an airport (pick a suggestion).
         problems[side] = t('fv.form.error.place');
         delete p[side];

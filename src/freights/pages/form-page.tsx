@@ -192,7 +192,7 @@ export function freightFields(
   };
   const category = String(r.category ?? 'ftl');
   // What carriers see of the refs before the award: as ticked when the form comes back, else as
-  // stored (edit, a copy); a new freight shows its goods, never its price (docs/decisions.md).
+  // stored (edit, a copy); a new freight shows its goods, never its price (docs/choices.md).
   const shared = (key: ShareKey): boolean =>
     'share' in typed ? typed.share!.split(',').includes(key) : Array.isArray(r.share) ? r.share.includes(key) : key === 'goods';
   const fieldsets = [

@@ -44,7 +44,7 @@ export interface FreightPageData {
   pastBids?: BidView[];
   /** a former bidder's freight went to another company (page only: the JSON masks the winner) */
   awardedToOther?: boolean;
-  /** each shown bid's history (page-data.ts; decisions.md §16) */
+  /** each shown bid's history (page-data.ts; docs/reference.md#one-step) */
   history?: Map<number, BidOffer[]>;
   /** a refused bid (HTML): the form as typed, each problem by field, and what to say above it */
   bidForm?: { typed: Record<string, string>; problems: Record<string, string>; message?: string };
@@ -205,7 +205,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     />
   );
 
-  // ----- deals in one step (decisions.md §16): counters, Book Now, the waterfall
+  // ----- deals in one step (docs/reference.md#one-step): counters, Book Now, the waterfall
   const counterForm = (b: BidView) => (
     <form class="inline counter" method="post" action={`/quotes/counter/${b.id}`} data-testid="counter-form">
       <CsrfField token={csrf} />
@@ -331,7 +331,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     {
       label: t('fv.col.amount'),
       cell: (b) => {
-        // The bid's history for its two parties (decisions.md §16): who offered what, when.
+        // The bid's history for its two parties (docs/reference.md#one-step): who offered what, when.
         const offers = data.history?.get(b.id) ?? [];
         return (
           <>
@@ -461,7 +461,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
         <form class="stack" method="post" action={`/freights/view/${route.id}`} data-testid="publish">
           <CsrfField token={csrf} />
           <input type="hidden" name="action" value="publish" />
-          {/* A booking request is no auction: the carrier answers until pick-up (docs/decisions.md). */}
+          {/* A booking request is no auction: the carrier answers until pick-up (docs/choices.md). */}
           {bookingDeadline(route, ctx) && <input type="hidden" name="deadline" value={bookingDeadline(route, ctx)!} />}
           <p class="muted">{t('fv.publish.booking_hint', { company: addressedTo.map(name).join(', ') || none })}</p>
           <div>
@@ -505,8 +505,8 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
           </div>
         </form>,
       );
-      // Or offered to partners one after the other before the market (decisions.md §16), each
-      // named with its verified mark and rating (decisions.md §12: the average from 3 ratings on).
+      // Or offered to partners one after the other before the market (docs/reference.md#one-step), each
+      // named with its verified mark and rating (docs/reference.md#trust: the average from 3 ratings on).
       const partnerRating = (id: number) => {
         const r = data.partnerRatings?.get(id);
         if (!r) return '';
@@ -713,7 +713,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
       ],
     ],
   ];
-  // What a carrier prices a load by (decisions.md §4 shows it to every company the freight is open
+  // What a carrier prices a load by (docs/reference.md#freights shows it to every company the freight is open
   // to): category, distance, the windows, weight, pieces, volume and handling; the goods and the
   // target price where the owner shares them (below).
   if (category) facts.splice(1, 0, [t('fv.category'), <span data-testid="fact-category">{category}</span>]);
@@ -742,7 +742,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   else if (Number.isFinite(capacity) && capacity > 0) facts.push([t('fv.volume'), `${formatNumber(capacity, lang, 1)} m³`]);
   if (handling.length) facts.push([t('fv.handling'), handling.join(' · ')]);
   // Goods, references and the target price are refs, the owner's and the winner's to see
-  // (decisions.md §4), except what the owner shares with carriers (`shared`; docs/decisions.md,
+  // (docs/reference.md#freights), except what the owner shares with carriers (`shared`; docs/choices.md,
   // "What a carrier prices a load by"); the owner is told what carriers see.
   const shared = route.shared ?? null;
   const sharedNote = (key: ShareKey) =>
@@ -774,7 +774,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     facts.push([target.label, [<span data-testid="fact-target">{money(target.rate, target.currency)}</span>, sharedNote('target_price')]]);
   if (route.price !== null && route.price !== undefined)
     facts.push([t('fv.col.price'), money(route.price, bids.find((b) => b.status === 'accepted')?.currency_code ?? refs.target_currency)]);
-  // decisions.md §16: the Book Now price is everyone's; the walk-away price the owner's alone (null for anyone else).
+  // docs/reference.md#one-step: the Book Now price is everyone's; the walk-away price the owner's alone (null for anyone else).
   if (route.book_now !== null && route.book_now !== undefined)
     facts.push([t('fv.book_now.fact'), <span data-testid="fact-book-now">{money(route.book_now, route.book_now_currency)}</span>]);
   if (owner && route.auto_award !== null && route.auto_award !== undefined)
@@ -787,7 +787,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   if (owner && route.visibility === VISIBILITY.whitelist && addressedTo.length)
     facts.push([t('fv.addressed_to'), addressedTo.map(name).join(', ')]);
   if (route.winner) facts.push([t('fv.winner'), who(route.winner)]);
-  // After delivery each party may rate the other (decisions.md §12), on the other's profile.
+  // After delivery each party may rate the other (docs/reference.md#trust), on the other's profile.
   const delivered = route.delivery_status === DELIVERY.delivered && (route.status === 'closed' || route.status === 'archived');
   const ratedParty =
     delivered && route.winner !== null && route.winner !== route.company ? (owner ? route.winner : winner ? route.company : null) : null;
@@ -818,7 +818,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   return {
     title: heading,
     body: (
-      // The live board (public/app.js, decisions.md §15): on an event of this freight the script
+      // The live board (public/app.js, docs/reference.md#live-board): on an event of this freight the script
       // reads the page again and replaces its parts (data-live-part) that changed, unless the user
       // is typing in one.
       <section data-live-freight={route.id} data-live-updated={t('fv.live.updated')}>

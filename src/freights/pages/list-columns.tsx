@@ -35,7 +35,7 @@ export interface SortLinks {
  */
 export const isListedFreight = (row: unknown): row is FreightView => isRecord(row) && typeof row.id === 'number';
 
-/** A masked freight (a former bidder's view, decisions.md §4): no places. */
+/** A masked freight (a former bidder's view, docs/reference.md#freights): no places. */
 const isMasked = (r: FreightView) => r.f_from === 'xxx (XX)' && (r.from === null || r.from === undefined);
 
 export async function freightListColumns(
@@ -196,9 +196,9 @@ export async function freightListColumns(
     };
     columns.push({ label: t('fv.col.my_bid'), wrap: true, cell: myBid });
   }
-  // Book Now (decisions.md §16) in the row of a freight the caller may take at once: another
+  // Book Now (docs/reference.md#one-step) in the row of a freight the caller may take at once: another
   // company's, in the market, with a price. One click books (the price is on the button; the
-  // freight page keeps its confirmation step, docs/decisions.md "Book Now in list rows"). The column
+  // freight page keeps its confirmation step, docs/choices.md "Book Now in list rows"). The column
   // is there only when a row of the page has such a price.
   const bookable = (r: FreightView) =>
     r.company !== me && !isMasked(r) && isMarketStatus(r.status) && r.book_now !== null && r.book_now !== undefined;

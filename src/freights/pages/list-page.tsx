@@ -60,7 +60,7 @@ const WEIGHT_PARAMS: readonly string[] = ['weight_min', 'weight_max'];
 const RADIUS_PARAMS: readonly string[] = ['from_radius', 'to_radius'];
 
 /**
- * The list page's own reading of its query, before anything is shown (docs/decisions.md, Load
+ * The list page's own reading of its query, before anything is shown (docs/choices.md, Load
  * search): the bar's weights (kg, or with t) and radii read in the user's language with the
  * freight form's reader, country names typed as places turned into codes, and nothing left that
  * the API would warn about although the person did not ask for it: no empty parameter, no radius
@@ -395,7 +395,7 @@ export async function enlistPage(
   return {
     title: t(listLabel(state.filterId)),
     body: (
-      // The live board (public/app.js, decisions.md §15): on a freight event the script reads this
+      // The live board (public/app.js, docs/reference.md#live-board): on a freight event the script reads this
       // page again and puts the rows it does not show yet at the top, marked new.
       <section data-live-list data-live-new={t('fv.live.new')}>
         <div class="toolbar">

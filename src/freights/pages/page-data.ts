@@ -38,7 +38,7 @@ export interface FreightPageParts {
   companyNames: Map<number, string>;
   /** the companies named on the page, with the verified mark (accounts/mark.tsx) */
   companies: Map<number, CompanyRef>;
-  /** the caller's company blocked the freight's company (decisions.md §12) */
+  /** the caller's company blocked the freight's company (docs/reference.md#trust) */
   blocked: boolean;
   contact: Contact | null;
   partners: Array<{ id: number; name: string }>;
@@ -46,13 +46,13 @@ export interface FreightPageParts {
   toCity: string | null;
   /**
    * The bids of a freight whose JSON leaves `_bids` out (expired, revoked, closed, archived;
-   * api.md): the ones the caller would see while it was open (all for the owner, its own for
+   * docs/reference.md#the-api): the ones the caller would see while it was open (all for the owner, its own for
    * anyone else), for the page only. Undefined while the JSON carries them, and for drafts.
    */
   pastBids?: BidView[];
   /** a former bidder's freight went to another company (page only: the JSON masks the winner) */
   awardedToOther?: boolean;
-  /** each shown bid's history (decisions.md §16: who offered what, when), for its two parties */
+  /** each shown bid's history (docs/reference.md#one-step: who offered what, when), for its two parties */
   history: Map<number, BidOffer[]>;
 }
 
@@ -71,7 +71,7 @@ async function hasWinner(db: Db, freightId: number): Promise<boolean> {
 }
 
 /**
- * The bids of a freight the JSON no longer shows (api.md: `_bids` only while open, pending or
+ * The bids of a freight the JSON no longer shows (docs/reference.md#the-api: `_bids` only while open, pending or
  * taken), as the view would show them: every bid to the owner, the company's own to anyone else,
  * in creation order, each with its company's name. One statement; page only.
  */
@@ -111,7 +111,7 @@ export async function readFreightPageParts(db: Db, clock: Clock, route: FreightV
     route.company,
     ...(Array.isArray(route.whitelist) ? route.whitelist : []),
     ...(Array.isArray(route._bids) ? route._bids.map((b) => b.company) : []),
-    // A waterfall's carriers (decisions.md §16), named to its owner.
+    // A waterfall's carriers (docs/reference.md#one-step), named to its owner.
     ...(route.waterfall?.carriers ?? []),
   ];
   // The bids are in the freight while it is taken; closed or archived, the accepted one is read.
