@@ -358,18 +358,35 @@ export async function notificationsPage(ctx: Ctx<Caller>, data: { notifications:
             },
             {
               label: t('notifications.col.search'),
-              cell: (n) =>
-                'search' in n && n.search ? (
-                  'url' in n.search && n.search.url ? (
-                    <a href={n.search.url}>{n.search.name}</a>
-                  ) : (
-                    n.search.name
-                  )
-                ) : 'vehicle_id' in n ? (
-                  <a href={`/vehicles/view/${n.vehicle_id}`}>
-                    {t(n.type === 'freight.invited' ? 'notifications.invited' : 'notifications.vehicle', { id: n.vehicle_id })}
-                  </a>
-                ) : null,
+              // One alert per load: every reason it matched (saved searches, own vehicle offers), one per line.
+              cell: (n) => {
+                const reasons = (n.matched_by ?? [n]) as ReadonlyArray<{
+                  search?: { name: string; url?: string } | null;
+                  vehicle_id?: number | null;
+                }>;
+                const said = reasons.map((r) =>
+                  r.search ? (
+                    r.search.url ? (
+                      <a href={r.search.url}>{r.search.name}</a>
+                    ) : (
+                      r.search.name
+                    )
+                  ) : r.vehicle_id !== undefined && r.vehicle_id !== null ? (
+                    <a href={`/vehicles/view/${r.vehicle_id}`}>
+                      {t(n.type === 'freight.invited' ? 'notifications.invited' : 'notifications.vehicle', { id: r.vehicle_id })}
+                    </a>
+                  ) : null,
+                );
+                return said.length > 1 ? (
+                  <ul class="reasons" data-testid={`reasons-${n.id}`}>
+                    {said.map((r) => (
+                      <li>{r}</li>
+                    ))}
+                  </ul>
+                ) : (
+                  said[0]
+                );
+              },
             },
             {
               label: t('notifications.col.freight'),

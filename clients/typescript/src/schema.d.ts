@@ -4424,6 +4424,17 @@ export interface components {
             /** @description instead of search, for vehicle offers (decisions.md §11): the offer as the user may see it now; null once it is not visible */
             vehicle?: components["schemas"]["Vehicle"] | null;
             vehicle_id?: number;
+            /** @description freight.matched only: every reason the load matched for this user, one alert per load: each saved search and each own vehicle offer it fits (search and vehicle name the first of each kind) */
+            matched_by?: ({
+                search: components["schemas"]["SavedSearch"] | {
+                    id: null;
+                    name: string;
+                };
+                search_id: number | null;
+            } | {
+                vehicle: components["schemas"]["Vehicle"] | null;
+                vehicle_id: number;
+            })[];
             /** @description the freight as the user may see it now; null once it is no longer visible */
             route: components["schemas"]["Freight"] | null;
             route_id: number;
