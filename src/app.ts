@@ -41,7 +41,7 @@ import {
   attachWebhookDispatcher,
   WEBHOOK_EVENT_DOCS,
 } from './webhooks/index.ts';
-import { TRUST_ERRORS, TRUST_MESSAGES, TRUST_SECTION, trustEndpoints, TRUST_EVENT_DOCS } from './trust/index.ts';
+import { bidderFigures, TRUST_ERRORS, TRUST_MESSAGES, TRUST_SECTION, trustEndpoints, TRUST_EVENT_DOCS } from './trust/index.ts';
 import {
   attachTrackingSweeper,
   POSITION_ERRORS,
@@ -351,6 +351,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         await dealRoom(ctx, route),
       ],
       marketPrice: marketPriceHint,
+      bidders: bidderFigures,
     }),
     ...templateEndpoints({ award }), // a freight from a template is an own order, awarded by the same path
     ...flightEndpoints(),

@@ -23,7 +23,8 @@ import { readPaging } from '../kernel/paging.ts';
 import { loadFreightForCaller, presentRead, type ReadContext } from './store.ts';
 import { addFreight } from './create.ts';
 import { enlistPage, type ListPageParts } from './pages/list-page.tsx';
-import { freightPage, publishGaps, type FreightPageData } from './pages/freight-page.tsx';
+import { freightPage, publishGaps, type BidderFigure, type FreightPageData } from './pages/freight-page.tsx';
+import type { Db } from '../db/schema.ts';
 import { freightFormPage, type FormPageOptions } from './pages/form-page.tsx';
 import type { ComponentChildren } from 'preact';
 import {
@@ -59,7 +60,7 @@ async function routePage(
   outcome: Answer<RouteData>,
   ctx: Ctx,
   extra: Pick<FreightPageData, 'bidForm'> = {},
-  above: Pick<FreightParts, 'sections' | 'marketPrice'> = {},
+  above: Pick<FreightParts, 'sections' | 'marketPrice' | 'bidders'> = {},
 ): Promise<PageResult> {
   if (outcome.kind === 'error') return { redirect: listPath(LIST.ownOpen), ok: false, message: outcome.message };
   const route = outcome.data.route;
@@ -69,12 +70,17 @@ async function routePage(
     above.sections?.(ctx, route),
     above.marketPrice?.(ctx, laneOfView(route)),
   ]);
+  // The owner compares bidders (issue 47, item 5): each bidder's figures beside its bid.
+  const shown = route._bids ?? parts.pastBids ?? [];
+  const bidders =
+    owner && above.bidders && shown.length ? await above.bidders(ctx.db, [...new Set(shown.map((b) => b.company))]) : undefined;
   return freightPage(route, ctx, {
     ...parts,
     gaps: owner && route.status === 'draft' ? publishGaps(route) : [],
     ...extra,
     sections: more,
     marketPrice,
+    bidders,
   });
 }
 
@@ -193,6 +199,8 @@ export interface FreightParts extends ListPageParts {
   sections?: FreightSections;
   /** The lane's last market median beside the price field of the freight form and page (src/lanes). */
   marketPrice?: MarketPrice;
+  /** Each bidder's rating, completed loads and member since for the owner's bids table (src/trust). */
+  bidders?: (db: Db, companies: readonly number[]) => Promise<Map<number, BidderFigure>>;
 }
 
 export function freightEndpoints(parts: FreightParts): Endpoint[] {

@@ -4,7 +4,8 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { citiesReady } from '../../src/places/cities.ts';
 import { HAVE_CHROMIUM, launchBrowser } from '../support/browser.ts';
 import { startTestApp, type TestApp } from '../support/harness.ts';
-import { openFreight } from '../freights/helpers.ts';
+import { force, insertBid, openFreight } from '../freights/helpers.ts';
+import { DELIVERY } from '../../src/freights/tables.ts';
 import { addOffer, eventually, FREIGHT, notificationsOf } from '../vehicles/helpers.ts';
 import { assertNoSideScroll, axeProblems, DESKTOP, PHONE, pageFor, plain } from './helpers.ts';
 
@@ -125,6 +126,102 @@ describe('browser: the dispatcher’s day (issue 47)', { skip: !HAVE_CHROMIUM &&
       assert.match(plain(await page.locator('main').innerText()), /No Such Company GmbH/);
       const still = await app.get(`/vehicles/view/${offer.id}.json`, { token: carrier.token });
       assert.deepEqual(still.body.data.vehicle.whitelist, [first.company, second.company]);
+    });
+  }
+  // Item 5: the bids table lacked rating, completed loads and membership; sortable.
+  for (const { lang, viewport } of cases) {
+    test(`item 5, ${lang} at ${viewport.width} px: bids with each bidder's rating, completed loads, member since; sortable`, async () => {
+      const tag = `${lang} ${viewport.width}`;
+      const shipper = await app.actor(`Shipper 5 ${tag}`, { language: lang });
+      const good = await app.actor(`Good Carrier 5 ${tag}`);
+      const fair = await app.actor(`Fair Carrier 5 ${tag}`);
+      const old = await app.actor(`Old Carrier 5 ${tag}`);
+      const db = app.services.db;
+      // Three delivered loads each for `good` (rated 5) and `fair` (rated 3): the trust module's figures.
+      for (const [carrier, score] of [
+        [good, 5],
+        [fair, 3],
+      ] as const) {
+        for (let i = 0; i < 3; i++) {
+          const id = await openFreight(app, shipper, { weight: 100 + i });
+          await force(app, id, { status: 'closed', winner_id: carrier.company, delivery_status: DELIVERY.delivered });
+          await db
+            .insertInto('ratings')
+            .values({ freight_id: id, rater_id: shipper.company, rated_id: carrier.company, score, created: new Date() })
+            .execute();
+        }
+      }
+      await db
+        .updateTable('companies')
+        .set({ created: new Date('2019-03-01T10:00:00Z') } as never)
+        .where('id', '=', old.company)
+        .execute();
+      const freight = await openFreight(app, shipper, { weight: 900 });
+      await insertBid(app, freight, good, 'open', '300.00');
+      await insertBid(app, freight, fair, 'open', '100.00');
+      await insertBid(app, freight, old, 'open', '200.00');
+
+      const page = await pageFor(browser, base, shipper, viewport, contexts);
+      const order = async (sort: string) => {
+        await page.goto(`${base}/freights/view/${freight}${sort ? `?bids_sort=${sort}` : ''}`);
+        const names = await page.locator('[data-testid="bids"] tbody tr td:first-child').allInnerTexts();
+        return names.map((n) => (n.includes('Good') ? 'good' : n.includes('Fair') ? 'fair' : n.includes('Old') ? 'old' : n));
+      };
+      assert.deepEqual(await order(''), ['good', 'fair', 'old'], 'as they came');
+      const table = plain(await page.locator('[data-testid="bids"]').innerText());
+      const w =
+        lang === 'deu'
+          ? {
+              rating: 'Bewertung',
+              done: 'Erledigte Ladungen',
+              since: 'Mitglied seit',
+              five: '5 von 5 (3)',
+              none: 'noch nicht bewertet (0)',
+              day: '01.03.2019',
+            }
+          : {
+              rating: 'Rating',
+              done: 'Completed loads',
+              since: 'Member since',
+              five: '5 of 5 (3)',
+              none: 'not yet rated (0)',
+              day: '2019-03-01',
+            };
+      for (const word of Object.values(w)) assert.ok(table.includes(word), `${word} in ${table}`);
+      assert.deepEqual(await order('rating'), ['good', 'fair', 'old'], 'best rated first, unrated last');
+      assert.deepEqual(await order('-rating'), ['fair', 'good', 'old']);
+      assert.deepEqual(await order('amount'), ['fair', 'old', 'good'], 'cheapest first');
+      assert.deepEqual(await order('since'), ['old', 'good', 'fair'], 'longest member first');
+      // The headers are the sort links.
+      assert.equal(await page.locator(`[data-testid="bids"] thead a[href*="bids_sort=completed"]`).count(), 1);
+      await assertNoSideScroll(page, 'the freight page with bids');
+      assert.deepEqual(await axeProblems(page), []);
+    });
+  }
+  // Item 4: "bids to answer" began with dead ends; live first by deadline, expired in their own group.
+  for (const { lang, viewport } of cases) {
+    test(`item 4, ${lang} at ${viewport.width} px: the work queue's live bids first by deadline, expired ones apart`, async () => {
+      const tag = `${lang} ${viewport.width}`;
+      const shipper = await app.actor(`Shipper 4 ${tag}`, { language: lang });
+      const carrier = await app.actor(`Carrier 4 ${tag}`);
+      const later = await openFreight(app, shipper, { refs: { customer: `LATER-${tag}` } }, { deadline: '2030-05-04 10:00' });
+      const sooner = await openFreight(app, shipper, { refs: { customer: `SOONER-${tag}` } }, { deadline: '2030-05-02 10:00' });
+      const gone = await openFreight(app, shipper, { refs: { customer: `GONE-${tag}` } }, { deadline: '2030-05-03 10:00' });
+      for (const id of [later, sooner, gone]) await insertBid(app, id, carrier, 'open', '150.00');
+      // Its bidding ended yesterday, with the bid left.
+      await force(app, gone, { deadline: new Date('2030-04-30T10:00:00Z') });
+
+      const page = await pageFor(browser, base, shipper, viewport, contexts);
+      await page.goto(`${base}/`);
+      const live = await page.locator('[data-testid="desk-chooseBids"] [data-testid="desk-entry"] strong').allInnerTexts();
+      assert.deepEqual(live, [`SOONER-${tag}`, `LATER-${tag}`], 'live ones only, nearest deadline first');
+      const expiredHeading = plain(await page.locator('[data-testid="desk-expired"]').innerText());
+      assert.match(expiredHeading, lang === 'deu' ? /Abgelaufen \(1\)/ : /Expired \(1\)/);
+      const expired = plain(await page.locator('[data-testid="desk-expiredBids"]').innerText());
+      assert.ok(expired.includes(`GONE-${tag}`), expired);
+      assert.ok(expired.includes(lang === 'deu' ? 'Gebotsfrist endete 30.04.2030' : 'bidding ended 2030-04-30'), expired);
+      await assertNoSideScroll(page, 'the work queue');
+      assert.deepEqual(await axeProblems(page), []);
     });
   }
 });
