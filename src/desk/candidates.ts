@@ -249,8 +249,10 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
       .select(columns())
       .select(['bids.amount', 'bids.currency_code', 'freights.deadline'])
       .where('freights.company_id', '=', company)
-      .where(sql<SqlBool>`freights.market_until < ${now}`)
-      .where(sql<SqlBool>`freights.market_until >= ${new Date(now.getTime() - EXPIRED_DAYS * 86_400_000)}`)
+      // Expired: written so by the sweeper, or due and not yet written (in-market.ts).
+      .where(sql<SqlBool>`(freights.status = 'expired' or freights.market_until < ${now})`)
+      .where('freights.deadline', '<', now)
+      .where('freights.deadline', '>=', new Date(now.getTime() - EXPIRED_DAYS * 86_400_000))
       .where(sql<SqlBool>`bids.status in (${IN_PLAY})`)
       .orderBy('freights.deadline', 'desc')
       .orderBy('freights.id')

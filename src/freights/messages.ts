@@ -49,7 +49,8 @@ export const FREIGHT_MESSAGES = catalogue(
     'fv.next.owner.draft_booking': 'check the request and send it to {company}.',
     'fv.next.owner.confirm_theirs': '{company} confirmed its bid of {amount}: your confirmation is awaited.',
     'fv.next.owner.waiting': 'you accepted the bid of {company} ({amount}); now {company} must confirm it.',
-    'fv.next.owner.choose': '{count} bid(s) received. Confirm the one you accept (binding); bids are possible until {deadline}.',
+    'fv.next.owner.choose': '{count} bids received. Confirm the one you accept (binding); bids are possible until {deadline}.',
+    'fv.next.owner.choose.one': 'One bid received. Confirm it if you accept it (binding); bids are possible until {deadline}.',
     'fv.next.owner.no_bids': 'published; carriers can bid until {deadline}. No bids yet.',
     'fv.next.owner.taken':
       'awarded to {company} for {price}. The transport order is under Documents; the carrier reports the delivery status and uploads the proof of delivery there.',
@@ -79,7 +80,8 @@ export const FREIGHT_MESSAGES = catalogue(
     'fv.revoke_bid.q': 'Withdraw your bid of {amount}?',
     'fv.revoke_bid.yes': 'Yes, withdraw my bid',
     'fv.revoke.q': 'Withdraw this freight? Carriers can no longer bid.',
-    'fv.revoke.q_bids': 'Withdraw this freight? {count} bid(s) will no longer count and carriers can no longer bid.',
+    'fv.revoke.q_bids': 'Withdraw this freight? {count} bids will no longer count and carriers can no longer bid.',
+    'fv.revoke.q_bids.one': 'Withdraw this freight? Its one bid will no longer count and carriers can no longer bid.',
     'fv.revoke.yes': 'Yes, withdraw the freight',
     'fv.republish': 'Publish again (as a new draft)',
     'fv.publish.gaps': 'Before publishing, fill in:',
@@ -354,8 +356,9 @@ export const FREIGHT_MESSAGES = catalogue(
     'fv.next.owner.draft_booking': 'Anfrage prüfen und an {company} senden.',
     'fv.next.owner.confirm_theirs': '{company} hat sein Gebot über {amount} bestätigt: Ihre Bestätigung wird erwartet.',
     'fv.next.owner.waiting': 'Sie haben das Gebot von {company} ({amount}) angenommen; jetzt muss {company} es bestätigen.',
-    'fv.next.owner.choose':
-      '{count} Gebot(e) eingegangen. Bestätigen Sie das gewünschte (verbindlich); Gebote sind bis {deadline} möglich.',
+    'fv.next.owner.choose': '{count} Gebote eingegangen. Bestätigen Sie das gewünschte (verbindlich); Gebote sind bis {deadline} möglich.',
+    'fv.next.owner.choose.one':
+      'Ein Gebot eingegangen. Bestätigen Sie es, wenn Sie es annehmen (verbindlich); Gebote sind bis {deadline} möglich.',
     'fv.next.owner.no_bids': 'veröffentlicht; Frachtführer können bis {deadline} bieten. Noch keine Gebote.',
     'fv.next.owner.taken':
       'vergeben an {company} für {price}. Der Transportauftrag liegt unter Dokumente; der Frachtführer meldet den Lieferstatus und lädt dort den Ablieferbeleg hoch.',
@@ -386,7 +389,8 @@ export const FREIGHT_MESSAGES = catalogue(
     'fv.revoke_bid.q': 'Ihr Gebot über {amount} zurückziehen?',
     'fv.revoke_bid.yes': 'Ja, Gebot zurückziehen',
     'fv.revoke.q': 'Diese Fracht zurückziehen? Frachtführer können dann nicht mehr bieten.',
-    'fv.revoke.q_bids': 'Diese Fracht zurückziehen? {count} Gebot(e) zählen dann nicht mehr, und es kann nicht mehr geboten werden.',
+    'fv.revoke.q_bids': 'Diese Fracht zurückziehen? {count} Gebote zählen dann nicht mehr, und es kann nicht mehr geboten werden.',
+    'fv.revoke.q_bids.one': 'Diese Fracht zurückziehen? Das eine Gebot zählt dann nicht mehr, und es kann nicht mehr geboten werden.',
     'fv.revoke.yes': 'Ja, Fracht zurückziehen',
     'fv.republish': 'Erneut veröffentlichen (als neuer Entwurf)',
     'fv.publish.gaps': 'Vor dem Veröffentlichen bitte ergänzen:',

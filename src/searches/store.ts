@@ -46,6 +46,19 @@ export async function insertSearch(db: Db, now: Date, s: NewSavedSearch): Promis
     .executeTakeFirstOrThrow();
 }
 
+/** The user's saved search of the same list with the same parameters (in any order), if any: a second one is refused. */
+export async function sameSearch(
+  db: Db,
+  userId: number,
+  filterId: number,
+  params: Record<string, string>,
+): Promise<SavedSearchRow | undefined> {
+  const key = (p: Record<string, string>) => JSON.stringify(Object.entries(p).sort(([a], [b]) => a.localeCompare(b)));
+  const rows = await db.selectFrom('saved_searches').selectAll().where('user_id', '=', userId).where('filter_id', '=', filterId).execute();
+  const wanted = key(params);
+  return rows.find((r) => key(typeof r.params === 'string' ? JSON.parse(r.params) : r.params) === wanted);
+}
+
 export async function searchesOf(db: Db, userId: number): Promise<SavedSearchRow[]> {
   return db.selectFrom('saved_searches').selectAll().where('user_id', '=', userId).orderBy('name').orderBy('id').execute();
 }

@@ -277,7 +277,13 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
         yours: false,
       };
     else if (market && live.length)
-      next = { text: t('fv.next.owner.choose', { count: live.length, deadline: formatStamp(route.deadline, lang) }), yours: true };
+      next = {
+        text: t(live.length === 1 ? 'fv.next.owner.choose.one' : 'fv.next.owner.choose', {
+          count: live.length,
+          deadline: formatStamp(route.deadline, lang),
+        }),
+        yours: true,
+      };
     else if (market) next = { text: t('fv.next.owner.no_bids', { deadline: formatStamp(route.deadline, lang) }), yours: false };
     else if (status === 'taken')
       next = {
@@ -742,7 +748,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
       <ConfirmAction
         action={`/freights/revoke/${route.id}`}
         label={t('fv.revoke')}
-        question={t(live.length ? 'fv.revoke.q_bids' : 'fv.revoke.q', { count: live.length })}
+        question={t(live.length === 1 ? 'fv.revoke.q_bids.one' : live.length ? 'fv.revoke.q_bids' : 'fv.revoke.q', { count: live.length })}
         confirmLabel={t('fv.revoke.yes')}
         csrf={csrf}
         variant="danger"
