@@ -224,4 +224,78 @@ describe('browser: the dispatcher’s day (issue 47)', { skip: !HAVE_CHROMIUM &&
       assert.deepEqual(await axeProblems(page), []);
     });
   }
+  // Item 12, the smaller ones: "1 Gebot(e)", ISO dates on German profiles, a duplicate saved search accepted silently.
+  for (const { lang, viewport } of cases) {
+    test(`item 12, ${lang} at ${viewport.width} px: one bid in words, profile dates in the reader's format, a duplicate search refused`, async () => {
+      const tag = `${lang} ${viewport.width}`;
+      const shipper = await app.actor(`Shipper 12 ${tag}`, { language: lang });
+      const carrier = await app.actor(`Carrier 12 ${tag}`);
+      const freight = await openFreight(app, shipper, { weight: 1200 });
+      await insertBid(app, freight, carrier, 'open', '420.00');
+      const page = await pageFor(browser, base, shipper, viewport, contexts);
+      await page.goto(`${base}/freights/view/${freight}`);
+      const next = plain(await page.locator('[data-testid="next-step"]').innerText());
+      assert.match(next, lang === 'deu' ? /Ein Gebot eingegangen/ : /One bid received/);
+      assert.doesNotMatch(plain(await page.locator('main').innerText()), /Gebot\(e\)|bid\(s\)/);
+
+      await app.services.db
+        .updateTable('companies')
+        .set({ created: new Date('2019-03-01T10:00:00Z') } as never)
+        .where('id', '=', carrier.company)
+        .execute();
+      await page.goto(`${base}/companies/view/${carrier.company}`);
+      const profile = plain(await page.locator('main').innerText());
+      assert.ok(profile.includes(lang === 'deu' ? '01.03.2019' : '2019-03-01'), profile);
+      if (lang === 'deu') assert.ok(!profile.includes('2019-03-01'), 'no ISO date on a German page');
+      await assertNoSideScroll(page, 'the profile');
+      assert.deepEqual(await axeProblems(page), []);
+
+      // The same search saved twice from the list: refused, said in the reader's words.
+      const first = await app.post('/searches/add.json', {
+        token: shipper.token,
+        json: { name: `PL ${tag}`, filter: 8, params: { to: 'PL' } },
+      });
+      assert.equal(first.body.status, 'success', first.text);
+      await page.goto(`${base}/freights/enlist/8?to=PL`);
+      // On a phone the search bar is folded: the form is sent as its button would.
+      await Promise.all([
+        page.waitForURL(/\/freights\/enlist\/8/),
+        page.locator('details.save-search form').evaluate((f) => (f as HTMLFormElement).submit()),
+      ]);
+      await page.waitForSelector('[data-testid="flash"]');
+      const flash = plain(await page.locator('[data-testid="flash"]').innerText());
+      assert.match(
+        flash,
+        lang === 'deu' ? new RegExp(`schon als „PL ${tag}“ gespeichert`) : new RegExp(`already saved this search as “PL ${tag}”`),
+      );
+      const searches = await app.get('/searches/index.json', { token: shipper.token });
+      assert.equal(searches.body.data.searches.length, 1, 'nothing added');
+    });
+  }
+  // Item 12: a lost load in the notifications read `xxx (XX) → xxx (XX)`; now the lists' words.
+  for (const { lang, viewport } of cases) {
+    test(`item 12, ${lang} at ${viewport.width} px: a lost load in the notifications in the lists' words`, async () => {
+      const tag = `${lang} ${viewport.width}`;
+      const shipper = await app.actor(`Shipper 12b ${tag}`);
+      const carrier = await app.actor(`Carrier 12b ${tag}`, { language: lang });
+      const winner = await app.actor(`Winner 12b ${tag}`);
+      const search = await app.post('/searches/add.json', {
+        token: carrier.token,
+        json: { name: `Hessen 12b ${tag}`, params: { from: 'DE-60' }, alert: 1 },
+      });
+      assert.equal(search.body.status, 'success', search.text);
+      const id = await openFreight(app, shipper, FREIGHT);
+      await eventually(async () => (await notificationsOf(app, carrier)).some((n) => n.route_id === id), 'the alert');
+      await insertBid(app, id, carrier, 'open', '500.00');
+      await insertBid(app, id, winner, 'accepted', '450.00');
+      await force(app, id, { status: 'taken', winner_id: winner.company });
+      const page = await pageFor(browser, base, carrier, viewport, contexts);
+      await page.goto(`${base}/notifications/index`);
+      const text = plain(await page.locator('[data-testid="notifications"]').innerText());
+      assert.doesNotMatch(text, /xxx \(XX\)/);
+      assert.match(text, lang === 'deu' ? new RegExp(`Fracht ${id} vom 05\\.05\\.2030`) : new RegExp(`Freight ${id} of 2030-05-05`));
+      await assertNoSideScroll(page, 'the notifications');
+      assert.deepEqual(await axeProblems(page), []);
+    });
+  }
 });
