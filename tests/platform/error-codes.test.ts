@@ -29,8 +29,10 @@ let errorEnvelope: ValidateFunction;
 let shipper: Actor;
 let carrier: Actor;
 let base: URL;
-/** The slow request of `request.timeout`, sent in `before` and answered after Node's next check (at most 30 s). */
+/** The slow request of `request.timeout`, sent in `before` and answered after its server's next connection check. */
 let slowAnswer: Promise<string>;
+/** The server of the slow request: the app's routes and its answer to client errors, its connections checked every 100 ms. */
+let slowServer: http.Server;
 
 before(async () => {
   // Webhook receivers must be public here, so that `webhooks.url_private` and `url_unresolvable` can be met.
@@ -46,16 +48,27 @@ before(async () => {
   });
   base = new URL(await app.listen());
   // A request whose body never arrives: Node cuts it off once it is older than requestTimeout,
-  // which it checks every 30 s (connectionsCheckingInterval); the other cases run meanwhile.
-  app.http.server.requestTimeout = 1000;
-  slowAnswer = raw('POST /quotes/add.json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"ro');
+  // which it checks every connectionsCheckingInterval (30 s by default: here 100 ms, on a server
+  // of its own that hands requests to the app's routes and client errors to the app's handler,
+  // kernel/http.tsx answerClientError); the other cases run meanwhile.
+  slowServer = http.createServer({ requestTimeout: 1000, connectionsCheckingInterval: 100 }, (req, res) => app.http.routing(req, res));
+  for (const listener of app.http.server.listeners('clientError')) slowServer.on('clientError', listener as () => void);
+  await new Promise<void>((resolve) => slowServer.listen(0, '127.0.0.1', resolve));
+  slowAnswer = raw(
+    'POST /quotes/add.json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"ro',
+    (slowServer.address() as net.AddressInfo).port,
+  );
 });
-after(() => app.close());
+after(async () => {
+  slowServer.closeAllConnections();
+  await new Promise((resolve) => slowServer.close(resolve));
+  await app.close();
+});
 
 /** Sends bytes on a real connection and answers everything the server writes until it closes. */
-function raw(request: string): Promise<string> {
+function raw(request: string, port = Number(base.port)): Promise<string> {
   return new Promise<string>((resolve, reject) => {
-    const socket = net.connect(Number(base.port), base.hostname, () => socket.write(request));
+    const socket = net.connect(port, base.hostname, () => socket.write(request));
     let answer = '';
     socket.on('data', (d) => (answer += d));
     socket.on('close', () => resolve(answer));

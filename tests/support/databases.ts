@@ -44,8 +44,26 @@ export async function pgliteSnapshot(): Promise<Blob> {
   return new Blob([fs.readFileSync(file)]);
 }
 
+/**
+ * What every PGlite of this process shares: the compiled WebAssembly module (10 MB, compiled once
+ * instead of once per test app), the file-system bundle and the snapshot, read once.
+ */
+let shared: Promise<{ loadDataDir: Blob; pgliteWasmModule: WebAssembly.Module; fsBundle: Blob }> | undefined;
+function pgliteShared() {
+  shared ??= (async () => {
+    const dist = path.join(ROOT, 'node_modules/@electric-sql/pglite/dist');
+    const [loadDataDir, pgliteWasmModule] = await Promise.all([
+      pgliteSnapshot(),
+      WebAssembly.compile(await fs.promises.readFile(path.join(dist, 'pglite.wasm'))),
+    ]);
+    return { loadDataDir, pgliteWasmModule, fsBundle: new Blob([await fs.promises.readFile(path.join(dist, 'pglite.data'))]) };
+  })();
+  return shared;
+}
+
 async function freshPglite(): Promise<Database> {
-  const client = await createPglite({ loadDataDir: await pgliteSnapshot() });
+  // The options beyond loadDataDir pass through createPglite to PGlite.create as they are.
+  const client = await createPglite({ ...(await pgliteShared()) });
   return openDatabase({ databaseUrl: undefined, dataDir: '' }, { pglite: client, migrate: false });
 }
 
