@@ -113,6 +113,9 @@ describe('pages: company profile, rating after delivery, blocking, own profile (
       const page = await pageFor(browser, base, carrier, PHONE, contexts);
       await page.goto(`${base}/freights/view/${pestFreight}`);
       await assertNoSideScroll(page, `freight page ${lang}`);
+      // The block is in the company's menu (issue 47, item 12), no longer a red button beside the bid.
+      assert.equal(await page.locator('[data-testid="block-company"]').isVisible(), false);
+      await page.locator('[data-testid="company-menu"] > summary').click();
       await confirmAction(page, page.locator('[data-testid="block-company"]'), new RegExp(`/freights/view/${pestFreight}$`));
       assert.ok((await flashText(page)).includes(T.blocked));
       await page.goto(`${base}/freights/enlist/8`);

@@ -935,13 +935,21 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
                   </a>
                 )}
                 {!owner && (
-                  <BlockAction
-                    t={t}
-                    csrf={ctx.reply.generateCsrf()}
-                    company={{ id: route.company, name: route._company?.name ?? name(route.company) }}
-                    blocked={data.blocked}
-                    back={`/freights/view/${route.id}`}
-                  />
+                  // Blocking is rare and grave: in the company's menu (and on its profile), not a red
+                  // button beside the bid (issue 47, item 12).
+                  <details class="more" data-testid="company-menu">
+                    <summary>{t('fv.company.menu', { company: route._company?.name ?? name(route.company) })}</summary>
+                    <p>
+                      <a href={profilePath(route.company)}>{t('fv.company.profile')}</a>
+                    </p>
+                    <BlockAction
+                      t={t}
+                      csrf={ctx.reply.generateCsrf()}
+                      company={{ id: route.company, name: route._company?.name ?? name(route.company) }}
+                      blocked={data.blocked}
+                      back={`/freights/view/${route.id}`}
+                    />
+                  </details>
                 )}
               </p>
             )}
