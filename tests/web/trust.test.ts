@@ -99,9 +99,11 @@ describe('pages: company profile, rating after delivery, blocking, own profile (
       // The facts a carrier decides by: the operator's mark and since when, membership, completed freights, the ratings.
       const profile = (await app.get(`/companies/view/${shipper.company}.json`, { token: carrier.token })).body.data.company;
       assert.equal(await page.locator('h1 [data-testid="verified-mark"]').getAttribute('title'), T.verified);
-      assert.equal(plain(await page.locator('[data-testid="verification"]').innerText()), `${T.verifiedSince} ${profile.verified_at}`);
+      // Dates in the reader's format (issue 47, item 12: no ISO dates on German pages).
+      const day = (stamp: string) => (lang === 'deu' ? stamp.slice(0, 10).split('-').reverse().join('.') : stamp.slice(0, 10));
+      assert.equal(plain(await page.locator('[data-testid="verification"]').innerText()), `${T.verifiedSince} ${day(profile.verified_at)}`);
       const facts = plain(await page.locator('[data-testid="company-profile"] dl.facts').innerText()).replace(/\s+/g, ' ');
-      assert.ok(facts.includes(`${T.memberSince} ${profile.member_since.slice(0, 10)}`), facts);
+      assert.ok(facts.includes(`${T.memberSince} ${day(profile.member_since)}`), facts);
       assert.ok(facts.includes(T.completed), facts);
       assert.equal(plain(await page.locator('[data-testid="rating-summary"]').innerText()), T.fewer);
       await assertNoSideScroll(page, `profile ${lang}`);
