@@ -41,7 +41,15 @@ import {
   attachWebhookDispatcher,
   WEBHOOK_EVENT_DOCS,
 } from './webhooks/index.ts';
-import { TRUST_ERRORS, TRUST_MESSAGES, TRUST_SECTION, trustEndpoints, TRUST_EVENT_DOCS, ratingSummaries } from './trust/index.ts';
+import {
+  bidderFigures,
+  TRUST_ERRORS,
+  TRUST_MESSAGES,
+  TRUST_SECTION,
+  trustEndpoints,
+  TRUST_EVENT_DOCS,
+  ratingSummaries,
+} from './trust/index.ts';
 import {
   attachTrackingSweeper,
   POSITION_ERRORS,
@@ -380,6 +388,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       ],
       marketPrice: marketPriceHint,
       partnerRatings: ratingSummaries, // beside the partners' names in the waterfall's picker (docs/reference.md#one-step)
+      bidders: bidderFigures,
     }),
     ...templateEndpoints({ award }), // a freight from a template is an own order, awarded by the same path
     ...flightEndpoints(),

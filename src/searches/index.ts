@@ -8,4 +8,12 @@ export { countLists } from './counts.ts';
 export { SEARCH_ERRORS, SEARCH_MESSAGES } from './messages.ts';
 export { searchEndpoints } from './routes.tsx';
 export { SEARCH_EVENT_DOCS } from './schema.ts';
-export { freightsToldOfVehicle, insertVehicleNotifications, searchUsers } from './store.ts';
+export {
+  freightsToldOfVehicle,
+  insertVehicleNotifications,
+  matchKey,
+  matchReasonsOf,
+  mergedMatchKeys,
+  mergeMatchNotifications,
+  searchUsers,
+} from './store.ts';

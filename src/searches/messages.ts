@@ -8,6 +8,7 @@ export const SEARCH_MESSAGES = catalogue(
     'searches.name_required': 'A saved search needs a name (up to 200 characters).',
     'searches.filter_unknown': `filter must be the id of a freight list (${FREIGHT_LISTS_NAMED}).`,
     'searches.too_many': 'You have {max} saved searches: delete one first.',
+    'searches.duplicate': 'You already saved this search as “{name}”: nothing was added.',
     'searches.params_invalid': 'params must be an object of search parameters.',
     'searches.saved': 'Search saved.',
     'searches.deleted': 'Search deleted.',
@@ -52,6 +53,7 @@ export const SEARCH_MESSAGES = catalogue(
     'searches.name_required': 'Eine gespeicherte Suche braucht einen Namen (bis 200 Zeichen).',
     'searches.filter_unknown': `filter muss die Nummer einer Frachtliste sein (${FREIGHT_LISTS_NAMED}).`,
     'searches.too_many': 'Sie haben {max} gespeicherte Suchen: bitte zuerst eine löschen.',
+    'searches.duplicate': 'Diese Suche ist schon als „{name}“ gespeichert: nichts wurde hinzugefügt.',
     'searches.params_invalid': 'params muss ein Objekt mit Suchparametern sein.',
     'searches.saved': 'Suche gespeichert.',
     'searches.deleted': 'Suche gelöscht.',
@@ -106,6 +108,7 @@ export const SEARCH_ERRORS = errorCodes(SEARCH_MESSAGES, [
   'searches.filter_unknown',
   'searches.params_invalid',
   'searches.too_many',
+  'searches.duplicate',
 ]);
 
 declare module '../kernel/errors.ts' {

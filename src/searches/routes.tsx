@@ -20,7 +20,17 @@ import { countLists } from './counts.ts';
 import { SEARCH_DOCS } from './schema.ts';
 import { listNotifications, notificationViews, type VehicleReader } from './notifications.ts';
 import { presentSearch, searchUrl, type PresentedSearch } from './present.ts';
-import { countSearches, deleteSearch, findNotification, insertSearch, markRead, searchesOf, unreadCount, updateSearch } from './store.ts';
+import {
+  countSearches,
+  deleteSearch,
+  sameSearch,
+  findNotification,
+  insertSearch,
+  markRead,
+  searchesOf,
+  unreadCount,
+  updateSearch,
+} from './store.ts';
 import { notificationsPage, searchesPage } from './views.tsx';
 import { normaliseSearchForm } from './form-input.ts';
 import { problemsFromWarnings } from '../freights/index.ts';
@@ -94,6 +104,9 @@ async function addSearch(ctx: Ctx): Promise<Outcome<{ search: PresentedSearch }>
     if (flag === undefined) warnings.push({ field: 'alert', reason: 'not 0 or 1: 0 used' });
     alert = flag === 1;
   }
+  // The same list and parameters saved twice would alert twice: refused, naming the one saved (issue 47, item 12).
+  const same = await sameSearch(ctx.db, ctx.caller.userId, filterId, params);
+  if (same) return fail(ctx.t, 'searches.duplicate', { name: same.name });
   if ((await countSearches(ctx.db, ctx.caller.userId)) >= MAX_SAVED_SEARCHES)
     return fail(ctx.t, 'searches.too_many', { max: MAX_SAVED_SEARCHES });
   const row = await insertSearch(ctx.db, ctx.clock.now(), {

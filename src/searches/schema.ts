@@ -48,6 +48,18 @@ export const NOTIFICATION_SCHEMA = Type.Object(
       }),
     ),
     vehicle_id: Type.Optional(Type.Integer()),
+    matched_by: Type.Optional(
+      Type.Array(
+        Type.Union([
+          Type.Object({ search: NAMED_SEARCH, search_id: Type.Union([Type.Integer(), Type.Null()]) }),
+          Type.Object({ vehicle: Type.Union([Type.Ref('Vehicle'), Type.Null()]), vehicle_id: Type.Integer() }),
+        ]),
+        {
+          description:
+            'freight.matched only: every reason the load matched for this user, one alert per load: each saved search and each own vehicle offer it fits (search and vehicle name the first of each kind)',
+        },
+      ),
+    ),
     route: Type.Union([Type.Ref('Freight'), Type.Null()], {
       description: 'the freight as the user may see it now; null once it is no longer visible',
     }),

@@ -31,6 +31,8 @@ export interface NotificationsTable {
   vehicle_id: ColumnType<number | null, number | null | undefined, number | null>;
   created: Date;
   read_at: Date | null;
+  /** a further reason of a user's `freight.matched` of one freight: the notification shown (migration 0397); null: shown itself */
+  merged_into: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface SearchTables {

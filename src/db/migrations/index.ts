@@ -50,6 +50,7 @@ import * as tenders from './0330_tenders.ts';
 import * as positions from './0340_positions.ts';
 import * as cmr from './0350_cmr.ts';
 import * as freightLinks from './0380_freight_links.ts';
+import * as mergedNotifications from './0397_merged_notifications.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -104,4 +105,5 @@ export const migrations: Record<string, Migration> = {
   '0340_positions': positions,
   '0350_cmr': cmr,
   '0380_freight_links': freightLinks,
+  '0397_merged_notifications': mergedNotifications,
 };
