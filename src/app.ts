@@ -91,6 +91,7 @@ import {
   TENDER_MESSAGES,
   tenderEndpoints,
   TENDERS_SECTION,
+  tenderNotices,
 } from './tenders/index.ts';
 import { CMR_ERRORS, CMR_EVENT_DOCS, CMR_MESSAGES, cmrEndpoints, cmrSection, consigneeEndpoints, issueCmr } from './cmr/index.ts';
 import {
@@ -399,7 +400,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...tmsEndpoints(),
     ...caseEndpoints(),
     ...webhookEndpoints(),
-    ...searchEndpoints({ readVehicles: vehicleViews }),
+    ...searchEndpoints({ readVehicles: vehicleViews, readTenders: tenderNotices }),
     ...vehicleEndpoints({ published: queueAlert('vehicle'), committed: alertsCommitted }),
     ...trustEndpoints(), // company profiles, ratings, blocks (docs/reference.md#trust)
     ...dealEndpoints(), // conversations and documents beside a freight (docs/reference.md#deal-room)

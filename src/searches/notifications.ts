@@ -10,6 +10,20 @@ export interface NotificationParts {
   vehicles: Map<number, unknown>;
   /** the further reasons merged into each shown notification (one alert per load), oldest first */
   merged: Map<number, NotificationRow[]>;
+  /** the tenders of invitations as the user may see them now (by id) */
+  tenders: Map<number, unknown>;
+}
+
+/**
+ * The tenders of invitations as the user may see them now (by id; one it may no longer see is left
+ * out): the tenders module's reader, passed in by app.ts (tenders is above searches).
+ */
+export type TenderReader = (rc: ReadContext, ids: readonly number[]) => Promise<Map<number, unknown>>;
+
+/** The readers of what notifications name beside freights and searches, passed in by app.ts. */
+export interface NotificationReaders {
+  readVehicles?: VehicleReader;
+  readTenders?: TenderReader;
 }
 
 /**
@@ -22,9 +36,10 @@ export type VehicleReader = (rc: ReadContext, ids: readonly number[]) => Promise
 export async function readNotificationParts(
   rc: ReadContext,
   rows: readonly NotificationRow[],
-  readVehicles?: VehicleReader,
+  readers: NotificationReaders = {},
 ): Promise<NotificationParts> {
-  const freightIds = [...new Set(rows.map((r) => r.freight_id))];
+  const freightIds = [...new Set(rows.flatMap((r) => (r.freight_id === null ? [] : [r.freight_id])))];
+  const tenderIds = [...new Set(rows.flatMap((r) => (r.tender_id === null ? [] : [r.tender_id])))];
   const further = await mergedReasons(
     rc.db,
     rc.caller.userId,
@@ -35,12 +50,13 @@ export async function readNotificationParts(
   const every = [...rows, ...further];
   const searchIds = [...new Set(every.map((r) => r.search_id).filter((id): id is number => id !== null))];
   const vehicleIds = [...new Set(every.map((r) => r.vehicle_id).filter((id): id is number => id !== null))];
-  const [visible, searches, vehicles] = await Promise.all([
+  const [visible, searches, vehicles, tenders] = await Promise.all([
     visibleFreights(rc.db, rc.clock.now(), rc.caller.companyId, freightIds),
     searchIds.length
       ? rc.db.selectFrom('saved_searches').selectAll().where('id', 'in', searchIds).where('user_id', '=', rc.caller.userId).execute()
       : [],
-    vehicleIds.length && readVehicles ? readVehicles(rc, vehicleIds) : new Map<number, unknown>(),
+    vehicleIds.length && readers.readVehicles ? readers.readVehicles(rc, vehicleIds) : new Map<number, unknown>(),
+    tenderIds.length && readers.readTenders ? readers.readTenders(rc, tenderIds) : new Map<number, unknown>(),
   ]);
   const presented = presentMany(await withPieces(rc.db, visible), rc);
   return {
@@ -48,6 +64,7 @@ export async function readNotificationParts(
     searches: new Map(searches.map((s) => [s.id, presentSearch(s, rc.clock)])),
     vehicles,
     merged,
+    tenders,
   };
 }
 
@@ -70,6 +87,20 @@ function reasonOf(n: NotificationRow, parts: NotificationParts) {
  */
 export function presentNotifications(rows: readonly NotificationRow[], parts: NotificationParts, clock: Clock) {
   return rows.map((n) => {
+    // A tender's invitation names the tender (docs/reference.md#tenders), no freight.
+    if (n.tender_id !== null) {
+      return {
+        id: n.id,
+        type: n.type,
+        created: clock.format(n.created),
+        read: n.read_at ? 1 : 0,
+        read_at: clock.format(n.read_at),
+        tender: parts.tenders.get(n.tender_id) ?? null,
+        tender_id: n.tender_id,
+        route: null,
+        route_id: null,
+      };
+    }
     const reasons = [n, ...(parts.merged.get(n.id) ?? [])];
     const firstSearch = reasons.find((r) => r.vehicle_id === null);
     const firstVehicle = reasons.find((r) => r.vehicle_id !== null);
@@ -83,7 +114,7 @@ export function presentNotifications(rows: readonly NotificationRow[], parts: No
       ...(firstSearch ? reasonOf(firstSearch, parts) : {}),
       ...(firstVehicle ? reasonOf(firstVehicle, parts) : {}),
       ...(n.type === 'freight.matched' ? { matched_by: reasons.map((r) => reasonOf(r, parts)) } : {}),
-      route: parts.routes.get(n.freight_id) ?? null,
+      route: (n.freight_id !== null && parts.routes.get(n.freight_id)) || null,
       route_id: n.freight_id,
     };
   });
@@ -96,15 +127,15 @@ export type NotificationView = ReturnType<typeof presentNotifications>[number];
 export async function notificationViews(
   rc: ReadContext,
   rows: NotificationRow[],
-  readVehicles?: VehicleReader,
+  readers: NotificationReaders = {},
 ): Promise<NotificationView[]> {
-  return presentNotifications(rows, await readNotificationParts(rc, rows, readVehicles), rc.clock);
+  return presentNotifications(rows, await readNotificationParts(rc, rows, readers), rc.clock);
 }
 
 export async function listNotifications(
   rc: ReadContext,
   options: { limit: number; offset: number; unreadOnly: boolean },
-  readVehicles?: VehicleReader,
+  readers: NotificationReaders = {},
 ) {
-  return notificationViews(rc, await notificationsOf(rc.db, rc.caller.userId, options), readVehicles);
+  return notificationViews(rc, await notificationsOf(rc.db, rc.caller.userId, options), readers);
 }

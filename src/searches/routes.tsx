@@ -18,7 +18,7 @@ import {
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { countLists } from './counts.ts';
 import { SEARCH_DOCS } from './schema.ts';
-import { listNotifications, notificationViews, type VehicleReader } from './notifications.ts';
+import { listNotifications, notificationViews, type TenderReader, type VehicleReader } from './notifications.ts';
 import { presentSearch, searchUrl, type PresentedSearch } from './present.ts';
 import {
   countSearches,
@@ -158,9 +158,10 @@ function back(fallback: string) {
   };
 }
 
-/** What the search endpoints take from modules above (app.ts): the vehicle offers that notifications name. */
+/** What the search endpoints take from modules above (app.ts): the vehicle offers and tenders that notifications name. */
 export interface SearchParts {
   readVehicles?: VehicleReader;
+  readTenders?: TenderReader;
 }
 
 export function searchEndpoints(parts: SearchParts = {}): Endpoint[] {
@@ -254,7 +255,7 @@ export function searchEndpoints(parts: SearchParts = {}): Endpoint[] {
         const page = readIntWithin(ctx.params.page, 1, 1, 100_000);
         const unreadOnly = readFlag(ctx.params.unread) === 1;
         const [notifications, unread] = await Promise.all([
-          listNotifications(rc(ctx), { limit, offset: (page - 1) * limit, unreadOnly }, parts.readVehicles),
+          listNotifications(rc(ctx), { limit, offset: (page - 1) * limit, unreadOnly }, parts),
           unreadCount(ctx.db, ctx.caller.userId),
         ]);
         return ok({ notifications, unread });
@@ -279,7 +280,7 @@ export function searchEndpoints(parts: SearchParts = {}): Endpoint[] {
         const found = await findById(ctx.path.id, (id) => findNotification(ctx.db, ctx.caller.userId, id));
         if (!found) return notFound();
         const [changed] = await markRead(ctx.db, ctx.caller.userId, ctx.clock.now(), found.id);
-        const [notification] = await notificationViews(rc(ctx), [changed ?? found], parts.readVehicles);
+        const [notification] = await notificationViews(rc(ctx), [changed ?? found], parts);
         return ok({ notification });
       },
       page: back('/notifications/index'),
@@ -306,11 +307,14 @@ export function searchEndpoints(parts: SearchParts = {}): Endpoint[] {
         const found = await findById(ctx.path.id, (id) => findNotification(ctx.db, ctx.caller.userId, id));
         if (!found) return notFound();
         await markRead(ctx.db, ctx.caller.userId, ctx.clock.now(), found.id);
-        return ok({ route_id: found.freight_id });
+        return ok({ route_id: found.freight_id, tender_id: found.tender_id });
       },
       page: (outcome) =>
         outcome.kind === 'ok'
-          ? { redirect: `/freights/view/${outcome.data.route_id}` }
+          ? {
+              redirect:
+                outcome.data.tender_id !== null ? `/tenders/view/${outcome.data.tender_id}` : `/freights/view/${outcome.data.route_id}`,
+            }
           : { redirect: '/notifications/index', ok: false, message: outcome.message },
     }),
   ];

@@ -211,6 +211,34 @@ export function insertVehicleNotifications(
 }
 
 /**
+ * A tender's invitation (docs/reference.md#tenders): one `tender.published` notification per user
+ * of the invited companies, once each (notifications_user_tender_idx); answers those written.
+ */
+export async function insertTenderNotifications(
+  db: Db,
+  rows: Array<{ userId: number; tenderId: number; tenderName: string; created: Date }>,
+): Promise<number> {
+  if (!rows.length) return 0;
+  const written = await db
+    .insertInto('notifications')
+    .values(
+      rows.map((r) => ({
+        user_id: r.userId,
+        type: 'tender.published',
+        search_id: null,
+        search_name: r.tenderName.slice(0, 200),
+        freight_id: null,
+        tender_id: r.tenderId,
+        created: r.created,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['user_id', 'tender_id']).where('tender_id', 'is not', null).doNothing())
+    .returning('id')
+    .execute();
+  return written.length;
+}
+
+/**
  * The freights whose owners were told of a match with the offer: the freight named in every
  * `vehicle.matched` notification of the offer (its owner was told) and in every `freight.matched`
  * one (the offer's company was told, the freight's owner got `vehicle.matched` as an event), at
@@ -226,7 +254,7 @@ export async function freightsToldOfVehicle(db: Db, vehicleId: number, limit: nu
     .orderBy('freight_id')
     .limit(limit)
     .execute();
-  return rows.map((r) => r.freight_id);
+  return rows.flatMap((r) => (r.freight_id === null ? [] : [r.freight_id]));
 }
 
 export async function notificationsOf(
@@ -330,7 +358,7 @@ export async function mergedMatchKeys(db: Db, freightIds: readonly number[]): Pr
     .where('type', '=', 'freight.matched')
     .where('merged_into', 'is not', null)
     .execute();
-  return new Set(rows.map((r) => matchKey(r.freight_id, r.user_id, r.search_id, r.vehicle_id)));
+  return new Set(rows.map((r) => matchKey(r.freight_id!, r.user_id, r.search_id, r.vehicle_id)));
 }
 
 /** The key of one `freight.matched` reason: `freight:user:s<search>` or `freight:user:v<offer>`. */

@@ -26,7 +26,10 @@ export interface NotificationsTable {
   type: string;
   search_id: number | null;
   search_name: string;
-  freight_id: number;
+  /** the freight it names; null for a tender's invitation (migration 0331: exactly one of freight_id and tender_id) */
+  freight_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** the tender of a `tender.published` notification (docs/reference.md#tenders) */
+  tender_id: ColumnType<number | null, number | null | undefined, number | null>;
   /** the vehicle offer of a vehicle match (docs/reference.md#vehicles); null for a saved search's */
   vehicle_id: ColumnType<number | null, number | null | undefined, number | null>;
   created: Date;

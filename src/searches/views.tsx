@@ -336,6 +336,18 @@ async function routeWords(route: FreightView, ctx: Ctx): Promise<string> {
   return `${await freightEnd(route, 'from', ctx)} → ${await freightEnd(route, 'to', ctx)}`;
 }
 
+/** A tender's invitation: the tender as its events name it (src/tenders tenderHead), linked through the notification. */
+function tenderLink(n: NotificationView, ctx: Ctx<Caller>) {
+  const tender = ('tender' in n ? n.tender : null) as { name?: string; company?: { name?: string }; deadline?: string | null } | null;
+  if (!tender) return <span class="muted">{ctx.t('notifications.gone')}</span>;
+  const deadline = tender.deadline ? formatStamp(tender.deadline, ctx.language) : '–';
+  return (
+    <a href={`/notifications/open/${n.id}`} class="route">
+      {ctx.t('notifications.tender_link', { name: tender.name ?? '', company: tender.company?.name ?? '', deadline })}
+    </a>
+  );
+}
+
 export async function notificationsPage(ctx: Ctx<Caller>, data: { notifications: NotificationView[]; unread: number }): Promise<Page> {
   const t = ctx.t;
   const lang = ctx.language;
@@ -368,7 +380,8 @@ export async function notificationsPage(ctx: Ctx<Caller>, data: { notifications:
               label: t('notifications.col.search'),
               // One alert per load: every reason it matched (saved searches, own vehicle offers), one per line.
               cell: (n) => {
-                const reasons = (n.matched_by ?? [n]) as ReadonlyArray<{
+                if ('tender_id' in n) return t('notifications.tender');
+                const reasons = (('matched_by' in n && n.matched_by) || [n]) as ReadonlyArray<{
                   search?: { name: string; url?: string } | null;
                   vehicle_id?: number | null;
                 }>;
@@ -401,7 +414,9 @@ export async function notificationsPage(ctx: Ctx<Caller>, data: { notifications:
               wrap: true,
               lead: true,
               cell: (n) =>
-                n.route ? (
+                'tender_id' in n ? (
+                  tenderLink(n, ctx)
+                ) : n.route ? (
                   <a href={`/notifications/open/${n.id}`} class="route">{`${routes.get(n.id)} · ${n.route.display_id}`}</a>
                 ) : (
                   <span class="muted">{t('notifications.gone')}</span>

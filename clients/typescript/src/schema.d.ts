@@ -4657,8 +4657,8 @@ export interface components {
         /** @description An alert: a saved search’s or a vehicle offer’s match, or an invitation */
         Notification: {
             id: number;
-            /** @description freight.matched: a freight entered the market and matches a saved search, or fits a vehicle offer of the company; vehicle.matched: a new vehicle offer fits an own freight; freight.invited: a freight’s owner invited the company (its vehicle offer) */
-            type: "freight.matched" | "vehicle.matched" | "freight.invited";
+            /** @description freight.matched: a freight entered the market and matches a saved search, or fits a vehicle offer of the company; vehicle.matched: a new vehicle offer fits an own freight; freight.invited: a freight’s owner invited the company (its vehicle offer); tender.published: the company is invited to a lane tender (docs/reference.md#tenders) */
+            type: "freight.matched" | "vehicle.matched" | "freight.invited" | "tender.published";
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
             created: string;
             /** @enum {integer} */
@@ -4685,7 +4685,23 @@ export interface components {
             })[];
             /** @description the freight as the user may see it now; null once it is no longer visible */
             route: components["schemas"]["Freight"] | null;
-            route_id: number;
+            /** @description null for a tender’s invitation */
+            route_id: number | null;
+            /** @description tender.published only: the tender as the user may see it now (its events’ head); null once not visible */
+            tender?: {
+                id: number;
+                name: string;
+                company: {
+                    id: number;
+                    name: string;
+                };
+                currency: string;
+                valid_from: string;
+                valid_to: string;
+                deadline: string | null;
+            } | null;
+            /** @description tender.published only */
+            tender_id?: number;
         };
         /** @description A success of getNotificationsIndex: the payload in `data`. */
         GetNotificationsIndexSuccess: {
