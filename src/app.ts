@@ -41,7 +41,15 @@ import {
   attachWebhookDispatcher,
   WEBHOOK_EVENT_DOCS,
 } from './webhooks/index.ts';
-import { TRUST_ERRORS, TRUST_MESSAGES, TRUST_SECTION, trustEndpoints, TRUST_EVENT_DOCS, ratingSummaries } from './trust/index.ts';
+import {
+  bidderFigures,
+  TRUST_ERRORS,
+  TRUST_MESSAGES,
+  TRUST_SECTION,
+  trustEndpoints,
+  TRUST_EVENT_DOCS,
+  ratingSummaries,
+} from './trust/index.ts';
 import {
   attachTrackingSweeper,
   POSITION_ERRORS,
@@ -83,6 +91,7 @@ import {
   TENDER_MESSAGES,
   tenderEndpoints,
   TENDERS_SECTION,
+  tenderNotices,
 } from './tenders/index.ts';
 import { CMR_ERRORS, CMR_EVENT_DOCS, CMR_MESSAGES, cmrEndpoints, cmrSection, consigneeEndpoints, issueCmr } from './cmr/index.ts';
 import {
@@ -380,6 +389,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       ],
       marketPrice: marketPriceHint,
       partnerRatings: ratingSummaries, // beside the partners' names in the waterfall's picker (docs/reference.md#one-step)
+      bidders: bidderFigures,
     }),
     ...templateEndpoints({ award }), // a freight from a template is an own order, awarded by the same path
     ...flightEndpoints(),
@@ -390,7 +400,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...tmsEndpoints(),
     ...caseEndpoints(),
     ...webhookEndpoints(),
-    ...searchEndpoints({ readVehicles: vehicleViews }),
+    ...searchEndpoints({ readVehicles: vehicleViews, readTenders: tenderNotices }),
     ...vehicleEndpoints({ published: queueAlert('vehicle'), committed: alertsCommitted }),
     ...trustEndpoints(), // company profiles, ratings, blocks (docs/reference.md#trust)
     ...dealEndpoints(), // conversations and documents beside a freight (docs/reference.md#deal-room)

@@ -107,6 +107,9 @@ export async function deliveredToRate(
     .execute();
 }
 
+/** How long a freight whose bidding expired with bids left stays in the queue's expired group. */
+export const EXPIRED_DAYS = 7;
+
 /**
  * The queue's candidate rows for the company at `now`; `since`: the start of "what changed"
  * (new bids, won and lost since). Each row carries the freight's columns (QueueFreightColumns).
@@ -117,7 +120,7 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
   /** Bids with their freight's columns. */
   const bidsWithFreight = () => bidsWithFreights(db).select(columns());
 
-  const [ownBids, myBids, requests, deliveries, drafts, newBids, won, lost, turns] = await Promise.all([
+  const [ownBids, myBids, requests, deliveries, drafts, newBids, won, lost, turns, expiredBids] = await Promise.all([
     // Bids in play on the company's freights in the market (its move: confirm one, or choose).
     freightsWithBids(db)
       .select(columns())
@@ -239,9 +242,25 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
       .orderBy('freights.id')
       .limit(QUEUE_BOUND)
       .execute(),
+    // Bids left on the company's freights whose bidding deadline passed in the last EXPIRED_DAYS
+    // (issue 47, item 4): no longer to answer, shown in a group of their own after the live ones,
+    // the most recently expired first.
+    freightsWithBids(db)
+      .select(columns())
+      .select(['bids.amount', 'bids.currency_code', 'freights.deadline'])
+      .where('freights.company_id', '=', company)
+      // Expired: written so by the sweeper, or due and not yet written (in-market.ts).
+      .where(sql<SqlBool>`(freights.status = 'expired' or freights.market_until < ${now})`)
+      .where('freights.deadline', '<', now)
+      .where('freights.deadline', '>=', new Date(now.getTime() - EXPIRED_DAYS * 86_400_000))
+      .where(sql<SqlBool>`bids.status in (${IN_PLAY})`)
+      .orderBy('freights.deadline', 'desc')
+      .orderBy('freights.id')
+      .limit(QUEUE_BOUND * 4)
+      .execute(),
   ]);
 
-  return { ownBids, myBids, requests, deliveries, drafts, newBids, won, lost, turns };
+  return { ownBids, myBids, requests, deliveries, drafts, newBids, won, lost, turns, expiredBids };
 }
 
 /** The candidate rows of each part of the queue. */

@@ -85,8 +85,10 @@ export const WAITING_PARTS = [
   'late',
   'drafts',
 ] as const;
+/** Dead ends, apart from what waits (issue 47, item 4): freights whose bidding expired with bids left. */
+export const EXPIRED_PARTS = ['expiredBids'] as const;
 export const CHANGED_PARTS = ['newBids', 'won', 'lost', 'milestones'] as const;
-export type QueuePart = (typeof WAITING_PARTS)[number] | (typeof CHANGED_PARTS)[number];
+export type QueuePart = (typeof WAITING_PARTS)[number] | (typeof EXPIRED_PARTS)[number] | (typeof CHANGED_PARTS)[number];
 
 export type WorkQueue = Record<QueuePart, QueueSection>;
 
@@ -126,12 +128,13 @@ async function section<R>(rows: readonly R[], entry: (row: R) => Promise<QueueEn
  * page keeps it), the start of "what changed".
  */
 export async function workQueue(db: Db, clock: Clock, company: number, since: Date): Promise<WorkQueue> {
-  const [{ ownBids, myBids, requests, deliveries, drafts, newBids, won, lost, turns }, toRate, toAnswer, underway] = await Promise.all([
-    queueRows(db, clock.now(), company, since),
-    deliveredToRate(db, clock.now(), company, notRatedBySql(company)),
-    ratingsToAnswer(db, company, QUEUE_BOUND),
-    underwayFreights(db, clock.now(), company),
-  ]);
+  const [{ ownBids, myBids, requests, deliveries, drafts, newBids, won, lost, turns, expiredBids }, toRate, toAnswer, underway] =
+    await Promise.all([
+      queueRows(db, clock.now(), company, since),
+      deliveredToRate(db, clock.now(), company, notRatedBySql(company)),
+      ratingsToAnswer(db, company, QUEUE_BOUND),
+      underwayFreights(db, clock.now(), company),
+    ]);
   // Tracking (docs/reference.md#tracking): of the freights underway, the late ones (waiting: a call to make)
   // and the milestones reached since the last look, newest first.
   const states = new Map(
@@ -166,6 +169,13 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
       toChoose.push({ row: best, bids });
     }
   }
+  // Expired with bids left (issue 47, item 4): by freight, most recently expired first.
+  const expiredByFreight = new Map<number, typeof expiredBids>();
+  for (const b of expiredBids) expiredByFreight.set(b.id, [...(expiredByFreight.get(b.id) ?? []), b]);
+  const expired = [...expiredByFreight.values()].map((bids) => ({
+    row: [...bids].sort((a, b) => Number(a.amount ?? Infinity) - Number(b.amount ?? Infinity))[0]!,
+    bids,
+  }));
   const awaited = myBids.filter((b) => bidderMustConfirm(b));
   const unanswered = requests.filter((r) =>
     isCallersMove(
@@ -192,6 +202,7 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
     confirmBids,
     chooseBids,
     confirmMine,
+    expiredWithBids,
     answerRequests,
     deliveriesDue,
     draftsWithGaps,
@@ -220,6 +231,13 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
       at: time(row.deadline),
     })),
     section(awaited, (b) => bidEntry(b, b.owner, b.bid_modified)),
+    section(expired, async ({ row, bids }) => ({
+      freight: await f(row),
+      bids: bids.length,
+      amount: row.amount,
+      currency: row.currency_code,
+      at: time(row.deadline),
+    })),
     section(unanswered, async (r) => ({ freight: await f(r), company: r.owner, at: time(r.deadline) })),
     section(deliveries, async (r) => ({ freight: await f(r), company: r.owner, delivery: r.delivery_status })),
     section(withGaps, async ({ d, gaps }) => ({ freight: await f(d), gaps, at: time(d.modified) })),
@@ -243,6 +261,7 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
     confirmBids,
     chooseBids,
     confirmMine,
+    expiredBids: expiredWithBids,
     answerRequests,
     deliveries: deliveriesDue,
     drafts: draftsWithGaps,
@@ -264,6 +283,7 @@ export const QUEUE_LISTS: Record<Exclude<QueuePart, 'rateCounterparts' | 'answer
   yourTurn: LIST.market,
   confirmBids: LIST.withBids,
   chooseBids: LIST.withBids,
+  expiredBids: LIST.ownArchive,
   confirmMine: LIST.bidOn,
   answerRequests: LIST.bookingsIn,
   deliveries: LIST.won,

@@ -4,7 +4,7 @@ import type { Page } from '../kernel/html.tsx';
 import { formatDay, formatMoney, formatStamp } from '../kernel/locale.ts';
 import { profilePath } from '../accounts/index.ts';
 import { DELIVERY, DELIVERY_STATUSES, listPath, type DeliveryStatus } from '../freights/index.ts';
-import { CHANGED_PARTS, QUEUE_LISTS, WAITING_PARTS, type QueueEntry, type QueuePart, type WorkQueue } from './queue.ts';
+import { CHANGED_PARTS, EXPIRED_PARTS, QUEUE_LISTS, WAITING_PARTS, type QueueEntry, type QueuePart, type WorkQueue } from './queue.ts';
 
 /**
  * The dispatcher's start page: what waits for the company's move, then what changed since the
@@ -41,6 +41,12 @@ export function deskPage(data: DeskData, ctx: Ctx<Caller>): Page {
         return t('desk.item.confirmBids', { company, amount });
       case 'chooseBids':
         return t(e.bids === 1 ? 'desk.item.chooseBids.one' : 'desk.item.chooseBids', { count: e.bids ?? 0, amount, deadline: stamp(e.at) });
+      case 'expiredBids':
+        return t(e.bids === 1 ? 'desk.item.expiredBids.one' : 'desk.item.expiredBids', {
+          count: e.bids ?? 0,
+          amount,
+          deadline: stamp(e.at),
+        });
       case 'confirmMine':
         return t('desk.item.confirmMine', { company, amount });
       case 'answerRequests':
@@ -134,6 +140,7 @@ export function deskPage(data: DeskData, ctx: Ctx<Caller>): Page {
 
   const waiting = WAITING_PARTS.reduce((n, p) => n + queue[p].count, 0);
   const changed = CHANGED_PARTS.reduce((n, p) => n + queue[p].count, 0);
+  const expired = EXPIRED_PARTS.reduce((n, p) => n + queue[p].count, 0);
   return {
     title: t('desk.title'),
     body: (
@@ -152,6 +159,12 @@ export function deskPage(data: DeskData, ctx: Ctx<Caller>): Page {
           {t('desk.waiting')} ({waiting})
         </h2>
         {waiting ? <div class="columns">{WAITING_PARTS.map((p) => part(p, false))}</div> : <p class="muted">{t('desk.nothing')}</p>}
+        {expired > 0 && [
+          <h2 data-testid="desk-expired">
+            {t('desk.expired')} ({expired})
+          </h2>,
+          <div class="columns">{EXPIRED_PARTS.map((p) => part(p, false))}</div>,
+        ]}
         <h2 data-testid="desk-changed">
           {data.since ? t('desk.changed', { since: stamp(data.since) }) : t('desk.changed.first')} ({changed})
         </h2>

@@ -131,6 +131,7 @@ export { freightFields } from './pages/form-page.tsx';
 // Endpoints and pages
 export { freightEndpoints, freightPageFor, type FreightSections } from './routes.tsx';
 export { partnerCompanies } from './pages/page-data.ts';
+export { CompanyPicker, readPickedCompanies } from './pages/company-picker.tsx';
 // A freight's place as the lists name it (mail names freights as the lists do)
 export { placeLabel } from './pages/freight-page.tsx';
 export { FREIGHT_ERRORS, FREIGHT_MESSAGES } from './messages.ts';

@@ -24,7 +24,7 @@ import { readPaging } from '../kernel/paging.ts';
 import { loadFreightForCaller, presentRead, type ReadContext } from './store.ts';
 import { addFreight } from './create.ts';
 import { enlistPage, type ListPageParts } from './pages/list-page.tsx';
-import { freightPage, publishGaps, type FreightPageData } from './pages/freight-page.tsx';
+import { freightPage, publishGaps, type BidderFigure, type FreightPageData } from './pages/freight-page.tsx';
 import { freightFormPage, type FormPageOptions } from './pages/form-page.tsx';
 import type { ComponentChildren } from 'preact';
 import {
@@ -60,7 +60,7 @@ async function routePage(
   outcome: Answer<RouteData>,
   ctx: Ctx,
   extra: Pick<FreightPageData, 'bidForm'> = {},
-  above: Pick<FreightParts, 'sections' | 'marketPrice' | 'partnerRatings'> = {},
+  above: Pick<FreightParts, 'sections' | 'marketPrice' | 'partnerRatings' | 'bidders'> = {},
 ): Promise<PageResult> {
   if (outcome.kind === 'error') return { redirect: listPath(LIST.ownOpen), ok: false, message: outcome.message };
   const route = outcome.data.route;
@@ -78,6 +78,10 @@ async function routePage(
           parts.partners.map((p) => p.id),
         )
       : undefined;
+  // The owner compares bidders (issue 47, item 5): each bidder's figures beside its bid.
+  const shown = route._bids ?? parts.pastBids ?? [];
+  const bidders =
+    owner && above.bidders && shown.length ? await above.bidders(ctx.db, [...new Set(shown.map((b) => b.company))]) : undefined;
   return freightPage(route, ctx, {
     ...parts,
     gaps: owner && route.status === 'draft' ? publishGaps(route) : [],
@@ -85,6 +89,7 @@ async function routePage(
     sections: more,
     marketPrice,
     partnerRatings,
+    bidders,
   });
 }
 
@@ -208,6 +213,8 @@ export interface FreightParts extends ListPageParts {
   marketPrice?: MarketPrice;
   /** The ratings of the partners in the waterfall's picker (src/trust). */
   partnerRatings?: PartnerRatings;
+  /** Each bidder's rating, completed loads and member since for the owner's bids table (src/trust). */
+  bidders?: (db: Db, companies: readonly number[]) => Promise<Map<number, BidderFigure>>;
 }
 
 export function freightEndpoints(parts: FreightParts): Endpoint[] {

@@ -35,6 +35,8 @@ export interface Told {
   company: number;
   /** the freight as the company may see it now, for events whose data carries none (messages, documents, vehicle matches) */
   freight: FreightView | null;
+  /** a `freight.matched`: the further reasons of the user's one alert of the load (other searches, own offers), as said */
+  alsoMatched?: string[];
 }
 
 export interface Telling {
@@ -101,6 +103,8 @@ export async function describe(told: Told, tell: Telling): Promise<MailItem | nu
   const owner = route ? idOf(route.company) === company : false;
   switch (told.type) {
     case 'freight.matched': {
+      // One alert per load: the mail names every further reason the load matched for its reader.
+      if (told.alsoMatched?.length) facts.push(t('mail.matched.also', { reasons: told.alsoMatched.join('; ') }));
       const search = part(data, 'search');
       if (idOf(search.id) !== null) {
         const name = textOf(search.name);

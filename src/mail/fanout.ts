@@ -4,7 +4,7 @@ import type { DB } from '../db/schema.ts';
 import { isEventType } from '../events/index.ts';
 import { fromFreights } from '../freights/index.ts';
 import { isRecord } from '../kernel/params.ts';
-import { searchUsers } from '../searches/index.ts';
+import { matchKey, mergedMatchKeys, searchUsers } from '../searches/index.ts';
 import { offerUsers } from '../vehicles/index.ts';
 import { eventsAt } from '../webhooks/index.ts';
 import { MAIL_OF_EVENT, type Addressee, type EventData } from './kinds.ts';
@@ -70,7 +70,7 @@ async function fanOutRows(trx: Kysely<DB>, now: Date, which: { limit: number } |
   if (!claimed.length) return 0;
   const seqs = claimed.map((c) => c.event_seq);
   const events = new Map((await eventsAt(trx, seqs)).map((e) => [Number(e.seq), e]));
-  const told: Array<{ c: Claimed; data: EventData; addressee: Addressee | null }> = [];
+  const told: Array<{ c: Claimed; data: EventData; addressee: Addressee | null; match: MatchReason | null }> = [];
   for (const c of claimed) {
     const event = events.get(Number(c.event_seq));
     const rule = event && isEventType(event.type) ? MAIL_OF_EVENT[event.type] : null;
@@ -78,8 +78,13 @@ async function fanOutRows(trx: Kysely<DB>, now: Date, which: { limit: number } |
     const body = JSON.parse(event.body) as { data?: unknown };
     const data = isRecord(body.data) ? (body.data as EventData) : {};
     if (rule.tells && !rule.tells(data, c.company_id)) continue;
-    told.push({ c, data, addressee: rule.addressee ? rule.addressee(data, c.company_id) : null });
+    told.push({ c, data, addressee: rule.addressee ? rule.addressee(data, c.company_id) : null, match: matchReasonOf(event, data) });
   }
+  // One alert per load per user: a match merged into the user's notification of the load is not mailed on its own.
+  const merged = await mergedMatchKeys(
+    trx,
+    told.flatMap((t) => (t.match ? [t.match.freightId] : [])),
+  );
   const users = await usersOfCompanies(
     trx,
     told.map((t) => t.c.company_id),
@@ -96,7 +101,7 @@ async function fanOutRows(trx: Kysely<DB>, now: Date, which: { limit: number } |
   );
   const instant: Array<{ user_id: number; kind: MailKind; event_seq: number; created: Date; next_attempt: Date }> = [];
   const daily: Array<{ user_id: number; kind: MailKind; event_seq: number; created: Date }> = [];
-  for (const { c, addressee } of told) {
+  for (const { c, addressee, match } of told) {
     // MAIL-BLOCKS: the recipients are the event's own (its outbox row's company), so the events'
     // one recipient filter of blocks (docs/reference.md#trust; issue 39) keeps a blocked company's mail
     // from the blocker with no rule of its own here (tests/mail/privacy.test.ts).
@@ -106,6 +111,7 @@ async function fanOutRows(trx: Kysely<DB>, now: Date, which: { limit: number } |
       const ids = addressed(addressee, c.company_id);
       people = people.filter((u) => ids.has(u.id));
     }
+    if (match) people = people.filter((u) => !merged.has(matchKey(match.freightId, u.id, match.searchId, match.vehicleId)));
     for (const u of people) {
       const mode = modeOf(chosen, u.id, c.kind);
       if (mode === 'instant') instant.push({ user_id: u.id, kind: c.kind, event_seq: c.event_seq, created: now, next_attempt: now });
@@ -124,6 +130,22 @@ async function fanOutRows(trx: Kysely<DB>, now: Date, which: { limit: number } |
       .execute();
   await trx.deleteFrom('mail_events').where(sql<boolean>`event_seq = any(${seqs}::bigint[])`).execute();
   return claimed.length;
+}
+
+/** What a `freight.matched` event says matched: its freight and the saved search or the vehicle offer. */
+interface MatchReason {
+  freightId: number;
+  searchId: number | null;
+  vehicleId: number | null;
+}
+
+function matchReasonOf(event: { type: string; freight_id: number | null }, data: EventData): MatchReason | null {
+  if (event.type !== 'freight.matched' || event.freight_id === null) return null;
+  const id = (key: string) => {
+    const v = isRecord(data[key]) ? (data[key] as EventData).id : null;
+    return typeof v === 'number' ? v : null;
+  };
+  return { freightId: Number(event.freight_id), searchId: id('search'), vehicleId: id('vehicle') };
 }
 
 /** The users each addressee names (one statement per kind of name for the whole batch). */

@@ -5,6 +5,7 @@ import { presentMany, visibleFreights, withPieces, type FreightView } from '../f
 import { isLanguage, translator } from '../kernel/i18n.ts';
 import { isRecord } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
+import { matchReasonsOf } from '../searches/index.ts';
 import { eventsAt } from '../webhooks/index.ts';
 import { compose, describe, type Composed, type MailItem, type Told } from './content.tsx';
 import type { EventData } from './kinds.ts';
@@ -99,6 +100,17 @@ export async function writeLetters(deps: LetterDeps, mails: readonly ClaimedMail
     }),
   );
 
+  // One alert per load per user: every reason of each `freight.matched` told (its mail names the others).
+  const reasons = await matchReasonsOf(
+    db,
+    mails.flatMap((m) =>
+      (m.event_seq !== null ? [m.event_seq] : (itemsOf.get(m.id)?.seqs ?? [])).flatMap((seq) => {
+        const e = events.get(seq);
+        return e?.type === 'freight.matched' && e.freightId !== null ? [{ userId: m.user_id, freightId: e.freightId }] : [];
+      }),
+    ),
+  );
+
   const letters = new Map<number, Letter>();
   for (const mail of mails) {
     const reader = readerOf.get(mail.user_id);
@@ -118,7 +130,24 @@ export async function writeLetters(deps: LetterDeps, mails: readonly ClaimedMail
       // An event of another company never goes into this user's mail.
       if (!e || e.company !== reader.company_id) return null;
       const id = freightWanted(e);
-      return { type: e.type, data: e.data, company: e.company, freight: id === null ? null : (freights.get(`${e.company}:${id}`) ?? null) };
+      const told: Told = {
+        type: e.type,
+        data: e.data,
+        company: e.company,
+        freight: id === null ? null : (freights.get(`${e.company}:${id}`) ?? null),
+      };
+      if (e.type === 'freight.matched' && e.freightId !== null) {
+        const idIn = (key: string) => (isRecord(e.data[key]) ? (e.data[key] as EventData).id : undefined);
+        const [searchId, vehicleId] = [idIn('search'), idIn('vehicle')];
+        told.alsoMatched = (reasons.get(`${e.freightId}:${reader.id}`) ?? [])
+          .filter((r) => (r.vehicle_id !== null ? r.vehicle_id !== vehicleId : r.search_id !== searchId))
+          .map((r) =>
+            r.vehicle_id !== null
+              ? tell.t('mail.matched.also.vehicle', { id: r.vehicle_id })
+              : tell.t('mail.matched.also.search', { search: r.search_name }),
+          );
+      }
+      return told;
     };
     const digest = mail.digest_day !== null ? itemsOf.get(mail.id) : undefined;
     const said: MailItem[] = [];

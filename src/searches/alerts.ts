@@ -2,7 +2,7 @@ import type { Db } from '../db/schema.ts';
 import { emitEvent, marketCandidate, searchesMatching } from '../freights/index.ts';
 import type { Clock } from '../kernel/time.ts';
 import { presentSearch } from './present.ts';
-import { alertingSearches, insertNotifications, type SavedSearchRow } from './store.ts';
+import { alertingSearches, insertNotifications, mergeMatchNotifications, type SavedSearchRow } from './store.ts';
 import { readLoadSearch } from '../market/index.ts';
 
 /** Searches evaluated per statement (one boolean column each). */
@@ -44,6 +44,8 @@ export async function alertSavedSearches(trx: Db, clock: Clock, freightId: numbe
     trx,
     [...firstPerUser.values()].map((s) => ({ userId: s.user_id, searchId: s.id, searchName: s.name, freightId, created: now })),
   );
+  // A user whose vehicle offer fits the freight too hears of the load once (one alert, every reason).
+  await mergeMatchNotifications(trx, freightId);
   // One event per notification written, the freight read and presented once for all of them.
   if (written.length) {
     const matches = written.map((n) => {

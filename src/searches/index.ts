@@ -7,5 +7,15 @@ export { alertSavedSearches } from './alerts.ts';
 export { countLists } from './counts.ts';
 export { SEARCH_ERRORS, SEARCH_MESSAGES } from './messages.ts';
 export { searchEndpoints } from './routes.tsx';
+export type { TenderReader } from './notifications.ts';
 export { SEARCH_EVENT_DOCS } from './schema.ts';
-export { freightsToldOfVehicle, insertVehicleNotifications, searchUsers } from './store.ts';
+export {
+  freightsToldOfVehicle,
+  insertTenderNotifications,
+  insertVehicleNotifications,
+  matchKey,
+  matchReasonsOf,
+  mergedMatchKeys,
+  mergeMatchNotifications,
+  searchUsers,
+} from './store.ts';

@@ -8,6 +8,7 @@ export const SEARCH_MESSAGES = catalogue(
     'searches.name_required': 'A saved search needs a name (up to 200 characters).',
     'searches.filter_unknown': `filter must be the id of a freight list (${FREIGHT_LISTS_NAMED}).`,
     'searches.too_many': 'You have {max} saved searches: delete one first.',
+    'searches.duplicate': 'You already saved this search as “{name}”: nothing was added.',
     'searches.params_invalid': 'params must be an object of search parameters.',
     'searches.saved': 'Search saved.',
     'searches.deleted': 'Search deleted.',
@@ -44,6 +45,8 @@ export const SEARCH_MESSAGES = catalogue(
     'notifications.gone': 'no longer visible',
     'notifications.vehicle': 'Vehicle offer {id}',
     'notifications.invited': 'Invitation (vehicle offer {id})',
+    'notifications.tender': 'Invitation to a lane tender',
+    'notifications.tender_link': 'Tender “{name}” from {company}, bids until {deadline}',
     'notifications.new': 'new',
     'nav.notifications': 'Notifications',
     'nav.searches': 'Saved searches',
@@ -52,6 +55,7 @@ export const SEARCH_MESSAGES = catalogue(
     'searches.name_required': 'Eine gespeicherte Suche braucht einen Namen (bis 200 Zeichen).',
     'searches.filter_unknown': `filter muss die Nummer einer Frachtliste sein (${FREIGHT_LISTS_NAMED}).`,
     'searches.too_many': 'Sie haben {max} gespeicherte Suchen: bitte zuerst eine löschen.',
+    'searches.duplicate': 'Diese Suche ist schon als „{name}“ gespeichert: nichts wurde hinzugefügt.',
     'searches.params_invalid': 'params muss ein Objekt mit Suchparametern sein.',
     'searches.saved': 'Suche gespeichert.',
     'searches.deleted': 'Suche gelöscht.',
@@ -90,6 +94,8 @@ export const SEARCH_MESSAGES = catalogue(
     'notifications.gone': 'nicht mehr sichtbar',
     'notifications.vehicle': 'Fahrzeugangebot {id}',
     'notifications.invited': 'Einladung (Fahrzeugangebot {id})',
+    'notifications.tender': 'Einladung zur Ausschreibung',
+    'notifications.tender_link': 'Ausschreibung „{name}“ von {company}, Gebote bis {deadline}',
     'notifications.new': 'neu',
     'nav.notifications': 'Benachrichtigungen',
     'nav.searches': 'Gespeicherte Suchen',
@@ -106,6 +112,7 @@ export const SEARCH_ERRORS = errorCodes(SEARCH_MESSAGES, [
   'searches.filter_unknown',
   'searches.params_invalid',
   'searches.too_many',
+  'searches.duplicate',
 ]);
 
 declare module '../kernel/errors.ts' {

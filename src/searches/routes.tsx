@@ -18,9 +18,19 @@ import {
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import { countLists } from './counts.ts';
 import { SEARCH_DOCS } from './schema.ts';
-import { listNotifications, notificationViews, type VehicleReader } from './notifications.ts';
+import { listNotifications, notificationViews, type TenderReader, type VehicleReader } from './notifications.ts';
 import { presentSearch, searchUrl, type PresentedSearch } from './present.ts';
-import { countSearches, deleteSearch, findNotification, insertSearch, markRead, searchesOf, unreadCount, updateSearch } from './store.ts';
+import {
+  countSearches,
+  deleteSearch,
+  sameSearch,
+  findNotification,
+  insertSearch,
+  markRead,
+  searchesOf,
+  unreadCount,
+  updateSearch,
+} from './store.ts';
 import { notificationsPage, searchesPage } from './views.tsx';
 import { normaliseSearchForm } from './form-input.ts';
 import { problemsFromWarnings } from '../freights/index.ts';
@@ -94,6 +104,9 @@ async function addSearch(ctx: Ctx): Promise<Outcome<{ search: PresentedSearch }>
     if (flag === undefined) warnings.push({ field: 'alert', reason: 'not 0 or 1: 0 used' });
     alert = flag === 1;
   }
+  // The same list and parameters saved twice would alert twice: refused, naming the one saved (issue 47, item 12).
+  const same = await sameSearch(ctx.db, ctx.caller.userId, filterId, params);
+  if (same) return fail(ctx.t, 'searches.duplicate', { name: same.name });
   if ((await countSearches(ctx.db, ctx.caller.userId)) >= MAX_SAVED_SEARCHES)
     return fail(ctx.t, 'searches.too_many', { max: MAX_SAVED_SEARCHES });
   const row = await insertSearch(ctx.db, ctx.clock.now(), {
@@ -145,9 +158,10 @@ function back(fallback: string) {
   };
 }
 
-/** What the search endpoints take from modules above (app.ts): the vehicle offers that notifications name. */
+/** What the search endpoints take from modules above (app.ts): the vehicle offers and tenders that notifications name. */
 export interface SearchParts {
   readVehicles?: VehicleReader;
+  readTenders?: TenderReader;
 }
 
 export function searchEndpoints(parts: SearchParts = {}): Endpoint[] {
@@ -241,7 +255,7 @@ export function searchEndpoints(parts: SearchParts = {}): Endpoint[] {
         const page = readIntWithin(ctx.params.page, 1, 1, 100_000);
         const unreadOnly = readFlag(ctx.params.unread) === 1;
         const [notifications, unread] = await Promise.all([
-          listNotifications(rc(ctx), { limit, offset: (page - 1) * limit, unreadOnly }, parts.readVehicles),
+          listNotifications(rc(ctx), { limit, offset: (page - 1) * limit, unreadOnly }, parts),
           unreadCount(ctx.db, ctx.caller.userId),
         ]);
         return ok({ notifications, unread });
@@ -266,7 +280,7 @@ export function searchEndpoints(parts: SearchParts = {}): Endpoint[] {
         const found = await findById(ctx.path.id, (id) => findNotification(ctx.db, ctx.caller.userId, id));
         if (!found) return notFound();
         const [changed] = await markRead(ctx.db, ctx.caller.userId, ctx.clock.now(), found.id);
-        const [notification] = await notificationViews(rc(ctx), [changed ?? found], parts.readVehicles);
+        const [notification] = await notificationViews(rc(ctx), [changed ?? found], parts);
         return ok({ notification });
       },
       page: back('/notifications/index'),
@@ -293,11 +307,14 @@ export function searchEndpoints(parts: SearchParts = {}): Endpoint[] {
         const found = await findById(ctx.path.id, (id) => findNotification(ctx.db, ctx.caller.userId, id));
         if (!found) return notFound();
         await markRead(ctx.db, ctx.caller.userId, ctx.clock.now(), found.id);
-        return ok({ route_id: found.freight_id });
+        return ok({ route_id: found.freight_id, tender_id: found.tender_id });
       },
       page: (outcome) =>
         outcome.kind === 'ok'
-          ? { redirect: `/freights/view/${outcome.data.route_id}` }
+          ? {
+              redirect:
+                outcome.data.tender_id !== null ? `/tenders/view/${outcome.data.tender_id}` : `/freights/view/${outcome.data.route_id}`,
+            }
           : { redirect: '/notifications/index', ok: false, message: outcome.message },
     }),
   ];

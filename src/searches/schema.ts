@@ -32,10 +32,13 @@ const NAMED_SEARCH = Type.Union([
 export const NOTIFICATION_SCHEMA = Type.Object(
   {
     id: Type.Integer(),
-    type: Type.Union([Type.Literal('freight.matched'), Type.Literal('vehicle.matched'), Type.Literal('freight.invited')], {
-      description:
-        'freight.matched: a freight entered the market and matches a saved search, or fits a vehicle offer of the company; vehicle.matched: a new vehicle offer fits an own freight; freight.invited: a freight’s owner invited the company (its vehicle offer)',
-    }),
+    type: Type.Union(
+      [Type.Literal('freight.matched'), Type.Literal('vehicle.matched'), Type.Literal('freight.invited'), Type.Literal('tender.published')],
+      {
+        description:
+          'freight.matched: a freight entered the market and matches a saved search, or fits a vehicle offer of the company; vehicle.matched: a new vehicle offer fits an own freight; freight.invited: a freight’s owner invited the company (its vehicle offer); tender.published: the company is invited to a lane tender (docs/reference.md#tenders)',
+      },
+    ),
     created: timestamp(),
     read: Type.Integer({ enum: [0, 1] }),
     read_at: Type.Union([timestamp(), Type.Null()]),
@@ -48,10 +51,40 @@ export const NOTIFICATION_SCHEMA = Type.Object(
       }),
     ),
     vehicle_id: Type.Optional(Type.Integer()),
+    matched_by: Type.Optional(
+      Type.Array(
+        Type.Union([
+          Type.Object({ search: NAMED_SEARCH, search_id: Type.Union([Type.Integer(), Type.Null()]) }),
+          Type.Object({ vehicle: Type.Union([Type.Ref('Vehicle'), Type.Null()]), vehicle_id: Type.Integer() }),
+        ]),
+        {
+          description:
+            'freight.matched only: every reason the load matched for this user, one alert per load: each saved search and each own vehicle offer it fits (search and vehicle name the first of each kind)',
+        },
+      ),
+    ),
     route: Type.Union([Type.Ref('Freight'), Type.Null()], {
       description: 'the freight as the user may see it now; null once it is no longer visible',
     }),
-    route_id: Type.Integer(),
+    route_id: Type.Union([Type.Integer(), Type.Null()], { description: 'null for a tender’s invitation' }),
+    tender: Type.Optional(
+      Type.Union(
+        [
+          Type.Object({
+            id: Type.Integer(),
+            name: Type.String(),
+            company: Type.Object({ id: Type.Integer(), name: Type.String() }),
+            currency: Type.String(),
+            valid_from: Type.String(),
+            valid_to: Type.String(),
+            deadline: Type.Union([timestamp(), Type.Null()]),
+          }),
+          Type.Null(),
+        ],
+        { description: 'tender.published only: the tender as the user may see it now (its events’ head); null once not visible' },
+      ),
+    ),
+    tender_id: Type.Optional(Type.Integer({ description: 'tender.published only' })),
   },
   { $id: 'Notification', description: 'An alert: a saved search’s or a vehicle offer’s match, or an invitation' },
 );

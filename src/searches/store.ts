@@ -46,6 +46,19 @@ export async function insertSearch(db: Db, now: Date, s: NewSavedSearch): Promis
     .executeTakeFirstOrThrow();
 }
 
+/** The user's saved search of the same list with the same parameters (in any order), if any: a second one is refused. */
+export async function sameSearch(
+  db: Db,
+  userId: number,
+  filterId: number,
+  params: Record<string, string>,
+): Promise<SavedSearchRow | undefined> {
+  const key = (p: Record<string, string>) => JSON.stringify(Object.entries(p).sort(([a], [b]) => a.localeCompare(b)));
+  const rows = await db.selectFrom('saved_searches').selectAll().where('user_id', '=', userId).where('filter_id', '=', filterId).execute();
+  const wanted = key(params);
+  return rows.find((r) => key(typeof r.params === 'string' ? JSON.parse(r.params) : r.params) === wanted);
+}
+
 export async function searchesOf(db: Db, userId: number): Promise<SavedSearchRow[]> {
   return db.selectFrom('saved_searches').selectAll().where('user_id', '=', userId).orderBy('name').orderBy('id').execute();
 }
@@ -198,6 +211,34 @@ export function insertVehicleNotifications(
 }
 
 /**
+ * A tender's invitation (docs/reference.md#tenders): one `tender.published` notification per user
+ * of the invited companies, once each (notifications_user_tender_idx); answers those written.
+ */
+export async function insertTenderNotifications(
+  db: Db,
+  rows: Array<{ userId: number; tenderId: number; tenderName: string; created: Date }>,
+): Promise<number> {
+  if (!rows.length) return 0;
+  const written = await db
+    .insertInto('notifications')
+    .values(
+      rows.map((r) => ({
+        user_id: r.userId,
+        type: 'tender.published',
+        search_id: null,
+        search_name: r.tenderName.slice(0, 200),
+        freight_id: null,
+        tender_id: r.tenderId,
+        created: r.created,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['user_id', 'tender_id']).where('tender_id', 'is not', null).doNothing())
+    .returning('id')
+    .execute();
+  return written.length;
+}
+
+/**
  * The freights whose owners were told of a match with the offer: the freight named in every
  * `vehicle.matched` notification of the offer (its owner was told) and in every `freight.matched`
  * one (the offer's company was told, the freight's owner got `vehicle.matched` as an event), at
@@ -213,7 +254,7 @@ export async function freightsToldOfVehicle(db: Db, vehicleId: number, limit: nu
     .orderBy('freight_id')
     .limit(limit)
     .execute();
-  return rows.map((r) => r.freight_id);
+  return rows.flatMap((r) => (r.freight_id === null ? [] : [r.freight_id]));
 }
 
 export async function notificationsOf(
@@ -225,6 +266,7 @@ export async function notificationsOf(
     .selectFrom('notifications')
     .selectAll()
     .where('user_id', '=', userId)
+    .where('merged_into', 'is', null)
     .$if(options.unreadOnly, (q) => q.where('read_at', 'is', null))
     .orderBy('id', 'desc')
     .limit(options.limit)
@@ -238,24 +280,90 @@ export async function unreadCount(db: Db, userId: number): Promise<number> {
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('user_id', '=', userId)
     .where('read_at', 'is', null)
+    .where('merged_into', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-/** Marks one notification (or, without id, all of the user's) read; answers the rows changed. */
+/**
+ * Marks one notification (with its further reasons) or, without id, all of the user's read;
+ * answers the shown rows changed.
+ */
 export async function markRead(db: Db, userId: number, now: Date, id?: number): Promise<NotificationRow[]> {
-  return db
+  const rows = await db
     .updateTable('notifications')
     .set({ read_at: now })
     .where('user_id', '=', userId)
     .where('read_at', 'is', null)
-    .$if(id !== undefined, (q) => q.where('id', '=', id!))
+    .$if(id !== undefined, (q) => q.where((eb) => eb.or([eb('id', '=', id!), eb('merged_into', '=', id!)])))
     .returningAll()
+    .execute();
+  return rows.filter((r) => r.merged_into === null);
+}
+
+/** A notification the user is shown (a further reason merged into another is not one). */
+export async function findNotification(db: Db, userId: number, id: number): Promise<NotificationRow | undefined> {
+  return db
+    .selectFrom('notifications')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('merged_into', 'is', null)
+    .executeTakeFirst();
+}
+
+/**
+ * One alert per load per user (docs/choices.md, "One alert per load"): of a user's
+ * `freight.matched` notifications of the freight (a saved search's, each fitting vehicle
+ * offer's), the first is shown and every later one becomes a further reason of it. Called after
+ * each writer of such notifications, in the alert's transaction; a second call changes nothing.
+ * A reason that arrives unread makes the shown notification unread again.
+ */
+export async function mergeMatchNotifications(db: Db, freightId: number): Promise<void> {
+  const merged = await sql<{ merged_into: number }>`
+    update notifications n set merged_into = p.first
+      from (select user_id, min(id) as first from notifications
+             where freight_id = ${freightId} and type = 'freight.matched'
+             group by user_id having count(*) > 1) p
+     where n.freight_id = ${freightId} and n.type = 'freight.matched' and n.user_id = p.user_id
+       and n.id <> p.first and n.merged_into is null
+    returning n.merged_into`.execute(db);
+  const shown = [...new Set(merged.rows.map((r) => Number(r.merged_into)))];
+  if (shown.length) await db.updateTable('notifications').set({ read_at: null }).where('id', 'in', shown).execute();
+}
+
+/** The further reasons merged into these shown notifications, oldest first. */
+export async function mergedReasons(db: Db, userId: number, shownIds: readonly number[]): Promise<NotificationRow[]> {
+  if (!shownIds.length) return [];
+  return db
+    .selectFrom('notifications')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('merged_into', 'in', [...shownIds])
+    .orderBy('id')
     .execute();
 }
 
-export async function findNotification(db: Db, userId: number, id: number): Promise<NotificationRow | undefined> {
-  return db.selectFrom('notifications').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+/**
+ * Of `freight.matched` alerts (freight, user, what matched: a saved search or a vehicle offer),
+ * those merged into another notification of the same load: the mail of such a reason is not sent,
+ * the shown notification's mail names it (src/mail/fanout.ts).
+ */
+export async function mergedMatchKeys(db: Db, freightIds: readonly number[]): Promise<Set<string>> {
+  if (!freightIds.length) return new Set();
+  const rows = await db
+    .selectFrom('notifications')
+    .select(['freight_id', 'user_id', 'search_id', 'vehicle_id'])
+    .where('freight_id', 'in', [...new Set(freightIds)])
+    .where('type', '=', 'freight.matched')
+    .where('merged_into', 'is not', null)
+    .execute();
+  return new Set(rows.map((r) => matchKey(r.freight_id!, r.user_id, r.search_id, r.vehicle_id)));
+}
+
+/** The key of one `freight.matched` reason: `freight:user:s<search>` or `freight:user:v<offer>`. */
+export function matchKey(freightId: number, userId: number, searchId: number | null, vehicleId: number | null): string {
+  return `${freightId}:${userId}:${vehicleId !== null ? `v${vehicleId}` : `s${searchId}`}`;
 }
 
 /** The users of these saved searches (mail: an alert's mail goes to the search's user). */
@@ -267,4 +375,23 @@ export async function searchUsers(db: Db, ids: readonly number[]): Promise<Map<n
     .where('id', 'in', [...new Set(ids)])
     .execute();
   return new Map(rows.map((r) => [r.id, r.user_id]));
+}
+
+/** Every `freight.matched` reason (shown and merged) of these users' loads, by `freight:user`, oldest first (the mail names them). */
+export async function matchReasonsOf(
+  db: Db,
+  pairs: ReadonlyArray<{ userId: number; freightId: number }>,
+): Promise<Map<string, NotificationRow[]>> {
+  const found = new Map<string, NotificationRow[]>();
+  if (!pairs.length) return found;
+  const rows = await db
+    .selectFrom('notifications')
+    .selectAll()
+    .where('type', '=', 'freight.matched')
+    .where('freight_id', 'in', [...new Set(pairs.map((p) => p.freightId))])
+    .where('user_id', 'in', [...new Set(pairs.map((p) => p.userId))])
+    .orderBy('id')
+    .execute();
+  for (const r of rows) found.set(`${r.freight_id}:${r.user_id}`, [...(found.get(`${r.freight_id}:${r.user_id}`) ?? []), r]);
+  return found;
 }

@@ -26,11 +26,16 @@ export interface NotificationsTable {
   type: string;
   search_id: number | null;
   search_name: string;
-  freight_id: number;
+  /** the freight it names; null for a tender's invitation (migration 0331: exactly one of freight_id and tender_id) */
+  freight_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** the tender of a `tender.published` notification (docs/reference.md#tenders) */
+  tender_id: ColumnType<number | null, number | null | undefined, number | null>;
   /** the vehicle offer of a vehicle match (docs/reference.md#vehicles); null for a saved search's */
   vehicle_id: ColumnType<number | null, number | null | undefined, number | null>;
   created: Date;
   read_at: Date | null;
+  /** a further reason of a user's `freight.matched` of one freight: the notification shown (migration 0397); null: shown itself */
+  merged_into: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface SearchTables {

@@ -323,17 +323,37 @@ async function freightEnd(route: FreightView, side: 'from' | 'to', ctx: Ctx): Pr
   return [code, city ? cityNameIn(city, ctx.language) : null, country ? `(${country})` : null].filter(Boolean).join(' ');
 }
 
+/**
+ * A notification's freight as the lists name it: its places, or for a lost load (masked for its
+ * former bidder, docs/reference.md#freights) the lists' words, `Freight 412 of 2030-05-05`, never `xxx (XX)`.
+ */
+async function routeWords(route: FreightView, ctx: Ctx): Promise<string> {
+  if (route.f_from === 'xxx (XX)' && (route.from === null || route.from === undefined)) {
+    const day = typeof route.etd === 'string' ? formatDay(route.etd.slice(0, 10), ctx.language) : '';
+    const id = String(route.display_id ?? route.id);
+    return `${day ? ctx.t('fv.masked_route', { id, date: day }) : ctx.t('fv.masked_route.no_date', { id })} · ${ctx.t('fv.masked_route.hint')}`;
+  }
+  return `${await freightEnd(route, 'from', ctx)} → ${await freightEnd(route, 'to', ctx)}`;
+}
+
+/** A tender's invitation: the tender as its events name it (src/tenders tenderHead), linked through the notification. */
+function tenderLink(n: NotificationView, ctx: Ctx<Caller>) {
+  const tender = ('tender' in n ? n.tender : null) as { name?: string; company?: { name?: string }; deadline?: string | null } | null;
+  if (!tender) return <span class="muted">{ctx.t('notifications.gone')}</span>;
+  const deadline = tender.deadline ? formatStamp(tender.deadline, ctx.language) : '–';
+  return (
+    <a href={`/notifications/open/${n.id}`} class="route">
+      {ctx.t('notifications.tender_link', { name: tender.name ?? '', company: tender.company?.name ?? '', deadline })}
+    </a>
+  );
+}
+
 export async function notificationsPage(ctx: Ctx<Caller>, data: { notifications: NotificationView[]; unread: number }): Promise<Page> {
   const t = ctx.t;
   const lang = ctx.language;
   const csrf = ctx.reply.generateCsrf();
   const routes = new Map(
-    await Promise.all(
-      data.notifications.map(
-        async (n) =>
-          [n.id, n.route ? `${await freightEnd(n.route, 'from', ctx)} → ${await freightEnd(n.route, 'to', ctx)}` : null] as const,
-      ),
-    ),
+    await Promise.all(data.notifications.map(async (n) => [n.id, n.route ? await routeWords(n.route, ctx) : null] as const)),
   );
   return {
     title: t('notifications.title'),
@@ -358,25 +378,45 @@ export async function notificationsPage(ctx: Ctx<Caller>, data: { notifications:
             },
             {
               label: t('notifications.col.search'),
-              cell: (n) =>
-                'search' in n && n.search ? (
-                  'url' in n.search && n.search.url ? (
-                    <a href={n.search.url}>{n.search.name}</a>
-                  ) : (
-                    n.search.name
-                  )
-                ) : 'vehicle_id' in n ? (
-                  <a href={`/vehicles/view/${n.vehicle_id}`}>
-                    {t(n.type === 'freight.invited' ? 'notifications.invited' : 'notifications.vehicle', { id: n.vehicle_id })}
-                  </a>
-                ) : null,
+              // One alert per load: every reason it matched (saved searches, own vehicle offers), one per line.
+              cell: (n) => {
+                if ('tender_id' in n) return t('notifications.tender');
+                const reasons = (('matched_by' in n && n.matched_by) || [n]) as ReadonlyArray<{
+                  search?: { name: string; url?: string } | null;
+                  vehicle_id?: number | null;
+                }>;
+                const said = reasons.map((r) =>
+                  r.search ? (
+                    r.search.url ? (
+                      <a href={r.search.url}>{r.search.name}</a>
+                    ) : (
+                      r.search.name
+                    )
+                  ) : r.vehicle_id !== undefined && r.vehicle_id !== null ? (
+                    <a href={`/vehicles/view/${r.vehicle_id}`}>
+                      {t(n.type === 'freight.invited' ? 'notifications.invited' : 'notifications.vehicle', { id: r.vehicle_id })}
+                    </a>
+                  ) : null,
+                );
+                return said.length > 1 ? (
+                  <ul class="reasons" data-testid={`reasons-${n.id}`}>
+                    {said.map((r) => (
+                      <li>{r}</li>
+                    ))}
+                  </ul>
+                ) : (
+                  said[0]
+                );
+              },
             },
             {
               label: t('notifications.col.freight'),
               wrap: true,
               lead: true,
               cell: (n) =>
-                n.route ? (
+                'tender_id' in n ? (
+                  tenderLink(n, ctx)
+                ) : n.route ? (
                   <a href={`/notifications/open/${n.id}`} class="route">{`${routes.get(n.id)} · ${n.route.display_id}`}</a>
                 ) : (
                   <span class="muted">{t('notifications.gone')}</span>

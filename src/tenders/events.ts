@@ -1,6 +1,7 @@
-import { allCompanyIds, namesOfCompanies } from '../accounts/index.ts';
+import { allCompanyIds, namesOfCompanies, pushRule, usersOfCompanies } from '../accounts/index.ts';
 import type { Db } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
+import { insertTenderNotifications } from '../searches/index.ts';
 import { announce } from '../webhooks/index.ts';
 import type { ContractRow, TenderRow } from './tables.ts';
 
@@ -25,7 +26,11 @@ export function tenderHead(clock: Clock, t: TenderRow, ownerName: string, lanes?
   };
 }
 
-/** `tender.published` to the invited companies; every other company when none is named. */
+/**
+ * `tender.published` to the invited companies (every other company when none is named): the event,
+ * and a notification to each of their users (docs/reference.md#tenders), both under the push rule
+ * (a company that blocked the owner hears nothing of it).
+ */
 export async function tenderPublished(db: Db, clock: Clock, t: TenderRow, lanes: number): Promise<void> {
   const owner = (await namesOfCompanies(db, [t.company_id])).get(t.company_id) ?? '';
   const recipients = t.invited.length ? t.invited.filter((c) => c !== t.company_id) : await allCompanyIds(db, t.company_id);
@@ -36,6 +41,21 @@ export async function tenderPublished(db: Db, clock: Clock, t: TenderRow, lanes:
     'tender.published',
     recipients.map((companyId) => ({ companyId, freightId: null, from: [t.company_id], data: () => data })),
   );
+  const may = await pushRule(db, [t.company_id], recipients);
+  const users = await usersOfCompanies(
+    db,
+    recipients.filter((c) => may(c, [t.company_id])),
+  );
+  await insertTenderNotifications(
+    db,
+    users.map((u) => ({ userId: u.id, tenderId: t.id, tenderName: t.name, created: clock.now() })),
+  );
+}
+
+/** The tenders of invitations as a user may see them now (the notifications' reader, passed to searches by app.ts). */
+export async function tendersForNotice(db: Db, clock: Clock, seen: readonly TenderRow[]): Promise<Map<number, unknown>> {
+  const names = await namesOfCompanies(db, [...new Set(seen.map((t) => t.company_id))]);
+  return new Map(seen.map((t) => [t.id, tenderHead(clock, t, names.get(t.company_id) ?? '')]));
 }
 
 /** `tender.awarded` to each awarded company with its contracts; `tender.lost` to the other bidders. */

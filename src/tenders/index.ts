@@ -9,12 +9,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { loadFreightForCaller } from '../freights/index.ts';
+import { loadFreightForCaller, type ReadContext } from '../freights/index.ts';
 import type { Caller, Services } from '../kernel/context.ts';
 import { Sweeper } from '../kernel/sweeper.ts';
 import type { Clock } from '../kernel/time.ts';
 import { guideOffers } from './guide.ts';
-import { sweepTenders } from './tenders.ts';
+import { tendersForNotice } from './events.ts';
+import { sweepTenders, visibleTenders } from './tenders.ts';
 
 export { TENDER_ERRORS, TENDER_MESSAGES } from './messages.ts';
 export { TENDER_EVENT_DOCS } from './schema.ts';
@@ -31,6 +32,12 @@ export async function routingGuide(db: Kysely<DB>, clock: Clock, caller: Caller,
   const found = await loadFreightForCaller(db, clock, caller, freightId);
   if (!found || found.row.company_id !== caller.companyId) return null;
   return { offers: await guideOffers(db, clock, found.row) };
+}
+
+/** The tenders that notifications of invitations name, as the reader may see them now (passed to searches by app.ts). */
+export async function tenderNotices(rc: ReadContext, ids: readonly number[]): Promise<Map<number, unknown>> {
+  const seen = await visibleTenders(rc.db, rc.clock, rc.caller.companyId, ids);
+  return tendersForNotice(rc.db, rc.clock, seen);
 }
 
 /** How often a process closes tenders past their deadline (reads compute it anyway). */

@@ -123,6 +123,17 @@ export async function publishTender(db: Kysely<DB>, clock: Clock, caller: Caller
   });
 }
 
+/** The tenders of `ids` the company may see, with their statuses as of now (the notifications of invitations). */
+export async function visibleTenders(db: Db, clock: Clock, company: number, ids: readonly number[]): Promise<TenderRow[]> {
+  if (!ids.length) return [];
+  const rows = await db
+    .selectFrom('tenders')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return (rows as TenderRow[]).filter((t) => sees(t, company)).map((t) => ({ ...t, status: statusAt(t, clock.now()) }));
+}
+
 /** A tender the caller may see, with its status as of now; undefined: 404. */
 export async function visibleTender(db: Db, clock: Clock, caller: Caller, id: number): Promise<TenderRow | undefined> {
   const t = await readTender(db, id);

@@ -5,6 +5,7 @@
  */
 export { TRUST_ERRORS, TRUST_MESSAGES } from './messages.ts';
 export { notRatedBySql, ratingsToAnswer } from './queue.ts';
+export { bidderFigures, type BidderFigure } from './store.ts';
 export { TRUST_SECTION, trustEndpoints } from './routes.tsx';
 export { TRUST_EVENT_DOCS } from './schema.ts';
 export { ratingSummaries, type RatingSummary } from './store.ts';

@@ -167,3 +167,29 @@ export async function ratedFreights(db: Db, rater: number, freightIds: number[])
     .execute();
   return new Set(rows.map((r) => r.freight_id));
 }
+
+/** What a shipper compares bidders by (issue 47, item 5): the trust module's own figures of each company. */
+export interface BidderFigure {
+  /** the average score to one decimal; null below AVERAGE_FROM ratings (as the profile says) */
+  rating: number | null;
+  ratings: number;
+  /** freights it won and delivered (the profile's `completed.as_carrier`) */
+  completed: number;
+  memberSince: Date;
+}
+
+/** The figures of these companies, as their profiles count them (one prepared statement each). */
+export async function bidderFigures(db: Kysely<DB>, ids: readonly number[]): Promise<Map<number, BidderFigure>> {
+  const found = new Map<number, BidderFigure>();
+  for (const id of new Set(ids)) {
+    const p = await readProfile(db, id);
+    if (!p) continue;
+    found.set(id, {
+      rating: p.ratings.count >= AVERAGE_FROM ? p.ratings.average : null,
+      ratings: p.ratings.count,
+      completed: p.completed.as_carrier,
+      memberSince: p.created,
+    });
+  }
+  return found;
+}

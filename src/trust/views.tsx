@@ -1,6 +1,7 @@
 import { BlockAction, CompanyName, VerifiedMark, profilePath, PROFILE_LIMITS } from '../accounts/index.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { CsrfField, type Page } from '../kernel/html.tsx';
+import { formatDay, formatStamp } from '../kernel/locale.ts';
 import { Facts, Field, Pager } from '../kernel/ui.tsx';
 import type { ProfileView, RatingView } from './schema.ts';
 import { SCORE_MAX, SCORE_MIN, TEXT_MAX } from './tables.ts';
@@ -31,7 +32,7 @@ function RatingItem({ ctx, rating, canReply }: { ctx: Ctx; rating: RatingView; c
         <span class="stars" role="img" aria-label={`${rating.score} / ${SCORE_MAX}`}>
           {stars(rating.score)}
         </span>{' '}
-        <span class="muted">{rating.created}</span>
+        <span class="muted">{formatStamp(rating.created, ctx.language) || rating.created}</span>
       </p>
       <p class="muted">
         <CompanyName company={rating.company} t={t} /> · {t('company.ratings.freight', { freight: rating.display_id })}
@@ -84,7 +85,9 @@ export function profilePage(ctx: Ctx, data: ProfilePageData): Page {
           )}
         </h1>
         <p class="muted" data-testid="verification">
-          {p.verified ? t('company.verified_since', { date: p.verified_at ?? '' }) : t('company.not_verified')}
+          {p.verified
+            ? t('company.verified_since', { date: formatDay((p.verified_at ?? '').slice(0, 10), ctx.language) })
+            : t('company.not_verified')}
         </p>
         {data.blocked && <p class="flash warn">{t('company.blocked_note')}</p>}
         <Facts
@@ -105,7 +108,7 @@ export function profilePage(ctx: Ctx, data: ProfilePageData): Page {
             ],
             [t('company.field.fleet_size'), show(p.fleet_size)],
             [t('company.field.founded'), show(p.founded)],
-            [t('company.member_since'), p.member_since.slice(0, 10)],
+            [t('company.member_since'), formatDay(p.member_since.slice(0, 10), ctx.language)],
             [t('company.completed'), t('company.completed.value', { owner: p.completed.as_owner, carrier: p.completed.as_carrier })],
             [t('company.rating'), <span data-testid="rating-summary">{rating}</span>],
           ]}

@@ -3,7 +3,7 @@ import type { DB } from '../db/schema.ts';
 import { emitEvent } from '../freights/index.ts';
 import { marketFreight } from './nearest.ts';
 import type { Clock } from '../kernel/time.ts';
-import { insertVehicleNotifications } from '../searches/index.ts';
+import { insertVehicleNotifications, mergeMatchNotifications } from '../searches/index.ts';
 import { emitFreightMatches, emitVehicleEvent } from './events.ts';
 import { presentVehicle } from './fields.ts';
 import { fitsOfOffer } from './matching.ts';
@@ -52,6 +52,8 @@ export async function alertFreight(trx: Transaction<DB>, clock: Clock, freightId
     trx,
     fits.map((f) => ({ userId: f.offer.user_id, type: 'freight.matched' as const, freightId, vehicleId: f.offer.id, created: now })),
   );
+  // One alert per load per user: its further offers and its saved search are reasons of one notification.
+  await mergeMatchNotifications(trx, freightId);
   await emitEvent(trx, clock, {
     type: 'freight.matched',
     freightId,

@@ -4,6 +4,7 @@ import { fail, notFound, ok, type Outcome, type Warning } from '../kernel/outcom
 import { DEFAULT_LIMIT, offsetOf, readId, readPageWindow, readString, type PageWindow } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import {
+  readPickedCompanies,
   isMarketStatus,
   loadFreightForCaller,
   presentMany,
@@ -164,6 +165,9 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
       path: '/vehicles/add',
       doc: VEHICLE_DOCS.add,
       async handle(ctx) {
+        // The form names companies (the freight form's picker): their ids are the whitelist.
+        const unknown = await readPickedCompanies(ctx);
+        if (unknown) return refused(ctx, { whitelist: `unknown companies: ${unknown.join(', ')}` });
         const read = readOfferBody(ctx);
         if (!read.ok) return refused(ctx, read.errors);
         const offer = await createOffer(ctx.db, ctx.clock, ctx.caller, read.values, parts.published);
@@ -227,6 +231,8 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
         const id = readId(ctx.path.id);
         if (!id) return notFound();
         let sent: readonly number[] | undefined;
+        const unknown = await readPickedCompanies(ctx);
+        if (unknown) return refused(ctx, { whitelist: `unknown companies: ${unknown.join(', ')}` });
         const result = await editOffer(ctx.db, ctx.clock, ctx.caller, id, (existing) => {
           const read = readOfferBody(ctx, existing);
           if (read.ok) sent = read.values.whitelist;
@@ -359,11 +365,17 @@ async function ownMatches(ctx: Ctx<Caller>, id: number, page: PageWindow) {
 
 /** The form as typed, with each refused field's problem, for the page to show again. */
 function formState(ctx: Ctx, data: unknown): FormState {
-  const errors = (data as { errors?: Record<string, string> } | undefined)?.errors ?? {};
+  const sent = (data as { errors?: Record<string, string> | Array<{ field: string; reason: string }> } | undefined)?.errors ?? {};
+  // The answer's list of problems (field and reason), by field; unknown company names in the reader's words.
+  const errors: Record<string, string> = Array.isArray(sent) ? Object.fromEntries(sent.map((p) => [p.field, p.reason])) : { ...sent };
+  const unknown = /^unknown companies: (.*)$/.exec(errors.whitelist ?? '');
+  if (unknown) errors.whitelist = ctx.t('form.error.companies', { names: unknown[1]! });
   const values: Record<string, string> = {};
   for (const f of OFFER_FIELDS) {
     const v = ctx.params[f];
     if (typeof v === 'string' || typeof v === 'number') values[f] = String(v);
   }
+  // What was typed into the company picker comes back as typed.
+  if (typeof ctx.params.whitelist_names === 'string') values.whitelist_names = ctx.params.whitelist_names;
   return { values, problems: errors };
 }

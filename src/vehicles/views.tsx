@@ -1,14 +1,14 @@
-import { CompanyName } from '../accounts/index.ts';
+import { CompanyName, namesOfCompanies } from '../accounts/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { CsrfField, type Page } from '../kernel/html.tsx';
 import { formatKg, formatNumber, formatStamp } from '../kernel/locale.ts';
 import { DEFAULT_LIMIT, isOneOf, type PageWindow } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
 import { DataTable, Facts, Field, Pager, PostButton, Tabs, text, type Column } from '../kernel/ui.tsx';
-import type { FreightView } from '../freights/index.ts';
+import { CompanyPicker, partnerCompanies, type FreightView } from '../freights/index.ts';
 import { searchToParams, type LoadSearch } from '../market/index.ts';
 import type { Sort } from './store.ts';
-import { townOfCode } from '../places/index.ts';
+import { cityNameIn, cityNear, townOfCode } from '../places/index.ts';
 import type { OfferField, VehicleView } from './fields.ts';
 import { BODIES, VEHICLE_STATUSES } from './tables.ts';
 
@@ -55,10 +55,44 @@ function placeName(location: unknown, countryCode: unknown): string {
   return `${code}${town ? ` ${town}` : ''}${country ? ` (${country})` : ''}`;
 }
 
-function fromText(ctx: Ctx, v: VehicleView): string {
-  const place = v.from ? placeName(v.from, v.from_country) : `${v.from_latitude.toFixed(3)}, ${v.from_longitude.toFixed(3)}`;
-  return `${ctx.t('vv.radius', { km: v.from_radius })} ${place}`;
+/** How long a page waits for the town at an offer's point (the city worker answers at once once loaded). */
+const CITY_WAIT_MS = 500;
+
+/**
+ * Where an offer waits, as dispatchers say it (issue 47, item 6): `München (DE) +100 km`, the town
+ * in the reader's language (Munich on English pages, Warschau on German ones): the town at the
+ * offer's point (within 25 km; every offer is stored with one), else the town of its postal code,
+ * else the code; never bare coordinates while a town is known.
+ */
+async function offerFrom(ctx: Ctx, v: VehicleView): Promise<string> {
+  const lat = Number(v.from_latitude);
+  const lon = Number(v.from_longitude);
+  const city = Number.isFinite(lat) && Number.isFinite(lon) ? await cityNear(lat, lon, 25, CITY_WAIT_MS) : null;
+  const country = v.from_country || city?.country || null;
+  const code = (typeof v.from === 'string' ? v.from : '').replace(/^(city|airport):/, '').trim();
+  const town = city ? cityNameIn(city, ctx.language) : code ? (townOfCode(code, country) ?? code) : null;
+  const place = town
+    ? `${town}${country ? ` (${country})` : ''}`
+    : `${formatNumber(lat, ctx.language, 3)}, ${formatNumber(lon, ctx.language, 3)}`;
+  return `${place} ${ctx.t('vv.radius', { km: v.from_radius })}`;
 }
+
+/** The offers' places, read once per page (by offer id). */
+export async function offerPlaces(ctx: Ctx, vehicles: readonly VehicleView[]): Promise<Map<number, string>> {
+  return new Map(await Promise.all(vehicles.map(async (v) => [v.id, await offerFrom(ctx, v)] as const)));
+}
+
+/** Where an offer goes: `PL`, `FR-75`, `JFK`, comma-separated; empty: anywhere. */
+const offerTo = (ctx: Ctx, v: VehicleView) =>
+  v.to
+    ? v.to
+        .split(',')
+        .map((p) => p.trim().replace(/^airport:/, ''))
+        .join(', ')
+    : ctx.t('vv.anywhere');
+
+/** `München (DE) +100 km → PL`. */
+const offerRoute = (ctx: Ctx, v: VehicleView, places: Map<number, string>) => `${places.get(v.id) ?? ''} → ${offerTo(ctx, v)}`;
 
 /** `0,8` km (deu), `0.8` (eng); none: a dash. */
 const km = (ctx: Ctx, value: number | null) => (value === null ? '–' : formatNumber(value, ctx.language, 1));
@@ -69,14 +103,14 @@ const offerCount = (ctx: Ctx, count: number) => (count === 1 ? ctx.t('vv.count.o
 const window = (ctx: Ctx, v: VehicleView) =>
   `${formatStamp(v.available_from, ctx.language)} – ${formatStamp(v.available_to, ctx.language)}`;
 
-function offerColumns<R extends VehicleView>(ctx: Ctx, extra: Column<R>[] = []): Column<R>[] {
+function offerColumns<R extends VehicleView>(ctx: Ctx, places: Map<number, string>, extra: Column<R>[] = []): Column<R>[] {
   const t = ctx.t;
   return [
     {
       label: t('vv.col.from'),
       lead: true,
       wrap: true,
-      cell: (v) => <a href={`/vehicles/view/${v.id}`}>{`${fromText(ctx, v)} → ${v.to || t('vv.anywhere')}`}</a>,
+      cell: (v) => <a href={`/vehicles/view/${v.id}`}>{offerRoute(ctx, v, places)}</a>,
     },
     { label: t('vv.col.window'), wrap: true, cell: (v) => window(ctx, v) },
     { label: t('vv.col.body'), cell: (v) => bodyLabel(ctx, v.body) },
@@ -87,12 +121,13 @@ function offerColumns<R extends VehicleView>(ctx: Ctx, extra: Column<R>[] = []):
 }
 
 /** GET /vehicles/index: the search bar, the count, the offers. */
-export function listPage(
+export async function listPage(
   ctx: Ctx<Caller>,
   vehicles: VehicleView[],
   read: { search: LoadSearch; bodies: string[]; total: number; page: number; limit: number; sort: Sort; direction: 'asc' | 'desc' },
-): Page {
+): Promise<Page> {
   const t = ctx.t;
+  const places = await offerPlaces(ctx, vehicles);
   const params = searchToParams(read.search);
   // A page of the same search in the same order (the defaults left out of the address).
   const pageHref = (page: number) => {
@@ -140,7 +175,13 @@ export function listPage(
         <p class="muted" data-testid="vehicle-count">
           {offerCount(ctx, read.total)}
         </p>
-        <DataTable testId="vehicles" caption={t('vv.title.market')} rows={vehicles} empty={t('vv.empty')} columns={offerColumns(ctx)} />
+        <DataTable
+          testId="vehicles"
+          caption={t('vv.title.market')}
+          rows={vehicles}
+          empty={t('vv.empty')}
+          columns={offerColumns(ctx, places)}
+        />
         <Pager page={read.page} limit={read.limit} count={vehicles.length} href={pageHref} t={t} />
       </section>
     ),
@@ -148,7 +189,8 @@ export function listPage(
 }
 
 /** GET /vehicles/mine: the own offers, every status. */
-export function minePage(ctx: Ctx<Caller>, vehicles: VehicleView[]): Page {
+export async function minePage(ctx: Ctx<Caller>, vehicles: VehicleView[]): Promise<Page> {
+  const places = await offerPlaces(ctx, vehicles);
   const t = ctx.t;
   return {
     title: t('vv.title.mine'),
@@ -162,7 +204,7 @@ export function minePage(ctx: Ctx<Caller>, vehicles: VehicleView[]): Page {
           caption={t('vv.title.mine')}
           rows={vehicles}
           empty={t('vv.empty')}
-          columns={offerColumns(ctx, [
+          columns={offerColumns(ctx, places, [
             { label: t('vv.col.status'), cell: (v) => <span class={`badge ${v.status}`}>{statusLabel(ctx, v.status)}</span> },
           ])}
         />
@@ -223,7 +265,8 @@ function firstPage<R>(rows: R[], more: string, label: string) {
 }
 
 /** GET /vehicles/view/{id}: the offer; for its company, its actions and the first page of fitting freights. */
-export function offerPage(ctx: Ctx<Caller>, v: VehicleView, matches: MatchedFreight[] | undefined): Page {
+export async function offerPage(ctx: Ctx<Caller>, v: VehicleView, matches: MatchedFreight[] | undefined): Promise<Page> {
+  const places = await offerPlaces(ctx, [v]);
   const t = ctx.t;
   const csrf = ctx.reply.generateCsrf();
   const own = v.company.id === ctx.caller.companyId;
@@ -249,8 +292,8 @@ export function offerPage(ctx: Ctx<Caller>, v: VehicleView, matches: MatchedFrei
         <Facts
           items={[
             [t('vv.col.company'), <CompanyName company={v.company} t={t} />],
-            [t('vv.col.from'), fromText(ctx, v)],
-            [t('vv.col.to'), v.to || t('vv.anywhere')],
+            [t('vv.col.from'), places.get(v.id) ?? '–'],
+            [t('vv.col.to'), offerTo(ctx, v)],
             [t('vv.col.window'), window(ctx, v)],
             [t('vv.col.body'), bodyLabel(ctx, v.body)],
             [t('vv.col.capacity'), formatKg(String(v.capacity), ctx.language)],
@@ -287,7 +330,7 @@ export function matchesPage(ctx: Ctx<Caller>, vehicleId: number, matches: Matche
 type FittingVehicle = VehicleView & { distance_km: number };
 
 /** The fitting trucks of an own freight as a table, each with an Invite button. */
-function fittingTable(ctx: Ctx<Caller>, freightId: number, vehicles: FittingVehicle[]) {
+function fittingTable(ctx: Ctx<Caller>, freightId: number, vehicles: FittingVehicle[], places: Map<number, string>) {
   const t = ctx.t;
   const csrf = ctx.reply.generateCsrf();
   return (
@@ -295,7 +338,7 @@ function fittingTable(ctx: Ctx<Caller>, freightId: number, vehicles: FittingVehi
       caption={t('vv.fitting')}
       rows={vehicles}
       empty={t('vv.fitting.none')}
-      columns={offerColumns<FittingVehicle>(ctx, [
+      columns={offerColumns<FittingVehicle>(ctx, places, [
         { label: t('vv.col.distance'), numeric: true, cell: (v) => km(ctx, v.distance_km) },
         {
           label: '',
@@ -309,20 +352,22 @@ function fittingTable(ctx: Ctx<Caller>, freightId: number, vehicles: FittingVehi
 }
 
 /** The first page of fitting trucks on the page of an own freight in the market, with a link to more. */
-export function fittingSection(ctx: Ctx<Caller>, freightId: number, vehicles: FittingVehicle[]) {
+export async function fittingSection(ctx: Ctx<Caller>, freightId: number, vehicles: FittingVehicle[]) {
   const t = ctx.t;
   const first = firstPage(vehicles, `/freights/vehicles/${freightId}?page=2`, t('vv.fitting.more'));
+  const places = await offerPlaces(ctx, first.shown);
   return (
     <section class="panel" data-testid="fitting-vehicles">
       <h2>{t('vv.fitting')}</h2>
-      {fittingTable(ctx, freightId, first.shown)}
+      {fittingTable(ctx, freightId, first.shown, places)}
       {first.link}
     </section>
   );
 }
 
 /** GET /freights/vehicles/{id}: a page of the trucks fitting an own freight, nearest first, each with an Invite button. */
-export function fittingPage(ctx: Ctx<Caller>, freightId: number, vehicles: FittingVehicle[], page: PageWindow): Page {
+export async function fittingPage(ctx: Ctx<Caller>, freightId: number, vehicles: FittingVehicle[], page: PageWindow): Promise<Page> {
+  const places = await offerPlaces(ctx, vehicles);
   const t = ctx.t;
   const title = t('vv.fitting.title', { id: freightId });
   return {
@@ -333,7 +378,7 @@ export function fittingPage(ctx: Ctx<Caller>, freightId: number, vehicles: Fitti
         <p>
           <a href={`/freights/view/${freightId}`}>← {t('vv.fitting.back')}</a>
         </p>
-        {fittingTable(ctx, freightId, vehicles)}
+        {fittingTable(ctx, freightId, vehicles, places)}
         <Pager
           page={page.page}
           limit={page.limit}
@@ -347,9 +392,14 @@ export function fittingPage(ctx: Ctx<Caller>, freightId: number, vehicles: Fitti
 }
 
 /** GET /vehicles/add and /vehicles/edit/{id}: the offer form; a refused one comes back with each problem beside its field. */
-export function formPage(ctx: Ctx<Caller>, form: { mode: 'add' | 'edit'; vehicle?: VehicleView; state?: FormState }): Page {
+export async function formPage(ctx: Ctx<Caller>, form: { mode: 'add' | 'edit'; vehicle?: VehicleView; state?: FormState }): Promise<Page> {
   const t = ctx.t;
   const v = form.vehicle;
+  // The whitelist by company names with suggestions: the freight form's picker (issue 47, item 9).
+  const [partners, chosen] = await Promise.all([
+    partnerCompanies(ctx.db, ctx.caller.companyId),
+    namesOfCompanies(ctx.db, v?.whitelist ?? []),
+  ]);
   const typed = form.state?.values ?? {};
   const problems = form.state?.problems ?? {};
   const local = (s: string | null | undefined) => (s ? s.slice(0, 16).replace(' ', 'T') : '');
@@ -437,7 +487,13 @@ export function formPage(ctx: Ctx<Caller>, form: { mode: 'add' | 'edit'; vehicle
               {value('note', v?.note)}
             </textarea>
           </Field>
-          {field('whitelist', t('vv.field.whitelist'), { value: value('whitelist', v?.whitelist?.join(',')) })}
+          <Field id="vf-whitelist" label={t('vv.field.whitelist')} error={problems.whitelist} hint={t('vv.field.whitelist.hint')}>
+            <CompanyPicker
+              id="vf-whitelist"
+              partners={partners}
+              value={form.state?.values.whitelist_names ?? (v?.whitelist ?? []).map((id) => chosen.get(id) ?? String(id)).join(', ')}
+            />
+          </Field>
           <div>
             <button type="submit">{form.mode === 'add' ? t('vv.save') : t('vv.save.edit')}</button>
           </div>

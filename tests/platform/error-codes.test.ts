@@ -830,11 +830,22 @@ const CASES: Record<string, Case> = {
   'searches.name_required': post('/searches/add.json', { filter: 8 }),
   'searches.filter_unknown': post('/searches/add.json', { name: 'Mine', filter: 4711 }),
   'searches.params_invalid': post('/searches/add.json', { name: 'Mine', filter: 8, params: '{not json' }),
+  'searches.duplicate': withSetup(post('/searches/add.json', { name: 'Again', filter: 8, params: { to: 'PL', from: 'DE' } }), async () => {
+    const res = await app.post('/searches/add.json', {
+      token: shipper.token,
+      json: { name: 'DE to PL', filter: 8, params: { from: 'DE', to: 'PL' } },
+    });
+    assert.equal(res.body.status, 'success', res.text);
+    return undefined;
+  }),
   'searches.too_many': withSetup(
     post('/searches/add.json', { name: 'One too many', filter: 8 }, () => mine.searcher),
     async () => {
       for (let i = 0; i < MAX_SAVED_SEARCHES; i++) {
-        const res = await app.post('/searches/add.json', { token: mine.searcher.token, json: { name: `Search ${i}`, filter: 8 } });
+        const res = await app.post('/searches/add.json', {
+          token: mine.searcher.token,
+          json: { name: `Search ${i}`, filter: 8, params: { q: `load ${i}` } },
+        });
         assert.equal(res.body.status, 'success', res.text);
       }
       return undefined;

@@ -137,6 +137,25 @@ describe(`lane tenders (docs/reference.md#tenders) (${TEST_DB})`, () => {
     assert.deepEqual(events.map((e) => e.company).sort(), [carrierA.company, carrierB.company, carrierC.company].sort());
     assert.equal(events[0]!.data.tender.id, tender.id);
     assert.equal(events[0]!.data.tender.lanes, 3);
+    // and the notification: each invited company's user reads it, naming the tender; no one else
+    const notices = async (who: Actor) =>
+      ok(await app.get('/notifications/index.json', { token: who.token })).notifications.filter((n: any) => n.type === 'tender.published');
+    const [notice] = await notices(carrierA);
+    assert.ok(notice, 'the invited company is notified');
+    assert.equal(notice.tender_id, tender.id);
+    assert.equal(notice.tender.id, tender.id);
+    assert.equal(notice.tender.name, 'Yearly tender 2031');
+    assert.equal(notice.tender.company.id, shipper.company);
+    assert.equal(notice.route, null);
+    assert.equal((await notices(outsider)).length, 0, 'not invited: no notification');
+    assert.equal((await notices(shipper)).length, 0, 'the owner is not notified of its own tender');
+    const session = await browserSession(app, carrierA);
+    const opened = await app.get(`/notifications/open/${notice.id}`, { headers: { cookie: session.cookie } });
+    assert.equal(opened.status, 302);
+    assert.equal(opened.headers.location, `/tenders/view/${tender.id}`);
+    const page = await app.get('/notifications/index', { headers: { cookie: session.cookie } });
+    assert.match(page.text, /Invitation to a lane tender/);
+    assert.match(page.text, /Yearly tender 2031/);
     // neither owner nor invited: 404 everywhere
     assert.equal((await view(tender.id, outsider)).status, 404);
     assert.equal((await bid(tender.id, outsider, [{ lane: tender.lanes[0].id, price: 1, capacity: 1 }])).status, 404);
@@ -422,5 +441,9 @@ describe(`lane tenders (docs/reference.md#tenders) (${TEST_DB})`, () => {
     assert.ok(!to.includes(outsider.company), 'a company that blocked the shipper gets no push from it');
     assert.ok(!to.includes(shipper.company));
     assert.equal((await view(t.id, carrierC)).status, 200);
+    const notified = async (who: Actor) =>
+      ok(await app.get('/notifications/index.json', { token: who.token })).notifications.some((n: any) => n.tender_id === t.id);
+    assert.ok(await notified(carrierC), 'every company is notified when none is invited');
+    assert.ok(!(await notified(outsider)), 'a company that blocked the shipper gets no notification from it');
   });
 });

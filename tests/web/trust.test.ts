@@ -99,9 +99,11 @@ describe('pages: company profile, rating after delivery, blocking, own profile (
       // The facts a carrier decides by: the operator's mark and since when, membership, completed freights, the ratings.
       const profile = (await app.get(`/companies/view/${shipper.company}.json`, { token: carrier.token })).body.data.company;
       assert.equal(await page.locator('h1 [data-testid="verified-mark"]').getAttribute('title'), T.verified);
-      assert.equal(plain(await page.locator('[data-testid="verification"]').innerText()), `${T.verifiedSince} ${profile.verified_at}`);
+      // Dates in the reader's format (issue 47, item 12: no ISO dates on German pages).
+      const day = (stamp: string) => (lang === 'deu' ? stamp.slice(0, 10).split('-').reverse().join('.') : stamp.slice(0, 10));
+      assert.equal(plain(await page.locator('[data-testid="verification"]').innerText()), `${T.verifiedSince} ${day(profile.verified_at)}`);
       const facts = plain(await page.locator('[data-testid="company-profile"] dl.facts').innerText()).replace(/\s+/g, ' ');
-      assert.ok(facts.includes(`${T.memberSince} ${profile.member_since.slice(0, 10)}`), facts);
+      assert.ok(facts.includes(`${T.memberSince} ${day(profile.member_since)}`), facts);
       assert.ok(facts.includes(T.completed), facts);
       assert.equal(plain(await page.locator('[data-testid="rating-summary"]').innerText()), T.fewer);
       await assertNoSideScroll(page, `profile ${lang}`);
@@ -113,6 +115,9 @@ describe('pages: company profile, rating after delivery, blocking, own profile (
       const page = await pageFor(browser, base, carrier, PHONE, contexts);
       await page.goto(`${base}/freights/view/${pestFreight}`);
       await assertNoSideScroll(page, `freight page ${lang}`);
+      // The block is in the company's menu (issue 47, item 12), no longer a red button beside the bid.
+      assert.equal(await page.locator('[data-testid="block-company"]').isVisible(), false);
+      await page.locator('[data-testid="company-menu"] > summary').click();
       await confirmAction(page, page.locator('[data-testid="block-company"]'), new RegExp(`/freights/view/${pestFreight}$`));
       assert.ok((await flashText(page)).includes(T.blocked));
       await page.goto(`${base}/freights/enlist/8`);

@@ -3298,6 +3298,7 @@ export interface components {
          *     - `request.timeout`: The request did not arrive completely in time (408).
          *     - `request.too_large`: The body is larger than the endpoint accepts (413).
          *     - `request.unreadable`: The request could not be read: a malformed request line, URL or body (400).
+         *     - `searches.duplicate`: You already saved this search as “{name}”: nothing was added.
          *     - `searches.filter_unknown`: filter must be the id of a freight list (8, 7, 6, 2, 9, 20, 10, 17, 18, 12, 19, 200–219).
          *     - `searches.name_required`: A saved search needs a name (up to 200 characters).
          *     - `searches.params_invalid`: params must be an object of search parameters.
@@ -3350,7 +3351,7 @@ export interface components {
          *     - `webhooks.url_unresolvable`: url: the host name does not resolve
          * @enum {string}
          */
-        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "cmr.already_signed" | "cmr.consignee_by_link" | "cmr.link_by_carrier" | "cmr.name_invalid" | "cmr.not_loaded" | "cmr.not_taken" | "cmr.reservations_invalid" | "cmr.role_invalid" | "cmr.wrong_party" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "documents.content_invalid" | "documents.kind_invalid" | "documents.kind_reserved" | "documents.name_invalid" | "documents.too_large" | "documents.type_refused" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.edit.waterfall_running" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "freight.waterfall.bad_carrier" | "freight.waterfall.carriers" | "freight.waterfall.currency" | "freight.waterfall.minutes" | "freight.waterfall.no_contracts" | "freight.waterfall.not_draft" | "freight.waterfall.price" | "freight.waterfall.then" | "internal" | "live.too_many_streams" | "login.failed" | "login.throttled" | "mail.email_invalid" | "mail.mode_invalid" | "messages.blocked" | "messages.company_not_audience" | "messages.company_required" | "messages.text_invalid" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pod.not_taken" | "positions.at_invalid" | "positions.count" | "positions.item_invalid" | "positions.latitude_invalid" | "positions.longitude_invalid" | "positions.not_underway" | "positions.speed_invalid" | "positions.winner_only" | "prices.lane_required" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.accept.no_counter" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.book.no_price" | "quotes.book.not_available" | "quotes.book.own_freight" | "quotes.counter.amount" | "quotes.counter.not_open" | "quotes.counter.note" | "quotes.counter.own_bid" | "quotes.currency_required" | "quotes.decline.not_your_turn" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.one_step.blocked" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_invalid" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tenders.already_awarded" | "tenders.award_invalid" | "tenders.awards_invalid" | "tenders.bid_invalid" | "tenders.bids_invalid" | "tenders.closed" | "tenders.currency_invalid" | "tenders.deadline_invalid" | "tenders.invited_invalid" | "tenders.lane_invalid" | "tenders.lanes_invalid" | "tenders.name_invalid" | "tenders.not_closed" | "tenders.not_draft" | "tenders.own_tender" | "tenders.period_invalid" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.blocked" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
+        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "cmr.already_signed" | "cmr.consignee_by_link" | "cmr.link_by_carrier" | "cmr.name_invalid" | "cmr.not_loaded" | "cmr.not_taken" | "cmr.reservations_invalid" | "cmr.role_invalid" | "cmr.wrong_party" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "documents.content_invalid" | "documents.kind_invalid" | "documents.kind_reserved" | "documents.name_invalid" | "documents.too_large" | "documents.type_refused" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.edit.waterfall_running" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "freight.waterfall.bad_carrier" | "freight.waterfall.carriers" | "freight.waterfall.currency" | "freight.waterfall.minutes" | "freight.waterfall.no_contracts" | "freight.waterfall.not_draft" | "freight.waterfall.price" | "freight.waterfall.then" | "internal" | "live.too_many_streams" | "login.failed" | "login.throttled" | "mail.email_invalid" | "mail.mode_invalid" | "messages.blocked" | "messages.company_not_audience" | "messages.company_required" | "messages.text_invalid" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pod.not_taken" | "positions.at_invalid" | "positions.count" | "positions.item_invalid" | "positions.latitude_invalid" | "positions.longitude_invalid" | "positions.not_underway" | "positions.speed_invalid" | "positions.winner_only" | "prices.lane_required" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.accept.no_counter" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.book.no_price" | "quotes.book.not_available" | "quotes.book.own_freight" | "quotes.counter.amount" | "quotes.counter.not_open" | "quotes.counter.note" | "quotes.counter.own_bid" | "quotes.currency_required" | "quotes.decline.not_your_turn" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.one_step.blocked" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_invalid" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.duplicate" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tenders.already_awarded" | "tenders.award_invalid" | "tenders.awards_invalid" | "tenders.bid_invalid" | "tenders.bids_invalid" | "tenders.closed" | "tenders.currency_invalid" | "tenders.deadline_invalid" | "tenders.invited_invalid" | "tenders.lane_invalid" | "tenders.lanes_invalid" | "tenders.name_invalid" | "tenders.not_closed" | "tenders.not_draft" | "tenders.own_tender" | "tenders.period_invalid" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.blocked" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
         /** @description A success of postUsersLogin: the payload in `data`. */
         PostUsersLoginSuccess: {
             data: {
@@ -4656,8 +4657,8 @@ export interface components {
         /** @description An alert: a saved search’s or a vehicle offer’s match, or an invitation */
         Notification: {
             id: number;
-            /** @description freight.matched: a freight entered the market and matches a saved search, or fits a vehicle offer of the company; vehicle.matched: a new vehicle offer fits an own freight; freight.invited: a freight’s owner invited the company (its vehicle offer) */
-            type: "freight.matched" | "vehicle.matched" | "freight.invited";
+            /** @description freight.matched: a freight entered the market and matches a saved search, or fits a vehicle offer of the company; vehicle.matched: a new vehicle offer fits an own freight; freight.invited: a freight’s owner invited the company (its vehicle offer); tender.published: the company is invited to a lane tender (docs/reference.md#tenders) */
+            type: "freight.matched" | "vehicle.matched" | "freight.invited" | "tender.published";
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
             created: string;
             /** @enum {integer} */
@@ -4671,9 +4672,36 @@ export interface components {
             /** @description instead of search, for vehicle offers (decisions.md §11): the offer as the user may see it now; null once it is not visible */
             vehicle?: components["schemas"]["Vehicle"] | null;
             vehicle_id?: number;
+            /** @description freight.matched only: every reason the load matched for this user, one alert per load: each saved search and each own vehicle offer it fits (search and vehicle name the first of each kind) */
+            matched_by?: ({
+                search: components["schemas"]["SavedSearch"] | {
+                    id: null;
+                    name: string;
+                };
+                search_id: number | null;
+            } | {
+                vehicle: components["schemas"]["Vehicle"] | null;
+                vehicle_id: number;
+            })[];
             /** @description the freight as the user may see it now; null once it is no longer visible */
             route: components["schemas"]["Freight"] | null;
-            route_id: number;
+            /** @description null for a tender’s invitation */
+            route_id: number | null;
+            /** @description tender.published only: the tender as the user may see it now (its events’ head); null once not visible */
+            tender?: {
+                id: number;
+                name: string;
+                company: {
+                    id: number;
+                    name: string;
+                };
+                currency: string;
+                valid_from: string;
+                valid_to: string;
+                deadline: string | null;
+            } | null;
+            /** @description tender.published only */
+            tender_id?: number;
         };
         /** @description A success of getNotificationsIndex: the payload in `data`. */
         GetNotificationsIndexSuccess: {

@@ -47,9 +47,11 @@ import * as documentNames from './0260_document_names.ts';
 import * as mail from './0300_mail.ts';
 import * as oneStepDeals from './0320_one_step_deals.ts';
 import * as tenders from './0330_tenders.ts';
+import * as tenderNotifications from './0331_tender_notifications.ts';
 import * as positions from './0340_positions.ts';
 import * as cmr from './0350_cmr.ts';
 import * as freightLinks from './0380_freight_links.ts';
+import * as mergedNotifications from './0397_merged_notifications.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -101,7 +103,9 @@ export const migrations: Record<string, Migration> = {
   '0300_mail': mail,
   '0320_one_step_deals': oneStepDeals,
   '0330_tenders': tenders,
+  '0331_tender_notifications': tenderNotifications,
   '0340_positions': positions,
   '0350_cmr': cmr,
   '0380_freight_links': freightLinks,
+  '0397_merged_notifications': mergedNotifications,
 };

@@ -1,3 +1,4 @@
+import { readPickedCompanies } from './company-picker.tsx';
 import type { Caller, Ctx } from '../../kernel/context.ts';
 import { readLocaleDateTime, readLocaleDecimal, readLocaleWeightKg } from '../../kernel/locale.ts';
 import type { Warning } from '../../kernel/outcome.ts';
@@ -6,7 +7,6 @@ import { airportCodeOf, isAirportCode, searchCountries, postalCentre, type Posta
 import { searchForFreight } from '../../pricing/index.ts';
 import type { ExactPlaces } from '../booking.ts';
 import { VISIBILITY } from '../tables.ts';
-import { companiesByName } from '../../accounts/index.ts';
 
 /**
  * The HTML freight forms' normalising (decided, docs/choices.md "Web interface"): what a
@@ -229,12 +229,11 @@ export function mergeRefs(stored: unknown, form: Record<string, unknown>): Recor
 
 /** The publish form: company names in the whitelist become ids; unknown names refuse the publish (the page says which). */
 export async function normalisePublishForm(ctx: Ctx<Caller>): Promise<string | null> {
-  const raw = readString(ctx.params.whitelist_names);
-  if (raw === undefined) return null;
+  if (readString(ctx.params.whitelist_names) === undefined) return null;
+  const unknown = await readPickedCompanies(ctx);
   delete ctx.params.whitelist_names;
-  const { ids, unknown } = await companiesByName(ctx.db, raw);
-  if (unknown.length) return ctx.t('form.error.companies', { names: unknown.join(', ') });
-  ctx.params.whitelist = ids;
+  if (unknown) return ctx.t('form.error.companies', { names: unknown.join(', ') });
+  const ids = ctx.params.whitelist as number[];
   // Naming companies is choosing them: the tender goes to them alone (unless kept in-house).
   if (ids.length && String(ctx.params.visibility) !== String(VISIBILITY.ownCompany)) ctx.params.visibility = String(VISIBILITY.whitelist);
   return null;

@@ -1,8 +1,9 @@
+import { CompanyPicker } from './company-picker.tsx';
 import type { ComponentChildren } from 'preact';
 import type { Caller, Ctx } from '../../kernel/context.ts';
 import type { Page } from '../../kernel/html.tsx';
 import { CsrfField } from '../../kernel/html.tsx';
-import { formatKg, formatMoney, formatNumber, formatStamp, formatWindow } from '../../kernel/locale.ts';
+import { formatDay, formatKg, formatMoney, formatNumber, formatStamp, formatWindow } from '../../kernel/locale.ts';
 import { Badge, ConfirmAction, DataTable, Facts, Field, PostButton, Select, type Column } from '../../kernel/ui.tsx';
 import { type Contact, BlockAction, CompanyName, profilePath, type CompanyRef } from '../../accounts/index.ts';
 import type { BidView } from '../bids.ts';
@@ -54,7 +55,20 @@ export interface FreightPageData {
   marketPrice?: ComponentChildren;
   /** the partners' ratings (src/trust; routes.tsx PartnerRatings), beside their names in the waterfall's picker */
   partnerRatings?: Map<number, { count: number; average: number | null }>;
+  /** the owner's bids table: each bidder's rating, completed loads and member since (src/trust; routes.tsx BidderFigures) */
+  bidders?: Map<number, BidderFigure>;
 }
+
+/** A bidder as the owner compares bids (issue 47, item 5): the trust module's figures, passed in by app.ts. */
+export interface BidderFigure {
+  rating: number | null;
+  ratings: number;
+  completed: number;
+  memberSince: Date;
+}
+
+/** How the owner may sort the bids table (`?bids_sort=rating`, `-rating` descending). */
+const BID_SORTS = ['amount', 'rating', 'completed', 'since'] as const;
 
 /** The bid form's fields in the order a problem is looked for (the first one gets the focus). */
 const BID_FIELDS = ['amount', 'currency_code', 'rate_base', 'rate_fsc', 'rate_ssc', 'note'];
@@ -265,7 +279,13 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
         yours: false,
       };
     else if (market && live.length)
-      next = { text: t('fv.next.owner.choose', { count: live.length, deadline: formatStamp(route.deadline, lang) }), yours: true };
+      next = {
+        text: t(live.length === 1 ? 'fv.next.owner.choose.one' : 'fv.next.owner.choose', {
+          count: live.length,
+          deadline: formatStamp(route.deadline, lang),
+        }),
+        yours: true,
+      };
     else if (market) next = { text: t('fv.next.owner.no_bids', { deadline: formatStamp(route.deadline, lang) }), yours: false };
     else if (status === 'taken')
       next = {
@@ -316,6 +336,71 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     }
     return <OutcomeBadge outcome={bidOutcome({ status: b.status, lost: Boolean(data.awardedToOther) }, status, winner)} t={t} />;
   };
+  // The bidders' figures (owner only) and the order the owner chose: `?bids_sort=rating` (best first), `since` (longest first).
+  const figures = data.bidders;
+  const sortParam = typeof ctx.params.bids_sort === 'string' ? ctx.params.bids_sort : '';
+  const sortKey = (BID_SORTS as readonly string[]).includes(sortParam.replace(/^-/, '')) ? sortParam.replace(/^-/, '') : null;
+  const reversed = sortParam.startsWith('-');
+  const sortValue = (b: BidView): number | null => {
+    const f = figures?.get(b.company);
+    if (sortKey === 'amount') return Number(b.amount);
+    if (sortKey === 'rating') return f?.rating ?? null;
+    if (sortKey === 'completed') return f?.completed ?? null;
+    if (sortKey === 'since') return f ? f.memberSince.getTime() : null;
+    return null;
+  };
+  /** Best first: the cheapest bid, the highest rating, the most loads, the longest member; unknown last. */
+  const better = (a: BidView, b: BidView) => {
+    const [x, y] = [sortValue(a), sortValue(b)];
+    if (x === null || y === null) return x === null ? (y === null ? 0 : 1) : -1;
+    const ascending = sortKey === 'amount' || sortKey === 'since';
+    return (ascending ? x - y : y - x) * (reversed ? -1 : 1);
+  };
+  const sortColumn = (key: (typeof BID_SORTS)[number]) =>
+    figures
+      ? {
+          sortHref: `/freights/view/${route.id}?bids_sort=${sortKey === key && !reversed ? '-' : ''}${key}#bids`,
+          sorted:
+            sortKey === key
+              ? (key === 'amount' || key === 'since') !== reversed
+                ? ('ascending' as const)
+                : ('descending' as const)
+              : undefined,
+        }
+      : {};
+  const figureColumns: Column<BidView>[] = figures
+    ? [
+        {
+          label: t('fv.col.rating'),
+          numeric: true,
+          ...sortColumn('rating'),
+          cell: (b) => {
+            const f = figures.get(b.company);
+            if (!f) return '–';
+            return f.rating === null
+              ? t('fv.rating.few', { count: f.ratings })
+              : t('fv.rating.value', { rating: formatNumber(f.rating, lang, 1), count: f.ratings });
+          },
+        },
+        {
+          label: t('fv.col.completed'),
+          numeric: true,
+          ...sortColumn('completed'),
+          cell: (b) => {
+            const f = figures.get(b.company);
+            return f ? formatNumber(f.completed, lang, 0) : '–';
+          },
+        },
+        {
+          label: t('fv.col.member_since'),
+          ...sortColumn('since'),
+          cell: (b) => {
+            const f = figures.get(b.company);
+            return f ? formatDay((ctx.clock.format(f.memberSince) ?? '').slice(0, 10), lang) : '–';
+          },
+        },
+      ]
+    : [];
   const bidColumns: Column<BidView>[] = [
     {
       label: t('fv.col.company'),
@@ -330,6 +415,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     },
     {
       label: t('fv.col.amount'),
+      ...sortColumn('amount'),
       cell: (b) => {
         // The bid's history for its two parties (docs/reference.md#one-step): who offered what, when.
         const offers = data.history?.get(b.id) ?? [];
@@ -356,6 +442,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
       },
       numeric: true,
     },
+    ...figureColumns,
     {
       label: t('fv.col.rates'),
       cell: (b) =>
@@ -485,16 +572,11 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
               options={choices.map((v) => [v, t(`fv.vis.${v}`)])}
             />
           </label>
-          <label>
+          <label for="publish-audience">
             {t('fv.audience')}
-            <input name="whitelist_names" list="partner-companies" value={addressedTo.map(name).join(', ')} autocomplete="off" />
+            <CompanyPicker id="publish-audience" partners={data.partners} value={addressedTo.map(name).join(', ')} />
             <span class="hint">{t('fv.whitelist.hint')}</span>
           </label>
-          <datalist id="partner-companies">
-            {data.partners.map((c) => (
-              <option value={c.name} />
-            ))}
-          </datalist>
           <label>
             {t('fv.deadline')}
             <input type="datetime-local" name="deadline" />
@@ -680,7 +762,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
       <ConfirmAction
         action={`/freights/revoke/${route.id}`}
         label={t('fv.revoke')}
-        question={t(live.length ? 'fv.revoke.q_bids' : 'fv.revoke.q', { count: live.length })}
+        question={t(live.length === 1 ? 'fv.revoke.q_bids.one' : live.length ? 'fv.revoke.q_bids' : 'fv.revoke.q', { count: live.length })}
         confirmLabel={t('fv.revoke.yes')}
         csrf={csrf}
         variant="danger"
@@ -807,7 +889,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
           ),
           <DataTable
             columns={route._bids === undefined ? bidColumns.filter((c) => c.label !== t('fv.col.next')) : bidColumns}
-            rows={bids.filter((b) => owner || b.company === me)}
+            rows={sortKey ? bids.filter((b) => owner || b.company === me).sort(better) : bids.filter((b) => owner || b.company === me)}
             empty={owner ? t('fv.no_bids') : t('fv.no_own_bids')}
             testId="bids"
           />,
@@ -867,13 +949,21 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
                   </a>
                 )}
                 {!owner && (
-                  <BlockAction
-                    t={t}
-                    csrf={ctx.reply.generateCsrf()}
-                    company={{ id: route.company, name: route._company?.name ?? name(route.company) }}
-                    blocked={data.blocked}
-                    back={`/freights/view/${route.id}`}
-                  />
+                  // Blocking is rare and grave: in the company's menu (and on its profile), not a red
+                  // button beside the bid (issue 47, item 12).
+                  <details class="more" data-testid="company-menu">
+                    <summary>{t('fv.company.menu', { company: route._company?.name ?? name(route.company) })}</summary>
+                    <p>
+                      <a href={profilePath(route.company)}>{t('fv.company.profile')}</a>
+                    </p>
+                    <BlockAction
+                      t={t}
+                      csrf={ctx.reply.generateCsrf()}
+                      company={{ id: route.company, name: route._company?.name ?? name(route.company) }}
+                      blocked={data.blocked}
+                      back={`/freights/view/${route.id}`}
+                    />
+                  </details>
                 )}
               </p>
             )}
