@@ -1,7 +1,7 @@
 import { companyRefs, namesOfCompanies } from '../accounts/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { translator } from '../kernel/i18n.ts';
-import { readLocaleDecimal } from '../kernel/locale.ts';
+import { readLocaleDateTime, readLocaleDecimal } from '../kernel/locale.ts';
 import { fail, notFound, ok, type Outcome } from '../kernel/outcome.ts';
 import { isRecord, readFlag, readId } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
@@ -126,6 +126,8 @@ export function tenderEndpoints(): Endpoint[] {
       doc: TENDER_DOCS.add,
       bodyLimit: 4 * 1024 * 1024,
       async handle(ctx) {
+        // The page's deadline as a dispatcher types it (`31.01.2031 12:00` too).
+        if (ctx.format === 'html') ctx.params.deadline = readLocaleDateTime(ctx.params.deadline) ?? ctx.params.deadline;
         const read = await readTender(ctx);
         if (!read.ok) return refused(ctx, read.problem);
         const { tender, lanes } = await createTender(ctx.db, ctx.clock, ctx.caller, read.tender);

@@ -85,7 +85,12 @@ export function tendersPage(ctx: C, outcome: Answer<{ tenders: TenderRowView[] }
             </div>
             <div class="field">
               <label for="tender-deadline">{t('tenders.deadline')}</label>
-              <input id="tender-deadline" name="deadline" placeholder="2031-01-31 12:00" required />
+              <input
+                id="tender-deadline"
+                name="deadline"
+                placeholder={ctx.language === 'deu' ? '31.01.2031 12:00' : '2031-01-31 12:00'}
+                required
+              />
             </div>
             <div class="field">
               <label for="tender-currency">{t('tenders.currency')}</label>

@@ -89,7 +89,10 @@ describe('lane tenders in the browser: CSV upload, bids, award, routing guide', 
         await form.locator('[name="name"]').fill(`Jahresausschreibung ${lang} ${viewport.width}`);
         await form.locator('[name="valid_from"]').fill(day(1));
         await form.locator('[name="valid_to"]').fill(day(366));
-        await form.locator('[name="deadline"]').fill(minutesFromNow(120));
+        // As the dispatcher types it: `31.01.2031 12:00` in German.
+        await form
+          .locator('[name="deadline"]')
+          .fill(lang === 'deu' ? minutesFromNow(120).replace(/^(\d{4})-(\d{2})-(\d{2})/, '$3.$2.$1') : minutesFromNow(120));
         await form.locator('[name="invited"]').fill(`${alpha.company}, ${beta.company}`);
         await form.locator('[data-csv-file]').setInputFiles({ name: 'lanes.csv', mimeType: 'text/csv', buffer: Buffer.from(lanesCsv()) });
         await s.waitForFunction(() => document.querySelector('[data-csv-state]')?.textContent?.trim());
