@@ -1,6 +1,7 @@
 import { companyRefs, namesOfCompanies } from '../accounts/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { translator } from '../kernel/i18n.ts';
+import { readLocaleDateTime, readLocaleDecimal } from '../kernel/locale.ts';
 import { fail, notFound, ok, type Outcome } from '../kernel/outcome.ts';
 import { isRecord, readFlag, readId } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
@@ -11,6 +12,7 @@ import { presentContract, presentTender, presentTenderRow, type ContractView, ty
 import { TENDER_DOCS } from './schema.ts';
 import type { TenderRow } from './tables.ts';
 import {
+  awardedTotal,
   awardTender,
   bidsFor,
   contractsOf,
@@ -28,6 +30,12 @@ import { contractsPage, evaluationPage, evaluationText, tendersPage, tenderPage,
 /** The lane tenders' endpoints (docs/reference.md#tenders): HTTP in, one call of tenders.ts, outcome out; the pages from the same spec. */
 
 const viewPath = (id: number) => `/tenders/view/${id}`;
+
+/** A page form's rows (`bids[3][price]`: qs gives an array, or an object past its array limit) without those whose `field` is empty. */
+function formRows(value: unknown, field: string): Array<Record<string, unknown>> {
+  const rows = Array.isArray(value) ? value : isRecord(value) ? Object.values(value) : [];
+  return rows.filter((r): r is Record<string, unknown> => isRecord(r) && String(r[field] ?? '').trim() !== '');
+}
 
 /** A refusal with the field it names (`data.errors`), in the caller's words. */
 function refused(ctx: Ctx<Caller>, p: Problem): Outcome<never> {
@@ -118,6 +126,8 @@ export function tenderEndpoints(): Endpoint[] {
       doc: TENDER_DOCS.add,
       bodyLimit: 4 * 1024 * 1024,
       async handle(ctx) {
+        // The page's deadline as a dispatcher types it (`31.01.2031 12:00` too).
+        if (ctx.format === 'html') ctx.params.deadline = readLocaleDateTime(ctx.params.deadline) ?? ctx.params.deadline;
         const read = await readTender(ctx);
         if (!read.ok) return refused(ctx, read.problem);
         const { tender, lanes } = await createTender(ctx.db, ctx.clock, ctx.caller, read.tender);
@@ -168,6 +178,7 @@ export function tenderEndpoints(): Endpoint[] {
         const t = outcome.data.tender;
         const mine = t.company.id === ctx.caller.companyId;
         const evaluation = mine && t.status !== 'draft' && t.status !== 'open' ? await readEvaluation(ctx, t) : undefined;
+        if (evaluation && t.status === 'awarded') evaluation.awarded = await awardedTotal(ctx.db, t.id);
         return mine && evaluation
           ? evaluationPage(ctx, t, evaluation, readFlag(ctx.params.all) === 1)
           : tenderPage(ctx, outcome, evaluation);
@@ -182,8 +193,12 @@ export function tenderEndpoints(): Endpoint[] {
         const id = pathId(ctx);
         if (id === undefined) return notFound();
         // The page's form holds a row per lane: a row without a price is no bid.
-        if (ctx.format === 'html' && isRecord(ctx.params.bids))
-          ctx.params.bids = Object.values(ctx.params.bids).filter((b) => isRecord(b) && String(b.price ?? '').trim() !== '');
+        // Its prices as the dispatcher types them (`950,50` in German).
+        if (ctx.format === 'html')
+          ctx.params.bids = formRows(ctx.params.bids, 'price').map((b) => ({
+            ...b,
+            price: readLocaleDecimal(b.price, ctx.language) ?? b.price,
+          }));
         const read = readBids(ctx);
         if (!read.ok) return refused(ctx, read.problem);
         const r = await placeBids(ctx.db, ctx.clock, ctx.caller, id, read.bids);
@@ -206,8 +221,7 @@ export function tenderEndpoints(): Endpoint[] {
         const id = pathId(ctx);
         if (id === undefined) return notFound();
         // The evaluation page's form holds a rank per bid: a bid without a rank is not awarded.
-        if (ctx.format === 'html' && isRecord(ctx.params.awards))
-          ctx.params.awards = Object.values(ctx.params.awards).filter((a) => isRecord(a) && String(a.rank ?? '').trim() !== '');
+        if (ctx.format === 'html') ctx.params.awards = formRows(ctx.params.awards, 'rank');
         const read = readAwards(ctx);
         if (!read.ok) return refused(ctx, read.problem);
         const r = await awardTender(ctx.db, ctx.clock, ctx.caller, id, read.awards);

@@ -395,3 +395,14 @@ export async function sweepTenders(db: Kysely<DB>, clock: Clock): Promise<number
     .executeTakeFirst();
   return Number(closed.numUpdatedRows ?? 0);
 }
+
+/** The awarded total a month of a tender: its primary contracts' prices times their loads (the evaluation page after the award). */
+export async function awardedTotal(db: Db, tenderId: number): Promise<number> {
+  const row = await db
+    .selectFrom('contracts')
+    .select(sql<string | null>`sum(price * loads)::text`.as('total'))
+    .where('tender_id', '=', tenderId)
+    .where('rank', '=', 1)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}

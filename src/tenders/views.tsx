@@ -1,6 +1,7 @@
 import type { CompanyRef } from '../accounts/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { CsrfField, type Page } from '../kernel/html.tsx';
+import { formatNumber } from '../kernel/locale.ts';
 import type { Answer } from '../kernel/outcome.ts';
 import { Facts, PostButton } from '../kernel/ui.tsx';
 import { LOADS_MAX, RANK_MAX } from './tables.ts';
@@ -84,7 +85,12 @@ export function tendersPage(ctx: C, outcome: Answer<{ tenders: TenderRowView[] }
             </div>
             <div class="field">
               <label for="tender-deadline">{t('tenders.deadline')}</label>
-              <input id="tender-deadline" name="deadline" placeholder="2031-01-31 12:00" required />
+              <input
+                id="tender-deadline"
+                name="deadline"
+                placeholder={ctx.language === 'deu' ? '31.01.2031 12:00' : '2031-01-31 12:00'}
+                required
+              />
             </div>
             <div class="field">
               <label for="tender-currency">{t('tenders.currency')}</label>
@@ -185,7 +191,12 @@ export function tenderPage(ctx: C, outcome: Answer<{ tender: TenderView }>, _eva
                             <input type="hidden" name={`bids[${i}][lane]`} value={String(l.id)} />
                             <label>
                               {t('tenders.price')}{' '}
-                              <input name={`bids[${i}][price]`} inputMode="decimal" size={8} value={l.bid ? String(l.bid.price) : ''} />
+                              <input
+                                name={`bids[${i}][price]`}
+                                inputMode="decimal"
+                                size={8}
+                                value={l.bid ? formatNumber(l.bid.price, ctx.language, 2, 2) : ''}
+                              />
                             </label>
                             <label>
                               {t('tenders.capacity')}{' '}
@@ -225,6 +236,8 @@ export interface Evaluation {
   refs: Map<number, CompanyRef>;
   ratings: Map<number, { count: number; average: number | null }>;
   markets: Map<string, number | null>;
+  /** After the award: the primary contracts' total a month (server-side; the page's script sums only while ranks are chosen). */
+  awarded?: number;
 }
 
 /** The evaluation as CSV (semicolons; one line per bid): lane, places, loads, bidder, price, capacity, rating, verified, market price. */
@@ -293,7 +306,7 @@ export function evaluationPage(ctx: C, tender: TenderView, ev: Evaluation, all =
           method="post"
           action={`/tenders/award/${tender.id}`}
           data-testid="award-form"
-          data-award-total
+          data-award-total={open ? '' : undefined}
           data-currency={tender.currency}
           data-lang={ctx.language}
         >
@@ -370,7 +383,7 @@ export function evaluationPage(ctx: C, tender: TenderView, ev: Evaluation, all =
             );
           })}
           <p>
-            {t('tenders.total')}: <strong data-testid="award-total">{money(0, tender.currency, ctx.language)}</strong>
+            {t('tenders.total')}: <strong data-testid="award-total">{money(ev.awarded ?? 0, tender.currency, ctx.language)}</strong>
           </p>
           {open && <button type="submit">{t('tenders.award')}</button>}
         </form>

@@ -16,7 +16,7 @@ import { seedExchange, type SeededExchange } from './seed.ts';
  * milk-run, cases, tours, saved searches, notifications (with unread ones: the header's count),
  * webhooks, the account, /docs and the login, the vehicle offers, company profiles (ratings,
  * replies, the rate form), the blocked companies, unread messages, the Shipments preview and lane
- * prices, in German and English at 1366 and 390 px. One browser; each page once per language and
+ * prices, the lane tenders (list, a tender as owner and as bidder, the contracts), in German and English at 1366 and 390 px. One browser; each page once per language and
  * width. A failure names the page, the width, the language and the rule.
  *
  * And the keyboard: from the top of a list, the skip links lead to the list's rows in a few Tab
@@ -218,6 +218,22 @@ describe('accessibility of the main pages (axe-core, keyboard)', { skip: !HAVE_C
       })
     ).data.vehicle.id;
     ids.tour = (await post(carrier, '/tours/add.json', { name: 'Montag Süd', date: '2030-05-05', route_ids: [ids.deal] })).data.tour.id;
+    // A published lane tender the carrier is invited to (issue 43: its list, its bidding form, the contracts).
+    const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+    ids.tender = (
+      await post(shipper, '/tenders/add.json', {
+        name: 'Jahresausschreibung 2031',
+        valid_from: day(1),
+        valid_to: day(366),
+        deadline: `${day(7)} 12:00`,
+        invited: [carrier.company],
+        lanes: [
+          { from: 'DE-60', to: 'FR-75', loads: 12, weight: 24000, body: 'tautliner' },
+          { from: 'DE-8', to: 'IT-20', loads: 4, note: 'Rampe 3' },
+        ],
+      })
+    ).data.tender.id;
+    await post(shipper, `/tenders/publish/${ids.tender}.json`, {});
     const blocked = await app.actor('Blocked Freight GmbH');
     await post(shipper, `/companies/block/${blocked.company}.json`, {});
     base = await app.listen();
@@ -300,6 +316,10 @@ describe('accessibility of the main pages (axe-core, keyboard)', { skip: !HAVE_C
       `/routes/view/${ids.deal}`,
       '/market/prices',
       '/market/prices?from=DE-60&to=IT-20',
+      // Lane tenders (issue 43; the evaluation after the deadline: tests/web/tenders.test.ts).
+      '/tenders/index',
+      `/tenders/view/${ids.tender}`,
+      '/contracts/index',
     ];
   };
   const carrierPages = (): string[] => [
@@ -322,6 +342,7 @@ describe('accessibility of the main pages (axe-core, keyboard)', { skip: !HAVE_C
     '/messages/unread',
     `/tours/view/${ids.tour}`,
     '/freights/enlist/53',
+    `/tenders/view/${ids.tender}`,
   ];
 
   const found: Array<{ where: string; v: Violation }> = [];
