@@ -250,6 +250,25 @@ export async function placeBids(db: Kysely<DB>, clock: Clock, caller: Caller, id
   });
 }
 
+/** A contract's columns as ContractRow holds them (the price as exact text): the award's returning and the list read the same. */
+const contractColumns = () =>
+  [
+    'id',
+    'tender_id',
+    'lane_id',
+    'shipper_id',
+    'carrier_id',
+    'rank',
+    sql<string>`price::text`.as('price'),
+    'currency',
+    'loads',
+    'from_pattern',
+    'to_pattern',
+    'valid_from',
+    'valid_to',
+    'created',
+  ] as const;
+
 /**
  * POST /tenders/award: the owner, once the deadline has passed, awards lanes to companies that bid
  * on them, each at its bid price, with ranks; the contracts are written and the tender is
@@ -315,22 +334,7 @@ export async function awardTender(
             };
           }),
         )
-        .returning([
-          'id',
-          'tender_id',
-          'lane_id',
-          'shipper_id',
-          'carrier_id',
-          'rank',
-          sql<string>`price::text`.as('price'),
-          'currency',
-          'loads',
-          'from_pattern',
-          'to_pattern',
-          'valid_from',
-          'valid_to',
-          'created',
-        ])
+        .returning(contractColumns())
         .execute();
       contracts.push(...(rows as ContractRow[]));
     }
@@ -351,25 +355,9 @@ export async function awardTender(
 
 /** GET /contracts/index: every awarded lane the company is a party to, as shipper or carrier; newest first. */
 export async function contractsOf(db: Db, company: number, limit = 1000): Promise<ContractRow[]> {
-  const cols = [
-    'id',
-    'tender_id',
-    'lane_id',
-    'shipper_id',
-    'carrier_id',
-    'rank',
-    sql<string>`price::text`.as('price'),
-    'currency',
-    'loads',
-    'from_pattern',
-    'to_pattern',
-    'valid_from',
-    'valid_to',
-    'created',
-  ] as const;
   const rows = await db
     .selectFrom('contracts')
-    .select([...cols])
+    .select([...contractColumns()])
     .where((eb) => eb.or([eb('shipper_id', '=', company), eb('carrier_id', '=', company)]))
     .orderBy('id', 'desc')
     .limit(limit)
