@@ -240,6 +240,20 @@ export interface BidItem {
   capacity: number;
 }
 
+/** The refusal of a request's item `i` of `list` (one bad item refuses the whole request), naming its position and field. */
+const itemRefusal =
+  <Code extends 'tenders.bid_invalid' | 'tenders.award_invalid'>(ctx: Ctx<Caller>, code: Code, list: 'bids' | 'awards') =>
+  (i: number, field: string, reason: MessageKey, vars?: Record<string, string | number>) => ({
+    ok: false as const,
+    problem: {
+      code,
+      vars: { position: i + 1, field, reason: ctx.t(reason, vars) },
+      field: `${list}[${i}].${field}`,
+      position: i + 1,
+      reason,
+    },
+  });
+
 /** `bids`: 1–1,000 items of {lane, price (> 0), capacity (≥ 1)}, each lane once; the lanes are checked against the tender after. */
 export function readBids(ctx: Ctx<Caller>): { ok: true; bids: BidItem[] } | { ok: false; problem: Problem } {
   const list = readLines(ctx.params.bids, MAX_ITEMS);
@@ -247,16 +261,7 @@ export function readBids(ctx: Ctx<Caller>): { ok: true; bids: BidItem[] } | { ok
     return { ok: false, problem: { code: 'tenders.bids_invalid', vars: { max: MAX_ITEMS }, field: 'bids' } };
   const bids: BidItem[] = [];
   const seen = new Set<number>();
-  const bad = (i: number, field: string, reason: MessageKey, vars?: Record<string, string | number>) => ({
-    ok: false as const,
-    problem: {
-      code: 'tenders.bid_invalid' as const,
-      vars: { position: i + 1, field, reason: ctx.t(reason, vars) },
-      field: `bids[${i}].${field}`,
-      position: i + 1,
-      reason,
-    },
-  });
+  const bad = itemRefusal(ctx, 'tenders.bid_invalid', 'bids');
   for (let i = 0; i < list.items.length; i++) {
     const item = list.items[i];
     if (!isRecord(item)) return bad(i, 'lane', 'tenders.reason.lane');
@@ -300,16 +305,7 @@ export function readAwards(ctx: Ctx<Caller>): { ok: true; awards: AwardItem[] } 
   const awards: AwardItem[] = [];
   const pairs = new Set<string>();
   const ranks = new Set<string>();
-  const bad = (i: number, field: string, reason: MessageKey, vars?: Record<string, string | number>) => ({
-    ok: false as const,
-    problem: {
-      code: 'tenders.award_invalid' as const,
-      vars: { position: i + 1, field, reason: ctx.t(reason, vars) },
-      field: `awards[${i}].${field}`,
-      position: i + 1,
-      reason,
-    },
-  });
+  const bad = itemRefusal(ctx, 'tenders.award_invalid', 'awards');
   for (let i = 0; i < list.items.length; i++) {
     const item = list.items[i];
     if (!isRecord(item)) return bad(i, 'lane', 'tenders.reason.lane');
