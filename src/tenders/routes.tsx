@@ -10,7 +10,7 @@ import { ratingSummaries } from '../trust/index.ts';
 import { CSV_TEMPLATE, readAwards, readBids, readTender, type Problem } from './input.ts';
 import { presentContract, presentTender, presentTenderRow, type ContractView, type TenderRowView, type TenderView } from './present.ts';
 import { TENDER_DOCS } from './schema.ts';
-import type { TenderRow } from './tables.ts';
+import type { BidRow, TenderRow } from './tables.ts';
 import {
   awardedTotal,
   awardTender,
@@ -20,12 +20,13 @@ import {
   lanesOf,
   placeBids,
   publishTender,
+  shownBids,
   tendersOf,
   visibleTender,
   type Result,
 } from './tenders.ts';
 import type { Services } from '../kernel/context.ts';
-import { contractsPage, evaluationPage, evaluationText, tendersPage, tenderPage, type Evaluation } from './views.tsx';
+import { contractsPage, evaluationPage, evaluationText, SHOWN_BIDS, tendersPage, tenderPage, type Evaluation } from './views.tsx';
 
 /** The lane tenders' endpoints (docs/reference.md#tenders): HTTP in, one call of tenders.ts, outcome out; the pages from the same spec. */
 
@@ -64,12 +65,26 @@ function refusalOf(ctx: Ctx<Caller>, r: Exclude<Result<unknown>, { kind: 'ok' }>
   return fail(ctx.t, r.reason);
 }
 
-/** The tender as the caller reads it now (sealed: bidsFor). */
-async function readView(ctx: Ctx<Caller>, t: TenderRow): Promise<TenderView> {
-  const [lanes, bids] = await Promise.all([lanesOf(ctx.db, t.id), bidsFor(ctx.db, ctx.clock, ctx.caller, t)]);
-  const names = await namesOfCompanies(ctx.db, [t.company_id, ...bids.map((b) => b.company_id)]);
-  return presentTender(ctx, t, lanes, bids, names);
+/**
+ * The tender as the caller reads it now (sealed: bidsFor). `shown`: the owner's evaluation page,
+ * whose lanes carry the cheapest `shown` bids and their count (shownBids), not every bid.
+ */
+async function readView(ctx: Ctx<Caller>, t: TenderRow, shown?: number): Promise<TenderView> {
+  const evaluation = shown !== undefined && t.company_id === ctx.caller.companyId;
+  const [lanes, bids] = await Promise.all([
+    lanesOf(ctx.db, t.id),
+    evaluation ? shownBids(ctx.db, ctx.clock, t, shown) : bidsFor(ctx.db, ctx.clock, ctx.caller, t),
+  ]);
+  const companies = new Set<number>([t.company_id]);
+  for (const b of bids) companies.add(b.company_id);
+  const names = await namesOfCompanies(ctx.db, [...companies]);
+  const counts = evaluation ? new Map((bids as Array<BidRow & { count?: number }>).map((b) => [b.lane_id, b.count ?? 0])) : undefined;
+  return presentTender(ctx, t, lanes, bids, names, counts);
 }
+
+/** Whether the caller reads the tender's evaluation (its owner, from the deadline on). */
+const evaluates = (ctx: Ctx<Caller>, t: { company_id: number; status: string }) =>
+  t.company_id === ctx.caller.companyId && t.status !== 'draft' && t.status !== 'open';
 
 /** Lanes whose market price the evaluation reads (a statement each, §14); the others show none. */
 const MARKET_LANES = 20;
@@ -171,7 +186,10 @@ export function tenderEndpoints(): Endpoint[] {
       async handle(ctx) {
         const id = pathId(ctx);
         const t = id === undefined ? undefined : await visibleTender(ctx.db, ctx.clock, ctx.caller, id);
-        return t ? ok({ tender: await readView(ctx, t) }) : notFound();
+        if (!t) return notFound();
+        // The owner's evaluation page reads the bids it shows (`all=1`: every one); the JSON every bid.
+        const shown = ctx.format === 'html' && evaluates(ctx, t) && readFlag(ctx.params.all) !== 1 ? SHOWN_BIDS : undefined;
+        return ok({ tender: await readView(ctx, t, shown) });
       },
       async page(outcome, ctx) {
         if (outcome.kind !== 'ok') return tenderPage(ctx, outcome, undefined);
