@@ -2,10 +2,12 @@ import { companyRefs, namesOfCompanies } from '../accounts/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { translator } from '../kernel/i18n.ts';
 import { readLocaleDateTime, readLocaleDecimal } from '../kernel/locale.ts';
-import { fail, notFound, ok, type Outcome } from '../kernel/outcome.ts';
+import { fail, failWith, notFound, ok, type Outcome } from '../kernel/outcome.ts';
 import { isRecord, readFlag, readId } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
-import { laneMedian } from '../lanes/index.ts';
+import { readPickedCompanies } from '../freights-http/index.ts';
+import { partnerCompanies } from '../freights/index.ts';
+import { lastMediansOf } from '../lanes/index.ts';
 import { ratingSummaries } from '../trust/index.ts';
 import { CSV_TEMPLATE, readAwards, readBids, readTender, type Problem } from './input.ts';
 import { presentContract, presentTender, presentTenderRow, type ContractView, type TenderRowView, type TenderView } from './present.ts';
@@ -86,25 +88,17 @@ async function readView(ctx: Ctx<Caller>, t: TenderRow, shown?: number): Promise
 const evaluates = (ctx: Ctx<Caller>, t: { company_id: number; status: string }) =>
   t.company_id === ctx.caller.companyId && t.status !== 'draft' && t.status !== 'open';
 
-/** Lanes whose market price the evaluation reads (a statement each, §14); the others show none. */
-const MARKET_LANES = 20;
-
 /** The owner's evaluation: per lane the bids by price with each bidder's verified mark and rating, and the lane's market price (§14). */
 async function readEvaluation(ctx: Ctx<Caller>, tender: TenderView): Promise<Evaluation> {
   const bidders = [...new Set(tender.lanes.flatMap((l) => (l.bids ?? []).map((b) => b.company)))];
-  const [refs, ratings] = await Promise.all([companyRefs(ctx.db, bidders.slice(0, 500)), ratingSummaries(ctx.db, bidders)]);
+  // Every lane's market price in one statement (lanes: lastMediansOf), beside the bidders' marks and ratings.
+  const [refs, ratings, medians] = await Promise.all([
+    companyRefs(ctx.db, bidders.slice(0, 500)),
+    ratingSummaries(ctx.db, bidders),
+    lastMediansOf(ctx, tender.lanes, tender.currency),
+  ]);
   const markets = new Map<string, number | null>();
-  for (const l of tender.lanes) {
-    const key = `${l.from}>${l.to}`;
-    if (markets.has(key) || markets.size >= MARKET_LANES) continue;
-    const [fc, fp = ''] = l.from.split('-');
-    const [tc, tp = ''] = l.to.split('-');
-    const hint =
-      l.from.startsWith('airport:') || l.to.startsWith('airport:')
-        ? undefined
-        : await laneMedian(ctx, { from: fp, from_country: fc, to: tp, to_country: tc, currency: tender.currency });
-    markets.set(key, hint ? hint.median : null);
-  }
+  for (const l of tender.lanes) markets.set(`${l.from}>${l.to}`, medians.get(`${l.from}>${l.to}`) ?? null);
   return { refs, ratings, markets };
 }
 
@@ -133,7 +127,7 @@ export function tenderEndpoints(): Endpoint[] {
         );
         return ok({ tenders: rows.map((r) => presentTenderRow(ctx.clock, r, names)) });
       },
-      page: (outcome, ctx) => tendersPage(ctx, outcome, CSV_TEMPLATE),
+      page: async (outcome, ctx) => tendersPage(ctx, outcome, CSV_TEMPLATE, await partnerCompanies(ctx.db, ctx.caller.companyId)),
     }),
     userEndpoint<{ tender: TenderView }>({
       method: 'POST',
@@ -142,7 +136,15 @@ export function tenderEndpoints(): Endpoint[] {
       bodyLimit: 4 * 1024 * 1024,
       async handle(ctx) {
         // The page's deadline as a dispatcher types it (`31.01.2031 12:00` too).
-        if (ctx.format === 'html') ctx.params.deadline = readLocaleDateTime(ctx.params.deadline) ?? ctx.params.deadline;
+        if (ctx.format === 'html') {
+          ctx.params.deadline = readLocaleDateTime(ctx.params.deadline) ?? ctx.params.deadline;
+          // The invited companies by name (the freight form's picker): their ids; a name no company has refuses the tender.
+          const unknown = await readPickedCompanies(ctx, { field: 'invited_names', target: 'invited' });
+          if (unknown) {
+            const reason = ctx.t('form.error.companies', { names: unknown.join(', ') });
+            return failWith('tenders.invited_invalid', reason, { errors: [{ field: 'invited', reason }] });
+          }
+        }
         const read = await readTender(ctx);
         if (!read.ok) return refused(ctx, read.problem);
         const { tender, lanes } = await createTender(ctx.db, ctx.clock, ctx.caller, read.tender);

@@ -3,6 +3,7 @@ import type { Caller, Ctx } from '../kernel/context.ts';
 import { CsrfField, type Page } from '../kernel/html.tsx';
 import { formatNumber } from '../kernel/locale.ts';
 import type { Answer } from '../kernel/outcome.ts';
+import { CompanyPicker } from '../freights-http/index.ts';
 import { Facts, PostButton } from '../kernel/ui.tsx';
 import { LOADS_MAX, RANK_MAX } from './tables.ts';
 import type { ContractView, TenderRowView, TenderView } from './present.ts';
@@ -15,24 +16,33 @@ import type { ContractView, TenderRowView, TenderView } from './present.ts';
  */
 
 type C = Ctx<Caller>;
-/** A formatter per language and currency, made once (making one costs more than formatting thousands of prices with it). */
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-const money = (n: number, currency: string, lang: string) => {
-  const key = `${lang} ${currency}`;
-  let format = moneyFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(lang === 'deu' ? 'de-DE' : 'en-GB', { style: 'currency', currency, maximumFractionDigits: 2 });
-    moneyFormats.set(key, format);
-  }
-  return format.format(n);
-};
+/**
+ * Prices in the reader's language: a page makes its formatters once (making one costs more than
+ * formatting a thousand prices with it), one per currency, kept for the page only.
+ */
+function moneyOf(lang: string) {
+  const formats = new Map<string, Intl.NumberFormat>();
+  return (n: number, currency: string) => {
+    let format = formats.get(currency);
+    if (!format) {
+      format = new Intl.NumberFormat(lang === 'deu' ? 'de-DE' : 'en-GB', { style: 'currency', currency, maximumFractionDigits: 2 });
+      formats.set(currency, format);
+    }
+    return format.format(n);
+  };
+}
 
 function failed(_ctx: C, title: string, outcome: Answer<unknown>): Page | undefined {
   return outcome.kind === 'ok' ? undefined : { title, body: <p class="flash error">{outcome.message}</p> };
 }
 
 /** GET /tenders/index: the caller's tenders and those open to it, and the form of a new one. */
-export function tendersPage(ctx: C, outcome: Answer<{ tenders: TenderRowView[] }>, template: string): Page {
+export function tendersPage(
+  ctx: C,
+  outcome: Answer<{ tenders: TenderRowView[] }>,
+  template: string,
+  partners: ReadonlyArray<{ id: number; name: string }>,
+): Page {
   const t = ctx.t;
   const title = t('tenders.title');
   const bad = failed(ctx, title, outcome);
@@ -108,7 +118,7 @@ export function tendersPage(ctx: C, outcome: Answer<{ tenders: TenderRowView[] }
           </div>
           <div class="field">
             <label for="tender-invited">{t('tenders.invited')}</label>
-            <input id="tender-invited" name="invited" inputMode="numeric" />
+            <CompanyPicker id="tender-invited" name="invited_names" partners={partners} value="" />
           </div>
           <div class="field">
             <label for="tender-file">{t('tenders.csv_file')}</label>
@@ -151,6 +161,7 @@ export function tenderPage(ctx: C, outcome: Answer<{ tender: TenderView }>, _eva
   if (bad || outcome.kind !== 'ok') return bad!;
   const tender = outcome.data.tender;
   const mine = tender.company.id === ctx.caller.companyId;
+  const money = moneyOf(ctx.language);
   const csrf = ctx.reply.generateCsrf();
   const bidding = !mine && tender.status === 'open';
   return {
@@ -220,7 +231,7 @@ export function tenderPage(ctx: C, outcome: Answer<{ tender: TenderView }>, _eva
                             </label>
                           </span>
                         ) : l.bid ? (
-                          `${money(l.bid.price, tender.currency, ctx.language)} · ${l.bid.capacity}`
+                          `${money(l.bid.price, tender.currency)} · ${l.bid.capacity}`
                         ) : (
                           '–'
                         )}
@@ -297,7 +308,7 @@ function awardForm(ctx: C, tender: TenderView, ev: Evaluation, all: boolean, ope
   const t = ctx.t;
   return `${open ? `<input type="hidden" name="_csrf" value="${esc(csrf)}"/>` : ''}${laneSections(ctx, tender, ev, all, open)}<p>${esc(
     t('tenders.total'),
-  )}: <strong data-testid="award-total">${esc(money(ev.awarded ?? 0, tender.currency, ctx.language))}</strong></p>${
+  )}: <strong data-testid="award-total">${esc(moneyOf(ctx.language)(ev.awarded ?? 0, tender.currency))}</strong></p>${
     open ? `<button type="submit">${esc(t('tenders.award'))}</button>` : ''
   }`;
 }
@@ -310,6 +321,7 @@ function awardForm(ctx: C, tender: TenderView, ev: Evaluation, all: boolean, ope
  * same as Preact wrote (compared byte for byte when this was written), every value escaped by `esc`.
  */
 function laneSections(ctx: C, tender: TenderView, ev: Evaluation, all: boolean, open: boolean): string {
+  const money = moneyOf(ctx.language);
   const t = ctx.t;
   const words = {
     lane: esc(t('tenders.lane')),
@@ -333,7 +345,7 @@ function laneSections(ctx: C, tender: TenderView, ev: Evaluation, all: boolean, 
       `<section class="panel" id="lane-${l.position}" data-testid="evaluate-lane-${l.position}"><h2>${words.lane} ${l.position}: ${esc(
         l.from,
       )} → ${esc(l.to)} · ${l.loads} ${words.loads}</h2><p class="hint">${words.market}: ${
-        market === null || market === undefined ? words.none : esc(money(market, tender.currency, ctx.language))
+        market === null || market === undefined ? words.none : esc(money(market, tender.currency))
       }</p>`,
     );
     if (count === 0) out.push(`<p class="muted">${words.noBids}</p>`);
@@ -345,7 +357,7 @@ function laneSections(ctx: C, tender: TenderView, ev: Evaluation, all: boolean, 
         const name = esc(b.company_name);
         out.push(
           `<tr><td>${name}${ev.refs.get(b.company)?.verified ? `<span class="badge"> ✓ ${words.verified}</span>` : ''}</td><td class="num">${esc(
-            money(b.price, tender.currency, ctx.language),
+            money(b.price, tender.currency),
           )}</td><td class="num">${b.capacity}</td><td>${
             rating?.average === null || rating === undefined ? '–' : `${rating.average} (${rating.count})`
           }</td>`,
@@ -416,6 +428,7 @@ export function evaluationPage(ctx: C, tender: TenderView, ev: Evaluation, all =
 
 /** GET /contracts/index: the company's contracts as shipper and as carrier. */
 export function contractsPage(ctx: C, outcome: Answer<{ contracts: ContractView[] }>): Page {
+  const money = moneyOf(ctx.language);
   const t = ctx.t;
   const title = t('contracts.title');
   const bad = failed(ctx, title, outcome);
@@ -453,7 +466,7 @@ export function contractsPage(ctx: C, outcome: Answer<{ contracts: ContractView[
                     <td>{c.shipper.name}</td>
                     <td>{c.carrier.name}</td>
                     <td class="num">{c.rank}</td>
-                    <td class="num">{money(c.price, c.currency, ctx.language)}</td>
+                    <td class="num">{money(c.price, c.currency)}</td>
                     <td>
                       {c.valid_from} – {c.valid_to}
                     </td>
