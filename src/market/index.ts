@@ -34,7 +34,7 @@ export {
   routeDistanceKm,
   routeRoadDistance,
 } from './distance.ts';
-export { RoadRouter, type RoutingOptions, round4, routingOn, startRoadRouter, stopRoadRouter } from './roads.ts';
+export { RoadRouter, type RoutingOptions, round4, routingIdle, routingOn, startRoadRouter, stopRoadRouter } from './roads.ts';
 export {
   airportsNear,
   codeKey,

@@ -223,6 +223,9 @@ export function routedKm(from: Point, to: Point): number | undefined {
   return current?.knownKm(from, to);
 }
 
+/** Resolves when the process's router has nothing waiting or running (tests). */
+export const routingIdle = (): Promise<void> => current?.idle() ?? Promise.resolve();
+
 /** Whether a routing server is set (the lists' sort then reads the table). */
 export const routingOn = (): boolean => current !== undefined;
 
