@@ -141,7 +141,13 @@ describe('pages: a carrier sees what it prices a load by (issue 24, items 5 and 
         const row = list.locator('tbody tr', { has: page.locator(`a[href="/freights/view/${ids.long}"]`) });
         // The estimate, marked "≈" on screen and read out as "estimated" (issue 47, item 1).
         const cell = row.locator('[data-distance="estimate"]');
-        assert.equal(plain(await cell.innerText()).replace(T.estimated, '').replace(/\s+/g, ' ').trim(), `≈ ${T.road}`);
+        assert.equal(
+          plain(await cell.innerText())
+            .replace(T.estimated, '')
+            .replace(/\s+/g, ' ')
+            .trim(),
+          `≈ ${T.road}`,
+        );
         assert.equal(plain((await cell.locator('.visually-hidden').textContent()) ?? '').trim(), T.estimated);
         // The header sorts: nearest first, a freight without a known distance last. On a phone the
         // table is cards and its header is for screen readers only: its link is followed.
