@@ -19,4 +19,5 @@ export { freightFields } from './pages/form-page.tsx';
 export { FREIGHT_EVENT_DOCS, FREIGHT_INPUT_SCHEMA, FREIGHT_SCHEMA } from './schema.ts';
 
 // Texts
+export { FREIGHT_PAGE_MESSAGES } from './messages.ts';
 export { ONE_STEP_PAGE_MESSAGES } from './one-step-messages.ts';

@@ -170,4 +170,4 @@ export {
   type FreightPageParts,
   type OwnBid,
 } from './page-data.ts';
-export { FREIGHT_ERRORS, FREIGHT_MESSAGES } from './messages.ts';
+export { FREIGHT_ERRORS, FREIGHT_MESSAGES } from './texts.ts';
