@@ -118,7 +118,7 @@ export {
   TMS_LIST_IDS,
   type ListId,
 } from './lists/registry.ts';
-export { marketCandidate, originDistanceSql, searchConditions, searchesMatching } from './search.ts';
+export { originDistanceSql, searchConditions } from './search.ts';
 // Whose move a freight is (the lists, the freight page, and the desk's work queue)
 export { bidderMustConfirm, isCallersMove, ownerMoveOf, publishGaps, type PublishGap } from './lists/moves.ts';
 
@@ -134,12 +134,13 @@ export {
   SHARE_KEYS,
   TYPES,
   type FieldDef,
+  type FreightValues,
   type FreightView,
   type PresentedPiece,
   type ShareKey,
 } from './fields.ts';
 
-// What the HTTP face (freights-http) calls: the transitions, creation, the booking request, the lists as read
+// What the HTTP face (freights-http) calls: the transitions, creation, the lists as read
 export {
   ARCHIVABLE_STATUSES,
   archiveFreight,
@@ -148,8 +149,7 @@ export {
   REVOCABLE_STATUSES,
   revokeFreight,
 } from './lifecycle.ts';
-export { addFreight } from './create.ts';
-export { bookingRequest, type ExactPlaces } from './booking.ts';
+export type { Creation } from './lifecycle.ts';
 export { enlist } from './lists/read.ts';
 export { LISTS, listInfo, listsOfGroup, type ListSide } from './lists/registry.ts';
 export type { Confirmations } from './lists/moves.ts';
