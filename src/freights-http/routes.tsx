@@ -35,7 +35,7 @@ import {
   problemsFromWarnings,
   type FormState,
 } from './pages/form-input.ts';
-import { readFreightPageParts } from '../freights/index.ts';
+import { readFreightPageParts } from './pages/page-parts.ts';
 import { isRecord } from '../kernel/params.ts';
 import { readLoadSearch } from '../market/index.ts';
 

@@ -155,19 +155,16 @@ export { LISTS, listInfo, listsOfGroup, type ListSide } from './lists/registry.t
 export type { Confirmations } from './lists/moves.ts';
 export { isAwardedStatus, MARKET_STATUSES } from './in-market.ts';
 
-// The pages' reads (SQL over freights and bids, page only): names, contacts, bid summaries, partners
+// The pages' reads (SQL over freights and bids, page only): the HTTP face puts a page's parts together
 export {
-  BID_OUTCOMES,
-  bidOutcome,
+  acceptedBidUser,
   bidSummaries,
+  hasWinner,
   ownBids,
   partnerCompanies,
+  pastBidsOf,
   priceCurrencies,
-  readFreightPageParts,
-  type BidOffer,
-  type BidOutcome,
   type BidSummary,
-  type FreightPageParts,
   type OwnBid,
 } from './page-data.ts';
 export { FREIGHT_ERRORS, FREIGHT_MESSAGES } from './texts.ts';
