@@ -7,6 +7,7 @@
 
 // Endpoints and pages
 export { freightEndpoints, freightPageFor, type FreightSections } from './routes.tsx';
+export type { ExternalList } from './lists.ts';
 export { CompanyPicker, readPickedCompanies } from './pages/company-picker.tsx';
 // A freight's place as the lists name it (mail and the desk name freights as the lists do)
 export { placeLabel } from './pages/freight-page.tsx';

@@ -18,7 +18,7 @@ import {
   type EnteredMarket,
   type TransitionResult,
 } from '../freights/index.ts';
-import { enlist, type ExternalList } from '../freights/index.ts';
+import { enlist, type ExternalList } from './lists.ts';
 import { LIST, listPath } from '../freights/index.ts';
 import { readPaging } from '../kernel/paging.ts';
 import { loadFreightForCaller, presentRead, type ReadContext } from '../freights/index.ts';

@@ -103,7 +103,7 @@ export type { WaterfallView } from './waterfall-view.ts';
 export { WATERFALL_THEN, type WaterfallRow, type WaterfallThen } from './tables.ts';
 
 // Lists, counts and the load search
-export { freightIdPage, isWonOrder, listFreights, type ExternalList } from './lists/read.ts';
+export { listFreights, type ListedFreight } from './lists/read.ts';
 export { countFreightLists, freightCountsQuery, type OtherListCounts } from './lists/counts.ts';
 export {
   FREIGHT_LIST_IDS,
@@ -118,7 +118,7 @@ export {
   TMS_LIST_IDS,
   type ListId,
 } from './lists/registry.ts';
-export { originDistanceSql, searchConditions } from './search.ts';
+export { freightDistanceSql, originDistanceSql, searchConditions } from './search.ts';
 // Whose move a freight is (the lists, the freight page, and the desk's work queue)
 export { bidderMustConfirm, isCallersMove, ownerMoveOf, publishGaps, type PublishGap } from './lists/moves.ts';
 
@@ -150,7 +150,6 @@ export {
   revokeFreight,
 } from './lifecycle.ts';
 export type { Creation } from './lifecycle.ts';
-export { enlist } from './lists/read.ts';
 export { LISTS, listInfo, listsOfGroup, type ListSide } from './lists/registry.ts';
 export type { Confirmations } from './lists/moves.ts';
 export { isAwardedStatus, MARKET_STATUSES } from './in-market.ts';
