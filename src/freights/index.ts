@@ -21,7 +21,6 @@ export {
 
 // Reading freights as a caller may see them
 export {
-  awbParties,
   loadFreightForCaller,
   loadVisibleFreight,
   presentMany,
@@ -32,7 +31,7 @@ export {
   type ReadContext,
 } from './store.ts';
 export type { Role } from './policy.ts';
-export { admits, admitsSql, audienceOf, hadBidSql } from './policy.ts';
+export { admits, admitsSql, audienceOf, hadBidSql, partiesOf, partyToAwbSql, speakingFreights, type AwbFreight } from './policy.ts';
 
 // The read model: other modules' statements over freights and bids start here (read-model.ts),
 // with the rules above and below as their SQL pieces; no other module names the tables
@@ -76,7 +75,7 @@ export {
   storedInSql,
 } from './in-market.ts';
 export type { AlongDelivery, EnteredMarket, TransitionResult } from './lifecycle.ts';
-export { emitEvent, emitShipmentStatus } from './events.ts';
+export { emitEvent } from './events.ts';
 // Deals in one step (docs/reference.md#one-step): Book Now, automatic award, counter-offers, waterfalls
 export {
   acceptCounter,
