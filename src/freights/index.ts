@@ -102,7 +102,7 @@ export type { WaterfallView } from './waterfall-view.ts';
 export { WATERFALL_THEN, type WaterfallRow, type WaterfallThen } from './tables.ts';
 
 // Lists, counts and the load search
-export { listFreights, type ListedFreight } from './lists/read.ts';
+export { listFreights } from './lists/read.ts';
 export { countFreightLists, freightCountsQuery, type OtherListCounts } from './lists/counts.ts';
 export {
   FREIGHT_LIST_IDS,
@@ -123,7 +123,6 @@ export { bidderMustConfirm, isCallersMove, ownerMoveOf, publishGaps, type Publis
 
 // Reading a freight body (templates replay it), the field table, and the freight as presented
 export {
-  BIDS_SHOWN_STATUSES,
   CLASSES,
   FIELDS,
   MAX_WHITELIST,
@@ -162,7 +161,6 @@ export {
   partnerCompanies,
   pastBidsOf,
   priceCurrencies,
-  type BidSummary,
   type OwnBid,
 } from './page-data.ts';
 export { FREIGHT_ERRORS, FREIGHT_MESSAGES } from './texts.ts';
