@@ -118,7 +118,7 @@ import {
   LIST,
   listPath,
 } from './freights/index.ts';
-import { ONE_STEP_PAGE_MESSAGES, freightEndpoints, FREIGHT_EVENT_DOCS } from './freights-http/index.ts';
+import { FREIGHT_EVENT_DOCS, FREIGHT_PAGE_MESSAGES, freightEndpoints, ONE_STEP_PAGE_MESSAGES } from './freights-http/index.ts';
 import { FLIGHT_ERRORS, FLIGHT_MESSAGES, FLIGHTS_SECTION, flightEndpoints } from './flights/index.ts';
 import { TEMPLATE_ERRORS, TEMPLATE_MESSAGES, TEMPLATES_SECTION, templateEndpoints } from './templates/index.ts';
 import { trackingEndpoints } from './tracking/index.ts';
@@ -185,6 +185,7 @@ export const CATALOGUES = [
   FILE_MESSAGES,
   FLIGHT_MESSAGES,
   FREIGHT_MESSAGES,
+  FREIGHT_PAGE_MESSAGES,
   LANE_MESSAGES,
   MILKRUN_MESSAGES,
   OPENAPI_MESSAGES,

@@ -17,7 +17,7 @@ import { isRecord } from '../../kernel/params.ts';
 import { type BidStatus, DELIVERY, DELIVERY_STATUSES, type FreightStatus, VISIBILITY } from '../../freights/index.ts';
 import { isOneOf } from '../../kernel/params.ts';
 import { CLASSES, TYPES } from '../../freights/index.ts';
-import { bidOutcome, type BidOffer, type BidOutcome } from '../../freights/index.ts';
+import { bidOutcome, type BidOffer, type BidOutcome } from './page-parts.ts';
 import type { Translate } from '../../kernel/i18n.ts';
 
 /**

@@ -4,7 +4,8 @@ import { formatDay, formatKg, formatMoney, formatStamp, formatWindow } from '../
 import { Badge, PostButton, type Column } from '../../kernel/ui.tsx';
 import { distanceCell, OutcomeBadge, placeLabel, YourMove } from './freight-page.tsx';
 import { namesOfCompanies, CompanyName } from '../../accounts/index.ts';
-import { bidOutcome, bidSummaries, ownBids, priceCurrencies, type OwnBid } from '../../freights/index.ts';
+import { bidSummaries, ownBids, priceCurrencies, type OwnBid } from '../../freights/index.ts';
+import { bidOutcome } from './page-parts.ts';
 import { cityOf } from '../../places/index.ts';
 import type { FreightView } from '../../freights/index.ts';
 import { isCallersMove } from '../../freights/index.ts';
