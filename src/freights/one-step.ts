@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { blocksEither, isBlocked } from '../accounts/index.ts';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
@@ -7,8 +7,8 @@ import type { Clock } from '../kernel/time.ts';
 import { insertBid, lockBid, updateBid } from './bids.ts';
 import type { AwardPath } from './award.ts';
 import { emitEvent } from './events.ts';
-import { BIDS_IN_PLAY, inMarket } from './in-market.ts';
-import { lockFreight } from './lifecycle.ts';
+import { BIDS_IN_PLAY, inMarket, isMarketStatus } from './in-market.ts';
+import { lockFreight, tryLockFreight } from './lifecycle.ts';
 import { admits } from './policy.ts';
 import type { BidRow, FreightRow, OfferSide } from './tables.ts';
 import { catchUpWaterfall, lockWaterfall, waterfallWon, type WaterfallWork } from './waterfall.ts';
@@ -46,12 +46,12 @@ const refused = (reason: OneStepRefusal, freightId: number) => ({ kind: 'refused
  * A concurrent transition won (the unique index of one accepted bid per freight, a serialization
  * failure or a deadlock): the whole transaction is rolled back and the caller refused.
  */
-async function inTransaction(
+async function inTransaction<R = OneStepResult>(
   db: Kysely<DB>,
   freightId: number,
   refusal: OneStepRefusal,
-  work: (trx: Transaction<DB>) => Promise<OneStepResult>,
-): Promise<OneStepResult> {
+  work: (trx: Transaction<DB>) => Promise<R>,
+): Promise<R | OneStepResult> {
   try {
     return await db.transaction().execute(work);
   } catch (err) {
@@ -112,12 +112,48 @@ async function throughWaterfall(
 }
 
 /**
+ * A booking's answer decided without a transaction or a lock, when one statement's snapshot
+ * already decides it (docs/choices.md, "A losing booking is refused cheaply"): the caller's own
+ * freight, or a freight that left the market (taken by an earlier booking, expired, revoked) and
+ * has no running waterfall. The answer is the one the locked path gives on that snapshot (its
+ * instant is the booking's: a freight out of the market then is refused as the lock's holder
+ * would have found it); anything else (open, pending, draft, a running waterfall, gone) is null:
+ * the locked path decides. So a race's losers arriving after the winner committed neither wait
+ * for a lock nor open a transaction.
+ */
+async function refusedAtOnce(db: Kysely<DB>, caller: Caller, freightId: number): Promise<OneStepResult | null> {
+  const row = (
+    await sql<Pick<FreightRow, 'company_id' | 'status' | 'visibility' | 'whitelist'> & { has_bid: boolean; falling: boolean }>`
+      select f.company_id, f.status, f.visibility, f.whitelist,
+        exists (select 1 from bids b where b.freight_id = f.id and b.company_id = ${caller.companyId} and b.status <> 'revoked') as has_bid,
+        exists (select 1 from freight_waterfalls w where w.freight_id = f.id and w.state = 'running') as falling
+      from freights f where f.id = ${freightId}`.execute(db)
+  ).rows[0];
+  if (!row) return null;
+  if (row.company_id === caller.companyId) return refused('quotes.book.own_freight', freightId);
+  if (row.falling || row.status === 'draft' || isMarketStatus(row.status)) return null;
+  // As the locked path answers a freight out of the market: a refusal to whom it shows itself, else not found.
+  return admits(row, caller.companyId) || row.has_bid ? refused('quotes.book.not_available', freightId) : notFound;
+}
+
+/** How often a booking finds its freight's row held before it waits for it (docs/choices.md, "A losing booking is refused cheaply"). */
+export const BOOK_TRIES = 20;
+const BUSY = { kind: 'busy' } as const;
+
+/**
  * POST /quotes/book/{freightId}.json (docs/reference.md#one-step): by a company that may bid on the
  * freight, while it is open or pending and has `book_now`, a bid at `book_now` is created and
  * awarded in this one transaction. A company that cannot see the freight: not found (a taken
  * freight stays "there" for every company its visibility admitted, so the loser of a race reads
  * a refusal, not a 404). The owner's own company, no price, a blocked company, a freight no
  * longer in the market: refused, nothing written.
+ *
+ * A race's loser waits for the winner without holding a connection: the answer a committed
+ * snapshot already decides comes without a transaction (`refusedAtOnce`); else the freight's row
+ * is taken without waiting, and when another transaction holds it the booking lets go of its
+ * connection, waits a little (2, 4, 8 … 64 ms) and asks again: once the winner committed, the
+ * snapshot refuses it. After BOOK_TRIES it waits for the row as every transition does, so a
+ * freight held again and again still gets its answer.
  */
 export async function bookNow(
   db: Kysely<DB>,
@@ -128,9 +164,29 @@ export async function bookNow(
   work: WaterfallWork,
 ): Promise<OneStepResult> {
   const now = clock.now();
-  return inTransaction(db, freightId, 'quotes.book.not_available', async (trx) => {
-    const locked = await lockFreight(trx, freightId, clock.at(now));
-    if (!locked) return notFound;
+  for (let attempt = 1; ; attempt++) {
+    const early = await refusedAtOnce(db, caller, freightId);
+    if (early) return early;
+    const result = await bookLocked(db, clock.at(now), caller, freightId, award, work, attempt < BOOK_TRIES);
+    if (result.kind !== 'busy') return result;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(64, 2 ** attempt)));
+  }
+}
+
+/** The booking in its transaction, on the locked freight; `tryOnly`: busy, nothing done, when another transaction holds the row. */
+function bookLocked(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  freightId: number,
+  award: AwardPath,
+  work: WaterfallWork,
+  tryOnly: boolean,
+): Promise<OneStepResult | typeof BUSY> {
+  const now = clock.now();
+  return inTransaction<OneStepResult | typeof BUSY>(db, freightId, 'quotes.book.not_available', async (trx) => {
+    const locked = tryOnly ? await tryLockFreight(trx, freightId, clock) : await lockFreight(trx, freightId, clock);
+    if (!locked) return tryOnly ? BUSY : notFound;
     if (locked.company_id === caller.companyId) return refused('quotes.book.own_freight', freightId);
     const { freight, turn } = await throughWaterfall(trx, clock.at(now), locked, caller.companyId, work);
     // Whom the freight shows itself to: its visibility's audience (a waterfall's: the carrier
