@@ -463,15 +463,6 @@ export async function lockFreight(trx: Transaction<DB>, id: number, clock: Clock
   return row && persistExpiry(trx, row, clock);
 }
 
-/**
- * `lockFreight` without waiting: undefined when another transaction holds the row (or it is not
- * there), so the caller lets go of its connection instead of holding it while it waits.
- */
-export async function tryLockFreight(trx: Transaction<DB>, id: number, clock: Clock): Promise<FreightRow | undefined> {
-  const row = await trx.selectFrom('freights').selectAll().where('id', '=', id).forUpdate().skipLocked().executeTakeFirst();
-  return row && persistExpiry(trx, row, clock);
-}
-
 /** Writes columns of a locked freight (the steps below). */
 function updateFreight(trx: Transaction<DB>, id: number, set: Updateable<FreightsTable>): Promise<FreightRow> {
   return trx.updateTable('freights').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();

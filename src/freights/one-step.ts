@@ -8,7 +8,7 @@ import { insertBid, lockBid, updateBid } from './bids.ts';
 import type { AwardPath } from './award.ts';
 import { emitEvent } from './events.ts';
 import { BIDS_IN_PLAY, inMarket, isMarketStatus } from './in-market.ts';
-import { lockFreight, tryLockFreight } from './lifecycle.ts';
+import { lockFreight } from './lifecycle.ts';
 import { admits } from './policy.ts';
 import type { BidRow, FreightRow, OfferSide } from './tables.ts';
 import { catchUpWaterfall, lockWaterfall, waterfallWon, type WaterfallWork } from './waterfall.ts';
@@ -46,12 +46,12 @@ const refused = (reason: OneStepRefusal, freightId: number) => ({ kind: 'refused
  * A concurrent transition won (the unique index of one accepted bid per freight, a serialization
  * failure or a deadlock): the whole transaction is rolled back and the caller refused.
  */
-async function inTransaction<R = OneStepResult>(
+async function inTransaction(
   db: Kysely<DB>,
   freightId: number,
   refusal: OneStepRefusal,
-  work: (trx: Transaction<DB>) => Promise<R>,
-): Promise<R | OneStepResult> {
+  work: (trx: Transaction<DB>) => Promise<OneStepResult>,
+): Promise<OneStepResult> {
   try {
     return await db.transaction().execute(work);
   } catch (err) {
@@ -136,9 +136,24 @@ async function refusedAtOnce(db: Kysely<DB>, caller: Caller, freightId: number):
   return admits(row, caller.companyId) || row.has_bid ? refused('quotes.book.not_available', freightId) : notFound;
 }
 
-/** How often a booking finds its freight's row held before it waits for it (docs/choices.md, "A losing booking is refused cheaply"). */
-export const BOOK_TRIES = 20;
-const BUSY = { kind: 'busy' } as const;
+/**
+ * Runs `book` after the bookings of `freightId` this app has under way (`AwardPath.bookings`), one
+ * at a time: a booking of a freight that another booking of the process is taking waits for it in
+ * memory, without a connection, then asks again (docs/choices.md, "A losing booking is refused cheaply").
+ */
+async function inLine<T>(line: Map<number, Promise<unknown>>, freightId: number, book: (waited: boolean) => Promise<T>): Promise<T> {
+  const before = line.get(freightId);
+  const mine = (async () => {
+    if (before) await before.catch(() => undefined);
+    return book(before !== undefined);
+  })();
+  line.set(freightId, mine);
+  try {
+    return await mine;
+  } finally {
+    if (line.get(freightId) === mine) line.delete(freightId);
+  }
+}
 
 /**
  * POST /quotes/book/{freightId}.json (docs/reference.md#one-step): by a company that may bid on the
@@ -148,12 +163,10 @@ const BUSY = { kind: 'busy' } as const;
  * a refusal, not a 404). The owner's own company, no price, a blocked company, a freight no
  * longer in the market: refused, nothing written.
  *
- * A race's loser waits for the winner without holding a connection: the answer a committed
- * snapshot already decides comes without a transaction (`refusedAtOnce`); else the freight's row
- * is taken without waiting, and when another transaction holds it the booking lets go of its
- * connection, waits a little (2, 4, 8 … 64 ms) and asks again: once the winner committed, the
- * snapshot refuses it. After BOOK_TRIES it waits for the row as every transition does, so a
- * freight held again and again still gets its answer.
+ * A race's loser is refused without a transaction once the winner committed (`refusedAtOnce`),
+ * and within one process it waits for a booking of the same freight under way in memory, not
+ * on the row's lock with a connection held; across processes the row's lock decides, as for
+ * every transition.
  */
 export async function bookNow(
   db: Kysely<DB>,
@@ -164,16 +177,17 @@ export async function bookNow(
   work: WaterfallWork,
 ): Promise<OneStepResult> {
   const now = clock.now();
-  for (let attempt = 1; ; attempt++) {
+  if (!award.bookings.has(freightId)) {
     const early = await refusedAtOnce(db, caller, freightId);
     if (early) return early;
-    const result = await bookLocked(db, clock.at(now), caller, freightId, award, work, attempt < BOOK_TRIES);
-    if (result.kind !== 'busy') return result;
-    await new Promise((resolve) => setTimeout(resolve, Math.min(64, 2 ** attempt)));
   }
+  return inLine(award.bookings, freightId, async (waited) => {
+    const early = waited ? await refusedAtOnce(db, caller, freightId) : null;
+    return early ?? bookLocked(db, clock.at(now), caller, freightId, award, work);
+  });
 }
 
-/** The booking in its transaction, on the locked freight; `tryOnly`: busy, nothing done, when another transaction holds the row. */
+/** The booking in its transaction, on the locked freight. */
 function bookLocked(
   db: Kysely<DB>,
   clock: Clock,
@@ -181,12 +195,11 @@ function bookLocked(
   freightId: number,
   award: AwardPath,
   work: WaterfallWork,
-  tryOnly: boolean,
-): Promise<OneStepResult | typeof BUSY> {
+): Promise<OneStepResult> {
   const now = clock.now();
-  return inTransaction<OneStepResult | typeof BUSY>(db, freightId, 'quotes.book.not_available', async (trx) => {
-    const locked = tryOnly ? await tryLockFreight(trx, freightId, clock) : await lockFreight(trx, freightId, clock);
-    if (!locked) return tryOnly ? BUSY : notFound;
+  return inTransaction(db, freightId, 'quotes.book.not_available', async (trx) => {
+    const locked = await lockFreight(trx, freightId, clock);
+    if (!locked) return notFound;
     if (locked.company_id === caller.companyId) return refused('quotes.book.own_freight', freightId);
     const { freight, turn } = await throughWaterfall(trx, clock.at(now), locked, caller.companyId, work);
     // Whom the freight shows itself to: its visibility's audience (a waterfall's: the carrier
