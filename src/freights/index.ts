@@ -21,7 +21,6 @@ export {
 
 // Reading freights as a caller may see them
 export {
-  awbParties,
   loadFreightForCaller,
   loadVisibleFreight,
   presentMany,
@@ -32,7 +31,7 @@ export {
   type ReadContext,
 } from './store.ts';
 export type { Role } from './policy.ts';
-export { admits, admitsSql, audienceOf, hadBidSql } from './policy.ts';
+export { admits, admitsSql, audienceOf, hadBidSql, partiesOf, partyToAwbSql, speakingFreights, type AwbFreight } from './policy.ts';
 
 // The read model: other modules' statements over freights and bids start here (read-model.ts),
 // with the rules above and below as their SQL pieces; no other module names the tables
@@ -76,7 +75,7 @@ export {
   storedInSql,
 } from './in-market.ts';
 export type { AlongDelivery, EnteredMarket, TransitionResult } from './lifecycle.ts';
-export { emitEvent, emitShipmentStatus } from './events.ts';
+export { emitEvent } from './events.ts';
 // Deals in one step (docs/reference.md#one-step): Book Now, automatic award, counter-offers, waterfalls
 export {
   acceptCounter,
@@ -103,7 +102,7 @@ export type { WaterfallView } from './waterfall-view.ts';
 export { WATERFALL_THEN, type WaterfallRow, type WaterfallThen } from './tables.ts';
 
 // Lists, counts and the load search
-export { freightIdPage, isWonOrder, listFreights, type ExternalList } from './lists/read.ts';
+export { listFreights } from './lists/read.ts';
 export { countFreightLists, freightCountsQuery, type OtherListCounts } from './lists/counts.ts';
 export {
   FREIGHT_LIST_IDS,
@@ -118,21 +117,50 @@ export {
   TMS_LIST_IDS,
   type ListId,
 } from './lists/registry.ts';
-export { marketCandidate, originDistanceSql, searchConditions, searchesMatching } from './search.ts';
+export { freightDistanceSql, originDistanceSql, searchConditions } from './search.ts';
 // Whose move a freight is (the lists, the freight page, and the desk's work queue)
 export { bidderMustConfirm, isCallersMove, ownerMoveOf, publishGaps, type PublishGap } from './lists/moves.ts';
 
-// Reading a freight body, and the freight form (templates replay both)
-export { FIELDS, parseFreight, type FreightView } from './fields.ts';
-export { FREIGHT_EVENT_DOCS, FREIGHT_INPUT_SCHEMA, FREIGHT_SCHEMA } from './schema.ts';
-export { normaliseFreightForm, problemsFromWarnings, type FormState } from './pages/form-input.ts';
-export { freightFields } from './pages/form-page.tsx';
+// Reading a freight body (templates replay it), the field table, and the freight as presented
+export {
+  CLASSES,
+  FIELDS,
+  MAX_WHITELIST,
+  parseFreight,
+  presentFreight,
+  readIds,
+  SHARE_KEYS,
+  TYPES,
+  type FieldDef,
+  type FreightValues,
+  type FreightView,
+  type PresentedPiece,
+  type ShareKey,
+} from './fields.ts';
 
-// Endpoints and pages
-export { freightEndpoints, freightPageFor, type FreightSections } from './routes.tsx';
-export { partnerCompanies } from './pages/page-data.ts';
-export { CompanyPicker, readPickedCompanies } from './pages/company-picker.tsx';
-// A freight's place as the lists name it (mail names freights as the lists do)
-export { placeLabel } from './pages/freight-page.tsx';
-export { FREIGHT_ERRORS, FREIGHT_MESSAGES } from './messages.ts';
-export { ONE_STEP_PAGE_MESSAGES } from './one-step-messages.ts';
+// What the HTTP face (freights-http) calls: the transitions, creation, the lists as read
+export {
+  ARCHIVABLE_STATUSES,
+  archiveFreight,
+  editFreight,
+  publishFreight,
+  REVOCABLE_STATUSES,
+  revokeFreight,
+} from './lifecycle.ts';
+export type { Creation } from './lifecycle.ts';
+export { LISTS, listInfo, listsOfGroup, type ListSide } from './lists/registry.ts';
+export type { Confirmations } from './lists/moves.ts';
+export { isAwardedStatus, MARKET_STATUSES } from './in-market.ts';
+
+// The pages' reads (SQL over freights and bids, page only): the HTTP face puts a page's parts together
+export {
+  acceptedBidUser,
+  bidSummaries,
+  hasWinner,
+  ownBids,
+  partnerCompanies,
+  pastBidsOf,
+  priceCurrencies,
+  type OwnBid,
+} from './page-data.ts';
+export { FREIGHT_ERRORS, FREIGHT_MESSAGES } from './texts.ts';

@@ -2,14 +2,15 @@ import type { ComponentChildren } from 'preact';
 import type { Caller, Ctx } from '../../kernel/context.ts';
 import { formatDay, formatKg, formatMoney, formatStamp, formatWindow } from '../../kernel/locale.ts';
 import { Badge, PostButton, type Column } from '../../kernel/ui.tsx';
-import { distanceText, OutcomeBadge, placeLabel, YourMove } from './freight-page.tsx';
+import { distanceCell, OutcomeBadge, placeLabel, YourMove } from './freight-page.tsx';
 import { namesOfCompanies, CompanyName } from '../../accounts/index.ts';
-import { bidOutcome, bidSummaries, ownBids, priceCurrencies, type OwnBid } from './page-data.ts';
+import { bidSummaries, ownBids, priceCurrencies, type OwnBid } from '../../freights/index.ts';
+import { bidOutcome } from './page-parts.ts';
 import { cityOf } from '../../places/index.ts';
-import type { FreightView } from '../fields.ts';
-import { isCallersMove } from '../lists/moves.ts';
-import { isMarketStatus } from '../in-market.ts';
-import { listInfo, type ListSide } from '../lists/registry.ts';
+import type { FreightView } from '../../freights/index.ts';
+import { isCallersMove } from '../../freights/index.ts';
+import { isMarketStatus } from '../../freights/index.ts';
+import { listInfo, type ListSide } from '../../freights/index.ts';
 import { isRecord } from '../../kernel/params.ts';
 
 /**
@@ -154,7 +155,7 @@ export async function freightListColumns(
     },
     {
       label: t('fv.col.distance'),
-      cell: (r) => distanceText(r, lang) || none,
+      cell: (r) => distanceCell(r, t, lang) ?? none,
       numeric: true,
       sortHref: sort.href('distance'),
       sorted: sort.sorted('distance'),
