@@ -61,19 +61,29 @@ export type FreightEmit = EmitInput;
  * The same type of event for many freights at once (a sweep: expiry, a waterfall's turns), in the
  * caller's transaction: each planned and rendered exactly as `emitEvent` would for it alone, the
  * freights, their bids, pieces and owners read once for all of them, the events written by the
- * outbox's batched statements. Answers how many events were written.
+ * outbox's batched statements. `written`: the freights as the caller's statement just wrote them
+ * (its `returning`, in this transaction: what a read would find), not read again. Answers how many
+ * events were written.
  */
-export async function emitFreightEvents(db: Db, clock: Clock, inputs: readonly FreightEmit[]): Promise<number> {
+export async function emitFreightEvents(
+  db: Db,
+  clock: Clock,
+  inputs: readonly FreightEmit[],
+  written?: ReadonlyMap<number, FreightRow>,
+): Promise<number> {
   const type = inputs[0]?.type;
   if (!type) return 0;
   if (inputs.some((i) => i.type !== type)) throw new Error('emitFreightEvents: one type at a time');
-  return announce(db, clock, type, await planFreightEvents(db, clock, inputs));
+  return announce(db, clock, type, await planFreightEvents(db, clock, inputs, written));
 }
 
-/** The freights, their bids (by freight, as the freight page orders them), pieces and owners, read once for a batch of events. */
-async function loadForEvents(db: Db, ids: readonly number[]) {
+/** The freights (unless given as written), their bids (by freight, as the freight page orders them), pieces and owners, read once for a batch of events. */
+async function loadForEvents(db: Db, ids: readonly number[], written?: ReadonlyMap<number, FreightRow>) {
   const wanted = [...new Set(ids)];
-  const rows = (await db.selectFrom('freights').selectAll().where(sql<SqlBool>`id = any(${wanted}::int[])`).execute()) as FreightRow[];
+  const rows = written
+    ? wanted.flatMap((id) => written.get(id) ?? [])
+    : ((await db.selectFrom('freights').selectAll().where(sql<SqlBool>`id = any(${wanted}::int[])`).execute()) as FreightRow[]);
+  if (written && rows.length !== wanted.length) throw new Error('emitFreightEvents: a freight not among those written');
   const bidRows = await db
     .selectFrom('bids')
     .selectAll()
@@ -98,10 +108,16 @@ async function loadForEvents(db: Db, ids: readonly number[]) {
   return { rows: new Map(rows.map((r) => [r.id, r])), bids, load };
 }
 
-async function planFreightEvents(db: Db, clock: Clock, inputs: readonly FreightEmit[]): Promise<Planned[]> {
+async function planFreightEvents(
+  db: Db,
+  clock: Clock,
+  inputs: readonly FreightEmit[],
+  written?: ReadonlyMap<number, FreightRow>,
+): Promise<Planned[]> {
   const loaded = await loadForEvents(
     db,
     inputs.map((i) => i.freightId),
+    written,
   );
   const planned: Planned[] = [];
   for (const input of inputs) {
