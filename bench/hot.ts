@@ -113,13 +113,17 @@ try {
   const idleStart = process.cpuUsage();
   await new Promise((resolve) => setTimeout(resolve, 3000));
   const idle = process.cpuUsage(idleStart);
-  console.log(`idle: ${Math.round((idle.user + idle.system) / 3000)} ms of CPU per second`);
+  // µs of CPU per second with nothing asked: subtracted from each run's (both the app's and its
+  // floor's, which share the process), so a slow run does not count the background's time as requests'.
+  const idlePerSecond = (idle.user + idle.system) / 3;
+  console.log(`idle: ${Math.round(idlePerSecond / 1000)} ms of CPU per second`);
+  const net = (r: MeasuredLoad) => Math.max(1, r.cpuPerRequest - idlePerSecond / Math.max(1, r.average));
 
   const run = async (name: string, url: string, paths: string[], withToken: boolean): Promise<MeasuredLoad> => {
     const options = { url, paths, connections: CONNECTIONS, duration: SECONDS, ...(withToken ? { headers } : {}) };
     await loadInProcess({ ...options, duration: Math.min(1, SECONDS) }); // JIT warm-up, not counted
     const r = await profiled(name, () => loadInProcess(options));
-    console.log(`${line(name, r)}  ${Math.round(r.cpuPerRequest)} µs CPU/request`);
+    console.log(`${line(name, r)}  ${Math.round(r.cpuPerRequest)} µs CPU/request (${Math.round(net(r))} without the idle share)`);
     return r;
   };
 
@@ -142,17 +146,18 @@ try {
       const r = await run(`${p.key}-${round}`, p.url, p.paths, true);
       const after = await run(`${p.key}-floor-${round}b`, p.floorUrl, p.floorPaths, false);
       const list = ratios.get(p.name) ?? [];
-      list.push({ r, floor: (before.average + after.average) / 2, floorCpu: (before.cpuPerRequest + after.cpuPerRequest) / 2 });
+      list.push({ r, floor: (before.average + after.average) / 2, floorCpu: (net(before) + net(after)) / 2 });
       ratios.set(p.name, list);
     }
   }
   console.log(`\nratios to the floor (the mean of the floor runs just before and after each; load average now ${loadAverage()})`);
   // Two ratios: requests per second (what the issue's targets name; moves with the machine's other
-  // work) and the server process's CPU time per request, the floor's ÷ the endpoint's (steadier).
+  // work) and the server process's CPU time per request less the idle share, the floor's ÷ the
+  // endpoint's (steadier).
   for (const [name, list] of ratios)
     for (const { r, floor, floorCpu } of list)
       console.log(
-        `${line(name, r, floor)}  (floor ${Math.round(floor)} req/s); CPU ${Math.round(r.cpuPerRequest)} µs/request against ${Math.round(floorCpu)}: ${(floorCpu / r.cpuPerRequest).toFixed(2)} x floor`,
+        `${line(name, r, floor)}  (floor ${Math.round(floor)} req/s); CPU ${Math.round(net(r))} µs/request against ${Math.round(floorCpu)}: ${(floorCpu / net(r)).toFixed(2)} x floor`,
       );
 } finally {
   for (const close of closers.reverse()) await close();
