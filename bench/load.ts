@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 
 /** What one load run measured. */
@@ -45,4 +46,29 @@ export function line(name: string, r: LoadResult, floor?: number): string {
   const ratio = floor ? `  ${(r.average / floor).toFixed(2)} x floor` : '';
   const bad = r.non2xx || r.errors || r.timeouts ? `  (non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts})` : '';
   return `${name.padEnd(48)} ${String(Math.round(r.average)).padStart(6)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ${String(r.p99).padStart(4)} ms${ratio}${bad}`;
+}
+
+/** A load run whose generator is a process of its own, with the CPU time this process spent meanwhile. */
+export interface MeasuredLoad extends LoadResult {
+  /** CPU time (user + system, every thread) of this process per completed request, in µs */
+  cpuPerRequest: number;
+}
+
+/**
+ * Runs autocannon in a child process (bench/load-process.mjs) and reads this process's CPU time
+ * around it: on a shared machine a server's CPU time per request moves far less than its
+ * requests per second, which follow whatever else the cores are given to. `paths` only.
+ */
+export function loadInProcess(options: Pick<LoadOptions, 'url' | 'paths' | 'connections' | 'duration' | 'headers'>): Promise<MeasuredLoad> {
+  return new Promise((resolve, reject) => {
+    const before = process.cpuUsage();
+    const script = new URL('./load-process.mjs', import.meta.url).pathname;
+    const child = execFile(process.execPath, [script], { maxBuffer: 1 << 20 }, (err, stdout) => {
+      if (err) return reject(err);
+      const used = process.cpuUsage(before);
+      const r = JSON.parse(stdout) as LoadResult;
+      resolve({ ...r, cpuPerRequest: (used.user + used.system) / Math.max(1, r.total) });
+    });
+    child.stdin?.end(JSON.stringify(options));
+  });
 }

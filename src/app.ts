@@ -429,8 +429,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   endpoints.push(...(await registerDealRoutes(http, services)));
   // The owner's tender evaluation as CSV (bytes, not the envelope; docs/reference.md#tenders).
   registerTenderExport(http, services, evaluationExport);
-  // Tokens in steady use looked up again in the background while the server listens (no request waits for one).
-  attachTokenRefresh(http, auth);
+  // Tokens in steady use looked up again in the background while the server listens (no request
+  // waits for one); a caller changed anywhere dropped at once (NOTIFY, migration 0409).
+  attachTokenRefresh(http, auth, database.listen);
   // Expiry written down in the background while the server listens (reads compute it anyway).
   attachExpirySweeper(http, services);
   // Tracking's lateness, delivery and retention swept in the background on every process (src/positions).

@@ -5,6 +5,7 @@ import type { DB } from '../db/schema.ts';
 import type { Authenticator, Caller } from '../kernel/context.ts';
 import { isLanguage } from '../kernel/i18n.ts';
 import type { Clock } from '../kernel/time.ts';
+import type { Listen } from '../db/connection.ts';
 import { findUserById, findUserBySession, findUsersByIds, type UserRecord } from './store.ts';
 import type { TokenIssuer } from './tokens.ts';
 
@@ -124,8 +125,17 @@ class TokenCache {
 
   /** Drops what is remembered of a user (or of everyone): this process honours a change at once. */
   forget(userId?: number): void {
+    this.forgetWhere(userId === undefined ? () => true : (c) => c.userId === userId);
+  }
+
+  /** Drops the callers of a company (renamed or deleted: `companyName` is part of a caller). */
+  forgetCompany(companyId: number): void {
+    this.forgetWhere((c) => c.companyId === companyId);
+  }
+
+  private forgetWhere(matches: (caller: Caller) => boolean): void {
     this.epoch++;
-    for (const [token, entry] of this.entries) if (userId === undefined || entry.caller.userId === userId) this.entries.delete(token);
+    for (const [token, entry] of this.entries) if (matches(entry.caller)) this.entries.delete(token);
   }
 }
 
@@ -151,7 +161,18 @@ export function forgetCachedCallers(userId?: number): void {
 export interface TokenAuthenticator extends Authenticator {
   /** Looks up again the tokens in steady use (TokenCache.refresh); the app runs it every TOKEN_REFRESH_MS while it listens. */
   refreshTokens(): Promise<void>;
+  /**
+   * A notification of CALLER_CHANNEL (`u<user id>`, `c<company id>`): that user's or company's
+   * callers are forgotten at once; anything else (or null: notifications were missed) forgets all.
+   */
+  callerChanged(payload: string | null): void;
 }
+
+/**
+ * The channel on which the database announces a changed caller (migration 0409, a trigger on
+ * users and companies): every process listening drops it from its token cache at the commit.
+ */
+export const CALLER_CHANNEL = 'fx_callers';
 
 export function createAuthenticator(db: Kysely<DB>, tokens: TokenIssuer, clock: Clock): TokenAuthenticator {
   const verified = (token: string, user: UserRecord | undefined) =>
@@ -176,6 +197,12 @@ export function createAuthenticator(db: Kysely<DB>, tokens: TokenIssuer, clock: 
   caches.add(new WeakRef(byToken));
   return {
     refreshTokens: () => byToken.refresh(),
+    callerChanged(payload) {
+      const id = payload ? Number(payload.slice(1)) : Number.NaN;
+      if (Number.isInteger(id) && payload?.startsWith('u')) byToken.forget(id);
+      else if (Number.isInteger(id) && payload?.startsWith('c')) byToken.forgetCompany(id);
+      else byToken.forget();
+    },
     byToken(token) {
       // Malformed tokens never reach the cache or the database.
       if (tokens.claimedUser(token) === null) return Promise.resolve(null);
@@ -192,11 +219,33 @@ export function createAuthenticator(db: Kysely<DB>, tokens: TokenIssuer, clock: 
 /**
  * Runs the token refresh every TOKEN_REFRESH_MS while the server listens, one at a time; a failed
  * one (the database away) is logged, its tokens expire as they would without it. Closing waits for
- * the one under way.
+ * the one under way. With `listen`, the process also listens on CALLER_CHANNEL while the server
+ * listens: a caller changed by any process (or by SQL) is dropped at the commit, and when the
+ * listening connection was lost (notifications missed) every cached caller is dropped.
  */
-export function attachTokenRefresh(http: FastifyInstance, auth: TokenAuthenticator): void {
+export function attachTokenRefresh(http: FastifyInstance, auth: TokenAuthenticator, listen?: Listen): void {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  let unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
+  if (listen) {
+    http.addHook('onListen', async () => {
+      unlisten ??= listen(
+        CALLER_CHANNEL,
+        (payload) => auth.callerChanged(payload),
+        () => auth.callerChanged(null),
+      ).catch((err: unknown) => {
+        // Without the channel the cache still honours a change within TOKEN_CACHE_MS.
+        http.log.warn({ err }, 'listening for changed callers failed');
+        return undefined;
+      });
+      await unlisten;
+    });
+    http.addHook('onClose', async () => {
+      const stop = await unlisten;
+      unlisten = undefined;
+      await stop?.();
+    });
+  }
   const turn = () => {
     running ??= auth
       .refreshTokens()

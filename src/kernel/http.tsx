@@ -75,21 +75,23 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
   });
 
   // One access-log line per request, with the User-Agent (docs/reference.md#the-api asks callers to send one)
-  // and never the token of an `auth_token` query.
-  app.addHook('onResponse', async (req, reply) => {
-    // Nothing to build when info lines are off (a silent or absent logger).
-    if (!logsAt(req.log, 'info')) return;
-    req.log.info(
-      {
-        method: req.method,
-        url: redactUrl(req.originalUrl),
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-        ua: req.headers['user-agent'],
-      },
-      'request',
-    );
-  });
+  // and never the token of an `auth_token` query. No hook at all when the logger writes no info
+  // lines (a silent or absent logger: its level is fixed at start), and a callback, not an
+  // async function, when it does: no promise per request for it (issue 49).
+  if (logsAt(app.log, 'info'))
+    app.addHook('onResponse', (req, reply, done) => {
+      req.log.info(
+        {
+          method: req.method,
+          url: redactUrl(req.originalUrl),
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime),
+          ua: req.headers['user-agent'],
+        },
+        'request',
+      );
+      done();
+    });
 
   // Bodies: JSON (an empty one is {}), forms with bracket keys, and anything else read leniently
   // as JSON or form text, since every body field also works as a query parameter.

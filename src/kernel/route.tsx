@@ -76,19 +76,28 @@ export function registerEndpoints(app: FastifyInstance, services: Services, endp
       onRequest: endpoint.spec.admit ? (req, reply) => admitBeforeBody(endpoint, services, req, reply) : undefined,
       // Forms of the HTML interface carry a CSRF token; API calls authenticate by token instead,
       // and a page's script writing JSON with the session carries the page's token like a form.
-      preHandler: (req, reply, done) => {
-        if (req.method === 'GET' || req.method === 'HEAD') return done();
-        const format = formatOf(req.raw);
-        if (format === 'html') return app.csrfProtection(req, reply, done);
-        if (format === 'json' && sessionWrite(req)) {
-          (req as SessionWriting)[SESSION_WRITE] = true;
-          return app.csrfProtection(req, reply, done);
-        }
-        done();
-      },
+      // A route that only reads (GET, and the HEAD Fastify adds to it) has no such hook at all:
+      // a hook that does nothing still costs every request its turn (issue 49).
+      preHandler: readsOnly(endpoint.spec.method)
+        ? undefined
+        : (req, reply, done) => {
+            if (req.method === 'GET' || req.method === 'HEAD') return done();
+            const format = formatOf(req.raw);
+            if (format === 'html') return app.csrfProtection(req, reply, done);
+            if (format === 'json' && sessionWrite(req)) {
+              (req as SessionWriting)[SESSION_WRITE] = true;
+              return app.csrfProtection(req, reply, done);
+            }
+            done();
+          },
       handler: (req, reply) => run(endpoint, services, req, reply),
     });
   }
+}
+
+/** Whether a route answers only GET (and HEAD): nothing it serves needs a CSRF check. */
+function readsOnly(method: HTTPMethods | HTTPMethods[]): boolean {
+  return (Array.isArray(method) ? method : [method]).every((m) => m === 'GET' || m === 'HEAD');
 }
 
 /** The caller an endpoint's `admit` let in, before the body was read (null: a public endpoint's visitor). */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { DatabaseConnection } from 'kysely';
 import pg from 'pg';
-import { forgetCachedCallers, TOKEN_CACHE_MS, type TokenAuthenticator } from '../../src/accounts/authenticator.ts';
+import { CALLER_CHANNEL, forgetCachedCallers, TOKEN_CACHE_MS, type TokenAuthenticator } from '../../src/accounts/authenticator.ts';
 import { newNonce } from '../../src/accounts/tokens.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { openFreight } from './helpers.ts';
@@ -131,5 +131,81 @@ describe('the token cache', () => {
     assert.equal((await app.get('/users/me.json', { token: user.token })).body.data.user.realname, 'New Name');
     const forged = `${user.user}.${'A'.repeat(43)}`;
     for (let i = 0; i < 2; i++) assert.equal((await app.get('/users/me.json', { token: forged })).status, 401);
+  });
+});
+
+describe('changed callers through NOTIFY (issue 49)', () => {
+  test('the database announces a changed user or company on CALLER_CHANNEL at the commit, whoever writes', async () => {
+    const user = await app.actor('Announced');
+    const heard: string[] = [];
+    let wake: (() => void) | undefined;
+    const stop = await app.database.listen(CALLER_CHANNEL, (payload) => {
+      heard.push(payload);
+      wake?.();
+    });
+    const until = (n: number) =>
+      new Promise<void>((resolve) => {
+        wake = () => heard.length >= n && resolve();
+        wake();
+      });
+    try {
+      await app.services.db.updateTable('users').set({ token_nonce: newNonce() }).where('id', '=', user.user).execute();
+      await until(1);
+      await app.services.db.updateTable('companies').set({ name: 'Announced Renamed' }).where('id', '=', user.company).execute();
+      await until(2);
+      // A column no caller holds announces nothing: the next one heard is the e-mail's.
+      await app.services.db.updateTable('users').set({ password_hash: 'x' }).where('id', '=', user.user).execute();
+      await app.services.db.updateTable('users').set({ email: 'announced-2@example.test' }).where('id', '=', user.user).execute();
+      await until(3);
+      assert.deepEqual(heard, [`u${user.user}`, `c${user.company}`, `u${user.user}`]);
+    } finally {
+      await stop();
+    }
+  });
+
+  test('a caller is forgotten when its user or company is announced; every caller when notifications were missed', async () => {
+    const auth = app.services.auth as TokenAuthenticator;
+    const user = await app.actor('Renamed Co');
+    const lookups = () => statements.filter((s) => s.startsWith('select "users"."id"')).length;
+    assert.equal((await app.get('/users/me.json', { token: user.token })).status, 200);
+    auth.callerChanged(`c${user.company + 1000}`);
+    statements = [];
+    assert.equal((await app.get('/users/me.json', { token: user.token })).status, 200);
+    assert.equal(lookups(), 0, 'another company changed: still served from the cache');
+    auth.callerChanged(`c${user.company}`);
+    statements = [];
+    assert.equal((await app.get('/users/me.json', { token: user.token })).status, 200);
+    assert.equal(lookups(), 1, 'looked up again after its company changed');
+    auth.callerChanged(`u${user.user}`);
+    statements = [];
+    assert.equal((await app.get('/users/me.json', { token: user.token })).status, 200);
+    assert.equal(lookups(), 1, 'looked up again after its user changed');
+    auth.callerChanged(null);
+    statements = [];
+    assert.equal((await app.get('/users/me.json', { token: user.token })).status, 200);
+    assert.equal(lookups(), 1, 'notifications missed: every caller looked up again');
+  });
+
+  test('a listening server drops a caller another process changed when the notification arrives', async () => {
+    await app.listen();
+    const user = await app.actor('Dropped');
+    assert.equal((await app.get('/users/me.json', { token: user.token })).status, 200);
+    const auth = app.services.auth as TokenAuthenticator;
+    const original = auth.callerChanged;
+    const dropped = new Promise<void>((resolve) => {
+      auth.callerChanged = (payload) => {
+        original(payload);
+        if (payload === `u${user.user}`) resolve();
+      };
+    });
+    try {
+      // As another process would: no forgetCachedCallers here.
+      await app.services.db.updateTable('users').set({ token_nonce: newNonce() }).where('id', '=', user.user).execute();
+      // The server's own listener hears it (this test would wait forever otherwise) and drops the caller.
+      await dropped;
+      assert.equal((await app.get('/users/me.json', { token: user.token })).status, 401);
+    } finally {
+      auth.callerChanged = original;
+    }
   });
 });

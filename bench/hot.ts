@@ -1,0 +1,166 @@
+// npm run bench:hot — the hot path of a logged-in JSON GET against its floors, in one run (issue 49):
+//   - a trivial logged-in GET (`/users/me.json`, token from the cache, no statement) against bare
+//     Fastify answering the same object from a route without hooks (target ≥ 0.85×);
+//   - the freight view (`/freights/view/{id}.json`) against Fastify sending a stored `jsonb`
+//     document of a freight by primary key as the database's text (target ≥ 0.8×).
+// Each endpoint is measured between two runs of its floor and divided by their mean, ROUNDS times
+// (the machine is shared: read the ratios). The load generator is a process of its own, so the
+// server's CPU time per request is read too (bench/load.ts loadInProcess): its ratio to the
+// floor's moves far less with the machine's other work than requests per second do. BENCH_FREIGHTS (20,000), BENCH_SECONDS (5),
+// BENCH_CONNECTIONS (8), BENCH_ROUNDS (2), BENCH_ONLY=me|view; BENCH_CPU_PROF=<dir> writes a CPU
+// profile of the server's thread per measurement (bench/profile-summary.ts summarises one).
+// Embedded database by default; PostgreSQL when DATABASE_URL (or BENCH_DATABASE_URL) names a server.
+import fs from 'node:fs';
+import inspector from 'node:inspector';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { line, loadInProcess, type MeasuredLoad } from './load.ts';
+import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase, seedMarket } from './setup.ts';
+
+const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 20_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const only = process.env.BENCH_ONLY?.split(',');
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_CPU_PROF;
+  if (!dir) return run();
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<any>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  try {
+    return await run();
+  } finally {
+    const { profile } = await post('Profiler.stop');
+    session.disconnect();
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `${label}-${name}.cpuprofile`);
+    fs.writeFileSync(file, JSON.stringify(profile));
+    console.log(`  profile: ${file}`);
+  }
+}
+
+const { database, label, pgUrl, pglite, drop } = await openBenchDatabase();
+const app = await buildBenchApp(database);
+const db = database.db;
+const closers: Array<() => Promise<unknown>> = [];
+
+try {
+  const users = await benchCompanies(db, app.tokens, 4);
+  await seedMarket(db, users, FREIGHTS);
+  // The jsonb floor's documents: freights as JSON of a view's size (as bench/market.ts's).
+  await sql`create table floor_docs as select id, to_jsonb(f) || jsonb_build_object('bids', '[]'::jsonb) as doc from freights f`.execute(
+    db,
+  );
+  await sql`alter table floor_docs add primary key (id)`.execute(db);
+  await sql`vacuum analyze`.execute(db);
+
+  const caller = users[1]!;
+  const headers = { authorization: `TokenPass ${caller.token}` };
+  const base = await listenLocal(app.http);
+  closers.push(() => app.http.close());
+
+  // Freights the caller sees (market and own), in random order: every view answers 200.
+  const visible = await sql<{ id: number }>`
+    select id from freights
+    where company_id = ${caller.company} or (status in ('open', 'pending') and visibility >= 0 and deadline > now())
+    order by random() limit 5000`.execute(db);
+  const viewPaths = visible.rows.map((r) => `/freights/view/${r.id}.json`);
+  const docPaths = visible.rows.map((r) => `/floor/${r.id}`);
+
+  // The floors: bare Fastify (no hooks, no plugins) in the same process as the app.
+  const me = (await (await fetch(`${base}/users/me.json`, { headers })).json()) as object;
+  const bare = Fastify({ logger: false });
+  bare.get('/me', async () => JSON.parse(JSON.stringify(me)));
+  const pool = pgUrl ? new pg.Pool({ connectionString: pgUrl, max: 10 }) : undefined;
+  pool?.on('error', () => {});
+  const docById = async (id: number): Promise<string | undefined> => {
+    const text = 'select doc::text as doc from floor_docs where id = $1';
+    const rows = pool ? (await pool.query<{ doc: string }>(text, [id])).rows : (await pglite!.query<{ doc: string }>(text, [id])).rows;
+    return rows[0]?.doc;
+  };
+  bare.get<{ Params: { id: string } }>('/floor/:id', async (req, reply) => {
+    const doc = await docById(Number(req.params.id) || 0);
+    if (doc === undefined) return reply.code(404).send({ status: 'error' });
+    return reply.type('application/json').send(`{"status":"success","data":${doc}}`);
+  });
+  const bareBase = await listenLocal(bare);
+  closers.push(
+    () => bare.close(),
+    async () => pool?.end(),
+  );
+
+  console.log(
+    `hot-path benchmark on ${label}: ${FREIGHTS} freights; ${SECONDS} s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores; load average ${loadAverage()}`,
+  );
+
+  // What the process spends with nothing asked (the app's background work: sweepers, the token
+  // refresh, queues): printed, so a CPU figure per request can be judged against it.
+  const idleStart = process.cpuUsage();
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const idle = process.cpuUsage(idleStart);
+  // µs of CPU per second with nothing asked: subtracted from each run's (both the app's and its
+  // floor's, which share the process), so a slow run does not count the background's time as requests'.
+  const idlePerSecond = (idle.user + idle.system) / 3;
+  console.log(`idle: ${Math.round(idlePerSecond / 1000)} ms of CPU per second`);
+  const net = (r: MeasuredLoad) => Math.max(1, r.cpuPerRequest - idlePerSecond / Math.max(1, r.average));
+
+  const run = async (name: string, url: string, paths: string[], withToken: boolean): Promise<MeasuredLoad> => {
+    const options = { url, paths, connections: CONNECTIONS, duration: SECONDS, ...(withToken ? { headers } : {}) };
+    await loadInProcess({ ...options, duration: Math.min(1, SECONDS) }); // JIT warm-up, not counted
+    const r = await profiled(name, () => loadInProcess(options));
+    console.log(`${line(name, r)}  ${Math.round(r.cpuPerRequest)} µs CPU/request (${Math.round(net(r))} without the idle share)`);
+    return r;
+  };
+
+  const pairs = [
+    {
+      key: 'me',
+      name: 'GET /users/me.json (token, trivial)',
+      url: base,
+      paths: ['/users/me.json'],
+      floorUrl: bareBase,
+      floorPaths: ['/me'],
+    },
+    { key: 'view', name: 'GET /freights/view/{visible}.json', url: base, paths: viewPaths, floorUrl: bareBase, floorPaths: docPaths },
+  ].filter((p) => !only || only.includes(p.key));
+
+  const ratios = new Map<string, Array<{ r: MeasuredLoad; floor: number; floorCpu: number }>>();
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const p of pairs) {
+      const before = await run(`${p.key}-floor-${round}a`, p.floorUrl, p.floorPaths, false);
+      const r = await run(`${p.key}-${round}`, p.url, p.paths, true);
+      const after = await run(`${p.key}-floor-${round}b`, p.floorUrl, p.floorPaths, false);
+      const list = ratios.get(p.name) ?? [];
+      list.push({ r, floor: (before.average + after.average) / 2, floorCpu: (net(before) + net(after)) / 2 });
+      ratios.set(p.name, list);
+    }
+  }
+  console.log(`\nratios to the floor (the mean of the floor runs just before and after each; load average now ${loadAverage()})`);
+  // Two ratios: requests per second (what the issue's targets name; moves with the machine's other
+  // work) and the server process's CPU time per request less the idle share, the floor's ÷ the
+  // endpoint's (steadier).
+  for (const [name, list] of ratios)
+    for (const { r, floor, floorCpu } of list)
+      console.log(
+        `${line(name, r, floor)}  (floor ${Math.round(floor)} req/s); CPU ${Math.round(net(r))} µs/request against ${Math.round(floorCpu)}: ${(floorCpu / net(r)).toFixed(2)} x floor`,
+      );
+} finally {
+  for (const close of closers.reverse()) await close();
+  await database.close();
+  await drop?.();
+}
