@@ -150,7 +150,11 @@ export function drawRows(doc: PDFKit.PDFDocument, rows: Iterable<Row>, y: number
 
 export function orderRows(o: TransportOrder): Row[] {
   const { applied_amount: amount, currency_id: currency } = o.applicable_service_charge;
-  const money = amount === null ? '–' : currency ? inBoth((l) => formatMoney(amount, currency, l)).replace(' / ', ' · ') : amount;
+  const money =
+    amount === null
+      ? '–'
+      : `${amount} ${currency ?? ''}`.trim() +
+        (currency ? ` (${formatMoney(amount, currency, 'eng')} · ${formatMoney(amount, currency, 'deu')})` : '');
   const refs = Object.entries(o.references);
   const transport = o.transport;
   const days = o.payment_terms?.due_days;
