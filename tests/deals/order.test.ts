@@ -190,7 +190,9 @@ describe(`the transport order and the proof of delivery (${TEST_DB})`, () => {
       assert.ok(!text.includes(id), `no internal id: ${id}`);
     for (const words of [
       'Transport order / Transportauftrag PO-4711 Möbel',
-      '2031-05-05 08:00–12:00 / 05.05.2031 08:00–12:00',
+      // The loading window in both readers' formats (a line may wrap after its dash).
+      'Window / Zeitfenster: 2031-05-05 08:00–',
+      '05.05.2031 08:00–',
       'Gross weight / Bruttogewicht (CMR 11)',
       '4,200 kg / 4.200 kg',
       'Loading reference / Ladereferenz',
