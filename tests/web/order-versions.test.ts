@@ -21,12 +21,12 @@ async function downloadFrom(page: Page, selector: string): Promise<{ name: strin
 const TEXT = {
   eng: {
     done: 'version 2 of the transport order is issued',
-    vehicle: 'Vehicle WE 4242X / WE 77Y, driver Ewa Zielińska',
+    vehicle: 'Vehicle WE 4242X / WE 77Y, driver Ewa Zielińska, +48 600 100 200',
     earlier: 'Earlier versions',
   },
   deu: {
     done: 'Version 2 des Transportauftrags ist ausgestellt',
-    vehicle: 'Fahrzeug WE 4242X / WE 77Y, Fahrer Ewa Zielińska',
+    vehicle: 'Fahrzeug WE 4242X / WE 77Y, Fahrer Ewa Zielińska, +48 600 100 200',
     earlier: 'Frühere Versionen',
   },
 } as const;
