@@ -74,7 +74,7 @@ export const issueCmr: AwardStep = async (trx, clock, won) => {
  * passes it the version in the re-issue's transaction, app.ts wires it) while nobody has signed
  * it: refilled from the version under its own number, its first link rewritten. From the first
  * signature on the note is frozen (docs/choices.md, "The transport order in versions"; the
- * migration 0405 trigger refuses a change then): the signed note keeps what it said, the order's
+ * migration 0406 trigger refuses a change then): the signed note keeps what it said, the order's
  * new version stands beside it.
  */
 export async function followOrder(trx: Transaction<DB>, _clock: Clock, freight: FreightRow, order: TransportOrder): Promise<void> {

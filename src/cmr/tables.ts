@@ -4,7 +4,7 @@ import type { Generated } from 'kysely';
  * The e-CMR's tables (docs/reference.md#ecmr) and the named values that explain their rows. Behaviour
  * lives in the other files; this one imports none of them, so db/schema.ts can join it. Signatures
  * are append-only (migration 0350: a trigger refuses every update and delete); a note is written
- * on award and refilled from its order's new versions only while unsigned (migration 0405: frozen
+ * on award and refilled from its order's new versions only while unsigned (migration 0406: frozen
  * at its first signature), each signature once, and the chain (chain.ts) proves it.
  */
 

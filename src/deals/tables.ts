@@ -60,7 +60,7 @@ export interface DealUploadsTable {
  */
 export interface DealOrdersTable {
   freight_id: number;
-  /** 1 on award, one more for each re-issue (migration 0405: the carrier's plate and driver) */
+  /** 1 on award, one more for each re-issue (migration 0406: the carrier's plate and driver) */
   version: ColumnType<number, number | undefined, never>;
   document_id: number;
   content: string;

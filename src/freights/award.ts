@@ -61,6 +61,12 @@ export type AwardResult =
 
 export class AwardPath {
   private readonly steps: readonly AwardStep[];
+  /**
+   * The Book Now bookings this app (one path per app) has under way, by freight: a second booking
+   * of the same freight waits for the first in memory, holding no connection (one-step.ts bookNow).
+   * Ordering only: the row's lock decides the winner, across processes too.
+   */
+  readonly bookings = new Map<number, Promise<unknown>>();
 
   constructor(steps: readonly AwardStep[] = []) {
     this.steps = [...steps];

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { blocksEither, isBlocked } from '../accounts/index.ts';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
@@ -7,7 +7,7 @@ import type { Clock } from '../kernel/time.ts';
 import { insertBid, lockBid, updateBid } from './bids.ts';
 import type { AwardPath } from './award.ts';
 import { emitEvent } from './events.ts';
-import { BIDS_IN_PLAY, inMarket } from './in-market.ts';
+import { BIDS_IN_PLAY, inMarket, isMarketStatus } from './in-market.ts';
 import { lockFreight } from './lifecycle.ts';
 import { admits } from './policy.ts';
 import type { BidRow, FreightRow, OfferSide } from './tables.ts';
@@ -112,12 +112,61 @@ async function throughWaterfall(
 }
 
 /**
+ * A booking's answer decided without a transaction or a lock, when one statement's snapshot
+ * already decides it (docs/choices.md, "A losing booking is refused cheaply"): the caller's own
+ * freight, or a freight that left the market (taken by an earlier booking, expired, revoked) and
+ * has no running waterfall. The answer is the one the locked path gives on that snapshot (its
+ * instant is the booking's: a freight out of the market then is refused as the lock's holder
+ * would have found it); anything else (open, pending, draft, a running waterfall, gone) is null:
+ * the locked path decides. So a race's losers arriving after the winner committed neither wait
+ * for a lock nor open a transaction.
+ */
+async function refusedAtOnce(db: Kysely<DB>, caller: Caller, freightId: number): Promise<OneStepResult | null> {
+  const row = (
+    await sql<Pick<FreightRow, 'company_id' | 'status' | 'visibility' | 'whitelist'> & { has_bid: boolean; falling: boolean }>`
+      select f.company_id, f.status, f.visibility, f.whitelist,
+        exists (select 1 from bids b where b.freight_id = f.id and b.company_id = ${caller.companyId} and b.status <> 'revoked') as has_bid,
+        exists (select 1 from freight_waterfalls w where w.freight_id = f.id and w.state = 'running') as falling
+      from freights f where f.id = ${freightId}`.execute(db)
+  ).rows[0];
+  if (!row) return null;
+  if (row.company_id === caller.companyId) return refused('quotes.book.own_freight', freightId);
+  if (row.falling || row.status === 'draft' || isMarketStatus(row.status)) return null;
+  // As the locked path answers a freight out of the market: a refusal to whom it shows itself, else not found.
+  return admits(row, caller.companyId) || row.has_bid ? refused('quotes.book.not_available', freightId) : notFound;
+}
+
+/**
+ * Runs `book` after the bookings of `freightId` this app has under way (`AwardPath.bookings`), one
+ * at a time: a booking of a freight that another booking of the process is taking waits for it in
+ * memory, without a connection, then asks again (docs/choices.md, "A losing booking is refused cheaply").
+ */
+async function inLine<T>(line: Map<number, Promise<unknown>>, freightId: number, book: (waited: boolean) => Promise<T>): Promise<T> {
+  const before = line.get(freightId);
+  const mine = (async () => {
+    if (before) await before.catch(() => undefined);
+    return book(before !== undefined);
+  })();
+  line.set(freightId, mine);
+  try {
+    return await mine;
+  } finally {
+    if (line.get(freightId) === mine) line.delete(freightId);
+  }
+}
+
+/**
  * POST /quotes/book/{freightId}.json (docs/reference.md#one-step): by a company that may bid on the
  * freight, while it is open or pending and has `book_now`, a bid at `book_now` is created and
  * awarded in this one transaction. A company that cannot see the freight: not found (a taken
  * freight stays "there" for every company its visibility admitted, so the loser of a race reads
  * a refusal, not a 404). The owner's own company, no price, a blocked company, a freight no
  * longer in the market: refused, nothing written.
+ *
+ * A race's loser is refused without a transaction once the winner committed (`refusedAtOnce`),
+ * and within one process it waits for a booking of the same freight under way in memory, not
+ * on the row's lock with a connection held; across processes the row's lock decides, as for
+ * every transition.
  */
 export async function bookNow(
   db: Kysely<DB>,
@@ -128,8 +177,28 @@ export async function bookNow(
   work: WaterfallWork,
 ): Promise<OneStepResult> {
   const now = clock.now();
+  if (!award.bookings.has(freightId)) {
+    const early = await refusedAtOnce(db, caller, freightId);
+    if (early) return early;
+  }
+  return inLine(award.bookings, freightId, async (waited) => {
+    const early = waited ? await refusedAtOnce(db, caller, freightId) : null;
+    return early ?? bookLocked(db, clock.at(now), caller, freightId, award, work);
+  });
+}
+
+/** The booking in its transaction, on the locked freight. */
+function bookLocked(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  freightId: number,
+  award: AwardPath,
+  work: WaterfallWork,
+): Promise<OneStepResult> {
+  const now = clock.now();
   return inTransaction(db, freightId, 'quotes.book.not_available', async (trx) => {
-    const locked = await lockFreight(trx, freightId, clock.at(now));
+    const locked = await lockFreight(trx, freightId, clock);
     if (!locked) return notFound;
     if (locked.company_id === caller.companyId) return refused('quotes.book.own_freight', freightId);
     const { freight, turn } = await throughWaterfall(trx, clock.at(now), locked, caller.companyId, work);

@@ -87,48 +87,44 @@ async function advanceBatch(
   batch: number,
 ): Promise<{ claimed: number; moved: number }> {
   const now = clock.now();
+  // The claim reads what the step is decided on: the waterfalls, and their freights' status and
+  // deadline, as locked (a row changed since the statement began is read as changed).
   const claimed = (
-    await sql<{ id: number }>`select f.id from freight_waterfalls as w join freights as f on f.id = w.freight_id
+    await sql<
+      WaterfallRow & { f_status: FreightRow['status']; f_deadline: Date | null }
+    >`select w.*, f.status as f_status, f.deadline as f_deadline
+      from freight_waterfalls as w join freights as f on f.id = w.freight_id
       where w.state = 'running' and w.step_until <= ${now}
       order by w.step_until limit ${batch}
       for update of w, f skip locked`.execute(trx)
-  ).rows.map((r) => r.id);
+  ).rows;
   if (!claimed.length) return { claimed: 0, moved: 0 };
-  const freights = (await trx
-    .selectFrom('freights')
-    .selectAll()
-    .where(sql<boolean>`id = any(${claimed}::int[])`)
-    .execute()) as FreightRow[];
-  const falls = new Map(
-    (await trx.selectFrom('freight_waterfalls').selectAll().where(sql<boolean>`freight_id = any(${claimed}::int[])`).execute()).map((w) => [
-      w.freight_id,
-      w as WaterfallRow,
-    ]),
-  );
 
   // Past its deadline: written expired first, with its event, as every transition does.
   const expired = new Set(
     await expireLocked(
       trx,
-      freights.filter((f) => isDue(f, now)).map((f) => f.id),
+      claimed.filter((w) => isDue({ status: w.f_status, deadline: w.f_deadline }, now)).map((w) => w.freight_id),
       clock,
     ),
   );
 
   const steps: Array<{ id: number; advance: Advance }> = [];
-  for (const f of freights) {
-    const fall = falls.get(f.id);
-    // Re-read on the locked row: still running and due (a transaction that held it before the claim changed nothing then).
-    if (fall?.state !== 'running' || !fall.step_until || fall.step_until > now) continue;
-    steps.push({ id: f.id, advance: advance(expired.has(f.id) ? { ...f, status: 'expired' } : f, fall, now) });
+  for (const fall of claimed) {
+    // Still running and due on the locked row.
+    if (fall.state !== 'running' || !fall.step_until || fall.step_until > now) continue;
+    const freight = { status: expired.has(fall.freight_id) ? ('expired' as const) : fall.f_status, deadline: fall.f_deadline };
+    steps.push({ id: fall.freight_id, advance: advance(freight, fall, now) });
   }
   if (!steps.length) return { claimed: claimed.length, moved: 0 };
 
-  // The freights: the next carrier alone at its price, the market at the last price, or the end.
+  // The freights: the next carrier alone at its price, the market at the last price, or the end;
+  // read back as written (`returning`), so the events below render them without reading them again.
   const written = steps.filter((s) => s.advance.kind !== 'over');
+  const rows = new Map<number, FreightRow>();
   if (written.length) {
     const col = <T>(pick: (a: Advance) => T) => written.map((s) => pick(s.advance));
-    await sql`update freights as f set
+    const returned = await sql<FreightRow>`update freights as f set
         visibility = case when u.kind = 'market' then ${VISIBILITY.everyone}::int else f.visibility end,
         whitelist = case when u.kind = 'market' then '{}'::int[] when u.carrier is not null then array[u.carrier] else f.whitelist end,
         book_now = coalesce(u.price, f.book_now),
@@ -137,7 +133,9 @@ async function advanceBatch(
       from unnest(${written.map((s) => s.id)}::int[], ${col((a) => a.kind)}::text[],
         ${col((a) => ('carrier' in a ? a.carrier : null))}::int[], ${col((a) => ('price' in a ? a.price : null))}::numeric[])
         as u(id, kind, carrier, price)
-      where f.id = u.id`.execute(trx);
+      where f.id = u.id
+      returning f.*`.execute(trx);
+    for (const r of returned.rows) rows.set(r.id, r);
   }
   // The waterfalls: the running turn, or the state they ended in.
   const state = (a: Advance): WaterfallState =>
@@ -149,19 +147,21 @@ async function advanceBatch(
       ${steps.map((s) => state(s.advance))}::text[]) as u(id, step, until, state)
     where w.freight_id = u.id`.execute(trx);
 
-  // The events, each as emitEvent renders it alone (the freights read back as written above).
+  // The events, each as emitEvent renders it alone, of the freights as written above.
   const of = <K extends Advance['kind']>(kind: K) =>
     steps.flatMap((s) => (s.advance.kind === kind ? [{ id: s.id, advance: s.advance as Extract<Advance, { kind: K }> }] : []));
   await emitFreightEvents(
     trx,
     clock,
     of('turn').map((s) => ({ type: 'freight.offered' as const, freightId: s.id, companyId: s.advance.carrier, until: s.advance.until })),
+    rows,
   );
   const market = of('market').map((s) => s.id);
   await emitFreightEvents(
     trx,
     clock,
     market.map((freightId) => ({ type: 'freight.published' as const, freightId })),
+    rows,
   );
   if (market.length) {
     if (work.enteredMarketAll) await work.enteredMarketAll(trx, clock, market);
@@ -171,6 +171,7 @@ async function advanceBatch(
     trx,
     clock,
     of('stop').map((s) => ({ type: 'freight.expired' as const, freightId: s.id })),
+    rows,
   );
   return { claimed: claimed.length, moved: steps.length };
 }

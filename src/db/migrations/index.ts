@@ -52,7 +52,8 @@ import * as positions from './0340_positions.ts';
 import * as cmr from './0350_cmr.ts';
 import * as freightLinks from './0380_freight_links.ts';
 import * as mergedNotifications from './0397_merged_notifications.ts';
-import * as orderVersions from './0405_order_versions.ts';
+import * as roadDistances from './0405_road_distances.ts';
+import * as orderVersions from './0406_order_versions.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -109,5 +110,6 @@ export const migrations: Record<string, Migration> = {
   '0350_cmr': cmr,
   '0380_freight_links': freightLinks,
   '0397_merged_notifications': mergedNotifications,
-  '0405_order_versions': orderVersions,
+  '0405_road_distances': roadDistances,
+  '0406_order_versions': orderVersions,
 };
