@@ -94,7 +94,16 @@ import {
   TENDERS_SECTION,
   tenderNotices,
 } from './tenders/index.ts';
-import { CMR_ERRORS, CMR_EVENT_DOCS, CMR_MESSAGES, cmrEndpoints, cmrSection, consigneeEndpoints, issueCmr } from './cmr/index.ts';
+import {
+  CMR_ERRORS,
+  CMR_EVENT_DOCS,
+  CMR_MESSAGES,
+  cmrEndpoints,
+  cmrSection,
+  consigneeEndpoints,
+  followOrder,
+  issueCmr,
+} from './cmr/index.ts';
 import {
   attachMail,
   MAIL_ERRORS,
@@ -408,7 +417,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...searchEndpoints({ readVehicles: vehicleViews, readTenders: tenderNotices }),
     ...vehicleEndpoints({ published: queueAlert('vehicle'), committed: alertsCommitted }),
     ...trustEndpoints(), // company profiles, ratings, blocks (docs/reference.md#trust)
-    ...dealEndpoints(), // conversations and documents beside a freight (docs/reference.md#deal-room)
+    // conversations and documents beside a freight (docs/reference.md#deal-room); the e-CMR follows the order's new versions
+    ...dealEndpoints(options.issueCmrs !== false ? [followOrder] : []),
     ...laneEndpoints(), // lane prices (docs/reference.md#lane-prices)
     ...placeEndpoints(),
     ...deskEndpoints(), // the start page: the dispatcher's work queue

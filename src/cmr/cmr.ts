@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB, Db } from '../db/schema.ts';
 import { addIssuedDocument, issuedOrder, type DocumentRead } from '../deals/index.ts';
 import { DELIVERY, lockFreight, setDeliveryStatus, visibleFreights, type AwardStep, type FreightRow } from '../freights/index.ts';
+import type { TransportOrder } from '../deals/index.ts';
 import type { Clock } from '../kernel/time.ts';
 import { issueLink, openLink, revokeLinks, type OpenedLink } from '../links/index.ts';
 import { canonicalJson, nextLink, recomputeChain, sha256Hex, type SignatureEntry } from './chain.ts';
@@ -17,6 +18,7 @@ import {
   chainOf,
   lockNote,
   noteOfFreight,
+  rewriteNote,
   signaturesOf,
   type NoteRow,
   type SignatureRow,
@@ -66,6 +68,22 @@ export const issueCmr: AwardStep = async (trx, clock, won) => {
   const content = canonicalJson(note as never);
   await insertNote(trx, { id, freight_id: freight.id, number: note.number, content, hash: sha256Hex(content), created: clock.now() });
 };
+
+/**
+ * The note follows its transport order's new version (the carrier's plate and driver; deals
+ * passes it the version in the re-issue's transaction, app.ts wires it) while nobody has signed
+ * it: refilled from the version under its own number, its first link rewritten. From the first
+ * signature on the note is frozen (docs/choices.md, "The transport order in versions"; the
+ * migration 0406 trigger refuses a change then): the signed note keeps what it said, the order's
+ * new version stands beside it.
+ */
+export async function followOrder(trx: Transaction<DB>, _clock: Clock, freight: FreightRow, order: TransportOrder): Promise<void> {
+  if (!isRoadAward(freight)) return;
+  const note = await lockNote(trx, freight.id);
+  if (!note || (await signaturesOf(trx, note.id)).length) return;
+  const content = canonicalJson(noteFromOrder(order, note.number) as never);
+  if (content !== note.content) await rewriteNote(trx, note.id, content, sha256Hex(content));
+}
 
 /** The freight when the company is one of its parties (owner, winner), else undefined (a 404). */
 async function partyFreight(db: Kysely<DB>, clock: Clock, companyId: number, freightId: number): Promise<FreightRow | undefined> {

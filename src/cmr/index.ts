@@ -14,7 +14,7 @@ import { cmrLine } from './views.tsx';
 export { CMR_ERRORS, CMR_MESSAGES } from './messages.ts';
 export { CMR_EVENT_DOCS } from './schema.ts';
 export { cmrEndpoints, consigneeEndpoints } from './routes.tsx';
-export { issueCmr } from './cmr.ts';
+export { followOrder, issueCmr } from './cmr.ts';
 
 /** The freight page's section (passed in by app.ts): the note's number and status for the owner and the winner. */
 export async function cmrSection(ctx: Ctx, route: FreightView) {

@@ -64,6 +64,12 @@ export interface CmrNote {
   dangerous_goods: string | null;
   /** box 16, eFTI carrier */
   carrier: CmrParty;
+  /**
+   * the vehicle's registration (plate) beside box 16, as the usual forms' "Registration No. /
+   * amtl. Kennzeichen": the transport order's eFTI usedTransportMeans id, once the carrier gave
+   * it (a note from an order without it: null). Notes issued before issue 47 lack the member.
+   */
+  vehicle_registration?: string | null;
 }
 
 const party = (p: OrderParty): CmrParty => ({
@@ -98,7 +104,7 @@ export function noteFromOrder(order: TransportOrder, number: string): CmrNote {
     timezone: order.timezone,
     sender: party(order.consignor),
     consignee: {
-      name: null,
+      name: order.consignee?.name ?? null,
       postal_address: { postcode: null, city_name: null, country_code: to.postal_address.country_code },
       tax_registration: null,
     },
@@ -113,6 +119,7 @@ export function noteFromOrder(order: TransportOrder, number: string): CmrNote {
     gross_weight: weight(order.gross_weight),
     dangerous_goods: order.dangerous_goods?.information ?? null,
     carrier: party(order.carrier),
+    vehicle_registration: order.transport?.used_transport_means.id ?? null,
   };
 }
 

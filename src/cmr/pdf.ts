@@ -42,6 +42,7 @@ export function cmrRows(c: CmrView): Row[] {
     { label: `3 ${both('cmr.delivery_place')}`, lines: placeLines(c.delivery_place) },
     { label: `4 ${both('cmr.taking_over')}`, lines: [...placeLines(c.taking_over), or(c.taking_over.date)] },
     { label: `16 ${both('cmr.carrier')}`, lines: partyLines(c.carrier) },
+    ...(c.vehicle_registration ? [{ label: both('cmr.vehicle'), lines: [c.vehicle_registration] }] : []),
     { heading: both('cmr.goods') },
     ...c.goods.map((g, i) => ({
       label: `6-11 ${both('cmr.line')} ${i + 1}`,

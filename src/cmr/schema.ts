@@ -53,7 +53,9 @@ export const CMR = Type.Object(
     issued: Type.String({ description: 'the award: YYYY-MM-DD HH:MM:SS in `timezone`' }),
     timezone: Type.String(),
     sender: PARTY('CMR box 1, eFTI consignor: the freight’s owner'),
-    consignee: PARTY('CMR box 2, eFTI consignee: not recorded by the exchange (name null); the consignee signs with its name'),
+    consignee: PARTY(
+      'CMR box 2, eFTI consignee: the transport order’s consignee (the freight’s `refs.consignee`) as `name`, else null; the consignee signs with its name',
+    ),
     delivery_place: Type.Object(PLACE, { description: 'CMR box 3, eFTI consigneeReceiptLocation' }),
     taking_over: Type.Object(
       { ...PLACE, date: NULLABLE(Type.String({ description: 'YYYY-MM-DD: the loading window’s start' })) },
@@ -71,6 +73,14 @@ export const CMR = Type.Object(
     gross_weight: NULLABLE(Type.String({ description: 'box 11 total, kg, exact decimal text (eFTI grossWeight)' })),
     dangerous_goods: NULLABLE(Type.String({ description: 'eFTI dangerousGoods' })),
     carrier: PARTY('CMR box 16, eFTI carrier: the winner'),
+    vehicle_registration: Type.Optional(
+      NULLABLE(
+        Type.String({
+          description:
+            'the vehicle’s registration (plate) beside box 16, from the transport order’s version the carrier issued with it; a note follows the order only until its first signature',
+        }),
+      ),
+    ),
     status: STATUS,
     signatures: Type.Array(SIGNATURE, { description: 'in the order signed' }),
     hash: HASH('the chain’s head: the last signature’s link, or before any signature the SHA-256 of the issued note’s canonical JSON'),

@@ -24,6 +24,11 @@ export async function insertNote(db: Db, row: NoteRow): Promise<boolean> {
   return written !== undefined;
 }
 
+/** An unsigned note refilled (its content and first link); the trigger refuses it once a signature exists. */
+export async function rewriteNote(trx: Transaction<DB>, id: number, content: string, hash: string): Promise<void> {
+  await trx.updateTable('cmr_notes').set({ content, hash }).where('id', '=', id).execute();
+}
+
 export async function noteOfFreight(db: Db, freightId: number): Promise<NoteRow | undefined> {
   return db.selectFrom('cmr_notes').selectAll().where('freight_id', '=', freightId).executeTakeFirst();
 }

@@ -2,9 +2,10 @@ import type { Generated } from 'kysely';
 
 /**
  * The e-CMR's tables (docs/reference.md#ecmr) and the named values that explain their rows. Behaviour
- * lives in the other files; this one imports none of them, so db/schema.ts can join it. Both
- * tables are append-only (migration 0350: a trigger refuses every update and delete): a note is
- * written once on award, each signature once, and the chain (chain.ts) proves it.
+ * lives in the other files; this one imports none of them, so db/schema.ts can join it. Signatures
+ * are append-only (migration 0350: a trigger refuses every update and delete); a note is written
+ * on award and refilled from its order's new versions only while unsigned (migration 0406: frozen
+ * at its first signature), each signature once, and the chain (chain.ts) proves it.
  */
 
 /** A consignment note: the issued note's canonical JSON exactly as issued, and its hash (the chain's first link). */

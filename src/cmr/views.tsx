@@ -41,6 +41,7 @@ export function NoteBody({ ctx, cmr }: { ctx: Ctx<Caller | null>; cmr: CmrView }
           [`3 ${t('cmr.delivery_place')}`, placeText(cmr.delivery_place)],
           [`4 ${t('cmr.taking_over')}`, `${placeText(cmr.taking_over)} · ${or(cmr.taking_over.date)}`],
           [`16 ${t('cmr.carrier')}`, partyText(cmr.carrier)],
+          ...(cmr.vehicle_registration ? [[t('cmr.vehicle'), cmr.vehicle_registration] as [string, string]] : []),
           [`11 ${t('cmr.gross_weight_total')}`, cmr.gross_weight === null ? '–' : `${cmr.gross_weight} kg`],
           [t('cmr.dangerous'), or(cmr.dangerous_goods)],
         ]}

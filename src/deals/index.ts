@@ -9,7 +9,9 @@
 import { companyRefs } from '../accounts/index.ts';
 import type { FreightView } from '../freights/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
+import type { TransportOrder } from './order.ts';
 import { conversationsSeen, documentsSeen, seenBy } from './room.ts';
+import { orderOf } from './store.ts';
 import { dealRoomSection } from './views.tsx';
 
 export { DEAL_ERRORS, DEAL_MESSAGES } from './messages.ts';
@@ -40,8 +42,17 @@ export async function dealRoom(ctx: Ctx, route: FreightView) {
   // Visibility is read once for both parts.
   const conversations = await conversationsSeen(ctx.db, ctx.clock, caller.companyId, seen);
   const documents = await documentsSeen(ctx.db, caller.companyId, seen);
-  // The transport order's issue time and its PDF (with the SHA-256 the page shows), for the parties.
-  const order = documents?.find((d) => d.kind === 'order');
+  // The transport order's latest version and its PDF (with the SHA-256 the page shows), for the parties; the earlier versions' PDFs.
+  const latest = documents ? await orderOf(ctx.db, route.id) : undefined;
+  const order = latest && {
+    order: JSON.parse(latest.content) as TransportOrder,
+    version: latest.version,
+    document: latest.document,
+    earlier: (documents ?? [])
+      .filter((d) => d.kind === 'order' && d.id !== latest.document.id)
+      .reverse()
+      .map((document, i) => ({ version: latest.version - 1 - i, document })),
+  };
   const winner =
     owner && winnerId !== null && winnerId !== caller.companyId
       ? ((await companyRefs(ctx.db, [winnerId])).get(winnerId) ?? { id: winnerId, name: '', verified: false })
@@ -54,6 +65,7 @@ export async function dealRoom(ctx: Ctx, route: FreightView) {
     documents,
     awarded: winnerId !== null,
     order,
+    givesTransport: !!order && seen.row.status === 'taken' && winnerId === caller.companyId,
     // The proof of delivery is the winner's next step while the freight is taken; the owner waits for it.
     podStep: seen.row.status === 'taken' ? (winnerId === caller.companyId ? 'upload' : 'waiting') : null,
   });

@@ -22,7 +22,7 @@ import type { Clock } from '../kernel/time.ts';
  * Times are the API's (`YYYY-MM-DD HH:MM:SS` in `timezone`), weights kg, lengths cm.
  */
 
-export const ORDER_FORMAT = 'freight-exchange/transport-order/2';
+export const ORDER_FORMAT = 'freight-exchange/transport-order/3';
 
 export interface OrderUser {
   id: number;
@@ -41,6 +41,33 @@ export interface OrderParty {
   /** the user who confirmed the bid for this company; null for bids confirmed before this was kept */
   confirmed_by: OrderUser | null;
   confirmed: string | null;
+  /**
+   * eFTI definedTradeContact (TradeContact: personName, telephone, email): the side's dispatcher,
+   * the user who published the freight (consignor) or made the accepted bid (carrier). A user
+   * keeps no phone of its own in accounts: `telephone` is the company's (its profile). Format 3.
+   */
+  defined_trade_contact?: OrderContact | null;
+}
+
+/** A side's contact person (eFTI TradeContact). */
+export interface OrderContact {
+  person_name: string;
+  telephone: string | null;
+  email: string;
+}
+
+/** The consignee as the freight names it (`refs.consignee`, free text: name and address lines). */
+export interface OrderConsignee {
+  /** eFTI name */
+  name: string;
+}
+
+/** The truck and the driver, filled by the carrier after the award (a new version of the order). */
+export interface OrderTransport {
+  /** eFTI usedTransportMeans id: the vehicle's registration (plate), with the trailer's when given */
+  used_transport_means: { id: string };
+  /** the driver (no eFTI element of the common data set: the exchange's own name) */
+  driver: { name: string; telephone: string | null };
 }
 
 /** Where the goods are taken over or delivered (eFTI LogisticsLocation), and when (the freight's window). */
@@ -68,16 +95,20 @@ export interface OrderItem {
 }
 
 export interface TransportOrder {
-  format: typeof ORDER_FORMAT;
+  format: typeof ORDER_FORMAT | 'freight-exchange/transport-order/2';
   freight: number;
+  /** the order's version: 1 on award, one more each time it is re-issued (plate and driver); format 3 */
+  version?: number;
+  /** when this version was issued (the award for version 1); format 3 */
+  version_issued?: string;
   /** the accepted bid */
   bid: number;
   /** the award: when the second side confirmed */
   issued: string;
   timezone: string;
   consignor: OrderParty;
-  /** the exchange records no consignee: the consignee receipt location names where the goods go */
-  consignee: null;
+  /** eFTI consignee: the freight's `refs.consignee`; null when it names none (the receipt location says where) */
+  consignee: OrderConsignee | null;
   consignee_receipt_location: OrderPlace;
   carrier_acceptance_location: OrderPlace;
   number_of_packages: number | null;
@@ -93,10 +124,44 @@ export interface TransportOrder {
   applicable_service_charge: { applied_amount: string | null; currency_id: string | null };
   /** the freight's references (refs): customer, external_ref, awb, incoterm, incoterm_place, as given */
   references: Record<string, string>;
+  /** the payment term: days after the invoice (the freight's `refs.payment_days`); null when none; format 3 */
+  payment_terms?: { due_days: number } | null;
+  /** plate and driver, filled by the carrier after the award; null until then; format 3 */
+  transport?: OrderTransport | null;
 }
 
 /** The refs keys the order carries (docs/reference.md#refs), in this order. */
-const REFERENCE_KEYS = ['customer', 'external_ref', 'awb', 'uld', 'incoterm', 'incoterm_place'] as const;
+const REFERENCE_KEYS = ['customer', 'external_ref', 'loading_ref', 'awb', 'uld', 'incoterm', 'incoterm_place'] as const;
+
+/** Characters of the carrier's plate, driver's name and driver's phone (code points, trimmed). */
+export const TRANSPORT_LIMITS = { plate: 40, driver: 100, phone: 40 } as const;
+
+const PLATE = /^[\p{L}\p{N}][\p{L}\p{N} ./-]*$/u;
+const PHONE = /^\+?[0-9 ()/.-]{3,}$/;
+const chars = (t: string) => [...t].length;
+
+export type TransportProblem = 'order.plate_invalid' | 'order.driver_invalid' | 'order.phone_invalid';
+
+/** Reads `plate`, `driver` and `driver_phone` (empty: none): the truck and driver, or the first field's problem. */
+export function readTransport(
+  params: Record<string, unknown>,
+): { ok: true; transport: OrderTransport } | { ok: false; problem: TransportProblem; field: string } {
+  const trimmed = (v: unknown, max: number) => (typeof v === 'string' && v.length <= 4 * max ? v.trim().replace(/\s+/g, ' ') : undefined);
+  const plate = trimmed(params.plate, TRANSPORT_LIMITS.plate);
+  if (plate === undefined || chars(plate) < 2 || chars(plate) > TRANSPORT_LIMITS.plate || !PLATE.test(plate))
+    return { ok: false, problem: 'order.plate_invalid', field: 'plate' };
+  const driver = trimmed(params.driver, TRANSPORT_LIMITS.driver);
+  if (driver === undefined || chars(driver) < 1 || chars(driver) > TRANSPORT_LIMITS.driver)
+    return { ok: false, problem: 'order.driver_invalid', field: 'driver' };
+  const raw = params.driver_phone;
+  const phone = raw === undefined || raw === null ? '' : trimmed(raw, TRANSPORT_LIMITS.phone);
+  if (phone === undefined || (phone !== '' && (chars(phone) > TRANSPORT_LIMITS.phone || !PHONE.test(phone))))
+    return { ok: false, problem: 'order.phone_invalid', field: 'driver_phone' };
+  return { ok: true, transport: { used_transport_means: { id: plate }, driver: { name: driver, telephone: phone === '' ? null : phone } } };
+}
+
+/** The longest payment term the order takes from `refs.payment_days` (a year). */
+export const PAYMENT_DAYS_MAX = 365;
 
 const num = (v: unknown): number | null => {
   if (v === null || v === undefined || v === '') return null;
@@ -105,9 +170,17 @@ const num = (v: unknown): number | null => {
 };
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' ? String(v) : null);
 
-async function party(db: Db, clock: Clock, companyId: number, userId: number | null, at: Date | null): Promise<OrderParty> {
+async function party(
+  db: Db,
+  clock: Clock,
+  companyId: number,
+  userId: number | null,
+  at: Date | null,
+  contactId: number | null,
+): Promise<OrderParty> {
   const profile = await companyProfile(db, companyId);
   const user = userId === null ? null : await contactOf(db, userId);
+  const contact = contactId === null ? null : contactId === userId ? user : await contactOf(db, contactId);
   return {
     id: companyId,
     name: profile?.name ?? '',
@@ -115,7 +188,16 @@ async function party(db: Db, clock: Clock, companyId: number, userId: number | n
     tax_registration: profile?.vat_id ? { id: profile.vat_id } : null,
     confirmed_by: user && userId !== null ? { id: userId, name: user.realname || user.email, email: user.email } : null,
     confirmed: clock.format(at),
+    defined_trade_contact: contact
+      ? { person_name: contact.realname || contact.email, telephone: profile?.phone ?? null, email: contact.email }
+      : null,
   };
+}
+
+/** The payment term in days from `refs.payment_days`: a whole number 0 to PAYMENT_DAYS_MAX, else none. */
+export function paymentDays(v: unknown): number | null {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d{1,3}\s*$/.test(v) ? Number(v) : Number.NaN;
+  return Number.isInteger(n) && n >= 0 && n <= PAYMENT_DAYS_MAX ? n : null;
 }
 
 function place(f: FreightRow, side: 'from' | 'to', clock: Clock): OrderPlace {
@@ -140,6 +222,7 @@ export async function readTransportOrder(
     BidRow,
     | 'id'
     | 'company_id'
+    | 'user_id'
     | 'amount'
     | 'currency_code'
     | 'owner_confirmed_by'
@@ -159,15 +242,20 @@ export async function readTransportOrder(
   const counted = lines.map((l) => num(l.pieces)).filter((n): n is number => n !== null);
   const packages = counted.length ? counted.reduce((a, b) => a + b, 0) : num(refs.pieces);
   const description = text(refs.commodity);
+  const consignee = text(refs.consignee);
+  const days = paymentDays(refs.payment_days);
   const dangerous = text(freight.dangerous_goods) ?? (freight.dangerous && freight.dangerous !== '0' ? text(freight.dangerous) : null);
+  const issued = clock.format(freight.modified) ?? ''; // the award's instant (freights/award.ts writes it as the freight's modified), as the confirmation's
   return {
     format: ORDER_FORMAT,
     freight: freight.id,
+    version: 1,
+    version_issued: issued,
     bid: bid.id,
-    issued: clock.format(freight.modified) ?? '', // the award's instant (freights/award.ts writes it as the freight's modified), as the confirmation's
+    issued,
     timezone: clock.zone,
-    consignor: await party(db, clock, freight.company_id, bid.owner_confirmed_by, bid.owner_confirmed_at),
-    consignee: null,
+    consignor: await party(db, clock, freight.company_id, bid.owner_confirmed_by, bid.owner_confirmed_at, freight.user_id),
+    consignee: consignee === null ? null : { name: consignee },
     consignee_receipt_location: place(freight, 'to', clock),
     carrier_acceptance_location: place(freight, 'from', clock),
     number_of_packages: packages,
@@ -181,8 +269,32 @@ export async function readTransportOrder(
       stackable: l.stackable === null || l.stackable === undefined ? null : l.stackable === 1,
     })),
     dangerous_goods: dangerous === null ? null : { information: dangerous },
-    carrier: await party(db, clock, bid.company_id, bid.bidder_confirmed_by, bid.bidder_confirmed_at),
+    carrier: await party(db, clock, bid.company_id, bid.bidder_confirmed_by, bid.bidder_confirmed_at, bid.user_id),
     applicable_service_charge: { applied_amount: bid.amount === null ? null : String(bid.amount), currency_id: bid.currency_code },
     references,
+    payment_terms: days === null ? null : { due_days: days },
+    transport: null,
   };
 }
+
+/**
+ * The next version of an issued order with the carrier's truck and driver: everything else as
+ * agreed (the text as issued, never read again from the freight or the profiles). An order
+ * issued in format 2 becomes format 3 with what format 2 did not record as none.
+ */
+export function amendedOrder(previous: TransportOrder, transport: OrderTransport, at: string): TransportOrder {
+  const { consignor, carrier } = previous;
+  return {
+    ...previous,
+    format: ORDER_FORMAT,
+    version: (previous.version ?? 1) + 1,
+    version_issued: at,
+    consignor: { ...consignor, defined_trade_contact: consignor.defined_trade_contact ?? null },
+    carrier: { ...carrier, defined_trade_contact: carrier.defined_trade_contact ?? null },
+    payment_terms: previous.payment_terms ?? null,
+    transport,
+  };
+}
+
+/** The display id of the order's freight: its customer reference, else its number (as lists show it). */
+export const orderDisplayId = (o: Pick<TransportOrder, 'references' | 'freight'>) => o.references.customer ?? String(o.freight);

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
 import { translator, type MessageKey } from '../kernel/i18n.ts';
-import { formatMoney } from '../kernel/locale.ts';
-import type { OrderItem, OrderParty, OrderPlace, TransportOrder } from './order.ts';
+import { formatKg, formatMoney, formatNumber, formatStamp, formatWindow } from '../kernel/locale.ts';
+import { orderDisplayId, type OrderItem, type OrderParty, type OrderPlace, type TransportOrder } from './order.ts';
 
 /**
  * The transport order as a PDF (A4), rendered by pdfkit (docs/choices.md, "The transport
@@ -38,16 +38,36 @@ const GAP = 12;
 
 const or = (v: string | number | null | undefined, none = '–') => (v === null || v === undefined || v === '' ? none : String(v));
 
+/**
+ * A value in both readers' formats, English first as the labels are: `2031-05-05 08:00 / 05.05.2031
+ * 08:00`, `4,200 kg / 4.200 kg`; once when both read the same (docs/choices.md, "The transport order").
+ */
+const inBoth = (format: (language: 'eng' | 'deu') => string, none = '–') => {
+  const [a, b] = [format('eng'), format('deu')];
+  return !a && !b ? none : a === b ? a : `${a} / ${b}`;
+};
+const kg = (v: number | string | null) => inBoth((l) => formatKg(v, l));
+const stamp = (v: string | null) => inBoth((l) => formatStamp(v, l));
+
+/** A company with its address, VAT id, contact and who confirmed; no internal ids (the JSON keeps them). */
 function partyLines(p: OrderParty): string[] {
   const address = p.postal_address;
   const place = [address.postcode, address.city_name].filter(Boolean).join(' ');
+  const contact = p.defined_trade_contact;
   return [
-    `${p.name} (${en('order.company_no')} ${p.id})`,
+    p.name,
     [place, address.country_code].filter(Boolean).join(', ') || `${both('order.address')}: –`,
     `${both('order.vat_id')}: ${or(p.tax_registration?.id)}`,
-    `${both('order.confirmed_by')}: ${
-      p.confirmed_by ? `${p.confirmed_by.name} <${p.confirmed_by.email}> (${en('order.user_no')} ${p.confirmed_by.id})` : '–'
-    }${p.confirmed ? `, ${p.confirmed}` : ''}`,
+    ...(contact
+      ? [
+          `${both('order.contact')}: ${contact.person_name} <${contact.email}>${
+            contact.telephone ? `, ${both('order.phone')} ${contact.telephone}` : ''
+          }`,
+        ]
+      : []),
+    `${both('order.confirmed_by')}: ${p.confirmed_by ? `${p.confirmed_by.name} <${p.confirmed_by.email}>` : '–'}${
+      p.confirmed ? `, ${stamp(p.confirmed)}` : ''
+    }`,
   ];
 }
 
@@ -56,15 +76,16 @@ function placeLines(p: OrderPlace): string[] {
   return [
     [p.id, p.postal_address.country_code].filter(Boolean).join(', ') || '–',
     ...(p.name ? [p.name] : []),
-    `${both('order.window')}: ${or(period.start_date_time)} – ${or(period.end_date_time)}`,
+    `${both('order.window')}: ${inBoth((l) => formatWindow(period.start_date_time, period.end_date_time, l))}`,
   ];
 }
 
 function packageLine(p: OrderItem, i: number): string {
   const { length, width, height } = p.dimensions;
-  const size = [length, width, height].some((v) => v !== null) ? `${[length, width, height].map((v) => or(v)).join(' × ')} cm` : '';
-  const weight =
-    p.gross_weight === null ? '' : `${p.gross_weight} kg${p.weight_per_package ? ` ${en('order.each')} / ${de('order.each')}` : ''}`;
+  const size = [length, width, height].some((v) => v !== null)
+    ? `${inBoth((l) => [length, width, height].map((v) => (v === null ? '–' : formatNumber(v, l))).join(' × '))} cm`
+    : '';
+  const weight = p.gross_weight === null ? '' : `${kg(p.gross_weight)}${p.weight_per_package ? ` ${both('order.each')}` : ''}`;
   const stack = p.stackable === null ? '' : both(p.stackable ? 'order.stackable' : 'order.not_stackable');
   return [`${i + 1}. ${or(p.goods_unit_quantity)} ×`, size, weight, stack].filter(Boolean).join(', ');
 }
@@ -135,25 +156,48 @@ export function orderRows(o: TransportOrder): Row[] {
       : `${amount} ${currency ?? ''}`.trim() +
         (currency ? ` (${formatMoney(amount, currency, 'eng')} · ${formatMoney(amount, currency, 'deu')})` : '');
   const refs = Object.entries(o.references);
+  const transport = o.transport;
+  const days = o.payment_terms?.due_days;
   return [
     { heading: both('order.parties') },
     { label: `${both('order.consignor')} (CMR 1)`, lines: partyLines(o.consignor) },
     { label: `${both('order.carrier')} (CMR 16)`, lines: partyLines(o.carrier) },
-    { label: `${both('order.consignee')} (CMR 2)`, lines: [both('order.consignee_none')] },
+    { label: `${both('order.consignee')} (CMR 2)`, lines: o.consignee ? o.consignee.name.split(/\r?\n/) : [both('order.consignee_none')] },
     { heading: both('order.route') },
     { label: `${both('order.taking_over')} (CMR 4)`, lines: placeLines(o.carrier_acceptance_location) },
+    ...(o.references.loading_ref ? [{ label: both('order.loading_ref'), lines: [o.references.loading_ref] }] : []),
     { label: `${both('order.delivery')} (CMR 3)`, lines: placeLines(o.consignee_receipt_location) },
+    { label: both('order.transport'), lines: transport ? transportLines(transport) : [both('order.transport_none')] },
     { heading: both('order.goods') },
     { label: `${both('order.description')} (CMR 9)`, lines: [or(o.nature_identification_cargo?.identification_text)] },
     { label: `${both('order.packages')} (CMR 7)`, lines: [or(o.number_of_packages), ...o.included_consignment_item.map(packageLine)] },
-    { label: `${both('order.gross_weight')} (CMR 11)`, lines: [o.gross_weight === null ? '–' : `${o.gross_weight} kg`] },
+    { label: `${both('order.gross_weight')} (CMR 11)`, lines: [kg(o.gross_weight)] },
     { label: both('order.dangerous'), lines: [or(o.dangerous_goods?.information)] },
     { heading: both('order.agreement') },
     { label: both('order.price'), lines: [money] },
+    {
+      label: both('order.payment_term'),
+      lines: [days === undefined || days === null ? '–' : `${en('order.payment_days', { days })} / ${de('order.payment_days', { days })}`],
+    },
     { label: both('order.references'), lines: refs.length ? refs.map(([k, v]) => `${k}: ${v}`) : ['–'] },
-    { label: both('order.awarded'), lines: [`${o.issued} (${o.timezone})`, `${both('order.bid')}: ${o.bid}`] },
+    { label: both('order.awarded'), lines: [`${stamp(o.issued)} (${o.timezone})`] },
+    ...(o.version !== undefined && o.version > 1
+      ? [{ label: both('order.version'), lines: [`${o.version}, ${stamp(o.version_issued ?? null)}`] }]
+      : []),
   ];
 }
+
+/** The truck and the driver as the carrier gave them. */
+function transportLines(t: NonNullable<TransportOrder['transport']>): string[] {
+  return [
+    `${both('order.plate')}: ${t.used_transport_means.id}`,
+    `${both('order.driver')}: ${t.driver.name}${t.driver.telephone ? `, ${both('order.phone')} ${t.driver.telephone}` : ''}`,
+  ];
+}
+
+/** The embedded JSON's file name: `transport-order-N.json` for version 1, `transport-order-N-v2.json` after. */
+export const orderJsonName = (o: Pick<TransportOrder, 'freight' | 'version'>) =>
+  `transport-order-${o.freight}${(o.version ?? 1) > 1 ? `-v${o.version}` : ''}.json`;
 
 /**
  * The PDF's bytes, with the order's JSON text (`json`, as stored) embedded; `created` (the award)
@@ -161,7 +205,7 @@ export function orderRows(o: TransportOrder): Row[] {
  */
 export async function transportOrderPdf(o: TransportOrder, json: string, created: Date): Promise<Buffer> {
   const { regular, bold } = pdfFonts();
-  const title = `${both('order.title')} ${o.freight}`;
+  const title = `${both('order.title')} ${orderDisplayId(o)}`;
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
@@ -186,7 +230,14 @@ export async function transportOrderPdf(o: TransportOrder, json: string, created
     .font('regular')
     .fontSize(9)
     .fillColor('#444')
-    .text(`${both('order.issued')}: ${o.issued} (${o.timezone}) · ${en('order.freight')} ${o.freight}`, { width });
+    .text(
+      `${both('order.issued')}: ${stamp(o.issued)} (${o.timezone})${
+        o.version !== undefined && o.version > 1
+          ? ` · ${en('order.version_of', { version: o.version, issued: stamp(o.version_issued ?? null) })}`
+          : ''
+      }`,
+      { width },
+    );
   doc.fillColor('black');
   let y = doc.y + 10;
   y = drawRows(doc, orderRows(o), y, {
@@ -210,7 +261,7 @@ export async function transportOrderPdf(o: TransportOrder, json: string, created
   }
   doc.text(note, MARGIN, y + 10, { width });
   doc.file(Buffer.from(json, 'utf8'), {
-    name: `transport-order-${o.freight}.json`,
+    name: orderJsonName(o),
     type: 'application/json',
     description: title,
     creationDate: created,

@@ -3,6 +3,7 @@ import { mayReach, companyRef, type CompanyRef } from '../accounts/index.ts';
 import type { DB, Db } from '../db/schema.ts';
 import {
   DELIVERY,
+  lockFreight,
   setDeliveryStatus,
   visibleFreights,
   type AwardStep,
@@ -15,7 +16,7 @@ import type { Clock } from '../kernel/time.ts';
 import type { DocumentInput } from './content.ts';
 import { sha256 } from './content.ts';
 import { documentAdded, messageCreated } from './events.ts';
-import { readTransportOrder, type TransportOrder } from './order.ts';
+import { amendedOrder, orderDisplayId, readTransportOrder, type OrderTransport, type TransportOrder } from './order.ts';
 import { transportOrderPdf } from './pdf.ts';
 import { isDocumentParty, otherParties, ownConversation, sideOf } from './policy.ts';
 import {
@@ -31,6 +32,7 @@ import {
   messageById,
   messagesOf,
   orderOf,
+  orderVersionsOf,
   unreadByFreight,
   type DocumentRead,
   type MessageRead,
@@ -236,7 +238,6 @@ async function insertPartyDocument(
     content: null,
     created: clock.now(),
   });
-  if (written === undefined) throw new Error('a party document cannot conflict with the transport order index');
   await finishUpload(trx, written);
   await documentAdded(trx, clock, written, caller.companyId, otherParties(freight, caller.companyId), freight.id);
   return written;
@@ -278,7 +279,22 @@ export async function downloadDocument(
  */
 export async function addTransportOrder(trx: Db, clock: Clock, freight: FreightRow, bid: BidRow): Promise<void> {
   if (freight.winner_id === null || freight.winner_id === freight.company_id) return;
+  // Under the award's lock of the freight: written already, nothing more (the key (freight, version) the last line).
+  if (await orderOf(trx, freight.id)) return;
   const order = await readTransportOrder(trx, clock, freight, bid);
+  await writeOrderVersion(trx, clock, freight, order, null);
+}
+
+/** The PDF's file name: `transport-order-<display id>.pdf`, `-v2` and on for later versions. */
+const orderPdfName = (o: TransportOrder) =>
+  `transport-order-${orderDisplayId(o).replace(/[^\p{L}\p{N}._-]+/gu, '-')}${(o.version ?? 1) > 1 ? `-v${o.version}` : ''}.pdf`;
+
+/**
+ * A version of the order written: its JSON text, the PDF rendered from it (embedding the same
+ * JSON) as a document of kind `order`, and `document.added` to the parties but `by` (the
+ * carrier's re-issue is told to the owner; the award's order to both).
+ */
+async function writeOrderVersion(trx: Db, clock: Clock, freight: FreightRow, order: TransportOrder, by: number | null) {
   const json = JSON.stringify(order);
   const pdf = await transportOrderPdf(order, json, clock.now());
   const id = await insertDocument(trx, {
@@ -286,16 +302,64 @@ export async function addTransportOrder(trx: Db, clock: Clock, freight: FreightR
     company_id: null,
     user_id: null,
     kind: 'order',
-    name: `transport-order-${freight.id}.pdf`,
+    name: orderPdfName(order),
     media_type: 'application/pdf',
     size: pdf.length,
     sha256: sha256(pdf),
     content: pdf,
     created: clock.now(),
   });
-  if (id === undefined) return; // written already (the unique index decides)
-  await insertOrder(trx, { freight_id: freight.id, document_id: id, content: json, created: clock.now() });
-  await documentAdded(trx, clock, id, null, otherParties(freight, null), freight.id);
+  await insertOrder(trx, { freight_id: freight.id, version: order.version ?? 1, document_id: id, content: json, created: clock.now() });
+  await documentAdded(trx, clock, id, by, otherParties(freight, by), freight.id);
+  return id;
+}
+
+/** What a module above does when the order is issued again (the e-CMR follows it while unsigned): app.ts passes it. */
+export type OrderAmended = (trx: Transaction<DB>, clock: Clock, freight: FreightRow, order: TransportOrder) => Promise<void>;
+
+export type TransportRefusal = 'order.carrier_only' | 'order.not_taken' | 'order.unchanged';
+export type TransportGiven =
+  | { kind: 'done'; order: TransportOrder; document: DocumentRead }
+  | { kind: 'not_found' }
+  | { kind: 'refused'; reason: TransportRefusal };
+
+const sameTransport = (a: OrderTransport | null | undefined, b: OrderTransport) =>
+  !!a &&
+  a.used_transport_means.id === b.used_transport_means.id &&
+  a.driver.name === b.driver.name &&
+  a.driver.telephone === b.driver.telephone;
+
+/**
+ * The carrier's plate and driver (docs/choices.md, "The transport order in versions"): the winner
+ * of a taken freight re-issues its order as a new version with them, in one transaction under
+ * the freight's lock: the version's JSON and PDF (the earlier versions kept), `document.added`
+ * to the owner, and what `amended` does beside it (the e-CMR). The owner is refused
+ * (`order.carrier_only`), a freight not taken (`order.not_taken`), the same truck and driver
+ * again (`order.unchanged`); anyone else, and a freight without an order: 404.
+ */
+export async function giveTransport(
+  db: Kysely<DB>,
+  clock: Clock,
+  caller: Caller,
+  freightId: number,
+  transport: OrderTransport,
+  amended: readonly OrderAmended[],
+): Promise<TransportGiven> {
+  if (!(await documentFreight(db, clock, caller.companyId, freightId))) return { kind: 'not_found' };
+  return db.transaction().execute(async (trx): Promise<TransportGiven> => {
+    const freight = await lockFreight(trx, freightId, clock);
+    if (!freight) return { kind: 'not_found' };
+    const current = await orderOf(trx, freight.id);
+    if (!current) return { kind: 'not_found' };
+    if (freight.winner_id !== caller.companyId) return { kind: 'refused', reason: 'order.carrier_only' };
+    if (freight.status !== 'taken') return { kind: 'refused', reason: 'order.not_taken' };
+    const previous = JSON.parse(current.content) as TransportOrder;
+    if (sameTransport(previous.transport, transport)) return { kind: 'refused', reason: 'order.unchanged' };
+    const order = amendedOrder({ ...previous, version: current.version }, transport, clock.format(clock.now()) ?? '');
+    const id = await writeOrderVersion(trx, clock, freight, order, caller.companyId);
+    for (const step of amended) await step(trx, clock, freight, order);
+    return { kind: 'done', order, document: (await documentById(trx, id))! };
+  });
 }
 
 /** The award's step of the deal room (app.ts registers it): a bid won, its transport order issued; an own order has none. */
@@ -336,20 +400,31 @@ export async function addIssuedDocument(
     content: doc.pdf,
     created: clock.now(),
   });
-  if (id === undefined) throw new Error('only a transport order can conflict with the documents index');
   return (await documentById(trx, id))!;
 }
 
-/** A freight's transport order for one of its parties: the content as issued and its PDF; undefined for anyone else, or none yet (a 404). */
+/**
+ * A freight's transport order for one of its parties: the latest version's content as issued and
+ * its PDF, and every version's PDF (newest first); undefined for anyone else, or none yet (a 404).
+ */
 export async function readOrder(
   db: Kysely<DB>,
   clock: Clock,
   companyId: number,
   freightId: number,
-): Promise<{ order: TransportOrder; document: DocumentRead } | undefined> {
+): Promise<
+  | { order: TransportOrder; version: number; document: DocumentRead; versions: Array<{ version: number; document: DocumentRead }> }
+  | undefined
+> {
   if (!(await documentFreight(db, clock, companyId, freightId))) return undefined;
   const found = await orderOf(db, freightId);
-  return found && { order: JSON.parse(found.content) as TransportOrder, document: found.document };
+  if (!found) return undefined;
+  return {
+    order: JSON.parse(found.content) as TransportOrder,
+    version: found.version,
+    document: found.document,
+    versions: await orderVersionsOf(db, freightId),
+  };
 }
 
 export type Delivered = { kind: 'done'; document: DocumentRead } | { kind: 'not_found' } | { kind: 'refused'; reason: 'pod.not_taken' };

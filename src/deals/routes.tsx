@@ -32,10 +32,13 @@ import {
   listDocuments,
   postMessage,
   readConversations,
+  giveTransport,
   readOrder,
   unreadOf,
   type Conversation,
+  type OrderAmended,
 } from './room.ts';
+import { readTransport, TRANSPORT_LIMITS } from './order.ts';
 import { DEAL_DOCS, DOCUMENT, MESSAGE, type DocumentView, type MessageView } from './schema.ts';
 import { MAX_DOCUMENT_BYTES, MAX_DOCUMENT_MB, NAME_MAX, TEXT_MAX, TEXT_MIN } from './tables.ts';
 import { DocumentUpload } from './upload.ts';
@@ -119,7 +122,11 @@ async function deliver(
 /** The page's proof of delivery goes back to the documents, with the outcome as the flash. */
 const backFromPod = backTo('documents', 'deal.pod.done');
 
-export function dealEndpoints(): Endpoint[] {
+/**
+ * The deal room's JSON endpoints and their pages; `amended`: what modules above do when the
+ * carrier's plate and driver re-issue the transport order (app.ts passes the e-CMR's).
+ */
+export function dealEndpoints(amended: readonly OrderAmended[] = []): Endpoint[] {
   return [
     userEndpoint({
       method: 'POST',
@@ -177,9 +184,41 @@ export function dealEndpoints(): Endpoint[] {
       async handle(ctx) {
         const freightId = readId(ctx.path.freightId);
         const found = freightId === undefined ? undefined : await readOrder(ctx.db, ctx.clock, ctx.caller.companyId, freightId);
-        return found ? ok({ order: found.order, document: DOCUMENT.present(found.document, ctx) }) : notFound();
+        return found
+          ? ok({
+              order: found.order,
+              document: DOCUMENT.present(found.document, ctx),
+              version: found.version,
+              versions: found.versions.map((v) => ({ version: v.version, document: DOCUMENT.present(v.document, ctx) })),
+            })
+          : notFound();
       },
       page: (_outcome, ctx) => ({ redirect: freightPage(readId(ctx.path.freightId)!, 'documents') }),
+    }),
+    userEndpoint({
+      method: 'POST',
+      path: '/freights/order-transport/:freightId',
+      doc: DEAL_DOCS.transport,
+      async handle(ctx) {
+        const freightId = readId(ctx.path.freightId);
+        if (freightId === undefined) return notFound();
+        const read = readTransport(ctx.params);
+        if (!read.ok) {
+          const vars = { max: TRANSPORT_LIMITS[read.field === 'plate' ? 'plate' : read.field === 'driver' ? 'driver' : 'phone'] };
+          return fail(ctx.t, read.problem, vars, { errors: [{ field: read.field, reason: ctx.t(read.problem, vars) }] });
+        }
+        const given = await giveTransport(ctx.db, ctx.clock, ctx.caller, freightId, read.transport, amended);
+        if (given.kind === 'not_found') return notFound();
+        if (given.kind === 'refused') return fail(ctx.t, given.reason);
+        return ok({ order: given.order, document: DOCUMENT.present(given.document, ctx), version: given.order.version ?? 2 });
+      },
+      page: (outcome, ctx) => {
+        const id = readId(ctx.path.freightId);
+        const to = id === undefined ? '/messages/unread' : `/freights/view/${id}#order-transport`;
+        return outcome.kind === 'ok'
+          ? { redirect: to, ok: true, message: ctx.t('deal.order.transport_done', { version: outcome.data.version }) }
+          : { redirect: to, ok: false, message: outcome.message };
+      },
     }),
   ];
 }

@@ -4,7 +4,7 @@ import type { EventDoc } from '../events/index.ts';
 import { DELIVERY } from '../freights/index.ts';
 import { field, presenter } from '../kernel/fields.ts';
 import { MAX_BASE64_CHARS } from './content.ts';
-import { ORDER_FORMAT } from './order.ts';
+import { ORDER_FORMAT, PAYMENT_DAYS_MAX, TRANSPORT_LIMITS } from './order.ts';
 import type { DocumentRead, MessageRead } from './store.ts';
 import { DOCUMENT_KINDS, MAX_DOCUMENT_BYTES, NAME_MAX, TEXT_MAX, TEXT_MIN, UPLOAD_KINDS } from './tables.ts';
 
@@ -80,6 +80,21 @@ const ORDER_PARTY = (description: string) =>
         ),
       ),
       confirmed: TIME('when that user confirmed'),
+      defined_trade_contact: Type.Optional(
+        NULLABLE(
+          Type.Object(
+            {
+              person_name: Type.String({ description: 'eFTI personName: the user’s name (else its e-mail)' }),
+              telephone: NULLABLE(Type.String({ description: 'the company’s phone (profile): a user keeps no phone of its own' })),
+              email: Type.String({ description: 'the user’s e-mail' }),
+            },
+            {
+              description:
+                'eFTI definedTradeContact: the side’s dispatcher, the user who published the freight (consignor) or made the accepted bid (carrier); format 3',
+            },
+          ),
+        ),
+      ),
     },
     { description },
   );
@@ -97,6 +112,18 @@ const ORDER_PLACE = (description: string) =>
     { description },
   );
 
+/** The carrier's truck and driver in the order (format 3), given after the award. */
+const TRANSPORT = Type.Object(
+  {
+    used_transport_means: Type.Object(
+      { id: Type.String({ description: 'the registration (plate), with the trailer’s when given' }) },
+      { description: 'eFTI usedTransportMeans' },
+    ),
+    driver: Type.Object({ name: Type.String(), telephone: NULLABLE(Type.String()) }, { description: 'the driver' }),
+  },
+  { description: 'plate and driver, given by the carrier after the award (a new version of the order); null until then' },
+);
+
 /**
  * The transport order's content (order.ts), named as the EU eFTI common data set names the
  * consignment (snake_case), each with its CMR consignment note box (docs/choices.md, "The
@@ -104,15 +131,27 @@ const ORDER_PLACE = (description: string) =>
  */
 export const TRANSPORT_ORDER = Type.Object(
   {
-    format: Type.Literal(ORDER_FORMAT),
+    format: Type.Union([Type.Literal(ORDER_FORMAT), Type.Literal('freight-exchange/transport-order/2')], {
+      description: 'format 3 since issue 47 (contacts, consignee, payment term, versions); an order is answered as it was issued',
+    }),
     freight: Type.Integer(),
+    version: Type.Optional(
+      Type.Integer({ minimum: 1, description: '1 on award, one more each time the carrier gives plate and driver; format 3' }),
+    ),
+    version_issued: Type.Optional(TIME('when this version was issued (the award for version 1); format 3')),
     bid: Type.Integer({ description: 'the accepted bid' }),
     issued: Type.String({ description: 'the award (the second confirmation): YYYY-MM-DD HH:MM:SS in `timezone`' }),
     timezone: Type.String({ description: 'the exchange’s APP_TIMEZONE, e.g. Europe/Berlin' }),
     consignor: ORDER_PARTY('eFTI consignor (CMR box 1): the freight’s company, which contracts the carriage'),
-    consignee: Type.Null({
-      description: 'eFTI consignee (CMR box 2): not recorded by the exchange; the consignee receipt location names where the goods go',
-    }),
+    consignee: NULLABLE(
+      Type.Object(
+        { name: Type.String({ description: 'eFTI name: the freight’s `refs.consignee` as given (name and address lines)' }) },
+        {
+          description:
+            'eFTI consignee (CMR box 2): the freight’s `refs.consignee`; null when it names none (the consignee receipt location names where the goods go)',
+        },
+      ),
+    ),
     consignee_receipt_location: ORDER_PLACE('eFTI consigneeReceiptLocation (CMR box 3, place of delivery), with the delivery window'),
     carrier_acceptance_location: ORDER_PLACE('eFTI carrierAcceptanceLocation (CMR box 4, place of taking over), with the loading window'),
     number_of_packages: NULLABLE(Type.Integer({ description: 'eFTI numberOfPackages (CMR box 7): the piece lines’ total' })),
@@ -151,8 +190,18 @@ export const TRANSPORT_ORDER = Type.Object(
       { description: 'eFTI applicableServiceCharge: the freight charge agreed' },
     ),
     references: Type.Record(Type.String(), Type.String(), {
-      description: 'the freight’s refs customer, external_ref, awb, uld, incoterm, incoterm_place, where given',
+      description:
+        'the freight’s refs customer, external_ref, loading_ref (the loading reference), awb, uld, incoterm, incoterm_place, where given',
     }),
+    payment_terms: Type.Optional(
+      NULLABLE(
+        Type.Object(
+          { due_days: Type.Integer({ minimum: 0, maximum: PAYMENT_DAYS_MAX, description: 'days after the invoice' }) },
+          { description: 'the payment term: the freight’s `refs.payment_days`; null when none; format 3' },
+        ),
+      ),
+    ),
+    transport: Type.Optional(NULLABLE(TRANSPORT)),
   },
   { description: 'The transport order as issued on award; its PDF (the `order` document) prints every value and embeds this JSON' },
 );
@@ -212,7 +261,29 @@ export const DEAL_DOCS = {
       'The transport order of an awarded freight as JSON: the content issued on award (the same the `order` PDF prints and embeds) and the PDF document with its SHA-256. Owner and winner only; anyone else, or a freight without an order (not awarded, or carried by its owner): 404.',
     tag: 'documents',
     path: FREIGHT_ID,
-    data: Type.Object({ order: TRANSPORT_ORDER, document: DOCUMENT.schema }),
+    data: Type.Object({
+      order: TRANSPORT_ORDER,
+      document: DOCUMENT.schema,
+      version: Type.Integer({ minimum: 1, description: 'the version answered: the latest' }),
+      versions: Type.Array(Type.Object({ version: Type.Integer({ minimum: 1 }), document: DOCUMENT.schema }), {
+        description: 'every version’s PDF, newest first (earlier versions are kept)',
+      }),
+    }),
+  },
+  transport: {
+    summary: `The carrier gives the vehicle and the driver: the winner of a taken freight re-issues its transport order as a new version (JSON and PDF; earlier versions kept) with \`plate\` (2–${TRANSPORT_LIMITS.plate} characters), \`driver\` (1–${TRANSPORT_LIMITS.driver}) and optional \`driver_phone\`. The e-CMR follows the new version while nobody has signed it. Refused with nothing changed: a field error (\`order.plate_invalid\`, \`order.driver_invalid\`, \`order.phone_invalid\`), the owner (\`order.carrier_only\`), a freight not taken (\`order.not_taken\`), the same vehicle and driver again (\`order.unchanged\`); anyone else, or a freight without an order: 404. Event: \`document.added\` to the owner.`,
+    tag: 'documents',
+    path: FREIGHT_ID,
+    input: Type.Object({
+      plate: Type.String({
+        minLength: 2,
+        maxLength: TRANSPORT_LIMITS.plate,
+        description: 'the registration, e.g. `PL WE 1234A / WE 567B` (truck / trailer)',
+      }),
+      driver: Type.String({ minLength: 1, maxLength: TRANSPORT_LIMITS.driver, description: 'the driver’s name' }),
+      driver_phone: Type.Optional(Type.String({ maxLength: TRANSPORT_LIMITS.phone, description: 'the driver’s phone; empty: none' })),
+    }),
+    data: Type.Object({ order: TRANSPORT_ORDER, document: DOCUMENT.schema, version: Type.Integer({ minimum: 2 }) }),
   },
   pod: {
     summary:
@@ -249,8 +320,9 @@ export const DEAL_EVENT_DOCS = {
     data: Type.Object({ message: MESSAGE.schema }),
   },
   'document.added': {
-    summary: 'A document was attached to a freight: by the other party, or the transport order by the exchange on award.',
-    recipients: 'the freight’s other party (owner or winner); both for the transport order.',
+    summary:
+      'A document was attached to a freight: by the other party, or the transport order by the exchange on award, or its new version when the carrier gives the vehicle and driver.',
+    recipients: 'the freight’s other party (owner or winner); both for the transport order on award; the owner for a new version.',
     data: Type.Object({ document: DOCUMENT.schema }),
   },
 } satisfies Record<'message.created' | 'document.added', EventDoc>;

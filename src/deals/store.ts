@@ -117,15 +117,14 @@ export type NewDocument = Omit<Selectable<DealDocumentsTable>, 'id'> & { id?: nu
 const bytesSql = (bytes: Uint8Array) =>
   sql<Uint8Array>`decode(${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}, 'base64')`;
 
-/** Writes a document; undefined when it is a second transport order of the freight (the unique index decides). */
-export async function insertDocument(db: Db, values: NewDocument): Promise<number | undefined> {
+/** Writes a document; answers its id. */
+export async function insertDocument(db: Db, values: NewDocument): Promise<number> {
   const row = await db
     .insertInto('deal_documents')
     .values({ ...values, content: values.content === null ? null : bytesSql(values.content) })
-    .onConflict((oc) => oc.column('freight_id').where('kind', '=', 'order').doNothing())
     .returning('id')
-    .executeTakeFirst();
-  return row?.id;
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** Bytes per part of a party's document (migration 0160). */
@@ -253,18 +252,46 @@ export async function* documentContent(db: Kysely<DB>, id: number): AsyncGenerat
   }
 }
 
-/** The transport order's content beside its PDF (written once per freight, in the award's transaction). */
+/** A version of the transport order's content beside its PDF (version 1 in the award's transaction, later ones on re-issue). */
 export async function insertOrder(
   db: Db,
-  values: { freight_id: number; document_id: number; content: string; created: Date },
+  values: { freight_id: number; version: number; document_id: number; content: string; created: Date },
 ): Promise<void> {
   await db.insertInto('deal_orders').values(values).execute();
 }
 
-/** A freight's transport order: its JSON text as issued and its PDF (without the bytes); undefined when it has none. */
-export async function orderOf(db: Db, freightId: number): Promise<{ content: string; document: DocumentRead } | undefined> {
-  const row = await db.selectFrom('deal_orders').select(['content', 'document_id']).where('freight_id', '=', freightId).executeTakeFirst();
+/** A version of a freight's transport order: its JSON text as issued and its PDF (without the bytes). */
+export interface OrderVersion {
+  version: number;
+  content: string;
+  document: DocumentRead;
+}
+
+/** A freight's transport order in its latest version; undefined when it has none. */
+export async function orderOf(db: Db, freightId: number): Promise<OrderVersion | undefined> {
+  const row = await db
+    .selectFrom('deal_orders')
+    .select(['version', 'content', 'document_id'])
+    .where('freight_id', '=', freightId)
+    .orderBy('version', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   if (!row) return undefined;
   const document = await documentById(db, row.document_id);
-  return document ? { content: row.content, document } : undefined;
+  return document ? { version: row.version, content: row.content, document } : undefined;
+}
+
+/** Every version of a freight's transport order, newest first, with its PDF's metadata (no content). */
+export async function orderVersionsOf(db: Db, freightId: number): Promise<Array<{ version: number; document: DocumentRead }>> {
+  const rows = await db
+    .selectFrom('deal_orders')
+    .select(['version', 'document_id'])
+    .where('freight_id', '=', freightId)
+    .orderBy('version', 'desc')
+    .execute();
+  const documents = new Map((await documentsOf(db, freightId)).map((d) => [d.id, d]));
+  return rows.flatMap((r) => {
+    const document = documents.get(r.document_id);
+    return document ? [{ version: r.version, document }] : [];
+  });
 }

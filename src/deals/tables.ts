@@ -55,11 +55,13 @@ export interface DealUploadsTable {
 }
 
 /**
- * The transport order's content (one per awarded freight, written in the award's transaction):
+ * The transport order's content (version 1 written in the award's transaction, later versions by the carrier's re-issue):
  * the JSON text exactly as issued, beside its PDF (`document_id`, a `deal_documents` row of kind `order`).
  */
 export interface DealOrdersTable {
   freight_id: number;
+  /** 1 on award, one more for each re-issue (migration 0406: the carrier's plate and driver) */
+  version: ColumnType<number, number | undefined, never>;
   document_id: number;
   content: string;
   created: Date;

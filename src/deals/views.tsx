@@ -3,6 +3,7 @@ import type { Caller, Ctx } from '../kernel/context.ts';
 import { CsrfField, type Page } from '../kernel/html.tsx';
 import { formatNumber, formatStamp } from '../kernel/locale.ts';
 import { DataTable, Field } from '../kernel/ui.tsx';
+import { orderDisplayId, TRANSPORT_LIMITS, type TransportOrder } from './order.ts';
 import type { Conversation } from './room.ts';
 import type { DocumentRead } from './store.ts';
 import { MAX_DOCUMENT_MB, TEXT_MAX, UPLOAD_KINDS, type DocumentKind } from './tables.ts';
@@ -23,10 +24,20 @@ export interface DealRoomData {
   /** undefined: the caller is not a party of the documents */
   documents: DocumentRead[] | undefined;
   awarded: boolean;
-  /** the transport order's PDF, once issued */
-  order: DocumentRead | undefined;
+  /** the transport order once issued: its latest version's content and PDF, the earlier versions' PDFs (newest first) */
+  order: OrderShown | undefined;
+  /** the caller is the winner of a taken freight: it gives the vehicle and driver (a new version of the order) */
+  givesTransport: boolean;
   /** taken: the winner's next step (upload), or what the owner waits for; null otherwise */
   podStep: 'upload' | 'waiting' | null;
+}
+
+/** The transport order as the deal room shows it. */
+export interface OrderShown {
+  order: TransportOrder;
+  version: number;
+  document: DocumentRead;
+  earlier: Array<{ version: number; document: DocumentRead }>;
 }
 
 const kindLabel = (ctx: Ctx, kind: DocumentKind) => ctx.t(`deal.kind.${kind}`);
@@ -97,17 +108,46 @@ function ConversationView({ ctx, data, c, csrf }: { ctx: Ctx<Caller>; data: Deal
   );
 }
 
-/** The transport order: its PDF, its JSON, and the PDF's SHA-256 that either side can show. */
-function OrderPanel({ ctx, freightId, order }: { ctx: Ctx; freightId: number; order: DocumentRead }) {
+/**
+ * The transport order: its latest version's PDF, its JSON, and the PDF's SHA-256 that either side
+ * can show; the vehicle and driver (or that the carrier has not given them), the earlier versions,
+ * and for the carrier the form that gives them, issuing the order again.
+ */
+function OrderPanel({
+  ctx,
+  freightId,
+  shown,
+  form,
+  csrf,
+}: {
+  ctx: Ctx;
+  freightId: number;
+  shown: OrderShown;
+  form: boolean;
+  csrf: string;
+}) {
   const t = ctx.t;
+  const { order, document } = shown;
+  const transport = order.transport ?? null;
   return (
-    <div class="order-panel" data-testid="transport-order">
+    <div class="order-panel" data-testid="transport-order" data-version={shown.version}>
       <h3>
-        {t('deal.order')} {freightId}
+        {t('deal.order')} {orderDisplayId(order)}
       </h3>
-      <p class="muted">{t('deal.order.lead', { issued: when(ctx, order.created) })}</p>
+      <p class="muted">{t('deal.order.lead', { issued: formatStamp(order.issued, ctx.language) })}</p>
+      {shown.version > 1 && (
+        <p data-testid="order-version">{t('deal.order.version', { version: shown.version, issued: when(ctx, document.created) })}</p>
+      )}
+      <p data-testid="order-vehicle">
+        {transport
+          ? t('deal.order.vehicle', {
+              plate: transport.used_transport_means.id,
+              driver: [transport.driver.name, transport.driver.telephone].filter(Boolean).join(', '),
+            })
+          : t('deal.order.vehicle_none')}
+      </p>
       <p class="actions">
-        <a class="button" href={`/freights/document/${order.id}`} download={order.name} data-testid="order-pdf">
+        <a class="button" href={`/freights/document/${document.id}`} download={document.name} data-testid="order-pdf">
           {t('deal.order.pdf')}
         </a>{' '}
         <a class="button secondary" href={`/freights/order/${freightId}.json`} data-testid="order-json">
@@ -115,8 +155,54 @@ function OrderPanel({ ctx, freightId, order }: { ctx: Ctx; freightId: number; or
         </a>
       </p>
       <p class="sha256">
-        <span>{t('deal.order.sha256')}:</span> <code data-testid="order-sha256">{order.sha256}</code>
+        <span>{t('deal.order.sha256')}:</span> <code data-testid="order-sha256">{document.sha256}</code>
       </p>
+      {shown.earlier.length > 0 && (
+        <details data-testid="order-earlier">
+          <summary>{t('deal.order.earlier')}</summary>
+          <ul>
+            {shown.earlier.map((v) => (
+              <li>
+                <a href={`/freights/document/${v.document.id}`} download={v.document.name}>
+                  {t('deal.order.version', { version: v.version, issued: when(ctx, v.document.created) })}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {form && (
+        <form method="post" action={`/freights/order-transport/${freightId}`} id="order-transport" data-testid="order-transport">
+          <h4>{t('deal.order.transport')}</h4>
+          <p class="muted">{t('deal.order.transport_lead')}</p>
+          <CsrfField token={csrf} />
+          <Field id="order-plate" label={t('deal.order.plate')}>
+            <input
+              id="order-plate"
+              name="plate"
+              required
+              minLength={2}
+              maxLength={TRANSPORT_LIMITS.plate}
+              autocomplete="off"
+              autocapitalize="characters"
+              value={transport?.used_transport_means.id ?? ''}
+            />
+          </Field>
+          <Field id="order-driver" label={t('deal.order.driver')}>
+            <input id="order-driver" name="driver" required maxLength={TRANSPORT_LIMITS.driver} value={transport?.driver.name ?? ''} />
+          </Field>
+          <Field id="order-driver-phone" label={t('deal.order.driver_phone')}>
+            <input
+              id="order-driver-phone"
+              name="driver_phone"
+              type="tel"
+              maxLength={TRANSPORT_LIMITS.phone}
+              value={transport?.driver.telephone ?? ''}
+            />
+          </Field>
+          <button type="submit">{t('deal.order.transport_submit')}</button>
+        </form>
+      )}
     </div>
   );
 }
@@ -175,7 +261,7 @@ export function dealRoomSection(ctx: Ctx<Caller>, data: DealRoomData) {
               {t('deal.pod.waiting')}
             </p>
           )}
-          {data.order && <OrderPanel ctx={ctx} freightId={data.freightId} order={data.order} />}
+          {data.order && <OrderPanel ctx={ctx} freightId={data.freightId} shown={data.order} form={data.givesTransport} csrf={csrf} />}
           <div data-live-part="documents">
             <DataTable
               caption={t('deal.documents')}

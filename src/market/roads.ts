@@ -11,7 +11,7 @@ import type { Point } from '../places/index.ts';
  *
  * - Never in a request's way: a page asks `knownKm`, which answers from memory at once; a pair it
  *   does not know is queued and fetched in the background, and the next page shows it.
- * - Cached per place pair in the database (`road_distances`, migration 0405), so every process
+ * - Cached per place pair in the database (`road_distances`, migration 0406), so every process
  *   and every restart shares what was fetched: a process loads the table at start (at most
  *   MEMORY_MAX pairs) and asks the table before the server for a pair it does not hold.
  * - Bounded: `concurrency` requests at a time (ROUTING_CONCURRENCY), each at most `timeoutMs`

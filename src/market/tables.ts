@@ -1,5 +1,5 @@
 /**
- * The market module's table (migration 0405): road distances an operator's routing server
+ * The market module's table (migration 0406): road distances an operator's routing server
  * (ROUTING_URL, an OSRM server) answered, one row per place pair (roads.ts). A pair is its two
  * points' coordinates rounded to 4 decimals (about 10 m), origin first: a route's length may
  * differ between the two directions.

@@ -11,11 +11,17 @@ import { documents, download, fieldError, JPEG, PDF, success } from './helpers.t
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** Every value of a JSON document (strings and numbers, not the keys), depth first. */
-function leaves(value: unknown): Array<string | number> {
-  if (typeof value === 'string' || typeof value === 'number') return [value];
-  if (Array.isArray(value)) return value.flatMap(leaves);
-  if (value && typeof value === 'object') return Object.values(value).flatMap(leaves);
+/** The internal ids (the JSON keeps them, the PDF names companies and the display id) and the values printed in both readers' formats. */
+const NOT_PRINTED_AS_IS = new Set(['id', 'freight', 'bid', 'version', 'gross_weight']);
+const STAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/** The values of the order the PDF prints as they are: every leaf but the ids, the weights and the times (formatted). */
+function printed(value: unknown, key = ''): Array<string | number> {
+  if (NOT_PRINTED_AS_IS.has(key)) return [];
+  if (typeof value === 'string') return STAMP.test(value) ? [] : [value];
+  if (typeof value === 'number') return [value];
+  if (Array.isArray(value)) return value.flatMap((v) => printed(v));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => printed(v, k));
   return [];
 }
 
@@ -45,13 +51,13 @@ describe(`the transport order and the proof of delivery (${TEST_DB})`, () => {
     success(
       await app.post('/companies/edit.json', {
         token: shipper.token,
-        json: { country: 'DE', city: 'Düsseldorf', postcode: '40213', vat_id: 'DE136695976' },
+        json: { country: 'DE', city: 'Düsseldorf', postcode: '40213', vat_id: 'DE136695976', phone: '+49 211 1234567' },
       }),
     );
     success(
       await app.post('/companies/edit.json', {
         token: carrier.token,
-        json: { country: 'PL', city: 'Łódź', postcode: '90-001', vat_id: 'PL5260001246' },
+        json: { country: 'PL', city: 'Łódź', postcode: '90-001', vat_id: 'PL5260001246', phone: '+48 42 555 0100' },
       }),
     );
     freight = await openFreight(app, shipper, {
@@ -68,7 +74,15 @@ describe(`the transport order and the proof of delivery (${TEST_DB})`, () => {
         { pieces: 6, depth: 120, width: 80, height: 150, weight: 500, stackable: 0 },
         { pieces: 2, depth: 120, width: 100, height: 100, weight: 600 },
       ],
-      refs: { customer: 'PO-4711 Möbel', external_ref: 'EXT-9', commodity: 'Möbel und Küchengeräte', incoterm: 'dap' },
+      refs: {
+        customer: 'PO-4711 Möbel',
+        external_ref: 'EXT-9',
+        loading_ref: 'LADE-0815',
+        commodity: 'Möbel und Küchengeräte',
+        incoterm: 'dap',
+        consignee: 'Meble Nowak Sp. z o.o., ul. Piotrkowska 5, 90-001 Łódź',
+        payment_days: 30,
+      },
     });
     const bid = success(
       await app.post('/quotes/add.json', { token: carrier.token, json: { route: freight, amount: '1745.50', currency_code: 'EUR' } }),
@@ -84,8 +98,10 @@ describe(`the transport order and the proof of delivery (${TEST_DB})`, () => {
 
   test('the order is complete: both companies with address and VAT id, the confirming users, route, goods, price, references', async () => {
     const { order, document } = success(await orderOf(shipper));
-    assert.equal(order.format, 'freight-exchange/transport-order/2');
+    assert.equal(order.format, 'freight-exchange/transport-order/3');
     assert.equal(order.freight, freight);
+    assert.equal(order.version, 1);
+    assert.equal(order.version_issued, order.issued);
     assert.equal(order.bid, bidId);
     assert.equal(order.timezone, 'Europe/Berlin');
     assert.match(order.issued, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
@@ -97,6 +113,8 @@ describe(`the transport order and the proof of delivery (${TEST_DB})`, () => {
       tax_registration: { id: 'DE136695976' },
       confirmed_by: { id: shipper.user, name: shipper.email, email: shipper.email },
       confirmed: order.consignor.confirmed,
+      // The publishing user and its company's phone (a user keeps none of its own).
+      defined_trade_contact: { person_name: shipper.email, telephone: '+49 211 1234567', email: shipper.email },
     });
     assert.deepEqual(order.carrier, {
       id: carrier.company,
@@ -105,9 +123,11 @@ describe(`the transport order and the proof of delivery (${TEST_DB})`, () => {
       tax_registration: { id: 'PL5260001246' },
       confirmed_by: { id: colleague.user, name: colleague.email, email: colleague.email },
       confirmed: order.issued,
+      // The bidding user, not the colleague who confirmed.
+      defined_trade_contact: { person_name: carrier.email, telephone: '+48 42 555 0100', email: carrier.email },
     });
     assert.ok(order.consignor.confirmed <= order.issued);
-    assert.equal(order.consignee, null);
+    assert.deepEqual(order.consignee, { name: 'Meble Nowak Sp. z o.o., ul. Piotrkowska 5, 90-001 Łódź' });
     assert.deepEqual(order.carrier_acceptance_location, {
       id: 'FRA',
       name: 'Königsallee 1, Düsseldorf',
@@ -141,7 +161,9 @@ describe(`the transport order and the proof of delivery (${TEST_DB})`, () => {
     ]);
     assert.deepEqual(order.dangerous_goods, { information: 'UN 1263, 3, III' });
     assert.deepEqual(order.applicable_service_charge, { applied_amount: '1745.50', currency_id: 'EUR' });
-    assert.deepEqual(order.references, { customer: 'PO-4711 Möbel', external_ref: 'EXT-9', incoterm: 'dap' });
+    assert.deepEqual(order.references, { customer: 'PO-4711 Möbel', external_ref: 'EXT-9', loading_ref: 'LADE-0815', incoterm: 'dap' });
+    assert.deepEqual(order.payment_terms, { due_days: 30 });
+    assert.equal(order.transport, null);
     assert.equal(document.kind, 'order');
     assert.equal(document.company, null);
     // The winner reads the same; the outsider and a freight without an order: 404.
@@ -162,9 +184,22 @@ describe(`the transport order and the proof of delivery (${TEST_DB})`, () => {
     assert.equal(listed.sha256, document.sha256);
 
     const text = await pdfText(got.bytes);
-    for (const value of leaves(order)) assert.ok(text.includes(String(value)), `the PDF prints ${JSON.stringify(value)}`);
+    // Every value but the internal ids, times and weights in both readers' formats (English first, as the labels).
+    for (const value of printed(order)) assert.ok(text.includes(String(value)), `the PDF prints ${JSON.stringify(value)}`);
+    for (const id of [`company ${shipper.company}`, `company ${carrier.company}`, `Bid ${bidId}`, `user ${shipper.user}`])
+      assert.ok(!text.includes(id), `no internal id: ${id}`);
     for (const words of [
-      'Transport order / Transportauftrag',
+      'Transport order / Transportauftrag PO-4711 Möbel',
+      // The loading window in both readers' formats (a line may wrap after its dash).
+      'Window / Zeitfenster: 2031-05-05 08:00–',
+      '05.05.2031 08:00–',
+      'Gross weight / Bruttogewicht (CMR 11)',
+      '4,200 kg / 4.200 kg',
+      'Loading reference / Ladereferenz',
+      'LADE-0815',
+      '30 days after invoice / 30 Tage nach Rechnung',
+      'Contact / Ansprechpartner',
+      'to be given by the carrier',
       'Consignor (client) / Absender (Auftraggeber) (CMR 1)',
       'Carrier / Frachtführer (CMR 16)',
       'Place of taking over / Übernahmeort (CMR 4)',

@@ -718,6 +718,45 @@ const CASES: Record<string, Case> = {
   'cmr.link_by_carrier': withSetup(post('/freights/cmr-link/0.json', {}), async () => ({
     url: `/freights/cmr-link/${await awardedRoad()}.json`,
   })),
+  // the transport order's versions (docs/choices.md, "The transport order in versions"): the carrier's plate and driver
+  ...Object.fromEntries(
+    (
+      [
+        ['order.plate_invalid', { plate: 'x', driver: 'Jan' }],
+        ['order.driver_invalid', { plate: 'EL 12345', driver: ' ' }],
+        ['order.phone_invalid', { plate: 'EL 12345', driver: 'Jan', driver_phone: 'call me' }],
+      ] as const
+    ).map(([code, json]) => [
+      code,
+      withSetup(
+        post('/freights/order-transport/0.json', json, () => carrier),
+        async () => ({
+          url: `/freights/order-transport/${await awardedRoad()}.json`,
+        }),
+      ),
+    ]),
+  ),
+  'order.carrier_only': withSetup(post('/freights/order-transport/0.json', { plate: 'EL 12345', driver: 'Jan' }), async () => ({
+    url: `/freights/order-transport/${await awardedRoad()}.json`,
+  })),
+  'order.not_taken': withSetup(
+    post('/freights/order-transport/0.json', { plate: 'EL 12345', driver: 'Jan' }, () => carrier),
+    async () => {
+      const id = await awardedRoad();
+      const done = await app.post(`/freights/delivery/${id}.json`, { token: shipper.token, json: { delivery_status: 3 } });
+      assert.equal(done.body.status, 'success', done.text);
+      return { url: `/freights/order-transport/${id}.json` };
+    },
+  ),
+  'order.unchanged': withSetup(
+    post('/freights/order-transport/0.json', { plate: 'EL 12345', driver: 'Jan' }, () => carrier),
+    async () => {
+      const id = await awardedRoad();
+      const url = `/freights/order-transport/${id}.json`;
+      assert.equal((await app.post(url, { token: carrier.token, json: { plate: 'EL 12345', driver: 'Jan' } })).body.status, 'success');
+      return { url };
+    },
+  ),
   // the consignee through its link before sender and carrier signed
   'cmr.not_loaded': withSetup(
     { status: 200, method: 'POST', url: '/cmr/consignee/x.json', options: { json: { name: 'Eva' } } },

@@ -364,6 +364,11 @@ async function lanePrices(app: TestApp, world: World): Promise<void> {
   // The e-CMR of the last of them (docs/reference.md#ecmr): the carrier and the sender sign at loading, the note is read and checked.
   if (delivered !== undefined) {
     const C = { token: world.carrier.token };
+    // The carrier gives plate and driver first (a new version of the order, which the unsigned note follows).
+    await app.post(`/freights/order-transport/${delivered}.json`, {
+      ...C,
+      json: { plate: 'F-RH 1234 / F-RH 567', driver: 'Jan Kowalski', driver_phone: '+49 69 1234 567' },
+    });
     await app.post(`/freights/cmr-sign/${delivered}.json`, {
       ...C,
       json: { role: 'carrier', name: 'Jan Kowalski', reservations: 'One pallet’s wrap torn' },

@@ -201,7 +201,8 @@ describe('pages: the deal room from the first question to the proof of delivery 
       assert.ok((await order.innerText()).includes(T.order));
       const shown = await order.locator('[data-testid="order-sha256"]').innerText();
       const got = await downloadFrom(carrierPage, '[data-testid="order-pdf"]');
-      assert.equal(got.name, `transport-order-${freight}.pdf`);
+      // Named by the freight's display id (its customer reference), not its internal number (issue 47, item 8).
+      assert.equal(got.name, `transport-order-PO-${lang}-${viewport.width}.pdf`);
       assert.equal(sha256(got.bytes), shown, 'the SHA-256 on the page is the bytes’');
       const text = plain(await pdfText(got.bytes));
       for (const part of [
@@ -217,7 +218,7 @@ describe('pages: the deal room from the first question to the proof of delivery 
         'Domstraße 3, Köln',
         'ul. Piotrkowska 5, Łódź',
         'Küchenmöbel',
-        '4200 kg',
+        '4,200 kg / 4.200 kg',
         '1745.50 EUR',
         '1.745,50 €',
         `PO-${lang}-${viewport.width}`,

@@ -1885,11 +1885,33 @@ export interface paths {
          * The transport order of an awarded freight as JSON: the content issued on award (the same the `order` PDF prints and embeds) and the PDF document with its SHA-256. Owner and winner only; anyone else, or a freight without an order (not awarded, or carried by its owner): 404.
          * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
          *
-         *     On success `data` holds `order`, `document`; a functional failure is 200 with `status` = `error` and a `message`.
+         *     On success `data` holds `order`, `document`, `version`, `versions`; a functional failure is 200 with `status` = `error` and a `message`.
          */
         get: operations["getFreightsOrder"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/freights/order-transport/{freightId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The carrier gives the vehicle and the driver: the winner of a taken freight re-issues its transport order as a new version (JSON and PDF; earlier versions kept) with `plate` (2–40 characters), `driver` (1–100) and optional `driver_phone`. The e-CMR follows the new version while nobody has signed it. Refused with nothing changed: a field error (`order.plate_invalid`, `order.driver_invalid`, `order.phone_invalid`), the owner (`order.carrier_only`), a freight not taken (`order.not_taken`), the same vehicle and driver again (`order.unchanged`); anyone else, or a freight without an order: 404. Event: `document.added` to the owner.
+         * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `order`, `document`, `version`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postFreightsOrderTransport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2974,8 +2996,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A document was attached to a freight: by the other party, or the transport order by the exchange on award.
-         * @description Sent to: the freight’s other party (owner or winner); both for the transport order.
+         * A document was attached to a freight: by the other party, or the transport order by the exchange on award, or its new version when the carrier gives the vehicle and driver.
+         * @description Sent to: the freight’s other party (owner or winner); both for the transport order on award; the owner for a new version.
          *
          *     Delivered as a POST of the JSON event, signed (Standard Webhooks), at least once: a 2xx ends it; anything else, or no answer in time, is retried with growing delays for at least 24 hours, with the same `webhook-id`.
          */
@@ -3244,6 +3266,12 @@ export interface components {
          *     - `milkrun.move_not_allowed`: {move}: not allowed for you while the shipment is {state}
          *     - `milkrun.unknown_list`: filter {id}: not a milk-run list (70-75, 78, 80-84)
          *     - `not_found`: No such record or path, or one the caller may not see: the two cannot be told apart (404, `data` is an empty array).
+         *     - `order.carrier_only`: Only the carrier gives the vehicle and the driver.
+         *     - `order.driver_invalid`: driver: the driver’s name, 1 to {max} characters.
+         *     - `order.not_taken`: Vehicle and driver are given while the freight is awarded and not yet delivered.
+         *     - `order.phone_invalid`: driver_phone: digits, spaces and + ( ) / . - only, at most {max} characters.
+         *     - `order.plate_invalid`: plate: the vehicle’s registration, 2 to {max} characters (letters, digits, spaces, - and /).
+         *     - `order.unchanged`: The order names this vehicle and driver already.
          *     - `password.length`: password: at least {min} and at most {max} characters
          *     - `password.mismatch`: password_repeat: the two new passwords differ
          *     - `password.wrong_current`: current_password: this is not your current password
@@ -3351,7 +3379,7 @@ export interface components {
          *     - `webhooks.url_unresolvable`: url: the host name does not resolve
          * @enum {string}
          */
-        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "cmr.already_signed" | "cmr.consignee_by_link" | "cmr.link_by_carrier" | "cmr.name_invalid" | "cmr.not_loaded" | "cmr.not_taken" | "cmr.reservations_invalid" | "cmr.role_invalid" | "cmr.wrong_party" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "documents.content_invalid" | "documents.kind_invalid" | "documents.kind_reserved" | "documents.name_invalid" | "documents.too_large" | "documents.type_refused" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.edit.waterfall_running" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "freight.waterfall.bad_carrier" | "freight.waterfall.carriers" | "freight.waterfall.currency" | "freight.waterfall.minutes" | "freight.waterfall.no_contracts" | "freight.waterfall.not_draft" | "freight.waterfall.price" | "freight.waterfall.then" | "internal" | "live.too_many_streams" | "login.failed" | "login.throttled" | "mail.email_invalid" | "mail.mode_invalid" | "messages.blocked" | "messages.company_not_audience" | "messages.company_required" | "messages.text_invalid" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pod.not_taken" | "positions.at_invalid" | "positions.count" | "positions.item_invalid" | "positions.latitude_invalid" | "positions.longitude_invalid" | "positions.not_underway" | "positions.speed_invalid" | "positions.winner_only" | "prices.lane_required" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.accept.no_counter" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.book.no_price" | "quotes.book.not_available" | "quotes.book.own_freight" | "quotes.counter.amount" | "quotes.counter.not_open" | "quotes.counter.note" | "quotes.counter.own_bid" | "quotes.currency_required" | "quotes.decline.not_your_turn" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.one_step.blocked" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_invalid" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.duplicate" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tenders.already_awarded" | "tenders.award_invalid" | "tenders.awards_invalid" | "tenders.bid_invalid" | "tenders.bids_invalid" | "tenders.closed" | "tenders.currency_invalid" | "tenders.deadline_invalid" | "tenders.invited_invalid" | "tenders.lane_invalid" | "tenders.lanes_invalid" | "tenders.name_invalid" | "tenders.not_closed" | "tenders.not_draft" | "tenders.own_tender" | "tenders.period_invalid" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.blocked" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
+        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "cmr.already_signed" | "cmr.consignee_by_link" | "cmr.link_by_carrier" | "cmr.name_invalid" | "cmr.not_loaded" | "cmr.not_taken" | "cmr.reservations_invalid" | "cmr.role_invalid" | "cmr.wrong_party" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "documents.content_invalid" | "documents.kind_invalid" | "documents.kind_reserved" | "documents.name_invalid" | "documents.too_large" | "documents.type_refused" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.edit.waterfall_running" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "freight.waterfall.bad_carrier" | "freight.waterfall.carriers" | "freight.waterfall.currency" | "freight.waterfall.minutes" | "freight.waterfall.no_contracts" | "freight.waterfall.not_draft" | "freight.waterfall.price" | "freight.waterfall.then" | "internal" | "live.too_many_streams" | "login.failed" | "login.throttled" | "mail.email_invalid" | "mail.mode_invalid" | "messages.blocked" | "messages.company_not_audience" | "messages.company_required" | "messages.text_invalid" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "order.carrier_only" | "order.driver_invalid" | "order.not_taken" | "order.phone_invalid" | "order.plate_invalid" | "order.unchanged" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pod.not_taken" | "positions.at_invalid" | "positions.count" | "positions.item_invalid" | "positions.latitude_invalid" | "positions.longitude_invalid" | "positions.not_underway" | "positions.speed_invalid" | "positions.winner_only" | "prices.lane_required" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.accept.no_counter" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.book.no_price" | "quotes.book.not_available" | "quotes.book.own_freight" | "quotes.counter.amount" | "quotes.counter.not_open" | "quotes.counter.note" | "quotes.counter.own_bid" | "quotes.currency_required" | "quotes.decline.not_your_turn" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.one_step.blocked" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_invalid" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.duplicate" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tenders.already_awarded" | "tenders.award_invalid" | "tenders.awards_invalid" | "tenders.bid_invalid" | "tenders.bids_invalid" | "tenders.closed" | "tenders.currency_invalid" | "tenders.deadline_invalid" | "tenders.invited_invalid" | "tenders.lane_invalid" | "tenders.lanes_invalid" | "tenders.name_invalid" | "tenders.not_closed" | "tenders.not_draft" | "tenders.own_tender" | "tenders.period_invalid" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.blocked" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
         /** @description A success of postUsersLogin: the payload in `data`. */
         PostUsersLoginSuccess: {
             data: {
@@ -5226,9 +5254,12 @@ export interface components {
             data: {
                 /** @description The transport order as issued on award; its PDF (the `order` document) prints every value and embeds this JSON */
                 order: {
-                    /** @constant */
-                    format: "freight-exchange/transport-order/2";
+                    /** @description format 3 since issue 47 (contacts, consignee, payment term, versions); an order is answered as it was issued */
+                    format: "freight-exchange/transport-order/3" | "freight-exchange/transport-order/2";
                     freight: number;
+                    /** @description 1 on award, one more each time the carrier gives plate and driver; format 3 */
+                    version?: number;
+                    version_issued?: string | null;
                     /** @description the accepted bid */
                     bid: number;
                     /** @description the award (the second confirmation): YYYY-MM-DD HH:MM:SS in `timezone` */
@@ -5257,9 +5288,18 @@ export interface components {
                             email: string;
                         } | null;
                         confirmed: string | null;
+                        defined_trade_contact?: {
+                            /** @description eFTI personName: the user’s name (else its e-mail) */
+                            person_name: string;
+                            telephone: string | null;
+                            /** @description the user’s e-mail */
+                            email: string;
+                        } | null;
                     };
-                    /** @description eFTI consignee (CMR box 2): not recorded by the exchange; the consignee receipt location names where the goods go */
-                    consignee: null;
+                    consignee: {
+                        /** @description eFTI name: the freight’s `refs.consignee` as given (name and address lines) */
+                        name: string;
+                    } | null;
                     /** @description eFTI consigneeReceiptLocation (CMR box 3, place of delivery), with the delivery window */
                     consignee_receipt_location: {
                         id: string | null;
@@ -5333,18 +5373,217 @@ export interface components {
                             email: string;
                         } | null;
                         confirmed: string | null;
+                        defined_trade_contact?: {
+                            /** @description eFTI personName: the user’s name (else its e-mail) */
+                            person_name: string;
+                            telephone: string | null;
+                            /** @description the user’s e-mail */
+                            email: string;
+                        } | null;
                     };
                     /** @description eFTI applicableServiceCharge: the freight charge agreed */
                     applicable_service_charge: {
                         applied_amount: string | null;
                         currency_id: string | null;
                     };
-                    /** @description the freight’s refs customer, external_ref, awb, uld, incoterm, incoterm_place, where given */
+                    /** @description the freight’s refs customer, external_ref, loading_ref (the loading reference), awb, uld, incoterm, incoterm_place, where given */
                     references: {
                         [key: string]: string;
                     };
+                    payment_terms?: {
+                        /** @description days after the invoice */
+                        due_days: number;
+                    } | null;
+                    transport?: {
+                        /** @description eFTI usedTransportMeans */
+                        used_transport_means: {
+                            /** @description the registration (plate), with the trailer’s when given */
+                            id: string;
+                        };
+                        /** @description the driver */
+                        driver: {
+                            name: string;
+                            telephone: string | null;
+                        };
+                    } | null;
                 };
                 document: components["schemas"]["Document"];
+                /** @description the version answered: the latest */
+                version: number;
+                /** @description every version’s PDF, newest first (earlier versions are kept) */
+                versions: {
+                    version: number;
+                    document: components["schemas"]["Document"];
+                }[];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postFreightsOrderTransport: the payload in `data`. */
+        PostFreightsOrderTransportSuccess: {
+            data: {
+                /** @description The transport order as issued on award; its PDF (the `order` document) prints every value and embeds this JSON */
+                order: {
+                    /** @description format 3 since issue 47 (contacts, consignee, payment term, versions); an order is answered as it was issued */
+                    format: "freight-exchange/transport-order/3" | "freight-exchange/transport-order/2";
+                    freight: number;
+                    /** @description 1 on award, one more each time the carrier gives plate and driver; format 3 */
+                    version?: number;
+                    version_issued?: string | null;
+                    /** @description the accepted bid */
+                    bid: number;
+                    /** @description the award (the second confirmation): YYYY-MM-DD HH:MM:SS in `timezone` */
+                    issued: string;
+                    /** @description the exchange’s APP_TIMEZONE, e.g. Europe/Berlin */
+                    timezone: string;
+                    /** @description eFTI consignor (CMR box 1): the freight’s company, which contracts the carriage */
+                    consignor: {
+                        /** @description the company id */
+                        id: number;
+                        /** @description eFTI name */
+                        name: string;
+                        /** @description eFTI postalAddress (postcode, cityName, countryCode), from the company profile */
+                        postal_address: {
+                            postcode: string | null;
+                            city_name: string | null;
+                            country_code: string | null;
+                        };
+                        tax_registration: {
+                            /** @description the VAT id */
+                            id: string;
+                        } | null;
+                        confirmed_by: {
+                            id: number;
+                            name: string;
+                            email: string;
+                        } | null;
+                        confirmed: string | null;
+                        defined_trade_contact?: {
+                            /** @description eFTI personName: the user’s name (else its e-mail) */
+                            person_name: string;
+                            telephone: string | null;
+                            /** @description the user’s e-mail */
+                            email: string;
+                        } | null;
+                    };
+                    consignee: {
+                        /** @description eFTI name: the freight’s `refs.consignee` as given (name and address lines) */
+                        name: string;
+                    } | null;
+                    /** @description eFTI consigneeReceiptLocation (CMR box 3, place of delivery), with the delivery window */
+                    consignee_receipt_location: {
+                        id: string | null;
+                        name: string | null;
+                        /** @description eFTI postalAddress */
+                        postal_address: {
+                            country_code: string | null;
+                        };
+                        /** @description eFTI scheduledOccurrencePeriod (startDateTime, endDateTime): the freight’s window */
+                        scheduled_occurrence_period: {
+                            start_date_time: string | null;
+                            end_date_time: string | null;
+                        };
+                    };
+                    /** @description eFTI carrierAcceptanceLocation (CMR box 4, place of taking over), with the loading window */
+                    carrier_acceptance_location: {
+                        id: string | null;
+                        name: string | null;
+                        /** @description eFTI postalAddress */
+                        postal_address: {
+                            country_code: string | null;
+                        };
+                        /** @description eFTI scheduledOccurrencePeriod (startDateTime, endDateTime): the freight’s window */
+                        scheduled_occurrence_period: {
+                            start_date_time: string | null;
+                            end_date_time: string | null;
+                        };
+                    };
+                    number_of_packages: number | null;
+                    nature_identification_cargo: {
+                        /** @description the freight’s `refs.commodity` */
+                        identification_text: string;
+                    } | null;
+                    gross_weight: number | null;
+                    /** @description eFTI includedConsignmentItem: the freight’s piece lines */
+                    included_consignment_item: {
+                        goods_unit_quantity: number | null;
+                        /** @description eFTI dimensions (length, width, height), cm */
+                        dimensions: {
+                            length: number | null;
+                            width: number | null;
+                            height: number | null;
+                        };
+                        gross_weight: number | null;
+                        weight_per_package: boolean;
+                        stackable: boolean | null;
+                    }[];
+                    dangerous_goods: {
+                        /** @description the freight’s dangerous goods text */
+                        information: string;
+                    } | null;
+                    /** @description eFTI carrier (CMR box 16): the winner */
+                    carrier: {
+                        /** @description the company id */
+                        id: number;
+                        /** @description eFTI name */
+                        name: string;
+                        /** @description eFTI postalAddress (postcode, cityName, countryCode), from the company profile */
+                        postal_address: {
+                            postcode: string | null;
+                            city_name: string | null;
+                            country_code: string | null;
+                        };
+                        tax_registration: {
+                            /** @description the VAT id */
+                            id: string;
+                        } | null;
+                        confirmed_by: {
+                            id: number;
+                            name: string;
+                            email: string;
+                        } | null;
+                        confirmed: string | null;
+                        defined_trade_contact?: {
+                            /** @description eFTI personName: the user’s name (else its e-mail) */
+                            person_name: string;
+                            telephone: string | null;
+                            /** @description the user’s e-mail */
+                            email: string;
+                        } | null;
+                    };
+                    /** @description eFTI applicableServiceCharge: the freight charge agreed */
+                    applicable_service_charge: {
+                        applied_amount: string | null;
+                        currency_id: string | null;
+                    };
+                    /** @description the freight’s refs customer, external_ref, loading_ref (the loading reference), awb, uld, incoterm, incoterm_place, where given */
+                    references: {
+                        [key: string]: string;
+                    };
+                    payment_terms?: {
+                        /** @description days after the invoice */
+                        due_days: number;
+                    } | null;
+                    transport?: {
+                        /** @description eFTI usedTransportMeans */
+                        used_transport_means: {
+                            /** @description the registration (plate), with the trailer’s when given */
+                            id: string;
+                        };
+                        /** @description the driver */
+                        driver: {
+                            name: string;
+                            telephone: string | null;
+                        };
+                    } | null;
+                };
+                document: components["schemas"]["Document"];
+                version: number;
             };
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -5651,7 +5890,7 @@ export interface components {
                             id: string;
                         } | null;
                     };
-                    /** @description CMR box 2, eFTI consignee: not recorded by the exchange (name null); the consignee signs with its name */
+                    /** @description CMR box 2, eFTI consignee: the transport order’s consignee (the freight’s `refs.consignee`) as `name`, else null; the consignee signs with its name */
                     consignee: {
                         name: string | null;
                         /** @description eFTI postalAddress */
@@ -5701,6 +5940,7 @@ export interface components {
                             id: string;
                         } | null;
                     };
+                    vehicle_registration?: string | null;
                     /** @description `issued` on award, `loaded` once sender and carrier signed, `delivered` once the consignee signed */
                     status: "issued" | "loaded" | "delivered";
                     /** @description in the order signed */
@@ -5754,7 +5994,7 @@ export interface components {
                             id: string;
                         } | null;
                     };
-                    /** @description CMR box 2, eFTI consignee: not recorded by the exchange (name null); the consignee signs with its name */
+                    /** @description CMR box 2, eFTI consignee: the transport order’s consignee (the freight’s `refs.consignee`) as `name`, else null; the consignee signs with its name */
                     consignee: {
                         name: string | null;
                         /** @description eFTI postalAddress */
@@ -5804,6 +6044,7 @@ export interface components {
                             id: string;
                         } | null;
                     };
+                    vehicle_registration?: string | null;
                     /** @description `issued` on award, `loaded` once sender and carrier signed, `delivered` once the consignee signed */
                     status: "issued" | "loaded" | "delivered";
                     /** @description in the order signed */
@@ -5891,7 +6132,7 @@ export interface components {
                             id: string;
                         } | null;
                     };
-                    /** @description CMR box 2, eFTI consignee: not recorded by the exchange (name null); the consignee signs with its name */
+                    /** @description CMR box 2, eFTI consignee: the transport order’s consignee (the freight’s `refs.consignee`) as `name`, else null; the consignee signs with its name */
                     consignee: {
                         name: string | null;
                         /** @description eFTI postalAddress */
@@ -5941,6 +6182,7 @@ export interface components {
                             id: string;
                         } | null;
                     };
+                    vehicle_registration?: string | null;
                     /** @description `issued` on award, `loaded` once sender and carrier signed, `delivered` once the consignee signed */
                     status: "issued" | "loaded" | "delivered";
                     /** @description in the order signed */
@@ -5996,7 +6238,7 @@ export interface components {
                             id: string;
                         } | null;
                     };
-                    /** @description CMR box 2, eFTI consignee: not recorded by the exchange (name null); the consignee signs with its name */
+                    /** @description CMR box 2, eFTI consignee: the transport order’s consignee (the freight’s `refs.consignee`) as `name`, else null; the consignee signs with its name */
                     consignee: {
                         name: string | null;
                         /** @description eFTI postalAddress */
@@ -6046,6 +6288,7 @@ export interface components {
                             id: string;
                         } | null;
                     };
+                    vehicle_registration?: string | null;
                     /** @description `issued` on award, `loaded` once sender and carrier signed, `delivered` once the consignee signed */
                     status: "issued" | "loaded" | "delivered";
                     /** @description in the order signed */
@@ -7134,7 +7377,7 @@ export interface components {
                 message: components["schemas"]["Message"];
             };
         };
-        /** @description The `document.added` event: A document was attached to a freight: by the other party, or the transport order by the exchange on award. */
+        /** @description The `document.added` event: A document was attached to a freight: by the other party, or the transport order by the exchange on award, or its new version when the carrier gives the vehicle and driver. */
         DocumentAddedEvent: {
             /** @description the event id, also sent as webhook-id */
             id: string;
@@ -13649,6 +13892,94 @@ export interface operations {
             };
             /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postFreightsOrderTransport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the freight id */
+                freightId: number;
+            };
+            cookie?: never;
+        };
+        /** @description The parameters as JSON (recommended), as a form with bracket keys (`auth[user]`, `pieces[0][weight]`), or as query parameters: all three are merged (api.md, Endpoints 2). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description the registration, e.g. `PL WE 1234A / WE 567B` (truck / trailer) */
+                    plate: string;
+                    /** @description the driver’s name */
+                    driver: string;
+                    /** @description the driver’s phone; empty: none */
+                    driver_phone?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description the registration, e.g. `PL WE 1234A / WE 567B` (truck / trailer) */
+                    plate: string;
+                    /** @description the driver’s name */
+                    driver: string;
+                    /** @description the driver’s phone; empty: none */
+                    driver_phone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostFreightsOrderTransportSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -53,6 +53,7 @@ import * as cmr from './0350_cmr.ts';
 import * as freightLinks from './0380_freight_links.ts';
 import * as mergedNotifications from './0397_merged_notifications.ts';
 import * as roadDistances from './0405_road_distances.ts';
+import * as orderVersions from './0406_order_versions.ts';
 import * as callerChanges from './0409_caller_changes.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
@@ -111,5 +112,6 @@ export const migrations: Record<string, Migration> = {
   '0380_freight_links': freightLinks,
   '0397_merged_notifications': mergedNotifications,
   '0405_road_distances': roadDistances,
+  '0406_order_versions': orderVersions,
   '0409_caller_changes': callerChanges,
 };

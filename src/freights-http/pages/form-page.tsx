@@ -244,6 +244,21 @@ export function freightFields(
         {field('refs[customer]', t('fv.form.customer'), (a) => (
           <input {...a} value={value('refs[customer]', refs.customer)} />
         ))}
+        {/* For the transport order (docs/choices.md, "The transport order in versions"): its loading reference, consignee and payment term. */}
+        {field('refs[loading_ref]', t('order.form.loading_ref'), (a) => (
+          <input {...a} value={value('refs[loading_ref]', refs.loading_ref)} autocomplete="off" />
+        ))}
+        {field('refs[consignee]', t('order.form.consignee'), (a) => (
+          <input {...a} value={value('refs[consignee]', refs.consignee)} />
+        ))}
+        {field(
+          'refs[payment_days]',
+          t('order.form.payment_days'),
+          (a) => (
+            <input {...a} value={value('refs[payment_days]', refs.payment_days)} inputMode="numeric" pattern="[0-9]{1,3}" />
+          ),
+          t('order.form.payment_days_hint'),
+        )}
         {field(
           'refs[target_rate]',
           targetPriceLabel(refs, t),
