@@ -11,6 +11,7 @@ import { isCallersMove } from '../../freights/index.ts';
 import { isMarketStatus } from '../../freights/index.ts';
 import { listInfo, type ListSide } from '../../freights/index.ts';
 import { isRecord } from '../../kernel/params.ts';
+import type { RowMarks } from './list-page.tsx';
 
 /**
  * The columns of the freight lists (enlistPage in list-page.tsx): places with their cities, both
@@ -43,6 +44,7 @@ export async function freightListColumns(
   filterId: number,
   ctx: Ctx<Caller>,
   sort: SortLinks,
+  rowMarks?: RowMarks,
 ): Promise<Column<FreightView>[]> {
   const t = ctx.t;
   const lang = ctx.language;
@@ -54,7 +56,7 @@ export async function freightListColumns(
   const own = routes.filter((r) => r.company === me).map((r) => r.id);
   const foreign = routes.filter((r) => r.company !== me).map((r) => r.id);
   const awarded = routes.filter((r) => r.winner !== null && r.price !== null).map((r) => r.id);
-  const [summaries, mine, winners, currencies, cities] = await Promise.all([
+  const [summaries, mine, winners, currencies, cities, marks] = await Promise.all([
     bidSummaries(ctx.db, me, own),
     ownBids(ctx.db, me, foreign),
     side === 'ownAwarded'
@@ -73,6 +75,7 @@ export async function freightListColumns(
           ] as const,
       ),
     ),
+    rowMarks ? rowMarks(ctx, routes) : Promise.resolve(new Map<number, ComponentChildren>()),
   ]);
   const cityBy = new Map(routes.map((r, i) => [r.id, cities[i]!]));
   const view = (r: FreightView) => `/freights/view/${r.id}`;
@@ -111,6 +114,7 @@ export async function freightListColumns(
         {placeLabel(r, 'from', from, none)} → {placeLabel(r, 'to', to, none)}
       </a>,
       sharedLine(r),
+      marks.get(r.id),
     ];
   };
   // What the owner shares with carriers (goods, target price), under the route of another company's freight.

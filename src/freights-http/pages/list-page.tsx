@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import type { Caller, Ctx } from '../../kernel/context.ts';
 import { CsrfField } from '../../kernel/html.tsx';
 import type { Warning } from '../../kernel/outcome.ts';
@@ -344,7 +345,14 @@ export interface ListPageParts {
   listColumns: ReadonlyMap<number, (t: Translate, language: string) => Column<unknown>[]>;
   /** Other modules' lists (TMS 51-53), by filter id: they take no load search, so their tabs carry none. */
   otherLists: ReadonlyMap<number, unknown>;
+  /** Marks under a row's route from modules above, by freight id (src/positions: late and the last milestone, the two parties' rows only). */
+  rowMarks?: RowMarks;
 }
+
+export type RowMarks = (
+  ctx: Ctx<Caller>,
+  rows: ReadonlyArray<{ id: number; company: number; winner: number | null }>,
+) => Promise<Map<number, ComponentChildren>>;
 
 export async function enlistPage(
   routes: unknown[],
@@ -390,7 +398,7 @@ export async function enlistPage(
     ? otherColumns(t, ctx.language)
     : columnsFor(
         isListedFreight,
-        await freightListColumns(routes.filter(isListedFreight), state.filterId, ctx, { href: sortable, sorted }),
+        await freightListColumns(routes.filter(isListedFreight), state.filterId, ctx, { href: sortable, sorted }, parts.rowMarks),
       );
   return {
     title: t(listLabel(state.filterId)),
