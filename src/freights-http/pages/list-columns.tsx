@@ -11,7 +11,6 @@ import { isCallersMove } from '../../freights/index.ts';
 import { isMarketStatus } from '../../freights/index.ts';
 import { listInfo, type ListSide } from '../../freights/index.ts';
 import { isRecord } from '../../kernel/params.ts';
-import type { RowMarks } from './list-page.tsx';
 
 /**
  * The columns of the freight lists (enlistPage in list-page.tsx): places with their cities, both
@@ -38,6 +37,12 @@ export const isListedFreight = (row: unknown): row is FreightView => isRecord(ro
 
 /** A masked freight (a former bidder's view, docs/reference.md#freights): no places. */
 const isMasked = (r: FreightView) => r.f_from === 'xxx (XX)' && (r.from === null || r.from === undefined);
+
+/** Marks under a row's route from modules above, by freight id (app.ts passes src/positions': late and the last milestone). */
+export type RowMarks = (
+  ctx: Ctx<Caller>,
+  rows: ReadonlyArray<{ id: number; company: number; winner: number | null }>,
+) => Promise<Map<number, ComponentChildren>>;
 
 export async function freightListColumns(
   routes: FreightView[],

@@ -1,4 +1,3 @@
-import type { ComponentChildren } from 'preact';
 import type { Caller, Ctx } from '../../kernel/context.ts';
 import { CsrfField } from '../../kernel/html.tsx';
 import type { Warning } from '../../kernel/outcome.ts';
@@ -8,7 +7,7 @@ import { cityNear, cityNameIn } from '../../places/index.ts';
 import { formatDay, formatNumber, readLocaleDecimal, readLocaleWeightKg } from '../../kernel/locale.ts';
 import type { Translate } from '../../kernel/i18n.ts';
 import { LISTS, listInfo, listLabel, listPath } from '../../freights/index.ts';
-import { freightListColumns, isListedFreight } from './list-columns.tsx';
+import { freightListColumns, isListedFreight, type RowMarks } from './list-columns.tsx';
 import type { FreightView } from '../../freights/index.ts';
 import { searchToParams, DEFAULT_RADIUS_KM, SEARCH_PARAMS, type LoadSearch, type SearchParamName } from '../../market/index.ts';
 import { DEFAULT_LIMIT, isOneOf } from '../../kernel/params.ts';
@@ -348,11 +347,6 @@ export interface ListPageParts {
   /** Marks under a row's route from modules above, by freight id (src/positions: late and the last milestone, the two parties' rows only). */
   rowMarks?: RowMarks;
 }
-
-export type RowMarks = (
-  ctx: Ctx<Caller>,
-  rows: ReadonlyArray<{ id: number; company: number; winner: number | null }>,
-) => Promise<Map<number, ComponentChildren>>;
 
 export async function enlistPage(
   routes: unknown[],
