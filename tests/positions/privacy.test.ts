@@ -123,14 +123,15 @@ describe(`tracking: only the two parties (${TEST_DB})`, () => {
     }
   });
 
-  test("the list pages mark lateness and the last milestone on the parties' rows only, in their language", async () => {
+  test("the list pages mark lateness and the last milestone on the parties' rows only", async () => {
     // The shipper's awarded list and the carrier's won list: the row says late and departed pickup.
-    for (const [who, list, language, late, milestone] of [
-      [shipper, 12, 'en', 'Late', 'Departed pickup'],
-      [carrier, 2, 'de', 'Verspätet', 'Von der Beladestelle abgefahren'],
+    // (In German at 390 px: tests/web/tracking.test.ts.)
+    for (const [who, list] of [
+      [shipper, 12],
+      [carrier, 2],
     ] as const) {
       const session = await browserSession(app, who);
-      const page = await app.get(`/freights/enlist/${list}`, { headers: { cookie: session.cookie, 'accept-language': language } });
+      const page = await app.get(`/freights/enlist/${list}`, { headers: { cookie: session.cookie } });
       assert.equal(page.status, 200);
       const row = page.text.slice(page.text.indexOf(`/freights/view/${freight}`));
       const mark = row.slice(row.indexOf('data-testid="tracking-mark"'), row.indexOf('</tr>'));
@@ -138,8 +139,8 @@ describe(`tracking: only the two parties (${TEST_DB})`, () => {
         row.indexOf('data-testid="tracking-mark"') >= 0 && row.indexOf('data-testid="tracking-mark"') < row.indexOf('</tr>'),
         `${who.companyName}'s row is marked`,
       );
-      assert.ok(mark.includes(`>${late}</span>`), `${who.companyName}: ${mark}`);
-      assert.ok(mark.includes(milestone), `${who.companyName}: ${mark}`);
+      assert.ok(mark.includes('>Late</span>'), `${who.companyName}: ${mark}`);
+      assert.ok(mark.includes('>Departed pickup '), `${who.companyName}: ${mark}`);
       assert.ok(!carries(page.text));
     }
     // Anyone else's lists (the loser's lost and archive lists, the outsider's market): no mark, in no language.
