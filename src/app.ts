@@ -68,6 +68,7 @@ import {
   marketPriceHint,
   PRICES_SECTION,
 } from './lanes/index.ts';
+import { startRoadRouter, stopRoadRouter } from './market/index.ts';
 import {
   DEAL_ERRORS,
   DEAL_EVENT_DOCS,
@@ -295,6 +296,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
       live: LIVE_PATH,
     },
   });
+  // Road distances from the operator's routing server (ROUTING_URL; market/roads.ts): in the background.
+  if (config.routing) {
+    const router = await startRoadRouter(database.db, { ...config.routing, warn: (message) => http.log.warn(message) });
+    http.addHook('onClose', async () => stopRoadRouter(router));
+  }
   // Reads on replicas, when DATABASE_READ_URL names some (db/replicas.ts): sampled from the start.
   if (config.databaseReadUrls.length && database.kind === 'postgres') {
     const replicas = new ReadReplicas(database.db, config.databaseReadUrls, config.databaseReadMaxLagMs, (err, replica) =>

@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import type { Caller, Ctx } from '../../kernel/context.ts';
 import { formatDay, formatKg, formatMoney, formatStamp, formatWindow } from '../../kernel/locale.ts';
 import { Badge, PostButton, type Column } from '../../kernel/ui.tsx';
-import { distanceText, OutcomeBadge, placeLabel, YourMove } from './freight-page.tsx';
+import { distanceCell, OutcomeBadge, placeLabel, YourMove } from './freight-page.tsx';
 import { namesOfCompanies, CompanyName } from '../../accounts/index.ts';
 import { bidOutcome, bidSummaries, ownBids, priceCurrencies, type OwnBid } from '../../freights/index.ts';
 import { cityOf } from '../../places/index.ts';
@@ -163,7 +163,7 @@ export async function freightListColumns(
     },
     {
       label: t('fv.col.distance'),
-      cell: (r) => distanceText(r, lang) || none,
+      cell: (r) => distanceCell(r, t, lang) ?? none,
       numeric: true,
       sortHref: sort.href('distance'),
       sorted: sort.sorted('distance'),

@@ -4,7 +4,7 @@ import { PreparedStatement, statementBuilder } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Paging } from '../../kernel/paging.ts';
 import { DEFAULT_LIMIT, offsetOf } from '../../kernel/params.ts';
-import { isEmptySearch, nearWays, runSearched, writtenPage, type LoadSearch } from '../../market/index.ts';
+import { isEmptySearch, nearWays, routingOn, runSearched, writtenPage, type LoadSearch } from '../../market/index.ts';
 import type { PieceRow } from '../fields.ts';
 import { piecesJsonSql } from '../pieces.ts';
 import { hadBidSql, roleOf, type Role } from '../policy.ts';
@@ -76,7 +76,9 @@ export function listStatement(
   const { sort, direction } = paging;
   // The first pages in the default size have their limit and offset written in (market/lists.ts).
   const written = writtenPage(paging);
-  const key = `fx_list_${filterId}_${sort}_${direction}_${withPieces ? 'pieces' : 'rows'}${written ? `_page${written}` : ''}`;
+  // The distance reads the routing server's table when one is set (market/distance.ts distanceSql).
+  const routed = sort === 'distance' && routingOn() ? '_routed' : '';
+  const key = `fx_list_${filterId}_${sort}${routed}_${direction}_${withPieces ? 'pieces' : 'rows'}${written ? `_page${written}` : ''}`;
   let statement = listStatements.get(key);
   if (!statement) {
     statement = new PreparedStatement<ListArgs>(key, 5, (c: number, now: Date, limit: number, offset: number, upto: number) => {
