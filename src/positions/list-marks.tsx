@@ -30,8 +30,9 @@ export async function trackingMarks(
         )}
         {s.late && last && ' '}
         {last && (
-          <span class="muted nowrap" data-testid="tracking-mark-milestone">
-            {t(`tracking.milestone.${last.type}`)} {formatStamp(ctx.clock.format(last.at), ctx.language)}
+          // The words may break on a phone (German ones are long), the time stays whole.
+          <span class="muted" data-testid="tracking-mark-milestone">
+            {t(`tracking.milestone.${last.type}`)} <span class="nowrap">{formatStamp(ctx.clock.format(last.at), ctx.language)}</span>
           </span>
         )}
       </div>,
