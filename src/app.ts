@@ -57,6 +57,7 @@ import {
   POSITION_MESSAGES,
   positionEndpoints,
   trackingSection,
+  trackingMarks,
 } from './positions/index.ts';
 import {
   enterLaneCell,
@@ -391,6 +392,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       otherLists: tmsFreightLists(),
       listColumns: new Map([[LIST.tmsTours, tourColumns]]),
       countLists,
+      rowMarks: trackingMarks, // late and the last milestone under the route, on the two parties' rows (docs/reference.md#tracking)
       enteredMarket: queueAlert('freight'),
       published: alertsCommitted,
       // Below the freight: the owner's fitting trucks, where the load is (its two parties), the e-CMR, then the deal room (messages, documents).

@@ -18,6 +18,7 @@ export { sweepTracking, TrackingSweeper, KEPT_AFTER_DELIVERY_DAYS, MAX_POSITIONS
 export { etaFrom, greatCircleKm, foldMilestones, AVERAGE_SPEED_KMH, ROAD_FACTOR, GEOFENCE_KM } from './eta.ts';
 export { MILESTONE_TYPES, type MilestoneType, type PositionTables } from './tables.ts';
 export { trackingStates, type TrackingState } from './queue.ts';
+export { trackingMarks } from './list-marks.tsx';
 
 /** Sweeps lateness, delivery and retention while the server listens, on every process (the sweep is safe at once on several). */
 export function attachTrackingSweeper(

@@ -17,9 +17,9 @@ import {
   roleIn,
   takePositions,
   trackedFreight,
-  type TrackingView,
+  type PositionPoint,
 } from './store.ts';
-import { MILESTONE_TYPES, type PositionRow, type PositionSource } from './tables.ts';
+import { MILESTONE_TYPES, type PositionSource, type TrackingRow } from './tables.ts';
 import { driverPage, TrackingSection, trackingPage, type SectionExtras, type TrackingData } from './views.tsx';
 
 /**
@@ -28,7 +28,7 @@ import { driverPage, TrackingSection, trackingPage, type SectionExtras, type Tra
  * and its page. HTTP in, one call of store.ts, outcome out.
  */
 
-const presentPosition = (p: PositionRow, clock: Clock) => ({
+const presentPosition = (p: PositionPoint, clock: Clock) => ({
   latitude: p.latitude,
   longitude: p.longitude,
   at: clock.format(p.at),
@@ -36,39 +36,35 @@ const presentPosition = (p: PositionRow, clock: Clock) => ({
   source: p.source,
 });
 
-export function presentEta(view: TrackingView, clock: Clock) {
-  const t = view.tracking;
+export function presentEta(t: TrackingRow | undefined, clock: Clock) {
   return t?.eta_at && t.km_left !== null ? { at: clock.format(t.eta_at), km_left: Number(t.km_left) } : null;
 }
 
-export function presentMilestones(view: TrackingView, clock: Clock) {
-  const t = view.tracking;
+export function presentMilestones(t: TrackingRow | undefined, clock: Clock) {
   return t ? MILESTONE_TYPES.flatMap((type) => (t[type] ? [{ type, at: clock.format(t[type]) }] : [])) : [];
 }
 
-/** What a party reads: the freight's tracking, and for the winner who of the owner read it. */
+/** What a party reads: the freight's tracking, and for the winner who of the owner read it (the owner's read logged beside). */
 export async function readForParty(ctx: Ctx<Caller>, freight: TrackedFreight, role: 'owner' | 'winner'): Promise<TrackingData> {
-  const view = await readTracking(ctx.db, freight.id);
+  const caller = ctx.caller;
+  const [view, reads] = await Promise.all([
+    readTracking(ctx.db, freight.id),
+    role === 'owner'
+      ? logRead(
+          ctx.db,
+          freight.id,
+          { companyId: caller.companyId, userId: caller.userId, name: caller.realname || caller.email },
+          ctx.clock.now(),
+        )
+      : readsOf(ctx.db, freight.id),
+  ]);
   const data: TrackingData = {
     positions: view.positions.map((p) => presentPosition(p, ctx.clock)),
-    eta: presentEta(view, ctx.clock),
-    milestones: presentMilestones(view, ctx.clock),
+    eta: presentEta(view.tracking, ctx.clock),
+    milestones: presentMilestones(view.tracking, ctx.clock),
     late: !!view.tracking?.late,
   };
-  if (role === 'owner') {
-    const caller = ctx.caller;
-    await logRead(
-      ctx.db,
-      freight.id,
-      { companyId: caller.companyId, userId: caller.userId, name: caller.realname || caller.email },
-      ctx.clock.now(),
-    );
-  } else {
-    data.reads = (await readsOf(ctx.db, freight.id)).map((r) => ({
-      user: { id: r.user_id, name: r.user_name },
-      at: ctx.clock.format(r.at),
-    }));
-  }
+  if (reads) data.reads = reads.map((r) => ({ user: { id: r.user_id, name: r.user_name }, at: ctx.clock.format(r.at) }));
   return data;
 }
 
@@ -87,8 +83,7 @@ async function take(ctx: Ctx<Caller | null>, freight: TrackedFreight, source: Po
     const field = read.item === undefined ? 'positions' : `positions[${read.item}]${read.field ? `.${read.field}` : ''}`;
     return fail(ctx.t, read.problem, vars, { errors: [{ field, reason: ctx.t(read.problem, vars) }] });
   }
-  const taken = await takePositions(ctx.services.db, ctx.clock, freight, read.positions, source);
-  return ok({ stored: taken.stored, freight });
+  return ok(await takePositions(ctx.services.db, ctx.clock, freight, read.positions, source));
 }
 
 /** The freight of a winner's request: 404 for a company that may not see it; the owner, another company that may see it and a freight not underway: `status` = `error`. */
@@ -133,8 +128,8 @@ export function positionEndpoints(): Endpoint[] {
         if (!isFreight(freight)) return freight;
         const taken = await take(ctx, freight, 'api');
         if (taken.kind !== 'ok') return taken;
-        const view = await readTracking(ctx.db, freight.id);
-        return ok({ stored: taken.data.stored, eta: presentEta(view, ctx.clock), milestones: presentMilestones(view, ctx.clock) });
+        const { stored, tracking } = taken.data;
+        return ok({ stored, eta: presentEta(tracking, ctx.clock), milestones: presentMilestones(tracking, ctx.clock) });
       },
       page: (outcome, ctx) => ({
         redirect: `/freights/positions/${readId(ctx.path.freightId) ?? ''}`,

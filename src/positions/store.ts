@@ -6,7 +6,7 @@ import { isRecord } from '../kernel/params.ts';
 import { deleteEndedLinks, revokeLinks } from '../links/index.ts';
 import { etaFrom, foldMilestones, type Milestones } from './eta.ts';
 import { freightLate, milestoneReached } from './events.ts';
-import { MILESTONE_TYPES, type MilestoneType, type PositionRow, type PositionSource, type TrackingRow } from './tables.ts';
+import { MILESTONE_TYPES, type MilestoneType, type PositionSource, type TrackingRow } from './tables.ts';
 import { Sweeper } from '../kernel/sweeper.ts';
 
 /**
@@ -118,14 +118,13 @@ export function roleIn(freight: TrackedFreight, companyId: number): Role | null 
   return null;
 }
 
-/** The freight's tracking row, created on first use; locked for the rest of the transaction. */
+/** The freight's tracking row, created on first use; locked for the rest of the transaction (one statement when it exists). */
 async function lockTracking(trx: Transaction<DB>, freightId: number, now: Date): Promise<TrackingRow> {
-  await trx
-    .insertInto('freight_tracking')
-    .values({ freight_id: freightId, created: now })
-    .onConflict((oc) => oc.column('freight_id').doNothing())
-    .execute();
-  return trx.selectFrom('freight_tracking').selectAll().where('freight_id', '=', freightId).forUpdate().executeTakeFirstOrThrow();
+  const locked = () => trx.selectFrom('freight_tracking').selectAll().where('freight_id', '=', freightId).forUpdate().executeTakeFirst();
+  const row = await locked();
+  if (row) return row;
+  await ensureTracking(trx, freightId, now);
+  return (await locked())!;
 }
 
 /** Makes sure a freight has its tracking row (a driver's link issued before any position: the sweeper ends it at delivery). */
@@ -139,12 +138,93 @@ export async function ensureTracking(db: Db, freightId: number, now: Date): Prom
 
 export interface Taken {
   stored: number;
+  /** the milestones these positions reached */
   milestones: Array<{ type: MilestoneType; at: Date }>;
+  /** the freight's tracking as these positions left it */
+  tracking: TrackingRow;
+}
+
+/** What a batch of positions makes of a freight's tracking: the columns to set, the milestones reached, lateness to tell. */
+interface Advance {
+  set: Partial<Pick<TrackingRow, MilestoneType | 'last_at' | 'last_latitude' | 'last_longitude' | 'eta_at' | 'km_left' | 'late'>>;
+  reached: Array<{ type: MilestoneType; at: Date }>;
+  late: { at: Date; kmLeft: number } | null;
+}
+
+/** The milestones, the ETA and lateness after these positions (pure: eta.ts on the positions and the tracking before them). */
+function advance(tracking: TrackingRow, freight: TrackedFreight, positions: readonly PositionInput[], now: Date): Advance {
+  const sorted = [...positions].sort((a, b) => a.at.getTime() - b.at.getTime());
+  const before: Milestones = {
+    arrived_pickup: tracking.arrived_pickup,
+    departed_pickup: tracking.departed_pickup,
+    arrived_delivery: tracking.arrived_delivery,
+  };
+  const after = foldMilestones(before, sorted, freight.from, freight.to);
+  const reached = MILESTONE_TYPES.flatMap((type) => (!before[type] && after[type] ? [{ type, at: after[type]! }] : []));
+  const newest = sorted[sorted.length - 1]!;
+  const moved = !tracking.last_at || newest.at >= tracking.last_at;
+  const last = moved ? newest : null;
+  const eta = last ? etaFrom(last, freight.to) : null;
+  const late = !tracking.late && !after.arrived_delivery && freight.windowEnd !== null && eta !== null && eta.at > freight.windowEnd;
+  return {
+    set: {
+      ...after,
+      ...(last
+        ? {
+            last_at: last.at,
+            last_latitude: last.latitude,
+            last_longitude: last.longitude,
+            eta_at: eta?.at ?? null,
+            km_left: eta ? eta.kmLeft.toFixed(1) : null,
+          }
+        : {}),
+      ...(late ? { late: now } : {}),
+    },
+    reached,
+    late: late && eta ? { at: eta.at, kmLeft: eta.kmLeft } : null,
+  };
+}
+
+/**
+ * The positions and the tracking they make, in one statement: the positions as column arrays
+ * (unnest), the tracking row updated only while it is the version `version` (its xmin) when
+ * given, and the positions written only when the row was. Answers whether it was.
+ */
+async function writePositions(
+  db: Db,
+  freightId: number,
+  positions: readonly PositionInput[],
+  source: PositionSource,
+  now: Date,
+  set: Advance['set'],
+  version?: string,
+): Promise<boolean> {
+  const update = db
+    .updateTable('freight_tracking')
+    .set(set)
+    .where('freight_id', '=', freightId)
+    .$if(version !== undefined, (q) => q.where(sql<boolean>`xmin = ${version}::text::xid`))
+    .returning('freight_id');
+  const { rows } = await sql<{ stored: number }>`
+    with tracked as (${update}),
+    stored as (
+      insert into freight_positions (freight_id, at, latitude, longitude, speed, source, received)
+      select tracked.freight_id, p.at, p.latitude, p.longitude, p.speed, ${source}::text, ${now}::timestamptz
+      from tracked cross join unnest(${positions.map((p) => p.at.toISOString())}::timestamptz[], ${positions.map((p) => p.latitude)}::float8[],
+                                     ${positions.map((p) => p.longitude)}::float8[], ${positions.map((p) => p.speed)}::real[])
+        as p(at, latitude, longitude, speed)
+      returning 1)
+    select (select count(*) from tracked)::int as stored`.execute(db);
+  return rows[0]!.stored > 0;
 }
 
 /**
  * Writes the positions of an underway freight (the caller checked who may send them) with the
- * milestones and the ETA they make, and the events of both, in one transaction.
+ * milestones and the ETA they make, and the events of both. Most batches make no event: their
+ * tracking row is read, and the positions and the new state written in one statement on the
+ * condition that the row is still the version read (one round trip and one commit). A batch that
+ * makes an event, the freight's first, and one that meets a concurrent batch are written in one
+ * transaction with the row locked, with their events.
  */
 export async function takePositions(
   db: Kysely<DB>,
@@ -155,78 +235,65 @@ export async function takePositions(
 ): Promise<Taken> {
   const at = clock.at(clock.now());
   const now = at.now();
+  const seen = await sql<TrackingRow & { version: string }>`
+    select xmin::text as version, * from freight_tracking where freight_id = ${freight.id}::int`.execute(db);
+  const row = seen.rows[0];
+  if (row) {
+    const { version, ...tracking } = row;
+    const next = advance(tracking, freight, positions, now);
+    if (!next.reached.length && !next.late && (await writePositions(db, freight.id, positions, source, now, next.set, version)))
+      return { stored: positions.length, milestones: [], tracking: { ...tracking, ...next.set } };
+  }
   return db.transaction().execute(async (trx) => {
     const tracking = await lockTracking(trx, freight.id, now);
-    await trx
-      .insertInto('freight_positions')
-      .values(
-        positions.map((p) => ({
-          freight_id: freight.id,
-          at: p.at,
-          latitude: p.latitude,
-          longitude: p.longitude,
-          speed: p.speed,
-          source,
-          received: now,
-        })),
-      )
-      .execute();
-    const sorted = [...positions].sort((a, b) => a.at.getTime() - b.at.getTime());
-    const before: Milestones = {
-      arrived_pickup: tracking.arrived_pickup,
-      departed_pickup: tracking.departed_pickup,
-      arrived_delivery: tracking.arrived_delivery,
-    };
-    const after = foldMilestones(before, sorted, freight.from, freight.to);
-    const reached = MILESTONE_TYPES.flatMap((type) => (!before[type] && after[type] ? [{ type, at: after[type]! }] : []));
-    const newest = sorted[sorted.length - 1]!;
-    const moved = !tracking.last_at || newest.at >= tracking.last_at;
-    const last = moved ? newest : null;
-    const eta = last ? etaFrom(last, freight.to) : null;
-    const late =
-      !tracking.late && !after.arrived_delivery && freight.windowEnd !== null && eta !== null && eta.at > freight.windowEnd ? now : null;
-    await trx
-      .updateTable('freight_tracking')
-      .set({
-        ...after,
-        ...(last
-          ? {
-              last_at: last.at,
-              last_latitude: last.latitude,
-              last_longitude: last.longitude,
-              eta_at: eta?.at ?? null,
-              km_left: eta ? eta.kmLeft.toFixed(1) : null,
-            }
-          : {}),
-        ...(late ? { late } : {}),
-      })
-      .where('freight_id', '=', freight.id)
-      .execute();
-    for (const m of reached) await milestoneReached(trx, at, freight, m);
-    if (late && eta) await freightLate(trx, at, freight, { at: eta.at, kmLeft: eta.kmLeft });
-    return { stored: positions.length, milestones: reached };
+    const next = advance(tracking, freight, positions, now);
+    await writePositions(trx, freight.id, positions, source, now, next.set);
+    for (const m of next.reached) await milestoneReached(trx, at, freight, m);
+    if (next.late) await freightLate(trx, at, freight, next.late);
+    return { stored: positions.length, milestones: next.reached, tracking: { ...tracking, ...next.set } };
   });
 }
 
+/** A stored position as the parties read it. */
+export interface PositionPoint {
+  at: Date;
+  latitude: number;
+  longitude: number;
+  speed: number | null;
+  source: PositionSource;
+}
+
 export interface TrackingView {
-  positions: PositionRow[];
+  positions: PositionPoint[];
   tracking: TrackingRow | undefined;
 }
 
-/** The last POSITIONS_SHOWN positions (oldest first) and the tracking state of a freight. */
+/** A position as the statement below aggregates it: [ms since the epoch, latitude, longitude, speed, source]. */
+type PositionTuple = [number, number, number, number | null, PositionSource];
+
+/**
+ * The last POSITIONS_SHOWN positions (oldest first) and the tracking state of a freight, in one
+ * statement: the positions come as one JSON array of tuples (the index on (freight_id, at, id)
+ * read backwards, then put in order), so the driver parses one value instead of 500 rows of
+ * text; their times as milliseconds since the epoch (truncated, as the driver reads a timestamp).
+ * PostgreSQL writes a double or a real into JSON as it writes it as text (the shortest form that
+ * reads back exactly), so the numbers are the ones a row would give.
+ */
 export async function readTracking(db: Db, freightId: number): Promise<TrackingView> {
-  const [rows, tracking] = await Promise.all([
-    db
-      .selectFrom('freight_positions')
-      .select(['id', 'freight_id', 'at', 'latitude', 'longitude', 'speed', 'source', 'received'])
-      .where('freight_id', '=', freightId)
-      .orderBy('at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(POSITIONS_SHOWN)
-      .execute(),
-    db.selectFrom('freight_tracking').selectAll().where('freight_id', '=', freightId).executeTakeFirst(),
-  ]);
-  return { positions: rows.reverse(), tracking };
+  const { rows } = await sql<TrackingRow & { positions: PositionTuple[] | string }>`
+    select t.*, (
+      select coalesce(json_agg(json_build_array(floor(extract(epoch from p.at) * 1000), p.latitude, p.longitude, p.speed, p.source)
+                               order by p.at, p.id), '[]'::json)
+      from (select id, at, latitude, longitude, speed, source from freight_positions
+            where freight_id = ${freightId}::int order by at desc, id desc limit ${POSITIONS_SHOWN}::int) as p
+    ) as positions
+    from (select ${freightId}::int as id) as f left join freight_tracking t on t.freight_id = f.id`.execute(db);
+  const { positions, ...tracking } = rows[0]!;
+  const tuples: PositionTuple[] = typeof positions === 'string' ? JSON.parse(positions) : positions;
+  return {
+    positions: tuples.map(([ms, latitude, longitude, speed, source]) => ({ at: new Date(ms), latitude, longitude, speed, source })),
+    tracking: tracking.freight_id === null ? undefined : tracking,
+  };
 }
 
 /**

@@ -63,6 +63,5 @@ export interface PositionTables {
   freight_position_reads: FreightPositionReadsTable;
 }
 
-export type PositionRow = Selectable<FreightPositionsTable>;
 export type TrackingRow = Selectable<FreightTrackingTable>;
 export type { Decimal };

@@ -123,6 +123,38 @@ describe(`tracking: only the two parties (${TEST_DB})`, () => {
     }
   });
 
+  test("the list pages mark lateness and the last milestone on the parties' rows only", async () => {
+    // The shipper's awarded list and the carrier's won list: the row says late and departed pickup.
+    // (In German at 390 px: tests/web/tracking.test.ts.)
+    for (const [who, list] of [
+      [shipper, 12],
+      [carrier, 2],
+    ] as const) {
+      const session = await browserSession(app, who);
+      const page = await app.get(`/freights/enlist/${list}`, { headers: { cookie: session.cookie } });
+      assert.equal(page.status, 200);
+      const row = page.text.slice(page.text.indexOf(`/freights/view/${freight}`));
+      const mark = row.slice(row.indexOf('data-testid="tracking-mark"'), row.indexOf('</tr>'));
+      assert.ok(
+        row.indexOf('data-testid="tracking-mark"') >= 0 && row.indexOf('data-testid="tracking-mark"') < row.indexOf('</tr>'),
+        `${who.companyName}'s row is marked`,
+      );
+      assert.ok(mark.includes('>Late</span>'), `${who.companyName}: ${mark}`);
+      assert.ok(mark.includes('>Departed pickup '), `${who.companyName}: ${mark}`);
+      assert.ok(!carries(page.text));
+    }
+    // Anyone else's lists (the loser's lost and archive lists, the outsider's market): no mark, in no language.
+    for (const who of [loser, outsider]) {
+      const session = await browserSession(app, who);
+      for (const list of [6, 7, 8, 9, 2]) {
+        const page = await app.get(`/freights/enlist/${list}`, { headers: { cookie: session.cookie } });
+        assert.equal(page.status, 200, `list ${list} for ${who.companyName}`);
+        assert.ok(!page.text.includes('tracking-mark'), `list ${list} for ${who.companyName}`);
+        assert.ok(!/Departed pickup|Arrived at pickup/.test(page.text) && !carries(page.text), `list ${list} for ${who.companyName}`);
+      }
+    }
+  });
+
   test('events, webhook deliveries and streams: milestones and lateness to the parties only, positions to nobody', async () => {
     const db = app.services.db;
     const rows = await db.selectFrom('events').select(['type', 'company_id', 'body']).where('freight_id', '=', freight).execute();

@@ -9,8 +9,9 @@ import { assertNoSideScroll, DESKTOP, PHONE, pageFor, plain } from './helpers.ts
 /**
  * docs/reference.md#tracking in a browser: the driver's page (no account; the phone's position granted to
  * the browser) says what it shares and with whom and sends the position; the shipper's freight
- * page, open meanwhile, shows the truck on its map, the milestones and the ETA without a reload.
- * English at the desk, German on a phone.
+ * page, open meanwhile, shows the truck on its map, the milestones and the ETA without a reload;
+ * the two parties' freight lists show the last milestone under the route. English at the desk,
+ * German on a phone.
  */
 
 const TEXT = {
@@ -122,6 +123,22 @@ describe('pages: tracking by permission (docs/reference.md#tracking)', { skip: !
       await assertNoSideScroll(shipperPage, 'the freight page with its map');
       await tracking.scrollIntoViewIfNeeded();
       await screenshot(shipperPage, `tracking-freight-${lang}-${viewport.width}`);
+
+      // The lists: the shipper's awarded orders and the carrier's won ones show the last milestone
+      // under the route (no late mark: the freight has no delivery window); nobody else's list does.
+      const carrierPage = await pageFor(browser, base, carrier, viewport, contexts);
+      for (const [page, list] of [
+        [shipperPage, 12],
+        [carrierPage, 2],
+      ] as const) {
+        await page.goto(`${base}/freights/enlist/${list}`);
+        const row = page.locator('tr', { has: page.locator(`a[href="/freights/view/${freight}"]`) });
+        const mark = row.locator('[data-testid="tracking-mark"]');
+        assert.ok(plain(await mark.innerText()).startsWith(T.left), `list ${list}: ${await mark.innerText()}`);
+        assert.equal(await mark.locator('[data-testid="tracking-mark-late"]').count(), 0);
+        await assertNoSideScroll(page, `list ${list} with the tracking mark`);
+        await screenshot(page, `tracking-list-${list}-${lang}-${viewport.width}`);
+      }
     });
   }
 });

@@ -39,11 +39,18 @@ export const isListedFreight = (row: unknown): row is FreightView => isRecord(ro
 /** A masked freight (a former bidder's view, docs/reference.md#freights): no places. */
 const isMasked = (r: FreightView) => r.f_from === 'xxx (XX)' && (r.from === null || r.from === undefined);
 
+/** Marks under a row's route from modules above, by freight id (app.ts passes src/positions': late and the last milestone). */
+export type RowMarks = (
+  ctx: Ctx<Caller>,
+  rows: ReadonlyArray<{ id: number; company: number; winner: number | null }>,
+) => Promise<Map<number, ComponentChildren>>;
+
 export async function freightListColumns(
   routes: FreightView[],
   filterId: number,
   ctx: Ctx<Caller>,
   sort: SortLinks,
+  rowMarks?: RowMarks,
 ): Promise<Column<FreightView>[]> {
   const t = ctx.t;
   const lang = ctx.language;
@@ -55,7 +62,7 @@ export async function freightListColumns(
   const own = routes.filter((r) => r.company === me).map((r) => r.id);
   const foreign = routes.filter((r) => r.company !== me).map((r) => r.id);
   const awarded = routes.filter((r) => r.winner !== null && r.price !== null).map((r) => r.id);
-  const [summaries, mine, winners, currencies, cities] = await Promise.all([
+  const [summaries, mine, winners, currencies, cities, marks] = await Promise.all([
     bidSummaries(ctx.db, me, own),
     ownBids(ctx.db, me, foreign),
     side === 'ownAwarded'
@@ -74,6 +81,7 @@ export async function freightListColumns(
           ] as const,
       ),
     ),
+    rowMarks ? rowMarks(ctx, routes) : Promise.resolve(new Map<number, ComponentChildren>()),
   ]);
   const cityBy = new Map(routes.map((r, i) => [r.id, cities[i]!]));
   const view = (r: FreightView) => `/freights/view/${r.id}`;
@@ -112,6 +120,7 @@ export async function freightListColumns(
         {placeLabel(r, 'from', from, none)} → {placeLabel(r, 'to', to, none)}
       </a>,
       sharedLine(r),
+      marks.get(r.id),
     ];
   };
   // What the owner shares with carriers (goods, target price), under the route of another company's freight.

@@ -7,7 +7,7 @@ import { cityNear, cityNameIn } from '../../places/index.ts';
 import { formatDay, formatNumber, readLocaleDecimal, readLocaleWeightKg } from '../../kernel/locale.ts';
 import type { Translate } from '../../kernel/i18n.ts';
 import { LISTS, listInfo, listLabel, listPath } from '../../freights/index.ts';
-import { freightListColumns, isListedFreight } from './list-columns.tsx';
+import { freightListColumns, isListedFreight, type RowMarks } from './list-columns.tsx';
 import type { FreightView } from '../../freights/index.ts';
 import { searchToParams, DEFAULT_RADIUS_KM, SEARCH_PARAMS, type LoadSearch, type SearchParamName } from '../../market/index.ts';
 import { DEFAULT_LIMIT, isOneOf } from '../../kernel/params.ts';
@@ -344,6 +344,8 @@ export interface ListPageParts {
   listColumns: ReadonlyMap<number, (t: Translate, language: string) => Column<unknown>[]>;
   /** Other modules' lists (TMS 51-53), by filter id: they take no load search, so their tabs carry none. */
   otherLists: ReadonlyMap<number, unknown>;
+  /** Marks under a row's route from modules above, by freight id (src/positions: late and the last milestone, the two parties' rows only). */
+  rowMarks?: RowMarks;
 }
 
 export async function enlistPage(
@@ -390,7 +392,7 @@ export async function enlistPage(
     ? otherColumns(t, ctx.language)
     : columnsFor(
         isListedFreight,
-        await freightListColumns(routes.filter(isListedFreight), state.filterId, ctx, { href: sortable, sorted }),
+        await freightListColumns(routes.filter(isListedFreight), state.filterId, ctx, { href: sortable, sorted }, parts.rowMarks),
       );
   return {
     title: t(listLabel(state.filterId)),
