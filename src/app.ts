@@ -108,18 +108,16 @@ import { ONE_RECORD_PREFIX, registerOneRecordRoutes, sendFailure as oneRecordRef
 import {
   attachExpirySweeper,
   attachWaterfallSweeper,
-  ONE_STEP_PAGE_MESSAGES,
   AwardPath,
   type AwardStep,
   FREIGHT_ERRORS,
   FREIGHT_MESSAGES,
   FREIGHTS_SECTION,
-  freightEndpoints,
   HOME_LIST,
   LIST,
   listPath,
-  FREIGHT_EVENT_DOCS,
 } from './freights/index.ts';
+import { ONE_STEP_PAGE_MESSAGES, freightEndpoints, FREIGHT_EVENT_DOCS } from './freights-http/index.ts';
 import { FLIGHT_ERRORS, FLIGHT_MESSAGES, FLIGHTS_SECTION, flightEndpoints } from './flights/index.ts';
 import { TEMPLATE_ERRORS, TEMPLATE_MESSAGES, TEMPLATES_SECTION, templateEndpoints } from './templates/index.ts';
 import { trackingEndpoints } from './tracking/index.ts';

@@ -122,17 +122,52 @@ export { marketCandidate, originDistanceSql, searchConditions, searchesMatching 
 // Whose move a freight is (the lists, the freight page, and the desk's work queue)
 export { bidderMustConfirm, isCallersMove, ownerMoveOf, publishGaps, type PublishGap } from './lists/moves.ts';
 
-// Reading a freight body, and the freight form (templates replay both)
-export { FIELDS, parseFreight, type FreightView } from './fields.ts';
-export { FREIGHT_EVENT_DOCS, FREIGHT_INPUT_SCHEMA, FREIGHT_SCHEMA } from './schema.ts';
-export { normaliseFreightForm, problemsFromWarnings, type FormState } from './pages/form-input.ts';
-export { freightFields } from './pages/form-page.tsx';
+// Reading a freight body (templates replay it), the field table, and the freight as presented
+export {
+  BIDS_SHOWN_STATUSES,
+  CLASSES,
+  FIELDS,
+  MAX_WHITELIST,
+  parseFreight,
+  presentFreight,
+  readIds,
+  SHARE_KEYS,
+  TYPES,
+  type FieldDef,
+  type FreightView,
+  type PresentedPiece,
+  type ShareKey,
+} from './fields.ts';
 
-// Endpoints and pages
-export { freightEndpoints, freightPageFor, type FreightSections } from './routes.tsx';
-export { partnerCompanies } from './pages/page-data.ts';
-export { CompanyPicker, readPickedCompanies } from './pages/company-picker.tsx';
-// A freight's place as the lists name it (mail names freights as the lists do)
-export { placeLabel } from './pages/freight-page.tsx';
+// What the HTTP face (freights-http) calls: the transitions, creation, the booking request, the lists as read
+export {
+  ARCHIVABLE_STATUSES,
+  archiveFreight,
+  editFreight,
+  publishFreight,
+  REVOCABLE_STATUSES,
+  revokeFreight,
+} from './lifecycle.ts';
+export { addFreight } from './create.ts';
+export { bookingRequest, type ExactPlaces } from './booking.ts';
+export { enlist } from './lists/read.ts';
+export { LISTS, listInfo, listsOfGroup, type ListSide } from './lists/registry.ts';
+export type { Confirmations } from './lists/moves.ts';
+export { isAwardedStatus, MARKET_STATUSES } from './in-market.ts';
+
+// The pages' reads (SQL over freights and bids, page only): names, contacts, bid summaries, partners
+export {
+  BID_OUTCOMES,
+  bidOutcome,
+  bidSummaries,
+  ownBids,
+  partnerCompanies,
+  priceCurrencies,
+  readFreightPageParts,
+  type BidOffer,
+  type BidOutcome,
+  type BidSummary,
+  type FreightPageParts,
+  type OwnBid,
+} from './page-data.ts';
 export { FREIGHT_ERRORS, FREIGHT_MESSAGES } from './messages.ts';
-export { ONE_STEP_PAGE_MESSAGES } from './one-step-messages.ts';

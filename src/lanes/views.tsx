@@ -1,4 +1,4 @@
-import { problemsFromWarnings } from '../freights/index.ts';
+import { problemsFromWarnings } from '../freights-http/index.ts';
 import type { Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
 import { formatNumber } from '../kernel/locale.ts';

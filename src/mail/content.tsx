@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
-import { placeLabel, type FreightView } from '../freights/index.ts';
+import type { FreightView } from '../freights/index.ts';
+import { placeLabel } from '../freights-http/index.ts';
 import type { Language, Translate } from '../kernel/i18n.ts';
 import { formatDay, formatKg, formatMoney, formatWindow } from '../kernel/locale.ts';
 import { isRecord } from '../kernel/params.ts';

@@ -11,7 +11,6 @@ import {
   bookNow,
   counterBid,
   declineTurn,
-  FREIGHT_SCHEMA,
   loadFreightForCaller,
   presentRead,
   MAX_WATERFALL_CARRIERS,
@@ -26,6 +25,7 @@ import {
   type WaterfallThen,
   type WaterfallWork,
 } from '../freights/index.ts';
+import { FREIGHT_SCHEMA } from '../freights-http/index.ts';
 import { NOTE_MAX, readMoney } from './fields.ts';
 import { AWARD_DATA, BID_DATA } from './present.ts';
 

@@ -8,7 +8,6 @@ import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.ts
 import { NOTE_MAX, parseBid, readMoney } from './fields.ts';
 import {
   confirmBid,
-  freightPageFor,
   presentBid,
   revokeBid,
   submitBid,
@@ -19,6 +18,7 @@ import {
   type SubmitRefusal,
   type Transition,
 } from '../freights/index.ts';
+import { freightPageFor } from '../freights-http/index.ts';
 import { AWARD_DATA, BID_DATA, BID_INPUT } from './present.ts';
 import type { MessageKey } from '../kernel/i18n.ts';
 

@@ -33,7 +33,7 @@ import {
 } from './store.ts';
 import { notificationsPage, searchesPage } from './views.tsx';
 import { normaliseSearchForm } from './form-input.ts';
-import { problemsFromWarnings } from '../freights/index.ts';
+import { problemsFromWarnings } from '../freights-http/index.ts';
 import { readLoadSearch, searchToParams, SEARCH_PARAMS } from '../market/index.ts';
 
 /**

@@ -6,7 +6,7 @@ import { isRecord } from '../kernel/params.ts';
 import type { PageResult } from '../kernel/route.tsx';
 import { DataTable, Field, PostButton, text, type Column } from '../kernel/ui.tsx';
 import { formatKg, formatStamp, readLocaleWeightKg } from '../kernel/locale.ts';
-import { freightFields, problemsFromWarnings, type FormState } from '../freights/index.ts';
+import { freightFields, problemsFromWarnings, type FormState } from '../freights-http/index.ts';
 import type { TemplateView } from './present.ts';
 import { isAirportCode } from '../places/index.ts';
 

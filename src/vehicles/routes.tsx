@@ -4,7 +4,6 @@ import { fail, notFound, ok, type Outcome, type Warning } from '../kernel/outcom
 import { DEFAULT_LIMIT, offsetOf, readId, readPageWindow, readString, type PageWindow } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import {
-  readPickedCompanies,
   isMarketStatus,
   loadFreightForCaller,
   presentMany,
@@ -12,6 +11,7 @@ import {
   type FreightView,
   type ReadContext,
 } from '../freights/index.ts';
+import { readPickedCompanies } from '../freights-http/index.ts';
 import { readLoadSearch } from '../market/index.ts';
 import { OFFER_FIELDS, presentVehicle, readOffer, typedInLanguage, type OfferField, type VehicleView } from './fields.ts';
 import { createOffer, editOffer, inviteToFreight, withdrawOffer, type OfferPublished, type Result } from './lifecycle.ts';

@@ -269,7 +269,7 @@ describe('module structure', () => {
       assert.ok(start >= 0, `table "${second}" in docs/architecture.md`);
       const rows = new Map<string, string[]>();
       for (const line of doc.slice(start).split('\n').slice(2)) {
-        const m = /^\|\s*([\w(), ]+?)\s*\|\s*(.*?)\s*\|$/.exec(line);
+        const m = /^\|\s*([\w(), -]+?)\s*\|\s*(.*?)\s*\|$/.exec(line);
         if (!m) break;
         rows.set(
           m[1]!,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { plainListQuery } from '../../src/freights/pages/list-page.tsx';
+import { plainListQuery } from '../../src/freights-http/pages/list-page.tsx';
 
 /**
  * The list page's reading of the search bar (issue 24, items 2 and 3): numbers typed in the

@@ -4,12 +4,12 @@ import { formatDay, formatKg, formatMoney, formatStamp, formatWindow } from '../
 import { Badge, PostButton, type Column } from '../../kernel/ui.tsx';
 import { distanceText, OutcomeBadge, placeLabel, YourMove } from './freight-page.tsx';
 import { namesOfCompanies, CompanyName } from '../../accounts/index.ts';
-import { bidOutcome, bidSummaries, ownBids, priceCurrencies, type OwnBid } from './page-data.ts';
+import { bidOutcome, bidSummaries, ownBids, priceCurrencies, type OwnBid } from '../../freights/index.ts';
 import { cityOf } from '../../places/index.ts';
-import type { FreightView } from '../fields.ts';
-import { isCallersMove } from '../lists/moves.ts';
-import { isMarketStatus } from '../in-market.ts';
-import { listInfo, type ListSide } from '../lists/registry.ts';
+import type { FreightView } from '../../freights/index.ts';
+import { isCallersMove } from '../../freights/index.ts';
+import { isMarketStatus } from '../../freights/index.ts';
+import { listInfo, type ListSide } from '../../freights/index.ts';
 import { isRecord } from '../../kernel/params.ts';
 
 /**

@@ -6,9 +6,9 @@ import { DataTable, Pager, Select, Tabs, columnsFor, type Column, type Tab } fro
 import { cityNear, cityNameIn } from '../../places/index.ts';
 import { formatDay, formatNumber, readLocaleDecimal, readLocaleWeightKg } from '../../kernel/locale.ts';
 import type { Translate } from '../../kernel/i18n.ts';
-import { LISTS, listInfo, listLabel, listPath } from '../lists/registry.ts';
+import { LISTS, listInfo, listLabel, listPath } from '../../freights/index.ts';
 import { freightListColumns, isListedFreight } from './list-columns.tsx';
-import type { FreightView } from '../fields.ts';
+import type { FreightView } from '../../freights/index.ts';
 import { searchToParams, DEFAULT_RADIUS_KM, SEARCH_PARAMS, type LoadSearch, type SearchParamName } from '../../market/index.ts';
 import { DEFAULT_LIMIT, isOneOf } from '../../kernel/params.ts';
 import { countryCode, problemsFromWarnings } from './form-input.ts';

@@ -6,17 +6,17 @@ import { CsrfField } from '../../kernel/html.tsx';
 import { formatDay, formatKg, formatMoney, formatNumber, formatStamp, formatWindow } from '../../kernel/locale.ts';
 import { Badge, ConfirmAction, DataTable, Facts, Field, PostButton, Select, type Column } from '../../kernel/ui.tsx';
 import { type Contact, BlockAction, CompanyName, profilePath, type CompanyRef } from '../../accounts/index.ts';
-import type { BidView } from '../bids.ts';
+import type { BidView } from '../../freights/index.ts';
 import { routeDistanceKm } from '../../market/index.ts';
-import { BIDS_IN_PLAY, isAwardedStatus, MARKET_STATUSES } from '../in-market.ts';
-import { ARCHIVABLE_STATUSES, REVOCABLE_STATUSES } from '../lifecycle.ts';
-import type { FreightView, PresentedPiece, ShareKey } from '../fields.ts';
+import { BIDS_IN_PLAY, isAwardedStatus, MARKET_STATUSES } from '../../freights/index.ts';
+import { ARCHIVABLE_STATUSES, REVOCABLE_STATUSES } from '../../freights/index.ts';
+import type { FreightView, PresentedPiece, ShareKey } from '../../freights/index.ts';
 import { targetPriceLabel } from './form-page.tsx';
 import { isRecord } from '../../kernel/params.ts';
-import { type BidStatus, DELIVERY, DELIVERY_STATUSES, type FreightStatus, VISIBILITY } from '../tables.ts';
+import { type BidStatus, DELIVERY, DELIVERY_STATUSES, type FreightStatus, VISIBILITY } from '../../freights/index.ts';
 import { isOneOf } from '../../kernel/params.ts';
-import { CLASSES, TYPES } from '../fields.ts';
-import { bidOutcome, type BidOffer, type BidOutcome } from './page-data.ts';
+import { CLASSES, TYPES } from '../../freights/index.ts';
+import { bidOutcome, type BidOffer, type BidOutcome } from '../../freights/index.ts';
 import type { Translate } from '../../kernel/i18n.ts';
 
 /**
@@ -150,8 +150,8 @@ export function typeLabel(route: FreightView, t: Ctx['t']): string {
 }
 
 // What publishing needs is a rule of the freight's moves (the desk counts drafts with gaps too).
-export { publishGaps, type PublishGap } from '../lists/moves.ts';
-import type { PublishGap } from '../lists/moves.ts';
+export { publishGaps, type PublishGap } from '../../freights/index.ts';
+import type { PublishGap } from '../../freights/index.ts';
 
 export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightPageData): Page {
   const t = ctx.t;

@@ -5,8 +5,8 @@ import type { Warning } from '../../kernel/outcome.ts';
 import { isRecord, readString, type Params } from '../../kernel/params.ts';
 import { airportCodeOf, isAirportCode, searchCountries, postalCentre, type PostalCentre } from '../../places/index.ts';
 import { searchForFreight } from '../../pricing/index.ts';
-import type { ExactPlaces } from '../booking.ts';
-import { VISIBILITY } from '../tables.ts';
+import type { ExactPlaces } from '../../freights/index.ts';
+import { VISIBILITY } from '../../freights/index.ts';
 
 /**
  * The HTML freight forms' normalising (decided, docs/choices.md "Web interface"): what a

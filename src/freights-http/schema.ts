@@ -1,10 +1,10 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { timestamp } from '../kernel/fields.ts';
 import { MAX_PIECE_LINES } from '../kernel/params.ts';
-import { BID } from './bids.ts';
-import { FIELDS, MAX_WHITELIST, type FieldDef } from './fields.ts';
-import { DELIVERY, FREIGHT_STATUSES, VISIBILITY } from './tables.ts';
-import { LIST, listRange, listsOfGroup } from './lists/registry.ts';
+import { BID } from '../freights/index.ts';
+import { FIELDS, MAX_WHITELIST, type FieldDef } from '../freights/index.ts';
+import { DELIVERY, FREIGHT_STATUSES, VISIBILITY } from '../freights/index.ts';
+import { LIST, listRange, listsOfGroup } from '../freights/index.ts';
 import { SEARCH_INPUT_PROPERTIES } from '../market/index.ts';
 import type { BidEventType, EventDoc, FreightEventType } from '../events/index.ts';
 

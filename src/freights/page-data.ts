@@ -1,14 +1,14 @@
 import { sql, type Kysely } from 'kysely';
-import type { DB } from '../../db/schema.ts';
-import { cityOf } from '../../places/index.ts';
-import { companiesToPick, companyNameSql, companyRefs, contactOf, type Contact, isBlocked, type CompanyRef } from '../../accounts/index.ts';
-import type { Clock } from '../../kernel/time.ts';
-import { presentBid, type BidView } from '../bids.ts';
-import { bidHistory } from '../one-step.ts';
-import { BIDS_SHOWN_STATUSES, type FreightView } from '../fields.ts';
-import { AWARDED_STATUSES, BIDS_IN_PLAY, isAwardedStatus, isMarketStatus, storedInSql } from '../in-market.ts';
-import type { Confirmations } from '../lists/moves.ts';
-import type { BidStatus, FreightStatus } from '../tables.ts';
+import type { DB } from '../db/schema.ts';
+import { cityOf } from '../places/index.ts';
+import { companiesToPick, companyNameSql, companyRefs, contactOf, type Contact, isBlocked, type CompanyRef } from '../accounts/index.ts';
+import type { Clock } from '../kernel/time.ts';
+import { presentBid, type BidView } from './bids.ts';
+import { bidHistory } from './one-step.ts';
+import { BIDS_SHOWN_STATUSES, type FreightView } from './fields.ts';
+import { AWARDED_STATUSES, BIDS_IN_PLAY, isAwardedStatus, isMarketStatus, storedInSql } from './in-market.ts';
+import type { Confirmations } from './lists/moves.ts';
+import type { BidStatus, FreightStatus } from './tables.ts';
 
 /**
  * What the HTML pages show beyond the JSON answers (never part of them): company names for

@@ -6,7 +6,7 @@ import { formatNumber, toDateTimeLocal } from '../../kernel/locale.ts';
 import { Field } from '../../kernel/ui.tsx';
 import { countryName } from '../../places/index.ts';
 import { centreOfPostalPlace, type FormState } from './form-input.ts';
-import { SHARE_KEYS, type FreightView, type PresentedPiece, type ShareKey } from '../fields.ts';
+import { SHARE_KEYS, type FreightView, type PresentedPiece, type ShareKey } from '../../freights/index.ts';
 import { isOneOf, isRecord } from '../../kernel/params.ts';
 
 /**
