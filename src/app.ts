@@ -117,7 +117,7 @@ import {
   LIST,
   listPath,
 } from './freights/index.ts';
-import { ONE_STEP_PAGE_MESSAGES, freightEndpoints, FREIGHT_EVENT_DOCS } from './freights-http/index.ts';
+import { LOAD_PAGE_MESSAGES, ONE_STEP_PAGE_MESSAGES, freightEndpoints, FREIGHT_EVENT_DOCS } from './freights-http/index.ts';
 import { FLIGHT_ERRORS, FLIGHT_MESSAGES, FLIGHTS_SECTION, flightEndpoints } from './flights/index.ts';
 import { TEMPLATE_ERRORS, TEMPLATE_MESSAGES, TEMPLATES_SECTION, templateEndpoints } from './templates/index.ts';
 import { trackingEndpoints } from './tracking/index.ts';
@@ -192,6 +192,7 @@ export const CATALOGUES = [
   QUOTE_MESSAGES,
   ONE_STEP_MESSAGES,
   ONE_STEP_PAGE_MESSAGES,
+  LOAD_PAGE_MESSAGES,
   SEARCH_MESSAGES,
   SHIPMENT_MESSAGES,
   TEMPLATE_MESSAGES,
