@@ -3,7 +3,8 @@
 // (bench/floor.ts: one primary-key select through the same driver, p50 over loopback HTTP):
 // - the CSV import of 1,000 lanes (POST /tenders/add.json with `lanes_csv`, the page's upload) ≤ 2 s;
 // - a bidder's 1,000-lane bid (POST /tenders/bid) ≤ 2 s (p50 and worst of the 50 bidders);
-// - the owner's evaluation page of 1,000 lanes × 50 bids (GET /tenders/view, HTML) ≤ 500 ms, and its JSON;
+// - the owner's evaluation page of 1,000 lanes × 50 bids (GET /tenders/view, HTML) ≤ 500 ms, with every lane's market price
+//   (12 months of figures on each lane's cell among 20,000 cells), and its JSON;
 // - finding the contract lanes of a freight among 100,000 contracts (the routing guide) p50 ≤ 5 ms.
 // Requests go through the app in process (inject); PostgreSQL when DATABASE_URL (or
 // BENCH_DATABASE_URL) names a server (a fresh database, dropped afterwards), the embedded one otherwise.
@@ -81,6 +82,18 @@ try {
     `${label}: a bidder's ${LANES}-lane bid            p50 ${pct(bids, 50)} ms, worst ${Math.max(...bids)} ms (goal ≤ 2000 ms: ${verdict(Math.max(...bids), 2000)}; floor p50 ${floorP50} ms)`,
   );
 
+  // The lanes' market: 12 months of released figures (five awards of three owners) on each lane's cell, so the
+  // evaluation's market prices (one statement for every lane) read real cells, beside 20,000 cells of other lanes.
+  await sql`insert into lane_price_cells (zone, currency, month, from_country, from_key, from_airport, to_country, to_key, to_airport,
+      prices, owners, winners, released, owners_released)
+    select ${app.services.clock.zone}, 'EUR', to_char(now() - make_interval(months => m), 'YYYY-MM'), 'DE', k.f::text, false, 'FR', k.t::text, false,
+           array[800, 900, 1000 + m, 1100, 1200]::numeric[], array[1, 2, 3, 1, 2], array[4, 5, 6, 4, 5], 5, 3
+    from (select distinct 10 + (i % 90) as f, 10 + ((i / 90) % 90) as t from generate_series(0, ${LANES - 1}) as i
+          union select 10 + (i % 90), 10 + (i / 90) from generate_series(0, 1700) as i) as k,
+         generate_series(0, 11) as m
+    on conflict do nothing`.execute(db);
+  await sql`analyze lane_price_cells`.execute(db);
+
   // Past the deadline: the owner's evaluation of 1,000 lanes × 50 bids.
   await db
     .updateTable('tenders')
@@ -113,6 +126,8 @@ try {
     let t0 = performance.now();
     const page = await app.http.inject({ method: 'GET', url: `/tenders/view/${tender!.id}`, headers: { cookie } });
     if (page.statusCode !== 200 || !page.body.includes('evaluate-lane-1')) throw new Error(`evaluation page: ${page.statusCode}`);
+    if (!page.body.includes(`data-testid="evaluate-lane-${LANES}"><h2>`) || page.body.includes('no market price'))
+      throw new Error('evaluation page: a lane without its market price');
     pages.push(ms(t0));
     size = page.body.length;
     t0 = performance.now();

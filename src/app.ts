@@ -67,6 +67,7 @@ import {
   marketPriceHint,
   PRICES_SECTION,
 } from './lanes/index.ts';
+import { startRoadRouter, stopRoadRouter } from './market/index.ts';
 import {
   DEAL_ERRORS,
   DEAL_EVENT_DOCS,
@@ -117,7 +118,13 @@ import {
   LIST,
   listPath,
 } from './freights/index.ts';
-import { LOAD_PAGE_MESSAGES, ONE_STEP_PAGE_MESSAGES, freightEndpoints, FREIGHT_EVENT_DOCS } from './freights-http/index.ts';
+import {
+  FREIGHT_EVENT_DOCS,
+  FREIGHT_PAGE_MESSAGES,
+  freightEndpoints,
+  LOAD_PAGE_MESSAGES,
+  ONE_STEP_PAGE_MESSAGES,
+} from './freights-http/index.ts';
 import { FLIGHT_ERRORS, FLIGHT_MESSAGES, FLIGHTS_SECTION, flightEndpoints } from './flights/index.ts';
 import { TEMPLATE_ERRORS, TEMPLATE_MESSAGES, TEMPLATES_SECTION, templateEndpoints } from './templates/index.ts';
 import { trackingEndpoints } from './tracking/index.ts';
@@ -184,6 +191,7 @@ export const CATALOGUES = [
   FILE_MESSAGES,
   FLIGHT_MESSAGES,
   FREIGHT_MESSAGES,
+  FREIGHT_PAGE_MESSAGES,
   LANE_MESSAGES,
   MILKRUN_MESSAGES,
   OPENAPI_MESSAGES,
@@ -295,6 +303,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
       live: LIVE_PATH,
     },
   });
+  // Road distances from the operator's routing server (ROUTING_URL; market/roads.ts): in the background.
+  if (config.routing) {
+    const router = await startRoadRouter(database.db, { ...config.routing, warn: (message) => http.log.warn(message) });
+    http.addHook('onClose', async () => stopRoadRouter(router));
+  }
   // Reads on replicas, when DATABASE_READ_URL names some (db/replicas.ts): sampled from the start.
   if (config.databaseReadUrls.length && database.kind === 'postgres') {
     const replicas = new ReadReplicas(database.db, config.databaseReadUrls, config.databaseReadMaxLagMs, (err, replica) =>

@@ -34,6 +34,11 @@ export interface Config {
   metricsToken: string | undefined;
   /** SMTP_URL, MAIL_FROM, PUBLIC_URL (mail.ts; docs/reference.md#mail). */
   mail: MailSettings;
+  /**
+   * ROUTING_URL (an OSRM server's base URL), ROUTING_TIMEOUT_MS, ROUTING_CONCURRENCY: road
+   * distances from it (market/roads.ts; docs/choices.md, "Road distances"); unset, the estimate.
+   */
+  routing: { url: string; timeoutMs: number; concurrency: number } | undefined;
 }
 
 /**
@@ -96,6 +101,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
   const mail = readMailSettings(env, host, port, problems);
 
+  const routing = readRouting(env, problems);
+
   if (problems.length) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
 
   return {
@@ -114,7 +121,25 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lanePricesRelease: lanePricesRelease as LanePricesRelease,
     metricsToken,
     mail,
+    routing,
   };
+}
+
+function readRouting(env: NodeJS.ProcessEnv, problems: string[]): Config['routing'] {
+  const url = (env.ROUTING_URL ?? '').trim();
+  const number = (name: string, fallback: string, min: number, max: number) => {
+    const text = (env[name] ?? '').trim() || fallback;
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || value < min || value > max)
+      problems.push(`${name} must be a whole number from ${min} to ${max}, got "${text}"`);
+    return value;
+  };
+  const timeoutMs = number('ROUTING_TIMEOUT_MS', '5000', 100, 60_000);
+  const concurrency = number('ROUTING_CONCURRENCY', '2', 1, 32);
+  if (!url) return undefined;
+  if (!/^https?:\/\/[^\s/?#]+/.test(url) || /[?#]/.test(url))
+    problems.push(`ROUTING_URL must be an http(s) base URL without query (an OSRM server), got "${url}"`);
+  return { url, timeoutMs, concurrency };
 }
 
 function readTrustProxy(text: string): boolean | number | string | undefined {

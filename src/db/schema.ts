@@ -14,6 +14,7 @@ import type { VehicleTables } from '../vehicles/tables.ts';
 import type { TrustTables } from '../trust/tables.ts';
 import type { DealTables } from '../deals/tables.ts';
 import type { LaneTables } from '../lanes/tables.ts';
+import type { MarketTables } from '../market/tables.ts';
 import type { DbTables } from './tables.ts';
 import type { AlertTables } from '../alerts/tables.ts';
 import type { MailTables } from '../mail/tables.ts';
@@ -42,6 +43,7 @@ export interface DB
     TrustTables,
     DealTables,
     LaneTables,
+    MarketTables,
     AlertTables,
     MailTables,
     CmrTables,

@@ -7,3 +7,4 @@ export { awbCheckDigitValid, normaliseAwb } from './awb.ts';
 export { FILE_ERRORS, FILE_MESSAGES } from './messages.ts';
 export { fileEndpoints } from './routes.ts';
 export { type EventRow, eventsOfCompanies, firstPusher, shipmentEvents, shipmentTotals } from './status-events.ts';
+export { freightsOfAwbParties } from './shipment-status.ts';

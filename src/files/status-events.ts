@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { AwbEventsTable } from './tables.ts';
-import { emitShipmentStatus } from '../freights/index.ts';
+import { emitShipmentStatus } from './shipment-status.ts';
 import type { StatusEvent } from '../events/index.ts';
 import type { Clock } from '../kernel/time.ts';
 import { applyStatusEvents } from '../milkrun/index.ts';

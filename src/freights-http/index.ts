@@ -7,6 +7,7 @@
 
 // Endpoints and pages
 export { freightEndpoints, freightPageFor, type FreightSections } from './routes.tsx';
+export type { ExternalList } from './lists.ts';
 export { CompanyPicker, readPickedCompanies } from './pages/company-picker.tsx';
 // A freight's place as the lists name it (mail and the desk name freights as the lists do)
 export { placeLabel } from './pages/freight-page.tsx';
@@ -19,5 +20,6 @@ export { freightFields } from './pages/form-page.tsx';
 export { FREIGHT_EVENT_DOCS, FREIGHT_INPUT_SCHEMA, FREIGHT_SCHEMA } from './schema.ts';
 
 // Texts
+export { FREIGHT_PAGE_MESSAGES } from './messages.ts';
 export { ONE_STEP_PAGE_MESSAGES } from './one-step-messages.ts';
 export { LOAD_PAGE_MESSAGES } from './load-messages.ts';

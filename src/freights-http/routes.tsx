@@ -4,7 +4,7 @@ import type { Db } from '../db/schema.ts';
 import { fail, notFound, ok, redirect, type Answer, type Outcome, type Warning } from '../kernel/outcome.ts';
 import { readId, readInt } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
-import { bookingRequest } from '../freights/index.ts';
+import { bookingRequest } from './booking.ts';
 import { parseFreight, presentFreight, readIds, type FreightView } from '../freights/index.ts';
 import type { Role } from '../freights/index.ts';
 import { type FreightRow, VISIBILITY } from '../freights/index.ts';
@@ -18,11 +18,11 @@ import {
   type EnteredMarket,
   type TransitionResult,
 } from '../freights/index.ts';
-import { enlist, type ExternalList } from '../freights/index.ts';
+import { enlist, type ExternalList } from './lists.ts';
 import { LIST, listPath } from '../freights/index.ts';
 import { readPaging } from '../kernel/paging.ts';
 import { loadFreightForCaller, presentRead, type ReadContext } from '../freights/index.ts';
-import { addFreight } from '../freights/index.ts';
+import { addFreight } from './create.ts';
 import { enlistPage, type ListPageParts } from './pages/list-page.tsx';
 import { freightPage, publishGaps, type BidderFigure, type FreightPageData } from './pages/freight-page.tsx';
 import { freightFormPage, type FormPageOptions } from './pages/form-page.tsx';
@@ -35,7 +35,7 @@ import {
   problemsFromWarnings,
   type FormState,
 } from './pages/form-input.ts';
-import { readFreightPageParts } from '../freights/index.ts';
+import { readFreightPageParts } from './pages/page-parts.ts';
 import { isRecord } from '../kernel/params.ts';
 import { readLoadSearch } from '../market/index.ts';
 

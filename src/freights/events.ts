@@ -2,14 +2,13 @@ import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/schema.ts';
 import { translator } from '../kernel/i18n.ts';
 import type { Clock } from '../kernel/time.ts';
-import { eventsByAwb, type BidEventType, type FreightEventType, type StatusEvent } from '../events/index.ts';
+import type { BidEventType, FreightEventType } from '../events/index.ts';
 import { announce, type PlannedEvent as Planned } from '../webhooks/index.ts';
 import { presentBid } from './bids.ts';
 import { BIDS_SHOWN_STATUSES, presentFreight, type PieceRow } from './fields.ts';
-import { audienceOf, partiesOf, roleOf, type Role } from './policy.ts';
+import { audienceOf, roleOf, type Role } from './policy.ts';
 import { inMarket } from './in-market.ts';
-import { awbDigits, freightsOfAwbParties } from './store.ts';
-import { companyRefs, namesOfCompanies as companyNames, companyRef, type CompanyRef } from '../accounts/index.ts';
+import { companyRefs, companyRef, type CompanyRef } from '../accounts/index.ts';
 import { loadPieces } from './pieces.ts';
 import { type FreightRow, type BidRow, VISIBILITY } from './tables.ts';
 
@@ -38,9 +37,7 @@ export type EmitInput =
   /** A waterfall's turn started for `companyId` (waterfall.ts; docs/reference.md#one-step), until `until`. */
   | { type: 'freight.offered'; freightId: number; companyId: number; until: Date }
   /** The freight's owner invited `companyId`, the company of a vehicle offer (the vehicles module calls this; docs/reference.md#vehicles). */
-  | { type: 'freight.invited'; freightId: number; companyId: number; vehicle: Record<string, unknown> }
-  /** Status events pushed by `companyId` (file push, FSU, …). */
-  | { type: 'shipment.status'; companyId: number; events: readonly StatusEvent[] };
+  | { type: 'freight.invited'; freightId: number; companyId: number; vehicle: Record<string, unknown> };
 
 /** One match of a freight: the company of the saved search (`search`) or of the fitting vehicle offer (`vehicle`). */
 export interface FreightMatch {
@@ -54,12 +51,11 @@ const ENG = translator('eng');
 
 /** Writes the event for every entitled company (and the market); answers how many events were written. */
 export async function emitEvent(db: Db, clock: Clock, input: EmitInput): Promise<number> {
-  if (input.type === 'shipment.status') return announce(db, clock, input.type, await planShipmentStatus(db, clock, input));
   return emitFreightEvents(db, clock, [input]);
 }
 
 /** A freight or bid event (every kind but `shipment.status`). */
-export type FreightEmit = Exclude<EmitInput, { type: 'shipment.status' }>;
+export type FreightEmit = EmitInput;
 
 /**
  * The same type of event for many freights at once (a sweep: expiry, a waterfall's turns), in the
@@ -259,60 +255,6 @@ function planFreightEvent(
   return planned;
 }
 
-/**
- * Status events go to the company that pushed them (every field) and, through each freight
- * carrying the AWB to which that company itself is a party (owner, winner, transport company of
- * a freight awarded between two companies: policy.ts partyToAwbSql), to that freight's other
- * parties, with its freight id and the sender. Never through a freight the sender is no party
- * to: a company that names someone's AWB on a tender of its own, won by an honest carrier, speaks
- * to that carrier only, not to the shipment's real parties. One event per AWB and recipient.
- */
-async function planShipmentStatus(db: Db, clock: Clock, input: Extract<EmitInput, { type: 'shipment.status' }>): Promise<Planned[]> {
-  const byAwb = eventsByAwb(input.events);
-  if (!byAwb.size) return [];
-  // Freights carrying the AWBs that make their companies parties, as public tracking reads them.
-  const freights = await freightsOfAwbParties(db, [...byAwb.keys()]);
-  const tracking = (e: StatusEvent) => ({ code: e.code, time: clock.format(e.time), location: e.location, flight_number: e.flight_number });
-  const full = (e: StatusEvent) => ({
-    ...tracking(e),
-    pieces: e.pieces,
-    weight: e.weight === null ? null : Number(e.weight),
-    special_handling_codes: e.special_handling_codes,
-    warehouse_location: e.warehouse_location,
-  });
-  const planned: Planned[] = [];
-  let sender: { id: number; name: string | null } | undefined;
-  // The freights by their AWB's digits (one look-up per AWB of the file, not a pass over all of them).
-  const byDigits = new Map<string, typeof freights>();
-  for (const f of freights) {
-    if (f.awb === null) continue;
-    const key = awbDigits(f.awb);
-    byDigits.set(key, [...(byDigits.get(key) ?? []), f]);
-  }
-  for (const [awb, lines] of byAwb) {
-    planned.push({ companyId: input.companyId, freightId: null, from: [input.companyId], data: () => ({ awb, events: lines.map(full) }) });
-    // Only the freights the sender is a party to carry its word (docs/choices.md, Tracking);
-    // anyone else's events reach nobody but their pusher.
-    const own = (byDigits.get(awbDigits(awb)) ?? []).filter((f) => partiesOf(f).includes(input.companyId));
-    const parties = new Map<number, number[]>();
-    for (const f of own) {
-      for (const c of partiesOf(f)) if (c !== input.companyId) parties.set(c, [...(parties.get(c) ?? []), f.id]);
-    }
-    if (!parties.size) continue;
-    // Who sent the statuses, named in what the other parties receive: a party's word, not the exchange's (read once).
-    sender ??= { id: input.companyId, name: (await companyNames(db, [input.companyId])).get(input.companyId) ?? null };
-    for (const [companyId, routes] of parties) {
-      planned.push({
-        companyId,
-        freightId: routes[0] ?? null,
-        from: [input.companyId],
-        data: () => ({ awb, events: lines.map(tracking), routes, sender }),
-      });
-    }
-  }
-  return planned;
-}
-
 /** `freight.expired` for freights an expiry just wrote (call it in the expiry's transaction, with its clock). */
 export async function emitExpired(db: Db, clock: Clock, freightIds: readonly number[]): Promise<void> {
   await emitFreightEvents(
@@ -320,9 +262,4 @@ export async function emitExpired(db: Db, clock: Clock, freightIds: readonly num
     clock,
     freightIds.map((freightId) => ({ type: 'freight.expired', freightId })),
   );
-}
-
-/** `shipment.status` for status events just stored by `companyId` (in the same transaction). */
-export async function emitShipmentStatus(db: Db, clock: Clock, companyId: number, events: readonly StatusEvent[]): Promise<void> {
-  if (events.length) await emitEvent(db, clock, { type: 'shipment.status', companyId, events });
 }

@@ -21,7 +21,6 @@ export {
 
 // Reading freights as a caller may see them
 export {
-  awbParties,
   loadFreightForCaller,
   loadVisibleFreight,
   presentMany,
@@ -32,7 +31,7 @@ export {
   type ReadContext,
 } from './store.ts';
 export type { Role } from './policy.ts';
-export { admits, admitsSql, audienceOf, hadBidSql } from './policy.ts';
+export { admits, admitsSql, audienceOf, hadBidSql, partiesOf, partyToAwbSql, speakingFreights, type AwbFreight } from './policy.ts';
 
 // The read model: other modules' statements over freights and bids start here (read-model.ts),
 // with the rules above and below as their SQL pieces; no other module names the tables
@@ -76,7 +75,7 @@ export {
   storedInSql,
 } from './in-market.ts';
 export type { AlongDelivery, EnteredMarket, TransitionResult } from './lifecycle.ts';
-export { emitEvent, emitShipmentStatus } from './events.ts';
+export { emitEvent } from './events.ts';
 // Deals in one step (docs/reference.md#one-step): Book Now, automatic award, counter-offers, waterfalls
 export {
   acceptCounter,
@@ -103,7 +102,7 @@ export type { WaterfallView } from './waterfall-view.ts';
 export { WATERFALL_THEN, type WaterfallRow, type WaterfallThen } from './tables.ts';
 
 // Lists, counts and the load search
-export { freightIdPage, isWonOrder, listFreights, type ExternalList } from './lists/read.ts';
+export { listFreights } from './lists/read.ts';
 export { countFreightLists, freightCountsQuery, type OtherListCounts } from './lists/counts.ts';
 export {
   FREIGHT_LIST_IDS,
@@ -118,13 +117,12 @@ export {
   TMS_LIST_IDS,
   type ListId,
 } from './lists/registry.ts';
-export { marketCandidate, originDistanceSql, searchConditions, searchesMatching } from './search.ts';
+export { freightDistanceSql, originDistanceSql, searchConditions } from './search.ts';
 // Whose move a freight is (the lists, the freight page, and the desk's work queue)
 export { bidderMustConfirm, isCallersMove, ownerMoveOf, publishGaps, type PublishGap } from './lists/moves.ts';
 
 // Reading a freight body (templates replay it), the field table, and the freight as presented
 export {
-  BIDS_SHOWN_STATUSES,
   CLASSES,
   FIELDS,
   MAX_WHITELIST,
@@ -134,12 +132,13 @@ export {
   SHARE_KEYS,
   TYPES,
   type FieldDef,
+  type FreightValues,
   type FreightView,
   type PresentedPiece,
   type ShareKey,
 } from './fields.ts';
 
-// What the HTTP face (freights-http) calls: the transitions, creation, the booking request, the lists as read
+// What the HTTP face (freights-http) calls: the transitions, creation, the lists as read
 export {
   ARCHIVABLE_STATUSES,
   archiveFreight,
@@ -148,26 +147,20 @@ export {
   REVOCABLE_STATUSES,
   revokeFreight,
 } from './lifecycle.ts';
-export { addFreight } from './create.ts';
-export { bookingRequest, type ExactPlaces } from './booking.ts';
-export { enlist } from './lists/read.ts';
+export type { Creation } from './lifecycle.ts';
 export { LISTS, listInfo, listsOfGroup, type ListSide } from './lists/registry.ts';
 export type { Confirmations } from './lists/moves.ts';
 export { isAwardedStatus, MARKET_STATUSES } from './in-market.ts';
 
-// The pages' reads (SQL over freights and bids, page only): names, contacts, bid summaries, partners
+// The pages' reads (SQL over freights and bids, page only): the HTTP face puts a page's parts together
 export {
-  BID_OUTCOMES,
-  bidOutcome,
+  acceptedBidUser,
   bidSummaries,
+  hasWinner,
   ownBids,
   partnerCompanies,
+  pastBidsOf,
   priceCurrencies,
-  readFreightPageParts,
-  type BidOffer,
-  type BidOutcome,
-  type BidSummary,
-  type FreightPageParts,
   type OwnBid,
 } from './page-data.ts';
-export { FREIGHT_ERRORS, FREIGHT_MESSAGES } from './messages.ts';
+export { FREIGHT_ERRORS, FREIGHT_MESSAGES } from './texts.ts';

@@ -1,5 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
-import type { DB, Db } from '../db/schema.ts';
+import type { DB } from '../db/schema.ts';
 import { inMarketSql, marketStatusSql } from './in-market.ts';
 import {
   codeKey,
@@ -157,53 +157,6 @@ function loadConditions(s: LoadSearch): Expression<SqlBool>[] {
     if (!truck.adr) out.push(sql<SqlBool>`freights.adr_class is null`);
   }
   return out;
-}
-
-/** A freight in the market at `now` (in-market.ts), as saved searches are matched against it (src/searches/alerts.ts); undefined otherwise. */
-export function marketCandidate(db: Db, freightId: number, now: Date) {
-  return db
-    .selectFrom('freights')
-    .select([
-      'id',
-      'company_id',
-      'visibility',
-      'whitelist',
-      'status',
-      'from_code',
-      'from_country',
-      'from_latitude',
-      'from_longitude',
-      'to_code',
-      'to_country',
-    ])
-    .where('id', '=', freightId)
-    .where(inMarketSql(now))
-    .executeTakeFirst();
-}
-
-/**
- * Which of the searches (each for the company that saved it) the freight matches, by the lists'
- * own SQL (searchConditions) evaluated on this one row for every search in one statement;
- * undefined when the freight is missing.
- */
-export async function searchesMatching(
-  db: Db,
-  freightId: number,
-  searches: Array<{ search: () => LoadSearch; company: number }>,
-  now: Date,
-): Promise<boolean[] | undefined> {
-  const row = await db
-    .selectFrom('freights')
-    .select((eb) =>
-      searches.map((s, k) => {
-        const conditions = searchConditions(eb, s.search(), s.company, now, { mayBeMasked: false });
-        const matches = conditions.length ? sql<SqlBool>`${eb.and(conditions)}` : sql<SqlBool>`true`;
-        return matches.as(`m${k}`);
-      }),
-    )
-    .where('freights.id', '=', freightId)
-    .executeTakeFirst();
-  return row && searches.map((_, k) => (row as Record<string, unknown>)[`m${k}`] === true);
 }
 
 /** SQL: a freight's origin's distance from a search's centre, every way the radius search places it (market/distance.ts distanceFromSql). */

@@ -1,13 +1,13 @@
 import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
 import { companyNameSql as companyNameOf, companyRef, companyVerifiedSql as verifiedOf } from '../accounts/index.ts';
-import type { DB, Db } from '../db/schema.ts';
+import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import { presentBid, type ShownBid } from './bids.ts';
 import { BIDS_SHOWN_STATUSES, presentFreight, type FreightValues, type PieceRow, type PieceValues, type PresentContext } from './fields.ts';
 import { effectiveStatusSql } from './in-market.ts';
-import { hadBidSql, liveBidOfSql, partiesOf, partyToAwbSql, roleOf, speakingFreights, type AwbFreight, type Role } from './policy.ts';
+import { hadBidSql, liveBidOfSql, roleOf, type Role } from './policy.ts';
 import { insertPieces, loadPieces, piecesJsonSql } from './pieces.ts';
 import type { BidConfirmerColumn, BidRow, BidsTable, FreightRow, FreightsTable } from './tables.ts';
 import type { Translate } from '../kernel/i18n.ts';
@@ -438,61 +438,4 @@ async function visibleFreightsRead(
     out.push(pieces_json === undefined ? read : { ...read, pieces: JSON.parse(pieces_json) as PieceRow[] });
   }
   return out;
-}
-
-/** An AWB as freights are matched by it: its digits (so `020-1234 5675` is `02012345675`). */
-export const awbDigits = (awb: string) => awb.replace(/\D/g, '');
-
-/**
- * The freights carrying any of the AWBs (compared by their digits, freights_awb_digits_idx) that
- * make their companies parties to it (policy.ts partyToAwbSql), with when each was awarded (its
- * accepted bid), the first awarded first: the rule of public tracking (src/tracking/policy.ts)
- * and of `shipment.status` events (events.ts); at most `limit` when given.
- *
- * One probe of the AWB index per AWB asked (a lateral join over the list, fenced by `offset 0`),
- * so its time grows with the AWBs asked, never with the exchange: asked as one `in (…)` filter,
- * the planner walked every awarded freight by `freights_winner_idx` instead (a third of the
- * table; about 50–80 ms per 1,000 AWBs at 100,000 freights); as an unfenced lateral join, it
- * pulled the subquery up and read the whole AWB index into a hash join for every batch of the
- * push (25,000 rows, 52 ms for 125 AWBs at 100,000 freights; 0.3 ms fenced; docs/choices.md,
- * Reliability).
- */
-export async function freightsOfAwbParties(db: Db, awbs: readonly string[], limit?: number): Promise<AwbFreight[]> {
-  if (!awbs.length) return [];
-  return (await awbPartiesQuery(db, awbs, limit).execute()) as AwbFreight[];
-}
-
-/** The statement of freightsOfAwbParties (its plan is tested: tests/aircargo/awb-parties.test.ts). */
-export function awbPartiesQuery(db: Db, awbs: readonly string[], limit?: number) {
-  const digits = [...new Set(awbs.map(awbDigits))];
-  const awarded = sql<Date | null>`(select max(b.modified) from bids b where b.freight_id = freights.id and b.status = 'accepted')`;
-  return db
-    .selectFrom(sql<{ d: string }>`unnest(${digits}::text[])`.as('d'))
-    .innerJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('freights')
-          .select(['id', 'company_id', 'winner_id', 'transport_company_id', 'awb', awarded.as('awarded')])
-          .where('awb', 'is not', null)
-          .where(sql<SqlBool>`regexp_replace(freights.awb, '\\D', '', 'g') = d.d`)
-          .where(partyToAwbSql)
-          // A fence: the subquery stays a probe per AWB (a nested loop over the list); pulled up
-          // into a plain join, the planner read the whole AWB index into a hash join instead.
-          .modifyEnd(sql`offset 0`)
-          .as('f'),
-      (join) => join.onTrue(),
-    )
-    .select(['f.id', 'f.company_id', 'f.winner_id', 'f.transport_company_id', 'f.awb', 'f.awarded'])
-    .orderBy('f.awarded', (ob) => ob.asc().nullsLast())
-    .orderBy('f.id')
-    .$if(limit !== undefined, (q) => q.limit(limit!));
-}
-
-/**
- * The companies that speak for an AWB on public tracking: the parties (owner, winner, transport
- * company) of its speaking freights (policy.ts speakingFreights); at most 100 freights read.
- */
-export async function awbParties(db: Kysely<DB>, awb: string): Promise<number[]> {
-  const freights = await freightsOfAwbParties(db, [awb], 100);
-  return [...new Set(speakingFreights(freights).flatMap(partiesOf))];
 }

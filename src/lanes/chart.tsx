@@ -36,7 +36,10 @@ export function LaneChart({
   money,
   monthLabel,
   text,
+  id = 'lane-chart',
 }: {
+  /** the ids of its title and description start with it (two charts on a page: the lane and the wider one) */
+  id?: string;
   months: LaneMonth[];
   /** a price as the reader writes it */
   money: (n: number) => string;
@@ -73,12 +76,12 @@ export function LaneChart({
       class="lane-chart"
       viewBox={`0 0 ${W} ${H}`}
       role="img"
-      aria-labelledby="lane-chart-title lane-chart-desc"
-      data-testid="lane-chart"
+      aria-labelledby={`${id}-title ${id}-desc`}
+      data-testid={id}
       preserveAspectRatio="xMidYMid meet"
     >
-      <title id="lane-chart-title">{text.title}</title>
-      <desc id="lane-chart-desc">{text.desc}</desc>
+      <title id={`${id}-title`}>{text.title}</title>
+      <desc id={`${id}-desc`}>{text.desc}</desc>
       <g class="axis">
         {ticks.map((v) => (
           <g>

@@ -14,6 +14,7 @@ export { LANE_ERRORS, LANE_MESSAGES } from './messages.ts';
 export { laneEndpoints, PRICES_SECTION } from './routes.tsx';
 export { enterLaneCell, ensureLaneCells, rebuildLaneCells, recordLaneAward } from './cells.ts';
 export { lastMedianOf as laneMedian } from './routes.tsx';
+export { lastMediansOf } from './medians.ts';
 
 /**
  * The lane's last median beside a freight's price field (the freight form and page; passed in by

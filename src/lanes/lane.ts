@@ -158,6 +158,33 @@ export function readLaneQuery(params: Params, zone: string, warnings: Warning[])
   return { from: toCells(search.from, 'from', warnings), to: toCells(search.to, 'to', warnings), months, currency };
 }
 
+/**
+ * The widest lane around a lane that figures can come from (issue 47, item 10): each postal area
+ * read as its country (DE-80 → PL-00 widens to DE → PL), an airport kept; undefined when that is
+ * the lane itself. Its figures are those of asking the wider lane directly, so showing them beside
+ * the lane tells nothing that answer does not (docs/choices.md, "Lane prices").
+ */
+export function countryLane(query: LaneQuery): LaneQuery | undefined {
+  const widen = (patterns: PlacePattern[]) => {
+    const out: PlacePattern[] = [];
+    for (const p of patterns) {
+      const wide: PlacePattern = p.kind === 'postal' ? { kind: 'country', country: p.country } : p;
+      if (!out.some((q) => formatPlacePattern(q) === formatPlacePattern(wide))) out.push(wide);
+    }
+    return out;
+  };
+  const from = widen(query.from);
+  const to = widen(query.to);
+  return laneText(from) === laneText(query.from) && laneText(to) === laneText(query.to) ? undefined : { ...query, from, to };
+}
+
+/**
+ * How many more awards the lane's current month needs at least before it can show figures: the
+ * threshold's 5 less its count, at least 1 (5 awards of fewer than 3 shippers need another
+ * shipper's); from `count` alone, which every answer shows.
+ */
+export const awardsNeeded = (count: number): number => Math.max(1, MIN_AWARDS - count);
+
 /** A lane cell's postal area: a country and the postal code's first two characters (cells.ts; places' POSTAL_AREA). */
 export const CELL_PREFIX = POSTAL_AREA;
 

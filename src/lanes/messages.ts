@@ -33,7 +33,15 @@ export const LANE_MESSAGES = catalogue(
     'lp.col.median': 'Median',
     'lp.col.p25': '25th percentile',
     'lp.col.p75': '75th percentile',
-    'lp.col.per_km': 'Median per km',
+    'lp.col.per_km': 'Median per road km (est.)',
+    'lp.estimated': 'estimated',
+    'lp.needed':
+      'Awards on this lane this month: {count}. It needs at least {needed} more (by at least {owners} different shippers in all) before its figures show.',
+    'lp.needed.one':
+      'Awards on this lane this month: {count}. It needs at least 1 more award (by at least {owners} different shippers in all) before its figures show.',
+    'lp.wider.title': 'The wider lane {from} → {to}',
+    'lp.wider.intro':
+      'Too few awards on {from} → {to} for figures: these are the figures of the country pair around it, as asking it directly shows them.',
     'lp.hidden': 'too few awards',
     'lp.legend.median': 'median',
     'lp.legend.range': '25th–75th percentile',
@@ -70,7 +78,15 @@ export const LANE_MESSAGES = catalogue(
     'lp.col.median': 'Median',
     'lp.col.p25': '25. Perzentil',
     'lp.col.p75': '75. Perzentil',
-    'lp.col.per_km': 'Median je km',
+    'lp.col.per_km': 'Median je Straßen-km (ca.)',
+    'lp.estimated': 'geschätzt',
+    'lp.needed':
+      'Vergaben auf dieser Strecke diesen Monat: {count}. Sie braucht noch mindestens {needed} weitere (von insgesamt mindestens {owners} verschiedenen Verladern), bevor ihre Zahlen erscheinen.',
+    'lp.needed.one':
+      'Vergaben auf dieser Strecke diesen Monat: {count}. Sie braucht noch mindestens 1 weitere Vergabe (von insgesamt mindestens {owners} verschiedenen Verladern), bevor ihre Zahlen erscheinen.',
+    'lp.wider.title': 'Die weitere Strecke {from} → {to}',
+    'lp.wider.intro':
+      'Zu wenige Vergaben auf {from} → {to} für Zahlen: Dies sind die Zahlen des Länderpaars darum, wie eine Abfrage dieser Strecke sie zeigt.',
     'lp.hidden': 'zu wenige Vergaben',
     'lp.legend.median': 'Median',
     'lp.legend.range': '25.–75. Perzentil',

@@ -1,7 +1,7 @@
 import type { Ctx } from '../kernel/context.ts';
 import { fail, ok, type Outcome, type Warning } from '../kernel/outcome.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
-import { laneOfFreight, laneText, readLaneQuery, type LaneQuery } from './lane.ts';
+import { awardsNeeded, countryLane, laneOfFreight, laneText, readLaneQuery, type LaneQuery } from './lane.ts';
 import { LANE_DOCS, type LanePricesData } from './schema.ts';
 import { lanePrices } from './store.ts';
 import { pricesPage } from './views.tsx';
@@ -21,10 +21,17 @@ const readQuery = (ctx: Ctx): Read => {
 async function prices(ctx: Ctx, { query, warnings }: Read): Promise<Outcome<LanePricesData>> {
   if (!query) return fail(ctx.t, 'prices.lane_required', undefined, warnings.length ? { warnings } : undefined);
   const months = await monthsOf(ctx, query);
-  return ok(
-    { lane: { from: laneText(query.from), to: laneText(query.to), currency: query.currency }, months },
-    warnings.length ? warnings : undefined,
-  );
+  const data: LanePricesData = { lane: { from: laneText(query.from), to: laneText(query.to), currency: query.currency }, months };
+  // Too few awards this month (issue 47, item 10): how many more, and the country pair around the lane.
+  const current = months.at(-1);
+  if (current && current.median === null) {
+    data.needed = awardsNeeded(current.count);
+    const wide = countryLane(query);
+    const wideMonths = wide ? await monthsOf(ctx, wide) : [];
+    if (wide && wideMonths.some((m) => m.median !== null))
+      data.wider = { lane: { from: laneText(wide.from), to: laneText(wide.to), currency: wide.currency }, months: wideMonths };
+  }
+  return ok(data, warnings.length ? warnings : undefined);
 }
 
 /**

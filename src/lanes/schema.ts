@@ -63,8 +63,31 @@ export const LANE_DOCS = {
         currency: Type.String({ description: 'three letters' }),
       }),
       months: Type.Array(LANE_MONTH),
+      needed: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          description: `only while the current month shows no figures: how many more awards it needs at least (${MIN_AWARDS} less its count, at least 1: ${MIN_AWARDS} awards of fewer than ${MIN_OWNERS} owners need another owner's)`,
+        }),
+      ),
+      wider: Type.Optional(
+        Type.Object(
+          {
+            lane: Type.Object({
+              from: Type.String({ description: 'the origin patterns widened: a postal area read as its country' }),
+              to: Type.String({ description: 'the destination patterns widened' }),
+              currency: Type.String({ description: 'three letters' }),
+            }),
+            months: Type.Array(LANE_MONTH),
+          },
+          {
+            description:
+              'only while the current month of the lane shows no figures and the lane names a postal area: the country pair around it (DE-80 → PL-00: DE → PL), the same window and currency, when one of its months shows figures. Exactly the answer for that lane asked directly.',
+          },
+        ),
+      ),
     }),
   },
 };
 
-export type LanePricesData = { lane: { from: string; to: string; currency: string }; months: import('./store.ts').LaneMonth[] };
+type LaneAnswer = { lane: { from: string; to: string; currency: string }; months: import('./store.ts').LaneMonth[] };
+export type LanePricesData = LaneAnswer & { needed?: number; wider?: LaneAnswer };

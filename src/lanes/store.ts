@@ -67,14 +67,14 @@ export interface LaneMonth {
 }
 
 /** The p-quantile of a sorted numeric array of n values, interpolated linearly, exact (numeric). */
-function quantile(values: RawBuilder<unknown>, n: RawBuilder<unknown>, p: '0.25' | '0.5' | '0.75') {
+export function quantile(values: RawBuilder<unknown>, n: RawBuilder<unknown>, p: '0.25' | '0.5' | '0.75') {
   const h = sql`((${n} - 1) * ${sql.raw(p)})`;
   const lo = sql`(floor(${h})::int + 1)`;
   const hi = sql`(ceil(${h})::int + 1)`;
   return sql`(${values}[${lo}] + (${h} - floor(${h})) * (${values}[${hi}] - ${values}[${lo}]))`;
 }
 
-const disclosed = (n: RawBuilder<unknown>, owners: RawBuilder<unknown>) =>
+export const disclosed = (n: RawBuilder<unknown>, owners: RawBuilder<unknown>) =>
   sql`(${n} >= ${sql.lit(MIN_AWARDS)} and ${owners} >= ${sql.lit(MIN_OWNERS)})`;
 
 /**

@@ -4,6 +4,7 @@ import type { Page } from '../kernel/html.tsx';
 import { formatNumber } from '../kernel/locale.ts';
 import type { Answer, Warning } from '../kernel/outcome.ts';
 import { DataTable, Field } from '../kernel/ui.tsx';
+import { ROAD_FACTOR } from '../places/index.ts';
 import { LaneChart } from './chart.tsx';
 import {
   DEFAULT_CURRENCY,
@@ -81,12 +82,54 @@ export function pricesPage(ctx: Ctx, outcome: Answer<LanePricesData>, query: Lan
     { label: t('lp.col.median'), cell: (m: LaneMonth) => (m.median === null ? none(m) : money(m.median)), numeric: true },
     { label: t('lp.col.p25'), cell: (m: LaneMonth) => (m.p25 === null ? none(m) : money(m.p25)), numeric: true },
     { label: t('lp.col.p75'), cell: (m: LaneMonth) => (m.p75 === null ? none(m) : money(m.p75)), numeric: true },
+    // Per road km on the page (docs/choices.md, "Road distances"): the JSON's median per great-circle
+    // km ÷ ROAD_FACTOR, which is the median of price ÷ (great circle × ROAD_FACTOR), an estimate.
     {
       label: t('lp.col.per_km'),
-      cell: (m: LaneMonth) => (m.median_per_km === null ? none(m) : centsMoney(m.median_per_km, currency, lang)),
+      cell: (m: LaneMonth) =>
+        m.median_per_km === null ? (
+          none(m)
+        ) : (
+          <span data-distance="estimate">
+            <span aria-hidden="true">≈ </span>
+            <span class="visually-hidden">{t('lp.estimated')} </span>
+            {centsMoney(m.median_per_km / ROAD_FACTOR, currency, lang)}
+          </span>
+        ),
       numeric: true,
     },
   ];
+  /** A lane's chart (when a month shows figures) and its table of every month. */
+  const laneFigures = (answer: Pick<LanePricesData, 'lane' | 'months'>, testId: string, chartId: string) => {
+    const title = t('lp.chart.title', { from: answer.lane.from, to: answer.lane.to, currency });
+    return (
+      <>
+        {answer.months.some((m) => m.median !== null) ? (
+          <figure class="lane-figure">
+            <LaneChart
+              id={chartId}
+              months={answer.months}
+              money={money}
+              monthLabel={(month) => monthName(month, lang, '2-digit')}
+              text={{
+                title,
+                desc: t('lp.chart.desc'),
+                xAxis: t('lp.axis.month'),
+                yAxis: t('lp.axis.price', { currency }),
+                median: t('lp.legend.median'),
+                range: t('lp.legend.range'),
+              }}
+            />
+          </figure>
+        ) : (
+          <p class="muted" data-testid="lane-no-figures">
+            {t('lp.no_figures')}
+          </p>
+        )}
+        <DataTable columns={columns} rows={answer.months} empty="" testId={testId} caption={title} />
+      </>
+    );
+  };
   const field = (name: string, label: string, value: string, extra: Record<string, unknown> = {}, hint?: string) => (
     <Field id={`lp-${name}`} label={label} hint={hint}>
       <input id={`lp-${name}`} name={name} value={value} aria-describedby={hint ? `lp-${name}-hint` : undefined} {...extra} />
@@ -149,34 +192,23 @@ export function pricesPage(ctx: Ctx, outcome: Answer<LanePricesData>, query: Lan
             <h2>
               {data.lane.from} → {data.lane.to}
             </h2>
-            {data.months.some((m) => m.median !== null) ? (
-              <figure class="lane-figure">
-                <LaneChart
-                  months={data.months}
-                  money={money}
-                  monthLabel={(month) => monthName(month, lang, '2-digit')}
-                  text={{
-                    title: t('lp.chart.title', { from: data.lane.from, to: data.lane.to, currency }),
-                    desc: t('lp.chart.desc'),
-                    xAxis: t('lp.axis.month'),
-                    yAxis: t('lp.axis.price', { currency }),
-                    median: t('lp.legend.median'),
-                    range: t('lp.legend.range'),
-                  }}
-                />
-              </figure>
-            ) : (
-              <p class="muted" data-testid="lane-no-figures">
-                {t('lp.no_figures')}
+            {data.needed !== undefined && (
+              <p data-testid="lane-needed">
+                {t(data.needed === 1 ? 'lp.needed.one' : 'lp.needed', {
+                  count: formatNumber(data.months.at(-1)?.count ?? 0, lang),
+                  needed: formatNumber(data.needed, lang),
+                  owners: MIN_OWNERS,
+                })}
               </p>
             )}
-            <DataTable
-              columns={columns}
-              rows={data.months}
-              empty=""
-              testId="lane-months"
-              caption={t('lp.chart.title', { from: data.lane.from, to: data.lane.to, currency })}
-            />
+            {laneFigures(data, 'lane-months', 'lane-chart')}
+            {data.wider && (
+              <section class="stack" data-testid="lane-wider" aria-labelledby="lane-wider-title">
+                <h2 id="lane-wider-title">{t('lp.wider.title', { from: data.wider.lane.from, to: data.wider.lane.to })}</h2>
+                <p class="muted">{t('lp.wider.intro', { from: data.lane.from, to: data.lane.to })}</p>
+                {laneFigures(data.wider, 'lane-wider-months', 'lane-wider-chart')}
+              </section>
+            )}
           </div>
         )}
       </section>

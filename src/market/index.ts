@@ -31,7 +31,16 @@ export {
 export { SEARCH_INPUT_PROPERTIES } from './schema.ts';
 export { countsAt, type Counted } from './counts.ts';
 export { planAlike, runSearched, writtenPage } from './lists.ts';
-export { distanceFromSql, distanceSql, routeDistanceKm, type Placed } from './distance.ts';
+export {
+  distanceFromSql,
+  distanceSql,
+  type Placed,
+  type RoadDistance,
+  roadDistanceBetween,
+  routeDistanceKm,
+  routeRoadDistance,
+} from './distance.ts';
+export { RoadRouter, type RoutingOptions, round4, routingIdle, routingOn, startRoadRouter, stopRoadRouter } from './roads.ts';
 export {
   airportsNear,
   codeKey,

@@ -6,7 +6,17 @@
 export { cityNear, cityOf } from './cities.ts';
 export { cityNameIn } from './city-names.ts';
 export { countryByCode, countryName, fold, searchCountries } from './countries.ts';
-export { airportPoint, airportsWithin, boundingBox, type Box, distanceKm, greatCircleKmSql, type Point } from './geo.ts';
+export {
+  airportPoint,
+  airportsWithin,
+  boundingBox,
+  type Box,
+  distanceKm,
+  greatCircleKmSql,
+  type Point,
+  ROAD_FACTOR,
+  roadEstimateKm,
+} from './geo.ts';
 export { airportText, cityText, countryAndPostal, splitLocation } from './location.ts';
 export { PLACE_ERRORS, PLACE_MESSAGES } from './messages.ts';
 export { postalCentre, type PostalCentre, postalCentresWithin, postalRangesWithin } from './postal-centres.ts';

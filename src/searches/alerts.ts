@@ -1,5 +1,6 @@
 import type { Db } from '../db/schema.ts';
-import { emitEvent, marketCandidate, searchesMatching } from '../freights/index.ts';
+import { emitEvent } from '../freights/index.ts';
+import { marketCandidate, searchesMatching } from './matching.ts';
 import type { Clock } from '../kernel/time.ts';
 import { presentSearch } from './present.ts';
 import { alertingSearches, insertNotifications, mergeMatchNotifications, type SavedSearchRow } from './store.ts';

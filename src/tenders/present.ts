@@ -27,6 +27,8 @@ export interface LaneView {
   note: string | null;
   bid?: OwnBid | null;
   bids?: LaneBid[];
+  /** the owner's evaluation page (never an answer's JSON): how many bids the lane has when `bids` holds only the cheapest */
+  bids_count?: number;
 }
 
 /** A tender as the caller may see it: the owner's lanes carry `bids` (what bidsFor read: none before the deadline), a bidder's its own `bid`. */
@@ -36,6 +38,7 @@ export function presentTender(
   lanes: LaneRow[],
   bids: BidRow[],
   names: Map<number, string>,
+  counts?: Map<number, number>,
 ) {
   const owner = t.company_id === ctx.caller.companyId;
   const byLane = new Map<number, BidRow[]>();
@@ -77,6 +80,7 @@ export function presentTender(
                   capacity: b.capacity,
                 }))
                 .sort((a, b) => a.price - b.price || a.company - b.company),
+              ...(counts ? { bids_count: counts.get(l.id) ?? 0 } : {}),
             }
           : { bid: mine[0] ? { price: Number(mine[0].price), capacity: mine[0].capacity } : null }),
       };

@@ -2,15 +2,17 @@ import { companyRefs, namesOfCompanies } from '../accounts/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { translator } from '../kernel/i18n.ts';
 import { readLocaleDateTime, readLocaleDecimal } from '../kernel/locale.ts';
-import { fail, notFound, ok, type Outcome } from '../kernel/outcome.ts';
+import { fail, failWith, notFound, ok, type Outcome } from '../kernel/outcome.ts';
 import { isRecord, readFlag, readId } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
-import { laneMedian } from '../lanes/index.ts';
+import { readPickedCompanies } from '../freights-http/index.ts';
+import { partnerCompanies } from '../freights/index.ts';
+import { lastMediansOf } from '../lanes/index.ts';
 import { ratingSummaries } from '../trust/index.ts';
 import { CSV_TEMPLATE, readAwards, readBids, readTender, type Problem } from './input.ts';
 import { presentContract, presentTender, presentTenderRow, type ContractView, type TenderRowView, type TenderView } from './present.ts';
 import { TENDER_DOCS } from './schema.ts';
-import type { TenderRow } from './tables.ts';
+import type { BidRow, TenderRow } from './tables.ts';
 import {
   awardedTotal,
   awardTender,
@@ -20,12 +22,13 @@ import {
   lanesOf,
   placeBids,
   publishTender,
+  shownBids,
   tendersOf,
   visibleTender,
   type Result,
 } from './tenders.ts';
 import type { Services } from '../kernel/context.ts';
-import { contractsPage, evaluationPage, evaluationText, tendersPage, tenderPage, type Evaluation } from './views.tsx';
+import { contractsPage, evaluationPage, evaluationText, SHOWN_BIDS, tendersPage, tenderPage, type Evaluation } from './views.tsx';
 
 /** The lane tenders' endpoints (docs/reference.md#tenders): HTTP in, one call of tenders.ts, outcome out; the pages from the same spec. */
 
@@ -64,32 +67,38 @@ function refusalOf(ctx: Ctx<Caller>, r: Exclude<Result<unknown>, { kind: 'ok' }>
   return fail(ctx.t, r.reason);
 }
 
-/** The tender as the caller reads it now (sealed: bidsFor). */
-async function readView(ctx: Ctx<Caller>, t: TenderRow): Promise<TenderView> {
-  const [lanes, bids] = await Promise.all([lanesOf(ctx.db, t.id), bidsFor(ctx.db, ctx.clock, ctx.caller, t)]);
-  const names = await namesOfCompanies(ctx.db, [t.company_id, ...bids.map((b) => b.company_id)]);
-  return presentTender(ctx, t, lanes, bids, names);
+/**
+ * The tender as the caller reads it now (sealed: bidsFor). `shown`: the owner's evaluation page,
+ * whose lanes carry the cheapest `shown` bids and their count (shownBids), not every bid.
+ */
+async function readView(ctx: Ctx<Caller>, t: TenderRow, shown?: number): Promise<TenderView> {
+  const evaluation = shown !== undefined && t.company_id === ctx.caller.companyId;
+  const [lanes, bids] = await Promise.all([
+    lanesOf(ctx.db, t.id),
+    evaluation ? shownBids(ctx.db, ctx.clock, t, shown) : bidsFor(ctx.db, ctx.clock, ctx.caller, t),
+  ]);
+  const companies = new Set<number>([t.company_id]);
+  for (const b of bids) companies.add(b.company_id);
+  const names = await namesOfCompanies(ctx.db, [...companies]);
+  const counts = evaluation ? new Map((bids as Array<BidRow & { count?: number }>).map((b) => [b.lane_id, b.count ?? 0])) : undefined;
+  return presentTender(ctx, t, lanes, bids, names, counts);
 }
 
-/** Lanes whose market price the evaluation reads (a statement each, §14); the others show none. */
-const MARKET_LANES = 20;
+/** Whether the caller reads the tender's evaluation (its owner, from the deadline on). */
+const evaluates = (ctx: Ctx<Caller>, t: { company_id: number; status: string }) =>
+  t.company_id === ctx.caller.companyId && t.status !== 'draft' && t.status !== 'open';
 
 /** The owner's evaluation: per lane the bids by price with each bidder's verified mark and rating, and the lane's market price (§14). */
 async function readEvaluation(ctx: Ctx<Caller>, tender: TenderView): Promise<Evaluation> {
   const bidders = [...new Set(tender.lanes.flatMap((l) => (l.bids ?? []).map((b) => b.company)))];
-  const [refs, ratings] = await Promise.all([companyRefs(ctx.db, bidders.slice(0, 500)), ratingSummaries(ctx.db, bidders)]);
+  // Every lane's market price in one statement (lanes: lastMediansOf), beside the bidders' marks and ratings.
+  const [refs, ratings, medians] = await Promise.all([
+    companyRefs(ctx.db, bidders.slice(0, 500)),
+    ratingSummaries(ctx.db, bidders),
+    lastMediansOf(ctx, tender.lanes, tender.currency),
+  ]);
   const markets = new Map<string, number | null>();
-  for (const l of tender.lanes) {
-    const key = `${l.from}>${l.to}`;
-    if (markets.has(key) || markets.size >= MARKET_LANES) continue;
-    const [fc, fp = ''] = l.from.split('-');
-    const [tc, tp = ''] = l.to.split('-');
-    const hint =
-      l.from.startsWith('airport:') || l.to.startsWith('airport:')
-        ? undefined
-        : await laneMedian(ctx, { from: fp, from_country: fc, to: tp, to_country: tc, currency: tender.currency });
-    markets.set(key, hint ? hint.median : null);
-  }
+  for (const l of tender.lanes) markets.set(`${l.from}>${l.to}`, medians.get(`${l.from}>${l.to}`) ?? null);
   return { refs, ratings, markets };
 }
 
@@ -118,7 +127,7 @@ export function tenderEndpoints(): Endpoint[] {
         );
         return ok({ tenders: rows.map((r) => presentTenderRow(ctx.clock, r, names)) });
       },
-      page: (outcome, ctx) => tendersPage(ctx, outcome, CSV_TEMPLATE),
+      page: async (outcome, ctx) => tendersPage(ctx, outcome, CSV_TEMPLATE, await partnerCompanies(ctx.db, ctx.caller.companyId)),
     }),
     userEndpoint<{ tender: TenderView }>({
       method: 'POST',
@@ -127,7 +136,15 @@ export function tenderEndpoints(): Endpoint[] {
       bodyLimit: 4 * 1024 * 1024,
       async handle(ctx) {
         // The page's deadline as a dispatcher types it (`31.01.2031 12:00` too).
-        if (ctx.format === 'html') ctx.params.deadline = readLocaleDateTime(ctx.params.deadline) ?? ctx.params.deadline;
+        if (ctx.format === 'html') {
+          ctx.params.deadline = readLocaleDateTime(ctx.params.deadline) ?? ctx.params.deadline;
+          // The invited companies by name (the freight form's picker): their ids; a name no company has refuses the tender.
+          const unknown = await readPickedCompanies(ctx, { field: 'invited_names', target: 'invited' });
+          if (unknown) {
+            const reason = ctx.t('form.error.companies', { names: unknown.join(', ') });
+            return failWith('tenders.invited_invalid', reason, { errors: [{ field: 'invited', reason }] });
+          }
+        }
         const read = await readTender(ctx);
         if (!read.ok) return refused(ctx, read.problem);
         const { tender, lanes } = await createTender(ctx.db, ctx.clock, ctx.caller, read.tender);
@@ -171,7 +188,10 @@ export function tenderEndpoints(): Endpoint[] {
       async handle(ctx) {
         const id = pathId(ctx);
         const t = id === undefined ? undefined : await visibleTender(ctx.db, ctx.clock, ctx.caller, id);
-        return t ? ok({ tender: await readView(ctx, t) }) : notFound();
+        if (!t) return notFound();
+        // The owner's evaluation page reads the bids it shows (`all=1`: every one); the JSON every bid.
+        const shown = ctx.format === 'html' && evaluates(ctx, t) && readFlag(ctx.params.all) !== 1 ? SHOWN_BIDS : undefined;
+        return ok({ tender: await readView(ctx, t, shown) });
       },
       async page(outcome, ctx) {
         if (outcome.kind !== 'ok') return tenderPage(ctx, outcome, undefined);

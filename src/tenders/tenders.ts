@@ -168,6 +168,21 @@ export async function bidsFor(db: Db, clock: Clock, caller: Caller, t: TenderRow
     .execute()) as BidRow[];
 }
 
+/**
+ * The owner's bids as the evaluation page shows them (from the deadline on): per lane the cheapest
+ * `limit` (by price, then company: presentTender's order) and how many there are (`count`), one
+ * statement; not every bid (50,000 read and sorted for 5,000 shown). Before the deadline none.
+ */
+export async function shownBids(db: Db, clock: Clock, t: TenderRow, limit: number): Promise<Array<BidRow & { count: number }>> {
+  if (t.deadline > clock.now()) return [];
+  const rows = await sql<BidRow & { count: number }>`select lane_id, company_id, price::text as price, capacity, count::int as count
+    from (select lane_id, company_id, price, capacity, count(*) over (partition by lane_id) as count,
+                 row_number() over (partition by lane_id order by price, company_id) as n
+          from tender_bids where tender_id = ${t.id}) as b
+    where n <= ${limit}`.execute(db);
+  return rows.rows;
+}
+
 /** GET /tenders/index: the caller's own tenders, those open to it, and those it bid on; newest first, at most `limit`. */
 export async function tendersOf(db: Db, clock: Clock, caller: Caller, limit = 200): Promise<Array<TenderRow & { lanes_count: number }>> {
   const me = caller.companyId;

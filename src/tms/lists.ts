@@ -1,8 +1,9 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
-import { freightIdPage, isWonOrder, LIST, TMS_LIST_IDS, type ExternalList } from '../freights/index.ts';
+import { freightDistanceSql, fromFreights, LIST, TMS_LIST_IDS } from '../freights/index.ts';
+import type { ExternalList } from '../freights-http/index.ts';
 import { offsetOf } from '../kernel/params.ts';
 import type { Paging } from '../kernel/paging.ts';
 import { type ShipmentList, type Shipment, visibleShipments, SHIPMENT_SCHEMA } from '../shipments/index.ts';
@@ -135,4 +136,32 @@ export function tmsFreightLists(): ReadonlyMap<number, ExternalList> {
       },
     ]),
   );
+}
+
+/** A won order of the company: it is the winner and the stored status is taken (TMS list 51). */
+const isWonOrder = (eb: ExpressionBuilder<DB, 'freights'>, companyId: number) =>
+  eb.and([eb('freights.winner_id', '=', companyId), eb('freights.status', '=', 'taken')]);
+
+/**
+ * A page of freight ids in the paging's order (nullable sort keys last, then id), among the
+ * freights for which `where` holds, each with `columns` (SQL over the row `freights`). Other
+ * TMS lists (51 and 52) read their page with it, in one statement, over the freights' read model.
+ */
+function freightIdPage<C extends string>(
+  db: Kysely<DB>,
+  paging: Paging,
+  where: (eb: ExpressionBuilder<DB, 'freights'>) => Expression<SqlBool>,
+  columns: Record<C, RawBuilder<unknown>>,
+) {
+  return fromFreights(db)
+    .select('freights.id')
+    .select(Object.entries<RawBuilder<unknown>>(columns).map(([name, value]) => value.as(name)))
+    .where(where)
+    .orderBy(paging.sort === 'distance' ? freightDistanceSql() : sql.ref(`freights.${paging.sort}`), (ob) =>
+      (paging.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast(),
+    )
+    .orderBy('freights.id', paging.direction)
+    .limit(paging.limit)
+    .offset(offsetOf(paging))
+    .execute() as Promise<Array<{ id: number } & Record<C, unknown>>>;
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { firstPusher } from '../files/index.ts';
-import { awbParties } from '../freights/index.ts';
+import { firstPusher, freightsOfAwbParties } from '../files/index.ts';
+import { partiesOf, speakingFreights } from '../freights/index.ts';
 
 /**
  * The companies whose status events public tracking shows for an AWB (docs/choices.md,
@@ -21,4 +21,13 @@ export async function involvedCompanies(db: Kysely<DB>, awb: string): Promise<nu
   if (parties.length) return parties;
   const first = await firstPusher(db, awb);
   return first === undefined ? [] : [first];
+}
+
+/**
+ * The companies that speak for an AWB on public tracking: the parties (owner, winner, transport
+ * company) of its speaking freights (freights/policy.ts speakingFreights); at most 100 freights read.
+ */
+async function awbParties(db: Kysely<DB>, awb: string): Promise<number[]> {
+  const freights = await freightsOfAwbParties(db, [awb], 100);
+  return [...new Set(speakingFreights(freights).flatMap(partiesOf))];
 }

@@ -9,7 +9,7 @@ import { partnerCompanies, type FreightView } from '../freights/index.ts';
 import { CompanyPicker } from '../freights-http/index.ts';
 import { searchToParams, type LoadSearch } from '../market/index.ts';
 import type { Sort } from './store.ts';
-import { cityNameIn, cityNear, townOfCode } from '../places/index.ts';
+import { cityNameIn, cityNear, roadEstimateKm, townOfCode } from '../places/index.ts';
 import type { OfferField, VehicleView } from './fields.ts';
 import { BODIES, VEHICLE_STATUSES } from './tables.ts';
 
@@ -95,8 +95,21 @@ const offerTo = (ctx: Ctx, v: VehicleView) =>
 /** `München (DE) +100 km → PL`. */
 const offerRoute = (ctx: Ctx, v: VehicleView, places: Map<number, string>) => `${places.get(v.id) ?? ''} → ${offerTo(ctx, v)}`;
 
-/** `0,8` km (deu), `0.8` (eng); none: a dash. */
-const km = (ctx: Ctx, value: number | null) => (value === null ? '–' : formatNumber(value, ctx.language, 1));
+/**
+ * The estimated road km of a great-circle distance between origins (places ROAD_FACTOR; docs/choices.md,
+ * "Road distances"): `≈ 13` (the sign read out as "estimated"); none: a dash. The JSON keeps the
+ * great circle (`distance_km`).
+ */
+const km = (ctx: Ctx, value: number | null) =>
+  value === null ? (
+    '–'
+  ) : (
+    <span data-distance="estimate">
+      <span aria-hidden="true">≈ </span>
+      <span class="visually-hidden">{ctx.t('vv.estimated')} </span>
+      {formatNumber(Math.round(roadEstimateKm(value)), ctx.language, 0, 0)}
+    </span>
+  );
 
 /** `1 offer`, `2 offers`. */
 const offerCount = (ctx: Ctx, count: number) => (count === 1 ? ctx.t('vv.count.one') : ctx.t('vv.count', { count }));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CompiledQuery, sql } from 'kysely';
-import { awbPartiesQuery, freightsOfAwbParties } from '../../src/freights/store.ts';
+import { awbPartiesQuery, freightsOfAwbParties } from '../../src/files/shipment-status.ts';
 import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 

@@ -212,6 +212,8 @@ describe('module structure', () => {
       'places/postal.ts formats': 'the packaged postal code formats, indexed on first use',
       'positions/map.tsx atlas': 'the packaged land and borders (world-atlas), read on first use',
       'pricing/import.ts autovacuumOf': 'whether a database (handle) runs autovacuum, asked once',
+      'market/roads.ts current':
+        'the road distance router app.ts starts with ROUTING_URL: at most 200,000 routed km per place pair, a copy of the shared table road_distances',
       'market/counts.ts caches': 'list counts per database snapshot (docs/architecture.md, Counts cache)',
       'trust/store.ts profilePrepared': 'the prepared company profile statement',
     };

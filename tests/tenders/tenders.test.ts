@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { TEST_DB } from '../support/databases.ts';
-import { browserSession } from '../support/session.ts';
+import { seedAward } from '../lanes/helpers.ts';
+import { browserSession, cookiesOf } from '../support/session.ts';
 import { startTestApp, type Actor, type ApiResponse, type TestApp } from '../support/harness.ts';
 
 /**
@@ -445,5 +446,84 @@ describe(`lane tenders (docs/reference.md#tenders) (${TEST_DB})`, () => {
       ok(await app.get('/notifications/index.json', { token: who.token })).notifications.some((n: any) => n.tender_id === t.id);
     assert.ok(await notified(carrierC), 'every company is notified when none is invited');
     assert.ok(!(await notified(outsider)), 'a company that blocked the shipper gets no notification from it');
+  });
+
+  test('the tender form names the invited companies (the shared company picker): names become ids, an unknown name refuses', async () => {
+    app.setNow(null);
+    const session = await browserSession(app, shipper);
+    const form = await app.get('/tenders/index', { headers: { cookie: session.cookie } });
+    assert.match(form.text, /<input id="tender-invited" name="invited_names" list="tender-invited-companies"/);
+    assert.match(form.text, /<datalist id="tender-invited-companies">/);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!;
+    const post = (invited: string) =>
+      app.post('/tenders/add', {
+        headers: { cookie: session.cookie },
+        form: {
+          _csrf: csrf,
+          name: 'Picked',
+          valid_from: day(1),
+          valid_to: day(300),
+          deadline: inHours(5),
+          currency: 'EUR',
+          invited_names: invited,
+          lanes_csv: 'from;to;loads\nDE-60;FR-75;3\n',
+        },
+      });
+    const before = await count('tenders');
+    const refusedPost = await post(`${carrierA.companyName}, No Such Company GmbH`);
+    assert.equal(refusedPost.status, 302);
+    assert.equal(await count('tenders'), before, 'an unknown name stores nothing');
+    const flash = await app.get('/tenders/index', { headers: { cookie: `${session.cookie}; ${cookiesOf(refusedPost)}` } });
+    assert.match(flash.text, /Unknown company: No Such Company GmbH/);
+    const done = await post(`${carrierA.companyName}, ${carrierB.companyName.toUpperCase()}`);
+    assert.equal(done.status, 302);
+    const id = Number(/\/tenders\/view\/(\d+)/.exec(String(done.headers.location))![1]);
+    assert.deepEqual(ok(await view(id, shipper)).tender.invited, [carrierA.company, carrierB.company]);
+  });
+
+  test("market prices beside every lane (not the first 20 only): the lane prices page's last median, in the page and the export", async () => {
+    app.setNow(null);
+    const at = new Date();
+    const owners = [carrierA, carrierB, carrierC];
+    const munich = { code: '80331', country: 'DE' };
+    // Five awards of three owners on DE-60 → FR-75 and on DE-80 → FR-75: each cell a batch the first read releases.
+    for (let i = 0; i < 5; i++) {
+      await seedAward(app, { owner: owners[i % 3]!, winner: outsider, price: String(1000 + i * 100), at });
+      await seedAward(app, { owner: owners[i % 3]!, winner: outsider, price: String(2000 + i * 100), at, from: munich });
+    }
+    const lanes = [
+      ...Array.from({ length: 22 }, (_, i) => ({ from: `DE-${10 + i}`, to: 'FR-13', loads: 1 })),
+      { from: 'DE-60', to: 'FR-75', loads: 3 },
+      { from: 'DE', to: 'FR', loads: 2 },
+      { from: 'DE-6', to: 'FR-7', loads: 1 },
+      { from: 'airport:FRA', to: 'FR-75', loads: 1 },
+    ];
+    const t = ok(await add(base({ name: 'Many lanes', lanes, invited: [carrierA.company] }))).tender;
+    ok(await app.post(`/tenders/publish/${t.id}.json`, { token: shipper.token }));
+    ok(await bid(t.id, carrierA, [{ lane: t.lanes[22].id, price: 1100, capacity: 3 }]));
+    app.setNow(new Date(Date.now() + 6 * 3_600_000));
+    const page = await app.get(`/tenders/view/${t.id}`, { headers: { cookie: (await browserSession(app, shipper)).cookie } });
+    assert.equal(page.status, 200);
+    const section = (n: number) => {
+      const from = page.text.indexOf(`data-testid="evaluate-lane-${n}"`);
+      return page.text.slice(from, page.text.indexOf('</section>', from));
+    };
+    // What the lane prices page answers for each lane: its last month's median.
+    const median = async (from: string, to: string) => {
+      const months = ok(await app.get(`/market/prices.json?from=${from}&to=${to}`, { token: shipper.token })).months;
+      return months.at(-1).median as number | null;
+    };
+    assert.equal(await median('DE-60', 'FR-75'), 1200);
+    assert.equal(await median('DE', 'FR'), 1700, 'a country lane merges its cells');
+    assert.equal(await median('DE-6', 'FR-7'), 1200);
+    assert.match(section(23), /Market price \(median\): €1,200\.00/);
+    assert.match(section(24), /Market price \(median\): €1,700\.00/);
+    assert.match(section(25), /Market price \(median\): €1,200\.00/);
+    assert.match(section(26), /no market price/, 'an airport lane has none');
+    assert.match(section(1), /no market price/);
+    assert.match(section(23), /€1,100\.00/, 'the bid beside it');
+    const csv = await app.get(`/tenders/export/${t.id}`, { token: shipper.token });
+    assert.match(csv.text, new RegExp(`\\n23;DE-60;FR-75;3;${carrierA.company};[^;]*;1100\\.00;EUR;3;[^;]*;[01];1200\\n`));
+    app.setNow(null);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { distanceKm } from '../../src/places/geo.ts';
+import { distanceKm, roadEstimateKm } from '../../src/places/geo.ts';
 import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { assertNoSideScroll, DESKTOP, pageFor, PHONE, plain } from './helpers.ts';
@@ -19,31 +19,37 @@ import { assertNoSideScroll, DESKTOP, pageFor, PHONE, plain } from './helpers.ts
 const FRANKFURT = { latitude: 50.11, longitude: 8.68 };
 const MILANO = { latitude: 45.47, longitude: 9.19 };
 const KM = Math.round(distanceKm(FRANKFURT, MILANO));
+/** Issue 47, item 1: the estimated road distance (great circle × 1.27, docs/choices.md "Road distances"). */
+const ROAD = Math.round(roadEstimateKm(distanceKm(FRANKFURT, MILANO)));
 
 const TEXT = {
   deu: {
     category: 'Komplettladung (FTL)',
-    distance: `${KM.toLocaleString('de-DE')} km (Luftlinie)`,
+    distance: `≈ ${ROAD.toLocaleString('de-DE')} km (geschätzt: Luftlinie ${KM.toLocaleString('de-DE')} km × 1,27)`,
+    road: `${ROAD.toLocaleString('de-DE')} km`,
     pickup: '04.05.2030 08:00–12:00',
     delivery: '05.05.2030 08:00 – 06.05.2030 16:00',
     weight: '12.000 kg',
     volume: '28,8 m³',
     handling: 'nicht stapelbar',
     target: /1\.450|Preis \(aus der Rate\)/,
-    distanceHeader: 'Entfernung',
+    distanceHeader: 'Straßen-km',
+    estimated: 'geschätzt',
     audience: 'Firmen (Namen, durch Komma getrennt)',
     audienceOld: /Firmen-IDs/,
   },
   eng: {
     category: 'Full truck load (FTL)',
-    distance: `${KM.toLocaleString('en-GB')} km (great circle)`,
+    distance: `≈ ${ROAD.toLocaleString('en-GB')} km (estimate: great circle ${KM.toLocaleString('en-GB')} km × 1.27)`,
+    road: `${ROAD.toLocaleString('en-GB')} km`,
     pickup: '2030-05-04 08:00–12:00',
     delivery: '2030-05-05 08:00 – 2030-05-06 16:00',
     weight: '12,000 kg',
     volume: '28.8 m³',
     handling: 'not stackable',
     target: /1,450|Price \(from the rate\)/,
-    distanceHeader: 'Distance',
+    distanceHeader: 'Road km',
+    estimated: 'estimated',
     audience: 'Companies (names, comma separated)',
     audienceOld: /Company ids/,
   },
@@ -133,7 +139,16 @@ describe('pages: a carrier sees what it prices a load by (issue 24, items 5 and 
         await page.goto(`${base}/freights/enlist/8`);
         const list = page.locator('[data-testid="freight-list"]');
         const row = list.locator('tbody tr', { has: page.locator(`a[href="/freights/view/${ids.long}"]`) });
-        assert.match(plain(await row.innerText()), new RegExp(`${T.distance.split(' ')[0]!.replace('.', '\\.')} km`));
+        // The estimate, marked "≈" on screen and read out as "estimated" (issue 47, item 1).
+        const cell = row.locator('[data-distance="estimate"]');
+        assert.equal(
+          plain(await cell.innerText())
+            .replace(T.estimated, '')
+            .replace(/\s+/g, ' ')
+            .trim(),
+          `≈ ${T.road}`,
+        );
+        assert.equal(plain((await cell.locator('.visually-hidden').textContent()) ?? '').trim(), T.estimated);
         // The header sorts: nearest first, a freight without a known distance last. On a phone the
         // table is cards and its header is for screen readers only: its link is followed.
         const sortBy = async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { HAVE_CHROMIUM, launchBrowser } from '../support/browser.ts';
+import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { assertNoSideScroll, axeProblems, DESKTOP, flashText, pageFor, PHONE, plain } from './helpers.ts';
 
@@ -77,6 +77,8 @@ describe('lane tenders in the browser: CSV upload, bids, award, routing guide', 
     for (const viewport of [DESKTOP, PHONE]) {
       test(`${lang} at ${viewport.width} px`, async () => {
         const words = TEXT[lang];
+        // The README's pictures of the tender pages: English on the desk.
+        const README = lang === 'eng' && viewport === DESKTOP;
         app.setNow(null);
         const shipper: Actor = await app.actor('Verlader', { language: lang });
         const alpha: Actor = await app.actor('Alpha Trans', { language: lang });
@@ -93,19 +95,30 @@ describe('lane tenders in the browser: CSV upload, bids, award, routing guide', 
         await form
           .locator('[name="deadline"]')
           .fill(lang === 'deu' ? minutesFromNow(120).replace(/^(\d{4})-(\d{2})-(\d{2})/, '$3.$2.$1') : minutesFromNow(120));
-        await form.locator('[name="invited"]').fill(`${alpha.company}, ${beta.company}`);
+        // The invited companies by name, with the freight form's suggestions (the shared company picker).
+        const invited = form.locator('input[name="invited_names"]');
+        const list = await invited.getAttribute('list');
+        const options = await s.locator(`datalist#${list} option`).evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
+        assert.ok(options.includes(alpha.companyName) && options.includes(beta.companyName), 'the carriers are suggested by name');
+        await invited.fill(`${alpha.companyName}, ${beta.companyName}`);
         await form.locator('[data-csv-file]').setInputFiles({ name: 'lanes.csv', mimeType: 'text/csv', buffer: Buffer.from(lanesCsv()) });
         await s.waitForFunction(() => document.querySelector('[data-csv-state]')?.textContent?.trim());
         assert.equal(plain(await form.locator('[data-csv-state]').innerText()), words.read);
         await clean(s, 'the new tender form');
         await Promise.all([s.waitForURL(/\/tenders\/view\/\d+$/), form.getByRole('button', { name: words.create }).click()]);
         const id = Number(/\/tenders\/view\/(\d+)$/.exec(s.url())![1]);
+        assert.deepEqual(
+          (await app.get(`/tenders/view/${id}.json`, { token: shipper.token })).body.data.tender.invited,
+          [alpha.company, beta.company],
+          'the names became the companies',
+        );
         assert.equal(await s.locator('tbody tr[data-testid^="lane-"]').count(), 20);
         await clean(s, 'the draft tender');
         await Promise.all([s.waitForURL(`${base}/tenders/view/${id}`), s.getByRole('button', { name: words.publish }).click()]);
         assert.equal(plain(await s.locator('[data-testid="tender-status"]').innerText()), words.open);
         await s.goto(`${base}/tenders/index`);
         await clean(s, 'the tenders list');
+        if (README) await screenshot(s, 'tenders-list');
 
         // Two carriers bid on the tender's page: lane 1 and lane 2 each.
         const prices = { [alpha.company]: ['950.50', '700'], [beta.company]: ['870', '650'] };
@@ -150,12 +163,14 @@ describe('lane tenders in the browser: CSV upload, bids, award, routing guide', 
         const expected = lang === 'deu' ? '18.050,00 €' : '€18,050.00';
         assert.equal(plain(await s.locator('[data-testid="award-total"]').innerText()), expected);
         await clean(s, 'the evaluation');
+        if (README) await screenshot(s, 'tender-evaluation');
         await Promise.all([
           s.waitForURL(`${base}/contracts/index`),
           s.locator('[data-testid="award-form"]').getByRole('button', { name: words.award }).click(),
         ]);
         assert.equal(await s.locator('[data-testid="contracts"] tbody tr').count(), 3);
         await clean(s, 'the contracts');
+        if (README) await screenshot(s, 'contracts');
         // After the award the evaluation shows the awarded total, from the contracts.
         await s.goto(`${base}/tenders/view/${id}`);
         assert.equal(plain(await s.locator('[data-testid="award-total"]').innerText()), expected);

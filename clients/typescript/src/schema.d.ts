@@ -1907,7 +1907,7 @@ export interface paths {
          * The market price of a lane by month (decisions.md §14): the accepted prices of awarded road freights whose origin and destination match, oldest month first, every month of the window (empty months with count 0). from and to are required (else status error, prices.lane_required); months 1–36 (default 12) and currency (default EUR) outside their values are ignored with a warning. Prices are kept per lane cell (postal area of two characters, airport, or country): a longer postal prefix is read as its area, with a warning. Figures come from at least 5 awards by 3 owner companies, and awards join them in whole batches of at least 5 awards by 3 owners, so that no two answers differ by one deal. A server may be set to a stricter release (LANE_PRICES_RELEASE=strict): then a batch also needs every coalition of up to 4 companies in it, owners or winners, to have taken no part in at least 4 of its awards, of at least 2 other owners and 2 other winners, so that neither a company nor 4 acting together can place prices of their own around the others' to read them all. count is always the month's number of awards; released the number the figures rest on.
          * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
          *
-         *     On success `data` holds `lane`, `months`; a functional failure is 200 with `status` = `error` and a `message`.
+         *     On success `data` holds `lane`, `months`, `needed`, `wider`; a functional failure is 200 with `status` = `error` and a `message`.
          */
         get: operations["getMarketPrices"];
         put?: never;
@@ -5401,6 +5401,37 @@ export interface components {
                     /** @description how many awards median_per_km rests on (released, with both ends’ coordinates); 0 while it is null */
                     released_per_km: number;
                 }[];
+                /** @description only while the current month shows no figures: how many more awards it needs at least (5 less its count, at least 1: 5 awards of fewer than 3 owners need another owner's) */
+                needed?: number;
+                /** @description only while the current month of the lane shows no figures and the lane names a postal area: the country pair around it (DE-80 → PL-00: DE → PL), the same window and currency, when one of its months shows figures. Exactly the answer for that lane asked directly. */
+                wider?: {
+                    lane: {
+                        /** @description the origin patterns widened: a postal area read as its country */
+                        from: string;
+                        /** @description the destination patterns widened */
+                        to: string;
+                        /** @description three letters */
+                        currency: string;
+                    };
+                    months: {
+                        /** @description YYYY-MM in the application time zone: the month of the award */
+                        month: string;
+                        /** @description awarded road freights on the lane in the month */
+                        count: number;
+                        /** @description median price of the accepted bids, rounded to whole units of the currency; null unless the month has at least 5 awards by at least 3 different owner companies */
+                        median: number | null;
+                        /** @description 25th percentile (linear interpolation), rounded to whole units; null unless the month has at least 5 awards by at least 3 different owner companies */
+                        p25: number | null;
+                        /** @description 75th percentile (linear interpolation), rounded to whole units; null unless the month has at least 5 awards by at least 3 different owner companies */
+                        p75: number | null;
+                        /** @description median of price ÷ great-circle km between origin and destination coordinates, to the cent; over the awards with both ends' coordinates, null unless these are at least 5 awards by at least 3 different owner companies */
+                        median_per_km: number | null;
+                        /** @description how many of the month’s awards median, p25 and p75 rest on: awards join the figures in whole batches (see the summary), so this can be less than count; 0 while the figures are null */
+                        released: number;
+                        /** @description how many awards median_per_km rests on (released, with both ends’ coordinates); 0 while it is null */
+                        released_per_km: number;
+                    }[];
+                };
             };
             /**
              * @description discriminator enum property added by openapi-typescript

@@ -52,6 +52,7 @@ import * as positions from './0340_positions.ts';
 import * as cmr from './0350_cmr.ts';
 import * as freightLinks from './0380_freight_links.ts';
 import * as mergedNotifications from './0397_merged_notifications.ts';
+import * as roadDistances from './0405_road_distances.ts';
 import * as loadFields from './0475_load_fields.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
@@ -109,5 +110,6 @@ export const migrations: Record<string, Migration> = {
   '0350_cmr': cmr,
   '0380_freight_links': freightLinks,
   '0397_merged_notifications': mergedNotifications,
+  '0405_road_distances': roadDistances,
   '0475_load_fields': loadFields,
 };

@@ -5,7 +5,7 @@ import type { Warning } from '../../kernel/outcome.ts';
 import { isRecord, readString, type Params } from '../../kernel/params.ts';
 import { airportCodeOf, isAirportCode, searchCountries, postalCentre, type PostalCentre } from '../../places/index.ts';
 import { searchForFreight } from '../../pricing/index.ts';
-import type { ExactPlaces } from '../../freights/index.ts';
+import type { ExactPlaces } from '../booking.ts';
 import { VISIBILITY } from '../../freights/index.ts';
 
 /**

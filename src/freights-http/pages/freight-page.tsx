@@ -7,7 +7,8 @@ import { formatDay, formatKg, formatMoney, formatNumber, formatStamp, formatWind
 import { Badge, ConfirmAction, DataTable, Facts, Field, PostButton, Select, type Column } from '../../kernel/ui.tsx';
 import { type Contact, BlockAction, CompanyName, profilePath, type CompanyRef } from '../../accounts/index.ts';
 import type { BidView } from '../../freights/index.ts';
-import { BODIES, routeDistanceKm } from '../../market/index.ts';
+import { BODIES, routeRoadDistance, type RoadDistance } from '../../market/index.ts';
+import { ROAD_FACTOR } from '../../places/index.ts';
 import { BIDS_IN_PLAY, isAwardedStatus, MARKET_STATUSES } from '../../freights/index.ts';
 import { ARCHIVABLE_STATUSES, REVOCABLE_STATUSES } from '../../freights/index.ts';
 import type { FreightView, PresentedPiece, ShareKey } from '../../freights/index.ts';
@@ -16,7 +17,7 @@ import { isRecord } from '../../kernel/params.ts';
 import { type BidStatus, DELIVERY, DELIVERY_STATUSES, type FreightStatus, VISIBILITY } from '../../freights/index.ts';
 import { isOneOf } from '../../kernel/params.ts';
 import { CLASSES, TYPES } from '../../freights/index.ts';
-import { bidOutcome, type BidOffer, type BidOutcome } from '../../freights/index.ts';
+import { bidOutcome, type BidOffer, type BidOutcome } from './page-parts.ts';
 import type { Translate } from '../../kernel/i18n.ts';
 
 /**
@@ -85,10 +86,36 @@ export function placeLabel(route: FreightView, side: 'from' | 'to', city: string
   return [code, city, country ? `(${country})` : null].filter(Boolean).join(' ');
 }
 
-/** "1.234 km" in the user's language, or '' when the distance is unknown (market/distance.ts). */
-export function distanceText(route: FreightView, language: string): string {
-  const km = routeDistanceKm(route);
-  return km === null ? '' : `${formatNumber(km, language, 0, 0)} km`;
+/** "1.234 km" in the user's language. */
+const kmText = (km: number, language: string) => `${formatNumber(km, language, 0, 0)} km`;
+
+/**
+ * The road distance as a list cell (market/distance.ts, docs/choices.md "Road distances"):
+ * `≈ 1.029 km` for the estimate (the sign read out as "estimated"), `1.002 km` for the routing
+ * server's route; null when the distance is unknown.
+ */
+export function distanceCell(route: FreightView, t: Translate, language: string) {
+  const d = routeRoadDistance(route);
+  if (!d) return null;
+  if (d.routed) return <span data-distance="routed">{kmText(d.km, language)}</span>;
+  return (
+    <span data-distance="estimate">
+      <span aria-hidden="true">≈ </span>
+      <span class="visually-hidden">{t('fv.distance.estimated')} </span>
+      {kmText(d.km, language)}
+    </span>
+  );
+}
+
+/** The freight page's distance: "≈ 1.029 km (estimate: great circle 810 km × 1.27)", or "1.002 km (route)". */
+export function distanceFact(d: RoadDistance, t: Translate, language: string): string {
+  return d.routed
+    ? t('fv.distance.routed', { km: kmText(d.km, language) })
+    : t('fv.distance.value', {
+        km: kmText(d.km, language),
+        circle: kmText(d.circleKm, language),
+        factor: formatNumber(ROAD_FACTOR, language, 2, 2),
+      });
 }
 
 /** The marker of a row that waits for the caller's move. */
@@ -796,7 +823,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
 
   const deliveryWords = status === 'taken' || status === 'closed' ? route.delivery_status_in_words : null;
   const category = categoryLabel(route.category, t);
-  const distance = distanceText(route, lang);
+  const distance = routeRoadDistance(route);
   const volume = piecesVolumeM3(pieces);
   const capacity = Number(refs.capacity);
   const handling = handlingOf(route, t);
@@ -821,7 +848,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   // to): category, distance, the windows, weight, pieces, volume and handling; the goods and the
   // target price where the owner shares them (below).
   if (category) facts.splice(1, 0, [t('fv.category'), <span data-testid="fact-category">{category}</span>]);
-  if (distance) facts.push([t('fv.distance'), <span data-testid="fact-distance">{t('fv.distance.value', { km: distance })}</span>]);
+  if (distance) facts.push([t('fv.distance'), <span data-testid="fact-distance">{distanceFact(distance, t, lang)}</span>]);
   facts.push(
     [t('fv.col.etd'), formatWindow(route.etd, route.etd_end, lang) || none],
     [t('fv.col.eta'), formatWindow(route.eta, route.eta_end, lang) || none],

@@ -2,9 +2,10 @@ import type { ComponentChildren } from 'preact';
 import type { Caller, Ctx } from '../../kernel/context.ts';
 import { formatDay, formatKg, formatMoney, formatStamp, formatWindow } from '../../kernel/locale.ts';
 import { Badge, PostButton, type Column } from '../../kernel/ui.tsx';
-import { distanceText, loadParts, OutcomeBadge, placeLabel, YourMove } from './freight-page.tsx';
+import { distanceCell, loadParts, OutcomeBadge, placeLabel, YourMove } from './freight-page.tsx';
 import { namesOfCompanies, CompanyName } from '../../accounts/index.ts';
-import { bidOutcome, bidSummaries, ownBids, priceCurrencies, type OwnBid } from '../../freights/index.ts';
+import { bidSummaries, ownBids, priceCurrencies, type OwnBid } from '../../freights/index.ts';
+import { bidOutcome } from './page-parts.ts';
 import { cityOf } from '../../places/index.ts';
 import type { FreightView } from '../../freights/index.ts';
 import { isCallersMove } from '../../freights/index.ts';
@@ -164,7 +165,7 @@ export async function freightListColumns(
     },
     {
       label: t('fv.col.distance'),
-      cell: (r) => distanceText(r, lang) || none,
+      cell: (r) => distanceCell(r, t, lang) ?? none,
       numeric: true,
       sortHref: sort.href('distance'),
       sorted: sort.sorted('distance'),

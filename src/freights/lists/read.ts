@@ -1,15 +1,14 @@
-import type { TSchema } from '@sinclair/typebox';
-import { sql, type Expression, type Kysely, type OrderByItemBuilder, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type OrderByItemBuilder, type SqlBool } from 'kysely';
 import { PreparedStatement, statementBuilder } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Paging } from '../../kernel/paging.ts';
 import { DEFAULT_LIMIT, offsetOf } from '../../kernel/params.ts';
-import { isEmptySearch, nearWays, runSearched, writtenPage, type LoadSearch } from '../../market/index.ts';
+import { isEmptySearch, nearWays, routingOn, runSearched, writtenPage, type LoadSearch } from '../../market/index.ts';
 import type { PieceRow } from '../fields.ts';
 import { piecesJsonSql } from '../pieces.ts';
 import { hadBidSql, roleOf, type Role } from '../policy.ts';
 import { freightDistanceSql, searchConditions } from '../search.ts';
-import { companyNameSql, companyVerifiedSql, freightJsonRow, freightRowFromJson, presentMany, type ReadContext } from '../store.ts';
+import { companyNameSql, companyVerifiedSql, freightJsonRow, freightRowFromJson, type ReadContext } from '../store.ts';
 import type { FreightRow } from '../tables.ts';
 import { membershipOf, viaBidsOf, type EB, type Instant, type Where } from './membership.ts';
 import { LIST, listInfo } from './registry.ts';
@@ -18,16 +17,6 @@ import { LIST, listInfo } from './registry.ts';
  * GET /freights/enlist/{filterId}: every list page is one SQL statement (membership, order, page,
  * company names and piece lines).
  */
-
-/**
- * A list of another module served on GET /freights/enlist (TMS 51-53, docs/reference.md#preview): app.ts
- * passes them to freightEndpoints (the freights module imports no module above it).
- */
-export interface ExternalList {
-  read(rc: ReadContext, page: Paging): Promise<unknown[]>;
-  /** The JSON Schema of its rows, for the API description (a Shipment, a Tour). */
-  items: TSchema;
-}
 
 /** Sort keys that are never null (plain order; the others put rows without a value last). */
 const NOT_NULL_SORTS = new Set<string>(['id', 'created', 'modified']);
@@ -76,7 +65,9 @@ export function listStatement(
   const { sort, direction } = paging;
   // The first pages in the default size have their limit and offset written in (market/lists.ts).
   const written = writtenPage(paging);
-  const key = `fx_list_${filterId}_${sort}_${direction}_${withPieces ? 'pieces' : 'rows'}${written ? `_page${written}` : ''}`;
+  // The distance reads the routing server's table when one is set (market/distance.ts distanceSql).
+  const routed = sort === 'distance' && routingOn() ? '_routed' : '';
+  const key = `fx_list_${filterId}_${sort}${routed}_${direction}_${withPieces ? 'pieces' : 'rows'}${written ? `_page${written}` : ''}`;
   let statement = listStatements.get(key);
   if (!statement) {
     statement = new PreparedStatement<ListArgs>(key, 5, (c: number, now: Date, limit: number, offset: number, upto: number) => {
@@ -313,53 +304,4 @@ export async function listFreights(
     if (role) items.push({ row, role, companyName: company_name, companyVerified: company_verified, pieces });
   }
   return items;
-}
-
-/** The list of a filter id, or undefined for an unknown id. */
-export async function enlist(
-  rc: ReadContext,
-  filterId: number,
-  paging: Paging,
-  search: LoadSearch | undefined,
-  otherLists: ReadonlyMap<number, ExternalList>,
-): Promise<unknown[] | undefined> {
-  const external = otherLists.get(filterId);
-  if (external) return external.read(rc, paging);
-  const items = await listFreights(rc, filterId, paging, { withPieces: true, search });
-  return (
-    items &&
-    presentMany(
-      items.map((i) => ({ ...i, pieces: i.pieces ?? [] })),
-      rc,
-    )
-  );
-}
-
-/** A won order of the company: it is the winner and the stored status is taken (TMS list 51). */
-export const isWonOrder = (eb: EB, companyId: number) =>
-  eb.and([eb('freights.winner_id', '=', companyId), eb('freights.status', '=', 'taken')]);
-
-/**
- * A page of freight ids in the paging's order (nullable sort keys last, then id), among the
- * freights for which `where` holds, each with `columns` (SQL over the row `freights`). Other
- * modules' lists over freights (TMS 51 and 52) read their page with it, in one statement.
- */
-export function freightIdPage<C extends string>(
-  db: Kysely<DB>,
-  paging: Paging,
-  where: (eb: EB) => Expression<SqlBool>,
-  columns: Record<C, RawBuilder<unknown>>,
-) {
-  return db
-    .selectFrom('freights')
-    .select('freights.id')
-    .select(Object.entries<RawBuilder<unknown>>(columns).map(([name, value]) => value.as(name)))
-    .where(where)
-    .orderBy(paging.sort === 'distance' ? freightDistanceSql() : sql.ref(`freights.${paging.sort}`), (ob) =>
-      (paging.direction === 'asc' ? ob.asc() : ob.desc()).nullsLast(),
-    )
-    .orderBy('freights.id', paging.direction)
-    .limit(paging.limit)
-    .offset(offsetOf(paging))
-    .execute() as Promise<Array<{ id: number } & Record<C, unknown>>>;
 }

@@ -3,9 +3,9 @@ import type { Ctx } from '../kernel/context.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { readId, type Params } from '../kernel/params.ts';
 import { searchForFreight } from '../pricing/index.ts';
-import { parseFreight, type FreightValues } from './fields.ts';
-import { createFreight, type Creation, type EnteredMarket } from './lifecycle.ts';
-import type { FreightRow } from './tables.ts';
+import { parseFreight, type FreightValues } from '../freights/index.ts';
+import { createFreight, type Creation, type EnteredMarket } from '../freights/index.ts';
+import type { FreightRow } from '../freights/index.ts';
 
 /** What POST /freights/add made: the freight, what its input was warned of, and whether it entered the market. */
 export interface Added {

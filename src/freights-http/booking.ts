@@ -4,9 +4,9 @@ import type { Ctx } from '../kernel/context.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { rateLineForBooking } from '../pricing/index.ts';
 import { addRefs } from './create.ts';
-import { parseFreight, type FreightValues } from './fields.ts';
-import { createFreight } from './lifecycle.ts';
-import type { FreightRow } from './tables.ts';
+import { parseFreight, type FreightValues } from '../freights/index.ts';
+import { createFreight } from '../freights/index.ts';
+import type { FreightRow } from '../freights/index.ts';
 
 /** The exact places of a rate search (the HTML Book button's, not the API's: see routes.tsx). */
 export interface ExactPlaces {

@@ -1,0 +1,39 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { Paging } from '../kernel/paging.ts';
+import type { LoadSearch } from '../market/index.ts';
+import { listFreights, presentMany, type ReadContext } from '../freights/index.ts';
+
+/**
+ * GET /freights/enlist/{filterId}: a freight list (the freights module's list statements,
+ * freights/lists/read.ts), or a list of another module served there.
+ */
+
+/**
+ * A list of another module served on GET /freights/enlist (TMS 51-53, docs/reference.md#preview): app.ts
+ * passes them to freightEndpoints (the freights' HTTP face imports no module above it).
+ */
+export interface ExternalList {
+  read(rc: ReadContext, page: Paging): Promise<unknown[]>;
+  /** The JSON Schema of its rows, for the API description (a Shipment, a Tour). */
+  items: TSchema;
+}
+
+/** The list of a filter id, or undefined for an unknown id. */
+export async function enlist(
+  rc: ReadContext,
+  filterId: number,
+  paging: Paging,
+  search: LoadSearch | undefined,
+  otherLists: ReadonlyMap<number, ExternalList>,
+): Promise<unknown[] | undefined> {
+  const external = otherLists.get(filterId);
+  if (external) return external.read(rc, paging);
+  const items = await listFreights(rc, filterId, paging, { withPieces: true, search });
+  return (
+    items &&
+    presentMany(
+      items.map((i) => ({ ...i, pieces: i.pieces ?? [] })),
+      rc,
+    )
+  );
+}
