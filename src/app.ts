@@ -128,7 +128,13 @@ import {
   LIST,
   listPath,
 } from './freights/index.ts';
-import { FREIGHT_EVENT_DOCS, FREIGHT_PAGE_MESSAGES, freightEndpoints, ONE_STEP_PAGE_MESSAGES } from './freights-http/index.ts';
+import {
+  FREIGHT_EVENT_DOCS,
+  FREIGHT_PAGE_MESSAGES,
+  freightEndpoints,
+  LOAD_PAGE_MESSAGES,
+  ONE_STEP_PAGE_MESSAGES,
+} from './freights-http/index.ts';
 import { FLIGHT_ERRORS, FLIGHT_MESSAGES, FLIGHTS_SECTION, flightEndpoints } from './flights/index.ts';
 import { TEMPLATE_ERRORS, TEMPLATE_MESSAGES, TEMPLATES_SECTION, templateEndpoints } from './templates/index.ts';
 import { trackingEndpoints } from './tracking/index.ts';
@@ -204,6 +210,7 @@ export const CATALOGUES = [
   QUOTE_MESSAGES,
   ONE_STEP_MESSAGES,
   ONE_STEP_PAGE_MESSAGES,
+  LOAD_PAGE_MESSAGES,
   SEARCH_MESSAGES,
   SHIPMENT_MESSAGES,
   TEMPLATE_MESSAGES,

@@ -22,3 +22,4 @@ export { FREIGHT_EVENT_DOCS, FREIGHT_INPUT_SCHEMA, FREIGHT_SCHEMA } from './sche
 // Texts
 export { FREIGHT_PAGE_MESSAGES } from './messages.ts';
 export { ONE_STEP_PAGE_MESSAGES } from './one-step-messages.ts';
+export { LOAD_PAGE_MESSAGES } from './load-messages.ts';

@@ -51,6 +51,15 @@ const DESCRIPTIONS: Record<string, string> = {
   refs: 'free JSON container, returned as sent (customer, commodity, incoterm, …); owner and winner only',
   share:
     'what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only',
+  body: 'the body the load needs (decisions.md §11: tautliner, box, reefer, flatbed, van, tank, other); null: any. A load that names one fits only vehicle offers of that body',
+  loading_meters:
+    'loading metres the load takes (0 to 13.6, up to 2 decimals); it fits only vehicle offers with at least as many, or none named',
+  adr_class:
+    'UN dangerous-goods class under ADR, as the enumeration writes it (class one to nine, with the divisions of classes four, five and six: 4.1 …); null: no dangerous goods named. An ADR load fits only vehicle offers with adr = 1',
+  temperature_min:
+    '°C, -40 to 40 (one decimal): the lowest the load may be kept at. Only for body reefer (ignored with a warning otherwise, emptied when the body changes away from reefer); at most temperature_max',
+  temperature_max: '°C, -40 to 40 (one decimal): the highest the load may be kept at; reefer only, at least temperature_min',
+  pallet_exchange: 'pallets are exchanged at loading and delivery (1) or not (0); null: not said',
   shared:
     'the refs the owner shares (share), for every company that sees the freight unmasked: only the shared keys, the rate as a number; null when nothing is shared or the freight is masked',
 };

@@ -2,6 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { Insertable } from 'kysely';
 import { airportAddress, airportByCode } from '../airports/index.ts';
 import type { Translate } from '../kernel/i18n.ts';
+import { ADR_CLASSES, BODIES, MAX_LOADING_METERS } from '../market/index.ts';
 import { countryAndPostal, isAirportCode, splitLocation } from '../places/index.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import {
@@ -46,7 +47,8 @@ interface DecimalSpec {
 
 type Kind =
   | { type: 'text'; max: number }
-  | { type: 'enum'; values: readonly string[]; case: 'lower' | 'upper' }
+  /** `optional`: a nullable column, emptied by an empty value (class and type may not be empty) */
+  | { type: 'enum'; values: readonly string[]; case: 'lower' | 'upper'; optional?: boolean }
   | { type: 'decimal'; spec: DecimalSpec }
   | { type: 'int'; min: number; max: number }
   | { type: 'flag' }
@@ -87,6 +89,13 @@ const ID: Kind = { type: 'id' };
 const PRICE: Kind = { type: 'decimal', spec: { int: 12, scale: 2, min: 0, positive: true } };
 
 export const MAX_WHITELIST = 1000;
+
+/**
+ * The load's temperature range in °C (docs/choices.md, "Loads described as trucks are"): what a
+ * reefer holds, deep-frozen to chilled and kept warm; only for body `reefer`.
+ */
+export const TEMPERATURE = { min: -40, max: 40 } as const;
+const CELSIUS: Kind = { type: 'decimal', spec: { int: 2, scale: 1, min: TEMPERATURE.min, max: TEMPERATURE.max } };
 
 /**
  * What the owner may show carriers of its refs (docs/choices.md, "What a carrier prices a load
@@ -154,6 +163,18 @@ export const FIELDS: readonly FieldDef[] = [
   { api: 'share', column: 'share', kind: { type: 'set', values: SHARE_KEYS }, input: 'write', hide: 'market' },
   // Derived from share and refs: what every company that sees the freight unmasked is shown.
   { api: 'shared', kind: { type: 'shared' }, input: 'server', hide: 'masked' },
+  // The load described as trucks are (docs/choices.md, "Loads described as trucks are"): shown like weight, never masked.
+  { api: 'body', column: 'body', kind: { type: 'enum', values: BODIES, case: 'lower', optional: true }, input: 'write' },
+  {
+    api: 'loading_meters',
+    column: 'loading_meters',
+    kind: { type: 'decimal', spec: { int: 2, scale: 2, min: 0, max: MAX_LOADING_METERS } },
+    input: 'write',
+  },
+  { api: 'adr_class', column: 'adr_class', kind: { type: 'enum', values: ADR_CLASSES, case: 'lower', optional: true }, input: 'write' },
+  { api: 'temperature_min', column: 'temperature_min', kind: CELSIUS, input: 'write' },
+  { api: 'temperature_max', column: 'temperature_max', kind: CELSIUS, input: 'write' },
+  { api: 'pallet_exchange', column: 'pallet_exchange', kind: FLAG, input: 'write' },
   { api: 'created', column: 'created', kind: TIME, input: 'server' },
   { api: 'modified', column: 'modified', kind: TIME, input: 'server' },
 ];
@@ -254,7 +275,7 @@ function readField(def: FieldDef, raw: unknown, clock: Clock): FieldResult {
   // The currency of book_now and auto_award is never empty: EUR unless another is named.
   if (k.type === 'currency' && (raw === null || raw === undefined || blank(raw))) return { ok: true, value: 'EUR' };
   if (raw === null || blank(raw)) {
-    if (k.type === 'enum' || k.type === 'int') return { ok: false, reason: 'may not be empty' };
+    if ((k.type === 'enum' && !k.optional) || k.type === 'int') return { ok: false, reason: 'may not be empty' };
     return { ok: true, value: null };
   }
   switch (k.type) {
@@ -446,6 +467,7 @@ export function parseFreight(params: Params, options: ParseOptions): ParsedFreig
   }
 
   applyWeightRule(weights, values, warnings);
+  applyTemperature(values, options.existing ?? null, warnings);
   for (const side of ['from', 'to'] as const) {
     if (side in locations) applyLocation(side, locations[side] ?? null, values, options.existing ?? null, warnings);
   }
@@ -470,6 +492,41 @@ function applyWeightRule(
     warn(warnings, hasActual ? 'weight_actual' : 'weight_volume', 'has no effect without weight_actual and weight_volume together');
   }
   if ('weight' in w) values.weight = w.weight;
+}
+
+const TEMPERATURES = ['temperature_min', 'temperature_max'] as const;
+
+/**
+ * A temperature range belongs to a reefer load, its minimum at most its maximum (docs/choices.md,
+ * "Loads described as trucks are"), read against the sent fields over the stored ones: a sent
+ * temperature is ignored with a warning when the load (as sent or stored) is no reefer or the range
+ * would be upside down; a body changed away from reefer clears a stored range, with a warning.
+ */
+function applyTemperature(values: FreightValues, existing: FreightRow | null, warnings: Warning[]) {
+  const sent = (c: Column) => c in values;
+  const body = sent('body') ? values.body : (existing?.body ?? null);
+  const stored = (c: (typeof TEMPERATURES)[number]) => existing?.[c] ?? null;
+  const current = (c: (typeof TEMPERATURES)[number]) => (sent(c) ? values[c] : stored(c)) as string | null;
+  if (body !== 'reefer') {
+    for (const c of TEMPERATURES) {
+      if (sent(c) && values[c] !== null) {
+        delete values[c];
+        warn(warnings, c, 'only for body reefer: ignored');
+      } else if (!sent(c) && stored(c) !== null) {
+        values[c] = null;
+        warn(warnings, c, 'emptied: a temperature range is only for body reefer');
+      }
+    }
+    return;
+  }
+  const min = current('temperature_min');
+  const max = current('temperature_max');
+  if (min === null || max === null || !new Decimal(min).greaterThan(max)) return;
+  for (const c of TEMPERATURES) {
+    if (!sent(c)) continue;
+    delete values[c];
+    warn(warnings, c, 'temperature_min above temperature_max: ignored');
+  }
 }
 
 /**

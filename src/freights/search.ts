@@ -133,6 +133,29 @@ function searchConditionsUnguarded(
   if (s.weightMax !== undefined) out.push(sql<SqlBool>`freights.weight <= ${s.weightMax}::numeric`);
   if (s.media) out.push(s.media === 'air' ? sql<SqlBool>`freights.class = 'air'` : sql<SqlBool>`freights.class <> 'air'`);
   for (const word of s.q ?? []) out.push(wordSql(word, companyId, now));
+  out.push(...loadConditions(s));
+  return out;
+}
+
+/**
+ * The load's description (docs/choices.md, "Loads described as trucks are"), never masked: the
+ * search's body, ADR, loading metres and pallet exchange, and for matching what a truck carries
+ * (a load without these fields fits every truck, as before they existed).
+ */
+function loadConditions(s: LoadSearch): Expression<SqlBool>[] {
+  const out: Expression<SqlBool>[] = [];
+  if (s.body?.length) out.push(sql<SqlBool>`freights.body in (${sql.join(s.body)})`);
+  if (s.adr !== undefined) out.push(s.adr ? sql<SqlBool>`freights.adr_class is not null` : sql<SqlBool>`freights.adr_class is null`);
+  if (s.loadingMetersMax !== undefined) out.push(sql<SqlBool>`freights.loading_meters <= ${s.loadingMetersMax}::numeric`);
+  if (s.palletExchange !== undefined)
+    out.push(s.palletExchange ? sql<SqlBool>`freights.pallet_exchange = 1` : sql<SqlBool>`freights.pallet_exchange is distinct from 1`);
+  const truck = s.truck;
+  if (truck) {
+    out.push(sql<SqlBool>`(freights.body is null or freights.body = ${truck.body})`);
+    if (truck.loadingMeters !== null)
+      out.push(sql<SqlBool>`(freights.loading_meters is null or freights.loading_meters <= ${truck.loadingMeters}::numeric)`);
+    if (!truck.adr) out.push(sql<SqlBool>`freights.adr_class is null`);
+  }
   return out;
 }
 

@@ -96,6 +96,12 @@ export const FREIGHT_COLUMNS = [
   'book_now',
   'book_now_currency',
   'auto_award',
+  'body',
+  'loading_meters',
+  'adr_class',
+  'temperature_min',
+  'temperature_max',
+  'pallet_exchange',
   'created',
   'modified',
 ] as const satisfies ReadonlyArray<keyof FreightsTable>;
@@ -125,6 +131,9 @@ const DECIMAL_COLUMNS = new Set<string>([
   'price',
   'book_now',
   'auto_award',
+  'loading_meters',
+  'temperature_min',
+  'temperature_max',
 ]);
 const TIME_SET = new Set<string>(TIME_COLUMNS);
 

@@ -78,6 +78,15 @@ export interface FreightsTable {
   book_now_currency: Generated<string>;
   /** docs/reference.md#one-step: the owner's walk-away price; a bid at or below it is awarded at once. The owner's alone (fields.ts hide 'owner') */
   auto_award: Decimal | null;
+  /** The load's description (docs/choices.md, "Loads described as trucks are"; migration 0475): the body it needs (market BODIES) */
+  body: string | null;
+  loading_meters: Decimal | null;
+  /** the UN dangerous-goods class (market ADR_CLASSES: `3`, `4.1`, …) */
+  adr_class: string | null;
+  /** °C, reefer loads only */
+  temperature_min: Decimal | null;
+  temperature_max: Decimal | null;
+  pallet_exchange: number | null;
   created: Date;
   modified: Date;
   /**

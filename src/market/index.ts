@@ -5,6 +5,9 @@
  * vehicle offers next. The module's public surface.
  */
 export {
+  ADR_CLASSES,
+  BODIES,
+  MAX_LOADING_METERS,
   DEFAULT_RADIUS_KM,
   formatPlacePattern,
   isEmptySearch,
@@ -16,6 +19,9 @@ export {
   readLoadSearch,
   SEARCH_PARAMS,
   searchToParams,
+  type AdrClass,
+  type Body,
+  type TruckFit,
   type DayWindow,
   type LoadSearch,
   type Near,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DEFAULT_RADIUS_KM, MAX_RADIUS_KM, MIN_RADIUS_KM } from './search.ts';
+import { BODIES, DEFAULT_RADIUS_KM, MAX_LOADING_METERS, MAX_RADIUS_KM, MIN_RADIUS_KM } from './search.ts';
 
 const described = (description: string) => Type.Optional(Type.String({ description }));
 
@@ -23,4 +23,18 @@ export const SEARCH_INPUT_PROPERTIES = {
   weight_max: Type.Optional(Type.Number({ minimum: 0, description: 'kg' })),
   media: Type.Optional(Type.Union([Type.Literal('road'), Type.Literal('air')])),
   q: described('words that must each appear in display_id, the places of the caption, or (owner and winner) refs values; case-insensitive'),
+  body: described(`the load’s body is one of these, comma-separated: ${BODIES.join(', ')}; loads without a body do not match`),
+  adr: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 1, description: '1: loads with an ADR class (dangerous goods); 0: loads without one' }),
+  ),
+  loading_meters_max: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: MAX_LOADING_METERS,
+      description: 'the load takes at most these loading metres (up to 2 decimals); loads without loading metres do not match',
+    }),
+  ),
+  pallet_exchange: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 1, description: '1: loads with pallet exchange; 0: loads without (not said counts as without)' }),
+  ),
 };

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { airportByCode } from '../airports/index.ts';
 import type { Warning } from '../kernel/outcome.ts';
-import { preview, readDecimal, readList, readString, type Params } from '../kernel/params.ts';
+import { preview, readDecimal, readFlag, readList, readString, type Params } from '../kernel/params.ts';
 import { countryByCode, airportCodeOf, airportPoint, type Point, isAirportCode, isPostalPrefix, postalKey } from '../places/index.ts';
 
 /**
@@ -27,6 +27,10 @@ export const SEARCH_PARAMS = [
   'weight_max',
   'media',
   'q',
+  'body',
+  'adr',
+  'loading_meters_max',
+  'pallet_exchange',
 ] as const;
 export type SearchParamName = (typeof SEARCH_PARAMS)[number];
 
@@ -60,6 +64,29 @@ export interface DayWindow {
   closed?: boolean;
 }
 
+/**
+ * The load's description shared by freights and vehicle offers (docs/choices.md, "Loads described
+ * as trucks are"): the body a load needs and a truck has (docs/reference.md#vehicles), the most
+ * loading metres of a trailer, and the UN dangerous-goods (ADR) classes.
+ */
+export const BODIES = ['tautliner', 'box', 'reefer', 'flatbed', 'van', 'tank', 'other'] as const;
+export type Body = (typeof BODIES)[number];
+export const MAX_LOADING_METERS = 13.6;
+export const ADR_CLASSES = ['1', '2', '3', '4.1', '4.2', '4.3', '5.1', '5.2', '6.1', '6.2', '7', '8', '9'] as const;
+export type AdrClass = (typeof ADR_CLASSES)[number];
+
+/**
+ * What a truck offers a load, as matching reads it (docs/reference.md#vehicles; never a query
+ * parameter): a load that names a body needs that body, a load's loading metres must fit the
+ * truck's (when the truck names its own), an ADR load needs a truck that carries ADR. A load
+ * without these fields fits as before.
+ */
+export interface TruckFit {
+  body: Body;
+  loadingMeters: string | null;
+  adr: boolean;
+}
+
 /** A load search (docs/reference.md#load-search), read: what a list of freights (or, later, of vehicle offers) is narrowed by. */
 export interface LoadSearch {
   from?: PlacePattern[];
@@ -73,6 +100,16 @@ export interface LoadSearch {
   media?: 'road' | 'air';
   /** words that must each appear */
   q?: string[];
+  /** the load's body is one of these */
+  body?: Body[];
+  /** an ADR load (any class) or, false, a load without an ADR class */
+  adr?: boolean;
+  /** the load's loading metres at most this */
+  loadingMetersMax?: string;
+  /** with pallet exchange (true) or without (false) */
+  palletExchange?: boolean;
+  /** matching only: what a vehicle offer can carry (TruckFit) */
+  truck?: TruckFit;
 }
 
 export const MAX_PATTERNS = 20;
@@ -227,6 +264,45 @@ function readWeight(params: Params, name: string, warnings: Warning[]): string |
   return value;
 }
 
+/** `body`: comma-separated bodies (a list too); unknown ones are ignored with a warning. */
+function readBodies(params: Params, warnings: Warning[]): Body[] | undefined {
+  const raw = params.body;
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const list = readList(raw, BODIES.length * 2);
+  if (!list.ok) {
+    warn(warnings, 'body', `not a list of ${BODIES.join(', ')}`);
+    return undefined;
+  }
+  const out: Body[] = [];
+  for (const item of list.items) {
+    const b = readString(item)?.trim().toLowerCase() ?? '';
+    if ((BODIES as readonly string[]).includes(b)) {
+      if (!out.includes(b as Body)) out.push(b as Body);
+    } else if (b) warn(warnings, 'body', `${b.slice(0, 20)} is not one of ${BODIES.join(', ')}: ignored`);
+  }
+  return out.length ? BODIES.filter((b) => out.includes(b)) : undefined;
+}
+
+function readSearchFlag(params: Params, name: string, warnings: Warning[]): boolean | undefined {
+  const raw = params[name];
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const flag = readFlag(typeof raw === 'string' ? raw.trim() : raw);
+  if (flag === undefined) warn(warnings, name, 'not 0 or 1');
+  return flag === undefined ? undefined : flag === 1;
+}
+
+function readLoadingMeters(params: Params, name: string, warnings: Warning[]): string | undefined {
+  const raw = params[name];
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const value = readDecimal(raw);
+  const n = value === undefined ? Number.NaN : Number(value);
+  if (value === undefined || !(n >= 0 && n <= MAX_LOADING_METERS) || (value.split('.')[1]?.length ?? 0) > 2) {
+    warn(warnings, name, `not loading metres from 0 to ${MAX_LOADING_METERS} (up to 2 decimals)`);
+    return undefined;
+  }
+  return String(n);
+}
+
 /**
  * The search parameters of a list request (docs/reference.md#load-search). Each unreadable parameter is
  * ignored and named in `warnings`; the others apply. `zone` is APP_TIMEZONE (dates are days there).
@@ -262,6 +338,14 @@ export function readLoadSearch(params: Params, zone: string, warnings: Warning[]
     if (words.length > MAX_Q_WORDS) warn(warnings, 'q', `more than ${MAX_Q_WORDS} words: the first ${MAX_Q_WORDS} used`);
     s.q = words.slice(0, MAX_Q_WORDS);
   }
+  const body = readBodies(params, warnings);
+  if (body) s.body = body;
+  const adr = readSearchFlag(params, 'adr', warnings);
+  if (adr !== undefined) s.adr = adr;
+  const loadingMeters = readLoadingMeters(params, 'loading_meters_max', warnings);
+  if (loadingMeters !== undefined) s.loadingMetersMax = loadingMeters;
+  const pallets = readSearchFlag(params, 'pallet_exchange', warnings);
+  if (pallets !== undefined) s.palletExchange = pallets;
   return s;
 }
 
@@ -318,5 +402,9 @@ export function searchToParams(s: LoadSearch): Partial<Record<SearchParamName, s
   if (s.weightMax !== undefined) out.weight_max = s.weightMax;
   if (s.media) out.media = s.media;
   if (s.q?.length) out.q = s.q.join(' ');
+  if (s.body?.length) out.body = s.body.join(',');
+  if (s.adr !== undefined) out.adr = s.adr ? '1' : '0';
+  if (s.loadingMetersMax !== undefined) out.loading_meters_max = s.loadingMetersMax;
+  if (s.palletExchange !== undefined) out.pallet_exchange = s.palletExchange ? '1' : '0';
   return out;
 }

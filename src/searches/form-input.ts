@@ -22,7 +22,8 @@ export interface SearchFormState {
 }
 
 const WEIGHTS: readonly string[] = ['weight_min', 'weight_max'];
-const RADII: readonly string[] = ['from_radius', 'to_radius'];
+/** Numbers read in the person's language (radii, loading metres: `7,5` in German). */
+const RADII: readonly string[] = ['from_radius', 'to_radius', 'loading_meters_max'];
 
 /** A country typed by its name in either language (`Deutschland`, `Italy`): its code; anything else as it is. */
 function placeAsTyped(place: string): string {

@@ -6,7 +6,7 @@ import { formatDay, formatKg, formatNumber, formatStamp, formatWindow } from '..
 import { isOneOf } from '../kernel/params.ts';
 import { ConfirmAction, DataTable, Field, PostButton } from '../kernel/ui.tsx';
 import { FREIGHT_LIST_IDS, listLabel, type FreightView } from '../freights/index.ts';
-import { DEFAULT_RADIUS_KM, parseCenter, parsePlacePattern, type SearchParamName } from '../market/index.ts';
+import { BODIES, DEFAULT_RADIUS_KM, parseCenter, parsePlacePattern, type SearchParamName } from '../market/index.ts';
 import { cityNear, cityNameIn, countryName } from '../places/index.ts';
 import { TYPED, type SearchFormState } from './form-input.ts';
 import type { PresentedSearch } from './present.ts';
@@ -87,6 +87,16 @@ export async function describeSearch(params: Record<string, string>, ctx: Ctx): 
     parts.push(`${kg(params.weight_min)}–${kg(params.weight_max)} kg`);
   }
   if (isOneOf(['road', 'air'] as const, params.media)) parts.push(t(`fv.search.media.${params.media}`));
+  if (params.body)
+    parts.push(
+      params.body
+        .split(',')
+        .map((b) => (isOneOf(BODIES, b) ? t(`vv.body.${b}`) : b))
+        .join(', '),
+    );
+  if (params.loading_meters_max) parts.push(`≤ ${t('fv.load.ldm', { meters: formatNumber(params.loading_meters_max, lang) })}`);
+  if (params.adr === '1' || params.adr === '0') parts.push(t(params.adr === '1' ? 'search.load.adr.yes' : 'search.load.adr.no'));
+  if (params.pallet_exchange === '1') parts.push(t('fv.load.pallets'));
   if (params.q) parts.push(`„${params.q}“`);
   return parts.length ? parts.join(' · ') : t('searches.everything');
 }
@@ -172,6 +182,16 @@ async function SearchForm({ ctx, search, edit }: { ctx: Ctx<Caller>; search: Pre
       </div>
     );
   };
+  const choice = (name: SearchParamName, label: string, options: Array<[string, string]>) =>
+    field(`params[${name}]`, label, (a) => (
+      <select {...a}>
+        {options.map(([value, text]) => (
+          <option value={value} selected={value === param(name)}>
+            {text}
+          </option>
+        ))}
+      </select>
+    ));
   const day = (name: SearchParamName, label: string) =>
     field(`params[${name}]`, label, (a) => <input {...a} type="date" value={param(name)} />);
   const alertOn = 'alert' in typed ? typed.alert === '1' : search.alert === 1;
@@ -233,6 +253,25 @@ async function SearchForm({ ctx, search, edit }: { ctx: Ctx<Caller>; search: Pre
             ))}
           </select>
         ))}
+        {/* The load described as trucks are (docs/choices.md, "Loads described as trucks are"). */}
+        {choice('body', t('search.load.body'), [
+          ['', t('fv.form.body.any')],
+          ...(param('body') && !isOneOf(BODIES, param('body')) ? [[param('body'), param('body')] as [string, string]] : []),
+          ...BODIES.map((b) => [b, t(`vv.body.${b}`)] as [string, string]),
+        ])}
+        {field('params[loading_meters_max]', t('search.load.loading_meters_max'), (a) => (
+          <input {...a} value={param('loading_meters_max', true)} inputMode="decimal" />
+        ))}
+        {choice('adr', t('search.load.adr'), [
+          ['', t('search.load.adr.any')],
+          ['1', t('search.load.adr.yes')],
+          ['0', t('search.load.adr.no')],
+        ])}
+        {choice('pallet_exchange', t('fv.form.pallet_exchange'), [
+          ['', t('search.load.adr.any')],
+          ['1', t('fv.form.pallet_exchange.yes')],
+          ['0', t('fv.form.pallet_exchange.no')],
+        ])}
         {field(
           'params[q]',
           t('fv.search.q'),

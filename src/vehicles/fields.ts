@@ -3,9 +3,16 @@ import { Type } from '@sinclair/typebox';
 import { airportByCode } from '../airports/index.ts';
 import { field, presenter } from '../kernel/fields.ts';
 import { readLocaleDecimal, readLocaleWeightKg } from '../kernel/locale.ts';
-import { isRecord, readDecimal, readIdList, readString, type Params } from '../kernel/params.ts';
+import { isRecord, readDecimal, readFlag, readIdList, readString, type Params } from '../kernel/params.ts';
 import type { Clock } from '../kernel/time.ts';
-import { formatPlacePattern, MAX_RADIUS_KM, MIN_RADIUS_KM, parsePlacePattern, type PlacePattern } from '../market/index.ts';
+import {
+  type Body as LoadBody,
+  formatPlacePattern,
+  MAX_RADIUS_KM,
+  MIN_RADIUS_KM,
+  parsePlacePattern,
+  type PlacePattern,
+} from '../market/index.ts';
 import {
   countryByCode,
   airportPoint,
@@ -24,6 +31,10 @@ import { BODIES, VEHICLE_STATUSES, type Body, type VehicleRow } from './tables.t
  * (unlike the freight fields of docs/reference.md#the-api, a missing or impossible field refuses the offer, each
  * problem named with its field), and presenting a row as `data.vehicle`.
  */
+
+// A truck's bodies are a load's (tables.ts BODIES, the market's BODIES): a body added to one list only fails here.
+const sameBodies: [Body, LoadBody] extends [LoadBody, Body] ? true : never = true;
+void sameBodies;
 
 export const DEFAULT_RADIUS = 50;
 export const MAX_CAPACITY_KG = 40_000;
@@ -47,6 +58,7 @@ export const OFFER_FIELDS = [
   'capacity',
   'loading_meters',
   'price_per_km',
+  'adr',
   'note',
   'whitelist',
 ] as const;
@@ -66,6 +78,8 @@ export interface OfferValues {
   capacity: string;
   loading_meters: string | null;
   price_per_km: string | null;
+  /** 1: carries dangerous goods (ADR); 0 when not sent */
+  adr: number;
   note: string;
   whitelist: number[];
 }
@@ -196,6 +210,7 @@ function bodyOf(row: VehicleRow, clock: Clock): Params {
     capacity: row.capacity,
     loading_meters: row.loading_meters ?? '',
     price_per_km: row.price_per_km ?? '',
+    adr: row.adr,
     note: row.note,
     whitelist: row.whitelist,
   };
@@ -284,6 +299,14 @@ export function readOffer(raw: Params, clock: Clock, existing?: VehicleRow): Off
     else pricePerKm = p.value;
   }
 
+  // Optional (docs/choices.md, "Loads described as trucks are"): an offer that says nothing carries no ADR load.
+  let adr = 0;
+  if (!blank(params.adr)) {
+    const flag = readFlag(typeof params.adr === 'string' ? params.adr.trim() : params.adr);
+    if (flag === undefined) errors.adr = 'not 0 or 1';
+    else adr = flag;
+  }
+
   let note = '';
   if (!blank(params.note)) {
     const text = readString(params.note);
@@ -316,6 +339,7 @@ export function readOffer(raw: Params, clock: Clock, existing?: VehicleRow): Off
       capacity,
       loading_meters: loadingMeters,
       price_per_km: pricePerKm,
+      adr,
       note,
       whitelist,
     },
@@ -370,6 +394,14 @@ export const VEHICLE = presenter<VehicleRead & { now: Date; viewer: number }>()(
     loading_meters: field.computed(Type.Union([Type.Number(), Type.Null()], { description: 'm' }), (row) => number(row.loading_meters)),
     price_per_km: field.computed(Type.Union([Type.Number(), Type.Null()], { description: 'EUR per km, non-binding' }), (row) =>
       number(row.price_per_km),
+    ),
+    adr: field.computed(
+      Type.Integer({
+        minimum: 0,
+        maximum: 1,
+        description: '1: the truck carries dangerous goods (ADR): only such an offer fits a freight with an adr_class',
+      }),
+      (row) => row.adr,
     ),
     note: field.text('note'),
     whitelist: field.computed(

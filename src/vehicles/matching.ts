@@ -27,6 +27,8 @@ export function offerSearch(offer: VehicleRow): LoadSearch {
     fromNear: { center: { latitude: offer.from_latitude, longitude: offer.from_longitude }, km: offer.from_radius },
     pickup: availabilityOf(offer),
     weightMax: offer.capacity,
+    // What the truck carries (docs/choices.md, "Loads described as trucks are"): body, loading metres, ADR.
+    truck: { body: offer.body, loadingMeters: offer.loading_meters, adr: offer.adr === 1 },
   };
   const to = patternsOf(offer.to_patterns);
   if (to.length) search.to = to;

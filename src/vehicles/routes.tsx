@@ -28,7 +28,6 @@ import {
   SORTS,
   type Sort,
 } from './store.ts';
-import { BODIES, type Body } from './tables.ts';
 import { backTo, fittingPage, formPage, listPage, matchesPage, minePage, offerPage, type FormState } from './views.tsx';
 
 /**
@@ -87,30 +86,36 @@ function readSort(ctx: Ctx, warnings: Warning[]): { sort: Sort; direction: 'asc'
   return { sort, direction };
 }
 
-function readBodies(ctx: Ctx, warnings: Warning[]): Body[] {
-  const text = readString(ctx.params.body)?.trim().toLowerCase();
-  if (!text) return [];
-  const out: Body[] = [];
-  for (const item of text.split(',').slice(0, BODIES.length + 1)) {
-    const b = item.trim();
-    if ((BODIES as readonly string[]).includes(b)) {
-      if (!out.includes(b as Body)) out.push(b as Body);
-    } else if (b) warnings.push({ field: 'body', reason: `${b.slice(0, 20)} is not one of ${BODIES.join(', ')}: ignored` });
-  }
-  return out;
-}
-
 /** The market list's input, read once for the list and its page. */
 function readList(ctx: Ctx) {
   const warnings: Warning[] = [];
   const { page, limit } = readPageWindow(ctx.params, warnings);
-  const search = readLoadSearch(ctx.params, ctx.clock.zone, warnings);
+  // The load's own description is no question to ask of trucks: those parameters are not read.
+  const loadOnly = ['loading_meters_max', 'pallet_exchange', 'adr'];
+  const search = readLoadSearch(
+    Object.fromEntries(Object.entries(ctx.params).filter(([name]) => !loadOnly.includes(name))),
+    ctx.clock.zone,
+    warnings,
+  );
   // The offers list reads these of §7's parameters; the others say so.
-  for (const name of ['to_near', 'to_radius', 'delivery_from', 'delivery_to', 'weight_max', 'media', 'q'])
+  for (const name of ['to_near', 'to_radius', 'delivery_from', 'delivery_to', 'weight_max', 'media', 'q', ...loadOnly])
     if (ctx.params[name] !== undefined && ctx.params[name] !== '')
       warnings.push({ field: name, reason: 'not a parameter of the offers list: ignored' });
-  const { toNear: _a, delivery: _b, weightMax: _c, media: _d, q: _e, ...kept } = search;
-  return { page, limit, search: kept, bodies: readBodies(ctx, warnings), ...readSort(ctx, warnings), warnings };
+  const {
+    toNear: _a,
+    delivery: _b,
+    weightMax: _c,
+    media: _d,
+    q: _e,
+    body,
+    adr: _f,
+    loadingMetersMax: _g,
+    palletExchange: _h,
+    truck: _i,
+    ...kept
+  } = search;
+  // `body` reads as for freights (market readLoadSearch): the offer's body is one of them.
+  return { page, limit, search: kept, bodies: body ?? [], ...readSort(ctx, warnings), warnings };
 }
 
 /** Freights as the caller sees them, with the distance of each, in the order given. */

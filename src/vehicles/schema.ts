@@ -29,6 +29,13 @@ const FIELDS = {
   capacity: Type.Number({ minimum: 1, maximum: MAX_CAPACITY_KG, description: 'kg, up to 3 decimals' }),
   loading_meters: opt(Type.Number({ minimum: 0, maximum: MAX_LOADING_METERS, description: 'm, up to 2 decimals' })),
   price_per_km: opt(Type.Number({ minimum: 0.01, maximum: MAX_PRICE_PER_KM, description: 'EUR per km, up to 2 decimals; non-binding' })),
+  adr: opt(
+    Type.Integer({
+      minimum: 0,
+      maximum: 1,
+      description: '1: truck and driver may carry dangerous goods (ADR); default 0. Only such an offer fits a freight with an adr_class',
+    }),
+  ),
   note: opt(Type.String({ maxLength: MAX_NOTE })),
   whitelist: opt(
     Type.Array(Type.Integer({ minimum: 1 }), {

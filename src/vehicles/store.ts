@@ -209,6 +209,20 @@ export function destinationPatterns(row: FreightRow): string[] {
   return out;
 }
 
+/**
+ * What the freight's load asks of a truck (docs/choices.md, "Loads described as trucks are";
+ * matching.ts offerSearch the other way): its body, its loading metres within the offer's (when
+ * the offer names them), an ADR load only on an offer that carries ADR. Without these fields: any offer.
+ */
+function truckCarriesSql(freight: FreightRow): RawBuilder<SqlBool> {
+  const conditions: RawBuilder<SqlBool>[] = [];
+  if (freight.body !== null) conditions.push(sql<SqlBool>`v.body = ${freight.body}`);
+  if (freight.loading_meters !== null)
+    conditions.push(sql<SqlBool>`(v.loading_meters is null or v.loading_meters >= ${freight.loading_meters}::numeric)`);
+  if (freight.adr_class !== null) conditions.push(sql<SqlBool>`v.adr = 1`);
+  return conditions.length ? sql<SqlBool>`(${sql.join(conditions, sql` and `)})` : sql<SqlBool>`true`;
+}
+
 export interface OfferFit {
   offer: VehicleRead;
   distance_km: number;
@@ -232,6 +246,7 @@ export interface OfferFit {
  *     and (cardinality(v.to_patterns) = 0 or v.to_patterns && $patterns)
  *     and <availability range> && tstzrange($etd, $etd_end, '[]')   (policy.ts: both ends included)
  *     and v.capacity >= $weight
+ *     [and v.body = $body, (v.loading_meters is null or v.loading_meters >= $lm), v.adr = 1: what the load asks]
  *   order by distance_km, v.id limit $limit offset $offset
  */
 export async function fittingOffers(
@@ -262,7 +277,8 @@ export async function fittingOffers(
     .where(sql<SqlBool>`${distance} <= v.from_radius`)
     .where(sql<SqlBool>`(cardinality(v.to_patterns) = 0 or v.to_patterns && ${destinationPatterns(freight)}::text[])`)
     .where(marketWindowSql(AVAILABILITY, loadingOf({ etd: freight.etd, etd_end: freight.etd_end })))
-    .where(sql<SqlBool>`v.capacity >= ${freight.weight}::numeric`);
+    .where(sql<SqlBool>`v.capacity >= ${freight.weight}::numeric`)
+    .where(truckCarriesSql(freight));
   if (!audience.everyone) query = query.where('v.company_id', 'in', audience.only);
   const rows = await query.orderBy('distance_km').orderBy('v.id').limit(window.limit).offset(window.offset).execute();
   return rows.map((r) => {

@@ -14,7 +14,11 @@ import type { Decimal } from '../db/columns.ts';
 export const VEHICLE_STATUSES = ['open', 'withdrawn', 'expired'] as const;
 export type VehicleStatus = (typeof VEHICLE_STATUSES)[number];
 
-/** The kinds of body a truck may have. */
+/**
+ * The kinds of body a truck may have: a load's too (the market's BODIES, docs/choices.md, "Loads
+ * described as trucks are"), written here again because a tables.ts imports nothing; fields.ts
+ * checks at compile time that the two lists name the same bodies.
+ */
 export const BODIES = ['tautliner', 'box', 'reefer', 'flatbed', 'van', 'tank', 'other'] as const;
 export type Body = (typeof BODIES)[number];
 
@@ -38,6 +42,8 @@ export interface VehicleOffersTable {
   capacity: Decimal;
   loading_meters: Decimal | null;
   price_per_km: Decimal | null;
+  /** 1: the truck and its driver may carry dangerous goods (ADR); 0 by default (migration 0475) */
+  adr: Generated<number>;
   note: Generated<string>;
   whitelist: ColumnType<number[], number[] | undefined, number[]>;
   created: Date;

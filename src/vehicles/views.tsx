@@ -495,6 +495,16 @@ export async function formPage(ctx: Ctx<Caller>, form: { mode: 'add' | 'edit'; v
               inputmode: 'decimal',
             })}
             {field('price_per_km', t('vv.field.price_per_km'), { value: value('price_per_km', v?.price_per_km), inputmode: 'decimal' })}
+            {/* docs/choices.md, "Loads described as trucks are": only an offer that carries ADR fits a dangerous load. */}
+            <Field id="vf-adr" label={t('vv.field.adr')} error={problems.adr}>
+              <select id="vf-adr" name="adr">
+                {(['0', '1'] as const).map((a) => (
+                  <option value={a} selected={value('adr', v?.adr ?? 0) === a}>
+                    {t(a === '1' ? 'vv.field.adr.yes' : 'vv.field.adr.no')}
+                  </option>
+                ))}
+              </select>
+            </Field>
           </div>
           <Field id="vf-note" label={t('vv.field.note')} error={problems.note}>
             <textarea id="vf-note" name="note" maxLength={500}>

@@ -527,6 +527,7 @@ async function vehicleSpace(app: TestApp, world: World): Promise<void> {
     capacity: 24000,
     loading_meters: 13.6,
     price_per_km: 1.1,
+    adr: 1,
     note: 'Tail lift',
   };
   const vehicle = (await app.post('/vehicles/add.json', { ...C, json: offer })).body?.data?.vehicle?.id;
@@ -542,6 +543,11 @@ async function vehicleSpace(app: TestApp, world: World): Promise<void> {
         to_country: 'DE',
         weight: 12000,
         etd: '2031-03-04 08:00',
+        // The load described as trucks are (docs/choices.md, "Loads described as trucks are"): what matching reads.
+        body: 'tautliner',
+        loading_meters: 9.6,
+        adr_class: '3',
+        pallet_exchange: 1,
         refs: { customer: 'PO-4712' },
       },
     })

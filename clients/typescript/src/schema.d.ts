@@ -3772,6 +3772,18 @@ export interface components {
                 /** @description refs.target_currency (share: target_price) */
                 target_currency?: string | null;
             } | null;
+            /** @description the body the load needs (decisions.md §11: tautliner, box, reefer, flatbed, van, tank, other); null: any. A load that names one fits only vehicle offers of that body */
+            body: ("tautliner" | "box" | "reefer" | "flatbed" | "van" | "tank" | "other") | null;
+            /** @description loading metres the load takes (0 to 13.6, up to 2 decimals); it fits only vehicle offers with at least as many, or none named */
+            loading_meters: number | null;
+            /** @description UN dangerous-goods class under ADR, as the enumeration writes it (class one to nine, with the divisions of classes four, five and six: 4.1 …); null: no dangerous goods named. An ADR load fits only vehicle offers with adr = 1 */
+            adr_class: ("1" | "2" | "3" | "4.1" | "4.2" | "4.3" | "5.1" | "5.2" | "6.1" | "6.2" | "7" | "8" | "9") | null;
+            /** @description °C, -40 to 40 (one decimal): the lowest the load may be kept at. Only for body reefer (ignored with a warning otherwise, emptied when the body changes away from reefer); at most temperature_max */
+            temperature_min: number | null;
+            /** @description °C, -40 to 40 (one decimal): the highest the load may be kept at; reefer only, at least temperature_min */
+            temperature_max: number | null;
+            /** @description 1 = yes */
+            pallet_exchange: number | null;
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
             created: string;
             /** @description YYYY-MM-DD HH:MM:SS, application time zone */
@@ -4617,6 +4629,10 @@ export interface components {
                 weight_max?: string;
                 media?: string;
                 q?: string;
+                body?: string;
+                adr?: string;
+                loading_meters_max?: string;
+                pallet_exchange?: string;
             };
             /**
              * @description 1: a new market freight that matches notifies the user
@@ -4816,6 +4832,8 @@ export interface components {
             loading_meters: number | null;
             /** @description EUR per km, non-binding */
             price_per_km: number | null;
+            /** @description 1: the truck carries dangerous goods (ADR): only such an offer fits a freight with an adr_class */
+            adr: number;
             note: string;
             /** @description company ids; empty: every company. Shown to the offer’s company only (its partners are its own): null for anyone else */
             whitelist: number[] | null;
@@ -8869,6 +8887,18 @@ export interface operations {
                     };
                     /** @description what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only; as a list or comma separated, empty for none */
                     share?: ("goods" | "target_price")[] | string;
+                    /** @description the body the load needs (decisions.md §11: tautliner, box, reefer, flatbed, van, tank, other); null: any. A load that names one fits only vehicle offers of that body */
+                    body?: "tautliner" | "box" | "reefer" | "flatbed" | "van" | "tank" | "other";
+                    /** @description loading metres the load takes (0 to 13.6, up to 2 decimals); it fits only vehicle offers with at least as many, or none named; also as text, a decimal comma accepted */
+                    loading_meters?: number | string;
+                    /** @description UN dangerous-goods class under ADR, as the enumeration writes it (class one to nine, with the divisions of classes four, five and six: 4.1 …); null: no dangerous goods named. An ADR load fits only vehicle offers with adr = 1 */
+                    adr_class?: "1" | "2" | "3" | "4.1" | "4.2" | "4.3" | "5.1" | "5.2" | "6.1" | "6.2" | "7" | "8" | "9";
+                    /** @description °C, -40 to 40 (one decimal): the lowest the load may be kept at. Only for body reefer (ignored with a warning otherwise, emptied when the body changes away from reefer); at most temperature_max; also as text, a decimal comma accepted */
+                    temperature_min?: number | string;
+                    /** @description °C, -40 to 40 (one decimal): the highest the load may be kept at; reefer only, at least temperature_min; also as text, a decimal comma accepted */
+                    temperature_max?: number | string;
+                    /** @description 1 = yes */
+                    pallet_exchange?: number;
                     /** @description replaces the piece lines; always send the complete list */
                     pieces?: {
                         pieces?: number;
@@ -8956,6 +8986,18 @@ export interface operations {
                     };
                     /** @description what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only; as a list or comma separated, empty for none */
                     share?: ("goods" | "target_price")[] | string;
+                    /** @description the body the load needs (decisions.md §11: tautliner, box, reefer, flatbed, van, tank, other); null: any. A load that names one fits only vehicle offers of that body */
+                    body?: "tautliner" | "box" | "reefer" | "flatbed" | "van" | "tank" | "other";
+                    /** @description loading metres the load takes (0 to 13.6, up to 2 decimals); it fits only vehicle offers with at least as many, or none named; also as text, a decimal comma accepted */
+                    loading_meters?: number | string;
+                    /** @description UN dangerous-goods class under ADR, as the enumeration writes it (class one to nine, with the divisions of classes four, five and six: 4.1 …); null: no dangerous goods named. An ADR load fits only vehicle offers with adr = 1 */
+                    adr_class?: "1" | "2" | "3" | "4.1" | "4.2" | "4.3" | "5.1" | "5.2" | "6.1" | "6.2" | "7" | "8" | "9";
+                    /** @description °C, -40 to 40 (one decimal): the lowest the load may be kept at. Only for body reefer (ignored with a warning otherwise, emptied when the body changes away from reefer); at most temperature_max; also as text, a decimal comma accepted */
+                    temperature_min?: number | string;
+                    /** @description °C, -40 to 40 (one decimal): the highest the load may be kept at; reefer only, at least temperature_min; also as text, a decimal comma accepted */
+                    temperature_max?: number | string;
+                    /** @description 1 = yes */
+                    pallet_exchange?: number;
                     /** @description replaces the piece lines; always send the complete list */
                     pieces?: {
                         pieces?: number;
@@ -9148,6 +9190,18 @@ export interface operations {
                     };
                     /** @description what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only; as a list or comma separated, empty for none */
                     share?: ("goods" | "target_price")[] | string;
+                    /** @description the body the load needs (decisions.md §11: tautliner, box, reefer, flatbed, van, tank, other); null: any. A load that names one fits only vehicle offers of that body */
+                    body?: "tautliner" | "box" | "reefer" | "flatbed" | "van" | "tank" | "other";
+                    /** @description loading metres the load takes (0 to 13.6, up to 2 decimals); it fits only vehicle offers with at least as many, or none named; also as text, a decimal comma accepted */
+                    loading_meters?: number | string;
+                    /** @description UN dangerous-goods class under ADR, as the enumeration writes it (class one to nine, with the divisions of classes four, five and six: 4.1 …); null: no dangerous goods named. An ADR load fits only vehicle offers with adr = 1 */
+                    adr_class?: "1" | "2" | "3" | "4.1" | "4.2" | "4.3" | "5.1" | "5.2" | "6.1" | "6.2" | "7" | "8" | "9";
+                    /** @description °C, -40 to 40 (one decimal): the lowest the load may be kept at. Only for body reefer (ignored with a warning otherwise, emptied when the body changes away from reefer); at most temperature_max; also as text, a decimal comma accepted */
+                    temperature_min?: number | string;
+                    /** @description °C, -40 to 40 (one decimal): the highest the load may be kept at; reefer only, at least temperature_min; also as text, a decimal comma accepted */
+                    temperature_max?: number | string;
+                    /** @description 1 = yes */
+                    pallet_exchange?: number;
                     /** @description replaces the piece lines; always send the complete list */
                     pieces?: {
                         pieces?: number;
@@ -9232,6 +9286,18 @@ export interface operations {
                     };
                     /** @description what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only; as a list or comma separated, empty for none */
                     share?: ("goods" | "target_price")[] | string;
+                    /** @description the body the load needs (decisions.md §11: tautliner, box, reefer, flatbed, van, tank, other); null: any. A load that names one fits only vehicle offers of that body */
+                    body?: "tautliner" | "box" | "reefer" | "flatbed" | "van" | "tank" | "other";
+                    /** @description loading metres the load takes (0 to 13.6, up to 2 decimals); it fits only vehicle offers with at least as many, or none named; also as text, a decimal comma accepted */
+                    loading_meters?: number | string;
+                    /** @description UN dangerous-goods class under ADR, as the enumeration writes it (class one to nine, with the divisions of classes four, five and six: 4.1 …); null: no dangerous goods named. An ADR load fits only vehicle offers with adr = 1 */
+                    adr_class?: "1" | "2" | "3" | "4.1" | "4.2" | "4.3" | "5.1" | "5.2" | "6.1" | "6.2" | "7" | "8" | "9";
+                    /** @description °C, -40 to 40 (one decimal): the lowest the load may be kept at. Only for body reefer (ignored with a warning otherwise, emptied when the body changes away from reefer); at most temperature_max; also as text, a decimal comma accepted */
+                    temperature_min?: number | string;
+                    /** @description °C, -40 to 40 (one decimal): the highest the load may be kept at; reefer only, at least temperature_min; also as text, a decimal comma accepted */
+                    temperature_max?: number | string;
+                    /** @description 1 = yes */
+                    pallet_exchange?: number;
                     /** @description replaces the piece lines; always send the complete list */
                     pieces?: {
                         pieces?: number;
@@ -9501,6 +9567,14 @@ export interface operations {
                 media?: "road" | "air";
                 /** @description words that must each appear in display_id, the places of the caption, or (owner and winner) refs values; case-insensitive */
                 q?: string;
+                /** @description the load’s body is one of these, comma-separated: tautliner, box, reefer, flatbed, van, tank, other; loads without a body do not match */
+                body?: string;
+                /** @description 1: loads with an ADR class (dangerous goods); 0: loads without one */
+                adr?: number;
+                /** @description the load takes at most these loading metres (up to 2 decimals); loads without loading metres do not match */
+                loading_meters_max?: number;
+                /** @description 1: loads with pallet exchange; 0: loads without (not said counts as without) */
+                pallet_exchange?: number;
             };
             header?: never;
             path: {
@@ -9843,6 +9917,18 @@ export interface operations {
                     };
                     /** @description what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only; as a list or comma separated, empty for none */
                     share?: ("goods" | "target_price")[] | string;
+                    /** @description the body the load needs (decisions.md §11: tautliner, box, reefer, flatbed, van, tank, other); null: any. A load that names one fits only vehicle offers of that body */
+                    body?: "tautliner" | "box" | "reefer" | "flatbed" | "van" | "tank" | "other";
+                    /** @description loading metres the load takes (0 to 13.6, up to 2 decimals); it fits only vehicle offers with at least as many, or none named; also as text, a decimal comma accepted */
+                    loading_meters?: number | string;
+                    /** @description UN dangerous-goods class under ADR, as the enumeration writes it (class one to nine, with the divisions of classes four, five and six: 4.1 …); null: no dangerous goods named. An ADR load fits only vehicle offers with adr = 1 */
+                    adr_class?: "1" | "2" | "3" | "4.1" | "4.2" | "4.3" | "5.1" | "5.2" | "6.1" | "6.2" | "7" | "8" | "9";
+                    /** @description °C, -40 to 40 (one decimal): the lowest the load may be kept at. Only for body reefer (ignored with a warning otherwise, emptied when the body changes away from reefer); at most temperature_max; also as text, a decimal comma accepted */
+                    temperature_min?: number | string;
+                    /** @description °C, -40 to 40 (one decimal): the highest the load may be kept at; reefer only, at least temperature_min; also as text, a decimal comma accepted */
+                    temperature_max?: number | string;
+                    /** @description 1 = yes */
+                    pallet_exchange?: number;
                     /** @description replaces the piece lines; always send the complete list */
                     pieces?: {
                         pieces?: number;
@@ -9927,6 +10013,18 @@ export interface operations {
                     };
                     /** @description what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only; as a list or comma separated, empty for none */
                     share?: ("goods" | "target_price")[] | string;
+                    /** @description the body the load needs (decisions.md §11: tautliner, box, reefer, flatbed, van, tank, other); null: any. A load that names one fits only vehicle offers of that body */
+                    body?: "tautliner" | "box" | "reefer" | "flatbed" | "van" | "tank" | "other";
+                    /** @description loading metres the load takes (0 to 13.6, up to 2 decimals); it fits only vehicle offers with at least as many, or none named; also as text, a decimal comma accepted */
+                    loading_meters?: number | string;
+                    /** @description UN dangerous-goods class under ADR, as the enumeration writes it (class one to nine, with the divisions of classes four, five and six: 4.1 …); null: no dangerous goods named. An ADR load fits only vehicle offers with adr = 1 */
+                    adr_class?: "1" | "2" | "3" | "4.1" | "4.2" | "4.3" | "5.1" | "5.2" | "6.1" | "6.2" | "7" | "8" | "9";
+                    /** @description °C, -40 to 40 (one decimal): the lowest the load may be kept at. Only for body reefer (ignored with a warning otherwise, emptied when the body changes away from reefer); at most temperature_max; also as text, a decimal comma accepted */
+                    temperature_min?: number | string;
+                    /** @description °C, -40 to 40 (one decimal): the highest the load may be kept at; reefer only, at least temperature_min; also as text, a decimal comma accepted */
+                    temperature_max?: number | string;
+                    /** @description 1 = yes */
+                    pallet_exchange?: number;
                     /** @description replaces the piece lines; always send the complete list */
                     pieces?: {
                         pieces?: number;
@@ -10081,6 +10179,18 @@ export interface operations {
                     };
                     /** @description what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only; as a list or comma separated, empty for none */
                     share?: ("goods" | "target_price")[] | string;
+                    /** @description the body the load needs (decisions.md §11: tautliner, box, reefer, flatbed, van, tank, other); null: any. A load that names one fits only vehicle offers of that body */
+                    body?: "tautliner" | "box" | "reefer" | "flatbed" | "van" | "tank" | "other";
+                    /** @description loading metres the load takes (0 to 13.6, up to 2 decimals); it fits only vehicle offers with at least as many, or none named; also as text, a decimal comma accepted */
+                    loading_meters?: number | string;
+                    /** @description UN dangerous-goods class under ADR, as the enumeration writes it (class one to nine, with the divisions of classes four, five and six: 4.1 …); null: no dangerous goods named. An ADR load fits only vehicle offers with adr = 1 */
+                    adr_class?: "1" | "2" | "3" | "4.1" | "4.2" | "4.3" | "5.1" | "5.2" | "6.1" | "6.2" | "7" | "8" | "9";
+                    /** @description °C, -40 to 40 (one decimal): the lowest the load may be kept at. Only for body reefer (ignored with a warning otherwise, emptied when the body changes away from reefer); at most temperature_max; also as text, a decimal comma accepted */
+                    temperature_min?: number | string;
+                    /** @description °C, -40 to 40 (one decimal): the highest the load may be kept at; reefer only, at least temperature_min; also as text, a decimal comma accepted */
+                    temperature_max?: number | string;
+                    /** @description 1 = yes */
+                    pallet_exchange?: number;
                     /** @description replaces the piece lines; always send the complete list */
                     pieces?: {
                         pieces?: number;
@@ -10166,6 +10276,18 @@ export interface operations {
                     };
                     /** @description what of refs the owner shows carriers: `goods` (refs.commodity), `target_price` (refs.target_rate, refs.target_currency); none by default; owner and winner only; as a list or comma separated, empty for none */
                     share?: ("goods" | "target_price")[] | string;
+                    /** @description the body the load needs (decisions.md §11: tautliner, box, reefer, flatbed, van, tank, other); null: any. A load that names one fits only vehicle offers of that body */
+                    body?: "tautliner" | "box" | "reefer" | "flatbed" | "van" | "tank" | "other";
+                    /** @description loading metres the load takes (0 to 13.6, up to 2 decimals); it fits only vehicle offers with at least as many, or none named; also as text, a decimal comma accepted */
+                    loading_meters?: number | string;
+                    /** @description UN dangerous-goods class under ADR, as the enumeration writes it (class one to nine, with the divisions of classes four, five and six: 4.1 …); null: no dangerous goods named. An ADR load fits only vehicle offers with adr = 1 */
+                    adr_class?: "1" | "2" | "3" | "4.1" | "4.2" | "4.3" | "5.1" | "5.2" | "6.1" | "6.2" | "7" | "8" | "9";
+                    /** @description °C, -40 to 40 (one decimal): the lowest the load may be kept at. Only for body reefer (ignored with a warning otherwise, emptied when the body changes away from reefer); at most temperature_max; also as text, a decimal comma accepted */
+                    temperature_min?: number | string;
+                    /** @description °C, -40 to 40 (one decimal): the highest the load may be kept at; reefer only, at least temperature_min; also as text, a decimal comma accepted */
+                    temperature_max?: number | string;
+                    /** @description 1 = yes */
+                    pallet_exchange?: number;
                     /** @description replaces the piece lines; always send the complete list */
                     pieces?: {
                         pieces?: number;
@@ -11884,6 +12006,14 @@ export interface operations {
                 media?: "road" | "air";
                 /** @description words that must each appear in display_id, the places of the caption, or (owner and winner) refs values; case-insensitive */
                 q?: string;
+                /** @description the load’s body is one of these, comma-separated: tautliner, box, reefer, flatbed, van, tank, other; loads without a body do not match */
+                body?: string;
+                /** @description 1: loads with an ADR class (dangerous goods); 0: loads without one */
+                adr?: number;
+                /** @description the load takes at most these loading metres (up to 2 decimals); loads without loading metres do not match */
+                loading_meters_max?: number;
+                /** @description 1: loads with pallet exchange; 0: loads without (not said counts as without) */
+                pallet_exchange?: number;
             };
             header?: never;
             path?: never;
@@ -11953,6 +12083,14 @@ export interface operations {
                         media?: "road" | "air";
                         /** @description words that must each appear in display_id, the places of the caption, or (owner and winner) refs values; case-insensitive */
                         q?: string;
+                        /** @description the load’s body is one of these, comma-separated: tautliner, box, reefer, flatbed, van, tank, other; loads without a body do not match */
+                        body?: string;
+                        /** @description 1: loads with an ADR class (dangerous goods); 0: loads without one */
+                        adr?: number;
+                        /** @description the load takes at most these loading metres (up to 2 decimals); loads without loading metres do not match */
+                        loading_meters_max?: number;
+                        /** @description 1: loads with pallet exchange; 0: loads without (not said counts as without) */
+                        pallet_exchange?: number;
                     } | string;
                     /** @enum {integer} */
                     alert?: 0 | 1;
@@ -11989,6 +12127,14 @@ export interface operations {
                         media?: "road" | "air";
                         /** @description words that must each appear in display_id, the places of the caption, or (owner and winner) refs values; case-insensitive */
                         q?: string;
+                        /** @description the load’s body is one of these, comma-separated: tautliner, box, reefer, flatbed, van, tank, other; loads without a body do not match */
+                        body?: string;
+                        /** @description 1: loads with an ADR class (dangerous goods); 0: loads without one */
+                        adr?: number;
+                        /** @description the load takes at most these loading metres (up to 2 decimals); loads without loading metres do not match */
+                        loading_meters_max?: number;
+                        /** @description 1: loads with pallet exchange; 0: loads without (not said counts as without) */
+                        pallet_exchange?: number;
                     } | string;
                     /** @enum {integer} */
                     alert?: 0 | 1;
@@ -12107,6 +12253,14 @@ export interface operations {
                         media?: "road" | "air";
                         /** @description words that must each appear in display_id, the places of the caption, or (owner and winner) refs values; case-insensitive */
                         q?: string;
+                        /** @description the load’s body is one of these, comma-separated: tautliner, box, reefer, flatbed, van, tank, other; loads without a body do not match */
+                        body?: string;
+                        /** @description 1: loads with an ADR class (dangerous goods); 0: loads without one */
+                        adr?: number;
+                        /** @description the load takes at most these loading metres (up to 2 decimals); loads without loading metres do not match */
+                        loading_meters_max?: number;
+                        /** @description 1: loads with pallet exchange; 0: loads without (not said counts as without) */
+                        pallet_exchange?: number;
                     } | string;
                     /** @enum {integer} */
                     alert?: 0 | 1;
@@ -12143,6 +12297,14 @@ export interface operations {
                         media?: "road" | "air";
                         /** @description words that must each appear in display_id, the places of the caption, or (owner and winner) refs values; case-insensitive */
                         q?: string;
+                        /** @description the load’s body is one of these, comma-separated: tautliner, box, reefer, flatbed, van, tank, other; loads without a body do not match */
+                        body?: string;
+                        /** @description 1: loads with an ADR class (dangerous goods); 0: loads without one */
+                        adr?: number;
+                        /** @description the load takes at most these loading metres (up to 2 decimals); loads without loading metres do not match */
+                        loading_meters_max?: number;
+                        /** @description 1: loads with pallet exchange; 0: loads without (not said counts as without) */
+                        pallet_exchange?: number;
                     } | string;
                     /** @enum {integer} */
                     alert?: 0 | 1;
@@ -12481,6 +12643,8 @@ export interface operations {
                     loading_meters?: number;
                     /** @description EUR per km, up to 2 decimals; non-binding */
                     price_per_km?: number;
+                    /** @description 1: truck and driver may carry dangerous goods (ADR); default 0. Only such an offer fits a freight with an adr_class */
+                    adr?: number;
                     note?: string;
                     /** @description company ids that may see the offer; empty: every company */
                     whitelist?: number[];
@@ -12507,6 +12671,8 @@ export interface operations {
                     loading_meters?: number;
                     /** @description EUR per km, up to 2 decimals; non-binding */
                     price_per_km?: number;
+                    /** @description 1: truck and driver may carry dangerous goods (ADR); default 0. Only such an offer fits a freight with an adr_class */
+                    adr?: number;
                     note?: string;
                     /** @description company ids that may see the offer; empty: every company */
                     whitelist?: number[];
@@ -12635,6 +12801,8 @@ export interface operations {
                     loading_meters?: number;
                     /** @description EUR per km, up to 2 decimals; non-binding */
                     price_per_km?: number;
+                    /** @description 1: truck and driver may carry dangerous goods (ADR); default 0. Only such an offer fits a freight with an adr_class */
+                    adr?: number;
                     note?: string;
                     /** @description company ids that may see the offer; empty: every company */
                     whitelist?: number[];
@@ -12661,6 +12829,8 @@ export interface operations {
                     loading_meters?: number;
                     /** @description EUR per km, up to 2 decimals; non-binding */
                     price_per_km?: number;
+                    /** @description 1: truck and driver may carry dangerous goods (ADR); default 0. Only such an offer fits a freight with an adr_class */
+                    adr?: number;
                     note?: string;
                     /** @description company ids that may see the offer; empty: every company */
                     whitelist?: number[];

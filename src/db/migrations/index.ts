@@ -55,6 +55,7 @@ import * as mergedNotifications from './0397_merged_notifications.ts';
 import * as roadDistances from './0405_road_distances.ts';
 import * as orderVersions from './0406_order_versions.ts';
 import * as callerChanges from './0409_caller_changes.ts';
+import * as loadFields from './0475_load_fields.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -114,4 +115,5 @@ export const migrations: Record<string, Migration> = {
   '0405_road_distances': roadDistances,
   '0406_order_versions': orderVersions,
   '0409_caller_changes': callerChanges,
+  '0475_load_fields': loadFields,
 };

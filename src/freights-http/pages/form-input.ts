@@ -106,6 +106,18 @@ export async function normaliseFreightForm(ctx: Ctx<Caller>, mode: 'add' | 'edit
       delete p[name];
     } else p[name] = n;
   }
+  // The load's numbers as people write them (7,5 Lademeter; −18 °C); what cannot be read is said beside the field.
+  for (const name of ['loading_meters', 'temperature_min', 'temperature_max'] as const) {
+    if (!(name in p)) continue;
+    keep(name, p[name]);
+    if (blank(p[name])) continue;
+    const n = readLocaleDecimal(String(readString(p[name]) ?? '').replace(/^\s*[−–]/, '-'), lang);
+    if (n === undefined) {
+      problems[name] = t('form.error.number', { example: lang === 'deu' ? '7,5' : '7.5' });
+      delete p[name];
+    } else p[name] = n;
+  }
+  for (const name of ['body', 'adr_class', 'pallet_exchange'] as const) if (name in p) keep(name, p[name]);
   for (const name of TIME_FIELDS) {
     if (!(name in p)) continue;
     keep(name, p[name]);

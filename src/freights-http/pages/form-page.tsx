@@ -7,6 +7,7 @@ import { Field } from '../../kernel/ui.tsx';
 import { countryName } from '../../places/index.ts';
 import { centreOfPostalPlace, type FormState } from './form-input.ts';
 import { SHARE_KEYS, type FreightView, type PresentedPiece, type ShareKey } from '../../freights/index.ts';
+import { ADR_CLASSES, BODIES } from '../../market/index.ts';
 import { isOneOf, isRecord } from '../../kernel/params.ts';
 
 /**
@@ -190,6 +191,19 @@ export function freightFields(
       />
     ));
   };
+  // A select of the load's description: as chosen when the form comes back, else as stored.
+  const choice = (name: 'body' | 'adr_class' | 'pallet_exchange', label: string, options: Array<[string, string]>) => {
+    const current = name in typed ? typed[name] : r[name] === null || r[name] === undefined ? '' : String(r[name]);
+    return field(name, label, (a) => (
+      <select {...a}>
+        {options.map(([v, text]) => (
+          <option value={v} selected={v === current}>
+            {text}
+          </option>
+        ))}
+      </select>
+    ));
+  };
   const category = String(r.category ?? 'ftl');
   // What carriers see of the refs before the award: as ticked when the form comes back, else as
   // stored (edit, a copy); a new freight shows its goods, never its price (docs/choices.md).
@@ -311,6 +325,44 @@ export function freightFields(
           </span>
         )}
       </fieldset>
+    </fieldset>,
+    // The load described as trucks are (docs/choices.md, "Loads described as trucks are"): what matching reads.
+    <fieldset data-testid="load-description">
+      <legend>{t('fv.form.section.load')}</legend>
+      <div class="form-grid">
+        {choice('body', t('fv.form.body'), [['', t('fv.form.body.any')], ...BODIES.map((b) => [b, t(`vv.body.${b}`)] as [string, string])])}
+        {field(
+          'loading_meters',
+          t('fv.form.loading_meters'),
+          (a) => (
+            <input
+              {...a}
+              value={value('loading_meters', number(r.loading_meters, 2))}
+              inputMode="decimal"
+              data-check="number"
+              autocomplete="off"
+            />
+          ),
+          t('fv.form.loading_meters.hint'),
+        )}
+        {choice('adr_class', t('fv.form.adr_class'), [
+          ['', t('fv.form.adr_class.none')],
+          ...ADR_CLASSES.map((c) => [c, t('fv.form.adr_class.option', { class: c })] as [string, string]),
+        ])}
+        {choice('pallet_exchange', t('fv.form.pallet_exchange'), [
+          ['', t('fv.form.pallet_exchange.unset')],
+          ['1', t('fv.form.pallet_exchange.yes')],
+          ['0', t('fv.form.pallet_exchange.no')],
+        ])}
+        {(['temperature_min', 'temperature_max'] as const).map((name) =>
+          field(
+            name,
+            t(`fv.form.${name}`),
+            (a) => <input {...a} value={value(name, number(r[name], 1))} inputMode="decimal" data-check="number" autocomplete="off" />,
+            t('fv.form.temperature.hint'),
+          ),
+        )}
+      </div>
     </fieldset>,
     <fieldset data-pieces>
       <legend>{t('fv.form.pieces')}</legend>

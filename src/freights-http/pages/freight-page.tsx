@@ -7,7 +7,7 @@ import { formatDay, formatKg, formatMoney, formatNumber, formatStamp, formatWind
 import { Badge, ConfirmAction, DataTable, Facts, Field, PostButton, Select, type Column } from '../../kernel/ui.tsx';
 import { type Contact, BlockAction, CompanyName, profilePath, type CompanyRef } from '../../accounts/index.ts';
 import type { BidView } from '../../freights/index.ts';
-import { routeRoadDistance, type RoadDistance } from '../../market/index.ts';
+import { BODIES, routeRoadDistance, type RoadDistance } from '../../market/index.ts';
 import { ROAD_FACTOR } from '../../places/index.ts';
 import { BIDS_IN_PLAY, isAwardedStatus, MARKET_STATUSES } from '../../freights/index.ts';
 import { ARCHIVABLE_STATUSES, REVOCABLE_STATUSES } from '../../freights/index.ts';
@@ -179,6 +179,28 @@ export function typeLabel(route: FreightView, t: Ctx['t']): string {
 // What publishing needs is a rule of the freight's moves (the desk counts drafts with gaps too).
 export { publishGaps, type PublishGap } from '../../freights/index.ts';
 import type { PublishGap } from '../../freights/index.ts';
+
+/**
+ * The load described as trucks are, in one line (docs/choices.md, "Loads described as trucks
+ * are"): body, loading metres, ADR class, a reefer's range, pallet exchange, each only when said;
+ * empty when none is. The freight page's fact and the lists' line under the route.
+ */
+export function loadParts(r: Partial<FreightView>, t: Translate, lang: string): string[] {
+  const given = (v: unknown) => v !== null && v !== undefined && v !== '';
+  const parts: string[] = [];
+  if (typeof r.body === 'string' && isOneOf(BODIES, r.body)) parts.push(t(`vv.body.${r.body}`));
+  if (given(r.loading_meters)) parts.push(t('fv.load.ldm', { meters: formatNumber(r.loading_meters, lang, 2) }));
+  if (given(r.adr_class)) parts.push(t('fv.load.adr', { class: String(r.adr_class) }));
+  if (given(r.temperature_min) || given(r.temperature_max))
+    parts.push(
+      t('fv.load.temperature', {
+        min: given(r.temperature_min) ? formatNumber(r.temperature_min, lang, 1) : '…',
+        max: given(r.temperature_max) ? formatNumber(r.temperature_max, lang, 1) : '…',
+      }),
+    );
+  if (r.pallet_exchange === 1) parts.push(t('fv.load.pallets'));
+  return parts;
+}
 
 export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightPageData): Page {
   const t = ctx.t;
@@ -850,6 +872,8 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     facts.push([t('fv.volume'), <span data-testid="fact-volume">{t('fv.volume.pieces', { m3: formatNumber(volume, lang, 1, 1) })}</span>]);
   else if (Number.isFinite(capacity) && capacity > 0) facts.push([t('fv.volume'), `${formatNumber(capacity, lang, 1)} m³`]);
   if (handling.length) facts.push([t('fv.handling'), handling.join(' · ')]);
+  const load = loadParts(route, t, lang);
+  if (load.length) facts.push([t('fv.form.section.load'), <span data-testid="fact-load">{load.join(' · ')}</span>]);
   // Goods, references and the target price are refs, the owner's and the winner's to see
   // (docs/reference.md#freights), except what the owner shares with carriers (`shared`; docs/choices.md,
   // "What a carrier prices a load by"); the owner is told what carriers see.

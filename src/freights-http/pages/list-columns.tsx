@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import type { Caller, Ctx } from '../../kernel/context.ts';
 import { formatDay, formatKg, formatMoney, formatStamp, formatWindow } from '../../kernel/locale.ts';
 import { Badge, PostButton, type Column } from '../../kernel/ui.tsx';
-import { distanceCell, OutcomeBadge, placeLabel, YourMove } from './freight-page.tsx';
+import { distanceCell, loadParts, OutcomeBadge, placeLabel, YourMove } from './freight-page.tsx';
 import { namesOfCompanies, CompanyName } from '../../accounts/index.ts';
 import { bidSummaries, ownBids, priceCurrencies, type OwnBid } from '../../freights/index.ts';
 import { bidOutcome } from './page-parts.ts';
@@ -120,8 +120,18 @@ export async function freightListColumns(
         {placeLabel(r, 'from', from, none)} → {placeLabel(r, 'to', to, none)}
       </a>,
       sharedLine(r),
+      loadLine(r),
       marks.get(r.id),
     ];
+  };
+  // The load's description (body, loading metres, ADR, …) under the route, only when the freight says any: no column of its own at 1366 px.
+  const loadLine = (r: FreightView): ComponentChildren => {
+    const parts = loadParts(r, t, lang);
+    return parts.length ? (
+      <div class="muted wrap-text" data-testid="load-line">
+        {parts.join(' · ')}
+      </div>
+    ) : null;
   };
   // What the owner shares with carriers (goods, target price), under the route of another company's freight.
   const sharedLine = (r: FreightView): ComponentChildren => {

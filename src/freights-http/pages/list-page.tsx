@@ -9,7 +9,7 @@ import type { Translate } from '../../kernel/i18n.ts';
 import { LISTS, listInfo, listLabel, listPath } from '../../freights/index.ts';
 import { freightListColumns, isListedFreight, type RowMarks } from './list-columns.tsx';
 import type { FreightView } from '../../freights/index.ts';
-import { searchToParams, DEFAULT_RADIUS_KM, SEARCH_PARAMS, type LoadSearch, type SearchParamName } from '../../market/index.ts';
+import { BODIES, searchToParams, DEFAULT_RADIUS_KM, SEARCH_PARAMS, type LoadSearch, type SearchParamName } from '../../market/index.ts';
 import { DEFAULT_LIMIT, isOneOf } from '../../kernel/params.ts';
 import { countryCode, problemsFromWarnings } from './form-input.ts';
 
@@ -57,7 +57,7 @@ async function nearCity(value: string | undefined, language: string): Promise<st
  */
 const TYPED = 'typed';
 const WEIGHT_PARAMS: readonly string[] = ['weight_min', 'weight_max'];
-const RADIUS_PARAMS: readonly string[] = ['from_radius', 'to_radius'];
+const RADIUS_PARAMS: readonly string[] = ['from_radius', 'to_radius', 'loading_meters_max'];
 
 /**
  * The list page's own reading of its query, before anything is shown (docs/choices.md, Load
@@ -110,6 +110,8 @@ function fieldLabel(name: string, t: Ctx['t']): string {
     return `${t(`fv.search.${day[1] as 'pickup' | 'delivery'}`)} (${t(day[2] === 'from' ? 'fv.search.weight_min' : 'fv.search.weight_max')})`;
   if (name === 'weight_min' || name === 'weight_max') return `${t('fv.search.weight')} ${t(`fv.search.${name}`)}`;
   if (name === 'from' || name === 'to' || name === 'media' || name === 'q') return t(`fv.search.${name}`);
+  if (name === 'body' || name === 'adr' || name === 'loading_meters_max') return t(`search.load.${name}`);
+  if (name === 'pallet_exchange') return t('fv.form.pallet_exchange');
   return name;
 }
 
@@ -141,9 +143,19 @@ function SearchBar({
     return value && (WEIGHT_PARAMS.includes(name) || RADIUS_PARAMS.includes(name)) ? formatNumber(value, lang) : value;
   };
   const invalid = (name: SearchParamName) => (problems[name] ? 'true' : undefined);
-  const more = ['pickup_from', 'pickup_to', 'delivery_from', 'delivery_to', 'weight_min', 'weight_max', 'media'].some(
-    (k) => search[k as SearchParamName] || problems[k],
-  );
+  const more = [
+    'pickup_from',
+    'pickup_to',
+    'delivery_from',
+    'delivery_to',
+    'weight_min',
+    'weight_max',
+    'media',
+    'body',
+    'adr',
+    'loading_meters_max',
+    'pallet_exchange',
+  ].some((k) => search[k as SearchParamName] || problems[k]);
   /** A day of a window: pick-up or delivery, from or to. */
   const day = (name: SearchParamName) => (
     <input type="date" name={name} value={v(name)} aria-label={fieldLabel(name, t)} aria-invalid={invalid(name)} />
@@ -246,6 +258,53 @@ function SearchBar({
               ]}
             />
           </label>
+          {/* The load described as trucks are (docs/choices.md, "Loads described as trucks are"). */}
+          <label>
+            {t('search.load.body')}
+            <Select
+              name="body"
+              value={v('body')}
+              options={[
+                ['', t('fv.form.body.any')],
+                ...(v('body') && !isOneOf(BODIES, v('body')) ? [[v('body'), v('body')] as [string, string]] : []),
+                ...BODIES.map((b) => [b, t(`vv.body.${b}`)] as [string, string]),
+              ]}
+            />
+          </label>
+          <label>
+            {t('search.load.loading_meters_max')}
+            <input
+              name="loading_meters_max"
+              inputMode="decimal"
+              value={v('loading_meters_max')}
+              placeholder="13,6"
+              aria-invalid={invalid('loading_meters_max')}
+            />
+          </label>
+          <label>
+            {t('search.load.adr')}
+            <Select
+              name="adr"
+              value={v('adr')}
+              options={[
+                ['', t('search.load.adr.any')],
+                ['1', t('search.load.adr.yes')],
+                ['0', t('search.load.adr.no')],
+              ]}
+            />
+          </label>
+          <label>
+            {t('fv.form.pallet_exchange')}
+            <Select
+              name="pallet_exchange"
+              value={v('pallet_exchange')}
+              options={[
+                ['', t('search.load.adr.any')],
+                ['1', t('fv.form.pallet_exchange.yes')],
+                ['0', t('fv.form.pallet_exchange.no')],
+              ]}
+            />
+          </label>
         </div>
       </details>
       <div class="toolbar search-actions">
@@ -297,6 +356,16 @@ export function searchSummary(search: SearchQuery, t: Ctx['t'], lang: string, no
     parts.push(`${kg(search.weight_min)}–${kg(search.weight_max)} kg`);
   }
   if (isOneOf(['road', 'air'] as const, search.media)) parts.push(t(`fv.search.media.${search.media}`));
+  if (search.body)
+    parts.push(
+      search.body
+        .split(',')
+        .map((b) => (isOneOf(BODIES, b) ? t(`vv.body.${b}`) : b))
+        .join(', '),
+    );
+  if (search.loading_meters_max) parts.push(`≤ ${t('fv.load.ldm', { meters: formatNumber(search.loading_meters_max, lang) })}`);
+  if (search.adr === '1' || search.adr === '0') parts.push(t(search.adr === '1' ? 'search.load.adr.yes' : 'search.load.adr.no'));
+  if (search.pallet_exchange === '1') parts.push(t('fv.load.pallets'));
   if (search.q) parts.push(`„${search.q}“`);
   return parts.join(' · ');
 }
