@@ -252,7 +252,7 @@ describe(`the e-CMR (docs/reference.md#ecmr) (${TEST_DB})`, () => {
 
     // The tables refuse a change; written around the trigger, verify sees it.
     await assert.rejects(sql`update cmr_signatures set name = 'x' where false`.execute(app.database.db)); // no such column either way
-    await assert.rejects(sql`update cmr_notes set content = content`.execute(app.database.db), /append-only/);
+    await assert.rejects(sql`update cmr_notes set content = content`.execute(app.database.db), /frozen at its first signature/);
     await sql`alter table cmr_signatures disable trigger cmr_signatures_append_only`.execute(app.database.db);
     try {
       await sql`update cmr_signatures set entry = replace(entry, 'Anna Müller', 'Anna Muller') where role = 'sender'`.execute(
