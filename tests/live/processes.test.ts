@@ -73,10 +73,13 @@ describe(`two server processes on one database (${TEST_DB})`, {
     return id;
   };
   /** The listening sessions of the test's database (the servers' own, one per process). */
-  const listening = () =>
+  // Listening connections of the live board (the token cache's own listener on fx_callers,
+  // docs/choices.md "Hot paths, third pass", is counted apart: one per process as well).
+  const listening = (callers = false) =>
     database.inspect(async (db) => {
       const r = await sql<{ n: number }>`
-        select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen%'`.execute(db);
+        select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen%'
+          and (query ilike '%fx_callers%') = ${callers}`.execute(db);
       return r.rows[0]!.n;
     });
 
@@ -120,6 +123,7 @@ describe(`two server processes on one database (${TEST_DB})`, {
     for (let i = 0; i < 5; i++) await stream(b, carrier.token);
     for (let i = 0; i < 3; i++) await stream(a, carrier.token);
     assert.equal(await listening(), 2, 'one per process');
+    assert.equal(await listening(true), 2, 'one token-cache listener per process, whatever the streams');
   });
 
   test('when a process loses its listening connection, its streams end; reconnecting with Last-Event-ID replays what was missed', async () => {
