@@ -1,17 +1,8 @@
-// npm run bench:freights — view and list throughput with 100,000 freights. Seeds by SQL
-// (generate_series), then measures through HTTP on loopback with autocannon (in a worker thread),
-// bounded in time, and compares every figure with the floor measured in the same run (bench/floor.ts).
-// BENCH_ONLY=view,enlist/8 narrows the endpoints; BENCH_SECONDS the time per endpoint;
-// BENCH_CPU_PROF=<dir> writes a CPU profile per endpoint; BENCH_EXPLAIN=1 prints the list plans.
-// Embedded database (in memory) by default; PostgreSQL when DATABASE_URL (or BENCH_DATABASE_URL)
-// names a server: a fresh database is created there and dropped afterwards.
-import fs from 'node:fs';
-import inspector from 'node:inspector';
 import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { CompiledQuery, sql } from 'kysely';
 import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase, seedMarket, startBenchFloor } from './setup.ts';
+import { profiled } from './profile.ts';
 import { line, load, type LoadResult } from './load.ts';
 
 const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 100_000);
@@ -32,32 +23,6 @@ const SEARCHES: Array<[number, Record<string, string>]> = [
   [10, { from: 'DE-60' }],
   [8, { from: 'DE' }],
 ];
-
-/**
- * BENCH_CPU_PROF=<dir>: a CPU profile of the server's thread during each measurement (the format
- * of `node --cpu-prof`, without the seeding); summarise with bench/profile-summary.ts.
- */
-async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
-  const dir = process.env.BENCH_CPU_PROF;
-  if (!dir) return run();
-  const session = new inspector.Session();
-  session.connect();
-  const post = (method: string, params?: object) =>
-    new Promise<any>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
-  await post('Profiler.enable');
-  await post('Profiler.setSamplingInterval', { interval: 200 });
-  await post('Profiler.start');
-  try {
-    return await run();
-  } finally {
-    const { profile } = await post('Profiler.stop');
-    session.disconnect();
-    fs.mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, `${label}-${name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.cpuprofile`);
-    fs.writeFileSync(file, JSON.stringify(profile));
-    console.log(`  profile: ${file}`);
-  }
-}
 
 const { database, label, pgUrl, pglite, drop } = await openBenchDatabase();
 const app = await buildBenchApp(database);
@@ -195,7 +160,7 @@ try {
   let floorRuns = 0;
   async function measureFloor(): Promise<number> {
     await warm({ url: floor.url, paths: randomIds.map((id) => `/floor/${id}`), connections: CONNECTIONS, duration: SECONDS });
-    const r = await profiled(`floor-${++floorRuns}`, () =>
+    const r = await profiled(label, `floor-${++floorRuns}`, () =>
       load({ url: floor.url, paths: randomIds.map((id) => `/floor/${id}`), connections: CONNECTIONS, duration: SECONDS }),
     );
     console.log(line('floor: Fastify + one PK select', r));
@@ -249,7 +214,7 @@ try {
     const loadOptions = { url: base, paths, connections: CONNECTIONS, duration: SECONDS, headers: { authorization: `TokenPass ${token}` } };
     const around = options.committing ? whileCommitting : <T>(run: () => Promise<T>) => run();
     await around(() => warm(loadOptions));
-    const r = await around(() => profiled(name, () => load(loadOptions)));
+    const r = await around(() => profiled(label, name, () => load(loadOptions)));
     console.log(line(name + rows, r));
     const before = lastFloor;
     lastFloor = await measureFloor();

@@ -1,22 +1,8 @@
-// npm run bench:hot — the hot path of a logged-in JSON GET against its floors, in one run (issue 49):
-//   - a trivial logged-in GET (`/users/me.json`, token from the cache, no statement) against bare
-//     Fastify answering the same object from a route without hooks (target ≥ 0.85×);
-//   - the freight view (`/freights/view/{id}.json`) against Fastify sending a stored `jsonb`
-//     document of a freight by primary key as the database's text (target ≥ 0.8×).
-// Each endpoint is measured between two runs of its floor and divided by their mean, ROUNDS times
-// (the machine is shared: read the ratios). The load generator is a process of its own, so the
-// server's CPU time per request is read too (bench/load.ts loadInProcess): its ratio to the
-// floor's moves far less with the machine's other work than requests per second do. BENCH_FREIGHTS (20,000), BENCH_SECONDS (5),
-// BENCH_CONNECTIONS (8), BENCH_ROUNDS (2), BENCH_ONLY=me|view; BENCH_CPU_PROF=<dir> writes a CPU
-// profile of the server's thread per measurement (bench/profile-summary.ts summarises one).
-// Embedded database by default; PostgreSQL when DATABASE_URL (or BENCH_DATABASE_URL) names a server.
-import fs from 'node:fs';
-import inspector from 'node:inspector';
 import os from 'node:os';
-import path from 'node:path';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { profiled } from './profile.ts';
 import { line, loadInProcess, type MeasuredLoad } from './load.ts';
 import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase, seedMarket } from './setup.ts';
 
@@ -31,28 +17,6 @@ const loadAverage = () =>
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-
-async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
-  const dir = process.env.BENCH_CPU_PROF;
-  if (!dir) return run();
-  const session = new inspector.Session();
-  session.connect();
-  const post = (method: string, params?: object) =>
-    new Promise<any>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
-  await post('Profiler.enable');
-  await post('Profiler.setSamplingInterval', { interval: 200 });
-  await post('Profiler.start');
-  try {
-    return await run();
-  } finally {
-    const { profile } = await post('Profiler.stop');
-    session.disconnect();
-    fs.mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, `${label}-${name}.cpuprofile`);
-    fs.writeFileSync(file, JSON.stringify(profile));
-    console.log(`  profile: ${file}`);
-  }
-}
 
 const { database, label, pgUrl, pglite, drop } = await openBenchDatabase();
 const app = await buildBenchApp(database);
@@ -122,7 +86,7 @@ try {
   const run = async (name: string, url: string, paths: string[], withToken: boolean): Promise<MeasuredLoad> => {
     const options = { url, paths, connections: CONNECTIONS, duration: SECONDS, ...(withToken ? { headers } : {}) };
     await loadInProcess({ ...options, duration: Math.min(1, SECONDS) }); // JIT warm-up, not counted
-    const r = await profiled(name, () => loadInProcess(options));
+    const r = await profiled(label, name, () => loadInProcess(options));
     console.log(`${line(name, r)}  ${Math.round(r.cpuPerRequest)} µs CPU/request (${Math.round(net(r))} without the idle share)`);
     return r;
   };
