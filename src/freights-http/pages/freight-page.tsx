@@ -82,6 +82,9 @@ const LIVE: readonly BidStatus[] = BIDS_IN_PLAY;
 export function placeLabel(route: FreightView, side: 'from' | 'to', city: string | null, none: string): string {
   const code = route[side];
   const country = route[`${side}_country`];
+  // A town without a postal code (docs/choices.md, Typed places): its name and country.
+  if ((code === null || code === undefined || code === '') && city)
+    return [city, country ? `(${country})` : null].filter(Boolean).join(' ');
   if (code === null || code === undefined || code === '') return String(route[`f_${side}`] ?? none);
   return [code, city, country ? `(${country})` : null].filter(Boolean).join(' ');
 }

@@ -76,8 +76,8 @@ export async function freightListColumns(
       routes.map(
         async (r) =>
           [
-            await cityOf(r.from, r.from_latitude, r.from_longitude, r.from_country),
-            await cityOf(r.to, r.to_latitude, r.to_longitude, r.to_country),
+            await cityOf(r.from, r.from_latitude, r.from_longitude, r.from_country, lang),
+            await cityOf(r.to, r.to_latitude, r.to_longitude, r.to_country, lang),
           ] as const,
       ),
     ),

@@ -62,7 +62,13 @@ export interface BidOffer {
  * who made the accepted bid, for the winner the freight's creator: in the presented freight
  * while it is taken), the partners offered for addressing a draft, and the cities of both ends.
  */
-export async function readFreightPageParts(db: Db, clock: Clock, route: FreightView, companyId: number): Promise<FreightPageParts> {
+export async function readFreightPageParts(
+  db: Db,
+  clock: Clock,
+  route: FreightView,
+  companyId: number,
+  language?: string,
+): Promise<FreightPageParts> {
   const owner = route.company === companyId;
   const winner = route.winner !== null && route.winner === companyId;
   const awarded = isAwardedStatus(route.status) && route.winner !== null;
@@ -83,8 +89,8 @@ export async function readFreightPageParts(db: Db, clock: Clock, route: FreightV
     companyRefs(db, [...names, ...(route._bids === undefined && route.status !== 'draft' ? [] : [])]),
     Promise.resolve(contactUser).then((user) => contactOf(db, user)),
     owner && route.status === 'draft' && route.type !== 'FFR' ? partnerCompanies(db, companyId) : Promise.resolve([]),
-    cityOf(route.from, route.from_latitude, route.from_longitude, route.from_country),
-    cityOf(route.to, route.to_latitude, route.to_longitude, route.to_country),
+    cityOf(route.from, route.from_latitude, route.from_longitude, route.from_country, language),
+    cityOf(route.to, route.to_latitude, route.to_longitude, route.to_country, language),
     pastBidsOf(db, clock, route, companyId),
     formerBidder ? (route.status === 'archived' ? hasWinner(db, route.id) : Promise.resolve(true)) : Promise.resolve(false),
     owner ? Promise.resolve(false) : isBlocked(db, companyId, route.company),
