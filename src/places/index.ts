@@ -32,5 +32,5 @@ export {
   townOfCode,
 } from './point.ts';
 export { isPostalPrefix, POSTAL_AREA, postalKey } from './postal.ts';
-export { pointText, type Resolution, resolvePlaceText, type ResolvedPlace } from './resolve.ts';
+export { laneAreaOfText, pointText, type Resolution, resolvePlaceText, type ResolvedPlace, townIntoForm } from './resolve.ts';
 export { placeEndpoints } from './routes.ts';

@@ -1,8 +1,8 @@
 import { citiesNamed, searchCities, type City } from './cities.ts';
 import { cityLocalName, cityNameIn } from './city-names.ts';
-import { countryByCode } from './countries.ts';
-import { postalKey } from './postal.ts';
-import { postalAreaCentre } from './postal-centres.ts';
+import { countryByCode, fold, searchCountries } from './countries.ts';
+import { POSTAL_AREA, postalKey } from './postal.ts';
+import { nearestPostalKey, postalAreaCentre } from './postal-centres.ts';
 
 /**
  * A place typed and submitted without picking a suggestion (docs/choices.md, Typed places):
@@ -140,3 +140,56 @@ function presented(cities: City[], language: string): ResolvedPlace[] {
 /** A point as the radius inputs take it: `lat,lon` to four decimals (about 11 m). */
 export const pointText = (p: { latitude: number; longitude: number }) =>
   `${Number(p.latitude.toFixed(4))},${Number(p.longitude.toFixed(4))}`;
+
+/** A city's postal area is that of a code whose centre lies this near the city's (suggest.ts, `lane`). */
+const CITY_POSTAL_KM = 25;
+
+/**
+ * A lane's place as a person types it on the lane prices page (docs/choices.md, Typed places): a
+ * country's name ("Polen") as its code, a town as the postal area of its centre (the lane
+ * suggestion's value: "München" → `DE-80`, else its country), a postal code as its area; the
+ * text itself when it names none of these, or several (the page then says it cannot read it).
+ */
+export async function laneAreaOfText(typed: string, language: string): Promise<string> {
+  const text = typed.trim();
+  if (!text || /^[A-Za-z]{2}(-.*)?$/.test(text) || /^airport:/i.test(text) || /^[A-Za-z]{3}$/.test(text)) return text;
+  const country = searchCountries(text, 1)[0];
+  if (country && [...country.names.eng, ...country.names.deu].some((n) => fold(n) === fold(text))) return country.code;
+  const found = await resolvePlaceText(text, language);
+  if (!('place' in found)) return text;
+  const { place } = found;
+  if (place.kind === 'postal') return `${place.country}-${postalKey(place.postal ?? '').slice(0, POSTAL_AREA)}`;
+  const key = nearestPostalKey(place.country, place, CITY_POSTAL_KM);
+  return key ? `${place.country}-${key.slice(0, POSTAL_AREA)}` : place.country;
+}
+
+/**
+ * A form's place typed as a town's name (the truck offer form's origin; docs/choices.md, Typed
+ * places): the form's side then carries the town's country and coordinates, its code left empty,
+ * as the API takes a place given by its point. A name that names several towns keeps coordinates
+ * a picked suggestion put beside it; `choices` says which towns it may mean otherwise. A code, an
+ * airport or an empty field is left as it is.
+ */
+export async function townIntoForm(
+  params: Record<string, unknown>,
+  side: string,
+  language: string,
+): Promise<{ resolved: boolean; choices: ResolvedPlace[] }> {
+  const raw = params[side];
+  const text = typeof raw === 'string' ? raw.trim() : '';
+  if (!/^\p{L}/u.test(text) || /^(airport|city):/i.test(text) || /^[A-Za-z]{3}$/.test(text)) return { resolved: false, choices: [] };
+  const found = await resolvePlaceText(text, language);
+  const given = (v: unknown) => v !== undefined && v !== null && String(v).trim() !== '';
+  if ('place' in found) {
+    params[side] = '';
+    params[`${side}_country`] = found.place.country;
+    params[`${side}_latitude`] = String(found.place.latitude);
+    params[`${side}_longitude`] = String(found.place.longitude);
+    return { resolved: true, choices: [] };
+  }
+  if (given(params[`${side}_latitude`]) && given(params[`${side}_longitude`])) {
+    params[side] = '';
+    return { resolved: true, choices: [] };
+  }
+  return { resolved: false, choices: 'choices' in found ? found.choices : [] };
+}

@@ -149,6 +149,33 @@ describe('browser: places are typed as people write them (issue 47, items 2 and 
         assert.match(plain(await page.locator('[data-error-for="f-from"]').innerText()), /Neustadt \(DE\)/);
         assert.deepEqual(await axeProblems(page), [], 'axe: the form with the choices');
       });
+
+      test(`${lang} at ${viewport.width} px: the lane prices page and the truck offer form take typed towns`, async () => {
+        const page = await pageFor(browser, base, carriers[lang], viewport, contexts);
+        await page.goto(`${base}/market/prices`);
+        await page.fill('#lp-from', w.typed);
+        await page.fill('#lp-to', 'PL Warszawa');
+        await Promise.all([page.waitForURL(/\/market\/prices\?/), page.click('[data-testid="lane-form"] button[type="submit"]')]);
+        assert.equal(await page.locator('#lp-from').inputValue(), 'DE-80', 'Munich as its postal area');
+        assert.equal(await page.locator('#lp-to').inputValue(), 'PL-00', 'Warsaw as its postal area');
+        assert.equal(await page.locator('[data-testid="lane-warnings"]').count(), 0);
+        await screenshot(page, `issue47-item2-lane-${lang}-${viewport.width}${STAGE}`);
+
+        await page.goto(`${base}/vehicles/add`);
+        await page.fill('input[name="from"]', 'PL Warszawa');
+        await page.fill('input[name="available_from"]', '2030-05-04T06:00');
+        await page.fill('input[name="available_to"]', '2030-05-06T18:00');
+        await page.selectOption('select[name="body"]', 'box');
+        await page.fill('input[name="capacity"]', '20000');
+        await Promise.all([page.waitForURL(/\/vehicles\/view\/\d+$/), page.click('[data-testid="vehicle-form"] button[type="submit"]')]);
+        const offerId = Number(/\/vehicles\/view\/(\d+)$/.exec(page.url())![1]);
+        const offer = (await app.get(`/vehicles/view/${offerId}.json`, { token: carriers[lang].token })).body.data.vehicle;
+        assert.equal(offer.from_country, 'PL');
+        assert.ok(Math.abs(offer.from_latitude - 52.23) < 0.05 && Math.abs(offer.from_longitude - 21.01) < 0.05, 'Warsaw’s point');
+        assert.match(plain(await page.locator('main').innerText()), w.warsaw);
+        await assertNoSideScroll(page, `truck offer ${lang}`);
+        await screenshot(page, `issue47-item2-truck-${lang}-${viewport.width}${STAGE}`);
+      });
     }
   }
 });

@@ -82,7 +82,18 @@ export async function readFreightPageParts(
   ];
   // The bids are in the freight while it is taken; closed or archived, the accepted one is read.
   const accepted = route._bids?.find((b) => b.status === 'accepted')?.user;
-  const contactUser = !awarded ? null : owner ? (accepted ?? acceptedBidUser(db, route.id)) : winner ? route.user : null;
+  // Before the award, the dispatcher who published a load is its contact for every carrier who
+  // sees it in the market (issue 47, item 11), as on every freight board; a masked view has none.
+  const inMarket = !owner && isMarketStatus(route.status) && typeof route.user === 'number';
+  const contactUser = !awarded
+    ? inMarket
+      ? route.user
+      : null
+    : owner
+      ? (accepted ?? acceptedBidUser(db, route.id))
+      : winner
+        ? route.user
+        : null;
   // A former bidder (masked view) learns that its bid lost: taken and closed freights have a winner, an archived one may.
   const formerBidder = !owner && !winner && isAwardedStatus(route.status);
   const [companies, contact, partners, fromCity, toCity, past, awardedToOther, blocked] = await Promise.all([
