@@ -72,7 +72,7 @@ describe('browser: places are typed as people write them (issue 47, items 2 and 
   async function searchAround(page: Page, typed: string) {
     await openBar(page);
     await page.fill('[data-testid="search-bar"] input[name="from_near"]', typed);
-    await Promise.all([page.waitForLoadState('load'), page.click('[data-testid="search-bar"] button[type="submit"]')]);
+    await Promise.all([page.waitForEvent('load'), page.click('[data-testid="search-bar"] button[type="submit"]')]);
     await page.waitForURL(/from_near=/);
   }
 
@@ -85,29 +85,31 @@ describe('browser: places are typed as people write them (issue 47, items 2 and 
         const page = await pageFor(browser, base, carriers[lang], viewport, contexts);
         await page.goto(`${base}/freights/enlist/8`);
         await searchAround(page, w.typed);
+        await openBar(page);
+        await screenshot(page, `issue47-item2-around-${lang}-${viewport.width}${STAGE}`);
         assert.match(decodeURIComponent(page.url()), /from_near=48\.1374,11\.5755/, `"${w.typed}" is Munich's centre`);
         assert.ok((await listed(page, munich)) > 0, 'the Munich load is listed');
         assert.equal(await listed(page, hamburg), 0, 'the Hamburg load is not');
         await openBar(page);
         // Item 12: the field names the town, not its coordinates, and searching again keeps the centre.
         assert.equal(await page.inputValue('input[name="from_near"]'), w.shown);
-        await page.click('[data-testid="search-bar"] button[type="submit"]');
-        await page.waitForLoadState('load');
+        await Promise.all([page.waitForEvent('load'), page.click('[data-testid="search-bar"] button[type="submit"]')]);
         assert.match(decodeURIComponent(page.url()), /from_near=48\.1374,11\.5755/, 'the same centre again');
         await assertNoSideScroll(page, `around ${lang}`);
-        await screenshot(page, `issue47-item2-around-${lang}-${viewport.width}${STAGE}`);
 
         // A name several towns carry: which one, as links.
         await searchAround(page, 'Frankfurt');
         await openBar(page);
+        await screenshot(page, `issue47-item2-choices-${lang}-${viewport.width}${STAGE}`);
         const choices = page.locator('[data-testid="from-near-choices"]');
         assert.match(plain(await choices.innerText()), /Frankfurt am Main \(DE\)/);
         assert.match(plain(await choices.innerText()), /Frankfurt \(Oder\) \(DE\)/);
         assert.deepEqual(await axeProblems(page), [], 'axe: the choices');
         await assertNoSideScroll(page, `choices ${lang}`);
-        await screenshot(page, `issue47-item2-choices-${lang}-${viewport.width}${STAGE}`);
-        await Promise.all([page.waitForLoadState('load'), choices.getByRole('link', { name: /Frankfurt am Main/ }).click()]);
-        assert.match(decodeURIComponent(page.url()), /from_near=50\.1155,8\.6842/);
+        await Promise.all([
+          page.waitForURL(/from_near=50\.1155%2C8\.6842/),
+          choices.getByRole('link', { name: /Frankfurt am Main/ }).click(),
+        ]);
       });
 
       test(`${lang} at ${viewport.width} px: the freight form takes a town without a postal code, and a postal pick reads as words`, async () => {
@@ -126,7 +128,9 @@ describe('browser: places are typed as people write them (issue 47, items 2 and 
         await page.fill('input[name="from"]', 'PL Warszawa');
         await page.fill('input[name="etd"]', '2030-11-26T08:00');
         await page.fill('input[name="weight"]', w.weight);
-        await Promise.all([page.waitForURL(/\/freights\/view\/\d+$/), page.click('form[data-validate] button[type="submit"]')]);
+        await Promise.all([page.waitForEvent('load'), page.click('form[data-validate] button[type="submit"]')]);
+        await screenshot(page, `issue47-item2-freight-${lang}-${viewport.width}${STAGE}`);
+        await page.waitForURL(/\/freights\/view\/\d+$/, { timeout: 5000 });
         const main = plain(await page.locator('main').innerText());
         assert.match(main, w.warsaw, 'the town in the reader’s language');
         assert.match(main, w.munich);
@@ -137,7 +141,6 @@ describe('browser: places are typed as people write them (issue 47, items 2 and 
         assert.equal(Number(route.from_latitude).toFixed(2), '52.23');
         assert.equal(route.to, '80331');
         await assertNoSideScroll(page, `freight page ${lang}`);
-        await screenshot(page, `issue47-item2-freight-${lang}-${viewport.width}${STAGE}`);
 
         // A name several towns carry is said beside the field, with the choices.
         await page.goto(`${base}/freights/add`);
@@ -145,7 +148,7 @@ describe('browser: places are typed as people write them (issue 47, items 2 and 
         await page.fill('input[name="to"]', 'Wien');
         await page.fill('input[name="etd"]', '2030-11-26T08:00');
         await page.fill('input[name="weight"]', w.weight);
-        await Promise.all([page.waitForLoadState('load'), page.click('form[data-validate] button[type="submit"]')]);
+        await Promise.all([page.waitForEvent('load'), page.click('form[data-validate] button[type="submit"]')]);
         assert.match(plain(await page.locator('[data-error-for="f-from"]').innerText()), /Neustadt \(DE\)/);
         assert.deepEqual(await axeProblems(page), [], 'axe: the form with the choices');
       });
@@ -156,10 +159,10 @@ describe('browser: places are typed as people write them (issue 47, items 2 and 
         await page.fill('#lp-from', w.typed);
         await page.fill('#lp-to', 'PL Warszawa');
         await Promise.all([page.waitForURL(/\/market\/prices\?/), page.click('[data-testid="lane-form"] button[type="submit"]')]);
+        await screenshot(page, `issue47-item2-lane-${lang}-${viewport.width}${STAGE}`);
         assert.equal(await page.locator('#lp-from').inputValue(), 'DE-80', 'Munich as its postal area');
         assert.equal(await page.locator('#lp-to').inputValue(), 'PL-00', 'Warsaw as its postal area');
         assert.equal(await page.locator('[data-testid="lane-warnings"]').count(), 0);
-        await screenshot(page, `issue47-item2-lane-${lang}-${viewport.width}${STAGE}`);
 
         await page.goto(`${base}/vehicles/add`);
         await page.fill('input[name="from"]', 'PL Warszawa');
@@ -167,14 +170,15 @@ describe('browser: places are typed as people write them (issue 47, items 2 and 
         await page.fill('input[name="available_to"]', '2030-05-06T18:00');
         await page.selectOption('select[name="body"]', 'box');
         await page.fill('input[name="capacity"]', '20000');
-        await Promise.all([page.waitForURL(/\/vehicles\/view\/\d+$/), page.click('[data-testid="vehicle-form"] button[type="submit"]')]);
+        await Promise.all([page.waitForEvent('load'), page.click('[data-testid="vehicle-form"] button[type="submit"]')]);
+        await screenshot(page, `issue47-item2-truck-${lang}-${viewport.width}${STAGE}`);
+        await page.waitForURL(/\/vehicles\/view\/\d+$/, { timeout: 5000 });
         const offerId = Number(/\/vehicles\/view\/(\d+)$/.exec(page.url())![1]);
         const offer = (await app.get(`/vehicles/view/${offerId}.json`, { token: carriers[lang].token })).body.data.vehicle;
         assert.equal(offer.from_country, 'PL');
         assert.ok(Math.abs(offer.from_latitude - 52.23) < 0.05 && Math.abs(offer.from_longitude - 21.01) < 0.05, 'Warsaw’s point');
         assert.match(plain(await page.locator('main').innerText()), w.warsaw);
         await assertNoSideScroll(page, `truck offer ${lang}`);
-        await screenshot(page, `issue47-item2-truck-${lang}-${viewport.width}${STAGE}`);
       });
     }
   }
