@@ -10,8 +10,10 @@ import { assertNoSideScroll, axeProblems, DESKTOP, pageFor, PHONE, plain, setRea
  * Issue 47, item 11 (contact before the award): a carrier who sees a load in the market reads who
  * published it and how to reach them (the dispatcher's name and e-mail, the company's phone from
  * its profile) on the freight page, and each load's age in the lists ("vor 2 Std.", "2 h ago").
- * Screenshots: issue47-item11-<part>-<lang>-<width>.
+ * Screenshots: issue47-item11-<part>-<lang>-<width> (ISSUE47_STAGE=before names the run on the old code).
  */
+
+const STAGE = process.env.ISSUE47_STAGE === 'before' ? '-before' : '';
 
 const WORDS = {
   deu: { heading: 'Ansprechpartner für diese Ladung', age: 'vor 2 Std.' },
@@ -57,12 +59,13 @@ describe('browser: contact before the award and the load’s age (issue 47, item
       test(`${lang} at ${viewport.width} px: the publisher's name and phone, and the load's age`, async () => {
         const page = await pageFor(browser, base, carriers[lang], viewport, contexts);
         await page.goto(`${base}/freights/enlist/8`);
+        await screenshot(page, `issue47-item11-list-${lang}-${viewport.width}${STAGE}`);
         const row = page.locator('[data-testid="freight-list"] [data-testid="load-age"]').first();
         assert.equal(plain(await row.innerText()).trim(), w.age);
         await assertNoSideScroll(page, `list ${lang}`);
-        await screenshot(page, `issue47-item11-list-${lang}-${viewport.width}`);
 
         await page.goto(`${base}/freights/view/${freight}`);
+        await screenshot(page, `issue47-item11-contact-${lang}-${viewport.width}${STAGE}`);
         const contact = page.locator('[data-testid="contact"]');
         const text = plain(await contact.innerText());
         assert.ok(text.includes(w.heading), text);
@@ -70,7 +73,6 @@ describe('browser: contact before the award and the load’s age (issue 47, item
         assert.equal(await contact.locator('[data-testid="contact-phone"]').getAttribute('href'), 'tel:+4989123456');
         assert.deepEqual(await axeProblems(page), [], 'axe: the freight page with the contact');
         await assertNoSideScroll(page, `freight page ${lang}`);
-        await screenshot(page, `issue47-item11-contact-${lang}-${viewport.width}`);
       });
     }
   }
