@@ -48,9 +48,19 @@
       });
   }
 
-  // A freight form city has no postal code in the data: its option shows (and is) its name.
+  // What a picked option leaves in the field is what a person reads, never a code: a city by its
+  // name ("Warschau / Warszawa (PL)"), a postal code with its town ("DE-80331 München"); the page
+  // resolves those words on submit (docs/choices.md, Typed places), and a radius field keeps the
+  // city's point in its hidden companion (<name>_at) while its name is unchanged.
   function optionValue(mode, s) {
-    return mode === 'freight' && s.kind === 'city' ? s.label : s.value;
+    if (s.kind === 'city' && (mode === 'freight' || mode === 'near')) return s.label;
+    if (s.kind === 'postal' && mode === 'freight') return s.country + '-' + s.postal + (s.name ? ' ' + s.name : '');
+    return s.value;
+  }
+
+  function keepPoint(near, s) {
+    var at = field(near.form, near.name + '_at');
+    if (at) at.value = s.kind === 'city' ? s.latitude + ',' + s.longitude + ' ' + near.value : '';
   }
 
   function suggest(input) {
@@ -116,10 +126,12 @@
     if (mode === 'filter' && s.kind === 'city') {
       var near = field(form, input.getAttribute('data-near'));
       if (!near) return;
-      near.value = s.value;
+      near.value = s.label;
+      keepPoint(near, s);
       showNear(near, s.label);
       input.value = prefix.replace(/,\s*$/, '');
     } else if (mode === 'near') {
+      keepPoint(input, s);
       showNear(input, s.label);
     } else if (mode === 'freight') {
       var side = input.getAttribute('data-side');
@@ -132,9 +144,6 @@
         set('addr', s.name);
         set('latitude', s.latitude);
         set('longitude', s.longitude);
-        input.value = '';
-        input.placeholder = input.getAttribute('data-postal-placeholder') || '';
-        input.focus();
       } else if (s.kind === 'airport') {
         ['country', 'addr', 'latitude', 'longitude'].forEach(function (n) {
           set(n, '');

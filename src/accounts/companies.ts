@@ -134,15 +134,17 @@ export interface Contact {
   realname: string;
   email: string;
   company: string;
+  /** the company's phone (its profile): a user keeps none of its own */
+  phone: string | null;
 }
 
-/** A user as the other side's contact person: name, e-mail and company. */
+/** A user as the other side's contact person: name, e-mail, company and the company's phone. */
 export async function contactOf(db: Db, userId: number | null | undefined): Promise<Contact | null> {
   if (typeof userId !== 'number') return null;
   const row = await db
     .selectFrom('users')
     .innerJoin('companies', 'companies.id', 'users.company_id')
-    .select(['users.realname', 'users.email', 'companies.name as company'])
+    .select(['users.realname', 'users.email', 'companies.name as company', 'companies.phone'])
     .where('users.id', '=', userId)
     .executeTakeFirst();
   return row ?? null;

@@ -66,7 +66,7 @@ async function routePage(
   const route = outcome.data.route;
   const owner = route.company === ctx.caller.companyId;
   const [parts, more, marketPrice] = await Promise.all([
-    readFreightPageParts(ctx.db, ctx.clock, route, ctx.caller.companyId),
+    readFreightPageParts(ctx.db, ctx.clock, route, ctx.caller.companyId, ctx.language),
     above.sections?.(ctx, route),
     above.marketPrice?.(ctx, laneOfView(route)),
   ]);
@@ -84,7 +84,7 @@ async function routePage(
     owner && above.bidders && shown.length ? await above.bidders(ctx.db, [...new Set(shown.map((b) => b.company))]) : undefined;
   return freightPage(route, ctx, {
     ...parts,
-    gaps: owner && route.status === 'draft' ? publishGaps(route) : [],
+    gaps: owner && route.status === 'draft' ? publishGaps({ ...route, from: placeGiven(route, 'from'), to: placeGiven(route, 'to') }) : [],
     ...extra,
     sections: more,
     marketPrice,
@@ -114,6 +114,18 @@ async function formPage(ctx: Ctx, options: FormPageOptions, marketPrice: Freight
 }
 
 /** Sections other modules add to the freight page (the fitting trucks of src/vehicles), passed in by app.ts. */
+/**
+ * A side's place as publishing needs it: its code, or a town without a postal code given by its
+ * country and coordinates (docs/choices.md, Typed places: the freight form resolves a town's name
+ * so; the API publishes such a draft as any other).
+ */
+function placeGiven(route: FreightView, side: 'from' | 'to'): unknown {
+  const code = route[side];
+  if (code !== null && code !== undefined && code !== '') return code;
+  const given = (v: unknown) => v !== null && v !== undefined && v !== '';
+  return given(route[`${side}_country`]) && given(route[`${side}_latitude`]) && given(route[`${side}_longitude`]) ? 'town' : code;
+}
+
 export type FreightSections = (ctx: Ctx, route: FreightView) => Promise<FreightPageData['sections']>;
 
 /** A freight's lane as the lane prices read it: its class, both ends as the caller sees them, its target currency. */

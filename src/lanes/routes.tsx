@@ -1,6 +1,7 @@
 import type { Ctx } from '../kernel/context.ts';
 import { fail, ok, type Outcome, type Warning } from '../kernel/outcome.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
+import { laneAreaOfText } from '../places/index.ts';
 import { awardsNeeded, countryLane, laneOfFreight, laneText, readLaneQuery, type LaneQuery } from './lane.ts';
 import { LANE_DOCS, type LanePricesData } from './schema.ts';
 import { lanePrices } from './store.ts';
@@ -13,10 +14,30 @@ interface Read {
   warnings: Warning[];
 }
 
-const readQuery = (ctx: Ctx): Read => {
+const readQuery = async (ctx: Ctx): Promise<Read> => {
   const warnings: Warning[] = [];
-  return { query: readLaneQuery(ctx.params, ctx.clock.zone, warnings), warnings };
+  // The page's form takes places as people type them ("München", "Polen"; docs/choices.md,
+  // Typed places); the JSON API reads its own forms only.
+  const params = ctx.format === 'html' ? await typedPlaces(ctx.params, ctx.language) : ctx.params;
+  return { query: readLaneQuery(params, ctx.clock.zone, warnings), warnings };
 };
+
+async function typedPlaces(params: Ctx['params'], language: string): Promise<Ctx['params']> {
+  const out = { ...params };
+  for (const side of ['from', 'to'] as const) {
+    const raw = params[side];
+    if (typeof raw !== 'string' || !raw.trim() || raw.length > 500) continue;
+    out[side] = (
+      await Promise.all(
+        raw
+          .split(',')
+          .slice(0, 20)
+          .map((p) => laneAreaOfText(p, language)),
+      )
+    ).join(',');
+  }
+  return out;
+}
 
 async function prices(ctx: Ctx, { query, warnings }: Read): Promise<Outcome<LanePricesData>> {
   if (!query) return fail(ctx.t, 'prices.lane_required', undefined, warnings.length ? { warnings } : undefined);

@@ -112,6 +112,26 @@ function search({ q, limit, country }) {
   return found.slice(0, limit).map((i) => present(i));
 }
 
+/**
+ * Cities one of whose names is exactly what was typed (diacritics, case and German umlaut
+ * spellings ignored: "Muenchen", "munchen", "München"), most populous first; in `country` only
+ * when given. A typed name resolves on submit from these (places/resolve.ts).
+ */
+function exact({ q, limit, country }) {
+  const found = new Set();
+  for (const query of new Set([fold(String(q)).trim(), foldGerman(String(q)).trim()])) {
+    if (!query) continue;
+    for (let k = lowerBound(query); k < keys.length && keys[k] === query; k++) {
+      const i = keyCity[k];
+      if (!country || countries[i] === country) found.add(i);
+    }
+  }
+  return [...found]
+    .sort((a, b) => population[b] - population[a])
+    .slice(0, limit)
+    .map((i) => present(i));
+}
+
 const R = 6371.0088;
 const rad = Math.PI / 180;
 function distanceKm(aLat, aLon, bLat, bLon) {
@@ -159,6 +179,7 @@ parentPort.on('message', (msg) => {
   try {
     if (msg.type === 'search') result = search(msg);
     else if (msg.type === 'nearest') result = nearest(msg);
+    else if (msg.type === 'exact') result = exact(msg);
   } catch {
     result = null;
   }

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { CITY_NAMES, type CityNames } from './city-names.ts';
+import { CITY_NAMES, type CityNames, townNameIn } from './city-names.ts';
 import { townOfCode } from './point.ts';
 import { postalCentre } from './postal-centres.ts';
 
@@ -135,6 +135,18 @@ export async function searchCities(query: string, limit = 10, options: { country
   );
 }
 
+/** Cities one of whose names is exactly `name` (cities-worker.mjs exact), most populous first; [] while loading. */
+export async function citiesNamed(name: string, options: { country?: string; limit?: number; waitMs?: number } = {}): Promise<City[]> {
+  const q = name.trim().slice(0, 100);
+  if (q.length < 2) return [];
+  return (
+    (await ask<City[]>(
+      { type: 'exact', q, limit: Math.min(Math.max(options.limit ?? 10, 1), 50), country: options.country },
+      options.waitMs ?? ANSWER_MS,
+    )) ?? []
+  );
+}
+
 /** The largest city whose reach holds the point (`km` for a town, more for a big city; else the nearest), or null (also while loading). */
 export async function cityNear(latitude: number, longitude: number, km = 15, waitMs = ANSWER_MS): Promise<City | null> {
   return ask<City>({ type: 'nearest', latitude, longitude, km }, waitMs);
@@ -149,7 +161,19 @@ export async function cityNear(latitude: number, longitude: number, km = 15, wai
  * "Frankfurt am Main"); else, without coordinates, the town of the codes sharing the code's
  * longest known prefix.
  */
-export async function cityOf(code: unknown, latitude: unknown, longitude: unknown, country?: unknown): Promise<string | null> {
+export async function cityOf(
+  code: unknown,
+  latitude: unknown,
+  longitude: unknown,
+  country?: unknown,
+  language?: string,
+): Promise<string | null> {
+  const town = await townOf(code, latitude, longitude, country);
+  // In the reader's language where one is asked for ("Warschau" on a German page).
+  return town && language ? townNameIn(town, language) : town;
+}
+
+async function townOf(code: unknown, latitude: unknown, longitude: unknown, country?: unknown): Promise<string | null> {
   const known = townOfCode(code, country);
   if (known) return known;
   const postal = typeof code === 'string' && typeof country === 'string' && country ? postalCentre(country, code) : undefined;

@@ -137,3 +137,21 @@ export function cityNameIn(city: { name: string; names?: CityNames }, language: 
 export function cityLocalName(city: { name: string; names?: CityNames }): string {
   return city.names?.local ?? city.name;
 }
+
+/** The table by a town's own and English name (the names the postal and the city data write). */
+const BY_NAME: ReadonlyMap<string, CityNames> = new Map(
+  Object.values(CITY_NAMES)
+    .flatMap((names) => [names.eng, names.local].map((n) => [n, names] as const))
+    .reverse(),
+);
+
+/**
+ * A town's name as a reader of `language` writes it, for a name the data gives in another
+ * language (the postal data's "Warszawa", the city data's "Warsaw" read "Warschau" on a German
+ * page); the name itself for a town the table does not list.
+ */
+export function townNameIn(name: string, language: string): string {
+  const names = BY_NAME.get(name);
+  if (!names) return name;
+  return language === 'deu' ? names.deu : names.eng;
+}

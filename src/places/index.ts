@@ -26,9 +26,11 @@ export {
   airportCodeOf,
   isAirportCode,
   isAirportCodeSql,
+  isKnownAirport,
   type PlaceOf,
   placePoint,
   townOfCode,
 } from './point.ts';
 export { isPostalPrefix, POSTAL_AREA, postalKey } from './postal.ts';
+export { laneAreaOfText, pointText, type Resolution, resolvePlaceText, type ResolvedPlace, townIntoForm } from './resolve.ts';
 export { placeEndpoints } from './routes.ts';

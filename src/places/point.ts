@@ -31,6 +31,12 @@ export const isAirportCode = (code: unknown): boolean => typeof code === 'string
 export const airportCode = (code: unknown): string | null =>
   typeof code === 'string' && AIRPORT_CODE.test(code) ? code.toUpperCase() : null;
 
+/** Whether a code is that of an airport the airport data knows (either case). */
+export const isKnownAirport = (code: unknown): boolean => {
+  const iata = airportCode(code);
+  return iata !== null && airportByCode(iata) !== undefined;
+};
+
 /** An airport code as a place text gives it (`FRA`, `fra`, `airport:FRA`), upper case; null for anything else (`city:…`). */
 export function airportCodeOf(text: string): string | null {
   const { prefix, rest } = splitLocation(text);

@@ -187,26 +187,45 @@ export function postalCentre(countryCode: string, code: string): PostalCentre | 
   }
   for (let length = key.length - 1; length >= Math.max(2, key.length - 2); length--) {
     const prefix = key.slice(0, length);
-    const [from, to] = prefixRange(c, prefix);
-    if (from === to) continue;
-    let lat = 0;
-    let lon = 0;
-    const towns = new Map<number, number>();
-    for (let i = from; i < to; i++) {
-      lat += c.latitude[i]!;
-      lon += c.longitude[i]!;
-      towns.set(c.town[i]!, (towns.get(c.town[i]!) ?? 0) + 1);
-    }
-    const town = [...towns].sort((a, b) => b[1] - a[1])[0]![0];
-    return {
-      latitude: round(lat / (to - from)),
-      longitude: round(lon / (to - from)),
-      city: c.names[town] ?? '',
-      code: prefix,
-      exact: false,
-    };
+    const mean = meanOf(c, prefix);
+    if (mean) return mean;
   }
   return undefined;
+}
+
+/** The mean of the codes starting with `prefix`, named by the town most of them have; undefined for none. */
+function meanOf(c: CountryCodes, prefix: string): PostalCentre | undefined {
+  const [from, to] = prefixRange(c, prefix);
+  if (from === to) return undefined;
+  let lat = 0;
+  let lon = 0;
+  const towns = new Map<number, number>();
+  for (let i = from; i < to; i++) {
+    lat += c.latitude[i]!;
+    lon += c.longitude[i]!;
+    towns.set(c.town[i]!, (towns.get(c.town[i]!) ?? 0) + 1);
+  }
+  const town = [...towns].sort((a, b) => b[1] - a[1])[0]![0];
+  return {
+    latitude: round(lat / (to - from)),
+    longitude: round(lon / (to - from)),
+    city: c.names[town] ?? '',
+    code: prefix,
+    exact: false,
+  };
+}
+
+/**
+ * The centre of a postal area of any length (`PL-00`, `DE-8`): a code the data knows, else the
+ * mean of its codes (postalCentre answers a short prefix nothing, since a lone "6" says nothing
+ * about a code; a person who types an area as a radius centre means the area). Undefined for an
+ * unknown country or an area without codes.
+ */
+export function postalAreaCentre(countryCode: string, prefix: string): PostalCentre | undefined {
+  const c = country(countryCode);
+  const key = postalKeyIn(countryCode, prefix);
+  if (!c || !key || key.length > 12) return undefined;
+  return postalCentre(countryCode, prefix) ?? meanOf(c, key);
 }
 
 /**

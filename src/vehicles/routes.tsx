@@ -2,6 +2,7 @@ import { droppedIdsWarning } from '../accounts/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { fail, notFound, ok, type Outcome, type Warning } from '../kernel/outcome.ts';
 import { DEFAULT_LIMIT, offsetOf, readId, readPageWindow, readString, type PageWindow } from '../kernel/params.ts';
+import { townIntoForm } from '../places/index.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
 import {
   isMarketStatus,
@@ -51,6 +52,16 @@ export interface VehicleParts {
 /** The sent offer: a page's form is read in the person's language first. */
 const readOfferBody = (ctx: Ctx<Caller>, existing?: Parameters<typeof readOffer>[2]) =>
   readOffer(ctx.format === 'html' ? typedInLanguage(ctx.params, ctx.language) : ctx.params, ctx.clock, existing);
+
+/**
+ * The page's origin typed as a town's name ("München", "PL Warszawa"; docs/choices.md, Typed
+ * places): its country and point instead. A name of several towns is refused naming them.
+ */
+async function typedOrigin(ctx: Ctx<Caller>): Promise<string | undefined> {
+  if (ctx.format !== 'html') return undefined;
+  const { resolved, choices } = await townIntoForm(ctx.params as Record<string, unknown>, 'from', ctx.language);
+  return !resolved && choices.length ? `which one: ${choices.map((c) => c.label).join('; ')}` : undefined;
+}
 
 /** The refusal of an offer with a problem: each field named, in the message and in `data.errors` (`field`, `reason`). */
 function refused(ctx: Ctx<Caller>, errors: Partial<Record<OfferField, string>>): Outcome<never> {
@@ -173,6 +184,8 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
         // The form names companies (the freight form's picker): their ids are the whitelist.
         const unknown = await readPickedCompanies(ctx);
         if (unknown) return refused(ctx, { whitelist: `unknown companies: ${unknown.join(', ')}` });
+        const which = await typedOrigin(ctx);
+        if (which) return refused(ctx, { from: which });
         const read = readOfferBody(ctx);
         if (!read.ok) return refused(ctx, read.errors);
         const offer = await createOffer(ctx.db, ctx.clock, ctx.caller, read.values, parts.published);
@@ -238,6 +251,8 @@ export function vehicleEndpoints(parts: VehicleParts): Endpoint[] {
         let sent: readonly number[] | undefined;
         const unknown = await readPickedCompanies(ctx);
         if (unknown) return refused(ctx, { whitelist: `unknown companies: ${unknown.join(', ')}` });
+        const which = await typedOrigin(ctx);
+        if (which) return refused(ctx, { from: which });
         const result = await editOffer(ctx.db, ctx.clock, ctx.caller, id, (existing) => {
           const read = readOfferBody(ctx, existing);
           if (read.ok) sent = read.values.whitelist;

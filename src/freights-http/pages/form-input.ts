@@ -3,7 +3,7 @@ import type { Caller, Ctx } from '../../kernel/context.ts';
 import { readLocaleDateTime, readLocaleDecimal, readLocaleWeightKg } from '../../kernel/locale.ts';
 import type { Warning } from '../../kernel/outcome.ts';
 import { isRecord, readString, type Params } from '../../kernel/params.ts';
-import { airportCodeOf, isAirportCode, searchCountries, postalCentre, type PostalCentre } from '../../places/index.ts';
+import { airportCodeOf, isAirportCode, postalCentre, type PostalCentre, resolvePlaceText, searchCountries } from '../../places/index.ts';
 import { searchForFreight } from '../../pricing/index.ts';
 import type { ExactPlaces } from '../booking.ts';
 import { VISIBILITY } from '../../freights/index.ts';
@@ -65,6 +65,36 @@ function fillFromPostalCode(p: Params, side: 'from' | 'to'): void {
   p[lat] = String(centre.latitude);
   p[lon] = String(centre.longitude);
   if (blank(p[addr]) && centre.city) p[addr] = centre.city;
+}
+
+/**
+ * A side's place typed as a town's name ("München", "PL Warszawa", "Warschau / Warszawa (PL)" as
+ * a picked suggestion leaves it; docs/choices.md, Typed places): a town without a postal code,
+ * given by its country and coordinates (and its name as the address when none is typed), which
+ * is what the API stores for it. A name that names several towns, or none, is said beside the
+ * field with the choices; when the form already carries the coordinates of a picked suggestion
+ * they are kept.
+ */
+async function readTownName(p: Params, side: 'from' | 'to', text: string, lang: string, t: Ctx['t'], problems: Record<string, string>) {
+  const [country, lat, lon, addr] = [`${side}_country`, `${side}_latitude`, `${side}_longitude`, `${side}_addr`];
+  const found = await resolvePlaceText(text, lang);
+  if ('place' in found) {
+    p[side] = '';
+    p[country] = found.place.country;
+    p[lat] = String(found.place.latitude);
+    p[lon] = String(found.place.longitude);
+    if (blank(p[addr])) p[addr] = found.place.local;
+    return;
+  }
+  if (!blank(p[country]) && !blank(p[lat]) && !blank(p[lon])) {
+    p[side] = '';
+    return;
+  }
+  problems[side] =
+    'choices' in found
+      ? t('fv.form.error.place_which', { place: text, choices: found.choices.map((c) => c.label).join('; ') })
+      : t('fv.form.error.place');
+  delete p[side];
 }
 
 const TIME_FIELDS = ['etd', 'etd_end', 'eta', 'eta_end'] as const;
@@ -153,15 +183,15 @@ export async function normaliseFreightForm(ctx: Ctx<Caller>, mode: 'add' | 'edit
     if (side in p) {
       keep(side, p[side]);
       const text = readString(p[side])?.trim() ?? '';
-      // "DE-60311" (as the suggestions and the rate search write it) is country and postal code.
-      const cc = /^([A-Za-z]{2})[-\s]+(\d[\dA-Za-z ]*)$/.exec(text);
-      if (cc) {
+      // "DE-60311" (as the suggestions and the rate search write it) is country and postal code;
+      // "DE-80331 München" (a picked postal suggestion's words) too, its town the address when none is given.
+      const cc = /^([A-Za-z]{2})[-\s]+(\d[\dA-Za-z -]*?)(?:\s+(\p{L}[\p{L}\p{M} .'()/-]*))?$/u.exec(text);
+      if (cc && countryCode(cc[1]!)) {
         p[side] = `city:${cc[1]!.toUpperCase()}-${cc[2]!.trim()}`;
         if (blank(p[key]) && !problems[key]) delete p[key];
-      } else if (/^\p{L}[\p{L} .'-]*$/u.test(text) && !isAirportCode(text)) {
-        // A name, not a code: the form needs a postal code or an airport (pick a suggestion).
-        problems[side] = t('fv.form.error.place');
-        delete p[side];
+        if (cc[3] && blank(p[`${side}_addr`])) p[`${side}_addr`] = cc[3].trim();
+      } else if (/^\p{L}/u.test(text) && !isAirportCode(text) && !/^(airport|city):/i.test(text)) {
+        await readTownName(p, side, text, lang, t, problems);
       }
     }
     for (const coord of ['latitude', 'longitude']) {

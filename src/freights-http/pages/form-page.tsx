@@ -118,6 +118,14 @@ export function freightFields(
     const same = (v: unknown, n: number) => v !== null && v !== undefined && v !== '' && Math.abs(Number(v) - n) < 1e-6;
     return centre && same(r[`${s}_latitude`], centre.latitude) && same(r[`${s}_longitude`], centre.longitude) ? centre : undefined;
   };
+  // A town without a postal code (docs/choices.md, Typed places) reads as its name and country,
+  // which the form resolves to the same town when saved again.
+  const townWithoutCode = (s: 'from' | 'to') => {
+    const [addr, country] = [r[`${s}_addr`], r[`${s}_country`]];
+    return (r[s] === null || r[s] === undefined || r[s] === '') && addr && country && r[`${s}_latitude`] !== null
+      ? `${String(addr)} (${String(country)})`
+      : undefined;
+  };
   // A place input offers cities, postal codes and airports as you type (public/app.js, the load
   // search's place suggestions); a city fills the side's country, address and coordinates.
   const side = (s: 'from' | 'to') => [
@@ -127,7 +135,7 @@ export function freightFields(
       (a) => (
         <input
           {...a}
-          value={value(s, r[s])}
+          value={value(s, townWithoutCode(s) ?? r[s])}
           data-place="freight"
           data-side={s}
           data-postal-placeholder={t('fv.form.postal_placeholder')}

@@ -9,7 +9,7 @@ import { type Contact, BlockAction, CompanyName, profilePath, type CompanyRef } 
 import type { BidView } from '../../freights/index.ts';
 import { BODIES, routeRoadDistance, type RoadDistance } from '../../market/index.ts';
 import { ROAD_FACTOR } from '../../places/index.ts';
-import { BIDS_IN_PLAY, isAwardedStatus, MARKET_STATUSES } from '../../freights/index.ts';
+import { BIDS_IN_PLAY, isAwardedStatus, isMarketStatus, MARKET_STATUSES } from '../../freights/index.ts';
 import { ARCHIVABLE_STATUSES, REVOCABLE_STATUSES } from '../../freights/index.ts';
 import type { FreightView, PresentedPiece, ShareKey } from '../../freights/index.ts';
 import { targetPriceLabel } from './form-page.tsx';
@@ -82,6 +82,9 @@ const LIVE: readonly BidStatus[] = BIDS_IN_PLAY;
 export function placeLabel(route: FreightView, side: 'from' | 'to', city: string | null, none: string): string {
   const code = route[side];
   const country = route[`${side}_country`];
+  // A town without a postal code (docs/choices.md, Typed places): its name and country.
+  if ((code === null || code === undefined || code === '') && city)
+    return [city, country ? `(${country})` : null].filter(Boolean).join(' ');
   if (code === null || code === undefined || code === '') return String(route[`f_${side}`] ?? none);
   return [code, city, country ? `(${country})` : null].filter(Boolean).join(' ');
 }
@@ -1023,12 +1026,22 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
             <h2>{t('fv.actions')}</h2>
             {data.contact && (
               <div class="contact" data-testid="contact">
-                <h3>{owner ? t('fv.contact.carrier') : t('fv.contact.shipper')}</h3>
+                <h3>
+                  {owner ? t('fv.contact.carrier') : isMarketStatus(route.status) ? t('fv.contact.publisher') : t('fv.contact.shipper')}
+                </h3>
                 <p>
                   {data.contact.realname ? `${data.contact.realname} · ` : ''}
                   {data.contact.company}
                   <br />
                   <a href={`mailto:${data.contact.email}`}>{data.contact.email}</a>
+                  {data.contact.phone && (
+                    <>
+                      <br />
+                      <a href={`tel:${data.contact.phone.replace(/[^0-9+]/g, '')}`} data-testid="contact-phone">
+                        {data.contact.phone}
+                      </a>
+                    </>
+                  )}
                 </p>
               </div>
             )}

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import type { Caller, Ctx } from '../../kernel/context.ts';
-import { formatDay, formatKg, formatMoney, formatStamp, formatWindow } from '../../kernel/locale.ts';
+import { formatDay, formatKg, formatMoney, formatNumber, formatStamp, formatWindow } from '../../kernel/locale.ts';
 import { Badge, PostButton, type Column } from '../../kernel/ui.tsx';
 import { distanceCell, loadParts, OutcomeBadge, placeLabel, YourMove } from './freight-page.tsx';
 import { namesOfCompanies, CompanyName } from '../../accounts/index.ts';
@@ -76,8 +76,8 @@ export async function freightListColumns(
       routes.map(
         async (r) =>
           [
-            await cityOf(r.from, r.from_latitude, r.from_longitude, r.from_country),
-            await cityOf(r.to, r.to_latitude, r.to_longitude, r.to_country),
+            await cityOf(r.from, r.from_latitude, r.from_longitude, r.from_country, lang),
+            await cityOf(r.to, r.to_latitude, r.to_longitude, r.to_country, lang),
           ] as const,
       ),
     ),
@@ -121,10 +121,31 @@ export async function freightListColumns(
       </a>,
       sharedLine(r),
       loadLine(r),
+      ageLine(r),
       marks.get(r.id),
     ];
   };
   // The load's description (body, loading metres, ADR, …) under the route, only when the freight says any: no column of its own at 1366 px.
+  // How long a load has been on the board (issue 47, item 11): "vor 2 Std.", "2 h ago", since it was created.
+  const now = ctx.clock.now().getTime();
+  const ageLine = (r: FreightView): ComponentChildren => {
+    const created = ctx.clock.parse(r.created);
+    if (!created || r.company === me || !isMarketStatus(r.status)) return null;
+    const minutes = Math.max(0, Math.floor((now - created.getTime()) / 60_000));
+    const text =
+      minutes < 60
+        ? t('fv.age.minutes', { n: String(minutes) })
+        : minutes < 24 * 60
+          ? t('fv.age.hours', { n: String(Math.floor(minutes / 60)) })
+          : Math.floor(minutes / 1440) === 1
+            ? t('fv.age.day')
+            : t('fv.age.days', { n: formatNumber(Math.floor(minutes / 1440), lang) });
+    return (
+      <div class="muted" data-testid="load-age">
+        <time datetime={created.toISOString()}>{text}</time>
+      </div>
+    );
+  };
   const loadLine = (r: FreightView): ComponentChildren => {
     const parts = loadParts(r, t, lang);
     return parts.length ? (

@@ -3,7 +3,7 @@ import { CsrfField } from '../../kernel/html.tsx';
 import type { Warning } from '../../kernel/outcome.ts';
 import type { PageResult } from '../../kernel/route.tsx';
 import { DataTable, Pager, Select, Tabs, columnsFor, type Column, type Tab } from '../../kernel/ui.tsx';
-import { cityNear, cityNameIn } from '../../places/index.ts';
+import { cityNear, cityNameIn, isKnownAirport, pointText, resolvePlaceText, type ResolvedPlace } from '../../places/index.ts';
 import { formatDay, formatNumber, readLocaleDecimal, readLocaleWeightKg } from '../../kernel/locale.ts';
 import type { Translate } from '../../kernel/i18n.ts';
 import { LISTS, listInfo, listLabel, listPath } from '../../freights/index.ts';
@@ -48,6 +48,75 @@ async function nearCity(value: string | undefined, language: string): Promise<st
   if (!m) return undefined;
   const city = await cityNear(Number(m[1]), Number(m[2]), 15, 250);
   return city ? `${cityNameIn(city, language)} (${city.country})` : undefined;
+}
+
+/** A radius centre the API reads as it is: `lat,lon` or an airport (`airport:FRA`, `FRA`). */
+function isCentre(value: string): boolean {
+  if (/^-?\d+(\.\d+)?\s*,\s*-?\d+(\.\d+)?$/.test(value) || /^airport:/i.test(value)) return true;
+  // "FRA" is an airport; "Rom" (Rome in German) is a town: three letters count as an airport's when one has that code.
+  return /^[A-Za-z]{3}$/.test(value) && isKnownAirport(value) && (value === value.toUpperCase() || !/^[A-Z][a-z]/.test(value));
+}
+
+/** A `from`/`to` place the API reads as it is: a country (code or name), a postal area, an airport. */
+function isFilterPlace(value: string): boolean {
+  return countryCode(value) !== undefined || /^[A-Za-z]{2}-/.test(value) || /^airport:/i.test(value) || /^[A-Za-z]{3}$/.test(value);
+}
+
+/** The hidden companion of an "Around" field that shows a town's name: `<lat,lon> <the name shown>` (public/app.js sets it on a pick). */
+const AT = '_at';
+
+/**
+ * Places typed into the bar as people write them (docs/choices.md, Typed places), before the
+ * API's plain form is made of the query: an "Around" field holding a town's name ("München",
+ * "PL Warszawa", "Warschau / Warszawa (PL)", a postal area "PL-00") takes the point it names,
+ * the point the page or a picked suggestion put beside the name while the name is unchanged; a
+ * town typed as the only `from`/`to` place (not a country, area or airport) becomes that side's
+ * radius centre when it has none. A name that names no single place stays as typed, so the page
+ * says so and offers the choices (nearChoices). Only the bar's queries (the typed mark).
+ */
+export async function resolveTypedPlaces(query: string, language: string): Promise<string> {
+  const given = new URLSearchParams(query);
+  if (!given.has(TYPED)) return query;
+  let changed = false;
+  for (const side of ['from', 'to'] as const) {
+    const name = `${side}_near`;
+    const at = given.get(name + AT) ?? '';
+    if (given.has(name + AT)) {
+      given.delete(name + AT);
+      changed = true;
+    }
+    const value = given.get(name)?.trim() ?? '';
+    const place = given.get(side)?.trim() ?? '';
+    if (!value && place && !place.includes(',') && !isFilterPlace(place)) {
+      const found = await resolvePlaceText(place, language);
+      if ('place' in found && found.place.kind === 'city') {
+        given.set(name, pointText(found.place));
+        given.delete(side);
+        changed = true;
+      }
+      continue;
+    }
+    if (!value || isCentre(value)) continue;
+    const shown = /^(-?[\d.]+,-?[\d.]+) (.+)$/.exec(at);
+    if (shown && shown[2] === value) {
+      given.set(name, shown[1]!);
+      changed = true;
+      continue;
+    }
+    const found = await resolvePlaceText(value, language);
+    if ('place' in found) {
+      given.set(name, pointText(found.place));
+      changed = true;
+    }
+  }
+  return changed ? given.toString() : query;
+}
+
+/** The places an "Around" field's name may mean (several towns of that name, or those beginning with it); [] for a centre. */
+async function nearChoices(value: unknown, language: string): Promise<ResolvedPlace[]> {
+  if (typeof value !== 'string' || !value.trim() || isCentre(value.trim())) return [];
+  const found = await resolvePlaceText(value, language);
+  return 'choices' in found ? found.choices : [];
 }
 
 /**
@@ -123,6 +192,8 @@ function SearchBar({
   ctx,
   problems,
   notes,
+  towns,
+  choices,
 }: {
   state: ListState;
   search: SearchQuery;
@@ -132,6 +203,10 @@ function SearchBar({
   /** per parameter: what could not be read, in the user's words */
   problems: Record<string, string>;
   notes: { from?: string; to?: string };
+  /** the town at an "Around" field's point, shown in the field instead of its coordinates */
+  towns: { from?: string; to?: string };
+  /** per side: the places a typed name may mean, as links */
+  choices: Partial<Record<'from' | 'to', Array<{ label: string; href: string }>>>;
 }) {
   const t = ctx.t;
   const lang = ctx.language;
@@ -192,7 +267,7 @@ function SearchBar({
           {t('fv.search.near')}
           <input
             name={`${name}_near`}
-            value={v(`${name}_near`)}
+            value={towns[name] && !problems[`${name}_near`] ? towns[name] : v(`${name}_near`)}
             data-place="near"
             autocomplete="off"
             placeholder={name === 'from' ? 'Frankfurt' : 'Milano'}
@@ -202,6 +277,24 @@ function SearchBar({
             {notes[name] ?? t('fv.search.near.hint')}
           </span>
         </label>
+        {/* The point the town's name in the field stands for, while it is unchanged (resolveTypedPlaces). */}
+        <input
+          type="hidden"
+          name={`${name}_near${AT}`}
+          value={towns[name] && !problems[`${name}_near`] ? `${search[`${name}_near`]} ${towns[name]}` : ''}
+        />
+        {choices[name] && (
+          <div class="place-choices" data-testid={`${name}-near-choices`}>
+            <p>{problems[`${name}_near`]}</p>
+            <ul>
+              {choices[name].map((c) => (
+                <li>
+                  <a href={c.href}>{c.label}</a>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         <label class="radius">
           {t('fv.search.radius')}
           {/* Sent always; the page drops it while "Around" is empty (plainListQuery). */}
@@ -428,11 +521,25 @@ export async function enlistPage(
   // The bar's input in the user's language, and nothing the person did not ask for: first the
   // API's plain form of the query (one redirect; the list and its links then carry that form).
   const url = ctx.req.url;
-  const plain = plainListQuery(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '', ctx.language);
+  const asked = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
+  const plain = plainListQuery(await resolveTypedPlaces(asked, ctx.language), ctx.language);
   if (plain !== undefined) return { redirect: `${listPath(state.filterId)}${plain ? `?${plain}` : ''}` };
   const { warnings } = read;
   // What could not be read, in the user's words (the JSON answer keeps the API's English warnings).
   const problems = problemsFromWarnings(warnings, t);
+  // A town's name that names several: which one, as links that search around each.
+  const choices: Partial<Record<'from' | 'to', Array<{ label: string; href: string }>>> = {};
+  for (const side of ['from', 'to'] as const) {
+    const name = `${side}_near` as const;
+    if (!problems[name]) continue;
+    const options = await nearChoices(ctx.params[name], ctx.language);
+    if (!options.length) continue;
+    problems[name] = t('fv.search.near.which', { place: String(ctx.params[name]).trim() });
+    choices[side] = options.map((o) => ({
+      label: o.label,
+      href: listHref(state, { page: 1 }, { ...searchToParams(read.search), [name]: pointText(o) }),
+    }));
+  }
   const freightSearch = read.search;
   const search = searchToParams(freightSearch);
   const [counts, fromNote, toNote] = await Promise.all([
@@ -498,10 +605,12 @@ export async function enlistPage(
               typed={ctx.params}
               ctx={ctx}
               problems={problems}
+              choices={choices}
               notes={{
                 from: fromNote && t('fv.search.near_city', { city: fromNote }),
                 to: toNote && t('fv.search.near_city', { city: toNote }),
               }}
+              towns={{ from: fromNote, to: toNote }}
             />
             <SaveSearch state={state} search={search} ctx={ctx} name={(summary || t(listLabel(state.filterId))).slice(0, 200)} />
           </details>

@@ -62,7 +62,13 @@ export interface BidOffer {
  * who made the accepted bid, for the winner the freight's creator: in the presented freight
  * while it is taken), the partners offered for addressing a draft, and the cities of both ends.
  */
-export async function readFreightPageParts(db: Db, clock: Clock, route: FreightView, companyId: number): Promise<FreightPageParts> {
+export async function readFreightPageParts(
+  db: Db,
+  clock: Clock,
+  route: FreightView,
+  companyId: number,
+  language?: string,
+): Promise<FreightPageParts> {
   const owner = route.company === companyId;
   const winner = route.winner !== null && route.winner === companyId;
   const awarded = isAwardedStatus(route.status) && route.winner !== null;
@@ -76,15 +82,26 @@ export async function readFreightPageParts(db: Db, clock: Clock, route: FreightV
   ];
   // The bids are in the freight while it is taken; closed or archived, the accepted one is read.
   const accepted = route._bids?.find((b) => b.status === 'accepted')?.user;
-  const contactUser = !awarded ? null : owner ? (accepted ?? acceptedBidUser(db, route.id)) : winner ? route.user : null;
+  // Before the award, the dispatcher who published a load is its contact for every carrier who
+  // sees it in the market (issue 47, item 11), as on every freight board; a masked view has none.
+  const inMarket = !owner && isMarketStatus(route.status) && typeof route.user === 'number';
+  const contactUser = !awarded
+    ? inMarket
+      ? route.user
+      : null
+    : owner
+      ? (accepted ?? acceptedBidUser(db, route.id))
+      : winner
+        ? route.user
+        : null;
   // A former bidder (masked view) learns that its bid lost: taken and closed freights have a winner, an archived one may.
   const formerBidder = !owner && !winner && isAwardedStatus(route.status);
   const [companies, contact, partners, fromCity, toCity, past, awardedToOther, blocked] = await Promise.all([
     companyRefs(db, [...names, ...(route._bids === undefined && route.status !== 'draft' ? [] : [])]),
     Promise.resolve(contactUser).then((user) => contactOf(db, user)),
     owner && route.status === 'draft' && route.type !== 'FFR' ? partnerCompanies(db, companyId) : Promise.resolve([]),
-    cityOf(route.from, route.from_latitude, route.from_longitude, route.from_country),
-    cityOf(route.to, route.to_latitude, route.to_longitude, route.to_country),
+    cityOf(route.from, route.from_latitude, route.from_longitude, route.from_country, language),
+    cityOf(route.to, route.to_latitude, route.to_longitude, route.to_country, language),
     pastBidsOf(db, clock, route, companyId),
     formerBidder ? (route.status === 'archived' ? hasWinner(db, route.id) : Promise.resolve(true)) : Promise.resolve(false),
     owner ? Promise.resolve(false) : isBlocked(db, companyId, route.company),
