@@ -61,27 +61,39 @@ export async function lastMediansOf(ctx: Ctx, lanes: readonly LaneEnds[], curren
   const cur = /^[A-Za-z]{3}$/.test(currency) ? currency.toUpperCase() : 'EUR';
   const read = async () => {
     const statement = sql<{ medians: string | null; waiting: string[] | null }>`with lane as (
-        select * from unnest(${cols.fc}::text[], ${cols.fp}::boolean[], ${cols.fk}::text[], ${cols.tc}::text[], ${cols.tp}::boolean[],
-                             ${cols.tk}::text[]) with ordinality as l(fc, fp, fk, tc, tp, tk, i)),
-      -- Each lane's cells of the window: the cell index's way in (currency, the two countries, the month), the keys inside.
+        select *, concat_ws(chr(31), fc, tc, fp, tp, fk, tk) as key
+        from unnest(${cols.fc}::text[], ${cols.fp}::boolean[], ${cols.fk}::text[], ${cols.tc}::text[], ${cols.tp}::boolean[],
+                    ${cols.tk}::text[]) with ordinality as l(fc, fp, fk, tc, tp, tk, i)),
+      -- The lanes' ends by shape (postal or not, the prefix's length) and their country pairs: a handful each.
+      shape as (select distinct fp, length(fk) as fn, tp, length(tk) as tn from lane),
+      pair as (select distinct fc, tc from lane),
+      -- The window's cells of those country pairs (the cell index's way in), each keyed as a lane of each shape would
+      -- read it: a postal end by its key's first characters (starts_with, as an equality), a country end by ''. The
+      -- lanes then join their cells on one key's equality (the lane's key, made alike); joined on the countries and filtered
+      -- by starts_with, a thousand lanes of one country pair met every cell of the pair (20 million pairs: seconds).
+      keyed as materialized (
+        select c.id, c.month, c.released as rel, c.owners_released as rel_owners, c.released_median as median,
+               concat_ws(chr(31), c.from_country, c.to_country, s.fp, s.tp, case when s.fp then left(c.from_key, s.fn) else '' end,
+                         case when s.tp then left(c.to_key, s.tn) else '' end) as key
+        from pair p join lane_price_cells c
+          on c.zone = ${zone} and c.currency = ${cur} and c.from_country = p.fc and c.to_country = p.tc and c.month = any(${window}::text[])
+        join shape s on (not s.fp or (not c.from_airport and length(c.from_key) >= s.fn))
+                    and (not s.tp or (not c.to_airport and length(c.to_key) >= s.tn))),
+      -- Each lane's cells of the window, with how many the lane has that month (counted here: joined back to the
+      -- cells, an estimate of one row made it a nested loop of 12,000 × 12,000).
       cell as materialized (
-        select l.i as lane, c.id, c.month, c.released as rel, c.owners_released as rel_owners, c.released_median as median
-        from lane l join lane_price_cells c
-          on c.zone = ${zone} and c.currency = ${cur} and c.from_country = l.fc and c.to_country = l.tc and c.month = any(${window}::text[])
-         and (not l.fp or (not c.from_airport and starts_with(c.from_key, l.fk)))
-         and (not l.tp or (not c.to_airport and starts_with(c.to_key, l.tk)))),
-      counted as materialized (select lane, month, count(*)::int as cells from cell group by lane, month),
+        select l.i as lane, k.id, k.month, k.rel, k.rel_owners, k.median, count(*) over (partition by l.i, k.month) as cells
+        from lane l join keyed k on k.key = l.key),
       -- A month of several cells: their released prices merged (lanePrices' award and by_month); of one cell, its kept figures.
       merged as (
         select s.lane, s.month, count(*)::int as n, count(distinct p.owner)::int as owners, array_agg(p.price order by p.price) as prices
-        from cell s join counted m on m.lane = s.lane and m.month = s.month and m.cells > 1
-        join lane_price_cells c on c.id = s.id
+        from cell s join lane_price_cells c on c.id = s.id and s.cells > 1
         cross join lateral unnest(c.prices[1:s.rel], c.owners[1:s.rel]) as p(price, owner)
         group by s.lane, s.month),
       by_month as (
         select lane, month, n, owners, ${quantile(sql`prices`, sql`n`, '0.5')} as median from merged
         union all
-        select s.lane, s.month, s.rel, s.rel_owners, s.median from cell s join counted m on m.lane = s.lane and m.month = s.month and m.cells = 1),
+        select s.lane, s.month, s.rel, s.rel_owners, s.median from cell s where s.cells = 1),
       last as (
         select distinct on (lane) lane, round(median)::text as median from by_month
         where ${disclosed(sql`n`, sql`owners`)} order by lane, month desc)
