@@ -68,13 +68,31 @@ function refusalOf(ctx: Ctx<Caller>, r: Exclude<Result<unknown>, { kind: 'ok' }>
 }
 
 /**
+ * The evaluation page's market prices, started by readView as soon as the lanes are read so the
+ * statement runs beside the bids' (PostgreSQL: another connection), read by readEvaluation.
+ */
+const startedMedians = new WeakMap<object, Promise<Map<string, number>>>();
+
+/**
  * The tender as the caller reads it now (sealed: bidsFor). `shown`: the owner's evaluation page,
  * whose lanes carry the cheapest `shown` bids and their count (shownBids), not every bid.
  */
 async function readView(ctx: Ctx<Caller>, t: TenderRow, shown?: number): Promise<TenderView> {
   const evaluation = shown !== undefined && t.company_id === ctx.caller.companyId;
+  const lanesRead = lanesOf(ctx.db, t.id);
+  if (evaluation) {
+    const medians = lanesRead.then((lanes) =>
+      lastMediansOf(
+        ctx,
+        lanes.map((l) => ({ from: l.from_pattern, to: l.to_pattern })),
+        t.currency,
+      ),
+    );
+    medians.catch(() => {}); // awaited by readEvaluation; a request that fails before it must not leave it unhandled
+    startedMedians.set(ctx, medians);
+  }
   const [lanes, bids] = await Promise.all([
-    lanesOf(ctx.db, t.id),
+    lanesRead,
     evaluation ? shownBids(ctx.db, ctx.clock, t, shown) : bidsFor(ctx.db, ctx.clock, ctx.caller, t),
   ]);
   const companies = new Set<number>([t.company_id]);
@@ -95,7 +113,7 @@ async function readEvaluation(ctx: Ctx<Caller>, tender: TenderView): Promise<Eva
   const [refs, ratings, medians] = await Promise.all([
     companyRefs(ctx.db, bidders.slice(0, 500)),
     ratingSummaries(ctx.db, bidders),
-    lastMediansOf(ctx, tender.lanes, tender.currency),
+    startedMedians.get(ctx) ?? lastMediansOf(ctx, tender.lanes, tender.currency),
   ]);
   const markets = new Map<string, number | null>();
   for (const l of tender.lanes) markets.set(`${l.from}>${l.to}`, medians.get(`${l.from}>${l.to}`) ?? null);
