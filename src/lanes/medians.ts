@@ -39,11 +39,17 @@ export async function lastMediansOf(ctx: Ctx, lanes: readonly LaneEnds[], curren
   const keys: string[] = [];
   const cols = { fc: [] as string[], fp: [] as boolean[], fk: [] as string[], tc: [] as string[], tp: [] as boolean[], tk: [] as string[] };
   const seen = new Set<string>();
+  // Each pattern read once: a thousand lanes name a few dozen places (reading one looks its country up by name too).
+  const ends = new Map<string, ReturnType<typeof endOf>>();
+  const end = (text: string) => {
+    if (!ends.has(text)) ends.set(text, endOf(text));
+    return ends.get(text);
+  };
   for (const l of lanes) {
     const key = `${l.from}>${l.to}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const [from, to] = [endOf(l.from), endOf(l.to)];
+    const [from, to] = [end(l.from), end(l.to)];
     if (!from || !to) continue;
     keys.push(key);
     cols.fc.push(from.country);
