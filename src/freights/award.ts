@@ -67,6 +67,12 @@ export class AwardPath {
    * Ordering only: the row's lock decides the winner, across processes too.
    */
   readonly bookings = new Map<number, Promise<unknown>>();
+  /**
+   * Per freight: whether a booking of this app holding its lock passed every check and is writing
+   * the award (`taken`), and the signal that wakes the bookings waiting in line for it (one-step.ts
+   * `Bookings`). Answering only: the row's lock still decides the winner.
+   */
+  readonly deciding = new Map<number, { taken: boolean; woken: Promise<void>; wake: () => void }>();
 
   constructor(steps: readonly AwardStep[] = []) {
     this.steps = [...steps];

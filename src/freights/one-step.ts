@@ -120,8 +120,14 @@ async function throughWaterfall(
  * would have found it); anything else (open, pending, draft, a running waterfall, gone) is null:
  * the locked path decides. So a race's losers arriving after the winner committed neither wait
  * for a lock nor open a transaction.
+ *
+ * `taken`: a booking of this process holds the freight and has passed every check, so it is
+ * being taken (`Bookings`): the snapshot's open freight is answered as the taken freight it is
+ * about to be, which is the answer the locked path gives once the winner committed — except on a
+ * running waterfall, whose turn the winner may have moved in its transaction (null: the locked
+ * path decides).
  */
-async function refusedAtOnce(db: Kysely<DB>, caller: Caller, freightId: number): Promise<OneStepResult | null> {
+async function refusedAtOnce(db: Kysely<DB>, caller: Caller, freightId: number, taken = false): Promise<OneStepResult | null> {
   const row = (
     await sql<Pick<FreightRow, 'company_id' | 'status' | 'visibility' | 'whitelist'> & { has_bid: boolean; falling: boolean }>`
       select f.company_id, f.status, f.visibility, f.whitelist,
@@ -131,20 +137,85 @@ async function refusedAtOnce(db: Kysely<DB>, caller: Caller, freightId: number):
   ).rows[0];
   if (!row) return null;
   if (row.company_id === caller.companyId) return refused('quotes.book.own_freight', freightId);
-  if (row.falling || row.status === 'draft' || isMarketStatus(row.status)) return null;
+  if (row.falling || row.status === 'draft' || (isMarketStatus(row.status) && !taken)) return null;
   // As the locked path answers a freight out of the market: a refusal to whom it shows itself, else not found.
   return admits(row, caller.companyId) || row.has_bid ? refused('quotes.book.not_available', freightId) : notFound;
 }
 
 /**
+ * The bookings of one app (`AwardPath.deciding`, so per process) that hold their freight's lock and
+ * have passed every check: they are writing the award, and only a failure of the database (a
+ * deadlock, the connection) would leave the freight open — the winner itself is then refused too
+ * (`inTransaction`). A booking of such a freight is answered at once as the winner's commit will
+ * make it (`refusedAtOnce` with `taken`), and one waiting in line for it wakes at the decision
+ * instead of at the commit (docs/choices.md, "A losing booking is refused cheaply").
+ */
+class Bookings {
+  constructor(private readonly deciding: AwardPath['deciding']) {}
+
+  private entry(freightId: number) {
+    let found = this.deciding.get(freightId);
+    if (!found) {
+      let wake = () => {};
+      const woken = new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      found = { taken: false, woken, wake };
+      this.deciding.set(freightId, found);
+    }
+    return found;
+  }
+
+  taken(freightId: number): boolean {
+    return this.deciding.get(freightId)?.taken === true;
+  }
+
+  /** Resolves when a booking of the freight passed its checks, or when that booking ended (`settled`). */
+  decided(freightId: number): Promise<void> {
+    return this.entry(freightId).woken;
+  }
+
+  decide(freightId: number): void {
+    const found = this.entry(freightId);
+    found.taken = true;
+    found.wake();
+  }
+
+  /** The booking's transaction ended (committed or rolled back): its waiters wake, the entry goes. */
+  settled(freightId: number): void {
+    const found = this.deciding.get(freightId);
+    this.deciding.delete(freightId);
+    found?.wake();
+  }
+}
+
+/**
  * Runs `book` after the bookings of `freightId` this app has under way (`AwardPath.bookings`), one
  * at a time: a booking of a freight that another booking of the process is taking waits for it in
- * memory, without a connection, then asks again (docs/choices.md, "A losing booking is refused cheaply").
+ * memory, without a connection, then asks again (docs/choices.md, "A losing booking is refused
+ * cheaply"); it wakes early when the one before it passed its checks (`Bookings.decided`) and is
+ * then answered without waiting for that commit when it can be.
  */
-async function inLine<T>(line: Map<number, Promise<unknown>>, freightId: number, book: (waited: boolean) => Promise<T>): Promise<T> {
+async function inLine<T>(
+  line: Map<number, Promise<unknown>>,
+  freightId: number,
+  decided: () => Promise<void>,
+  atDecision: () => Promise<T | null>,
+  book: (waited: boolean) => Promise<T>,
+): Promise<T> {
   const before = line.get(freightId);
   const mine = (async () => {
-    if (before) await before.catch(() => undefined);
+    if (before) {
+      const settled = before.then(
+        () => true,
+        () => true,
+      );
+      if (!(await Promise.race([settled, decided().then(() => false)]))) {
+        const answer = await atDecision();
+        if (answer) return answer;
+        await settled;
+      }
+    }
     return book(before !== undefined);
   })();
   line.set(freightId, mine);
@@ -164,9 +235,10 @@ async function inLine<T>(line: Map<number, Promise<unknown>>, freightId: number,
  * longer in the market: refused, nothing written.
  *
  * A race's loser is refused without a transaction once the winner committed (`refusedAtOnce`),
- * and within one process it waits for a booking of the same freight under way in memory, not
- * on the row's lock with a connection held; across processes the row's lock decides, as for
- * every transition.
+ * or once a booking of this process holds the freight and passed its checks (`Bookings`); within
+ * one process it otherwise waits for a booking of the same freight under way in memory, not on
+ * the row's lock with a connection held; across processes the row's lock decides, as for every
+ * transition.
  */
 export async function bookNow(
   db: Kysely<DB>,
@@ -177,14 +249,26 @@ export async function bookNow(
   work: WaterfallWork,
 ): Promise<OneStepResult> {
   const now = clock.now();
-  if (!award.bookings.has(freightId)) {
-    const early = await refusedAtOnce(db, caller, freightId);
+  const under = new Bookings(award.deciding);
+  if (!award.bookings.has(freightId) || under.taken(freightId)) {
+    const early = await refusedAtOnce(db, caller, freightId, under.taken(freightId));
     if (early) return early;
   }
-  return inLine(award.bookings, freightId, async (waited) => {
-    const early = waited ? await refusedAtOnce(db, caller, freightId) : null;
-    return early ?? bookLocked(db, clock.at(now), caller, freightId, award, work);
-  });
+  return inLine(
+    award.bookings,
+    freightId,
+    () => under.decided(freightId),
+    () => (under.taken(freightId) ? refusedAtOnce(db, caller, freightId, true) : Promise.resolve(null)),
+    async (waited) => {
+      // The head of the line: whatever it answers, its freight's entry ends with it.
+      try {
+        const early = waited ? await refusedAtOnce(db, caller, freightId) : null;
+        return early ?? (await bookLocked(db, clock.at(now), caller, freightId, award, work, () => under.decide(freightId)));
+      } finally {
+        under.settled(freightId);
+      }
+    },
+  );
 }
 
 /** The booking in its transaction, on the locked freight. */
@@ -195,6 +279,7 @@ function bookLocked(
   freightId: number,
   award: AwardPath,
   work: WaterfallWork,
+  decided: () => void,
 ): Promise<OneStepResult> {
   const now = clock.now();
   return inTransaction(db, freightId, 'quotes.book.not_available', async (trx) => {
@@ -216,6 +301,8 @@ function bookLocked(
     if (await isBlocked(trx, freight.company_id, caller.companyId)) return refused('quotes.bidder_blocked', freightId);
     if (await blocksEither(trx, freight.company_id, caller.companyId)) return refused('quotes.one_step.blocked', freightId);
     if (freight.book_now === null) return refused('quotes.book.no_price', freightId);
+    // Every check passed on the locked row: the freight is being taken (`Bookings`).
+    decided();
 
     const bid = await insertBid(trx, {
       freight_id: freightId,

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { AwardPath, bookNow } from '../../src/freights/index.ts';
+import type { Caller } from '../../src/kernel/context.ts';
 import { TEST_DB } from '../support/databases.ts';
 import { startTestApp, type Actor, type ApiResponse, type TestApp } from '../support/harness.ts';
 import { bidsOf, confirm, freightRow, placeBid, revoke } from './fixtures.ts';
@@ -197,6 +199,37 @@ describe(`Book Now, automatic award and counters (${TEST_DB})`, () => {
       assert.equal(accepted.length, 1);
       assert.equal((await bidsOf(app, id)).length, 1, 'the losers wrote nothing');
     }
+  });
+
+  test('a loser is answered once the winner passed its checks, before the winner commits (PostgreSQL)', {
+    skip: TEST_DB !== 'postgres' && "the embedded database has one connection: the loser's statement waits for the transaction anyway",
+  }, async () => {
+    const id = await openFreight({ book_now: 1700 });
+    // An award path whose one step holds the winner's transaction open until released.
+    let reached!: () => void;
+    const atStep = new Promise<void>((r) => (reached = r));
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const award = new AwardPath([
+      async () => {
+        reached();
+        await held;
+      },
+    ]);
+    const caller = (a: Actor) =>
+      ({ userId: a.user, companyId: a.company, companyName: a.companyName, email: a.email }) as unknown as Caller;
+    const work = { enteredMarket: async () => undefined };
+    const { db, clock } = app.services;
+    const first = bookNow(db, clock, caller(carrierA), id, award, work);
+    await atStep;
+    // The winner holds the freight's lock, uncommitted: the loser is refused without waiting for it.
+    const second = await bookNow(db, clock, caller(carrierB), id, award, work);
+    assert.deepEqual(second, { kind: 'refused', reason: 'quotes.book.not_available', freightId: id });
+    assert.equal((await freightRow(app, id)).status, 'open', 'answered before the winner committed');
+    release();
+    assert.equal((await first).kind, 'done');
+    assert.equal((await freightRow(app, id)).winner_id, carrierA.company);
+    assert.equal((await bidsOf(app, id)).length, 1, 'the loser wrote nothing');
   });
 
   test('automatic award: a bid at or below the walk-away price (created or lowered) is awarded at its own amount', async () => {

@@ -29,11 +29,15 @@ export function migrationsHash(): string {
 }
 
 export async function pgliteSnapshot(): Promise<Blob> {
-  const file = path.join(CACHE, `pglite-${migrationsHash()}.tar`);
+  const file = path.join(CACHE, `pglite-${migrationsHash()}-without-templates.tar`);
   if (!fs.existsSync(file)) {
     const client = await createPglite();
     const database = await openDatabase({ databaseUrl: undefined, dataDir: '' }, { pglite: client, migrate: false });
     await migrateToLatest(database.db);
+    // Without template0 and template1 (nothing embedded creates a database): 600 of the 1,500 files
+    // and 15 MB fewer for every test app to unpack (~0.4 s of CPU each).
+    await client.exec("update pg_database set datistemplate = false where datname in ('template0', 'template1')");
+    for (const statement of ['drop database template0', 'drop database template1', 'checkpoint']) await client.exec(statement);
     const dump = await client.dumpDataDir('none');
     await database.close();
     fs.mkdirSync(CACHE, { recursive: true });

@@ -57,6 +57,7 @@ import * as orderVersions from './0406_order_versions.ts';
 import * as callerChanges from './0409_caller_changes.ts';
 import * as loadFields from './0475_load_fields.ts';
 import * as tenderBidsRanked from './0520_tender_bids_ranked.ts';
+import * as eventNumbering from './0530_event_numbering.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -118,4 +119,5 @@ export const migrations: Record<string, Migration> = {
   '0409_caller_changes': callerChanges,
   '0475_load_fields': loadFields,
   '0520_tender_bids_ranked': tenderBidsRanked,
+  '0530_event_numbering': eventNumbering,
 };
