@@ -12,6 +12,8 @@ import { sql } from 'kysely';
 import { guideOffers } from '../src/tenders/index.ts';
 import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase, startBenchFloor } from './setup.ts';
 import { load } from './load.ts';
+import { profiled } from './profile.ts';
+import { statementTimer } from './statements.ts';
 
 const LANES = Number(process.env.BENCH_LANES ?? 1_000);
 const CARRIERS = Number(process.env.BENCH_CARRIERS ?? 50);
@@ -19,6 +21,7 @@ const CONTRACTS = Number(process.env.BENCH_CONTRACTS ?? 100_000);
 const LOOKUPS = 500;
 
 const { database, pgUrl, pglite, drop, label } = await openBenchDatabase();
+const statements = statementTimer(database);
 const app = await buildBenchApp(database);
 const db = database.db;
 const ms = (t0: number) => Math.round((performance.now() - t0) * 10) / 10;
@@ -134,6 +137,10 @@ try {
     await inject('GET', `/tenders/view/${tender!.id}.json`, shipper!.token);
     jsons.push(ms(t0));
   }
+  // Where one page's time goes: BENCH_CPU_PROF=<dir> profiles it; BENCH_STATEMENTS=1 prints its statements' times.
+  await profiled(label, 'evaluation page', () =>
+    statements.around('evaluation page', () => app.http.inject({ method: 'GET', url: `/tenders/view/${tender!.id}`, headers: { cookie } })),
+  );
   console.log(
     `${label}: evaluation page ${LANES} × ${CARRIERS} bids     p50 ${pct(pages, 50)} ms (${Math.round(size / 1024)} kB; goal ≤ 500 ms: ${verdict(pct(pages, 50), 500)}); its JSON p50 ${pct(jsons, 50)} ms (floor p50 ${floorP50} ms)`,
   );

@@ -69,33 +69,49 @@ function refusalOf(ctx: Ctx<Caller>, r: Exclude<Result<unknown>, { kind: 'ok' }>
 
 /**
  * The tender as the caller reads it now (sealed: bidsFor). `shown`: the owner's evaluation page,
- * whose lanes carry the cheapest `shown` bids and their count (shownBids), not every bid.
+ * whose lanes carry the cheapest `shown` bids and their count (shownBids), not every bid, and
+ * whose market prices (`medians`) are read as soon as the lanes are, beside the bids (PostgreSQL:
+ * another connection).
  */
-async function readView(ctx: Ctx<Caller>, t: TenderRow, shown?: number): Promise<TenderView> {
+async function readView(ctx: Ctx<Caller>, t: TenderRow, shown?: number): Promise<{ tender: TenderView; medians?: Map<string, number> }> {
   const evaluation = shown !== undefined && t.company_id === ctx.caller.companyId;
-  const [lanes, bids] = await Promise.all([
-    lanesOf(ctx.db, t.id),
+  const lanesRead = lanesOf(ctx.db, t.id);
+  const medians = evaluation
+    ? lanesRead.then((lanes) =>
+        lastMediansOf(
+          ctx,
+          lanes.map((l) => ({ from: l.from_pattern, to: l.to_pattern })),
+          t.currency,
+        ),
+      )
+    : undefined;
+  const [lanes, bids, markets] = await Promise.all([
+    lanesRead,
     evaluation ? shownBids(ctx.db, ctx.clock, t, shown) : bidsFor(ctx.db, ctx.clock, ctx.caller, t),
+    medians,
   ]);
   const companies = new Set<number>([t.company_id]);
   for (const b of bids) companies.add(b.company_id);
   const names = await namesOfCompanies(ctx.db, [...companies]);
   const counts = evaluation ? new Map((bids as Array<BidRow & { count?: number }>).map((b) => [b.lane_id, b.count ?? 0])) : undefined;
-  return presentTender(ctx, t, lanes, bids, names, counts);
+  return { tender: presentTender(ctx, t, lanes, bids, names, counts), ...(markets ? { medians: markets } : {}) };
 }
 
 /** Whether the caller reads the tender's evaluation (its owner, from the deadline on). */
 const evaluates = (ctx: Ctx<Caller>, t: { company_id: number; status: string }) =>
   t.company_id === ctx.caller.companyId && t.status !== 'draft' && t.status !== 'open';
 
-/** The owner's evaluation: per lane the bids by price with each bidder's verified mark and rating, and the lane's market price (§14). */
-async function readEvaluation(ctx: Ctx<Caller>, tender: TenderView): Promise<Evaluation> {
+/**
+ * The owner's evaluation: per lane the bids by price with each bidder's verified mark and rating, and the lane's market price (§14)
+ * (`read`: the medians as readView read them).
+ */
+async function readEvaluation(ctx: Ctx<Caller>, tender: TenderView, read?: Map<string, number>): Promise<Evaluation> {
   const bidders = [...new Set(tender.lanes.flatMap((l) => (l.bids ?? []).map((b) => b.company)))];
   // Every lane's market price in one statement (lanes: lastMediansOf), beside the bidders' marks and ratings.
   const [refs, ratings, medians] = await Promise.all([
     companyRefs(ctx.db, bidders.slice(0, 500)),
     ratingSummaries(ctx.db, bidders),
-    lastMediansOf(ctx, tender.lanes, tender.currency),
+    read ?? lastMediansOf(ctx, tender.lanes, tender.currency),
   ]);
   const markets = new Map<string, number | null>();
   for (const l of tender.lanes) markets.set(`${l.from}>${l.to}`, medians.get(`${l.from}>${l.to}`) ?? null);
@@ -107,7 +123,7 @@ export async function evaluationExport(services: Services, caller: Caller, id: n
   const t = await visibleTender(services.db, services.clock, caller, id);
   if (!t || t.company_id !== caller.companyId || t.status === 'draft' || t.status === 'open') return undefined;
   const ctx = { ...services, services, caller, t: translator('eng'), language: 'eng', params: {} } as unknown as Ctx<Caller>;
-  const view = await readView(ctx, t);
+  const view = (await readView(ctx, t)).tender;
   return { name: t.name, csv: evaluationText(view, await readEvaluation(ctx, view)) };
 }
 
@@ -172,7 +188,7 @@ export function tenderEndpoints(): Endpoint[] {
         if (id === undefined) return notFound();
         const r = await publishTender(ctx.db, ctx.clock, ctx.caller, id);
         if (r.kind !== 'ok') return r.kind === 'not_found' ? notFound() : fail(ctx.t, r.reason);
-        return ok({ tender: await readView(ctx, r.value) });
+        return ok({ tender: (await readView(ctx, r.value)).tender });
       },
       page(outcome, ctx): PageResult {
         const id = pathId(ctx) ?? 0;
@@ -181,7 +197,7 @@ export function tenderEndpoints(): Endpoint[] {
           : { redirect: viewPath(id), ok: false, message: outcome.message };
       },
     }),
-    userEndpoint<{ tender: TenderView }>({
+    userEndpoint<{ tender: TenderView; medians?: Map<string, number> }>({
       method: 'GET',
       path: '/tenders/view/:id',
       doc: TENDER_DOCS.view,
@@ -191,14 +207,19 @@ export function tenderEndpoints(): Endpoint[] {
         if (!t) return notFound();
         // The owner's evaluation page reads the bids it shows (`all=1`: every one); the JSON every bid.
         const shown = ctx.format === 'html' && evaluates(ctx, t) && readFlag(ctx.params.all) !== 1 ? SHOWN_BIDS : undefined;
-        return ok({ tender: await readView(ctx, t, shown) });
+        // The page's market prices ride along (never in the JSON: `shown` is the page's alone).
+        return ok(await readView(ctx, t, shown));
       },
       async page(outcome, ctx) {
         if (outcome.kind !== 'ok') return tenderPage(ctx, outcome, undefined);
         const t = outcome.data.tender;
         const mine = t.company.id === ctx.caller.companyId;
-        const evaluation = mine && t.status !== 'draft' && t.status !== 'open' ? await readEvaluation(ctx, t) : undefined;
-        if (evaluation && t.status === 'awarded') evaluation.awarded = await awardedTotal(ctx.db, t.id);
+        const owned = mine && t.status !== 'draft' && t.status !== 'open';
+        const [evaluation, awarded] = await Promise.all([
+          owned ? readEvaluation(ctx, t, outcome.data.medians) : undefined,
+          owned && t.status === 'awarded' ? awardedTotal(ctx.db, t.id) : undefined,
+        ]);
+        if (evaluation && awarded !== undefined) evaluation.awarded = awarded;
         return mine && evaluation
           ? evaluationPage(ctx, t, evaluation, readFlag(ctx.params.all) === 1)
           : tenderPage(ctx, outcome, evaluation);
@@ -223,7 +244,7 @@ export function tenderEndpoints(): Endpoint[] {
         if (!read.ok) return refused(ctx, read.problem);
         const r = await placeBids(ctx.db, ctx.clock, ctx.caller, id, read.bids);
         if (r.kind !== 'ok') return refusalOf(ctx, r, 'bid');
-        return ok({ tender: await readView(ctx, r.value) });
+        return ok({ tender: (await readView(ctx, r.value)).tender });
       },
       page(outcome, ctx): PageResult {
         const id = pathId(ctx) ?? 0;
@@ -247,7 +268,10 @@ export function tenderEndpoints(): Endpoint[] {
         const r = await awardTender(ctx.db, ctx.clock, ctx.caller, id, read.awards);
         if (r.kind !== 'ok') return refusalOf(ctx, r, 'award');
         const names = await namesOfCompanies(ctx.db, [r.value.tender.company_id, ...r.value.contracts.map((c) => c.carrier_id)]);
-        return ok({ tender: await readView(ctx, r.value.tender), contracts: r.value.contracts.map((c) => presentContract(c, names)) });
+        return ok({
+          tender: (await readView(ctx, r.value.tender)).tender,
+          contracts: r.value.contracts.map((c) => presentContract(c, names)),
+        });
       },
       page(outcome, ctx): PageResult {
         const id = pathId(ctx) ?? 0;

@@ -172,14 +172,16 @@ export async function bidsFor(db: Db, clock: Clock, caller: Caller, t: TenderRow
  * The owner's bids as the evaluation page shows them (from the deadline on): per lane the cheapest
  * `limit` (by price, then company: presentTender's order) and how many there are (`count`), one
  * statement; not every bid (50,000 read and sorted for 5,000 shown). Before the deadline none.
+ * The counts are one aggregate over the tender's bids, each lane's cheapest read from the index in
+ * the page's order (migration 0520) with a limit: two window functions over the 50,000 bids took
+ * two to three times as long.
  */
 export async function shownBids(db: Db, clock: Clock, t: TenderRow, limit: number): Promise<Array<BidRow & { count: number }>> {
   if (t.deadline > clock.now()) return [];
-  const rows = await sql<BidRow & { count: number }>`select lane_id, company_id, price::text as price, capacity, count::int as count
-    from (select lane_id, company_id, price, capacity, count(*) over (partition by lane_id) as count,
-                 row_number() over (partition by lane_id order by price, company_id) as n
-          from tender_bids where tender_id = ${t.id}) as b
-    where n <= ${limit}`.execute(db);
+  const rows = await sql<BidRow & { count: number }>`select c.lane_id, b.company_id, b.price::text as price, b.capacity, c.count
+    from (select lane_id, count(*)::int as count from tender_bids where tender_id = ${t.id} group by lane_id) as c
+    cross join lateral (select company_id, price, capacity from tender_bids
+                        where tender_id = ${t.id} and lane_id = c.lane_id order by price, company_id limit ${limit}) as b`.execute(db);
   return rows.rows;
 }
 

@@ -526,4 +526,57 @@ describe(`lane tenders (docs/reference.md#tenders) (${TEST_DB})`, () => {
     assert.match(csv.text, new RegExp(`\\n23;DE-60;FR-75;3;${carrierA.company};[^;]*;1100\\.00;EUR;3;[^;]*;[01];1200\\n`));
     app.setNow(null);
   });
+  test("the evaluation page shows each lane's cheapest 5 bids (by price, then company) and links the rest; all=1 and the JSON carry every bid", async () => {
+    app.setNow(null);
+    const more = [await app.actor('Delta'), await app.actor('Epsilon'), await app.actor('Zeta')];
+    const [delta, epsilon, zeta] = more as [Actor, Actor, Actor];
+    const t = ok(
+      await add(
+        base({
+          name: 'Cheapest five',
+          lanes: [
+            { from: 'DE-60', to: 'FR-75', loads: 2 },
+            { from: 'DE-80', to: 'FR-13', loads: 1 },
+          ],
+          invited: [],
+        }),
+      ),
+    ).tender;
+    ok(await app.post(`/tenders/publish/${t.id}.json`, { token: shipper.token }));
+    const prices: Array<[Actor, number]> = [
+      [carrierA, 1000],
+      [carrierB, 900],
+      [carrierC, 900],
+      [outsider, 1100],
+      [delta, 800],
+      [epsilon, 1200],
+      [zeta, 900],
+    ];
+    for (const [who, price] of prices) ok(await bid(t.id, who, [{ lane: t.lanes[0].id, price, capacity: 2 }]));
+    app.setNow(new Date(Date.now() + 6 * 3_600_000));
+    // By price, then company id: 800, the three of 900 by id, 1000, 1100, 1200.
+    const order = [...prices].sort((a, b) => a[1] - b[1] || a[0].company - b[0].company).map(([who]) => who.companyName);
+    const cookie = (await browserSession(app, shipper)).cookie;
+    const namesIn = (html: string, lane: number) => {
+      const from = html.indexOf(`data-testid="evaluate-lane-${lane}"`);
+      const section = html.slice(from, html.indexOf('</section>', from));
+      return { section, names: [...section.matchAll(/<tr><td>([^<]*)/g)].map((m) => m[1]) };
+    };
+    const page = await app.get(`/tenders/view/${t.id}`, { headers: { cookie } });
+    assert.equal(page.status, 200);
+    const first = namesIn(page.text, 1);
+    assert.deepEqual(first.names, order.slice(0, 5));
+    assert.match(first.section, new RegExp(`href="/tenders/view/${t.id}\\?all=1#lane-1">Show 2 more bids</a>`));
+    assert.match(namesIn(page.text, 2).section, /no bids/, 'a lane without bids');
+    const all = await app.get(`/tenders/view/${t.id}?all=1`, { headers: { cookie } });
+    assert.deepEqual(namesIn(all.text, 1).names, order);
+    assert.doesNotMatch(namesIn(all.text, 1).section, /more bids/);
+    const json = ok(await view(t.id, shipper)).tender;
+    assert.deepEqual(
+      json.lanes[0].bids.map((b: { company_name: string }) => b.company_name),
+      order,
+    );
+    assert.deepEqual(json.lanes[1].bids, []);
+    app.setNow(null);
+  });
 });

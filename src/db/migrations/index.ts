@@ -56,6 +56,7 @@ import * as roadDistances from './0405_road_distances.ts';
 import * as orderVersions from './0406_order_versions.ts';
 import * as callerChanges from './0409_caller_changes.ts';
 import * as loadFields from './0475_load_fields.ts';
+import * as tenderBidsRanked from './0520_tender_bids_ranked.ts';
 import * as eventNumbering from './0530_event_numbering.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
@@ -117,5 +118,6 @@ export const migrations: Record<string, Migration> = {
   '0406_order_versions': orderVersions,
   '0409_caller_changes': callerChanges,
   '0475_load_fields': loadFields,
+  '0520_tender_bids_ranked': tenderBidsRanked,
   '0530_event_numbering': eventNumbering,
 };
