@@ -12,7 +12,8 @@ export { CompanyPicker, readPickedCompanies } from './pages/company-picker.tsx';
 // A freight's place as the lists name it (mail and the desk name freights as the lists do)
 export { placeLabel } from './pages/freight-page.tsx';
 
-// The freight form (templates replay it)
+// A freight body read, and the freight form (templates replay them)
+export { parseFreight } from './parse.ts';
 export { normaliseFreightForm, problemsFromWarnings, type FormState } from './pages/form-input.ts';
 export { freightFields } from './pages/form-page.tsx';
 

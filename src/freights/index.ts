@@ -121,19 +121,21 @@ export { freightDistanceSql, originDistanceSql, searchConditions } from './searc
 // Whose move a freight is (the lists, the freight page, and the desk's work queue)
 export { bidderMustConfirm, isCallersMove, ownerMoveOf, publishGaps, type PublishGap } from './lists/moves.ts';
 
-// Reading a freight body (templates replay it), the field table, and the freight as presented
+// The field table (the HTTP face reads a freight body by it, freights-http/parse.ts), and the freight as presented
 export {
   CLASSES,
   FIELDS,
   MAX_WHITELIST,
-  parseFreight,
+  PIECE_FIELDS,
   presentFreight,
-  readIds,
   SHARE_KEYS,
+  storableDate,
   TYPES,
+  type DecimalSpec,
   type FieldDef,
   type FreightValues,
   type FreightView,
+  type PieceValues,
   type PresentedPiece,
   type ShareKey,
 } from './fields.ts';
