@@ -123,6 +123,7 @@ export { bidderMustConfirm, isCallersMove, ownerMoveOf, publishGaps, type Publis
 
 // The field table (the HTTP face reads a freight body by it, freights-http/parse.ts), and the freight as presented
 export {
+  BIDS_SHOWN_STATUSES,
   CLASSES,
   FIELDS,
   MAX_WHITELIST,
@@ -154,15 +155,6 @@ export { LISTS, listInfo, listsOfGroup, type ListSide } from './lists/registry.t
 export type { Confirmations } from './lists/moves.ts';
 export { isAwardedStatus, MARKET_STATUSES } from './in-market.ts';
 
-// The pages' reads (SQL over freights and bids, page only): the HTTP face puts a page's parts together
-export {
-  acceptedBidUser,
-  bidSummaries,
-  hasWinner,
-  ownBids,
-  partnerCompanies,
-  pastBidsOf,
-  priceCurrencies,
-  type OwnBid,
-} from './page-data.ts';
+// The companies a page offers to pick by name (the pages of several modules read it)
+export { partnerCompanies } from './page-data.ts';
 export { FREIGHT_ERRORS, FREIGHT_MESSAGES } from './texts.ts';
