@@ -20,7 +20,8 @@ export { freightFields } from './pages/form-page.tsx';
 // The API description of freights and their events
 export { FREIGHT_EVENT_DOCS, FREIGHT_INPUT_SCHEMA, FREIGHT_SCHEMA } from './schema.ts';
 
-// Texts
+// Texts, and the lists' names and the freights' place in the menu
+export { FREIGHTS_SECTION, LIST_NAME_MESSAGES, listLabel } from './list-names.ts';
 export { FREIGHT_PAGE_MESSAGES } from './messages.ts';
 export { ONE_STEP_PAGE_MESSAGES } from './one-step-messages.ts';
 export { LOAD_PAGE_MESSAGES } from './load-messages.ts';

@@ -31,7 +31,7 @@ export {
   type ReadContext,
 } from './store.ts';
 export type { Role } from './policy.ts';
-export { admits, admitsSql, audienceOf, hadBidSql, partiesOf, partyToAwbSql, speakingFreights, type AwbFreight } from './policy.ts';
+export { admits, admitsSql, audienceOf, hadBidSql, partiesOf, partyToAwbSql, type AwbFreight } from './policy.ts';
 
 // The read model: other modules' statements over freights and bids start here (read-model.ts),
 // with the rules above and below as their SQL pieces; no other module names the tables
@@ -107,11 +107,9 @@ export { countFreightLists, freightCountsQuery, type OtherListCounts } from './l
 export {
   FREIGHT_LIST_IDS,
   FREIGHT_LISTS_NAMED,
-  FREIGHTS_SECTION,
   HOME_LIST,
   isFreightList,
   LIST,
-  listLabel,
   listPath,
   listRange,
   TMS_LIST_IDS,
