@@ -104,6 +104,30 @@ if (shard) {
   });
 }
 
+// Batches: the files of one engine and kind share a `node --test` process (tests/support/batch.ts)
+// up to BATCH_SECONDS of recorded time, so the process, tsx and the app's modules are loaded once
+// per batch. A long file (it would fill a batch alone) and a file marked `@own-process` run alone.
+const BATCH_SECONDS = Number(process.env.TEST_BATCH_SECONDS ?? 60);
+const ownProcess = (job) => /@own-process\b/.test(source(job.file)) || seconds(job) >= BATCH_SECONDS;
+const batches = [];
+const open = new Map();
+for (const job of jobs) {
+  if (ownProcess(job)) {
+    batches.push({ jobs: [job], seconds: seconds(job) });
+    continue;
+  }
+  const key = `${job.engine} ${job.kind === 'browser'}`;
+  let batch = open.get(key);
+  if (!batch || batch.seconds + seconds(job) > BATCH_SECONDS) {
+    batch = { jobs: [], seconds: 0 };
+    open.set(key, batch);
+    batches.push(batch);
+  }
+  batch.jobs.push(job);
+  batch.seconds += seconds(job);
+}
+batches.sort((a, b) => b.seconds - a.seconds);
+
 // Spawned servers and the installed command run the compiled code: build it first.
 const build = spawnSync(process.execPath, ['scripts/prepare.mjs'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
@@ -146,15 +170,32 @@ function laneBrowser() {
   });
 }
 
-function runJob(job, browserWs) {
+/** A node:test process for one file, or for a batch of them (tests/support/batch.ts). */
+function runProcess(batch, browserWs) {
   const started = Date.now();
+  const single = batch.jobs.length === 1;
+  const report = single ? null : path.join(root, '.test-cache', `batch-${process.pid}-${Math.random().toString(36).slice(2)}.jsonl`);
+  const args = single
+    ? ['--import', 'tsx', '--test', '--test-reporter=spec', batch.jobs[0].file]
+    : [
+        '--import',
+        'tsx',
+        '--test',
+        '--test-reporter=spec',
+        '--test-reporter-destination=stdout',
+        '--test-reporter=./tests/support/batch-reporter.mjs',
+        `--test-reporter-destination=${report}`,
+        'tests/support/batch.ts',
+      ];
+  const job = batch.jobs[0];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', job.file], {
+    const child = spawn(process.execPath, args, {
       cwd: root,
       env: {
         ...process.env,
         TEST_DB: job.engine,
         LOG_LEVEL: 'silent',
+        ...(single ? {} : { TEST_BATCH: batch.jobs.map((j) => j.file).join(',') }),
         ...(job.kind === 'browser' && browserWs ? { TEST_BROWSER_WS: browserWs } : {}),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -164,15 +205,27 @@ function runJob(job, browserWs) {
     child.stderr.on('data', (d) => out.push(d));
     child.on('close', (code) => {
       const output = Buffer.concat(out).toString();
-      // The spec reporter's summary: ℹ tests 12, ℹ pass 12, ℹ fail 0, ℹ skipped 0 …
-      const count = (name) => Number(new RegExp(`^\\S* ${name} (\\d+)$`, 'm').exec(output)?.[1] ?? 0);
-      resolve({
-        ...job,
-        ok: code === 0,
-        seconds: (Date.now() - started) / 1000,
-        output,
-        counts: { tests: count('tests'), pass: count('pass'), fail: count('fail'), skipped: count('skipped') },
+      const wall = (Date.now() - started) / 1000;
+      if (single) {
+        // The spec reporter's summary: ℹ tests 12, ℹ pass 12, ℹ fail 0, ℹ skipped 0 …
+        const count = (name) => Number(new RegExp(`^\\S* ${name} (\\d+)$`, 'm').exec(output)?.[1] ?? 0);
+        const counts = { tests: count('tests'), pass: count('pass'), fail: count('fail'), skipped: count('skipped') };
+        resolve({ output, wall, results: [{ ...job, ok: code === 0, seconds: wall, counts }] });
+        return;
+      }
+      const lines = fs.existsSync(report) ? fs.readFileSync(report, 'utf8').split('\n').filter(Boolean) : [];
+      fs.rmSync(report, { force: true });
+      const byFile = new Map(lines.map((l) => JSON.parse(l)).map((r) => [r.file, r]));
+      // A file without its line did not end (the process died in it or before it).
+      const results = batch.jobs.map((j) => {
+        const r = byFile.get(j.file);
+        return r
+          ? { ...j, ok: r.ok, seconds: r.seconds, counts: r.counts }
+          : { ...j, ok: false, seconds: 0, counts: { tests: 0, pass: 0, fail: 0, skipped: 0 } };
       });
+      // An error outside every file's suite fails the batch: each of its files is then run alone.
+      if (code !== 0 && results.every((r) => r.ok)) for (const r of results) r.ok = false;
+      resolve({ output, wall, results });
     });
   });
 }
@@ -184,23 +237,52 @@ console.log(
     `(${jobs.filter((j) => j.kind === 'browser').length} browser files once on ${postgres ? 'postgres' : 'pglite'}, ` +
     `${jobs.filter((j) => j.kind === 'once').length} engine-independent files once), ${LANES} at a time ===`,
 );
-const queue = [...jobs];
+fs.mkdirSync(path.join(root, '.test-cache'), { recursive: true });
+const queue = [...batches];
+let processSeconds = 0;
 const results = [];
+/** Files that failed in a batch and passed when run alone: reported, never hidden. */
+const aloneAfterBatch = [];
 const lane = async () => {
   let browser;
-  for (let job = queue.shift(); job; job = queue.shift()) {
-    if (job.kind === 'browser') browser ??= laneBrowser();
-    const r = await runJob(job, job.kind === 'browser' ? await browser : null);
-    results.push(r);
-    process.stdout.write(`\n--- ${r.file} (${r.engine}): ${r.ok ? 'ok' : 'FAILED'} in ${r.seconds.toFixed(1)} s\n${r.output}`);
+  for (let batch = queue.shift(); batch; batch = queue.shift()) {
+    if (batch.jobs[0].kind === 'browser') browser ??= laneBrowser();
+    const browserWs = batch.jobs[0].kind === 'browser' ? await browser : null;
+    const run = await runProcess(batch, browserWs);
+    processSeconds += run.wall;
+    // One line per file (`--- path (engine): ok in s`), then the process's report.
+    const lines = run.results.map((r) => `--- ${r.file} (${r.engine}): ${r.ok ? 'ok' : 'FAILED'} in ${r.seconds.toFixed(1)} s`);
+    const head =
+      batch.jobs.length === 1 ? lines[0] : `=== a batch of ${batch.jobs.length} files in ${run.wall.toFixed(1)} s:\n${lines.join('\n')}`;
+    process.stdout.write(`\n${head}\n${run.output}`);
+    for (const r of run.results) {
+      if (r.ok || batch.jobs.length === 1) {
+        results.push(r);
+        continue;
+      }
+      // Failed beside other files: run alone, so that a file is judged by its own tests.
+      const again = await runProcess({ jobs: [batch.jobs.find((j) => j.file === r.file)] }, browserWs);
+      const alone = again.results[0];
+      process.stdout.write(
+        `\n--- ${alone.file} (${alone.engine}): ${alone.ok ? 'ok' : 'FAILED'} in ${alone.seconds.toFixed(1)} s, alone after failing in a batch\n${again.output}`,
+      );
+      if (alone.ok) aloneAfterBatch.push(`${r.file} (${r.engine})`);
+      results.push(alone);
+    }
   }
 };
 await Promise.all(Array.from({ length: LANES }, lane));
 for (const b of browsers) b.stdin.end();
 
 const failures = results.filter((r) => !r.ok).map((r) => `${r.file} (${r.engine})`);
+if (aloneAfterBatch.length > 0)
+  console.log(
+    `\n${aloneAfterBatch.length} file(s) failed in a batch and passed alone:\n${aloneAfterBatch.map((f) => `    ${f}`).join('\n')}`,
+  );
 const wall = (Date.now() - runStarted) / 1000;
-console.log(`\n=== ${what}${results.length} jobs in ${wall.toFixed(0)} s; slowest:`);
+console.log(
+  `\n=== ${what}${results.length} jobs in ${batches.length} processes, ${wall.toFixed(0)} s (${processSeconds.toFixed(0)} s of processes); slowest:`,
+);
 for (const r of [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 8))
   console.log(`    ${r.seconds.toFixed(1).padStart(7)} s  ${r.file} (${r.engine})`);
 for (const engine of engines) {

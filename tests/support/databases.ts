@@ -29,11 +29,15 @@ export function migrationsHash(): string {
 }
 
 export async function pgliteSnapshot(): Promise<Blob> {
-  const file = path.join(CACHE, `pglite-${migrationsHash()}.tar`);
+  const file = path.join(CACHE, `pglite-${migrationsHash()}-without-templates.tar`);
   if (!fs.existsSync(file)) {
     const client = await createPglite();
     const database = await openDatabase({ databaseUrl: undefined, dataDir: '' }, { pglite: client, migrate: false });
     await migrateToLatest(database.db);
+    // Without template0 and template1 (nothing embedded creates a database): 600 of the 1,500 files
+    // and 15 MB fewer for every test app to unpack (~0.4 s of CPU each).
+    await client.exec("update pg_database set datistemplate = false where datname in ('template0', 'template1')");
+    for (const statement of ['drop database template0', 'drop database template1', 'checkpoint']) await client.exec(statement);
     const dump = await client.dumpDataDir('none');
     await database.close();
     fs.mkdirSync(CACHE, { recursive: true });
@@ -132,6 +136,11 @@ export async function createPostgresDatabase(options: { migrated?: boolean } = {
         await new Promise((r) => setTimeout(r, 50 * attempt));
       }
     }
+    // A test database's commits do not wait for the WAL to reach the disk (~2 ms a commit here, of
+    // thousands a run). Everything a commit does is unchanged — visibility, NOTIFY, triggers, the
+    // deferred event numbering, locks between connections — only a crash of the server could lose
+    // the last of them, and a test database is dropped anyway.
+    await client.query(`alter database ${name} set synchronous_commit = off`);
   } finally {
     await client.end();
   }

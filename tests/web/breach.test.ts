@@ -15,6 +15,9 @@ import { browserSession } from '../support/session.ts';
  * whose first try compresses shortest against its second is taken. The rule (docs/choices.md,
  * Safety): a session's answers carry no token, so nothing the guess could match is in the body;
  * a caller by token keeps docs/reference.md#the-api's envelope (auth.token repeated) exactly.
+ *
+ * @engine-independent: what is attacked is the compressed body of an answer, whose bytes are the
+ * same from either database; it runs once a test run (scripts/test.mjs), ~2,000 requests.
  */
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

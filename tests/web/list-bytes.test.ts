@@ -13,6 +13,9 @@ import { seedExchange, type SeededExchange } from './seed.ts';
  * without Accept-Encoding, with gzip and with brotli. Printed for docs/choices.md (the
  * accessibility and compression paragraphs); the test asserts only that the three carry the same
  * page of 50 rows and that compression saves most of it (the figures are measured, not promised).
+ *
+ * @engine-independent: the page's bytes on the wire are the same from either database; it runs
+ * once a test run (scripts/test.mjs).
  */
 describe('the bytes of a 50-row list page, plain and compressed', () => {
   let app: TestApp;
