@@ -4,7 +4,8 @@ import type { Ctx } from '../kernel/context.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { rateLineForBooking } from '../pricing/index.ts';
 import { addRefs } from './create.ts';
-import { parseFreight, type FreightValues } from '../freights/index.ts';
+import type { FreightValues } from '../freights/index.ts';
+import { parseFreight } from './parse.ts';
 import { createFreight } from '../freights/index.ts';
 import type { FreightRow } from '../freights/index.ts';
 

@@ -3,7 +3,8 @@ import type { Ctx } from '../kernel/context.ts';
 import type { Warning } from '../kernel/outcome.ts';
 import { readId, type Params } from '../kernel/params.ts';
 import { searchForFreight } from '../pricing/index.ts';
-import { parseFreight, type FreightValues } from '../freights/index.ts';
+import type { FreightValues } from '../freights/index.ts';
+import { parseFreight } from './parse.ts';
 import { createFreight, type Creation, type EnteredMarket } from '../freights/index.ts';
 import type { FreightRow } from '../freights/index.ts';
 

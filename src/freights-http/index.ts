@@ -12,14 +12,16 @@ export { CompanyPicker, readPickedCompanies } from './pages/company-picker.tsx';
 // A freight's place as the lists name it (mail and the desk name freights as the lists do)
 export { placeLabel } from './pages/freight-page.tsx';
 
-// The freight form (templates replay it)
+// A freight body read, and the freight form (templates replay them)
+export { parseFreight } from './parse.ts';
 export { normaliseFreightForm, problemsFromWarnings, type FormState } from './pages/form-input.ts';
 export { freightFields } from './pages/form-page.tsx';
 
 // The API description of freights and their events
 export { FREIGHT_EVENT_DOCS, FREIGHT_INPUT_SCHEMA, FREIGHT_SCHEMA } from './schema.ts';
 
-// Texts
+// Texts, and the lists' names and the freights' place in the menu
+export { FREIGHTS_SECTION, LIST_NAME_MESSAGES, listLabel } from './list-names.ts';
 export { FREIGHT_PAGE_MESSAGES } from './messages.ts';
 export { ONE_STEP_PAGE_MESSAGES } from './one-step-messages.ts';
 export { LOAD_PAGE_MESSAGES } from './load-messages.ts';

@@ -5,7 +5,8 @@ import { fail, notFound, ok, redirect, type Answer, type Outcome, type Warning }
 import { readId, readInt } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
 import { bookingRequest } from './booking.ts';
-import { parseFreight, presentFreight, readIds, type FreightView } from '../freights/index.ts';
+import { presentFreight, type FreightView } from '../freights/index.ts';
+import { parseFreight, readIds } from './parse.ts';
 import type { Role } from '../freights/index.ts';
 import { type FreightRow, VISIBILITY } from '../freights/index.ts';
 import { FREIGHT_DOCS, freightEnlistDoc } from './schema.ts';

@@ -31,7 +31,7 @@ export {
   type ReadContext,
 } from './store.ts';
 export type { Role } from './policy.ts';
-export { admits, admitsSql, audienceOf, hadBidSql, partiesOf, partyToAwbSql, speakingFreights, type AwbFreight } from './policy.ts';
+export { admits, admitsSql, audienceOf, hadBidSql, partiesOf, partyToAwbSql, type AwbFreight } from './policy.ts';
 
 // The read model: other modules' statements over freights and bids start here (read-model.ts),
 // with the rules above and below as their SQL pieces; no other module names the tables
@@ -107,11 +107,9 @@ export { countFreightLists, freightCountsQuery, type OtherListCounts } from './l
 export {
   FREIGHT_LIST_IDS,
   FREIGHT_LISTS_NAMED,
-  FREIGHTS_SECTION,
   HOME_LIST,
   isFreightList,
   LIST,
-  listLabel,
   listPath,
   listRange,
   TMS_LIST_IDS,
@@ -121,19 +119,22 @@ export { freightDistanceSql, originDistanceSql, searchConditions } from './searc
 // Whose move a freight is (the lists, the freight page, and the desk's work queue)
 export { bidderMustConfirm, isCallersMove, ownerMoveOf, publishGaps, type PublishGap } from './lists/moves.ts';
 
-// Reading a freight body (templates replay it), the field table, and the freight as presented
+// The field table (the HTTP face reads a freight body by it, freights-http/parse.ts), and the freight as presented
 export {
+  BIDS_SHOWN_STATUSES,
   CLASSES,
   FIELDS,
   MAX_WHITELIST,
-  parseFreight,
+  PIECE_FIELDS,
   presentFreight,
-  readIds,
   SHARE_KEYS,
+  storableDate,
   TYPES,
+  type DecimalSpec,
   type FieldDef,
   type FreightValues,
   type FreightView,
+  type PieceValues,
   type PresentedPiece,
   type ShareKey,
 } from './fields.ts';
@@ -152,15 +153,6 @@ export { LISTS, listInfo, listsOfGroup, type ListSide } from './lists/registry.t
 export type { Confirmations } from './lists/moves.ts';
 export { isAwardedStatus, MARKET_STATUSES } from './in-market.ts';
 
-// The pages' reads (SQL over freights and bids, page only): the HTTP face puts a page's parts together
-export {
-  acceptedBidUser,
-  bidSummaries,
-  hasWinner,
-  ownBids,
-  partnerCompanies,
-  pastBidsOf,
-  priceCurrencies,
-  type OwnBid,
-} from './page-data.ts';
+// The companies a page offers to pick by name (the pages of several modules read it)
+export { partnerCompanies } from './page-data.ts';
 export { FREIGHT_ERRORS, FREIGHT_MESSAGES } from './texts.ts';

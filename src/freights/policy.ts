@@ -94,31 +94,3 @@ export interface AwbFreight {
 export function partiesOf(f: AwbFreight): number[] {
   return [...new Set([f.company_id, f.winner_id, f.transport_company_id].filter((c): c is number => c !== null))];
 }
-
-/**
- * The freights of one AWB whose parties speak for it on public tracking (docs/choices.md,
- * Tracking): the one awarded first — the shipment's tender, before anyone else knew the AWB —
- * and every freight that one of the speaking parties tendered in turn (the owner's other legs,
- * the winner's subcontract), as far as that reaches. A company that names the AWB on a tender of
- * its own is no party to these, even when an honest carrier wins its tender: it speaks only
- * through its own freight (what `shipment.status` sends to that freight's parties), never on
- * the shipment's public tracking.
- */
-export function speakingFreights<T extends AwbFreight>(freights: readonly T[]): T[] {
-  const at = (f: AwbFreight) => (f.awarded ? new Date(f.awarded).getTime() : Number.POSITIVE_INFINITY);
-  const order = [...freights].sort((a, b) => at(a) - at(b) || a.id - b.id);
-  const root = order[0];
-  if (!root) return [];
-  const speaking = [root];
-  const parties = new Set(partiesOf(root));
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const f of order) {
-      if (speaking.includes(f) || !parties.has(f.company_id)) continue;
-      speaking.push(f);
-      for (const c of partiesOf(f)) parties.add(c);
-      grew = true;
-    }
-  }
-  return speaking;
-}

@@ -3,8 +3,9 @@ import { catalogue, type KeysOf } from '../kernel/i18n.ts';
 
 /**
  * The freights module's texts in English and German (app.ts installs them; kernel/i18n.ts): its
- * refusals, the words of its answers (delivery steps, piece counts) and the lists' names
- * (lists/registry.ts listLabel). The pages' texts are freights-http/messages.ts.
+ * refusals and the words of its answers (delivery steps, piece counts). The pages' texts, and the
+ * lists' names on tabs, titles and the menu, are the HTTP face's (freights-http/messages.ts,
+ * list-names.ts).
  */
 export const FREIGHT_MESSAGES = catalogue(
   {
@@ -30,26 +31,6 @@ export const FREIGHT_MESSAGES = catalogue(
       'This freight is being offered to carriers one after the other (a waterfall): its visibility and whitelist move with each turn and cannot be changed until the waterfall ends.',
     'freight.enlist.unknown_filter': 'Unknown list filter.',
     'tracking.unsupported_type': 'Only tracking by AWB (type=awb) is supported.',
-    'fv.f8': 'Open requests',
-    'fv.f7': 'My bids',
-    'fv.f6': 'Lost',
-    'fv.f2': 'Won orders',
-    'fv.f9': 'Archive',
-    'fv.f20': 'Drafts',
-    'fv.f10': 'Open tenders',
-    'fv.f17': 'With bids',
-    'fv.f18': 'Without bids',
-    'fv.f12': 'Awarded',
-    'fv.f19': 'Archive',
-    'fv.f200': 'Outgoing',
-    'fv.f201': 'Confirmed',
-    'fv.f209': 'Archive',
-    'fv.f210': 'Incoming',
-    'fv.f211': 'Accepted',
-    'fv.f219': 'Archive',
-    'fv.f51': 'Not planned',
-    'fv.f52': 'Planned',
-    'fv.f53': 'Tours',
   },
   {
     'freight.info.pieces': '{count} Stk.',
@@ -74,26 +55,6 @@ export const FREIGHT_MESSAGES = catalogue(
       'Diese Fracht wird Frachtführern nacheinander angeboten (Wasserfall): Sichtbarkeit und Freigabeliste wechseln mit jeder Runde und können erst nach dem Wasserfall geändert werden.',
     'freight.enlist.unknown_filter': 'Unbekannter Listenfilter.',
     'tracking.unsupported_type': 'Nur die Sendungsverfolgung per AWB (type=awb) wird unterstützt.',
-    'fv.f8': 'Offene Anfragen',
-    'fv.f7': 'Meine Gebote',
-    'fv.f6': 'Verloren',
-    'fv.f2': 'Gewonnene Aufträge',
-    'fv.f9': 'Archiv',
-    'fv.f20': 'Entwürfe',
-    'fv.f10': 'Offene Ausschreibungen',
-    'fv.f17': 'Mit Geboten',
-    'fv.f18': 'Ohne Gebote',
-    'fv.f12': 'Vergeben',
-    'fv.f19': 'Archiv',
-    'fv.f200': 'Ausgehend',
-    'fv.f201': 'Bestätigt',
-    'fv.f209': 'Archiv',
-    'fv.f210': 'Eingehend',
-    'fv.f211': 'Angenommen',
-    'fv.f219': 'Archiv',
-    'fv.f51': 'Nicht geplant',
-    'fv.f52': 'Geplant',
-    'fv.f53': 'Touren',
   },
 );
 

@@ -4,8 +4,8 @@ import { PAGE_FORM_INVALID } from '../kernel/errors.ts';
 import { fail, failWith, notFound, ok } from '../kernel/outcome.ts';
 import { isRecord, readId, readString, type Params } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint } from '../kernel/route.tsx';
-import { FIELDS, createFreight, parseFreight, type AwardPath } from '../freights/index.ts';
-import { FREIGHT_INPUT_SCHEMA, normaliseFreightForm, problemsFromWarnings } from '../freights-http/index.ts';
+import { FIELDS, createFreight, type AwardPath } from '../freights/index.ts';
+import { FREIGHT_INPUT_SCHEMA, normaliseFreightForm, parseFreight, problemsFromWarnings } from '../freights-http/index.ts';
 import { presentTemplate, TEMPLATE } from './present.ts';
 import { createdFromTemplate, templateAdded, templatesPage } from './views.tsx';
 

@@ -1,7 +1,7 @@
-// The freight field table's lenient reading (src/freights/fields.ts), tested where it lives.
+// The freight field table's lenient reading (src/freights-http/parse.ts, by src/freights/fields.ts FIELDS), tested where it lives.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseFreight, parseLocation } from '../../src/freights/fields.ts';
+import { parseFreight, parseLocation } from '../../src/freights-http/parse.ts';
 import { Clock } from '../../src/kernel/time.ts';
 
 const clock = new Clock('Europe/Berlin', () => new Date('2030-01-10T12:00:00Z'));

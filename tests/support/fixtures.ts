@@ -122,3 +122,49 @@ export async function deliveredFreight(app: TestApp, owner: Actor, carrier: Acto
   assert.equal(res.body.data.route.status, 'closed');
   return id;
 }
+
+/**
+ * The cross-border deal of the page suites (the transport order, the e-CMR, the deal room): a
+ * furniture house in Köln sends a load to Łódź. The freight's places, with their addresses.
+ */
+export const KOELN_TO_LODZ = {
+  from: 'city:50667',
+  from_country: 'DE',
+  from_addr: 'Domstraße 3, Köln',
+  to: 'city:90-001',
+  to_country: 'PL',
+  to_addr: 'ul. Piotrkowska 5, Łódź',
+} as const;
+
+/** Its two companies in one language: `Möbelhaus Rhein <suffix>` (the shipper), then `Przewozy Łódź <suffix>` (the carrier). */
+export async function crossBorderPair(app: TestApp, language: string, suffix: string): Promise<{ shipper: Actor; carrier: Actor }> {
+  const shipper = await app.actor(`Möbelhaus Rhein ${suffix}`, { language });
+  const carrier = await app.actor(`Przewozy Łódź ${suffix}`, { language });
+  return { shipper, carrier };
+}
+
+/** A deal of the page suites: its two companies and the shipper's freight. */
+export interface Deal {
+  shipper: Actor;
+  carrier: Actor;
+  freight: number;
+}
+
+/**
+ * One cross-border deal per case (a language and a viewport), each with companies of its own:
+ * the pair named `suffix(case)` in the case's language, then the freight `freight` makes of it
+ * (published, or awarded too). Answered by `<language>-<width>`, in the cases' order.
+ */
+export async function crossBorderDeals<C extends readonly [string, { width: number }]>(
+  app: TestApp,
+  cases: readonly C[],
+  suffix: (c: C) => string,
+  freight: (pair: { shipper: Actor; carrier: Actor }, c: C) => Promise<number>,
+): Promise<Map<string, Deal>> {
+  const deals = new Map<string, Deal>();
+  for (const c of cases) {
+    const pair = await crossBorderPair(app, c[0], suffix(c));
+    deals.set(`${c[0]}-${c[1].width}`, { ...pair, freight: await freight(pair, c) });
+  }
+  return deals;
+}

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { openFreight } from '../freights/helpers.ts';
-import { HAVE_CHROMIUM, launchBrowser } from '../support/browser.ts';
-import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { HAVE_CHROMIUM } from '../support/browser.ts';
+import { awardedFreight, crossBorderDeals, type Deal, KOELN_TO_LODZ } from '../support/fixtures.ts';
+import type { TestApp } from '../support/harness.ts';
 import { pdfText } from '../support/pdf.ts';
-import { assertNoSideScroll, DESKTOP, flashText, pageFor, PHONE, plain } from './helpers.ts';
+import { assertNoSideScroll, flashText, pageFor, PHONE, plain } from './helpers.ts';
+import { closeBrowserSuite, LANGUAGES_AT_TWO_WIDTHS, openBrowserSuite } from './suite.ts';
 
 /**
  * docs/reference.md#ecmr in a browser: the carrier and the sender sign the e-CMR at loading on its page,
@@ -40,46 +41,26 @@ describe('pages: the e-CMR signed at loading and at delivery (docs/reference.md#
   let browser: Browser;
   let base: string;
   const contexts: BrowserContext[] = [];
-  const CASES = [
-    ['eng', DESKTOP],
-    ['deu', PHONE],
-    ['deu', DESKTOP],
-    ['eng', PHONE],
-  ] as const;
-  const people = new Map<string, { shipper: Actor; carrier: Actor; freight: number }>();
+  const CASES = LANGUAGES_AT_TWO_WIDTHS;
+  let people: Map<string, Deal>;
 
-  before(async () => {
-    app = await startTestApp({ env: { APP_TIMEZONE: 'Europe/Berlin' } });
-    for (const [lang, viewport] of CASES) {
-      const shipper = await app.actor(`Möbelhaus Rhein ${lang} ${viewport.width}`, { language: lang });
-      const carrier = await app.actor(`Przewozy Łódź ${lang} ${viewport.width}`, { language: lang });
-      const freight = await openFreight(app, shipper, {
-        from: 'city:50667',
-        from_country: 'DE',
-        from_addr: 'Domstraße 3, Köln',
-        to: 'city:90-001',
-        to_country: 'PL',
-        to_addr: 'ul. Piotrkowska 5, Łódź',
-        weight: 4200,
-        etd: '2031-05-05 08:00',
-        pieces: [{ pieces: 33, depth: 120, width: 80, height: 150, weight: 4200 }],
-        refs: { customer: `PO-${lang}-${viewport.width}`, commodity: 'Küchenmöbel' },
-      });
-      const bid = (
-        await app.post('/quotes/add.json', { token: carrier.token, json: { route: freight, amount: '1745.50', currency_code: 'EUR' } })
-      ).body.data.bid;
-      await app.post(`/quotes/confirm/${bid.id}.json`, { token: shipper.token });
-      assert.equal((await app.post(`/quotes/confirm/${bid.id}.json`, { token: carrier.token })).body.status, 'success');
-      people.set(`${lang}-${viewport.width}`, { shipper, carrier, freight });
-    }
-    base = await app.listen();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await app?.close();
-  });
+  // Per case, awarded at 1,745.50 EUR: 33 pallets of kitchen furniture, loading on 5 May 2031.
+  const awarded = async ({ shipper, carrier }: Pick<Deal, 'shipper' | 'carrier'>, [lang, viewport]: (typeof CASES)[number]) => {
+    const fields = {
+      ...KOELN_TO_LODZ,
+      weight: 4200,
+      etd: '2031-05-05 08:00',
+      pieces: [{ pieces: 33, depth: 120, width: 80, height: 150, weight: 4200 }],
+      refs: { customer: `PO-${lang}-${viewport.width}`, commodity: 'Küchenmöbel' },
+    };
+    return (await awardedFreight(app, shipper, carrier, fields, '1745.50')).id;
+  };
+  const setup = async (started: TestApp) => {
+    app = started;
+    people = await crossBorderDeals(app, CASES, ([lang, viewport]) => `${lang} ${viewport.width}`, awarded);
+  };
+  before(async () => ({ app, browser, base } = await openBrowserSuite({ setup })));
+  after(() => closeBrowserSuite(contexts, browser, app));
 
   for (const [lang, viewport] of CASES) {
     const T = TEXT[lang];

@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { openFreight } from '../freights/helpers.ts';
-import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
-import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { HAVE_CHROMIUM, screenshot } from '../support/browser.ts';
+import { crossBorderDeals, type Deal, KOELN_TO_LODZ, publishedFreight } from '../support/fixtures.ts';
+import type { TestApp } from '../support/harness.ts';
 import { pdfText } from '../support/pdf.ts';
 import { assertNoSideScroll, DESKTOP, flashText, pageFor, PHONE, plain, setRealname } from './helpers.ts';
+import { closeBrowserSuite, openBrowserSuite } from './suite.ts';
 
 /**
  * docs/reference.md#deal-room in a browser, the whole deal: the carrier asks the shipper beside the open
@@ -90,44 +91,29 @@ describe('pages: the deal room from the first question to the proof of delivery 
     ['eng', PHONE],
     ['deu', DESKTOP],
   ] as const;
-  const people = new Map<string, { shipper: Actor; carrier: Actor; freight: number }>();
+  let people: Map<string, Deal>;
 
-  before(async () => {
-    app = await startTestApp({ env: { APP_TIMEZONE: 'Europe/Berlin' } });
-    for (const [lang, viewport] of CASES) {
-      const shipper = await app.actor(`Möbelhaus Rhein ${lang}`, { language: lang });
-      const carrier = await app.actor(`Przewozy Łódź ${lang}`, { language: lang });
-      await setRealname(app, shipper, 'Jürgen Weiß');
-      await setRealname(app, carrier, 'Łukasz Wójcik');
-      await app.post('/companies/edit.json', {
-        token: shipper.token,
-        json: { country: 'DE', city: 'Köln', postcode: '50667', vat_id: 'DE136695976' },
-      });
-      await app.post('/companies/edit.json', {
-        token: carrier.token,
-        json: { country: 'PL', city: 'Łódź', postcode: '90-001', vat_id: 'PL5260001246' },
-      });
-      const freight = await openFreight(app, shipper, {
-        from: 'city:50667',
-        from_country: 'DE',
-        to: 'city:90-001',
-        from_addr: 'Domstraße 3, Köln',
-        to_country: 'PL',
-        to_addr: 'ul. Piotrkowska 5, Łódź',
-        weight: 4200,
-        etd: '2031-05-05 08:00',
-        refs: { customer: `PO-${lang}-${viewport.width}`, commodity: 'Küchenmöbel' },
-      });
-      people.set(`${lang}-${viewport.width}`, { shipper, carrier, freight });
-    }
-    base = await app.listen();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await app?.close();
-  });
+  // Per case, the contacts named, the companies' addresses and VAT ids given, the freight in the market.
+  const published = async ({ shipper, carrier }: Pick<Deal, 'shipper' | 'carrier'>, [lang, viewport]: (typeof CASES)[number]) => {
+    await setRealname(app, shipper, 'Jürgen Weiß');
+    await setRealname(app, carrier, 'Łukasz Wójcik');
+    await app.post('/companies/edit.json', {
+      token: shipper.token,
+      json: { country: 'DE', city: 'Köln', postcode: '50667', vat_id: 'DE136695976' },
+    });
+    await app.post('/companies/edit.json', {
+      token: carrier.token,
+      json: { country: 'PL', city: 'Łódź', postcode: '90-001', vat_id: 'PL5260001246' },
+    });
+    const refs = { customer: `PO-${lang}-${viewport.width}`, commodity: 'Küchenmöbel' };
+    return publishedFreight(app, shipper, { ...KOELN_TO_LODZ, weight: 4200, etd: '2031-05-05 08:00', refs });
+  };
+  const setup = async (started: TestApp) => {
+    app = started;
+    people = await crossBorderDeals(app, CASES, ([lang]) => lang, published);
+  };
+  before(async () => ({ app, browser, base } = await openBrowserSuite({ setup })));
+  after(() => closeBrowserSuite(contexts, browser, app));
 
   for (const [lang, viewport] of CASES) {
     const T = TEXT[lang];

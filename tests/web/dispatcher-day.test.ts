@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { citiesReady } from '../../src/places/cities.ts';
-import { HAVE_CHROMIUM, launchBrowser } from '../support/browser.ts';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { HAVE_CHROMIUM } from '../support/browser.ts';
+import type { TestApp } from '../support/harness.ts';
 import { force, insertBid, openFreight } from '../freights/helpers.ts';
 import { DELIVERY } from '../../src/freights/tables.ts';
 import { addOffer, eventually, FREIGHT, notificationsOf } from '../vehicles/helpers.ts';
 import { assertNoSideScroll, axeProblems, DESKTOP, PHONE, pageFor, plain } from './helpers.ts';
+import { closeBrowserSuite, openBrowserSuite } from './suite.ts';
 
 /**
  * Issue 47 (the dispatcher's day, third pass), the items of this pass, each in English and German,
@@ -19,18 +19,8 @@ describe('browser: the dispatcher’s day (issue 47)', { skip: !HAVE_CHROMIUM &&
   let base: string;
   const contexts: BrowserContext[] = [];
 
-  before(async () => {
-    app = await startTestApp({ env: { APP_TIMEZONE: 'Europe/Berlin' } });
-    app.setNow(new Date('2030-05-01T08:00:00Z'));
-    base = await app.listen();
-    browser = await launchBrowser();
-    await citiesReady();
-  });
-  after(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await app?.close();
-  });
+  before(async () => ({ app, browser, base } = await openBrowserSuite({ now: new Date('2030-05-01T08:00:00Z'), cities: true })));
+  after(() => closeBrowserSuite(contexts, browser, app));
 
   const cases = (['eng', 'deu'] as const).flatMap((lang) => [DESKTOP, PHONE].map((viewport) => ({ lang, viewport })));
 

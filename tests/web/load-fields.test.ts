@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { HAVE_CHROMIUM, launchBrowser } from '../support/browser.ts';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { HAVE_CHROMIUM } from '../support/browser.ts';
+import type { TestApp } from '../support/harness.ts';
 import { addFreight, openFreight } from '../freights/helpers.ts';
 import { FREIGHT } from '../vehicles/helpers.ts';
 import { assertNoSideScroll, DESKTOP, PHONE, pageFor, plain } from './helpers.ts';
+import { closeBrowserSuite, openBrowserSuite } from './suite.ts';
 
 /**
  * The load described as trucks are in the browser (docs/choices.md, "Loads described as trucks
@@ -19,17 +20,8 @@ describe('browser: describe a load, search by it', { skip: !HAVE_CHROMIUM && 'ch
   let base: string;
   const contexts: BrowserContext[] = [];
 
-  before(async () => {
-    app = await startTestApp({ env: { APP_TIMEZONE: 'Europe/Berlin' } });
-    app.setNow(new Date('2030-05-01T08:00:00Z'));
-    base = await app.listen();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await app?.close();
-  });
+  before(async () => ({ app, browser, base } = await openBrowserSuite({ now: new Date('2030-05-01T08:00:00Z') })));
+  after(() => closeBrowserSuite(contexts, browser, app));
 
   const words = {
     eng: { section: 'Truck and load', fact: /Reefer · 7\.5 ldm · ADR 3 · -18 to -2\.5 °C · pallet exchange/, ldm: '7.5' },

@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { openFreight } from '../freights/helpers.ts';
-import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
-import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { HAVE_CHROMIUM, screenshot } from '../support/browser.ts';
+import { awardedFreight, crossBorderDeals, type Deal, KOELN_TO_LODZ } from '../support/fixtures.ts';
+import type { TestApp } from '../support/harness.ts';
 import { pdfText } from '../support/pdf.ts';
-import { assertNoSideScroll, axeProblems, DESKTOP, flashText, pageFor, PHONE, plain, setRealname } from './helpers.ts';
+import { assertNoSideScroll, axeProblems, flashText, pageFor, PHONE, plain, setRealname } from './helpers.ts';
+import { closeBrowserSuite, LANGUAGES_AT_TWO_WIDTHS, openBrowserSuite } from './suite.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -45,55 +46,31 @@ describe('pages: the carrier gives plate and driver, the shipper downloads the n
   let browser: Browser;
   let base: string;
   const contexts: BrowserContext[] = [];
-  const CASES = [
-    ['eng', DESKTOP],
-    ['deu', PHONE],
-    ['deu', DESKTOP],
-    ['eng', PHONE],
-  ] as const;
-  const people = new Map<string, { shipper: Actor; carrier: Actor; freight: number }>();
+  const CASES = LANGUAGES_AT_TWO_WIDTHS;
+  let people: Map<string, Deal>;
 
-  before(async () => {
-    app = await startTestApp({ env: { APP_TIMEZONE: 'Europe/Berlin' } });
-    for (const [lang, viewport] of CASES) {
-      const shipper = await app.actor(`Möbelhaus Rhein ${lang} ${viewport.width}`, { language: lang });
-      const carrier = await app.actor(`Przewozy Łódź ${lang} ${viewport.width}`, { language: lang });
-      await setRealname(app, shipper, 'Jürgen Weiß');
-      await setRealname(app, carrier, 'Łukasz Wójcik');
-      await app.post('/companies/edit.json', { token: shipper.token, json: { phone: '+49 221 555 0101' } });
-      await app.post('/companies/edit.json', { token: carrier.token, json: { phone: '+48 42 555 0100' } });
-      const freight = await openFreight(app, shipper, {
-        from: 'city:50667',
-        from_country: 'DE',
-        from_addr: 'Domstraße 3, Köln',
-        to: 'city:90-001',
-        to_country: 'PL',
-        to_addr: 'ul. Piotrkowska 5, Łódź',
-        weight: 1250.5,
-        etd: '2031-11-28 08:00',
-        refs: {
-          customer: `PO-${lang}-${viewport.width}`,
-          commodity: 'Küchenmöbel',
-          loading_ref: 'RAMPE-4',
-          consignee: 'Meble Nowak Sp. z o.o.',
-          payment_days: '30',
-        },
-      });
-      const bid = (
-        await app.post('/quotes/add.json', { token: carrier.token, json: { route: freight, amount: '1745.50', currency_code: 'EUR' } })
-      ).body.data.bid;
-      await app.post(`/quotes/confirm/${bid.id}.json`, { token: shipper.token });
-      assert.equal((await app.post(`/quotes/confirm/${bid.id}.json`, { token: carrier.token })).body.status, 'success');
-      people.set(`${lang}-${viewport.width}`, { shipper, carrier, freight });
-    }
-    base = await app.listen();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await app?.close();
-  });
+  // Per case, the contacts named, awarded at 1,745.50 EUR with the refs the order prints.
+  const awarded = async ({ shipper, carrier }: Pick<Deal, 'shipper' | 'carrier'>, [lang, viewport]: (typeof CASES)[number]) => {
+    await setRealname(app, shipper, 'Jürgen Weiß');
+    await setRealname(app, carrier, 'Łukasz Wójcik');
+    await app.post('/companies/edit.json', { token: shipper.token, json: { phone: '+49 221 555 0101' } });
+    await app.post('/companies/edit.json', { token: carrier.token, json: { phone: '+48 42 555 0100' } });
+    const refs = {
+      customer: `PO-${lang}-${viewport.width}`,
+      commodity: 'Küchenmöbel',
+      loading_ref: 'RAMPE-4',
+      consignee: 'Meble Nowak Sp. z o.o.',
+      payment_days: '30',
+    };
+    const fields = { ...KOELN_TO_LODZ, weight: 1250.5, etd: '2031-11-28 08:00', refs };
+    return (await awardedFreight(app, shipper, carrier, fields, '1745.50')).id;
+  };
+  const setup = async (started: TestApp) => {
+    app = started;
+    people = await crossBorderDeals(app, CASES, ([lang, viewport]) => `${lang} ${viewport.width}`, awarded);
+  };
+  before(async () => ({ app, browser, base } = await openBrowserSuite({ setup })));
+  after(() => closeBrowserSuite(contexts, browser, app));
 
   for (const [lang, viewport] of CASES) {
     const T = TEXT[lang];

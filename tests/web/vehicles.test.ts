@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { citiesReady } from '../../src/places/cities.ts';
-import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
-import { startTestApp, type TestApp } from '../support/harness.ts';
+import { HAVE_CHROMIUM, screenshot } from '../support/browser.ts';
+import type { TestApp } from '../support/harness.ts';
 import { openFreight } from '../freights/helpers.ts';
 import { FREIGHT } from '../vehicles/helpers.ts';
 import { assertNoSideScroll, DESKTOP, flashText, PHONE, pageFor } from './helpers.ts';
+import { closeBrowserSuite, openBrowserSuite } from './suite.ts';
 
 /**
  * Vehicle space in the browser (docs/reference.md#vehicles), in English and German, at the desk and on a
@@ -19,19 +19,9 @@ describe('browser: offer a truck, be invited, bid', { skip: !HAVE_CHROMIUM && 'c
   let base: string;
   const contexts: BrowserContext[] = [];
 
-  before(async () => {
-    app = await startTestApp({ env: { APP_TIMEZONE: 'Europe/Berlin' } });
-    app.setNow(new Date('2030-05-01T08:00:00Z'));
-    base = await app.listen();
-    browser = await launchBrowser();
-    // Towns are suggested once the city data is loaded (places/cities.ts answers without them before).
-    await citiesReady();
-  });
-  after(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await app?.close();
-  });
+  // Towns are suggested once the city data is loaded (places/cities.ts answers without them before).
+  before(async () => ({ app, browser, base } = await openBrowserSuite({ now: new Date('2030-05-01T08:00:00Z'), cities: true })));
+  after(() => closeBrowserSuite(contexts, browser, app));
 
   const words = {
     eng: {

@@ -3,7 +3,7 @@ import type { Caller, Ctx } from '../../kernel/context.ts';
 
 /**
  * Companies picked by name, with suggestions (the partners the caller's company has dealt with
- * first, then others; page-data.ts partnerCompanies): the one picker of every form that names
+ * first, then others; freights/page-data.ts partnerCompanies): the one picker of every form that names
  * companies (the publish form's audience, the vehicle offer's whitelist, issue 47 item 9; the
  * tender's invited companies, issue 43). The field (`whitelist_names` unless named) is a
  * comma-separated list of names; `readPickedCompanies` turns it into the ids the API takes

@@ -4,7 +4,7 @@ import { formatDay, formatKg, formatMoney, formatNumber, formatStamp, formatWind
 import { Badge, PostButton, type Column } from '../../kernel/ui.tsx';
 import { distanceCell, loadParts, OutcomeBadge, placeLabel, YourMove } from './freight-page.tsx';
 import { namesOfCompanies, CompanyName } from '../../accounts/index.ts';
-import { bidSummaries, ownBids, priceCurrencies, type OwnBid } from '../../freights/index.ts';
+import { bidSummaries, ownBids, priceCurrencies, type OwnBid } from './page-data.ts';
 import { bidOutcome } from './page-parts.ts';
 import { cityOf } from '../../places/index.ts';
 import type { FreightView } from '../../freights/index.ts';

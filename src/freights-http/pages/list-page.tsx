@@ -6,7 +6,8 @@ import { DataTable, Pager, Select, Tabs, columnsFor, type Column, type Tab } fro
 import { cityNear, cityNameIn, isKnownAirport, pointText, resolvePlaceText, type ResolvedPlace } from '../../places/index.ts';
 import { formatDay, formatNumber, readLocaleDecimal, readLocaleWeightKg } from '../../kernel/locale.ts';
 import type { Translate } from '../../kernel/i18n.ts';
-import { LISTS, listInfo, listLabel, listPath } from '../../freights/index.ts';
+import { LISTS, listInfo, listPath } from '../../freights/index.ts';
+import { listLabel } from '../list-names.ts';
 import { freightListColumns, isListedFreight, type RowMarks } from './list-columns.tsx';
 import type { FreightView } from '../../freights/index.ts';
 import { BODIES, searchToParams, DEFAULT_RADIUS_KM, SEARCH_PARAMS, type LoadSearch, type SearchParamName } from '../../market/index.ts';

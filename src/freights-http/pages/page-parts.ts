@@ -4,22 +4,19 @@ import { companyRefs, contactOf, type Contact, isBlocked, type CompanyRef } from
 import type { DB } from '../../db/schema.ts';
 import type { Clock } from '../../kernel/time.ts';
 import {
-  acceptedBidUser,
   bidHistory,
-  hasWinner,
   isAwardedStatus,
   isMarketStatus,
   partnerCompanies,
-  pastBidsOf,
   type BidView,
   type FreightStatus,
   type FreightView,
-  type OwnBid,
 } from '../../freights/index.ts';
+import { acceptedBidUser, hasWinner, pastBidsOf, type OwnBid } from './page-data.ts';
 
 /**
  * What the freight page shows beyond the JSON answer (never part of it), put together from the
- * freights' page reads (freights/page-data.ts), the accounts' names and contacts and the places'
+ * freight pages' reads (page-data.ts), the accounts' names and contacts and the places'
  * cities; and what became of a bid, as its bidder reads it.
  */
 

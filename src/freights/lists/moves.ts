@@ -45,7 +45,7 @@ export interface RowForMove {
  * with a bid to confirm or bids to choose from, its own live bid the owner accepted (confirm it),
  * a booking request addressed to it that it has not answered, an order it won whose delivery it
  * reports. `ownerBids` are the live bids of the caller's own freight, `myBid` its own live bid on
- * another company's freight (page-data.ts reads both for the page's rows).
+ * another company's freight (freights-http/pages/page-data.ts reads both for the page's rows).
  */
 export function isCallersMove(
   row: RowForMove,

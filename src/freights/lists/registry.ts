@@ -1,4 +1,3 @@
-import type { MessageKey } from '../../kernel/i18n.ts';
 /**
  * The lists of GET /freights/enlist/{filterId} (docs/reference.md#freights; docs/reference.md#freights and #preview), the
  * one place their ids are written. Everything else derives from here: the tabs and their groups,
@@ -198,15 +197,6 @@ export const listsCounted = (family: Exclude<CountFamily, 'other'>): FreightList
 /** The page of a list. */
 export const listPath = (id: number) => `/freights/enlist/${id}`;
 
-/** The label of a list's tab and title (freights' messages); a number that is no list reads as such. */
-export const listLabel = (id: number): MessageKey => {
-  const list = listInfo(id);
-  return list ? `fv.f${list.id}` : 'freight.enlist.unknown_filter';
-};
-
 /** Where a dispatcher lands by default: as principal, as provider. */
 export const HOME_LIST = LIST.ownOpen;
 export const MARKET_LIST = LIST.market;
-
-/** The freights' place in the menu: it opens on the own open tenders. */
-export const FREIGHTS_SECTION = { prefix: '/freights', href: listPath(HOME_LIST), label: 'nav.freights' } as const;
