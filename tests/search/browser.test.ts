@@ -92,8 +92,10 @@ describe('browser: load search', { skip: !HAVE_CHROMIUM && 'chromium is not inst
       (os) => (os as HTMLOptionElement[]).find((o) => o.label.startsWith('Frankfurt am Main'))!.value,
     );
     await page.fill('input[name="from"]', option);
-    // Picked: the coordinates went to "Around", the place field is free again.
-    assert.equal(await page.inputValue('input[name="from_near"]'), option);
+    // Picked: the city went to "Around", by its name (issue 47, item 12), its point along with it
+    // in from_near_at; the place field is free again.
+    assert.equal(await page.inputValue('input[name="from_near"]'), 'Frankfurt am Main (DE)');
+    assert.match(await page.inputValue('input[name="from_near_at"]'), /^50\.1\d*,8\.6\d* /);
     assert.equal(await page.inputValue('input[name="from"]'), '');
     assert.match(await page.locator('[data-near-note="from_near"]').innerText(), /Frankfurt am Main/);
     await page.selectOption('select[name="from_radius"]', '50');
@@ -187,6 +189,7 @@ describe('browser: load search', { skip: !HAVE_CHROMIUM && 'chromium is not inst
     await page.fill('input[name="from"]', option);
     assert.match(await page.inputValue('input[name="from_addr"]'), /^Hanau/);
     assert.match(await page.inputValue('input[name="from_latitude"]'), /^50\.1/);
-    assert.equal(await page.inputValue('input[name="from"]'), '', 'the postal code is left to type');
+    // Issue 47, item 2: the field keeps the town's name (a town without a postal code can be published).
+    assert.equal(await page.inputValue('input[name="from"]'), 'Hanau am Main (DE)', 'the picked town stays in the field');
   });
 });
