@@ -1032,8 +1032,12 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
                 <p>
                   {data.contact.realname ? `${data.contact.realname} · ` : ''}
                   {data.contact.company}
-                  <br />
-                  <a href={`mailto:${data.contact.email}`}>{data.contact.email}</a>
+                  {data.contact.email && (
+                    <>
+                      <br />
+                      <a href={`mailto:${data.contact.email}`}>{data.contact.email}</a>
+                    </>
+                  )}
                   {data.contact.phone && (
                     <>
                       <br />

@@ -95,7 +95,11 @@ export async function readFreightPageParts(
   const formerBidder = !owner && !winner && isAwardedStatus(route.status);
   const [companies, contact, partners, fromCity, toCity, past, awardedToOther, blocked] = await Promise.all([
     companyRefs(db, [...names, ...(route._bids === undefined && route.status !== 'draft' ? [] : [])]),
-    Promise.resolve(contactUser).then((user) => contactOf(db, user)),
+    // The e-mail stays between the parties of a deal: before the award a carrier reads the name
+    // and the company's phone only (a user's address is none of a company that only sees the load).
+    Promise.resolve(contactUser)
+      .then((user) => contactOf(db, user))
+      .then((c) => (c && inMarket ? { ...c, email: '' } : c)),
     owner && route.status === 'draft' && route.type !== 'FFR' ? partnerCompanies(db, companyId) : Promise.resolve([]),
     cityOf(route.from, route.from_latitude, route.from_longitude, route.from_country, language),
     cityOf(route.to, route.to_latitude, route.to_longitude, route.to_country, language),
