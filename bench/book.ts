@@ -111,6 +111,10 @@ try {
     const wall = performance.now() - started;
     const winners = shots.filter((s) => s.ok).length;
     const failures = shots.filter((s) => s.status !== 200).length;
+    // Which they were: 0 is a connection the client could not open (the listen backlog).
+    const statuses = new Map<number, number>();
+    for (const s of shots) if (s.status !== 200) statuses.set(s.status, (statuses.get(s.status) ?? 0) + 1);
+    const byStatus = [...statuses].map(([status, n]) => `${n} × ${status}`).join(', ');
     const taken = Number(
       (await sql<{ n: string }>`select count(*) as n from bids where freight_id = any(${loads}::int[]) and status = 'accepted'`.execute(db))
         .rows[0]?.n,
@@ -123,7 +127,7 @@ try {
     return {
       p99,
       exact,
-      text: `${line}: ${winners} winners (accepted bids ${taken}; bar: exactly ${LOADS}), ${failures} non-200 answers, p50 ${ms(pct(times, 50))} p99 ${ms(p99)} | winners p50 ${ms(pct(won, 50))} p99 ${ms(pct(won, 99))}, refusals p50 ${ms(pct(lost, 50))} p99 ${ms(pct(lost, 99))} | ${shots.length.toLocaleString('en')} answers in ${ms(wall)}`,
+      text: `${line}: ${winners} winners (accepted bids ${taken}; bar: exactly ${LOADS}), ${failures} non-200 answers${byStatus ? ` (${byStatus})` : ''}, p50 ${ms(pct(times, 50))} p99 ${ms(p99)} | winners p50 ${ms(pct(won, 50))} p99 ${ms(pct(won, 99))}, refusals p50 ${ms(pct(lost, 50))} p99 ${ms(pct(lost, 99))} | ${shots.length.toLocaleString('en')} answers in ${ms(wall)}`,
     };
   };
   const loads = await openFreights(LOADS);
