@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
-import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { HAVE_CHROMIUM, screenshot } from '../support/browser.ts';
+import type { Actor, TestApp } from '../support/harness.ts';
 import { openFreight } from '../freights/helpers.ts';
 import { assertNoSideScroll, axeProblems, DESKTOP, pageFor, PHONE, plain, setRealname } from './helpers.ts';
+import { closeBrowserSuite, openBrowserSuite } from './suite.ts';
 
 /**
  * Issue 47, item 11 (contact before the award): a carrier who sees a load in the market reads who
@@ -31,27 +32,24 @@ describe('browser: contact before the award and the load’s age (issue 47, item
   let freight = 0;
 
   before(async () => {
-    app = await startTestApp({ env: { APP_TIMEZONE: 'Europe/Berlin' } });
-    const shipper = await app.actor('Verlader');
-    await setRealname(app, shipper, 'Erika Musterfrau');
-    await app.services.db.updateTable('companies').set({ phone: '+49 89 123456' }).where('id', '=', shipper.company).execute();
-    carriers.deu = await app.actor('Spedition', { language: 'deu' });
-    carriers.eng = await app.actor('Carrier', { language: 'eng' });
-    freight = await openFreight(app, shipper, { from: 'city:DE-80331', to: 'city:IT-20121', weight: 7000, etd: '2030-05-04 08:00' });
-    // Published two hours and a bit ago.
-    await app.services.db
-      .updateTable('freights')
-      .set({ created: new Date(Date.now() - 125 * 60_000) })
-      .where('id', '=', freight)
-      .execute();
-    base = await app.listen();
-    browser = await launchBrowser();
+    ({ app, browser, base } = await openBrowserSuite({
+      setup: async (app) => {
+        const shipper = await app.actor('Verlader');
+        await setRealname(app, shipper, 'Erika Musterfrau');
+        await app.services.db.updateTable('companies').set({ phone: '+49 89 123456' }).where('id', '=', shipper.company).execute();
+        carriers.deu = await app.actor('Spedition', { language: 'deu' });
+        carriers.eng = await app.actor('Carrier', { language: 'eng' });
+        freight = await openFreight(app, shipper, { from: 'city:DE-80331', to: 'city:IT-20121', weight: 7000, etd: '2030-05-04 08:00' });
+        // Published two hours and a bit ago.
+        await app.services.db
+          .updateTable('freights')
+          .set({ created: new Date(Date.now() - 125 * 60_000) })
+          .where('id', '=', freight)
+          .execute();
+      },
+    }));
   });
-  after(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await app?.close();
-  });
+  after(() => closeBrowserSuite(contexts, browser, app));
 
   for (const lang of ['deu', 'eng'] as const) {
     for (const viewport of [DESKTOP, PHONE]) {

@@ -75,6 +75,12 @@ export async function confirmAction(page: Page, box: Locator, url: string | RegE
 }
 
 /** Text with the no-break spaces of number formats (`1.745,50 €`) as plain spaces. */
+/** Opens the folded search bar where it is folded (on a phone). */
+export async function openBar(page: Page): Promise<void> {
+  const fold = page.locator('[data-testid="search-fold"]');
+  if ((await fold.getAttribute('open')) === null && (await fold.locator('> summary').isVisible())) await fold.locator('> summary').click();
+}
+
 export const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
 export const flashText = async (page: Page) => plain(await page.locator('[data-testid="flash"]').innerText());
 export const nextStep = async (page: Page) => plain(await page.locator('[data-testid="next-step"]').innerText());

@@ -5,7 +5,7 @@ import { citiesReady } from '../../src/places/cities.ts';
 import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { openFreight } from '../freights/helpers.ts';
-import { assertNoSideScroll, DESKTOP, pageFor, PHONE, plain } from './helpers.ts';
+import { assertNoSideScroll, DESKTOP, pageFor, PHONE, plain, openBar } from './helpers.ts';
 
 /**
  * Issue 24, item 4: the names people type find the city. In the list search bar's place inputs a
@@ -63,13 +63,6 @@ describe('browser: place suggestions know the names people type (issue 24, item 
     await browser?.close();
     await app?.close();
   });
-
-  /** Opens the folded search bar where it is folded (on a phone). */
-  async function openBar(page: Page) {
-    const fold = page.locator('[data-testid="search-fold"]');
-    if ((await fold.getAttribute('open')) === null && (await fold.locator('> summary').isVisible()))
-      await fold.locator('> summary').click();
-  }
 
   /** Types into a place input as a person does and answers the labels of the suggestions offered. */
   async function suggestions(page: Page, name: string, typed: string, label: RegExp): Promise<string[]> {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { citiesReady } from '../../src/places/cities.ts';
-import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
-import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
+import { HAVE_CHROMIUM, screenshot } from '../support/browser.ts';
+import type { Actor, TestApp } from '../support/harness.ts';
 import { openFreight } from '../freights/helpers.ts';
-import { assertNoSideScroll, axeProblems, DESKTOP, pageFor, PHONE, plain } from './helpers.ts';
+import { assertNoSideScroll, axeProblems, DESKTOP, pageFor, PHONE, plain, openBar } from './helpers.ts';
+import { closeBrowserSuite, openBrowserSuite } from './suite.ts';
 
 /**
  * Issue 47, item 2 (places are typed, not only picked) and item 12's place fields: a town typed
@@ -45,29 +45,20 @@ describe('browser: places are typed as people write them (issue 47, items 2 and 
   let hamburg = 0;
 
   before(async () => {
-    app = await startTestApp({ env: { APP_TIMEZONE: 'Europe/Berlin' } });
-    const shipper = await app.actor('Verlader');
-    carriers.deu = await app.actor('Spedition', { language: 'deu' });
-    carriers.eng = await app.actor('Carrier', { language: 'eng' });
-    shippers.deu = await app.actor('Versender', { language: 'deu' });
-    shippers.eng = await app.actor('Shipper', { language: 'eng' });
-    munich = await openFreight(app, shipper, { from: 'city:DE-80331', to: 'city:IT-20121', weight: 7000, etd: '2030-05-04 08:00' });
-    hamburg = await openFreight(app, shipper, { from: 'city:DE-20095', to: 'city:IT-20121', weight: 7000, etd: '2030-05-04 08:00' });
-    await citiesReady();
-    base = await app.listen();
-    browser = await launchBrowser();
+    ({ app, browser, base } = await openBrowserSuite({
+      cities: true,
+      setup: async (app) => {
+        const shipper = await app.actor('Verlader');
+        carriers.deu = await app.actor('Spedition', { language: 'deu' });
+        carriers.eng = await app.actor('Carrier', { language: 'eng' });
+        shippers.deu = await app.actor('Versender', { language: 'deu' });
+        shippers.eng = await app.actor('Shipper', { language: 'eng' });
+        munich = await openFreight(app, shipper, { from: 'city:DE-80331', to: 'city:IT-20121', weight: 7000, etd: '2030-05-04 08:00' });
+        hamburg = await openFreight(app, shipper, { from: 'city:DE-20095', to: 'city:IT-20121', weight: 7000, etd: '2030-05-04 08:00' });
+      },
+    }));
   });
-  after(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await app?.close();
-  });
-
-  async function openBar(page: Page) {
-    const fold = page.locator('[data-testid="search-fold"]');
-    if ((await fold.getAttribute('open')) === null && (await fold.locator('> summary').isVisible()))
-      await fold.locator('> summary').click();
-  }
+  after(() => closeBrowserSuite(contexts, browser, app));
 
   async function searchAround(page: Page, typed: string) {
     await openBar(page);
