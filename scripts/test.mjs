@@ -10,8 +10,9 @@
 //   under test (unit tests, structure, build; found by reading their imports within tests/), and
 //   those that say so with an `@engine-independent` comment.
 // Every (file, engine) job goes into one queue, the longest first by tests/durations.json, run
-// two at a time (the machines have two cores), each in its own `node --test` process; a job's
-// report is printed whole when it ends, with its duration, and the slowest are named at the end.
+// two at a time (the machines have two cores); short jobs of one engine share a `node --test`
+// process in batches (below), long ones have one each; a process's report is printed whole when it
+// ends, a line per file with its duration first, and the slowest are named at the end.
 // `--shard k/n` runs the k-th of n shares of the queue, balanced by the recorded durations (a
 // CI with n machines runs one share on each). The migrated PGlite snapshot and the migrated
 // PostgreSQL template database are built once, before the jobs start (tests/support/prepare.ts).
@@ -85,7 +86,8 @@ if (files.length === 0) {
   process.exit(1);
 }
 // A file's figure on the other engine where this one has none (a browser file runs on either).
-const seconds = (job) => known[job.file]?.[job.engine] ?? known[job.file]?.pglite ?? known[job.file]?.postgres ?? UNKNOWN;
+const recorded = (job) => known[job.file]?.[job.engine] ?? known[job.file]?.pglite ?? known[job.file]?.postgres;
+const seconds = (job) => recorded(job) ?? UNKNOWN;
 let jobs = files
   .flatMap((file) => {
     const k = kind(file);
@@ -109,7 +111,6 @@ if (shard) {
 // per batch. A long file (it would fill a batch alone) and a file marked `@own-process` run alone.
 const BATCH_SECONDS = Number(process.env.TEST_BATCH_SECONDS ?? 60);
 // A file without a recorded duration joins a batch as if it took a third of one (it starts early).
-const recorded = (job) => known[job.file]?.[job.engine] ?? known[job.file]?.pglite ?? known[job.file]?.postgres;
 const batchSeconds = (job) => recorded(job) ?? BATCH_SECONDS / 3;
 const ownProcess = (job) => /@own-process\b/.test(source(job.file)) || batchSeconds(job) >= BATCH_SECONDS;
 const batches = [];
