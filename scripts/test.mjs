@@ -307,6 +307,8 @@ if (process.env.TEST_RECORD_DURATIONS) {
   for (const r of results) merged[r.file] = { ...merged[r.file], [r.engine]: Math.max(1, Math.round(r.seconds)) };
   // An engine-independent file runs on PGlite only: a PostgreSQL figure of it is no longer true.
   for (const f of Object.keys(merged)) if (kind(f) === 'once') delete merged[f].postgres;
+  // A browser file runs once, on one engine: a figure of the other one is no longer true.
+  for (const r of results) if (r.kind === 'browser') delete merged[r.file][r.engine === 'postgres' ? 'pglite' : 'postgres'];
   const sorted = Object.fromEntries(
     Object.keys(merged)
       .sort()
