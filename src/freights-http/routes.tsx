@@ -5,7 +5,7 @@ import { fail, notFound, ok, redirect, type Answer, type Outcome, type Warning }
 import { readId, readInt } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
 import { bookingRequest } from './booking.ts';
-import { presentFreight, type FreightView } from '../freights/index.ts';
+import { placeGiven, presentFreight, type FreightView } from '../freights/index.ts';
 import { parseFreight, readIds } from './parse.ts';
 import type { Role } from '../freights/index.ts';
 import { type FreightRow, VISIBILITY } from '../freights/index.ts';
@@ -85,7 +85,7 @@ async function routePage(
     owner && above.bidders && shown.length ? await above.bidders(ctx.db, [...new Set(shown.map((b) => b.company))]) : undefined;
   return freightPage(route, ctx, {
     ...parts,
-    gaps: owner && route.status === 'draft' ? publishGaps({ ...route, from: placeGiven(route, 'from'), to: placeGiven(route, 'to') }) : [],
+    gaps: owner && route.status === 'draft' ? publishGaps({ ...route, from: sideOf(route, 'from'), to: sideOf(route, 'to') }) : [],
     ...extra,
     sections: more,
     marketPrice,
@@ -114,19 +114,11 @@ async function formPage(ctx: Ctx, options: FormPageOptions, marketPrice: Freight
   return freightFormPage(ctx, { ...options, marketPrice: hint });
 }
 
-/** Sections other modules add to the freight page (the fitting trucks of src/vehicles), passed in by app.ts. */
-/**
- * A side's place as publishing needs it: its code, or a town without a postal code given by its
- * country and coordinates (docs/choices.md, Typed places: the freight form resolves a town's name
- * so; the API publishes such a draft as any other).
- */
-function placeGiven(route: FreightView, side: 'from' | 'to'): unknown {
-  const code = route[side];
-  if (code !== null && code !== undefined && code !== '') return code;
-  const given = (v: unknown) => v !== null && v !== undefined && v !== '';
-  return given(route[`${side}_country`]) && given(route[`${side}_latitude`]) && given(route[`${side}_longitude`]) ? 'town' : code;
-}
+/** A side of the freight as publishing reads it (freights/lists/moves.ts placeGiven). */
+const sideOf = (route: FreightView, side: 'from' | 'to') =>
+  placeGiven({ code: route[side], country: route[`${side}_country`], latitude: route[`${side}_latitude`], longitude: route[`${side}_longitude`] });
 
+/** Sections other modules add to the freight page (the fitting trucks of src/vehicles), passed in by app.ts. */
 export type FreightSections = (ctx: Ctx, route: FreightView) => Promise<FreightPageData['sections']>;
 
 /** A freight's lane as the lane prices read it: its class, both ends as the caller sees them, its target currency. */
