@@ -55,7 +55,10 @@ describe('desk: a town-only draft is complete', () => {
     assert.ok(!desk.includes(`/freights/view/${complete}"`), 'the complete town-only draft is not on the desk');
     assert.ok(desk.includes(`/freights/view/${lacking}"`));
     // It publishes.
-    const published = await app.post(`/freights/view/${complete}.json`, { token: shipper.token, json: { action: 'publish', deadline: '+7 days' } });
+    const published = await app.post(`/freights/view/${complete}.json`, {
+      token: shipper.token,
+      json: { action: 'publish', deadline: '+7 days' },
+    });
     assert.ok([200, 302].includes(published.status), published.text);
     const after = (await app.get(`/freights/view/${complete}.json`, { token: shipper.token })).body.data.route;
     assert.equal(after.status, 'open');
