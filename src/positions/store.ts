@@ -285,7 +285,7 @@ export interface Reader {
  * text; their times as milliseconds since the epoch (truncated, as the driver reads a timestamp).
  * PostgreSQL writes a double or a real into JSON as it writes it as text (the shortest form that
  * reads back exactly), so the numbers are the ones a row would give. With `reader` (a user of the
- * owner's company), the read is logged by the same statement (logRead's insert, below).
+ * owner's company), the read is logged by the same statement (logReadInsert, below).
  */
 export async function readTracking(db: Db, freightId: number, reader?: { who: Reader; now: Date }): Promise<TrackingView> {
   const logged = reader ? sql`with logged as (${logReadInsert(freightId, reader.who, reader.now)} returning 1) ` : sql``;
@@ -305,21 +305,16 @@ export async function readTracking(db: Db, freightId: number, reader?: { who: Re
   };
 }
 
-/** The read log's insert: a row unless the user has one within READ_COALESCE_MS before `now`. */
+/**
+ * The read log's insert: a read of a freight's positions by a user of its owner's company (the
+ * winner sees who and when); a row unless the user has one within READ_COALESCE_MS before `now`.
+ */
 function logReadInsert(freightId: number, reader: Reader, now: Date) {
   const since = new Date(now.getTime() - READ_COALESCE_MS);
   return sql`insert into freight_position_reads (freight_id, company_id, user_id, user_name, at)
     select ${freightId}::int, ${reader.companyId}::int, ${reader.userId}::int, ${reader.name}::text, ${now}::timestamptz
     where not exists (select 1 from freight_position_reads
       where freight_id = ${freightId}::int and user_id = ${reader.userId}::int and at > ${since}::timestamptz)`;
-}
-
-/**
- * Logs a read of a freight's positions by a user of its owner's company (the winner sees who and
- * when). Reads of one user within READ_COALESCE_MS of its last logged one are that read.
- */
-export async function logRead(db: Db, freightId: number, reader: Reader, now: Date) {
-  await logReadInsert(freightId, reader, now).execute(db);
 }
 
 /** The owner's reads of a freight's positions, newest first (the winner's `data.reads`). */
