@@ -92,7 +92,8 @@ try {
     const sorted = [...figures.get(name)!].sort((a, b) => a - b);
     return sorted[Math.floor(sorted.length / 2)]!;
   };
-  for (const t of targets) console.log(`${t.name.padEnd(12)} least ${least(t.name).toFixed(1)} µs/request, median ${median(t.name).toFixed(1)}`);
+  for (const t of targets)
+    console.log(`${t.name.padEnd(12)} least ${least(t.name).toFixed(1)} µs/request, median ${median(t.name).toFixed(1)}`);
   console.log(
     `ratios (floor ÷ app, least; median): me ${(least('me-floor') / least('me')).toFixed(2)}; ${(median('me-floor') / median('me')).toFixed(2)}` +
       `  view ${(least('view-floor') / least('view')).toFixed(2)}; ${(median('view-floor') / median('view')).toFixed(2)}  (load average now ${load()})`,
