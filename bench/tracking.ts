@@ -11,6 +11,7 @@
 import { sql } from 'kysely';
 import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase, seedMarket, startBenchFloor } from './setup.ts';
 import { line, load, type LoadResult } from './load.ts';
+import { profiled } from './profile.ts';
 
 const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 100_000);
 const TRUCKS = Number(process.env.BENCH_TRUCKS ?? 5_000);
@@ -20,7 +21,7 @@ const COMPANIES = 20;
 /** Connections of the floor and of every read, with the ingest and without it alike (the same load, so the figures compare). */
 const CONNECTIONS = 4;
 
-const { database, pgUrl, pglite, drop } = await openBenchDatabase();
+const { database, label, pgUrl, pglite, drop } = await openBenchDatabase();
 const app = await buildBenchApp(database);
 const db = database.db;
 
@@ -95,9 +96,13 @@ try {
   await load({ url: base, requests: [...exchangeReads, ...ownerReads], connections: CONNECTIONS, duration: warm });
   await load({ url: base, requests: ingest, connections: CONNECTIONS, duration: warm, overallRate: rate });
 
-  const quiet = await load({ url: base, requests: exchangeReads, connections: CONNECTIONS, duration: SECONDS });
+  const quiet = await profiled(label, 'exchange reads', () =>
+    load({ url: base, requests: exchangeReads, connections: CONNECTIONS, duration: SECONDS }),
+  );
   report('exchange reads (list, view) without ingest', quiet, await floorP50());
-  const quietOwner = await load({ url: base, requests: ownerReads, connections: CONNECTIONS, duration: SECONDS });
+  const quietOwner = await profiled(label, 'positions read', () =>
+    load({ url: base, requests: ownerReads, connections: CONNECTIONS, duration: SECONDS }),
+  );
   report('GET /freights/positions (500, ETA) without ingest', quietOwner, await floorP50());
 
   const trucks = load({ url: base, requests: ingest, connections: 16, duration: SECONDS * 3, overallRate: rate });

@@ -6,6 +6,9 @@ const MIN_YEAR = 1900;
 const MAX_YEAR = 9999;
 const QUARTER_HOUR = 15 * 60_000;
 const MAX_OFFSETS = 100_000;
+const DAY = 86_400_000;
+/** '00' … '59': the two digits of an hour, minute or second. */
+const TWO = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
 const RELATIVE = /^\+\s*(\d{1,6})\s*(minute|hour|day|week)s?$/i;
 
 /**
@@ -78,13 +81,24 @@ export class Clock {
       this.offsets.set(bucket, offset);
     }
     if (Number.isNaN(offset)) return DateTime.fromJSDate(value, { zone: this.zone }).toFormat(FULL);
-    const shifted = new Date(ms + offset);
-    const year = shifted.getUTCFullYear();
-    // toISOString writes years beyond 9999 and before 0 with a sign; the exchange stores neither.
-    if (year < 0 || year > 9999) return DateTime.fromJSDate(value, { zone: this.zone }).toFormat(FULL);
-    const iso = shifted.toISOString();
-    return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+    const shifted = ms + offset;
+    // The date from toISOString, kept for the last day formatted (an answer's timestamps are mostly
+    // of a few days: a truck's 500 positions, a list's freights); the time of day by arithmetic.
+    const day = Math.floor(shifted / DAY);
+    if (day !== this.lastDay) {
+      const date = new Date(shifted);
+      const year = date.getUTCFullYear();
+      // toISOString writes years beyond 9999 and before 0 with a sign; the exchange stores neither.
+      if (year < 0 || year > 9999) return DateTime.fromJSDate(value, { zone: this.zone }).toFormat(FULL);
+      this.lastDate = date.toISOString().slice(0, 10);
+      this.lastDay = day;
+    }
+    const seconds = Math.floor((shifted - day * DAY) / 1000);
+    return `${this.lastDate} ${TWO[Math.floor(seconds / 3600)]}:${TWO[Math.floor(seconds / 60) % 60]}:${TWO[seconds % 60]}`;
   }
+
+  private lastDay = Number.NaN;
+  private lastDate = '';
 
   private offsetAt(ms: number): number {
     return this.zone === 'UTC' ? 0 : DateTime.fromMillis(ms, { zone: this.zone }).offset * 60_000;

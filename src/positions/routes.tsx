@@ -9,7 +9,6 @@ import type { TrackedFreight } from './tracked.ts';
 import { POSITION_DOCS } from './schema.ts';
 import {
   ensureTracking,
-  logRead,
   MAX_POSITIONS,
   readPositions,
   readsOf,
@@ -47,16 +46,17 @@ export function presentMilestones(t: TrackingRow | undefined, clock: Clock) {
 /** What a party reads: the freight's tracking, and for the winner who of the owner read it (the owner's read logged beside). */
 export async function readForParty(ctx: Ctx<Caller>, freight: TrackedFreight, role: 'owner' | 'winner'): Promise<TrackingData> {
   const caller = ctx.caller;
+  // The owner's read is logged by the statement that reads (one round trip); the winner's reads
+  // the log beside.
   const [view, reads] = await Promise.all([
-    readTracking(ctx.db, freight.id),
-    role === 'owner'
-      ? logRead(
-          ctx.db,
-          freight.id,
-          { companyId: caller.companyId, userId: caller.userId, name: caller.realname || caller.email },
-          ctx.clock.now(),
-        )
-      : readsOf(ctx.db, freight.id),
+    readTracking(
+      ctx.db,
+      freight.id,
+      role === 'owner'
+        ? { who: { companyId: caller.companyId, userId: caller.userId, name: caller.realname || caller.email }, now: ctx.clock.now() }
+        : undefined,
+    ),
+    role === 'owner' ? undefined : readsOf(ctx.db, freight.id),
   ]);
   const data: TrackingData = {
     positions: view.positions.map((p) => presentPosition(p, ctx.clock)),

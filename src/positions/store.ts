@@ -271,16 +271,25 @@ export interface TrackingView {
 /** A position as the statement below aggregates it: [ms since the epoch, latitude, longitude, speed, source]. */
 type PositionTuple = [number, number, number, number | null, PositionSource];
 
+/** Who of the owner's company reads a freight's positions, and when (the read log's row). */
+export interface Reader {
+  companyId: number;
+  userId: number;
+  name: string;
+}
+
 /**
  * The last POSITIONS_SHOWN positions (oldest first) and the tracking state of a freight, in one
  * statement: the positions come as one JSON array of tuples (the index on (freight_id, at, id)
  * read backwards, then put in order), so the driver parses one value instead of 500 rows of
  * text; their times as milliseconds since the epoch (truncated, as the driver reads a timestamp).
  * PostgreSQL writes a double or a real into JSON as it writes it as text (the shortest form that
- * reads back exactly), so the numbers are the ones a row would give.
+ * reads back exactly), so the numbers are the ones a row would give. With `reader` (a user of the
+ * owner's company), the read is logged by the same statement (logRead's insert, below).
  */
-export async function readTracking(db: Db, freightId: number): Promise<TrackingView> {
-  const { rows } = await sql<TrackingRow & { positions: PositionTuple[] | string }>`
+export async function readTracking(db: Db, freightId: number, reader?: { who: Reader; now: Date }): Promise<TrackingView> {
+  const logged = reader ? sql`with logged as (${logReadInsert(freightId, reader.who, reader.now)} returning 1) ` : sql``;
+  const { rows } = await sql<TrackingRow & { positions: PositionTuple[] | string }>`${logged}
     select t.*, (
       select coalesce(json_agg(json_build_array(floor(extract(epoch from p.at) * 1000), p.latitude, p.longitude, p.speed, p.source)
                                order by p.at, p.id), '[]'::json)
@@ -296,16 +305,21 @@ export async function readTracking(db: Db, freightId: number): Promise<TrackingV
   };
 }
 
+/** The read log's insert: a row unless the user has one within READ_COALESCE_MS before `now`. */
+function logReadInsert(freightId: number, reader: Reader, now: Date) {
+  const since = new Date(now.getTime() - READ_COALESCE_MS);
+  return sql`insert into freight_position_reads (freight_id, company_id, user_id, user_name, at)
+    select ${freightId}::int, ${reader.companyId}::int, ${reader.userId}::int, ${reader.name}::text, ${now}::timestamptz
+    where not exists (select 1 from freight_position_reads
+      where freight_id = ${freightId}::int and user_id = ${reader.userId}::int and at > ${since}::timestamptz)`;
+}
+
 /**
  * Logs a read of a freight's positions by a user of its owner's company (the winner sees who and
  * when). Reads of one user within READ_COALESCE_MS of its last logged one are that read.
  */
-export async function logRead(db: Db, freightId: number, reader: { companyId: number; userId: number; name: string }, now: Date) {
-  const since = new Date(now.getTime() - READ_COALESCE_MS);
-  await sql`insert into freight_position_reads (freight_id, company_id, user_id, user_name, at)
-    select ${freightId}::int, ${reader.companyId}::int, ${reader.userId}::int, ${reader.name}::text, ${now}::timestamptz
-    where not exists (select 1 from freight_position_reads
-      where freight_id = ${freightId}::int and user_id = ${reader.userId}::int and at > ${since}::timestamptz)`.execute(db);
+export async function logRead(db: Db, freightId: number, reader: Reader, now: Date) {
+  await logReadInsert(freightId, reader, now).execute(db);
 }
 
 /** The owner's reads of a freight's positions, newest first (the winner's `data.reads`). */
