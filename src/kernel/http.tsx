@@ -128,13 +128,19 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
   // on a request changes nothing. Registered before any route, since it hooks each route.
   await app.register(compress, { encodings: ['br', 'gzip'], globalDecompression: false, threshold: 1024 });
   app.decorate('layout', options.layout);
-  await app.register(cookie, { secret: options.cookieSecret });
+  // Cookies are parsed by the hook below, not by the plugin's own (`hook: false`): one hook
+  // instead of two on every request (issue 49). The plugin still writes the cookies an answer
+  // sets (its onSend hook, which passes at once when none was set).
+  await app.register(cookie, { secret: options.cookieSecret, hook: false });
   await app.register(csrf, { cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true, signed: true, secure: 'auto' } });
   // The security headers (helmet's, with our content security policy) are the same for every
-  // answer: computed once, set by one hook (helmet's plugin would rebuild them per request).
-  const security = securityHeaders();
-  app.addHook('onRequest', (_req, reply, done) => {
-    reply.headers(security);
+  // answer: computed once, set by one hook (helmet's plugin would rebuild them per request),
+  // the same hook that reads the request's cookies (a new object per request, as the plugin's).
+  const security = Object.entries(securityHeaders());
+  app.addHook('onRequest', (req, reply, done) => {
+    const header = req.headers.cookie;
+    req.cookies = header ? app.parseCookie(header) : {};
+    for (const [name, value] of security) reply.header(name, value);
     done();
   });
 

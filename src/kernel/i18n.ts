@@ -194,8 +194,15 @@ export function installCatalogues(catalogues: readonly Catalogue[]): void {
 
 export type Translate = (key: MessageKey, vars?: Record<string, string | number>) => string;
 
+/**
+ * The translator of a language: one function per language, made once (every request asks for
+ * one: issue 49). It reads the installed catalogues when called, so installing them later holds.
+ */
 export function translator(language: string): Translate {
-  const lang: Language = isLanguage(language) ? language : 'eng';
+  return language === 'deu' ? GERMAN : ENGLISH;
+}
+
+function makeTranslator(lang: Language): Translate {
   return (key, vars) => {
     // Every key exists (typed); the key itself only shows for a catalogue app.ts forgot to install.
     let text = installed[lang][key] ?? installed.eng[key] ?? key;
@@ -203,3 +210,6 @@ export function translator(language: string): Translate {
     return text;
   };
 }
+
+const ENGLISH = makeTranslator('eng');
+const GERMAN = makeTranslator('deu');

@@ -193,37 +193,40 @@ async function run(endpoint: Endpoint, services: Services, req: FastifyRequest, 
   if (caller && logsAt(req.log, 'fatal')) req.log = req.log.child({ user: caller.userId, company: caller.companyId });
 
   const ctx = contextOf(services, req, reply, caller, params, format);
-  const answer = async (db: Kysely<DB>) => {
-    ctx.db = db;
-    const input = await endpoint.spec.read?.(ctx);
-    const handled = await endpoint.spec.handle(ctx, input);
-    // A list says what of its query it ignored (paging.ts listParameterWarnings), every list alike.
-    const ignored =
-      format === 'json' && req.method === 'GET' && handled.kind === 'ok'
-        ? listParameterWarnings(endpoint.spec.doc, params, handled.warnings)
-        : [];
-    const outcome = ignored.length && handled.kind === 'ok' ? { ...handled, warnings: [...(handled.warnings ?? []), ...ignored] } : handled;
-    // A write request: the company's next reads wait until a replica has it (read-your-writes).
-    if (services.reads && ctx.caller && req.method !== 'GET' && req.method !== 'HEAD') await services.reads.wrote(ctx.caller.companyId);
-    // ctx.caller, not caller: a login makes its user the caller the envelope repeats.
-    if (format === 'json') return renderJson(reply, outcome, ctx.caller);
-    return renderHtml(endpoint.spec, outcome, ctx, input);
-  };
   const reads = endpoint.spec.reads;
   const replica =
     services.reads && caller && req.method === 'GET' && (reads === 'replica' || (reads === 'replica-json' && format === 'json'))
       ? await services.reads.dbFor(caller.companyId)
       : services.db;
-  if (replica === services.db) return answer(services.db);
+  if (replica === services.db) return answer(endpoint, ctx, params, services.db);
   try {
-    return await answer(replica);
+    return await answer(endpoint, ctx, params, replica);
   } catch (err) {
     if (!isReplicaFailure(err) || reply.sent) throw err;
     // Down, or something in the request writes (25006): this request, then, from the primary.
     if ((err as { code?: string }).code !== '25006') services.reads?.failed(replica);
     req.log.warn({ err }, 'read on a replica failed; answered from the primary');
-    return answer(services.db);
+    return answer(endpoint, ctx, params, services.db);
   }
+}
+
+/** An endpoint's answer to the request of `ctx`, read from `db` (the primary or a replica). A function of its own, not a closure made per request (issue 49). */
+async function answer(endpoint: Endpoint, ctx: Ctx<Caller | null>, params: Params, db: Kysely<DB>) {
+  const { req, reply, services, format } = ctx;
+  ctx.db = db;
+  const input = await endpoint.spec.read?.(ctx);
+  const handled = await endpoint.spec.handle(ctx, input);
+  // A list says what of its query it ignored (paging.ts listParameterWarnings), every list alike.
+  const ignored =
+    format === 'json' && req.method === 'GET' && handled.kind === 'ok'
+      ? listParameterWarnings(endpoint.spec.doc, params, handled.warnings)
+      : [];
+  const outcome = ignored.length && handled.kind === 'ok' ? { ...handled, warnings: [...(handled.warnings ?? []), ...ignored] } : handled;
+  // A write request: the company's next reads wait until a replica has it (read-your-writes).
+  if (services.reads && ctx.caller && req.method !== 'GET' && req.method !== 'HEAD') await services.reads.wrote(ctx.caller.companyId);
+  // ctx.caller, not caller: a login makes its user the caller the envelope repeats.
+  if (format === 'json') return renderJson(reply, outcome, ctx.caller);
+  return renderHtml(endpoint.spec, outcome, ctx, input);
 }
 
 async function renderHtml(spec: EndpointSpec<Caller | null, unknown, unknown>, outcome: Outcome, ctx: Ctx<Caller | null>, input: unknown) {
@@ -282,16 +285,22 @@ function plainPage(outcome: Answer): Page {
 export function requestToken(
   req: FastifyRequest,
   authToken: unknown,
-  accept: { schemes: readonly string[]; anyCase?: boolean } = { schemes: ['TokenPass'] },
+  accept: { schemes: readonly string[]; anyCase?: boolean } = API_SCHEMES,
 ): string | undefined {
   const header = req.headers.authorization;
   if (typeof header === 'string') {
-    const m = /^(\S+)\s+(\S+)\s*$/.exec(header);
-    const scheme = accept.anyCase ? m?.[1]?.toLowerCase() : m?.[1];
-    if (m && accept.schemes.some((s) => (accept.anyCase ? s.toLowerCase() : s) === scheme)) return m[2];
+    const m = AUTHORIZATION.exec(header);
+    if (m) {
+      const scheme = accept.anyCase ? m[1]!.toLowerCase() : m[1];
+      for (const s of accept.schemes) if ((accept.anyCase ? s.toLowerCase() : s) === scheme) return m[2];
+    }
   }
   return readString(authToken);
 }
+
+/** The API's one scheme (requestToken's default), and the header's reading: `<scheme> <token>`. */
+const API_SCHEMES = { schemes: ['TokenPass'] } as const;
+const AUTHORIZATION = /^(\S+)\s+(\S+)\s*$/;
 
 async function callerByToken(services: Services, req: FastifyRequest, params: Params): Promise<Caller | null> {
   const token = requestToken(req, params.auth_token);
