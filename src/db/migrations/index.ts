@@ -58,6 +58,7 @@ import * as callerChanges from './0409_caller_changes.ts';
 import * as loadFields from './0475_load_fields.ts';
 import * as tenderBidsRanked from './0520_tender_bids_ranked.ts';
 import * as eventNumbering from './0530_event_numbering.ts';
+import * as tenderLanesRanked from './0560_tender_lanes_ranked.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -120,4 +121,5 @@ export const migrations: Record<string, Migration> = {
   '0475_load_fields': loadFields,
   '0520_tender_bids_ranked': tenderBidsRanked,
   '0530_event_numbering': eventNumbering,
+  '0560_tender_lanes_ranked': tenderLanesRanked,
 };
