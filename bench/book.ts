@@ -9,13 +9,18 @@
 //     request in flight that goes through the 100 loads in an order of its own (shuffled, so they
 //     collide: most loads are asked for by several carriers within a few milliseconds), 5,000
 //     requests in all, 50 in flight at any time; the extra line 2b puts all 5,000 in flight at
-//     once (a 5,000-deep queue on one process and its 10 connections: no bar, for the record);
+//     once (a 5,000-deep queue on one process and its 10 connections: no bar, for the record;
+//     BENCH_BURST=0 leaves it out). The clients of 2 and 2b run in a worker thread
+//     (bench/book-worker.mjs), so their fetches never share the server's event loop;
 //  3. one sweeper pass over 10,000 running waterfalls whose turn has ended; the bar: <= 1 s.
 // PostgreSQL when DATABASE_URL (or BENCH_DATABASE_URL) names a server (a fresh database, dropped
 // afterwards), else PGlite in memory (one process: figures 1 and 2 then wait on one another).
+// BENCH_CPU_PROF=<dir>: a CPU profile of the server's thread during figures 2 and 3 (bench/profile.ts).
+import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
 import { sweepWaterfalls } from '../src/freights/index.ts';
 import { Clock } from '../src/kernel/time.ts';
+import { profiled } from './profile.ts';
 import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase, seedMarket } from './setup.ts';
 
 const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 100_000);
@@ -105,9 +110,20 @@ try {
     }
     return out;
   };
-  const race = async (line: string, loads: number[], shoot: () => Promise<Array<Awaited<ReturnType<typeof post>>>>) => {
+  type Shot = Awaited<ReturnType<typeof post>>;
+  /** Each line's bookings ([token, freight]) one after the other, the lines at once, from a worker thread. */
+  const shootFromWorker = (lines: Array<Array<[string, number]>>) =>
+    new Promise<Shot[]>((resolve, reject) => {
+      const worker = new Worker(new URL('./book-worker.mjs', import.meta.url), { workerData: { base, lines } });
+      worker.once('message', (shots: Shot[]) => {
+        resolve(shots);
+        void worker.terminate();
+      });
+      worker.once('error', reject);
+    });
+  const race = async (line: string, loads: number[], shoot: () => Promise<Shot[]>) => {
     const started = performance.now();
-    const shots = await shoot();
+    const shots = await profiled(label, line.slice(0, 2), shoot);
     const wall = performance.now() - started;
     const winners = shots.filter((s) => s.ok).length;
     const failures = shots.filter((s) => s.status !== 200).length;
@@ -132,22 +148,18 @@ try {
   };
   const loads = await openFreights(LOADS);
   const acting = await race(`2. ${CARRIERS} carriers acting at once, each through ${LOADS} loads in its own order`, loads, () =>
-    Promise.all(
-      carriers.map(async (c) => {
-        const mine = [];
-        for (const id of shuffled(loads)) mine.push(await post(`/quotes/book/${id}.json`, c.token));
-        return mine;
-      }),
-    ).then((all) => all.flat()),
+    shootFromWorker(carriers.map((c) => shuffled(loads).map((id): [string, number] => [c.token, id]))),
   );
   console.log(
     `${acting.text} | floor: the award's second confirmation p50 ${ms(pct(confirming, 50))}, p99 x${(acting.p99 / pct(confirming, 50)).toFixed(1)} of it (bar: p99 200 ms) ${acting.exact && acting.p99 <= 200 ? 'ok' : 'OVER'}`,
   );
-  const burst = await openFreights(LOADS);
-  const all = await race(`2b. (extra, no bar) all ${(CARRIERS * LOADS).toLocaleString('en')} requests in flight at once`, burst, () =>
-    Promise.all(burst.flatMap((id) => carriers.map((c) => post(`/quotes/book/${id}.json`, c.token)))),
-  );
-  console.log(`${all.text}, p99 x${(all.p99 / pct(confirming, 50)).toFixed(1)} of the floor ${all.exact ? 'ok' : 'WRONG'}`);
+  if (process.env.BENCH_BURST !== '0') {
+    const burst = await openFreights(LOADS);
+    const all = await race(`2b. (extra, no bar) all ${(CARRIERS * LOADS).toLocaleString('en')} requests in flight at once`, burst, () =>
+      shootFromWorker(burst.flatMap((id) => carriers.map((c): Array<[string, number]> => [[c.token, id]]))),
+    );
+    console.log(`${all.text}, p99 x${(all.p99 / pct(confirming, 50)).toFixed(1)} of the floor ${all.exact ? 'ok' : 'WRONG'}`);
+  }
 
   // 3. One sweeper pass over running waterfalls whose turn has ended (the server closed first: its
   // own sweeper would share the work).
@@ -161,7 +173,7 @@ try {
   await sql`analyze freight_waterfalls`.execute(db);
   const clock = new Clock('UTC');
   const started = performance.now();
-  const moved = await sweepWaterfalls(db, clock, { enteredMarket: async () => undefined });
+  const moved = await profiled(label, '3-sweep', () => sweepWaterfalls(db, clock, { enteredMarket: async () => undefined }));
   const took = performance.now() - started;
   const next = Number(
     (

@@ -22,9 +22,66 @@ type Font = ReturnType<typeof fontkit.create>;
 let fonts: { regular: Font; bold: Font } | undefined;
 /** DejaVu Sans, regular and bold, parsed once per process: every PDF the exchange writes (the e-CMR's too) is set in it. */
 export function pdfFonts() {
-  const read = (file: string) => fontkit.create(fs.readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`)));
+  const read = (file: string) => decodingOnce(fontkit.create(fs.readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`))));
   fonts ??= { regular: read('DejaVuSans.ttf'), bold: read('DejaVuSans-Bold.ttf') };
   return fonts;
+}
+
+type Glyph = fontkit.Glyph & { _decode(): unknown };
+
+/**
+ * The font with each glyph's outline decoded once per process (docs/choices.md, "The transport
+ * order's PDF, cheaper"): the subset pdfkit embeds in every document decodes each glyph it takes
+ * again only to see whether it is composite (fontkit TTFSubset), an eighth of a transport order's
+ * rendering. The outline of a glyph of a parsed font never changes and its readers only read it.
+ * Everything else is the font itself (its prototype); the subset reaches its glyphs through it.
+ */
+function decodingOnce(parsed: Font): Font {
+  const font = parsed as fontkit.Font;
+  const getGlyph = font.getGlyph.bind(font);
+  const once = new WeakSet<object>();
+  const decoding = Object.create(font) as fontkit.Font;
+  decoding.getGlyph = ((id: number, codePoints?: number[]) => {
+    const glyph = getGlyph(id, codePoints) as Glyph | null;
+    if (glyph && !once.has(glyph)) {
+      once.add(glyph);
+      const decode = glyph._decode.bind(glyph);
+      let decoded: { value: unknown } | undefined;
+      glyph._decode = () => {
+        decoded ??= { value: decode() };
+        return decoded.value;
+      };
+    }
+    return glyph;
+  }) as fontkit.Font['getGlyph'];
+  return decoding;
+}
+
+/**
+ * The layouts of words pdfkit keeps, shared by every document of the process, per font
+ * (docs/choices.md, "The transport order's PDF, cheaper"). pdfkit lays text out word by word
+ * (fontkit's OpenType shaping) and keeps each word's glyph run for one document (its
+ * `layoutCache`); laying the same labels out again in every order was a quarter of its rendering.
+ * A word's run depends on the word and the font alone (no features are asked for), and pdfkit only
+ * reads a run once kept (justified text copies the one it changes), so one document's run serves
+ * the next. A font's kept words start again every DOCUMENTS_PER_LAYOUTS documents (the names,
+ * numbers and dates of each order add some).
+ */
+const layouts = new WeakMap<object, { words: Record<string, unknown>; documents: number }>();
+export const DOCUMENTS_PER_LAYOUTS = 200;
+
+/** Opens the document's embedded font `name` (pdfkit's EmbeddedFont) with the process's layouts of its font. */
+function shareLayouts(doc: PDFKit.PDFDocument, name: string): void {
+  doc.font(name);
+  const embedded = (doc as unknown as { _font?: { font?: object; layoutCache?: Record<string, unknown> } })._font;
+  if (!embedded?.font || !embedded.layoutCache) return;
+  let kept = layouts.get(embedded.font);
+  if (!kept || kept.documents >= DOCUMENTS_PER_LAYOUTS) {
+    kept = { words: Object.create(null) as Record<string, unknown>, documents: 0 };
+    layouts.set(embedded.font, kept);
+  }
+  kept.documents++;
+  embedded.layoutCache = kept.words;
 }
 
 const en = translator('eng');
@@ -222,6 +279,9 @@ export async function transportOrderPdf(o: TransportOrder, json: string, created
   const font = (f: Font) => f as unknown as PDFKit.Mixins.PDFFontSource;
   doc.registerFont('regular', font(regular));
   doc.registerFont('bold', font(bold));
+  // Opened in the order the text first asks for them, so the resources are named as before.
+  shareLayouts(doc, 'bold');
+  shareLayouts(doc, 'regular');
 
   const width = doc.page.width - 2 * MARGIN;
   doc.font('bold').fontSize(16).text(title, MARGIN, MARGIN, { width });

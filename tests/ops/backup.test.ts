@@ -113,7 +113,14 @@ describe(`backup and restore (${TEST_DB})`, () => {
         assert.equal(res.body.status, 'success', res.text);
       }),
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The backup begins once the writes are under way: at least one upload answered (on a loaded
+    // machine a fixed pause of 1.5 s could end before the first, and the check below had nothing to find).
+    let writesEnded = false;
+    writes.then(
+      () => (writesEnded = true),
+      () => (writesEnded = true),
+    );
+    while (answeredAt.size === 0 && !writesEnded) await new Promise((resolve) => setTimeout(resolve, 20));
     const began = Date.now();
     const file = path.join(tmp, 'under-load.fxb');
     let backup: Awaited<ReturnType<typeof cli>>;

@@ -191,6 +191,8 @@ describe('module structure', () => {
       'db/prepared.ts protocolPools': "the pg pool behind each PostgreSQL server's Kysely, for statements prepared by the wire protocol",
       'db/prepared.ts shapes': 'prepared statements of searched lists by their text, at most 100',
       'deals/pdf.ts fonts': 'the packaged fonts of the transport order, parsed on first use (docs/benchmarks.md)',
+      'deals/pdf.ts layouts':
+        'the word layouts of the PDFs’ two fonts, shared by 200 documents at a time (docs/choices.md, the award’s PDF)',
       'files/airport-time.ts offsets': "airports' UTC offsets by day, computed from static data",
       'files/airport-time.ts years': 'the years of day-month dates, by day, computed',
       'freights/lists/read.ts listStatements': 'the prepared list statements, one per list, order and shape',
