@@ -12,17 +12,15 @@ import { ratingSummaries } from '../trust/index.ts';
 import { CSV_TEMPLATE, readAwards, readBids, readTender, type Problem } from './input.ts';
 import { presentContract, presentTender, presentTenderRow, type ContractView, type TenderRowView, type TenderView } from './present.ts';
 import { TENDER_DOCS } from './schema.ts';
-import type { BidRow, TenderRow } from './tables.ts';
+import type { TenderRow } from './tables.ts';
 import {
   awardedTotal,
   awardTender,
-  bidsFor,
   contractsOf,
   createTender,
-  lanesOf,
+  lanesWithBids,
   placeBids,
   publishTender,
-  shownBids,
   tendersOf,
   visibleTender,
   type Result,
@@ -68,32 +66,25 @@ function refusalOf(ctx: Ctx<Caller>, r: Exclude<Result<unknown>, { kind: 'ok' }>
 }
 
 /**
- * The tender as the caller reads it now (sealed: bidsFor). `shown`: the owner's evaluation page,
- * whose lanes carry the cheapest `shown` bids and their count (shownBids), not every bid, and
- * whose market prices (`medians`) are read as soon as the lanes are, beside the bids (PostgreSQL:
- * another connection).
+ * The tender as the caller reads it now (sealed: lanesWithBids). `shown`: the owner's evaluation
+ * page, whose lanes carry the cheapest `shown` bids and their count, not every bid, and whose
+ * market prices (`medians`) are read once the lanes are and ride to the page.
  */
 async function readView(ctx: Ctx<Caller>, t: TenderRow, shown?: number): Promise<{ tender: TenderView; medians?: Map<string, number> }> {
   const evaluation = shown !== undefined && t.company_id === ctx.caller.companyId;
-  const lanesRead = lanesOf(ctx.db, t.id);
-  const medians = evaluation
-    ? lanesRead.then((lanes) =>
-        lastMediansOf(
+  const { lanes, bids, counts } = await lanesWithBids(ctx.db, ctx.clock, ctx.caller, t, evaluation ? shown : undefined);
+  const companies = new Set<number>([t.company_id]);
+  for (const b of bids) companies.add(b.company_id);
+  const [names, markets] = await Promise.all([
+    namesOfCompanies(ctx.db, [...companies]),
+    evaluation
+      ? lastMediansOf(
           ctx,
           lanes.map((l) => ({ from: l.from_pattern, to: l.to_pattern })),
           t.currency,
-        ),
-      )
-    : undefined;
-  const [lanes, bids, markets] = await Promise.all([
-    lanesRead,
-    evaluation ? shownBids(ctx.db, ctx.clock, t, shown) : bidsFor(ctx.db, ctx.clock, ctx.caller, t),
-    medians,
+        )
+      : undefined,
   ]);
-  const companies = new Set<number>([t.company_id]);
-  for (const b of bids) companies.add(b.company_id);
-  const names = await namesOfCompanies(ctx.db, [...companies]);
-  const counts = evaluation ? new Map((bids as Array<BidRow & { count?: number }>).map((b) => [b.lane_id, b.count ?? 0])) : undefined;
   return { tender: presentTender(ctx, t, lanes, bids, names, counts), ...(markets ? { medians: markets } : {}) };
 }
 

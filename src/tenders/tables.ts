@@ -40,6 +40,12 @@ export interface TenderLanesTable {
   weight: ColumnType<string | null, string | number | null, string | number | null>;
   body: string | null;
   note: string | null;
+  /**
+   * The lane's bids ranked at the close (price, then company), each `company:price:capacity`;
+   * null until the tender closes (migration 0560, tenders.ts rankLanes). Never read whole by a
+   * list of lanes: the owner's reads take what they show of it.
+   */
+  bids_ranked: string[] | null;
 }
 
 export interface TenderBidsTable {

@@ -43,8 +43,33 @@ const readTender = (db: Db, id: number) =>
 const lockTender = (db: Db, id: number) =>
   db.selectFrom('tenders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst() as Promise<TenderRow | undefined>;
 
+/** A lane's columns as LaneRow holds them (not its ranked bids: the owner's reads take what they show of them). */
+const LANE_COLUMNS = ['id', 'tender_id', 'position', 'from_pattern', 'to_pattern', 'loads', 'weight', 'body', 'note'] as const;
+
 export const lanesOf = (db: Db, tenderId: number) =>
-  db.selectFrom('tender_lanes').selectAll().where('tender_id', '=', tenderId).orderBy('position').execute() as Promise<LaneRow[]>;
+  db.selectFrom('tender_lanes').select(LANE_COLUMNS).where('tender_id', '=', tenderId).orderBy('position').execute() as Promise<LaneRow[]>;
+
+/**
+ * A lane's bids ranked as the owner reads them (price, then company), each `company:price:capacity`,
+ * of the lane `l` (an empty array without bids): what the close writes into `bids_ranked` and what a
+ * read computes while that is null (a tender past its deadline before the sweeper's pass). Read from
+ * migration 0520's index in this order. Migration 0560 ranked the tenders closed before it with this.
+ */
+const RANKED = sql<
+  string[]
+>`(select coalesce(array_agg(b.company_id || ':' || b.price || ':' || b.capacity order by b.price, b.company_id), '{}')
+  from tender_bids as b where b.tender_id = l.tender_id and b.lane_id = l.id)`;
+
+/**
+ * The close (the sweeper's pass, or an award that comes before it): the tenders' lanes get their
+ * bids ranked, once. The bids are sealed and frozen from the deadline on (placeBids refuses a bid
+ * once the tender is closed, and the close waits for the bids in progress: their share lock), so the
+ * ranking stays true; a statement after the one that closed the tenders sees every bid committed.
+ */
+async function rankLanes(trx: Db, tenderIds: readonly number[]): Promise<void> {
+  if (!tenderIds.length) return;
+  await sql`update tender_lanes as l set bids_ranked = ${RANKED} where l.tender_id = any(${[...tenderIds]}::int[])`.execute(trx);
+}
 
 /** POST /tenders/add: the tender and its lanes in one transaction (the input was read whole before). */
 export async function createTender(
@@ -141,48 +166,52 @@ export async function visibleTender(db: Db, clock: Clock, caller: Caller, id: nu
   return { ...t, status: statusAt(t, clock.now()) };
 }
 
-/** The bids a caller may read on a tender: its own as a bidder; every bid as the owner from the deadline on; else none. */
-export async function bidsFor(db: Db, clock: Clock, caller: Caller, t: TenderRow): Promise<BidRow[]> {
-  if (t.company_id === caller.companyId) {
-    if (t.deadline > clock.now()) return [];
-    // A lane's bids as one text (company:price:capacity, …): a row per lane, not per bid (50,000 bids read as 1,000 rows).
-    const rows = await db
-      .selectFrom('tender_bids')
-      .select(['lane_id', sql<string>`string_agg(company_id || ':' || price || ':' || capacity, ',')`.as('bids')])
-      .where('tender_id', '=', t.id)
-      .groupBy('lane_id')
-      .execute();
-    const out: BidRow[] = [];
-    for (const r of rows)
-      for (const part of r.bids.split(',')) {
-        const [company, price, capacity] = part.split(':');
-        out.push({ lane_id: r.lane_id, company_id: Number(company), price: price!, capacity: Number(capacity) });
-      }
-    return out;
-  }
-  return (await db
-    .selectFrom('tender_bids')
-    .select(['lane_id', 'company_id', sql<string>`price::text`.as('price'), 'capacity'])
-    .where('tender_id', '=', t.id)
-    .where('company_id', '=', caller.companyId)
-    .execute()) as BidRow[];
-}
-
 /**
- * The owner's bids as the evaluation page shows them (from the deadline on): per lane the cheapest
- * `limit` (by price, then company: presentTender's order) and how many there are (`count`), one
- * statement; not every bid (50,000 read and sorted for 5,000 shown). Before the deadline none.
- * The counts are one aggregate over the tender's bids, each lane's cheapest read from the index in
- * the page's order (migration 0520) with a limit: two window functions over the 50,000 bids took
- * two to three times as long.
+ * A tender's lanes with the bids the caller may read on them: its own as a bidder; every bid as the
+ * owner from the deadline on (`limit`: each lane's cheapest `limit` and how many there are,
+ * `counts`: the owner's evaluation page); else none. The owner's is one statement: the lanes with
+ * the bids ranked at the close (rankLanes; computed alike while the sweeper has not passed), each
+ * lane's as one text (50,000 bids read as 1,000 rows; the page's 5,000 cut from the ranking).
  */
-export async function shownBids(db: Db, clock: Clock, t: TenderRow, limit: number): Promise<Array<BidRow & { count: number }>> {
-  if (t.deadline > clock.now()) return [];
-  const rows = await sql<BidRow & { count: number }>`select c.lane_id, b.company_id, b.price::text as price, b.capacity, c.count
-    from (select lane_id, count(*)::int as count from tender_bids where tender_id = ${t.id} group by lane_id) as c
-    cross join lateral (select company_id, price, capacity from tender_bids
-                        where tender_id = ${t.id} and lane_id = c.lane_id order by price, company_id limit ${limit}) as b`.execute(db);
-  return rows.rows;
+export async function lanesWithBids(
+  db: Db,
+  clock: Clock,
+  caller: Caller,
+  t: TenderRow,
+  limit?: number,
+): Promise<{ lanes: LaneRow[]; bids: BidRow[]; counts?: Map<number, number> }> {
+  if (t.company_id !== caller.companyId) {
+    const [lanes, bids] = await Promise.all([
+      lanesOf(db, t.id),
+      db
+        .selectFrom('tender_bids')
+        .select(['lane_id', 'company_id', sql<string>`price::text`.as('price'), 'capacity'])
+        .where('tender_id', '=', t.id)
+        .where('company_id', '=', caller.companyId)
+        .execute() as Promise<BidRow[]>,
+    ]);
+    return { lanes, bids };
+  }
+  if (t.deadline > clock.now()) return { lanes: await lanesOf(db, t.id), bids: [] };
+  const shown = limit === undefined ? sql`x.ranked` : sql`x.ranked[1:${limit}]`;
+  // offset 0: the ranking read once per lane (the stored array, or RANKED while it is null), then counted and cut.
+  const rows = await sql<LaneRow & { count: number; bids: string }>`select l.id, l.tender_id, l.position, l.from_pattern, l.to_pattern,
+      l.loads, l.weight, l.body, l.note, cardinality(x.ranked) as count, array_to_string(${shown}, ',') as bids
+    from tender_lanes as l cross join lateral (select coalesce(l.bids_ranked, ${RANKED}) as ranked offset 0) as x
+    where l.tender_id = ${t.id} order by l.position`.execute(db);
+  const lanes: LaneRow[] = [];
+  const bids: BidRow[] = [];
+  const counts = new Map<number, number>();
+  for (const { count, bids: text, ...lane } of rows.rows) {
+    lanes.push(lane);
+    counts.set(lane.id, count);
+    if (text)
+      for (const part of text.split(',')) {
+        const [company, price, capacity] = part.split(':');
+        bids.push({ lane_id: lane.id, company_id: Number(company), price: price!, capacity: Number(capacity) });
+      }
+  }
+  return limit === undefined ? { lanes, bids } : { lanes, bids, counts };
 }
 
 /** GET /tenders/index: the caller's own tenders, those open to it, and those it bid on; newest first, at most `limit`. */
@@ -307,7 +336,12 @@ export async function awardTender(
     const laneIds = [...new Set(awards.map((a) => a.lane))];
     const lanes = new Map(
       (
-        (await trx.selectFrom('tender_lanes').selectAll().where('tender_id', '=', id).where('id', 'in', laneIds).execute()) as LaneRow[]
+        (await trx
+          .selectFrom('tender_lanes')
+          .select(LANE_COLUMNS)
+          .where('tender_id', '=', id)
+          .where('id', 'in', laneIds)
+          .execute()) as LaneRow[]
       ).map((l) => [l.id, l]),
     );
     const bids = new Map(
@@ -355,6 +389,8 @@ export async function awardTender(
         .execute();
       contracts.push(...(rows as ContractRow[]));
     }
+    // Awarded before the sweeper's pass (still `open` in its row): this is its close.
+    if (t.status === 'open') await rankLanes(trx, [id]);
     const awarded = (await trx
       .updateTable('tenders')
       .set({ status: 'awarded', modified: now })
@@ -387,18 +423,26 @@ export const partyNames = (db: Db, ids: number[]) => namesOfCompanies(db, ids);
 
 /**
  * The sweep (any process, as often as it likes): open tenders whose deadline has passed are
- * written `closed`, so the deadline closes a tender without any request. Reads compute the same
- * status from the clock, so a sweep that comes late changes nothing anyone sees. Answers how many.
+ * written `closed` with their lanes' bids ranked (rankLanes), in one transaction, so the deadline
+ * closes a tender without any request. Reads compute the same status (and ranking) from the
+ * clock, so a sweep that comes late changes nothing anyone sees. Answers how many.
  */
 export async function sweepTenders(db: Kysely<DB>, clock: Clock): Promise<number> {
   const now = clock.now();
-  const closed = await db
-    .updateTable('tenders')
-    .set({ status: 'closed', modified: now })
-    .where('status', '=', 'open')
-    .where('deadline', '<=', now)
-    .executeTakeFirst();
-  return Number(closed.numUpdatedRows ?? 0);
+  return db.transaction().execute(async (trx) => {
+    const closed = await trx
+      .updateTable('tenders')
+      .set({ status: 'closed', modified: now })
+      .where('status', '=', 'open')
+      .where('deadline', '<=', now)
+      .returning('id')
+      .execute();
+    await rankLanes(
+      trx,
+      closed.map((r) => r.id),
+    );
+    return closed.length;
+  });
 }
 
 /** The awarded total a month of a tender: its primary contracts' prices times their loads (the evaluation page after the award). */
