@@ -199,7 +199,7 @@ export type Translate = (key: MessageKey, vars?: Record<string, string | number>
  * one: issue 49). It reads the installed catalogues when called, so installing them later holds.
  */
 export function translator(language: string): Translate {
-  return language === 'deu' ? GERMAN : ENGLISH;
+  return TRANSLATORS[isLanguage(language) ? language : 'eng'];
 }
 
 function makeTranslator(lang: Language): Translate {
@@ -211,5 +211,4 @@ function makeTranslator(lang: Language): Translate {
   };
 }
 
-const ENGLISH = makeTranslator('eng');
-const GERMAN = makeTranslator('deu');
+const TRANSLATORS = Object.fromEntries(LANGUAGES.map((lang) => [lang, makeTranslator(lang)])) as Record<Language, Translate>;
