@@ -132,6 +132,8 @@ describe('pages: a carrier sees what it prices a load by (issue 24, items 5 and 
         );
         await assertNoSideScroll(page, `freight page ${lang}`);
         await screenshot(page, `issue24-carrier-freight-${lang}-${viewport.width}`);
+        // Issue 47, item 1: the distance by road, labelled as an estimate.
+        await screenshot(page, `issue47-item1-freight-${lang}-${viewport.width}`);
       });
 
       test(`${lang} ${viewport.width}px: the open requests show the distance and sort by it`, async () => {
@@ -168,6 +170,7 @@ describe('pages: a carrier sees what it prices a load by (issue 24, items 5 and 
         assert.equal(await list.locator('th[aria-sort="ascending"]', { hasText: T.distanceHeader }).count(), 1);
         await assertNoSideScroll(page, `open requests ${lang}`);
         if (viewport === DESKTOP) await screenshot(page, `issue24-carrier-list-distance-${lang}-1366`);
+        await screenshot(page, `issue47-item1-list-${lang}-${viewport.width}`);
       });
     }
 

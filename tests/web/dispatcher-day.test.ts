@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { HAVE_CHROMIUM } from '../support/browser.ts';
+import { HAVE_CHROMIUM, screenshot } from '../support/browser.ts';
 import type { TestApp } from '../support/harness.ts';
 import { force, insertBid, openFreight } from '../freights/helpers.ts';
 import { DELIVERY } from '../../src/freights/tables.ts';
@@ -48,6 +48,7 @@ describe('browser: the dispatcher’s day (issue 47)', { skip: !HAVE_CHROMIUM &&
       assert.match(reasons, new RegExp(`Hessen ${lang}`));
       assert.match(reasons, new RegExp(`${offer} ${one.id}`));
       assert.match(reasons, new RegExp(`${offer} ${two.id}`));
+      await screenshot(page, `issue47-item7-alerts-${lang}-${viewport.width}`);
       await assertNoSideScroll(page, 'the notifications');
       assert.deepEqual(await axeProblems(page), []);
     });
@@ -75,6 +76,7 @@ describe('browser: the dispatcher’s day (issue 47)', { skip: !HAVE_CHROMIUM &&
       assert.ok(text.includes(`${mun} (DE) +100 km → PL`), text);
       assert.ok(text.includes(`${war} (PL) +50 km → DE-80, DE-60`), text);
       assert.doesNotMatch(text, /\d+\.\d{3}, \d+\.\d{3}/, 'no coordinates');
+      await screenshot(page, `issue47-item6-offers-${lang}-${viewport.width}`);
       await assertNoSideScroll(page, 'the offers');
       assert.deepEqual(await axeProblems(page), []);
       // The offer's own page says the same.
@@ -99,6 +101,7 @@ describe('browser: the dispatcher’s day (issue 47)', { skip: !HAVE_CHROMIUM &&
       const list = await input.getAttribute('list');
       const options = await page.locator(`datalist#${list} option`).evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
       assert.ok(options.includes(second.companyName), 'the other company is suggested');
+      await screenshot(page, `issue47-item9-whitelist-${lang}-${viewport.width}`);
       await assertNoSideScroll(page, 'the offer form');
       assert.deepEqual(await axeProblems(page), []);
       await input.fill(`${first.companyName}, ${second.companyName}`);
@@ -184,6 +187,7 @@ describe('browser: the dispatcher’s day (issue 47)', { skip: !HAVE_CHROMIUM &&
       assert.deepEqual(await order('since'), ['old', 'good', 'fair'], 'longest member first');
       // The headers are the sort links.
       assert.equal(await page.locator(`[data-testid="bids"] thead a[href*="bids_sort=completed"]`).count(), 1);
+      await screenshot(page, `issue47-item5-bids-${lang}-${viewport.width}`);
       await assertNoSideScroll(page, 'the freight page with bids');
       assert.deepEqual(await axeProblems(page), []);
     });
@@ -210,6 +214,7 @@ describe('browser: the dispatcher’s day (issue 47)', { skip: !HAVE_CHROMIUM &&
       const expired = plain(await page.locator('[data-testid="desk-expiredBids"]').innerText());
       assert.ok(expired.includes(`GONE-${tag}`), expired);
       assert.ok(expired.includes(lang === 'deu' ? 'Gebotsfrist endete 30.04.2030' : 'bidding ended 2030-04-30'), expired);
+      await screenshot(page, `issue47-item4-queue-${lang}-${viewport.width}`);
       await assertNoSideScroll(page, 'the work queue');
       assert.deepEqual(await axeProblems(page), []);
     });
@@ -237,6 +242,7 @@ describe('browser: the dispatcher’s day (issue 47)', { skip: !HAVE_CHROMIUM &&
       const profile = plain(await page.locator('main').innerText());
       assert.ok(profile.includes(lang === 'deu' ? '01.03.2019' : '2019-03-01'), profile);
       if (lang === 'deu') assert.ok(!profile.includes('2019-03-01'), 'no ISO date on a German page');
+      await screenshot(page, `issue47-item12-profile-${lang}-${viewport.width}`);
       await assertNoSideScroll(page, 'the profile');
       assert.deepEqual(await axeProblems(page), []);
 
@@ -284,6 +290,7 @@ describe('browser: the dispatcher’s day (issue 47)', { skip: !HAVE_CHROMIUM &&
       const text = plain(await page.locator('[data-testid="notifications"]').innerText());
       assert.doesNotMatch(text, /xxx \(XX\)/);
       assert.match(text, lang === 'deu' ? new RegExp(`Fracht ${id} vom 05\\.05\\.2030`) : new RegExp(`Freight ${id} of 2030-05-05`));
+      await screenshot(page, `issue47-item12-lost-${lang}-${viewport.width}`);
       await assertNoSideScroll(page, 'the notifications');
       assert.deepEqual(await axeProblems(page), []);
     });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { HAVE_CHROMIUM } from '../support/browser.ts';
+import { HAVE_CHROMIUM, screenshot } from '../support/browser.ts';
 import type { TestApp } from '../support/harness.ts';
 import { addFreight, openFreight } from '../freights/helpers.ts';
 import { FREIGHT } from '../vehicles/helpers.ts';
@@ -40,6 +40,7 @@ describe('browser: describe a load, search by it', { skip: !HAVE_CHROMIUM && 'ch
         await s.goto(`${base}/freights/edit/${id}`);
         const section = s.locator('[data-testid="load-description"]');
         assert.equal(plain(await section.locator('legend').first().innerText()).trim(), w.section);
+        await screenshot(s, `issue47-item3-form-${lang}-${viewport.width}`);
         await assertNoSideScroll(s, 'the freight form');
         await s.selectOption('select[name="body"]', 'reefer');
         await s.fill('input[name="loading_meters"]', w.ldm);
@@ -59,6 +60,7 @@ describe('browser: describe a load, search by it', { skip: !HAVE_CHROMIUM && 'ch
         );
         await s.goto(`${base}/freights/view/${id}`);
         assert.match(plain(await s.locator('[data-testid="fact-load"]').innerText()).replace(/−/g, '-'), w.fact);
+        await screenshot(s, `issue47-item3-freight-${lang}-${viewport.width}`);
         await assertNoSideScroll(s, 'the freight page');
 
         // The carrier searches the market by body and loading metres (typed in its language).
@@ -77,6 +79,7 @@ describe('browser: describe a load, search by it', { skip: !HAVE_CHROMIUM && 'ch
         assert.ok(links.includes(`/freights/view/${id}`), 'the reefer load is found');
         assert.ok(!links.includes(`/freights/view/${other}`), 'the tautliner load is not');
         assert.match(plain(await c.locator('[data-testid="load-line"]').first().innerText()).replace(/−/g, '-'), w.fact);
+        await screenshot(c, `issue47-item3-list-${lang}-${viewport.width}`);
         await assertNoSideScroll(c, 'the searched list');
       });
     }
