@@ -8,10 +8,9 @@
  * same for the app and its floor) is not in it, so its ratios are lower than bench:hot's.
  * BENCH_DATABASE_URL as bench:hot's; BENCH_FREIGHTS (2,000), BENCH_BATCHES (15), BENCH_BATCH (1,000).
  */
-import Fastify from 'fastify';
 import os from 'node:os';
 import { sql } from 'kysely';
-import pg from 'pg';
+import { floorServer, seedFloorDocs } from './hot-floor.ts';
 import { benchCompanies, buildBenchApp, openBenchDatabase, seedMarket } from './setup.ts';
 
 const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 2_000);
@@ -22,15 +21,11 @@ const CONCURRENCY = 8;
 const { database, label, pgUrl, pglite, drop } = await openBenchDatabase();
 const app = await buildBenchApp(database);
 const db = database.db;
-let pool: pg.Pool | undefined;
+let floor: ReturnType<typeof floorServer> | undefined;
 try {
   const users = await benchCompanies(db, app.tokens, 4);
   await seedMarket(db, users, FREIGHTS);
-  await sql`create table floor_docs as select id, to_jsonb(f) || jsonb_build_object('bids', '[]'::jsonb) as doc from freights f`.execute(
-    db,
-  );
-  await sql`alter table floor_docs add primary key (id)`.execute(db);
-  await sql`vacuum analyze`.execute(db);
+  await seedFloorDocs(db);
   await app.http.ready();
 
   const caller = users[1]!;
@@ -42,20 +37,8 @@ try {
   const ids = visible.rows.map((r) => r.id);
 
   const me = (await app.http.inject({ url: '/users/me.json', headers })).json() as object;
-  const bare = Fastify({ logger: false });
-  bare.get('/me', async () => JSON.parse(JSON.stringify(me)));
-  pool = pgUrl ? new pg.Pool({ connectionString: pgUrl, max: 10 }) : undefined;
-  pool?.on('error', () => {});
-  const docById = async (id: number): Promise<string | undefined> => {
-    const text = 'select doc::text as doc from floor_docs where id = $1';
-    const rows = pool ? (await pool.query<{ doc: string }>(text, [id])).rows : (await pglite!.query<{ doc: string }>(text, [id])).rows;
-    return rows[0]?.doc;
-  };
-  bare.get<{ Params: { id: string } }>('/floor/:id', async (req, reply) => {
-    const doc = await docById(Number(req.params.id) || 0);
-    if (doc === undefined) return reply.code(404).send({ status: 'error' });
-    return reply.type('application/json').send(`{"status":"success","data":${doc}}`);
-  });
+  floor = floorServer(me, pgUrl, pglite);
+  const bare = floor.bare;
   await bare.ready();
 
   const targets = [
@@ -98,9 +81,8 @@ try {
     `ratios (floor ÷ app, least; median): me ${(least('me-floor') / least('me')).toFixed(2)}; ${(median('me-floor') / median('me')).toFixed(2)}` +
       `  view ${(least('view-floor') / least('view')).toFixed(2)}; ${(median('view-floor') / median('view')).toFixed(2)}  (load average now ${load()})`,
   );
-  await bare.close();
 } finally {
-  await pool?.end();
+  await floor?.close();
   await app.http.close();
   await database.close();
   await drop?.();

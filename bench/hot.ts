@@ -1,7 +1,6 @@
 import os from 'node:os';
-import Fastify from 'fastify';
 import { sql } from 'kysely';
-import pg from 'pg';
+import { floorServer, seedFloorDocs } from './hot-floor.ts';
 import { profiled } from './profile.ts';
 import { line, loadInProcess, type MeasuredLoad } from './load.ts';
 import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase, seedMarket } from './setup.ts';
@@ -26,12 +25,7 @@ const closers: Array<() => Promise<unknown>> = [];
 try {
   const users = await benchCompanies(db, app.tokens, 4);
   await seedMarket(db, users, FREIGHTS);
-  // The jsonb floor's documents: freights as JSON of a view's size (as bench/market.ts's).
-  await sql`create table floor_docs as select id, to_jsonb(f) || jsonb_build_object('bids', '[]'::jsonb) as doc from freights f`.execute(
-    db,
-  );
-  await sql`alter table floor_docs add primary key (id)`.execute(db);
-  await sql`vacuum analyze`.execute(db);
+  await seedFloorDocs(db);
 
   const caller = users[1]!;
   const headers = { authorization: `TokenPass ${caller.token}` };
@@ -48,25 +42,9 @@ try {
 
   // The floors: bare Fastify (no hooks, no plugins) in the same process as the app.
   const me = (await (await fetch(`${base}/users/me.json`, { headers })).json()) as object;
-  const bare = Fastify({ logger: false });
-  bare.get('/me', async () => JSON.parse(JSON.stringify(me)));
-  const pool = pgUrl ? new pg.Pool({ connectionString: pgUrl, max: 10 }) : undefined;
-  pool?.on('error', () => {});
-  const docById = async (id: number): Promise<string | undefined> => {
-    const text = 'select doc::text as doc from floor_docs where id = $1';
-    const rows = pool ? (await pool.query<{ doc: string }>(text, [id])).rows : (await pglite!.query<{ doc: string }>(text, [id])).rows;
-    return rows[0]?.doc;
-  };
-  bare.get<{ Params: { id: string } }>('/floor/:id', async (req, reply) => {
-    const doc = await docById(Number(req.params.id) || 0);
-    if (doc === undefined) return reply.code(404).send({ status: 'error' });
-    return reply.type('application/json').send(`{"status":"success","data":${doc}}`);
-  });
+  const { bare, close: closeFloor } = floorServer(me, pgUrl, pglite);
   const bareBase = await listenLocal(bare);
-  closers.push(
-    () => bare.close(),
-    async () => pool?.end(),
-  );
+  closers.push(closeFloor);
 
   console.log(
     `hot-path benchmark on ${label}: ${FREIGHTS} freights; ${SECONDS} s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores; load average ${loadAverage()}`,
