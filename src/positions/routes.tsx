@@ -14,6 +14,8 @@ import {
   readPositions,
   readsOf,
   readTracking,
+  readTrackingOf,
+  type TrackingView,
   roleIn,
   takePositions,
   trackedFreight,
@@ -60,6 +62,11 @@ export async function readForParty(ctx: Ctx<Caller>, freight: TrackedFreight, ro
     ),
     role === 'owner' ? undefined : readsOf(ctx.db, freight.id),
   ]);
+  return present(ctx, view, reads);
+}
+
+/** A party's read as the answer gives it (`reads`: the winner's). */
+function present(ctx: Ctx<Caller>, view: TrackingView, reads: Awaited<ReturnType<typeof readsOf>> | undefined): TrackingData {
   const data: TrackingData = {
     positions: view.positions.map((p) => presentPosition(p, ctx.clock)),
     eta: presentEta(view.tracking, ctx.clock),
@@ -151,11 +158,15 @@ export function positionEndpoints(): Endpoint[] {
       path: '/freights/positions/:freightId',
       doc: POSITION_DOCS.get,
       async handle(ctx): Promise<Outcome<TrackingData>> {
+        // The freight, its tracking and the owner's read logged in one statement; the winner's
+        // answer reads the log after it.
         const id = readId(ctx.path.freightId);
-        const freight = id === undefined ? undefined : await trackedFreight(ctx.db, id);
-        const role = freight && roleIn(freight, ctx.caller.companyId);
-        if (!freight || !role) return notFound();
-        return ok(await readForParty(ctx, freight, role));
+        const caller = ctx.caller;
+        const who = { companyId: caller.companyId, userId: caller.userId, name: caller.realname || caller.email };
+        const read = id === undefined ? undefined : await readTrackingOf(ctx.db, id, { who, now: ctx.clock.now() });
+        const role = read && roleIn(read.freight, caller.companyId);
+        if (!read || !role) return notFound();
+        return ok(present(ctx, read.view, role === 'winner' ? await readsOf(ctx.db, read.freight.id) : undefined));
       },
       page: async (outcome, ctx) => {
         const freight = (await trackedFreight(ctx.db, readId(ctx.path.freightId)!))!;

@@ -317,27 +317,69 @@ export interface Reader {
 }
 
 /**
- * The last POSITIONS_SHOWN positions (oldest first) and the tracking state of a freight, in one
- * statement. The positions come as one text value, the numbers of every position newest first
- * (the index on (freight_id, at, id) read backwards: no sort) joined by commas, which the app
- * reads as one JSON array and turns around: no per-row JSON value and no sort in the aggregate,
- * one value for the driver to read instead of 500 rows. Times as milliseconds since the epoch
- * (truncated, as the driver reads a timestamp); a double or a real is written as PostgreSQL
- * writes it as text (the shortest form that reads back exactly), as JSON writes it, so the
- * numbers are the ones a row would give. With `reader` (a user of the owner's company), the read
- * is logged by the same statement (logReadInsert, below).
+ * The last POSITIONS_SHOWN positions (oldest first, lastPositions) and the tracking state of a
+ * freight, in one statement. With `reader` (a user of the owner's company), the read is logged by
+ * the same statement (logReadInsert, below).
  */
 export async function readTracking(db: Db, freightId: number, reader?: { who: Reader; now: Date }): Promise<TrackingView> {
   const logged = reader ? sql`with logged as (${logReadInsert(freightId, reader.who, reader.now)} returning 1) ` : sql``;
   const { rows } = await sql<TrackingRow & { positions: string | null }>`${logged}
-    select t.*, (
-      select string_agg(floor(extract(epoch from p.at) * 1000)::text || ',' || p.latitude || ',' || p.longitude || ','
-                        || coalesce(p.speed::text, 'null') || case p.source when 'link' then ',1' else ',0' end, ',')
-      from (select at, latitude, longitude, speed, source from freight_positions
-            where freight_id = ${freightId}::int order by at desc, id desc limit ${POSITIONS_SHOWN}::int) as p
-    ) as positions
+    select t.*, ${lastPositions(freightId)} as positions
     from (select ${freightId}::int as id) as f left join freight_tracking t on t.freight_id = f.id`.execute(db);
-  const { positions: text, ...tracking } = rows[0]!;
+  const { positions, ...tracking } = rows[0]!;
+  return { positions: positionsOf(positions), tracking: tracking.freight_id === null ? undefined : tracking };
+}
+
+/**
+ * A party's read of a freight's tracking (GET /freights/positions) in one statement: the freight
+ * as tracking reads it (whose caller's part roleIn tells), its tracking state and last positions
+ * as readTracking reads them, and the read logged when `reader` is of the owner's company and not
+ * the winner (the owner's read; logReadInsert). Undefined for an unknown id.
+ */
+export async function readTrackingOf(
+  db: Db,
+  freightId: number,
+  reader: { who: Reader; now: Date },
+): Promise<{ freight: TrackedFreight; view: TrackingView } | undefined> {
+  const company = reader.who.companyId;
+  const { rows } = await sql<Record<string, unknown> & TrackingRow & { positions: string | null }>`
+    with f as (select ${sql.raw(TRACKED_COLUMNS.join(', '))} from freights where id = ${freightId}::int),
+    logged as (${logReadInsert(freightId, reader.who, reader.now)}
+      and exists (select 1 from f where company_id = ${company}::int and winner_id is distinct from ${company}::int) returning 1)
+    select f.*, t.*, ${lastPositions(freightId)} as positions
+    from f left join freight_tracking t on t.freight_id = f.id`.execute(db);
+  const row = rows[0];
+  if (!row) return undefined;
+  const tracking: Record<string, unknown> = {};
+  for (const c of TRACKING_COLUMNS) tracking[c] = row[c];
+  return {
+    freight: trackedOf(row as unknown as Parameters<typeof trackedOf>[0]),
+    view: {
+      positions: positionsOf(row.positions),
+      tracking: row.freight_id === null ? undefined : (tracking as unknown as TrackingRow),
+    },
+  };
+}
+
+/**
+ * The last POSITIONS_SHOWN positions of a freight as one text value: the numbers of every position
+ * newest first (the index on (freight_id, at, id) read backwards: no sort) joined by commas, which
+ * positionsOf reads as one JSON array and turns around: no per-row JSON value and no sort in the
+ * aggregate, one value for the driver to read instead of 500 rows. Times as milliseconds since
+ * the epoch (truncated, as the driver reads a timestamp); a double or a real is written as
+ * PostgreSQL writes it as text (the shortest form that reads back exactly), as JSON writes it, so
+ * the numbers are the ones a row would give.
+ */
+function lastPositions(freightId: number) {
+  return sql`(
+    select string_agg(floor(extract(epoch from p.at) * 1000)::text || ',' || p.latitude || ',' || p.longitude || ','
+                      || coalesce(p.speed::text, 'null') || case p.source when 'link' then ',1' else ',0' end, ',')
+    from (select at, latitude, longitude, speed, source from freight_positions
+          where freight_id = ${freightId}::int order by at desc, id desc limit ${POSITIONS_SHOWN}::int) as p)`;
+}
+
+/** The positions of lastPositions' text, oldest first. */
+function positionsOf(text: string | null): PositionPoint[] {
   const numbers: Array<number | null> = text ? JSON.parse(`[${text}]`) : [];
   const positions: PositionPoint[] = new Array(numbers.length / TUPLE);
   for (let i = numbers.length - TUPLE, k = 0; i >= 0; i -= TUPLE, k++)
@@ -348,7 +390,7 @@ export async function readTracking(db: Db, freightId: number, reader?: { who: Re
       speed: numbers[i + 3] as number | null,
       source: numbers[i + 4] ? 'link' : 'api',
     };
-  return { positions, tracking: tracking.freight_id === null ? undefined : tracking };
+  return positions;
 }
 
 /**
