@@ -147,20 +147,22 @@ export async function freightListColumns(
       </div>
     ) : null;
   // The load's description (body, loading metres, ADR, …) under the route, only when the freight says any: no column of its own at 1366 px.
-  // How long a load has been on the board (issue 47, item 11): "vor 2 Std.", "2 h ago", since it was created.
+  // How long a load has been on the board (issue 47, item 11): "vor 2 Std.", "2 h ago", since it was created ("just now" in its first minute, not "0 min ago").
   const now = ctx.clock.now().getTime();
   const ageLine = (r: FreightView): ComponentChildren => {
     const created = ctx.clock.parse(r.created);
     if (!created || r.company === me || !isMarketStatus(r.status)) return null;
     const minutes = Math.max(0, Math.floor((now - created.getTime()) / 60_000));
     const text =
-      minutes < 60
-        ? t('fv.age.minutes', { n: String(minutes) })
-        : minutes < 24 * 60
-          ? t('fv.age.hours', { n: String(Math.floor(minutes / 60)) })
-          : Math.floor(minutes / 1440) === 1
-            ? t('fv.age.day')
-            : t('fv.age.days', { n: formatNumber(Math.floor(minutes / 1440), lang) });
+      minutes < 1
+        ? t('fv.age.now')
+        : minutes < 60
+          ? t('fv.age.minutes', { n: String(minutes) })
+          : minutes < 24 * 60
+            ? t('fv.age.hours', { n: String(Math.floor(minutes / 60)) })
+            : Math.floor(minutes / 1440) === 1
+              ? t('fv.age.day')
+              : t('fv.age.days', { n: formatNumber(Math.floor(minutes / 1440), lang) });
     return (
       <div class="muted" data-testid="load-age">
         <time datetime={created.toISOString()}>{text}</time>
