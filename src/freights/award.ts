@@ -86,11 +86,12 @@ export class AwardPath {
 
   /**
    * Awards a freight in `trx`. The freight is locked first, then the bid (lock order freights →
-   * bids; a caller that holds both locks already is not held up). A bid wins as one write each:
-   * the bid accepted with both sides confirmed, every other pending bid of the freight back to
-   * open, the freight taken by the bid's company at the bid's amount. The unique index of one
-   * accepted bid per freight stops a second award (the transaction then rolls back). Then the
-   * way's own events, `freight.awarded`, and the steps.
+   * bids; a caller that holds both locks already is not held up, and one that passes them as
+   * `held` has them not read again). A bid wins in one statement (lifecycle.ts awardTo): the bid
+   * accepted with both sides confirmed, every other pending bid of the freight back to open, the
+   * freight taken by the bid's company at the bid's amount. The unique index of one accepted bid
+   * per freight stops a second award (the transaction then rolls back). Then the way's own events
+   * and `freight.awarded`, planned from one read and written together, and the steps.
    */
   async award(trx: Transaction<DB>, clock: Clock, input: AwardInput): Promise<AwardResult> {
     const now = clock.now();
