@@ -98,6 +98,7 @@ try {
           paging.limit,
           offset,
           paging.limit + offset,
+          0,
         ]);
       }
       // Load search (issue 12): a searched page is planned for its values, as the server runs it.

@@ -336,6 +336,41 @@
     return html.replace(/name="_csrf" value="[^"]*"/g, 'name="_csrf"');
   }
 
+  // The columns keep their widths once rows arrive: a new row with a longer route would widen its
+  // column and re-wrap every row below the reader's eye (the table lays out by its content).
+  function keepColumns(table) {
+    if (table.getAttribute('data-kept') || getComputedStyle(table).display !== 'table') return;
+    var heads = table.querySelectorAll('thead th');
+    var widths = Array.prototype.map.call(heads, function (th) {
+      return th.getBoundingClientRect().width;
+    });
+    if (
+      !widths.length ||
+      widths.some(function (w) {
+        return !w;
+      })
+    )
+      return;
+    Array.prototype.forEach.call(heads, function (th, i) {
+      th.style.width = widths[i] + 'px';
+    });
+    table.style.width = table.getBoundingClientRect().width + 'px';
+    table.style.tableLayout = 'fixed';
+    table.setAttribute('data-kept', '');
+  }
+
+  // A window of another size lays the table out afresh (the kept widths were for the old one).
+  window.addEventListener('resize', function () {
+    Array.prototype.forEach.call(document.querySelectorAll('table[data-kept]'), function (table) {
+      Array.prototype.forEach.call(table.querySelectorAll('thead th'), function (th) {
+        th.style.width = '';
+      });
+      table.style.width = '';
+      table.style.tableLayout = '';
+      table.removeAttribute('data-kept');
+    });
+  });
+
   function refreshList() {
     readSelf().then(function (doc) {
       var fresh = doc && doc.querySelector('[data-live-list]');
@@ -359,12 +394,22 @@
         }
       });
       if (!added.length) return;
-      // The row being read: the first whose bottom is below the top of the window. It stays where
-      // it is: the page scrolls by what was put above it (as far as the page can scroll).
+      // The row being read: the one across the middle of the window (else the last above it, else
+      // the first in view). It stays where it is: the page scrolls by what was put above it (as far
+      // as the page can scroll). Rows above it may change height when a new row widens a column,
+      // so the row in the middle, not the top one, is kept still.
       var rows = body.querySelectorAll('tr');
+      var middle = window.innerHeight / 2;
       var anchor = null;
-      for (var i = 0; i < rows.length && !anchor; i++) if (rows[i].getBoundingClientRect().bottom > 0) anchor = rows[i];
+      for (var i = 0; i < rows.length; i++) {
+        var box = rows[i].getBoundingClientRect();
+        if (box.bottom <= 0) continue;
+        if (box.top > middle && anchor) break;
+        anchor = rows[i];
+        if (box.bottom >= middle) break;
+      }
       var before = anchor ? anchor.getBoundingClientRect().top : 0;
+      keepColumns(body.parentNode);
       var empty = body.querySelector('td.empty');
       if (empty) body.removeChild(empty.parentNode);
       var first = body.firstChild;

@@ -5,6 +5,7 @@ import {
   isCallersMove,
   LIST,
   ownerMoveOf,
+  placeGiven,
   publishGaps,
   type FreightStatus,
   type ListId,
@@ -94,7 +95,8 @@ export type WorkQueue = Record<QueuePart, QueueSection>;
 
 /** `CODE City (CC)`, as the freight page names a place (freight-page.tsx placeLabel). */
 async function placeText(code: string | null, country: string | null, lat: string | null, lon: string | null): Promise<string> {
-  if (!code) return '–';
+  // A town without a postal code (issue 47, item 2) is named by its point: `München (DE)`.
+  if (!code && !(country && lat !== null && lon !== null)) return '–';
   const city = await cityOf(code, lat, lon, country);
   return [code, city, country ? `(${country})` : null].filter(Boolean).join(' ');
 }
@@ -186,7 +188,16 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
     ),
   );
   const withGaps = drafts
-    .map((d) => ({ d, gaps: publishGaps({ from: d.from_code, to: d.to_code, etd: d.etd, weight: d.weight }) }))
+    .map((d) => ({
+      d,
+      // A town without a postal code (its country and coordinates) is a place given (issue 47, item 2).
+      gaps: publishGaps({
+        from: placeGiven({ code: d.from_code, country: d.from_country, latitude: d.from_latitude, longitude: d.from_longitude }),
+        to: placeGiven({ code: d.to_code, country: d.to_country, latitude: d.to_latitude, longitude: d.to_longitude }),
+        etd: d.etd,
+        weight: d.weight,
+      }),
+    }))
     .filter((x) => x.gaps.length > 0);
 
   /** An entry of a bid: its freight, the other party, the amount, and when (`at`). */

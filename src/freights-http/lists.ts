@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Paging } from '../kernel/paging.ts';
 import type { LoadSearch } from '../market/index.ts';
-import { listFreights, presentMany, type ReadContext } from '../freights/index.ts';
+import { LIST, listFreights, presentMany, type ReadContext } from '../freights/index.ts';
 
 /**
  * GET /freights/enlist/{filterId}: a freight list (the freights module's list statements,
@@ -35,5 +35,17 @@ export async function enlist(
       items.map((i) => ({ ...i, pieces: i.pieces ?? [] })),
       rc,
     )
+  );
+}
+
+/**
+ * GET /freights/hidden: the market's loads the caller hides (list 8's hidden view,
+ * freights/lists/read.ts), presented as list 8 presents them.
+ */
+export async function hiddenLoads(rc: ReadContext, paging: Paging): Promise<unknown[]> {
+  const items = await listFreights(rc, LIST.market, paging, { withPieces: true, view: 'hidden' });
+  return presentMany(
+    (items ?? []).map((i) => ({ ...i, pieces: i.pieces ?? [] })),
+    rc,
   );
 }

@@ -5,7 +5,7 @@ import { fail, notFound, ok, redirect, type Answer, type Outcome, type Warning }
 import { readId, readInt } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
 import { bookingRequest } from './booking.ts';
-import { presentFreight, type FreightView } from '../freights/index.ts';
+import { placeGiven, presentFreight, type FreightView } from '../freights/index.ts';
 import { parseFreight, readIds } from './parse.ts';
 import type { Role } from '../freights/index.ts';
 import { type FreightRow, VISIBILITY } from '../freights/index.ts';
@@ -19,7 +19,11 @@ import {
   type EnteredMarket,
   type TransitionResult,
 } from '../freights/index.ts';
-import { enlist, type ExternalList } from './lists.ts';
+import { enlist, hiddenLoads, type ExternalList } from './lists.ts';
+import { hiddenPage } from './pages/hidden-page.tsx';
+import { hideFreight, markSeen, MAX_HIDDEN, unhideFreight } from '../freights/index.ts';
+import { sitePath } from '../kernel/format.ts';
+import { readPageWindow, readString } from '../kernel/params.ts';
 import { LIST, listPath } from '../freights/index.ts';
 import { readPaging } from '../kernel/paging.ts';
 import { loadFreightForCaller, presentRead, type ReadContext } from '../freights/index.ts';
@@ -85,7 +89,7 @@ async function routePage(
     owner && above.bidders && shown.length ? await above.bidders(ctx.db, [...new Set(shown.map((b) => b.company))]) : undefined;
   return freightPage(route, ctx, {
     ...parts,
-    gaps: owner && route.status === 'draft' ? publishGaps({ ...route, from: placeGiven(route, 'from'), to: placeGiven(route, 'to') }) : [],
+    gaps: owner && route.status === 'draft' ? publishGaps({ ...route, from: sideOf(route, 'from'), to: sideOf(route, 'to') }) : [],
     ...extra,
     sections: more,
     marketPrice,
@@ -114,19 +118,16 @@ async function formPage(ctx: Ctx, options: FormPageOptions, marketPrice: Freight
   return freightFormPage(ctx, { ...options, marketPrice: hint });
 }
 
-/** Sections other modules add to the freight page (the fitting trucks of src/vehicles), passed in by app.ts. */
-/**
- * A side's place as publishing needs it: its code, or a town without a postal code given by its
- * country and coordinates (docs/choices.md, Typed places: the freight form resolves a town's name
- * so; the API publishes such a draft as any other).
- */
-function placeGiven(route: FreightView, side: 'from' | 'to'): unknown {
-  const code = route[side];
-  if (code !== null && code !== undefined && code !== '') return code;
-  const given = (v: unknown) => v !== null && v !== undefined && v !== '';
-  return given(route[`${side}_country`]) && given(route[`${side}_latitude`]) && given(route[`${side}_longitude`]) ? 'town' : code;
-}
+/** A side of the freight as publishing reads it (freights/lists/moves.ts placeGiven). */
+const sideOf = (route: FreightView, side: 'from' | 'to') =>
+  placeGiven({
+    code: route[side],
+    country: route[`${side}_country`],
+    latitude: route[`${side}_latitude`],
+    longitude: route[`${side}_longitude`],
+  });
 
+/** Sections other modules add to the freight page (the fitting trucks of src/vehicles), passed in by app.ts. */
 export type FreightSections = (ctx: Ctx, route: FreightView) => Promise<FreightPageData['sections']>;
 
 /** A freight's lane as the lane prices read it: its class, both ends as the caller sees them, its target currency. */
@@ -170,6 +171,25 @@ async function afterFreightForm(
   }
   // Saved (a draft may be incomplete); the form comes back as the edit form of what was saved.
   return formPage(ctx, { route, mode: 'edit', state, warnings }, marketPrice);
+}
+
+/** The page of the loads the caller hides (GET /freights/hidden). */
+const HIDDEN_PATH = '/freights/hidden';
+
+/**
+ * A hide or unhide from a page lands back where it was sent from (`back`: a list, the hidden
+ * loads or a freight page of this site), else on `fallback`, saying what happened.
+ */
+function backToList(
+  outcome: Answer<{ freight: { id: number } }>,
+  ctx: Ctx,
+  fallback: string,
+  done: 'fv.hidden.done' | 'fv.unhidden.done',
+): PageResult {
+  const to = sitePath(readString(ctx.params.back));
+  const target = to && /^\/freights\/(enlist\/|hidden|view\/)/.test(to) ? to : fallback;
+  if (outcome.kind === 'error') return { redirect: target, ok: false, message: outcome.message };
+  return { redirect: target, ok: true, message: ctx.t(done, { id: String(outcome.data.freight.id) }) };
 }
 
 /** HTML form posts of the transitions land back on the freight page with a flash message. */
@@ -290,7 +310,55 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       doc: FREIGHT_DOCS.view,
       reads: 'replica-json',
       handle: view,
-      page: (outcome, ctx) => routePage(outcome, ctx, {}, parts),
+      async page(outcome, ctx) {
+        // Opening another company's load marks it seen for this user (the market list shows it so).
+        if (outcome.kind === 'ok' && outcome.data.route.company !== ctx.caller.companyId)
+          await markSeen(ctx.db, ctx.caller.userId, outcome.data.route.id, ctx.clock.now());
+        return routePage(outcome, ctx, {}, parts);
+      },
+    }),
+    // A user's own marks on the market's loads (issue 47, item 11; docs/choices.md, "Hidden and seen loads").
+    userEndpoint({
+      method: 'POST',
+      path: '/freights/hide/:id',
+      doc: FREIGHT_DOCS.hide,
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        if (!id) return notFound();
+        const result = await hideFreight(ctx.db, ctx.clock, ctx.caller, id);
+        if (result.kind === 'not_found') return notFound();
+        if (result.kind === 'own') return fail(ctx.t, 'freight.hide.own');
+        if (result.kind === 'too_many') return fail(ctx.t, 'freight.hide.too_many', { max: MAX_HIDDEN });
+        return ok({ freight: { id, hidden: true } });
+      },
+      page: (outcome, ctx) => backToList(outcome, ctx, listPath(LIST.market), 'fv.hidden.done'),
+    }),
+    userEndpoint({
+      method: 'POST',
+      path: '/freights/unhide/:id',
+      doc: FREIGHT_DOCS.unhide,
+      async handle(ctx) {
+        const id = readId(ctx.path.id);
+        if (!id) return notFound();
+        if (!(await unhideFreight(ctx.db, ctx.clock, ctx.caller, id))) return notFound();
+        return ok({ freight: { id, hidden: false } });
+      },
+      page: (outcome, ctx) => backToList(outcome, ctx, HIDDEN_PATH, 'fv.unhidden.done'),
+    }),
+    userEndpoint({
+      method: 'GET',
+      path: HIDDEN_PATH,
+      doc: FREIGHT_DOCS.hidden,
+      reads: 'replica',
+      read(ctx) {
+        const warnings: Warning[] = [];
+        const window = readPageWindow(ctx.params, warnings);
+        return { paging: { ...window, sort: 'created' as const, direction: 'desc' as const }, warnings };
+      },
+      async handle(ctx, input) {
+        return ok({ routes: await hiddenLoads(rc(ctx), input.paging) }, withWarnings(input.warnings));
+      },
+      page: (outcome, ctx, input) => hiddenPage(outcome.kind === 'ok' ? outcome.data.routes : [], input.paging, ctx, parts),
     }),
     userEndpoint({
       // The HTML form behind POST /freights/add (no JSON counterpart in docs/reference.md#the-api).

@@ -3,7 +3,7 @@ import { timestamp } from '../kernel/fields.ts';
 import { MAX_PIECE_LINES } from '../kernel/params.ts';
 import { BID } from '../freights/index.ts';
 import { FIELDS, MAX_WHITELIST, type FieldDef } from '../freights/index.ts';
-import { DELIVERY, FREIGHT_STATUSES, VISIBILITY } from '../freights/index.ts';
+import { DELIVERY, FREIGHT_STATUSES, MAX_HIDDEN, VISIBILITY } from '../freights/index.ts';
 import { LIST, listRange, listsOfGroup } from '../freights/index.ts';
 import { SEARCH_INPUT_PROPERTIES } from '../market/index.ts';
 import type { BidEventType, EventDoc, FreightEventType } from '../events/index.ts';
@@ -274,6 +274,12 @@ export const FREIGHT_INPUT_SCHEMA = Type.Object(
 
 const ID = (description: string) => Type.Integer({ minimum: 1, description });
 
+/** A load as the caller marked it (POST /freights/hide, /freights/unhide). */
+const HIDDEN_MARK = Type.Object({
+  id: Type.Integer({ description: 'the freight id' }),
+  hidden: Type.Boolean({ description: 'whether the load is now hidden from the caller’s market' }),
+});
+
 /**
  * GET /freights/enlist as it answers: Freights, and for the other modules' lists on it (TMS 51-53,
  * app.ts passes them) their own rows, named with their ids (`items` of each ExternalList).
@@ -387,6 +393,35 @@ export const FREIGHT_DOCS = {
       direction: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
       // Load search (docs/reference.md#load-search), src/freights/search.ts; unreadable ones are ignored with a warning.
       ...SEARCH_INPUT_PROPERTIES,
+    }),
+    data: Type.Object({
+      routes: Type.Array(FREIGHT_SCHEMA, { description: 'no total count: the last page is the first one shorter than limit' }),
+    }),
+  },
+  hide: {
+    summary: `Hide a load from the caller’s market: it leaves list ${LIST.market} and its load search for this user (not for colleagues)`,
+    description:
+      `Per user. The load stays hidden until shown again (POST /freights/unhide/{id}) or until it leaves the market; GET /freights/hidden lists the hidden ones. ` +
+      `Hiding a hidden load again changes nothing. A freight the caller may not see answers 404 like a missing one. At most ${MAX_HIDDEN} loads hidden at once ` +
+      '(hides of loads no longer in the market are dropped first).',
+    path: { id: ID('the freight id') },
+    data: Type.Object({ freight: HIDDEN_MARK }),
+    links: {
+      hidden: { to: 'GET /freights/hidden', description: 'The loads the caller hides.', parameters: {} },
+    },
+  },
+  unhide: {
+    summary: `Show a hidden load again in the caller’s market (list ${LIST.market})`,
+    description: 'Showing a load that is not hidden changes nothing. A freight the caller neither hides nor may see answers 404.',
+    path: { id: ID('the freight id') },
+    data: Type.Object({ freight: HIDDEN_MARK }),
+  },
+  hidden: {
+    summary: `The loads of the market (list ${LIST.market}) the caller hides, newest first by creation, as list ${LIST.market} presents them`,
+    description: 'Per user: a colleague’s hides are not here. Loads that left the market or were bid on are not listed.',
+    input: Type.Object({
+      page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
     }),
     data: Type.Object({
       routes: Type.Array(FREIGHT_SCHEMA, { description: 'no total count: the last page is the first one shorter than limit' }),

@@ -102,7 +102,8 @@ export type { WaterfallView } from './waterfall-view.ts';
 export { WATERFALL_THEN, type WaterfallRow, type WaterfallThen } from './tables.ts';
 
 // Lists, counts and the load search
-export { listFreights } from './lists/read.ts';
+export { listFreights, type MarketView } from './lists/read.ts';
+export { hideFreight, markSeen, MAX_HIDDEN, seenAmong, unhideFreight, type HideResult } from './marks.ts';
 export { countFreightLists, freightCountsQuery, type OtherListCounts } from './lists/counts.ts';
 export {
   FREIGHT_LIST_IDS,
@@ -117,7 +118,7 @@ export {
 } from './lists/registry.ts';
 export { freightDistanceSql, originDistanceSql, searchConditions } from './search.ts';
 // Whose move a freight is (the lists, the freight page, and the desk's work queue)
-export { bidderMustConfirm, isCallersMove, ownerMoveOf, publishGaps, type PublishGap } from './lists/moves.ts';
+export { bidderMustConfirm, isCallersMove, ownerMoveOf, placeGiven, publishGaps, type PublishGap } from './lists/moves.ts';
 
 // The field table (the HTTP face reads a freight body by it, freights-http/parse.ts), and the freight as presented
 export {

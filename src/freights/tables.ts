@@ -186,8 +186,20 @@ export interface FreightWaterfallsTable {
   modified: Date;
 }
 
+/**
+ * A user's marks on a market load (migration 0540; marks.ts): when the user first opened its page,
+ * and since when the user hides it from the market list. Per user, never shown to anyone else.
+ */
+export interface FreightMarksTable {
+  user_id: number;
+  freight_id: number;
+  seen: Date | null;
+  hidden: Date | null;
+}
+
 export interface FreightTables {
   freights: FreightsTable;
+  freight_marks: FreightMarksTable;
   freight_pieces: FreightPiecesTable;
   bids: BidsTable;
   bid_offers: BidOffersTable;

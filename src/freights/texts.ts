@@ -30,6 +30,8 @@ export const FREIGHT_MESSAGES = catalogue(
     'freight.edit.waterfall_running':
       'This freight is being offered to carriers one after the other (a waterfall): its visibility and whitelist move with each turn and cannot be changed until the waterfall ends.',
     'freight.enlist.unknown_filter': 'Unknown list filter.',
+    'freight.hide.own': 'Your company’s own freights are not in your market: there is nothing to hide.',
+    'freight.hide.too_many': 'You hide {max} loads of the market already: show one of them again first.',
     'tracking.unsupported_type': 'Only tracking by AWB (type=awb) is supported.',
   },
   {
@@ -54,6 +56,8 @@ export const FREIGHT_MESSAGES = catalogue(
     'freight.edit.waterfall_running':
       'Diese Fracht wird Frachtführern nacheinander angeboten (Wasserfall): Sichtbarkeit und Freigabeliste wechseln mit jeder Runde und können erst nach dem Wasserfall geändert werden.',
     'freight.enlist.unknown_filter': 'Unbekannter Listenfilter.',
+    'freight.hide.own': 'Frachten Ihrer eigenen Firma stehen nicht in Ihrer Börse: es gibt nichts auszublenden.',
+    'freight.hide.too_many': 'Sie blenden bereits {max} Ladungen der Börse aus: bitte zuerst eine wieder einblenden.',
     'tracking.unsupported_type': 'Nur die Sendungsverfolgung per AWB (type=awb) wird unterstützt.',
   },
 );
@@ -72,6 +76,8 @@ export const FREIGHT_ERRORS = errorCodes(FREIGHT_MESSAGES, [
   'freight.delivery.bad_value',
   'freight.delivery.backwards',
   'freight.enlist.unknown_filter',
+  'freight.hide.own',
+  'freight.hide.too_many',
   'tracking.unsupported_type',
 ]);
 

@@ -55,6 +55,7 @@ export function DataTable<R>({
   caption,
   skipTarget,
   rowKey,
+  rowClass,
 }: {
   columns: Column<R>[];
   rows: R[];
@@ -64,6 +65,8 @@ export function DataTable<R>({
   skipTarget?: boolean;
   /** A row's identity (`data-key`): the live board's script (public/app.js) tells new rows from known ones by it. */
   rowKey?: (row: R) => string | number | undefined;
+  /** A row's class (a load the user has seen reads muted: `seen`). */
+  rowClass?: (row: R) => string | undefined;
 }) {
   const scope = useContext(PageScopeContext);
   const t = scope.t ?? translator('eng');
@@ -101,7 +104,7 @@ export function DataTable<R>({
             </tr>
           ) : (
             rows.map((r) => (
-              <tr data-key={rowKey?.(r)}>
+              <tr data-key={rowKey?.(r)} class={rowClass?.(r)}>
                 {columns.map((c) => (
                   <td
                     class={[c.numeric ? 'num' : '', c.wrap ? 'wrap' : '', c.lead ? 'lead' : ''].filter(Boolean).join(' ') || undefined}

@@ -78,6 +78,18 @@ describe('one statement per view and per list page', () => {
 
     assert.deepEqual(await counted(() => app.get('/users/me.json', { token: carrier.token })), []);
   });
+
+  test('the market list of a user who hides loads is still one statement (issue 47, item 11)', async () => {
+    const [shown, hidden] = [await openFreight(app, shipper), await openFreight(app, shipper)];
+    assert.equal((await app.post(`/freights/hide/${hidden}.json`, { token: carrier.token })).body.status, 'success');
+    await app.get('/freights/enlist/8.json', { token: carrier.token });
+    let res: Awaited<ReturnType<typeof app.get>> | undefined;
+    const list = await counted(async () => (res = await app.get('/freights/enlist/8.json', { token: carrier.token })));
+    const ids = res!.body.data.routes.map((r: { id: number }) => r.id);
+    assert.ok(ids.includes(shown) && !ids.includes(hidden), JSON.stringify(ids));
+    assert.equal(list.length, 1, list.join(' | '));
+    assert.match(list[0]!, /^execute fx_list_8_/);
+  });
 });
 
 describe('the token cache', () => {

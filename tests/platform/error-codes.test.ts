@@ -13,6 +13,8 @@ import { ERROR_CODES } from '../../src/app.ts';
 import { MAX_FILE_BYTES } from '../../src/files/content.ts';
 import { MAX_SAVED_SEARCHES } from '../../src/searches/routes.tsx';
 import { MAX_BLOCKS } from '../../src/accounts/blocks.ts';
+import { MAX_HIDDEN } from '../../src/freights/marks.ts';
+import { sql } from 'kysely';
 import { MAX_WEBHOOKS } from '../../src/webhooks/manage.ts';
 import { MAX_DOCUMENT_BYTES } from '../../src/deals/tables.ts';
 import { MAX_STREAMS_PER_USER } from '../../src/live/hub.ts';
@@ -386,6 +388,22 @@ const CASES: Record<string, Case> = {
     url: `/freights/delivery/${await freightIn('taken', { delivery_status: 2 })}.json`,
   })),
   'freight.enlist.unknown_filter': get('/freights/enlist/4711.json'),
+  // Hidden loads (issue 47, item 11): the own company's freight is in no market of its own; a user hides at most MAX_HIDDEN.
+  'freight.hide.own': withSetup(post('/freights/hide/0.json', {}), async () => ({ url: `/freights/hide/${await freightIn('open')}.json` })),
+  'freight.hide.too_many': withSetup(post('/freights/hide/0.json', {}), async () => {
+    const hider = await app.actor('Hider');
+    const id = await freightIn('open');
+    // MAX_HIDDEN copies of that market load, each hidden by the hider, written directly.
+    const columns = (
+      await sql<{ c: string }>`select string_agg(quote_ident(column_name), ', ' order by ordinal_position) as c
+        from information_schema.columns where table_schema = current_schema() and table_name = 'freights' and column_name <> 'id'
+          and is_generated = 'NEVER'`.execute(app.services.db)
+    ).rows[0]!.c;
+    await sql`with copy as (insert into freights (${sql.raw(columns)})
+        select ${sql.raw(columns)} from freights, generate_series(1, ${MAX_HIDDEN}) where freights.id = ${id} returning id)
+      insert into freight_marks (user_id, freight_id, hidden) select ${hider.user}, copy.id, now() from copy`.execute(app.services.db);
+    return { url: `/freights/hide/${id}.json`, as: () => hider };
+  }),
 
   // milk-run
   'milkrun.unknown_list': get('/milkrun/import/short/4711.json'),

@@ -217,8 +217,12 @@ async function more(app: TestApp, world: World): Promise<void> {
   await app.get('/searches/index.json', C);
   // An alert to read: the carrier watches loads from Germany, then the shipper publishes one there.
   await app.post('/searches/add.json', { ...C, json: { name: 'Loads from Germany', params: { from: 'DE' }, alert: 1 } });
-  await openFreight(app, world.shipper, { from: 'city:DE-60311', to: 'airport:FRA', weight: 800, etd: '2031-03-12 08:00' });
+  const alerted = await openFreight(app, world.shipper, { from: 'city:DE-60311', to: 'airport:FRA', weight: 800, etd: '2031-03-12 08:00' });
   await app.get('/notifications/index.json', C);
+  // The carrier hides that load from its market, lists what it hides, and shows it again (issue 47, item 11).
+  await app.post(`/freights/hide/${alerted}.json`, C);
+  await app.get('/freights/hidden.json', { ...C, query: { page: '1', limit: '20' } });
+  await app.post(`/freights/unhide/${alerted}.json`, C);
   // Trust (docs/reference.md#trust): profiles, ratings after delivery, replies, blocks.
   await app.post('/companies/edit.json', {
     ...C,

@@ -454,6 +454,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/freights/hide/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hide a load from the caller’s market: it leaves list 8 and its load search for this user (not for colleagues)
+         * @description Per user. The load stays hidden until shown again (POST /freights/unhide/{id}) or until it leaves the market; GET /freights/hidden lists the hidden ones. Hiding a hidden load again changes nothing. A freight the caller may not see answers 404 like a missing one. At most 1000 loads hidden at once (hides of loads no longer in the market are dropped first).
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `freight`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postFreightsHide"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/freights/unhide/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Show a hidden load again in the caller’s market (list 8)
+         * @description Showing a load that is not hidden changes nothing. A freight the caller neither hides nor may see answers 404.
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `freight`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        post: operations["postFreightsUnhide"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/freights/hidden.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The loads of the market (list 8) the caller hides, newest first by creation, as list 8 presents them
+         * @description Per user: a colleague’s hides are not here. Loads that left the market or were bid on are not listed.
+         *
+         *     Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
+         *
+         *     On success `data` holds `routes`; a functional failure is 200 with `status` = `error` and a `message`.
+         */
+        get: operations["getFreightsHidden"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/freights/enlist/{filterId}.json": {
         parameters: {
             query?: never;
@@ -3242,6 +3314,8 @@ export interface components {
          *     - `freight.edit.not_allowed`: Only a draft or open freight can be edited; while a confirmation is pending the terms are frozen (revoke the freight instead).
          *     - `freight.edit.waterfall_running`: This freight is being offered to carriers one after the other (a waterfall): its visibility and whitelist move with each turn and cannot be changed until the waterfall ends.
          *     - `freight.enlist.unknown_filter`: Unknown list filter.
+         *     - `freight.hide.own`: Your company’s own freights are not in your market: there is nothing to hide.
+         *     - `freight.hide.too_many`: You hide {max} loads of the market already: show one of them again first.
          *     - `freight.revoke.not_allowed`: Only a draft, open or pending freight can be revoked.
          *     - `freight.waterfall.bad_carrier`: carriers: company {id} cannot be offered this freight (unknown, or your own company).
          *     - `freight.waterfall.carriers`: carriers: 1 to 20 company ids, in order, each once
@@ -3379,7 +3453,7 @@ export interface components {
          *     - `webhooks.url_unresolvable`: url: the host name does not resolve
          * @enum {string}
          */
-        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "cmr.already_signed" | "cmr.consignee_by_link" | "cmr.link_by_carrier" | "cmr.name_invalid" | "cmr.not_loaded" | "cmr.not_taken" | "cmr.reservations_invalid" | "cmr.role_invalid" | "cmr.wrong_party" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "documents.content_invalid" | "documents.kind_invalid" | "documents.kind_reserved" | "documents.name_invalid" | "documents.too_large" | "documents.type_refused" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.edit.waterfall_running" | "freight.enlist.unknown_filter" | "freight.revoke.not_allowed" | "freight.waterfall.bad_carrier" | "freight.waterfall.carriers" | "freight.waterfall.currency" | "freight.waterfall.minutes" | "freight.waterfall.no_contracts" | "freight.waterfall.not_draft" | "freight.waterfall.price" | "freight.waterfall.then" | "internal" | "live.too_many_streams" | "login.failed" | "login.throttled" | "mail.email_invalid" | "mail.mode_invalid" | "messages.blocked" | "messages.company_not_audience" | "messages.company_required" | "messages.text_invalid" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "order.carrier_only" | "order.driver_invalid" | "order.not_taken" | "order.phone_invalid" | "order.plate_invalid" | "order.unchanged" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pod.not_taken" | "positions.at_invalid" | "positions.count" | "positions.item_invalid" | "positions.latitude_invalid" | "positions.longitude_invalid" | "positions.not_underway" | "positions.speed_invalid" | "positions.winner_only" | "prices.lane_required" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.accept.no_counter" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.book.no_price" | "quotes.book.not_available" | "quotes.book.own_freight" | "quotes.counter.amount" | "quotes.counter.not_open" | "quotes.counter.note" | "quotes.counter.own_bid" | "quotes.currency_required" | "quotes.decline.not_your_turn" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.one_step.blocked" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_invalid" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.duplicate" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tenders.already_awarded" | "tenders.award_invalid" | "tenders.awards_invalid" | "tenders.bid_invalid" | "tenders.bids_invalid" | "tenders.closed" | "tenders.currency_invalid" | "tenders.deadline_invalid" | "tenders.invited_invalid" | "tenders.lane_invalid" | "tenders.lanes_invalid" | "tenders.name_invalid" | "tenders.not_closed" | "tenders.not_draft" | "tenders.own_tender" | "tenders.period_invalid" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.blocked" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
+        ErrorCode: "auth.unauthorized" | "cases.name_required" | "cases.name_too_long" | "cases.route_not_found" | "cases.route_required" | "cmr.already_signed" | "cmr.consignee_by_link" | "cmr.link_by_carrier" | "cmr.name_invalid" | "cmr.not_loaded" | "cmr.not_taken" | "cmr.reservations_invalid" | "cmr.role_invalid" | "cmr.wrong_party" | "companies.block_self" | "companies.invalid" | "companies.too_many_blocks" | "documents.content_invalid" | "documents.kind_invalid" | "documents.kind_reserved" | "documents.name_invalid" | "documents.too_large" | "documents.type_refused" | "files.refused" | "files.too_large" | "flight.invalid" | "freight.archive.not_allowed" | "freight.delivery.backwards" | "freight.delivery.bad_value" | "freight.delivery.not_taken" | "freight.edit.not_allowed" | "freight.edit.waterfall_running" | "freight.enlist.unknown_filter" | "freight.hide.own" | "freight.hide.too_many" | "freight.revoke.not_allowed" | "freight.waterfall.bad_carrier" | "freight.waterfall.carriers" | "freight.waterfall.currency" | "freight.waterfall.minutes" | "freight.waterfall.no_contracts" | "freight.waterfall.not_draft" | "freight.waterfall.price" | "freight.waterfall.then" | "internal" | "live.too_many_streams" | "login.failed" | "login.throttled" | "mail.email_invalid" | "mail.mode_invalid" | "messages.blocked" | "messages.company_not_audience" | "messages.company_required" | "messages.text_invalid" | "milkrun.carrier_required" | "milkrun.carrier_unknown" | "milkrun.move_not_allowed" | "milkrun.unknown_list" | "not_found" | "order.carrier_only" | "order.driver_invalid" | "order.not_taken" | "order.phone_invalid" | "order.plate_invalid" | "order.unchanged" | "password.length" | "password.mismatch" | "password.wrong_current" | "places.input_unknown" | "places.query_short" | "pod.not_taken" | "positions.at_invalid" | "positions.count" | "positions.item_invalid" | "positions.latitude_invalid" | "positions.longitude_invalid" | "positions.not_underway" | "positions.speed_invalid" | "positions.winner_only" | "prices.lane_required" | "pricing.query_short" | "pricing.rate_id_invalid" | "pricing.rate_unknown" | "pricing.rating_invalid" | "pricing.search_id_required" | "pricing.search_invalid" | "pricing.type_unknown" | "quotes.accept.no_counter" | "quotes.amount_required" | "quotes.bid_not_open" | "quotes.bid_not_revocable" | "quotes.bidder_blocked" | "quotes.book.no_price" | "quotes.book.not_available" | "quotes.book.own_freight" | "quotes.counter.amount" | "quotes.counter.not_open" | "quotes.counter.note" | "quotes.counter.own_bid" | "quotes.currency_required" | "quotes.decline.not_your_turn" | "quotes.freight_not_biddable" | "quotes.note_too_long" | "quotes.one_step.blocked" | "quotes.route_mismatch" | "quotes.route_required" | "ratings.already_rated" | "ratings.already_replied" | "ratings.comment_invalid" | "ratings.comment_too_long" | "ratings.not_delivered" | "ratings.reply_required" | "ratings.score_invalid" | "ratings.self" | "request.headers_too_large" | "request.path_too_long" | "request.timeout" | "request.too_large" | "request.unreadable" | "searches.duplicate" | "searches.filter_unknown" | "searches.name_required" | "searches.params_invalid" | "searches.too_many" | "shipments.unknown_list" | "template.name_required" | "tenders.already_awarded" | "tenders.award_invalid" | "tenders.awards_invalid" | "tenders.bid_invalid" | "tenders.bids_invalid" | "tenders.closed" | "tenders.currency_invalid" | "tenders.deadline_invalid" | "tenders.invited_invalid" | "tenders.lane_invalid" | "tenders.lanes_invalid" | "tenders.name_invalid" | "tenders.not_closed" | "tenders.not_draft" | "tenders.own_tender" | "tenders.period_invalid" | "tms.date_invalid" | "tms.name_required" | "tms.name_too_long" | "tms.not_won_orders" | "tms.on_other_tour" | "tms.route_ids_invalid" | "tms.too_many_routes" | "tracking.unsupported_type" | "vehicle.edit.not_open" | "vehicle.invalid" | "vehicle.invite.blocked" | "vehicle.invite.freight_required" | "vehicle.invite.not_in_market" | "vehicle.invite.offer_closed" | "vehicle.invite.own_company_only" | "vehicle.invite.own_offer" | "vehicle.withdraw.not_open" | "webhooks.event_unknown" | "webhooks.events_required" | "webhooks.events_too_many" | "webhooks.too_many" | "webhooks.url_credentials" | "webhooks.url_duplicate" | "webhooks.url_invalid" | "webhooks.url_private" | "webhooks.url_required" | "webhooks.url_scheme" | "webhooks.url_unresolvable";
         /** @description A success of postUsersLogin: the payload in `data`. */
         PostUsersLoginSuccess: {
             data: {
@@ -3963,6 +4037,56 @@ export interface components {
         GetFreightsViewSuccess: {
             data: {
                 route: components["schemas"]["Freight"];
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postFreightsHide: the payload in `data`. */
+        PostFreightsHideSuccess: {
+            data: {
+                freight: {
+                    /** @description the freight id */
+                    id: number;
+                    /** @description whether the load is now hidden from the caller’s market */
+                    hidden: boolean;
+                };
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of postFreightsUnhide: the payload in `data`. */
+        PostFreightsUnhideSuccess: {
+            data: {
+                freight: {
+                    /** @description the freight id */
+                    id: number;
+                    /** @description whether the load is now hidden from the caller’s market */
+                    hidden: boolean;
+                };
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "success";
+            auth: components["schemas"]["Auth"];
+            warnings?: components["schemas"]["Warning"][];
+        };
+        /** @description A success of getFreightsHidden: the payload in `data`. */
+        GetFreightsHiddenSuccess: {
+            data: {
+                /** @description no total count: the last page is the first one shorter than limit */
+                routes: components["schemas"]["Freight"][];
             };
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -9523,6 +9647,174 @@ export interface operations {
             };
             /** @description A path parameter is longer than 500 characters. */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postFreightsHide: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the freight id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostFreightsHideSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postFreightsUnhide: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the freight id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostFreightsUnhideSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body could not be parsed (malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or not visible to the caller (indistinguishable); `data` is an empty array. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than the endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path parameter is longer than 500 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getFreightsHidden: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope: `status` = `success` with `data`, or `status` = `error` with `message` and `code` (a functional failure). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetFreightsHiddenSuccess"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Token missing, invalid or from the other environment. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

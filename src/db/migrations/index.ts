@@ -58,6 +58,7 @@ import * as callerChanges from './0409_caller_changes.ts';
 import * as loadFields from './0475_load_fields.ts';
 import * as tenderBidsRanked from './0520_tender_bids_ranked.ts';
 import * as eventNumbering from './0530_event_numbering.ts';
+import * as freightMarks from './0540_freight_marks.ts';
 import * as tenderLanesRanked from './0560_tender_lanes_ranked.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
@@ -121,5 +122,6 @@ export const migrations: Record<string, Migration> = {
   '0475_load_fields': loadFields,
   '0520_tender_bids_ranked': tenderBidsRanked,
   '0530_event_numbering': eventNumbering,
+  '0540_freight_marks': freightMarks,
   '0560_tender_lanes_ranked': tenderLanesRanked,
 };

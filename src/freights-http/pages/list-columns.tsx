@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import type { Caller, Ctx } from '../../kernel/context.ts';
 import { formatDay, formatKg, formatMoney, formatNumber, formatStamp, formatWindow } from '../../kernel/locale.ts';
 import { Badge, PostButton, type Column } from '../../kernel/ui.tsx';
+import { CsrfField } from '../../kernel/html.tsx';
 import { distanceCell, loadParts, OutcomeBadge, placeLabel, YourMove } from './freight-page.tsx';
 import { namesOfCompanies, CompanyName } from '../../accounts/index.ts';
 import { bidSummaries, ownBids, priceCurrencies, type OwnBid } from './page-data.ts';
@@ -45,12 +46,24 @@ export type RowMarks = (
   rows: ReadonlyArray<{ id: number; company: number; winner: number | null }>,
 ) => Promise<Map<number, ComponentChildren>>;
 
+/**
+ * The user's own marks of the market list (issue 47, item 11): the loads it opened before (`seen`,
+ * muted with a word), and the address a row's hide button comes back to (`hideBack`); on the
+ * hidden loads' page, a row's button shows it again instead (`unhide`).
+ */
+export interface UserMarks {
+  seen: ReadonlySet<number>;
+  hideBack?: string;
+  unhide?: boolean;
+}
+
 export async function freightListColumns(
   routes: FreightView[],
   filterId: number,
   ctx: Ctx<Caller>,
   sort: SortLinks,
   rowMarks?: RowMarks,
+  userMarks?: UserMarks,
 ): Promise<Column<FreightView>[]> {
   const t = ctx.t;
   const lang = ctx.language;
@@ -122,24 +135,34 @@ export async function freightListColumns(
       sharedLine(r),
       loadLine(r),
       ageLine(r),
+      seenLine(r),
       marks.get(r.id),
     ];
   };
+  // A load the user opened before (its page): said in words, the row muted (app.css tr.seen).
+  const seenLine = (r: FreightView): ComponentChildren =>
+    userMarks?.seen.has(r.id) ? (
+      <div class="seen-mark" data-testid="seen-mark" title={t('fv.seen.label')}>
+        {t('fv.seen')}
+      </div>
+    ) : null;
   // The load's description (body, loading metres, ADR, …) under the route, only when the freight says any: no column of its own at 1366 px.
-  // How long a load has been on the board (issue 47, item 11): "vor 2 Std.", "2 h ago", since it was created.
+  // How long a load has been on the board (issue 47, item 11): "vor 2 Std.", "2 h ago", since it was created ("just now" in its first minute, not "0 min ago").
   const now = ctx.clock.now().getTime();
   const ageLine = (r: FreightView): ComponentChildren => {
     const created = ctx.clock.parse(r.created);
     if (!created || r.company === me || !isMarketStatus(r.status)) return null;
     const minutes = Math.max(0, Math.floor((now - created.getTime()) / 60_000));
     const text =
-      minutes < 60
-        ? t('fv.age.minutes', { n: String(minutes) })
-        : minutes < 24 * 60
-          ? t('fv.age.hours', { n: String(Math.floor(minutes / 60)) })
-          : Math.floor(minutes / 1440) === 1
-            ? t('fv.age.day')
-            : t('fv.age.days', { n: formatNumber(Math.floor(minutes / 1440), lang) });
+      minutes < 1
+        ? t('fv.age.now')
+        : minutes < 60
+          ? t('fv.age.minutes', { n: String(minutes) })
+          : minutes < 24 * 60
+            ? t('fv.age.hours', { n: String(Math.floor(minutes / 60)) })
+            : Math.floor(minutes / 1440) === 1
+              ? t('fv.age.day')
+              : t('fv.age.days', { n: formatNumber(Math.floor(minutes / 1440), lang) });
     return (
       <div class="muted" data-testid="load-age">
         <time datetime={created.toISOString()}>{text}</time>
@@ -258,6 +281,36 @@ export async function freightListColumns(
           </span>
         ) : (
           none
+        ),
+    });
+  }
+  // Hide a load of the market from this user's market, or show a hidden one again (the hidden loads' page).
+  if (userMarks?.hideBack !== undefined || userMarks?.unhide) {
+    const csrf = ctx.reply.generateCsrf();
+    const unhide = userMarks.unhide === true;
+    columns.push({
+      label: t(unhide ? 'fv.unhide' : 'fv.col.hide'),
+      hideLabel: true,
+      cell: (r) =>
+        r.company === me ? (
+          none
+        ) : (
+          <form
+            class="inline"
+            method="post"
+            action={`/freights/${unhide ? 'unhide' : 'hide'}/${r.id}`}
+            data-testid={unhide ? 'unhide' : 'hide'}
+          >
+            <CsrfField token={csrf} />
+            <input type="hidden" name="back" value={unhide ? '/freights/hidden' : userMarks.hideBack} />
+            <button
+              type="submit"
+              class="secondary"
+              aria-label={t(unhide ? 'fv.unhide.label' : 'fv.hide.label', { id: String(r.display_id ?? r.id) })}
+            >
+              {t(unhide ? 'fv.unhide' : 'fv.hide')}
+            </button>
+          </form>
         ),
     });
   }

@@ -6,7 +6,7 @@ import { DataTable, Pager, Select, Tabs, columnsFor, type Column, type Tab } fro
 import { cityNear, cityNameIn, isKnownAirport, pointText, resolvePlaceText, type ResolvedPlace } from '../../places/index.ts';
 import { formatDay, formatNumber, readLocaleDecimal, readLocaleWeightKg } from '../../kernel/locale.ts';
 import type { Translate } from '../../kernel/i18n.ts';
-import { LISTS, listInfo, listPath } from '../../freights/index.ts';
+import { LIST, LISTS, listInfo, listPath, seenAmong } from '../../freights/index.ts';
 import { listLabel } from '../list-names.ts';
 import { freightListColumns, isListedFreight, type RowMarks } from './list-columns.tsx';
 import type { FreightView } from '../../freights/index.ts';
@@ -543,10 +543,19 @@ export async function enlistPage(
   }
   const freightSearch = read.search;
   const search = searchToParams(freightSearch);
-  const [counts, fromNote, toNote] = await Promise.all([
+  // The market is the user's own board: the loads it opened before read as seen, each row can be hidden (issue 47, item 11).
+  const market = state.filterId === LIST.market;
+  const [counts, fromNote, toNote, seen] = await Promise.all([
     parts.countLists(ctx.db, ctx.caller.companyId, ctx.clock.now(), freightSearch),
     nearCity(search.from_near, ctx.language),
     nearCity(search.to_near, ctx.language),
+    market
+      ? seenAmong(
+          ctx.db,
+          ctx.caller.userId,
+          routes.filter(isListedFreight).map((r) => r.id),
+        )
+      : Promise.resolve(new Set<number>()),
   ]);
   const tabs: Tab[] = LISTS.map((list, i) => ({
     href: tabHref(list.id, list.searchable ? search : {}, state.limit),
@@ -569,7 +578,14 @@ export async function enlistPage(
     ? otherColumns(t, ctx.language)
     : columnsFor(
         isListedFreight,
-        await freightListColumns(routes.filter(isListedFreight), state.filterId, ctx, { href: sortable, sorted }, parts.rowMarks),
+        await freightListColumns(
+          routes.filter(isListedFreight),
+          state.filterId,
+          ctx,
+          { href: sortable, sorted },
+          parts.rowMarks,
+          market ? { seen, hideBack: listHref(state, {}, search) } : undefined,
+        ),
       );
   return {
     title: t(listLabel(state.filterId)),
@@ -581,6 +597,11 @@ export async function enlistPage(
           <h1>{t(listLabel(state.filterId))}</h1>
           <span class="spacer" />
           <a href="/searches/index">{t('fv.search.saved_searches')}</a>
+          {market && (
+            <a href="/freights/hidden" data-testid="hidden-link">
+              {t('fv.hidden.link')}
+            </a>
+          )}
           {tms && (
             <a class="button secondary" href="/tours/add">
               {t('fv.new_tour')}
@@ -623,6 +644,7 @@ export async function enlistPage(
           empty={t('fv.empty')}
           testId="freight-list"
           rowKey={(r) => (isListedFreight(r) ? r.id : undefined)}
+          rowClass={(r) => (isListedFreight(r) && seen.has(r.id) ? 'seen' : undefined)}
         />
         <Pager
           page={state.page}

@@ -88,3 +88,15 @@ export function publishGaps(route: { from?: unknown; to?: unknown; etd?: unknown
   if (empty(route.weight) || Number(route.weight) <= 0) gaps.push('weight');
   return gaps;
 }
+
+/**
+ * A side's place as publishing needs it (publishGaps' `from`/`to`): its postal code, or a town
+ * without one given by its country and coordinates (docs/choices.md, Typed places: the freight
+ * form stores a typed town so, and the API publishes such a draft as any other). The freight page
+ * and the desk's drafts ask this one rule.
+ */
+export function placeGiven(side: { code: unknown; country: unknown; latitude: unknown; longitude: unknown }): unknown {
+  const given = (v: unknown) => v !== null && v !== undefined && v !== '';
+  if (given(side.code)) return side.code;
+  return given(side.country) && given(side.latitude) && given(side.longitude) ? 'town' : side.code;
+}

@@ -6,6 +6,7 @@ import { DEFAULT_LIMIT, offsetOf } from '../../kernel/params.ts';
 import { isEmptySearch, nearWays, routingOn, runSearched, writtenPage, type LoadSearch } from '../../market/index.ts';
 import type { PieceRow } from '../fields.ts';
 import { piecesJsonSql } from '../pieces.ts';
+import { hiddenBySql, notHiddenBySql } from '../marks.ts';
 import { hadBidSql, roleOf, type Role } from '../policy.ts';
 import { freightDistanceSql, searchConditions } from '../search.ts';
 import { companyNameSql, companyVerifiedSql, freightJsonRow, freightRowFromJson, type ReadContext } from '../store.ts';
@@ -44,10 +45,10 @@ export interface ListedFreight {
   pieces?: PieceRow[];
 }
 
-type ListArgs = [company: number, now: Date, limit: number, offset: number, upto: number];
+type ListArgs = [company: number, now: Date, limit: number, offset: number, upto: number, user: number];
 
 const builder = statementBuilder<DB>();
-/** Prepared list statements by filter, order, shape and page window (at most 17 × 7 × 2 × 2 × 6). */
+/** Prepared list statements by filter, order, shape, page window and view (at most 17 × 7 × 2 × 2 × 6, and the market's hidden view). */
 const listStatements = new Map<string, PreparedStatement<ListArgs>>();
 
 /**
@@ -60,31 +61,37 @@ export function listStatement(
   filterId: number,
   paging: Pick<Paging, 'sort' | 'direction' | 'page' | 'limit'>,
   withPieces: boolean,
+  view: MarketView = 'shown',
 ): PreparedStatement<ListArgs> | undefined {
   if (!membershipOf(filterId)) return undefined;
+  if (view === 'hidden' && filterId !== LIST.market) return undefined;
   const { sort, direction } = paging;
   // The first pages in the default size have their limit and offset written in (market/lists.ts).
   const written = writtenPage(paging);
   // The distance reads the routing server's table when one is set (market/distance.ts distanceSql).
   const routed = sort === 'distance' && routingOn() ? '_routed' : '';
-  const key = `fx_list_${filterId}_${sort}${routed}_${direction}_${withPieces ? 'pieces' : 'rows'}${written ? `_page${written}` : ''}`;
+  const key = `fx_list_${filterId}${view === 'hidden' ? 'h' : ''}_${sort}${routed}_${direction}_${withPieces ? 'pieces' : 'rows'}${written ? `_page${written}` : ''}`;
   let statement = listStatements.get(key);
   if (!statement) {
-    statement = new PreparedStatement<ListArgs>(key, 5, (c: number, now: Date, limit: number, offset: number, upto: number) => {
-      // Membership compares deadlines with `(select now)`: an estimate that is the same for custom
-      // and generic plans (a third of the rows either way), so PostgreSQL settles on the generic
-      // plan after five runs instead of planning 7, 10, 17 and 18 anew on every execution. With
-      // the value visible, custom plans priced lower (nearly every deadline is ahead) and won.
-      const hidden = sql<Date>`(select ${now}::timestamptz)`;
-      const window: PageWindowSql = written
-        ? {
-            limit: sql.lit(DEFAULT_LIMIT) as never,
-            offset: sql.lit((written - 1) * DEFAULT_LIMIT) as never,
-            upto: sql.lit(written * DEFAULT_LIMIT) as never,
-          }
-        : { limit, offset, upto };
-      return listQuery({ filterId, order: paging, withPieces, company: c, now, memberNow: hidden, ...window });
-    });
+    statement = new PreparedStatement<ListArgs>(
+      key,
+      6,
+      (c: number, now: Date, limit: number, offset: number, upto: number, user: number) => {
+        // Membership compares deadlines with `(select now)`: an estimate that is the same for custom
+        // and generic plans (a third of the rows either way), so PostgreSQL settles on the generic
+        // plan after five runs instead of planning 7, 10, 17 and 18 anew on every execution. With
+        // the value visible, custom plans priced lower (nearly every deadline is ahead) and won.
+        const hidden = sql<Date>`(select ${now}::timestamptz)`;
+        const window: PageWindowSql = written
+          ? {
+              limit: sql.lit(DEFAULT_LIMIT) as never,
+              offset: sql.lit((written - 1) * DEFAULT_LIMIT) as never,
+              upto: sql.lit(written * DEFAULT_LIMIT) as never,
+            }
+          : { limit, offset, upto };
+        return listQuery({ filterId, order: paging, withPieces, company: c, user, view, now, memberNow: hidden, ...window });
+      },
+    );
     listStatements.set(key, statement);
   }
   return statement;
@@ -103,6 +110,10 @@ interface ListPageRequest extends PageWindowSql {
   order: Pick<Paging, 'sort' | 'direction'>;
   withPieces: boolean;
   company: number;
+  /** The caller (the market list leaves out the loads it hides, docs/choices.md "Hidden and seen loads"). */
+  user: number;
+  /** The market list as shown (without the user's hidden loads), or its hidden loads alone. */
+  view?: MarketView;
   /** The effective status is computed at this time. */
   now: Date;
   /** Membership compares deadlines with this (the prepared statements hide `now` from the planner). */
@@ -138,8 +149,23 @@ function listQuery(r: ListPageRequest) {
     );
 }
 
+/**
+ * The market list (8) as the user sees it: without the loads the user hides (marks.ts), or, as the
+ * hidden view, those alone. Other lists are as they are.
+ */
+export type MarketView = 'shown' | 'hidden';
+
 /** A list page narrowed by a load search, compiled (listFreights runs it; the benchmark explains it). */
-export function searchedListQuery(filterId: number, paging: Paging, withPieces: boolean, company: number, now: Date, search: LoadSearch) {
+export function searchedListQuery(
+  filterId: number,
+  paging: Paging,
+  withPieces: boolean,
+  company: number,
+  now: Date,
+  search: LoadSearch,
+  user = 0,
+  view: MarketView = 'shown',
+) {
   const offset = offsetOf(paging);
   const narrow =
     (s: LoadSearch): Narrow =>
@@ -155,6 +181,8 @@ export function searchedListQuery(filterId: number, paging: Paging, withPieces: 
     order: paging,
     withPieces,
     company,
+    user,
+    view,
     now,
     limit: paging.limit,
     offset,
@@ -176,6 +204,7 @@ const maskedUnlessWinner = (filterId: number) => listInfo(filterId)?.mayBeMasked
 function pageOf(r: ListPageRequest, order: (ob: OrderByItemBuilder) => OrderByItemBuilder) {
   const { filterId, limit, offset, upto, company: c } = r;
   const { sort, direction } = r.order;
+  const membership = withHides(filterId, r.user, r.view ?? 'shown');
   // The order's key: a column, or the distance (an expression over the row's coordinates).
   const key = sort === 'distance' ? distanceKeySql(maskedUnlessWinner(filterId), c) : sql.ref<unknown>(`freights.${sort}`);
   const now = r.memberNow ?? r.now;
@@ -196,7 +225,7 @@ function pageOf(r: ListPageRequest, order: (ob: OrderByItemBuilder) => OrderByIt
           builder
             .selectFrom('freights')
             .select(['freights.id', sort === 'distance' ? key.as('distance') : (`freights.${sort}` as 'freights.created')])
-            .where(member(membershipOf(filterId)!, n))
+            .where(member(membership, n))
             .orderBy(key, order)
             .orderBy('freights.id', direction)
             .limit(upto)
@@ -218,7 +247,7 @@ function pageOf(r: ListPageRequest, order: (ob: OrderByItemBuilder) => OrderByIt
     return builder
       .selectFrom('freights')
       .selectAll('freights')
-      .where(member(membershipOf(filterId)!))
+      .where(member(membership))
       .orderBy(key, order)
       .orderBy('freights.id', direction)
       .limit(limit)
@@ -267,6 +296,17 @@ function pageOf(r: ListPageRequest, order: (ob: OrderByItemBuilder) => OrderByIt
 }
 
 /**
+ * A list's membership with the user's hides (marks.ts): the market list leaves them out, its
+ * hidden view keeps them alone. The user's hidden ids are read once per statement (an InitPlan).
+ */
+function withHides(filterId: number, user: number, view: MarketView): Where {
+  const where = membershipOf(filterId)!;
+  if (filterId !== LIST.market) return where;
+  const mark = view === 'hidden' ? hiddenBySql : notHiddenBySql;
+  return (eb, c, now) => eb.and([where(eb, c, now), mark(user, sql`freights.id`)]);
+}
+
+/**
  * One page of a freight list (FILTERS) in one statement. Undefined for an id that is no freight
  * list. Shared by /freights/enlist (with pieces) and /routes/enlist (Shipments, without).
  */
@@ -274,10 +314,12 @@ export async function listFreights(
   rc: Pick<ReadContext, 'db' | 'clock' | 'caller'>,
   filterId: number,
   paging: Paging,
-  options: { withPieces?: boolean; search?: LoadSearch } = {},
+  options: { withPieces?: boolean; search?: LoadSearch; view?: MarketView } = {},
 ): Promise<ListedFreight[] | undefined> {
   const company = rc.caller.companyId;
-  const statement = listStatement(filterId, paging, options.withPieces ?? false);
+  const user = rc.caller.userId;
+  const view = options.view ?? 'shown';
+  const statement = listStatement(filterId, paging, options.withPieces ?? false, view);
   if (!statement) return undefined;
   const offset = offsetOf(paging);
   type Page = { page: string };
@@ -286,9 +328,11 @@ export async function listFreights(
   // A load search adds its own conditions and values: built for this request, prepared per shape
   // (db/prepared.ts executeShape) where the plan does not depend on the values.
   const searched =
-    search && !isEmptySearch(search) ? searchedListQuery(filterId, paging, options.withPieces ?? false, company, now, search) : undefined;
+    search && !isEmptySearch(search)
+      ? searchedListQuery(filterId, paging, options.withPieces ?? false, company, now, search, user, view)
+      : undefined;
   const [found] = !searched
-    ? await statement.execute<Page>(rc.db, company, now, paging.limit, offset, paging.limit + offset)
+    ? await statement.execute<Page>(rc.db, company, now, paging.limit, offset, paging.limit + offset, user)
     : await runSearched<Page>(rc.db, searched, search!);
   const rows = JSON.parse(found?.page ?? '[]') as Array<{
     row: Record<string, unknown>;
