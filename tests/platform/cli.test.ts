@@ -52,6 +52,22 @@ after(async () => {
 describe('freight-exchange command line', () => {
   let companyId: number;
 
+  test('every command --help lists is found by its words (a module is loaded by the first word of its commands)', async () => {
+    const help = await cli('--help');
+    assert.equal(help.code, 0);
+    const usages = help.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('  freight-exchange '))
+      .map((l) => l.slice('  freight-exchange '.length));
+    assert.ok(usages.length >= 12, `${usages.length} commands`);
+    for (const usage of usages) {
+      const words = usage.split(' ').filter((w) => /^[a-z]+$/.test(w));
+      const r = await cli(...words, '--help');
+      assert.equal(r.code, 0, `${usage}: ${r.stderr}`);
+      assert.equal(r.stdout.split('\n')[0], `usage: freight-exchange ${usage}`);
+    }
+  });
+
   test('company create --json prints exactly {id, name}', async () => {
     const r = await cli('company', 'create', '--name', 'ACME Logistics', '--json');
     assert.equal(r.code, 0, r.stderr);
