@@ -23,6 +23,14 @@ export function notBlockedBySql(viewer: number | RawBuilder<number>, owner: RawB
   return sql<SqlBool>`${owner} <> all(array(select company_blocks.blocked_id from company_blocks where company_blocks.blocker_id = ${viewer}))`;
 }
 
+/**
+ * SQL: whether `blocker` has blocked `blocked` (one primary-key probe), for a statement that asks
+ * it beside other questions (one round trip instead of `isBlocked`'s own).
+ */
+export function blockedSql(blocker: number, blocked: number) {
+  return sql<boolean>`exists (select 1 from company_blocks where company_blocks.blocker_id = ${blocker} and company_blocks.blocked_id = ${blocked})`;
+}
+
 /** Whether `blocker` has blocked `blocked`. */
 export async function isBlocked(db: Db, blocker: number, blocked: number): Promise<boolean> {
   const row = await db

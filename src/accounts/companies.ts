@@ -150,6 +150,19 @@ export async function contactOf(db: Db, userId: number | null | undefined): Prom
   return row ?? null;
 }
 
+/** Several users as contacts (`contactOf`), by id, in one statement (a missing user is absent). */
+export async function contactsOf(db: Db, userIds: ReadonlyArray<number | null | undefined>): Promise<Map<number, Contact>> {
+  const wanted = [...new Set(userIds.filter((id): id is number => typeof id === 'number'))];
+  if (!wanted.length) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .innerJoin('companies', 'companies.id', 'users.company_id')
+    .select(['users.id', 'users.realname', 'users.email', 'companies.name as company', 'companies.phone'])
+    .where('users.id', 'in', wanted)
+    .execute();
+  return new Map(rows.map(({ id, ...contact }) => [id, contact]));
+}
+
 /** The user who made the accepted bid of a freight (the winner's contact person). */
 
 /** Every company's id but `except`, in order (a push to every company: a tender that invites none, docs/reference.md#tenders). */

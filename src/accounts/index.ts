@@ -9,6 +9,7 @@ export {
   blockedCompanies,
   blockedIds,
   blockersAmong,
+  blockedSql,
   blocksEither,
   isBlocked,
   MAX_BLOCKS,
@@ -28,6 +29,7 @@ export {
   companyRefs,
   type Contact,
   contactOf,
+  contactsOf,
   droppedIdsWarning,
   existingCompanies,
   isCompany,
@@ -38,6 +40,7 @@ export { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from './messages.ts';
 export { passwordEndpoints } from './password.tsx';
 export {
   companyProfile,
+  companyProfiles,
   companyProfileJsonSql,
   type CompanyProfileRow,
   PROFILE_FIELDS,

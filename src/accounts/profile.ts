@@ -166,6 +166,14 @@ export async function companyProfile(db: Db, id: number): Promise<CompanyProfile
   return db.selectFrom('companies').select(PROFILE_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
+/** Several companies' profile rows, by id, in one statement (a missing company is absent). */
+export async function companyProfiles(db: Db, ids: readonly number[]): Promise<Map<number, CompanyProfileRow>> {
+  const wanted = [...new Set(ids)];
+  if (!wanted.length) return new Map();
+  const rows = await db.selectFrom('companies').select(PROFILE_COLUMNS).where('id', 'in', wanted).execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
 /** Writes the company's own profile fields (only those given); answers the row. */
 export async function updateProfile(db: Db, id: number, values: ProfileValues): Promise<CompanyProfileRow | undefined> {
   if (!Object.keys(values).length) return companyProfile(db, id);

@@ -2,7 +2,7 @@ import type { Db } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
 import { announce } from '../webhooks/index.ts';
 import { DOCUMENT, MESSAGE } from './schema.ts';
-import { documentById, messageById } from './store.ts';
+import { documentById, messageById, type DocumentRead } from './store.ts';
 
 /**
  * The deal room's events (docs/reference.md#events, #deal-room), written to the outbox in the transaction of
@@ -35,12 +35,13 @@ export async function messageCreated(
 export async function documentAdded(
   db: Db,
   clock: Clock,
-  documentId: number,
+  documentId: number | DocumentRead,
   uploader: number | null,
   recipients: readonly number[],
   freightId: number,
 ): Promise<void> {
-  const row = await documentById(db, documentId);
+  // The document as just written (its row given), else read.
+  const row = typeof documentId === 'number' ? await documentById(db, documentId) : documentId;
   const document = row ? DOCUMENT.present(row, { clock }) : null;
   const from = uploader === null ? [] : [uploader];
   await announce(

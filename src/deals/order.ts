@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { contactOf, companyProfile } from '../accounts/index.ts';
+import { type CompanyProfileRow, type Contact, companyProfiles, contactsOf } from '../accounts/index.ts';
 import type { DB, Db } from '../db/schema.ts';
 import { withPieces, type BidRow, type FreightRow } from '../freights/index.ts';
 import type { Clock } from '../kernel/time.ts';
@@ -170,17 +170,23 @@ const num = (v: unknown): number | null => {
 };
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' ? String(v) : null);
 
-async function party(
-  db: Db,
+/** The parties' profiles and contacts, read once for an order (readTransportOrder). */
+interface Parties {
+  profiles: Map<number, CompanyProfileRow>;
+  contacts: Map<number, Contact>;
+}
+
+function party(
+  known: Parties,
   clock: Clock,
   companyId: number,
   userId: number | null,
   at: Date | null,
   contactId: number | null,
-): Promise<OrderParty> {
-  const profile = await companyProfile(db, companyId);
-  const user = userId === null ? null : await contactOf(db, userId);
-  const contact = contactId === null ? null : contactId === userId ? user : await contactOf(db, contactId);
+): OrderParty {
+  const profile = known.profiles.get(companyId);
+  const user = userId === null ? null : (known.contacts.get(userId) ?? null);
+  const contact = contactId === null ? null : (known.contacts.get(contactId) ?? null);
   return {
     id: companyId,
     name: profile?.name ?? '',
@@ -232,6 +238,11 @@ export async function readTransportOrder(
   >,
 ): Promise<TransportOrder> {
   const [withLines] = await withPieces(db as Kysely<DB>, [{ row: freight }]);
+  // Both parties' companies and people, one statement each.
+  const known: Parties = {
+    profiles: await companyProfiles(db, [freight.company_id, bid.company_id]),
+    contacts: await contactsOf(db, [bid.owner_confirmed_by, freight.user_id, bid.bidder_confirmed_by, bid.user_id]),
+  };
   const lines = withLines?.pieces ?? [];
   const refs = (freight.refs && typeof freight.refs === 'object' ? freight.refs : {}) as Record<string, unknown>;
   const references: Record<string, string> = {};
@@ -254,7 +265,7 @@ export async function readTransportOrder(
     bid: bid.id,
     issued,
     timezone: clock.zone,
-    consignor: await party(db, clock, freight.company_id, bid.owner_confirmed_by, bid.owner_confirmed_at, freight.user_id),
+    consignor: party(known, clock, freight.company_id, bid.owner_confirmed_by, bid.owner_confirmed_at, freight.user_id),
     consignee: consignee === null ? null : { name: consignee },
     consignee_receipt_location: place(freight, 'to', clock),
     carrier_acceptance_location: place(freight, 'from', clock),
@@ -269,7 +280,7 @@ export async function readTransportOrder(
       stackable: l.stackable === null || l.stackable === undefined ? null : l.stackable === 1,
     })),
     dangerous_goods: dangerous === null ? null : { information: dangerous },
-    carrier: await party(db, clock, bid.company_id, bid.bidder_confirmed_by, bid.bidder_confirmed_at, bid.user_id),
+    carrier: party(known, clock, bid.company_id, bid.bidder_confirmed_by, bid.bidder_confirmed_at, bid.user_id),
     applicable_service_charge: { applied_amount: bid.amount === null ? null : String(bid.amount), currency_id: bid.currency_code },
     references,
     payment_terms: days === null ? null : { due_days: days },

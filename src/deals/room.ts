@@ -26,6 +26,8 @@ import {
   documentsOf,
   dropUpload,
   insertDocument,
+  insertDocumentRead,
+  orderContentOf,
   insertMessage,
   insertOrder,
   markRead,
@@ -297,7 +299,7 @@ const orderPdfName = (o: TransportOrder) =>
 async function writeOrderVersion(trx: Db, clock: Clock, freight: FreightRow, order: TransportOrder, by: number | null) {
   const json = JSON.stringify(order);
   const pdf = await transportOrderPdf(order, json, clock.now());
-  const id = await insertDocument(trx, {
+  const document = await insertDocumentRead(trx, {
     freight_id: freight.id,
     company_id: null,
     user_id: null,
@@ -309,8 +311,9 @@ async function writeOrderVersion(trx: Db, clock: Clock, freight: FreightRow, ord
     content: pdf,
     created: clock.now(),
   });
+  const id = document.id;
   await insertOrder(trx, { freight_id: freight.id, version: order.version ?? 1, document_id: id, content: json, created: clock.now() });
-  await documentAdded(trx, clock, id, by, otherParties(freight, by), freight.id);
+  await documentAdded(trx, clock, document, by, otherParties(freight, by), freight.id);
   return id;
 }
 
@@ -372,8 +375,8 @@ export const issueTransportOrder: AwardStep = async (trx, clock, won) => {
  * (the e-CMR, src/cmr, is filled from it); undefined when the freight has none.
  */
 export async function issuedOrder(trx: Db, freightId: number): Promise<TransportOrder | undefined> {
-  const found = await orderOf(trx, freightId);
-  return found && (JSON.parse(found.content) as TransportOrder);
+  const content = await orderContentOf(trx, freightId);
+  return content === undefined ? undefined : (JSON.parse(content) as TransportOrder);
 }
 
 /**

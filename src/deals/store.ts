@@ -127,6 +127,15 @@ export async function insertDocument(db: Db, values: NewDocument): Promise<numbe
   return row.id;
 }
 
+/** `insertDocument` answering the document as `documentById` reads it, in the same statement (the award's order). */
+export function insertDocumentRead(db: Db, values: NewDocument): Promise<DocumentRead> {
+  return db
+    .insertInto('deal_documents')
+    .values({ ...values, content: values.content === null ? null : bytesSql(values.content) })
+    .returning(documentColumns)
+    .executeTakeFirstOrThrow();
+}
+
 /** Bytes per part of a party's document (migration 0160). */
 export const PART_BYTES = 256 * 1024;
 /**
@@ -279,6 +288,19 @@ export async function orderOf(db: Db, freightId: number): Promise<OrderVersion |
   if (!row) return undefined;
   const document = await documentById(db, row.document_id);
   return document ? { version: row.version, content: row.content, document } : undefined;
+}
+
+/** The latest version's content of a freight's transport order (`orderOf` without its document's metadata), in one statement. */
+export async function orderContentOf(db: Db, freightId: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('deal_orders')
+    .innerJoin('deal_documents', 'deal_documents.id', 'deal_orders.document_id')
+    .select('deal_orders.content')
+    .where('deal_orders.freight_id', '=', freightId)
+    .orderBy('deal_orders.version', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.content;
 }
 
 /** Every version of a freight's transport order, newest first, with its PDF's metadata (no content). */

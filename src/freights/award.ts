@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
-import { lockBid, reopenPendingBids, updateBid } from './bids.ts';
-import { emitEvent, type EmitInput } from './events.ts';
+import { lockBid } from './bids.ts';
+import { emitEvent, emitEvents, type EmitInput } from './events.ts';
 import { BIDS_IN_PLAY, inMarket } from './in-market.ts';
 import { awardTo, lockFreight } from './lifecycle.ts';
 import type { BidConfirmerColumn, BidRow, FreightRow } from './tables.ts';
@@ -52,6 +52,12 @@ export type AwardInput =
       confirmation?: Confirmation;
       /** The way's own events, announced after the award is written and before `freight.awarded`. */
       announce?: readonly EmitInput[];
+      /**
+       * The freight and the bid as the caller already holds them in this transaction (the freight
+       * locked by `lockFreight`, the bid locked or inserted by it): not read again. The checks
+       * below are the same.
+       */
+      held?: { freight: FreightRow; bid: BidRow };
     };
 
 export type AwardResult =
@@ -80,37 +86,42 @@ export class AwardPath {
 
   /**
    * Awards a freight in `trx`. The freight is locked first, then the bid (lock order freights →
-   * bids; a caller that holds both locks already is not held up). A bid wins as one write each:
-   * the bid accepted with both sides confirmed, every other pending bid of the freight back to
-   * open, the freight taken by the bid's company at the bid's amount. The unique index of one
-   * accepted bid per freight stops a second award (the transaction then rolls back). Then the
-   * way's own events, `freight.awarded`, and the steps.
+   * bids; a caller that holds both locks already is not held up, and one that passes them as
+   * `held` has them not read again). A bid wins in one statement (lifecycle.ts awardTo): the bid
+   * accepted with both sides confirmed, every other pending bid of the freight back to open, the
+   * freight taken by the bid's company at the bid's amount. The unique index of one accepted bid
+   * per freight stops a second award (the transaction then rolls back). Then the way's own events
+   * and `freight.awarded`, planned from one read and written together, and the steps.
    */
   async award(trx: Transaction<DB>, clock: Clock, input: AwardInput): Promise<AwardResult> {
     const now = clock.now();
-    const freight = await lockFreight(trx, input.freightId, clock.at(now));
+    const held = input.way === 'own_order' ? undefined : input.held;
+    const freight = held && held.freight.id === input.freightId ? held.freight : await lockFreight(trx, input.freightId, clock.at(now));
     if (!freight) return { kind: 'not_awardable' };
     if (input.way === 'own_order') {
       if (freight.status !== 'taken' || freight.winner_id !== freight.company_id) return { kind: 'not_awardable' };
       await emitEvent(trx, clock, { type: 'freight.awarded', freightId: freight.id });
       return this.finish(trx, clock, { freight, bid: null, way: input.way });
     }
-    const bid = await lockBid(trx, input.bidId);
+    const bid = held && held.bid.id === input.bidId ? held.bid : await lockBid(trx, input.bidId);
     if (!bid || bid.freight_id !== freight.id || !(BIDS_IN_PLAY as readonly string[]).includes(bid.status) || !inMarket(freight, now))
       return { kind: 'not_awardable' };
-    // The accepted bid is written first: should another bid of this freight be accepted already
-    // (impossible under the lock), the unique index stops here.
-    const accepted = await updateBid(trx, bid.id, {
-      owner_confirmed: true,
-      bidder_confirmed: true,
-      ...input.confirmation,
-      status: 'accepted',
-      modified: now,
-    });
-    await reopenPendingBids(trx, freight.id, bid.id, now);
-    const taken = await awardTo(trx, freight, accepted, now);
-    for (const event of input.announce ?? []) await emitEvent(trx, clock, event);
-    await emitEvent(trx, clock, { type: 'freight.awarded', freightId: freight.id });
+    // One statement: should another bid of this freight be accepted already (impossible under the
+    // lock), the unique index stops it.
+    const { freight: taken, bid: accepted } = await awardTo(
+      trx,
+      freight,
+      bid,
+      { owner_confirmed: true, bidder_confirmed: true, ...input.confirmation, status: 'accepted', modified: now },
+      now,
+    );
+    // The way's events and `freight.awarded` render the freight as just written, all at once.
+    await emitEvents(
+      trx,
+      clock,
+      [...(input.announce ?? []), { type: 'freight.awarded', freightId: freight.id }],
+      new Map([[taken.id, taken]]),
+    );
     return this.finish(trx, clock, { freight: taken, bid: accepted, way: input.way });
   }
 

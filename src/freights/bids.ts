@@ -121,17 +121,6 @@ export const NO_CONFIRMATION = {
   bidder_confirmed_at: null,
 } as const;
 
-/** Every other pending bid of the freight back to open, confirmations cleared (the award). */
-export async function reopenPendingBids(trx: Transaction<DB>, freightId: number, exceptBidId: number, now: Date): Promise<void> {
-  await trx
-    .updateTable('bids')
-    .set({ status: 'open', ...NO_CONFIRMATION, modified: now })
-    .where('freight_id', '=', freightId)
-    .where('id', '!=', exceptBidId)
-    .where('status', '=', 'pending')
-    .execute();
-}
-
 /** Whether the freight has a pending bid still. */
 export async function hasPendingBid(trx: Transaction<DB>, freightId: number): Promise<boolean> {
   return Boolean(

@@ -3,7 +3,7 @@ import type { Db } from '../db/schema.ts';
 import { translator } from '../kernel/i18n.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { BidEventType, FreightEventType } from '../events/index.ts';
-import { announce, type PlannedEvent as Planned } from '../webhooks/index.ts';
+import { announce, announceAll, type PlannedEvent as Planned } from '../webhooks/index.ts';
 import { presentBid } from './bids.ts';
 import { BIDS_SHOWN_STATUSES, presentFreight, type PieceRow } from './fields.ts';
 import { audienceOf, roleOf, type Role } from './policy.ts';
@@ -77,6 +77,32 @@ export async function emitFreightEvents(
   return announce(db, clock, type, await planFreightEvents(db, clock, inputs, written));
 }
 
+/**
+ * Events of one change, of any types, in the order given (an award's way's own events, then
+ * `freight.awarded`): each planned and rendered exactly as `emitEvent` would at this point of the
+ * transaction (nothing is written between them but the events), the freights, bids, pieces and
+ * owners read once, the events written together (webhooks/outbox.ts announceAll). `written` as for
+ * `emitFreightEvents`. Answers how many events were written.
+ */
+export async function emitEvents(
+  db: Db,
+  clock: Clock,
+  inputs: readonly FreightEmit[],
+  written?: ReadonlyMap<number, FreightRow>,
+): Promise<number> {
+  if (!inputs.length) return 0;
+  const loaded = await loadForEvents(
+    db,
+    inputs.map((i) => i.freightId),
+    written,
+  );
+  return announceAll(
+    db,
+    clock,
+    inputs.map((input) => ({ type: input.type, events: planLoaded(clock, [input], loaded) })),
+  );
+}
+
 /** The freights (unless given as written), their bids (by freight, as the freight page orders them), pieces and owners, read once for a batch of events. */
 async function loadForEvents(db: Db, ids: readonly number[], written?: ReadonlyMap<number, FreightRow>) {
   const wanted = [...new Set(ids)];
@@ -119,6 +145,10 @@ async function planFreightEvents(
     inputs.map((i) => i.freightId),
     written,
   );
+  return planLoaded(clock, inputs, loaded);
+}
+
+function planLoaded(clock: Clock, inputs: readonly FreightEmit[], loaded: Awaited<ReturnType<typeof loadForEvents>>): Planned[] {
   const planned: Planned[] = [];
   for (const input of inputs) {
     const row = loaded.rows.get(input.freightId);

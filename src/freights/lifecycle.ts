@@ -8,8 +8,8 @@ import type { Clock } from '../kernel/time.ts';
 import { storableDate } from './fields.ts';
 import { dueSql, isDue } from './in-market.ts';
 import { roleOf } from './policy.ts';
-import { type BidRow, type FreightRow, type FreightsTable, DELIVERY, DELIVERY_STATUSES } from './tables.ts';
-import { hasPendingBid } from './bids.ts';
+import { type BidRow, type BidsTable, type FreightRow, type FreightsTable, DELIVERY, DELIVERY_STATUSES } from './tables.ts';
+import { hasPendingBid, NO_CONFIRMATION } from './bids.ts';
 import type { FailureCode } from '../kernel/errors.ts';
 import type { MessageKey } from '../kernel/i18n.ts';
 import { insertFreight, type NewFreight } from './store.ts';
@@ -477,20 +477,39 @@ export async function bidConfirmed(trx: Transaction<DB>, freight: FreightRow, no
   return freight.status === 'open' ? updateFreight(trx, freight.id, { status: 'pending', modified: now }) : freight;
 }
 
-/** Both sides confirmed the bid: the freight is taken, its winner and carrier the bidder's company, its price the bid's amount. */
-export function awardTo(
+/**
+ * Both sides confirmed the bid, written as one statement (docs/benchmarks.md, "fewer award
+ * statements"): the bid accepted with `accept` (its confirmations), every other pending bid of the
+ * freight back to open with its confirmations cleared, the freight taken, its winner and carrier
+ * the bidder's company, its price the bid's amount. Should another bid of the freight be accepted
+ * already (impossible under the lock), the unique index of one accepted bid per freight fails the
+ * statement. Answers the freight as written and the bid as written (the locked row with `accept`:
+ * no column of a bid changes on its own).
+ */
+export async function awardTo(
   trx: Transaction<DB>,
   freight: FreightRow,
-  bid: Pick<BidRow, 'company_id' | 'amount'>,
+  bid: BidRow,
+  accept: Updateable<BidsTable> & Pick<BidRow, 'status' | 'modified'>,
   now: Date,
-): Promise<FreightRow> {
-  return updateFreight(trx, freight.id, {
-    status: 'taken',
-    winner_id: bid.company_id,
-    transport_company_id: bid.company_id,
-    price: bid.amount!,
-    modified: now,
-  });
+): Promise<{ freight: FreightRow; bid: BidRow }> {
+  const taken = await trx
+    .with('accepted', (db) => db.updateTable('bids').set(accept).where('id', '=', bid.id).returning('id'))
+    .with('reopened', (db) =>
+      db
+        .updateTable('bids')
+        .set({ status: 'open', ...NO_CONFIRMATION, modified: now })
+        .where('freight_id', '=', freight.id)
+        .where('id', '!=', bid.id)
+        .where('status', '=', 'pending')
+        .returning('id'),
+    )
+    .updateTable('freights')
+    .set({ status: 'taken', winner_id: bid.company_id, transport_company_id: bid.company_id, price: bid.amount!, modified: now })
+    .where('id', '=', freight.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { freight: taken, bid: { ...bid, ...accept } as BidRow };
 }
 
 /** A bid was revoked: a pending freight left without a pending bid is open again. */

@@ -1,10 +1,10 @@
 import { Decimal } from 'decimal.js';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { blocksEither, isBlocked } from '../accounts/index.ts';
+import { blockedSql, blocksEither } from '../accounts/index.ts';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
-import { insertBid, lockBid, updateBid } from './bids.ts';
+import { lockBid, updateBid } from './bids.ts';
 import type { AwardPath } from './award.ts';
 import { emitEvent } from './events.ts';
 import { BIDS_IN_PLAY, inMarket, isMarketStatus } from './in-market.ts';
@@ -287,52 +287,78 @@ function bookLocked(
     if (!locked) return notFound;
     if (locked.company_id === caller.companyId) return refused('quotes.book.own_freight', freightId);
     const { freight, turn } = await throughWaterfall(trx, clock.at(now), locked, caller.companyId, work);
-    // Whom the freight shows itself to: its visibility's audience (a waterfall's: the carrier
-    // whose turn it is), or a company with a live bid on it.
-    const hasBid = await trx
-      .selectFrom('bids')
-      .select('id')
-      .where('freight_id', '=', freightId)
-      .where('company_id', '=', caller.companyId)
-      .where('status', '<>', 'revoked')
-      .executeTakeFirst();
-    if (freight.status === 'draft' || turn === 'not_yours' || (!admits(freight, caller.companyId) && !hasBid)) return notFound;
+    if (freight.status === 'draft' || turn === 'not_yours') return notFound;
+    // The rest of the checks' facts in one statement: the caller's live bid (whom the freight
+    // shows itself to: its visibility's audience — a waterfall's: the carrier whose turn it is —,
+    // or a company with a live bid on it) and the blocks both ways.
+    const facts = (
+      await sql<{ has_bid: boolean; owner_blocks: boolean; caller_blocks: boolean }>`select
+        exists (select 1 from bids where bids.freight_id = ${freightId} and bids.company_id = ${caller.companyId} and bids.status <> 'revoked') as has_bid,
+        ${blockedSql(freight.company_id, caller.companyId)} as owner_blocks,
+        ${blockedSql(caller.companyId, freight.company_id)} as caller_blocks`.execute(trx)
+    ).rows[0]!;
+    if (!admits(freight, caller.companyId) && !facts.has_bid) return notFound;
     if (!inMarket(freight, now)) return refused('quotes.book.not_available', freightId);
-    if (await isBlocked(trx, freight.company_id, caller.companyId)) return refused('quotes.bidder_blocked', freightId);
-    if (await blocksEither(trx, freight.company_id, caller.companyId)) return refused('quotes.one_step.blocked', freightId);
+    if (facts.owner_blocks) return refused('quotes.bidder_blocked', freightId);
+    if (facts.caller_blocks) return refused('quotes.one_step.blocked', freightId);
     if (freight.book_now === null) return refused('quotes.book.no_price', freightId);
     // Every check passed on the locked row: the freight is being taken (`Bookings`).
     decided();
 
-    const bid = await insertBid(trx, {
-      freight_id: freightId,
-      company_id: caller.companyId,
-      user_id: caller.userId,
-      display_company_id: caller.companyId,
-      amount: freight.book_now,
-      currency_code: freight.book_now_currency,
-      status: 'open',
-      type: 'buying',
-      deadline: freight.deadline,
-      created: now,
-      modified: now,
-    });
-    await recordOffer(
-      trx,
-      bid,
-      'bidder',
-      caller.userId,
-      { amount: freight.book_now, currency: freight.book_now_currency, note: null },
-      now,
-    );
+    // The bid at the Book Now price and its line of history (bid_offers), in one statement.
+    const bid = (await trx
+      .with('bid', (db) =>
+        db
+          .insertInto('bids')
+          .values({
+            freight_id: freightId,
+            company_id: caller.companyId,
+            user_id: caller.userId,
+            display_company_id: caller.companyId,
+            amount: freight.book_now!,
+            currency_code: freight.book_now_currency,
+            status: 'open',
+            type: 'buying',
+            deadline: freight.deadline,
+            created: now,
+            modified: now,
+          })
+          .returningAll(),
+      )
+      .with('offer', (db) =>
+        db
+          .insertInto('bid_offers')
+          .columns(['bid_id', 'side', 'user_id', 'amount', 'currency_code', 'note', 'created'])
+          .expression((eb) =>
+            eb
+              .selectFrom('bid')
+              .select([
+                'bid.id',
+                sql<string>`'bidder'::text`.as('side'),
+                sql<number>`${caller.userId}::int`.as('user_id'),
+                'bid.amount',
+                'bid.currency_code',
+                sql<null>`null::text`.as('note'),
+                sql<Date>`${now}::timestamptz`.as('created'),
+              ]),
+          )
+          .returning('bid_offers.id'),
+      )
+      .selectFrom('bid')
+      .selectAll()
+      .executeTakeFirstOrThrow()) as BidRow;
     const won = await award.award(trx, clock.at(now), {
       way: 'book_now',
       freightId,
       bidId: bid.id,
       announce: [{ type: 'bid.created', freightId, bidId: bid.id }],
+      // The freight as locked (and brought up to date by its waterfall), the bid as inserted here.
+      held: { freight, bid },
     });
     if (won.kind !== 'awarded' || !won.bid) throw Object.assign(new Error('not awardable'), { code: '40001' });
-    await waterfallWon(trx, freightId, now);
+    // Only a running waterfall (the caller's turn) ends here: without one (none, or it ended, its
+    // row locked above) there is nothing to write.
+    if (turn === 'yours') await waterfallWon(trx, freightId, now);
     return { kind: 'done', freight: won.freight, bid: won.bid };
   });
 }

@@ -5,7 +5,7 @@
  */
 export { eventsAfter, eventsAt, type FeedRow, LIVE_CHANNEL, positionOfEvent, positionsOf, REPLAY_MS } from './feed.ts';
 export { WEBHOOK_ERRORS, WEBHOOK_MESSAGES } from './messages.ts';
-export { announce, type PlannedEvent } from './outbox.ts';
+export { announce, announceAll, type PlannedEvent } from './outbox.ts';
 export { SETTINGS_SECTION, webhookEndpoints } from './routes.tsx';
 export { WEBHOOK_EVENT_DOCS } from './schema.ts';
 export { attachWebhookDispatcher } from './start.ts';

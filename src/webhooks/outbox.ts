@@ -58,14 +58,34 @@ const BATCH = 500;
  * Answers how many events were written.
  */
 export async function announce(db: Db, clock: Clock, type: string, events: readonly PlannedEvent[]): Promise<number> {
-  const planned = await reachable(db, events);
-  if (!planned.length) return 0;
-  const rows: NewEvent[] = [];
-  for (const p of planned) rows.push({ companyId: p.companyId, freightId: p.freightId, except: p.except, data: await p.data() });
-  const written = await insertEvents(db, clock, type, rows);
+  return announceAll(db, clock, [{ type, events }]);
+}
+
+/**
+ * Events of several types announcing one change (an award's `bid.created` and `freight.awarded`),
+ * written in the order given as `announce` writes each type's, with one recipient check, one
+ * insert, one statement queueing their deliveries and one notification for all of them.
+ */
+export async function announceAll(
+  db: Db,
+  clock: Clock,
+  batches: ReadonlyArray<{ type: string; events: readonly PlannedEvent[] }>,
+): Promise<number> {
+  const all = batches.flatMap((b) => b.events.map((event) => ({ type: b.type, event })));
+  const kept = new Set(
+    await reachable(
+      db,
+      all.map((a) => a.event),
+    ),
+  );
+  const rows: Array<NewEvent & { type: string }> = [];
+  for (const { type, event: p } of all)
+    if (kept.has(p)) rows.push({ type, companyId: p.companyId, freightId: p.freightId, except: p.except, data: await p.data() });
+  if (!rows.length) return 0;
+  const written = await insertTypedEvents(db, clock, rows);
   // The webhooks are read, locked, by the statement that queues their deliveries: one deleted
   // meanwhile is skipped, never a foreign key that fails the write the event describes.
-  await queueDeliveries(db, clock.now(), type, written);
+  await queueDeliveries(db, clock.now(), written);
   await notifyEvents(
     db,
     written.map((e) => e.seq),
@@ -92,23 +112,36 @@ export function newEventId(): string {
 }
 
 /** Stores events with their exact delivery body {id, type, created, company, data}. */
-export async function insertEvents(
+export function insertEvents(
   db: Db,
   clock: Clock,
   type: string,
   events: readonly NewEvent[],
-): Promise<Array<{ seq: number; id: string; company_id: number | null }>> {
+): Promise<Array<{ seq: number; id: string; company_id: number | null; type: string }>> {
+  return insertTypedEvents(
+    db,
+    clock,
+    events.map((e) => ({ ...e, type })),
+  );
+}
+
+/** Stores events, each of its own type, in the order given (their `seq`). */
+async function insertTypedEvents(
+  db: Db,
+  clock: Clock,
+  events: ReadonlyArray<NewEvent & { type: string }>,
+): Promise<Array<{ seq: number; id: string; company_id: number | null; type: string }>> {
   const now = clock.now();
   const created = clock.format(now);
-  const out: Array<{ seq: number; id: string; company_id: number | null }> = [];
+  const out: Array<{ seq: number; id: string; company_id: number | null; type: string }> = [];
   for (let i = 0; i < events.length; i += BATCH) {
     const rows = events.slice(i, i + BATCH).map((e) => {
       const id = newEventId();
-      const body = JSON.stringify({ id, type, created, company: e.companyId, data: e.data });
+      const body = JSON.stringify({ id, type: e.type, created, company: e.companyId, data: e.data });
       const except = e.companyId === null && e.except?.length ? [...e.except] : null;
-      return { id, type, company_id: e.companyId, freight_id: e.freightId, except_companies: except, body, created: now };
+      return { id, type: e.type, company_id: e.companyId, freight_id: e.freightId, except_companies: except, body, created: now };
     });
-    out.push(...(await db.insertInto('events').values(rows).returning(['seq', 'id', 'company_id']).execute()));
+    out.push(...(await db.insertInto('events').values(rows).returning(['seq', 'id', 'company_id', 'type']).execute()));
   }
   return out;
 }

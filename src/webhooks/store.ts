@@ -4,9 +4,6 @@ import type { DeliveryState, WebhooksTable } from './tables.ts';
 
 export type WebhookRow = Selectable<WebhooksTable>;
 
-/** `events && array[type, '*']`: the webhook wants this type. */
-const wants = (type: string) => sql<boolean>`events && array[${type}, '*']::text[]`;
-
 /**
  * Queues one pending delivery, due now, for each event and each webhook of its company that
  * subscribes to the type, in one statement per 1,000 events that reads the webhooks locked
@@ -20,10 +17,9 @@ const wants = (type: string) => sql<boolean>`events && array[${type}, '*']::text
 export async function queueDeliveries(
   db: Db,
   now: Date,
-  type: string,
-  events: ReadonlyArray<{ seq: number; company_id: number | null }>,
+  events: ReadonlyArray<{ seq: number; company_id: number | null; type: string }>,
 ): Promise<number> {
-  const addressed = events.filter((e): e is { seq: number; company_id: number } => e.company_id !== null);
+  const addressed = events.filter((e): e is { seq: number; company_id: number; type: string } => e.company_id !== null);
   let queued = 0;
   for (let i = 0; i < addressed.length; i += 1000) {
     const chunk = addressed.slice(i, i + 1000);
@@ -33,9 +29,10 @@ export async function queueDeliveries(
         insert into webhook_deliveries (webhook_id, event_seq, state, next_attempt, created)
         select w.id, e.seq, 'pending', ${now}, ${now}
           from webhooks w
-          join unnest(${chunk.map((e) => e.company_id)}::int[], ${chunk.map((e) => e.seq)}::bigint[]) as e(company_id, seq)
+          join unnest(${chunk.map((e) => e.company_id)}::int[], ${chunk.map((e) => e.seq)}::bigint[], ${chunk.map((e) => e.type)}::text[])
+            as e(company_id, seq, type)
             on e.company_id = w.company_id
-         where w.company_id = any(${companies}::int[]) and ${wants(type)}
+         where w.company_id = any(${companies}::int[]) and w.events && array[e.type, '*']::text[]
          order by e.seq, w.id
            for key share of w
         returning 1)
