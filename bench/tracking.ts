@@ -5,7 +5,7 @@
 // seeded with 500 positions each). Figures: ingest p99 (goal ≤ 50 ms), the positions' read p50
 // (goal ≤ 10 ms), and the rest of the exchange's reads (the market list, a freight's view) with the
 // ingest against without it (goal within 1.2×). The floor (bench/floor.ts: one primary-key select
-// through the same driver) is measured beside each. Seeds by SQL, measures through HTTP on loopback
+// through the same driver) is measured beside each. The ingest is also measured alone (nobody reading). Seeds by SQL, measures through HTTP on loopback
 // with autocannon (bench/load.ts). PostgreSQL when DATABASE_URL (or BENCH_DATABASE_URL) names a
 // server (a fresh database, dropped afterwards); the embedded database otherwise.
 import { sql } from 'kysely';
@@ -104,6 +104,12 @@ try {
     load({ url: base, requests: ownerReads, connections: CONNECTIONS, duration: SECONDS }),
   );
   report('GET /freights/positions (500, ETA) without ingest', quietOwner, await floorP50());
+
+  // The ingest alone (nobody reading): its own cost, told from the queue behind the reads below.
+  const alone = await profiled(label, 'ingest alone', () =>
+    load({ url: base, requests: ingest, connections: 16, duration: SECONDS, overallRate: rate }),
+  );
+  report(`POST /freights/positions at ${rate}/s alone`, alone, await floorP50());
 
   const trucks = load({ url: base, requests: ingest, connections: 16, duration: SECONDS * 3, overallRate: rate });
   await new Promise((r) => setTimeout(r, 1000));

@@ -9,14 +9,18 @@ import type { TrackedFreight } from './tracked.ts';
 import { POSITION_DOCS } from './schema.ts';
 import {
   ensureTracking,
+  freightToTrack,
   MAX_POSITIONS,
   readPositions,
   readsOf,
   readTracking,
+  readTrackingOf,
+  type TrackingView,
   roleIn,
   takePositions,
   trackedFreight,
   type PositionPoint,
+  type SeenTracking,
 } from './store.ts';
 import { MILESTONE_TYPES, type PositionSource, type TrackingRow } from './tables.ts';
 import { driverPage, TrackingSection, trackingPage, type SectionExtras, type TrackingData } from './views.tsx';
@@ -58,6 +62,11 @@ export async function readForParty(ctx: Ctx<Caller>, freight: TrackedFreight, ro
     ),
     role === 'owner' ? undefined : readsOf(ctx.db, freight.id),
   ]);
+  return present(ctx, view, reads);
+}
+
+/** A party's read as the answer gives it (`reads`: the winner's). */
+function present(ctx: Ctx<Caller>, view: TrackingView, reads: Awaited<ReturnType<typeof readsOf>> | undefined): TrackingData {
   const data: TrackingData = {
     positions: view.positions.map((p) => presentPosition(p, ctx.clock)),
     eta: presentEta(view.tracking, ctx.clock),
@@ -76,21 +85,28 @@ export async function extrasOf(ctx: Ctx<Caller>, freight: TrackedFreight, role: 
 }
 
 /** Positions in, all or none: refused whole with the first bad item named, or written with what they make. */
-async function take(ctx: Ctx<Caller | null>, freight: TrackedFreight, source: PositionSource) {
+async function take(ctx: Ctx<Caller | null>, { freight, seen }: ToTrack, source: PositionSource) {
   const read = readPositions(ctx.params.positions, ctx.clock);
   if (!read.ok) {
     const vars = { item: read.item ?? 0, max: MAX_POSITIONS };
     const field = read.item === undefined ? 'positions' : `positions[${read.item}]${read.field ? `.${read.field}` : ''}`;
     return fail(ctx.t, read.problem, vars, { errors: [{ field, reason: ctx.t(read.problem, vars) }] });
   }
-  return ok(await takePositions(ctx.services.db, ctx.clock, freight, read.positions, source));
+  return ok(await takePositions(ctx.services.db, ctx.clock, freight, seen, read.positions, source));
 }
 
-/** The freight of a winner's request: 404 for a company that may not see it; the owner, another company that may see it and a freight not underway: `status` = `error`. */
-async function winnersFreight(ctx: Ctx<Caller>): Promise<TrackedFreight | Outcome<never>> {
+/** A freight positions are sent for, with its tracking row as read beside it (freightToTrack). */
+interface ToTrack {
+  freight: TrackedFreight;
+  seen: SeenTracking | undefined;
+}
+
+/** The freight of a winner's request (with its tracking row): 404 for a company that may not see it; the owner, another company that may see it and a freight not underway: `status` = `error`. */
+async function winnersFreight(ctx: Ctx<Caller>): Promise<ToTrack | Outcome<never>> {
   const id = readId(ctx.path.freightId);
-  const freight = id === undefined ? undefined : await trackedFreight(ctx.db, id);
-  if (!freight) return notFound();
+  const tracked = id === undefined ? undefined : await freightToTrack(ctx.db, id);
+  if (!tracked) return notFound();
+  const { freight } = tracked;
   const role = roleIn(freight, ctx.caller.companyId);
   if (!role) {
     // A company that may see the freight (a bidder before the award, a former bidder) learns only
@@ -100,10 +116,10 @@ async function winnersFreight(ctx: Ctx<Caller>): Promise<TrackedFreight | Outcom
   }
   if (role === 'owner') return fail(ctx.t, freight.underway ? 'positions.winner_only' : 'positions.not_underway');
   if (!freight.underway) return fail(ctx.t, 'positions.not_underway');
-  return freight;
+  return tracked;
 }
 
-const isFreight = (v: TrackedFreight | Outcome<never>): v is TrackedFreight => !('kind' in v);
+const isFreight = (v: ToTrack | Outcome<never>): v is ToTrack => !('kind' in v);
 
 /** The freight page's part "where the load is", for its owner and winner once awarded (app.ts passes it to the freight page). */
 export async function trackingSection(ctx: Ctx, route: FreightView) {
@@ -124,9 +140,9 @@ export function positionEndpoints(): Endpoint[] {
       path: '/freights/positions/:freightId',
       doc: POSITION_DOCS.post,
       async handle(ctx) {
-        const freight = await winnersFreight(ctx);
-        if (!isFreight(freight)) return freight;
-        const taken = await take(ctx, freight, 'api');
+        const tracked = await winnersFreight(ctx);
+        if (!isFreight(tracked)) return tracked;
+        const taken = await take(ctx, tracked, 'api');
         if (taken.kind !== 'ok') return taken;
         const { stored, tracking } = taken.data;
         return ok({ stored, eta: presentEta(tracking, ctx.clock), milestones: presentMilestones(tracking, ctx.clock) });
@@ -142,11 +158,15 @@ export function positionEndpoints(): Endpoint[] {
       path: '/freights/positions/:freightId',
       doc: POSITION_DOCS.get,
       async handle(ctx): Promise<Outcome<TrackingData>> {
+        // The freight, its tracking and the owner's read logged in one statement; the winner's
+        // answer reads the log after it.
         const id = readId(ctx.path.freightId);
-        const freight = id === undefined ? undefined : await trackedFreight(ctx.db, id);
-        const role = freight && roleIn(freight, ctx.caller.companyId);
-        if (!freight || !role) return notFound();
-        return ok(await readForParty(ctx, freight, role));
+        const caller = ctx.caller;
+        const who = { companyId: caller.companyId, userId: caller.userId, name: caller.realname || caller.email };
+        const read = id === undefined ? undefined : await readTrackingOf(ctx.db, id, { who, now: ctx.clock.now() });
+        const role = read && roleIn(read.freight, caller.companyId);
+        if (!read || !role) return notFound();
+        return ok(present(ctx, read.view, role === 'winner' ? await readsOf(ctx.db, read.freight.id) : undefined));
       },
       page: async (outcome, ctx) => {
         const freight = (await trackedFreight(ctx.db, readId(ctx.path.freightId)!))!;
@@ -159,8 +179,9 @@ export function positionEndpoints(): Endpoint[] {
       path: '/freights/tracking-link/:freightId',
       doc: POSITION_DOCS.link,
       async handle(ctx) {
-        const freight = await winnersFreight(ctx);
-        if (!isFreight(freight)) return freight;
+        const tracked = await winnersFreight(ctx);
+        if (!isFreight(tracked)) return tracked;
+        const { freight } = tracked;
         const now = ctx.clock.now();
         await ensureTracking(ctx.db, freight.id, now);
         const link = await issueLink(ctx.db, {
@@ -216,10 +237,10 @@ export function positionEndpoints(): Endpoint[] {
       doc: POSITION_DOCS.driver,
       async handle(ctx) {
         const opened = await openLink(ctx.db, 'tracking', ctx.path.token ?? '', ctx.clock.now());
-        const freight = opened && (await trackedFreight(ctx.db, opened.freightId));
+        const tracked = opened && (await freightToTrack(ctx.db, opened.freightId));
         // An ended link and a freight no longer underway (delivered) send nothing: the page stops.
-        if (!opened || !freight?.underway || freight.winner !== opened.companyId) return notFound();
-        const taken = await take(ctx, freight, 'link');
+        if (!opened || !tracked?.freight.underway || tracked.freight.winner !== opened.companyId) return notFound();
+        const taken = await take(ctx, tracked, 'link');
         return taken.kind === 'ok' ? ok({ stored: taken.data.stored }) : taken;
       },
     }),

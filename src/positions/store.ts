@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB, Db } from '../db/schema.ts';
-import { trackedFreights, type TrackedFreight } from './tracked.ts';
+import { TRACKED_COLUMNS, trackedFreights, trackedOf, type TrackedFreight } from './tracked.ts';
 import type { Clock } from '../kernel/time.ts';
 import { isRecord } from '../kernel/params.ts';
 import { deleteEndedLinks, revokeLinks } from '../links/index.ts';
@@ -107,6 +107,45 @@ export function readPositions(value: unknown, clock: Clock): PositionsRead {
 /** The freight as tracking reads it, or undefined for an unknown id. */
 export async function trackedFreight(db: Db, id: number): Promise<TrackedFreight | undefined> {
   return (await trackedFreights(db, [id]))[0];
+}
+
+/** The freight's tracking row as read before a batch, with its version (xmin): the batch is written only while the row is still that version. */
+export type SeenTracking = TrackingRow & { version: string };
+
+/** The columns of freight_tracking (TrackingRow), read beside the freight by freightToTrack. */
+const TRACKING_COLUMNS = [
+  'freight_id',
+  'arrived_pickup',
+  'departed_pickup',
+  'arrived_delivery',
+  'last_at',
+  'last_latitude',
+  'last_longitude',
+  'eta_at',
+  'km_left',
+  'late',
+  'delivered',
+  'created',
+] as const satisfies ReadonlyArray<keyof TrackingRow>;
+
+/**
+ * What taking positions starts from, in one statement: the freight as tracking reads it and its
+ * tracking row as it is now with the row's version (none before the freight's first position or
+ * link), or undefined for an unknown id.
+ */
+export async function freightToTrack(db: Db, id: number): Promise<{ freight: TrackedFreight; seen: SeenTracking | undefined } | undefined> {
+  const { rows } = await sql<Record<string, unknown>>`
+    select ${sql.raw(TRACKED_COLUMNS.map((c) => `f.${c}`).join(', '))}, t.xmin::text as t_version,
+           ${sql.raw(TRACKING_COLUMNS.map((c) => `t.${c} as t_${c}`).join(', '))}
+    from freights f left join freight_tracking t on t.freight_id = f.id
+    where f.id = ${id}::int`.execute(db);
+  const row = rows[0];
+  if (!row) return undefined;
+  const freight = trackedOf(row as unknown as Parameters<typeof trackedOf>[0]);
+  if (row.t_freight_id === null) return { freight, seen: undefined };
+  const seen: Record<string, unknown> = { version: row.t_version };
+  for (const c of TRACKING_COLUMNS) seen[c] = row[`t_${c}`];
+  return { freight, seen: seen as SeenTracking };
 }
 
 export type Role = 'owner' | 'winner';
@@ -220,24 +259,23 @@ async function writePositions(
 
 /**
  * Writes the positions of an underway freight (the caller checked who may send them) with the
- * milestones and the ETA they make, and the events of both. Most batches make no event: their
- * tracking row is read, and the positions and the new state written in one statement on the
- * condition that the row is still the version read (one round trip and one commit). A batch that
- * makes an event, the freight's first, and one that meets a concurrent batch are written in one
- * transaction with the row locked, with their events.
+ * milestones and the ETA they make, and the events of both. Most batches make no event: the
+ * positions and the new state are written in one statement on the condition that the tracking
+ * row is still the version `seen` (read with the freight by freightToTrack: one round trip and one
+ * commit after it). A batch that makes an event, the freight's first, and one that meets a
+ * concurrent batch are written in one transaction with the row locked, with their events.
  */
 export async function takePositions(
   db: Kysely<DB>,
   clock: Clock,
   freight: TrackedFreight,
+  seen: SeenTracking | undefined,
   positions: readonly PositionInput[],
   source: PositionSource,
 ): Promise<Taken> {
   const at = clock.at(clock.now());
   const now = at.now();
-  const seen = await sql<TrackingRow & { version: string }>`
-    select xmin::text as version, * from freight_tracking where freight_id = ${freight.id}::int`.execute(db);
-  const row = seen.rows[0];
+  const row = seen;
   if (row) {
     const { version, ...tracking } = row;
     const next = advance(tracking, freight, positions, now);
@@ -268,8 +306,8 @@ export interface TrackingView {
   tracking: TrackingRow | undefined;
 }
 
-/** A position as the statement below aggregates it: [ms since the epoch, latitude, longitude, speed, source]. */
-type PositionTuple = [number, number, number, number | null, PositionSource];
+/** The five numbers a position is aggregated to below: ms since the epoch, latitude, longitude, speed (or null), source (1: link, 0: api). */
+const TUPLE = 5;
 
 /** Who of the owner's company reads a freight's positions, and when (the read log's row). */
 export interface Reader {
@@ -279,30 +317,80 @@ export interface Reader {
 }
 
 /**
- * The last POSITIONS_SHOWN positions (oldest first) and the tracking state of a freight, in one
- * statement: the positions come as one JSON array of tuples (the index on (freight_id, at, id)
- * read backwards, then put in order), so the driver parses one value instead of 500 rows of
- * text; their times as milliseconds since the epoch (truncated, as the driver reads a timestamp).
- * PostgreSQL writes a double or a real into JSON as it writes it as text (the shortest form that
- * reads back exactly), so the numbers are the ones a row would give. With `reader` (a user of the
- * owner's company), the read is logged by the same statement (logReadInsert, below).
+ * The last POSITIONS_SHOWN positions (oldest first, lastPositions) and the tracking state of a
+ * freight, in one statement. With `reader` (a user of the owner's company), the read is logged by
+ * the same statement (logReadInsert, below).
  */
 export async function readTracking(db: Db, freightId: number, reader?: { who: Reader; now: Date }): Promise<TrackingView> {
   const logged = reader ? sql`with logged as (${logReadInsert(freightId, reader.who, reader.now)} returning 1) ` : sql``;
-  const { rows } = await sql<TrackingRow & { positions: PositionTuple[] | string }>`${logged}
-    select t.*, (
-      select coalesce(json_agg(json_build_array(floor(extract(epoch from p.at) * 1000), p.latitude, p.longitude, p.speed, p.source)
-                               order by p.at, p.id), '[]'::json)
-      from (select id, at, latitude, longitude, speed, source from freight_positions
-            where freight_id = ${freightId}::int order by at desc, id desc limit ${POSITIONS_SHOWN}::int) as p
-    ) as positions
+  const { rows } = await sql<TrackingRow & { positions: string | null }>`${logged}
+    select t.*, ${lastPositions(freightId)} as positions
     from (select ${freightId}::int as id) as f left join freight_tracking t on t.freight_id = f.id`.execute(db);
   const { positions, ...tracking } = rows[0]!;
-  const tuples: PositionTuple[] = typeof positions === 'string' ? JSON.parse(positions) : positions;
+  return { positions: positionsOf(positions), tracking: tracking.freight_id === null ? undefined : tracking };
+}
+
+/**
+ * A party's read of a freight's tracking (GET /freights/positions) in one statement: the freight
+ * as tracking reads it (whose caller's part roleIn tells), its tracking state and last positions
+ * as readTracking reads them, and the read logged when `reader` is of the owner's company and not
+ * the winner (the owner's read; logReadInsert). Undefined for an unknown id.
+ */
+export async function readTrackingOf(
+  db: Db,
+  freightId: number,
+  reader: { who: Reader; now: Date },
+): Promise<{ freight: TrackedFreight; view: TrackingView } | undefined> {
+  const company = reader.who.companyId;
+  const { rows } = await sql<Record<string, unknown> & TrackingRow & { positions: string | null }>`
+    with f as (select ${sql.raw(TRACKED_COLUMNS.join(', '))} from freights where id = ${freightId}::int),
+    logged as (${logReadInsert(freightId, reader.who, reader.now)}
+      and exists (select 1 from f where company_id = ${company}::int and winner_id is distinct from ${company}::int) returning 1)
+    select f.*, t.*, ${lastPositions(freightId)} as positions
+    from f left join freight_tracking t on t.freight_id = f.id`.execute(db);
+  const row = rows[0];
+  if (!row) return undefined;
+  const tracking: Record<string, unknown> = {};
+  for (const c of TRACKING_COLUMNS) tracking[c] = row[c];
   return {
-    positions: tuples.map(([ms, latitude, longitude, speed, source]) => ({ at: new Date(ms), latitude, longitude, speed, source })),
-    tracking: tracking.freight_id === null ? undefined : tracking,
+    freight: trackedOf(row as unknown as Parameters<typeof trackedOf>[0]),
+    view: {
+      positions: positionsOf(row.positions),
+      tracking: row.freight_id === null ? undefined : (tracking as unknown as TrackingRow),
+    },
   };
+}
+
+/**
+ * The last POSITIONS_SHOWN positions of a freight as one text value: the numbers of every position
+ * newest first (the index on (freight_id, at, id) read backwards: no sort) joined by commas, which
+ * positionsOf reads as one JSON array and turns around: no per-row JSON value and no sort in the
+ * aggregate, one value for the driver to read instead of 500 rows. Times as milliseconds since
+ * the epoch (truncated, as the driver reads a timestamp); a double or a real is written as
+ * PostgreSQL writes it as text (the shortest form that reads back exactly), as JSON writes it, so
+ * the numbers are the ones a row would give.
+ */
+function lastPositions(freightId: number) {
+  return sql`(
+    select string_agg(floor(extract(epoch from p.at) * 1000)::text || ',' || p.latitude || ',' || p.longitude || ','
+                      || coalesce(p.speed::text, 'null') || case p.source when 'link' then ',1' else ',0' end, ',')
+    from (select at, latitude, longitude, speed, source from freight_positions
+          where freight_id = ${freightId}::int order by at desc, id desc limit ${POSITIONS_SHOWN}::int) as p)`;
+}
+
+/** The positions of lastPositions' text, oldest first. */
+function positionsOf(text: string | null): PositionPoint[] {
+  const numbers: Array<number | null> = text ? JSON.parse(`[${text}]`) : [];
+  const positions: PositionPoint[] = new Array(numbers.length / TUPLE);
+  for (let i = numbers.length - TUPLE, k = 0; i >= 0; i -= TUPLE, k++)
+    positions[k] = {
+      at: new Date(numbers[i]!),
+      latitude: numbers[i + 1]!,
+      longitude: numbers[i + 2]!,
+      speed: numbers[i + 3] as number | null,
+      source: numbers[i + 4] ? 'link' : 'api',
+    };
+  return positions;
 }
 
 /**
