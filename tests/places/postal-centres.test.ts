@@ -143,6 +143,8 @@ before(async () => {
 });
 after(() => {
   fs.rmSync(dir, { recursive: true, force: true });
+  // The data is the process's: the packaged file again for the files run after this one in a batch.
+  loadPostalCentres();
   return app?.close();
 });
 
