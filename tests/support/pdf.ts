@@ -1,4 +1,10 @@
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+// PDF.js's legacy build carries core-js polyfills that replace built-ins for the whole process. Its
+// JSON.parse (the "source text access" proposal) accepts a truncated object when given a reviver
+// ('{"route": 1,' gave {"route": 1}), and the app's body parser relies on the native refusal
+// (platform/error-codes failed in a batch after a file that reads PDFs): the native one goes back.
+const nativeJsonParse = JSON.parse;
+const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+JSON.parse = nativeJsonParse;
 
 /**
  * What a PDF says, read by Mozilla's PDF.js (pdfjs-dist, a development dependency): the text of
