@@ -6,6 +6,8 @@
 // Each file runs as a suite named by its path, as if alone: its top-level hooks and tests belong
 // to that suite (its `before` runs before its tests, its `after` when they end, and the next file
 // starts after that), and what it changed in process.env is undone before the next one starts.
+// Other process-wide state is the file's to put back in its `after` (module data a test replaced,
+// tests/places/postal-centres; built-ins a library's polyfills replaced on import, tests/support/pdf.ts).
 // node:test attaches a declaration to the suite being built by asking the async context, which
 // the module loader (tsx's hooks run on another thread) does not carry into a module's body; so
 // the file's top-level declarations are recorded while it is imported, and declared again, in
