@@ -33,13 +33,8 @@ export function blockedSql(blocker: number, blocked: number) {
 
 /** Whether `blocker` has blocked `blocked`. */
 export async function isBlocked(db: Db, blocker: number, blocked: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('company_blocks')
-    .select('blocked_id')
-    .where('blocker_id', '=', blocker)
-    .where('blocked_id', '=', blocked)
-    .executeTakeFirst();
-  return Boolean(row);
+  const { rows } = await sql<{ blocked: boolean }>`select ${blockedSql(blocker, blocked)} as blocked`.execute(db);
+  return rows[0]!.blocked;
 }
 
 /** Whether either company blocked the other (one statement over the primary key, both ways). */

@@ -141,13 +141,7 @@ export interface Contact {
 /** A user as the other side's contact person: name, e-mail, company and the company's phone. */
 export async function contactOf(db: Db, userId: number | null | undefined): Promise<Contact | null> {
   if (typeof userId !== 'number') return null;
-  const row = await db
-    .selectFrom('users')
-    .innerJoin('companies', 'companies.id', 'users.company_id')
-    .select(['users.realname', 'users.email', 'companies.name as company', 'companies.phone'])
-    .where('users.id', '=', userId)
-    .executeTakeFirst();
-  return row ?? null;
+  return (await contactsOf(db, [userId])).get(userId) ?? null;
 }
 
 /** Several users as contacts (`contactOf`), by id, in one statement (a missing user is absent). */
@@ -162,8 +156,6 @@ export async function contactsOf(db: Db, userIds: ReadonlyArray<number | null | 
     .execute();
   return new Map(rows.map(({ id, ...contact }) => [id, contact]));
 }
-
-/** The user who made the accepted bid of a freight (the winner's contact person). */
 
 /** Every company's id but `except`, in order (a push to every company: a tender that invites none, docs/reference.md#tenders). */
 export async function allCompanyIds(db: Db, except: number): Promise<number[]> {

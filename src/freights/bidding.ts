@@ -4,11 +4,11 @@ import { blocksEither, isBlocked } from '../accounts/index.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
 import type { AwardPath } from './award.ts';
-import { bidParties, insertBid, lockBid, NO_CONFIRMATION, ownBid, ownBidFreight, updateBid } from './bids.ts';
+import { bidParties, lockBid, NO_CONFIRMATION, ownBid, ownBidFreight, updateBid } from './bids.ts';
 import { emitEvent } from './events.ts';
 import { BIDS_IN_PLAY, inMarket } from './in-market.ts';
 import { bidConfirmed, bidWithdrawn, lockFreight } from './lifecycle.ts';
-import { autoAward, NO_COUNTER, recordOffer } from './one-step.ts';
+import { autoAward, insertBidWithOffer, NO_COUNTER, recordOffer } from './one-step.ts';
 import { loadVisibleFreight } from './store.ts';
 import type { BidRow, BidStatus, FreightRow } from './tables.ts';
 
@@ -150,7 +150,7 @@ export async function submitBid(
       await emitEvent(trx, clock, { type: 'bid.updated', freightId, bidId: bid.id });
       return oneStep(trx, freight, updated);
     }
-    const created = await insertBid(trx, {
+    const created = await insertBidWithOffer(trx, {
       ...values,
       freight_id: freightId,
       company_id: caller.companyId,
@@ -161,14 +161,6 @@ export async function submitBid(
       deadline: freight.deadline,
       created: now,
     });
-    await recordOffer(
-      trx,
-      created,
-      'bidder',
-      caller.userId,
-      { amount: values.amount, currency: values.currency_code, note: created.note },
-      now,
-    );
     await emitEvent(trx, clock, { type: 'bid.created', freightId, bidId: created.id });
     return oneStep(trx, freight, created);
   });

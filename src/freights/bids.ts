@@ -1,4 +1,4 @@
-import type { Insertable, Transaction, Updateable } from 'kysely';
+import type { Transaction, Updateable } from 'kysely';
 import type { DB, Db } from '../db/schema.ts';
 import { BID_STATUSES, type BidConfirmerColumn, type BidRow, type BidsTable } from './tables.ts';
 import { Type } from '@sinclair/typebox';
@@ -80,10 +80,6 @@ export function lockBid(trx: Transaction<DB>, id: number): Promise<BidRow | unde
 /** The bid if it is the company's own (another company's is as missing). */
 export function ownBid(db: Db, id: number, companyId: number): Promise<BidRow | undefined> {
   return db.selectFrom('bids').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
-}
-
-export function insertBid(trx: Transaction<DB>, values: Insertable<BidsTable>): Promise<BidRow> {
-  return trx.insertInto('bids').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
 export function updateBid(trx: Transaction<DB>, id: number, set: Updateable<BidsTable>): Promise<BidRow> {

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import { blockedSql, blocksEither } from '../accounts/index.ts';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
@@ -10,7 +10,7 @@ import { emitEvent } from './events.ts';
 import { BIDS_IN_PLAY, inMarket, isMarketStatus } from './in-market.ts';
 import { lockFreight } from './lifecycle.ts';
 import { admits } from './policy.ts';
-import type { BidRow, FreightRow, OfferSide } from './tables.ts';
+import type { BidRow, BidsTable, FreightRow, OfferSide } from './tables.ts';
 import { catchUpWaterfall, lockWaterfall, waterfallWon, type WaterfallWork } from './waterfall.ts';
 
 /**
@@ -74,6 +74,37 @@ export async function recordOffer(
     .insertInto('bid_offers')
     .values({ bid_id: bid.id, side, user_id: userId, amount: offer.amount, currency_code: offer.currency, note: offer.note, created: now })
     .execute();
+}
+
+/**
+ * A new bid and its first line of history (the bidder's amount, as recordOffer writes it), in one
+ * statement: a bid placed (bidding.ts) and a load booked at its posted price (Book Now).
+ */
+export async function insertBidWithOffer(trx: Transaction<DB>, values: Insertable<BidsTable>): Promise<BidRow> {
+  return (await trx
+    .with('bid', (db) => db.insertInto('bids').values(values).returningAll())
+    .with('offer', (db) =>
+      db
+        .insertInto('bid_offers')
+        .columns(['bid_id', 'side', 'user_id', 'amount', 'currency_code', 'note', 'created'])
+        .expression((eb) =>
+          eb
+            .selectFrom('bid')
+            .select([
+              'bid.id',
+              sql<OfferSide>`'bidder'::text`.as('side'),
+              'bid.user_id',
+              'bid.amount',
+              'bid.currency_code',
+              'bid.note',
+              'bid.created',
+            ]),
+        )
+        .returning('bid_offers.id'),
+    )
+    .selectFrom('bid')
+    .selectAll()
+    .executeTakeFirstOrThrow()) as BidRow;
 }
 
 /** The standing counter cleared (a new amount of the bidder ends it, docs/reference.md#one-step). */
@@ -305,48 +336,20 @@ function bookLocked(
     // Every check passed on the locked row: the freight is being taken (`Bookings`).
     decided();
 
-    // The bid at the Book Now price and its line of history (bid_offers), in one statement.
-    const bid = (await trx
-      .with('bid', (db) =>
-        db
-          .insertInto('bids')
-          .values({
-            freight_id: freightId,
-            company_id: caller.companyId,
-            user_id: caller.userId,
-            display_company_id: caller.companyId,
-            amount: freight.book_now!,
-            currency_code: freight.book_now_currency,
-            status: 'open',
-            type: 'buying',
-            deadline: freight.deadline,
-            created: now,
-            modified: now,
-          })
-          .returningAll(),
-      )
-      .with('offer', (db) =>
-        db
-          .insertInto('bid_offers')
-          .columns(['bid_id', 'side', 'user_id', 'amount', 'currency_code', 'note', 'created'])
-          .expression((eb) =>
-            eb
-              .selectFrom('bid')
-              .select([
-                'bid.id',
-                sql<string>`'bidder'::text`.as('side'),
-                sql<number>`${caller.userId}::int`.as('user_id'),
-                'bid.amount',
-                'bid.currency_code',
-                sql<null>`null::text`.as('note'),
-                sql<Date>`${now}::timestamptz`.as('created'),
-              ]),
-          )
-          .returning('bid_offers.id'),
-      )
-      .selectFrom('bid')
-      .selectAll()
-      .executeTakeFirstOrThrow()) as BidRow;
+    // The bid at the Book Now price and its line of history, in one statement.
+    const bid = await insertBidWithOffer(trx, {
+      freight_id: freightId,
+      company_id: caller.companyId,
+      user_id: caller.userId,
+      display_company_id: caller.companyId,
+      amount: freight.book_now,
+      currency_code: freight.book_now_currency,
+      status: 'open',
+      type: 'buying',
+      deadline: freight.deadline,
+      created: now,
+      modified: now,
+    });
     const won = await award.award(trx, clock.at(now), {
       way: 'book_now',
       freightId,

@@ -128,6 +128,17 @@ const TRACKING_COLUMNS = [
   'created',
 ] as const satisfies ReadonlyArray<keyof TrackingRow>;
 
+/** The tracking row's columns as `t_<column>` beside another table's (trackingOfRow reads them back). */
+const TRACKING_SELECT = sql.raw(TRACKING_COLUMNS.map((c) => `t.${c} as t_${c}`).join(', '));
+
+/** The tracking row of a row read with TRACKING_SELECT, or undefined when the freight has none (a left join's nulls). */
+function trackingOfRow(row: Record<string, unknown>): TrackingRow | undefined {
+  if (row.t_freight_id === null) return undefined;
+  const tracking: Record<string, unknown> = {};
+  for (const c of TRACKING_COLUMNS) tracking[c] = row[`t_${c}`];
+  return tracking as unknown as TrackingRow;
+}
+
 /**
  * What taking positions starts from, in one statement: the freight as tracking reads it and its
  * tracking row as it is now with the row's version (none before the freight's first position or
@@ -135,17 +146,16 @@ const TRACKING_COLUMNS = [
  */
 export async function freightToTrack(db: Db, id: number): Promise<{ freight: TrackedFreight; seen: SeenTracking | undefined } | undefined> {
   const { rows } = await sql<Record<string, unknown>>`
-    select ${sql.raw(TRACKED_COLUMNS.map((c) => `f.${c}`).join(', '))}, t.xmin::text as t_version,
-           ${sql.raw(TRACKING_COLUMNS.map((c) => `t.${c} as t_${c}`).join(', '))}
+    select ${sql.raw(TRACKED_COLUMNS.map((c) => `f.${c}`).join(', '))}, t.xmin::text as t_version, ${TRACKING_SELECT}
     from freights f left join freight_tracking t on t.freight_id = f.id
     where f.id = ${id}::int`.execute(db);
   const row = rows[0];
   if (!row) return undefined;
-  const freight = trackedOf(row as unknown as Parameters<typeof trackedOf>[0]);
-  if (row.t_freight_id === null) return { freight, seen: undefined };
-  const seen: Record<string, unknown> = { version: row.t_version };
-  for (const c of TRACKING_COLUMNS) seen[c] = row[`t_${c}`];
-  return { freight, seen: seen as SeenTracking };
+  const tracking = trackingOfRow(row);
+  return {
+    freight: trackedOf(row as unknown as Parameters<typeof trackedOf>[0]),
+    seen: tracking && { ...tracking, version: row.t_version as string },
+  };
 }
 
 export type Role = 'owner' | 'winner';
@@ -342,22 +352,17 @@ export async function readTrackingOf(
   reader: { who: Reader; now: Date },
 ): Promise<{ freight: TrackedFreight; view: TrackingView } | undefined> {
   const company = reader.who.companyId;
-  const { rows } = await sql<Record<string, unknown> & TrackingRow & { positions: string | null }>`
+  const { rows } = await sql<Record<string, unknown> & { positions: string | null }>`
     with f as (select ${sql.raw(TRACKED_COLUMNS.join(', '))} from freights where id = ${freightId}::int),
     logged as (${logReadInsert(freightId, reader.who, reader.now)}
       and exists (select 1 from f where company_id = ${company}::int and winner_id is distinct from ${company}::int) returning 1)
-    select f.*, t.*, ${lastPositions(freightId)} as positions
+    select f.*, ${TRACKING_SELECT}, ${lastPositions(freightId)} as positions
     from f left join freight_tracking t on t.freight_id = f.id`.execute(db);
   const row = rows[0];
   if (!row) return undefined;
-  const tracking: Record<string, unknown> = {};
-  for (const c of TRACKING_COLUMNS) tracking[c] = row[c];
   return {
     freight: trackedOf(row as unknown as Parameters<typeof trackedOf>[0]),
-    view: {
-      positions: positionsOf(row.positions),
-      tracking: row.freight_id === null ? undefined : (tracking as unknown as TrackingRow),
-    },
+    view: { positions: positionsOf(row.positions), tracking: trackingOfRow(row) },
   };
 }
 
