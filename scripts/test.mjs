@@ -151,7 +151,8 @@ if (prep.status !== 0) process.exit(prep.status ?? 1);
 // Chromium, or it did not start) each browser file starts its own.
 // The same choice as tests/support/browser.ts: Debian's headless shell, else its full Chromium.
 const CHROMIUM =
-  process.env.CHROMIUM_PATH ?? (fs.existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium');
+  process.env.CHROMIUM_PATH ??
+  (fs.existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium');
 const browsers = [];
 function laneBrowser() {
   if (!fs.existsSync(CHROMIUM)) return Promise.resolve(null);

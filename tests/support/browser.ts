@@ -10,10 +10,12 @@ import { chromium, type Browser, type Page } from 'playwright-core';
  * the file 62 → 36 s; docs/choices.md "Tests"). The full `chromium` where only it is installed.
  */
 export const CHROMIUM =
-  process.env.CHROMIUM_PATH ?? (fs.existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium');
+  process.env.CHROMIUM_PATH ??
+  (fs.existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium');
 export const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
 // On a developer machine without Chromium the browser suites skip; in CI they must run.
-if (!HAVE_CHROMIUM && process.env.CI) throw new Error(`CI needs Debian's chromium-headless-shell (or chromium) at ${CHROMIUM} (.ci/run installs it)`);
+if (!HAVE_CHROMIUM && process.env.CI)
+  throw new Error(`CI needs Debian's chromium-headless-shell (or chromium) at ${CHROMIUM} (.ci/run installs it)`);
 
 /** How every test's Chromium is started (the machine has no network: Chromium reaches nothing). */
 export const LAUNCH_OPTIONS = {
