@@ -9,6 +9,7 @@ import { type Database, openDatabase } from '../../src/db/connection.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
 import { create as createTar, extract as extractTar } from 'tar';
 import { attach, say } from '../deals/helpers.ts';
+import { sweepExpiredFreights } from '../../src/freights/lifecycle.ts';
 import { addFreight } from '../freights/helpers.ts';
 import { createPostgresDatabase, migratedDataDir, TEST_DB } from '../support/databases.ts';
 import { GOLDEN_NOW, type GoldenWorld, recordGolden, seedGoldenWorld } from '../support/golden.ts';
@@ -88,6 +89,13 @@ describe(`backup and restore (${TEST_DB})`, () => {
     // Listening: the embedded database's server answers backups over its socket from now on.
     await app.listen();
     world = await seedGoldenWorld(app);
+    // The seeded world holds freights past their deadline at its clock, written expired by the
+    // server's sweeper on its next pass (every 5 s while it listens). Written now, before any
+    // backup: a pass that fell after the snapshot changed rows the backup held as they were (the
+    // first test's "rows the original never had": 7 freights, seen once under a loaded run). The
+    // clock stays at GOLDEN_NOW, so nothing else falls due during the file.
+    await sweepExpiredFreights(app.services.db, app.services.clock);
+    await app.waterfalls.sweep();
   });
   after(async () => {
     await app?.close();
