@@ -2,8 +2,10 @@
 // WebSocket address printed on the first line of stdout; the browser files of the lane connect to
 // it (TEST_BROWSER_WS, tests/support/browser.ts). It stops when stdin closes (the runner ended).
 import { chromium } from 'playwright-core';
-import { LAUNCH_OPTIONS } from './browser.ts';
+import { HAVE_CHROMIUM, LAUNCH_OPTIONS } from './browser.ts';
 
+// No Chromium here (a developer machine without it: the browser files skip): no address, no server.
+if (!HAVE_CHROMIUM) process.exit(0);
 const server = await chromium.launchServer(LAUNCH_OPTIONS);
 process.stdout.write(`${server.wsEndpoint()}\n`);
 const stop = () => server.close().finally(() => process.exit(0));
