@@ -1,10 +1,47 @@
-// PDF.js's legacy build carries core-js polyfills that replace built-ins for the whole process. Its
-// JSON.parse (the "source text access" proposal) accepts a truncated object when given a reviver
-// ('{"route": 1,' gave {"route": 1}), and the app's body parser relies on the native refusal
-// (platform/error-codes failed in a batch after a file that reads PDFs): the native one goes back.
-const nativeJsonParse = JSON.parse;
+// PDF.js's legacy build (the one that runs on Node 20) carries core-js polyfills that replace
+// built-ins for the whole process, on import and again when its worker module loads with the first
+// document: JSON.parse, JSON.stringify, Array.prototype.push and Function.prototype.toString (which
+// then reports the replacements as native code). Their JSON.parse accepts a truncated object when
+// given a reviver ('{"route": 1,' gave {"route": 1}; platform/error-codes failed in a batch after
+// a file that reads PDFs); their JSON.stringify runs a regular expression per character and made
+// every test of the process slower (a 13 MB body: 2.2 s instead of 20 ms; an API file 15-20 % more
+// CPU), and a batch imports its files first (tests/support/batch.ts), so one file reading PDFs
+// slowed every other file of its process. The built-ins as they were go back after the import and
+// after each document is opened; what the polyfills added (Promise.withResolvers, which PDF.js
+// needs on Node 20, and the like) stays.
+const builtins = nativeBuiltins();
 const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-JSON.parse = nativeJsonParse;
+builtins.restore();
+
+/** The own properties of the standard built-ins and their prototypes now; `restore` puts back any replaced since. */
+function nativeBuiltins(): { restore(): void } {
+  const kept: Array<[object, PropertyKey, PropertyDescriptor]> = [];
+  const holders = new Set<object>([globalThis]);
+  for (const name of Object.getOwnPropertyNames(globalThis)) {
+    const value = (globalThis as Record<string, unknown>)[name];
+    if (!/^[A-Z]/.test(name) || value === null || (typeof value !== 'object' && typeof value !== 'function')) continue;
+    holders.add(value);
+    const prototype = (value as { prototype?: unknown }).prototype;
+    if (prototype && (typeof prototype === 'object' || typeof prototype === 'function')) holders.add(prototype);
+  }
+  holders.add(Object.getPrototypeOf(Uint8Array));
+  holders.add(Object.getPrototypeOf(Uint8Array.prototype));
+  for (const holder of holders)
+    for (const key of Reflect.ownKeys(holder)) {
+      const descriptor = Object.getOwnPropertyDescriptor(holder, key);
+      if (descriptor?.configurable) kept.push([holder, key, descriptor]);
+    }
+  return {
+    restore() {
+      for (const [holder, key, descriptor] of kept) {
+        const now = Object.getOwnPropertyDescriptor(holder, key);
+        if (now?.value === descriptor.value && now?.get === descriptor.get && now?.set === descriptor.set) continue;
+        if (Number.isNaN(now?.value) && Number.isNaN(descriptor.value)) continue;
+        Object.defineProperty(holder, key, descriptor);
+      }
+    },
+  };
+}
 
 /**
  * What a PDF says, read by Mozilla's PDF.js (pdfjs-dist, a development dependency): the text of
@@ -14,7 +51,11 @@ JSON.parse = nativeJsonParse;
 
 async function open(bytes: Uint8Array) {
   // PDF.js takes the buffer over: hand it a copy.
-  return getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
+  try {
+    return await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
+  } finally {
+    builtins.restore(); // its worker module's polyfills, loaded with the first document
+  }
 }
 
 /** The text of every page, in reading order, its lines joined by spaces (runs of white space as one). */
@@ -63,7 +104,7 @@ export async function pdfImages(bytes: Uint8Array): Promise<Array<{ width: numbe
     isEvalSupported: false,
     verbosity: 0,
     isOffscreenCanvasSupported: false,
-  }).promise;
+  }).promise.finally(() => builtins.restore());
   try {
     const page = await doc.getPage(1);
     const ops = await page.getOperatorList();
