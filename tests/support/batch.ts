@@ -16,6 +16,7 @@
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { nativeBuiltins } from './builtins.ts';
 
 type Declare = (...args: unknown[]) => unknown;
 const NAMES = ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] as const;
@@ -47,12 +48,23 @@ function restoreEnv(): void {
   Object.assign(process.env, initialEnv);
 }
 
+// A built-in a library replaced (a polyfill) stays replaced for every later file of the process:
+// one file's import made the others slower (tests/support/pdf.ts), or changed what they test.
+// The file that leaves one replaced, on import or when its tests end, fails and names it.
+const builtins = nativeBuiltins();
+const replacedBy = (file: string) => () => {
+  const replaced = builtins.replaced();
+  builtins.restore();
+  if (replaced.length) throw new Error(`${file} left built-ins replaced for the files after it: ${replaced.join(', ')}`);
+};
+
 const loaded: Array<{ file: string; declarations: Declaration[]; failed?: unknown }> = [];
 for (const file of files) {
   const declarations: Declaration[] = [];
   recording = declarations;
   try {
     await import(pathToFileURL(path.join(root, file)).href);
+    replacedBy(file)();
     loaded.push({ file, declarations });
   } catch (failed) {
     loaded.push({ file, declarations: [], failed });
@@ -65,5 +77,6 @@ for (const { file, declarations, failed } of loaded) {
     real.before(restoreEnv);
     if (failed) real.test('loads', () => Promise.reject(failed));
     for (const [name, args] of declarations) real[name](...args);
+    real.after(replacedBy(file));
   });
 }

@@ -1,3 +1,5 @@
+import { nativeBuiltins } from './builtins.ts';
+
 // PDF.js's legacy build (the one that runs on Node 20) carries core-js polyfills that replace
 // built-ins for the whole process, on import and again when its worker module loads with the first
 // document: JSON.parse, JSON.stringify, Array.prototype.push and Function.prototype.toString (which
@@ -12,36 +14,6 @@
 const builtins = nativeBuiltins();
 const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
 builtins.restore();
-
-/** The own properties of the standard built-ins and their prototypes now; `restore` puts back any replaced since. */
-function nativeBuiltins(): { restore(): void } {
-  const kept: Array<[object, PropertyKey, PropertyDescriptor]> = [];
-  const holders = new Set<object>([globalThis]);
-  for (const name of Object.getOwnPropertyNames(globalThis)) {
-    const value = (globalThis as Record<string, unknown>)[name];
-    if (!/^[A-Z]/.test(name) || value === null || (typeof value !== 'object' && typeof value !== 'function')) continue;
-    holders.add(value);
-    const prototype = (value as { prototype?: unknown }).prototype;
-    if (prototype && (typeof prototype === 'object' || typeof prototype === 'function')) holders.add(prototype);
-  }
-  holders.add(Object.getPrototypeOf(Uint8Array));
-  holders.add(Object.getPrototypeOf(Uint8Array.prototype));
-  for (const holder of holders)
-    for (const key of Reflect.ownKeys(holder)) {
-      const descriptor = Object.getOwnPropertyDescriptor(holder, key);
-      if (descriptor?.configurable) kept.push([holder, key, descriptor]);
-    }
-  return {
-    restore() {
-      for (const [holder, key, descriptor] of kept) {
-        const now = Object.getOwnPropertyDescriptor(holder, key);
-        if (now?.value === descriptor.value && now?.get === descriptor.get && now?.set === descriptor.set) continue;
-        if (Number.isNaN(now?.value) && Number.isNaN(descriptor.value)) continue;
-        Object.defineProperty(holder, key, descriptor);
-      }
-    },
-  };
-}
 
 /**
  * What a PDF says, read by Mozilla's PDF.js (pdfjs-dist, a development dependency): the text of
