@@ -57,8 +57,9 @@ const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
  * One statement in one call into PGlite: Parse, Bind, Describe, Execute and Sync sent together, the
  * parameters as text the way `pg` sends them to a server (the types inferred by PostgreSQL from the
  * statement, as there). PGlite's own `query` makes five calls, the first two (Parse, Describe) to
- * learn the parameters' types for its serializers before it binds them: 275 µs a short indexed
- * read against 58 µs (docs/benchmarks.md, "The embedded statement in one call"). The rows are
+ * learn the parameters' types for its serializers before it binds them. Through Kysely a short
+ * indexed read took 380-410 µs that way and 310-320 µs this way; the app's path now costs what a
+ * bare `query` call costs without Kysely (docs/benchmarks.md, `npm run bench:embedded`). The rows are
  * parsed by PGlite's own parsers, so they are what `query` answered.
  */
 async function run<R>(client: PGlite, query: CompiledQuery): Promise<{ rows: R[]; affectedRows?: number }> {
