@@ -43,16 +43,6 @@ const shapes: Shape[] = [
 
 const { protocol } = await import('@electric-sql/pglite');
 const { serialize } = protocol;
-const concat = (parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
-
 async function measure(run: (i: number) => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
   for (let i = 0; i < 200; i++) await run(i); // warm
   const cpu0 = process.cpuUsage();
@@ -72,7 +62,7 @@ for (const shape of shapes) {
     const own = await measure((i) => client.query(shape.text, shape.params(i)));
     const app = await measure((i) => db.executeQuery(CompiledQuery.raw(shape.text, shape.params(i))));
     const messages = Array.from({ length: 50 }, (_, i) =>
-      concat([
+      Buffer.concat([
         serialize.parse({ text: shape.text }),
         serialize.bind({ values: shape.params(i).map(String) }),
         serialize.describe({ type: 'P' }),

@@ -63,7 +63,7 @@ const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
  * parsed by PGlite's own parsers, so they are what `query` answered.
  */
 async function run<R>(client: PGlite, query: CompiledQuery): Promise<{ rows: R[]; affectedRows?: number }> {
-  const message = concat([
+  const message = Buffer.concat([
     serialize.parse({ text: query.sql }),
     serialize.bind({ values: query.parameters.map(parameter) }),
     serialize.describe({ type: 'P' }),
@@ -76,16 +76,6 @@ async function run<R>(client: PGlite, query: CompiledQuery): Promise<{ rows: R[]
 }
 
 const { serialize } = protocol;
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 /**
  * A parameter as the text PostgreSQL reads (`pg`'s rules, which the same statements meet on a
