@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config/config.ts';
@@ -43,14 +43,6 @@ const pgliteParsers = {
   // (a part of 1 MiB of an uploaded file, files/store.ts: 88 ms; Buffer's hex: 17 ms).
   [BYTEA]: (v: string) => Buffer.from(v.slice(2), 'hex'),
 };
-/** bytea in PostgreSQL's hex text, written by Buffer: PGlite's own serializer makes a string per byte (1 MiB: 570 ms; Buffer: 6 ms). */
-const pgliteSerializers = {
-  [BYTEA]: (v: unknown) => {
-    if (typeof v === 'string') return v;
-    if (!(v instanceof Uint8Array)) throw new Error('Invalid input for bytea type');
-    return `\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}`;
-  },
-};
 
 /**
  * Settings of every server connection (primary and replicas; docs/choices.md, Scale). No JIT:
@@ -88,7 +80,7 @@ export async function openDatabase(
   } else {
     const release = await lockDataDir(config.dataDir);
     try {
-      const client = await PGlite.create({ dataDir: config.dataDir, parsers: pgliteParsers, serializers: pgliteSerializers });
+      const client = await PGlite.create({ dataDir: config.dataDir, parsers: pgliteParsers });
       database = pgliteDatabase(client, config.dataDir, release);
     } catch (err) {
       release();
@@ -111,8 +103,8 @@ function reportIdleError(err: Error): void {
   process.stderr.write(`${JSON.stringify({ level: 40, time: Date.now(), msg: 'idle database connection lost', err: err.message })}\n`);
 }
 
-export function createPglite(options: { loadDataDir?: Blob } = {}): Promise<PGlite> {
-  return PGlite.create({ parsers: pgliteParsers, serializers: pgliteSerializers, ...options });
+export function createPglite(options: PGliteOptions = {}): Promise<PGlite> {
+  return PGlite.create({ parsers: pgliteParsers, ...options });
 }
 
 /** LISTEN on a connection of its own, reconnecting after a loss (Listen). */
