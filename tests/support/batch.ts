@@ -53,8 +53,7 @@ function restoreEnv(): void {
 // The file that leaves one replaced, on import or when its tests end, fails and names it.
 const builtins = nativeBuiltins();
 const replacedBy = (file: string) => () => {
-  const replaced = builtins.replaced();
-  builtins.restore();
+  const replaced = builtins.restore();
   if (replaced.length) throw new Error(`${file} left built-ins replaced for the files after it: ${replaced.join(', ')}`);
 };
 

@@ -4,7 +4,7 @@
  * replaced for the files after it in its process): the own properties of globalThis, of the
  * global constructors and namespaces, and of their prototypes.
  */
-export function nativeBuiltins(): { replaced(): string[]; restore(): void } {
+export function nativeBuiltins(): { restore(): string[] } {
   const kept: Array<[object, PropertyKey, PropertyDescriptor]> = [];
   const holders = new Map<object, string>([[globalThis, 'globalThis']]);
   for (const name of Object.getOwnPropertyNames(globalThis)) {
@@ -29,9 +29,11 @@ export function nativeBuiltins(): { replaced(): string[]; restore(): void } {
       return !(Number.isNaN(now?.value) && Number.isNaN(descriptor.value));
     });
   return {
-    replaced: () => changed().map(([holder, key]) => `${holders.get(holder)}.${String(key)}`),
+    /** Puts back the built-ins replaced since; answers their names. */
     restore() {
-      for (const [holder, key, descriptor] of changed()) Object.defineProperty(holder, key, descriptor);
+      const replaced = changed();
+      for (const [holder, key, descriptor] of replaced) Object.defineProperty(holder, key, descriptor);
+      return replaced.map(([holder, key]) => `${holders.get(holder)}.${String(key)}`);
     },
   };
 }

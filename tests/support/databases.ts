@@ -35,7 +35,7 @@ export async function pgliteSnapshot(): Promise<Blob> {
     // WAL in segments of 1 MB instead of 16: the snapshot holds the current segment whole, and every
     // test app unpacked and wrote those 16 MB of zeros again (29 MB of the snapshot's 29 MB were 13 MB
     // of tables and the segment). Nothing a test looks at depends on the segment's size.
-    const client = await createPglite({ initDbStartParams: ['--wal-segsize=1'] } as Parameters<typeof createPglite>[0]);
+    const client = await createPglite({ initDbStartParams: ['--wal-segsize=1'] });
     const database = await openDatabase({ databaseUrl: undefined, dataDir: '' }, { pglite: client, migrate: false });
     await migrateToLatest(database.db);
     // Without template0 and template1 (nothing embedded creates a database): 600 of the 1,500 files
@@ -86,8 +86,7 @@ function bytesBlob(bytes: ArrayBuffer | Uint8Array): Blob {
 const TEST_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
 async function freshPglite(): Promise<Database> {
-  // The options beyond loadDataDir pass through createPglite to PGlite.create as they are.
-  const client = await createPglite({ ...(await pgliteShared()), startParams: TEST_START_PARAMS } as Parameters<typeof createPglite>[0]);
+  const client = await createPglite({ ...(await pgliteShared()), startParams: TEST_START_PARAMS });
   return openDatabase({ databaseUrl: undefined, dataDir: '' }, { pglite: client, migrate: false });
 }
 
@@ -97,7 +96,7 @@ async function freshPglite(): Promise<Database> {
  * instead of initdb and all the migrations on it (~20 s of CPU).
  */
 export async function migratedDataDir(dir: string): Promise<void> {
-  const client = await createPglite({ ...(await pgliteShared()), dataDir: dir } as Parameters<typeof createPglite>[0]);
+  const client = await createPglite({ ...(await pgliteShared()), dataDir: dir });
   await client.close();
 }
 

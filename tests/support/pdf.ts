@@ -21,10 +21,11 @@ builtins.restore();
  * through these, never through its bytes.
  */
 
-async function open(bytes: Uint8Array) {
+async function open(bytes: Uint8Array, options: { isOffscreenCanvasSupported?: boolean } = {}) {
   // PDF.js takes the buffer over: hand it a copy.
   try {
-    return await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
+    return await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false, verbosity: 0, ...options })
+      .promise;
   } finally {
     builtins.restore(); // its worker module's polyfills, loaded with the first document
   }
@@ -70,13 +71,7 @@ export async function pdfPages(bytes: Uint8Array): Promise<number> {
 /** The images drawn on the first page, as RGBA pixels (PDF.js decodes them; no canvas needed). */
 export async function pdfImages(bytes: Uint8Array): Promise<Array<{ width: number; height: number; rgba: Uint8ClampedArray }>> {
   const { OPS } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const doc = await getDocument({
-    data: new Uint8Array(bytes),
-    useSystemFonts: false,
-    isEvalSupported: false,
-    verbosity: 0,
-    isOffscreenCanvasSupported: false,
-  }).promise.finally(() => builtins.restore());
+  const doc = await open(bytes, { isOffscreenCanvasSupported: false });
   try {
     const page = await doc.getPage(1);
     const ops = await page.getOperatorList();
