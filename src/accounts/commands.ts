@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { LANGUAGES, isLanguage } from '../kernel/i18n.ts';
 import { forgetCachedCallers } from './authenticator.ts';
-import { hashPassword } from './passwords.ts';
+import { hashPassword, PASSWORD_COST, type PasswordCost } from './passwords.ts';
 import { companyExists, emailOrUsernameTaken, findUserById, findUserByLogin } from './store.ts';
 import { newNonce, type TokenIssuer } from './tokens.ts';
 
@@ -29,7 +29,11 @@ export async function createCompany(db: Kysely<DB>, name: string): Promise<{ id:
   return row;
 }
 
-export async function createUser(db: Kysely<DB>, tokens: TokenIssuer, input: NewUser) {
+/**
+ * A user of a company, with its API token. `cost`: scrypt's parameters for the password, the
+ * exchange's own unless given (the test harness's many throwaway users take a lower one).
+ */
+export async function createUser(db: Kysely<DB>, tokens: TokenIssuer, input: NewUser, cost: Readonly<PasswordCost> = PASSWORD_COST) {
   const email = input.email.trim();
   const username = input.username?.trim() || null;
   const language = input.language?.trim() || 'eng';
@@ -55,7 +59,7 @@ export async function createUser(db: Kysely<DB>, tokens: TokenIssuer, input: New
       username,
       realname: input.realname?.trim() || '',
       language,
-      password_hash: await hashPassword(input.password),
+      password_hash: await hashPassword(input.password, cost),
       token_nonce: nonce,
     })
     .returning(['id', 'company_id'])

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { createUser } from '../../src/accounts/commands.ts';
 import { TokenIssuer } from '../../src/accounts/tokens.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 import { browserSession, cookiesOf, csrfOf } from '../support/session.ts';
@@ -102,6 +103,22 @@ describe('tokens', () => {
     assert.ok(!dump.includes(alice.token.split('.')[1]!));
     assert.ok(!dump.includes(alice.password));
     assert.match(rows.find((r) => r.id === alice.user)!.password_hash, /^scrypt\$/);
+  });
+
+  test("a user's password is stored at scrypt's full cost (N 16384, r 8, p 1), and logs in by it", async () => {
+    // The harness's actors take a lower cost (tests/support/harness.ts); a user made as the exchange makes them does not.
+    const company = await app.company('Full Cost Ltd');
+    const user = await createUser(app.services.db, app.tokens, {
+      company: company.id,
+      email: 'full-cost@example.test',
+      password: 'full-cost-pw',
+    });
+    const row = await app.services.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+    assert.match(row.password_hash, /^scrypt\$16384\$8\$1\$/);
+    const res = await app.post('/users/login.json', { json: { auth: { user: 'full-cost@example.test', password: 'full-cost-pw' } } });
+    assert.equal(res.body.status, 'success', res.text);
+    const wrong = await app.post('/users/login.json', { json: { auth: { user: 'full-cost@example.test', password: 'full-cost-px' } } });
+    assert.notEqual(wrong.body.status, 'success');
   });
 });
 

@@ -6,12 +6,21 @@ import type { LiveHub } from '../../src/live/hub.ts';
 import type { AlertWorker } from '../../src/alerts/index.ts';
 import type { MailWorker } from '../../src/mail/index.ts';
 import { createCompany, createUser } from '../../src/accounts/commands.ts';
+import type { PasswordCost } from '../../src/accounts/passwords.ts';
 import type { TokenIssuer } from '../../src/accounts/tokens.ts';
 import { readConfig, type Config } from '../../src/config/config.ts';
 import type { Database } from '../../src/db/connection.ts';
 import type { Services } from '../../src/kernel/context.ts';
 import { Clock } from '../../src/kernel/time.ts';
 import { freshDatabase } from './databases.ts';
+
+/**
+ * The scrypt cost of the actors' passwords: a sixteenth of the exchange's (PASSWORD_COST, ~40 ms of
+ * CPU a hash). A run creates thousands of actors, ~2 % of its CPU at the full cost; a stored hash
+ * names its parameters and a login verifies by them, so logins go the same way. Users made by the
+ * command line and password changes keep the full cost (tests/platform/cli.test.ts checks it).
+ */
+const ACTOR_PASSWORD_COST: Readonly<PasswordCost> = { N: 1024, r: 8, p: 1 };
 
 /** A company with one user: the usual party of a test (shipper, carrier, outsider). */
 export interface Actor {
@@ -144,14 +153,19 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       const company = await createCompany(services.db, `${label ?? 'Company'} ${seq} Ltd`);
       const password = `pw-${randomBytes(4).toString('hex')}`;
       const email = `${tag}@example.test`;
-      const user = await createUser(services.db, tokens, { company: company.id, email, password, username: tag, language: opts?.language });
+      const user = await createUser(
+        services.db,
+        tokens,
+        { company: company.id, email, password, username: tag, language: opts?.language },
+        ACTOR_PASSWORD_COST,
+      );
       return { company: company.id, companyName: company.name, user: user.id, email, username: tag, password, token: user.token };
     },
     async colleague(of, label) {
       const tag = `${label ?? 'colleague'}${++seq}`.toLowerCase().replace(/[^a-z0-9]/g, '');
       const password = `pw-${randomBytes(4).toString('hex')}`;
       const email = `${tag}@example.test`;
-      const user = await createUser(services.db, tokens, { company: of.company, email, password, username: tag });
+      const user = await createUser(services.db, tokens, { company: of.company, email, password, username: tag }, ACTOR_PASSWORD_COST);
       return { ...of, user: user.id, email, username: tag, password, token: user.token };
     },
     request,
