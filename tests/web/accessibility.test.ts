@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { importRateSheet } from '../../src/pricing/import.ts';
 import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
-import { DESKTOP, pageFor, PHONE } from './helpers.ts';
+import { DESKTOP, pageFor, PHONE, sideScroll } from './helpers.ts';
 import { seedExchange, type SeededExchange } from './seed.ts';
 
 /**
@@ -18,6 +18,11 @@ import { seedExchange, type SeededExchange } from './seed.ts';
  * replies, the rate form), the blocked companies, unread messages, the Shipments preview and lane
  * prices, the lane tenders (list, a tender as owner and as bidder, the contracts), in German and English at 1366 and 390 px. One browser; each page once per language and
  * width. A failure names the page, the width, the language and the rule.
+ *
+ * And on every one of those visits: nothing scrolls sideways (the document no wider than the
+ * window), with the longest words a dispatcher meets (a long company name in the header, a
+ * freight with long addresses, references, goods and bid notes; tests/web/layout.test.ts checked
+ * this on its own visits of a subset of these pages before 2026-11-30).
  *
  * And the keyboard: from the top of a list, the skip links lead to the list's rows in a few Tab
  * presses, not past the menu, the search bar and the tabs one by one.
@@ -234,6 +239,49 @@ describe('accessibility of the main pages (axe-core, keyboard)', { skip: !HAVE_C
       })
     ).data.tender.id;
     await post(shipper, `/tenders/publish/${ids.tender}.json`, {});
+    // The longest words of a dispatcher's day: the shipper's company name in the header, and a
+    // freight (draft, open with two bids, taken) whose addresses, references, goods and bid notes are long.
+    await app.services.db
+      .updateTable('companies')
+      .set({ name: 'Spedition mit einem recht langen Firmennamen Nord GmbH & Co. KG' })
+      .where('id', '=', shipper.company)
+      .execute();
+    const long = async () =>
+      (
+        await post(shipper, '/freights/add.json', {
+          from: 'city:DE-04159',
+          from_country: 'DE',
+          from_addr: 'Hauptstraße 112, 04159 Leipzig-Möckern',
+          from_latitude: 51.37,
+          from_longitude: 12.36,
+          to: 'city:ES-28021',
+          to_country: 'ES',
+          to_addr: 'Calle de la Princesa 1, Madrid',
+          etd_range: '2030-05-04 08:00 to 2030-05-05 12:00',
+          eta_range: '2030-05-07 08:00 to 2030-05-08 16:00',
+          weight: 12500.5,
+          refs: {
+            customer: 'PO-4711-LONG-REFERENCE-2030',
+            commodity: 'Maschinenteile auf Europaletten, nicht stapelbar, mit Hebebühne entladen',
+          },
+          pieces: [{ pieces: 12, depth: 120, width: 80, height: 160, weight: 1041.7 }],
+        })
+      ).data.id as number;
+    ids.longDraft = await long();
+    ids.longOpen = await long();
+    ids.longTaken = await long();
+    for (const id of [ids.longOpen, ids.longTaken])
+      await post(shipper, `/freights/view/${id}.json`, { action: 'publish', deadline: '+48 hours' });
+    for (const c of [carrier, seeded.carriers[2]!])
+      await post(c, '/quotes/add.json', {
+        route: ids.longOpen,
+        amount: '1745.50',
+        currency_code: 'EUR',
+        note: 'Planensattelzug mit Hebebühne, Fahrer spricht Deutsch und Spanisch',
+      });
+    const longBid = (await post(carrier, '/quotes/add.json', { route: ids.longTaken, amount: '2100', currency_code: 'EUR' })).data.bid.id;
+    await post(shipper, `/quotes/confirm/${longBid}.json`, {});
+    await post(carrier, `/quotes/confirm/${longBid}.json`, {});
     const blocked = await app.actor('Blocked Freight GmbH');
     await post(shipper, `/companies/block/${blocked.company}.json`, {});
     base = await app.listen();
@@ -268,6 +316,10 @@ describe('accessibility of the main pages (axe-core, keyboard)', { skip: !HAVE_C
       `/freights/view/${f.expired[0]}`,
       `/freights/view/${f.revoked[0]}`,
       `/freights/view/${f.booking[0]}`,
+      `/freights/view/${ids.longDraft}`,
+      `/freights/view/${ids.longOpen}`,
+      `/freights/view/${ids.longTaken}`,
+      `/freights/edit/${ids.longDraft}`,
       '/freights/add',
       `/freights/edit/${f.draft[0]}`,
       `/freights/add?copy=${f.expired[0]}`,
@@ -335,6 +387,8 @@ describe('accessibility of the main pages (axe-core, keyboard)', { skip: !HAVE_C
     `/freights/view/${ids.carrierWon}`,
     ...(ids.carrierLost ? [`/freights/view/${ids.carrierLost}`] : []),
     `/freights/view/${seeded.freights.booking[1]}`,
+    `/freights/view/${ids.longOpen}`,
+    `/freights/view/${ids.longTaken}`,
     '/vehicles/mine',
     `/vehicles/view/${ids.vehicle}`,
     `/freights/view/${ids.deal}`,
@@ -355,13 +409,16 @@ describe('accessibility of the main pages (axe-core, keyboard)', { skip: !HAVE_C
     ['eng', PHONE],
   ] as const;
   for (const [lang, viewport] of variants) {
-    test(`axe-core: no serious or critical violation (${lang}, ${viewport.width} px)`, async () => {
+    test(`axe-core: no serious or critical violation, nothing scrolls sideways (${lang}, ${viewport.width} px)`, async () => {
       await setLanguage(lang);
       const contexts: BrowserContext[] = [];
       const locale = lang === 'deu' ? 'de-DE' : 'en-GB';
       try {
         const problems: string[] = [];
+        const wide: string[] = [];
         const check = async (page: Page, what: string) => {
+          const overflow = await sideScroll(page);
+          if (overflow > 0) wide.push(`${what}: ${overflow}px`);
           for (const v of await violations(page)) {
             found.push({ where: `${lang} ${viewport.width}px ${what}`, v });
             if (grave(v))
@@ -399,6 +456,11 @@ describe('accessibility of the main pages (axe-core, keyboard)', { skip: !HAVE_C
         contexts.push(visitor);
         await visit(await withAxe(await visitor.newPage()), '/users/login');
         assert.deepEqual(problems, [], 'axe-core: serious or critical violations');
+        assert.deepEqual(wide, [], `pages wider than ${viewport.width} px`);
+        if (lang === 'deu' && viewport === PHONE) {
+          await owner.goto(`${base}/freights/view/${ids.longOpen}`);
+          await screenshot(owner, 'freight-view-phone');
+        }
       } finally {
         for (const c of contexts) await c.close();
       }
