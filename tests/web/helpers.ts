@@ -2,14 +2,21 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { loginAs } from '../support/browser.ts';
 import type { Actor, TestApp } from '../support/harness.ts';
 
 /** The two screens a dispatcher uses: the office desktop and a phone. */
 export const DESKTOP = { width: 1366, height: 768 };
 export const PHONE = { width: 390, height: 844 };
 
-/** A logged-in page of its own browser context. `bypassCSP` only lets the test inject axe-core; the pages run under their policy otherwise. */
+/**
+ * A logged-in page of its own browser context. `bypassCSP` only lets the test inject axe-core; the
+ * pages run under their policy otherwise. The login goes through the server's login form as a
+ * browser's would (GET the form, POST it with its CSRF token; the password verified, the session
+ * made), but from this process: the context gets the cookies it answered, and the page starts
+ * blank, without Chromium loading the login page and the page after it for every actor (two page
+ * loads of ~0.1 s of Chromium's CPU each, some 1,000 a run). The login form itself is tested in a
+ * browser by tests/web/session.test.ts and the files that call loginAs.
+ */
 export async function pageFor(
   browser: Browser,
   base: string,
@@ -21,9 +28,35 @@ export async function pageFor(
   // `locale`: the browser's own language (native date inputs follow it, not the page's).
   const context = await browser.newContext({ viewport, bypassCSP: true, ...(locale ? { locale } : {}) });
   contexts.push(context);
-  const page = await context.newPage();
-  await loginAs(page, base, actor.email, actor.password);
-  return page;
+  await context.addCookies(await loginCookies(base, actor));
+  return context.newPage();
+}
+
+/** The cookies a browser holds after logging in as `actor` through the login form at `base`. */
+async function loginCookies(base: string, actor: Actor): Promise<Parameters<BrowserContext['addCookies']>[0]> {
+  const jar = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const at = pair!.indexOf('=');
+      jar.set(pair!.slice(0, at).trim(), pair!.slice(at + 1).trim());
+    }
+  };
+  const header = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  const form = await fetch(`${base}/users/login`, { redirect: 'manual' });
+  keep(form);
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1];
+  assert.ok(csrf, 'the login form has its CSRF token');
+  const login = await fetch(`${base}/users/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: header(), 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ _csrf: csrf, 'auth[user]': actor.email, 'auth[password]': actor.password }).toString(),
+  });
+  await login.arrayBuffer();
+  assert.equal(login.status, 302, `${actor.email} logs in`);
+  keep(login);
+  return [...jar].map(([name, value]) => ({ name, value, url: base, httpOnly: true, sameSite: 'Lax' as const }));
 }
 
 /** How far the page scrolls sideways (0 when nothing is wider than the screen). */
