@@ -18,7 +18,8 @@ import { freshDatabase } from './databases.ts';
  * The scrypt cost of the actors' passwords: a sixteenth of the exchange's (PASSWORD_COST, ~40 ms of
  * CPU a hash). A run creates thousands of actors, ~2 % of its CPU at the full cost; a stored hash
  * names its parameters and a login verifies by them, so logins go the same way. Users made by the
- * command line and password changes keep the full cost (tests/platform/cli.test.ts checks it).
+ * command line and password changes keep the full cost (tests/platform/conventions.test.ts checks
+ * a user made as the exchange makes them).
  */
 const ACTOR_PASSWORD_COST: Readonly<PasswordCost> = { N: 1024, r: 8, p: 1 };
 

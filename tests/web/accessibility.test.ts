@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { importRateSheet } from '../../src/pricing/import.ts';
 import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
-import { DESKTOP, pageFor, PHONE, sideScroll } from './helpers.ts';
+import { DESKTOP, LONG_WORDS_BID, LONG_WORDS_FREIGHT, pageFor, PHONE, sideScroll } from './helpers.ts';
 import { seedExchange, type SeededExchange } from './seed.ts';
 
 /**
@@ -246,39 +246,13 @@ describe('accessibility of the main pages (axe-core, keyboard)', { skip: !HAVE_C
       .set({ name: 'Spedition mit einem recht langen Firmennamen Nord GmbH & Co. KG' })
       .where('id', '=', shipper.company)
       .execute();
-    const long = async () =>
-      (
-        await post(shipper, '/freights/add.json', {
-          from: 'city:DE-04159',
-          from_country: 'DE',
-          from_addr: 'Hauptstraße 112, 04159 Leipzig-Möckern',
-          from_latitude: 51.37,
-          from_longitude: 12.36,
-          to: 'city:ES-28021',
-          to_country: 'ES',
-          to_addr: 'Calle de la Princesa 1, Madrid',
-          etd_range: '2030-05-04 08:00 to 2030-05-05 12:00',
-          eta_range: '2030-05-07 08:00 to 2030-05-08 16:00',
-          weight: 12500.5,
-          refs: {
-            customer: 'PO-4711-LONG-REFERENCE-2030',
-            commodity: 'Maschinenteile auf Europaletten, nicht stapelbar, mit Hebebühne entladen',
-          },
-          pieces: [{ pieces: 12, depth: 120, width: 80, height: 160, weight: 1041.7 }],
-        })
-      ).data.id as number;
+    const long = async () => (await post(shipper, '/freights/add.json', LONG_WORDS_FREIGHT)).data.id as number;
     ids.longDraft = await long();
     ids.longOpen = await long();
     ids.longTaken = await long();
     for (const id of [ids.longOpen, ids.longTaken])
       await post(shipper, `/freights/view/${id}.json`, { action: 'publish', deadline: '+48 hours' });
-    for (const c of [carrier, seeded.carriers[2]!])
-      await post(c, '/quotes/add.json', {
-        route: ids.longOpen,
-        amount: '1745.50',
-        currency_code: 'EUR',
-        note: 'Planensattelzug mit Hebebühne, Fahrer spricht Deutsch und Spanisch',
-      });
+    for (const c of [carrier, seeded.carriers[2]!]) await post(c, '/quotes/add.json', { route: ids.longOpen, ...LONG_WORDS_BID });
     const longBid = (await post(carrier, '/quotes/add.json', { route: ids.longTaken, amount: '2100', currency_code: 'EUR' })).data.bid.id;
     await post(shipper, `/quotes/confirm/${longBid}.json`, {});
     await post(carrier, `/quotes/confirm/${longBid}.json`, {});

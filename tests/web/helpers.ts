@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { Actor, TestApp } from '../support/harness.ts';
+import { cookiesOf, csrfOf } from '../support/session.ts';
 
 /** The two screens a dispatcher uses: the office desktop and a phone. */
 export const DESKTOP = { width: 1366, height: 768 };
@@ -32,32 +33,59 @@ export async function pageFor(
   return context.newPage();
 }
 
-/** The cookies a browser holds after logging in as `actor` through the login form at `base`. */
+/** The cookies a browser holds after logging in as `actor` through the login form at `base` (as browserSession, over HTTP). */
 async function loginCookies(base: string, actor: Actor): Promise<Parameters<BrowserContext['addCookies']>[0]> {
-  const jar = new Map<string, string>();
-  const keep = (res: Response) => {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const at = pair!.indexOf('=');
-      jar.set(pair!.slice(0, at).trim(), pair!.slice(at + 1).trim());
-    }
-  };
-  const header = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  const setCookies = (res: Response) => cookiesOf({ headers: { 'set-cookie': res.headers.getSetCookie() } });
   const form = await fetch(`${base}/users/login`, { redirect: 'manual' });
-  keep(form);
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1];
-  assert.ok(csrf, 'the login form has its CSRF token');
+  const jar = setCookies(form);
+  const csrf = csrfOf(await form.text());
   const login = await fetch(`${base}/users/login`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { cookie: header(), 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { cookie: jar, 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ _csrf: csrf, 'auth[user]': actor.email, 'auth[password]': actor.password }).toString(),
   });
   await login.arrayBuffer();
   assert.equal(login.status, 302, `${actor.email} logs in`);
-  keep(login);
-  return [...jar].map(([name, value]) => ({ name, value, url: base, httpOnly: true, sameSite: 'Lax' as const }));
+  // Later pairs win: a cookie the login sets again replaces the form's.
+  const pairs = new Map(
+    `${jar}; ${setCookies(login)}`
+      .split('; ')
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as const),
+  );
+  return [...pairs].map(([name, value]) => ({ name, value, url: base, httpOnly: true, sameSite: 'Lax' as const }));
 }
+
+/**
+ * A freight with the longest words a dispatcher meets (addresses, references, goods, a fractional
+ * weight, a time window each way): what no page may let push it wider than a phone.
+ */
+export const LONG_WORDS_FREIGHT = {
+  from: 'city:DE-04159',
+  from_country: 'DE',
+  from_addr: 'Hauptstraße 112, 04159 Leipzig-Möckern',
+  from_latitude: 51.37,
+  from_longitude: 12.36,
+  to: 'city:ES-28021',
+  to_country: 'ES',
+  to_addr: 'Calle de la Princesa 1, Madrid',
+  etd_range: '2030-05-04 08:00 to 2030-05-05 12:00',
+  eta_range: '2030-05-07 08:00 to 2030-05-08 16:00',
+  weight: 12500.5,
+  refs: {
+    customer: 'PO-4711-LONG-REFERENCE-2030',
+    commodity: 'Maschinenteile auf Europaletten, nicht stapelbar, mit Hebebühne entladen',
+  },
+  pieces: [{ pieces: 12, depth: 120, width: 80, height: 160, weight: 1041.7 }],
+};
+
+/** A bid with a long note on such a freight. */
+export const LONG_WORDS_BID = {
+  amount: '1745.50',
+  currency_code: 'EUR',
+  note: 'Planensattelzug mit Hebebühne, Fahrer spricht Deutsch und Spanisch',
+};
 
 /** How far the page scrolls sideways (0 when nothing is wider than the screen). */
 export function sideScroll(page: Page): Promise<number> {

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { HAVE_CHROMIUM, launchBrowser } from '../support/browser.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
-import { DESKTOP, pageFor, PHONE } from './helpers.ts';
+import { DESKTOP, LONG_WORDS_FREIGHT, pageFor, PHONE } from './helpers.ts';
 
 /**
  * The layout at a phone's 390 px and the office desk's 1366 px: the phone menu in two lines and its
@@ -23,7 +23,6 @@ describe('pages at 390 and 1366 px in both languages', { skip: !HAVE_CHROMIUM &&
   let browser: Browser;
   let base: string;
   const actors: Record<'deu' | 'eng', { shipper: Actor; carrier: Actor }> = {} as never;
-  const ids: Record<string, number> = {};
   const contexts: BrowserContext[] = [];
 
   before(async () => {
@@ -34,44 +33,11 @@ describe('pages at 390 and 1366 px in both languages', { skip: !HAVE_CHROMIUM &&
         carrier: await app.actor(`Carrier ${lang}`, { language: lang }),
       };
     }
-    const { shipper, carrier } = actors.deu;
+    const { shipper } = actors.deu;
     const post = async (who: Actor, url: string, json: Record<string, unknown>) => (await app.post(url, { token: who.token, json })).body;
-    const freight = async (extra: Record<string, unknown> = {}) =>
-      (
-        await post(shipper, '/freights/add.json', {
-          from: 'city:DE-04159',
-          from_country: 'DE',
-          from_addr: 'Hauptstraße 112, 04159 Leipzig-Möckern',
-          from_latitude: 51.37,
-          from_longitude: 12.36,
-          to: 'city:ES-28021',
-          to_country: 'ES',
-          to_addr: 'Calle de la Princesa 1, Madrid',
-          etd_range: '2030-05-04 08:00 to 2030-05-05 12:00',
-          eta_range: '2030-05-07 08:00 to 2030-05-08 16:00',
-          weight: 12500.5,
-          refs: {
-            customer: 'PO-4711-LONG-REFERENCE-2030',
-            commodity: 'Maschinenteile auf Europaletten, nicht stapelbar, mit Hebebühne entladen',
-          },
-          pieces: [{ pieces: 12, depth: 120, width: 80, height: 160, weight: 1041.7 }],
-          ...extra,
-        })
-      ).data.id as number;
-    ids.draft = await freight();
-    ids.open = await freight();
-    ids.taken = await freight();
-    for (const id of [ids.open, ids.taken]) await post(shipper, `/freights/view/${id}.json`, { action: 'publish', deadline: '+48 hours' });
-    for (const c of [carrier, actors.eng.carrier])
-      await post(c, '/quotes/add.json', {
-        route: ids.open,
-        amount: '1745.50',
-        currency_code: 'EUR',
-        note: 'Planensattelzug mit Hebebühne, Fahrer spricht Deutsch und Spanisch',
-      });
-    const bid = (await post(carrier, '/quotes/add.json', { route: ids.taken, amount: '2100', currency_code: 'EUR' })).data.bid.id;
-    await app.post(`/quotes/confirm/${bid}.json`, { token: shipper.token });
-    await app.post(`/quotes/confirm/${bid}.json`, { token: carrier.token });
+    // The freight the load search finds on a phone (to ES, over 10 t), with long words.
+    const open = (await post(shipper, '/freights/add.json', LONG_WORDS_FREIGHT)).data.id as number;
+    await post(shipper, `/freights/view/${open}.json`, { action: 'publish', deadline: '+48 hours' });
     await post(shipper, '/files/push.json', {
       encoding: 'base64',
       content: Buffer.from(STATUS_CSV).toString('base64'),
