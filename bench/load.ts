@@ -6,6 +6,8 @@ export interface LoadResult {
   /** requests per second (autocannon's per-second average) */
   average: number;
   total: number;
+  /** mean latency in ms (the percentiles are whole milliseconds) */
+  mean: number;
   p50: number;
   p99: number;
   non2xx: number;
@@ -29,9 +31,15 @@ export interface LoadOptions {
   body?: string;
   /** requests per second over all connections (an open load below capacity); unbounded when absent */
   overallRate?: number;
+  /**
+   * With `overallRate` and `requests`: one request every 1000 / overallRate ms (loadtest), the
+   * arrivals of many independent senders, instead of autocannon's burst at each second's start
+   * (bench/load-options.mjs pacedOptions); `connections` is then as many as the arrivals need.
+   */
+  paced?: boolean;
 }
 
-/** Runs autocannon in a worker thread, so the load generator does not steal the server's event loop. */
+/** Runs autocannon (or, `paced`, loadtest) in a worker thread, so the load generator does not steal the server's event loop. */
 export function load(options: LoadOptions): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), { workerData: options, execArgv: [] });

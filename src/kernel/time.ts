@@ -9,6 +9,8 @@ const MAX_OFFSETS = 100_000;
 const DAY = 86_400_000;
 /** '00' … '59': the two digits of an hour, minute or second. */
 const TWO = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+/** A wall time as `parse` reads it: the date's and the time's digits. */
+const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
 const RELATIVE = /^\+\s*(\d{1,6})\s*(minute|hour|day|week)s?$/i;
 
 /**
@@ -30,13 +32,34 @@ export class Clock {
     return new Clock(this.zone, () => now);
   }
 
-  /** `YYYY-MM-DD HH:MM` or `YYYY-MM-DD HH:MM:SS` in the zone; anything else (a date alone too) is null. */
+  /**
+   * `YYYY-MM-DD HH:MM` or `YYYY-MM-DD HH:MM:SS` in the zone; anything else (a date alone too) is null.
+   * A wall time whose zone keeps one offset for a day either side (nearly every one) is read by
+   * arithmetic with the offsets `wall` keeps; the rest (offset changes, 24:00, invalid dates) by
+   * luxon, whose answer the arithmetic's always equals (tests/platform/clock.test.ts). Positions
+   * arrive ~83 a second, each with its time (docs/benchmarks.md, tracking).
+   */
   parse(input: unknown): Date | null {
     if (typeof input !== 'string') return null;
     const text = input.trim();
-    const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2})?$/.exec(text);
+    const m = WALL_TIME.exec(text);
     if (!m) return null;
-    const dt = DateTime.fromFormat(`${m[1]} ${m[2]}${m[3] ?? ':00'}`, FULL, { zone: this.zone });
+    const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
+    const second = m[6] === undefined ? 0 : Number(m[6]);
+    if (year < MIN_YEAR || year > MAX_YEAR) return null;
+    const wall = Date.UTC(year, month - 1, day, hour, minute, second);
+    const check = new Date(wall);
+    if (
+      check.getUTCDate() === day &&
+      check.getUTCMonth() === month - 1 &&
+      check.getUTCHours() === hour &&
+      check.getUTCMinutes() === minute
+    ) {
+      const offset = this.offsetOf(wall - DAY);
+      if (!Number.isNaN(offset) && offset === this.offsetOf(wall + DAY) && offset === this.offsetOf(wall - offset))
+        return new Date(wall - offset);
+    }
+    const dt = DateTime.fromFormat(`${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}:${m[6] ?? '00'}`, FULL, { zone: this.zone });
     return dt.isValid && dt.year >= MIN_YEAR && dt.year <= MAX_YEAR ? dt.toJSDate() : null;
   }
 
@@ -71,15 +94,7 @@ export class Clock {
   private wall(value: Date): string {
     const ms = value.getTime();
     if (!Number.isFinite(ms)) return DateTime.fromJSDate(value, { zone: this.zone }).toFormat(FULL);
-    const bucket = Math.floor(ms / QUARTER_HOUR);
-    let offset = this.offsets.get(bucket);
-    if (offset === undefined) {
-      offset = this.zone === 'UTC' ? 0 : this.offsetAt(bucket * QUARTER_HOUR);
-      // A quarter in which the offset changes (St. John's switched at 00:01) is formatted by luxon.
-      if (offset !== this.offsetAt((bucket + 1) * QUARTER_HOUR - 1)) offset = NaN;
-      if (this.offsets.size >= MAX_OFFSETS) this.offsets.clear();
-      this.offsets.set(bucket, offset);
-    }
+    const offset = this.offsetOf(ms);
     if (Number.isNaN(offset)) return DateTime.fromJSDate(value, { zone: this.zone }).toFormat(FULL);
     const shifted = ms + offset;
     // The date from toISOString, kept for the last day formatted (an answer's timestamps are mostly
@@ -99,6 +114,20 @@ export class Clock {
 
   private lastDay = Number.NaN;
   private lastDate = '';
+
+  /** The zone's offset at the instant `ms`, kept per quarter of an hour; NaN for a quarter in which it changes. */
+  private offsetOf(ms: number): number {
+    const bucket = Math.floor(ms / QUARTER_HOUR);
+    let offset = this.offsets.get(bucket);
+    if (offset === undefined) {
+      offset = this.zone === 'UTC' ? 0 : this.offsetAt(bucket * QUARTER_HOUR);
+      // A quarter in which the offset changes (St. John's switched at 00:01) is left to luxon.
+      if (offset !== this.offsetAt((bucket + 1) * QUARTER_HOUR - 1)) offset = NaN;
+      if (this.offsets.size >= MAX_OFFSETS) this.offsets.clear();
+      this.offsets.set(bucket, offset);
+    }
+    return offset;
+  }
 
   private offsetAt(ms: number): number {
     return this.zone === 'UTC' ? 0 : DateTime.fromMillis(ms, { zone: this.zone }).offset * 60_000;
