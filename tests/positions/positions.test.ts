@@ -113,6 +113,9 @@ describe(`tracking by permission (${TEST_DB})`, () => {
         [t0, new Date(t0.getTime() + 10 * 60_000), new Date(t0.getTime() + 30 * 60_000), new Date(t0.getTime() + 60 * 60_000)].map(stamp),
       );
       assert.deepEqual(data.positions[3], { latitude: 50.05, longitude: 8.2, at: positions[0]!.at, speed: 78, source: 'api' });
+      // Without a speed, and with a fraction: stored as sent.
+      assert.deepEqual(data.positions[0], { latitude: 50.1112, longitude: 8.6825, at: positions[1]!.at, speed: null, source: 'api' });
+      assert.deepEqual(data.positions[2], { latitude: 50.09, longitude: 8.55, at: positions[3]!.at, speed: 55.5, source: 'api' });
       assert.deepEqual(data.milestones, [
         { type: 'arrived_pickup', at: stamp(t0) },
         { type: 'departed_pickup', at: stamp(new Date(t0.getTime() + 30 * 60_000)) },
