@@ -49,9 +49,12 @@ describe('pages: tracking by permission (docs/reference.md#tracking)', { skip: !
     await app?.close();
   });
 
+  // Both languages at both widths (issue 44's browser test).
   for (const [lang, viewport] of [
     ['eng', DESKTOP],
     ['deu', PHONE],
+    ['deu', DESKTOP],
+    ['eng', PHONE],
   ] as const) {
     const T = TEXT[lang];
     test(`${lang} ${viewport.width}px: the driver's phone shares its position; the shipper's page shows the truck move`, async () => {
