@@ -261,7 +261,6 @@ async function writePositions(
   // Prepared by its text (db/prepared.ts; a few shapes: which columns `set` has): every position sent
   // runs it. The numbers travel as texts (String(n), what `pg` sends for a number too), a missing
   // speed as '', so that every argument is one a prepared statement takes (db/prepared.ts literal).
-  const text = (n: number) => String(n);
   const [row] = await executeShape<{ stored: number }>(
     db,
     sql`
@@ -269,8 +268,8 @@ async function writePositions(
     stored as (
       insert into freight_positions (freight_id, at, latitude, longitude, speed, source, received)
       select tracked.freight_id, p.at, p.latitude, p.longitude, nullif(p.speed, '')::real, ${source}::text, ${now}::timestamptz
-      from tracked cross join unnest(${positions.map((p) => p.at.toISOString())}::timestamptz[], ${positions.map((p) => text(p.latitude))}::float8[],
-                                     ${positions.map((p) => text(p.longitude))}::float8[], ${positions.map((p) => (p.speed === null ? '' : text(p.speed)))}::text[])
+      from tracked cross join unnest(${positions.map((p) => p.at.toISOString())}::timestamptz[], ${positions.map((p) => String(p.latitude))}::float8[],
+                                     ${positions.map((p) => String(p.longitude))}::float8[], ${positions.map((p) => (p.speed === null ? '' : String(p.speed)))}::text[])
         as p(at, latitude, longitude, speed)
       returning 1)
     select (select count(*) from tracked)::int as stored`.compile(db),
