@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { importRateSheet } from '../../src/pricing/import.ts';
 import { HAVE_CHROMIUM, launchBrowser, screenshot } from '../support/browser.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
-import { DESKTOP, LONG_WORDS_BID, LONG_WORDS_FREIGHT, pageFor, PHONE, sideScroll } from './helpers.ts';
+import { DESKTOP, LONG_WORDS_BID, LONG_WORDS_FREIGHT, pageFor, PHONE, sideScroll, untilInPage } from './helpers.ts';
 import { seedExchange, type SeededExchange } from './seed.ts';
 
 /**
@@ -411,9 +411,11 @@ describe('accessibility of the main pages (axe-core, keyboard)', { skip: !HAVE_C
             const unread = page.waitForResponse((r) => r.url().includes('/notifications/unread.json'), { timeout: 20_000 });
             unread.catch(() => undefined);
             await page.goto(`${base}${entry}`);
-            if (await page.locator('[data-notifications]').count()) {
+            // Plain evaluations, not a locator or waitForFunction: those make Playwright send its
+            // injected script (360 kB) into every new document, twice a visit (tests/web/helpers.ts, untilInPage).
+            if (await page.evaluate(() => document.querySelector('[data-notifications]') !== null)) {
               await unread;
-              await page.waitForFunction(() => document.querySelector('[data-notifications] .count'), null, { timeout: 10_000 });
+              await untilInPage(page, '[data-notifications] .count', 10_000);
             }
             await check(page, entry);
           } else {

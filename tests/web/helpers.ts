@@ -88,6 +88,34 @@ export const LONG_WORDS_BID = {
 };
 
 /** How far the page scrolls sideways (0 when nothing is wider than the screen). */
+/**
+ * Waits until `selector` matches in the page, by a plain evaluation (a MutationObserver in the
+ * page): unlike a locator or `waitForFunction`, it makes Playwright send nothing into the page
+ * but the function. A locator or `waitForFunction` evaluates Playwright's injected script
+ * (~360 kB) in every new document it is used in, which cost tests/web/accessibility 159 of them,
+ * 57 MB through the browser's pipe, per language and width. Rejects after `timeout` ms.
+ */
+export async function untilInPage(page: Page, selector: string, timeout: number): Promise<void> {
+  const found = await page.evaluate(
+    ([sel, ms]) =>
+      new Promise<boolean>((resolve) => {
+        if (document.querySelector(sel)) return resolve(true);
+        const observer = new MutationObserver(() => {
+          if (!document.querySelector(sel)) return;
+          observer.disconnect();
+          resolve(true);
+        });
+        observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
+        setTimeout(() => {
+          observer.disconnect();
+          resolve(Boolean(document.querySelector(sel)));
+        }, ms);
+      }),
+    [selector, timeout] as const,
+  );
+  if (!found) throw new Error(`${selector} did not appear within ${timeout} ms on ${page.url()}`);
+}
+
 export function sideScroll(page: Page): Promise<number> {
   return page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth);
 }
