@@ -15,9 +15,12 @@
 // freights and the waterfalls updated by primary key, the events the pass wrote inserted again as
 // they are (their bodies copied). What is above it is the pass's claim, its reads and rendering.
 //
+// BENCH_CPU_PROF=<dir>: a CPU profile of each pass (bench/profile.ts; bench/profile-summary.ts reads it).
+//
 // PostgreSQL when DATABASE_URL (or BENCH_DATABASE_URL) names a server (a fresh database, dropped
 // afterwards), else PGlite in memory.
 import { sql } from 'kysely';
+import { profiled } from './profile.ts';
 import { benchCompanies, buildBenchApp, openBenchDatabase, seedMarket } from './setup.ts';
 
 const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 100_000);
@@ -81,7 +84,7 @@ try {
     const since = await count(sql<{ n: string }>`select coalesce(max(seq), 0) as n from events`);
 
     const started = performance.now();
-    const moved = await app.waterfalls.sweep();
+    const moved = await profiled('waterfall', `pass-${round}`, () => app.waterfalls.sweep());
     const took = performance.now() - started;
     passes.push(took);
 

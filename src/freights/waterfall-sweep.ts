@@ -177,21 +177,36 @@ async function advanceBatch(
 }
 
 /**
+ * How many batches of one pass run at once, each in its own transaction on its own connection:
+ * while the database writes one batch, the process plans and renders the next (the claim's `skip
+ * locked` gives each its own waterfalls, so no lane waits for another's rows). bench:waterfall,
+ * PostgreSQL, 10,000 due turns: one at a time 2.2-2.3 s (the process busy 1.1 s of it, waiting
+ * for the database the rest), two at once 1.6-2.0 s, three no better (both cores busy). On the
+ * embedded database the batches still take turns on its one connection.
+ */
+export const WATERFALL_SWEEP_LANES = 2;
+
+/**
  * One sweep (any process, as often as it likes): every running waterfall whose turn has ended is
- * advanced, `batch` per transaction, skipping those another transaction holds (it catches them up
- * itself, or the next sweep does). Answers how many waterfalls moved.
+ * advanced, `batch` per transaction, `WATERFALL_SWEEP_LANES` transactions at once, skipping those
+ * another transaction holds (it catches them up itself, or the next sweep does). Answers how many
+ * waterfalls moved.
  */
 export async function sweepWaterfalls(db: Kysely<DB>, clock: Clock, work: WaterfallWork, batch = WATERFALL_SWEEP_BATCH): Promise<number> {
   // One instant for the whole pass: every statement and event of it reads the same time.
   const at = clock.at(clock.now());
-  let moved = 0;
-  for (;;) {
-    const did = await db.transaction().execute((trx) => advanceBatch(trx, at, work, batch));
-    moved += did.moved;
-    // A short batch: nothing due is left that no one else holds.
-    if (did.claimed < batch) return moved;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  const lane = async () => {
+    let moved = 0;
+    for (;;) {
+      const did = await db.transaction().execute((trx) => advanceBatch(trx, at, work, batch));
+      moved += did.moved;
+      // A short batch: nothing due is left that no one else holds.
+      if (did.claimed < batch) return moved;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const lanes = await Promise.all(Array.from({ length: WATERFALL_SWEEP_LANES }, lane));
+  return lanes.reduce((sum, moved) => sum + moved, 0);
 }
 
 /** How often a process sweeps waterfalls: a turn ends within this of its `step_until` without any request. */
