@@ -110,8 +110,9 @@ const CACHED_PLAN_CHANGED = '0A000';
  * The statement texts one PGlite session has parsed under a name (`run`): a text seen once is
  * remembered; the second time it is parsed as `S<n>` (a capital letter: never a name db/prepared.ts
  * prepares, which are SQL identifiers, folded to lower case); after that it is only bound. At most
- * `MAX_NAMED` names per session (each holds its parse tree and plans in the database's memory)
- * and twice as many texts remembered: beyond them statements run unnamed, as every one did before.
+ * `MAX_NAMED` names per session (each holds its parse tree and plans in the database's memory):
+ * beyond them statements run unnamed, as every one did before. Texts seen once are remembered up
+ * to twice that number, then forgotten together.
  */
 class NamedStatements {
   static readonly MAX_NAMED = 500;
@@ -142,7 +143,12 @@ class NamedStatements {
       this.count++;
       return `S${++this.next}`;
     }
-    if (seen === undefined && this.names.size < 2 * NamedStatements.MAX_NAMED) this.names.set(text, null);
+    if (seen === undefined) {
+      // Texts seen once are forgotten together when too many (EXECUTE texts of db/prepared.ts carry
+      // their arguments: each is new): a text run again soon after is still seen twice.
+      if (this.names.size >= 2 * NamedStatements.MAX_NAMED) for (const [t, n] of this.names) if (n === null) this.names.delete(t);
+      this.names.set(text, null);
+    }
     return undefined;
   }
 
