@@ -86,15 +86,15 @@ async function run<R>(client: PGlite, query: CompiledQuery): Promise<{ rows: R[]
     // The stream variant: the messages only, not also a copy of the raw answer.
     messages = await client.execProtocolStream(message);
   } catch (err) {
+    const code = (err as { code?: string }).code;
     // The session lost its statements (DISCARD ALL, DEALLOCATE): forgotten here too, run again as new.
-    if (known !== undefined && (err as { code?: string }).code === UNKNOWN_STATEMENT) {
+    if (known !== undefined && code === UNKNOWN_STATEMENT) {
       statements.forgetAll();
       return run(client, query);
     }
     // A text that failed while being named runs unnamed from now on (its name may exist: counted),
     // as does one whose cached plan a change of a table's columns made unusable (0A000).
-    if (naming !== undefined || (known !== undefined && (err as { code?: string }).code === CACHED_PLAN_CHANGED))
-      statements.failed(query.sql);
+    if (naming !== undefined || (known !== undefined && code === CACHED_PLAN_CHANGED)) statements.failed(query.sql);
     throw err;
   }
   if (naming !== undefined) statements.named(query.sql, naming);

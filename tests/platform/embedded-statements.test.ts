@@ -79,7 +79,6 @@ test('after DEALLOCATE ALL the names are made again; a table changed under a nam
     .execute(database.db)
     .then((r) => r.rows)
     .catch((err: { code?: string }) => err.code);
-  process.stdout.write(`# after the change: ${JSON.stringify(first)}\n`);
   assert.ok(first === '0A000' || JSON.stringify(first) === JSON.stringify([{ id: 1, label: 'new' }]), String(first));
   assert.deepEqual((await all().execute(database.db)).rows, [{ id: 1, label: 'new' }]);
 });

@@ -87,7 +87,6 @@ export const LONG_WORDS_BID = {
   note: 'Planensattelzug mit Hebebühne, Fahrer spricht Deutsch und Spanisch',
 };
 
-/** How far the page scrolls sideways (0 when nothing is wider than the screen). */
 /**
  * Waits until `selector` matches in the page, by a plain evaluation (a MutationObserver in the
  * page): unlike a locator or `waitForFunction`, it makes Playwright send nothing into the page
@@ -116,6 +115,7 @@ export async function untilInPage(page: Page, selector: string, timeout: number)
   if (!found) throw new Error(`${selector} did not appear within ${timeout} ms on ${page.url()}`);
 }
 
+/** How far the page scrolls sideways (0 when nothing is wider than the screen). */
 export function sideScroll(page: Page): Promise<number> {
   return page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth);
 }
