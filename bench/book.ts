@@ -16,6 +16,8 @@
 // PostgreSQL when DATABASE_URL (or BENCH_DATABASE_URL) names a server (a fresh database, dropped
 // afterwards), else PGlite in memory (one process: figures 1 and 2 then wait on one another).
 // BENCH_CPU_PROF=<dir>: a CPU profile of the server's thread during figures 2 and 3 (bench/profile.ts).
+// On PostgreSQL, figure 2 also tells where the winners' and the refusals' time went, at pg's client
+// (bench/request-time.ts): waiting for a pooled connection, the statements, the rest.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe } from 'node:diagnostics_channel';
 import { Worker } from 'node:worker_threads';
@@ -24,6 +26,7 @@ import pg from 'pg';
 import { sweepWaterfalls } from '../src/freights/index.ts';
 import { Clock } from '../src/kernel/time.ts';
 import { profiled } from './profile.ts';
+import { timeParts, timeRequests } from './request-time.ts';
 import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase, seedMarket } from './setup.ts';
 
 const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 100_000);
@@ -35,6 +38,8 @@ const WATERFALLS = Number(process.env.BENCH_WATERFALLS ?? 10_000);
 const { database, label, drop } = await openBenchDatabase();
 const app = await buildBenchApp(database);
 const db = database.db;
+// Where a race's answers spent their time (PostgreSQL only: the embedded database has no pool).
+const requestTimes = label === 'postgres' ? timeRequests() : undefined;
 
 const pct = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -181,12 +186,19 @@ try {
     };
   };
   const loads = await openFreights(LOADS);
+  requestTimes?.take();
   const acting = await race(`2. ${CARRIERS} carriers acting at once, each through ${LOADS} loads in its own order`, loads, () =>
     shootFromWorker(carriers.map((c) => shuffled(loads).map((id): [string, number] => [c.token, id]))),
   );
   console.log(
     `${acting.text} | floor: the award's second confirmation p50 ${ms(pct(confirming, 50))}, p99 x${(acting.p99 / pct(confirming, 50)).toFixed(1)} of it (bar: p99 200 ms) ${acting.exact && acting.p99 <= 200 ? 'ok' : 'OVER'}`,
   );
+  if (requestTimes) {
+    // A winner sends the award's two dozen statements, a refusal one or two.
+    const times = requestTimes.take().filter((t) => t.url.startsWith('/quotes/book/'));
+    console.log(`   at pg's client, winners: ${timeParts(times.filter((t) => t.statements >= 10))}`);
+    console.log(`   refusals: ${timeParts(times.filter((t) => t.statements < 10))}`);
+  }
   if (process.env.BENCH_BURST !== '0') {
     const burst = await openFreights(LOADS);
     const all = await race(`2b. (extra, no bar) all ${(CARRIERS * LOADS).toLocaleString('en')} requests in flight at once`, burst, () =>

@@ -26,10 +26,9 @@ import {
   documentsOf,
   dropUpload,
   insertDocument,
-  insertDocumentRead,
   orderContentOf,
   insertMessage,
-  insertOrder,
+  insertOrderVersion,
   markRead,
   messageById,
   messagesOf,
@@ -299,20 +298,23 @@ const orderPdfName = (o: TransportOrder) =>
 async function writeOrderVersion(trx: Db, clock: Clock, freight: FreightRow, order: TransportOrder, by: number | null) {
   const json = JSON.stringify(order);
   const pdf = await transportOrderPdf(order, json, clock.now());
-  const document = await insertDocumentRead(trx, {
-    freight_id: freight.id,
-    company_id: null,
-    user_id: null,
-    kind: 'order',
-    name: orderPdfName(order),
-    media_type: 'application/pdf',
-    size: pdf.length,
-    sha256: sha256(pdf),
-    content: pdf,
-    created: clock.now(),
-  });
+  const document = await insertOrderVersion(
+    trx,
+    {
+      freight_id: freight.id,
+      company_id: null,
+      user_id: null,
+      kind: 'order',
+      name: orderPdfName(order),
+      media_type: 'application/pdf',
+      size: pdf.length,
+      sha256: sha256(pdf),
+      content: pdf,
+      created: clock.now(),
+    },
+    { freight_id: freight.id, version: order.version ?? 1, content: json, created: clock.now() },
+  );
   const id = document.id;
-  await insertOrder(trx, { freight_id: freight.id, version: order.version ?? 1, document_id: id, content: json, created: clock.now() });
   await documentAdded(trx, clock, document, by, otherParties(freight, by), freight.id);
   return id;
 }

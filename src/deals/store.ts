@@ -127,12 +127,41 @@ export async function insertDocument(db: Db, values: NewDocument): Promise<numbe
   return row.id;
 }
 
-/** `insertDocument` answering the document as `documentById` reads it, in the same statement (the award's order). */
-export function insertDocumentRead(db: Db, values: NewDocument): Promise<DocumentRead> {
+/**
+ * A version of a transport order written with its PDF, in one statement (the award sends it, so it
+ * is one round trip where it was two): the document, then the version naming it; answers the
+ * document as `documentById` reads it.
+ */
+export function insertOrderVersion(
+  db: Db,
+  document: NewDocument,
+  order: { freight_id: number; version: number; content: string; created: Date },
+): Promise<DocumentRead> {
   return db
-    .insertInto('deal_documents')
-    .values({ ...values, content: values.content === null ? null : bytesSql(values.content) })
-    .returning(documentColumns)
+    .with('document', (w) =>
+      w
+        .insertInto('deal_documents')
+        .values({ ...document, content: document.content === null ? null : bytesSql(document.content) })
+        .returning(documentColumns),
+    )
+    .with('version', (w) =>
+      w
+        .insertInto('deal_orders')
+        .columns(['freight_id', 'version', 'document_id', 'content', 'created'])
+        .expression((eb) =>
+          eb
+            .selectFrom('document')
+            .select((v) => [
+              v.val(order.freight_id).as('freight_id'),
+              v.val(order.version).as('version'),
+              'document.id',
+              v.val(order.content).as('content'),
+              v.val(order.created).as('created'),
+            ]),
+        ),
+    )
+    .selectFrom('document')
+    .selectAll()
     .executeTakeFirstOrThrow();
 }
 
@@ -259,14 +288,6 @@ export async function* documentContent(db: Kysely<DB>, id: number): AsyncGenerat
     yield Buffer.from(found.bytes, 'base64');
     await nextTurn();
   }
-}
-
-/** A version of the transport order's content beside its PDF (version 1 in the award's transaction, later ones on re-issue). */
-export async function insertOrder(
-  db: Db,
-  values: { freight_id: number; version: number; document_id: number; content: string; created: Date },
-): Promise<void> {
-  await db.insertInto('deal_orders').values(values).execute();
 }
 
 /** A version of a freight's transport order: its JSON text as issued and its PDF (without the bytes). */

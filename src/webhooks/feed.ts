@@ -18,8 +18,6 @@ import { TEST_EVENT } from '../events/index.ts';
 export const LIVE_CHANNEL = 'fx_events';
 /** How far back a reconnecting stream is given what it missed. */
 export const REPLAY_MS = 24 * 3600_000;
-/** A notification's payload stays below PostgreSQL's 8,000 bytes. */
-const PAYLOAD_MAX = 7_000;
 
 /** An event as the feed reads it. */
 export interface FeedRow {
@@ -35,19 +33,6 @@ export interface FeedRow {
   except_companies: number[] | null;
   /** {id, type, created, company, data}; a market row's `company` is null. */
   body: string;
-}
-
-/** Tells every listening process (at commit) the positions of events just written. */
-export async function notifyEvents(db: Db, seqs: readonly number[]): Promise<void> {
-  let payload = '';
-  for (const seq of seqs) {
-    const next = payload ? `${payload},${seq}` : String(seq);
-    if (next.length > PAYLOAD_MAX) {
-      await sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`.execute(db);
-      payload = String(seq);
-    } else payload = next;
-  }
-  if (payload) await sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`.execute(db);
 }
 
 /** The positions a notification carries (anything else in it is ignored). */

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { pushRule } from '../accounts/index.ts';
 import type { Db } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
-import { notifyEvents } from './feed.ts';
-import { queueDeliveries } from './store.ts';
+import { LIVE_CHANNEL } from './feed.ts';
 
 /**
  * The outbox (docs/reference.md#events, #live-board): the `events` table holds each event's exact delivery body,
@@ -13,7 +13,7 @@ import { queueDeliveries } from './store.ts';
  * Every planned event is recorded, subscribed or not: the live board's streams receive it and
  * replay it after a reconnect (feed.ts). Deliveries are queued only for the webhooks that
  * subscribe to the type and still exist, read locked by the statement that queues them
- * (store.ts queueDeliveries): a webhook deleted meanwhile never fails the write. A
+ * (writeEvents): a webhook deleted meanwhile never fails the write. A
  * market row (`companyId` null) stands for every company that may see the freight in the market:
  * one row however large the market, its audience decided when a stream reads it, never a row
  * per company. The transaction notifies the event positions on the live channel; PostgreSQL
@@ -82,14 +82,9 @@ export async function announceAll(
   for (const { type, event: p } of all)
     if (kept.has(p)) rows.push({ type, companyId: p.companyId, freightId: p.freightId, except: p.except, data: await p.data() });
   if (!rows.length) return 0;
-  const written = await insertTypedEvents(db, clock, rows);
-  // The webhooks are read, locked, by the statement that queues their deliveries: one deleted
-  // meanwhile is skipped, never a foreign key that fails the write the event describes.
-  await queueDeliveries(db, clock.now(), written);
-  await notifyEvents(
-    db,
-    written.map((e) => e.seq),
-  );
+  // One statement per batch writes the events, queues their deliveries and notifies the live
+  // channel (writeEvents): an award announces twice, and every write of the exchange at least once.
+  const written = await writeEvents(db, clock, rows);
   return written.length;
 }
 
@@ -125,23 +120,87 @@ export function insertEvents(
   );
 }
 
-/** Stores events, each of its own type, in the order given (their `seq`). */
-async function insertTypedEvents(
-  db: Db,
-  clock: Clock,
-  events: ReadonlyArray<NewEvent & { type: string }>,
-): Promise<Array<{ seq: number; id: string; company_id: number | null; type: string }>> {
+type WrittenEvent = { seq: number; id: string; company_id: number | null; type: string };
+
+/** An event as written: its public id and exact delivery body. */
+function eventRow(clock: Clock, now: Date, e: NewEvent & { type: string }) {
+  const id = newEventId();
+  const body = JSON.stringify({ id, type: e.type, created: clock.format(now), company: e.companyId, data: e.data });
+  const except = e.companyId === null && e.except?.length ? [...e.except] : null;
+  return { id, type: e.type, company_id: e.companyId, freight_id: e.freightId, except_companies: except, body, created: now };
+}
+
+/** Stores events, each of its own type, in the order given (their `seq`); nothing queued or notified. */
+async function insertTypedEvents(db: Db, clock: Clock, events: ReadonlyArray<NewEvent & { type: string }>): Promise<WrittenEvent[]> {
   const now = clock.now();
-  const created = clock.format(now);
-  const out: Array<{ seq: number; id: string; company_id: number | null; type: string }> = [];
+  const out: WrittenEvent[] = [];
   for (let i = 0; i < events.length; i += BATCH) {
-    const rows = events.slice(i, i + BATCH).map((e) => {
-      const id = newEventId();
-      const body = JSON.stringify({ id, type: e.type, created, company: e.companyId, data: e.data });
-      const except = e.companyId === null && e.except?.length ? [...e.except] : null;
-      return { id, type: e.type, company_id: e.companyId, freight_id: e.freightId, except_companies: except, body, created: now };
-    });
+    const rows = events.slice(i, i + BATCH).map((e) => eventRow(clock, now, e));
     out.push(...(await db.insertInto('events').values(rows).returning(['seq', 'id', 'company_id', 'type']).execute()));
+  }
+  return out;
+}
+
+/**
+ * Positions per notification: 300 numbers of up to 19 digits and their commas stay below 7,000
+ * bytes, under PostgreSQL's 8,000 for a payload.
+ */
+const POSITIONS_PER_NOTIFICATION = 300;
+
+/**
+ * Stores events in the order given (their `seq`), queues their deliveries and notifies the live
+ * channel of their positions: one statement, so one round trip, per BATCH events, where these were
+ * three (docs/benchmarks.md, "An award's round trips"):
+ *
+ *     with written as (insert into events (…) values (…), (…) returning seq, id, company_id, type),
+ *     queued as (insert into webhook_deliveries (…) select w.id, e.seq, … from webhooks w join written e …
+ *                for key share of w returning 1),
+ *     notified as (select pg_notify('fx_events', string_agg(seq::text, ',' order by seq)) … group by part)
+ *     select seq, id, company_id, type from written cross join (select count(*) from notified) n order by seq
+ *
+ * - Deliveries: one pending, due now, for each addressed event and each webhook of its recipient
+ *   that subscribes to the type, the webhooks read locked `FOR KEY SHARE` (docs/choices.md,
+ *   Reliability: "No event bookkeeping fails the write it describes"). A webhook deleted by a
+ *   transaction still open is waited for and then skipped (read committed reads the row again and
+ *   finds it gone); a delete that comes later waits for this transaction, then removes its
+ *   deliveries with it (cascade). So no delivery names a webhook that is gone, and the foreign key
+ *   never fails the write that announced the event. A data-modifying part runs whether read or not.
+ * - The notification: PostgreSQL delivers it at commit (never for a rollback) to every process
+ *   listening (feed.ts). `notified` is read by the final select: a `with` select that nothing
+ *   reads is not run.
+ */
+async function writeEvents(db: Db, clock: Clock, events: ReadonlyArray<NewEvent & { type: string }>): Promise<WrittenEvent[]> {
+  const now = clock.now();
+  const out: WrittenEvent[] = [];
+  for (let i = 0; i < events.length; i += BATCH) {
+    const rows = events.slice(i, i + BATCH).map((e) => eventRow(clock, now, e));
+    const recipients = [...new Set(rows.flatMap((r) => (r.company_id === null ? [] : [r.company_id])))];
+    const values = sql.join(
+      rows.map(
+        (r) =>
+          sql`(${r.id}, ${r.type}, ${r.company_id}::int, ${r.freight_id}::int, ${r.except_companies}::int[], ${r.body}, ${now}::timestamptz)`,
+      ),
+    );
+    const written = await sql<WrittenEvent>`
+      with written as (
+        insert into events (id, type, company_id, freight_id, except_companies, body, created)
+        values ${values}
+        returning seq, id, company_id, type),
+      queued as (
+        insert into webhook_deliveries (webhook_id, event_seq, state, next_attempt, created)
+        select w.id, e.seq, 'pending', ${now}, ${now}
+          from webhooks w join written e on e.company_id = w.company_id
+         where w.company_id = any(${recipients}::int[]) and w.events && array[e.type, '*']::text[]
+         order by e.seq, w.id
+           for key share of w
+        returning 1),
+      notified as (
+        select pg_notify(${LIVE_CHANNEL}, string_agg(seq::text, ',' order by seq))
+          from (select seq, (row_number() over (order by seq) - 1) / ${POSITIONS_PER_NOTIFICATION} as part from written) p
+         group by part)
+      select seq, id, company_id, type from written cross join (select count(*) from notified) n
+      order by seq`.execute(db);
+    out.push(...written.rows);
   }
   return out;
 }

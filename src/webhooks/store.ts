@@ -4,44 +4,6 @@ import type { DeliveryState, WebhooksTable } from './tables.ts';
 
 export type WebhookRow = Selectable<WebhooksTable>;
 
-/**
- * Queues one pending delivery, due now, for each event and each webhook of its company that
- * subscribes to the type, in one statement per 1,000 events that reads the webhooks locked
- * `FOR KEY SHARE` (docs/choices.md, Reliability: "No event bookkeeping fails the write it
- * describes"). A webhook deleted by a transaction still open is waited for and then skipped (read
- * committed reads the row again and finds it gone); a delete that comes later waits for this
- * transaction, then removes its deliveries with it (cascade). So no delivery ever names a webhook
- * that is gone, and the foreign key never fails the write that announced the event. Answers how
- * many deliveries were queued.
- */
-export async function queueDeliveries(
-  db: Db,
-  now: Date,
-  events: ReadonlyArray<{ seq: number; company_id: number | null; type: string }>,
-): Promise<number> {
-  const addressed = events.filter((e): e is { seq: number; company_id: number; type: string } => e.company_id !== null);
-  let queued = 0;
-  for (let i = 0; i < addressed.length; i += 1000) {
-    const chunk = addressed.slice(i, i + 1000);
-    const companies = [...new Set(chunk.map((e) => e.company_id))];
-    const rows = await sql<{ n: number }>`
-      with queued as (
-        insert into webhook_deliveries (webhook_id, event_seq, state, next_attempt, created)
-        select w.id, e.seq, 'pending', ${now}, ${now}
-          from webhooks w
-          join unnest(${chunk.map((e) => e.company_id)}::int[], ${chunk.map((e) => e.seq)}::bigint[], ${chunk.map((e) => e.type)}::text[])
-            as e(company_id, seq, type)
-            on e.company_id = w.company_id
-         where w.company_id = any(${companies}::int[]) and w.events && array[e.type, '*']::text[]
-         order by e.seq, w.id
-           for key share of w
-        returning 1)
-      select count(*)::int as n from queued`.execute(db);
-    queued += rows.rows[0]?.n ?? 0;
-  }
-  return queued;
-}
-
 /** One pending delivery per (webhook, event), due now; the webhook is the caller's, read locked (findWebhook `locked`). */
 export async function enqueueDeliveries(db: Db, now: Date, items: Array<{ webhookId: number; eventSeq: number }>): Promise<void> {
   for (let i = 0; i < items.length; i += 1000) {

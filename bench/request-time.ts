@@ -1,0 +1,81 @@
+// Where a request's time went, at pg's client: how long it waited for a pooled connection, how many
+// statements it sent and how long they took to answer (PostgreSQL's work, the wire, and the wait
+// of the answer's callback behind the process's other work), and the rest (the request's own work
+// in the process, and its waits in the event loop's queue). For benches that serve requests in
+// their own process (bench:book's race). Only the requests' own statements are counted: a request is
+// marked where Node's server starts it, and its async continuations carry the mark.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { subscribe } from 'node:diagnostics_channel';
+import type { IncomingMessage } from 'node:http';
+import pg from 'pg';
+
+export interface RequestTime {
+  url: string;
+  /** From the request's start to its response's end, ms. */
+  total: number;
+  statements: number;
+  /** The statements' time, each from its send to its answer, ms. */
+  statementMs: number;
+  /** Waits for a connection of the pool, ms. */
+  poolWaitMs: number;
+}
+
+const marks = new WeakMap<IncomingMessage, { started: number; time: RequestTime }>();
+
+/** Starts timing every request of this process; `take()` answers the ones finished since the last take. */
+export function timeRequests(): { take: () => RequestTime[] } {
+  const current = new AsyncLocalStorage<RequestTime>();
+  let finished: RequestTime[] = [];
+  subscribe('http.server.request.start', (message) => {
+    const { request } = message as { request: IncomingMessage };
+    const time: RequestTime = { url: request.url ?? '', total: 0, statements: 0, statementMs: 0, poolWaitMs: 0 };
+    marks.set(request, { started: performance.now(), time });
+    current.enterWith(time);
+  });
+  subscribe('http.server.response.finish', (message) => {
+    const { request } = message as { request: IncomingMessage };
+    const mark = marks.get(request);
+    if (!mark) return;
+    mark.time.total = performance.now() - mark.started;
+    finished.push(mark.time);
+  });
+  // Both patched functions answer a promise when called without a callback, as Kysely calls them.
+  const timed = <A extends unknown[]>(original: (...args: A) => unknown, add: (time: RequestTime, ms: number) => void) =>
+    function (this: unknown, ...args: A) {
+      const result = original.apply(this, args);
+      const time = current.getStore();
+      if (time && result instanceof Promise) {
+        const sent = performance.now();
+        const done = () => add(time, performance.now() - sent);
+        result.then(done, done);
+      }
+      return result;
+    };
+  pg.Client.prototype.query = timed(pg.Client.prototype.query as (...args: unknown[]) => unknown, (t, ms) => {
+    t.statements++;
+    t.statementMs += ms;
+  }) as typeof pg.Client.prototype.query;
+  pg.Pool.prototype.connect = timed(pg.Pool.prototype.connect as (...args: unknown[]) => unknown, (t, ms) => {
+    t.poolWaitMs += ms;
+  }) as typeof pg.Pool.prototype.connect;
+  return {
+    take: () => {
+      const out = finished;
+      finished = [];
+      return out;
+    },
+  };
+}
+
+/** The mean of each part over `times`, as a line: `waiting for a connection 399 ms, 25.5 statements 250 ms, the rest 206 ms`. */
+export function timeParts(times: readonly RequestTime[]): string {
+  if (!times.length) return 'none';
+  const mean = (f: (t: RequestTime) => number) => times.reduce((a, t) => a + f(t), 0) / times.length;
+  const [total, wait, statements, statementMs] = [
+    mean((t) => t.total),
+    mean((t) => t.poolWaitMs),
+    mean((t) => t.statements),
+    mean((t) => t.statementMs),
+  ];
+  return `mean ${total.toFixed(0)} ms: waiting for a connection ${wait.toFixed(0)} ms, ${statements.toFixed(1)} statements ${statementMs.toFixed(0)} ms, the rest ${(total - wait - statementMs).toFixed(0)} ms`;
+}
