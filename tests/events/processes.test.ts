@@ -10,7 +10,7 @@ import { TokenIssuer } from '../../src/accounts/tokens.ts';
 import { openDatabase, type Database } from '../../src/db/connection.ts';
 import { emitEvent } from '../../src/freights/events.ts';
 import { Clock } from '../../src/kernel/time.ts';
-import { createPostgresDatabase, TEST_DB } from '../support/databases.ts';
+import { createPostgresDatabase, migratedDataDir, TEST_DB } from '../support/databases.ts';
 import { startReceiver, verifyStandardWebhook, type Receiver } from './support.ts';
 
 /**
@@ -48,7 +48,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   });
   child.stderr!.on('data', (d) => (err += String(d)));
   const base = `http://127.0.0.1:${port}`;
-  // Start includes migrations (and initdb of a new embedded database): allow for a busy machine.
+  // Allow for a busy machine (not a speed check).
   for (const until = Date.now() + 90_000; Date.now() < until; ) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${err}`);
     const ok = await fetch(`${base}/healthz`)
@@ -88,10 +88,13 @@ async function waitFor(check: () => boolean | Promise<boolean>, ms: number, what
   assert.fail(`timed out waiting for ${what}`);
 }
 
-/** A database the servers will use: PGlite in a data directory, or a new PostgreSQL database. */
+/**
+ * A database the servers will use: PGlite in a data directory, or a new PostgreSQL database;
+ * migrated already (the first start's migrations are platform/serve's).
+ */
 async function deployment(): Promise<{ env: Record<string, string>; open: () => Promise<Database>; cleanup: () => Promise<void> }> {
   if (TEST_DB === 'postgres') {
-    const created = await createPostgresDatabase();
+    const created = await createPostgresDatabase({ migrated: true });
     return {
       env: { DATABASE_URL: created.url },
       open: () => openDatabase({ databaseUrl: created.url, dataDir: '' }),
@@ -99,6 +102,7 @@ async function deployment(): Promise<{ env: Record<string, string>; open: () => 
     };
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fx-events-'));
+  await migratedDataDir(dataDir);
   return {
     env: { DATA_DIR: dataDir, DATABASE_URL: '' },
     open: () => openDatabase({ databaseUrl: undefined, dataDir }),

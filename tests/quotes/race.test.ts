@@ -149,9 +149,10 @@ describe('award race, two server processes on one PostgreSQL', {
   let drop: () => Promise<void>;
 
   before(async () => {
-    const created = await createPostgresDatabase();
+    // A copy of the migrated template: the servers find every migration applied.
+    const created = await createPostgresDatabase({ migrated: true });
     drop = created.drop;
-    database = await openDatabase({ databaseUrl: created.url, dataDir: '' }); // migrates
+    database = await openDatabase({ databaseUrl: created.url, dataDir: '' });
     for (let i = 0; i < 2; i++) {
       const port = await freePort();
       let err = '';

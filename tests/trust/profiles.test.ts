@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { main } from '../../src/admin.ts';
 import { startWorld } from '../support/fixtures.ts';
 import type { Actor, TestApp } from '../support/harness.ts';
-import { createPostgresDatabase, TEST_DB } from '../support/databases.ts';
+import { createPostgresDatabase, migratedDataDir, TEST_DB } from '../support/databases.ts';
 import { browserSession } from '../support/session.ts';
 import { openFreight } from '../freights/helpers.ts';
 import { deliveredFreight, profileOf } from './helpers.ts';
@@ -206,11 +206,15 @@ describe('freight-exchange company verify', () => {
     process.env.DATA_DIR = dataDir;
     process.env.TOKEN_SECRET = 'trust-cli-secret-0123456789';
     process.env.APP_TIMEZONE = 'Europe/Berlin';
+    // Migrated already (the first start's migrations are platform/serve's).
     if (TEST_DB === 'postgres') {
-      const created = await createPostgresDatabase();
+      const created = await createPostgresDatabase({ migrated: true });
       process.env.DATABASE_URL = created.url;
       drop = created.drop;
-    } else delete process.env.DATABASE_URL;
+    } else {
+      delete process.env.DATABASE_URL;
+      await migratedDataDir(dataDir);
+    }
   });
   after(async () => {
     await drop?.();
