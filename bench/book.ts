@@ -18,11 +18,8 @@
 // BENCH_CPU_PROF=<dir>: a CPU profile of the server's thread during figures 2 and 3 (bench/profile.ts).
 // On PostgreSQL, figure 2 also tells where the winners' and the refusals' time went, at pg's client
 // (bench/request-time.ts): waiting for a pooled connection, the statements, the rest.
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { subscribe } from 'node:diagnostics_channel';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { sweepWaterfalls } from '../src/freights/index.ts';
 import { Clock } from '../src/kernel/time.ts';
 import { profiled } from './profile.ts';
@@ -89,35 +86,22 @@ try {
   ).rows.map((r) => r.id);
   await sql`update freights set status = 'pending' where id = any(${toConfirm}::int[])`.execute(db);
   // The statements one winning booking and one refusal send to PostgreSQL (begin and commit
-  // included), counted at pg's client (BENCH_STATEMENTS=1 lists them); before figure 1, on a load of their own.
-  if (label === 'postgres') {
+  // included), counted at pg's client (bench/request-time.ts; BENCH_STATEMENTS=1 lists them); before
+  // figure 1, on a load of their own.
+  if (requestTimes) {
     const [win] = await openFreights(1);
-    const sent: string[] = [];
-    // Only the request's own statements (not the sweepers' of the same process): the request is
-    // marked where Node's server starts it, and its async continuations carry the mark.
-    const inRequest = new AsyncLocalStorage<true>();
-    subscribe('http.server.request.start', () => inRequest.enterWith(true));
-    const query = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      if (!inRequest.getStore()) return (query as (...a: unknown[]) => unknown).apply(this, args);
-      const text = typeof args[0] === 'string' ? args[0] : ((args[0] as { text?: string; name?: string })?.text ?? String(args[0]));
-      sent.push(text.replace(/\s+/g, ' ').slice(0, 110));
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof query;
-    try {
-      const counted = async (what: string, path: string, token: string, ok: boolean) => {
-        sent.length = 0;
-        const r = await post(path, token);
-        if (r.ok !== ok) throw new Error(`${what} answered ${r.status} ${r.ok}`);
-        console.log(`statements per ${what}: ${sent.length}`);
-        if (process.env.BENCH_STATEMENTS === '1') for (const t of sent) console.log(`    ${t}`);
-      };
-      await counted('winning booking', `/quotes/book/${win}.json`, carriers[0]!.token, true);
-      // The token's user is cached a second: read it once first, as a race's refusals find it.
-      await counted('refusal (freight taken)', `/quotes/book/${win}.json`, carriers[1]!.token, false);
-    } finally {
-      pg.Client.prototype.query = query;
-    }
+    const counted = async (what: string, path: string, token: string, ok: boolean) => {
+      requestTimes.take();
+      const r = await post(path, token);
+      if (r.ok !== ok) throw new Error(`${what} answered ${r.status} ${r.ok}`);
+      const [time] = requestTimes.take().filter((t) => t.url === path);
+      if (!time) throw new Error(`${what}: the request was not timed`);
+      console.log(`statements per ${what}: ${time.statements}`);
+      if (process.env.BENCH_STATEMENTS === '1') for (const t of time.texts) console.log(`    ${t.replace(/\s+/g, ' ').slice(0, 110)}`);
+    };
+    await counted('winning booking', `/quotes/book/${win}.json`, carriers[0]!.token, true);
+    // The token's user is cached a second: read it once first, as a race's refusals find it.
+    await counted('refusal (freight taken)', `/quotes/book/${win}.json`, carriers[1]!.token, false);
   }
   const booking: number[] = [];
   const confirming: number[] = [];

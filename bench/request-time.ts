@@ -14,6 +14,8 @@ export interface RequestTime {
   /** From the request's start to its response's end, ms. */
   total: number;
   statements: number;
+  /** The statements' texts, in the order sent. */
+  texts: string[];
   /** The statements' time, each from its send to its answer, ms. */
   statementMs: number;
   /** Waits for a connection of the pool, ms. */
@@ -28,7 +30,7 @@ export function timeRequests(): { take: () => RequestTime[] } {
   let finished: RequestTime[] = [];
   subscribe('http.server.request.start', (message) => {
     const { request } = message as { request: IncomingMessage };
-    const time: RequestTime = { url: request.url ?? '', total: 0, statements: 0, statementMs: 0, poolWaitMs: 0 };
+    const time: RequestTime = { url: request.url ?? '', total: 0, statements: 0, texts: [], statementMs: 0, poolWaitMs: 0 };
     marks.set(request, { started: performance.now(), time });
     current.enterWith(time);
   });
@@ -39,11 +41,16 @@ export function timeRequests(): { take: () => RequestTime[] } {
     mark.time.total = performance.now() - mark.started;
     finished.push(mark.time);
   });
-  // Both patched functions answer a promise when called without a callback, as Kysely calls them.
-  const timed = <A extends unknown[]>(original: (...args: A) => unknown, add: (time: RequestTime, ms: number) => void) =>
+  const timed = <A extends unknown[]>(
+    original: (...args: A) => unknown,
+    add: (time: RequestTime, ms: number) => void,
+    start?: (time: RequestTime, args: A) => void,
+  ) =>
     function (this: unknown, ...args: A) {
       const result = original.apply(this, args);
       const time = current.getStore();
+      if (time) start?.(time, args);
+      // Timed when it answers a promise, as Kysely calls it; a call that answers none is only counted.
       if (time && result instanceof Promise) {
         const sent = performance.now();
         const done = () => add(time, performance.now() - sent);
@@ -51,10 +58,16 @@ export function timeRequests(): { take: () => RequestTime[] } {
       }
       return result;
     };
-  pg.Client.prototype.query = timed(pg.Client.prototype.query as (...args: unknown[]) => unknown, (t, ms) => {
-    t.statements++;
-    t.statementMs += ms;
-  }) as typeof pg.Client.prototype.query;
+  pg.Client.prototype.query = timed(
+    pg.Client.prototype.query as (...args: unknown[]) => unknown,
+    (t, ms) => {
+      t.statementMs += ms;
+    },
+    (t, [query]) => {
+      t.statements++;
+      t.texts.push(typeof query === 'string' ? query : String((query as { text?: string })?.text ?? query));
+    },
+  ) as typeof pg.Client.prototype.query;
   pg.Pool.prototype.connect = timed(pg.Pool.prototype.connect as (...args: unknown[]) => unknown, (t, ms) => {
     t.poolWaitMs += ms;
   }) as typeof pg.Pool.prototype.connect;

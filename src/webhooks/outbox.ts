@@ -122,10 +122,10 @@ export function insertEvents(
 
 type WrittenEvent = { seq: number; id: string; company_id: number | null; type: string };
 
-/** An event as written: its public id and exact delivery body. */
-function eventRow(clock: Clock, now: Date, e: NewEvent & { type: string }) {
+/** An event as written at `now` (`created`: it as the body shows it, formatted once for all): its public id and exact delivery body. */
+function eventRow(now: Date, created: string | null, e: NewEvent & { type: string }) {
   const id = newEventId();
-  const body = JSON.stringify({ id, type: e.type, created: clock.format(now), company: e.companyId, data: e.data });
+  const body = JSON.stringify({ id, type: e.type, created, company: e.companyId, data: e.data });
   const except = e.companyId === null && e.except?.length ? [...e.except] : null;
   return { id, type: e.type, company_id: e.companyId, freight_id: e.freightId, except_companies: except, body, created: now };
 }
@@ -133,9 +133,10 @@ function eventRow(clock: Clock, now: Date, e: NewEvent & { type: string }) {
 /** Stores events, each of its own type, in the order given (their `seq`); nothing queued or notified. */
 async function insertTypedEvents(db: Db, clock: Clock, events: ReadonlyArray<NewEvent & { type: string }>): Promise<WrittenEvent[]> {
   const now = clock.now();
+  const created = clock.format(now);
   const out: WrittenEvent[] = [];
   for (let i = 0; i < events.length; i += BATCH) {
-    const rows = events.slice(i, i + BATCH).map((e) => eventRow(clock, now, e));
+    const rows = events.slice(i, i + BATCH).map((e) => eventRow(now, created, e));
     out.push(...(await db.insertInto('events').values(rows).returning(['seq', 'id', 'company_id', 'type']).execute()));
   }
   return out;
@@ -171,9 +172,10 @@ const POSITIONS_PER_NOTIFICATION = 300;
  */
 async function writeEvents(db: Db, clock: Clock, events: ReadonlyArray<NewEvent & { type: string }>): Promise<WrittenEvent[]> {
   const now = clock.now();
+  const created = clock.format(now);
   const out: WrittenEvent[] = [];
   for (let i = 0; i < events.length; i += BATCH) {
-    const rows = events.slice(i, i + BATCH).map((e) => eventRow(clock, now, e));
+    const rows = events.slice(i, i + BATCH).map((e) => eventRow(now, created, e));
     const recipients = [...new Set(rows.flatMap((r) => (r.company_id === null ? [] : [r.company_id])))];
     const values = sql.join(
       rows.map(

@@ -10,7 +10,7 @@ import { TokenIssuer } from '../../src/accounts/tokens.ts';
 import { openDatabase, type Database } from '../../src/db/connection.ts';
 import { emitEvent } from '../../src/freights/events.ts';
 import { Clock } from '../../src/kernel/time.ts';
-import { createPostgresDatabase, migratedDataDir, TEST_DB } from '../support/databases.ts';
+import { migratedDeployment, TEST_DB } from '../support/databases.ts';
 import { startReceiver, verifyStandardWebhook, type Receiver } from './support.ts';
 
 /**
@@ -88,25 +88,17 @@ async function waitFor(check: () => boolean | Promise<boolean>, ms: number, what
   assert.fail(`timed out waiting for ${what}`);
 }
 
-/**
- * A database the servers will use: PGlite in a data directory, or a new PostgreSQL database;
- * migrated already (the first start's migrations are platform/serve's).
- */
+/** A database the servers will use, migrated already: PGlite in a data directory, or a new PostgreSQL database. */
 async function deployment(): Promise<{ env: Record<string, string>; open: () => Promise<Database>; cleanup: () => Promise<void> }> {
-  if (TEST_DB === 'postgres') {
-    const created = await createPostgresDatabase({ migrated: true });
-    return {
-      env: { DATABASE_URL: created.url },
-      open: () => openDatabase({ databaseUrl: created.url, dataDir: '' }),
-      cleanup: created.drop,
-    };
-  }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fx-events-'));
-  await migratedDataDir(dataDir);
+  const { env, drop } = await migratedDeployment(dataDir);
   return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: '' },
-    open: () => openDatabase({ databaseUrl: undefined, dataDir }),
-    cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    env,
+    open: () => openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir }),
+    cleanup: async () => {
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }
 

@@ -8,7 +8,7 @@ import { TokenIssuer } from '../../src/accounts/tokens.ts';
 import { main } from '../../src/admin.ts';
 import { readConfig } from '../../src/config/config.ts';
 import { openDatabase } from '../../src/db/connection.ts';
-import { createPostgresDatabase, migratedDataDir, TEST_DB } from '../support/databases.ts';
+import { migratedDeployment, TEST_DB } from '../support/databases.ts';
 
 /** The operator's view of the mail outbox (docs/reference.md#mail): `mail status` and `mail retry`. */
 describe(`mail: the command line (${TEST_DB})`, () => {
@@ -22,15 +22,9 @@ describe(`mail: the command line (${TEST_DB})`, () => {
     process.env.TOKEN_SECRET = 'mail-cli-secret-0123456789';
     delete process.env.APP_ENV;
     delete process.env.SMTP_URL;
-    // Migrated already (the first start's migrations are platform/serve's).
-    if (TEST_DB === 'postgres') {
-      const created = await createPostgresDatabase({ migrated: true });
-      process.env.DATABASE_URL = created.url;
-      dropDatabase = created.drop;
-    } else {
-      delete process.env.DATABASE_URL;
-      await migratedDataDir(dataDir);
-    }
+    const deployment = await migratedDeployment(dataDir);
+    Object.assign(process.env, deployment.env);
+    dropDatabase = deployment.drop;
   });
   after(async () => {
     process.env = saved;

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { main } from '../../src/admin.ts';
-import { createPostgresDatabase, migratedDataDir, TEST_DB } from '../support/databases.ts';
+import { migratedDeployment, TEST_DB } from '../support/databases.ts';
 
 const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
 let dataDir: string;
@@ -36,15 +36,10 @@ before(async () => {
   process.env.DATA_DIR = dataDir;
   process.env.TOKEN_SECRET = 'cli-test-secret-0123456789';
   delete process.env.APP_ENV;
-  // Migrated already (the first start's migrations are platform/serve's): the commands open it as they find it.
-  if (TEST_DB === 'postgres') {
-    const created = await createPostgresDatabase({ migrated: true });
-    process.env.DATABASE_URL = created.url;
-    dropDatabase = created.drop;
-  } else {
-    delete process.env.DATABASE_URL;
-    await migratedDataDir(dataDir);
-  }
+  // Migrated already: the commands open it as they find it.
+  const deployment = await migratedDeployment(dataDir);
+  Object.assign(process.env, deployment.env);
+  dropDatabase = deployment.drop;
 });
 after(async () => {
   await dropDatabase?.();

@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { createPostgresDatabase, migratedDataDir, TEST_DB } from '../support/databases.ts';
+import { createPostgresDatabase, migratedDeployment, TEST_DB } from '../support/databases.ts';
 
 const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
 
@@ -57,12 +57,11 @@ test('serve answers, logs JSON lines, and stops gracefully on SIGTERM', async ()
 test('SIGTERM with an unfinished request: its connection is cut after the grace period, exit 0, database closed', async () => {
   // Migrated already: the first start on an empty database is the test above's.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fx-serve-'));
-  const pgdb = TEST_DB === 'postgres' ? await createPostgresDatabase({ migrated: true }) : undefined;
-  if (!pgdb) await migratedDataDir(dataDir);
+  const deployment = await migratedDeployment(dataDir);
   const port = 20000 + Math.floor(Math.random() * 20000);
   const server = spawn(process.execPath, ['bin/freight-exchange.js', 'serve'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: pgdb?.url ?? '', LOG_LEVEL: 'info', TOKEN_SECRET: '' },
+    env: { ...process.env, PORT: String(port), ...deployment.env, LOG_LEVEL: 'info', TOKEN_SECRET: '' },
   });
   let stdout = '';
   server.stdout.on('data', (d) => (stdout += d));
@@ -94,7 +93,7 @@ test('SIGTERM with an unfinished request: its connection is cut after the grace 
   } finally {
     stalled.destroy();
     server.kill('SIGKILL');
-    await pgdb?.drop();
+    await deployment.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -7,7 +7,7 @@ import { main } from '../../src/admin.ts';
 import type { CliIo } from '../../src/cli/command.ts';
 import { readConfig } from '../../src/config/config.ts';
 import { openDatabase } from '../../src/db/connection.ts';
-import { createPostgresDatabase, migratedDataDir, TEST_DB } from '../support/databases.ts';
+import { migratedDeployment } from '../support/databases.ts';
 
 // `freight-exchange rates import` in-process, against a temporary database of the engine under
 // test (a file-based PGlite data directory, or a new PostgreSQL database). Few invocations:
@@ -17,16 +17,9 @@ const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABA
 let drop: (() => Promise<void>) | undefined;
 
 before(async () => {
-  // Migrated already (the first start's migrations are platform/serve's).
-  if (TEST_DB === 'postgres') {
-    const created = await createPostgresDatabase({ migrated: true });
-    process.env.DATABASE_URL = created.url;
-    drop = created.drop;
-  } else {
-    delete process.env.DATABASE_URL;
-    process.env.DATA_DIR = path.join(dir, 'data');
-    await migratedDataDir(process.env.DATA_DIR);
-  }
+  const deployment = await migratedDeployment(path.join(dir, 'data'));
+  Object.assign(process.env, deployment.env);
+  drop = deployment.drop;
 });
 after(async () => {
   for (const [k, v] of Object.entries(saved)) {

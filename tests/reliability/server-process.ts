@@ -2,13 +2,12 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
 import { createCompany, createUser } from '../../src/accounts/commands.ts';
 import { TokenIssuer } from '../../src/accounts/tokens.ts';
 import { openDatabase } from '../../src/db/connection.ts';
 import type { DB } from '../../src/db/schema.ts';
-import { createPostgresDatabase, pgliteSnapshot, TEST_DB } from '../support/databases.ts';
+import { createPostgresDatabase, migratedDataDir, TEST_DB } from '../support/databases.ts';
 
 /** Real server processes (bin/freight-exchange.js serve) on a database of the engine under test. */
 
@@ -34,7 +33,7 @@ export interface ServerDatabase {
 
 /**
  * A migrated database for server processes, with one company and user per label.
- * PGlite: the migrated snapshot the test files share, unpacked into a new DATA_DIR (no initdb).
+ * PGlite: the migrated snapshot the test files share, unpacked into a new DATA_DIR (no initdb: migratedDataDir).
  */
 export async function serverDatabase(labels: string[]): Promise<ServerDatabase> {
   const tokens = new TokenIssuer(TOKEN_SECRET, 'demo');
@@ -48,8 +47,7 @@ export async function serverDatabase(labels: string[]): Promise<ServerDatabase> 
     drop = pg.drop;
   } else {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fx-reliability-'));
-    const client = await PGlite.create({ dataDir, loadDataDir: await pgliteSnapshot() });
-    await client.close();
+    await migratedDataDir(dataDir);
     env = { DATABASE_URL: '', DATA_DIR: dataDir };
     open = () => openDatabase({ databaseUrl: undefined, dataDir });
     drop = async () => fs.rmSync(dataDir, { recursive: true, force: true });

@@ -114,6 +114,25 @@ export async function migratedDataDir(dir: string): Promise<void> {
   await client.close();
 }
 
+/**
+ * A migrated database of the engine under test for code that opens it as the server would (a
+ * command, a server process), named as the server reads it: on PostgreSQL a copy of the migrated
+ * template (`DATABASE_URL`), on PGlite the data directory `dataDir` filled with the migrated
+ * snapshot (`DATA_DIR`; `DATABASE_URL` empty, which the configuration reads as unset). Its first
+ * start finds every migration applied: the first start's migrations are platform/serve's to test.
+ * `drop` drops the PostgreSQL database; the caller removes its directory.
+ */
+export async function migratedDeployment(
+  dataDir: string,
+): Promise<{ env: { DATABASE_URL: string; DATA_DIR: string }; drop: () => Promise<void> }> {
+  if (TEST_DB === 'postgres') {
+    const created = await createPostgresDatabase({ migrated: true });
+    return { env: { DATABASE_URL: created.url, DATA_DIR: dataDir }, drop: created.drop };
+  }
+  await migratedDataDir(dataDir);
+  return { env: { DATABASE_URL: '', DATA_DIR: dataDir }, drop: async () => {} };
+}
+
 function serverUrl(): string {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres)');

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { main } from '../../src/admin.ts';
 import { startWorld } from '../support/fixtures.ts';
 import type { Actor, TestApp } from '../support/harness.ts';
-import { createPostgresDatabase, migratedDataDir, TEST_DB } from '../support/databases.ts';
+import { migratedDeployment } from '../support/databases.ts';
 import { browserSession } from '../support/session.ts';
 import { openFreight } from '../freights/helpers.ts';
 import { deliveredFreight, profileOf } from './helpers.ts';
@@ -206,15 +206,9 @@ describe('freight-exchange company verify', () => {
     process.env.DATA_DIR = dataDir;
     process.env.TOKEN_SECRET = 'trust-cli-secret-0123456789';
     process.env.APP_TIMEZONE = 'Europe/Berlin';
-    // Migrated already (the first start's migrations are platform/serve's).
-    if (TEST_DB === 'postgres') {
-      const created = await createPostgresDatabase({ migrated: true });
-      process.env.DATABASE_URL = created.url;
-      drop = created.drop;
-    } else {
-      delete process.env.DATABASE_URL;
-      await migratedDataDir(dataDir);
-    }
+    const deployment = await migratedDeployment(dataDir);
+    Object.assign(process.env, deployment.env);
+    drop = deployment.drop;
   });
   after(async () => {
     await drop?.();
