@@ -29,8 +29,14 @@ const UNKNOWN = 60;
 
 const filters = [];
 let shard = null;
+/** --list: print the processes the run would start, with their files and recorded seconds, and stop. */
+let listOnly = false;
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i];
+  if (a === '--list') {
+    listOnly = true;
+    continue;
+  }
   const m = /^--shard(?:=|$)(.*)/.exec(a);
   if (!m) {
     filters.push(a);
@@ -136,6 +142,13 @@ for (const job of jobs) {
   batch.seconds += batchSeconds(job);
 }
 batches.sort((a, b) => b.seconds - a.seconds);
+if (listOnly) {
+  for (const b of batches)
+    console.log(
+      `${b.seconds.toFixed(0).padStart(5)} s  ${b.jobs[0].engine}${b.jobs[0].kind === 'browser' ? ' browser' : ''}: ${b.jobs.map((j) => j.file).join(' ')}`,
+    );
+  process.exit(0);
+}
 
 // Spawned servers and the installed command run the compiled code: build it first.
 const build = spawnSync(process.execPath, ['scripts/prepare.mjs'], { cwd: root, stdio: 'inherit' });
@@ -178,6 +191,14 @@ function laneBrowser() {
   });
 }
 
+// A process that outlives every figure it could have is stopped, and the file it was in named: a test
+// that waits for something that never comes, or an open handle after the last test (a server, a
+// pool, a timer), would otherwise hold its lane, and CI, until CI's own limit ends it without a word.
+// Five times its recorded seconds (the machines differ by up to ~2.5x), and never under ten minutes;
+// TEST_PROCESS_TIMEOUT_SECONDS sets one limit for every process instead.
+const timeoutSeconds = (batch) =>
+  Number(process.env.TEST_PROCESS_TIMEOUT_SECONDS) || Math.max(600, 5 * batch.jobs.reduce((s, j) => s + seconds(j), 0));
+
 /** A node:test process for one file, or for a batch of them (tests/support/batch.ts). */
 function runProcess(batch, browserWs) {
   const started = Date.now();
@@ -207,13 +228,35 @@ function runProcess(batch, browserWs) {
         ...(job.kind === 'browser' && browserWs ? { TEST_BROWSER_WS: browserWs } : {}),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: a timeout stops node:test's own child processes with it.
+      detached: true,
     });
     const out = [];
     child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', (d) => out.push(d));
+    const limit = timeoutSeconds(batch);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, limit * 1000);
     child.on('close', (code) => {
-      const output = Buffer.concat(out).toString();
+      clearTimeout(timer);
+      let output = Buffer.concat(out).toString();
       const wall = (Date.now() - started) / 1000;
+      if (single && timedOut) {
+        output += `\n!!! ${job.file} (${job.engine}) did not end within ${limit.toFixed(0)} s and was stopped\n`;
+        resolve({
+          output,
+          wall,
+          results: [{ ...job, ok: false, timedOut, seconds: wall, counts: { tests: 0, pass: 0, fail: 1, skipped: 0 } }],
+        });
+        return;
+      }
       if (single) {
         // The spec reporter's summary: ℹ tests 12, ℹ pass 12, ℹ fail 0, ℹ skipped 0 …
         const count = (name) => Number(new RegExp(`^\\S* ${name} (\\d+)$`, 'm').exec(output)?.[1] ?? 0);
@@ -231,6 +274,16 @@ function runProcess(batch, browserWs) {
           ? { ...j, ok: r.ok, seconds: r.seconds, counts: r.counts }
           : { ...j, ok: false, seconds: 0, counts: { tests: 0, pass: 0, fail: 0, skipped: 0 } };
       });
+      if (timedOut) {
+        // The files run in order: the first without its line is the one the process was in.
+        const stuck = results.find((r) => !byFile.has(r.file));
+        output += stuck
+          ? `\n!!! the batch did not end within ${limit.toFixed(0)} s and was stopped in ${stuck.file} (${stuck.engine})\n`
+          : `\n!!! every file of the batch ended, but its process did not exit within ${limit.toFixed(0)} s (a handle left open: a server, a pool, a timer) and was stopped\n`;
+        for (const r of results) if (!byFile.has(r.file) || !stuck) Object.assign(r, { ok: false, timedOut: true });
+        resolve({ output, wall, results });
+        return;
+      }
       // An error outside every file's suite fails the batch: each of its files is then run alone.
       if (code !== 0 && results.every((r) => r.ok)) for (const r of results) r.ok = false;
       resolve({ output, wall, results });
@@ -264,7 +317,8 @@ const lane = async () => {
       batch.jobs.length === 1 ? lines[0] : `=== a batch of ${batch.jobs.length} files in ${run.wall.toFixed(1)} s:\n${lines.join('\n')}`;
     process.stdout.write(`\n${head}\n${run.output}`);
     for (const r of run.results) {
-      if (r.ok || batch.jobs.length === 1) {
+      // A file stopped for its time is not run again: it would wait as long a second time.
+      if (r.ok || r.timedOut || batch.jobs.length === 1) {
         results.push(r);
         continue;
       }

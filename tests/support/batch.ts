@@ -79,3 +79,10 @@ for (const { file, declarations, failed } of loaded) {
     real.after(replacedBy(file));
   });
 }
+// A process that does not exit after its last file has a handle left open (a server, a pool, a
+// socket, a timer): scripts/test.mjs stops it after its time; this names what kind of handle it was.
+real.after(() => {
+  setTimeout(() => {
+    process.stderr.write(`\nthe batch's files have ended, but these stay open: ${process.getActiveResourcesInfo().join(', ')}\n`);
+  }, 60_000).unref();
+});
