@@ -1,4 +1,4 @@
-import { messages as protocolMessages, type PGlite, protocol, types } from '@electric-sql/pglite';
+import { type messages as protocolMessages, type PGlite, protocol, types } from '@electric-sql/pglite';
 import pg from 'pg';
 import {
   CompiledQuery,
@@ -126,7 +126,10 @@ function resultOf<R>(messages: Messages, parsers: PGlite['parsers']): { rows: R[
       for (let i = 0; i < fields.length; i++) row[names[i]!] = types.parseType(fields[i]!, typeIds[i]!, parsers);
       rows.push(row);
     } else if (message.name === 'commandComplete') {
-      return { rows: rows as R[], affectedRows: affectedRows((message as InstanceType<typeof protocolMessages.CommandCompleteMessage>).text) };
+      return {
+        rows: rows as R[],
+        affectedRows: affectedRows((message as InstanceType<typeof protocolMessages.CommandCompleteMessage>).text),
+      };
     }
   }
   return { rows: rows as R[], affectedRows: 0 };
