@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Database } from '../../src/db/connection.ts';
 import { freshDatabase, TEST_DB } from '../support/databases.ts';
 
@@ -90,4 +90,25 @@ test('a text run twice after a thousand others run once each is still named', { 
   await probe().execute(database.db);
   assert.deepEqual((await probe().execute(database.db)).rows, [{ p: 'probe', what: 'after the thousand' }]);
   assert.equal((await named()).filter((s) => s.statement.includes('after the thousand')).length, 1);
+});
+
+test("the driver's rows and counts are PGlite's own for every kind of value (its answer read without parseResults)", { skip }, async () => {
+  const pglite = database.embedded!.client;
+  const text = `select 1::int as i, 9007199254740993::bigint as big, 12.345::numeric(10, 3) as price, 1.5::float8 as f,
+    true as yes, null::text as nothing, 'Köln'::text as town, '2030-05-04 08:00:00+02'::timestamptz as at, '2030-05-04'::date as day,
+    '{"a": [1, {"b": null}]}'::jsonb as doc, array[3, 1, 2] as ints, array['x', null]::text[] as texts,
+    '\\x00ff'::bytea as bytes, (select array_agg(id) from companies) as ids, 'open'::text as "select"`;
+  const ours = (await sql.raw(text).execute(database.db)).rows;
+  assert.deepEqual(ours, (await pglite.query(text)).rows);
+  assert.equal(ours.length, 1);
+  // Two rows, the same names; none.
+  const two = 'select g as n, g::text || $1 as t from generate_series(1, 2) g';
+  assert.deepEqual((await database.db.executeQuery(CompiledQuery.raw(two, ['x']))).rows, (await pglite.query(two, ['x'])).rows);
+  assert.deepEqual((await sql.raw('select 1 as n where false').execute(database.db)).rows, []);
+  // The count of a write, from its command tag.
+  await sql.raw('create temporary table counted (n int)').execute(database.db);
+  const inserted = await sql.raw('insert into counted select generate_series(1, 3)').execute(database.db);
+  assert.equal(inserted.numAffectedRows, 3n);
+  assert.equal((await sql.raw('update counted set n = n + 1 where n > 1').execute(database.db)).numAffectedRows, 2n);
+  assert.equal((await sql.raw('delete from counted').execute(database.db)).numAffectedRows, 3n);
 });
