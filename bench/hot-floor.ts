@@ -1,7 +1,7 @@
 // bench:hot's floors, shared by bench/hot.ts (over sockets) and bench/hot-cpu.ts (injected): bare
 // Fastify (no hooks, no plugins) answering the caller's `/users/me.json` as it was read once, and a
 // freight as one stored `jsonb` document by primary key (`floor_docs`, seeded by seedFloorDocs).
-import type { PGlite } from '@electric-sql/pglite';
+import { type PGlite, protocol } from '@electric-sql/pglite';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
@@ -25,11 +25,29 @@ export function floorServer(
   bare.get('/me', async () => JSON.parse(JSON.stringify(me)));
   const pool = pgUrl ? new pg.Pool({ connectionString: pgUrl, max: 10 }) : undefined;
   pool?.on('error', () => {});
-  const docById = async (id: number): Promise<string | undefined> => {
-    const text = 'select doc::text as doc from floor_docs where id = $1';
-    const rows = pool ? (await pool.query<{ doc: string }>(text, [id])).rows : (await pglite!.query<{ doc: string }>(text, [id])).rows;
-    return rows[0]?.doc;
+  const text = 'select doc::text as doc from floor_docs where id = $1';
+  // Embedded: the cheapest way PGlite answers it, as the app's driver asks (src/db/embedded.ts): the
+  // statement parsed once under a name, then one call a request, the document's text taken from the
+  // data row as it is. Not `pglite.query`: that makes five calls and copies the client's ~380 parsers
+  // for every statement (until 2026-11-30 this floor did, and so cost more than the app's own reads).
+  let named = false;
+  const embeddedDoc = async (id: number): Promise<string | undefined> => {
+    const parse = named ? [] : [protocol.serialize.parse({ name: 'floor_doc', text })];
+    named = true;
+    const messages = await pglite!.execProtocolStream(
+      Buffer.concat([
+        ...parse,
+        protocol.serialize.bind({ statement: 'floor_doc', values: [String(id)] }),
+        protocol.serialize.describe({ type: 'P' }),
+        protocol.serialize.execute({}),
+        protocol.serialize.sync(),
+      ]),
+    );
+    const row = messages.find((m) => m.name === 'dataRow') as { fields: Array<string | null> } | undefined;
+    return row?.fields[0] ?? undefined;
   };
+  const docById = async (id: number): Promise<string | undefined> =>
+    pool ? (await pool.query<{ doc: string }>(text, [id])).rows[0]?.doc : embeddedDoc(id);
   bare.get<{ Params: { id: string } }>('/floor/:id', async (req, reply) => {
     const doc = await docById(Number(req.params.id) || 0);
     if (doc === undefined) return reply.code(404).send({ status: 'error' });
