@@ -199,6 +199,19 @@ function laneBrowser() {
 const timeoutSeconds = (batch) =>
   Number(process.env.TEST_PROCESS_TIMEOUT_SECONDS) || Math.max(600, 5 * batch.jobs.reduce((s, j) => s + seconds(j), 0));
 
+// The test processes running now. Each has a process group of its own (below), so a Ctrl-C at the
+// terminal reaches only this runner: it passes the signal on to them before it ends.
+const running = new Set();
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    for (const child of running) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {}
+    }
+    process.exit(130);
+  });
+
 /** A node:test process for one file, or for a batch of them (tests/support/batch.ts). */
 function runProcess(batch, browserWs) {
   const started = Date.now();
@@ -231,6 +244,7 @@ function runProcess(batch, browserWs) {
       // Its own process group: a timeout stops node:test's own child processes with it.
       detached: true,
     });
+    running.add(child);
     const out = [];
     child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', (d) => out.push(d));
@@ -245,6 +259,7 @@ function runProcess(batch, browserWs) {
       }
     }, limit * 1000);
     child.on('close', (code) => {
+      running.delete(child);
       clearTimeout(timer);
       let output = Buffer.concat(out).toString();
       const wall = (Date.now() - started) / 1000;
