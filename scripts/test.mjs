@@ -19,6 +19,7 @@
 // With TEST_RECORD_DURATIONS=1 the measured seconds are written back into tests/durations.json.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(new URL('..', import.meta.url).pathname);
@@ -200,7 +201,8 @@ const timeoutSeconds = (batch) =>
   Number(process.env.TEST_PROCESS_TIMEOUT_SECONDS) || Math.max(600, 5 * batch.jobs.reduce((s, j) => s + seconds(j), 0));
 
 // The test processes running now. Each has a process group of its own (below), so a Ctrl-C at the
-// terminal reaches only this runner: it passes the signal on to them before it ends.
+// terminal reaches only this runner: it passes the signal on to them before it ends (with the
+// shell's code for the signal: 128 + its number).
 const running = new Set();
 for (const signal of ['SIGINT', 'SIGTERM'])
   process.on(signal, () => {
@@ -209,7 +211,7 @@ for (const signal of ['SIGINT', 'SIGTERM'])
         process.kill(-child.pid, 'SIGTERM');
       } catch {}
     }
-    process.exit(130);
+    process.exit(128 + os.constants.signals[signal]);
   });
 
 /** A node:test process for one file, or for a batch of them (tests/support/batch.ts). */

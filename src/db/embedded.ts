@@ -112,18 +112,15 @@ type Messages = Awaited<ReturnType<PGlite['execProtocolStream']>>;
  * (docs/benchmarks.md, "The embedded answer read without copying the parsers").
  */
 function resultOf<R>(messages: Messages, parsers: PGlite['parsers']): { rows: R[]; affectedRows?: number } {
-  let names: string[] = [];
-  let typeIds: number[] = [];
+  let columns: InstanceType<typeof protocolMessages.RowDescriptionMessage>['fields'] = [];
   const rows: Record<string, unknown>[] = [];
   for (const message of messages) {
     if (message.name === 'rowDescription') {
-      const { fields } = message as InstanceType<typeof protocolMessages.RowDescriptionMessage>;
-      names = fields.map((f) => f.name);
-      typeIds = fields.map((f) => f.dataTypeID);
+      columns = (message as InstanceType<typeof protocolMessages.RowDescriptionMessage>).fields;
     } else if (message.name === 'dataRow') {
       const { fields } = message as InstanceType<typeof protocolMessages.DataRowMessage>;
       const row: Record<string, unknown> = {};
-      for (let i = 0; i < fields.length; i++) row[names[i]!] = types.parseType(fields[i]!, typeIds[i]!, parsers);
+      for (let i = 0; i < fields.length; i++) row[columns[i]!.name] = types.parseType(fields[i]!, columns[i]!.dataTypeID, parsers);
       rows.push(row);
     } else if (message.name === 'commandComplete') {
       return {
