@@ -25,6 +25,14 @@ import path from 'node:path';
 const root = path.resolve(new URL('..', import.meta.url).pathname);
 const LANES = Number(process.env.TEST_LANES ?? 2);
 const durationsFile = path.join(root, 'tests', 'durations.json');
+/**
+ * V8's baseline WebAssembly compiler only, for the processes that open PGlite (the test processes
+ * and the snapshot's preparation): PGlite's 10 MB module is otherwise compiled again by TurboFan in
+ * background threads in every process, which costs more CPU than a process living minutes wins back
+ * (the freights and quotes suites: 51-52 s of the machine's CPU without, 44-45 s with; docs/choices.md,
+ * "WebAssembly at its baseline tier"). The answers are the same: only the tier of the machine code differs.
+ */
+const NODE_FLAGS = ['--liftoff-only'];
 /** The seconds assumed for a job without a recorded duration (it starts early: it may be long). */
 const UNKNOWN = 60;
 
@@ -156,7 +164,7 @@ const build = spawnSync(process.execPath, ['scripts/prepare.mjs'], { cwd: root, 
 if (build.status !== 0) process.exit(build.status ?? 1);
 // The migrated PGlite snapshot, and the migrated PostgreSQL template, once before the jobs.
 const needed = [...new Set(jobs.map((j) => j.engine))];
-const prep = spawnSync(process.execPath, ['--import', 'tsx', 'tests/support/prepare.ts', ...needed], {
+const prep = spawnSync(process.execPath, [...NODE_FLAGS, '--import', 'tsx', 'tests/support/prepare.ts', ...needed], {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, LOG_LEVEL: 'silent' },
@@ -233,7 +241,7 @@ function runProcess(batch, browserWs) {
       ];
   const job = batch.jobs[0];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, {
+    const child = spawn(process.execPath, [...NODE_FLAGS, ...args], {
       cwd: root,
       env: {
         ...process.env,

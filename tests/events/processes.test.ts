@@ -11,6 +11,7 @@ import { openDatabase, type Database } from '../../src/db/connection.ts';
 import { emitEvent } from '../../src/freights/events.ts';
 import { Clock } from '../../src/kernel/time.ts';
 import { migratedDeployment, TEST_DB } from '../support/databases.ts';
+import { SERVER_NODE_FLAGS } from '../support/server-flags.ts';
 import { startReceiver, verifyStandardWebhook, type Receiver } from './support.ts';
 
 /**
@@ -41,7 +42,7 @@ interface Server {
 async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   let err = '';
-  const child = spawn(process.execPath, ['bin/freight-exchange.js', 'serve'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'bin/freight-exchange.js', 'serve'], {
     cwd: ROOT,
     env: { ...process.env, TOKEN_SECRET: SECRET, APP_ENV: 'demo', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -8,6 +8,7 @@ import { TokenIssuer } from '../../src/accounts/tokens.ts';
 import { openDatabase } from '../../src/db/connection.ts';
 import type { DB } from '../../src/db/schema.ts';
 import { createPostgresDatabase, migratedDataDir, TEST_DB } from '../support/databases.ts';
+import { SERVER_NODE_FLAGS } from '../support/server-flags.ts';
 
 /** Real server processes (bin/freight-exchange.js serve) on a database of the engine under test. */
 
@@ -88,7 +89,7 @@ export interface ServerProcess {
  * and waits until /healthz answers. `cwd` defaults to the checkout.
  */
 export async function startServer(env: Record<string, string>, options: { cwd?: string; timeoutMs?: number } = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/freight-exchange.js'), 'serve'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'bin/freight-exchange.js'), 'serve'], {
     cwd: options.cwd ?? ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
   });
