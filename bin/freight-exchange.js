@@ -11,7 +11,7 @@ if (!fs.existsSync(entry)) {
 }
 // A command other than `serve` ends within seconds or minutes: the embedded database's WebAssembly
 // runs as V8's baseline compiler makes it, without the optimising recompilation of its 10 MB module
-// in background threads, which such a run never wins back (a restore 2.8-3.0 -> 1.8 s of CPU, an
+// in background threads, which such a run never wins back (a restore 3.1 -> 2.0-2.3 s of CPU, an
 // import of 20,000 rate lines 3.1-3.2 -> 2.3 s, each faster too; docs/choices.md, "WebAssembly at its
 // baseline tier"). The server keeps the optimising tier: it answers for days.
 if (process.argv[2] !== 'serve') v8.setFlagsFromString('--liftoff-only');

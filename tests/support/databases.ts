@@ -87,8 +87,10 @@ interface SnapshotFile {
 /** The snapshot's directories and files, read from its tar once per process (directories before what they hold). */
 function snapshotFiles(tar: Uint8Array): SnapshotFile[] {
   const files: SnapshotFile[] = [];
+  let entries = 0;
   const parser = new TarParser({
     onReadEntry: (entry) => {
+      entries++;
       const name = `/${entry.path.replace(/^\/+|\/+$/g, '')}`;
       if (entry.type === 'Directory') {
         files.push({ path: name, data: null });
@@ -101,6 +103,9 @@ function snapshotFiles(tar: Uint8Array): SnapshotFile[] {
     },
   });
   parser.end(Buffer.from(tar.buffer, tar.byteOffset, tar.byteLength));
+  // The parser hands every entry and its bytes over while it is given the tar: a file still
+  // unread here would be missing from every clone, so it is said at once.
+  if (!entries || files.length !== entries) throw new Error(`the PGlite snapshot's tar: ${files.length} of ${entries} entries read`);
   return files;
 }
 
