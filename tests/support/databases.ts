@@ -99,6 +99,9 @@ function snapshotFiles(tar: Uint8Array): SnapshotFile[] {
       }
       const chunks: Buffer[] = [];
       entry.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // A plain Uint8Array, never a Buffer: MEMFS copies a file's bytes with `slice`, which on a
+      // Buffer is a view, and every clone would then write into these shared bytes (seen: PGlite
+      // aborting at the start of a later clone).
       entry.on('end', () => files.push({ path: name, data: new Uint8Array(Buffer.concat(chunks)) }));
     },
   });
