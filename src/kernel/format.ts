@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Format } from './context.ts';
 
 const FORMAT = Symbol('fx.format');
+const SUFFIX = Symbol('fx.json-suffix');
 const TOKEN_QUERY = /([?&]auth_token=)[^&]*/g;
 
 /**
@@ -17,12 +18,18 @@ export function rewriteUrl(raw: IncomingMessage, jsonPrefixes: readonly string[]
   const json = pathPart.endsWith('.json');
   const jsonFailures = json || jsonPrefixes.some((prefix) => underPrefix(pathPart, prefix));
   (raw as IncomingMessage & { [FORMAT]?: Format })[FORMAT] = jsonFailures ? 'json' : 'html';
+  (raw as IncomingMessage & { [SUFFIX]?: boolean })[SUFFIX] = json;
   return json ? pathPart.slice(0, -5) + (q < 0 ? '' : url.slice(q)) : url;
 }
 
 /** Whether a path is `prefix` or below it (`/onerecord`, `/onerecord/…`; never `/onerecords`). */
 export const underPrefix = (path: string, prefix: string) =>
   path.startsWith(prefix) && (path.length === prefix.length || '/?'.includes(path[prefix.length]!));
+
+/** Whether the request asked for the API's JSON by the `.json` suffix (not a download under a JSON prefix). */
+export function askedForJson(raw: IncomingMessage): boolean {
+  return (raw as IncomingMessage & { [SUFFIX]?: boolean })[SUFFIX] === true;
+}
 
 export function formatOf(raw: IncomingMessage): Format {
   return (raw as IncomingMessage & { [FORMAT]?: Format })[FORMAT] ?? 'html';

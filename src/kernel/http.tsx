@@ -3,7 +3,7 @@ import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import helmet from 'helmet';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import { formatOf, redactUrl, rewriteUrl, underPrefix } from './format.ts';
+import { askedForJson, formatOf, redactUrl, rewriteUrl, underPrefix } from './format.ts';
 import { translator } from './i18n.ts';
 import { QS_OPTIONS, parseQueryString, safeReviver } from './params.ts';
 import type { ErrorCode } from './errors.ts';
@@ -133,14 +133,17 @@ export async function createHttpServer(options: HttpOptions): Promise<FastifyIns
   // sets (its onSend hook, which passes at once when none was set).
   await app.register(cookie, { secret: options.cookieSecret, hook: false });
   await app.register(csrf, { cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true, signed: true, secure: 'auto' } });
-  // The security headers (helmet's, with our content security policy) are the same for every
-  // answer: computed once, set by one hook (helmet's plugin would rebuild them per request),
-  // the same hook that reads the request's cookies (a new object per request, as the plugin's).
-  const security = Object.entries(securityHeaders());
+  // The security headers are the same for every answer of a kind: computed once, set by one hook
+  // (helmet's plugin would rebuild them per request), the same hook that reads the request's
+  // cookies (a new object per request, as the plugin's). Pages and downloads get helmet's with our
+  // content security policy; the API's JSON answers (the `.json` suffix) the set that protects a
+  // JSON answer (API_SECURITY_HEADERS).
+  const pageSecurity = Object.entries(securityHeaders());
+  const apiSecurity = Object.entries(API_SECURITY_HEADERS);
   app.addHook('onRequest', (req, reply, done) => {
     const header = req.headers.cookie;
     req.cookies = header ? app.parseCookie(header) : {};
-    for (const [name, value] of security) reply.header(name, value);
+    for (const [name, value] of askedForJson(req.raw) ? apiSecurity : pageSecurity) reply.header(name, value);
     done();
   });
 
@@ -212,6 +215,23 @@ function clientMessage(error: FastifyError): string {
 function badRequest(message: string): FastifyError {
   return Object.assign(new Error(message), { statusCode: 400, code: 'FX_BAD_BODY' }) as FastifyError;
 }
+
+/**
+ * The security headers of the API's JSON answers (OWASP's REST Security Cheat Sheet, "Security
+ * Headers"): a JSON answer runs no script, loads nothing and is never a page to frame, so nothing
+ * may load from it or frame it, a browser never guesses another type for it, and no other site may
+ * read it in a tag of its own. Helmet's other headers (DNS prefetching, the download dialog, Flash's
+ * cross-domain policies, the opener, the origin-keyed agent cluster, the referrer, the old XSS
+ * filter) concern a document a browser shows; leaving them off saves every API answer ~450 bytes
+ * and seven headers to write (issue 49: the logged-in trivial GET, docs/choices.md). Cache-Control
+ * (no-store) and the content type are set by the answer itself (render.tsx).
+ */
+export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'cross-origin-resource-policy': 'same-origin',
+};
 
 /** helmet's headers for our policy, read once from its middleware (they depend on no request). */
 function securityHeaders(): Record<string, string> {

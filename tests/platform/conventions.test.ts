@@ -303,4 +303,22 @@ describe('browser session', () => {
     assert.match(String(res.headers['content-security-policy']), /script-src 'self'/);
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
   });
+
+  test("the API's JSON answers send the headers that protect a JSON answer, and not a page's", async () => {
+    for (const res of [
+      await app.get('/users/me.json', { token: alice.token }),
+      await app.get('/nothing/here.json', { token: alice.token }),
+      await app.get('/users/me.json'),
+    ]) {
+      const what = `${res.status} ${res.text.slice(0, 80)}`;
+      assert.equal(res.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'", what);
+      assert.equal(res.headers['x-content-type-options'], 'nosniff', what);
+      assert.equal(res.headers['x-frame-options'], 'DENY', what);
+      assert.equal(res.headers['cross-origin-resource-policy'], 'same-origin', what);
+      assert.equal(res.headers['cache-control'], 'no-store', what);
+      assert.match(String(res.headers['content-type']), /^application\/json/, what);
+      for (const name of ['x-dns-prefetch-control', 'x-download-options', 'x-xss-protection', 'origin-agent-cluster'])
+        assert.equal(res.headers[name], undefined, `${what}: ${name}`);
+    }
+  });
 });
