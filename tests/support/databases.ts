@@ -55,9 +55,9 @@ export async function pgliteSnapshot(): Promise<Blob> {
 
 /**
  * What every PGlite of this process shares: the compiled WebAssembly module (10 MB, compiled once
- * instead of once per test app), the file-system bundle and the snapshot, read once and handed to
- * each PGlite as bytes: PGlite reads them with `arrayBuffer()`, which Node 20 answers for a Blob by
- * joining its chunks again every time (~0.2 s of CPU a test app); here it is a copy of the bytes.
+ * instead of once per test app), the file-system bundle, read once and handed to each PGlite as
+ * bytes (PGlite reads it with `arrayBuffer()`, which Node 20 answers for a Blob by joining its chunks
+ * again every time; here it is a copy of the bytes), and the snapshot's files (snapshotShared).
  */
 let shared: Promise<{ pgliteWasmModule: WebAssembly.Module; fsBundle: Blob; snapshotFiles: SnapshotFile[] }> | undefined;
 function pgliteShared() {
