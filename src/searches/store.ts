@@ -320,16 +320,25 @@ export async function findNotification(db: Db, userId: number, id: number): Prom
  * A reason that arrives unread makes the shown notification unread again.
  */
 export async function mergeMatchNotifications(db: Db, freightId: number): Promise<void> {
-  const merged = await sql<{ merged_into: number }>`
+  const merged = await mergeMatchSql(freightId).execute(db);
+  const shown = [...new Set(merged.rows.map((r) => Number(r.merged_into)))];
+  if (shown.length) await db.updateTable('notifications').set({ read_at: null }).where('id', 'in', shown).execute();
+}
+
+/**
+ * SQL: the merge of one freight's `freight.matched` reasons (mergeMatchNotifications); it reads the
+ * freight's rows by notifications_freight_idx (migration 0570), never the whole table: it runs in
+ * every alert's transaction (tests/alerts/merge-at-scale.test.ts explains it).
+ */
+export function mergeMatchSql(freightId: number) {
+  return sql<{ merged_into: number }>`
     update notifications n set merged_into = p.first
       from (select user_id, min(id) as first from notifications
              where freight_id = ${freightId} and type = 'freight.matched'
              group by user_id having count(*) > 1) p
      where n.freight_id = ${freightId} and n.type = 'freight.matched' and n.user_id = p.user_id
        and n.id <> p.first and n.merged_into is null
-    returning n.merged_into`.execute(db);
-  const shown = [...new Set(merged.rows.map((r) => Number(r.merged_into)))];
-  if (shown.length) await db.updateTable('notifications').set({ read_at: null }).where('id', 'in', shown).execute();
+    returning n.merged_into`;
 }
 
 /** The further reasons merged into these shown notifications, oldest first. */
@@ -351,14 +360,18 @@ export async function mergedReasons(db: Db, userId: number, shownIds: readonly n
  */
 export async function mergedMatchKeys(db: Db, freightIds: readonly number[]): Promise<Set<string>> {
   if (!freightIds.length) return new Set();
-  const rows = await db
+  const rows = await mergedMatchQuery(db, freightIds).execute();
+  return new Set(rows.map((r) => matchKey(r.freight_id!, r.user_id, r.search_id, r.vehicle_id)));
+}
+
+/** The statement of mergedMatchKeys (by notifications_freight_idx, migration 0570). */
+export function mergedMatchQuery(db: Db, freightIds: readonly number[]) {
+  return db
     .selectFrom('notifications')
     .select(['freight_id', 'user_id', 'search_id', 'vehicle_id'])
     .where('freight_id', 'in', [...new Set(freightIds)])
     .where('type', '=', 'freight.matched')
-    .where('merged_into', 'is not', null)
-    .execute();
-  return new Set(rows.map((r) => matchKey(r.freight_id!, r.user_id, r.search_id, r.vehicle_id)));
+    .where('merged_into', 'is not', null);
 }
 
 /** The key of one `freight.matched` reason: `freight:user:s<search>` or `freight:user:v<offer>`. */
