@@ -61,6 +61,7 @@ import * as eventNumbering from './0530_event_numbering.ts';
 import * as freightMarks from './0540_freight_marks.ts';
 import * as tenderLanesRanked from './0560_tender_lanes_ranked.ts';
 import * as notificationsByFreight from './0570_notifications_by_freight.ts';
+import * as eventNumberingOwnRows from './0580_event_numbering_own_rows.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -126,4 +127,5 @@ export const migrations: Record<string, Migration> = {
   '0540_freight_marks': freightMarks,
   '0560_tender_lanes_ranked': tenderLanesRanked,
   '0570_notifications_by_freight': notificationsByFreight,
+  '0580_event_numbering_own_rows': eventNumberingOwnRows,
 };
