@@ -86,7 +86,12 @@ describe(`the outbox's positions at commit (${TEST_DB})`, () => {
     const db = app.services.db;
     // History: 3,000 rows numbered. Each numbering leaves its row's old version in the partial
     // index of unnumbered rows until VACUUM, which no test runs (and this machine's server runs none).
-    await db.transaction().execute((trx) => write(trx, Array.from({ length: 3000 }, (_, i) => `h${i}`)));
+    await db.transaction().execute((trx) =>
+      write(
+        trx,
+        Array.from({ length: 3000 }, (_, i) => `h${i}`),
+      ),
+    );
     await db.transaction().execute(async (trx) => {
       // The clones count nothing (track_counts off): on for this transaction.
       await sql`set local track_counts = on`.execute(trx);
@@ -106,7 +111,10 @@ describe(`the outbox's positions at commit (${TEST_DB})`, () => {
       assert.ok(scans > 0, 'the numbering read the index of unnumbered rows');
       // Before 0580: every entry of the history (3,000 and more), ~500 ms a commit at bench:market's scale.
       assert.ok(Number(entries) <= 20, `${entries} index entries read to number 2 rows`);
-      assert.ok((await rows('c', trx)).every((r) => r.pos !== null), 'both numbered');
+      assert.ok(
+        (await rows('c', trx)).every((r) => r.pos !== null),
+        'both numbered',
+      );
     });
     const c = await rows('c');
     assert.deepEqual(
