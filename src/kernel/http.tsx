@@ -226,7 +226,7 @@ function badRequest(message: string): FastifyError {
  * and seven headers to write (issue 49: the logged-in trivial GET, docs/choices.md). Cache-Control
  * (no-store) and the content type are set by the answer itself (render.tsx).
  */
-export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',

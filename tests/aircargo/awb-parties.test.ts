@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { CompiledQuery, sql } from 'kysely';
 import { awbPartiesQuery, freightsOfAwbParties } from '../../src/files/shipment-status.ts';
 import { TEST_DB } from '../support/databases.ts';
+import { rowsReadOf } from '../support/plans.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 
 /**
@@ -61,22 +62,9 @@ describe(`the AWB parties of a status push, at scale (${TEST_DB})`, () => {
     // Before, the planner pulled the lateral subquery up into a hash join and read every freight
     // carrying an AWB (7,500 here, 25,000 at 100,000 freights) for each batch.
     const awbs = Array.from({ length: 125 }, (_, k) => awbOf(4 * (k * 7 + 1)));
-    const compiled = awbPartiesQuery(app.services.db, awbs).compile();
-    const explained = await app.services.db.executeQuery<Record<string, unknown>>(
-      CompiledQuery.raw(`explain (analyze, format json) ${compiled.sql}`, [...compiled.parameters]),
-    );
-    type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
-    const raw = explained.rows[0]!['QUERY PLAN'];
-    const root = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: PlanNode }>;
-    let read = 0;
-    const walk = (node: PlanNode) => {
-      if (node['Relation Name'] === 'freights')
-        read += (Number(node['Actual Rows']) + Number(node['Rows Removed by Filter'] ?? 0)) * Number(node['Actual Loops']);
-      for (const child of node.Plans ?? []) walk(child);
-    };
-    walk(root[0]!.Plan);
+    const { read, plan } = await rowsReadOf(app.services.db, awbPartiesQuery(app.services.db, awbs).compile(), 'freights');
     assert.ok(read > 0, 'the freights were read');
-    assert.ok(read <= 2 * awbs.length, `${read} freight rows read for ${awbs.length} AWBs: ${JSON.stringify(root).slice(0, 2000)}`);
+    assert.ok(read <= 2 * awbs.length, `${read} freight rows read for ${awbs.length} AWBs: ${JSON.stringify(plan).slice(0, 2000)}`);
   });
 
   test('what it answers is the rule: the awarded freights carrying the AWBs, by their digits, first awarded first', async () => {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { mergedMatchKeys, mergedMatchQuery, mergeMatchSql } from '../../src/searches/store.ts';
 import { TEST_DB } from '../support/databases.ts';
+import { rowsReadOf } from '../support/plans.ts';
 import { startTestApp, type Actor, type TestApp } from '../support/harness.ts';
 
 /**
@@ -42,22 +43,8 @@ describe(`an alert's merge of reasons reads its freight's notifications only (${
   after(() => app?.close());
 
   /** The notifications' rows a statement's plan read (kept or filtered out), over all its loops. */
-  async function notificationRowsRead(compiled: { sql: string; parameters: readonly unknown[] }): Promise<number> {
-    const explained = await app.services.db.executeQuery<Record<string, unknown>>(
-      CompiledQuery.raw(`explain (analyze, format json) ${compiled.sql}`, [...compiled.parameters]),
-    );
-    type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
-    const raw = explained.rows[0]!['QUERY PLAN'];
-    const root = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: PlanNode }>;
-    let read = 0;
-    const walk = (node: PlanNode) => {
-      if (node['Relation Name'] === 'notifications')
-        read += (Number(node['Actual Rows']) + Number(node['Rows Removed by Filter'] ?? 0)) * Number(node['Actual Loops']);
-      for (const child of node.Plans ?? []) walk(child);
-    };
-    walk(root[0]!.Plan);
-    return read;
-  }
+  const notificationRowsRead = async (compiled: { sql: string; parameters: readonly unknown[] }) =>
+    (await rowsReadOf(app.services.db, compiled, 'notifications')).read;
 
   test("the merge reads the freight's own notifications, not the table's 20,000", async () => {
     const read = await notificationRowsRead(mergeMatchSql(first + 7).compile(app.services.db));

@@ -485,8 +485,7 @@ describe(`lane tenders (docs/reference.md#tenders) (${TEST_DB})`, () => {
     app.setNow(null);
     // The awards are dated at the evaluation, 6 hours from now (after the tender's deadline): the
     // medians are the evaluation month's, and awards dated now had none late on a month's last day.
-    const evaluation = new Date(Date.now() + 6 * 3_600_000);
-    const at = evaluation;
+    const at = new Date(Date.now() + 6 * 3_600_000);
     const owners = [carrierA, carrierB, carrierC];
     const munich = { code: '80331', country: 'DE' };
     // Five awards of three owners on DE-60 → FR-75 and on DE-80 → FR-75: each cell a batch the first read releases.
@@ -504,7 +503,7 @@ describe(`lane tenders (docs/reference.md#tenders) (${TEST_DB})`, () => {
     const t = ok(await add(base({ name: 'Many lanes', lanes, invited: [carrierA.company] }))).tender;
     ok(await app.post(`/tenders/publish/${t.id}.json`, { token: shipper.token }));
     ok(await bid(t.id, carrierA, [{ lane: t.lanes[22].id, price: 1100, capacity: 3 }]));
-    app.setNow(evaluation);
+    app.setNow(at);
     const page = await app.get(`/tenders/view/${t.id}`, { headers: { cookie: (await browserSession(app, shipper)).cookie } });
     assert.equal(page.status, 200);
     const section = (n: number) => {

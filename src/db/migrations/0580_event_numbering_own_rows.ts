@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { POSITION_LOCK } from './0190_event_positions.ts';
+import { eventsPositionFunction } from './0530_event_numbering.ts';
 
 /**
  * The outbox's numbering at commit reads the committing transaction's rows only (stop 65). 0530
@@ -18,37 +18,10 @@ import { POSITION_LOCK } from './0190_event_positions.ts';
  * constraints were set immediate is for the first row written since, and starts at its own `seq`.
  * Same positions, same lock, same order as 0530.
  */
-const numbering = (from: string) => `
-    create or replace function events_position() returns trigger language plpgsql as $$
-    declare
-      done bigint := coalesce(nullif(current_setting('fx.events_numbered', true), ''), '0')::bigint;
-      n bigint;
-      top bigint;
-      first bigint;
-    begin
-      if new.seq <= done then
-        return null;
-      end if;
-      -- Held until the commit is visible: the next transaction numbers its rows after this one is seen.
-      perform pg_advisory_xact_lock(${POSITION_LOCK[0]}, ${POSITION_LOCK[1]});
-      select count(*), max(seq) into n, top from events where pos is null${from};
-      if n > 0 then
-        first := nextval('events_pos_seq');
-        if n > 1 then
-          perform setval('events_pos_seq', first + n - 1);
-        end if;
-        update events as e set pos = first + m.k - 1
-          from (select seq, row_number() over (order by seq) as k from events where pos is null${from}) as m
-          where e.seq = m.seq;
-      end if;
-      perform set_config('fx.events_numbered', greatest(coalesce(top, 0), new.seq)::text, true);
-      return null;
-    end $$`;
-
 export async function up(db: Kysely<any>): Promise<void> {
-  await sql.raw(numbering(' and seq >= new.seq')).execute(db);
+  await sql.raw(eventsPositionFunction(' and seq >= new.seq')).execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql.raw(numbering('')).execute(db);
+  await sql.raw(eventsPositionFunction('')).execute(db);
 }
