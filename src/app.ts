@@ -123,6 +123,7 @@ import {
   type AwardStep,
   FREIGHT_ERRORS,
   FREIGHT_MESSAGES,
+  FreightPresentations,
   HOME_LIST,
   LIST,
   listPath,
@@ -180,6 +181,8 @@ export interface App {
   live: LiveHub;
   /** The worker that computes this process's alerts after their commits (tests wait for it). */
   alerts: AlertWorker;
+  /** Writes the freights' stored view presentations a view found stale (tests wait for it). */
+  presentations: FreightPresentations;
   /** GET /metrics's registry, when METRICS_TOKEN is set (ops/metrics.ts). */
   metrics?: Metrics;
   /** This process's mail worker (docs/reference.md#mail); null without SMTP_URL (tests drain it). */
@@ -368,6 +371,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   const queueAlert = (subject: AlertSubject) => (trx: Transaction<DB>, at: Clock, id: number) => enqueueAlert(trx, subject, id, at.now());
   const alertsCommitted = () => alerts.poke();
+  // A freight's JSON view is sent from its stored presentation; one a view found missing or stale
+  // is written again after the answer (src/freights/presented.ts). Closing waits for the batch under way.
+  const presentations = new FreightPresentations({ db: database.db, clock, log: http.log });
+  http.addHook('onClose', async () => presentations.stop());
   // The one award path (freights/award.ts): what an award does besides taking the freight, in its
   // transaction and in this order. A module whose work belongs to the award adds its step here.
   const awardSteps: AwardStep[] = [
@@ -404,6 +411,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       rowMarks: trackingMarks, // late and the last milestone under the route, on the two parties' rows (docs/reference.md#tracking)
       enteredMarket: queueAlert('freight'),
       published: alertsCommitted,
+      presentations,
       // Below the freight: the owner's fitting trucks, where the load is (its two parties), the e-CMR, then the deal room (messages, documents).
       sections: async (ctx, route) => [
         await guideSection(ctx, route), // the owner's draft: the routing guide, when its contracts cover the lane (docs/reference.md#tenders)
@@ -473,6 +481,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     endpoints: Object.freeze([...endpoints]),
     live,
     alerts,
+    presentations,
     mail: mail.worker,
     metrics,
     uploads,

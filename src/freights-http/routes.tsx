@@ -1,7 +1,7 @@
 import { droppedIdsWarning } from '../accounts/index.ts';
 import type { Ctx } from '../kernel/context.ts';
 import type { Db } from '../db/schema.ts';
-import { fail, notFound, ok, redirect, type Answer, type Outcome, type Warning } from '../kernel/outcome.ts';
+import { fail, notFound, ok, okJsonText, redirect, type Answer, type Outcome, type Warning } from '../kernel/outcome.ts';
 import { readId, readInt } from '../kernel/params.ts';
 import { userEndpoint, type Endpoint, type PageResult } from '../kernel/route.tsx';
 import { bookingRequest } from './booking.ts';
@@ -26,7 +26,7 @@ import { sitePath } from '../kernel/format.ts';
 import { readPageWindow, readString } from '../kernel/params.ts';
 import { LIST, listPath } from '../freights/index.ts';
 import { readPaging } from '../kernel/paging.ts';
-import { loadFreightForCaller, presentRead, type ReadContext } from '../freights/index.ts';
+import { type FreightPresentations, loadFreightForCaller, presentRead, readViewAnswer, type ReadContext } from '../freights/index.ts';
 import { addFreight } from './create.ts';
 import { enlistPage, type ListPageParts } from './pages/list-page.tsx';
 import { freightPage, publishGaps, type BidderFigure, type FreightPageData } from './pages/freight-page.tsx';
@@ -226,6 +226,15 @@ async function view(ctx: Ctx): Promise<Outcome<RouteData>> {
   return ok({ route: presentRead(found, ctx) });
 }
 
+/** GET /freights/view/{id}.json: from the freight's stored presentation where it serves the caller (freights/presented.ts). */
+async function viewJson(ctx: Ctx, presentations: FreightPresentations | undefined): Promise<Outcome<RouteData>> {
+  const id = readId(ctx.path.id);
+  if (!id) return notFound();
+  const answer = await readViewAnswer(ctx.db, ctx.clock, ctx.caller, ctx.language, id, presentations);
+  if (!answer) return notFound();
+  return 'json' in answer ? okJsonText(answer.json) : ok({ route: presentRead(answer.read, ctx) });
+}
+
 /**
  * What the freight endpoints take from modules above freights, passed in by app.ts (the freights
  * module imports none of them; docs/architecture.md, "Which way imports point").
@@ -240,6 +249,8 @@ export interface FreightParts extends ListPageParts {
    * open by winner_direct): the queued alert starts from here, after the answer.
    */
   published?: () => void;
+  /** Writes the stored view presentations a JSON view found stale (freights/presented.ts); without it views read the long way. */
+  presentations?: FreightPresentations;
   /** Sections of the freight page from modules above (the fitting trucks, src/vehicles). */
   sections?: FreightSections;
   /** The lane's last market median beside the price field of the freight form and page (src/lanes). */
@@ -309,7 +320,7 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       path: '/freights/view/:id',
       doc: FREIGHT_DOCS.view,
       reads: 'replica-json',
-      handle: view,
+      handle: (ctx) => (ctx.format === 'json' ? viewJson(ctx, parts.presentations) : view(ctx)),
       async page(outcome, ctx) {
         // Opening another company's load marks it seen for this user (the market list shows it so).
         if (outcome.kind === 'ok' && outcome.data.route.company !== ctx.caller.companyId)

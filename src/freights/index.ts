@@ -30,6 +30,7 @@ export {
   withPieces,
   type ReadContext,
 } from './store.ts';
+export { FreightPresentations, readViewAnswer } from './presented.ts';
 export type { Role } from './policy.ts';
 export { admits, admitsSql, audienceOf, hadBidSql, partiesOf, partyToAwbSql, type AwbFreight } from './policy.ts';
 

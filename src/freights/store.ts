@@ -226,7 +226,7 @@ const BID_JSON_PAIRS = sql.join(
  * timestamps as ISO text. One scan instead of two: each index a statement touches costs the
  * view about 5 % of its requests per second (docs/benchmarks.md).
  */
-function bidsJsonSql(companyId: number) {
+export function bidsJsonSql(companyId: number) {
   return sql<{ had: boolean; list: BidJson[] }>`(select json_build_object('had', coalesce(bool_or(${liveBidOfSql(companyId)}), false),
     'list', coalesce(json_agg(json_build_object(${BID_JSON_PAIRS}) order by b.created, b.id)
       filter (where freights.company_id = ${companyId} or b.company_id = ${companyId}), '[]'::json))
@@ -234,14 +234,14 @@ function bidsJsonSql(companyId: number) {
 }
 
 /** A bid as the view's JSON holds it: the columns read, timestamps as text. */
-type BidJson = Omit<Pick<BidRow, (typeof BID_JSON_COLUMNS)[number]>, 'deadline' | 'created' | 'modified' | 'counter_created'> & {
+export type BidJson = Omit<Pick<BidRow, (typeof BID_JSON_COLUMNS)[number]>, 'deadline' | 'created' | 'modified' | 'counter_created'> & {
   deadline: string | null;
   counter_created: string | null;
   created: string;
   modified: string;
 };
 
-const bidFromJson = (b: BidJson): ShownBid => ({
+export const bidFromJson = (b: BidJson): ShownBid => ({
   ...b,
   deadline: b.deadline === null ? null : new Date(b.deadline),
   counter_created: b.counter_created === null ? null : new Date(b.counter_created),
@@ -279,16 +279,18 @@ let viewPrepared: PreparedStatement<ViewArgs> | undefined;
 /** The statement of `readFreight`, prepared (src/db/prepared.ts; exported for the benchmark's EXPLAIN): one JSON text. */
 export function viewStatement(): PreparedStatement<ViewArgs> {
   viewPrepared ??= new PreparedStatement<ViewArgs>('fx_freight_view', 3, (now: Date, companyId: number, id: number) =>
-    statementBuilder<DB>()
-      .selectFrom('freights')
-      .innerJoinLateral(freightJsonRow(now).as('r'), (join) => join.onTrue())
-      .select(
-        sql<string>`json_build_object('row', r, 'company_name', ${companyNameSql}, 'company_verified', ${companyVerifiedSql}, 'pieces', ${piecesJsonSql},
-          'bids', ${bidsJsonSql(companyId)}, 'waterfall', ${waterfallJsonSql})::text`.as('view'),
-      )
-      .where('freights.id', '=', id),
+    statementBuilder<DB>().selectFrom('freights').select(viewJsonSql(now, companyId).as('view')).where('freights.id', '=', id),
   );
   return viewPrepared;
+}
+
+/**
+ * SQL: everything a freight's view needs as one JSON text (`readFreight`; read with `fromViewJson`),
+ * for the freight row `freights` of the statement.
+ */
+export function viewJsonSql(now: Date, companyId: number) {
+  return sql<string>`(select json_build_object('row', r, 'company_name', ${companyNameSql}, 'company_verified', ${companyVerifiedSql}, 'pieces', ${piecesJsonSql},
+    'bids', ${bidsJsonSql(companyId)}, 'waterfall', ${waterfallJsonSql})::text from ${freightJsonRow(now)} as r)`;
 }
 
 interface ViewJson {
@@ -307,8 +309,12 @@ interface ViewJson {
  */
 export async function readFreight(db: Kysely<DB>, now: Date, companyId: number, id: number): Promise<FreightRead | undefined> {
   const [found] = await viewStatement().execute<{ view: string }>(db, now, companyId, id);
-  if (!found) return undefined;
-  const view = JSON.parse(found.view) as ViewJson;
+  return found ? fromViewJson(found.view) : undefined;
+}
+
+/** A freight read from its view's JSON text (viewJsonSql). */
+export function fromViewJson(text: string): FreightRead {
+  const view = JSON.parse(text) as ViewJson;
   return {
     row: freightRowFromJson(view.row),
     hadBid: view.bids.had,

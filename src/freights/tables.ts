@@ -197,6 +197,24 @@ export interface FreightMarksTable {
   hidden: Date | null;
 }
 
+/**
+ * A freight's JSON view as each audience sees it, written once per version of the freight
+ * (migration 0590; presented.ts): the fields with the piece lines, and the display fields per language.
+ */
+export interface FreightPresentationsTable {
+  freight_id: number;
+  /** the freight row's `xmin` (as text) when written: the version presented */
+  source: string;
+  /** the freight's effective status when written */
+  status: string;
+  owner_fields: string;
+  market_fields: string;
+  owner_eng: string;
+  owner_deu: string;
+  market_eng: string;
+  market_deu: string;
+}
+
 export interface FreightTables {
   freights: FreightsTable;
   freight_marks: FreightMarksTable;
@@ -204,6 +222,7 @@ export interface FreightTables {
   bids: BidsTable;
   bid_offers: BidOffersTable;
   freight_waterfalls: FreightWaterfallsTable;
+  freight_presentations: FreightPresentationsTable;
 }
 
 export type WaterfallRow = Selectable<FreightWaterfallsTable>;

@@ -12,6 +12,18 @@ export interface Warning {
   reason: string;
 }
 
+/**
+ * A success's `data` already written as JSON text (freights/presented.ts: a view sent from its
+ * stored presentation): the JSON answer carries it as it is, never parsed and written again. Only
+ * a JSON answer has one; a page's handler never gets it.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** `data` given as its JSON text, typed as the data it is the text of (renderJson sends it as it is). */
+export const okJsonText = <D>(text: string): Success<D> => ({ kind: 'ok', data: new JsonText(text) as D });
+
 /** 200, status success */
 export interface Success<D> {
   kind: 'ok';

@@ -4,7 +4,7 @@ import { sitePath } from './format.ts';
 import { renderDocument, type Flash, type Layout, type Page } from './html.tsx';
 import { translator, type Language } from './i18n.ts';
 import type { ErrorCode, PageFormCode } from './errors.ts';
-import type { Outcome } from './outcome.ts';
+import { JsonText, type Outcome } from './outcome.ts';
 
 const FLASH_COOKIE = 'fx_flash';
 
@@ -54,11 +54,27 @@ export function sendJson(reply: FastifyReply, code: number, body: unknown): Fast
   return reply.code(code).header('cache-control', NO_STORE).type('application/json; charset=utf-8').send(JSON.stringify(body));
 }
 
+/** Where an envelope's `data` given as JSON text goes (`data` is the envelope's first key, so the first match is it). */
+const JSON_TEXT = '\u0000data\u0000';
+const JSON_TEXT_WRITTEN = JSON.stringify(JSON_TEXT);
+
+/** A success whose `data` is JSON text already: the envelope written around it, byte for byte as sendJson writes it. */
+function sendJsonText(reply: FastifyReply, body: ReturnType<typeof envelope>, data: string): FastifyReply {
+  return reply
+    .code(200)
+    .header('cache-control', NO_STORE)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify(body).replace(JSON_TEXT_WRITTEN, () => data));
+}
+
 /** Renders an outcome as JSON: the status codes and shapes of docs/reference.md#errors table. */
 export function renderJson(reply: FastifyReply, outcome: Outcome, caller: Caller | null): FastifyReply {
   switch (outcome.kind) {
-    case 'ok':
-      return sendJson(reply, 200, envelope('success', outcome.data, caller, outcome.warnings ? { warnings: outcome.warnings } : {}));
+    case 'ok': {
+      const extra = outcome.warnings ? { warnings: outcome.warnings } : {};
+      if (outcome.data instanceof JsonText) return sendJsonText(reply, envelope('success', JSON_TEXT, caller, extra), outcome.data.text);
+      return sendJson(reply, 200, envelope('success', outcome.data, caller, extra));
+    }
     case 'error':
       return sendJson(reply, 200, errorEnvelope(outcome.code, outcome.message, caller, outcome.data ?? []));
     case 'not_found':

@@ -197,6 +197,7 @@ describe('module structure', () => {
       'files/airport-time.ts years': 'the years of day-month dates, by day, computed',
       'freights/lists/read.ts listStatements': 'the prepared list statements, one per list, order and shape',
       'freights/store.ts viewPrepared': 'the prepared view statement',
+      'freights/presented.ts prepared': 'the prepared statement of the view from its stored presentation',
       'kernel/i18n.ts installed': 'the catalogues app.ts installs at start',
       'market/sql.ts aroundCentres': 'airports and postal ranges within a radius of the last 1,000 centres: static data',
       'market/sql.ts centresCache': 'the postal codes’ centres within the last radii measured from, at most 250,000 codes: static data',

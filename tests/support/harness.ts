@@ -65,6 +65,8 @@ export interface TestApp {
   live: LiveHub;
   /** the worker computing alerts after their commits (requests through the harness wait for it) */
   alerts: AlertWorker;
+  /** writes the freights' view presentations a view found stale (requests through the harness wait for it) */
+  presentations: App['presentations'];
   /** the mail worker (with SMTP_URL in `env`; tests drain it), else null */
   mail: MailWorker | null;
   /** the sweep of what killed uploads left (src/deals/sweep.ts) */
@@ -100,7 +102,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = options.database ?? (await freshDatabase());
   let fixedNow: Date | null = null;
   const clock = new Clock(config.timezone, () => fixedNow ?? new Date());
-  const { http, services, tokens, endpoints, live, alerts, mail, uploads, waterfalls, tenders } = await buildApp({
+  const { http, services, tokens, endpoints, live, alerts, presentations, mail, uploads, waterfalls, tenders } = await buildApp({
     config,
     database,
     clock,
@@ -123,6 +125,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     // Alerts run after the commit, after the answer (src/alerts): a test reads them once they
     // are written, as a person would a moment later; tests/alerts/queue.test.ts checks the delay itself.
     await alerts.idle();
+    // A view that found its freight's stored presentation stale writes it after the answer (src/freights/presented.ts).
+    await presentations.idle();
     const type = String(res.headers['content-type'] ?? '');
     return {
       status: res.statusCode,
@@ -141,6 +145,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     config,
     live,
     alerts,
+    presentations,
     mail,
     uploads,
     waterfalls,

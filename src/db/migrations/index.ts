@@ -62,6 +62,7 @@ import * as freightMarks from './0540_freight_marks.ts';
 import * as tenderLanesRanked from './0560_tender_lanes_ranked.ts';
 import * as notificationsByFreight from './0570_notifications_by_freight.ts';
 import * as eventNumberingOwnRows from './0580_event_numbering_own_rows.ts';
+import * as freightPresentations from './0590_freight_presentations.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -128,4 +129,5 @@ export const migrations: Record<string, Migration> = {
   '0560_tender_lanes_ranked': tenderLanesRanked,
   '0570_notifications_by_freight': notificationsByFreight,
   '0580_event_numbering_own_rows': eventNumberingOwnRows,
+  '0590_freight_presentations': freightPresentations,
 };

@@ -1,0 +1,128 @@
+// The freight's JSON view sent from its stored presentation (src/freights/presented.ts, issue 49):
+// the same bytes as the view read the long way, for every freight of a seeded exchange, every
+// caller and both languages; never stale after a write, a passed deadline, a rename or a new bid.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { sql } from 'kysely';
+import { bidOn, publishedFreight } from '../support/fixtures.ts';
+import { GOLDEN_NOW, type GoldenWorld, seedGoldenWorld } from '../support/golden.ts';
+import { startTestApp, type TestApp } from '../support/harness.ts';
+
+let app: TestApp;
+let world: GoldenWorld;
+
+before(async () => {
+  app = await startTestApp({ env: { APP_TIMEZONE: 'Europe/Berlin' } });
+  world = await seedGoldenWorld(app);
+});
+after(() => app?.close());
+
+const db = () => app.services.db;
+const stored = async () =>
+  (
+    await sql<{
+      freight_id: number;
+      source: string;
+      status: string;
+    }>`select freight_id, source, status from freight_presentations order by freight_id`.execute(db())
+  ).rows;
+const sourceOf = async (id: number) =>
+  (await sql<{ source: string }>`select xmin::text as source from freights where id = ${id}`.execute(db())).rows[0]!.source;
+const forget = () => sql`delete from freight_presentations`.execute(db());
+
+test('every view sent from a stored presentation is the view read the long way, byte for byte: every freight, every caller, both languages', async () => {
+  const ids = (await sql<{ id: number }>`select id from freights order by id`.execute(db())).rows.map((r) => r.id);
+  const callers = world.actors;
+  assert.ok(ids.length >= 20, `${ids.length} freights`);
+  assert.ok(new Set(callers.map(([name]) => name)).has('shipperDe'), 'a caller who reads German');
+  const ask = async (id: number, token: string) => {
+    const res = await app.get(`/freights/view/${id}.json`, { token });
+    return `${res.status} ${res.text}`;
+  };
+
+  // The long way: no presentation stored when each view is asked.
+  const long = new Map<string, string>();
+  for (const id of ids)
+    for (const [name, actor] of callers) {
+      await forget();
+      long.set(`${id} ${name}`, await ask(id, actor.token));
+    }
+
+  // Each freight viewed once (by its owner or anyone): its presentation written after the answer.
+  await forget();
+  for (const id of ids) await ask(id, callers[0]![1].token);
+  const written = await stored();
+  assert.equal(written.length, ids.length, 'every freight presented');
+  for (const row of written) assert.equal(row.source, await sourceOf(row.freight_id), `freight ${row.freight_id} presented at its version`);
+
+  // From the stored presentations: the same answers, and nothing written again (none was stale).
+  let sent = 0;
+  for (const id of ids)
+    for (const [name, actor] of callers) {
+      const answer = await ask(id, actor.token);
+      assert.equal(answer, long.get(`${id} ${name}`), `freight ${id} as ${name}`);
+      if (answer.startsWith('200 ')) sent++;
+    }
+  assert.ok(sent > ids.length, `${sent} views answered`);
+  assert.deepEqual(await stored(), written);
+});
+
+test('the view is sent from the stored presentation while the freight is unchanged, and read afresh once it is written', async () => {
+  const { shipperEn } = world.seeded;
+  const carrier = world.seeded.carriers[0]!;
+  const id = await publishedFreight(app, shipperEn, { weight: 1200, deadline: '2026-12-20 12:00' });
+  const first = await app.get(`/freights/view/${id}.json`, { token: carrier.token });
+  assert.equal(first.status, 200);
+  assert.equal((await stored()).find((r) => r.freight_id === id)?.source, await sourceOf(id));
+
+  // A mark written into the stored market text reaches the carrier: the answer is the stored text.
+  await sql`update freight_presentations set market_eng = replace(market_eng, '"info":"1200 kg"', '"info":"stored"') where freight_id = ${id}`.execute(
+    db(),
+  );
+  assert.match((await app.get(`/freights/view/${id}.json`, { token: carrier.token })).text, /"info":"stored"/);
+
+  // The owner's edit writes a new version of the row: the next view reads it the long way, then presents it anew.
+  const edited = await app.post(`/freights/edit/${id}.json`, { token: shipperEn.token, json: { weight: 1500 } });
+  assert.equal(edited.status, 200);
+  const afterEdit = await app.get(`/freights/view/${id}.json`, { token: carrier.token });
+  assert.doesNotMatch(afterEdit.text, /"info":"stored"/);
+  assert.match(afterEdit.text, /"info":"1500 kg"/);
+  assert.equal((await stored()).find((r) => r.freight_id === id)?.source, await sourceOf(id));
+  assert.equal((await app.get(`/freights/view/${id}.json`, { token: carrier.token })).text, afterEdit.text);
+
+  // What a view adds around the stored text is read at every view: a new bid, the company's new name.
+  await bidOn(app, carrier, id, '700.00');
+  const withBid = (await app.get(`/freights/view/${id}.json`, { token: carrier.token })).body as {
+    data: { route: { _bids: Array<{ amount: number }>; _company: { name: string } } };
+  };
+  assert.deepEqual(
+    withBid.data.route._bids.map((b) => b.amount),
+    [700],
+  );
+  await sql`update companies set name = 'Renamed Shipper GmbH' where id = ${shipperEn.company}`.execute(db());
+  const renamed = (await app.get(`/freights/view/${id}.json`, { token: carrier.token })).body as typeof withBid;
+  assert.equal(renamed.data.route._company.name, 'Renamed Shipper GmbH');
+  await sql`update companies set name = ${shipperEn.companyName} where id = ${shipperEn.company}`.execute(db());
+});
+
+test('a deadline that passed without a write: the view says expired (read the long way), and the presentation is written expired', async () => {
+  const { shipperEn } = world.seeded;
+  const carrier = world.seeded.carriers[1]!;
+  const id = await publishedFreight(app, shipperEn, { deadline: '2026-12-02 12:00' });
+  const open = (await app.get(`/freights/view/${id}.json`, { token: shipperEn.token })).body as { data: { route: { status: string } } };
+  assert.equal(open.data.route.status, 'open');
+  assert.equal((await stored()).find((r) => r.freight_id === id)?.status, 'open');
+
+  const now = new Date('2026-12-03T09:00:00Z');
+  app.setNow(now);
+  try {
+    const expired = (await app.get(`/freights/view/${id}.json`, { token: shipperEn.token })).body as typeof open;
+    assert.equal(expired.data.route.status, 'expired');
+    assert.equal((await stored()).find((r) => r.freight_id === id)?.status, 'expired');
+    // The market no longer sees it, stored presentation or not.
+    assert.equal((await app.get(`/freights/view/${id}.json`, { token: carrier.token })).status, 404);
+    assert.equal((await app.get(`/freights/view/${id}.json`, { token: shipperEn.token })).text, JSON.stringify(expired));
+  } finally {
+    app.setNow(GOLDEN_NOW);
+  }
+});
