@@ -35,7 +35,17 @@ export {
   isCompany,
   namesOfCompanies,
 } from './companies.ts';
-export { BlockAction, CompanyName, companyRef, type CompanyRef, companyVerifiedSql, profilePath, VerifiedMark } from './mark.tsx';
+export {
+  BlockAction,
+  CompanyName,
+  companyRef,
+  type CompanyRef,
+  companyRefFromJson,
+  companyRefJsonSql,
+  companyVerifiedSql,
+  profilePath,
+  VerifiedMark,
+} from './mark.tsx';
 export { ACCOUNT_ERRORS, ACCOUNT_MESSAGES } from './messages.ts';
 export { passwordEndpoints } from './password.tsx';
 export {

@@ -14,6 +14,22 @@ export function companyVerifiedSql(id: RawBuilder<unknown>) {
   return sql<boolean>`coalesce((select companies.verified_at is not null from companies where companies.id = ${id}), false)`;
 }
 
+/**
+ * SQL: the company whose id is `id` as its reference's JSON text (`{"id":…,"name":…,"verified":…}`,
+ * read with companyRefFromJson), in one primary-key lookup for both the name and the mark.
+ */
+export function companyRefJsonSql(id: RawBuilder<unknown>) {
+  return sql<
+    string | null
+  >`(select json_build_array(companies.id, companies.name, companies.verified_at is not null)::text from companies where companies.id = ${id})`;
+}
+
+/** A company's reference from companyRefJsonSql's text. */
+export function companyRefFromJson(text: string): CompanyRef {
+  const [id, name, verified] = JSON.parse(text) as [number, string, boolean];
+  return companyRef(id, name, verified);
+}
+
 /** A company as answers show it beside a resource. */
 export interface CompanyRef {
   id: number;

@@ -1,25 +1,17 @@
-import { sql, type Kysely } from 'kysely';
-import { companyRef } from '../accounts/index.ts';
+import { createHash } from 'node:crypto';
+import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { companyRefFromJson, companyRefJsonSql } from '../accounts/index.ts';
 import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
+import { autovacuumRuns, plannedRows } from '../db/statistics.ts';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import { translator, type Language } from '../kernel/i18n.ts';
 import type { Clock } from '../kernel/time.ts';
 import { presentBid } from './bids.ts';
 import { BIDS_SHOWN_STATUSES, presentFreight, type PieceRow } from './fields.ts';
-import { effectiveStatusSql, MARKET_STATUSES, storedInSql } from './in-market.ts';
+import { effectiveStatusSql } from './in-market.ts';
 import { roleOf, type Role } from './policy.ts';
-import {
-  bidFromJson,
-  bidsJsonSql,
-  type BidJson,
-  companyNameSql,
-  companyVerifiedSql,
-  fromViewJson,
-  loadFreightForCaller,
-  viewJsonSql,
-  type CallerFreight,
-} from './store.ts';
+import { BID_JSON_PAIRS, bidFromJson, type BidJson, type CallerFreight, fromViewJson, loadFreightForCaller, viewJsonSql } from './store.ts';
 import type { FreightRow, FreightStatus } from './tables.ts';
 import { presentWaterfall, waterfallJsonSql, type WaterfallJson } from './waterfall-view.ts';
 
@@ -34,10 +26,10 @@ import { presentWaterfall, waterfallJsonSql, type WaterfallJson } from './waterf
  *
  * A stored presentation is used only while the freight row is the version it was written from
  * (`source`: the row's `xmin`) and its effective status is the one written (`status`: a deadline
- * passes without a write). Otherwise, and for the winner and former bidders, the same statement
- * answers the view the long way (store.ts viewJsonSql), and the presentation is written again
- * after the answer (`FreightPresentations`). So no writer has to remember this table: a freight
- * written anywhere is presented afresh, never stale.
+ * passes without a write). Otherwise, and for the winner and former bidders, the view is read the
+ * long way (store.ts), and a missing or stale presentation is written again after the answer
+ * (`FreightPresentations`). So no writer has to remember this table: a freight written anywhere
+ * is presented afresh, never stale.
  *
  * The answer's bytes are those of presentRead's (tests/freights/presented: every freight of a
  * seeded exchange, every caller, both languages).
@@ -47,52 +39,46 @@ import { presentWaterfall, waterfallJsonSql, type WaterfallJson } from './waterf
 type StoredAudience = Extract<Role, 'owner' | 'market'>;
 const STORED: readonly StoredAudience[] = ['owner', 'market'];
 
-/** What the view's statement answers besides the stored texts when they serve the caller. */
-interface StoredMeta {
-  company: number;
-  winner: number | null;
-  status: FreightStatus;
-  visibility: number;
-  whitelist: number[] | null;
-  company_name: string;
-  company_verified: boolean;
-  bids: { had: boolean; list: BidJson[] };
-  waterfall: WaterfallJson | null;
-}
-
-type ViewArgs = [now: Date, companyId: number, id: number, language: Language];
+type ViewArgs = [now: Date, companyId: number, id: number, language: Language, format: string];
 let prepared: PreparedStatement<ViewArgs> | undefined;
 
 /**
- * The view's one statement: with a current presentation for the caller's audience, the stored
- * fields and display texts and a small JSON of the rest (`meta`); otherwise the whole view's JSON
- * (`view`, as readFreight's), and `fresh` false when the presentation is missing or stale.
- * CASE evaluates only its chosen branch, so each read pays for one of the two.
+ * The view's statement from the stored presentation: a row only while the presentation is of the
+ * row's version (`xmin`) and its effective status at `now`; with the facts roleOf decides on, the
+ * company's reference, the stored texts of the caller's audience and language, the bids the caller
+ * may see (the owner all of them, by bids_freight_idx; anyone else its own, by bids_company_idx)
+ * and the waterfall where the freight has one. Primary-key reads and one index probe.
  */
-function viewStatement(): PreparedStatement<ViewArgs> {
+export function storedViewStatement(): PreparedStatement<ViewArgs> {
   prepared ??= new PreparedStatement<ViewArgs>(
     'fx_freight_view_stored',
-    4,
-    (now: Date, companyId: number, id: number, language: Language) => {
-      const fresh = sql`(p.source = freights.xmin::text and p.status = ${effectiveStatusSql(now)})`;
+    5,
+    (now: Date, companyId: number, id: number, language: Language, format: string) => {
       const owner = sql`freights.company_id = ${companyId}`;
-      // The stored audiences only: the owner, or a market status and not the winner (roleOf decides the rest).
-      const usable = sql`(${fresh} and (${owner} or (${storedInSql(MARKET_STATUSES, 'p')} and freights.winner_id is distinct from ${companyId})))`;
       const deu = sql`${language} = 'deu'`;
+      const bids = (where: RawBuilder<unknown>) =>
+        sql`(select json_agg(json_build_object(${BID_JSON_PAIRS}) order by b.created, b.id)::text from bids as b where ${where})`;
       return statementBuilder<DB>()
         .selectFrom('freights')
-        .leftJoin('freight_presentations as p', 'p.freight_id', 'freights.id')
+        .innerJoin('freight_presentations as p', (join) =>
+          join
+            .onRef('p.freight_id', '=', 'freights.id')
+            .on(sql<SqlBool>`p.source = freights.xmin::text || ${format}`)
+            .on(sql<SqlBool>`p.status = ${effectiveStatusSql(now)}`),
+        )
         .select([
-          sql<boolean>`coalesce(${fresh}, false)`.as('fresh'),
-          sql<string | null>`case when ${usable} then json_build_object('company', freights.company_id, 'winner', freights.winner_id,
-          'status', p.status, 'visibility', freights.visibility, 'whitelist', freights.whitelist, 'company_name', ${companyNameSql},
-          'company_verified', ${companyVerifiedSql}, 'bids', ${bidsJsonSql(companyId)}, 'waterfall', ${waterfallJsonSql})::text end`.as(
-            'meta',
-          ),
-          sql<string | null>`case when ${usable} then case when ${owner} then p.owner_fields else p.market_fields end end`.as('fields'),
-          sql<string | null>`case when ${usable} then case when ${owner} then case when ${deu} then p.owner_deu else p.owner_eng end
-          else case when ${deu} then p.market_deu else p.market_eng end end end`.as('display'),
-          sql<string | null>`case when ${usable} then null else ${viewJsonSql(now, companyId)} end`.as('view'),
+          'freights.company_id',
+          'freights.winner_id',
+          'freights.visibility',
+          'freights.whitelist',
+          'p.status',
+          sql<string>`${companyRefJsonSql(sql`freights.company_id`)}`.as('company'),
+          sql<string>`case when ${owner} then p.owner_fields else p.market_fields end`.as('fields'),
+          sql<string>`case when ${owner} then case when ${deu} then p.owner_deu else p.owner_eng end
+          else case when ${deu} then p.market_deu else p.market_eng end end`.as('display'),
+          sql<string | null>`case when ${owner} then ${bids(sql`b.freight_id = freights.id`)}
+          else ${bids(sql`b.company_id = ${companyId} and b.freight_id = freights.id`)} end`.as('bids'),
+          sql<string | null>`case when p.waterfall then ${waterfallJsonSql}::text end`.as('waterfall'),
         ])
         .where('freights.id', '=', id);
     },
@@ -100,19 +86,12 @@ function viewStatement(): PreparedStatement<ViewArgs> {
   return prepared;
 }
 
-interface ViewRow {
-  fresh: boolean;
-  meta: string | null;
-  fields: string | null;
-  display: string | null;
-  view: string | null;
-}
-
 /**
  * The freight's JSON view for the caller: `{"route":…}` as text when its stored presentation
  * served, else the freight read as loadFreightForCaller reads it (for presentRead); null when the
- * freight is missing or the caller may not see it. One statement; a missing or stale
- * presentation is handed to `presentations` to be written after the answer.
+ * freight is missing or the caller may not see it. One statement when the presentation serves;
+ * otherwise a second reads the freight the long way, and the presentation is handed to
+ * `presentations` to be written after the answer.
  */
 export async function readViewAnswer(
   db: Kysely<DB>,
@@ -122,44 +101,141 @@ export async function readViewAnswer(
   id: number,
   presentations?: FreightPresentations,
 ): Promise<{ json: string } | { read: CallerFreight } | null> {
-  const [row] = await viewStatement().execute<ViewRow>(db, clock.now(), caller.companyId, id, language);
-  if (!row) return null;
-  if (!row.fresh) presentations?.stale(id);
-  if (row.meta === null || row.fields === null || row.display === null) {
-    const found = fromViewJson(row.view!);
-    const role = roleOf(found.row, caller.companyId, found.hadBid);
-    return role ? { read: { ...found, role, waterfallView: presentWaterfall(found.waterfall, role, caller.companyId, clock) } } : null;
-  }
-  const meta = JSON.parse(row.meta) as StoredMeta;
-  const facts = {
-    company_id: meta.company,
-    winner_id: meta.winner,
-    status: meta.status,
-    visibility: meta.visibility,
-    whitelist: meta.whitelist,
-  };
-  const role = roleOf(facts as FreightRow, caller.companyId, meta.bids.had);
-  if (!role) return null;
-  // The statement served only the stored audiences; another role here would be a rule changed in one place only.
-  if (role !== 'owner' && role !== 'market') {
+  const [row] = await storedViewStatement().execute<StoredRow>(db, clock.now(), caller.companyId, id, language, formatOf(clock));
+  const longWay = async () => {
     const found = await loadFreightForCaller(db, clock, caller, id);
     return found ? { read: found } : null;
+  };
+  if (!row) {
+    // Missing or stale (or no such freight: then nothing is written).
+    presentations?.stale(id);
+    return longWay();
   }
-  const bids = BIDS_SHOWN_STATUSES.includes(meta.status) ? meta.bids.list.map((b) => presentBid(bidFromJson(b), clock)) : undefined;
-  const waterfall = presentWaterfall(meta.waterfall, role, caller.companyId, clock) ?? undefined;
+  const bids = row.bids === null ? [] : (JSON.parse(row.bids) as BidJson[]);
+  const hadBid = bids.some((b) => b.company_id === caller.companyId && b.status !== 'revoked');
+  const role = roleOf(row as unknown as FreightRow, caller.companyId, hadBid);
+  if (!role) return null;
+  // The winner and former bidders: read the long way (their presentation is not stored).
+  if (role !== 'owner' && role !== 'market') return longWay();
+  const shown = BIDS_SHOWN_STATUSES.includes(row.status) ? bids.map((b) => presentBid(bidFromJson(b), clock)) : undefined;
+  const fall = row.waterfall === null ? null : (JSON.parse(row.waterfall) as WaterfallJson);
+  const waterfall = presentWaterfall(fall, role, caller.companyId, clock) ?? undefined;
   // presentRead's key order: the fields and pieces, `_bids`, `_company`, `waterfall`, the display fields.
   const json =
     `{"route":${row.fields}` +
-    (bids ? `,"_bids":${JSON.stringify(bids)}` : '') +
-    `,"_company":${JSON.stringify(companyRef(meta.company, meta.company_name, meta.company_verified))}` +
+    (shown ? `,"_bids":${JSON.stringify(shown)}` : '') +
+    `,"_company":${JSON.stringify(companyRefFromJson(row.company))}` +
     (waterfall ? `,"waterfall":${JSON.stringify(waterfall)}` : '') +
     `,${row.display}}}`;
   return { json };
 }
 
+/** A row of the stored view's statement. */
+interface StoredRow {
+  company_id: number;
+  winner_id: number | null;
+  visibility: number;
+  whitelist: number[] | null;
+  status: FreightStatus;
+  company: string;
+  fields: string;
+  display: string;
+  bids: string | null;
+  waterfall: string | null;
+}
+
+/**
+ * What the stored texts were written by: the presentation of a sample freight (every field set),
+ * hashed, after the row's `xmin` in `source`. A release that presents freights otherwise, other
+ * words, or another APP_TIMEZONE gives another key, so no text written before is sent after it:
+ * each freight is presented anew at its next view.
+ */
+const formats = new WeakMap<Clock, string>();
+function formatOf(clock: Clock): string {
+  let format = formats.get(clock);
+  if (format === undefined) {
+    const sample = presentationOf(SAMPLE_FREIGHT, SAMPLE_PIECES, true, clock);
+    format = `:${createHash('sha256').update(JSON.stringify(sample)).digest('hex').slice(0, 16)}`;
+    formats.set(clock, format);
+  }
+  return format;
+}
+
+/** A freight with every field set, on the night a summer time starts (the zone's rules show in its times). */
+const SAMPLE_AT = new Date('2026-03-29T00:30:00Z');
+const SAMPLE_FREIGHT: FreightRow = {
+  id: 1,
+  class: 'road',
+  type: 'FFR',
+  status: 'open',
+  category: 'ftl',
+  from_code: '60311',
+  from_country: 'DE',
+  from_addr: 'Hauptstraße 1',
+  from_latitude: '50.11',
+  from_longitude: '8.68',
+  to_code: 'FRA',
+  to_country: 'DE',
+  to_addr: 'Cargo City Süd',
+  to_latitude: '50.03',
+  to_longitude: '8.57',
+  weight: '1200.5',
+  weight_actual: '1100',
+  weight_volume: '900',
+  direction: 'export',
+  etd: SAMPLE_AT,
+  etd_end: SAMPLE_AT,
+  eta: SAMPLE_AT,
+  eta_end: SAMPLE_AT,
+  deadline: SAMPLE_AT,
+  dangerous: 'yes',
+  dangerous_goods: 'UN1203',
+  secured: 1,
+  stackable: 1,
+  dutiable: 1,
+  awb: '020-12345675',
+  price: '912.50',
+  visibility: 0,
+  whitelist: [2],
+  company_id: 1,
+  user_id: 1,
+  winner_id: 2,
+  transport_company_id: 2,
+  delivery_status: 1,
+  parent_id: 1,
+  refs: { customer: 'C-1', order: 'O-1' },
+  share: ['customer'],
+  book_now: '912.50',
+  book_now_currency: 'EUR',
+  auto_award: '800',
+  body: 'Text',
+  loading_meters: '13.6',
+  adr_class: '3',
+  temperature_min: '2',
+  temperature_max: '8',
+  pallet_exchange: 1,
+  created: SAMPLE_AT,
+  modified: SAMPLE_AT,
+};
+const SAMPLE_PIECES: PieceRow[] = [
+  {
+    freight_id: 1,
+    position: 0,
+    pieces: 2,
+    depth: '1.2',
+    width: '0.8',
+    height: '1.5',
+    weight: '300',
+    stackable: 1,
+    weight_per_piece: 1,
+    refs: { mark: 'A' },
+  },
+];
+
 /** The stored texts of one freight (a row of freight_presentations without its key and source). */
 interface Presentation {
   status: FreightStatus;
+  waterfall: boolean;
   owner_fields: string;
   market_fields: string;
   owner_eng: string;
@@ -173,7 +249,7 @@ interface Presentation {
  * adds per caller, cut where presentRead adds it (after `_route_pieces`): the part before it
  * (fields and pieces, the same in every language) and the display fields after it, per language.
  */
-export function presentationOf(row: FreightRow, pieces: PieceRow[], clock: Clock): Presentation {
+export function presentationOf(row: FreightRow, pieces: PieceRow[], waterfall: boolean, clock: Clock): Presentation {
   const parts = (role: StoredAudience, language: Language) => {
     const whole = presentFreight(row, role, { clock, t: translator(language) }, { pieces });
     const keys = Object.keys(whole);
@@ -185,6 +261,7 @@ export function presentationOf(row: FreightRow, pieces: PieceRow[], clock: Clock
   const [owner, market] = STORED.map((role) => ({ eng: parts(role, 'eng'), deu: parts(role, 'deu') }));
   return {
     status: row.status,
+    waterfall,
     owner_fields: owner!.eng.fields,
     market_fields: market!.eng.fields,
     owner_eng: owner!.eng.display,
@@ -211,17 +288,21 @@ export async function writePresentations(db: Kysely<DB>, clock: Clock, ids: read
   if (!read.length) return 0;
   const rows = read.map(({ source, view }) => {
     const found = fromViewJson(view);
-    return { freight_id: found.row.id, source, ...presentationOf(found.row, found.pieces, clock) };
+    return {
+      freight_id: found.row.id,
+      source: source + formatOf(clock),
+      ...presentationOf(found.row, found.pieces, found.waterfall !== null, clock),
+    };
   });
   const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((r) => r[key]);
   const written =
-    await sql`insert into freight_presentations (freight_id, source, status, owner_fields, market_fields, owner_eng, owner_deu, market_eng, market_deu)
-    select u.* from unnest(${column('freight_id')}::int[], ${column('source')}::text[], ${column('status')}::text[],
+    await sql`insert into freight_presentations (freight_id, source, status, waterfall, owner_fields, market_fields, owner_eng, owner_deu, market_eng, market_deu)
+    select u.* from unnest(${column('freight_id')}::int[], ${column('source')}::text[], ${column('status')}::text[], ${column('waterfall')}::bool[],
       ${column('owner_fields')}::text[], ${column('market_fields')}::text[], ${column('owner_eng')}::text[], ${column('owner_deu')}::text[],
       ${column('market_eng')}::text[], ${column('market_deu')}::text[])
-      as u(freight_id, source, status, owner_fields, market_fields, owner_eng, owner_deu, market_eng, market_deu)
+      as u(freight_id, source, status, waterfall, owner_fields, market_fields, owner_eng, owner_deu, market_eng, market_deu)
     where exists (select 1 from freights where freights.id = u.freight_id)
-    on conflict (freight_id) do update set source = excluded.source, status = excluded.status, owner_fields = excluded.owner_fields,
+    on conflict (freight_id) do update set source = excluded.source, status = excluded.status, waterfall = excluded.waterfall, owner_fields = excluded.owner_fields,
       market_fields = excluded.market_fields, owner_eng = excluded.owner_eng, owner_deu = excluded.owner_deu,
       market_eng = excluded.market_eng, market_deu = excluded.market_deu`.execute(db);
   return Number(written.numAffectedRows ?? 0);
@@ -229,6 +310,8 @@ export async function writePresentations(db: Kysely<DB>, clock: Clock, ids: read
 
 /** How many freights wait to be presented again at most (beyond, a view's hint is dropped: the next view gives it again). */
 const MAX_WAITING = 10_000;
+/** The growth (rows written) after which the statistics are refreshed at least (FreightPresentations.refreshStatistics). */
+const STATISTICS_STEP = 100;
 /** Freights presented per statement pair (a batch holds no lock: it only reads, then upserts). */
 const BATCH = 100;
 
@@ -242,6 +325,9 @@ export class FreightPresentations {
   private readonly waiting = new Set<number>();
   private running: Promise<void> | null = null;
   private stopped = false;
+  /** Presentations written since the statistics were last refreshed, and the rows the planner counted then. */
+  private written = 0;
+  private planned: number | undefined;
 
   constructor(private readonly deps: { db: Kysely<DB>; clock: Clock; log?: { error(obj: object, msg: string): void } }) {}
 
@@ -267,10 +353,28 @@ export class FreightPresentations {
     while (this.waiting.size && !this.stopped) {
       const ids = [...this.waiting].slice(0, BATCH);
       for (const id of ids) this.waiting.delete(id);
-      await writePresentations(this.deps.db, this.deps.clock, ids);
+      this.written += await writePresentations(this.deps.db, this.deps.clock, ids);
+      await this.refreshStatistics();
       // Other requests' turn between batches.
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
+  }
+
+  /**
+   * The table's statistics once it has grown by what the planner last counted (at least
+   * STATISTICS_STEP rows), where no autovacuum daemon keeps them (db/statistics.ts): the view's
+   * prepared statement keeps the plan it made for the table's size then, and a plan made while it
+   * was nearly empty scans it whole (bench:hot: 1 ms a view instead of 0.3). A few ANALYZEs in a
+   * process's life, each doubling the size since the last.
+   */
+  private async refreshStatistics(): Promise<void> {
+    const { db } = this.deps;
+    this.planned ??= await plannedRows(db, 'freight_presentations');
+    if (this.written < Math.max(this.planned, STATISTICS_STEP)) return;
+    this.written = 0;
+    if (await autovacuumRuns(db)) return;
+    await sql`analyze freight_presentations`.execute(db);
+    this.planned = await plannedRows(db, 'freight_presentations');
   }
 
   /** Resolves when nothing is being written (tests read the table after it). */

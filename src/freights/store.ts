@@ -215,7 +215,7 @@ void everyBidColumn;
 const BID_DECIMAL_COLUMNS = new Set<string>(['amount', 'rate_base', 'rate_fsc', 'rate_ssc', 'counter_amount']);
 
 /** `'id', b.id, 'amount', b.amount::text, …`: the pairs of the bid's JSON object (numerics as exact text). */
-const BID_JSON_PAIRS = sql.join(
+export const BID_JSON_PAIRS = sql.join(
   BID_JSON_COLUMNS.map((c) => sql`${sql.lit(c)}, ${BID_DECIMAL_COLUMNS.has(c) ? sql`${sql.ref(`b.${c}`)}::text` : sql.ref(`b.${c}`)}`),
 );
 

@@ -207,6 +207,8 @@ export interface FreightPresentationsTable {
   source: string;
   /** the freight's effective status when written */
   status: string;
+  /** it has a waterfall (one is created with a write of the freight row and never removed): the view reads it */
+  waterfall: boolean;
   owner_fields: string;
   market_fields: string;
   owner_eng: string;

@@ -1,3 +1,4 @@
+import { autovacuumRuns, plannedRows } from '../db/statistics.ts';
 import { sql, type Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import { isCompany } from '../accounts/index.ts';
@@ -450,21 +451,10 @@ async function removeSheet(db: Kysely<DB>, sheetId: number): Promise<void> {
  * statistics. Only where no autovacuum daemon does it (the embedded database): a search plan
  * made for a small table is wrong for a large one. (Lines are counted from the sheets: cheap.)
  */
-const autovacuumOf = new WeakMap<object, boolean>();
 async function refreshStatistics(db: Kysely<DB>, quick: boolean): Promise<void> {
-  let autovacuum = autovacuumOf.get(db);
-  if (autovacuum === undefined) {
-    const { rows } = await sql<{
-      running: boolean;
-    }>`select exists (select 1 from pg_stat_activity where backend_type = 'autovacuum launcher') as running`.execute(db);
-    autovacuum = rows[0]?.running === true;
-    autovacuumOf.set(db, autovacuum);
-  }
-  if (autovacuum) return;
-  const { rows } = await sql<{ tuples: number; lines: number }>`
-    select (select reltuples::float8 from pg_class where oid = 'rate_lines'::regclass) as tuples,
-           (select coalesce(sum(line_count), 0)::float8 from rate_sheets) as lines`.execute(db);
-  const tuples = Math.max(Number(rows[0]?.tuples ?? 0), 0);
+  if (await autovacuumRuns(db)) return;
+  const tuples = await plannedRows(db, 'rate_lines');
+  const { rows } = await sql<{ lines: number }>`select coalesce(sum(line_count), 0)::float8 as lines from rate_sheets`.execute(db);
   if (Number(rows[0]?.lines ?? 0) <= tuples * 2 + 1000) return;
   await db.transaction().execute(async (trx) => {
     if (quick) await sql`set local default_statistics_target = 10`.execute(trx);

@@ -53,7 +53,10 @@ test('every view sent from a stored presentation is the view read the long way, 
   for (const id of ids) await ask(id, callers[0]![1].token);
   const written = await stored();
   assert.equal(written.length, ids.length, 'every freight presented');
-  for (const row of written) assert.equal(row.source, await sourceOf(row.freight_id), `freight ${row.freight_id} presented at its version`);
+  const format = written[0]!.source.split(':')[1];
+  assert.match(format ?? '', /^[0-9a-f]{16}$/);
+  for (const row of written)
+    assert.equal(row.source, `${await sourceOf(row.freight_id)}:${format}`, `freight ${row.freight_id} presented at its version`);
 
   // From the stored presentations: the same answers, and nothing written again (none was stale).
   let sent = 0;
@@ -73,7 +76,8 @@ test('the view is sent from the stored presentation while the freight is unchang
   const id = await publishedFreight(app, shipperEn, { weight: 1200, deadline: '2026-12-20 12:00' });
   const first = await app.get(`/freights/view/${id}.json`, { token: carrier.token });
   assert.equal(first.status, 200);
-  assert.equal((await stored()).find((r) => r.freight_id === id)?.source, await sourceOf(id));
+  const presentedAt = async () => (await stored()).find((r) => r.freight_id === id)?.source.split(':')[0];
+  assert.equal(await presentedAt(), await sourceOf(id));
 
   // A mark written into the stored market text reaches the carrier: the answer is the stored text.
   await sql`update freight_presentations set market_eng = replace(market_eng, '"info":"1200 kg"', '"info":"stored"') where freight_id = ${id}`.execute(
@@ -87,7 +91,13 @@ test('the view is sent from the stored presentation while the freight is unchang
   const afterEdit = await app.get(`/freights/view/${id}.json`, { token: carrier.token });
   assert.doesNotMatch(afterEdit.text, /"info":"stored"/);
   assert.match(afterEdit.text, /"info":"1500 kg"/);
-  assert.equal((await stored()).find((r) => r.freight_id === id)?.source, await sourceOf(id));
+  assert.equal(await presentedAt(), await sourceOf(id));
+
+  // Texts another release (or another APP_TIMEZONE) wrote are not sent either: presented anew.
+  await sql`update freight_presentations set source = split_part(source, ':', 1) || ':0000000000000000',
+    market_eng = replace(market_eng, '"info":"1500 kg"', '"info":"other release"') where freight_id = ${id}`.execute(db());
+  assert.equal((await app.get(`/freights/view/${id}.json`, { token: carrier.token })).text, afterEdit.text);
+  assert.doesNotMatch((await stored()).find((r) => r.freight_id === id)!.source, /:0{16}$/);
   assert.equal((await app.get(`/freights/view/${id}.json`, { token: carrier.token })).text, afterEdit.text);
 
   // What a view adds around the stored text is read at every view: a new bid, the company's new name.
