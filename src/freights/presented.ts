@@ -12,7 +12,7 @@ import { BIDS_SHOWN_STATUSES, presentFreight, type PieceRow } from './fields.ts'
 import { effectiveStatusSql } from './in-market.ts';
 import { roleOf, type Role } from './policy.ts';
 import { BID_JSON_PAIRS, bidFromJson, type BidJson, type CallerFreight, fromViewJson, loadFreightForCaller, viewJsonSql } from './store.ts';
-import type { FreightRow, FreightStatus } from './tables.ts';
+import type { FreightPresentationsTable, FreightRow, FreightStatus } from './tables.ts';
 import { presentWaterfall, waterfallJsonSql, type WaterfallJson } from './waterfall-view.ts';
 
 /**
@@ -107,9 +107,11 @@ export async function readViewAnswer(
     return found ? { read: found } : null;
   };
   if (!row) {
-    // Missing or stale (or no such freight: then nothing is written).
-    presentations?.stale(id);
-    return longWay();
+    // Missing or stale: written again after the answer, once a caller who may see the freight asked
+    // (a company's views of ids it may not see write nothing).
+    const found = await longWay();
+    if (found) presentations?.stale(id);
+    return found;
   }
   const bids = row.bids === null ? [] : (JSON.parse(row.bids) as BidJson[]);
   const hadBid = bids.some((b) => b.company_id === caller.companyId && b.status !== 'revoked');
@@ -233,16 +235,7 @@ const SAMPLE_PIECES: PieceRow[] = [
 ];
 
 /** The stored texts of one freight (a row of freight_presentations without its key and source). */
-interface Presentation {
-  status: FreightStatus;
-  waterfall: boolean;
-  owner_fields: string;
-  market_fields: string;
-  owner_eng: string;
-  owner_deu: string;
-  market_eng: string;
-  market_deu: string;
-}
+type Presentation = Omit<FreightPresentationsTable, 'freight_id' | 'source' | 'status'> & { status: FreightStatus };
 
 /**
  * A freight's presentation for each stored audience: presentFreight's answer without what a view

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
-import { bidOn, publishedFreight } from '../support/fixtures.ts';
+import { bidOn, draftFreight, publishedFreight } from '../support/fixtures.ts';
 import { GOLDEN_NOW, type GoldenWorld, seedGoldenWorld } from '../support/golden.ts';
 import { startTestApp, type TestApp } from '../support/harness.ts';
 
@@ -48,9 +48,14 @@ test('every view sent from a stored presentation is the view read the long way, 
       long.set(`${id} ${name}`, await ask(id, actor.token));
     }
 
-  // Each freight viewed once (by its owner or anyone): its presentation written after the answer.
+  // Each freight viewed once by its owner: its presentation written after the answer.
   await forget();
-  for (const id of ids) await ask(id, callers[0]![1].token);
+  const owners = await sql<{ id: number; company_id: number }>`select id, company_id from freights order by id`.execute(db());
+  for (const { id, company_id } of owners.rows) {
+    const owner = callers.find(([, a]) => a.company === company_id);
+    assert.ok(owner, `the owner of freight ${id} is a caller`);
+    await ask(id, owner[1].token);
+  }
   const written = await stored();
   assert.equal(written.length, ids.length, 'every freight presented');
   const format = written[0]!.source.split(':')[1];
@@ -135,4 +140,17 @@ test('a deadline that passed without a write: the view says expired (read the lo
   } finally {
     app.setNow(GOLDEN_NOW);
   }
+});
+
+test("a company's view of a freight it may not see writes nothing", async () => {
+  const { shipperEn } = world.seeded;
+  const outsider = world.actors.find(([name]) => name === 'outsider')![1];
+  const draft = await draftFreight(app, shipperEn, { weight: 300 });
+  assert.equal((await app.get(`/freights/view/${draft}.json`, { token: outsider.token })).status, 404);
+  assert.equal(
+    (await stored()).find((r) => r.freight_id === draft),
+    undefined,
+  );
+  assert.equal((await app.get(`/freights/view/${draft}.json`, { token: shipperEn.token })).status, 200);
+  assert.ok((await stored()).find((r) => r.freight_id === draft));
 });

@@ -214,7 +214,8 @@ describe('module structure', () => {
       'places/postal-centres.ts parsed': 'the packaged postal code centres, parsed per country on first use',
       'places/postal.ts formats': 'the packaged postal code formats, indexed on first use',
       'positions/map.tsx atlas': 'the packaged land and borders (world-atlas), read on first use',
-      'pricing/import.ts autovacuumOf': 'whether a database (handle) runs autovacuum, asked once',
+      'db/statistics.ts daemonOf': 'whether a database (handle) runs autovacuum, asked once',
+      'freights/presented.ts formats': 'the presentation format key of a clock (a hash of a sample freight presented in its zone), computed once',
       'market/roads.ts current':
         'the road distance router app.ts starts with ROUTING_URL: at most 200,000 routed km per place pair, a copy of the shared table road_distances',
       'market/counts.ts caches': 'list counts per database snapshot (docs/architecture.md, Counts cache)',
