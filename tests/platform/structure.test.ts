@@ -215,7 +215,8 @@ describe('module structure', () => {
       'places/postal.ts formats': 'the packaged postal code formats, indexed on first use',
       'positions/map.tsx atlas': 'the packaged land and borders (world-atlas), read on first use',
       'db/statistics.ts daemonOf': 'whether a database (handle) runs autovacuum, asked once',
-      'freights/presented.ts formats': 'the presentation format key of a clock (a hash of a sample freight presented in its zone), computed once',
+      'freights/presented.ts formats':
+        'the presentation format key of a clock (a hash of a sample freight presented in its zone), computed once',
       'market/roads.ts current':
         'the road distance router app.ts starts with ROUTING_URL: at most 200,000 routed km per place pair, a copy of the shared table road_distances',
       'market/counts.ts caches': 'list counts per database snapshot (docs/architecture.md, Counts cache)',
