@@ -25,8 +25,9 @@ import { presentWaterfall, waterfallJsonSql, type WaterfallJson } from './waterf
  * name and mark (a rename shows at once), the waterfall as the caller's part in it shows it.
  *
  * A stored presentation is used only while the freight row is the version it was written from
- * (`source`: the row's `xmin`) and its effective status is the one written (`status`: a deadline
- * passes without a write). Otherwise, and for the winner and former bidders, the view is read the
+ * (`source`: the row's `xmin`), its effective status is the one written (`status`: a deadline
+ * passes without a write) and this process presents freights as the writer did (`source`'s
+ * format key: a new release or another APP_TIMEZONE writes anew). Otherwise, and for the winner and former bidders, the view is read the
  * long way (store.ts), and a missing or stale presentation is written again after the answer
  * (`FreightPresentations`). So no writer has to remember this table: a freight written anywhere
  * is presented afresh, never stale.
@@ -49,7 +50,7 @@ let prepared: PreparedStatement<ViewArgs> | undefined;
  * may see (the owner all of them, by bids_freight_idx; anyone else its own, by bids_company_idx)
  * and the waterfall where the freight has one. Primary-key reads and one index probe.
  */
-export function storedViewStatement(): PreparedStatement<ViewArgs> {
+function storedViewStatement(): PreparedStatement<ViewArgs> {
   prepared ??= new PreparedStatement<ViewArgs>(
     'fx_freight_view_stored',
     5,
@@ -242,7 +243,7 @@ type Presentation = Omit<FreightPresentationsTable, 'freight_id' | 'source' | 's
  * adds per caller, cut where presentRead adds it (after `_route_pieces`): the part before it
  * (fields and pieces, the same in every language) and the display fields after it, per language.
  */
-export function presentationOf(row: FreightRow, pieces: PieceRow[], waterfall: boolean, clock: Clock): Presentation {
+function presentationOf(row: FreightRow, pieces: PieceRow[], waterfall: boolean, clock: Clock): Presentation {
   const parts = (role: StoredAudience, language: Language) => {
     const whole = presentFreight(row, role, { clock, t: translator(language) }, { pieces });
     const keys = Object.keys(whole);
@@ -269,7 +270,7 @@ export function presentationOf(row: FreightRow, pieces: PieceRow[], waterfall: b
  * version in one statement (one snapshot), then all written in one. A freight deleted meanwhile
  * is left out. Answers how many were written.
  */
-export async function writePresentations(db: Kysely<DB>, clock: Clock, ids: readonly number[]): Promise<number> {
+async function writePresentations(db: Kysely<DB>, clock: Clock, ids: readonly number[]): Promise<number> {
   if (!ids.length) return 0;
   const now = clock.now();
   // Company 0 owns nothing and bid on nothing: the view's JSON without bids, which are never stored.
