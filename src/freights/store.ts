@@ -226,7 +226,7 @@ export const BID_JSON_PAIRS = sql.join(
  * timestamps as ISO text. One scan instead of two: each index a statement touches costs the
  * view about 5 % of its requests per second (docs/benchmarks.md).
  */
-export function bidsJsonSql(companyId: number) {
+function bidsJsonSql(companyId: number) {
   return sql<{ had: boolean; list: BidJson[] }>`(select json_build_object('had', coalesce(bool_or(${liveBidOfSql(companyId)}), false),
     'list', coalesce(json_agg(json_build_object(${BID_JSON_PAIRS}) order by b.created, b.id)
       filter (where freights.company_id = ${companyId} or b.company_id = ${companyId}), '[]'::json))
