@@ -1,7 +1,8 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Paging } from '../kernel/paging.ts';
 import type { LoadSearch } from '../market/index.ts';
-import { LIST, listFreights, presentMany, type ReadContext } from '../freights/index.ts';
+import type { Language } from '../kernel/i18n.ts';
+import { type FreightPresentations, LIST, listFreights, listFreightsJson, presentMany, type ReadContext } from '../freights/index.ts';
 
 /**
  * GET /freights/enlist/{filterId}: a freight list (the freights module's list statements,
@@ -36,6 +37,24 @@ export async function enlist(
       rc,
     )
   );
+}
+
+/**
+ * The list of a filter id as the JSON text of its rows (freights/lists/read.ts listFreightsJson:
+ * rows from their stored presentations where they serve), or undefined for an unknown id.
+ */
+export async function enlistJson(
+  rc: ReadContext,
+  language: Language,
+  filterId: number,
+  paging: Paging,
+  search: LoadSearch | undefined,
+  otherLists: ReadonlyMap<number, ExternalList>,
+  presentations: FreightPresentations | undefined,
+): Promise<string | undefined> {
+  const external = otherLists.get(filterId);
+  if (external) return JSON.stringify(await external.read(rc, paging));
+  return listFreightsJson(rc, language, filterId, paging, { search }, presentations);
 }
 
 /**

@@ -19,7 +19,7 @@ import {
   type EnteredMarket,
   type TransitionResult,
 } from '../freights/index.ts';
-import { enlist, hiddenLoads, type ExternalList } from './lists.ts';
+import { enlist, enlistJson, hiddenLoads, type ExternalList } from './lists.ts';
 import { hiddenPage } from './pages/hidden-page.tsx';
 import { hideFreight, markSeen, MAX_HIDDEN, unhideFreight } from '../freights/index.ts';
 import { sitePath } from '../kernel/format.ts';
@@ -448,9 +448,17 @@ export function freightEndpoints(parts: FreightParts): Endpoint[] {
       },
       async handle(ctx, input) {
         if (input.filterId === undefined) return notFound();
+        const warnings = withWarnings([...input.pagingWarnings, ...input.searchWarnings]);
+        if (ctx.format === 'json') {
+          // The rows as text, from their stored presentations where they serve (freights/presented.ts).
+          const { filterId, paging, search } = input;
+          const text = await enlistJson(rc(ctx), ctx.language, filterId, paging, search, parts.otherLists, parts.presentations);
+          if (text === undefined) return fail(ctx.t, 'freight.enlist.unknown_filter');
+          return { ...okJsonText<{ routes: unknown[] }>(`{"routes":${text}}`), warnings };
+        }
         const routes = await enlist(rc(ctx), input.filterId, input.paging, input.search, parts.otherLists);
         if (!routes) return fail(ctx.t, 'freight.enlist.unknown_filter');
-        return ok({ routes }, withWarnings([...input.pagingWarnings, ...input.searchWarnings]));
+        return ok({ routes }, warnings);
       },
       page(outcome, ctx, input) {
         if (outcome.kind === 'error') return { redirect: listPath(LIST.ownOpen), ok: false, message: outcome.message };

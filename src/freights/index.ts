@@ -103,7 +103,7 @@ export type { WaterfallView } from './waterfall-view.ts';
 export { WATERFALL_THEN, type WaterfallRow, type WaterfallThen } from './tables.ts';
 
 // Lists, counts and the load search
-export { listFreights, type MarketView } from './lists/read.ts';
+export { listFreights, listFreightsJson, type MarketView } from './lists/read.ts';
 export { hideFreight, markSeen, MAX_HIDDEN, seenAmong, unhideFreight, type HideResult } from './marks.ts';
 export { countFreightLists, freightCountsQuery, type OtherListCounts } from './lists/counts.ts';
 export {

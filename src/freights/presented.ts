@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
-import { companyRefFromJson, companyRefJsonSql } from '../accounts/index.ts';
+import { type CompanyRef, companyRefFromJson, companyRefJsonSql } from '../accounts/index.ts';
 import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
 import { autovacuumRuns, plannedRows } from '../db/statistics.ts';
 import type { DB } from '../db/schema.ts';
@@ -9,7 +9,7 @@ import { translator, type Language } from '../kernel/i18n.ts';
 import type { Clock } from '../kernel/time.ts';
 import { presentBid } from './bids.ts';
 import { BIDS_SHOWN_STATUSES, presentFreight, type PieceRow } from './fields.ts';
-import { effectiveStatusSql } from './in-market.ts';
+import { effectiveStatusSql, MARKET_STATUSES } from './in-market.ts';
 import { roleOf, type Role } from './policy.ts';
 import { BID_JSON_PAIRS, bidFromJson, type BidJson, type CallerFreight, fromViewJson, loadFreightForCaller, viewJsonSql } from './store.ts';
 import type { FreightPresentationsTable, FreightRow, FreightStatus } from './tables.ts';
@@ -119,19 +119,67 @@ export async function readViewAnswer(
   const role = roleOf(row as unknown as FreightRow, caller.companyId, hadBid);
   if (!role) return null;
   // The winner and former bidders: read the long way (their presentation is not stored).
-  if (role !== 'owner' && role !== 'market') return longWay();
+  if (!isStoredAudience(role)) return longWay();
   const shown = BIDS_SHOWN_STATUSES.includes(row.status) ? bids.map((b) => presentBid(bidFromJson(b), clock)) : undefined;
   const fall = row.waterfall === null ? null : (JSON.parse(row.waterfall) as WaterfallJson);
   const waterfall = presentWaterfall(fall, role, caller.companyId, clock) ?? undefined;
-  // presentRead's key order: the fields and pieces, `_bids`, `_company`, `waterfall`, the display fields.
-  const json =
-    `{"route":${row.fields}` +
-    (shown ? `,"_bids":${JSON.stringify(shown)}` : '') +
-    `,"_company":${JSON.stringify(companyRefFromJson(row.company))}` +
-    (waterfall ? `,"waterfall":${JSON.stringify(waterfall)}` : '') +
-    `,${row.display}}}`;
-  return { json };
+  return { json: `{"route":${storedText(row, { bids: shown, company: companyRefFromJson(row.company), waterfall })}}` };
 }
+
+/**
+ * A freight's answer from its stored texts with what differs per caller put in: presentFreight's
+ * key order (the fields and pieces, `_bids`, `_company`, `waterfall`, the display fields). A view
+ * adds bids and the waterfall where shown; a list's row has neither.
+ */
+function storedText(
+  stored: { fields: string; display: string },
+  extras: { bids?: unknown[]; company: CompanyRef; waterfall?: unknown },
+): string {
+  return (
+    stored.fields +
+    (extras.bids ? `,"_bids":${JSON.stringify(extras.bids)}` : '') +
+    `,"_company":${JSON.stringify(extras.company)}` +
+    (extras.waterfall ? `,"waterfall":${JSON.stringify(extras.waterfall)}` : '') +
+    `,${stored.display}}`
+  );
+}
+
+/**
+ * SQL for a list page's rows from their stored presentations (freights/lists/read.ts): the join
+ * of the page's rows (`freights`, carrying their row's `xmin` as `row_version`) with the
+ * presentation of their version and effective status at `now`, and the stored texts of the
+ * caller's audience and language where one serves: for the owner, and for anyone else while the
+ * freight is in the market and not won by the caller (the roles `owner` and `market` of roleOf,
+ * whose `hadBid` a list's membership implies). Elsewhere `fields` is null and the row is read the
+ * long way.
+ */
+export function storedListSql(company: number, language: Language, format: string, now: Date) {
+  const owner = sql`freights.company_id = ${company}`;
+  const deu = sql`${language} = 'deu'`;
+  const serves = sql<SqlBool>`(p.freight_id is not null and (${owner} or (freights.winner_id is distinct from ${company}
+    and p.status in (${sql.join(MARKET_STATUSES.map((s) => sql.lit(s)))}))))`;
+  return {
+    join: {
+      source: sql<SqlBool>`p.source = freights.row_version || ${format}`,
+      status: sql<SqlBool>`p.status = ${effectiveStatusSql(now)}`,
+    },
+    serves,
+    fields: sql<string>`case when ${owner} then p.owner_fields else p.market_fields end`,
+    display: sql<string>`case when ${owner} then case when ${deu} then p.owner_deu else p.owner_eng end
+      else case when ${deu} then p.market_deu else p.market_eng end end`,
+  };
+}
+
+/** A list's row from its stored texts (storedListSql), with its company's reference. */
+export function storedListRow(stored: { fields: string; display: string }, company: CompanyRef): string {
+  return storedText(stored, { company });
+}
+
+/** Whether a freight read the long way by this role has a stored presentation to write (the audiences stored). */
+export const isStoredAudience = (role: Role): role is StoredAudience => role === 'owner' || role === 'market';
+
+/** The format key of this process's presentations for `clock` (lists pass it to storedListSql). */
+export const presentationFormat = (clock: Clock): string => formatOf(clock);
 
 /** A row of the stored view's statement. */
 interface StoredRow {

@@ -1,11 +1,12 @@
-// The freight's JSON view sent from its stored presentation (src/freights/presented.ts, issue 49):
-// the same bytes as the view read the long way, for every freight of a seeded exchange, every
-// caller and both languages; never stale after a write, a passed deadline, a rename or a new bid.
+// The freight's JSON view and the rows of the JSON lists sent from stored presentations
+// (src/freights/presented.ts, issue 49): the same bytes as read the long way, for every freight and
+// list of a seeded exchange, every caller and both languages; never stale after a write, a passed
+// deadline, a rename or a new bid.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
-import { bidOn, draftFreight, publishedFreight } from '../support/fixtures.ts';
-import { GOLDEN_NOW, type GoldenWorld, seedGoldenWorld } from '../support/golden.ts';
+import { bidOn, confirmBoth, draftFreight, publishedFreight } from '../support/fixtures.ts';
+import { GOLDEN_LISTS, GOLDEN_NOW, GOLDEN_SEARCHES, type GoldenWorld, seedGoldenWorld } from '../support/golden.ts';
 import { startTestApp, type TestApp } from '../support/harness.ts';
 
 let app: TestApp;
@@ -153,4 +154,73 @@ test("a company's view of a freight it may not see writes nothing", async () => 
   );
   assert.equal((await app.get(`/freights/view/${draft}.json`, { token: shipperEn.token })).status, 200);
   assert.ok((await stored()).find((r) => r.freight_id === draft));
+});
+
+test('every list page whose rows come from stored presentations is the page read the long way, byte for byte: every list and search, every caller, both languages', async () => {
+  const paths = [
+    ...GOLDEN_LISTS.map((list) => `/freights/enlist/${list}.json`),
+    ...GOLDEN_SEARCHES.flatMap((q) => [8, 10, 7].map((list) => `/freights/enlist/${list}.json?${q}`)),
+    '/freights/enlist/8.json?page=2&limit=3&sort=Routes.weight&direction=desc',
+  ];
+  const ask = async (path: string, token: string) => {
+    const res = await app.get(path, { token });
+    return `${res.status} ${res.text}`;
+  };
+  const long = new Map<string, string>();
+  for (const path of paths)
+    for (const [name, actor] of world.actors) {
+      await forget();
+      long.set(`${path} ${name}`, await ask(path, actor.token));
+    }
+  // Asking the lists wrote the presentations of the rows they read the long way (owner's and market's).
+  await forget();
+  for (const path of paths) for (const [, actor] of world.actors) await ask(path, actor.token);
+  const written = await stored();
+  assert.ok(written.length >= 20, `${written.length} freights presented by the lists`);
+  let rows = 0;
+  for (const path of paths)
+    for (const [name, actor] of world.actors) {
+      const answer = await ask(path, actor.token);
+      assert.equal(answer, long.get(`${path} ${name}`), `${path} as ${name}`);
+      rows += (answer.match(/"_route_pieces"/g) ?? []).length;
+    }
+  assert.ok(rows > 200, `${rows} rows listed`);
+  assert.deepEqual(await stored(), written, 'nothing was stale the second time');
+});
+
+test("a list's row is its stored text while the freight is unchanged, read afresh once it is written; a stored text never reaches another audience", async () => {
+  const { shipperEn } = world.seeded;
+  const carrier = world.seeded.carriers[0]!;
+  const id = await publishedFreight(app, shipperEn, { weight: 1300, deadline: '2026-12-20 12:00' });
+  const row = async (token: string, list = 8) => {
+    const res = await app.get(`/freights/enlist/${list}.json?limit=100`, { token });
+    assert.equal(res.status, 200);
+    const body = res.body as { data: { routes: Array<{ id: number; info: string }> } };
+    return body.data.routes.find((r) => r.id === id);
+  };
+  assert.equal((await row(carrier.token))?.info, '1300 kg');
+  assert.ok(
+    (await stored()).find((r) => r.freight_id === id),
+    'presented after the list answered',
+  );
+  await sql`update freight_presentations set market_eng = replace(market_eng, '"info":"1300 kg"', '"info":"stored market"'),
+    owner_eng = replace(owner_eng, '"info":"1300 kg"', '"info":"stored owner"') where freight_id = ${id}`.execute(db());
+  assert.equal((await row(carrier.token))?.info, 'stored market');
+  assert.equal((await row(shipperEn.token, 10))?.info, 'stored owner');
+
+  // The owner's edit writes a new version: the row is read the long way, then presented anew.
+  assert.equal((await app.post(`/freights/edit/${id}.json`, { token: shipperEn.token, json: { weight: 1400 } })).status, 200);
+  assert.equal((await row(carrier.token))?.info, '1400 kg');
+  assert.equal((await stored()).find((r) => r.freight_id === id)?.source.split(':')[0], await sourceOf(id));
+
+  // Once awarded to the carrier, its row is the winner's (read the long way), never the market's text.
+  await sql`update freight_presentations set market_eng = replace(market_eng, '"info":"1400 kg"', '"info":"stored market"') where freight_id = ${id}`.execute(
+    db(),
+  );
+  const bid = await bidOn(app, carrier, id, '650.00');
+  assert.equal((await row(carrier.token, 7))?.info, 'stored market', 'bid on, still in the market: the market text');
+  await confirmBoth(app, shipperEn, carrier, bid.id);
+  const won = await row(carrier.token, 2);
+  assert.ok(won, 'the won freight in the carrier list');
+  assert.equal(won.info, '1400 kg');
 });

@@ -47,6 +47,17 @@ export interface GoldenAnswer {
   length: number;
 }
 
+/** The freight lists the golden answers ask for (every filter id of the exchange's lists, TMS included). */
+export const GOLDEN_LISTS = [8, 7, 6, 2, 9, 20, 10, 17, 18, 12, 19, 200, 201, 209, 210, 211, 219, 51, 52, 53];
+/** The load searches the golden answers ask lists 8, 10 and 7 for (every kind of condition, a radius, a second page). */
+export const GOLDEN_SEARCHES = [
+  'from=DE&to=IT,ES&weight_min=5000',
+  'from_near=50.11,8.68&from_radius=200&pickup_from=2000-01-01',
+  'q=Maschinen&media=road&sort=Routes.weight&direction=asc',
+  'to=airport:FRA&delivery_from=2026-11-01&delivery_to=2026-12-31&limit=5&page=2',
+  'from=PL-0&weight_max=3000&from_radius=50',
+];
+
 /**
  * Asks `app` every golden request of `world` (its clock at GOLDEN_NOW) and answers what it said,
  * in order; with `only`, just the answers of those file names (asked again).
@@ -79,14 +90,8 @@ export async function recordGolden(app: TestApp, world: GoldenWorld, only?: Read
     const head = `GET ${url} as ${who ?? 'anonymous'}\nstatus ${res.status}\ncontent-type ${res.headers['content-type'] ?? ''}\nlocation ${res.headers.location ?? ''}\n\n`;
     answers.push({ file, text: head + body, status: res.status, length: body.length });
   }
-  const LISTS = [8, 7, 6, 2, 9, 20, 10, 17, 18, 12, 19, 200, 201, 209, 210, 211, 219, 51, 52, 53];
-  const SEARCHES = [
-    'from=DE&to=IT,ES&weight_min=5000',
-    'from_near=50.11,8.68&from_radius=200&pickup_from=2000-01-01',
-    'q=Maschinen&media=road&sort=Routes.weight&direction=asc',
-    'to=airport:FRA&delivery_from=2026-11-01&delivery_to=2026-12-31&limit=5&page=2',
-    'from=PL-0&weight_max=3000&from_radius=50',
-  ];
+  const LISTS = GOLDEN_LISTS;
+  const SEARCHES = GOLDEN_SEARCHES;
   const views = Object.entries(f).flatMap(([state, ids]) => ids.slice(0, 2).map((id) => [state, id] as const));
 
   for (const [who] of actors) {

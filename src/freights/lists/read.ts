@@ -4,7 +4,10 @@ import type { DB } from '../../db/schema.ts';
 import type { Paging } from '../../kernel/paging.ts';
 import { DEFAULT_LIMIT, offsetOf } from '../../kernel/params.ts';
 import { isEmptySearch, nearWays, routingOn, runSearched, writtenPage, type LoadSearch } from '../../market/index.ts';
-import type { PieceRow } from '../fields.ts';
+import { companyRef } from '../../accounts/index.ts';
+import type { Language } from '../../kernel/i18n.ts';
+import { presentFreight, type PieceRow } from '../fields.ts';
+import { type FreightPresentations, isStoredAudience, presentationFormat, storedListRow, storedListSql } from '../presented.ts';
 import { piecesJsonSql } from '../pieces.ts';
 import { hiddenBySql, notHiddenBySql } from '../marks.ts';
 import { hadBidSql, roleOf, type Role } from '../policy.ts';
@@ -45,7 +48,7 @@ export interface ListedFreight {
   pieces?: PieceRow[];
 }
 
-type ListArgs = [company: number, now: Date, limit: number, offset: number, upto: number, user: number];
+type ListArgs = [company: number, now: Date, limit: number, offset: number, upto: number, user: number, language: Language, format: string];
 
 const builder = statementBuilder<DB>();
 /** Prepared list statements by filter, order, shape, page window and view (at most 17 × 7 × 2 × 2 × 6, and the market's hidden view). */
@@ -62,6 +65,7 @@ export function listStatement(
   paging: Pick<Paging, 'sort' | 'direction' | 'page' | 'limit'>,
   withPieces: boolean,
   view: MarketView = 'shown',
+  stored = false,
 ): PreparedStatement<ListArgs> | undefined {
   if (!membershipOf(filterId)) return undefined;
   if (view === 'hidden' && filterId !== LIST.market) return undefined;
@@ -70,26 +74,21 @@ export function listStatement(
   const written = writtenPage(paging);
   // The distance reads the routing server's table when one is set (market/distance.ts distanceSql).
   const routed = sort === 'distance' && routingOn() ? '_routed' : '';
-  const key = `fx_list_${filterId}${view === 'hidden' ? 'h' : ''}_${sort}${routed}_${direction}_${withPieces ? 'pieces' : 'rows'}${written ? `_page${written}` : ''}`;
+  const key = `fx_list_${filterId}${view === 'hidden' ? 'h' : ''}_${sort}${routed}_${direction}_${withPieces ? 'pieces' : 'rows'}${stored ? '_stored' : ''}${written ? `_page${written}` : ''}`;
   let statement = listStatements.get(key);
   if (!statement) {
     statement = new PreparedStatement<ListArgs>(
       key,
-      6,
-      (c: number, now: Date, limit: number, offset: number, upto: number, user: number) => {
+      8,
+      (c: number, now: Date, limit: number, offset: number, upto: number, user: number, language: Language, format: string) => {
         // Membership compares deadlines with `(select now)`: an estimate that is the same for custom
         // and generic plans (a third of the rows either way), so PostgreSQL settles on the generic
         // plan after five runs instead of planning 7, 10, 17 and 18 anew on every execution. With
         // the value visible, custom plans priced lower (nearly every deadline is ahead) and won.
         const hidden = sql<Date>`(select ${now}::timestamptz)`;
-        const window: PageWindowSql = written
-          ? {
-              limit: sql.lit(DEFAULT_LIMIT) as never,
-              offset: sql.lit((written - 1) * DEFAULT_LIMIT) as never,
-              upto: sql.lit(written * DEFAULT_LIMIT) as never,
-            }
-          : { limit, offset, upto };
-        return listQuery({ filterId, order: paging, withPieces, company: c, user, view, now, memberNow: hidden, ...window });
+        const window = pageWindow(paging, { limit, offset, upto });
+        const presented = stored ? { language, format } : undefined;
+        return listQuery({ filterId, order: paging, withPieces, company: c, user, view, now, memberNow: hidden, presented, ...window });
       },
     );
     listStatements.set(key, statement);
@@ -102,6 +101,22 @@ interface PageWindowSql {
   limit: number;
   offset: number;
   upto: number;
+}
+
+/**
+ * A page's window for its statement: the first pages of the default size written in as constants
+ * (market/lists.ts writtenPage), any other as the values given (by default the page's own).
+ */
+function pageWindow(paging: Pick<Paging, 'limit' | 'page'>, values?: PageWindowSql): PageWindowSql {
+  const written = writtenPage(paging);
+  if (written)
+    return {
+      limit: sql.lit(DEFAULT_LIMIT) as never,
+      offset: sql.lit((written - 1) * DEFAULT_LIMIT) as never,
+      upto: sql.lit(written * DEFAULT_LIMIT) as never,
+    };
+  const offset = offsetOf(paging);
+  return values ?? { limit: paging.limit, offset, upto: paging.limit + offset };
 }
 
 /** What one list page is: the list, its order, the caller's company at `now`, the page, and a narrowing search. */
@@ -120,6 +135,8 @@ interface ListPageRequest extends PageWindowSql {
   memberNow?: Instant;
   /** The load search's conditions; several: alternatives whose rows never overlap (nearWays). */
   narrow?: Narrow | Narrow[];
+  /** Rows from their stored presentations where one serves (freights/presented.ts storedListSql), in this language and format. */
+  presented?: { language: Language; format: string };
 }
 
 /** The list page query (prepared by listStatement; built per request when a search narrows it). */
@@ -139,14 +156,19 @@ function listQuery(r: ListPageRequest) {
       ? sql`${distanceKeySql(maskedUnlessWinner(r.filterId), r.company)} ${sql.raw(direction)} nulls last, freights.id ${sql.raw(direction)}`
       : sql.raw(`freights.${sort} ${direction}${NOT_NULL_SORTS.has(sort) ? '' : ' nulls last'}, freights.id ${direction}`);
   const pieces = r.withPieces ? sql`, 'pieces', ${piecesJsonSql}` : sql``;
-  return builder
-    .selectFrom(page.as('freights'))
-    .innerJoinLateral(freightJsonRow(r.now).as('r'), (join) => join.onTrue())
-    .select(
-      sql<string>`coalesce(json_agg(json_build_object('row', r, 'company_name', ${companyNameSql}, 'company_verified', ${companyVerifiedSql}${pieces}) order by ${inOrder}), '[]')::text`.as(
-        'page',
-      ),
-    );
+  const longWay = sql`json_build_object('row', r, 'company_name', ${companyNameSql}, 'company_verified', ${companyVerifiedSql}${pieces})`;
+  const rows = builder.selectFrom(page.as('freights')).innerJoinLateral(freightJsonRow(r.now).as('r'), (join) => join.onTrue());
+  if (!r.presented) return rows.select(sql<string>`coalesce(json_agg(${longWay} order by ${inOrder}), '[]')::text`.as('page'));
+  // A row whose stored presentation serves the caller comes as its texts, the others the long way.
+  const stored = storedListSql(r.company, r.presented.language, r.presented.format, r.now);
+  const item = sql`case when ${stored.serves} then json_build_object('id', freights.id, 'company_id', freights.company_id,
+    'company_name', ${companyNameSql}, 'company_verified', ${companyVerifiedSql}, 'fields', ${stored.fields}, 'display', ${stored.display})
+    else ${longWay} end`;
+  return rows
+    .leftJoin('freight_presentations as p', (join) =>
+      join.onRef('p.freight_id', '=', 'freights.id').on(stored.join.source).on(stored.join.status),
+    )
+    .select(sql<string>`coalesce(json_agg(${item} order by ${inOrder}), '[]')::text`.as('page'));
 }
 
 /**
@@ -165,8 +187,8 @@ export function searchedListQuery(
   search: LoadSearch,
   user = 0,
   view: MarketView = 'shown',
+  presented?: { language: Language; format: string },
 ) {
-  const offset = offsetOf(paging);
   const narrow =
     (s: LoadSearch): Narrow =>
     (eb) =>
@@ -184,10 +206,13 @@ export function searchedListQuery(
     user,
     view,
     now,
-    limit: paging.limit,
-    offset,
-    upto: paging.limit + offset,
+    // As in listStatement: the deadline's comparison hidden from the planner and the first pages'
+    // window written in, so that a search prepared by its text settles on its generic plan
+    // instead of being planned at every run (1.0–1.4 ms of the server each at a million freights).
+    memberNow: sql<Date>`(select ${now}::timestamptz)`,
+    ...pageWindow(paging),
     narrow: ways ? ways.map(narrow) : narrow(search),
+    presented,
   }).compile();
 }
 
@@ -208,6 +233,8 @@ function pageOf(r: ListPageRequest, order: (ob: OrderByItemBuilder) => OrderByIt
   // The order's key: a column, or the distance (an expression over the row's coordinates).
   const key = sort === 'distance' ? distanceKeySql(maskedUnlessWinner(filterId), c) : sql.ref<unknown>(`freights.${sort}`);
   const now = r.memberNow ?? r.now;
+  // The row's version for its stored presentation (storedListSql), which the page's rows carry out.
+  const versioned = r.presented !== undefined;
   const narrows = r.narrow;
   const via = sort === 'created' ? viaBidsOf(filterId) : undefined;
   const alternatives = Array.isArray(narrows) ? narrows : undefined;
@@ -241,12 +268,17 @@ function pageOf(r: ListPageRequest, order: (ob: OrderByItemBuilder) => OrderByIt
       .orderBy('u.id', direction)
       .limit(limit)
       .offset(offset);
-    return builder.selectFrom(ids.as('ids')).innerJoin('freights', 'freights.id', 'ids.id').selectAll('freights');
+    return builder
+      .selectFrom(ids.as('ids'))
+      .innerJoin('freights', 'freights.id', 'ids.id')
+      .selectAll('freights')
+      .$call(withVersion(versioned));
   }
   if (!via) {
     return builder
       .selectFrom('freights')
       .selectAll('freights')
+      .$call(withVersion(versioned))
       .where(member(membership))
       .orderBy(key, order)
       .orderBy('freights.id', direction)
@@ -267,6 +299,7 @@ function pageOf(r: ListPageRequest, order: (ob: OrderByItemBuilder) => OrderByIt
     .selectFrom(mine)
     .innerJoin('freights', 'freights.id', 'mine.freight_id')
     .selectAll('freights')
+    .$call(withVersion(versioned))
     .where(member(via.rest) as never)
     .orderBy('mine.freight_created', direction)
     .orderBy('mine.freight_id', direction);
@@ -275,6 +308,7 @@ function pageOf(r: ListPageRequest, order: (ob: OrderByItemBuilder) => OrderByIt
   const wonOnes = builder
     .selectFrom('freights')
     .selectAll('freights')
+    .$call(withVersion(versioned))
     .where('freights.winner_id', '=', c)
     .where(member((eb, c, now) => eb.and([via.rest(eb, c, now), eb.not(hadBidSql(eb, c))])))
     .orderBy('freights.created', direction)
@@ -296,6 +330,15 @@ function pageOf(r: ListPageRequest, order: (ob: OrderByItemBuilder) => OrderByIt
 }
 
 /**
+ * Adds, when `versioned`, the freight row's version (`xmin`, which `freights.*` leaves out) as
+ * `row_version`: read in SQL only (storedListSql), so the builder's type stays as it is.
+ */
+const withVersion =
+  (versioned: boolean) =>
+  <Q extends { select(selection: unknown): unknown }>(qb: Q): Q =>
+    versioned ? (qb.select(sql<string>`freights.xmin::text`.as('row_version')) as Q) : qb;
+
+/**
  * A list's membership with the user's hides (marks.ts): the market list leaves them out, its
  * hidden view keeps them alone. The user's hidden ids are read once per statement (an InitPlan).
  */
@@ -304,6 +347,50 @@ function withHides(filterId: number, user: number, view: MarketView): Where {
   if (filterId !== LIST.market) return where;
   const mark = view === 'hidden' ? hiddenBySql : notHiddenBySql;
   return (eb, c, now) => eb.and([where(eb, c, now), mark(user, sql`freights.id`)]);
+}
+
+/** A row of a list page's JSON (listQuery): read the long way, or, with `presented`, as its stored texts. */
+type PageItem =
+  | { row: Record<string, unknown>; company_name: string; company_verified: boolean; pieces?: PieceRow[]; fields?: undefined }
+  | { id: number; company_id: number; company_name: string; company_verified: boolean; fields: string; display: string };
+
+/** The JSON rows of one list page (listQuery), in order; undefined for an id that is no freight list. */
+async function readPage(
+  rc: Pick<ReadContext, 'db' | 'clock' | 'caller'>,
+  filterId: number,
+  paging: Paging,
+  options: { withPieces?: boolean; search?: LoadSearch; view?: MarketView },
+  presented?: { language: Language; format: string },
+): Promise<PageItem[] | undefined> {
+  const company = rc.caller.companyId;
+  const user = rc.caller.userId;
+  const view = options.view ?? 'shown';
+  const withPieces = options.withPieces ?? false;
+  const statement = listStatement(filterId, paging, withPieces, view, presented !== undefined);
+  if (!statement) return undefined;
+  const offset = offsetOf(paging);
+  type Page = { page: string };
+  const now = rc.clock.now();
+  const search = options.search;
+  // A load search adds its own conditions and values: built for this request, prepared per shape
+  // (db/prepared.ts executeShape) where the plan does not depend on the values.
+  const searched =
+    search && !isEmptySearch(search)
+      ? searchedListQuery(filterId, paging, withPieces, company, now, search, user, view, presented)
+      : undefined;
+  const { language = 'eng', format = '' } = presented ?? {};
+  const [found] = !searched
+    ? await statement.execute<Page>(rc.db, company, now, paging.limit, offset, paging.limit + offset, user, language, format)
+    : await runSearched<Page>(rc.db, searched, search!);
+  return JSON.parse(found?.page ?? '[]') as PageItem[];
+}
+
+/** A row of a page read the long way, with the caller's role on it; null where the caller has none. */
+function listedOf(item: Exclude<PageItem, { fields: string }>, company: number): ListedFreight | null {
+  const row = freightRowFromJson(item.row);
+  // Membership implies visibility; the role decides masking (6 and 9 masked unless winner).
+  const role = roleOf(row, company, true);
+  return role ? { row, role, companyName: item.company_name, companyVerified: item.company_verified, pieces: item.pieces } : null;
 }
 
 /**
@@ -316,36 +403,49 @@ export async function listFreights(
   paging: Paging,
   options: { withPieces?: boolean; search?: LoadSearch; view?: MarketView } = {},
 ): Promise<ListedFreight[] | undefined> {
-  const company = rc.caller.companyId;
-  const user = rc.caller.userId;
-  const view = options.view ?? 'shown';
-  const statement = listStatement(filterId, paging, options.withPieces ?? false, view);
-  if (!statement) return undefined;
-  const offset = offsetOf(paging);
-  type Page = { page: string };
-  const now = rc.clock.now();
-  const search = options.search;
-  // A load search adds its own conditions and values: built for this request, prepared per shape
-  // (db/prepared.ts executeShape) where the plan does not depend on the values.
-  const searched =
-    search && !isEmptySearch(search)
-      ? searchedListQuery(filterId, paging, options.withPieces ?? false, company, now, search, user, view)
-      : undefined;
-  const [found] = !searched
-    ? await statement.execute<Page>(rc.db, company, now, paging.limit, offset, paging.limit + offset, user)
-    : await runSearched<Page>(rc.db, searched, search!);
-  const rows = JSON.parse(found?.page ?? '[]') as Array<{
-    row: Record<string, unknown>;
-    company_name: string;
-    company_verified: boolean;
-    pieces?: PieceRow[];
-  }>;
+  const page = await readPage(rc, filterId, paging, options);
+  if (!page) return undefined;
   const items: ListedFreight[] = [];
-  for (const { row: json, company_name, company_verified, pieces } of rows) {
-    const row = freightRowFromJson(json);
-    // Membership implies visibility; the role decides masking (6 and 9 masked unless winner).
-    const role = roleOf(row, company, true);
-    if (role) items.push({ row, role, companyName: company_name, companyVerified: company_verified, pieces });
+  for (const item of page) {
+    const listed = item.fields === undefined ? listedOf(item, rc.caller.companyId) : null;
+    if (listed) items.push(listed);
   }
   return items;
+}
+
+/**
+ * One page of a freight list with its piece lines as the JSON text of its rows (`[…]`), each
+ * byte for byte presentMany's: a row from its stored presentation where one serves the caller
+ * (freights/presented.ts), the others read the long way and presented, their presentations handed
+ * to `presentations` to be written after the answer. Undefined for an id that is no freight list.
+ */
+export async function listFreightsJson(
+  rc: Pick<ReadContext, 'db' | 'clock' | 'caller' | 't'>,
+  language: Language,
+  filterId: number,
+  paging: Paging,
+  options: { search?: LoadSearch; view?: MarketView },
+  presentations?: FreightPresentations,
+): Promise<string | undefined> {
+  const presented = { language, format: presentationFormat(rc.clock) };
+  const page = await readPage(rc, filterId, paging, { ...options, withPieces: true }, presented);
+  if (!page) return undefined;
+  const company = rc.caller.companyId;
+  const texts: string[] = [];
+  for (const item of page) {
+    if (item.fields !== undefined) {
+      texts.push(storedListRow(item, companyRef(item.company_id, item.company_name, item.company_verified)));
+      continue;
+    }
+    const listed = listedOf(item, company);
+    if (!listed) continue;
+    const { row, role, companyName, companyVerified, pieces } = listed;
+    texts.push(
+      JSON.stringify(
+        presentFreight(row, role, rc, { pieces: pieces ?? [], company: companyRef(row.company_id, companyName, companyVerified) }),
+      ),
+    );
+    if (isStoredAudience(role)) presentations?.stale(row.id);
+  }
+  return `[${texts.join(',')}]`;
 }
