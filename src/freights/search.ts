@@ -56,6 +56,8 @@ const MARKET_PLACES: Record<'from' | 'to', PlaceColumns> = {
   from: { ...PLACES.from, postalRows: marketPostalRows('from') },
   to: { ...PLACES.to, postalRows: marketPostalRows('to') },
 };
+/** SQL: the key of a side's airport code, as the market's airport indexes hold it (migrations 0150, 0600). */
+export const airportKeySql = (side: 'from' | 'to') => codeKey(PLACES[side]);
 /** SQL: a freight's distance, origin to destination (market/distance.ts), the lists' sort key `distance`. */
 export const freightDistanceSql = () => distanceSql(PLACES.from, PLACES.to);
 

@@ -270,3 +270,41 @@ describe('GET /freights/counts', () => {
     assert.equal(res.status, 401);
   });
 });
+
+describe('a radius over several airports (its airport way read airport by airport, migration 0600)', () => {
+  test('the market list pages newest first across the airports, the coordinates and the postal codes in the circle', async () => {
+    // Air freights without coordinates (an address was sent) at two airports within 100 km of Frankfurt.
+    const made: number[] = [];
+    for (const [code, gate] of [
+      ['FRA', 1],
+      ['MHG', 2],
+      ['FRA', 3],
+      ['MHG', 4],
+      ['FRA', 5],
+    ] as const)
+      made.push(
+        await openFreight(app, shipper, {
+          class: 'air',
+          from: `airport:${code}`,
+          from_addr: `Gate ${gate}`,
+          to: 'airport:JFK',
+          weight: 100 + gate,
+        }),
+      );
+    const near = '?from_near=50.11,8.68&from_radius=100';
+    const all = await enlistIds(app, carrier, 8, `${near}&limit=100`);
+    for (const id of [...made, f.ffm!, f.fra!, f.fraBare!]) assert.ok(all.includes(id), `freight ${id} in the circle`);
+    assert.ok(!all.includes(f.muc!) && !all.includes(f.ams!), 'Munich and Amsterdam are not');
+    // Newest first: the freights were created one after the other, so by descending id.
+    assert.deepEqual(
+      all,
+      [...all].sort((a, b) => b - a),
+    );
+    const paged: number[] = [];
+    for (let page = 1; paged.length < all.length && page <= all.length; page++)
+      paged.push(...(await enlistIds(app, carrier, 8, `${near}&limit=2&page=${page}`)));
+    assert.deepEqual(paged, all, 'two a page, the same order');
+    const oldest = await enlistIds(app, carrier, 8, `${near}&limit=3&sort=Routes.created&direction=asc`);
+    assert.deepEqual(oldest, [...all].reverse().slice(0, 3), 'oldest first reads the airport index backwards');
+  });
+});

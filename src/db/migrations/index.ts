@@ -63,6 +63,7 @@ import * as tenderLanesRanked from './0560_tender_lanes_ranked.ts';
 import * as notificationsByFreight from './0570_notifications_by_freight.ts';
 import * as eventNumberingOwnRows from './0580_event_numbering_own_rows.ts';
 import * as freightPresentations from './0590_freight_presentations.ts';
+import * as marketNearCovering from './0600_market_near_covering.ts';
 
 /** Every migration, by name; names sort in the order they apply. One line per migration. */
 export const migrations: Record<string, Migration> = {
@@ -130,4 +131,5 @@ export const migrations: Record<string, Migration> = {
   '0570_notifications_by_freight': notificationsByFreight,
   '0580_event_numbering_own_rows': eventNumberingOwnRows,
   '0590_freight_presentations': freightPresentations,
+  '0600_market_near_covering': marketNearCovering,
 };

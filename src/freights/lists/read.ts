@@ -3,7 +3,7 @@ import { PreparedStatement, statementBuilder } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Paging } from '../../kernel/paging.ts';
 import { DEFAULT_LIMIT, offsetOf } from '../../kernel/params.ts';
-import { isEmptySearch, nearWays, routingOn, runSearched, writtenPage, type LoadSearch } from '../../market/index.ts';
+import { airportsNear, isEmptySearch, nearWays, routingOn, runSearched, writtenPage, type LoadSearch } from '../../market/index.ts';
 import { companyRef } from '../../accounts/index.ts';
 import type { Language } from '../../kernel/i18n.ts';
 import { presentFreight, type PieceRow } from '../fields.ts';
@@ -11,7 +11,7 @@ import { type FreightPresentations, isStoredAudience, presentationFormat, stored
 import { piecesJsonSql } from '../pieces.ts';
 import { hiddenBySql, notHiddenBySql } from '../marks.ts';
 import { hadBidSql, roleOf, type Role } from '../policy.ts';
-import { freightDistanceSql, searchConditions } from '../search.ts';
+import { airportKeySql, freightDistanceSql, searchConditions } from '../search.ts';
 import { companyNameSql, companyVerifiedSql, freightJsonRow, freightRowFromJson, type ReadContext } from '../store.ts';
 import type { FreightRow } from '../tables.ts';
 import { membershipOf, viaBidsOf, type EB, type Instant, type Where } from './membership.ts';
@@ -134,7 +134,7 @@ interface ListPageRequest extends PageWindowSql {
   /** Membership compares deadlines with this (the prepared statements hide `now` from the planner). */
   memberNow?: Instant;
   /** The load search's conditions; several: alternatives whose rows never overlap (nearWays). */
-  narrow?: Narrow | Narrow[];
+  narrow?: Narrow | Alternative[];
   /** Rows from their stored presentations where one serves (freights/presented.ts storedListSql), in this language and format. */
   presented?: { language: Language; format: string };
 }
@@ -211,7 +211,7 @@ export function searchedListQuery(
     // instead of being planned at every run (1.0–1.4 ms of the server each at a million freights).
     memberNow: sql<Date>`(select ${now}::timestamptz)`,
     ...pageWindow(paging),
-    narrow: ways ? ways.map(narrow) : narrow(search),
+    narrow: ways ? ways.map((way) => ({ where: narrow(way), byAirport: airportWayOf(way) })) : narrow(search),
     presented,
   }).compile();
 }
@@ -221,6 +221,19 @@ export function searchedListQuery(
  * narrows are alternatives whose rows never overlap (search.ts nearWays).
  */
 type Narrow = (eb: EB) => Expression<SqlBool>[];
+
+/** One way of a radius search (nearWays): its conditions, and for the airport way the airports' key and codes. */
+interface Alternative {
+  where: Narrow;
+  byAirport?: { key: Expression<unknown>; codes: readonly string[] };
+}
+
+/** The airport way of a radius search: the codes of the airports in its circle, and the side's airport key. */
+function airportWayOf(s: LoadSearch): Alternative['byAirport'] {
+  const side = s.fromNear?.way === 'airport' ? 'from' : s.toNear?.way === 'airport' ? 'to' : undefined;
+  const near = side === 'from' ? s.fromNear : s.toNear;
+  return side && near ? { key: airportKeySql(side), codes: airportsNear(near) } : undefined;
+}
 
 /** Whether a list's rows are masked for the caller unless it won them (lists 6, 9, 219). */
 const maskedUnlessWinner = (filterId: number) => listInfo(filterId)?.mayBeMasked ?? false;
@@ -246,20 +259,27 @@ function pageOf(r: ListPageRequest, order: (ob: OrderByItemBuilder) => OrderByIt
   if (!via && alternatives) {
     // Each alternative's first `upto` ids in list order (ids and the sort key only, so a covering
     // index answers without reading the table: migration 0013), merged, then the page's rows.
-    const arms = alternatives.map((n, i) =>
-      builder
-        .selectFrom(
-          builder
-            .selectFrom('freights')
-            .select(['freights.id', sort === 'distance' ? key.as('distance') : (`freights.${sort}` as 'freights.created')])
-            .where(member(membership, n))
-            .orderBy(key, order)
-            .orderBy('freights.id', direction)
-            .limit(upto)
-            .as(`a${i}`),
-        )
-        .selectAll(`a${i}` as 'a0'),
-    );
+    const arms = alternatives.map((alternative, i) => {
+      const first = builder
+        .selectFrom('freights')
+        .select(['freights.id', sort === 'distance' ? key.as('distance') : (`freights.${sort}` as 'freights.created')])
+        .where(member(membership, alternative.where))
+        .orderBy(key, order)
+        .orderBy('freights.id', direction)
+        .limit(upto);
+      // The airport way newest first: each airport's first `upto` from its range of the airport
+      // index (migration 0600, ordered by creation within a code), instead of every freight of
+      // every airport in the circle read and sorted.
+      const airports = sort === 'created' ? alternative.byAirport : undefined;
+      const arm = airports
+        ? builder
+            .selectFrom(sql<{ code: string }>`(select distinct unnest(${airports.codes}::text[]) as code)`.as('airport'))
+            .innerJoinLateral(first.where(sql<SqlBool>`${airports.key} = airport.code`).as('near'), (join) => join.onTrue())
+            .select(['near.id', 'near.created'])
+        : first;
+      // Either way the rows are (id, created) or (id, sort key): the same columns to merge.
+      return builder.selectFrom((arm as typeof first).as(`a${i}`)).selectAll(`a${i}` as 'a0');
+    });
     const merged = arms.slice(1).reduce((all, arm) => all.unionAll(arm), arms[0]!);
     const ids = builder
       .selectFrom(merged.as('u'))
