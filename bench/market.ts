@@ -13,6 +13,7 @@
 // `select *` of a freight through `pg` (bench/floor.ts, the other benchmarks' floor), and Fastify
 // with one primary-key select of a freight-sized JSON document stored as `jsonb`, sent as the
 // database's text (the cheapest way to serve the same bytes as a view).
+import { spawnSync } from 'node:child_process';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -170,7 +171,13 @@ try {
   await timed('analyzed', () => sql`vacuum analyze`.execute(db));
   // The seeding's dirty pages written out now, not by the checkpointer during the first figures
   // (a run whose floors read half of another's had its lists measured beside that flush).
-  await timed('checkpointed', () => sql`checkpoint`.execute(db));
+  await timed('checkpointed', async () => {
+    await sql`checkpoint`.execute(db);
+    // And the machine's page cache written back (a server on this machine): seeding leaves
+    // gigabytes of dirty pages, whose writeback ran beside the first figures of some runs and
+    // halved their floors.
+    spawnSync('sync');
+  });
   const size = await sql<{ freights: number; market: number; awarded: number }>`select count(*)::int as freights,
       (count(*) filter (where status in ('open', 'pending')))::int as market, (count(*) filter (where winner_id is not null))::int as awarded
     from freights`.execute(db);
