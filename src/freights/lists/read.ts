@@ -51,7 +51,7 @@ export interface ListedFreight {
 type ListArgs = [company: number, now: Date, limit: number, offset: number, upto: number, user: number, language: Language, format: string];
 
 const builder = statementBuilder<DB>();
-/** Prepared list statements by filter, order, shape, page window and view (at most 17 × 7 × 2 × 2 × 6, and the market's hidden view). */
+/** Prepared list statements by filter, order, shape (rows, pieces, pieces with stored texts), page window and view (at most 17 × 7 × 2 × 3 × 6, and the market's hidden view). */
 const listStatements = new Map<string, PreparedStatement<ListArgs>>();
 
 /**
