@@ -159,11 +159,13 @@ function listQuery(r: ListPageRequest) {
   const longWay = sql`json_build_object('row', r, 'company_name', ${companyNameSql}, 'company_verified', ${companyVerifiedSql}${pieces})`;
   const rows = builder.selectFrom(page.as('freights')).innerJoinLateral(freightJsonRow(r.now).as('r'), (join) => join.onTrue());
   if (!r.presented) return rows.select(sql<string>`coalesce(json_agg(${longWay} order by ${inOrder}), '[]')::text`.as('page'));
-  // A row whose stored presentation serves the caller comes as its texts, the others the long way.
+  // A row whose stored presentation serves the caller comes as its texts (`stored`), the others the
+  // long way (`row`, `pieces`); the company's name and mark once for both, so that the statement
+  // holds each subquery once (a page past the written ones is planned at every run).
   const stored = storedListSql(r.company, r.presented.language, r.presented.format, r.now);
-  const item = sql`case when ${stored.serves} then json_build_object('id', freights.id, 'company_id', freights.company_id,
-    'company_name', ${companyNameSql}, 'company_verified', ${companyVerifiedSql}, 'fields', ${stored.fields}, 'display', ${stored.display})
-    else ${longWay} end`;
+  const item = sql`json_build_object('company_name', ${companyNameSql}, 'company_verified', ${companyVerifiedSql},
+    'stored', case when ${stored.serves} then json_build_object('company_id', freights.company_id, 'fields', ${stored.fields}, 'display', ${stored.display}) end,
+    'row', case when ${stored.serves} then null else r end${r.withPieces ? sql`, 'pieces', case when ${stored.serves} then null else ${piecesJsonSql} end` : sql``})`;
   return rows
     .leftJoin('freight_presentations as p', (join) =>
       join.onRef('p.freight_id', '=', 'freights.id').on(stored.join.source).on(stored.join.status),
@@ -370,9 +372,15 @@ function withHides(filterId: number, user: number, view: MarketView): Where {
 }
 
 /** A row of a list page's JSON (listQuery): read the long way, or, with `presented`, as its stored texts. */
-type PageItem =
-  | { row: Record<string, unknown>; company_name: string; company_verified: boolean; pieces?: PieceRow[]; fields?: undefined }
-  | { id: number; company_id: number; company_name: string; company_verified: boolean; fields: string; display: string };
+interface PageItem {
+  company_name: string;
+  company_verified: boolean;
+  /** the row read the long way (null where its stored texts came instead) */
+  row: Record<string, unknown> | null;
+  pieces?: PieceRow[] | null;
+  /** with `presented`, where the row's stored presentation serves the caller */
+  stored?: { company_id: number; fields: string; display: string } | null;
+}
 
 /** The JSON rows of one list page (listQuery), in order; undefined for an id that is no freight list. */
 async function readPage(
@@ -406,11 +414,14 @@ async function readPage(
 }
 
 /** A row of a page read the long way, with the caller's role on it; null where the caller has none. */
-function listedOf(item: Exclude<PageItem, { fields: string }>, company: number): ListedFreight | null {
+function listedOf(item: PageItem, company: number): ListedFreight | null {
+  if (!item.row) return null;
   const row = freightRowFromJson(item.row);
   // Membership implies visibility; the role decides masking (6 and 9 masked unless winner).
   const role = roleOf(row, company, true);
-  return role ? { row, role, companyName: item.company_name, companyVerified: item.company_verified, pieces: item.pieces } : null;
+  return role
+    ? { row, role, companyName: item.company_name, companyVerified: item.company_verified, pieces: item.pieces ?? undefined }
+    : null;
 }
 
 /**
@@ -427,7 +438,7 @@ export async function listFreights(
   if (!page) return undefined;
   const items: ListedFreight[] = [];
   for (const item of page) {
-    const listed = item.fields === undefined ? listedOf(item, rc.caller.companyId) : null;
+    const listed = listedOf(item, rc.caller.companyId);
     if (listed) items.push(listed);
   }
   return items;
@@ -453,8 +464,9 @@ export async function listFreightsJson(
   const company = rc.caller.companyId;
   const texts: string[] = [];
   for (const item of page) {
-    if (item.fields !== undefined) {
-      texts.push(storedListRow(item, companyRef(item.company_id, item.company_name, item.company_verified)));
+    const { stored } = item;
+    if (stored) {
+      texts.push(storedListRow(stored, companyRef(stored.company_id, item.company_name, item.company_verified)));
       continue;
     }
     const listed = listedOf(item, company);
