@@ -150,8 +150,8 @@ function storedText(
  * presentation of their version and effective status at `now`, and the stored texts of the
  * caller's audience and language where one serves: for the owner, and for anyone else while the
  * freight is in the market and not won by the caller (the roles `owner` and `market` of roleOf,
- * whose `hadBid` a list's membership implies). Elsewhere `fields` is null and the row is read the
- * long way.
+ * whose `hadBid` a list's membership implies: `serves`). Where it does not, the list reads the row
+ * the long way.
  */
 export function storedListSql(company: number, language: Language, format: string, now: Date) {
   const owner = sql`freights.company_id = ${company}`;
