@@ -56,17 +56,12 @@ function storedViewStatement(): PreparedStatement<ViewArgs> {
     5,
     (now: Date, companyId: number, id: number, language: Language, format: string) => {
       const owner = sql`freights.company_id = ${companyId}`;
-      const deu = sql`${language} = 'deu'`;
+      const texts = presentationSql(sql`freights.xmin::text`, companyId, language, format, now);
       const bids = (where: RawBuilder<unknown>) =>
         sql`(select json_agg(json_build_object(${BID_JSON_PAIRS}) order by b.created, b.id)::text from bids as b where ${where})`;
       return statementBuilder<DB>()
         .selectFrom('freights')
-        .innerJoin('freight_presentations as p', (join) =>
-          join
-            .onRef('p.freight_id', '=', 'freights.id')
-            .on(sql<SqlBool>`p.source = freights.xmin::text || ${format}`)
-            .on(sql<SqlBool>`p.status = ${effectiveStatusSql(now)}`),
-        )
+        .innerJoin('freight_presentations as p', (join) => join.onRef('p.freight_id', '=', 'freights.id').on(texts.source).on(texts.status))
         .select([
           'freights.company_id',
           'freights.winner_id',
@@ -74,9 +69,8 @@ function storedViewStatement(): PreparedStatement<ViewArgs> {
           'freights.whitelist',
           'p.status',
           sql<string>`${companyRefJsonSql(sql`freights.company_id`)}`.as('company'),
-          sql<string>`case when ${owner} then p.owner_fields else p.market_fields end`.as('fields'),
-          sql<string>`case when ${owner} then case when ${deu} then p.owner_deu else p.owner_eng end
-          else case when ${deu} then p.market_deu else p.market_eng end end`.as('display'),
+          texts.fields.as('fields'),
+          texts.display.as('display'),
           sql<string | null>`case when ${owner} then ${bids(sql`b.freight_id = freights.id`)}
           else ${bids(sql`b.company_id = ${companyId} and b.freight_id = freights.id`)} end`.as('bids'),
           sql<string | null>`case when p.waterfall then ${waterfallJsonSql}::text end`.as('waterfall'),
@@ -102,7 +96,7 @@ export async function readViewAnswer(
   id: number,
   presentations?: FreightPresentations,
 ): Promise<{ json: string } | { read: CallerFreight } | null> {
-  const [row] = await storedViewStatement().execute<StoredRow>(db, clock.now(), caller.companyId, id, language, formatOf(clock));
+  const [row] = await storedViewStatement().execute<StoredRow>(db, clock.now(), caller.companyId, id, language, presentationFormat(clock));
   const longWay = async () => {
     const found = await loadFreightForCaller(db, clock, caller, id);
     return found ? { read: found } : null;
@@ -154,16 +148,23 @@ function storedText(
  * the long way.
  */
 export function storedListSql(company: number, language: Language, format: string, now: Date) {
+  const serves = sql<SqlBool>`(p.freight_id is not null and (freights.company_id = ${company} or (freights.winner_id is distinct from ${company}
+    and p.status in (${sql.join(MARKET_STATUSES.map((s) => sql.lit(s)))}))))`;
+  return { ...presentationSql(sql`freights.row_version`, company, language, format, now), serves };
+}
+
+/**
+ * SQL over `freights` joined to its presentation `p` (the view's statement and the lists' both):
+ * the join's conditions that the presentation is fresh (written from the row's `version`, its
+ * effective status at `now`, this `format`), and the texts of the caller's audience (the owner's
+ * or the market's) in its language.
+ */
+function presentationSql(version: RawBuilder<unknown>, company: number, language: Language, format: string, now: Date) {
   const owner = sql`freights.company_id = ${company}`;
   const deu = sql`${language} = 'deu'`;
-  const serves = sql<SqlBool>`(p.freight_id is not null and (${owner} or (freights.winner_id is distinct from ${company}
-    and p.status in (${sql.join(MARKET_STATUSES.map((s) => sql.lit(s)))}))))`;
   return {
-    join: {
-      source: sql<SqlBool>`p.source = freights.row_version || ${format}`,
-      status: sql<SqlBool>`p.status = ${effectiveStatusSql(now)}`,
-    },
-    serves,
+    source: sql<SqlBool>`p.source = ${version} || ${format}`,
+    status: sql<SqlBool>`p.status = ${effectiveStatusSql(now)}`,
     fields: sql<string>`case when ${owner} then p.owner_fields else p.market_fields end`,
     display: sql<string>`case when ${owner} then case when ${deu} then p.owner_deu else p.owner_eng end
       else case when ${deu} then p.market_deu else p.market_eng end end`,
@@ -177,9 +178,6 @@ export function storedListRow(stored: { fields: string; display: string }, compa
 
 /** Whether a freight read the long way by this role has a stored presentation to write (the audiences stored). */
 export const isStoredAudience = (role: Role): role is StoredAudience => role === 'owner' || role === 'market';
-
-/** The format key of this process's presentations for `clock` (lists pass it to storedListSql). */
-export const presentationFormat = (clock: Clock): string => formatOf(clock);
 
 /** A row of the stored view's statement. */
 interface StoredRow {
@@ -202,7 +200,7 @@ interface StoredRow {
  * each freight is presented anew at its next view.
  */
 const formats = new WeakMap<Clock, string>();
-function formatOf(clock: Clock): string {
+export function presentationFormat(clock: Clock): string {
   let format = formats.get(clock);
   if (format === undefined) {
     const sample = presentationOf(SAMPLE_FREIGHT, SAMPLE_PIECES, true, clock);
@@ -332,7 +330,7 @@ async function writePresentations(db: Kysely<DB>, clock: Clock, ids: readonly nu
     const found = fromViewJson(view);
     return {
       freight_id: found.row.id,
-      source: source + formatOf(clock),
+      source: source + presentationFormat(clock),
       ...presentationOf(found.row, found.pieces, found.waterfall !== null, clock),
     };
   });

@@ -203,7 +203,7 @@ export interface FreightMarksTable {
  */
 export interface FreightPresentationsTable {
   freight_id: number;
-  /** the freight row's `xmin` when written, then `:` and the format key (presented.ts formatOf): the version presented, and by what */
+  /** the freight row's `xmin` when written, then `:` and the format key (presented.ts presentationFormat): the version presented, and by what */
   source: string;
   /** the freight's effective status when written */
   status: string;

@@ -167,9 +167,7 @@ function listQuery(r: ListPageRequest) {
     'stored', case when ${stored.serves} then json_build_object('company_id', freights.company_id, 'fields', ${stored.fields}, 'display', ${stored.display}) end,
     'row', case when ${stored.serves} then null else r end${r.withPieces ? sql`, 'pieces', case when ${stored.serves} then null else ${piecesJsonSql} end` : sql``})`;
   return rows
-    .leftJoin('freight_presentations as p', (join) =>
-      join.onRef('p.freight_id', '=', 'freights.id').on(stored.join.source).on(stored.join.status),
-    )
+    .leftJoin('freight_presentations as p', (join) => join.onRef('p.freight_id', '=', 'freights.id').on(stored.source).on(stored.status))
     .select(sql<string>`coalesce(json_agg(${item} order by ${inOrder}), '[]')::text`.as('page'));
 }
 
