@@ -188,6 +188,12 @@ const TEST_START_PARAMS = [
 ];
 
 async function freshPglite(): Promise<Database> {
+  const client = idleClones.pop() ?? (await newClone());
+  if (idleClones.length === 0) clearTimeout(idleTimer);
+  return openDatabase({ databaseUrl: undefined, dataDir: '' }, { pglite: lent(client), migrate: false });
+}
+
+async function newClone(): Promise<PGlite> {
   const { pgliteWasmModule, fsBundle, snapshotFiles } = await pgliteShared();
   const client = await createPglite({
     pgliteWasmModule,
@@ -195,7 +201,137 @@ async function freshPglite(): Promise<Database> {
     fs: new SnapshotMemoryFS(snapshotFiles),
     startParams: TEST_START_PARAMS,
   });
-  return openDatabase({ databaseUrl: undefined, dataDir: '' }, { pglite: client, migrate: false });
+  // The first clone of the process is the snapshot as it is: what a clone given back must equal.
+  pristine ??= await readPristine(client);
+  return client;
+}
+
+/**
+ * Clones given back by closed test apps, reset to the snapshot's state, for the next test app of
+ * this process: a new clone costs ~0.24 s of CPU (WebAssembly's instantiation and linking,
+ * PostgreSQL's start), a reset a few milliseconds. The embedded run starts ~180 test apps.
+ * At most two wait (a file's tests hold one or two apps at a time); the others are closed.
+ * TEST_IDLE_CLONES=0 starts every test app on a clone of its own, as before stop 69.
+ */
+const idleClones: PGlite[] = [];
+const IDLE_CLONES = Number(process.env.TEST_IDLE_CLONES ?? 2);
+/**
+ * Idle clones are closed after a second without a new test app: an open PGlite keeps its process
+ * alive, and a process whose files have all ended must exit (scripts/test.mjs stops one that does
+ * not, as a handle left open).
+ */
+let idleTimer: NodeJS.Timeout | undefined;
+function closeIdleSoon(): void {
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => {
+    for (const client of idleClones.splice(0)) void client.close().catch(() => {});
+  }, 1000).unref();
+}
+
+/**
+ * What a clone fresh from the snapshot holds, read from the first: its catalogue's fingerprint
+ * (any table, column, function, trigger, type, role or statistic added, dropped or changed by a
+ * test shows in it), its tables and its sequences (none of them used yet).
+ */
+interface Pristine {
+  catalogue: string;
+  /** One statement: the fingerprint, the tables holding rows, and a `setval` that sets each sequence used back. */
+  check: string;
+}
+let pristine: Pristine | undefined;
+
+const CATALOGUE = `select md5(string_agg(part, ',')) from (
+  select 'class ' || count(*) || ' ' || max(oid) as part from pg_class
+  union all select 'proc ' || count(*) || ' ' || max(oid) from pg_proc
+  union all select 'trigger ' || count(*) || ' ' || coalesce(max(oid), 0) || ' ' || coalesce(string_agg(tgenabled::text, '' order by oid), '') from pg_trigger
+  union all select 'attribute ' || count(*) from pg_attribute
+  union all select 'type ' || count(*) || ' ' || max(oid) from pg_type
+  union all select 'namespace ' || count(*) || ' ' || max(oid) from pg_namespace
+  union all select 'constraint ' || count(*) || ' ' || max(oid) from pg_constraint
+  union all select 'rewrite ' || count(*) || ' ' || max(oid) from pg_rewrite
+  union all select 'role ' || count(*) from pg_authid
+  union all select 'setting ' || count(*) from pg_db_role_setting
+  union all select 'statistic ' || count(*) from pg_statistic
+  union all select 'extension ' || count(*) from pg_extension
+  union all select 'migration ' || count(*) || ' ' || max(xmin::text) from kysely_migration
+  union all select 'lock ' || count(*) || ' ' || max(xmin::text) || ' ' || sum(is_locked) from kysely_migration_lock
+) parts`;
+
+const identifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+async function readPristine(client: PGlite): Promise<Pristine> {
+  const tables = (
+    await client.query<{ name: string }>(
+      `select c.relname as name from pg_class c where c.relkind in ('r', 'p') and c.relnamespace = 'public'::regnamespace
+         and c.relname not in ('kysely_migration', 'kysely_migration_lock') order by 1`,
+    )
+  ).rows.map((r) => r.name);
+  const dirty = tables.map((t) => `case when exists (select from ${identifier(t)}) then ${literal(t)} end`);
+  const check = `select (${CATALOGUE}) as catalogue,
+      array_remove(array[${dirty.join(', ')}]::text[], null) as dirty,
+      (select coalesce(array_agg(format('select setval(%L, %s, false)', format('%I.%I', schemaname, sequencename), start_value)), '{}')
+         from pg_sequences where last_value is not null) as used`;
+  const catalogue = (await client.query<{ catalogue: string }>(check)).rows[0]!.catalogue;
+  return { catalogue, check };
+}
+
+/**
+ * The clone as the test app sees it: the same PGlite, except that closing it gives it back for
+ * reuse (giveBack) instead of ending it, and that it answers as closed from then on (another app
+ * may hold the clone by then).
+ */
+function lent(client: PGlite): PGlite {
+  let returned = false;
+  const channels = new Set<string>();
+  const close = async () => {
+    if (returned) return;
+    returned = true;
+    await giveBack(client, channels);
+  };
+  const listen = async (channel: string, ...rest: unknown[]) => {
+    channels.add(channel);
+    return (client.listen as (...a: unknown[]) => Promise<unknown>)(channel, ...rest);
+  };
+  return new Proxy(client, {
+    get(target, key) {
+      if (key === 'closed') return returned || target.closed;
+      if (key === 'close') return close;
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      if (returned) return () => Promise.reject(new Error('PGlite is closed'));
+      if (key === 'listen') return listen;
+      return value.bind(target);
+    },
+  });
+}
+
+/**
+ * Resets a clone a test app closed to the snapshot's state and keeps it for the next app: its
+ * listeners ended, its session reset (DISCARD ALL: settings, prepared statements, LISTEN, advisory
+ * locks, temporary tables), the tables that hold rows truncated (as the snapshot's files, with their
+ * sequences) and every sequence used set back. A clone whose catalogue differs from the snapshot's
+ * (a test created a table or a function, disabled a trigger, analysed a table), or that fails any
+ * step, is closed instead.
+ */
+async function giveBack(client: PGlite, channels: Set<string>): Promise<void> {
+  if (client.closed) return;
+  try {
+    if (idleClones.length >= IDLE_CLONES || !pristine) throw new Error('not kept');
+    for (const channel of channels) await client.unlisten(channel);
+    // Each alone: DISCARD ALL refuses to run inside the implicit transaction of several statements.
+    await client.exec('rollback');
+    await client.exec('discard all');
+    const state = (await client.query<{ catalogue: string; dirty: string[]; used: string[] }>(pristine.check)).rows[0]!;
+    if (state.catalogue !== pristine.catalogue) throw new Error('the catalogue changed');
+    const reset = [...state.used];
+    if (state.dirty.length) reset.unshift(`truncate ${state.dirty.map(identifier).join(', ')} restart identity cascade`);
+    if (reset.length) await client.exec(reset.join(';\n'));
+    idleClones.push(client);
+    closeIdleSoon();
+  } catch {
+    await client.close().catch(() => {});
+  }
 }
 
 /**
