@@ -9,10 +9,11 @@
 // - engine-independent files run once (on PGlite): those that never open a database of the engine
 //   under test (unit tests, structure, build; found by reading their imports within tests/), and
 //   those that say so with an `@engine-independent` comment.
-// Every (file, engine) job goes into one queue, the longest first by tests/durations.json, run
-// two at a time (the machines have two cores); short jobs of one engine share a `node --test`
-// process in batches (below), long ones have one each; a process's report is printed whole when it
-// ends, a line per file with its duration first, and the slowest are named at the end.
+// Every (file, engine) job goes to one of the lanes (LANES, below), the longest first onto the least
+// loaded by tests/durations.json; a lane's short jobs of one engine and kind share a
+// `node --test` process in batches (below), long ones have one each, and a lane that runs out takes
+// another's last batch; a process's report is printed whole when it ends, a line per file with
+// its duration first, and the slowest are named at the end.
 // `--shard k/n` runs the k-th of n shares of the queue, balanced by the recorded durations (a
 // CI with n machines runs one share on each). The migrated PGlite snapshot and the migrated
 // PostgreSQL template database are built once, before the jobs start (tests/support/prepare.ts).
@@ -23,7 +24,12 @@ import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(new URL('..', import.meta.url).pathname);
-const LANES = Number(process.env.TEST_LANES ?? 2);
+/**
+ * Three lanes on the two-core machines: two keep both cores ~92 % busy (a test process waits on its
+ * sockets, timers and child processes), three ~96 % (stop 69, the embedded run: 363-372 s with two,
+ * 355 s with three). TEST_LANES sets another number.
+ */
+const LANES = Number(process.env.TEST_LANES ?? 3);
 const durationsFile = path.join(root, 'tests', 'durations.json');
 /**
  * V8's baseline WebAssembly compiler only, for the processes that open PGlite (the test processes
@@ -133,29 +139,46 @@ const BATCH_SECONDS = Math.min(Number(process.env.TEST_BATCH_SECONDS ?? 200), jo
 // A file without a recorded duration joins a batch as if it took a third of one (it starts early).
 const batchSeconds = (job) => recorded(job) ?? BATCH_SECONDS / 3;
 const ownProcess = (job) => /@own-process\b/.test(source(job.file)) || batchSeconds(job) >= BATCH_SECONDS;
-const batches = [];
-const open = new Map();
+// Each lane's files first (longest first onto the least loaded lane, by the recorded seconds): the
+// lanes end within a short file of each other, where batches handed out longest first ended up to
+// a batch apart (stop 69: 363-372 s with one lane idle for the last 10-35 s). Then the batches of
+// each lane, longest first. A lane that runs out takes the other lanes' last batches (below), so a
+// figure that was wrong costs less than a lane.
+const plans = Array.from({ length: LANES }, () => ({ seconds: 0, jobs: [] }));
 for (const job of jobs) {
-  if (ownProcess(job)) {
-    batches.push({ jobs: [job], seconds: seconds(job) });
-    continue;
-  }
-  const key = `${job.engine} ${job.kind === 'browser'}`;
-  let batch = open.get(key);
-  if (!batch || batch.seconds + batchSeconds(job) > BATCH_SECONDS) {
-    batch = { jobs: [], seconds: 0 };
-    open.set(key, batch);
-    batches.push(batch);
-  }
-  batch.jobs.push(job);
-  batch.seconds += batchSeconds(job);
+  const plan = plans.reduce((least, p) => (p.seconds < least.seconds ? p : least));
+  plan.jobs.push(job);
+  plan.seconds += seconds(job);
 }
-batches.sort((a, b) => b.seconds - a.seconds);
+const laneBatches = plans.map((plan) => {
+  const mine = [];
+  const open = new Map();
+  for (const job of plan.jobs) {
+    if (ownProcess(job)) {
+      mine.push({ jobs: [job], seconds: seconds(job) });
+      continue;
+    }
+    const key = `${job.engine} ${job.kind === 'browser'}`;
+    let batch = open.get(key);
+    if (!batch || batch.seconds + batchSeconds(job) > BATCH_SECONDS) {
+      batch = { jobs: [], seconds: 0 };
+      open.set(key, batch);
+      mine.push(batch);
+    }
+    batch.jobs.push(job);
+    batch.seconds += batchSeconds(job);
+  }
+  return mine.sort((a, b) => b.seconds - a.seconds);
+});
+const batches = laneBatches.flat();
 if (listOnly) {
-  for (const b of batches)
-    console.log(
-      `${b.seconds.toFixed(0).padStart(5)} s  ${b.jobs[0].engine}${b.jobs[0].kind === 'browser' ? ' browser' : ''}: ${b.jobs.map((j) => j.file).join(' ')}`,
-    );
+  laneBatches.forEach((mine, i) => {
+    console.log(`lane ${i + 1}: ${plans[i].seconds.toFixed(0)} s`);
+    for (const b of mine)
+      console.log(
+        `${b.seconds.toFixed(0).padStart(5)} s  ${b.jobs[0].engine}${b.jobs[0].kind === 'browser' ? ' browser' : ''}: ${b.jobs.map((j) => j.file).join(' ')}`,
+      );
+  });
   process.exit(0);
 }
 
@@ -324,14 +347,21 @@ console.log(
     `${jobs.filter((j) => j.kind === 'once').length} engine-independent files once), ${LANES} at a time ===`,
 );
 fs.mkdirSync(path.join(root, '.test-cache'), { recursive: true });
-const queue = [...batches];
+const queues = laneBatches.map((mine) => [...mine]);
+/** The lane's next batch; when it has none left, the last (shortest) batch not yet started of the lane with most left. */
+function nextBatch(i) {
+  if (queues[i].length > 0) return queues[i].shift();
+  const left = (q) => q.reduce((sum, b) => sum + b.seconds, 0);
+  const fullest = queues.reduce((most, q) => (left(q) > left(most) ? q : most));
+  return fullest.pop();
+}
 let processSeconds = 0;
 const results = [];
 /** Files that failed in a batch and passed when run alone: reported, never hidden. */
 const aloneAfterBatch = [];
-const lane = async () => {
+const lane = async (_, i) => {
   let browser;
-  for (let batch = queue.shift(); batch; batch = queue.shift()) {
+  for (let batch = nextBatch(i); batch; batch = nextBatch(i)) {
     if (batch.jobs[0].kind === 'browser') browser ??= laneBrowser();
     const browserWs = batch.jobs[0].kind === 'browser' ? await browser : null;
     const run = await runProcess(batch, browserWs);
