@@ -14,7 +14,7 @@
 // `node --test` process in batches (below), long ones have one each, and a lane that runs out takes
 // another's last batch; a process's report is printed whole when it ends, a line per file with
 // its duration first, and the slowest are named at the end.
-// `--shard k/n` runs the k-th of n shares of the queue, balanced by the recorded durations (a
+// `--shard k/n` runs the k-th of n shares of the jobs, balanced by the recorded durations (a
 // CI with n machines runs one share on each). The migrated PGlite snapshot and the migrated
 // PostgreSQL template database are built once, before the jobs start (tests/support/prepare.ts).
 // With TEST_RECORD_DURATIONS=1 the measured seconds are written back into tests/durations.json.

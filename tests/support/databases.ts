@@ -257,9 +257,6 @@ const CATALOGUE = `select md5(string_agg(part, ',')) from (
   union all select 'lock ' || count(*) || ' ' || max(xmin::text) || ' ' || sum(is_locked) from kysely_migration_lock
 ) parts`;
 
-const identifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
-const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
-
 async function readPristine(client: PGlite): Promise<Pristine> {
   const tables = (
     await client.query<{ name: string }>(
@@ -267,7 +264,7 @@ async function readPristine(client: PGlite): Promise<Pristine> {
          and c.relname not in ('kysely_migration', 'kysely_migration_lock') order by 1`,
     )
   ).rows.map((r) => r.name);
-  const dirty = tables.map((t) => `case when exists (select from ${identifier(t)}) then ${literal(t)} end`);
+  const dirty = tables.map((t) => `case when exists (select from ${pg.escapeIdentifier(t)}) then ${pg.escapeLiteral(t)} end`);
   const check = `select (${CATALOGUE}) as catalogue,
       array_remove(array[${dirty.join(', ')}]::text[], null) as dirty,
       (select coalesce(array_agg(format('select setval(%L, %s, false)', format('%I.%I', schemaname, sequencename), start_value)), '{}')
@@ -325,7 +322,7 @@ async function giveBack(client: PGlite, channels: Set<string>): Promise<void> {
     const state = (await client.query<{ catalogue: string; dirty: string[]; used: string[] }>(pristine.check)).rows[0]!;
     if (state.catalogue !== pristine.catalogue) throw new Error('the catalogue changed');
     const reset = [...state.used];
-    if (state.dirty.length) reset.unshift(`truncate ${state.dirty.map(identifier).join(', ')} restart identity cascade`);
+    if (state.dirty.length) reset.unshift(`truncate ${state.dirty.map(pg.escapeIdentifier).join(', ')} restart identity cascade`);
     if (reset.length) await client.exec(reset.join(';\n'));
     idleClones.push(client);
     closeIdleSoon();
