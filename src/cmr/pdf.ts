@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
-import { drawRows, pdfFonts, type Row } from '../deals/index.ts';
+import { drawRows, pdfDocumentOptions, pdfFonts, type Row } from '../deals/index.ts';
 import { translator, type MessageKey } from '../kernel/i18n.ts';
 import type { CmrView } from './note.ts';
 import type { CmrParty, CmrPlace } from './note.ts';
@@ -70,12 +70,7 @@ export function cmrRows(c: CmrView): Row[] {
 export async function cmrPdf(c: CmrView, verifyAddress: string, created: Date): Promise<Buffer> {
   const { regular, bold } = pdfFonts();
   const title = `${both('cmr.title')} ${c.number}`;
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: MARGIN,
-    info: { Title: title, Producer: 'freight-exchange', Creator: 'freight-exchange', CreationDate: created },
-    lang: 'en',
-  });
+  const doc = new PDFDocument(pdfDocumentOptions(title, created, MARGIN));
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<void>((resolve, reject) => {
