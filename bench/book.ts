@@ -17,13 +17,14 @@
 // afterwards), else PGlite in memory (one process: figures 1 and 2 then wait on one another).
 // BENCH_CPU_PROF=<dir>: a CPU profile of the server's thread during figures 2 and 3 (bench/profile.ts).
 // On PostgreSQL, figure 2 also tells where the winners' and the refusals' time went, at pg's client
-// (bench/request-time.ts): waiting for a pooled connection, the statements, the rest.
+// (bench/request-time.ts): waiting for a pooled connection, the statements, the rest; and, where
+// Linux tells it, how long the server's thread and PostgreSQL ran and waited for a CPU.
 import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
 import { sweepWaterfalls } from '../src/freights/index.ts';
 import { Clock } from '../src/kernel/time.ts';
 import { profiled } from './profile.ts';
-import { timeParts, timeRequests } from './request-time.ts';
+import { scheduleShare, timeParts, timeRequests } from './request-time.ts';
 import { benchCompanies, buildBenchApp, listenLocal, openBenchDatabase, seedMarket } from './setup.ts';
 
 const FREIGHTS = Number(process.env.BENCH_FREIGHTS ?? 100_000);
@@ -171,6 +172,7 @@ try {
   };
   const loads = await openFreights(LOADS);
   requestTimes?.take();
+  const schedule = scheduleShare();
   const acting = await race(`2. ${CARRIERS} carriers acting at once, each through ${LOADS} loads in its own order`, loads, () =>
     shootFromWorker(carriers.map((c) => shuffled(loads).map((id): [string, number] => [c.token, id]))),
   );
@@ -183,6 +185,8 @@ try {
     console.log(`   at pg's client, winners: ${timeParts(times.filter((t) => t.statements >= 10))}`);
     console.log(`   refusals: ${timeParts(times.filter((t) => t.statements < 10))}`);
   }
+  const shared = schedule.stop();
+  if (shared) console.log(`   on the CPUs: ${shared}`);
   if (process.env.BENCH_BURST !== '0') {
     const burst = await openFreights(LOADS);
     const all = await race(`2b. (extra, no bar) all ${(CARRIERS * LOADS).toLocaleString('en')} requests in flight at once`, burst, () =>

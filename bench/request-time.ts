@@ -4,8 +4,10 @@
 // in the process, and its waits in the event loop's queue). For benches that serve requests in
 // their own process (bench:book's race). Only the requests' own statements are counted: a request is
 // marked where Node's server starts it, and its async continuations carry the mark.
+import fs from 'node:fs';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe } from 'node:diagnostics_channel';
+import { type EventLoopUtilization, performance as hooks } from 'node:perf_hooks';
 import type { IncomingMessage } from 'node:http';
 import pg from 'pg';
 
@@ -91,4 +93,49 @@ export function timeParts(times: readonly RequestTime[]): string {
     mean((t) => t.statementMs),
   ];
   return `mean ${total.toFixed(0)} ms: waiting for a connection ${wait.toFixed(0)} ms, ${statements.toFixed(1)} statements ${statementMs.toFixed(0)} ms, the rest ${(total - wait - statementMs).toFixed(0)} ms`;
+}
+
+/**
+ * The server's thread and the database's processes on the CPUs over a measurement (Linux's
+ * /proc schedstat: time run, and time waited in the run queue, ready but without a CPU): on a
+ * machine whose cores the server shares with PostgreSQL and the load generator, a request's
+ * waits are the thread's turn as much as its own work. `stop` tells it in one line; nothing
+ * where /proc has no schedstat.
+ */
+export function scheduleShare(): { stop: () => string | undefined } {
+  const read = (file: string) => fs.readFileSync(file, 'utf8').trim().split(' ').map(Number) as [number, number, number];
+  const thread = () => read(`/proc/self/task/${process.pid}/schedstat`);
+  const database = () => {
+    let [ran, waited] = [0, 0];
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        if (!fs.readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) continue;
+        const [r, w] = read(`/proc/${pid}/schedstat`);
+        ran += r;
+        waited += w;
+      } catch {
+        // A process that ended meanwhile.
+      }
+    }
+    return [ran, waited] as const;
+  };
+  let start: { thread: [number, number, number]; database: readonly [number, number]; loop: EventLoopUtilization; at: number };
+  try {
+    start = { thread: thread(), database: database(), loop: hooks.eventLoopUtilization(), at: performance.now() };
+  } catch {
+    return { stop: () => undefined };
+  }
+  return {
+    stop() {
+      const [t, d] = [thread(), database()];
+      const ms = (ns: number) => `${Math.round(ns / 1e6).toLocaleString('en')} ms`;
+      const wall = performance.now() - start.at;
+      return (
+        `the server's thread ran ${ms(t[0] - start.thread[0])} and waited for a CPU ${ms(t[1] - start.thread[1])} ` +
+        `of ${Math.round(wall).toLocaleString('en')} ms (its event loop busy ${(hooks.eventLoopUtilization(start.loop).utilization * 100).toFixed(0)} %); ` +
+        `PostgreSQL's processes ran ${ms(d[0] - start.database[0])} and waited ${ms(d[1] - start.database[1])}`
+      );
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import { blockedSql, blocksEither } from '../accounts/index.ts';
+import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
@@ -142,6 +143,38 @@ async function throughWaterfall(
   return { freight: caught.freight, turn: caught.fall.carriers[caught.fall.step] === companyId ? 'yours' : 'not_yours' };
 }
 
+type RefusalFacts = Pick<FreightRow, 'company_id' | 'status' | 'visibility' | 'whitelist'> & { has_bid: boolean; falling: boolean };
+
+let refusalPrepared: PreparedStatement<[freightId: number, companyId: number]> | undefined;
+
+/**
+ * What a booking is refused on before any transaction (the freight's owner, status and audience,
+ * the caller's live bid, a running waterfall), prepared (src/db/prepared.ts): a race's losers
+ * send it thousands of times, and planning it (the freights table has three dozen indexes to
+ * weigh) cost PostgreSQL ten times running it.
+ */
+function refusalFacts(): PreparedStatement<[freightId: number, companyId: number]> {
+  refusalPrepared ??= new PreparedStatement<[freightId: number, companyId: number]>(
+    'fx_booking_refusal',
+    2,
+    (freightId: number, companyId: number) =>
+      statementBuilder<DB>()
+        .selectFrom('freights as f')
+        .where('f.id', '=', freightId)
+        .select([
+          'f.company_id',
+          'f.status',
+          'f.visibility',
+          'f.whitelist',
+          sql<boolean>`exists (select 1 from bids b where b.freight_id = f.id and b.company_id = ${companyId} and b.status <> 'revoked')`.as(
+            'has_bid',
+          ),
+          sql<boolean>`exists (select 1 from freight_waterfalls w where w.freight_id = f.id and w.state = 'running')`.as('falling'),
+        ]),
+  );
+  return refusalPrepared;
+}
+
 /**
  * A booking's answer decided without a transaction or a lock, when one statement's snapshot
  * already decides it (docs/choices.md, "A losing booking is refused cheaply"): the caller's own
@@ -159,13 +192,7 @@ async function throughWaterfall(
  * path decides).
  */
 async function refusedAtOnce(db: Kysely<DB>, caller: Caller, freightId: number, taken = false): Promise<OneStepResult | null> {
-  const row = (
-    await sql<Pick<FreightRow, 'company_id' | 'status' | 'visibility' | 'whitelist'> & { has_bid: boolean; falling: boolean }>`
-      select f.company_id, f.status, f.visibility, f.whitelist,
-        exists (select 1 from bids b where b.freight_id = f.id and b.company_id = ${caller.companyId} and b.status <> 'revoked') as has_bid,
-        exists (select 1 from freight_waterfalls w where w.freight_id = f.id and w.state = 'running') as falling
-      from freights f where f.id = ${freightId}`.execute(db)
-  ).rows[0];
+  const [row] = await refusalFacts().execute<RefusalFacts>(db, freightId, caller.companyId);
   if (!row) return null;
   if (row.company_id === caller.companyId) return refused('quotes.book.own_freight', freightId);
   if (row.falling || row.status === 'draft' || (isMarketStatus(row.status) && !taken)) return null;

@@ -197,9 +197,11 @@ describe('module structure', () => {
       'files/airport-time.ts years': 'the years of day-month dates, by day, computed',
       'freights/lists/read.ts listStatements': 'the prepared list statements, one per list, order and shape',
       'freights/store.ts viewPrepared': 'the prepared view statement',
+      'freights/one-step.ts refusalPrepared': 'the prepared statement of a booking refused before its transaction',
       'freights/presented.ts prepared': 'the prepared statement of the view from its stored presentation',
       'kernel/i18n.ts installed': 'the catalogues app.ts installs at start',
-      'kernel/locale.ts formats': 'the number formats by language and currency, at most 256, made once each (a page formats hundreds of values)',
+      'kernel/locale.ts formats':
+        'the number formats by language and currency, at most 256, made once each (a page formats hundreds of values)',
       'market/sql.ts aroundCentres': 'airports and postal ranges within a radius of the last 1,000 centres: static data',
       'market/sql.ts centresCache': 'the postal codes’ centres within the last radii measured from, at most 250,000 codes: static data',
       'market/sql.ts centresHeld': 'the postal codes’ centres within the last radii measured from, at most 250,000 codes: static data',
