@@ -5,7 +5,7 @@ import type { Config } from '../config/config.ts';
 import { EmbeddedDialect } from './embedded.ts';
 import { lockDataDir } from './lock.ts';
 import { migrateToLatest } from './migrate.ts';
-import { registerProtocolPool } from './prepared.ts';
+import { nameRepeatedStatements, registerProtocolPool } from './prepared.ts';
 import type { DB } from './schema.ts';
 
 export interface Database {
@@ -76,6 +76,7 @@ export async function openDatabase(
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     registerProtocolPool(db, pool);
+    nameRepeatedStatements(pool);
     database = { db, kind: 'postgres', listen: postgresListen(config.databaseUrl), close: () => db.destroy(), pool };
   } else {
     const release = await lockDataDir(config.dataDir);

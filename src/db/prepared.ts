@@ -10,6 +10,7 @@ import {
   type Compilable,
   type DatabaseConnection,
 } from 'kysely';
+import type pg from 'pg';
 
 /**
  * Statements of the hot paths, prepared once per database connection and executed by name:
@@ -222,4 +223,89 @@ export function statementBuilder<DB>(): Kysely<DB> {
       createQueryCompiler: () => new PostgresQueryCompiler(),
     },
   });
+}
+
+/**
+ * A PostgreSQL server's statements named on their second run, as the embedded driver names its
+ * own (db/embedded.ts `NamedStatements`; docs/choices.md, "A server's statement named on its
+ * second run"): Kysely sends every statement unnamed, so PostgreSQL parsed, analysed and planned
+ * it again each time. A booking's refusal planned in 0.26 ms what it ran in 0.03 (the freights
+ * table has three dozen indexes to weigh); an award sends two dozen such statements. Once a text
+ * is seen a second time in the process, every connection that runs it parses it under a name
+ * (`pg` sends Parse once per connection and Bind/Execute after that), and PostgreSQL plans it as
+ * any prepared statement: custom plans first, a generic one only where it judges it as good.
+ *
+ * Bounded: at most MAX_NAMED names a connection (each holds its parse tree and plans in that
+ * server process's memory; beyond them statements run unnamed), texts seen once remembered up
+ * to MAX_SEEN and then forgotten together. A named statement the server refuses as no longer
+ * known (26000, a session whose statements were deallocated) or whose cached plan a change of a
+ * table's columns made unusable (0A000: only a migration, before the app's statements) fails that
+ * once, and its text runs unnamed from then on.
+ */
+export function nameRepeatedStatements(pool: pg.Pool): void {
+  const names = new ServerStatementNames();
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    // The names this connection parsed (pg sends Parse for a name the first time a connection runs it).
+    const parsed = new Set<string>();
+    client.query = ((text: unknown, values?: unknown, callback?: unknown) => {
+      if (typeof text !== 'string' || (values !== undefined && !Array.isArray(values)) || callback !== undefined)
+        return query(text, values, callback);
+      const name = names.nameOf(text);
+      if (!name || (!parsed.has(name) && parsed.size >= ServerStatementNames.MAX_NAMED)) return query(text, values);
+      return (query({ name, text, values: values ?? [] }) as Promise<unknown>).then(
+        (result) => {
+          parsed.add(name);
+          return result;
+        },
+        (err: unknown) => {
+          const code = (err as { code?: unknown }).code;
+          if (code === UNKNOWN_STATEMENT || code === CACHED_PLAN_CHANGED) names.unnamed(text);
+          throw err;
+        },
+      );
+    }) as typeof client.query;
+  });
+}
+
+/** SQLSTATE 0A000: "cached plan must not change result type" (a table's columns changed under a named `select *`). */
+const CACHED_PLAN_CHANGED = '0A000';
+
+/** The statement texts of one pool: seen once, named (from the second run on), or to run unnamed. */
+class ServerStatementNames {
+  /** names a connection parses at most */
+  static readonly MAX_NAMED = 250;
+  /** texts named at most in the process, and texts seen once remembered at most */
+  private static readonly MAX_TEXTS = 1_000;
+  /** By text: its name; null when seen once; '' when it runs unnamed from now on. */
+  private readonly names = new Map<string, string | null>();
+  private named = 0;
+  private seenOnce = 0;
+
+  /** The name of `text` from its second run on (the same on every connection: a digest of the text); undefined while it runs unnamed. */
+  nameOf(text: string): string | undefined {
+    const seen = this.names.get(text);
+    if (seen) return seen;
+    if (seen === '') return undefined;
+    if (seen === null) {
+      if (this.named >= ServerStatementNames.MAX_TEXTS) return undefined;
+      const name = `fx_s_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+      this.names.set(text, name);
+      this.named++;
+      this.seenOnce--;
+      return name;
+    }
+    // Texts seen once are forgotten together when too many (a text with its values written in is new each time).
+    if (this.seenOnce >= ServerStatementNames.MAX_TEXTS) {
+      for (const [t, n] of this.names) if (n === null) this.names.delete(t);
+      this.seenOnce = 0;
+    }
+    this.names.set(text, null);
+    this.seenOnce++;
+    return undefined;
+  }
+
+  unnamed(text: string): void {
+    this.names.set(text, '');
+  }
 }

@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
 import { SESSION_OPTIONS } from './connection.ts';
-import { registerProtocolPool } from './prepared.ts';
+import { nameRepeatedStatements, registerProtocolPool } from './prepared.ts';
 
 /**
  * Reads on PostgreSQL streaming replicas (DATABASE_READ_URL, docs/scaling.md): the endpoints that
@@ -88,6 +88,7 @@ export class ReadReplicas {
       pool.on('connect', (client) => client.on('error', () => {}));
       const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
       registerProtocolPool(db, pool);
+      nameRepeatedStatements(pool);
       return {
         name: nameOf(url),
         db,
