@@ -32,6 +32,16 @@ function numberFormat(key: string, tag: string, options: Intl.NumberFormatOption
   return format;
 }
 
+/**
+ * A number format for the reader's language (`eng`, `deu`) and these options, made once and kept
+ * (for a page's own formats: whole money, a rating's one decimal). Throws as `Intl.NumberFormat`
+ * does for options it refuses (an unknown currency code).
+ */
+export function numberFormatFor(language: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const tag = tagOf(language);
+  return numberFormat(`${tag} ${JSON.stringify(options)}`, tag, options);
+}
+
 /** `1.250,5` (deu) / `1,250.5` (eng); at most `max` decimals (3: grams of a kg). Null and junk: ''. */
 export function formatNumber(value: unknown, language: string, max = 3, min = 0): string {
   const n = asNumber(value);

@@ -1,7 +1,7 @@
 import { problemsFromWarnings } from '../freights-http/index.ts';
 import type { Ctx } from '../kernel/context.ts';
 import type { Page } from '../kernel/html.tsx';
-import { formatNumber } from '../kernel/locale.ts';
+import { formatNumber, numberFormatFor } from '../kernel/locale.ts';
 import type { Answer, Warning } from '../kernel/outcome.ts';
 import { DataTable, Field } from '../kernel/ui.tsx';
 import { ROAD_FACTOR } from '../places/index.ts';
@@ -28,12 +28,7 @@ const TAG: Record<string, string> = { eng: 'en-GB', deu: 'de-DE' };
 /** A price in whole units, in the reader's language: `1.180 €` (German), `€1,180` (English). */
 export function wholeMoney(value: number, currency: string, language: string): string {
   try {
-    return new Intl.NumberFormat(TAG[language] ?? 'en-GB', {
-      style: 'currency',
-      currency,
-      maximumFractionDigits: 0,
-      minimumFractionDigits: 0,
-    }).format(value);
+    return numberFormatFor(language, { style: 'currency', currency, maximumFractionDigits: 0, minimumFractionDigits: 0 }).format(value);
   } catch {
     return `${formatNumber(value, language, 0)} ${currency}`;
   }
@@ -41,7 +36,7 @@ export function wholeMoney(value: number, currency: string, language: string): s
 
 const centsMoney = (value: number, currency: string, language: string) => {
   try {
-    return new Intl.NumberFormat(TAG[language] ?? 'en-GB', { style: 'currency', currency, minimumFractionDigits: 2 }).format(value);
+    return numberFormatFor(language, { style: 'currency', currency, minimumFractionDigits: 2 }).format(value);
   } catch {
     return `${formatNumber(value, language, 2, 2)} ${currency}`;
   }

@@ -2,6 +2,7 @@ import { namesOfCompanies } from '../accounts/index.ts';
 import type { FreightView } from '../freights/index.ts';
 import type { Caller, Ctx } from '../kernel/context.ts';
 import { CsrfField } from '../kernel/html.tsx';
+import { numberFormatFor } from '../kernel/locale.ts';
 import { guideOffers } from './guide.ts';
 
 /**
@@ -27,7 +28,7 @@ export async function guideSection(ctx: Ctx, route: FreightView) {
     offers.map((o) => o.company),
   );
   const t = c.t;
-  const fmt = new Intl.NumberFormat(c.language === 'deu' ? 'de-DE' : 'en-GB', { style: 'currency', currency: offers[0]!.currency });
+  const fmt = numberFormatFor(c.language, { style: 'currency', currency: offers[0]!.currency });
   return (
     <section class="panel" data-testid="routing-guide">
       <h2>{t('tenders.guide')}</h2>

@@ -1,7 +1,7 @@
 import { BlockAction, CompanyName, VerifiedMark, profilePath, PROFILE_LIMITS } from '../accounts/index.ts';
 import type { Ctx } from '../kernel/context.ts';
 import { CsrfField, type Page } from '../kernel/html.tsx';
-import { formatDay, formatStamp } from '../kernel/locale.ts';
+import { formatDay, formatStamp, numberFormatFor } from '../kernel/locale.ts';
 import { Facts, Field, Pager } from '../kernel/ui.tsx';
 import type { ProfileView, RatingView } from './schema.ts';
 import { SCORE_MAX, SCORE_MIN, TEXT_MAX } from './tables.ts';
@@ -21,7 +21,7 @@ export interface ProfilePageData {
 const stars = (score: number) => '★'.repeat(score) + '☆'.repeat(SCORE_MAX - score);
 
 function number(ctx: Ctx, n: number): string {
-  return new Intl.NumberFormat(ctx.language === 'deu' ? 'de-DE' : 'en-GB', { maximumFractionDigits: 1 }).format(n);
+  return numberFormatFor(ctx.language, { maximumFractionDigits: 1 }).format(n);
 }
 
 function RatingItem({ ctx, rating, canReply }: { ctx: Ctx; rating: RatingView; canReply: boolean }) {

@@ -2,7 +2,7 @@
 // each language, the same text from a format made once and kept as from a new one.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatKg, formatMoney, formatNumber } from '../../src/kernel/locale.ts';
+import { formatKg, formatMoney, formatNumber, numberFormatFor } from '../../src/kernel/locale.ts';
 
 const fresh = (language: 'eng' | 'deu', options: Intl.NumberFormatOptions, n: number) =>
   new Intl.NumberFormat(language === 'deu' ? 'de-DE' : 'en-GB', options).format(n);
@@ -39,4 +39,13 @@ test('a kept format writes what a new one writes, also after the table of format
           formatNumber(98765.4321, language, max, min),
           fresh(language, { maximumFractionDigits: max, minimumFractionDigits: min }, 98765.4321),
         );
+});
+
+test("a page's own format is kept per language and options, and writes what a new one writes", () => {
+  const whole = { style: 'currency', currency: 'EUR', maximumFractionDigits: 0, minimumFractionDigits: 0 } as const;
+  assert.equal(numberFormatFor('deu', whole), numberFormatFor('deu', { ...whole }));
+  assert.notEqual(numberFormatFor('deu', whole), numberFormatFor('eng', whole));
+  assert.equal(numberFormatFor('deu', whole).format(1180.4), fresh('deu', whole, 1180.4));
+  assert.equal(numberFormatFor('eng', { maximumFractionDigits: 1 }).format(4.25), fresh('eng', { maximumFractionDigits: 1 }, 4.25));
+  assert.throws(() => numberFormatFor('eng', { style: 'currency', currency: 'E1R' }), RangeError);
 });
