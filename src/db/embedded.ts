@@ -12,6 +12,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { CACHED_PLAN_CHANGED, UNKNOWN_STATEMENT } from './prepared.ts';
 
 /**
  * Kysely on the embedded database (PGlite): one connection, taken in turns of the event loop
@@ -147,11 +148,6 @@ function affectedRows(tag: string): number {
       return 0;
   }
 }
-
-/** SQLSTATE 26000: the session does not know the statement. */
-const UNKNOWN_STATEMENT = '26000';
-/** SQLSTATE 0A000: "cached plan must not change result type" (a table's columns changed under a named `select *`). */
-const CACHED_PLAN_CHANGED = '0A000';
 
 /**
  * The statement texts one PGlite session has parsed under a name (`run`): a text seen once is

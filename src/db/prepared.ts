@@ -89,7 +89,9 @@ const preparedOn = new WeakMap<object, Set<string>>();
 const connectionKey = (conn: DatabaseConnection): object => (conn as unknown as { client?: object }).client ?? conn;
 
 /** SQLSTATE 26000: this connection does not know the statement (a new server session, DISCARD ALL). */
-const UNKNOWN_STATEMENT = '26000';
+export const UNKNOWN_STATEMENT = '26000';
+/** SQLSTATE 0A000: "cached plan must not change result type" (a table's columns changed under a named `select *`). */
+export const CACHED_PLAN_CHANGED = '0A000';
 
 export class PreparedStatement<A extends Argument[]> {
   /** the statement's SQL, with `$n` for the arguments (what PREPARE gets) */
@@ -268,9 +270,6 @@ export function nameRepeatedStatements(pool: pg.Pool): void {
     }) as typeof client.query;
   });
 }
-
-/** SQLSTATE 0A000: "cached plan must not change result type" (a table's columns changed under a named `select *`). */
-const CACHED_PLAN_CHANGED = '0A000';
 
 /** The statement texts of one pool: seen once, named (from the second run on), or to run unnamed. */
 class ServerStatementNames {

@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { CompiledQuery, sql } from 'kysely';
 import type { Database } from '../../src/db/connection.ts';
 import { freshDatabase, TEST_DB } from '../support/databases.ts';
+import { servesAcrossTransactions } from '../support/statements.ts';
 
 /**
  * The embedded driver names a statement text the second time it runs and then only binds it
@@ -31,15 +32,7 @@ test('a text run again is named once and answers with its own parameters every t
   const names = (await named()).filter((s) => s.statement.includes('::int * $2::int'));
   assert.equal(names.length, 1, 'one name for the text');
   // Inside a transaction, and after one rolled back, the name still serves.
-  await database.db.transaction().execute(async (trx) => assert.equal((await square(7).execute(trx)).rows[0]!.n, 49));
-  await assert.rejects(
-    database.db.transaction().execute(async (trx) => {
-      await square(8).execute(trx);
-      throw new Error('rolled back');
-    }),
-    /rolled back/,
-  );
-  assert.equal((await square(9).execute(database.db)).rows[0]!.n, 81);
+  await servesAcrossTransactions(database.db, square);
 });
 
 test('a failure while the text is being named, or after, leaves the next run right', { skip }, async () => {
