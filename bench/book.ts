@@ -11,7 +11,7 @@
 //     requests in all, 50 in flight at any time; the extra line 2b puts all 5,000 in flight at
 //     once (a 5,000-deep queue on one process and its 10 connections: no bar, for the record;
 //     BENCH_BURST=0 leaves it out). The clients of 2 and 2b run in a worker thread
-//     (bench/book-worker.mjs), so their fetches never share the server's event loop;
+//     (bench/book-worker.mjs), so their requests never share the server's event loop;
 //  3. one sweeper pass over 10,000 running waterfalls whose turn has ended; the bar: <= 1 s.
 // PostgreSQL when DATABASE_URL (or BENCH_DATABASE_URL) names a server (a fresh database, dropped
 // afterwards), else PGlite in memory (one process: figures 1 and 2 then wait on one another).

@@ -120,21 +120,36 @@ export function scheduleShare(): { stop: () => string | undefined } {
     }
     return [ran, waited] as const;
   };
-  let start: { thread: [number, number, number]; database: readonly [number, number]; loop: EventLoopUtilization; at: number };
+  let start: {
+    thread: [number, number, number];
+    database: readonly [number, number];
+    loop: EventLoopUtilization;
+    process: NodeJS.CpuUsage;
+    at: number;
+  };
   try {
-    start = { thread: thread(), database: database(), loop: hooks.eventLoopUtilization(), at: performance.now() };
+    start = {
+      thread: thread(),
+      database: database(),
+      loop: hooks.eventLoopUtilization(),
+      process: process.cpuUsage(),
+      at: performance.now(),
+    };
   } catch {
     return { stop: () => undefined };
   }
   return {
     stop() {
       const [t, d] = [thread(), database()];
+      const used = process.cpuUsage(start.process);
       const ms = (ns: number) => `${Math.round(ns / 1e6).toLocaleString('en')} ms`;
       const wall = performance.now() - start.at;
       return (
         `the server's thread ran ${ms(t[0] - start.thread[0])} and waited for a CPU ${ms(t[1] - start.thread[1])} ` +
         `of ${Math.round(wall).toLocaleString('en')} ms (its event loop busy ${(hooks.eventLoopUtilization(start.loop).utilization * 100).toFixed(0)} %); ` +
-        `PostgreSQL's processes ran ${ms(d[0] - start.database[0])} and waited ${ms(d[1] - start.database[1])}`
+        `PostgreSQL's processes ran ${ms(d[0] - start.database[0])} and waited ${ms(d[1] - start.database[1])}; ` +
+        // The process's other threads: the load generator's worker, the garbage collector's helpers.
+        `the process's other threads ran ${ms((used.user + used.system) * 1000 - (t[0] - start.thread[0]))}`
       );
     },
   };
