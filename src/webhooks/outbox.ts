@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { sql } from 'kysely';
 import { pushRule } from '../accounts/index.ts';
 import type { Db } from '../db/schema.ts';
@@ -101,9 +101,22 @@ async function reachable(db: Db, planned: readonly PlannedEvent[]): Promise<read
   return planned.filter((p) => p.companyId === null || p.from.includes(p.companyId) || may(p.companyId, p.from));
 }
 
+/**
+ * Random bytes for event ids, drawn from the system's generator 4 KB at a time (256 ids), as Node
+ * draws its own for randomUUID: `randomBytes(16)` per id cost ~6 µs, a sweep's 10,000 events 60 ms
+ * of the process's time; a slice of the pool costs ~0.2 µs. Each byte serves one id only.
+ */
+const idBytes = { pool: Buffer.alloc(4096), at: 4096 };
+
 /** `evt_` + 128 random bits (base64url): unguessable, no `.` (Standard Webhooks signs id.timestamp.body). */
 export function newEventId(): string {
-  return `evt_${randomBytes(16).toString('base64url')}`;
+  if (idBytes.at + 16 > idBytes.pool.length) {
+    randomFillSync(idBytes.pool);
+    idBytes.at = 0;
+  }
+  const id = `evt_${idBytes.pool.toString('base64url', idBytes.at, idBytes.at + 16)}`;
+  idBytes.at += 16;
+  return id;
 }
 
 /** Stores events with their exact delivery body {id, type, created, company, data}. */
