@@ -378,8 +378,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // The one award path (freights/award.ts): what an award does besides taking the freight, in its
   // transaction and in this order. A module whose work belongs to the award adds its step here.
   const awardSteps: AwardStep[] = [
-    issueTransportOrder, // the deal room's transport order (docs/reference.md#deal-room)
-    ...(options.issueCmrs !== false ? [issueCmr] : []), // the e-CMR, filled from that order (docs/reference.md#ecmr)
+    // The deal room's transport order (docs/reference.md#deal-room), and the e-CMR filled from it (docs/reference.md#ecmr).
+    issueTransportOrder(options.issueCmrs !== false ? [issueCmr] : []),
     ...(options.recordLaneAwards !== false ? [enterLaneCell] : []), // the award in its lane cell (docs/reference.md#lane-prices)
   ];
   const award = new AwardPath(awardSteps);

@@ -1,8 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB, Db } from '../db/schema.ts';
-import { addIssuedDocument, issuedOrder, type DocumentRead } from '../deals/index.ts';
-import { DELIVERY, lockFreight, setDeliveryStatus, visibleFreights, type AwardStep, type FreightRow } from '../freights/index.ts';
-import type { TransportOrder } from '../deals/index.ts';
+import { addIssuedDocument, type DocumentRead, type OrderFollower } from '../deals/index.ts';
+import { DELIVERY, lockFreight, setDeliveryStatus, visibleFreights, type FreightRow } from '../freights/index.ts';
 import type { Clock } from '../kernel/time.ts';
 import { issueLink, openLink, revokeLinks, type OpenedLink } from '../links/index.ts';
 import { canonicalJson, nextLink, recomputeChain, sha256Hex, type SignatureEntry } from './chain.ts';
@@ -53,16 +52,13 @@ const isRoadAward = (f: Pick<FreightRow, 'class' | 'winner_id' | 'company_id'>) 
   f.class !== 'air' && f.winner_id !== null && f.winner_id !== f.company_id;
 
 /**
- * The award's step of the e-CMR (app.ts registers it after the transport order's): the freight's
- * note issued in the award's transaction, filled from its transport order (deals); a freight
- * without an order (its owner carries it) or by air gets none, and a second call writes nothing
- * (the unique index on the freight).
+ * The e-CMR's part in an award (app.ts has the transport order's step run it after the order):
+ * the freight's note issued in the award's transaction, filled from the order as issued, which
+ * deals hands it (a freight without an order, its owner carrying it, never gets here); a freight by
+ * air gets none, and a second call writes nothing (the unique index on the freight).
  */
-export const issueCmr: AwardStep = async (trx, clock, won) => {
-  const freight = won.freight;
-  if (!won.bid || !isRoadAward(freight)) return;
-  const order = await issuedOrder(trx, freight.id);
-  if (!order) return;
+export const issueCmr: OrderFollower = async (trx, clock, freight, order) => {
+  if (!isRoadAward(freight)) return;
   const id = await drawNoteId(trx);
   const note = noteFromOrder(order, noteNumber(id, order.issued));
   const content = canonicalJson(note as never);
@@ -77,13 +73,13 @@ export const issueCmr: AwardStep = async (trx, clock, won) => {
  * migration 0406 trigger refuses a change then): the signed note keeps what it said, the order's
  * new version stands beside it.
  */
-export async function followOrder(trx: Transaction<DB>, _clock: Clock, freight: FreightRow, order: TransportOrder): Promise<void> {
+export const followOrder: OrderFollower = async (trx, _clock, freight, order) => {
   if (!isRoadAward(freight)) return;
   const note = await lockNote(trx, freight.id);
   if (!note || (await signaturesOf(trx, note.id)).length) return;
   const content = canonicalJson(noteFromOrder(order, note.number) as never);
   if (content !== note.content) await rewriteNote(trx, note.id, content, sha256Hex(content));
-}
+};
 
 /** The freight when the company is one of its parties (owner, winner), else undefined (a 404). */
 async function partyFreight(db: Kysely<DB>, clock: Clock, companyId: number, freightId: number): Promise<FreightRow | undefined> {

@@ -3,8 +3,7 @@
  * company that may see it, and the two parties' documents, with the transport order the exchange
  * adds on award. Above freights (who sees a freight is the freights module's policy, read through
  * its public surface); the award path (freights/award.ts) runs `issueTransportOrder`, a step
- * app.ts registers. The module's
- * public surface.
+ * app.ts registers with what follows the order it issues (the e-CMR). The module's public surface.
  */
 import { companyRefs } from '../accounts/index.ts';
 import type { FreightView } from '../freights/index.ts';
@@ -17,7 +16,7 @@ import { dealRoomSection } from './views.tsx';
 export { DEAL_ERRORS, DEAL_MESSAGES } from './messages.ts';
 export { DOCUMENT_DOWNLOAD, dealEndpoints, registerDealRoutes } from './routes.tsx';
 export { DEAL_EVENT_DOCS } from './schema.ts';
-export { addIssuedDocument, issuedOrder, issueTransportOrder } from './room.ts';
+export { addIssuedDocument, issueTransportOrder, type OrderFollower } from './room.ts';
 export { drawRows, pdfDocumentOptions, pdfFonts, type Row, type RowLayout } from './pdf.ts';
 export type { DocumentRead } from './store.ts';
 export type { OrderItem, OrderParty, OrderPlace, TransportOrder } from './order.ts';

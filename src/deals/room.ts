@@ -26,7 +26,6 @@ import {
   documentsOf,
   dropUpload,
   insertDocument,
-  orderContentOf,
   insertMessage,
   insertOrderVersion,
   markRead,
@@ -278,12 +277,15 @@ export async function downloadDocument(
  * the PDF rendered from it, which embeds the same JSON. Both parties hear of it. A freight its
  * owner carries itself has no other party: no order.
  */
-export async function addTransportOrder(trx: Db, clock: Clock, freight: FreightRow, bid: BidRow): Promise<void> {
-  if (freight.winner_id === null || freight.winner_id === freight.company_id) return;
+async function addTransportOrder(trx: Db, clock: Clock, freight: FreightRow, bid: BidRow): Promise<TransportOrder | undefined> {
+  if (freight.winner_id === null || freight.winner_id === freight.company_id) return undefined;
   // Under the award's lock of the freight: written already, nothing more (the key (freight, version) the last line).
-  if (await orderOf(trx, freight.id)) return;
+  const written = await orderOf(trx, freight.id);
+  if (written) return JSON.parse(written.content) as TransportOrder;
   const order = await readTransportOrder(trx, clock, freight, bid);
   await writeOrderVersion(trx, clock, freight, order, null);
+  // As stored (its JSON text), which is what a reader of the order gets.
+  return JSON.parse(JSON.stringify(order)) as TransportOrder;
 }
 
 /** The PDF's file name: `transport-order-<display id>.pdf`, `-v2` and on for later versions. */
@@ -319,8 +321,12 @@ async function writeOrderVersion(trx: Db, clock: Clock, freight: FreightRow, ord
   return id;
 }
 
-/** What a module above does when the order is issued again (the e-CMR follows it while unsigned): app.ts passes it. */
-export type OrderAmended = (trx: Transaction<DB>, clock: Clock, freight: FreightRow, order: TransportOrder) => Promise<void>;
+/**
+ * What a module above does with the transport order, in the transaction that issues it: on award
+ * (the e-CMR is filled from it) or again with the carrier's plate and driver (the e-CMR follows
+ * it while unsigned). app.ts passes them.
+ */
+export type OrderFollower = (trx: Transaction<DB>, clock: Clock, freight: FreightRow, order: TransportOrder) => Promise<void>;
 
 export type TransportRefusal = 'order.carrier_only' | 'order.not_taken' | 'order.unchanged';
 export type TransportGiven =
@@ -348,7 +354,7 @@ export async function giveTransport(
   caller: Caller,
   freightId: number,
   transport: OrderTransport,
-  amended: readonly OrderAmended[],
+  amended: readonly OrderFollower[],
 ): Promise<TransportGiven> {
   if (!(await documentFreight(db, clock, caller.companyId, freightId))) return { kind: 'not_found' };
   return db.transaction().execute(async (trx): Promise<TransportGiven> => {
@@ -367,18 +373,18 @@ export async function giveTransport(
   });
 }
 
-/** The award's step of the deal room (app.ts registers it): a bid won, its transport order issued; an own order has none. */
-export const issueTransportOrder: AwardStep = async (trx, clock, won) => {
-  if (won.bid) await addTransportOrder(trx, clock, won.freight, won.bid);
-};
-
 /**
- * The transport order as issued (its content), read in the award's transaction by a module above
- * (the e-CMR, src/cmr, is filled from it); undefined when the freight has none.
+ * The award's step of the deal room (app.ts registers it): a bid won, its transport order issued,
+ * and then `issued` follow it in turn, each handed the order as stored (the e-CMR is filled from
+ * it without reading it again); an own order has none. A freight whose order was written already
+ * hands that one on.
  */
-export async function issuedOrder(trx: Db, freightId: number): Promise<TransportOrder | undefined> {
-  const content = await orderContentOf(trx, freightId);
-  return content === undefined ? undefined : (JSON.parse(content) as TransportOrder);
+export function issueTransportOrder(issued: readonly OrderFollower[] = []): AwardStep {
+  return async (trx, clock, won) => {
+    if (!won.bid) return;
+    const order = await addTransportOrder(trx, clock, won.freight, won.bid);
+    if (order) for (const follow of issued) await follow(trx, clock, won.freight, order);
+  };
 }
 
 /**

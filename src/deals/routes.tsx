@@ -36,7 +36,7 @@ import {
   readOrder,
   unreadOf,
   type Conversation,
-  type OrderAmended,
+  type OrderFollower,
 } from './room.ts';
 import { readTransport, TRANSPORT_LIMITS } from './order.ts';
 import { DEAL_DOCS, DOCUMENT, MESSAGE, type DocumentView, type MessageView } from './schema.ts';
@@ -126,7 +126,7 @@ const backFromPod = backTo('documents', 'deal.pod.done');
  * The deal room's JSON endpoints and their pages; `amended`: what modules above do when the
  * carrier's plate and driver re-issue the transport order (app.ts passes the e-CMR's).
  */
-export function dealEndpoints(amended: readonly OrderAmended[] = []): Endpoint[] {
+export function dealEndpoints(amended: readonly OrderFollower[] = []): Endpoint[] {
   return [
     userEndpoint({
       method: 'POST',

@@ -311,19 +311,6 @@ export async function orderOf(db: Db, freightId: number): Promise<OrderVersion |
   return document ? { version: row.version, content: row.content, document } : undefined;
 }
 
-/** The latest version's content of a freight's transport order (`orderOf` without its document's metadata), in one statement. */
-export async function orderContentOf(db: Db, freightId: number): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('deal_orders')
-    .innerJoin('deal_documents', 'deal_documents.id', 'deal_orders.document_id')
-    .select('deal_orders.content')
-    .where('deal_orders.freight_id', '=', freightId)
-    .orderBy('deal_orders.version', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.content;
-}
-
 /** Every version of a freight's transport order, newest first, with its PDF's metadata (no content). */
 export async function orderVersionsOf(db: Db, freightId: number): Promise<Array<{ version: number; document: DocumentRead }>> {
   const rows = await db
