@@ -217,6 +217,7 @@ describe('module structure', () => {
       'places/postal-centres.ts parsed': 'the packaged postal code centres, parsed per country on first use',
       'places/postal.ts formats': 'the packaged postal code formats, indexed on first use',
       'positions/map.tsx atlas': 'the packaged land and borders (world-atlas), read on first use',
+      'webhooks/outbox.ts idBytes': 'random bytes for event ids, drawn 4 KB at a time; each byte serves one id only',
       'db/statistics.ts daemonOf': 'whether a database (handle) runs autovacuum, asked once',
       'freights/presented.ts formats':
         'the presentation format key of a clock (a hash of a sample freight presented in its zone), computed once',
