@@ -27,6 +27,8 @@ export interface Column<R> {
   wrap?: boolean;
   /** On a phone this cell heads its card (the route of a freight). */
   lead?: boolean;
+  /** On a phone, in a row the table's `brief` marks, this cell stays on one line beside the lead; the others hide. */
+  brief?: boolean;
   /** When set, the header links to this sort key. */
   sortHref?: string;
   /** The list is sorted by this column: `aria-sort` and an arrow on its header. */
@@ -56,6 +58,7 @@ export function DataTable<R>({
   skipTarget,
   rowKey,
   rowClass,
+  brief,
 }: {
   columns: Column<R>[];
   rows: R[];
@@ -67,6 +70,11 @@ export function DataTable<R>({
   rowKey?: (row: R) => string | number | undefined;
   /** A row's class (a load the user has seen reads muted: `seen`). */
   rowClass?: (row: R) => string | undefined;
+  /**
+   * A row with nothing to read but its lead and its `brief` cells (a month without awards): on a
+   * phone one line instead of a card of dashes, so the rows that say something come sooner.
+   */
+  brief?: (row: R) => boolean;
 }) {
   const scope = useContext(PageScopeContext);
   const t = scope.t ?? translator('eng');
@@ -104,10 +112,14 @@ export function DataTable<R>({
             </tr>
           ) : (
             rows.map((r) => (
-              <tr data-key={rowKey?.(r)} class={rowClass?.(r)}>
+              <tr data-key={rowKey?.(r)} class={[rowClass?.(r), brief?.(r) ? 'brief' : ''].filter(Boolean).join(' ') || undefined}>
                 {columns.map((c) => (
                   <td
-                    class={[c.numeric ? 'num' : '', c.wrap ? 'wrap' : '', c.lead ? 'lead' : ''].filter(Boolean).join(' ') || undefined}
+                    class={
+                      [c.numeric ? 'num' : '', c.wrap ? 'wrap' : '', c.lead ? 'lead' : '', c.brief ? 'brief' : '']
+                        .filter(Boolean)
+                        .join(' ') || undefined
+                    }
                     data-label={(!c.hideLabel && c.label) || undefined}
                   >
                     {cellValue(c.cell(r))}

@@ -71,7 +71,7 @@ export function pricesPage(ctx: Ctx, outcome: Answer<LanePricesData>, query: Lan
   const none = (m: LaneMonth) => (m.count === 0 ? '–' : <span class="muted">{t('lp.hidden')}</span>);
   const columns = [
     { label: t('lp.col.month'), cell: (m: LaneMonth) => monthName(m.month, lang), lead: true },
-    { label: t('lp.col.count'), cell: (m: LaneMonth) => formatNumber(m.count, lang), numeric: true },
+    { label: t('lp.col.count'), cell: (m: LaneMonth) => formatNumber(m.count, lang), numeric: true, brief: true },
     // The figures rest on the released awards (whole batches), which can be fewer than the month's.
     { label: t('lp.col.released'), cell: (m: LaneMonth) => (m.released ? formatNumber(m.released, lang) : '–'), numeric: true },
     { label: t('lp.col.median'), cell: (m: LaneMonth) => (m.median === null ? none(m) : money(m.median)), numeric: true },
@@ -121,7 +121,7 @@ export function pricesPage(ctx: Ctx, outcome: Answer<LanePricesData>, query: Lan
             {t('lp.no_figures')}
           </p>
         )}
-        <DataTable columns={columns} rows={answer.months} empty="" testId={testId} caption={title} />
+        <DataTable columns={columns} rows={answer.months} empty="" testId={testId} caption={title} brief={(m) => m.count === 0} />
       </>
     );
   };

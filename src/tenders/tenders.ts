@@ -406,13 +406,20 @@ export async function awardTender(
   });
 }
 
-/** GET /contracts/index: every awarded lane the company is a party to, as shipper or carrier; newest first. */
+/**
+ * GET /contracts/index: every awarded lane the company is a party to, as shipper or carrier; the
+ * newest tender first, its lanes in the tender's order, each lane's primary carrier before its
+ * backups (as the routing guide goes down them).
+ */
 export async function contractsOf(db: Db, company: number, limit = 1000): Promise<ContractRow[]> {
   const rows = await db
     .selectFrom('contracts')
     .select([...contractColumns()])
     .where((eb) => eb.or([eb('shipper_id', '=', company), eb('carrier_id', '=', company)]))
-    .orderBy('id', 'desc')
+    .orderBy('tender_id', 'desc')
+    .orderBy('lane_id')
+    .orderBy('rank')
+    .orderBy('id')
     .limit(limit)
     .execute();
   return rows as ContractRow[];

@@ -327,6 +327,15 @@ describe(`lane tenders (docs/reference.md#tenders) (${TEST_DB})`, () => {
 
     const mine = ok(await app.get('/contracts/index.json', { token: shipper.token })).contracts;
     assert.equal(mine.length, 3);
+    // The tender's lanes in its order, each lane's primary carrier before its backup.
+    assert.deepEqual(
+      mine.map((x: any) => [x.lane, x.rank]),
+      [
+        [l1, 1],
+        [l1, 2],
+        [l3, 1],
+      ],
+    );
     const c = mine.find((x: any) => x.carrier.id === carrierA.company);
     assert.deepEqual(
       { ...c, id: 0 },

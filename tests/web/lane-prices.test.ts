@@ -130,6 +130,15 @@ describe('lane prices: the freight form’s and page’s hint, the chart page (d
       const march = plain(await rows.nth(11).innerText());
       assert.ok(march.includes(text.median), march);
       assert.ok(plain(await rows.nth(10).innerText()).includes(text.hidden));
+      // A month without awards (April 2030) says only that; on a phone it is one line, not a card of dashes.
+      const empty = rows.nth(0);
+      assert.equal(await empty.getAttribute('class'), 'brief');
+      assert.equal(await rows.nth(11).getAttribute('class'), null);
+      if (viewport.width < 761) {
+        const [line, card] = [await empty.boundingBox(), await rows.nth(11).boundingBox()];
+        assert.ok(line && card && line.height * 3 < card.height, `a month without awards is one line (${line?.height} px)`);
+        assert.equal(plain(await empty.innerText()).includes('–'), false, 'no dashes on the phone');
+      }
       await assertNoSideScroll(page, `${lang} lane prices`);
       const chartBox = await chart.boundingBox();
       assert.ok(chartBox && chartBox.width <= viewport.width, 'the chart fits the screen');

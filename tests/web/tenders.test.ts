@@ -154,6 +154,10 @@ describe('lane tenders in the browser: CSV upload, bids, award, routing guide', 
         await s.goto(`${base}/tenders/view/${id}`);
         const lane1 = s.locator('[data-testid="evaluate-lane-1"]');
         const lane2 = s.locator('[data-testid="evaluate-lane-2"]');
+        // Each lane's heading says its loads in words: 20 of them, and one.
+        const heading = { eng: ['20 loads a month', 'one load a month'], deu: ['20 Ladungen im Monat', 'eine Ladung im Monat'] }[lang];
+        assert.ok(plain(await lane1.locator('h2').innerText()).endsWith(`· ${heading[0]}`));
+        assert.ok(plain(await lane2.locator('h2').innerText()).endsWith(`· ${heading[1]}`));
         const rank = (lane: typeof lane1, who: Actor) =>
           lane.locator(`tr:has(input[name$="[company]"][value="${who.company}"]) input[name$="[rank]"]`);
         await rank(lane1, beta).fill('1');
