@@ -24,6 +24,7 @@ const TEXT = {
     book: 'Sofort buchen für 912,50 €',
     rating: '★ 4,3 von 5 (3 Bewertungen)',
     rowBook: 'Sofort buchen für 1.250,00 €',
+    turnNext: 'Sie sind dran: bis {until} für 912,50 € sofort buchen oder ablehnen',
     // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (docs/reference.md#one-step)
     then: 'dann der Markt',
   },
@@ -35,6 +36,7 @@ const TEXT = {
     book: 'Book now for €912.50',
     rating: '★ 4.3 of 5 (3 ratings)',
     rowBook: 'Book now for €1,250.00',
+    turnNext: 'Your move: book it for €912.50 or pass, by {until}',
     // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (docs/reference.md#one-step)
     then: 'then the market',
   },
@@ -102,11 +104,21 @@ describe('a waterfall in the browser: set up, passed, booked from the work queue
         await Promise.all([s.waitForURL(`${base}/freights/view/${id}`), setup.getByRole('button', { name: words.start }).click()]);
         const state = plain(await s.locator('[data-testid="waterfall-state"]').innerText());
         assert.ok(state.includes(first.companyName) && state.includes(second.companyName) && state.includes(words.then), state);
+        // The line that says whose move it is tells the offer too, not the bidding deadline.
+        const ownerNext = plain(await s.locator('[data-testid="next-step"]').innerText());
+        assert.ok(ownerNext.includes(state.slice(state.indexOf(first.companyName))), ownerNext);
 
         // The first carrier passes from the freight page.
         const a = await pageFor(browser, base, first, viewport, contexts);
         await a.goto(`${base}/freights/view/${id}`);
         await assertNoSideScroll(a, 'the carrier’s turn');
+        // Its move: book or pass by the turn's end (the time the "your turn" note gives).
+        const until = /(\d{2}[.-]\d{2}[.-]\d{4}|\d{4}-\d{2}-\d{2}) \d{2}:\d{2}/.exec(
+          plain(await a.locator('[data-testid="your-turn"]').innerText()),
+        )?.[0];
+        assert.ok(until, 'the turn ends at a time');
+        const turnNext = plain(await a.locator('[data-testid="next-step"]').innerText());
+        assert.ok(turnNext.startsWith(words.turnNext.replace('{until}', until)), turnNext);
         await confirmAction(a, a.locator('[data-testid="decline-turn"]'), `${base}/`);
         assert.equal((await a.goto(`${base}/freights/view/${id}`))?.status(), 404);
 

@@ -299,6 +299,15 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   const fall = route.waterfall ?? null;
   const bookPrice = money(route.book_now, route.book_now_currency);
   const mayBook = !owner && market && route.book_now !== null && route.book_now !== undefined;
+  /** The owner's running waterfall in words: "C. Transport has until 14:30, then Alpen Cargo, then the market". */
+  const offerChain =
+    owner && fall?.carriers && fall.state === 'running'
+      ? [
+          t('fv.waterfall.now', { company: name(fall.carriers[fall.step ?? 0]), until: formatStamp(fall.step_until, lang) }),
+          ...fall.carriers.slice((fall.step ?? 0) + 1).map((c) => t('fv.waterfall.next', { company: name(c) })),
+          t(fall.then === 'market' ? 'fv.waterfall.after.market' : 'fv.waterfall.after.stop'),
+        ].join(', ')
+      : null;
 
   // ----- whose move it is
   let next: { text: string; yours: boolean | null };
@@ -338,6 +347,8 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
         }),
         yours: true,
       };
+    // A running waterfall: whose turn, until when, who follows (the carriers bid on it no more than on any freight).
+    else if (market && offerChain) next = { text: t('fv.next.owner.waterfall', { offer: offerChain }), yours: false };
     else if (market) next = { text: t('fv.next.owner.no_bids', { deadline: formatStamp(route.deadline, lang) }), yours: false };
     else if (status === 'taken')
       next = {
@@ -368,6 +379,9 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
       };
     else if (myOpenBid)
       next = { text: t('fv.next.bidder.with_owner', { amount: money(myOpenBid.amount, myOpenBid.currency_code) }), yours: false };
+    // Its turn in a waterfall: the turn's end is what counts, not the bidding deadline.
+    else if (fall?.step_until && mayBook)
+      next = { text: t('fv.next.carrier.turn', { price: bookPrice, until: formatStamp(fall.step_until, lang) }), yours: true };
     else next = { text: t('fv.next.bidder.bid', { deadline: formatStamp(route.deadline, lang) }), yours: true };
   } else {
     next = {
@@ -565,15 +579,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
     );
   // The owner's waterfall: whose turn, until when, who follows ("C. Transport has until 14:30, then Alpen Cargo, then the market").
   if (owner && fall?.carriers) {
-    const step = fall.step ?? 0;
-    const text =
-      fall.state === 'running'
-        ? [
-            t('fv.waterfall.now', { company: name(fall.carriers[step]), until: formatStamp(fall.step_until, lang) }),
-            ...fall.carriers.slice(step + 1).map((c) => t('fv.waterfall.next', { company: name(c) })),
-            t(fall.then === 'market' ? 'fv.waterfall.after.market' : 'fv.waterfall.after.stop'),
-          ].join(', ')
-        : t(`fv.waterfall.${fall.state ?? 'ended'}` as 'fv.waterfall.ended');
+    const text = offerChain ?? t(`fv.waterfall.${fall.state ?? 'ended'}` as 'fv.waterfall.ended');
     actions.push(
       <p data-testid="waterfall-state">
         <strong>{t('fv.waterfall.state')}:</strong> {text}
