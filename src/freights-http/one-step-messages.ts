@@ -27,6 +27,8 @@ export const ONE_STEP_PAGE_MESSAGES = catalogue(
     'fv.counter.accept': 'Accept {amount}',
     'fv.counter.accept.q': 'Accept the counter-offer of {amount}? The freight is yours at once.',
     'fv.counter.accept.yes': 'Yes, accept',
+    'fv.next.owner.countered': 'you answered the bid of {company} ({amount}) with {counter}; {company} may accept it or change its bid.',
+    'fv.next.bidder.countered': 'the shipper answered your bid of {amount} with {counter}: accept it, or change your bid.',
     'fv.waterfall': 'Offer to carriers one after another',
     'fv.waterfall.hint': 'Each carrier may book at your price within its time; then the next one, then the market or the end.',
     'fv.waterfall.carrier': 'Carrier {n}',
@@ -78,6 +80,9 @@ export const ONE_STEP_PAGE_MESSAGES = catalogue(
     'fv.counter.accept': '{amount} annehmen',
     'fv.counter.accept.q': 'Das Gegenangebot über {amount} annehmen? Die Fracht gehört Ihnen sofort.',
     'fv.counter.accept.yes': 'Ja, annehmen',
+    'fv.next.owner.countered':
+      'Sie haben das Gebot von {company} ({amount}) mit {counter} beantwortet; {company} kann es annehmen oder sein Gebot ändern.',
+    'fv.next.bidder.countered': 'der Auftraggeber hat Ihr Gebot über {amount} mit {counter} beantwortet: annehmen oder Ihr Gebot ändern.',
     'fv.waterfall': 'Nacheinander Frachtführern anbieten',
     'fv.waterfall.hint': 'Jeder Frachtführer kann in seiner Zeit zu Ihrem Preis buchen; dann der nächste, dann der Markt oder das Ende.',
     'fv.waterfall.carrier': 'Frachtführer {n}',

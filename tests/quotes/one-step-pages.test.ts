@@ -146,6 +146,21 @@ describe(`deals in one step on the pages (${TEST_DB})`, () => {
     assert.match(bidderPage, /Accept /);
     assert.match(bidderPage, /History \(2\)/, 'the bid’s history: its amount, then the counter');
     assert.match(bidderPage, /counter-offer €950.50/);
+    // The line that says whose move it is: the bidder's, to accept or change its bid; the owner waits.
+    const nextStep = (html: string) =>
+      /data-testid="next-step"[^>]*>([\s\S]*?)<\/p>/
+        .exec(html)?.[1]
+        ?.replace(/<[^>]+>/g, '')
+        .replace(/[\u00a0\u202f]/g, ' ') ?? '';
+    assert.equal(
+      nextStep(bidderPage),
+      'Your move: the shipper answered your bid of €1,000.00 with €950.50: accept it, or change your bid.',
+    );
+    assert.equal(
+      nextStep(await page(shipper, `/freights/view/${id}`)),
+      // The shipper reads German.
+      `Warten: Sie haben das Gebot von ${first.companyName} (1.000,00 €) mit 950,50 € beantwortet; ${first.companyName} kann es annehmen oder sein Gebot ändern.`,
+    );
     const accepted = await form(first, `/quotes/accept/${bid.id}`, { route: String(id) });
     assert.equal(accepted.status, 302);
     const row = await freightRow(app, id);

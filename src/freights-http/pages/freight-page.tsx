@@ -339,6 +339,16 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
         }),
         yours: false,
       };
+    // The one bid in play answered with a counter-offer: the bidder's move.
+    else if (market && live.length === 1 && live[0]!.counter)
+      next = {
+        text: t('fv.next.owner.countered', {
+          company: name(live[0]!.company),
+          amount: money(live[0]!.amount, live[0]!.currency_code),
+          counter: money(live[0]!.counter.amount, live[0]!.counter.currency_code),
+        }),
+        yours: false,
+      };
     else if (market && live.length)
       next = {
         text: t(live.length === 1 ? 'fv.next.owner.choose.one' : 'fv.next.owner.choose', {
@@ -371,7 +381,16 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   } else if (market) {
     const awaited = mine.find((b) => b.owner_confirmed && !b.bidder_confirmed);
     const confirmedByMe = mine.find((b) => b.bidder_confirmed && !b.owner_confirmed);
+    const countered = mine.find((b) => b.counter);
     if (awaited) next = { text: t('fv.next.bidder.confirm', { amount: money(awaited.amount, awaited.currency_code) }), yours: true };
+    else if (countered?.counter)
+      next = {
+        text: t('fv.next.bidder.countered', {
+          amount: money(countered.amount, countered.currency_code),
+          counter: money(countered.counter.amount, countered.counter.currency_code),
+        }),
+        yours: true,
+      };
     else if (confirmedByMe)
       next = {
         text: t('fv.next.bidder.waiting_owner', { amount: money(confirmedByMe.amount, confirmedByMe.currency_code) }),
