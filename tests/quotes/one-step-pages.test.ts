@@ -139,13 +139,19 @@ describe(`deals in one step on the pages (${TEST_DB})`, () => {
       await app.post('/quotes/add.json', { token: first.token, json: { route: id, amount: '1000', currency_code: 'EUR' } }),
     ).bid;
     assert.match(await page(shipper, `/freights/view/${id}`), /data-testid="counter-form"/);
-    const countered = await form(shipper, `/quotes/counter/${bid.id}`, { route: String(id), amount: '950,50' });
+    const countered = await form(shipper, `/quotes/counter/${bid.id}`, { route: String(id), amount: '950,50', note: 'Tolls included' });
     assert.equal(countered.status, 302);
     const bidderPage = await page(first, `/freights/view/${id}`);
     assert.match(bidderPage, /Counter-offer: /);
     assert.match(bidderPage, /Accept /);
     assert.match(bidderPage, /History \(2\)/, 'the bid’s history: its amount, then the counter');
     assert.match(bidderPage, /counter-offer €950.50/);
+    // Accepting it leads the bidder's actions, with the owner's note; nothing says the bidder waits.
+    assert.match(
+      bidderPage,
+      /class="stack counter-standing" data-testid="counter-standing"><p>Counter-offer: €950.50 · Tolls included<\/p>/,
+    );
+    assert.doesNotMatch(bidderPage, /waiting for the shipper/i);
     // The line that says whose move it is: the bidder's, to accept or change its bid; the owner waits.
     const nextStep = (html: string) =>
       /data-testid="next-step"[^>]*>([\s\S]*?)<\/p>/

@@ -546,12 +546,18 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
         else if (owner && b.owner_confirmed) parts.push(<span class="muted">{t('fv.waiting_for', { company: name(b.company) })}</span>);
         if (owner && b.company !== me) parts.push(counterForm(b));
         if (b.counter)
-          parts.push(<span class="muted">{t('fv.counter.standing', { amount: money(b.counter.amount, b.counter.currency_code) })}</span>);
+          parts.push(
+            <span class="muted wrap-text">
+              {t('fv.counter.standing', { amount: money(b.counter.amount, b.counter.currency_code) })}
+              {b.counter.note ? ` · ${b.counter.note}` : ''}
+            </span>,
+          );
         if (b.company === me && !owner && b.counter) parts.push(acceptButton(b));
         if (b.company === me) {
           if (bidderMayConfirm(b)) parts.push(confirmButton(b));
-          else if (!owner && b.bidder_confirmed) parts.push(<span class="muted">{t('fv.waiting_for_shipper')}</span>);
-          else if (!owner && !b.owner_confirmed) parts.push(<span class="muted">{t('fv.waiting_for_shipper')}</span>);
+          // A standing counter-offer is the bidder's move, not a wait for the shipper.
+          else if (!owner && !b.counter && (b.bidder_confirmed || !b.owner_confirmed))
+            parts.push(<span class="muted">{t('fv.waiting_for_shipper')}</span>);
           parts.push(revokeBidButton(b));
         }
         return <div class="actions">{parts}</div>;
@@ -565,6 +571,18 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   const awaitedFromMe = owner ? pendingTheirs : mine.find((b) => bidderMayConfirm(b));
   if (market && awaitedFromMe && (owner ? ownerMayConfirm(awaitedFromMe) : bidderMayConfirm(awaitedFromMe)))
     actions.push(<div class="actions">{confirmButton(awaitedFromMe)}</div>);
+  // The owner's counter-offer to this bidder: accepting it is the bidder's move (it is also in the bids table).
+  const counteredMine = owner ? undefined : mine.find((b) => b.counter);
+  if (market && counteredMine?.counter && !awaitedFromMe)
+    actions.push(
+      <div class="stack counter-standing" data-testid="counter-standing">
+        <p>
+          {t('fv.counter.standing', { amount: money(counteredMine.counter.amount, counteredMine.counter.currency_code) })}
+          {counteredMine.counter.note ? ` · ${counteredMine.counter.note}` : ''}
+        </p>
+        <div class="actions">{acceptButton(counteredMine)}</div>
+      </div>,
+    );
   // A carrier's turn in a waterfall, and Book Now: the deal in one click (after a confirming step).
   if (!owner && fall?.step_until)
     actions.push(
