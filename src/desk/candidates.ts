@@ -140,7 +140,8 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
       .orderBy('freights.id')
       .limit(QUEUE_BOUND * 4)
       .execute(),
-    // The company's bids in play on other companies' freights in the market (its move: confirm an accepted one).
+    // The company's bids in play on other companies' freights in the market (its move: confirm an
+    // accepted one, or answer the owner's counter-offer).
     bidsWithFreight()
       .select([
         'bids.amount',
@@ -148,6 +149,9 @@ export async function queueRows(db: Kysely<DB>, now: Date, company: number, sinc
         'bids.owner_confirmed',
         'bids.bidder_confirmed',
         'bids.modified as bid_modified',
+        'bids.counter_amount',
+        'bids.counter_currency',
+        'bids.counter_created',
         companyNameSql(sql`freights.company_id`).as('owner'),
       ])
       .where('bids.company_id', '=', company)

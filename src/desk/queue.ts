@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import {
+  bidderMustAnswer,
   bidderMustConfirm,
   isCallersMove,
   LIST,
@@ -50,6 +51,8 @@ export interface QueueEntry {
   company?: string;
   amount?: string | null;
   currency?: string | null;
+  /** the company's own bid, in `currency` (a counter-offer to answer: `amount` is the owner's price) */
+  bidAmount?: string | null;
   /** bids in play (bids to answer) */
   bids?: number;
   /** what a draft lacks */
@@ -76,6 +79,7 @@ export interface QueueSection {
 /** The parts of the queue, in the order the start page shows them. */
 export const WAITING_PARTS = [
   'yourTurn',
+  'answerCounters',
   'confirmBids',
   'chooseBids',
   'confirmMine',
@@ -179,6 +183,9 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
     bids,
   }));
   const awaited = myBids.filter((b) => bidderMustConfirm(b));
+  // The owner answered the company's bid with its own price (docs/reference.md#one-step): accept it or change
+  // the bid; a bid the owner accepted meanwhile is a confirmation to give instead.
+  const countered = myBids.filter((b) => bidderMustAnswer({ ...b, countered: b.counter_amount !== null }) && !bidderMustConfirm(b));
   const unanswered = requests.filter((r) =>
     isCallersMove(
       { status: r.status as FreightStatus, company: r.company_id, winner: r.winner_id, type: r.type, whitelist: r.whitelist },
@@ -210,6 +217,7 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
 
   const [
     yourTurn,
+    answerCounters,
     confirmBids,
     chooseBids,
     confirmMine,
@@ -232,6 +240,15 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
       amount: r.book_now,
       currency: r.book_now_currency,
       at: time(r.step_until),
+    })),
+    // A counter-offer: the owner's price, beside the bid's own.
+    section(countered, async (b) => ({
+      freight: await f(b),
+      company: b.owner,
+      amount: b.counter_amount === null ? null : String(b.counter_amount),
+      currency: b.counter_currency ?? b.currency_code,
+      bidAmount: b.amount,
+      at: time(b.counter_created),
     })),
     section(toConfirm, (b) => bidEntry(b, b.bidder, b.bid_modified)),
     section(toChoose, async ({ row, bids }) => ({
@@ -269,6 +286,7 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
   ]);
   return {
     yourTurn,
+    answerCounters,
     confirmBids,
     chooseBids,
     confirmMine,
@@ -292,6 +310,7 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
  */
 export const QUEUE_LISTS: Record<Exclude<QueuePart, 'rateCounterparts' | 'answerRatings' | 'late' | 'milestones'>, ListId> = {
   yourTurn: LIST.market,
+  answerCounters: LIST.bidOn,
   confirmBids: LIST.withBids,
   chooseBids: LIST.withBids,
   expiredBids: LIST.ownArchive,

@@ -37,6 +37,8 @@ export function deskPage(data: DeskData, ctx: Ctx<Caller>): Page {
     switch (part) {
       case 'yourTurn':
         return `${company}: ${t('desk.turn', { until: stamp(e.at), price: amount })}`;
+      case 'answerCounters':
+        return t('desk.item.answerCounters', { company, amount, bid: money(e.bidAmount, e.currency) });
       case 'confirmBids':
         return t('desk.item.confirmBids', { company, amount });
       case 'chooseBids':

@@ -82,7 +82,15 @@ const IN_PLAY: readonly BidStatus[] = BIDS_IN_PLAY;
 /** The live (non-revoked) bids on the page's freights, with their freight: what a list row shows of each (amount, status, confirmations). */
 const liveBidsOn = (db: Db, freightIds: number[]) =>
   bidsWithFreights(db)
-    .select(['bids.freight_id', 'bids.amount', 'bids.currency_code', 'bids.status', 'bids.owner_confirmed', 'bids.bidder_confirmed'])
+    .select([
+      'bids.freight_id',
+      'bids.amount',
+      'bids.currency_code',
+      'bids.status',
+      'bids.owner_confirmed',
+      'bids.bidder_confirmed',
+      sql<boolean>`bids.counter_amount is not null`.as('countered'),
+    ])
     .where('bids.freight_id', 'in', freightIds)
     .where('bids.status', '<>', 'revoked');
 
@@ -135,6 +143,7 @@ export async function ownBids(db: Db, company: number, freightIds: number[]): Pr
         status: r.status,
         owner_confirmed: r.owner_confirmed,
         bidder_confirmed: r.bidder_confirmed,
+        countered: Boolean(r.countered),
         lost: Boolean(r.lost),
       },
     ]),

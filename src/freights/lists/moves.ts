@@ -8,10 +8,12 @@ import { type FreightStatus, VISIBILITY } from '../tables.ts';
  * confirms a bid first, then the bidder; a bid the bidder confirmed first waits for the owner.
  */
 
-/** The two confirmations of a live (open or pending) bid. */
+/** The two confirmations of a live (open or pending) bid, and whether the owner's counter-offer stands on it. */
 export interface Confirmations {
   owner_confirmed: boolean;
   bidder_confirmed: boolean;
+  /** the owner answered the bid with its own price (docs/reference.md#one-step); absent: not read, none */
+  countered?: boolean;
 }
 
 /**
@@ -29,6 +31,12 @@ export function ownerMoveOf(liveBids: readonly Confirmations[]): OwnerMove {
 /** A bidder's move on its live bid: confirm it once the owner accepted it; otherwise the owner's. */
 export const bidderMustConfirm = (bid: Confirmations): boolean => bid.owner_confirmed && !bid.bidder_confirmed;
 
+/**
+ * A bidder's move on its live bid, all of it: confirm it once the owner accepted it, or answer the
+ * owner's standing counter-offer (accept it, or change the amount, which ends it).
+ */
+export const bidderMustAnswer = (bid: Confirmations): boolean => bidderMustConfirm(bid) || bid.countered === true;
+
 /** What a list row needs to say whose move it is. */
 export interface RowForMove {
   status: FreightStatus;
@@ -42,7 +50,8 @@ export interface RowForMove {
 
 /**
  * Whether the row waits for the caller's company: its draft (complete or publish it), its tender
- * with a bid to confirm or bids to choose from, its own live bid the owner accepted (confirm it),
+ * with a bid to confirm or bids to choose from, its own live bid the owner accepted (confirm it) or
+ * answered with a counter-offer (accept it, or change the bid),
  * a booking request addressed to it that it has not answered, an order it won whose delivery it
  * reports. `ownerBids` are the live bids of the caller's own freight, `myBid` its own live bid on
  * another company's freight (freights-http/pages/page-data.ts reads both for the page's rows).
@@ -62,7 +71,7 @@ export function isCallersMove(
   }
   if (row.status === 'taken') return row.winner === company;
   if (!isMarketStatus(row.status)) return false;
-  if (myBid) return bidderMustConfirm(myBid);
+  if (myBid) return bidderMustAnswer(myBid);
   // A booking request (or a direct request or order) addressed to this company waits for its answer.
   // A presented row shows another company no whitelist (the owner's alone): one addressed to a
   // whitelist that this company sees in the market names it, or it could not see it.
