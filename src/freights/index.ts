@@ -119,7 +119,15 @@ export {
 } from './lists/registry.ts';
 export { freightDistanceSql, originDistanceSql, searchConditions } from './search.ts';
 // Whose move a freight is (the lists, the freight page, and the desk's work queue)
-export { bidderMustAnswer, bidderMustConfirm, isCallersMove, ownerMoveOf, placeGiven, publishGaps, type PublishGap } from './lists/moves.ts';
+export {
+  bidderMustAnswer,
+  bidderMustConfirm,
+  isCallersMove,
+  ownerMoveOf,
+  placeGiven,
+  publishGaps,
+  type PublishGap,
+} from './lists/moves.ts';
 
 // The field table (the HTTP face reads a freight body by it, freights-http/parse.ts), and the freight as presented
 export {
