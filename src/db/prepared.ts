@@ -239,10 +239,10 @@ export function statementBuilder<DB>(): Kysely<DB> {
  *
  * Bounded: at most MAX_NAMED names a connection (each holds its parse tree and plans in that
  * server process's memory; beyond them statements run unnamed), MAX_TEXTS texts named in the
- * process, and texts seen once remembered up to MAX_TEXTS and then forgotten together. A named statement the server refuses as no longer
- * known (26000, a session whose statements were deallocated) or whose cached plan a change of a
- * table's columns made unusable (0A000: only a migration, before the app's statements) fails that
- * once, and its text runs unnamed from then on.
+ * process, and texts seen once remembered up to MAX_TEXTS and then forgotten together. A named
+ * statement the server refuses as no longer known (26000, a session whose statements were
+ * deallocated) or whose cached plan a change of a table's columns made unusable (0A000: only a
+ * migration, before the app's statements) fails that once, and its text runs unnamed from then on.
  */
 export function nameRepeatedStatements(pool: pg.Pool): void {
   const names = new ServerStatementNames();

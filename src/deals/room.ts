@@ -283,9 +283,9 @@ async function addTransportOrder(trx: Db, clock: Clock, freight: FreightRow, bid
   const written = await orderOf(trx, freight.id);
   if (written) return JSON.parse(written.content) as TransportOrder;
   const order = await readTransportOrder(trx, clock, freight, bid);
-  await writeOrderVersion(trx, clock, freight, order, null);
+  const { json } = await writeOrderVersion(trx, clock, freight, order, null);
   // As stored (its JSON text), which is what a reader of the order gets.
-  return JSON.parse(JSON.stringify(order)) as TransportOrder;
+  return JSON.parse(json) as TransportOrder;
 }
 
 /** The PDF's file name: `transport-order-<display id>.pdf`, `-v2` and on for later versions. */
@@ -295,7 +295,8 @@ const orderPdfName = (o: TransportOrder) =>
 /**
  * A version of the order written: its JSON text, the PDF rendered from it (embedding the same
  * JSON) as a document of kind `order`, and `document.added` to the parties but `by` (the
- * carrier's re-issue is told to the owner; the award's order to both).
+ * carrier's re-issue is told to the owner; the award's order to both). Answers the document's id
+ * and the JSON text stored.
  */
 async function writeOrderVersion(trx: Db, clock: Clock, freight: FreightRow, order: TransportOrder, by: number | null) {
   const json = JSON.stringify(order);
@@ -316,9 +317,8 @@ async function writeOrderVersion(trx: Db, clock: Clock, freight: FreightRow, ord
     },
     { freight_id: freight.id, version: order.version ?? 1, content: json, created: clock.now() },
   );
-  const id = document.id;
   await documentAdded(trx, clock, document, by, otherParties(freight, by), freight.id);
-  return id;
+  return { id: document.id, json };
 }
 
 /**
@@ -367,7 +367,7 @@ export async function giveTransport(
     const previous = JSON.parse(current.content) as TransportOrder;
     if (sameTransport(previous.transport, transport)) return { kind: 'refused', reason: 'order.unchanged' };
     const order = amendedOrder({ ...previous, version: current.version }, transport, clock.format(clock.now()) ?? '');
-    const id = await writeOrderVersion(trx, clock, freight, order, caller.companyId);
+    const { id } = await writeOrderVersion(trx, clock, freight, order, caller.companyId);
     for (const step of amended) await step(trx, clock, freight, order);
     return { kind: 'done', order, document: (await documentById(trx, id))! };
   });

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import {
-  bidderMustAnswer,
   bidderMustConfirm,
   isCallersMove,
   LIST,
@@ -185,7 +184,7 @@ export async function workQueue(db: Db, clock: Clock, company: number, since: Da
   const awaited = myBids.filter((b) => bidderMustConfirm(b));
   // The owner answered the company's bid with its own price (docs/reference.md#one-step): accept it or change
   // the bid; a bid the owner accepted meanwhile is a confirmation to give instead.
-  const countered = myBids.filter((b) => bidderMustAnswer({ ...b, countered: b.counter_amount !== null }) && !bidderMustConfirm(b));
+  const countered = myBids.filter((b) => b.counter_amount !== null && !bidderMustConfirm(b));
   const unanswered = requests.filter((r) =>
     isCallersMove(
       { status: r.status as FreightStatus, company: r.company_id, winner: r.winner_id, type: r.type, whitelist: r.whitelist },

@@ -120,7 +120,6 @@ export {
 export { freightDistanceSql, originDistanceSql, searchConditions } from './search.ts';
 // Whose move a freight is (the lists, the freight page, and the desk's work queue)
 export {
-  bidderMustAnswer,
   bidderMustConfirm,
   isCallersMove,
   ownerMoveOf,

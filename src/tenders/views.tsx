@@ -335,6 +335,7 @@ function laneSections(ctx: C, tender: TenderView, ev: Evaluation, all: boolean, 
   const t = ctx.t;
   const words = {
     lane: esc(t('tenders.lane')),
+    oneLoad: esc(t('tenders.lane_loads.one')),
     market: esc(t('tenders.market_price')),
     none: esc(t('tenders.no_market_price')),
     noBids: esc(t('tenders.no_bids')),
@@ -368,7 +369,7 @@ function laneSections(ctx: C, tender: TenderView, ev: Evaluation, all: boolean, 
     out.push(
       `<section class="panel" id="lane-${l.position}" data-testid="evaluate-lane-${l.position}"><h2>${words.lane} ${l.position}: ${esc(
         l.from,
-      )} → ${esc(l.to)} · ${esc(l.loads === 1 ? t('tenders.lane_loads.one') : t('tenders.lane_loads', { count: formatNumber(l.loads, ctx.language) }))}</h2><p class="hint">${words.market}: ${
+      )} → ${esc(l.to)} · ${l.loads === 1 ? words.oneLoad : esc(t('tenders.lane_loads', { count: formatNumber(l.loads, ctx.language) }))}</h2><p class="hint">${words.market}: ${
         market === null || market === undefined ? words.none : esc(money(market, tender.currency))
       }</p>`,
     );

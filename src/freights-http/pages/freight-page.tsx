@@ -220,6 +220,8 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   const live = bids.filter((b) => LIVE.includes(b.status));
   const mine = bids.filter((b) => b.company === me && LIVE.includes(b.status));
   const myOpenBid = mine.find((b) => b.status === 'open');
+  /** The caller's bid the owner answered with a counter-offer (docs/reference.md#one-step): its move. */
+  const myCountered = owner ? undefined : mine.find((b) => b.counter);
   const myPendingBid = mine.find((b) => b.status === 'pending');
   const name = (id: unknown) => (typeof id === 'number' ? (data.companyNames.get(id) ?? t('fv.company_unknown')) : '–');
   /** A company on the page: its name linking to its profile, with the verified mark (accounts/mark.tsx). */
@@ -285,6 +287,11 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
       </button>
     </form>
   );
+  /** A standing counter-offer in words, with the owner's note: "Counter-offer: €950.50 · Tolls included". */
+  const counterText = (b: BidView) =>
+    b.counter
+      ? `${t('fv.counter.standing', { amount: money(b.counter.amount, b.counter.currency_code) })}${b.counter.note ? ` · ${b.counter.note}` : ''}`
+      : '';
   const acceptButton = (b: BidView) => (
     <ConfirmAction
       action={`/quotes/accept/${b.id}`}
@@ -311,6 +318,8 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
 
   // ----- whose move it is
   let next: { text: string; yours: boolean | null };
+  /** The one bid in play, when there is only one. */
+  const lone = live.length === 1 ? live[0] : undefined;
   const pendingMine = live.find((b) => b.owner_confirmed && !b.bidder_confirmed);
   const pendingTheirs = live.find((b) => b.bidder_confirmed && !b.owner_confirmed);
   if (owner) {
@@ -340,12 +349,12 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
         yours: false,
       };
     // The one bid in play answered with a counter-offer: the bidder's move.
-    else if (market && live.length === 1 && live[0]!.counter)
+    else if (market && lone?.counter)
       next = {
         text: t('fv.next.owner.countered', {
-          company: name(live[0]!.company),
-          amount: money(live[0]!.amount, live[0]!.currency_code),
-          counter: money(live[0]!.counter.amount, live[0]!.counter.currency_code),
+          company: name(lone.company),
+          amount: money(lone.amount, lone.currency_code),
+          counter: money(lone.counter.amount, lone.counter.currency_code),
         }),
         yours: false,
       };
@@ -381,13 +390,12 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   } else if (market) {
     const awaited = mine.find((b) => b.owner_confirmed && !b.bidder_confirmed);
     const confirmedByMe = mine.find((b) => b.bidder_confirmed && !b.owner_confirmed);
-    const countered = mine.find((b) => b.counter);
     if (awaited) next = { text: t('fv.next.bidder.confirm', { amount: money(awaited.amount, awaited.currency_code) }), yours: true };
-    else if (countered?.counter)
+    else if (myCountered?.counter)
       next = {
         text: t('fv.next.bidder.countered', {
-          amount: money(countered.amount, countered.currency_code),
-          counter: money(countered.counter.amount, countered.counter.currency_code),
+          amount: money(myCountered.amount, myCountered.currency_code),
+          counter: money(myCountered.counter.amount, myCountered.counter.currency_code),
         }),
         yours: true,
       };
@@ -545,13 +553,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
         if (ownerMayConfirm(b)) parts.push(confirmButton(b));
         else if (owner && b.owner_confirmed) parts.push(<span class="muted">{t('fv.waiting_for', { company: name(b.company) })}</span>);
         if (owner && b.company !== me) parts.push(counterForm(b));
-        if (b.counter)
-          parts.push(
-            <span class="muted wrap-text">
-              {t('fv.counter.standing', { amount: money(b.counter.amount, b.counter.currency_code) })}
-              {b.counter.note ? ` · ${b.counter.note}` : ''}
-            </span>,
-          );
+        if (b.counter) parts.push(<span class="muted wrap-text">{counterText(b)}</span>);
         if (b.company === me && !owner && b.counter) parts.push(acceptButton(b));
         if (b.company === me) {
           if (bidderMayConfirm(b)) parts.push(confirmButton(b));
@@ -572,15 +574,11 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
   if (market && awaitedFromMe && (owner ? ownerMayConfirm(awaitedFromMe) : bidderMayConfirm(awaitedFromMe)))
     actions.push(<div class="actions">{confirmButton(awaitedFromMe)}</div>);
   // The owner's counter-offer to this bidder: accepting it is the bidder's move (it is also in the bids table).
-  const counteredMine = owner ? undefined : mine.find((b) => b.counter);
-  if (market && counteredMine?.counter && !awaitedFromMe)
+  if (market && myCountered && !awaitedFromMe)
     actions.push(
       <div class="stack counter-standing" data-testid="counter-standing">
-        <p>
-          {t('fv.counter.standing', { amount: money(counteredMine.counter.amount, counteredMine.counter.currency_code) })}
-          {counteredMine.counter.note ? ` · ${counteredMine.counter.note}` : ''}
-        </p>
-        <div class="actions">{acceptButton(counteredMine)}</div>
+        <p>{counterText(myCountered)}</p>
+        <div class="actions">{acceptButton(myCountered)}</div>
       </div>,
     );
   // A carrier's turn in a waterfall, and Book Now: the deal in one click (after a confirming step).

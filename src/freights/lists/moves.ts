@@ -35,7 +35,7 @@ export const bidderMustConfirm = (bid: Confirmations): boolean => bid.owner_conf
  * A bidder's move on its live bid, all of it: confirm it once the owner accepted it, or answer the
  * owner's standing counter-offer (accept it, or change the amount, which ends it).
  */
-export const bidderMustAnswer = (bid: Confirmations): boolean => bidderMustConfirm(bid) || bid.countered === true;
+const bidderMustAnswer = (bid: Confirmations): boolean => bidderMustConfirm(bid) || bid.countered === true;
 
 /** What a list row needs to say whose move it is. */
 export interface RowForMove {
