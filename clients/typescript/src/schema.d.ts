@@ -2422,7 +2422,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every awarded lane the caller’s company is a party to, as shipper or carrier (decisions.md §17); newest first
+         * Every awarded lane the caller’s company is a party to, as shipper or carrier (decisions.md §17): the newest tender first, its lanes in order, each lane’s primary carrier before its backups
          * @description Needs the API token: `Authorization: TokenPass <API_TOKEN>` (or `auth_token`); without a valid one the answer is 401.
          *
          *     On success `data` holds `contracts`; a functional failure is 200 with `status` = `error` and a `message`.
