@@ -188,7 +188,8 @@ export const TENDER_DOCS = {
     answers: { 404: 'No such tender of the caller’s company.' },
   },
   contracts: {
-    summary: 'Every awarded lane the caller’s company is a party to, as shipper or carrier (decisions.md §17): the newest tender first, its lanes in order, each lane’s primary carrier before its backups',
+    summary:
+      'Every awarded lane the caller’s company is a party to, as shipper or carrier (decisions.md §17): the newest tender first, its lanes in order, each lane’s primary carrier before its backups',
     tag: 'tenders',
     data: Type.Object({ contracts: Type.Array(CONTRACT) }),
   },
