@@ -103,8 +103,10 @@ describe(`deals in one step on the pages (${TEST_DB})`, () => {
     assert.deepEqual([row.status, row.whitelist, row.book_now], ['open', [first.company], '912.50']);
 
     const ownerPage = await page(shipper, `/freights/view/${id}`);
-    const state = /data-testid="waterfall-state">([\s\S]*?)<\/p>/.exec(ownerPage)![1]!.replace(/<[^>]+>/g, '');
+    // The line of whose move it is tells the running offer, once: the actions do not repeat it.
+    const state = /data-testid="next-step"[^>]*>([\s\S]*?)<\/p>/.exec(ownerPage)![1]!.replace(/<[^>]+>/g, '');
     assert.match(state, new RegExp(`${first.companyName} hat Zeit bis .*, dann ${second.companyName}, dann der Markt`));
+    assert.ok(!ownerPage.includes('data-testid="waterfall-state"'), 'the offer said once');
 
     const desk = await page(first, '/');
     assert.match(desk, /Loads offered to you: your turn/);
@@ -125,6 +127,9 @@ describe(`deals in one step on the pages (${TEST_DB})`, () => {
     assert.equal(booked.status, 302);
     row = await freightRow(app, id);
     assert.deepEqual([row.status, row.winner_id, row.price], ['taken', second.company, '912.50']);
+    // Once the offer is over, the owner's actions say how it ended.
+    const ended = /data-testid="waterfall-state">([\s\S]*?)<\/p>/.exec(await page(shipper, `/freights/view/${id}`))?.[1];
+    assert.equal(ended?.replace(/<[^>]+>/g, ''), 'Angebot: Während des Angebots gebucht.');
   });
 
   test('a counter from the owner’s bids table; the bidder accepts it from its own', async () => {

@@ -317,7 +317,8 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
       : null;
 
   // ----- whose move it is
-  let next: { text: string; yours: boolean | null };
+  /** `offer`: the line tells the owner's running waterfall, so the actions do not say it again. */
+  let next: { text: string; yours: boolean | null; offer?: boolean };
   /** The one bid in play, when there is only one. */
   const lone = live.length === 1 ? live[0] : undefined;
   const pendingMine = live.find((b) => b.owner_confirmed && !b.bidder_confirmed);
@@ -367,7 +368,7 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
         yours: true,
       };
     // A running waterfall: whose turn, until when, who follows (the carriers bid on it no more than on any freight).
-    else if (market && offerChain) next = { text: t('fv.next.owner.waterfall', { offer: offerChain }), yours: false };
+    else if (market && offerChain) next = { text: t('fv.next.owner.waterfall', { offer: offerChain }), yours: false, offer: true };
     else if (market) next = { text: t('fv.next.owner.no_bids', { deadline: formatStamp(route.deadline, lang) }), yours: false };
     else if (status === 'taken')
       next = {
@@ -612,8 +613,9 @@ export function freightPage(route: FreightView, ctx: Ctx<Caller>, data: FreightP
         )}
       </div>,
     );
-  // The owner's waterfall: whose turn, until when, who follows ("C. Transport has until 14:30, then Alpen Cargo, then the market").
-  if (owner && fall?.carriers) {
+  // The owner's waterfall: whose turn, until when, who follows ("C. Transport has until 14:30, then Alpen Cargo, then the
+  // market"), unless the line of whose move it is says so already; or how it ended.
+  if (owner && fall?.carriers && !next.offer) {
     const text = offerChain ?? t(`fv.waterfall.${fall.state ?? 'ended'}` as 'fv.waterfall.ended');
     actions.push(
       <p data-testid="waterfall-state">
