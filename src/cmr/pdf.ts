@@ -1,6 +1,5 @@
-import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
-import { drawRows, pdfDocumentOptions, pdfFonts, type Row } from '../deals/index.ts';
+import { drawRows, openPdf, type Row } from '../deals/index.ts';
 import { translator, type MessageKey } from '../kernel/i18n.ts';
 import type { CmrView } from './note.ts';
 import type { CmrParty, CmrPlace } from './note.ts';
@@ -68,18 +67,8 @@ export function cmrRows(c: CmrView): Row[] {
 
 /** The PDF's bytes; `created` (the signature's time) is its creation date. */
 export async function cmrPdf(c: CmrView, verifyAddress: string, created: Date): Promise<Buffer> {
-  const { regular, bold } = pdfFonts();
   const title = `${both('cmr.title')} ${c.number}`;
-  const doc = new PDFDocument(pdfDocumentOptions(title, created, MARGIN));
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<void>((resolve, reject) => {
-    doc.on('end', resolve);
-    doc.on('error', reject);
-  });
-  const font = (f: typeof regular) => f as unknown as PDFKit.Mixins.PDFFontSource;
-  doc.registerFont('regular', font(regular));
-  doc.registerFont('bold', font(bold));
+  const { doc, finish } = openPdf(title, created, MARGIN);
   const width = doc.page.width - 2 * MARGIN;
   const qr = await QRCode.toBuffer(verifyAddress, { type: 'png', errorCorrectionLevel: 'M', margin: 4, scale: 4 });
   doc.image(qr, MARGIN + width - QR_SIZE, MARGIN, { width: QR_SIZE, height: QR_SIZE });
@@ -110,20 +99,5 @@ export async function cmrPdf(c: CmrView, verifyAddress: string, created: Date): 
     row: { size: 8.5, after: 5 },
   });
   const note = [en('cmr.pdf_note'), de('cmr.pdf_note'), c.format].join('\n');
-  doc.font('regular').fontSize(7.5).fillColor('#444');
-  if (y + doc.heightOfString(note, { width }) > doc.page.height - MARGIN) {
-    doc.addPage();
-    y = MARGIN;
-  }
-  doc.text(note, MARGIN, y + 8, { width });
-  doc.file(Buffer.from(JSON.stringify(c), 'utf8'), {
-    name: `${c.number}.json`,
-    type: 'application/json',
-    description: title,
-    creationDate: created,
-    modifiedDate: created,
-  });
-  doc.end();
-  await done;
-  return Buffer.concat(chunks);
+  return finish(y, { note, size: 7.5, gap: 8, file: { name: `${c.number}.json`, json: JSON.stringify(c) } });
 }

@@ -17,7 +17,7 @@ export { DEAL_ERRORS, DEAL_MESSAGES } from './messages.ts';
 export { DOCUMENT_DOWNLOAD, dealEndpoints, registerDealRoutes } from './routes.tsx';
 export { DEAL_EVENT_DOCS } from './schema.ts';
 export { addIssuedDocument, issueTransportOrder, type OrderFollower } from './room.ts';
-export { drawRows, pdfDocumentOptions, pdfFonts, type Row, type RowLayout } from './pdf.ts';
+export { drawRows, openPdf, type Row, type RowLayout } from './pdf.ts';
 export type { DocumentRead } from './store.ts';
 export type { OrderItem, OrderParty, OrderPlace, TransportOrder } from './order.ts';
 export { DOCUMENT, type DocumentView } from './schema.ts';

@@ -45,6 +45,56 @@ export function pdfDocumentOptions(title: string, created: Date, margin: number)
   };
 }
 
+/** How a PDF ends: a note in small grey type under the last row (on a new page when it does not fit), and a JSON text embedded as a file. */
+export interface PdfEnding {
+  note: string;
+  size: number;
+  /** space above the note */
+  gap: number;
+  file: { name: string; json: string };
+}
+
+/**
+ * A new PDF of the exchange (pdfDocumentOptions, both fonts registered as `regular` and `bold`)
+ * and how to finish it (`PdfEnding`, the last row at `y`), answering its bytes: every document
+ * the exchange writes, the transport order and the e-CMR, opens and ends so.
+ */
+export function openPdf(title: string, created: Date, margin: number) {
+  const { regular, bold } = pdfFonts();
+  const doc = new PDFDocument(pdfDocumentOptions(title, created, margin));
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((resolve, reject) => {
+    doc.on('end', resolve);
+    doc.on('error', reject);
+  });
+  // pdfkit takes a parsed fontkit font as well as a file (its types name only the file).
+  const font = (f: Font) => f as unknown as PDFKit.Mixins.PDFFontSource;
+  doc.registerFont('regular', font(regular));
+  doc.registerFont('bold', font(bold));
+  const finish = async (y: number, ending: PdfEnding): Promise<Buffer> => {
+    const width = doc.page.width - 2 * margin;
+    doc.font('regular').fontSize(ending.size).fillColor('#444');
+    let at = y;
+    if (at + doc.heightOfString(ending.note, { width }) > doc.page.height - margin) {
+      doc.addPage();
+      at = margin;
+    }
+    doc.text(ending.note, margin, at + ending.gap, { width });
+    doc.file(Buffer.from(ending.file.json, 'utf8'), {
+      name: ending.file.name,
+      type: 'application/json',
+      description: title,
+      creationDate: created,
+      modifiedDate: created,
+    });
+    doc.end();
+    await done;
+    return Buffer.concat(chunks);
+  };
+  return { doc, finish };
+}
+
 type Glyph = fontkit.Glyph & { _decode(): unknown };
 
 /**
@@ -279,19 +329,8 @@ export const orderJsonName = (o: Pick<TransportOrder, 'freight' | 'version'>) =>
  * is its creation date, so the same order renders the same text.
  */
 export async function transportOrderPdf(o: TransportOrder, json: string, created: Date): Promise<Buffer> {
-  const { regular, bold } = pdfFonts();
   const title = `${both('order.title')} ${orderDisplayId(o)}`;
-  const doc = new PDFDocument(pdfDocumentOptions(title, created, MARGIN));
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<void>((resolve, reject) => {
-    doc.on('end', resolve);
-    doc.on('error', reject);
-  });
-  // pdfkit takes a parsed fontkit font as well as a file (its types name only the file).
-  const font = (f: Font) => f as unknown as PDFKit.Mixins.PDFFontSource;
-  doc.registerFont('regular', font(regular));
-  doc.registerFont('bold', font(bold));
+  const { doc, finish } = openPdf(title, created, MARGIN);
   // Opened in the order the text first asks for them, so the resources are named as before.
   shareLayouts(doc, 'bold');
   shareLayouts(doc, 'regular');
@@ -321,26 +360,11 @@ export async function transportOrderPdf(o: TransportOrder, json: string, created
     heading: { size: 11, before: 6, after: 5 },
     row: { size: 9, after: 6 },
   });
-  doc.font('regular').fontSize(8).fillColor('#444');
   const note = [
     en('order.note'),
     de('order.note'),
     `${en('order.json_note', { freight: o.freight })} ${de('order.json_note', { freight: o.freight })}`,
     `${o.format}`,
   ].join('\n');
-  if (y + doc.heightOfString(note, { width }) > doc.page.height - MARGIN) {
-    doc.addPage();
-    y = MARGIN;
-  }
-  doc.text(note, MARGIN, y + 10, { width });
-  doc.file(Buffer.from(json, 'utf8'), {
-    name: orderJsonName(o),
-    type: 'application/json',
-    description: title,
-    creationDate: created,
-    modifiedDate: created,
-  });
-  doc.end();
-  await done;
-  return Buffer.concat(chunks);
+  return finish(y, { note, size: 8, gap: 10, file: { name: orderJsonName(o), json } });
 }

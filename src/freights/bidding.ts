@@ -7,7 +7,7 @@ import type { AwardPath } from './award.ts';
 import { bidParties, lockBid, NO_CONFIRMATION, ownBid, ownBidFreight, updateBid } from './bids.ts';
 import { emitEvent } from './events.ts';
 import { BIDS_IN_PLAY, inMarket } from './in-market.ts';
-import { bidConfirmed, bidWithdrawn, lockFreight } from './lifecycle.ts';
+import { bidConfirmed, bidWithdrawn, inTransition, lockFreight } from './lifecycle.ts';
 import { autoAward, insertBidWithOffer, NO_COUNTER, recordOffer } from './one-step.ts';
 import { loadVisibleFreight } from './store.ts';
 import type { BidRow, BidStatus, FreightRow } from './tables.ts';
@@ -66,24 +66,14 @@ const refused = <R extends Refusal>(reason: R, freightId: number) => ({ kind: 'r
 /** Bids may be submitted, changed, confirmed and revoked while the freight is in the market (freights' one rule). */
 const isOpenForBids = (f: FreightRow, now: Date): boolean => inMarket(f, now);
 
-/**
- * Runs a transition; a uniqueness violation (the one-accepted-bid index), a serialization
- * failure or a deadlock means a concurrent transition won: the whole transaction is rolled back
- * and the caller is refused.
- */
-async function transition<R extends Refusal>(
+/** Runs a transition; a concurrent transition that won is the caller's refusal (`inTransition`). */
+function transition<R extends Refusal>(
   db: Kysely<DB>,
   freightId: number,
   refusal: R,
   work: (trx: Transaction<DB>) => Promise<Transition<R>>,
 ): Promise<Transition<R>> {
-  try {
-    return await db.transaction().execute(work);
-  } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    if (code === '23505' || code === '40001' || code === '40P01') return refused(refusal, freightId);
-    throw err;
-  }
+  return inTransition(db, work, () => refused(refusal, freightId));
 }
 
 /**

@@ -25,6 +25,21 @@ import { Sweeper } from '../kernel/sweeper.ts';
  * on the row they locked, in their own transaction.
  */
 
+/**
+ * Runs a transition in its transaction. A uniqueness violation (the one accepted bid a freight
+ * may have), a serialization failure or a deadlock means a concurrent transition won: the whole
+ * transaction is rolled back and `lost()` answers (the caller's refusal); anything else is thrown.
+ */
+export async function inTransition<T>(db: Kysely<DB>, work: (trx: Transaction<DB>) => Promise<T>, lost: () => T): Promise<T> {
+  try {
+    return await db.transaction().execute(work);
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === '23505' || code === '40001' || code === '40P01') return lost();
+    throw err;
+  }
+}
+
 /** States the owner may revoke a freight from. */
 export const REVOCABLE_STATUSES = ['draft', 'open', 'pending'] as const;
 /** Terminal states a freight can be archived from. */

@@ -9,7 +9,7 @@ import { lockBid, updateBid } from './bids.ts';
 import type { AwardPath } from './award.ts';
 import { emitEvent } from './events.ts';
 import { BIDS_IN_PLAY, inMarket, isMarketStatus } from './in-market.ts';
-import { lockFreight } from './lifecycle.ts';
+import { inTransition, lockFreight } from './lifecycle.ts';
 import { admits } from './policy.ts';
 import type { BidRow, BidsTable, FreightRow, OfferSide } from './tables.ts';
 import { catchUpWaterfall, lockWaterfall, waterfallWon, type WaterfallWork } from './waterfall.ts';
@@ -43,23 +43,14 @@ export type OneStepResult =
 const notFound = { kind: 'not_found' } as const;
 const refused = (reason: OneStepRefusal, freightId: number) => ({ kind: 'refused', reason, freightId }) as const;
 
-/**
- * A concurrent transition won (the unique index of one accepted bid per freight, a serialization
- * failure or a deadlock): the whole transaction is rolled back and the caller refused.
- */
-async function inTransaction(
+/** Runs a step in its transaction; a concurrent transition that won is the caller's refusal (`inTransition`). */
+function inTransaction(
   db: Kysely<DB>,
   freightId: number,
   refusal: OneStepRefusal,
   work: (trx: Transaction<DB>) => Promise<OneStepResult>,
 ): Promise<OneStepResult> {
-  try {
-    return await db.transaction().execute(work);
-  } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    if (code === '23505' || code === '40001' || code === '40P01') return refused(refusal, freightId);
-    throw err;
-  }
+  return inTransition(db, work, () => refused(refusal, freightId));
 }
 
 /** One line of a bid's history (bid_offers): the bidder's amount or the owner's counter. */

@@ -41,3 +41,30 @@ export class Sweeper {
     this.timer.unref();
   }
 }
+
+/**
+ * A worker's wait between rounds that its own events may cut short: `sleep(ms)` resolves after
+ * `ms` or at `wake()` (a job finished, a stop asked), whichever comes first; a wake with no
+ * sleep under way does nothing.
+ */
+export class Nap {
+  private waking: (() => void) | null = null;
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waking = null;
+        resolve();
+      }, ms);
+      this.waking = () => {
+        clearTimeout(timer);
+        this.waking = null;
+        resolve();
+      };
+    });
+  }
+
+  wake(): void {
+    this.waking?.();
+  }
+}

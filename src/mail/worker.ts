@@ -2,6 +2,7 @@ import { createTransport, type Transporter } from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
+import { Nap } from '../kernel/sweeper.ts';
 import { sweepDigests } from './digest.ts';
 import { fanOut } from './fanout.ts';
 import { writeLetters, type Letter } from './letters.ts';
@@ -99,7 +100,7 @@ export function smtpFailure(err: unknown): MailOutcome {
 export class MailWorker {
   private stopping = false;
   private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
+  private readonly nap = new Nap();
   private readonly inFlight = new Set<Promise<void>>();
   /** Mails of the batches in flight. */
   private sending = 0;
@@ -116,7 +117,7 @@ export class MailWorker {
   /** Stops claiming and waits for the mails in flight (their outcomes are written), then closes the connections. */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.wake?.();
+    this.nap.wake();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
     this.deps.transport.close();
@@ -158,7 +159,7 @@ export class MailWorker {
             const p: Promise<void> = this.sendAll(claimed).finally(() => {
               this.sending -= claimed.length;
               this.inFlight.delete(p);
-              this.wake?.();
+              this.nap.wake();
             });
             this.inFlight.add(p);
           }
@@ -168,7 +169,7 @@ export class MailWorker {
         if (!this.stopping) this.deps.log?.error({ err }, 'mail worker: a round failed');
       }
       if (this.stopping) break;
-      if (!more || this.sending >= MAX_IN_FLIGHT) await this.idle(this.deps.pollMs ?? 1000);
+      if (!more || this.sending >= MAX_IN_FLIGHT) await this.nap.sleep(this.deps.pollMs ?? 1000);
     }
   }
 
@@ -230,19 +231,5 @@ export class MailWorker {
       // The leases run out and the mails are claimed again (a mail the server took may then go twice, with the same Message-ID).
       this.deps.log?.error({ err }, 'mail worker: could not record outcomes');
     }
-  }
-
-  private idle(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wake = null;
-        resolve();
-      }, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        this.wake = null;
-        resolve();
-      };
-    });
   }
 }

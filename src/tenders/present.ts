@@ -48,14 +48,7 @@ export function presentTender(
     else byLane.set(b.lane_id, [b]);
   }
   return {
-    id: t.id,
-    name: t.name,
-    company: { id: t.company_id, name: names.get(t.company_id) ?? '' },
-    status: t.status,
-    currency: t.currency,
-    valid_from: t.valid_from,
-    valid_to: t.valid_to,
-    deadline: ctx.clock.format(t.deadline) ?? '',
+    ...tenderHead(ctx.clock, t, names),
     ...(owner ? { invited: t.invited } : {}),
     created: ctx.clock.format(t.created) ?? '',
     published: ctx.clock.format(t.published),
@@ -89,7 +82,8 @@ export function presentTender(
 }
 export type TenderView = ReturnType<typeof presentTender>;
 
-export function presentTenderRow(clock: Clock, t: TenderRow & { lanes_count: number }, names: Map<number, string>) {
+/** What a tender's view and its row in a list both begin with. */
+function tenderHead(clock: Clock, t: TenderRow, names: Map<number, string>) {
   return {
     id: t.id,
     name: t.name,
@@ -99,8 +93,11 @@ export function presentTenderRow(clock: Clock, t: TenderRow & { lanes_count: num
     valid_from: t.valid_from,
     valid_to: t.valid_to,
     deadline: clock.format(t.deadline) ?? '',
-    lanes_count: t.lanes_count,
   };
+}
+
+export function presentTenderRow(clock: Clock, t: TenderRow & { lanes_count: number }, names: Map<number, string>) {
+  return { ...tenderHead(clock, t, names), lanes_count: t.lanes_count };
 }
 export type TenderRowView = ReturnType<typeof presentTenderRow>;
 

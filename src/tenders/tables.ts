@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /**
  * The lane tenders' tables (docs/reference.md#tenders) and the named values that explain their rows. A
@@ -87,52 +87,15 @@ export interface TenderTables {
 export const TENDER_STATUSES = ['draft', 'open', 'closed', 'awarded'] as const;
 export type TenderStatus = (typeof TENDER_STATUSES)[number];
 
-export type TenderRow = {
-  id: number;
-  company_id: number;
-  user_id: number | null;
-  name: string;
-  currency: string;
-  valid_from: string;
-  valid_to: string;
-  deadline: Date;
-  invited: number[];
-  status: TenderStatus;
-  created: Date;
-  modified: Date;
-  published: Date | null;
-};
+/** The rows as read: each table's columns, with its generated keys read as numbers. */
+export type TenderRow = Selectable<TendersTable>;
 
-export type LaneRow = {
-  id: number;
-  tender_id: number;
-  position: number;
-  from_pattern: string;
-  to_pattern: string;
-  loads: number;
-  weight: string | null;
-  body: string | null;
-  note: string | null;
-};
+/** A lane without its ranked bids (read only where shown, tables above). */
+export type LaneRow = Omit<Selectable<TenderLanesTable>, 'bids_ranked'>;
 
-export type BidRow = { lane_id: number; company_id: number; price: string; capacity: number };
+export type BidRow = Pick<Selectable<TenderBidsTable>, 'lane_id' | 'company_id' | 'price' | 'capacity'>;
 
-export type ContractRow = {
-  id: number;
-  tender_id: number;
-  lane_id: number;
-  shipper_id: number;
-  carrier_id: number;
-  rank: number;
-  price: string;
-  currency: string;
-  loads: number;
-  from_pattern: string;
-  to_pattern: string;
-  valid_from: string;
-  valid_to: string;
-  created: Date;
-};
+export type ContractRow = Selectable<ContractsTable>;
 
 /** A tender holds 1 to 1,000 lanes (docs/reference.md#tenders). */
 export const MAX_LANES = 1000;

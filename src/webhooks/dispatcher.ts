@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from '../kernel/time.ts';
+import { Nap } from '../kernel/sweeper.ts';
 import { postWebhook, type SendResult } from './send.ts';
 import type { WebhookSettings } from '../config/webhooks.ts';
 import { signedHeaders } from './signing.ts';
@@ -291,7 +292,7 @@ export class WebhookDispatcher {
   /** Companies whose attempts took SLOW_MS or more lately, until when they count as slow. */
   private readonly slowUntil = new Map<number, number>();
   private readonly abort = new AbortController();
-  private wake: (() => void) | null = null;
+  private readonly nap = new Nap();
   private lastPrune = 0;
 
   constructor(private readonly deps: DispatcherDeps) {
@@ -308,7 +309,7 @@ export class WebhookDispatcher {
   /** Stops claiming, aborts requests in flight (their attempts are recorded) and waits for them. */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.wake?.();
+    this.nap.wake();
     this.abort.abort();
     await this.loop;
     await Promise.allSettled([...this.inFlight.keys()]);
@@ -350,7 +351,7 @@ export class WebhookDispatcher {
         if (!this.stopping) this.deps.log?.error({ err }, 'webhook dispatcher: claiming failed');
       }
       if (this.stopping) break;
-      if (!more) await this.idle(this.deps.settings.pollMs);
+      if (!more) await this.nap.sleep(this.deps.settings.pollMs);
     }
   }
 
@@ -362,7 +363,7 @@ export class WebhookDispatcher {
       const ended = Date.now();
       if (ended - running.started >= SLOW_MS) this.slowUntil.set(running.company, ended + SLOW_FOR_MS);
       else this.slowUntil.delete(running.company);
-      this.wake?.();
+      this.nap.wake();
     });
     this.inFlight.set(p, running);
   }
@@ -389,20 +390,6 @@ export class WebhookDispatcher {
   private slowCompanies(now: number): number[] {
     for (const [company, until] of this.slowUntil) if (until <= now) this.slowUntil.delete(company);
     return [...this.slowUntil.keys()];
-  }
-
-  private idle(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wake = null;
-        resolve();
-      }, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        this.wake = null;
-        resolve();
-      };
-    });
   }
 
   private async attempt(job: Job): Promise<void> {
