@@ -47,19 +47,8 @@ export async function signaturesOf(db: Db, noteId: number): Promise<SignatureRow
   return db.selectFrom('cmr_signatures').selectAll().where('note_id', '=', noteId).orderBy('seq').execute();
 }
 
-export async function insertSignature(
-  db: Db,
-  row: {
-    note_id: number;
-    seq: number;
-    role: CmrRole;
-    entry: string;
-    hash: string;
-    company_id: number | null;
-    user_id: number | null;
-    created: Date;
-  },
-): Promise<void> {
+/** A signature entry as written: every column, its time the signing's (the app clock, not the database's default). */
+export async function insertSignature(db: Db, row: SignatureRow): Promise<void> {
   await db.insertInto('cmr_signatures').values(row).execute();
 }
 

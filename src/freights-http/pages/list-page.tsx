@@ -128,6 +128,9 @@ async function nearChoices(value: unknown, language: string): Promise<ResolvedPl
 const TYPED = 'typed';
 const WEIGHT_PARAMS: readonly string[] = ['weight_min', 'weight_max'];
 const RADIUS_PARAMS: readonly string[] = ['from_radius', 'to_radius', 'loading_meters_max'];
+/** The bar's fields always in sight; every other search parameter sits under "More", opened when one is set or wrong. */
+const ALWAYS_SHOWN: ReadonlySet<SearchParamName> = new Set(['from', 'to', 'from_near', 'from_radius', 'to_near', 'to_radius', 'q']);
+const UNDER_MORE = SEARCH_PARAMS.filter((name) => !ALWAYS_SHOWN.has(name));
 
 /**
  * The list page's own reading of its query, before anything is shown (docs/choices.md, Load
@@ -219,19 +222,7 @@ function SearchBar({
     return value && (WEIGHT_PARAMS.includes(name) || RADIUS_PARAMS.includes(name)) ? formatNumber(value, lang) : value;
   };
   const invalid = (name: SearchParamName) => (problems[name] ? 'true' : undefined);
-  const more = [
-    'pickup_from',
-    'pickup_to',
-    'delivery_from',
-    'delivery_to',
-    'weight_min',
-    'weight_max',
-    'media',
-    'body',
-    'adr',
-    'loading_meters_max',
-    'pallet_exchange',
-  ].some((k) => search[k as SearchParamName] || problems[k]);
+  const more = UNDER_MORE.some((name) => search[name] || problems[name]);
   /** A day of a window: pick-up or delivery, from or to. */
   const day = (name: SearchParamName) => (
     <input type="date" name={name} value={v(name)} aria-label={fieldLabel(name, t)} aria-invalid={invalid(name)} />
