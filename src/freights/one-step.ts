@@ -5,7 +5,7 @@ import { PreparedStatement, statementBuilder } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../kernel/context.ts';
 import type { Clock } from '../kernel/time.ts';
-import { lockBid, updateBid } from './bids.ts';
+import { bidParties, lockBid, updateBid } from './bids.ts';
 import type { AwardPath } from './award.ts';
 import { emitEvent } from './events.ts';
 import { BIDS_IN_PLAY, inMarket, isMarketStatus } from './in-market.ts';
@@ -404,16 +404,6 @@ export async function autoAward(
   return { freight: won.freight, bid: won.bid };
 }
 
-/** The parties of a bid, read unlocked: its freight, the bidder's company and the owner's. */
-async function partiesOfBid(db: Kysely<DB>, bidId: number) {
-  return db
-    .selectFrom('bids')
-    .innerJoin('freights', 'freights.id', 'bids.freight_id')
-    .select(['bids.freight_id', 'bids.company_id as bidder', 'freights.company_id as owner'])
-    .where('bids.id', '=', bidId)
-    .executeTakeFirst();
-}
-
 /**
  * POST /quotes/counter/{bidId}.json (docs/reference.md#one-step): the freight's owner answers a bid with its
  * own price, in the bid's currency; a new counter replaces the standing one. Event `bid.countered`
@@ -428,7 +418,7 @@ export async function counterBid(
   offer: { amount: string; note: string | null },
 ): Promise<OneStepResult> {
   const now = clock.now();
-  const probe = await partiesOfBid(db, bidId);
+  const probe = await bidParties(db, bidId);
   if (!probe || probe.owner !== caller.companyId) return notFound;
   return inTransaction(db, probe.freight_id, 'quotes.counter.not_open', async (trx) => {
     const freight = await lockFreight(trx, probe.freight_id, clock.at(now));
@@ -458,7 +448,7 @@ export async function counterBid(
  */
 export async function acceptCounter(db: Kysely<DB>, clock: Clock, caller: Caller, bidId: number, award: AwardPath): Promise<OneStepResult> {
   const now = clock.now();
-  const probe = await partiesOfBid(db, bidId);
+  const probe = await bidParties(db, bidId);
   if (!probe || probe.bidder !== caller.companyId) return notFound;
   return inTransaction(db, probe.freight_id, 'quotes.counter.not_open', async (trx) => {
     const freight = await lockFreight(trx, probe.freight_id, clock.at(now));
