@@ -119,6 +119,7 @@ import { ONE_RECORD_PREFIX, registerOneRecordRoutes, sendFailure as oneRecordRef
 import {
   attachExpirySweeper,
   attachWaterfallSweeper,
+  waterfallQueueStats,
   AwardPath,
   type AwardStep,
   FREIGHT_ERRORS,
@@ -341,6 +342,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
           webhooks: (now) => outboxStats(database.db, now),
           alerts: (now) => alertQueueStats(database.db, now),
           mail: (now) => mailQueueStats(database.db, now),
+          waterfalls: (now) => waterfallQueueStats(database.db, now),
         },
         pool:
           database.pool &&

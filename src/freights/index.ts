@@ -98,7 +98,7 @@ export {
   type WaterfallResult,
   type WaterfallWork,
 } from './waterfall.ts';
-export { attachWaterfallSweeper, sweepWaterfalls, WATERFALL_SWEEP_BATCH } from './waterfall-sweep.ts';
+export { attachWaterfallSweeper, sweepWaterfalls, WATERFALL_SWEEP_BATCH, waterfallQueueStats } from './waterfall-sweep.ts';
 export type { WaterfallView } from './waterfall-view.ts';
 export { WATERFALL_THEN, type WaterfallRow, type WaterfallThen } from './tables.ts';
 

@@ -209,6 +209,29 @@ export async function sweepWaterfalls(db: Kysely<DB>, clock: Clock, work: Waterf
   return lanes.reduce((sum, moved) => sum + moved, 0);
 }
 
+/** At most this many due turns are counted for the metrics (a count past it reads as this many). */
+const DUE_COUNT_CAP = 100_000;
+
+/**
+ * The sweepers' queue as GET /metrics reads it (`queue="waterfalls"`): the turns that have ended and
+ * that no sweep has moved yet, and how long the one ended longest ago has waited. Every process
+ * sweeps each second, so a lag of more than a few seconds means the sweepers are down or behind:
+ * until a sweep moves a turn, lists still show the load to the carrier whose time is up and not to
+ * the next (a booking or a pass catches its own freight up, lists do not). Two reads of the
+ * partial index freight_waterfalls_due_idx.
+ */
+export async function waterfallQueueStats(
+  db: Kysely<DB>,
+  now: Date,
+): Promise<{ pending: number; oldestAgeSeconds: number | null; dueLagSeconds: number }> {
+  const { rows } = await sql<{ pending: string; due: Date | null }>`
+    select (select count(*) from (select 1 from freight_waterfalls where state = 'running' and step_until <= ${now} limit ${DUE_COUNT_CAP}) q) as pending,
+           (select min(step_until) from freight_waterfalls where state = 'running' and step_until <= ${now}) as due`.execute(db);
+  const row = rows[0]!;
+  const waited = row.due ? Math.max(0, (now.getTime() - new Date(row.due).getTime()) / 1000) : null;
+  return { pending: Number(row.pending), oldestAgeSeconds: waited, dueLagSeconds: waited ?? 0 };
+}
+
 /** How often a process sweeps waterfalls: a turn ends within this of its `step_until` without any request. */
 export const WATERFALL_SWEEP_MS = 1_000;
 

@@ -8,8 +8,8 @@ import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
  *
  * What each process counts itself (requests, login throttling, its live streams, its replicas'
  * states as it samples them, its memory and event loop) is per process: sum or pick by instance.
- * What is read from the database at the scrape (the queues: webhook outbox, alert queue, and
- * the mail outbox once it exists) is the same for every process sharing it: take `max()`.
+ * What is read from the database at the scrape (the queues: webhook outbox, alert queue, mail
+ * outbox, waterfall turns) is the same for every process sharing it: take `max()`.
  *
  * The hot path pays one `onResponse` hook per request (a map lookup and a few array writes,
  * RequestHistogram) and only when METRICS_TOKEN is set; everything else is read when Prometheus
@@ -40,7 +40,8 @@ export interface ReplicaSample {
 export interface MetricSources {
   /**
    * The queues in the database, by name (the `queue` label): `webhooks` (the outbox's deliveries),
-   * `alerts` (alerts after the commit) and `mail` (the mail outbox), each read by its module and
+   * `alerts` (alerts after the commit), `mail` (the mail outbox) and `waterfalls` (carriers' turns
+   * ended and not yet moved on by a sweeper), each read by its module and
    * wired in app.ts. A new queue adds one line there: its series are then fx_queue_pending,
    * fx_queue_oldest_age_seconds and, when it reports them, fx_queue_due_lag_seconds and
    * fx_queue_failing_companies with its name; the README's alerts already cover every queue.

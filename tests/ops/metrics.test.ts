@@ -85,7 +85,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
       assert.equal(types.get(name), type, name);
     assert.ok(s.value('process_resident_memory_bytes')! > 10_000_000);
     assert.ok(s.value('nodejs_eventloop_lag_p99_seconds')! >= 0);
-    for (const queue of ['webhooks', 'alerts', 'mail']) assert.equal(s.value('fx_queue_pending', { queue }), 0, queue);
+    for (const queue of ['webhooks', 'alerts', 'mail', 'waterfalls']) assert.equal(s.value('fx_queue_pending', { queue }), 0, queue);
     // The pool is PostgreSQL's (the embedded database has one connection, no pool).
     if (TEST_DB === 'postgres') {
       assert.ok(s.value('fx_db_pool_connections', { state: 'idle' })! + s.value('fx_db_pool_connections', { state: 'busy' })! >= 1);
@@ -158,6 +158,36 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     await app.alerts.idle();
     s = await scrape(app);
     assert.equal(s.value('fx_queue_pending', { queue: 'alerts' }), 0);
+  });
+
+  test('the waterfalls: a turn that ended and no sweep moved shows with how long it waited, and leaves when a sweep moves it', async () => {
+    // Before the app listens: no sweeper of its own runs, so the turn waits until this test sweeps.
+    const carrier = await app.actor('Waterfall Carrier');
+    const id = await addFreight(app, shipper);
+    const t0 = new Date(Date.now() + 60_000);
+    app.setNow(t0);
+    try {
+      const started = await app.post(`/freights/waterfall/${id}.json`, {
+        token: shipper.token,
+        // biome-ignore lint/suspicious/noThenProperty: the waterfall's field is named `then` (docs/reference.md#one-step)
+        json: { carriers: [carrier.company], price: '500', minutes: 10, then: 'market' },
+      });
+      assert.equal(started.body.status, 'success', started.text);
+      let s = await scrape(app);
+      assert.equal(s.value('fx_queue_pending', { queue: 'waterfalls' }), 0, 'the turn runs: nothing to move yet');
+      assert.equal(s.value('fx_queue_due_lag_seconds', { queue: 'waterfalls' }), 0);
+      app.setNow(new Date(t0.getTime() + 12 * 60_000));
+      s = await scrape(app);
+      assert.equal(s.value('fx_queue_pending', { queue: 'waterfalls' }), 1);
+      assert.equal(s.value('fx_queue_due_lag_seconds', { queue: 'waterfalls' }), 120, 'ended two minutes ago');
+      assert.equal(s.value('fx_queue_oldest_age_seconds', { queue: 'waterfalls' }), 120);
+      assert.equal(await app.waterfalls.sweep(), 1);
+      s = await scrape(app);
+      assert.equal(s.value('fx_queue_pending', { queue: 'waterfalls' }), 0);
+      assert.equal(s.value('fx_queue_due_lag_seconds', { queue: 'waterfalls' }), 0);
+    } finally {
+      app.setNow(null);
+    }
   });
 
   test('login throttling: the 11th failure for one name counts once', async () => {
