@@ -79,10 +79,12 @@ function readBidForm(ctx: Ctx<Caller>): BidFormState {
  * (post/redirect/get). A refused bid or action comes back as the freight page itself, with the
  * bid form as typed and each problem next to its field (or the refusal above the form).
  */
-function backToFreight(key: MessageKey) {
+/** `awardedKey`: the flash when the bid came back accepted (a bid at or under the walk-away price is awarded at once). */
+function backToFreight(key: MessageKey, awardedKey: MessageKey = key) {
   return async (outcome: Answer<{ bid: BidView }>, ctx: Ctx<Caller>, form?: BidFormState): Promise<PageResult> => {
     const bid = outcome.kind === 'ok' ? outcome.data.bid : undefined;
-    if (outcome.kind === 'ok' && bid) return { redirect: freightPage(bid.route), message: ctx.t(key), ok: true };
+    if (outcome.kind === 'ok' && bid)
+      return { redirect: freightPage(bid.route), message: ctx.t(bid.status === 'accepted' ? awardedKey : key), ok: true };
     const route = readId(ctx.params.route);
     if (outcome.kind === 'error' && route !== undefined) {
       const typed = form ?? { typed: {}, problems: {} };
@@ -131,7 +133,7 @@ export function quoteEndpoints(parts: { award: AwardPath }): Endpoint[] {
         if (result.kind !== 'done') return refusal(ctx, result);
         return ok({ bid: presentBid(result.bid, ctx.clock) }, parsed.warnings.length ? parsed.warnings : undefined);
       },
-      page: backToFreight('quotes.submitted'),
+      page: backToFreight('quotes.submitted', 'quotes.submitted.awarded'),
     }),
     userEndpoint({
       method: 'POST',

@@ -132,6 +132,35 @@ describe(`deals in one step on the pages (${TEST_DB})`, () => {
     assert.equal(ended?.replace(/<[^>]+>/g, ''), 'Angebot: Während des Angebots gebucht.');
   });
 
+  test('a bid from the page’s form at the walk-away price: the flash says it was accepted at once', async () => {
+    const id = ok(
+      await app.post('/freights/add.json', {
+        token: shipper.token,
+        json: { from: 'city:DE-60311', to: 'city:AT-6020', weight: 600, auto_award: 800, book_now_currency: 'EUR' },
+      }),
+    ).id;
+    assert.equal(
+      (await app.post(`/freights/view/${id}.json`, { token: shipper.token, json: { action: 'publish', deadline: '+1 day' } })).status,
+      302,
+    );
+    const flashOf = async (who: Actor, amount: string, route: number) => {
+      const session = await browserSession(app, who);
+      const res = await app.post('/quotes/add', {
+        headers: { cookie: session.cookie },
+        form: new URLSearchParams({ _csrf: session.csrf, route: String(route), amount, currency_code: 'EUR' }).toString(),
+      });
+      assert.equal(res.status, 302, res.text.slice(0, 300));
+      const flash = /fx_flash=[^;]*/.exec(String(res.headers['set-cookie']))?.[0];
+      const back = await app.get(String(res.headers.location), { headers: { cookie: `${session.cookie}; ${flash}` } });
+      return /class="flash[^"]*"[^>]*>([^<]*)</.exec(back.text)?.[1];
+    };
+    // Above the walk-away price: saved, as any bid; at it (German amounts): awarded at once, and the flash says so.
+    assert.equal(await flashOf(first, '900', id), 'Bid saved.');
+    assert.equal(await flashOf(second, '800,00', id), 'Gebot sofort angenommen: die Fracht gehört Ihnen.');
+    const row = await freightRow(app, id);
+    assert.deepEqual([row.status, row.winner_id, row.price], ['taken', second.company, '800.00']);
+  });
+
   test('a counter from the owner’s bids table; the bidder accepts it from its own', async () => {
     const id = ok(
       await app.post('/freights/add.json', { token: shipper.token, json: { from: 'city:DE-60311', to: 'city:AT-6020', weight: 700 } }),
