@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { Clock } from '../kernel/time.ts';
+import { type Clock, secondsSince } from '../kernel/time.ts';
 import type { AlertSubject } from './tables.ts';
 
 /**
@@ -68,8 +68,11 @@ export async function alertQueueStats(
     .selectFrom('alert_jobs')
     .select((eb) => [eb.fn.countAll<number>().as('pending'), eb.fn.min('created').as('oldest'), eb.fn.min('due').as('due')])
     .executeTakeFirstOrThrow();
-  const age = (at: unknown) => (at ? Math.max(0, (now.getTime() - new Date(at as Date).getTime()) / 1000) : null);
-  return { pending: Number(row.pending), oldestAgeSeconds: age(row.oldest), dueLagSeconds: age(row.due) ?? 0 };
+  return {
+    pending: Number(row.pending),
+    oldestAgeSeconds: secondsSince(row.oldest as Date | null, now),
+    dueLagSeconds: secondsSince(row.due as Date | null, now) ?? 0,
+  };
 }
 
 export class AlertWorker {

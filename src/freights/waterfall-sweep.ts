@@ -3,7 +3,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Services } from '../kernel/context.ts';
 import { Sweeper } from '../kernel/sweeper.ts';
-import type { Clock } from '../kernel/time.ts';
+import { type Clock, secondsSince } from '../kernel/time.ts';
 import { emitFreightEvents } from './events.ts';
 import { inMarket, isAwardedStatus, isDue } from './in-market.ts';
 import { expireLocked } from './lifecycle.ts';
@@ -228,7 +228,7 @@ export async function waterfallQueueStats(
     select (select count(*) from (select 1 from freight_waterfalls where state = 'running' and step_until <= ${now} limit ${DUE_COUNT_CAP}) q) as pending,
            (select min(step_until) from freight_waterfalls where state = 'running' and step_until <= ${now}) as due`.execute(db);
   const row = rows[0]!;
-  const waited = row.due ? Math.max(0, (now.getTime() - new Date(row.due).getTime()) / 1000) : null;
+  const waited = secondsSince(row.due, now);
   return { pending: Number(row.pending), oldestAgeSeconds: waited, dueLagSeconds: waited ?? 0 };
 }
 

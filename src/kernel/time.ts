@@ -135,3 +135,11 @@ export class Clock {
 
   private readonly offsets = new Map<number, number>();
 }
+
+/**
+ * Seconds from `at` to `now`, never below 0 (a row written by another process's clock a moment
+ * ahead); null without `at`. What the queues' metrics report as an age or a lag (src/ops/metrics.ts).
+ */
+export function secondsSince(at: Date | string | null | undefined, now: Date): number | null {
+  return at ? Math.max(0, (now.getTime() - new Date(at).getTime()) / 1000) : null;
+}

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { secondsSince } from '../kernel/time.ts';
 import { mailRoutes } from './kinds.ts';
 import type { MailKind } from './tables.ts';
 
@@ -159,8 +160,7 @@ export async function mailQueueStats(
     db,
   );
   const r = rows[0]!;
-  const age = (at: Date | null) => (at ? Math.max(0, (now.getTime() - new Date(at).getTime()) / 1000) : null);
-  return { pending: Number(r.pending), oldestAgeSeconds: age(r.oldest), dueLagSeconds: age(r.due) ?? 0 };
+  return { pending: Number(r.pending), oldestAgeSeconds: secondsSince(r.oldest, now), dueLagSeconds: secondsSince(r.due, now) ?? 0 };
 }
 
 export async function mailStatus(

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { secondsSince } from '../kernel/time.ts';
 
 /** The webhook outbox as the operator's metrics read it (ops/metrics.ts QueueStats). */
 export interface OutboxStats {
@@ -26,8 +27,8 @@ export async function outboxStats(db: Kysely<DB>, now: Date): Promise<OutboxStat
   const row = rows[0]!;
   return {
     pending: Number(row.pending),
-    oldestAgeSeconds: row.oldest ? Math.max(0, (now.getTime() - new Date(row.oldest).getTime()) / 1000) : null,
+    oldestAgeSeconds: secondsSince(row.oldest, now),
     failingCompanies: Number(row.failing),
-    dueLagSeconds: row.due ? Math.max(0, (now.getTime() - new Date(row.due).getTime()) / 1000) : 0,
+    dueLagSeconds: secondsSince(row.due, now) ?? 0,
   };
 }
