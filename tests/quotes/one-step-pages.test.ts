@@ -40,6 +40,18 @@ const form = async (who: Actor, path: string, fields: Record<string, string>) =>
   const { cookie, csrf } = await browserSession(app, who);
   return app.post(path, { headers: { cookie }, form: new URLSearchParams({ _csrf: csrf, ...fields }).toString() });
 };
+/** A form posted in a browser session (post/redirect/get), and the page it redirects to, read with the flash the post set. */
+const postAndFollow = async (who: Actor, path: string, fields: Record<string, string>) => {
+  const session = await browserSession(app, who);
+  const posted = await app.post(path, {
+    headers: { cookie: session.cookie },
+    form: new URLSearchParams({ _csrf: session.csrf, ...fields }).toString(),
+  });
+  assert.equal(posted.status, 302, posted.text.slice(0, 300));
+  const flash = /fx_flash=[^;]*/.exec(String(posted.headers['set-cookie']))?.[0];
+  assert.ok(flash, 'a flash says what happened');
+  return app.get(String(posted.headers.location), { headers: { cookie: `${session.cookie}; ${flash}` } });
+};
 
 describe(`deals in one step on the pages (${TEST_DB})`, () => {
   test('the freight form takes both prices as a German writes them, each explained in one line', async () => {
@@ -144,14 +156,7 @@ describe(`deals in one step on the pages (${TEST_DB})`, () => {
       302,
     );
     const flashOf = async (who: Actor, amount: string, route: number) => {
-      const session = await browserSession(app, who);
-      const res = await app.post('/quotes/add', {
-        headers: { cookie: session.cookie },
-        form: new URLSearchParams({ _csrf: session.csrf, route: String(route), amount, currency_code: 'EUR' }).toString(),
-      });
-      assert.equal(res.status, 302, res.text.slice(0, 300));
-      const flash = /fx_flash=[^;]*/.exec(String(res.headers['set-cookie']))?.[0];
-      const back = await app.get(String(res.headers.location), { headers: { cookie: `${session.cookie}; ${flash}` } });
+      const back = await postAndFollow(who, '/quotes/add', { route: String(route), amount, currency_code: 'EUR' });
       return /class="flash[^"]*"[^>]*>([^<]*)</.exec(back.text)?.[1];
     };
     // Above the walk-away price: saved, as any bid; at it (German amounts): awarded at once, and the flash says so.
@@ -318,15 +323,7 @@ describe(`deals in one step on the pages (${TEST_DB})`, () => {
     row = await freightRow(app, id);
     assert.equal(Number(row.weight), 7000);
     // German, on the page's form.
-    const session = await browserSession(app, shipper);
-    const refused = await app.post(`/freights/edit/${id}`, {
-      headers: { cookie: session.cookie },
-      form: new URLSearchParams({ _csrf: session.csrf, visibility: '0' }).toString(),
-    });
-    assert.equal(refused.status, 302);
-    const flash = /fx_flash=[^;]*/.exec(String(refused.headers['set-cookie']))?.[0];
-    assert.ok(flash, 'a flash says why');
-    const back = await app.get(String(refused.headers.location), { headers: { cookie: `${session.cookie}; ${flash}` } });
+    const back = await postAndFollow(shipper, `/freights/edit/${id}`, { visibility: '0' });
     assert.match(back.text, /Wasserfall/);
     assert.equal((await freightRow(app, id)).visibility, -2);
     // Once the waterfall ended (the market after the only carrier passed), the audience is the owner's again.
